@@ -1,0 +1,197 @@
+// The command line: options and help for every command, declared here so `--help` costs nothing;
+// each command's work lives in its own module under commands/, loaded only when it runs.
+import { Command, CommanderError, Option } from "commander";
+import { UserError } from "./errors.ts";
+import { VERSION } from "./version.ts";
+
+export interface GlobalOptions {
+  home?: string;
+  workspace?: string;
+  project?: string;
+  json?: boolean;
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+type Runner = (opts: Record<string, unknown>, args: string[], globals: GlobalOptions) => Promise<number | void>;
+
+/** Wraps a lazily imported command module's `run`. */
+function lazy(load: () => Promise<{ run: Runner }>) {
+  return async (...params: unknown[]) => {
+    const cmd = params[params.length - 1] as Command;
+    const args = cmd.args;
+    const opts = cmd.opts();
+    const globals = cmd.optsWithGlobals() as GlobalOptions;
+    const { run } = await load();
+    const code = await run(opts, args, globals);
+    if (typeof code === "number" && code !== 0) process.exitCode = code;
+  };
+}
+
+export function buildProgram(): Command {
+  const program = new Command("mindsave")
+    .description("A portable save game for AI coding agents: save and restore an agent's working state.")
+    .version(VERSION, "-V, --version", "print the version and exit")
+    .option("--home <dir>", "the MindSave home (directory holding mindsave.db); default: MINDSAVE_HOME, the drive beside the binary, or ~/.mindsave")
+    .option("--workspace <dir>", "the workspace root to use instead of resolving it from the current directory")
+    .option("--project <id|name>", "act on this project instead of the current directory's")
+    .option("--json", "print JSON for machines instead of text")
+    .showHelpAfterError("(run with --help for usage)")
+    .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
+    .exitOverride();
+
+  program
+    .command("save")
+    .description("Save a snapshot: YAML on stdin or --file (front matter + markdown Layer 3), or flags")
+    .option("-f, --file <path>", "read the snapshot from a file ('-' for stdin)")
+    .option("--goal <text>", "Layer 1: the task's objective, one sentence")
+    .option("--state <text>", "Layer 1: current status, one sentence")
+    .option("--next <text>", "Layer 1: the immediate next step")
+    .option("--active-file <path>", "Layer 1: a file being worked on (repeatable)", collect)
+    .option("--blocker <text>", "Layer 1: what blocks progress, or 'none'")
+    .option("--constraint <text>", "Layer 2: a user preference or rule (repeatable)", collect)
+    .option("--decision <text>", "Layer 2: a decision taken (repeatable)", collect)
+    .option("--failed <text>", "Layer 2: a rejected approach, legacy excluded_paths style (repeatable)", collect)
+    .option("--topic <slug>", "topic for the snapshot id (default: from the goal)")
+    .addOption(new Option("--status <status>", "snapshot status").choices(["in_progress", "completed", "blocked"]))
+    .option("--overflow", "write an L1-only OVF_ snapshot (context overflow)")
+    .option("--keep <n>", "snapshots to keep per project after cleanup", (v) => parseCount("--keep", v))
+    .action(lazy(() => import("./commands/save.ts")));
+
+  program
+    .command("load")
+    .description("Print the restore block of a snapshot (Layer 1 + Layer 2 + failures, ≤800 tokens)")
+    .argument("[snapshot]", "snapshot id, name prefix, or list number (1 = newest)")
+    .option("--latest", "load the newest snapshot without asking")
+    .option("--verify", "report active files that are missing or changed since the snapshot")
+    .action(lazy(() => import("./commands/load.ts")));
+
+  program
+    .command("recall")
+    .description("Without a keyword: a snapshot's Layer 3 (cold archive). With one: search every snapshot")
+    .argument("[keyword...]", "words to search for (all must match)")
+    .option("--snapshot <id>", "the snapshot whose Layer 3 to show (default: the newest)")
+    .option("--all-projects", "search every project in the store")
+    .option("--limit <n>", "at most this many hits", (v) => parseCount("--limit", v), 20)
+    .action(lazy(() => import("./commands/recall.ts")));
+
+  const snapshots = program.command("snapshots").description("List, inspect and clean snapshots");
+  snapshots
+    .command("list", { isDefault: true })
+    .description("Snapshots of the project, newest first")
+    .option("--limit <n>", "show at most this many", (v) => parseCount("--limit", v))
+    .action(lazy(() => import("./commands/snapshots.ts").then((m) => ({ run: m.list }))));
+  snapshots
+    .command("stats")
+    .description("Count, size and layer distribution")
+    .action(lazy(() => import("./commands/snapshots.ts").then((m) => ({ run: m.stats }))));
+  snapshots
+    .command("clean")
+    .description("Apply the cleanup rules now (keep N; completed older than 30 days go; in-progress and blocked stay)")
+    .option("--keep <n>", "snapshots to keep", (v) => parseCount("--keep", v), 20)
+    .option("--dry-run", "show what would be removed")
+    .action(lazy(() => import("./commands/snapshots.ts").then((m) => ({ run: m.clean }))));
+  snapshots
+    .command("show")
+    .description("A whole snapshot in the spec's file format (front matter + Layer 3)")
+    .argument("[snapshot]", "snapshot id, name prefix, or list number (default: newest)")
+    .action(lazy(() => import("./commands/snapshots.ts").then((m) => ({ run: m.show }))));
+  snapshots
+    .command("complete")
+    .description("Mark a snapshot completed")
+    .argument("<snapshot>", "snapshot id, name prefix, or list number")
+    .action(lazy(() => import("./commands/snapshots.ts").then((m) => ({ run: m.complete }))));
+  snapshots
+    .command("delete")
+    .description("Delete a snapshot")
+    .argument("<snapshot>", "snapshot id, name prefix, or list number")
+    .action(lazy(() => import("./commands/snapshots.ts").then((m) => ({ run: m.remove }))));
+
+  const projects = program.command("projects").description("Projects in the store and their roots on this host");
+  projects
+    .command("list", { isDefault: true })
+    .description("Each project, its root on this host (or 'not on this host'), snapshot count")
+    .action(lazy(() => import("./commands/projects.ts").then((m) => ({ run: m.list }))));
+  projects
+    .command("link")
+    .description("Merge another project into this one (same codebase tracked twice)")
+    .argument("<other>", "the other project's id or name")
+    .action(lazy(() => import("./commands/projects.ts").then((m) => ({ run: m.link }))));
+  projects
+    .command("split")
+    .description("Make this checkout its own project (a fork or copy that shares history)")
+    .action(lazy(() => import("./commands/projects.ts").then((m) => ({ run: m.split }))));
+
+  program
+    .command("fail")
+    .description("Record a rejected approach in the failure graph (again: repeat_count + 1)")
+    .argument("<item>", "what was rejected, e.g. Tailwind")
+    .option("-r, --reason <text>", "why it failed (required the first time)")
+    .addOption(new Option("--by <who>", "who rejected it").choices(["user", "system"]))
+    .addOption(new Option("--scope <scope>", "project, or global (shown in every project)").choices(["project", "global"]))
+    .addOption(new Option("--confidence <level>", "how sure (default: from repeats)").choices(["high", "medium", "low"]))
+    .option("--related <item>", "a related item (repeatable)", collect)
+    .option("--alt <item>", "an alternative to try instead (repeatable)", collect)
+    .action(lazy(() => import("./commands/fail.ts")));
+
+  program
+    .command("failures")
+    .description("The failure graph: this project's and the global failures")
+    .addOption(new Option("--scope <scope>", "only this scope").choices(["project", "global"]))
+    .action(lazy(() => import("./commands/failures.ts")));
+
+  program
+    .command("signal")
+    .description("The project's context pressure (GREEN/YELLOW/RED) and auto-save bookkeeping")
+    .option("--ratio <r>", "record the context fill ratio (0–1)", (v) => parseRatio(v))
+    .option("--tool-call [n]", "record tool calls (default 1)", (v) => parseCount("--tool-call", v))
+    .option("--turn", "record a conversation turn")
+    .option("--base-warning <r>", "set base_warning (0.50–0.70)", (v) => parseRatio(v))
+    .option("--base-critical <r>", "set base_critical (0.70–0.90)", (v) => parseRatio(v))
+    .action(lazy(() => import("./commands/signal.ts")));
+
+  program
+    .command("doctor")
+    .description("Which home is in use and why, the store's health, this host")
+    .action(lazy(() => import("./commands/doctor.ts")));
+
+  return program;
+}
+
+function parseCount(flag: string, v: string): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n < 1) throw new UserError(`${flag} must be a whole number of at least 1, not ${JSON.stringify(v)}.`);
+  return n;
+}
+
+function parseRatio(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new UserError(`A ratio must be a number from 0 to 1, not ${JSON.stringify(v)}.`);
+  return n;
+}
+
+/** Runs the CLI and returns the exit code: 0 ok, 1 user error, 2 internal error. */
+export async function runCli(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  program.configureOutput({
+    writeErr: (s) => process.stderr.write(s.replace(/^error: /, "mindsave: ")),
+  });
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return Number(process.exitCode ?? 0);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // --help and --version end here with code 0; parse errors were already printed.
+      return e.exitCode === 0 ? 0 : 1;
+    }
+    if (e instanceof UserError) {
+      process.stderr.write(`mindsave: ${e.message}\n`);
+      if (e.hint) process.stderr.write(`${e.hint}\n`);
+      return 1;
+    }
+    const err = e as Error;
+    process.stderr.write(`mindsave: internal error: ${err?.message ?? String(e)}\n`);
+    if (process.env.MINDSAVE_DEBUG) process.stderr.write(`${err?.stack ?? ""}\n`);
+    return 2;
+  }
+}

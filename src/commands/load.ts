@@ -1,0 +1,68 @@
+// `mindsave load [ID|N] [--latest] [--verify]`: print the restore block.
+import { createInterface } from "node:readline/promises";
+import { UserError } from "../errors.ts";
+import { loadSnapshot, selectSnapshot, formatAge, type FileCheck, type LoadResult } from "../engine/restore.ts";
+import { toHostPath } from "../engine/paths.ts";
+import { print, printJson, truncate, withSession } from "./shared.ts";
+import type { GlobalOptions } from "../cli.ts";
+import type { SnapshotSummary } from "../store/store.ts";
+
+export async function run(opts: { latest?: boolean; verify?: boolean }, args: string[], g: GlobalOptions): Promise<number> {
+  return withSession(g, false, async (session) => {
+    const ctx = await session.requireProject();
+    let sel = await selectSnapshot(session.store, ctx.project.id, args[0], { latest: opts.latest });
+    if (sel.kind === "none") throw new UserError(`No snapshots in project ${ctx.project.name} yet; save one with \`mindsave save\`.`);
+    if (sel.kind === "choose") {
+      const list = numberedList(sel.choices, session.now());
+      if (g.json || !process.stdin.isTTY || !process.stdout.isTTY) {
+        if (g.json) printJson({ choose: sel.choices.map((c, i) => ({ n: i + 1, id: c.name, created_at: c.created_at, status: c.status, goal: c.goal })) });
+        else print(`${list}\n\n${sel.choices.length} snapshots. Load one with \`mindsave load N\` (or \`mindsave load --latest\`).`);
+        return 0;
+      }
+      print(list);
+      const rl = createInterface({ input: process.stdin, output: process.stderr });
+      const answer = (await rl.question(`Load which? [1-${sel.choices.length}, Enter = 1] `)).trim();
+      rl.close();
+      sel = await selectSnapshot(session.store, ctx.project.id, answer || "1");
+      if (sel.kind !== "snapshot") return 1;
+    }
+    const result = await loadSnapshot(session, sel.snapshot, ctx, { verify: opts.verify });
+    if (g.json) printJson(toJson(result));
+    else {
+      if (result.verify) print(verifyText(result.verify));
+      print(result.block.text);
+    }
+    return 0;
+  });
+}
+
+export function numberedList(choices: SnapshotSummary[], now: Date): string {
+  const width = String(choices.length).length;
+  return choices
+    .map((c, i) => `${String(i + 1).padStart(width)}. ${c.name}  ${c.created_at.slice(0, 16).replace("T", " ")} (${formatAge(c.created_at, now)})  [${c.status}]  ${truncate(c.goal, 60)}`)
+    .join("\n");
+}
+
+export function verifyText(checks: FileCheck[]): string {
+  const off = checks.filter((c) => c.status === "missing" || c.status === "modified");
+  if (!checks.length) return "✓ Verify: the snapshot lists no active files.\n";
+  if (!off.length) return `✓ Workspace matches the snapshot (${checks.length} active file(s) unchanged).\n`;
+  const lines = off.map((c) =>
+    c.status === "missing"
+      ? `- ${c.path} is missing on this host (${c.absolute})`
+      : `- ${c.path} may have changed (last modified: ${c.modified_at?.slice(0, 16).replace("T", " ")} UTC)`);
+  return ["⚠ Workspace differs from snapshot:", ...lines, "Continue with Continuation Mode?", ""].join("\n");
+}
+
+function toJson(r: LoadResult) {
+  const s = r.snapshot;
+  return {
+    snapshot_id: s.name, id: s.id, created_at: s.created_at, status: s.status, kind: s.kind,
+    project: { id: r.context.project.id, name: r.context.project.name, root: r.context.root },
+    layer1: { goal: s.goal, state: s.state, next_action: s.next_action, active_files: s.active_files.map((f) => toHostPath(f.path, r.context.root)), blocker: s.blocker },
+    layer2: { constraints: s.constraints, decisions: s.decisions, compressed: s.compressed?.symbolic ?? {} },
+    failures: r.block.failures.map((f) => ({ item: f.item, reason: f.reason, rejected_by: f.rejected_by, repeat_count: f.repeat_count, scope: f.scope, alternatives: f.alternatives, related: f.related })),
+    restore_block: r.block.text, tokens: r.block.tokens, budget: r.block.budget, omitted: r.block.omitted,
+    ...(r.verify ? { verify: r.verify } : {}),
+  };
+}

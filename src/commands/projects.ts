@@ -1,0 +1,46 @@
+// `mindsave projects [list] | link OTHER | split`.
+import { formatAge } from "../engine/restore.ts";
+import { linkProjects, listProjects, splitProject } from "../engine/projects.ts";
+import { padEnd, print, printJson, truncate, withSession } from "./shared.ts";
+import type { GlobalOptions } from "../cli.ts";
+
+export async function list(_o: unknown, _a: string[], g: GlobalOptions): Promise<number> {
+  return withSession(g, false, async (session) => {
+    const projects = await listProjects(session);
+    if (g.json) {
+      printJson({ host: { id: session.host.id, name: session.host.name }, home: session.home.dir, projects });
+      return 0;
+    }
+    if (!projects.length) {
+      print(`No projects in ${session.home.dbPath} yet; \`mindsave save\` in a workspace creates one.`);
+      return 0;
+    }
+    const now = session.now();
+    const w = Math.min(28, Math.max(...projects.map((p) => Bun.stringWidth(p.name))));
+    print(`Projects in ${session.home.dbPath} (host ${session.host.name}):`);
+    for (const p of projects) {
+      const where = p.root ? (p.root_exists ? p.root : `${p.root} (missing)`) : "not on this host";
+      const newest = p.newest ? `, newest ${formatAge(p.newest, now)}` : "";
+      print(`${p.current ? "*" : " "} ${padEnd(truncate(p.name, 28), w)}  ${padEnd(`${p.snapshots} snapshot(s)${newest}`, 32)} ${where}`);
+    }
+    return 0;
+  });
+}
+
+export async function link(_o: unknown, args: string[], g: GlobalOptions): Promise<number> {
+  return withSession(g, true, async (session) => {
+    const r = await linkProjects(session, args[0]);
+    if (g.json) printJson({ into: r.into.id, from: r.from.id, snapshots: r.snapshots, failures: r.failures });
+    else print(`Linked ${r.from.name} into ${r.into.name}: moved ${r.snapshots} snapshot(s) and ${r.failures} failure(s).`);
+    return 0;
+  });
+}
+
+export async function split(_o: unknown, _a: string[], g: GlobalOptions): Promise<number> {
+  return withSession(g, true, async (session) => {
+    const r = await splitProject(session);
+    if (g.json) printJson({ project: r.project.id, name: r.project.name, from: r.from.id, snapshots: r.snapshots });
+    else print(`This checkout is now project ${r.project.name} (${r.project.id}), split from ${r.from.name}; ${r.snapshots} snapshot(s) saved here moved with it.`);
+    return 0;
+  });
+}

@@ -1,0 +1,38 @@
+// `mindsave recall [KEYWORD…]`: Layer 3 of a snapshot, or a full-text search with a context line per hit.
+import { UserError } from "../errors.ts";
+import { layer3Text, search } from "../engine/recall.ts";
+import { selectSnapshot } from "../engine/restore.ts";
+import { print, printJson, withSession } from "./shared.ts";
+import type { GlobalOptions } from "../cli.ts";
+
+export async function run(opts: { snapshot?: string; allProjects?: boolean; limit: number }, words: string[], g: GlobalOptions): Promise<number> {
+  return withSession(g, false, async (session) => {
+    if (words.length) {
+      const ctx = opts.allProjects ? null : await session.requireProject();
+      const hits = await search(session.store, ctx?.project.id ?? null, words, opts.limit);
+      if (g.json) {
+        printJson({ query: words.join(" "), hits });
+        return 0;
+      }
+      if (!hits.length) {
+        print(`No snapshot mentions ${JSON.stringify(words.join(" "))}${ctx ? ` in project ${ctx.project.name}` : ""}.`);
+        return 0;
+      }
+      const names = opts.allProjects ? new Map((await session.store.listProjects()).map((p) => [p.id, p.name])) : null;
+      const lines = hits.map((h) => {
+        const where = names ? `${names.get(h.project_id) ?? h.project_id} / ` : "";
+        return `${where}${h.name}  ${h.created_at.slice(0, 10)}  ${h.goal}\n    ${h.context.replace(/\s+/g, " ").trim()}`;
+      });
+      print(`${hits.length} snapshot(s) match:\n${lines.join("\n")}`);
+      return 0;
+    }
+    const ctx = await session.requireProject();
+    const sel = await selectSnapshot(session.store, ctx.project.id, opts.snapshot, { latest: true });
+    if (sel.kind !== "snapshot") throw new UserError(`No snapshots in project ${ctx.project.name} yet.`);
+    const s = sel.snapshot;
+    const text = layer3Text(s);
+    if (g.json) printJson({ snapshot_id: s.name, id: s.id, layer3: s.layer3, extra: s.extra ?? {}, compressed: s.compressed ?? null });
+    else print(`## Layer 3: Cold Archive of ${s.name}\n\n${text || "(empty: this snapshot has no cold archive)"}`);
+    return 0;
+  });
+}

@@ -1,0 +1,62 @@
+// `mindsave save`: a snapshot from YAML (stdin or --file) and/or flags.
+import { readFileSync } from "node:fs";
+import { UserError } from "../errors.ts";
+import { saveSnapshot } from "../engine/save.ts";
+import { applyFlags, emptyInput, parseSnapshotText, type FlagFields } from "../engine/snapshot-input.ts";
+import { LAYER1_BUDGET, LAYER2_BUDGET } from "../engine/layers.ts";
+import { print, printJson, warn, withSession } from "./shared.ts";
+import type { GlobalOptions } from "../cli.ts";
+
+interface SaveFlags extends FlagFields {
+  file?: string;
+  overflow?: boolean;
+  keep?: number;
+}
+
+async function readStdin(): Promise<string> {
+  try {
+    return await Bun.stdin.text();
+  } catch {
+    return "";
+  }
+}
+
+const FIELD_FLAGS = ["goal", "state", "next", "activeFile", "blocker", "constraint", "decision", "failed", "topic", "status"] as const;
+
+export async function run(opts: SaveFlags, _args: string[], g: GlobalOptions): Promise<number> {
+  let source: { text: string; origin: string } | null = null;
+  if (opts.file === "-") {
+    source = { text: await readStdin(), origin: "stdin" };
+  } else if (opts.file) {
+    try {
+      source = { text: readFileSync(opts.file, "utf8"), origin: opts.file };
+    } catch {
+      throw new UserError(`Cannot read the snapshot file ${opts.file}.`);
+    }
+  } else if (FIELD_FLAGS.every((f) => opts[f] === undefined) && !process.stdin.isTTY) {
+    // No field flags and piped input: the snapshot comes on stdin. With any flag we never wait on stdin.
+    const text = await readStdin();
+    if (text.trim()) source = { text, origin: "stdin" };
+  }
+  const input = source ? parseSnapshotText(source.text, source.origin === "stdin" ? "The snapshot on stdin" : source.origin) : emptyInput();
+  applyFlags(input, opts);
+
+  const result = await withSession(g, true, (s) => saveSnapshot(s, { input, overflow: opts.overflow, keep: opts.keep }));
+  const snap = result.snapshot;
+  if (g.json) {
+    printJson({
+      saved: snap.name, id: snap.id, project: { id: result.context.project.id, name: result.context.project.name, root: result.context.root },
+      status: snap.status, kind: snap.kind, tokens: { layer1: snap.l1_tokens, layer2: snap.l2_tokens },
+      compressed: result.compressed, removed: result.removed, warnings: result.warnings,
+    });
+  } else {
+    for (const w of result.warnings) warn(w);
+    const l2 = snap.kind === "overflow" ? "Layer 1 only" : `L2 ${snap.l2_tokens}/${LAYER2_BUDGET}`;
+    print(`💾 MindSave checkpoint saved: ${snap.name} (project ${result.context.project.name}; L1 ${snap.l1_tokens}/${LAYER1_BUDGET} tokens, ${l2}).`);
+    if (result.removed.length) print(`Cleaned up ${result.removed.length} old snapshot(s): ${result.removed.join(", ")}.`);
+    print(snap.kind === "overflow"
+      ? "⚠️ Context overflow imminent. MindSave auto-saved (Layer 1 only). Start a new conversation with /load to continue."
+      : "Start a new conversation with /load to continue.");
+  }
+  return 0;
+}

@@ -1,0 +1,42 @@
+// `mindsave signal`: the adaptive pressure state; flags record what a hook or agent observed.
+import { readSignal, recordToolCall, recordTurn, toSignalJson, updateSignal } from "../engine/signal.ts";
+import { print, printJson, withSession } from "./shared.ts";
+import type { GlobalOptions } from "../cli.ts";
+
+interface SignalFlags {
+  ratio?: number;
+  toolCall?: number | true;
+  turn?: boolean;
+  baseWarning?: number;
+  baseCritical?: number;
+}
+
+export async function run(opts: SignalFlags, _a: string[], g: GlobalOptions): Promise<number> {
+  const changes = opts.ratio !== undefined || opts.toolCall !== undefined || opts.turn || opts.baseWarning !== undefined || opts.baseCritical !== undefined;
+  return withSession(g, changes, async (session) => {
+    const { signal, decision, project } = changes
+      ? await updateSignal(session, (s, now) => {
+        let next = { ...s };
+        if (opts.baseWarning !== undefined) next.base_warning = opts.baseWarning;
+        if (opts.baseCritical !== undefined) next.base_critical = opts.baseCritical;
+        if (opts.ratio !== undefined) next.estimated_tokens_ratio = opts.ratio;
+        if (opts.turn) next = recordTurn(next, now);
+        if (opts.toolCall !== undefined) next = recordToolCall(next, now, opts.toolCall === true ? 1 : opts.toolCall);
+        return next;
+      })
+      : await readSignal(session);
+    if (g.json) {
+      printJson(toSignalJson(signal));
+      return 0;
+    }
+    const pct = (x: number) => `${Math.round(x * 100)}%`;
+    print([
+      `Pressure ${signal.pressure_state} for ${project ?? "this workspace (no project yet)"}: context ${pct(signal.estimated_tokens_ratio)} full; warning at ${pct(signal.thresholds.warning)}, critical at ${pct(signal.thresholds.critical)}.`,
+      `Growth ${signal.growth_rate}, complexity ${signal.complexity}; ${signal.tool_calls_since_save} tool call(s) since the last save (${signal.last_save ?? "never"}).`,
+      decision.action === "none"
+        ? decision.cooling ? `An auto-save is due (${decision.reason}) but the cooldown holds it (5 minutes or 10 turns).` : "No auto-save needed."
+        : decision.action === "emergency" ? "RED: save Layer 1 now (`mindsave save --overflow …`) and start a new session." : `Auto-save due (${decision.reason}): save a Layer 1 checkpoint.`,
+    ].join("\n"));
+    return 0;
+  });
+}

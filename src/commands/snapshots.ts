@@ -1,0 +1,93 @@
+// `mindsave snapshots list|stats|clean|show|complete|delete`.
+import { UserError } from "../errors.ts";
+import { formatAge, selectSnapshot } from "../engine/restore.ts";
+import { cleanSnapshots, deleteSnapshot, setSnapshotStatus, snapshotFile } from "../engine/snapshots.ts";
+import { toHostPath } from "../engine/paths.ts";
+import { padEnd, print, printJson, truncate, withSession } from "./shared.ts";
+import type { GlobalOptions } from "../cli.ts";
+
+const kb = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`);
+
+export async function list(opts: { limit?: number }, _args: string[], g: GlobalOptions): Promise<number> {
+  return withSession(g, false, async (session) => {
+    const ctx = await session.requireProject();
+    const rows = await session.store.listSnapshots(ctx.project.id, { limit: opts.limit });
+    if (g.json) {
+      printJson({ project: { id: ctx.project.id, name: ctx.project.name }, snapshots: rows });
+      return 0;
+    }
+    if (!rows.length) {
+      print(`No snapshots in project ${ctx.project.name} yet.`);
+      return 0;
+    }
+    const now = session.now();
+    const nameW = Math.min(36, Math.max(...rows.map((r) => Bun.stringWidth(r.name))));
+    print(`Snapshots of ${ctx.project.name}, newest first:`);
+    rows.forEach((r, i) => {
+      const layers = ["L1", r.has_layer2 ? "L2" : "", r.has_layer3 ? "L3" : ""].filter(Boolean).join("+");
+      print(`${String(i + 1).padStart(3)}. ${padEnd(truncate(r.name, 36), nameW)}  ${padEnd(formatAge(r.created_at, now), 12)} ${padEnd(r.status, 11)} ${padEnd(layers, 8)} ${padEnd(kb(r.size), 8)} ${truncate(r.goal, 50)}`);
+    });
+    return 0;
+  });
+}
+
+export async function stats(_o: unknown, _args: string[], g: GlobalOptions): Promise<number> {
+  return withSession(g, false, async (session) => {
+    const ctx = await session.requireProject();
+    const st = await session.store.snapshotStats(ctx.project.id);
+    if (g.json) {
+      printJson({ project: { id: ctx.project.id, name: ctx.project.name }, ...st });
+      return 0;
+    }
+    const pct = (n: number) => (st.bytes ? `${Math.round((n / st.bytes) * 100)}%` : "0%");
+    print([
+      `Project ${ctx.project.name}: ${st.count} snapshot(s), ${kb(st.bytes)} of text.`,
+      `By status: ${Object.entries(st.by_status).map(([k, v]) => `${k} ${v}`).join(", ") || "none"}.`,
+      `Layer 1: ${kb(st.layer1)} (${pct(st.layer1)}), ${st.count ? Math.round(st.l1_tokens / st.count) : 0} tokens on average.`,
+      `Layer 2: ${kb(st.layer2)} (${pct(st.layer2)}), ${st.count ? Math.round(st.l2_tokens / st.count) : 0} tokens on average.`,
+      `Layer 3: ${kb(st.layer3)} (${pct(st.layer3)}).`,
+      st.count ? `Oldest ${st.oldest?.slice(0, 10)}, newest ${st.newest?.slice(0, 10)}.` : "",
+    ].filter(Boolean).join("\n"));
+    return 0;
+  });
+}
+
+export async function clean(opts: { keep: number; dryRun?: boolean }, _args: string[], g: GlobalOptions): Promise<number> {
+  return withSession(g, true, async (session) => {
+    const removed = await cleanSnapshots(session, { keep: opts.keep, dryRun: opts.dryRun });
+    if (g.json) printJson({ dry_run: !!opts.dryRun, removed });
+    else if (!removed.length) print("Nothing to clean: every snapshot is within the rules.");
+    else print(`${opts.dryRun ? "Would remove" : "Removed"} ${removed.length} snapshot(s): ${removed.join(", ")}.`);
+    return 0;
+  });
+}
+
+export async function show(_o: unknown, args: string[], g: GlobalOptions): Promise<number> {
+  return withSession(g, false, async (session) => {
+    const ctx = await session.requireProject();
+    const sel = await selectSnapshot(session.store, ctx.project.id, args[0], { latest: true });
+    if (sel.kind !== "snapshot") throw new UserError(`No snapshots in project ${ctx.project.name} yet.`);
+    const s = sel.snapshot;
+    if (g.json) printJson(s);
+    else print(snapshotFile(s, s.active_files.map((f) => toHostPath(f.path, ctx.root))));
+    return 0;
+  });
+}
+
+export async function complete(_o: unknown, args: string[], g: GlobalOptions): Promise<number> {
+  return withSession(g, true, async (session) => {
+    const s = await setSnapshotStatus(session, args[0], "completed");
+    if (g.json) printJson({ completed: s.name, id: s.id });
+    else print(`Marked ${s.name} completed.`);
+    return 0;
+  });
+}
+
+export async function remove(_o: unknown, args: string[], g: GlobalOptions): Promise<number> {
+  return withSession(g, true, async (session) => {
+    const s = await deleteSnapshot(session, args[0]);
+    if (g.json) printJson({ deleted: s.name, id: s.id });
+    else print(`Deleted ${s.name}.`);
+    return 0;
+  });
+}

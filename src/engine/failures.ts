@@ -1,0 +1,143 @@
+// The failure graph: rejected approaches with reason, who rejected them, how often, how sure, scope,
+// related items and alternatives. One record per (scope, project, item) with an id derived from
+// them, so two hosts that reject the same thing converge on one record; repeat_count is the sum of
+// per-host counters.
+import { derivedId } from "./ids.ts";
+import { UserError } from "../errors.ts";
+import type { FailureGraphEntry, FailureRecord, StoreWriter } from "../store/store.ts";
+
+export type Confidence = "high" | "medium" | "low";
+export type RejectedBy = "user" | "system";
+export type FailureScope = "project" | "global";
+
+export interface FailureObservation {
+  item: string;
+  reason?: string;
+  rejected_by?: string;
+  scope?: string;
+  confidence?: string;
+  related?: string[];
+  alternatives?: string[];
+  /** Count this observation as one more repeat (the `fail` command) … */
+  increment?: boolean;
+  /** … or make sure the total is at least this many (a snapshot's failure_graph). */
+  atLeast?: number;
+}
+
+const DAY = 24 * 60 * 60 * 1000;
+
+export function normaliseItem(item: string): string {
+  return item.normalize("NFC").trim().replace(/\s+/g, " ").toLowerCase();
+}
+
+export function failureId(scope: FailureScope, projectId: string | null, item: string): string {
+  return scope === "global" ? derivedId("f", "global", normaliseItem(item)) : derivedId("f", "project", projectId ?? "", normaliseItem(item));
+}
+
+/** The original's rule: high at 3+ repeats; medium at 2, or once within 7 days; else low. */
+export function derivedConfidence(repeatCount: number, lastSeen: string, now: Date): Confidence {
+  if (repeatCount >= 3) return "high";
+  if (repeatCount === 2) return "medium";
+  const seen = Date.parse(lastSeen);
+  return Number.isFinite(seen) && now.getTime() - seen <= 7 * DAY ? "medium" : "low";
+}
+
+export function effectiveConfidence(f: FailureRecord, now: Date): Confidence {
+  return (f.confidence as Confidence | null) ?? derivedConfidence(f.repeat_count, f.last_seen, now);
+}
+
+function oneOf<T extends string>(field: string, v: string | undefined, allowed: readonly T[]): T | undefined {
+  if (v === undefined || v === null || v === "") return undefined;
+  const s = String(v).trim().toLowerCase() as T;
+  if (!allowed.includes(s)) throw new UserError(`${field} must be ${allowed.join(" or ")}, not ${JSON.stringify(v)}.`);
+  return s;
+}
+
+export function validateObservation(o: FailureObservation): void {
+  if (!o.item || !o.item.trim()) throw new UserError("A failure needs the item that was rejected (e.g. `mindsave fail Tailwind --reason ...`).");
+  oneOf("rejected_by", o.rejected_by, ["user", "system"] as const);
+  oneOf("scope", o.scope, ["project", "global"] as const);
+  oneOf("confidence", o.confidence, ["high", "medium", "low"] as const);
+}
+
+const uniq = (xs: string[]) => [...new Set(xs.map((x) => x.trim()).filter(Boolean))];
+
+/** Records an observation of a failure inside the caller's write transaction. */
+export async function observeFailure(w: StoreWriter, projectId: string | null, o: FailureObservation, now: Date): Promise<FailureRecord> {
+  validateObservation(o);
+  const scope = oneOf("scope", o.scope, ["project", "global"] as const) ?? "project";
+  if (scope === "project" && !projectId) throw new UserError("A project-scoped failure needs a project; use --scope global outside a project.");
+  const item = o.item.trim();
+  const id = failureId(scope, scope === "global" ? null : projectId, item);
+  const existing = await w.getFailure(id);
+  const live = existing && !existing.deleted ? existing : null;
+  const iso = now.toISOString();
+  if (!live && !o.reason?.trim()) {
+    throw new UserError(`A new failure needs a reason: mindsave fail ${JSON.stringify(item)} --reason "why it failed".`);
+  }
+  await w.upsertFailure({
+    id, project_id: scope === "global" ? null : projectId, scope, item: live?.item ?? item,
+    rejected_by: oneOf("rejected_by", o.rejected_by, ["user", "system"] as const) ?? live?.rejected_by ?? "user",
+    reason: o.reason?.trim() || live?.reason || "",
+    confidence: oneOf("confidence", o.confidence, ["high", "medium", "low"] as const) ?? live?.confidence ?? null,
+    schema_version: "1.0",
+    first_seen: live?.first_seen ?? iso,
+    last_seen: iso,
+  });
+  const total = live?.repeat_count ?? 0;
+  const mine = await w.failureCount(id, w.hostId);
+  if (o.increment || !live) {
+    const target = Math.max(total + 1, o.atLeast ?? 0);
+    await w.setFailureCount(id, mine + (target - total));
+  } else if (o.atLeast && o.atLeast > total) {
+    await w.setFailureCount(id, mine + (o.atLeast - total));
+  }
+  const related = new Set(live?.related ?? []);
+  for (const r of uniq(o.related ?? [])) if (!related.has(r)) await w.putFailureLink(derivedId("l", id, "related", r), id, "related", r);
+  const alts = new Set(live?.alternatives ?? []);
+  for (const a of uniq(o.alternatives ?? [])) if (!alts.has(a)) await w.putFailureLink(derivedId("l", id, "alternative", a), id, "alternative", a);
+  return (await w.getFailure(id))!;
+}
+
+/** A snapshot's failure_graph entry as an observation (the entry's repeat_count is a floor, not an increment). */
+export function observationFromEntry(item: string, e: FailureGraphEntry): FailureObservation {
+  const count = Number(e.repeat_count);
+  return {
+    item,
+    reason: e.reason === undefined ? undefined : String(e.reason),
+    rejected_by: e.rejected_by === undefined ? undefined : String(e.rejected_by),
+    scope: e.scope === undefined ? undefined : String(e.scope),
+    confidence: e.confidence === undefined ? undefined : String(e.confidence),
+    related: Array.isArray(e.related) ? e.related.map(String) : [],
+    alternatives: Array.isArray(e.alternatives) ? e.alternatives.map(String) : [],
+    atLeast: Number.isFinite(count) && count > 0 ? Math.floor(count) : 1,
+  };
+}
+
+/** The spec's v3.5 node shape, as stored in a failure_graph mapping. */
+export function toGraphEntry(f: FailureRecord, now: Date): FailureGraphEntry {
+  return {
+    schema_version: f.schema_version,
+    rejected_by: f.rejected_by,
+    reason: f.reason,
+    repeat_count: f.repeat_count,
+    confidence: effectiveConfidence(f, now),
+    scope: f.scope,
+    related: f.related,
+    alternatives: f.alternatives,
+    first_seen: f.first_seen,
+    last_seen: f.last_seen,
+  };
+}
+
+/** Highest priority first: user rejections, confidence, repeats, recency. */
+export function failurePriority(a: FailureRecord, b: FailureRecord, now: Date): number {
+  const rank = { high: 3, medium: 2, low: 1 } as const;
+  return (
+    Number(b.rejected_by === "user") - Number(a.rejected_by === "user") ||
+    rank[effectiveConfidence(b, now)] - rank[effectiveConfidence(a, now)] ||
+    b.repeat_count - a.repeat_count ||
+    b.last_seen.localeCompare(a.last_seen) ||
+    a.item.localeCompare(b.item)
+  );
+}

@@ -1,0 +1,88 @@
+// Where the store lives. Order: --home, MINDSAVE_HOME, a mindsave.db beside the running
+// executable (portable mode: the binary on a USB drive finds its data), ~/.mindsave/.
+import { existsSync, mkdirSync, statSync, accessSync, constants } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { homedir } from "node:os";
+import { UserError } from "../errors.ts";
+
+export const STORE_FILE = "mindsave.db";
+
+export type HomeReason = "flag" | "env" | "portable" | "default";
+
+export interface Home {
+  dir: string;
+  dbPath: string;
+  reason: HomeReason;
+  /** A sentence for people: which home and why. */
+  why: string;
+}
+
+/** True when running as a `bun build --compile` executable (its modules live in Bun's virtual fs). */
+export function isCompiled(): boolean {
+  const url = import.meta.url;
+  return url.includes("$bunfs") || url.includes("~BUN");
+}
+
+export function localHomeDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.HOME || env.USERPROFILE || homedir(), ".mindsave");
+}
+
+/**
+ * The drive layout puts binaries in `<home>/bin/<target>/`; the spec's portable rule looks beside
+ * the executable or one folder above. We look up to two folders above so the per-target layout
+ * finds the drive's store too.
+ */
+export function portableHomeFor(execPath: string): string | null {
+  let dir = dirname(execPath);
+  for (let i = 0; i < 3; i++) {
+    if (existsSync(join(dir, STORE_FILE))) return dir;
+    const up = dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  return null;
+}
+
+export function resolveHome(opts: { flag?: string; env?: NodeJS.ProcessEnv; execPath?: string } = {}): Home {
+  const env = opts.env ?? process.env;
+  if (opts.flag) return explicitHome(resolve(opts.flag), "flag", `--home ${opts.flag}`);
+  if (env.MINDSAVE_HOME) return explicitHome(resolve(env.MINDSAVE_HOME), "env", "MINDSAVE_HOME");
+  if (isCompiled() || opts.execPath) {
+    const dir = portableHomeFor(opts.execPath ?? process.execPath);
+    if (dir) {
+      return { dir, dbPath: join(dir, STORE_FILE), reason: "portable", why: `portable mode: ${STORE_FILE} found beside the executable` };
+    }
+  }
+  const dir = localHomeDir(env);
+  return { dir, dbPath: join(dir, STORE_FILE), reason: "default", why: "default local home" };
+}
+
+function explicitHome(dir: string, reason: HomeReason, source: string): Home {
+  return { dir, dbPath: join(dir, STORE_FILE), reason, why: `set by ${source}` };
+}
+
+/** Checks the home before the store is opened, so a bad home gets a sentence instead of a driver error. */
+export function prepareHome(home: Home, opts: { write: boolean }): void {
+  if (!existsSync(home.dir)) {
+    if (home.reason === "default" && opts.write) {
+      try {
+        mkdirSync(home.dir, { recursive: true });
+        return;
+      } catch {
+        throw new UserError(`Cannot create the MindSave home ${home.dir}; check that its parent directory is writable.`);
+      }
+    }
+    if (home.reason === "default") return;
+    throw new UserError(`The MindSave home ${home.dir} does not exist (${home.why}); create it first or pick another with --home.`);
+  }
+  if (!statSync(home.dir).isDirectory()) {
+    throw new UserError(`The MindSave home ${home.dir} is not a directory (${home.why}).`);
+  }
+  if (opts.write || !existsSync(home.dbPath)) {
+    try {
+      accessSync(home.dir, constants.W_OK);
+    } catch {
+      if (opts.write) throw new UserError(`The MindSave home ${home.dir} is read-only; nothing was written.`);
+    }
+  }
+}

@@ -1,0 +1,74 @@
+// The text of each layer as an agent reads it. Budgets are measured on exactly this text, so what
+// is counted is what is restored.
+import { stringify } from "yaml";
+import type { FailureGraphEntry, StoredFile } from "../store/store.ts";
+
+export const LAYER1_BUDGET = 300;
+export const LAYER2_BUDGET = 500;
+export const RESTORE_BUDGET = 800;
+
+export interface Layer1 {
+  goal: string;
+  state: string;
+  next_action: string;
+  active_files: string[];
+  blocker: string;
+}
+
+export interface Layer2 {
+  constraints: string[];
+  decisions: string[];
+  failure_graph: Record<string, FailureGraphEntry>;
+  symbolic?: Record<string, SymbolicEntryLike>;
+}
+
+/** The compressor's symbolic entry, as far as rendering needs it. */
+export interface SymbolicEntryLike {
+  strategy?: string;
+  preferred?: string[];
+  rejected?: string[];
+  reason?: string;
+}
+
+/** One line per compressed group: "use css variables; not Tailwind, utility-first (style conflicts)". */
+export function symbolicSummary(e: SymbolicEntryLike): string {
+  const parts: string[] = [];
+  if (e.preferred?.length) parts.push(`use ${e.preferred.join(", ")}`);
+  if (e.rejected?.length) parts.push(`not ${e.rejected.join(", ")}`);
+  let line = parts.join("; ") || e.strategy || "";
+  if (e.reason) line += ` (${e.reason})`;
+  return line;
+}
+
+export function symbolicLines(symbolic: Record<string, SymbolicEntryLike> | undefined | null): Record<string, string> {
+  return Object.fromEntries(Object.entries(symbolic ?? {}).map(([k, v]) => [k, symbolicSummary(v)]));
+}
+
+const YAML_OPTS = { lineWidth: 0, defaultStringType: "PLAIN", defaultKeyType: "PLAIN" } as const;
+
+export function yaml(value: unknown): string {
+  return stringify(value, YAML_OPTS).trimEnd();
+}
+
+export function layer1Text(l1: Layer1): string {
+  return yaml({ goal: l1.goal, state: l1.state, next_action: l1.next_action, active_files: l1.active_files, blocker: l1.blocker });
+}
+
+/** Only non-empty parts: an empty Layer 2 costs nothing. */
+export function layer2Parts(l2: Layer2): Record<string, unknown> {
+  const parts: Record<string, unknown> = {};
+  if (l2.constraints.length) parts.constraints = l2.constraints;
+  if (l2.symbolic && Object.keys(l2.symbolic).length) parts.compressed_constraints = symbolicLines(l2.symbolic);
+  if (l2.decisions.length) parts.decisions = l2.decisions;
+  if (Object.keys(l2.failure_graph).length) parts.failure_graph = l2.failure_graph;
+  return parts;
+}
+
+export function layer2Text(l2: Layer2): string {
+  const parts = layer2Parts(l2);
+  return Object.keys(parts).length ? yaml(parts) : "";
+}
+
+export function storedPaths(files: StoredFile[]): string[] {
+  return files.map((f) => f.path);
+}

@@ -1,0 +1,50 @@
+// Active files are stored relative to the project root with `/` separators, and printed absolute
+// for the host that loads them. Windows and POSIX inputs are both understood on every host.
+import nodePath from "node:path";
+import { existsSync } from "node:fs";
+
+type PathFlavor = typeof nodePath.posix;
+
+const WIN_ABS = /^(?:[A-Za-z]:[\\/]|\\\\|\/\/)/;
+
+export function isAbsoluteAny(p: string): boolean {
+  return p.startsWith("/") || WIN_ABS.test(p);
+}
+
+/** Normalises a relative path to the stored form: `/` separators, no `.` segments, no leading `./`. */
+export function normaliseRelative(p: string): string {
+  const parts: string[] = [];
+  for (const seg of p.replace(/\\/g, "/").split("/")) {
+    if (seg === "" || seg === ".") continue;
+    if (seg === ".." && parts.length && parts[parts.length - 1] !== "..") parts.pop();
+    else parts.push(seg);
+  }
+  return parts.join("/") || ".";
+}
+
+/**
+ * The stored form of `input` for a workspace at `root`. Relative inputs are taken from `cwd` when
+ * that file exists there, else from the root (agents usually write root-relative paths). A path
+ * outside the root stays absolute (it cannot be portable) with `/` separators.
+ */
+export function toStoredPath(input: string, root: string, cwd: string = root, path: PathFlavor = nodePath): string {
+  const raw = input.trim();
+  let abs: string;
+  if (isAbsoluteAny(raw)) {
+    abs = path.resolve(raw);
+  } else {
+    const fromCwd = path.resolve(cwd, raw.replace(/[\\/]/g, path.sep));
+    abs = cwd !== root && existsSync(fromCwd) ? fromCwd : path.resolve(root, raw.replace(/[\\/]/g, path.sep));
+  }
+  const rel = path.relative(root, abs);
+  const outside = rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel);
+  if (outside) return abs.replace(/\\/g, "/");
+  return normaliseRelative(rel);
+}
+
+/** The absolute path of a stored file on this host. */
+export function toHostPath(stored: string, root: string | null, path: PathFlavor = nodePath): string {
+  if (isAbsoluteAny(stored)) return path === nodePath.win32 || path.sep === "\\" ? stored.replace(/\//g, "\\") : stored;
+  if (!root) return stored;
+  return path.join(root, ...stored.split("/"));
+}

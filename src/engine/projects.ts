@@ -1,0 +1,106 @@
+// Projects across hosts: the list with each one's root here, and link/split for checkouts that
+// share a root commit (forks, copies) or one codebase tracked twice.
+import { existsSync } from "node:fs";
+import { UserError } from "../errors.ts";
+import { failureId } from "./failures.ts";
+import { derivedId, newId } from "./ids.ts";
+import type { Session } from "./session.ts";
+import type { ProjectRecord, StoreWriter } from "../store/store.ts";
+
+export interface ProjectView {
+  id: string;
+  name: string;
+  identity: string;
+  /** This host's root, or null: "not on this host". */
+  root: string | null;
+  root_exists: boolean;
+  other_hosts: { host: string; path: string }[];
+  snapshots: number;
+  newest: string | null;
+  current: boolean;
+}
+
+export async function listProjects(session: Session): Promise<ProjectView[]> {
+  const q = session.store;
+  const [projects, counts, hosts] = await Promise.all([q.listProjects(), q.snapshotCounts(), q.listHosts()]);
+  const hostName = new Map(hosts.map((h) => [h.id, h.name]));
+  const current = await session.project({ create: false }).catch(() => null);
+  const out: ProjectView[] = [];
+  for (const p of projects) {
+    const roots = await q.rootsOfProject(p.id);
+    const mine = roots.filter((r) => r.host_id === session.host.id);
+    const here = mine.find((r) => existsSync(r.path)) ?? mine[0] ?? null;
+    out.push({
+      id: p.id, name: p.name, identity: p.identity,
+      root: here?.path ?? null, root_exists: here ? existsSync(here.path) : false,
+      other_hosts: roots.filter((r) => r.host_id !== session.host.id).map((r) => ({ host: hostName.get(r.host_id) ?? r.host_id, path: r.path })),
+      snapshots: counts.get(p.id)?.count ?? 0, newest: counts.get(p.id)?.newest ?? null,
+      current: current?.project.id === p.id,
+    });
+  }
+  return out.sort((a, b) => Number(b.current) - Number(a.current) || (b.newest ?? "").localeCompare(a.newest ?? "") || a.name.localeCompare(b.name));
+}
+
+async function moveFailures(w: StoreWriter, from: string, to: string): Promise<number> {
+  const failures = (await w.listFailures(from, { includeGlobal: false }));
+  for (const f of failures) {
+    const id = failureId("project", to, f.item);
+    const target = await w.getFailure(id);
+    await w.upsertFailure({
+      id, project_id: to, scope: "project", item: target?.item ?? f.item, rejected_by: f.rejected_by,
+      reason: f.reason || target?.reason || "", confidence: f.confidence ?? target?.confidence ?? null, schema_version: f.schema_version,
+      first_seen: target && target.first_seen < f.first_seen ? target.first_seen : f.first_seen,
+      last_seen: target && target.last_seen > f.last_seen ? target.last_seen : f.last_seen,
+    });
+    await w.setFailureCount(id, (await w.failureCount(id, w.hostId)) + f.repeat_count);
+    for (const r of f.related) await w.putFailureLink(derivedId("l", id, "related", r), id, "related", r);
+    for (const a of f.alternatives) await w.putFailureLink(derivedId("l", id, "alternative", a), id, "alternative", a);
+    await w.tombstoneFailure(f.id);
+  }
+  return failures.length;
+}
+
+/** Merges `otherKey` into the current project: its snapshots, failures and roots move here. */
+export async function linkProjects(session: Session, otherKey: string): Promise<{ into: ProjectRecord; from: ProjectRecord; snapshots: number; failures: number }> {
+  return session.write(async (w) => {
+    const here = await session.project({ create: true, w });
+    const all = await w.listProjects();
+    const other = all.find((p) => p.id === otherKey) ?? all.filter((p) => p.name === otherKey || p.id.startsWith(otherKey))[0];
+    if (!other) throw new UserError(`No project matches ${JSON.stringify(otherKey)}; see \`mindsave projects\`.`);
+    if (other.id === here.project.id) throw new UserError("That is this project already; nothing to link.");
+    const snapshots = await w.moveSnapshots(other.id, here.project.id);
+    const failures = await moveFailures(w, other.id, here.project.id);
+    for (const r of await w.rootsOfProject(other.id)) {
+      await w.deleteRoot(r.id);
+      await w.upsertRoot({ id: derivedId("r", here.project.id, r.host_id, r.path), project_id: here.project.id, host_id: r.host_id, path: r.path, last_used: r.last_used });
+    }
+    await w.updateProject(other.id, { merged_into: here.project.id });
+    return { into: here.project, from: other, snapshots, failures };
+  });
+}
+
+/**
+ * Makes this checkout its own project: a new project with the same identity, this root, and the
+ * snapshots that were saved from this root on this host.
+ */
+export async function splitProject(session: Session): Promise<{ project: ProjectRecord; from: ProjectRecord; snapshots: number }> {
+  return session.write(async (w) => {
+    const here = await session.project({ create: true, w });
+    if (!here.root) throw new UserError("This project has no root on this host to split off.");
+    const id = `p_${newId()}`;
+    const siblings = await w.projectsByIdentity(here.project.identity);
+    const name = `${here.workspace?.name ?? here.project.name}~${siblings.length + 1}`;
+    await w.insertProject({ id, identity: here.project.identity, name, remote: here.workspace?.remote ?? null, created_at: session.now().toISOString(), merged_into: null });
+    const mine = (await w.rootAt(session.host.id, here.root)).filter((r) => r.project_id === here.project.id);
+    for (const r of mine) await w.deleteRoot(r.id);
+    await session.recordRoot(w, id, here.root);
+    const ids = (await w.listSnapshots(here.project.id)).map((s) => s.id);
+    const moving: string[] = [];
+    for (const sid of ids) {
+      const s = await w.getSnapshot(sid);
+      if (s && s.saved_host === session.host.id && s.saved_root === here.root) moving.push(sid);
+    }
+    await w.moveSnapshots(here.project.id, id, moving);
+    return { project: (await w.getProject(id))!, from: here.project, snapshots: moving.length };
+  });
+}

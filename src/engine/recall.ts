@@ -1,0 +1,32 @@
+// Recall: a snapshot's cold archive (Layer 3), or a search over every snapshot's layers.
+import { yaml } from "./layers.ts";
+import type { Queries, SearchHit, SnapshotRecord } from "../store/store.ts";
+
+/** Splits what the user typed into search terms; quotes group words into one phrase. */
+export function searchTerms(words: string[]): string[] {
+  const line = words.join(" ").normalize("NFC");
+  const terms: string[] = [];
+  const re = /"([^"]+)"|(\S+)/g;
+  for (let m = re.exec(line); m; m = re.exec(line)) {
+    const t = (m[1] ?? m[2]).trim();
+    if (t) terms.push(t);
+  }
+  // An unbalanced quote is searched for literally, not treated as syntax.
+  return terms.length ? terms : line.trim() ? [line.trim()] : [];
+}
+
+export async function search(q: Queries, projectId: string | null, words: string[], limit = 20): Promise<SearchHit[]> {
+  const terms = searchTerms(words);
+  if (!terms.length) return [];
+  return q.searchSnapshots(projectId, terms, limit);
+}
+
+/** The cold archive as shown to a person or agent: the markdown body plus fields kept aside. */
+export function layer3Text(s: SnapshotRecord): string {
+  const parts: string[] = [];
+  if (s.layer3.trim()) parts.push(s.layer3.trim());
+  if (s.extra && Object.keys(s.extra).length) parts.push("### Other Fields\n" + yaml(s.extra));
+  const original = s.compressed?.original_constraints as string[] | undefined;
+  if (original?.length) parts.push("### Constraints Before Compression\n" + original.map((c) => `- ${c}`).join("\n"));
+  return parts.join("\n\n");
+}

@@ -1,0 +1,234 @@
+// Save: validate, budget (compressing Layer 2 when it is over), write in one transaction, clean up.
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { UserError } from "../errors.ts";
+import { compressLayer2 } from "./compressor.ts";
+import { observeFailure, observationFromEntry } from "./failures.ts";
+import { newId, sha256 } from "./ids.ts";
+import { LAYER1_BUDGET, LAYER2_BUDGET, layer1Text, layer2Text, type Layer2 } from "./layers.ts";
+import { toHostPath, toStoredPath } from "./paths.ts";
+import { fromStored, recordSave } from "./signal.ts";
+import { localDate, localDateTime, nextFreeName, topicSlug } from "./slug.ts";
+import { legacyExcludedPath, type SnapshotInput } from "./snapshot-input.ts";
+import { countTokens, loadTokenizer } from "./tokens.ts";
+import type { Session, ProjectContext } from "./session.ts";
+import type { FailureGraphEntry, SnapshotRecord, SnapshotStatus, StoredFile, StoreWriter } from "../store/store.ts";
+
+export const SNAPSHOT_VERSION = "3.5";
+export const DEFAULT_KEEP = 20;
+export const COMPLETED_MAX_AGE_DAYS = 30;
+const HASH_LIMIT = 8 * 1024 * 1024;
+
+export interface SaveOptions {
+  input: SnapshotInput;
+  /** An L1-only OVF_ snapshot (the spec's /auto-snapshot). */
+  overflow?: boolean;
+  /** Snapshots to keep per project after cleanup. */
+  keep?: number;
+  /** Set by hooks: this save is an auto-save (cooldown bookkeeping). */
+  auto?: boolean;
+}
+
+export interface SaveResult {
+  snapshot: SnapshotRecord;
+  context: ProjectContext;
+  warnings: string[];
+  removed: string[];
+  compressed: boolean;
+}
+
+/** Size, mtime and hash of a file at save time, so `load --verify` can tell what changed. */
+export function fileFingerprint(stored: string, root: string | null): StoredFile {
+  const abs = toHostPath(stored, root);
+  const out: StoredFile = { path: stored };
+  try {
+    const st = statSync(abs);
+    if (!st.isFile()) return out;
+    out.size = st.size;
+    out.mtime = Math.round(st.mtimeMs);
+    if (st.size <= HASH_LIMIT) out.sha256 = sha256(readFileSync(abs));
+  } catch {
+    // missing at save time: recorded by path only
+  }
+  return out;
+}
+
+const dedupe = (xs: string[]) => {
+  const seen = new Set<string>();
+  return xs.filter((x) => {
+    const k = x.trim().replace(/\s+/g, " ").toLowerCase();
+    if (!k || seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+};
+
+function overBudget(layer: string, budget: number, total: number, fields: Record<string, number>, advice: string): UserError {
+  const [field, tokens] = Object.entries(fields).sort((a, b) => b[1] - a[1])[0];
+  return new UserError(
+    `${layer} is ${total} tokens, over its ${budget}-token budget; the largest field is ${field} (${tokens} tokens). ${advice} Nothing was saved.`,
+  );
+}
+
+/** Checks Layer 1 against its budget, naming the field to shorten. */
+export function checkLayer1(l1: { goal: string; state: string; next_action: string; active_files: string[]; blocker: string }): number {
+  const total = countTokens(layer1Text(l1));
+  if (total > LAYER1_BUDGET) {
+    throw overBudget("Layer 1", LAYER1_BUDGET, total, {
+      goal: countTokens(l1.goal), state: countTokens(l1.state), next_action: countTokens(l1.next_action),
+      active_files: countTokens(l1.active_files.join("\n")), blocker: countTokens(l1.blocker),
+    }, "Shorten it to one sentence, or move details to Layer 3 (the markdown body).");
+  }
+  return total;
+}
+
+/**
+ * Fits Layer 2 into its budget: as given when it fits, else compressed by the Constraint
+ * Compression Engine; what still does not fit is an error naming the field.
+ */
+export function fitLayer2(l2: Layer2): { layer2: Layer2; tokens: number; compressed: Record<string, unknown> | null } {
+  const plain = countTokens(layer2Text(l2));
+  if (plain <= LAYER2_BUDGET) return { layer2: l2, tokens: plain, compressed: null };
+  const c = compressLayer2(l2.constraints, l2.decisions, []);
+  let layer2: Layer2 = { constraints: c.constraints, decisions: c.decisions, failure_graph: l2.failure_graph, symbolic: c.symbolic };
+  let tokens = countTokens(layer2Text(layer2));
+  // Compression that saves nothing is not used; the plain layer's sizes name the field to cut.
+  if (tokens >= plain) {
+    layer2 = l2;
+    tokens = plain;
+  }
+  if (tokens > LAYER2_BUDGET) {
+    throw overBudget("Layer 2 (after constraint compression)", LAYER2_BUDGET, tokens, {
+      constraints: countTokens(layer2Text({ ...layer2, decisions: [], failure_graph: {} })),
+      decisions: countTokens(layer2Text({ constraints: [], decisions: layer2.decisions, failure_graph: {} })),
+      failure_graph: countTokens(layer2Text({ constraints: [], decisions: [], failure_graph: layer2.failure_graph })),
+    }, "Keep only what would stop the next session repeating a mistake; move the rest to Layer 3.");
+  }
+  return {
+    layer2, tokens,
+    compressed: { symbolic: c.symbolic, conflicts: c.conflicts, overflow: c.overflow, original_constraints: l2.constraints },
+  };
+}
+
+function statusFor(input: SnapshotInput): SnapshotStatus {
+  if (input.status) return input.status;
+  return input.blocker && input.blocker.toLowerCase() !== "none" ? "blocked" : "in_progress";
+}
+
+export async function saveSnapshot(session: Session, opts: SaveOptions): Promise<SaveResult> {
+  const input = opts.input;
+  const warnings = [...input.warnings];
+  if (!input.goal) throw new UserError("A snapshot needs a goal: give --goal \"…\" or a `goal:` field.");
+  const keep = opts.keep ?? DEFAULT_KEEP;
+  if (!Number.isInteger(keep) || keep < 1) throw new UserError("--keep must be a whole number of at least 1.");
+
+  await loadTokenizer();
+  const ws = session.opts.project ? null : session.workspace(true);
+  const root = ws?.root ?? null;
+  const cwd = session.cwd;
+  const active = dedupe(input.active_files.map((f) => (root ? toStoredPath(f, root, cwd) : f.replace(/\\/g, "/"))));
+  const l1 = { goal: input.goal, state: input.state, next_action: input.next_action, active_files: active, blocker: input.blocker || "none" };
+  const l1Tokens = checkLayer1(l1);
+
+  // Legacy flat excluded_paths become failure-graph entries.
+  const graph: Record<string, FailureGraphEntry> = { ...input.failure_graph };
+  for (const line of dedupe(input.excluded_paths)) {
+    const { item, entry } = legacyExcludedPath(line);
+    graph[item] = { ...entry, ...graph[item] };
+  }
+  let layer2: Layer2 = { constraints: dedupe(input.constraints), decisions: dedupe(input.decisions), failure_graph: graph };
+  let l2Tokens = 0;
+  let compressed: Record<string, unknown> | null = null;
+  let layer3 = input.layer3;
+  if (opts.overflow) {
+    const dropped = [layer2.constraints.length && "constraints", layer2.decisions.length && "decisions", Object.keys(graph).length && "failures", layer3 && "Layer 3"].filter(Boolean);
+    if (dropped.length) warnings.push(`An overflow snapshot keeps Layer 1 only; not saved here: ${dropped.join(", ")}.`);
+    layer2 = { constraints: [], decisions: [], failure_graph: {} };
+    layer3 = "";
+  } else {
+    const fitted = fitLayer2(layer2);
+    layer2 = fitted.layer2;
+    l2Tokens = fitted.tokens;
+    compressed = fitted.compressed;
+    if (compressed) {
+      const conflicts = (compressed.conflicts as unknown[]).length;
+      warnings.push(`Layer 2 was over ${LAYER2_BUDGET} tokens and was compressed to ${l2Tokens}; the original constraints are kept in the snapshot's archive.` +
+        (conflicts ? ` ${conflicts} contradicting constraint pair(s) were left as written.` : ""));
+    }
+  }
+  const files = active.map((p) => fileFingerprint(p, root));
+  const now = session.now();
+  const topic = (opts.overflow ? "OVF_" : "") + topicSlug(input.topic || input.goal);
+  const status = statusFor(input);
+
+  return session.write(async (w) => {
+    const context = await session.project({ create: true, w });
+    const projectId = context.project.id;
+    const name = await chooseName(w, projectId, topic, now, !!opts.overflow, input.snapshot_id, warnings);
+    const record: Omit<SnapshotRecord, "hlc" | "host" | "deleted"> = {
+      id: newId(), project_id: projectId, name, topic, kind: opts.overflow ? "overflow" : "full", status,
+      created_at: now.toISOString(), version: SNAPSHOT_VERSION,
+      goal: l1.goal, state: l1.state, next_action: l1.next_action, blocker: l1.blocker, active_files: files,
+      constraints: layer2.constraints, decisions: layer2.decisions, failure_graph: layer2.failure_graph, compressed,
+      layer3, auto_trigger: input.auto_trigger ?? null, extra: Object.keys(input.extra).length ? input.extra : null,
+      l1_tokens: l1Tokens, l2_tokens: l2Tokens, saved_host: session.host.id, saved_root: context.root,
+    };
+    await w.insertSnapshot(record);
+    for (const [item, entry] of Object.entries(layer2.failure_graph)) {
+      await observeFailure(w, projectId, observationFromEntry(item, entry), now);
+    }
+    const signal = fromStored((await w.getSignal(projectId))?.data);
+    const reason = String(input.auto_trigger?.reason ?? (opts.overflow ? "overflow" : "manual"));
+    await w.putSignal(projectId, recordSave(signal, now, {
+      auto: !!opts.auto, reason, activeFiles: files.length, decisions: layer2.decisions.length, constraints: layer2.constraints.length,
+    }) as unknown as Record<string, unknown>);
+    const removed = await cleanup(w, projectId, { keep, now, spare: record.id });
+    if (context.note) warnings.push(context.note);
+    const snapshot = (await w.getSnapshot(record.id))!;
+    return { snapshot, context, warnings, removed, compressed: compressed !== null };
+  });
+}
+
+async function chooseName(w: StoreWriter, projectId: string, topic: string, now: Date, overflow: boolean, wanted: string | undefined, warnings: string[]): Promise<string> {
+  if (wanted && /^[\p{L}\p{N}\p{M}_-]{1,80}$/u.test(wanted)) {
+    if ((await w.namesWithPrefix(projectId, wanted)).includes(wanted)) {
+      warnings.push(`snapshot_id ${wanted} is already taken in this project; a new id was given.`);
+    } else {
+      return wanted;
+    }
+  }
+  const base = `${topic}_${overflow ? localDateTime(now) : localDate(now)}`;
+  return nextFreeName(base, await w.namesWithPrefix(projectId, base));
+}
+
+export function isProtected(s: { status: string; blocker: string }): boolean {
+  const blocker = s.blocker.trim().toLowerCase();
+  return s.status === "in_progress" || s.status === "blocked" || (blocker !== "" && blocker !== "none");
+}
+
+/**
+ * The spec's cleanup: completed snapshots older than 30 days go; then the oldest unprotected ones
+ * until at most `keep` remain. In-progress and blocked snapshots are never removed.
+ */
+export async function cleanup(w: StoreWriter, projectId: string, opts: { keep: number; now: Date; spare?: string; dryRun?: boolean }): Promise<string[]> {
+  const all = await w.cleanupCandidates(projectId);
+  const cutoff = opts.now.getTime() - COMPLETED_MAX_AGE_DAYS * 24 * 60 * 60 * 1000;
+  const doomed = new Set<string>();
+  for (const s of all) {
+    if (s.id !== opts.spare && !isProtected(s) && s.status === "completed" && Date.parse(s.created_at) < cutoff) doomed.add(s.id);
+  }
+  let remaining = all.length - doomed.size;
+  for (const s of all) {
+    if (remaining <= opts.keep) break;
+    if (s.id === opts.spare || doomed.has(s.id) || isProtected(s)) continue;
+    doomed.add(s.id);
+    remaining--;
+  }
+  const names: string[] = [];
+  for (const s of all) {
+    if (!doomed.has(s.id)) continue;
+    const snap = await w.getSnapshot(s.id);
+    names.push(snap?.name ?? s.id);
+    if (!opts.dryRun) await w.tombstoneSnapshot(s.id);
+  }
+  return names;
+}

@@ -1,0 +1,193 @@
+// One command's view of the world: the home and its store, this host, and (lazily) the project of
+// the current workspace. Commands and the TUI reach the store only through the engine.
+import { existsSync } from "node:fs";
+import { resolveHome, prepareHome, type Home } from "./home.ts";
+import { currentHost, type HostIdentity } from "./host.ts";
+import { resolveWorkspace, gitCommonDir, type Workspace } from "./workspace.ts";
+import { derivedId, newId } from "./ids.ts";
+import { Store, type ProjectRecord, type StoreWriter, type Queries } from "../store/store.ts";
+import { UserError } from "../errors.ts";
+
+export interface SessionOptions {
+  home?: string;
+  workspace?: string;
+  /** A project chosen by id, id prefix or name instead of the current directory's. */
+  project?: string;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  now?: () => Date;
+}
+
+export interface ProjectContext {
+  project: ProjectRecord;
+  /** The project's root on this host, or null when it has none here. */
+  root: string | null;
+  workspace: Workspace | null;
+  /** A sentence to show once, e.g. when a second checkout became its own project. */
+  note?: string;
+}
+
+export class Session {
+  private constructor(
+    readonly home: Home,
+    readonly store: Store,
+    readonly host: HostIdentity,
+    readonly opts: SessionOptions,
+  ) {}
+
+  static async open(opts: SessionOptions = {}, mode: { write: boolean } = { write: false }): Promise<Session> {
+    const env = opts.env ?? process.env;
+    const home = resolveHome({ flag: opts.home, env });
+    prepareHome(home, { write: mode.write || !existsSync(home.dbPath) });
+    const host = currentHost(env);
+    const store = await Store.open(home.dbPath);
+    return new Session(home, store, host, opts);
+  }
+
+  get cwd(): string {
+    return this.opts.cwd ?? process.cwd();
+  }
+
+  get env(): NodeJS.ProcessEnv {
+    return this.opts.env ?? process.env;
+  }
+
+  now(): Date {
+    return this.opts.now ? this.opts.now() : new Date();
+  }
+
+  close(): void {
+    this.store.close();
+  }
+
+  /** Runs `fn` in one write transaction, after recording this host in the store. */
+  async write<T>(fn: (w: StoreWriter) => Promise<T>): Promise<T> {
+    return this.store.write(this.host.id, async (w) => {
+      const now = this.now().toISOString();
+      const known = await w.getHost(this.host.id);
+      if (!known || known.name !== this.host.name || known.last_seen.slice(0, 10) !== now.slice(0, 10)) {
+        await w.upsertHost({ id: this.host.id, name: this.host.name, platform: this.host.platform, first_seen: known?.first_seen ?? now, last_seen: now });
+      }
+      return fn(w);
+    }, () => this.now().getTime());
+  }
+
+  /**
+   * The project this command is about. With `create`, a workspace seen for the first time becomes a
+   * project and its root on this host is recorded (inside the caller's transaction `w`).
+   */
+  async project(opts: { create: false }): Promise<ProjectContext | null>;
+  async project(opts: { create: true; w: StoreWriter }): Promise<ProjectContext>;
+  async project(opts: { create: boolean; w?: StoreWriter }): Promise<ProjectContext | null> {
+    const q: Queries = opts.w ?? this.store;
+    if (this.opts.project) return this.namedProject(q, this.opts.project);
+    const ws = this.workspace(opts.create);
+    if (!ws) return null;
+    const found = await this.findProject(q, ws);
+    if (found) {
+      if (opts.w) await this.recordRoot(opts.w, found.project.id, ws.root);
+      return { ...found, root: ws.root, workspace: ws };
+    }
+    if (!opts.create || !opts.w) return null;
+    return this.createProject(opts.w, ws);
+  }
+
+  private async namedProject(q: Queries, key: string): Promise<ProjectContext> {
+    const all = await q.listProjects();
+    const exact = all.filter((p) => p.id === key || p.name === key);
+    const matches = exact.length ? exact : all.filter((p) => p.id.startsWith(key) || p.name.toLowerCase().startsWith(key.toLowerCase()));
+    if (matches.length === 0) throw new UserError(`No project matches ${JSON.stringify(key)}; see \`mindsave projects\`.`);
+    if (matches.length > 1) {
+      throw new UserError(`${JSON.stringify(key)} matches ${matches.length} projects (${matches.map((p) => `${p.name} ${p.id}`).join(", ")}); use the id.`);
+    }
+    const project = matches[0];
+    return { project, root: await this.rootOnThisHost(q, project.id), workspace: null };
+  }
+
+  async rootOnThisHost(q: Queries, projectId: string): Promise<string | null> {
+    const roots = (await q.rootsOfProject(projectId)).filter((r) => r.host_id === this.host.id);
+    return roots.find((r) => existsSync(r.path))?.path ?? roots[0]?.path ?? null;
+  }
+
+  private async follow(q: Queries, project: ProjectRecord | null): Promise<ProjectRecord | null> {
+    for (let i = 0; project && project.merged_into && i < 16; i++) project = await q.getProject(project.merged_into);
+    return project && !project.deleted ? project : null;
+  }
+
+  /**
+   * Finds the project for a workspace: first by this host's recorded root at this path, then among
+   * projects of the same identity that are not already checked out elsewhere on this host.
+   */
+  private async findProject(q: Queries, ws: Workspace): Promise<{ project: ProjectRecord; note?: string } | null> {
+    for (const root of await q.rootAt(this.host.id, ws.root)) {
+      const p = await this.follow(q, await q.getProject(root.project_id));
+      if (p && p.identity === ws.identity) return { project: p };
+    }
+    const candidates = await q.projectsByIdentity(ws.identity);
+    const free: { project: ProjectRecord; score: number }[] = [];
+    for (const project of candidates) {
+      const here = (await q.rootsOfProject(project.id)).filter((r) => r.host_id === this.host.id && r.path !== ws.root);
+      let score = 0;
+      let taken = false;
+      for (const r of here) {
+        if (!existsSync(r.path)) continue; // moved away: the old root is stale
+        const sameRepo = ws.gitCommonDir !== null && gitCommonDir(r.path) === ws.gitCommonDir;
+        if (sameRepo) score += 4; // a worktree of a checkout we know: same project
+        else if (resolveWorkspace(r.path, { override: r.path, create: false, env: this.env })?.identity === ws.identity) taken = true;
+      }
+      if (taken && score === 0) continue;
+      if (ws.remote && project.remote === ws.remote) score += 2;
+      free.push({ project, score });
+    }
+    if (free.length) {
+      free.sort((a, b) => b.score - a.score);
+      return { project: free[0].project };
+    }
+    return null;
+  }
+
+  private async createProject(w: StoreWriter, ws: Workspace): Promise<ProjectContext> {
+    const existing = await w.projectsByIdentity(ws.identity);
+    // The first project of an identity gets an id derived from it, so two hosts that meet it
+    // independently agree; a second checkout on one host (a fork or a copy) gets a fresh id.
+    const primary = derivedId("p", ws.identity);
+    const id = existing.length === 0 && !(await w.getProject(primary)) ? primary : `p_${newId()}`;
+    const name = existing.length ? `${ws.name}~${existing.length + 1}` : ws.name;
+    await w.insertProject({ id, identity: ws.identity, name, remote: ws.remote, created_at: this.now().toISOString(), merged_into: null });
+    await this.recordRoot(w, id, ws.root);
+    const project = (await w.getProject(id))!;
+    const note = existing.length
+      ? `This checkout shares its history with project ${existing.map((p) => p.name).join(", ")} at another path on this host, so it is tracked as a separate project "${name}"; run \`mindsave projects link ${existing[0].id}\` here to merge them.`
+      : undefined;
+    return { project, root: ws.root, workspace: ws, note };
+  }
+
+  async recordRoot(w: StoreWriter, projectId: string, path: string): Promise<void> {
+    const id = derivedId("r", projectId, this.host.id, path);
+    const today = this.now().toISOString();
+    const known = (await w.rootAt(this.host.id, path)).find((r) => r.id === id);
+    // Touch last_used at most once a day, so reads stay reads and sync stays quiet.
+    if (!known || known.last_used.slice(0, 10) !== today.slice(0, 10)) {
+      await w.upsertRoot({ id, project_id: projectId, host_id: this.host.id, path, last_used: today });
+    }
+  }
+
+  private resolved: Workspace | null | undefined;
+
+  /** The workspace of the current directory (or --workspace), resolved once per command. */
+  workspace(create: boolean): Workspace | null {
+    if (this.resolved === undefined || (this.resolved === null && create)) {
+      this.resolved = resolveWorkspace(this.cwd, { override: this.opts.workspace, create, env: this.env });
+    }
+    return this.resolved;
+  }
+
+  /** The current project or a clear sentence saying there is none yet. */
+  async requireProject(): Promise<ProjectContext> {
+    const ctx = await this.project({ create: false });
+    if (!ctx) {
+      throw new UserError(`No MindSave project here yet (${this.opts.workspace ?? this.cwd}); save a snapshot first with \`mindsave save\`.`);
+    }
+    return ctx;
+  }
+}

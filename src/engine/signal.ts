@@ -1,0 +1,194 @@
+// The spec's adaptive pressure model. Thresholds are not fixed: they scale with how fast the
+// context grows (tool calls per 5 minutes) and how expensive the task's state is to re-derive
+// (active files, decisions, constraints). Stored per project; `toSignalJson` gives the spec's
+// signal.json shape.
+
+export type Pressure = "GREEN" | "YELLOW" | "RED";
+export type Growth = "slow" | "normal" | "fast";
+export type Complexity = "low" | "medium" | "high";
+
+export const BASE_WARNING = 0.6;
+export const BASE_CRITICAL = 0.8;
+export const WARNING_RANGE = [0.5, 0.7] as const;
+export const CRITICAL_RANGE = [0.7, 0.9] as const;
+export const GROWTH_MULTIPLIER: Record<Growth, number> = { slow: 1.2, normal: 1.0, fast: 0.8 };
+export const COMPLEXITY_MULTIPLIER: Record<Complexity, number> = { low: 1.0, medium: 0.95, high: 0.85 };
+export const COOLDOWN_MS = 5 * 60 * 1000;
+export const COOLDOWN_TURNS = 10;
+export const TOOL_CALL_TRIGGER = 10;
+const WINDOW_MS = 5 * 60 * 1000;
+const KEEP_CALLS = 64;
+
+export interface SignalState {
+  last_save: string | null;
+  last_auto_save_time: string | null;
+  last_auto_save_turn: number | null;
+  tool_calls_since_save: number;
+  auto_save_count: number;
+  trigger_reason: string | null;
+  pressure_state: Pressure;
+  thresholds: { warning: number; critical: number };
+  growth_rate: Growth;
+  complexity: Complexity;
+  estimated_tokens_ratio: number;
+  // Bookkeeping beyond the spec's fields (kept in the store, shown with --json).
+  base_warning: number;
+  base_critical: number;
+  turn: number;
+  recent_tool_calls: string[];
+  active_files: number;
+  decisions: number;
+  constraints: number;
+  updated_at: string | null;
+}
+
+export function defaultSignal(): SignalState {
+  return {
+    last_save: null, last_auto_save_time: null, last_auto_save_turn: null, tool_calls_since_save: 0,
+    auto_save_count: 0, trigger_reason: null, pressure_state: "GREEN",
+    thresholds: { warning: BASE_WARNING, critical: BASE_CRITICAL }, growth_rate: "normal", complexity: "low",
+    estimated_tokens_ratio: 0, base_warning: BASE_WARNING, base_critical: BASE_CRITICAL, turn: 0,
+    recent_tool_calls: [], active_files: 0, decisions: 0, constraints: 0, updated_at: null,
+  };
+}
+
+export function fromStored(data: Record<string, unknown> | null | undefined): SignalState {
+  return { ...defaultSignal(), ...(data ?? {}) } as SignalState;
+}
+
+/** Tool calls in the last five minutes: ≤2 slow, 3–6 normal, ≥7 fast. */
+export function growthRate(toolCallTimes: readonly string[], now: Date): Growth {
+  const since = now.getTime() - WINDOW_MS;
+  const n = toolCallTimes.filter((t) => {
+    const ms = Date.parse(t);
+    return ms > since && ms <= now.getTime();
+  }).length;
+  if (n <= 2) return "slow";
+  if (n <= 6) return "normal";
+  return "fast";
+}
+
+/** 1–2 active files low; 3–5 or some decisions medium; more than 5 or many constraints/decisions high. */
+export function complexityOf(activeFiles: number, decisions: number, constraints: number): Complexity {
+  const reasoning = decisions + constraints;
+  if (activeFiles > 5 || reasoning >= 8) return "high";
+  if (activeFiles >= 3 || decisions >= 2 || reasoning >= 4) return "medium";
+  return "low";
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+const clamp = (x: number, [lo, hi]: readonly [number, number]) => Math.min(hi, Math.max(lo, x));
+
+export function thresholds(baseWarning: number, baseCritical: number, growth: Growth, complexity: Complexity): { warning: number; critical: number } {
+  const m = GROWTH_MULTIPLIER[growth] * COMPLEXITY_MULTIPLIER[complexity];
+  return {
+    warning: round(clamp(baseWarning, WARNING_RANGE) * m),
+    critical: round(Math.min(0.99, clamp(baseCritical, CRITICAL_RANGE) * m)),
+  };
+}
+
+export function pressure(ratio: number, t: { warning: number; critical: number }): Pressure {
+  if (ratio >= t.critical) return "RED";
+  if (ratio >= t.warning) return "YELLOW";
+  return "GREEN";
+}
+
+/** Recomputes the derived fields (growth, complexity, thresholds, pressure) from the raw ones. */
+export function recompute(s: SignalState, now: Date): SignalState {
+  const growth_rate = growthRate(s.recent_tool_calls, now);
+  const complexity = complexityOf(s.active_files, s.decisions, s.constraints);
+  const t = thresholds(s.base_warning, s.base_critical, growth_rate, complexity);
+  return { ...s, growth_rate, complexity, thresholds: t, pressure_state: pressure(s.estimated_tokens_ratio, t), updated_at: now.toISOString() };
+}
+
+export function recordToolCall(s: SignalState, now: Date, count = 1): SignalState {
+  const calls = [...s.recent_tool_calls];
+  for (let i = 0; i < count; i++) calls.push(now.toISOString());
+  return recompute({ ...s, tool_calls_since_save: s.tool_calls_since_save + count, recent_tool_calls: calls.slice(-KEEP_CALLS) }, now);
+}
+
+export function recordTurn(s: SignalState, now: Date): SignalState {
+  return recompute({ ...s, turn: s.turn + 1 }, now);
+}
+
+export function recordSave(s: SignalState, now: Date, opts: { auto: boolean; reason: string; activeFiles: number; decisions: number; constraints: number }): SignalState {
+  const iso = now.toISOString();
+  return recompute({
+    ...s,
+    last_save: iso,
+    tool_calls_since_save: 0,
+    trigger_reason: opts.reason,
+    active_files: opts.activeFiles,
+    decisions: opts.decisions,
+    constraints: opts.constraints,
+    ...(opts.auto ? { last_auto_save_time: iso, last_auto_save_turn: s.turn, auto_save_count: s.auto_save_count + 1 } : {}),
+  }, now);
+}
+
+export interface AutoSaveDecision {
+  action: "none" | "checkpoint" | "emergency";
+  reason: string;
+  /** True when a save is wanted but the cooldown holds it back. */
+  cooling: boolean;
+}
+
+/** The cooldown ends after 5 minutes or 10 turns since the last auto-save, whichever comes first. */
+export function cooldownOver(s: SignalState, now: Date): boolean {
+  if (!s.last_auto_save_time) return true;
+  const elapsed = now.getTime() - Date.parse(s.last_auto_save_time);
+  const turns = s.turn - (s.last_auto_save_turn ?? 0);
+  return elapsed >= COOLDOWN_MS || turns >= COOLDOWN_TURNS;
+}
+
+/**
+ * What an auto-save hook should do now. RED is an emergency L1 save and ignores the cooldown
+ * (losing the session costs more than one extra snapshot); YELLOW and the tool-call trigger are
+ * checkpoints that respect it.
+ */
+export function decideAutoSave(s: SignalState, now: Date): AutoSaveDecision {
+  if (s.pressure_state === "RED") return { action: "emergency", reason: "context-critical", cooling: false };
+  let reason = "";
+  if (s.pressure_state === "YELLOW") reason = "context-pressure";
+  else if (s.tool_calls_since_save >= TOOL_CALL_TRIGGER) reason = "tool-threshold";
+  if (!reason) return { action: "none", reason: "", cooling: false };
+  if (!cooldownOver(s, now)) return { action: "none", reason, cooling: true };
+  return { action: "checkpoint", reason, cooling: false };
+}
+
+/** The spec's signal.json shape, exactly its fields. */
+export function toSignalJson(s: SignalState): Record<string, unknown> {
+  return {
+    last_save: s.last_save,
+    last_auto_save_time: s.last_auto_save_time,
+    last_auto_save_turn: s.last_auto_save_turn,
+    tool_calls_since_save: s.tool_calls_since_save,
+    auto_save_count: s.auto_save_count,
+    trigger_reason: s.trigger_reason,
+    pressure_state: s.pressure_state,
+    thresholds: s.thresholds,
+    growth_rate: s.growth_rate,
+    complexity: s.complexity,
+    estimated_tokens_ratio: s.estimated_tokens_ratio,
+  };
+}
+
+import type { Session } from "./session.ts";
+
+/** Reads the project's signal, applies `change`, recomputes and stores it in one transaction. */
+export async function updateSignal(session: Session, change: (s: SignalState, now: Date) => SignalState): Promise<{ signal: SignalState; decision: AutoSaveDecision; project: string }> {
+  const now = session.now();
+  return session.write(async (w) => {
+    const ctx = await session.project({ create: true, w });
+    const current = fromStored((await w.getSignal(ctx.project.id))?.data);
+    const signal = recompute(change(current, now), now);
+    await w.putSignal(ctx.project.id, signal as unknown as Record<string, unknown>);
+    return { signal, decision: decideAutoSave(signal, now), project: ctx.project.name };
+  });
+}
+
+export async function readSignal(session: Session): Promise<{ signal: SignalState; decision: AutoSaveDecision; project: string | null }> {
+  const now = session.now();
+  const ctx = await session.project({ create: false });
+  const signal = recompute(fromStored(ctx ? (await session.store.getSignal(ctx.project.id))?.data : null), now);
+  return { signal, decision: decideAutoSave(signal, now), project: ctx?.project.name ?? null };
+}

@@ -1,0 +1,57 @@
+// Snapshot management: status, delete, cleanup on demand, and the spec's file format for one snapshot.
+import { UserError } from "../errors.ts";
+import { cleanup, DEFAULT_KEEP } from "./save.ts";
+import { selectSnapshot } from "./restore.ts";
+import { yaml } from "./layers.ts";
+import type { Session } from "./session.ts";
+import type { SnapshotRecord, SnapshotStatus } from "../store/store.ts";
+
+async function pick(session: Session, key: string): Promise<SnapshotRecord> {
+  const ctx = await session.requireProject();
+  const sel = await selectSnapshot(session.store, ctx.project.id, key);
+  if (sel.kind !== "snapshot") throw new UserError(`No snapshot ${JSON.stringify(key)} in this project.`);
+  return sel.snapshot;
+}
+
+export async function setSnapshotStatus(session: Session, key: string, status: SnapshotStatus): Promise<SnapshotRecord> {
+  const s = await pick(session, key);
+  return session.write(async (w) => {
+    await w.setSnapshotStatus(s.id, status);
+    return (await w.getSnapshot(s.id))!;
+  });
+}
+
+export async function deleteSnapshot(session: Session, key: string): Promise<SnapshotRecord> {
+  const s = await pick(session, key);
+  await session.write((w) => w.tombstoneSnapshot(s.id));
+  return s;
+}
+
+export async function cleanSnapshots(session: Session, opts: { keep?: number; dryRun?: boolean }): Promise<string[]> {
+  const ctx = await session.requireProject();
+  const keep = opts.keep ?? DEFAULT_KEEP;
+  return session.write((w) => cleanup(w, ctx.project.id, { keep, now: session.now(), dryRun: opts.dryRun }));
+}
+
+/** One snapshot in the spec's template: YAML front matter (Layers 1 and 2) and the markdown Layer 3. */
+export function snapshotFile(s: SnapshotRecord, activeFiles: string[]): string {
+  const front: Record<string, unknown> = {
+    snapshot_id: s.name,
+    created_at: s.created_at,
+    version: s.version,
+    status: s.status,
+    goal: s.goal,
+    state: s.state,
+    next_action: s.next_action,
+    active_files: activeFiles,
+    blocker: s.blocker,
+  };
+  if (s.constraints.length) front.constraints = s.constraints;
+  if (s.decisions.length) front.decisions = s.decisions;
+  if (Object.keys(s.failure_graph).length) front.failure_graph = s.failure_graph;
+  if (s.compressed) front._compressed = { symbolic: s.compressed.symbolic, conflicts: s.compressed.conflicts };
+  if (s.auto_trigger) front.auto_trigger = s.auto_trigger;
+  for (const [k, v] of Object.entries(s.extra ?? {})) if (!(k in front)) front[k] = v;
+  const body = s.layer3.trim() ? `\n${s.layer3.trim()}\n` : "";
+  return `---\n${yaml(front)}\n---\n${body}`;
+}

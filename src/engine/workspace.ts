@@ -1,0 +1,182 @@
+// Which workspace root and which project identity the current directory belongs to.
+// Root: nearest `.mindsave/`, else the git top level, else the nearest project marker, else the
+// directory itself. Identity: `.mindsave/project.json`'s id when present, else the git root
+// commit (the same on every clone, every host), else a new id written once into project.json.
+import { existsSync, readFileSync, statSync, mkdirSync, writeFileSync, renameSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { spawnSync } from "node:child_process";
+import { localHomeDir } from "./home.ts";
+import { newId } from "./ids.ts";
+import { UserError } from "../errors.ts";
+
+export const MARKERS = [
+  "package.json", ".claude", "AGENTS.md", "CLAUDE.md", "Cargo.toml", "go.mod", "pyproject.toml",
+  "setup.py", "pom.xml", "build.gradle", "composer.json", "Gemfile", "deno.json", ".hg", ".svn",
+] as const;
+
+export type RootMarker = ".mindsave" | "git" | (typeof MARKERS)[number] | "directory" | "flag";
+
+export interface Workspace {
+  root: string;
+  marker: RootMarker;
+  name: string;
+  /** `git:<root commit>` or `file:<id>`. */
+  identity: string;
+  remote: string | null;
+  /** The git directory shared by all worktrees of one clone, when in git. */
+  gitCommonDir: string | null;
+}
+
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** A `.mindsave/` directory marks a workspace unless it is a MindSave home (which holds mindsave.db). */
+function isWorkspaceMarker(dir: string, env: NodeJS.ProcessEnv): boolean {
+  const m = join(dir, ".mindsave");
+  if (!isDir(m)) return false;
+  if (resolve(m) === resolve(localHomeDir(env))) return false;
+  if (existsSync(join(m, "mindsave.db"))) return false;
+  return existsSync(join(m, "project.json")) || existsSync(join(m, "index.json")) || isDir(join(m, "snapshots"));
+}
+
+function ancestors(start: string): string[] {
+  const out: string[] = [];
+  let dir = resolve(start);
+  for (;;) {
+    out.push(dir);
+    const up = dirname(dir);
+    if (up === dir) return out;
+    dir = up;
+  }
+}
+
+export function findRoot(start: string, env: NodeJS.ProcessEnv = process.env): { root: string; marker: RootMarker; gitDir: string | null } {
+  const dirs = ancestors(start);
+  const gitAt = dirs.find((d) => existsSync(join(d, ".git"))) ?? null;
+  const ms = dirs.find((d) => isWorkspaceMarker(d, env));
+  if (ms) return { root: ms, marker: ".mindsave", gitDir: ms === gitAt ? gitAt : null };
+  if (gitAt) return { root: gitAt, marker: "git", gitDir: gitAt };
+  for (const d of dirs) {
+    const m = MARKERS.find((name) => existsSync(join(d, name)));
+    // The user's home directory often holds .claude/; it is not a project root.
+    if (m && !(m === ".claude" && resolve(d) === resolve(env.HOME || ""))) return { root: d, marker: m, gitDir: null };
+  }
+  return { root: resolve(start), marker: "directory", gitDir: null };
+}
+
+function git(root: string, args: string[]): string | null {
+  try {
+    const r = spawnSync("git", ["-C", root, ...args], { encoding: "utf8", timeout: 5000, stdio: ["ignore", "pipe", "ignore"] });
+    return r.status === 0 ? r.stdout.trim() : null;
+  } catch {
+    return null;
+  }
+}
+
+export function gitCommonDir(root: string): string | null {
+  const dotGit = join(root, ".git");
+  if (isDir(dotGit)) return resolve(dotGit);
+  try {
+    const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, "utf8"));
+    if (!m) return null;
+    const gitdir = resolve(root, m[1].trim());
+    const common = join(gitdir, "commondir");
+    return existsSync(common) ? resolve(gitdir, readFileSync(common, "utf8").trim()) : gitdir;
+  } catch {
+    return null;
+  }
+}
+
+/** The origin URL, normalised so ssh and https forms of one remote compare equal. */
+export function normaliseRemote(url: string): string {
+  return url.trim()
+    .replace(/^[a-z+]+:\/\//i, "")
+    .replace(/^[^@/]+@/, "")
+    .replace(/:(?!\d+\/)/, "/")
+    .replace(/\.git\/?$/, "")
+    .replace(/\/+$/, "")
+    .toLowerCase();
+}
+
+function gitRemote(commonDir: string | null): string | null {
+  if (!commonDir) return null;
+  try {
+    const config = readFileSync(join(commonDir, "config"), "utf8");
+    const m = /\[remote "origin"\][^[]*?\burl\s*=\s*(\S+)/.exec(config);
+    return m ? normaliseRemote(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Sorted so repositories with several root commits (merged histories) agree on every host. */
+export function gitRootCommit(root: string): string | null {
+  const out = git(root, ["rev-list", "--max-parents=0", "HEAD"]);
+  if (!out) return null;
+  const commits = out.split(/\s+/).filter((c) => /^[0-9a-f]{40,64}$/.test(c)).sort();
+  return commits[0] ?? null;
+}
+
+export interface ProjectFile {
+  id: string;
+  name?: string;
+  created_at?: string;
+}
+
+export function readProjectFile(root: string): ProjectFile | null {
+  const file = join(root, ".mindsave", "project.json");
+  if (!existsSync(file)) return null;
+  try {
+    const data = JSON.parse(readFileSync(file, "utf8")) as ProjectFile;
+    if (typeof data.id === "string" && data.id.trim()) return data;
+  } catch {
+    // fall through to the error below
+  }
+  throw new UserError(`${file} is not valid MindSave project metadata (expected JSON with an "id"); fix or remove it.`);
+}
+
+export function writeProjectFile(root: string, name: string): ProjectFile {
+  const dir = join(root, ".mindsave");
+  const data: ProjectFile = { id: newId(), name, created_at: new Date().toISOString() };
+  try {
+    mkdirSync(dir, { recursive: true });
+    const tmp = join(dir, `project.json.${process.pid}.tmp`);
+    writeFileSync(tmp, JSON.stringify(data, null, 2) + "\n", { flag: "wx" });
+    renameSync(tmp, join(dir, "project.json"));
+  } catch (e) {
+    throw new UserError(`Cannot write ${join(dir, "project.json")} to give this workspace a project id: ${(e as Error).message}`);
+  }
+  return readProjectFile(root) ?? data;
+}
+
+/**
+ * Resolves the workspace for `start` (or the `--workspace` override). `create` allows writing
+ * `.mindsave/project.json` for a workspace that has no other stable identity yet.
+ */
+export function resolveWorkspace(start: string, opts: { override?: string; create: boolean; env?: NodeJS.ProcessEnv }): Workspace | null {
+  const env = opts.env ?? process.env;
+  let found: { root: string; marker: RootMarker; gitDir: string | null };
+  if (opts.override) {
+    const root = resolve(opts.override);
+    if (!isDir(root)) throw new UserError(`The workspace ${root} is not a directory.`);
+    found = { root, marker: "flag", gitDir: existsSync(join(root, ".git")) ? root : null };
+  } else {
+    found = findRoot(start, env);
+  }
+  const { root } = found;
+  const name = basename(root) || root;
+  const commonDir = found.gitDir ? gitCommonDir(found.gitDir) : null;
+  const remote = gitRemote(commonDir);
+  const file = readProjectFile(root);
+  if (file) return { root, marker: found.marker, name, identity: `file:${file.id}`, remote, gitCommonDir: commonDir };
+  const commit = found.gitDir ? gitRootCommit(found.gitDir) : null;
+  if (commit) return { root, marker: found.marker, name, identity: `git:${commit}`, remote, gitCommonDir: commonDir };
+  if (!opts.create) return null;
+  const created = writeProjectFile(root, name);
+  return { root, marker: found.marker, name, identity: `file:${created.id}`, remote, gitCommonDir: commonDir };
+}

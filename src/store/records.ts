@@ -1,0 +1,122 @@
+// Row shapes as the engine sees them. JSON columns are parsed here, at the store's edge.
+
+export interface Replicated {
+  hlc: string;
+  host: string;
+  deleted: boolean;
+}
+
+export interface HostRecord extends Replicated {
+  id: string;
+  name: string;
+  platform: string;
+  first_seen: string;
+  last_seen: string;
+}
+
+export interface ProjectRecord extends Replicated {
+  id: string;
+  identity: string;
+  name: string;
+  remote: string | null;
+  created_at: string;
+  merged_into: string | null;
+}
+
+export interface RootRecord extends Replicated {
+  id: string;
+  project_id: string;
+  host_id: string;
+  path: string;
+  last_used: string;
+}
+
+/** An active file as stored: a path relative to the project root, POSIX separators. */
+export interface StoredFile {
+  path: string;
+  /** Size and mtime (ms) and content hash when the file existed at save time; used by --verify. */
+  size?: number;
+  mtime?: number;
+  sha256?: string;
+}
+
+export interface FailureGraphEntry {
+  schema_version?: string;
+  rejected_by?: string;
+  reason?: string;
+  repeat_count?: number;
+  confidence?: string;
+  scope?: string;
+  related?: string[];
+  alternatives?: string[];
+  [other: string]: unknown;
+}
+
+export type SnapshotStatus = "in_progress" | "completed" | "blocked";
+export type SnapshotKind = "full" | "overflow";
+
+export interface SnapshotRecord extends Replicated {
+  id: string;
+  project_id: string;
+  name: string;
+  topic: string;
+  kind: SnapshotKind;
+  status: SnapshotStatus;
+  created_at: string;
+  version: string;
+  goal: string;
+  state: string;
+  next_action: string;
+  blocker: string;
+  active_files: StoredFile[];
+  constraints: string[];
+  decisions: string[];
+  failure_graph: Record<string, FailureGraphEntry>;
+  compressed: Record<string, unknown> | null;
+  layer3: string;
+  auto_trigger: Record<string, unknown> | null;
+  extra: Record<string, unknown> | null;
+  l1_tokens: number;
+  l2_tokens: number;
+  saved_host: string;
+  saved_root: string | null;
+}
+
+/** The columns a list or picker needs, without the large ones. */
+export type SnapshotSummary = Pick<
+  SnapshotRecord,
+  "id" | "project_id" | "name" | "kind" | "status" | "created_at" | "goal" | "blocker" | "l1_tokens" | "l2_tokens" | "saved_host"
+> & { size: number; has_layer2: boolean; has_layer3: boolean };
+
+export interface SearchHit {
+  id: string;
+  project_id: string;
+  name: string;
+  created_at: string;
+  goal: string;
+  context: string;
+  field: "layer1" | "layer2" | "layer3" | "name";
+}
+
+export interface FailureRecord extends Replicated {
+  id: string;
+  project_id: string | null;
+  scope: "project" | "global";
+  item: string;
+  rejected_by: string;
+  reason: string;
+  confidence: string | null;
+  schema_version: string;
+  first_seen: string;
+  last_seen: string;
+  repeat_count: number;
+  related: string[];
+  alternatives: string[];
+}
+
+export interface SignalRecord {
+  project_id: string;
+  data: Record<string, unknown>;
+  hlc: string;
+  host: string;
+}

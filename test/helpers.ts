@@ -1,0 +1,132 @@
+// Test helpers: temp dirs, git repos, and the real CLI run as a subprocess against real libSQL files.
+import { mkdtempSync, rmSync, mkdirSync, writeFileSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { spawnSync } from "node:child_process";
+import { afterAll } from "bun:test";
+
+export const REPO = resolve(import.meta.dir, "..");
+export const MAIN = join(REPO, "src", "main.ts");
+
+const made: string[] = [];
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+/** A fresh temp directory (realpath, so macOS /private/var and symlinked /tmp compare equal). */
+export function tempDir(prefix = "mindsave-test-"): string {
+  const d = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  made.push(d);
+  return d;
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  stdin?: string;
+  /** The command to run instead of `bun src/main.ts` (e.g. a compiled binary). */
+  bin?: string[];
+}
+
+/** A laptop for tests: its own HOME (so its own host id) and a name. */
+export interface Laptop {
+  home: string;
+  env: Record<string, string>;
+}
+
+export function laptop(name: string, base = tempDir("mindsave-laptop-")): Laptop {
+  const home = join(base, name);
+  mkdirSync(home, { recursive: true });
+  return { home, env: { HOME: home, USERPROFILE: home, MINDSAVE_HOST_NAME: name } };
+}
+
+function childEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("MINDSAVE_")) env[k] = v;
+  env.NO_COLOR = "1";
+  for (const [k, v] of Object.entries(extra)) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  return env;
+}
+
+/** Runs the real CLI in a child process; never inherits the developer's MindSave settings. */
+export async function run(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  const proc = Bun.spawn([...(opts.bin ?? [process.execPath, MAIN]), ...args], {
+    cwd: opts.cwd ?? REPO,
+    env: childEnv(opts.env),
+    stdin: opts.stdin === undefined ? "ignore" : new TextEncoder().encode(opts.stdin),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
+
+/** Runs and expects exit 0, with the output in the failure message otherwise. */
+export async function ok(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  const r = await run(args, opts);
+  if (r.code !== 0) throw new Error(`mindsave ${args.join(" ")} exited ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
+  return r;
+}
+
+export async function okJson<T = any>(args: string[], opts: RunOptions = {}): Promise<T> {
+  const r = await ok([...args, "--json"], opts);
+  return JSON.parse(r.stdout) as T;
+}
+
+export function git(cwd: string, ...args: string[]): string {
+  const r = spawnSync("git", args, {
+    cwd, encoding: "utf8",
+    env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.com" },
+  });
+  if (r.status !== 0) throw new Error(`git ${args.join(" ")} failed: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+/** A git repository with one commit and a couple of files. */
+export function gitRepo(dir: string, files: Record<string, string> = { "src/auth.ts": "export const auth = 1;\n", "README.md": "# demo\n" }): string {
+  mkdirSync(dir, { recursive: true });
+  git(dir, "init", "-q", "-b", "main");
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(join(dir, name, ".."), { recursive: true });
+    writeFileSync(join(dir, name), content);
+  }
+  git(dir, "add", "-A");
+  git(dir, "commit", "-q", "-m", "first");
+  return dir;
+}
+
+/** Every row of every table, for "the store is exactly as it was" checks. */
+export async function dumpStore(dbPath: string): Promise<string> {
+  const { createClient } = await import("@libsql/client");
+  const c = createClient({ url: `file:${dbPath}` });
+  try {
+    const tables = (await c.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'snapshot_search%' ORDER BY name")).rows.map((r) => String(r.name));
+    const out: string[] = [];
+    for (const t of tables) {
+      const rows = (await c.execute(`SELECT * FROM "${t}" ORDER BY 1`)).rows;
+      out.push(`## ${t}`, ...rows.map((r) => JSON.stringify(r)));
+    }
+    return out.join("\n");
+  } finally {
+    c.close();
+  }
+}
+
+export async function sql(dbPath: string, statement: string, args: unknown[] = []): Promise<Record<string, unknown>[]> {
+  const { createClient } = await import("@libsql/client");
+  const c = createClient({ url: `file:${dbPath}` });
+  try {
+    return (await c.execute({ sql: statement, args: args as never })).rows as unknown as Record<string, unknown>[];
+  } finally {
+    c.close();
+  }
+}

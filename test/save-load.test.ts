@@ -1,0 +1,252 @@
+// save → load through the real CLI, on real temp stores and real git repositories.
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { gitRepo, laptop, ok, okJson, run, sql, tempDir } from "./helpers.ts";
+
+function setup() {
+  const base = tempDir();
+  const home = join(base, "home");
+  mkdirSync(home);
+  const repo = gitRepo(join(base, "repo"));
+  const pc = laptop("alpha", base);
+  const opts = (cwd = repo) => ({ cwd, env: pc.env });
+  return { base, home, repo, env: pc.env, opts, db: join(home, "mindsave.db") };
+}
+
+const TEMPLATE = `---
+snapshot_id: "{topic}_{date}"
+created_at: "2026-05-10T14:30:00+08:00"
+version: "3.0"
+
+# Layer 1: Execution Register (always restored)
+goal: "Add JWT refresh to the auth service"
+state: "Refresh endpoint written, tests failing"
+next_action: "Fix the clock skew in token expiry tests"
+active_files:
+  - "src/auth.ts"
+  - "src/missing.ts"
+blocker: "none"
+
+# Layer 2: Cognitive Cache (restored on demand)
+constraints:
+  - "no tailwind"
+decisions:
+  - "use MiniMax native API, not OpenAI compatible"
+failure_graph:
+  "websocket reconnect":
+    rejected_by: "system"
+    reason: "failed 3 times behind the proxy"
+    repeat_count: 3
+    confidence: "high"
+    scope: "project"
+    related: ["socket.io"]
+    alternatives: ["long polling"]
+auto_trigger:
+  reason: "key-decision"
+  tool_calls_since_last: 12
+reviewer: "Lin"
+---
+
+## Layer 3: Cold Archive (debug only)
+
+### Completed Steps
+1. Wrote the refresh endpoint
+
+### File Changes
+ src/auth.ts | 40 ++++++++++
+
+### Recent Tool Calls
+1. bun test test/auth.test.ts
+`;
+
+describe("save and load", () => {
+  test("a template snapshot on stdin round-trips into the restore block with absolute paths", async () => {
+    const t = setup();
+    const saved = await run(["--home", t.home, "save"], { ...t.opts(), stdin: TEMPLATE });
+    expect(saved.code).toBe(0);
+    expect(saved.stdout).toContain("MindSave checkpoint saved: add_jwt_refresh_to_2026-");
+    expect(saved.stderr).toContain("reviewer"); // unknown field kept, with a warning naming it
+
+    const load = await ok(["load", "--home", t.home], t.opts());
+    const block = load.stdout;
+    expect(block).toContain("goal: Add JWT refresh to the auth service");
+    expect(block).toContain(join(t.repo, "src", "auth.ts"));
+    expect(block).toContain("- no tailwind");
+    expect(block).toContain("websocket reconnect: failed 3 times behind the proxy [system, ×3, high, project] → instead: long polling");
+    expect(block).toContain("MindSave restored. Goal: Add JWT refresh to the auth service. Next: Fix the clock skew");
+    expect(block).not.toContain("Wrote the refresh endpoint"); // Layer 3 is never auto-restored
+
+    const recall = await ok(["recall", "--home", t.home], t.opts());
+    expect(recall.stdout).toContain("Wrote the refresh endpoint");
+    expect(recall.stdout).toContain("reviewer: Lin");
+  });
+
+  test("a save from a deep subdirectory lands in the same project as one from the root", async () => {
+    const t = setup();
+    const deep = join(t.repo, "src", "deep", "dir");
+    mkdirSync(deep, { recursive: true });
+    await ok(["save", "--goal", "from the root", "--home", t.home], t.opts());
+    await ok(["save", "--goal", "from deep inside", "--active-file", "../../auth.ts", "--home", t.home], t.opts(deep));
+    const list = await okJson(["snapshots", "list", "--home", t.home], t.opts(deep));
+    expect(list.snapshots.map((s: any) => s.goal)).toEqual(["from deep inside", "from the root"]);
+    const projects = await okJson(["projects", "--home", t.home], t.opts(deep));
+    expect(projects.projects).toHaveLength(1);
+    expect(projects.projects[0].root).toBe(t.repo);
+    // The active file given relative to the deep cwd is stored relative to the root.
+    const loaded = await okJson(["load", "1", "--home", t.home], t.opts(deep));
+    expect(loaded.layer1.active_files).toEqual([join(t.repo, "src", "auth.ts")]);
+    const rows = await sql(t.db, "SELECT active_files FROM snapshots WHERE goal = 'from deep inside'");
+    expect(JSON.parse(String(rows[0].active_files))[0].path).toBe("src/auth.ts");
+  });
+
+  test("ids are {topic}_{date}, then -2 and -3 the same day; Chinese goals give Chinese slugs", async () => {
+    const t = setup();
+    const names: string[] = [];
+    for (let i = 0; i < 3; i++) names.push((await okJson(["save", "--goal", "Fix login bug", "--home", t.home], t.opts())).saved);
+    const day = names[0].slice(-10);
+    expect(names).toEqual([`fix_login_bug_${day}`, `fix_login_bug_${day}-2`, `fix_login_bug_${day}-3`]);
+    const zh = await okJson(["save", "--goal", "重构认证模块并修复令牌刷新的问题以及相关的所有测试用例", "--home", t.home], t.opts());
+    const topic = zh.saved.slice(0, -11);
+    expect([...topic].length).toBeLessThanOrEqual(20);
+    expect(topic).toMatch(/^[\u4e00-\u9fff]+$/u);
+    const symbols = await okJson(["save", "--goal", "!!!", "--home", t.home], t.opts());
+    expect(symbols.saved).toStartWith("snapshot_");
+    const custom = await okJson(["save", "--goal", "x", "--topic", "My Topic: auth/jwt", "--home", t.home], t.opts());
+    expect(custom.saved).toStartWith("my_topic_auth_jwt_");
+  });
+
+  test("load picks by number, name and prefix; several without a choice prints a numbered list", async () => {
+    const t = setup();
+    await ok(["save", "--goal", "first task", "--topic", "first", "--home", t.home], t.opts());
+    await ok(["save", "--goal", "second task", "--topic", "second", "--home", t.home], t.opts());
+    const list = await ok(["load", "--home", t.home], t.opts());
+    expect(list.stdout).toMatch(/^ ?1\. second_\S+ .*second task$/m);
+    expect(list.stdout).toMatch(/^ ?2\. first_\S+ .*first task$/m);
+    expect(list.stdout).not.toContain("MindSave restored");
+    expect((await ok(["load", "2", "--home", t.home], t.opts())).stdout).toContain("goal: first task");
+    expect((await ok(["load", "--latest", "--home", t.home], t.opts())).stdout).toContain("goal: second task");
+    expect((await ok(["load", "fir", "--home", t.home], t.opts())).stdout).toContain("goal: first task");
+    const choose = await okJson(["load", "--home", t.home], t.opts());
+    expect(choose.choose.map((c: any) => c.n)).toEqual([1, 2]);
+  });
+
+  test("--verify reports missing and modified active files", async () => {
+    const t = setup();
+    writeFileSync(join(t.repo, "src", "keep.ts"), "same\n");
+    await ok(["save", "--goal", "verify me", "--active-file", "src/auth.ts", "--active-file", "src/keep.ts", "--active-file", "src/gone.ts", "--home", t.home], t.opts());
+    writeFileSync(join(t.repo, "src", "auth.ts"), "changed!\n");
+    const r = await ok(["load", "--verify", "--home", t.home], t.opts());
+    expect(r.stdout).toContain("⚠ Workspace differs from snapshot:");
+    expect(r.stdout).toContain("- src/auth.ts may have changed");
+    expect(r.stdout).toContain("- src/gone.ts is missing on this host");
+    expect(r.stdout).not.toContain("src/keep.ts may have changed");
+    const j = await okJson(["load", "--verify", "--home", t.home], t.opts());
+    expect(Object.fromEntries(j.verify.map((v: any) => [v.path, v.status]))).toEqual({ "src/auth.ts": "modified", "src/keep.ts": "ok", "src/gone.ts": "missing" });
+  });
+
+  test("--overflow writes an L1-only OVF_ snapshot", async () => {
+    const t = setup();
+    const r = await run(["save", "--overflow", "--goal", "Ship release", "--state", "tagging", "--constraint", "no force push", "--home", t.home], t.opts());
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("keeps Layer 1 only");
+    const rows = await sql(t.db, "SELECT name, kind, constraints FROM snapshots");
+    expect(String(rows[0].name)).toMatch(/^OVF_ship_release_\d{4}-\d{2}-\d{2}_\d{6}$/);
+    expect(rows[0].kind).toBe("overflow");
+    expect(rows[0].constraints).toBe("[]");
+  });
+
+  test("Layer 1 over 300 tokens is refused naming the field, and nothing is written", async () => {
+    const t = setup();
+    await ok(["save", "--goal", "small", "--home", t.home], t.opts());
+    const long = Array.from({ length: 120 }, (_, i) => `step${i} done`).join(", ");
+    const r = await run(["save", "--goal", "too big", "--state", long, "--home", t.home], t.opts());
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("Layer 1 is");
+    expect(r.stderr).toContain("the largest field is state");
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect((await sql(t.db, "SELECT count(*) AS n FROM snapshots"))[0].n).toBe(1);
+  });
+
+  test("Layer 2 over 500 tokens is compressed first; what still does not fit is an error naming the field", async () => {
+    const t = setup();
+    // The same few rules said many ways, as agents accumulate them over a long session.
+    const subjects: [string, string | null][] = [["tailwind", "css variables"], ["bootstrap", null], ["mongodb", null], ["graphql", "REST"], ["an orm", null], ["sessions", "JWT"]];
+    const forms = ["no X", "never use X", "avoid X", "do not use X", "don't use X", "X is banned", "stop using X", "不要用X", "禁止使用X"];
+    const constraints: string[] = [];
+    for (const [x, y] of subjects) {
+      for (const f of forms) constraints.push(f.replace("X", x));
+      if (y) constraints.push(`use ${y}`, `prefer ${y}`);
+    }
+    const decisions = Array.from({ length: 8 }, (_, i) => `decision number ${i} keeps module ${i} independent of the others`);
+    const args = ["save", "--goal", "compress me", "--home", t.home, ...constraints.flatMap((c) => ["--constraint", c]), ...decisions.flatMap((d) => ["--decision", d])];
+    const fits = await run(args, t.opts());
+    expect(fits.code).toBe(0);
+    expect(fits.stderr).toContain("was compressed");
+    const row = (await sql(t.db, "SELECT constraints, compressed, l2_tokens FROM snapshots"))[0];
+    expect(Number(row.l2_tokens)).toBeLessThanOrEqual(500);
+    const compressed = JSON.parse(String(row.compressed));
+    expect(compressed.symbolic.theme_system.rejected).toContain("Tailwind");
+    expect(compressed.original_constraints).toEqual(constraints);
+    const recall = await ok(["recall", "--home", t.home], t.opts());
+    expect(recall.stdout).toContain("Constraints Before Compression");
+
+    const huge = Array.from({ length: 60 }, (_, i) => `decision ${i}: the module ${i} must keep its own independent data layer`);
+    const r = await run(["save", "--goal", "too much", "--home", t.home, ...huge.flatMap((d) => ["--decision", d])], t.opts());
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("the largest field is decisions");
+    expect((await sql(t.db, "SELECT count(*) AS n FROM snapshots"))[0].n).toBe(1);
+  });
+
+  test("cleanup keeps 20, never drops in-progress or blocked, drops completed older than 30 days", async () => {
+    const t = setup();
+    for (let i = 0; i < 3; i++) await ok(["save", "--goal", `wip ${i}`, "--home", t.home], t.opts());
+    await ok(["save", "--goal", "blocked one", "--blocker", "waiting for keys", "--home", t.home], t.opts());
+    for (let i = 0; i < 20; i++) await ok(["save", "--goal", `done ${i}`, "--status", "completed", "--home", t.home], t.opts());
+    const list = await okJson(["snapshots", "list", "--home", t.home], t.opts());
+    expect(list.snapshots).toHaveLength(20);
+    const goals = list.snapshots.map((s: any) => s.goal);
+    expect(goals).toContain("wip 0");
+    expect(goals).toContain("blocked one");
+    expect(goals).not.toContain("done 0");
+    expect(goals).toContain("done 19");
+    // An old completed snapshot goes even under the count limit.
+    await sql(t.db, "UPDATE snapshots SET created_at = '2020-01-01T00:00:00.000Z' WHERE goal = 'done 19'");
+    const cleaned = await okJson(["snapshots", "clean", "--home", t.home], t.opts());
+    expect(cleaned.removed).toHaveLength(1);
+    const after = await okJson(["snapshots", "list", "--home", t.home], t.opts());
+    expect(after.snapshots.map((s: any) => s.goal)).not.toContain("done 19");
+    // Deletes are tombstones: the id stays with deleted = 1 and no content.
+    const tomb = await sql(t.db, "SELECT goal, deleted FROM snapshots WHERE deleted = 1");
+    expect(tomb.length).toBe(5);
+    expect(tomb.every((r) => r.goal === "")).toBe(true);
+  });
+
+  test("snapshots show prints the spec's file format and complete/delete change the store", async () => {
+    const t = setup();
+    await ok(["save", "--goal", "shown", "--constraint", "tabs not spaces", "--home", t.home], t.opts());
+    const show = await ok(["snapshots", "show", "--home", t.home], t.opts());
+    expect(show.stdout).toStartWith("---\nsnapshot_id: shown_");
+    expect(show.stdout).toContain("constraints:\n  - tabs not spaces");
+    const name = show.stdout.match(/snapshot_id: (\S+)/)![1];
+    await ok(["snapshots", "complete", name, "--home", t.home], t.opts());
+    expect((await sql(t.db, "SELECT status FROM snapshots"))[0].status).toBe("completed");
+    await ok(["snapshots", "delete", name, "--home", t.home], t.opts());
+    expect((await okJson(["snapshots", "list", "--home", t.home], t.opts())).snapshots).toHaveLength(0);
+    const stats = await okJson(["snapshots", "stats", "--home", t.home], t.opts());
+    expect(stats.count).toBe(0);
+  });
+
+  test("global options work before or after the command name, and MINDSAVE_HOME is honoured", async () => {
+    const t = setup();
+    await ok(["--home", t.home, "--json", "save", "--goal", "before"], t.opts());
+    await ok(["save", "--goal", "after", "--home", t.home, "--json"], t.opts());
+    const viaEnv = await okJson(["snapshots", "list"], { cwd: t.repo, env: { ...t.env, MINDSAVE_HOME: t.home } });
+    expect(viaEnv.snapshots.map((s: any) => s.goal)).toEqual(["after", "before"]);
+    // Without --home or MINDSAVE_HOME the store is ~/.mindsave/mindsave.db of this HOME.
+    await ok(["save", "--goal", "default home"], t.opts());
+    const doc = await okJson(["doctor"], t.opts());
+    expect(doc.store).toBe(join(t.env.HOME, ".mindsave", "mindsave.db"));
+    expect(doc.integrity).toBe("ok");
+  });
+});
