@@ -13,7 +13,9 @@ export interface GlobalOptions {
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-type Runner = (opts: Record<string, unknown>, args: string[], globals: GlobalOptions) => Promise<number | void>;
+// Each command declares the shape of its own options; commander has already validated them.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Runner = (opts: any, args: string[], globals: GlobalOptions) => Promise<number | void>;
 
 /** Wraps a lazily imported command module's `run`. */
 function lazy(load: () => Promise<{ run: Runner }>) {
@@ -38,6 +40,8 @@ export function buildProgram(): Command {
     .option("--json", "print JSON for machines instead of text")
     .showHelpAfterError("(run with --help for usage)")
     .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
+    // Set before the subcommands are added: they inherit these settings when created.
+    .configureOutput({ writeErr: (s) => process.stderr.write(s.replace(/^error: /, "mindsave: ")) })
     .exitOverride();
 
   program
@@ -173,9 +177,6 @@ function parseRatio(v: string): number {
 /** Runs the CLI and returns the exit code: 0 ok, 1 user error, 2 internal error. */
 export async function runCli(argv: string[]): Promise<number> {
   const program = buildProgram();
-  program.configureOutput({
-    writeErr: (s) => process.stderr.write(s.replace(/^error: /, "mindsave: ")),
-  });
   try {
     await program.parseAsync(argv, { from: "user" });
     return Number(process.exitCode ?? 0);

@@ -78,7 +78,7 @@ export async function ok(args: string[], opts: RunOptions = {}): Promise<RunResu
 }
 
 export async function okJson<T = any>(args: string[], opts: RunOptions = {}): Promise<T> {
-  const r = await ok([...args, "--json"], opts);
+  const r = await ok(["--json", ...args], opts);
   return JSON.parse(r.stdout) as T;
 }
 

@@ -21,7 +21,7 @@ async function readStdin(): Promise<string> {
   }
 }
 
-const FIELD_FLAGS = ["goal", "state", "next", "activeFile", "blocker", "constraint", "decision", "failed", "topic", "status"] as const;
+const FIELD_FLAGS = ["goal", "state", "next", "activeFile", "blocker", "constraint", "decision", "failed"] as const;
 
 export async function run(opts: SaveFlags, _args: string[], g: GlobalOptions): Promise<number> {
   let source: { text: string; origin: string } | null = null;

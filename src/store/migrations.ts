@@ -68,11 +68,11 @@ export const MIGRATIONS: readonly string[][] = [
     `CREATE INDEX snapshots_name ON snapshots(project_id, name)`,
     // Trigram tokenizer: substring search in any script (Chinese has no spaces between words);
     // terms shorter than three characters are matched with instr() by the store instead.
-    `CREATE VIRTUAL TABLE snapshot_search USING fts5(name, layer1, layer2, layer3, tokenize='trigram')`,
+    `CREATE VIRTUAL TABLE snapshot_search USING fts5(layer1, layer2, layer3, tokenize='trigram')`,
     `CREATE TRIGGER snapshots_ai AFTER INSERT ON snapshots WHEN new.deleted = 0 BEGIN
-      INSERT INTO snapshot_search(rowid, name, layer1, layer2, layer3)
-      VALUES (new.rowid, new.name,
-        new.goal || char(10) || new.state || char(10) || new.next_action || char(10) || new.blocker || char(10) || new.active_files,
+      INSERT INTO snapshot_search(rowid, layer1, layer2, layer3)
+      VALUES (new.rowid,
+        new.goal || char(10) || new.state || char(10) || new.next_action || char(10) || new.blocker || char(10) || new.active_files || char(10) || new.name,
         new.constraints || char(10) || new.decisions || char(10) || new.failure_graph,
         new.layer3 || coalesce(char(10) || new.extra, ''));
     END`,
@@ -81,9 +81,9 @@ export const MIGRATIONS: readonly string[][] = [
     END`,
     `CREATE TRIGGER snapshots_au AFTER UPDATE ON snapshots BEGIN
       DELETE FROM snapshot_search WHERE rowid = old.rowid;
-      INSERT INTO snapshot_search(rowid, name, layer1, layer2, layer3)
-      SELECT new.rowid, new.name,
-        new.goal || char(10) || new.state || char(10) || new.next_action || char(10) || new.blocker || char(10) || new.active_files,
+      INSERT INTO snapshot_search(rowid, layer1, layer2, layer3)
+      SELECT new.rowid,
+        new.goal || char(10) || new.state || char(10) || new.next_action || char(10) || new.blocker || char(10) || new.active_files || char(10) || new.name,
         new.constraints || char(10) || new.decisions || char(10) || new.failure_graph,
         new.layer3 || coalesce(char(10) || new.extra, '')
       WHERE new.deleted = 0;

@@ -95,7 +95,6 @@ export interface SearchHit {
   created_at: string;
   goal: string;
   context: string;
-  field: "layer1" | "layer2" | "layer3" | "name";
 }
 
 export interface FailureRecord extends Replicated {

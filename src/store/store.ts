@@ -208,7 +208,7 @@ export class Queries {
       from = "snapshot_search f JOIN snapshots s ON s.rowid = f.rowid";
       where.push("snapshot_search MATCH ?");
       args.push(long.map((t) => `"${t.replaceAll('"', '""')}"`).join(" "));
-      order = "bm25(snapshot_search, 4.0, 2.0, 1.5, 1.0), s.created_at DESC";
+      order = "bm25(snapshot_search, 3.0, 2.0, 1.0), s.created_at DESC";
       context = `snippet(snapshot_search, -1, '«', '»', '…', 12)`;
     }
     const all = "lower(s.name || ' ' || s.goal || ' ' || s.state || ' ' || s.next_action || ' ' || s.blocker || ' ' || s.active_files || ' ' || s.constraints || ' ' || s.decisions || ' ' || s.failure_graph || ' ' || s.layer3)";
@@ -230,7 +230,7 @@ export class Queries {
     return rows.map((r) => {
       const hit: SearchHit = {
         id: str(r.id), project_id: str(r.project_id), name: str(r.name), created_at: str(r.created_at),
-        goal: str(r.goal), context: str(r.context), field: "layer1",
+        goal: str(r.goal), context: str(r.context),
       };
       if (!hit.context) hit.context = shortContext(r, short[0] ?? "");
       return hit;

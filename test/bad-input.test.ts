@@ -1,0 +1,202 @@
+// Bad input gets one clear sentence on stderr, a non-zero exit, and the store exactly as it was.
+import { describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync, copyFileSync } from "node:fs";
+import { join } from "node:path";
+import { dumpStore, gitRepo, laptop, ok, okJson, run, sql, tempDir } from "./helpers.ts";
+
+async function seeded() {
+  const base = tempDir();
+  const home = join(base, "home");
+  mkdirSync(home);
+  const repo = gitRepo(join(base, "repo"));
+  const pc = laptop("p", base);
+  const opts = { cwd: repo, env: pc.env };
+  await ok(["save", "--goal", "existing work", "--constraint", "keep it", "--home", home], opts);
+  await ok(["fail", "Tailwind", "--reason", "conflicts", "--home", home], opts);
+  const db = join(home, "mindsave.db");
+  return { base, home, repo, opts, db, before: await dumpStore(db) };
+}
+
+/** One sentence: a single line on stderr that names the problem. */
+function expectOneSentence(stderr: string, ...parts: string[]) {
+  const lines = stderr.trim().split("\n").filter((l) => !l.startsWith("(run with --help"));
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toStartWith("mindsave: ");
+  for (const p of parts) expect(lines[0]).toContain(p);
+}
+
+describe("bad input", () => {
+  test("malformed YAML", async () => {
+    const t = await seeded();
+    const r = await run(["save", "--home", t.home], { ...t.opts, stdin: "---\ngoal: [unclosed\nstate: x\n---\n" });
+    expect(r.code).toBe(1);
+    expectOneSentence(r.stderr, "not valid YAML");
+    expect(await dumpStore(t.db)).toBe(t.before);
+  });
+
+  test("YAML that is not a mapping, and a field of the wrong type", async () => {
+    const t = await seeded();
+    const list = await run(["save", "--home", t.home], { ...t.opts, stdin: "- just\n- a list\n" });
+    expect(list.code).toBe(1);
+    expectOneSentence(list.stderr, "must be a YAML mapping");
+    const typed = await run(["save", "--home", t.home], { ...t.opts, stdin: "goal:\n  nested: mapping\n" });
+    expect(typed.code).toBe(1);
+    expectOneSentence(typed.stderr, "goal must be a single line of text");
+    expect(await dumpStore(t.db)).toBe(t.before);
+  });
+
+  test("a missing goal", async () => {
+    const t = await seeded();
+    const flags = await run(["save", "--state", "no goal here", "--home", t.home], t.opts);
+    expect(flags.code).toBe(1);
+    expectOneSentence(flags.stderr, "needs a goal");
+    const yaml = await run(["save", "--home", t.home], { ...t.opts, stdin: "state: x\nnext_action: y\n" });
+    expect(yaml.code).toBe(1);
+    expectOneSentence(yaml.stderr, "needs a goal");
+    const empty = await run(["save", "--home", t.home], { ...t.opts, stdin: "" });
+    expect(empty.code).toBe(1);
+    expect(await dumpStore(t.db)).toBe(t.before);
+  });
+
+  test("an id that does not exist, and a list number out of range", async () => {
+    const t = await seeded();
+    for (const args of [["load", "no_such_snapshot"], ["load", "7"], ["snapshots", "delete", "nope"], ["snapshots", "complete", "nope"], ["recall", "--snapshot", "nope"]]) {
+      const r = await run([...args, "--home", t.home], t.opts);
+      expect(r.code).toBe(1);
+      expectOneSentence(r.stderr);
+    }
+    expect(await dumpStore(t.db)).toBe(t.before);
+  });
+
+  test("unknown commands, unknown options and bad option values", async () => {
+    const t = await seeded();
+    for (const args of [["frobnicate"], ["save", "--bogus"], ["save", "--goal", "x", "--status", "maybe"], ["save", "--goal", "x", "--keep", "zero"], ["signal", "--ratio", "7"], ["fail", "X", "--by", "robot"]]) {
+      const r = await run([...args, "--home", t.home], t.opts);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toStartWith("mindsave: ");
+    }
+    expect(await dumpStore(t.db)).toBe(t.before);
+  });
+
+  test("a new failure without a reason", async () => {
+    const t = await seeded();
+    const r = await run(["fail", "Redux", "--home", t.home], t.opts);
+    expect(r.code).toBe(1);
+    expectOneSentence(r.stderr, "needs a reason");
+    expect(await dumpStore(t.db)).toBe(t.before);
+  });
+
+  test("a home directory that is missing", async () => {
+    const t = await seeded();
+    const missing = join(t.base, "no-such-home");
+    const r = await run(["save", "--goal", "x", "--home", missing], t.opts);
+    expect(r.code).toBe(1);
+    expectOneSentence(r.stderr, "does not exist");
+    expect(existsSync(missing)).toBe(false);
+  });
+
+  test("a home directory that is read-only", async () => {
+    const t = await seeded();
+    const ro = join(t.base, "ro-home");
+    mkdirSync(ro);
+    copyFileSync(t.db, join(ro, "mindsave.db"));
+    const before = await dumpStore(join(ro, "mindsave.db"));
+    const isRoot = process.getuid?.() === 0;
+    let cleanup = () => {};
+    if (isRoot) {
+      // Root ignores permission bits; a read-only bind mount is what a locked drive looks like.
+      const m = spawnSync("sh", ["-c", `mount --bind '${ro}' '${ro}' && mount -o remount,bind,ro '${ro}'`]);
+      if (m.status !== 0) {
+        console.log(`skipped: cannot make a read-only mount here (${m.stderr.toString().trim()})`);
+        return;
+      }
+      cleanup = () => spawnSync("umount", [ro]);
+    } else {
+      spawnSync("chmod", ["555", ro]);
+      cleanup = () => spawnSync("chmod", ["755", ro]);
+    }
+    try {
+      const r = await run(["save", "--goal", "x", "--home", ro], t.opts);
+      expect(r.code).toBe(1);
+      expectOneSentence(r.stderr, "read-only");
+    } finally {
+      cleanup();
+    }
+    expect(await dumpStore(join(ro, "mindsave.db"))).toBe(before);
+  });
+
+  test("a store file that is not a database is refused and left untouched", async () => {
+    const t = await seeded();
+    const home = join(t.base, "junk-home");
+    mkdirSync(home);
+    const junk = join(home, "mindsave.db");
+    writeFileSync(junk, "this is a text file, not a database\n".repeat(40));
+    const before = readFileSync(junk);
+    for (const args of [["save", "--goal", "x"], ["load"], ["projects"]]) {
+      const r = await run([...args, "--home", home], t.opts);
+      expect(r.code).toBe(1);
+      expectOneSentence(r.stderr, "not a MindSave store");
+    }
+    expect(readFileSync(junk).equals(before)).toBe(true);
+  });
+
+  test("a SQLite database that is not ours is refused and left untouched", async () => {
+    const t = await seeded();
+    const home = join(t.base, "foreign");
+    mkdirSync(home);
+    const foreign = join(home, "mindsave.db");
+    await sql(foreign, "CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT)");
+    await sql(foreign, "INSERT INTO customers(name) VALUES ('Ada')");
+    const before = await dumpStore(foreign);
+    const r = await run(["save", "--goal", "x", "--home", home], t.opts);
+    expect(r.code).toBe(1);
+    expectOneSentence(r.stderr, "not a MindSave store");
+    expect(await dumpStore(foreign)).toBe(before);
+  });
+
+  test("a store written by a newer schema version is refused", async () => {
+    const t = await seeded();
+    await sql(t.db, "UPDATE meta SET value = '99' WHERE key = 'schema_version'");
+    const before = await dumpStore(t.db);
+    for (const args of [["save", "--goal", "x"], ["load"]]) {
+      const r = await run([...args, "--home", t.home], t.opts);
+      expect(r.code).toBe(1);
+      expectOneSentence(r.stderr, "newer MindSave", "schema 99");
+    }
+    expect(await dumpStore(t.db)).toBe(before);
+  });
+
+  test("two saves at the same moment both land, with distinct ids", async () => {
+    const t = await seeded();
+    const results = await Promise.all(
+      Array.from({ length: 4 }, (_, i) => run(["save", "--goal", "parallel save", "--state", `writer ${i}`, "--home", t.home, "--json"], t.opts)),
+    );
+    for (const r of results) expect(r.code).toBe(0);
+    const names = results.map((r) => JSON.parse(r.stdout).saved);
+    expect(new Set(names).size).toBe(4);
+    const rows = await sql(t.db, "SELECT state FROM snapshots WHERE goal = 'parallel save' AND deleted = 0 ORDER BY state");
+    expect(rows.map((r) => r.state)).toEqual(["writer 0", "writer 1", "writer 2", "writer 3"]);
+  });
+
+  test("a fresh store's first opening is safe when several processes race to create it", async () => {
+    const t = await seeded();
+    const home = join(t.base, "fresh");
+    mkdirSync(home);
+    const results = await Promise.all(Array.from({ length: 3 }, (_, i) => run(["save", "--goal", `racer ${i}`, "--home", home], t.opts)));
+    for (const r of results) expect(r.code).toBe(0);
+    expect((await okJson(["snapshots", "list", "--home", home], t.opts)).snapshots).toHaveLength(3);
+  });
+
+  test("exit code 0 for success and help; help for each command", async () => {
+    const t = await seeded();
+    const help = await run(["--help"], t.opts);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("save");
+    for (const cmd of ["save", "load", "recall", "snapshots", "projects", "fail", "failures", "signal", "doctor"]) {
+      const r = await run([cmd, "--help"], t.opts);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`Usage: mindsave ${cmd}`);
+    }
+  });
+});

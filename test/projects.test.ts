@@ -1,0 +1,151 @@
+// Projects identified the same on every host: git root commit, project.json outside git,
+// per-host roots, second checkouts on one host, link and split.
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { git, gitRepo, laptop, ok, okJson, run, sql, tempDir } from "./helpers.ts";
+
+describe("projects across hosts", () => {
+  test("one repo cloned at two paths by two laptops (two HOMEs) sharing one --home is one project with a root per host", async () => {
+    const base = tempDir();
+    const shared = join(base, "drive");
+    mkdirSync(shared);
+    const origin = gitRepo(join(base, "origin"));
+    const a = laptop("laptop-a", base);
+    const b = laptop("laptop-b", base);
+    const cloneA = join(base, "a-work", "project");
+    const cloneB = join(base, "b-elsewhere", "renamed-checkout");
+    git(base, "clone", "-q", origin, cloneA);
+    git(base, "clone", "-q", origin, cloneB);
+    // B changes its remote; identity is the root commit, so nothing changes.
+    git(cloneB, "remote", "set-url", "origin", "git@example.com:someone/else.git");
+
+    await ok(["save", "--goal", "started on A", "--active-file", "src/auth.ts", "--home", shared], { cwd: cloneA, env: a.env });
+    const onB = await okJson(["load", "--home", shared], { cwd: join(cloneB, "src"), env: b.env });
+    expect(onB.layer1.goal).toBe("started on A");
+    // The path is printed for the host that loads it.
+    expect(onB.layer1.active_files).toEqual([join(cloneB, "src", "auth.ts")]);
+    expect(onB.project.root).toBe(cloneB);
+
+    await ok(["save", "--goal", "continued on B", "--home", shared], { cwd: cloneB, env: b.env });
+    const fromA = await okJson(["projects", "--home", shared], { cwd: cloneA, env: a.env });
+    expect(fromA.projects).toHaveLength(1);
+    expect(fromA.projects[0].root).toBe(cloneA);
+    expect(fromA.projects[0].snapshots).toBe(2);
+    expect(fromA.projects[0].other_hosts).toEqual([{ host: "laptop-b", path: cloneB }]);
+    const roots = await sql(join(shared, "mindsave.db"), "SELECT count(DISTINCT host_id) AS hosts, count(*) AS n FROM roots WHERE deleted = 0");
+    expect(roots[0]).toMatchObject({ hosts: 2, n: 2 });
+
+    // A project with no root on this host says so.
+    const c = laptop("laptop-c", base);
+    const elsewhere = join(base, "c-home");
+    mkdirSync(elsewhere);
+    const fromC = await ok(["projects", "--home", shared], { cwd: elsewhere, env: c.env });
+    expect(fromC.stdout).toContain("not on this host");
+  });
+
+  test("MINDSAVE_HOST plays several laptops with one HOME", async () => {
+    const base = tempDir();
+    const home = join(base, "home");
+    mkdirSync(home);
+    const repo = gitRepo(join(base, "repo"));
+    const pc = laptop("x", base);
+    await ok(["save", "--goal", "g", "--home", home], { cwd: repo, env: { ...pc.env, MINDSAVE_HOST: "host-one" } });
+    await ok(["save", "--goal", "g2", "--home", home], { cwd: repo, env: { ...pc.env, MINDSAVE_HOST: "host-two" } });
+    const hosts = await sql(join(home, "mindsave.db"), "SELECT id FROM hosts ORDER BY id");
+    expect(hosts.map((h) => h.id)).toEqual(["host-one", "host-two"]);
+    const snaps = await sql(join(home, "mindsave.db"), "SELECT saved_host, host, hlc FROM snapshots ORDER BY created_at");
+    expect(snaps.map((s) => s.saved_host)).toEqual(["host-one", "host-two"]);
+    expect(String(snaps[1].hlc)).toMatch(/^\d{13}-\d{4}-host-two$/);
+    const bad = await run(["save", "--goal", "g", "--home", home], { cwd: repo, env: { ...pc.env, MINDSAVE_HOST: "bad host/../x" } });
+    expect(bad.code).not.toBe(0);
+  });
+
+  test("outside git, an id is written once into .mindsave/project.json and survives moving the folder", async () => {
+    const base = tempDir();
+    const home = join(base, "home");
+    mkdirSync(home);
+    const pc = laptop("p", base);
+    const dir = join(base, "notes");
+    mkdirSync(join(dir, "sub"), { recursive: true });
+    writeFileSync(join(dir, "package.json"), "{}");
+    await ok(["save", "--goal", "plain folder", "--home", home], { cwd: join(dir, "sub"), env: pc.env });
+    const file = join(dir, ".mindsave", "project.json");
+    expect(existsSync(file)).toBe(true);
+    const id = JSON.parse(readFileSync(file, "utf8")).id;
+    await ok(["save", "--goal", "again", "--home", home], { cwd: dir, env: pc.env });
+    expect(JSON.parse(readFileSync(file, "utf8")).id).toBe(id);
+    // Moved folder: same project, root updated.
+    const moved = join(base, "moved-notes");
+    require("node:fs").renameSync(dir, moved);
+    const list = await okJson(["snapshots", "list", "--home", home], { cwd: moved, env: pc.env });
+    expect(list.snapshots).toHaveLength(2);
+    await ok(["save", "--goal", "after move", "--home", home], { cwd: moved, env: pc.env });
+    const projects = await okJson(["projects", "--home", home], { cwd: moved, env: pc.env });
+    expect(projects.projects).toHaveLength(1);
+    expect(projects.projects[0].root).toBe(moved);
+  });
+
+  test("a second checkout on the same host is told apart, and can be linked or split", async () => {
+    const base = tempDir();
+    const home = join(base, "home");
+    mkdirSync(home);
+    const pc = laptop("p", base);
+    const original = gitRepo(join(base, "app"));
+    const fork = join(base, "app-fork");
+    git(base, "clone", "-q", original, fork);
+    await ok(["save", "--goal", "work in the original", "--home", home], { cwd: original, env: pc.env });
+    const forked = await run(["save", "--goal", "work in the fork", "--home", home], { cwd: fork, env: pc.env });
+    expect(forked.code).toBe(0);
+    expect(forked.stderr).toContain("tracked as a separate project");
+    const projects = await okJson(["projects", "--home", home], { cwd: fork, env: pc.env });
+    expect(projects.projects).toHaveLength(2);
+    const forkProject = projects.projects.find((p: any) => p.current);
+    const origProject = projects.projects.find((p: any) => !p.current);
+    expect(forkProject.root).toBe(fork);
+    expect((await okJson(["load", "--home", home], { cwd: original, env: pc.env })).layer1.goal).toBe("work in the original");
+
+    // Link: the fork's snapshots join the original's project.
+    const linked = await okJson(["projects", "link", forkProject.id, "--home", home], { cwd: original, env: pc.env });
+    expect(linked.snapshots).toBe(1);
+    const after = await okJson(["projects", "--home", home], { cwd: fork, env: pc.env });
+    expect(after.projects).toHaveLength(1);
+    expect(after.projects[0].id).toBe(origProject.id);
+    expect((await okJson(["snapshots", "list", "--home", home], { cwd: fork, env: pc.env })).snapshots).toHaveLength(2);
+
+    // Split: the fork becomes its own project again, taking the snapshot saved there.
+    const split = await okJson(["projects", "split", "--home", home], { cwd: fork, env: pc.env });
+    expect(split.snapshots).toBe(1);
+    expect((await okJson(["snapshots", "list", "--home", home], { cwd: fork, env: pc.env })).snapshots.map((s: any) => s.goal)).toEqual(["work in the fork"]);
+    expect((await okJson(["snapshots", "list", "--home", home], { cwd: original, env: pc.env })).snapshots.map((s: any) => s.goal)).toEqual(["work in the original"]);
+  });
+
+  test("a git worktree is the same project as its main checkout", async () => {
+    const base = tempDir();
+    const home = join(base, "home");
+    mkdirSync(home);
+    const pc = laptop("p", base);
+    const repo = gitRepo(join(base, "repo"));
+    const wt = join(base, "repo-feature");
+    git(repo, "worktree", "add", "-q", "-b", "feature", wt);
+    await ok(["save", "--goal", "main checkout", "--home", home], { cwd: repo, env: pc.env });
+    const r = await run(["save", "--goal", "in the worktree", "--home", home], { cwd: wt, env: pc.env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain("separate project");
+    expect((await okJson(["projects", "--home", home], { cwd: wt, env: pc.env })).projects).toHaveLength(1);
+  });
+
+  test("--workspace overrides the root, and --project acts on a project by name from anywhere", async () => {
+    const base = tempDir();
+    const home = join(base, "home");
+    mkdirSync(home);
+    const pc = laptop("p", base);
+    const repo = gitRepo(join(base, "service"));
+    await ok(["save", "--goal", "via workspace flag", "--workspace", repo, "--home", home], { cwd: base, env: pc.env });
+    const viaName = await okJson(["load", "--project", "service", "--home", home], { cwd: base, env: pc.env });
+    expect(viaName.layer1.goal).toBe("via workspace flag");
+    const none = await run(["load", "--project", "nope", "--home", home], { cwd: base, env: pc.env });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('No project matches "nope"');
+  });
+});

@@ -1,0 +1,150 @@
+// recall (FTS5), the failure graph, and the signal, through the real CLI.
+import { describe, expect, test } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { gitRepo, laptop, ok, okJson, run, sql, tempDir } from "./helpers.ts";
+
+function setup() {
+  const base = tempDir();
+  const home = join(base, "home");
+  mkdirSync(home);
+  const repo = gitRepo(join(base, "repo"));
+  const other = gitRepo(join(base, "other"), { "x.txt": "other project\n" });
+  const pc = laptop("p", base);
+  return { base, home, repo, other, env: pc.env, db: join(home, "mindsave.db"), at: (cwd: string) => ({ cwd, env: pc.env }) };
+}
+
+describe("recall", () => {
+  test("searches every layer with a context line per hit; any keyword searches, none crashes", async () => {
+    const t = setup();
+    await ok(["save", "--home", t.home], { ...t.at(t.repo), stdin: `---\ngoal: Add JWT refresh\nstate: endpoint done\n---\n### Recent Tool Calls\n1. curl -X POST /auth/refresh returned 401 "expired"\n` });
+    await ok(["save", "--goal", "修复令牌刷新的并发问题", "--decision", "使用互斥锁保护刷新流程", "--home", t.home], t.at(t.repo));
+    await ok(["save", "--goal", "Tune the C++ build (-O2 vs -O3)", "--constraint", "keep NOT NULL columns", "--home", t.home], t.at(t.repo));
+
+    const jwt = await ok(["recall", "jwt", "--home", t.home], t.at(t.repo));
+    expect(jwt.stdout).toContain("1 snapshot(s) match");
+    expect(jwt.stdout).toContain("«JWT»");
+    const l3 = await okJson(["recall", "returned 401", "--home", t.home], t.at(t.repo));
+    expect(l3.hits).toHaveLength(1);
+    expect(l3.hits[0].context).toContain("«returned 401»".slice(0, 5));
+    // Two-character Chinese words (below the trigram length) still match.
+    const zh = await okJson(["recall", "令牌", "--home", t.home], t.at(t.repo));
+    expect(zh.hits.map((h: any) => h.goal)).toEqual(["修复令牌刷新的并发问题"]);
+    expect((await okJson(["recall", "互斥锁", "--home", t.home], t.at(t.repo))).hits).toHaveLength(1);
+
+    for (const keyword of ['"', "*", "-", "OR", "NOT", "AND", "(", ")", "^", "NEAR(", 'a"b', "-O2", "C++", "'; DROP TABLE snapshots; --", "col:val", "{x}", "%", "_"]) {
+      const r = await run(["recall", "--home", t.home, "--json", "--", keyword], t.at(t.repo));
+      expect(r.code).toBe(0);
+      expect(Array.isArray(JSON.parse(r.stdout).hits)).toBe(true);
+    }
+    expect((await okJson(["recall", "--home", t.home, "--", "-O2"], t.at(t.repo))).hits).toHaveLength(1);
+    expect((await okJson(["recall", "--home", t.home, "--", "C++"], t.at(t.repo))).hits).toHaveLength(1);
+    expect((await okJson(["recall", "--home", t.home, "--", "NOT NULL"], t.at(t.repo))).hits).toHaveLength(1);
+    expect((await okJson(["recall", "--home", t.home, "--", '"expired"'], t.at(t.repo))).hits).toHaveLength(1);
+    expect((await sql(t.db, "SELECT count(*) AS n FROM snapshots"))[0].n).toBe(3);
+  });
+
+  test("stays within the project unless --all-projects", async () => {
+    const t = setup();
+    await ok(["save", "--goal", "database migration in repo", "--home", t.home], t.at(t.repo));
+    await ok(["save", "--goal", "database tuning in other", "--home", t.home], t.at(t.other));
+    expect((await okJson(["recall", "database", "--home", t.home], t.at(t.repo))).hits).toHaveLength(1);
+    expect((await okJson(["recall", "database", "--all-projects", "--home", t.home], t.at(t.repo))).hits).toHaveLength(2);
+  });
+
+  test("without a keyword shows the newest or a chosen snapshot's Layer 3", async () => {
+    const t = setup();
+    await ok(["save", "--home", t.home, "--topic", "older"], { ...t.at(t.repo), stdin: "---\ngoal: older\n---\n### Completed Steps\n1. old step\n" });
+    await ok(["save", "--home", t.home], { ...t.at(t.repo), stdin: "---\ngoal: newer\n---\n### Completed Steps\n1. new step\n" });
+    expect((await ok(["recall", "--home", t.home], t.at(t.repo))).stdout).toContain("new step");
+    expect((await ok(["recall", "--snapshot", "older", "--home", t.home], t.at(t.repo))).stdout).toContain("old step");
+  });
+});
+
+describe("failure graph", () => {
+  test("the same item again increments repeat_count and merges related and alternatives", async () => {
+    const t = setup();
+    await ok(["fail", "Tailwind", "--reason", "style conflict", "--related", "Bootstrap", "--alt", "CSS Modules", "--home", t.home], t.at(t.repo));
+    await ok(["fail", "tailwind", "--related", "utility-first CSS", "--alt", "CSS Modules", "--alt", "vanilla CSS", "--home", t.home], t.at(t.repo));
+    const third = await okJson(["fail", "Tailwind", "--by", "system", "--home", t.home], t.at(t.repo));
+    expect(third.repeat_count).toBe(3);
+    expect(third.confidence).toBe("high");
+    expect(third.reason).toBe("style conflict");
+    expect(third.related).toEqual(["Bootstrap", "utility-first CSS"]);
+    expect(third.alternatives).toEqual(["CSS Modules", "vanilla CSS"]);
+    const graph = (await okJson(["failures", "--home", t.home], t.at(t.repo))).failure_graph;
+    expect(graph.Tailwind).toMatchObject({ schema_version: "1.0", rejected_by: "system", repeat_count: 3, confidence: "high", scope: "project" });
+    // Counted per host: all three on this host.
+    expect(await sql(t.db, "SELECT count FROM failure_counts")).toEqual([{ count: 3 }] as any);
+  });
+
+  test("global failures show in every project's restore block; project ones only in theirs", async () => {
+    const t = setup();
+    await ok(["fail", "localStorage for tokens", "--reason", "XSS exposure", "--scope", "global", "--alt", "httpOnly cookies", "--home", t.home], t.at(t.repo));
+    await ok(["fail", "websocket reconnect", "--reason", "proxy drops it", "--home", t.home], t.at(t.repo));
+    await ok(["save", "--goal", "repo task", "--home", t.home], t.at(t.repo));
+    await ok(["save", "--goal", "other task", "--home", t.home], t.at(t.other));
+    const repoBlock = (await ok(["load", "--home", t.home], t.at(t.repo))).stdout;
+    const otherBlock = (await ok(["load", "--home", t.home], t.at(t.other))).stdout;
+    expect(repoBlock).toContain("localStorage for tokens: XSS exposure");
+    expect(repoBlock).toContain("websocket reconnect: proxy drops it");
+    expect(otherBlock).toContain("localStorage for tokens: XSS exposure [user, ×1, medium, global] → instead: httpOnly cookies");
+    expect(otherBlock).not.toContain("websocket reconnect");
+  });
+
+  test("legacy excluded_paths in a snapshot become failure-graph entries", async () => {
+    const t = setup();
+    const yaml = `goal: legacy import\nexcluded_paths:\n  - "Don't use Tailwind — causes style conflict"\n  - "websocket reconnect failed 3 times, switched to polling"\n  - "不要用Redux：太重了"\n`;
+    await ok(["save", "--home", t.home], { ...t.at(t.repo), stdin: yaml });
+    await ok(["save", "--goal", "flag form", "--failed", "MongoDB: no transactions", "--home", t.home], t.at(t.repo));
+    const graph = (await okJson(["failures", "--home", t.home], t.at(t.repo))).failure_graph;
+    expect(graph.Tailwind.reason).toBe("causes style conflict");
+    expect(graph.Redux.reason).toBe("太重了");
+    expect(graph.MongoDB.reason).toBe("no transactions");
+    expect(Object.keys(graph)).toContain("websocket reconnect failed 3 times, switched to polling");
+    const row = await sql(t.db, "SELECT failure_graph FROM snapshots WHERE goal = 'legacy import'");
+    expect(Object.keys(JSON.parse(String(row[0].failure_graph)))).toHaveLength(3);
+  });
+
+  test("a snapshot's failure_graph repeat_count is a floor, not added again on each save", async () => {
+    const t = setup();
+    const yaml = "goal: g\nfailure_graph:\n  Redis cache:\n    reason: stale reads\n    repeat_count: 2\n";
+    await ok(["save", "--home", t.home], { ...t.at(t.repo), stdin: yaml });
+    await ok(["save", "--home", t.home], { ...t.at(t.repo), stdin: yaml });
+    expect((await okJson(["failures", "--home", t.home], t.at(t.repo))).failure_graph["Redis cache"].repeat_count).toBe(2);
+  });
+
+  test("the restore block stays within 800 tokens and says what it left out", async () => {
+    const t = setup();
+    for (let i = 0; i < 40; i++) {
+      await ok(["fail", `approach number ${i} with a fairly long descriptive name`, "--reason", `it failed for reason ${i}, which took a long time to find out`, "--home", t.home], t.at(t.repo));
+    }
+    await ok(["save", "--goal", "many failures", "--constraint", "always keep this constraint", "--home", t.home], t.at(t.repo));
+    const j = await okJson(["load", "--home", t.home], t.at(t.repo));
+    expect(j.tokens).toBeLessThanOrEqual(800);
+    expect(j.omitted.failures).toBeGreaterThan(0);
+    expect(j.restore_block).toContain("Left out to stay within 800 tokens");
+    expect(j.restore_block).toContain("mindsave failures");
+    expect(j.restore_block).toContain("always keep this constraint");
+    expect(j.restore_block).toContain("goal: many failures");
+  });
+});
+
+describe("signal", () => {
+  test("tool calls, ratio and turns drive GREEN/YELLOW/RED with adaptive thresholds; --json is the spec's signal.json", async () => {
+    const t = setup();
+    await ok(["save", "--goal", "g", "--home", t.home], t.at(t.repo));
+    const green = await okJson(["signal", "--ratio", "0.5", "--home", t.home], t.at(t.repo));
+    expect(Object.keys(green).sort()).toEqual([
+      "auto_save_count", "complexity", "estimated_tokens_ratio", "growth_rate", "last_auto_save_time", "last_auto_save_turn",
+      "last_save", "pressure_state", "thresholds", "tool_calls_since_save", "trigger_reason",
+    ]);
+    expect(green).toMatchObject({ pressure_state: "GREEN", growth_rate: "slow", thresholds: { warning: 0.72, critical: 0.96 } });
+    const fast = await okJson(["signal", "--tool-call", "8", "--home", t.home], t.at(t.repo));
+    expect(fast).toMatchObject({ growth_rate: "fast", pressure_state: "YELLOW", tool_calls_since_save: 8, thresholds: { warning: 0.48, critical: 0.64 } });
+    const red = await ok(["signal", "--ratio", "0.7", "--home", t.home], t.at(t.repo));
+    expect(red.stdout).toContain("Pressure RED");
+    await ok(["save", "--goal", "g2", "--home", t.home], t.at(t.repo));
+    expect((await okJson(["signal", "--home", t.home], t.at(t.repo))).tool_calls_since_save).toBe(0);
+  });
+});
