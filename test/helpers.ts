@@ -1,23 +1,19 @@
 // Test helpers: temp dirs, git repos, and the real CLI run as a subprocess against real libSQL files.
-import { mkdtempSync, rmSync, mkdirSync, writeFileSync, realpathSync } from "node:fs";
+import { mkdtempSync, mkdirSync, writeFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { spawnSync } from "node:child_process";
-import { afterAll } from "bun:test";
 
 export const REPO = resolve(import.meta.dir, "..");
 export const MAIN = join(REPO, "src", "main.ts");
 
-const made: string[] = [];
-afterAll(() => {
-  for (const d of made) rmSync(d, { recursive: true, force: true });
-});
+/** Every temp dir of this test process lives under one root, removed by test/setup.ts after all files. */
+export const TEST_ROOT = join(tmpdir(), `mindsave-tests-${process.pid}`);
+mkdirSync(TEST_ROOT, { recursive: true });
 
 /** A fresh temp directory (realpath, so macOS /private/var and symlinked /tmp compare equal). */
 export function tempDir(prefix = "mindsave-test-"): string {
-  const d = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  made.push(d);
-  return d;
+  return realpathSync(mkdtempSync(join(TEST_ROOT, prefix)));
 }
 
 export interface RunResult {
