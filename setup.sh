@@ -14,7 +14,7 @@ if ! command -v bun >/dev/null 2>&1; then
     echo "setup: bun is in $HOME/.mindsave/tools/node_modules/.bin; add it to your PATH to run the tests." >&2
   fi
 fi
-bun install --frozen-lockfile >/dev/null
+bun install --frozen-lockfile --os='*' --cpu='*' >/dev/null
 echo "setup: done. MindSave is run as \`bun src/main.ts\` from this folder (or the compiled binary from \`bun run build\`)." >&2
 bun src/main.ts doctor
 echo

@@ -154,6 +154,20 @@ export function buildProgram(): Command {
     .option("--base-critical <r>", "set base_critical (0.70–0.90)", (v) => parseRatio(v))
     .action(lazy(() => import("./commands/signal.ts")));
 
+  const drive = program.command("drive").description("Set up a USB drive that carries MindSave and its store");
+  drive
+    .command("init")
+    .description("Lay out PATH/mindsave/: a binary per OS, launchers, an empty store, a README.txt")
+    .argument("<path>", "the drive's mount point, e.g. /media/usb")
+    .option("--from <dir>", "where the built binaries are (default: beside this binary, or dist/)")
+    .action(lazy(() => import("./commands/drive.ts").then((m) => ({ run: m.init }))));
+
+  program
+    .command("install")
+    .description("Copy this host's binary to ~/.mindsave/bin so agent hooks work without the drive")
+    .option("--from <dir>", "where the built binaries are (default: this binary itself)")
+    .action(lazy(() => import("./commands/install.ts")));
+
   program
     .command("doctor")
     .description("Which home is in use and why, the store's health, this host")

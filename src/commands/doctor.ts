@@ -9,13 +9,13 @@ export async function run(_o: unknown, _a: string[], g: GlobalOptions): Promise<
     if (g.json) printJson(r);
     else {
       print([
-        `MindSave ${r.version} (${r.target}${r.compiled ? ", compiled" : ""})`,
+        `MindSave ${r.version} (${r.target}${r.compiled ? `, compiled: ${r.binary}` : ", from source"})`,
         `home:      ${r.home} (${r.home_reason})`,
         `store:     ${r.store}`,
         `schema:    ${r.schema_version} (this build supports up to ${r.schema_supported}), journal ${r.journal_mode}`,
         `integrity: ${r.integrity}`,
         `host:      ${r.host.name} (${r.host.id}, ${r.host.platform})`,
-        `free:      ${r.free_bytes === null ? "unknown" : `${(r.free_bytes / 1024 ** 3).toFixed(1)} GiB`}`,
+        `free:      ${r.free_bytes === null ? "unknown" : `${(r.free_bytes / 1024 ** 3).toFixed(1)} GiB`} on the ${r.on_drive ? "drive" : "home's disk"}`,
       ].join("\n"));
     }
     return r.integrity === "ok" ? 0 : 1;

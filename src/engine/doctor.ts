@@ -1,6 +1,10 @@
 // The health report behind `mindsave doctor`: home and why, store, schema, integrity, host, free space.
 import { statfsSync } from "node:fs";
-import { isCompiled } from "./home.ts";
+import { DRIVE_MARKER, isCompiled } from "./home.ts";
+import { currentTarget } from "./drive.ts";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
 import { SCHEMA_VERSION } from "../store/store.ts";
 import { VERSION } from "../version.ts";
 import type { Session } from "./session.ts";
@@ -15,8 +19,11 @@ export async function healthReport(session: Session) {
   }
   return {
     version: VERSION,
-    target: `${process.platform}-${process.arch}`,
+    target: currentTarget(),
     compiled: isCompiled(),
+    binary: isCompiled() ? process.execPath : null,
+    on_drive: session.home.reason === "portable" || existsSync(join(session.home.dir, DRIVE_MARKER)),
+    temp_dir: tmpdir(),
     home: session.home.dir,
     home_reason: session.home.why,
     store: session.home.dbPath,

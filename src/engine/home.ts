@@ -1,6 +1,6 @@
 // Where the store lives. Order: --home, MINDSAVE_HOME, a mindsave.db beside the running
 // executable (portable mode: the binary on a USB drive finds its data), ~/.mindsave/.
-import { existsSync, mkdirSync, statSync, accessSync, constants } from "node:fs";
+import { existsSync, mkdirSync, statSync, statfsSync, accessSync, constants } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { homedir } from "node:os";
 import { UserError } from "../errors.ts";
@@ -19,8 +19,7 @@ export interface Home {
 
 /** True when running as a `bun build --compile` executable (its modules live in Bun's virtual fs). */
 export function isCompiled(): boolean {
-  const url = import.meta.url;
-  return url.includes("$bunfs") || url.includes("~BUN");
+  return Bun.isStandaloneExecutable;
 }
 
 export function localHomeDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -50,7 +49,7 @@ export function resolveHome(opts: { flag?: string; env?: NodeJS.ProcessEnv; exec
   if (isCompiled() || opts.execPath) {
     const dir = portableHomeFor(opts.execPath ?? process.execPath);
     if (dir) {
-      return { dir, dbPath: join(dir, STORE_FILE), reason: "portable", why: `portable mode: ${STORE_FILE} found beside the executable` };
+      return { dir, dbPath: join(dir, STORE_FILE), reason: "portable", why: `portable mode: the ${STORE_FILE} that travels with this executable` };
     }
   }
   const dir = localHomeDir(env);
@@ -85,4 +84,26 @@ export function prepareHome(home: Home, opts: { write: boolean }): void {
       if (opts.write) throw new UserError(`The MindSave home ${home.dir} is read-only; nothing was written.`);
     }
   }
+}
+
+/** Filesystems where WAL's shared-memory file is unsafe or unsupported: FAT, exFAT, FUSE, network. */
+const ROLLBACK_FS = new Set([0x4d44, 0x2011bab0, 0x65735546, 0x6969, 0x517b, 0xff534d42, 0xfe534d42]);
+
+export const DRIVE_MARKER = "drive.json";
+
+/**
+ * A drive can be pulled out at any moment and is often FAT32/exFAT: there the store uses a
+ * rollback journal (DELETE), which needs no shared memory and recovers from a hot journal on the
+ * next open. A laptop's own home uses WAL, which lets readers and a writer work side by side.
+ */
+export function journalModeFor(home: Home): "WAL" | "DELETE" {
+  if (home.reason === "portable" || existsSync(join(home.dir, DRIVE_MARKER))) return "DELETE";
+  if (process.platform === "linux") {
+    try {
+      if (ROLLBACK_FS.has(Number(statfsSync(home.dir).type))) return "DELETE";
+    } catch {
+      // unknown filesystem: keep WAL
+    }
+  }
+  return "WAL";
 }

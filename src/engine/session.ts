@@ -1,7 +1,7 @@
 // One command's view of the world: the home and its store, this host, and (lazily) the project of
 // the current workspace. Commands and the TUI reach the store only through the engine.
 import { existsSync } from "node:fs";
-import { resolveHome, prepareHome, type Home } from "./home.ts";
+import { resolveHome, prepareHome, journalModeFor, type Home } from "./home.ts";
 import { currentHost, type HostIdentity } from "./host.ts";
 import { resolveWorkspace, gitCommonDir, type Workspace } from "./workspace.ts";
 import { derivedId, newId } from "./ids.ts";
@@ -40,7 +40,7 @@ export class Session {
     const home = resolveHome({ flag: opts.home, env });
     prepareHome(home, { write: mode.write || !existsSync(home.dbPath) });
     const host = currentHost(env);
-    const store = await Store.open(home.dbPath);
+    const store = await Store.open(home.dbPath, { journalMode: journalModeFor(home) });
     return new Session(home, store, host, opts);
   }
 

@@ -1,6 +1,7 @@
 // The store: one libSQL file. This module tree is the only place with SQL.
 import { existsSync, openSync, readSync, closeSync, statSync } from "node:fs";
 import { pathToFileURL } from "node:url";
+import { tmpdir } from "node:os";
 import type { Client, Transaction, Row } from "@libsql/client";
 import { UserError } from "../errors.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.ts";
@@ -497,7 +498,7 @@ export class Store extends Queries {
   static async open(path: string, opts: OpenOptions = {}): Promise<Store> {
     checkLooksLikeSqlite(path);
     // Loaded here, not at the top: commands that never touch the store skip the native addon.
-    const { createClient } = await import("@libsql/client");
+    const { createClient } = await loadDriver();
     let client: Client;
     try {
       client = createClient({ url: pathToFileURL(path).href, concurrency: 1, timeout: opts.busyTimeoutMs ?? 15000 });
@@ -601,6 +602,24 @@ export class Store extends Queries {
 
   close(): void {
     this.client.close();
+  }
+}
+
+/**
+ * A compiled binary unpacks its libSQL addon into the temp directory before loading it; when that
+ * directory is missing or read-only, say so instead of a loader error.
+ */
+async function loadDriver(): Promise<typeof import("@libsql/client")> {
+  try {
+    return await import("@libsql/client");
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    if (/shared object|dlopen|ERR_DLOPEN|\.node/i.test(msg + String((e as { code?: string })?.code))) {
+      throw new UserError(
+        `MindSave cannot unpack its database engine into the temp directory ${tmpdir()} (missing or not writable); set TMPDIR to a writable directory.`,
+      );
+    }
+    throw e;
   }
 }
 

@@ -1,0 +1,118 @@
+// Compiles MindSave into one self-contained executable per target:
+//   bun run build                       every target into dist/<target>/
+//   bun run build --target host         only this machine's target
+//   bun run build --target linux-arm64,windows-x64 --outdir out
+// Each binary embeds its own platform's libSQL addon (see the plugin below) and runs from a
+// directory with no node_modules anywhere above it. Needs `bun install --os='*' --cpu='*'` so the
+// other platforms' addons are present.
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import type { BunPlugin } from "bun";
+
+export interface Target {
+  name: string;
+  bun: Bun.Build.CompileTarget;
+  addon: string;
+  exe: string;
+}
+
+export const TARGETS: Target[] = [
+  { name: "linux-x64", bun: "bun-linux-x64", addon: "linux-x64-gnu", exe: "mindsave" },
+  { name: "linux-arm64", bun: "bun-linux-arm64", addon: "linux-arm64-gnu", exe: "mindsave" },
+  { name: "darwin-x64", bun: "bun-darwin-x64", addon: "darwin-x64", exe: "mindsave" },
+  { name: "darwin-arm64", bun: "bun-darwin-arm64", addon: "darwin-arm64", exe: "mindsave" },
+  { name: "windows-x64", bun: "bun-windows-x64", addon: "win32-x64-msvc", exe: "mindsave.exe" },
+];
+
+const ROOT = import.meta.dir;
+
+export function hostTarget(): Target {
+  const name = `${process.platform === "win32" ? "windows" : process.platform}-${process.arch}`;
+  const t = TARGETS.find((x) => x.name === name);
+  if (!t) throw new Error(`No build target for this machine (${name}).`);
+  return t;
+}
+
+/**
+ * libsql picks its native addon with a computed require at run time, which the bundler cannot
+ * see, so a compiled binary would look for node_modules. Replace it with a static require of the
+ * target's own addon file; Bun then embeds that file in the executable.
+ */
+function libsqlAddon(target: Target): BunPlugin {
+  return {
+    name: "libsql-addon",
+    setup(build) {
+      build.onLoad({ filter: /[\\/]node_modules[\\/]libsql[\\/]index\.js$/ }, (args) => {
+        const source = readFileSync(args.path, "utf8");
+        const dynamic = "return require(`@libsql/${target}`);";
+        if (!source.includes(dynamic)) {
+          throw new Error(`libsql/index.js no longer contains ${dynamic}; update build.ts for the new layout.`);
+        }
+        const addon = join(dirname(args.path), "..", "@libsql", target.addon, "index.node");
+        if (!existsSync(addon)) {
+          throw new Error(`Missing ${addon}: run \`bun install --os='*' --cpu='*'\` to fetch every platform's libSQL addon.`);
+        }
+        return { contents: source.replace(dynamic, `return require(${JSON.stringify(addon)});`), loader: "js" };
+      });
+    },
+  };
+}
+
+/** ink imports react-devtools-core only for its devtools; a stub keeps the binary from needing it. */
+const devtoolsStub: BunPlugin = {
+  name: "devtools-stub",
+  setup(build) {
+    build.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: "react-devtools-core", namespace: "stub" }));
+    build.onLoad({ filter: /.*/, namespace: "stub" }, () => ({ contents: "export default { connectToDevTools() {}, initialize() {} };", loader: "js" }));
+  },
+};
+
+export async function buildTarget(target: Target, outdir: string): Promise<string> {
+  const dir = join(outdir, target.name);
+  mkdirSync(dir, { recursive: true });
+  const outfile = join(dir, target.exe);
+  rmSync(outfile, { force: true });
+  const result = await Bun.build({
+    entrypoints: [join(ROOT, "src", "main.ts")],
+    compile: { target: target.bun, outfile, autoloadDotenv: false, autoloadBunfig: false },
+    // Splitting + bytecode + ESM: dynamic imports stay lazy in the binary, so --version and
+    // --help never parse the store, the tokenizer or the UI.
+    splitting: true,
+    bytecode: true,
+    format: "esm",
+    minify: true,
+    sourcemap: "none",
+    define: { "process.env.MINDSAVE_BUILD_TARGET": JSON.stringify(target.name) },
+    plugins: [libsqlAddon(target), devtoolsStub],
+  });
+  if (!result.success) {
+    throw new Error(`Build for ${target.name} failed:\n${result.logs.map((l) => String(l)).join("\n")}`);
+  }
+  if (!existsSync(outfile)) throw new Error(`Build for ${target.name} produced no ${outfile}.`);
+  return outfile;
+}
+
+export function selectTargets(spec: string): Target[] {
+  if (spec === "all") return TARGETS;
+  if (spec === "host") return [hostTarget()];
+  return spec.split(",").map((name) => {
+    const t = TARGETS.find((x) => x.name === name.trim());
+    if (!t) throw new Error(`Unknown target ${name}; choose from ${TARGETS.map((x) => x.name).join(", ")}, host or all.`);
+    return t;
+  });
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    args: Bun.argv.slice(2),
+    options: { target: { type: "string", default: "all" }, outdir: { type: "string", default: join(ROOT, "dist") } },
+  });
+  const outdir = resolve(values.outdir!);
+  for (const target of selectTargets(values.target!)) {
+    const started = performance.now();
+    const file = await buildTarget(target, outdir);
+    const mb = (statSync(file).size / 1024 / 1024).toFixed(0);
+    console.log(`${target.name.padEnd(13)} ${file} (${mb} MB, ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  }
+}

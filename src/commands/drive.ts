@@ -1,0 +1,22 @@
+// `mindsave drive init PATH`: lay out a USB drive with binaries for every OS and an empty store.
+import { join } from "node:path";
+import { initDrive } from "../engine/drive.ts";
+import { print, printJson, warn } from "./shared.ts";
+import type { GlobalOptions } from "../cli.ts";
+
+export async function init(opts: { from?: string }, args: string[], g: GlobalOptions): Promise<number> {
+  const r = await initDrive(args[0], { from: opts.from });
+  if (g.json) {
+    printJson(r);
+    return 0;
+  }
+  if (r.missing.length) warn(`No binary was built for ${r.missing.join(", ")}; run \`bun run build\` to include them.`);
+  print([
+    `Drive ready at ${r.dir}:`,
+    ...r.binaries.map((b) => `  ${b}`),
+    `  ${r.store} (${r.created_store ? "new, empty" : "kept as it was"})`,
+    "",
+    `On any laptop, run ${join(r.dir, "mindsave")} (macOS, Linux), or mindsave\\mindsave.cmd on the drive (Windows).`,
+  ].join("\n"));
+  return 0;
+}

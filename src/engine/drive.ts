@@ -1,0 +1,186 @@
+// The USB drive: `drive init` lays out binaries for every OS, launchers, an empty store and a note
+// for whoever finds the drive; `install` copies this host's binary to ~/.mindsave/bin so agent
+// hooks keep working when the drive is unplugged.
+import { chmodSync, copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { UserError } from "../errors.ts";
+import { DRIVE_MARKER, isCompiled, localHomeDir, STORE_FILE } from "./home.ts";
+import { Store } from "../store/store.ts";
+import { VERSION } from "../version.ts";
+
+export const DRIVE_TARGETS = [
+  { name: "linux-x64", exe: "mindsave" },
+  { name: "linux-arm64", exe: "mindsave" },
+  { name: "darwin-x64", exe: "mindsave" },
+  { name: "darwin-arm64", exe: "mindsave" },
+  { name: "windows-x64", exe: "mindsave.exe" },
+] as const;
+
+export function currentTarget(): string {
+  return process.env.MINDSAVE_BUILD_TARGET || `${process.platform === "win32" ? "windows" : process.platform}-${process.arch}`;
+}
+
+const exeName = (target: string) => (target.startsWith("windows") ? "mindsave.exe" : "mindsave");
+
+/**
+ * Where the built binaries are: `--from DIR`, else the folder of per-target folders that holds the
+ * running binary (dist/<target>/ or a drive's bin/<target>/), else this checkout's dist/.
+ */
+export function findBinaries(from?: string): string {
+  const candidates = from ? [resolve(from)] : [];
+  if (!from && isCompiled()) candidates.push(dirname(dirname(process.execPath)));
+  if (!from) candidates.push(resolve(import.meta.dir, "..", "..", "dist"));
+  for (const dir of candidates) {
+    if (DRIVE_TARGETS.some((t) => existsSync(join(dir, t.name, t.exe)))) return dir;
+  }
+  throw new UserError(
+    from
+      ? `${resolve(from)} holds no MindSave binaries (expected folders like linux-x64/mindsave); build them with \`bun run build\`.`
+      : "No built MindSave binaries found; run `bun run build` first (or give --from DIR).",
+  );
+}
+
+const POSIX_LAUNCHER = `#!/bin/sh
+# MindSave launcher: runs this machine's binary from the drive, with the drive's store.
+dir=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)
+case "$(uname -s)" in
+  Linux) os=linux ;;
+  Darwin) os=darwin ;;
+  *) echo "MindSave: no binary for $(uname -s) on this drive; on Windows run mindsave.cmd" >&2; exit 1 ;;
+esac
+case "$(uname -m)" in
+  x86_64|amd64) arch=x64 ;;
+  aarch64|arm64) arch=arm64 ;;
+  *) echo "MindSave: no binary for the $(uname -m) processor on this drive" >&2; exit 1 ;;
+esac
+bin="$dir/bin/$os-$arch/mindsave"
+if [ ! -f "$bin" ]; then
+  echo "MindSave: $bin is missing from this drive" >&2
+  exit 1
+fi
+if [ ! -x "$bin" ]; then
+  # Drives formatted FAT32/exFAT may not keep the executable bit: run a copy from the temp dir.
+  tmp="\${TMPDIR:-/tmp}/mindsave-$(id -u)-$os-$arch"
+  cp "$bin" "$tmp" && chmod 700 "$tmp" && MINDSAVE_HOME="$dir" exec "$tmp" "$@"
+fi
+exec "$bin" "$@"
+`;
+
+const WINDOWS_LAUNCHER = `@echo off\r
+rem MindSave launcher: runs the Windows binary from the drive, with the drive's store.\r
+"%~dp0bin\\windows-x64\\mindsave.exe" %*\r
+`;
+
+const README = `MindSave — a portable "save game" for AI coding agents
+=====================================================
+
+This drive holds MindSave and its data (mindsave.db): saved working states of
+coding agents (goal, next step, decisions, rejected approaches) for a person's
+projects.
+
+To use it on this computer, open a terminal in a project folder and run:
+  macOS / Linux:  <drive>/mindsave/mindsave
+  Windows:        <drive>\\mindsave\\mindsave.cmd
+Then, for example:  mindsave load      (restore the last saved state)
+                    mindsave projects  (what is on this drive)
+
+Nothing is installed on the computer unless you run "mindsave install", which
+copies MindSave to ~/.mindsave/bin so it keeps working when the drive is out.
+
+If you found this drive, please return it to its owner.
+`;
+
+export interface DriveInitResult {
+  dir: string;
+  binaries: string[];
+  missing: string[];
+  store: string;
+  created_store: boolean;
+}
+
+function writeText(path: string, text: string, mode?: number): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, text);
+  if (mode !== undefined) chmodSync(tmp, mode);
+  renameSync(tmp, path);
+}
+
+/** Copies atomically: a half-copied binary is never left under the final name. */
+function copyExecutable(src: string, dest: string): void {
+  mkdirSync(dirname(dest), { recursive: true });
+  const tmp = `${dest}.${process.pid}.tmp`;
+  copyFileSync(src, tmp);
+  chmodSync(tmp, 0o755);
+  rmSync(dest, { force: true });
+  renameSync(tmp, dest);
+}
+
+export async function initDrive(path: string, opts: { from?: string } = {}): Promise<DriveInitResult> {
+  const mount = resolve(path);
+  if (!existsSync(mount) || !statSync(mount).isDirectory()) {
+    throw new UserError(`${mount} is not a directory; give the drive's mount point, e.g. /media/usb.`);
+  }
+  const source = findBinaries(opts.from);
+  const dir = join(mount, "mindsave");
+  const binaries: string[] = [];
+  const missing: string[] = [];
+  try {
+    mkdirSync(dir, { recursive: true });
+    for (const t of DRIVE_TARGETS) {
+      const src = join(source, t.name, t.exe);
+      if (!existsSync(src)) {
+        missing.push(t.name);
+        continue;
+      }
+      const dest = join(dir, "bin", t.name, t.exe);
+      if (resolve(src) !== resolve(dest)) copyExecutable(src, dest);
+      binaries.push(dest);
+    }
+    writeText(join(dir, "mindsave"), POSIX_LAUNCHER, 0o755);
+    writeText(join(dir, "mindsave.cmd"), WINDOWS_LAUNCHER);
+    writeText(join(dir, "README.txt"), README);
+    if (!existsSync(join(dir, DRIVE_MARKER))) {
+      writeText(join(dir, DRIVE_MARKER), JSON.stringify({ created_at: new Date().toISOString(), created_by: `mindsave ${VERSION}` }, null, 2) + "\n");
+    }
+  } catch (e) {
+    if (e instanceof UserError) throw e;
+    throw new UserError(`Cannot write to the drive at ${dir}: ${(e as Error).message}`);
+  }
+  const store = join(dir, STORE_FILE);
+  const created = !existsSync(store);
+  const s = await Store.open(store, { journalMode: "DELETE" });
+  s.close();
+  if (!binaries.length) throw new UserError(`No binaries were copied from ${source}.`);
+  return { dir, binaries, missing, store, created_store: created };
+}
+
+export interface InstallResult {
+  binary: string;
+  target: string;
+  on_path: boolean;
+}
+
+/** Copies the running (compiled) binary to ~/.mindsave/bin/. */
+export function installLocal(env: NodeJS.ProcessEnv = process.env, opts: { from?: string } = {}): InstallResult {
+  const target = currentTarget();
+  let src: string;
+  if (opts.from) {
+    src = join(findBinaries(opts.from), target, exeName(target));
+    if (!existsSync(src)) throw new UserError(`${src} does not exist; build it with \`bun run build --target host\`.`);
+  } else if (isCompiled()) {
+    src = process.execPath;
+  } else {
+    src = join(findBinaries(), target, exeName(target));
+    if (!existsSync(src)) throw new UserError("`mindsave install` copies a compiled binary; run `bun run build --target host` first.");
+  }
+  const binDir = join(localHomeDir(env), "bin");
+  const dest = join(binDir, exeName(target));
+  try {
+    if (resolve(src) !== resolve(dest)) copyExecutable(src, dest);
+  } catch (e) {
+    throw new UserError(`Cannot install into ${binDir}: ${(e as Error).message}`);
+  }
+  const sep = process.platform === "win32" ? ";" : ":";
+  const onPath = (env.PATH ?? "").split(sep).some((p) => p && resolve(p) === resolve(binDir));
+  return { binary: dest, target, on_path: onPath };
+}

@@ -1,0 +1,195 @@
+// The compiled binaries: built by build.ts for every target, run from empty directories with no
+// node_modules above them, laid out on a drive, installed locally, and the arm64 one under qemu.
+import { beforeAll, describe, expect, test } from "bun:test";
+import { spawn, spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, chmodSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { buildTarget, hostTarget, TARGETS, type Target } from "../build.ts";
+import { REPO, gitRepo, laptop, run, sql, tempDir } from "./helpers.ts";
+
+const QEMU = spawnSync("sh", ["-c", "command -v qemu-aarch64-static"]).stdout?.toString().trim();
+const ARM_SYSROOT = "/usr/aarch64-linux-gnu";
+const canRunArm = !!QEMU && existsSync(ARM_SYSROOT) && process.platform === "linux";
+if (!canRunArm) console.log("skipped arm64 test: qemu-aarch64-static or the arm64 libc (/usr/aarch64-linux-gnu) is not installed (apt-get install qemu-user-static libc6-arm64-cross libgcc-s1-arm64-cross)");
+
+const dist = join(tempDir("mindsave-dist-"), "dist");
+const built = new Map<string, string>();
+
+beforeAll(async () => {
+  for (const t of TARGETS) built.set(t.name, await buildTarget(t, dist));
+}, 240_000);
+
+const ADDON_DIR: Record<string, string> = {
+  "linux-x64": "linux-x64-gnu", "linux-arm64": "linux-arm64-gnu", "darwin-x64": "darwin-x64", "darwin-arm64": "darwin-arm64", "windows-x64": "win32-x64-msvc",
+};
+
+/** The executable format from its header: what `file` would say, read directly. */
+function format(bytes: Buffer): string {
+  if (bytes.readUInt32BE(0) === 0x7f454c46) {
+    const machine = bytes.readUInt16LE(18);
+    return `ELF ${bytes[4] === 2 ? "64" : "32"}-bit ${machine === 0x3e ? "x86-64" : machine === 0xb7 ? "aarch64" : `machine ${machine}`}`;
+  }
+  if (bytes.readUInt32LE(0) === 0xfeedfacf) {
+    const cpu = bytes.readUInt32LE(4);
+    return `Mach-O 64-bit ${cpu === 0x01000007 ? "x86_64" : cpu === 0x0100000c ? "arm64" : `cpu ${cpu}`}`;
+  }
+  if (bytes.toString("latin1", 0, 2) === "MZ") {
+    const pe = bytes.readUInt32LE(0x3c);
+    if (bytes.toString("latin1", pe, pe + 4) !== "PE\0\0") return "MZ without PE";
+    const machine = bytes.readUInt16LE(pe + 4);
+    const magic = bytes.readUInt16LE(pe + 24);
+    return `${magic === 0x20b ? "PE32+" : "PE32"} ${machine === 0x8664 ? "x86-64" : `machine ${machine}`}`;
+  }
+  return "unknown";
+}
+
+const EXPECTED: Record<string, string> = {
+  "linux-x64": "ELF 64-bit x86-64", "linux-arm64": "ELF 64-bit aarch64", "darwin-x64": "Mach-O 64-bit x86_64",
+  "darwin-arm64": "Mach-O 64-bit arm64", "windows-x64": "PE32+ x86-64",
+};
+
+/** No node_modules in this directory or any above it: the binary must carry everything. */
+function noNodeModulesAbove(dir: string): boolean {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, "node_modules"))) return false;
+    if (dirname(d) === d) return true;
+  }
+}
+
+function emptyDirWith(target: Target, name = "bin"): string {
+  const dir = join(tempDir("mindsave-empty-"), name);
+  mkdirSync(dir, { recursive: true });
+  const exe = join(dir, target.exe);
+  copyFileSync(built.get(target.name)!, exe);
+  chmodSync(exe, 0o755);
+  return exe;
+}
+
+describe("compiled binaries", () => {
+  test("every target has its format and embeds its own platform's libSQL addon, and only that one", () => {
+    const addons = Object.fromEntries(Object.entries(ADDON_DIR).map(([t, a]) => {
+      const bytes = readFileSync(join(REPO, "node_modules", "@libsql", a, "index.node"));
+      return [t, bytes.subarray(bytes.length >> 1, (bytes.length >> 1) + 512)];
+    }));
+    for (const t of TARGETS) {
+      const bytes = readFileSync(built.get(t.name)!);
+      expect(format(bytes)).toBe(EXPECTED[t.name]);
+      for (const [other, sample] of Object.entries(addons)) {
+        expect({ target: t.name, addon: other, embedded: bytes.includes(sample) }).toEqual({ target: t.name, addon: other, embedded: other === t.name });
+      }
+    }
+  });
+
+  test("the host binary, alone in an empty directory, runs save → list → load", async () => {
+    const exe = emptyDirWith(hostTarget());
+    const dir = dirname(exe);
+    expect(noNodeModulesAbove(dir)).toBe(true);
+    const pc = laptop("compiled", dirname(dir));
+    const repo = gitRepo(join(dirname(dir), "repo"));
+    const opts = { cwd: join(repo, "src"), env: pc.env, bin: [exe] };
+    const saved = await run(["save", "--goal", "compiled end to end", "--next", "check the list", "--active-file", "auth.ts"], opts);
+    expect(saved.stderr).toBe("");
+    expect(saved.code).toBe(0);
+    const list = await run(["snapshots", "list"], opts);
+    expect(list.stdout).toContain("compiled end to end");
+    const load = await run(["load"], opts);
+    expect(load.code).toBe(0);
+    expect(load.stdout).toContain("goal: compiled end to end");
+    expect(load.stdout).toContain(join(repo, "src", "auth.ts"));
+  });
+
+  test("--version and --help load no store: they work where the database engine cannot be unpacked", async () => {
+    const exe = emptyDirWith(hostTarget());
+    const env = { ...laptop("lazy").env, TMPDIR: "/nonexistent/mindsave-tmp" };
+    const version = await run(["--version"], { cwd: dirname(exe), env, bin: [exe] });
+    expect(version.code).toBe(0);
+    expect(version.stdout).toMatch(/^mindsave \d+\.\d+\.\d+ \(.+\) · home /);
+    const help = await run(["--help"], { cwd: dirname(exe), env, bin: [exe] });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("Usage: mindsave");
+    // A command that needs the store fails with a sentence, not a loader stack trace.
+    const load = await run(["projects"], { cwd: dirname(exe), env, bin: [exe] });
+    expect(load.code).toBe(1);
+    expect(load.stderr.trim()).toBe("mindsave: MindSave cannot unpack its database engine into the temp directory /nonexistent/mindsave-tmp (missing or not writable); set TMPDIR to a writable directory.");
+  });
+
+  test("drive init lays out a drive whose binary uses the drive's store with no flag; install copies it home", async () => {
+    const base = tempDir("mindsave-drive-");
+    const usb = join(base, "usb");
+    mkdirSync(usb);
+    const a = laptop("laptop-a", base);
+    const init = await run(["drive", "init", usb, "--from", dist], { cwd: base, env: a.env });
+    expect(init.code).toBe(0);
+    const root = join(usb, "mindsave");
+    for (const t of TARGETS) expect(existsSync(join(root, "bin", t.name, t.exe))).toBe(true);
+    for (const f of ["mindsave", "mindsave.cmd", "README.txt", "mindsave.db"]) expect(existsSync(join(root, f))).toBe(true);
+    expect(readFileSync(join(root, "mindsave.cmd"), "utf8")).toContain("bin\\windows-x64\\mindsave.exe");
+    expect(readFileSync(join(root, "README.txt"), "utf8")).toContain("If you found this drive");
+    expect(noNodeModulesAbove(root)).toBe(true);
+
+    // Plugged into laptop A: the launcher picks the binary; the drive's store is used without flags.
+    const repo = gitRepo(join(base, "repo"));
+    const launcher = { cwd: repo, env: a.env, bin: ["sh", join(root, "mindsave")] };
+    const doctor = JSON.parse((await run(["doctor", "--json"], launcher)).stdout);
+    expect(doctor).toMatchObject({ home: root, store: join(root, "mindsave.db"), journal_mode: "delete", on_drive: true, integrity: "ok" });
+    expect(doctor.home_reason).toContain("portable");
+    expect((await run(["--version"], launcher)).stdout).toContain(`home ${root} (portable`);
+    expect((await run(["save", "--goal", "saved on the drive"], launcher)).code).toBe(0);
+    expect((await sql(join(root, "mindsave.db"), "SELECT goal FROM snapshots")).map((r) => r.goal)).toEqual(["saved on the drive"]);
+
+    // Laptop B runs the drive's binary directly and sees the same store.
+    const b = laptop("laptop-b", base);
+    const direct = join(root, "bin", hostTarget().name, hostTarget().exe);
+    const listB = await run(["projects", "--json"], { cwd: base, env: b.env, bin: [direct] });
+    expect(JSON.parse(listB.stdout).projects.map((p: any) => p.name)).toEqual(["repo"]);
+
+    // install: the host's binary lands in ~/.mindsave/bin and runs from there with the local home.
+    const inst = await run(["install", "--json"], { cwd: base, env: b.env, bin: [direct] });
+    expect(inst.code).toBe(0);
+    const local = join(b.home, ".mindsave", "bin", hostTarget().exe);
+    expect(JSON.parse(inst.stdout).binary).toBe(local);
+    const localVersion = await run(["--version"], { cwd: base, env: b.env, bin: [local] });
+    expect(localVersion.stdout).toContain(`home ${join(b.home, ".mindsave")} (default local home)`);
+    // Re-running init keeps the store.
+    expect((await run(["drive", "init", usb, "--from", dist], { cwd: base, env: a.env })).stdout).toContain("kept as it was");
+    expect((await sql(join(root, "mindsave.db"), "SELECT count(*) AS n FROM snapshots"))[0].n).toBe(1);
+  });
+
+  test.skipIf(!canRunArm)("the linux-arm64 binary runs save → load under qemu-aarch64-static", async () => {
+    const exe = emptyDirWith(TARGETS.find((t) => t.name === "linux-arm64")!);
+    const dir = dirname(exe);
+    const pc = laptop("arm", dirname(dir));
+    const opts = { cwd: dir, env: pc.env, bin: [QEMU!, "-L", ARM_SYSROOT, exe] };
+    const version = await run(["--version"], opts);
+    expect(version.stdout).toContain("(linux-arm64)");
+    expect((await run(["save", "--goal", "saved on arm64", "--workspace", dir], opts)).code).toBe(0);
+    const load = await run(["load", "--workspace", dir], opts);
+    expect(load.code).toBe(0);
+    expect(load.stdout).toContain("goal: saved on arm64");
+  });
+
+  test("a writer killed in the middle of a transaction leaves the drive's store valid and unchanged", async () => {
+    const base = tempDir("mindsave-kill-");
+    const db = join(base, "mindsave.db");
+    const script = join(base, "writer.ts");
+    require("node:fs").writeFileSync(script, `
+      import { Store } from ${JSON.stringify(join(REPO, "src", "store", "store.ts"))};
+      const s = await Store.open(${JSON.stringify(db)}, { journalMode: "DELETE" });
+      await s.write("killer", async (w) => {
+        for (let i = 0; i < 4000; i++) await w.setMeta("junk" + i, "x".repeat(2000));
+        process.stdout.write("inside\\n");
+        await new Promise(() => {});
+      });
+    `);
+    const child = spawn(process.execPath, [script], { stdio: ["ignore", "pipe", "inherit"] });
+    await new Promise<void>((resolve) => child.stdout!.on("data", (d) => String(d).includes("inside") && resolve()));
+    expect(existsSync(`${db}-journal`)).toBe(true); // a hot journal: the kill lands mid-transaction
+    child.kill("SIGKILL");
+    await new Promise((r) => child.on("exit", r));
+    const pc = laptop("after-kill", base);
+    const r = await run(["doctor", "--json", "--home", base], { cwd: base, env: pc.env });
+    expect(JSON.parse(r.stdout).integrity).toBe("ok");
+    expect((await sql(db, "SELECT count(*) AS n FROM meta WHERE key LIKE 'junk%'"))[0].n).toBe(0);
+    expect((await run(["save", "--goal", "after the crash", "--workspace", base, "--home", base], { cwd: base, env: pc.env })).code).toBe(0);
+  });
+});
