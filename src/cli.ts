@@ -45,6 +45,11 @@ export function buildProgram(): Command {
     .exitOverride();
 
   program
+    .command("ui")
+    .description("The terminal UI: projects, snapshot picker, snapshot view, failure graph (also `mindsave` alone)")
+    .action(lazy(() => import("./commands/ui.ts")));
+
+  program
     .command("save")
     .description("Save a snapshot: YAML on stdin or --file (front matter + markdown Layer 3), or flags")
     .option("-f, --file <path>", "read the snapshot from a file ('-' for stdin)")

@@ -10,4 +10,6 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   process.exit(0);
 }
 
-process.exitCode = await runCli(argv.length ? argv : ["--help"]);
+// `mindsave` alone opens the TUI for a person at a terminal, and prints help otherwise.
+const interactive = process.stdin.isTTY && (process.stdout.isTTY || process.stderr.isTTY);
+process.exitCode = await runCli(argv.length ? argv : [interactive ? "ui" : "--help"]);

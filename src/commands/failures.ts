@@ -1,5 +1,6 @@
 // `mindsave failures`: the project's and the global failure graph.
 import { effectiveConfidence, toGraphEntry } from "../engine/failures.ts";
+import { failuresFor } from "../engine/catalog.ts";
 import { print, printJson, withSession } from "./shared.ts";
 import type { GlobalOptions } from "../cli.ts";
 
@@ -7,7 +8,7 @@ export async function run(opts: { scope?: "project" | "global" }, _a: string[], 
   return withSession(g, false, async (session) => {
     const now = session.now();
     const ctx = await session.project({ create: false });
-    let failures = await session.store.listFailures(ctx?.project.id ?? null);
+    let failures = await failuresFor(session, ctx?.project.id ?? null);
     if (opts.scope) failures = failures.filter((f) => f.scope === opts.scope);
     if (g.json) {
       printJson({ failure_graph: Object.fromEntries(failures.map((f) => [f.item, toGraphEntry(f, now)])) });

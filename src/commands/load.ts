@@ -10,7 +10,7 @@ import type { SnapshotSummary } from "../store/store.ts";
 export async function run(opts: { latest?: boolean; verify?: boolean }, args: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, false, async (session) => {
     const ctx = await session.requireProject();
-    let sel = await selectSnapshot(session.store, ctx.project.id, args[0], { latest: opts.latest });
+    let sel = await selectSnapshot(session, ctx.project.id, args[0], { latest: opts.latest });
     if (sel.kind === "none") throw new UserError(`No snapshots in project ${ctx.project.name} yet; save one with \`mindsave save\`.`);
     if (sel.kind === "choose") {
       const list = numberedList(sel.choices, session.now());
@@ -23,7 +23,7 @@ export async function run(opts: { latest?: boolean; verify?: boolean }, args: st
       const rl = createInterface({ input: process.stdin, output: process.stderr });
       const answer = (await rl.question(`Load which? [1-${sel.choices.length}, Enter = 1] `)).trim();
       rl.close();
-      sel = await selectSnapshot(session.store, ctx.project.id, answer || "1");
+      sel = await selectSnapshot(session, ctx.project.id, answer || "1");
       if (sel.kind !== "snapshot") return 1;
     }
     const result = await loadSnapshot(session, sel.snapshot, ctx, { verify: opts.verify });

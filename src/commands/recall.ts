@@ -2,6 +2,7 @@
 import { UserError } from "../errors.ts";
 import { layer3Text, search } from "../engine/recall.ts";
 import { selectSnapshot } from "../engine/restore.ts";
+import { listProjects } from "../engine/projects.ts";
 import { print, printJson, withSession } from "./shared.ts";
 import type { GlobalOptions } from "../cli.ts";
 
@@ -9,7 +10,7 @@ export async function run(opts: { snapshot?: string; allProjects?: boolean; limi
   return withSession(g, false, async (session) => {
     if (words.length) {
       const ctx = opts.allProjects ? null : await session.requireProject();
-      const hits = await search(session.store, ctx?.project.id ?? null, words, opts.limit);
+      const hits = await search(session, ctx?.project.id ?? null, words, opts.limit);
       if (g.json) {
         printJson({ query: words.join(" "), hits });
         return 0;
@@ -18,7 +19,7 @@ export async function run(opts: { snapshot?: string; allProjects?: boolean; limi
         print(`No snapshot mentions ${JSON.stringify(words.join(" "))}${ctx ? ` in project ${ctx.project.name}` : ""}.`);
         return 0;
       }
-      const names = opts.allProjects ? new Map((await session.store.listProjects()).map((p) => [p.id, p.name])) : null;
+      const names = opts.allProjects ? new Map((await listProjects(session)).map((p) => [p.id, p.name])) : null;
       const lines = hits.map((h) => {
         const where = names ? `${names.get(h.project_id) ?? h.project_id} / ` : "";
         return `${where}${h.name}  ${h.created_at.slice(0, 10)}  ${h.goal}\n    ${h.context.replace(/\s+/g, " ").trim()}`;
@@ -27,7 +28,7 @@ export async function run(opts: { snapshot?: string; allProjects?: boolean; limi
       return 0;
     }
     const ctx = await session.requireProject();
-    const sel = await selectSnapshot(session.store, ctx.project.id, opts.snapshot, { latest: true });
+    const sel = await selectSnapshot(session, ctx.project.id, opts.snapshot, { latest: true });
     if (sel.kind !== "snapshot") throw new UserError(`No snapshots in project ${ctx.project.name} yet.`);
     const s = sel.snapshot;
     const text = layer3Text(s);

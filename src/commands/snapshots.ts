@@ -1,6 +1,7 @@
 // `mindsave snapshots list|stats|clean|show|complete|delete`.
 import { UserError } from "../errors.ts";
 import { formatAge, selectSnapshot } from "../engine/restore.ts";
+import { projectSnapshots, snapshotStats } from "../engine/catalog.ts";
 import { cleanSnapshots, deleteSnapshot, setSnapshotStatus, snapshotFile } from "../engine/snapshots.ts";
 import { toHostPath } from "../engine/paths.ts";
 import { padEnd, print, printJson, truncate, withSession } from "./shared.ts";
@@ -11,7 +12,7 @@ const kb = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`);
 export async function list(opts: { limit?: number }, _args: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, false, async (session) => {
     const ctx = await session.requireProject();
-    const rows = await session.store.listSnapshots(ctx.project.id, { limit: opts.limit });
+    const rows = await projectSnapshots(session, ctx.project.id, { limit: opts.limit });
     if (g.json) {
       printJson({ project: { id: ctx.project.id, name: ctx.project.name }, snapshots: rows });
       return 0;
@@ -34,7 +35,7 @@ export async function list(opts: { limit?: number }, _args: string[], g: GlobalO
 export async function stats(_o: unknown, _args: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, false, async (session) => {
     const ctx = await session.requireProject();
-    const st = await session.store.snapshotStats(ctx.project.id);
+    const st = await snapshotStats(session, ctx.project.id);
     if (g.json) {
       printJson({ project: { id: ctx.project.id, name: ctx.project.name }, ...st });
       return 0;
@@ -65,7 +66,7 @@ export async function clean(opts: { keep: number; dryRun?: boolean }, _args: str
 export async function show(_o: unknown, args: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, false, async (session) => {
     const ctx = await session.requireProject();
-    const sel = await selectSnapshot(session.store, ctx.project.id, args[0], { latest: true });
+    const sel = await selectSnapshot(session, ctx.project.id, args[0], { latest: true });
     if (sel.kind !== "snapshot") throw new UserError(`No snapshots in project ${ctx.project.name} yet.`);
     const s = sel.snapshot;
     if (g.json) printJson(s);

@@ -1,6 +1,7 @@
 // Recall: a snapshot's cold archive (Layer 3), or a search over every snapshot's layers.
 import { yaml } from "./layers.ts";
-import type { Queries, SearchHit, SnapshotRecord } from "../store/store.ts";
+import type { SearchHit, SnapshotRecord } from "../store/store.ts";
+import type { Session } from "./session.ts";
 
 /** Splits what the user typed into search terms; quotes group words into one phrase. */
 export function searchTerms(words: string[]): string[] {
@@ -15,10 +16,10 @@ export function searchTerms(words: string[]): string[] {
   return terms.length ? terms : line.trim() ? [line.trim()] : [];
 }
 
-export async function search(q: Queries, projectId: string | null, words: string[], limit = 20): Promise<SearchHit[]> {
+export async function search(session: Session, projectId: string | null, words: string[], limit = 20): Promise<SearchHit[]> {
   const terms = searchTerms(words);
   if (!terms.length) return [];
-  return q.searchSnapshots(projectId, terms, limit);
+  return session.store.searchSnapshots(projectId, terms, limit);
 }
 
 /** The cold archive as shown to a person or agent: the markdown body plus fields kept aside. */

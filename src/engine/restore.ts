@@ -9,7 +9,7 @@ import { RESTORE_BUDGET, symbolicLines, yaml, type SymbolicEntryLike } from "./l
 import { toHostPath } from "./paths.ts";
 import { countTokens, loadTokenizer } from "./tokens.ts";
 import type { Session, ProjectContext } from "./session.ts";
-import type { FailureRecord, SnapshotRecord, SnapshotSummary, Queries } from "../store/store.ts";
+import type { FailureRecord, SnapshotRecord, SnapshotSummary } from "../store/store.ts";
 
 export type Selection =
   | { kind: "snapshot"; snapshot: SnapshotRecord }
@@ -20,7 +20,8 @@ export type Selection =
  * Finds a snapshot by its name, id, unique name prefix, or list number (1 = newest). Without a key:
  * the newest when `latest` or when there is only one; else the caller lets the user choose.
  */
-export async function selectSnapshot(q: Queries, projectId: string, key: string | undefined, opts: { latest?: boolean } = {}): Promise<Selection> {
+export async function selectSnapshot(session: Session, projectId: string, key: string | undefined, opts: { latest?: boolean } = {}): Promise<Selection> {
+  const q = session.store;
   if (key !== undefined && key !== "") {
     if (/^\d+$/.test(key)) {
       const n = Number(key);

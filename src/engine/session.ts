@@ -92,6 +92,13 @@ export class Session {
     return this.createProject(opts.w, ws);
   }
 
+  /** A project chosen by id (e.g. from a list), with its root on this host if it has one. */
+  async projectById(id: string): Promise<ProjectContext> {
+    const project = await this.follow(this.store, await this.store.getProject(id));
+    if (!project) throw new UserError(`Project ${id} no longer exists.`);
+    return { project, root: await this.rootOnThisHost(this.store, project.id), workspace: null };
+  }
+
   private async namedProject(q: Queries, key: string): Promise<ProjectContext> {
     const all = await q.listProjects();
     const exact = all.filter((p) => p.id === key || p.name === key);

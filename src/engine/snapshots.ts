@@ -8,7 +8,7 @@ import type { SnapshotRecord, SnapshotStatus } from "../store/store.ts";
 
 async function pick(session: Session, key: string): Promise<SnapshotRecord> {
   const ctx = await session.requireProject();
-  const sel = await selectSnapshot(session.store, ctx.project.id, key);
+  const sel = await selectSnapshot(session, ctx.project.id, key);
   if (sel.kind !== "snapshot") throw new UserError(`No snapshot ${JSON.stringify(key)} in this project.`);
   return sel.snapshot;
 }

@@ -93,6 +93,7 @@ export interface SearchHit {
   project_id: string;
   name: string;
   created_at: string;
+  status: SnapshotStatus;
   goal: string;
   context: string;
 }

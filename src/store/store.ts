@@ -223,7 +223,7 @@ export class Queries {
     }
     args.push(limit);
     const rows = await this.rows(
-      `SELECT s.id, s.project_id, s.name, s.created_at, s.goal, ${context} AS context,
+      `SELECT s.id, s.project_id, s.name, s.created_at, s.status, s.goal, ${context} AS context,
          s.state, s.next_action, s.blocker, s.constraints, s.decisions, s.failure_graph, s.layer3
        FROM ${from} WHERE ${where.join(" AND ")} ORDER BY ${order} LIMIT ?`,
       args,
@@ -231,7 +231,7 @@ export class Queries {
     return rows.map((r) => {
       const hit: SearchHit = {
         id: str(r.id), project_id: str(r.project_id), name: str(r.name), created_at: str(r.created_at),
-        goal: str(r.goal), context: str(r.context),
+        status: str(r.status) as SearchHit["status"], goal: str(r.goal), context: str(r.context),
       };
       if (!hit.context) hit.context = shortContext(r, short[0] ?? "");
       return hit;

@@ -1,0 +1,65 @@
+// Read and change what is in the store, by id: the functions the CLI and the TUI share, so
+// neither reaches the store itself.
+import { UserError } from "../errors.ts";
+import { effectiveConfidence, observeFailure, type FailureObservation } from "./failures.ts";
+import { loadSnapshot, verifyFiles, type LoadResult, type FileCheck } from "./restore.ts";
+import type { Session, ProjectContext } from "./session.ts";
+import type { FailureRecord, HostRecord, SnapshotRecord, SnapshotSummary, SnapshotStatus } from "../store/store.ts";
+
+export type { FailureRecord, SnapshotRecord, SnapshotSummary, SnapshotStatus, FileCheck, LoadResult, ProjectContext };
+
+export function projectSnapshots(session: Session, projectId: string, opts: { limit?: number; offset?: number } = {}): Promise<SnapshotSummary[]> {
+  return session.store.listSnapshots(projectId, opts);
+}
+
+export function snapshotCount(session: Session, projectId: string): Promise<number> {
+  return session.store.countSnapshots(projectId);
+}
+
+export async function snapshotById(session: Session, id: string): Promise<SnapshotRecord> {
+  const s = await session.store.getSnapshot(id);
+  if (!s) throw new UserError(`Snapshot ${id} no longer exists.`);
+  return s;
+}
+
+export function snapshotStats(session: Session, projectId: string) {
+  return session.store.snapshotStats(projectId);
+}
+
+/** The project's and the global failures (or only the global ones without a project). */
+export function failuresFor(session: Session, projectId: string | null): Promise<FailureRecord[]> {
+  return session.store.listFailures(projectId);
+}
+
+export async function recordFailure(session: Session, projectId: string | null, o: FailureObservation): Promise<FailureRecord> {
+  return session.write((w) => observeFailure(w, o.scope === "global" ? null : projectId, o, session.now()));
+}
+
+export async function setStatusById(session: Session, id: string, status: SnapshotStatus): Promise<SnapshotRecord> {
+  const s = await snapshotById(session, id);
+  return session.write(async (w) => {
+    await w.setSnapshotStatus(s.id, status);
+    return (await w.getSnapshot(s.id))!;
+  });
+}
+
+export async function deleteById(session: Session, id: string): Promise<SnapshotRecord> {
+  const s = await snapshotById(session, id);
+  await session.write((w) => w.tombstoneSnapshot(s.id));
+  return s;
+}
+
+export async function restoreById(session: Session, id: string, opts: { verify?: boolean } = {}): Promise<LoadResult> {
+  const s = await snapshotById(session, id);
+  return loadSnapshot(session, s, await session.projectById(s.project_id), opts);
+}
+
+export function verifyById(session: Session, s: SnapshotRecord, root: string | null): FileCheck[] {
+  return verifyFiles(s, root);
+}
+
+export function hosts(session: Session): Promise<HostRecord[]> {
+  return session.store.listHosts();
+}
+
+export { effectiveConfidence };

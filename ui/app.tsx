@@ -1,0 +1,88 @@
+// The TUI's root: a stack of screens (home → picker → snapshot; failures from anywhere), the `?`
+// key overlay, and the terminal size. Screens talk to the engine only through its functions.
+import React, { useState } from "react";
+import { Box, useWindowSize } from "ink";
+import { useKeys } from "./hooks/useKeys.ts";
+import { projectSnapshots } from "../src/engine/catalog.ts";
+import { useUi } from "./context.ts";
+import { HomeScreen, HOME_KEYS } from "./components/HomeScreen.tsx";
+import { PickerScreen, PICKER_KEYS } from "./components/PickerScreen.tsx";
+import { SnapshotScreen, SNAPSHOT_KEYS } from "./components/SnapshotScreen.tsx";
+import { FailuresScreen, FAILURE_KEYS } from "./components/FailuresScreen.tsx";
+import { HelpOverlay } from "./components/HelpOverlay.tsx";
+
+export type Screen =
+  | { name: "home" }
+  | { name: "picker"; projectId: string; projectName: string }
+  | { name: "snapshot"; snapshotId: string }
+  | { name: "failures"; projectId: string | null };
+
+export function App(props: { initial?: Screen[]; size?: { columns: number; rows: number } }) {
+  const { session, exit } = useUi();
+  const window = useWindowSize();
+  const columns = Math.max(40, props.size?.columns ?? window.columns ?? 80);
+  const rows = Math.max(10, props.size?.rows ?? window.rows ?? 24);
+  const [stack, setStack] = useState<Screen[]>(props.initial ?? [{ name: "home" }]);
+  const [help, setHelp] = useState(false);
+  const [typing, setTyping] = useState(false);
+  const [status, setStatus] = useState<string | undefined>();
+  const top = stack[stack.length - 1];
+  const push = (s: Screen) => setStack((st) => [...st, s]);
+  const pop = () => setStack((st) => (st.length > 1 ? st.slice(0, -1) : st));
+  const replaceTop = (s: Screen) => setStack((st) => [...st.slice(0, -1), s]);
+
+  useKeys((input, key) => {
+    if (help) {
+      if (input === "?" || key.escape || input === "q") setHelp(false);
+      return;
+    }
+    if (input === "?" && !typing) setHelp(true);
+  });
+
+  const active = !help;
+  const common = { width: columns, height: rows - 1, active };
+  let body: React.ReactNode;
+  if (top.name === "home") {
+    body = (
+      <HomeScreen {...common} status={status}
+        onQuit={() => exit()}
+        onFailures={(projectId) => push({ name: "failures", projectId })}
+        onOpen={async (p) => {
+          setStatus(undefined);
+          if (p.snapshots === 0) return setStatus(`${p.name} has no snapshots yet.`);
+          // The spec's rule: a single snapshot is opened directly.
+          if (p.snapshots === 1) {
+            const [only] = await projectSnapshots(session, p.id, { limit: 1 });
+            if (only) return push({ name: "snapshot", snapshotId: only.id });
+          }
+          push({ name: "picker", projectId: p.id, projectName: p.name });
+        }} />
+    );
+  } else if (top.name === "picker") {
+    body = (
+      <PickerScreen key={top.projectId} {...common} projectId={top.projectId} projectName={top.projectName}
+        onOpen={(snapshotId) => push({ name: "snapshot", snapshotId })}
+        onBack={pop} onTyping={setTyping}
+        onFailures={() => push({ name: "failures", projectId: top.projectId })} />
+    );
+  } else if (top.name === "snapshot") {
+    body = (
+      <SnapshotScreen key={top.snapshotId} {...common} snapshotId={top.snapshotId}
+        onBack={(changed) => {
+          if (!changed) return pop();
+          // After a delete the list below must be read again: re-mount it.
+          setStack((st) => st.slice(0, -1).map((s) => ({ ...s })));
+        }}
+        onFailures={(projectId) => push({ name: "failures", projectId })} />
+    );
+  } else {
+    body = <FailuresScreen key={String(top.projectId)} {...common} projectId={top.projectId} onBack={pop} onTyping={setTyping} />;
+  }
+  const keys = top.name === "home" ? HOME_KEYS : top.name === "picker" ? PICKER_KEYS : top.name === "snapshot" ? SNAPSHOT_KEYS : FAILURE_KEYS;
+  void replaceTop;
+  return (
+    <Box flexDirection="column" width={columns} height={rows - 1}>
+      {help ? <HelpOverlay title={top.name} keys={keys} width={columns} /> : body}
+    </Box>
+  );
+}

@@ -1,0 +1,85 @@
+// Home: which home is in use, this host, and every project with its root here, snapshot count,
+// newest snapshot's age and goal. The current directory's project is preselected.
+import React, { useEffect } from "react";
+import { Box, Text } from "ink";
+import { useKeys } from "../hooks/useKeys.ts";
+import { listProjects, type ProjectView } from "../../src/engine/projects.ts";
+import { projectSnapshots } from "../../src/engine/catalog.ts";
+import { useUi } from "../context.ts";
+import { useAsync } from "../hooks/useAsync.ts";
+import { useListNavigation } from "../hooks/useListNavigation.ts";
+import { age, fit, pad } from "../theme.ts";
+import { Frame } from "./Frame.tsx";
+import type { HelpKeys } from "./HelpOverlay.tsx";
+
+export const HOME_KEYS: HelpKeys = [
+  ["↑/↓ j/k", "move"], ["Enter", "open the project's snapshots"], ["f", "failure graph of the project"],
+  ["r", "reload"], ["?", "keys"], ["q Esc", "quit"],
+];
+
+interface Row extends ProjectView {
+  goal: string;
+}
+
+export function HomeScreen(props: { width: number; height: number; active: boolean; onOpen: (p: ProjectView) => void; onFailures: (projectId: string | null) => void; onQuit: () => void; status?: string }) {
+  const { session, theme, now } = useUi();
+  const data = useAsync(async () => {
+    const projects = await listProjects(session);
+    const rows: Row[] = [];
+    for (const p of projects) rows.push({ ...p, goal: p.snapshots ? (await projectSnapshots(session, p.id, { limit: 1 }))[0]?.goal ?? "" : "" });
+    return rows;
+  }, []);
+  const rows = data.data ?? [];
+  const visible = Math.max(1, Math.floor((props.height - 4) / 2));
+  const initial = Math.max(0, rows.findIndex((r) => r.current));
+  const nav = useListNavigation(rows.length, visible, initial);
+  // Preselect the current project once the list has loaded.
+  useEffect(() => {
+    if (rows.length) nav.setSelected(initial);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [rows.length]);
+
+  useKeys((input, key) => {
+    if (nav.handle(input, key)) return;
+    const row = rows[nav.selected];
+    if (key.return && row) props.onOpen(row);
+    else if (input === "f") props.onFailures(row?.id ?? null);
+    else if (input === "r") data.reload();
+    else if (input === "q" || key.escape) props.onQuit();
+  }, { isActive: props.active });
+
+  const w = props.width;
+  const nameW = Math.min(24, Math.max(8, ...rows.map((r) => Bun.stringWidth(r.name))));
+  const countW = 9;
+  const ageW = 5;
+  const goalW = Math.max(0, w - 2 - nameW - countW - ageW - 3);
+  const body = data.error ? (
+    <Text color={theme.c("bad")}>{data.error.message}</Text>
+  ) : data.loading && !data.data ? (
+    <Text color={theme.c("muted")}>Loading…</Text>
+  ) : rows.length === 0 ? (
+    <Text>No projects yet. Save a snapshot from a project folder: <Text color={theme.c("accent")}>mindsave save --goal "…"</Text></Text>
+  ) : (
+    rows.slice(nav.offset, nav.offset + visible).map((r, i) => {
+      const index = nav.offset + i;
+      const sel = index === nav.selected;
+      const where = r.root ? (r.root_exists ? r.root : `${r.root} (missing)`) : "not on this host";
+      return (
+        <Box key={r.id} flexDirection="column">
+          <Text inverse={sel}>
+            {sel ? theme.g.pointer : " "}
+            {r.current ? theme.g.current : " "}
+            {pad(r.name, nameW, theme.g.ellipsis)} {pad(`${r.snapshots} snap${r.snapshots === 1 ? "" : "s"}`, countW)}
+            {pad(r.newest ? age(r.newest, now()) : "-", ageW)} {fit(r.goal, goalW, theme.g.ellipsis)}
+          </Text>
+          <Text color={r.root ? theme.c("muted") : theme.c("warn")}>{"   "}{fit(where, w - 3, theme.g.ellipsis)}</Text>
+        </Box>
+      );
+    })
+  );
+  return (
+    <Frame title={`Projects (${rows.length})`} height={props.height} hints={["Enter open", "f failures", "r reload", "? keys", "q quit"]} width={w} status={props.status}>
+      {body}
+    </Frame>
+  );
+}

@@ -1,0 +1,103 @@
+// The snapshot picker: newest first, `/` filters as you type with the same full-text search as
+// `mindsave recall`; only the visible rows are rendered, so 5,000 snapshots scroll instantly.
+import React, { useEffect, useState } from "react";
+import { Box, Text } from "ink";
+import { useKeys } from "../hooks/useKeys.ts";
+import TextInput from "ink-text-input";
+import { projectSnapshots } from "../../src/engine/catalog.ts";
+import { search } from "../../src/engine/recall.ts";
+import { useUi } from "../context.ts";
+import { useAsync } from "../hooks/useAsync.ts";
+import { useListNavigation } from "../hooks/useListNavigation.ts";
+import { age, fit, pad } from "../theme.ts";
+import { Frame } from "./Frame.tsx";
+import type { HelpKeys } from "./HelpOverlay.tsx";
+
+export const PICKER_KEYS: HelpKeys = [
+  ["↑/↓ j/k", "move"], ["PgUp/PgDn g/G", "page, first, last"], ["/", "filter (full-text, as `mindsave recall`)"],
+  ["Enter", "open the snapshot"], ["f", "failure graph"], ["?", "keys"], ["q Esc", "back (Esc first clears the filter)"],
+];
+
+interface Row {
+  id: string;
+  name: string;
+  created_at: string;
+  status: string;
+  goal: string;
+  context?: string;
+}
+
+export function PickerScreen(props: {
+  projectId: string; projectName: string; width: number; height: number; active: boolean;
+  onOpen: (snapshotId: string) => void; onBack: () => void; onFailures: () => void; onTyping: (typing: boolean) => void; status?: string;
+}) {
+  const { session, theme, now } = useUi();
+  const [query, setQuery] = useState("");
+  const [filtering, setFiltering] = useState(false);
+  const all = useAsync(() => projectSnapshots(session, props.projectId), [props.projectId]);
+  const hits = useAsync(async () => (query.trim() ? search(session, props.projectId, [query], 500) : null), [query, props.projectId]);
+  const rows: Row[] = query.trim() ? (hits.data ?? []) : (all.data ?? []);
+  const visible = Math.max(1, props.height - 5);
+  const nav = useListNavigation(rows.length, visible, 0, { letters: !filtering });
+
+  useEffect(() => props.onTyping(filtering), [filtering]);
+  useEffect(() => nav.setSelected(0), [query]);
+
+  useKeys((input, key) => {
+    if (filtering) {
+      if (key.escape) {
+        setQuery("");
+        setFiltering(false);
+      } else if (key.return) {
+        setFiltering(false);
+        if (rows[nav.selected] && rows.length === 1) props.onOpen(rows[0].id);
+      } else nav.handle(input, key);
+      return;
+    }
+    if (nav.handle(input, key)) return;
+    if (input === "/") setFiltering(true);
+    else if (key.return && rows[nav.selected]) props.onOpen(rows[nav.selected].id);
+    else if (input === "f") props.onFailures();
+    else if (key.escape && query) setQuery("");
+    else if (input === "q" || key.escape) props.onBack();
+  }, { isActive: props.active });
+
+  const w = props.width;
+  const nameW = Math.min(32, Math.max(12, ...rows.slice(nav.offset, nav.offset + visible).map((r) => Bun.stringWidth(r.name))));
+  const ageW = 5;
+  const statusW = 12;
+  const goalW = Math.max(0, w - 2 - nameW - ageW - statusW - 3);
+  const statusColor = (s: string) => (s === "completed" ? theme.c("good") : s === "blocked" ? theme.c("bad") : theme.c("accent"));
+  const total = all.data?.length ?? 0;
+  const title = `${props.projectName} ${theme.g.sep} ${query.trim() ? `${rows.length} of ${total} match` : `${total} snapshot${total === 1 ? "" : "s"}`}`;
+  return (
+    <Frame title={title} width={w} height={props.height} status={props.status}
+      hints={filtering ? ["type to filter", "Enter keep", "Esc clear", "↑/↓ move"] : ["Enter open", "/ filter", "f failures", "? keys", "q back"]}>
+      <Box>
+        <Text color={theme.c("accent")}>/ </Text>
+        {filtering ? (
+          <TextInput value={query} onChange={setQuery} focus={props.active} placeholder="words to find in any layer" showCursor />
+        ) : (
+          <Text color={theme.c("muted")}>{query ? `${query}  (/ to edit, Esc to clear)` : "press / to filter"}</Text>
+        )}
+      </Box>
+      {rows.length === 0 ? (
+        <Text color={theme.c("muted")}>{all.loading ? "Loading…" : query ? `Nothing matches "${query}".` : "No snapshots in this project."}</Text>
+      ) : (
+        rows.slice(nav.offset, nav.offset + visible).map((r, i) => {
+          const sel = nav.offset + i === nav.selected;
+          return (
+            <Text key={r.id} inverse={sel} wrap="truncate">
+              {sel ? theme.g.pointer : " "} {pad(r.name, nameW, theme.g.ellipsis)} {pad(age(r.created_at, now()), ageW)}
+              <Text color={sel ? undefined : statusColor(r.status)}>{pad(r.status.replace("_", " "), statusW)}</Text>
+              {fit(r.context ? `${r.goal} ${theme.g.sep} ${r.context.replace(/[«»]/g, "")}` : r.goal, goalW, theme.g.ellipsis)}
+            </Text>
+          );
+        })
+      )}
+      {rows.length > visible ? (
+        <Text color={theme.c("muted")}>{`${nav.selected + 1}/${rows.length}`}</Text>
+      ) : null}
+    </Frame>
+  );
+}
