@@ -30,6 +30,25 @@ function lazy(load: () => Promise<{ run: Runner }>) {
   };
 }
 
+/**
+ * The action of a command group (`snapshots`, `projects`…): alone it runs its default command;
+ * with a word that is not one of its commands it says so, with a suggestion.
+ */
+function groupDefault(load: (() => Promise<{ run: Runner }>) | null) {
+  const runDefault = load ? lazy(load) : null;
+  return async (...params: unknown[]) => {
+    const cmd = params[params.length - 1] as Command;
+    const names = cmd.commands.map((c) => c.name());
+    if (cmd.args.length || !runDefault) {
+      const word = cmd.args[0];
+      if (word === undefined) throw new UserError(`\`mindsave ${cmd.name()}\` needs a command: ${names.join(", ")}.`);
+      const near = names.find((n) => editDistance(n, word) <= 2);
+      throw new UserError(`Unknown command \`mindsave ${cmd.name()} ${word}\`; choose ${names.join(", ")}.${near ? ` Did you mean ${near}?` : ""}`);
+    }
+    return runDefault(...params);
+  };
+}
+
 export function buildProgram(): Command {
   const program = new Command("mindsave")
     .description("A portable save game for AI coding agents: save and restore an agent's working state.")
@@ -62,7 +81,7 @@ export function buildProgram(): Command {
     .option("--decision <text>", "Layer 2: a decision taken (repeatable)", collect)
     .option("--failed <text>", "Layer 2: a rejected approach, legacy excluded_paths style (repeatable)", collect)
     .option("--topic <slug>", "topic for the snapshot id (default: from the goal)")
-    .addOption(new Option("--status <status>", "snapshot status").choices(["in_progress", "completed", "blocked"]))
+    .option("--status <status>", "in_progress, completed or blocked (default: blocked when there is a blocker, else in_progress)")
     .option("--overflow", "write an L1-only OVF_ snapshot (context overflow)")
     .option("--keep <n>", "snapshots to keep per project after cleanup", (v) => parseCount("--keep", v))
     .action(lazy(() => import("./commands/save.ts")));
@@ -84,9 +103,14 @@ export function buildProgram(): Command {
     .option("--limit <n>", "at most this many hits", (v) => parseCount("--limit", v), 20)
     .action(lazy(() => import("./commands/recall.ts")));
 
-  const snapshots = program.command("snapshots").description("List, inspect and clean snapshots");
+  const snapshots = program
+    .command("snapshots")
+    .allowExcessArguments(true)
+    .description("List, inspect and clean snapshots (alone: list)")
+    .option("--limit <n>", "show at most this many", (v) => parseCount("--limit", v))
+    .action(groupDefault(() => import("./commands/snapshots.ts").then((m) => ({ run: m.list }))));
   snapshots
-    .command("list", { isDefault: true })
+    .command("list")
     .description("Snapshots of the project, newest first")
     .option("--limit <n>", "show at most this many", (v) => parseCount("--limit", v))
     .action(lazy(() => import("./commands/snapshots.ts").then((m) => ({ run: m.list }))));
@@ -116,9 +140,13 @@ export function buildProgram(): Command {
     .argument("<snapshot>", "snapshot id, name prefix, or list number")
     .action(lazy(() => import("./commands/snapshots.ts").then((m) => ({ run: m.remove }))));
 
-  const projects = program.command("projects").description("Projects in the store and their roots on this host");
+  const projects = program
+    .command("projects")
+    .allowExcessArguments(true)
+    .description("Projects in the store and their roots on this host (alone: list)")
+    .action(groupDefault(() => import("./commands/projects.ts").then((m) => ({ run: m.list }))));
   projects
-    .command("list", { isDefault: true })
+    .command("list")
     .description("Each project, its root on this host (or 'not on this host'), snapshot count")
     .action(lazy(() => import("./commands/projects.ts").then((m) => ({ run: m.list }))));
   projects
@@ -143,11 +171,18 @@ export function buildProgram(): Command {
     .option("--alt <item>", "an alternative to try instead (repeatable)", collect)
     .action(lazy(() => import("./commands/fail.ts")));
 
-  program
+  const failures = program
     .command("failures")
-    .description("The failure graph: this project's and the global failures")
+    .allowExcessArguments(true)
+    .description("The failure graph: this project's and the global failures (`failures forget ITEM` removes one)")
     .addOption(new Option("--scope <scope>", "only this scope").choices(["project", "global"]))
-    .action(lazy(() => import("./commands/failures.ts")));
+    .action(groupDefault(() => import("./commands/failures.ts")));
+  failures
+    .command("forget")
+    .description("Remove a failure recorded by mistake")
+    .argument("<item>", "the rejected item")
+    .addOption(new Option("--scope <scope>", "which graph (default: the project's, else the global one)").choices(["project", "global"]))
+    .action(lazy(() => import("./commands/failures.ts").then((m) => ({ run: m.forget }))));
 
   program
     .command("signal")
@@ -155,11 +190,15 @@ export function buildProgram(): Command {
     .option("--ratio <r>", "record the context fill ratio (0–1)", (v) => parseRatio(v))
     .option("--tool-call [n]", "record tool calls (default 1)", (v) => parseCount("--tool-call", v))
     .option("--turn", "record a conversation turn")
-    .option("--base-warning <r>", "set base_warning (0.50–0.70)", (v) => parseRatio(v))
-    .option("--base-critical <r>", "set base_critical (0.70–0.90)", (v) => parseRatio(v))
+    .option("--base-warning <r>", "set base_warning (0.50–0.70)", (v) => parseRatio(v, [0.5, 0.7], "--base-warning"))
+    .option("--base-critical <r>", "set base_critical (0.70–0.90)", (v) => parseRatio(v, [0.7, 0.9], "--base-critical"))
     .action(lazy(() => import("./commands/signal.ts")));
 
-  const drive = program.command("drive").description("Set up a USB drive that carries MindSave and its store");
+  const drive = program
+    .command("drive")
+    .allowExcessArguments(true)
+    .description("Set up a USB drive that carries MindSave and its store")
+    .action(groupDefault(null));
   drive
     .command("init")
     .description("Lay out PATH/mindsave/: a binary per OS, launchers, an empty store, a README.txt")
@@ -181,15 +220,27 @@ export function buildProgram(): Command {
   return program;
 }
 
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
 function parseCount(flag: string, v: string): number {
   const n = Number(v);
   if (!/^\d+$/.test(v) || n < 1) throw new UserError(`${flag} must be a whole number of at least 1, not ${JSON.stringify(v)}.`);
   return n;
 }
 
-function parseRatio(v: string): number {
+function parseRatio(v: string, [lo, hi]: [number, number] = [0, 1], flag = "A ratio"): number {
   const n = Number(v);
-  if (!Number.isFinite(n) || n < 0 || n > 1) throw new UserError(`A ratio must be a number from 0 to 1, not ${JSON.stringify(v)}.`);
+  if (!v.trim() || !Number.isFinite(n) || n < lo || n > hi) {
+    throw new UserError(`${flag} must be a number from ${lo.toFixed(lo % 1 ? 2 : 0)} to ${hi.toFixed(hi % 1 ? 2 : 0)}, not ${JSON.stringify(v)}.`);
+  }
   return n;
 }
 
@@ -204,13 +255,16 @@ export async function runCli(argv: string[]): Promise<number> {
       // --help and --version end here with code 0; parse errors were already printed.
       return e.exitCode === 0 ? 0 : 1;
     }
+    // With --json the error is JSON too, so a machine reading stderr gets one shape.
+    const json = argv.includes("--json");
     if (e instanceof UserError) {
-      process.stderr.write(`mindsave: ${e.message}\n`);
-      if (e.hint) process.stderr.write(`${e.hint}\n`);
+      process.stderr.write(json ? JSON.stringify({ error: e.message, exit_code: 1 }) + "\n" : `mindsave: ${e.message}\n`);
+      if (e.hint && !json) process.stderr.write(`${e.hint}\n`);
       return 1;
     }
     const err = e as Error;
-    process.stderr.write(`mindsave: internal error: ${err?.message ?? String(e)}\n`);
+    if (json) process.stderr.write(JSON.stringify({ error: `internal error: ${err?.message ?? String(e)}`, exit_code: 2 }) + "\n");
+    else process.stderr.write(`mindsave: internal error: ${err?.message ?? String(e)}\n`);
     if (process.env.MINDSAVE_DEBUG) process.stderr.write(`${err?.stack ?? ""}\n`);
     return 2;
   }

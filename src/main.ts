@@ -4,6 +4,14 @@ import { runCli } from "./cli.ts";
 
 const argv = process.argv.slice(2);
 
+// A reader that stops early (`mindsave projects | head -1`) is not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw e;
+  });
+}
+
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   const { versionLine } = await import("./commands/version.ts");
   process.stdout.write(versionLine() + "\n");

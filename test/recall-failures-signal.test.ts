@@ -72,7 +72,7 @@ describe("failure graph", () => {
     expect(third.reason).toBe("style conflict");
     expect(third.related).toEqual(["Bootstrap", "utility-first CSS"]);
     expect(third.alternatives).toEqual(["CSS Modules", "vanilla CSS"]);
-    const graph = (await okJson(["failures", "--home", t.home], t.at(t.repo))).failure_graph;
+    const graph = (await okJson(["failures", "--home", t.home], t.at(t.repo))).failure_graph.project;
     expect(graph.Tailwind).toMatchObject({ schema_version: "1.0", rejected_by: "system", repeat_count: 3, confidence: "high", scope: "project" });
     // Counted per host: all three on this host.
     expect(await sql(t.db, "SELECT count FROM failure_counts")).toEqual([{ count: 3 }] as any);
@@ -97,7 +97,7 @@ describe("failure graph", () => {
     const yaml = `goal: legacy import\nexcluded_paths:\n  - "Don't use Tailwind — causes style conflict"\n  - "websocket reconnect failed 3 times, switched to polling"\n  - "不要用Redux：太重了"\n`;
     await ok(["save", "--home", t.home], { ...t.at(t.repo), stdin: yaml });
     await ok(["save", "--goal", "flag form", "--failed", "MongoDB: no transactions", "--home", t.home], t.at(t.repo));
-    const graph = (await okJson(["failures", "--home", t.home], t.at(t.repo))).failure_graph;
+    const graph = (await okJson(["failures", "--home", t.home], t.at(t.repo))).failure_graph.project;
     expect(graph.Tailwind.reason).toBe("causes style conflict");
     expect(graph.Redux.reason).toBe("太重了");
     expect(graph.MongoDB.reason).toBe("no transactions");
@@ -111,7 +111,7 @@ describe("failure graph", () => {
     const yaml = "goal: g\nfailure_graph:\n  Redis cache:\n    reason: stale reads\n    repeat_count: 2\n";
     await ok(["save", "--home", t.home], { ...t.at(t.repo), stdin: yaml });
     await ok(["save", "--home", t.home], { ...t.at(t.repo), stdin: yaml });
-    expect((await okJson(["failures", "--home", t.home], t.at(t.repo))).failure_graph["Redis cache"].repeat_count).toBe(2);
+    expect((await okJson(["failures", "--home", t.home], t.at(t.repo))).failure_graph.project["Redis cache"].repeat_count).toBe(2);
   });
 
   test("the restore block stays within 800 tokens and says what it left out", async () => {

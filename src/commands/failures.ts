@@ -1,6 +1,7 @@
-// `mindsave failures`: the project's and the global failure graph.
+// `mindsave failures [--scope]`: the project's and the global failure graph; `failures forget ITEM`.
 import { effectiveConfidence, toGraphEntry } from "../engine/failures.ts";
-import { failuresFor } from "../engine/catalog.ts";
+import { failuresFor, removeFailure } from "../engine/catalog.ts";
+import { formatAge } from "../engine/restore.ts";
 import { print, printJson, withSession } from "./shared.ts";
 import type { GlobalOptions } from "../cli.ts";
 
@@ -11,19 +12,32 @@ export async function run(opts: { scope?: "project" | "global" }, _a: string[], 
     let failures = await failuresFor(session, ctx?.project.id ?? null);
     if (opts.scope) failures = failures.filter((f) => f.scope === opts.scope);
     if (g.json) {
-      printJson({ failure_graph: Object.fromEntries(failures.map((f) => [f.item, toGraphEntry(f, now)])) });
+      // Keyed by item within each scope: the same item may be rejected in both.
+      const graph = (scope: string) => Object.fromEntries(failures.filter((f) => f.scope === scope).map((f) => [f.item, toGraphEntry(f, now)]));
+      printJson({ project: ctx ? { id: ctx.project.id, name: ctx.project.name } : null, failure_graph: { project: graph("project"), global: graph("global") } });
       return 0;
     }
+    const whose = opts.scope === "global" ? "Global failure graph" : `Failure graph${ctx ? ` of ${ctx.project.name}` : ""}${opts.scope ? "" : " and global"}`;
     if (!failures.length) {
-      print(`No failures recorded${ctx ? ` for ${ctx.project.name}` : ""}${opts.scope ? ` (${opts.scope} scope)` : ""}.`);
+      print(`${whose}: nothing recorded.`);
       return 0;
     }
-    print(`Failure graph${ctx ? ` of ${ctx.project.name}` : ""} (${failures.length}):`);
+    print(`${whose} (${failures.length}):`);
     for (const f of failures) {
-      print(`- ${f.item} [${f.scope}, ${f.rejected_by}, ×${f.repeat_count}, ${effectiveConfidence(f, now)}]: ${f.reason}`);
+      print(`- ${f.item} [${f.scope}, ${f.rejected_by}, ×${f.repeat_count}, ${effectiveConfidence(f, now)}, last seen ${formatAge(f.last_seen, now)}]: ${f.reason}`);
       if (f.alternatives.length) print(`    instead: ${f.alternatives.join("; ")}`);
       if (f.related.length) print(`    related: ${f.related.join(", ")}`);
     }
+    return 0;
+  });
+}
+
+export async function forget(opts: { scope?: "project" | "global" }, args: string[], g: GlobalOptions): Promise<number> {
+  return withSession(g, true, async (session) => {
+    const ctx = await session.project({ create: false });
+    const f = await removeFailure(session, ctx?.project.id ?? null, args[0], opts.scope);
+    if (g.json) printJson({ forgotten: f.item, scope: f.scope, id: f.id });
+    else print(`Removed ${f.item} from the ${f.scope} failure graph.`);
     return 0;
   });
 }

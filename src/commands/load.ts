@@ -3,7 +3,7 @@ import { createInterface } from "node:readline/promises";
 import { UserError } from "../errors.ts";
 import { loadSnapshot, selectSnapshot, formatAge, type FileCheck, type LoadResult } from "../engine/restore.ts";
 import { toHostPath } from "../engine/paths.ts";
-import { print, printJson, truncate, withSession } from "./shared.ts";
+import { padEnd, print, printJson, truncate, withSession } from "./shared.ts";
 import type { GlobalOptions } from "../cli.ts";
 import type { SnapshotSummary } from "../store/store.ts";
 
@@ -21,11 +21,22 @@ export async function run(opts: { latest?: boolean; verify?: boolean }, args: st
       }
       print(list);
       const rl = createInterface({ input: process.stdin, output: process.stderr });
-      const answer = (await rl.question(`Load which? [1-${sel.choices.length}, Enter = 1] `)).trim();
-      rl.close();
-      sel = await selectSnapshot(session, ctx.project.id, answer || "1");
-      if (sel.kind !== "snapshot") return 1;
+      try {
+        for (;;) {
+          const answer = (await rl.question(`Load which? [1-${sel.choices.length}, Enter = 1, q = quit] `)).trim();
+          if (answer === "q") return 0;
+          const n = Number(answer || "1");
+          if (Number.isInteger(n) && n >= 1 && n <= sel.choices.length) {
+            sel = await selectSnapshot(session, ctx.project.id, String(n));
+            break;
+          }
+          process.stderr.write(`Please answer a number from 1 to ${sel.choices.length}.\n`);
+        }
+      } finally {
+        rl.close();
+      }
     }
+    if (sel.kind !== "snapshot") return 1;
     const result = await loadSnapshot(session, sel.snapshot, ctx, { verify: opts.verify });
     if (g.json) printJson(toJson(result));
     else {
@@ -38,8 +49,9 @@ export async function run(opts: { latest?: boolean; verify?: boolean }, args: st
 
 export function numberedList(choices: SnapshotSummary[], now: Date): string {
   const width = String(choices.length).length;
+  const nameW = Math.max(...choices.map((c) => Bun.stringWidth(c.name)));
   return choices
-    .map((c, i) => `${String(i + 1).padStart(width)}. ${c.name}  ${c.created_at.slice(0, 16).replace("T", " ")} (${formatAge(c.created_at, now)})  [${c.status}]  ${truncate(c.goal, 60)}`)
+    .map((c, i) => `${String(i + 1).padStart(width)}. ${padEnd(c.name, nameW)}  ${padEnd(formatAge(c.created_at, now), 12)} ${padEnd(c.status, 11)} ${truncate(c.goal, 60)}`)
     .join("\n");
 }
 
@@ -50,8 +62,8 @@ export function verifyText(checks: FileCheck[]): string {
   const lines = off.map((c) =>
     c.status === "missing"
       ? `- ${c.path} is missing on this host (${c.absolute})`
-      : `- ${c.path} may have changed (last modified: ${c.modified_at?.slice(0, 16).replace("T", " ")} UTC)`);
-  return ["⚠ Workspace differs from snapshot:", ...lines, "Continue with Continuation Mode?", ""].join("\n");
+      : `- ${c.path} has changed since the snapshot (last modified: ${c.modified_at?.slice(0, 16).replace("T", " ")} UTC)`);
+  return ["⚠ Workspace differs from snapshot:", ...lines, "Check these files before continuing.", ""].join("\n");
 }
 
 function toJson(r: LoadResult) {

@@ -3,16 +3,16 @@ import { UserError } from "../errors.ts";
 import { layer3Text, search } from "../engine/recall.ts";
 import { selectSnapshot } from "../engine/restore.ts";
 import { listProjects } from "../engine/projects.ts";
-import { print, printJson, withSession } from "./shared.ts";
+import { padEnd, print, printJson, truncate, withSession } from "./shared.ts";
 import type { GlobalOptions } from "../cli.ts";
 
 export async function run(opts: { snapshot?: string; allProjects?: boolean; limit: number }, words: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, false, async (session) => {
     if (words.length) {
       const ctx = opts.allProjects ? null : await session.requireProject();
-      const hits = await search(session, ctx?.project.id ?? null, words, opts.limit);
+      const { hits, more } = await search(session, ctx?.project.id ?? null, words, opts.limit);
       if (g.json) {
-        printJson({ query: words.join(" "), hits });
+        printJson({ query: words.join(" "), hits, more });
         return 0;
       }
       if (!hits.length) {
@@ -20,11 +20,11 @@ export async function run(opts: { snapshot?: string; allProjects?: boolean; limi
         return 0;
       }
       const names = opts.allProjects ? new Map((await listProjects(session)).map((p) => [p.id, p.name])) : null;
-      const lines = hits.map((h) => {
-        const where = names ? `${names.get(h.project_id) ?? h.project_id} / ` : "";
-        return `${where}${h.name}  ${h.created_at.slice(0, 10)}  ${h.goal}\n    ${h.context.replace(/\s+/g, " ").trim()}`;
-      });
-      print(`${hits.length} snapshot(s) match:\n${lines.join("\n")}`);
+      const label = (h: (typeof hits)[number]) => `${names ? `${names.get(h.project_id) ?? h.project_id} / ` : ""}${h.name}`;
+      const w = Math.max(...hits.map((h) => Bun.stringWidth(label(h))));
+      const lines = hits.map((h) => `${padEnd(label(h), w)}  ${h.created_at.slice(0, 16).replace("T", " ")}  ${truncate(h.goal, 60)}\n    ${h.context}`);
+      const head = more ? `More than ${hits.length} snapshots match; the newest ${hits.length} (see more with --limit N):` : `${hits.length} snapshot(s) match, newest first:`;
+      print(`${head}\n${lines.join("\n")}`);
       return 0;
     }
     const ctx = await session.requireProject();

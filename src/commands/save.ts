@@ -53,10 +53,12 @@ export async function run(opts: SaveFlags, _args: string[], g: GlobalOptions): P
     for (const w of result.warnings) warn(w);
     const l2 = snap.kind === "overflow" ? "Layer 1 only" : `L2 ${snap.l2_tokens}/${LAYER2_BUDGET}`;
     print(`💾 MindSave checkpoint saved: ${snap.name} (project ${result.context.project.name}; L1 ${snap.l1_tokens}/${LAYER1_BUDGET} tokens, ${l2}).`);
-    if (result.removed.length) print(`Cleaned up ${result.removed.length} old snapshot(s): ${result.removed.join(", ")}.`);
+    if (result.removed.length) {
+      print(`Cleanup removed ${result.removed.length} snapshot(s) (completed ones past 30 days or over the keep-${opts.keep ?? 20} limit; in-progress and blocked ones are never removed): ${result.removed.join(", ")}.`);
+    }
     print(snap.kind === "overflow"
-      ? "⚠️ Context overflow imminent. MindSave auto-saved (Layer 1 only). Start a new conversation with /load to continue."
-      : "Start a new conversation with /load to continue.");
+      ? "⚠️ Overflow snapshot saved (Layer 1 only). Start a new session and restore it with `mindsave load` (/load for agents)."
+      : "Restore it in a new session with `mindsave load` (/load for agents).");
   }
   return 0;
 }

@@ -22,11 +22,13 @@ export async function list(opts: { limit?: number }, _args: string[], g: GlobalO
       return 0;
     }
     const now = session.now();
-    const nameW = Math.min(36, Math.max(...rows.map((r) => Bun.stringWidth(r.name))));
+    // Ids are what `show`, `complete` and `delete` take: never cut them; the goal gives way.
+    const nameW = Math.max(...rows.map((r) => Bun.stringWidth(r.name)));
     print(`Snapshots of ${ctx.project.name}, newest first:`);
     rows.forEach((r, i) => {
       const layers = ["L1", r.has_layer2 ? "L2" : "", r.has_layer3 ? "L3" : ""].filter(Boolean).join("+");
-      print(`${String(i + 1).padStart(3)}. ${padEnd(truncate(r.name, 36), nameW)}  ${padEnd(formatAge(r.created_at, now), 12)} ${padEnd(r.status, 11)} ${padEnd(layers, 8)} ${padEnd(kb(r.size), 8)} ${truncate(r.goal, 50)}`);
+      const goalW = Math.max(20, (process.stdout.columns || 120) - nameW - 50);
+      print(`${String(i + 1).padStart(3)}. ${padEnd(r.name, nameW)}  ${padEnd(formatAge(r.created_at, now), 12)} ${padEnd(r.status, 11)} ${padEnd(layers, 8)} ${padEnd(kb(r.size), 8)} ${truncate(r.goal, goalW)}`);
     });
     return 0;
   });
@@ -55,10 +57,13 @@ export async function stats(_o: unknown, _args: string[], g: GlobalOptions): Pro
 
 export async function clean(opts: { keep: number; dryRun?: boolean }, _args: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, true, async (session) => {
-    const removed = await cleanSnapshots(session, { keep: opts.keep, dryRun: opts.dryRun });
-    if (g.json) printJson({ dry_run: !!opts.dryRun, removed });
-    else if (!removed.length) print("Nothing to clean: every snapshot is within the rules.");
-    else print(`${opts.dryRun ? "Would remove" : "Removed"} ${removed.length} snapshot(s): ${removed.join(", ")}.`);
+    const r = await cleanSnapshots(session, { keep: opts.keep, dryRun: opts.dryRun });
+    if (g.json) printJson({ dry_run: !!opts.dryRun, ...r });
+    else {
+      print(r.removed.length ? `${opts.dryRun ? "Would remove" : "Removed"} ${r.removed.length} snapshot(s): ${r.removed.join(", ")}.` : "Nothing to remove.");
+      const kept = `${r.remaining} snapshot(s) remain`;
+      print(r.remaining > opts.keep ? `${kept}: ${r.protected} of them are in progress or blocked, which cleanup never removes.` : `${kept}.`);
+    }
     return 0;
   });
 }

@@ -1,7 +1,7 @@
 // Read and change what is in the store, by id: the functions the CLI and the TUI share, so
 // neither reaches the store itself.
 import { UserError } from "../errors.ts";
-import { effectiveConfidence, observeFailure, type FailureObservation } from "./failures.ts";
+import { effectiveConfidence, forgetFailure, observeFailure, type FailureObservation } from "./failures.ts";
 import { loadSnapshot, verifyFiles, type LoadResult, type FileCheck } from "./restore.ts";
 import type { Session, ProjectContext } from "./session.ts";
 import type { FailureRecord, HostRecord, SnapshotRecord, SnapshotSummary, SnapshotStatus } from "../store/store.ts";
@@ -33,6 +33,10 @@ export function failuresFor(session: Session, projectId: string | null): Promise
 
 export async function recordFailure(session: Session, projectId: string | null, o: FailureObservation): Promise<FailureRecord> {
   return session.write((w) => observeFailure(w, o.scope === "global" ? null : projectId, o, session.now()));
+}
+
+export async function removeFailure(session: Session, projectId: string | null, item: string, scope?: string): Promise<FailureRecord> {
+  return session.write((w) => forgetFailure(w, projectId, item, scope));
 }
 
 export async function setStatusById(session: Session, id: string, status: SnapshotStatus): Promise<SnapshotRecord> {

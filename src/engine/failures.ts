@@ -55,9 +55,29 @@ function oneOf<T extends string>(field: string, v: string | undefined, allowed: 
 
 export function validateObservation(o: FailureObservation): void {
   if (!o.item || !o.item.trim()) throw new UserError("A failure needs the item that was rejected (e.g. `mindsave fail Tailwind --reason ...`).");
-  oneOf("rejected_by", o.rejected_by, ["user", "system"] as const);
-  oneOf("scope", o.scope, ["project", "global"] as const);
-  oneOf("confidence", o.confidence, ["high", "medium", "low"] as const);
+  try {
+    oneOf("rejected_by", o.rejected_by, ["user", "system"] as const);
+    oneOf("scope", o.scope, ["project", "global"] as const);
+    oneOf("confidence", o.confidence, ["high", "medium", "low"] as const);
+  } catch (e) {
+    throw new UserError(`Failure ${JSON.stringify(o.item.trim())}: ${(e as Error).message}`);
+  }
+}
+
+/** Removes a failure from the graph (a tombstone, so the removal travels with sync). */
+export async function forgetFailure(w: StoreWriter, projectId: string | null, item: string, scope?: string): Promise<FailureRecord> {
+  const candidates = [
+    ...(scope !== "global" && projectId ? [failureId("project", projectId, item)] : []),
+    ...(scope !== "project" ? [failureId("global", null, item)] : []),
+  ];
+  for (const id of candidates) {
+    const f = await w.getFailure(id);
+    if (f && !f.deleted) {
+      await w.tombstoneFailure(id);
+      return f;
+    }
+  }
+  throw new UserError(`No failure ${JSON.stringify(item)} in ${scope ? `the ${scope} graph` : "this project's or the global graph"}; see \`mindsave failures\`.`);
 }
 
 const uniq = (xs: string[]) => [...new Set(xs.map((x) => x.trim()).filter(Boolean))];
@@ -65,7 +85,13 @@ const uniq = (xs: string[]) => [...new Set(xs.map((x) => x.trim()).filter(Boolea
 /** Records an observation of a failure inside the caller's write transaction. */
 export async function observeFailure(w: StoreWriter, projectId: string | null, o: FailureObservation, now: Date): Promise<FailureRecord> {
   validateObservation(o);
-  const scope = oneOf("scope", o.scope, ["project", "global"] as const) ?? "project";
+  let scope = oneOf("scope", o.scope, ["project", "global"] as const);
+  if (!scope) {
+    // Without a scope, an item already in the global graph (and not in the project's) is that one.
+    const inProject = projectId ? await w.getFailure(failureId("project", projectId, o.item)) : null;
+    const inGlobal = await w.getFailure(failureId("global", null, o.item));
+    scope = (!inProject || inProject.deleted) && inGlobal && !inGlobal.deleted ? "global" : "project";
+  }
   if (scope === "project" && !projectId) throw new UserError("A project-scoped failure needs a project; use --scope global outside a project.");
   const item = o.item.trim();
   const id = failureId(scope, scope === "global" ? null : projectId, item);

@@ -60,6 +60,13 @@ async function moveFailures(w: StoreWriter, from: string, to: string): Promise<n
   return failures.length;
 }
 
+/** `name`, or `name~2`, `name~3`… when another live project already has it. */
+export async function freeProjectName(w: StoreWriter, name: string): Promise<string> {
+  const taken = new Set((await w.listProjects()).map((p) => p.name));
+  if (!taken.has(name)) return name;
+  for (let n = 2; ; n++) if (!taken.has(`${name}~${n}`)) return `${name}~${n}`;
+}
+
 /** Merges `otherKey` into the current project: its snapshots, failures and roots move here. */
 export async function linkProjects(session: Session, otherKey: string): Promise<{ into: ProjectRecord; from: ProjectRecord; snapshots: number; failures: number }> {
   return session.write(async (w) => {
@@ -87,9 +94,10 @@ export async function splitProject(session: Session): Promise<{ project: Project
   return session.write(async (w) => {
     const here = await session.project({ create: true, w });
     if (!here.root) throw new UserError("This project has no root on this host to split off.");
+    const others = (await w.rootsOfProject(here.project.id)).filter((r) => !(r.host_id === session.host.id && r.path === here.root));
+    if (!others.length) throw new UserError(`This checkout is the only root of project ${here.project.name}; there is nothing to split it from.`);
     const id = `p_${newId()}`;
-    const siblings = await w.projectsByIdentity(here.project.identity);
-    const name = `${here.workspace?.name ?? here.project.name}~${siblings.length + 1}`;
+    const name = await freeProjectName(w, here.workspace?.name ?? here.project.name);
     await w.insertProject({ id, identity: here.project.identity, name, remote: here.workspace?.remote ?? null, created_at: session.now().toISOString(), merged_into: null });
     const mine = (await w.rootAt(session.host.id, here.root)).filter((r) => r.project_id === here.project.id);
     for (const r of mine) await w.deleteRoot(r.id);

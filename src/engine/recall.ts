@@ -16,10 +16,19 @@ export function searchTerms(words: string[]): string[] {
   return terms.length ? terms : line.trim() ? [line.trim()] : [];
 }
 
-export async function search(session: Session, projectId: string | null, words: string[], limit = 20): Promise<SearchHit[]> {
+export interface SearchResult {
+  hits: SearchHit[];
+  /** More snapshots match than `limit`. */
+  more: boolean;
+}
+
+/** Snapshots matching every term, newest first; each hit's context has its line breaks as " · ". */
+export async function search(session: Session, projectId: string | null, words: string[], limit = 20): Promise<SearchResult> {
   const terms = searchTerms(words);
-  if (!terms.length) return [];
-  return session.store.searchSnapshots(projectId, terms, limit);
+  if (!terms.length) return { hits: [], more: false };
+  const rows = await session.store.searchSnapshots(projectId, terms, limit + 1);
+  const hits = rows.slice(0, limit).map((h) => ({ ...h, context: h.context.replace(/\s*\n+\s*/g, " · ").replace(/\s+/g, " ").trim() }));
+  return { hits, more: rows.length > limit };
 }
 
 /** The cold archive as shown to a person or agent: the markdown body plus fields kept aside. */

@@ -48,6 +48,8 @@ export async function selectSnapshot(session: Session, projectId: string, key: s
   return { kind: "choose", choices: await q.listSnapshots(projectId) };
 }
 
+const NOT_RECORDED = "(not recorded)";
+
 export type FileCheck = { path: string; absolute: string; status: "ok" | "missing" | "modified" | "unknown"; modified_at?: string };
 
 /** --verify: does each active file exist on this host, and has it changed since the snapshot? */
@@ -127,9 +129,11 @@ export async function buildRestoreBlock(
     `saved ${s.created_at.slice(0, 16).replace("T", " ")} UTC (${age(s.created_at, now)}) on ${s.saved_host === ctx.hostId ? "this host" : ctx.savedHostName ?? s.saved_host} · status ${s.status}${s.kind === "overflow" ? " · overflow (Layer 1 only)" : ""}`,
     "",
     "## Layer 1 · Execution Register",
-    yaml({ goal: s.goal, state: s.state, next_action: s.next_action, active_files: files, blocker: s.blocker }),
+    yaml({ goal: s.goal, state: s.state || NOT_RECORDED, next_action: s.next_action || NOT_RECORDED, active_files: files.length ? files : NOT_RECORDED, blocker: s.blocker }),
   ];
-  const tail = [`MindSave restored. Goal: ${s.goal}. Next: ${s.next_action || "(not recorded)"}. Entering Continuation Mode — executing next step.`];
+  const tail = [s.next_action
+    ? `MindSave restored. Goal: ${s.goal}. Next: ${s.next_action}. Entering Continuation Mode — executing next step.`
+    : `MindSave restored. Goal: ${s.goal}. No next action was recorded: decide it from the state above, then continue.`];
 
   const pieces: Piece[] = [];
   const n = (xs: unknown[]) => xs.length;
@@ -179,7 +183,8 @@ function omittedLine(o: RestoreBlock["omitted"], name: string): string {
     o.failures && `${o.failures} failure(s)`, o.decisions && `${o.decisions} decision(s)`,
     o.constraints && `${o.constraints} constraint(s)`, o.symbolic && `${o.symbolic} compressed constraint group(s)`,
   ].filter(Boolean);
-  return `(Left out to stay within ${RESTORE_BUDGET} tokens: ${parts.join(", ")}. See them with \`mindsave failures\` and \`mindsave recall --snapshot ${name}\`.)`;
+  const where = [o.failures && "`mindsave failures`", (o.decisions || o.constraints || o.symbolic) && `\`mindsave snapshots show ${name}\``].filter(Boolean).join(" and ");
+  return `(Left out to stay within ${RESTORE_BUDGET} tokens: ${parts.join(", ")}. See them with ${where}.)`;
 }
 
 export interface LoadResult {

@@ -88,7 +88,8 @@ export function checkLayer1(l1: { goal: string; state: string; next_action: stri
 export function fitLayer2(l2: Layer2): { layer2: Layer2; tokens: number; compressed: Record<string, unknown> | null } {
   const plain = countTokens(layer2Text(l2));
   if (plain <= LAYER2_BUDGET) return { layer2: l2, tokens: plain, compressed: null };
-  const c = compressLayer2(l2.constraints, l2.decisions, []);
+  // No count limit: only the token budget decides, so compression never drops a constraint.
+  const c = compressLayer2(l2.constraints, l2.decisions, [], { maxConstraints: Number.MAX_SAFE_INTEGER });
   let layer2: Layer2 = { constraints: c.constraints, decisions: c.decisions, failure_graph: l2.failure_graph, symbolic: c.symbolic };
   let tokens = countTokens(layer2Text(layer2));
   // Compression that saves nothing is not used; the plain layer's sizes name the field to cut.
@@ -151,11 +152,13 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
     compressed = fitted.compressed;
     if (compressed) {
       const conflicts = (compressed.conflicts as unknown[]).length;
-      warnings.push(`Layer 2 was over ${LAYER2_BUDGET} tokens and was compressed to ${l2Tokens}; the original constraints are kept in the snapshot's archive.` +
+      warnings.push(`Layer 2 was over ${LAYER2_BUDGET} tokens and was compressed to ${l2Tokens} by folding related constraints; the constraints as written are kept in Layer 3 (\`mindsave recall\`).` +
         (conflicts ? ` ${conflicts} contradicting constraint pair(s) were left as written.` : ""));
     }
   }
   const files = active.map((p) => fileFingerprint(p, root));
+  const absent = files.filter((f) => f.size === undefined).map((f) => f.path);
+  if (absent.length) warnings.push(`Active file(s) not found on this host (saved by path only): ${absent.join(", ")}.`);
   const now = session.now();
   const topic = (opts.overflow ? "OVF_" : "") + topicSlug(input.topic || input.goal);
   const status = statusFor(input);

@@ -5,6 +5,7 @@ import { resolveHome, prepareHome, journalModeFor, type Home } from "./home.ts";
 import { currentHost, type HostIdentity } from "./host.ts";
 import { resolveWorkspace, gitCommonDir, type Workspace } from "./workspace.ts";
 import { derivedId, newId } from "./ids.ts";
+import { freeProjectName } from "./projects.ts";
 import { Store, type ProjectRecord, type StoreWriter, type Queries } from "../store/store.ts";
 import { UserError } from "../errors.ts";
 
@@ -159,7 +160,7 @@ export class Session {
     // independently agree; a second checkout on one host (a fork or a copy) gets a fresh id.
     const primary = derivedId("p", ws.identity);
     const id = existing.length === 0 && !(await w.getProject(primary)) ? primary : `p_${newId()}`;
-    const name = existing.length ? `${ws.name}~${existing.length + 1}` : ws.name;
+    const name = await freeProjectName(w, ws.name);
     await w.insertProject({ id, identity: ws.identity, name, remote: ws.remote, created_at: this.now().toISOString(), merged_into: null });
     await this.recordRoot(w, id, ws.root);
     const project = (await w.getProject(id))!;
@@ -192,9 +193,16 @@ export class Session {
   /** The current project or a clear sentence saying there is none yet. */
   async requireProject(): Promise<ProjectContext> {
     const ctx = await this.project({ create: false });
-    if (!ctx) {
-      throw new UserError(`No MindSave project here yet (${this.opts.workspace ?? this.cwd}); save a snapshot first with \`mindsave save\`.`);
+    if (ctx) return ctx;
+    const ws = this.workspace(false);
+    const kin = ws ? await this.store.projectsByIdentity(ws.identity) : [];
+    if (kin.length) {
+      const p = kin[0];
+      const root = await this.rootOnThisHost(this.store, p.id);
+      throw new UserError(
+        `This checkout shares its history with project ${p.name}${root ? ` at ${root}` : ""} but is not part of it: load that one with \`mindsave load --project ${p.id}\`, or merge them by running \`mindsave projects link ${p.id}\` here.`,
+      );
     }
-    return ctx;
+    throw new UserError(`No MindSave project here yet (${ws?.root ?? this.opts.workspace ?? this.cwd}); save a snapshot first with \`mindsave save\`.`);
   }
 }

@@ -107,11 +107,14 @@ export function splitFrontMatter(source: string): { yaml: string; body: string; 
 export function parseSnapshotText(source: string, origin = "the snapshot"): SnapshotInput {
   if (!source.trim()) throw new UserError(`${origin} is empty; a snapshot needs at least a goal.`);
   const { yaml, body } = splitFrontMatter(source);
-  const doc = parseDocument(yaml, { uniqueKeys: false, prettyErrors: false });
+  const doc = parseDocument(yaml, { uniqueKeys: false, prettyErrors: true });
   if (doc.errors.length) {
     const e = doc.errors[0];
-    const where = e instanceof YAMLParseError && e.linePos ? ` at line ${e.linePos[0].line}` : "";
-    throw new UserError(`${origin} is not valid YAML${where}: ${e.message.split("\n")[0]}`);
+    // Lines are counted in the whole input: front matter starts after its opening `---`.
+    const offset = source.replace(/^\uFEFF/, "").startsWith("---") ? 1 : 0;
+    const where = e instanceof YAMLParseError && e.linePos ? ` at line ${e.linePos[0].line + offset}` : "";
+    const what = e.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
+    throw new UserError(`${origin} is not valid YAML${where}: ${what}.`.replace(/\.\.$/, "."));
   }
   const data = doc.toJS() as unknown;
   if (data === null || typeof data !== "object" || Array.isArray(data)) {
@@ -184,5 +187,5 @@ export function legacyExcludedPath(line: string): { item: string; entry: Failure
   let item = (sep ? line.slice(0, sep.index) : line).trim();
   const reason = sep ? line.slice(sep.index + sep[0].length).trim() : "";
   item = item.replace(/^(?:don'?t|do not|never|avoid|no longer|stop)\s+(?:use|using|try|trying)?\s*|^no\s+|^(?:不要|别|禁止|避免|不)(?:用|使用|再用)?/i, "").trim() || line.trim();
-  return { item, entry: { rejected_by: "system", reason: reason || line.trim() } };
+  return { item, entry: { rejected_by: "system", reason: reason || "(no reason recorded)" } };
 }

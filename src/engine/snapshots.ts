@@ -1,6 +1,6 @@
 // Snapshot management: status, delete, cleanup on demand, and the spec's file format for one snapshot.
 import { UserError } from "../errors.ts";
-import { cleanup, DEFAULT_KEEP } from "./save.ts";
+import { cleanup, DEFAULT_KEEP, isProtected } from "./save.ts";
 import { selectSnapshot } from "./restore.ts";
 import { yaml } from "./layers.ts";
 import type { Session } from "./session.ts";
@@ -27,10 +27,15 @@ export async function deleteSnapshot(session: Session, key: string): Promise<Sna
   return s;
 }
 
-export async function cleanSnapshots(session: Session, opts: { keep?: number; dryRun?: boolean }): Promise<string[]> {
+export async function cleanSnapshots(session: Session, opts: { keep?: number; dryRun?: boolean }): Promise<{ removed: string[]; remaining: number; protected: number }> {
   const ctx = await session.requireProject();
   const keep = opts.keep ?? DEFAULT_KEEP;
-  return session.write((w) => cleanup(w, ctx.project.id, { keep, now: session.now(), dryRun: opts.dryRun }));
+  return session.write(async (w) => {
+    const removed = await cleanup(w, ctx.project.id, { keep, now: session.now(), dryRun: opts.dryRun });
+    const left = await w.cleanupCandidates(ctx.project.id);
+    const remaining = opts.dryRun ? left.length - removed.length : left.length;
+    return { removed, remaining, protected: left.filter(isProtected).length };
+  });
 }
 
 /** One snapshot in the spec's template: YAML front matter (Layers 1 and 2) and the markdown Layer 3. */

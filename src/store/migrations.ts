@@ -5,6 +5,20 @@
 // the host that last wrote it, a hybrid logical clock (`hlc`) and a tombstone flag (`deleted`).
 // Counters that several hosts bump (a failure's repeat_count) are one row per host.
 
+/**
+ * What the full-text index holds for a snapshot: the readable text of each layer (list items one
+ * per line, failures as "item: reason"), not the JSON it is stored as, and not the snapshot's id,
+ * whose date would match every search for a number.
+ */
+const SEARCH_TEXT = `new.rowid,
+  new.goal || char(10) || new.state || char(10) || new.next_action || char(10) || new.blocker || char(10) ||
+    coalesce((SELECT group_concat(json_extract(value, '$.path'), char(10)) FROM json_each(new.active_files)), ''),
+  coalesce((SELECT group_concat(value, char(10)) FROM json_each(new.constraints)), '') || char(10) ||
+    coalesce((SELECT group_concat(value, char(10)) FROM json_each(new.decisions)), '') || char(10) ||
+    coalesce((SELECT group_concat(key || ': ' || coalesce(json_extract(value, '$.reason'), ''), char(10)) FROM json_each(new.failure_graph)), ''),
+  new.layer3 || char(10) || coalesce(new.extra, '') || char(10) ||
+    coalesce((SELECT group_concat(value, char(10)) FROM json_each(new.compressed, '$.original_constraints')), '')`;
+
 export const MIGRATIONS: readonly string[][] = [
   // 1: the core store
   [
@@ -70,23 +84,14 @@ export const MIGRATIONS: readonly string[][] = [
     // terms shorter than three characters are matched with instr() by the store instead.
     `CREATE VIRTUAL TABLE snapshot_search USING fts5(layer1, layer2, layer3, tokenize='trigram')`,
     `CREATE TRIGGER snapshots_ai AFTER INSERT ON snapshots WHEN new.deleted = 0 BEGIN
-      INSERT INTO snapshot_search(rowid, layer1, layer2, layer3)
-      VALUES (new.rowid,
-        new.goal || char(10) || new.state || char(10) || new.next_action || char(10) || new.blocker || char(10) || new.active_files || char(10) || new.name,
-        new.constraints || char(10) || new.decisions || char(10) || new.failure_graph,
-        new.layer3 || coalesce(char(10) || new.extra, ''));
+      INSERT INTO snapshot_search(rowid, layer1, layer2, layer3) SELECT ${SEARCH_TEXT};
     END`,
     `CREATE TRIGGER snapshots_ad AFTER DELETE ON snapshots BEGIN
       DELETE FROM snapshot_search WHERE rowid = old.rowid;
     END`,
     `CREATE TRIGGER snapshots_au AFTER UPDATE ON snapshots BEGIN
       DELETE FROM snapshot_search WHERE rowid = old.rowid;
-      INSERT INTO snapshot_search(rowid, layer1, layer2, layer3)
-      SELECT new.rowid,
-        new.goal || char(10) || new.state || char(10) || new.next_action || char(10) || new.blocker || char(10) || new.active_files || char(10) || new.name,
-        new.constraints || char(10) || new.decisions || char(10) || new.failure_graph,
-        new.layer3 || coalesce(char(10) || new.extra, '')
-      WHERE new.deleted = 0;
+      INSERT INTO snapshot_search(rowid, layer1, layer2, layer3) SELECT ${SEARCH_TEXT} WHERE new.deleted = 0;
     END`,
     `CREATE TABLE failures (
       id TEXT PRIMARY KEY,

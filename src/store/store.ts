@@ -193,28 +193,21 @@ export class Queries {
   }
 
   /**
-   * Full-text search. Terms of three or more characters go through the FTS5 trigram index
-   * (each quoted, so FTS syntax in user input is searched for, never interpreted); shorter
-   * terms are matched with instr(). All terms must match.
+   * Full-text search, newest first. Terms of three or more characters go through the FTS5 trigram
+   * index (each quoted, so FTS syntax in user input is searched for, never interpreted); shorter
+   * terms are matched with instr() on the same indexed text. All terms must match.
    */
   async searchSnapshots(projectId: string | null, terms: string[], limit = 50): Promise<SearchHit[]> {
     const long = terms.filter((t) => [...t].length >= 3);
     const short = terms.filter((t) => [...t].length < 3).map((t) => t.toLowerCase());
     const args: unknown[] = [];
     const where: string[] = ["s.deleted = 0"];
-    let from = "snapshots s";
-    let order = "s.created_at DESC";
-    let context = "''";
     if (long.length) {
-      from = "snapshot_search f JOIN snapshots s ON s.rowid = f.rowid";
       where.push("snapshot_search MATCH ?");
       args.push(long.map((t) => `"${t.replaceAll('"', '""')}"`).join(" "));
-      order = "bm25(snapshot_search, 3.0, 2.0, 1.0), s.created_at DESC";
-      context = `snippet(snapshot_search, -1, '«', '»', '…', 12)`;
     }
-    const all = "lower(s.name || ' ' || s.goal || ' ' || s.state || ' ' || s.next_action || ' ' || s.blocker || ' ' || s.active_files || ' ' || s.constraints || ' ' || s.decisions || ' ' || s.failure_graph || ' ' || s.layer3)";
     for (const t of short) {
-      where.push(`instr(${all}, ?) > 0`);
+      where.push("instr(lower(f.layer1 || char(10) || f.layer2 || char(10) || f.layer3), ?) > 0");
       args.push(t);
     }
     if (projectId) {
@@ -222,20 +215,18 @@ export class Queries {
       args.push(projectId);
     }
     args.push(limit);
+    const context = long.length ? "snippet(snapshot_search, -1, '«', '»', '…', 48)" : "''";
     const rows = await this.rows(
-      `SELECT s.id, s.project_id, s.name, s.created_at, s.status, s.goal, ${context} AS context,
-         s.state, s.next_action, s.blocker, s.constraints, s.decisions, s.failure_graph, s.layer3
-       FROM ${from} WHERE ${where.join(" AND ")} ORDER BY ${order} LIMIT ?`,
+      `SELECT s.id, s.project_id, s.name, s.created_at, s.status, s.goal, ${context} AS context, f.layer1, f.layer2, f.layer3
+       FROM snapshot_search f JOIN snapshots s ON s.rowid = f.rowid
+       WHERE ${where.join(" AND ")} ORDER BY s.created_at DESC, s.id DESC LIMIT ?`,
       args,
     );
-    return rows.map((r) => {
-      const hit: SearchHit = {
-        id: str(r.id), project_id: str(r.project_id), name: str(r.name), created_at: str(r.created_at),
-        status: str(r.status) as SearchHit["status"], goal: str(r.goal), context: str(r.context),
-      };
-      if (!hit.context) hit.context = shortContext(r, short[0] ?? "");
-      return hit;
-    });
+    return rows.map((r) => ({
+      id: str(r.id), project_id: str(r.project_id), name: str(r.name), created_at: str(r.created_at),
+      status: str(r.status) as SearchHit["status"], goal: str(r.goal),
+      context: str(r.context) || shortContext([str(r.layer1), str(r.layer2), str(r.layer3)], short[0] ?? ""),
+    }));
   }
 
   async listFailures(projectId: string | null, opts: { includeGlobal?: boolean } = {}): Promise<FailureRecord[]> {
@@ -298,18 +289,17 @@ export class Queries {
   }
 }
 
-function shortContext(r: Row, term: string): string {
-  const fields = ["goal", "state", "next_action", "blocker", "constraints", "decisions", "failure_graph", "layer3"];
-  for (const f of fields) {
-    const text = str(r[f]);
+/** A context line around the first match of a short term (the FTS snippet covers long ones). */
+function shortContext(texts: string[], term: string): string {
+  for (const text of texts) {
     const at = term ? text.toLowerCase().indexOf(term) : -1;
     if (at >= 0) {
-      const start = Math.max(0, at - 30);
-      const end = Math.min(text.length, at + term.length + 30);
+      const start = Math.max(0, at - 40);
+      const end = Math.min(text.length, at + term.length + 40);
       return (start > 0 ? "…" : "") + text.slice(start, at) + "«" + text.slice(at, at + term.length) + "»" + text.slice(at + term.length, end) + (end < text.length ? "…" : "");
     }
   }
-  return str(r.goal);
+  return texts[0]?.split("\n")[0] ?? "";
 }
 
 function toFailure(r: Row): FailureRecord {

@@ -36,7 +36,7 @@ export function PickerScreen(props: {
   const [filtering, setFiltering] = useState(false);
   const all = useAsync(() => projectSnapshots(session, props.projectId), [props.projectId]);
   const hits = useAsync(async () => (query.trim() ? search(session, props.projectId, [query], 500) : null), [query, props.projectId]);
-  const rows: Row[] = query.trim() ? (hits.data ?? []) : (all.data ?? []);
+  const rows: Row[] = query.trim() ? (hits.data?.hits ?? []) : (all.data ?? []);
   const visible = Math.max(1, props.height - 5);
   const nav = useListNavigation(rows.length, visible, 0, { letters: !filtering });
 
