@@ -27,9 +27,12 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
   const [typing, setTyping] = useState(false);
   const [status, setStatus] = useState<string | undefined>();
   const top = stack[stack.length - 1];
-  const push = (s: Screen) => setStack((st) => [...st, s]);
+  const push = (s: Screen) => {
+    setStatus(undefined);
+    setStack((st) => [...st, s]);
+  };
   const pop = () => setStack((st) => (st.length > 1 ? st.slice(0, -1) : st));
-  const replaceTop = (s: Screen) => setStack((st) => [...st.slice(0, -1), s]);
+  const [version, setVersion] = useState(0);
 
   useKeys((input, key) => {
     if (help) {
@@ -39,50 +42,59 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
     if (input === "?" && !typing) setHelp(true);
   });
 
-  const active = !help;
-  const common = { width: columns, height: rows - 1, active };
-  let body: React.ReactNode;
-  if (top.name === "home") {
-    body = (
-      <HomeScreen {...common} status={status}
-        onQuit={() => exit()}
-        onFailures={(projectId) => push({ name: "failures", projectId })}
-        onOpen={async (p) => {
-          setStatus(undefined);
-          if (p.snapshots === 0) return setStatus(`${p.name} has no snapshots yet.`);
-          // The spec's rule: a single snapshot is opened directly.
-          if (p.snapshots === 1) {
-            const [only] = await projectSnapshots(session, p.id, { limit: 1 });
-            if (only) return push({ name: "snapshot", snapshotId: only.id });
-          }
-          push({ name: "picker", projectId: p.id, projectName: p.name });
-        }} />
+  // Screens below the top stay mounted (hidden), so going back finds the picker's filter and
+  // selection as they were; a change below (a delete) re-mounts them through `version`.
+  const screens = stack.map((screen, i) => {
+    const isTop = i === stack.length - 1;
+    const common = { width: columns, height: rows - 1, active: isTop && !help };
+    let node: React.ReactNode;
+    if (screen.name === "home") {
+      node = (
+        <HomeScreen {...common} status={status}
+          onQuit={() => exit()}
+          onFailures={(projectId) => push({ name: "failures", projectId })}
+          onOpen={async (p) => {
+            setStatus(undefined);
+            if (p.snapshots === 0) return setStatus(`${p.name} has no snapshots yet.`);
+            // The spec's rule: a single snapshot is opened directly.
+            if (p.snapshots === 1) {
+              const [only] = await projectSnapshots(session, p.id, { limit: 1 });
+              if (only) return push({ name: "snapshot", snapshotId: only.id });
+            }
+            push({ name: "picker", projectId: p.id, projectName: p.name });
+          }} />
+      );
+    } else if (screen.name === "picker") {
+      node = (
+        <PickerScreen {...common} projectId={screen.projectId} projectName={screen.projectName}
+          onOpen={(snapshotId) => push({ name: "snapshot", snapshotId })}
+          onBack={pop} onTyping={setTyping}
+          onFailures={() => push({ name: "failures", projectId: screen.projectId })} />
+      );
+    } else if (screen.name === "snapshot") {
+      node = (
+        <SnapshotScreen {...common} snapshotId={screen.snapshotId}
+          onBack={(changed) => {
+            pop();
+            if (changed) setVersion((v) => v + 1);
+          }}
+          onFailures={(projectId) => push({ name: "failures", projectId })} />
+      );
+    } else {
+      node = <FailuresScreen {...common} projectId={screen.projectId} onBack={pop} onTyping={setTyping} />;
+    }
+    const id = screen.name === "picker" ? screen.projectId : screen.name === "snapshot" ? screen.snapshotId : screen.name === "failures" ? String(screen.projectId) : "";
+    return (
+      <Box key={`${i}:${screen.name}:${id}:${version}`} display={isTop && !help ? "flex" : "none"} flexDirection="column">
+        {node}
+      </Box>
     );
-  } else if (top.name === "picker") {
-    body = (
-      <PickerScreen key={top.projectId} {...common} projectId={top.projectId} projectName={top.projectName}
-        onOpen={(snapshotId) => push({ name: "snapshot", snapshotId })}
-        onBack={pop} onTyping={setTyping}
-        onFailures={() => push({ name: "failures", projectId: top.projectId })} />
-    );
-  } else if (top.name === "snapshot") {
-    body = (
-      <SnapshotScreen key={top.snapshotId} {...common} snapshotId={top.snapshotId}
-        onBack={(changed) => {
-          if (!changed) return pop();
-          // After a delete the list below must be read again: re-mount it.
-          setStack((st) => st.slice(0, -1).map((s) => ({ ...s })));
-        }}
-        onFailures={(projectId) => push({ name: "failures", projectId })} />
-    );
-  } else {
-    body = <FailuresScreen key={String(top.projectId)} {...common} projectId={top.projectId} onBack={pop} onTyping={setTyping} />;
-  }
+  });
   const keys = top.name === "home" ? HOME_KEYS : top.name === "picker" ? PICKER_KEYS : top.name === "snapshot" ? SNAPSHOT_KEYS : FAILURE_KEYS;
-  void replaceTop;
   return (
     <Box flexDirection="column" width={columns} height={rows - 1}>
-      {help ? <HelpOverlay title={top.name} keys={keys} width={columns} /> : body}
+      {help ? <HelpOverlay title={top.name} keys={keys} width={columns} /> : null}
+      {screens}
     </Box>
   );
 }

@@ -3,7 +3,8 @@
 import React, { useEffect, useState } from "react";
 import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.ts";
-import TextInput from "ink-text-input";
+import { TextField } from "./TextField.tsx";
+import { editText, useRefState } from "../hooks/useRefState.ts";
 import { effectiveConfidence, failuresFor, recordFailure, type FailureRecord } from "../../src/engine/catalog.ts";
 import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
@@ -32,7 +33,8 @@ export function FailuresScreen(props: {
 }) {
   const { session, theme, now } = useUi();
   const [sort, setSort] = useState<Sort>("repeats");
-  const [form, setForm] = useState<Form | null>(null);
+  const [getForm, setForm] = useRefState<Form | null>(null);
+  const form = getForm();
   const [status, setStatus] = useState<string | undefined>();
   const data = useAsync(() => failuresFor(session, props.projectId), [props.projectId]);
   const rows = [...(data.data ?? [])].sort((a, b) =>
@@ -57,13 +59,21 @@ export function FailuresScreen(props: {
   };
 
   useKeys((input, key) => {
-    if (form) {
+    const f = getForm();
+    if (f) {
       if (key.escape) {
         setForm(null);
         setStatus("Cancelled.");
-      } else if (key.tab || key.downArrow) setForm((f) => f && { ...f, focus: (f.focus + 1) % FORM_FIELDS.length });
-      else if (key.upArrow) setForm((f) => f && { ...f, focus: (f.focus + FORM_FIELDS.length - 1) % FORM_FIELDS.length });
-      else if (key.return) void submit(form);
+      } else if (key.tab || key.downArrow) setForm({ ...f, focus: (f.focus + 1) % FORM_FIELDS.length });
+      else if (key.upArrow) setForm({ ...f, focus: (f.focus + FORM_FIELDS.length - 1) % FORM_FIELDS.length });
+      else if (key.return) void submit(f);
+      else {
+        const name = FORM_FIELDS[f.focus];
+        // An existing failure's item is its identity: edit the rest.
+        if (f.mode === "edit" && name === "item") return;
+        const next = editText(f.fields[name], input, key);
+        if (next !== null) setForm({ ...f, fields: { ...f.fields, [name]: next } });
+      }
       return;
     }
     if (nav.handle(input, key)) return;
@@ -98,15 +108,8 @@ export function FailuresScreen(props: {
           {FORM_FIELDS.map((name, i) => (
             <Box key={name}>
               <Text color={i === form.focus ? theme.c("accent") : undefined}>{`${name === "alternative" ? "add alternative" : name}:`.padEnd(17)}</Text>
-              {i === form.focus && !(form.mode === "edit" && name === "item") ? (
-                <TextInput
-                  value={form.fields[name]}
-                  onChange={(v) => setForm((f) => f && { ...f, fields: { ...f.fields, [name]: v } })}
-                  placeholder={name === "scope" ? "project or global" : ""}
-                />
-              ) : (
-                <Text>{form.fields[name]}</Text>
-              )}
+              <TextField value={form.fields[name]} focus={i === form.focus && !(form.mode === "edit" && name === "item")}
+                placeholder={name === "scope" && i === form.focus ? "project or global" : undefined} />
             </Box>
           ))}
         </Box>

@@ -1,6 +1,6 @@
 // Home: which home is in use, this host, and every project with its root here, snapshot count,
 // newest snapshot's age and goal. The current directory's project is preselected.
-import React, { useEffect } from "react";
+import React from "react";
 import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.ts";
 import { listProjects, type ProjectView } from "../../src/engine/projects.ts";
@@ -31,13 +31,9 @@ export function HomeScreen(props: { width: number; height: number; active: boole
   }, []);
   const rows = data.data ?? [];
   const visible = Math.max(1, Math.floor((props.height - 4) / 2));
+  // The current directory's project is preselected when the list arrives.
   const initial = Math.max(0, rows.findIndex((r) => r.current));
   const nav = useListNavigation(rows.length, visible, initial);
-  // Preselect the current project once the list has loaded.
-  useEffect(() => {
-    if (rows.length) nav.setSelected(initial);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [rows.length]);
 
   useKeys((input, key) => {
     if (nav.handle(input, key)) return;

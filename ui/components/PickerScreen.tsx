@@ -1,9 +1,10 @@
 // The snapshot picker: newest first, `/` filters as you type with the same full-text search as
 // `mindsave recall`; only the visible rows are rendered, so 5,000 snapshots scroll instantly.
-import React, { useEffect, useState } from "react";
+import React, { useEffect } from "react";
 import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.ts";
-import TextInput from "ink-text-input";
+import { TextField } from "./TextField.tsx";
+import { editText, useRefState } from "../hooks/useRefState.ts";
 import { projectSnapshots } from "../../src/engine/catalog.ts";
 import { search } from "../../src/engine/recall.ts";
 import { useUi } from "../context.ts";
@@ -32,33 +33,35 @@ export function PickerScreen(props: {
   onOpen: (snapshotId: string) => void; onBack: () => void; onFailures: () => void; onTyping: (typing: boolean) => void; status?: string;
 }) {
   const { session, theme, now } = useUi();
-  const [query, setQuery] = useState("");
-  const [filtering, setFiltering] = useState(false);
+  const [getQuery, setQuery] = useRefState("");
+  const [isFiltering, setFiltering] = useRefState(false);
+  const query = getQuery();
+  const filtering = isFiltering();
   const all = useAsync(() => projectSnapshots(session, props.projectId), [props.projectId]);
   const hits = useAsync(async () => (query.trim() ? search(session, props.projectId, [query], 500) : null), [query, props.projectId]);
   const rows: Row[] = query.trim() ? (hits.data?.hits ?? []) : (all.data ?? []);
   const visible = Math.max(1, props.height - 5);
-  const nav = useListNavigation(rows.length, visible, 0, { letters: !filtering });
+  const nav = useListNavigation(rows.length, visible, 0, { letters: !filtering, resetKey: query.trim() ? hits.data : all.data });
 
   useEffect(() => props.onTyping(filtering), [filtering]);
-  useEffect(() => nav.setSelected(0), [query]);
 
   useKeys((input, key) => {
-    if (filtering) {
+    if (isFiltering()) {
       if (key.escape) {
         setQuery("");
         setFiltering(false);
-      } else if (key.return) {
-        setFiltering(false);
-        if (rows[nav.selected] && rows.length === 1) props.onOpen(rows[0].id);
-      } else nav.handle(input, key);
+      } else if (key.return) setFiltering(false);
+      else if (!nav.handle(input, key)) {
+        const next = editText(getQuery(), input, key);
+        if (next !== null) setQuery(next);
+      }
       return;
     }
     if (nav.handle(input, key)) return;
     if (input === "/") setFiltering(true);
     else if (key.return && rows[nav.selected]) props.onOpen(rows[nav.selected].id);
     else if (input === "f") props.onFailures();
-    else if (key.escape && query) setQuery("");
+    else if (key.escape && getQuery()) setQuery("");
     else if (input === "q" || key.escape) props.onBack();
   }, { isActive: props.active });
 
@@ -76,7 +79,7 @@ export function PickerScreen(props: {
       <Box>
         <Text color={theme.c("accent")}>/ </Text>
         {filtering ? (
-          <TextInput value={query} onChange={setQuery} focus={props.active} placeholder="words to find in any layer" showCursor />
+          <TextField value={query} focus={props.active} placeholder="words to find in any layer" />
         ) : (
           <Text color={theme.c("muted")}>{query ? `${query}  (/ to edit, Esc to clear)` : "press / to filter"}</Text>
         )}

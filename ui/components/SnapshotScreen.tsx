@@ -13,6 +13,7 @@ import { symbolicLines, type SymbolicEntryLike } from "../../src/engine/layers.t
 import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
 import { useListNavigation } from "../hooks/useListNavigation.ts";
+import { useRefState } from "../hooks/useRefState.ts";
 import { age, wrap } from "../theme.ts";
 import { Frame } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
@@ -38,7 +39,7 @@ export function SnapshotScreen(props: {
 }) {
   const { session, theme, exit, writeTerminal, now } = useUi();
   const [showL3, setShowL3] = useState(false);
-  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [confirmingDelete, setConfirmDelete] = useRefState(false);
   const [status, setStatus] = useState<string | undefined>();
   const [verifyTick, setVerifyTick] = useState(0);
   const data = useAsync(async () => {
@@ -76,7 +77,7 @@ export function SnapshotScreen(props: {
       if (input === "q" || key.escape) props.onBack(false);
       return;
     }
-    if (confirmDelete) {
+    if (confirmingDelete()) {
       setConfirmDelete(false);
       if (input === "y" || input === "Y") {
         void act(async () => {
@@ -155,7 +156,8 @@ function layout(s: SnapshotRecord, failures: FailureRecord[], checks: FileCheck[
     const mark = c.status === "ok" ? theme.g.ok : c.status === "modified" ? theme.g.changed : c.status === "missing" ? theme.g.bad : "?";
     const note = c.status === "ok" ? "" : c.status === "modified" ? "  changed since the snapshot" : c.status === "missing" ? "  missing on this host" : "  not checked";
     const color = c.status === "ok" ? theme.c("good") : c.status === "missing" ? theme.c("bad") : theme.c("warn");
-    out.push({ text: `${(i === 0 ? "active files" : "").padEnd(13)}${mark} ${c.absolute}${note}`, color });
+    wrap(`${mark} ${c.absolute}${note}`, Math.max(10, cols - 13)).forEach((l, j) =>
+      out.push({ text: `${(i === 0 && j === 0 ? "active files" : "").padEnd(13)}${j === 0 ? "" : "  "}${l}`, color }));
   });
   field("blocker", s.blocker, s.blocker.toLowerCase() === "none" ? undefined : theme.c("bad"));
   out.push({ text: "" });

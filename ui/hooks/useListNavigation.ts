@@ -1,7 +1,7 @@
 // Selection and scrolling for a list that renders only its visible rows. The position lives in a
 // ref as well as in state, so several keys that arrive in one burst each see the previous one's
 // move (a picker must never open the wrong row because a render had not happened yet).
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import type { Key } from "ink";
 
 export interface ListNav {
@@ -17,7 +17,7 @@ interface Pos {
   offset: number;
 }
 
-export function useListNavigation(count: number, visible: number, initial = 0, opts: { letters?: boolean } = {}): ListNav {
+export function useListNavigation(count: number, visible: number, initial = 0, opts: { letters?: boolean; resetKey?: unknown } = {}): ListNav {
   const clamp = (p: Pos): Pos => {
     const s = Math.max(0, Math.min(count - 1, p.selected));
     let o = Math.max(0, Math.min(p.offset, Math.max(0, count - visible)));
@@ -25,18 +25,25 @@ export function useListNavigation(count: number, visible: number, initial = 0, o
     if (s >= o + visible) o = s - visible + 1;
     return { selected: Math.max(0, s), offset: Math.max(0, o) };
   };
-  const ref = useRef<Pos>(clamp({ selected: initial, offset: 0 }));
+  const ref = useRef<Pos>({ selected: initial, offset: 0 });
+  const seen = useRef<{ count: number; resetKey: unknown }>({ count, resetKey: opts.resetKey });
+  // Decided during render, not in an effect: a key pressed right after the list appears must
+  // never be undone by a late "select the initial row".
+  if ((seen.current.count === 0 && count > 0) || seen.current.resetKey !== opts.resetKey) {
+    ref.current = { selected: initial, offset: 0 };
+  }
+  seen.current = { count, resetKey: opts.resetKey };
+  ref.current = clamp(ref.current);
   const [, setPos] = useState<Pos>(ref.current);
   const apply = (fn: (p: Pos) => Pos) => {
     ref.current = clamp(fn(ref.current));
     setPos(ref.current);
   };
-  useEffect(() => apply((p) => p), [count, visible]);
   const letters = opts.letters ?? true;
   const move = (delta: number) => apply((p) => ({ ...p, selected: p.selected + delta }));
   return {
     get selected() {
-      return Math.min(ref.current.selected, Math.max(0, count - 1));
+      return ref.current.selected;
     },
     get offset() {
       return ref.current.offset;

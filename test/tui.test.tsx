@@ -1,0 +1,337 @@
+// Component tests of every TUI screen and key with ink-testing-library, on a real temp store
+// written through the engine (no mocked data layer).
+import { afterEach, describe, expect, test } from "bun:test";
+import React from "react";
+import { render } from "ink-testing-library";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { App, type Screen } from "../ui/app.tsx";
+import { UiContext, type UiContextValue } from "../ui/context.ts";
+import { makeTheme } from "../ui/theme.ts";
+import { Session } from "../src/engine/session.ts";
+import { saveSnapshot } from "../src/engine/save.ts";
+import { fromFields } from "../src/engine/snapshot-input.ts";
+import { recordFailure, projectSnapshots, failuresFor } from "../src/engine/catalog.ts";
+import { newId } from "../src/engine/ids.ts";
+import { gitRepo, tempDir } from "./helpers.ts";
+
+const KEY = { up: "\x1b[A", down: "\x1b[B", enter: "\r", esc: "\x1b", pgdn: "\x1b[6~", tab: "\t" };
+const open: { unmount: () => void; session: Session }[] = [];
+afterEach(() => {
+  while (open.length) {
+    const o = open.pop()!;
+    o.unmount();
+    o.session.close();
+  }
+});
+
+async function store(goals: string[], extra: { files?: Record<string, string> } = {}) {
+  const base = tempDir("mindsave-tui-");
+  const repo = gitRepo(join(base, "webapp"), { "src/auth.ts": "export const a = 1;\n", ...extra.files });
+  const env = { ...process.env, HOME: join(base, "home"), MINDSAVE_HOST: "tui-host", MINDSAVE_HOST_NAME: "tui-host" };
+  mkdirSync(join(base, "store"));
+  const session = await Session.open({ home: join(base, "store"), cwd: repo, env }, { write: true });
+  for (const goal of goals) {
+    await saveSnapshot(session, { input: fromFields({ goal, state: `state of ${goal}`, next_action: `next for ${goal}`, active_files: ["src/auth.ts", "src/gone.ts"], constraints: ["no tailwind"], decisions: ["use polling"] }, `### Completed Steps\n1. archive of ${goal}`) });
+  }
+  return { base, repo, env, session };
+}
+
+interface Harness {
+  frame: () => string;
+  press: (...keys: string[]) => void;
+  until: (pred: (f: string) => boolean, what: string) => Promise<string>;
+  exited: { called: boolean; output?: string };
+  terminal: string[];
+  session: Session;
+}
+
+function mount(session: Session, opts: { initial?: Screen[]; env?: NodeJS.ProcessEnv; columns?: number; rows?: number } = {}): Harness {
+  const exited: Harness["exited"] = { called: false };
+  const terminal: string[] = [];
+  const value: UiContextValue = {
+    session, theme: makeTheme(opts.env ?? { LANG: "en_US.UTF-8" }), now: () => new Date(),
+    exit: (output) => Object.assign(exited, { called: true, output }),
+    writeTerminal: (d) => terminal.push(d),
+  };
+  const r = render(
+    <UiContext.Provider value={value}>
+      <App initial={opts.initial} size={{ columns: opts.columns ?? 100, rows: opts.rows ?? 30 }} />
+    </UiContext.Provider>,
+  );
+  open.push({ unmount: r.unmount, session });
+  const frame = () => r.lastFrame() ?? "";
+  return {
+    frame, exited, terminal, session,
+    press: (...keys) => keys.forEach((k) => r.stdin.write(k)),
+    // Waits for what the screen must show next: a condition, checked as renders happen, bounded.
+    until: async (pred, what) => {
+      for (let i = 0; i < 400; i++) {
+        if (pred(frame())) return frame();
+        await new Promise((res) => setTimeout(res, 5));
+      }
+      throw new Error(`the screen never showed ${what}; last frame:\n${frame()}`);
+    },
+  };
+}
+
+describe("home screen", () => {
+  test("shows home, host, projects with root, count, age and newest goal; preselects the current project", async () => {
+    const { session, base } = await store(["first goal", "newest goal"]);
+    // A second project, saved from another folder, with no root on this host.
+    const other = gitRepo(join(base, "other"));
+    const s2 = await Session.open({ home: session.home.dir, cwd: other, env: { ...process.env, HOME: join(base, "home2"), MINDSAVE_HOST: "laptop-b" } }, { write: true });
+    await saveSnapshot(s2, { input: fromFields({ goal: "work on the other laptop" }) });
+    s2.close();
+    const h = mount(session);
+    const f = await h.until((x) => x.includes("webapp") && x.includes("other"), "both projects");
+    expect(f).toContain(`home ${session.home.dir}`);
+    expect(f).toContain("host tui-host");
+    expect(f).toContain("2 snaps");
+    expect(f).toContain("newest goal");
+    expect(f).toContain("not on this host");
+    expect(f).toMatch(/›●webapp/); // selected and current
+    h.press("j");
+    await h.until((x) => /›.other/.test(x), "the selection on the second project");
+    h.press("k");
+    await h.until((x) => /›●webapp/.test(x), "the selection back on the first");
+    h.press("q");
+    await h.until(() => h.exited.called, "quit");
+    expect(h.exited.output).toBeUndefined();
+  });
+
+  test("Enter opens the picker; a project with one snapshot opens it directly; f opens the failure graph; ? shows keys", async () => {
+    const { session } = await store(["one", "two"]);
+    const h = mount(session);
+    await h.until((x) => x.includes("webapp"), "the project");
+    h.press("?");
+    await h.until((x) => x.includes("Keys · home"), "the key help");
+    h.press("?");
+    await h.until((x) => x.includes("Projects (1)"), "home again");
+    h.press(KEY.enter);
+    await h.until((x) => x.includes("2 snapshots"), "the picker");
+    h.press("q");
+    await h.until((x) => x.includes("Projects (1)"), "home again");
+    h.press("f");
+    await h.until((x) => x.includes("Failure graph"), "the failure graph");
+
+    const single = await store(["only snapshot"]);
+    const h2 = mount(single.session);
+    await h2.until((x) => x.includes("webapp"), "the project");
+    h2.press(KEY.enter);
+    await h2.until((x) => x.includes("Layer 1") && x.includes("only snapshot"), "the snapshot opened directly");
+  });
+});
+
+describe("snapshot picker", () => {
+  test("newest first; ↑/↓ j/k g/G move; / filters as you type with full-text search; Esc clears; Enter opens", async () => {
+    const { session } = await store(["alpha refactor", "beta migration", "gamma refactor", "delta docs"]);
+    const projectId = (await session.project({ create: false }))!.project.id;
+    const h = mount(session, { initial: [{ name: "home" }, { name: "picker", projectId, projectName: "webapp" }] });
+    let f = await h.until((x) => x.includes("4 snapshots"), "the list");
+    const order = ["delta docs", "gamma refactor", "beta migration", "alpha refactor"].map((g) => f.indexOf(g));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(f).toMatch(/› delta_docs/);
+    h.press(KEY.down, "j");
+    await h.until((x) => /› beta_migration/.test(x), "the third row selected");
+    h.press(KEY.up);
+    await h.until((x) => /› gamma_refactor/.test(x), "the second row selected");
+    h.press("G");
+    await h.until((x) => /› alpha_refactor/.test(x), "the last row");
+    h.press("g");
+    await h.until((x) => /› delta_docs/.test(x), "the first row");
+    h.press("/");
+    await h.until((x) => x.includes("Enter keep"), "the filter prompt");
+    h.press("refactor");
+    f = await h.until((x) => x.includes("2 of 4 match"), "two matches");
+    expect(f).not.toContain("beta migration");
+    h.press(KEY.down, KEY.enter);
+    await h.until((x) => !x.includes("Enter keep"), "the filter kept");
+    h.press(KEY.enter);
+    await h.until((x) => x.includes("Layer 1") && x.includes("alpha refactor"), "the second match opened");
+    h.press("q");
+    await h.until((x) => x.includes("2 of 4 match"), "back on the filtered list");
+    h.press(KEY.esc);
+    await h.until((x) => x.includes("4 snapshots") && x.includes("press / to filter"), "the filter cleared");
+    h.press("f");
+    await h.until((x) => x.includes("Failure graph"), "the failure graph");
+    h.press("q");
+    await h.until((x) => x.includes("4 snapshots"), "the picker again");
+    h.press("?");
+    await h.until((x) => x.includes("Keys · picker") && x.includes("filter"), "the picker's keys");
+    h.press(KEY.esc);
+    await h.until((x) => x.includes("4 snapshots"), "the picker again");
+    h.press("q");
+    await h.until((x) => x.includes("Projects (1)"), "home");
+  });
+
+  test("5,000 snapshots: only the visible rows are rendered and the end is one key away", async () => {
+    const { session } = await store(["seed"]);
+    const ctx = (await session.project({ create: false }))!;
+    const seed = (await projectSnapshots(session, ctx.project.id))[0];
+    await session.write(async (w) => {
+      const full = (await w.getSnapshot(seed.id))!;
+      for (let i = 0; i < 5000; i++) {
+        const at = new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString();
+        await w.insertSnapshot({ ...full, id: newId(), name: `bulk_${String(i).padStart(4, "0")}`, created_at: at, goal: `bulk goal ${i}` });
+      }
+    });
+    const h = mount(session, { initial: [{ name: "picker", projectId: ctx.project.id, projectName: "webapp" }], rows: 24, columns: 80 });
+    const f = await h.until((x) => x.includes("5001 snapshots"), "the big list");
+    expect(f.split("\n").filter((l) => l.includes("bulk_")).length).toBeLessThanOrEqual(20);
+    expect(f.split("\n").length).toBeLessThanOrEqual(24);
+    h.press("G");
+    await h.until((x) => /› bulk_0000/.test(x) && x.includes("5001/5001"), "the oldest row");
+    h.press(KEY.pgdn === "" ? "" : "g");
+    await h.until((x) => /› seed_/.test(x) && x.includes("1/5001"), "the newest row");
+  });
+});
+
+describe("snapshot view", () => {
+  async function openView(goals = ["first", "target task"], rows = 30) {
+    const t = await store(goals);
+    writeFileSync(join(t.repo, "src", "auth.ts"), "changed after the save\n");
+    await recordFailure(t.session, (await t.session.project({ create: false }))!.project.id, { item: "Tailwind", reason: "style conflict", increment: true, alternatives: ["CSS Modules"] });
+    const list = await projectSnapshots(t.session, (await t.session.project({ create: false }))!.project.id);
+    const h = mount(t.session, { initial: [{ name: "home" }, { name: "snapshot", snapshotId: list[0].id }], rows });
+    await h.until((x) => x.includes("Layer 1"), "the snapshot");
+    return { ...t, h, id: list[0].id, projectId: list[0].project_id };
+  }
+
+  test("lays out Layer 1 with ✓/✗ per file, Layer 2 with failures; Layer 3 only behind 3", async () => {
+    const { h, repo } = await openView();
+    const f = h.frame();
+    const flat = f.replace(/\s+/g, " ");
+    expect(f).toContain("goal         target task");
+    expect(f).toContain("next action  next for target task");
+    expect(flat).toContain(`~ ${join(repo, "src", "auth.ts")} changed since the snapshot`);
+    expect(flat).toContain(`✗ ${join(repo, "src", "gone.ts")} missing on this host`);
+    expect(f).toContain("• no tailwind");
+    expect(f).toContain("• use polling");
+    expect(f).toContain("Tailwind [×1 medium project]: style conflict → CSS Modules");
+    expect(f).not.toContain("archive of target task");
+    h.press("3");
+    await h.until((x) => x.includes("archive of target task"), "Layer 3");
+    h.press("3");
+    await h.until((x) => !x.includes("archive of target task"), "Layer 3 hidden again");
+  });
+
+  test("l loads: the app exits with the restore block of this snapshot", async () => {
+    const { h } = await openView();
+    h.press("l");
+    await h.until(() => h.exited.called, "exit");
+    expect(h.exited.output).toContain("goal: target task");
+    expect(h.exited.output).toContain("MindSave restored. Goal: target task.");
+  });
+
+  test("c copies the restore block with OSC 52", async () => {
+    const { h } = await openView();
+    h.press("c");
+    await h.until((x) => x.includes("Copied the restore block"), "the copy message");
+    const seq = h.terminal.find((d) => d.startsWith("\x1b]52;c;"))!;
+    const text = Buffer.from(seq.slice(7, -1), "base64").toString("utf8");
+    expect(text).toContain("goal: target task");
+  });
+
+  test("d marks completed; x then y deletes; x then anything else keeps; v verifies again; j/k scroll; q goes back", async () => {
+    const { h, session, repo, id, projectId } = await openView(["keep me", "target task"], 14);
+    h.press("d");
+    await h.until((x) => x.includes("Marked") && x.includes("completed"), "the completed message");
+    expect((await projectSnapshots(session, projectId)).find((s) => s.id === id)!.status).toBe("completed");
+    writeFileSync(join(repo, "src", "gone.ts"), "now it exists\n");
+    h.press("v");
+    await h.until((x) => x.includes("Verified"), "the verify message");
+    h.press("G");
+    await h.until((x) => x.includes("press 3 to show it"), "the end of the snapshot");
+    h.press("g");
+    await h.until((x) => x.includes("saved 20") && !x.replace(/\s+/g, " ").includes("missing on this host"), "the top, with the file now found");
+    h.press("j");
+    await h.until((x) => !x.includes("saved 20"), "scrolled down one line");
+    h.press("k");
+    await h.until((x) => x.includes("saved 20"), "scrolled back");
+    h.press("x");
+    await h.until((x) => x.includes("y to delete"), "the confirmation");
+    h.press("n");
+    await h.until((x) => x.includes("Delete cancelled"), "the cancel message");
+    expect((await projectSnapshots(session, projectId)).map((s) => s.id)).toContain(id);
+    h.press("x", "y");
+    await h.until((x) => x.includes("Projects (1)"), "back home after the delete");
+    expect((await projectSnapshots(session, projectId)).map((s) => s.id)).not.toContain(id);
+  });
+
+  test("f opens the failure graph and q returns", async () => {
+    const { h } = await openView();
+    h.press("f");
+    await h.until((x) => x.includes("Failure graph"), "the failure graph");
+    h.press("q");
+    await h.until((x) => x.includes("Layer 1"), "the snapshot again");
+    h.press("?");
+    await h.until((x) => x.includes("Keys · snapshot") && x.includes("OSC 52"), "the snapshot's keys");
+  });
+});
+
+describe("failure graph screen", () => {
+  test("lists global and project failures; s sorts by repeat count or last seen; a adds; e edits; Esc cancels", async () => {
+    const { session } = await store(["g"]);
+    const projectId = (await session.project({ create: false }))!.project.id;
+    await recordFailure(session, projectId, { item: "Redux", reason: "too heavy", increment: true });
+    for (let i = 0; i < 3; i++) await recordFailure(session, projectId, { item: "Tailwind", reason: "style conflict", increment: true });
+    await recordFailure(session, null, { item: "localStorage tokens", reason: "XSS", scope: "global", increment: true });
+    const h = mount(session, { initial: [{ name: "failures", projectId }] });
+    let f = await h.until((x) => x.includes("Tailwind") && x.includes("localStorage tokens"), "the failures");
+    expect(f).toContain("sorted by repeat count");
+    expect(f.indexOf("Tailwind")).toBeLessThan(f.indexOf("Redux"));
+    expect(f).toMatch(/localStorage tokens\s+global/);
+    h.press("s");
+    f = await h.until((x) => x.includes("sorted by last seen"), "the other sort");
+    expect(f.indexOf("localStorage tokens")).toBeLessThan(f.indexOf("Tailwind"));
+
+    h.press("a");
+    await h.until((x) => x.includes("Add a failure"), "the add form");
+    h.press("GraphQL");
+    await h.until((x) => x.includes("GraphQL"), "the typed item");
+    h.press(KEY.tab);
+    h.press("team knows REST");
+    await h.until((x) => x.includes("team knows REST"), "the typed reason");
+    h.press(KEY.enter);
+    await h.until((x) => x.includes("Recorded GraphQL"), "the saved failure");
+    expect((await failuresFor(session, projectId)).find((x) => x.item === "GraphQL")).toMatchObject({ reason: "team knows REST", scope: "project", repeat_count: 1 });
+
+    h.press("g", "e");
+    await h.until((x) => x.includes("Edit "), "the edit form");
+    h.press(KEY.tab, KEY.tab);
+    h.press("Svelte stores");
+    await h.until((x) => x.includes("Svelte stores"), "the typed alternative");
+    h.press(KEY.enter);
+    await h.until((x) => x.includes("Updated"), "the update");
+    const edited = (await failuresFor(session, projectId)).find((x) => x.alternatives.includes("Svelte stores"));
+    expect(edited).toBeDefined();
+
+    h.press("a");
+    await h.until((x) => x.includes("Add a failure"), "the add form");
+    h.press(KEY.esc);
+    await h.until((x) => x.includes("Cancelled"), "the form closed");
+    h.press("?");
+    await h.until((x) => x.includes("Keys · failures"), "the keys");
+  });
+});
+
+describe("terminal degrades", () => {
+  test("NO_COLOR or a non-UTF-8 terminal gets plain ASCII", async () => {
+    const { session } = await store(["ascii goal"]);
+    const h = mount(session, { env: { NO_COLOR: "1", LANG: "C" } });
+    const f = await h.until((x) => x.includes("webapp"), "the project");
+    expect(f).toContain(">*webapp");
+    expect(f).not.toMatch(/[›●·…✓✗]/);
+    expect(makeTheme({ LANG: "C" }).ascii).toBe(true);
+    expect(makeTheme({ LANG: "en_US.UTF-8" }).ascii).toBe(false);
+  });
+
+  test("works at 80×24 with wide Chinese text cut to the width", async () => {
+    const { session } = await store(["重构认证模块并修复令牌刷新问题以及所有相关的集成测试用例和文档说明"]);
+    const h = mount(session, { columns: 80, rows: 24 });
+    const f = await h.until((x) => x.includes("webapp"), "the project");
+    for (const line of f.split("\n")) expect(Bun.stringWidth(line)).toBeLessThanOrEqual(80);
+    expect(f.split("\n").length).toBeLessThanOrEqual(24);
+  });
+});
