@@ -18,6 +18,22 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   process.exit(0);
 }
 
-// `mindsave` alone opens the TUI for a person at a terminal, and prints help otherwise.
+/** True when argv holds only global options (`mindsave --home /media/usb/mindsave`). */
+function onlyGlobalOptions(args: string[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--json") continue;
+    if (/^--(home|workspace|project)=/.test(a)) continue;
+    if (/^--(home|workspace|project)$/.test(a) && i + 1 < args.length) {
+      i++;
+      continue;
+    }
+    return false;
+  }
+  return true;
+}
+
+// `mindsave` alone (or with only global options) opens the TUI for a person at a terminal,
+// and prints help otherwise.
 const interactive = process.stdin.isTTY && (process.stdout.isTTY || process.stderr.isTTY);
-process.exitCode = await runCli(argv.length ? argv : [interactive ? "ui" : "--help"]);
+process.exitCode = await runCli(onlyGlobalOptions(argv) ? [...argv, interactive ? "ui" : "--help"] : argv);

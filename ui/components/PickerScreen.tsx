@@ -41,7 +41,7 @@ export function PickerScreen(props: {
   const hits = useAsync(async () => (query.trim() ? search(session, props.projectId, [query], 500) : null), [query, props.projectId]);
   const rows: Row[] = query.trim() ? (hits.data?.hits ?? []) : (all.data ?? []);
   const visible = Math.max(1, props.height - 5);
-  const nav = useListNavigation(rows.length, visible, 0, { letters: !filtering, resetKey: query.trim() ? hits.data : all.data });
+  const nav = useListNavigation(rows.length, visible, 0, { resetKey: query.trim() ? hits.data : all.data });
 
   useEffect(() => props.onTyping(filtering), [filtering]);
 
@@ -51,7 +51,8 @@ export function PickerScreen(props: {
         setQuery("");
         setFiltering(false);
       } else if (key.return) setFiltering(false);
-      else if (!nav.handle(input, key)) {
+      // While typing, letters are text: only arrows and page keys move.
+      else if (!nav.handle("", key)) {
         const next = editText(getQuery(), input, key);
         if (next !== null) setQuery(next);
       }

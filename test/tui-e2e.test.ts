@@ -1,0 +1,103 @@
+// End to end: the compiled binary's TUI inside a real tmux, driven by send-keys and read with
+// capture-pane. Skipped with a printed reason where tmux is not installed (.ci/run installs it).
+import { beforeAll, describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { buildTarget, hostTarget } from "../build.ts";
+import { gitRepo, laptop, run, tempDir } from "./helpers.ts";
+
+const TMUX = spawnSync("sh", ["-c", "command -v tmux"]).stdout?.toString().trim();
+if (!TMUX) console.log("skipped TUI end-to-end tests: tmux is not installed (apt-get install tmux)");
+
+let exe = "";
+beforeAll(async () => {
+  if (TMUX) exe = await buildTarget(hostTarget(), join(tempDir("mindsave-tui-dist-"), "dist"));
+}, 120_000);
+
+/** One tmux server per test (its own socket), so nothing touches a person's tmux. */
+function tmux(socket: string, ...args: string[]): string {
+  const r = spawnSync(TMUX!, ["-L", socket, ...args], { encoding: "utf8" });
+  if (r.status !== 0 && args[0] !== "kill-server") throw new Error(`tmux ${args.join(" ")}: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** Polls the pane until it shows what is expected (bounded: about 20 s). */
+async function waitFor(socket: string, pred: (screen: string) => boolean, what: string): Promise<string> {
+  let screen = "";
+  for (let i = 0; i < 400; i++) {
+    screen = tmux(socket, "capture-pane", "-p", "-t", "main");
+    if (pred(screen)) return screen;
+    await Bun.sleep(50);
+  }
+  throw new Error(`tmux never showed ${what}; the pane was:\n${screen}`);
+}
+
+async function waitForFile(path: string, what: string): Promise<void> {
+  for (let i = 0; i < 400 && !existsSync(path); i++) await Bun.sleep(50);
+  if (!existsSync(path)) throw new Error(`never got ${what}`);
+}
+
+async function scene() {
+  const base = tempDir("mindsave-tmux-");
+  const home = join(base, "home");
+  mkdirSync(home);
+  const repo = gitRepo(join(base, "webapp"));
+  const pc = laptop("tmux-laptop", base);
+  for (const goal of ["alpha refactor", "beta migration", "gamma refactor"]) {
+    expect((await run(["save", "--goal", goal, "--next", `continue ${goal}`, "--home", home], { cwd: repo, env: pc.env, bin: [exe] })).code).toBe(0);
+  }
+  const socket = `mindsave-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const env = Object.entries({ ...pc.env, LANG: "C.UTF-8", TERM: "xterm-256color", CI: "true" }).map(([k, v]) => `${k}='${v}'`).join(" ");
+  const start = (args: string) =>
+    tmux(socket, "new-session", "-d", "-s", "main", "-x", "100", "-y", "30",
+      `cd '${repo}' && env ${env} '${exe}' --home '${home}' ${args} > '${base}/out.txt'; stty -a > '${base}/stty.txt'; touch '${base}/done'; sleep 60`);
+  return { base, home, repo, socket, start, done: join(base, "done") };
+}
+
+describe.skipIf(!TMUX)("TUI in tmux (compiled binary)", () => {
+  test("open the picker, filter, open the second match, load: stdout holds that snapshot's restore block", async () => {
+    const s = await scene();
+    try {
+      s.start("ui");
+      await waitFor(s.socket, (x) => x.includes("Projects (1)") && x.includes("webapp"), "the home screen");
+      tmux(s.socket, "send-keys", "-t", "main", "Enter");
+      await waitFor(s.socket, (x) => x.includes("3 snapshots"), "the picker");
+      tmux(s.socket, "send-keys", "-t", "main", "/");
+      await waitFor(s.socket, (x) => x.includes("Enter keep"), "the filter prompt");
+      tmux(s.socket, "send-keys", "-t", "main", "-l", "refactor");
+      await waitFor(s.socket, (x) => x.includes("2 of 3 match"), "two matches");
+      tmux(s.socket, "send-keys", "-t", "main", "Enter", "j", "Enter");
+      const view = await waitFor(s.socket, (x) => x.includes("Layer 1") && x.includes("goal"), "the snapshot view");
+      expect(view).toContain("alpha refactor");
+      tmux(s.socket, "send-keys", "-t", "main", "l");
+      await waitForFile(s.done, "the TUI's exit");
+      const out = readFileSync(join(s.base, "out.txt"), "utf8");
+      expect(out).toContain("goal: alpha refactor");
+      expect(out).toContain("next_action: continue alpha refactor");
+      expect(out).not.toContain("gamma refactor");
+      // The terminal is back in cooked mode.
+      expect(readFileSync(join(s.base, "stty.txt"), "utf8")).toMatch(/(^|\s)icanon(\s|$)/m);
+    } finally {
+      tmux(s.socket, "kill-server");
+    }
+  });
+
+  test("Ctrl-C leaves the terminal out of raw mode and prints nothing to stdout", async () => {
+    const s = await scene();
+    try {
+      s.start("");
+      await waitFor(s.socket, (x) => x.includes("Projects (1)"), "the home screen");
+      tmux(s.socket, "send-keys", "-t", "main", "Enter");
+      await waitFor(s.socket, (x) => x.includes("3 snapshots"), "the picker");
+      tmux(s.socket, "send-keys", "-t", "main", "C-c");
+      await waitForFile(s.done, "the TUI's exit");
+      const stty = readFileSync(join(s.base, "stty.txt"), "utf8");
+      expect(stty).toMatch(/(^|\s)icanon(\s|$)/m);
+      expect(stty).toMatch(/(^|\s)echo(\s|$)/m);
+      expect(readFileSync(join(s.base, "out.txt"), "utf8")).toBe("");
+    } finally {
+      tmux(s.socket, "kill-server");
+    }
+  });
+});
