@@ -59,3 +59,16 @@ test("the entry point and cli.ts import no command module statically", () => {
     expect(imports.filter((i) => i.includes("commands/") || i.includes("engine/") || i.includes("store/"))).toEqual([]);
   }
 });
+
+test("commands and ui/ never reach into the session's store directly", () => {
+  const bad = [...files(join(REPO, "src", "commands")), ...files(join(REPO, "ui"))].filter((f) => /\.store\b/.test(readFileSync(f, "utf8")));
+  expect(bad.map(rel)).toEqual([]);
+});
+
+test("only the ui command loads ui/, and only with a dynamic import", () => {
+  const users = files(join(REPO, "src")).filter((f) => /["'](\.\.\/)+ui\//.test(readFileSync(f, "utf8")));
+  expect(users.map(rel)).toEqual(["src/commands/ui.ts"]);
+  const src = readFileSync(join(REPO, "src", "commands", "ui.ts"), "utf8");
+  expect(src).toMatch(/await import\(["']\.\.\/\.\.\/ui\/run\.tsx["']\)/);
+  expect(staticImports(src).filter((i) => i.includes("ui/"))).toEqual([]);
+});
