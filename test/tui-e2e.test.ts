@@ -90,6 +90,10 @@ describe.skipIf(!TMUX)("TUI in tmux (compiled binary)", () => {
       await waitFor(s.socket, (x) => x.includes("Projects (1)"), "the home screen");
       tmux(s.socket, "send-keys", "-t", "main", "Enter");
       await waitFor(s.socket, (x) => x.includes("3 snapshots"), "the picker");
+      // A resize re-lays the screen out at the new width.
+      tmux(s.socket, "resize-window", "-t", "main", "-x", "60", "-y", "20");
+      const narrow = await waitFor(s.socket, (x) => x.includes("3 snapshots") && x.split("\n").every((l) => Bun.stringWidth(l.trimEnd()) <= 60) && /…/.test(x), "the narrower layout");
+      expect(narrow.split("\n").filter((l) => l.trim()).length).toBeLessThanOrEqual(20);
       tmux(s.socket, "send-keys", "-t", "main", "C-c");
       await waitForFile(s.done, "the TUI's exit");
       const stty = readFileSync(join(s.base, "stty.txt"), "utf8");

@@ -15,7 +15,7 @@ import { recordFailure, projectSnapshots, failuresFor } from "../src/engine/cata
 import { newId } from "../src/engine/ids.ts";
 import { gitRepo, tempDir } from "./helpers.ts";
 
-const KEY = { up: "\x1b[A", down: "\x1b[B", enter: "\r", esc: "\x1b", pgdn: "\x1b[6~", tab: "\t" };
+const KEY = { up: "\x1b[A", down: "\x1b[B", enter: "\r", esc: "\x1b", pgdn: "\x1b[6~", pgup: "\x1b[5~", tab: "\t" };
 const open: { unmount: () => void; session: Session }[] = [];
 afterEach(() => {
   while (open.length) {
@@ -182,8 +182,14 @@ describe("snapshot picker", () => {
     expect(f.split("\n").length).toBeLessThanOrEqual(24);
     h.press("G");
     await h.until((x) => /› bulk_0000/.test(x) && x.includes("5001/5001"), "the oldest row");
-    h.press(KEY.pgdn === "" ? "" : "g");
+    h.press("g");
     await h.until((x) => /› seed_/.test(x) && x.includes("1/5001"), "the newest row");
+    h.press(KEY.pgdn);
+    const page = await h.until((x) => !x.includes("1/5001") && /\d+\/5001/.test(x), "one page down");
+    const at = Number(/(\d+)\/5001/.exec(page)![1]);
+    expect(at).toBeGreaterThan(10);
+    h.press(KEY.pgup);
+    await h.until((x) => x.includes("1/5001"), "one page up");
   });
 });
 
