@@ -3,6 +3,7 @@
 // them, so two hosts that reject the same thing converge on one record; repeat_count is the sum of
 // per-host counters.
 import { derivedId } from "./ids.ts";
+import { redactDeep } from "./redact.ts";
 import { UserError } from "../errors.ts";
 import type { FailureGraphEntry, FailureRecord, StoreWriter } from "../store/store.ts";
 
@@ -83,7 +84,8 @@ export async function forgetFailure(w: StoreWriter, projectId: string | null, it
 const uniq = (xs: string[]) => [...new Set(xs.map((x) => x.trim()).filter(Boolean))];
 
 /** Records an observation of a failure inside the caller's write transaction. */
-export async function observeFailure(w: StoreWriter, projectId: string | null, o: FailureObservation, now: Date): Promise<FailureRecord> {
+export async function observeFailure(w: StoreWriter, projectId: string | null, raw: FailureObservation, now: Date): Promise<FailureRecord> {
+  const o = redactDeep(raw);
   validateObservation(o);
   let scope = oneOf("scope", o.scope, ["project", "global"] as const);
   if (!scope) {

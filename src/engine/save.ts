@@ -9,6 +9,7 @@ import { toHostPath, toStoredPath } from "./paths.ts";
 import { fromStored, recordSave } from "./signal.ts";
 import { localDate, localDateTime, nextFreeName, topicSlug } from "./slug.ts";
 import { legacyExcludedPath, type SnapshotInput } from "./snapshot-input.ts";
+import { redactDeep } from "./redact.ts";
 import { countTokens, loadTokenizer } from "./tokens.ts";
 import type { Session, ProjectContext } from "./session.ts";
 import type { FailureGraphEntry, SnapshotRecord, SnapshotStatus, StoredFile, StoreWriter } from "../store/store.ts";
@@ -26,6 +27,11 @@ export interface SaveOptions {
   keep?: number;
   /** Set by hooks: this save is an auto-save (cooldown bookkeeping). */
   auto?: boolean;
+  /** For import: keep the original time and id (the id gets -N if taken). */
+  createdAt?: Date;
+  name?: string;
+  /** For import: do not run the cleanup rules after this save. */
+  noCleanup?: boolean;
 }
 
 export interface SaveResult {
@@ -116,7 +122,8 @@ function statusFor(input: SnapshotInput): SnapshotStatus {
 }
 
 export async function saveSnapshot(session: Session, opts: SaveOptions): Promise<SaveResult> {
-  const input = opts.input;
+  // Secrets never reach the store.
+  const input: SnapshotInput = { ...redactDeep({ ...opts.input, warnings: [] as string[] }), warnings: opts.input.warnings };
   const warnings = [...input.warnings];
   if (!input.goal) throw new UserError("A snapshot needs a goal: give --goal \"…\" or a `goal:` field.");
   const keep = opts.keep ?? DEFAULT_KEEP;
@@ -159,14 +166,16 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   const files = active.map((p) => fileFingerprint(p, root));
   const absent = files.filter((f) => f.size === undefined).map((f) => f.path);
   if (absent.length) warnings.push(`Active file(s) not found on this host (saved by path only): ${absent.join(", ")}.`);
-  const now = session.now();
+  const now = opts.createdAt ?? session.now();
   const topic = (opts.overflow ? "OVF_" : "") + topicSlug(input.topic || input.goal);
   const status = statusFor(input);
 
   return session.write(async (w) => {
     const context = await session.project({ create: true, w });
     const projectId = context.project.id;
-    const name = await chooseName(w, projectId, topic, now, !!opts.overflow, input.snapshot_id, warnings);
+    const name = opts.name
+      ? nextFreeName(opts.name, await w.namesWithPrefix(projectId, opts.name))
+      : await chooseName(w, projectId, topic, now, !!opts.overflow, input.snapshot_id, warnings);
     const record: Omit<SnapshotRecord, "hlc" | "host" | "deleted"> = {
       id: newId(), project_id: projectId, name, topic, kind: opts.overflow ? "overflow" : "full", status,
       created_at: now.toISOString(), version: SNAPSHOT_VERSION,
@@ -184,7 +193,7 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
     await w.putSignal(projectId, recordSave(signal, now, {
       auto: !!opts.auto, reason, activeFiles: files.length, decisions: layer2.decisions.length, constraints: layer2.constraints.length,
     }) as unknown as Record<string, unknown>);
-    const removed = await cleanup(w, projectId, { keep, now, spare: record.id });
+    const removed = opts.noCleanup ? [] : await cleanup(w, projectId, { keep, now: session.now(), spare: record.id });
     if (context.note) warnings.push(context.note);
     const snapshot = (await w.getSnapshot(record.id))!;
     return { snapshot, context, warnings, removed, compressed: compressed !== null };

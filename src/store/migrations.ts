@@ -128,6 +128,21 @@ export const MIGRATIONS: readonly string[][] = [
       hlc TEXT NOT NULL, host TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0
     )`,
   ],
+  // 2: the project's tool log (Layer 3 only: never restored, searchable by recall's archive view)
+  [
+    `CREATE TABLE tool_calls (
+      id TEXT PRIMARY KEY,
+      project_id TEXT NOT NULL,
+      session_id TEXT,
+      timestamp TEXT NOT NULL,
+      action TEXT NOT NULL,
+      tool TEXT NOT NULL,
+      target TEXT NOT NULL,
+      summary TEXT NOT NULL,
+      hlc TEXT NOT NULL, host TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0
+    )`,
+    `CREATE INDEX tool_calls_project ON tool_calls(project_id, deleted, timestamp)`,
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

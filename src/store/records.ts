@@ -120,3 +120,16 @@ export interface SignalRecord {
   hlc: string;
   host: string;
 }
+
+/** One tool call in a project's tool log (the spec's tool_logs/*.jsonl line, plus where it came from). */
+export interface ToolCallRecord {
+  id: string;
+  project_id: string;
+  session_id: string | null;
+  timestamp: string;
+  /** read | write | edit | bash | other */
+  action: string;
+  tool: string;
+  target: string;
+  summary: string;
+}

@@ -7,7 +7,7 @@ import { UserError } from "../errors.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.ts";
 import type {
   FailureRecord, HostRecord, ProjectRecord, RootRecord, SearchHit, SignalRecord,
-  SnapshotRecord, SnapshotSummary,
+  SnapshotRecord, SnapshotSummary, ToolCallRecord,
 } from "./records.ts";
 
 export { SCHEMA_VERSION };
@@ -254,6 +254,23 @@ export class Queries {
     return rows.length ? Number(rows[0].count) : 0;
   }
 
+  /** The newest `limit` tool calls of a project, oldest first. */
+  async listToolCalls(projectId: string, limit = 50): Promise<ToolCallRecord[]> {
+    const rows = await this.rows(
+      `SELECT * FROM (SELECT * FROM tool_calls WHERE project_id = ? AND deleted = 0 ORDER BY timestamp DESC, id DESC LIMIT ?)
+       ORDER BY timestamp ASC, id ASC`,
+      [projectId, limit],
+    );
+    return rows.map((r) => ({
+      id: str(r.id), project_id: str(r.project_id), session_id: strOrNull(r.session_id), timestamp: str(r.timestamp),
+      action: str(r.action), tool: str(r.tool), target: str(r.target), summary: str(r.summary),
+    }));
+  }
+
+  async countToolCalls(projectId: string): Promise<number> {
+    return Number((await this.rows("SELECT count(*) AS n FROM tool_calls WHERE project_id = ? AND deleted = 0", [projectId]))[0].n);
+  }
+
   async getSignal(projectId: string): Promise<SignalRecord | null> {
     const rows = await this.rows("SELECT * FROM signals WHERE project_id = ? AND deleted = 0", [projectId]);
     if (!rows.length) return null;
@@ -468,6 +485,18 @@ export class StoreWriter extends Queries {
        ON CONFLICT(id) DO UPDATE SET deleted = excluded.deleted, hlc = excluded.hlc, host = excluded.host`,
       [id, failureId, kind, value, await this.tick(), this.hostId, deleted ? 1 : 0],
     );
+  }
+
+  /** Adds a tool call unless one with the same id is there already (re-ingesting is a no-op). */
+  async addToolCall(c: ToolCallRecord): Promise<boolean> {
+    const before = await this.rows("SELECT 1 FROM tool_calls WHERE id = ?", [c.id]);
+    if (before.length) return false;
+    await this.run(
+      `INSERT INTO tool_calls(id, project_id, session_id, timestamp, action, tool, target, summary, hlc, host, deleted)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
+      [c.id, c.project_id, c.session_id, c.timestamp, c.action, c.tool, c.target, c.summary, await this.tick(), this.hostId],
+    );
+    return true;
   }
 
   async putSignal(projectId: string, data: Record<string, unknown>): Promise<void> {
