@@ -23,7 +23,8 @@ function lazy(load: () => Promise<{ run: Runner }>) {
     const cmd = params[params.length - 1] as Command;
     const args = cmd.args;
     const opts = cmd.opts();
-    const globals = cmd.optsWithGlobals() as GlobalOptions;
+    const all = cmd.optsWithGlobals() as GlobalOptions & { in?: string };
+    const globals: GlobalOptions = { home: all.home, workspace: all.workspace, project: all.in, json: all.json };
     const { run } = await load();
     const code = await run(opts, args, globals);
     if (typeof code === "number" && code !== 0) process.exitCode = code;
@@ -55,7 +56,8 @@ export function buildProgram(): Command {
     .version(VERSION, "-V, --version", "print the version and exit")
     .option("--home <dir>", "the MindSave home (directory holding mindsave.db); default: MINDSAVE_HOME, the drive beside the binary, or ~/.mindsave")
     .option("--workspace <dir>", "the workspace root to use instead of resolving it from the current directory")
-    .option("--project <id|name>", "act on this project instead of the current directory's")
+    // Not --project: `hooks install --project` (the issue's flag) means the project's settings file.
+    .option("--in <project>", "act on this project (id or name) instead of the current directory's")
     .option("--json", "print JSON for machines instead of text")
     .showHelpAfterError("(run with --help for usage)")
     .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
@@ -100,6 +102,7 @@ export function buildProgram(): Command {
     .argument("[keyword...]", "words to search for (all must match)")
     .option("--snapshot <id>", "the snapshot whose Layer 3 to show (default: the newest)")
     .option("--all-projects", "search every project in the store")
+    .option("--tools", "the project's tool log instead (the newest --limit calls)")
     .option("--limit <n>", "at most this many hits", (v) => parseCount("--limit", v), 20)
     .action(lazy(() => import("./commands/recall.ts")));
 
@@ -211,6 +214,40 @@ export function buildProgram(): Command {
     .description("Copy this host's binary to ~/.mindsave/bin so agent hooks work without the drive")
     .option("--from <dir>", "where the built binaries are (default: this binary itself)")
     .action(lazy(() => import("./commands/install.ts")));
+
+  const hooks = program
+    .command("hooks")
+    .allowExcessArguments(true)
+    .description("Claude Code hooks: restore at session start, measured pressure, auto-snapshots")
+    .action(groupDefault(null));
+  for (const [name, what] of [["install", "Merge MindSave's hooks into Claude Code's settings (idempotent, with a backup)"], ["uninstall", "Remove exactly the hooks install added"]] as const) {
+    hooks
+      .command(name)
+      .description(what)
+      .addOption(new Option("--agent <agent>", "the agent").choices(["claude"]).default("claude"))
+      .option("--project", "the project's .claude/settings.json")
+      .option("--user", "~/.claude/settings.json (the default)")
+      .option("--command <path>", "the binary the hooks run (default: ~/.mindsave/bin/mindsave)")
+      .action(lazy(() => import("./commands/hooks.ts").then((m) => ({ run: m[name] }))));
+  }
+
+  program
+    .command("hook")
+    .description("Run one hook event with its JSON on stdin (what the installed hooks call; always exits 0)")
+    .argument("<event>", "session-start, post-tool-use, pre-compact, stop or session-end")
+    .action(lazy(() => import("./commands/hook.ts")));
+
+  program
+    .command("ingest")
+    .description("Append a Claude Code transcript's tool calls to the project's tool log (Layer 3, secrets redacted)")
+    .argument("<transcript>", "a transcript .jsonl file")
+    .action(lazy(() => import("./commands/ingest.ts")));
+
+  program
+    .command("skill")
+    .description("Print the SKILL.md that teaches any agent to use mindsave; --install writes it for Claude Code")
+    .option("--install", "write it to ~/.claude/skills/mindsave/SKILL.md")
+    .action(lazy(() => import("./commands/skill.ts")));
 
   program
     .command("doctor")

@@ -23,8 +23,8 @@ function onlyGlobalOptions(args: string[]): boolean {
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === "--json") continue;
-    if (/^--(home|workspace|project)=/.test(a)) continue;
-    if (/^--(home|workspace|project)$/.test(a) && i + 1 < args.length) {
+    if (/^--(home|workspace|in)=/.test(a)) continue;
+    if (/^--(home|workspace|in)$/.test(a) && i + 1 < args.length) {
       i++;
       continue;
     }

@@ -135,16 +135,16 @@ describe("projects across hosts", () => {
     expect((await okJson(["projects", "--home", home], { cwd: wt, env: pc.env })).projects).toHaveLength(1);
   });
 
-  test("--workspace overrides the root, and --project acts on a project by name from anywhere", async () => {
+  test("--workspace overrides the root, and --in acts on a project by name from anywhere", async () => {
     const base = tempDir();
     const home = join(base, "home");
     mkdirSync(home);
     const pc = laptop("p", base);
     const repo = gitRepo(join(base, "service"));
     await ok(["save", "--goal", "via workspace flag", "--workspace", repo, "--home", home], { cwd: base, env: pc.env });
-    const viaName = await okJson(["load", "--project", "service", "--home", home], { cwd: base, env: pc.env });
+    const viaName = await okJson(["load", "--in", "service", "--home", home], { cwd: base, env: pc.env });
     expect(viaName.layer1.goal).toBe("via workspace flag");
-    const none = await run(["load", "--project", "nope", "--home", home], { cwd: base, env: pc.env });
+    const none = await run(["load", "--in", "nope", "--home", home], { cwd: base, env: pc.env });
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('No project matches "nope"');
   });

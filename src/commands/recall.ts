@@ -3,11 +3,23 @@ import { UserError } from "../errors.ts";
 import { layer3Text, search } from "../engine/recall.ts";
 import { selectSnapshot } from "../engine/restore.ts";
 import { listProjects } from "../engine/projects.ts";
+import { recentToolCalls } from "../engine/toollog.ts";
 import { padEnd, print, printJson, truncate, withSession } from "./shared.ts";
 import type { GlobalOptions } from "../cli.ts";
 
-export async function run(opts: { snapshot?: string; allProjects?: boolean; limit: number }, words: string[], g: GlobalOptions): Promise<number> {
+export async function run(opts: { snapshot?: string; allProjects?: boolean; limit: number; tools?: boolean }, words: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, false, async (session) => {
+    if (opts.tools) {
+      const ctx = await session.requireProject();
+      const calls = await recentToolCalls(session, ctx.project.id, opts.limit);
+      if (g.json) printJson({ project: ctx.project.name, tool_calls: calls });
+      else if (!calls.length) print(`The tool log of ${ctx.project.name} is empty (hooks and \`mindsave ingest\` fill it).`);
+      else {
+        print(`Tool log of ${ctx.project.name}, the newest ${calls.length} call(s), oldest first:`);
+        for (const c of calls) print(`${c.timestamp.slice(0, 19).replace("T", " ")}  ${padEnd(c.action, 6)} ${padEnd(c.tool, 10)} ${truncate(c.target, 90)}${c.summary ? `  (${c.summary})` : ""}`);
+      }
+      return 0;
+    }
     if (words.length) {
       const ctx = opts.allProjects ? null : await session.requireProject();
       const { hits, more } = await search(session, ctx?.project.id ?? null, words, opts.limit);

@@ -217,9 +217,14 @@ export function isProtected(s: { status: string; blocker: string }): boolean {
   return s.status === "in_progress" || s.status === "blocked" || (blocker !== "" && blocker !== "none");
 }
 
+/** Automatic checkpoints beyond the newest this many are superseded by newer ones. */
+export const KEEP_AUTO = 5;
+
 /**
  * The spec's cleanup: completed snapshots older than 30 days go; then the oldest unprotected ones
- * until at most `keep` remain. In-progress and blocked snapshots are never removed.
+ * until at most `keep` remain. In-progress and blocked snapshots are never removed — except
+ * automatic checkpoints (hooks) older than the newest five, which newer checkpoints supersede;
+ * without that, every auto-save would be kept forever.
  */
 export async function cleanup(w: StoreWriter, projectId: string, opts: { keep: number; now: Date; spare?: string; dryRun?: boolean }): Promise<string[]> {
   const all = await w.cleanupCandidates(projectId);
@@ -229,9 +234,11 @@ export async function cleanup(w: StoreWriter, projectId: string, opts: { keep: n
     if (s.id !== opts.spare && !isProtected(s) && s.status === "completed" && Date.parse(s.created_at) < cutoff) doomed.add(s.id);
   }
   let remaining = all.length - doomed.size;
+  const autos = all.filter((s) => s.auto);
+  const superseded = new Set(autos.slice(0, Math.max(0, autos.length - KEEP_AUTO)).map((s) => s.id));
   for (const s of all) {
     if (remaining <= opts.keep) break;
-    if (s.id === opts.spare || doomed.has(s.id) || isProtected(s)) continue;
+    if (s.id === opts.spare || doomed.has(s.id) || (isProtected(s) && !superseded.has(s.id))) continue;
     doomed.add(s.id);
     remaining--;
   }

@@ -200,7 +200,7 @@ export class Session {
       const p = kin[0];
       const root = await this.rootOnThisHost(this.store, p.id);
       throw new UserError(
-        `This checkout shares its history with project ${p.name}${root ? ` at ${root}` : ""} but is not part of it: load that one with \`mindsave load --project ${p.id}\`, or merge them by running \`mindsave projects link ${p.id}\` here.`,
+        `This checkout shares its history with project ${p.name}${root ? ` at ${root}` : ""} but is not part of it: load that one with \`mindsave load --in ${p.id}\`, or merge them by running \`mindsave projects link ${p.id}\` here.`,
       );
     }
     throw new UserError(`No MindSave project here yet (${ws?.root ?? this.opts.workspace ?? this.cwd}); save a snapshot first with \`mindsave save\`.`);

@@ -257,8 +257,8 @@ export class Queries {
   /** The newest `limit` tool calls of a project, oldest first. */
   async listToolCalls(projectId: string, limit = 50): Promise<ToolCallRecord[]> {
     const rows = await this.rows(
-      `SELECT * FROM (SELECT * FROM tool_calls WHERE project_id = ? AND deleted = 0 ORDER BY timestamp DESC, id DESC LIMIT ?)
-       ORDER BY timestamp ASC, id ASC`,
+      `SELECT * FROM (SELECT rowid AS n, * FROM tool_calls WHERE project_id = ? AND deleted = 0 ORDER BY timestamp DESC, n DESC LIMIT ?)
+       ORDER BY timestamp ASC, n ASC`,
       [projectId, limit],
     );
     return rows.map((r) => ({
@@ -446,12 +446,12 @@ export class StoreWriter extends Queries {
   }
 
   /** Snapshot ids and their protection flags for cleanup, oldest first. */
-  async cleanupCandidates(projectId: string): Promise<{ id: string; status: string; blocker: string; created_at: string }[]> {
+  async cleanupCandidates(projectId: string): Promise<{ id: string; status: string; blocker: string; created_at: string; auto: boolean }[]> {
     const rows = await this.rows(
-      "SELECT id, status, blocker, created_at FROM snapshots WHERE project_id = ? AND deleted = 0 ORDER BY created_at ASC, id ASC",
+      "SELECT id, status, blocker, created_at, auto_trigger IS NOT NULL AS auto FROM snapshots WHERE project_id = ? AND deleted = 0 ORDER BY created_at ASC, id ASC",
       [projectId],
     );
-    return rows.map((r) => ({ id: str(r.id), status: str(r.status), blocker: str(r.blocker), created_at: str(r.created_at) }));
+    return rows.map((r) => ({ id: str(r.id), status: str(r.status), blocker: str(r.blocker), created_at: str(r.created_at), auto: Number(r.auto) === 1 }));
   }
 
   async upsertFailure(f: Omit<FailureRecord, "hlc" | "host" | "deleted" | "repeat_count" | "related" | "alternatives">): Promise<void> {

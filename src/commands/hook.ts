@@ -1,0 +1,50 @@
+// `mindsave hook <event>`: what a Claude Code hook runs. It reads the hook's JSON on stdin, is
+// quiet and quick, and never blocks the agent: any trouble is one line on stderr and exit 0.
+import { Session } from "../engine/session.ts";
+import { onCheckpoint, onPostToolUse, onSessionStart, type HookPayload } from "../engine/autosave.ts";
+import type { GlobalOptions } from "../cli.ts";
+
+const EVENTS = ["session-start", "post-tool-use", "pre-compact", "stop", "session-end"] as const;
+const BUDGET_MS = 4000;
+
+export async function run(_o: unknown, args: string[], g: GlobalOptions): Promise<number> {
+  const event = args[0] as (typeof EVENTS)[number];
+  const note = (msg: string) => process.stderr.write(`mindsave hook ${event ?? ""}: ${msg}\n`);
+  // A hook that hangs is worse than none: give up quietly well inside the agent's own timeout.
+  const watchdog = setTimeout(() => {
+    note(`gave up after ${BUDGET_MS / 1000} s`);
+    process.exit(0);
+  }, BUDGET_MS);
+  watchdog.unref?.();
+  let session: Session | null = null;
+  try {
+    if (!EVENTS.includes(event)) {
+      note(`unknown event; use one of ${EVENTS.join(", ")}`);
+      return 0;
+    }
+    const raw = await Bun.stdin.text().catch(() => "");
+    let payload: HookPayload = {};
+    if (raw.trim()) {
+      try {
+        payload = JSON.parse(raw);
+      } catch {
+        note("stdin was not JSON; nothing done");
+        return 0;
+      }
+    }
+    const cwd = payload.cwd || process.env.CLAUDE_PROJECT_DIR || process.cwd();
+    session = await Session.open({ home: g.home, workspace: g.workspace, cwd }, { write: true });
+    const outcome =
+      event === "session-start" ? await onSessionStart(session, payload)
+      : event === "post-tool-use" ? await onPostToolUse(session, payload)
+      : await onCheckpoint(session, payload, event);
+    if (outcome.output) process.stdout.write(JSON.stringify(outcome.output) + "\n");
+    return 0;
+  } catch (e) {
+    note((e as Error)?.message?.split("\n")[0] ?? String(e));
+    return 0;
+  } finally {
+    session?.close();
+    clearTimeout(watchdog);
+  }
+}

@@ -1,0 +1,24 @@
+// `mindsave ingest TRANSCRIPT.jsonl`: a Claude Code transcript's tool calls into the project's tool log.
+import { existsSync } from "node:fs";
+import { UserError } from "../errors.ts";
+import { ingestTranscript } from "../engine/autosave.ts";
+import { readTranscript } from "../engine/transcript.ts";
+import { print, printJson } from "./shared.ts";
+import { Session } from "../engine/session.ts";
+import type { GlobalOptions } from "../cli.ts";
+
+export async function run(_o: unknown, args: string[], g: GlobalOptions): Promise<number> {
+  const path = args[0];
+  if (!existsSync(path)) throw new UserError(`No transcript at ${path}.`);
+  // The transcript knows where the agent worked: that is the project, unless --workspace says otherwise.
+  const cwd = g.workspace ? undefined : readTranscript(path).cwd ?? undefined;
+  const session = await Session.open({ home: g.home, workspace: g.workspace, project: g.project, cwd: cwd && existsSync(cwd) ? cwd : undefined }, { write: true });
+  try {
+    const r = await ingestTranscript(session, path);
+    if (g.json) printJson(r);
+    else print(`Ingested ${r.added} new tool call(s) of ${r.seen} into project ${r.project}'s tool log (Layer 3; never auto-restored).`);
+    return 0;
+  } finally {
+    session.close();
+  }
+}

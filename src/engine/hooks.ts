@@ -1,0 +1,163 @@
+// Claude Code hooks: merged into settings.json idempotently, every existing hook kept, the file
+// backed up first; uninstall removes exactly the entries install added (recorded in the local home).
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { UserError } from "../errors.ts";
+import { localHomeDir } from "./home.ts";
+
+export const HOOK_EVENTS = [
+  { event: "SessionStart", matcher: "startup|resume|clear|compact", arg: "session-start", timeout: 10 },
+  { event: "PostToolUse", matcher: "", arg: "post-tool-use", timeout: 5 },
+  { event: "PreCompact", matcher: "manual|auto", arg: "pre-compact", timeout: 10 },
+  { event: "Stop", matcher: undefined, arg: "stop", timeout: 10 },
+  { event: "SessionEnd", matcher: undefined, arg: "session-end", timeout: 10 },
+] as const;
+
+export type HookArg = (typeof HOOK_EVENTS)[number]["arg"];
+
+interface HookCommand {
+  type: "command";
+  command: string;
+  timeout?: number;
+}
+
+interface MatcherGroup {
+  matcher?: string;
+  hooks: HookCommand[];
+}
+
+type Settings = Record<string, unknown> & { hooks?: Record<string, MatcherGroup[]> };
+
+interface Manifest {
+  /** settings file → the exact commands install added there. */
+  installed: Record<string, string[]>;
+}
+
+function manifestPath(env: NodeJS.ProcessEnv): string {
+  return join(localHomeDir(env), "hooks-installed.json");
+}
+
+function readManifest(env: NodeJS.ProcessEnv): Manifest {
+  try {
+    return JSON.parse(readFileSync(manifestPath(env), "utf8")) as Manifest;
+  } catch {
+    return { installed: {} };
+  }
+}
+
+function writeJsonAtomic(path: string, value: unknown): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(value, null, 2) + "\n");
+  renameSync(tmp, path);
+}
+
+export function settingsPath(scope: "user" | "project", env: NodeJS.ProcessEnv, projectRoot: string | null): string {
+  if (scope === "user") return join(env.HOME || env.USERPROFILE || "", ".claude", "settings.json");
+  if (!projectRoot) throw new UserError("--project needs a workspace: run it inside the project (or give --workspace).");
+  return join(projectRoot, ".claude", "settings.json");
+}
+
+function readSettings(path: string): Settings {
+  if (!existsSync(path)) return {};
+  const text = readFileSync(path, "utf8");
+  if (!text.trim()) return {};
+  try {
+    const v = JSON.parse(text);
+    if (v && typeof v === "object" && !Array.isArray(v)) return v as Settings;
+  } catch {
+    // fall through
+  }
+  throw new UserError(`${path} is not valid JSON; fix it first (MindSave will not overwrite a settings file it cannot read).`);
+}
+
+function quote(path: string): string {
+  return process.platform === "win32" ? `"${path}"` : `'${path.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command a hook runs: the locally installed binary, never one on a drive. */
+export function hookCommand(binary: string, arg: HookArg): string {
+  return `${quote(binary)} hook ${arg}`;
+}
+
+export function localBinary(env: NodeJS.ProcessEnv): string {
+  return join(localHomeDir(env), "bin", process.platform === "win32" ? "mindsave.exe" : "mindsave");
+}
+
+export interface HooksResult {
+  settings: string;
+  added: string[];
+  removed: string[];
+  backup: string | null;
+}
+
+function backup(path: string, now: Date): string | null {
+  if (!existsSync(path)) return null;
+  const to = `${path}.mindsave-backup-${now.toISOString().replace(/[:.]/g, "-")}`;
+  copyFileSync(path, to);
+  return to;
+}
+
+export function installHooks(path: string, binary: string, env: NodeJS.ProcessEnv, now: Date): HooksResult {
+  const settings = readSettings(path);
+  const hooks = (settings.hooks && typeof settings.hooks === "object" ? settings.hooks : {}) as Record<string, MatcherGroup[]>;
+  const added: string[] = [];
+  for (const h of HOOK_EVENTS) {
+    const command = hookCommand(binary, h.arg);
+    const groups = Array.isArray(hooks[h.event]) ? hooks[h.event] : [];
+    const present = groups.some((g) => Array.isArray(g?.hooks) && g.hooks.some((c) => c?.command === command));
+    if (present) continue;
+    const group: MatcherGroup = { ...(h.matcher !== undefined ? { matcher: h.matcher } : {}), hooks: [{ type: "command", command, timeout: h.timeout }] };
+    hooks[h.event] = [...groups, group];
+    added.push(command);
+  }
+  let saved: string | null = null;
+  if (added.length) {
+    saved = backup(path, now);
+    writeJsonAtomic(path, { ...settings, hooks });
+    const m = readManifest(env);
+    m.installed[path] = [...new Set([...(m.installed[path] ?? []), ...added])];
+    writeJsonAtomic(manifestPath(env), m);
+  }
+  return { settings: path, added, removed: [], backup: saved };
+}
+
+export function uninstallHooks(path: string, env: NodeJS.ProcessEnv, now: Date): HooksResult {
+  const m = readManifest(env);
+  const ours = new Set(m.installed[path] ?? []);
+  if (!ours.size || !existsSync(path)) return { settings: path, added: [], removed: [], backup: null };
+  const settings = readSettings(path);
+  const hooks = (settings.hooks ?? {}) as Record<string, MatcherGroup[]>;
+  const removed: string[] = [];
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    const kept: MatcherGroup[] = [];
+    for (const g of groups) {
+      if (!Array.isArray(g?.hooks)) {
+        kept.push(g);
+        continue;
+      }
+      const rest = g.hooks.filter((c) => {
+        if (ours.has(c?.command)) {
+          removed.push(c.command);
+          return false;
+        }
+        return true;
+      });
+      // A group that held only our hook was ours: it goes; any other group keeps its other hooks.
+      if (rest.length || rest.length === g.hooks.length) kept.push({ ...g, hooks: rest });
+    }
+    if (kept.length) hooks[event] = kept;
+    else delete hooks[event];
+  }
+  let saved: string | null = null;
+  if (removed.length) {
+    saved = backup(path, now);
+    const next: Settings = { ...settings, hooks };
+    if (!Object.keys(hooks).length) delete next.hooks;
+    writeJsonAtomic(path, next);
+  }
+  delete m.installed[path];
+  writeJsonAtomic(manifestPath(env), m);
+  return { settings: path, added: [], removed, backup: saved };
+}

@@ -1,0 +1,285 @@
+// Claude Code integration through the compiled binary: hooks install/uninstall, every hook event
+// fed recorded-shape payloads and transcripts the tests write, ingest, and the skill.
+import { beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { buildTarget, hostTarget } from "../build.ts";
+import { gitRepo, laptop, run, sql, tempDir, type RunResult } from "./helpers.ts";
+
+let exe = "";
+beforeAll(async () => {
+  exe = await buildTarget(hostTarget(), join(tempDir("mindsave-hooks-dist-"), "dist"));
+}, 120_000);
+
+interface Line { [k: string]: unknown }
+
+/** Transcript lines in the shape Claude Code writes (one JSON object per line). */
+const T = {
+  prompt: (text: string, at = "2026-11-21T10:00:00.000Z"): Line => ({ type: "user", sessionId: "sess-1", cwd: "", timestamp: at, uuid: crypto.randomUUID(), message: { role: "user", content: text } }),
+  tool: (id: string, name: string, input: Record<string, unknown>, usage?: Record<string, number>, at = "2026-11-21T10:01:00.000Z"): Line => ({
+    type: "assistant", sessionId: "sess-1", timestamp: at, uuid: crypto.randomUUID(),
+    message: { role: "assistant", model: "claude-sonnet-4-5", content: [{ type: "tool_use", id, name, input }], ...(usage ? { usage } : {}) },
+  }),
+  result: (id: string, patch?: { filePath: string; lines: string[] }, isError = false): Line => ({
+    type: "user", sessionId: "sess-1", timestamp: "2026-11-21T10:01:01.000Z", uuid: crypto.randomUUID(),
+    message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: isError ? "error" : "ok", ...(isError ? { is_error: true } : {}) }] },
+    ...(patch ? { toolUseResult: { filePath: patch.filePath, structuredPatch: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 2, lines: patch.lines }], type: "update" } } : {}),
+  }),
+  text: (text: string, usage?: Record<string, number>): Line => ({ type: "assistant", sessionId: "sess-1", timestamp: "2026-11-21T10:02:00.000Z", message: { role: "assistant", content: [{ type: "text", text }], ...(usage ? { usage } : {}) } }),
+  compact: (): Line => ({ type: "system", subtype: "compact_boundary", content: "Conversation compacted", sessionId: "sess-1", timestamp: "2026-11-21T10:03:00.000Z" }),
+};
+
+function usage(context: number) {
+  return { input_tokens: 100, cache_read_input_tokens: context - 300, cache_creation_input_tokens: 200, output_tokens: 40 };
+}
+
+function setup() {
+  const base = tempDir("mindsave-hooks-");
+  const repo = gitRepo(join(base, "shop"), { "src/auth.ts": "export const auth = 1;\n", "src/login.tsx": "a\n" });
+  const pc = laptop("agent-laptop", base);
+  const home = join(pc.home, ".mindsave");
+  const transcript = (lines: Line[]) => {
+    const path = join(base, `transcript-${crypto.randomUUID()}.jsonl`);
+    writeFileSync(path, lines.map((l) => JSON.stringify({ ...l, cwd: repo })).join("\n") + "\n");
+    return path;
+  };
+  const hook = (event: string, payload: Record<string, unknown> | string): Promise<RunResult> =>
+    run(["hook", event], { cwd: repo, env: pc.env, bin: [exe], stdin: typeof payload === "string" ? payload : JSON.stringify({ session_id: "sess-1", cwd: repo, hook_event_name: event, ...payload }) });
+  const cli = (args: string[]) => run(args, { cwd: repo, env: pc.env, bin: [exe] });
+  const json = async (args: string[]) => JSON.parse((await cli(["--json", ...args])).stdout);
+  return { base, repo, pc, home, db: join(home, "mindsave.db"), transcript, hook, cli, json };
+}
+
+describe("hooks install / uninstall", () => {
+  test("merge into settings.json keeping every existing hook, idempotently, with a backup; uninstall removes exactly ours", async () => {
+    const t = setup();
+    expect((await t.cli(["install"])).code).toBe(0);
+    const settingsFile = join(t.pc.home, ".claude", "settings.json");
+    mkdirSync(join(t.pc.home, ".claude"), { recursive: true });
+    const original = {
+      model: "opus",
+      permissions: { allow: ["Bash(npm test)"] },
+      hooks: {
+        SessionStart: [{ matcher: "startup", hooks: [{ type: "command", command: "echo hello" }] }],
+        PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "./guard.sh", timeout: 3 }] }],
+      },
+    };
+    writeFileSync(settingsFile, JSON.stringify(original, null, 2));
+    const first = await t.json(["hooks", "install"]);
+    expect(first.added).toHaveLength(5);
+    expect(existsSync(first.backup)).toBe(true);
+    expect(JSON.parse(readFileSync(first.backup, "utf8"))).toEqual(original);
+    const after = JSON.parse(readFileSync(settingsFile, "utf8"));
+    expect(after.model).toBe("opus");
+    expect(after.permissions).toEqual(original.permissions);
+    expect(after.hooks.PreToolUse).toEqual(original.hooks.PreToolUse);
+    expect(after.hooks.SessionStart[0]).toEqual(original.hooks.SessionStart[0]);
+    const local = join(t.home, "bin", hostTarget().exe);
+    expect(after.hooks.SessionStart[1]).toEqual({ matcher: "startup|resume|clear|compact", hooks: [{ type: "command", command: `'${local}' hook session-start`, timeout: 10 }] });
+    for (const event of ["PostToolUse", "PreCompact", "Stop", "SessionEnd"]) {
+      expect(after.hooks[event].at(-1).hooks[0].command).toContain(`'${local}' hook `);
+    }
+    // Idempotent: a second install changes nothing and writes no backup.
+    const second = await t.json(["hooks", "install"]);
+    expect(second.added).toEqual([]);
+    expect(JSON.parse(readFileSync(settingsFile, "utf8"))).toEqual(after);
+    // Uninstall restores exactly what was there.
+    const removed = await t.json(["hooks", "uninstall"]);
+    expect(removed.removed).toHaveLength(5);
+    expect(JSON.parse(readFileSync(settingsFile, "utf8"))).toEqual(original);
+    expect((await t.json(["hooks", "uninstall"])).removed).toEqual([]);
+  });
+
+  test("--project writes the project's .claude/settings.json; a settings file that is not JSON is refused untouched", async () => {
+    const t = setup();
+    expect((await t.cli(["install"])).code).toBe(0);
+    const r = await t.json(["hooks", "install", "--project"]);
+    expect(r.settings).toBe(join(t.repo, ".claude", "settings.json"));
+    expect(Object.keys(JSON.parse(readFileSync(r.settings, "utf8")).hooks)).toEqual(["SessionStart", "PostToolUse", "PreCompact", "Stop", "SessionEnd"]);
+    writeFileSync(r.settings, "{ not json");
+    const bad = await t.cli(["hooks", "uninstall", "--project"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("is not valid JSON");
+    expect(readFileSync(r.settings, "utf8")).toBe("{ not json");
+  });
+
+  test("without the local binary, install says to run `mindsave install` (hooks never point at a drive)", async () => {
+    const t = setup();
+    const r = await t.cli(["hooks", "install"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("mindsave install");
+  });
+});
+
+describe("hook events", () => {
+  test("session-start: nothing without a snapshot; the newest restore block as additionalContext with one", async () => {
+    const t = setup();
+    const none = await t.hook("session-start", { source: "startup", transcript_path: t.transcript([T.prompt("hi")]) });
+    expect(none.code).toBe(0);
+    expect(none.stdout).toBe("");
+    expect(none.stderr).toBe("");
+    await t.cli(["save", "--goal", "Ship the login page", "--next", "write the e2e test", "--constraint", "no new dependencies"]);
+    for (const source of ["startup", "resume", "clear", "compact"]) {
+      const r = await t.hook("session-start", { source });
+      expect(r.code).toBe(0);
+      const out = JSON.parse(r.stdout);
+      expect(out.hookSpecificOutput.hookEventName).toBe("SessionStart");
+      expect(out.hookSpecificOutput.additionalContext).toContain("goal: Ship the login page");
+      expect(out.hookSpecificOutput.additionalContext).toContain("- no new dependencies");
+    }
+  });
+
+  test("post-tool-use: real context fill from the transcript; YELLOW writes an L1 checkpoint with cooldown; RED an OVF_ snapshot", async () => {
+    const t = setup();
+    await t.cli(["save", "--goal", "Refactor auth", "--next", "split the module"]);
+    // 65% of 200k, slow growth: below the 72% warning.
+    const green = t.transcript([T.prompt("refactor auth"), T.tool("a1", "Read", { file_path: join(t.repo, "src/auth.ts") }, usage(130_000))]);
+    expect((await t.hook("post-tool-use", { transcript_path: green, tool_name: "Read", tool_input: { file_path: join(t.repo, "src/auth.ts") } })).stdout).toBe("");
+    let sig = await t.json(["signal"]);
+    expect(sig.estimated_tokens_ratio).toBe(0.65);
+    expect(sig.pressure_state).toBe("GREEN");
+    expect(sig.tool_calls_since_save).toBe(1);
+
+    // 75%: YELLOW. A checkpoint from the transcript, and a message for the user.
+    const yellow = t.transcript([
+      T.prompt("refactor auth"),
+      T.tool("b1", "TodoWrite", { todos: [{ content: "Split the module", status: "in_progress", activeForm: "Splitting the module" }, { content: "Update imports", status: "pending" }] }),
+      T.tool("b2", "Edit", { file_path: join(t.repo, "src/auth.ts"), old_string: "1", new_string: "2" }, usage(150_000)),
+    ]);
+    const y = await t.hook("post-tool-use", { transcript_path: yellow, tool_name: "Edit", tool_input: { file_path: join(t.repo, "src/auth.ts") } });
+    expect(y.code).toBe(0);
+    expect(JSON.parse(y.stdout).systemMessage).toContain("auto-checkpoint saved");
+    const list = (await t.json(["snapshots", "list"])).snapshots;
+    expect(list).toHaveLength(2);
+    const auto = (await t.json(["load", "1"]));
+    expect(auto.layer1).toMatchObject({ goal: "Refactor auth", state: "In progress: Splitting the module (0/2 steps done)", next_action: "Update imports", active_files: [join(t.repo, "src/auth.ts")] });
+    const trig = await sql(t.db, "SELECT auto_trigger FROM snapshots ORDER BY created_at DESC LIMIT 1");
+    expect(JSON.parse(String(trig[0].auto_trigger))).toMatchObject({ reason: "context-pressure" });
+    // Within the cooldown: YELLOW again saves nothing.
+    const again = await t.hook("post-tool-use", { transcript_path: yellow, tool_name: "Edit", tool_input: { file_path: join(t.repo, "src/auth.ts") } });
+    expect(again.stdout).toBe("");
+    expect((await t.json(["snapshots", "list"])).snapshots).toHaveLength(2);
+
+    // 97%: RED, an emergency Layer 1 snapshot, even inside the cooldown.
+    const red = t.transcript([T.prompt("refactor auth"), T.tool("c1", "Bash", { command: "bun test" }, usage(194_000))]);
+    const r = await t.hook("post-tool-use", { transcript_path: red, tool_name: "Bash", tool_input: { command: "bun test" } });
+    expect(JSON.parse(r.stdout).systemMessage).toContain("Context overflow imminent");
+    const names = (await t.json(["snapshots", "list"])).snapshots.map((s: any) => s.name);
+    expect(names[0]).toMatch(/^OVF_/);
+    sig = await t.json(["signal"]);
+    expect(sig.pressure_state).toBe("RED");
+    expect(sig.auto_save_count).toBe(2);
+  });
+
+  test("post-tool-use with a transcript that has no usage field counts the call and keeps the ratio", async () => {
+    const t = setup();
+    const path = t.transcript([T.prompt("hello"), T.tool("d1", "Read", { file_path: "README.md" })]);
+    const r = await t.hook("post-tool-use", { transcript_path: path, tool_name: "Read", tool_input: { file_path: "README.md" } });
+    expect(r).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    const sig = await t.json(["signal"]);
+    expect(sig).toMatchObject({ tool_calls_since_save: 1, estimated_tokens_ratio: 0 });
+  });
+
+  test("pre-compact: a snapshot built from the transcript across a compaction boundary (goal, TodoWrite, edits, patches)", async () => {
+    const t = setup();
+    const path = t.transcript([
+      T.prompt("Add a login form with validation. Keep it accessible."),
+      T.tool("e1", "TodoWrite", { todos: [{ content: "Build the form", status: "completed" }, { content: "Add validation", status: "in_progress", activeForm: "Adding validation" }, { content: "Write tests", status: "pending" }] }),
+      T.tool("e2", "Edit", { file_path: join(t.repo, "src/login.tsx"), old_string: "a", new_string: "b" }, usage(100_000)),
+      T.result("e2", { filePath: join(t.repo, "src/login.tsx"), lines: ["-a", "+b", "+c"] }),
+      T.compact(),
+      T.prompt("continue"),
+      T.tool("e3", "Write", { file_path: join(t.repo, "src/validate.ts"), content: "export {}" }),
+      T.tool("e4", "Bash", { command: "bun test" }),
+      T.result("e4", undefined, true),
+    ]);
+    const r = await t.hook("pre-compact", { transcript_path: path, trigger: "auto" });
+    expect(r).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    const snap = await t.json(["load", "--latest"]);
+    expect(snap.layer1).toMatchObject({
+      goal: "Add a login form with validation. Keep it accessible.",
+      state: "In progress: Adding validation (1/3 steps done)",
+      next_action: "Write tests",
+      active_files: [join(t.repo, "src/validate.ts"), join(t.repo, "src/login.tsx")],
+    });
+    const l3 = (await t.cli(["recall"])).stdout;
+    expect(l3).toContain("1. Build the form");
+    expect(l3).toContain("src/login.tsx | +2 -1");
+    expect(l3).toContain("Bash bun test (failed)");
+    const trig = await sql(t.db, "SELECT auto_trigger FROM snapshots");
+    expect(JSON.parse(String(trig[0].auto_trigger)).reason).toBe("pre-compact:auto");
+    // The transcript's tool calls are in the tool log (Layer 3).
+    expect((await t.json(["recall", "--tools"])).tool_calls.map((c: any) => c.tool)).toEqual(["TodoWrite", "Edit", "Write", "Bash"]);
+  });
+
+  test("stop: counts a turn, logs tool calls, checkpoints only when the cooldown allows; session-end always saves", async () => {
+    const t = setup();
+    await t.cli(["save", "--goal", "Fix flaky test", "--next", "rerun CI"]);
+    const path = t.transcript([T.prompt("fix it"), T.tool("f1", "Edit", { file_path: join(t.repo, "src/auth.ts"), old_string: "1", new_string: "3" })]);
+    // The save just now started the cooldown? No: it was manual; the first stop may checkpoint.
+    const first = await t.hook("stop", { transcript_path: path, stop_hook_active: false });
+    expect(first.code).toBe(0);
+    const afterFirst = (await t.json(["snapshots", "list"])).snapshots.length;
+    const second = await t.hook("stop", { transcript_path: path, stop_hook_active: false });
+    expect(second.code).toBe(0);
+    expect((await t.json(["snapshots", "list"])).snapshots.length).toBe(afterFirst);
+    // Nothing changed since the last checkpoint: session-end does not write a duplicate.
+    await t.hook("session-end", { transcript_path: path, reason: "exit" });
+    expect((await t.json(["snapshots", "list"])).snapshots.length).toBe(afterFirst);
+    // With new work, session-end saves even inside the cooldown.
+    const more = t.transcript([T.prompt("fix it"), T.tool("f1", "Edit", { file_path: join(t.repo, "src/auth.ts"), old_string: "1", new_string: "3" }), T.tool("f2", "Edit", { file_path: join(t.repo, "src/login.tsx"), old_string: "a", new_string: "z" })]);
+    await t.hook("session-end", { transcript_path: more, reason: "exit" });
+    const snaps = (await t.json(["snapshots", "list"])).snapshots;
+    expect(snaps.length).toBe(afterFirst + 1);
+    expect(await sql(t.db, "SELECT count(*) AS n FROM tool_calls")).toEqual([{ n: 2 }] as any);
+  });
+
+  test("hooks never block the agent: bad stdin, an unknown event, a broken store — exit 0, one line on stderr, nothing on stdout", async () => {
+    const t = setup();
+    const bad = await t.hook("post-tool-use", "this is not json");
+    expect(bad).toMatchObject({ code: 0, stdout: "" });
+    expect(bad.stderr.trim().split("\n")).toHaveLength(1);
+    const unknown = await t.hook("frobnicate", {});
+    expect(unknown).toMatchObject({ code: 0, stdout: "" });
+    mkdirSync(t.home, { recursive: true });
+    writeFileSync(join(t.home, "mindsave.db"), "garbage, not a database".repeat(20));
+    const broken = await t.hook("session-start", { source: "startup" });
+    expect(broken.code).toBe(0);
+    expect(broken.stdout).toBe("");
+    expect(broken.stderr).toContain("not a MindSave store");
+    expect(broken.stderr.trim().split("\n")).toHaveLength(1);
+    const empty = await t.hook("stop", "");
+    expect(empty).toMatchObject({ code: 0, stdout: "" });
+  });
+});
+
+describe("ingest and skill", () => {
+  test("ingest appends a transcript's tool calls to the tool log with secrets redacted; again adds nothing", async () => {
+    const t = setup();
+    const path = t.transcript([
+      T.prompt("deploy"),
+      T.tool("g1", "Bash", { command: "curl -H 'Authorization: Bearer abcdefghijklmnopqrstuvwxyz123456' https://api.example.com" }),
+      T.tool("g2", "Bash", { command: "export OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz && deploy" }),
+      T.tool("g3", "Read", { file_path: join(t.repo, "src/auth.ts") }),
+    ]);
+    const r = await t.json(["ingest", path]);
+    expect(r).toMatchObject({ added: 3, seen: 3, project: "shop" });
+    const log = JSON.stringify((await t.json(["recall", "--tools"])).tool_calls);
+    expect(log).not.toContain("abcdefghijklmnopqrstuvwxyz");
+    expect(log).toContain("[REDACTED]");
+    expect((await t.json(["ingest", path])).added).toBe(0);
+    const missing = await t.cli(["ingest", join(t.base, "nope.jsonl")]);
+    expect(missing.code).toBe(1);
+  });
+
+  test("skill prints a SKILL.md for any agent; --install writes it where Claude Code looks", async () => {
+    const t = setup();
+    const text = (await t.cli(["skill"])).stdout;
+    expect(text).toStartWith("---\nname: mindsave\n");
+    for (const cmd of ["/save", "/load", "/recall", "/snapshots", "/auto-snapshot", "next_action", "failure_graph", "load --latest", "save --overflow"]) expect(text).toContain(cmd);
+    const r = await t.json(["skill", "--install"]);
+    expect(r.path).toBe(join(t.pc.home, ".claude", "skills", "mindsave", "SKILL.md"));
+    expect(readFileSync(r.path, "utf8")).toContain("name: mindsave");
+    expect(readdirSync(join(t.pc.home, ".claude", "skills", "mindsave"))).toEqual(["SKILL.md"]);
+  });
+});
