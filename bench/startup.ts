@@ -26,6 +26,14 @@ try {
   for (let i = 0; i < 20; i++) sh([exe, "save", "--goal", `bench task ${i}`, "--state", "state", "--next", "next", "--constraint", "c", "--decision", "d"]);
   sh([exe, "fail", "Tailwind", "--reason", "conflict"]);
 
+  const transcript = join(dir, "transcript.jsonl");
+  const lines: string[] = [JSON.stringify({ type: "user", sessionId: "b", cwd: work, message: { role: "user", content: "bench the hooks" } })];
+  for (let i = 0; i < 2000; i++) {
+    lines.push(JSON.stringify({ type: "assistant", sessionId: "b", timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), message: { role: "assistant", model: "claude-sonnet-4-5", content: [{ type: "tool_use", id: `t${i}`, name: "Edit", input: { file_path: join(work, `f${i % 20}.ts`), old_string: "a", new_string: "b" } }], usage: { input_tokens: 10, cache_read_input_tokens: 90_000, cache_creation_input_tokens: 100, output_tokens: 5 } } }));
+  }
+  writeFileSync(transcript, lines.join("\n") + "\n");
+  const hook = (event: string) => ["sh", "-c", `echo '{"session_id":"b","cwd":"${work}","transcript_path":"${transcript}","tool_name":"Edit","tool_input":{}}' | '${exe}' hook ${event}`];
+
   const cases: [string, string[]][] = [
     ["runtime start (compiled hello world)", [helloExe]],
     ["mindsave --version", [exe, "--version"]],
@@ -33,6 +41,9 @@ try {
     ["mindsave snapshots list", [exe, "snapshots", "list"]],
     ["mindsave load --latest (20 snapshots)", [exe, "load", "--latest"]],
     ["mindsave save (flags)", [exe, "save", "--goal", "bench save", "--state", "s"]],
+    ["hook session-start (restore block)", hook("session-start")],
+    ["hook post-tool-use (2,000-call transcript)", hook("post-tool-use")],
+    ["hook pre-compact (reads the whole transcript)", hook("pre-compact")],
   ];
   const rows: string[] = ["| command | median | p90 |", "|---|---:|---:|"];
   for (const [name, cmd] of cases) {
