@@ -250,6 +250,11 @@ export function buildProgram(): Command {
     .action(lazy(() => import("./commands/skill.ts")));
 
   program
+    .command("mcp")
+    .description("Serve MindSave to an agent over MCP on stdio (tools: save, load, recall, list, fail; resource mindsave://restore-block)")
+    .action(lazy(() => import("./commands/mcp.ts")));
+
+  program
     .command("doctor")
     .description("Which home is in use and why, the store's health, this host")
     .action(lazy(() => import("./commands/doctor.ts")));

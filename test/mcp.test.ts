@@ -1,0 +1,298 @@
+// `mindsave mcp`: the MCP server run as a real subprocess on stdio and driven by the SDK's own client,
+// against a real libSQL store, checked with the real CLI. The client parses every byte the server
+// writes on stdout, so these tests passing end to end also show stdout carries protocol only.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { MAIN, REPO, gitRepo, laptop, ok, okJson, tempDir } from "./helpers.ts";
+import type { GlobalOptions } from "../src/cli.ts";
+
+const base = tempDir("mindsave-mcp-");
+const home = join(base, "home");
+mkdirSync(home);
+const repo = gitRepo(join(base, "shop"));
+const elsewhere = join(base, "elsewhere"); // the server's cwd: CLAUDE_PROJECT_DIR must win over it
+mkdirSync(elsewhere);
+const pc = laptop("ada", base);
+const importRun = `import { run } from ${JSON.stringify(join(REPO, "src", "commands", "mcp.ts"))};\n`;
+// A server with a careless console.log once it runs: the guard must send it to stderr, not the protocol.
+const chattyLauncher = join(base, "launch-chatty.ts");
+writeFileSync(chattyLauncher, `${importRun}const done = run({}, [], JSON.parse(process.argv[2]));\nconsole.log("stray diagnostic");\nprocess.exitCode = await done;\n`);
+// The control: a line on stdout that is not protocol, which the client must notice.
+const brokenLauncher = join(base, "launch-broken.ts");
+writeFileSync(brokenLauncher, `${importRun}process.stdout.write("not protocol\\n");\nprocess.exitCode = await run({}, [], JSON.parse(process.argv[2]));\n`);
+
+interface Server {
+  client: Client;
+  transport: StdioClientTransport;
+  stderr: () => string;
+  /** What the client could not parse or handle: any byte on stdout that is not protocol lands here. */
+  errors: string[];
+}
+
+/** The real `mindsave mcp` command; the two odd launchers (stray output) call `run()` directly. */
+async function startServer(globals: GlobalOptions, env: Record<string, string> = {}, script?: string): Promise<Server> {
+  const cli = ["mcp", ...(globals.home ? ["--home", globals.home] : []), ...(globals.workspace ? ["--workspace", globals.workspace] : [])];
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: script ? [script, JSON.stringify(globals)] : [MAIN, ...cli],
+    cwd: elsewhere,
+    env: { ...pc.env, NO_COLOR: "1", ...env },
+    stderr: "pipe",
+  });
+  let err = "";
+  transport.stderr?.on("data", (d: Buffer) => (err += d.toString()));
+  const client = new Client({ name: "mindsave-test", version: "0.0.0" });
+  const errors: string[] = [];
+  client.onerror = (e) => void errors.push(e.message);
+  await client.connect(transport);
+  return { client, transport, stderr: () => err, errors };
+}
+
+type ToolResult = { content: { type: string; text?: string }[]; structuredContent?: any; isError?: boolean };
+const call = async (s: Server, name: string, args: Record<string, unknown> = {}) => (await s.client.callTool({ name, arguments: args })) as ToolResult;
+const text = (r: ToolResult) => r.content.map((c) => c.text ?? "").join("\n");
+const cli = { cwd: repo, env: pc.env };
+
+let server: Server;
+beforeAll(async () => {
+  server = await startServer({ home }, { CLAUDE_PROJECT_DIR: repo });
+});
+afterAll(async () => {
+  await server?.client.close();
+  expect(server?.errors).toEqual([]);
+});
+
+describe("mindsave mcp", () => {
+  test("lists the five tools with input schemas an agent can follow", async () => {
+    const { tools } = await server.client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(["fail", "list", "load", "recall", "save"]);
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    const save = byName.save.inputSchema as any;
+    expect(save.required).toEqual(["goal"]);
+    expect(Object.keys(save.properties).sort()).toEqual(
+      ["active_files", "blocker", "constraints", "decisions", "failed", "goal", "layer3", "next_action", "overflow", "state", "status", "topic"]);
+    expect(save.properties.goal.description).toContain("Layer 1");
+    expect(save.properties.constraints.description).toContain("Layer 2");
+    expect(save.properties.layer3.description).toContain("Layer 3");
+    expect(save.properties.active_files.type).toBe("array");
+    expect(save.properties.overflow.type).toBe("boolean");
+    expect(save.properties.status.enum).toEqual(["in_progress", "completed", "blocked"]);
+    const fail = byName.fail.inputSchema as any;
+    expect(fail.required).toEqual(["item"]);
+    expect(fail.properties.rejected_by.enum).toEqual(["user", "system"]);
+    expect(fail.properties.scope.enum).toEqual(["project", "global"]);
+    expect(Object.keys((byName.load.inputSchema as any).properties).sort()).toEqual(["snapshot", "verify"]);
+    expect((byName.recall.inputSchema as any).properties.keyword.type).toBe("string");
+    expect((byName.list.inputSchema as any).properties.limit.type).toBe("integer");
+    // Every field says what it is for.
+    const terse = tools.flatMap((t) => [
+      ...((t.description ?? "").length < 60 ? [t.name] : []),
+      ...Object.entries((t.inputSchema as any).properties ?? {})
+        .filter(([, schema]) => ((schema as any).description ?? "").length < 30)
+        .map(([field]) => `${t.name}.${field}`),
+    ]);
+    expect(terse).toEqual([]);
+    expect(byName.load.annotations?.readOnlyHint).toBe(true);
+  });
+
+  let saved = "";
+  test("save stores a snapshot (seen by the CLI) and returns its id and token counts", async () => {
+    const r = await call(server, "save", {
+      goal: "Add JWT refresh-token rotation", state: "endpoint written, 2 tests red", next_action: "fix clock skew in the expiry test",
+      active_files: ["src/auth.ts"], blocker: "none", constraints: ["no new dependencies"], decisions: ["rotate refresh tokens on use"],
+      failed: ["Don't use localStorage for tokens — XSS exposure"], topic: "jwt-refresh",
+      layer3: "### Completed Steps\n1. Wrote the refresh endpoint after the zebrafish incident\n",
+    });
+    expect(r.isError).toBeFalsy();
+    const s = r.structuredContent;
+    expect(s.snapshot_id).toMatch(/^jwt_refresh_\d{4}-\d\d-\d\d$/);
+    expect(s.tokens.layer1).toBeGreaterThan(0);
+    expect(s.tokens.layer2).toBeGreaterThan(0);
+    expect(s.kind).toBe("full");
+    expect(text(r)).toContain(`Saved snapshot ${s.snapshot_id}`);
+    expect(text(r)).toMatch(/L1 \d+\/300 tokens, L2 \d+\/500/);
+    saved = s.snapshot_id;
+
+    // The workspace came from CLAUDE_PROJECT_DIR, not the server's cwd: the CLI in the repo sees it.
+    const listed = await okJson(["--home", home, "snapshots", "list"], cli);
+    expect(listed.snapshots.map((x: any) => x.name)).toEqual([saved]);
+    const shown = await okJson(["--home", home, "load", saved], cli);
+    expect(shown.layer1.active_files).toEqual([join(repo, "src", "auth.ts")]);
+    expect(shown.failures.map((f: any) => f.item)).toContain("localStorage for tokens");
+  });
+
+  test("list shows the project's snapshots newest first", async () => {
+    const r = await call(server, "list");
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent.snapshots).toHaveLength(1);
+    expect(r.structuredContent.snapshots[0]).toMatchObject({ n: 1, snapshot_id: saved, status: "in_progress", goal: "Add JWT refresh-token rotation" });
+    expect(text(r)).toContain(`1. ${saved}`);
+  });
+
+  test("load returns the restore block with the saved goal, and verify results", async () => {
+    const r = await call(server, "load");
+    expect(r.isError).toBeFalsy();
+    expect(text(r)).toContain("Add JWT refresh-token rotation");
+    expect(text(r)).toContain("fix clock skew in the expiry test");
+    expect(text(r)).toContain("no new dependencies");
+    expect(r.structuredContent.snapshot_id).toBe(saved);
+    expect(r.structuredContent.tokens).toBeLessThanOrEqual(800);
+    expect(r.structuredContent.verify).toBeUndefined();
+
+    const byNumber = await call(server, "load", { snapshot: "1", verify: true });
+    expect(byNumber.isError).toBeFalsy();
+    expect(byNumber.structuredContent.verify).toEqual([expect.objectContaining({ path: "src/auth.ts", status: "ok" })]);
+    expect(text(byNumber)).toContain("Workspace matches the snapshot");
+    expect(text(byNumber)).toContain("Add JWT refresh-token rotation");
+  });
+
+  test("recall searches with a keyword and shows Layer 3 without one", async () => {
+    const hit = await call(server, "recall", { keyword: "zebrafish" });
+    expect(hit.isError).toBeFalsy();
+    expect(hit.structuredContent.hits.map((h: any) => h.snapshot_id)).toEqual([saved]);
+    expect(hit.structuredContent.hits[0].context.toLowerCase()).toContain("zebrafish");
+    expect(text(hit)).toContain("1 snapshot(s) match");
+
+    const none = await call(server, "recall", { keyword: "platypus" });
+    expect(none.isError).toBeFalsy();
+    expect(none.structuredContent.hits).toEqual([]);
+    expect(text(none)).toContain('No snapshot mentions "platypus"');
+
+    const l3 = await call(server, "recall");
+    expect(l3.isError).toBeFalsy();
+    expect(text(l3)).toContain(`Layer 3: Cold Archive of ${saved}`);
+    expect(text(l3)).toContain("### Completed Steps");
+  });
+
+  test("fail records a rejected approach that load then shows", async () => {
+    const r = await call(server, "fail", {
+      item: "websocket reconnect", reason: "corporate proxy drops idle sockets", rejected_by: "system",
+      alternatives: ["long polling"], related: ["socket.io"],
+    });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({ item: "websocket reconnect", scope: "project", rejected_by: "system", repeat_count: 1, alternatives: ["long polling"] });
+    const again = await call(server, "fail", { item: "websocket reconnect" });
+    expect(again.structuredContent.repeat_count).toBe(2);
+
+    const load = text(await call(server, "load"));
+    expect(load).toContain("websocket reconnect: corporate proxy drops idle sockets");
+    expect(load).toContain("long polling");
+    const failures = await okJson(["--home", home, "failures"], cli);
+    expect(Object.keys(failures.failure_graph.project)).toContain("websocket reconnect");
+  });
+
+  test("the resource mindsave://restore-block is the newest restore block", async () => {
+    const { resources } = await server.client.listResources();
+    expect(resources).toContainEqual(expect.objectContaining({ uri: "mindsave://restore-block", mimeType: "text/markdown" }));
+    const r = await server.client.readResource({ uri: "mindsave://restore-block" });
+    expect(r.contents).toHaveLength(1);
+    expect(r.contents[0].mimeType).toBe("text/markdown");
+    const block = (r.contents[0] as { text: string }).text;
+    expect(block).toContain("Add JWT refresh-token rotation");
+    expect(block).toContain("websocket reconnect");
+  });
+
+  test("bad calls come back as tool errors with one sentence, and the server keeps working", async () => {
+    const missing = await call(server, "load", { snapshot: "no-such-snapshot" });
+    expect(missing.isError).toBe(true);
+    expect(text(missing)).toBe('No snapshot "no-such-snapshot" in this project; see `mindsave snapshots list`.');
+
+    const number = await call(server, "load", { snapshot: "99" });
+    expect(number.isError).toBe(true);
+    expect(text(number)).toBe("There is no snapshot number 99; this project has 1 (1 is the newest).");
+
+    const noGoal = await call(server, "save", { state: "no goal given" });
+    expect(noGoal.isError).toBe(true);
+    expect(text(noGoal)).toContain("A snapshot needs a goal");
+    const blankGoal = await call(server, "save", { goal: "   " });
+    expect(blankGoal.isError).toBe(true);
+    expect(text(blankGoal)).toBe("A snapshot needs a goal: the task's objective in one sentence.");
+
+    const noReason = await call(server, "fail", { item: "Tailwind" });
+    expect(noReason.isError).toBe(true);
+    expect(text(noReason)).toContain("A new failure needs a reason");
+
+    const badEnum = await call(server, "fail", { item: "Tailwind", reason: "style conflicts", scope: "everywhere" });
+    expect(badEnum.isError).toBe(true);
+
+    // Nothing was written by the failed calls, and the next call works.
+    const list = await call(server, "list");
+    expect(list.isError).toBeFalsy();
+    expect(list.structuredContent.snapshots).toHaveLength(1);
+    const graph = (await okJson(["--home", home, "failures"], cli)).failure_graph;
+    expect([...Object.keys(graph.project), ...Object.keys(graph.global)]).not.toContain("Tailwind");
+  });
+
+  test("a save from another process between calls is seen by the next call", async () => {
+    await ok(["--home", home, "save", "--goal", "Saved by the CLI meanwhile"], cli);
+    const list = await call(server, "list");
+    expect(list.structuredContent.snapshots.map((s: any) => s.goal)).toEqual(["Saved by the CLI meanwhile", "Add JWT refresh-token rotation"]);
+    expect(text(await call(server, "load"))).toContain("Saved by the CLI meanwhile");
+    // Overflow: Layer 1 only, an OVF_ id.
+    const ovf = await call(server, "save", { goal: "Context nearly full", constraints: ["dropped here"], overflow: true });
+    expect(ovf.isError).toBeFalsy();
+    expect(ovf.structuredContent.snapshot_id).toMatch(/^OVF_/);
+    expect(ovf.structuredContent.kind).toBe("overflow");
+    expect(ovf.structuredContent.tokens.layer2).toBe(0);
+    expect(ovf.structuredContent.warnings.join(" ")).toContain("Layer 1 only");
+  });
+
+  test("outside any project: tool errors say so; --workspace from the globals wins over CLAUDE_PROJECT_DIR", async () => {
+    const empty = join(base, "empty");
+    mkdirSync(empty);
+    const lost = await startServer({ home }, { CLAUDE_PROJECT_DIR: empty });
+    try {
+      const r = await call(lost, "load");
+      expect(r.isError).toBe(true);
+      expect(text(r)).toBe(`No MindSave project here yet (${empty}); save a snapshot first with \`mindsave save\`.`);
+      await expect(lost.client.readResource({ uri: "mindsave://restore-block" })).rejects.toThrow("No MindSave project here yet");
+      expect((await call(lost, "list")).isError).toBe(true);
+    } finally {
+      await lost.client.close();
+    }
+
+    const pinned = await startServer({ home, workspace: repo }, { CLAUDE_PROJECT_DIR: empty });
+    try {
+      const r = await call(pinned, "list");
+      expect(r.isError).toBeFalsy();
+      expect(r.structuredContent.snapshots).toHaveLength(3);
+    } finally {
+      await pinned.client.close();
+    }
+  });
+
+  test("the server exits by itself when the client hangs up, with nothing but diagnostics on stderr", async () => {
+    const s = await startServer({ home }, { CLAUDE_PROJECT_DIR: repo });
+    expect((await call(s, "list")).isError).toBeFalsy();
+    const pid = s.transport.pid!;
+    const started = Date.now();
+    await s.client.close();
+    // The SDK client waits 2 s before sending SIGTERM: closing sooner means the server ended on its own.
+    expect(Date.now() - started).toBeLessThan(1800);
+    expect(() => process.kill(pid, 0)).toThrow();
+    expect(s.stderr()).toBe("");
+    expect(s.errors).toEqual([]);
+    expect(server.errors).toEqual([]);
+  });
+
+  test("stdout carries protocol only: a stray console.log goes to stderr (and the client would notice otherwise)", async () => {
+    const chatty = await startServer({ home }, { CLAUDE_PROJECT_DIR: repo }, chattyLauncher);
+    try {
+      expect((await call(chatty, "list")).isError).toBeFalsy();
+      expect(chatty.errors).toEqual([]);
+      expect(chatty.stderr()).toContain("stray diagnostic");
+    } finally {
+      await chatty.client.close();
+    }
+    const broken = await startServer({ home }, { CLAUDE_PROJECT_DIR: repo }, brokenLauncher);
+    try {
+      expect((await call(broken, "list")).isError).toBeFalsy();
+      expect(broken.errors.length).toBeGreaterThan(0);
+    } finally {
+      await broken.client.close();
+    }
+  });
+});
