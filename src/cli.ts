@@ -250,6 +250,15 @@ export function buildProgram(): Command {
     .action(lazy(() => import("./commands/skill.ts")));
 
   program
+    .command("sync")
+    .description("Merge this store with a drive, a home, a store file or a libSQL server, both ways")
+    .argument("[peer]", "a path (store file, home, or drive) or libsql://… / http://… (token from MINDSAVE_SYNC_TOKEN); default: the drive's local home, or known peers and mounted drives")
+    .option("--dry-run", "show what would change each way, change nothing")
+    .option("--add-peer <path>", "remember a peer for plain `mindsave sync`")
+    .option("--list-peers", "the peers this store knows")
+    .action(lazy(() => import("./commands/sync.ts")));
+
+  program
     .command("mcp")
     .description("Serve MindSave to an agent over MCP on stdio (tools: save, load, recall, list, fail; resource mindsave://restore-block)")
     .action(lazy(() => import("./commands/mcp.ts")));

@@ -19,6 +19,19 @@ const SEARCH_TEXT = `new.rowid,
   new.layer3 || char(10) || coalesce(new.extra, '') || char(10) ||
     coalesce((SELECT group_concat(value, char(10)) FROM json_each(new.compressed, '$.original_constraints')), '')`;
 
+/** The tables sync merges, with their keys; failure_counts merge as per-host counters (max). */
+export const SYNCED_TABLES: readonly { name: string; key: readonly string[]; counter?: true }[] = [
+  { name: "hosts", key: ["id"] },
+  { name: "projects", key: ["id"] },
+  { name: "roots", key: ["id"] },
+  { name: "snapshots", key: ["id"] },
+  { name: "failures", key: ["id"] },
+  { name: "failure_counts", key: ["failure_id", "host_id"], counter: true },
+  { name: "failure_links", key: ["id"] },
+  { name: "signals", key: ["project_id"] },
+  { name: "tool_calls", key: ["id"] },
+];
+
 export const MIGRATIONS: readonly string[][] = [
   // 1: the core store
   [
@@ -142,6 +155,36 @@ export const MIGRATIONS: readonly string[][] = [
       hlc TEXT NOT NULL, host TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0
     )`,
     `CREATE INDEX tool_calls_project ON tool_calls(project_id, deleted, timestamp)`,
+  ],
+  // 3: sync bookkeeping. A local change log, kept by triggers, orders every row change on this
+  // store (its own writes and rows merged in from peers) by a local sequence: "what changed since
+  // the last sync with that peer" is then `seq > watermark`, which also carries rows that reached
+  // this store from a third one with an old clock. Rows merged in from a peer are tagged with that
+  // peer, so they are not sent straight back.
+  [
+    `CREATE TABLE changes (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      tbl TEXT NOT NULL,
+      key TEXT NOT NULL,
+      origin TEXT,
+      UNIQUE (tbl, key)
+    )`,
+    `CREATE TABLE sync_peers (
+      store_id TEXT PRIMARY KEY,
+      location TEXT,
+      pulled_seq INTEGER NOT NULL DEFAULT 0,
+      last_sync TEXT
+    )`,
+    ...SYNCED_TABLES.flatMap(({ name, key }) => ["INSERT", "UPDATE"].map((op) =>
+      // Delete-then-insert, not INSERT OR REPLACE: an outer upsert's conflict rule would override
+      // the trigger's OR REPLACE and fail on the unique key.
+      `CREATE TRIGGER ${name}_log_${op.toLowerCase()} AFTER ${op} ON ${name} BEGIN
+        DELETE FROM changes WHERE tbl = '${name}' AND key = ${key.map((k) => `new.${k}`).join(" || char(31) || ")};
+        INSERT INTO changes(tbl, key, origin)
+        VALUES ('${name}', ${key.map((k) => `new.${k}`).join(" || char(31) || ")}, (SELECT value FROM meta WHERE key = 'sync_origin'));
+      END`)),
+    // Rows written before this version enter the log once.
+    ...SYNCED_TABLES.map(({ name, key }) => `INSERT OR IGNORE INTO changes(tbl, key) SELECT '${name}', ${key.join(" || char(31) || ")} FROM ${name}`),
   ],
 ];
 

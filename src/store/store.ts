@@ -5,12 +5,14 @@ import { tmpdir } from "node:os";
 import type { Client, Transaction, Row } from "@libsql/client";
 import { UserError } from "../errors.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.ts";
+import { formatHlc, parseHlc } from "./hlc.ts";
+import { SyncSide } from "./sync.ts";
 import type {
   FailureRecord, HostRecord, ProjectRecord, RootRecord, SearchHit, SignalRecord,
   SnapshotRecord, SnapshotSummary, ToolCallRecord,
 } from "./records.ts";
 
-export { SCHEMA_VERSION };
+export { SCHEMA_VERSION, formatHlc, parseHlc, SyncSide };
 export type * from "./records.ts";
 
 const APP_MARK = "mindsave";
@@ -329,16 +331,6 @@ function toFailure(r: Row): FailureRecord {
   };
 }
 
-/** A hybrid logical clock: wall-clock milliseconds, a counter, and the host; sorts as text. */
-export function formatHlc(wall: number, counter: number, host: string): string {
-  return `${String(wall).padStart(13, "0")}-${String(counter).padStart(4, "0")}-${host}`;
-}
-
-export function parseHlc(hlc: string): { wall: number; counter: number } {
-  const [wall, counter] = hlc.split("-");
-  return { wall: Number(wall) || 0, counter: Number(counter) || 0 };
-}
-
 /** Reads and writes inside one write transaction; every write stamps the row with the clock and host. */
 export class StoreWriter extends Queries {
   private clock: { wall: number; counter: number } | null = null;
@@ -509,8 +501,52 @@ export class StoreWriter extends Queries {
 }
 
 export class Store extends Queries {
-  private constructor(private readonly client: Client, readonly path: string) {
+  private constructor(private readonly client: Client, readonly path: string, readonly remote = false) {
     super(client);
+  }
+
+  /**
+   * Opens a store on a libSQL server (sqld, Turso) through the client's remote protocol: the same
+   * schema and migrations as a file, so sync merges with it exactly as with a drive.
+   */
+  static async openRemote(url: string, authToken?: string): Promise<Store> {
+    const { createClient } = await loadDriver();
+    let client: Client;
+    try {
+      client = createClient({ url, authToken });
+    } catch (e) {
+      throw new UserError(`Cannot use ${url} as a libSQL server: ${(e as Error).message}`);
+    }
+    const store = new Store(client, url, true);
+    try {
+      await store.migrate();
+    } catch (e) {
+      client.close();
+      if (e instanceof UserError) throw e;
+      throw new UserError(`Cannot reach the libSQL server at ${url}: ${(e as Error).message.split("\n")[0]}`);
+    }
+    return store;
+  }
+
+  /** Reads for sync, outside any transaction. */
+  syncReader(): SyncSide {
+    return new SyncSide(this.client);
+  }
+
+  /** Sync writes in one transaction; `rollback` makes it a dry run that changes nothing. */
+  async syncWrite<T>(fn: (s: SyncSide) => Promise<T>, opts: { rollback?: boolean } = {}): Promise<T> {
+    const tx = await this.client.transaction("write");
+    try {
+      const result = await fn(new SyncSide(tx));
+      if (opts.rollback) await tx.rollback();
+      else await tx.commit();
+      return result;
+    } catch (e) {
+      if (!tx.closed) await tx.rollback().catch(() => {});
+      throw e;
+    } finally {
+      tx.close();
+    }
   }
 
   /** Opens (and creates or migrates) the store at `path`. Refuses files that are not MindSave stores. */

