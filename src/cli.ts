@@ -250,6 +250,18 @@ export function buildProgram(): Command {
     .action(lazy(() => import("./commands/skill.ts")));
 
   program
+    .command("import")
+    .description("Import a workspace's .mindsave/ written by the original MindSave skill or SDK (snapshots, failure graph, tool logs, signal.json)")
+    .argument("<dir>", "the workspace root, or its .mindsave folder")
+    .action(lazy(() => import("./commands/import.ts")));
+
+  program
+    .command("export")
+    .description("Write this project in the original MindSave's .mindsave/ layout (snapshots, index.json, failure graph, tool logs, signal.json)")
+    .option("--out <dir>", "where to write .mindsave/ (default: the workspace root)")
+    .action(lazy(() => import("./commands/export.ts")));
+
+  program
     .command("sync")
     .description("Merge this store with a drive, a home, a store file or a libSQL server, both ways")
     .argument("[peer]", "a path (store file, home, or drive) or libsql://… / http://… (token from MINDSAVE_SYNC_TOKEN); default: the drive's local home, or known peers and mounted drives")

@@ -10,12 +10,14 @@ import { PickerScreen, PICKER_KEYS } from "./components/PickerScreen.tsx";
 import { SnapshotScreen, SNAPSHOT_KEYS } from "./components/SnapshotScreen.tsx";
 import { FailuresScreen, FAILURE_KEYS } from "./components/FailuresScreen.tsx";
 import { HelpOverlay } from "./components/HelpOverlay.tsx";
+import { SyncScreen, SYNC_KEYS } from "./components/SyncScreen.tsx";
 
 export type Screen =
   | { name: "home" }
   | { name: "picker"; projectId: string; projectName: string }
   | { name: "snapshot"; snapshotId: string }
-  | { name: "failures"; projectId: string | null };
+  | { name: "failures"; projectId: string | null }
+  | { name: "sync" };
 
 export function App(props: { initial?: Screen[]; size?: { columns: number; rows: number } }) {
   const { session, exit } = useUi();
@@ -53,6 +55,7 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
         <HomeScreen {...common} status={status}
           onQuit={() => exit()}
           onFailures={(projectId) => push({ name: "failures", projectId })}
+          onSync={() => push({ name: "sync" })}
           onOpen={async (p) => {
             setStatus(undefined);
             if (p.snapshots === 0) return setStatus(`${p.name} has no snapshots yet.`);
@@ -80,6 +83,11 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
           }}
           onFailures={(projectId) => push({ name: "failures", projectId })} />
       );
+    } else if (screen.name === "sync") {
+      node = <SyncScreen {...common} onBack={() => {
+        pop();
+        setVersion((v) => v + 1); // what a sync brought in shows on the screens below
+      }} />;
     } else {
       node = <FailuresScreen {...common} projectId={screen.projectId} onBack={pop} onTyping={setTyping} />;
     }
@@ -90,7 +98,7 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
       </Box>
     );
   });
-  const keys = top.name === "home" ? HOME_KEYS : top.name === "picker" ? PICKER_KEYS : top.name === "snapshot" ? SNAPSHOT_KEYS : FAILURE_KEYS;
+  const keys = top.name === "home" ? HOME_KEYS : top.name === "picker" ? PICKER_KEYS : top.name === "snapshot" ? SNAPSHOT_KEYS : top.name === "sync" ? SYNC_KEYS : FAILURE_KEYS;
   return (
     <Box flexDirection="column" width={columns} height={rows - 1}>
       {help ? <HelpOverlay title={top.name} keys={keys} width={columns} /> : null}

@@ -109,8 +109,8 @@ export async function observeFailure(w: StoreWriter, projectId: string | null, r
     reason: o.reason?.trim() || live?.reason || "",
     confidence: oneOf("confidence", o.confidence, ["high", "medium", "low"] as const) ?? live?.confidence ?? null,
     schema_version: "1.0",
-    first_seen: live?.first_seen ?? iso,
-    last_seen: iso,
+    first_seen: live && live.first_seen < iso ? live.first_seen : iso,
+    last_seen: live && live.last_seen > iso ? live.last_seen : iso,
   });
   const total = live?.repeat_count ?? 0;
   const mine = await w.failureCount(id, w.hostId);

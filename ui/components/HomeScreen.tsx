@@ -13,7 +13,7 @@ import { Frame } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 
 export const HOME_KEYS: HelpKeys = [
-  ["↑/↓ j/k", "move"], ["Enter", "open the project's snapshots"], ["f", "failure graph of the project"],
+  ["↑/↓ j/k", "move"], ["Enter", "open the project's snapshots"], ["f", "failure graph of the project"], ["s", "sync with a drive, a home or a server"],
   ["r", "reload"], ["?", "keys"], ["q Esc", "quit"],
 ];
 
@@ -21,7 +21,7 @@ interface Row extends ProjectView {
   goal: string;
 }
 
-export function HomeScreen(props: { width: number; height: number; active: boolean; onOpen: (p: ProjectView) => void; onFailures: (projectId: string | null) => void; onQuit: () => void; status?: string }) {
+export function HomeScreen(props: { width: number; height: number; active: boolean; onOpen: (p: ProjectView) => void; onFailures: (projectId: string | null) => void; onSync: () => void; onQuit: () => void; status?: string }) {
   const { session, theme, now } = useUi();
   const data = useAsync(async () => {
     const projects = await listProjects(session);
@@ -40,6 +40,7 @@ export function HomeScreen(props: { width: number; height: number; active: boole
     const row = rows[nav.selected];
     if (key.return && row) props.onOpen(row);
     else if (input === "f") props.onFailures(row?.id ?? null);
+    else if (input === "s") props.onSync();
     else if (input === "r") data.reload();
     else if (input === "q" || key.escape) props.onQuit();
   }, { isActive: props.active });
@@ -74,7 +75,7 @@ export function HomeScreen(props: { width: number; height: number; active: boole
     })
   );
   return (
-    <Frame title={`Projects (${rows.length})`} height={props.height} hints={["Enter open", "f failures", "r reload", "? keys", "q quit"]} width={w} status={props.status}>
+    <Frame title={`Projects (${rows.length})`} height={props.height} hints={["Enter open", "f failures", "s sync", "r reload", "? keys", "q quit"]} width={w} status={props.status}>
       {body}
     </Frame>
   );

@@ -1,0 +1,33 @@
+// `mindsave import DIR`: a workspace's .mindsave/ written by the original MindSave skill or SDK
+// (snapshots, index.json, failure graph, tool logs, signal.json) into the project of that workspace.
+import { resolve } from "node:path";
+import { UserError } from "../errors.ts";
+import { importSeed, locateSeed } from "../engine/seed-format.ts";
+import { print, printJson, warn, withSession } from "./shared.ts";
+import type { GlobalOptions } from "../cli.ts";
+
+export async function run(_opts: Record<string, unknown>, args: string[], g: GlobalOptions): Promise<number> {
+  const source = args[0];
+  if (!source) throw new UserError("Give the workspace to import from (or its .mindsave folder): mindsave import DIR.");
+  if (g.project) throw new UserError("import puts the snapshots in the project of DIR's workspace; drop --project.");
+  const loc = locateSeed(source);
+  if (g.workspace && resolve(g.workspace) !== loc.root) {
+    throw new UserError(`import takes the workspace from DIR (${loc.root}); drop --workspace ${g.workspace}.`);
+  }
+  const r = await withSession({ ...g, workspace: loc.root }, true, (s) => importSeed(s, loc));
+  if (g.json) {
+    printJson(r);
+    return 0;
+  }
+  for (const w of r.warnings) warn(w);
+  for (const f of r.snapshots.failed) warn(`${f.file} was not imported: ${f.reason}`);
+  const s = r.snapshots;
+  print(`Imported ${r.source} into project ${r.project?.name ?? "?"} (${r.root}):`);
+  print(`  snapshots   ${s.imported.length} imported, ${s.skipped.length} skipped (already in the store)${s.failed.length ? `, ${s.failed.length} could not be imported (see above; fix and run import again)` : ""}`);
+  print(`  failures    ${r.failures.imported} imported, ${r.failures.skipped} skipped (already in the store)`);
+  print(`  tool calls  ${r.tool_calls.imported} imported, ${r.tool_calls.skipped} skipped (already in the store)`);
+  const signal = { imported: "imported", unchanged: "already in the store", older: "older than the project's, kept the project's", absent: "none" }[r.signal];
+  print(`  signal.json ${signal}`);
+  if (s.imported.length) print("Restore the newest with `mindsave load --latest`; `mindsave snapshots` lists them all.");
+  return 0;
+}
