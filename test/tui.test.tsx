@@ -13,6 +13,7 @@ import { saveSnapshot } from "../src/engine/save.ts";
 import { fromFields } from "../src/engine/snapshot-input.ts";
 import { recordFailure, projectSnapshots, failuresFor } from "../src/engine/catalog.ts";
 import { newId } from "../src/engine/ids.ts";
+import { addPeer } from "../src/engine/sync.ts";
 import { gitRepo, tempDir } from "./helpers.ts";
 
 const KEY = { up: "\x1b[A", down: "\x1b[B", enter: "\r", esc: "\x1b", pgdn: "\x1b[6~", pgup: "\x1b[5~", tab: "\t" };
@@ -319,6 +320,39 @@ describe("failure graph screen", () => {
     await h.until((x) => x.includes("Cancelled"), "the form closed");
     h.press("?");
     await h.until((x) => x.includes("Keys · failures"), "the keys");
+  });
+});
+
+describe("sync screen", () => {
+  test("lists peers with last sync; d shows what a sync would change; Enter syncs; q goes back", async () => {
+    const a = await store(["on laptop A"]);
+    const b = await store(["on laptop B"]);
+    const peerDb = b.session.home.dbPath;
+    b.session.close();
+    await addPeer(a.session, peerDb);
+    const h = mount(a.session, { initial: [{ name: "home" }, { name: "sync" }] });
+    let f = await h.until((x) => x.includes("Sync · 1 peer") && x.includes(peerDb.slice(-20)), "the peer");
+    expect(f).toContain("last sync never");
+    h.press("d");
+    f = await h.until((x) => x.includes("A sync would change:"), "the dry run");
+    expect(f).toMatch(/into this store:\s+snapshots \+1/);
+    expect(f).toContain("Dry run: nothing was changed.");
+    h.press(KEY.enter);
+    f = await h.until((x) => x.includes("Changed:"), "the sync");
+    expect(f).toMatch(/into the peer:\s+snapshots \+1/);
+    const other = await Session.open({ home: b.session.home.dir, cwd: b.repo, env: b.env }, { write: false });
+    const ctx = (await other.project({ create: false }))!;
+    expect((await projectSnapshots(other, ctx.project.id)).map((s) => s.goal).sort()).toEqual(["on laptop A", "on laptop B"]);
+    other.close();
+    await h.until((x) => !x.includes("last sync never"), "the peer's last sync");
+    h.press("?");
+    await h.until((x) => x.includes("Keys · sync") && x.includes("dry run"), "the sync keys");
+    h.press(KEY.esc); // alone: Esc followed at once by a key reads as Alt+key in any terminal
+    await h.until((x) => !x.includes("Keys · sync"), "the keys closed");
+    h.press("q");
+    await h.until((x) => x.includes("Projects (1)"), "home");
+    h.press("s");
+    await h.until((x) => x.includes("Sync · 1 peer"), "the sync screen from home");
   });
 });
 
