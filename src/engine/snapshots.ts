@@ -3,6 +3,7 @@ import { UserError } from "../errors.ts";
 import { cleanup, DEFAULT_KEEP, isProtected } from "./save.ts";
 import { selectSnapshot } from "./restore.ts";
 import { yaml } from "./layers.ts";
+import { deleteById, setStatusById } from "./catalog.ts";
 import type { Session } from "./session.ts";
 import type { SnapshotRecord, SnapshotStatus } from "../store/store.ts";
 
@@ -13,18 +14,13 @@ async function pick(session: Session, key: string): Promise<SnapshotRecord> {
   return sel.snapshot;
 }
 
+/** By the keys people type (name, prefix, list number); the by-id work is the catalog's. */
 export async function setSnapshotStatus(session: Session, key: string, status: SnapshotStatus): Promise<SnapshotRecord> {
-  const s = await pick(session, key);
-  return session.write(async (w) => {
-    await w.setSnapshotStatus(s.id, status);
-    return (await w.getSnapshot(s.id))!;
-  });
+  return setStatusById(session, (await pick(session, key)).id, status);
 }
 
 export async function deleteSnapshot(session: Session, key: string): Promise<SnapshotRecord> {
-  const s = await pick(session, key);
-  await session.write((w) => w.tombstoneSnapshot(s.id));
-  return s;
+  return deleteById(session, (await pick(session, key)).id);
 }
 
 export async function cleanSnapshots(session: Session, opts: { keep?: number; dryRun?: boolean }): Promise<{ removed: string[]; remaining: number; protected: number }> {

@@ -535,9 +535,14 @@ export class Store extends Queries {
 
   /** Sync writes in one transaction; `rollback` makes it a dry run that changes nothing. */
   async syncWrite<T>(fn: (s: SyncSide) => Promise<T>, opts: { rollback?: boolean } = {}): Promise<T> {
+    return this.transaction((tx) => fn(new SyncSide(tx)), opts);
+  }
+
+  /** One write transaction: committed when `fn` returns (rolled back for a dry run), rolled back when it throws. */
+  private async transaction<T>(fn: (tx: Transaction) => Promise<T>, opts: { rollback?: boolean } = {}): Promise<T> {
     const tx = await this.client.transaction("write");
     try {
-      const result = await fn(new SyncSide(tx));
+      const result = await fn(tx);
       if (opts.rollback) await tx.rollback();
       else await tx.commit();
       return result;
@@ -627,19 +632,12 @@ export class Store extends Queries {
 
   /** Runs `fn` in one write transaction: all of it lands, or none of it. */
   async write<T>(hostId: string, fn: (w: StoreWriter) => Promise<T>, now: () => number = Date.now): Promise<T> {
-    const tx = await this.client.transaction("write");
-    try {
+    return this.transaction(async (tx) => {
       const writer = new StoreWriter(tx, hostId, now);
       const result = await fn(writer);
       await writer.flushClock();
-      await tx.commit();
       return result;
-    } catch (e) {
-      if (!tx.closed) await tx.rollback().catch(() => {});
-      throw e;
-    } finally {
-      tx.close();
-    }
+    });
   }
 
   async schemaVersion(): Promise<number> {
