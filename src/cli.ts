@@ -267,6 +267,7 @@ export function buildProgram(): Command {
     .argument("[peer]", "a path (store file, home, or drive) or libsql://… / http://… (token from MINDSAVE_SYNC_TOKEN); default: the drive's local home, or known peers and mounted drives")
     .option("--dry-run", "show what would change each way, change nothing")
     .option("--add-peer <path>", "remember a peer for plain `mindsave sync`")
+    .option("--remove-peer <path|id>", "forget a peer (its store is untouched)")
     .option("--list-peers", "the peers this store knows")
     .action(lazy(() => import("./commands/sync.ts")));
 

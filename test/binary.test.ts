@@ -150,6 +150,16 @@ describe("compiled binaries", () => {
     expect(JSON.parse(inst.stdout).binary).toBe(local);
     const localVersion = await run(["--version"], { cwd: base, env: b.env, bin: [local] });
     expect(localVersion.stdout).toContain(`home ${join(b.home, ".mindsave")} (default local home)`);
+    // With a store in ~/.mindsave beside ~/.mindsave/bin, the installed copy still sees the local
+    // home (not a drive): WAL journal, and every write folded back into mindsave.db on close.
+    expect((await run(["save", "--goal", "saved by the installed copy", "--workspace", base], { cwd: base, env: b.env, bin: [local] })).code).toBe(0);
+    const localDoctor = JSON.parse((await run(["doctor", "--json"], { cwd: base, env: b.env, bin: [local] })).stdout);
+    expect(localDoctor).toMatchObject({ home: join(b.home, ".mindsave"), home_reason: "default local home", journal_mode: "wal", on_drive: false });
+    const copy = join(base, "backup");
+    mkdirSync(copy);
+    copyFileSync(join(b.home, ".mindsave", "mindsave.db"), join(copy, "mindsave.db"));
+    const fromCopy = JSON.parse((await run(["snapshots", "list", "--json", "--workspace", base, "--home", copy], { cwd: base, env: b.env, bin: [local] })).stdout);
+    expect(fromCopy.snapshots.map((s: any) => s.goal)).toEqual(["saved by the installed copy"]);
     // Re-running init keeps the store.
     expect((await run(["drive", "init", usb, "--from", dist], { cwd: base, env: a.env })).stdout).toContain("kept as it was");
     expect((await sql(join(root, "mindsave.db"), "SELECT count(*) AS n FROM snapshots"))[0].n).toBe(1);

@@ -171,6 +171,36 @@ describe("hook events", () => {
     expect(sig.auto_save_count).toBe(2);
   });
 
+  test("at RED one emergency snapshot per cooldown, named from the task (never OVF_ovf_…); the tool log has each call once", async () => {
+    const t = setup();
+    const red = t.transcript([T.prompt("Port the billing job to Rust"), T.tool("r1", "Edit", { file_path: join(t.repo, "src/auth.ts") }, usage(196_000))]);
+    for (let i = 0; i < 4; i++) await t.hook("post-tool-use", { transcript_path: red, tool_name: "Edit", tool_input: { file_path: join(t.repo, "src/auth.ts") } });
+    const names = (await t.json(["snapshots", "list"])).snapshots.map((s: any) => s.name);
+    expect(names).toHaveLength(1);
+    expect(names[0]).toMatch(/^OVF_port_the_billing_job_\d{4}/);
+    await t.hook("pre-compact", { transcript_path: red, trigger: "auto" });
+    const later = (await t.json(["snapshots", "list"])).snapshots.map((s: any) => s.name);
+    expect(later.every((n: string) => !/ovf_ovf|OVF_ovf/i.test(n))).toBe(true);
+    await t.hook("stop", { transcript_path: red });
+    expect((await t.json(["recall", "--tools"])).tool_calls).toHaveLength(1);
+  });
+
+  test("a new session's auto-snapshot takes its goal from that session, not from an older snapshot; startup offers the block as context", async () => {
+    const t = setup();
+    await t.cli(["save", "--goal", "Old task from last week", "--next", "old next step"]);
+    const start = await t.hook("session-start", { source: "startup" });
+    const ctx = JSON.parse(start.stdout).hookSpecificOutput.additionalContext;
+    expect(ctx).toContain("If the user's request continues it");
+    expect(ctx).not.toContain("Entering Continuation Mode");
+    const resumed = JSON.parse((await t.hook("session-start", { source: "compact" })).stdout).hookSpecificOutput.additionalContext;
+    expect(resumed).toContain("Entering Continuation Mode");
+    const later = new Date(Date.now() + 60_000).toISOString();
+    const path = t.transcript([T.prompt("Add rate limiting to the login endpoint", later), T.tool("n1", "Write", { file_path: join(t.repo, "src/limit.ts") }, undefined, later)]);
+    await t.hook("pre-compact", { transcript_path: path, trigger: "manual" });
+    const snap = await t.json(["load", "--latest"]);
+    expect(snap.layer1.goal).toBe("Add rate limiting to the login endpoint");
+  });
+
   test("post-tool-use with a transcript that has no usage field counts the call and keeps the ratio", async () => {
     const t = setup();
     const path = t.transcript([T.prompt("hello"), T.tool("d1", "Read", { file_path: "README.md" })]);

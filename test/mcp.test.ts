@@ -295,4 +295,29 @@ describe("mindsave mcp", () => {
       await broken.client.close();
     }
   });
+
+  // Last: it adds snapshots the tests above do not expect.
+  test("calls sent together all land (one at a time inside the server), and answers are not lost when the client hangs up", async () => {
+    const results = await Promise.all([
+      call(server, "save", { goal: "burst one" }),
+      call(server, "fail", { item: "burst failure", reason: "sent together" }),
+      call(server, "save", { goal: "burst two" }),
+      call(server, "list", {}),
+    ]);
+    for (const r of results) expect(r.isError ?? false).toBe(false);
+    const goals = (await okJson(["snapshots", "list", "--home", home], { cwd: repo, env: pc.env })).snapshots.map((x: any) => x.goal);
+    expect(goals).toContain("burst one");
+    expect(goals).toContain("burst two");
+    // Raw lines piped in, stdin closed at once: every request still gets its answer.
+    const lines = [
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "pipe", version: "1" } } },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "save", arguments: { goal: "piped one" } } },
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "save", arguments: { goal: "piped two" } } },
+    ].map((l) => JSON.stringify(l)).join("\n") + "\n";
+    const piped = Bun.spawnSync([process.execPath, MAIN, "mcp", "--home", home], { cwd: repo, env: { ...process.env, ...pc.env }, stdin: new TextEncoder().encode(lines) });
+    const ids = piped.stdout.toString().trim().split("\n").map((l) => JSON.parse(l).id);
+    expect(ids).toEqual([1, 2, 3]);
+  });
+
 });

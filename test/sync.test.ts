@@ -201,6 +201,21 @@ describe("sync", () => {
     // Plain `sync` now finds it.
     await w.b.json(["save", "--goal", "later on B"]);
     expect((await w.a.json(["sync"])).pulled.snapshots.added).toBe(1);
+    // A peer that cannot be reached is skipped with a warning; the others still sync.
+    await w.a.json(["sync", "--add-peer", w.driveDb]);
+    const gone = join(w.base, "gone-home");
+    mkdirSync(gone);
+    await w.b.json(["sync", join(gone, "mindsave.db")]);
+    await w.a.json(["sync", join(gone, "mindsave.db")]);
+    require("node:fs").writeFileSync(join(gone, "mindsave.db"), "broken now");
+    await w.b.json(["save", "--goal", "after the breakage"]);
+    const partial = await w.a.cli(["sync"]);
+    expect(partial.code).toBe(1);
+    expect(partial.stderr).toContain("skipped");
+    expect(partial.stdout).toContain("into this store: snapshots +1 added");
+    // --remove-peer forgets it.
+    await w.a.json(["sync", "--remove-peer", join(gone, "mindsave.db")]);
+    expect((await w.a.json(["sync", "--list-peers"])).peers.map((p: any) => p.location)).not.toContain(join(gone, "mindsave.db"));
   });
 
   test("from the drive, plain `sync` merges with this laptop's local home", async () => {
@@ -234,6 +249,13 @@ describe("sync", () => {
     const none = await w.a.cli(["sync", join(w.base, "nowhere")]);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain("There is no store at");
+    // An existing folder without a store is not quietly turned into one.
+    const empty = join(w.base, "empty");
+    mkdirSync(empty);
+    const intoEmpty = await w.a.cli(["sync", empty]);
+    expect(intoEmpty.code).toBe(1);
+    expect(intoEmpty.stderr).toContain("holds no MindSave store");
+    expect(existsSync(join(empty, "mindsave.db"))).toBe(false);
   });
 });
 

@@ -14,6 +14,7 @@ import { fromFields } from "../src/engine/snapshot-input.ts";
 import { recordFailure, projectSnapshots, failuresFor } from "../src/engine/catalog.ts";
 import { newId } from "../src/engine/ids.ts";
 import { addPeer } from "../src/engine/sync.ts";
+import { listProjects } from "../src/engine/projects.ts";
 import { gitRepo, tempDir } from "./helpers.ts";
 
 const KEY = { up: "\x1b[A", down: "\x1b[B", enter: "\r", esc: "\x1b", pgdn: "\x1b[6~", pgup: "\x1b[5~", tab: "\t" };
@@ -283,7 +284,10 @@ describe("failure graph screen", () => {
     const projectId = (await session.project({ create: false }))!.project.id;
     await recordFailure(session, projectId, { item: "Redux", reason: "too heavy", increment: true });
     for (let i = 0; i < 3; i++) await recordFailure(session, projectId, { item: "Tailwind", reason: "style conflict", increment: true });
-    await recordFailure(session, null, { item: "localStorage tokens", reason: "XSS", scope: "global", increment: true });
+    // Seen a minute later, so "last seen" orders it first whatever the machine's speed.
+    const later = await Session.open({ home: session.home.dir, cwd: session.cwd, env: session.env, now: () => new Date(Date.now() + 60_000) }, { write: true });
+    await recordFailure(later, null, { item: "localStorage tokens", reason: "XSS", scope: "global", increment: true });
+    await later.close();
     const h = mount(session, { initial: [{ name: "failures", projectId }] });
     let f = await h.until((x) => x.includes("Tailwind") && x.includes("localStorage tokens"), "the failures");
     expect(f).toContain("sorted by repeat count");
@@ -341,9 +345,10 @@ describe("sync screen", () => {
     f = await h.until((x) => x.includes("Changed:"), "the sync");
     expect(f).toMatch(/into the peer:\s+snapshots \+1/);
     const other = await Session.open({ home: b.session.home.dir, cwd: b.repo, env: b.env }, { write: false });
-    const ctx = (await other.project({ create: false }))!;
-    expect((await projectSnapshots(other, ctx.project.id)).map((s) => s.goal).sort()).toEqual(["on laptop A", "on laptop B"]);
-    other.close();
+    const goals: string[] = [];
+    for (const p of await listProjects(other)) goals.push(...(await projectSnapshots(other, p.id)).map((s) => s.goal));
+    expect(goals.sort()).toEqual(["on laptop A", "on laptop B"]);
+    await other.close();
     await h.until((x) => !x.includes("last sync never"), "the peer's last sync");
     h.press("?");
     await h.until((x) => x.includes("Keys · sync") && x.includes("dry run"), "the sync keys");

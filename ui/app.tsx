@@ -1,6 +1,6 @@
 // The TUI's root: a stack of screens (home → picker → snapshot; failures from anywhere), the `?`
 // key overlay, and the terminal size. Screens talk to the engine only through its functions.
-import React, { useState } from "react";
+import React, { useRef, useState } from "react";
 import { Box, useWindowSize } from "ink";
 import { useKeys } from "./hooks/useKeys.ts";
 import { projectSnapshots } from "../src/engine/catalog.ts";
@@ -26,7 +26,10 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
   const rows = Math.max(10, props.size?.rows ?? window.rows ?? 24);
   const [stack, setStack] = useState<Screen[]>(props.initial ?? [{ name: "home" }]);
   const [help, setHelp] = useState(false);
-  const [typing, setTyping] = useState(false);
+  const typing = useRef(false);
+  const setTyping = (v: boolean) => {
+    typing.current = v;
+  };
   const [status, setStatus] = useState<string | undefined>();
   const top = stack[stack.length - 1];
   const push = (s: Screen) => {
@@ -41,7 +44,7 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
       if (input === "?" || key.escape || input === "q") setHelp(false);
       return;
     }
-    if (input === "?" && !typing) setHelp(true);
+    if (input === "?" && !typing.current) setHelp(true);
   });
 
   // Screens below the top stay mounted (hidden), so going back finds the picker's filter and

@@ -3,7 +3,7 @@
 export interface Theme {
   ascii: boolean;
   color: boolean;
-  g: { ok: string; bad: string; changed: string; pointer: string; bullet: string; sep: string; up: string; down: string; arrow: string; ellipsis: string; current: string };
+  g: { ok: string; bad: string; changed: string; pointer: string; bullet: string; sep: string; up: string; down: string; arrow: string; ellipsis: string; current: string; times: string };
   /** A colour name when colours are on, else undefined (ink then prints plain text). */
   c: (name: "accent" | "muted" | "good" | "bad" | "warn" | "title") => string | undefined;
   border: "round" | "classic";
@@ -21,8 +21,8 @@ export function makeTheme(env: NodeJS.ProcessEnv = process.env): Theme {
   const ascii = env.MINDSAVE_ASCII === "1" || !!env.NO_COLOR || !isUtf8Terminal(env);
   const color = !env.NO_COLOR && env.TERM !== "dumb";
   const g = ascii
-    ? { ok: "+", bad: "x", changed: "~", pointer: ">", bullet: "*", sep: "-", up: "^", down: "v", arrow: "->", ellipsis: "...", current: "*" }
-    : { ok: "✓", bad: "✗", changed: "~", pointer: "›", bullet: "•", sep: "·", up: "↑", down: "↓", arrow: "→", ellipsis: "…", current: "●" };
+    ? { ok: "+", bad: "x", changed: "~", pointer: ">", bullet: "*", sep: "-", up: "^", down: "v", arrow: "->", ellipsis: "...", current: "*", times: "x" }
+    : { ok: "✓", bad: "✗", changed: "~", pointer: "›", bullet: "•", sep: "·", up: "↑", down: "↓", arrow: "→", ellipsis: "…", current: "●", times: "×" };
   return { ascii, color, g, c: (name) => (color ? COLORS[name] : undefined), border: ascii ? "classic" : "round" };
 }
 

@@ -44,7 +44,7 @@ export async function run(_o: unknown, args: string[], g: GlobalOptions): Promis
     note((e as Error)?.message?.split("\n")[0] ?? String(e));
     return 0;
   } finally {
-    session?.close();
+    await session?.close();
     clearTimeout(watchdog);
   }
 }

@@ -19,6 +19,6 @@ export async function run(_o: unknown, args: string[], g: GlobalOptions): Promis
     else print(`Ingested ${r.added} new tool call(s) of ${r.seen} into project ${r.project}'s tool log (Layer 3; never auto-restored).`);
     return 0;
   } finally {
-    session.close();
+    await session.close();
   }
 }

@@ -162,6 +162,7 @@ export interface MindSaveServer {
   server: McpServer;
   /** Resolves when no call is running (so a client that hangs up right after a save still gets it stored). */
   drained: () => Promise<void>;
+  settled: () => Promise<void>;
 }
 
 /** The MCP server with MindSave's tools and resource; every call opens (and closes) its own session. */
@@ -170,15 +171,21 @@ export function createServer(options: SessionOptions): MindSaveServer {
 
   let active = 0;
   let idle: (() => void) | null = null;
+  // Calls run one at a time: a client may send several at once, and each opens the store.
+  let queue: Promise<unknown> = Promise.resolve();
   async function withSession<T>(write: boolean, fn: (s: Session) => Promise<T>): Promise<T> {
     active++;
-    try {
+    const turn = queue.then(async () => {
       const session = await Session.open(options, { write });
       try {
         return await fn(session);
       } finally {
-        session.close();
+        await session.close();
       }
+    });
+    queue = turn.catch(() => {});
+    try {
+      return await turn;
     } finally {
       if (--active === 0 && idle) idle();
     }
@@ -335,7 +342,18 @@ export function createServer(options: SessionOptions): MindSaveServer {
     }
   });
 
-  return { server, drained };
+  // A request read just before the client hung up may still be in the SDK's validation: wait
+  // until the calls have been quiet for a few turns of the event loop, not just idle once.
+  const settled = async () => {
+    for (let quiet = 0; quiet < 3; ) {
+      const before = queue;
+      await new Promise((r) => setImmediate(r));
+      await drained();
+      await before;
+      quiet = before === queue && active === 0 ? quiet + 1 : 0;
+    }
+  };
+  return { server, drained, settled };
 }
 
 /**
@@ -348,7 +366,7 @@ export async function run(_opts: unknown, _args: string[], g: GlobalOptions): Pr
   console.log = console.info = console.debug = toStderr;
 
   const options = serverSessionOptions(g);
-  const { server, drained } = createServer(options);
+  const { server, drained, settled } = createServer(options);
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolveClosed) => {
     server.server.onclose = () => resolveClosed();
@@ -359,7 +377,11 @@ export async function run(_opts: unknown, _args: string[], g: GlobalOptions): Pr
     process.stderr.write("mindsave mcp: serving MCP on stdin/stdout for an MCP client (e.g. `claude mcp add mindsave -- mindsave mcp`); Ctrl-C quits.\n");
   }
   // The SDK's stdio transport does not notice the client hanging up; end of stdin is the signal.
-  const hangUp = () => void server.close().catch(() => {});
+  // Calls already received still finish and are answered before the server closes.
+  const hangUp = async () => {
+    await settled();
+    await server.close().catch(() => {});
+  };
   process.stdin.once("end", hangUp);
   process.stdin.once("close", hangUp);
   await closed;

@@ -21,7 +21,7 @@ export async function list(_o: unknown, _a: string[], g: GlobalOptions): Promise
     for (const p of projects) {
       const where = p.root ? (p.root_exists ? p.root : `${p.root} (missing)`) : "not on this host";
       const newest = p.newest ? `, newest ${formatAge(p.newest, now)}` : "";
-      print(`${p.current ? "*" : " "} ${padEnd(truncate(p.name, 28), w)}  ${padEnd(`${p.snapshots} snapshot(s)${newest}`, 32)} ${where}`);
+      print(`${p.current ? "*" : " "} ${padEnd(truncate(p.name, 28), w)}  ${padEnd(`${p.snapshots} snapshot(s)${newest}`, 36)}  ${where}`);
     }
     return 0;
   });

@@ -7,7 +7,7 @@ export async function withSession<T>(g: GlobalOptions, write: boolean, fn: (s: S
   try {
     return await fn(session);
   } finally {
-    session.close();
+    await session.close();
   }
 }
 

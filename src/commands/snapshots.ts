@@ -61,7 +61,7 @@ export async function clean(opts: { keep: number; dryRun?: boolean }, _args: str
     if (g.json) printJson({ dry_run: !!opts.dryRun, ...r });
     else {
       print(r.removed.length ? `${opts.dryRun ? "Would remove" : "Removed"} ${r.removed.length} snapshot(s): ${r.removed.join(", ")}.` : "Nothing to remove.");
-      const kept = `${r.remaining} snapshot(s) remain`;
+      const kept = `${r.remaining} snapshot(s) ${opts.dryRun ? "would remain" : "remain"}`;
       print(r.remaining > opts.keep ? `${kept}: ${r.protected} of them are in progress or blocked, which cleanup never removes.` : `${kept}.`);
     }
     return 0;

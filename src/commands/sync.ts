@@ -1,13 +1,14 @@
 // `mindsave sync [PEER] [--dry-run] [--add-peer PATH] [--list-peers]`: merge with a drive, a home,
 // a store file or a libSQL server, both ways.
 import { UserError } from "../errors.ts";
-import { addPeer, defaultPeers, listPeers, openPeer, syncWith, CATEGORIES, type Counts, type SyncResult } from "../engine/sync.ts";
-import { print, printJson, withSession } from "./shared.ts";
+import { addPeer, defaultPeers, listPeers, openPeer, removePeer, syncWith, CATEGORIES, type Counts, type SyncResult } from "../engine/sync.ts";
+import { print, printJson, warn, withSession } from "./shared.ts";
 import type { GlobalOptions } from "../cli.ts";
 
 interface SyncFlags {
   dryRun?: boolean;
   addPeer?: string;
+  removePeer?: string;
   listPeers?: boolean;
 }
 
@@ -37,7 +38,18 @@ export async function run(opts: SyncFlags, args: string[], g: GlobalOptions): Pr
       const peers = await listPeers(session);
       if (g.json) printJson({ peers });
       else if (!peers.length) print("No peers yet: `mindsave sync PATH` or `mindsave sync --add-peer PATH`.");
-      else for (const p of peers) print(`${p.reachable ? "+" : "-"} ${p.location ?? p.store_id}  last sync ${p.last_sync?.slice(0, 16).replace("T", " ") ?? "never"}${p.reachable ? "" : " (not reachable now)"}`);
+      else {
+        for (const p of peers) {
+          const state = p.reachable === null ? "server" : p.reachable ? "here" : "not here now";
+          print(`${(p.location ?? p.store_id).padEnd(50)} ${state.padEnd(13)} last sync ${p.last_sync?.slice(0, 16).replace("T", " ") ?? "never"}`);
+        }
+      }
+      return 0;
+    }
+    if (opts.removePeer) {
+      const p = await removePeer(session, opts.removePeer);
+      if (g.json) printJson({ removed: p });
+      else print(`Forgot peer ${p.location ?? p.store_id} (its store is untouched).`);
       return 0;
     }
     if (opts.addPeer) {
@@ -51,9 +63,19 @@ export async function run(opts: SyncFlags, args: string[], g: GlobalOptions): Pr
       throw new UserError("No peer to sync with: plug in the drive, give one (`mindsave sync PATH` or `libsql://…`), or add one with --add-peer.");
     }
     const results: SyncResult[] = [];
+    const failed: { peer: string; error: string }[] = [];
     const tty = !g.json && process.stderr.isTTY;
     for (const spec of targets) {
-      const peer = await openPeer(spec, session.env);
+      // Several peers: one that cannot be reached is reported and the others still sync.
+      let peer;
+      try {
+        peer = await openPeer(spec, session.env);
+      } catch (e) {
+        if (targets.length === 1) throw e;
+        failed.push({ peer: spec, error: (e as Error).message });
+        if (!g.json) warn(`skipped ${spec}: ${(e as Error).message}`);
+        continue;
+      }
       try {
         const r = await syncWith(session, peer, {
           dryRun: opts.dryRun, localLocation: session.home.dbPath,
@@ -64,10 +86,10 @@ export async function run(opts: SyncFlags, args: string[], g: GlobalOptions): Pr
         results.push(r);
         if (!g.json) print(summary(r));
       } finally {
-        peer.store.close();
+        await peer.store.closeAsync();
       }
     }
-    if (g.json) printJson(results.length === 1 ? results[0] : { results });
-    return 0;
+    if (g.json) printJson(results.length === 1 && !failed.length ? results[0] : { results, failed });
+    return failed.length ? 1 : 0;
   });
 }

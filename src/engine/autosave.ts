@@ -5,7 +5,7 @@ import { UserError } from "../errors.ts";
 import { emptyInput, type SnapshotInput } from "./snapshot-input.ts";
 import { saveSnapshot, type SaveResult } from "./save.ts";
 import { selectSnapshot, loadSnapshot } from "./restore.ts";
-import { decideAutoSave, fromStored, recompute, recordToolCall, recordTurn, type SignalState } from "./signal.ts";
+import { cooldownOver, decideAutoSave, fromStored, recompute, recordToolCall, recordTurn, type SignalState } from "./signal.ts";
 import { actionFor, appendToolCalls } from "./toollog.ts";
 import { lastUsage, readTranscript, toolTarget, type TranscriptFacts } from "./transcript.ts";
 import { isAbsoluteAny, toStoredPath } from "./paths.ts";
@@ -46,8 +46,11 @@ function gitDiffStat(root: string | null): string {
  * from the last tool calls and file changes. Layer 2 carries over from the newest snapshot, so an
  * auto-snapshot restores everything the last manual one did.
  */
-export function autoSnapshotInput(facts: TranscriptFacts, newest: SnapshotRecord | null, root: string | null, reason: string, toolCallsSinceLast: number): SnapshotInput {
+export function autoSnapshotInput(facts: TranscriptFacts, newestAny: SnapshotRecord | null, root: string | null, reason: string, toolCallsSinceLast: number): SnapshotInput {
   const input = emptyInput();
+  // The newest snapshot speaks for this session only if it was saved during it; a snapshot from an
+  // earlier session is another task, and this session's first prompt says what this one is about.
+  const newest = newestAny && (!facts.started_at || newestAny.created_at >= facts.started_at || !facts.first_prompt) ? newestAny : null;
   const todos = facts.todos ?? [];
   const doing = todos.find((t) => t.status === "in_progress");
   const pending = todos.find((t) => t.status === "pending");
@@ -63,12 +66,13 @@ export function autoSnapshotInput(facts: TranscriptFacts, newest: SnapshotRecord
   const files = [...facts.edited_files].reverse().slice(0, 10);
   input.active_files = files.map((f) => (root && isAbsoluteAny(f) ? toStoredPath(f, root, root) : f));
   input.blocker = newest?.status === "blocked" ? newest.blocker : "none";
-  if (newest) {
-    input.constraints = [...newest.constraints];
-    input.decisions = [...newest.decisions];
+  // Constraints and decisions are the project's knowledge: they carry over from any newest snapshot.
+  if (newestAny) {
+    input.constraints = [...newestAny.constraints];
+    input.decisions = [...newestAny.decisions];
   }
-  input.topic = newest?.topic;
-  input.auto_trigger = { reason, tool_calls_since_last: toolCallsSinceLast };
+  input.topic = newest?.topic.replace(/^(ovf_)+/i, "") || undefined;
+  input.auto_trigger = { reason, tool_calls_since_last: toolCallsSinceLast, ...(facts.session_id ? { session_id: facts.session_id } : {}) };
   const l3: string[] = [];
   if (done.length) l3.push("### Completed Steps", ...done.map((t, i) => `${i + 1}. ${t.content}`));
   const changes = facts.patches.map((p) => ` ${root && isAbsoluteAny(p.path) ? toStoredPath(p.path, root, root) : p.path} | +${p.added} -${p.removed}`);
@@ -124,7 +128,9 @@ export async function onSessionStart(session: Session, p: HookPayload): Promise<
     }
   });
   if (!newest) return {};
-  const r = await loadSnapshot(session, newest, ctx);
+  // After a resume or a compaction the agent carries on; a fresh start or /clear may be about
+  // something else, so there the block is offered as context, not as an order to continue.
+  const r = await loadSnapshot(session, newest, ctx, { resume: p.source === "resume" || p.source === "compact" || !p.source });
   return { output: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: r.block.text } } };
 }
 
@@ -163,20 +169,24 @@ export async function onPostToolUse(session: Session, p: HookPayload): Promise<H
     s.active_files = Math.max(s.active_files, sessionFiles.size);
     s = recompute(s, now) as typeof s;
     await w.putSignal(ctx.project.id, s as unknown as Record<string, unknown>);
-    if (p.tool_name) {
-      await appendToolCalls(w, ctx.project.id, [{
-        timestamp: now.toISOString(), action: actionFor(String(p.tool_name)), tool: String(p.tool_name),
-        target: toolTarget({ name: String(p.tool_name), input: p.tool_input ?? {} }), session_id: p.session_id ?? null,
-        source_id: p.tool_use_id,
-      }]);
-    }
+    // The tool log is filled from the transcript (stop, pre-compact, session-end, ingest), where
+    // every call has a stable id; logging here too would count each call twice.
     return { signal: s, projectId: ctx.project.id };
   });
   const decision = decideAutoSave(signal, now);
   if (decision.action === "none" || !p.transcript_path) return {};
+  // One emergency save per cooldown: at RED every tool call would otherwise write another one.
+  const lastEmergency = (signal as SignalState & { last_emergency_time?: string; last_emergency_turn?: number });
+  if (decision.action === "emergency" && lastEmergency.last_emergency_time
+    && !cooldownOver({ ...signal, last_auto_save_time: lastEmergency.last_emergency_time, last_auto_save_turn: lastEmergency.last_emergency_turn ?? signal.turn }, now)) return {};
   const facts = readTranscript(p.transcript_path);
-  const saved = await writeAuto(session, facts, decision.reason, { overflow: decision.action === "emergency", force: decision.action === "emergency" });
-  void projectId;
+  const saved = await writeAuto(session, facts, decision.reason, { overflow: decision.action === "emergency" });
+  if (saved && decision.action === "emergency") {
+    await session.write(async (w) => {
+      const s = fromStored((await w.getSignal(projectId))?.data);
+      await w.putSignal(projectId, { ...s, last_emergency_time: now.toISOString(), last_emergency_turn: s.turn } as unknown as Record<string, unknown>);
+    });
+  }
   if (!saved) return {};
   const pct = Math.round(signal.estimated_tokens_ratio * 100);
   return {

@@ -117,9 +117,8 @@ function copyExecutable(src: string, dest: string): void {
 
 export async function initDrive(path: string, opts: { from?: string } = {}): Promise<DriveInitResult> {
   const mount = resolve(path);
-  if (!existsSync(mount) || !statSync(mount).isDirectory()) {
-    throw new UserError(`${mount} is not a directory; give the drive's mount point, e.g. /media/usb.`);
-  }
+  if (!existsSync(mount)) throw new UserError(`${mount} does not exist; give the drive's mount point, e.g. /media/usb.`);
+  if (!statSync(mount).isDirectory()) throw new UserError(`${mount} is not a directory; give the drive's mount point, e.g. /media/usb.`);
   const source = findBinaries(opts.from);
   const dir = join(mount, "mindsave");
   const binaries: string[] = [];

@@ -48,7 +48,8 @@ export function resolveHome(opts: { flag?: string; env?: NodeJS.ProcessEnv; exec
   if (env.MINDSAVE_HOME) return explicitHome(resolve(env.MINDSAVE_HOME), "env", "MINDSAVE_HOME");
   if (isCompiled() || opts.execPath) {
     const dir = portableHomeFor(opts.execPath ?? process.execPath);
-    if (dir) {
+    // The copy `mindsave install` puts in ~/.mindsave/bin finds ~/.mindsave: that is the local home, not a drive.
+    if (dir && resolve(dir) !== resolve(localHomeDir(env))) {
       return { dir, dbPath: join(dir, STORE_FILE), reason: "portable", why: `portable mode: the ${STORE_FILE} that travels with this executable` };
     }
   }

@@ -30,9 +30,11 @@ export async function listProjects(session: Session): Promise<ProjectView[]> {
     const roots = await q.rootsOfProject(p.id);
     const mine = roots.filter((r) => r.host_id === session.host.id);
     const here = mine.find((r) => existsSync(r.path)) ?? mine[0] ?? null;
+    // A project synced from another laptop is "here" as soon as we stand in its checkout.
+    const root = here?.path ?? (current?.project.id === p.id ? current.root : null);
     out.push({
       id: p.id, name: p.name, identity: p.identity,
-      root: here?.path ?? null, root_exists: here ? existsSync(here.path) : false,
+      root, root_exists: root ? existsSync(root) : false,
       other_hosts: roots.filter((r) => r.host_id !== session.host.id).map((r) => ({ host: hostName.get(r.host_id) ?? r.host_id, path: r.path })),
       snapshots: counts.get(p.id)?.count ?? 0, newest: counts.get(p.id)?.newest ?? null,
       current: current?.project.id === p.id,

@@ -118,7 +118,7 @@ export { age as formatAge };
  */
 export async function buildRestoreBlock(
   s: SnapshotRecord,
-  ctx: { root: string | null; hostId: string; savedHostName?: string; failures: FailureRecord[]; now: Date; budget?: number },
+  ctx: { root: string | null; hostId: string; savedHostName?: string; failures: FailureRecord[]; now: Date; budget?: number; resume?: boolean },
 ): Promise<RestoreBlock> {
   await loadTokenizer();
   const budget = ctx.budget ?? RESTORE_BUDGET;
@@ -131,9 +131,11 @@ export async function buildRestoreBlock(
     "## Layer 1 · Execution Register",
     yaml({ goal: s.goal, state: s.state || NOT_RECORDED, next_action: s.next_action || NOT_RECORDED, active_files: files.length ? files : NOT_RECORDED, blocker: s.blocker }),
   ];
-  const tail = [s.next_action
-    ? `MindSave restored. Goal: ${s.goal}. Next: ${s.next_action}. Entering Continuation Mode — executing next step.`
-    : `MindSave restored. Goal: ${s.goal}. No next action was recorded: decide it from the state above, then continue.`];
+  const tail = [ctx.resume === false
+    ? `MindSave: this is the project's last saved state (goal: ${s.goal}). If the user's request continues it, pick up from the next action above; otherwise leave it.`
+    : s.next_action
+      ? `MindSave restored. Goal: ${s.goal}. Next: ${s.next_action}. Entering Continuation Mode — executing next step.`
+      : `MindSave restored. Goal: ${s.goal}. No next action was recorded: decide it from the state above, then continue.`];
 
   const pieces: Piece[] = [];
   const n = (xs: unknown[]) => xs.length;
@@ -194,9 +196,9 @@ export interface LoadResult {
   verify?: FileCheck[];
 }
 
-export async function loadSnapshot(session: Session, snapshot: SnapshotRecord, context: ProjectContext, opts: { verify?: boolean } = {}): Promise<LoadResult> {
+export async function loadSnapshot(session: Session, snapshot: SnapshotRecord, context: ProjectContext, opts: { verify?: boolean; resume?: boolean } = {}): Promise<LoadResult> {
   const failures = await session.store.listFailures(snapshot.project_id);
   const savedHostName = (await session.store.getHost(snapshot.saved_host))?.name;
-  const block = await buildRestoreBlock(snapshot, { root: context.root, hostId: session.host.id, savedHostName, failures, now: session.now() });
+  const block = await buildRestoreBlock(snapshot, { root: context.root, hostId: session.host.id, savedHostName, failures, now: session.now(), resume: opts.resume ?? true });
   return { snapshot, context, block, verify: opts.verify ? verifyFiles(snapshot, context.root) : undefined };
 }

@@ -712,12 +712,17 @@ export async function importSeed(session: Session, loc: SeedLocation): Promise<I
       report.snapshots.failed.push({ file: `snapshots/${name}`, reason: e.message });
     }
   }
+  // Index lines name their snapshot by id or snapshot_id, and their file by path or file.
+  const entryId = (e: Record<string, unknown>) => [e.id, e.snapshot_id].find((v) => typeof v === "string" && v) as string | undefined;
+  const entryFile = (e: Record<string, unknown>) => [e.path, e.file].find((v) => typeof v === "string" && v) as string | undefined;
   const missing = index.entries.filter((e) => {
-    const file = typeof e.path === "string" ? e.path.replace(/\\/g, "/").split("/").pop()! : `${e.id}.md`;
-    return !seenFiles.has(file) && !(typeof e.id === "string" && seenFiles.has(`${e.id}.md`));
+    const id = entryId(e);
+    const path = entryFile(e);
+    const file = path ? path.replace(/\\/g, "/").split("/").pop()! : id ? `${id}.md` : "";
+    return !seenFiles.has(file) && !(id && seenFiles.has(`${id}.md`));
   });
   if (missing.length) {
-    warnings.push(`index.json lists ${missing.length} snapshot(s) whose file is missing, so only their index line exists; not imported: ${missing.map((e) => String(e.id ?? e.path)).join(", ")}.`);
+    warnings.push(`index.json lists ${missing.length} snapshot(s) whose file is missing, so only their index line exists; not imported: ${missing.map((e) => entryId(e) ?? entryFile(e) ?? "(an entry without id)").join(", ")}.`);
   }
 
   const nodes = [

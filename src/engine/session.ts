@@ -57,8 +57,9 @@ export class Session {
     return this.opts.now ? this.opts.now() : new Date();
   }
 
-  close(): void {
-    this.store.close();
+  /** Closes the store (folding a WAL back into mindsave.db after writes). */
+  close(): Promise<void> {
+    return this.store.closeAsync();
   }
 
   /** Runs `fn` in one write transaction, after recording this host in the store. */

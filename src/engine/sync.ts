@@ -52,8 +52,8 @@ export interface PeerRef {
 export function peerLocation(spec: string): { url: string } | { file: string } {
   if (/^(libsql|https?|wss?):\/\//i.test(spec)) return { url: spec };
   const p = resolve(spec);
-  // A new store may be started where one obviously belongs: a .db file in an existing folder,
-  // a drive laid out by `drive init`, or an empty folder meant as a home.
+  // A new store is started only where one obviously belongs: a .db file named in an existing
+  // folder, or a drive laid out by `drive init`. Any other folder without a store is refused.
   if (!existsSync(p)) {
     if (p.endsWith(".db") && existsSync(dirname(p))) return { file: p };
     throw new UserError(`There is no store at ${p}.`);
@@ -62,9 +62,9 @@ export function peerLocation(spec: string): { url: string } | { file: string } {
   for (const candidate of [join(p, STORE_FILE), join(p, "mindsave", STORE_FILE), join(p, ".mindsave", STORE_FILE)]) {
     if (existsSync(candidate)) return { file: candidate };
   }
-  if (existsSync(join(p, DRIVE_MARKER)) || readdirSync(p).length === 0) return { file: join(p, STORE_FILE) };
+  if (existsSync(join(p, DRIVE_MARKER))) return { file: join(p, STORE_FILE) };
   if (existsSync(join(p, "mindsave", DRIVE_MARKER))) return { file: join(p, "mindsave", STORE_FILE) };
-  throw new UserError(`${p} holds no MindSave store (looked for ${STORE_FILE}, mindsave/${STORE_FILE} and .mindsave/${STORE_FILE}).`);
+  throw new UserError(`${p} holds no MindSave store (looked for ${STORE_FILE}, mindsave/${STORE_FILE} and .mindsave/${STORE_FILE}); to start one there, name the file: ${join(p, STORE_FILE)}.`);
 }
 
 export async function openPeer(spec: string, env: NodeJS.ProcessEnv = process.env): Promise<PeerRef> {
@@ -169,9 +169,22 @@ export async function syncWith(session: Session, peer: PeerRef, opts: { dryRun?:
 }
 
 /** Known peers (recorded by earlier syncs or --add-peer), with whether they can be reached now. */
-export async function listPeers(session: Session): Promise<{ store_id: string; location: string | null; last_sync: string | null; reachable: boolean }[]> {
+/** `reachable`: the file is there now; for a server it is not checked (null) until a sync tries it. */
+export async function listPeers(session: Session): Promise<{ store_id: string; location: string | null; last_sync: string | null; reachable: boolean | null }[]> {
   const peers = await session.store.syncReader().peers();
-  return peers.map((p) => ({ store_id: p.store_id, location: p.location, last_sync: p.last_sync, reachable: !!p.location && (/^(libsql|https?|wss?):/i.test(p.location) || existsSync(p.location)) }));
+  return peers.map((p) => ({
+    store_id: p.store_id, location: p.location, last_sync: p.last_sync,
+    reachable: p.location && /^(libsql|https?|wss?):/i.test(p.location) ? null : !!p.location && existsSync(p.location),
+  }));
+}
+
+export async function removePeer(session: Session, spec: string): Promise<{ store_id: string; location: string | null }> {
+  const peers = await session.store.syncReader().peers();
+  const full = /^(libsql|https?|wss?):/i.test(spec) ? spec : resolve(spec);
+  const hit = peers.find((p) => p.store_id === spec || p.location === spec || p.location === full || (p.location && dirname(p.location) === full));
+  if (!hit) throw new UserError(`No peer ${JSON.stringify(spec)}; see \`mindsave sync --list-peers\`.`);
+  await session.store.syncWrite((w) => w.removePeer(hit.store_id));
+  return { store_id: hit.store_id, location: hit.location };
 }
 
 export async function addPeer(session: Session, spec: string): Promise<{ store_id: string; location: string }> {
@@ -220,7 +233,7 @@ export async function defaultPeers(session: Session): Promise<string[]> {
     if (!existsSync(db)) (await Store.open(db)).close();
     return [db];
   }
-  const known = (await listPeers(session)).filter((p) => p.reachable && p.location).map((p) => p.location!);
+  const known = (await listPeers(session)).filter((p) => p.reachable !== false && p.location).map((p) => p.location!);
   const drives = mountedDrives(session.env);
   const mine = realpathSync(session.home.dbPath);
   return [...new Set([...known, ...drives])].filter((p) => /^(libsql|https?|wss?):/i.test(p) || realpathSync(p) !== mine);

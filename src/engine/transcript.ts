@@ -34,6 +34,8 @@ export interface Usage {
 
 export interface TranscriptFacts {
   session_id: string | null;
+  /** The first line's timestamp: when this session began. */
+  started_at: string | null;
   cwd: string | null;
   first_prompt: string | null;
   usage: Usage | null;
@@ -117,7 +119,7 @@ const EDIT_TOOLS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
 
 export function readTranscript(path: string): TranscriptFacts {
   const facts: TranscriptFacts = {
-    session_id: null, cwd: null, first_prompt: null, usage: null, todos: null,
+    session_id: null, started_at: null, cwd: null, first_prompt: null, usage: null, todos: null,
     edited_files: [], tool_uses: [], patches: [], compactions: 0,
   };
   let text: string;
@@ -127,10 +129,13 @@ export function readTranscript(path: string): TranscriptFacts {
     return facts;
   }
   const errors = new Set<string>();
-  for (const raw of text.split("\n")) {
+  const lines = text.split("\n");
+  for (let n = 0; n < lines.length; n++) {
+    const raw = lines[n];
     if (!raw.trim()) continue;
     const line = parseLine(raw);
     if (!line) continue;
+    facts.started_at ??= typeof line.timestamp === "string" && line.timestamp ? line.timestamp : null;
     facts.session_id ??= typeof line.sessionId === "string" ? line.sessionId : null;
     facts.cwd ??= typeof line.cwd === "string" ? line.cwd : null;
     if (line.type === "system" && line.subtype === "compact_boundary") facts.compactions++;
@@ -139,10 +144,12 @@ export function readTranscript(path: string): TranscriptFacts {
     if (usage) facts.usage = usage;
     const content = line.message?.content;
     if (Array.isArray(content)) {
-      for (const block of content) {
+      for (let b = 0; b < content.length; b++) {
+        const block = content[b];
         if (block?.type === "tool_use" && typeof block.name === "string") {
           const input = block.input && typeof block.input === "object" ? block.input : {};
-          facts.tool_uses.push({ id: String(block.id ?? ""), name: block.name, input, timestamp: String(line.timestamp ?? "") });
+          // Without an id, the call's place in the file identifies it, so re-reading adds nothing.
+          facts.tool_uses.push({ id: String(block.id ?? `line${n}.${b}`), name: block.name, input, timestamp: String(line.timestamp ?? "") });
           if (block.name === "TodoWrite" && Array.isArray(input.todos)) {
             facts.todos = input.todos.filter((t: any) => t && typeof t.content === "string").map((t: any) => ({ content: t.content, status: String(t.status ?? "pending"), activeForm: t.activeForm }));
           }
@@ -184,5 +191,6 @@ export function readTranscript(path: string): TranscriptFacts {
 export function toolTarget(t: { name: string; input: Record<string, unknown> }): string {
   const i = t.input;
   const pick = (...keys: string[]) => keys.map((k) => i[k]).find((v) => typeof v === "string" && v) as string | undefined;
+  if (t.name === "TodoWrite" && Array.isArray(i.todos)) return `${i.todos.length} todo(s)`;
   return (pick("file_path", "notebook_path", "path", "command", "pattern", "url", "query", "description", "prompt") ?? "").replace(/\s+/g, " ").slice(0, 300);
 }

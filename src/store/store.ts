@@ -501,6 +501,9 @@ export class StoreWriter extends Queries {
 }
 
 export class Store extends Queries {
+  private wal = false;
+  private wrote = false;
+
   private constructor(private readonly client: Client, readonly path: string, readonly remote = false) {
     super(client);
   }
@@ -544,7 +547,10 @@ export class Store extends Queries {
     try {
       const result = await fn(tx);
       if (opts.rollback) await tx.rollback();
-      else await tx.commit();
+      else {
+        await tx.commit();
+        this.wrote = true;
+      }
       return result;
     } catch (e) {
       if (!tx.closed) await tx.rollback().catch(() => {});
@@ -578,7 +584,11 @@ export class Store extends Queries {
   private async prepare(opts: OpenOptions): Promise<void> {
     const mode = opts.journalMode ?? "WAL";
     const current = str((await this.client.execute("PRAGMA journal_mode")).rows[0]?.[0]).toUpperCase();
-    if (current !== mode) await this.client.execute(`PRAGMA journal_mode = ${mode}`);
+    if (current !== mode) {
+      // Changing the journal needs the file to itself; with another process in it, keep the current one.
+      await this.client.execute(`PRAGMA journal_mode = ${mode}`).catch(() => {});
+    }
+    this.wal = str((await this.client.execute("PRAGMA journal_mode")).rows[0]?.[0]).toUpperCase() === "WAL";
     await this.client.execute("PRAGMA synchronous = FULL");
     await this.migrate();
   }
@@ -651,6 +661,15 @@ export class Store extends Queries {
 
   async journalMode(): Promise<string> {
     return str((await this.client.execute("PRAGMA journal_mode")).rows[0]?.[0]);
+  }
+
+  /**
+   * Closes the store. After writes in WAL mode the log is folded back into the main file, so
+   * mindsave.db alone always holds everything (a plain copy of it is a complete backup).
+   */
+  async closeAsync(): Promise<void> {
+    if (this.wal && this.wrote) await this.client.execute("PRAGMA wal_checkpoint(TRUNCATE)").catch(() => {});
+    this.client.close();
   }
 
   close(): void {

@@ -1,6 +1,6 @@
 // The failure graph: the project's and the global failures, sortable by repeat count or last
 // seen; `a` adds an entry and `e` edits the selected one (the same engine call as `mindsave fail`).
-import React, { useEffect, useState } from "react";
+import React, { useState } from "react";
 import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.ts";
 import { TextField } from "./TextField.tsx";
@@ -33,7 +33,13 @@ export function FailuresScreen(props: {
 }) {
   const { session, theme, now } = useUi();
   const [sort, setSort] = useState<Sort>("repeats");
-  const [getForm, setForm] = useRefState<Form | null>(null);
+  const [getForm, setFormState] = useRefState<Form | null>(null);
+  // The app must know at once (not after a render) whether keys are text, so `?` typed into a
+  // field is a question mark and `?` right after the form closes is help.
+  const setForm = (f: Form | null) => {
+    setFormState(f);
+    props.onTyping(f !== null);
+  };
   const form = getForm();
   const [status, setStatus] = useState<string | undefined>();
   const data = useAsync(() => failuresFor(session, props.projectId), [props.projectId]);
@@ -41,7 +47,6 @@ export function FailuresScreen(props: {
     sort === "repeats" ? b.repeat_count - a.repeat_count || b.last_seen.localeCompare(a.last_seen) : b.last_seen.localeCompare(a.last_seen) || b.repeat_count - a.repeat_count);
   const visible = Math.max(1, props.height - (form ? 11 : 5));
   const nav = useListNavigation(rows.length, visible);
-  useEffect(() => props.onTyping(form !== null), [form]);
 
   const submit = async (f: Form) => {
     const { item, reason, scope, alternative } = f.fields;
@@ -52,7 +57,7 @@ export function FailuresScreen(props: {
       });
       setForm(null);
       data.reload();
-      setStatus(`${f.mode === "add" ? "Recorded" : "Updated"} ${saved.item} (×${saved.repeat_count}).`);
+      setStatus(`${f.mode === "add" ? "Recorded" : "Updated"} ${saved.item} (${theme.g.times}${saved.repeat_count}).`);
     } catch (e) {
       setStatus((e as Error).message);
     }
@@ -97,7 +102,7 @@ export function FailuresScreen(props: {
         const sel = nav.offset + i === nav.selected;
         return (
           <Text key={f.id} inverse={sel} wrap="truncate">
-            {sel ? theme.g.pointer : " "} {pad(f.item, itemW, theme.g.ellipsis)} {pad(f.scope, 8)}{pad(`×${f.repeat_count}`, 6)}
+            {sel ? theme.g.pointer : " "} {pad(f.item, itemW, theme.g.ellipsis)} {pad(f.scope, 8)}{pad(`${theme.g.times}${f.repeat_count}`, 6)}
             {pad(effectiveConfidence(f, now()), 7)}{pad(age(f.last_seen, now()), 5)}{fit(f.reason, reasonW, theme.g.ellipsis)}
           </Text>
         );

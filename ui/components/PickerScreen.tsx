@@ -1,6 +1,6 @@
 // The snapshot picker: newest first, `/` filters as you type with the same full-text search as
 // `mindsave recall`; only the visible rows are rendered, so 5,000 snapshots scroll instantly.
-import React, { useEffect } from "react";
+import React from "react";
 import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.ts";
 import { TextField } from "./TextField.tsx";
@@ -28,13 +28,23 @@ interface Row {
   context?: string;
 }
 
+/** A search hit's context without the goal it starts with (the row shows the goal already). */
+function contextAfterGoal(context: string, goal: string): string {
+  const plain = context.replace(/[«»]/g, "").replace(/^…/, "");
+  return plain.startsWith(goal) ? plain.slice(goal.length).replace(/^\s*·\s*/, "") || plain : plain;
+}
+
 export function PickerScreen(props: {
   projectId: string; projectName: string; width: number; height: number; active: boolean;
   onOpen: (snapshotId: string) => void; onBack: () => void; onFailures: () => void; onTyping: (typing: boolean) => void; status?: string;
 }) {
   const { session, theme, now } = useUi();
   const [getQuery, setQuery] = useRefState("");
-  const [isFiltering, setFiltering] = useRefState(false);
+  const [isFiltering, setFilteringState] = useRefState(false);
+  const setFiltering = (v: boolean) => {
+    setFilteringState(v);
+    props.onTyping(v);
+  };
   const query = getQuery();
   const filtering = isFiltering();
   const all = useAsync(() => projectSnapshots(session, props.projectId), [props.projectId]);
@@ -43,7 +53,6 @@ export function PickerScreen(props: {
   const visible = Math.max(1, props.height - 5);
   const nav = useListNavigation(rows.length, visible, 0, { resetKey: query.trim() ? hits.data : all.data });
 
-  useEffect(() => props.onTyping(filtering), [filtering]);
 
   useKeys((input, key) => {
     if (isFiltering()) {
@@ -94,7 +103,7 @@ export function PickerScreen(props: {
             <Text key={r.id} inverse={sel} wrap="truncate">
               {sel ? theme.g.pointer : " "} {pad(r.name, nameW, theme.g.ellipsis)} {pad(age(r.created_at, now()), ageW)}
               <Text color={sel ? undefined : statusColor(r.status)}>{pad(r.status.replace("_", " "), statusW)}</Text>
-              {fit(r.context ? `${r.goal} ${theme.g.sep} ${r.context.replace(/[«»]/g, "")}` : r.goal, goalW, theme.g.ellipsis)}
+              {fit(r.context ? `${r.goal} ${theme.g.sep} ${contextAfterGoal(r.context, r.goal)}` : r.goal, goalW, theme.g.ellipsis)}
             </Text>
           );
         })

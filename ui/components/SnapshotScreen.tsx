@@ -170,7 +170,7 @@ function layout(s: SnapshotRecord, failures: FailureRecord[], checks: FileCheck[
   if (failures.length) {
     out.push({ text: "failure graph (do not retry)" });
     for (const f of failures) {
-      const tag = `×${f.repeat_count} ${effectiveConfidence(f, now)} ${f.scope}`;
+      const tag = `${theme.g.times}${f.repeat_count} ${effectiveConfidence(f, now)} ${f.scope}`;
       wrap(`${f.item} [${tag}]: ${f.reason}${f.alternatives.length ? ` ${theme.g.arrow} ${f.alternatives.join("; ")}` : ""}`, Math.max(10, cols - 4))
         .forEach((l, i) => out.push({ text: `${i === 0 ? `  ${theme.g.bad} ` : "    "}${l}`, color: i === 0 ? theme.c("warn") : undefined }));
     }

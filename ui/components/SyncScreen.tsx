@@ -20,7 +20,8 @@ export const SYNC_KEYS: HelpKeys = [
 interface PeerRow {
   location: string;
   last_sync: string | null;
-  reachable: boolean;
+  /** null: a server, checked only when a sync tries it. */
+  reachable: boolean | null;
 }
 
 function line(c: Counts): string {
@@ -99,7 +100,7 @@ export function SyncScreen(props: { width: number; height: number; active: boole
           const sel = nav.offset + i === nav.selected;
           return (
             <Text key={p.location} inverse={sel} wrap="truncate">
-              {sel ? theme.g.pointer : " "} {p.reachable ? theme.g.ok : theme.g.bad} {pad(p.location, Math.max(10, w - 32), theme.g.ellipsis)}
+              {sel ? theme.g.pointer : " "} {p.reachable === null ? "~" : p.reachable ? theme.g.ok : theme.g.bad} {pad(p.location, Math.max(10, w - 32), theme.g.ellipsis)}
               {"  "}last sync {p.last_sync ? p.last_sync.slice(0, 16).replace("T", " ") : "never"}
             </Text>
           );
