@@ -50,7 +50,11 @@ export function autoSnapshotInput(facts: TranscriptFacts, newestAny: SnapshotRec
   const input = emptyInput();
   // The newest snapshot speaks for this session only if it was saved during it; a snapshot from an
   // earlier session is another task, and this session's first prompt says what this one is about.
-  const newest = newestAny && (!facts.started_at || newestAny.created_at >= facts.started_at || !facts.first_prompt) ? newestAny : null;
+  const savedIn = newestAny?.auto_trigger?.session_id;
+  const sameSession = !newestAny ? false
+    : savedIn ? savedIn === facts.session_id
+    : !facts.first_prompt || !facts.started_at || newestAny.created_at >= facts.started_at;
+  const newest = sameSession ? newestAny : null;
   const todos = facts.todos ?? [];
   const doing = todos.find((t) => t.status === "in_progress");
   const pending = todos.find((t) => t.status === "pending");
