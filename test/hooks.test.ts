@@ -64,7 +64,8 @@ describe("hooks install / uninstall", () => {
         PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "./guard.sh", timeout: 3 }] }],
       },
     };
-    writeFileSync(settingsFile, JSON.stringify(original, null, 2));
+    const originalText = JSON.stringify(original, null, 4) + "\n"; // a person's own indentation
+    writeFileSync(settingsFile, originalText);
     const first = await t.json(["hooks", "install"]);
     expect(first.added).toHaveLength(5);
     expect(existsSync(first.backup)).toBe(true);
@@ -86,7 +87,7 @@ describe("hooks install / uninstall", () => {
     // Uninstall restores exactly what was there.
     const removed = await t.json(["hooks", "uninstall"]);
     expect(removed.removed).toHaveLength(5);
-    expect(JSON.parse(readFileSync(settingsFile, "utf8"))).toEqual(original);
+    expect(readFileSync(settingsFile, "utf8")).toBe(originalText);
     expect((await t.json(["hooks", "uninstall"])).removed).toEqual([]);
   });
 

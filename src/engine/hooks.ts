@@ -45,10 +45,21 @@ function readManifest(env: NodeJS.ProcessEnv): Manifest {
   }
 }
 
+/** The indentation a JSON file already uses (a person's settings keep their look). */
+function indentOf(path: string): string | number {
+  try {
+    const m = /\n([ \t]+)"/.exec(readFileSync(path, "utf8"));
+    return m ? m[1] : 2;
+  } catch {
+    return 2;
+  }
+}
+
 function writeJsonAtomic(path: string, value: unknown): void {
   mkdirSync(dirname(path), { recursive: true });
+  const indent = existsSync(path) ? indentOf(path) : 2;
   const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(value, null, 2) + "\n");
+  writeFileSync(tmp, JSON.stringify(value, null, indent) + "\n");
   renameSync(tmp, path);
 }
 
