@@ -4,16 +4,12 @@ import { UserError } from "../errors.ts";
 import { effectiveConfidence, forgetFailure, observeFailure, type FailureObservation } from "./failures.ts";
 import { loadSnapshot, verifyFiles, type LoadResult, type FileCheck } from "./restore.ts";
 import type { Session, ProjectContext } from "./session.ts";
-import type { FailureRecord, HostRecord, SnapshotRecord, SnapshotSummary, SnapshotStatus } from "../store/store.ts";
+import type { FailureRecord, SnapshotRecord, SnapshotSummary, SnapshotStatus } from "../store/store.ts";
 
 export type { FailureRecord, SnapshotRecord, SnapshotSummary, SnapshotStatus, FileCheck, LoadResult, ProjectContext };
 
 export function projectSnapshots(session: Session, projectId: string, opts: { limit?: number; offset?: number } = {}): Promise<SnapshotSummary[]> {
   return session.store.listSnapshots(projectId, opts);
-}
-
-export function snapshotCount(session: Session, projectId: string): Promise<number> {
-  return session.store.countSnapshots(projectId);
 }
 
 export async function snapshotById(session: Session, id: string): Promise<SnapshotRecord> {
@@ -60,10 +56,6 @@ export async function restoreById(session: Session, id: string, opts: { verify?:
 
 export function verifyById(session: Session, s: SnapshotRecord, root: string | null): FileCheck[] {
   return verifyFiles(s, root);
-}
-
-export function hosts(session: Session): Promise<HostRecord[]> {
-  return session.store.listHosts();
 }
 
 export { effectiveConfidence };

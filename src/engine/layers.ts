@@ -1,7 +1,7 @@
 // The text of each layer as an agent reads it. Budgets are measured on exactly this text, so what
 // is counted is what is restored.
 import { stringify } from "yaml";
-import type { FailureGraphEntry, StoredFile } from "../store/store.ts";
+import type { FailureGraphEntry } from "../store/store.ts";
 
 export const LAYER1_BUDGET = 300;
 export const LAYER2_BUDGET = 500;
@@ -67,8 +67,4 @@ export function layer2Parts(l2: Layer2): Record<string, unknown> {
 export function layer2Text(l2: Layer2): string {
   const parts = layer2Parts(l2);
   return Object.keys(parts).length ? yaml(parts) : "";
-}
-
-export function storedPaths(files: StoredFile[]): string[] {
-  return files.map((f) => f.path);
 }
