@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { Session } from "../src/engine/session.ts";
-import { saveSnapshot } from "../src/engine/save.ts";
-import { fromFields } from "../src/engine/snapshot-input.ts";
+import { saveSnapshot } from "../src/engine/snapshots/save.ts";
+import { fromFields } from "../src/engine/snapshots/input.ts";
 import { newId } from "../src/engine/ids.ts";
 
 const { values } = parseArgs({ args: Bun.argv.slice(2), options: { snapshots: { type: "string", default: "10000" } } });

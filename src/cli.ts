@@ -3,13 +3,7 @@
 import { Command, CommanderError, Option } from "commander";
 import { UserError } from "./errors.ts";
 import { VERSION } from "./version.ts";
-
-export interface GlobalOptions {
-  home?: string;
-  workspace?: string;
-  project?: string;
-  json?: boolean;
-}
+import type { GlobalOptions } from "./types.ts";
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 

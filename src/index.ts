@@ -1,9 +1,9 @@
 // The library: the engine's public surface, matching the spec's TypeScript SDK usage.
-export { ConstraintCompressor, compressLayer2 } from "./engine/compressor.ts";
-export type { CompressionResult, Layer2Compressed, SymbolicEntry } from "./engine/compressor.ts";
+export { ConstraintCompressor, compressLayer2 } from "./engine/snapshots/compressor.ts";
+export type { CompressionResult, Layer2Compressed, SymbolicEntry } from "./engine/snapshots/compressor.ts";
 export { Session } from "./engine/session.ts";
-export { saveSnapshot } from "./engine/save.ts";
-export { loadSnapshot, selectSnapshot, buildRestoreBlock, verifyFiles } from "./engine/restore.ts";
-export { parseSnapshotText, fromFields } from "./engine/snapshot-input.ts";
-export { topicSlug } from "./engine/slug.ts";
-export * as signal from "./engine/signal.ts";
+export { saveSnapshot } from "./engine/snapshots/save.ts";
+export { loadSnapshot, selectSnapshot, buildRestoreBlock, verifyFiles } from "./engine/snapshots/restore.ts";
+export { parseSnapshotText, fromFields } from "./engine/snapshots/input.ts";
+export { topicSlug } from "./engine/snapshots/slug.ts";
+export * as signal from "./engine/agents/signal.ts";

@@ -4,7 +4,7 @@ import {
   ConstraintCompressor,
   compressLayer2,
   type CompressionResult,
-} from "../src/engine/compressor.ts";
+} from "../src/engine/snapshots/compressor.ts";
 
 const run = (constraints: string[], max?: number): CompressionResult =>
   new ConstraintCompressor(max).addConstraints(constraints).compress();

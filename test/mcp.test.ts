@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { MAIN, REPO, gitRepo, laptop, ok, okJson, tempDir } from "./helpers.ts";
-import type { GlobalOptions } from "../src/cli.ts";
+import type { GlobalOptions } from "../src/types.ts";
 
 const base = tempDir("mindsave-mcp-");
 const home = join(base, "home");

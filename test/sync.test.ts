@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { REPO, MAIN, git, gitRepo, laptop, run, sql, tempDir, type RunResult } from "./helpers.ts";
 import { Session } from "../src/engine/session.ts";
 import { newId } from "../src/engine/ids.ts";
-import { projectSnapshots } from "../src/engine/catalog.ts";
+import { projectSnapshots } from "../src/engine/snapshots/catalog.ts";
 
 const SYNCED = ["hosts", "projects", "roots", "snapshots", "failures", "failure_counts", "failure_links", "signals", "tool_calls"];
 

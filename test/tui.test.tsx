@@ -1,7 +1,6 @@
 // Component tests of every TUI screen and key with ink-testing-library, on a real temp store
 // written through the engine (no mocked data layer).
 import { afterEach, describe, expect, test } from "bun:test";
-import React from "react";
 import { render } from "ink-testing-library";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -9,12 +8,12 @@ import { App, type Screen } from "../ui/app.tsx";
 import { UiContext, type UiContextValue } from "../ui/context.ts";
 import { makeTheme } from "../ui/theme.ts";
 import { Session } from "../src/engine/session.ts";
-import { saveSnapshot } from "../src/engine/save.ts";
-import { fromFields } from "../src/engine/snapshot-input.ts";
-import { recordFailure, projectSnapshots, failuresFor } from "../src/engine/catalog.ts";
+import { saveSnapshot } from "../src/engine/snapshots/save.ts";
+import { fromFields } from "../src/engine/snapshots/input.ts";
+import { recordFailure, projectSnapshots, failuresFor } from "../src/engine/snapshots/catalog.ts";
 import { newId } from "../src/engine/ids.ts";
-import { addPeer } from "../src/engine/sync.ts";
-import { listProjects } from "../src/engine/projects.ts";
+import { addPeer } from "../src/engine/sync/sync.ts";
+import { listProjects } from "../src/engine/projects/projects.ts";
 import { gitRepo, tempDir } from "./helpers.ts";
 
 const KEY = { up: "\x1b[A", down: "\x1b[B", enter: "\r", esc: "\x1b", pgdn: "\x1b[6~", pgup: "\x1b[5~", tab: "\t" };

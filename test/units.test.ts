@@ -2,15 +2,15 @@
 // paths on both path flavours, the clock, and snapshot parsing.
 import { describe, expect, test } from "bun:test";
 import nodePath from "node:path";
-import { isValidTopic, nextFreeName, topicSlug, TOPIC_MAX } from "../src/engine/slug.ts";
-import { countTokens, loadTokenizer, tokenUpperBound } from "../src/engine/tokens.ts";
-import { checkLayer1, fitLayer2, isProtected } from "../src/engine/save.ts";
-import * as sig from "../src/engine/signal.ts";
-import { normaliseRelative, toHostPath, toStoredPath } from "../src/engine/paths.ts";
+import { isValidTopic, nextFreeName, topicSlug, TOPIC_MAX } from "../src/engine/snapshots/slug.ts";
+import { countTokens, loadTokenizer, tokenUpperBound } from "../src/engine/snapshots/tokens.ts";
+import { checkLayer1, fitLayer2, isProtected } from "../src/engine/snapshots/save.ts";
+import * as sig from "../src/engine/agents/signal.ts";
+import { normaliseRelative, toHostPath, toStoredPath } from "../src/engine/projects/paths.ts";
 import { formatHlc, parseHlc } from "../src/store/store.ts";
-import { legacyExcludedPath, parseSnapshotText, splitFrontMatter } from "../src/engine/snapshot-input.ts";
-import { derivedConfidence, failureId } from "../src/engine/failures.ts";
-import { normaliseRemote } from "../src/engine/workspace.ts";
+import { legacyExcludedPath, parseSnapshotText, splitFrontMatter } from "../src/engine/snapshots/input.ts";
+import { derivedConfidence, failureId } from "../src/engine/failures/graph.ts";
+import { normaliseRemote } from "../src/engine/projects/workspace.ts";
 
 describe("topic slugs", () => {
   test("letters, digits and _ only, at most 20 characters, cut at a word boundary", () => {

@@ -3,7 +3,7 @@
 import React, { useRef, useState } from "react";
 import { Box, useWindowSize } from "ink";
 import { useKeys } from "./hooks/useKeys.ts";
-import { projectSnapshots } from "../src/engine/catalog.ts";
+import { projectSnapshots } from "../src/engine/snapshots/catalog.ts";
 import { useUi } from "./context.ts";
 import { HomeScreen, HOME_KEYS } from "./components/HomeScreen.tsx";
 import { PickerScreen, PICKER_KEYS } from "./components/PickerScreen.tsx";

@@ -1,6 +1,5 @@
 // Starts the TUI on the terminal and prints the chosen restore block to stdout after it closes,
 // so `mindsave ui > ctx.md` works: the screen goes to whichever of stdout/stderr is a terminal.
-import React from "react";
 import { render } from "ink";
 import { WriteStream } from "node:tty";
 import { openSync } from "node:fs";

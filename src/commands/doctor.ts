@@ -1,7 +1,7 @@
 // `mindsave doctor`: which home and why, the store's health, this host.
-import { healthReport } from "../engine/doctor.ts";
+import { healthReport } from "../engine/home/doctor.ts";
 import { print, printJson, withSession } from "./shared.ts";
-import type { GlobalOptions } from "../cli.ts";
+import type { GlobalOptions } from "../types.ts";
 
 export async function run(_o: unknown, _a: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, false, async (session) => {

@@ -1,8 +1,8 @@
 // `mindsave drive init PATH`: lay out a USB drive with binaries for every OS and an empty store.
 import { join } from "node:path";
-import { initDrive } from "../engine/drive.ts";
+import { initDrive } from "../engine/home/drive.ts";
 import { print, printJson, warn } from "./shared.ts";
-import type { GlobalOptions } from "../cli.ts";
+import type { GlobalOptions } from "../types.ts";
 
 export async function init(opts: { from?: string }, args: string[], g: GlobalOptions): Promise<number> {
   const r = await initDrive(args[0], { from: opts.from });

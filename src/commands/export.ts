@@ -1,8 +1,8 @@
 // `mindsave export [--out DIR]`: the current project in the original MindSave's on-disk layout
 // ({root}/.mindsave/ snapshots, index.json, failure graph, tool logs, signal.json).
-import { exportSeed } from "../engine/seed-format.ts";
+import { exportSeed } from "../engine/formats/seed.ts";
 import { print, printJson, warn, withSession } from "./shared.ts";
-import type { GlobalOptions } from "../cli.ts";
+import type { GlobalOptions } from "../types.ts";
 
 export async function run(opts: { out?: string }, _args: string[], g: GlobalOptions): Promise<number> {
   const r = await withSession(g, false, (s) => exportSeed(s, { out: opts.out }));

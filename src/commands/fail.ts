@@ -1,7 +1,7 @@
 // `mindsave fail ITEM --reason R …`: record (or repeat) a rejected approach.
-import { effectiveConfidence, observeFailure } from "../engine/failures.ts";
+import { effectiveConfidence, observeFailure } from "../engine/failures/graph.ts";
 import { print, printJson, withSession } from "./shared.ts";
-import type { GlobalOptions } from "../cli.ts";
+import type { GlobalOptions } from "../types.ts";
 
 interface FailFlags {
   reason?: string;

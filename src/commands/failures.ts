@@ -1,9 +1,9 @@
 // `mindsave failures [--scope]`: the project's and the global failure graph; `failures forget ITEM`.
-import { effectiveConfidence, toGraphEntry } from "../engine/failures.ts";
-import { failuresFor, removeFailure } from "../engine/catalog.ts";
-import { formatAge } from "../engine/restore.ts";
+import { effectiveConfidence, toGraphEntry } from "../engine/failures/graph.ts";
+import { failuresFor, removeFailure } from "../engine/snapshots/catalog.ts";
+import { age } from "../lib/text.ts";
 import { print, printJson, withSession } from "./shared.ts";
-import type { GlobalOptions } from "../cli.ts";
+import type { GlobalOptions } from "../types.ts";
 
 export async function run(opts: { scope?: "project" | "global" }, _a: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, false, async (session) => {
@@ -24,7 +24,7 @@ export async function run(opts: { scope?: "project" | "global" }, _a: string[], 
     }
     print(`${whose} (${failures.length}):`);
     for (const f of failures) {
-      print(`- ${f.item} [${f.scope}, ${f.rejected_by}, ×${f.repeat_count}, ${effectiveConfidence(f, now)}, last seen ${formatAge(f.last_seen, now)}]: ${f.reason}`);
+      print(`- ${f.item} [${f.scope}, ${f.rejected_by}, ×${f.repeat_count}, ${effectiveConfidence(f, now)}, last seen ${age(f.last_seen, now, "long")}]: ${f.reason}`);
       if (f.alternatives.length) print(`    instead: ${f.alternatives.join("; ")}`);
       if (f.related.length) print(`    related: ${f.related.join(", ")}`);
     }

@@ -1,8 +1,8 @@
 // `mindsave hook <event>`: what a Claude Code hook runs. It reads the hook's JSON on stdin, is
 // quiet and quick, and never blocks the agent: any trouble is one line on stderr and exit 0.
 import { Session } from "../engine/session.ts";
-import { onCheckpoint, onPostToolUse, onSessionStart, type HookPayload } from "../engine/autosave.ts";
-import type { GlobalOptions } from "../cli.ts";
+import { onCheckpoint, onPostToolUse, onSessionStart, type HookPayload } from "../engine/agents/autosave.ts";
+import type { GlobalOptions } from "../types.ts";
 
 const EVENTS = ["session-start", "post-tool-use", "pre-compact", "stop", "session-end"] as const;
 const BUDGET_MS = 4000;

@@ -1,10 +1,10 @@
 // `mindsave hooks install|uninstall [--agent claude] [--project|--user]`: Claude Code hooks.
 import { existsSync } from "node:fs";
 import { UserError } from "../errors.ts";
-import { installHooks, localBinary, settingsPath, uninstallHooks } from "../engine/hooks.ts";
-import { resolveWorkspace } from "../engine/workspace.ts";
+import { installHooks, localBinary, settingsPath, uninstallHooks } from "../engine/agents/hooks.ts";
+import { resolveWorkspace } from "../engine/projects/workspace.ts";
 import { print, printJson, warn } from "./shared.ts";
-import type { GlobalOptions } from "../cli.ts";
+import type { GlobalOptions } from "../types.ts";
 
 interface HooksFlags {
   agent?: string;

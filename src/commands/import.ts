@@ -2,9 +2,9 @@
 // (snapshots, index.json, failure graph, tool logs, signal.json) into the project of that workspace.
 import { resolve } from "node:path";
 import { UserError } from "../errors.ts";
-import { importSeed, locateSeed } from "../engine/seed-format.ts";
+import { importSeed, locateSeed } from "../engine/formats/seed.ts";
 import { print, printJson, warn, withSession } from "./shared.ts";
-import type { GlobalOptions } from "../cli.ts";
+import type { GlobalOptions } from "../types.ts";
 
 export async function run(_opts: Record<string, unknown>, args: string[], g: GlobalOptions): Promise<number> {
   const source = args[0];

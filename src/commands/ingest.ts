@@ -1,11 +1,11 @@
 // `mindsave ingest TRANSCRIPT.jsonl`: a Claude Code transcript's tool calls into the project's tool log.
 import { existsSync } from "node:fs";
 import { UserError } from "../errors.ts";
-import { ingestTranscript } from "../engine/autosave.ts";
-import { readTranscript } from "../engine/transcript.ts";
+import { ingestTranscript } from "../engine/agents/autosave.ts";
+import { readTranscript } from "../engine/agents/transcript.ts";
 import { print, printJson } from "./shared.ts";
 import { Session } from "../engine/session.ts";
-import type { GlobalOptions } from "../cli.ts";
+import type { GlobalOptions } from "../types.ts";
 
 export async function run(_o: unknown, args: string[], g: GlobalOptions): Promise<number> {
   const path = args[0];

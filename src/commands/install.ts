@@ -1,7 +1,7 @@
 // `mindsave install`: copy this host's binary to ~/.mindsave/bin/ so hooks work with the drive unplugged.
-import { installLocal } from "../engine/drive.ts";
+import { installLocal } from "../engine/home/drive.ts";
 import { print, printJson } from "./shared.ts";
-import type { GlobalOptions } from "../cli.ts";
+import type { GlobalOptions } from "../types.ts";
 
 export async function run(opts: { from?: string }, _a: string[], g: GlobalOptions): Promise<number> {
   const r = installLocal(process.env, { from: opts.from });

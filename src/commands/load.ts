@@ -1,10 +1,11 @@
 // `mindsave load [ID|N] [--latest] [--verify]`: print the restore block.
 import { createInterface } from "node:readline/promises";
 import { UserError } from "../errors.ts";
-import { loadSnapshot, selectSnapshot, formatAge, type FileCheck, type LoadResult } from "../engine/restore.ts";
-import { toHostPath } from "../engine/paths.ts";
-import { padEnd, print, printJson, truncate, withSession } from "./shared.ts";
-import type { GlobalOptions } from "../cli.ts";
+import { loadSnapshot, selectSnapshot, type FileCheck, type LoadResult } from "../engine/snapshots/restore.ts";
+import { toHostPath } from "../engine/projects/paths.ts";
+import { print, printJson, withSession } from "./shared.ts";
+import { age, padEnd, truncate } from "../lib/text.ts";
+import type { GlobalOptions } from "../types.ts";
 import type { SnapshotSummary } from "../store/store.ts";
 
 export async function run(opts: { latest?: boolean; verify?: boolean }, args: string[], g: GlobalOptions): Promise<number> {
@@ -51,7 +52,7 @@ export function numberedList(choices: SnapshotSummary[], now: Date): string {
   const width = String(choices.length).length;
   const nameW = Math.max(...choices.map((c) => Bun.stringWidth(c.name)));
   return choices
-    .map((c, i) => `${String(i + 1).padStart(width)}. ${padEnd(c.name, nameW)}  ${padEnd(formatAge(c.created_at, now), 12)} ${padEnd(c.status, 11)} ${truncate(c.goal, 60)}`)
+    .map((c, i) => `${String(i + 1).padStart(width)}. ${padEnd(c.name, nameW)}  ${padEnd(age(c.created_at, now, "long"), 12)} ${padEnd(c.status, 11)} ${truncate(c.goal, 60)}`)
     .join("\n");
 }
 

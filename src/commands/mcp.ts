@@ -2,7 +2,6 @@
 // tools (save, load, recall, list, fail) and a resource (mindsave://restore-block) instead of a shell.
 // stdout is the transport: nothing but protocol may be written there; diagnostics go to stderr.
 // Each call opens its own short-lived engine session, so other processes can write between calls.
-import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -10,17 +9,18 @@ import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/
 import { z } from "zod";
 import { isUserError, UserError } from "../errors.ts";
 import { Session, type SessionOptions } from "../engine/session.ts";
-import { saveSnapshot } from "../engine/save.ts";
-import { applyFlags, emptyInput } from "../engine/snapshot-input.ts";
-import { loadSnapshot, selectSnapshot } from "../engine/restore.ts";
-import { layer3Text, search } from "../engine/recall.ts";
-import { projectSnapshots } from "../engine/catalog.ts";
-import { effectiveConfidence, observeFailure } from "../engine/failures.ts";
-import { listProjects } from "../engine/projects.ts";
-import { LAYER1_BUDGET, LAYER2_BUDGET } from "../engine/layers.ts";
+import { saveSnapshot } from "../engine/snapshots/save.ts";
+import { applyFlags, emptyInput } from "../engine/snapshots/input.ts";
+import { loadSnapshot, selectSnapshot } from "../engine/snapshots/restore.ts";
+import { layer3Text, search } from "../engine/snapshots/recall.ts";
+import { projectSnapshots } from "../engine/snapshots/catalog.ts";
+import { effectiveConfidence, observeFailure } from "../engine/failures/graph.ts";
+import { listProjects } from "../engine/projects/projects.ts";
+import { LAYER1_BUDGET, LAYER2_BUDGET } from "../engine/snapshots/layers.ts";
 import { numberedList, verifyText } from "./load.ts";
 import { VERSION } from "../version.ts";
-import type { GlobalOptions } from "../cli.ts";
+import type { GlobalOptions } from "../types.ts";
+import { isDir } from "../lib/fs.ts";
 
 export const RESTORE_BLOCK_URI = "mindsave://restore-block";
 
@@ -40,13 +40,6 @@ export function serverSessionOptions(g: GlobalOptions, env: NodeJS.ProcessEnv = 
   return { home: g.home, workspace: g.workspace, project: g.project, cwd: start, env };
 }
 
-function isDir(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 type ToolResult = CallToolResult;
 

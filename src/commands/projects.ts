@@ -1,8 +1,8 @@
 // `mindsave projects [list] | link OTHER | split`.
-import { formatAge } from "../engine/restore.ts";
-import { linkProjects, listProjects, splitProject } from "../engine/projects.ts";
-import { padEnd, print, printJson, truncate, withSession } from "./shared.ts";
-import type { GlobalOptions } from "../cli.ts";
+import { linkProjects, listProjects, splitProject } from "../engine/projects/projects.ts";
+import { print, printJson, withSession } from "./shared.ts";
+import { age, padEnd, truncate } from "../lib/text.ts";
+import type { GlobalOptions } from "../types.ts";
 
 export async function list(_o: unknown, _a: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, false, async (session) => {
@@ -20,7 +20,7 @@ export async function list(_o: unknown, _a: string[], g: GlobalOptions): Promise
     print(`Projects in ${session.home.dbPath} (host ${session.host.name}):`);
     for (const p of projects) {
       const where = p.root ? (p.root_exists ? p.root : `${p.root} (missing)`) : "not on this host";
-      const newest = p.newest ? `, newest ${formatAge(p.newest, now)}` : "";
+      const newest = p.newest ? `, newest ${age(p.newest, now, "long")}` : "";
       print(`${p.current ? "*" : " "} ${padEnd(truncate(p.name, 28), w)}  ${padEnd(`${p.snapshots} snapshot(s)${newest}`, 36)}  ${where}`);
     }
     return 0;

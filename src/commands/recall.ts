@@ -1,11 +1,12 @@
 // `mindsave recall [KEYWORD…]`: Layer 3 of a snapshot, or a full-text search with a context line per hit.
 import { UserError } from "../errors.ts";
-import { layer3Text, search } from "../engine/recall.ts";
-import { selectSnapshot } from "../engine/restore.ts";
-import { listProjects } from "../engine/projects.ts";
-import { recentToolCalls } from "../engine/toollog.ts";
-import { padEnd, print, printJson, truncate, withSession } from "./shared.ts";
-import type { GlobalOptions } from "../cli.ts";
+import { layer3Text, search } from "../engine/snapshots/recall.ts";
+import { selectSnapshot } from "../engine/snapshots/restore.ts";
+import { listProjects } from "../engine/projects/projects.ts";
+import { recentToolCalls } from "../engine/agents/toollog.ts";
+import { print, printJson, withSession } from "./shared.ts";
+import { padEnd, truncate } from "../lib/text.ts";
+import type { GlobalOptions } from "../types.ts";
 
 export async function run(opts: { snapshot?: string; allProjects?: boolean; limit: number; tools?: boolean }, words: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, false, async (session) => {

@@ -1,11 +1,11 @@
 // `mindsave save`: a snapshot from YAML (stdin or --file) and/or flags.
 import { readFileSync } from "node:fs";
 import { UserError } from "../errors.ts";
-import { saveSnapshot } from "../engine/save.ts";
-import { applyFlags, emptyInput, parseSnapshotText, type FlagFields } from "../engine/snapshot-input.ts";
-import { LAYER1_BUDGET, LAYER2_BUDGET } from "../engine/layers.ts";
+import { saveSnapshot } from "../engine/snapshots/save.ts";
+import { applyFlags, emptyInput, parseSnapshotText, type FlagFields } from "../engine/snapshots/input.ts";
+import { LAYER1_BUDGET, LAYER2_BUDGET } from "../engine/snapshots/layers.ts";
 import { print, printJson, warn, withSession } from "./shared.ts";
-import type { GlobalOptions } from "../cli.ts";
+import type { GlobalOptions } from "../types.ts";
 
 interface SaveFlags extends FlagFields {
   file?: string;

@@ -1,7 +1,7 @@
 // `mindsave signal`: the adaptive pressure state; flags record what a hook or agent observed.
-import { readSignal, recordToolCall, recordTurn, toSignalJson, updateSignal } from "../engine/signal.ts";
+import { readSignal, recordToolCall, recordTurn, toSignalJson, updateSignal } from "../engine/agents/signal.ts";
 import { print, printJson, withSession } from "./shared.ts";
-import type { GlobalOptions } from "../cli.ts";
+import type { GlobalOptions } from "../types.ts";
 
 interface SignalFlags {
   ratio?: number;

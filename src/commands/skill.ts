@@ -1,7 +1,7 @@
 // `mindsave skill [--install]`: the SKILL.md that teaches agents to use the binary.
-import { installSkill, skillText } from "../engine/skill.ts";
+import { installSkill, skillText } from "../engine/agents/skill.ts";
 import { print, printJson } from "./shared.ts";
-import type { GlobalOptions } from "../cli.ts";
+import type { GlobalOptions } from "../types.ts";
 
 export async function run(opts: { install?: boolean }, _a: string[], g: GlobalOptions): Promise<number> {
   if (!opts.install) {

@@ -1,11 +1,12 @@
 // `mindsave snapshots list|stats|clean|show|complete|delete`.
 import { UserError } from "../errors.ts";
-import { formatAge, selectSnapshot } from "../engine/restore.ts";
-import { projectSnapshots, snapshotStats } from "../engine/catalog.ts";
-import { cleanSnapshots, deleteSnapshot, setSnapshotStatus, snapshotFile } from "../engine/snapshots.ts";
-import { toHostPath } from "../engine/paths.ts";
-import { padEnd, print, printJson, truncate, withSession } from "./shared.ts";
-import type { GlobalOptions } from "../cli.ts";
+import { selectSnapshot } from "../engine/snapshots/restore.ts";
+import { projectSnapshots, snapshotStats } from "../engine/snapshots/catalog.ts";
+import { cleanSnapshots, deleteSnapshot, setSnapshotStatus, snapshotFile } from "../engine/snapshots/manage.ts";
+import { toHostPath } from "../engine/projects/paths.ts";
+import { print, printJson, withSession } from "./shared.ts";
+import { age, padEnd, truncate } from "../lib/text.ts";
+import type { GlobalOptions } from "../types.ts";
 
 const kb = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`);
 
@@ -28,7 +29,7 @@ export async function list(opts: { limit?: number }, _args: string[], g: GlobalO
     rows.forEach((r, i) => {
       const layers = ["L1", r.has_layer2 ? "L2" : "", r.has_layer3 ? "L3" : ""].filter(Boolean).join("+");
       const goalW = Math.max(20, (process.stdout.columns || 120) - nameW - 50);
-      print(`${String(i + 1).padStart(3)}. ${padEnd(r.name, nameW)}  ${padEnd(formatAge(r.created_at, now), 12)} ${padEnd(r.status, 11)} ${padEnd(layers, 8)} ${padEnd(kb(r.size), 8)} ${truncate(r.goal, goalW)}`);
+      print(`${String(i + 1).padStart(3)}. ${padEnd(r.name, nameW)}  ${padEnd(age(r.created_at, now, "long"), 12)} ${padEnd(r.status, 11)} ${padEnd(layers, 8)} ${padEnd(kb(r.size), 8)} ${truncate(r.goal, goalW)}`);
     });
     return 0;
   });

@@ -1,9 +1,9 @@
 // `mindsave sync [PEER] [--dry-run] [--add-peer PATH] [--list-peers]`: merge with a drive, a home,
 // a store file or a libSQL server, both ways.
 import { UserError } from "../errors.ts";
-import { addPeer, defaultPeers, listPeers, openPeer, removePeer, syncWith, CATEGORIES, type Counts, type SyncResult } from "../engine/sync.ts";
+import { addPeer, defaultPeers, listPeers, openPeer, removePeer, syncWith, CATEGORIES, type Counts, type SyncResult } from "../engine/sync/sync.ts";
 import { print, printJson, warn, withSession } from "./shared.ts";
-import type { GlobalOptions } from "../cli.ts";
+import type { GlobalOptions } from "../types.ts";
 
 interface SyncFlags {
   dryRun?: boolean;

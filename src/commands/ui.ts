@@ -2,7 +2,7 @@
 // and it does so lazily so every other command starts without React or ink.
 import { UserError } from "../errors.ts";
 import { withSession } from "./shared.ts";
-import type { GlobalOptions } from "../cli.ts";
+import type { GlobalOptions } from "../types.ts";
 
 export async function run(_o: unknown, _a: string[], g: GlobalOptions): Promise<number> {
   if (!process.stdin.isTTY || !(process.stdout.isTTY || process.stderr.isTTY)) {

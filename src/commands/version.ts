@@ -1,5 +1,5 @@
 // `mindsave --version`: the version, this binary's target, and which home it would use (no store access).
-import { resolveHome } from "../engine/home.ts";
+import { resolveHome } from "../engine/home/home.ts";
 import { VERSION } from "../version.ts";
 
 export function versionLine(): string {

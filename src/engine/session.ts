@@ -1,11 +1,11 @@
 // One command's view of the world: the home and its store, this host, and (lazily) the project of
 // the current workspace. Commands and the TUI reach the store only through the engine.
 import { existsSync } from "node:fs";
-import { resolveHome, prepareHome, journalModeFor, type Home } from "./home.ts";
-import { currentHost, type HostIdentity } from "./host.ts";
-import { resolveWorkspace, gitCommonDir, type Workspace } from "./workspace.ts";
+import { resolveHome, prepareHome, journalModeFor, type Home } from "./home/home.ts";
+import { currentHost, type HostIdentity } from "./home/host.ts";
+import { resolveWorkspace, gitCommonDir, type Workspace } from "./projects/workspace.ts";
 import { derivedId, newId } from "./ids.ts";
-import { freeProjectName } from "./projects.ts";
+import { freeProjectName } from "./projects/names.ts";
 import { Store, type ProjectRecord, type StoreWriter, type Queries } from "../store/store.ts";
 import { UserError } from "../errors.ts";
 

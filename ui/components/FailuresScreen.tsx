@@ -1,15 +1,15 @@
 // The failure graph: the project's and the global failures, sortable by repeat count or last
 // seen; `a` adds an entry and `e` edits the selected one (the same engine call as `mindsave fail`).
-import React, { useState } from "react";
+import { useState } from "react";
 import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.ts";
 import { TextField } from "./TextField.tsx";
 import { editText, useRefState } from "../hooks/useRefState.ts";
-import { effectiveConfidence, failuresFor, recordFailure, type FailureRecord } from "../../src/engine/catalog.ts";
+import { effectiveConfidence, failuresFor, recordFailure, type FailureRecord } from "../../src/engine/snapshots/catalog.ts";
 import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
 import { useListNavigation } from "../hooks/useListNavigation.ts";
-import { age, fit, pad } from "../theme.ts";
+import { age, fit, pad } from "../../src/lib/text.ts";
 import { Frame } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 

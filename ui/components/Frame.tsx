@@ -3,7 +3,7 @@
 import React from "react";
 import { Box, Text } from "ink";
 import { useUi } from "../context.ts";
-import { fit, width } from "../theme.ts";
+import { fit, width } from "../../src/lib/text.ts";
 
 /** Keeps the end of a path, which says the most: "…/usb/mindsave". */
 function fitLeft(text: string, cols: number, ellipsis: string): string {

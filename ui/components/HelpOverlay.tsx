@@ -1,5 +1,4 @@
 // `?`: the keys of the current screen.
-import React from "react";
 import { Box, Text } from "ink";
 import { useUi } from "../context.ts";
 

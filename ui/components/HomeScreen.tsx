@@ -1,14 +1,13 @@
 // Home: which home is in use, this host, and every project with its root here, snapshot count,
 // newest snapshot's age and goal. The current directory's project is preselected.
-import React from "react";
 import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.ts";
-import { listProjects, type ProjectView } from "../../src/engine/projects.ts";
-import { projectSnapshots } from "../../src/engine/catalog.ts";
+import { listProjects, type ProjectView } from "../../src/engine/projects/projects.ts";
+import { projectSnapshots } from "../../src/engine/snapshots/catalog.ts";
 import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
 import { useListNavigation } from "../hooks/useListNavigation.ts";
-import { age, fit, pad } from "../theme.ts";
+import { age, fit, pad } from "../../src/lib/text.ts";
 import { Frame } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 

@@ -1,16 +1,15 @@
 // The snapshot picker: newest first, `/` filters as you type with the same full-text search as
 // `mindsave recall`; only the visible rows are rendered, so 5,000 snapshots scroll instantly.
-import React from "react";
 import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.ts";
 import { TextField } from "./TextField.tsx";
 import { editText, useRefState } from "../hooks/useRefState.ts";
-import { projectSnapshots } from "../../src/engine/catalog.ts";
-import { search } from "../../src/engine/recall.ts";
+import { projectSnapshots } from "../../src/engine/snapshots/catalog.ts";
+import { search } from "../../src/engine/snapshots/recall.ts";
 import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
 import { useListNavigation } from "../hooks/useListNavigation.ts";
-import { age, fit, pad } from "../theme.ts";
+import { age, fit, pad } from "../../src/lib/text.ts";
 import { Frame } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 

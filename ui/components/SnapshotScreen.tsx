@@ -1,20 +1,20 @@
 // One snapshot, laid out for reading: Layer 1 (active files marked as present/changed on this
 // host), Layer 2 with the failure graph, Layer 3 only on request. Actions: load (prints the
 // restore block on exit), copy it (OSC 52), mark completed, delete, verify.
-import React, { useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.ts";
 import {
   deleteById, failuresFor, restoreById, setStatusById, snapshotById, verifyById, effectiveConfidence,
   type FileCheck, type FailureRecord, type SnapshotRecord,
-} from "../../src/engine/catalog.ts";
-import { layer3Text } from "../../src/engine/recall.ts";
-import { symbolicLines, type SymbolicEntryLike } from "../../src/engine/layers.ts";
+} from "../../src/engine/snapshots/catalog.ts";
+import { layer3Text } from "../../src/engine/snapshots/recall.ts";
+import { symbolicLines, type SymbolicEntryLike } from "../../src/engine/snapshots/layers.ts";
 import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
 import { useListNavigation } from "../hooks/useListNavigation.ts";
 import { useRefState } from "../hooks/useRefState.ts";
-import { age, wrap } from "../theme.ts";
+import { age, wrap } from "../../src/lib/text.ts";
 import { Frame } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 

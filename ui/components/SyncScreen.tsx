@@ -1,14 +1,14 @@
 // Sync: the peers this store knows (and a mounted drive or this laptop's home), their last sync,
 // what a sync would change each way (a dry run), and a progress bar while one runs.
-import React, { useState } from "react";
+import { useState } from "react";
 import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.ts";
-import { CATEGORIES, defaultPeers, listPeers, openPeer, syncWith, type Counts, type SyncResult } from "../../src/engine/sync.ts";
+import { CATEGORIES, defaultPeers, listPeers, openPeer, syncWith, type Counts, type SyncResult } from "../../src/engine/sync/sync.ts";
 import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
 import { useListNavigation } from "../hooks/useListNavigation.ts";
 import { useRefState } from "../hooks/useRefState.ts";
-import { fit, pad } from "../theme.ts";
+import { fit, pad } from "../../src/lib/text.ts";
 import { Frame } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 

@@ -1,6 +1,5 @@
 // A one-line text field drawn by the screen that owns it; the screen's own key handler edits it,
 // so nothing typed right after the field appears can be lost.
-import React from "react";
 import { Text } from "ink";
 import { useUi } from "../context.ts";
 

@@ -1,12 +1,13 @@
 // The USB drive: `drive init` lays out binaries for every OS, launchers, an empty store and a note
 // for whoever finds the drive; `install` copies this host's binary to ~/.mindsave/bin so agent
 // hooks keep working when the drive is unplugged.
-import { chmodSync, copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {  existsSync, mkdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { UserError } from "../errors.ts";
+import { UserError } from "../../errors.ts";
 import { DRIVE_MARKER, isCompiled, localHomeDir, STORE_FILE } from "./home.ts";
-import { Store } from "../store/store.ts";
-import { VERSION } from "../version.ts";
+import { Store } from "../../store/store.ts";
+import { VERSION } from "../../version.ts";
+import { copyFileAtomic, writeFileAtomic } from "../../lib/fs.ts";
 
 export const DRIVE_TARGETS = [
   { name: "linux-x64", exe: "mindsave" },
@@ -29,7 +30,7 @@ const exeName = (target: string) => (target.startsWith("windows") ? "mindsave.ex
 export function findBinaries(from?: string): string {
   const candidates = from ? [resolve(from)] : [];
   if (!from && isCompiled()) candidates.push(dirname(dirname(process.execPath)));
-  if (!from) candidates.push(resolve(import.meta.dir, "..", "..", "dist"));
+  if (!from) candidates.push(resolve(import.meta.dir, "..", "..", "..", "dist"));
   for (const dir of candidates) {
     if (DRIVE_TARGETS.some((t) => existsSync(join(dir, t.name, t.exe)))) return dir;
   }
@@ -98,23 +99,6 @@ export interface DriveInitResult {
   created_store: boolean;
 }
 
-function writeText(path: string, text: string, mode?: number): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, text);
-  if (mode !== undefined) chmodSync(tmp, mode);
-  renameSync(tmp, path);
-}
-
-/** Copies atomically: a half-copied binary is never left under the final name. */
-function copyExecutable(src: string, dest: string): void {
-  mkdirSync(dirname(dest), { recursive: true });
-  const tmp = `${dest}.${process.pid}.tmp`;
-  copyFileSync(src, tmp);
-  chmodSync(tmp, 0o755);
-  rmSync(dest, { force: true });
-  renameSync(tmp, dest);
-}
-
 export async function initDrive(path: string, opts: { from?: string } = {}): Promise<DriveInitResult> {
   const mount = resolve(path);
   if (!existsSync(mount)) throw new UserError(`${mount} does not exist; give the drive's mount point, e.g. /media/usb.`);
@@ -132,14 +116,14 @@ export async function initDrive(path: string, opts: { from?: string } = {}): Pro
         continue;
       }
       const dest = join(dir, "bin", t.name, t.exe);
-      if (resolve(src) !== resolve(dest)) copyExecutable(src, dest);
+      if (resolve(src) !== resolve(dest)) copyFileAtomic(src, dest, { mode: 0o755 });
       binaries.push(dest);
     }
-    writeText(join(dir, "mindsave"), POSIX_LAUNCHER, 0o755);
-    writeText(join(dir, "mindsave.cmd"), WINDOWS_LAUNCHER);
-    writeText(join(dir, "README.txt"), README);
+    writeFileAtomic(join(dir, "mindsave"), POSIX_LAUNCHER, { mode: 0o755 });
+    writeFileAtomic(join(dir, "mindsave.cmd"), WINDOWS_LAUNCHER);
+    writeFileAtomic(join(dir, "README.txt"), README);
     if (!existsSync(join(dir, DRIVE_MARKER))) {
-      writeText(join(dir, DRIVE_MARKER), JSON.stringify({ created_at: new Date().toISOString(), created_by: `mindsave ${VERSION}` }, null, 2) + "\n");
+      writeFileAtomic(join(dir, DRIVE_MARKER), JSON.stringify({ created_at: new Date().toISOString(), created_by: `mindsave ${VERSION}` }, null, 2) + "\n");
     }
   } catch (e) {
     if (e instanceof UserError) throw e;
@@ -175,7 +159,7 @@ export function installLocal(env: NodeJS.ProcessEnv = process.env, opts: { from?
   const binDir = join(localHomeDir(env), "bin");
   const dest = join(binDir, exeName(target));
   try {
-    if (resolve(src) !== resolve(dest)) copyExecutable(src, dest);
+    if (resolve(src) !== resolve(dest)) copyFileAtomic(src, dest, { mode: 0o755 });
   } catch (e) {
     throw new UserError(`Cannot install into ${binDir}: ${(e as Error).message}`);
   }

@@ -5,24 +5,25 @@
 // paths and every field, so the original can read it and a round trip loses nothing.
 // Older field names are mapped when they can be identified; everything else is kept (in a
 // snapshot's `extra`) or named in a warning, never dropped silently.
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { parseDocument } from "yaml";
-import { UserError } from "../errors.ts";
-import { failuresFor, projectSnapshots, snapshotById } from "./catalog.ts";
-import { derivedConfidence, normaliseItem, observeFailure, toGraphEntry, type FailureObservation } from "./failures.ts";
-import { localHomeDir } from "./home.ts";
-import { isAbsoluteAny } from "./paths.ts";
-import { saveSnapshot, SNAPSHOT_VERSION } from "./save.ts";
+import { UserError } from "../../errors.ts";
+import { failuresFor, projectSnapshots, snapshotById } from "../snapshots/catalog.ts";
+import { derivedConfidence, normaliseItem, observeFailure, toGraphEntry, type FailureObservation } from "../failures/graph.ts";
+import { localHomeDir } from "../home/home.ts";
+import { isAbsoluteAny } from "../projects/paths.ts";
+import { saveSnapshot, SNAPSHOT_VERSION } from "../snapshots/save.ts";
 import {
   COMPLEXITY_MULTIPLIER, CRITICAL_RANGE, GROWTH_MULTIPLIER, WARNING_RANGE,
   readSignal, toSignalJson, updateSignal, type Complexity, type Growth, type SignalState,
-} from "./signal.ts";
-import { fromFields, parseSnapshotText, parseStatus, splitFrontMatter, type SnapshotInput } from "./snapshot-input.ts";
-import { snapshotFile } from "./snapshots.ts";
-import { actionFor, appendToolCalls, recentToolCalls, type ToolCallInput } from "./toollog.ts";
-import type { Session } from "./session.ts";
-import type { FailureGraphEntry, FailureRecord, SnapshotRecord } from "../store/store.ts";
+} from "../agents/signal.ts";
+import { fromFields, parseSnapshotText, parseStatus, splitFrontMatter, type SnapshotInput } from "../snapshots/input.ts";
+import { snapshotFile } from "../snapshots/manage.ts";
+import { actionFor, appendToolCalls, recentToolCalls, type ToolCallInput } from "../agents/toollog.ts";
+import type { Session } from "../session.ts";
+import type { FailureGraphEntry, FailureRecord, SnapshotRecord } from "../../store/store.ts";
+import { isDir, listDir, writeFileAtomic } from "../../lib/fs.ts";
 
 export const SEED_DIR = ".mindsave";
 /** The original keeps at most this many snapshots in index.json. */
@@ -73,21 +74,7 @@ type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
 
-function isDir(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
-function listDir(p: string): string[] {
-  try {
-    return readdirSync(p).sort();
-  } catch {
-    return [];
-  }
-}
 
 function mtime(p: string): Date {
   try {
@@ -127,14 +114,6 @@ function readJson(path: string, label: string, warnings: string[]): unknown {
     warnings.push(`${label}: not valid JSON (${(e as Error).message}); not imported.`);
     return undefined;
   }
-}
-
-/** Writes through a temporary file and a rename, so a reader never sees half a file. */
-function writeAtomic(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
 }
 
 const asStrings = (v: unknown): string[] =>
@@ -919,7 +898,7 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
     throw new UserError(`${dir} already holds ${conflicts.join(", ")} with a different snapshot that is not in the store; import it first (\`mindsave import ${target}\`) or export elsewhere with --out.`);
   }
 
-  for (const s of records) writeAtomic(join(snapDir, `${s.name}.md`), exportedSnapshotFile(s));
+  for (const s of records) writeFileAtomic(join(snapDir, `${s.name}.md`), exportedSnapshotFile(s));
   const strays = listDir(snapDir).filter((f) => f.toLowerCase().endsWith(".md") && !names.has(f.replace(/\.md$/i, "")));
   if (strays.length) warnings.push(`snapshots/ also holds ${strays.length} file(s) that are not in the store, left as they are and not in index.json: ${strays.join(", ")}.`);
 
@@ -933,7 +912,7 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
     layers: layersOf(s),
     auto_trigger: s.auto_trigger && s.auto_trigger.reason !== undefined ? String(s.auto_trigger.reason) : null,
   }));
-  writeAtomic(join(dir, "index.json"), JSON.stringify({ snapshots: index }, null, 2) + "\n");
+  writeFileAtomic(join(dir, "index.json"), JSON.stringify({ snapshots: index }, null, 2) + "\n");
 
   // Failure nodes: one file each, named as the original would, with the real name inside.
   const failures = await failuresFor(session, projectId);
@@ -965,7 +944,7 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
         used.add(stem.toLowerCase());
         byItem.set(normaliseItem(f.item), stem);
       }
-      writeAtomic(join(scopeDir, `${stem}.json`), JSON.stringify({ item: f.item, ...toGraphEntry(f, now) }, null, 2) + "\n");
+      writeFileAtomic(join(scopeDir, `${stem}.json`), JSON.stringify({ item: f.item, ...toGraphEntry(f, now) }, null, 2) + "\n");
       counts[scope]++;
     }
   }
@@ -1017,12 +996,12 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
       }
     });
     const all = [...old, ...lines].sort((a, b) => (instant(a.ts) || 0) - (instant(b.ts) || 0));
-    writeAtomic(join(logDir, name), all.map((l) => l.line).join("\n") + "\n");
+    writeFileAtomic(join(logDir, name), all.map((l) => l.line).join("\n") + "\n");
     logFiles.push(`tool_logs/${name}`);
   }
 
   const { signal } = await readSignal(session);
-  writeAtomic(join(dir, "signal.json"), JSON.stringify(toSignalJson(signal), null, 2) + "\n");
+  writeFileAtomic(join(dir, "signal.json"), JSON.stringify(toSignalJson(signal), null, 2) + "\n");
 
   return {
     dir, project: { id: projectId, name: ctx.project.name },

@@ -1,15 +1,16 @@
 // Load: pick a snapshot, verify it against this host's files, and build the restore block —
 // Layer 1 always, Layer 2 when non-empty, the project's and global failures — within 800 tokens,
 // trimmed by priority with a line saying what was left out and how to see it.
+import { age } from "../../lib/text.ts";
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { UserError } from "../errors.ts";
-import { effectiveConfidence, failurePriority } from "./failures.ts";
-import { sha256 } from "./ids.ts";
+import { UserError } from "../../errors.ts";
+import { effectiveConfidence, failurePriority } from "../failures/graph.ts";
+import { sha256 } from "../ids.ts";
 import { RESTORE_BUDGET, symbolicLines, yaml, type SymbolicEntryLike } from "./layers.ts";
-import { toHostPath } from "./paths.ts";
+import { toHostPath } from "../projects/paths.ts";
 import { countTokens, loadTokenizer } from "./tokens.ts";
-import type { Session, ProjectContext } from "./session.ts";
-import type { FailureRecord, SnapshotRecord, SnapshotSummary } from "../store/store.ts";
+import type { Session, ProjectContext } from "../session.ts";
+import type { FailureRecord, SnapshotRecord, SnapshotSummary } from "../../store/store.ts";
 
 export type Selection =
   | { kind: "snapshot"; snapshot: SnapshotRecord }
@@ -102,16 +103,6 @@ function failureLine(f: FailureRecord, now: Date): string {
   return line;
 }
 
-function age(fromIso: string, now: Date): string {
-  const s = Math.max(0, Math.round((now.getTime() - Date.parse(fromIso)) / 1000));
-  if (s < 90) return `${s}s ago`;
-  if (s < 90 * 60) return `${Math.round(s / 60)} min ago`;
-  if (s < 36 * 3600) return `${Math.round(s / 3600)} h ago`;
-  return `${Math.round(s / 86400)} days ago`;
-}
-
-export { age as formatAge };
-
 /**
  * Builds the restore block. Layer 1 is never trimmed (it is ≤300 tokens by construction); the rest
  * is added by priority while the whole stays within the budget.
@@ -126,7 +117,7 @@ export async function buildRestoreBlock(
   const files = s.active_files.map((f) => toHostPath(f.path, ctx.root));
   const head = [
     `# MindSave restore: ${s.name}`,
-    `saved ${s.created_at.slice(0, 16).replace("T", " ")} UTC (${age(s.created_at, now)}) on ${s.saved_host === ctx.hostId ? "this host" : ctx.savedHostName ?? s.saved_host} · status ${s.status}${s.kind === "overflow" ? " · overflow (Layer 1 only)" : ""}`,
+    `saved ${s.created_at.slice(0, 16).replace("T", " ")} UTC (${age(s.created_at, now, "long")}) on ${s.saved_host === ctx.hostId ? "this host" : ctx.savedHostName ?? s.saved_host} · status ${s.status}${s.kind === "overflow" ? " · overflow (Layer 1 only)" : ""}`,
     "",
     "## Layer 1 · Execution Register",
     yaml({ goal: s.goal, state: s.state || NOT_RECORDED, next_action: s.next_action || NOT_RECORDED, active_files: files.length ? files : NOT_RECORDED, blocker: s.blocker }),

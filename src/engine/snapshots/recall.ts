@@ -1,7 +1,7 @@
 // Recall: a snapshot's cold archive (Layer 3), or a search over every snapshot's layers.
 import { yaml } from "./layers.ts";
-import type { SearchHit, SnapshotRecord } from "../store/store.ts";
-import type { Session } from "./session.ts";
+import type { SearchHit, SnapshotRecord } from "../../store/store.ts";
+import type { Session } from "../session.ts";
 
 /** Splits what the user typed into search terms; quotes group words into one phrase. */
 export function searchTerms(words: string[]): string[] {

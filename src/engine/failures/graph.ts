@@ -2,10 +2,10 @@
 // related items and alternatives. One record per (scope, project, item) with an id derived from
 // them, so two hosts that reject the same thing converge on one record; repeat_count is the sum of
 // per-host counters.
-import { derivedId } from "./ids.ts";
-import { redactDeep } from "./redact.ts";
-import { UserError } from "../errors.ts";
-import type { FailureGraphEntry, FailureRecord, StoreWriter } from "../store/store.ts";
+import { derivedId } from "../ids.ts";
+import { redactDeep } from "../snapshots/redact.ts";
+import { UserError } from "../../errors.ts";
+import type { FailureGraphEntry, FailureRecord, StoreWriter } from "../../store/store.ts";
 
 export type Confidence = "high" | "medium" | "low";
 export type RejectedBy = "user" | "system";

@@ -8,10 +8,10 @@
 //   stay valid and a re-run completes the sync.
 import { existsSync, mkdirSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { UserError } from "../errors.ts";
-import { DRIVE_MARKER, STORE_FILE, journalModeFor, localHomeDir, type Home } from "./home.ts";
-import { SCHEMA_VERSION, Store, type SyncSide } from "../store/store.ts";
-import type { Session } from "./session.ts";
+import { UserError } from "../../errors.ts";
+import { DRIVE_MARKER, STORE_FILE, journalModeFor, localHomeDir, type Home } from "../home/home.ts";
+import { SCHEMA_VERSION, Store, type SyncSide } from "../../store/store.ts";
+import type { Session } from "../session.ts";
 
 export const CATEGORIES = ["snapshots", "failures", "projects", "roots", "other"] as const;
 export type Category = (typeof CATEGORIES)[number];

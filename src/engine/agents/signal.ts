@@ -172,7 +172,7 @@ export function toSignalJson(s: SignalState): Record<string, unknown> {
   };
 }
 
-import type { Session } from "./session.ts";
+import type { Session } from "../session.ts";
 
 /** Reads the project's signal, applies `change`, recomputes and stores it in one transaction. */
 export async function updateSignal(session: Session, change: (s: SignalState, now: Date) => SignalState): Promise<{ signal: SignalState; decision: AutoSaveDecision; project: string }> {

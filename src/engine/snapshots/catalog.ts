@@ -1,10 +1,10 @@
 // Read and change what is in the store, by id: the functions the CLI and the TUI share, so
 // neither reaches the store itself.
-import { UserError } from "../errors.ts";
-import { effectiveConfidence, forgetFailure, observeFailure, type FailureObservation } from "./failures.ts";
+import { UserError } from "../../errors.ts";
+import { effectiveConfidence, forgetFailure, observeFailure, type FailureObservation } from "../failures/graph.ts";
 import { loadSnapshot, verifyFiles, type LoadResult, type FileCheck } from "./restore.ts";
-import type { Session, ProjectContext } from "./session.ts";
-import type { FailureRecord, SnapshotRecord, SnapshotSummary, SnapshotStatus } from "../store/store.ts";
+import type { Session, ProjectContext } from "../session.ts";
+import type { FailureRecord, SnapshotRecord, SnapshotSummary, SnapshotStatus } from "../../store/store.ts";
 
 export type { FailureRecord, SnapshotRecord, SnapshotSummary, SnapshotStatus, FileCheck, LoadResult, ProjectContext };
 

@@ -2,8 +2,8 @@
 // markdown body (Layer 3), or a plain YAML mapping, or command-line flags. Unknown fields are
 // kept (in `extra`) with a warning naming them, never dropped.
 import { parseDocument, YAMLParseError } from "yaml";
-import { UserError } from "../errors.ts";
-import type { FailureGraphEntry, SnapshotStatus } from "../store/store.ts";
+import { UserError } from "../../errors.ts";
+import type { FailureGraphEntry, SnapshotStatus } from "../../store/store.ts";
 
 export interface SnapshotInput {
   goal: string;

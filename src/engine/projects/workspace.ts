@@ -2,12 +2,13 @@
 // Root: nearest `.mindsave/`, else the git top level, else the nearest project marker, else the
 // directory itself. Identity: `.mindsave/project.json`'s id when present, else the git root
 // commit (the same on every clone, every host), else a new id written once into project.json.
-import { existsSync, readFileSync, statSync, mkdirSync, writeFileSync, renameSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { spawnSync } from "node:child_process";
-import { localHomeDir } from "./home.ts";
-import { newId } from "./ids.ts";
-import { UserError } from "../errors.ts";
+import { localHomeDir } from "../home/home.ts";
+import { newId } from "../ids.ts";
+import { UserError } from "../../errors.ts";
+import { isDir, writeFileAtomic } from "../../lib/fs.ts";
 
 export const MARKERS = [
   "package.json", ".claude", "AGENTS.md", "CLAUDE.md", "Cargo.toml", "go.mod", "pyproject.toml",
@@ -27,13 +28,6 @@ export interface Workspace {
   gitCommonDir: string | null;
 }
 
-function isDir(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 /** A `.mindsave/` directory marks a workspace unless it is a MindSave home (which holds mindsave.db). */
 function isWorkspaceMarker(dir: string, env: NodeJS.ProcessEnv): boolean {
@@ -144,10 +138,7 @@ export function writeProjectFile(root: string, name: string): ProjectFile {
   const dir = join(root, ".mindsave");
   const data: ProjectFile = { id: newId(), name, created_at: new Date().toISOString() };
   try {
-    mkdirSync(dir, { recursive: true });
-    const tmp = join(dir, `project.json.${process.pid}.tmp`);
-    writeFileSync(tmp, JSON.stringify(data, null, 2) + "\n", { flag: "wx" });
-    renameSync(tmp, join(dir, "project.json"));
+    writeFileAtomic(join(dir, "project.json"), JSON.stringify(data, null, 2) + "\n");
   } catch (e) {
     throw new UserError(`Cannot write ${join(dir, "project.json")} to give this workspace a project id: ${(e as Error).message}`);
   }

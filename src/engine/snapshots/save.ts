@@ -1,18 +1,18 @@
 // Save: validate, budget (compressing Layer 2 when it is over), write in one transaction, clean up.
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { UserError } from "../errors.ts";
+import {  readFileSync, statSync } from "node:fs";
+import { UserError } from "../../errors.ts";
 import { compressLayer2 } from "./compressor.ts";
-import { observeFailure, observationFromEntry } from "./failures.ts";
-import { newId, sha256 } from "./ids.ts";
+import { observeFailure, observationFromEntry } from "../failures/graph.ts";
+import { newId, sha256 } from "../ids.ts";
 import { LAYER1_BUDGET, LAYER2_BUDGET, layer1Text, layer2Text, type Layer2 } from "./layers.ts";
-import { toHostPath, toStoredPath } from "./paths.ts";
-import { fromStored, recordSave } from "./signal.ts";
+import { toHostPath, toStoredPath } from "../projects/paths.ts";
+import { fromStored, recordSave } from "../agents/signal.ts";
 import { localDate, localDateTime, nextFreeName, topicSlug } from "./slug.ts";
-import { legacyExcludedPath, type SnapshotInput } from "./snapshot-input.ts";
+import { legacyExcludedPath, type SnapshotInput } from "./input.ts";
 import { redactDeep } from "./redact.ts";
 import { countTokens, loadTokenizer } from "./tokens.ts";
-import type { Session, ProjectContext } from "./session.ts";
-import type { FailureGraphEntry, SnapshotRecord, SnapshotStatus, StoredFile, StoreWriter } from "../store/store.ts";
+import type { Session, ProjectContext } from "../session.ts";
+import type { FailureGraphEntry, SnapshotRecord, SnapshotStatus, StoredFile, StoreWriter } from "../../store/store.ts";
 
 export const SNAPSHOT_VERSION = "3.5";
 export const DEFAULT_KEEP = 20;

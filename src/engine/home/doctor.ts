@@ -5,9 +5,9 @@ import { currentTarget } from "./drive.ts";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { SCHEMA_VERSION } from "../store/store.ts";
-import { VERSION } from "../version.ts";
-import type { Session } from "./session.ts";
+import { SCHEMA_VERSION } from "../../store/store.ts";
+import { VERSION } from "../../version.ts";
+import type { Session } from "../session.ts";
 
 export async function healthReport(session: Session) {
   let free: number | null = null;

@@ -1,9 +1,10 @@
 // Claude Code hooks: merged into settings.json idempotently, every existing hook kept, the file
 // backed up first; uninstall removes exactly the entries install added (recorded in the local home).
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { UserError } from "../errors.ts";
-import { localHomeDir } from "./home.ts";
+import { copyFileSync, existsSync, readFileSync } from "node:fs";
+import {  join } from "node:path";
+import { UserError } from "../../errors.ts";
+import { localHomeDir } from "../home/home.ts";
+import { writeFileAtomic } from "../../lib/fs.ts";
 
 export const HOOK_EVENTS = [
   { event: "SessionStart", matcher: "startup|resume|clear|compact", arg: "session-start", timeout: 10 },
@@ -56,11 +57,8 @@ function indentOf(path: string): string | number {
 }
 
 function writeJsonAtomic(path: string, value: unknown): void {
-  mkdirSync(dirname(path), { recursive: true });
   const indent = existsSync(path) ? indentOf(path) : 2;
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(value, null, indent) + "\n");
-  renameSync(tmp, path);
+  writeFileAtomic(path, JSON.stringify(value, null, indent) + "\n");
 }
 
 export function settingsPath(scope: "user" | "project", env: NodeJS.ProcessEnv, projectRoot: string | null): string {

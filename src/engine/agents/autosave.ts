@@ -1,16 +1,16 @@
 // Auto-snapshots built deterministically from what the agent did (its transcript), and the hook
 // flows that write them: post-tool-use (pressure), pre-compact, stop and session-end.
 import { spawnSync } from "node:child_process";
-import { UserError } from "../errors.ts";
-import { emptyInput, type SnapshotInput } from "./snapshot-input.ts";
-import { saveSnapshot, type SaveResult } from "./save.ts";
-import { selectSnapshot, loadSnapshot } from "./restore.ts";
+import { UserError } from "../../errors.ts";
+import { emptyInput, type SnapshotInput } from "../snapshots/input.ts";
+import { saveSnapshot, type SaveResult } from "../snapshots/save.ts";
+import { selectSnapshot, loadSnapshot } from "../snapshots/restore.ts";
 import { cooldownOver, decideAutoSave, fromStored, recompute, recordToolCall, recordTurn, type SignalState } from "./signal.ts";
 import { actionFor, appendToolCalls } from "./toollog.ts";
 import { lastUsage, readTranscript, toolTarget, type TranscriptFacts } from "./transcript.ts";
-import { isAbsoluteAny, toStoredPath } from "./paths.ts";
-import type { Session } from "./session.ts";
-import type { SnapshotRecord } from "../store/store.ts";
+import { isAbsoluteAny, toStoredPath } from "../projects/paths.ts";
+import type { Session } from "../session.ts";
+import type { SnapshotRecord } from "../../store/store.ts";
 
 export const DEFAULT_CONTEXT_WINDOW = 200_000;
 

@@ -1,11 +1,12 @@
 // Projects across hosts: the list with each one's root here, and link/split for checkouts that
 // share a root commit (forks, copies) or one codebase tracked twice.
 import { existsSync } from "node:fs";
-import { UserError } from "../errors.ts";
-import { failureId } from "./failures.ts";
-import { derivedId, newId } from "./ids.ts";
-import type { Session } from "./session.ts";
-import type { ProjectRecord, StoreWriter } from "../store/store.ts";
+import { UserError } from "../../errors.ts";
+import { failureId } from "../failures/graph.ts";
+import { derivedId, newId } from "../ids.ts";
+import { freeProjectName } from "./names.ts";
+import type { Session } from "../session.ts";
+import type { ProjectRecord, StoreWriter } from "../../store/store.ts";
 
 export interface ProjectView {
   id: string;
@@ -60,13 +61,6 @@ async function moveFailures(w: StoreWriter, from: string, to: string): Promise<n
     await w.tombstoneFailure(f.id);
   }
   return failures.length;
-}
-
-/** `name`, or `name~2`, `name~3`… when another live project already has it. */
-export async function freeProjectName(w: StoreWriter, name: string): Promise<string> {
-  const taken = new Set((await w.listProjects()).map((p) => p.name));
-  if (!taken.has(name)) return name;
-  for (let n = 2; ; n++) if (!taken.has(`${name}~${n}`)) return `${name}~${n}`;
 }
 
 /** Merges `otherKey` into the current project: its snapshots, failures and roots move here. */

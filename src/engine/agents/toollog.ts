@@ -1,9 +1,9 @@
 // The project's tool log: the cold archive of what an agent did (the spec's tool_logs/*.jsonl).
 // Never restored; appended by `ingest`, the stop hook and import; secrets redacted on the way in.
-import { derivedId } from "./ids.ts";
-import { redact } from "./redact.ts";
-import type { Session } from "./session.ts";
-import type { StoreWriter, ToolCallRecord } from "../store/store.ts";
+import { derivedId } from "../ids.ts";
+import { redact } from "../snapshots/redact.ts";
+import type { Session } from "../session.ts";
+import type { StoreWriter, ToolCallRecord } from "../../store/store.ts";
 
 export type { ToolCallRecord };
 

@@ -1,8 +1,9 @@
 // SKILL.md: teaches any agent (Claude Code, Codex CLI, Cursor, Trae) to use the mindsave binary
 // for the spec's /save, /load, /recall, /snapshots and /auto-snapshot.
-import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync } from "node:fs";
+import {  join } from "node:path";
 import { localBinary } from "./hooks.ts";
+import { writeFileAtomic } from "../../lib/fs.ts";
 
 export function skillText(binary = "mindsave"): string {
   const m = binary.includes(" ") ? `"${binary}"` : binary;
@@ -83,9 +84,6 @@ export function installSkill(env: NodeJS.ProcessEnv): { path: string; replaced: 
   const path = skillPath(env);
   const binary = existsSync(localBinary(env)) ? localBinary(env) : "mindsave";
   const replaced = existsSync(path);
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, skillText(binary));
-  renameSync(tmp, path);
+  writeFileAtomic(path, skillText(binary));
   return { path, replaced };
 }

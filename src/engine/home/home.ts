@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, statSync, statfsSync, accessSync, constants } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { homedir } from "node:os";
-import { UserError } from "../errors.ts";
+import { UserError } from "../../errors.ts";
 
 export const STORE_FILE = "mindsave.db";
 

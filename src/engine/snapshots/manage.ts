@@ -1,11 +1,11 @@
 // Snapshot management: status, delete, cleanup on demand, and the spec's file format for one snapshot.
-import { UserError } from "../errors.ts";
+import { UserError } from "../../errors.ts";
 import { cleanup, DEFAULT_KEEP, isProtected } from "./save.ts";
 import { selectSnapshot } from "./restore.ts";
 import { yaml } from "./layers.ts";
 import { deleteById, setStatusById } from "./catalog.ts";
-import type { Session } from "./session.ts";
-import type { SnapshotRecord, SnapshotStatus } from "../store/store.ts";
+import type { Session } from "../session.ts";
+import type { SnapshotRecord, SnapshotStatus } from "../../store/store.ts";
 
 async function pick(session: Session, key: string): Promise<SnapshotRecord> {
   const ctx = await session.requireProject();

@@ -1,10 +1,11 @@
 // This machine's identity: a stable id kept in the local home (~/.mindsave/host.json) and a
 // readable name. MINDSAVE_HOST overrides the id (tests play several laptops on one machine).
-import { existsSync, mkdirSync, readFileSync, writeFileSync, renameSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { hostname, platform, arch } from "node:os";
 import { join } from "node:path";
 import { localHomeDir } from "./home.ts";
-import { newId } from "./ids.ts";
+import { newId } from "../ids.ts";
+import { writeFileAtomic } from "../../lib/fs.ts";
 
 export interface HostIdentity {
   id: string;
@@ -34,10 +35,7 @@ export function currentHost(env: NodeJS.ProcessEnv = process.env): HostIdentity 
   }
   const id = `h-${newId()}`;
   try {
-    mkdirSync(dir, { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ id, name, created_at: new Date().toISOString() }, null, 2) + "\n");
-    renameSync(tmp, file);
+    writeFileAtomic(file, JSON.stringify({ id, name, created_at: new Date().toISOString() }, null, 2) + "\n");
     // Two processes racing on first run: whoever renamed last wins; read back so both agree.
     const saved = JSON.parse(readFileSync(file, "utf8")) as { id: string };
     return { id: saved.id, name, platform: plat };

@@ -1,7 +1,7 @@
 // The text of each layer as an agent reads it. Budgets are measured on exactly this text, so what
 // is counted is what is restored.
 import { stringify } from "yaml";
-import type { FailureGraphEntry } from "../store/store.ts";
+import type { FailureGraphEntry } from "../../store/store.ts";
 
 export const LAYER1_BUDGET = 300;
 export const LAYER2_BUDGET = 500;
