@@ -1,15 +1,16 @@
-// The layer rules, checked on the source: the engine never imports ui/ or React; only the store
-// holds SQL; ui/ reaches the engine only through its functions; commands load ui/ lazily.
-import { expect, test } from "bun:test";
+// The layer rules of docs/architecture.md, checked on the source:
+//   ui/ and src/commands/ (adapters) → src/engine/ → src/store/ (the only SQL); src/lib/ below all.
+// Also: no import cycles (type-only imports included), commands load ui/ lazily, no file too long.
+import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { REPO } from "./helpers.ts";
 
 function files(dir: string): string[] {
   let out: string[] = [];
   let entries: string[] = [];
   try {
-    entries = readdirSync(dir);
+    entries = readdirSync(dir).sort();
   } catch {
     return out;
   }
@@ -21,54 +22,139 @@ function files(dir: string): string[] {
   return out;
 }
 
-const rel = (p: string) => relative(REPO, p);
-const staticImports = (src: string) => [...src.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+["']([^"']+)["']/gm)].map((m) => m[1]);
+const rel = (p: string) => relative(REPO, p).split("\\").join("/");
+const read = (p: string) => readFileSync(p, "utf8");
+const withoutTypeImports = (src: string) => src.replace(/^\s*import type[^;]+;/gm, "");
+/** Specifiers of static imports and re-exports (`import type` included unless stripped first). */
+const staticImports = (src: string) => [...src.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+["']([^"']+)["']|^\s*import\s+["']([^"']+)["']/gm)].map((m) => m[1] ?? m[2]);
+const dynamicImports = (src: string) => [...src.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]);
+/** Our own modules a file imports, as repo-relative paths. */
+function localImports(file: string, src = read(file), { dynamic = false } = {}): string[] {
+  const specs = [...staticImports(src), ...(dynamic ? dynamicImports(src) : [])];
+  return specs.filter((s) => s.startsWith(".")).map((s) => rel(resolve(dirname(file), s)));
+}
+
+const SRC = files(join(REPO, "src"));
+const UI = files(join(REPO, "ui"));
+const ENGINE = SRC.filter((f) => rel(f).startsWith("src/engine/"));
+const STORE = SRC.filter((f) => rel(f).startsWith("src/store/"));
+const LIB = SRC.filter((f) => rel(f).startsWith("src/lib/"));
+const COMMANDS = SRC.filter((f) => rel(f).startsWith("src/commands/"));
+const ADAPTERS = [...COMMANDS, ...UI];
 const SQL = /\b(SELECT\s.+\sFROM|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+(TABLE|INDEX|TRIGGER|VIRTUAL))\b|\.execute\(|\.batch\(/i;
 
-test("the engine and the store never import React, ink or ui/", () => {
-  const bad = files(join(REPO, "src")).filter((f) => staticImports(readFileSync(f, "utf8")).some((i) => /^(react|ink)(\/|$)|(^|\/)ui\//.test(i)));
-  expect(bad.map(rel)).toEqual([]);
-});
-
-test("only src/store/ holds SQL", () => {
-  const bad = [...files(join(REPO, "src")), ...files(join(REPO, "ui"))]
-    .filter((f) => !rel(f).startsWith("src/store/"))
-    .filter((f) => SQL.test(readFileSync(f, "utf8")));
-  expect(bad.map(rel)).toEqual([]);
-});
-
-test("only the engine imports the store; commands and ui/ go through the engine (type imports aside)", () => {
-  const bad = [...files(join(REPO, "src", "commands")), ...files(join(REPO, "ui"))].filter((f) => {
-    const code = readFileSync(f, "utf8").replace(/import type[^;]+;/g, "");
-    return staticImports(code).some((i) => /(^|\/)store\/|@libsql\/client/.test(i));
+/** Files (repo-relative) whose imports break `allowed`, with the offending import. */
+function breaking(sources: string[], allowed: (target: string, from: string) => boolean, opts: { types?: boolean } = {}): string[] {
+  return sources.flatMap((f) => {
+    const src = opts.types === false ? withoutTypeImports(read(f)) : read(f);
+    return localImports(f, src).filter((t) => !allowed(t, rel(f))).map((t) => `${rel(f)} → ${t}`);
   });
-  expect(bad.map(rel)).toEqual([]);
+}
+
+describe("layers", () => {
+  test("src/lib/ imports nothing of ours but src/lib/", () => {
+    expect(breaking(LIB, (t) => t.startsWith("src/lib/"))).toEqual([]);
+  });
+
+  test("the store imports only the store, src/lib/ and errors — never the engine or an adapter", () => {
+    expect(breaking(STORE, (t) => /^src\/(store|lib)\//.test(t) || t === "src/errors.ts")).toEqual([]);
+  });
+
+  test("the engine never imports commands, ui/, cli.ts, React or ink", () => {
+    const ours = breaking(ENGINE, (t) => !/^(src\/commands\/|ui\/|src\/cli\.ts)/.test(t));
+    const libs = ENGINE.filter((f) => staticImports(read(f)).some((i) => /^(react|ink)(\/|$)/.test(i))).map(rel);
+    expect([...ours, ...libs]).toEqual([]);
+  });
+
+  test("only src/store/ holds SQL", () => {
+    const bad = [...SRC, ...UI].filter((f) => !rel(f).startsWith("src/store/")).filter((f) => SQL.test(read(f)));
+    expect(bad.map(rel)).toEqual([]);
+  });
+
+  test("adapters (commands, MCP, ui/) reach the store only through the engine (type imports aside)", () => {
+    expect(breaking(ADAPTERS, (t) => !t.startsWith("src/store/"), { types: false })).toEqual([]);
+    const driver = ADAPTERS.filter((f) => read(f).includes("@libsql/client")).map(rel);
+    expect(driver).toEqual([]);
+  });
+
+  test("adapters never open a transaction nor reach into the session's store", () => {
+    const bad = ADAPTERS.filter((f) => /session\.store\b|\bsession\.write\(|\.write\(\s*async\b|\bsyncWrite\(/.test(read(f)));
+    expect(bad.map(rel)).toEqual([]);
+  });
+
+  test("a command never imports another command's module (only commands/shared.ts and its own folder)", () => {
+    // `commands/mcp.ts` may use `commands/mcp/…`; a file in `commands/mcp/` its own folder.
+    const bad = breaking(COMMANDS, (t, from) => {
+      if (!t.startsWith("src/commands/")) return true;
+      if (t === "src/commands/shared.ts") return true;
+      const own = dirname(from);
+      return t.startsWith(from.replace(/\.ts$/, "/")) || (own !== "src/commands" && t.startsWith(own + "/"));
+    });
+    expect(bad).toEqual([]);
+  });
+
+  test("ui/ imports only ui/, the engine, src/lib/, src/types.ts and src/errors.ts", () => {
+    expect(breaking(UI, (t) => /^(ui\/|src\/engine\/|src\/lib\/)/.test(t) || t === "src/types.ts" || t === "src/errors.ts")).toEqual([]);
+  });
+
+  test("nothing but src/store/ loads @libsql/client, and it loads it lazily", () => {
+    const users = SRC.filter((f) => read(f).includes("@libsql/client"));
+    expect(users.length).toBeGreaterThan(0);
+    expect(users.map(rel).filter((f) => !f.startsWith("src/store/"))).toEqual([]);
+    for (const f of users) expect(staticImports(withoutTypeImports(read(f)))).not.toContain("@libsql/client");
+  });
+
+  test("the entry point and cli.ts import no command, engine or store module statically", () => {
+    for (const f of ["src/main.ts", "src/cli.ts"]) {
+      expect(localImports(join(REPO, f)).filter((i) => /^src\/(commands|engine|store)\//.test(i))).toEqual([]);
+    }
+  });
+
+  test("only the ui command loads ui/, and only with a dynamic import", () => {
+    const users = SRC.filter((f) => /["'](\.\.\/)+ui\//.test(read(f)));
+    expect(users.map(rel)).toEqual(["src/commands/ui.ts"]);
+    const src = read(join(REPO, "src", "commands", "ui.ts"));
+    expect(src).toMatch(/await import\(["']\.\.\/\.\.\/ui\/run\.tsx["']\)/);
+    expect(staticImports(src).filter((i) => i.includes("ui/"))).toEqual([]);
+  });
 });
 
-test("nothing but src/store/ loads @libsql/client, and it loads it lazily", () => {
-  const users = files(join(REPO, "src")).filter((f) => readFileSync(f, "utf8").includes("@libsql/client"));
-  expect(users.map(rel).every((f) => f.startsWith("src/store/"))).toBe(true);
-  for (const f of users) {
-    expect(staticImports(readFileSync(f, "utf8").replace(/import type[^;]+;/g, ""))).not.toContain("@libsql/client");
-  }
-});
+/** Every cycle in the import graph of `sources`, each as "a → b → a". */
+function importCycles(sources: string[]): string[] {
+  const graph = new Map<string, string[]>();
+  for (const f of sources) graph.set(rel(f), localImports(f, read(f), { dynamic: true }));
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const cycles: string[] = [];
+  const visit = (f: string) => {
+    state.set(f, "open");
+    stack.push(f);
+    for (const t of graph.get(f) ?? []) {
+      if (!graph.has(t)) continue;
+      if (state.get(t) === "open") cycles.push([...stack.slice(stack.indexOf(t)), t].join(" → "));
+      else if (!state.has(t)) visit(t);
+    }
+    stack.pop();
+    state.set(f, "done");
+  };
+  for (const f of graph.keys()) if (!state.has(f)) visit(f);
+  return cycles;
+}
 
-test("the entry point and cli.ts import no command module statically", () => {
-  for (const f of ["src/main.ts", "src/cli.ts"]) {
-    const imports = staticImports(readFileSync(join(REPO, f), "utf8"));
-    expect(imports.filter((i) => i.includes("commands/") || i.includes("engine/") || i.includes("store/"))).toEqual([]);
-  }
-});
+describe("shape", () => {
+  test("no import cycles in src/ and ui/, type-only and dynamic imports included", () => {
+    expect(importCycles([...SRC, ...UI])).toEqual([]);
+  });
 
-test("commands and ui/ never reach into the session's store directly", () => {
-  const bad = [...files(join(REPO, "src", "commands")), ...files(join(REPO, "ui"))].filter((f) => /session\.store\b/.test(readFileSync(f, "utf8")));
-  expect(bad.map(rel)).toEqual([]);
-});
+  test("the cycle check finds a cycle, a type-only one included", () => {
+    const dir = join(REPO, "test", "fixtures", "cycle");
+    expect(importCycles(files(dir))).toEqual(["test/fixtures/cycle/a.ts → test/fixtures/cycle/b.ts → test/fixtures/cycle/a.ts"]);
+  });
 
-test("only the ui command loads ui/, and only with a dynamic import", () => {
-  const users = files(join(REPO, "src")).filter((f) => /["'](\.\.\/)+ui\//.test(readFileSync(f, "utf8")));
-  expect(users.map(rel)).toEqual(["src/commands/ui.ts"]);
-  const src = readFileSync(join(REPO, "src", "commands", "ui.ts"), "utf8");
-  expect(src).toMatch(/await import\(["']\.\.\/\.\.\/ui\/run\.tsx["']\)/);
-  expect(staticImports(src).filter((i) => i.includes("ui/"))).toEqual([]);
+  // Data tables may be long; code may not.
+  const DATA = new Set(["src/engine/snapshots/compression-rules.ts", "src/engine/snapshots/secret-rules.ts"]);
+  test("no source file over 400 lines, data tables aside", () => {
+    const long = [...SRC, ...UI].filter((f) => !DATA.has(rel(f))).map((f) => [rel(f), read(f).split("\n").length] as const).filter(([, n]) => n > 400);
+    expect(long).toEqual([]);
+  });
 });

@@ -112,7 +112,7 @@ describe("mindsave mcp", () => {
     expect(s.tokens.layer1).toBeGreaterThan(0);
     expect(s.tokens.layer2).toBeGreaterThan(0);
     expect(s.kind).toBe("full");
-    expect(text(r)).toContain(`Saved snapshot ${s.snapshot_id}`);
+    expect(text(r)).toContain(`MindSave checkpoint saved: ${s.snapshot_id}`);
     expect(text(r)).toMatch(/L1 \d+\/300 tokens, L2 \d+\/500/);
     saved = s.snapshot_id;
 

@@ -10,7 +10,8 @@ import { makeTheme } from "../ui/theme.ts";
 import { Session } from "../src/engine/session.ts";
 import { saveSnapshot } from "../src/engine/snapshots/save.ts";
 import { fromFields } from "../src/engine/snapshots/input.ts";
-import { recordFailure, projectSnapshots, failuresFor } from "../src/engine/snapshots/catalog.ts";
+import { projectSnapshots } from "../src/engine/snapshots/catalog.ts";
+import { recordFailure, failuresFor } from "../src/engine/failures/record.ts";
 import { newId } from "../src/engine/ids.ts";
 import { addPeer } from "../src/engine/sync/sync.ts";
 import { listProjects } from "../src/engine/projects/projects.ts";
@@ -198,7 +199,7 @@ describe("snapshot view", () => {
   async function openView(goals = ["first", "target task"], rows = 30) {
     const t = await store(goals);
     writeFileSync(join(t.repo, "src", "auth.ts"), "changed after the save\n");
-    await recordFailure(t.session, (await t.session.project({ create: false }))!.project.id, { item: "Tailwind", reason: "style conflict", increment: true, alternatives: ["CSS Modules"] });
+    await recordFailure(t.session, { item: "Tailwind", reason: "style conflict", increment: true, alternatives: ["CSS Modules"] }, { projectId: (await t.session.project({ create: false }))!.project.id });
     const list = await projectSnapshots(t.session, (await t.session.project({ create: false }))!.project.id);
     const h = mount(t.session, { initial: [{ name: "home" }, { name: "snapshot", snapshotId: list[0].id }], rows });
     await h.until((x) => x.includes("Layer 1"), "the snapshot");
@@ -281,11 +282,11 @@ describe("failure graph screen", () => {
   test("lists global and project failures; s sorts by repeat count or last seen; a adds; e edits; Esc cancels", async () => {
     const { session } = await store(["g"]);
     const projectId = (await session.project({ create: false }))!.project.id;
-    await recordFailure(session, projectId, { item: "Redux", reason: "too heavy", increment: true });
-    for (let i = 0; i < 3; i++) await recordFailure(session, projectId, { item: "Tailwind", reason: "style conflict", increment: true });
+    await recordFailure(session, { item: "Redux", reason: "too heavy", increment: true }, { projectId });
+    for (let i = 0; i < 3; i++) await recordFailure(session, { item: "Tailwind", reason: "style conflict", increment: true }, { projectId });
     // Seen a minute later, so "last seen" orders it first whatever the machine's speed.
     const later = await Session.open({ home: session.home.dir, cwd: session.cwd, env: session.env, now: () => new Date(Date.now() + 60_000) }, { write: true });
-    await recordFailure(later, null, { item: "localStorage tokens", reason: "XSS", scope: "global", increment: true });
+    await recordFailure(later, { item: "localStorage tokens", reason: "XSS", scope: "global", increment: true }, { projectId: null });
     await later.close();
     const h = mount(session, { initial: [{ name: "failures", projectId }] });
     let f = await h.until((x) => x.includes("Tailwind") && x.includes("localStorage tokens"), "the failures");

@@ -1,6 +1,6 @@
 // `mindsave export [--out DIR]`: the current project in the original MindSave's on-disk layout
 // ({root}/.mindsave/ snapshots, index.json, failure graph, tool logs, signal.json).
-import { exportSeed } from "../engine/formats/seed.ts";
+import { exportSeed } from "../engine/formats/seed-export.ts";
 import { print, printJson, warn, withSession } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
 

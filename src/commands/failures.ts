@@ -1,6 +1,6 @@
 // `mindsave failures [--scope]`: the project's and the global failure graph; `failures forget ITEM`.
 import { effectiveConfidence, toGraphEntry } from "../engine/failures/graph.ts";
-import { failuresFor, removeFailure } from "../engine/snapshots/catalog.ts";
+import { failuresFor, removeFailure } from "../engine/failures/record.ts";
 import { age } from "../lib/text.ts";
 import { print, printJson, withSession } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
@@ -34,8 +34,7 @@ export async function run(opts: { scope?: "project" | "global" }, _a: string[], 
 
 export async function forget(opts: { scope?: "project" | "global" }, args: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, true, async (session) => {
-    const ctx = await session.project({ create: false });
-    const f = await removeFailure(session, ctx?.project.id ?? null, args[0], opts.scope);
+    const f = await removeFailure(session, args[0], opts.scope);
     if (g.json) printJson({ forgotten: f.item, scope: f.scope, id: f.id });
     else print(`Removed ${f.item} from the ${f.scope} failure graph.`);
     return 0;

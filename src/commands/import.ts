@@ -2,7 +2,8 @@
 // (snapshots, index.json, failure graph, tool logs, signal.json) into the project of that workspace.
 import { resolve } from "node:path";
 import { UserError } from "../errors.ts";
-import { importSeed, locateSeed } from "../engine/formats/seed.ts";
+import { importSeed } from "../engine/formats/seed-import.ts";
+import { locateSeed } from "../engine/formats/seed-layout.ts";
 import { print, printJson, warn, withSession } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
 

@@ -1,12 +1,11 @@
 // `mindsave load [ID|N] [--latest] [--verify]`: print the restore block.
 import { createInterface } from "node:readline/promises";
 import { UserError } from "../errors.ts";
-import { loadSnapshot, selectSnapshot, type FileCheck, type LoadResult } from "../engine/snapshots/restore.ts";
+import { loadSnapshot, selectSnapshot, type LoadResult } from "../engine/snapshots/restore.ts";
 import { toHostPath } from "../engine/projects/paths.ts";
 import { print, printJson, withSession } from "./shared.ts";
-import { age, padEnd, truncate } from "../lib/text.ts";
+import { numberedList, verifyText } from "../engine/snapshots/summaries.ts";
 import type { GlobalOptions } from "../types.ts";
-import type { SnapshotSummary } from "../store/store.ts";
 
 export async function run(opts: { latest?: boolean; verify?: boolean }, args: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, false, async (session) => {
@@ -46,25 +45,6 @@ export async function run(opts: { latest?: boolean; verify?: boolean }, args: st
     }
     return 0;
   });
-}
-
-export function numberedList(choices: SnapshotSummary[], now: Date): string {
-  const width = String(choices.length).length;
-  const nameW = Math.max(...choices.map((c) => Bun.stringWidth(c.name)));
-  return choices
-    .map((c, i) => `${String(i + 1).padStart(width)}. ${padEnd(c.name, nameW)}  ${padEnd(age(c.created_at, now, "long"), 12)} ${padEnd(c.status, 11)} ${truncate(c.goal, 60)}`)
-    .join("\n");
-}
-
-export function verifyText(checks: FileCheck[]): string {
-  const off = checks.filter((c) => c.status === "missing" || c.status === "modified");
-  if (!checks.length) return "✓ Verify: the snapshot lists no active files.\n";
-  if (!off.length) return `✓ Workspace matches the snapshot (${checks.length} active file(s) unchanged).\n`;
-  const lines = off.map((c) =>
-    c.status === "missing"
-      ? `- ${c.path} is missing on this host (${c.absolute})`
-      : `- ${c.path} has changed since the snapshot (last modified: ${c.modified_at?.slice(0, 16).replace("T", " ")} UTC)`);
-  return ["⚠ Workspace differs from snapshot:", ...lines, "Check these files before continuing.", ""].join("\n");
 }
 
 function toJson(r: LoadResult) {

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { UserError } from "../errors.ts";
 import { saveSnapshot } from "../engine/snapshots/save.ts";
 import { applyFlags, emptyInput, parseSnapshotText, type FlagFields } from "../engine/snapshots/input.ts";
-import { LAYER1_BUDGET, LAYER2_BUDGET } from "../engine/snapshots/layers.ts";
+import { saveSummary } from "../engine/snapshots/summaries.ts";
 import { print, printJson, warn, withSession } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
 
@@ -51,14 +51,7 @@ export async function run(opts: SaveFlags, _args: string[], g: GlobalOptions): P
     });
   } else {
     for (const w of result.warnings) warn(w);
-    const l2 = snap.kind === "overflow" ? "Layer 1 only" : `L2 ${snap.l2_tokens}/${LAYER2_BUDGET}`;
-    print(`💾 MindSave checkpoint saved: ${snap.name} (project ${result.context.project.name}; L1 ${snap.l1_tokens}/${LAYER1_BUDGET} tokens, ${l2}).`);
-    if (result.removed.length) {
-      print(`Cleanup removed ${result.removed.length} snapshot(s) (completed ones past 30 days or over the keep-${opts.keep ?? 20} limit; in-progress and blocked ones are never removed): ${result.removed.join(", ")}.`);
-    }
-    print(snap.kind === "overflow"
-      ? "⚠️ Overflow snapshot saved (Layer 1 only). Start a new session and restore it with `mindsave load` (/load for agents)."
-      : "Restore it in a new session with `mindsave load` (/load for agents).");
+    print(saveSummary(result, "cli", opts.keep).join("\n"));
   }
   return 0;
 }

@@ -1,5 +1,5 @@
 // `mindsave signal`: the adaptive pressure state; flags record what a hook or agent observed.
-import { readSignal, recordToolCall, recordTurn, toSignalJson, updateSignal } from "../engine/agents/signal.ts";
+import { observeSignal, toSignalJson } from "../engine/agents/signal.ts";
 import { print, printJson, withSession } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
 
@@ -14,17 +14,10 @@ interface SignalFlags {
 export async function run(opts: SignalFlags, _a: string[], g: GlobalOptions): Promise<number> {
   const changes = opts.ratio !== undefined || opts.toolCall !== undefined || opts.turn || opts.baseWarning !== undefined || opts.baseCritical !== undefined;
   return withSession(g, changes, async (session) => {
-    const { signal, decision, project } = changes
-      ? await updateSignal(session, (s, now) => {
-        let next = { ...s };
-        if (opts.baseWarning !== undefined) next.base_warning = opts.baseWarning;
-        if (opts.baseCritical !== undefined) next.base_critical = opts.baseCritical;
-        if (opts.ratio !== undefined) next.estimated_tokens_ratio = opts.ratio;
-        if (opts.turn) next = recordTurn(next, now);
-        if (opts.toolCall !== undefined) next = recordToolCall(next, now, opts.toolCall === true ? 1 : opts.toolCall);
-        return next;
-      })
-      : await readSignal(session);
+    const { signal, decision, project } = await observeSignal(session, {
+      ratio: opts.ratio, toolCalls: opts.toolCall === true ? 1 : opts.toolCall, turn: opts.turn,
+      baseWarning: opts.baseWarning, baseCritical: opts.baseCritical,
+    });
     if (g.json) {
       printJson(toSignalJson(signal));
       return 0;

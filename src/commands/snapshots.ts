@@ -1,7 +1,7 @@
 // `mindsave snapshots list|stats|clean|show|complete|delete`.
 import { UserError } from "../errors.ts";
 import { selectSnapshot } from "../engine/snapshots/restore.ts";
-import { projectSnapshots, snapshotStats } from "../engine/snapshots/catalog.ts";
+import { snapshotList, snapshotStats } from "../engine/snapshots/catalog.ts";
 import { cleanSnapshots, deleteSnapshot, setSnapshotStatus, snapshotFile } from "../engine/snapshots/manage.ts";
 import { toHostPath } from "../engine/projects/paths.ts";
 import { print, printJson, withSession } from "./shared.ts";
@@ -12,8 +12,7 @@ const kb = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`);
 
 export async function list(opts: { limit?: number }, _args: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, false, async (session) => {
-    const ctx = await session.requireProject();
-    const rows = await projectSnapshots(session, ctx.project.id, { limit: opts.limit });
+    const { context: ctx, snapshots: rows } = await snapshotList(session, { limit: opts.limit });
     if (g.json) {
       printJson({ project: { id: ctx.project.id, name: ctx.project.name }, snapshots: rows });
       return 0;

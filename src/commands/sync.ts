@@ -1,7 +1,8 @@
 // `mindsave sync [PEER] [--dry-run] [--add-peer PATH] [--list-peers]`: merge with a drive, a home,
 // a store file or a libSQL server, both ways.
 import { UserError } from "../errors.ts";
-import { addPeer, defaultPeers, listPeers, openPeer, removePeer, syncWith, CATEGORIES, type Counts, type SyncResult } from "../engine/sync/sync.ts";
+import { addPeer, defaultPeers, listPeers, openPeer, removePeer, syncWith, type SyncResult } from "../engine/sync/sync.ts";
+import { syncSummary } from "../engine/sync/summary.ts";
 import { print, printJson, warn, withSession } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
 
@@ -10,26 +11,6 @@ interface SyncFlags {
   addPeer?: string;
   removePeer?: string;
   listPeers?: boolean;
-}
-
-const LABEL: Record<(typeof CATEGORIES)[number], string> = { snapshots: "snapshots", failures: "failures", projects: "projects", roots: "host roots", other: "hosts, signals, tool log" };
-
-function describe(c: Counts): string {
-  const parts = CATEGORIES.map((k) => {
-    const { added, updated, deleted } = c[k];
-    if (!added && !updated && !deleted) return null;
-    return `${LABEL[k]} ${[added && `+${added} added`, updated && `~${updated} updated`, deleted && `-${deleted} deleted`].filter(Boolean).join(", ")}`;
-  }).filter(Boolean);
-  return parts.length ? parts.join("; ") : "nothing";
-}
-
-function summary(r: SyncResult): string {
-  return [
-    `${r.dry_run ? "Would sync" : "Synced"} with ${r.peer}:`,
-    `  into this store: ${describe(r.pulled)}`,
-    `  into the peer:   ${describe(r.pushed)}`,
-    `  (read ${r.read.from_peer} change(s) there and ${r.read.from_here} here since the last sync)`,
-  ].join("\n");
 }
 
 export async function run(opts: SyncFlags, args: string[], g: GlobalOptions): Promise<number> {
@@ -84,7 +65,7 @@ export async function run(opts: SyncFlags, args: string[], g: GlobalOptions): Pr
           } : undefined,
         });
         results.push(r);
-        if (!g.json) print(summary(r));
+        if (!g.json) print(syncSummary(r));
       } finally {
         await peer.store.closeAsync();
       }

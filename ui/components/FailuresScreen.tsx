@@ -5,7 +5,7 @@ import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.ts";
 import { TextField } from "./TextField.tsx";
 import { editText, useRefState } from "../hooks/useRefState.ts";
-import { effectiveConfidence, failuresFor, recordFailure, type FailureRecord } from "../../src/engine/snapshots/catalog.ts";
+import { effectiveConfidence, failuresFor, recordFailure, type FailureRecord } from "../../src/engine/failures/record.ts";
 import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
 import { useListNavigation } from "../hooks/useListNavigation.ts";
@@ -51,10 +51,10 @@ export function FailuresScreen(props: {
   const submit = async (f: Form) => {
     const { item, reason, scope, alternative } = f.fields;
     try {
-      const saved = await recordFailure(session, props.projectId, {
+      const { failure: saved } = await recordFailure(session, {
         item, reason: reason || undefined, scope: scope || "project",
         alternatives: alternative ? [alternative] : [], increment: f.mode === "add",
-      });
+      }, { projectId: props.projectId });
       setForm(null);
       data.reload();
       setStatus(`${f.mode === "add" ? "Recorded" : "Updated"} ${saved.item} (${theme.g.times}${saved.repeat_count}).`);

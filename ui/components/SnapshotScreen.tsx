@@ -5,9 +5,9 @@ import { useMemo, useState } from "react";
 import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.ts";
 import {
-  deleteById, failuresFor, restoreById, setStatusById, snapshotById, verifyById, effectiveConfidence,
-  type FileCheck, type FailureRecord, type SnapshotRecord,
+  deleteById, restoreById, setStatusById, snapshotById, verifyById, type FileCheck, type SnapshotRecord,
 } from "../../src/engine/snapshots/catalog.ts";
+import { effectiveConfidence, failuresFor, type FailureRecord } from "../../src/engine/failures/record.ts";
 import { layer3Text } from "../../src/engine/snapshots/recall.ts";
 import { symbolicLines, type SymbolicEntryLike } from "../../src/engine/snapshots/layers.ts";
 import { useUi } from "../context.ts";

@@ -3,7 +3,8 @@
 import { useState } from "react";
 import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.ts";
-import { CATEGORIES, defaultPeers, listPeers, openPeer, syncWith, type Counts, type SyncResult } from "../../src/engine/sync/sync.ts";
+import { defaultPeers, listPeers, openPeer, syncWith, type SyncResult } from "../../src/engine/sync/sync.ts";
+import { syncDetails } from "../../src/engine/sync/summary.ts";
 import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
 import { useListNavigation } from "../hooks/useListNavigation.ts";
@@ -22,14 +23,6 @@ interface PeerRow {
   last_sync: string | null;
   /** null: a server, checked only when a sync tries it. */
   reachable: boolean | null;
-}
-
-function line(c: Counts): string {
-  const parts = CATEGORIES.map((k) => {
-    const { added, updated, deleted } = c[k];
-    return added || updated || deleted ? `${k} ${[added && `+${added}`, updated && `~${updated}`, deleted && `-${deleted}`].filter(Boolean).join(" ")}` : null;
-  }).filter(Boolean);
-  return parts.length ? parts.join(", ") : "nothing";
 }
 
 export function SyncScreen(props: { width: number; height: number; active: boolean; onBack: () => void }) {
@@ -116,9 +109,9 @@ export function SyncScreen(props: { width: number; height: number; active: boole
       {result ? (
         <Box flexDirection="column" marginTop={1}>
           <Text bold>{result.dry_run ? "A sync would change:" : "Changed:"}</Text>
-          <Text>{fit(`  into this store: ${line(result.pulled)}`, w, theme.g.ellipsis)}</Text>
-          <Text>{fit(`  into the peer:   ${line(result.pushed)}`, w, theme.g.ellipsis)}</Text>
-          <Text color={theme.c("muted")}>{`  read ${result.read.from_peer} change(s) there, ${result.read.from_here} here`}</Text>
+          {syncDetails(result).map((l, i) => (
+            <Text key={i} color={i === 2 ? theme.c("muted") : undefined}>{fit(l, w, theme.g.ellipsis)}</Text>
+          ))}
         </Box>
       ) : null}
     </Frame>

@@ -192,3 +192,27 @@ export async function readSignal(session: Session): Promise<{ signal: SignalStat
   const signal = recompute(fromStored(ctx ? (await session.store.getSignal(ctx.project.id))?.data : null), now);
   return { signal, decision: decideAutoSave(signal, now), project: ctx?.project.name ?? null };
 }
+
+/** What a hook or an agent observed, as `mindsave signal`'s flags say it. */
+export interface SignalObservation {
+  ratio?: number;
+  toolCalls?: number;
+  turn?: boolean;
+  baseWarning?: number;
+  baseCritical?: number;
+}
+
+/** The signal use case: record an observation (none: just read the state). */
+export function observeSignal(session: Session, o: SignalObservation): ReturnType<typeof readSignal> {
+  const changes = o.ratio !== undefined || o.toolCalls !== undefined || o.turn || o.baseWarning !== undefined || o.baseCritical !== undefined;
+  if (!changes) return readSignal(session);
+  return updateSignal(session, (s, now) => {
+    let next = { ...s };
+    if (o.baseWarning !== undefined) next.base_warning = o.baseWarning;
+    if (o.baseCritical !== undefined) next.base_critical = o.baseCritical;
+    if (o.ratio !== undefined) next.estimated_tokens_ratio = o.ratio;
+    if (o.turn) next = recordTurn(next, now);
+    if (o.toolCalls !== undefined) next = recordToolCall(next, now, o.toolCalls);
+    return next;
+  });
+}

@@ -97,15 +97,19 @@ export function normaliseRemote(url: string): string {
     .toLowerCase();
 }
 
-function gitRemote(commonDir: string | null): string | null {
-  if (!commonDir) return null;
-  try {
-    const config = readFileSync(join(commonDir, "config"), "utf8");
-    const m = /\[remote "origin"\][^[]*?\burl\s*=\s*(\S+)/.exec(config);
-    return m ? normaliseRemote(m[1]) : null;
-  } catch {
-    return null;
-  }
+/** The origin URL as git itself reads it (includes, worktrees, quoting), normalised. */
+function gitRemote(gitDir: string | null): string | null {
+  const url = gitDir ? git(gitDir, ["config", "--get", "remote.origin.url"]) : null;
+  return url ? normaliseRemote(url) : null;
+}
+
+/** A workspace whose `remote` asks git only when read: most commands never need it. */
+function workspace(fields: Omit<Workspace, "remote">, gitDir: string | null): Workspace {
+  let remote: string | null | undefined;
+  return Object.defineProperty({ ...fields } as Workspace, "remote", {
+    enumerable: true,
+    get: () => (remote === undefined ? (remote = gitRemote(gitDir)) : remote),
+  });
 }
 
 /** Sorted so repositories with several root commits (merged histories) agree on every host. */
@@ -162,12 +166,11 @@ export function resolveWorkspace(start: string, opts: { override?: string; creat
   const { root } = found;
   const name = basename(root) || root;
   const commonDir = found.gitDir ? gitCommonDir(found.gitDir) : null;
-  const remote = gitRemote(commonDir);
+  const at = (identity: string) => workspace({ root, marker: found.marker, name, identity, gitCommonDir: commonDir }, found.gitDir);
   const file = readProjectFile(root);
-  if (file) return { root, marker: found.marker, name, identity: `file:${file.id}`, remote, gitCommonDir: commonDir };
+  if (file) return at(`file:${file.id}`);
   const commit = found.gitDir ? gitRootCommit(found.gitDir) : null;
-  if (commit) return { root, marker: found.marker, name, identity: `git:${commit}`, remote, gitCommonDir: commonDir };
+  if (commit) return at(`git:${commit}`);
   if (!opts.create) return null;
-  const created = writeProjectFile(root, name);
-  return { root, marker: found.marker, name, identity: `file:${created.id}`, remote, gitCommonDir: commonDir };
+  return at(`file:${writeProjectFile(root, name).id}`);
 }

@@ -1,12 +1,17 @@
 // Read and change what is in the store, by id: the functions the CLI and the TUI share, so
 // neither reaches the store itself.
 import { UserError } from "../../errors.ts";
-import { effectiveConfidence, forgetFailure, observeFailure, type FailureObservation } from "../failures/graph.ts";
 import { loadSnapshot, verifyFiles, type LoadResult, type FileCheck } from "./restore.ts";
 import type { Session, ProjectContext } from "../session.ts";
-import type { FailureRecord, SnapshotRecord, SnapshotSummary, SnapshotStatus } from "../../store/store.ts";
+import type { SnapshotRecord, SnapshotSummary, SnapshotStatus } from "../../store/store.ts";
 
-export type { FailureRecord, SnapshotRecord, SnapshotSummary, SnapshotStatus, FileCheck, LoadResult, ProjectContext };
+export type { SnapshotRecord, SnapshotSummary, SnapshotStatus, FileCheck, LoadResult, ProjectContext };
+
+/** The list use case: the current project's snapshots, newest first. */
+export async function snapshotList(session: Session, opts: { limit?: number } = {}): Promise<{ context: ProjectContext; snapshots: SnapshotSummary[] }> {
+  const context = await session.requireProject();
+  return { context, snapshots: await projectSnapshots(session, context.project.id, opts) };
+}
 
 export function projectSnapshots(session: Session, projectId: string, opts: { limit?: number; offset?: number } = {}): Promise<SnapshotSummary[]> {
   return session.store.listSnapshots(projectId, opts);
@@ -20,19 +25,6 @@ export async function snapshotById(session: Session, id: string): Promise<Snapsh
 
 export function snapshotStats(session: Session, projectId: string) {
   return session.store.snapshotStats(projectId);
-}
-
-/** The project's and the global failures (or only the global ones without a project). */
-export function failuresFor(session: Session, projectId: string | null): Promise<FailureRecord[]> {
-  return session.store.listFailures(projectId);
-}
-
-export async function recordFailure(session: Session, projectId: string | null, o: FailureObservation): Promise<FailureRecord> {
-  return session.write((w) => observeFailure(w, o.scope === "global" ? null : projectId, o, session.now()));
-}
-
-export async function removeFailure(session: Session, projectId: string | null, item: string, scope?: string): Promise<FailureRecord> {
-  return session.write((w) => forgetFailure(w, projectId, item, scope));
 }
 
 export async function setStatusById(session: Session, id: string, status: SnapshotStatus): Promise<SnapshotRecord> {
@@ -57,5 +49,3 @@ export async function restoreById(session: Session, id: string, opts: { verify?:
 export function verifyById(session: Session, s: SnapshotRecord, root: string | null): FileCheck[] {
   return verifyFiles(s, root);
 }
-
-export { effectiveConfidence };

@@ -1,5 +1,8 @@
 // Recall: a snapshot's cold archive (Layer 3), or a search over every snapshot's layers.
+import { UserError } from "../../errors.ts";
 import { yaml } from "./layers.ts";
+import { selectSnapshot } from "./restore.ts";
+import { listProjects } from "../projects/projects.ts";
 import type { SearchHit, SnapshotRecord } from "../../store/store.ts";
 import type { Session } from "../session.ts";
 
@@ -39,4 +42,29 @@ export function layer3Text(s: SnapshotRecord): string {
   const original = s.compressed?.original_constraints as string[] | undefined;
   if (original?.length) parts.push("### Constraints Before Compression\n" + original.map((c) => `- ${c}`).join("\n"));
   return parts.join("\n\n");
+}
+
+export interface RecallHits extends SearchResult {
+  query: string;
+  /** The project searched, or null for every project (then each hit has its project_name). */
+  project: string | null;
+  hits: (SearchHit & { project_name?: string })[];
+}
+
+/** The recall use case with keywords: this project's snapshots, or every project's. */
+export async function recallSearch(session: Session, words: string[], opts: { allProjects?: boolean; limit?: number } = {}): Promise<RecallHits> {
+  const ctx = opts.allProjects ? null : await session.requireProject();
+  const { hits, more } = await search(session, ctx?.project.id ?? null, words, opts.limit ?? 20);
+  const query = words.join(" ");
+  if (ctx) return { query, project: ctx.project.name, hits, more };
+  const names = new Map((await listProjects(session)).map((p) => [p.id, p.name]));
+  return { query, project: null, hits: hits.map((h) => ({ ...h, project_name: names.get(h.project_id) ?? h.project_id })), more };
+}
+
+/** The recall use case without keywords: one snapshot's cold archive (default: the newest). */
+export async function recallArchive(session: Session, key?: string): Promise<{ snapshot: SnapshotRecord; text: string }> {
+  const ctx = await session.requireProject();
+  const sel = await selectSnapshot(session, ctx.project.id, key, { latest: true });
+  if (sel.kind !== "snapshot") throw new UserError(`No snapshots in project ${ctx.project.name} yet.`);
+  return { snapshot: sel.snapshot, text: layer3Text(sel.snapshot) };
 }

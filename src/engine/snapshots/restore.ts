@@ -193,3 +193,11 @@ export async function loadSnapshot(session: Session, snapshot: SnapshotRecord, c
   const block = await buildRestoreBlock(snapshot, { root: context.root, hostId: session.host.id, savedHostName, failures, now: session.now(), resume: opts.resume ?? true });
   return { snapshot, context, block, verify: opts.verify ? verifyFiles(snapshot, context.root) : undefined };
 }
+
+/** The load use case without a prompt (agents, MCP): the snapshot given, or the newest. */
+export async function restoreSnapshot(session: Session, key: string | undefined, opts: { verify?: boolean; howToSave: string }): Promise<LoadResult> {
+  const ctx = await session.requireProject();
+  const sel = await selectSnapshot(session, ctx.project.id, key, { latest: true });
+  if (sel.kind !== "snapshot") throw new UserError(`No snapshots in project ${ctx.project.name} yet; save one with ${opts.howToSave}.`);
+  return loadSnapshot(session, sel.snapshot, ctx, opts);
+}

@@ -1,0 +1,100 @@
+// The MCP tools' argument and result schemas. The descriptions are what an agent reads to fill
+// the arguments in, so they say what each field means in MindSave's words.
+import { z } from "zod";
+
+export const INSTRUCTIONS = `MindSave is a save game for your working state in this project. Call \`load\` at the start of a session to resume from the newest snapshot (continue from its next action; never retry what its failure graph rejects). Call \`save\` at milestones, before the context fills up (\`overflow: true\` when it is nearly full), and before ending. Record a rejected approach with \`fail\` the moment it is rejected. \`recall\` searches every snapshot or reads the cold archive (Layer 3).`;
+
+const textList = (description: string) => z.array(z.string()).optional().describe(description);
+
+// ---- input schemas: the descriptions are what an agent reads to fill them in ----
+
+export const saveInput = {
+  goal: z.string({ error: "A snapshot needs a goal: the task's objective in one sentence." })
+    .describe("Layer 1 (execution register, always restored): the task's objective, one sentence. Required."),
+  state: z.string().optional().describe("Layer 1: where the work stands right now, one sentence (e.g. 'endpoint written, 2 tests red')."),
+  next_action: z.string().optional().describe("Layer 1: the immediate next step, concrete enough to start on without rereading anything."),
+  active_files: textList("Layer 1: files being worked on, relative to the project directory or absolute; load's verify checks them for changes."),
+  blocker: z.string().optional().describe("Layer 1: what blocks progress, or 'none' (default). A blocker makes the status 'blocked' unless status is given."),
+  constraints: textList("Layer 2 (cognitive cache, restored with Layer 1): the user's preferences and rules to keep obeying, one per item (e.g. 'no new dependencies')."),
+  decisions: textList("Layer 2: decisions already taken, so a resumed session does not reopen them (e.g. 'use polling, not websockets')."),
+  failed: textList("Layer 2 failure graph, legacy excluded-paths style: rejected approaches as lines like \"Don't use Tailwind — style conflicts\" (item before the dash, reason after). For who rejected it, scope and alternatives use the fail tool."),
+  topic: z.string().optional().describe("Topic slug for the snapshot id {topic}_{YYYY-MM-DD} (up to 20 characters; default: derived from the goal)."),
+  status: z.enum(["in_progress", "completed", "blocked"]).optional()
+    .describe("in_progress, completed or blocked (default: blocked when there is a blocker, else in_progress). Completed snapshots older than 30 days are cleaned up; the others are kept."),
+  layer3: z.string().optional().describe("Layer 3 (cold archive, never restored automatically; read back with recall): markdown worth keeping, e.g. completed steps, findings, commands, logs."),
+  overflow: z.boolean().optional().describe("true when the context window is nearly full: saves a Layer-1-only OVF_ snapshot quickly; Layer 2 and Layer 3 given here are not saved."),
+};
+
+export const loadInput = {
+  snapshot: z.string().optional().describe("Which snapshot: its snapshot id (e.g. add_jwt_refresh_2026-11-21), a unique prefix of it, or its list number (1 = newest, as in list). Default: the newest."),
+  verify: z.boolean().optional().describe("true to also report active files that are missing or changed on this host since the snapshot."),
+};
+
+export const recallInput = {
+  keyword: z.string().optional().describe("Words to search for in every snapshot's layers (all must match; \"quote\" a phrase; matched literally, any script). Without it: the cold archive (Layer 3) of one snapshot."),
+  snapshot: z.string().optional().describe("Without keyword: whose Layer 3 to show (snapshot id, a unique prefix of it, or list number; default: the newest)."),
+  all_projects: z.boolean().optional().describe("With keyword: search every project in the store, not only this one."),
+  limit: z.number().int().min(1).optional().describe("With keyword: at most this many hits, newest first (default 20)."),
+};
+
+export const listInput = {
+  limit: z.number().int().min(1).optional().describe("Show at most this many snapshots, newest first (default: all)."),
+};
+
+export const failInput = {
+  item: z.string({ error: "A failure needs the item that was rejected, e.g. 'Tailwind'." })
+    .describe("What was rejected: an approach, library or idea, short (e.g. 'websocket reconnect'). Recording the same item again adds one to its repeat count."),
+  reason: z.string().optional().describe("Why it failed or was rejected, one sentence. Required the first time an item is recorded."),
+  rejected_by: z.enum(["user", "system"]).optional().describe("Who rejected it: 'user' (the person said no) or 'system' (it failed when tried). Default: user, or as recorded before."),
+  scope: z.enum(["project", "global"]).optional().describe("'project' (default: this project only) or 'global' (shown in every project's restore block)."),
+  confidence: z.enum(["high", "medium", "low"]).optional().describe("How sure the rejection is; default: derived from repeats (3+ high, 2 or recent medium, else low)."),
+  related: textList("Related items (e.g. other libraries hit by the same problem)."),
+  alternatives: textList("Approaches to try instead of this one; the restore block shows them next to it."),
+};
+
+// ---- output schemas: the structured content each tool returns next to its text ----
+
+export const saveOutput = {
+  snapshot_id: z.string().describe("the snapshot's id (name) for load and recall"),
+  id: z.string().describe("the snapshot's unique record id"),
+  project: z.string(),
+  status: z.string(),
+  kind: z.string().describe("full, or overflow (Layer 1 only)"),
+  tokens: z.object({ layer1: z.number(), layer2: z.number() }),
+  warnings: z.array(z.string()),
+  removed: z.array(z.string()).describe("snapshots removed by the cleanup after this save"),
+};
+
+export const loadOutput = {
+  snapshot_id: z.string(),
+  id: z.string(),
+  created_at: z.string(),
+  status: z.string(),
+  restore_block: z.string(),
+  tokens: z.number(),
+  verify: z.array(z.object({ path: z.string(), absolute: z.string(), status: z.string(), modified_at: z.string().optional() })).optional(),
+};
+
+export const recallOutput = {
+  snapshot_id: z.string().optional(),
+  layer3: z.string().optional(),
+  query: z.string().optional(),
+  hits: z.array(z.object({ snapshot_id: z.string(), project: z.string().optional(), created_at: z.string(), status: z.string(), goal: z.string(), context: z.string() })).optional(),
+  more: z.boolean().optional(),
+};
+
+export const listOutput = {
+  project: z.string(),
+  snapshots: z.array(z.object({ n: z.number(), snapshot_id: z.string(), id: z.string(), created_at: z.string(), status: z.string(), kind: z.string(), goal: z.string() })),
+};
+
+export const failOutput = {
+  item: z.string(),
+  scope: z.string(),
+  rejected_by: z.string(),
+  reason: z.string(),
+  repeat_count: z.number(),
+  confidence: z.string(),
+  related: z.array(z.string()),
+  alternatives: z.array(z.string()),
+};

@@ -1,0 +1,156 @@
+// The MCP tools and resource: each parses its arguments, calls one engine use case and returns the
+// text the CLI would print (rendered by the same engine function) plus structured content.
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { z, ZodRawShape } from "zod";
+import { isUserError, UserError } from "../../errors.ts";
+import { saveSnapshot } from "../../engine/snapshots/save.ts";
+import { applyFlags, emptyInput } from "../../engine/snapshots/input.ts";
+import { restoreSnapshot } from "../../engine/snapshots/restore.ts";
+import { recallArchive, recallSearch } from "../../engine/snapshots/recall.ts";
+import { snapshotList } from "../../engine/snapshots/catalog.ts";
+import { archiveText, numberedList, recallHitsText, saveSummary, verifyText } from "../../engine/snapshots/summaries.ts";
+import { failureSummary, recordFailure } from "../../engine/failures/record.ts";
+import { LAYER1_BUDGET, LAYER2_BUDGET } from "../../engine/snapshots/layers.ts";
+import type { Session } from "../../engine/session.ts";
+import * as schema from "./schemas.ts";
+
+export const RESTORE_BLOCK_URI = "mindsave://restore-block";
+const HOW_TO_SAVE = "the save tool";
+
+/** Runs `fn` in a session of its own (write or read-only), one call at a time. */
+export type WithSession = <T>(write: boolean, fn: (s: Session) => Promise<T>) => Promise<T>;
+
+/** The message a client sees for a failure: a UserError as is, anything else as an internal error. */
+export function errorMessage(e: unknown): string {
+  if (isUserError(e)) return e.message;
+  const err = e as Error;
+  if (process.env.MINDSAVE_DEBUG) process.stderr.write(`mindsave mcp: ${err?.stack ?? String(e)}\n`);
+  return `internal error: ${err?.message ?? String(e)}`;
+}
+
+/** A tool result with text for the model and the same facts as structured content. */
+function result(text: string, structured: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: "text", text }], structuredContent: structured };
+}
+
+const READ_ONLY = { readOnlyHint: true, openWorldHint: false };
+const WRITES = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+
+interface ToolMeta<I extends ZodRawShape, O extends ZodRawShape> {
+  title: string;
+  description: string;
+  inputSchema: I;
+  outputSchema: O;
+  annotations: typeof READ_ONLY | typeof WRITES;
+}
+
+export function registerTools(server: McpServer, withSession: WithSession): void {
+  // Every tool answers a failure as an error result the model can read, never a protocol error.
+  const tool = <I extends ZodRawShape, O extends ZodRawShape>(name: string, meta: ToolMeta<I, O>, fn: (args: z.infer<z.ZodObject<I>>) => Promise<CallToolResult>) => {
+    const handler = async (args: z.infer<z.ZodObject<I>>): Promise<CallToolResult> => {
+      try {
+        return await fn(args);
+      } catch (e) {
+        return { content: [{ type: "text", text: errorMessage(e) }], isError: true };
+      }
+    };
+    // The SDK's callback type is generic over the schema in a way TypeScript cannot follow here.
+    server.registerTool(name, meta, handler as Parameters<typeof server.registerTool>[2]);
+  };
+
+  tool("save", {
+    title: "Save a checkpoint",
+    description: `Save a checkpoint of your working state in this project, so a later session (or another agent, on any host) resumes it with load. Layer 1 (goal/state/next_action/active_files/blocker, at most ${LAYER1_BUDGET} tokens) is always restored; Layer 2 (constraints/decisions/failure graph, at most ${LAYER2_BUDGET} tokens, compressed when over) is restored with it; Layer 3 (layer3, the cold archive) only on recall. Returns the snapshot id and token counts.`,
+    inputSchema: schema.saveInput, outputSchema: schema.saveOutput, annotations: WRITES,
+  }, async (a) => {
+    if (!a.goal.trim()) throw new UserError("A snapshot needs a goal: the task's objective in one sentence.");
+    const input = applyFlags(emptyInput(), {
+      goal: a.goal, state: a.state, next: a.next_action, activeFile: a.active_files, blocker: a.blocker,
+      constraint: a.constraints, decision: a.decisions, failed: a.failed, topic: a.topic, status: a.status,
+    });
+    if (a.layer3 !== undefined) input.layer3 = a.layer3;
+    const r = await withSession(true, (s) => saveSnapshot(s, { input, overflow: a.overflow }));
+    const snap = r.snapshot;
+    const lines = [...r.warnings.map((w) => `Warning: ${w}`), ...saveSummary(r, "mcp")];
+    return result(lines.join("\n"), {
+      snapshot_id: snap.name, id: snap.id, project: r.context.project.name, status: snap.status, kind: snap.kind,
+      tokens: { layer1: snap.l1_tokens, layer2: snap.l2_tokens }, warnings: r.warnings, removed: r.removed,
+    });
+  });
+
+  tool("load", {
+    title: "Restore the working state",
+    description: "Restore a saved working state: returns the restore block (Layer 1 + Layer 2 + the project's and global failure graph, at most 800 tokens) of the newest snapshot, or of the one given. Continue from its next action and do not retry anything its failure graph rejects.",
+    inputSchema: schema.loadInput, outputSchema: schema.loadOutput, annotations: READ_ONLY,
+  }, (a) => withSession(false, async (session) => {
+    const r = await restoreSnapshot(session, a.snapshot, { verify: a.verify, howToSave: HOW_TO_SAVE });
+    const s = r.snapshot;
+    const text = r.verify ? `${verifyText(r.verify)}\n${r.block.text}` : r.block.text;
+    return result(text, {
+      snapshot_id: s.name, id: s.id, created_at: s.created_at, status: s.status, restore_block: r.block.text, tokens: r.block.tokens,
+      ...(r.verify ? { verify: r.verify } : {}),
+    });
+  }));
+
+  tool("recall", {
+    title: "Search snapshots or read the cold archive",
+    description: "With keyword: a full-text search over every snapshot's layers in this project (newest first, one context line per hit). Without: the cold archive (Layer 3) of the newest snapshot or the one given, which load never includes.",
+    inputSchema: schema.recallInput, outputSchema: schema.recallOutput, annotations: READ_ONLY,
+  }, (a) => withSession(false, async (session) => {
+    const keyword = a.keyword?.trim();
+    if (keyword) {
+      const r = await recallSearch(session, [keyword], { allProjects: a.all_projects, limit: a.limit });
+      return result(recallHitsText(r, "raise limit for more"), {
+        query: keyword, more: r.more,
+        hits: r.hits.map((h) => ({ snapshot_id: h.name, ...(h.project_name ? { project: h.project_name } : {}), created_at: h.created_at, status: h.status, goal: h.goal, context: h.context })),
+      });
+    }
+    const { snapshot, text } = await recallArchive(session, a.snapshot);
+    return result(archiveText(snapshot, text), { snapshot_id: snapshot.name, layer3: text });
+  }));
+
+  tool("list", {
+    title: "List snapshots",
+    description: "The snapshots of this project, newest first: list number, id, when, status and goal. Pass an id or number to load or recall.",
+    inputSchema: schema.listInput, outputSchema: schema.listOutput, annotations: READ_ONLY,
+  }, (a) => withSession(false, async (session) => {
+    const { context, snapshots } = await snapshotList(session, { limit: a.limit });
+    const structured = {
+      project: context.project.name,
+      snapshots: snapshots.map((r, i) => ({ n: i + 1, snapshot_id: r.name, id: r.id, created_at: r.created_at, status: r.status, kind: r.kind, goal: r.goal })),
+    };
+    if (!snapshots.length) return result(`No snapshots in project ${context.project.name} yet.`, structured);
+    return result(`Snapshots of ${context.project.name}, newest first:\n${numberedList(snapshots, session.now())}`, structured);
+  }));
+
+  tool("fail", {
+    title: "Record a rejected approach",
+    description: "Record a rejected approach in the failure graph (Layer 2), shown in every later restore block so no session retries it. Recording the same item again adds one to its repeat count and merges the new details.",
+    inputSchema: schema.failInput, outputSchema: schema.failOutput, annotations: WRITES,
+  }, (a) => withSession(true, async (session) => {
+    const r = await recordFailure(session, {
+      item: a.item, reason: a.reason, rejected_by: a.rejected_by, scope: a.scope, confidence: a.confidence,
+      related: a.related, alternatives: a.alternatives, increment: true,
+    });
+    const f = r.failure;
+    return result(failureSummary(r), {
+      item: f.item, scope: f.scope, rejected_by: f.rejected_by, reason: f.reason, repeat_count: f.repeat_count, confidence: r.confidence,
+      related: f.related, alternatives: f.alternatives,
+    });
+  }));
+
+  server.registerResource("restore-block", RESTORE_BLOCK_URI, {
+    title: "MindSave restore block",
+    description: "The restore block (Layer 1 + Layer 2 + failures) of this project's newest snapshot, as the load tool returns it.",
+    mimeType: "text/markdown",
+  }, async (uri) => {
+    try {
+      const r = await withSession(false, (session) => restoreSnapshot(session, undefined, { howToSave: HOW_TO_SAVE }));
+      return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: r.block.text }] };
+    } catch (e) {
+      // -32002 is MCP's "resource not found": no project or no snapshot here yet.
+      throw isUserError(e) ? new McpError(-32002, e.message, { uri: uri.href }) : new McpError(ErrorCode.InternalError, errorMessage(e));
+    }
+  });
+}

@@ -1,0 +1,43 @@
+// The failure use cases every adapter shares (CLI, MCP, TUI): record a rejected approach, forget
+// one, list a project's graph, and the one-line summary the CLI and the MCP server both print.
+import { effectiveConfidence, forgetFailure, observeFailure, type Confidence, type FailureObservation } from "./graph.ts";
+import type { Session } from "../session.ts";
+import type { FailureRecord } from "../../store/store.ts";
+
+export type { FailureRecord, FailureObservation, Confidence };
+export { effectiveConfidence };
+
+export interface RecordedFailure {
+  failure: FailureRecord;
+  /** The stored confidence, or the one derived from repeats and recency. */
+  confidence: Confidence;
+}
+
+/**
+ * Records (or repeats) a failure in one transaction. Without `projectId` the current directory's
+ * project is used, created when seen for the first time (a global failure needs none).
+ */
+export async function recordFailure(session: Session, o: FailureObservation, opts: { projectId?: string | null } = {}): Promise<RecordedFailure> {
+  const now = session.now();
+  const failure = await session.write(async (w) => {
+    let projectId: string | null = null;
+    if (o.scope !== "global") projectId = opts.projectId !== undefined ? opts.projectId : (await session.project({ create: true, w })).project.id;
+    return observeFailure(w, projectId, o, now);
+  });
+  return { failure, confidence: effectiveConfidence(failure, now) };
+}
+
+export function failureSummary({ failure: f, confidence }: RecordedFailure): string {
+  return `Failure graph: ${f.item} (${f.scope}) rejected by ${f.rejected_by}, seen ${f.repeat_count} time(s), confidence ${confidence}.`;
+}
+
+/** Removes a failure of the current project's or the global graph (a tombstone, so it syncs). */
+export async function removeFailure(session: Session, item: string, scope?: string): Promise<FailureRecord> {
+  const ctx = await session.project({ create: false });
+  return session.write((w) => forgetFailure(w, ctx?.project.id ?? null, item, scope));
+}
+
+/** The project's and the global failures (or only the global ones without a project). */
+export function failuresFor(session: Session, projectId: string | null): Promise<FailureRecord[]> {
+  return session.store.listFailures(projectId);
+}

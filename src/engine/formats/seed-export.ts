@@ -1,0 +1,194 @@
+// `exportSeed`: a project written back in the original's `.mindsave/` layout, with relative paths
+// and every field, so the original can read it and a round trip loses nothing.
+import { existsSync, readFileSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
+import { parseDocument } from "yaml";
+import { UserError } from "../../errors.ts";
+import { projectSnapshots, snapshotById } from "../snapshots/catalog.ts";
+import { failuresFor } from "../failures/record.ts";
+import { normaliseItem, toGraphEntry } from "../failures/graph.ts";
+import { readSignal, toSignalJson } from "../agents/signal.ts";
+import { splitFrontMatter } from "../snapshots/input.ts";
+import { snapshotFile } from "../snapshots/manage.ts";
+import { recentToolCalls } from "../agents/toollog.ts";
+import type { Session } from "../session.ts";
+import type { SnapshotRecord } from "../../store/store.ts";
+import { isDir, listDir, writeFileAtomic } from "../../lib/fs.ts";
+import { failureFileStem, INDEX_MAX, instant, isObj, sameInstant, SEED_DIR, unslug, type ExportReport, type Obj } from "./seed-layout.ts";
+import { FIELD_ALIASES } from "./seed-read-snapshots.ts";
+import { toolCallFromLine, toolKey } from "./seed-read-tool-logs.ts";
+
+/** The front matter of an exported snapshot: the spec's template, plus what only MindSave keeps. */
+export function exportedSnapshotFile(s: SnapshotRecord): string {
+  const marker: Obj = { topic: s.topic, kind: s.kind };
+  if (s.compressed && Array.isArray(s.compressed.original_constraints)) marker.original_constraints = s.compressed.original_constraints;
+  return snapshotFile({ ...s, extra: { ...(s.extra ?? {}), _mindsave: marker } }, s.active_files.map((f) => f.path));
+}
+
+function layersOf(s: SnapshotRecord): string[] {
+  const l2 = s.constraints.length || s.decisions.length || Object.keys(s.failure_graph).length;
+  return ["L1", ...(l2 ? ["L2"] : []), ...(s.layer3.trim() ? ["L3"] : [])];
+}
+
+/** What an existing snapshot file says it is (id, time, goal), leniently. */
+function existingSnapshotIdentity(path: string): { id?: string; created?: number; goal?: string } | null {
+  try {
+    const text = readFileSync(path, "utf8");
+    const data = parseDocument(splitFrontMatter(text).yaml).toJS() as unknown;
+    if (!isObj(data)) return null;
+    const pick = (field: string) => [field, ...(FIELD_ALIASES[field] ?? [])].map((k) => data[k]).find((v) => v !== undefined && v !== null);
+    const id = pick("snapshot_id");
+    const goal = pick("goal");
+    return { id: id === undefined ? undefined : String(id), created: instant(pick("created_at")), goal: goal === undefined ? undefined : String(goal).trim() };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Writes the current project in the original's layout under `{out}/.mindsave/` (default: the
+ * project's root on this host). Files for the same snapshots and failures are replaced; anything
+ * else already there is left as it is, and tool logs only gain the calls not yet on disk.
+ */
+export async function exportSeed(session: Session, opts: { out?: string } = {}): Promise<ExportReport> {
+  const ctx = await session.requireProject();
+  const target = opts.out ? resolve(opts.out) : ctx.root;
+  if (!target) throw new UserError(`Project ${ctx.project.name} has no root on this host; give --out DIR.`);
+  const dir = basename(target) === SEED_DIR ? target : join(target, SEED_DIR);
+  if (existsSync(join(dir, "mindsave.db"))) throw new UserError(`${dir} is a MindSave home (it holds mindsave.db); export to a workspace instead.`);
+  if (existsSync(target) && !isDir(target)) throw new UserError(`${target} is not a directory.`);
+  const projectId = ctx.project.id;
+  const now = session.now();
+  const warnings: string[] = [];
+
+  const summaries = await projectSnapshots(session, projectId);
+  const records: SnapshotRecord[] = [];
+  for (const s of summaries) records.push(await snapshotById(session, s.id));
+
+  // Never overwrite a different snapshot that only exists on disk.
+  const snapDir = join(dir, "snapshots");
+  const names = new Set(records.map((s) => s.name));
+  const conflicts: string[] = [];
+  for (const s of records) {
+    const path = join(snapDir, `${s.name}.md`);
+    if (!existsSync(path)) continue;
+    const found = existingSnapshotIdentity(path);
+    if (found && found.id === s.name && sameInstant(found.created, s.created_at)) continue;
+    const inStore = found && Number.isFinite(found.created) && records.some((r) => sameInstant(r.created_at, found.created) && (!found.goal || r.goal === found.goal));
+    if (!inStore) conflicts.push(`snapshots/${s.name}.md`);
+  }
+  if (conflicts.length) {
+    throw new UserError(`${dir} already holds ${conflicts.join(", ")} with a different snapshot that is not in the store; import it first (\`mindsave import ${target}\`) or export elsewhere with --out.`);
+  }
+
+  for (const s of records) writeFileAtomic(join(snapDir, `${s.name}.md`), exportedSnapshotFile(s));
+  const strays = listDir(snapDir).filter((f) => f.toLowerCase().endsWith(".md") && !names.has(f.replace(/\.md$/i, "")));
+  if (strays.length) warnings.push(`snapshots/ also holds ${strays.length} file(s) that are not in the store, left as they are and not in index.json: ${strays.join(", ")}.`);
+
+  const index = records.slice(0, INDEX_MAX).map((s) => ({
+    id: s.name,
+    path: `${SEED_DIR}/snapshots/${s.name}.md`,
+    created_at: s.created_at,
+    goal: s.goal,
+    active_files: s.active_files.map((f) => f.path),
+    blocker: s.blocker,
+    layers: layersOf(s),
+    auto_trigger: s.auto_trigger && s.auto_trigger.reason !== undefined ? String(s.auto_trigger.reason) : null,
+  }));
+  writeFileAtomic(join(dir, "index.json"), JSON.stringify({ snapshots: index }, null, 2) + "\n");
+
+  // Failure nodes: one file each, named as the original would, with the real name inside.
+  const failures = await failuresFor(session, projectId);
+  const counts = { project: 0, global: 0 };
+  for (const scope of ["project", "global"] as const) {
+    const scopeDir = join(dir, "failure_graph", scope);
+    const byItem = new Map<string, string>();
+    const used = new Set<string>();
+    for (const name of listDir(scopeDir)) {
+      if (!name.toLowerCase().endsWith(".json")) continue;
+      const stem = name.replace(/\.json$/i, "");
+      used.add(stem.toLowerCase());
+      let item = unslug(stem);
+      try {
+        const data = JSON.parse(readFileSync(join(scopeDir, name), "utf8")) as unknown;
+        const named = isObj(data) ? [data.item, data.name].find((v) => typeof v === "string" && v.trim()) : undefined;
+        if (typeof named === "string") item = named.trim();
+      } catch {
+        // unreadable: keep the name from the file name
+      }
+      if (!byItem.has(normaliseItem(item))) byItem.set(normaliseItem(item), stem);
+    }
+    for (const f of failures.filter((x) => x.scope === scope).sort((a, b) => a.item.localeCompare(b.item))) {
+      let stem = byItem.get(normaliseItem(f.item));
+      if (!stem) {
+        const base = failureFileStem(f.item);
+        stem = base;
+        for (let n = 2; used.has(stem.toLowerCase()); n++) stem = `${base}-${n}`;
+        used.add(stem.toLowerCase());
+        byItem.set(normaliseItem(f.item), stem);
+      }
+      writeFileAtomic(join(scopeDir, `${stem}.json`), JSON.stringify({ item: f.item, ...toGraphEntry(f, now) }, null, 2) + "\n");
+      counts[scope]++;
+    }
+  }
+
+  // Tool logs by day; a call already in any log on disk is not written again.
+  const logDir = join(dir, "tool_logs");
+  const onDisk = new Set<string>();
+  const existingLines = new Map<string, string[]>();
+  for (const name of listDir(logDir)) {
+    if (!name.toLowerCase().endsWith(".jsonl")) continue;
+    let text = "";
+    try {
+      text = readFileSync(join(logDir, name), "utf8");
+    } catch {
+      continue;
+    }
+    const lines = text.split(/\r?\n/).filter((l) => l.trim());
+    existingLines.set(name, lines);
+    for (const line of lines) {
+      try {
+        const o = JSON.parse(line) as unknown;
+        const parsed = isObj(o) ? toolCallFromLine(o, null) : null;
+        if (parsed) onDisk.add(toolKey(parsed.call));
+      } catch {
+        // not a call
+      }
+    }
+  }
+  const calls = await recentToolCalls(session, projectId, Number.MAX_SAFE_INTEGER);
+  const byDay = new Map<string, { ts: string; line: string }[]>();
+  for (const c of calls) {
+    if (onDisk.has(toolKey(c))) continue;
+    const day = /^\d{4}-\d{2}-\d{2}/.test(c.timestamp) ? c.timestamp.slice(0, 10) : "undated";
+    const line: Obj = { timestamp: c.timestamp, action: c.action, target: c.target, summary: c.summary };
+    if (c.tool && c.tool !== c.action) line.tool = c.tool;
+    if (c.session_id) line.session_id = c.session_id;
+    if (!byDay.has(day)) byDay.set(day, []);
+    byDay.get(day)!.push({ ts: c.timestamp, line: JSON.stringify(line) });
+  }
+  const logFiles: string[] = [];
+  for (const [day, lines] of byDay) {
+    const name = `${day}.jsonl`;
+    const old = (existingLines.get(name) ?? []).map((line) => {
+      try {
+        const o = JSON.parse(line) as Obj;
+        return { ts: String(o.timestamp ?? ""), line };
+      } catch {
+        return { ts: "", line };
+      }
+    });
+    const all = [...old, ...lines].sort((a, b) => (instant(a.ts) || 0) - (instant(b.ts) || 0));
+    writeFileAtomic(join(logDir, name), all.map((l) => l.line).join("\n") + "\n");
+    logFiles.push(`tool_logs/${name}`);
+  }
+
+  const { signal } = await readSignal(session);
+  writeFileAtomic(join(dir, "signal.json"), JSON.stringify(toSignalJson(signal), null, 2) + "\n");
+
+  return {
+    dir, project: { id: projectId, name: ctx.project.name },
+    snapshots: records.map((s) => s.name), index: index.length, failures: counts,
+    tool_calls: [...byDay.values()].reduce((n, l) => n + l.length, 0), tool_log_files: logFiles.sort(), signal: true, warnings,
+  };
+}

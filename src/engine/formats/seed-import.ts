@@ -1,0 +1,218 @@
+// `importSeed`: a workspace's `.mindsave/` as the original skill and SDK write it, into the store.
+// Older field names are mapped when they can be identified; everything else is kept (in a
+// snapshot's `extra`) or named in a warning, never dropped silently.
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { UserError } from "../../errors.ts";
+import { projectSnapshots } from "../snapshots/catalog.ts";
+import { failuresFor } from "../failures/record.ts";
+import { derivedConfidence, normaliseItem, observeFailure, type FailureObservation } from "../failures/graph.ts";
+import { localHomeDir } from "../home/home.ts";
+import { saveSnapshot } from "../snapshots/save.ts";
+import { readSignal, updateSignal, type SignalState } from "../agents/signal.ts";
+import { appendToolCalls } from "../agents/toollog.ts";
+import type { Session } from "../session.ts";
+import { isDir, listDir } from "../../lib/fs.ts";
+import { instant, isObj, mtime, readJson, sameInstant, type ImportReport, type SeedLocation } from "./seed-layout.ts";
+import { parseSnapshotFile, readIndex, type ParsedSnapshot } from "./seed-read-snapshots.ts";
+import { failureKey, nodeSatisfied, readNodes, type ParsedNode } from "./seed-read-failures.ts";
+import { readToolLogs } from "./seed-read-tool-logs.ts";
+import { signalFromFile } from "./seed-read-signal.ts";
+
+const NO_REASON = "(no reason recorded)";
+/** Entries of a `.mindsave/` folder that import understands or knowingly leaves alone. */
+const KNOWN_ENTRIES = new Set(["snapshots", "index.json", "signal.json", "failure_graph", "tool_logs", "project.json", "l3_index.json"]);
+/** Parts of the original's layout MindSave has no place for: named in a warning, not imported. */
+const NOT_KEPT: Record<string, string> = {
+  execution_graphs: "MindSave keeps no execution DAGs",
+  workspace_snap: "MindSave keeps no workspace copies",
+};
+
+/**
+ * Imports a `.mindsave/` folder into the project of its workspace (the session must have been
+ * opened with that workspace). Idempotent: a snapshot already in the project (same id, or the same
+ * id with a -N suffix, and the same created_at) is skipped; failures and tool calls merge.
+ * One snapshot that cannot be read or saved is reported and the rest still land.
+ */
+export async function importSeed(session: Session, loc: SeedLocation): Promise<ImportReport> {
+  const warnings: string[] = [];
+  const report: ImportReport = {
+    source: loc.dir, root: loc.root, project: null,
+    snapshots: { imported: [], skipped: [], failed: [] },
+    failures: { imported: 0, skipped: 0 }, tool_calls: { imported: 0, skipped: 0 }, signal: "absent", warnings,
+  };
+
+  // What is there.
+  for (const name of listDir(loc.dir)) {
+    if (KNOWN_ENTRIES.has(name)) continue;
+    if (name in NOT_KEPT) {
+      const n = listDir(join(loc.dir, name)).length;
+      if (n) warnings.push(`${name}/ (${n} entr${n === 1 ? "y" : "ies"}) was not imported: ${NOT_KEPT[name]}.`);
+      continue;
+    }
+    warnings.push(`${name} is not part of the original MindSave layout; not imported.`);
+  }
+  const fgDir = join(loc.dir, "failure_graph");
+  for (const name of listDir(fgDir)) {
+    if (name !== "project" && name !== "global") warnings.push(`failure_graph/${name} is neither project/ nor global/; not imported.`);
+  }
+
+  const index = readIndex(loc.dir, warnings);
+  const snapDir = join(loc.dir, "snapshots");
+  const parsed: ParsedSnapshot[] = [];
+  const seenFiles = new Set<string>();
+  for (const name of listDir(snapDir)) {
+    const path = join(snapDir, name);
+    if (!name.toLowerCase().endsWith(".md") || isDir(path)) {
+      warnings.push(`snapshots/${name}: not a snapshot (.md file); not imported.`);
+      continue;
+    }
+    seenFiles.add(name);
+    try {
+      parsed.push(parseSnapshotFile(readFileSync(path, "utf8"), name, loc, index, mtime(path)));
+    } catch (e) {
+      if (!(e instanceof UserError)) throw e;
+      report.snapshots.failed.push({ file: `snapshots/${name}`, reason: e.message });
+    }
+  }
+  // Index lines name their snapshot by id or snapshot_id, and their file by path or file.
+  const entryId = (e: Record<string, unknown>) => [e.id, e.snapshot_id].find((v) => typeof v === "string" && v) as string | undefined;
+  const entryFile = (e: Record<string, unknown>) => [e.path, e.file].find((v) => typeof v === "string" && v) as string | undefined;
+  const missing = index.entries.filter((e) => {
+    const id = entryId(e);
+    const path = entryFile(e);
+    const file = path ? path.replace(/\\/g, "/").split("/").pop()! : id ? `${id}.md` : "";
+    return !seenFiles.has(file) && !(id && seenFiles.has(`${id}.md`));
+  });
+  if (missing.length) {
+    warnings.push(`index.json lists ${missing.length} snapshot(s) whose file is missing, so only their index line exists; not imported: ${missing.map((e) => entryId(e) ?? entryFile(e) ?? "(an entry without id)").join(", ")}.`);
+  }
+
+  const nodes = [
+    ...readNodes(join(fgDir, "project"), "project", "failure_graph/project", warnings),
+    ...readNodes(join(fgDir, "global"), "global", "failure_graph/global", warnings),
+  ];
+  const homeGlobal = join(localHomeDir(session.env), "global");
+  if (resolve(homeGlobal) !== resolve(fgDir, "global")) nodes.push(...readNodes(homeGlobal, "global", "~/.mindsave/global", warnings));
+  const logs = readToolLogs(join(loc.dir, "tool_logs"), warnings);
+  const signalPath = join(loc.dir, "signal.json");
+  const signalData = existsSync(signalPath) ? readJson(signalPath, "signal.json", warnings) : undefined;
+  if (signalData !== undefined && !isObj(signalData)) warnings.push("signal.json is not a JSON object; not imported.");
+
+  if (!parsed.length && !report.snapshots.failed.length && !nodes.length && !logs.calls.length && signalData === undefined) {
+    throw new UserError(`${loc.dir} holds no snapshots, failure nodes, tool logs or signal.json to import.`);
+  }
+
+  const signalBefore = (await readSignal(session)).signal;
+  const ctx = await session.write((w) => session.project({ create: true, w }));
+  const projectId = ctx.project.id;
+  report.project = { id: projectId, name: ctx.project.name };
+  const now = session.now();
+
+  // Failures, first pass: nodes new to the store are created at their first_seen, so the
+  // snapshots' mentions (later) do not move it.
+  const before = new Map((await failuresFor(session, projectId)).map((f) => [failureKey(f.scope, f.item), f]));
+  const satisfied = new Set<ParsedNode>(nodes.filter((n) => nodeSatisfied(before.get(failureKey(n.scope, n.item)), n)));
+  const observation = (n: ParsedNode, extra: Partial<FailureObservation> = {}): FailureObservation => ({
+    item: n.item, scope: n.scope, reason: n.reason || NO_REASON, rejected_by: n.rejected_by,
+    // A confidence the original derived from repeats and age stays derived here too.
+    confidence: n.confidence && n.confidence !== derivedConfidence(n.repeat_count, n.last_seen.toISOString(), now) ? n.confidence : undefined,
+    related: n.related, alternatives: n.alternatives, ...extra,
+  });
+  const fresh = nodes.filter((n) => !before.has(failureKey(n.scope, n.item)));
+  if (fresh.length) {
+    await session.write(async (w) => {
+      const done = new Set<string>();
+      for (const n of [...fresh].sort((a, b) => a.first_seen.getTime() - b.first_seen.getTime())) {
+        if (done.has(failureKey(n.scope, n.item))) continue;
+        done.add(failureKey(n.scope, n.item));
+        await observeFailure(w, projectId, observation(n, { atLeast: 1 }), n.first_seen);
+      }
+    });
+  }
+
+  // Snapshots, oldest first.
+  const existing = await projectSnapshots(session, projectId);
+  const known = new Set((await failuresFor(session, projectId)).map((f) => normaliseItem(f.item)));
+  for (const p of [...parsed].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())) {
+    const same = existing.find((s) => (s.name === p.id || (s.name.startsWith(`${p.id}-`) && /^\d+$/.test(s.name.slice(p.id.length + 1)))) && sameInstant(s.created_at, p.createdAt));
+    if (same) {
+      report.snapshots.skipped.push(same.name);
+      continue;
+    }
+    for (const [item, entry] of Object.entries(p.input.failure_graph)) {
+      if (!known.has(normaliseItem(item)) && !(typeof entry.reason === "string" ? entry.reason.trim() : entry.reason)) {
+        entry.reason = NO_REASON;
+        p.warnings.push(`${p.file}: failure ${JSON.stringify(item)} has no reason; recorded as "${NO_REASON}".`);
+      }
+    }
+    try {
+      const result = await saveSnapshot(session, { input: p.input, name: p.id, createdAt: p.createdAt, noCleanup: true, overflow: p.overflow });
+      const name = result.snapshot.name;
+      warnings.push(...p.warnings, ...result.warnings.map((w) => `${p.file}: ${w}`));
+      if (name !== p.id) warnings.push(`${p.file}: snapshot_id ${p.id} is already used in this project by another snapshot; imported as ${name}.`);
+      report.snapshots.imported.push(name);
+      existing.push({ ...result.snapshot, size: 0, has_layer2: false, has_layer3: false });
+      for (const item of Object.keys(result.snapshot.failure_graph)) known.add(normaliseItem(item));
+    } catch (e) {
+      if (!(e instanceof UserError)) throw e;
+      warnings.push(...p.warnings);
+      report.snapshots.failed.push({ file: p.file, reason: e.message });
+    }
+  }
+
+  // Failures, second pass: each node's full state at its last_seen. A snapshot's mention never
+  // moves a failure's last_seen back either.
+  const after = await failuresFor(session, projectId);
+  await session.write(async (w) => {
+    for (const f of after) {
+      const was = before.get(failureKey(f.scope, f.item));
+      if (was && Date.parse(was.last_seen) > Date.parse(f.last_seen)) {
+        await observeFailure(w, projectId, { item: f.item, scope: f.scope }, new Date(was.last_seen));
+      }
+    }
+    const current = new Map(after.map((f) => [failureKey(f.scope, f.item), f]));
+    const floor = new Map<string, number>();
+    for (const n of nodes) {
+      if (satisfied.has(n)) {
+        report.failures.skipped++;
+        continue;
+      }
+      const key = failureKey(n.scope, n.item);
+      const was = before.get(key);
+      // The node file says when it was last seen; the store's own, newer knowledge is kept.
+      const at = Math.max(n.last_seen.getTime(), was ? Date.parse(was.last_seen) : 0, floor.get(key) ?? 0);
+      floor.set(key, at);
+      await observeFailure(w, projectId, observation(n, { atLeast: n.repeat_count, reason: n.reason || current.get(key)?.reason || NO_REASON }), new Date(at));
+      report.failures.imported++;
+    }
+  });
+
+  // Tool calls: the store keys each call, so a second import adds nothing.
+  if (logs.calls.length) {
+    const added = await session.write((w) => appendToolCalls(w, projectId, logs.calls));
+    report.tool_calls = { imported: added, skipped: logs.calls.length - added };
+  }
+
+  // The signal: the newest of the store's own, the imported snapshots' and signal.json's saves wins.
+  const fileSignal = isObj(signalData) ? signalFromFile(signalData, warnings) : null;
+  const afterSaves = (await readSignal(session)).signal;
+  const beforeWins = instant(signalBefore.last_save) > instant(afterSaves.last_save);
+  const base = beforeWins ? signalBefore : afterSaves;
+  let next: SignalState = base;
+  if (fileSignal) {
+    const fileTime = instant(fileSignal.last_save);
+    if (!base.last_save || (Number.isFinite(fileTime) && fileTime >= instant(base.last_save)) || (!fileSignal.last_save && !report.snapshots.imported.length)) {
+      next = { ...base, ...fileSignal };
+      next.turn = Math.max(next.turn, next.last_auto_save_turn ?? 0);
+      const changed = Object.keys(fileSignal).some((k) => JSON.stringify(fileSignal[k as keyof SignalState]) !== JSON.stringify(base[k as keyof SignalState]));
+      report.signal = changed ? "imported" : "unchanged";
+    } else {
+      report.signal = "older";
+    }
+  }
+  if (beforeWins || report.signal === "imported") {
+    await updateSignal(session, () => next);
+  }
+  return report;
+}

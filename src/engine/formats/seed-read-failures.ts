@@ -1,0 +1,83 @@
+// Reading the original's failure nodes (failure_graph/{project,global}/*.json, ~/.mindsave/global),
+// and telling whether the store already knows all a node says.
+import { join } from "node:path";
+import { normaliseItem } from "../failures/graph.ts";
+import type { FailureRecord } from "../../store/store.ts";
+import { isDir, listDir } from "../../lib/fs.ts";
+import { asStrings, instant, isObj, mtime, readJson, unslug } from "./seed-layout.ts";
+import { normaliseEntry } from "./seed-read-snapshots.ts";
+
+export interface ParsedNode {
+  file: string;
+  item: string;
+  scope: "project" | "global";
+  reason: string;
+  rejected_by?: string;
+  confidence?: string;
+  repeat_count: number;
+  related: string[];
+  alternatives: string[];
+  first_seen: Date;
+  last_seen: Date;
+}
+
+const NODE_FIELDS = new Set(["schema_version", "rejected_by", "reason", "repeat_count", "confidence", "scope", "related", "alternatives", "first_seen", "last_seen", "item", "name"]);
+
+export function readNodes(dir: string, scope: "project" | "global", label: string, warnings: string[]): ParsedNode[] {
+  const out: ParsedNode[] = [];
+  for (const name of listDir(dir)) {
+    const path = join(dir, name);
+    const file = `${label}/${name}`;
+    if (!name.toLowerCase().endsWith(".json") || isDir(path)) {
+      warnings.push(`${file}: not a failure node (.json file); not imported.`);
+      continue;
+    }
+    const data = readJson(path, file, warnings);
+    if (data === undefined) continue;
+    if (!isObj(data)) {
+      warnings.push(`${file}: not a JSON object; not imported.`);
+      continue;
+    }
+    const stem = name.replace(/\.json$/i, "");
+    const named = [data.item, data.name].find((v) => typeof v === "string" && v.trim()) as string | undefined;
+    const item = named?.trim() ?? unslug(stem);
+    const where = `${file} (${JSON.stringify(item)})`;
+    const unknown = Object.keys(data).filter((k) => !NODE_FIELDS.has(k));
+    if (unknown.length) warnings.push(`${where}: MindSave's failure graph has no place for ${unknown.join(", ")}; not imported.`);
+    const e = normaliseEntry(item, data, [], file);
+    if (e.scope && e.scope !== scope) warnings.push(`${where}: says scope ${e.scope} but sits in the ${scope} folder; imported as ${scope}.`);
+    if ("original_scope" in e) warnings.push(`${where}: scope ${JSON.stringify(e.original_scope)} is not project or global; imported as ${scope} (its folder).`);
+    if ("original_rejected_by" in e) warnings.push(`${where}: rejected_by ${JSON.stringify(e.original_rejected_by)} is not user or system; imported as user.`);
+    if ("original_confidence" in e) warnings.push(`${where}: confidence ${JSON.stringify(e.original_confidence)} is not high, medium or low; derived from repeats instead.`);
+    const fallback = mtime(path);
+    const time = (field: "first_seen" | "last_seen"): Date => {
+      const t = instant(data[field]);
+      if (Number.isFinite(t)) return new Date(t);
+      if (data[field] !== undefined) warnings.push(`${where}: ${field} ${JSON.stringify(data[field])} is not a time; used the file's modification time.`);
+      return fallback;
+    };
+    let first_seen = time("first_seen");
+    const last_seen = time("last_seen");
+    if (first_seen > last_seen) first_seen = last_seen;
+    const count = Number(e.repeat_count);
+    out.push({
+      file, item, scope,
+      reason: typeof e.reason === "string" && e.reason.trim() ? e.reason.trim() : e.reason !== undefined && e.reason !== null && String(e.reason).trim() ? String(e.reason).trim() : "",
+      rejected_by: typeof e.rejected_by === "string" ? e.rejected_by : undefined,
+      confidence: typeof e.confidence === "string" ? e.confidence : undefined,
+      repeat_count: Number.isFinite(count) && count >= 1 ? Math.floor(count) : 1,
+      related: asStrings(e.related), alternatives: asStrings(e.alternatives), first_seen, last_seen,
+    });
+  }
+  return out;
+}
+
+export const failureKey = (scope: string, item: string) => `${scope}\0${normaliseItem(item)}`;
+
+/** Is everything this node says already in the store's record? */
+export function nodeSatisfied(f: FailureRecord | undefined, n: ParsedNode): boolean {
+  if (!f) return false;
+  const has = (list: string[], want: string[]) => want.every((x) => list.includes(x));
+  return f.repeat_count >= n.repeat_count && (!n.reason || f.reason === n.reason) && (!n.rejected_by || f.rejected_by === n.rejected_by) &&
+    has(f.related, n.related) && has(f.alternatives, n.alternatives) && Date.parse(f.last_seen) >= n.last_seen.getTime();
+}

@@ -1,0 +1,308 @@
+// Reading the original's snapshots: index.json, older field names, the failure graph in any
+// version's shape, and one snapshot file (`parseSnapshotFile`) into the engine's input.
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseDocument } from "yaml";
+import { UserError } from "../../errors.ts";
+import { isAbsoluteAny } from "../projects/paths.ts";
+import { SNAPSHOT_VERSION } from "../snapshots/save.ts";
+import { fromFields, parseSnapshotText, parseStatus, splitFrontMatter, type SnapshotInput } from "../snapshots/input.ts";
+import type { FailureGraphEntry } from "../../store/store.ts";
+import { asStrings, instant, isObj, readJson, type Obj, type SeedLocation } from "./seed-layout.ts";
+
+/** Older versions' names for the spec's fields (the first one present is used). */
+export const FIELD_ALIASES: Record<string, string[]> = {
+  snapshot_id: ["id", "snapshotId"],
+  created_at: ["created", "timestamp", "createdAt", "saved_at", "savedAt", "date"],
+  goal: ["task_goal", "taskGoal", "title", "task", "objective"],
+  state: ["current_state", "currentState"],
+  next_action: ["next", "next_step", "nextAction", "nextStep", "next_steps", "nextSteps"],
+  active_files: ["files", "activeFiles", "active_file", "activeFile"],
+  blocker: ["blockers", "blocked_by", "blockedBy"],
+  constraints: ["constraint"],
+  decisions: ["decision", "key_decisions"],
+  excluded_paths: ["excluded", "failed_approaches", "failedApproaches", "excludedPaths"],
+  failure_graph: ["failureGraph"],
+  auto_trigger: ["autoTrigger"],
+};
+
+const TEXT_FIELDS = ["goal", "state", "next_action", "blocker"] as const;
+
+const WHO: Record<string, "user" | "system"> = {
+  user: "user", human: "user", developer: "user", me: "user", owner: "user",
+  system: "system", ai: "system", agent: "system", assistant: "system", model: "system", test: "system", tests: "system",
+  ci: "system", bot: "system", tool: "system", build: "system", compiler: "system", linter: "system",
+};
+const SCOPES: Record<string, "project" | "global"> = { project: "project", local: "project", global: "global", shared: "global", "cross-platform": "global" };
+const CONFIDENCE = new Set(["high", "medium", "low"]);
+
+/**
+ * One failure-graph entry in the engine's terms: who/scope/confidence synonyms mapped, lists as
+ * lists; a value that cannot be mapped is kept in the entry as `original_<field>`, with a warning.
+ */
+export function normaliseEntry(item: string, raw: unknown, warnings: string[], where: string): FailureGraphEntry {
+  const e: FailureGraphEntry = isObj(raw) ? { ...raw } : raw === null || raw === undefined ? {} : { reason: String(raw) };
+  const fix = (field: "rejected_by" | "scope" | "confidence", map: (s: string) => string | undefined) => {
+    const v = e[field];
+    if (v === undefined || v === null || v === "") {
+      delete e[field];
+      return;
+    }
+    const mapped = map(String(v).trim().toLowerCase());
+    if (mapped) e[field] = mapped;
+    else {
+      delete e[field];
+      e[`original_${field}`] = v;
+      warnings.push(`${where}: failure ${JSON.stringify(item)} has ${field} ${JSON.stringify(v)}, which MindSave does not know; kept as original_${field}.`);
+    }
+  };
+  fix("rejected_by", (s) => WHO[s]);
+  fix("scope", (s) => SCOPES[s]);
+  fix("confidence", (s) => (CONFIDENCE.has(s) ? s : undefined));
+  for (const list of ["related", "alternatives"] as const) if (e[list] !== undefined) e[list] = asStrings(e[list]);
+  if (e.repeat_count !== undefined && typeof e.repeat_count !== "number" && Number.isFinite(Number(e.repeat_count))) e.repeat_count = Number(e.repeat_count);
+  return e;
+}
+
+/** failure_graph as a mapping, whatever the version wrote: JSON text (the v3.5 SDK), a list, or a mapping. */
+function normaliseGraph(v: unknown, data: Obj, kept: Obj, warnings: string[], where: string): Record<string, FailureGraphEntry> | undefined {
+  if (v === undefined || v === null || v === "") return undefined;
+  let value: unknown = v;
+  if (typeof v === "string") {
+    try {
+      value = JSON.parse(v);
+    } catch {
+      const doc = parseDocument(v);
+      if (doc.errors.length || !isObj(doc.toJS())) {
+        kept.failure_graph_text = v;
+        warnings.push(`${where}: failure_graph is neither JSON nor YAML; kept as text in failure_graph_text.`);
+        return undefined;
+      }
+      value = doc.toJS();
+    }
+  }
+  const out: Record<string, FailureGraphEntry> = {};
+  if (Array.isArray(value)) {
+    const rest: unknown[] = [];
+    for (const x of value) {
+      const name = isObj(x) ? x.item ?? x.name : undefined;
+      if (typeof name === "string" && name.trim()) {
+        const { item: _i, name: _n, ...entry } = x as Obj;
+        out[name.trim()] = normaliseEntry(name.trim(), entry, warnings, where);
+      } else if (typeof x === "string" && x.trim()) {
+        rest.push(x);
+      } else {
+        rest.push(x);
+      }
+    }
+    if (rest.length) {
+      // Plain lines are the legacy flat list.
+      const lines = rest.filter((x): x is string => typeof x === "string");
+      if (lines.length) data.excluded_paths = [...asStrings(data.excluded_paths), ...lines];
+      const odd = rest.filter((x) => typeof x !== "string");
+      if (odd.length) {
+        kept.failure_graph_unrecognised = odd;
+        warnings.push(`${where}: ${odd.length} failure_graph entr${odd.length === 1 ? "y has" : "ies have"} no item name; kept in failure_graph_unrecognised.`);
+      }
+    }
+    return out;
+  }
+  if (!isObj(value)) {
+    kept.failure_graph_text = v;
+    warnings.push(`${where}: failure_graph is not a mapping of item → {reason, …}; kept in failure_graph_text.`);
+    return undefined;
+  }
+  for (const [item, entry] of Object.entries(value)) if (item.trim()) out[item.trim()] = normaliseEntry(item.trim(), entry, warnings, where);
+  return out;
+}
+
+/** The topic inside an id `{topic}_{YYYY-MM-DD|YYYYMMDD}[_HHMMSS][-N]`, or undefined. */
+export function topicFromId(id: string): string | undefined {
+  const m = /^(?:OVF_)?(.+?)_(?:\d{4}-\d{2}-\d{2}|\d{8})(?:[_T]\d{4,6})?(?:-\d+)?$/u.exec(id);
+  // Longer than a topic may be (the SDK allows 40 characters): the engine's slug shortens it.
+  const topic = m?.[1];
+  return topic && /^[\p{L}\p{N}\p{M}_]+$/u.test(topic) ? topic : undefined;
+}
+
+const SAFE_ID = /^[\p{L}\p{N}\p{M}_][\p{L}\p{N}\p{M}_.-]{0,119}$/u;
+
+export interface IndexInfo {
+  byId: Map<string, Obj>;
+  byFile: Map<string, Obj>;
+  /** Workspace roots on the writing host, from the original's absolute index paths. */
+  origRoots: string[];
+  entries: Obj[];
+}
+
+export function readIndex(dir: string, warnings: string[]): IndexInfo {
+  const info: IndexInfo = { byId: new Map(), byFile: new Map(), origRoots: [], entries: [] };
+  const path = join(dir, "index.json");
+  if (!existsSync(path)) return info;
+  const data = readJson(path, "index.json", warnings);
+  if (data === undefined) return info;
+  const list = Array.isArray(data) ? data : isObj(data) && Array.isArray(data.snapshots) ? data.snapshots : null;
+  if (!list) {
+    warnings.push("index.json has no \"snapshots\" list; the snapshot files are imported without it.");
+    return info;
+  }
+  const roots = new Set<string>();
+  for (const e of list) {
+    if (!isObj(e)) continue;
+    info.entries.push(e);
+    if (typeof e.id === "string") info.byId.set(e.id, e);
+    if (typeof e.path === "string" && e.path) {
+      const p = e.path.replace(/\\/g, "/");
+      info.byFile.set(p.split("/").pop()!, e);
+      const m = /^(.*)\/\.mindsave\/snapshots\/[^/]+$/.exec(p);
+      if (m && isAbsoluteAny(p)) roots.add(m[1]);
+    }
+  }
+  info.origRoots = [...roots].sort((a, b) => b.length - a.length);
+  return info;
+}
+
+/** An active file as the engine takes it: relative ones from the root, the writing host's absolute paths rebased onto this root. */
+function rebaseActiveFile(f: string, root: string, origRoots: string[]): string {
+  const raw = f.trim();
+  if (!isAbsoluteAny(raw)) return resolve(root, raw.replace(/\\/g, "/"));
+  const norm = raw.replace(/\\/g, "/");
+  for (const o of origRoots) {
+    const windows = /^[A-Za-z]:\//.test(o);
+    const [a, b] = windows ? [norm.toLowerCase(), o.toLowerCase()] : [norm, o];
+    if (a === b) return root;
+    if (a.startsWith(b + "/")) return resolve(root, norm.slice(o.length + 1));
+  }
+  return raw;
+}
+
+export interface ParsedSnapshot {
+  file: string;
+  id: string;
+  createdAt: Date;
+  input: SnapshotInput;
+  overflow: boolean;
+  warnings: string[];
+}
+
+/** Reads one snapshot file; throws a UserError naming what is wrong when it cannot be imported. */
+export function parseSnapshotFile(text: string, file: string, loc: SeedLocation, index: IndexInfo, fileTime: Date): ParsedSnapshot {
+  const where = `snapshots/${file}`;
+  const warnings: string[] = [];
+  const { yaml: front, body } = splitFrontMatter(text);
+  const doc = parseDocument(front, { uniqueKeys: false });
+  if (doc.errors.length) {
+    parseSnapshotText(text, where); // throws the engine's sentence, with the line
+    throw new UserError(`${where} is not valid YAML: ${doc.errors[0].message.split("\n")[0]}`);
+  }
+  const parsed = doc.toJS() as unknown;
+  if (!isObj(parsed)) throw new UserError(`${where} has no snapshot fields (expected YAML front matter with goal, state, next_action, …).`);
+  const data: Obj = { ...parsed };
+  /** Values import moved aside (each named in its own warning), added to the snapshot's extra. */
+  const kept: Obj = {};
+
+  // Written by `mindsave export`: canonical names, plus what the spec's fields cannot carry.
+  const marker = isObj(data._mindsave) ? data._mindsave : null;
+  delete data._mindsave;
+
+  const mapped: string[] = [];
+  if (!marker) {
+    for (const [field, aliases] of Object.entries(FIELD_ALIASES)) {
+      if (data[field] !== undefined) continue;
+      const alias = aliases.find((a) => data[a] !== undefined && data[a] !== null);
+      if (!alias) continue;
+      data[field] = data[alias];
+      delete data[alias];
+      mapped.push(`${alias} → ${field}`);
+    }
+    if (mapped.length) warnings.push(`${where}: read older field names as the spec's: ${mapped.join(", ")}.`);
+  }
+  for (const field of TEXT_FIELDS) {
+    const v = data[field];
+    if (Array.isArray(v)) {
+      data[field] = asStrings(v).join("; ");
+      if (v.length > 1) warnings.push(`${where}: ${field} was a list of ${v.length}; joined with "; ".`);
+    } else if (isObj(v)) {
+      data[field] = JSON.stringify(v);
+      warnings.push(`${where}: ${field} was a mapping; kept as its JSON text.`);
+    }
+  }
+  if (data.status !== undefined && data.status !== null) {
+    try {
+      data.status = parseStatus(data.status);
+    } catch {
+      kept.original_status = data.status;
+      warnings.push(`${where}: status ${JSON.stringify(data.status)} is not in_progress, completed or blocked; kept as original_status and derived from the blocker.`);
+      delete data.status;
+    }
+  }
+  if (data.auto_trigger !== undefined && data.auto_trigger !== null && !isObj(data.auto_trigger)) {
+    if (typeof data.auto_trigger === "string" && data.auto_trigger.trim()) data.auto_trigger = { reason: data.auto_trigger.trim() };
+    else {
+      kept.original_auto_trigger = data.auto_trigger;
+      delete data.auto_trigger;
+      warnings.push(`${where}: auto_trigger is not a mapping; kept as original_auto_trigger.`);
+    }
+  }
+  if (data.failure_graph !== undefined) {
+    const graph = normaliseGraph(data.failure_graph, data, kept, warnings, where);
+    if (graph) data.failure_graph = graph;
+    else delete data.failure_graph;
+  }
+  // The v3.5 SDK writes _compressed as JSON text in a block scalar.
+  if (typeof data._compressed === "string") {
+    try {
+      data._compressed = JSON.parse(data._compressed);
+    } catch {
+      // kept as text
+    }
+  }
+
+  // The id: the file's, else the index's entry for this file, else the file name.
+  const entry = index.byFile.get(file) ?? (typeof data.snapshot_id === "string" ? index.byId.get(data.snapshot_id) : undefined);
+  let id = data.snapshot_id !== undefined && data.snapshot_id !== null && String(data.snapshot_id).trim()
+    ? String(data.snapshot_id).trim()
+    : typeof entry?.id === "string" && entry.id.trim() ? entry.id.trim() : file.replace(/\.md$/i, "");
+  if (!SAFE_ID.test(id)) {
+    const safe = id.normalize("NFC").replace(/[^\p{L}\p{N}\p{M}_.-]+/gu, "_").replace(/^[._-]+/, "").slice(0, 120) || "snapshot";
+    warnings.push(`${where}: snapshot_id ${JSON.stringify(id)} cannot be a file name; imported as ${safe}.`);
+    id = safe;
+  }
+  delete data.snapshot_id;
+
+  let createdAt: Date;
+  if (Number.isFinite(instant(data.created_at))) createdAt = new Date(instant(data.created_at));
+  else if (Number.isFinite(instant(entry?.created_at))) createdAt = new Date(instant(entry!.created_at));
+  else {
+    createdAt = fileTime;
+    warnings.push(`${where}: no readable created_at${data.created_at !== undefined ? ` (${JSON.stringify(data.created_at)})` : ""}; used the file's modification time ${createdAt.toISOString()}.`);
+    if (data.created_at !== undefined && data.created_at !== null) kept.original_created_at = data.created_at;
+  }
+  delete data.created_at;
+  if (!marker && data.version !== undefined && data.version !== null && String(data.version) !== SNAPSHOT_VERSION) {
+    kept.original_version = String(data.version);
+  }
+  delete data.version;
+  if (!data.goal && typeof entry?.goal === "string" && entry.goal.trim()) {
+    data.goal = entry.goal.trim();
+    warnings.push(`${where}: no goal in the file; took the one in index.json.`);
+  }
+
+  // Our export keeps the constraints as written when the engine had compressed them: the engine
+  // compresses them again on save, to the same result.
+  if (marker && Array.isArray(marker.original_constraints)) {
+    data.constraints = marker.original_constraints;
+    delete data._compressed;
+  }
+  const topic = typeof marker?.topic === "string" ? marker.topic.replace(/^OVF_/, "") : typeof data.topic === "string" ? undefined : topicFromId(id);
+
+  const input = fromFields(data, body);
+  // Our own export's extra fields were named when they were first saved; do not repeat that.
+  for (const w of input.warnings) if (!(marker && w.startsWith("Kept fields"))) warnings.push(`${where}: ${w}`);
+  input.warnings = [];
+  for (const [k, v] of Object.entries(kept)) if (!(k in input.extra)) input.extra[k] = v;
+  if (topic) input.topic = topic;
+  input.active_files = input.active_files.map((f) => rebaseActiveFile(f, loc.root, index.origRoots));
+  const l1Only = !input.constraints.length && !input.decisions.length && !Object.keys(input.failure_graph).length && !input.excluded_paths.length && !input.layer3;
+  const overflow = (marker ? marker.kind === "overflow" : id.startsWith("OVF_")) && l1Only;
+  return { file: where, id, createdAt, input, overflow, warnings };
+}

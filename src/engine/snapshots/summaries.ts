@@ -1,0 +1,60 @@
+// The texts the CLI and the MCP server both show for snapshot use cases, rendered once here so the
+// two adapters never drift apart: the save summary, the numbered list, verify, recall hits.
+import { LAYER1_BUDGET, LAYER2_BUDGET } from "./layers.ts";
+import { DEFAULT_KEEP, type SaveResult } from "./save.ts";
+import { age, padEnd, truncate } from "../../lib/text.ts";
+import type { FileCheck } from "./restore.ts";
+import type { SnapshotRecord, SnapshotSummary } from "../../store/store.ts";
+import type { RecallHits } from "./recall.ts";
+
+/** Who reads the text: a person at the CLI, or a model through MCP (which restores with the load tool). */
+export type Audience = "cli" | "mcp";
+
+/** The save summary; warnings are not included (the CLI prints them on stderr, MCP before this). */
+export function saveSummary(r: SaveResult, audience: Audience, keep = DEFAULT_KEEP): string[] {
+  const snap = r.snapshot;
+  const l2 = snap.kind === "overflow" ? "Layer 1 only" : `L2 ${snap.l2_tokens}/${LAYER2_BUDGET}`;
+  const lines = [`💾 MindSave checkpoint saved: ${snap.name} (project ${r.context.project.name}; L1 ${snap.l1_tokens}/${LAYER1_BUDGET} tokens, ${l2}).`];
+  if (r.removed.length) {
+    lines.push(`Cleanup removed ${r.removed.length} snapshot(s) (completed ones past 30 days or over the keep-${keep} limit; in-progress and blocked ones are never removed): ${r.removed.join(", ")}.`);
+  }
+  const how = audience === "cli" ? "`mindsave load` (/load for agents)" : "the load tool";
+  lines.push(snap.kind === "overflow"
+    ? `⚠️ Overflow snapshot saved (Layer 1 only). Start a new session and restore it with ${how}.`
+    : `Restore it in a new session with ${how}.`);
+  return lines;
+}
+
+/** "1. name  age  status  goal", one line a snapshot, newest first. */
+export function numberedList(choices: SnapshotSummary[], now: Date): string {
+  const width = String(choices.length).length;
+  const nameW = Math.max(...choices.map((c) => Bun.stringWidth(c.name)));
+  return choices
+    .map((c, i) => `${String(i + 1).padStart(width)}. ${padEnd(c.name, nameW)}  ${padEnd(age(c.created_at, now, "long"), 12)} ${padEnd(c.status, 11)} ${truncate(c.goal, 60)}`)
+    .join("\n");
+}
+
+export function verifyText(checks: FileCheck[]): string {
+  const off = checks.filter((c) => c.status === "missing" || c.status === "modified");
+  if (!checks.length) return "✓ Verify: the snapshot lists no active files.\n";
+  if (!off.length) return `✓ Workspace matches the snapshot (${checks.length} active file(s) unchanged).\n`;
+  const lines = off.map((c) =>
+    c.status === "missing"
+      ? `- ${c.path} is missing on this host (${c.absolute})`
+      : `- ${c.path} has changed since the snapshot (last modified: ${c.modified_at?.slice(0, 16).replace("T", " ")} UTC)`);
+  return ["⚠ Workspace differs from snapshot:", ...lines, "Check these files before continuing.", ""].join("\n");
+}
+
+/** Recall's hits, newest first, with a context line each; `moreHint` says how to see more. */
+export function recallHitsText(r: RecallHits, moreHint: string): string {
+  if (!r.hits.length) return `No snapshot mentions ${JSON.stringify(r.query)}${r.project ? ` in project ${r.project}` : ""}.`;
+  const label = (h: RecallHits["hits"][number]) => `${h.project_name ? `${h.project_name} / ` : ""}${h.name}`;
+  const w = Math.max(...r.hits.map((h) => Bun.stringWidth(label(h))));
+  const lines = r.hits.map((h) => `${padEnd(label(h), w)}  ${h.created_at.slice(0, 16).replace("T", " ")}  ${truncate(h.goal, 60)}\n    ${h.context}`);
+  const head = r.more ? `More than ${r.hits.length} snapshots match; the newest ${r.hits.length} (${moreHint}):` : `${r.hits.length} snapshot(s) match, newest first:`;
+  return `${head}\n${lines.join("\n")}`;
+}
+
+export function archiveText(s: SnapshotRecord, text: string): string {
+  return `## Layer 3: Cold Archive of ${s.name}\n\n${text || "(empty: this snapshot has no cold archive)"}`;
+}

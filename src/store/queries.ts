@@ -1,0 +1,231 @@
+// Read queries of the store (class Queries), usable on the client or inside a write transaction.
+import type { Row } from "@libsql/client";
+import type {
+  FailureRecord, HostRecord, ProjectRecord, RootRecord, SearchHit, SignalRecord,
+  SnapshotRecord, SnapshotSummary, ToolCallRecord,
+} from "./records.ts";
+import {
+  type Exec, FAILURE_SELECT, SUMMARY_COLUMNS, json, str, strOrNull,
+  toFailure, toHost, toProject, toRoot, toSnapshot, toSummary,
+} from "./rows.ts";
+
+/** Read queries, usable on the client or inside a write transaction. */
+export class Queries {
+  constructor(protected readonly db: Exec) {}
+
+  protected async rows(sql: string, args: unknown[] = []): Promise<Row[]> {
+    return (await this.db.execute({ sql, args: args as never })).rows;
+  }
+
+  async getMeta(key: string): Promise<string | null> {
+    const rows = await this.rows("SELECT value FROM meta WHERE key = ?", [key]);
+    return rows.length ? str(rows[0].value) : null;
+  }
+
+  async getHost(id: string): Promise<HostRecord | null> {
+    const rows = await this.rows("SELECT * FROM hosts WHERE id = ?", [id]);
+    return rows.length ? toHost(rows[0]) : null;
+  }
+
+  async listHosts(): Promise<HostRecord[]> {
+    return (await this.rows("SELECT * FROM hosts WHERE deleted = 0 ORDER BY name, id")).map(toHost);
+  }
+
+  async getProject(id: string): Promise<ProjectRecord | null> {
+    const rows = await this.rows("SELECT * FROM projects WHERE id = ?", [id]);
+    return rows.length ? toProject(rows[0]) : null;
+  }
+
+  async projectsByIdentity(identity: string): Promise<ProjectRecord[]> {
+    return (
+      await this.rows("SELECT * FROM projects WHERE identity = ? AND deleted = 0 AND merged_into IS NULL ORDER BY created_at, id", [identity])
+    ).map(toProject);
+  }
+
+  async listProjects(): Promise<ProjectRecord[]> {
+    return (await this.rows("SELECT * FROM projects WHERE deleted = 0 AND merged_into IS NULL ORDER BY name, id")).map(toProject);
+  }
+
+  async rootsOfProject(projectId: string): Promise<RootRecord[]> {
+    return (await this.rows("SELECT * FROM roots WHERE project_id = ? AND deleted = 0 ORDER BY last_used DESC", [projectId])).map(toRoot);
+  }
+
+  async rootsOnHost(hostId: string): Promise<RootRecord[]> {
+    return (await this.rows("SELECT * FROM roots WHERE host_id = ? AND deleted = 0 ORDER BY last_used DESC", [hostId])).map(toRoot);
+  }
+
+  async rootAt(hostId: string, path: string): Promise<RootRecord[]> {
+    return (await this.rows("SELECT * FROM roots WHERE host_id = ? AND path = ? AND deleted = 0 ORDER BY last_used DESC", [hostId, path])).map(toRoot);
+  }
+
+  async snapshotCounts(): Promise<Map<string, { count: number; newest: string | null }>> {
+    const rows = await this.rows(
+      "SELECT project_id, count(*) AS n, max(created_at) AS newest FROM snapshots WHERE deleted = 0 GROUP BY project_id",
+    );
+    return new Map(rows.map((r) => [str(r.project_id), { count: Number(r.n), newest: strOrNull(r.newest) }]));
+  }
+
+  /** Newest first. */
+  async listSnapshots(projectId: string, opts: { limit?: number; offset?: number } = {}): Promise<SnapshotSummary[]> {
+    const rows = await this.rows(
+      `SELECT ${SUMMARY_COLUMNS} FROM snapshots WHERE project_id = ? AND deleted = 0
+       ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+      [projectId, opts.limit ?? -1, opts.offset ?? 0],
+    );
+    return rows.map(toSummary);
+  }
+
+  async countSnapshots(projectId: string): Promise<number> {
+    const rows = await this.rows("SELECT count(*) AS n FROM snapshots WHERE project_id = ? AND deleted = 0", [projectId]);
+    return Number(rows[0].n);
+  }
+
+  async getSnapshot(id: string): Promise<SnapshotRecord | null> {
+    const rows = await this.rows("SELECT * FROM snapshots WHERE id = ? AND deleted = 0", [id]);
+    return rows.length ? toSnapshot(rows[0]) : null;
+  }
+
+  /** Snapshots of a project by their readable name (the spec's snapshot_id); newest first. */
+  async findSnapshotsByName(projectId: string, name: string): Promise<SnapshotRecord[]> {
+    const rows = await this.rows(
+      "SELECT * FROM snapshots WHERE project_id = ? AND name = ? AND deleted = 0 ORDER BY created_at DESC, id DESC",
+      [projectId, name],
+    );
+    return rows.map(toSnapshot);
+  }
+
+  /** Every name in the project that starts with `prefix` (tombstones too, so a name is never reused). */
+  async namesWithPrefix(projectId: string, prefix: string): Promise<string[]> {
+    const rows = await this.rows(
+      "SELECT name FROM snapshots WHERE project_id = ? AND substr(name, 1, length(?)) = ?",
+      [projectId, prefix, prefix],
+    );
+    return rows.map((r) => str(r.name));
+  }
+
+  /**
+   * Full-text search, newest first. Terms of three or more characters go through the FTS5 trigram
+   * index (each quoted, so FTS syntax in user input is searched for, never interpreted); shorter
+   * terms are matched with instr() on the same indexed text. All terms must match.
+   */
+  async searchSnapshots(projectId: string | null, terms: string[], limit = 50): Promise<SearchHit[]> {
+    const long = terms.filter((t) => [...t].length >= 3);
+    const short = terms.filter((t) => [...t].length < 3).map((t) => t.toLowerCase());
+    const args: unknown[] = [];
+    const where: string[] = ["s.deleted = 0"];
+    if (long.length) {
+      where.push("snapshot_search MATCH ?");
+      args.push(long.map((t) => `"${t.replaceAll('"', '""')}"`).join(" "));
+    }
+    for (const t of short) {
+      where.push("instr(lower(f.layer1 || char(10) || f.layer2 || char(10) || f.layer3), ?) > 0");
+      args.push(t);
+    }
+    if (projectId) {
+      where.push("s.project_id = ?");
+      args.push(projectId);
+    }
+    args.push(limit);
+    const context = long.length ? "snippet(snapshot_search, -1, '«', '»', '…', 48)" : "''";
+    const rows = await this.rows(
+      `SELECT s.id, s.project_id, s.name, s.created_at, s.status, s.goal, ${context} AS context, f.layer1, f.layer2, f.layer3
+       FROM snapshot_search f JOIN snapshots s ON s.rowid = f.rowid
+       WHERE ${where.join(" AND ")} ORDER BY s.created_at DESC, s.id DESC LIMIT ?`,
+      args,
+    );
+    return rows.map((r) => ({
+      id: str(r.id), project_id: str(r.project_id), name: str(r.name), created_at: str(r.created_at),
+      status: str(r.status) as SearchHit["status"], goal: str(r.goal),
+      context: str(r.context) || shortContext([str(r.layer1), str(r.layer2), str(r.layer3)], short[0] ?? ""),
+    }));
+  }
+
+  async listFailures(projectId: string | null, opts: { includeGlobal?: boolean } = {}): Promise<FailureRecord[]> {
+    const where = projectId
+      ? opts.includeGlobal === false ? "f.project_id = ?" : "(f.project_id = ? OR f.scope = 'global')"
+      : "f.scope = 'global'";
+    const rows = await this.rows(
+      `${FAILURE_SELECT} WHERE f.deleted = 0 AND ${where}
+       ORDER BY repeat_count DESC, f.last_seen DESC, f.item`,
+      projectId ? [projectId] : [],
+    );
+    return rows.map(toFailure);
+  }
+
+  async getFailure(id: string): Promise<FailureRecord | null> {
+    const rows = await this.rows(
+      `${FAILURE_SELECT} WHERE f.id = ?`,
+      [id],
+    );
+    return rows.length ? toFailure(rows[0]) : null;
+  }
+
+  async failureCount(failureId: string, hostId: string): Promise<number> {
+    const rows = await this.rows("SELECT count FROM failure_counts WHERE failure_id = ? AND host_id = ?", [failureId, hostId]);
+    return rows.length ? Number(rows[0].count) : 0;
+  }
+
+  /** The newest `limit` tool calls of a project, oldest first. */
+  async listToolCalls(projectId: string, limit = 50): Promise<ToolCallRecord[]> {
+    const rows = await this.rows(
+      `SELECT * FROM (SELECT rowid AS n, * FROM tool_calls WHERE project_id = ? AND deleted = 0 ORDER BY timestamp DESC, n DESC LIMIT ?)
+       ORDER BY timestamp ASC, n ASC`,
+      [projectId, limit],
+    );
+    return rows.map((r) => ({
+      id: str(r.id), project_id: str(r.project_id), session_id: strOrNull(r.session_id), timestamp: str(r.timestamp),
+      action: str(r.action), tool: str(r.tool), target: str(r.target), summary: str(r.summary),
+    }));
+  }
+
+  async countToolCalls(projectId: string): Promise<number> {
+    return Number((await this.rows("SELECT count(*) AS n FROM tool_calls WHERE project_id = ? AND deleted = 0", [projectId]))[0].n);
+  }
+
+  async getSignal(projectId: string): Promise<SignalRecord | null> {
+    const rows = await this.rows("SELECT * FROM signals WHERE project_id = ? AND deleted = 0", [projectId]);
+    if (!rows.length) return null;
+    return { project_id: str(rows[0].project_id), data: json(rows[0].data, {}), hlc: str(rows[0].hlc), host: str(rows[0].host) };
+  }
+
+  async snapshotStats(projectId: string): Promise<{
+    count: number; bytes: number; layer1: number; layer2: number; layer3: number;
+    l1_tokens: number; l2_tokens: number; by_status: Record<string, number>; oldest: string | null; newest: string | null;
+  }> {
+    const rows = await this.rows(
+      `SELECT count(*) AS n,
+         coalesce(sum(length(goal) + length(state) + length(next_action) + length(blocker) + length(active_files)), 0) AS l1,
+         coalesce(sum(length(constraints) + length(decisions) + length(failure_graph) + coalesce(length(compressed), 0)), 0) AS l2,
+         coalesce(sum(length(layer3)), 0) AS l3,
+         coalesce(sum(l1_tokens), 0) AS l1t, coalesce(sum(l2_tokens), 0) AS l2t,
+         min(created_at) AS oldest, max(created_at) AS newest
+       FROM snapshots WHERE project_id = ? AND deleted = 0`,
+      [projectId],
+    );
+    const byStatus = await this.rows(
+      "SELECT status, count(*) AS n FROM snapshots WHERE project_id = ? AND deleted = 0 GROUP BY status ORDER BY status",
+      [projectId],
+    );
+    const r = rows[0];
+    const l1 = Number(r.l1), l2 = Number(r.l2), l3 = Number(r.l3);
+    return {
+      count: Number(r.n), bytes: l1 + l2 + l3, layer1: l1, layer2: l2, layer3: l3,
+      l1_tokens: Number(r.l1t), l2_tokens: Number(r.l2t),
+      by_status: Object.fromEntries(byStatus.map((b) => [str(b.status), Number(b.n)])),
+      oldest: strOrNull(r.oldest), newest: strOrNull(r.newest),
+    };
+  }
+}
+
+/** A context line around the first match of a short term (the FTS snippet covers long ones). */
+function shortContext(texts: string[], term: string): string {
+  for (const text of texts) {
+    const at = term ? text.toLowerCase().indexOf(term) : -1;
+    if (at >= 0) {
+      const start = Math.max(0, at - 40);
+      const end = Math.min(text.length, at + term.length + 40);
+      return (start > 0 ? "…" : "") + text.slice(start, at) + "«" + text.slice(at, at + term.length) + "»" + text.slice(at + term.length, end) + (end < text.length ? "…" : "");
+    }
+  }
+  return texts[0]?.split("\n")[0] ?? "";
+}

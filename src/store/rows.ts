@@ -1,0 +1,91 @@
+// Row mappers for the store: libSQL rows to records, the value helpers they use, and the
+// shared column lists of the read queries.
+import type { Client, Transaction, Row } from "@libsql/client";
+import type {
+  FailureRecord, HostRecord, ProjectRecord, RootRecord, SnapshotRecord, SnapshotSummary,
+} from "./records.ts";
+
+export type Exec = Pick<Client, "execute"> | Pick<Transaction, "execute">;
+
+export function json<T>(v: unknown, fallback: T): T {
+  if (v === null || v === undefined || v === "") return fallback;
+  try {
+    return JSON.parse(String(v)) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+export const str = (v: unknown): string => (v === null || v === undefined ? "" : String(v));
+export const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+
+function replicated(r: Row) {
+  return { hlc: str(r.hlc), host: str(r.host), deleted: Number(r.deleted ?? 0) === 1 };
+}
+
+export function toProject(r: Row): ProjectRecord {
+  return {
+    id: str(r.id), identity: str(r.identity), name: str(r.name), remote: strOrNull(r.remote),
+    created_at: str(r.created_at), merged_into: strOrNull(r.merged_into), ...replicated(r),
+  };
+}
+
+export function toRoot(r: Row): RootRecord {
+  return {
+    id: str(r.id), project_id: str(r.project_id), host_id: str(r.host_id), path: str(r.path),
+    last_used: str(r.last_used), ...replicated(r),
+  };
+}
+
+export function toHost(r: Row): HostRecord {
+  return {
+    id: str(r.id), name: str(r.name), platform: str(r.platform), first_seen: str(r.first_seen),
+    last_seen: str(r.last_seen), ...replicated(r),
+  };
+}
+
+export function toSnapshot(r: Row): SnapshotRecord {
+  return {
+    id: str(r.id), project_id: str(r.project_id), name: str(r.name), topic: str(r.topic),
+    kind: str(r.kind) as SnapshotRecord["kind"], status: str(r.status) as SnapshotRecord["status"],
+    created_at: str(r.created_at), version: str(r.version), goal: str(r.goal), state: str(r.state),
+    next_action: str(r.next_action), blocker: str(r.blocker),
+    active_files: json(r.active_files, []), constraints: json(r.constraints, []),
+    decisions: json(r.decisions, []), failure_graph: json(r.failure_graph, {}),
+    compressed: json(r.compressed, null), layer3: str(r.layer3),
+    auto_trigger: json(r.auto_trigger, null), extra: json(r.extra, null),
+    l1_tokens: Number(r.l1_tokens ?? 0), l2_tokens: Number(r.l2_tokens ?? 0),
+    saved_host: str(r.saved_host), saved_root: strOrNull(r.saved_root), ...replicated(r),
+  };
+}
+
+export const SUMMARY_COLUMNS = `id, project_id, name, kind, status, created_at, goal, blocker, l1_tokens, l2_tokens, saved_host,
+  length(CAST(goal || state || next_action || blocker || active_files || constraints || decisions || failure_graph || layer3 AS BLOB)) AS size,
+  (constraints <> '[]' OR decisions <> '[]' OR failure_graph <> '{}') AS has_layer2,
+  (layer3 <> '') AS has_layer3`;
+
+export function toSummary(r: Row): SnapshotSummary {
+  return {
+    id: str(r.id), project_id: str(r.project_id), name: str(r.name),
+    kind: str(r.kind) as SnapshotSummary["kind"], status: str(r.status) as SnapshotSummary["status"],
+    created_at: str(r.created_at), goal: str(r.goal), blocker: str(r.blocker),
+    l1_tokens: Number(r.l1_tokens), l2_tokens: Number(r.l2_tokens), saved_host: str(r.saved_host),
+    size: Number(r.size), has_layer2: Number(r.has_layer2) === 1, has_layer3: Number(r.has_layer3) === 1,
+  };
+}
+
+/** A failure with its summed per-host counters and its live related/alternative sets. */
+export const FAILURE_SELECT = `SELECT f.*, (SELECT coalesce(sum(count), 0) FROM failure_counts c WHERE c.failure_id = f.id) AS repeat_count,
+  (SELECT json_group_array(value) FROM (SELECT value FROM failure_links l WHERE l.failure_id = f.id AND l.kind = 'related' AND l.deleted = 0 ORDER BY hlc, value)) AS related,
+  (SELECT json_group_array(value) FROM (SELECT value FROM failure_links l WHERE l.failure_id = f.id AND l.kind = 'alternative' AND l.deleted = 0 ORDER BY hlc, value)) AS alternatives
+  FROM failures f`;
+
+export function toFailure(r: Row): FailureRecord {
+  return {
+    id: str(r.id), project_id: strOrNull(r.project_id), scope: str(r.scope) as FailureRecord["scope"],
+    item: str(r.item), rejected_by: str(r.rejected_by), reason: str(r.reason), confidence: strOrNull(r.confidence),
+    schema_version: str(r.schema_version), first_seen: str(r.first_seen), last_seen: str(r.last_seen),
+    repeat_count: Number(r.repeat_count ?? 0), related: json(r.related, []), alternatives: json(r.alternatives, []),
+    ...replicated(r),
+  };
+}

@@ -1,0 +1,178 @@
+// Writes to the store (class StoreWriter): every write in one transaction, stamped with the
+// hybrid logical clock and the writing host.
+import type { Transaction } from "@libsql/client";
+import { formatHlc, parseHlc } from "./hlc.ts";
+import { Queries } from "./queries.ts";
+import { str } from "./rows.ts";
+import type {
+  FailureRecord, HostRecord, ProjectRecord, RootRecord, SnapshotRecord, ToolCallRecord,
+} from "./records.ts";
+
+/** Reads and writes inside one write transaction; every write stamps the row with the clock and host. */
+export class StoreWriter extends Queries {
+  private clock: { wall: number; counter: number } | null = null;
+
+  constructor(db: Pick<Transaction, "execute">, readonly hostId: string, private readonly now: () => number) {
+    super(db);
+  }
+
+  protected async run(sql: string, args: unknown[]): Promise<void> {
+    await this.db.execute({ sql, args: args as never });
+  }
+
+  /** The next clock value: never behind the wall clock, never behind any clock this store has seen. */
+  async tick(): Promise<string> {
+    if (!this.clock) this.clock = parseHlc((await this.getMeta("clock")) ?? "0-0");
+    const wall = this.now();
+    if (wall > this.clock.wall) this.clock = { wall, counter: 0 };
+    else this.clock = { wall: this.clock.wall, counter: this.clock.counter + 1 };
+    return formatHlc(this.clock.wall, this.clock.counter, this.hostId);
+  }
+
+  async flushClock(): Promise<void> {
+    if (this.clock) await this.setMeta("clock", formatHlc(this.clock.wall, this.clock.counter, ""));
+  }
+
+  async setMeta(key: string, value: string): Promise<void> {
+    await this.run("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [key, value]);
+  }
+
+  async upsertHost(h: Omit<HostRecord, "hlc" | "host" | "deleted">): Promise<void> {
+    const hlc = await this.tick();
+    await this.run(
+      `INSERT INTO hosts(id, name, platform, first_seen, last_seen, hlc, host, deleted) VALUES (?, ?, ?, ?, ?, ?, ?, 0)
+       ON CONFLICT(id) DO UPDATE SET name = excluded.name, platform = excluded.platform, last_seen = excluded.last_seen,
+         hlc = excluded.hlc, host = excluded.host`,
+      [h.id, h.name, h.platform, h.first_seen, h.last_seen, hlc, this.hostId],
+    );
+  }
+
+  async insertProject(p: Omit<ProjectRecord, "hlc" | "host" | "deleted">): Promise<void> {
+    await this.run(
+      `INSERT INTO projects(id, identity, name, remote, created_at, merged_into, hlc, host, deleted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)`,
+      [p.id, p.identity, p.name, p.remote, p.created_at, p.merged_into, await this.tick(), this.hostId],
+    );
+  }
+
+  async updateProject(id: string, fields: Partial<Pick<ProjectRecord, "name" | "remote" | "merged_into">>): Promise<void> {
+    const cols = Object.keys(fields) as (keyof typeof fields)[];
+    if (!cols.length) return;
+    await this.run(
+      `UPDATE projects SET ${cols.map((c) => `${c} = ?`).join(", ")}, hlc = ?, host = ? WHERE id = ?`,
+      [...cols.map((c) => fields[c] ?? null), await this.tick(), this.hostId, id],
+    );
+  }
+
+  async upsertRoot(r: Pick<RootRecord, "id" | "project_id" | "host_id" | "path" | "last_used">): Promise<void> {
+    await this.run(
+      `INSERT INTO roots(id, project_id, host_id, path, last_used, hlc, host, deleted) VALUES (?, ?, ?, ?, ?, ?, ?, 0)
+       ON CONFLICT(id) DO UPDATE SET project_id = excluded.project_id, path = excluded.path, last_used = excluded.last_used,
+         hlc = excluded.hlc, host = excluded.host, deleted = 0`,
+      [r.id, r.project_id, r.host_id, r.path, r.last_used, await this.tick(), this.hostId],
+    );
+  }
+
+  async deleteRoot(id: string): Promise<void> {
+    await this.run("UPDATE roots SET deleted = 1, hlc = ?, host = ? WHERE id = ?", [await this.tick(), this.hostId, id]);
+  }
+
+  async insertSnapshot(s: Omit<SnapshotRecord, "hlc" | "host" | "deleted">): Promise<void> {
+    await this.run(
+      `INSERT INTO snapshots(id, project_id, name, topic, kind, status, created_at, version, goal, state, next_action, blocker,
+         active_files, constraints, decisions, failure_graph, compressed, layer3, auto_trigger, extra, l1_tokens, l2_tokens,
+         saved_host, saved_root, hlc, host, deleted)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
+      [
+        s.id, s.project_id, s.name, s.topic, s.kind, s.status, s.created_at, s.version, s.goal, s.state, s.next_action, s.blocker,
+        JSON.stringify(s.active_files), JSON.stringify(s.constraints), JSON.stringify(s.decisions),
+        JSON.stringify(s.failure_graph), s.compressed ? JSON.stringify(s.compressed) : null, s.layer3,
+        s.auto_trigger ? JSON.stringify(s.auto_trigger) : null, s.extra ? JSON.stringify(s.extra) : null,
+        s.l1_tokens, s.l2_tokens, s.saved_host, s.saved_root, await this.tick(), this.hostId,
+      ],
+    );
+  }
+
+  async setSnapshotStatus(id: string, status: SnapshotRecord["status"]): Promise<void> {
+    await this.run("UPDATE snapshots SET status = ?, hlc = ?, host = ? WHERE id = ?", [status, await this.tick(), this.hostId, id]);
+  }
+
+  async moveSnapshots(fromProject: string, toProject: string, onlyIds?: string[]): Promise<number> {
+    const ids = onlyIds ?? (await this.rows("SELECT id FROM snapshots WHERE project_id = ? AND deleted = 0", [fromProject])).map((r) => str(r.id));
+    for (const id of ids) {
+      await this.run("UPDATE snapshots SET project_id = ?, hlc = ?, host = ? WHERE id = ?", [toProject, await this.tick(), this.hostId, id]);
+    }
+    return ids.length;
+  }
+
+  /** A delete is a tombstone: the id and clock stay (so the delete can travel), the content goes. */
+  async tombstoneSnapshot(id: string): Promise<void> {
+    await this.run(
+      `UPDATE snapshots SET deleted = 1, goal = '', state = '', next_action = '', blocker = '', active_files = '[]',
+         constraints = '[]', decisions = '[]', failure_graph = '{}', compressed = NULL, layer3 = '', auto_trigger = NULL,
+         extra = NULL, hlc = ?, host = ? WHERE id = ?`,
+      [await this.tick(), this.hostId, id],
+    );
+  }
+
+  /** Snapshot ids and their protection flags for cleanup, oldest first. */
+  async cleanupCandidates(projectId: string): Promise<{ id: string; status: string; blocker: string; created_at: string; auto: boolean }[]> {
+    const rows = await this.rows(
+      "SELECT id, status, blocker, created_at, auto_trigger IS NOT NULL AS auto FROM snapshots WHERE project_id = ? AND deleted = 0 ORDER BY created_at ASC, id ASC",
+      [projectId],
+    );
+    return rows.map((r) => ({ id: str(r.id), status: str(r.status), blocker: str(r.blocker), created_at: str(r.created_at), auto: Number(r.auto) === 1 }));
+  }
+
+  async upsertFailure(f: Omit<FailureRecord, "hlc" | "host" | "deleted" | "repeat_count" | "related" | "alternatives">): Promise<void> {
+    await this.run(
+      `INSERT INTO failures(id, project_id, scope, item, rejected_by, reason, confidence, schema_version, first_seen, last_seen, hlc, host, deleted)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+       ON CONFLICT(id) DO UPDATE SET item = excluded.item, rejected_by = excluded.rejected_by, reason = excluded.reason,
+         confidence = excluded.confidence, schema_version = excluded.schema_version, first_seen = excluded.first_seen,
+         last_seen = excluded.last_seen, hlc = excluded.hlc, host = excluded.host, deleted = 0`,
+      [f.id, f.project_id, f.scope, f.item, f.rejected_by, f.reason, f.confidence, f.schema_version, f.first_seen, f.last_seen,
+        await this.tick(), this.hostId],
+    );
+  }
+
+  async tombstoneFailure(id: string): Promise<void> {
+    await this.run("UPDATE failures SET deleted = 1, hlc = ?, host = ? WHERE id = ?", [await this.tick(), this.hostId, id]);
+  }
+
+  /** This host's own counter for a failure; other hosts' counters are never touched here. */
+  async setFailureCount(failureId: string, count: number): Promise<void> {
+    await this.run(
+      `INSERT INTO failure_counts(failure_id, host_id, count, hlc) VALUES (?, ?, ?, ?)
+       ON CONFLICT(failure_id, host_id) DO UPDATE SET count = excluded.count, hlc = excluded.hlc`,
+      [failureId, this.hostId, count, await this.tick()],
+    );
+  }
+
+  async putFailureLink(id: string, failureId: string, kind: "related" | "alternative", value: string, deleted = false): Promise<void> {
+    await this.run(
+      `INSERT INTO failure_links(id, failure_id, kind, value, hlc, host, deleted) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET deleted = excluded.deleted, hlc = excluded.hlc, host = excluded.host`,
+      [id, failureId, kind, value, await this.tick(), this.hostId, deleted ? 1 : 0],
+    );
+  }
+
+  /** Adds a tool call unless one with the same id is there already (re-ingesting is a no-op). */
+  async addToolCall(c: ToolCallRecord): Promise<boolean> {
+    const before = await this.rows("SELECT 1 FROM tool_calls WHERE id = ?", [c.id]);
+    if (before.length) return false;
+    await this.run(
+      `INSERT INTO tool_calls(id, project_id, session_id, timestamp, action, tool, target, summary, hlc, host, deleted)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
+      [c.id, c.project_id, c.session_id, c.timestamp, c.action, c.tool, c.target, c.summary, await this.tick(), this.hostId],
+    );
+    return true;
+  }
+
+  async putSignal(projectId: string, data: Record<string, unknown>): Promise<void> {
+    await this.run(
+      `INSERT INTO signals(project_id, data, hlc, host, deleted) VALUES (?, ?, ?, ?, 0)
+       ON CONFLICT(project_id) DO UPDATE SET data = excluded.data, hlc = excluded.hlc, host = excluded.host, deleted = 0`,
+      [projectId, JSON.stringify(data), await this.tick(), this.hostId],
+    );
+  }
+}
