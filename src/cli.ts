@@ -88,6 +88,7 @@ export function buildProgram(): Command {
     .argument("[snapshot]", "snapshot id, name prefix, or list number (1 = newest)")
     .option("--latest", "load the newest snapshot without asking")
     .option("--verify", "report active files that are missing or changed since the snapshot")
+    .option("--full", "every active file and all of Layer 2, even over the 800-token budget")
     .action(lazy(() => import("./commands/load.ts")));
 
   program

@@ -84,7 +84,7 @@ describe("mindsave mcp", () => {
     expect(fail.required).toEqual(["item"]);
     expect(fail.properties.rejected_by.enum).toEqual(["user", "system"]);
     expect(fail.properties.scope.enum).toEqual(["project", "global"]);
-    expect(Object.keys((byName.load.inputSchema as any).properties).sort()).toEqual(["snapshot", "verify"]);
+    expect(Object.keys((byName.load.inputSchema as any).properties).sort()).toEqual(["full", "snapshot", "verify"]);
     expect((byName.recall.inputSchema as any).properties.keyword.type).toBe("string");
     expect((byName.list.inputSchema as any).properties.limit.type).toBe("integer");
     // Every field says what it is for.

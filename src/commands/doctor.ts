@@ -1,4 +1,4 @@
-// `mindsave doctor`: which home and why, the store's health, this host.
+// `mindsave doctor`: which home and why, the store's health, this host, hosts with clocks far ahead.
 import { healthReport } from "../engine/home/doctor.ts";
 import { print, printJson, withSession } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
@@ -16,6 +16,7 @@ export async function run(_o: unknown, _a: string[], g: GlobalOptions): Promise<
         `integrity: ${r.integrity}`,
         `host:      ${r.host.name} (${r.host.id}, ${r.host.platform})`,
         `free:      ${r.free_bytes === null ? "unknown" : `${(r.free_bytes / 1024 ** 3).toFixed(1)} GiB`} on the ${r.on_drive ? "drive" : "home's disk"}`,
+        ...r.clocks_ahead.map((c) => `clock:     ${c.message}`),
       ].join("\n"));
     }
     return r.integrity === "ok" ? 0 : 1;

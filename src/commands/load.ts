@@ -7,7 +7,7 @@ import { print, printJson, withSession } from "./shared.ts";
 import { numberedList, verifyText } from "../engine/snapshots/summaries.ts";
 import type { GlobalOptions } from "../types.ts";
 
-export async function run(opts: { latest?: boolean; verify?: boolean }, args: string[], g: GlobalOptions): Promise<number> {
+export async function run(opts: { latest?: boolean; verify?: boolean; full?: boolean }, args: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, false, async (session) => {
     const ctx = await session.requireProject();
     let sel = await selectSnapshot(session, ctx.project.id, args[0], { latest: opts.latest });
@@ -37,7 +37,7 @@ export async function run(opts: { latest?: boolean; verify?: boolean }, args: st
       }
     }
     if (sel.kind !== "snapshot") return 1;
-    const result = await loadSnapshot(session, sel.snapshot, ctx, { verify: opts.verify });
+    const result = await loadSnapshot(session, sel.snapshot, ctx, { verify: opts.verify, full: opts.full });
     if (g.json) printJson(toJson(result));
     else {
       if (result.verify) print(verifyText(result.verify));

@@ -8,6 +8,7 @@ import {
   type Exec, FAILURE_SELECT, SUMMARY_COLUMNS, json, str, strOrNull,
   toFailure, toHost, toProject, toRoot, toSnapshot, toSummary,
 } from "./rows.ts";
+import { CLOCK_AHEAD_KEY, type ClockAhead, compareHlc, readClockAhead } from "./hlc.ts";
 
 /** Read queries, usable on the client or inside a write transaction. */
 export class Queries {
@@ -20,6 +21,13 @@ export class Queries {
   async getMeta(key: string): Promise<string | null> {
     const rows = await this.rows("SELECT value FROM meta WHERE key = ?", [key]);
     return rows.length ? str(rows[0].value) : null;
+  }
+
+  /** Hosts whose clocks were seen far ahead of this store's (recorded by sync), newest clock first. */
+  async clocksAhead(): Promise<ClockAhead[]> {
+    const rows = await this.rows("SELECT key, value FROM meta WHERE substr(key, 1, ?) = ?", [CLOCK_AHEAD_KEY.length, CLOCK_AHEAD_KEY]);
+    const found = rows.map((r) => readClockAhead(str(r.key), str(r.value))).filter((c): c is ClockAhead => c !== null);
+    return found.sort((a, b) => compareHlc(b.hlc, a.hlc));
   }
 
   async getHost(id: string): Promise<HostRecord | null> {

@@ -2,7 +2,7 @@
 // (last writer wins by hybrid logical clock; per-host counters by max). SQL lives here only.
 import type { Client, Row, Transaction } from "@libsql/client";
 import { SYNCED_TABLES } from "./migrations.ts";
-import { formatHlc, parseHlc } from "./hlc.ts";
+import { CLOCK_AHEAD_KEY, MAX_AHEAD_MS, compareHlc, formatHlc, parseHlc, readClockAhead } from "./hlc.ts";
 
 type Exec = Pick<Client, "execute"> | Pick<Transaction, "execute">;
 
@@ -122,39 +122,62 @@ export class SyncSide {
 
   /**
    * Merges incoming rows of one table: a row goes in when it is new here or its clock is newer;
-   * a per-host counter goes in when its count is higher. Returns what changed, by kind.
+   * a per-host counter goes in when its count is higher. Returns the newest clock this store may
+   * take in: clocks more than MAX_AHEAD_MS ahead of `now` are merged (LWW uses them as they are) but
+   * not returned, and their host is remembered (see `clockAhead`).
    */
-  async merge(tbl: string, incoming: SyncRow[], stats: TableStats): Promise<string> {
+  async merge(tbl: string, incoming: SyncRow[], stats: TableStats, now: number = Date.now()): Promise<string> {
     const spec = tableSpec(tbl);
     const local = await this.rowsByKeys(tbl, incoming.map((r) => keyOf(tbl, r)));
     let maxHlc = "";
+    const ahead = new Map<string, string>();
     for (const r of incoming) {
       const mine = local.get(keyOf(tbl, r));
       const hlc = String(r.hlc ?? "");
+      const wall = parseHlc(hlc).wall;
+      if (wall > now + MAX_AHEAD_MS) {
+        const host = String(r.host ?? r.host_id ?? "");
+        if (compareHlc(hlc, ahead.get(host)) > 0) ahead.set(host, hlc);
+      }
       if (spec.counter) {
         if (!mine) stats.added++;
         else if (Number(r.count) > Number(mine.count)) stats.updated++;
         else continue;
-        await this.upsert(tbl, { ...r, hlc: mine && String(mine.hlc) > hlc ? mine.hlc : hlc });
+        await this.upsert(tbl, { ...r, hlc: mine && compareHlc(String(mine.hlc), hlc) > 0 ? mine.hlc : hlc });
       } else {
         if (!mine) {
           if (!Number(r.deleted)) stats.added++;
-        } else if (hlc > String(mine.hlc ?? "")) {
+        } else if (compareHlc(hlc, String(mine.hlc ?? "")) > 0) {
           if (Number(r.deleted) && !Number(mine.deleted)) stats.deleted++;
           else stats.updated++;
         } else continue;
         await this.upsert(tbl, r);
       }
-      if (hlc > maxHlc) maxHlc = hlc;
+      if (wall <= now + MAX_AHEAD_MS && compareHlc(hlc, maxHlc) > 0) maxHlc = hlc;
     }
+    for (const [host, hlc] of ahead) await this.noteClockAhead(host, hlc, now);
     return maxHlc;
   }
 
-  /** Keeps this store's clock ahead of every clock it has seen, so its next writes sort after them. */
-  async observeClock(hlc: string): Promise<void> {
+  /** Remembers that `host` stamped rows with a clock far ahead of this store's (the newest such clock). */
+  private async noteClockAhead(host: string, hlc: string, now: number): Promise<void> {
+    const key = CLOCK_AHEAD_KEY + host;
+    const known = await this.meta(key);
+    const before = known ? readClockAhead(key, known) : null;
+    if (before && compareHlc(before.hlc, hlc) >= 0) return;
+    const value = { hlc, ahead_ms: parseHlc(hlc).wall - now, seen_at: new Date(now).toISOString() };
+    await this.setMeta(key, JSON.stringify(value));
+  }
+
+  /**
+   * Keeps this store's clock ahead of every clock it has taken in, so its next writes sort after
+   * them; a clock more than MAX_AHEAD_MS ahead of `now` never moves it.
+   */
+  async observeClock(hlc: string, now: number = Date.now()): Promise<void> {
     if (!hlc) return;
     const seen = parseHlc(hlc);
-    const mine = parseHlc((await this.meta("clock")) ?? "0-0");
+    if (seen.wall > now + MAX_AHEAD_MS) return;
+    const mine = parseHlc(await this.meta("clock"));
     if (seen.wall > mine.wall || (seen.wall === mine.wall && seen.counter > mine.counter)) {
       await this.setMeta("clock", formatHlc(seen.wall, seen.counter, ""));
     }

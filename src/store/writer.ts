@@ -1,7 +1,7 @@
 // Writes to the store (class StoreWriter): every write in one transaction, stamped with the
 // hybrid logical clock and the writing host.
 import type { Transaction } from "@libsql/client";
-import { formatHlc, parseHlc } from "./hlc.ts";
+import { type Hlc, formatHlc, nextHlc, parseHlc } from "./hlc.ts";
 import { Queries } from "./queries.ts";
 import { str } from "./rows.ts";
 import type {
@@ -10,7 +10,7 @@ import type {
 
 /** Reads and writes inside one write transaction; every write stamps the row with the clock and host. */
 export class StoreWriter extends Queries {
-  private clock: { wall: number; counter: number } | null = null;
+  private clock: Hlc | null = null;
 
   constructor(db: Pick<Transaction, "execute">, readonly hostId: string, private readonly now: () => number) {
     super(db);
@@ -20,12 +20,13 @@ export class StoreWriter extends Queries {
     await this.db.execute({ sql, args: args as never });
   }
 
-  /** The next clock value: never behind the wall clock, never behind any clock this store has seen. */
+  /**
+   * The next clock value: never behind the wall clock, never behind any clock this store has taken
+   * in (sync only lets in clocks at most 24 h ahead); past counter 9,999 the wall part moves on 1 ms.
+   */
   async tick(): Promise<string> {
-    if (!this.clock) this.clock = parseHlc((await this.getMeta("clock")) ?? "0-0");
-    const wall = this.now();
-    if (wall > this.clock.wall) this.clock = { wall, counter: 0 };
-    else this.clock = { wall: this.clock.wall, counter: this.clock.counter + 1 };
+    if (!this.clock) this.clock = parseHlc(await this.getMeta("clock"));
+    this.clock = nextHlc(this.clock, this.now());
     return formatHlc(this.clock.wall, this.clock.counter, this.hostId);
   }
 

@@ -28,6 +28,7 @@ export const saveInput = {
 export const loadInput = {
   snapshot: z.string().optional().describe("Which snapshot: its snapshot id (e.g. add_jwt_refresh_2026-11-21), a unique prefix of it, or its list number (1 = newest, as in list). Default: the newest."),
   verify: z.boolean().optional().describe("true to also report active files that are missing or changed on this host since the snapshot."),
+  full: z.boolean().optional().describe("true to list every active file and keep all of Layer 2, even over the 800-token budget."),
 };
 
 export const recallInput = {

@@ -84,7 +84,7 @@ export function registerTools(server: McpServer, withSession: WithSession): void
     description: "Restore a saved working state: returns the restore block (Layer 1 + Layer 2 + the project's and global failure graph, at most 800 tokens) of the newest snapshot, or of the one given. Continue from its next action and do not retry anything its failure graph rejects.",
     inputSchema: schema.loadInput, outputSchema: schema.loadOutput, annotations: READ_ONLY,
   }, (a) => withSession(false, async (session) => {
-    const r = await restoreSnapshot(session, a.snapshot, { verify: a.verify, howToSave: HOW_TO_SAVE });
+    const r = await restoreSnapshot(session, a.snapshot, { verify: a.verify, full: a.full, howToSave: HOW_TO_SAVE });
     const s = r.snapshot;
     const text = r.verify ? `${verifyText(r.verify)}\n${r.block.text}` : r.block.text;
     return result(text, {

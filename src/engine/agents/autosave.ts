@@ -138,7 +138,14 @@ export async function onSessionStart(session: Session, p: HookPayload): Promise<
   return { output: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: r.block.text } } };
 }
 
+/** Did this session do anything a snapshot could say? A missing, lagging or Q&A-only transcript did not. */
+export function hasWork(facts: TranscriptFacts): boolean {
+  return facts.tool_uses.length > 0 || (facts.todos?.length ?? 0) > 0 || facts.edited_files.length > 0;
+}
+
 async function writeAuto(session: Session, facts: TranscriptFacts, reason: string, opts: { overflow?: boolean; force?: boolean }): Promise<SaveResult | null> {
+  // A snapshot that knows less than the newest one must never become "latest": skip it.
+  if (!hasWork(facts)) return null;
   const ctx = await session.project({ create: false });
   const newest = ctx ? await newestSnapshot(session, ctx.project.id) : null;
   const root = ctx?.root ?? session.workspace(false)?.root ?? null;

@@ -46,6 +46,23 @@ function existingSnapshotIdentity(path: string): { id?: string; created?: number
 }
 
 /**
+ * One file per snapshot: names two hosts both saved (same name, or names that differ only in case,
+ * which are one file on Windows and macOS) are told apart by an id prefix on all but the oldest.
+ */
+function uniqueFileNames(records: SnapshotRecord[], warnings: string[]): SnapshotRecord[] {
+  const groups = new Map<string, SnapshotRecord[]>();
+  for (const r of records) groups.set(r.name.toLowerCase(), [...(groups.get(r.name.toLowerCase()) ?? []), r]);
+  const renamed = new Map<string, string>();
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    const [, ...later] = [...group].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+    for (const r of later) renamed.set(r.id, `${r.name}-${r.id.slice(-8)}`);
+    warnings.push(`${group.length} snapshots share the name ${group[0].name} (saved on different hosts); the later ones are exported as ${later.map((r) => renamed.get(r.id)).join(", ")}.`);
+  }
+  return records.map((r) => (renamed.has(r.id) ? { ...r, name: renamed.get(r.id)! } : r));
+}
+
+/**
  * Writes the current project in the original's layout under `{out}/.mindsave/` (default: the
  * project's root on this host). Files for the same snapshots and failures are replaced; anything
  * else already there is left as it is, and tool logs only gain the calls not yet on disk.
@@ -62,8 +79,9 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
   const warnings: string[] = [];
 
   const summaries = await projectSnapshots(session, projectId);
-  const records: SnapshotRecord[] = [];
-  for (const s of summaries) records.push(await snapshotById(session, s.id));
+  const stored: SnapshotRecord[] = [];
+  for (const s of summaries) stored.push(await snapshotById(session, s.id));
+  const records = uniqueFileNames(stored, warnings);
 
   // Never overwrite a different snapshot that only exists on disk.
   const snapDir = join(dir, "snapshots");

@@ -50,6 +50,14 @@ export function yaml(value: unknown): string {
   return stringify(value, YAML_OPTS).trimEnd();
 }
 
+/** How many active files Layer 1 may list before the rest become "+N more": all, then 8, then 3. */
+export const FILE_LIST_CAPS = [Infinity, 8, 3] as const;
+
+/** The first `max` files, then one line counting the rest (the whole list is kept in the store). */
+export function shortFileList(files: string[], max: number): string[] {
+  return files.length > max ? [...files.slice(0, max), `… +${files.length - max} more (\`mindsave load --full\` lists them all)`] : files;
+}
+
 export function layer1Text(l1: Layer1): string {
   return yaml({ goal: l1.goal, state: l1.state, next_action: l1.next_action, active_files: l1.active_files, blocker: l1.blocker });
 }

@@ -6,8 +6,8 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { UserError } from "../../errors.ts";
 import { effectiveConfidence, failurePriority } from "../failures/graph.ts";
 import { sha256 } from "../ids.ts";
-import { RESTORE_BUDGET, symbolicLines, yaml, type SymbolicEntryLike } from "./layers.ts";
-import { toHostPath } from "../projects/paths.ts";
+import { FILE_LIST_CAPS, RESTORE_BUDGET, shortFileList, symbolicLines, yaml, type SymbolicEntryLike } from "./layers.ts";
+import { isAbsoluteAny, toHostPath } from "../projects/paths.ts";
 import { countTokens, loadTokenizer } from "./tokens.ts";
 import type { Session, ProjectContext } from "../session.ts";
 import type { FailureRecord, SnapshotRecord, SnapshotSummary } from "../../store/store.ts";
@@ -32,12 +32,16 @@ export async function selectSnapshot(session: Session, projectId: string, key: s
       throw new UserError(`There is no snapshot number ${key}; this project has ${total} (1 is the newest).`);
     }
     const byName = await q.findSnapshotsByName(projectId, key);
+    if (byName.length > 1) throw await ambiguousName(session, projectId, key, byName);
     if (byName.length) return { kind: "snapshot", snapshot: byName[0] };
     const byId = await q.getSnapshot(key);
     if (byId && byId.project_id === projectId) return { kind: "snapshot", snapshot: byId };
     const all = await q.listSnapshots(projectId);
     const prefixed = all.filter((s) => s.name.startsWith(key) || s.id.startsWith(key));
     if (prefixed.length === 1) return { kind: "snapshot", snapshot: (await q.getSnapshot(prefixed[0].id))! };
+    if (prefixed.length > 1 && prefixed.every((p) => p.name === prefixed[0].name)) {
+      throw await ambiguousName(session, projectId, prefixed[0].name, await q.findSnapshotsByName(projectId, prefixed[0].name));
+    }
     if (prefixed.length > 1) {
       throw new UserError(`${JSON.stringify(key)} matches ${prefixed.length} snapshots (${prefixed.slice(0, 5).map((s) => s.name).join(", ")}${prefixed.length > 5 ? ", …" : ""}); give the full name.`);
     }
@@ -47,6 +51,27 @@ export async function selectSnapshot(session: Session, projectId: string, key: s
   if (newest.length === 0) return { kind: "none" };
   if (opts.latest || newest.length === 1) return { kind: "snapshot", snapshot: (await q.getSnapshot(newest[0].id))! };
   return { kind: "choose", choices: await q.listSnapshots(projectId) };
+}
+
+/**
+ * Two hosts saved the same name on the same day and a sync brought them together: never pick one
+ * silently. The refusal lists each with its list number and a unique id prefix to choose by.
+ */
+async function ambiguousName(session: Session, projectId: string, name: string, matches: SnapshotRecord[]): Promise<UserError> {
+  const all = await session.store.listSnapshots(projectId);
+  const ids = matches.map((m) => m.id);
+  const prefix = (id: string) => {
+    for (let n = 8; n < id.length; n++) if (all.filter((s) => s.id.startsWith(id.slice(0, n))).length === 1) return id.slice(0, n);
+    return id;
+  };
+  const described: string[] = [];
+  for (const m of matches) {
+    const host = (await session.store.getHost(m.saved_host))?.name ?? m.saved_host;
+    const n = all.findIndex((s) => s.id === m.id) + 1;
+    described.push(`#${n} id ${prefix(m.id)} (saved ${m.created_at.slice(0, 16).replace("T", " ")} UTC on ${host}${m.saved_host === session.host.id ? ", this host" : ""}: ${m.goal.slice(0, 60)})`);
+  }
+  const first = all.findIndex((s) => s.id === ids[0]) + 1;
+  return new UserError(`${JSON.stringify(name)} names ${matches.length} snapshots, saved on different hosts: ${described.join("; ")}. Choose one by its number or id prefix instead, e.g. ${first} or ${prefix(ids[0])}.`);
 }
 
 const NOT_RECORDED = "(not recorded)";
@@ -103,72 +128,91 @@ function failureLine(f: FailureRecord, now: Date): string {
   return line;
 }
 
+/** How hard Layer 1's file list is shortened: absolute paths; root folded; then the caps Layer 1 is counted with. */
+const FILE_LEVELS = [
+  { fold: false, max: FILE_LIST_CAPS[0], shortTail: false },
+  { fold: true, max: FILE_LIST_CAPS[0], shortTail: false },
+  { fold: true, max: FILE_LIST_CAPS[1], shortTail: false },
+  { fold: true, max: FILE_LIST_CAPS[2], shortTail: true },
+] as const;
+
 /**
- * Builds the restore block. Layer 1 is never trimmed (it is ≤300 tokens by construction); the rest
- * is added by priority while the whole stays within the budget.
+ * Builds the restore block for this host and counts the exact text that is returned. Within the
+ * budget, in this order: long file lists are folded under their root, then Layer 2 is trimmed by the
+ * spec's density ranking (constraints outlive failures, failures outlive decisions), then the file
+ * list is cut to a few with "+N more". `full` shows everything, whatever its size.
  */
 export async function buildRestoreBlock(
   s: SnapshotRecord,
-  ctx: { root: string | null; hostId: string; savedHostName?: string; failures: FailureRecord[]; now: Date; budget?: number; resume?: boolean },
+  ctx: { root: string | null; hostId: string; savedHostName?: string; failures: FailureRecord[]; now: Date; budget?: number; resume?: boolean; full?: boolean },
 ): Promise<RestoreBlock> {
   await loadTokenizer();
-  const budget = ctx.budget ?? RESTORE_BUDGET;
+  const budget = ctx.full ? Infinity : ctx.budget ?? RESTORE_BUDGET;
   const now = ctx.now;
-  const files = s.active_files.map((f) => toHostPath(f.path, ctx.root));
-  const head = [
-    `# MindSave restore: ${s.name}`,
-    `saved ${s.created_at.slice(0, 16).replace("T", " ")} UTC (${age(s.created_at, now, "long")}) on ${s.saved_host === ctx.hostId ? "this host" : ctx.savedHostName ?? s.saved_host} · status ${s.status}${s.kind === "overflow" ? " · overflow (Layer 1 only)" : ""}`,
-    "",
-    "## Layer 1 · Execution Register",
-    yaml({ goal: s.goal, state: s.state || NOT_RECORDED, next_action: s.next_action || NOT_RECORDED, active_files: files.length ? files : NOT_RECORDED, blocker: s.blocker }),
-  ];
-  const tail = [ctx.resume === false
-    ? `MindSave: this is the project's last saved state (goal: ${s.goal}). If the user's request continues it, pick up from the next action above; otherwise leave it.`
+  const stored = s.active_files.map((f) => f.path);
+  const layer1 = (level: (typeof FILE_LEVELS)[number]) => {
+    const relative = level.fold && ctx.root !== null && stored.some((f) => !isAbsoluteAny(f));
+    const files = shortFileList(relative ? stored.map((f) => (isAbsoluteAny(f) ? toHostPath(f, ctx.root) : f)) : stored.map((f) => toHostPath(f, ctx.root)), level.max);
+    return [
+      `# MindSave restore: ${s.name}`,
+      `saved ${s.created_at.slice(0, 16).replace("T", " ")} UTC (${age(s.created_at, now, "long")}) on ${s.saved_host === ctx.hostId ? "this host" : ctx.savedHostName ?? s.saved_host} · status ${s.status}${s.kind === "overflow" ? " · overflow (Layer 1 only)" : ""}`,
+      "",
+      "## Layer 1 · Execution Register",
+      ...(relative ? [`project root on this host: ${ctx.root} (active files are relative to it)`] : []),
+      yaml({ goal: s.goal, state: s.state || NOT_RECORDED, next_action: s.next_action || NOT_RECORDED, active_files: files.length ? files : NOT_RECORDED, blocker: s.blocker }),
+    ];
+  };
+  const tail = (short: boolean) => [ctx.resume === false
+    ? short ? "MindSave: this is the project's last saved state; continue it only if the user's request does." : `MindSave: this is the project's last saved state (goal: ${s.goal}). If the user's request continues it, pick up from the next action above; otherwise leave it.`
     : s.next_action
-      ? `MindSave restored. Goal: ${s.goal}. Next: ${s.next_action}. Entering Continuation Mode — executing next step.`
-      : `MindSave restored. Goal: ${s.goal}. No next action was recorded: decide it from the state above, then continue.`];
+      ? short ? "MindSave restored. Entering Continuation Mode — executing the next action above." : `MindSave restored. Goal: ${s.goal}. Next: ${s.next_action}. Entering Continuation Mode — executing next step.`
+      : short ? "MindSave restored. No next action was recorded: decide it from the state above." : `MindSave restored. Goal: ${s.goal}. No next action was recorded: decide it from the state above, then continue.`];
 
   const pieces: Piece[] = [];
   const n = (xs: unknown[]) => xs.length;
   s.constraints.forEach((c, i) => pieces.push({ section: "constraints", line: `- ${c}`, priority: 400 - i / (n(s.constraints) + 1) }));
   const symbolic = symbolicLines(s.compressed?.symbolic as Record<string, SymbolicEntryLike> | undefined);
   Object.entries(symbolic).forEach(([k, v], i) => pieces.push({ section: "symbolic", line: `- ${k}: ${v}`, priority: 390 - i / 100 }));
-  s.decisions.forEach((d, i) => pieces.push({ section: "decisions", line: `- ${d}`, priority: 300 - i / (n(s.decisions) + 1) }));
   const failures = [...ctx.failures].sort((a, b) => failurePriority(a, b, now));
-  failures.forEach((f, i) => pieces.push({ section: "failures", line: failureLine(f, now), priority: 200 - i / (failures.length + 1) }));
+  failures.forEach((f, i) => pieces.push({ section: "failures", line: failureLine(f, now), priority: 300 - i / (failures.length + 1) }));
+  s.decisions.forEach((d, i) => pieces.push({ section: "decisions", line: `- ${d}`, priority: 200 - i / (n(s.decisions) + 1) }));
 
   const TITLES: Record<Piece["section"], string> = {
     constraints: "constraints:",
     symbolic: "compressed constraints:",
-    decisions: "decisions:",
     failures: "failure graph (rejected approaches; do not retry):",
+    decisions: "decisions:",
   };
-  const render = (kept: Piece[], omittedLine: string | null): string => {
+  const render = (level: (typeof FILE_LEVELS)[number], kept: Piece[], omittedText: string | null): string => {
     const body: string[] = [];
     if (kept.length) {
       body.push("", "## Layer 2 · Cognitive Cache");
-      for (const section of ["constraints", "symbolic", "decisions", "failures"] as const) {
+      for (const section of ["constraints", "symbolic", "failures", "decisions"] as const) {
         const lines = kept.filter((p) => p.section === section).map((p) => p.line);
         if (lines.length) body.push(TITLES[section], ...lines);
       }
     }
-    if (omittedLine) body.push("", omittedLine);
-    return [...head, ...body, "", ...tail].join("\n");
+    if (omittedText) body.push("", omittedText);
+    return [...layer1(level), ...body, "", ...tail(level.shortTail)].join("\n");
   };
 
   const byPriority = [...pieces].sort((a, b) => b.priority - a.priority);
-  let kept = byPriority;
-  let text = render(kept, null);
-  let tokens = countTokens(text);
   const omitted = { constraints: 0, symbolic: 0, decisions: 0, failures: 0 };
-  while (tokens > budget && kept.length) {
-    const dropped = kept[kept.length - 1];
-    kept = kept.slice(0, -1);
-    omitted[dropped.section]++;
-    text = render(kept, omittedLine(omitted, s.name));
-    tokens = countTokens(text);
+  const attempt = (level: (typeof FILE_LEVELS)[number], kept: Piece[]) => {
+    const text = render(level, kept, kept.length < byPriority.length ? omittedLine(omitted, s.name) : null);
+    return { text, tokens: countTokens(text), kept };
+  };
+  // Folding the root loses nothing, so it comes first (always for more than 3 files: a root said
+  // once costs less than a root on every line); cutting the file list comes last.
+  let best = attempt(FILE_LEVELS[stored.length > 3 ? 1 : 0], byPriority);
+  if (best.tokens > budget) best = attempt(FILE_LEVELS[1], byPriority);
+  while (best.tokens > budget && best.kept.length) {
+    omitted[best.kept[best.kept.length - 1].section]++;
+    best = attempt(FILE_LEVELS[1], best.kept.slice(0, -1));
   }
-  return { text, tokens, budget, omitted, failures: failures.filter((f) => kept.some((p) => p.line === failureLine(f, now))) };
+  for (const level of FILE_LEVELS.slice(2)) if (best.tokens > budget) best = attempt(level, best.kept);
+  const keptLines = new Set(best.kept.map((p) => p.line));
+  return { text: best.text, tokens: best.tokens, budget: ctx.budget ?? RESTORE_BUDGET, omitted, failures: failures.filter((f) => keptLines.has(failureLine(f, now))) };
 }
 
 function omittedLine(o: RestoreBlock["omitted"], name: string): string {
@@ -187,15 +231,15 @@ export interface LoadResult {
   verify?: FileCheck[];
 }
 
-export async function loadSnapshot(session: Session, snapshot: SnapshotRecord, context: ProjectContext, opts: { verify?: boolean; resume?: boolean } = {}): Promise<LoadResult> {
+export async function loadSnapshot(session: Session, snapshot: SnapshotRecord, context: ProjectContext, opts: { verify?: boolean; resume?: boolean; full?: boolean } = {}): Promise<LoadResult> {
   const failures = await session.store.listFailures(snapshot.project_id);
   const savedHostName = (await session.store.getHost(snapshot.saved_host))?.name;
-  const block = await buildRestoreBlock(snapshot, { root: context.root, hostId: session.host.id, savedHostName, failures, now: session.now(), resume: opts.resume ?? true });
+  const block = await buildRestoreBlock(snapshot, { root: context.root, hostId: session.host.id, savedHostName, failures, now: session.now(), resume: opts.resume ?? true, full: opts.full });
   return { snapshot, context, block, verify: opts.verify ? verifyFiles(snapshot, context.root) : undefined };
 }
 
 /** The load use case without a prompt (agents, MCP): the snapshot given, or the newest. */
-export async function restoreSnapshot(session: Session, key: string | undefined, opts: { verify?: boolean; howToSave: string }): Promise<LoadResult> {
+export async function restoreSnapshot(session: Session, key: string | undefined, opts: { verify?: boolean; full?: boolean; howToSave: string }): Promise<LoadResult> {
   const ctx = await session.requireProject();
   const sel = await selectSnapshot(session, ctx.project.id, key, { latest: true });
   if (sel.kind !== "snapshot") throw new UserError(`No snapshots in project ${ctx.project.name} yet; save one with ${opts.howToSave}.`);

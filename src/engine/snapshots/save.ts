@@ -1,16 +1,17 @@
 // Save: validate, budget (compressing Layer 2 when it is over), write in one transaction, clean up.
-import {  readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { UserError } from "../../errors.ts";
 import { compressLayer2 } from "./compressor.ts";
 import { observeFailure, observationFromEntry } from "../failures/graph.ts";
 import { newId, sha256 } from "../ids.ts";
-import { LAYER1_BUDGET, LAYER2_BUDGET, layer1Text, layer2Text, type Layer2 } from "./layers.ts";
+import { FILE_LIST_CAPS, LAYER1_BUDGET, LAYER2_BUDGET, layer1Text, layer2Text, shortFileList, type Layer2 } from "./layers.ts";
 import { toHostPath, toStoredPath } from "../projects/paths.ts";
 import { fromStored, recordSave } from "../agents/signal.ts";
-import { localDate, localDateTime, nextFreeName, topicSlug } from "./slug.ts";
+import { nextFreeName, topicSlug, utcDate, utcDateTime } from "./slug.ts";
 import { legacyExcludedPath, type SnapshotInput } from "./input.ts";
 import { redactDeep } from "./redact.ts";
 import { countTokens, loadTokenizer } from "./tokens.ts";
+import { loadSnapshot } from "./restore.ts";
 import type { Session, ProjectContext } from "../session.ts";
 import type { FailureGraphEntry, SnapshotRecord, SnapshotStatus, StoredFile, StoreWriter } from "../../store/store.ts";
 
@@ -32,6 +33,8 @@ export interface SaveOptions {
   name?: string;
   /** For import: do not run the cleanup rules after this save. */
   noCleanup?: boolean;
+  /** For import: skip rendering the restore block to report its size. */
+  unmeasured?: boolean;
 }
 
 export interface SaveResult {
@@ -40,6 +43,8 @@ export interface SaveResult {
   warnings: string[];
   removed: string[];
   compressed: boolean;
+  /** The restore block of this snapshot on this host, counted exactly as `load` renders it. */
+  restore: { tokens: number; budget: number; omitted: number };
 }
 
 /** Size, mtime and hash of a file at save time, so `load --verify` can tell what changed. */
@@ -75,16 +80,20 @@ function overBudget(layer: string, budget: number, total: number, fields: Record
   );
 }
 
-/** Checks Layer 1 against its budget, naming the field to shorten. */
+/**
+ * Checks Layer 1 against its budget, naming the field to shorten. A long file list does not fail
+ * it: the restore block lists the first few and counts the rest, and that is what is counted here.
+ */
 export function checkLayer1(l1: { goal: string; state: string; next_action: string; active_files: string[]; blocker: string }): number {
-  const total = countTokens(layer1Text(l1));
-  if (total > LAYER1_BUDGET) {
-    throw overBudget("Layer 1", LAYER1_BUDGET, total, {
-      goal: countTokens(l1.goal), state: countTokens(l1.state), next_action: countTokens(l1.next_action),
-      active_files: countTokens(l1.active_files.join("\n")), blocker: countTokens(l1.blocker),
-    }, "Shorten it to one sentence, or move details to Layer 3 (the markdown body).");
+  let total = 0;
+  for (const cap of FILE_LIST_CAPS) {
+    total = countTokens(layer1Text({ ...l1, active_files: shortFileList(l1.active_files, cap) }));
+    if (total <= LAYER1_BUDGET) return total;
   }
-  return total;
+  throw overBudget("Layer 1", LAYER1_BUDGET, total, {
+    goal: countTokens(l1.goal), state: countTokens(l1.state), next_action: countTokens(l1.next_action),
+    active_files: countTokens(shortFileList(l1.active_files, FILE_LIST_CAPS[2]).join("\n")), blocker: countTokens(l1.blocker),
+  }, "Shorten it to one sentence, or move details to Layer 3 (the markdown body).");
 }
 
 /**
@@ -170,7 +179,7 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   const topic = (opts.overflow ? "OVF_" : "") + topicSlug(input.topic || input.goal);
   const status = statusFor(input);
 
-  return session.write(async (w) => {
+  const saved = await session.write(async (w) => {
     const context = await session.project({ create: true, w });
     const projectId = context.project.id;
     const name = opts.name
@@ -198,6 +207,12 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
     const snapshot = (await w.getSnapshot(record.id))!;
     return { snapshot, context, warnings, removed, compressed: compressed !== null };
   });
+  if (opts.unmeasured) return { ...saved, restore: { tokens: 0, budget: 0, omitted: 0 } };
+  // The budget the user sees is the one `load` will meet on this host: the exact rendered block.
+  const { block } = await loadSnapshot(session, saved.snapshot, saved.context);
+  const omitted = Object.values(block.omitted).reduce((a, b) => a + b, 0);
+  if (omitted) warnings.push(`The restore block on this host leaves out ${omitted} item(s) to stay within ${block.budget} tokens (\`mindsave load --full\` shows them).`);
+  return { ...saved, restore: { tokens: block.tokens, budget: block.budget, omitted } };
 }
 
 async function chooseName(w: StoreWriter, projectId: string, topic: string, now: Date, overflow: boolean, wanted: string | undefined, warnings: string[]): Promise<string> {
@@ -208,7 +223,7 @@ async function chooseName(w: StoreWriter, projectId: string, topic: string, now:
       return wanted;
     }
   }
-  const base = `${topic}_${overflow ? localDateTime(now) : localDate(now)}`;
+  const base = `${topic}_${overflow ? utcDateTime(now) : utcDate(now)}`;
   return nextFreeName(base, await w.namesWithPrefix(projectId, base));
 }
 

@@ -21,14 +21,15 @@ export function isValidTopic(topic: string): boolean {
   return /^[\p{L}\p{N}\p{M}_]{1,20}$/u.test(topic);
 }
 
-export function localDate(d: Date): string {
-  const p = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+// One calendar everywhere: ids, lists, exports and displays all use UTC, so the same save has the
+// same date in its id on every host and in every time zone.
+export function utcDate(d: Date): string {
+  return d.toISOString().slice(0, 10);
 }
 
-export function localDateTime(d: Date): string {
-  const p = (n: number) => String(n).padStart(2, "0");
-  return `${localDate(d)}_${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
+export function utcDateTime(d: Date): string {
+  const iso = d.toISOString();
+  return `${iso.slice(0, 10)}_${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}`;
 }
 
 /** The first free name among base, base-2, base-3… given the names already used. */

@@ -11,6 +11,7 @@ import { dirname, join, resolve } from "node:path";
 import { UserError } from "../../errors.ts";
 import { DRIVE_MARKER, STORE_FILE, journalModeFor, localHomeDir, type Home } from "../home/home.ts";
 import { SCHEMA_VERSION, Store, type SyncSide } from "../../store/store.ts";
+import { compareHlc } from "../../store/hlc.ts";
 import type { Session } from "../session.ts";
 
 export const CATEGORIES = ["snapshots", "failures", "projects", "roots", "other"] as const;
@@ -99,7 +100,7 @@ async function stallIfAsked(point: string): Promise<void> {
  * Copies `from`'s changes since `to` last pulled them into `to`, in one transaction on `to`.
  * Rows that `to` itself sent are skipped (they are tagged with its id in `from`'s log).
  */
-async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: Progress; phase: "pull" | "push"; location: string }): Promise<{ counts: Counts; read: number }> {
+async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: Progress; phase: "pull" | "push"; location: string; now: number }): Promise<{ counts: Counts; read: number }> {
   const src = from.syncReader();
   const dst = to.syncReader();
   const fromId = await storeId(src);
@@ -126,16 +127,17 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
       const keys = byTable.get(tbl) ?? [];
       for (let i = 0; i < keys.length; i += BATCH) {
         const rows = [...(await src.rowsByKeys(tbl, keys.slice(i, i + BATCH))).values()];
-        const hlc = await w.merge(tbl, rows, counts[CATEGORY_OF[tbl]]);
-        if (hlc > newest) newest = hlc;
+        // Clocks more than 24 h ahead of ours are merged but never move our clock (see docs/sync.md).
+        const hlc = await w.merge(tbl, rows, counts[CATEGORY_OF[tbl]], opts.now);
+        if (compareHlc(hlc, newest) > 0) newest = hlc;
         done += rows.length;
         opts.progress?.(opts.phase, done, changes.length);
       }
     }
     await stallIfAsked(`in-${opts.phase}`);
     await w.setMeta("sync_origin", null);
-    await w.observeClock(newest);
-    await w.setPeer(fromId, { pulled_seq: upTo, last_sync: new Date().toISOString(), location: opts.location });
+    await w.observeClock(newest, opts.now);
+    await w.setPeer(fromId, { pulled_seq: upTo, last_sync: new Date(opts.now).toISOString(), location: opts.location });
   }, { rollback: opts.dryRun });
   return { counts, read: changes.length };
 }
@@ -159,9 +161,10 @@ export async function syncWith(session: Session, peer: PeerRef, opts: { dryRun?:
   const local = session.store;
   await guard(local, peer.store, peer.file);
   const dryRun = !!opts.dryRun;
-  const pulled = await pull(peer.store, local, { dryRun, progress: opts.progress, phase: "pull", location: peer.location });
+  const now = session.now().getTime();
+  const pulled = await pull(peer.store, local, { dryRun, progress: opts.progress, phase: "pull", location: peer.location, now });
   await stallIfAsked("between");
-  const pushed = await pull(local, peer.store, { dryRun, progress: opts.progress, phase: "push", location: opts.localLocation });
+  const pushed = await pull(local, peer.store, { dryRun, progress: opts.progress, phase: "push", location: opts.localLocation, now });
   return {
     peer: peer.location, peer_store_id: await storeId(peer.store.syncReader()), dry_run: dryRun,
     pulled: pulled.counts, pushed: pushed.counts, read: { from_peer: pulled.read, from_here: pushed.read },

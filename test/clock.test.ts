@@ -1,0 +1,132 @@
+// Clocks: the counter never breaks text order, and a peer whose clock is far ahead is merged
+// without dragging this store's clock along (and doctor names it). Time is pinned through the
+// session's `now`, never slept on.
+import { describe, expect, test } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { gitRepo, laptop, okJson, run, sql, tempDir } from "./helpers.ts";
+import { Session } from "../src/engine/session.ts";
+import { openPeer, syncWith } from "../src/engine/sync/sync.ts";
+import { Store } from "../src/store/store.ts";
+import { MAX_COUNTER, compareHlc, formatHlc, nextHlc, parseHlc } from "../src/store/hlc.ts";
+
+const DAY = 24 * 60 * 60 * 1000;
+const T = 1_715_351_400_000;
+
+describe("the counter", () => {
+  test("formatHlc sorts correctly around 9999 → 10000: an overflowing counter carries into the wall part", () => {
+    const below = formatHlc(T, 9999, "h");
+    const over = formatHlc(T, 10_000, "h");
+    expect(below < over).toBe(true);
+    expect(over).toBe(formatHlc(T + 1, 0, "h"));
+    expect(formatHlc(T, 9998, "h") < below).toBe(true);
+    expect(formatHlc(T, 10_001, "h") > over).toBe(true);
+    expect(formatHlc(T, 25_000, "h")).toBe(formatHlc(T + 2, 5000, "h"));
+    // The text format of existing stores: 13-digit wall, 4-digit counter.
+    expect(below).toBe(`${T}-9999-h`);
+    expect(nextHlc({ wall: T, counter: MAX_COUNTER }, T)).toEqual({ wall: T + 1, counter: 0 });
+  });
+
+  test("parseHlc reads what formatHlc writes and survives garbage and old 5-digit counters", () => {
+    expect(parseHlc(formatHlc(T, 42, "host-with-dashes"))).toEqual({ wall: T, counter: 42 });
+    for (const bad of ["", "garbage", "-1-2", "12x-3", null, undefined, "1.5-2-h"]) expect(parseHlc(bad)).toEqual({ wall: 0, counter: 0 });
+    expect(parseHlc(`${T}-10000-h`)).toEqual({ wall: T + 1, counter: 0 });
+    // A row stamped before the overflow rule (5-digit counter) still orders by value.
+    expect(compareHlc(`${T}-10000-h`, `${T}-9999-h`)).toBe(1);
+    expect(compareHlc(`${T}-0001-a`, `${T}-0001-b`)).toBe(-1);
+    expect(compareHlc(`${T}-0001-a`, `${T}-0001-a`)).toBe(0);
+  });
+
+  test("25,000 ticks within one frozen millisecond give strictly increasing strings, and the next write follows them", async () => {
+    const store = await Store.open(join(tempDir(), "mindsave.db"));
+    try {
+      const ticks = await store.write("host-a", async (w) => {
+        const out: string[] = [];
+        for (let i = 0; i < 25_000; i++) out.push(await w.tick());
+        return out;
+      }, () => T);
+      for (let i = 1; i < ticks.length; i++) {
+        if (!(ticks[i - 1] < ticks[i])) throw new Error(`tick ${i}: ${ticks[i - 1]} !< ${ticks[i]}`);
+      }
+      expect(ticks[0]).toBe(formatHlc(T, 0, "host-a"));
+      expect(ticks.at(-1)).toBe(formatHlc(T + 2, 4999, "host-a"));
+      const next = await store.write("host-a", (w) => w.tick(), () => T);
+      expect(next > ticks.at(-1)!).toBe(true);
+    } finally {
+      store.close();
+    }
+  });
+});
+
+/** A home on a laptop whose clock reads `at`, with a project in a git checkout. */
+async function machine(base: string, name: string, at: number) {
+  const pc = laptop(name, base);
+  const home = join(base, `${name}-home`);
+  mkdirSync(home);
+  const repo = gitRepo(join(base, `${name}-repo`));
+  const env = { ...process.env, ...pc.env, MINDSAVE_HOST: `host-${name}` };
+  const session = await Session.open({ home, cwd: repo, env, now: () => new Date(at) }, { write: true });
+  const ctx = await session.write((w) => session.project({ create: true, w }));
+  return { session, home, repo, env: { ...pc.env, MINDSAVE_HOST: `host-${name}` }, db: join(home, "mindsave.db"), project: ctx.project };
+}
+
+async function syncFrom(here: Awaited<ReturnType<typeof machine>>, peerDb: string) {
+  const peer = await openPeer(peerDb);
+  try {
+    return await syncWith(here.session, peer, { localLocation: here.db });
+  } finally {
+    peer.store.close();
+  }
+}
+
+describe("a peer whose clock is far ahead", () => {
+  test("3 years ahead: its rows are merged as they are, this store's clock stays put, doctor names the host", async () => {
+    const now = Date.now();
+    const base = tempDir("mindsave-clock-");
+    const future = await machine(base, "future", now + 3 * 365 * DAY);
+    await future.session.close();
+    const here = await machine(base, "here", now);
+    try {
+      const r = await syncFrom(here, future.db);
+      expect(r.pulled.projects.added + r.pulled.roots.added).toBeGreaterThan(0);
+
+      // Merged, with its clock as stored (LWW still uses it).
+      const merged = await sql(here.db, "SELECT hlc, host FROM hosts WHERE id = 'host-future'");
+      expect(merged).toHaveLength(1);
+      expect(parseHlc(String(merged[0].hlc)).wall).toBe(now + 3 * 365 * DAY);
+
+      // The next local write is stamped near this host's time, not 3 years ahead.
+      const tick = await here.session.write((w) => w.tick());
+      expect(parseHlc(tick).wall).toBeGreaterThanOrEqual(now);
+      expect(parseHlc(tick).wall).toBeLessThan(now + 1000);
+      await here.session.write((w) => here.session.recordRoot(w, here.project.id, join(base, "elsewhere")));
+      const root = await sql(here.db, "SELECT hlc FROM roots WHERE path = ?", [join(base, "elsewhere")]);
+      expect(parseHlc(String(root[0].hlc)).wall - now).toBeLessThan(1000);
+    } finally {
+      await here.session.close();
+    }
+
+    const doctor = await okJson(["doctor", "--home", here.home], { cwd: here.repo, env: here.env });
+    expect(doctor.clocks_ahead).toHaveLength(1);
+    expect(doctor.clocks_ahead[0]).toMatchObject({ host_id: "host-future", host_name: "future", ahead_days: 3 * 365 });
+    expect(doctor.clocks_ahead[0].wins_until).toBe(new Date(now + 3 * 365 * DAY).toISOString());
+    const text = await run(["doctor", "--home", here.home], { cwd: here.repo, env: here.env });
+    expect(text.stdout).toContain(`host future (host-future)'s clock is ${3 * 365} days ahead of this one; its edits win over newer ones here until`);
+  });
+
+  test("a peer within 24 h ahead still moves this store's clock, so the next write sorts after its rows", async () => {
+    const now = Date.now();
+    const base = tempDir("mindsave-clock-");
+    const ahead = await machine(base, "ahead", now + 2 * 60 * 60 * 1000);
+    await ahead.session.close();
+    const here = await machine(base, "here", now);
+    try {
+      await syncFrom(here, ahead.db);
+      const tick = await here.session.write((w) => w.tick());
+      expect(parseHlc(tick).wall).toBe(now + 2 * 60 * 60 * 1000);
+      expect((await here.session.store.clocksAhead())).toEqual([]);
+    } finally {
+      await here.session.close();
+    }
+  });
+});

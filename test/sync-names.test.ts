@@ -1,0 +1,97 @@
+// Two laptops, one snapshot name: A and B save "Fix login bug" on the same day and sync through a
+// drive. No name-based command may then pick one of the two silently, on either laptop.
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { git, gitRepo, laptop, run, tempDir, type RunResult } from "./helpers.ts";
+
+const NAME = "fix_login_bug_2026-11-22";
+
+function twoLaptops() {
+  const base = tempDir("mindsave-names-");
+  const origin = gitRepo(join(base, "origin"));
+  const drive = join(base, "usb", "mindsave");
+  mkdirSync(drive, { recursive: true });
+  writeFileSync(join(drive, "drive.json"), "{}");
+  const mk = (name: string, hostId: string) => {
+    const pc = laptop(name, base);
+    const home = join(base, `${name}-home`);
+    mkdirSync(home);
+    const repo = join(base, `${name}-work`, "shop");
+    git(base, "clone", "-q", origin, repo);
+    const cli = (args: string[], stdin?: string): Promise<RunResult> =>
+      run([...args, "--home", home], { cwd: repo, stdin, env: { ...pc.env, MINDSAVE_HOST: hostId } });
+    const json = async (args: string[]) => {
+      const r = await cli(["--json", ...args]);
+      if (r.code !== 0) throw new Error(`${args.join(" ")}: ${r.stderr}`);
+      return JSON.parse(r.stdout);
+    };
+    return { cli, json, repo };
+  };
+  return { base, drive, a: mk("laptop-a", "host-a"), b: mk("laptop-b", "host-b") };
+}
+
+/** The same snapshot id on both laptops, as two saves of one goal on one day give. */
+const snapshot = (goal: string) => `---\nsnapshot_id: "${NAME}"\ngoal: "${goal}"\nstate: "started"\n---\n`;
+
+describe("names across hosts", () => {
+  test("after a sync, load/show/delete/complete/recall by an ambiguous name refuse with the candidates; number and id prefix choose", async () => {
+    const w = twoLaptops();
+    expect((await w.a.cli(["save"], snapshot("Fix login bug (A: the cookie path)"))).code).toBe(0);
+    expect((await w.b.cli(["save"], snapshot("Fix login bug (B: the redirect loop)"))).code).toBe(0);
+    for (const pc of [w.a, w.b, w.a]) expect((await pc.cli(["sync", w.drive])).code).toBe(0);
+
+    for (const pc of [w.a, w.b]) {
+      const list = (await pc.json(["snapshots", "list"])).snapshots;
+      expect(list.map((s: any) => s.name)).toEqual([NAME, NAME]);
+      for (const cmd of [["load", NAME], ["snapshots", "show", NAME], ["snapshots", "delete", NAME], ["snapshots", "complete", NAME], ["recall", "--snapshot", NAME], ["load", "fix_login"]]) {
+        const r = await pc.cli(cmd);
+        expect(r.code).toBe(1);
+        expect(r.stderr).toContain(`"${NAME}" names 2 snapshots`);
+        expect(r.stderr).toContain("laptop-a");
+        expect(r.stderr).toContain("laptop-b");
+        expect(r.stderr).toContain("#1");
+        expect(r.stderr).toContain("#2");
+      }
+      // Nothing was deleted or completed by the refusals.
+      expect((await pc.json(["snapshots", "list"])).snapshots.map((s: any) => s.status)).toEqual(["in_progress", "in_progress"]);
+    }
+
+    // On B, delete A's snapshot by its id prefix (the one the refusal offers); the next sync carries exactly that.
+    const listB = (await w.b.json(["snapshots", "list"])).snapshots;
+    const aSnap = listB.find((s: any) => s.goal.includes("(A:"));
+    const refusal = (await w.b.cli(["snapshots", "delete", NAME])).stderr;
+    const offered = [...refusal.matchAll(/ id ([0-9a-f-]+) /g)].map((m) => m[1]);
+    expect(offered).toHaveLength(2);
+    const prefix = offered.find((p) => aSnap.id.startsWith(p))!;
+    expect(prefix.length).toBeLessThan(aSnap.id.length);
+    expect((await w.b.cli(["snapshots", "delete", prefix])).code).toBe(0);
+    for (const pc of [w.b, w.a]) expect((await pc.cli(["sync", w.drive])).code).toBe(0);
+    for (const pc of [w.a, w.b]) {
+      const left = (await pc.json(["snapshots", "list"])).snapshots;
+      expect(left.map((s: any) => s.goal)).toEqual(["Fix login bug (B: the redirect loop)"]);
+      // One left: the name is no longer ambiguous.
+      expect((await pc.cli(["load", NAME])).stdout).toContain("the redirect loop");
+    }
+  }, 60_000);
+
+  test("load by list number picks the one shown there; export writes both snapshots to two files", async () => {
+    const w = twoLaptops();
+    await w.a.cli(["save"], snapshot("Fix login bug (A: the cookie path)"));
+    await w.b.cli(["save"], snapshot("Fix login bug (B: the redirect loop)"));
+    for (const pc of [w.a, w.b, w.a]) await pc.cli(["sync", w.drive]);
+    const list = (await w.a.json(["snapshots", "list"])).snapshots;
+    for (const [i, s] of list.entries()) expect((await w.a.json(["load", String(i + 1)])).id).toBe(s.id);
+
+    const out = join(w.base, "export");
+    const r = await w.a.cli(["export", "--out", out]);
+    expect(r.code).toBe(0);
+    const files = readdirSync(join(out, ".mindsave", "snapshots")).sort();
+    expect(files).toHaveLength(2);
+    const texts = await Promise.all(files.map((f) => Bun.file(join(out, ".mindsave", "snapshots", f)).text()));
+    expect(texts.some((t) => t.includes("the cookie path"))).toBe(true);
+    expect(texts.some((t) => t.includes("the redirect loop"))).toBe(true);
+    const index = JSON.parse(await Bun.file(join(out, ".mindsave", "index.json")).text()).snapshots;
+    expect(index.map((e: any) => `${e.id}.md`).sort()).toEqual(files);
+  }, 60_000);
+});
