@@ -156,6 +156,11 @@ export function buildProgram(): Command {
     .command("split")
     .description("Make this checkout its own project (a fork or copy that shares history)")
     .action(lazy(() => import("./commands/projects.ts").then((m) => ({ run: m.split }))));
+  projects
+    .command("attach")
+    .description("Say which project this checkout is (of those sharing its history); nothing is renamed or merged")
+    .argument("<project>", "the project's id or name")
+    .action(lazy(() => import("./commands/projects.ts").then((m) => ({ run: m.attach }))));
 
   program
     .command("fail")
@@ -248,6 +253,7 @@ export function buildProgram(): Command {
     .command("import")
     .description("Import a workspace's .mindsave/ written by the original MindSave skill or SDK (snapshots, failure graph, tool logs, signal.json)")
     .argument("<dir>", "the workspace root, or its .mindsave folder")
+    .option("--into <project>", "the project to import into (default: the one an export came from, else DIR's workspace)")
     .action(lazy(() => import("./commands/import.ts")));
 
   program

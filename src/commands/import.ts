@@ -1,5 +1,6 @@
 // `mindsave import DIR`: a workspace's .mindsave/ written by the original MindSave skill or SDK
-// (snapshots, index.json, failure graph, tool logs, signal.json) into the project of that workspace.
+// (snapshots, index.json, failure graph, tool logs, signal.json) into a project: --into's, the one
+// an `export` folder came from, or that workspace's.
 import { resolve } from "node:path";
 import { UserError } from "../errors.ts";
 import { importSeed } from "../engine/formats/seed-import.ts";
@@ -7,15 +8,16 @@ import { locateSeed } from "../engine/formats/seed-layout.ts";
 import { print, printJson, warn, withSession } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
 
-export async function run(_opts: Record<string, unknown>, args: string[], g: GlobalOptions): Promise<number> {
+export async function run(opts: { into?: string }, args: string[], g: GlobalOptions): Promise<number> {
   const source = args[0];
   if (!source) throw new UserError("Give the workspace to import from (or its .mindsave folder): mindsave import DIR.");
-  if (g.project) throw new UserError("import puts the snapshots in the project of DIR's workspace; drop --project.");
+  if (opts.into && g.project && opts.into !== g.project) throw new UserError("Give the target project once: --into PROJECT (or --in PROJECT).");
+  const into = opts.into ?? g.project;
   const loc = locateSeed(source);
   if (g.workspace && resolve(g.workspace) !== loc.root) {
     throw new UserError(`import takes the workspace from DIR (${loc.root}); drop --workspace ${g.workspace}.`);
   }
-  const r = await withSession({ ...g, workspace: loc.root }, true, (s) => importSeed(s, loc));
+  const r = await withSession({ ...g, project: undefined, workspace: loc.root }, true, (s) => importSeed(s, loc, { into }));
   if (g.json) {
     printJson(r);
     return 0;

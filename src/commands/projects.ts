@@ -1,5 +1,5 @@
 // `mindsave projects [list] | link OTHER | split`.
-import { linkProjects, listProjects, splitProject } from "../engine/projects/projects.ts";
+import { attachProject, linkProjects, listProjects, splitProject } from "../engine/projects/projects.ts";
 import { print, printJson, withSession } from "./shared.ts";
 import { age, padEnd, truncate } from "../lib/text.ts";
 import type { GlobalOptions } from "../types.ts";
@@ -41,6 +41,15 @@ export async function split(_o: unknown, _a: string[], g: GlobalOptions): Promis
     const r = await splitProject(session);
     if (g.json) printJson({ project: r.project.id, name: r.project.name, from: r.from.id, snapshots: r.snapshots });
     else print(`This checkout is now project ${r.project.name} (${r.project.id}), split from ${r.from.name}; ${r.snapshots} snapshot(s) saved here moved with it.`);
+    return 0;
+  });
+}
+
+export async function attach(_o: unknown, args: string[], g: GlobalOptions): Promise<number> {
+  return withSession(g, true, async (session) => {
+    const r = await attachProject(session, args[0]);
+    if (g.json) printJson({ project: r.project.id, name: r.project.name, root: r.root, from: r.from?.id ?? null });
+    else print(`This checkout (${r.root}) is now project ${r.project.name} on this host${r.from ? ` (it was ${r.from.name}, which is unchanged)` : ""}.`);
     return 0;
   });
 }

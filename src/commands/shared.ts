@@ -7,6 +7,7 @@ export async function withSession<T>(g: GlobalOptions, write: boolean, fn: (s: S
   try {
     return await fn(session);
   } finally {
+    for (const n of session.notices) note(n);
     await session.close();
   }
 }

@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { resolveHome, prepareHome, journalModeFor, type Home } from "./home/home.ts";
 import { currentHost, type HostIdentity } from "./home/host.ts";
 import { resolveWorkspace, gitCommonDir, type Workspace } from "./projects/workspace.ts";
+import { samePath } from "./projects/paths.ts";
 import { derivedId, newId } from "./ids.ts";
 import { freeProjectName } from "./projects/names.ts";
 import { Store, type ProjectRecord, type StoreWriter, type Queries } from "../store/store.ts";
@@ -82,7 +83,7 @@ export class Session {
   async project(opts: { create: true; w: StoreWriter }): Promise<ProjectContext>;
   async project(opts: { create: boolean; w?: StoreWriter }): Promise<ProjectContext | null> {
     const q: Queries = opts.w ?? this.store;
-    if (this.opts.project) return this.namedProject(q, this.opts.project);
+    if (this.projectKey) return this.namedProject(q, this.projectKey);
     const ws = this.workspace(opts.create);
     if (!ws) return null;
     const found = await this.findProject(q, ws);
@@ -92,6 +93,27 @@ export class Session {
     }
     if (!opts.create || !opts.w) return null;
     return this.createProject(opts.w, ws);
+  }
+
+  private pinned: string | undefined;
+
+  /** The project chosen by id or name for this session (`--in`, `import --into`), if any. */
+  get projectKey(): string | undefined {
+    return this.pinned ?? this.opts.project;
+  }
+
+  /** From now on this session acts on the project `key` (id, id prefix or name), whatever the workspace. */
+  async pinProject(key: string): Promise<ProjectContext> {
+    const ctx = await this.namedProject(this.store, key);
+    this.pinned = ctx.project.id;
+    return ctx;
+  }
+
+  /** Sentences for the person (e.g. "this checkout matches two projects"), each said once. */
+  readonly notices: string[] = [];
+
+  private notice(text: string): void {
+    if (!this.notices.includes(text)) this.notices.push(text);
   }
 
   /** A project chosen by id (e.g. from a list), with its root on this host if it has one. */
@@ -124,18 +146,20 @@ export class Session {
   }
 
   /**
-   * Finds the project for a workspace: first by this host's recorded root at this path, then among
-   * projects of the same identity that are not already checked out elsewhere on this host.
+   * Finds the project for a workspace: first by this host's recorded root at this path (compared
+   * canonically), then among projects of the same identity that are not already checked out
+   * elsewhere on this host. When more than one could be meant, the choice is said, never silent.
    */
   private async findProject(q: Queries, ws: Workspace): Promise<{ project: ProjectRecord; note?: string } | null> {
-    for (const root of await q.rootAt(this.host.id, ws.root)) {
+    const onHost = await q.rootsOnHost(this.host.id);
+    for (const root of onHost.filter((r) => samePath(r.path, ws.root))) {
       const p = await this.follow(q, await q.getProject(root.project_id));
       if (p && p.identity === ws.identity) return { project: p };
     }
     const candidates = await q.projectsByIdentity(ws.identity);
     const free: { project: ProjectRecord; score: number }[] = [];
     for (const project of candidates) {
-      const here = (await q.rootsOfProject(project.id)).filter((r) => r.host_id === this.host.id && r.path !== ws.root);
+      const here = onHost.filter((r) => r.project_id === project.id && !samePath(r.path, ws.root));
       let score = 0;
       let taken = false;
       for (const r of here) {
@@ -148,11 +172,12 @@ export class Session {
       if (ws.remote && project.remote === ws.remote) score += 2;
       free.push({ project, score });
     }
-    if (free.length) {
-      free.sort((a, b) => b.score - a.score);
-      return { project: free[0].project };
+    if (!free.length) return null;
+    free.sort((a, b) => b.score - a.score);
+    if (free.length > 1) {
+      this.notice(`This checkout (${ws.root}) could be any of ${free.length} projects that share its history: ${free.map((f) => `${f.project.name} (${f.project.id})`).join(", ")}; using ${free[0].project.name}. Say which it is with \`mindsave projects attach PROJECT\`.`);
     }
-    return null;
+    return { project: free[0].project };
   }
 
   private async createProject(w: StoreWriter, ws: Workspace): Promise<ProjectContext> {
@@ -172,9 +197,11 @@ export class Session {
   }
 
   async recordRoot(w: StoreWriter, projectId: string, path: string): Promise<void> {
-    const id = derivedId("r", projectId, this.host.id, path);
     const today = this.now().toISOString();
-    const known = (await w.rootAt(this.host.id, path)).find((r) => r.id === id);
+    // The same folder spelled differently (case on Windows/macOS, a trailing slash) is one root.
+    const known = (await w.rootsOnHost(this.host.id)).find((r) => r.project_id === projectId && samePath(r.path, path));
+    const id = known?.id ?? derivedId("r", projectId, this.host.id, path);
+    path = known?.path ?? path;
     // Touch last_used at most once a day, so reads stay reads and sync stays quiet.
     if (!known || known.last_used.slice(0, 10) !== today.slice(0, 10)) {
       await w.upsertRoot({ id, project_id: projectId, host_id: this.host.id, path, last_used: today });

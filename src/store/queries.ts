@@ -62,10 +62,6 @@ export class Queries {
     return (await this.rows("SELECT * FROM roots WHERE host_id = ? AND deleted = 0 ORDER BY last_used DESC", [hostId])).map(toRoot);
   }
 
-  async rootAt(hostId: string, path: string): Promise<RootRecord[]> {
-    return (await this.rows("SELECT * FROM roots WHERE host_id = ? AND path = ? AND deleted = 0 ORDER BY last_used DESC", [hostId, path])).map(toRoot);
-  }
-
   async snapshotCounts(): Promise<Map<string, { count: number; newest: string | null }>> {
     const rows = await this.rows(
       "SELECT project_id, count(*) AS n, max(created_at) AS newest FROM snapshots WHERE deleted = 0 GROUP BY project_id",

@@ -135,7 +135,9 @@ export async function onSessionStart(session: Session, p: HookPayload): Promise<
   // After a resume or a compaction the agent carries on; a fresh start or /clear may be about
   // something else, so there the block is offered as context, not as an order to continue.
   const r = await loadSnapshot(session, newest, ctx, { resume: p.source === "resume" || p.source === "compact" || !p.source });
-  return { output: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: r.block.text } } };
+  // Once per session: which project this checkout was taken as, when it could be several.
+  const notice = session.notices.length ? { systemMessage: `MindSave: ${session.notices.join(" ")}` } : {};
+  return { output: { ...notice, hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: r.block.text } } };
 }
 
 /** Did this session do anything a snapshot could say? A missing, lagging or Q&A-only transcript did not. */

@@ -113,7 +113,9 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
     layers: layersOf(s),
     auto_trigger: s.auto_trigger && s.auto_trigger.reason !== undefined ? String(s.auto_trigger.reason) : null,
   }));
-  writeFileAtomic(join(dir, "index.json"), JSON.stringify({ snapshots: index }, null, 2) + "\n");
+  // The project it came from, so `mindsave import` of this folder goes back there (the original ignores it).
+  const from = { id: ctx.project.id, name: ctx.project.name };
+  writeFileAtomic(join(dir, "index.json"), JSON.stringify({ snapshots: index, mindsave_project: from }, null, 2) + "\n");
 
   // Failure nodes: one file each, named as the original would, with the real name inside.
   const failures = await failuresFor(session, projectId);

@@ -13,7 +13,7 @@ import { readSignal, updateSignal, type SignalState } from "../agents/signal.ts"
 import { appendToolCalls } from "../agents/toollog.ts";
 import type { Session } from "../session.ts";
 import { isDir, listDir } from "../../lib/fs.ts";
-import { instant, isObj, mtime, readJson, sameInstant, type ImportReport, type SeedLocation } from "./seed-layout.ts";
+import { exportedFrom, instant, isObj, mtime, readJson, sameInstant, type ImportReport, type SeedLocation } from "./seed-layout.ts";
 import { parseSnapshotFile, readIndex, type ParsedSnapshot } from "./seed-read-snapshots.ts";
 import { failureKey, nodeSatisfied, readNodes, type ParsedNode } from "./seed-read-failures.ts";
 import { readToolLogs } from "./seed-read-tool-logs.ts";
@@ -34,7 +34,7 @@ const NOT_KEPT: Record<string, string> = {
  * id with a -N suffix, and the same created_at) is skipped; failures and tool calls merge.
  * One snapshot that cannot be read or saved is reported and the rest still land.
  */
-export async function importSeed(session: Session, loc: SeedLocation): Promise<ImportReport> {
+export async function importSeed(session: Session, loc: SeedLocation, opts: { into?: string } = {}): Promise<ImportReport> {
   const warnings: string[] = [];
   const report: ImportReport = {
     source: loc.dir, root: loc.root, project: null,
@@ -103,6 +103,11 @@ export async function importSeed(session: Session, loc: SeedLocation): Promise<I
     throw new UserError(`${loc.dir} holds no snapshots, failure nodes, tool logs or signal.json to import.`);
   }
 
+  // Where it goes: the project named with --into; else the project this folder was exported from,
+  // when this store has it; else the project of the folder's workspace.
+  const exported = exportedFrom(loc.dir);
+  if (opts.into) await session.pinProject(opts.into);
+  else if (exported) await session.pinProject(exported).catch(() => null);
   const signalBefore = (await readSignal(session)).signal;
   const ctx = await session.write((w) => session.project({ create: true, w }));
   const projectId = ctx.project.id;

@@ -113,3 +113,13 @@ export function locateSeed(input: string): SeedLocation {
   if (existsSync(join(dir, "mindsave.db"))) throw new UserError(`${dir} is a MindSave home (it holds mindsave.db), not a workspace's .mindsave folder.`);
   return { root: dirname(dir), dir };
 }
+
+/** The project an `export` folder came from, as its index.json names it (MindSave's own field). */
+export function exportedFrom(dir: string): string | null {
+  try {
+    const data = JSON.parse(readFileSync(join(dir, "index.json"), "utf8")) as { mindsave_project?: { id?: unknown } };
+    return typeof data?.mindsave_project?.id === "string" ? data.mindsave_project.id : null;
+  } catch {
+    return null;
+  }
+}

@@ -48,3 +48,19 @@ export function toHostPath(stored: string, root: string | null, path: PathFlavor
   if (!root) return stored;
   return path.join(root, ...stored.split("/"));
 }
+
+/**
+ * A folder path in the form two paths are compared by: `/` separators, no trailing slash, NFC,
+ * and case-folded where the file system is (Windows, macOS), so `C:\Code\app` and `c:/code/app/`
+ * are one root there and two on Linux.
+ */
+export function pathKey(p: string, platform: string = process.platform): string {
+  let key = p.normalize("NFC").replace(/\\/g, "/");
+  if (key.length > 1) key = key.replace(/\/+$/, "");
+  if (/^[A-Za-z]:$/.test(key)) key += "/";
+  return platform === "win32" || platform === "darwin" ? key.toLowerCase() : key;
+}
+
+export function samePath(a: string, b: string, platform: string = process.platform): boolean {
+  return pathKey(a, platform) === pathKey(b, platform);
+}

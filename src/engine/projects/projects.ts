@@ -5,6 +5,7 @@ import { UserError } from "../../errors.ts";
 import { failureId } from "../failures/graph.ts";
 import { derivedId, newId } from "../ids.ts";
 import { freeProjectName } from "./names.ts";
+import { samePath } from "./paths.ts";
 import type { Session } from "../session.ts";
 import type { ProjectRecord, StoreWriter } from "../../store/store.ts";
 
@@ -95,7 +96,7 @@ export async function splitProject(session: Session): Promise<{ project: Project
     const id = `p_${newId()}`;
     const name = await freeProjectName(w, here.workspace?.name ?? here.project.name);
     await w.insertProject({ id, identity: here.project.identity, name, remote: here.workspace?.remote ?? null, created_at: session.now().toISOString(), merged_into: null });
-    const mine = (await w.rootAt(session.host.id, here.root)).filter((r) => r.project_id === here.project.id);
+    const mine = (await w.rootsOnHost(session.host.id)).filter((r) => r.project_id === here.project.id && samePath(r.path, here.root!));
     for (const r of mine) await w.deleteRoot(r.id);
     await session.recordRoot(w, id, here.root);
     const ids = (await w.listSnapshots(here.project.id)).map((s) => s.id);
@@ -106,5 +107,25 @@ export async function splitProject(session: Session): Promise<{ project: Project
     }
     await w.moveSnapshots(here.project.id, id, moving);
     return { project: (await w.getProject(id))!, from: here.project, snapshots: moving.length };
+  });
+}
+
+/**
+ * Says "this checkout is project `key`": this folder's root on this host moves to that project.
+ * Nothing is renamed or merged; the project must share this checkout's history (same identity).
+ */
+export async function attachProject(session: Session, key: string): Promise<{ project: ProjectRecord; root: string; from: ProjectRecord | null }> {
+  const ws = session.workspace(false);
+  if (!ws) throw new UserError("This folder has no project identity yet (no git history, no .mindsave/project.json); save a snapshot here first.");
+  const target = (await session.pinProject(key)).project;
+  return session.write(async (w) => {
+    if (target.identity !== ws.identity) {
+      throw new UserError(`Project ${target.name} has a different history than this checkout (${ws.identity} here); \`mindsave projects link ${target.id}\` merges two projects instead.`);
+    }
+    const onHost = (await w.rootsOnHost(session.host.id)).filter((r) => samePath(r.path, ws.root));
+    const before = onHost.find((r) => r.project_id !== target.id);
+    for (const r of onHost) if (r.project_id !== target.id) await w.deleteRoot(r.id);
+    await session.recordRoot(w, target.id, ws.root);
+    return { project: target, root: ws.root, from: before ? await w.getProject(before.project_id) : null };
   });
 }

@@ -1,9 +1,10 @@
 // Which workspace root and which project identity the current directory belongs to.
-// Root: nearest `.mindsave/`, else the git top level, else the nearest project marker, else the
-// directory itself. Identity: `.mindsave/project.json`'s id when present, else the git root
-// commit (the same on every clone, every host), else a new id written once into project.json.
-import { existsSync, readFileSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+// Root: nearest `.mindsave/`, else the git top level, else the nearest project marker, else (a
+// plain folder) the top-most folder below the home directory, or the directory itself outside it.
+// Identity: `.mindsave/project.json`'s id when present, else the git root commit (the same on
+// every clone, every host), else a new id written once into project.json.
+import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { spawnSync } from "node:child_process";
 import { localHomeDir } from "../home/home.ts";
 import { newId } from "../ids.ts";
@@ -33,14 +34,23 @@ export interface Workspace {
 function isWorkspaceMarker(dir: string, env: NodeJS.ProcessEnv): boolean {
   const m = join(dir, ".mindsave");
   if (!isDir(m)) return false;
-  if (resolve(m) === resolve(localHomeDir(env))) return false;
+  if (realDir(m) === realDir(localHomeDir(env))) return false;
   if (existsSync(join(m, "mindsave.db"))) return false;
   return existsSync(join(m, "project.json")) || existsSync(join(m, "index.json")) || isDir(join(m, "snapshots"));
 }
 
+/** The real path (symlinks resolved), so one folder reached two ways is one workspace. */
+function realDir(p: string): string {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return resolve(p);
+  }
+}
+
 function ancestors(start: string): string[] {
   const out: string[] = [];
-  let dir = resolve(start);
+  let dir = realDir(start);
   for (;;) {
     out.push(dir);
     const up = dirname(dir);
@@ -58,9 +68,30 @@ export function findRoot(start: string, env: NodeJS.ProcessEnv = process.env): {
   for (const d of dirs) {
     const m = MARKERS.find((name) => existsSync(join(d, name)));
     // The user's home directory often holds .claude/; it is not a project root.
-    if (m && !(m === ".claude" && resolve(d) === resolve(env.HOME || ""))) return { root: d, marker: m, gitDir: null };
+    if (m && !(m === ".claude" && d === realDir(env.HOME || "/"))) return { root: d, marker: m, gitDir: null };
   }
-  return { root: resolve(start), marker: "directory", gitDir: null };
+  return { root: plainFolderRoot(start, env), marker: "directory", gitDir: null };
+}
+
+/** Folders that hold many workspaces, never one: a plain folder's root is below them. */
+const CONTAINERS = new Set(["documents", "desktop", "downloads", "code", "src", "projects", "work", "dev", "repos", "git", "workspace", "workspaces"]);
+
+/**
+ * The root of a folder with no git, no marker and no `.mindsave/` above it: the top-most folder
+ * below the home directory (skipping containers such as ~/Documents or ~/code), so a first save
+ * from `~/notes/book/ch3` makes `~/notes/book` the workspace, not `ch3`. Outside the home
+ * directory there is no such anchor, and the folder itself is the root.
+ */
+function plainFolderRoot(start: string, env: NodeJS.ProcessEnv): string {
+  const dir = realDir(start);
+  const home = env.HOME || env.USERPROFILE;
+  if (!home) return dir;
+  const rel = relative(realDir(home), dir);
+  if (!rel || rel.startsWith("..") || isAbsolute(rel)) return dir;
+  const parts = rel.split(sep);
+  let depth = 1;
+  while (depth < parts.length && CONTAINERS.has(parts[depth - 1].toLowerCase())) depth++;
+  return join(realDir(home), ...parts.slice(0, depth));
 }
 
 function git(root: string, args: string[]): string | null {
@@ -157,7 +188,7 @@ export function resolveWorkspace(start: string, opts: { override?: string; creat
   const env = opts.env ?? process.env;
   let found: { root: string; marker: RootMarker; gitDir: string | null };
   if (opts.override) {
-    const root = resolve(opts.override);
+    const root = realDir(opts.override);
     if (!isDir(root)) throw new UserError(`The workspace ${root} is not a directory.`);
     found = { root, marker: "flag", gitDir: existsSync(join(root, ".git")) ? root : null };
   } else {

@@ -139,7 +139,7 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   if (!Number.isInteger(keep) || keep < 1) throw new UserError("--keep must be a whole number of at least 1.");
 
   await loadTokenizer();
-  const ws = session.opts.project ? null : session.workspace(true);
+  const ws = session.projectKey ? null : session.workspace(true);
   const root = ws?.root ?? null;
   const cwd = session.cwd;
   const active = dedupe(input.active_files.map((f) => (root ? toStoredPath(f, root, cwd) : f.replace(/\\/g, "/"))));
