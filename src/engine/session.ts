@@ -63,16 +63,32 @@ export class Session {
     return this.store.closeAsync();
   }
 
-  /** Runs `fn` in one write transaction, after recording this host in the store. */
+  private writer: StoreWriter | null = null;
+
+  /**
+   * Runs `fn` in one write transaction, after recording this host in the store. Called inside
+   * another `write` (an import of many snapshots), it joins that transaction: all or nothing.
+   */
   async write<T>(fn: (w: StoreWriter) => Promise<T>): Promise<T> {
+    if (this.writer) return fn(this.writer);
     return this.store.write(this.host.id, async (w) => {
-      const now = this.now().toISOString();
-      const known = await w.getHost(this.host.id);
-      if (!known || known.name !== this.host.name || known.last_seen.slice(0, 10) !== now.slice(0, 10)) {
-        await w.upsertHost({ id: this.host.id, name: this.host.name, platform: this.host.platform, first_seen: known?.first_seen ?? now, last_seen: now });
+      this.writer = w;
+      try {
+        return await this.hostThen(w, fn);
+      } finally {
+        this.writer = null;
       }
-      return fn(w);
     }, () => this.now().getTime());
+  }
+
+  /** Records this host (at most once a day), then runs `fn`. */
+  private async hostThen<T>(w: StoreWriter, fn: (w: StoreWriter) => Promise<T>): Promise<T> {
+    const now = this.now().toISOString();
+    const known = await w.getHost(this.host.id);
+    if (!known || known.name !== this.host.name || known.last_seen.slice(0, 10) !== now.slice(0, 10)) {
+      await w.upsertHost({ id: this.host.id, name: this.host.name, platform: this.host.platform, first_seen: known?.first_seen ?? now, last_seen: now });
+    }
+    return fn(w);
   }
 
   /**

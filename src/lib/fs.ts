@@ -1,8 +1,8 @@
 // File-system primitives every layer shares. Writes go through a temporary file and a rename, so
 // a reader (or a crash) never sees half a file; a small helper rather than write-file-atomic
 // because we also need an atomic copy (binaries) and nothing of its ownership and queueing logic.
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { chmodSync, copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 
 const tempName = (path: string) => `${path}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
 
@@ -51,4 +51,44 @@ export function listDir(path: string): string[] {
   } catch {
     return [];
   }
+}
+
+/** True when `path` is a symbolic link (false when it does not exist). */
+export function isSymlink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Reads a regular file's text without following a symbolic link: a folder someone else wrote
+ * (an import, a shared drive) must not make us read `/etc/passwd` through a link.
+ */
+export function readTextNoFollow(path: string): string {
+  const st = lstatSync(path);
+  if (st.isSymbolicLink()) throw new Error(`${basename(path)} is a symbolic link, not followed`);
+  if (!st.isFile()) throw new Error(`${basename(path)} is not a regular file`);
+  return readFileSync(path, "utf8");
+}
+
+/** A folder's entries, sorted; none when the folder is a symbolic link or cannot be read. */
+export function listDirNoFollow(path: string): string[] {
+  return isSymlink(path) ? [] : listDir(path);
+}
+
+/**
+ * True when `path` lies inside `root` (or is it) and nothing from `root` down to it is a symbolic
+ * link, so a write there cannot land anywhere else. Parts that do not exist yet are fine.
+ */
+export function staysInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return false;
+  let at = root;
+  for (const part of rel.split(sep).filter(Boolean)) {
+    at = join(at, part);
+    if (isSymlink(at)) return false;
+  }
+  return true;
 }

@@ -1,6 +1,6 @@
 // `exportSeed`: a project written back in the original's `.mindsave/` layout, with relative paths
 // and every field, so the original can read it and a round trip loses nothing.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { parseDocument } from "yaml";
 import { UserError } from "../../errors.ts";
@@ -13,7 +13,8 @@ import { snapshotFile } from "../snapshots/manage.ts";
 import { recentToolCalls } from "../agents/toollog.ts";
 import type { Session } from "../session.ts";
 import type { SnapshotRecord } from "../../store/store.ts";
-import { isDir, listDir, writeFileAtomic } from "../../lib/fs.ts";
+import { safeName } from "../snapshots/slug.ts";
+import { isDir, isSymlink, listDir, readTextNoFollow, staysInside, writeFileAtomic } from "../../lib/fs.ts";
 import { failureFileStem, INDEX_MAX, instant, isObj, sameInstant, SEED_DIR, unslug, type ExportReport, type Obj } from "./seed-layout.ts";
 import { FIELD_ALIASES } from "./seed-read-snapshots.ts";
 import { toolCallFromLine, toolKey } from "./seed-read-tool-logs.ts";
@@ -33,7 +34,7 @@ function layersOf(s: SnapshotRecord): string[] {
 /** What an existing snapshot file says it is (id, time, goal), leniently. */
 function existingSnapshotIdentity(path: string): { id?: string; created?: number; goal?: string } | null {
   try {
-    const text = readFileSync(path, "utf8");
+    const text = readTextNoFollow(path);
     const data = parseDocument(splitFrontMatter(text).yaml).toJS() as unknown;
     if (!isObj(data)) return null;
     const pick = (field: string) => [field, ...(FIELD_ALIASES[field] ?? [])].map((k) => data[k]).find((v) => v !== undefined && v !== null);
@@ -74,6 +75,13 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
   const dir = basename(target) === SEED_DIR ? target : join(target, SEED_DIR);
   if (existsSync(join(dir, "mindsave.db"))) throw new UserError(`${dir} is a MindSave home (it holds mindsave.db); export to a workspace instead.`);
   if (existsSync(target) && !isDir(target)) throw new UserError(`${target} is not a directory.`);
+  // Every file goes below .mindsave/, never through a link: a name or a folder planted by someone
+  // else must not turn an export into a write somewhere else (a name is a slug, but check anyway).
+  const write = (path: string, text: string) => {
+    if (!staysInside(target, path) || !staysInside(dir, path)) throw new UserError(`Refusing to write ${path}: it is outside ${dir} or reached through a symbolic link. Nothing after it was written.`);
+    writeFileAtomic(path, text);
+  };
+  if (isSymlink(dir)) throw new UserError(`${dir} is a symbolic link; export does not write through links (remove it or export elsewhere with --out).`);
   const projectId = ctx.project.id;
   const now = session.now();
   const warnings: string[] = [];
@@ -81,7 +89,8 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
   const summaries = await projectSnapshots(session, projectId);
   const stored: SnapshotRecord[] = [];
   for (const s of summaries) stored.push(await snapshotById(session, s.id));
-  const records = uniqueFileNames(stored, warnings);
+  // Names stored before names were checked may still be unsafe: they are exported under a safe one.
+  const records = uniqueFileNames(stored.map((r) => ({ ...r, name: safeName(r.name, r.id) })), warnings);
 
   // Never overwrite a different snapshot that only exists on disk.
   const snapDir = join(dir, "snapshots");
@@ -99,7 +108,7 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
     throw new UserError(`${dir} already holds ${conflicts.join(", ")} with a different snapshot that is not in the store; import it first (\`mindsave import ${target}\`) or export elsewhere with --out.`);
   }
 
-  for (const s of records) writeFileAtomic(join(snapDir, `${s.name}.md`), exportedSnapshotFile(s));
+  for (const s of records) write(join(snapDir, `${s.name}.md`), exportedSnapshotFile(s));
   const strays = listDir(snapDir).filter((f) => f.toLowerCase().endsWith(".md") && !names.has(f.replace(/\.md$/i, "")));
   if (strays.length) warnings.push(`snapshots/ also holds ${strays.length} file(s) that are not in the store, left as they are and not in index.json: ${strays.join(", ")}.`);
 
@@ -115,7 +124,7 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
   }));
   // The project it came from, so `mindsave import` of this folder goes back there (the original ignores it).
   const from = { id: ctx.project.id, name: ctx.project.name };
-  writeFileAtomic(join(dir, "index.json"), JSON.stringify({ snapshots: index, mindsave_project: from }, null, 2) + "\n");
+  write(join(dir, "index.json"), JSON.stringify({ snapshots: index, mindsave_project: from }, null, 2) + "\n");
 
   // Failure nodes: one file each, named as the original would, with the real name inside.
   const failures = await failuresFor(session, projectId);
@@ -130,7 +139,7 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
       used.add(stem.toLowerCase());
       let item = unslug(stem);
       try {
-        const data = JSON.parse(readFileSync(join(scopeDir, name), "utf8")) as unknown;
+        const data = JSON.parse(readTextNoFollow(join(scopeDir, name))) as unknown;
         const named = isObj(data) ? [data.item, data.name].find((v) => typeof v === "string" && v.trim()) : undefined;
         if (typeof named === "string") item = named.trim();
       } catch {
@@ -147,7 +156,7 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
         used.add(stem.toLowerCase());
         byItem.set(normaliseItem(f.item), stem);
       }
-      writeFileAtomic(join(scopeDir, `${stem}.json`), JSON.stringify({ item: f.item, ...toGraphEntry(f, now) }, null, 2) + "\n");
+      write(join(scopeDir, `${stem}.json`), JSON.stringify({ item: f.item, ...toGraphEntry(f, now) }, null, 2) + "\n");
       counts[scope]++;
     }
   }
@@ -160,7 +169,7 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
     if (!name.toLowerCase().endsWith(".jsonl")) continue;
     let text = "";
     try {
-      text = readFileSync(join(logDir, name), "utf8");
+      text = readTextNoFollow(join(logDir, name));
     } catch {
       continue;
     }
@@ -199,12 +208,12 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
       }
     });
     const all = [...old, ...lines].sort((a, b) => (instant(a.ts) || 0) - (instant(b.ts) || 0));
-    writeFileAtomic(join(logDir, name), all.map((l) => l.line).join("\n") + "\n");
+    write(join(logDir, name), all.map((l) => l.line).join("\n") + "\n");
     logFiles.push(`tool_logs/${name}`);
   }
 
   const { signal } = await readSignal(session);
-  writeFileAtomic(join(dir, "signal.json"), JSON.stringify(toSignalJson(signal), null, 2) + "\n");
+  write(join(dir, "signal.json"), JSON.stringify(toSignalJson(signal), null, 2) + "\n");
 
   return {
     dir, project: { id: projectId, name: ctx.project.name },

@@ -1,18 +1,17 @@
 // `importSeed`: a workspace's `.mindsave/` as the original skill and SDK write it, into the store.
 // Older field names are mapped when they can be identified; everything else is kept (in a
 // snapshot's `extra`) or named in a warning, never dropped silently.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { UserError } from "../../errors.ts";
-import { projectSnapshots } from "../snapshots/catalog.ts";
-import { failuresFor } from "../failures/record.ts";
 import { derivedConfidence, normaliseItem, observeFailure, type FailureObservation } from "../failures/graph.ts";
 import { localHomeDir } from "../home/home.ts";
 import { saveSnapshot } from "../snapshots/save.ts";
-import { readSignal, updateSignal, type SignalState } from "../agents/signal.ts";
+import { fromStored, readSignal, recompute, updateSignal, type SignalState } from "../agents/signal.ts";
 import { appendToolCalls } from "../agents/toollog.ts";
 import type { Session } from "../session.ts";
-import { isDir, listDir } from "../../lib/fs.ts";
+import { isDir, isSymlink, listDir, listDirNoFollow, readTextNoFollow } from "../../lib/fs.ts";
+import { stallIfAsked } from "../stall.ts";
 import { exportedFrom, instant, isObj, mtime, readJson, sameInstant, type ImportReport, type SeedLocation } from "./seed-layout.ts";
 import { parseSnapshotFile, readIndex, type ParsedSnapshot } from "./seed-read-snapshots.ts";
 import { failureKey, nodeSatisfied, readNodes, type ParsedNode } from "./seed-read-failures.ts";
@@ -34,6 +33,15 @@ const NOT_KEPT: Record<string, string> = {
  * id with a -N suffix, and the same created_at) is skipped; failures and tool calls merge.
  * One snapshot that cannot be read or saved is reported and the rest still land.
  */
+/** A snapshot file's text; a link or a non-file is refused as the file's failure, never followed. */
+function readSnapshotText(path: string): string {
+  try {
+    return readTextNoFollow(path);
+  } catch (e) {
+    throw new UserError(`cannot be read (${(e as Error).message})`);
+  }
+}
+
 export async function importSeed(session: Session, loc: SeedLocation, opts: { into?: string } = {}): Promise<ImportReport> {
   const warnings: string[] = [];
   const report: ImportReport = {
@@ -44,6 +52,10 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
 
   // What is there.
   for (const name of listDir(loc.dir)) {
+    if (isSymlink(join(loc.dir, name))) {
+      warnings.push(`${name} is a symbolic link; not followed, not imported.`);
+      continue;
+    }
     if (KNOWN_ENTRIES.has(name)) continue;
     if (name in NOT_KEPT) {
       const n = listDir(join(loc.dir, name)).length;
@@ -61,7 +73,7 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
   const snapDir = join(loc.dir, "snapshots");
   const parsed: ParsedSnapshot[] = [];
   const seenFiles = new Set<string>();
-  for (const name of listDir(snapDir)) {
+  for (const name of listDirNoFollow(snapDir)) {
     const path = join(snapDir, name);
     if (!name.toLowerCase().endsWith(".md") || isDir(path)) {
       warnings.push(`snapshots/${name}: not a snapshot (.md file); not imported.`);
@@ -69,7 +81,7 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
     }
     seenFiles.add(name);
     try {
-      parsed.push(parseSnapshotFile(readFileSync(path, "utf8"), name, loc, index, mtime(path)));
+      parsed.push(parseSnapshotFile(readSnapshotText(path), name, loc, index, mtime(path)));
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
       report.snapshots.failed.push({ file: `snapshots/${name}`, reason: e.message });
@@ -109,115 +121,115 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
   if (opts.into) await session.pinProject(opts.into);
   else if (exported) await session.pinProject(exported).catch(() => null);
   const signalBefore = (await readSignal(session)).signal;
-  const ctx = await session.write((w) => session.project({ create: true, w }));
-  const projectId = ctx.project.id;
-  report.project = { id: projectId, name: ctx.project.name };
-  const now = session.now();
+  // One transaction for all of it: a kill or an error leaves the store as it was, never half an import.
+  return session.write(async (w) => {
+    const ctx = await session.project({ create: true, w });
+    const projectId = ctx.project.id;
+    report.project = { id: projectId, name: ctx.project.name };
+    const now = session.now();
 
-  // Failures, first pass: nodes new to the store are created at their first_seen, so the
-  // snapshots' mentions (later) do not move it.
-  const before = new Map((await failuresFor(session, projectId)).map((f) => [failureKey(f.scope, f.item), f]));
-  const satisfied = new Set<ParsedNode>(nodes.filter((n) => nodeSatisfied(before.get(failureKey(n.scope, n.item)), n)));
-  const observation = (n: ParsedNode, extra: Partial<FailureObservation> = {}): FailureObservation => ({
-    item: n.item, scope: n.scope, reason: n.reason || NO_REASON, rejected_by: n.rejected_by,
-    // A confidence the original derived from repeats and age stays derived here too.
-    confidence: n.confidence && n.confidence !== derivedConfidence(n.repeat_count, n.last_seen.toISOString(), now) ? n.confidence : undefined,
-    related: n.related, alternatives: n.alternatives, ...extra,
-  });
-  const fresh = nodes.filter((n) => !before.has(failureKey(n.scope, n.item)));
-  if (fresh.length) {
-    await session.write(async (w) => {
-      const done = new Set<string>();
-      for (const n of [...fresh].sort((a, b) => a.first_seen.getTime() - b.first_seen.getTime())) {
-        if (done.has(failureKey(n.scope, n.item))) continue;
-        done.add(failureKey(n.scope, n.item));
-        await observeFailure(w, projectId, observation(n, { atLeast: 1 }), n.first_seen);
-      }
+    // Failures, first pass: nodes new to the store are created at their first_seen, so the
+    // snapshots' mentions (later) do not move it.
+    const before = new Map((await w.listFailures(projectId)).map((f) => [failureKey(f.scope, f.item), f]));
+    const satisfied = new Set<ParsedNode>(nodes.filter((n) => nodeSatisfied(before.get(failureKey(n.scope, n.item)), n)));
+    const observation = (n: ParsedNode, extra: Partial<FailureObservation> = {}): FailureObservation => ({
+      item: n.item, scope: n.scope, reason: n.reason || NO_REASON, rejected_by: n.rejected_by,
+      // A confidence the original derived from repeats and age stays derived here too.
+      confidence: n.confidence && n.confidence !== derivedConfidence(n.repeat_count, n.last_seen.toISOString(), now) ? n.confidence : undefined,
+      related: n.related, alternatives: n.alternatives, ...extra,
     });
-  }
+    const fresh = nodes.filter((n) => !before.has(failureKey(n.scope, n.item)));
+    const done = new Set<string>();
+    for (const n of [...fresh].sort((a, b) => a.first_seen.getTime() - b.first_seen.getTime())) {
+      if (done.has(failureKey(n.scope, n.item))) continue;
+      done.add(failureKey(n.scope, n.item));
+      await observeFailure(w, projectId, observation(n, { atLeast: 1 }), n.first_seen);
+    }
 
-  // Snapshots, oldest first.
-  const existing = await projectSnapshots(session, projectId);
-  const known = new Set((await failuresFor(session, projectId)).map((f) => normaliseItem(f.item)));
-  for (const p of [...parsed].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())) {
-    const same = existing.find((s) => (s.name === p.id || (s.name.startsWith(`${p.id}-`) && /^\d+$/.test(s.name.slice(p.id.length + 1)))) && sameInstant(s.created_at, p.createdAt));
-    if (same) {
-      report.snapshots.skipped.push(same.name);
-      continue;
-    }
-    for (const [item, entry] of Object.entries(p.input.failure_graph)) {
-      if (!known.has(normaliseItem(item)) && !(typeof entry.reason === "string" ? entry.reason.trim() : entry.reason)) {
-        entry.reason = NO_REASON;
-        p.warnings.push(`${p.file}: failure ${JSON.stringify(item)} has no reason; recorded as "${NO_REASON}".`);
-      }
-    }
-    try {
-      const result = await saveSnapshot(session, { input: p.input, name: p.id, createdAt: p.createdAt, noCleanup: true, unmeasured: true, overflow: p.overflow });
-      const name = result.snapshot.name;
-      warnings.push(...p.warnings, ...result.warnings.map((w) => `${p.file}: ${w}`));
-      if (name !== p.id) warnings.push(`${p.file}: snapshot_id ${p.id} is already used in this project by another snapshot; imported as ${name}.`);
-      report.snapshots.imported.push(name);
-      existing.push({ ...result.snapshot, size: 0, has_layer2: false, has_layer3: false });
-      for (const item of Object.keys(result.snapshot.failure_graph)) known.add(normaliseItem(item));
-    } catch (e) {
-      if (!(e instanceof UserError)) throw e;
-      warnings.push(...p.warnings);
-      report.snapshots.failed.push({ file: p.file, reason: e.message });
-    }
-  }
-
-  // Failures, second pass: each node's full state at its last_seen. A snapshot's mention never
-  // moves a failure's last_seen back either.
-  const after = await failuresFor(session, projectId);
-  await session.write(async (w) => {
-    for (const f of after) {
-      const was = before.get(failureKey(f.scope, f.item));
-      if (was && Date.parse(was.last_seen) > Date.parse(f.last_seen)) {
-        await observeFailure(w, projectId, { item: f.item, scope: f.scope }, new Date(was.last_seen));
-      }
-    }
-    const current = new Map(after.map((f) => [failureKey(f.scope, f.item), f]));
-    const floor = new Map<string, number>();
-    for (const n of nodes) {
-      if (satisfied.has(n)) {
-        report.failures.skipped++;
+    // Snapshots, oldest first.
+    const existing = await w.listSnapshots(projectId);
+    const known = new Set((await w.listFailures(projectId)).map((f) => normaliseItem(f.item)));
+    for (const p of [...parsed].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())) {
+      const same = existing.find((s) => (s.name === p.id || (s.name.startsWith(`${p.id}-`) && /^\d+$/.test(s.name.slice(p.id.length + 1)))) && sameInstant(s.created_at, p.createdAt));
+      if (same) {
+        report.snapshots.skipped.push(same.name);
         continue;
       }
-      const key = failureKey(n.scope, n.item);
-      const was = before.get(key);
-      // The node file says when it was last seen; the store's own, newer knowledge is kept.
-      const at = Math.max(n.last_seen.getTime(), was ? Date.parse(was.last_seen) : 0, floor.get(key) ?? 0);
-      floor.set(key, at);
-      await observeFailure(w, projectId, observation(n, { atLeast: n.repeat_count, reason: n.reason || current.get(key)?.reason || NO_REASON }), new Date(at));
-      report.failures.imported++;
+      for (const [item, entry] of Object.entries(p.input.failure_graph)) {
+        if (!known.has(normaliseItem(item)) && !(typeof entry.reason === "string" ? entry.reason.trim() : entry.reason)) {
+          entry.reason = NO_REASON;
+          p.warnings.push(`${p.file}: failure ${JSON.stringify(item)} has no reason; recorded as "${NO_REASON}".`);
+        }
+      }
+      try {
+        const result = await saveSnapshot(session, { input: p.input, name: p.id, createdAt: p.createdAt, noCleanup: true, unmeasured: true, overflow: p.overflow });
+        const name = result.snapshot.name;
+        warnings.push(...p.warnings, ...result.warnings.map((w) => `${p.file}: ${w}`));
+        if (name !== p.id) warnings.push(`${p.file}: snapshot_id ${p.id} is already used in this project by another snapshot; imported as ${name}.`);
+        report.snapshots.imported.push(name);
+        await stallIfAsked(`import-${report.snapshots.imported.length}`);
+        existing.push({ ...result.snapshot, size: 0, has_layer2: false, has_layer3: false });
+        for (const item of Object.keys(result.snapshot.failure_graph)) known.add(normaliseItem(item));
+      } catch (e) {
+        if (!(e instanceof UserError)) throw e;
+        warnings.push(...p.warnings);
+        report.snapshots.failed.push({ file: p.file, reason: e.message });
+      }
     }
+
+    // Failures, second pass: each node's full state at its last_seen. A snapshot's mention never
+    // moves a failure's last_seen back either.
+    const after = await w.listFailures(projectId);
+    {
+      for (const f of after) {
+        const was = before.get(failureKey(f.scope, f.item));
+        if (was && Date.parse(was.last_seen) > Date.parse(f.last_seen)) {
+          await observeFailure(w, projectId, { item: f.item, scope: f.scope }, new Date(was.last_seen));
+        }
+      }
+      const current = new Map(after.map((f) => [failureKey(f.scope, f.item), f]));
+      const floor = new Map<string, number>();
+      for (const n of nodes) {
+        if (satisfied.has(n)) {
+          report.failures.skipped++;
+          continue;
+        }
+        const key = failureKey(n.scope, n.item);
+        const was = before.get(key);
+        // The node file says when it was last seen; the store's own, newer knowledge is kept.
+        const at = Math.max(n.last_seen.getTime(), was ? Date.parse(was.last_seen) : 0, floor.get(key) ?? 0);
+        floor.set(key, at);
+        await observeFailure(w, projectId, observation(n, { atLeast: n.repeat_count, reason: n.reason || current.get(key)?.reason || NO_REASON }), new Date(at));
+        report.failures.imported++;
+      }
+    }
+
+    // Tool calls: the store keys each call, so a second import adds nothing.
+    if (logs.calls.length) {
+      const added = await appendToolCalls(w, projectId, logs.calls);
+      report.tool_calls = { imported: added, skipped: logs.calls.length - added };
+    }
+
+    // The signal: the newest of the store's own, the imported snapshots' and signal.json's saves wins.
+    const fileSignal = isObj(signalData) ? signalFromFile(signalData, warnings) : null;
+    const afterSaves = recompute(fromStored((await w.getSignal(projectId))?.data), session.now());
+    const beforeWins = instant(signalBefore.last_save) > instant(afterSaves.last_save);
+    const base = beforeWins ? signalBefore : afterSaves;
+    let next: SignalState = base;
+    if (fileSignal) {
+      const fileTime = instant(fileSignal.last_save);
+      if (!base.last_save || (Number.isFinite(fileTime) && fileTime >= instant(base.last_save)) || (!fileSignal.last_save && !report.snapshots.imported.length)) {
+        next = { ...base, ...fileSignal };
+        next.turn = Math.max(next.turn, next.last_auto_save_turn ?? 0);
+        const changed = Object.keys(fileSignal).some((k) => JSON.stringify(fileSignal[k as keyof SignalState]) !== JSON.stringify(base[k as keyof SignalState]));
+        report.signal = changed ? "imported" : "unchanged";
+      } else {
+        report.signal = "older";
+      }
+    }
+    if (beforeWins || report.signal === "imported") {
+      await updateSignal(session, () => next);
+    }
+    return report;
   });
-
-  // Tool calls: the store keys each call, so a second import adds nothing.
-  if (logs.calls.length) {
-    const added = await session.write((w) => appendToolCalls(w, projectId, logs.calls));
-    report.tool_calls = { imported: added, skipped: logs.calls.length - added };
-  }
-
-  // The signal: the newest of the store's own, the imported snapshots' and signal.json's saves wins.
-  const fileSignal = isObj(signalData) ? signalFromFile(signalData, warnings) : null;
-  const afterSaves = (await readSignal(session)).signal;
-  const beforeWins = instant(signalBefore.last_save) > instant(afterSaves.last_save);
-  const base = beforeWins ? signalBefore : afterSaves;
-  let next: SignalState = base;
-  if (fileSignal) {
-    const fileTime = instant(fileSignal.last_save);
-    if (!base.last_save || (Number.isFinite(fileTime) && fileTime >= instant(base.last_save)) || (!fileSignal.last_save && !report.snapshots.imported.length)) {
-      next = { ...base, ...fileSignal };
-      next.turn = Math.max(next.turn, next.last_auto_save_turn ?? 0);
-      const changed = Object.keys(fileSignal).some((k) => JSON.stringify(fileSignal[k as keyof SignalState]) !== JSON.stringify(base[k as keyof SignalState]));
-      report.signal = changed ? "imported" : "unchanged";
-    } else {
-      report.signal = "older";
-    }
-  }
-  if (beforeWins || report.signal === "imported") {
-    await updateSignal(session, () => next);
-  }
-  return report;
 }

@@ -1,9 +1,10 @@
 // The original MindSave `.mindsave/` layout: its constants, the import/export reports, finding the
 // folder, and small readers (times, JSON, lists, node file names) the format's modules share.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { UserError } from "../../errors.ts";
-import { isDir } from "../../lib/fs.ts";
+import { isSafeName } from "../snapshots/slug.ts";
+import { isDir, isSymlink, readTextNoFollow } from "../../lib/fs.ts";
 
 export const SEED_DIR = ".mindsave";
 /** The original keeps at most this many snapshots in index.json. */
@@ -71,7 +72,7 @@ export const sameInstant = (a: unknown, b: unknown) => {
 export function readJson(path: string, label: string, warnings: string[]): unknown {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readTextNoFollow(path);
   } catch (e) {
     warnings.push(`${label}: cannot be read (${(e as Error).message}); not imported.`);
     return undefined;
@@ -94,7 +95,10 @@ export function originalSafeId(name: string): string {
 
 /** A failure node's file name: the original's for ASCII names (so it finds the node), letters of any script otherwise. */
 export function failureFileStem(item: string): string {
-  if (/^[\x20-\x7e]*$/.test(item)) return originalSafeId(item) || "unknown";
+  if (/^[\x20-\x7e]*$/.test(item)) {
+    const stem = originalSafeId(item) || "unknown";
+    return isSafeName(stem) ? stem : `${stem}_`; // CON.json cannot exist on Windows
+  }
   const s = [...item.normalize("NFC").replace(/[^\p{L}\p{N}\p{M}]+/gu, "_").replace(/^_+|_+$/g, "")].slice(0, 40).join("");
   return s.replace(/_+$/g, "") || "unknown";
 }
@@ -109,6 +113,7 @@ export function locateSeed(input: string): SeedLocation {
   const abs = resolve(input);
   if (!isDir(abs)) throw new UserError(`${abs} is not a directory; give the workspace root or its .mindsave folder.`);
   const dir = basename(abs) === SEED_DIR ? abs : join(abs, SEED_DIR);
+  if (dir !== abs && isSymlink(dir)) throw new UserError(`${dir} is a symbolic link; MindSave does not follow links out of a workspace (give the folder it points to, if you trust it).`);
   if (!isDir(dir)) throw new UserError(`${abs} has no .mindsave folder; give the workspace root that holds the original MindSave's .mindsave/ (or that folder itself).`);
   if (existsSync(join(dir, "mindsave.db"))) throw new UserError(`${dir} is a MindSave home (it holds mindsave.db), not a workspace's .mindsave folder.`);
   return { root: dirname(dir), dir };
@@ -117,7 +122,7 @@ export function locateSeed(input: string): SeedLocation {
 /** The project an `export` folder came from, as its index.json names it (MindSave's own field). */
 export function exportedFrom(dir: string): string | null {
   try {
-    const data = JSON.parse(readFileSync(join(dir, "index.json"), "utf8")) as { mindsave_project?: { id?: unknown } };
+    const data = JSON.parse(readTextNoFollow(join(dir, "index.json"))) as { mindsave_project?: { id?: unknown } };
     return typeof data?.mindsave_project?.id === "string" ? data.mindsave_project.id : null;
   } catch {
     return null;

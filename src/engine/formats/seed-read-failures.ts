@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { normaliseItem } from "../failures/graph.ts";
 import type { FailureRecord } from "../../store/store.ts";
-import { isDir, listDir } from "../../lib/fs.ts";
+import { isDir, listDirNoFollow } from "../../lib/fs.ts";
 import { asStrings, instant, isObj, mtime, readJson, unslug } from "./seed-layout.ts";
 import { normaliseEntry } from "./seed-read-snapshots.ts";
 
@@ -25,7 +25,7 @@ const NODE_FIELDS = new Set(["schema_version", "rejected_by", "reason", "repeat_
 
 export function readNodes(dir: string, scope: "project" | "global", label: string, warnings: string[]): ParsedNode[] {
   const out: ParsedNode[] = [];
-  for (const name of listDir(dir)) {
+  for (const name of listDirNoFollow(dir)) {
     const path = join(dir, name);
     const file = `${label}/${name}`;
     if (!name.toLowerCase().endsWith(".json") || isDir(path)) {

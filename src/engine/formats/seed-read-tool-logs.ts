@@ -1,9 +1,8 @@
 // Reading the original's tool logs (tool_logs/*.jsonl) as the engine's tool calls; export uses the
 // same line reader to see which calls are already on disk.
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { actionFor, type ToolCallInput } from "../agents/toollog.ts";
-import { isDir, listDir } from "../../lib/fs.ts";
+import { isDir, listDirNoFollow, readTextNoFollow } from "../../lib/fs.ts";
 import { instant, isObj, type Obj } from "./seed-layout.ts";
 
 const TOOL_FIELDS = new Set(["timestamp", "action", "target", "summary", "tool", "session_id"]);
@@ -37,7 +36,7 @@ const sessionFromFileName = (stem: string) => (/^\d{4}-?\d{2}-?\d{2}$/.test(stem
 export function readToolLogs(dir: string, warnings: string[]): { calls: ToolCallInput[]; bad: number } {
   const calls: ToolCallInput[] = [];
   let bad = 0;
-  for (const name of listDir(dir)) {
+  for (const name of listDirNoFollow(dir)) {
     const path = join(dir, name);
     const file = `tool_logs/${name}`;
     if (!name.toLowerCase().endsWith(".jsonl") || isDir(path)) {
@@ -46,7 +45,7 @@ export function readToolLogs(dir: string, warnings: string[]): { calls: ToolCall
     }
     let text: string;
     try {
-      text = readFileSync(path, "utf8");
+      text = readTextNoFollow(path);
     } catch (e) {
       warnings.push(`${file}: cannot be read (${(e as Error).message}); not imported.`);
       continue;

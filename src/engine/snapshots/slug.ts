@@ -16,6 +16,28 @@ export function topicSlug(text: string): string {
   return slug || "snapshot";
 }
 
+// Windows reserves these names for devices, with any extension: `CON.md` cannot be a file there.
+const DEVICE_NAME = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(\..*)?$/i;
+export const NAME_MAX = 120;
+
+/** True for a file-name-safe word on every OS: letters, digits, `_`, `-`, `.`; no `..`, no device name. */
+export function isSafeName(name: string): boolean {
+  return typeof name === "string" && name.length <= NAME_MAX && /^[\p{L}\p{N}\p{M}_][\p{L}\p{N}\p{M}_.-]*$/u.test(name)
+    && !name.includes("..") && !name.endsWith(".") && !DEVICE_NAME.test(name);
+}
+
+/**
+ * A snapshot name from outside (a sync peer, an import, an agent) as it may be stored: the name
+ * itself when safe, else a rename that every store computes alike (its letters and digits, then
+ * the end of the record's id), so hostile names never reach a path and stores still converge.
+ */
+export function safeName(name: string, id: string): string {
+  if (isSafeName(name)) return name;
+  const letters = [...String(name ?? "").normalize("NFC").replace(/[^\p{L}\p{N}\p{M}]+/gu, "_").replace(/^_+|_+$/g, "")].slice(0, 60).join("");
+  const base = !letters ? "snapshot" : DEVICE_NAME.test(letters) ? `${letters}_` : letters;
+  return `${base}-${String(id).replace(/[^0-9a-z]/gi, "").slice(-8).toLowerCase()}`;
+}
+
 /** A valid topic given by the user is kept as is (after slugging); `OVF_` prefixes are reserved. */
 export function isValidTopic(topic: string): boolean {
   return /^[\p{L}\p{N}\p{M}_]{1,20}$/u.test(topic);

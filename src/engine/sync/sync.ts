@@ -12,6 +12,9 @@ import { UserError } from "../../errors.ts";
 import { DRIVE_MARKER, STORE_FILE, journalModeFor, localHomeDir, type Home } from "../home/home.ts";
 import { SCHEMA_VERSION, Store, type SyncSide } from "../../store/store.ts";
 import { compareHlc } from "../../store/hlc.ts";
+import { safeName } from "../snapshots/slug.ts";
+import { stallIfAsked } from "../stall.ts";
+import type { SyncRow } from "../../store/sync.ts";
 import type { Session } from "../session.ts";
 
 export const CATEGORIES = ["snapshots", "failures", "projects", "roots", "other"] as const;
@@ -87,13 +90,13 @@ async function storeId(s: SyncSide): Promise<string> {
 const BATCH = 2000;
 
 /**
- * For the crash tests: MINDSAVE_SYNC_STALL=in-pull|between|in-push makes a sync stop at that point
- * (inside a transaction, or between the two) and wait to be killed, so a SIGKILL lands exactly there.
+ * A peer's row as it may enter this store: a snapshot name that is not a safe file name (`../..`,
+ * `CON`, a NUL) is renamed the same way on every store, so a hostile peer cannot steer an export.
  */
-async function stallIfAsked(point: string): Promise<void> {
-  if (process.env.MINDSAVE_SYNC_STALL !== point) return;
-  process.stderr.write(`mindsave: sync stalled at ${point}\n`);
-  await new Promise(() => {});
+function fromOutside(tbl: string, row: SyncRow): SyncRow {
+  if (tbl !== "snapshots" || typeof row.name !== "string") return row;
+  const name = safeName(row.name, String(row.id));
+  return name === row.name ? row : { ...row, name };
 }
 
 /**
@@ -126,7 +129,7 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
     for (const tbl of ["hosts", "projects", "roots", "snapshots", "failures", "failure_counts", "failure_links", "signals", "tool_calls"]) {
       const keys = byTable.get(tbl) ?? [];
       for (let i = 0; i < keys.length; i += BATCH) {
-        const rows = [...(await src.rowsByKeys(tbl, keys.slice(i, i + BATCH))).values()];
+        const rows = [...(await src.rowsByKeys(tbl, keys.slice(i, i + BATCH))).values()].map((r) => fromOutside(tbl, r));
         // Clocks more than 24 h ahead of ours are merged but never move our clock (see docs/sync.md).
         const hlc = await w.merge(tbl, rows, counts[CATEGORY_OF[tbl]], opts.now);
         if (compareHlc(hlc, newest) > 0) newest = hlc;
