@@ -297,7 +297,8 @@ describe("ingest and skill", () => {
     expect(r).toMatchObject({ added: 3, seen: 3, project: "shop" });
     const log = JSON.stringify((await t.json(["recall", "--tools"])).tool_calls);
     expect(log).not.toContain("abcdefghijklmnopqrstuvwxyz");
-    expect(log).toContain("[REDACTED]");
+    expect(log).toContain("Authorization: Bearer [REDACTED:bearer-token]");
+    expect(log).toContain("OPENAI_API_KEY=[REDACTED:openai-api-key] && deploy");
     expect((await t.json(["ingest", path])).added).toBe(0);
     const missing = await t.cli(["ingest", join(t.base, "nope.jsonl")]);
     expect(missing.code).toBe(1);

@@ -1,33 +1,160 @@
-// Secrets never go into memory: API keys, tokens, passwords and private keys are replaced before
-// anything is stored (snapshots, failures, tool logs).
+// Secrets never go into memory: every known secret format (the rules in `secret-rules.ts`, after
+// gitleaks) and every secret-looking value assigned to a secret's name (`DB_PASSWORD=…`,
+// `"client_secret": "…"`, `--password …`) is replaced by `[REDACTED:<kind>]` before anything is
+// stored (snapshots, failures, tool logs). Ordinary prose is never touched: `token: rotate on use`
+// and `author: Jane` stay as written.
 
-const RULES: [RegExp, string][] = [
-  [/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g, "[REDACTED PRIVATE KEY]"],
-  [/\b(sk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_-]{16,})/g, "[REDACTED]"],
-  [/\b(AKIA|ASIA)[A-Z0-9]{16}\b/g, "[REDACTED]"],
-  [/\b(gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})\b/g, "[REDACTED]"],
-  [/\b(xox[abposr]-[A-Za-z0-9-]{10,})\b/g, "[REDACTED]"],
-  [/\b(glpat-[A-Za-z0-9_-]{20,})\b/g, "[REDACTED]"],
-  [/\bAIza[0-9A-Za-z_-]{35}\b/g, "[REDACTED]"],
-  [/\b(npm_[A-Za-z0-9]{36})\b/g, "[REDACTED]"],
-  [/\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, "[REDACTED JWT]"],
-  [/(\bBearer\s+)[A-Za-z0-9._~+/=-]{16,}/gi, "$1[REDACTED]"],
-  [/(\b[A-Za-z0-9_]*(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|auth)[A-Za-z0-9_]*\s*[=:]\s*)("[^"\n]{4,}"|'[^'\n]{4,}'|[^\s"'\n,;]{4,})/gi, "$1[REDACTED]"],
-  [/(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]{3,}@/gi, "$1[REDACTED]@"],
-];
+import { NAMES_NEEDING_ASSIGNMENT, NOT_SECRET_KEY_PREFIX, SECRET_KEY_NAMES, SECRET_RULES, type SecretRule } from "./secret-rules.ts";
 
+const tag = (kind: string): string => `[REDACTED:${kind}]`;
+
+/** Shannon entropy in bits per character, as gitleaks computes it. */
+export function entropy(s: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let bits = 0;
+  for (const n of counts.values()) bits -= (n / s.length) * Math.log2(n / s.length);
+  return bits;
+}
+
+/** Placeholders, references, paths and URLs: values that name a secret without holding one. */
+const NOT_A_VALUE = /^(?:\$|%\w+%$|\{\{|<.*>$|\[REDACTED|\*+$|x+$|(.)\1*$|[a-z][\w+.-]*:\/\/|~?\/|\.\.?\/|[a-z]:\\)/i;
+
+/** Words, joined by `-`, `_`, `.` or `/`, and short numbers: `rotate`, `JWT-based`, `v1.2.3-rc1`. */
+function wordish(value: string): boolean {
+  return value.split(/[-_./]+/).every((s) => /^(?:[a-z]*|[A-Z][a-z]+|[A-Z]+|\d{1,4}|[a-z]{0,3}\d{1,4})$/.test(s));
+}
+
+/** A value found where a secret is expected (an Authorization header, `curl -u`): anything but a word or a placeholder. */
+function plausible(value: string): boolean {
+  return !NOT_A_VALUE.test(value) && !wordish(value);
+}
+
+/**
+ * A value assigned to a secret's name that looks like a secret: no whitespace, placeholder, path
+ * or URL, and a symbol or letters mixed with digits (for a bare `name: value`, which is
+ * prose-prone, within one run of 8+ characters); `strong` assignments (`=`, quotes, flags) also
+ * take long digit runs and random-looking letters (mixed case that is not camelCase, or long).
+ */
+export function looksSecret(value: string, strong: boolean): boolean {
+  if (/\s/.test(value) || NOT_A_VALUE.test(value)) return false;
+  const digit = /\d/.test(value);
+  const letter = /[A-Za-z]/.test(value);
+  if (/[^\w./-]/.test(value) && (digit || letter)) return true;
+  if (!strong) return value.split(/[-_./]+/).some((s) => s.length >= 8 && /\d/.test(s) && /[A-Za-z]/.test(s));
+  if (digit) return letter ? !wordish(value) : /^\d{6,}$/.test(value);
+  if (!/^[A-Za-z]{12,}$/.test(value) || entropy(value) < 3) return false;
+  const upper = value.replace(/[^A-Z]/g, "").length;
+  const minority = Math.min(upper, value.length - upper);
+  return minority === 0 ? value.length >= 20 && entropy(value) >= 3.5 : minority / value.length >= 0.25;
+}
+
+type Groups = Record<string, string | undefined>;
+
+/** Runs one regex over the text; `decide` returns the replacement or undefined to leave the match. */
+function replaceAll(text: string, regex: RegExp, decide: (match: string, groups: Groups, offset: number) => string | undefined): string {
+  return text.replace(regex, (match: string, ...rest: unknown[]) => {
+    const last = rest[rest.length - 1];
+    const groups = (typeof last === "object" && last !== null ? last : {}) as Groups;
+    const offset = rest.find((r) => typeof r === "number") as number;
+    return decide(match, groups, offset) ?? match;
+  });
+}
+
+function applyRule(text: string, rule: SecretRule): string {
+  return replaceAll(text, rule.regex, (match, groups) => {
+    const keep = groups.keep ?? "";
+    const secret = match.slice(keep.length);
+    if (rule.entropy !== undefined && entropy(secret) < rule.entropy) return undefined;
+    if (rule.allow?.test(secret)) return undefined;
+    if (rule.plausible && !plausible(secret)) return undefined;
+    return keep + tag(rule.kind ?? rule.id);
+  });
+}
+
+// ── Assignments to a secret's name ──────────────────────────────────────────────────────────
+
+const KIND_OF = new Map<string, string>();
+for (const { kind, names } of SECRET_KEY_NAMES) for (const n of names) KIND_OF.set(n, kind);
+
+/** `api_key` → api_key, apiKey, ApiKey, API_KEY, api-key, apikey, API.KEY… */
+function namePattern(name: string): string {
+  const word = (w: string) => `(?:${w}|${w[0]!.toUpperCase()}${w.slice(1)}|${w.toUpperCase()})`;
+  return name.split("_").map(word).join("[_.-]?");
+}
+
+const NAMES = [...KIND_OF.keys()].sort((a, b) => b.length - a.length);
+/** The name starts a word: after a non-letter, or camelCase (`dbPassword`). */
+const NAME = `(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z]))(?<name>${NAMES.map(namePattern).join("|")})`;
+const QUOTED = `"(?:[^"\\\\\\n]|\\\\.){1,300}"|'[^'\\n]{1,300}'|\`[^\`\\n]{1,300}\``;
+const BARE = `[^\\s"'\`,;&()\\[\\]{}<>]{1,300}(?=[\\s"'\`,;&)\\]}<>]|$)`;
+const VALUE = `(?<value>${QUOTED}|${BARE})`;
+/** `NAME=value`, `NAME: value`, `"name": "value"`, `name := value`, `:name => value`, `--name=value`. */
+const ASSIGNMENT = new RegExp(`${NAME}(?<kq>["']?)[ \\t]{0,3}(?<sep>:=|=>|\\?=|=(?!=)|:(?![:/]))[ \\t]{0,3}${VALUE}`, "g");
+/** `--name value`, `--db-password value`. */
+const FLAG = new RegExp(`(?<![\\w-])--(?:[a-z0-9]{1,20}-){0,3}(?<name>${NAMES.map((n) => n.replaceAll("_", "-?")).join("|")})(?<sep>[ \\t]{1,3})${VALUE}`, "g");
+
+/** The canonical name a matched spelling stands for (`clientSecret` → secret, `API-KEY` → api_key). */
+function canonical(spelling: string): string {
+  const flat = spelling.toLowerCase().replace(/[_.-]/g, "");
+  return NAMES.find((n) => n.replaceAll("_", "") === flat) ?? spelling.toLowerCase();
+}
+
+function redactAssignment(text: string, regex: RegExp, flag: boolean): string {
+  return replaceAll(text, regex, (match, g, offset) => {
+    const full = g.value!;
+    const value = /^["'`]/.test(full) ? full : full.replace(/\.+$/, ""); // a sentence's full stop is no part of it
+    const name = canonical(g.name!);
+    const before = text.slice(Math.max(0, offset - 30), offset);
+    if (NOT_SECRET_KEY_PREFIX.test(before)) return undefined;
+    const quoted = /^["'`]/.test(value);
+    const inner = quoted ? value.slice(1, -1) : value;
+    const strong = flag || quoted || g.kq !== "" || g.sep !== ":";
+    const bare = !/[\w.-]$/.test(before); // the name alone, no prefix
+    if (!strong && bare && NAMES_NEEDING_ASSIGNMENT.has(name)) return undefined;
+    if (inner.length < (quoted ? 4 : 8) || !looksSecret(inner, strong)) return undefined;
+    const head = match.slice(0, match.length - full.length) + (quoted ? value[0] : "");
+    return head + tag(KIND_OF.get(name) ?? "generic-api-key") + (quoted ? value[0] : full.slice(value.length));
+  });
+}
+
+const KEY_WORDS = ["pass", "pwd", "secret", "key", "token"];
+
+/** Replaces every secret the rules know in a text; everything else stays byte for byte. */
 export function redact(text: string): string {
+  if (text.length < 8) return text;
+  const lower = text.toLowerCase();
   let out = text;
-  for (const [re, by] of RULES) out = out.replace(re, by);
+  for (const rule of SECRET_RULES) {
+    if (rule.keywords && !rule.keywords.some((k) => lower.includes(k))) continue;
+    out = applyRule(out, rule);
+  }
+  if (KEY_WORDS.some((k) => lower.includes(k))) {
+    out = redactAssignment(out, ASSIGNMENT, false);
+    if (lower.includes("--")) out = redactAssignment(out, FLAG, true);
+  }
   return out;
 }
 
-/** Redacts every string inside a JSON-like value. */
+/**
+ * Redacts every string inside a JSON-like value, object keys included (a YAML key can carry a
+ * secret). Two keys that redact to the same text are both kept: the later one gets ` (2)`, ` (3)`…
+ */
 export function redactDeep<T>(value: T): T {
   if (typeof value === "string") return redact(value) as T;
   if (Array.isArray(value)) return value.map((v) => redactDeep(v)) as T;
   if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, redactDeep(v)])) as T;
+    const entries = Object.entries(value as Record<string, unknown>);
+    const keys = entries.map(([k]) => redact(k));
+    const taken = new Set(keys.filter((k, i) => k === entries[i]![0]));
+    return Object.fromEntries(entries.map(([k, v], i) => {
+      let key = keys[i]!;
+      if (key !== k) {
+        for (let n = 2; taken.has(key); n++) key = `${keys[i]} (${n})`;
+        taken.add(key);
+      }
+      return [key, redactDeep(v)];
+    })) as T;
   }
   return value;
 }
