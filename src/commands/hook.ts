@@ -6,6 +6,28 @@ import type { GlobalOptions } from "../types.ts";
 
 const EVENTS = ["session-start", "post-tool-use", "pre-compact", "stop", "session-end"] as const;
 const BUDGET_MS = 4000;
+/** The most bytes of a hook's JSON read from stdin (a PostToolUse payload carries the tool's output). */
+export const MAX_PAYLOAD_BYTES = 16 * 1024 * 1024;
+
+/** stdin as text, or null when it is longer than `max` bytes (then it is not read any further). */
+async function readPayload(max: number): Promise<string | null> {
+  const reader = Bun.stdin.stream().getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      size += r.value.byteLength;
+      if (size > max) {
+        void reader.cancel().catch(() => {});
+        return null;
+      }
+      parts.push(r.value);
+    }
+  } catch {
+    // an unreadable stdin is an empty payload
+  }
+  return Buffer.concat(parts).toString("utf8");
+}
 
 export async function run(_o: unknown, args: string[], g: GlobalOptions): Promise<number> {
   const event = args[0] as (typeof EVENTS)[number];
@@ -22,7 +44,11 @@ export async function run(_o: unknown, args: string[], g: GlobalOptions): Promis
       note(`unknown event; use one of ${EVENTS.join(", ")}`);
       return 0;
     }
-    const raw = await Bun.stdin.text().catch(() => "");
+    const raw = await readPayload(MAX_PAYLOAD_BYTES);
+    if (raw === null) {
+      note(`stdin is over ${MAX_PAYLOAD_BYTES / 1024 / 1024} MB; nothing done`);
+      return 0;
+    }
     let payload: HookPayload = {};
     if (raw.trim()) {
       try {

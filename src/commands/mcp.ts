@@ -2,8 +2,7 @@
 // tools (save, load, recall, list, fail) and a resource (mindsave://restore-block) instead of a shell.
 // stdout is the transport: nothing but protocol may be written there; diagnostics go to stderr.
 // Each call opens its own short-lived engine session, so other processes can write between calls.
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { createServer, serverSessionOptions } from "./mcp/server.ts";
+import { createServer, LineTransport, serverSessionOptions } from "./mcp/server.ts";
 import type { GlobalOptions } from "../types.ts";
 
 /**
@@ -17,7 +16,8 @@ export async function run(_opts: unknown, _args: string[], g: GlobalOptions): Pr
 
   const options = serverSessionOptions(g);
   const { server, drained, settled } = createServer(options);
-  const transport = new StdioServerTransport();
+  // Not the SDK's StdioServerTransport: ours answers oversized, non-JSON and non-JSON-RPC lines.
+  const transport = new LineTransport();
   const closed = new Promise<void>((resolveClosed) => {
     server.server.onclose = () => resolveClosed();
   });

@@ -111,6 +111,9 @@ export class Queries {
    * Full-text search, newest first. Terms of three or more characters go through the FTS5 trigram
    * index (each quoted, so FTS syntax in user input is searched for, never interpreted); shorter
    * terms are matched with instr() on the same indexed text. All terms must match.
+   * Bounded work on any snapshot: the query finds the hits, then reads of each hit's layers only a
+   * window of CONTEXT_WINDOW characters around the first term, and the context line is cut from
+   * that in JS (FTS5's snippet() scores every position of a long layer: minutes on a megabyte).
    */
   async searchSnapshots(projectId: string | null, terms: string[], limit = 50): Promise<SearchHit[]> {
     const long = terms.filter((t) => [...t].length >= 3);
@@ -130,17 +133,23 @@ export class Queries {
       args.push(projectId);
     }
     args.push(limit);
-    const context = long.length ? "snippet(snapshot_search, -1, '«', '»', '…', 48)" : "''";
+    // SQLite's lower() folds ASCII only: fold the anchor the same way, so instr() finds it.
+    const anchor = (long[0] ?? short[0] ?? "").replace(/[A-Z]+/g, (c) => c.toLowerCase());
+    const window = (col: string) => `substr(f.${col}, max(1, instr(lower(f.${col}), ?) - ${CONTEXT_BEFORE}), ${CONTEXT_WINDOW}) AS ${col}`;
+    // The windows are cut for the hits only: the inner query sorts and limits first.
     const rows = await this.rows(
-      `SELECT s.id, s.project_id, s.name, s.created_at, s.status, s.goal, ${context} AS context, f.layer1, f.layer2, f.layer3
-       FROM snapshot_search f JOIN snapshots s ON s.rowid = f.rowid
-       WHERE ${where.join(" AND ")} ORDER BY s.created_at DESC, s.id DESC LIMIT ?`,
-      args,
+      `SELECT h.*, ${window("layer1")}, ${window("layer2")}, ${window("layer3")}
+       FROM (SELECT s.rowid AS rid, s.id, s.project_id, s.name, s.created_at, s.status, s.goal
+             FROM snapshot_search f JOIN snapshots s ON s.rowid = f.rowid
+             WHERE ${where.join(" AND ")} ORDER BY s.created_at DESC, s.id DESC LIMIT ?) AS h
+       JOIN snapshot_search f ON f.rowid = h.rid
+       ORDER BY h.created_at DESC, h.id DESC`,
+      [anchor, anchor, anchor, ...args],
     );
     return rows.map((r) => ({
       id: str(r.id), project_id: str(r.project_id), name: str(r.name), created_at: str(r.created_at),
       status: str(r.status) as SearchHit["status"], goal: str(r.goal),
-      context: str(r.context) || shortContext([str(r.layer1), str(r.layer2), str(r.layer3)], short[0] ?? ""),
+      context: matchContext([str(r.layer1), str(r.layer2), str(r.layer3)], terms),
     }));
   }
 
@@ -221,15 +230,30 @@ export class Queries {
   }
 }
 
-/** A context line around the first match of a short term (the FTS snippet covers long ones). */
-function shortContext(texts: string[], term: string): string {
-  for (const text of texts) {
-    const at = term ? text.toLowerCase().indexOf(term) : -1;
-    if (at >= 0) {
-      const start = Math.max(0, at - 40);
-      const end = Math.min(text.length, at + term.length + 40);
-      return (start > 0 ? "…" : "") + text.slice(start, at) + "«" + text.slice(at, at + term.length) + "»" + text.slice(at + term.length, end) + (end < text.length ? "…" : "");
-    }
+/** How much of a layer a search hit reads for its context line, and from how far before the first term. */
+const CONTEXT_WINDOW = 64 * 1024;
+const CONTEXT_BEFORE = 1024;
+
+/**
+ * A context line around the first match of any term, in the first layer that has one, with every
+ * match in it marked «like this» and cut at word boundaries; else the first line of the first layer.
+ */
+function matchContext(texts: string[], terms: string[]): string {
+  const escaped = terms.filter(Boolean).map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const re = escaped.length ? new RegExp(escaped.join("|"), "giu") : null;
+  for (const text of re ? texts : []) {
+    re!.lastIndex = 0;
+    const m = re!.exec(text);
+    if (!m) continue;
+    let start = Math.max(0, m.index - 30);
+    let end = Math.min(text.length, Math.max(start + 100, m.index + m[0].length + 40));
+    // Whole words at the cuts, when a space is near.
+    const space = text.slice(start, m.index).search(/\s/);
+    if (start > 0 && space >= 0 && space < 15) start += space + 1;
+    const tail = text.slice(m.index + m[0].length, end).search(/\s\S*$/);
+    if (end < text.length && tail >= 0) end = m.index + m[0].length + tail;
+    const marked = text.slice(start, end).replace(re!, (hit) => `«${hit}»`);
+    return (start > 0 ? "…" : "") + marked + (end < text.length ? "…" : "");
   }
-  return texts[0]?.split("\n")[0] ?? "";
+  return texts.find((t) => t.trim())?.trim().split("\n")[0].slice(0, 200) ?? "";
 }

@@ -1,7 +1,12 @@
 // The MCP server: where it works, and one engine session per call, calls run one at a time and
-// are answered before the server closes.
+// are answered before the server closes; and its stdio transport, which answers every line.
 import { resolve } from "node:path";
+import type { Readable, Writable } from "node:stream";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { stripControlDeep } from "../../engine/snapshots/input-limits.ts";
 import { Session, type SessionOptions } from "../../engine/session.ts";
 import { isDir } from "../../lib/fs.ts";
 import { VERSION } from "../../version.ts";
@@ -71,4 +76,134 @@ export function createServer(options: SessionOptions): MindSaveServer {
     }
   };
   return { server, drained, settled };
+}
+
+/** The most bytes of one message (one line) the server reads. */
+export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/** How much of the start and end of a skipped line is kept to find its id. */
+const EDGE = 256;
+const ID_AT_START = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"[^"]*"\s*,\s*)?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/;
+const ID_AT_END = /[{,]\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$/;
+
+/** A JSON-RPC id (a string or a number), else null. */
+const idOf = (id: unknown): string | number | null => (typeof id === "string" || typeof id === "number" ? id : null);
+
+/** The id a skipped line shows at its start or end, as JSON text, if any. */
+function sniffId(head: string, tail: string): string | number | null {
+  const text = ID_AT_START.exec(head)?.[1] ?? ID_AT_END.exec(tail)?.[1];
+  try {
+    return text === undefined ? null : idOf(JSON.parse(text));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * MCP on stdio, one JSON-RPC message a line, as the SDK's StdioServerTransport, except that every
+ * line it cannot use gets an answer and the server goes on (the SDK's drops it, so the client
+ * waits forever, and closes the server on a message over 10 MB):
+ * - a line over MAX_MESSAGE_BYTES is skipped as it streams in (never buffered) and answered
+ *   -32600 Invalid Request, with its id when the line's first or last bytes show it, else null;
+ * - a line that is not JSON is answered -32700 Parse error, id null;
+ * - JSON that is not a JSON-RPC 2.0 message (no "jsonrpc": "2.0", a batch, …) -32600, with its id.
+ * Blank lines are ignored. A message's params lose their control characters (input-limits.ts).
+ */
+export class LineTransport implements Transport {
+  onmessage?: (message: JSONRPCMessage) => void;
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+  private parts: Buffer[] = [];
+  private size = 0;
+  /** Bytes of the line being skipped so far (0: not skipping), its first and its last bytes. */
+  private skipped = 0;
+  private head = Buffer.alloc(0);
+  private tail = Buffer.alloc(0);
+
+  constructor(private input: Readable = process.stdin, private output: Writable = process.stdout, private max = MAX_MESSAGE_BYTES) {}
+
+  async start(): Promise<void> {
+    this.input.on("data", this.onData);
+    this.input.on("error", this.onError);
+  }
+
+  private onError = (e: Error) => this.onerror?.(e);
+
+  private onData = (chunk: Buffer) => {
+    for (let from = 0; ; ) {
+      const nl = chunk.indexOf(10, from);
+      this.take(chunk.subarray(from, nl === -1 ? chunk.length : nl));
+      if (nl === -1) return;
+      this.endLine();
+      from = nl + 1;
+    }
+  };
+
+  private take(bytes: Buffer): void {
+    if (!bytes.length) return;
+    if (!this.skipped && this.size + bytes.length <= this.max) {
+      this.parts.push(bytes);
+      this.size += bytes.length;
+      return;
+    }
+    if (!this.skipped) {
+      this.head = Buffer.concat(this.parts).subarray(0, EDGE);
+      this.skipped = this.size;
+      this.parts = [];
+      this.size = 0;
+    }
+    this.skipped += bytes.length;
+    this.tail = Buffer.concat([this.tail, bytes.subarray(-EDGE)]).subarray(-EDGE);
+  }
+
+  private endLine(): void {
+    const skipped = this.skipped;
+    const line = skipped ? "" : Buffer.concat(this.parts).toString("utf8");
+    const [head, tail] = [this.head.toString("utf8"), this.tail.toString("utf8")];
+    this.parts = [];
+    this.size = this.skipped = 0;
+    this.head = this.tail = Buffer.alloc(0);
+    if (skipped) {
+      return this.refuse(ErrorCode.InvalidRequest, `Invalid Request: a message of ${skipped} bytes; at most ${this.max} bytes are read`, sniffId(head, tail));
+    }
+    if (!line.trim()) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      return this.refuse(ErrorCode.ParseError, "Parse error: the line is not JSON", null);
+    }
+    const id = (value as { id?: unknown })?.id;
+    const parsed = JSONRPCMessageSchema.safeParse(value);
+    if (!parsed.success) {
+      return this.refuse(ErrorCode.InvalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message ("jsonrpc": "2.0", a method or a result)', idOf(id));
+    }
+    const message = parsed.data as JSONRPCMessage & { params?: unknown };
+    try {
+      if (message.params !== undefined) message.params = stripControlDeep(message.params) as typeof message.params;
+    } catch (e) {
+      return this.refuse(ErrorCode.InvalidRequest, `Invalid Request: ${(e as Error).message}`, idOf(id));
+    }
+    this.onmessage?.(message);
+  }
+
+  private refuse(code: number, message: string, id: string | number | null): void {
+    this.onerror?.(new Error(message));
+    // A JSON-RPC error whose id is null is outside the SDK's message types, though the spec's own.
+    void this.send({ jsonrpc: "2.0", id, error: { code, message } } as unknown as JSONRPCMessage);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((done) => {
+      if (this.output.write(serializeMessage(message))) done();
+      else this.output.once("drain", done);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.input.off("data", this.onData);
+    this.input.off("error", this.onError);
+    if (this.input.listenerCount("data") === 0) this.input.pause();
+    this.parts = [];
+    this.onclose?.();
+  }
 }

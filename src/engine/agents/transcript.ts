@@ -1,7 +1,32 @@
 // Facts from a Claude Code transcript (JSONL, one object per line): the real context fill, the
 // first user prompt, the latest TodoWrite list, the files edited, the tool calls and their patches.
 // Deterministic: the same file gives the same facts.
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
+//
+// Bounded work on any file: only a regular file is read (a FIFO, a device such as /dev/zero or a
+// directory gives no facts), never more than HEAD_BYTES from its start plus TAIL_BYTES from its
+// end, in chunks, a line at a time, so memory stays constant however long the session ran (a
+// 500 MB transcript costs what a 9 MB one does). A file within HEAD_BYTES + TAIL_BYTES is read
+// whole. Past that, the head gives only the session's identity (its id, start, cwd, first prompt)
+// and everything else comes from the tail window: tool calls, edits, patches, compactions and
+// TodoWrite lists older than the last TAIL_BYTES are not seen (`skipped_bytes` says how much was
+// skipped), and of the tool calls only the newest MAX_TOOL_USES are kept (so an auto-snapshot's
+// "N tool calls this session" counts those). Hooks run after every turn, so older calls were logged
+// by earlier hooks; `ingest` of a long old transcript takes the newest calls of its tail window
+// only. A tool call without an id is identified by its line's byte offset (`@offset.block`).
+// Text that goes into snapshots and the tool log has its control characters removed here.
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { stripControl } from "../snapshots/input-limits.ts";
+
+/** The start of a transcript read for its identity when the file is longer than the budget. */
+export const HEAD_BYTES = 1024 * 1024;
+/** The end of a transcript read for its facts. */
+export const TAIL_BYTES = 8 * 1024 * 1024;
+const CHUNK = 1024 * 1024;
+/** Tool inputs are kept only as far as a snapshot or the tool log shows them. */
+const INPUT_KEYS = ["file_path", "notebook_path", "path", "command", "pattern", "url", "query", "description", "prompt"];
+const INPUT_TEXT_MAX = 1000;
+/** The newest tool calls kept: what one hook writes to the tool log is bounded too. */
+export const MAX_TOOL_USES = 2000;
 
 export interface Todo {
   content: string;
@@ -12,6 +37,7 @@ export interface Todo {
 export interface ToolUse {
   id: string;
   name: string;
+  /** The input's short text fields (file, command, pattern, …; at most 1,000 characters each) and a TodoWrite's todos. */
   input: Record<string, unknown>;
   timestamp: string;
   is_error?: boolean;
@@ -44,6 +70,8 @@ export interface TranscriptFacts {
   tool_uses: ToolUse[];
   patches: FilePatch[];
   compactions: number;
+  /** Bytes between the head and the tail window that were not read (0: the whole file was read). */
+  skipped_bytes: number;
 }
 
 type Line = Record<string, any>;
@@ -68,36 +96,72 @@ function usageOf(line: Line): Usage | null {
   };
 }
 
-/** The newest assistant usage, read from the end of the file only: fast on a long session. */
-export function lastUsage(path: string, tailBytes = 512 * 1024): Usage | null {
+/**
+ * Runs `fn` on a transcript opened for reading with its size, or gives `fallback`: for a missing
+ * file and for anything that is not a regular file (opened non-blocking, so a FIFO cannot hang us).
+ */
+function withTranscript<T>(path: string, fallback: T, fn: (fd: number, size: number) => T): T {
   let fd: number;
   try {
-    fd = openSync(path, "r");
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch {
-    return null;
+    return fallback;
   }
   try {
-    const size = fstatSync(fd).size;
-    let end = size;
-    let carry = "";
-    while (end > 0) {
-      const start = Math.max(0, end - tailBytes);
-      const buf = Buffer.alloc(end - start);
-      readSync(fd, buf, 0, buf.length, start);
-      const chunk = buf.toString("utf8") + carry;
-      const lines = chunk.split("\n");
-      carry = start > 0 ? lines.shift() ?? "" : "";
-      for (let i = lines.length - 1; i >= 0; i--) {
-        if (!lines[i].includes('"usage"')) continue;
-        const u = usageOf(parseLine(lines[i]) ?? {});
-        if (u) return u;
-      }
-      end = start;
-    }
-    return null;
+    const st = fstatSync(fd);
+    return st.isFile() ? fn(fd, st.size) : fallback;
+  } catch {
+    return fallback;
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Each line of bytes [start, end) of `fd` with its byte offset, read CHUNK bytes at a time, so no
+ * line is longer than the window. A line that began before `start` is skipped; a last line without
+ * its newline is given only `atEof` (else it goes on past the window).
+ */
+function eachLine(fd: number, start: number, end: number, atEof: boolean, fn: (text: string, offset: number) => void): void {
+  const buf = Buffer.allocUnsafe(CHUNK);
+  let parts: Buffer[] = [];
+  let lineStart = start;
+  // From the byte before the window: when that is a newline, the window starts with a whole line.
+  let skipping = start > 0;
+  for (let pos = skipping ? start - 1 : start; pos < end; ) {
+    const n = readSync(fd, buf, 0, Math.min(CHUNK, end - pos), pos);
+    if (n <= 0) break;
+    const chunk = buf.subarray(0, n);
+    let from = 0;
+    for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, from)) {
+      if (!skipping) {
+        parts.push(chunk.subarray(from, nl));
+        fn(Buffer.concat(parts).toString("utf8"), lineStart);
+      }
+      parts = [];
+      skipping = false;
+      from = nl + 1;
+      lineStart = pos + from;
+    }
+    if (!skipping && from < n) parts.push(Buffer.from(chunk.subarray(from))); // copied: buf is reused
+    pos += n;
+  }
+  if (atEof && !skipping && parts.length) fn(Buffer.concat(parts).toString("utf8"), lineStart);
+}
+
+/** The newest assistant usage, read from the end of the file only (at most `tailBytes`): fast on a long session. */
+export function lastUsage(path: string, tailBytes = TAIL_BYTES): Usage | null {
+  return withTranscript(path, null, (fd, size) => {
+    // The newest usage is usually in the last few KB: widen the window only when it is not there.
+    for (let window = Math.min(256 * 1024, tailBytes); ; window = Math.min(window * 4, tailBytes)) {
+      const start = Math.max(0, size - window);
+      let found: Usage | null = null;
+      eachLine(fd, start, size, true, (text) => {
+        if (text.includes('"usage"')) found = usageOf(parseLine(text) ?? {}) ?? found;
+      });
+      if (found || start === 0 || window >= tailBytes) return found;
+    }
+  });
 }
 
 function promptText(line: Line): string | null {
@@ -109,7 +173,7 @@ function promptText(line: Line): string | null {
     if (c.some((b) => b?.type === "tool_result")) return null;
     text = c.filter((b) => b?.type === "text").map((b) => String(b.text ?? "")).join("\n");
   }
-  text = text.trim();
+  text = stripControl(text).trim();
   // Slash-command wrappers and caveats are the client's, not the person's words.
   if (!text || text.startsWith("<command-") || text.startsWith("<local-command") || text.startsWith("Caveat:")) return null;
   return text;
@@ -117,52 +181,49 @@ function promptText(line: Line): string | null {
 
 const EDIT_TOOLS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
 
-export function readTranscript(path: string): TranscriptFacts {
-  const facts: TranscriptFacts = {
-    session_id: null, started_at: null, cwd: null, first_prompt: null, usage: null, todos: null,
-    edited_files: [], tool_uses: [], patches: [], compactions: 0,
-  };
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    return facts;
+const str = (v: unknown): string | null => (typeof v === "string" ? stripControl(v) : null);
+
+/** The parts of a tool's input that facts and `toolTarget` use, without control characters. */
+function slimInput(input: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of INPUT_KEYS) if (typeof input[k] === "string") out[k] = stripControl((input[k] as string).slice(0, INPUT_TEXT_MAX));
+  if (Array.isArray(input.todos)) {
+    out.todos = input.todos.filter((t: any) => t && typeof t.content === "string")
+      .map((t: any) => ({ content: stripControl(t.content), status: stripControl(String(t.status ?? "pending")), activeForm: str(t.activeForm) ?? undefined }));
   }
-  const errors = new Set<string>();
-  const lines = text.split("\n");
-  for (let n = 0; n < lines.length; n++) {
-    const raw = lines[n];
-    if (!raw.trim()) continue;
+  return out;
+}
+
+/** Collects facts line by line; `identity` lines (the head of a long file) give only who and when. */
+class Collector {
+  readonly facts: TranscriptFacts = {
+    session_id: null, started_at: null, cwd: null, first_prompt: null, usage: null, todos: null,
+    edited_files: [], tool_uses: [], patches: [], compactions: 0, skipped_bytes: 0,
+  };
+  private errors = new Set<string>();
+  // Insertion order is recency: an edited file is deleted and added again.
+  private edited = new Set<string>();
+  private patches = new Map<string, FilePatch>();
+
+  add(raw: string, offset: number, identity: boolean): void {
+    if (!raw.trim()) return;
     const line = parseLine(raw);
-    if (!line) continue;
+    if (!line) return;
+    const facts = this.facts;
     facts.started_at ??= typeof line.timestamp === "string" && line.timestamp ? line.timestamp : null;
-    facts.session_id ??= typeof line.sessionId === "string" ? line.sessionId : null;
+    facts.session_id ??= str(line.sessionId);
     facts.cwd ??= typeof line.cwd === "string" ? line.cwd : null;
-    if (line.type === "system" && line.subtype === "compact_boundary") facts.compactions++;
     if (facts.first_prompt === null) facts.first_prompt = promptText(line);
+    if (identity) return;
+    if (line.type === "system" && line.subtype === "compact_boundary") facts.compactions++;
     const usage = usageOf(line);
     if (usage) facts.usage = usage;
     const content = line.message?.content;
     if (Array.isArray(content)) {
       for (let b = 0; b < content.length; b++) {
         const block = content[b];
-        if (block?.type === "tool_use" && typeof block.name === "string") {
-          const input = block.input && typeof block.input === "object" ? block.input : {};
-          // Without an id, the call's place in the file identifies it, so re-reading adds nothing.
-          facts.tool_uses.push({ id: String(block.id ?? `line${n}.${b}`), name: block.name, input, timestamp: String(line.timestamp ?? "") });
-          if (block.name === "TodoWrite" && Array.isArray(input.todos)) {
-            facts.todos = input.todos.filter((t: any) => t && typeof t.content === "string").map((t: any) => ({ content: t.content, status: String(t.status ?? "pending"), activeForm: t.activeForm }));
-          }
-          if (EDIT_TOOLS.has(block.name)) {
-            const file = input.file_path ?? input.notebook_path;
-            if (typeof file === "string" && file) {
-              facts.edited_files = facts.edited_files.filter((f) => f !== file);
-              facts.edited_files.push(file);
-            }
-          }
-        } else if (block?.type === "tool_result" && block.is_error && block.tool_use_id) {
-          errors.add(String(block.tool_use_id));
-        }
+        if (block?.type === "tool_use" && typeof block.name === "string") this.toolUse(block, line, `@${offset}.${b}`);
+        else if (block?.type === "tool_result" && block.is_error && block.tool_use_id) this.errors.add(String(block.tool_use_id));
       }
     }
     const result = line.toolUseResult;
@@ -176,15 +237,60 @@ export function readTranscript(path: string): TranscriptFacts {
           else if (l.startsWith("-")) removed++;
         }
       }
-      const prev = facts.patches.find((p) => p.path === result.filePath);
+      const path = stripControl(result.filePath);
+      const prev = this.patches.get(path);
       if (prev) {
         prev.added += added;
         prev.removed += removed;
-      } else facts.patches.push({ path: result.filePath, added, removed });
+      } else this.patches.set(path, { path, added, removed });
     }
   }
-  for (const t of facts.tool_uses) if (errors.has(t.id)) t.is_error = true;
-  return facts;
+
+  /** `place`: the line's byte offset and the block's index, the id of a call that has none. */
+  private toolUse(block: Line, line: Line, place: string): void {
+    const input = slimInput(block.input && typeof block.input === "object" ? block.input : {});
+    const name = stripControl(block.name);
+    // Without an id, the call's place in the file identifies it, so re-reading adds nothing.
+    const uses = this.facts.tool_uses;
+    uses.push({ id: String(block.id ?? place), name, input, timestamp: stripControl(String(line.timestamp ?? "")) });
+    if (uses.length >= 2 * MAX_TOOL_USES) uses.splice(0, uses.length - MAX_TOOL_USES);
+    if (name === "TodoWrite" && Array.isArray(input.todos)) this.facts.todos = input.todos as Todo[];
+    if (EDIT_TOOLS.has(name)) {
+      const file = input.file_path ?? input.notebook_path;
+      if (typeof file === "string" && file) {
+        this.edited.delete(file);
+        this.edited.add(file);
+      }
+    }
+  }
+
+  done(): TranscriptFacts {
+    this.facts.tool_uses = this.facts.tool_uses.slice(-MAX_TOOL_USES);
+    for (const t of this.facts.tool_uses) if (this.errors.has(t.id)) t.is_error = true;
+    this.facts.edited_files = [...this.edited];
+    this.facts.patches = [...this.patches.values()];
+    return this.facts;
+  }
+}
+
+/**
+ * The facts of a transcript, within the read budget: the whole file when it is at most
+ * `head + tail` bytes, else its identity from the first `head` bytes and its facts from the last
+ * `tail` bytes (see the top of this file for what that leaves out).
+ */
+export function readTranscript(path: string, budget: { head?: number; tail?: number } = {}): TranscriptFacts {
+  const head = budget.head ?? HEAD_BYTES, tail = budget.tail ?? TAIL_BYTES;
+  const c = new Collector();
+  return withTranscript(path, c.facts, (fd, size) => {
+    if (size <= head + tail) {
+      eachLine(fd, 0, size, true, (text, at) => c.add(text, at, false));
+    } else {
+      eachLine(fd, 0, head, false, (text, at) => c.add(text, at, true));
+      eachLine(fd, size - tail, size, true, (text, at) => c.add(text, at, false));
+      c.facts.skipped_bytes = size - tail - head;
+    }
+    return c.done();
+  });
 }
 
 /** What a tool call was about, in a few words: its file, command, pattern or URL. */

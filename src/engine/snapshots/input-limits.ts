@@ -1,0 +1,76 @@
+// What any text must be before it enters a snapshot: without control characters, and of a size
+// whose tokens can be counted. Applied where text enters the engine: `input.ts` (YAML, flags, MCP
+// fields, import), the transcript reader (hooks, ingest) and the MCP transport (every message).
+//
+// Control characters (C0 except tab, newline and carriage return; DEL; C1) are removed, not
+// refused: a NUL cuts a field short in terminals and C libraries, escape codes would reach whoever
+// loads the snapshot, and none of them carries meaning a later session needs. A Layer 1 field or a
+// Layer 2 item over FIELD_MAX characters, or a Layer 3 over LAYER3_MAX, is refused with a
+// UserError naming it, before anything counts its tokens (the budgets refuse far less anyway).
+import { UserError } from "../../errors.ts";
+
+/** The most characters of a Layer 1 field (goal, state, …, one active file) or a Layer 2 item. */
+export const FIELD_MAX = 8 * 1024;
+/** The most characters of Layer 3 (the markdown body, `layer3` and the fields kept aside). */
+export const LAYER3_MAX = 4 * 1024 * 1024;
+
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
+
+/** `text` without control characters other than tab, newline and carriage return. */
+export function stripControl(text: string): string {
+  return text.replace(CONTROL, "");
+}
+
+/** The deepest nesting of lists and mappings a snapshot's input may have. */
+export const MAX_DEPTH = 64;
+
+/** Every string in a value (mapping keys too) without control characters; other values as they are. */
+export function stripControlDeep<T>(value: T, depth = 0): T {
+  if (typeof value === "string") return stripControl(value) as T;
+  if (!value || typeof value !== "object" || value instanceof Date) return value;
+  if (depth >= MAX_DEPTH) throw new UserError(`The input is nested more than ${MAX_DEPTH} levels deep; a snapshot's fields are text, lists and mappings of text.`);
+  if (Array.isArray(value)) return value.map((v) => stripControlDeep(v, depth + 1)) as T;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [stripControl(k), stripControlDeep(v, depth + 1)])) as T;
+}
+
+/** The fields of a snapshot's input that are measured. */
+export interface SizedInput {
+  goal: string;
+  state: string;
+  next_action: string;
+  blocker: string;
+  topic?: string;
+  active_files: string[];
+  constraints: string[];
+  decisions: string[];
+  excluded_paths: string[];
+  failure_graph: Record<string, object>;
+  layer3: string;
+  extra: Record<string, unknown>;
+}
+
+const n = (x: number) => x.toLocaleString("en-US");
+
+function tooLong(field: string, length: number, max: number, rule: string): void {
+  if (length <= max) return;
+  const advice = rule.startsWith("Layer 3") ? "Keep the archive to what a later session needs." : "Shorten it, or move the details to Layer 3 (the markdown body).";
+  throw new UserError(`${field} is ${n(length)} characters; ${rule} at most ${n(max)} (${n(max / 1024)} KB). ${advice} Nothing was saved.`);
+}
+
+/** Refuses a field too long to be a snapshot's, naming it; cheap (no token is counted). */
+export function checkSizes<T extends SizedInput>(input: T): T {
+  const l1 = "Layer 1 fields are", l2 = "Layer 2 items are";
+  for (const f of ["goal", "state", "next_action", "blocker", "topic"] as const) tooLong(f, (input[f] ?? "").length, FIELD_MAX, l1);
+  input.active_files.forEach((f, i) => tooLong(`active_files[${i}]`, f.length, FIELD_MAX, l1));
+  for (const f of ["constraints", "decisions", "excluded_paths"] as const) input[f].forEach((item, i) => tooLong(`${f}[${i}]`, item.length, FIELD_MAX, l2));
+  for (const [item, entry] of Object.entries(input.failure_graph)) {
+    tooLong("a failure_graph item", item.length, FIELD_MAX, l2);
+    for (const [k, v] of Object.entries(entry ?? {})) {
+      if (typeof v === "string") tooLong(`failure_graph[${JSON.stringify(item.slice(0, 40))}].${k}`, v.length, FIELD_MAX, l2);
+    }
+  }
+  // Fields the spec does not define are kept with Layer 3, so they count towards its size.
+  const extra = Object.keys(input.extra).length ? JSON.stringify(input.extra).length : 0;
+  tooLong("Layer 3 (the markdown body, layer3 and fields kept aside)", input.layer3.length + extra, LAYER3_MAX, "Layer 3 is");
+  return input;
+}
