@@ -207,6 +207,7 @@ export function buildProgram(): Command {
     .description("Lay out PATH/mindsave/: a binary per OS, launchers, an empty store, a README.txt")
     .argument("<path>", "the drive's mount point, e.g. /media/usb")
     .option("--from <dir>", "where the built binaries are (default: beside this binary, or dist/)")
+    .option("--encrypt", "create the drive's store encrypted (passphrase from MINDSAVE_PASSPHRASE, else asked)")
     .action(lazy(() => import("./commands/drive.ts").then((m) => ({ run: m.init }))));
 
   program
@@ -276,6 +277,13 @@ export function buildProgram(): Command {
     .command("mcp")
     .description("Serve MindSave to an agent over MCP on stdio (tools: save, load, recall, list, fail; resource mindsave://restore-block)")
     .action(lazy(() => import("./commands/mcp.ts")));
+
+  for (const [name, what] of [
+    ["encrypt", "Encrypt the home's store with a passphrase (MINDSAVE_PASSPHRASE, else asked); the old file is kept as a backup"],
+    ["decrypt", "Turn the home's encrypted store back into a plain one (its passphrase is needed); the old file is kept as a backup"],
+  ] as const) {
+    program.command(name).description(what).action(lazy(() => import("./commands/encrypt.ts").then((m) => ({ run: m[name] }))));
+  }
 
   program
     .command("doctor")

@@ -12,6 +12,7 @@ export async function run(_o: unknown, _a: string[], g: GlobalOptions): Promise<
         `MindSave ${r.version} (${r.target}${r.compiled ? `, compiled: ${r.binary}` : ", from source"})`,
         `home:      ${r.home} (${r.home_reason})`,
         `store:     ${r.store}`,
+        `encrypted: ${r.encryption.encrypted ? `yes (${r.encryption.cipher}, key from a passphrase by ${r.encryption.kdf}; key file ${r.encryption.key_file})` : "no"}${r.encryption.stale_key_file ? ` (ignoring ${r.encryption.stale_key_file}, left by an interrupted conversion)` : ""}`,
         `schema:    ${r.schema_version} (this build supports up to ${r.schema_supported}), journal ${r.journal_mode}`,
         `integrity: ${r.integrity}`,
         `host:      ${r.host.name} (${r.host.id}, ${r.host.platform})`,

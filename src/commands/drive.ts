@@ -4,8 +4,8 @@ import { initDrive } from "../engine/home/drive.ts";
 import { print, printJson, warn } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
 
-export async function init(opts: { from?: string }, args: string[], g: GlobalOptions): Promise<number> {
-  const r = await initDrive(args[0], { from: opts.from });
+export async function init(opts: { from?: string; encrypt?: boolean }, args: string[], g: GlobalOptions): Promise<number> {
+  const r = await initDrive(args[0], { from: opts.from, encrypt: opts.encrypt });
   if (g.json) {
     printJson(r);
     return 0;
@@ -14,7 +14,7 @@ export async function init(opts: { from?: string }, args: string[], g: GlobalOpt
   print([
     `Drive ready at ${r.dir}:`,
     ...r.binaries.map((b) => `  ${b}`),
-    `  ${r.store} (${r.created_store ? "new, empty" : "kept as it was"})`,
+    `  ${r.store} (${r.created_store ? "new, empty" : "kept as it was"}${r.encrypted ? ", encrypted" : ""})`,
     "",
     `On any laptop, run ${join(r.dir, "mindsave")} (macOS, Linux), or mindsave\\mindsave.cmd on the drive (Windows).`,
   ].join("\n"));

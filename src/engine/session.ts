@@ -7,7 +7,8 @@ import { resolveWorkspace, gitCommonDir, type Workspace } from "./projects/works
 import { samePath } from "./projects/paths.ts";
 import { derivedId, newId } from "./ids.ts";
 import { freeProjectName } from "./projects/names.ts";
-import { Store, type ProjectRecord, type StoreWriter, type Queries } from "../store/store.ts";
+import { openStore } from "./home/encryption.ts";
+import type { Store, ProjectRecord, StoreWriter, Queries } from "../store/store.ts";
 import { UserError } from "../errors.ts";
 
 export interface SessionOptions {
@@ -42,7 +43,8 @@ export class Session {
     const home = resolveHome({ flag: opts.home, env });
     prepareHome(home, { write: mode.write || !existsSync(home.dbPath) });
     const host = currentHost(env);
-    const store = await Store.open(home.dbPath, { journalMode: journalModeFor(home) });
+    // An encrypted store is opened with the key derived from its passphrase (see home/encryption.ts).
+    const store = await openStore(home.dbPath, { journalMode: journalModeFor(home), env });
     return new Session(home, store, host, opts);
   }
 

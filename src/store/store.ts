@@ -22,13 +22,18 @@ export interface OpenOptions {
   journalMode?: "WAL" | "DELETE" | "TRUNCATE";
   /** Milliseconds a writer waits for another writer before giving up. */
   busyTimeoutMs?: number;
+  /** The store is encrypted with this key (libSQL's own page encryption); absent: a plain file. */
+  encryptionKey?: string;
 }
+
+/** What a store file looks like from its first bytes, before any driver touches it. */
+export type StoreFileKind = "missing" | "empty" | "plain" | "other";
 
 export class Store extends Queries {
   private wal = false;
   private wrote = false;
 
-  private constructor(private readonly client: Client, readonly path: string, readonly remote = false) {
+  private constructor(private readonly client: Client, readonly path: string, readonly remote = false, readonly encrypted = false) {
     super(client);
   }
 
@@ -86,23 +91,56 @@ export class Store extends Queries {
 
   /** Opens (and creates or migrates) the store at `path`. Refuses files that are not MindSave stores. */
   static async open(path: string, opts: OpenOptions = {}): Promise<Store> {
-    checkLooksLikeSqlite(path);
+    const encrypted = !!opts.encryptionKey;
+    // An encrypted file has no readable header: only a plain one can be checked before opening.
+    if (!encrypted) checkLooksLikeSqlite(path);
     // Loaded here, not at the top: commands that never touch the store skip the native addon.
     const { createClient } = await loadDriver();
     let client: Client;
     try {
-      client = createClient({ url: pathToFileURL(path).href, concurrency: 1, timeout: opts.busyTimeoutMs ?? 15000 });
+      client = createClient({ url: pathToFileURL(path).href, concurrency: 1, timeout: opts.busyTimeoutMs ?? 15000, encryptionKey: opts.encryptionKey });
     } catch (e) {
-      throw openError(path, e);
+      throw openError(path, e, encrypted);
     }
-    const store = new Store(client, path);
+    const store = new Store(client, path, false, encrypted);
     try {
       await store.prepare(opts);
     } catch (e) {
       client.close();
-      throw openError(path, e);
+      throw openError(path, e, encrypted);
     }
     return store;
+  }
+
+  /**
+   * Writes a complete copy of this store to `dest` (which must not exist), encrypted with
+   * `encryptionKey`, or plain when it is null, whatever this store is. The copy is consistent:
+   * one read transaction, the WAL included.
+   */
+  async copyTo(dest: string, encryptionKey: string | null): Promise<void> {
+    if (existsSync(dest)) throw new Error(`${dest} already exists`);
+    // Without a key the target gets an empty one (plain); otherwise it would inherit this store's.
+    const url = `${pathToFileURL(dest).href}?key=${encodeURIComponent(encryptionKey ?? "")}`;
+    await this.client.execute({ sql: "VACUUM INTO ?", args: [url] });
+  }
+
+  /** The number of rows of every table (virtual tables and their shadow tables included), by name. */
+  async tableCounts(): Promise<Record<string, number>> {
+    const names = (await this.client.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")).rows.map((r) => str(r.name));
+    const out: Record<string, number> = {};
+    for (const n of names) out[n] = Number((await this.client.execute(`SELECT count(*) FROM "${n.replaceAll('"', '""')}"`)).rows[0]?.[0] ?? 0);
+    return out;
+  }
+
+  /** Folds a WAL back into the main file; false when another connection kept it from finishing. */
+  async checkpoint(): Promise<boolean> {
+    if (!this.wal) return true;
+    return Number((await this.client.execute("PRAGMA wal_checkpoint(TRUNCATE)")).rows[0]?.[0] ?? 1) === 0;
+  }
+
+  /** Changes whenever another connection commits to this store (SQLite's data_version). */
+  async dataVersion(): Promise<number> {
+    return Number((await this.client.execute("PRAGMA data_version")).rows[0]?.[0] ?? 0);
   }
 
   private async prepare(opts: OpenOptions): Promise<void> {
@@ -199,6 +237,14 @@ export class Store extends Queries {
   close(): void {
     this.client.close();
   }
+
+  /**
+   * libSQL lets go of a closed client's file handles only when they are garbage-collected. Before
+   * a store file is renamed over or removed (Windows refuses both while it is open), collect now.
+   */
+  static releaseClosed(): void {
+    Bun.gc(true);
+  }
 }
 
 /**
@@ -219,29 +265,36 @@ async function loadDriver(): Promise<typeof import("@libsql/client")> {
   }
 }
 
-function checkLooksLikeSqlite(path: string): void {
-  if (!existsSync(path)) return;
+/** Whether `path` is missing, empty, a plain SQLite file, or something else (an encrypted store, or junk). */
+export function storeFileKind(path: string): StoreFileKind {
+  if (!existsSync(path)) return "missing";
   const st = statSync(path);
   if (st.isDirectory()) throw new UserError(`${path} is a directory, not a MindSave store file.`);
-  if (st.size === 0) return;
+  if (st.size === 0) return "empty";
   const fd = openSync(path, "r");
   try {
     const buf = Buffer.alloc(16);
     readSync(fd, buf, 0, 16, 0);
-    if (buf.toString("latin1") !== SQLITE_MAGIC) {
-      throw new UserError(`${path} is not a MindSave store (not a SQLite database); refusing to touch it.`);
-    }
+    return buf.toString("latin1") === SQLITE_MAGIC ? "plain" : "other";
   } finally {
     closeSync(fd);
   }
 }
 
-function openError(path: string, e: unknown): Error {
+function checkLooksLikeSqlite(path: string): void {
+  if (storeFileKind(path) === "other") {
+    throw new UserError(`${path} is not a MindSave store (not a SQLite database); refusing to touch it.`);
+  }
+}
+
+function openError(path: string, e: unknown, encrypted = false): Error {
   if (e instanceof UserError) return e;
   const msg = e instanceof Error ? e.message : String(e);
   const code = (e as { code?: string })?.code ?? "";
   if (/NOTADB|not a database/i.test(code + msg)) {
-    return new UserError(`${path} is not a MindSave store (not a readable SQLite database).`);
+    return new UserError(encrypted
+      ? `The encrypted store ${path} cannot be read with the key its key file gives for this passphrase: the file is damaged or is not the store that key file belongs to; restore it from a backup.`
+      : `${path} is not a MindSave store (not a readable SQLite database).`);
   }
   if (/READONLY|readonly|read-only/i.test(code + msg)) {
     return new UserError(`The store ${path} is read-only here; MindSave needs to write to its home directory.`);

@@ -3,6 +3,7 @@
 import { statfsSync } from "node:fs";
 import { DRIVE_MARKER, isCompiled } from "./home.ts";
 import { currentTarget } from "./drive.ts";
+import { encryptionReport } from "./encryption.ts";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
@@ -59,6 +60,7 @@ export async function healthReport(session: Session) {
     home: session.home.dir,
     home_reason: session.home.why,
     store: session.home.dbPath,
+    encryption: encryptionReport(session.home.dbPath),
     schema_version: await session.store.schemaVersion(),
     schema_supported: SCHEMA_VERSION,
     journal_mode: await session.store.journalMode(),

@@ -6,6 +6,8 @@ import { dirname, join, resolve } from "node:path";
 import { UserError } from "../../errors.ts";
 import { DRIVE_MARKER, isCompiled, localHomeDir, STORE_FILE } from "./home.ts";
 import { Store } from "../../store/store.ts";
+import { encryptionState, newKey, writeKeyFile } from "./encryption.ts";
+import { askNewPassphrase } from "./passphrase.ts";
 import { VERSION } from "../../version.ts";
 import { copyFileAtomic, writeFileAtomic } from "../../lib/fs.ts";
 
@@ -97,14 +99,23 @@ export interface DriveInitResult {
   missing: string[];
   store: string;
   created_store: boolean;
+  encrypted: boolean;
 }
 
-export async function initDrive(path: string, opts: { from?: string } = {}): Promise<DriveInitResult> {
+export async function initDrive(path: string, opts: { from?: string; encrypt?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<DriveInitResult> {
   const mount = resolve(path);
   if (!existsSync(mount)) throw new UserError(`${mount} does not exist; give the drive's mount point, e.g. /media/usb.`);
   if (!statSync(mount).isDirectory()) throw new UserError(`${mount} is not a directory; give the drive's mount point, e.g. /media/usb.`);
   const source = findBinaries(opts.from);
   const dir = join(mount, "mindsave");
+  const store = join(dir, STORE_FILE);
+  const state = encryptionState(store);
+  const created = !existsSync(store);
+  if (opts.encrypt && !created && !state.encrypted) {
+    throw new UserError(`The drive already holds an unencrypted store (${store}); encrypt it with \`mindsave encrypt --home ${dir}\`.`);
+  }
+  // Asked before anything is written, so a missing passphrase leaves the drive as it was.
+  const key = opts.encrypt && created ? await newKey(await askNewPassphrase({ env: opts.env ?? process.env, store })) : null;
   const binaries: string[] = [];
   const missing: string[] = [];
   try {
@@ -129,12 +140,14 @@ export async function initDrive(path: string, opts: { from?: string } = {}): Pro
     if (e instanceof UserError) throw e;
     throw new UserError(`Cannot write to the drive at ${dir}: ${(e as Error).message}`);
   }
-  const store = join(dir, STORE_FILE);
-  const created = !existsSync(store);
-  const s = await Store.open(store, { journalMode: "DELETE" });
-  s.close();
+  if (key) writeKeyFile(state.keyFile, key.file); // before the store: an encrypted store never exists without it
+  // An existing encrypted store is left as it is (opening it would need its passphrase).
+  if (key || !state.encrypted) {
+    const s = await Store.open(store, { journalMode: "DELETE", encryptionKey: key?.key });
+    s.close();
+  }
   if (!binaries.length) throw new UserError(`No binaries were copied from ${source}.`);
-  return { dir, binaries, missing, store, created_store: created };
+  return { dir, binaries, missing, store, created_store: created, encrypted: !!key || state.encrypted };
 }
 
 export interface InstallResult {

@@ -12,6 +12,7 @@ import { UserError } from "../../errors.ts";
 import { DRIVE_MARKER, STORE_FILE, journalModeFor, localHomeDir, type Home } from "../home/home.ts";
 import { SCHEMA_VERSION, Store, type SyncSide } from "../../store/store.ts";
 import { compareHlc } from "../../store/hlc.ts";
+import { openStore } from "../home/encryption.ts";
 import { safeName } from "../snapshots/slug.ts";
 import { stallIfAsked } from "../stall.ts";
 import type { SyncRow } from "../../store/sync.ts";
@@ -78,7 +79,9 @@ export async function openPeer(spec: string, env: NodeJS.ProcessEnv = process.en
   }
   const dir = resolve(where.file, "..");
   const home: Home = { dir, dbPath: where.file, reason: "flag", why: "sync peer" };
-  return { store: await Store.open(where.file, { journalMode: journalModeFor(home) }), location: where.file, file: where.file };
+  // Each side with its own key: an encrypted peer asks for its passphrase (MINDSAVE_PEER_PASSPHRASE first).
+  const store = await openStore(where.file, { journalMode: journalModeFor(home), env, peer: true });
+  return { store, location: where.file, file: where.file };
 }
 
 async function storeId(s: SyncSide): Promise<string> {
