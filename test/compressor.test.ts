@@ -276,10 +276,10 @@ describe("contradictions", () => {
 });
 
 describe("duplicates and empties", () => {
-  test("case-, whitespace- and trim-insensitive duplicates are dropped and counted", () => {
+  test("case-, whitespace-, trim- and trailing-punctuation-insensitive duplicates are dropped and counted", () => {
     const r = run(["No Tailwind", "no  tailwind", " NO TAILWIND ", "No Tailwind.", "", "   "]);
-    expect(r.dropped_duplicates).toBe(2);
-    expect(r.symbolic.theme_system.sources).toBe(2);
+    expect(r.dropped_duplicates).toBe(3);
+    expect(r.symbolic.theme_system.sources).toBe(1);
   });
 
   test("an unmatched duplicate is kept once, in its first form", () => {

@@ -126,3 +126,44 @@ export async function sql(dbPath: string, statement: string, args: unknown[] = [
     c.close();
   }
 }
+
+/** A laptop with its own home and a clone of the shared origin: what sync and cross-host tests use. */
+export interface LaptopWithClone {
+  name: string;
+  home: string;
+  repo: string;
+  db: string;
+  pc: Laptop;
+  env: Record<string, string>;
+  /** Options for `run`/`ok` as this laptop, in `cwd` (default: its clone). */
+  opts: (cwd?: string) => RunOptions;
+  /** The CLI on this laptop's home, in its clone. */
+  cli: (args: string[], extra?: { env?: Record<string, string>; stdin?: string }) => Promise<RunResult>;
+  json: (args: string[]) => Promise<any>;
+}
+
+/** Laptops A and B (distinct hosts, homes and clones of one origin) and a drive folder. */
+export function twoLaptops(prefix = "mindsave-laptops-") {
+  const base = tempDir(prefix);
+  const origin = gitRepo(join(base, "origin"));
+  const mk = (name: string, hostId: string): LaptopWithClone => {
+    const pc = laptop(name, base);
+    const home = join(base, `${name}-home`);
+    mkdirSync(home);
+    const repo = join(base, `${name}-work`, "shop");
+    git(base, "clone", "-q", origin, repo);
+    const env: Record<string, string> = { ...pc.env, MINDSAVE_HOST: hostId };
+    const cli = (args: string[], extra: { env?: Record<string, string>; stdin?: string } = {}) =>
+      run([...args, "--home", home], { cwd: repo, stdin: extra.stdin, env: { ...env, ...extra.env } });
+    const json = async (args: string[]) => {
+      const r = await cli(["--json", ...args]);
+      if (r.code !== 0) throw new Error(`${args.join(" ")}: ${r.stderr}`);
+      return JSON.parse(r.stdout);
+    };
+    return { name, home, repo, db: join(home, "mindsave.db"), pc, env, opts: (cwd = repo) => ({ cwd, env }), cli, json };
+  };
+  const drive = join(base, "usb", "mindsave");
+  mkdirSync(drive, { recursive: true });
+  writeFileSync(join(drive, "drive.json"), "{}");
+  return { base, origin, a: mk("laptop-a", "host-a"), b: mk("laptop-b", "host-b"), drive, driveDb: join(drive, "mindsave.db") };
+}

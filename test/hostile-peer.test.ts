@@ -3,23 +3,9 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { git, gitRepo, laptop, ok, okJson, run, sql, tempDir } from "./helpers.ts";
+import { ok, okJson, run, sql, twoLaptops } from "./helpers.ts";
 import { isSafeName, safeName } from "../src/engine/snapshots/slug.ts";
 
-function twoLaptops() {
-  const base = tempDir("mindsave-hostile-");
-  const origin = gitRepo(join(base, "origin"));
-  const mk = (name: string, hostId: string) => {
-    const pc = laptop(name, base);
-    const home = join(base, `${name}-home`);
-    mkdirSync(home);
-    const repo = join(base, `${name}-work`, "shop");
-    git(base, "clone", "-q", origin, repo);
-    const opts = (cwd = repo) => ({ cwd, env: { ...pc.env, MINDSAVE_HOST: hostId } });
-    return { home, repo, opts, pc, db: join(home, "mindsave.db") };
-  };
-  return { base, a: mk("laptop-a", "host-a"), b: mk("laptop-b", "host-b") };
-}
 
 describe("names from outside", () => {
   test("a hostile peer's snapshot names are renamed on merge, the same on every store, and export writes only below its folder", async () => {

@@ -172,7 +172,8 @@ describe("save and load", () => {
     const t = setup();
     // The same few rules said many ways, as agents accumulate them over a long session.
     const subjects: [string, string | null][] = [["tailwind", "css variables"], ["bootstrap", null], ["mongodb", null], ["graphql", "REST"], ["an orm", null], ["sessions", "JWT"]];
-    const forms = ["no X", "never use X", "avoid X", "do not use X", "don't use X", "X is banned", "stop using X", "不要用X", "禁止使用X"];
+    // (Each form differs in words: "don't use X" would fold into "do not use X" as a near duplicate.)
+    const forms = ["no X", "never use X", "avoid X", "do not use X", "we never want X", "X is banned", "stop using X", "不要用X", "禁止使用X"];
     const constraints: string[] = [];
     for (const [x, y] of subjects) {
       for (const f of forms) constraints.push(f.replace("X", x));

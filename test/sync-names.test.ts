@@ -1,35 +1,12 @@
 // Two laptops, one snapshot name: A and B save "Fix login bug" on the same day and sync through a
 // drive. No name-based command may then pick one of the two silently, on either laptop.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { git, gitRepo, laptop, run, tempDir, type RunResult } from "./helpers.ts";
+import { twoLaptops } from "./helpers.ts";
 
 const NAME = "fix_login_bug_2026-11-22";
 
-function twoLaptops() {
-  const base = tempDir("mindsave-names-");
-  const origin = gitRepo(join(base, "origin"));
-  const drive = join(base, "usb", "mindsave");
-  mkdirSync(drive, { recursive: true });
-  writeFileSync(join(drive, "drive.json"), "{}");
-  const mk = (name: string, hostId: string) => {
-    const pc = laptop(name, base);
-    const home = join(base, `${name}-home`);
-    mkdirSync(home);
-    const repo = join(base, `${name}-work`, "shop");
-    git(base, "clone", "-q", origin, repo);
-    const cli = (args: string[], stdin?: string): Promise<RunResult> =>
-      run([...args, "--home", home], { cwd: repo, stdin, env: { ...pc.env, MINDSAVE_HOST: hostId } });
-    const json = async (args: string[]) => {
-      const r = await cli(["--json", ...args]);
-      if (r.code !== 0) throw new Error(`${args.join(" ")}: ${r.stderr}`);
-      return JSON.parse(r.stdout);
-    };
-    return { cli, json, repo };
-  };
-  return { base, drive, a: mk("laptop-a", "host-a"), b: mk("laptop-b", "host-b") };
-}
 
 /** The same snapshot id on both laptops, as two saves of one goal on one day give. */
 const snapshot = (goal: string) => `---\nsnapshot_id: "${NAME}"\ngoal: "${goal}"\nstate: "started"\n---\n`;
@@ -37,8 +14,8 @@ const snapshot = (goal: string) => `---\nsnapshot_id: "${NAME}"\ngoal: "${goal}"
 describe("names across hosts", () => {
   test("after a sync, load/show/delete/complete/recall by an ambiguous name refuse with the candidates; number and id prefix choose", async () => {
     const w = twoLaptops();
-    expect((await w.a.cli(["save"], snapshot("Fix login bug (A: the cookie path)"))).code).toBe(0);
-    expect((await w.b.cli(["save"], snapshot("Fix login bug (B: the redirect loop)"))).code).toBe(0);
+    expect((await w.a.cli(["save"], { stdin: snapshot("Fix login bug (A: the cookie path)") })).code).toBe(0);
+    expect((await w.b.cli(["save"], { stdin: snapshot("Fix login bug (B: the redirect loop)") })).code).toBe(0);
     for (const pc of [w.a, w.b, w.a]) expect((await pc.cli(["sync", w.drive])).code).toBe(0);
 
     for (const pc of [w.a, w.b]) {
@@ -77,8 +54,8 @@ describe("names across hosts", () => {
 
   test("load by list number picks the one shown there; export writes both snapshots to two files", async () => {
     const w = twoLaptops();
-    await w.a.cli(["save"], snapshot("Fix login bug (A: the cookie path)"));
-    await w.b.cli(["save"], snapshot("Fix login bug (B: the redirect loop)"));
+    await w.a.cli(["save"], { stdin: snapshot("Fix login bug (A: the cookie path)") });
+    await w.b.cli(["save"], { stdin: snapshot("Fix login bug (B: the redirect loop)") });
     for (const pc of [w.a, w.b, w.a]) await pc.cli(["sync", w.drive]);
     const list = (await w.a.json(["snapshots", "list"])).snapshots;
     for (const [i, s] of list.entries()) expect((await w.a.json(["load", String(i + 1)])).id).toBe(s.id);

@@ -2,9 +2,9 @@
 // real libSQL server (sqld) on loopback.
 import { describe, expect, test } from "bun:test";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { REPO, MAIN, git, gitRepo, laptop, run, sql, tempDir, type RunResult } from "./helpers.ts";
+import { REPO, MAIN, run, sql, twoLaptops } from "./helpers.ts";
 import { Session } from "../src/engine/session.ts";
 import { newId } from "../src/engine/ids.ts";
 import { projectSnapshots } from "../src/engine/snapshots/catalog.ts";
@@ -21,29 +21,7 @@ async function content(db: string): Promise<string> {
   return out.join("\n");
 }
 
-function world() {
-  const base = tempDir("mindsave-sync-");
-  const origin = gitRepo(join(base, "origin"));
-  const mk = (name: string, hostId: string) => {
-    const pc = laptop(name, base);
-    const home = join(base, `${name}-home`);
-    mkdirSync(home);
-    const repo = join(base, `${name}-work`, "shop");
-    git(base, "clone", "-q", origin, repo);
-    const env: Record<string, string> = { ...pc.env, MINDSAVE_HOST: hostId };
-    const cli = (args: string[], extra: Record<string, string> = {}): Promise<RunResult> => run([...args, "--home", home], { cwd: repo, env: { ...env, ...extra } });
-    const json = async (args: string[]) => {
-      const r = await cli(["--json", ...args]);
-      if (r.code !== 0) throw new Error(`${args.join(" ")}: ${r.stderr}`);
-      return JSON.parse(r.stdout);
-    };
-    return { name, home, repo, env, db: join(home, "mindsave.db"), cli, json };
-  };
-  const drive = join(base, "usb", "mindsave");
-  mkdirSync(drive, { recursive: true });
-  writeFileSync(join(drive, "drive.json"), "{}");
-  return { base, a: mk("laptop-a", "host-a"), b: mk("laptop-b", "host-b"), drive, driveDb: join(drive, "mindsave.db") };
-}
+const world = () => twoLaptops("mindsave-sync-");
 
 const nothing = { snapshots: { added: 0, updated: 0, deleted: 0 }, failures: { added: 0, updated: 0, deleted: 0 }, projects: { added: 0, updated: 0, deleted: 0 }, roots: { added: 0, updated: 0, deleted: 0 }, other: { added: 0, updated: 0, deleted: 0 } };
 
@@ -297,10 +275,10 @@ describe.skipIf(!SQLD)("sync through a libSQL server (sqld on loopback)", () => 
       await w.b.json(["fail", "Tailwind", "--reason", "style conflict"]);
       await w.b.json(["save", "--goal", "B through the server"]);
       const token = { MINDSAVE_SYNC_TOKEN: "unused-by-a-local-sqld" };
-      expect((await w.a.cli(["sync", url], token)).code).toBe(0);
-      expect((await w.b.cli(["sync", url], token)).code).toBe(0);
-      expect((await w.a.cli(["sync", url], token)).code).toBe(0);
-      const again = JSON.parse((await w.b.cli(["--json", "sync", url], token)).stdout);
+      expect((await w.a.cli(["sync", url], { env: token })).code).toBe(0);
+      expect((await w.b.cli(["sync", url], { env: token })).code).toBe(0);
+      expect((await w.a.cli(["sync", url], { env: token })).code).toBe(0);
+      const again = JSON.parse((await w.b.cli(["--json", "sync", url], { env: token })).stdout);
       expect(again.pulled).toEqual(nothing);
       expect(await content(w.a.db)).toBe(await content(w.b.db));
       expect((await w.b.json(["failures"])).failure_graph.project.Tailwind.repeat_count).toBe(3);

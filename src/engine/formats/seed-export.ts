@@ -23,6 +23,8 @@ import { toolCallFromLine, toolKey } from "./seed-read-tool-logs.ts";
 export function exportedSnapshotFile(s: SnapshotRecord): string {
   const marker: Obj = { topic: s.topic, kind: s.kind };
   if (s.compressed && Array.isArray(s.compressed.original_constraints)) marker.original_constraints = s.compressed.original_constraints;
+  // `_compressed` written from the engine's own analysis is derived: import recomputes it.
+  if (s.compressed) marker.derived_compressed = true;
   return snapshotFile({ ...s, extra: { ...(s.extra ?? {}), _mindsave: marker } }, s.active_files.map((f) => f.path));
 }
 

@@ -289,10 +289,9 @@ export function parseSnapshotFile(text: string, file: string, loc: SeedLocation,
 
   // Our export keeps the constraints as written when the engine had compressed them: the engine
   // compresses them again on save, to the same result.
-  if (marker && Array.isArray(marker.original_constraints)) {
-    data.constraints = marker.original_constraints;
-    delete data._compressed;
-  }
+  if (marker && Array.isArray(marker.original_constraints)) data.constraints = marker.original_constraints;
+  // In our own export `_compressed` (folded groups, contradictions) is derived: the save recomputes it.
+  if (marker?.derived_compressed === true || (marker && Array.isArray(marker.original_constraints))) delete data._compressed;
   const topic = typeof marker?.topic === "string" ? marker.topic.replace(/^OVF_/, "") : typeof data.topic === "string" ? undefined : topicFromId(id);
 
   const input = fromFields(data, body);

@@ -193,3 +193,45 @@ export const CJK_FILLERS = [
   "就行", "就好", "可以", "编写", "项目", "的", "了", "在", "请", "都", "只", "仅", "中", "里", "内", "来", "做",
   "和", "与", "及", "或", "也", "再", "要", "就", "是", "而", "把", "从", "写", "吧", "呢", "啊",
 ];
+
+// ---------------------------------------------------------------------------------------------
+// Generic polarity (data) for constraint hygiene: the words that make ANY object preferred or
+// rejected at the start of a clause, whether or not the rule table knows the object.
+// English forms are matched after contractions are expanded ("don't" → "do not").
+
+export const GENERIC_POLARITY = {
+  /** Said before the verb without changing it ("please never", "we always use"). */
+  lead: ["please", "we", "you", "i", "just", "so", "really", "also", "absolutely", "strictly"],
+  neg: [
+    "do not", "does not", "did not", "should not", "must not", "shall not", "will not", "can not", "should never",
+    "must never", "never", "avoid", "no longer", "stop", "no",
+  ],
+  /** After a negation, the verb that only says "use" ("never use X", "avoid using X"). */
+  negVerb: ["use", "using", "to use"],
+  /** Before a positive verb ("always use", "only use", "must use"). */
+  posLead: ["should", "must", "always", "only"],
+  pos: ["use", "using", "prefer", "prefers", "adopt", "favor", "favour", "choose", "pick", "stick with", "stick to", "go with", "rely on"],
+  /** "prefer X over Y", "favour X over Y": Y is rejected. */
+  preferVerbs: ["prefer", "prefers", "favor", "favour"],
+  /** A verb phrase after it is preferred ("always run the tests" vs "never run the tests"). */
+  always: ["always"],
+  /** "X is banned": a negation after its object. */
+  negTail: ["banned", "forbidden", "prohibited", "not allowed", "not permitted", "off-limits", "deprecated"],
+  /** Inside a preferred object, what follows is rejected ("use X instead of Y", "X, not Y"). */
+  contrast: ["instead of", "rather than", "in place of", "and not", "but not", "not"],
+  /** Words that say nothing about the object ("Redis for the sessions" → redis, session). */
+  functionWords: [
+    "a", "an", "the", "for", "in", "on", "of", "to", "with", "by", "at", "as", "via", "from", "into", "onto", "any", "all",
+    "some", "our", "your", "their", "its", "this", "that", "these", "those", "it", "them", "and", "or", "nor", "please",
+    "ever", "again", "anymore", "here", "there", "is", "are", "be", "just", "also", "really", "even", "still", "instead",
+  ],
+  cjkLead: ["请", "我们", "你", "都", "也", "永远", "绝对", "千万", "一定", "务必", "坚决", "一律", "统一", "尽量", "应该", "必须"],
+  cjkNeg: ["不要", "不准", "不允许", "不能", "不可以", "不可", "不得", "禁止", "避免", "切勿", "勿", "别", "不再"],
+  /** The verbs of use, after a negation or as the positive marker itself. */
+  cjkVerb: ["使用", "采用", "选用", "用"],
+  cjkPosLead: ["只", "仅", "要", "总是", "始终", "坚持", "优先"],
+  cjkAlways: ["总是", "始终", "永远", "一律"],
+  cjkContrast: ["而不是", "而非", "而不用", "代替", "替代", "取代"],
+  /** Enumerations inside a rejected object: each item is rejected on its own. */
+  enumeration: [" or ", " nor ", "、", "或者", "或"],
+} as const;

@@ -3,18 +3,20 @@
 //
 // Compared with the original SDK it (a) matches English keywords on word boundaries and Chinese
 // ones as substrings, (b) files a positive preference under `preferred`, not `rejected`,
-// (c) flags contradictions instead of merging them, and (d) never folds a constraint whose text
-// says more than its entry could hold ("no Tailwind in the admin panel" stays verbatim), so
-// compression loses no meaning. Everything is deterministic: no clocks, no randomness.
+// (c) flags contradictions instead of merging them (by constraint-hygiene.ts, the rule every save
+// runs), and (d) never folds a constraint whose text says more than its entry could hold ("no
+// Tailwind in the admin panel" stays verbatim), so compression loses no meaning. Everything is deterministic: no clocks, no randomness.
 
 import { COMPRESSION_RULES } from "./compression-rules.ts";
-import { type Analysis, analyze, normalize } from "./constraint-analysis.ts";
+import { type Analysis, analyze } from "./constraint-analysis.ts";
+import { type ConstraintConflict, findContradictions, foldDuplicates } from "./constraint-hygiene.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Public types
 
 export { COMPRESSION_RULES };
 export type { CompressionRule, RuleKeyword } from "./compression-rules.ts";
+export type { ConstraintConflict };
 
 export interface SymbolicEntry {
   strategy?: string;
@@ -23,14 +25,6 @@ export interface SymbolicEntry {
   reason?: string;
   /** How many input constraints were folded into this entry. */
   sources: number;
-}
-
-export interface ConstraintConflict {
-  category: string;
-  subject: string;
-  /** The original texts, unchanged. */
-  rejected_by: string;
-  preferred_by: string;
 }
 
 export interface CompressionResult {
@@ -50,8 +44,6 @@ export interface Layer2Compressed extends CompressionResult {
 
 // ---------------------------------------------------------------------------------------------
 // Compression
-
-const dedupeKey = (text: string) => normalize(text).replace(/\s+/g, " ").trim();
 
 function strategyOf(label: string): string | undefined {
   const slug = label.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
@@ -82,42 +74,13 @@ export class ConstraintCompressor {
 
   /** Pure: the compressor keeps its constraints, so more can be added and compress() run again. */
   compress(): CompressionResult {
-    const seen = new Set<string>();
-    let dropped = 0;
-    const items: Analysis[] = [];
-    for (const raw of this.items) {
-      const text = raw.trim();
-      if (!text) continue;
-      const key = dedupeKey(text);
-      if (seen.has(key)) { dropped++; continue; }
-      seen.add(key);
-      items.push(analyze(text));
-    }
+    // Exact and near duplicates ("No Tailwind." = "no tailwind") fold into their first wording.
+    const { kept, folded } = foldDuplicates(this.items);
+    const items: Analysis[] = kept.map(analyze);
 
     // A subject both rejected and preferred by different constraints is a contradiction: both
     // texts stay verbatim for a human (or the agent) to settle.
-    const votes = new Map<string, { rule: number; label: string; rejected: number[]; preferred: number[] }>();
-    items.forEach((a, i) => {
-      for (const [rule, labels] of a.subjects) {
-        for (const [label, pol] of labels) {
-          const key = `${rule}\u0000${label}`;
-          let v = votes.get(key);
-          if (!v) votes.set(key, (v = { rule, label, rejected: [], preferred: [] }));
-          v[pol].push(i);
-        }
-      }
-    });
-    const pinned = new Set<number>();
-    const conflicts: ConstraintConflict[] = [];
-    for (const v of votes.values()) {
-      if (!v.rejected.length || !v.preferred.length) continue;
-      for (const r of v.rejected) {
-        for (const p of v.preferred) {
-          conflicts.push({ category: COMPRESSION_RULES[v.rule].category, subject: v.label, rejected_by: items[r].text, preferred_by: items[p].text });
-          pinned.add(r).add(p);
-        }
-      }
-    }
+    const { conflicts, pinned } = findContradictions(items);
 
     type Acc = { preferred: string[]; rejected: string[]; reasons: Map<string, string[]>; sources: number };
     const acc: (Acc | undefined)[] = COMPRESSION_RULES.map(() => undefined);
@@ -159,24 +122,10 @@ export class ConstraintCompressor {
       constraints: verbatim.slice(0, this.maxConstraints),
       symbolic,
       conflicts,
-      dropped_duplicates: dropped,
+      dropped_duplicates: folded.length,
       overflow: verbatim.slice(this.maxConstraints),
     };
   }
-}
-
-function dedupe(texts: Iterable<string>): string[] {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const raw of texts) {
-    if (typeof raw !== "string") continue;
-    const text = raw.trim();
-    const key = dedupeKey(text);
-    if (!text || seen.has(key)) continue;
-    seen.add(key);
-    out.push(text);
-  }
-  return out;
 }
 
 /** Compresses a snapshot's Layer 2; decisions and excluded paths pass through, deduplicated. */
@@ -187,5 +136,5 @@ export function compressLayer2(
   options: { maxConstraints?: number } = {},
 ): Layer2Compressed {
   const result = new ConstraintCompressor(options.maxConstraints ?? 20).addConstraints(constraints ?? []).compress();
-  return { ...result, decisions: dedupe(decisions ?? []), excluded_paths: dedupe(excludedPaths ?? []) };
+  return { ...result, decisions: foldDuplicates(decisions ?? []).kept, excluded_paths: foldDuplicates(excludedPaths ?? []).kept };
 }

@@ -7,14 +7,15 @@ import {
 // ---------------------------------------------------------------------------------------------
 // Matching
 
-const CJK = "\\u3040-\\u30ff\\u3400-\\u9fff\\uf900-\\ufaff";
-const CJK_RE = new RegExp(`[${CJK}]`);
+/** The CJK ranges, as the inside of a character class. */
+export const CJK = "\\u3040-\\u30ff\\u3400-\\u9fff\\uf900-\\ufaff";
+export const CJK_RE = new RegExp(`[${CJK}]`);
 const CJK_RUN = new RegExp(`[${CJK}]+`, "g");
 // ASCII-only word class on purpose: next to a CJK character an English keyword still stands
 // on its own ("使用JWT认证").
 const WORD = "a-z0-9_\\u00c0-\\u024f";
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+export const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 function pluralize(part: string): string {
   if (/[^aeiou]y$/.test(part)) return `${part.slice(0, -1)}(?:y|ies)`;
@@ -114,7 +115,8 @@ export interface Analysis {
 const REASON_DASH = /\s+(?:--?|[—–])\s+|\s*[—–]\s*/;
 const REASON_WORD = /(?:\s*[,，;；]\s*|\s+|(?<=[\u3400-\u9fff]))(?:because of|because|due to)(?![a-z])\s*|\s*[,，;；]?\s*(?:因为|由于|原因是|原因[:：])\s*/i;
 
-function splitReason(text: string): { head: string; reason?: string } {
+/** "no tailwind — causes style conflict" → the constraint and its reason ("because", "因为", a dash). */
+export function splitReason(text: string): { head: string; reason?: string } {
   let best: RegExpExecArray | null = null;
   for (const re of [REASON_DASH, REASON_WORD]) {
     const m = re.exec(text);

@@ -1,8 +1,10 @@
 // Reading a snapshot from the spec's format: YAML front matter (Layer 1 and Layer 2 fields) and a
 // markdown body (Layer 3), or a plain YAML mapping, or command-line flags. Unknown fields are
 // kept (in `extra`) with a warning naming them, never dropped.
+// Every text read here loses its control characters and is measured (input-limits.ts).
 import { parseDocument, YAMLParseError } from "yaml";
 import { UserError } from "../../errors.ts";
+import { checkSizes, stripControl, stripControlDeep } from "./input-limits.ts";
 import type { FailureGraphEntry, SnapshotStatus } from "../../store/store.ts";
 
 export interface SnapshotInput {
@@ -123,7 +125,9 @@ export function parseSnapshotText(source: string, origin = "the snapshot"): Snap
   return fromFields(data as Record<string, unknown>, body);
 }
 
-export function fromFields(data: Record<string, unknown>, body = ""): SnapshotInput {
+export function fromFields(raw: Record<string, unknown>, rawBody = ""): SnapshotInput {
+  const data = stripControlDeep(raw);
+  const body = stripControl(rawBody);
   const input = emptyInput();
   input.goal = text("goal", data.goal);
   input.state = text("state", data.state);
@@ -147,7 +151,7 @@ export function fromFields(data: Record<string, unknown>, body = ""): SnapshotIn
   if (unknown.length) {
     input.warnings.push(`Kept fields the spec does not define (stored with the snapshot's Layer 3): ${unknown.join(", ")}.`);
   }
-  return input;
+  return checkSizes(input);
 }
 
 export interface FlagFields {
@@ -164,7 +168,8 @@ export interface FlagFields {
 }
 
 /** Flags override the same fields read from YAML; list flags add to the YAML's lists. */
-export function applyFlags(input: SnapshotInput, f: FlagFields): SnapshotInput {
+export function applyFlags(input: SnapshotInput, flags: FlagFields): SnapshotInput {
+  const f = stripControlDeep(flags);
   if (f.goal !== undefined) input.goal = f.goal.trim();
   if (f.state !== undefined) input.state = f.state.trim();
   if (f.next !== undefined) input.next_action = f.next.trim();
@@ -175,17 +180,109 @@ export function applyFlags(input: SnapshotInput, f: FlagFields): SnapshotInput {
   input.constraints.push(...(f.constraint ?? []).map((s) => s.trim()).filter(Boolean));
   input.decisions.push(...(f.decision ?? []).map((s) => s.trim()).filter(Boolean));
   input.excluded_paths.push(...(f.failed ?? []).map((s) => s.trim()).filter(Boolean));
-  return input;
+  return checkSizes(input);
+}
+
+// Legacy `excluded_paths` lines, as the spec writes them: "Don't use Tailwind — causes style
+// conflict", "websocket reconnect failed 3 times, switched to polling", "不要用Redux：太重了".
+
+const NUMBER_WORDS: Record<string, number> = {
+  once: 1, twice: 2, thrice: 3, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
+  一: 1, 二: 2, 两: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9, 十: 10,
+};
+const COUNT = String.raw`(?:(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s*(?:times|x|tries|attempts)|[x×]\s*(\d+)|(once|twice|thrice))(?![a-z])`;
+const ZH_COUNT = String.raw`(?:了|过)?\s*(\d+|[一二两三四五六七八九十])\s*[次遍回]`;
+const CLAUSE_END = String.raw`(?=\s*(?:[,，;；.。]|$))`;
+/** "tried SSR twice": the item sits between the verb and the count. */
+const TRIED_FIRST = new RegExp(String.raw`^(?:tried|attempted|retried)\s+(.+?)\s+${COUNT}`, "i");
+/** "X failed 3 times", "X failed" (at the end of its clause), "X失败了3次", "X试了两次". */
+const FAILED = new RegExp(String.raw`\s*(?:\b(failed|tried|attempted|retried)\s+${COUNT}|\b(failed)${CLAUSE_END}|(失败|试|尝试|重试)${ZH_COUNT}|(失败)(?:了)?${CLAUSE_END})`, "i");
+const ALTERNATIVES = [
+  String.raw`(?:and\s+|so\s+|then\s+)?(?:switched|switching|switch|moved|moving|migrated|migrating|fell\s+back|falling\s+back|fall\s+back|went|going)\s+(?:back\s+|over\s+)?(?:to|with)\s+(.+?)(?:\s+instead)?`,
+  String.raw`(?:so\s+|then\s+)?(?:use|using|used|try|trying|went\s+with)\s+(.+?)\s+instead`,
+  String.raw`instead,?\s+(?:use|using|used)\s+(.+?)`,
+  String.raw`replaced\s+(?:it\s+|them\s+)?(?:with|by)\s+(.+?)`,
+].map((src) => new RegExp(String.raw`(?:^|\s*[,;]\s*|\s+[—–-]+\s+|\s+)${src}(?=\s*(?:[,;，；。]|\.(?:\s|$)|$))`, "gi"));
+const ZH_ALTERNATIVES = [
+  /[，,；;]?\s*(?:改用|换成|换用|改为|改成|切换到|切换为|转用|换到)\s*([^，,；;。]+)/g,
+  /[，,；;]?\s*(?:用|使用)\s*([^，,；;。]+?)\s*(?:代替|替代)(?=[，,；;。]|$)/g,
+];
+/** "use Y instead of X", "用Y代替X": the whole line names the replacement first. */
+const SWAPS = [
+  /^(?:use|using|used|switched\s+to|switch\s+to|went\s+with)\s+(.+?)\s+(?:instead\s+of|rather\s+than|in\s+place\s+of)\s+/i,
+  /^(?:用|使用|改用)\s*(.+?)\s*(?:代替|替代|取代)\s*/,
+];
+const EDGES = /^[\s,，;；:：—–-]+|[\s,，;；:：—–.。-]+$/g;
+
+/** The first group that is a count ("3", "twice", "两"). */
+function countOf(m: RegExpExecArray): number | undefined {
+  for (const g of m.slice(1)) {
+    const n = g === undefined ? NaN : /^\d+$/.test(g) ? Number(g) : NUMBER_WORDS[g.toLowerCase()] ?? NaN;
+    if (n > 0) return n;
+  }
+  return undefined;
 }
 
 /**
- * A legacy `excluded_paths` line ("Don't use Tailwind — causes style conflict") as a failure:
- * the item before the first separator with its leading negation removed, the rest as the reason.
+ * A legacy line as a failure: the item (its leading "don't use"/"tried"/不要用 removed), why it
+ * failed, how often ("3 times", "twice", "3x", "失败了3次" → repeat_count) and what replaced it
+ * ("switched to polling", "use Y instead", "改用Y" → alternatives).
  */
 export function legacyExcludedPath(line: string): { item: string; entry: FailureGraphEntry } {
-  const sep = /\s+[—–-]{1,2}\s+|:\s+|;\s+|,?\s+because\s+|[,，]?\s*因为\s*|[：；]\s*/i.exec(line);
-  let item = (sep ? line.slice(0, sep.index) : line).trim();
-  const reason = sep ? line.slice(sep.index + sep[0].length).trim() : "";
-  item = item.replace(/^(?:don'?t|do not|never|avoid|no longer|stop)\s+(?:use|using|try|trying)?\s*|^no\s+|^(?:不要|别|禁止|避免|不)(?:用|使用|再用)?/i, "").trim() || line.trim();
-  return { item, entry: { rejected_by: "system", reason: reason || "(no reason recorded)" } };
+  const alternatives: string[] = [];
+  let rest = line.trim();
+  for (const re of SWAPS) {
+    const m = re.exec(rest);
+    if (m && m[0].length < rest.length) {
+      alternatives.push(m[1].replace(EDGES, ""));
+      rest = rest.slice(m[0].length);
+    }
+  }
+  for (const re of [...ALTERNATIVES, ...ZH_ALTERNATIVES]) {
+    rest = rest.replace(re, (_m, alt: string) => {
+      const a = alt.replace(EDGES, "");
+      if (a && !alternatives.includes(a)) alternatives.push(a);
+      return "";
+    });
+  }
+  rest = rest.replace(EDGES, "") || line.trim();
+
+  let item: string;
+  let reason: string;
+  let failure = "";
+  let tried = "";
+  let repeat: number | undefined;
+  const first = TRIED_FIRST.exec(rest);
+  if (first) {
+    // "tried SSR twice, too slow"
+    item = first[1];
+    repeat = countOf(first);
+    tried = first[0].replace(first[1], "").replace(/\s+/g, " ").trim();
+    reason = rest.slice(first[0].length).replace(EDGES, "");
+  } else {
+    const sep = /\s+[—–-]{1,2}\s+|:\s+|;\s+|,?\s+because\s+|[,，]?\s*因为\s*|[：；]\s*/i.exec(rest);
+    item = (sep ? rest.slice(0, sep.index) : rest).trim();
+    reason = sep ? rest.slice(sep.index + sep[0].length).trim() : "";
+    const fail = FAILED.exec(item);
+    if (fail && fail.index > 0) {
+      // "websocket reconnect failed 3 times behind the proxy": the item, then what happened.
+      const phrase = fail[0].trim();
+      const after = item.slice(fail.index + fail[0].length).replace(EDGES, "");
+      item = item.slice(0, fail.index);
+      repeat = countOf(fail);
+      if (/^(?:failed|失败)/i.test(phrase)) failure = [phrase, after].filter(Boolean).join(" ");
+      else { tried = phrase; reason = [after, reason].filter(Boolean).join(": "); }
+    } else {
+      // "Redis cache — failed twice": the count is in the reason, which stays as written.
+      const inReason = FAILED.exec(reason);
+      if (inReason) repeat = countOf(inReason);
+    }
+  }
+  item = item.replace(EDGES, "")
+    .replace(/^(?:don'?t|do not|never|avoid|no longer|stop)\s+(?:use|using|try|trying)?\s*|^no\s+|^(?:tried|attempted)\s+|^(?:不要|别|禁止|避免|不)(?:用|使用|再用)?/i, "")
+    .trim() || line.trim();
+  const entry: FailureGraphEntry = { rejected_by: "system", reason: [failure, reason].filter(Boolean).join(": ") || tried || "(no reason recorded)" };
+  if (repeat !== undefined) entry.repeat_count = repeat;
+  if (alternatives.length) entry.alternatives = alternatives;
+  return { item, entry };
 }

@@ -9,6 +9,7 @@ import { sha256 } from "../ids.ts";
 import { FILE_LIST_CAPS, RESTORE_BUDGET, shortFileList, symbolicLines, yaml, type SymbolicEntryLike } from "./layers.ts";
 import { isAbsoluteAny, toHostPath } from "../projects/paths.ts";
 import { countTokens, loadTokenizer } from "./tokens.ts";
+import { conflictPairs, contradictionMark, storedConflicts } from "./constraint-hygiene.ts";
 import type { Session, ProjectContext } from "../session.ts";
 import type { FailureRecord, SnapshotRecord, SnapshotSummary } from "../../store/store.ts";
 
@@ -170,7 +171,13 @@ export async function buildRestoreBlock(
 
   const pieces: Piece[] = [];
   const n = (xs: unknown[]) => xs.length;
-  s.constraints.forEach((c, i) => pieces.push({ section: "constraints", line: `- ${c}`, priority: 400 - i / (n(s.constraints) + 1) }));
+  const constraintPriority = (i: number) => 400 - i / (n(s.constraints) + 1);
+  s.constraints.forEach((c, i) => pieces.push({ section: "constraints", line: `- ${c}`, priority: constraintPriority(i) }));
+  // A contradiction is marked right after the later of its two constraints, and goes just before it.
+  conflictPairs(storedConflicts(s.compressed)).forEach((pair, k) => {
+    const at = Math.max(...pair.map((c) => s.constraints.indexOf(c)));
+    pieces.push({ section: "constraints", line: contradictionMark(pair), priority: constraintPriority(at < 0 ? s.constraints.length : at + 0.5) - k / 1e6 });
+  });
   const symbolic = symbolicLines(s.compressed?.symbolic as Record<string, SymbolicEntryLike> | undefined);
   Object.entries(symbolic).forEach(([k, v], i) => pieces.push({ section: "symbolic", line: `- ${k}: ${v}`, priority: 390 - i / 100 }));
   const failures = [...ctx.failures].sort((a, b) => failurePriority(a, b, now));

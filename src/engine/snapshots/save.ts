@@ -2,14 +2,16 @@
 import { readFileSync, statSync } from "node:fs";
 import { UserError } from "../../errors.ts";
 import { compressLayer2 } from "./compressor.ts";
+import { conflictPairs, constraintHygiene, contradictionWarning } from "./constraint-hygiene.ts";
 import { observeFailure, observationFromEntry } from "../failures/graph.ts";
 import { newId, sha256 } from "../ids.ts";
 import { FILE_LIST_CAPS, LAYER1_BUDGET, LAYER2_BUDGET, layer1Text, layer2Text, shortFileList, type Layer2 } from "./layers.ts";
 import { toHostPath, toStoredPath } from "../projects/paths.ts";
 import { fromStored, recordSave } from "../agents/signal.ts";
-import { nextFreeName, topicSlug, utcDate, utcDateTime } from "./slug.ts";
+import { isSafeName, nextFreeName, safeName, topicSlug, utcDate, utcDateTime } from "./slug.ts";
 import { legacyExcludedPath, type SnapshotInput } from "./input.ts";
 import { redactDeep } from "./redact.ts";
+import { checkSizes, stripControlDeep } from "./input-limits.ts";
 import { countTokens, loadTokenizer } from "./tokens.ts";
 import { loadSnapshot } from "./restore.ts";
 import type { Session, ProjectContext } from "../session.ts";
@@ -100,7 +102,7 @@ export function checkLayer1(l1: { goal: string; state: string; next_action: stri
  * Fits Layer 2 into its budget: as given when it fits, else compressed by the Constraint
  * Compression Engine; what still does not fit is an error naming the field.
  */
-export function fitLayer2(l2: Layer2): { layer2: Layer2; tokens: number; compressed: Record<string, unknown> | null } {
+export function fitLayer2(l2: Layer2, asWritten = l2.constraints): { layer2: Layer2; tokens: number; compressed: Record<string, unknown> | null } {
   const plain = countTokens(layer2Text(l2));
   if (plain <= LAYER2_BUDGET) return { layer2: l2, tokens: plain, compressed: null };
   // No count limit: only the token budget decides, so compression never drops a constraint.
@@ -121,7 +123,7 @@ export function fitLayer2(l2: Layer2): { layer2: Layer2; tokens: number; compres
   }
   return {
     layer2, tokens,
-    compressed: { symbolic: c.symbolic, conflicts: c.conflicts, overflow: c.overflow, original_constraints: l2.constraints },
+    compressed: { symbolic: c.symbolic, conflicts: c.conflicts, overflow: c.overflow, original_constraints: asWritten },
   };
 }
 
@@ -131,8 +133,10 @@ function statusFor(input: SnapshotInput): SnapshotStatus {
 }
 
 export async function saveSnapshot(session: Session, opts: SaveOptions): Promise<SaveResult> {
-  // Secrets never reach the store.
-  const input: SnapshotInput = { ...redactDeep({ ...opts.input, warnings: [] as string[] }), warnings: opts.input.warnings };
+  // Every path in (flags, YAML, import, MCP, hooks) meets the same limits: no control characters,
+  // no field too long to count, and secrets never reach the store.
+  const bounded = checkSizes(stripControlDeep({ ...opts.input, warnings: [] as string[] }));
+  const input: SnapshotInput = { ...redactDeep(bounded), warnings: opts.input.warnings };
   const warnings = [...input.warnings];
   if (!input.goal) throw new UserError("A snapshot needs a goal: give --goal \"…\" or a `goal:` field.");
   const keep = opts.keep ?? DEFAULT_KEEP;
@@ -152,9 +156,12 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
     const { item, entry } = legacyExcludedPath(line);
     graph[item] = { ...entry, ...graph[item] };
   }
-  let layer2: Layer2 = { constraints: dedupe(input.constraints), decisions: dedupe(input.decisions), failure_graph: graph };
+  // Constraint hygiene on every save: near duplicates folded, contradictions flagged (both kept).
+  const hygiene = constraintHygiene(input.constraints);
+  let layer2: Layer2 = { constraints: hygiene.constraints, decisions: dedupe(input.decisions), failure_graph: graph };
   let l2Tokens = 0;
   let compressed: Record<string, unknown> | null = null;
+  let wasCompressed = false;
   let layer3 = input.layer3;
   if (opts.overflow) {
     const dropped = [layer2.constraints.length && "constraints", layer2.decisions.length && "decisions", Object.keys(graph).length && "failures", layer3 && "Layer 3"].filter(Boolean);
@@ -162,15 +169,17 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
     layer2 = { constraints: [], decisions: [], failure_graph: {} };
     layer3 = "";
   } else {
-    const fitted = fitLayer2(layer2);
+    for (const pair of conflictPairs(hygiene.conflicts)) warnings.push(contradictionWarning(pair));
+    const fitted = fitLayer2(layer2, dedupe(input.constraints));
     layer2 = fitted.layer2;
     l2Tokens = fitted.tokens;
-    compressed = fitted.compressed;
-    if (compressed) {
-      const conflicts = (compressed.conflicts as unknown[]).length;
-      warnings.push(`Layer 2 was over ${LAYER2_BUDGET} tokens and was compressed to ${l2Tokens} by folding related constraints; the constraints as written are kept in Layer 3 (\`mindsave recall\`).` +
-        (conflicts ? ` ${conflicts} contradicting constraint pair(s) were left as written.` : ""));
+    wasCompressed = fitted.compressed !== null;
+    if (wasCompressed) {
+      warnings.push(`Layer 2 was over ${LAYER2_BUDGET} tokens and was compressed to ${l2Tokens} by folding related constraints; the constraints as written are kept in Layer 3 (\`mindsave recall\`).`);
     }
+    // Contradictions are stored with the snapshot, so the restore block can mark them.
+    const conflicts = hygiene.conflicts.length ? { conflicts: hygiene.conflicts } : null;
+    compressed = fitted.compressed || conflicts ? { ...fitted.compressed, ...conflicts } : null;
   }
   const files = active.map((p) => fileFingerprint(p, root));
   const absent = files.filter((f) => f.size === undefined).map((f) => f.path);
@@ -182,11 +191,14 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   const saved = await session.write(async (w) => {
     const context = await session.project({ create: true, w });
     const projectId = context.project.id;
-    const name = opts.name
-      ? nextFreeName(opts.name, await w.namesWithPrefix(projectId, opts.name))
+    const recordId = newId();
+    const given = opts.name === undefined ? undefined : safeName(opts.name, recordId);
+    if (given !== undefined && given !== opts.name) warnings.push(`The snapshot name ${JSON.stringify(opts.name)} is not safe as a file name on every system; stored as ${given}.`);
+    const name = given
+      ? nextFreeName(given, await w.namesWithPrefix(projectId, given))
       : await chooseName(w, projectId, topic, now, !!opts.overflow, input.snapshot_id, warnings);
     const record: Omit<SnapshotRecord, "hlc" | "host" | "deleted"> = {
-      id: newId(), project_id: projectId, name, topic, kind: opts.overflow ? "overflow" : "full", status,
+      id: recordId, project_id: projectId, name, topic, kind: opts.overflow ? "overflow" : "full", status,
       created_at: now.toISOString(), version: SNAPSHOT_VERSION,
       goal: l1.goal, state: l1.state, next_action: l1.next_action, blocker: l1.blocker, active_files: files,
       constraints: layer2.constraints, decisions: layer2.decisions, failure_graph: layer2.failure_graph, compressed,
@@ -205,7 +217,7 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
     const removed = opts.noCleanup ? [] : await cleanup(w, projectId, { keep, now: session.now(), spare: record.id });
     if (context.note) warnings.push(context.note);
     const snapshot = (await w.getSnapshot(record.id))!;
-    return { snapshot, context, warnings, removed, compressed: compressed !== null };
+    return { snapshot, context, warnings, removed, compressed: wasCompressed };
   });
   if (opts.unmeasured) return { ...saved, restore: { tokens: 0, budget: 0, omitted: 0 } };
   // The budget the user sees is the one `load` will meet on this host: the exact rendered block.
@@ -216,7 +228,8 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
 }
 
 async function chooseName(w: StoreWriter, projectId: string, topic: string, now: Date, overflow: boolean, wanted: string | undefined, warnings: string[]): Promise<string> {
-  if (wanted && /^[\p{L}\p{N}\p{M}_-]{1,80}$/u.test(wanted)) {
+  if (wanted && !isSafeName(wanted)) warnings.push(`snapshot_id ${JSON.stringify(wanted)} is not safe as a file name on every system; a new id was given.`);
+  if (wanted && isSafeName(wanted)) {
     if ((await w.namesWithPrefix(projectId, wanted)).includes(wanted)) {
       warnings.push(`snapshot_id ${wanted} is already taken in this project; a new id was given.`);
     } else {
