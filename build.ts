@@ -106,13 +106,13 @@ export function selectTargets(spec: string): Target[] {
 if (import.meta.main) {
   const { values } = parseArgs({
     args: Bun.argv.slice(2),
-    options: { target: { type: "string", default: "all" }, outdir: { type: "string", default: join(ROOT, "dist") } },
+    options: { target: { type: "string", default: "all" }, outdir: { type: "string", default: join(ROOT, "dist") }, quiet: { type: "boolean", default: false } },
   });
   const outdir = resolve(values.outdir!);
   for (const target of selectTargets(values.target!)) {
     const started = performance.now();
     const file = await buildTarget(target, outdir);
     const mb = (statSync(file).size / 1024 / 1024).toFixed(0);
-    console.log(`${target.name.padEnd(13)} ${file} (${mb} MB, ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    if (!values.quiet) console.log(`${target.name.padEnd(13)} ${file} (${mb} MB, ${((performance.now() - started) / 1000).toFixed(1)} s)`);
   }
 }

@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { MAIN, dumpStore, gitRepo, laptop, ok, okJson, run, sql, tempDir, type RunOptions } from "./helpers.ts";
+import { CLI, dumpStore, gitRepo, laptop, ok, okJson, run, sql, tempDir, type RunOptions } from "./helpers.ts";
 
 const PASS = "correct horse battery staple";
 const MAGIC = "SQLite format 3\0";
@@ -41,7 +41,7 @@ function setup() {
 
 /** Runs the CLI until it says it stalled at `point` (MINDSAVE_SYNC_STALL), calls `look`, then kills it. */
 async function whileStalled(args: string[], point: string, env: Record<string, string>, cwd: string, look: () => void): Promise<void> {
-  const child = spawn(process.execPath, [MAIN, ...args], { cwd, env: { ...process.env, ...env, MINDSAVE_SYNC_STALL: point }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(CLI[0], [...CLI.slice(1), ...args], { cwd, env: { ...process.env, ...env, MINDSAVE_SYNC_STALL: point }, stdio: ["ignore", "ignore", "pipe"] });
   let err = "";
   await new Promise<void>((resolve, reject) => {
     child.stderr!.on("data", (d) => {

@@ -1,11 +1,46 @@
 // Test helpers: temp dirs, git repos, and the real CLI run as a subprocess against real libSQL files.
-import { mkdtempSync, mkdirSync, writeFileSync, realpathSync } from "node:fs";
+import { existsSync, mkdtempSync, mkdirSync, readdirSync, statSync, writeFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { spawnSync } from "node:child_process";
 
 export const REPO = resolve(import.meta.dir, "..");
 export const MAIN = join(REPO, "src", "main.ts");
+
+/** Where `bun run test` builds this host's binary once, before the tests (see package.json). */
+export const TEST_BIN_DIR = join(REPO, ".cache", "test-bin");
+const HOST_EXE = join(TEST_BIN_DIR, `${process.platform === "win32" ? "windows" : process.platform}-${process.arch}`, process.platform === "win32" ? "mindsave.exe" : "mindsave");
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    const st = statSync(p);
+    newest = Math.max(newest, st.isDirectory() ? newestSource(p) : st.mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * The compiled host binary `bun run test` built, when it is newer than every source file: the
+ * shipped artifact, and ~5× quicker to start than the source (bytecode). Null otherwise, e.g.
+ * when a single test file is run by hand after an edit: then the tests run the source.
+ */
+export function prebuiltBinary(): string | null {
+  if (!existsSync(HOST_EXE)) return null;
+  const built = statSync(HOST_EXE).mtimeMs;
+  const sources = Math.max(newestSource(join(REPO, "src")), newestSource(join(REPO, "ui")), ...["package.json", "bun.lock", "build.ts"].map((f) => statSync(join(REPO, f)).mtimeMs));
+  return built >= sources ? HOST_EXE : null;
+}
+
+/** The compiled host binary, for tests about the binary itself: the prebuilt one, else built now. */
+export async function hostBinary(): Promise<string> {
+  const { buildTarget, hostTarget } = await import("../build.ts");
+  return prebuiltBinary() ?? buildTarget(hostTarget(), join(tempDir("mindsave-dist-"), "dist"));
+}
+
+/** The CLI every test runs as a subprocess: the fresh prebuilt binary, else `bun src/main.ts`. */
+export const CLI: string[] = ((bin) => (bin ? [bin] : [process.execPath, MAIN]))(prebuiltBinary());
 
 /** Every temp dir of this test process lives under one root, removed by test/setup.ts after all files. */
 export const TEST_ROOT = join(tmpdir(), `mindsave-tests-${process.pid}`);
@@ -55,7 +90,7 @@ function childEnv(extra: Record<string, string | undefined> = {}): Record<string
 
 /** Runs the real CLI in a child process; never inherits the developer's MindSave settings. */
 export async function run(args: string[], opts: RunOptions = {}): Promise<RunResult> {
-  const proc = Bun.spawn([...(opts.bin ?? [process.execPath, MAIN]), ...args], {
+  const proc = Bun.spawn([...(opts.bin ?? CLI), ...args], {
     cwd: opts.cwd ?? REPO,
     env: childEnv(opts.env),
     stdin: opts.stdin === undefined ? "ignore" : new TextEncoder().encode(opts.stdin),

@@ -3,12 +3,12 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildTarget, hostTarget } from "../build.ts";
-import { gitRepo, laptop, run, sql, tempDir, type RunResult } from "./helpers.ts";
+import { hostTarget } from "../build.ts";
+import { gitRepo, hostBinary, laptop, run, sql, tempDir, type RunResult } from "./helpers.ts";
 
 let exe = "";
 beforeAll(async () => {
-  exe = await buildTarget(hostTarget(), join(tempDir("mindsave-hooks-dist-"), "dist"));
+  exe = await hostBinary();
 }, 120_000);
 
 interface Line { [k: string]: unknown }

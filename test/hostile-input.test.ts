@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { MAIN, dumpStore, gitRepo, laptop, okJson, run, sql, tempDir } from "./helpers.ts";
+import { CLI, dumpStore, gitRepo, laptop, okJson, run, sql, tempDir } from "./helpers.ts";
 import { fromFields, applyFlags, emptyInput, parseSnapshotText } from "../src/engine/snapshots/input.ts";
 import { FIELD_MAX } from "../src/engine/snapshots/input-limits.ts";
 import { countTokens, loadTokenizer, runCuts, MAX_RUN } from "../src/engine/snapshots/tokens.ts";
@@ -36,7 +36,7 @@ const GNU_TIME = process.platform === "linux" && existsSync("/usr/bin/time") && 
 
 /** The CLI in a child process, with its peak resident memory in MB. */
 async function measured(args: string[], cwd: string, env: Record<string, string>, stdin: string) {
-  const cmd = [...(GNU_TIME ? ["/usr/bin/time", "-f", "peak-kb %M"] : []), process.execPath, MAIN, ...args];
+  const cmd = [...(GNU_TIME ? ["/usr/bin/time", "-f", "peak-kb %M"] : []), ...CLI, ...args];
   const proc = Bun.spawn(cmd, { cwd, env: cleanEnv(env), stdin: new TextEncoder().encode(stdin), stdout: "pipe", stderr: "pipe" });
   const [stdout, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   if (!GNU_TIME) return { code, stdout, stderr: err, peakMB: (proc.resourceUsage()?.maxRSS ?? 0) / MB };
@@ -228,7 +228,7 @@ describe("the MCP server answers every line and keeps serving", () => {
   test("a 12 MB line, a line that is not JSON and a request without jsonrpc each get an error; tools/list then answers", async () => {
     const t = setup();
     mkdirSync(t.home, { recursive: true });
-    const proc = Bun.spawn([process.execPath, MAIN, "mcp"], { cwd: t.repo, env: cleanEnv(t.pc.env), stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([...CLI, "mcp"], { cwd: t.repo, env: cleanEnv(t.pc.env), stdin: "pipe", stdout: "pipe", stderr: "pipe" });
     const lines: any[] = [];
     const waiting: { n: number; done: (() => void) | null } = { n: 0, done: null };
     const reading = (async () => {

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ok, okJson, run, sql, twoLaptops } from "./helpers.ts";
+import { CLI, ok, okJson, run, sql, twoLaptops } from "./helpers.ts";
 import { isSafeName, safeName } from "../src/engine/snapshots/slug.ts";
 
 
@@ -95,7 +95,6 @@ describe("folders from outside", () => {
 describe("import is all or nothing", () => {
   test("killed in the middle at several points, an import leaves none of its snapshots; a re-run imports all", async () => {
     const { spawn } = await import("node:child_process");
-    const { MAIN } = await import("./helpers.ts");
     const w = twoLaptops();
     const ws = join(w.base, "seed");
     mkdirSync(join(ws, ".mindsave", "snapshots"), { recursive: true });
@@ -106,7 +105,7 @@ describe("import is all or nothing", () => {
     const count = async () => Number((await sql(w.a.db, "SELECT count(*) AS n FROM snapshots WHERE deleted = 0"))[0]?.n ?? 0);
     await ok(["save", "--goal", "already here", "--home", w.a.home], w.a.opts());
     for (const point of ["import-1", "import-17", "import-40"]) {
-      const child = spawn(process.execPath, [MAIN, "import", ws, "--home", w.a.home], { cwd: w.a.repo, env: { ...process.env, ...w.a.opts().env, MINDSAVE_STALL: point }, stdio: ["ignore", "ignore", "pipe"] });
+      const child = spawn(CLI[0], [...CLI.slice(1), "import", ws, "--home", w.a.home], { cwd: w.a.repo, env: { ...process.env, ...w.a.opts().env, MINDSAVE_STALL: point }, stdio: ["ignore", "ignore", "pipe"] });
       await new Promise<void>((resolve) => child.stderr!.on("data", (d) => String(d).includes("stalled") && resolve()));
       child.kill("SIGKILL");
       await new Promise((r) => child.once("exit", r));

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { MAIN, REPO, gitRepo, laptop, ok, okJson, tempDir } from "./helpers.ts";
+import { CLI, REPO, gitRepo, laptop, ok, okJson, tempDir } from "./helpers.ts";
 import type { GlobalOptions } from "../src/types.ts";
 
 const base = tempDir("mindsave-mcp-");
@@ -36,8 +36,8 @@ interface Server {
 async function startServer(globals: GlobalOptions, env: Record<string, string> = {}, script?: string): Promise<Server> {
   const cli = ["mcp", ...(globals.home ? ["--home", globals.home] : []), ...(globals.workspace ? ["--workspace", globals.workspace] : [])];
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: script ? [script, JSON.stringify(globals)] : [MAIN, ...cli],
+    command: script ? process.execPath : CLI[0],
+    args: script ? [script, JSON.stringify(globals)] : [...CLI.slice(1), ...cli],
     cwd: elsewhere,
     env: { ...pc.env, NO_COLOR: "1", ...env },
     stderr: "pipe",
@@ -315,7 +315,7 @@ describe("mindsave mcp", () => {
       { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "save", arguments: { goal: "piped one" } } },
       { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "save", arguments: { goal: "piped two" } } },
     ].map((l) => JSON.stringify(l)).join("\n") + "\n";
-    const piped = Bun.spawnSync([process.execPath, MAIN, "mcp", "--home", home], { cwd: repo, env: { ...process.env, ...pc.env }, stdin: new TextEncoder().encode(lines) });
+    const piped = Bun.spawnSync([...CLI, "mcp", "--home", home], { cwd: repo, env: { ...process.env, ...pc.env }, stdin: new TextEncoder().encode(lines) });
     const ids = piped.stdout.toString().trim().split("\n").map((l) => JSON.parse(l).id);
     expect(ids).toEqual([1, 2, 3]);
   });

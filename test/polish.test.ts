@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { git, gitRepo, laptop, ok, okJson, run, tempDir, MAIN } from "./helpers.ts";
+import { git, gitRepo, laptop, ok, okJson, run, tempDir, CLI } from "./helpers.ts";
 
 function setup() {
   const base = tempDir();
@@ -21,7 +21,7 @@ describe("polish", () => {
     // Far more output than a pipe holds, so the writer is still writing when `head` goes away.
     const archive = Array.from({ length: 6000 }, (_, i) => `${i}. a long line of the cold archive that nobody will read to the end`).join("\n");
     await ok(["save", "--home", t.home], { ...t.at(t.repo), stdin: `---\ngoal: big archive\n---\n${archive}\n` });
-    const r = Bun.spawnSync(["sh", "-c", `'${process.execPath}' '${MAIN}' snapshots show --home '${t.home}' | head -1`], { cwd: t.repo, env: { ...process.env, ...t.env } });
+    const r = Bun.spawnSync(["sh", "-c", `${CLI.map((a) => `'${a}'`).join(" ")} snapshots show --home '${t.home}' | head -1`], { cwd: t.repo, env: { ...process.env, ...t.env } });
     expect(r.stdout.toString()).toBe("---\n");
     expect(r.stderr.toString()).toBe("");
   });

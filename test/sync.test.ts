@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { REPO, MAIN, run, sql, twoLaptops } from "./helpers.ts";
+import { CLI, REPO, run, sql, twoLaptops } from "./helpers.ts";
 import { Session } from "../src/engine/session.ts";
 import { newId } from "../src/engine/ids.ts";
 import { projectSnapshots } from "../src/engine/snapshots/catalog.ts";
@@ -121,7 +121,7 @@ describe("sync", () => {
       await w.a.json(["save", "--goal", `A before ${point}`]);
       await w.b.json(["save", "--goal", `B before ${point}`]);
       const beforeA = await content(w.a.db);
-      const child = spawn(process.execPath, [MAIN, "sync", w.b.db, "--home", w.a.home], { cwd: w.a.repo, env: { ...process.env, ...w.a.env, MINDSAVE_SYNC_STALL: point }, stdio: ["ignore", "ignore", "pipe"] });
+      const child = spawn(CLI[0], [...CLI.slice(1), "sync", w.b.db, "--home", w.a.home], { cwd: w.a.repo, env: { ...process.env, ...w.a.env, MINDSAVE_SYNC_STALL: point }, stdio: ["ignore", "ignore", "pipe"] });
       await new Promise<void>((resolve) => child.stderr!.on("data", (d) => String(d).includes("stalled") && resolve()));
       child.kill("SIGKILL");
       await new Promise((r) => child.on("exit", r));

@@ -4,15 +4,14 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildTarget, hostTarget } from "../build.ts";
-import { gitRepo, laptop, run, tempDir } from "./helpers.ts";
+import { gitRepo, hostBinary, laptop, run, tempDir } from "./helpers.ts";
 
 const TMUX = spawnSync("sh", ["-c", "command -v tmux"]).stdout?.toString().trim();
 if (!TMUX) console.log("skipped TUI end-to-end tests: tmux is not installed (apt-get install tmux)");
 
 let exe = "";
 beforeAll(async () => {
-  if (TMUX) exe = await buildTarget(hostTarget(), join(tempDir("mindsave-tui-dist-"), "dist"));
+  if (TMUX) exe = await hostBinary();
 }, 120_000);
 
 /** One tmux server per test (its own socket), so nothing touches a person's tmux. */
