@@ -6,6 +6,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { pathToFileURL } from "node:url";
 import { CLI, REPO, gitRepo, laptop, ok, okJson, tempDir } from "./helpers.ts";
 import type { GlobalOptions } from "../src/types.ts";
 
@@ -33,18 +35,19 @@ interface Server {
 }
 
 /** The real `mindsave mcp` command; the two odd launchers (stray output) call `run()` directly. */
-async function startServer(globals: GlobalOptions, env: Record<string, string> = {}, script?: string): Promise<Server> {
+async function startServer(globals: GlobalOptions, env: Record<string, string> = {}, script?: string, opts: { roots?: string[]; cwd?: string } = {}): Promise<Server> {
   const cli = ["mcp", ...(globals.home ? ["--home", globals.home] : []), ...(globals.workspace ? ["--workspace", globals.workspace] : [])];
   const transport = new StdioClientTransport({
     command: script ? process.execPath : CLI[0],
     args: script ? [script, JSON.stringify(globals)] : [...CLI.slice(1), ...cli],
-    cwd: elsewhere,
+    cwd: opts.cwd ?? elsewhere,
     env: { ...pc.env, NO_COLOR: "1", ...env },
     stderr: "pipe",
   });
   let err = "";
   transport.stderr?.on("data", (d: Buffer) => (err += d.toString()));
-  const client = new Client({ name: "mindsave-test", version: "0.0.0" });
+  const client = new Client({ name: "mindsave-test", version: "0.0.0" }, opts.roots ? { capabilities: { roots: { listChanged: true } } } : {});
+  if (opts.roots) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: opts.roots!.map((r) => ({ uri: pathToFileURL(r).href, name: r })) }));
   const errors: string[] = [];
   client.onerror = (e) => void errors.push(e.message);
   await client.connect(transport);
@@ -73,7 +76,7 @@ describe("mindsave mcp", () => {
     const save = byName.save.inputSchema as any;
     expect(save.required).toEqual(["goal"]);
     expect(Object.keys(save.properties).sort()).toEqual(
-      ["active_files", "blocker", "constraints", "decisions", "failed", "goal", "layer3", "next_action", "overflow", "state", "status", "topic"]);
+      ["active_files", "blocker", "constraints", "decisions", "failed", "goal", "layer3", "next_action", "overflow", "state", "status", "topic", "workspace"]);
     expect(save.properties.goal.description).toContain("Layer 1");
     expect(save.properties.constraints.description).toContain("Layer 2");
     expect(save.properties.layer3.description).toContain("Layer 3");
@@ -84,7 +87,7 @@ describe("mindsave mcp", () => {
     expect(fail.required).toEqual(["item"]);
     expect(fail.properties.rejected_by.enum).toEqual(["user", "system"]);
     expect(fail.properties.scope.enum).toEqual(["project", "global"]);
-    expect(Object.keys((byName.load.inputSchema as any).properties).sort()).toEqual(["full", "snapshot", "verify"]);
+    expect(Object.keys((byName.load.inputSchema as any).properties).sort()).toEqual(["full", "snapshot", "verify", "workspace"]);
     expect((byName.recall.inputSchema as any).properties.keyword.type).toBe("string");
     expect((byName.list.inputSchema as any).properties.limit.type).toBe("integer");
     // Every field says what it is for.
@@ -96,6 +99,10 @@ describe("mindsave mcp", () => {
     ]);
     expect(terse).toEqual([]);
     expect(byName.load.annotations?.readOnlyHint).toBe(true);
+    // Honest hints: save's cleanup may remove old completed snapshots; fail only adds.
+    expect(byName.save.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(byName.fail.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    for (const t of tools) expect((t.inputSchema as any).additionalProperties).toBe(false);
   });
 
   let saved = "";
@@ -321,3 +328,55 @@ describe("mindsave mcp", () => {
   });
 
 });
+
+describe("mindsave mcp finds the project the way the client means it", () => {
+  test("the client's roots name the project; a tool's workspace argument overrides them", async () => {
+    const h = join(base, "roots-home");
+    mkdirSync(h);
+    const other = gitRepo(join(base, "other-repo"), { "b.txt": "b\n" });
+    const s = await startServer({ home: h }, {}, undefined, { roots: [repo] });
+    try {
+      expect((await call(s, "save", { goal: "saved through the client's root" })).isError).toBeFalsy();
+      expect((await call(s, "save", { goal: "saved in the other repo", workspace: other })).isError).toBeFalsy();
+      const relative = await call(s, "list", { workspace: "other-repo" });
+      expect(relative.isError).toBe(true);
+      expect(text(relative)).toContain("absolute path");
+    } finally {
+      await s.client.close();
+    }
+    expect((await okJson(["--home", h, "snapshots", "list"], cli)).snapshots.map((x: any) => x.goal)).toEqual(["saved through the client's root"]);
+    expect((await okJson(["--home", h, "snapshots", "list"], { cwd: other, env: pc.env })).snapshots.map((x: any) => x.goal)).toEqual(["saved in the other repo"]);
+  });
+
+  test("started in the home directory it never makes a project of MindSave's own home", async () => {
+    const { existsSync } = await import("node:fs");
+    const local = join(pc.home, ".mindsave");
+    mkdirSync(local, { recursive: true });
+    const s = await startServer({}, {}, undefined, { cwd: pc.home });
+    try {
+      const r = await call(s, "save", { goal: "nowhere to go" });
+      expect(r.isError).toBe(true);
+      expect(text(r)).toContain("cannot be a project");
+    } finally {
+      await s.client.close();
+    }
+    expect(existsSync(join(local, "project.json"))).toBe(false);
+  });
+
+  test("arguments are checked strictly, with messages in MCP terms; prompts for save, load and recall", async () => {
+    const typo = await call(server, "recall", { keywords: "zebrafish" });
+    expect(typo.isError).toBe(true);
+    expect(text(typo)).toContain("keywords");
+    const wrongType = await call(server, "save", { goal: 42 });
+    expect(wrongType.isError).toBe(true);
+    expect(text(wrongType)).toContain("goal must be text");
+    const noReason = await call(server, "fail", { item: "Bootstrap" });
+    expect(text(noReason)).not.toContain("--reason");
+
+    const { prompts } = await server.client.listPrompts();
+    expect(prompts.map((p) => p.name).sort()).toEqual(["load", "recall", "save"]);
+    const recall = await server.client.getPrompt({ name: "recall", arguments: { keyword: "JWT" } });
+    expect(JSON.stringify(recall.messages)).toContain("`recall` tool with keyword \\\"JWT\\\"");
+  });
+});
+

@@ -6,10 +6,14 @@ export const INSTRUCTIONS = `MindSave is a save game for your working state in t
 
 const textList = (description: string) => z.array(z.string()).optional().describe(description);
 
+/** Every tool may name the project's folder; without it the client's root (or the server's folder) is used. */
+const workspace = z.string().optional()
+  .describe("The project's folder, an absolute path (default: the client's first root, else the folder the server was started in). Any folder inside the project works.");
+
 // ---- input schemas: the descriptions are what an agent reads to fill them in ----
 
 export const saveInput = {
-  goal: z.string({ error: "A snapshot needs a goal: the task's objective in one sentence." })
+  goal: z.string({ error: (issue) => (issue.input === undefined ? "A snapshot needs a goal: the task's objective in one sentence." : "goal must be text: the task's objective in one sentence.") })
     .describe("Layer 1 (execution register, always restored): the task's objective, one sentence. Required."),
   state: z.string().optional().describe("Layer 1: where the work stands right now, one sentence (e.g. 'endpoint written, 2 tests red')."),
   next_action: z.string().optional().describe("Layer 1: the immediate next step, concrete enough to start on without rereading anything."),
@@ -23,12 +27,14 @@ export const saveInput = {
     .describe("in_progress, completed or blocked (default: blocked when there is a blocker, else in_progress). Completed snapshots older than 30 days are cleaned up; the others are kept."),
   layer3: z.string().optional().describe("Layer 3 (cold archive, never restored automatically; read back with recall): markdown worth keeping, e.g. completed steps, findings, commands, logs."),
   overflow: z.boolean().optional().describe("true when the context window is nearly full: saves a Layer-1-only OVF_ snapshot quickly; Layer 2 and Layer 3 given here are not saved."),
+  workspace,
 };
 
 export const loadInput = {
   snapshot: z.string().optional().describe("Which snapshot: its snapshot id (e.g. add_jwt_refresh_2026-11-21), a unique prefix of it, or its list number (1 = newest, as in list). Default: the newest."),
   verify: z.boolean().optional().describe("true to also report active files that are missing or changed on this host since the snapshot."),
   full: z.boolean().optional().describe("true to list every active file and keep all of Layer 2, even over the 800-token budget."),
+  workspace,
 };
 
 export const recallInput = {
@@ -36,14 +42,16 @@ export const recallInput = {
   snapshot: z.string().optional().describe("Without keyword: whose Layer 3 to show (snapshot id, a unique prefix of it, or list number; default: the newest)."),
   all_projects: z.boolean().optional().describe("With keyword: search every project in the store, not only this one."),
   limit: z.number().int().min(1).optional().describe("With keyword: at most this many hits, newest first (default 20)."),
+  workspace,
 };
 
 export const listInput = {
   limit: z.number().int().min(1).optional().describe("Show at most this many snapshots, newest first (default: all)."),
+  workspace,
 };
 
 export const failInput = {
-  item: z.string({ error: "A failure needs the item that was rejected, e.g. 'Tailwind'." })
+  item: z.string({ error: (issue) => (issue.input === undefined ? "A failure needs the item that was rejected, e.g. 'Tailwind'." : "item must be text, e.g. 'Tailwind'.") })
     .describe("What was rejected: an approach, library or idea, short (e.g. 'websocket reconnect'). Recording the same item again adds one to its repeat count."),
   reason: z.string().optional().describe("Why it failed or was rejected, one sentence. Required the first time an item is recorded."),
   rejected_by: z.enum(["user", "system"]).optional().describe("Who rejected it: 'user' (the person said no) or 'system' (it failed when tried). Default: user, or as recorded before."),
@@ -51,6 +59,7 @@ export const failInput = {
   confidence: z.enum(["high", "medium", "low"]).optional().describe("How sure the rejection is; default: derived from repeats (3+ high, 2 or recent medium, else low)."),
   related: textList("Related items (e.g. other libraries hit by the same problem)."),
   alternatives: textList("Approaches to try instead of this one; the restore block shows them next to it."),
+  workspace,
 };
 
 // ---- output schemas: the structured content each tool returns next to its text ----

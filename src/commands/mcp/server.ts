@@ -1,18 +1,37 @@
 // The MCP server: where it works, and one engine session per call, calls run one at a time and
 // are answered before the server closes; and its stdio transport, which answers every line.
-import { resolve } from "node:path";
+import { isAbsolute, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Readable, Writable } from "node:stream";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, JSONRPCMessageSchema, RootsListChangedNotificationSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { UserError } from "../../errors.ts";
 import { stripControlDeep } from "../../engine/snapshots/input-limits.ts";
 import { Session, type SessionOptions } from "../../engine/session.ts";
 import { isDir } from "../../lib/fs.ts";
 import { VERSION } from "../../version.ts";
 import type { GlobalOptions } from "../../types.ts";
 import { INSTRUCTIONS } from "./schemas.ts";
+import { registerPrompts } from "./prompts.ts";
 import { registerTools } from "./tools.ts";
+
+/** The client's first `file://` root that is a folder here, or null (no roots capability, no answer). */
+async function firstRoot(server: McpServer): Promise<string | null> {
+  if (!server.server.getClientCapabilities()?.roots) return null;
+  try {
+    const { roots } = await server.server.listRoots(undefined, { timeout: 3000 });
+    for (const r of roots) {
+      if (!r.uri.startsWith("file://")) continue;
+      const dir = fileURLToPath(r.uri);
+      if (isDir(dir)) return dir;
+    }
+  } catch (e) {
+    process.stderr.write(`mindsave mcp: the client did not list its roots (${(e as Error).message}); using the start folder.\n`);
+  }
+  return null;
+}
 
 /** Where the server works: the globals as for every command; else Claude Code's project dir; else the cwd. */
 export function serverSessionOptions(g: GlobalOptions, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): SessionOptions {
@@ -41,12 +60,19 @@ export function createServer(options: SessionOptions): MindSaveServer {
 
   let active = 0;
   let idle: (() => void) | null = null;
+  // The client's first root is the project (asked once; again when the client says they changed).
+  let root: Promise<string | null> | null = null;
+  server.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => void (root = null));
+  const clientRoot = () => (root ??= firstRoot(server));
   // Calls run one at a time: a client may send several at once, and each opens the store.
   let queue: Promise<unknown> = Promise.resolve();
-  async function withSession<T>(write: boolean, fn: (s: Session) => Promise<T>): Promise<T> {
+  async function withSession<T>(write: boolean, fn: (s: Session) => Promise<T>, workspace?: string): Promise<T> {
     active++;
     const turn = queue.then(async () => {
-      const session = await Session.open(options, { write });
+      if (workspace !== undefined && !isAbsolute(workspace)) throw new UserError(`workspace must be an absolute path, not ${JSON.stringify(workspace)}.`);
+      // An explicit workspace wins; then --workspace; then the client's root; then the start folder.
+      const fromRoot = workspace || options.workspace ? null : await clientRoot();
+      const session = await Session.open({ ...options, workspace: workspace ?? options.workspace, cwd: fromRoot ?? options.cwd }, { write });
       try {
         return await fn(session);
       } finally {
@@ -63,6 +89,7 @@ export function createServer(options: SessionOptions): MindSaveServer {
   const drained = () => (active === 0 ? Promise.resolve() : new Promise<void>((r) => (idle = () => { idle = null; r(); })));
 
   registerTools(server, withSession);
+  registerPrompts(server);
 
   // A request read just before the client hung up may still be in the SDK's validation: wait
   // until the calls have been quiet for a few turns of the event loop, not just idle once.

@@ -2,7 +2,7 @@
 // text the CLI would print (rendered by the same engine function) plus structured content.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { z, ZodRawShape } from "zod";
+import { z as zod, type z, type ZodRawShape } from "zod";
 import { isUserError, UserError } from "../../errors.ts";
 import { saveSnapshot } from "../../engine/snapshots/save.ts";
 import { applyFlags, emptyInput } from "../../engine/snapshots/input.ts";
@@ -18,8 +18,8 @@ import * as schema from "./schemas.ts";
 export const RESTORE_BLOCK_URI = "mindsave://restore-block";
 const HOW_TO_SAVE = "the save tool";
 
-/** Runs `fn` in a session of its own (write or read-only), one call at a time. */
-export type WithSession = <T>(write: boolean, fn: (s: Session) => Promise<T>) => Promise<T>;
+/** Runs `fn` in a session of its own (write or read-only), one call at a time, in `workspace` if given. */
+export type WithSession = <T>(write: boolean, fn: (s: Session) => Promise<T>, workspace?: string) => Promise<T>;
 
 /** The message a client sees for a failure: a UserError as is, anything else as an internal error. */
 export function errorMessage(e: unknown): string {
@@ -35,14 +35,17 @@ function result(text: string, structured: Record<string, unknown>): CallToolResu
 }
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false };
-const WRITES = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+/** fail: adds to the graph, removes nothing. */
+const ADDS = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+/** save: its cleanup may remove old completed snapshots past the keep limit. */
+const SAVES = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
 
 interface ToolMeta<I extends ZodRawShape, O extends ZodRawShape> {
   title: string;
   description: string;
   inputSchema: I;
   outputSchema: O;
-  annotations: typeof READ_ONLY | typeof WRITES;
+  annotations: typeof READ_ONLY | typeof ADDS | typeof SAVES;
 }
 
 export function registerTools(server: McpServer, withSession: WithSession): void {
@@ -55,14 +58,16 @@ export function registerTools(server: McpServer, withSession: WithSession): void
         return { content: [{ type: "text", text: errorMessage(e) }], isError: true };
       }
     };
+    // Strict: an argument the tool does not know (a typo such as `keywords`) is refused, not ignored.
+    const strict = { ...meta, inputSchema: zod.object(meta.inputSchema).strict() };
     // The SDK's callback type is generic over the schema in a way TypeScript cannot follow here.
-    server.registerTool(name, meta, handler as Parameters<typeof server.registerTool>[2]);
+    server.registerTool(name, strict, handler as Parameters<typeof server.registerTool>[2]);
   };
 
   tool("save", {
     title: "Save a checkpoint",
     description: `Save a checkpoint of your working state in this project, so a later session (or another agent, on any host) resumes it with load. Layer 1 (goal/state/next_action/active_files/blocker, at most ${LAYER1_BUDGET} tokens) is always restored; Layer 2 (constraints/decisions/failure graph, at most ${LAYER2_BUDGET} tokens, compressed when over) is restored with it; Layer 3 (layer3, the cold archive) only on recall. Returns the snapshot id and token counts.`,
-    inputSchema: schema.saveInput, outputSchema: schema.saveOutput, annotations: WRITES,
+    inputSchema: schema.saveInput, outputSchema: schema.saveOutput, annotations: SAVES,
   }, async (a) => {
     if (!a.goal.trim()) throw new UserError("A snapshot needs a goal: the task's objective in one sentence.");
     const input = applyFlags(emptyInput(), {
@@ -70,7 +75,7 @@ export function registerTools(server: McpServer, withSession: WithSession): void
       constraint: a.constraints, decision: a.decisions, failed: a.failed, topic: a.topic, status: a.status,
     });
     if (a.layer3 !== undefined) input.layer3 = a.layer3;
-    const r = await withSession(true, (s) => saveSnapshot(s, { input, overflow: a.overflow }));
+    const r = await withSession(true, (s) => saveSnapshot(s, { input, overflow: a.overflow }), a.workspace);
     const snap = r.snapshot;
     const lines = [...r.warnings.map((w) => `Warning: ${w}`), ...saveSummary(r, "mcp")];
     return result(lines.join("\n"), {
@@ -91,7 +96,7 @@ export function registerTools(server: McpServer, withSession: WithSession): void
       snapshot_id: s.name, id: s.id, created_at: s.created_at, status: s.status, restore_block: r.block.text, tokens: r.block.tokens,
       ...(r.verify ? { verify: r.verify } : {}),
     });
-  }));
+  }, a.workspace));
 
   tool("recall", {
     title: "Search snapshots or read the cold archive",
@@ -108,7 +113,7 @@ export function registerTools(server: McpServer, withSession: WithSession): void
     }
     const { snapshot, text } = await recallArchive(session, a.snapshot);
     return result(archiveText(snapshot, text), { snapshot_id: snapshot.name, layer3: text });
-  }));
+  }, a.workspace));
 
   tool("list", {
     title: "List snapshots",
@@ -122,12 +127,12 @@ export function registerTools(server: McpServer, withSession: WithSession): void
     };
     if (!snapshots.length) return result(`No snapshots in project ${context.project.name} yet.`, structured);
     return result(`Snapshots of ${context.project.name}, newest first:\n${numberedList(snapshots, session.now())}`, structured);
-  }));
+  }, a.workspace));
 
   tool("fail", {
     title: "Record a rejected approach",
     description: "Record a rejected approach in the failure graph (Layer 2), shown in every later restore block so no session retries it. Recording the same item again adds one to its repeat count and merges the new details.",
-    inputSchema: schema.failInput, outputSchema: schema.failOutput, annotations: WRITES,
+    inputSchema: schema.failInput, outputSchema: schema.failOutput, annotations: ADDS,
   }, (a) => withSession(true, async (session) => {
     const r = await recordFailure(session, {
       item: a.item, reason: a.reason, rejected_by: a.rejected_by, scope: a.scope, confidence: a.confidence,
@@ -138,7 +143,7 @@ export function registerTools(server: McpServer, withSession: WithSession): void
       item: f.item, scope: f.scope, rejected_by: f.rejected_by, reason: f.reason, repeat_count: f.repeat_count, confidence: r.confidence,
       related: f.related, alternatives: f.alternatives,
     });
-  }));
+  }, a.workspace));
 
   server.registerResource("restore-block", RESTORE_BLOCK_URI, {
     title: "MindSave restore block",

@@ -101,7 +101,7 @@ export async function observeFailure(w: StoreWriter, projectId: string | null, r
   const live = existing && !existing.deleted ? existing : null;
   const iso = now.toISOString();
   if (!live && !o.reason?.trim()) {
-    throw new UserError(`A new failure needs a reason: mindsave fail ${JSON.stringify(item)} --reason "why it failed".`);
+    throw new UserError(`A new failure needs a reason: say why ${JSON.stringify(item)} failed or was rejected (the reason).`);
   }
   await w.upsertFailure({
     id, project_id: scope === "global" ? null : projectId, scope, item: live?.item ?? item,

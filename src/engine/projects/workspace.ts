@@ -203,5 +203,11 @@ export function resolveWorkspace(start: string, opts: { override?: string; creat
   const commit = found.gitDir ? gitRootCommit(found.gitDir) : null;
   if (commit) return at(`git:${commit}`);
   if (!opts.create) return null;
+  // A folder whose .mindsave/ is a MindSave home (your home directory, a drive) is not a project:
+  // writing project.json there would mix the two.
+  const dot = join(root, ".mindsave");
+  if (existsSync(join(dot, "mindsave.db")) || realDir(dot) === realDir(localHomeDir(env))) {
+    throw new UserError(`${root} holds a MindSave home (${dot}), so it cannot be a project; run MindSave inside a project folder, or give its folder (--workspace, or the MCP tools' workspace).`);
+  }
   return at(`file:${writeProjectFile(root, name).id}`);
 }
