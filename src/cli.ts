@@ -44,7 +44,8 @@ function groupDefault(load: (() => Promise<{ run: Runner }>) | null) {
   };
 }
 
-export function buildProgram(): Command {
+/** With `json`, commander's own error text is held back: runCli prints the error as JSON. */
+export function buildProgram(opts: { json?: boolean } = {}): Command {
   const program = new Command("mindsave")
     .description("A portable save game for AI coding agents: save and restore an agent's working state.")
     .version(VERSION, "-V, --version", "print the version and exit")
@@ -53,10 +54,10 @@ export function buildProgram(): Command {
     // Not --project: `hooks install --project` (the issue's flag) means the project's settings file.
     .option("--in <project>", "act on this project (id or name) instead of the current directory's")
     .option("--json", "print JSON for machines instead of text")
-    .showHelpAfterError("(run with --help for usage)")
+    .showHelpAfterError(opts.json ? false : "(run with --help for usage)")
     .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
     // Set before the subcommands are added: they inherit these settings when created.
-    .configureOutput({ writeErr: (s) => process.stderr.write(s.replace(/^error: /, "mindsave: ")) })
+    .configureOutput({ writeErr: (s) => void (opts.json || process.stderr.write(s.replace(/^error: /, "mindsave: "))) })
     .exitOverride();
 
   program
@@ -319,17 +320,18 @@ function parseRatio(v: string, [lo, hi]: [number, number] = [0, 1], flag = "A ra
 
 /** Runs the CLI and returns the exit code: 0 ok, 1 user error, 2 internal error. */
 export async function runCli(argv: string[]): Promise<number> {
-  const program = buildProgram();
+  // With --json the error is JSON too, so a machine reading stderr gets one shape.
+  const json = argv.includes("--json");
+  const program = buildProgram({ json });
   try {
     await program.parseAsync(argv, { from: "user" });
     return Number(process.exitCode ?? 0);
   } catch (e) {
     if (e instanceof CommanderError) {
-      // --help and --version end here with code 0; parse errors were already printed.
+      // --help and --version end here with code 0; parse errors were already printed (not with --json).
+      if (e.exitCode !== 0 && json) process.stderr.write(JSON.stringify({ error: e.message.replace(/^error: /, "").replace(/\s*\n\s*/g, " "), exit_code: 1 }) + "\n");
       return e.exitCode === 0 ? 0 : 1;
     }
-    // With --json the error is JSON too, so a machine reading stderr gets one shape.
-    const json = argv.includes("--json");
     if (e instanceof UserError) {
       process.stderr.write(json ? JSON.stringify({ error: e.message, exit_code: 1 }) + "\n" : `mindsave: ${e.message}\n`);
       if (e.hint && !json) process.stderr.write(`${e.hint}\n`);

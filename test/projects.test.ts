@@ -58,7 +58,8 @@ describe("projects across hosts", () => {
     expect(snaps.map((s) => s.saved_host)).toEqual(["host-one", "host-two"]);
     expect(String(snaps[1].hlc)).toMatch(/^\d{13}-\d{4}-host-two$/);
     const bad = await run(["save", "--goal", "g", "--home", home], { cwd: repo, env: { ...pc.env, MINDSAVE_HOST: "bad host/../x" } });
-    expect(bad.code).not.toBe(0);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("MINDSAVE_HOST must be");
   });
 
   test("outside git, an id is written once into .mindsave/project.json and survives moving the folder", async () => {

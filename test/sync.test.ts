@@ -23,7 +23,8 @@ async function content(db: string): Promise<string> {
 
 const world = () => twoLaptops("mindsave-sync-");
 
-const nothing = { snapshots: { added: 0, updated: 0, deleted: 0 }, failures: { added: 0, updated: 0, deleted: 0 }, projects: { added: 0, updated: 0, deleted: 0 }, roots: { added: 0, updated: 0, deleted: 0 }, other: { added: 0, updated: 0, deleted: 0 } };
+const zero = { added: 0, updated: 0, deleted: 0 };
+const nothing = { snapshots: zero, failures: zero, projects: zero, roots: zero, tool_calls: zero, bookkeeping: zero };
 
 describe("sync", () => {
   test("A → drive → B → drive → A converges: every store ends with the same rows and values", async () => {

@@ -17,7 +17,8 @@ export async function run(opts: { scope?: "project" | "global" }, _a: string[], 
       printJson({ project: ctx ? { id: ctx.project.id, name: ctx.project.name } : null, failure_graph: { project: graph("project"), global: graph("global") } });
       return 0;
     }
-    const whose = opts.scope === "global" ? "Global failure graph" : `Failure graph${ctx ? ` of ${ctx.project.name}` : ""}${opts.scope ? "" : " and global"}`;
+    // Outside a project only the global graph exists.
+    const whose = opts.scope === "global" || !ctx ? "Global failure graph" : `Failure graph of ${ctx.project.name}${opts.scope ? "" : " and the global one"}`;
     if (!failures.length) {
       print(`${whose}: nothing recorded.`);
       return 0;

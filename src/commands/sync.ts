@@ -41,6 +41,8 @@ export async function run(opts: SyncFlags, args: string[], g: GlobalOptions): Pr
     }
     const targets = args[0] ? [args[0]] : await defaultPeers(session);
     if (!targets.length) {
+      const missing = (await listPeers(session)).filter((p) => p.reachable === false && p.location).map((p) => p.location!);
+      if (missing.length) throw new UserError(`No peer is here now: ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not reachable (a drive unplugged?); plug it in, or give another peer (\`mindsave sync PATH\`).`);
       throw new UserError("No peer to sync with: plug in the drive, give one (`mindsave sync PATH` or `libsql://…`), or add one with --add-peer.");
     }
     const results: SyncResult[] = [];

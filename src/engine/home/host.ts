@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { localHomeDir } from "./home.ts";
 import { newId } from "../ids.ts";
 import { writeFileAtomic } from "../../lib/fs.ts";
+import { UserError } from "../../errors.ts";
 
 export interface HostIdentity {
   id: string;
@@ -20,7 +21,7 @@ export function currentHost(env: NodeJS.ProcessEnv = process.env): HostIdentity 
   const plat = `${platform()}-${arch()}`;
   if (env.MINDSAVE_HOST) {
     const id = env.MINDSAVE_HOST.trim();
-    if (!HOST_ID.test(id)) throw new Error(`MINDSAVE_HOST must be letters, digits, '.', '_', ':' or '-' (at most 64), not ${JSON.stringify(id)}`);
+    if (!HOST_ID.test(id)) throw new UserError(`MINDSAVE_HOST must be letters, digits, '.', '_', ':' or '-' (at most 64), not ${JSON.stringify(id)}.`);
     return { id, name: env.MINDSAVE_HOST_NAME || id, platform: plat };
   }
   const dir = localHomeDir(env);

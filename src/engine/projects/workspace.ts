@@ -143,6 +143,11 @@ function workspace(fields: Omit<Workspace, "remote">, gitDir: string | null): Wo
   });
 }
 
+/** `git diff --stat HEAD` of a checkout (what changed since the last commit), or "" outside git. */
+export function gitDiffStat(root: string | null): string {
+  return root ? git(root, ["diff", "--stat", "HEAD"]) ?? "" : "";
+}
+
 /** Sorted so repositories with several root commits (merged histories) agree on every host. */
 export function gitRootCommit(root: string): string | null {
   const out = git(root, ["rev-list", "--max-parents=0", "HEAD"]);

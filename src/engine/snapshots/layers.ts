@@ -47,7 +47,8 @@ export function symbolicLines(symbolic: Record<string, SymbolicEntryLike> | unde
 const YAML_OPTS = { lineWidth: 0, defaultStringType: "PLAIN", defaultKeyType: "PLAIN" } as const;
 
 export function yaml(value: unknown): string {
-  return stringify(value, YAML_OPTS).trimEnd();
+  // Only the final line break: trimEnd would also eat a last value's trailing "\u3000" or kept newlines.
+  return stringify(value, YAML_OPTS).replace(/\n$/, "");
 }
 
 /** How many active files Layer 1 may list before the rest become "+N more": all, then 8, then 3. */
@@ -58,8 +59,16 @@ export function shortFileList(files: string[], max: number): string[] {
   return files.length > max ? [...files.slice(0, max), `… +${files.length - max} more (\`mindsave load --full\` lists them all)`] : files;
 }
 
-export function layer1Text(l1: Layer1): string {
-  return yaml({ goal: l1.goal, state: l1.state, next_action: l1.next_action, active_files: l1.active_files, blocker: l1.blocker });
+/**
+ * Layer 1 as the restore block shows it: `key: value` lines and the file list, the values as
+ * written (no YAML quoting that would make one value look unlike another); a value over several
+ * lines is shown quoted, so the block stays one line a field.
+ */
+export function layer1Text(l1: { goal: string; state: string; next_action: string; active_files: string[] | string; blocker: string }): string {
+  const value = (v: string) => (/[\r\n]/.test(v) ? JSON.stringify(v) : v);
+  const files = typeof l1.active_files === "string" ? [`active_files: ${value(l1.active_files)}`]
+    : l1.active_files.length ? ["active_files:", ...l1.active_files.map((f) => `  - ${value(f)}`)] : ["active_files: []"];
+  return [`goal: ${value(l1.goal)}`, `state: ${value(l1.state)}`, `next_action: ${value(l1.next_action)}`, ...files, `blocker: ${value(l1.blocker)}`].join("\n");
 }
 
 /** Only non-empty parts: an empty Layer 2 costs nothing. */

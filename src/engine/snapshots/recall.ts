@@ -61,10 +61,12 @@ export async function recallSearch(session: Session, words: string[], opts: { al
   return { query, project: null, hits: hits.map((h) => ({ ...h, project_name: names.get(h.project_id) ?? h.project_id })), more };
 }
 
-/** The recall use case without keywords: one snapshot's cold archive (default: the newest). */
+/** The recall use case without keywords: one snapshot's cold archive (default: the newest that has one). */
 export async function recallArchive(session: Session, key?: string): Promise<{ snapshot: SnapshotRecord; text: string }> {
   const ctx = await session.requireProject();
-  const sel = await selectSnapshot(session, ctx.project.id, key, { latest: true });
+  // Automatic checkpoints often have no Layer 3: by default show the newest archive there is.
+  const withArchive = key ? undefined : (await session.store.listSnapshots(ctx.project.id)).find((s) => s.has_layer3)?.id;
+  const sel = await selectSnapshot(session, ctx.project.id, key ?? withArchive, { latest: true });
   if (sel.kind !== "snapshot") throw new UserError(`No snapshots in project ${ctx.project.name} yet.`);
   return { snapshot: sel.snapshot, text: layer3Text(sel.snapshot) };
 }

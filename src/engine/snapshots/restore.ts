@@ -6,7 +6,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { UserError } from "../../errors.ts";
 import { effectiveConfidence, failurePriority } from "../failures/graph.ts";
 import { sha256 } from "../ids.ts";
-import { FILE_LIST_CAPS, RESTORE_BUDGET, shortFileList, symbolicLines, yaml, type SymbolicEntryLike } from "./layers.ts";
+import { FILE_LIST_CAPS, RESTORE_BUDGET, layer1Text, shortFileList, symbolicLines, type SymbolicEntryLike } from "./layers.ts";
 import { isAbsoluteAny, toHostPath } from "../projects/paths.ts";
 import { countTokens, loadTokenizer } from "./tokens.ts";
 import { conflictPairs, contradictionMark, storedConflicts } from "./constraint-hygiene.ts";
@@ -160,7 +160,7 @@ export async function buildRestoreBlock(
       "",
       "## Layer 1 · Execution Register",
       ...(relative ? [`project root on this host: ${ctx.root} (active files are relative to it)`] : []),
-      yaml({ goal: s.goal, state: s.state || NOT_RECORDED, next_action: s.next_action || NOT_RECORDED, active_files: files.length ? files : NOT_RECORDED, blocker: s.blocker }),
+      layer1Text({ goal: s.goal, state: s.state || NOT_RECORDED, next_action: s.next_action || NOT_RECORDED, active_files: files.length ? files : NOT_RECORDED, blocker: s.blocker }),
     ];
   };
   const tail = (short: boolean) => [ctx.resume === false

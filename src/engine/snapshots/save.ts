@@ -10,10 +10,11 @@ import { toHostPath, toStoredPath } from "../projects/paths.ts";
 import { fromStored, recordSave } from "../agents/signal.ts";
 import { isSafeName, nextFreeName, safeName, topicSlug, utcDate, utcDateTime } from "./slug.ts";
 import { legacyExcludedPath, type SnapshotInput } from "./input.ts";
-import { redactDeep } from "./redact.ts";
+import { redact, redactDeep } from "./redact.ts";
 import { checkSizes, stripControlDeep } from "./input-limits.ts";
 import { countTokens, loadTokenizer } from "./tokens.ts";
 import { loadSnapshot } from "./restore.ts";
+import { withAutoParts } from "./layer3-parts.ts";
 import type { Session, ProjectContext } from "../session.ts";
 import type { FailureGraphEntry, SnapshotRecord, SnapshotStatus, StoredFile, StoreWriter } from "../../store/store.ts";
 
@@ -162,7 +163,8 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   let l2Tokens = 0;
   let compressed: Record<string, unknown> | null = null;
   let wasCompressed = false;
-  let layer3 = input.layer3;
+  // A manual save (not an import, not a hook's own snapshot) gets the spec's automatic parts.
+  let layer3 = opts.overflow || opts.name !== undefined || opts.auto ? input.layer3 : await withAutoParts(session, input.layer3, root);
   if (opts.overflow) {
     const dropped = [layer2.constraints.length && "constraints", layer2.decisions.length && "decisions", Object.keys(graph).length && "failures", layer3 && "Layer 3"].filter(Boolean);
     if (dropped.length) warnings.push(`An overflow snapshot keeps Layer 1 only; not saved here: ${dropped.join(", ")}.`);
@@ -192,8 +194,9 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
     const context = await session.project({ create: true, w });
     const projectId = context.project.id;
     const recordId = newId();
-    const given = opts.name === undefined ? undefined : safeName(opts.name, recordId);
-    if (given !== undefined && given !== opts.name) warnings.push(`The snapshot name ${JSON.stringify(opts.name)} is not safe as a file name on every system; stored as ${given}.`);
+    const wanted = opts.name === undefined ? undefined : redact(opts.name);
+    const given = wanted === undefined ? undefined : safeName(wanted, recordId);
+    if (given !== undefined && given !== wanted) warnings.push(`The snapshot name ${JSON.stringify(wanted)} is not safe as a file name on every system; stored as ${given}.`);
     const name = given
       ? nextFreeName(given, await w.namesWithPrefix(projectId, given))
       : await chooseName(w, projectId, topic, now, !!opts.overflow, input.snapshot_id, warnings);

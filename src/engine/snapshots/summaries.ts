@@ -26,12 +26,15 @@ export function saveSummary(r: SaveResult, audience: Audience, keep = DEFAULT_KE
   return lines;
 }
 
-/** "1. name  age  status  goal", one line a snapshot, newest first. */
-export function numberedList(choices: SnapshotSummary[], now: Date): string {
+/** "1. name  age  status  goal", one line a snapshot, newest first, each at most `columns` wide (the goal gives way). */
+export function numberedList(choices: SnapshotSummary[], now: Date, columns = 120): string {
   const width = String(choices.length).length;
   const nameW = Math.max(...choices.map((c) => Bun.stringWidth(c.name)));
   return choices
-    .map((c, i) => `${String(i + 1).padStart(width)}. ${padEnd(c.name, nameW)}  ${padEnd(age(c.created_at, now, "long"), 12)} ${padEnd(c.status, 11)} ${truncate(c.goal, 60)}`)
+    .map((c, i) => {
+      const head = `${String(i + 1).padStart(width)}. ${padEnd(c.name, nameW)}  ${padEnd(age(c.created_at, now, "long"), 12)} ${padEnd(c.status, 11)} `;
+      return head + truncate(c.goal, Math.max(10, columns - Bun.stringWidth(head)));
+    })
     .join("\n");
 }
 

@@ -1,11 +1,14 @@
 // What a sync changed (or a dry run would change), in words: one text for the CLI and the TUI.
-import { CATEGORIES, type Counts, type SyncResult } from "./sync.ts";
+import type { CATEGORIES, Counts, SyncResult } from "./sync.ts";
 
-const LABEL: Record<(typeof CATEGORIES)[number], string> = { snapshots: "snapshots", failures: "failures", projects: "projects", roots: "host roots", other: "hosts, signals, tool log" };
+// Bookkeeping (which hosts exist, pressure signals) syncs too but is not what a person asks about.
+const LABEL: Record<Exclude<(typeof CATEGORIES)[number], "bookkeeping">, string> = {
+  snapshots: "snapshots", failures: "failures", projects: "projects", roots: "project folders", tool_calls: "tool calls",
+};
 
 /** "snapshots +1 added, ~2 updated; failures -1 deleted", or "nothing". */
 export function countsText(c: Counts): string {
-  const parts = CATEGORIES.map((k) => {
+  const parts = (Object.keys(LABEL) as (keyof typeof LABEL)[]).map((k) => {
     const { added, updated, deleted } = c[k];
     if (!added && !updated && !deleted) return null;
     return `${LABEL[k]} ${[added && `+${added} added`, updated && `~${updated} updated`, deleted && `-${deleted} deleted`].filter(Boolean).join(", ")}`;
@@ -13,12 +16,11 @@ export function countsText(c: Counts): string {
   return parts.length ? parts.join("; ") : "nothing";
 }
 
-/** The lines under a sync's heading: each direction, then how much was read. */
+/** The lines under a sync's heading: what came in, what went out. */
 export function syncDetails(r: SyncResult): string[] {
   return [
     `  into this store: ${countsText(r.pulled)}`,
     `  into the peer:   ${countsText(r.pushed)}`,
-    `  (read ${r.read.from_peer} change(s) there and ${r.read.from_here} here since the last sync)`,
   ];
 }
 

@@ -18,13 +18,13 @@ import { stallIfAsked } from "../stall.ts";
 import type { SyncRow } from "../../store/sync.ts";
 import type { Session } from "../session.ts";
 
-export const CATEGORIES = ["snapshots", "failures", "projects", "roots", "other"] as const;
+export const CATEGORIES = ["snapshots", "failures", "projects", "roots", "tool_calls", "bookkeeping"] as const;
 export type Category = (typeof CATEGORIES)[number];
 export type Counts = Record<Category, { added: number; updated: number; deleted: number }>;
 
 const CATEGORY_OF: Record<string, Category> = {
   snapshots: "snapshots", failures: "failures", failure_counts: "failures", failure_links: "failures",
-  projects: "projects", roots: "roots", hosts: "other", signals: "other", tool_calls: "other",
+  projects: "projects", roots: "roots", tool_calls: "tool_calls", hosts: "bookkeeping", signals: "bookkeeping",
 };
 
 function emptyCounts(): Counts {
@@ -121,6 +121,9 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
   }
   const upTo = changes.length ? changes[changes.length - 1].seq : since;
   const counts = emptyCounts();
+  // A failure is one thing however many of its rows (counters, links) changed: count it once.
+  const touchedFailures = new Set<string>();
+  const failureParts = { added: 0, updated: 0, deleted: 0 };
   await to.syncWrite(async (w) => {
     // Rows merged here are tagged with their origin, so they are not sent straight back.
     await w.setMeta("sync_origin", fromId);
@@ -134,7 +137,9 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
       for (let i = 0; i < keys.length; i += BATCH) {
         const rows = [...(await src.rowsByKeys(tbl, keys.slice(i, i + BATCH))).values()].map((r) => fromOutside(tbl, r));
         // Clocks more than 24 h ahead of ours are merged but never move our clock (see docs/sync.md).
-        const hlc = await w.merge(tbl, rows, counts[CATEGORY_OF[tbl]], opts.now);
+        const part = tbl === "failure_counts" || tbl === "failure_links";
+        if (part || tbl === "failures") for (const r of rows) touchedFailures.add(String(part ? r.failure_id : r.id));
+        const hlc = await w.merge(tbl, rows, part ? failureParts : counts[CATEGORY_OF[tbl]], opts.now);
         if (compareHlc(hlc, newest) > 0) newest = hlc;
         done += rows.length;
         opts.progress?.(opts.phase, done, changes.length);
@@ -145,6 +150,8 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
     await w.observeClock(newest, opts.now);
     await w.setPeer(fromId, { pulled_seq: upTo, last_sync: new Date(opts.now).toISOString(), location: opts.location });
   }, { rollback: opts.dryRun });
+  const f = counts.failures;
+  f.updated = Math.max(f.updated, touchedFailures.size - f.added - f.deleted);
   return { counts, read: changes.length };
 }
 

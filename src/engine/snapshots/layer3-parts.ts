@@ -1,0 +1,19 @@
+// The parts of Layer 3 the spec appends by itself (File Changes from `git diff --stat`, Recent
+// Tool Calls from the tool log), added to a save that does not already carry them.
+import { recentToolCalls } from "../agents/toollog.ts";
+import { gitDiffStat } from "../projects/workspace.ts";
+import type { Session } from "../session.ts";
+
+export async function withAutoParts(session: Session, layer3: string, root: string | null): Promise<string> {
+  const parts: string[] = [];
+  if (!/^#+\s*File Changes/im.test(layer3)) {
+    const stat = gitDiffStat(root);
+    if (stat) parts.push(["### File Changes", "git diff --stat:", stat].join("\n"));
+  }
+  if (!/^#+\s*Recent Tool Calls/im.test(layer3)) {
+    const ctx = await session.project({ create: false });
+    const calls = ctx ? await recentToolCalls(session, ctx.project.id, 5) : [];
+    if (calls.length) parts.push(["### Recent Tool Calls", ...calls.map((c, i) => `${i + 1}. ${c.tool} ${c.target}${c.summary ? ` (${c.summary})` : ""}`)].join("\n"));
+  }
+  return [layer3.trim(), ...parts].filter(Boolean).join("\n\n");
+}
