@@ -5,7 +5,7 @@
 // Each binary embeds its own platform's libSQL addon (see the plugin below) and runs from a
 // directory with no node_modules anywhere above it. Needs `bun install --os='*' --cpu='*'` so the
 // other platforms' addons are present.
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { BunPlugin } from "bun";
@@ -72,10 +72,12 @@ export async function buildTarget(target: Target, outdir: string): Promise<strin
   const dir = join(outdir, target.name);
   mkdirSync(dir, { recursive: true });
   const outfile = join(dir, target.exe);
-  rmSync(outfile, { force: true });
+  // Built under a temporary name and renamed: a test run using the previous binary never finds it missing.
+  const building = join(dir, `.building-${process.pid}-${target.exe}`);
+  rmSync(building, { force: true });
   const result = await Bun.build({
     entrypoints: [join(ROOT, "src", "main.ts")],
-    compile: { target: target.bun, outfile, autoloadDotenv: false, autoloadBunfig: false },
+    compile: { target: target.bun, outfile: building, autoloadDotenv: false, autoloadBunfig: false },
     // Splitting + bytecode + ESM: dynamic imports stay lazy in the binary, so --version and
     // --help never parse the store, the tokenizer or the UI.
     splitting: true,
@@ -89,8 +91,25 @@ export async function buildTarget(target: Target, outdir: string): Promise<strin
   if (!result.success) {
     throw new Error(`Build for ${target.name} failed:\n${result.logs.map((l) => String(l)).join("\n")}`);
   }
-  if (!existsSync(outfile)) throw new Error(`Build for ${target.name} produced no ${outfile}.`);
+  if (!existsSync(building)) throw new Error(`Build for ${target.name} produced no ${outfile}.`);
+  renameSync(building, outfile);
   return outfile;
+}
+
+/** A hash of everything a binary is built from, so a test can tell a stale binary from a fresh one. */
+export function sourcesHash(): string {
+  const hash = new Bun.CryptoHasher("sha256");
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else hash.update(p).update(readFileSync(p));
+    }
+  };
+  walk(join(ROOT, "src"));
+  walk(join(ROOT, "ui"));
+  for (const f of ["package.json", "bun.lock", "build.ts"]) hash.update(f).update(readFileSync(join(ROOT, f)));
+  return hash.digest("hex");
 }
 
 export function selectTargets(spec: string): Target[] {
@@ -109,10 +128,13 @@ if (import.meta.main) {
     options: { target: { type: "string", default: "all" }, outdir: { type: "string", default: join(ROOT, "dist") }, quiet: { type: "boolean", default: false } },
   });
   const outdir = resolve(values.outdir!);
+  // Hashed before building: a source changed during the build makes the binary stale, not fresh.
+  const sources = sourcesHash();
   for (const target of selectTargets(values.target!)) {
     const started = performance.now();
     const file = await buildTarget(target, outdir);
     const mb = (statSync(file).size / 1024 / 1024).toFixed(0);
+    writeFileSync(join(dirname(file), "sources.sha256"), sources + "\n");
     if (!values.quiet) console.log(`${target.name.padEnd(13)} ${file} (${mb} MB, ${((performance.now() - started) / 1000).toFixed(1)} s)`);
   }
 }

@@ -236,7 +236,7 @@ export function buildProgram(opts: { json?: boolean } = {}): Command {
   program
     .command("hook")
     .description("Run one hook event with its JSON on stdin (what the installed hooks call; always exits 0)")
-    .argument("<event>", "session-start, post-tool-use, pre-compact, stop or session-end")
+    .argument("<event>", "session-start, user-prompt-submit, post-tool-use, post-tool-use-failure, pre-compact, stop or session-end")
     .action(lazy(() => import("./commands/hook.ts")));
 
   program
@@ -248,7 +248,8 @@ export function buildProgram(opts: { json?: boolean } = {}): Command {
   program
     .command("skill")
     .description("Print the SKILL.md that teaches any agent to use mindsave; --install writes it for Claude Code")
-    .option("--install", "write it to ~/.claude/skills/mindsave/SKILL.md")
+    .option("--install", "write it to ~/.claude/skills/mindsave/SKILL.md, with /save, /load, /recall, /snapshots and /auto-snapshot")
+    .option("--uninstall", "remove exactly the skills --install wrote")
     .action(lazy(() => import("./commands/skill.ts")));
 
   program
@@ -287,9 +288,22 @@ export function buildProgram(opts: { json?: boolean } = {}): Command {
   }
 
   program
+    .command("scan")
+    .description("Look for secrets the store already holds (table, record, field, kind; never the secret); exit 1 when any are found")
+    .option("--fix", "redact them in place, in one transaction, after a backup copy of the store (mindsave.db.bak-<time>, the last 3 kept); exit 0 once done")
+    .addHelpText("after", "\nExit status: 0 when the store is clean (or --fix cleaned it), 1 when secrets were found.")
+    .action(lazy(() => import("./commands/scan.ts")));
+
+  program
     .command("doctor")
-    .description("Which home is in use and why, the store's health, this host")
+    .description("Which home is in use and why, the store's health, this host; what is wrong with a damaged store")
+    .option("--repair", "recover what can be read of a damaged store into a new one (the damaged file is kept as a backup)")
     .action(lazy(() => import("./commands/doctor.ts")));
+
+  program
+    .command("eject")
+    .description("Fold the store's journal into mindsave.db and check nothing is left waiting, so the drive can be pulled out")
+    .action(lazy(() => import("./commands/eject.ts")));
 
   return program;
 }

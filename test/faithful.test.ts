@@ -111,3 +111,16 @@ describe("a save never makes the restore worse", () => {
     expect(block).toContain("no new dependencies");
   });
 });
+
+describe("an overflow snapshot keeps the Layer 2 it stands on", () => {
+  test("a manual save --overflow points at the newest full snapshot, whose Layer 2 load still shows", async () => {
+    const t = setup();
+    await ok(["save", "--home", t.home, "--goal", "ship it", "--constraint", "never force-push main", "--decision", "release on Fridays"], t.opts());
+    const ovf = await okJson(["save", "--overflow", "--home", t.home, "--goal", "ship it", "--state", "context nearly full", "--next", "tag the release"], t.opts());
+    expect(ovf.kind).toBe("overflow");
+    const block = (await ok(["load", "--latest", "--home", t.home], t.opts())).stdout;
+    expect(block).toContain("next_action: tag the release");
+    expect(block).toContain("never force-push main");
+    expect(block).toContain("release on Fridays");
+  });
+});

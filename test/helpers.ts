@@ -1,7 +1,8 @@
 // Test helpers: temp dirs, git repos, and the real CLI run as a subprocess against real libSQL files.
-import { existsSync, mkdtempSync, mkdirSync, readdirSync, statSync, writeFileSync, realpathSync } from "node:fs";
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { sourcesHash } from "../build.ts";
 import { spawnSync } from "node:child_process";
 
 export const REPO = resolve(import.meta.dir, "..");
@@ -11,26 +12,16 @@ export const MAIN = join(REPO, "src", "main.ts");
 export const TEST_BIN_DIR = join(REPO, ".cache", "test-bin");
 const HOST_EXE = join(TEST_BIN_DIR, `${process.platform === "win32" ? "windows" : process.platform}-${process.arch}`, process.platform === "win32" ? "mindsave.exe" : "mindsave");
 
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    const st = statSync(p);
-    newest = Math.max(newest, st.isDirectory() ? newestSource(p) : st.mtimeMs);
-  }
-  return newest;
-}
-
 /**
- * The compiled host binary `bun run test` built, when it is newer than every source file: the
- * shipped artifact, and ~5× quicker to start than the source (bytecode). Null otherwise, e.g.
- * when a single test file is run by hand after an edit: then the tests run the source.
+ * The compiled host binary `bun run test` built, when it was built from exactly the sources here
+ * (build.ts records their hash): the shipped artifact, and ~5× quicker to start than the source
+ * (bytecode). Null otherwise, e.g. when a single test file is run by hand after an edit: then the
+ * tests run the source.
  */
 export function prebuiltBinary(): string | null {
-  if (!existsSync(HOST_EXE)) return null;
-  const built = statSync(HOST_EXE).mtimeMs;
-  const sources = Math.max(newestSource(join(REPO, "src")), newestSource(join(REPO, "ui")), ...["package.json", "bun.lock", "build.ts"].map((f) => statSync(join(REPO, f)).mtimeMs));
-  return built >= sources ? HOST_EXE : null;
+  const stamp = join(dirname(HOST_EXE), "sources.sha256");
+  if (!existsSync(HOST_EXE) || !existsSync(stamp)) return null;
+  return readFileSync(stamp, "utf8").trim() === sourcesHash() ? HOST_EXE : null;
 }
 
 /** The compiled host binary, for tests about the binary itself: the prebuilt one, else built now. */
@@ -77,7 +68,8 @@ export function laptop(name: string, base = tempDir("mindsave-laptop-")): Laptop
   return { home, env: { HOME: home, USERPROFILE: home, MINDSAVE_HOST_NAME: name } };
 }
 
-function childEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+/** The environment of a CLI child: this one without any MINDSAVE_ setting, plus `extra`. */
+export function childEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("MINDSAVE_")) env[k] = v;
   env.NO_COLOR = "1";

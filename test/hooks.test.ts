@@ -67,7 +67,7 @@ describe("hooks install / uninstall", () => {
     const originalText = JSON.stringify(original, null, 4) + "\n"; // a person's own indentation
     writeFileSync(settingsFile, originalText);
     const first = await t.json(["hooks", "install"]);
-    expect(first.added).toHaveLength(5);
+    expect(first.added).toHaveLength(7);
     expect(existsSync(first.backup)).toBe(true);
     expect(JSON.parse(readFileSync(first.backup, "utf8"))).toEqual(original);
     const after = JSON.parse(readFileSync(settingsFile, "utf8"));
@@ -76,8 +76,12 @@ describe("hooks install / uninstall", () => {
     expect(after.hooks.PreToolUse).toEqual(original.hooks.PreToolUse);
     expect(after.hooks.SessionStart[0]).toEqual(original.hooks.SessionStart[0]);
     const local = join(t.home, "bin", hostTarget().exe);
-    expect(after.hooks.SessionStart[1]).toEqual({ matcher: "startup|resume|clear|compact", hooks: [{ type: "command", command: `'${local}' hook session-start`, timeout: 10 }] });
-    for (const event of ["PostToolUse", "PreCompact", "Stop", "SessionEnd"]) {
+    expect(after.hooks.SessionStart[1]).toEqual({ matcher: "startup|resume|clear|compact|fork", hooks: [{ type: "command", command: `'${local}' hook session-start`, timeout: 10 }] });
+    expect(after.hooks.UserPromptSubmit).toEqual([{ hooks: [{ type: "command", command: `'${local}' hook user-prompt-submit`, timeout: 10 }] }]);
+    // PostToolUse warns the user, so it runs in line; PostToolUseFailure only counts, in the background.
+    expect(after.hooks.PostToolUse).toEqual([{ matcher: "", hooks: [{ type: "command", command: `'${local}' hook post-tool-use`, timeout: 5 }] }]);
+    expect(after.hooks.PostToolUseFailure).toEqual([{ matcher: "", hooks: [{ type: "command", command: `'${local}' hook post-tool-use-failure`, timeout: 5, async: true }] }]);
+    for (const event of ["PreCompact", "Stop", "SessionEnd"]) {
       expect(after.hooks[event].at(-1).hooks[0].command).toContain(`'${local}' hook `);
     }
     // Idempotent: a second install changes nothing and writes no backup.
@@ -86,9 +90,28 @@ describe("hooks install / uninstall", () => {
     expect(JSON.parse(readFileSync(settingsFile, "utf8"))).toEqual(after);
     // Uninstall restores exactly what was there.
     const removed = await t.json(["hooks", "uninstall"]);
-    expect(removed.removed).toHaveLength(5);
+    expect(removed.removed).toHaveLength(7);
     expect(readFileSync(settingsFile, "utf8")).toBe(originalText);
     expect((await t.json(["hooks", "uninstall"])).removed).toEqual([]);
+  });
+
+  test("an earlier install (SessionStart without fork, no UserPromptSubmit/PostToolUseFailure) is brought up to date; uninstall removes all", async () => {
+    const t = setup();
+    expect((await t.cli(["install"])).code).toBe(0);
+    const settingsFile = join(t.pc.home, ".claude", "settings.json");
+    const local = join(t.home, "bin", hostTarget().exe);
+    mkdirSync(join(t.pc.home, ".claude"), { recursive: true });
+    const old = { hooks: { SessionStart: [{ matcher: "startup|resume|clear|compact", hooks: [{ type: "command", command: `'${local}' hook session-start`, timeout: 10 }] }] } };
+    writeFileSync(settingsFile, JSON.stringify(old, null, 2));
+    writeFileSync(join(t.home, "hooks-installed.json"), JSON.stringify({ installed: { [settingsFile]: [`'${local}' hook session-start`] } }));
+    const r = await t.json(["hooks", "install"]);
+    expect(r.updated).toEqual([`'${local}' hook session-start`]);
+    expect(r.added).toHaveLength(6);
+    const now = JSON.parse(readFileSync(settingsFile, "utf8"));
+    expect(now.hooks.SessionStart).toEqual([{ matcher: "startup|resume|clear|compact|fork", hooks: [{ type: "command", command: `'${local}' hook session-start`, timeout: 10 }] }]);
+    expect((await t.json(["hooks", "install"]))).toMatchObject({ added: [], updated: [] });
+    expect((await t.json(["hooks", "uninstall"])).removed).toHaveLength(7);
+    expect(JSON.parse(readFileSync(settingsFile, "utf8"))).toEqual({});
   });
 
   test("--project writes the project's .claude/settings.json; a settings file that is not JSON is refused untouched", async () => {
@@ -96,7 +119,7 @@ describe("hooks install / uninstall", () => {
     expect((await t.cli(["install"])).code).toBe(0);
     const r = await t.json(["hooks", "install", "--project"]);
     expect(r.settings).toBe(join(t.repo, ".claude", "settings.json"));
-    expect(Object.keys(JSON.parse(readFileSync(r.settings, "utf8")).hooks)).toEqual(["SessionStart", "PostToolUse", "PreCompact", "Stop", "SessionEnd"]);
+    expect(Object.keys(JSON.parse(readFileSync(r.settings, "utf8")).hooks)).toEqual(["SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "PreCompact", "Stop", "SessionEnd"]);
     writeFileSync(r.settings, "{ not json");
     const bad = await t.cli(["hooks", "uninstall", "--project"]);
     expect(bad.code).toBe(1);
@@ -120,7 +143,7 @@ describe("hook events", () => {
     expect(none.stdout).toBe("");
     expect(none.stderr).toBe("");
     await t.cli(["save", "--goal", "Ship the login page", "--next", "write the e2e test", "--constraint", "no new dependencies"]);
-    for (const source of ["startup", "resume", "clear", "compact"]) {
+    for (const source of ["startup", "resume", "clear", "compact", "fork"]) {
       const r = await t.hook("session-start", { source });
       expect(r.code).toBe(0);
       const out = JSON.parse(r.stdout);
@@ -149,11 +172,15 @@ describe("hook events", () => {
     ]);
     const y = await t.hook("post-tool-use", { transcript_path: yellow, tool_name: "Edit", tool_input: { file_path: join(t.repo, "src/auth.ts") } });
     expect(y.code).toBe(0);
-    expect(JSON.parse(y.stdout).systemMessage).toContain("auto-checkpoint saved");
+    const yOut = JSON.parse(y.stdout);
+    expect(yOut.systemMessage).toContain("auto-checkpoint saved");
+    // The model hears it too: PostToolUse stdout reaches it only as additionalContext.
+    expect(yOut.hookSpecificOutput).toMatchObject({ hookEventName: "PostToolUse" });
+    expect(yOut.hookSpecificOutput.additionalContext).toContain("75% full");
     const list = (await t.json(["snapshots", "list"])).snapshots;
     expect(list).toHaveLength(2);
     const auto = (await t.json(["load", "1"]));
-    expect(auto.layer1).toMatchObject({ goal: "Refactor auth", state: "In progress: Splitting the module (0/2 steps done)", next_action: "Update imports", active_files: [join(t.repo, "src/auth.ts")] });
+    expect(auto.layer1).toMatchObject({ goal: "Refactor auth", state: "In progress: Splitting the module (0/2 steps done)", next_action: "Split the module", active_files: [join(t.repo, "src/auth.ts")] });
     const trig = await sql(t.db, "SELECT auto_trigger FROM snapshots ORDER BY created_at DESC LIMIT 1");
     expect(JSON.parse(String(trig[0].auto_trigger))).toMatchObject({ reason: "context-pressure" });
     // Within the cooldown: YELLOW again saves nothing.
@@ -164,7 +191,9 @@ describe("hook events", () => {
     // 97%: RED, an emergency Layer 1 snapshot, even inside the cooldown.
     const red = t.transcript([T.prompt("refactor auth"), T.tool("c1", "Bash", { command: "bun test" }, usage(194_000))]);
     const r = await t.hook("post-tool-use", { transcript_path: red, tool_name: "Bash", tool_input: { command: "bun test" } });
-    expect(JSON.parse(r.stdout).systemMessage).toContain("Context overflow imminent");
+    const rOut = JSON.parse(r.stdout);
+    expect(rOut.systemMessage).toContain("Context overflow imminent");
+    expect(rOut.hookSpecificOutput.additionalContext).toContain("past the critical threshold");
     const names = (await t.json(["snapshots", "list"])).snapshots.map((s: any) => s.name);
     expect(names[0]).toMatch(/^OVF_/);
     sig = await t.json(["signal"]);
@@ -230,7 +259,7 @@ describe("hook events", () => {
     expect(snap.layer1).toMatchObject({
       goal: "Add a login form with validation. Keep it accessible.",
       state: "In progress: Adding validation (1/3 steps done)",
-      next_action: "Write tests",
+      next_action: "Add validation",
       active_files: [join(t.repo, "src/validate.ts"), join(t.repo, "src/login.tsx")],
     });
     const l3 = (await t.cli(["recall"])).stdout;
@@ -309,9 +338,40 @@ describe("ingest and skill", () => {
     const text = (await t.cli(["skill"])).stdout;
     expect(text).toStartWith("---\nname: mindsave\n");
     for (const cmd of ["/save", "/load", "/recall", "/snapshots", "/auto-snapshot", "next_action", "failure_graph", "load --latest", "save --overflow"]) expect(text).toContain(cmd);
+    const skills = join(t.pc.home, ".claude", "skills");
+    // Someone's own skills stay untouched by install and uninstall, including one named like ours.
+    mkdirSync(join(skills, "deploy"), { recursive: true });
+    writeFileSync(join(skills, "deploy", "SKILL.md"), "---\nname: deploy\ndescription: mine\n---\n");
     const r = await t.json(["skill", "--install"]);
-    expect(r.path).toBe(join(t.pc.home, ".claude", "skills", "mindsave", "SKILL.md"));
+    expect(r.path).toBe(join(skills, "mindsave", "SKILL.md"));
     expect(readFileSync(r.path, "utf8")).toContain("name: mindsave");
-    expect(readdirSync(join(t.pc.home, ".claude", "skills", "mindsave"))).toEqual(["SKILL.md"]);
+    expect(readdirSync(join(skills, "mindsave"))).toEqual(["SKILL.md"]);
+    // One skill folder per command: ~/.claude/skills/NAME/SKILL.md is the slash command /NAME.
+    const commands = ["save", "load", "recall", "snapshots", "auto-snapshot"];
+    expect(r.commands).toEqual(commands.map((c) => join(skills, c, "SKILL.md")));
+    for (const c of commands) {
+      const md = readFileSync(join(skills, c, "SKILL.md"), "utf8");
+      expect(md).toStartWith(`---\nname: ${c}\ndescription: MindSave /${c}`);
+      expect(md).toContain("disable-model-invocation: true");
+      expect(md).toContain(`## /${c}`);
+    }
+    expect(readFileSync(join(skills, "load", "SKILL.md"), "utf8")).toContain("load --latest");
+    expect(readFileSync(join(skills, "auto-snapshot", "SKILL.md"), "utf8")).toContain("save --overflow");
+    // Idempotent: again, the same files.
+    const before = commands.map((c) => readFileSync(join(skills, c, "SKILL.md"), "utf8"));
+    expect((await t.json(["skill", "--install"])).replaced).toBe(true);
+    expect(commands.map((c) => readFileSync(join(skills, c, "SKILL.md"), "utf8"))).toEqual(before);
+    // A /save someone else wrote is left alone.
+    const removed = (await t.json(["skill", "--uninstall"])).removed;
+    expect(removed.sort()).toEqual(["mindsave", ...commands].map((c) => join(skills, c, "SKILL.md")).sort());
+    expect(readdirSync(skills)).toEqual(["deploy"]);
+    mkdirSync(join(skills, "save"));
+    writeFileSync(join(skills, "save", "SKILL.md"), "---\nname: save\ndescription: my own /save\n---\n");
+    const again = await t.json(["skill", "--install"]);
+    expect(again.skipped).toEqual([join(skills, "save", "SKILL.md")]);
+    expect(readFileSync(join(skills, "save", "SKILL.md"), "utf8")).toContain("my own /save");
+    await t.json(["skill", "--uninstall"]);
+    expect(readdirSync(skills).sort()).toEqual(["deploy", "save"]);
+    expect((await t.json(["skill", "--uninstall"])).removed).toEqual([]);
   });
 });

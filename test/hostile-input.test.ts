@@ -111,7 +111,7 @@ describe("transcripts of any size, and paths that are not transcripts", () => {
     expect(pre).toMatchObject({ code: 0, stdout: "", stderr: "" });
     expect(pre.peakMB).toBeLessThan(200);
     const snap = await okJson(["load", "--latest"], t.at);
-    expect(snap.layer1).toMatchObject({ goal: "Port the billing job to Rust", state: "In progress: Porting the ledger step (1/3 steps done)", next_action: "Run the parity check" });
+    expect(snap.layer1).toMatchObject({ goal: "Port the billing job to Rust", state: "In progress: Porting the ledger step (1/3 steps done)", next_action: "Port the ledger step" });
     const logged = (await counts(t.db)).tool_calls;
     expect(logged).toBeGreaterThan(100); // the tail window's calls…
     expect(logged).toBeLessThanOrEqual(MAX_TOOL_USES + 1); // …not the 25,000 of the whole file

@@ -48,20 +48,20 @@ async function scene() {
   }
   const socket = `mindsave-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const env = Object.entries({ ...pc.env, LANG: "C.UTF-8", TERM: "xterm-256color", CI: "true" }).map(([k, v]) => `${k}='${v}'`).join(" ");
-  const start = (args: string) =>
-    tmux(socket, "new-session", "-d", "-s", "main", "-x", "100", "-y", "30",
-      `cd '${repo}' && env ${env} '${exe}' --home '${home}' ${args} > '${base}/out.txt'; stty -a > '${base}/stty.txt'; touch '${base}/done'; sleep 60`);
-  return { base, home, repo, socket, start, done: join(base, "done") };
+  // 80×24: the smallest terminal the TUI promises to work in.
+  const start = (args: string, cwd = repo) =>
+    tmux(socket, "new-session", "-d", "-s", "main", "-x", "80", "-y", "24",
+      `cd '${cwd}' && env ${env} '${exe}' --home '${home}' ${args} > '${base}/out.txt'; stty -a > '${base}/stty.txt'; touch '${base}/done'; sleep 60`);
+  const keys = (...k: string[]) => tmux(socket, "send-keys", "-t", "main", ...k);
+  return { base, home, repo, socket, start, keys, env: pc.env, done: join(base, "done") };
 }
 
 describe.skipIf(!TMUX)("TUI in tmux (compiled binary)", () => {
-  test("open the picker, filter, open the second match, load: stdout holds that snapshot's restore block", async () => {
+  test("inside a project it opens on the picker; filter, open the second match, load: stdout holds that snapshot's restore block", async () => {
     const s = await scene();
     try {
       s.start("ui");
-      await waitFor(s.socket, (x) => x.includes("Projects (1)") && x.includes("webapp"), "the home screen");
-      tmux(s.socket, "send-keys", "-t", "main", "Enter");
-      await waitFor(s.socket, (x) => x.includes("3 snapshots"), "the picker");
+      await waitFor(s.socket, (x) => x.includes("webapp · 3 snapshots") && x.includes("q projects"), "the project's picker, no Enter needed");
       tmux(s.socket, "send-keys", "-t", "main", "/");
       await waitFor(s.socket, (x) => x.includes("Enter keep"), "the filter prompt");
       tmux(s.socket, "send-keys", "-t", "main", "-l", "refactor");
@@ -86,18 +86,73 @@ describe.skipIf(!TMUX)("TUI in tmux (compiled binary)", () => {
     const s = await scene();
     try {
       s.start("");
-      await waitFor(s.socket, (x) => x.includes("Projects (1)"), "the home screen");
-      tmux(s.socket, "send-keys", "-t", "main", "Enter");
       await waitFor(s.socket, (x) => x.includes("3 snapshots"), "the picker");
       // A resize re-lays the screen out at the new width.
       tmux(s.socket, "resize-window", "-t", "main", "-x", "60", "-y", "20");
-      const narrow = await waitFor(s.socket, (x) => x.includes("3 snapshots") && x.split("\n").every((l) => Bun.stringWidth(l.trimEnd()) <= 60) && /…/.test(x), "the narrower layout");
+      // Re-laid out: the title line's right end (the host) sits at the new edge.
+      const narrow = await waitFor(s.socket, (x) => x.includes("3 snapshots") && x.split("\n").every((l) => Bun.stringWidth(l.trimEnd()) <= 60) && Bun.stringWidth(x.split("\n")[0].trimEnd()) === 60, "the narrower layout");
       expect(narrow.split("\n").filter((l) => l.trim()).length).toBeLessThanOrEqual(20);
       tmux(s.socket, "send-keys", "-t", "main", "C-c");
       await waitForFile(s.done, "the TUI's exit");
       const stty = readFileSync(join(s.base, "stty.txt"), "utf8");
       expect(stty).toMatch(/(^|\s)icanon(\s|$)/m);
       expect(stty).toMatch(/(^|\s)echo(\s|$)/m);
+      expect(readFileSync(join(s.base, "out.txt"), "utf8")).toBe("");
+    } finally {
+      tmux(s.socket, "kill-server");
+    }
+  });
+
+  test("`mindsave` alone: inside a project on its picker (q: the projects list), outside on the list", async () => {
+    const s = await scene();
+    try {
+      s.start("");
+      const picker = await waitFor(s.socket, (x) => x.includes("webapp · 3 snapshots"), "the picker at once");
+      expect(picker).toMatch(/› gamma_refactor/);
+      expect(picker).not.toContain("Projects (1)");
+      s.keys("q");
+      await waitFor(s.socket, (x) => x.includes("Projects (1)") && /›●webapp/.test(x), "the projects list");
+      s.keys("Enter");
+      await waitFor(s.socket, (x) => x.includes("webapp · 3 snapshots"), "the picker again");
+      s.keys("q", "q");
+      await waitForFile(s.done, "the TUI's exit");
+    } finally {
+      tmux(s.socket, "kill-server");
+    }
+    const o = await scene();
+    try {
+      o.start("", o.base);
+      const list = await waitFor(o.socket, (x) => x.includes("Projects (1)") && x.includes("webapp"), "the projects list outside any project");
+      expect(list).not.toContain("snapshots ·");
+    } finally {
+      tmux(o.socket, "kill-server");
+    }
+  });
+
+  test("a long snapshot at 80×24: a more-lines marker, the Layer 3 hint, 3 jumps to Layer 3, PgDn/G scroll", async () => {
+    const s = await scene();
+    try {
+      const steps = Array.from({ length: 40 }, (_, i) => `${i + 1}. archived step ${i + 1}`).join("\n");
+      const yaml = `---\ngoal: long snapshot\nstate: halfway\nnext_action: keep going\nconstraints:\n${Array.from({ length: 12 }, (_, i) => `  - constraint number ${i + 1}`).join("\n")}\n---\n### Completed Steps\n${steps}\n`;
+      expect((await run(["save", "-f", "-", "--home", s.home], { cwd: s.repo, env: s.env, bin: [exe], stdin: yaml })).code).toBe(0);
+      s.start("");
+      await waitFor(s.socket, (x) => x.includes("4 snapshots") && /› long_snapshot/.test(x), "the picker");
+      s.keys("Enter");
+      let view = await waitFor(s.socket, (x) => x.includes("Layer 1") && /↓ \d+ more lines/.test(x), "the snapshot with its marker");
+      expect(view).toContain("3 → Layer 3 (cold archive, 41 lines)");
+      expect(view).not.toContain("archived step 1");
+      expect(view.trimEnd().split("\n").length).toBeLessThanOrEqual(24);
+      s.keys("3");
+      view = await waitFor(s.socket, (x) => x.includes("Layer 3 · Cold Archive") && x.includes("archived step 1"), "Layer 3 on screen at once");
+      expect(view).toMatch(/↓ \d+ more lines/);
+      s.keys("PageDown");
+      view = await waitFor(s.socket, (x) => x.includes("archived step 25"), "a page further");
+      s.keys("G");
+      view = await waitFor(s.socket, (x) => x.includes("archived step 40") && x.includes("end"), "the end");
+      s.keys("g");
+      await waitFor(s.socket, (x) => x.includes("saved 20") && x.includes("Layer 1"), "the top");
+      s.keys("q", "q", "q");
+      await waitForFile(s.done, "the TUI's exit");
       expect(readFileSync(join(s.base, "out.txt"), "utf8")).toBe("");
     } finally {
       tmux(s.socket, "kill-server");

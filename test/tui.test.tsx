@@ -15,6 +15,8 @@ import { recordFailure, failuresFor } from "../src/engine/failures/record.ts";
 import { newId } from "../src/engine/ids.ts";
 import { addPeer } from "../src/engine/sync/sync.ts";
 import { listProjects } from "../src/engine/projects/projects.ts";
+import { fit, fitStart, graphemes, pad, printable, truncate, width, wrap } from "../src/lib/text.ts";
+import { editText } from "../ui/hooks/useRefState.ts";
 import { gitRepo, tempDir } from "./helpers.ts";
 
 const KEY = { up: "\x1b[A", down: "\x1b[B", enter: "\r", esc: "\x1b", pgdn: "\x1b[6~", pgup: "\x1b[5~", tab: "\t" };
@@ -42,7 +44,7 @@ async function store(goals: string[], extra: { files?: Record<string, string> } 
 interface Harness {
   frame: () => string;
   press: (...keys: string[]) => void;
-  until: (pred: (f: string) => boolean, what: string) => Promise<string>;
+  until: (pred: (f: string) => boolean, what: string, ms?: number) => Promise<string>;
   exited: { called: boolean; output?: string };
   terminal: string[];
   session: Session;
@@ -67,8 +69,8 @@ function mount(session: Session, opts: { initial?: Screen[]; env?: NodeJS.Proces
     frame, exited, terminal, session,
     press: (...keys) => keys.forEach((k) => r.stdin.write(k)),
     // Waits for what the screen must show next: a condition, checked as renders happen, bounded.
-    until: async (pred, what) => {
-      for (let i = 0; i < 400; i++) {
+    until: async (pred, what, ms = 2000) => {
+      for (let i = 0; i < ms / 5; i++) {
         if (pred(frame())) return frame();
         await new Promise((res) => setTimeout(res, 5));
       }
@@ -76,6 +78,64 @@ function mount(session: Session, opts: { initial?: Screen[]; env?: NodeJS.Proces
     },
   };
 }
+
+/** Lone surrogates and U+FFFD: what a string cut in the middle of a character leaves behind. */
+const BROKEN = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\uFFFD/;
+
+/** `count` more snapshots in the session's project, a second apart from 2026-01-01, named bulk_00000…; returns the project's id. */
+async function bulk(session: Session, count: number, goal = (i: number) => `bulk goal ${i}`) {
+  const ctx = (await session.project({ create: false }))!;
+  const seed = (await projectSnapshots(session, ctx.project.id))[0];
+  await session.write(async (w) => {
+    const full = (await w.getSnapshot(seed.id))!;
+    for (let i = 0; i < count; i++) {
+      const at = new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString();
+      await w.insertSnapshot({ ...full, id: newId(), name: `bulk_${String(i).padStart(5, "0")}`, created_at: at, goal: goal(i) });
+    }
+  });
+  return ctx.project.id;
+}
+
+describe("where the TUI opens", () => {
+  test("inside a project: on its snapshot picker, with q and Esc going to the projects list", async () => {
+    const { session } = await store(["first goal", "second goal"]);
+    const h = mount(session);
+    await h.until((x) => x.includes("webapp · 2 snapshots") && /› second_goal/.test(x), "the project's picker, without pressing Enter");
+    expect(h.frame()).toContain("q projects");
+    h.press("q");
+    await h.until((x) => x.includes("Projects (1)") && /›●webapp/.test(x), "the projects list, this project selected");
+    h.press(KEY.enter);
+    await h.until((x) => x.includes("webapp · 2 snapshots"), "the picker again");
+    h.press(KEY.esc);
+    await h.until((x) => x.includes("Projects (1)"), "the projects list after Esc");
+  });
+
+  test("outside any project (and in a folder never saved from): on the projects list", async () => {
+    const { session, base, env } = await store(["a goal"]);
+    const outside = join(base, "elsewhere");
+    mkdirSync(outside);
+    const s2 = await Session.open({ home: session.home.dir, cwd: outside, env }, { write: false });
+    const h = mount(s2);
+    await h.until((x) => x.includes("Projects (1)") && x.includes("webapp"), "the projects list");
+    const fresh = gitRepo(join(base, "never-saved"));
+    const s3 = await Session.open({ home: session.home.dir, cwd: fresh, env }, { write: false });
+    const h3 = mount(s3);
+    await h3.until((x) => x.includes("Projects (1)"), "the projects list");
+  });
+
+  test("keys typed in one burst follow the screen they lead to (q then j then Enter opens the next snapshot)", async () => {
+    const { session } = await store(["alpha", "beta", "gamma"]);
+    const h = mount(session);
+    await h.until((x) => x.includes("3 snapshots"), "the picker");
+    h.press(`${KEY.enter}`);
+    await h.until((x) => x.includes("goal         gamma"), "the newest snapshot");
+    h.press(`qj${KEY.enter}`);
+    await h.until((x) => x.includes("goal         beta"), "the second snapshot, opened from the picker");
+    expect(h.exited.called).toBe(false);
+    h.press(`qqj${KEY.enter}`); // snapshot → picker → projects list; j stays on the only project; Enter opens it again
+    await h.until((x) => x.includes("3 snapshots"), "the picker again");
+  });
+});
 
 describe("home screen", () => {
   test("shows home, host, projects with root, count, age and newest goal; preselects the current project", async () => {
@@ -85,7 +145,7 @@ describe("home screen", () => {
     const s2 = await Session.open({ home: session.home.dir, cwd: other, env: { ...process.env, HOME: join(base, "home2"), MINDSAVE_HOST: "laptop-b" } }, { write: true });
     await saveSnapshot(s2, { input: fromFields({ goal: "work on the other laptop" }) });
     s2.close();
-    const h = mount(session);
+    const h = mount(session, { initial: [{ name: "home" }] });
     const f = await h.until((x) => x.includes("webapp") && x.includes("other"), "both projects");
     expect(f).toContain(`home ${session.home.dir}`);
     expect(f).toContain("host tui-host");
@@ -104,10 +164,10 @@ describe("home screen", () => {
 
   test("Enter opens the picker; a project with one snapshot opens it directly; f opens the failure graph; ? shows keys", async () => {
     const { session } = await store(["one", "two"]);
-    const h = mount(session);
+    const h = mount(session, { initial: [{ name: "home" }] });
     await h.until((x) => x.includes("webapp"), "the project");
     h.press("?");
-    await h.until((x) => x.includes("Keys · home"), "the key help");
+    await h.until((x) => x.includes("Keys · projects"), "the key help");
     h.press("?");
     await h.until((x) => x.includes("Projects (1)"), "home again");
     h.press(KEY.enter);
@@ -118,7 +178,7 @@ describe("home screen", () => {
     await h.until((x) => x.includes("Failure graph"), "the failure graph");
 
     const single = await store(["only snapshot"]);
-    const h2 = mount(single.session);
+    const h2 = mount(single.session, { initial: [{ name: "home" }] });
     await h2.until((x) => x.includes("webapp"), "the project");
     h2.press(KEY.enter);
     await h2.until((x) => x.includes("Layer 1") && x.includes("only snapshot"), "the snapshot opened directly");
@@ -160,7 +220,7 @@ describe("snapshot picker", () => {
     h.press("q");
     await h.until((x) => x.includes("4 snapshots"), "the picker again");
     h.press("?");
-    await h.until((x) => x.includes("Keys · picker") && x.includes("filter"), "the picker's keys");
+    await h.until((x) => x.includes("Keys · snapshots") && x.includes("filter"), "the picker's keys");
     h.press(KEY.esc);
     await h.until((x) => x.includes("4 snapshots"), "the picker again");
     h.press("q");
@@ -169,21 +229,13 @@ describe("snapshot picker", () => {
 
   test("5,000 snapshots: only the visible rows are rendered and the end is one key away", async () => {
     const { session } = await store(["seed"]);
-    const ctx = (await session.project({ create: false }))!;
-    const seed = (await projectSnapshots(session, ctx.project.id))[0];
-    await session.write(async (w) => {
-      const full = (await w.getSnapshot(seed.id))!;
-      for (let i = 0; i < 5000; i++) {
-        const at = new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString();
-        await w.insertSnapshot({ ...full, id: newId(), name: `bulk_${String(i).padStart(4, "0")}`, created_at: at, goal: `bulk goal ${i}` });
-      }
-    });
-    const h = mount(session, { initial: [{ name: "picker", projectId: ctx.project.id, projectName: "webapp" }], rows: 24, columns: 80 });
+    const projectId = await bulk(session, 5000);
+    const h = mount(session, { initial: [{ name: "picker", projectId, projectName: "webapp" }], rows: 24, columns: 80 });
     const f = await h.until((x) => x.includes("5001 snapshots"), "the big list");
     expect(f.split("\n").filter((l) => l.includes("bulk_")).length).toBeLessThanOrEqual(20);
     expect(f.split("\n").length).toBeLessThanOrEqual(24);
     h.press("G");
-    await h.until((x) => /› bulk_0000/.test(x) && x.includes("5001/5001"), "the oldest row");
+    await h.until((x) => /› bulk_00000/.test(x) && x.includes("5001/5001"), "the oldest row");
     h.press("g");
     await h.until((x) => /› seed_/.test(x) && x.includes("1/5001"), "the newest row");
     h.press(KEY.pgdn);
@@ -278,6 +330,75 @@ describe("snapshot view", () => {
   });
 });
 
+describe("snapshot view scrolling and Layer 3", () => {
+  async function longSnapshot(rows = 24) {
+    const t = await store([]);
+    const steps = Array.from({ length: 40 }, (_, i) => `${i + 1}. archived step ${i + 1}`).join("\n");
+    await saveSnapshot(t.session, { input: fromFields({
+      goal: "long snapshot", state: "s", next_action: "n", active_files: ["src/auth.ts"],
+      constraints: Array.from({ length: 12 }, (_, i) => `constraint number ${i + 1}`), decisions: ["use polling"],
+    }, `### Completed Steps\n${steps}`) });
+    const h = mount(t.session, { rows, columns: 80 });
+    await h.until((x) => x.includes("1 snapshot"), "the picker");
+    h.press(KEY.enter);
+    await h.until((x) => x.includes("Layer 1"), "the snapshot");
+    return { ...t, h };
+  }
+
+  test("a long snapshot says how much is below and that 3 shows Layer 3; 3 jumps there; ↑/↓ j/k PgUp/PgDn g/G scroll", async () => {
+    const { h } = await longSnapshot();
+    let f = h.frame();
+    expect(f.split("\n").length).toBeLessThanOrEqual(24);
+    expect(f).toMatch(/↓ \d+ more lines/);
+    expect(f).toContain("3 → Layer 3 (cold archive, 41 lines)");
+    expect(f).toContain("3 layer 3");
+    expect(f).not.toContain("archived step 1");
+    const below = Number(/↓ (\d+) more lines/.exec(f)![1]);
+    h.press("j");
+    f = await h.until((x) => x.includes(`↓ ${below - 1} more lines`) && x.includes("↑ 1 above"), "one line down");
+    h.press(KEY.down);
+    await h.until((x) => x.includes(`↓ ${below - 2} more lines`), "another line down");
+    h.press("k", KEY.up);
+    await h.until((x) => x.includes(`↓ ${below} more lines`) && !x.includes("above"), "back at the top");
+    h.press(KEY.pgdn);
+    f = await h.until((x) => x.includes("above"), "a page down");
+    expect(Number(/↑ (\d+) above/.exec(f)![1])).toBe(Math.min(below, 20 - 1)); // a page: the visible lines but one
+    h.press(KEY.pgup);
+    await h.until((x) => !x.includes("above"), "a page up");
+    h.press("3");
+    f = await h.until((x) => x.includes("Layer 3 · Cold Archive") && x.includes("archived step 1"), "Layer 3 at once, without scrolling");
+    expect(f.split("\n")[1]).toContain("Layer 3 · Cold Archive"); // at the top of the view
+    expect(f).not.toContain("3 → Layer 3");
+    h.press("G");
+    f = await h.until((x) => x.includes("archived step 40") && x.includes("end"), "the end");
+    expect(f).not.toMatch(/more lines/);
+    h.press("3");
+    await h.until((x) => !x.includes("archived step") && x.includes("press 3 to show it"), "Layer 3 hidden again");
+    h.press("g");
+    await h.until((x) => x.includes("saved 20") && x.includes("3 → Layer 3"), "the top, with the Layer 3 hint still there");
+  });
+
+  test("a short snapshot without Layer 3 says so and offers no 3 key; one with Layer 3 always shows the hint", async () => {
+    const t = await store([]);
+    await saveSnapshot(t.session, { input: fromFields({ goal: "no archive here", state: "s" }) });
+    const h = mount(t.session, { rows: 24, columns: 80 });
+    await h.until((x) => x.includes("1 snapshot"), "the picker");
+    h.press(KEY.enter);
+    let f = await h.until((x) => x.includes("no archive here") && x.includes("Layer 3 (cold archive): empty."), "the snapshot");
+    expect(f).not.toContain("3 layer 3");
+    expect(f).not.toMatch(/more lines/);
+    h.press("3");
+    await h.until((x) => x.includes("This snapshot has no Layer 3"), "the explanation");
+    const withArchive = await store(["short with archive"]);
+    const h2 = mount(withArchive.session, { rows: 24, columns: 80 });
+    await h2.until((x) => x.includes("1 snapshot"), "the picker");
+    h2.press(KEY.enter);
+    f = await h2.until((x) => x.includes("Layer 1"), "the snapshot");
+    expect(f).toContain("Layer 3 (cold archive, 2 lines) is never auto-restored: press 3 to show it.");
+    expect(f).toContain("3 layer 3");
+  });
+});
+
 describe("failure graph screen", () => {
   test("lists global and project failures; s sorts by repeat count or last seen; a adds; e edits; Esc cancels", async () => {
     const { session } = await store(["g"]);
@@ -290,11 +411,11 @@ describe("failure graph screen", () => {
     await later.close();
     const h = mount(session, { initial: [{ name: "failures", projectId }] });
     let f = await h.until((x) => x.includes("Tailwind") && x.includes("localStorage tokens"), "the failures");
-    expect(f).toContain("sorted by repeat count");
+    expect(f).toContain("by repeat count");
     expect(f.indexOf("Tailwind")).toBeLessThan(f.indexOf("Redux"));
     expect(f).toMatch(/localStorage tokens\s+global/);
     h.press("s");
-    f = await h.until((x) => x.includes("sorted by last seen"), "the other sort");
+    f = await h.until((x) => x.includes("by last seen"), "the other sort");
     expect(f.indexOf("localStorage tokens")).toBeLessThan(f.indexOf("Tailwind"));
 
     h.press("a");
@@ -310,7 +431,7 @@ describe("failure graph screen", () => {
 
     h.press("g", "e");
     await h.until((x) => x.includes("Edit "), "the edit form");
-    h.press(KEY.tab, KEY.tab);
+    h.press(KEY.tab);
     h.press("Svelte stores");
     await h.until((x) => x.includes("Svelte stores"), "the typed alternative");
     h.press(KEY.enter);
@@ -323,11 +444,117 @@ describe("failure graph screen", () => {
     h.press(KEY.esc);
     await h.until((x) => x.includes("Cancelled"), "the form closed");
     h.press("?");
-    await h.until((x) => x.includes("Keys · failures"), "the keys");
+    await h.until((x) => x.includes("Keys · failure graph"), "the keys");
+  });
+});
+
+describe("failure graph: sorting keeps the item, editing shows alternatives, scope is a toggle", () => {
+  async function graph() {
+    const { session, base, env } = await store(["g"]);
+    const projectId = (await session.project({ create: false }))!.project.id;
+    for (let i = 0; i < 3; i++) await recordFailure(session, { item: "Tailwind", reason: "style conflict", increment: true, alternatives: i ? [] : ["CSS Modules"] }, { projectId });
+    const later = await Session.open({ home: session.home.dir, cwd: session.cwd, env: session.env, now: () => new Date(Date.now() + 60_000) }, { write: true });
+    await recordFailure(later, { item: "Redux", reason: "too heavy", increment: true, alternatives: ["Zustand", "signals"] }, { projectId });
+    await later.close();
+    return { session, base, env, projectId };
+  }
+
+  test("s keeps the selected failure selected", async () => {
+    const { session, projectId } = await graph();
+    const h = mount(session, { initial: [{ name: "failures", projectId, projectName: "webapp" }] });
+    let f = await h.until((x) => x.includes("Tailwind") && x.includes("Redux"), "the failures");
+    expect(f).toContain("webapp + global");
+    expect(f.indexOf("Tailwind")).toBeLessThan(f.indexOf("Redux"));
+    h.press("j");
+    await h.until((x) => /› Redux/.test(x), "Redux selected");
+    h.press("s");
+    f = await h.until((x) => x.includes("by last seen"), "sorted by last seen");
+    expect(f.indexOf("Redux")).toBeLessThan(f.indexOf("Tailwind"));
+    expect(f).toMatch(/› Redux/);
+    h.press("s");
+    f = await h.until((x) => x.includes("by repeat count"), "sorted by repeat count again");
+    expect(f).toMatch(/› Redux/);
+  });
+
+  test("e (or Enter) shows the alternatives recorded already and adds one", async () => {
+    const { session, projectId } = await graph();
+    const h = mount(session, { initial: [{ name: "failures", projectId }] });
+    await h.until((x) => /› Tailwind/.test(x), "the failures");
+    h.press(KEY.enter);
+    let f = await h.until((x) => x.includes("Edit Tailwind"), "the edit form");
+    expect(f).toMatch(/alternatives:\s+CSS Modules/);
+    expect(f).toContain("scope:           project");
+    h.press(KEY.esc);
+    await h.until((x) => x.includes("Cancelled"), "the form closed");
+    h.press("j", "e");
+    f = await h.until((x) => x.includes("Edit Redux"), "the edit form of Redux");
+    expect(f).toMatch(/alternatives:\s+Zustand; signals/);
+    h.press(KEY.tab, "MobX", KEY.enter);
+    await h.until((x) => x.includes("Updated Redux"), "the update");
+    expect((await failuresFor(session, projectId)).find((x) => x.item === "Redux")!.alternatives.sort()).toEqual(["MobX", "Zustand", "signals"]);
+    h.press("e");
+    f = await h.until((x) => x.includes("Edit Redux"), "the edit form again");
+    expect(f).toContain("MobX");
+  });
+
+  test("scope is a toggle: Space or ←/→ switch project/global, letters do nothing; without a project only global", async () => {
+    const { session, projectId } = await graph();
+    const h = mount(session, { initial: [{ name: "failures", projectId }] });
+    await h.until((x) => x.includes("Tailwind"), "the failures");
+    h.press("a", "GraphQL", KEY.tab, "team knows REST", KEY.tab);
+    let f = await h.until((x) => x.includes("(•) project  ( ) global") && x.includes("Space/←/→ project or global"), "the scope toggle");
+    h.press("team");
+    f = await h.until((x) => x.includes("team knows REST"), "letters ignored");
+    expect(f).toContain("(•) project  ( ) global");
+    h.press(" ");
+    await h.until((x) => x.includes("( ) project  (•) global"), "global");
+    h.press("\x1b[C");
+    await h.until((x) => x.includes("(•) project  ( ) global"), "project again");
+    h.press("\x1b[D");
+    await h.until((x) => x.includes("( ) project  (•) global"), "global again");
+    h.press(KEY.enter);
+    await h.until((x) => x.includes("Recorded GraphQL (global"), "the saved failure");
+    expect((await failuresFor(session, null)).find((x) => x.item === "GraphQL")).toMatchObject({ scope: "global", reason: "team knows REST" });
+
+    const h2 = mount(session, { initial: [{ name: "failures", projectId: null }] });
+    await h2.until((x) => x.includes("GraphQL"), "the global graph");
+    h2.press("a", "Mongo", KEY.tab, "no joins", KEY.tab);
+    await h2.until((x) => x.includes("( ) project (no project here)  (•) global"), "only global offered");
+    h2.press(" ");
+    await h2.until((x) => x.includes("only be global"), "the explanation");
+    h2.press(KEY.enter);
+    await h2.until((x) => x.includes("Recorded Mongo (global"), "the saved global failure");
   });
 });
 
 describe("sync screen", () => {
+  test("no peers: no sync keys offered, and how to add one (a drive, mindsave sync PATH, --add-peer)", async () => {
+    const { session } = await store(["alone"]);
+    const h = mount(session, { initial: [{ name: "home" }, { name: "sync" }], columns: 80, rows: 24 });
+    const f = await h.until((x) => x.includes("Sync · 0 peers") && x.includes("No peers yet"), "the empty sync screen");
+    expect(f).toContain("mindsave sync PATH");
+    expect(f).toContain("mindsave sync --add-peer PATH");
+    expect(f).toContain("Plug in a MindSave drive");
+    expect(f).not.toContain("Enter sync");
+    expect(f).not.toContain("d dry run");
+    expect(f).toContain("r look again");
+    h.press("d", KEY.enter, "s");
+    h.press("?");
+    await h.until((x) => x.includes("Keys · sync"), "the keys (so the keys before were handled)");
+    expect(h.frame()).not.toContain("Dry run");
+  });
+
+  test("from a drive, this laptop's home is offered as the peer", async () => {
+    const { session, base } = await store(["on the drive"]);
+    writeFileSync(join(session.home.dir, "drive.json"), "{}\n");
+    const h = mount(session, { initial: [{ name: "home" }, { name: "sync" }], columns: 80, rows: 24 });
+    const f = await h.until((x) => x.includes("Sync · 1 peer"), "the laptop's home as a peer");
+    expect(f).toContain("this laptop's home");
+    expect(f).toContain("Enter sync");
+    expect(f).toContain(".mindsave/mindsave.db");
+    expect(base).toBeTruthy();
+  });
+
   test("lists peers with last sync; d shows what a sync would change; Enter syncs; q goes back", async () => {
     const a = await store(["on laptop A"]);
     const b = await store(["on laptop B"]);
@@ -361,10 +588,89 @@ describe("sync screen", () => {
   });
 });
 
+describe("10,001 snapshots, long names and multibyte text", () => {
+  test("the filter says 500+ when the search stops at 500; counts are never cut; names are cut by whole characters", async () => {
+    const base = tempDir("mindsave-tui-wide-");
+    const name = "🔥🔥🚀💾".repeat(8);
+    const repo = gitRepo(join(base, name));
+    mkdirSync(join(base, "store"));
+    const env = { ...process.env, HOME: join(base, "home"), MINDSAVE_HOST: "tui-host", MINDSAVE_HOST_NAME: "tui-host" };
+    const session = await Session.open({ home: join(base, "store"), cwd: repo, env }, { write: true });
+    await saveSnapshot(session, { input: fromFields({ goal: "seed 👨‍👩‍👧‍👦 family e\u0301te\u0301 重构认证模块并修复令牌刷新问题以及所有相关的集成测试用例和文档说明" }) });
+    await bulk(session, 10000, (i) => `bulk goal ${i} 👨‍👩‍👧‍👦 重构认证模块并修复令牌刷新问题以及所有相关的集成测试用例和文档说明`);
+    const h = mount(session, { columns: 80, rows: 24 });
+    await h.until((x) => x.includes("10001 snapshots"), "the picker", 20_000);
+    h.press("/", "bulk");
+    let f = await h.until((x) => x.includes("500+ of 10001 match"), "the capped count said as a cap", 20_000);
+    expect(f).toContain("1/500+ (the first 500 matches");
+    h.press(KEY.esc); // alone: Esc followed at once by a key reads as Alt+key
+    await h.until((x) => x.includes("10001 snapshots"), "the filter cleared");
+    h.press("/", "goal 9999");
+    f = await h.until((x) => x.includes("1 of 10001 match"), "an exact count", 20_000);
+    expect(f).not.toContain("+ of");
+    h.press(KEY.esc, KEY.esc, "q");
+    f = await h.until((x) => x.includes("Projects (1)") && x.includes("10001 snaps"), "the projects list", 20_000);
+    for (const line of f.split("\n")) {
+      expect(width(line)).toBeLessThanOrEqual(80);
+      expect(line).not.toMatch(BROKEN);
+    }
+    expect(f).toContain(`${"🔥🔥🚀💾".repeat(2)}🔥🔥🚀…`); // 24 columns: 11 emoji and the ellipsis, never half of one
+    expect(h.frame()).toMatch(/👨‍👩‍👧‍👦/);
+  });
+});
+
+describe("text helpers cut by grapheme cluster and display width", () => {
+  const family = "👨‍👩‍👧‍👦";
+  const flag = "🇫🇷";
+  const accented = "e\u0301"; // e + combining acute
+  test("width counts clusters: emoji and CJK two columns, combining marks none", () => {
+    expect(width("abc")).toBe(3);
+    expect(width(family)).toBe(2);
+    expect(width(flag)).toBe(2);
+    expect(width("❤️")).toBe(2);
+    expect(width("重构")).toBe(4);
+    expect(width(accented)).toBe(1);
+    expect(width("a\x1b[31mb")).toBe(6); // ESC is dropped, the rest would print
+    expect(width("x\uD83D")).toBe(1); // half a surrogate pair prints nothing here
+  });
+  test("fit and pad never split a cluster and never exceed the width", () => {
+    for (const text of [family.repeat(5), flag.repeat(5), accented.repeat(9), "重构认证模块并修复", "🔥🔥🚀💾".repeat(4), `a${family}b${flag}c重${accented}`]) {
+      for (let cols = 0; cols <= 12; cols++) {
+        const cut = fit(text, cols);
+        expect(width(cut)).toBeLessThanOrEqual(cols);
+        expect(cut).not.toMatch(BROKEN);
+        const body = cut.endsWith("…") ? cut.slice(0, -1) : cut;
+        expect(text.startsWith(body)).toBe(true);
+        expect(graphemes(text).slice(0, graphemes(body).length).join("")).toBe(body);
+        if (cols > 0) expect(width(pad(text, cols))).toBe(cols);
+      }
+    }
+    expect(fit(family.repeat(3), 5)).toBe(`${family}${family}…`);
+    expect(fit("重构认证", 4)).toBe("重…"); // the second wide character would straddle the edge
+    expect(fit(accented.repeat(4), 3)).toBe(`${accented}${accented}…`);
+    expect(fit("abcdef", 2, "...")).toBe("ab"); // no room for the ellipsis: as much text as fits
+    expect(truncate("  🔥🔥🔥  ", 5)).toBe("🔥🔥…");
+    expect(fit("x\uD83D\uDD25\uD83D", 10)).toBe("x🔥"); // a cut-off half is dropped, not shown as �
+  });
+  test("fitStart keeps the end; wrap breaks between clusters; editText deletes a whole cluster", () => {
+    expect(fitStart("/media/usb/mindsave", 10)).toBe("…/mindsave");
+    expect(fitStart(`${family}${family}${family}`, 5)).toBe(`…${family}${family}`);
+    expect(wrap(family.repeat(5), 4)).toEqual([family.repeat(2), family.repeat(2), family]);
+    expect(wrap(`${flag}${flag}${flag}`, 5)).toEqual([`${flag}${flag}`, flag]);
+    expect(wrap("重构认证模块", 5)).toEqual(["重构", "认证", "模块"]);
+    expect(wrap(accented.repeat(6), 4)).toEqual([accented.repeat(4), accented.repeat(2)]);
+    for (const l of wrap(`${family} word ${flag}重构 ${accented}`.repeat(5), 7)) expect(width(l)).toBeLessThanOrEqual(7);
+    expect(editText(`ok${family}`, "", { backspace: true })).toBe("ok");
+    expect(editText(`caf${accented}`, "", { backspace: true })).toBe("caf");
+    expect(editText("a", "b\x1b", {})).toBe("ab");
+    expect(printable("a\x07b\u009bc")).toBe("abc");
+  });
+});
+
 describe("terminal degrades", () => {
   test("NO_COLOR or a non-UTF-8 terminal gets plain ASCII", async () => {
     const { session } = await store(["ascii goal"]);
-    const h = mount(session, { env: { NO_COLOR: "1", LANG: "C" } });
+    const h = mount(session, { env: { NO_COLOR: "1", LANG: "C" }, initial: [{ name: "home" }] });
     const f = await h.until((x) => x.includes("webapp"), "the project");
     expect(f).toContain(">*webapp");
     expect(f).not.toMatch(/[›●·…✓✗]/);
@@ -374,7 +680,7 @@ describe("terminal degrades", () => {
 
   test("works at 80×24 with wide Chinese text cut to the width", async () => {
     const { session } = await store(["重构认证模块并修复令牌刷新问题以及所有相关的集成测试用例和文档说明"]);
-    const h = mount(session, { columns: 80, rows: 24 });
+    const h = mount(session, { columns: 80, rows: 24, initial: [{ name: "home" }] });
     const f = await h.until((x) => x.includes("webapp"), "the project");
     for (const line of f.split("\n")) expect(Bun.stringWidth(line)).toBeLessThanOrEqual(80);
     expect(f.split("\n").length).toBeLessThanOrEqual(24);

@@ -1,9 +1,12 @@
 // The TUI's root: a stack of screens (home → picker → snapshot; failures from anywhere), the `?`
-// key overlay, and the terminal size. Screens talk to the engine only through its functions.
-import React, { useRef, useState } from "react";
-import { Box, useWindowSize } from "ink";
-import { useKeys } from "./hooks/useKeys.ts";
-import { projectSnapshots } from "../src/engine/snapshots/catalog.ts";
+// key overlay, the terminal size, and the key router. Screens talk to the engine only through its
+// functions. Started inside a project, it opens on that project's snapshots (q: the project list).
+import React, { useEffect, useRef, useState } from "react";
+import { Box, Text, useInput, useWindowSize, type Key } from "ink";
+import { KeyRouterContext, ScreenIdContext, splitKeys, type KeyRouter, type KeyTarget } from "./hooks/useKeys.ts";
+import { useRefState } from "./hooks/useRefState.ts";
+import { currentProject, projectSnapshots } from "../src/engine/snapshots/catalog.ts";
+import type { Session } from "../src/engine/session.ts";
 import { useUi } from "./context.ts";
 import { HomeScreen, HOME_KEYS } from "./components/HomeScreen.tsx";
 import { PickerScreen, PICKER_KEYS } from "./components/PickerScreen.tsx";
@@ -16,40 +19,116 @@ export type Screen =
   | { name: "home" }
   | { name: "picker"; projectId: string; projectName: string }
   | { name: "snapshot"; snapshotId: string }
-  | { name: "failures"; projectId: string | null }
+  | { name: "failures"; projectId: string | null; projectName?: string }
   | { name: "sync" };
+
+interface Entry {
+  uid: number;
+  screen: Screen;
+}
+
+/** Where the TUI opens: inside a project with snapshots, on its picker (the list below it); else the list. */
+export async function startScreens(session: Session): Promise<Screen[]> {
+  const here = await currentProject(session).catch(() => null);
+  if (here && here.snapshots > 0) return [{ name: "home" }, { name: "picker", projectId: here.id, projectName: here.name }];
+  return [{ name: "home" }];
+}
 
 export function App(props: { initial?: Screen[]; size?: { columns: number; rows: number } }) {
   const { session, exit } = useUi();
   const window = useWindowSize();
   const columns = Math.max(40, props.size?.columns ?? window.columns ?? 80);
   const rows = Math.max(10, props.size?.rows ?? window.rows ?? 24);
-  const [stack, setStack] = useState<Screen[]>(props.initial ?? [{ name: "home" }]);
-  const [help, setHelp] = useState(false);
+  const uids = useRef(0);
+  const entries = (screens: Screen[]): Entry[] => screens.map((screen) => ({ uid: ++uids.current, screen }));
+  // The stack is read by the key router between renders, so it lives in a ref too.
+  const [getStack, setStackState] = useRefState<Entry[] | null>(props.initial ? entries(props.initial) : null);
+  const [getHelp, setHelp] = useRefState(false);
+  const [status, setStatus] = useState<string | undefined>();
+  const [version, setVersion] = useState(0);
   const typing = useRef(false);
   const setTyping = (v: boolean) => {
     typing.current = v;
   };
-  const [status, setStatus] = useState<string | undefined>();
-  const top = stack[stack.length - 1];
+
+  // Keys: queued, then handed one by one to the screen on top, once it is mounted and ready.
+  const queue = useRef<[string, Key][]>([]);
+  const targets = useRef(new Map<string, { current: KeyTarget }>());
+  const holding = useRef(0);
+  const flushing = useRef(false);
+  const flush = () => {
+    if (flushing.current) return;
+    flushing.current = true;
+    try {
+      while (queue.current.length) {
+        const [input, key] = queue.current[0];
+        if (getHelp()) {
+          queue.current.shift();
+          if (input === "?" || key.escape || input === "q") setHelp(false);
+          continue;
+        }
+        const stack = getStack();
+        if (!stack || holding.current > 0) return;
+        const target = targets.current.get(String(stack[stack.length - 1].uid));
+        if (!target) return; // the screen is still mounting
+        if (input === "?" && !typing.current) {
+          queue.current.shift();
+          setHelp(true);
+          continue;
+        }
+        if (target.current.wait?.(input, key)) return;
+        queue.current.shift();
+        target.current.handle(input, key);
+      }
+    } finally {
+      flushing.current = false;
+    }
+  };
+  const router = useRef<KeyRouter>({
+    register: (id, target) => {
+      targets.current.set(id, target);
+      flush();
+      return () => {
+        if (targets.current.get(id) === target) targets.current.delete(id);
+      };
+    },
+    flush: () => flush(),
+  }).current;
+  useInput((input, key) => {
+    queue.current.push(...splitKeys(input, key));
+    flush();
+  });
+  /** Keys wait while `work` runs (a screen change that needs the store first). */
+  const holdDuring = async (work: () => Promise<void>) => {
+    holding.current++;
+    try {
+      await work();
+    } finally {
+      holding.current--;
+      flush();
+    }
+  };
+
+  useEffect(() => {
+    if (getStack()) return;
+    void holdDuring(async () => setStackState(entries(await startScreens(session))));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
   const push = (s: Screen) => {
     setStatus(undefined);
-    setStack((st) => [...st, s]);
+    setStackState((st) => [...(st ?? []), ...entries([s])]);
   };
-  const pop = () => setStack((st) => (st.length > 1 ? st.slice(0, -1) : st));
-  const [version, setVersion] = useState(0);
+  const pop = () => setStackState((st) => (st && st.length > 1 ? st.slice(0, -1) : st));
 
-  useKeys((input, key) => {
-    if (help) {
-      if (input === "?" || key.escape || input === "q") setHelp(false);
-      return;
-    }
-    if (input === "?" && !typing.current) setHelp(true);
-  });
+  const stack = getStack();
+  const help = getHelp();
+  if (!stack) return <Box width={columns} height={rows - 1}><Text> </Text></Box>;
+  const top = stack[stack.length - 1].screen;
 
   // Screens below the top stay mounted (hidden), so going back finds the picker's filter and
   // selection as they were; a change below (a delete) re-mounts them through `version`.
-  const screens = stack.map((screen, i) => {
+  const screens = stack.map(({ uid, screen }, i) => {
     const isTop = i === stack.length - 1;
     const common = { width: columns, height: rows - 1, active: isTop && !help };
     let node: React.ReactNode;
@@ -57,25 +136,25 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
       node = (
         <HomeScreen {...common} status={status}
           onQuit={() => exit()}
-          onFailures={(projectId) => push({ name: "failures", projectId })}
+          onFailures={(projectId, projectName) => push({ name: "failures", projectId, projectName })}
           onSync={() => push({ name: "sync" })}
-          onOpen={async (p) => {
+          onOpen={(p) => holdDuring(async () => {
             setStatus(undefined);
-            if (p.snapshots === 0) return setStatus(`${p.name} has no snapshots yet.`);
+            if (p.snapshots === 0) return setStatus(`${p.name} has no snapshots yet: save one from its folder with \`mindsave save\`.`);
             // The spec's rule: a single snapshot is opened directly.
             if (p.snapshots === 1) {
               const [only] = await projectSnapshots(session, p.id, { limit: 1 });
               if (only) return push({ name: "snapshot", snapshotId: only.id });
             }
             push({ name: "picker", projectId: p.id, projectName: p.name });
-          }} />
+          })} />
       );
     } else if (screen.name === "picker") {
       node = (
         <PickerScreen {...common} projectId={screen.projectId} projectName={screen.projectName}
           onOpen={(snapshotId) => push({ name: "snapshot", snapshotId })}
           onBack={pop} onTyping={setTyping}
-          onFailures={() => push({ name: "failures", projectId: screen.projectId })} />
+          onFailures={() => push({ name: "failures", projectId: screen.projectId, projectName: screen.projectName })} />
       );
     } else if (screen.name === "snapshot") {
       node = (
@@ -84,7 +163,7 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
             pop();
             if (changed) setVersion((v) => v + 1);
           }}
-          onFailures={(projectId) => push({ name: "failures", projectId })} />
+          onFailures={(projectId, projectName) => push({ name: "failures", projectId, projectName })} />
       );
     } else if (screen.name === "sync") {
       node = <SyncScreen {...common} onBack={() => {
@@ -92,20 +171,24 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
         setVersion((v) => v + 1); // what a sync brought in shows on the screens below
       }} />;
     } else {
-      node = <FailuresScreen {...common} projectId={screen.projectId} onBack={pop} onTyping={setTyping} />;
+      node = <FailuresScreen {...common} projectId={screen.projectId} projectName={screen.projectName} onBack={pop} onTyping={setTyping} />;
     }
-    const id = screen.name === "picker" ? screen.projectId : screen.name === "snapshot" ? screen.snapshotId : screen.name === "failures" ? String(screen.projectId) : "";
     return (
-      <Box key={`${i}:${screen.name}:${id}:${version}`} display={isTop && !help ? "flex" : "none"} flexDirection="column">
-        {node}
-      </Box>
+      <ScreenIdContext.Provider key={`${uid}:${version}`} value={String(uid)}>
+        <Box display={isTop && !help ? "flex" : "none"} flexDirection="column">
+          {node}
+        </Box>
+      </ScreenIdContext.Provider>
     );
   });
   const keys = top.name === "home" ? HOME_KEYS : top.name === "picker" ? PICKER_KEYS : top.name === "snapshot" ? SNAPSHOT_KEYS : top.name === "sync" ? SYNC_KEYS : FAILURE_KEYS;
+  const titles = { home: "projects", picker: "snapshots", snapshot: "snapshot", failures: "failure graph", sync: "sync" };
   return (
-    <Box flexDirection="column" width={columns} height={rows - 1}>
-      {help ? <HelpOverlay title={top.name} keys={keys} width={columns} /> : null}
-      {screens}
-    </Box>
+    <KeyRouterContext.Provider value={router}>
+      <Box flexDirection="column" width={columns} height={rows - 1}>
+        {help ? <HelpOverlay title={titles[top.name]} keys={keys} width={columns} /> : null}
+        {screens}
+      </Box>
+    </KeyRouterContext.Provider>
   );
 }

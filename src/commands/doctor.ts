@@ -1,25 +1,58 @@
-// `mindsave doctor`: which home and why, the store's health, this host, hosts with clocks far ahead.
-import { healthReport } from "../engine/home/doctor.ts";
-import { print, printJson, withSession } from "./shared.ts";
+// `mindsave doctor`: which home and why, the store's health, this host, hosts with clocks far ahead;
+// what is wrong with a damaged store and, with --repair, recovering what can be read of it.
+import { healthReport, type HealthReport } from "../engine/home/doctor.ts";
+import { repairHome, type RepairResult } from "../engine/home/repair.ts";
+import { print, printJson } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
 
-export async function run(_o: unknown, _a: string[], g: GlobalOptions): Promise<number> {
-  return withSession(g, false, async (session) => {
-    const r = await healthReport(session);
+export async function run(o: { repair?: boolean }, _a: string[], g: GlobalOptions): Promise<number> {
+  if (o.repair) {
+    const r = await repairHome({ home: g.home });
     if (g.json) printJson(r);
-    else {
-      print([
-        `MindSave ${r.version} (${r.target}${r.compiled ? `, compiled: ${r.binary}` : ", from source"})`,
-        `home:      ${r.home} (${r.home_reason})`,
-        `store:     ${r.store}`,
-        `encrypted: ${r.encryption.encrypted ? `yes (${r.encryption.cipher}, key from a passphrase by ${r.encryption.kdf}; key file ${r.encryption.key_file})` : "no"}${r.encryption.stale_key_file ? ` (ignoring ${r.encryption.stale_key_file}, left by an interrupted conversion)` : ""}`,
-        `schema:    ${r.schema_version} (this build supports up to ${r.schema_supported}), journal ${r.journal_mode}`,
-        `integrity: ${r.integrity}`,
-        `host:      ${r.host.name} (${r.host.id}, ${r.host.platform})`,
-        `free:      ${r.free_bytes === null ? "unknown" : `${(r.free_bytes / 1024 ** 3).toFixed(1)} GiB`} on the ${r.on_drive ? "drive" : "home's disk"}`,
-        ...r.clocks_ahead.map((c) => `clock:     ${c.message}`),
-      ].join("\n"));
-    }
-    return r.integrity === "ok" ? 0 : 1;
-  });
+    else print(repairText(r));
+    return 0;
+  }
+  const r = await healthReport({ home: g.home, workspace: g.workspace, project: g.project });
+  if (g.json) printJson(r);
+  else print(reportText(r));
+  return r.problem === null && r.integrity === "ok" ? 0 : 1;
+}
+
+function reportText(r: HealthReport): string {
+  const e = r.encryption;
+  const d = r.damage;
+  const mib = (n: number) => `${(n / 1024 ** 2).toFixed(1)} MiB`;
+  return [
+    `MindSave ${r.version} (${r.target}${r.compiled ? `, compiled: ${r.binary}` : ", from source"})`,
+    `home:      ${r.home} (${r.home_reason})`,
+    `store:     ${r.store}${r.read_only ? " (read-only here)" : ""}`,
+    ...(e ? [`encrypted: ${e.encrypted ? `yes (${e.cipher}, key from a passphrase by ${e.kdf}; key file ${e.key_file})` : "no"}${e.stale_key_file ? ` (ignoring ${e.stale_key_file}, left by an interrupted conversion)` : ""}`] : []),
+    `schema:    ${r.schema_version ?? "unknown"} (this build supports up to ${r.schema_supported})${r.journal_mode ? `, journal ${r.journal_mode}` : ""}`,
+    `integrity: ${integrityText(r.integrity)}`,
+    ...(r.problem ? [`problem:   ${r.problem}`] : []),
+    ...(d ? [
+      `file:      ${mib(d.size)}${d.expected_size !== null && d.expected_size > d.size ? `, but its header says ${mib(d.expected_size)}: it was cut short` : ""}${d.wal_bytes ? `, ${mib(d.wal_bytes)} in its write-ahead log` : ""}${d.journal_bytes ? `, a journal of ${mib(d.journal_bytes)}` : ""}`,
+      ...(Object.keys(d.tables).length ? [`tables:    ${Object.entries(d.tables).filter(([t]) => !t.startsWith("snapshot_search_")).map(([t, n]) => `${t} ${n === null ? "unreadable" : n}`).join(", ")}`] : []),
+    ] : []),
+    ...(r.backups.length ? [`backups:   ${r.backups.join(", ")}`] : []),
+    `host:      ${r.host.name} (${r.host.id}, ${r.host.platform})`,
+    `free:      ${r.free_bytes === null ? "unknown" : `${(r.free_bytes / 1024 ** 3).toFixed(1)} GiB`} on the ${r.on_drive ? "drive" : "home's disk"}`,
+    ...r.clocks_ahead.map((c) => `clock:     ${c.message}`),
+  ].join("\n");
+}
+
+/** At most three findings of the integrity check on screen (--json has them all). */
+function integrityText(integrity: string): string {
+  const all = integrity.split("; ");
+  return all.length > 3 ? `${all.slice(0, 3).join("; ")}; … (${all.length - 3} more)` : integrity;
+}
+
+function repairText(r: RepairResult): string {
+  if (!r.repaired) return `The store ${r.store} is healthy; nothing to repair.`;
+  const list = (k: "saved" | "lost") => Object.entries(r.tables).filter(([, t]) => t[k] > 0).map(([name, t]) => `${name} ${t[k]}`).join(", ");
+  return [
+    `Repaired the store ${r.store}: ${r.saved} rows saved (${list("saved") || "none"}), ${r.lost} rows lost${r.lost ? ` (${list("lost")})` : ""}${r.end_lost.length ? `, and the end of ${r.end_lost.join(", ")} could not be read (rows after the last one saved are lost too)` : ""}; the search index was rebuilt (${r.indexed_snapshots} snapshots).`,
+    `The damaged file is kept as ${r.backup}${r.pruned.length ? ` (older backups removed: ${r.pruned.join(", ")})` : ""}.`,
+    ...(r.lost || r.end_lost.length ? ["Sync with your other homes or drives (`mindsave sync`) to bring back what they still hold of what was lost."] : []),
+  ].join("\n");
 }

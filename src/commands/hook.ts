@@ -1,10 +1,13 @@
 // `mindsave hook <event>`: what a Claude Code hook runs. It reads the hook's JSON on stdin, is
 // quiet and quick, and never blocks the agent: any trouble is one line on stderr and exit 0.
 import { Session } from "../engine/session.ts";
-import { onCheckpoint, onPostToolUse, onSessionStart, type HookPayload } from "../engine/agents/autosave.ts";
+import type { HookPayload } from "../engine/agents/autosave.ts";
+import { HOOK_ARGS } from "../engine/agents/hooks.ts";
+import { onCheckpoint, onPostToolUse, onSessionStart } from "../engine/agents/hook-events.ts";
+import { onPostToolUseFailure, onUserPromptSubmit } from "../engine/agents/semantic.ts";
 import type { GlobalOptions } from "../types.ts";
 
-const EVENTS = ["session-start", "post-tool-use", "pre-compact", "stop", "session-end"] as const;
+const EVENTS = HOOK_ARGS;
 const BUDGET_MS = 4000;
 /** The most bytes of a hook's JSON read from stdin (a PostToolUse payload carries the tool's output). */
 export const MAX_PAYLOAD_BYTES = 16 * 1024 * 1024;
@@ -30,7 +33,7 @@ async function readPayload(max: number): Promise<string | null> {
 }
 
 export async function run(_o: unknown, args: string[], g: GlobalOptions): Promise<number> {
-  const event = args[0] as (typeof EVENTS)[number];
+  const event = args[0];
   const note = (msg: string) => process.stderr.write(`mindsave hook ${event ?? ""}: ${msg}\n`);
   // A hook that hangs is worse than none: give up quietly well inside the agent's own timeout.
   const watchdog = setTimeout(() => {
@@ -62,8 +65,10 @@ export async function run(_o: unknown, args: string[], g: GlobalOptions): Promis
     session = await Session.open({ home: g.home, workspace: g.workspace, cwd }, { write: true });
     const outcome =
       event === "session-start" ? await onSessionStart(session, payload)
+      : event === "user-prompt-submit" ? await onUserPromptSubmit(session, payload)
       : event === "post-tool-use" ? await onPostToolUse(session, payload)
-      : await onCheckpoint(session, payload, event);
+      : event === "post-tool-use-failure" ? await onPostToolUseFailure(session, payload)
+      : await onCheckpoint(session, payload, event as "pre-compact" | "stop" | "session-end");
     if (outcome.output) process.stdout.write(JSON.stringify(outcome.output) + "\n");
     return 0;
   } catch (e) {

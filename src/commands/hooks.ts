@@ -29,10 +29,12 @@ export async function install(opts: HooksFlags, _a: string[], g: GlobalOptions):
   }
   const r = installHooks(path, binary, process.env, new Date());
   if (g.json) printJson(r);
-  else if (!r.added.length) print(`MindSave's hooks are already in ${r.settings}; nothing changed.`);
+  else if (!r.added.length && !r.updated.length) print(`MindSave's hooks are already in ${r.settings}; nothing changed.`);
   else {
-    print(`Added ${r.added.length} MindSave hook(s) to ${r.settings}${r.backup ? ` (backup: ${r.backup})` : ""}:`);
+    if (r.added.length) print(`Added ${r.added.length} MindSave hook(s) to ${r.settings}${r.backup ? ` (backup: ${r.backup})` : ""}:`);
     for (const c of r.added) print(`  ${c}`);
+    if (r.updated.length) print(`Updated ${r.updated.length} MindSave hook(s) in ${r.settings} from an earlier install${r.backup && !r.added.length ? ` (backup: ${r.backup})` : ""}:`);
+    for (const c of r.updated) print(`  ${c}`);
   }
   return 0;
 }

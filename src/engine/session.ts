@@ -8,7 +8,9 @@ import { samePath } from "./projects/paths.ts";
 import { derivedId, newId } from "./ids.ts";
 import { freeProjectName } from "./projects/names.ts";
 import { openStore } from "./home/encryption.ts";
-import type { Store, ProjectRecord, StoreWriter, Queries } from "../store/store.ts";
+import { backupStore } from "./home/backups.ts";
+import { redactDeep } from "./snapshots/redact.ts";
+import { SCHEMA_VERSION, type Store, type ProjectRecord, type StoreWriter, type Queries } from "../store/store.ts";
 import { UserError } from "../errors.ts";
 
 export interface SessionOptions {
@@ -43,9 +45,20 @@ export class Session {
     const home = resolveHome({ flag: opts.home, env });
     prepareHome(home, { write: mode.write || !existsSync(home.dbPath) });
     const host = currentHost(env);
-    // An encrypted store is opened with the key derived from its passphrase (see home/encryption.ts).
-    const store = await openStore(home.dbPath, { journalMode: journalModeFor(home), env });
-    return new Session(home, store, host, opts);
+    // An encrypted store is opened with the key derived from its passphrase (see home/encryption.ts);
+    // one of an older schema is backed up before it is upgraded.
+    let upgraded: string | null = null;
+    const store = await openStore(home.dbPath, {
+      journalMode: journalModeFor(home),
+      env,
+      beforeMigrate: async (s, from) => {
+        const { backup } = await backupStore(s, home.dbPath, { at: opts.now ? opts.now() : new Date(), env });
+        upgraded = `Upgraded the store ${home.dbPath} from schema ${from} to ${SCHEMA_VERSION}; the store as it was is kept as ${backup}.`;
+      },
+    });
+    const session = new Session(home, store, host, opts);
+    if (upgraded) session.notice(upgraded);
+    return session;
   }
 
   get cwd(): string {
@@ -74,6 +87,9 @@ export class Session {
   async write<T>(fn: (w: StoreWriter) => Promise<T>): Promise<T> {
     if (this.writer) return fn(this.writer);
     return this.store.write(this.host.id, async (w) => {
+      // The signal's free-form data is redacted as a whole where it is stored (every other table
+      // has one engine function its rows come in through, which redacts them).
+      w.scrubSignal = redactDeep;
       this.writer = w;
       try {
         return await this.hostThen(w, fn);

@@ -1,28 +1,79 @@
 // Text primitives for terminals and agents: display widths (East Asian wide characters take two
-// columns, emoji sequences stay whole), cutting, padding, wrapping, and ages.
+// columns, emoji sequences stay whole), cutting, padding, wrapping, and ages. Everything that cuts
+// works on grapheme clusters (Intl.Segmenter), so a flag, a ZWJ family, a letter with combining
+// marks or a CJK character is either shown whole or not at all.
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
-/** Display width in terminal columns. */
-export function width(text: string): number {
-  return Bun.stringWidth(text);
+/** Control characters (C0 but tab and newline, DEL, C1) and lone surrogates: a terminal would act on them or show "�". */
+const UNPRINTABLE = /[\x00-\x08\x0b-\x1f\x7f-\x9f]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Text safe to print: control characters and halves of a cut surrogate pair removed. */
+export function printable(text: string): string {
+  return text.replace(UNPRINTABLE, "");
 }
 
-/** Cuts text to a display width, whitespace runs folded to one space, ending with an ellipsis when cut; never inside a character. */
-export function fit(text: string, cols: number, ellipsis = "…"): string {
-  const flat = text.replace(/\s+/g, " ");
-  if (cols <= 0) return "";
-  if (width(flat) <= cols) return flat;
+/** The grapheme clusters of a text: what a person sees as one character each. */
+export function graphemes(text: string): string[] {
+  return Array.from(segmenter.segment(text), (s) => s.segment);
+}
+
+/** Display width of one grapheme cluster in terminal columns (0, 1 or 2). */
+function clusterWidth(g: string): number {
+  return Math.min(2, Bun.stringWidth(g));
+}
+
+/** Display width in terminal columns: the sum of the grapheme clusters' widths. */
+export function width(text: string): number {
+  let w = 0;
+  for (const { segment } of segmenter.segment(printable(text))) w += clusterWidth(segment);
+  return w;
+}
+
+/** The longest start of `text` (whole clusters) that fits in `cols` columns, and its width. */
+function head(text: string, cols: number): { text: string; width: number } {
   let out = "";
   let w = 0;
-  const room = cols - width(ellipsis);
-  for (const { segment } of graphemes.segment(flat)) {
-    const cw = width(segment);
-    if (w + cw > room) break;
+  for (const { segment } of segmenter.segment(text)) {
+    const cw = clusterWidth(segment);
+    if (w + cw > cols) break;
     out += segment;
     w += cw;
   }
-  return out + ellipsis;
+  return { text: out, width: w };
+}
+
+/**
+ * Cuts text to a display width, whitespace runs folded to one space, ending with an ellipsis when
+ * cut; never inside a grapheme cluster (a wide character that would straddle the edge is left out).
+ */
+export function fit(text: string, cols: number, ellipsis = "…"): string {
+  const flat = printable(text.replace(/\s+/g, " "));
+  if (cols <= 0) return "";
+  if (width(flat) <= cols) return flat;
+  const e = width(ellipsis);
+  // Too narrow for the ellipsis: as much of the text as fits.
+  if (e >= cols) return head(flat, cols).text;
+  return head(flat, cols - e).text + ellipsis;
+}
+
+/** Like `fit`, but keeps the end, which says the most in a path: "…/usb/mindsave". */
+export function fitStart(text: string, cols: number, ellipsis = "…"): string {
+  const flat = printable(text.replace(/\s+/g, " "));
+  if (cols <= 0) return "";
+  if (width(flat) <= cols) return flat;
+  const e = width(ellipsis);
+  const room = e >= cols ? cols : cols - e;
+  const parts = graphemes(flat);
+  let out = "";
+  let w = 0;
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const cw = clusterWidth(parts[i]);
+    if (w + cw > room) break;
+    out = parts[i] + out;
+    w += cw;
+  }
+  return e >= cols ? out : ellipsis + out;
 }
 
 /** `fit` without the leading and trailing whitespace: for one-line summaries of free text. */
@@ -41,10 +92,10 @@ export function padEnd(text: string, cols: number): string {
   return text + " ".repeat(Math.max(0, cols - width(text)));
 }
 
-/** Word-wraps text to a display width; long words and CJK text break anywhere (between characters). */
+/** Word-wraps text to a display width; long words and CJK text break anywhere between grapheme clusters. */
 export function wrap(text: string, cols: number): string[] {
   const out: string[] = [];
-  for (const para of text.split("\n")) {
+  for (const para of printable(text).split("\n")) {
     let line = "";
     let w = 0;
     for (const token of para.split(/(\s+)/)) {
@@ -68,9 +119,9 @@ export function wrap(text: string, cols: number): string[] {
         w = tw;
         continue;
       }
-      for (const { segment } of graphemes.segment(token)) {
-        const cw = width(segment);
-        if (w + cw > cols) {
+      for (const { segment } of segmenter.segment(token)) {
+        const cw = clusterWidth(segment);
+        if (w + cw > cols && w > 0) {
           out.push(line.trimEnd());
           line = "";
           w = 0;

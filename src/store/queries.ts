@@ -9,6 +9,7 @@ import {
   toFailure, toHost, toProject, toRoot, toSnapshot, toSummary,
 } from "./rows.ts";
 import { CLOCK_AHEAD_KEY, type ClockAhead, compareHlc, readClockAhead } from "./hlc.ts";
+import { type ScanRow, scanRows, vacuum } from "./scan.ts";
 
 /** Read queries, usable on the client or inside a write transaction. */
 export class Queries {
@@ -199,6 +200,16 @@ export class Queries {
     const rows = await this.rows("SELECT * FROM signals WHERE project_id = ? AND deleted = 0", [projectId]);
     if (!rows.length) return null;
     return { project_id: str(rows[0].project_id), data: json(rows[0].data, {}), hlc: str(rows[0].hlc), host: str(rows[0].host) };
+  }
+
+  /** A page of one of scan's tables (see scan.ts), tombstones included. */
+  scanRows(table: string, afterRowid: number, limit: number): Promise<ScanRow[]> {
+    return scanRows(this.db, table, afterRowid, limit);
+  }
+
+  /** Rebuilds the store file without its free pages; only outside a transaction (on the Store). */
+  vacuum(): Promise<void> {
+    return vacuum(this.db);
   }
 
   async snapshotStats(projectId: string): Promise<{

@@ -1,7 +1,8 @@
 // The store: one libSQL file. This module tree is the only place with SQL.
-import { existsSync, openSync, readSync, closeSync, statSync } from "node:fs";
-import { pathToFileURL } from "node:url";
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { tmpdir } from "node:os";
+import { pathToFileURL } from "node:url";
 import type { Client, Transaction } from "@libsql/client";
 import { UserError } from "../errors.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.ts";
@@ -10,12 +11,18 @@ import { SyncSide } from "./sync.ts";
 import { type Exec, str } from "./rows.ts";
 import { Queries } from "./queries.ts";
 import { StoreWriter } from "./writer.ts";
+import { headerBytes, loadDriver, openClient, readOnlyMode, storeFileKind, writable } from "./driver.ts";
+import { StoreProblem, driverCodes, guarded, readOnlyProblem, storeProblem } from "./problems.ts";
+import { asBytes, inspectStore, integrityLines, salvage, textOf, type SalvagedTable } from "./salvage.ts";
 
-export { SCHEMA_VERSION, formatHlc, parseHlc, SyncSide, Queries, StoreWriter };
+export { SCHEMA_VERSION, formatHlc, parseHlc, SyncSide, Queries, StoreWriter, StoreProblem, storeFileKind, storeProblem };
+export type { StoreFileKind } from "./driver.ts";
+export type { StoreProblemKind } from "./problems.ts";
+export { inspectStore };
+export type { StoreInspection, SalvagedTable } from "./salvage.ts";
 export type * from "./records.ts";
 
 const APP_MARK = "mindsave";
-const SQLITE_MAGIC = "SQLite format 3\0";
 
 export interface OpenOptions {
   /** WAL for a laptop's home; the drive issue may choose another journal mode for removable media. */
@@ -24,17 +31,23 @@ export interface OpenOptions {
   busyTimeoutMs?: number;
   /** The store is encrypted with this key (libSQL's own page encryption); absent: a plain file. */
   encryptionKey?: string;
+  /** Called before a store that holds data is upgraded to a newer schema (to back it up). */
+  beforeMigrate?: (store: Store, fromVersion: number) => Promise<void>;
 }
-
-/** What a store file looks like from its first bytes, before any driver touches it. */
-export type StoreFileKind = "missing" | "empty" | "plain" | "other";
 
 export class Store extends Queries {
   private wal = false;
   private wrote = false;
+  private beforeMigrate: OpenOptions["beforeMigrate"];
 
-  private constructor(private readonly client: Client, readonly path: string, readonly remote = false, readonly encrypted = false) {
-    super(client);
+  private constructor(private readonly client: Client, readonly path: string, readonly remote = false, readonly encrypted = false, readonly readOnly = false) {
+    // Every read through Queries meets the store's error mapping: a damaged page is a sentence.
+    super(guarded(client, (e) => storeProblem(path, e, { encrypted })));
+  }
+
+  /** The store's error mapping for `e` (driver errors become one sentence naming this file). */
+  private problem(e: unknown): Error {
+    return storeProblem(this.path, e, { encrypted: this.encrypted });
   }
 
   /**
@@ -62,7 +75,7 @@ export class Store extends Queries {
 
   /** Reads for sync, outside any transaction. */
   syncReader(): SyncSide {
-    return new SyncSide(this.client);
+    return new SyncSide(guarded(this.client, (e) => this.problem(e)));
   }
 
   /** Sync writes in one transaction; `rollback` makes it a dry run that changes nothing. */
@@ -72,7 +85,13 @@ export class Store extends Queries {
 
   /** One write transaction: committed when `fn` returns (rolled back for a dry run), rolled back when it throws. */
   private async transaction<T>(fn: (tx: Transaction) => Promise<T>, opts: { rollback?: boolean } = {}): Promise<T> {
-    const tx = await this.client.transaction("write");
+    if (this.readOnly) throw readOnlyProblem(this.path);
+    let tx: Transaction;
+    try {
+      tx = await this.client.transaction("write");
+    } catch (e) {
+      throw this.problem(e);
+    }
     try {
       const result = await fn(tx);
       if (opts.rollback) await tx.rollback();
@@ -83,33 +102,117 @@ export class Store extends Queries {
       return result;
     } catch (e) {
       if (!tx.closed) await tx.rollback().catch(() => {});
-      throw e;
+      throw this.problem(e);
     } finally {
       tx.close();
     }
   }
 
-  /** Opens (and creates or migrates) the store at `path`. Refuses files that are not MindSave stores. */
+  /**
+   * Opens (and creates or migrates) the store at `path`. An existing file is first opened
+   * read-only and checked — a SQLite database of ours, of a schema this build knows — so a file
+   * that is refused is never written, not one byte; only then is it opened for writing.
+   */
   static async open(path: string, opts: OpenOptions = {}): Promise<Store> {
     const encrypted = !!opts.encryptionKey;
+    const kind = storeFileKind(path);
     // An encrypted file has no readable header: only a plain one can be checked before opening.
-    if (!encrypted) checkLooksLikeSqlite(path);
-    // Loaded here, not at the top: commands that never touch the store skip the native addon.
-    const { createClient } = await loadDriver();
+    if (!encrypted && kind === "other") {
+      throw new StoreProblem("not_a_database", path, `${path} is not a MindSave store (not a SQLite database); refusing to touch it.`);
+    }
+    const canWrite = (kind === "missing" || writable(path)) && writable(dirname(path));
+    if (kind === "plain" || kind === "other") {
+      const checked = await Store.openChecked(path, opts, canWrite);
+      if (checked === "hot-journal") {
+        await Store.checkCopy(path, opts);
+      } else if (!canWrite) {
+        return checked;
+      } else {
+        checked.close();
+        // Leaving WAL needs the file to itself: the checking connection must really be gone.
+        if ((opts.journalMode ?? "WAL") !== "WAL" && headerBytes(path, 20)[18] === 2) await Store.releaseClosedSoon();
+      }
+    } else if (kind === "empty" && !canWrite) {
+      throw noStoreYet(path);
+    }
     let client: Client;
     try {
-      client = createClient({ url: pathToFileURL(path).href, concurrency: 1, timeout: opts.busyTimeoutMs ?? 15000, encryptionKey: opts.encryptionKey });
+      client = await openClient(path, { timeoutMs: opts.busyTimeoutMs ?? 15000, encryptionKey: opts.encryptionKey });
     } catch (e) {
-      throw openError(path, e, encrypted);
+      throw storeProblem(path, e, { encrypted });
     }
     const store = new Store(client, path, false, encrypted);
+    store.beforeMigrate = opts.beforeMigrate;
     try {
       await store.prepare(opts);
     } catch (e) {
       client.close();
-      throw openError(path, e, encrypted);
+      throw storeProblem(path, e, { encrypted });
     }
     return store;
+  }
+
+  /**
+   * The existing store at `path`, opened read-only and checked (ours, a schema this build knows;
+   * when it cannot be written, one that needs no upgrade). "hot-journal" when it was left
+   * mid-write and reading it first needs a writable open to roll that back.
+   */
+  private static async openChecked(path: string, opts: OpenOptions, canWrite: boolean): Promise<Store | "hot-journal"> {
+    const encrypted = !!opts.encryptionKey;
+    const mode = readOnlyMode(path);
+    if (mode.walStuck) {
+      throw new StoreProblem("needs_writable", path,
+        `The store ${path} has changes in its write-ahead log (${basename(path)}-wal) that can only be read where its folder is writable; copy its home to a writable place and open it there (\`mindsave eject\` before removing a drive avoids this).`);
+    }
+    let client: Client | null = null;
+    try {
+      client = await openClient(path, { readOnly: true, immutable: mode.immutable, timeoutMs: opts.busyTimeoutMs ?? 15000, encryptionKey: opts.encryptionKey });
+      const store = new Store(client, path, false, encrypted, true);
+      const own = await store.ownership(client);
+      store.refuseForeign(own);
+      if (!canWrite && own.version < SCHEMA_VERSION) {
+        if (own.empty) throw noStoreYet(path);
+        throw new StoreProblem("needs_writable", path,
+          `The store ${path} has schema ${own.version} and this MindSave needs ${SCHEMA_VERSION}, but it is read-only here so it cannot be upgraded; open it once where it is writable.`);
+      }
+      return store;
+    } catch (e) {
+      client?.close();
+      if (canWrite && /READONLY_ROLLBACK/.test(driverCodes(e))) return "hot-journal";
+      throw storeProblem(path, e, { encrypted });
+    }
+  }
+
+  /**
+   * A file left mid-write (a hot rollback journal beside it) cannot be read read-only: SQLite must
+   * first roll the journal back, which writes the file. So it is checked on a copy of the two in
+   * the temp directory (rolled back, read, removed): a file that is refused is still not touched.
+   * When no copy can be made, the writable open checks it before it writes anything of its own.
+   */
+  private static async checkCopy(path: string, opts: OpenOptions): Promise<void> {
+    let dir: string;
+    try {
+      dir = mkdtempSync(join(tmpdir(), "mindsave-check-"));
+    } catch {
+      return;
+    }
+    const copy = join(dir, "store.db");
+    try {
+      copyFileSync(path, copy);
+      if (existsSync(path + "-journal")) copyFileSync(path + "-journal", copy + "-journal");
+      const client = await openClient(copy, { timeoutMs: 1000, encryptionKey: opts.encryptionKey });
+      try {
+        const store = new Store(client, path, false, !!opts.encryptionKey);
+        store.refuseForeign(await store.ownership(client));
+      } finally {
+        client.close();
+      }
+    } catch (e) {
+      if (e instanceof StoreProblem) throw e;
+      // no room for a copy, or the copy unreadable: the writable open decides
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
 
   /**
@@ -121,33 +224,37 @@ export class Store extends Queries {
     if (existsSync(dest)) throw new Error(`${dest} already exists`);
     // Without a key the target gets an empty one (plain); otherwise it would inherit this store's.
     const url = `${pathToFileURL(dest).href}?key=${encodeURIComponent(encryptionKey ?? "")}`;
-    await this.client.execute({ sql: "VACUUM INTO ?", args: [url] });
+    await this.db.execute({ sql: "VACUUM INTO ?", args: [url] });
   }
 
   /** The number of rows of every table (virtual tables and their shadow tables included), by name. */
   async tableCounts(): Promise<Record<string, number>> {
-    const names = (await this.client.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")).rows.map((r) => str(r.name));
+    const names = (await this.db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")).rows.map((r) => str(r.name));
     const out: Record<string, number> = {};
-    for (const n of names) out[n] = Number((await this.client.execute(`SELECT count(*) FROM "${n.replaceAll('"', '""')}"`)).rows[0]?.[0] ?? 0);
+    for (const n of names) out[n] = Number((await this.db.execute(`SELECT count(*) FROM "${n.replaceAll('"', '""')}"`)).rows[0]?.[0] ?? 0);
     return out;
   }
 
   /** Folds a WAL back into the main file; false when another connection kept it from finishing. */
   async checkpoint(): Promise<boolean> {
     if (!this.wal) return true;
-    return Number((await this.client.execute("PRAGMA wal_checkpoint(TRUNCATE)")).rows[0]?.[0] ?? 1) === 0;
+    return Number((await this.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")).rows[0]?.[0] ?? 1) === 0;
   }
 
   /** Changes whenever another connection commits to this store (SQLite's data_version). */
   async dataVersion(): Promise<number> {
-    return Number((await this.client.execute("PRAGMA data_version")).rows[0]?.[0] ?? 0);
+    return Number((await this.db.execute("PRAGMA data_version")).rows[0]?.[0] ?? 0);
   }
 
   private async prepare(opts: OpenOptions): Promise<void> {
+    // Checked before anything is written (the journal mode is in the file's header).
+    this.refuseForeign(await this.ownership(this.client));
     const mode = opts.journalMode ?? "WAL";
-    const current = str((await this.client.execute("PRAGMA journal_mode")).rows[0]?.[0]).toUpperCase();
-    if (current !== mode) {
-      // Changing the journal needs the file to itself; with another process in it, keep the current one.
+    const journal = async () => str((await this.client.execute("PRAGMA journal_mode")).rows[0]?.[0]).toUpperCase();
+    // Changing the journal needs the file to itself: our own closed checking connection may linger
+    // until it is collected, so a few tries; with another process in it, keep the current one.
+    for (let tries = 0; (await journal()) !== mode && tries < 4; tries++) {
+      if (tries) await Store.releaseClosedSoon();
       await this.client.execute(`PRAGMA journal_mode = ${mode}`).catch(() => {});
     }
     this.wal = str((await this.client.execute("PRAGMA journal_mode")).rows[0]?.[0]).toUpperCase() === "WAL";
@@ -156,11 +263,12 @@ export class Store extends Queries {
   }
 
   private async ownership(db: Exec): Promise<{ ours: boolean; empty: boolean; version: number }> {
-    const tables = (await db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")).rows.map((r) => str(r.name));
+    // Text read as bytes: a damaged page's invalid UTF-8 would abort the driver (see salvage.ts).
+    const tables = (await db.execute(`SELECT ${asBytes("name")} FROM sqlite_master WHERE type = 'table'`)).rows.map((r) => str(textOf(r.name)));
     if (tables.length === 0) return { ours: true, empty: true, version: 0 };
     if (!tables.includes("meta")) return { ours: false, empty: false, version: 0 };
-    const rows = (await db.execute("SELECT key, value FROM meta WHERE key IN ('app', 'schema_version')")).rows;
-    const meta = Object.fromEntries(rows.map((r) => [str(r.key), str(r.value)]));
+    const rows = (await db.execute(`SELECT ${asBytes("key")}, ${asBytes("value")} FROM meta WHERE key IN ('app', 'schema_version')`)).rows;
+    const meta = Object.fromEntries(rows.map((r) => [str(textOf(r.key)), str(textOf(r.value))]));
     return { ours: meta.app === APP_MARK, empty: false, version: Number(meta.schema_version ?? 0) };
   }
 
@@ -168,6 +276,7 @@ export class Store extends Queries {
     const before = await this.ownership(this.client);
     this.refuseForeign(before);
     if (before.version === SCHEMA_VERSION) return;
+    if (!before.empty && this.beforeMigrate) await this.beforeMigrate(this, before.version);
     const tx = await this.client.transaction("write");
     try {
       // Checked again under the write lock: another process may have migrated meanwhile.
@@ -193,10 +302,10 @@ export class Store extends Queries {
 
   private refuseForeign(o: { ours: boolean; version: number }): void {
     if (!o.ours) {
-      throw new UserError(`${this.path} is a SQLite database but not a MindSave store; refusing to touch it.`);
+      throw new StoreProblem("foreign", this.path, `${this.path} is a SQLite database but not a MindSave store; refusing to touch it.`);
     }
     if (o.version > SCHEMA_VERSION) {
-      throw new UserError(
+      throw new StoreProblem("newer", this.path,
         `${this.path} was written by a newer MindSave (store schema ${o.version}; this build knows up to ${SCHEMA_VERSION}); update MindSave to use it.`,
       );
     }
@@ -217,12 +326,33 @@ export class Store extends Queries {
   }
 
   async integrityCheck(): Promise<string> {
-    const rows = (await this.client.execute("PRAGMA integrity_check")).rows;
-    return rows.map((r) => str(r[0])).join("; ");
+    try {
+      return integrityLines((await this.client.execute("PRAGMA integrity_check(20)")).rows).join("; ");
+    } catch (e) {
+      return (e as Error).message.split("\n")[0]; // so damaged that the check itself stops
+    }
+  }
+
+  /** "ok", or what the full-text index's own check says is wrong with it. */
+  async searchIndexCheck(): Promise<string> {
+    try {
+      await this.client.execute("INSERT INTO snapshot_search(snapshot_search) VALUES ('integrity-check')");
+      return "ok";
+    } catch (e) {
+      return (e as Error).message.split("\n")[0];
+    }
+  }
+
+  /**
+   * Fills this store (new and empty) with every row that can still be read from the damaged store
+   * at `source`, in one transaction; see salvage.ts.
+   */
+  async salvageFrom(source: string, encryptionKey?: string): Promise<Record<string, SalvagedTable>> {
+    return this.transaction((tx) => salvage(source, tx, encryptionKey));
   }
 
   async journalMode(): Promise<string> {
-    return str((await this.client.execute("PRAGMA journal_mode")).rows[0]?.[0]);
+    return str((await this.db.execute("PRAGMA journal_mode")).rows[0]?.[0]);
   }
 
   /**
@@ -245,65 +375,14 @@ export class Store extends Queries {
   static releaseClosed(): void {
     Bun.gc(true);
   }
-}
 
-/**
- * A compiled binary unpacks its libSQL addon into the temp directory before loading it; when that
- * directory is missing or read-only, say so instead of a loader error.
- */
-async function loadDriver(): Promise<typeof import("@libsql/client")> {
-  try {
-    return await import("@libsql/client");
-  } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
-    if (/shared object|dlopen|ERR_DLOPEN|\.node/i.test(msg + String((e as { code?: string })?.code))) {
-      throw new UserError(
-        `MindSave cannot unpack its database engine into the temp directory ${tmpdir()} (missing or not writable); set TMPDIR to a writable directory.`,
-      );
-    }
-    throw e;
+  /** releaseClosed after the current task, when the driver has let go of the closed client's statements too. */
+  static async releaseClosedSoon(): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    Bun.gc(true);
   }
 }
 
-/** Whether `path` is missing, empty, a plain SQLite file, or something else (an encrypted store, or junk). */
-export function storeFileKind(path: string): StoreFileKind {
-  if (!existsSync(path)) return "missing";
-  const st = statSync(path);
-  if (st.isDirectory()) throw new UserError(`${path} is a directory, not a MindSave store file.`);
-  if (st.size === 0) return "empty";
-  const fd = openSync(path, "r");
-  try {
-    const buf = Buffer.alloc(16);
-    readSync(fd, buf, 0, 16, 0);
-    return buf.toString("latin1") === SQLITE_MAGIC ? "plain" : "other";
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function checkLooksLikeSqlite(path: string): void {
-  if (storeFileKind(path) === "other") {
-    throw new UserError(`${path} is not a MindSave store (not a SQLite database); refusing to touch it.`);
-  }
-}
-
-function openError(path: string, e: unknown, encrypted = false): Error {
-  if (e instanceof UserError) return e;
-  const msg = e instanceof Error ? e.message : String(e);
-  const code = (e as { code?: string })?.code ?? "";
-  if (/NOTADB|not a database/i.test(code + msg)) {
-    return new UserError(encrypted
-      ? `The encrypted store ${path} cannot be read with the key its key file gives for this passphrase: the file is damaged or is not the store that key file belongs to; restore it from a backup.`
-      : `${path} is not a MindSave store (not a readable SQLite database).`);
-  }
-  if (/READONLY|readonly|read-only/i.test(code + msg)) {
-    return new UserError(`The store ${path} is read-only here; MindSave needs to write to its home directory.`);
-  }
-  if (/CANTOPEN|unable to open/i.test(code + msg)) {
-    return new UserError(`Cannot open the store ${path}: check that its directory exists and is writable.`);
-  }
-  if (/BUSY|locked/i.test(code + msg)) {
-    return new UserError(`The store ${path} is busy (another MindSave is writing to it); try again in a moment.`);
-  }
-  return e instanceof Error ? e : new Error(msg);
+function noStoreYet(path: string): StoreProblem {
+  return new StoreProblem("read_only", path, `There is no MindSave store in ${path} yet and it cannot be created here (read-only); run a command that saves where the home is writable.`);
 }

@@ -4,6 +4,7 @@ import type { Transaction } from "@libsql/client";
 import { type Hlc, formatHlc, nextHlc, parseHlc } from "./hlc.ts";
 import { Queries } from "./queries.ts";
 import { str } from "./rows.ts";
+import { optimizeSearch, rewriteCells } from "./scan.ts";
 import type {
   FailureRecord, HostRecord, ProjectRecord, RootRecord, SnapshotRecord, ToolCallRecord,
 } from "./records.ts";
@@ -11,6 +12,12 @@ import type {
 /** Reads and writes inside one write transaction; every write stamps the row with the clock and host. */
 export class StoreWriter extends Queries {
   private clock: Hlc | null = null;
+  /**
+   * What a signal's data goes through before it is stored: the signal is the one free-form
+   * mapping many paths add to (hooks' session notes, imported signal.json), so the engine cleans
+   * it here, as a whole (its secrets redacted; see the engine's Session.write).
+   */
+  scrubSignal: (data: Record<string, unknown>) => Record<string, unknown> = (data) => data;
 
   constructor(db: Pick<Transaction, "execute">, readonly hostId: string, private readonly now: () => number) {
     super(db);
@@ -169,11 +176,21 @@ export class StoreWriter extends Queries {
     return true;
   }
 
+  /** Rewrites text cells of a row of one of scan's tables (scan.ts), stamped with the clock when it is synced. */
+  async rewriteCells(table: string, key: string[], cells: Record<string, string | null>): Promise<void> {
+    await rewriteCells(this.db, table, key, cells, { hlc: await this.tick(), host: this.hostId });
+  }
+
+  /** Merges the full-text index, so what rewritten snapshots said is gone from it. */
+  async optimizeSearch(): Promise<void> {
+    await optimizeSearch(this.db);
+  }
+
   async putSignal(projectId: string, data: Record<string, unknown>): Promise<void> {
     await this.run(
       `INSERT INTO signals(project_id, data, hlc, host, deleted) VALUES (?, ?, ?, ?, 0)
        ON CONFLICT(project_id) DO UPDATE SET data = excluded.data, hlc = excluded.hlc, host = excluded.host, deleted = 0`,
-      [projectId, JSON.stringify(data), await this.tick(), this.hostId],
+      [projectId, JSON.stringify(this.scrubSignal(data)), await this.tick(), this.hostId],
     );
   }
 }

@@ -1,7 +1,7 @@
 // The failure graph: the project's and the global failures, sortable by repeat count or last
 // seen; `a` adds an entry and `e` edits the selected one (the same engine call as `mindsave fail`).
-import { useState } from "react";
-import { Box, Text } from "ink";
+import { useRef, useState } from "react";
+import { Box, Text, type Key } from "ink";
 import { useKeys } from "../hooks/useKeys.ts";
 import { TextField } from "./TextField.tsx";
 import { editText, useRefState } from "../hooks/useRefState.ts";
@@ -9,30 +9,48 @@ import { effectiveConfidence, failuresFor, recordFailure, type FailureRecord } f
 import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
 import { useListNavigation } from "../hooks/useListNavigation.ts";
-import { age, fit, pad } from "../../src/lib/text.ts";
+import { age, fit, pad, width } from "../../src/lib/text.ts";
 import { Frame } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 
 export const FAILURE_KEYS: HelpKeys = [
-  ["↑/↓ j/k", "move"], ["s", "sort by repeat count / last seen"], ["a", "add a failure"], ["e", "edit the selected failure"],
-  ["Tab", "next field in the form"], ["Enter", "save the form"], ["?", "keys"], ["q Esc", "back (Esc also cancels the form)"],
+  ["↑/↓ j/k", "move"], ["s", "sort by repeat count / last seen (keeps the selection)"], ["a", "add a failure"],
+  ["e Enter", "edit the selected failure: reason, another alternative"], ["Tab ↑/↓", "next / previous field in the form"],
+  ["Space ←/→", "scope: project or global (when adding)"], ["Enter", "save the form"], ["?", "keys"], ["q Esc", "back (Esc also cancels the form)"],
 ];
 
 type Sort = "repeats" | "last_seen";
+type Scope = "project" | "global";
+type FieldName = "item" | "reason" | "scope" | "alternative";
 
 interface Form {
   mode: "add" | "edit";
-  fields: { item: string; reason: string; scope: string; alternative: string };
-  focus: number;
+  item: string;
+  reason: string;
+  scope: Scope;
+  alternative: string;
+  /** Recorded already (edit): shown, kept; the form adds one more. */
+  alternatives: string[];
+  focus: FieldName;
 }
 
-const FORM_FIELDS = ["item", "reason", "scope", "alternative"] as const;
+/** The fields Tab moves between: an existing failure's item and scope are its identity. */
+function focusable(f: Form): FieldName[] {
+  return f.mode === "add" ? ["item", "reason", "scope", "alternative"] : ["reason", "alternative"];
+}
+
+function sorted(list: FailureRecord[], sort: Sort): FailureRecord[] {
+  return [...list].sort((a, b) =>
+    sort === "repeats" ? b.repeat_count - a.repeat_count || b.last_seen.localeCompare(a.last_seen) : b.last_seen.localeCompare(a.last_seen) || b.repeat_count - a.repeat_count);
+}
+
+const isToggle = (input: string, key: Key) => input === " " || key.leftArrow || key.rightArrow;
 
 export function FailuresScreen(props: {
-  projectId: string | null; width: number; height: number; active: boolean; onBack: () => void; onTyping: (typing: boolean) => void;
+  projectId: string | null; projectName?: string; width: number; height: number; active: boolean; onBack: () => void; onTyping: (typing: boolean) => void;
 }) {
   const { session, theme, now } = useUi();
-  const [sort, setSort] = useState<Sort>("repeats");
+  const [getSort, setSort] = useRefState<Sort>("repeats");
   const [getForm, setFormState] = useRefState<Form | null>(null);
   // The app must know at once (not after a render) whether keys are text, so `?` typed into a
   // field is a question mark and `?` right after the form closes is help.
@@ -41,82 +59,128 @@ export function FailuresScreen(props: {
     props.onTyping(f !== null);
   };
   const form = getForm();
+  const sort = getSort();
   const [status, setStatus] = useState<string | undefined>();
   const data = useAsync(() => failuresFor(session, props.projectId), [props.projectId]);
-  const rows = [...(data.data ?? [])].sort((a, b) =>
-    sort === "repeats" ? b.repeat_count - a.repeat_count || b.last_seen.localeCompare(a.last_seen) : b.last_seen.localeCompare(a.last_seen) || b.repeat_count - a.repeat_count);
-  const visible = Math.max(1, props.height - (form ? 11 : 5));
+  const rows = sorted(data.data ?? [], sort);
+  // The form: its border, margin and title, then four lines (both modes).
+  const formHeight = form ? 8 : 0;
+  const visible = Math.max(1, props.height - 4 - (status ? 1 : 0) - formHeight);
   const nav = useListNavigation(rows.length, visible);
 
+  // While a save runs (and the list reloads), keys wait: none is typed into a closing form or acts on old rows.
+  const saving = useRef(false);
   const submit = async (f: Form) => {
-    const { item, reason, scope, alternative } = f.fields;
+    if (!f.item.trim()) return setStatus("Type the approach that failed first (e.g. Tailwind).");
+    saving.current = true;
     try {
       const { failure: saved } = await recordFailure(session, {
-        item, reason: reason || undefined, scope: scope || "project",
-        alternatives: alternative ? [alternative] : [], increment: f.mode === "add",
+        item: f.item, reason: f.reason || undefined, scope: f.scope,
+        alternatives: f.alternative.trim() ? [f.alternative] : [], increment: f.mode === "add",
       }, { projectId: props.projectId });
+      await data.reload();
+      setStatus(`${f.mode === "add" ? "Recorded" : "Updated"} ${saved.item} (${saved.scope}, ${theme.g.times}${saved.repeat_count}).`);
       setForm(null);
-      data.reload();
-      setStatus(`${f.mode === "add" ? "Recorded" : "Updated"} ${saved.item} (${theme.g.times}${saved.repeat_count}).`);
     } catch (e) {
       setStatus((e as Error).message);
+    } finally {
+      saving.current = false;
+      handOn();
     }
   };
 
-  useKeys((input, key) => {
+  const startEdit = (row: FailureRecord) =>
+    setForm({ mode: "edit", item: row.item, reason: row.reason, scope: row.scope === "global" ? "global" : "project", alternative: "", alternatives: row.alternatives, focus: "reason" });
+
+  const handOn = useKeys((input, key) => {
     const f = getForm();
     if (f) {
+      const fields = focusable(f);
+      const at = fields.indexOf(f.focus);
       if (key.escape) {
         setForm(null);
         setStatus("Cancelled.");
-      } else if (key.tab || key.downArrow) setForm({ ...f, focus: (f.focus + 1) % FORM_FIELDS.length });
-      else if (key.upArrow) setForm({ ...f, focus: (f.focus + FORM_FIELDS.length - 1) % FORM_FIELDS.length });
+      } else if (key.tab || key.downArrow) setForm({ ...f, focus: fields[(at + 1) % fields.length] });
+      else if (key.upArrow) setForm({ ...f, focus: fields[(at + fields.length - 1) % fields.length] });
       else if (key.return) void submit(f);
-      else {
-        const name = FORM_FIELDS[f.focus];
-        // An existing failure's item is its identity: edit the rest.
-        if (f.mode === "edit" && name === "item") return;
-        const next = editText(f.fields[name], input, key);
-        if (next !== null) setForm({ ...f, fields: { ...f.fields, [name]: next } });
+      else if (f.focus === "scope") {
+        // A toggle, not text: without a project only the global graph can take it.
+        if (!isToggle(input, key)) return;
+        if (!props.projectId) setStatus("No project is open here, so a failure can only be global.");
+        else setForm({ ...f, scope: f.scope === "project" ? "global" : "project" });
+      } else {
+        const next = editText(f[f.focus], input, key);
+        if (next !== null) setForm({ ...f, [f.focus]: next });
       }
       return;
     }
     if (nav.handle(input, key)) return;
     const row = rows[nav.selected];
-    if (input === "s") setSort((s) => (s === "repeats" ? "last_seen" : "repeats"));
-    else if (input === "a") setForm({ mode: "add", fields: { item: "", reason: "", scope: props.projectId ? "project" : "global", alternative: "" }, focus: 0 });
-    else if (input === "e" && row) setForm({ mode: "edit", fields: { item: row.item, reason: row.reason, scope: row.scope, alternative: "" }, focus: 1 });
-    else if (input === "q" || key.escape) props.onBack();
-  }, { isActive: props.active });
+    if (input === "s") {
+      // The selection stays on the same failure, wherever the new order puts it.
+      const next: Sort = getSort() === "repeats" ? "last_seen" : "repeats";
+      setSort(next);
+      if (row) nav.setSelected(sorted(data.data ?? [], next).findIndex((x) => x.id === row.id));
+    } else if (input === "a") {
+      setStatus(undefined);
+      setForm({ mode: "add", item: "", reason: "", scope: props.projectId ? "project" : "global", alternative: "", alternatives: [], focus: "item" });
+    } else if ((input === "e" || key.return) && row) {
+      setStatus(undefined);
+      startEdit(row);
+    } else if (input === "q" || key.escape) props.onBack();
+  }, { isActive: props.active, ready: !!data.data || !!data.error, wait: () => saving.current });
 
+  // Counts, confidence and ages are never cut: the item gives way down to 10 columns, the reason takes the rest.
   const w = props.width;
-  const itemW = Math.min(28, Math.max(10, ...rows.map((r) => Bun.stringWidth(r.item))));
-  const reasonW = Math.max(0, w - 2 - itemW - 8 - 6 - 7 - 5 - 5);
-  const title = `Failure graph ${theme.g.sep} ${rows.length} ${theme.g.sep} sorted by ${sort === "repeats" ? "repeat count" : "last seen"}`;
+  const seen = (f: FailureRecord) => `${theme.g.times}${f.repeat_count}`;
+  const seenW = Math.max(5, ...rows.map((f) => width(seen(f)))) + 1;
+  const lastW = Math.max(4, ...rows.map((f) => width(age(f.last_seen, now())))) + 1;
+  const fixed = 2 + 1 + 8 + seenW + 7 + lastW + 1;
+  const itemW = Math.max(10, Math.min(28, Math.max(4, ...rows.map((r) => width(r.item))), w - fixed - 12));
+  const reasonW = Math.max(0, w - fixed - itemW);
+  const whose = props.projectName ? `${fit(props.projectName, Math.max(8, w - 60), theme.g.ellipsis)} + global` : props.projectId ? "project + global" : "global";
+  const title = `Failure graph ${theme.g.sep} ${whose} ${theme.g.sep} ${rows.length} ${theme.g.sep} by ${sort === "repeats" ? "repeat count" : "last seen"}`;
+  const label = (text: string, on: boolean) => <Text color={on ? theme.c("accent") : undefined}>{pad(`${text}:`, 17)}</Text>;
+  const fieldW = Math.max(10, w - 4 - 17);
+  const hints = !form ? ["a add", "e edit", "s sort", "? keys", "q back"]
+    : form.focus === "scope" ? ["Space/←/→ project or global", "Tab next field", "Enter save", "Esc cancel"]
+      : ["Tab next field", "Enter save", "Esc cancel"];
   return (
-    <Frame title={title} width={w} height={props.height} status={status}
-      hints={form ? ["Tab next field", "Enter save", "Esc cancel"] : ["a add", "e edit", "s sort", "? keys", "q back"]}>
-      <Text color={theme.c("muted")}>{`  ${pad("item", itemW)} ${pad("scope", 8)}${pad("seen", 6)}${pad("conf.", 7)}${pad("last", 5)}reason`}</Text>
-      {rows.length === 0 ? <Text color={theme.c("muted")}>{data.loading ? "Loading…" : "No failures recorded. Press a to add one."}</Text> : null}
+    <Frame title={title} width={w} height={props.height} status={status} hints={hints}>
+      <Text color={theme.c("muted")}>{`  ${pad("item", itemW)} ${pad("scope", 8)}${pad("seen", seenW)}${pad("conf.", 7)}${pad("last", lastW)}reason`}</Text>
+      {rows.length === 0 ? <Text color={theme.c("muted")}>{data.error ? data.error.message : data.loading ? "Loading…" : "No failures recorded. Press a to add one."}</Text> : null}
       {rows.slice(nav.offset, nav.offset + visible).map((f: FailureRecord, i) => {
         const sel = nav.offset + i === nav.selected;
         return (
           <Text key={f.id} inverse={sel} wrap="truncate">
-            {sel ? theme.g.pointer : " "} {pad(f.item, itemW, theme.g.ellipsis)} {pad(f.scope, 8)}{pad(`${theme.g.times}${f.repeat_count}`, 6)}
-            {pad(effectiveConfidence(f, now()), 7)}{pad(age(f.last_seen, now()), 5)}{fit(f.reason, reasonW, theme.g.ellipsis)}
+            {sel ? theme.g.pointer : " "} {pad(f.item, itemW, theme.g.ellipsis)} {pad(f.scope, 8)}{pad(seen(f), seenW)}
+            {pad(effectiveConfidence(f, now()), 7)}{pad(age(f.last_seen, now()), lastW)}{fit(f.reason, reasonW, theme.g.ellipsis)}
           </Text>
         );
       })}
       {form ? (
-        <Box flexDirection="column" borderStyle={theme.border} paddingX={1} marginTop={1}>
-          <Text bold>{form.mode === "add" ? "Add a failure" : `Edit ${form.fields.item}`}</Text>
-          {FORM_FIELDS.map((name, i) => (
-            <Box key={name}>
-              <Text color={i === form.focus ? theme.c("accent") : undefined}>{`${name === "alternative" ? "add alternative" : name}:`.padEnd(17)}</Text>
-              <TextField value={form.fields[name]} focus={i === form.focus && !(form.mode === "edit" && name === "item")}
-                placeholder={name === "scope" && i === form.focus ? "project or global" : undefined} />
+        <Box flexDirection="column" borderStyle={theme.border} paddingX={1} marginTop={1} flexShrink={0}>
+          <Text bold>{form.mode === "add" ? "Add a failure" : fit(`Edit ${form.item}`, w - 4, theme.g.ellipsis)}</Text>
+          {form.mode === "add" ? (
+            <Box>{label("item", form.focus === "item")}<TextField value={form.item} focus={form.focus === "item"} width={fieldW} placeholder="the approach that failed, e.g. Tailwind" /></Box>
+          ) : null}
+          <Box>{label("reason", form.focus === "reason")}<TextField value={form.reason} focus={form.focus === "reason"} width={fieldW} placeholder="why it failed or was rejected" /></Box>
+          {form.mode === "add" ? (
+            <Box>
+              {label("scope", form.focus === "scope")}
+              {(["project", "global"] as const).map((s) => (
+                <Text key={s} inverse={form.focus === "scope" && form.scope === s} color={form.scope === s ? theme.c("accent") : theme.c("muted")}>
+                  {`(${form.scope === s ? theme.g.bullet : " "}) ${s}${s === "project" && !props.projectId ? " (no project here)" : ""}`}{"  "}
+                </Text>
+              ))}
             </Box>
-          ))}
+          ) : (
+            <Text>{pad("scope:", 17)}{form.scope}<Text color={theme.c("muted")}> (an entry's scope and item are fixed)</Text></Text>
+          )}
+          {form.mode === "edit" ? (
+            <Text>{pad("alternatives:", 17)}{fit(form.alternatives.length ? form.alternatives.join("; ") : "(none yet)", fieldW, theme.g.ellipsis)}</Text>
+          ) : null}
+          <Box>{label(form.mode === "edit" ? "add alternative" : "alternative", form.focus === "alternative")}<TextField value={form.alternative} focus={form.focus === "alternative"} width={fieldW} placeholder={form.focus === "alternative" ? "what to try instead (optional)" : undefined} /></Box>
         </Box>
       ) : null}
     </Frame>

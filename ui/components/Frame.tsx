@@ -3,22 +3,11 @@
 import React from "react";
 import { Box, Text } from "ink";
 import { useUi } from "../context.ts";
-import { fit, width } from "../../src/lib/text.ts";
+import { fit, fitStart, width } from "../../src/lib/text.ts";
 
-/** Keeps the end of a path, which says the most: "…/usb/mindsave". */
-function fitLeft(text: string, cols: number, ellipsis: string): string {
-  if (width(text) <= cols) return text;
-  if (cols <= width(ellipsis)) return "";
-  const chars = [...text];
-  let out = "";
-  let w = width(ellipsis);
-  for (let i = chars.length - 1; i >= 0; i--) {
-    const cw = width(chars[i]);
-    if (w + cw > cols) break;
-    out = chars[i] + out;
-    w += cw;
-  }
-  return ellipsis + out;
+/** Arrow keys spelled out for a terminal without Unicode. */
+export function asciiKeys(text: string, ascii: boolean): string {
+  return ascii ? text.replace(/↑/g, "Up").replace(/↓/g, "Down").replace(/←/g, "Left").replace(/→/g, "Right").replace(/…/g, "...") : text;
 }
 
 export function Frame(props: { title: string; hints: string[]; status?: string; width: number; height: number; children: React.ReactNode }) {
@@ -30,7 +19,9 @@ export function Frame(props: { title: string; hints: string[]; status?: string; 
   const host = `host ${session.host.name}`;
   const home = `${session.home.reason === "portable" ? "drive" : "home"} `;
   let where = "";
-  if (room >= width(host) + 8) where = `${home}${fitLeft(session.home.dir, room - width(host) - width(home) - 3, theme.g.ellipsis)} ${sep} ${host}`;
+  // The home's path when enough of it shows to mean something ("home …e" does not).
+  const pathRoom = room - width(host) - width(home) - 3;
+  if (pathRoom >= Math.min(14, width(session.home.dir))) where = `${home}${fitStart(session.home.dir, pathRoom, theme.g.ellipsis)} ${sep} ${host}`;
   else if (room >= width(host)) where = host;
   return (
     <Box flexDirection="column" width={props.width} height={props.height}>
@@ -40,7 +31,7 @@ export function Frame(props: { title: string; hints: string[]; status?: string; 
       </Box>
       <Box flexDirection="column" flexGrow={1} overflow="hidden">{props.children}</Box>
       {props.status ? <Text color={theme.c("warn")}>{fit(props.status, props.width, theme.g.ellipsis)}</Text> : null}
-      <Text color={theme.c("muted")}>{fit(props.hints.join(` ${sep} `), props.width, theme.g.ellipsis)}</Text>
+      <Text color={theme.c("muted")}>{fit(asciiKeys(props.hints.join(` ${sep} `), theme.ascii), props.width, theme.g.ellipsis)}</Text>
     </Box>
   );
 }

@@ -7,7 +7,7 @@ import { projectSnapshots } from "../../src/engine/snapshots/catalog.ts";
 import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
 import { useListNavigation } from "../hooks/useListNavigation.ts";
-import { age, fit, pad } from "../../src/lib/text.ts";
+import { age, fit, pad, width } from "../../src/lib/text.ts";
 import { Frame } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 
@@ -20,7 +20,7 @@ interface Row extends ProjectView {
   goal: string;
 }
 
-export function HomeScreen(props: { width: number; height: number; active: boolean; onOpen: (p: ProjectView) => void; onFailures: (projectId: string | null) => void; onSync: () => void; onQuit: () => void; status?: string }) {
+export function HomeScreen(props: { width: number; height: number; active: boolean; onOpen: (p: ProjectView) => void; onFailures: (projectId: string | null, projectName?: string) => void; onSync: () => void; onQuit: () => void; status?: string }) {
   const { session, theme, now } = useUi();
   const data = useAsync(async () => {
     const projects = await listProjects(session);
@@ -38,17 +38,20 @@ export function HomeScreen(props: { width: number; height: number; active: boole
     if (nav.handle(input, key)) return;
     const row = rows[nav.selected];
     if (key.return && row) props.onOpen(row);
-    else if (input === "f") props.onFailures(row?.id ?? null);
+    else if (input === "f") props.onFailures(row?.id ?? null, row?.name);
     else if (input === "s") props.onSync();
     else if (input === "r") data.reload();
     else if (input === "q" || key.escape) props.onQuit();
-  }, { isActive: props.active });
+  }, { isActive: props.active, ready: !!data.data || !!data.error });
 
+  // Counts and ages are never cut: the name gives way down to 8 columns, the goal takes the rest.
   const w = props.width;
-  const nameW = Math.min(24, Math.max(8, ...rows.map((r) => Bun.stringWidth(r.name))));
-  const countW = 9;
-  const ageW = 5;
-  const goalW = Math.max(0, w - 2 - nameW - countW - ageW - 3);
+  const count = (r: Row) => `${r.snapshots} snap${r.snapshots === 1 ? "" : "s"}`;
+  const countW = Math.max(7, ...rows.map((r) => width(count(r))));
+  const ageW = Math.max(3, ...rows.map((r) => width(r.newest ? age(r.newest, now()) : "-")));
+  const fixed = 2 + countW + 1 + ageW + 1 + 1 + 1;
+  const nameW = Math.max(8, Math.min(24, Math.max(0, ...rows.map((r) => width(r.name))), w - fixed - 12));
+  const goalW = Math.max(0, w - fixed - nameW);
   const body = data.error ? (
     <Text color={theme.c("bad")}>{data.error.message}</Text>
   ) : data.loading && !data.data ? (
@@ -59,14 +62,14 @@ export function HomeScreen(props: { width: number; height: number; active: boole
     rows.slice(nav.offset, nav.offset + visible).map((r, i) => {
       const index = nav.offset + i;
       const sel = index === nav.selected;
-      const where = r.root ? (r.root_exists ? r.root : `${r.root} (missing)`) : "not on this host";
+      const where = `${r.root ? (r.root_exists ? r.root : `${r.root} (missing)`) : "not on this host"}${r.current ? `  ${theme.g.current} this folder's project` : ""}`;
       return (
         <Box key={r.id} flexDirection="column">
-          <Text inverse={sel}>
+          <Text inverse={sel} wrap="truncate">
             {sel ? theme.g.pointer : " "}
             {r.current ? theme.g.current : " "}
-            {pad(r.name, nameW, theme.g.ellipsis)} {pad(`${r.snapshots} snap${r.snapshots === 1 ? "" : "s"}`, countW)}
-            {pad(r.newest ? age(r.newest, now()) : "-", ageW)} {fit(r.goal, goalW, theme.g.ellipsis)}
+            {pad(r.name, nameW, theme.g.ellipsis)} {pad(count(r), countW)} {pad(r.newest ? age(r.newest, now()) : "-", ageW)}
+            {" "}{fit(r.goal, goalW, theme.g.ellipsis)}
           </Text>
           <Text color={r.root ? theme.c("muted") : theme.c("warn")}>{"   "}{fit(where, w - 3, theme.g.ellipsis)}</Text>
         </Box>

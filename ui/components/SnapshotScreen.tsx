@@ -1,7 +1,7 @@
 // One snapshot, laid out for reading: Layer 1 (active files marked as present/changed on this
 // host), Layer 2 with the failure graph, Layer 3 only on request. Actions: load (prints the
 // restore block on exit), copy it (OSC 52), mark completed, delete, verify.
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.ts";
 import {
@@ -12,15 +12,14 @@ import { layer3Text } from "../../src/engine/snapshots/recall.ts";
 import { symbolicLines, type SymbolicEntryLike } from "../../src/engine/snapshots/layers.ts";
 import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
-import { useListNavigation } from "../hooks/useListNavigation.ts";
 import { useRefState } from "../hooks/useRefState.ts";
-import { age, wrap } from "../../src/lib/text.ts";
+import { age, fit, wrap } from "../../src/lib/text.ts";
 import { Frame } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 
 export const SNAPSHOT_KEYS: HelpKeys = [
-  ["↑/↓ j/k PgUp/PgDn", "scroll"], ["l Enter", "load: quit and print the restore block to stdout"], ["c", "copy the restore block to the clipboard (OSC 52)"],
-  ["3", "show or hide Layer 3 (cold archive)"], ["v", "verify active files again"], ["d", "mark completed"], ["x", "delete (asks first)"],
+  ["↑/↓ j/k", "scroll a line"], ["PgUp/PgDn Space b", "scroll a page"], ["g/G Home/End", "top, end"], ["l Enter", "load: quit and print the restore block to stdout"], ["c", "copy the restore block to the clipboard (OSC 52)"],
+  ["3", "show Layer 3 (cold archive) and jump to it; again: hide"], ["v", "verify active files again"], ["d", "mark completed"], ["x", "delete (asks first)"],
   ["f", "failure graph"], ["?", "keys"], ["q Esc", "back"],
 ];
 
@@ -35,10 +34,12 @@ function osc52(text: string): string {
 }
 
 export function SnapshotScreen(props: {
-  snapshotId: string; width: number; height: number; active: boolean; onBack: (changed: boolean) => void; onFailures: (projectId: string) => void;
+  snapshotId: string; width: number; height: number; active: boolean; onBack: (changed: boolean) => void; onFailures: (projectId: string, projectName?: string) => void;
 }) {
   const { session, theme, exit, writeTerminal, now } = useUi();
-  const [showL3, setShowL3] = useState(false);
+  // Read by the key handler at once, so `3` then `j` in one burst scroll Layer 3, not the view before it.
+  const [getShowL3, setShowL3] = useRefState(false);
+  const [getTop, setTop] = useRefState(0);
   const [confirmingDelete, setConfirmDelete] = useRefState(false);
   const [status, setStatus] = useState<string | undefined>();
   const [verifyTick, setVerifyTick] = useState(0);
@@ -53,25 +54,34 @@ export function SnapshotScreen(props: {
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [data.data, verifyTick],
   );
-
-  const lines = useMemo(
-    () => (data.data ? layout(data.data.snapshot, data.data.failures, checks, showL3, props.width - 2, theme, now()) : []),
+  // Both layouts (Layer 3 hidden and shown), so a key knows at once what the other one looks like.
+  const layouts = useMemo(
+    () => (data.data ? ([false, true] as const).map((l3) => layout(data.data!.snapshot, data.data!.failures, checks, l3, props.width - 2, theme, now())) : null),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [data.data, checks, showL3, props.width],
+    [data.data, checks, props.width],
   );
-  const visible = Math.max(1, props.height - 4);
-  const nav = useListNavigation(Math.max(0, lines.length - visible + 1), 1);
+  const current = () => layouts?.[getShowL3() ? 1 : 0] ?? { lines: [], layer3At: 0, layer3Lines: 0 };
+  // The body: the frame's title and key line, the status line when there is one, and the scroll marker.
+  const visible = Math.max(1, props.height - 3 - (status ? 1 : 0));
+  const maxTop = () => Math.max(0, current().lines.length - visible);
+  const scrollTo = (n: number) => setTop(Math.max(0, Math.min(maxTop(), n)));
 
+  // While an action runs (mark completed, delete, copy), keys wait for its outcome.
+  const busy = useRef(false);
   const act = async (what: () => Promise<string | void>) => {
+    busy.current = true;
     try {
       const msg = await what();
       if (msg) setStatus(msg);
     } catch (e) {
       setStatus((e as Error).message);
+    } finally {
+      busy.current = false;
+      handOn();
     }
   };
 
-  useKeys((input, key) => {
+  const handOn = useKeys((input, key) => {
     const s = data.data?.snapshot;
     if (!s) {
       if (input === "q" || key.escape) props.onBack(false);
@@ -87,12 +97,14 @@ export function SnapshotScreen(props: {
       } else setStatus("Delete cancelled.");
       return;
     }
-    if (key.upArrow || input === "k") nav.setSelected(nav.selected - 1);
-    else if (key.downArrow || input === "j") nav.setSelected(nav.selected + 1);
-    else if (key.pageUp) nav.setSelected(nav.selected - (visible - 1));
-    else if (key.pageDown || input === " ") nav.setSelected(nav.selected + (visible - 1));
-    else if (input === "g") nav.setSelected(0);
-    else if (input === "G") nav.setSelected(lines.length);
+    const top = Math.min(getTop(), maxTop());
+    const page = Math.max(1, visible - 1);
+    if (key.upArrow || input === "k") scrollTo(top - 1);
+    else if (key.downArrow || input === "j") scrollTo(top + 1);
+    else if (key.pageUp || input === "b") scrollTo(top - page);
+    else if (key.pageDown || input === " ") scrollTo(top + page);
+    else if (key.home || input === "g") scrollTo(0);
+    else if (key.end || input === "G") scrollTo(maxTop());
     else if (input === "l" || key.return) void act(async () => exit((await restoreById(session, s.id)).block.text));
     else if (input === "c") {
       void act(async () => {
@@ -100,40 +112,58 @@ export function SnapshotScreen(props: {
         writeTerminal(osc52(r.block.text));
         return `Copied the restore block (${r.block.tokens} tokens) to the clipboard with OSC 52.`;
       });
-    } else if (input === "3") setShowL3((v) => !v);
-    else if (input === "v") {
+    } else if (input === "3") {
+      if (!current().layer3Lines) return setStatus("This snapshot has no Layer 3 (cold archive).");
+      // Shown: jump to it; pressed again: hidden, back where the reading was.
+      const show = !getShowL3();
+      setShowL3(show);
+      scrollTo(show ? current().layer3At : Math.min(top, current().layer3At));
+    } else if (input === "v") {
       setVerifyTick((t) => t + 1);
       setStatus("Verified the active files against this host.");
     } else if (input === "d") {
       void act(async () => {
         await setStatusById(session, s.id, "completed");
-        data.reload();
+        await data.reload();
         return `Marked ${s.name} completed.`;
       });
     } else if (input === "x") {
       setConfirmDelete(true);
       setStatus(`Delete ${s.name}? y to delete, any other key to keep it.`);
-    } else if (input === "f") props.onFailures(s.project_id);
+    } else if (input === "f") props.onFailures(s.project_id, data.data?.project);
     else if (input === "q" || key.escape) props.onBack(false);
-  }, { isActive: props.active });
+  }, { isActive: props.active, ready: !!data.data || !!data.error, wait: () => busy.current });
 
   const s = data.data?.snapshot;
-  const title = s ? `${data.data!.project} ${theme.g.sep} ${s.name}` : "Snapshot";
+  const title = s ? `${fit(data.data!.project, Math.max(8, Math.floor(props.width / 3)), theme.g.ellipsis)} ${theme.g.sep} ${s.name}` : "Snapshot";
+  const { lines, layer3At, layer3Lines } = current();
+  const top = Math.min(getTop(), maxTop());
+  const below = Math.max(0, lines.length - top - visible);
+  const l3Visible = getShowL3() && layer3At < top + visible;
+  const g = theme.g;
+  const marker = [
+    // ASCII has no arrows: "v" and "^" would read as keys.
+    below ? (theme.ascii ? `${below} more line${below === 1 ? "" : "s"} below (Down/PgDn)` : `${g.down} ${below} more line${below === 1 ? "" : "s"} (${g.down}/PgDn)`) : top ? "end" : "",
+    top ? (theme.ascii ? `${top} above` : `${g.up} ${top} above`) : "",
+    layer3Lines && !l3Visible ? `3 ${g.arrow} Layer 3 (cold archive, ${layer3Lines} line${layer3Lines === 1 ? "" : "s"})` : "",
+  ].filter(Boolean).join(` ${g.sep} `);
   return (
     <Frame title={title} width={props.width} height={props.height} status={status}
-      hints={["l load", "c copy", "3 layer 3", "v verify", "d done", "x delete", "? keys", "q back"]}>
+      hints={["l load", "c copy", ...(layer3Lines ? ["3 layer 3"] : []), "v verify", "d done", "x delete", "? keys", "q back"]}>
       {data.error ? <Text color={theme.c("bad")}>{data.error.message}</Text> : null}
       {!s && !data.error ? <Text color={theme.c("muted")}>Loading…</Text> : null}
-      <Box flexDirection="column">
-        {lines.slice(nav.selected, nav.selected + visible).map((l, i) => (
-          <Text key={nav.selected + i} color={l.color} bold={l.bold} wrap="truncate">{l.text || " "}</Text>
+      <Box flexDirection="column" height={s ? visible : undefined}>
+        {lines.slice(top, top + visible).map((l, i) => (
+          <Text key={top + i} color={l.color} bold={l.bold} wrap="truncate">{l.text || " "}</Text>
         ))}
       </Box>
+      {s && marker ? <Text color={theme.c("accent")}>{fit(marker, props.width, g.ellipsis)}</Text> : null}
     </Frame>
   );
 }
 
-function layout(s: SnapshotRecord, failures: FailureRecord[], checks: FileCheck[], showL3: boolean, cols: number, theme: ReturnType<typeof useUi>["theme"], now: Date): Line[] {
+/** The snapshot as lines of text; `layer3At` is where Layer 3 starts (its heading, or the line saying how to show it). */
+function layout(s: SnapshotRecord, failures: FailureRecord[], checks: FileCheck[], showL3: boolean, cols: number, theme: ReturnType<typeof useUi>["theme"], now: Date): { lines: Line[]; layer3At: number; layer3Lines: number } {
   const out: Line[] = [];
   const head = (text: string) => out.push({ text, bold: true, color: theme.c("accent") });
   const field = (label: string, value: string, color?: string) => {
@@ -176,12 +206,16 @@ function layout(s: SnapshotRecord, failures: FailureRecord[], checks: FileCheck[
     }
   }
   out.push({ text: "" });
-  if (showL3) {
-    head("Layer 3 · Cold Archive".replace("·", theme.g.sep));
-    const text = layer3Text(s);
-    for (const l of wrap(text || "(empty)", cols)) out.push({ text: l });
+  const layer3At = out.length;
+  const text = layer3Text(s);
+  const archive = text ? wrap(text, cols) : [];
+  if (!archive.length) {
+    out.push({ text: "Layer 3 (cold archive): empty.", color: theme.c("muted") });
+  } else if (showL3) {
+    head(`Layer 3 ${theme.g.sep} Cold Archive (never auto-restored; 3 hides it)`);
+    for (const l of archive) out.push({ text: l });
   } else {
-    out.push({ text: "Layer 3 (cold archive) is never auto-restored: press 3 to show it.", color: theme.c("muted") });
+    out.push({ text: `Layer 3 (cold archive, ${archive.length} line${archive.length === 1 ? "" : "s"}) is never auto-restored: press 3 to show it.`, color: theme.c("muted") });
   }
-  return out;
+  return { lines: out, layer3At, layer3Lines: archive.length };
 }

@@ -1,28 +1,35 @@
-// Loads data from an engine function; `reload()` runs it again after a change.
-import { useCallback, useEffect, useState } from "react";
+// Loads data from an engine function; `reload()` runs it again after a change and resolves once
+// the new data is in (a screen that must not act on stale rows waits for it).
+import { useCallback, useEffect, useRef, useState } from "react";
 
 export interface AsyncState<T> {
   data?: T;
   error?: Error;
   loading: boolean;
-  reload: () => void;
+  reload: () => Promise<void>;
 }
 
 export function useAsync<T>(fn: () => Promise<T>, deps: unknown[]): AsyncState<T> {
   const [state, setState] = useState<{ data?: T; error?: Error; loading: boolean }>({ loading: true });
   const [tick, setTick] = useState(0);
+  const waiting = useRef<(() => void)[]>([]);
   useEffect(() => {
     let live = true;
     setState((s) => ({ ...s, loading: true }));
-    fn().then(
-      (data) => live && setState({ data, loading: false }),
-      (error: Error) => live && setState({ error, loading: false }),
-    );
+    const settle = (next: { data?: T; error?: Error; loading: boolean }) => {
+      if (!live) return; // a newer load answers the waiters
+      setState(next);
+      for (const w of waiting.current.splice(0)) w();
+    };
+    fn().then((data) => settle({ data, loading: false }), (error: Error) => settle({ error, loading: false }));
     return () => {
       live = false;
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, tick]);
-  const reload = useCallback(() => setTick((t) => t + 1), []);
+  const reload = useCallback(() => new Promise<void>((resolve) => {
+    waiting.current.push(resolve);
+    setTick((t) => t + 1);
+  }), []);
   return { ...state, reload };
 }

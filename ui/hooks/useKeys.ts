@@ -1,5 +1,8 @@
-// useInput, one key at a time. ink hands over a burst of typed keys (tmux send-keys, a fast typist,
-// a paste) as one string such as "j\r"; screens want each key on its own, in order.
+// Keys, one at a time, to the screen on top. ink hands over a burst of typed keys (tmux send-keys,
+// a fast typist, a paste) as one string such as "q\r"; screens want each key on its own, in order,
+// and a key that follows a screen change in the same burst belongs to the new screen: the app
+// routes every key (see app.tsx) and holds keys until the screen they are for can use them.
+import { createContext, useContext, useLayoutEffect, useRef } from "react";
 import { useInput, type Key } from "ink";
 
 const NO_KEY: Key = {
@@ -7,6 +10,8 @@ const NO_KEY: Key = {
   return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false,
   super: false, hyper: false, capsLock: false, numLock: false,
 } as Key;
+
+export type KeyHandler = (input: string, key: Key) => void;
 
 export function splitKeys(input: string, key: Key): [string, Key][] {
   if (input.length <= 1 || input.startsWith("\x1b") || key.ctrl || key.meta) return [[input, key]];
@@ -18,8 +23,45 @@ export function splitKeys(input: string, key: Key): [string, Key][] {
   });
 }
 
-export function useKeys(handler: (input: string, key: Key) => void, opts: { isActive?: boolean } = {}): void {
+/** A screen's key handler as the router sees it: `wait` says a key must wait for data still loading. */
+export interface KeyTarget {
+  handle: KeyHandler;
+  wait?: (input: string, key: Key) => boolean;
+}
+
+export interface KeyRouter {
+  /** Registers the handler of screen `id`; returns the unregister function. */
+  register: (id: string, target: { current: KeyTarget }) => () => void;
+  /** Hands queued keys on (after a render that may have made a screen ready). */
+  flush: () => void;
+}
+
+export const KeyRouterContext = createContext<KeyRouter | null>(null);
+/** The id of the screen a component belongs to (set by the app around each screen). */
+export const ScreenIdContext = createContext<string | null>(null);
+
+/**
+ * A screen's keys. Inside the app, the router calls `handler` only while this screen is on top;
+ * with `ready: false` (its data still loading) or `wait` returning true for a key, that key and
+ * those after it wait; the returned function hands held keys on once `wait` has changed without a
+ * render. Outside the app (a lone component), ink's input is used directly.
+ */
+export function useKeys(handler: KeyHandler, opts: { isActive?: boolean; ready?: boolean; wait?: (input: string, key: Key) => boolean } = {}): () => void {
+  const router = useContext(KeyRouterContext);
+  const screen = useContext(ScreenIdContext);
+  const routed = !!(router && screen);
+  const ready = opts.ready ?? true;
+  const userWait = opts.wait;
+  const target = useRef<KeyTarget>({ handle: handler });
+  target.current = { handle: handler, wait: (i, k) => !ready || !!userWait?.(i, k) };
+  useLayoutEffect(() => (routed ? router!.register(screen!, target) : undefined), [routed, router, screen]);
+  // Every render may have made this screen ready for the keys waiting for it.
+  useLayoutEffect(() => {
+    if (routed) router!.flush();
+  });
   useInput((input, key) => {
-    for (const [i, k] of splitKeys(input, key)) handler(i, k);
-  }, opts);
+    for (const [i, k] of splitKeys(input, key)) target.current.handle(i, k);
+  }, { isActive: !routed && (opts.isActive ?? true) });
+  // For a screen whose `wait` just turned false outside a render: hand on the keys held for it.
+  return () => router?.flush();
 }

@@ -6,20 +6,29 @@ import { UserError } from "../../errors.ts";
 import { localHomeDir } from "../home/home.ts";
 import { writeFileAtomic } from "../../lib/fs.ts";
 
-export const HOOK_EVENTS = [
-  { event: "SessionStart", matcher: "startup|resume|clear|compact", arg: "session-start", timeout: 10 },
+// PostToolUse stays synchronous: its warnings must reach the user (an async hook's systemMessage
+// is not shown) and its emergency snapshot must be written before the context is lost.
+// PostToolUseFailure only counts failures in the signal, so it runs in the background.
+export const HOOK_EVENTS: readonly { event: string; matcher?: string; arg: string; timeout: number; async?: true }[] = [
+  { event: "SessionStart", matcher: "startup|resume|clear|compact|fork", arg: "session-start", timeout: 10 },
+  { event: "UserPromptSubmit", arg: "user-prompt-submit", timeout: 10 },
   { event: "PostToolUse", matcher: "", arg: "post-tool-use", timeout: 5 },
+  { event: "PostToolUseFailure", matcher: "", arg: "post-tool-use-failure", timeout: 5, async: true },
   { event: "PreCompact", matcher: "manual|auto", arg: "pre-compact", timeout: 10 },
-  { event: "Stop", matcher: undefined, arg: "stop", timeout: 10 },
-  { event: "SessionEnd", matcher: undefined, arg: "session-end", timeout: 10 },
-] as const;
+  { event: "Stop", arg: "stop", timeout: 10 },
+  { event: "SessionEnd", arg: "session-end", timeout: 10 },
+];
 
-export type HookArg = (typeof HOOK_EVENTS)[number]["arg"];
+/** What `mindsave hook EVENT` accepts. */
+export const HOOK_ARGS = HOOK_EVENTS.map((h) => h.arg);
+
+export type HookArg = string;
 
 interface HookCommand {
   type: "command";
   command: string;
   timeout?: number;
+  async?: boolean;
 }
 
 interface MatcherGroup {
@@ -96,6 +105,8 @@ export function localBinary(env: NodeJS.ProcessEnv): string {
 export interface HooksResult {
   settings: string;
   added: string[];
+  /** Hooks of an earlier install brought up to date (e.g. a SessionStart matcher without `fork`). */
+  updated: string[];
   removed: string[];
   backup: string | null;
 }
@@ -111,30 +122,36 @@ export function installHooks(path: string, binary: string, env: NodeJS.ProcessEn
   const settings = readSettings(path);
   const hooks = (settings.hooks && typeof settings.hooks === "object" ? settings.hooks : {}) as Record<string, MatcherGroup[]>;
   const added: string[] = [];
+  const updated: string[] = [];
   for (const h of HOOK_EVENTS) {
     const command = hookCommand(binary, h.arg);
     const groups = Array.isArray(hooks[h.event]) ? hooks[h.event] : [];
-    const present = groups.some((g) => Array.isArray(g?.hooks) && g.hooks.some((c) => c?.command === command));
-    if (present) continue;
-    const group: MatcherGroup = { ...(h.matcher !== undefined ? { matcher: h.matcher } : {}), hooks: [{ type: "command", command, timeout: h.timeout }] };
-    hooks[h.event] = [...groups, group];
-    added.push(command);
+    const group: MatcherGroup = { ...(h.matcher !== undefined ? { matcher: h.matcher } : {}), hooks: [{ type: "command", command, timeout: h.timeout, ...(h.async ? { async: true } : {}) }] };
+    const at = groups.findIndex((g) => Array.isArray(g?.hooks) && g.hooks.some((c) => c?.command === command));
+    if (at === -1) {
+      hooks[h.event] = [...groups, group];
+      added.push(command);
+    } else if (groups[at].hooks.length === 1 && JSON.stringify(groups[at]) !== JSON.stringify(group)) {
+      // A group that holds only our hook is ours: an earlier install's matcher or options are replaced.
+      hooks[h.event] = groups.map((g, i) => (i === at ? group : g));
+      updated.push(command);
+    }
   }
   let saved: string | null = null;
-  if (added.length) {
+  if (added.length || updated.length) {
     saved = backup(path, now);
     writeJsonAtomic(path, { ...settings, hooks });
     const m = readManifest(env);
-    m.installed[path] = [...new Set([...(m.installed[path] ?? []), ...added])];
+    m.installed[path] = [...new Set([...(m.installed[path] ?? []), ...added, ...updated])];
     writeJsonAtomic(manifestPath(env), m);
   }
-  return { settings: path, added, removed: [], backup: saved };
+  return { settings: path, added, updated, removed: [], backup: saved };
 }
 
 export function uninstallHooks(path: string, env: NodeJS.ProcessEnv, now: Date): HooksResult {
   const m = readManifest(env);
   const ours = new Set(m.installed[path] ?? []);
-  if (!ours.size || !existsSync(path)) return { settings: path, added: [], removed: [], backup: null };
+  if (!ours.size || !existsSync(path)) return { settings: path, added: [], updated: [], removed: [], backup: null };
   const settings = readSettings(path);
   const hooks = (settings.hooks ?? {}) as Record<string, MatcherGroup[]>;
   const removed: string[] = [];
@@ -168,5 +185,5 @@ export function uninstallHooks(path: string, env: NodeJS.ProcessEnv, now: Date):
   }
   delete m.installed[path];
   writeJsonAtomic(manifestPath(env), m);
-  return { settings: path, added: [], removed, backup: saved };
+  return { settings: path, added: [], updated: [], removed, backup: saved };
 }

@@ -1,7 +1,7 @@
 // The project's tool log: the cold archive of what an agent did (the spec's tool_logs/*.jsonl).
 // Never restored; appended by `ingest`, the stop hook and import; secrets redacted on the way in.
 import { derivedId } from "../ids.ts";
-import { redact } from "../snapshots/redact.ts";
+import { redactHead } from "../snapshots/redact.ts";
 import type { Session } from "../session.ts";
 import type { StoreWriter, ToolCallRecord } from "../../store/store.ts";
 
@@ -28,7 +28,10 @@ export function actionFor(tool: string): string {
   return ["read", "write", "edit", "bash"].includes(t) ? t : "other";
 }
 
-/** Appends tool calls inside the caller's transaction; returns how many were new. */
+/**
+ * Appends tool calls inside the caller's transaction; returns how many were new. Every path into
+ * the tool log (ingest, hooks, import) comes through here: each text field is redacted.
+ */
 export async function appendToolCalls(w: StoreWriter, projectId: string, calls: ToolCallInput[]): Promise<number> {
   let added = 0;
   for (const c of calls) {
@@ -36,12 +39,12 @@ export async function appendToolCalls(w: StoreWriter, projectId: string, calls: 
     const rec: ToolCallRecord = {
       id: derivedId("t", projectId, c.session_id ?? "", key),
       project_id: projectId,
-      session_id: c.session_id ?? null,
-      timestamp: c.timestamp,
-      action: c.action,
-      tool: c.tool ?? c.action,
-      target: redact(c.target).slice(0, 2000),
-      summary: redact(c.summary ?? "").slice(0, 2000),
+      session_id: c.session_id ? redactHead(c.session_id, 200) : null,
+      timestamp: redactHead(c.timestamp, 100),
+      action: redactHead(c.action, 100),
+      tool: redactHead(c.tool ?? c.action, 200),
+      target: redactHead(c.target, 2000),
+      summary: redactHead(c.summary ?? "", 2000),
     };
     if (await w.addToolCall(rec)) added++;
   }

@@ -13,9 +13,11 @@
 // "N tool calls this session" counts those). Hooks run after every turn, so older calls were logged
 // by earlier hooks; `ingest` of a long old transcript takes the newest calls of its tail window
 // only. A tool call without an id is identified by its line's byte offset (`@offset.block`).
-// Text that goes into snapshots and the tool log has its control characters removed here.
+// Text that goes into snapshots and the tool log has its control characters removed here, and its
+// secrets redacted before any of it is cut short (a secret cut in half is no longer recognised).
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { stripControl } from "../snapshots/input-limits.ts";
+import { redactHead } from "../snapshots/redact.ts";
 
 /** The start of a transcript read for its identity when the file is longer than the budget. */
 export const HEAD_BYTES = 1024 * 1024;
@@ -25,6 +27,8 @@ const CHUNK = 1024 * 1024;
 /** Tool inputs are kept only as far as a snapshot or the tool log shows them. */
 const INPUT_KEYS = ["file_path", "notebook_path", "path", "command", "pattern", "url", "query", "description", "prompt"];
 const INPUT_TEXT_MAX = 1000;
+/** The most of a prompt, a todo or a path kept (a prompt becomes a one-line goal). */
+const TEXT_MAX = 2000;
 /** The newest tool calls kept: what one hook writes to the tool log is bounded too. */
 export const MAX_TOOL_USES = 2000;
 
@@ -90,6 +94,8 @@ function usageOf(line: Line): Usage | null {
   if (line?.type !== "assistant" || !u || typeof u !== "object") return null;
   const n = (x: unknown) => (typeof x === "number" && Number.isFinite(x) ? x : 0);
   const input = n(u.input_tokens), read = n(u.cache_read_input_tokens), created = n(u.cache_creation_input_tokens);
+  // A `<synthetic>` line (an interruption, an API error) carries zero usage: not a measurement.
+  if (line.message.model === "<synthetic>" || input + read + created === 0) return null;
   return {
     input_tokens: input, cache_read_input_tokens: read, cache_creation_input_tokens: created,
     model: typeof line.message.model === "string" ? line.message.model : null, context: input + read + created,
@@ -156,16 +162,22 @@ export function lastUsage(path: string, tailBytes = TAIL_BYTES): Usage | null {
     for (let window = Math.min(256 * 1024, tailBytes); ; window = Math.min(window * 4, tailBytes)) {
       const start = Math.max(0, size - window);
       let found: Usage | null = null;
+      let compacted = false;
       eachLine(fd, start, size, true, (text) => {
-        if (text.includes('"usage"')) found = usageOf(parseLine(text) ?? {}) ?? found;
+        if (!text.includes('"usage"') && !text.includes("compact_boundary")) return;
+        const line = parseLine(text) ?? {};
+        const u = usageOf(line);
+        if (u) [found, compacted] = [u, false];
+        else if (line.type === "system" && line.subtype === "compact_boundary") [found, compacted] = [null, true];
       });
-      if (found || start === 0 || window >= tailBytes) return found;
+      // A usage from before the newest compaction measures a context that no longer exists.
+      if (found || compacted || start === 0 || window >= tailBytes) return found;
     }
   });
 }
 
 function promptText(line: Line): string | null {
-  if (line.type !== "user" || line.isMeta || line.isSidechain) return null;
+  if (line.type !== "user" || line.isMeta || line.isSidechain || line.isCompactSummary) return null;
   const c = line.message?.content;
   let text = "";
   if (typeof c === "string") text = c;
@@ -173,23 +185,27 @@ function promptText(line: Line): string | null {
     if (c.some((b) => b?.type === "tool_result")) return null;
     text = c.filter((b) => b?.type === "text").map((b) => String(b.text ?? "")).join("\n");
   }
-  text = stripControl(text).trim();
+  text = redactHead(text, TEXT_MAX, stripControl).trim();
   // Slash-command wrappers and caveats are the client's, not the person's words.
   if (!text || text.startsWith("<command-") || text.startsWith("<local-command") || text.startsWith("Caveat:")) return null;
+  // Nor are an interruption marker and a compaction's summary (also without its flag) a prompt.
+  if (text.startsWith("[Request interrupted by user") || text.startsWith("This session is being continued from a previous conversation")) return null;
   return text;
 }
 
 const EDIT_TOOLS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
 
 const str = (v: unknown): string | null => (typeof v === "string" ? stripControl(v) : null);
+/** A text as facts keep it: control characters stripped, secrets redacted, at most `max` characters. */
+const clean = (v: string, max = TEXT_MAX): string => redactHead(v, max, stripControl);
 
-/** The parts of a tool's input that facts and `toolTarget` use, without control characters. */
+/** The parts of a tool's input that facts and `toolTarget` use, without control characters or secrets. */
 function slimInput(input: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k of INPUT_KEYS) if (typeof input[k] === "string") out[k] = stripControl((input[k] as string).slice(0, INPUT_TEXT_MAX));
+  for (const k of INPUT_KEYS) if (typeof input[k] === "string") out[k] = clean(input[k] as string, INPUT_TEXT_MAX);
   if (Array.isArray(input.todos)) {
     out.todos = input.todos.filter((t: any) => t && typeof t.content === "string")
-      .map((t: any) => ({ content: stripControl(t.content), status: stripControl(String(t.status ?? "pending")), activeForm: str(t.activeForm) ?? undefined }));
+      .map((t: any) => ({ content: clean(t.content), status: stripControl(String(t.status ?? "pending")), activeForm: typeof t.activeForm === "string" ? clean(t.activeForm) : undefined }));
   }
   return out;
 }
@@ -237,7 +253,7 @@ class Collector {
           else if (l.startsWith("-")) removed++;
         }
       }
-      const path = stripControl(result.filePath);
+      const path = clean(result.filePath);
       const prev = this.patches.get(path);
       if (prev) {
         prev.added += added;
@@ -249,7 +265,7 @@ class Collector {
   /** `place`: the line's byte offset and the block's index, the id of a call that has none. */
   private toolUse(block: Line, line: Line, place: string): void {
     const input = slimInput(block.input && typeof block.input === "object" ? block.input : {});
-    const name = stripControl(block.name);
+    const name = clean(block.name, 200);
     // Without an id, the call's place in the file identifies it, so re-reading adds nothing.
     const uses = this.facts.tool_uses;
     uses.push({ id: String(block.id ?? place), name, input, timestamp: stripControl(String(line.timestamp ?? "")) });

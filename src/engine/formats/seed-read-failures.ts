@@ -2,6 +2,7 @@
 // and telling whether the store already knows all a node says.
 import { join } from "node:path";
 import { normaliseItem } from "../failures/graph.ts";
+import { redact, redactDeep } from "../snapshots/redact.ts";
 import type { FailureRecord } from "../../store/store.ts";
 import { isDir, listDirNoFollow } from "../../lib/fs.ts";
 import { asStrings, instant, isObj, mtime, readJson, unslug } from "./seed-layout.ts";
@@ -32,13 +33,14 @@ export function readNodes(dir: string, scope: "project" | "global", label: strin
       warnings.push(`${file}: not a failure node (.json file); not imported.`);
       continue;
     }
-    const data = readJson(path, file, warnings);
+    // Redacted as read, the file name too: unslugging would break a secret in it past recognition.
+    const data = redactDeep(readJson(path, file, warnings));
     if (data === undefined) continue;
     if (!isObj(data)) {
       warnings.push(`${file}: not a JSON object; not imported.`);
       continue;
     }
-    const stem = name.replace(/\.json$/i, "");
+    const stem = redact(name.replace(/\.json$/i, ""));
     const named = [data.item, data.name].find((v) => typeof v === "string" && v.trim()) as string | undefined;
     const item = named?.trim() ?? unslug(stem);
     const where = `${file} (${JSON.stringify(item)})`;

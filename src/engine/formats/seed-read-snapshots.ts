@@ -5,6 +5,7 @@ import { join, resolve } from "node:path";
 import { parseDocument } from "yaml";
 import { UserError } from "../../errors.ts";
 import { isAbsoluteAny } from "../projects/paths.ts";
+import { redact, redactDeep } from "../snapshots/redact.ts";
 import { SNAPSHOT_VERSION } from "../snapshots/save.ts";
 import { fromFields, parseSnapshotText, parseStatus, splitFrontMatter, type SnapshotInput } from "../snapshots/input.ts";
 import type { FailureGraphEntry } from "../../store/store.ts";
@@ -188,7 +189,10 @@ export interface ParsedSnapshot {
 export function parseSnapshotFile(text: string, file: string, loc: SeedLocation, index: IndexInfo, fileTime: Date): ParsedSnapshot {
   const where = `snapshots/${file}`;
   const warnings: string[] = [];
-  const { yaml: front, body } = splitFrontMatter(text);
+  const { yaml: front, body: rawBody } = splitFrontMatter(text);
+  // Redacted as read, before any field is moved, joined, rebased or slugged (which could break a
+  // secret up past recognition); the save redacts again, finding nothing more.
+  const body = redact(rawBody);
   const doc = parseDocument(front, { uniqueKeys: false });
   if (doc.errors.length) {
     parseSnapshotText(text, where); // throws the engine's sentence, with the line
@@ -196,7 +200,7 @@ export function parseSnapshotFile(text: string, file: string, loc: SeedLocation,
   }
   const parsed = doc.toJS() as unknown;
   if (!isObj(parsed)) throw new UserError(`${where} has no snapshot fields (expected YAML front matter with goal, state, next_action, …).`);
-  const data: Obj = { ...parsed };
+  const data: Obj = redactDeep({ ...parsed });
   /** Values import moved aside (each named in its own warning), added to the snapshot's extra. */
   const kept: Obj = {};
 
@@ -259,9 +263,10 @@ export function parseSnapshotFile(text: string, file: string, loc: SeedLocation,
 
   // The id: the file's, else the index's entry for this file, else the file name.
   const entry = index.byFile.get(file) ?? (typeof data.snapshot_id === "string" ? index.byId.get(data.snapshot_id) : undefined);
-  let id = data.snapshot_id !== undefined && data.snapshot_id !== null && String(data.snapshot_id).trim()
+  // The index's id and the file name are redacted too: a re-import finds the snapshot by this id.
+  let id = redact(data.snapshot_id !== undefined && data.snapshot_id !== null && String(data.snapshot_id).trim()
     ? String(data.snapshot_id).trim()
-    : typeof entry?.id === "string" && entry.id.trim() ? entry.id.trim() : file.replace(/\.md$/i, "");
+    : typeof entry?.id === "string" && entry.id.trim() ? entry.id.trim() : file.replace(/\.md$/i, ""));
   if (!SAFE_ID.test(id)) {
     const safe = id.normalize("NFC").replace(/[^\p{L}\p{N}\p{M}_.-]+/gu, "_").replace(/^[._-]+/, "").slice(0, 120) || "snapshot";
     warnings.push(`${where}: snapshot_id ${JSON.stringify(id)} cannot be a file name; imported as ${safe}.`);

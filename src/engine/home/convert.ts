@@ -1,7 +1,7 @@
 // `mindsave encrypt` / `mindsave decrypt`: converts a home's store in place, safely. The converted
 // copy is written beside the store, reopened and checked (integrity, the same row count in every
 // table), and only then swapped in with one rename; the old file stays as mindsave.db.bak-<time>
-// (the last 3 are kept). At no moment is mindsave.db half converted: every intermediate state
+// (the last 3 are kept; see backups.ts). At no moment is mindsave.db half converted: every intermediate state
 // opens as either the old store or the new one.
 import { copyFileSync, existsSync, linkSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
@@ -10,8 +10,8 @@ import { Store } from "../../store/store.ts";
 import { resolveHome, prepareHome, journalModeFor, type Home } from "./home.ts";
 import { encryptionState, keyFilePath, newKey, storeKey, writeKeyFile, KDF_PARAMS, CIPHER } from "./encryption.ts";
 import { askNewPassphrase } from "./passphrase.ts";
+import { backupName, pruneBackups } from "./backups.ts";
 
-export const KEEP_BACKUPS = 3;
 const SIDE_FILES = ["-wal", "-shm", "-journal"];
 
 export interface ConvertResult {
@@ -183,33 +183,4 @@ function removeStore(path: string): void {
 function removeLeftovers(db: string): void {
   const prefix = `${basename(db)}.converting-`;
   for (const f of readdirSync(dirname(db))) if (f.startsWith(prefix)) rmSync(join(dirname(db), f), { force: true });
-}
-
-/** `mindsave.db.bak-20250102T030405Z` (with -2, -3… when one already has that name). */
-export function backupName(db: string, at: Date): string {
-  const stamp = at.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
-  let name = `${db}.bak-${stamp}`;
-  for (let i = 2; existsSync(name); i++) name = `${db}.bak-${stamp}-${i}`;
-  return name;
-}
-
-/** The backups of `db`, oldest first. */
-export function listBackups(db: string): string[] {
-  const prefix = `${basename(db)}.bak-`;
-  const dir = dirname(db);
-  return readdirSync(dir)
-    .filter((f) => f.startsWith(prefix) && !f.endsWith(".json") && !SIDE_FILES.some((s) => f.endsWith(s)))
-    .sort()
-    .map((f) => join(dir, f));
-}
-
-/** Removes all but the newest KEEP_BACKUPS backups (with their key files). */
-function pruneBackups(db: string): string[] {
-  const all = listBackups(db);
-  const old = all.slice(0, Math.max(0, all.length - KEEP_BACKUPS));
-  for (const b of old) {
-    rmSync(b, { force: true });
-    rmSync(keyFilePath(b), { force: true });
-  }
-  return old;
 }

@@ -1,15 +1,18 @@
 // The health report behind `mindsave doctor`: home and why, store, schema, integrity, host, free
-// space, and hosts whose clocks ran far ahead of this one (recorded by sync).
-import { statfsSync } from "node:fs";
-import { DRIVE_MARKER, isCompiled } from "./home.ts";
-import { currentTarget } from "./drive.ts";
-import { encryptionReport } from "./encryption.ts";
-import { existsSync } from "node:fs";
+// space, and hosts whose clocks ran far ahead of this one (recorded by sync). A store that cannot
+// be used (damaged, cut short, not a database, of another program or a newer schema) is reported,
+// not thrown: the report then says what is wrong from a read-only look at the file, and what to do.
+import { existsSync, statfsSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { SCHEMA_VERSION, parseHlc } from "../../store/store.ts";
+import { DRIVE_MARKER, isCompiled, resolveHome, type Home } from "./home.ts";
+import { currentTarget } from "./drive.ts";
+import { currentHost } from "./host.ts";
+import { encryptionReport, encryptionState, storeKey } from "./encryption.ts";
+import { listBackups } from "./backups.ts";
+import { SCHEMA_VERSION, StoreProblem, inspectStore, parseHlc, type StoreInspection, type StoreProblemKind } from "../../store/store.ts";
 import { VERSION } from "../../version.ts";
-import type { Session } from "../session.ts";
+import { Session, type SessionOptions } from "../session.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -42,31 +45,112 @@ export async function clocksAhead(session: Session): Promise<ClockAheadReport[]>
   return out;
 }
 
-export async function healthReport(session: Session) {
-  let free: number | null = null;
+function freeBytes(dir: string): number | null {
   try {
-    const fs = statfsSync(session.home.dir);
-    free = fs.bavail * fs.bsize;
+    const fs = statfsSync(dir);
+    return fs.bavail * fs.bsize;
   } catch {
-    free = null;
+    return null;
+  }
+}
+
+function basics(home: Home, env: NodeJS.ProcessEnv) {
+  let encryption: ReturnType<typeof encryptionReport> | null;
+  try {
+    encryption = encryptionReport(home.dbPath);
+  } catch {
+    encryption = null; // not a store at all: said under `problem`
   }
   return {
     version: VERSION,
     target: currentTarget(),
     compiled: isCompiled(),
     binary: isCompiled() ? process.execPath : null,
-    on_drive: session.home.reason === "portable" || existsSync(join(session.home.dir, DRIVE_MARKER)),
+    on_drive: home.reason === "portable" || existsSync(join(home.dir, DRIVE_MARKER)),
     temp_dir: tmpdir(),
-    home: session.home.dir,
-    home_reason: session.home.why,
-    store: session.home.dbPath,
-    encryption: encryptionReport(session.home.dbPath),
-    schema_version: await session.store.schemaVersion(),
+    home: home.dir,
+    home_reason: home.why,
+    store: home.dbPath,
+    encryption,
+    host: currentHost(env),
+    free_bytes: freeBytes(home.dir),
+    backups: existsSync(home.dir) ? listBackups(home.dbPath) : [],
+  };
+}
+
+export type HealthReport = ReturnType<typeof basics> & {
+  schema_version: number | null;
+  schema_supported: number;
+  journal_mode: string | null;
+  /** "ok", or what the integrity check found. */
+  integrity: string;
+  /** The store can only be read here (a write-protected file, folder or drive). */
+  read_only: boolean;
+  clocks_ahead: ClockAheadReport[];
+  /** What is wrong with the store, in one sentence that says what to do; null when it is healthy. */
+  problem: string | null;
+  problem_kind: StoreProblemKind | null;
+  /** A read-only look at a store with a problem: sizes, the integrity check, rows per table. */
+  damage: StoreInspection | null;
+};
+
+/** The health of the home's store; a store with a problem is described, never thrown. */
+export async function healthReport(opts: SessionOptions = {}): Promise<HealthReport> {
+  const env = opts.env ?? process.env;
+  const home = resolveHome({ flag: opts.home, env });
+  let session: Session | null = null;
+  let problem: StoreProblem | null = null;
+  try {
+    session = await Session.open(opts, { write: false });
+  } catch (e) {
+    if (!(e instanceof StoreProblem)) throw e; // a wrong passphrase, a missing home: one sentence
+    problem = e;
+  }
+  if (session) {
+    try {
+      const integrity = await session.store.integrityCheck();
+      const report: HealthReport = {
+        ...basics(home, env),
+        schema_version: await session.store.schemaVersion(),
+        schema_supported: SCHEMA_VERSION,
+        journal_mode: await session.store.journalMode(),
+        integrity,
+        read_only: session.store.readOnly,
+        clocks_ahead: await clocksAhead(session),
+        problem: null, problem_kind: null, damage: null,
+      };
+      if (integrity === "ok") return report;
+      problem = new StoreProblem("damaged", home.dbPath,
+        `The store ${home.dbPath} is damaged (its integrity check fails); run \`mindsave doctor --repair\` to copy what can still be read into a new store (the damaged file is kept as a backup).`);
+    } catch (e) {
+      if (!(e instanceof StoreProblem)) throw e;
+      problem = e;
+    } finally {
+      await session.close().catch(() => {});
+    }
+  }
+  return describeProblem(home, env, problem!);
+}
+
+async function describeProblem(home: Home, env: NodeJS.ProcessEnv, problem: StoreProblem): Promise<HealthReport> {
+  let key: string | undefined;
+  try {
+    const state = encryptionState(home.dbPath);
+    if (state.encrypted) key = await storeKey(home.dbPath, state.file!, { env });
+  } catch (e) {
+    if (!(e instanceof StoreProblem)) throw e;
+  }
+  const damage = existsSync(home.dbPath) ? await inspectStore(home.dbPath, { encryptionKey: key }) : null;
+  return {
+    ...basics(home, env),
+    schema_version: damage?.schema_version ?? null,
     schema_supported: SCHEMA_VERSION,
-    journal_mode: await session.store.journalMode(),
-    integrity: await session.store.integrityCheck(),
-    host: session.host,
-    free_bytes: free,
-    clocks_ahead: await clocksAhead(session),
+    journal_mode: null,
+    integrity: damage?.error ? `not checked: ${damage.error}` : (damage?.integrity.join("; ") || "not checked"),
+    read_only: false,
+    clocks_ahead: [],
+    problem: problem.message,
+    problem_kind: problem.kind,
+    damage,
   };
 }

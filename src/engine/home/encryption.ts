@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { UserError } from "../../errors.ts";
 import { writeFileAtomic } from "../../lib/fs.ts";
-import { Store, storeFileKind, type OpenOptions } from "../../store/store.ts";
+import { Store, StoreProblem, storeFileKind, type OpenOptions } from "../../store/store.ts";
 import { askPassphrase, type PassphraseRequest } from "./passphrase.ts";
 
 export const KEY_FILE_SUFFIX = ".key.json";
@@ -114,7 +114,7 @@ export function encryptionState(dbPath: string): EncryptionState {
   const present = existsSync(keyFile);
   if (present && kind === "plain") return { encrypted: false, keyFile, file: null, stale: true };
   if (!present && kind === "other") {
-    throw new UserError(`${dbPath} is not a MindSave store (not a SQLite database, or an encrypted store whose key file ${basename(keyFile)} is missing beside it); refusing to touch it.`);
+    throw new StoreProblem("not_a_database", dbPath, `${dbPath} is not a MindSave store (not a SQLite database, or an encrypted store whose key file ${basename(keyFile)} is missing beside it); refusing to touch it.`);
   }
   return { encrypted: present, keyFile, file: present ? readKeyFile(keyFile) : null, stale: false };
 }

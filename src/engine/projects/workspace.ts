@@ -94,10 +94,10 @@ function plainFolderRoot(start: string, env: NodeJS.ProcessEnv): string {
   return join(realDir(home), ...parts.slice(0, depth));
 }
 
-function git(root: string, args: string[]): string | null {
+function git(root: string, args: string[], timeout = 5000): string | null {
   try {
-    const r = spawnSync("git", ["-C", root, ...args], { encoding: "utf8", timeout: 5000, stdio: ["ignore", "pipe", "ignore"] });
-    return r.status === 0 ? r.stdout.trim() : null;
+    const r = spawnSync("git", ["-C", root, ...args], { encoding: "utf8", timeout, stdio: ["ignore", "pipe", "ignore"] });
+    return r.status === 0 ? r.stdout.trimEnd() : null;
   } catch {
     return null;
   }
@@ -143,9 +143,9 @@ function workspace(fields: Omit<Workspace, "remote">, gitDir: string | null): Wo
   });
 }
 
-/** `git diff --stat HEAD` of a checkout (what changed since the last commit), or "" outside git. */
+/** `git diff --stat HEAD` of a checkout (what changed since the last commit), or "" outside git; quick or nothing. */
 export function gitDiffStat(root: string | null): string {
-  return root ? git(root, ["diff", "--stat", "HEAD"]) ?? "" : "";
+  return root ? git(root, ["diff", "--stat", "HEAD"], 1500) ?? "" : "";
 }
 
 /** Sorted so repositories with several root commits (merged histories) agree on every host. */

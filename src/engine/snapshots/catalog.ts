@@ -49,3 +49,14 @@ export async function restoreById(session: Session, id: string, opts: { verify?:
 export function verifyById(session: Session, s: SnapshotRecord, root: string | null): FileCheck[] {
   return verifyFiles(s, root);
 }
+
+/**
+ * The project of the current directory (or the one chosen with --in) and how many snapshots it
+ * has; null outside any project. Where the TUI opens: on this project's snapshots, else the list.
+ */
+export async function currentProject(session: Session): Promise<{ id: string; name: string; snapshots: number } | null> {
+  const ctx = await session.project({ create: false }).catch(() => null);
+  if (!ctx) return null;
+  const counts = await session.store.snapshotCounts();
+  return { id: ctx.project.id, name: ctx.project.name, snapshots: counts.get(ctx.project.id)?.count ?? 0 };
+}

@@ -2,9 +2,9 @@
 // markdown body (Layer 3), or a plain YAML mapping, or command-line flags. Unknown fields are
 // kept (in `extra`) with a warning naming them, never dropped.
 // Every text read here loses its control characters and is measured (input-limits.ts).
-import { parseDocument, YAMLParseError } from "yaml";
+import { isAlias, isCollection, isPair, isScalar, parseDocument, YAMLParseError, type Document } from "yaml";
 import { UserError } from "../../errors.ts";
-import { checkSizes, stripControl, stripControlDeep } from "./input-limits.ts";
+import { checkSizes, stripControl, stripControlDeep, LAYER3_MAX } from "./input-limits.ts";
 import type { FailureGraphEntry, SnapshotStatus } from "../../store/store.ts";
 
 export interface SnapshotInput {
@@ -102,7 +102,8 @@ function failureGraph(v: unknown): Record<string, FailureGraphEntry> {
 export function splitFrontMatter(source: string): { yaml: string; body: string; hasFrontMatter: boolean } {
   const src = source.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n");
   const m = /^---[ \t]*\n([\s\S]*?)\n(?:---|\.\.\.)[ \t]*(?:\n([\s\S]*))?$/.exec(src);
-  if (m) return { yaml: m[1], body: (m[2] ?? "").trim(), hasFrontMatter: true };
+  // The closing line break belongs to the YAML: a block scalar ending the front matter keeps its own.
+  if (m) return { yaml: `${m[1]}\n`, body: (m[2] ?? "").trim(), hasFrontMatter: true };
   return { yaml: src, body: "", hasFrontMatter: false };
 }
 
@@ -118,7 +119,16 @@ export function parseSnapshotText(source: string, origin = "the snapshot"): Snap
     const what = e.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
     throw new UserError(`${origin} is not valid YAML${where}: ${what}.`.replace(/\.\.$/, "."));
   }
-  const data = doc.toJS() as unknown;
+  if (expandedSize(doc) > EXPANDED_MAX) {
+    throw new UserError(`${origin} uses YAML aliases (*name) that would expand it to more than ${EXPANDED_MAX / 1024 / 1024} MB of text; write the values out instead.`);
+  }
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIASES });
+  } catch (e) {
+    // Aliases that were never anchored, or so many that they look like a "billion laughs".
+    throw new UserError(`${origin} is not valid YAML: ${(e as Error).message}.`.replace(/\.\.$/, "."));
+  }
   if (data === null || typeof data !== "object" || Array.isArray(data)) {
     throw new UserError(`${origin} must be a YAML mapping of snapshot fields (goal, state, next_action, …).`);
   }
@@ -147,7 +157,8 @@ export function fromFields(raw: Record<string, unknown>, rawBody = ""): Snapshot
   const layer3 = [typeof data.layer3 === "string" ? data.layer3.trim() : "", body.trim()].filter(Boolean);
   input.layer3 = layer3.join("\n\n");
   const unknown = Object.keys(data).filter((k) => !KNOWN.has(k));
-  for (const k of unknown) input.extra[k] = data[k];
+  // Defined, not assigned: a field named `__proto__` is kept like any other.
+  for (const k of unknown) Object.defineProperty(input.extra, k, { value: data[k], enumerable: true, writable: true, configurable: true });
   if (unknown.length) {
     input.warnings.push(`Kept fields the spec does not define (stored with the snapshot's Layer 3): ${unknown.join(", ")}.`);
   }
@@ -285,4 +296,39 @@ export function legacyExcludedPath(line: string): { item: string; entry: Failure
   if (repeat !== undefined) entry.repeat_count = repeat;
   if (alternatives.length) entry.alternatives = alternatives;
   return { item, entry };
+}
+
+/** Alias uses (counting those inside aliased lists and mappings) a document may make: the yaml package's own default. */
+const MAX_ALIASES = 100;
+/** The most characters a snapshot's YAML may stand for once its aliases are expanded: more could never be saved. */
+const EXPANDED_MAX = 2 * LAYER3_MAX;
+
+/**
+ * How many characters of text `doc` stands for with every alias expanded, counted on the parsed
+ * nodes (each node once) before anything is built: a "billion laughs" of few aliases to long
+ * strings is refused here, where the alias count alone would let it through. Stops counting past EXPANDED_MAX.
+ */
+function expandedSize(doc: Document): number {
+  const known = new Map<object, number>();
+  const open = new Set<object>();
+  const size = (node: unknown): number => {
+    if (!node || typeof node !== "object") return 0;
+    if (isAlias(node)) {
+      const target = node.resolve(doc);
+      return target && !open.has(target) ? size(target) : 0;
+    }
+    const seen = known.get(node);
+    if (seen !== undefined) return seen;
+    let n = 1;
+    if (isScalar(node)) n += String(node.value ?? "").length;
+    else if (isPair(node)) n += size(node.key) + size(node.value);
+    else if (isCollection(node)) {
+      open.add(node);
+      for (const item of node.items) if ((n += size(item)) > EXPANDED_MAX) break;
+      open.delete(node);
+    }
+    known.set(node, n);
+    return n;
+  };
+  return size(doc.contents);
 }

@@ -52,7 +52,10 @@ export function snapshotFile(s: SnapshotRecord, activeFiles: string[]): string {
   if (Object.keys(s.failure_graph).length) front.failure_graph = s.failure_graph;
   if (s.compressed) front._compressed = { symbolic: s.compressed.symbolic, conflicts: s.compressed.conflicts };
   if (s.auto_trigger) front.auto_trigger = s.auto_trigger;
-  for (const [k, v] of Object.entries(s.extra ?? {})) if (!(k in front)) front[k] = v;
+  // Own keys only (an extra field may be named `constructor`), defined so `__proto__` stays a field.
+  for (const [k, v] of Object.entries(s.extra ?? {})) {
+    if (!Object.hasOwn(front, k)) Object.defineProperty(front, k, { value: v, enumerable: true, writable: true, configurable: true });
+  }
   const body = s.layer3.trim() ? `\n${s.layer3.trim()}\n` : "";
   return `---\n${yaml(front)}\n---\n${body}`;
 }

@@ -61,13 +61,17 @@ function replaceAll(text: string, regex: RegExp, decide: (match: string, groups:
   });
 }
 
-function applyRule(text: string, rule: SecretRule): string {
+/** Where a redaction reports each secret it replaces (kind, and the secret's text): `findSecrets`. */
+type Found = ((kind: string, secret: string) => void) | undefined;
+
+function applyRule(text: string, rule: SecretRule, found: Found): string {
   return replaceAll(text, rule.regex, (match, groups) => {
     const keep = groups.keep ?? "";
     const secret = match.slice(keep.length);
     if (rule.entropy !== undefined && entropy(secret) < rule.entropy) return undefined;
     if (rule.allow?.test(secret)) return undefined;
     if (rule.plausible && !plausible(secret)) return undefined;
+    found?.(rule.kind ?? rule.id, secret);
     return keep + tag(rule.kind ?? rule.id);
   });
 }
@@ -87,7 +91,9 @@ const NAMES = [...KIND_OF.keys()].sort((a, b) => b.length - a.length);
 /** The name starts a word: after a non-letter, or camelCase (`dbPassword`). */
 const NAME = `(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z]))(?<name>${NAMES.map(namePattern).join("|")})`;
 const QUOTED = `"(?:[^"\\\\\\n]|\\\\.){1,300}"|'[^'\\n]{1,300}'|\`[^\`\\n]{1,300}\``;
-const BARE = `[^\\s"'\`,;&()\\[\\]{}<>]{1,300}(?=[\\s"'\`,;&)\\]}<>]|$)`;
+/** A bare value ends where prose does, full-width (CJK) punctuation included: `password: flow）next`. */
+const CJK_PUNCT = "，。；：、（）「」『』【】！？";
+const BARE = `[^\\s"'\`,;&()\\[\\]{}<>${CJK_PUNCT}]{1,300}(?=[\\s"'\`,;&)\\]}<>${CJK_PUNCT}]|$)`;
 const VALUE = `(?<value>${QUOTED}|${BARE})`;
 /** `NAME=value`, `NAME: value`, `"name": "value"`, `name := value`, `:name => value`, `--name=value`. */
 const ASSIGNMENT = new RegExp(`${NAME}(?<kq>["']?)[ \\t]{0,3}(?<sep>:=|=>|\\?=|=(?!=)|:(?![:/]))[ \\t]{0,3}${VALUE}`, "g");
@@ -100,10 +106,10 @@ function canonical(spelling: string): string {
   return NAMES.find((n) => n.replaceAll("_", "") === flat) ?? spelling.toLowerCase();
 }
 
-function redactAssignment(text: string, regex: RegExp, flag: boolean): string {
+function redactAssignment(text: string, regex: RegExp, flag: boolean, found: Found): string {
   return replaceAll(text, regex, (match, g, offset) => {
     const full = g.value!;
-    const value = /^["'`]/.test(full) ? full : full.replace(/\.+$/, ""); // a sentence's full stop is no part of it
+    const value = /^["'`]/.test(full) ? full : full.replace(/[.:]+$/, ""); // a sentence's full stop or colon is no part of it
     const name = canonical(g.name!);
     const before = text.slice(Math.max(0, offset - 30), offset);
     if (NOT_SECRET_KEY_PREFIX.test(before)) return undefined;
@@ -114,7 +120,9 @@ function redactAssignment(text: string, regex: RegExp, flag: boolean): string {
     if (!strong && bare && NAMES_NEEDING_ASSIGNMENT.has(name)) return undefined;
     if (inner.length < (quoted ? 4 : 8) || !looksSecret(inner, strong)) return undefined;
     const head = match.slice(0, match.length - full.length) + (quoted ? value[0] : "");
-    return head + tag(KIND_OF.get(name) ?? "generic-api-key") + (quoted ? value[0] : full.slice(value.length));
+    const kind = KIND_OF.get(name) ?? "generic-api-key";
+    found?.(kind, inner);
+    return head + tag(kind) + (quoted ? value[0] : full.slice(value.length));
   });
 }
 
@@ -122,18 +130,42 @@ const KEY_WORDS = ["pass", "pwd", "secret", "key", "token"];
 
 /** Replaces every secret the rules know in a text; everything else stays byte for byte. */
 export function redact(text: string): string {
+  return redactWith(text, undefined);
+}
+
+function redactWith(text: string, found: Found): string {
   if (text.length < 8) return text;
   const lower = text.toLowerCase();
   let out = text;
   for (const rule of SECRET_RULES) {
     if (rule.keywords && !rule.keywords.some((k) => lower.includes(k))) continue;
-    out = applyRule(out, rule);
+    out = applyRule(out, rule, found);
   }
   if (KEY_WORDS.some((k) => lower.includes(k))) {
-    out = redactAssignment(out, ASSIGNMENT, false);
-    if (lower.includes("--")) out = redactAssignment(out, FLAG, true);
+    out = redactAssignment(out, ASSIGNMENT, false, found);
+    if (lower.includes("--")) out = redactAssignment(out, FLAG, true, found);
   }
   return out;
+}
+
+/** Room past a cut in which a secret that straddles it is still seen whole. */
+const CUT_MARGIN = 1000;
+
+/**
+ * At most `max` characters from the start of a text, redacted. The secrets are looked for before
+ * the cut, in `max` + CUT_MARGIN characters (a secret cut in half is no longer recognised), less
+ * the word that extra cut went through (it may be a secret's first half); a tag is never cut in
+ * half. `prepare` cleans the text after that first cut (e.g. strips control characters).
+ */
+export function redactHead(text: string, max: number, prepare: (s: string) => string = (s) => s): string {
+  const cut = text.length > max + CUT_MARGIN;
+  let head = prepare(cut ? text.slice(0, max + CUT_MARGIN) : text);
+  if (cut) head = head.replace(/\S{1,500}$/, "");
+  const out = redact(head);
+  if (out.length <= max) return out;
+  const kept = out.slice(0, max);
+  const open = kept.lastIndexOf("[REDACTED:");
+  return open >= 0 && !kept.includes("]", open) ? kept.slice(0, open) : kept;
 }
 
 /**
@@ -157,4 +189,24 @@ export function redactDeep<T>(value: T): T {
     })) as T;
   }
   return value;
+}
+
+/** The secrets `redact` would replace in a text, in the order it finds them, each with its kind. */
+export function findSecrets(text: string): { kind: string; secret: string }[] {
+  const out: { kind: string; secret: string }[] = [];
+  redactWith(text, (kind, secret) => out.push({ kind, secret }));
+  return out;
+}
+
+/** Known prefixes that name a token's format without being part of its secret: shown by `mask`. */
+const FORMAT_PREFIX = /^(?:-----BEGIN[ A-Z0-9_-]{0,40}-----|(?:gh[pousr]|github_pat|glpat|xox[a-z]|npm|pypi|hf|dop_v1|shpat|lin_api|hvs|sk_live|sk_test|rk_live|sk-proj|sk-ant-api03|sk|key|dapi|AGE-SECRET-KEY)[_.-]|AKIA|ASIA|AIza|SG\.|eyJ)/;
+
+/**
+ * A secret as it may be shown: its format prefix (when it has a known one) and how many
+ * characters follow, never any of them: `ghp_…(36)`, `…(14)`.
+ */
+export function mask(secret: string): string {
+  const prefix = FORMAT_PREFIX.exec(secret)?.[0] ?? "";
+  const rest = secret.length - prefix.length;
+  return rest < 8 ? `…(${secret.length})` : `${prefix}…(${rest})`;
 }

@@ -145,7 +145,7 @@ const FILE_LEVELS = [
  */
 export async function buildRestoreBlock(
   s: SnapshotRecord,
-  ctx: { root: string | null; hostId: string; savedHostName?: string; failures: FailureRecord[]; now: Date; budget?: number; resume?: boolean; full?: boolean },
+  ctx: { root: string | null; hostId: string; savedHostName?: string; failures: FailureRecord[]; now: Date; budget?: number; resume?: boolean; full?: boolean; layer2From?: string },
 ): Promise<RestoreBlock> {
   await loadTokenizer();
   const budget = ctx.full ? Infinity : ctx.budget ?? RESTORE_BUDGET;
@@ -156,7 +156,7 @@ export async function buildRestoreBlock(
     const files = shortFileList(relative ? stored.map((f) => (isAbsoluteAny(f) ? toHostPath(f, ctx.root) : f)) : stored.map((f) => toHostPath(f, ctx.root)), level.max);
     return [
       `# MindSave restore: ${s.name}`,
-      `saved ${s.created_at.slice(0, 16).replace("T", " ")} UTC (${age(s.created_at, now, "long")}) on ${s.saved_host === ctx.hostId ? "this host" : ctx.savedHostName ?? s.saved_host} · status ${s.status}${s.kind === "overflow" ? " · overflow (Layer 1 only)" : ""}`,
+      `saved ${s.created_at.slice(0, 16).replace("T", " ")} UTC (${age(s.created_at, now, "long")}) on ${s.saved_host === ctx.hostId ? "this host" : ctx.savedHostName ?? s.saved_host} · status ${s.status}${s.kind === "overflow" ? ctx.layer2From ? ` · overflow (Layer 1; Layer 2 from ${ctx.layer2From})` : " · overflow (Layer 1 only)" : ""}`,
       "",
       "## Layer 1 · Execution Register",
       ...(relative ? [`project root on this host: ${ctx.root} (active files are relative to it)`] : []),
@@ -238,10 +238,25 @@ export interface LoadResult {
   verify?: FileCheck[];
 }
 
+/**
+ * The full snapshot an overflow (OVF_) snapshot extends (`auto_trigger.extends`, or `extends` among
+ * its extra fields): its Layer 2 is the overflow snapshot's too. Null when there is none (any more).
+ */
+export async function extendedSnapshot(session: Session, s: SnapshotRecord): Promise<SnapshotRecord | null> {
+  if (s.kind !== "overflow") return null;
+  const id = s.auto_trigger?.extends ?? s.extra?.extends;
+  if (typeof id !== "string" || !id) return null;
+  const base = await session.store.getSnapshot(id);
+  return base && base.project_id === s.project_id && base.kind === "full" ? base : null;
+}
+
 export async function loadSnapshot(session: Session, snapshot: SnapshotRecord, context: ProjectContext, opts: { verify?: boolean; resume?: boolean; full?: boolean } = {}): Promise<LoadResult> {
   const failures = await session.store.listFailures(snapshot.project_id);
   const savedHostName = (await session.store.getHost(snapshot.saved_host))?.name;
-  const block = await buildRestoreBlock(snapshot, { root: context.root, hostId: session.host.id, savedHostName, failures, now: session.now(), resume: opts.resume ?? true, full: opts.full });
+  // An overflow snapshot is Layer 1 over the full snapshot it extends: the block shows that one's Layer 2.
+  const base = await extendedSnapshot(session, snapshot);
+  const shown = base ? { ...snapshot, constraints: base.constraints, decisions: base.decisions, compressed: base.compressed } : snapshot;
+  const block = await buildRestoreBlock(shown, { root: context.root, hostId: session.host.id, savedHostName, failures, now: session.now(), resume: opts.resume ?? true, full: opts.full, layer2From: base?.name });
   return { snapshot, context, block, verify: opts.verify ? verifyFiles(snapshot, context.root) : undefined };
 }
 

@@ -14,6 +14,7 @@ import { redact, redactDeep } from "./redact.ts";
 import { checkSizes, stripControlDeep } from "./input-limits.ts";
 import { countTokens, loadTokenizer } from "./tokens.ts";
 import { loadSnapshot } from "./restore.ts";
+import { stallIfAsked } from "../stall.ts";
 import { withAutoParts } from "./layer3-parts.ts";
 import type { Session, ProjectContext } from "../session.ts";
 import type { FailureGraphEntry, SnapshotRecord, SnapshotStatus, StoredFile, StoreWriter } from "../../store/store.ts";
@@ -205,19 +206,25 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
       created_at: now.toISOString(), version: SNAPSHOT_VERSION,
       goal: l1.goal, state: l1.state, next_action: l1.next_action, blocker: l1.blocker, active_files: files,
       constraints: layer2.constraints, decisions: layer2.decisions, failure_graph: layer2.failure_graph, compressed,
-      layer3, auto_trigger: input.auto_trigger ?? null, extra: Object.keys(input.extra).length ? input.extra : null,
+      layer3, auto_trigger: opts.overflow ? await overflowTrigger(w, projectId, input.auto_trigger) : input.auto_trigger ?? null,
+      extra: Object.keys(input.extra).length ? input.extra : null,
       l1_tokens: l1Tokens, l2_tokens: l2Tokens, saved_host: session.host.id, saved_root: context.root,
     };
+    await stallIfAsked("save-before-insert");
     await w.insertSnapshot(record);
+    await stallIfAsked("save-after-insert");
     for (const [item, entry] of Object.entries(layer2.failure_graph)) {
       await observeFailure(w, projectId, observationFromEntry(item, entry), now);
+      await stallIfAsked(`save-failure-${Object.keys(layer2.failure_graph).indexOf(item) + 1}`);
     }
     const signal = fromStored((await w.getSignal(projectId))?.data);
     const reason = String(input.auto_trigger?.reason ?? (opts.overflow ? "overflow" : "manual"));
     await w.putSignal(projectId, recordSave(signal, now, {
       auto: !!opts.auto, reason, activeFiles: files.length, decisions: layer2.decisions.length, constraints: layer2.constraints.length,
     }) as unknown as Record<string, unknown>);
+    await stallIfAsked("save-after-signal");
     const removed = opts.noCleanup ? [] : await cleanup(w, projectId, { keep, now: session.now(), spare: record.id });
+    await stallIfAsked("save-after-cleanup");
     if (context.note) warnings.push(context.note);
     const snapshot = (await w.getSnapshot(record.id))!;
     return { snapshot, context, warnings, removed, compressed: wasCompressed };
@@ -241,6 +248,13 @@ async function chooseName(w: StoreWriter, projectId: string, topic: string, now:
   }
   const base = `${topic}_${overflow ? utcDateTime(now) : utcDate(now)}`;
   return nextFreeName(base, await w.namesWithPrefix(projectId, base));
+}
+
+/** An overflow snapshot is Layer 1 over the newest full one: it points there, so its Layer 2 is restored. */
+async function overflowTrigger(w: StoreWriter, projectId: string, given: SnapshotInput["auto_trigger"]): Promise<Record<string, unknown>> {
+  if (given?.extends) return given;
+  const full = (await w.listSnapshots(projectId)).find((s) => s.kind === "full");
+  return { ...(given ?? { reason: "overflow" }), ...(full ? { extends: full.id } : {}) };
 }
 
 export function isProtected(s: { status: string; blocker: string }): boolean {
@@ -279,6 +293,7 @@ export async function cleanup(w: StoreWriter, projectId: string, opts: { keep: n
     const snap = await w.getSnapshot(s.id);
     names.push(snap?.name ?? s.id);
     if (!opts.dryRun) await w.tombstoneSnapshot(s.id);
+    await stallIfAsked(`cleanup-${names.length}`);
   }
   return names;
 }

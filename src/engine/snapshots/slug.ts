@@ -33,7 +33,12 @@ export function isSafeName(name: string): boolean {
  */
 export function safeName(name: string, id: string): string {
   if (isSafeName(name)) return name;
-  const letters = [...String(name ?? "").normalize("NFC").replace(/[^\p{L}\p{N}\p{M}]+/gu, "_").replace(/^_+|_+$/g, "")].slice(0, 60).join("");
+  // At most 60 UTF-16 units (not code points): 60 astral letters would pass NAME_MAX.
+  let letters = "";
+  for (const ch of String(name ?? "").normalize("NFC").replace(/[^\p{L}\p{N}\p{M}]+/gu, "_").replace(/^_+|_+$/g, "")) {
+    if (letters.length + ch.length > 60) break;
+    letters += ch;
+  }
   const base = !letters ? "snapshot" : DEVICE_NAME.test(letters) ? `${letters}_` : letters;
   return `${base}-${String(id).replace(/[^0-9a-z]/gi, "").slice(-8).toLowerCase()}`;
 }

@@ -15,6 +15,7 @@ import { compareHlc } from "../../store/hlc.ts";
 import { openStore } from "../home/encryption.ts";
 import { safeName } from "../snapshots/slug.ts";
 import { stallIfAsked } from "../stall.ts";
+import { backupStore } from "../home/backups.ts";
 import type { SyncRow } from "../../store/sync.ts";
 import type { Session } from "../session.ts";
 
@@ -80,7 +81,11 @@ export async function openPeer(spec: string, env: NodeJS.ProcessEnv = process.en
   const dir = resolve(where.file, "..");
   const home: Home = { dir, dbPath: where.file, reason: "flag", why: "sync peer" };
   // Each side with its own key: an encrypted peer asks for its passphrase (MINDSAVE_PEER_PASSPHRASE first).
-  const store = await openStore(where.file, { journalMode: journalModeFor(home), env, peer: true });
+  // A peer of an older schema is upgraded on open: backed up first, like this home's own store.
+  const store = await openStore(where.file, {
+    journalMode: journalModeFor(home), env, peer: true,
+    beforeMigrate: async (s) => void (await backupStore(s, where.file, { at: new Date(), env })),
+  });
   return { store, location: where.file, file: where.file };
 }
 
@@ -127,6 +132,7 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
   await to.syncWrite(async (w) => {
     // Rows merged here are tagged with their origin, so they are not sent straight back.
     await w.setMeta("sync_origin", fromId);
+    await stallIfAsked(`${opts.phase}-begin`);
     let done = 0;
     let newest = "";
     const byTable = new Map<string, string[]>();
@@ -143,6 +149,7 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
         if (compareHlc(hlc, newest) > 0) newest = hlc;
         done += rows.length;
         opts.progress?.(opts.phase, done, changes.length);
+        await stallIfAsked(`${opts.phase}-${tbl}-${i / BATCH + 1}`);
       }
     }
     await stallIfAsked(`in-${opts.phase}`);

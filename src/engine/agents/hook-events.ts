@@ -1,0 +1,177 @@
+// The hook flows of a session's life: session-start (restore, the session's model, counts
+// afresh), post-tool-use (measured pressure: a checkpoint at YELLOW, an emergency snapshot and a
+// warning at RED), and pre-compact, stop and session-end (snapshots from the transcript).
+import { cooldownOver, decideAutoSave, recompute, recordToolCall, recordTurn, type AutoSaveDecision } from "./signal.ts";
+import { lastUsage, readTranscript } from "./transcript.ts";
+import { contextWindow, hookFacts, logToolCalls, newestSnapshot, sessionNote, writeAuto, type HookOutcome, type HookPayload } from "./autosave.ts";
+import { callTarget, hookSignal, latestModel, noteOf, recovered, withNote, type HookSignal, type SessionNote } from "./session-notes.ts";
+import { loadCommand } from "./skill.ts";
+import { loadSnapshot } from "../snapshots/restore.ts";
+import { stripControl } from "../snapshots/input-limits.ts";
+import type { SaveResult } from "../snapshots/save.ts";
+import type { Session } from "../session.ts";
+
+const put = (s: HookSignal) => s as unknown as Record<string, unknown>;
+
+/** Sources after which the agent carries on with the same task. */
+const CONTINUING = new Set(["resume", "compact", "fork"]);
+
+/**
+ * session-start: remembers the session's model (its context window) and starts its turn, tool-call
+ * and context counts afresh; gives the newest restore block as additional context.
+ */
+export async function onSessionStart(session: Session, p: HookPayload): Promise<HookOutcome> {
+  const now = session.now();
+  const { sessionId } = hookFacts(p);
+  let ctx = await session.project({ create: false });
+  // A project is created here only for a workspace that has its own identity (a git history),
+  // never by writing into the folder; elsewhere the first tool call creates it.
+  if (ctx || session.workspace(false)) {
+    ctx = await session.write(async (w) => {
+      const c = await session.project({ create: true, w });
+      let s = hookSignal((await w.getSignal(c.project.id))?.data);
+      if (sessionId && s.session_id !== sessionId) {
+        s = { ...s, session_id: sessionId, turn: 0, recent_tool_calls: [], session_files: [] };
+        if (s.last_auto_save_turn !== null) s.last_auto_save_turn = 0;
+        if (s.last_emergency_turn !== undefined) s.last_emergency_turn = 0;
+      }
+      // A new, cleared, resumed or compacted context: the next reply measures it again.
+      s.estimated_tokens_ratio = 0;
+      const model = typeof p.model === "string" && p.model.trim() ? stripControl(p.model.trim()).slice(0, 100) : undefined;
+      const inherited = latestModel(s);
+      s = withNote(s, sessionId, now, (n) => ({ ...n, model: model ?? n.model ?? inherited }));
+      await w.putSignal(c.project.id, put(recompute(s, now) as HookSignal));
+      return c;
+    });
+  }
+  if (!ctx) return {};
+  const newest = await newestSnapshot(session, ctx.project.id);
+  if (!newest) return {};
+  // After a resume, a fork or a compaction the agent carries on; a fresh start or /clear may be
+  // about something else, so there the block is offered as context, not as an order to continue.
+  const r = await loadSnapshot(session, newest, ctx, { resume: !p.source || CONTINUING.has(p.source) });
+  // Once per session: which project this checkout was taken as, when it could be several.
+  const notice = session.notices.length ? { systemMessage: `MindSave: ${session.notices.join(" ")}` } : {};
+  return { output: { ...notice, hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: r.block.text } } };
+}
+
+const pct = (x: number) => Math.round(x * 100);
+
+/** A warning for the user (systemMessage) and the same facts for the model (additionalContext). */
+function warning(user: string, model: string): Record<string, unknown> {
+  return { systemMessage: user, hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: model } };
+}
+
+/**
+ * post-tool-use: counts the call, reads the real context fill from the transcript (over the
+ * session's context window), recomputes the pressure. YELLOW writes a checkpoint (with the
+ * cooldown) and says so; a call that succeeds after failing twice writes one silently; RED writes
+ * an emergency Layer 1 snapshot and warns, once per cooldown, even when nothing new was saved.
+ */
+export async function onPostToolUse(session: Session, p: HookPayload): Promise<HookOutcome> {
+  const usage = p.transcript_path ? lastUsage(p.transcript_path) : null;
+  const now = session.now();
+  const hook = hookFacts(p);
+  const tool = String(p.tool_name ?? "");
+  const input = p.tool_input && typeof p.tool_input === "object" ? p.tool_input : {};
+  const file = typeof input.file_path === "string" ? input.file_path : null;
+  const { signal, projectId, note, failedBefore } = await session.write(async (w) => {
+    const ctx = await session.project({ create: true, w });
+    let s = recordToolCall(hookSignal((await w.getSignal(ctx.project.id))?.data), now) as HookSignal;
+    const before = noteOf(s, hook.sessionId);
+    if (usage) s.estimated_tokens_ratio = Math.round((usage.context / contextWindow(before?.model ?? usage.model, session.env, usage.context)) * 1000) / 1000;
+    const back = before && tool ? recovered(before, tool, callTarget(tool, input)) : { failed: 0, note: before };
+    if (back.failed) s = withNote(s, hook.sessionId, now, () => back.note!);
+    const sessionFiles = new Set(s.session_files ?? []);
+    if (file && ["Edit", "Write", "MultiEdit", "NotebookEdit"].includes(tool)) sessionFiles.add(file);
+    s.session_files = [...sessionFiles].slice(-50);
+    s.active_files = Math.max(s.active_files, sessionFiles.size);
+    s = recompute(s, now) as HookSignal;
+    await w.putSignal(ctx.project.id, put(s));
+    // The tool log is filled from the transcript (stop, pre-compact, session-end, ingest), where
+    // every call has a stable id; logging here too would count each call twice.
+    return { signal: s, projectId: ctx.project.id, note: noteOf(s, hook.sessionId), failedBefore: back.failed };
+  });
+  let decision: AutoSaveDecision = decideAutoSave(signal, now);
+  // The spec's "error recovered": failed twice or more, then succeeded. A checkpoint, if the cooldown allows.
+  if (decision.action === "none" && failedBefore >= 2 && cooldownOver(signal, now)) decision = { action: "checkpoint", reason: "error-recovered", cooling: false };
+  if (decision.action === "none" || !p.transcript_path) return {};
+  if (decision.action === "emergency") return onRed(session, p, signal, projectId, note);
+  if (note?.no_save) return {};
+  const saved = await writeAuto(session, readTranscript(p.transcript_path), hook, decision.reason, {});
+  if (!saved) return {};
+  // Only pressure is worth a word; the tool-count and recovery checkpoints are silent (the spec).
+  if (decision.reason !== "context-pressure") return { saved: saved.snapshot.name };
+  const ratio = pct(signal.estimated_tokens_ratio);
+  return {
+    saved: saved.snapshot.name,
+    output: warning(
+      `Context pressure rising (${ratio}%). MindSave auto-checkpoint saved: ${saved.snapshot.name}.`,
+      `MindSave: the context window is ${ratio}% full (warning threshold ${pct(signal.thresholds.warning)}%). The task state was checkpointed automatically as snapshot ${saved.snapshot.name}.`,
+    ),
+  };
+}
+
+/** RED, at most once per cooldown: an emergency Layer 1 snapshot when Layer 1 changed, and always the warning. */
+async function onRed(session: Session, p: HookPayload, signal: HookSignal, projectId: string, note: SessionNote | null): Promise<HookOutcome> {
+  const now = session.now();
+  const { sessionId } = hookFacts(p);
+  // Per session (two sessions in one project each hear it); without a session id, per project.
+  const last = sessionId ? { time: note?.red_at, turn: note?.red_turn } : { time: signal.last_emergency_time, turn: signal.last_emergency_turn };
+  if (last.time && !cooldownOver({ ...signal, last_auto_save_time: last.time, last_auto_save_turn: last.turn ?? signal.turn }, now)) return {};
+  let saved: SaveResult | null = null;
+  if (!note?.no_save) saved = await writeAuto(session, readTranscript(p.transcript_path!), hookFacts(p), "context-critical", { overflow: true });
+  await session.write(async (w) => {
+    const s = hookSignal((await w.getSignal(projectId))?.data);
+    const marked = { ...s, last_emergency_time: now.toISOString(), last_emergency_turn: s.turn };
+    await w.putSignal(projectId, put(withNote(marked, sessionId, now, (n) => ({ ...n, red_at: now.toISOString(), red_turn: s.turn }))));
+  });
+  const newest = saved?.snapshot ?? (note?.no_save ? null : await newestSnapshot(session, projectId));
+  const extended = newest?.auto_trigger?.extends ? await session.store.getSnapshot(String(newest.auto_trigger.extends)) : null;
+  const load = loadCommand(session.env);
+  const ratio = pct(signal.estimated_tokens_ratio);
+  const what = saved
+    ? `MindSave auto-saved ${saved.snapshot.name} (Layer 1${extended ? `; constraints and decisions from ${extended.name}` : ""}).`
+    : newest ? `MindSave's snapshot ${newest.name} already holds the current task state.`
+    : note?.no_save ? "MindSave is not saving this session (you said not to)." : "MindSave has no snapshot of this task yet.";
+  return {
+    ...(saved ? { saved: saved.snapshot.name } : {}),
+    output: warning(
+      `⚠️ Context overflow imminent (${ratio}%). ${what} Start a new conversation with ${load} to continue (or run /compact).`,
+      `MindSave: the context window is ${ratio}% full, past the critical threshold (${pct(signal.thresholds.critical)}%). ${what} A new conversation restores the task with ${load}; /compact continues it here.`,
+    ),
+  };
+}
+
+/**
+ * pre-compact, stop, session-end: a snapshot from the transcript, and its tool calls into the tool
+ * log. Stop fires after every reply: it counts the turn and, inside the cooldown, ends there
+ * without reading the transcript. Compaction and the end of a session lose context, so they
+ * always save (unless nothing changed). Nothing is saved in a session the user said not to save.
+ */
+export async function onCheckpoint(session: Session, p: HookPayload, event: "pre-compact" | "stop" | "session-end"): Promise<HookOutcome> {
+  const now = session.now();
+  const hook = hookFacts(p);
+  let note: SessionNote | null;
+  if (event === "stop") {
+    const { signal, n } = await session.write(async (w) => {
+      const ctx = await session.project({ create: true, w });
+      const s = recordTurn(hookSignal((await w.getSignal(ctx.project.id))?.data), now) as HookSignal;
+      await w.putSignal(ctx.project.id, put(s));
+      return { signal: s, n: noteOf(s, hook.sessionId) };
+    });
+    note = n;
+    if (decideAutoSave({ ...signal, pressure_state: "YELLOW" }, now).action !== "checkpoint") return {};
+  } else note = await sessionNote(session, hook.sessionId);
+  if (note?.no_save || !p.transcript_path) return {};
+  const facts = readTranscript(p.transcript_path);
+  if (facts.tool_uses.length) {
+    await session.write(async (w) => {
+      const ctx = await session.project({ create: true, w });
+      await logToolCalls(w, ctx.project.id, facts, hook.sessionId, now);
+    });
+  }
+  const reason = event === "pre-compact" ? `pre-compact${p.trigger ? `:${p.trigger}` : ""}` : event === "stop" ? "turn-end" : "session-end";
+  const saved = await writeAuto(session, facts, hook, reason, {});
+  return saved ? { saved: saved.snapshot.name } : {};
+}

@@ -1,0 +1,135 @@
+// What the hooks remember about each Claude Code session, kept in the project's signal row next
+// to the pressure state: the session's model (its context window), whether the user said not to
+// save, corrections waiting to become constraints, and repeated tool failures waiting to become
+// failure-graph entries. Bounded: a few sessions, a few items each.
+import { fromStored, type SignalState } from "./signal.ts";
+import { toolTarget } from "./transcript.ts";
+import { redact, redactHead } from "../snapshots/redact.ts";
+import { stripControl } from "../snapshots/input-limits.ts";
+import type { FailureGraphEntry } from "../../store/store.ts";
+
+/** A tool call that failed in this session, counted by its tool and target. */
+export interface FailureTally {
+  tool: string;
+  target: string;
+  count: number;
+  /** The last error's first lines. */
+  reason: string;
+  /** The count a snapshot last recorded in the failure graph. */
+  recorded?: number;
+}
+
+export interface SessionNote {
+  /** The model SessionStart named, e.g. `claude-opus-4-5[1m]`. */
+  model?: string;
+  /** The user said not to save ("don't save", "不需要保存"): no auto-snapshots in this session. */
+  no_save?: boolean;
+  /** The user's corrections, for the next full snapshot's constraints. */
+  constraints?: string[];
+  failures?: Record<string, FailureTally>;
+  /** When RED was last handled in this session (its emergency snapshot and warning), and at which turn. */
+  red_at?: string;
+  red_turn?: number;
+  /** When a hook last saw this session (the oldest are forgotten first). */
+  seen: string;
+}
+
+/** The signal row as the hooks store it: the spec's fields plus the hooks' bookkeeping. */
+export type HookSignal = SignalState & {
+  session_id?: string | null;
+  session_files?: string[];
+  /** The last time RED was handled (emergency snapshot and warning), once per cooldown. */
+  last_emergency_time?: string;
+  last_emergency_turn?: number;
+  sessions?: Record<string, SessionNote>;
+};
+
+const KEEP_SESSIONS = 8;
+const KEEP_ITEMS = 20;
+const ITEM_CHARS = 300;
+/** Identical failures in one session that make a failure-graph candidate. */
+export const FAILURE_CANDIDATE_AT = 3;
+
+export function hookSignal(data: Record<string, unknown> | null | undefined): HookSignal {
+  return fromStored(data) as HookSignal;
+}
+
+export function noteOf(s: HookSignal, sessionId: string | null | undefined): SessionNote | null {
+  return sessionId ? s.sessions?.[sessionId] ?? null : null;
+}
+
+/** The signal with `sessionId`'s note changed by `change` (a new note when there is none). */
+export function withNote(s: HookSignal, sessionId: string | null | undefined, now: Date, change: (n: SessionNote) => SessionNote): HookSignal {
+  if (!sessionId) return s;
+  const sessions = { ...(s.sessions ?? {}) };
+  sessions[sessionId] = { ...change({ ...(sessions[sessionId] ?? { seen: now.toISOString() }) }), seen: now.toISOString() };
+  const newest = Object.entries(sessions).sort((a, b) => b[1].seen.localeCompare(a[1].seen)).slice(0, KEEP_SESSIONS);
+  return { ...s, sessions: Object.fromEntries(newest) };
+}
+
+/** The model of the session seen most recently (a /clear or a recovered session may not name one). */
+export function latestModel(s: HookSignal): string | undefined {
+  return Object.values(s.sessions ?? {}).filter((n) => n.model).sort((a, b) => b.seen.localeCompare(a.seen))[0]?.model;
+}
+
+const clip = (text: string) => redactHead(text.replace(/\s+/g, " ").trim(), ITEM_CHARS);
+
+export function addConstraint(n: SessionNote, text: string): SessionNote {
+  const line = clip(text);
+  const have = n.constraints ?? [];
+  if (!line || have.includes(line)) return n;
+  return { ...n, constraints: [...have, line].slice(-KEEP_ITEMS) };
+}
+
+/** What a hook's tool call was about (its command, file, pattern …), as failures are counted by it. */
+export function callTarget(tool: string, input: Record<string, unknown>): string {
+  return redact(stripControl(toolTarget({ name: tool, input })));
+}
+
+export function failureKey(tool: string, target: string): string {
+  return `${tool} ${target}`.trim().slice(0, 200);
+}
+
+export function countFailure(n: SessionNote, tool: string, target: string, reason: string): SessionNote {
+  const key = failureKey(tool, target);
+  const all = { ...(n.failures ?? {}) };
+  const prev = all[key];
+  delete all[key]; // re-added last: insertion order is recency
+  all[key] = { ...prev, tool, target: target.slice(0, 200), count: (prev?.count ?? 0) + 1, reason: clip(reason) || prev?.reason || "" };
+  return { ...n, failures: Object.fromEntries(Object.entries(all).slice(-KEEP_ITEMS * 2)) };
+}
+
+/** A call that succeeded after failing: how often it had failed, and the note without its tally. */
+export function recovered(n: SessionNote, tool: string, target: string): { failed: number; note: SessionNote } {
+  const key = failureKey(tool, target);
+  const failed = n.failures?.[key]?.count ?? 0;
+  if (!failed) return { failed, note: n };
+  const failures = { ...n.failures };
+  delete failures[key];
+  return { failed, note: { ...n, failures } };
+}
+
+/** Failures repeated often enough to be recorded: as a snapshot's failure_graph (rejected by the system). */
+export function failureCandidates(n: SessionNote | null): Record<string, FailureGraphEntry> {
+  const out: Record<string, FailureGraphEntry> = {};
+  for (const [key, f] of Object.entries(n?.failures ?? {})) {
+    if (f.count < FAILURE_CANDIDATE_AT || f.count <= (f.recorded ?? 0)) continue;
+    out[key] = { rejected_by: "system", reason: `failed ${f.count} times in one session${f.reason ? `: ${f.reason}` : ""}`, repeat_count: f.count, scope: "project" };
+  }
+  return out;
+}
+
+/** Has the session something for the next full snapshot's Layer 2? */
+export function hasCandidates(n: SessionNote | null): boolean {
+  return !!n?.constraints?.length || Object.keys(failureCandidates(n)).length > 0;
+}
+
+/**
+ * The note after a full snapshot took its candidates: the corrections are done; a failure stays
+ * counted, so failing again raises its repeat count in the graph with the next snapshot.
+ */
+export function consumed(n: SessionNote, taken: { constraints: string[]; failures: Record<string, FailureGraphEntry> }): SessionNote {
+  const failures = { ...(n.failures ?? {}) };
+  for (const [k, e] of Object.entries(taken.failures)) if (failures[k]) failures[k] = { ...failures[k], recorded: Number(e.repeat_count) };
+  return { ...n, constraints: (n.constraints ?? []).filter((c) => !taken.constraints.includes(c)), failures };
+}

@@ -1,0 +1,125 @@
+// The libSQL driver, loaded lazily (commands that never touch a store skip its native addon), and
+// the two ways a store file is opened: for reading and writing, or for reading only. A read-only
+// connection is a SQLite URI with `mode=ro` (`immutable=1` too when nothing beside the file can be
+// created): it never writes a byte of the file, so a store can be checked before it is trusted,
+// and read on a write-protected drive.
+import { accessSync, closeSync, constants, existsSync, openSync, readSync, statSync } from "node:fs";
+import { dirname } from "node:path";
+import { tmpdir } from "node:os";
+import { pathToFileURL } from "node:url";
+import type { Client } from "@libsql/client";
+import { UserError } from "../errors.ts";
+
+const SQLITE_MAGIC = "SQLite format 3\0";
+
+/** What a store file looks like from its first bytes, before any driver touches it. */
+export type StoreFileKind = "missing" | "empty" | "plain" | "other";
+
+/** Loads a module of the driver; when the compiled binary cannot unpack its addon, says so. */
+async function load<T>(importer: () => Promise<T>): Promise<T> {
+  try {
+    return await importer();
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    if (/shared object|dlopen|ERR_DLOPEN|\.node/i.test(msg + String((e as { code?: string })?.code))) {
+      throw new UserError(
+        `MindSave cannot unpack its database engine into the temp directory ${tmpdir()} (missing or not writable); set TMPDIR to a writable directory.`,
+      );
+    }
+    throw e;
+  }
+}
+
+export function loadDriver(): Promise<typeof import("@libsql/client")> {
+  return load(() => import("@libsql/client"));
+}
+
+export interface ClientOptions {
+  encryptionKey?: string;
+  /** Milliseconds to wait for another connection's lock. */
+  timeoutMs: number;
+  /** Reading only (SQLite's `mode=ro`): the file is never written. */
+  readOnly?: boolean;
+  /** With readOnly: no locks and no shared-memory file (SQLite's `immutable=1`), for a folder nothing can be created in. */
+  immutable?: boolean;
+}
+
+/** A client on the store file at `path`; a file that cannot be opened throws the driver's error. */
+export async function openClient(path: string, o: ClientOptions): Promise<Client> {
+  const url = pathToFileURL(path).href;
+  if (!o.readOnly) {
+    const { createClient } = await loadDriver();
+    return createClient({ url, concurrency: 1, timeout: o.timeoutMs, encryptionKey: o.encryptionKey });
+  }
+  // The client's URL parser refuses SQLite's own query parameters, so the read-only URI is given
+  // to its local-file constructor as the (already parsed) path, which SQLite then reads as a URI.
+  const { _createClient } = await load(() => import("@libsql/client/sqlite3"));
+  return _createClient({
+    scheme: "file", tls: false, authority: undefined, path: `${url}?mode=ro${o.immutable ? "&immutable=1" : ""}`,
+    authToken: undefined, encryptionKey: o.encryptionKey, remoteEncryptionKey: undefined, syncUrl: undefined,
+    syncInterval: undefined, readYourWrites: undefined, offline: undefined, intMode: "number", fetch: undefined,
+    concurrency: 1, timeout: o.timeoutMs,
+  });
+}
+
+/**
+ * Whether `path` (a file, or a folder) may be written by this process. A file or folder without
+ * any write permission bit counts as read-only even for root, who could write it anyway: someone
+ * write-protected it on purpose.
+ */
+export function writable(path: string): boolean {
+  try {
+    if ((statSync(path).mode & 0o222) === 0) return false;
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Bytes in `path`, 0 when it does not exist. */
+export function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** The first `n` bytes of a file (fewer when it is shorter). */
+export function headerBytes(path: string, n = 100): Buffer {
+  const fd = openSync(path, "r");
+  try {
+    const buf = Buffer.alloc(n);
+    return buf.subarray(0, readSync(fd, buf, 0, n, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** How a read-only connection to the store at `path` must be made, given what can be written beside it. */
+export function readOnlyMode(path: string): { immutable: boolean; walStuck: boolean } {
+  const dirOk = writable(dirname(path));
+  // Header bytes 18–19 are 2 for a WAL database: reading it needs a shared-memory file beside it.
+  const head = existsSync(path) ? headerBytes(path, 20) : Buffer.alloc(0);
+  const plain = head.subarray(0, 16).toString("latin1") === SQLITE_MAGIC;
+  // (An encrypted header cannot be read: it may be WAL.)
+  const wal = head.length >= 20 && (!plain || head[18] === 2);
+  const walContent = sizeOf(path + "-wal") > 0;
+  return {
+    // Nothing is created or touched beside a write-protected file or in a write-protected folder
+    // (SQLite would make its WAL files with the file's own permissions).
+    immutable: wal && !walContent && !(dirOk && writable(path)),
+    // Changes still in the WAL, no shared memory to read them with, and none can be made here.
+    walStuck: wal && walContent && !dirOk && !existsSync(path + "-shm"),
+  };
+}
+
+/** Whether `path` is missing, empty, a plain SQLite file, or something else (an encrypted store, or junk). */
+export function storeFileKind(path: string): StoreFileKind {
+  if (!existsSync(path)) return "missing";
+  const st = statSync(path);
+  if (st.isDirectory()) throw new UserError(`${path} is a directory, not a MindSave store file.`);
+  if (st.size === 0) return "empty";
+  return headerBytes(path, 16).toString("latin1") === SQLITE_MAGIC ? "plain" : "other";
+}

@@ -1,0 +1,280 @@
+// A damaged store, looked at and salvaged. `inspectStore` reads a store file without writing to it
+// and says what is wrong: its size against what its header promises, the integrity check, the
+// rows each table still gives. `salvage` copies every row that can still be read into a new store,
+// table by table and row by row: SQLite's `.recover` is not available through libSQL, so a range
+// that fails to read is stepped over one rowid at a time and the reading goes on behind it.
+import type { Client, Row, Transaction } from "@libsql/client";
+import { SYNCED_TABLES } from "./migrations.ts";
+import { compareHlc, formatHlc, parseHlc } from "./hlc.ts";
+import { str } from "./rows.ts";
+import { headerBytes, openClient, readOnlyMode, sizeOf } from "./driver.ts";
+
+export interface StoreInspection {
+  size: number;
+  /** What the header says the file holds (pages × page size); more than `size` when the file was cut short. */
+  expected_size: number | null;
+  page_size: number | null;
+  /** Bytes still in the write-ahead log and in a rollback journal beside the file. */
+  wal_bytes: number;
+  journal_bytes: number;
+  /** A MindSave store (its meta table says so); null when that could not be read. */
+  ours: boolean | null;
+  schema_version: number | null;
+  /** ["ok"], or the problems SQLite's integrity check found (at most 20). */
+  integrity: string[];
+  /** Rows of each table; null for a table that cannot be counted. */
+  tables: Record<string, number | null>;
+  /** Why nothing could be read at all, or null. */
+  error: string | null;
+}
+
+const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/**
+ * A column read so that text comes as bytes: libSQL aborts the whole process on text that is not
+ * valid UTF-8, which a damaged page can hold. `textOf` turns the bytes back into text (invalid
+ * sequences become U+FFFD); the store has no BLOB columns, so bytes are always text.
+ */
+export const asBytes = (c: string) => `CASE WHEN typeof(${q(c)}) = 'text' THEN CAST(${q(c)} AS BLOB) ELSE ${q(c)} END AS ${q(c)}`;
+const decoder = new TextDecoder();
+export function textOf(v: unknown): unknown {
+  if (v instanceof ArrayBuffer) return decoder.decode(v);
+  if (v instanceof Uint8Array) return decoder.decode(v);
+  return v;
+}
+const firstLine = (e: unknown) => (e instanceof Error ? e.message : String(e)).split("\n")[0].replace(/^SQLITE_[A-Z_]+:\s*/, "");
+
+/** Size facts from a plain SQLite header (an encrypted one cannot be read). */
+function headerFacts(path: string): { page_size: number | null; expected_size: number | null } {
+  const h = headerBytes(path, 100);
+  if (h.length < 100 || h.subarray(0, 16).toString("latin1") !== "SQLite format 3\0") return { page_size: null, expected_size: null };
+  const raw = h.readUInt16BE(16);
+  const pageSize = raw === 1 ? 65536 : raw;
+  // The page count at 28 is valid only when the change counter (24) matches "version valid for" (92).
+  const pages = h.readUInt32BE(24) === h.readUInt32BE(92) ? h.readUInt32BE(28) : 0;
+  return { page_size: pageSize, expected_size: pages ? pages * pageSize : null };
+}
+
+/**
+ * A read-only connection to a damaged store. `writable_schema` (nothing can be written through a
+ * read-only connection anyway) is what makes SQLite read a file shorter than its header says,
+ * instead of refusing it outright: the pages that are there can then be read.
+ */
+async function openDamaged(path: string, encryptionKey?: string): Promise<Client> {
+  const db = await openClient(path, { readOnly: true, immutable: readOnlyMode(path).immutable, timeoutMs: 5000, encryptionKey });
+  try {
+    await db.execute("PRAGMA writable_schema = ON");
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+  return db;
+}
+
+/** A read-only look at the store file at `path`; never writes to it, never throws for damage. */
+export async function inspectStore(path: string, opts: { encryptionKey?: string } = {}): Promise<StoreInspection> {
+  const out: StoreInspection = {
+    size: sizeOf(path), ...headerFacts(path), wal_bytes: sizeOf(path + "-wal"), journal_bytes: sizeOf(path + "-journal"),
+    ours: null, schema_version: null, integrity: [], tables: {}, error: null,
+  };
+  let db: Client;
+  try {
+    db = await openDamaged(path, opts.encryptionKey);
+  } catch (e) {
+    out.error = firstLine(e);
+    return out;
+  }
+  try {
+    let names: string[];
+    try {
+      names = (await db.execute(`SELECT ${asBytes("name")} FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)).rows.map((r) => str(textOf(r.name)));
+    } catch (e) {
+      out.error = firstLine(e);
+      return out;
+    }
+    try {
+      const rows = (await db.execute(`SELECT ${asBytes("key")}, ${asBytes("value")} FROM meta WHERE key IN ('app', 'schema_version')`)).rows;
+      const meta = Object.fromEntries(rows.map((r) => [str(textOf(r.key)), str(textOf(r.value))]));
+      out.ours = meta.app === "mindsave";
+      out.schema_version = meta.schema_version ? Number(meta.schema_version) : null;
+    } catch {
+      out.ours = names.includes("meta") ? null : false;
+    }
+    for (const n of names) {
+      try {
+        out.tables[n] = Number((await db.execute(`SELECT count(*) FROM ${q(n)}`)).rows[0]?.[0] ?? 0);
+      } catch {
+        out.tables[n] = null;
+      }
+    }
+    try {
+      out.integrity = integrityLines((await db.execute("PRAGMA integrity_check(20)")).rows);
+    } catch (e) {
+      out.integrity = [firstLine(e)];
+    }
+  } finally {
+    db.close();
+  }
+  return out;
+}
+
+/** The integrity check's findings, one a line, without its "in database main" headings. */
+export function integrityLines(rows: Row[]): string[] {
+  return rows.flatMap((r) => str(r[0]).split("\n")).map((l) => l.trim()).filter((l) => l && !/^\*\*\* in database/.test(l)).slice(0, 20);
+}
+
+export interface SalvagedTable {
+  saved: number;
+  /**
+   * Rows known to be lost: the table's count (when it can still be taken and is believable) minus
+   * those saved, else the rows that failed to read before the last one that could be read.
+   */
+  lost: number;
+  /** The end of the table could not be read: rows after the last one saved may be lost too. */
+  end_lost: boolean;
+  /** Why the table could not be read at all, or null. */
+  error: string | null;
+}
+
+/** Meta keys that belong to the new store, not to the damaged one. */
+const OWN_META = new Set(["app", "schema_version", "store_id", "created_at", "sync_origin"]);
+const BATCH = 200;
+/** After a failed range, rowids read one by one before a range is tried again. */
+const STEP_OVER = 256;
+/** With no known last rowid, this many rowids in a row that give nothing end the table. */
+const GIVE_UP = 4096;
+
+/**
+ * Copies what can be read of the store at `source` into `dest` (a new, empty store of the current
+ * schema, inside its write transaction): the synced tables, the meta values that are not the new
+ * store's own, and the known peers. The change log is rebuilt by the new store's triggers and it
+ * has a new store id, and what was pulled from each peer is forgotten: the next sync sends and
+ * takes everything again, which brings back from the peers rows that were lost here. The full-text
+ * index is rebuilt by the triggers too, as the snapshots go in.
+ */
+export async function salvage(source: string, dest: Transaction, encryptionKey?: string): Promise<Record<string, SalvagedTable>> {
+  const src = await openDamaged(source, encryptionKey);
+  try {
+    const out: Record<string, SalvagedTable> = {};
+    for (const table of ["meta", ...SYNCED_TABLES.map((t) => t.name), "sync_peers"]) out[table] = await copyTable(src, dest, table);
+    await dest.execute("UPDATE sync_peers SET pulled_seq = 0");
+    const oldId = await src.execute(`SELECT ${asBytes("value")} FROM meta WHERE key = 'store_id'`).then((r) => textOf(r.rows[0]?.value), () => null);
+    if (oldId) await dest.execute({ sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('repaired_from', ?)", args: [str(oldId)] });
+    await keepClockAhead(dest);
+    return out;
+  } finally {
+    src.close();
+  }
+}
+
+async function columns(db: Pick<Client, "execute">, table: string): Promise<string[]> {
+  return (await db.execute(`PRAGMA table_info(${q(table)})`)).rows.map((r) => str(r.name));
+}
+
+async function copyTable(src: Client, dest: Transaction, table: string): Promise<SalvagedTable> {
+  let cols: string[];
+  try {
+    const have = new Set(await columns(src, table));
+    if (!have.size) return { saved: 0, lost: 0, end_lost: false, error: null }; // an older schema without this table
+    cols = (await columns(dest, table)).filter((c) => have.has(c));
+  } catch (e) {
+    return { saved: 0, lost: 0, end_lost: true, error: firstLine(e) };
+  }
+  // A count from damaged pages can be anything: it is believed only when the rowids allow it.
+  const expected = await src.execute(`SELECT count(*) FROM ${q(table)}`).then((r) => Number(r.rows[0]?.[0] ?? 0), () => null);
+  const last = await lastRowid(src, table);
+  const insert = `INSERT OR IGNORE INTO ${q(table)} (${cols.map(q).join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`;
+  let saved = 0;
+  let failed = 0;
+  let failedAtEnd = 0; // failures since the last row read
+  let own = 0;
+  for await (const got of readRows(src, table, cols, last)) {
+    if (got === null) {
+      failed++;
+      failedAtEnd++;
+      continue;
+    }
+    failedAtEnd = 0;
+    if (table === "meta" && OWN_META.has(str(got.key))) {
+      own++;
+      continue;
+    }
+    try {
+      const r = await dest.execute({ sql: insert, args: cols.map((c) => got[c] as never) });
+      if (r.rowsAffected) saved++;
+    } catch {
+      failed++; // a row the current schema refuses (a damaged value)
+    }
+  }
+  const plausible = expected !== null && (last === null || expected <= last) && expected >= saved + own;
+  // Without a known last rowid, failures past the last row read may be rowids that never existed.
+  const endLost = last === null && failedAtEnd > 0;
+  return { saved, lost: plausible ? expected - own - saved : failed - (endLost ? failedAtEnd : 0), end_lost: endLost, error: null };
+}
+
+/** The last rowid of `table`, from the table or else from its primary-key index; null when neither can be read. */
+async function lastRowid(src: Client, table: string): Promise<number | null> {
+  for (const from of [q(table), `${q(table)} INDEXED BY ${q(`sqlite_autoindex_${table}_1`)}`]) {
+    try {
+      const v = (await src.execute(`SELECT max(rowid) FROM ${from}`)).rows[0]?.[0];
+      return v === null || v === undefined ? 0 : Number(v);
+    } catch {
+      // damaged on this path: try the other
+    }
+  }
+  return null;
+}
+
+/**
+ * The rows of `table` in rowid order, as far as they can be read: ranges while they read, one rowid
+ * at a time across a range that fails (null for each rowid that fails), then ranges again.
+ */
+async function* readRows(src: Client, table: string, cols: string[], last: number | null): AsyncGenerator<Record<string, unknown> | null> {
+  const select = `SELECT rowid AS "__rowid", ${cols.map(asBytes).join(", ")} FROM ${q(table)}`;
+  const decoded = (r: Row) => Object.fromEntries(cols.map((c) => [c, textOf(r[c])]));
+  let after: number | null = null; // the last rowid dealt with
+  let single = 0; // rowids still to read one by one
+  let empty = 0;
+  for (;;) {
+    if (single === 0) {
+      try {
+        const rows: Row[] = (await src.execute({ sql: `${select} WHERE ? IS NULL OR rowid > ? ORDER BY rowid LIMIT ${BATCH}`, args: [after, after] })).rows;
+        if (!rows.length && (last === null || after === null || after >= last)) return;
+        for (const r of rows) yield decoded(r);
+        if (rows.length) {
+          after = Number(rows[rows.length - 1].__rowid);
+          continue;
+        }
+      } catch {
+        // a damaged page in this range
+      }
+      single = STEP_OVER;
+    }
+    const rowid: number = (after ?? 0) + 1;
+    after = rowid;
+    single--;
+    try {
+      const rows = (await src.execute({ sql: `${select} WHERE rowid = ?`, args: [rowid] })).rows;
+      if (rows.length) {
+        empty = 0;
+        yield decoded(rows[0]);
+      } else empty++;
+    } catch {
+      empty++;
+      yield null;
+    }
+    if (last !== null ? rowid >= last : empty >= GIVE_UP) return;
+  }
+}
+
+/** The new store's clock is never behind a clock its rows carry, so later edits sort after them. */
+async function keepClockAhead(dest: Transaction): Promise<void> {
+  let newest = str((await dest.execute("SELECT value FROM meta WHERE key = 'clock'")).rows[0]?.value);
+  for (const { name } of SYNCED_TABLES) {
+    const hlc = str((await dest.execute(`SELECT max(hlc) FROM ${q(name)}`)).rows[0]?.[0]);
+    if (hlc && compareHlc(hlc, newest) > 0) newest = hlc;
+  }
+  if (!newest) return;
+  const c = parseHlc(newest);
+  await dest.execute({ sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('clock', ?)", args: [formatHlc(c.wall, c.counter, "")] });
+}

@@ -1,0 +1,27 @@
+// What the property and crash tests read from a store file directly: its replicated rows, and
+// SQLite's own verdict on the file.
+import { SYNCED_TABLES } from "../src/store/migrations.ts";
+import { sql } from "./helpers.ts";
+
+/** Every replicated row of a store, keyed `table:key`, in key order: what two synced stores must share. */
+export async function replicatedRows(db: string): Promise<Map<string, Record<string, unknown>>> {
+  const { createClient } = await import("@libsql/client");
+  const c = createClient({ url: `file:${db}` });
+  const out: [string, Record<string, unknown>][] = [];
+  try {
+    for (const t of SYNCED_TABLES) {
+      for (const r of (await c.execute(`SELECT * FROM ${t.name}`)).rows) {
+        const row = Object.fromEntries(Object.entries(r).filter(([k]) => !/^\d+$/.test(k)));
+        out.push([`${t.name}:${t.key.map((k) => row[k]).join("|")}`, row]);
+      }
+    }
+  } finally {
+    c.close();
+  }
+  return new Map(out.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** `PRAGMA integrity_check` of a store file: "ok" when SQLite finds nothing wrong. */
+export async function integrity(db: string): Promise<string> {
+  return (await sql(db, "PRAGMA integrity_check")).map((r) => String(r.integrity_check)).join("; ");
+}
