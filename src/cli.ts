@@ -7,6 +7,9 @@ import type { GlobalOptions } from "./types.ts";
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
+/** For help texts only (the engine's registry checks the name): the agents `--agent` takes. */
+const AGENT_NAMES = "claude, codex, gemini, copilot, cursor, cline, opencode";
+
 // Each command declares the shape of its own options; commander has already validated them.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Runner = (opts: any, args: string[], globals: GlobalOptions) => Promise<number | void>;
@@ -229,7 +232,7 @@ export function buildProgram(opts: { json?: boolean } = {}): Command {
       .addOption(new Option("--agent <agent>", "the agent").choices(["claude"]).default("claude"))
       .option("--project", "the project's .claude/settings.json")
       .option("--user", "~/.claude/settings.json (the default)")
-      .option("--command <path>", "the binary the hooks run (default: ~/.mindsave/bin/mindsave)")
+      .option("--command <path>", "an absolute binary path for the hooks (default: ~/.mindsave/bin/mindsave, else mindsave on PATH, else nothing)")
       .action(lazy(() => import("./commands/hooks.ts").then((m) => ({ run: m[name] }))));
   }
 
@@ -247,10 +250,18 @@ export function buildProgram(opts: { json?: boolean } = {}): Command {
 
   program
     .command("skill")
-    .description("Print the SKILL.md that teaches any agent to use mindsave; --install writes it for Claude Code")
+    .description("Print the SKILL.md that teaches any agent to use mindsave; --install writes it for Claude Code, or with --agent another agent's instructions file")
     .option("--install", "write it to ~/.claude/skills/mindsave/SKILL.md, with /save, /load, /recall, /snapshots and /auto-snapshot")
-    .option("--uninstall", "remove exactly the skills --install wrote")
+    .option("--uninstall", "remove exactly the skills (or the instructions section) --install wrote")
+    .option("--agent <agent>", `the agent whose instructions file to write: ${AGENT_NAMES} (default claude: the skill)`)
+    .option("--project", "the project's instructions file (the default with --agent): AGENTS.md, GEMINI.md, .github/copilot-instructions.md, .clinerules/, .cursor/rules/")
+    .option("--user", "the agent's per-user instructions file (~/.codex/AGENTS.md, ~/.gemini/GEMINI.md, …)")
     .action(lazy(() => import("./commands/skill.ts")));
+
+  program
+    .command("agents")
+    .description("The coding agents on this host and what MindSave has installed in each (MCP server, instructions, hooks), current or not")
+    .action(lazy(() => import("./commands/agents.ts")));
 
   program
     .command("import")
@@ -275,10 +286,23 @@ export function buildProgram(opts: { json?: boolean } = {}): Command {
     .option("--list-peers", "the peers this store knows")
     .action(lazy(() => import("./commands/sync.ts")));
 
-  program
+  const mcp = program
     .command("mcp")
-    .description("Serve MindSave to an agent over MCP on stdio (tools: save, load, recall, list, fail; resource mindsave://restore-block)")
-    .action(lazy(() => import("./commands/mcp.ts")));
+    .allowExcessArguments(true)
+    .description("Serve MindSave to an agent over MCP on stdio (tools: save, load, recall, list, fail; resource mindsave://restore-block); `mcp install --agent NAME` adds it to an agent")
+    .action(groupDefault(() => import("./commands/mcp.ts")));
+  for (const [name, what] of [
+    ["install", "Add the `mindsave mcp` server to an agent's MCP settings (idempotent; the file's formatting kept)"],
+    ["uninstall", "Remove exactly the entry install added (the file back byte for byte while unchanged)"],
+  ] as const) {
+    mcp
+      .command(name)
+      .description(what)
+      .requiredOption("--agent <agent>", `the agent: ${AGENT_NAMES}`)
+      .option("--project", "the project's MCP settings (.mcp.json, .codex/config.toml, .gemini/settings.json, …)")
+      .option("--user", "the agent's per-user MCP settings (the default)")
+      .action(lazy(() => import("./commands/mcp.ts").then((m) => ({ run: m[name] }))));
+  }
 
   for (const [name, what] of [
     ["encrypt", "Encrypt the home's store with a passphrase (MINDSAVE_PASSPHRASE, else asked); the old file is kept as a backup"],

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { hostTarget } from "../build.ts";
+import { hookCommand } from "../src/engine/agents/hooks.ts";
 import { gitRepo, hostBinary, laptop, run, sql, tempDir, type RunResult } from "./helpers.ts";
 
 let exe = "";
@@ -75,14 +76,16 @@ describe("hooks install / uninstall", () => {
     expect(after.permissions).toEqual(original.permissions);
     expect(after.hooks.PreToolUse).toEqual(original.hooks.PreToolUse);
     expect(after.hooks.SessionStart[0]).toEqual(original.hooks.SessionStart[0]);
-    const local = join(t.home, "bin", hostTarget().exe);
-    expect(after.hooks.SessionStart[1]).toEqual({ matcher: "startup|resume|clear|compact|fork", hooks: [{ type: "command", command: `'${local}' hook session-start`, timeout: 10 }] });
-    expect(after.hooks.UserPromptSubmit).toEqual([{ hooks: [{ type: "command", command: `'${local}' hook user-prompt-submit`, timeout: 10 }] }]);
+    // One portable command for every machine: the local copy, else `mindsave` on PATH, else nothing.
+    const cmd = (arg: string) => hookCommand(null, arg);
+    expect(readFileSync(settingsFile, "utf8")).not.toContain(t.pc.home);
+    expect(after.hooks.SessionStart[1]).toEqual({ matcher: "startup|resume|clear|compact|fork", hooks: [{ type: "command", command: cmd("session-start"), timeout: 10 }] });
+    expect(after.hooks.UserPromptSubmit).toEqual([{ hooks: [{ type: "command", command: cmd("user-prompt-submit"), timeout: 10 }] }]);
     // PostToolUse warns the user, so it runs in line; PostToolUseFailure only counts, in the background.
-    expect(after.hooks.PostToolUse).toEqual([{ matcher: "", hooks: [{ type: "command", command: `'${local}' hook post-tool-use`, timeout: 5 }] }]);
-    expect(after.hooks.PostToolUseFailure).toEqual([{ matcher: "", hooks: [{ type: "command", command: `'${local}' hook post-tool-use-failure`, timeout: 5, async: true }] }]);
-    for (const event of ["PreCompact", "Stop", "SessionEnd"]) {
-      expect(after.hooks[event].at(-1).hooks[0].command).toContain(`'${local}' hook `);
+    expect(after.hooks.PostToolUse).toEqual([{ matcher: "", hooks: [{ type: "command", command: cmd("post-tool-use"), timeout: 5 }] }]);
+    expect(after.hooks.PostToolUseFailure).toEqual([{ matcher: "", hooks: [{ type: "command", command: cmd("post-tool-use-failure"), timeout: 5, async: true }] }]);
+    for (const [event, arg] of [["PreCompact", "pre-compact"], ["Stop", "stop"], ["SessionEnd", "session-end"]]) {
+      expect(after.hooks[event].at(-1).hooks[0].command).toBe(cmd(arg));
     }
     // Idempotent: a second install changes nothing and writes no backup.
     const second = await t.json(["hooks", "install"]);
@@ -95,7 +98,7 @@ describe("hooks install / uninstall", () => {
     expect((await t.json(["hooks", "uninstall"])).removed).toEqual([]);
   });
 
-  test("an earlier install (SessionStart without fork, no UserPromptSubmit/PostToolUseFailure) is brought up to date; uninstall removes all", async () => {
+  test("an earlier install (absolute path, SessionStart without fork, no UserPromptSubmit/PostToolUseFailure) is brought up to date; uninstall removes all", async () => {
     const t = setup();
     expect((await t.cli(["install"])).code).toBe(0);
     const settingsFile = join(t.pc.home, ".claude", "settings.json");
@@ -105,10 +108,10 @@ describe("hooks install / uninstall", () => {
     writeFileSync(settingsFile, JSON.stringify(old, null, 2));
     writeFileSync(join(t.home, "hooks-installed.json"), JSON.stringify({ installed: { [settingsFile]: [`'${local}' hook session-start`] } }));
     const r = await t.json(["hooks", "install"]);
-    expect(r.updated).toEqual([`'${local}' hook session-start`]);
+    expect(r.updated).toEqual([hookCommand(null, "session-start")]);
     expect(r.added).toHaveLength(6);
     const now = JSON.parse(readFileSync(settingsFile, "utf8"));
-    expect(now.hooks.SessionStart).toEqual([{ matcher: "startup|resume|clear|compact|fork", hooks: [{ type: "command", command: `'${local}' hook session-start`, timeout: 10 }] }]);
+    expect(now.hooks.SessionStart).toEqual([{ matcher: "startup|resume|clear|compact|fork", hooks: [{ type: "command", command: hookCommand(null, "session-start"), timeout: 10 }] }]);
     expect((await t.json(["hooks", "install"]))).toMatchObject({ added: [], updated: [] });
     expect((await t.json(["hooks", "uninstall"])).removed).toHaveLength(7);
     expect(JSON.parse(readFileSync(settingsFile, "utf8"))).toEqual({});

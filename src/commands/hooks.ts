@@ -22,19 +22,20 @@ function target(opts: HooksFlags, g: GlobalOptions): string {
 
 export async function install(opts: HooksFlags, _a: string[], g: GlobalOptions): Promise<number> {
   const path = target(opts, g);
-  // The hooks run the copy in ~/.mindsave/bin, so an unplugged drive never breaks a session.
-  const binary = opts.command ?? localBinary(process.env);
-  if (!opts.command && !existsSync(binary)) {
-    throw new UserError(`${binary} is not installed yet; run \`mindsave install\` first (the hooks call that local copy, never the drive).`);
+  // The hooks run the copy in ~/.mindsave/bin (else `mindsave` on PATH), so an unplugged drive
+  // never breaks a session; a hook that finds neither does nothing.
+  if (!opts.command && !existsSync(localBinary(process.env)) && !Bun.which("mindsave")) {
+    throw new UserError(`${localBinary(process.env)} is not installed yet; run \`mindsave install\` first (the hooks call that local copy, never the drive).`);
   }
-  const r = installHooks(path, binary, process.env, new Date());
+  const r = installHooks(path, opts.command ?? null, process.env, new Date());
   if (g.json) printJson(r);
   else if (!r.added.length && !r.updated.length) print(`MindSave's hooks are already in ${r.settings}; nothing changed.`);
   else {
-    if (r.added.length) print(`Added ${r.added.length} MindSave hook(s) to ${r.settings}${r.backup ? ` (backup: ${r.backup})` : ""}:`);
-    for (const c of r.added) print(`  ${c}`);
-    if (r.updated.length) print(`Updated ${r.updated.length} MindSave hook(s) in ${r.settings} from an earlier install${r.backup && !r.added.length ? ` (backup: ${r.backup})` : ""}:`);
-    for (const c of r.updated) print(`  ${c}`);
+    const events = (cs: string[]) => cs.map((c) => / hook (\S+)$/.exec(c)?.[1] ?? c).join(", ");
+    if (r.added.length) print(`Added ${r.added.length} MindSave hook(s) to ${r.settings}${r.backup ? ` (backup: ${r.backup})` : ""}: ${events(r.added)}.`);
+    if (r.updated.length) print(`Updated ${r.updated.length} MindSave hook(s) in ${r.settings} from an earlier install${r.backup && !r.added.length ? ` (backup: ${r.backup})` : ""}: ${events(r.updated)}.`);
+    if (opts.command) print(`They run ${opts.command}.`);
+    else print(`They run ~/.mindsave/bin/mindsave, else \`mindsave\` on PATH, and do nothing where MindSave is not installed${opts.project ? ", so the file can be committed" : ""}.`);
   }
   return 0;
 }
@@ -44,6 +45,9 @@ export async function uninstall(opts: HooksFlags, _a: string[], g: GlobalOptions
   const r = uninstallHooks(path, process.env, new Date());
   if (g.json) printJson(r);
   else if (!r.removed.length) warn(`No hooks added by MindSave were found in ${r.settings}; nothing changed.`);
-  else print(`Removed ${r.removed.length} MindSave hook(s) from ${r.settings}${r.backup ? ` (backup: ${r.backup})` : ""}.`);
+  else {
+    print(`Removed ${r.removed.length} MindSave hook(s) from ${r.settings}${r.backup ? ` (backup: ${r.backup})` : ""}.`);
+    if (r.deleted) print(`Install had created ${r.deleted.join(" and ")}; removed, as it was.`);
+  }
   return 0;
 }

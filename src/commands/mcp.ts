@@ -2,8 +2,36 @@
 // tools (save, load, recall, list, fail) and a resource (mindsave://restore-block) instead of a shell.
 // stdout is the transport: nothing but protocol may be written there; diagnostics go to stderr.
 // Each call opens its own short-lived engine session, so other processes can write between calls.
+// `mindsave mcp install|uninstall --agent NAME [--project|--user]` adds or removes this server in
+// an agent's MCP settings.
+import { installMcp, uninstallMcp, type McpResult } from "../engine/agents/mcp-config.ts";
 import { createServer, LineTransport, serverSessionOptions } from "./mcp/server.ts";
+import { agentScope, print, printJson, projectPlace, type AgentFlags } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
+
+function say(r: McpResult, g: GlobalOptions): void {
+  if (g.json) return printJson(r);
+  const what = {
+    installed: `Added the MindSave MCP server (\`mindsave mcp\`) to ${r.path}${r.wholeFile ? " (a new file)" : ""}. Restart the agent to load it.`,
+    updated: `Updated the MindSave MCP server in ${r.path}.`,
+    unchanged: `The MindSave MCP server is already in ${r.path}; nothing changed.`,
+    removed: r.wholeFile ? `Removed ${r.path}, which held only the MindSave MCP server.` : `Removed the MindSave MCP server from ${r.path}${r.exact === false ? " (the file changed since the install, so only the entry was taken out)" : ""}.`,
+    absent: `No MindSave MCP server in ${r.path}; nothing changed.`,
+  }[r.action];
+  print(what);
+}
+
+export async function install(opts: AgentFlags, _a: string[], g: GlobalOptions): Promise<number> {
+  const { agent, scope } = agentScope(opts);
+  say(installMcp(agent, scope, projectPlace(g)), g);
+  return 0;
+}
+
+export async function uninstall(opts: AgentFlags, _a: string[], g: GlobalOptions): Promise<number> {
+  const { agent, scope } = agentScope(opts);
+  say(uninstallMcp(agent, scope, projectPlace(g)), g);
+  return 0;
+}
 
 /**
  * Serves MCP on stdin/stdout until the client hangs up. Resolves (with 0) once the transport has

@@ -1,5 +1,8 @@
 // Small helpers every command adapter shares: opening a session, printing text or JSON, warnings.
 import { Session } from "../engine/session.ts";
+import { resolveWorkspace } from "../engine/projects/workspace.ts";
+import { UserError } from "../errors.ts";
+import { AGENT_IDS, type AgentId, type Place, type Scope } from "../engine/agents/registry.ts";
 import type { GlobalOptions } from "../types.ts";
 
 export async function withSession<T>(g: GlobalOptions, write: boolean, fn: (s: Session) => Promise<T>): Promise<T> {
@@ -27,3 +30,24 @@ export function warn(message: string): void {
 export function note(message: string): void {
   process.stderr.write(`mindsave: ${message}\n`);
 }
+
+/** Where an agent-settings command acts: this environment, and the current project's root (or the cwd). */
+export function projectPlace(g: GlobalOptions): Place {
+  const root = resolveWorkspace(process.cwd(), { override: g.workspace, create: false })?.root ?? g.workspace ?? process.cwd();
+  return { env: process.env, root };
+}
+
+export interface AgentFlags {
+  agent?: string;
+  project?: boolean;
+  user?: boolean;
+}
+
+/** The agent and scope of an `--agent NAME [--project|--user]` command (user by default). */
+export function agentScope(opts: AgentFlags, fallback: Scope = "user"): { agent: AgentId; scope: Scope } {
+  const agent = opts.agent as AgentId;
+  if (!AGENT_IDS.includes(agent)) throw new UserError(`--agent must be one of ${AGENT_IDS.join(", ")}${opts.agent ? `, not ${JSON.stringify(opts.agent)}` : ""}.`);
+  if (opts.project && opts.user) throw new UserError("Choose one of --project and --user.");
+  return { agent, scope: opts.project ? "project" : opts.user ? "user" : fallback };
+}
+

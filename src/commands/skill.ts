@@ -1,13 +1,44 @@
-// `mindsave skill [--install | --uninstall]`: the SKILL.md that teaches agents to use the binary;
-// for Claude Code also one skill per command, so /save, /load, /recall, /snapshots and
-// /auto-snapshot can be typed.
+// `mindsave skill [--install | --uninstall] [--agent NAME [--project|--user]]`: the SKILL.md that
+// teaches agents to use the binary; for Claude Code also one skill per command, so /save, /load,
+// /recall, /snapshots and /auto-snapshot can be typed. With another agent, its instructions file
+// (AGENTS.md, GEMINI.md, …) gets the same teaching without slash commands, between markers.
 import { UserError } from "../errors.ts";
+import { installInstructions, instructionsText, uninstallInstructions, type InstructionsResult } from "../engine/agents/instructions.ts";
 import { installSkill, skillText, uninstallSkill } from "../engine/agents/skill.ts";
-import { print, printJson } from "./shared.ts";
+import { agentScope, print, printJson, projectPlace, type AgentFlags } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
 
-export async function run(opts: { install?: boolean; uninstall?: boolean }, _a: string[], g: GlobalOptions): Promise<number> {
+interface SkillFlags extends AgentFlags {
+  install?: boolean;
+  uninstall?: boolean;
+}
+
+function say(r: InstructionsResult, g: GlobalOptions): void {
+  if (g.json) return printJson(r);
+  print({
+    installed: `Wrote MindSave's instructions to ${r.path}${r.wholeFile ? " (a new file)" : " (a section between MindSave's markers)"}.`,
+    updated: `Updated MindSave's instructions in ${r.path}.`,
+    unchanged: `MindSave's instructions in ${r.path} are current; nothing changed.`,
+    removed: r.wholeFile ? `Removed ${r.path}, which held only MindSave's instructions.` : `Removed MindSave's section from ${r.path}.`,
+    absent: `No MindSave instructions in ${r.path}; nothing changed.`,
+  }[r.action]);
+}
+
+/** Another agent's instructions file: the project's by default (AGENTS.md and the like live in the repository). */
+function forAgent(opts: SkillFlags, g: GlobalOptions): number {
+  const { agent, scope } = agentScope(opts, "project");
+  const place = projectPlace(g);
+  if (opts.uninstall) say(uninstallInstructions(agent, scope, place), g);
+  else if (opts.install) say(installInstructions(agent, scope, place), g);
+  else if (g.json) printJson({ agent, instructions: instructionsText() });
+  else process.stdout.write(instructionsText());
+  return 0;
+}
+
+export async function run(opts: SkillFlags, _a: string[], g: GlobalOptions): Promise<number> {
   if (opts.install && opts.uninstall) throw new UserError("Choose one of --install and --uninstall.");
+  if (opts.agent && opts.agent !== "claude") return forAgent(opts, g);
+  if (opts.project) throw new UserError("Claude Code's skills are per user (~/.claude/skills); --project applies to other agents' instructions files.");
   if (opts.uninstall) {
     const r = uninstallSkill(process.env);
     if (g.json) printJson(r);

@@ -1,10 +1,15 @@
-// Claude Code hooks: merged into settings.json idempotently, every existing hook kept, the file
-// backed up first; uninstall removes exactly the entries install added (recorded in the local home).
-import { copyFileSync, existsSync, readFileSync } from "node:fs";
-import {  join } from "node:path";
+// Claude Code hooks: merged into settings.json idempotently, every existing hook kept. The file is
+// edited in place with jsonc-parser, so everything else in it (indentation, inline arrays,
+// comments, CRLF, a missing final newline) stays byte for byte, and uninstall gives back exactly
+// the bytes install found. A backup goes to ~/.mindsave/backups/settings/ (the last 5 per file);
+// what install added and created is recorded in the local home, so uninstall removes just that.
+import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { basename, dirname, join } from "node:path";
+import { applyEdits, findNodeAtLocation, format, modify, parse, parseTree, type FormattingOptions, type JSONPath, type ParseError } from "jsonc-parser";
 import { UserError } from "../../errors.ts";
 import { localHomeDir } from "../home/home.ts";
-import { writeFileAtomic } from "../../lib/fs.ts";
+import { copyFileAtomic, listDir, writeFileAtomic } from "../../lib/fs.ts";
 
 // PostToolUse stays synchronous: its warnings must reach the user (an async hook's systemMessage
 // is not shown) and its emergency snapshot must be written before the context is lost.
@@ -24,6 +29,9 @@ export const HOOK_ARGS = HOOK_EVENTS.map((h) => h.arg);
 
 export type HookArg = string;
 
+/** Settings backups kept per settings file. */
+export const KEEP_SETTINGS_BACKUPS = 5;
+
 interface HookCommand {
   type: "command";
   command: string;
@@ -36,11 +44,13 @@ interface MatcherGroup {
   hooks: HookCommand[];
 }
 
-type Settings = Record<string, unknown> & { hooks?: Record<string, MatcherGroup[]> };
-
 interface Manifest {
   /** settings file → the exact commands install added there. */
   installed: Record<string, string[]>;
+  /** settings file → what install created: the file itself, its `hooks` key, event keys. */
+  created?: Record<string, { file?: boolean; keys: string[] }>;
+  /** Folders MindSave's installs (hooks, skills) created; removed again once empty. */
+  dirs?: string[];
 }
 
 function manifestPath(env: NodeJS.ProcessEnv): string {
@@ -55,19 +65,39 @@ function readManifest(env: NodeJS.ProcessEnv): Manifest {
   }
 }
 
-/** The indentation a JSON file already uses (a person's settings keep their look). */
-function indentOf(path: string): string | number {
-  try {
-    const m = /\n([ \t]+)"/.exec(readFileSync(path, "utf8"));
-    return m ? m[1] : 2;
-  } catch {
-    return 2;
-  }
+function writeManifest(env: NodeJS.ProcessEnv, m: Manifest): void {
+  writeFileAtomic(manifestPath(env), JSON.stringify(m, null, 2) + "\n");
 }
 
-function writeJsonAtomic(path: string, value: unknown): void {
-  const indent = existsSync(path) ? indentOf(path) : 2;
-  writeFileAtomic(path, JSON.stringify(value, null, indent) + "\n");
+/** The folders above `path` that do not exist yet (the nearest last). */
+function missingDirs(path: string): string[] {
+  const out: string[] = [];
+  for (let d = dirname(path); !existsSync(d) && dirname(d) !== d; d = dirname(d)) out.unshift(d);
+  return out;
+}
+
+/** Notes folders an install is about to create, so an uninstall can take them away again. */
+export function noteCreatedDirs(env: NodeJS.ProcessEnv, path: string): void {
+  const dirs = missingDirs(path);
+  if (!dirs.length) return;
+  const m = readManifest(env);
+  m.dirs = [...new Set([...(m.dirs ?? []), ...dirs])];
+  writeManifest(env, m);
+}
+
+/** Removes the folders installs created that are empty now (deepest first). */
+export function removeCreatedDirs(env: NodeJS.ProcessEnv): void {
+  const m = readManifest(env);
+  if (!m.dirs?.length) return;
+  for (const d of [...m.dirs].sort((a, b) => b.length - a.length)) {
+    try {
+      if (!readdirSync(d).length) rmdirSync(d);
+    } catch {
+      // gone already, or not ours to remove
+    }
+  }
+  m.dirs = m.dirs.filter((d) => existsSync(d));
+  writeManifest(env, m);
 }
 
 export function settingsPath(scope: "user" | "project", env: NodeJS.ProcessEnv, projectRoot: string | null): string {
@@ -76,26 +106,77 @@ export function settingsPath(scope: "user" | "project", env: NodeJS.ProcessEnv, 
   return join(projectRoot, ".claude", "settings.json");
 }
 
-function readSettings(path: string): Settings {
-  if (!existsSync(path)) return {};
-  const text = readFileSync(path, "utf8");
+/** A settings file's value; comments and trailing commas are allowed, anything else unreadable is refused. */
+function parseSettings(path: string, text: string): Record<string, unknown> {
   if (!text.trim()) return {};
-  try {
-    const v = JSON.parse(text);
-    if (v && typeof v === "object" && !Array.isArray(v)) return v as Settings;
-  } catch {
-    // fall through
+  const errors: ParseError[] = [];
+  const v = parse(text, errors, { allowTrailingComma: true });
+  if (!errors.length && v && typeof v === "object" && !Array.isArray(v)) {
+    const hooks = (v as Record<string, unknown>).hooks;
+    if (hooks === undefined || (hooks && typeof hooks === "object" && !Array.isArray(hooks))) return v;
+    throw new UserError(`"hooks" in ${path} is not an object; fix it first (MindSave will not overwrite a settings file it cannot read).`);
   }
   throw new UserError(`${path} is not valid JSON; fix it first (MindSave will not overwrite a settings file it cannot read).`);
+}
+
+/** The layout a settings file already uses, so what is added looks like the rest of it. */
+function layoutOf(text: string): FormattingOptions {
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const indent = /\n([ \t]+)["{[\]}]/.exec(text)?.[1];
+  if (indent?.startsWith("\t")) return { insertSpaces: false, tabSize: 4, eol };
+  return { insertSpaces: true, tabSize: indent ? indent.length : 2, eol };
+}
+
+/** Sets `value` at `path` (appending when `append`), formatting only the new text. */
+function insertAt(text: string, path: JSONPath, value: unknown, layout: FormattingOptions, append = false): string {
+  const container = findNodeAtLocation(parseTree(text)!, path.slice(0, -1))!;
+  const [edit] = modify(text, path, value, { isArrayInsertion: append });
+  const out = applyEdits(text, [edit]);
+  // A container written on one line gets what is added on that line too (a minified file stays one line).
+  if (!/[\r\n]/.test(text.slice(container.offset, container.offset + container.length)) && container.children?.length) return out;
+  // Into an empty `{}` or `[]` the container is laid out too; anywhere else only what was added.
+  const range = container.children?.length
+    ? { offset: edit.offset, length: edit.content.length }
+    : { offset: container.offset, length: container.length - edit.length + edit.content.length };
+  return applyEdits(out, format(out, range, { ...layout, keepLines: false }));
+}
+
+/** Removes the property or element at `path`: the exact inverse of `insertAt` adding it. */
+function removeAt(text: string, path: JSONPath): string {
+  const node = findNodeAtLocation(parseTree(text)!, path)!;
+  const item = node.parent?.type === "property" ? node.parent : node;
+  const container = item.parent!;
+  const siblings = container.children!;
+  const i = siblings.indexOf(item);
+  const end = item.offset + item.length;
+  if (i > 0) {
+    const prev = siblings[i - 1];
+    return text.slice(0, prev.offset + prev.length) + text.slice(end);
+  }
+  if (siblings.length > 1) return text.slice(0, item.offset) + text.slice(siblings[1].offset);
+  return text.slice(0, container.offset + 1) + text.slice(container.offset + container.length - 1);
 }
 
 function quote(path: string): string {
   return process.platform === "win32" ? `"${path}"` : `'${path.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The command a hook runs: the locally installed binary, never one on a drive. */
-export function hookCommand(binary: string, arg: HookArg): string {
-  return `${quote(binary)} hook ${arg}`;
+/**
+ * The command a hook runs. By default one line of POSIX sh that works for everyone who has
+ * MindSave, so a project's settings can be committed: the copy `mindsave install` put in
+ * ~/.mindsave/bin, else `mindsave` on PATH, else nothing (exit 0, quietly). Claude Code runs hooks
+ * through a shell (Git Bash on Windows, where `mindsave.exe` answers to `mindsave`). With
+ * `binary` (`--command`), that binary by its absolute path.
+ */
+export function hookCommand(binary: string | null, arg: HookArg): string {
+  if (binary) return `${quote(binary)} hook ${arg}`;
+  return `m="$HOME/.mindsave/bin/mindsave"; [ -x "$m" ] || m=$(command -v mindsave) || exit 0; exec "$m" hook ${arg}`;
+}
+
+/** A hook an earlier version wrote: the local copy by its absolute path, on any machine. */
+function legacyArg(command: unknown): string | null {
+  const m = typeof command === "string" ? /^(['"])[^'"]*[\\/]\.mindsave[\\/]bin[\\/]mindsave(?:\.exe)?\1 hook ([a-z-]+)$/.exec(command) : null;
+  return m && HOOK_ARGS.includes(m[2]) ? m[2] : null;
 }
 
 export function localBinary(env: NodeJS.ProcessEnv): string {
@@ -105,85 +186,149 @@ export function localBinary(env: NodeJS.ProcessEnv): string {
 export interface HooksResult {
   settings: string;
   added: string[];
-  /** Hooks of an earlier install brought up to date (e.g. a SessionStart matcher without `fork`). */
+  /** Hooks of an earlier install brought up to date (a SessionStart matcher without `fork`, an absolute path). */
   updated: string[];
   removed: string[];
   backup: string | null;
+  /** Uninstall only: the settings file (and folder) install had created, removed again. */
+  deleted?: string[];
 }
 
-function backup(path: string, now: Date): string | null {
+/**
+ * Copies a settings file to ~/.mindsave/backups/settings/ before it is changed, as
+ * `<folder>-<path hash>.<UTC time>.<n>.json` (n counts up, so names sort by age even within one
+ * second); keeps the last 5 of that file.
+ */
+function backup(path: string, env: NodeJS.ProcessEnv, now: Date): string | null {
   if (!existsSync(path)) return null;
-  const to = `${path}.mindsave-backup-${now.toISOString().replace(/[:.]/g, "-")}`;
-  copyFileSync(path, to);
+  const dir = join(localHomeDir(env), "backups", "settings");
+  const prefix = `${basename(dirname(dirname(path))) || "root"}-${createHash("sha256").update(path).digest("hex").slice(0, 8)}.`;
+  const earlier = listDir(dir).filter((f) => f.startsWith(prefix) && f.endsWith(".json"));
+  const n = Number(/\.(\d+)\.json$/.exec(earlier.at(-1) ?? "")?.[1] ?? 0) + 1;
+  const to = join(dir, `${prefix}${now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}.${String(n).padStart(4, "0")}.json`);
+  copyFileAtomic(path, to);
+  for (const old of earlier.slice(0, Math.max(0, earlier.length + 1 - KEEP_SETTINGS_BACKUPS))) rmSync(join(dir, old), { force: true });
   return to;
 }
 
-export function installHooks(path: string, binary: string, env: NodeJS.ProcessEnv, now: Date): HooksResult {
-  const settings = readSettings(path);
-  const hooks = (settings.hooks && typeof settings.hooks === "object" ? settings.hooks : {}) as Record<string, MatcherGroup[]>;
-  const added: string[] = [];
-  const updated: string[] = [];
+const isGroup = (g: unknown): g is MatcherGroup => !!g && typeof g === "object" && Array.isArray((g as MatcherGroup).hooks);
+
+export function installHooks(path: string, binary: string | null, env: NodeJS.ProcessEnv, now: Date): HooksResult {
+  const existed = existsSync(path);
+  let text = existed ? readFileSync(path, "utf8") : "";
+  const settings = parseSettings(path, text);
+  const hooks = (settings.hooks ?? {}) as Record<string, unknown>;
+  const m = readManifest(env);
+  const known = new Set(m.installed[path] ?? []);
+  const added: { event: string; group: MatcherGroup }[] = [];
+  const updated: { event: string; at: number; group: MatcherGroup }[] = [];
+  const earlierKeys: string[] = [];
   for (const h of HOOK_EVENTS) {
     const command = hookCommand(binary, h.arg);
-    const groups = Array.isArray(hooks[h.event]) ? hooks[h.event] : [];
     const group: MatcherGroup = { ...(h.matcher !== undefined ? { matcher: h.matcher } : {}), hooks: [{ type: "command", command, timeout: h.timeout, ...(h.async ? { async: true } : {}) }] };
-    const at = groups.findIndex((g) => Array.isArray(g?.hooks) && g.hooks.some((c) => c?.command === command));
-    if (at === -1) {
-      hooks[h.event] = [...groups, group];
-      added.push(command);
-    } else if (groups[at].hooks.length === 1 && JSON.stringify(groups[at]) !== JSON.stringify(group)) {
-      // A group that holds only our hook is ours: an earlier install's matcher or options are replaced.
-      hooks[h.event] = groups.map((g, i) => (i === at ? group : g));
-      updated.push(command);
+    const groups = hooks[h.event];
+    if (groups !== undefined && !Array.isArray(groups)) throw new UserError(`hooks.${h.event} in ${path} is not a list; fix it first.`);
+    const list = (groups ?? []) as unknown[];
+    const mine = (c: HookCommand) => c?.command === command;
+    // A group holding only a hook an earlier install wrote for this event is ours to bring up to date.
+    const earlier = (c: HookCommand) => mine(c) || legacyArg(c?.command) === h.arg || (known.has(c?.command) && c.command.endsWith(` hook ${h.arg}`));
+    const at = list.findIndex((g) => isGroup(g) && g.hooks.some(mine));
+    const old = at === -1 ? list.findIndex((g) => isGroup(g) && g.hooks.length === 1 && earlier(g.hooks[0])) : at;
+    if (old === -1) added.push({ event: h.event, group });
+    else if ((list[old] as MatcherGroup).hooks.length === 1 && JSON.stringify(list[old]) !== JSON.stringify(group)) {
+      updated.push({ event: h.event, at: old, group });
+      // A list holding nothing but that earlier install's group was made by it: uninstall may remove it.
+      if (list.length === 1) earlierKeys.push(h.event);
     }
   }
-  let saved: string | null = null;
-  if (added.length || updated.length) {
-    saved = backup(path, now);
-    writeJsonAtomic(path, { ...settings, hooks });
-    const m = readManifest(env);
-    m.installed[path] = [...new Set([...(m.installed[path] ?? []), ...added, ...updated])];
-    writeJsonAtomic(manifestPath(env), m);
+  const result: HooksResult = { settings: path, added: added.map((a) => a.group.hooks[0].command), updated: updated.map((u) => u.group.hooks[0].command), removed: [], backup: null };
+  if (!added.length && !updated.length) return result;
+
+  const created = m.created?.[path] ?? { keys: [] };
+  created.keys.push(...earlierKeys);
+  if (earlierKeys.length && earlierKeys.length === Object.keys(hooks).length) created.keys.push("hooks");
+  if (!text.trim()) {
+    text = JSON.stringify({ hooks: Object.fromEntries(added.map((a) => [a.event, [a.group]])) }, null, 2) + "\n";
+    created.file ||= !existed;
+    created.keys = ["hooks"];
+  } else {
+    const layout = layoutOf(text);
+    for (const u of updated) text = insertAt(text, ["hooks", u.event, u.at], u.group, layout);
+    if (settings.hooks === undefined) {
+      text = insertAt(text, ["hooks"], Object.fromEntries(added.map((a) => [a.event, [a.group]])), layout);
+      created.keys.push("hooks");
+    } else {
+      for (const a of added) {
+        const fresh = hooks[a.event] === undefined;
+        text = insertAt(text, ["hooks", a.event, ...(fresh ? [] : [-1])], fresh ? [a.group] : a.group, layout, !fresh);
+        if (fresh) created.keys.push(a.event);
+      }
+    }
   }
-  return { settings: path, added, updated, removed: [], backup: saved };
+  result.backup = backup(path, env, now);
+  const dirs = missingDirs(path);
+  writeFileAtomic(path, text);
+  m.installed[path] = [...new Set([...(m.installed[path] ?? []), ...result.added, ...result.updated])];
+  m.created = { ...m.created, [path]: { ...created, keys: [...new Set(created.keys)] } };
+  m.dirs = [...new Set([...(m.dirs ?? []), ...dirs])];
+  writeManifest(env, m);
+  return result;
+}
+
+/** The first hook of ours in `hooks`: its command, and the path to remove (its group when that holds only it). */
+function findOurs(hooks: Record<string, unknown>, ours: (c: unknown) => boolean): { at: JSONPath; command: string } | null {
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    for (const [gi, g] of groups.entries()) {
+      if (!isGroup(g)) continue;
+      const hi = g.hooks.findIndex((c) => ours(c?.command));
+      if (hi === -1) continue;
+      // A group that held only our hook was ours: it goes; any other group keeps its other hooks.
+      return { at: g.hooks.length === 1 ? ["hooks", event, gi] : ["hooks", event, gi, "hooks", hi], command: g.hooks[hi].command };
+    }
+  }
+  return null;
 }
 
 export function uninstallHooks(path: string, env: NodeJS.ProcessEnv, now: Date): HooksResult {
   const m = readManifest(env);
-  const ours = new Set(m.installed[path] ?? []);
-  if (!ours.size || !existsSync(path)) return { settings: path, added: [], updated: [], removed: [], backup: null };
-  const settings = readSettings(path);
-  const hooks = (settings.hooks ?? {}) as Record<string, MatcherGroup[]>;
-  const removed: string[] = [];
-  for (const [event, groups] of Object.entries(hooks)) {
-    if (!Array.isArray(groups)) continue;
-    const kept: MatcherGroup[] = [];
-    for (const g of groups) {
-      if (!Array.isArray(g?.hooks)) {
-        kept.push(g);
-        continue;
-      }
-      const rest = g.hooks.filter((c) => {
-        if (ours.has(c?.command)) {
-          removed.push(c.command);
-          return false;
-        }
-        return true;
-      });
-      // A group that held only our hook was ours: it goes; any other group keeps its other hooks.
-      if (rest.length || rest.length === g.hooks.length) kept.push({ ...g, hooks: rest });
+  const known = new Set(m.installed[path] ?? []);
+  const portable = new Set(HOOK_ARGS.map((a) => hookCommand(null, a)));
+  const ours = (c: unknown) => typeof c === "string" && (known.has(c) || portable.has(c) || legacyArg(c) !== null);
+  const result: HooksResult = { settings: path, added: [], updated: [], removed: [], backup: null };
+  if (!existsSync(path)) return result;
+  let text = readFileSync(path, "utf8");
+  let settings = parseSettings(path, text);
+  const record = m.created?.[path];
+  // Without a record (another person's install, an older version), a list MindSave emptied goes.
+  const createdKey = (k: string) => !record || record.keys.includes(k) || record.keys.includes("hooks");
+  const hooksOf = () => (settings.hooks ?? {}) as Record<string, unknown[]>;
+  const emptied = new Set<string>();
+  for (let hit = findOurs(hooksOf(), ours); hit; hit = findOurs(hooksOf(), ours)) {
+    result.removed.push(hit.command);
+    text = removeAt(text, hit.at);
+    emptied.add(String(hit.at[1]));
+    settings = parseSettings(path, text);
+  }
+  if (!result.removed.length) return result;
+  for (const event of emptied) {
+    if (Array.isArray(hooksOf()[event]) && !hooksOf()[event].length && createdKey(event)) {
+      text = removeAt(text, ["hooks", event]);
+      settings = parseSettings(path, text);
     }
-    if (kept.length) hooks[event] = kept;
-    else delete hooks[event];
   }
-  let saved: string | null = null;
-  if (removed.length) {
-    saved = backup(path, now);
-    const next: Settings = { ...settings, hooks };
-    if (!Object.keys(hooks).length) delete next.hooks;
-    writeJsonAtomic(path, next);
-  }
+  if (settings.hooks && !Object.keys(hooksOf()).length && (!record || record.keys.includes("hooks"))) text = removeAt(text, ["hooks"]);
+  result.backup = backup(path, env, now);
+  if (record?.file && text.replace(/\s/g, "") === "{}") {
+    // The file install created holds nothing else: it goes, and its folder when install made that too.
+    rmSync(path);
+    result.deleted = [path];
+  } else writeFileAtomic(path, text);
   delete m.installed[path];
-  writeJsonAtomic(manifestPath(env), m);
-  return { settings: path, added: [], updated: [], removed, backup: saved };
+  if (m.created) delete m.created[path];
+  writeManifest(env, m);
+  const dir = dirname(path);
+  removeCreatedDirs(env);
+  if (result.deleted && !existsSync(dir)) result.deleted.push(dir);
+  return result;
 }

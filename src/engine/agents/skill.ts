@@ -5,7 +5,7 @@
 // wrote (they carry a marker line), never a skill of the same name someone else wrote.
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { localBinary } from "./hooks.ts";
+import { localBinary, noteCreatedDirs, removeCreatedDirs } from "./hooks.ts";
 import { writeFileAtomic } from "../../lib/fs.ts";
 
 /** The line that marks a SKILL.md as written by `mindsave skill --install`. */
@@ -16,7 +16,10 @@ interface Section {
   command: string | null;
   description: string;
   hint?: string;
-  body: (m: string) => string;
+  /** The heading: of the Claude Code skill (slash commands), and of other agents' instructions. */
+  heading: [string, string];
+  /** `load` is how the user restores: /load in Claude Code, the CLI elsewhere. */
+  body: (m: string, load: string) => string;
 }
 
 const SECTIONS: Section[] = [
@@ -24,8 +27,8 @@ const SECTIONS: Section[] = [
     command: "save",
     description: "MindSave /save: save the task's state (goal, state, next action, files, blocker; constraints, decisions, failures) as a snapshot.",
     hint: "[what to note]",
-    body: (m) => `## /save
-Write the snapshot as YAML front matter plus a markdown body and pipe it in (stdin is read only when no field flag is given):
+    heading: ["/save", "Save"],
+    body: (m, load) => `Write the snapshot as YAML front matter plus a markdown body and pipe it in (stdin is read only when no field flag is given):
 
 \`\`\`sh
 ${m} save <<'SNAPSHOT'
@@ -55,41 +58,41 @@ SNAPSHOT
 \`\`\`
 
 Or with flags: \`${m} save --goal "…" --state "…" --next "…" --active-file src/a.ts --constraint "…" --decision "…"\`.
-Reply: "💾 MindSave checkpoint saved. Start a new conversation with /load to continue."`,
+Reply: "💾 MindSave checkpoint saved. Start a new conversation with ${load} to continue."`,
   },
   {
     command: "load",
     description: "MindSave /load: restore a saved snapshot (Layer 1 + Layer 2 + failures) and continue the task.",
     hint: "[N | name] [--verify]",
-    body: (m) => `## /load
-\`${m} load --latest\` prints the restore block (Layer 1 + Layer 2 + failures, ≤800 tokens). With several snapshots, \`${m} load\` lists them newest first: show the list, then load the chosen one with \`${m} load N\`. Add \`--verify\` to compare the active files with the workspace, and tell the user about differences before going on.
+    heading: ["/load", "Load"],
+    body: (m) => `\`${m} load --latest\` prints the restore block (Layer 1 + Layer 2 + failures, ≤800 tokens). With several snapshots, \`${m} load\` lists them newest first: show the list, then load the chosen one with \`${m} load N\`. Add \`--verify\` to compare the active files with the workspace, and tell the user about differences before going on.
 Then reply: "MindSave restored. Goal: {goal}. Next: {next_action}. Entering Continuation Mode — executing next step." and do the next step.`,
   },
   {
     command: "recall",
     description: "MindSave /recall: show the newest snapshot's Layer 3 (completed steps, file changes, tool calls) or search every snapshot.",
     hint: "[keyword]",
-    body: (m) => `## /recall
-\`${m} recall\` shows the newest snapshot's Layer 3; \`${m} recall "JWT"\` searches every snapshot (any text, Chinese too). Read-only.`,
+    heading: ["/recall", "Recall"],
+    body: (m) => `\`${m} recall\` shows the newest snapshot's Layer 3; \`${m} recall "JWT"\` searches every snapshot (any text, Chinese too). Read-only.`,
   },
   {
     command: "snapshots",
     description: "MindSave /snapshots: list, clean up or count the project's snapshots.",
     hint: "list | stats | clean",
-    body: (m) => `## /snapshots
-\`${m} snapshots list\`, \`${m} snapshots stats\`, \`${m} snapshots clean\`.`,
+    heading: ["/snapshots", "Snapshots"],
+    body: (m) => `\`${m} snapshots list\`, \`${m} snapshots stats\`, \`${m} snapshots clean\`.`,
   },
   {
     command: null,
     description: "",
-    body: (m) => `## Failures: do not retry
-When an approach fails or the user rejects one: \`${m} fail "ITEM" --reason "why" --by user|system [--scope global] [--alt "what to do instead"]\`. Repeating it raises its repeat count. Check \`${m} failures\` before trying something that may have failed before.`,
+    heading: ["Failures: do not retry", "Failures: do not retry"],
+    body: (m) => `When an approach fails or the user rejects one: \`${m} fail "ITEM" --reason "why" --by user|system [--scope global] [--alt "what to do instead"]\`. Repeating it raises its repeat count. Check \`${m} failures\` before trying something that may have failed before.`,
   },
   {
     command: "auto-snapshot",
     description: "MindSave /auto-snapshot: the context is nearly full; save Layer 1 only (an OVF_ snapshot) and hand over to a new conversation.",
-    body: (m) => `## /auto-snapshot and pressure
-When the context is nearly full (RED), save Layer 1 only: \`${m} save --overflow --goal "…" --state "…" --next "…"\`, then tell the user: "⚠️ Context overflow imminent. MindSave auto-saved (Layer 1 only). Start a new conversation with /load to continue."
+    heading: ["/auto-snapshot and pressure", "Context pressure"],
+    body: (m, load) => `When the context is nearly full (RED), save Layer 1 only: \`${m} save --overflow --goal "…" --state "…" --next "…"\`, then tell the user: "⚠️ Context overflow imminent. MindSave auto-saved (Layer 1 only). Start a new conversation with ${load} to continue."
 \`${m} signal\` shows GREEN / YELLOW / RED from adaptive thresholds (growth and complexity). With Claude Code, \`${m} hooks install\` does this bookkeeping and the auto-saves from real token counts.`,
   },
 ];
@@ -100,6 +103,17 @@ const LAYERS = `Layers of a snapshot:
 - Layer 3, cold archive (never auto-restored): completed steps, file changes, recent tool calls.`;
 
 const quoted = (binary: string) => (binary.includes(" ") ? `"${binary}"` : binary);
+
+/** One section: with slash commands (Claude Code's skill) or without (any other agent's instructions). */
+function section(s: Section, m: string, slash: boolean): string {
+  return `## ${s.heading[slash ? 0 : 1]}\n${s.body(m, slash ? "/load" : `\`${m} load --latest\``)}`;
+}
+
+/** The skill's teaching without Claude Code's slash commands or front matter: the layers and every section. */
+export function skillBody(binary = "mindsave"): string {
+  const m = quoted(binary);
+  return `${LAYERS}\n\n${SECTIONS.map((s) => section(s, m, false)).join("\n\n")}`;
+}
 
 export function skillText(binary = "mindsave"): string {
   const m = quoted(binary);
@@ -114,7 +128,7 @@ The \`${m}\` binary keeps snapshots in one store and resolves the workspace root
 
 ${LAYERS}
 
-${SECTIONS.map((s) => s.body(m)).join("\n\n")}
+${SECTIONS.map((s) => section(s, m, true)).join("\n\n")}
 
 Do not save casual chat, simple Q&A, or when the user said not to ("don't save", "不需要保存").
 `;
@@ -138,7 +152,7 @@ The user typed /${command}${s.hint ? " (arguments: $ARGUMENTS)" : ""}. The \`${m
 
 ${LAYERS}
 
-${s.body(m)}
+${section(s, m, true)}
 `;
 }
 
@@ -182,6 +196,8 @@ export function installSkill(env: NodeJS.ProcessEnv): SkillInstall {
   const path = skillPath(env);
   const binary = existsSync(localBinary(env)) ? localBinary(env) : "mindsave";
   const replaced = existsSync(path);
+  // ~/.claude/skills (and ~/.claude) made here go again with the skills on uninstall.
+  noteCreatedDirs(env, path);
   writeFileAtomic(path, skillText(binary) + `\n${SKILL_MARKER}\n`);
   const commands: string[] = [];
   const skipped: string[] = [];
@@ -208,5 +224,6 @@ export function uninstallSkill(env: NodeJS.ProcessEnv): { removed: string[] } {
     removed.push(file);
     if (!readdirSync(dir).length) rmSync(dir, { recursive: true });
   }
+  removeCreatedDirs(env);
   return { removed };
 }

@@ -1,0 +1,41 @@
+// `mindsave agents`: the coding agents on this host and what MindSave has installed in each
+// (MCP server, instructions, Claude Code's hooks and skill), whether it is current, and what each
+// agent cannot do yet.
+import { homedir } from "node:os";
+import { listAgents, type Placed } from "../engine/agents/inventory.ts";
+import { print, printJson, projectPlace } from "./shared.ts";
+import type { GlobalOptions } from "../types.ts";
+
+const tilde = (path: string) => {
+  const h = process.env.HOME || homedir();
+  return h && path.startsWith(h + "/") ? "~" + path.slice(h.length) : path;
+};
+
+function line(label: string, items: Placed<string>[], none: string): string {
+  const shown = items.filter((i) => i.state !== "absent");
+  const text = shown.length ? shown.map((i) => `${i.state} in ${tilde(i.path)} (${i.scope})`).join("; ") : none;
+  return `  ${label.padEnd(13)}${text}`;
+}
+
+export async function run(_opts: unknown, _a: string[], g: GlobalOptions): Promise<number> {
+  const agents = listAgents(projectPlace(g));
+  if (g.json) {
+    printJson({ agents });
+    return 0;
+  }
+  const found = agents.filter((a) => a.found);
+  if (!found.length) print("No coding agent found on this host (none of their folders, none of their executables on PATH).");
+  for (const a of found) {
+    const where = [...a.dirs.map(tilde), ...a.executables.map((x) => `${x} on PATH`)].join(", ");
+    print(`${a.name} (${a.id}): ${where}`);
+    print(line("MCP server", a.mcp, "not installed (`mindsave mcp install --agent " + a.id + "`)"));
+    print(line(a.id === "claude" ? "skill" : "instructions", a.instructions, `not installed (\`mindsave skill --install${a.id === "claude" ? "" : " --agent " + a.id}\`)`));
+    if (a.id === "claude") print(line("hooks", a.hooks, "not installed (`mindsave hooks install`)"));
+    else print(`  ${"hooks".padEnd(13)}${a.works.hooks}`);
+    print(`  ${"transcript".padEnd(13)}${a.works.transcript}`);
+    if (a.lacks.length) print(`  ${"lacks".padEnd(13)}${a.lacks.join("; ")}`);
+  }
+  const missing = agents.filter((a) => !a.found).map((a) => a.name);
+  if (missing.length) print(`Not found here: ${missing.join(", ")}.`);
+  return 0;
+}

@@ -1,0 +1,148 @@
+// Adding one property to a JSON/JSONC settings file someone else owns, touching nothing else:
+// `jsonc-parser` finds where (comments, trailing commas and odd layouts included); the text we add
+// follows the file's own indentation and line endings. The insertions are returned, so that the
+// caller can record them and take exactly them out again while the file is unchanged. When it has
+// changed since, `removeProperty` removes the property with jsonc-parser's `modify`.
+import { applyEdits, findNodeAtLocation, modify, parse, parseTree, type Node, type ParseError } from "jsonc-parser";
+import { UserError } from "../../errors.ts";
+
+/** One insertion, at an offset of the text after all insertions (so undoing is cutting slices). */
+export interface Insertion {
+  at: number;
+  text: string;
+}
+
+interface Style {
+  unit: string;
+  eol: string;
+}
+
+function styleOf(text: string): Style {
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const m = /\n([ \t]+)\S/.exec(text);
+  const unit = !m ? "  " : m[1].startsWith("\t") ? "\t" : " ".repeat(Math.min(m[1].length, 8));
+  return { unit, eol };
+}
+
+/** Parses JSONC (comments and trailing commas allowed); a file we cannot read is never rewritten. */
+export function readJsonc(text: string, path: string): unknown {
+  if (!text.trim()) return {};
+  const errors: ParseError[] = [];
+  const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length || !value || typeof value !== "object" || Array.isArray(value)) {
+    throw new UserError(`${path} is not a JSON object MindSave can read; fix it first (MindSave will not rewrite a file it cannot read).`);
+  }
+  return value;
+}
+
+/** The value at `keys`, or undefined. */
+export function valueAt(text: string, keys: string[]): unknown {
+  const root = parseTree(text, [], { allowTrailingComma: true });
+  const node = root && findNodeAtLocation(root, keys);
+  return node ? parse(text.slice(node.offset, node.offset + node.length), [], { allowTrailingComma: true }) : undefined;
+}
+
+const lineStart = (text: string, at: number) => text.lastIndexOf("\n", at - 1) + 1;
+const indentAt = (text: string, at: number) => /^[ \t]*/.exec(text.slice(lineStart(text, at)))![0];
+
+function render(value: unknown, indent: string, s: Style): string {
+  return JSON.stringify(value, null, s.unit).split("\n").join(s.eol + indent);
+}
+
+/** Applies insertions given at offsets of the original text; returns the new text and the insertions at offsets of it. */
+function apply(text: string, edits: { offset: number; text: string }[]): { text: string; insertions: Insertion[] } {
+  const sorted = [...edits].sort((a, b) => a.offset - b.offset);
+  let out = "";
+  let from = 0;
+  const insertions: Insertion[] = [];
+  for (const e of sorted) {
+    out += text.slice(from, e.offset);
+    insertions.push({ at: out.length, text: e.text });
+    out += e.text;
+    from = e.offset;
+  }
+  return { text: out + text.slice(from), insertions };
+}
+
+/**
+ * `text` with `value` at `keys` (the objects on the way created as needed). The property must not
+ * exist yet; `replaceProperty` updates one that does.
+ */
+export function insertProperty(text: string, keys: string[], value: unknown, path: string): { text: string; insertions: Insertion[] } {
+  readJsonc(text, path);
+  const s = styleOf(text);
+  if (!text.trim()) {
+    let v: unknown = value;
+    for (const k of [...keys].reverse()) v = { [k]: v };
+    return apply(text, [{ offset: 0, text: render(v, "", s) + s.eol }]);
+  }
+  const root = parseTree(text, [], { allowTrailingComma: true })!;
+  let container: Node = root;
+  let depth = 0;
+  while (depth < keys.length - 1) {
+    const next = findNodeAtLocation(container, [keys[depth]]);
+    if (!next) break;
+    if (next.type !== "object") throw new UserError(`${path}: "${keys.slice(0, depth + 1).join(".")}" is not an object; MindSave will not change it.`);
+    container = next;
+    depth++;
+  }
+  let v: unknown = value;
+  for (const k of keys.slice(depth + 1).reverse()) v = { [k]: v };
+  const name = keys[depth];
+  const props = container.children ?? [];
+  if (!props.length) {
+    // `{}` or `{ }` or `{\n}`: the property goes on its own line after the brace.
+    const outer = indentAt(text, container.offset);
+    const inner = outer + s.unit;
+    const close = container.offset + container.length - 1;
+    const between = text.slice(container.offset + 1, close);
+    const tail = /^\s*$/.test(between) && between.includes("\n") ? "" : s.eol + outer;
+    const edit = { offset: container.offset + 1, text: `${s.eol}${inner}${JSON.stringify(name)}: ${render(v, inner, s)}${tail}` };
+    return apply(text, [edit]);
+  }
+  const last = props[props.length - 1];
+  const end = last.offset + last.length;
+  const inner = indentAt(text, last.offset);
+  const lineEnd = (() => {
+    const n = text.indexOf("\n", end);
+    return n === -1 ? text.length : text[n - 1] === "\r" ? n - 1 : n;
+  })();
+  const rest = text.slice(end, lineEnd);
+  const comma = /^\s*,/.exec(rest);
+  const onItsOwnLine = /^\s*,?\s*(\/\/.*)?$/.test(rest) && lineStart(text, last.offset) !== lineStart(text, container.offset);
+  const prop = `${JSON.stringify(name)}: ${render(v, inner, s)}`;
+  if (onItsOwnLine) {
+    // After the last property's line (a comment at its end stays with it), keeping a trailing comma style.
+    // The comma first: at the same offset (no comment after the value) it must come before the new line.
+    const line = { offset: lineEnd, text: `${s.eol}${inner}${prop}${comma ? "," : ""}` };
+    return apply(text, comma ? [line] : [{ offset: end, text: "," }, line]);
+  }
+  const compact = `${JSON.stringify(name)}: ${JSON.stringify(v)}`;
+  return apply(text, [comma ? { offset: end + comma[0].length, text: ` ${compact},` } : { offset: end, text: `, ${compact}` }]);
+}
+
+/** Undoes insertions when the text is exactly what they produced; null when it is not. */
+export function undoInsertions(text: string, insertions: Insertion[]): string | null {
+  let out = text;
+  for (const i of [...insertions].sort((a, b) => b.at - a.at)) {
+    if (out.slice(i.at, i.at + i.text.length) !== i.text) return null;
+    out = out.slice(0, i.at) + out.slice(i.at + i.text.length);
+  }
+  return out;
+}
+
+const FORMAT = (text: string) => ({ formattingOptions: { insertSpaces: styleOf(text).unit !== "\t", tabSize: styleOf(text).unit.length, eol: styleOf(text).eol } });
+
+/** `text` with the property at `keys` set to `value` by jsonc-parser (an update of our own entry). */
+export function replaceProperty(text: string, keys: string[], value: unknown): string {
+  return applyEdits(text, modify(text, keys, value, FORMAT(text)));
+}
+
+/** `text` without the property at `keys`; with `dropEmptyParent`, its parent too when nothing else is left in it. */
+export function removeProperty(text: string, keys: string[], dropEmptyParent: boolean): string {
+  let out = applyEdits(text, modify(text, keys, undefined, FORMAT(text)));
+  const parent = keys.slice(0, -1);
+  const left = parent.length ? valueAt(out, parent) : undefined;
+  if (dropEmptyParent && left && typeof left === "object" && !Object.keys(left).length) out = applyEdits(out, modify(out, parent, undefined, FORMAT(out)));
+  return out;
+}
