@@ -204,21 +204,45 @@ export async function buildRestoreBlock(
   };
 
   const byPriority = [...pieces].sort((a, b) => b.priority - a.priority);
-  const omitted = { constraints: 0, symbolic: 0, decisions: 0, failures: 0 };
-  const attempt = (level: (typeof FILE_LEVELS)[number], kept: Piece[]) => {
-    const text = render(level, kept, kept.length < byPriority.length ? omittedLine(omitted, s.name) : null);
+  const omittedBy = (kept: number) => {
+    const o = { constraints: 0, symbolic: 0, decisions: 0, failures: 0 };
+    for (const p of byPriority.slice(kept)) o[p.section]++;
+    return o;
+  };
+  /** The block with the `kept` highest-priority pieces, counted on its exact text. */
+  const attempt = (level: (typeof FILE_LEVELS)[number], kept: number) => {
+    const text = render(level, byPriority.slice(0, kept), kept < byPriority.length ? omittedLine(omittedBy(kept), s.name) : null);
     return { text, tokens: countTokens(text), kept };
+  };
+  /**
+   * The most pieces that fit at `level`: each line is counted once for an estimate that bounds the
+   * search, then a binary search over exact counts of the rendered block (a few renders, not one
+   * per dropped line: 800 failures cost what 10 do).
+   */
+  const fitAt = (level: (typeof FILE_LEVELS)[number]) => {
+    let estimate = countTokens(render(level, [], omittedLine(omittedBy(0), s.name)));
+    let hi = 0;
+    while (hi < byPriority.length && (estimate += countTokens(byPriority[hi].line) + 1) <= budget + 64) hi++;
+    let best = attempt(level, 0);
+    let lo = 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const a = attempt(level, mid);
+      if (a.tokens <= budget) {
+        best = a;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return best;
   };
   // Folding the root loses nothing, so it comes first (always for more than 3 files: a root said
   // once costs less than a root on every line); cutting the file list comes last.
-  let best = attempt(FILE_LEVELS[stored.length > 3 ? 1 : 0], byPriority);
-  if (best.tokens > budget) best = attempt(FILE_LEVELS[1], byPriority);
-  while (best.tokens > budget && best.kept.length) {
-    omitted[best.kept[best.kept.length - 1].section]++;
-    best = attempt(FILE_LEVELS[1], best.kept.slice(0, -1));
-  }
+  let best = attempt(FILE_LEVELS[stored.length > 3 ? 1 : 0], byPriority.length);
+  if (best.tokens > budget) best = attempt(FILE_LEVELS[1], byPriority.length);
+  if (best.tokens > budget) best = fitAt(FILE_LEVELS[1]);
   for (const level of FILE_LEVELS.slice(2)) if (best.tokens > budget) best = attempt(level, best.kept);
-  const keptLines = new Set(best.kept.map((p) => p.line));
+  const omitted = omittedBy(best.kept);
+  const keptLines = new Set(byPriority.slice(0, best.kept).map((p) => p.line));
   return { text: best.text, tokens: best.tokens, budget: ctx.budget ?? RESTORE_BUDGET, omitted, failures: failures.filter((f) => keptLines.has(failureLine(f, now))) };
 }
 
