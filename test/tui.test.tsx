@@ -676,6 +676,10 @@ describe("terminal degrades", () => {
     expect(f).not.toMatch(/[›●·…✓✗]/);
     expect(makeTheme({ LANG: "C" }).ascii).toBe(true);
     expect(makeTheme({ LANG: "en_US.UTF-8" }).ascii).toBe(false);
+    // Not UTF-8: no colour either, not only ASCII glyphs.
+    expect(makeTheme({ LANG: "C", TERM: "xterm-256color" }).color).toBe(false);
+    expect(makeTheme({ LANG: "C", TERM: "xterm-256color" }).c("accent")).toBeUndefined();
+    expect(makeTheme({ LANG: "en_US.UTF-8", TERM: "xterm-256color" }).color).toBe(true);
   });
 
   test("works at 80×24 with wide Chinese text cut to the width", async () => {

@@ -19,7 +19,8 @@ export function isUtf8Terminal(env: NodeJS.ProcessEnv = process.env): boolean {
 
 export function makeTheme(env: NodeJS.ProcessEnv = process.env): Theme {
   const ascii = env.MINDSAVE_ASCII === "1" || !!env.NO_COLOR || !isUtf8Terminal(env);
-  const color = !env.NO_COLOR && env.TERM !== "dumb";
+  // A terminal that is not UTF-8 is an old or minimal one: plain text, no colour either (as the README says).
+  const color = !env.NO_COLOR && env.TERM !== "dumb" && isUtf8Terminal(env);
   const g = ascii
     ? { ok: "+", bad: "x", changed: "~", pointer: ">", bullet: "*", sep: "-", up: "^", down: "v", arrow: "->", ellipsis: "...", current: "*", times: "x" }
     : { ok: "✓", bad: "✗", changed: "~", pointer: "›", bullet: "•", sep: "·", up: "↑", down: "↓", arrow: "→", ellipsis: "…", current: "●", times: "×" };
