@@ -96,12 +96,15 @@ describe("mcp install/uninstall --agent", () => {
     });
   }
 
-  test("a file install created is removed by uninstall, folders aside; the new file parses in every agent's shape", async () => {
+  test("a file install created is removed by uninstall, with the folders it created; the new file parses in every agent's shape", async () => {
     for (const c of CASES) {
       const t = setup();
       const path = where(t, c);
       // Cline's CLI keeps its MCP settings under ~/.cline (else the VS Code extension's storage).
       if (c.agent === "cline") mkdirSync(join(t.home, ".cline"));
+      // The folders that did not exist before the install (e.g. a project's .gemini/).
+      const created: string[] = [];
+      for (let d = dirname(path); !existsSync(d); d = dirname(d)) created.push(d);
       await ok(["mcp", "install", "--agent", c.agent, flag(c)], t.opts);
       // A new opencode file gets opencode 1's shape, which opencode 2 also reads.
       const fresh = parsed(c.file, readFileSync(path, "utf8"));
@@ -109,6 +112,7 @@ describe("mcp install/uninstall --agent", () => {
       else expect(c.entry(fresh)).toEqual(c.expected);
       await ok(["mcp", "uninstall", "--agent", c.agent, flag(c)], t.opts);
       expect(existsSync(path)).toBe(false);
+      for (const d of created) expect([c.agent, d, existsSync(d)]).toEqual([c.agent, d, false]);
     }
   });
 
@@ -234,6 +238,11 @@ describe("agents", () => {
     expect(text).toContain("Codex CLI (codex): ~/.codex");
     expect(text).toContain("current in ~/.codex/config.toml (user)");
     expect(text).toContain("Not found here: Claude Code");
+    // What is installed for an agent that is not on this host is still shown (a project's config is for teammates).
+    await ok(["mcp", "install", "--agent", "cursor", "--project"], t.opts);
+    const withCursor = (await ok(["agents"], t.opts)).stdout;
+    expect(withCursor).toMatch(/Cursor[^\n]*: not found on this host/);
+    expect(withCursor).toContain(`current in ${join(t.repo, ".cursor", "mcp.json")} (project)`);
   });
 
   test("`mindsave mcp` alone still serves MCP; a word after it that is not install/uninstall is refused", async () => {

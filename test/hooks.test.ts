@@ -135,6 +135,11 @@ describe("hooks install / uninstall", () => {
     const r = await t.cli(["hooks", "install"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("mindsave install");
+    // A project's settings are for the whole team: written, with a warning for this machine.
+    const project = await t.cli(["hooks", "install", "--project"]);
+    expect(project.code).toBe(0);
+    expect(project.stderr).toContain("until then these hooks do nothing here");
+    expect(existsSync(join(t.repo, ".claude", "settings.json"))).toBe(true);
   });
 });
 

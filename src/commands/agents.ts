@@ -23,10 +23,13 @@ export async function run(_opts: unknown, _a: string[], g: GlobalOptions): Promi
     printJson({ agents });
     return 0;
   }
-  const found = agents.filter((a) => a.found);
+  // An agent is shown when it is here or when MindSave has something installed for it (a project's
+  // config is there for teammates even when this host lacks the agent).
+  const installed = (a: (typeof agents)[number]) => [...a.mcp, ...a.instructions, ...(a.hooks ?? [])].some((i) => i.state !== "absent");
+  const found = agents.filter((a) => a.found || installed(a));
   if (!found.length) print("No coding agent found on this host (none of their folders, none of their executables on PATH).");
   for (const a of found) {
-    const where = [...a.dirs.map(tilde), ...a.executables.map((x) => `${x} on PATH`)].join(", ");
+    const where = [...a.dirs.map(tilde), ...a.executables.map((x) => `${x} on PATH`)].join(", ") || "not found on this host";
     print(`${a.name} (${a.id}): ${where}`);
     print(line("MCP server", a.mcp, "not installed (`mindsave mcp install --agent " + a.id + "`)"));
     print(line(a.id === "claude" ? "skill" : "instructions", a.instructions, `not installed (\`mindsave skill --install${a.id === "claude" ? "" : " --agent " + a.id}\`)`));
@@ -35,7 +38,7 @@ export async function run(_opts: unknown, _a: string[], g: GlobalOptions): Promi
     print(`  ${"transcript".padEnd(13)}${a.works.transcript}`);
     if (a.lacks.length) print(`  ${"lacks".padEnd(13)}${a.lacks.join("; ")}`);
   }
-  const missing = agents.filter((a) => !a.found).map((a) => a.name);
+  const missing = agents.filter((a) => !found.includes(a)).map((a) => a.name);
   if (missing.length) print(`Not found here: ${missing.join(", ")}.`);
   return 0;
 }

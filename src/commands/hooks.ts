@@ -25,7 +25,11 @@ export async function install(opts: HooksFlags, _a: string[], g: GlobalOptions):
   // The hooks run the copy in ~/.mindsave/bin (else `mindsave` on PATH), so an unplugged drive
   // never breaks a session; a hook that finds neither does nothing.
   if (!opts.command && !existsSync(localBinary(process.env)) && !Bun.which("mindsave")) {
-    throw new UserError(`${localBinary(process.env)} is not installed yet; run \`mindsave install\` first (the hooks call that local copy, never the drive).`);
+    const advice = `${localBinary(process.env)} is not installed yet and \`mindsave\` is not on PATH; run \`mindsave install\` (the hooks call that local copy, never the drive)`;
+    // A project's settings are shared: they are right for teammates who have MindSave even when
+    // this machine does not have it yet. Personal settings would just do nothing: refuse those.
+    if (!opts.project) throw new UserError(`${advice} first.`);
+    warn(`${advice}; until then these hooks do nothing here.`);
   }
   const r = installHooks(path, opts.command ?? null, process.env, new Date());
   if (g.json) printJson(r);

@@ -1,7 +1,7 @@
 // File-system primitives every layer shares. Writes go through a temporary file and a rename, so
 // a reader (or a crash) never sees half a file; a small helper rather than write-file-atomic
 // because we also need an atomic copy (binaries) and nothing of its ownership and queueing logic.
-import { chmodSync, copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 
 const tempName = (path: string) => `${path}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
@@ -91,4 +91,22 @@ export function staysInside(root: string, path: string): boolean {
     if (isSymlink(at)) return false;
   }
   return true;
+}
+
+/** The folders above `path` that do not exist yet, nearest first: what writing `path` creates. */
+export function missingParents(path: string): string[] {
+  const out: string[] = [];
+  for (let dir = dirname(path); !isDir(dir) && dirname(dir) !== dir; dir = dirname(dir)) out.push(dir);
+  return out;
+}
+
+/** Removes each folder that is empty, nearest first (an install's own folders on uninstall). */
+export function removeEmptyDirs(dirs: string[]): void {
+  for (const dir of dirs) {
+    try {
+      if (!readdirSync(dir).length) rmdirSync(dir);
+    } catch {
+      // gone already, or not ours to remove
+    }
+  }
 }

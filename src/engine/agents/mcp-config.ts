@@ -7,7 +7,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../../errors.ts";
 import { block, findBlock, putBlock, takeBlock, type Markers } from "../../lib/blocks.ts";
-import { writeFileAtomic } from "../../lib/fs.ts";
+import { missingParents, removeEmptyDirs, writeFileAtomic } from "../../lib/fs.ts";
 import { localHomeDir } from "../home/home.ts";
 import { insertProperty, readJsonc, removeProperty, replaceProperty, undoInsertions, valueAt, type Insertion } from "./json-edit.ts";
 import { agentSpec, type AgentId, type Place, type Scope } from "./registry.ts";
@@ -28,6 +28,8 @@ interface InstallRecord {
   created: boolean;
   /** The servers object did not exist before the install. */
   parentCreated: boolean;
+  /** Folders the install created for the file (removed again when empty). */
+  dirs?: string[];
 }
 
 interface Manifest {
@@ -107,7 +109,7 @@ export function installMcp(agent: AgentId, scope: Scope, place: Place): McpResul
   const state = text === null ? "absent" : mcpState(agent, path);
   if (state === "current") return { agent, path, action: "unchanged", wholeFile: false };
   if (state === "unreadable") (spec.format === "toml" ? parseToml : readJsonc)(text!, path);
-  if (spec.format === "toml") return installToml(agent, path, text);
+  if (spec.format === "toml") return installToml(agent, path, text, place);
   const keys = [...spec.keys(text ?? ""), SERVER_NAME];
   const entry = spec.entry(SERVER_COMMAND, keys.slice(0, -1));
   if (state === "outdated") {
@@ -116,14 +118,15 @@ export function installMcp(agent: AgentId, scope: Scope, place: Place): McpResul
   }
   const parentCreated = text === null || valueAt(text, keys.slice(0, -1)) === undefined;
   const r = insertProperty(text ?? "", keys, entry, path);
+  const dirs = missingParents(path);
   writeFileAtomic(path, r.text);
   const m = readManifest(place.env);
-  m.mcp[path] = { insertions: r.insertions, created: text === null, parentCreated };
+  m.mcp[path] = { insertions: r.insertions, created: text === null, parentCreated, dirs };
   saveManifest(place.env, m);
   return { agent, path, action: "installed", wholeFile: text === null };
 }
 
-function installToml(agent: AgentId, path: string, text: string | null): McpResult {
+function installToml(agent: AgentId, path: string, text: string | null, place: Place): McpResult {
   const markers = tomlMarkers(agent);
   const had = text !== null && findBlock(text, markers) !== null;
   if (text !== null && !had && tomlServer(parseToml(text, path)) !== undefined) {
@@ -138,7 +141,13 @@ function installToml(agent: AgentId, path: string, text: string | null): McpResu
     ok = false;
   }
   if (!ok) throw new UserError(`${path}: MindSave cannot add [mcp_servers.${SERVER_NAME}] to this file without breaking it (is mcp_servers an inline table?); add it by hand: \`codex mcp add ${SERVER_NAME} -- ${SERVER_COMMAND} mcp\`.`);
+  const dirs = missingParents(path);
   writeFileAtomic(path, next);
+  if (dirs.length) {
+    const m = readManifest(place.env);
+    m.mcp[path] = { insertions: [], created: true, parentCreated: true, dirs };
+    saveManifest(place.env, m);
+  }
   return { agent, path, action: had ? "updated" : "installed", wholeFile: text === null };
 }
 
@@ -151,8 +160,14 @@ export function uninstallMcp(agent: AgentId, scope: Scope, place: Place): McpRes
   if (spec.format === "toml") {
     const rest = takeBlock(text, tomlMarkers(agent));
     if (rest === undefined) return none;
-    if (rest === null) rmSync(path);
-    else writeFileAtomic(path, rest);
+    const m = readManifest(place.env);
+    const dirs = m.mcp[path]?.dirs ?? [];
+    delete m.mcp[path];
+    saveManifest(place.env, m);
+    if (rest === null) {
+      rmSync(path);
+      removeEmptyDirs(dirs);
+    } else writeFileAtomic(path, rest);
     return { agent, path, action: "removed", wholeFile: rest === null, exact: true };
   }
   const keys = [...spec.keys(text), SERVER_NAME];
@@ -163,8 +178,10 @@ export function uninstallMcp(agent: AgentId, scope: Scope, place: Place): McpRes
   saveManifest(place.env, m);
   const undone = rec ? undoInsertions(text, rec.insertions) : null;
   if (undone !== null && valueAt(undone, keys) === undefined) {
-    if (rec!.created && !undone.trim()) rmSync(path);
-    else writeFileAtomic(path, undone);
+    if (rec!.created && !undone.trim()) {
+      rmSync(path);
+      removeEmptyDirs(rec!.dirs ?? []);
+    } else writeFileAtomic(path, undone);
     return { agent, path, action: "removed", wholeFile: rec!.created && !undone.trim(), exact: true };
   }
   // Changed since the install (or installed elsewhere): take out the entry, and the servers object if we made it and it is empty.
