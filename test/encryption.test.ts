@@ -70,7 +70,8 @@ describe("encryption at rest", () => {
     const t = setup();
     const canary = `zebracanary${randomBytes(6).toString("hex")}`;
     const created = await okJson(["--home", t.home, "encrypt"], t.withPass());
-    expect(created).toMatchObject({ encrypted: true, backup: null, kdf: { name: "scrypt", N: 131072, r: 8, p: 1 } });
+    // The suite's cheaper cost (MINDSAVE_KDF_LOG_N=14, from test/helpers.ts), recorded in the key file.
+    expect(created).toMatchObject({ encrypted: true, backup: null, kdf: { name: "scrypt", N: 16384, r: 8, p: 1 } });
     const yaml = `---\ngoal: "${canary} goal"\nstate: "${canary} state"\nnext_action: "${canary} next"\nconstraints:\n  - "${canary} constraint"\ndecisions:\n  - "${canary} decision"\n---\n# Notes\n${canary} in the cold archive.\n`;
     await ok(["--home", t.home, "save"], { ...t.withPass(), stdin: yaml });
     await ok(["--home", t.home, "fail", `${canary}-approach`, "--reason", `${canary} reason`], t.withPass());
@@ -238,4 +239,11 @@ describe("encryption at rest", () => {
     expect(header(join(drive, "mindsave.db"))).not.toBe(MAGIC);
     expect(filesWith(drive, "saved on the laptop")).toEqual([]);
   });
+});
+
+test("a new key costs scrypt N=2^17 unless the suite's MINDSAVE_KDF_LOG_N asks for less", async () => {
+  const { newKey } = await import("../src/engine/home/encryption.ts");
+  expect((await newKey("correct horse battery", new Date(), {})).file.params).toEqual({ N: 131072, r: 8, p: 1 });
+  expect((await newKey("correct horse battery", new Date(), { MINDSAVE_KDF_LOG_N: "14" })).file.params.N).toBe(16384);
+  expect((await newKey("correct horse battery", new Date(), { MINDSAVE_KDF_LOG_N: "4" })).file.params.N).toBe(131072);
 });

@@ -73,6 +73,8 @@ export function childEnv(extra: Record<string, string | undefined> = {}): Record
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("MINDSAVE_")) env[k] = v;
   env.NO_COLOR = "1";
+  // Encrypted stores made by tests use a cheaper KDF (the cost is stored with each key; see encryption.ts).
+  env.MINDSAVE_KDF_LOG_N = "14";
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];
     else env[k] = v;

@@ -8,7 +8,7 @@ import { basename, dirname, join } from "node:path";
 import { UserError } from "../../errors.ts";
 import { Store } from "../../store/store.ts";
 import { resolveHome, prepareHome, journalModeFor, type Home } from "./home.ts";
-import { encryptionState, keyFilePath, newKey, storeKey, writeKeyFile, KDF_PARAMS, CIPHER } from "./encryption.ts";
+import { encryptionState, keyFilePath, newKey, storeKey, writeKeyFile, CIPHER } from "./encryption.ts";
 import { askNewPassphrase } from "./passphrase.ts";
 import { backupName, pruneBackups } from "./backups.ts";
 
@@ -42,8 +42,8 @@ export async function encryptHome(opts: ConvertOptions = {}): Promise<ConvertRes
   const state = encryptionState(home.dbPath);
   if (state.encrypted) throw new UserError(`The store ${home.dbPath} is already encrypted; nothing was changed.`);
   const pass = await askNewPassphrase({ env, store: home.dbPath });
-  const { file, key } = await newKey(pass, now(opts));
-  const base = { store: home.dbPath, encrypted: true, key_file: state.keyFile, kdf: { name: "scrypt" as const, ...KDF_PARAMS }, cipher: CIPHER };
+  const { file, key } = await newKey(pass, now(opts), env);
+  const base = { store: home.dbPath, encrypted: true, key_file: state.keyFile, kdf: { name: "scrypt" as const, ...file.params }, cipher: CIPHER };
   if (!existsSync(home.dbPath)) {
     // Nothing to convert: the key file first, then the store, so a store never exists without it.
     writeKeyFile(state.keyFile, file);

@@ -115,7 +115,7 @@ export async function initDrive(path: string, opts: { from?: string; encrypt?: b
     throw new UserError(`The drive already holds an unencrypted store (${store}); encrypt it with \`mindsave encrypt --home ${dir}\`.`);
   }
   // Asked before anything is written, so a missing passphrase leaves the drive as it was.
-  const key = opts.encrypt && created ? await newKey(await askNewPassphrase({ env: opts.env ?? process.env, store })) : null;
+  const key = opts.encrypt && created ? await newKey(await askNewPassphrase({ env: opts.env ?? process.env, store }), new Date(), opts.env ?? process.env) : null;
   const binaries: string[] = [];
   const missing: string[] = [];
   try {

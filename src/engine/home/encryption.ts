@@ -58,10 +58,20 @@ async function derive(pass: string, salt: Buffer, params: KeyFile["params"]): Pr
   }
 }
 
+/**
+ * The cost of a new key: KDF_PARAMS, unless MINDSAVE_KDF_LOG_N (14–20) says otherwise — for the
+ * test suite, which creates dozens of encrypted stores (a lower N is weaker against guessing; the
+ * cost is stored in the key file, so opening always uses the store's own).
+ */
+function kdfParams(env: NodeJS.ProcessEnv): KeyFile["params"] {
+  const logN = Number(env.MINDSAVE_KDF_LOG_N);
+  return Number.isInteger(logN) && logN >= 14 && logN <= 20 ? { ...KDF_PARAMS, N: 2 ** logN } : { ...KDF_PARAMS };
+}
+
 /** A fresh key file (new salt) for `pass`, and the store key it gives. */
-export async function newKey(pass: string, now = new Date()): Promise<{ file: KeyFile; key: string }> {
+export async function newKey(pass: string, now = new Date(), env: NodeJS.ProcessEnv = process.env): Promise<{ file: KeyFile; key: string }> {
   const salt = randomBytes(16);
-  const params = { ...KDF_PARAMS };
+  const params = kdfParams(env);
   const { key, check } = await derive(pass, salt, params);
   return { key, file: { mindsave_encryption: 1, cipher: CIPHER, kdf: "scrypt", params, salt: salt.toString("base64"), check, created_at: now.toISOString(), note: NOTE } };
 }
