@@ -110,7 +110,8 @@ export async function okJson<T = any>(args: string[], opts: RunOptions = {}): Pr
 export function git(cwd: string, ...args: string[]): string {
   const r = spawnSync("git", args, {
     cwd, encoding: "utf8",
-    env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.com" },
+    // Pinned dates: the same files give the same root commit (one project identity) whatever the clock says.
+    env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.com", GIT_AUTHOR_DATE: "2026-01-01T12:00:00Z", GIT_COMMITTER_DATE: "2026-01-01T12:00:00Z" },
   });
   if (r.status !== 0) throw new Error(`git ${args.join(" ")} failed: ${r.stderr}`);
   return r.stdout.trim();
