@@ -93,3 +93,18 @@ describe("CLI polish", () => {
     expect(recalled.stdout).toContain("wrote the parser");
   });
 });
+
+describe("recall context", () => {
+  test("never cuts an emoji or a combining accent in half", async () => {
+    const t = setup();
+    const body = `${"😀".repeat(40)} needle ${"👨‍👩‍👧".repeat(30)} e\u0301`.repeat(2);
+    await ok(["save", "--home", t.home], { ...t.at(), stdin: `---\ngoal: emoji archive\n---\n${body}\n` });
+    const j = await okJson(["recall", "needle", "--home", t.home], t.at());
+    const context: string = j.hits[0].context;
+    expect(context).toContain("«needle»");
+    // No lone surrogate and no replacement character anywhere in the line.
+    expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(context)).toBe(false);
+    expect(context).not.toContain("\uFFFD");
+    expect(context.startsWith("…😀")).toBe(true);
+  });
+});

@@ -122,5 +122,9 @@ describe("an overflow snapshot keeps the Layer 2 it stands on", () => {
     expect(block).toContain("next_action: tag the release");
     expect(block).toContain("never force-push main");
     expect(block).toContain("release on Fridays");
+    // --json says the same as the block.
+    const j = await okJson(["load", "--latest", "--home", t.home], t.opts());
+    expect(j.layer2.constraints).toEqual(["never force-push main"]);
+    expect(j.layer2.decisions).toEqual(["release on Fridays"]);
   });
 });

@@ -396,6 +396,8 @@ describe("snapshot view scrolling and Layer 3", () => {
     f = await h2.until((x) => x.includes("Layer 1"), "the snapshot");
     expect(f).toContain("Layer 3 (cold archive, 2 lines) is never auto-restored: press 3 to show it.");
     expect(f).toContain("3 layer 3");
+    // Said once: the bottom marker does not repeat the line that is on screen.
+    expect(f).not.toContain("3 → Layer 3 (cold archive");
   });
 });
 

@@ -54,7 +54,7 @@ function toJson(r: LoadResult) {
     snapshot_id: s.name, id: s.id, created_at: s.created_at, status: s.status, kind: s.kind,
     project: { id: r.context.project.id, name: r.context.project.name, root: r.context.root },
     layer1: { goal: s.goal, state: s.state, next_action: s.next_action, active_files: s.active_files.map((f) => toHostPath(f.path, r.context.root)), blocker: s.blocker },
-    layer2: { constraints: s.constraints, decisions: s.decisions, compressed: s.compressed?.symbolic ?? {} },
+    layer2: { constraints: r.layer2.constraints, decisions: r.layer2.decisions, compressed: r.layer2.compressed?.symbolic ?? {} },
     failures: r.block.failures.map((f) => ({ item: f.item, reason: f.reason, rejected_by: f.rejected_by, repeat_count: f.repeat_count, scope: f.scope, alternatives: f.alternatives, related: f.related })),
     restore_block: r.block.text, tokens: r.block.tokens, budget: r.block.budget, omitted: r.block.omitted,
     ...(r.verify ? { verify: r.verify } : {}),

@@ -24,6 +24,24 @@ function clusterWidth(g: string): number {
 }
 
 /** Display width in terminal columns: the sum of the grapheme clusters' widths. */
+/**
+ * The nearest grapheme boundary to string index `i`, at or before it ("down") or at or after it
+ * ("up"), so a cut never splits an emoji, a flag or a letter from its accent.
+ */
+export function graphemeBoundary(text: string, i: number, dir: "down" | "up"): number {
+  if (i <= 0 || i >= text.length) return Math.max(0, Math.min(i, text.length));
+  // Clusters are short: a window around i is enough, and keeps this cheap on long text.
+  const from = Math.max(0, i - 64);
+  let before = from;
+  for (const seg of segmenter.segment(text.slice(from, Math.min(text.length, i + 64)))) {
+    const at = from + seg.index;
+    if (at === i) return i;
+    if (at > i) return dir === "down" ? before : at;
+    before = at;
+  }
+  return dir === "down" ? before : Math.min(text.length, i + 64);
+}
+
 export function width(text: string): number {
   let w = 0;
   for (const { segment } of segmenter.segment(printable(text))) w += clusterWidth(segment);

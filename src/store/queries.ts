@@ -1,4 +1,5 @@
 // Read queries of the store (class Queries), usable on the client or inside a write transaction.
+import { graphemeBoundary } from "../lib/text.ts";
 import type { Row } from "@libsql/client";
 import type {
   FailureRecord, HostRecord, ProjectRecord, RootRecord, SearchHit, SignalRecord,
@@ -263,8 +264,12 @@ function matchContext(texts: string[], terms: string[]): string {
     if (start > 0 && space >= 0 && space < 15) start += space + 1;
     const tail = text.slice(m.index + m[0].length, end).search(/\s\S*$/);
     if (end < text.length && tail >= 0) end = m.index + m[0].length + tail;
+    // Never half an emoji or a letter without its accent at either cut.
+    start = graphemeBoundary(text, start, "down");
+    end = graphemeBoundary(text, end, "up");
     const marked = text.slice(start, end).replace(re!, (hit) => `«${hit}»`);
     return (start > 0 ? "…" : "") + marked + (end < text.length ? "…" : "");
   }
-  return texts.find((t) => t.trim())?.trim().split("\n")[0].slice(0, 200) ?? "";
+  const first = texts.find((t) => t.trim())?.trim().split("\n")[0] ?? "";
+  return first.slice(0, graphemeBoundary(first, 200, "down"));
 }

@@ -145,7 +145,8 @@ export function SnapshotScreen(props: {
     // ASCII has no arrows: "v" and "^" would read as keys.
     below ? (theme.ascii ? `${below} more line${below === 1 ? "" : "s"} below (Down/PgDn)` : `${g.down} ${below} more line${below === 1 ? "" : "s"} (${g.down}/PgDn)`) : top ? "end" : "",
     top ? (theme.ascii ? `${top} above` : `${g.up} ${top} above`) : "",
-    layer3Lines && !l3Visible ? `3 ${g.arrow} Layer 3 (cold archive, ${layer3Lines} line${layer3Lines === 1 ? "" : "s"})` : "",
+    // Only when the Layer 3 line itself (its heading, or the line saying how to show it) is off screen.
+    layer3Lines && !l3Visible && !(layer3At >= top && layer3At < top + visible) ? `3 ${g.arrow} Layer 3 (cold archive, ${layer3Lines} line${layer3Lines === 1 ? "" : "s"})` : "",
   ].filter(Boolean).join(` ${g.sep} `);
   return (
     <Frame title={title} width={props.width} height={props.height} status={status}

@@ -260,6 +260,8 @@ export interface LoadResult {
   context: ProjectContext;
   block: RestoreBlock;
   verify?: FileCheck[];
+  /** The Layer 2 restored: the snapshot's own, or for an overflow snapshot the full one's it extends. */
+  layer2: Pick<SnapshotRecord, "constraints" | "decisions" | "compressed">;
 }
 
 /**
@@ -281,7 +283,7 @@ export async function loadSnapshot(session: Session, snapshot: SnapshotRecord, c
   const base = await extendedSnapshot(session, snapshot);
   const shown = base ? { ...snapshot, constraints: base.constraints, decisions: base.decisions, compressed: base.compressed } : snapshot;
   const block = await buildRestoreBlock(shown, { root: context.root, hostId: session.host.id, savedHostName, failures, now: session.now(), resume: opts.resume ?? true, full: opts.full, layer2From: base?.name });
-  return { snapshot, context, block, verify: opts.verify ? verifyFiles(snapshot, context.root) : undefined };
+  return { snapshot, context, block, verify: opts.verify ? verifyFiles(snapshot, context.root) : undefined, layer2: { constraints: shown.constraints, decisions: shown.decisions, compressed: shown.compressed } };
 }
 
 /** The load use case without a prompt (agents, MCP): the snapshot given, or the newest. */
