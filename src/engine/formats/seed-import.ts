@@ -147,10 +147,16 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
     }
 
     // Snapshots, oldest first.
-    const existing = await w.listSnapshots(projectId);
+    // Snapshots already here by name, and by the name before a "-N" suffix (an import of the same
+    // file saved as name-2): one lookup each, not a scan per imported file.
+    const byName = new Map<string, { name: string; created_at: string }[]>();
+    const remember = (x: { name: string; created_at: string }) => {
+      for (const key of new Set([x.name, x.name.replace(/-\d+$/, "")])) byName.set(key, [...(byName.get(key) ?? []), x]);
+    };
+    for (const x of await w.listSnapshots(projectId)) remember(x);
     const known = new Set((await w.listFailures(projectId)).map((f) => normaliseItem(f.item)));
     for (const p of [...parsed].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())) {
-      const same = existing.find((s) => (s.name === p.id || (s.name.startsWith(`${p.id}-`) && /^\d+$/.test(s.name.slice(p.id.length + 1)))) && sameInstant(s.created_at, p.createdAt));
+      const same = (byName.get(p.id) ?? []).find((s) => (s.name === p.id || /^-\d+$/.test(s.name.slice(p.id.length))) && sameInstant(s.created_at, p.createdAt));
       if (same) {
         report.snapshots.skipped.push(same.name);
         continue;
@@ -168,7 +174,7 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
         if (name !== p.id) warnings.push(`${p.file}: snapshot_id ${p.id} is already used in this project by another snapshot; imported as ${name}.`);
         report.snapshots.imported.push(name);
         await stallIfAsked(`import-${report.snapshots.imported.length}`);
-        existing.push({ ...result.snapshot, size: 0, has_layer2: false, has_layer3: false });
+        remember(result.snapshot);
         for (const item of Object.keys(result.snapshot.failure_graph)) known.add(normaliseItem(item));
       } catch (e) {
         if (!(e instanceof UserError)) throw e;
