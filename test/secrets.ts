@@ -1,18 +1,7 @@
 // Fake secrets for tests: realistic tokens of many kinds, each in sentences of the kind where it
 // appears in real work, built by concatenation from a seeded PRNG (so no file of the repository
 // holds a token a secret scanner would flag, and every run is the same).
-
-/** mulberry32: a small seeded PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from "../bench/gen.ts";
 
 const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const LOWER = "abcdefghijklmnopqrstuvwxyz";
@@ -50,7 +39,7 @@ const SK = "s" + "k";
  * random helpers they use (`pick` shares the stream, so the same calls give the same values).
  */
 export function fakeSecrets(seed: number) {
-  const rand = prng(seed);
+  const rand = rng(seed);
   const pick = <T,>(xs: readonly T[] | string): T => xs[Math.floor(rand() * xs.length)] as T;
   const chars = (alphabet: string, n: number): string => Array.from({ length: n }, () => pick<string>(alphabet)).join("");
   /** Random characters with at least one digit, one upper and one lower case letter among them. */
