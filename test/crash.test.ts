@@ -129,7 +129,7 @@ async function engine<T>(host: Host, dir: string, fn: (s: Session) => Promise<T>
   }
 }
 
-const save = (s: Session, goal: string, more: Record<string, unknown> = {}) => saveSnapshot(s, { input: fromFields({ goal, ...more }), unmeasured: true });
+const save = (s: Session, goal: string, more: Record<string, unknown> = {}) => saveSnapshot(s, { input: fromFields({ goal, ...more }) });
 
 describe("SIGKILL at every stop point", () => {
   test("save: killed at 30+ points inside its transaction leaves the store intact and without the snapshot; a later save is whole", async () => {

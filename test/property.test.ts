@@ -242,7 +242,7 @@ describe("the merge", () => {
         for (const o of ops) {
           const { session } = stores[o.on];
           const live = async () => (await sql(stores[o.on].db, "SELECT id FROM snapshots WHERE deleted = 0 ORDER BY id")).map((r) => String(r.id));
-          if (o.op === "save") await saveSnapshot(session, { input: fromFields({ goal: o.goal }), unmeasured: true });
+          if (o.op === "save") await saveSnapshot(session, { input: fromFields({ goal: o.goal }) });
           else if (o.op === "status" || o.op === "delete") {
             const ids = await live();
             if (!ids.length) continue;

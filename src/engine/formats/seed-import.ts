@@ -168,7 +168,7 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
         }
       }
       try {
-        const result = await saveSnapshot(session, { input: p.input, name: p.id, createdAt: p.createdAt, noCleanup: true, unmeasured: true, overflow: p.overflow });
+        const result = await saveSnapshot(session, { input: p.input, name: p.id, createdAt: p.createdAt, noCleanup: true, overflow: p.overflow });
         const name = result.snapshot.name;
         warnings.push(...p.warnings, ...result.warnings.map((w) => `${p.file}: ${w}`));
         if (name !== p.id) warnings.push(`${p.file}: snapshot_id ${p.id} is already used in this project by another snapshot; imported as ${name}.`);

@@ -37,8 +37,6 @@ export interface SaveOptions {
   name?: string;
   /** For import: do not run the cleanup rules after this save. */
   noCleanup?: boolean;
-  /** For import: skip rendering the restore block to report its size. */
-  unmeasured?: boolean;
 }
 
 export interface SaveResult {
@@ -229,7 +227,9 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
     const snapshot = (await w.getSnapshot(record.id))!;
     return { snapshot, context, warnings, removed, compressed: wasCompressed };
   });
-  if (opts.unmeasured) return { ...saved, restore: { tokens: 0, budget: 0, omitted: 0 } };
+  // Only a person's save shows the block's size: an import (named) or a hook's save never does, so
+  // neither pays for rendering it.
+  if (opts.name !== undefined || opts.auto) return { ...saved, restore: { tokens: 0, budget: 0, omitted: 0 } };
   // The budget the user sees is the one `load` will meet on this host: the exact rendered block.
   const { block } = await loadSnapshot(session, saved.snapshot, saved.context);
   const omitted = Object.values(block.omitted).reduce((a, b) => a + b, 0);
