@@ -3,13 +3,13 @@
 // comments, CRLF, a missing final newline) stays byte for byte, and uninstall gives back exactly
 // the bytes install found. A backup goes to ~/.mindsave/backups/settings/ (the last 5 per file);
 // what install added and created is recorded in the local home, so uninstall removes just that.
-import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { basename, dirname, join } from "node:path";
 import { applyEdits, findNodeAtLocation, format, modify, parse, parseTree, type FormattingOptions, type JSONPath, type ParseError } from "jsonc-parser";
 import { UserError } from "../../errors.ts";
 import { localHomeDir } from "../home/home.ts";
-import { copyFileAtomic, listDir, writeFileAtomic } from "../../lib/fs.ts";
+import { copyFileAtomic, listDir, missingParents, removeEmptyDirs, writeFileAtomic } from "../../lib/fs.ts";
 
 // PostToolUse stays synchronous: its warnings must reach the user (an async hook's systemMessage
 // is not shown) and its emergency snapshot must be written before the context is lost.
@@ -69,16 +69,9 @@ function writeManifest(env: NodeJS.ProcessEnv, m: Manifest): void {
   writeFileAtomic(manifestPath(env), JSON.stringify(m, null, 2) + "\n");
 }
 
-/** The folders above `path` that do not exist yet (the nearest last). */
-function missingDirs(path: string): string[] {
-  const out: string[] = [];
-  for (let d = dirname(path); !existsSync(d) && dirname(d) !== d; d = dirname(d)) out.unshift(d);
-  return out;
-}
-
 /** Notes folders an install is about to create, so an uninstall can take them away again. */
 export function noteCreatedDirs(env: NodeJS.ProcessEnv, path: string): void {
-  const dirs = missingDirs(path);
+  const dirs = missingParents(path);
   if (!dirs.length) return;
   const m = readManifest(env);
   m.dirs = [...new Set([...(m.dirs ?? []), ...dirs])];
@@ -89,13 +82,7 @@ export function noteCreatedDirs(env: NodeJS.ProcessEnv, path: string): void {
 export function removeCreatedDirs(env: NodeJS.ProcessEnv): void {
   const m = readManifest(env);
   if (!m.dirs?.length) return;
-  for (const d of [...m.dirs].sort((a, b) => b.length - a.length)) {
-    try {
-      if (!readdirSync(d).length) rmdirSync(d);
-    } catch {
-      // gone already, or not ours to remove
-    }
-  }
+  removeEmptyDirs([...m.dirs].sort((a, b) => b.length - a.length));
   m.dirs = m.dirs.filter((d) => existsSync(d));
   writeManifest(env, m);
 }
@@ -266,7 +253,7 @@ export function installHooks(path: string, binary: string | null, env: NodeJS.Pr
     }
   }
   result.backup = backup(path, env, now);
-  const dirs = missingDirs(path);
+  const dirs = missingParents(path);
   writeFileAtomic(path, text);
   m.installed[path] = [...new Set([...(m.installed[path] ?? []), ...result.added, ...result.updated])];
   m.created = { ...m.created, [path]: { ...created, keys: [...new Set(created.keys)] } };
