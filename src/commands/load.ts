@@ -1,7 +1,8 @@
 // `mindsave load [ID|N] [--latest] [--verify]`: print the restore block.
 import { createInterface } from "node:readline/promises";
 import { UserError } from "../errors.ts";
-import { loadSnapshot, selectSnapshot, type LoadResult } from "../engine/snapshots/restore.ts";
+import { loadSnapshot, type LoadResult } from "../engine/snapshots/restore.ts";
+import { selectSnapshot } from "../engine/snapshots/select.ts";
 import { toHostPath } from "../engine/projects/paths.ts";
 import { print, printJson, withSession } from "./shared.ts";
 import { numberedList, verifyText } from "../engine/snapshots/summaries.ts";

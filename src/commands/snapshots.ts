@@ -1,6 +1,6 @@
 // `mindsave snapshots list|stats|clean|show|complete|delete`.
 import { UserError } from "../errors.ts";
-import { selectSnapshot } from "../engine/snapshots/restore.ts";
+import { selectSnapshot } from "../engine/snapshots/select.ts";
 import { snapshotList, snapshotStats } from "../engine/snapshots/catalog.ts";
 import { cleanSnapshots, deleteSnapshot, setSnapshotStatus, snapshotFile } from "../engine/snapshots/manage.ts";
 import { toHostPath } from "../engine/projects/paths.ts";

@@ -19,8 +19,10 @@ const SEARCH_TEXT = `new.rowid,
   new.layer3 || char(10) || coalesce(new.extra, '') || char(10) ||
     coalesce((SELECT group_concat(value, char(10)) FROM json_each(new.compressed, '$.original_constraints')), '')`;
 
-/** The tables sync merges, with their keys; failure_counts merge as per-host counters (max). */
-export const SYNCED_TABLES: readonly { name: string; key: readonly string[]; counter?: true }[] = [
+type SyncedTable = { name: string; key: readonly string[]; counter?: true };
+
+/** The tables of schema 3 (migration 3 logs exactly these; later tables log from their own step). */
+const SYNCED_TABLES_3: readonly SyncedTable[] = [
   { name: "hosts", key: ["id"] },
   { name: "projects", key: ["id"] },
   { name: "roots", key: ["id"] },
@@ -31,6 +33,28 @@ export const SYNCED_TABLES: readonly { name: string; key: readonly string[]; cou
   { name: "signals", key: ["project_id"] },
   { name: "tool_calls", key: ["id"] },
 ];
+
+/** Standing rules, facts and retirements (migration 4): records with ids, clocks and tombstones. */
+const SYNCED_TABLES_4: readonly SyncedTable[] = [
+  { name: "rules", key: ["id"] },
+  { name: "facts", key: ["id"] },
+  { name: "retirements", key: ["id"] },
+];
+
+/** The tables sync merges, with their keys; failure_counts merge as per-host counters (max). */
+export const SYNCED_TABLES: readonly SyncedTable[] = [...SYNCED_TABLES_3, ...SYNCED_TABLES_4];
+
+/** The change-log triggers of a synced table (see migration 3). */
+function changeLogTriggers(tables: readonly SyncedTable[]): string[] {
+  return tables.flatMap(({ name, key }) => ["INSERT", "UPDATE"].map((op) =>
+    // Delete-then-insert, not INSERT OR REPLACE: an outer upsert's conflict rule would override
+    // the trigger's OR REPLACE and fail on the unique key.
+    `CREATE TRIGGER ${name}_log_${op.toLowerCase()} AFTER ${op} ON ${name} BEGIN
+      DELETE FROM changes WHERE tbl = '${name}' AND key = ${key.map((k) => `new.${k}`).join(" || char(31) || ")};
+      INSERT INTO changes(tbl, key, origin)
+      VALUES ('${name}', ${key.map((k) => `new.${k}`).join(" || char(31) || ")}, (SELECT value FROM meta WHERE key = 'sync_origin'));
+    END`));
+}
 
 export const MIGRATIONS: readonly string[][] = [
   // 1: the core store
@@ -175,16 +199,52 @@ export const MIGRATIONS: readonly string[][] = [
       pulled_seq INTEGER NOT NULL DEFAULT 0,
       last_sync TEXT
     )`,
-    ...SYNCED_TABLES.flatMap(({ name, key }) => ["INSERT", "UPDATE"].map((op) =>
-      // Delete-then-insert, not INSERT OR REPLACE: an outer upsert's conflict rule would override
-      // the trigger's OR REPLACE and fail on the unique key.
-      `CREATE TRIGGER ${name}_log_${op.toLowerCase()} AFTER ${op} ON ${name} BEGIN
-        DELETE FROM changes WHERE tbl = '${name}' AND key = ${key.map((k) => `new.${k}`).join(" || char(31) || ")};
-        INSERT INTO changes(tbl, key, origin)
-        VALUES ('${name}', ${key.map((k) => `new.${k}`).join(" || char(31) || ")}, (SELECT value FROM meta WHERE key = 'sync_origin'));
-      END`)),
+    ...changeLogTriggers(SYNCED_TABLES_3),
     // Rows written before this version enter the log once.
-    ...SYNCED_TABLES.map(({ name, key }) => `INSERT OR IGNORE INTO changes(tbl, key) SELECT '${name}', ${key.join(" || char(31) || ")} FROM ${name}`),
+    ...SYNCED_TABLES_3.map(({ name, key }) => `INSERT OR IGNORE INTO changes(tbl, key) SELECT '${name}', ${key.join(" || char(31) || ")} FROM ${name}`),
+  ],
+  // 4: memory over weeks. Standing rules (project or global, restored first, never trimmed);
+  // facts with a time to live and a confidence; retirements (a constraint or decision marked no
+  // longer true: never carried forward nor restored, still searchable; the id is derived from the
+  // project, kind and text, so two hosts retiring the same item write the same record). A snapshot
+  // keeps the agent's plan verbatim, its tags, and which agent saved it.
+  [
+    `CREATE TABLE rules (
+      id TEXT PRIMARY KEY,
+      project_id TEXT,
+      scope TEXT NOT NULL,
+      text TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      hlc TEXT NOT NULL, host TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0
+    )`,
+    `CREATE INDEX rules_project ON rules(project_id, deleted)`,
+    `CREATE TABLE facts (
+      id TEXT PRIMARY KEY,
+      project_id TEXT,
+      scope TEXT NOT NULL,
+      text TEXT NOT NULL,
+      confidence TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      confirmed_at TEXT NOT NULL,
+      expires_at TEXT,
+      hlc TEXT NOT NULL, host TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0
+    )`,
+    `CREATE INDEX facts_project ON facts(project_id, deleted)`,
+    `CREATE TABLE retirements (
+      id TEXT PRIMARY KEY,
+      project_id TEXT NOT NULL,
+      kind TEXT NOT NULL,
+      text TEXT NOT NULL,
+      reason TEXT NOT NULL,
+      retired_at TEXT NOT NULL,
+      retired_by TEXT NOT NULL,
+      hlc TEXT NOT NULL, host TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0
+    )`,
+    `CREATE INDEX retirements_project ON retirements(project_id, deleted)`,
+    `ALTER TABLE snapshots ADD COLUMN plan TEXT`,
+    `ALTER TABLE snapshots ADD COLUMN tags TEXT NOT NULL DEFAULT '[]'`,
+    `ALTER TABLE snapshots ADD COLUMN saved_agent TEXT`,
+    ...changeLogTriggers(SYNCED_TABLES_4),
   ],
 ];
 

@@ -2,12 +2,12 @@
 import { graphemeBoundary } from "../lib/text.ts";
 import type { Row } from "@libsql/client";
 import type {
-  FailureRecord, HostRecord, ProjectRecord, RootRecord, SearchHit, SignalRecord,
+  FactRecord, FailureRecord, HostRecord, ProjectRecord, RetirementRecord, RootRecord, RuleRecord, SearchHit, SignalRecord,
   SnapshotRecord, SnapshotSummary, ToolCallRecord,
 } from "./records.ts";
 import {
   type Exec, FAILURE_SELECT, SUMMARY_COLUMNS, json, str, strOrNull,
-  toFailure, toHost, toProject, toRoot, toSnapshot, toSummary,
+  toFact, toFailure, toHost, toProject, toRetirement, toRoot, toRule, toSnapshot, toSummary,
 } from "./rows.ts";
 import { CLOCK_AHEAD_KEY, type ClockAhead, compareHlc, readClockAhead } from "./hlc.ts";
 import { type ScanRow, scanRows, vacuum } from "./scan.ts";
@@ -165,6 +165,26 @@ export class Queries {
       projectId ? [projectId] : [],
     );
     return rows.map(toFailure);
+  }
+
+  /** The rules that apply in a project: global ones first, then the project's, oldest first. */
+  async listRules(projectId: string | null): Promise<RuleRecord[]> {
+    return (await this.rows(
+      "SELECT * FROM rules WHERE deleted = 0 AND (project_id IS NULL OR project_id = ?) ORDER BY scope = 'project', created_at, id",
+      [projectId],
+    )).map(toRule);
+  }
+
+  /** The facts of a project and the global ones, newest first (expired ones included: callers decide). */
+  async listFacts(projectId: string | null): Promise<FactRecord[]> {
+    return (await this.rows(
+      "SELECT * FROM facts WHERE deleted = 0 AND (project_id IS NULL OR project_id = ?) ORDER BY confirmed_at DESC, id",
+      [projectId],
+    )).map(toFact);
+  }
+
+  async listRetirements(projectId: string): Promise<RetirementRecord[]> {
+    return (await this.rows("SELECT * FROM retirements WHERE deleted = 0 AND project_id = ? ORDER BY retired_at DESC, id", [projectId])).map(toRetirement);
   }
 
   async getFailure(id: string): Promise<FailureRecord | null> {

@@ -80,12 +80,64 @@ export interface SnapshotRecord extends Replicated {
   l2_tokens: number;
   saved_host: string;
   saved_root: string | null;
+  /** The agent's task list as it was, statuses included (null: none recorded). */
+  plan: PlanItem[] | null;
+  tags: string[];
+  /** Which agent saved it (claude, codex, …); null for a person's save or an older snapshot. */
+  saved_agent: string | null;
+}
+
+export type PlanStatus = "pending" | "in_progress" | "completed";
+
+/** One step of an agent's plan, verbatim (TodoWrite's content/status/activeForm; other keys kept). */
+export interface PlanItem {
+  content: string;
+  status: PlanStatus;
+  activeForm?: string;
+  [other: string]: unknown;
+}
+
+/** A standing rule: restored first in every block of its scope, never trimmed. */
+export interface RuleRecord extends Replicated {
+  id: string;
+  project_id: string | null;
+  scope: "project" | "global";
+  text: string;
+  created_at: string;
+}
+
+export type FactConfidence = "low" | "medium" | "high";
+
+/** A belief about the world with a time to live; expired facts are never restored. */
+export interface FactRecord extends Replicated {
+  id: string;
+  project_id: string | null;
+  scope: "project" | "global";
+  text: string;
+  confidence: FactConfidence;
+  created_at: string;
+  /** When it was last stated or renewed. */
+  confirmed_at: string;
+  /** Null: it does not expire. */
+  expires_at: string | null;
+}
+
+/** A constraint or decision marked no longer true. Tombstoned = un-retired. */
+export interface RetirementRecord extends Replicated {
+  id: string;
+  project_id: string;
+  kind: "constraint" | "decision";
+  text: string;
+  reason: string;
+  retired_at: string;
+  /** "host-name" or "host-name (agent)". */
+  retired_by: string;
 }
 
 /** The columns a list or picker needs, without the large ones. */
 export type SnapshotSummary = Pick<
   SnapshotRecord,
-  "id" | "project_id" | "name" | "kind" | "status" | "created_at" | "goal" | "blocker" | "l1_tokens" | "l2_tokens" | "saved_host"
+  "id" | "project_id" | "name" | "kind" | "status" | "created_at" | "goal" | "blocker" | "l1_tokens" | "l2_tokens" | "saved_host" | "tags"
 > & { size: number; has_layer2: boolean; has_layer3: boolean };
 
 export interface SearchHit {

@@ -2,7 +2,7 @@
 // shared column lists of the read queries.
 import type { Client, Transaction, Row } from "@libsql/client";
 import type {
-  FailureRecord, HostRecord, ProjectRecord, RootRecord, SnapshotRecord, SnapshotSummary,
+  FactRecord, FailureRecord, HostRecord, ProjectRecord, RetirementRecord, RootRecord, RuleRecord, SnapshotRecord, SnapshotSummary,
 } from "./records.ts";
 
 export type Exec = Pick<Client, "execute"> | Pick<Transaction, "execute">;
@@ -55,11 +55,35 @@ export function toSnapshot(r: Row): SnapshotRecord {
     compressed: json(r.compressed, null), layer3: str(r.layer3),
     auto_trigger: json(r.auto_trigger, null), extra: json(r.extra, null),
     l1_tokens: Number(r.l1_tokens ?? 0), l2_tokens: Number(r.l2_tokens ?? 0),
-    saved_host: str(r.saved_host), saved_root: strOrNull(r.saved_root), ...replicated(r),
+    saved_host: str(r.saved_host), saved_root: strOrNull(r.saved_root),
+    plan: json(r.plan, null), tags: json(r.tags, []), saved_agent: strOrNull(r.saved_agent), ...replicated(r),
   };
 }
 
-export const SUMMARY_COLUMNS = `id, project_id, name, kind, status, created_at, goal, blocker, l1_tokens, l2_tokens, saved_host,
+export function toRule(r: Row): RuleRecord {
+  return {
+    id: str(r.id), project_id: strOrNull(r.project_id), scope: str(r.scope) === "global" ? "global" : "project",
+    text: str(r.text), created_at: str(r.created_at), ...replicated(r),
+  };
+}
+
+export function toFact(r: Row): FactRecord {
+  const c = str(r.confidence);
+  return {
+    id: str(r.id), project_id: strOrNull(r.project_id), scope: str(r.scope) === "global" ? "global" : "project",
+    text: str(r.text), confidence: c === "low" || c === "high" ? c : "medium", created_at: str(r.created_at),
+    confirmed_at: str(r.confirmed_at), expires_at: strOrNull(r.expires_at), ...replicated(r),
+  };
+}
+
+export function toRetirement(r: Row): RetirementRecord {
+  return {
+    id: str(r.id), project_id: str(r.project_id), kind: str(r.kind) === "decision" ? "decision" : "constraint",
+    text: str(r.text), reason: str(r.reason), retired_at: str(r.retired_at), retired_by: str(r.retired_by), ...replicated(r),
+  };
+}
+
+export const SUMMARY_COLUMNS = `id, project_id, name, kind, status, created_at, goal, blocker, l1_tokens, l2_tokens, saved_host, tags,
   length(CAST(goal || state || next_action || blocker || active_files || constraints || decisions || failure_graph || layer3 AS BLOB)) AS size,
   (constraints <> '[]' OR decisions <> '[]' OR failure_graph <> '{}') AS has_layer2,
   (layer3 <> '') AS has_layer3`;
@@ -69,7 +93,7 @@ export function toSummary(r: Row): SnapshotSummary {
     id: str(r.id), project_id: str(r.project_id), name: str(r.name),
     kind: str(r.kind) as SnapshotSummary["kind"], status: str(r.status) as SnapshotSummary["status"],
     created_at: str(r.created_at), goal: str(r.goal), blocker: str(r.blocker),
-    l1_tokens: Number(r.l1_tokens), l2_tokens: Number(r.l2_tokens), saved_host: str(r.saved_host),
+    l1_tokens: Number(r.l1_tokens), l2_tokens: Number(r.l2_tokens), saved_host: str(r.saved_host), tags: json(r.tags, []),
     size: Number(r.size), has_layer2: Number(r.has_layer2) === 1, has_layer3: Number(r.has_layer3) === 1,
   };
 }

@@ -6,7 +6,7 @@ import { Queries } from "./queries.ts";
 import { str } from "./rows.ts";
 import { optimizeSearch, rewriteCells } from "./scan.ts";
 import type {
-  FailureRecord, HostRecord, ProjectRecord, RootRecord, SnapshotRecord, ToolCallRecord,
+  FactRecord, FailureRecord, HostRecord, PlanItem, ProjectRecord, RetirementRecord, RootRecord, RuleRecord, SnapshotRecord, ToolCallRecord,
 } from "./records.ts";
 
 /** Reads and writes inside one write transaction; every write stamps the row with the clock and host. */
@@ -88,16 +88,56 @@ export class StoreWriter extends Queries {
     await this.run(
       `INSERT INTO snapshots(id, project_id, name, topic, kind, status, created_at, version, goal, state, next_action, blocker,
          active_files, constraints, decisions, failure_graph, compressed, layer3, auto_trigger, extra, l1_tokens, l2_tokens,
-         saved_host, saved_root, hlc, host, deleted)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
+         saved_host, saved_root, plan, tags, saved_agent, hlc, host, deleted)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
       [
         s.id, s.project_id, s.name, s.topic, s.kind, s.status, s.created_at, s.version, s.goal, s.state, s.next_action, s.blocker,
         JSON.stringify(s.active_files), JSON.stringify(s.constraints), JSON.stringify(s.decisions),
         JSON.stringify(s.failure_graph), s.compressed ? JSON.stringify(s.compressed) : null, s.layer3,
         s.auto_trigger ? JSON.stringify(s.auto_trigger) : null, s.extra ? JSON.stringify(s.extra) : null,
-        s.l1_tokens, s.l2_tokens, s.saved_host, s.saved_root, await this.tick(), this.hostId,
+        s.l1_tokens, s.l2_tokens, s.saved_host, s.saved_root, s.plan ? JSON.stringify(s.plan) : null, JSON.stringify(s.tags ?? []),
+        s.saved_agent ?? null, await this.tick(), this.hostId,
       ],
     );
+  }
+
+  /** The plan of a snapshot replaced (`mindsave plan set`): an edit, synced by the snapshot's clock. */
+  async setSnapshotPlan(id: string, plan: PlanItem[] | null): Promise<void> {
+    await this.run("UPDATE snapshots SET plan = ?, hlc = ?, host = ? WHERE id = ?", [plan ? JSON.stringify(plan) : null, await this.tick(), this.hostId, id]);
+  }
+
+  async putRule(r: Omit<RuleRecord, "hlc" | "host" | "deleted">): Promise<void> {
+    await this.run(
+      `INSERT INTO rules(id, project_id, scope, text, created_at, hlc, host, deleted) VALUES (?, ?, ?, ?, ?, ?, ?, 0)
+       ON CONFLICT(id) DO UPDATE SET text = excluded.text, scope = excluded.scope, project_id = excluded.project_id,
+         hlc = excluded.hlc, host = excluded.host, deleted = 0`,
+      [r.id, r.project_id, r.scope, r.text, r.created_at, await this.tick(), this.hostId],
+    );
+  }
+
+  async putFact(f: Omit<FactRecord, "hlc" | "host" | "deleted">): Promise<void> {
+    await this.run(
+      `INSERT INTO facts(id, project_id, scope, text, confidence, created_at, confirmed_at, expires_at, hlc, host, deleted)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+       ON CONFLICT(id) DO UPDATE SET text = excluded.text, confidence = excluded.confidence, confirmed_at = excluded.confirmed_at,
+         expires_at = excluded.expires_at, hlc = excluded.hlc, host = excluded.host, deleted = 0`,
+      [f.id, f.project_id, f.scope, f.text, f.confidence, f.created_at, f.confirmed_at, f.expires_at, await this.tick(), this.hostId],
+    );
+  }
+
+  async putRetirement(r: Omit<RetirementRecord, "hlc" | "host" | "deleted">): Promise<void> {
+    await this.run(
+      `INSERT INTO retirements(id, project_id, kind, text, reason, retired_at, retired_by, hlc, host, deleted)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+       ON CONFLICT(id) DO UPDATE SET reason = excluded.reason, retired_at = excluded.retired_at, retired_by = excluded.retired_by,
+         hlc = excluded.hlc, host = excluded.host, deleted = 0`,
+      [r.id, r.project_id, r.kind, r.text, r.reason, r.retired_at, r.retired_by, await this.tick(), this.hostId],
+    );
+  }
+
+  /** A removed rule, a dropped fact or an undone retirement: a tombstone that travels by sync. */
+  async tombstone(table: "rules" | "facts" | "retirements", id: string): Promise<void> {
+    await this.run(`UPDATE ${table} SET deleted = 1, hlc = ?, host = ? WHERE id = ?`, [await this.tick(), this.hostId, id]);
   }
 
   async setSnapshotStatus(id: string, status: SnapshotRecord["status"]): Promise<void> {
@@ -117,7 +157,7 @@ export class StoreWriter extends Queries {
     await this.run(
       `UPDATE snapshots SET deleted = 1, goal = '', state = '', next_action = '', blocker = '', active_files = '[]',
          constraints = '[]', decisions = '[]', failure_graph = '{}', compressed = NULL, layer3 = '', auto_trigger = NULL,
-         extra = NULL, hlc = ?, host = ? WHERE id = ?`,
+         extra = NULL, plan = NULL, tags = '[]', hlc = ?, host = ? WHERE id = ?`,
       [await this.tick(), this.hostId, id],
     );
   }

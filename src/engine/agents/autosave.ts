@@ -5,14 +5,15 @@
 import { UserError } from "../../errors.ts";
 import { emptyInput, type SnapshotInput } from "../snapshots/input.ts";
 import { saveSnapshot, type SaveResult } from "../snapshots/save.ts";
-import { selectSnapshot } from "../snapshots/restore.ts";
+import { selectSnapshot } from "../snapshots/select.ts";
+import { parsePlan } from "../snapshots/plan.ts";
 import { actionFor, appendToolCalls } from "./toollog.ts";
 import { readTranscript, toolTarget, type TranscriptFacts } from "./transcript.ts";
 import { consumed, failureCandidates, hasCandidates, hookSignal, noteOf, withNote, type SessionNote } from "./session-notes.ts";
 import { isAbsoluteAny, toStoredPath } from "../projects/paths.ts";
 import { gitDiffStat } from "../projects/workspace.ts";
 import type { Session } from "../session.ts";
-import type { SnapshotRecord, StoreWriter } from "../../store/store.ts";
+import type { PlanItem, SnapshotRecord, StoreWriter } from "../../store/store.ts";
 
 export const DEFAULT_CONTEXT_WINDOW = 200_000;
 export const LARGE_CONTEXT_WINDOW = 1_000_000;
@@ -98,6 +99,8 @@ export function autoSnapshotInput(facts: TranscriptFacts, c: AutoContext): Snaps
   input.constraints = [...(c.full ? writtenConstraints(c.full) : []), ...(c.note?.constraints ?? [])];
   input.decisions = [...(c.full?.decisions ?? [])];
   input.failure_graph = failureCandidates(c.note ?? null);
+  // The plan verbatim, statuses included (the restore block shows its progress line).
+  if (todos.length) input.plan = planOrNull(todos);
   input.topic = newest?.topic.replace(/^(ovf_)+/i, "") || undefined;
   input.auto_trigger = { reason: c.reason, tool_calls_since_last: c.toolCalls, ...(sessionId ? { session_id: sessionId } : {}) };
   const l3: string[] = [];
@@ -110,6 +113,15 @@ export function autoSnapshotInput(facts: TranscriptFacts, c: AutoContext): Snaps
   if (c.lastReply?.trim()) l3.push("", "### Last Reply", c.lastReply.trim().slice(0, 1000));
   input.layer3 = l3.join("\n").trim();
   return input;
+}
+
+/** A transcript's task list as a plan; one this reader cannot make sense of is left out, not guessed. */
+function planOrNull(todos: unknown[]): PlanItem[] | undefined {
+  try {
+    return parsePlan(todos, "the transcript's task list");
+  } catch {
+    return undefined;
+  }
 }
 
 /** The same Layer 1 as the newest snapshot: nothing to save. */

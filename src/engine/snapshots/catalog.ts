@@ -1,7 +1,8 @@
 // Read and change what is in the store, by id: the functions the CLI and the TUI share, so
 // neither reaches the store itself.
 import { UserError } from "../../errors.ts";
-import { loadSnapshot, verifyFiles, type LoadResult, type FileCheck } from "./restore.ts";
+import { loadSnapshot, type LoadResult } from "./restore.ts";
+import { verifyFiles, type FileCheck } from "./verify.ts";
 import type { Session, ProjectContext } from "../session.ts";
 import type { SnapshotRecord, SnapshotSummary, SnapshotStatus } from "../../store/store.ts";
 

@@ -5,7 +5,8 @@
 import { isAlias, isCollection, isPair, isScalar, parseDocument, YAMLParseError, type Document } from "yaml";
 import { UserError } from "../../errors.ts";
 import { checkSizes, stripControl, stripControlDeep, LAYER3_MAX } from "./input-limits.ts";
-import type { FailureGraphEntry, SnapshotStatus } from "../../store/store.ts";
+import { parsePlan } from "./plan.ts";
+import type { FailureGraphEntry, PlanItem, SnapshotStatus } from "../../store/store.ts";
 
 export interface SnapshotInput {
   goal: string;
@@ -23,6 +24,11 @@ export interface SnapshotInput {
   snapshot_id?: string;
   auto_trigger?: Record<string, unknown>;
   layer3: string;
+  /** The agent's plan, verbatim (null: none given; the save carries the previous one forward). */
+  plan?: PlanItem[] | null;
+  tags?: string[];
+  /** Which agent is saving (a hook's `--agent`); absent for a person's save. */
+  agent?: string;
   extra: Record<string, unknown>;
   warnings: string[];
 }
@@ -31,6 +37,7 @@ export interface SnapshotInput {
 const KNOWN = new Set([
   "snapshot_id", "created_at", "version", "goal", "state", "next_action", "active_files", "blocker",
   "constraints", "decisions", "failure_graph", "excluded_paths", "auto_trigger", "status", "topic", "layer3",
+  "plan", "tags",
 ]);
 
 const STATUS_ALIASES: Record<string, SnapshotStatus> = {
@@ -154,6 +161,8 @@ export function fromFields(raw: Record<string, unknown>, rawBody = ""): Snapshot
   if (data.auto_trigger && typeof data.auto_trigger === "object" && !Array.isArray(data.auto_trigger)) {
     input.auto_trigger = data.auto_trigger as Record<string, unknown>;
   }
+  if (data.plan !== undefined && data.plan !== null) input.plan = parsePlan(data.plan);
+  if (data.tags !== undefined && data.tags !== null) input.tags = list("tags", data.tags);
   const layer3 = [typeof data.layer3 === "string" ? data.layer3.trim() : "", body.trim()].filter(Boolean);
   input.layer3 = layer3.join("\n\n");
   const unknown = Object.keys(data).filter((k) => !KNOWN.has(k));
@@ -176,6 +185,7 @@ export interface FlagFields {
   failed?: string[];
   topic?: string;
   status?: string;
+  tag?: string[];
 }
 
 /** Flags override the same fields read from YAML; list flags add to the YAML's lists. */
@@ -191,6 +201,7 @@ export function applyFlags(input: SnapshotInput, flags: FlagFields): SnapshotInp
   input.constraints.push(...(f.constraint ?? []).map((s) => s.trim()).filter(Boolean));
   input.decisions.push(...(f.decision ?? []).map((s) => s.trim()).filter(Boolean));
   input.excluded_paths.push(...(f.failed ?? []).map((s) => s.trim()).filter(Boolean));
+  if (f.tag?.length) input.tags = [...(input.tags ?? []), ...f.tag];
   return checkSizes(input);
 }
 

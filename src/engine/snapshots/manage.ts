@@ -1,7 +1,7 @@
 // Snapshot management: status, delete, cleanup on demand, and the spec's file format for one snapshot.
 import { UserError } from "../../errors.ts";
 import { cleanup, DEFAULT_KEEP, isProtected } from "./save.ts";
-import { selectSnapshot } from "./restore.ts";
+import { selectSnapshot } from "./select.ts";
 import { yaml } from "./layers.ts";
 import { deleteById, setStatusById } from "./catalog.ts";
 import type { Session } from "../session.ts";

@@ -1,7 +1,7 @@
 // Recall: a snapshot's cold archive (Layer 3), or a search over every snapshot's layers.
 import { UserError } from "../../errors.ts";
 import { yaml } from "./layers.ts";
-import { selectSnapshot } from "./restore.ts";
+import { selectSnapshot } from "./select.ts";
 import { listProjects } from "../projects/projects.ts";
 import type { SearchHit, SnapshotRecord } from "../../store/store.ts";
 import type { Session } from "../session.ts";

@@ -2,120 +2,33 @@
 // Layer 1 always, Layer 2 when non-empty, the project's and global failures — within 800 tokens,
 // trimmed by priority with a line saying what was left out and how to see it.
 import { age } from "../../lib/text.ts";
-import { existsSync, readFileSync, statSync } from "node:fs";
 import { UserError } from "../../errors.ts";
 import { effectiveConfidence, failurePriority } from "../failures/graph.ts";
-import { sha256 } from "../ids.ts";
 import { FILE_LIST_CAPS, RESTORE_BUDGET, layer1Text, shortFileList, symbolicLines, type SymbolicEntryLike } from "./layers.ts";
 import { isAbsoluteAny, toHostPath } from "../projects/paths.ts";
+import { verifyFiles, type FileCheck } from "./verify.ts";
+import { selectSnapshot } from "./select.ts";
+import { planLine } from "./plan.ts";
+import { rulesSection } from "../memory/rules.ts";
+import { factLine, freshFacts } from "../memory/facts.ts";
+import { retiredKeys, withoutRetired, writtenConstraints } from "../memory/retire.ts";
 import { countTokens, loadTokenizer } from "./tokens.ts";
 import { conflictPairs, contradictionMark, storedConflicts } from "./constraint-hygiene.ts";
 import type { Session, ProjectContext } from "../session.ts";
-import type { FailureRecord, SnapshotRecord, SnapshotSummary } from "../../store/store.ts";
-
-export type Selection =
-  | { kind: "snapshot"; snapshot: SnapshotRecord }
-  | { kind: "choose"; choices: SnapshotSummary[] }
-  | { kind: "none" };
-
-/**
- * Finds a snapshot by its name, id, unique name prefix, or list number (1 = newest). Without a key:
- * the newest when `latest` or when there is only one; else the caller lets the user choose.
- */
-export async function selectSnapshot(session: Session, projectId: string, key: string | undefined, opts: { latest?: boolean } = {}): Promise<Selection> {
-  const q = session.store;
-  if (key !== undefined && key !== "") {
-    if (/^\d+$/.test(key)) {
-      const n = Number(key);
-      const [s] = await q.listSnapshots(projectId, { limit: 1, offset: n - 1 });
-      if (n >= 1 && s) return { kind: "snapshot", snapshot: (await q.getSnapshot(s.id))! };
-      const total = await q.countSnapshots(projectId);
-      throw new UserError(`There is no snapshot number ${key}; this project has ${total} (1 is the newest).`);
-    }
-    const byName = await q.findSnapshotsByName(projectId, key);
-    if (byName.length > 1) throw await ambiguousName(session, projectId, key, byName);
-    if (byName.length) return { kind: "snapshot", snapshot: byName[0] };
-    const byId = await q.getSnapshot(key);
-    if (byId && byId.project_id === projectId) return { kind: "snapshot", snapshot: byId };
-    const all = await q.listSnapshots(projectId);
-    const prefixed = all.filter((s) => s.name.startsWith(key) || s.id.startsWith(key));
-    if (prefixed.length === 1) return { kind: "snapshot", snapshot: (await q.getSnapshot(prefixed[0].id))! };
-    if (prefixed.length > 1 && prefixed.every((p) => p.name === prefixed[0].name)) {
-      throw await ambiguousName(session, projectId, prefixed[0].name, await q.findSnapshotsByName(projectId, prefixed[0].name));
-    }
-    if (prefixed.length > 1) {
-      throw new UserError(`${JSON.stringify(key)} matches ${prefixed.length} snapshots (${prefixed.slice(0, 5).map((s) => s.name).join(", ")}${prefixed.length > 5 ? ", …" : ""}); give the full name.`);
-    }
-    throw new UserError(`No snapshot ${JSON.stringify(key)} in this project; see \`mindsave snapshots list\`.`);
-  }
-  const newest = await q.listSnapshots(projectId, { limit: 2 });
-  if (newest.length === 0) return { kind: "none" };
-  if (opts.latest || newest.length === 1) return { kind: "snapshot", snapshot: (await q.getSnapshot(newest[0].id))! };
-  return { kind: "choose", choices: await q.listSnapshots(projectId) };
-}
-
-/**
- * Two hosts saved the same name on the same day and a sync brought them together: never pick one
- * silently. The refusal lists each with its list number and a unique id prefix to choose by.
- */
-async function ambiguousName(session: Session, projectId: string, name: string, matches: SnapshotRecord[]): Promise<UserError> {
-  const all = await session.store.listSnapshots(projectId);
-  const ids = matches.map((m) => m.id);
-  const prefix = (id: string) => {
-    for (let n = 8; n < id.length; n++) if (all.filter((s) => s.id.startsWith(id.slice(0, n))).length === 1) return id.slice(0, n);
-    return id;
-  };
-  const described: string[] = [];
-  for (const m of matches) {
-    const host = (await session.store.getHost(m.saved_host))?.name ?? m.saved_host;
-    const n = all.findIndex((s) => s.id === m.id) + 1;
-    described.push(`#${n} id ${prefix(m.id)} (saved ${m.created_at.slice(0, 16).replace("T", " ")} UTC on ${host}${m.saved_host === session.host.id ? ", this host" : ""}: ${m.goal.slice(0, 60)})`);
-  }
-  const first = all.findIndex((s) => s.id === ids[0]) + 1;
-  return new UserError(`${JSON.stringify(name)} names ${matches.length} snapshots, saved on different hosts: ${described.join("; ")}. Choose one by its number or id prefix instead, e.g. ${first} or ${prefix(ids[0])}.`);
-}
+import type { FactRecord, FailureRecord, RetirementRecord, RuleRecord, SnapshotRecord } from "../../store/store.ts";
 
 const NOT_RECORDED = "(not recorded)";
-
-export type FileCheck = { path: string; absolute: string; status: "ok" | "missing" | "modified" | "unknown"; modified_at?: string };
-
-/** --verify: does each active file exist on this host, and has it changed since the snapshot? */
-export function verifyFiles(s: SnapshotRecord, root: string | null): FileCheck[] {
-  return s.active_files.map((f) => {
-    const absolute = toHostPath(f.path, root);
-    if (!existsSync(absolute)) return { path: f.path, absolute, status: "missing" };
-    let st;
-    try {
-      st = statSync(absolute);
-    } catch {
-      return { path: f.path, absolute, status: "missing" };
-    }
-    const modified_at = new Date(st.mtimeMs).toISOString();
-    if (f.sha256 === undefined && f.size === undefined) return { path: f.path, absolute, status: "unknown", modified_at };
-    let changed = f.size !== undefined && st.size !== f.size;
-    if (!changed && f.sha256 && st.isFile()) {
-      try {
-        changed = sha256(readFileSync(absolute)) !== f.sha256;
-      } catch {
-        changed = true;
-      }
-    } else if (!changed && !f.sha256 && f.mtime !== undefined) {
-      changed = Math.round(st.mtimeMs) !== f.mtime;
-    }
-    return { path: f.path, absolute, status: changed ? "modified" : "ok", modified_at };
-  });
-}
 
 export interface RestoreBlock {
   text: string;
   tokens: number;
   budget: number;
-  omitted: { constraints: number; symbolic: number; decisions: number; failures: number };
+  omitted: { constraints: number; symbolic: number; decisions: number; failures: number; facts: number };
   failures: FailureRecord[];
 }
 
 interface Piece {
-  section: "constraints" | "symbolic" | "decisions" | "failures";
+  section: "constraints" | "symbolic" | "decisions" | "failures" | "facts";
   line: string;
   /** Lower is dropped first. */
   priority: number;
@@ -145,22 +58,32 @@ const FILE_LEVELS = [
  */
 export async function buildRestoreBlock(
   s: SnapshotRecord,
-  ctx: { root: string | null; hostId: string; savedHostName?: string; failures: FailureRecord[]; now: Date; budget?: number; resume?: boolean; full?: boolean; layer2From?: string },
+  ctx: {
+    root: string | null; hostId: string; savedHostName?: string; failures: FailureRecord[]; now: Date; budget?: number; resume?: boolean; full?: boolean; layer2From?: string;
+    /** Standing rules: shown first, never trimmed (their own budget keeps them small). */
+    rules?: RuleRecord[];
+    /** Facts: only fresh ones are shown, between failures and decisions. */
+    facts?: FactRecord[];
+  },
 ): Promise<RestoreBlock> {
   await loadTokenizer();
   const budget = ctx.full ? Infinity : ctx.budget ?? RESTORE_BUDGET;
   const now = ctx.now;
   const stored = s.active_files.map((f) => f.path);
+  const rules = rulesSection(ctx.rules ?? []);
+  const plan = planLine(s.plan);
   const layer1 = (level: (typeof FILE_LEVELS)[number]) => {
     const relative = level.fold && ctx.root !== null && stored.some((f) => !isAbsoluteAny(f));
     const files = shortFileList(relative ? stored.map((f) => (isAbsoluteAny(f) ? toHostPath(f, ctx.root) : f)) : stored.map((f) => toHostPath(f, ctx.root)), level.max);
     return [
       `# MindSave restore: ${s.name}`,
       `saved ${s.created_at.slice(0, 16).replace("T", " ")} UTC (${age(s.created_at, now, "long")}) on ${s.saved_host === ctx.hostId ? "this host" : ctx.savedHostName ?? s.saved_host} · status ${s.status}${s.kind === "overflow" ? ctx.layer2From ? ` · overflow (Layer 1; Layer 2 from ${ctx.layer2From})` : " · overflow (Layer 1 only)" : ""}`,
+      ...(rules ? ["", rules] : []),
       "",
       "## Layer 1 · Execution Register",
       ...(relative ? [`project root on this host: ${ctx.root} (active files are relative to it)`] : []),
       layer1Text({ goal: s.goal, state: s.state || NOT_RECORDED, next_action: s.next_action || NOT_RECORDED, active_files: files.length ? files : NOT_RECORDED, blocker: s.blocker }),
+      ...(plan ? [plan] : []),
     ];
   };
   const tail = (short: boolean) => [ctx.resume === false
@@ -182,19 +105,22 @@ export async function buildRestoreBlock(
   Object.entries(symbolic).forEach(([k, v], i) => pieces.push({ section: "symbolic", line: `- ${k}: ${v}`, priority: 390 - i / 100 }));
   const failures = [...ctx.failures].sort((a, b) => failurePriority(a, b, now));
   failures.forEach((f, i) => pieces.push({ section: "failures", line: failureLine(f, now), priority: 300 - i / (failures.length + 1) }));
+  const facts = freshFacts(ctx.facts ?? [], now);
+  facts.forEach((f, i) => pieces.push({ section: "facts", line: factLine(f, now), priority: 250 - i / (facts.length + 1) }));
   s.decisions.forEach((d, i) => pieces.push({ section: "decisions", line: `- ${d}`, priority: 200 - i / (n(s.decisions) + 1) }));
 
   const TITLES: Record<Piece["section"], string> = {
     constraints: "constraints:",
     symbolic: "compressed constraints:",
     failures: "failure graph (rejected approaches; do not retry):",
+    facts: "facts (believed true until they expire):",
     decisions: "decisions:",
   };
   const render = (level: (typeof FILE_LEVELS)[number], kept: Piece[], omittedText: string | null): string => {
     const body: string[] = [];
     if (kept.length) {
       body.push("", "## Layer 2 · Cognitive Cache");
-      for (const section of ["constraints", "symbolic", "failures", "decisions"] as const) {
+      for (const section of ["constraints", "symbolic", "failures", "facts", "decisions"] as const) {
         const lines = kept.filter((p) => p.section === section).map((p) => p.line);
         if (lines.length) body.push(TITLES[section], ...lines);
       }
@@ -205,7 +131,7 @@ export async function buildRestoreBlock(
 
   const byPriority = [...pieces].sort((a, b) => b.priority - a.priority);
   const omittedBy = (kept: number) => {
-    const o = { constraints: 0, symbolic: 0, decisions: 0, failures: 0 };
+    const o = { constraints: 0, symbolic: 0, decisions: 0, failures: 0, facts: 0 };
     for (const p of byPriority.slice(kept)) o[p.section]++;
     return o;
   };
@@ -248,10 +174,10 @@ export async function buildRestoreBlock(
 
 function omittedLine(o: RestoreBlock["omitted"], name: string): string {
   const parts = [
-    o.failures && `${o.failures} failure(s)`, o.decisions && `${o.decisions} decision(s)`,
+    o.failures && `${o.failures} failure(s)`, o.facts && `${o.facts} fact(s)`, o.decisions && `${o.decisions} decision(s)`,
     o.constraints && `${o.constraints} constraint(s)`, o.symbolic && `${o.symbolic} compressed constraint group(s)`,
   ].filter(Boolean);
-  const where = [o.failures && "`mindsave failures`", (o.decisions || o.constraints || o.symbolic) && `\`mindsave snapshots show ${name}\``].filter(Boolean).join(" and ");
+  const where = [o.failures && "`mindsave failures`", o.facts && "`mindsave facts`", (o.decisions || o.constraints || o.symbolic) && `\`mindsave snapshots show ${name}\``].filter(Boolean).join(" and ");
   return `(Left out to stay within ${RESTORE_BUDGET} tokens: ${parts.join(", ")}. See them with ${where}.)`;
 }
 
@@ -278,12 +204,33 @@ export async function extendedSnapshot(session: Session, s: SnapshotRecord): Pro
 
 export async function loadSnapshot(session: Session, snapshot: SnapshotRecord, context: ProjectContext, opts: { verify?: boolean; resume?: boolean; full?: boolean } = {}): Promise<LoadResult> {
   const failures = await session.store.listFailures(snapshot.project_id);
+  const rules = await session.store.listRules(snapshot.project_id);
+  const facts = await session.store.listFacts(snapshot.project_id);
+  const retired = await session.store.listRetirements(snapshot.project_id);
   const savedHostName = (await session.store.getHost(snapshot.saved_host))?.name;
   // An overflow snapshot is Layer 1 over the full snapshot it extends: the block shows that one's Layer 2.
   const base = await extendedSnapshot(session, snapshot);
-  const shown = base ? { ...snapshot, constraints: base.constraints, decisions: base.decisions, compressed: base.compressed } : snapshot;
-  const block = await buildRestoreBlock(shown, { root: context.root, hostId: session.host.id, savedHostName, failures, now: session.now(), resume: opts.resume ?? true, full: opts.full, layer2From: base?.name });
+  const shown = withoutRetiredItems(base ? { ...snapshot, constraints: base.constraints, decisions: base.decisions, compressed: base.compressed } : snapshot, retired);
+  const block = await buildRestoreBlock(shown, { root: context.root, hostId: session.host.id, savedHostName, failures, rules, facts, now: session.now(), resume: opts.resume ?? true, full: opts.full, layer2From: base?.name });
   return { snapshot, context, block, verify: opts.verify ? verifyFiles(snapshot, context.root) : undefined, layer2: { constraints: shown.constraints, decisions: shown.decisions, compressed: shown.compressed } };
+}
+
+/**
+ * A snapshot as it may be restored: retired constraints and decisions taken out. When a retired
+ * constraint was folded into a compressed group, the group is not shown; the constraints as written,
+ * minus the retired ones, are (the block's budget trims them like any others).
+ */
+export function withoutRetiredItems(s: SnapshotRecord, retired: RetirementRecord[]): SnapshotRecord {
+  const keys = retiredKeys(retired);
+  if (!keys.size) return s;
+  const written = writtenConstraints(s);
+  const touched = s.compressed?.symbolic && withoutRetired(written, "constraint", keys).length < written.length;
+  return {
+    ...s,
+    constraints: withoutRetired(touched ? written : s.constraints, "constraint", keys),
+    decisions: withoutRetired(s.decisions, "decision", keys),
+    compressed: touched ? null : s.compressed,
+  };
 }
 
 /** The load use case without a prompt (agents, MCP): the snapshot given, or the newest. */

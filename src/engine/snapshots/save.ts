@@ -16,6 +16,8 @@ import { countTokens, loadTokenizer } from "./tokens.ts";
 import { loadSnapshot } from "./restore.ts";
 import { stallIfAsked } from "../stall.ts";
 import { withAutoParts } from "./layer3-parts.ts";
+import { normalizeTags } from "./tags.ts";
+import { retiredKeys, withoutRetired } from "../memory/retire.ts";
 import type { Session, ProjectContext } from "../session.ts";
 import type { FailureGraphEntry, SnapshotRecord, SnapshotStatus, StoredFile, StoreWriter } from "../../store/store.ts";
 
@@ -142,6 +144,18 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   const keep = opts.keep ?? DEFAULT_KEEP;
   if (!Number.isInteger(keep) || keep < 1) throw new UserError("--keep must be a whole number of at least 1.");
 
+  const tags = normalizeTags(input.tags);
+  // What was retired in this project is never carried forward, whoever saves (a hook copies the
+  // newest snapshot's constraints; an agent may copy them from an old restore block).
+  const known = await session.project({ create: false });
+  const retired = retiredKeys(known ? await session.store.listRetirements(known.project.id) : []);
+  const keptConstraints = withoutRetired(input.constraints, "constraint", retired);
+  const keptDecisions = withoutRetired(input.decisions, "decision", retired);
+  const dropped = input.constraints.length - keptConstraints.length + input.decisions.length - keptDecisions.length;
+  if (dropped && !opts.auto) warnings.push(`Left out ${dropped} retired constraint(s)/decision(s) (\`mindsave retire\` lists them; \`--undo\` brings one back).`);
+  input.constraints = keptConstraints;
+  input.decisions = keptDecisions;
+
   await loadTokenizer();
   const ws = session.projectKey ? null : session.workspace(true);
   const root = ws?.root ?? null;
@@ -207,6 +221,7 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
       layer3, auto_trigger: opts.overflow ? await overflowTrigger(w, projectId, input.auto_trigger) : input.auto_trigger ?? null,
       extra: Object.keys(input.extra).length ? input.extra : null,
       l1_tokens: l1Tokens, l2_tokens: l2Tokens, saved_host: session.host.id, saved_root: context.root,
+      plan: input.plan !== undefined ? input.plan : await carriedPlan(w, projectId, l1.goal), tags, saved_agent: input.agent ?? null,
     };
     await stallIfAsked("save-before-insert");
     await w.insertSnapshot(record);
@@ -235,6 +250,16 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   const omitted = Object.values(block.omitted).reduce((a, b) => a + b, 0);
   if (omitted) warnings.push(`The restore block on this host leaves out ${omitted} item(s) to stay within ${block.budget} tokens (\`mindsave load --full\` shows them).`);
   return { ...saved, restore: { tokens: block.tokens, budget: block.budget, omitted } };
+}
+
+/**
+ * A save without a plan keeps the newest snapshot's plan when it is about the same goal (a manual
+ * save mid-task); a plan for another goal would be restored as if it were this one's, so not then.
+ */
+async function carriedPlan(w: StoreWriter, projectId: string, goal: string): Promise<SnapshotRecord["plan"]> {
+  const [newest] = await w.listSnapshots(projectId, { limit: 1 });
+  if (!newest || newest.goal !== goal) return null;
+  return (await w.getSnapshot(newest.id))?.plan ?? null;
 }
 
 async function chooseName(w: StoreWriter, projectId: string, topic: string, now: Date, overflow: boolean, wanted: string | undefined, warnings: string[]): Promise<string> {

@@ -3,7 +3,7 @@
 import { LAYER1_BUDGET, LAYER2_BUDGET } from "./layers.ts";
 import { DEFAULT_KEEP, type SaveResult } from "./save.ts";
 import { age, padEnd, truncate } from "../../lib/text.ts";
-import type { FileCheck } from "./restore.ts";
+import type { FileCheck } from "./verify.ts";
 import type { SnapshotRecord, SnapshotSummary } from "../../store/store.ts";
 import type { RecallHits } from "./recall.ts";
 

@@ -1,0 +1,126 @@
+// Facts: beliefs about the world ("staging DB is read-only until Friday") with a confidence and a
+// time to live. Fresh facts are restored; expired ones never are: `mindsave facts --stale` lists
+// them to renew (confirm) or drop. Stating the same fact again renews it.
+import { UserError } from "../../errors.ts";
+import { derivedId } from "../ids.ts";
+import { redact } from "../snapshots/redact.ts";
+import { stripControl, FIELD_MAX } from "../snapshots/input-limits.ts";
+import { normaliseItem } from "../failures/graph.ts";
+import { age } from "../../lib/text.ts";
+import type { Session } from "../session.ts";
+import type { FactConfidence, FactRecord } from "../../store/store.ts";
+
+export const DEFAULT_FACT_TTL = "7d";
+const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
+
+/** "30m", "12h", "3d", "2w" → milliseconds; "never" → null (the fact does not expire). */
+export function parseTtl(value: string | undefined): number | null {
+  const v = (value ?? DEFAULT_FACT_TTL).trim().toLowerCase();
+  if (v === "never" || v === "none" || v === "0") return null;
+  const m = /^(\d+(?:\.\d+)?)\s*(m|min|h|d|w)$/.exec(v);
+  const ms = m ? Number(m[1]) * UNIT_MS[m[2][0]] : NaN;
+  if (!m || !(ms > 0) || ms > 3650 * UNIT_MS.d) throw new UserError(`--ttl must be like 30m, 12h, 3d or 2w (at most 10 years), or never; not ${JSON.stringify(value)}.`);
+  return Math.round(ms);
+}
+
+export function parseConfidence(value: string | undefined): FactConfidence {
+  const c = (value ?? "medium").trim().toLowerCase();
+  if (c !== "low" && c !== "medium" && c !== "high") throw new UserError(`--confidence must be low, medium or high, not ${JSON.stringify(value)}.`);
+  return c;
+}
+
+export function isFresh(f: Pick<FactRecord, "expires_at">, now: Date): boolean {
+  return f.expires_at === null || Date.parse(f.expires_at) > now.getTime();
+}
+
+const RANK: Record<FactConfidence, number> = { high: 3, medium: 2, low: 1 };
+
+/** Fresh facts in the order the block keeps them: most sure, then most recently confirmed. */
+export function freshFacts(facts: FactRecord[], now: Date): FactRecord[] {
+  return facts.filter((f) => isFresh(f, now)).sort((a, b) => RANK[b.confidence] - RANK[a.confidence] || b.confirmed_at.localeCompare(a.confirmed_at) || a.id.localeCompare(b.id));
+}
+
+/** One fact as the restore block shows it. */
+export function factLine(f: FactRecord, now: Date): string {
+  const until = f.expires_at ? `, until ${f.expires_at.slice(0, 16).replace("T", " ")} UTC` : "";
+  return `- ${f.text} [${f.confidence}, stated ${age(f.confirmed_at, now, "long")}${until}]`;
+}
+
+/** The facts here (the project's and global ones), newest first, numbered from 1 in this order. */
+export async function factsHere(session: Session): Promise<FactRecord[]> {
+  const ctx = await session.project({ create: false });
+  return session.store.listFacts(ctx?.project.id ?? null);
+}
+
+export interface FactOptions {
+  ttl?: string;
+  confidence?: string;
+  scope?: "project" | "global";
+}
+
+export async function addFact(session: Session, text: string, o: FactOptions = {}): Promise<{ fact: FactRecord; renewed: boolean }> {
+  const clean = redact(stripControl(text)).trim();
+  if (!clean) throw new UserError("A fact needs its text, e.g. `mindsave fact \"staging DB is read-only until Friday\" --ttl 3d`.");
+  if (/[\r\n]/.test(clean)) throw new UserError("A fact is one line; state two facts instead.");
+  if (clean.length > FIELD_MAX) throw new UserError(`A fact is at most ${FIELD_MAX} characters; this one is ${clean.length}.`);
+  const ttl = parseTtl(o.ttl);
+  const confidence = parseConfidence(o.confidence);
+  const scope = o.scope ?? "project";
+  const now = session.now();
+  return session.write(async (w) => {
+    const ctx = scope === "project" ? await session.project({ create: true, w }) : null;
+    const projectId = ctx?.project.id ?? null;
+    const id = derivedId("k", scope, projectId ?? "", normaliseItem(clean));
+    const before = (await w.listFacts(projectId)).find((f) => f.id === id);
+    const fact = {
+      id, project_id: projectId, scope, text: clean, confidence, created_at: before?.created_at ?? now.toISOString(),
+      confirmed_at: now.toISOString(), expires_at: ttl === null ? null : new Date(now.getTime() + ttl).toISOString(),
+    };
+    await w.putFact(fact);
+    return { fact: (await w.listFacts(projectId)).find((f) => f.id === id)!, renewed: !!before };
+  });
+}
+
+async function factByNumber(session: Session, n: string): Promise<FactRecord> {
+  const facts = await factsHere(session);
+  const i = Number(n);
+  if (!/^\d+$/.test(n.trim()) || i < 1 || i > facts.length) {
+    throw new UserError(facts.length ? `There is no fact ${JSON.stringify(n)}; give a number from 1 to ${facts.length} (\`mindsave facts\`).` : "There are no facts here yet; state one with `mindsave fact \"…\" --ttl 3d`.");
+  }
+  return facts[i - 1];
+}
+
+/** Confirms a fact again: stated now, with its old time to live (or the one given). */
+export async function renewFact(session: Session, n: string, ttl?: string): Promise<FactRecord> {
+  const f = await factByNumber(session, n);
+  const now = session.now();
+  const before = f.expires_at ? Date.parse(f.expires_at) - Date.parse(f.confirmed_at) : null;
+  const span = ttl !== undefined ? parseTtl(ttl) : before;
+  const renewed = { ...f, confirmed_at: now.toISOString(), expires_at: span === null ? null : new Date(now.getTime() + span).toISOString() };
+  await session.write((w) => w.putFact(renewed));
+  return renewed;
+}
+
+export async function dropFact(session: Session, n: string): Promise<FactRecord> {
+  const f = await factByNumber(session, n);
+  await session.write((w) => w.tombstone("facts", f.id));
+  return f;
+}
+
+/** How long until an instant: "40 min", "5 h", "3 days". */
+function until(iso: string, now: Date): string {
+  return age(now.toISOString(), new Date(Date.parse(iso)), "long").replace(/ ago$/, "");
+}
+
+export function factsListText(facts: FactRecord[], now: Date, opts: { stale?: boolean } = {}): string {
+  const shown = facts.map((f, i) => ({ f, n: i + 1 })).filter(({ f }) => !opts.stale || !isFresh(f, now));
+  if (!shown.length) {
+    return opts.stale ? "No expired facts here." : "No facts here. State one with `mindsave fact \"TEXT\" [--ttl 3d] [--confidence high]`.";
+  }
+  const lines = shown.map(({ f, n }) => {
+    const state = !isFresh(f, now) ? `EXPIRED ${age(f.expires_at!, now, "long")}` : f.expires_at ? `expires in ${until(f.expires_at, now)}` : "does not expire";
+    return `${String(n).padStart(3)}. ${f.text}  [${f.confidence}, ${f.scope}, ${state}]`;
+  });
+  const hint = shown.some(({ f }) => !isFresh(f, now)) ? ["", "Expired facts are never restored: `mindsave facts renew N [--ttl 3d]` confirms one, `mindsave facts drop N` removes it."] : [];
+  return [...lines, ...hint].join("\n");
+}

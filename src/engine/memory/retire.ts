@@ -1,0 +1,106 @@
+// Retiring what is no longer true: a constraint or decision marked retired is never carried forward
+// by a later snapshot (automatic ones included) and never restored, on every host after sync; it
+// stays searchable, with who retired it and when. Undoing a retirement is a tombstone on it.
+import { UserError } from "../../errors.ts";
+import { derivedId } from "../ids.ts";
+import { normaliseItem } from "../failures/graph.ts";
+import { redact } from "../snapshots/redact.ts";
+import { stripControl } from "../snapshots/input-limits.ts";
+import { extendedSnapshot } from "../snapshots/restore.ts";
+import type { Session } from "../session.ts";
+import type { RetirementRecord, SnapshotRecord } from "../../store/store.ts";
+
+export type RetireKind = RetirementRecord["kind"];
+
+export interface RetireCandidate {
+  kind: RetireKind;
+  text: string;
+}
+
+export function retirementId(projectId: string, kind: RetireKind, text: string): string {
+  return derivedId("x", projectId, kind, normaliseItem(text));
+}
+
+/** "constraint:<normalised text>" for each retired item, to filter lists with. */
+export function retiredKeys(retired: Pick<RetirementRecord, "kind" | "text">[]): Set<string> {
+  return new Set(retired.map((r) => `${r.kind}:${normaliseItem(r.text)}`));
+}
+
+export function withoutRetired(items: string[], kind: RetireKind, keys: Set<string>): string[] {
+  return keys.size ? items.filter((t) => !keys.has(`${kind}:${normaliseItem(t)}`)) : items;
+}
+
+/** The constraints as written (before compression folded them) of a snapshot. */
+export function writtenConstraints(s: Pick<SnapshotRecord, "constraints" | "compressed">): string[] {
+  const original = s.compressed?.original_constraints;
+  return Array.isArray(original) && original.every((c) => typeof c === "string") ? [...original] : [...s.constraints];
+}
+
+/** What can be retired: the constraints and decisions the newest snapshot restores, numbered from 1. */
+export async function retireCandidates(session: Session): Promise<{ candidates: RetireCandidate[]; retired: RetirementRecord[]; projectId: string | null }> {
+  const ctx = await session.project({ create: false });
+  if (!ctx) return { candidates: [], retired: [], projectId: null };
+  const retired = await session.store.listRetirements(ctx.project.id);
+  const keys = retiredKeys(retired);
+  const [newest] = await session.store.listSnapshots(ctx.project.id, { limit: 1 });
+  const snap = newest ? await session.store.getSnapshot(newest.id) : null;
+  const source = snap ? (await extendedSnapshot(session, snap)) ?? snap : null;
+  const candidates: RetireCandidate[] = source ? [
+    ...withoutRetired(writtenConstraints(source), "constraint", keys).map((text) => ({ kind: "constraint" as const, text })),
+    ...withoutRetired(source.decisions, "decision", keys).map((text) => ({ kind: "decision" as const, text })),
+  ] : [];
+  return { candidates, retired, projectId: ctx.project.id };
+}
+
+/** One candidate by number, exact text, or a piece of text that names exactly one. */
+function pick<T extends { kind: RetireKind; text: string }>(items: T[], key: string, what: string, list: string): T {
+  const k = key.trim();
+  if (/^\d+$/.test(k)) {
+    const n = Number(k);
+    if (n >= 1 && n <= items.length) return items[n - 1];
+    throw new UserError(items.length ? `There is no ${what} number ${k}; give 1 to ${items.length} (see \`${list}\`).` : `There is nothing to choose here (see \`${list}\`).`);
+  }
+  const norm = normaliseItem(k);
+  const exact = items.filter((c) => normaliseItem(c.text) === norm);
+  if (exact.length === 1) return exact[0];
+  const partial = exact.length ? exact : items.filter((c) => normaliseItem(c.text).includes(norm));
+  if (partial.length === 1) return partial[0];
+  if (partial.length > 1) {
+    throw new UserError(`${JSON.stringify(k)} matches ${partial.length} items: ${partial.map((c) => `${items.indexOf(c) + 1}. [${c.kind}] ${c.text}`).join("; ")}. Give its number instead.`);
+  }
+  throw new UserError(`No ${what} says ${JSON.stringify(k)}; see \`${list}\` for the list.`);
+}
+
+export async function retire(session: Session, key: string, opts: { reason?: string; by?: string } = {}): Promise<RetirementRecord> {
+  const { candidates, projectId } = await retireCandidates(session);
+  if (!projectId || !candidates.length) throw new UserError("There is no constraint or decision to retire here: the newest snapshot restores none.");
+  const item = pick(candidates, key, "constraint or decision", "mindsave retire");
+  const now = session.now().toISOString();
+  const record = {
+    id: retirementId(projectId, item.kind, item.text), project_id: projectId, kind: item.kind, text: item.text,
+    reason: redact(stripControl(opts.reason ?? "")).trim(), retired_at: now,
+    retired_by: session.host.name + (opts.by ? ` (${opts.by})` : ""),
+  };
+  await session.write((w) => w.putRetirement(record));
+  return { ...record, hlc: "", host: session.host.id, deleted: false };
+}
+
+export async function unretire(session: Session, key: string): Promise<RetirementRecord> {
+  const { retired } = await retireCandidates(session);
+  if (!retired.length) throw new UserError("Nothing is retired in this project.");
+  const item = pick(retired, key, "retired item", "mindsave retire");
+  await session.write((w) => w.tombstone("retirements", item.id));
+  return item;
+}
+
+export function retireListText(candidates: RetireCandidate[], retired: RetirementRecord[]): string {
+  const lines: string[] = [];
+  if (candidates.length) {
+    lines.push("What the newest snapshot restores (retire one with `mindsave retire N`):", ...candidates.map((c, i) => `${String(i + 1).padStart(3)}. [${c.kind}] ${c.text}`));
+  } else lines.push("The newest snapshot restores no constraint or decision.");
+  if (retired.length) {
+    lines.push("", "Retired (never carried forward nor restored; `mindsave retire --undo N` brings one back):",
+      ...retired.map((r, i) => `${String(i + 1).padStart(3)}. [${r.kind}] ${r.text} — retired ${r.retired_at.slice(0, 16).replace("T", " ")} UTC by ${r.retired_by}${r.reason ? `: ${r.reason}` : ""}`));
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,114 @@
+// Standing rules: what always applies, for every agent on every laptop. A rule is one line, of the
+// project or global; all rules that apply in a project share one small budget, so they can be
+// restored first in every block and never trimmed.
+import { UserError } from "../../errors.ts";
+import { derivedId } from "../ids.ts";
+import { redact } from "../snapshots/redact.ts";
+import { stripControl, FIELD_MAX } from "../snapshots/input-limits.ts";
+import { countTokens, loadTokenizer } from "../snapshots/tokens.ts";
+import { normaliseItem } from "../failures/graph.ts";
+import type { Session } from "../session.ts";
+import type { RuleRecord } from "../../store/store.ts";
+
+/** The most tokens the rules of one project (its own and the global ones) may take in the block. */
+export const RULES_BUDGET = 150;
+export const RULES_TITLE = "## Standing rules (always apply)";
+
+export type RuleScope = "project" | "global";
+
+/** The rules' section of the restore block, exactly as it is counted. */
+export function rulesSection(rules: Pick<RuleRecord, "text">[]): string {
+  return rules.length ? [RULES_TITLE, ...rules.map((r) => `- ${r.text}`)].join("\n") : "";
+}
+
+export async function rulesTokens(rules: Pick<RuleRecord, "text">[]): Promise<number> {
+  if (!rules.length) return 0;
+  await loadTokenizer();
+  return countTokens(rulesSection(rules));
+}
+
+export function parseScope(value: string | undefined): RuleScope {
+  const s = (value ?? "project").trim().toLowerCase();
+  if (s !== "project" && s !== "global") throw new UserError(`--scope must be project or global, not ${JSON.stringify(value)}.`);
+  return s;
+}
+
+function cleanRule(text: string): string {
+  const t = redact(stripControl(text)).trim();
+  if (!t) throw new UserError("A rule needs its text, e.g. `mindsave rules add \"Never push to main\"`.");
+  if (/[\r\n]/.test(t)) throw new UserError("A rule is one line; write two rules instead.");
+  if (t.length > FIELD_MAX) throw new UserError(`A rule is at most ${FIELD_MAX} characters; this one is ${t.length}.`);
+  return t;
+}
+
+/** The rules that apply here (global first, then the project's), numbered from 1 in this order. */
+export async function rulesHere(session: Session): Promise<{ rules: RuleRecord[]; projectId: string | null; tokens: number }> {
+  const ctx = await session.project({ create: false });
+  const rules = await session.store.listRules(ctx?.project.id ?? null);
+  return { rules, projectId: ctx?.project.id ?? null, tokens: await rulesTokens(rules) };
+}
+
+/** The projects a change to global rules must still fit: each with rules of its own (or none at all). */
+async function budgetCheck(session: Session, rulesOf: (projectId: string | null) => Promise<Pick<RuleRecord, "text">[]>, scope: RuleScope, projectId: string | null, change: string): Promise<void> {
+  const projects = scope === "global" ? [null, ...(await session.store.listProjects()).map((p) => p.id)] : [projectId];
+  for (const id of projects) {
+    const rules = await rulesOf(id);
+    const tokens = await rulesTokens(rules);
+    if (tokens <= RULES_BUDGET) continue;
+    const now = await rulesTokens((await session.store.listRules(id)));
+    const where = id && id !== projectId ? ` in project ${(await session.store.getProject(id))?.name ?? id}` : "";
+    throw new UserError(`${change} would make the rules${where} ${tokens} tokens, over their ${RULES_BUDGET}-token budget (now ${now}: ${(await session.store.listRules(id)).length} rule(s)). Shorten or remove one first (\`mindsave rules list\`). Nothing was changed.`);
+  }
+}
+
+export async function addRule(session: Session, text: string, scope: RuleScope): Promise<{ rule: RuleRecord; rules: RuleRecord[]; tokens: number }> {
+  const clean = cleanRule(text);
+  const id = await session.write(async (w) => {
+    const ctx = scope === "project" ? await session.project({ create: true, w }) : null;
+    const projectId = ctx?.project.id ?? null;
+    const existing = await w.listRules(projectId);
+    const same = existing.findIndex((r) => r.scope === scope && normaliseItem(r.text) === normaliseItem(clean));
+    if (same >= 0) throw new UserError(`That is already rule ${same + 1}: ${existing[same].text}`);
+    const rid = derivedId("r", scope, projectId ?? "", normaliseItem(clean));
+    const rule = { id: rid, project_id: projectId, scope, text: clean, created_at: session.now().toISOString() };
+    await budgetCheck(session, async (p) => [...(await w.listRules(p)), ...(p === projectId || scope === "global" ? [rule] : [])], scope, projectId, "This rule");
+    await w.putRule(rule);
+    return rid;
+  });
+  const here = await rulesHere(session);
+  return { rule: here.rules.find((r) => r.id === id)!, rules: here.rules, tokens: here.tokens };
+}
+
+async function ruleByNumber(session: Session, n: string): Promise<{ rule: RuleRecord; rules: RuleRecord[] }> {
+  const { rules } = await rulesHere(session);
+  const i = Number(n);
+  if (!/^\d+$/.test(n.trim()) || i < 1 || i > rules.length) {
+    throw new UserError(rules.length ? `There is no rule ${JSON.stringify(n)}; give a number from 1 to ${rules.length} (\`mindsave rules list\`).` : "There are no rules here yet; add one with `mindsave rules add \"…\"`.");
+  }
+  return { rule: rules[i - 1], rules };
+}
+
+export async function removeRule(session: Session, n: string): Promise<RuleRecord> {
+  const { rule } = await ruleByNumber(session, n);
+  await session.write((w) => w.tombstone("rules", rule.id));
+  return rule;
+}
+
+export async function editRule(session: Session, n: string, text: string): Promise<RuleRecord> {
+  const { rule } = await ruleByNumber(session, n);
+  const clean = cleanRule(text);
+  const edited = { ...rule, text: clean };
+  await session.write(async (w) => {
+    await budgetCheck(session, async (p) => (await w.listRules(p)).map((r) => (r.id === rule.id ? edited : r)), rule.scope, rule.project_id, "This edit");
+    await w.putRule(edited);
+  });
+  return edited;
+}
+
+export function rulesListText(rules: RuleRecord[], tokens: number): string {
+  if (!rules.length) return "No standing rules here. Add one with `mindsave rules add \"TEXT\" [--scope global]`.";
+  return [
+    `Standing rules (${tokens}/${RULES_BUDGET} tokens, restored first in every block):`,
+    ...rules.map((r, i) => `${String(i + 1).padStart(3)}. ${r.text}  [${r.scope}]`),
+  ].join("\n");
+}

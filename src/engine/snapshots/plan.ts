@@ -1,0 +1,91 @@
+// The agent's plan (Claude Code's TodoWrite list, Codex's update_plan, or `mindsave plan set`),
+// kept verbatim with its statuses: the restore block shows one progress line, `mindsave plan` and
+// the TUI show it whole.
+import { UserError } from "../../errors.ts";
+import { graphemeBoundary } from "../../lib/text.ts";
+import { stripControlDeep } from "./input-limits.ts";
+import type { PlanItem, PlanStatus } from "../../store/store.ts";
+
+/** The most steps a plan keeps (TodoWrite lists are short; this bounds a hostile one). */
+export const PLAN_MAX_ITEMS = 200;
+/** The most characters of one step. */
+export const PLAN_ITEM_MAX = 2000;
+
+const STATUS: Record<string, PlanStatus> = {
+  pending: "pending", todo: "pending", open: "pending", "not_started": "pending", " ": "pending", "": "pending",
+  in_progress: "in_progress", "in-progress": "in_progress", "in progress": "in_progress", doing: "in_progress", now: "in_progress", active: "in_progress", ">": "in_progress",
+  completed: "completed", complete: "completed", done: "completed", x: "completed",
+};
+
+export function planStatus(value: unknown, where: string): PlanStatus {
+  const s = STATUS[String(value ?? "").trim().toLowerCase()];
+  if (!s) throw new UserError(`${where}: status must be pending, in_progress or completed, not ${JSON.stringify(String(value))}.`);
+  return s;
+}
+
+/**
+ * A plan from YAML/JSON: a list of steps, each a mapping (`content`/`status`/`activeForm`, or
+ * `step`/`text` for the text; other keys kept verbatim) or a line of text ("[x] done", "[>] now",
+ * "[ ] later", or plain = pending). `todos:` or `plan:` around the list is accepted.
+ */
+export function parsePlan(raw: unknown, where = "plan"): PlanItem[] {
+  let value = stripControlDeep(raw);
+  if (value && typeof value === "object" && !Array.isArray(value)) {
+    const o = value as Record<string, unknown>;
+    value = o.plan ?? o.todos ?? o.items;
+  }
+  if (!Array.isArray(value)) throw new UserError(`${where} must be a list of steps (text, or mappings with content and status).`);
+  if (value.length > PLAN_MAX_ITEMS) throw new UserError(`${where} has ${value.length} steps; at most ${PLAN_MAX_ITEMS} are kept.`);
+  return value.map((item, i) => {
+    const at = `${where} step ${i + 1}`;
+    if (typeof item === "string" || typeof item === "number") {
+      const m = /^\s*\[([ xX>])\]\s*(.*)$/.exec(String(item));
+      return step({ content: m ? m[2] : String(item), status: m ? planStatus(m[1].toLowerCase(), at) : "pending" }, at);
+    }
+    if (!item || typeof item !== "object" || Array.isArray(item)) throw new UserError(`${at} must be text or a mapping with content and status.`);
+    const o = item as Record<string, unknown>;
+    const content = o.content ?? o.step ?? o.text ?? o.title;
+    if (typeof content !== "string") throw new UserError(`${at} needs its text in \`content\`.`);
+    const out: PlanItem = { ...o, content, status: planStatus(o.status ?? "pending", at) };
+    for (const k of ["step", "text", "title"]) if (k in out && out[k] === content) delete out[k];
+    return step(out, at);
+  });
+}
+
+function step(item: PlanItem, at: string): PlanItem {
+  const content = item.content.trim();
+  if (!content) throw new UserError(`${at} is empty.`);
+  if (content.length > PLAN_ITEM_MAX) throw new UserError(`${at} is ${content.length} characters; at most ${PLAN_ITEM_MAX}.`);
+  return { ...item, content };
+}
+
+export function planProgress(plan: PlanItem[]): { done: number; total: number; now: PlanItem | null; next: PlanItem | null } {
+  const done = plan.filter((p) => p.status === "completed").length;
+  const now = plan.find((p) => p.status === "in_progress") ?? null;
+  const after = now ? plan.slice(plan.indexOf(now) + 1) : plan;
+  const next = after.find((p) => p.status === "pending") ?? (now ? plan.find((p) => p.status === "pending") ?? null : null);
+  return { done, total: plan.length, now, next };
+}
+
+/** "plan 3/7 · now: … · next: …" — the restore block's one plan line. */
+export function planLine(plan: PlanItem[] | null): string | null {
+  if (!plan?.length) return null;
+  const p = planProgress(plan);
+  const parts = [`plan ${p.done}/${p.total}`];
+  if (p.now) parts.push(`now: ${oneLine(p.now.content)}`);
+  if (p.next) parts.push(`next: ${oneLine(p.next.content)}`);
+  if (!p.now && !p.next) parts.push(p.done === p.total ? "all steps done" : "nothing in progress");
+  return parts.join(" · ");
+}
+
+const MARK: Record<PlanStatus, string> = { completed: "[x]", in_progress: "[>]", pending: "[ ]" };
+
+/** The whole plan, one step a line, as `mindsave plan` prints it. */
+export function planText(plan: PlanItem[]): string {
+  return plan.map((p, i) => `${String(i + 1).padStart(2)}. ${MARK[p.status]} ${p.content}`).join("\n");
+}
+
+const oneLine = (s: string) => {
+  const flat = s.replace(/\s+/g, " ").trim();
+  return flat.length > 120 ? `${flat.slice(0, graphemeBoundary(flat, 119, "down"))}…` : flat;
+};

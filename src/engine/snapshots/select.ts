@@ -1,0 +1,67 @@
+// Choosing a snapshot: by name, id, unique prefix or list number; an ambiguous name is refused
+// with what tells its snapshots apart, never picked silently.
+import { UserError } from "../../errors.ts";
+import type { Session } from "../session.ts";
+import type { SnapshotRecord, SnapshotSummary } from "../../store/store.ts";
+
+export type Selection =
+  | { kind: "snapshot"; snapshot: SnapshotRecord }
+  | { kind: "choose"; choices: SnapshotSummary[] }
+  | { kind: "none" };
+
+/**
+ * Finds a snapshot by its name, id, unique name prefix, or list number (1 = newest). Without a key:
+ * the newest when `latest` or when there is only one; else the caller lets the user choose.
+ */
+export async function selectSnapshot(session: Session, projectId: string, key: string | undefined, opts: { latest?: boolean } = {}): Promise<Selection> {
+  const q = session.store;
+  if (key !== undefined && key !== "") {
+    if (/^\d+$/.test(key)) {
+      const n = Number(key);
+      const [s] = await q.listSnapshots(projectId, { limit: 1, offset: n - 1 });
+      if (n >= 1 && s) return { kind: "snapshot", snapshot: (await q.getSnapshot(s.id))! };
+      const total = await q.countSnapshots(projectId);
+      throw new UserError(`There is no snapshot number ${key}; this project has ${total} (1 is the newest).`);
+    }
+    const byName = await q.findSnapshotsByName(projectId, key);
+    if (byName.length > 1) throw await ambiguousName(session, projectId, key, byName);
+    if (byName.length) return { kind: "snapshot", snapshot: byName[0] };
+    const byId = await q.getSnapshot(key);
+    if (byId && byId.project_id === projectId) return { kind: "snapshot", snapshot: byId };
+    const all = await q.listSnapshots(projectId);
+    const prefixed = all.filter((s) => s.name.startsWith(key) || s.id.startsWith(key));
+    if (prefixed.length === 1) return { kind: "snapshot", snapshot: (await q.getSnapshot(prefixed[0].id))! };
+    if (prefixed.length > 1 && prefixed.every((p) => p.name === prefixed[0].name)) {
+      throw await ambiguousName(session, projectId, prefixed[0].name, await q.findSnapshotsByName(projectId, prefixed[0].name));
+    }
+    if (prefixed.length > 1) {
+      throw new UserError(`${JSON.stringify(key)} matches ${prefixed.length} snapshots (${prefixed.slice(0, 5).map((s) => s.name).join(", ")}${prefixed.length > 5 ? ", …" : ""}); give the full name.`);
+    }
+    throw new UserError(`No snapshot ${JSON.stringify(key)} in this project; see \`mindsave snapshots list\`.`);
+  }
+  const newest = await q.listSnapshots(projectId, { limit: 2 });
+  if (newest.length === 0) return { kind: "none" };
+  if (opts.latest || newest.length === 1) return { kind: "snapshot", snapshot: (await q.getSnapshot(newest[0].id))! };
+  return { kind: "choose", choices: await q.listSnapshots(projectId) };
+}
+
+/**
+ * Two hosts saved the same name on the same day and a sync brought them together: never pick one
+ * silently. The refusal lists each with its list number and a unique id prefix to choose by.
+ */
+async function ambiguousName(session: Session, projectId: string, name: string, matches: SnapshotRecord[]): Promise<UserError> {
+  const all = await session.store.listSnapshots(projectId);
+  const ids = matches.map((m) => m.id);
+  const prefix = (id: string) => {
+    for (let n = 8; n < id.length; n++) if (all.filter((s) => s.id.startsWith(id.slice(0, n))).length === 1) return id.slice(0, n);
+    return id;
+  };
+  const described: string[] = [];
+  for (const m of matches) {
+    const host = (await session.store.getHost(m.saved_host))?.name ?? m.saved_host;
+    const n = all.findIndex((s) => s.id === m.id) + 1;
+    described.push(`#${n} id ${prefix(m.id)} (saved ${m.created_at.slice(0, 16).replace("T", " ")} UTC on ${host}${m.saved_host === session.host.id ? ", this host" : ""}: ${m.goal.slice(0, 60)})`);
+  }
+  const first = all.findIndex((s) => s.id === ids[0]) + 1;
+  return new UserError(`${JSON.stringify(name)} names ${matches.length} snapshots, saved on different hosts: ${described.join("; ")}. Choose one by its number or id prefix instead, e.g. ${first} or ${prefix(ids[0])}.`);
+}

@@ -1,0 +1,31 @@
+// Tags on a snapshot (`save --tag release`): short labels to list, recall and filter by.
+import { UserError } from "../../errors.ts";
+import { stripControl } from "./input-limits.ts";
+import { redact } from "./redact.ts";
+
+export const TAG_MAX = 64;
+export const TAGS_MAX = 20;
+
+/** Trimmed, without a leading "#", duplicates (ignoring case) folded; a bad tag is refused by name. */
+export function normalizeTags(tags: string[] | undefined): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const raw of tags ?? []) {
+    const t = redact(stripControl(String(raw))).trim().replace(/^#+/, "").replace(/\s+/g, " ");
+    if (!t) continue;
+    if (t.length > TAG_MAX) throw new UserError(`The tag ${JSON.stringify(t.slice(0, 20) + "…")} is ${t.length} characters; a tag is at most ${TAG_MAX}.`);
+    if (/[,\n]/.test(t)) throw new UserError(`A tag has no commas or line breaks: ${JSON.stringify(t)}; give each tag its own --tag.`);
+    const k = t.toLowerCase();
+    if (!seen.has(k)) {
+      seen.add(k);
+      out.push(t);
+    }
+  }
+  if (out.length > TAGS_MAX) throw new UserError(`A snapshot has at most ${TAGS_MAX} tags; ${out.length} were given.`);
+  return out;
+}
+
+export function hasTag(tags: string[], tag: string): boolean {
+  const k = tag.trim().replace(/^#+/, "").toLowerCase();
+  return tags.some((t) => t.toLowerCase() === k);
+}

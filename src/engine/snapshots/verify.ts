@@ -1,0 +1,34 @@
+// `load --verify`: does each active file exist on this host, and has it changed since the snapshot?
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { sha256 } from "../ids.ts";
+import { toHostPath } from "../projects/paths.ts";
+import type { SnapshotRecord } from "../../store/store.ts";
+
+export type FileCheck = { path: string; absolute: string; status: "ok" | "missing" | "modified" | "unknown"; modified_at?: string };
+
+/** --verify: does each active file exist on this host, and has it changed since the snapshot? */
+export function verifyFiles(s: SnapshotRecord, root: string | null): FileCheck[] {
+  return s.active_files.map((f) => {
+    const absolute = toHostPath(f.path, root);
+    if (!existsSync(absolute)) return { path: f.path, absolute, status: "missing" };
+    let st;
+    try {
+      st = statSync(absolute);
+    } catch {
+      return { path: f.path, absolute, status: "missing" };
+    }
+    const modified_at = new Date(st.mtimeMs).toISOString();
+    if (f.sha256 === undefined && f.size === undefined) return { path: f.path, absolute, status: "unknown", modified_at };
+    let changed = f.size !== undefined && st.size !== f.size;
+    if (!changed && f.sha256 && st.isFile()) {
+      try {
+        changed = sha256(readFileSync(absolute)) !== f.sha256;
+      } catch {
+        changed = true;
+      }
+    } else if (!changed && !f.sha256 && f.mtime !== undefined) {
+      changed = Math.round(st.mtimeMs) !== f.mtime;
+    }
+    return { path: f.path, absolute, status: changed ? "modified" : "ok", modified_at };
+  });
+}
