@@ -17,6 +17,8 @@ export async function run(opts: { out?: string }, _args: string[], g: GlobalOpti
   print(`  failures    ${total} (${r.failures.project} project, ${r.failures.global} global)`);
   print(`  tool calls  ${r.tool_calls} new${r.tool_log_files.length ? ` in ${r.tool_log_files.join(", ")}` : ""}`);
   print(`  signal.json written`);
+  const m = r.memory;
+  if (m.rules || m.facts || m.retired) print(`  memory      ${m.rules} rule(s) in rules.json, ${m.facts} fact(s) in facts.json, ${m.retired} retirement(s) in retired.json`);
   print("The original MindSave skill and SDK read this layout; `mindsave import` reads it back.");
   return 0;
 }

@@ -31,6 +31,8 @@ export async function run(opts: { into?: string }, args: string[], g: GlobalOpti
   print(`  tool calls  ${r.tool_calls.imported} imported, ${r.tool_calls.skipped} skipped (already in the store)`);
   const signal = { imported: "imported", unchanged: "already in the store", older: "older than the project's, kept the project's", absent: "none" }[r.signal];
   print(`  signal.json ${signal}`);
+  const m = r.memory;
+  if (m.rules || m.facts || m.retired) print(`  memory      ${m.rules} rule(s), ${m.facts} fact(s), ${m.retired} retirement(s) added`);
   if (s.imported.length) print("Restore the newest with `mindsave load --latest`; `mindsave snapshots` lists them all.");
   return 0;
 }

@@ -6,7 +6,7 @@ import { print, printJson, withSession } from "./shared.ts";
 import { padEnd, truncate } from "../lib/text.ts";
 import type { GlobalOptions } from "../types.ts";
 
-export async function run(opts: { snapshot?: string; allProjects?: boolean; limit: number; tools?: boolean }, words: string[], g: GlobalOptions): Promise<number> {
+export async function run(opts: { snapshot?: string; allProjects?: boolean; limit: number; tools?: boolean; tag?: string }, words: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, false, async (session) => {
     if (opts.tools) {
       const ctx = await session.requireProject();
@@ -20,8 +20,8 @@ export async function run(opts: { snapshot?: string; allProjects?: boolean; limi
       return 0;
     }
     if (words.length) {
-      const r = await recallSearch(session, words, { allProjects: opts.allProjects, limit: opts.limit });
-      if (g.json) printJson({ query: r.query, hits: r.hits, more: r.more });
+      const r = await recallSearch(session, words, { allProjects: opts.allProjects, limit: opts.limit, tag: opts.tag });
+      if (g.json) printJson({ query: r.query, hits: r.hits, more: r.more, retired: r.retired.map((x) => ({ kind: x.kind, text: x.text, reason: x.reason, retired_at: x.retired_at, retired_by: x.retired_by })) });
       else print(recallHitsText(r, "see more with --limit N"));
       return 0;
     }

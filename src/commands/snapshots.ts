@@ -10,25 +10,25 @@ import type { GlobalOptions } from "../types.ts";
 
 const kb = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`);
 
-export async function list(opts: { limit?: number }, _args: string[], g: GlobalOptions): Promise<number> {
+export async function list(opts: { limit?: number; tag?: string }, _args: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, false, async (session) => {
-    const { context: ctx, snapshots: rows } = await snapshotList(session, { limit: opts.limit });
+    const { context: ctx, snapshots: rows } = await snapshotList(session, { limit: opts.limit, tag: opts.tag });
     if (g.json) {
       printJson({ project: { id: ctx.project.id, name: ctx.project.name }, snapshots: rows });
       return 0;
     }
     if (!rows.length) {
-      print(`No snapshots in project ${ctx.project.name} yet.`);
+      print(opts.tag !== undefined ? `No snapshot of ${ctx.project.name} is tagged ${JSON.stringify(opts.tag)}.` : `No snapshots in project ${ctx.project.name} yet.`);
       return 0;
     }
     const now = session.now();
     // Ids are what `show`, `complete` and `delete` take: never cut them; the goal gives way.
     const nameW = Math.max(...rows.map((r) => Bun.stringWidth(r.name)));
-    print(`Snapshots of ${ctx.project.name}, newest first:`);
+    print(`Snapshots of ${ctx.project.name}${opts.tag !== undefined ? ` tagged ${JSON.stringify(opts.tag)}` : ""}, newest first:`);
     rows.forEach((r, i) => {
       const layers = ["L1", r.has_layer2 ? "L2" : "", r.has_layer3 ? "L3" : ""].filter(Boolean).join("+");
       const goalW = Math.max(20, (process.stdout.columns || 120) - nameW - 50);
-      print(`${String(i + 1).padStart(3)}. ${padEnd(r.name, nameW)}  ${padEnd(age(r.created_at, now, "long"), 12)} ${padEnd(r.status, 11)} ${padEnd(layers, 8)} ${padEnd(kb(r.size), 8)} ${truncate(r.goal, goalW)}`);
+      print(`${String(i + 1).padStart(3)}. ${padEnd(r.name, nameW)}  ${padEnd(age(r.created_at, now, "long"), 12)} ${padEnd(r.status, 11)} ${padEnd(layers, 8)} ${padEnd(kb(r.size), 8)} ${truncate(r.goal + (r.tags.length ? `  #${r.tags.join(" #")}` : ""), goalW)}`);
     });
     return 0;
   });

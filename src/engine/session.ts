@@ -80,6 +80,11 @@ export class Session {
 
   private writer: StoreWriter | null = null;
 
+  /** Where to read: the open write transaction when there is one (its connection is the only one), else the store. */
+  get reader(): Queries {
+    return this.writer ?? this.store;
+  }
+
   /**
    * Runs `fn` in one write transaction, after recording this host in the store. Called inside
    * another `write` (an import of many snapshots), it joins that transaction: all or nothing.
@@ -116,7 +121,7 @@ export class Session {
   async project(opts: { create: false }): Promise<ProjectContext | null>;
   async project(opts: { create: true; w: StoreWriter }): Promise<ProjectContext>;
   async project(opts: { create: boolean; w?: StoreWriter }): Promise<ProjectContext | null> {
-    const q: Queries = opts.w ?? this.store;
+    const q: Queries = opts.w ?? this.reader;
     if (this.projectKey) return this.namedProject(q, this.projectKey);
     const ws = this.workspace(opts.create);
     if (!ws) return null;

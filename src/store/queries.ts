@@ -12,6 +12,9 @@ import {
 import { CLOCK_AHEAD_KEY, type ClockAhead, compareHlc, readClockAhead } from "./hlc.ts";
 import { type ScanRow, scanRows, vacuum } from "./scan.ts";
 
+/** A snapshot carries the tag (one parameter; case folded as SQLite folds it: ASCII). */
+const TAGGED = "EXISTS (SELECT 1 FROM json_each(tags) WHERE lower(json_each.value) = lower(?))";
+
 /** Read queries, usable on the client or inside a write transaction. */
 export class Queries {
   constructor(protected readonly db: Exec) {}
@@ -72,11 +75,11 @@ export class Queries {
   }
 
   /** Newest first. */
-  async listSnapshots(projectId: string, opts: { limit?: number; offset?: number } = {}): Promise<SnapshotSummary[]> {
+  async listSnapshots(projectId: string, opts: { limit?: number; offset?: number; tag?: string } = {}): Promise<SnapshotSummary[]> {
     const rows = await this.rows(
-      `SELECT ${SUMMARY_COLUMNS} FROM snapshots WHERE project_id = ? AND deleted = 0
+      `SELECT ${SUMMARY_COLUMNS} FROM snapshots WHERE project_id = ? AND deleted = 0${opts.tag !== undefined ? ` AND ${TAGGED}` : ""}
        ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
-      [projectId, opts.limit ?? -1, opts.offset ?? 0],
+      [projectId, ...(opts.tag !== undefined ? [opts.tag] : []), opts.limit ?? -1, opts.offset ?? 0],
     );
     return rows.map(toSummary);
   }
@@ -117,7 +120,7 @@ export class Queries {
    * window of CONTEXT_WINDOW characters around the first term, and the context line is cut from
    * that in JS (FTS5's snippet() scores every position of a long layer: minutes on a megabyte).
    */
-  async searchSnapshots(projectId: string | null, terms: string[], limit = 50): Promise<SearchHit[]> {
+  async searchSnapshots(projectId: string | null, terms: string[], limit = 50, tag?: string): Promise<SearchHit[]> {
     const long = terms.filter((t) => [...t].length >= 3);
     const short = terms.filter((t) => [...t].length < 3).map((t) => t.toLowerCase());
     const args: unknown[] = [];
@@ -133,6 +136,10 @@ export class Queries {
     if (projectId) {
       where.push("s.project_id = ?");
       args.push(projectId);
+    }
+    if (tag !== undefined) {
+      where.push(TAGGED.replaceAll("tags", "s.tags"));
+      args.push(tag);
     }
     args.push(limit);
     // SQLite's lower() folds ASCII only: fold the anchor the same way, so instr() finds it.

@@ -22,8 +22,11 @@ export const SCAN_TABLES: readonly ScanTable[] = [
   {
     name: "snapshots", key: ["id"], replicated: true, page: 16,
     text: ["name", "topic", "goal", "state", "next_action", "blocker", "layer3", "saved_root"],
-    json: ["active_files", "constraints", "decisions", "failure_graph", "compressed", "auto_trigger", "extra"],
+    json: ["active_files", "constraints", "decisions", "failure_graph", "compressed", "auto_trigger", "extra", "plan", "tags"],
   },
+  { name: "rules", key: ["id"], text: ["text"], json: [], replicated: true, page: 500 },
+  { name: "facts", key: ["id"], text: ["text"], json: [], replicated: true, page: 500 },
+  { name: "retirements", key: ["id"], text: ["text", "reason", "retired_by"], json: [], replicated: true, page: 500 },
   { name: "failures", key: ["id"], text: ["item", "reason"], json: [], replicated: true, page: 500 },
   { name: "failure_links", key: ["id"], text: ["value"], json: [], replicated: true, page: 500 },
   { name: "tool_calls", key: ["id"], text: ["session_id", "timestamp", "action", "tool", "target", "summary"], json: [], replicated: true, page: 500 },

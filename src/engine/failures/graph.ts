@@ -43,8 +43,36 @@ export function derivedConfidence(repeatCount: number, lastSeen: string, now: Da
   return Number.isFinite(seen) && now.getTime() - seen <= 7 * DAY ? "medium" : "low";
 }
 
-export function effectiveConfidence(f: FailureRecord, now: Date): Confidence {
+/**
+ * Failures age: a failure not seen again loses one confidence level per half-life since it was last
+ * seen (project 30 days, global 90: a project moves on faster than a habit), and its weight in the
+ * restore block halves as well, so fresh failures outlive stale ones when the block is trimmed.
+ */
+export const FAILURE_HALF_LIFE_DAYS: Record<FailureScope, number> = { project: 30, global: 90 };
+
+const LEVELS: Confidence[] = ["low", "medium", "high"];
+
+function halfLives(f: Pick<FailureRecord, "scope" | "last_seen">, now: Date): number {
+  const seen = Date.parse(f.last_seen);
+  const days = Number.isFinite(seen) ? Math.max(0, now.getTime() - seen) / DAY : 0;
+  return days / FAILURE_HALF_LIFE_DAYS[f.scope === "global" ? "global" : "project"];
+}
+
+/** The confidence stated for a failure, else the original's rule: the spec's `confidence` field. */
+export function statedConfidence(f: FailureRecord, now: Date): Confidence {
   return (f.confidence as Confidence | null) ?? derivedConfidence(f.repeat_count, f.last_seen, now);
+}
+
+/** The confidence the restore block and `mindsave failures` show: the stated one, aged. */
+export function effectiveConfidence(f: FailureRecord, now: Date): Confidence {
+  const base = statedConfidence(f, now);
+  return LEVELS[Math.max(0, LEVELS.indexOf(base) - Math.floor(halfLives(f, now)))];
+}
+
+/** How much a failure weighs when the block is trimmed: its stated (or derived) confidence, more for a person's rejection, halved every half-life. */
+export function failureWeight(f: FailureRecord, now: Date): number {
+  const base = statedConfidence(f, now);
+  return (LEVELS.indexOf(base) + 1 + (f.rejected_by === "user" ? 1 : 0)) * 0.5 ** halfLives(f, now);
 }
 
 function oneOf<T extends string>(field: string, v: string | undefined, allowed: readonly T[]): T | undefined {
@@ -149,7 +177,7 @@ export function toGraphEntry(f: FailureRecord, now: Date): FailureGraphEntry {
     rejected_by: f.rejected_by,
     reason: f.reason,
     repeat_count: f.repeat_count,
-    confidence: effectiveConfidence(f, now),
+    confidence: statedConfidence(f, now),
     scope: f.scope,
     related: f.related,
     alternatives: f.alternatives,
@@ -158,12 +186,10 @@ export function toGraphEntry(f: FailureRecord, now: Date): FailureGraphEntry {
   };
 }
 
-/** Highest priority first: user rejections, confidence, repeats, recency. */
+/** Highest priority first: weight (confidence, a person's rejection, aged), then repeats, recency. */
 export function failurePriority(a: FailureRecord, b: FailureRecord, now: Date): number {
-  const rank = { high: 3, medium: 2, low: 1 } as const;
   return (
-    Number(b.rejected_by === "user") - Number(a.rejected_by === "user") ||
-    rank[effectiveConfidence(b, now)] - rank[effectiveConfidence(a, now)] ||
+    failureWeight(b, now) - failureWeight(a, now) ||
     b.repeat_count - a.repeat_count ||
     b.last_seen.localeCompare(a.last_seen) ||
     a.item.localeCompare(b.item)

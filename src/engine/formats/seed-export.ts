@@ -18,10 +18,12 @@ import { isDir, isSymlink, listDir, readTextNoFollow, staysInside, writeFileAtom
 import { failureFileStem, INDEX_MAX, instant, isObj, sameInstant, SEED_DIR, unslug, type ExportReport, type Obj } from "./seed-layout.ts";
 import { FIELD_ALIASES } from "./seed-read-snapshots.ts";
 import { toolCallFromLine, toolKey } from "./seed-read-tool-logs.ts";
+import { memoryFiles, MEMORY_FILES } from "./seed-memory.ts";
 
 /** The front matter of an exported snapshot: the spec's template, plus what only MindSave keeps. */
 export function exportedSnapshotFile(s: SnapshotRecord): string {
   const marker: Obj = { topic: s.topic, kind: s.kind };
+  if (s.saved_agent) marker.agent = s.saved_agent;
   if (s.compressed && Array.isArray(s.compressed.original_constraints)) marker.original_constraints = s.compressed.original_constraints;
   // `_compressed` written from the engine's own analysis is derived: import recomputes it.
   if (s.compressed) marker.derived_compressed = true;
@@ -217,9 +219,14 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
   const { signal } = await readSignal(session);
   write(join(dir, "signal.json"), JSON.stringify(toSignalJson(signal), null, 2) + "\n");
 
+  // Rules, facts and retirements: files the original ignores; written only when there are some.
+  const memory = await memoryFiles(session.reader, projectId);
+  for (const name of MEMORY_FILES) if (memory[name].length || existsSync(join(dir, name))) write(join(dir, name), JSON.stringify(memory[name], null, 2) + "\n");
+
   return {
     dir, project: { id: projectId, name: ctx.project.name },
     snapshots: records.map((s) => s.name), index: index.length, failures: counts,
-    tool_calls: [...byDay.values()].reduce((n, l) => n + l.length, 0), tool_log_files: logFiles.sort(), signal: true, warnings,
+    tool_calls: [...byDay.values()].reduce((n, l) => n + l.length, 0), tool_log_files: logFiles.sort(), signal: true,
+    memory: { rules: memory["rules.json"].length, facts: memory["facts.json"].length, retired: memory["retired.json"].length }, warnings,
   };
 }

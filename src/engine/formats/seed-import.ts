@@ -17,10 +17,11 @@ import { parseSnapshotFile, readIndex, type ParsedSnapshot } from "./seed-read-s
 import { failureKey, nodeSatisfied, readNodes, type ParsedNode } from "./seed-read-failures.ts";
 import { readToolLogs } from "./seed-read-tool-logs.ts";
 import { signalFromFile } from "./seed-read-signal.ts";
+import { importMemory, MEMORY_FILES, readMemory } from "./seed-memory.ts";
 
 const NO_REASON = "(no reason recorded)";
 /** Entries of a `.mindsave/` folder that import understands or knowingly leaves alone. */
-const KNOWN_ENTRIES = new Set(["snapshots", "index.json", "signal.json", "failure_graph", "tool_logs", "project.json", "l3_index.json"]);
+const KNOWN_ENTRIES = new Set(["snapshots", "index.json", "signal.json", "failure_graph", "tool_logs", "project.json", "l3_index.json", ...MEMORY_FILES]);
 /** Parts of the original's layout MindSave has no place for: named in a warning, not imported. */
 const NOT_KEPT: Record<string, string> = {
   execution_graphs: "MindSave keeps no execution DAGs",
@@ -47,7 +48,7 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
   const report: ImportReport = {
     source: loc.dir, root: loc.root, project: null,
     snapshots: { imported: [], skipped: [], failed: [] },
-    failures: { imported: 0, skipped: 0 }, tool_calls: { imported: 0, skipped: 0 }, signal: "absent", warnings,
+    failures: { imported: 0, skipped: 0 }, tool_calls: { imported: 0, skipped: 0 }, signal: "absent", memory: { rules: 0, facts: 0, retired: 0 }, warnings,
   };
 
   // What is there.
@@ -111,7 +112,9 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
   const signalData = existsSync(signalPath) ? readJson(signalPath, "signal.json", warnings) : undefined;
   if (signalData !== undefined && !isObj(signalData)) warnings.push("signal.json is not a JSON object; not imported.");
 
-  if (!parsed.length && !report.snapshots.failed.length && !nodes.length && !logs.calls.length && signalData === undefined) {
+  const memory = readMemory(loc.dir, warnings, existsSync);
+  const hasMemory = MEMORY_FILES.some((n) => memory[n].length);
+  if (!parsed.length && !report.snapshots.failed.length && !nodes.length && !logs.calls.length && signalData === undefined && !hasMemory) {
     throw new UserError(`${loc.dir} holds no snapshots, failure nodes, tool logs or signal.json to import.`);
   }
 
@@ -215,6 +218,10 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
       const added = await appendToolCalls(w, projectId, logs.calls);
       report.tool_calls = { imported: added, skipped: logs.calls.length - added };
     }
+
+    // Rules, facts and retirements after the snapshots: a retirement never strips an imported
+    // snapshot (it was saved before the retirement), it only keeps later ones from carrying the item.
+    if (hasMemory) report.memory = await importMemory(w, projectId, memory, now);
 
     // The signal: the newest of the store's own, the imported snapshots' and signal.json's saves wins.
     const fileSignal = isObj(signalData) ? signalFromFile(signalData, warnings) : null;

@@ -26,6 +26,8 @@ export interface ImportReport {
   tool_calls: { imported: number; skipped: number };
   /** imported: applied to the project's signal; unchanged: already there; older: the store's is newer; absent: no signal.json. */
   signal: "imported" | "unchanged" | "older" | "absent";
+  /** Rules, facts and retirements added (rules.json, facts.json, retired.json). */
+  memory: { rules: number; facts: number; retired: number };
   warnings: string[];
 }
 
@@ -38,6 +40,7 @@ export interface ExportReport {
   tool_calls: number;
   tool_log_files: string[];
   signal: boolean;
+  memory: { rules: number; facts: number; retired: number };
   warnings: string[];
 }
 

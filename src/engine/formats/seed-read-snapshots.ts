@@ -305,6 +305,9 @@ export function parseSnapshotFile(text: string, file: string, loc: SeedLocation,
   input.warnings = [];
   for (const [k, v] of Object.entries(kept)) if (!(k in input.extra)) input.extra[k] = v;
   if (topic) input.topic = topic;
+  if (typeof marker?.agent === "string" && marker.agent.trim()) input.agent = marker.agent.trim().slice(0, 64);
+  // A file without a plan had none: an import never borrows the previous snapshot's.
+  if (input.plan === undefined) input.plan = null;
   input.active_files = input.active_files.map((f) => rebaseActiveFile(f, loc.root, index.origRoots));
   const l1Only = !input.constraints.length && !input.decisions.length && !Object.keys(input.failure_graph).length && !input.excluded_paths.length && !input.layer3;
   const overflow = (marker ? marker.kind === "overflow" : id.startsWith("OVF_")) && l1Only;

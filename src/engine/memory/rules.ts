@@ -8,7 +8,7 @@ import { stripControl, FIELD_MAX } from "../snapshots/input-limits.ts";
 import { countTokens, loadTokenizer } from "../snapshots/tokens.ts";
 import { normaliseItem } from "../failures/graph.ts";
 import type { Session } from "../session.ts";
-import type { RuleRecord } from "../../store/store.ts";
+import type { Queries, RuleRecord } from "../../store/store.ts";
 
 /** The most tokens the rules of one project (its own and the global ones) may take in the block. */
 export const RULES_BUDGET = 150;
@@ -19,6 +19,19 @@ export type RuleScope = "project" | "global";
 /** The rules' section of the restore block, exactly as it is counted. */
 export function rulesSection(rules: Pick<RuleRecord, "text">[]): string {
   return rules.length ? [RULES_TITLE, ...rules.map((r) => `- ${r.text}`)].join("\n") : "";
+}
+
+/**
+ * The rules that fit their budget, in order. Each host keeps its own within it, but a sync can bring
+ * two hosts' rules together: the block then says how many it leaves out, never drops them silently.
+ * The tokenizer must be loaded.
+ */
+export function rulesWithinBudget(rules: RuleRecord[]): { kept: RuleRecord[]; left: number; text: string } {
+  let kept = rules;
+  while (kept.length && countTokens(rulesSection(kept)) > RULES_BUDGET) kept = kept.slice(0, -1);
+  const left = rules.length - kept.length;
+  const note = left ? `\n(${left} more rule(s) over the ${RULES_BUDGET}-token budget, after a sync: see \`mindsave rules list\`.)` : "";
+  return { kept, left, text: rulesSection(kept) + note };
 }
 
 export async function rulesTokens(rules: Pick<RuleRecord, "text">[]): Promise<number> {
@@ -49,15 +62,14 @@ export async function rulesHere(session: Session): Promise<{ rules: RuleRecord[]
 }
 
 /** The projects a change to global rules must still fit: each with rules of its own (or none at all). */
-async function budgetCheck(session: Session, rulesOf: (projectId: string | null) => Promise<Pick<RuleRecord, "text">[]>, scope: RuleScope, projectId: string | null, change: string): Promise<void> {
-  const projects = scope === "global" ? [null, ...(await session.store.listProjects()).map((p) => p.id)] : [projectId];
+async function budgetCheck(q: Queries, rulesOf: (projectId: string | null) => Promise<Pick<RuleRecord, "text">[]>, scope: RuleScope, projectId: string | null, change: string): Promise<void> {
+  const projects = scope === "global" ? [null, ...(await q.listProjects()).map((p) => p.id)] : [projectId];
   for (const id of projects) {
-    const rules = await rulesOf(id);
-    const tokens = await rulesTokens(rules);
+    const tokens = await rulesTokens(await rulesOf(id));
     if (tokens <= RULES_BUDGET) continue;
-    const now = await rulesTokens((await session.store.listRules(id)));
-    const where = id && id !== projectId ? ` in project ${(await session.store.getProject(id))?.name ?? id}` : "";
-    throw new UserError(`${change} would make the rules${where} ${tokens} tokens, over their ${RULES_BUDGET}-token budget (now ${now}: ${(await session.store.listRules(id)).length} rule(s)). Shorten or remove one first (\`mindsave rules list\`). Nothing was changed.`);
+    const current = await q.listRules(id);
+    const where = id && id !== projectId ? ` in project ${(await q.getProject(id))?.name ?? id}` : "";
+    throw new UserError(`${change} would make the rules${where} ${tokens} tokens, over their ${RULES_BUDGET}-token budget (now ${await rulesTokens(current)}: ${current.length} rule(s)). Shorten or remove one first (\`mindsave rules list\`). Nothing was changed.`);
   }
 }
 
@@ -71,7 +83,7 @@ export async function addRule(session: Session, text: string, scope: RuleScope):
     if (same >= 0) throw new UserError(`That is already rule ${same + 1}: ${existing[same].text}`);
     const rid = derivedId("r", scope, projectId ?? "", normaliseItem(clean));
     const rule = { id: rid, project_id: projectId, scope, text: clean, created_at: session.now().toISOString() };
-    await budgetCheck(session, async (p) => [...(await w.listRules(p)), ...(p === projectId || scope === "global" ? [rule] : [])], scope, projectId, "This rule");
+    await budgetCheck(w, async (p) => [...(await w.listRules(p)), ...(p === projectId || scope === "global" ? [rule] : [])], scope, projectId, "This rule");
     await w.putRule(rule);
     return rid;
   });
@@ -99,7 +111,7 @@ export async function editRule(session: Session, n: string, text: string): Promi
   const clean = cleanRule(text);
   const edited = { ...rule, text: clean };
   await session.write(async (w) => {
-    await budgetCheck(session, async (p) => (await w.listRules(p)).map((r) => (r.id === rule.id ? edited : r)), rule.scope, rule.project_id, "This edit");
+    await budgetCheck(w, async (p) => (await w.listRules(p)).map((r) => (r.id === rule.id ? edited : r)), rule.scope, rule.project_id, "This edit");
     await w.putRule(edited);
   });
   return edited;
@@ -107,8 +119,10 @@ export async function editRule(session: Session, n: string, text: string): Promi
 
 export function rulesListText(rules: RuleRecord[], tokens: number): string {
   if (!rules.length) return "No standing rules here. Add one with `mindsave rules add \"TEXT\" [--scope global]`.";
+  const over = tokens > RULES_BUDGET ? ["", `These rules are ${tokens} tokens, over their ${RULES_BUDGET}-token budget (two hosts' rules met in a sync): the restore block leaves out the last ones until you remove or shorten some.`] : [];
   return [
     `Standing rules (${tokens}/${RULES_BUDGET} tokens, restored first in every block):`,
     ...rules.map((r, i) => `${String(i + 1).padStart(3)}. ${r.text}  [${r.scope}]`),
+    ...over,
   ].join("\n");
 }

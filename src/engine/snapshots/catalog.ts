@@ -9,12 +9,12 @@ import type { SnapshotRecord, SnapshotSummary, SnapshotStatus } from "../../stor
 export type { SnapshotRecord, SnapshotSummary, SnapshotStatus, FileCheck, LoadResult, ProjectContext };
 
 /** The list use case: the current project's snapshots, newest first. */
-export async function snapshotList(session: Session, opts: { limit?: number } = {}): Promise<{ context: ProjectContext; snapshots: SnapshotSummary[] }> {
+export async function snapshotList(session: Session, opts: { limit?: number; tag?: string } = {}): Promise<{ context: ProjectContext; snapshots: SnapshotSummary[] }> {
   const context = await session.requireProject();
   return { context, snapshots: await projectSnapshots(session, context.project.id, opts) };
 }
 
-export function projectSnapshots(session: Session, projectId: string, opts: { limit?: number; offset?: number } = {}): Promise<SnapshotSummary[]> {
+export function projectSnapshots(session: Session, projectId: string, opts: { limit?: number; offset?: number; tag?: string } = {}): Promise<SnapshotSummary[]> {
   return session.store.listSnapshots(projectId, opts);
 }
 

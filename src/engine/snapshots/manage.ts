@@ -51,6 +51,8 @@ export function snapshotFile(s: SnapshotRecord, activeFiles: string[]): string {
   if (s.decisions.length) front.decisions = s.decisions;
   if (Object.keys(s.failure_graph).length) front.failure_graph = s.failure_graph;
   if (s.compressed) front._compressed = { symbolic: s.compressed.symbolic, conflicts: s.compressed.conflicts };
+  if (s.plan?.length) front.plan = s.plan;
+  if (s.tags.length) front.tags = s.tags;
   if (s.auto_trigger) front.auto_trigger = s.auto_trigger;
   // Own keys only (an extra field may be named `constructor`), defined so `__proto__` stays a field.
   for (const [k, v] of Object.entries(s.extra ?? {})) {

@@ -1,6 +1,7 @@
 // The agent's plan (Claude Code's TodoWrite list, Codex's update_plan, or `mindsave plan set`),
 // kept verbatim with its statuses: the restore block shows one progress line, `mindsave plan` and
 // the TUI show it whole.
+import { parse } from "yaml";
 import { UserError } from "../../errors.ts";
 import { graphemeBoundary } from "../../lib/text.ts";
 import { stripControlDeep } from "./input-limits.ts";
@@ -50,6 +51,18 @@ export function parsePlan(raw: unknown, where = "plan"): PlanItem[] {
     for (const k of ["step", "text", "title"]) if (k in out && out[k] === content) delete out[k];
     return step(out, at);
   });
+}
+
+/** A plan from YAML or JSON text (a file or stdin). */
+export function parsePlanText(text: string, origin: string): PlanItem[] {
+  if (!text.trim()) throw new UserError(`${origin} is empty; give the plan as a YAML list of steps.`);
+  let data: unknown;
+  try {
+    data = parse(text.replace(/^\uFEFF/, ""), { maxAliasCount: 0 });
+  } catch (e) {
+    throw new UserError(`${origin} is not valid YAML: ${(e as Error).message.split("\n")[0]}`);
+  }
+  return parsePlan(data, origin);
 }
 
 function step(item: PlanItem, at: string): PlanItem {

@@ -3,7 +3,7 @@ import { UserError } from "../../errors.ts";
 import { yaml } from "./layers.ts";
 import { selectSnapshot } from "./select.ts";
 import { listProjects } from "../projects/projects.ts";
-import type { SearchHit, SnapshotRecord } from "../../store/store.ts";
+import type { RetirementRecord, SearchHit, SnapshotRecord } from "../../store/store.ts";
 import type { Session } from "../session.ts";
 
 /** Splits what the user typed into search terms; quotes group words into one phrase. */
@@ -26,10 +26,10 @@ export interface SearchResult {
 }
 
 /** Snapshots matching every term, newest first; each hit's context has its line breaks as " · ". */
-export async function search(session: Session, projectId: string | null, words: string[], limit = 20): Promise<SearchResult> {
+export async function search(session: Session, projectId: string | null, words: string[], limit = 20, tag?: string): Promise<SearchResult> {
   const terms = searchTerms(words);
   if (!terms.length) return { hits: [], more: false };
-  const rows = await session.store.searchSnapshots(projectId, terms, limit + 1);
+  const rows = await session.store.searchSnapshots(projectId, terms, limit + 1, tag);
   const hits = rows.slice(0, limit).map((h) => ({ ...h, context: h.context.replace(/\s*\n+\s*/g, " · ").replace(/\s+/g, " ").trim() }));
   return { hits, more: rows.length > limit };
 }
@@ -49,16 +49,27 @@ export interface RecallHits extends SearchResult {
   /** The project searched, or null for every project (then each hit has its project_name). */
   project: string | null;
   hits: (SearchHit & { project_name?: string })[];
+  /** Retired constraints and decisions matching the query (this project only). */
+  retired: RetirementRecord[];
 }
 
 /** The recall use case with keywords: this project's snapshots, or every project's. */
-export async function recallSearch(session: Session, words: string[], opts: { allProjects?: boolean; limit?: number } = {}): Promise<RecallHits> {
+export async function recallSearch(session: Session, words: string[], opts: { allProjects?: boolean; limit?: number; tag?: string } = {}): Promise<RecallHits> {
   const ctx = opts.allProjects ? null : await session.requireProject();
-  const { hits, more } = await search(session, ctx?.project.id ?? null, words, opts.limit ?? 20);
+  const { hits, more } = await search(session, ctx?.project.id ?? null, words, opts.limit ?? 20, opts.tag);
   const query = words.join(" ");
-  if (ctx) return { query, project: ctx.project.name, hits, more };
+  // Retired items stay searchable: the retirement says who retired it and when.
+  const retired = ctx ? await retiredMatching(session, ctx.project.id, words) : [];
+  if (ctx) return { query, project: ctx.project.name, hits, more, retired };
   const names = new Map((await listProjects(session)).map((p) => [p.id, p.name]));
-  return { query, project: null, hits: hits.map((h) => ({ ...h, project_name: names.get(h.project_id) ?? h.project_id })), more };
+  return { query, project: null, hits: hits.map((h) => ({ ...h, project_name: names.get(h.project_id) ?? h.project_id })), more, retired };
+}
+
+/** Retirements whose text has every search term (case folded). */
+async function retiredMatching(session: Session, projectId: string, words: string[]): Promise<RetirementRecord[]> {
+  const terms = searchTerms(words).map((t) => t.toLowerCase());
+  if (!terms.length) return [];
+  return (await session.store.listRetirements(projectId)).filter((r) => terms.every((t) => r.text.normalize("NFC").toLowerCase().includes(t)));
 }
 
 /** The recall use case without keywords: one snapshot's cold archive (default: the newest that has one). */

@@ -147,8 +147,9 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   const tags = normalizeTags(input.tags);
   // What was retired in this project is never carried forward, whoever saves (a hook copies the
   // newest snapshot's constraints; an agent may copy them from an old restore block).
-  const known = await session.project({ create: false });
-  const retired = retiredKeys(known ? await session.store.listRetirements(known.project.id) : []);
+  // An import (named) keeps the file as it was: it was saved before any retirement here.
+  const known = opts.name === undefined ? await session.project({ create: false }) : null;
+  const retired = retiredKeys(known ? await session.reader.listRetirements(known.project.id) : []);
   const keptConstraints = withoutRetired(input.constraints, "constraint", retired);
   const keptDecisions = withoutRetired(input.decisions, "decision", retired);
   const dropped = input.constraints.length - keptConstraints.length + input.decisions.length - keptDecisions.length;
@@ -221,7 +222,9 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
       layer3, auto_trigger: opts.overflow ? await overflowTrigger(w, projectId, input.auto_trigger) : input.auto_trigger ?? null,
       extra: Object.keys(input.extra).length ? input.extra : null,
       l1_tokens: l1Tokens, l2_tokens: l2Tokens, saved_host: session.host.id, saved_root: context.root,
-      plan: input.plan !== undefined ? input.plan : await carriedPlan(w, projectId, l1.goal), tags, saved_agent: input.agent ?? null,
+      // An import (named) keeps what the file had; a save without a plan may carry the newest one's.
+      plan: input.plan !== undefined ? input.plan : opts.name !== undefined ? null : await carriedPlan(w, projectId, l1.goal),
+      tags, saved_agent: input.agent && /^[\w.-]{1,32}$/.test(input.agent) ? input.agent : null,
     };
     await stallIfAsked("save-before-insert");
     await w.insertSnapshot(record);

@@ -51,12 +51,14 @@ export function verifyText(checks: FileCheck[]): string {
 
 /** Recall's hits, newest first, with a context line each; `moreHint` says how to see more. */
 export function recallHitsText(r: RecallHits, moreHint: string): string {
-  if (!r.hits.length) return `No snapshot mentions ${JSON.stringify(r.query)}${r.project ? ` in project ${r.project}` : ""}.`;
+  const retired = r.retired.map((x) => `retired ${x.kind}: ${x.text} (by ${x.retired_by}, ${x.retired_at.slice(0, 16).replace("T", " ")} UTC${x.reason ? `: ${x.reason}` : ""})`);
+  const tail = retired.length ? `\n\n${retired.join("\n")}` : "";
+  if (!r.hits.length) return `No snapshot mentions ${JSON.stringify(r.query)}${r.project ? ` in project ${r.project}` : ""}.${tail}`;
   const label = (h: RecallHits["hits"][number]) => `${h.project_name ? `${h.project_name} / ` : ""}${h.name}`;
   const w = Math.max(...r.hits.map((h) => Bun.stringWidth(label(h))));
   const lines = r.hits.map((h) => `${padEnd(label(h), w)}  ${h.created_at.slice(0, 16).replace("T", " ")}  ${truncate(h.goal, 60)}\n    ${h.context}`);
   const head = r.more ? `More than ${r.hits.length} snapshots match; the newest ${r.hits.length} (${moreHint}):` : `${r.hits.length} snapshot(s) match, newest first:`;
-  return `${head}\n${lines.join("\n")}`;
+  return `${head}\n${lines.join("\n")}${tail}`;
 }
 
 export function archiveText(s: SnapshotRecord, text: string): string {

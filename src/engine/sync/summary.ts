@@ -3,7 +3,8 @@ import type { CATEGORIES, Counts, SyncResult } from "./sync.ts";
 
 // Bookkeeping (which hosts exist, pressure signals) syncs too but is not what a person asks about.
 const LABEL: Record<Exclude<(typeof CATEGORIES)[number], "bookkeeping">, string> = {
-  snapshots: "snapshots", failures: "failures", projects: "projects", roots: "project folders", tool_calls: "tool calls",
+  snapshots: "snapshots", failures: "failures", rules: "rules", facts: "facts", retirements: "retirements",
+  projects: "projects", roots: "project folders", tool_calls: "tool calls",
 };
 
 /** "snapshots +1 added, ~2 updated; failures -1 deleted", or "nothing". */

@@ -19,13 +19,14 @@ import { backupStore } from "../home/backups.ts";
 import type { SyncRow } from "../../store/sync.ts";
 import type { Session } from "../session.ts";
 
-export const CATEGORIES = ["snapshots", "failures", "projects", "roots", "tool_calls", "bookkeeping"] as const;
+export const CATEGORIES = ["snapshots", "failures", "rules", "facts", "retirements", "projects", "roots", "tool_calls", "bookkeeping"] as const;
 export type Category = (typeof CATEGORIES)[number];
 export type Counts = Record<Category, { added: number; updated: number; deleted: number }>;
 
 const CATEGORY_OF: Record<string, Category> = {
   snapshots: "snapshots", failures: "failures", failure_counts: "failures", failure_links: "failures",
   projects: "projects", roots: "roots", tool_calls: "tool_calls", hosts: "bookkeeping", signals: "bookkeeping",
+  rules: "rules", facts: "facts", retirements: "retirements",
 };
 
 function emptyCounts(): Counts {
@@ -138,7 +139,7 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
     const byTable = new Map<string, string[]>();
     for (const c of changes) byTable.set(c.tbl, [...(byTable.get(c.tbl) ?? []), c.key]);
     // Tables in dependency order: projects before their roots and snapshots, failures before counts.
-    for (const tbl of ["hosts", "projects", "roots", "snapshots", "failures", "failure_counts", "failure_links", "signals", "tool_calls"]) {
+    for (const tbl of ["hosts", "projects", "roots", "snapshots", "failures", "failure_counts", "failure_links", "signals", "tool_calls", "rules", "facts", "retirements"]) {
       const keys = byTable.get(tbl) ?? [];
       for (let i = 0; i < keys.length; i += BATCH) {
         const rows = [...(await src.rowsByKeys(tbl, keys.slice(i, i + BATCH))).values()].map((r) => fromOutside(tbl, r));

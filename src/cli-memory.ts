@@ -1,0 +1,95 @@
+// The commands of memory over weeks: standing rules, retiring what is wrong, facts that expire,
+// the plan, and what changed between two snapshots. Declared here (cli.ts stays short); each
+// command's work is in src/commands/, loaded only when it runs.
+import type { Command } from "commander";
+import { collect, groupDefault, lazy } from "./cli-parts.ts";
+
+export function addMemoryCommands(program: Command): void {
+  const rules = program
+    .command("rules")
+    .allowExcessArguments(true)
+    .description("Standing rules: restored first in every block of their scope, never trimmed (alone: list)")
+    .action(groupDefault(() => import("./commands/rules.ts").then((m) => ({ run: m.list }))));
+  rules
+    .command("add")
+    .description("Add a rule (one line; all rules of a project share a 150-token budget)")
+    .argument("<text...>", "the rule, e.g. \"Never push to main\"")
+    .option("--scope <scope>", "project (default) or global (every project)")
+    .action(lazy(() => import("./commands/rules.ts").then((m) => ({ run: m.add }))));
+  rules
+    .command("list")
+    .description("The rules that apply here, numbered (global first)")
+    .action(lazy(() => import("./commands/rules.ts").then((m) => ({ run: m.list }))));
+  rules
+    .command("edit")
+    .description("Replace rule N's text")
+    .argument("<n>", "the rule's number in `rules list`")
+    .argument("<text...>", "the new text")
+    .action(lazy(() => import("./commands/rules.ts").then((m) => ({ run: m.edit }))));
+  rules
+    .command("remove")
+    .description("Remove rule N")
+    .argument("<n>", "the rule's number in `rules list`")
+    .action(lazy(() => import("./commands/rules.ts").then((m) => ({ run: m.remove }))));
+
+  program
+    .command("retire")
+    .description("Mark a constraint or decision as no longer true: never carried forward nor restored (alone: list)")
+    .argument("[item...]", "its number in the list `mindsave retire` prints, or its text (a unique part is enough)")
+    .option("--reason <text>", "why it is no longer true")
+    .option("--undo", "bring a retired item back (its number in the retired list, or its text)")
+    .action(lazy(() => import("./commands/retire.ts")));
+
+  program
+    .command("fact")
+    .description("Record a fact about the world that expires (fresh facts are restored, expired ones never)")
+    .argument("<text...>", "the fact, e.g. \"staging DB is read-only until Friday\"")
+    .option("--ttl <span>", "how long it holds: 30m, 12h, 3d, 2w or never (default 7d)")
+    .option("--confidence <level>", "low, medium (default) or high")
+    .option("--scope <scope>", "project (default) or global")
+    .action(lazy(() => import("./commands/facts.ts").then((m) => ({ run: m.add }))));
+  const facts = program
+    .command("facts")
+    .allowExcessArguments(true)
+    .description("Facts here, fresh and expired (alone: list)")
+    .option("--stale", "only the expired ones, to renew or drop")
+    .action(groupDefault(() => import("./commands/facts.ts").then((m) => ({ run: m.list }))));
+  facts
+    .command("renew")
+    .description("Confirm fact N again: stated now, for its time to live (or --ttl)")
+    .argument("<n>", "the fact's number in `facts`")
+    .option("--ttl <span>", "a new time to live")
+    .action(lazy(() => import("./commands/facts.ts").then((m) => ({ run: m.renew }))));
+  facts
+    .command("drop")
+    .description("Remove fact N")
+    .argument("<n>", "the fact's number in `facts`")
+    .action(lazy(() => import("./commands/facts.ts").then((m) => ({ run: m.drop }))));
+
+  const plan = program
+    .command("plan")
+    .allowExcessArguments(true)
+    .description("The agent's plan kept with the newest snapshot, whole, with statuses (alone: print it)")
+    .option("--snapshot <key>", "another snapshot's plan (name, id prefix or list number)")
+    .action(groupDefault(() => import("./commands/plan.ts").then((m) => ({ run: m.show }))));
+  plan
+    .command("set")
+    .description("Replace the plan: YAML or JSON list from a file or stdin ('-'), or --item flags")
+    .argument("[file]", "a YAML/JSON file with the steps ('-' for stdin)")
+    .option("--item <text>", "a step; \"[x] …\" done, \"[>] …\" in progress, else pending (repeatable)", collect)
+    .action(lazy(() => import("./commands/plan.ts").then((m) => ({ run: m.set }))));
+  for (const [name, status, what] of [["done", "completed", "Mark step N completed"], ["start", "in_progress", "Mark step N in progress"], ["reopen", "pending", "Mark step N pending again"]] as const) {
+    plan
+      .command(name)
+      .description(what)
+      .argument("<n>", "the step's number in `mindsave plan`")
+      .action(lazy(() => import("./commands/plan.ts").then((m) => ({ run: (o: unknown, a: string[], g) => m.mark(status, a, g) }))));
+  }
+
+  program
+    .command("diff")
+    .description("What changed between two snapshots, per layer (default: the two newest)")
+    .argument("[a]", "the older snapshot (name, id prefix or list number)")
+    .argument("[b]", "the newer one (default: the newest)")
+    .action(lazy(() => import("./commands/diff.ts")));
+}

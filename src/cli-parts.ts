@@ -1,0 +1,68 @@
+// The pieces every command declaration uses: lazy loading of a command module, command groups with
+// a default, repeatable options and number parsing. No command, engine or store module is imported here.
+import type { Command } from "commander";
+import { UserError } from "./errors.ts";
+import type { GlobalOptions } from "./types.ts";
+
+export const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+// Each command declares the shape of its own options; commander has already validated them.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Runner = (opts: any, args: string[], globals: GlobalOptions) => Promise<number | void>;
+
+/** Wraps a lazily imported command module's `run`. */
+export function lazy(load: () => Promise<{ run: Runner }>) {
+  return async (...params: unknown[]) => {
+    const cmd = params[params.length - 1] as Command;
+    const args = cmd.args;
+    const opts = cmd.opts();
+    const all = cmd.optsWithGlobals() as GlobalOptions & { in?: string };
+    const globals: GlobalOptions = { home: all.home, workspace: all.workspace, project: all.in, json: all.json };
+    const { run } = await load();
+    const code = await run(opts, args, globals);
+    if (typeof code === "number" && code !== 0) process.exitCode = code;
+  };
+}
+
+/**
+ * The action of a command group (`snapshots`, `projects`…): alone it runs its default command;
+ * with a word that is not one of its commands it says so, with a suggestion.
+ */
+export function groupDefault(load: (() => Promise<{ run: Runner }>) | null) {
+  const runDefault = load ? lazy(load) : null;
+  return async (...params: unknown[]) => {
+    const cmd = params[params.length - 1] as Command;
+    const names = cmd.commands.map((c) => c.name());
+    if (cmd.args.length || !runDefault) {
+      const word = cmd.args[0];
+      if (word === undefined) throw new UserError(`\`mindsave ${cmd.name()}\` needs a command: ${names.join(", ")}.`);
+      const near = names.find((n) => editDistance(n, word) <= 2);
+      throw new UserError(`Unknown command \`mindsave ${cmd.name()} ${word}\`; choose ${names.join(", ")}.${near ? ` Did you mean ${near}?` : ""}`);
+    }
+    return runDefault(...params);
+  };
+}
+
+export function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+export function parseCount(flag: string, v: string): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n < 1) throw new UserError(`${flag} must be a whole number of at least 1, not ${JSON.stringify(v)}.`);
+  return n;
+}
+
+export function parseRatio(v: string, [lo, hi]: [number, number] = [0, 1], flag = "A ratio"): number {
+  const n = Number(v);
+  if (!v.trim() || !Number.isFinite(n) || n < lo || n > hi) {
+    throw new UserError(`${flag} must be a number from ${lo.toFixed(lo % 1 ? 2 : 0)} to ${hi.toFixed(hi % 1 ? 2 : 0)}, not ${JSON.stringify(v)}.`);
+  }
+  return n;
+}

@@ -1,0 +1,50 @@
+// `mindsave fact TEXT [--ttl] [--confidence]`, `mindsave facts [--stale]`, `facts renew|drop N`.
+import { addFact, dropFact, factsHere, factsListText, isFresh, renewFact } from "../engine/memory/facts.ts";
+import { parseScope } from "../engine/memory/rules.ts";
+import { print, printJson, withSession } from "./shared.ts";
+import type { GlobalOptions } from "../types.ts";
+import type { FactRecord } from "../store/store.ts";
+
+const shown = (f: FactRecord, n: number, now: Date) => ({
+  number: n, text: f.text, confidence: f.confidence, scope: f.scope, fresh: isFresh(f, now),
+  confirmed_at: f.confirmed_at, expires_at: f.expires_at, id: f.id,
+});
+
+export async function add(opts: { ttl?: string; confidence?: string; scope?: string }, args: string[], g: GlobalOptions): Promise<number> {
+  const scope = parseScope(opts.scope);
+  return withSession(g, true, async (session) => {
+    const { fact, renewed } = await addFact(session, args.join(" "), { ttl: opts.ttl, confidence: opts.confidence, scope });
+    const until = fact.expires_at ? `until ${fact.expires_at.slice(0, 16).replace("T", " ")} UTC` : "with no expiry";
+    if (g.json) printJson({ fact: shown(fact, 0, session.now()), renewed });
+    else print(`${renewed ? "Renewed" : "Recorded"} ${fact.scope} fact (${fact.confidence}, ${until}): ${fact.text}`);
+    return 0;
+  });
+}
+
+export async function list(opts: { stale?: boolean }, _a: string[], g: GlobalOptions): Promise<number> {
+  return withSession(g, false, async (session) => {
+    const now = session.now();
+    const facts = await factsHere(session);
+    if (g.json) printJson({ facts: facts.map((f, i) => shown(f, i + 1, now)).filter((f) => !opts.stale || !f.fresh) });
+    else print(factsListText(facts, now, { stale: opts.stale }));
+    return 0;
+  });
+}
+
+export async function renew(opts: { ttl?: string }, args: string[], g: GlobalOptions): Promise<number> {
+  return withSession(g, true, async (session) => {
+    const f = await renewFact(session, args[0], opts.ttl);
+    if (g.json) printJson({ renewed: shown(f, Number(args[0]), session.now()) });
+    else print(`Renewed: ${f.text} (${f.expires_at ? `until ${f.expires_at.slice(0, 16).replace("T", " ")} UTC` : "no expiry"}).`);
+    return 0;
+  });
+}
+
+export async function drop(_o: unknown, args: string[], g: GlobalOptions): Promise<number> {
+  return withSession(g, true, async (session) => {
+    const f = await dropFact(session, args[0]);
+    if (g.json) printJson({ dropped: { text: f.text, id: f.id } });
+    else print(`Dropped the fact: ${f.text}`);
+    return 0;
+  });
+}

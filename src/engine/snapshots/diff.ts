@@ -1,0 +1,139 @@
+// What changed between two snapshots of a project, per layer: Layer 1 fields, active files, the
+// plan (steps added, completed, started, removed), constraints and decisions (added, removed,
+// retired), tags, and the failures recorded or seen again in between. How a person reviews what an
+// agent did overnight.
+import { UserError } from "../../errors.ts";
+import { normaliseItem } from "../failures/graph.ts";
+import { selectSnapshot } from "./select.ts";
+import { planProgress } from "./plan.ts";
+import { writtenConstraints } from "../memory/retire.ts";
+import type { Session } from "../session.ts";
+import type { FailureRecord, PlanItem, RetirementRecord, SnapshotRecord } from "../../store/store.ts";
+
+export interface ListChange {
+  added: string[];
+  removed: string[];
+  /** Removed because someone retired it (with who and when). */
+  retired: { text: string; by: string; at: string }[];
+}
+
+export interface SnapshotDiff {
+  from: Pick<SnapshotRecord, "id" | "name" | "created_at">;
+  to: Pick<SnapshotRecord, "id" | "name" | "created_at">;
+  fields: { field: string; from: string; to: string }[];
+  files: { added: string[]; removed: string[] };
+  plan: { from: string | null; to: string | null; added: string[]; removed: string[]; started: string[]; completed: string[] };
+  constraints: ListChange;
+  decisions: ListChange;
+  tags: { added: string[]; removed: string[] };
+  failures: { added: FailureRecord[]; repeated: FailureRecord[] };
+}
+
+const FIELDS = ["goal", "state", "next_action", "blocker", "status"] as const;
+
+function listChange(before: string[], after: string[], retired: RetirementRecord[], kind: RetirementRecord["kind"]): ListChange {
+  const keysAfter = new Set(after.map(normaliseItem));
+  const keysBefore = new Set(before.map(normaliseItem));
+  const out: ListChange = { added: after.filter((t) => !keysBefore.has(normaliseItem(t))), removed: [], retired: [] };
+  for (const t of before.filter((x) => !keysAfter.has(normaliseItem(x)))) {
+    const r = retired.find((x) => x.kind === kind && normaliseItem(x.text) === normaliseItem(t));
+    if (r) out.retired.push({ text: t, by: r.retired_by, at: r.retired_at });
+    else out.removed.push(t);
+  }
+  return out;
+}
+
+function planChange(a: PlanItem[] | null, b: PlanItem[] | null): SnapshotDiff["plan"] {
+  const before = new Map((a ?? []).map((p) => [normaliseItem(p.content), p]));
+  const after = new Map((b ?? []).map((p) => [normaliseItem(p.content), p]));
+  const progress = (p: PlanItem[] | null) => (p?.length ? `${planProgress(p).done}/${p.length}` : null);
+  const out: SnapshotDiff["plan"] = { from: progress(a), to: progress(b), added: [], removed: [], started: [], completed: [] };
+  for (const [k, p] of after) {
+    const old = before.get(k);
+    if (!old) out.added.push(p.content);
+    if (p.status === "completed" && old?.status !== "completed") out.completed.push(p.content);
+    else if (p.status === "in_progress" && old?.status !== "in_progress") out.started.push(p.content);
+  }
+  for (const [k, p] of before) if (!after.has(k)) out.removed.push(p.content);
+  return out;
+}
+
+/** The diff of two snapshots, older first whatever order they are given in. */
+export function diffSnapshots(x: SnapshotRecord, y: SnapshotRecord, failures: FailureRecord[], retired: RetirementRecord[]): SnapshotDiff {
+  const [a, b] = x.created_at <= y.created_at ? [x, y] : [y, x];
+  const pathsA = a.active_files.map((f) => f.path);
+  const pathsB = b.active_files.map((f) => f.path);
+  // Failures recorded after the older snapshot, up to the newer one: new ones, and ones seen again.
+  const between = failures.filter((f) => f.last_seen > a.created_at && f.last_seen <= b.created_at);
+  return {
+    from: { id: a.id, name: a.name, created_at: a.created_at },
+    to: { id: b.id, name: b.name, created_at: b.created_at },
+    fields: FIELDS.filter((k) => a[k] !== b[k]).map((k) => ({ field: k, from: a[k], to: b[k] })),
+    files: { added: pathsB.filter((p) => !pathsA.includes(p)), removed: pathsA.filter((p) => !pathsB.includes(p)) },
+    plan: planChange(a.plan, b.plan),
+    constraints: listChange(writtenConstraints(a), writtenConstraints(b), retired, "constraint"),
+    decisions: listChange(a.decisions, b.decisions, retired, "decision"),
+    tags: { added: b.tags.filter((t) => !a.tags.includes(t)), removed: a.tags.filter((t) => !b.tags.includes(t)) },
+    failures: {
+      added: between.filter((f) => f.first_seen > a.created_at),
+      repeated: between.filter((f) => f.first_seen <= a.created_at),
+    },
+  };
+}
+
+/** `mindsave diff [A] [B]`: A and B by name, id, prefix or list number; default the two newest. */
+export async function diffInProject(session: Session, keyA?: string, keyB?: string): Promise<SnapshotDiff> {
+  const ctx = await session.requireProject();
+  const pick = async (key: string) => {
+    const sel = await selectSnapshot(session, ctx.project.id, key);
+    if (sel.kind !== "snapshot") throw new UserError(`No snapshot ${JSON.stringify(key)} in this project.`);
+    return sel.snapshot;
+  };
+  let a: SnapshotRecord;
+  let b: SnapshotRecord;
+  if (keyA !== undefined && keyB !== undefined) [a, b] = [await pick(keyA), await pick(keyB)];
+  else {
+    const total = await session.store.countSnapshots(ctx.project.id);
+    if (keyA !== undefined) {
+      // One snapshot given: what changed from it to the newest.
+      [a, b] = [await pick(keyA), await pick("1")];
+    } else {
+      if (total < 2) throw new UserError(`A diff needs two snapshots; project ${ctx.project.name} has ${total}.`);
+      [a, b] = [await pick("2"), await pick("1")];
+    }
+  }
+  if (a.id === b.id) throw new UserError(`Both sides are the same snapshot (${a.name}); give two different ones.`);
+  return diffSnapshots(a, b, await session.store.listFailures(ctx.project.id), await session.store.listRetirements(ctx.project.id));
+}
+
+const q = (s: string) => (s.length > 160 ? JSON.stringify(`${s.slice(0, 159)}…`) : JSON.stringify(s));
+const when = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
+
+/** The diff as text, one change a line, sections only where something changed. */
+export function diffText(d: SnapshotDiff): string[] {
+  const out = [`${d.from.name} (${when(d.from.created_at)}) → ${d.to.name} (${when(d.to.created_at)})`];
+  const section = (title: string, lines: string[]) => {
+    if (lines.length) out.push("", title, ...lines.map((l) => `  ${l}`));
+  };
+  section("Layer 1", [
+    ...d.fields.map((f) => `${f.field}: ${q(f.from)} → ${q(f.to)}`),
+    ...d.files.added.map((p) => `+ file ${p}`),
+    ...d.files.removed.map((p) => `- file ${p}`),
+  ]);
+  const p = d.plan;
+  const planLines = [...p.completed.map((s) => `completed: ${s}`), ...p.started.map((s) => `started: ${s}`), ...p.added.map((s) => `+ step: ${s}`), ...p.removed.map((s) => `- step: ${s}`)];
+  section(`Plan ${p.from ?? "none"} → ${p.to ?? "none"}`, planLines);
+  const list = (c: ListChange, kind: string) => [
+    ...c.added.map((t) => `+ ${kind}: ${t}`),
+    ...c.removed.map((t) => `- ${kind}: ${t}`),
+    ...c.retired.map((r) => `retired ${kind}: ${r.text} (by ${r.by}, ${when(r.at)})`),
+  ];
+  section("Layer 2", [...list(d.constraints, "constraint"), ...list(d.decisions, "decision")]);
+  section("Failures", [
+    ...d.failures.added.map((f) => `+ ${f.item}: ${f.reason || "rejected"} [${f.rejected_by}, ${f.scope}]`),
+    ...d.failures.repeated.map((f) => `repeated: ${f.item} (×${f.repeat_count} in all)`),
+  ]);
+  section("Tags", [...d.tags.added.map((t) => `+ ${t}`), ...d.tags.removed.map((t) => `- ${t}`)]);
+  if (out.length === 1) out.push("", "No changes.");
+  return out;
+}
