@@ -69,14 +69,14 @@ afterAll(async () => {
 });
 
 describe("mindsave mcp", () => {
-  test("lists the five tools with input schemas an agent can follow", async () => {
+  test("lists the tools with input schemas an agent can follow", async () => {
     const { tools } = await server.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["fail", "list", "load", "recall", "save"]);
+    expect(tools.map((t) => t.name).sort()).toEqual(["diff", "fact", "facts", "fail", "list", "load", "plan", "recall", "retire", "rules", "save"]);
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     const save = byName.save.inputSchema as any;
     expect(save.required).toEqual(["goal"]);
     expect(Object.keys(save.properties).sort()).toEqual(
-      ["active_files", "blocker", "constraints", "decisions", "failed", "goal", "layer3", "next_action", "overflow", "state", "status", "topic", "workspace"]);
+      ["active_files", "blocker", "constraints", "decisions", "failed", "goal", "layer3", "next_action", "overflow", "plan", "state", "status", "tags", "topic", "workspace"]);
     expect(save.properties.goal.description).toContain("Layer 1");
     expect(save.properties.constraints.description).toContain("Layer 2");
     expect(save.properties.layer3.description).toContain("Layer 3");

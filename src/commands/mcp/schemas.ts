@@ -2,7 +2,7 @@
 // the arguments in, so they say what each field means in MindSave's words.
 import { z } from "zod";
 
-export const INSTRUCTIONS = `MindSave is a save game for your working state in this project. Call \`load\` at the start of a session to resume from the newest snapshot (continue from its next action; never retry what its failure graph rejects). Call \`save\` at milestones, before the context fills up (\`overflow: true\` when it is nearly full), and before ending. Record a rejected approach with \`fail\` the moment it is rejected. \`recall\` searches every snapshot or reads the cold archive (Layer 3).`;
+export const INSTRUCTIONS = `MindSave is a save game for your working state in this project. Call \`load\` at the start of a session to resume from the newest snapshot (continue from its next action; never retry what its failure graph rejects). Call \`save\` at milestones, before the context fills up (\`overflow: true\` when it is nearly full), and before ending. Record a rejected approach with \`fail\` the moment it is rejected. \`recall\` searches every snapshot or reads the cold archive (Layer 3). Standing rules (\`rules\`) always apply; \`retire\` marks a constraint or decision that is no longer true; \`fact\` records a belief that expires; \`plan\` keeps your task list; \`diff\` shows what changed between snapshots.`;
 
 const textList = (description: string) => z.array(z.string()).optional().describe(description);
 
@@ -26,6 +26,9 @@ export const saveInput = {
   status: z.enum(["in_progress", "completed", "blocked"]).optional()
     .describe("in_progress, completed or blocked (default: blocked when there is a blocker, else in_progress). Completed snapshots older than 30 days are cleaned up; the others are kept."),
   layer3: z.string().optional().describe("Layer 3 (cold archive, never restored automatically; read back with recall): markdown worth keeping, e.g. completed steps, findings, commands, logs."),
+  plan: z.array(z.union([z.string(), z.object({ content: z.string(), status: z.enum(["pending", "in_progress", "completed"]), activeForm: z.string().optional() }).passthrough()])).optional()
+    .describe("Your task list, verbatim with statuses (e.g. your todo list); kept whole, the restore block shows 'plan 3/7 · now · next'. Omit to keep the previous snapshot's plan when the goal is the same."),
+  tags: textList("Tags to list, recall and filter by (e.g. 'release', 'spike')."),
   overflow: z.boolean().optional().describe("true when the context window is nearly full: saves a Layer-1-only OVF_ snapshot quickly; Layer 2 and Layer 3 given here are not saved."),
   workspace,
 };
@@ -42,11 +45,13 @@ export const recallInput = {
   snapshot: z.string().optional().describe("Without keyword: whose Layer 3 to show (snapshot id, a unique prefix of it, or list number; default: the newest)."),
   all_projects: z.boolean().optional().describe("With keyword: search every project in the store, not only this one."),
   limit: z.number().int().min(1).optional().describe("With keyword: at most this many hits, newest first (default 20)."),
+  tag: z.string().optional().describe("With keyword: only snapshots with this tag."),
   workspace,
 };
 
 export const listInput = {
   limit: z.number().int().min(1).optional().describe("Show at most this many snapshots, newest first (default: all)."),
+  tag: z.string().optional().describe("Only snapshots with this tag (as given to save's tags)."),
   workspace,
 };
 
@@ -71,6 +76,7 @@ export const saveOutput = {
   status: z.string(),
   kind: z.string().describe("full, or overflow (Layer 1 only)"),
   tokens: z.object({ layer1: z.number(), layer2: z.number() }),
+  tags: z.array(z.string()),
   warnings: z.array(z.string()),
   removed: z.array(z.string()).describe("snapshots removed by the cleanup after this save"),
 };
@@ -95,7 +101,7 @@ export const recallOutput = {
 
 export const listOutput = {
   project: z.string(),
-  snapshots: z.array(z.object({ n: z.number(), snapshot_id: z.string(), id: z.string(), created_at: z.string(), status: z.string(), kind: z.string(), goal: z.string() })),
+  snapshots: z.array(z.object({ n: z.number(), snapshot_id: z.string(), id: z.string(), created_at: z.string(), status: z.string(), kind: z.string(), goal: z.string(), tags: z.array(z.string()) })),
 };
 
 export const failOutput = {

@@ -16,6 +16,7 @@ import type { GlobalOptions } from "../../types.ts";
 import { INSTRUCTIONS } from "./schemas.ts";
 import { registerPrompts } from "./prompts.ts";
 import { registerTools } from "./tools.ts";
+import { registerMemoryTools } from "./memory-tools.ts";
 
 /** The client's first `file://` root that is a folder here, or null (no roots capability, no answer). */
 async function firstRoot(server: McpServer): Promise<string | null> {
@@ -89,6 +90,8 @@ export function createServer(options: SessionOptions): MindSaveServer {
   const drained = () => (active === 0 ? Promise.resolve() : new Promise<void>((r) => (idle = () => { idle = null; r(); })));
 
   registerTools(server, withSession);
+  // Who retired something: the client's own name (e.g. "claude-code"), as it introduced itself.
+  registerMemoryTools(server, withSession, () => server.server.getClientVersion()?.name);
   registerPrompts(server);
 
   // A request read just before the client hung up may still be in the SDK's validation: wait

@@ -13,6 +13,7 @@ import { archiveText, numberedList, recallHitsText, saveSummary, verifyText } fr
 import { failureSummary, recordFailure } from "../../engine/failures/record.ts";
 import { LAYER1_BUDGET, LAYER2_BUDGET } from "../../engine/snapshots/layers.ts";
 import type { Session } from "../../engine/session.ts";
+import { parsePlan } from "../../engine/snapshots/plan.ts";
 import * as schema from "./schemas.ts";
 
 export const RESTORE_BLOCK_URI = "mindsave://restore-block";
@@ -30,15 +31,15 @@ export function errorMessage(e: unknown): string {
 }
 
 /** A tool result with text for the model and the same facts as structured content. */
-function result(text: string, structured: Record<string, unknown>): CallToolResult {
+export function result(text: string, structured: Record<string, unknown>): CallToolResult {
   return { content: [{ type: "text", text }], structuredContent: structured };
 }
 
-const READ_ONLY = { readOnlyHint: true, openWorldHint: false };
+export const READ_ONLY = { readOnlyHint: true, openWorldHint: false };
 /** fail: adds to the graph, removes nothing. */
-const ADDS = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
-/** save: its cleanup may remove old completed snapshots past the keep limit. */
-const SAVES = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
+export const ADDS = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+/** save: its cleanup may remove old completed snapshots past the keep limit; rules/facts/retire may remove. */
+export const SAVES = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
 
 interface ToolMeta<I extends ZodRawShape, O extends ZodRawShape> {
   title: string;
@@ -48,10 +49,12 @@ interface ToolMeta<I extends ZodRawShape, O extends ZodRawShape> {
   annotations: typeof READ_ONLY | typeof ADDS | typeof SAVES;
 }
 
-export function registerTools(server: McpServer, withSession: WithSession): void {
-  // Every tool answers a failure as an error result the model can read, never a protocol error.
-  const tool = <I extends ZodRawShape, O extends ZodRawShape>(name: string, meta: ToolMeta<I, O>, fn: (args: z.infer<z.ZodObject<I>>) => Promise<CallToolResult>) => {
-    const handler = async (args: z.infer<z.ZodObject<I>>): Promise<CallToolResult> => {
+export type Tool = <I extends ZodRawShape, O extends ZodRawShape>(name: string, meta: ToolMeta<I, O>, fn: (args: z.infer<z.ZodObject<I>>) => Promise<CallToolResult>) => void;
+
+/** Registers tools on `server`: strict arguments, and every failure answered as an error result the model can read, never a protocol error. */
+export function toolRegistrar(server: McpServer): Tool {
+  return (name, meta, fn) => {
+    const handler = async (args: Parameters<typeof fn>[0]): Promise<CallToolResult> => {
       try {
         return await fn(args);
       } catch (e) {
@@ -63,6 +66,10 @@ export function registerTools(server: McpServer, withSession: WithSession): void
     // The SDK's callback type is generic over the schema in a way TypeScript cannot follow here.
     server.registerTool(name, strict, handler as Parameters<typeof server.registerTool>[2]);
   };
+}
+
+export function registerTools(server: McpServer, withSession: WithSession): void {
+  const tool = toolRegistrar(server);
 
   tool("save", {
     title: "Save a checkpoint",
@@ -72,15 +79,16 @@ export function registerTools(server: McpServer, withSession: WithSession): void
     if (!a.goal.trim()) throw new UserError("A snapshot needs a goal: the task's objective in one sentence.");
     const input = applyFlags(emptyInput(), {
       goal: a.goal, state: a.state, next: a.next_action, activeFile: a.active_files, blocker: a.blocker,
-      constraint: a.constraints, decision: a.decisions, failed: a.failed, topic: a.topic, status: a.status,
+      constraint: a.constraints, decision: a.decisions, failed: a.failed, topic: a.topic, status: a.status, tag: a.tags,
     });
     if (a.layer3 !== undefined) input.layer3 = a.layer3;
+    if (a.plan !== undefined) input.plan = parsePlan(a.plan);
     const r = await withSession(true, (s) => saveSnapshot(s, { input, overflow: a.overflow }), a.workspace);
     const snap = r.snapshot;
     const lines = [...r.warnings.map((w) => `Warning: ${w}`), ...saveSummary(r, "mcp")];
     return result(lines.join("\n"), {
       snapshot_id: snap.name, id: snap.id, project: r.context.project.name, status: snap.status, kind: snap.kind,
-      tokens: { layer1: snap.l1_tokens, layer2: snap.l2_tokens }, warnings: r.warnings, removed: r.removed,
+      tokens: { layer1: snap.l1_tokens, layer2: snap.l2_tokens }, tags: snap.tags, warnings: r.warnings, removed: r.removed,
     });
   });
 
@@ -105,7 +113,7 @@ export function registerTools(server: McpServer, withSession: WithSession): void
   }, (a) => withSession(false, async (session) => {
     const keyword = a.keyword?.trim();
     if (keyword) {
-      const r = await recallSearch(session, [keyword], { allProjects: a.all_projects, limit: a.limit });
+      const r = await recallSearch(session, [keyword], { allProjects: a.all_projects, limit: a.limit, tag: a.tag });
       return result(recallHitsText(r, "raise limit for more"), {
         query: keyword, more: r.more,
         hits: r.hits.map((h) => ({ snapshot_id: h.name, ...(h.project_name ? { project: h.project_name } : {}), created_at: h.created_at, status: h.status, goal: h.goal, context: h.context })),
@@ -120,10 +128,10 @@ export function registerTools(server: McpServer, withSession: WithSession): void
     description: "The snapshots of this project, newest first: list number, id, when, status and goal. Pass an id or number to load or recall.",
     inputSchema: schema.listInput, outputSchema: schema.listOutput, annotations: READ_ONLY,
   }, (a) => withSession(false, async (session) => {
-    const { context, snapshots } = await snapshotList(session, { limit: a.limit });
+    const { context, snapshots } = await snapshotList(session, { limit: a.limit, tag: a.tag });
     const structured = {
       project: context.project.name,
-      snapshots: snapshots.map((r, i) => ({ n: i + 1, snapshot_id: r.name, id: r.id, created_at: r.created_at, status: r.status, kind: r.kind, goal: r.goal })),
+      snapshots: snapshots.map((r, i) => ({ n: i + 1, snapshot_id: r.name, id: r.id, created_at: r.created_at, status: r.status, kind: r.kind, goal: r.goal, tags: r.tags })),
     };
     if (!snapshots.length) return result(`No snapshots in project ${context.project.name} yet.`, structured);
     return result(`Snapshots of ${context.project.name}, newest first:\n${numberedList(snapshots, session.now())}`, structured);
