@@ -15,7 +15,11 @@ export function lazy(load: () => Promise<{ run: Runner }>) {
   return async (...params: unknown[]) => {
     const cmd = params[params.length - 1] as Command;
     const args = cmd.args;
-    const opts = cmd.opts();
+    // `snapshots list --limit 1`: commander gives an option both a group and its command declare to
+    // the group, so the group's values count for the command too (the command's own win).
+    const group = cmd.parent && cmd.parent.parent ? cmd.parent.opts() : {};
+    const own = Object.fromEntries(Object.entries(cmd.opts()).filter(([, v]) => v !== undefined));
+    const opts = { ...group, ...own };
     const all = cmd.optsWithGlobals() as GlobalOptions & { in?: string };
     const globals: GlobalOptions = { home: all.home, workspace: all.workspace, project: all.in, json: all.json };
     const { run } = await load();

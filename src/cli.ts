@@ -1,54 +1,17 @@
 // The command line: options and help for every command, declared here so `--help` costs nothing;
 // each command's work lives in its own module under commands/, loaded only when it runs.
 import { Command, CommanderError, Option } from "commander";
+import { collect, groupDefault, lazy, parseCount, parseRatio } from "./cli-parts.ts";
+import { addMemoryCommands } from "./cli-memory.ts";
+import { commandWord, declareOnly, declares } from "./cli-only.ts";
 import { UserError } from "./errors.ts";
 import { VERSION } from "./version.ts";
-import type { GlobalOptions } from "./types.ts";
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** For help texts only (the engine's registry checks the name): the agents `--agent` takes. */
 const AGENT_NAMES = "claude, codex, gemini, copilot, cursor, cline, opencode";
 
-// Each command declares the shape of its own options; commander has already validated them.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Runner = (opts: any, args: string[], globals: GlobalOptions) => Promise<number | void>;
-
-/** Wraps a lazily imported command module's `run`. */
-function lazy(load: () => Promise<{ run: Runner }>) {
-  return async (...params: unknown[]) => {
-    const cmd = params[params.length - 1] as Command;
-    const args = cmd.args;
-    const opts = cmd.opts();
-    const all = cmd.optsWithGlobals() as GlobalOptions & { in?: string };
-    const globals: GlobalOptions = { home: all.home, workspace: all.workspace, project: all.in, json: all.json };
-    const { run } = await load();
-    const code = await run(opts, args, globals);
-    if (typeof code === "number" && code !== 0) process.exitCode = code;
-  };
-}
-
-/**
- * The action of a command group (`snapshots`, `projects`…): alone it runs its default command;
- * with a word that is not one of its commands it says so, with a suggestion.
- */
-function groupDefault(load: (() => Promise<{ run: Runner }>) | null) {
-  const runDefault = load ? lazy(load) : null;
-  return async (...params: unknown[]) => {
-    const cmd = params[params.length - 1] as Command;
-    const names = cmd.commands.map((c) => c.name());
-    if (cmd.args.length || !runDefault) {
-      const word = cmd.args[0];
-      if (word === undefined) throw new UserError(`\`mindsave ${cmd.name()}\` needs a command: ${names.join(", ")}.`);
-      const near = names.find((n) => editDistance(n, word) <= 2);
-      throw new UserError(`Unknown command \`mindsave ${cmd.name()} ${word}\`; choose ${names.join(", ")}.${near ? ` Did you mean ${near}?` : ""}`);
-    }
-    return runDefault(...params);
-  };
-}
-
 /** With `json`, commander's own error text is held back: runCli prints the error as JSON. */
-export function buildProgram(opts: { json?: boolean } = {}): Command {
+export function buildProgram(opts: { json?: boolean; only?: string } = {}): Command {
   const program = new Command("mindsave")
     .description("A portable save game for AI coding agents: save and restore an agent's working state.")
     .version(VERSION, "-V, --version", "print the version and exit")
@@ -62,6 +25,7 @@ export function buildProgram(opts: { json?: boolean } = {}): Command {
     // Set before the subcommands are added: they inherit these settings when created.
     .configureOutput({ writeErr: (s) => void (opts.json || process.stderr.write(s.replace(/^error: /, "mindsave: "))) })
     .exitOverride();
+  if (opts.only) declareOnly(program, opts.only);
 
   program
     .command("ui")
@@ -82,6 +46,7 @@ export function buildProgram(opts: { json?: boolean } = {}): Command {
     .option("--failed <text>", "Layer 2: a rejected approach, legacy excluded_paths style (repeatable)", collect)
     .option("--topic <slug>", "topic for the snapshot id (default: from the goal)")
     .option("--status <status>", "in_progress, completed or blocked (default: blocked when there is a blocker, else in_progress)")
+    .option("--tag <tag>", "a tag to list, recall and filter by (repeatable)", collect)
     .option("--overflow", "write an L1-only OVF_ snapshot (context overflow)")
     .option("--keep <n>", "snapshots to keep per project after cleanup", (v) => parseCount("--keep", v))
     .action(lazy(() => import("./commands/save.ts")));
@@ -102,6 +67,7 @@ export function buildProgram(opts: { json?: boolean } = {}): Command {
     .option("--snapshot <id>", "the snapshot whose Layer 3 to show (default: the newest)")
     .option("--all-projects", "search every project in the store")
     .option("--tools", "the project's tool log instead (the newest --limit calls)")
+    .option("--tag <tag>", "only snapshots with this tag")
     .option("--limit <n>", "at most this many hits", (v) => parseCount("--limit", v), 20)
     .action(lazy(() => import("./commands/recall.ts")));
 
@@ -110,11 +76,13 @@ export function buildProgram(opts: { json?: boolean } = {}): Command {
     .allowExcessArguments(true)
     .description("List, inspect and clean snapshots (alone: list)")
     .option("--limit <n>", "show at most this many", (v) => parseCount("--limit", v))
+    .option("--tag <tag>", "only snapshots with this tag")
     .action(groupDefault(() => import("./commands/snapshots.ts").then((m) => ({ run: m.list }))));
   snapshots
     .command("list")
     .description("Snapshots of the project, newest first")
     .option("--limit <n>", "show at most this many", (v) => parseCount("--limit", v))
+    .option("--tag <tag>", "only snapshots with this tag")
     .action(lazy(() => import("./commands/snapshots.ts").then((m) => ({ run: m.list }))));
   snapshots
     .command("stats")
@@ -191,6 +159,8 @@ export function buildProgram(opts: { json?: boolean } = {}): Command {
     .addOption(new Option("--scope <scope>", "which graph (default: the project's, else the global one)").choices(["project", "global"]))
     .action(lazy(() => import("./commands/failures.ts").then((m) => ({ run: m.forget }))));
 
+  addMemoryCommands(program);
+
   program
     .command("signal")
     .description("The project's context pressure (GREEN/YELLOW/RED) and auto-save bookkeeping")
@@ -223,15 +193,15 @@ export function buildProgram(opts: { json?: boolean } = {}): Command {
   const hooks = program
     .command("hooks")
     .allowExcessArguments(true)
-    .description("Claude Code hooks: restore at session start, measured pressure, auto-snapshots")
+    .description("Agent hooks: restore at session start, snapshots before compaction, checkpoints (Claude Code, Codex, Gemini, Copilot, Cursor, Cline, opencode)")
     .action(groupDefault(null));
-  for (const [name, what] of [["install", "Merge MindSave's hooks into Claude Code's settings (idempotent, with a backup)"], ["uninstall", "Remove exactly the hooks install added"]] as const) {
+  for (const [name, what] of [["install", "Merge MindSave's hooks into an agent's hooks settings (idempotent; the file's formatting kept)"], ["uninstall", "Remove exactly the hooks install added"]] as const) {
     hooks
       .command(name)
       .description(what)
-      .addOption(new Option("--agent <agent>", "the agent").choices(["claude"]).default("claude"))
-      .option("--project", "the project's .claude/settings.json")
-      .option("--user", "~/.claude/settings.json (the default)")
+      .option("--agent <agent>", `the agent: ${AGENT_NAMES}, or all (every agent found on this host); default claude`)
+      .option("--project", "the project's file: .claude/settings.json, .codex/hooks.json, .gemini/settings.json, .github/hooks/mindsave.json, .cursor/hooks.json, .clinerules/hooks/, .opencode/plugins/mindsave.js")
+      .option("--user", "the agent's per-user file (the default): ~/.claude/settings.json, ~/.codex/hooks.json, …")
       .option("--command <path>", "an absolute binary path for the hooks (default: ~/.mindsave/bin/mindsave, else mindsave on PATH, else nothing)")
       .action(lazy(() => import("./commands/hooks.ts").then((m) => ({ run: m[name] }))));
   }
@@ -240,6 +210,8 @@ export function buildProgram(opts: { json?: boolean } = {}): Command {
     .command("hook")
     .description("Run one hook event with its JSON on stdin (what the installed hooks call; always exits 0)")
     .argument("<event>", "session-start, user-prompt-submit, post-tool-use, post-tool-use-failure, pre-compact, stop or session-end")
+    // Not .choices(): an unknown agent must still exit 0 (a hook never breaks the agent).
+    .option("--agent <agent>", `whose hook payload this is and whose output shape to print: ${AGENT_NAMES} (default claude)`)
     .action(lazy(() => import("./commands/hook.ts")));
 
   program
@@ -332,35 +304,14 @@ export function buildProgram(opts: { json?: boolean } = {}): Command {
   return program;
 }
 
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length];
-}
-
-function parseCount(flag: string, v: string): number {
-  const n = Number(v);
-  if (!/^\d+$/.test(v) || n < 1) throw new UserError(`${flag} must be a whole number of at least 1, not ${JSON.stringify(v)}.`);
-  return n;
-}
-
-function parseRatio(v: string, [lo, hi]: [number, number] = [0, 1], flag = "A ratio"): number {
-  const n = Number(v);
-  if (!v.trim() || !Number.isFinite(n) || n < lo || n > hi) {
-    throw new UserError(`${flag} must be a number from ${lo.toFixed(lo % 1 ? 2 : 0)} to ${hi.toFixed(hi % 1 ? 2 : 0)}, not ${JSON.stringify(v)}.`);
-  }
-  return n;
-}
-
 /** Runs the CLI and returns the exit code: 0 ok, 1 user error, 2 internal error. */
 export async function runCli(argv: string[]): Promise<number> {
   // With --json the error is JSON too, so a machine reading stderr gets one shape.
   const json = argv.includes("--json");
-  const program = buildProgram({ json });
+  // Only the command being run is declared (see cli-only.ts); a word that is none gets them all.
+  const only = commandWord(argv);
+  let program = buildProgram({ json, only });
+  if (only && !declares(program, only)) program = buildProgram({ json });
   try {
     await program.parseAsync(argv, { from: "user" });
     return Number(process.exitCode ?? 0);

@@ -40,6 +40,9 @@ active_files: ["src/auth.ts"]
 blocker: "none"
 constraints: ["no Tailwind (style conflict)"]
 decisions: ["use polling, not websockets"]
+plan:                          # your task list, verbatim
+  - {content: "write the endpoint", status: completed}
+  - {content: "add the tests", status: in_progress}
 failure_graph:
   websocket reconnect:
     rejected_by: system        # user | system
@@ -87,6 +90,16 @@ Then reply: "MindSave restored. Goal: {goal}. Next: {next_action}. Entering Cont
     description: "",
     heading: ["Failures: do not retry", "Failures: do not retry"],
     body: (m) => `When an approach fails or the user rejects one: \`${m} fail "ITEM" --reason "why" --by user|system [--scope global] [--alt "what to do instead"]\`. Repeating it raises its repeat count. Check \`${m} failures\` before trying something that may have failed before.`,
+  },
+  {
+    command: null,
+    description: "",
+    heading: ["Over weeks: rules, retire, facts, plan, diff", "Over weeks: rules, retire, facts, plan, diff"],
+    body: (m) => `- A standing rule the user wants always ("always answer in English", "never push to main"): \`${m} rules add "…" [--scope global]\`; restored first in every block, never trimmed.
+- A constraint or decision that is no longer true: \`${m} retire\` lists them numbered, \`${m} retire N --reason "…"\` retires one; it is never carried forward nor restored again.
+- A belief about the world that will change ("staging is read-only until Friday"): \`${m} fact "…" --ttl 3d [--confidence high]\`; expired facts are never restored (\`${m} facts --stale\` to renew or drop).
+- Your task list: save it with the snapshot (\`plan:\` in the YAML, a list of {content, status}) or \`${m} plan set --item "[x] done" --item "[>] doing" --item "todo"\`; \`${m} plan\` prints it whole.
+- \`${m} diff\` shows what changed between the two newest snapshots; \`${m} save --tag T\` and \`--tag T\` on list and recall label and filter.`,
   },
   {
     command: "auto-snapshot",

@@ -1,0 +1,279 @@
+// Memory over weeks (issue 16): standing rules, retiring what is wrong, facts that expire, the plan
+// kept whole, what changed between snapshots, tags — through the real CLI, synced between laptops,
+// exported and imported.
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { dumpStore, gitRepo, laptop, ok, okJson, run, sql, tempDir, twoLaptops } from "./helpers.ts";
+import { events, payload, Transcript } from "./claude-fixtures.ts";
+
+/** A fresh laptop with one git project; `cli` runs there. */
+function project(files?: Record<string, string>) {
+  const base = tempDir("mindsave-weeks-");
+  const repo = gitRepo(join(base, "shop"), files);
+  const pc = laptop("week-laptop", base);
+  const home = join(base, "home");
+  mkdirSync(home);
+  const opts = { cwd: repo, env: pc.env };
+  const cli = (args: string[], stdin?: string) => run([...args, "--home", home], { ...opts, stdin });
+  const okc = (args: string[], stdin?: string) => ok([...args, "--home", home], { ...opts, stdin });
+  const json = (args: string[], stdin?: string) => okJson([...args, "--home", home], { ...opts, stdin });
+  return { base, repo, home, db: join(home, "mindsave.db"), cli, ok: okc, json };
+}
+
+const load = async (p: ReturnType<typeof project>) => (await p.ok(["load", "--latest"])).stdout;
+
+describe("standing rules", () => {
+  test("a rule is restored first and survives trimming at 800 tokens; one over the 150-token budget is refused, store unchanged", async () => {
+    const p = project();
+    // Enough Layer 2 and failures that the block must leave things out.
+    const decisions = Array.from({ length: 12 }, (_, i) => `decision ${i + 1}: ${"keep the payment adapters behind one interface and test each with recorded fixtures ".repeat(1)}`);
+    await p.ok(["save", "--goal", "Ship the checkout", "--state", "cart done", "--next", "payment form", ...decisions.flatMap((d) => ["--decision", d])]);
+    for (let i = 0; i < 40; i++) await p.ok(["fail", `approach number ${i} for the payment retry logic`, "--reason", "it double-charged the card in the sandbox when the network flapped", "--by", "system"]);
+    await p.ok(["rules", "add", "Never push to main; open a pull request"]);
+    await p.ok(["rules", "add", "--scope", "global", "Answer in English even when asked in Chinese"]);
+    const block = await p.json(["load", "--latest"]);
+    const text: string = block.restore_block;
+    expect(block.tokens).toBeLessThanOrEqual(800);
+    expect(text).toContain("Left out to stay within 800 tokens");
+    const rulesAt = text.indexOf("## Standing rules (always apply)");
+    expect(rulesAt).toBeGreaterThan(0);
+    expect(rulesAt).toBeLessThan(text.indexOf("## Layer 1"));
+    expect(text).toContain("- Answer in English even when asked in Chinese\n- Never push to main; open a pull request");
+
+    const before = await dumpStore(p.db);
+    const long = await p.cli(["rules", "add", Array.from({ length: 90 }, (_, i) => `word${i}`).join(" ")]);
+    expect(long.code).toBe(1);
+    expect(long.stderr).toMatch(/over their 150-token budget \(now \d+: 2 rule\(s\)\).*Nothing was changed\./);
+    expect(await dumpStore(p.db)).toBe(before);
+
+    const list = await p.json(["rules", "list"]);
+    expect(list.rules.map((r: any) => [r.number, r.scope, r.text])).toEqual([[1, "global", "Answer in English even when asked in Chinese"], [2, "project", "Never push to main; open a pull request"]]);
+    await p.ok(["rules", "remove", "2"]);
+    expect(await load(p)).not.toContain("Never push to main");
+    expect((await p.cli(["rules", "remove", "9"])).stderr).toContain("There is no rule \"9\"; give a number from 1 to 1");
+  });
+});
+
+describe("retire", () => {
+  test("a retired constraint is not carried by the next automatic snapshot nor restored — on another host after sync too — and stays searchable", async () => {
+    const w = twoLaptops();
+    await w.a.cli(["save", "--goal", "Add rate limiting to login", "--next", "wire the limiter", "--constraint", "no new dependencies", "--constraint", "keep the API backwards compatible", "--decision", "token bucket per IP"]);
+    const list = await w.a.json(["retire"]);
+    expect(list.candidates.map((c: any) => `${c.number} ${c.kind} ${c.text}`)).toEqual(["1 constraint no new dependencies", "2 constraint keep the API backwards compatible", "3 decision token bucket per IP"]);
+    await w.a.cli(["retire", "1", "--reason", "we may add zod now"]);
+
+    // Claude Code compacts on laptop A: the automatic snapshot copies Layer 2 from the newest one.
+    const tr = new Transcript(w.base, w.a.repo, "sess-a");
+    tr.prompt("Add rate limiting to login");
+    tr.todos([{ content: "Wire the limiter", status: "in_progress", activeForm: "Wiring the limiter" }], 90_000);
+    const hook = await w.a.cli(["hook", "pre-compact"], { stdin: JSON.stringify(payload("PreCompact", { sessionId: "sess-a", path: tr.path, cwd: w.a.repo }, events.preCompact("auto"))) });
+    expect(hook.code).toBe(0);
+    const autos = await sql(w.a.db, "SELECT constraints, auto_trigger FROM snapshots WHERE deleted = 0 AND auto_trigger IS NOT NULL");
+    expect(autos.length).toBe(1);
+    expect(JSON.parse(String(autos[0].constraints))).toEqual(["keep the API backwards compatible"]);
+    expect((await w.a.cli(["load", "--latest"])).stdout).not.toContain("no new dependencies");
+
+    // Laptop B had the first snapshot before the retirement arrived: after sync it restores without it.
+    await w.a.cli(["sync", w.drive]);
+    await w.b.cli(["sync", w.drive]);
+    const onB = (await w.b.cli(["load", "1"])).stdout;
+    expect(onB).toContain("keep the API backwards compatible");
+    expect(onB).not.toContain("no new dependencies");
+    const oldest = (await w.b.cli(["load", "2"])).stdout;
+    expect(oldest).toContain("token bucket per IP");
+    expect(oldest).not.toContain("no new dependencies");
+    // A person's save on B that states it again leaves it out and says so.
+    const again = await w.b.cli(["save", "--goal", "Add rate limiting to login", "--constraint", "No new dependencies"]);
+    expect(again.stderr).toContain("Left out 1 retired constraint(s)/decision(s)");
+    expect((await w.b.cli(["load", "--latest"])).stdout).not.toContain("No new dependencies");
+
+    const found = await w.b.json(["recall", "dependencies"]);
+    expect(found.retired).toEqual([{ kind: "constraint", text: "no new dependencies", reason: "we may add zod now", retired_at: expect.stringMatching(/^\d{4}-/), retired_by: "laptop-a" }]);
+    // Undone on B, it may be carried again.
+    await w.b.cli(["retire", "--undo", "1"]);
+    await w.b.cli(["save", "--goal", "Add rate limiting to login", "--constraint", "no new dependencies"]);
+    expect((await w.b.cli(["load", "--latest"])).stdout).toContain("- no new dependencies");
+  });
+
+  test("an ambiguous or unknown item is refused with the candidates, nothing written", async () => {
+    const p = project();
+    await p.ok(["save", "--goal", "Build the API", "--constraint", "use postgres for orders", "--constraint", "use postgres for users"]);
+    const before = await dumpStore(p.db);
+    const amb = await p.cli(["retire", "postgres"]);
+    expect(amb.code).toBe(1);
+    expect(amb.stderr).toContain("\"postgres\" matches 2 items: 1. [constraint] use postgres for orders; 2. [constraint] use postgres for users. Give its number instead.");
+    const none = await p.cli(["retire", "mysql"]);
+    expect(none.stderr).toContain("No constraint or decision says \"mysql\"");
+    expect(await dumpStore(p.db)).toBe(before);
+  });
+});
+
+describe("facts", () => {
+  test("a fresh fact is restored between failures and decisions; an expired one never is, and facts --stale offers renew or drop", async () => {
+    const p = project();
+    await p.ok(["save", "--goal", "Migrate the orders table", "--decision", "copy in batches of 10k"]);
+    await p.ok(["fail", "ALTER TABLE in place", "--reason", "locks orders for minutes"]);
+    await p.ok(["fact", "staging DB is read-only until Friday", "--ttl", "3d", "--confidence", "high"]);
+    await p.ok(["fact", "the replica lags 2 minutes", "--ttl", "2h"]);
+    const block = await load(p);
+    const at = (s: string) => block.indexOf(s);
+    expect(at("staging DB is read-only until Friday [high")).toBeGreaterThan(at("ALTER TABLE in place"));
+    expect(at("staging DB is read-only until Friday")).toBeLessThan(at("copy in batches of 10k"));
+    expect(block).toContain("the replica lags 2 minutes [medium");
+
+    // Two hours later (the store's clock for this fact moved back: the test pins time in the data).
+    await sql(p.db, "UPDATE facts SET expires_at = '2026-01-01T00:00:00.000Z' WHERE text = 'the replica lags 2 minutes'");
+    const later = await load(p);
+    expect(later).not.toContain("replica lags");
+    expect(later).toContain("staging DB is read-only until Friday");
+    const stale = await p.ok(["facts", "--stale"]);
+    // Numbered as in `mindsave facts` (newest first), so renew and drop take the same number.
+    expect(stale.stdout).toMatch(/^ +1\. the replica lags 2 minutes {2}\[medium, project, EXPIRED \d+ days ago\]/m);
+    expect(stale.stdout).not.toContain("staging DB");
+    expect(stale.stdout).toContain("`mindsave facts renew N [--ttl 3d]` confirms one, `mindsave facts drop N` removes it.");
+    await p.ok(["facts", "renew", "1", "--ttl", "1d"]);
+    expect(await load(p)).toContain("the replica lags 2 minutes");
+    await p.ok(["facts", "drop", "1"]);
+    expect(await load(p)).not.toContain("the replica lags 2 minutes");
+    const bad = await p.cli(["fact", "x", "--ttl", "soon"]);
+    expect([bad.code, bad.stderr.trim()]).toEqual([1, "mindsave: --ttl must be like 30m, 12h, 3d or 2w (at most 10 years), or never; not \"soon\"."]);
+  });
+});
+
+describe("the plan", () => {
+  const plan = [
+    { content: "Add the limiter middleware", status: "completed", activeForm: "Adding the limiter middleware" },
+    { content: "Wire it into the login route", status: "in_progress", activeForm: "Wiring it into the login route", priority: "high" },
+    { content: "Write the load test", status: "pending", activeForm: "Writing the load test" },
+    { content: "限流文档", status: "pending", activeForm: "写文档" },
+  ];
+  const yaml = `goal: Add rate limiting\nstate: middleware written\nnext_action: wire it\nplan:\n${plan.map((p) => `  - ${JSON.stringify(p)}`).join("\n")}\n`;
+
+  test("round-trips verbatim (save → plan, load, export → import on a fresh store), with a progress line in the block", async () => {
+    const p = project();
+    await p.ok(["save"], yaml);
+    expect((await p.json(["plan"])).plan).toEqual(plan);
+    const block = await load(p);
+    expect(block).toContain("\nplan 1/4 · now: Wire it into the login route · next: Write the load test\n");
+    expect((await p.ok(["plan"])).stdout).toContain(" 1. [x] Add the limiter middleware\n 2. [>] Wire it into the login route\n 3. [ ] Write the load test\n 4. [ ] 限流文档");
+
+    // A later save about the same goal without a plan keeps it; another goal does not borrow it.
+    await p.ok(["save", "--goal", "Add rate limiting", "--state", "wired"]);
+    expect((await p.json(["plan"])).plan).toEqual(plan);
+    await p.ok(["plan", "done", "2"]);
+    expect((await p.json(["plan"])).progress).toBe("plan 2/4 · next: Write the load test");
+
+    await p.ok(["export", "--out", join(p.base, "out")]);
+    const q = project();
+    await q.ok(["import", join(p.base, "out")]);
+    const plans = async (db: string) => (await sql(db, "SELECT name, plan FROM snapshots WHERE deleted = 0 ORDER BY created_at")).map((r) => [r.name, JSON.parse(String(r.plan ?? "null"))]);
+    expect(await plans(q.db)).toEqual(await plans(p.db));
+    expect((await plans(q.db))[0][1]).toEqual(plan);
+  });
+
+  test("plan set from YAML, --item flags; a bad plan is refused with the step named, nothing changed", async () => {
+    const p = project();
+    await p.ok(["save", "--goal", "Ship"]);
+    await p.ok(["plan", "set", "--item", "[x] design", "--item", "[>] build", "--item", "ship"]);
+    expect((await p.json(["plan"])).plan).toEqual([{ content: "design", status: "completed" }, { content: "build", status: "in_progress" }, { content: "ship", status: "pending" }]);
+    const before = await dumpStore(p.db);
+    const bad = await p.cli(["plan", "set", "-"], "- content: a\n  status: maybe\n");
+    expect([bad.code, bad.stderr.trim()]).toEqual([1, "mindsave: stdin step 1: status must be pending, in_progress or completed, not \"maybe\"."]);
+    expect(await dumpStore(p.db)).toBe(before);
+  });
+});
+
+describe("diff and tags", () => {
+  test("diff of two known snapshots gives the expected lines", async () => {
+    const p = project();
+    await p.ok(["save"], `goal: Add rate limiting\nstate: middleware written\nnext_action: wire it\nactive_files: [src/auth.ts]\nconstraints: [no new dependencies, keep the API stable]\ndecisions: [token bucket per IP]\nplan:\n  - {content: limiter, status: completed}\n  - {content: wire it, status: in_progress}\n  - {content: load test, status: pending}\ntags: [sprint-3]\n`);
+    await p.ok(["retire", "no new dependencies"]);
+    await p.ok(["fail", "Redis counters", "--reason", "no Redis in staging"]);
+    await p.ok(["save"], `goal: Add rate limiting\nstate: wired into login\nnext_action: write the load test\nactive_files: [src/auth.ts, src/login.ts]\nconstraints: [keep the API stable]\ndecisions: [token bucket per IP, 429 with Retry-After]\nplan:\n  - {content: limiter, status: completed}\n  - {content: wire it, status: completed}\n  - {content: load test, status: in_progress}\n  - {content: docs, status: pending}\ntags: [sprint-3, review]\n`);
+    const lines = (await p.ok(["diff"])).stdout.split("\n").slice(1).join("\n");
+    // The retired line, exactly, apart from the time.
+    expect(lines).toMatch(/\n {2}retired constraint: no new dependencies \(by week-laptop, \d{4}-\d\d-\d\d \d\d:\d\d UTC\)\n {2}\+ decision: 429 with Retry-After\n/);
+    expect(lines.replace(/\n {2}retired constraint: .*\n/, "\n")).toBe([
+      "",
+      "Layer 1",
+      "  state: \"middleware written\" → \"wired into login\"",
+      "  next_action: \"wire it\" → \"write the load test\"",
+      "  + file src/login.ts",
+      "",
+      "Plan 1/3 → 2/4",
+      "  completed: wire it",
+      "  started: load test",
+      "  + step: docs",
+      "",
+      "Layer 2",
+      "  + decision: 429 with Retry-After",
+      "",
+      "Failures",
+      "  + Redis counters: no Redis in staging [user, project]",
+      "",
+      "Tags",
+      "  + review",
+      "",
+    ].join("\n"));
+    const one = await p.cli(["diff", "1", "1"]);
+    expect([one.code, one.stderr.trim()]).toEqual([1, expect.stringContaining("Both sides are the same snapshot") as unknown as string]);
+  });
+
+  test("save --tag; snapshots list --tag and recall --tag filter (case folded, a leading # dropped)", async () => {
+    const p = project();
+    await p.ok(["save", "--goal", "Spike: websocket sync", "--tag", "#Spike"]);
+    await p.ok(["save", "--goal", "Release 1.2 websocket fixes", "--tag", "release", "--tag", "RELEASE"]);
+    const tagged = await p.json(["snapshots", "list", "--tag", "spike"]);
+    expect(tagged.snapshots.map((s: any) => [s.goal, s.tags])).toEqual([["Spike: websocket sync", ["Spike"]]]);
+    // A group's option given after its command counts (it used to be dropped: `snapshots list --limit 1` listed all).
+    expect((await p.json(["snapshots", "list", "--limit", "1"])).snapshots.length).toBe(1);
+    const rel = await p.json(["recall", "websocket", "--tag", "release"]);
+    expect(rel.hits.map((h: any) => h.goal)).toEqual(["Release 1.2 websocket fixes"]);
+    expect((await p.json(["recall", "websocket"])).hits.length).toBe(2);
+    const bad = await p.cli(["save", "--goal", "x", "--tag", "a,b"]);
+    expect([bad.code, bad.stderr.trim()]).toEqual([1, "mindsave: A tag has no commas or line breaks: \"a,b\"; give each tag its own --tag."]);
+  });
+});
+
+describe("sync, export and import of rules, facts and retirements", () => {
+  test("rules and facts travel between laptops; a removal travels as a tombstone; export/import keeps them with their times", async () => {
+    const w = twoLaptops();
+    await w.a.cli(["save", "--goal", "Ship the shop", "--constraint", "prices in cents"]);
+    await w.a.cli(["rules", "add", "Run bun test before every commit"]);
+    await w.a.cli(["fact", "payments sandbox is down", "--ttl", "1d"]);
+    await w.a.cli(["retire", "prices in cents"]);
+    const synced = await w.a.json(["sync", w.drive]);
+    expect(synced.pushed.rules.added).toBe(1);
+    expect(synced.pushed.facts.added).toBe(1);
+    expect(synced.pushed.retirements.added).toBe(1);
+    await w.b.cli(["sync", w.drive]);
+    const onB = (await w.b.cli(["load", "--latest"])).stdout;
+    expect(onB).toContain("- Run bun test before every commit");
+    expect(onB).toContain("payments sandbox is down");
+    expect(onB).not.toContain("prices in cents");
+    await w.b.cli(["rules", "remove", "1"]);
+    await w.b.cli(["sync", w.drive]);
+    await w.a.cli(["sync", w.drive]);
+    expect((await w.a.cli(["load", "--latest"])).stdout).not.toContain("Run bun test before every commit");
+
+    await w.a.cli(["rules", "add", "--scope", "global", "Prefer small commits"]);
+    const out = join(w.base, "export");
+    await w.a.cli(["export", "--out", out]);
+    const files = ["rules.json", "facts.json", "retired.json"].map((f) => JSON.parse(readFileSync(join(out, ".mindsave", f), "utf8")));
+    expect(files[0]).toEqual([{ text: "Prefer small commits", scope: "global", created_at: expect.any(String) }]);
+    expect(files[1][0]).toMatchObject({ text: "payments sandbox is down", confidence: "medium", scope: "project" });
+    expect(files[2][0]).toMatchObject({ kind: "constraint", text: "prices in cents", retired_by: "laptop-a" });
+    const q = project();
+    const imported = await q.json(["import", out]);
+    expect(imported.memory).toEqual({ rules: 1, facts: 1, retired: 1 });
+    expect((await q.json(["import", out])).memory).toEqual({ rules: 0, facts: 0, retired: 0 });
+    const again = join(q.base, "again");
+    // The import went to the project of the exported folder (a plain folder named "export").
+    await q.ok(["export", "--in", "export", "--out", again]);
+    for (const f of ["rules.json", "facts.json", "retired.json"]) {
+      expect(readFileSync(join(again, ".mindsave", f), "utf8")).toBe(readFileSync(join(out, ".mindsave", f), "utf8"));
+    }
+    expect(existsSync(join(again, ".mindsave", "snapshots"))).toBe(true);
+  });
+});
