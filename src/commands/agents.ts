@@ -1,6 +1,6 @@
 // `mindsave agents`: the coding agents on this host and what MindSave has installed in each
-// (MCP server, instructions, Claude Code's hooks and skill), whether it is current, and what each
-// agent cannot do yet.
+// (MCP server, instructions or Claude Code's skill, hooks), whether it is current, the events each
+// agent's hooks cannot serve, and what each agent cannot do yet.
 import { homedir } from "node:os";
 import { listAgents, type Placed } from "../engine/agents/inventory.ts";
 import { print, printJson, projectPlace } from "./shared.ts";
@@ -33,8 +33,11 @@ export async function run(_opts: unknown, _a: string[], g: GlobalOptions): Promi
     print(`${a.name} (${a.id}): ${where}`);
     print(line("MCP server", a.mcp, "not installed (`mindsave mcp install --agent " + a.id + "`)"));
     print(line(a.id === "claude" ? "skill" : "instructions", a.instructions, `not installed (\`mindsave skill --install${a.id === "claude" ? "" : " --agent " + a.id}\`)`));
-    if (a.id === "claude") print(line("hooks", a.hooks, "not installed (`mindsave hooks install`)"));
-    else print(`  ${"hooks".padEnd(13)}${a.works.hooks}`);
+    print(line("hooks", a.hooks, `not installed (\`mindsave hooks install${a.id === "claude" ? "" : " --agent " + a.id}\`)`));
+    print(`  ${"hook events".padEnd(13)}${a.works.hooks}${a.missingEvents.length ? `; none for ${a.missingEvents.join(", ")}` : ""}`);
+    if (a.claudeHooksAlsoRun.length && a.hooks.some((h) => h.state !== "absent")) {
+      print(`  ${"both fire".padEnd(13)}${a.name} also runs the Claude Code hooks in ${a.claudeHooksAlsoRun.map(tilde).join(" and ")}, which hold MindSave's hooks too`);
+    }
     print(`  ${"transcript".padEnd(13)}${a.works.transcript}`);
     if (a.lacks.length) print(`  ${"lacks".padEnd(13)}${a.lacks.join("; ")}`);
   }

@@ -44,20 +44,22 @@ interface MatcherGroup {
   hooks: HookCommand[];
 }
 
-interface Manifest {
+export interface Manifest {
   /** settings file → the exact commands install added there. */
   installed: Record<string, string[]>;
   /** settings file → what install created: the file itself, its `hooks` key, event keys. */
   created?: Record<string, { file?: boolean; keys: string[] }>;
   /** Folders MindSave's installs (hooks, skills) created; removed again once empty. */
   dirs?: string[];
+  /** Other agents' hook files (agent-hooks-install.ts): file or folder → what install did there. */
+  agents?: Record<string, unknown>;
 }
 
 function manifestPath(env: NodeJS.ProcessEnv): string {
   return join(localHomeDir(env), "hooks-installed.json");
 }
 
-function readManifest(env: NodeJS.ProcessEnv): Manifest {
+export function readManifest(env: NodeJS.ProcessEnv): Manifest {
   try {
     return JSON.parse(readFileSync(manifestPath(env), "utf8")) as Manifest;
   } catch {
@@ -65,7 +67,7 @@ function readManifest(env: NodeJS.ProcessEnv): Manifest {
   }
 }
 
-function writeManifest(env: NodeJS.ProcessEnv, m: Manifest): void {
+export function writeManifest(env: NodeJS.ProcessEnv, m: Manifest): void {
   writeFileAtomic(manifestPath(env), JSON.stringify(m, null, 2) + "\n");
 }
 

@@ -1,10 +1,13 @@
 // `mindsave agents`: the coding agents found on this host (their folders, their executables on
 // PATH) and, for each, what MindSave has put there — its MCP server entry, its instructions (for
-// Claude Code the skill and the hooks) — and whether each is the current one; plus what the agent
-// itself lacks, so nobody is told an integration does more than it can.
+// Claude Code the skill), its hooks — and whether each is the current one; plus what the agent
+// itself lacks (MindSave events its hooks cannot serve among them), so nobody is told an
+// integration does more than it can.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { localHomeDir } from "../home/home.ts";
+import { agentHooks, coveredEvents, type HookEvent } from "./agent-hooks.ts";
+import { agentHooksState, claudeHooksAlsoRun } from "./agent-hooks-install.ts";
 import { HOOK_ARGS, localBinary } from "./hooks.ts";
 import { instructionsState, type FileState } from "./instructions.ts";
 import { mcpState, type EntryState } from "./mcp-config.ts";
@@ -28,9 +31,13 @@ export interface AgentReport {
   mcp: Placed<EntryState>[];
   /** Its instructions file(s); for Claude Code the skill. */
   instructions: Placed<FileState>[];
-  /** Claude Code's settings files holding MindSave's hooks (per the hooks installer's record). */
-  hooks: Placed<FileState>[];
-  /** What MindSave's integration does today. */
+  /** Its hooks file (Cline: folder) per scope; for Claude Code the settings files holding MindSave's hooks (per the installer's record). */
+  hooks: Placed<FileState | "unreadable">[];
+  /** MindSave's events the agent has no hook for. */
+  missingEvents: HookEvent[];
+  /** Claude Code settings files with MindSave's hooks that this agent runs as well as its own. */
+  claudeHooksAlsoRun: string[];
+  /** What MindSave's integration does today: its hooks as `agent event→MindSave event`. */
   works: { hooks: string; transcript: string };
   /** What the agent itself lacks for a memory tool. */
   lacks: string[];
@@ -75,6 +82,7 @@ function claudeHooks(env: NodeJS.ProcessEnv): Placed<FileState>[] {
 function report(a: AgentSpec, place: Place): AgentReport {
   const dirs = a.dirs(place.env).filter((d) => existsSync(d));
   const executables = a.executables.filter((x) => Bun.which(x, { PATH: place.env.PATH ?? "" }));
+  const hooksSpec = agentHooks(a.id);
   return {
     id: a.id,
     name: a.name,
@@ -83,9 +91,11 @@ function report(a: AgentSpec, place: Place): AgentReport {
     executables,
     mcp: scoped(a.mcp.file, place, (p) => mcpState(a.id, p)),
     instructions: a.instructions ? scoped(a.instructions, place, (p) => instructionsState(a.id, p)) : [{ scope: "user", path: skillPath(place.env), state: skillState(place.env) }],
-    hooks: a.id === "claude" ? claudeHooks(place.env) : [],
-    works: { hooks: a.hooks, transcript: a.transcript },
-    lacks: a.gaps,
+    hooks: a.id === "claude" ? claudeHooks(place.env) : scoped(hooksSpec.file, place, (p) => agentHooksState(a.id, p, place.env)),
+    missingEvents: HOOK_ARGS.filter((e) => !coveredEvents(a.id).includes(e as HookEvent)) as HookEvent[],
+    claudeHooksAlsoRun: claudeHooksAlsoRun(hooksSpec, place),
+    works: { hooks: hooksSpec.events.map((e) => `${e.event}→${e.arg}`).join(", "), transcript: a.transcript },
+    lacks: [...hooksSpec.lacks, ...a.gaps],
   };
 }
 

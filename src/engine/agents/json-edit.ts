@@ -36,7 +36,7 @@ export function readJsonc(text: string, path: string): unknown {
 }
 
 /** The value at `keys`, or undefined. */
-export function valueAt(text: string, keys: string[]): unknown {
+export function valueAt(text: string, keys: (string | number)[]): unknown {
   const root = parseTree(text, [], { allowTrailingComma: true });
   const node = root && findNodeAtLocation(root, keys);
   return node ? parse(text.slice(node.offset, node.offset + node.length), [], { allowTrailingComma: true }) : undefined;
@@ -139,10 +139,43 @@ export function replaceProperty(text: string, keys: string[], value: unknown): s
 }
 
 /** `text` without the property at `keys`; with `dropEmptyParent`, its parent too when nothing else is left in it. */
-export function removeProperty(text: string, keys: string[], dropEmptyParent: boolean): string {
+export function removeProperty(text: string, keys: (string | number)[], dropEmptyParent: boolean): string {
   let out = applyEdits(text, modify(text, keys, undefined, FORMAT(text)));
   const parent = keys.slice(0, -1);
   const left = parent.length ? valueAt(out, parent) : undefined;
   if (dropEmptyParent && left && typeof left === "object" && !Object.keys(left).length) out = applyEdits(out, modify(out, parent, undefined, FORMAT(out)));
   return out;
+}
+
+/**
+ * `text` with `value` appended to the array at `keys` (which must exist), laid out like the
+ * array's other elements; the insertions undo it exactly (`undoInsertions`).
+ */
+export function appendElement(text: string, keys: (string | number)[], value: unknown, path: string): { text: string; insertions: Insertion[] } {
+  const s = styleOf(text);
+  const root = parseTree(text, [], { allowTrailingComma: true });
+  const array = root && findNodeAtLocation(root, keys);
+  if (!array || array.type !== "array") throw new UserError(`${path}: "${keys.join(".")}" is not a list; MindSave will not change it.`);
+  const items = array.children ?? [];
+  if (!items.length) {
+    const outer = indentAt(text, array.offset);
+    const inner = outer + s.unit;
+    const between = text.slice(array.offset + 1, array.offset + array.length - 1);
+    const tail = /^\s*$/.test(between) && between.includes("\n") ? "" : s.eol + outer;
+    return apply(text, [{ offset: array.offset + 1, text: `${s.eol}${inner}${render(value, inner, s)}${tail}` }]);
+  }
+  const last = items[items.length - 1];
+  const end = last.offset + last.length;
+  const inner = indentAt(text, last.offset);
+  const n = text.indexOf("\n", end);
+  const lineEnd = n === -1 ? text.length : text[n - 1] === "\r" ? n - 1 : n;
+  const rest = text.slice(end, lineEnd);
+  const comma = /^\s*,/.exec(rest);
+  // An element on a line of its own gets a line of its own; an array on one line stays on one line.
+  if (/^\s*,?\s*(\/\/.*)?$/.test(rest) && lineStart(text, last.offset) !== lineStart(text, array.offset)) {
+    const line = { offset: lineEnd, text: `${s.eol}${inner}${render(value, inner, s)}${comma ? "," : ""}` };
+    return apply(text, comma ? [line] : [{ offset: end, text: "," }, line]);
+  }
+  const compact = JSON.stringify(value);
+  return apply(text, [comma ? { offset: end + comma[0].length, text: ` ${compact},` } : { offset: end, text: `, ${compact}` }]);
 }

@@ -38,9 +38,8 @@ export interface AgentSpec {
   instructions: ((scope: Scope, p: Place) => string | null) | null;
   /** A file of our own (a rule file) rather than a section of a shared file. */
   ownInstructionsFile?: boolean;
-  /** What MindSave does with its hooks today, and what the agent itself lacks. */
-  hooks: string;
   transcript: string;
+  /** What the agent lacks beyond its hooks (those are in agent-hooks.ts). */
   gaps: string[];
 }
 
@@ -92,7 +91,6 @@ export const AGENTS: readonly AgentSpec[] = [
       entry: (command) => ({ type: "stdio", ...plain(command) }),
     },
     instructions: null,
-    hooks: "`mindsave hooks install`: session start, prompts, tool use, pre-compact, stop, session end",
     transcript: "read (JSONL): auto-snapshots from real token counts",
     gaps: [],
   },
@@ -109,9 +107,8 @@ export const AGENTS: readonly AgentSpec[] = [
       entry: plain,
     },
     instructions: (scope, p) => pick(scope, join(codexHome(p.env), "AGENTS.md"), inProject(p, "AGENTS.md")),
-    hooks: "not yet: Codex has SessionStart, PreCompact, Stop, PostToolUse hooks (hooks.json / [hooks])",
     transcript: "not yet (rollout JSONL under ~/.codex/sessions)",
-    gaps: ["no SessionEnd event", "PreCompact cannot add context", "new hooks are skipped until the user trusts them (/hooks)"],
+    gaps: [],
   },
   {
     id: "gemini",
@@ -125,9 +122,8 @@ export const AGENTS: readonly AgentSpec[] = [
       entry: plain,
     },
     instructions: (scope, p) => pick(scope, join(home(p.env), ".gemini", "GEMINI.md"), inProject(p, "GEMINI.md")),
-    hooks: "not yet: Gemini has SessionStart/End, PreCompress, AfterAgent, AfterTool hooks (settings.json hooks)",
     transcript: "not yet (JSONL under ~/.gemini/tmp/<project>/chats)",
-    gaps: ["no event after compression (PreCompress is advisory and not awaited)", "plain hook output reaches the user, not the model", "hooks skipped in untrusted folders"],
+    gaps: [],
   },
   {
     id: "copilot",
@@ -142,9 +138,8 @@ export const AGENTS: readonly AgentSpec[] = [
       entry: (command) => ({ type: "local", ...plain(command), tools: ["*"] }),
     },
     instructions: (scope, p) => pick(scope, join(home(p.env), ".copilot", "copilot-instructions.md"), inProject(p, ".github", "copilot-instructions.md")),
-    hooks: "not yet: Copilot CLI has sessionStart, preCompact, agentStop, postToolUse, sessionEnd hooks",
     transcript: "not yet (format unverified)",
-    gaps: ["preCompact only notifies", "sessionStart context needs v1.0.11+ (only the last hook's is kept)", "it also runs a repo's Claude Code hooks: both would fire", "workspace MCP files load only in trusted folders"],
+    gaps: ["workspace MCP files load only in trusted folders"],
   },
   {
     id: "cursor",
@@ -160,9 +155,8 @@ export const AGENTS: readonly AgentSpec[] = [
     // User rules live in Cursor's settings, not in a file.
     instructions: (scope, p) => pick(scope, null, inProject(p, ".cursor", "rules", "mindsave.mdc")),
     ownInstructionsFile: true,
-    hooks: "not yet: Cursor has sessionStart, preCompact, stop, afterFileEdit, sessionEnd hooks (hooks.json)",
     transcript: "not yet (JSONL under ~/.cursor/projects)",
-    gaps: ["the IDE drops sessionStart context (the CLI keeps it)", "preCompact output is ignored", "it may also run Claude Code hooks: both would fire"],
+    gaps: [],
   },
   {
     id: "cline",
@@ -178,9 +172,8 @@ export const AGENTS: readonly AgentSpec[] = [
     },
     instructions: (scope, p) => pick(scope, join(home(p.env), "Documents", "Cline", "Rules", "mindsave.md"), inProject(p, ".clinerules", "mindsave.md")),
     ownInstructionsFile: true,
-    hooks: "not yet: Cline runs executables named after events (TaskStart, PreCompact, PostToolUse…) from .clinerules/hooks/",
     transcript: "not yet (task folders in VS Code's storage)",
-    gaps: ["no per-turn stop event", "hooks get no transcript path or model", "hooks must be enabled by the user"],
+    gaps: [],
   },
   {
     id: "opencode",
@@ -195,9 +188,8 @@ export const AGENTS: readonly AgentSpec[] = [
       entry: (command, keys) => ({ type: "local", command: [command, "mcp"], ...(keys.length === 1 ? { enabled: true } : {}) }),
     },
     instructions: (scope, p) => pick(scope, join(xdgConfig(p.env), "opencode", "AGENTS.md"), inProject(p, "AGENTS.md")),
-    hooks: "not yet: opencode has no command hooks, only JS plugins",
     transcript: "not yet (read through its SDK)",
-    gaps: ["no session-start hook (a plugin's system transform instead)", "hooks need a JS/TS plugin"],
+    gaps: [],
   },
 ];
 
