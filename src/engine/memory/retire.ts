@@ -6,7 +6,7 @@ import { derivedId } from "../ids.ts";
 import { normaliseItem } from "../failures/graph.ts";
 import { redact } from "../snapshots/redact.ts";
 import { stripControl } from "../snapshots/input-limits.ts";
-import { extendedSnapshot } from "../snapshots/restore.ts";
+import { extendedSnapshot } from "../snapshots/select.ts";
 import type { Session } from "../session.ts";
 import type { RetirementRecord, SnapshotRecord } from "../../store/store.ts";
 

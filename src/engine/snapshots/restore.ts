@@ -7,15 +7,19 @@ import { effectiveConfidence, failurePriority } from "../failures/graph.ts";
 import { FILE_LIST_CAPS, RESTORE_BUDGET, layer1Text, shortFileList, symbolicLines, type SymbolicEntryLike } from "./layers.ts";
 import { isAbsoluteAny, toHostPath } from "../projects/paths.ts";
 import { verifyFiles, type FileCheck } from "./verify.ts";
-import { selectSnapshot } from "./select.ts";
+import { extendedSnapshot, selectSnapshot } from "./select.ts";
 import { planLine } from "./plan.ts";
-import { rulesSection } from "../memory/rules.ts";
+import { rulesWithinBudget } from "../memory/rules.ts";
 import { factLine, freshFacts } from "../memory/facts.ts";
 import { retiredKeys, withoutRetired, writtenConstraints } from "../memory/retire.ts";
-import { countTokens, loadTokenizer } from "./tokens.ts";
+import { countTokens, countTokensWithin, loadTokenizer } from "./tokens.ts";
 import { conflictPairs, contradictionMark, storedConflicts } from "./constraint-hygiene.ts";
 import type { Session, ProjectContext } from "../session.ts";
 import type { FactRecord, FailureRecord, RetirementRecord, RuleRecord, SnapshotRecord } from "../../store/store.ts";
+import { AGENTS } from "../agents/registry.ts";
+
+/** An agent as a person knows it ("Codex CLI"); an id we do not know as it was stored. */
+const agentName = (id: string) => AGENTS.find((a) => a.id === id)?.name ?? id;
 
 const NOT_RECORDED = "(not recorded)";
 
@@ -70,14 +74,14 @@ export async function buildRestoreBlock(
   const budget = ctx.full ? Infinity : ctx.budget ?? RESTORE_BUDGET;
   const now = ctx.now;
   const stored = s.active_files.map((f) => f.path);
-  const rules = rulesSection(ctx.rules ?? []);
+  const rules = rulesWithinBudget(ctx.rules ?? []).text;
   const plan = planLine(s.plan);
   const layer1 = (level: (typeof FILE_LEVELS)[number]) => {
     const relative = level.fold && ctx.root !== null && stored.some((f) => !isAbsoluteAny(f));
     const files = shortFileList(relative ? stored.map((f) => (isAbsoluteAny(f) ? toHostPath(f, ctx.root) : f)) : stored.map((f) => toHostPath(f, ctx.root)), level.max);
     return [
       `# MindSave restore: ${s.name}`,
-      `saved ${s.created_at.slice(0, 16).replace("T", " ")} UTC (${age(s.created_at, now, "long")}) on ${s.saved_host === ctx.hostId ? "this host" : ctx.savedHostName ?? s.saved_host} · status ${s.status}${s.kind === "overflow" ? ctx.layer2From ? ` · overflow (Layer 1; Layer 2 from ${ctx.layer2From})` : " · overflow (Layer 1 only)" : ""}`,
+      `saved ${s.created_at.slice(0, 16).replace("T", " ")} UTC (${age(s.created_at, now, "long")}) ${s.saved_agent ? `by ${agentName(s.saved_agent)} ` : ""}on ${s.saved_host === ctx.hostId ? "this host" : ctx.savedHostName ?? s.saved_host} · status ${s.status}${s.kind === "overflow" ? ctx.layer2From ? ` · overflow (Layer 1; Layer 2 from ${ctx.layer2From})` : " · overflow (Layer 1 only)" : ""}`,
       ...(rules ? ["", rules] : []),
       "",
       "## Layer 1 · Execution Register",
@@ -104,7 +108,8 @@ export async function buildRestoreBlock(
   const symbolic = symbolicLines(s.compressed?.symbolic as Record<string, SymbolicEntryLike> | undefined);
   Object.entries(symbolic).forEach(([k, v], i) => pieces.push({ section: "symbolic", line: `- ${k}: ${v}`, priority: 390 - i / 100 }));
   const failures = [...ctx.failures].sort((a, b) => failurePriority(a, b, now));
-  failures.forEach((f, i) => pieces.push({ section: "failures", line: failureLine(f, now), priority: 300 - i / (failures.length + 1) }));
+  const failureLines = failures.map((f) => failureLine(f, now));
+  failureLines.forEach((line, i) => pieces.push({ section: "failures", line, priority: 300 - i / (failures.length + 1) }));
   const facts = freshFacts(ctx.facts ?? [], now);
   facts.forEach((f, i) => pieces.push({ section: "facts", line: factLine(f, now), priority: 250 - i / (facts.length + 1) }));
   s.decisions.forEach((d, i) => pieces.push({ section: "decisions", line: `- ${d}`, priority: 200 - i / (n(s.decisions) + 1) }));
@@ -120,8 +125,11 @@ export async function buildRestoreBlock(
     const body: string[] = [];
     if (kept.length) {
       body.push("", "## Layer 2 · Cognitive Cache");
+      // One pass over the kept lines (a block is rendered a dozen times while it is trimmed).
+      const bySection: Record<Piece["section"], string[]> = { constraints: [], symbolic: [], failures: [], facts: [], decisions: [] };
+      for (const p of kept) bySection[p.section].push(p.line);
       for (const section of ["constraints", "symbolic", "failures", "facts", "decisions"] as const) {
-        const lines = kept.filter((p) => p.section === section).map((p) => p.line);
+        const lines = bySection[section];
         if (lines.length) body.push(TITLES[section], ...lines);
       }
     }
@@ -138,7 +146,8 @@ export async function buildRestoreBlock(
   /** The block with the `kept` highest-priority pieces, counted on its exact text. */
   const attempt = (level: (typeof FILE_LEVELS)[number], kept: number) => {
     const text = render(level, byPriority.slice(0, kept), kept < byPriority.length ? omittedLine(omittedBy(kept), s.name) : null);
-    return { text, tokens: countTokens(text), kept };
+    // Exact up to the budget; past it only "too big" matters, so counting stops there.
+    return { text, tokens: countTokensWithin(text, budget), kept };
   };
   /**
    * The most pieces that fit at `level`: each line is counted once for an estimate that bounds the
@@ -169,7 +178,7 @@ export async function buildRestoreBlock(
   for (const level of FILE_LEVELS.slice(2)) if (best.tokens > budget) best = attempt(level, best.kept);
   const omitted = omittedBy(best.kept);
   const keptLines = new Set(byPriority.slice(0, best.kept).map((p) => p.line));
-  return { text: best.text, tokens: best.tokens, budget: ctx.budget ?? RESTORE_BUDGET, omitted, failures: failures.filter((f) => keptLines.has(failureLine(f, now))) };
+  return { text: best.text, tokens: best.tokens > budget ? countTokens(best.text) : best.tokens, budget: ctx.budget ?? RESTORE_BUDGET, omitted, failures: failures.filter((_, i) => keptLines.has(failureLines[i])) };
 }
 
 function omittedLine(o: RestoreBlock["omitted"], name: string): string {
@@ -188,18 +197,6 @@ export interface LoadResult {
   verify?: FileCheck[];
   /** The Layer 2 restored: the snapshot's own, or for an overflow snapshot the full one's it extends. */
   layer2: Pick<SnapshotRecord, "constraints" | "decisions" | "compressed">;
-}
-
-/**
- * The full snapshot an overflow (OVF_) snapshot extends (`auto_trigger.extends`, or `extends` among
- * its extra fields): its Layer 2 is the overflow snapshot's too. Null when there is none (any more).
- */
-export async function extendedSnapshot(session: Session, s: SnapshotRecord): Promise<SnapshotRecord | null> {
-  if (s.kind !== "overflow") return null;
-  const id = s.auto_trigger?.extends ?? s.extra?.extends;
-  if (typeof id !== "string" || !id) return null;
-  const base = await session.store.getSnapshot(id);
-  return base && base.project_id === s.project_id && base.kind === "full" ? base : null;
 }
 
 export async function loadSnapshot(session: Session, snapshot: SnapshotRecord, context: ProjectContext, opts: { verify?: boolean; resume?: boolean; full?: boolean } = {}): Promise<LoadResult> {

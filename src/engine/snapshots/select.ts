@@ -65,3 +65,15 @@ async function ambiguousName(session: Session, projectId: string, name: string, 
   const first = all.findIndex((s) => s.id === ids[0]) + 1;
   return new UserError(`${JSON.stringify(name)} names ${matches.length} snapshots, saved on different hosts: ${described.join("; ")}. Choose one by its number or id prefix instead, e.g. ${first} or ${prefix(ids[0])}.`);
 }
+
+/**
+ * The full snapshot an overflow (OVF_) snapshot extends (`auto_trigger.extends`, or `extends` among
+ * its extra fields): its Layer 2 is the overflow snapshot's too. Null when there is none (any more).
+ */
+export async function extendedSnapshot(session: Session, s: SnapshotRecord): Promise<SnapshotRecord | null> {
+  if (s.kind !== "overflow") return null;
+  const id = s.auto_trigger?.extends ?? s.extra?.extends;
+  if (typeof id !== "string" || !id) return null;
+  const base = await session.store.getSnapshot(id);
+  return base && base.project_id === s.project_id && base.kind === "full" ? base : null;
+}
