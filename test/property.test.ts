@@ -40,7 +40,7 @@ const extraKey = fc.oneof(
   fc.constantFrom("notes", "priority", "测试字段", "a: b", "x y", "🚀", "constructor", "toString", "valueOf", "hasOwnProperty", "__proto__", "0", "-", "#tag"),
   fc.string({ unit: "grapheme", minLength: 1, maxLength: 8 }).filter((k) => !/[\u0000-\u001f\u007f-\u009f]/.test(k)),
 );
-const KNOWN_FIELDS = new Set(["snapshot_id", "created_at", "version", "goal", "state", "next_action", "active_files", "blocker", "constraints", "decisions", "failure_graph", "excluded_paths", "auto_trigger", "status", "topic", "layer3", "_compressed"]);
+const KNOWN_FIELDS = new Set(["snapshot_id", "created_at", "version", "goal", "state", "next_action", "active_files", "blocker", "constraints", "decisions", "failure_graph", "excluded_paths", "auto_trigger", "status", "topic", "layer3", "_compressed", "plan", "tags"]);
 /**
  * Not generated: a multi-line string whose first line is only blanks, which the `yaml` package
  * writes as a block scalar that reads back without them (eemeli/yaml#692; text fields are trimmed).
@@ -62,13 +62,16 @@ const record = fc.record({
   layer3: piecesText(20).map((s) => s.trim()),
   auto_trigger: fc.option(fc.record({ reason: field, tokens: fc.nat() }), { nil: null }),
   extra: fc.option(fc.dictionary(extraKey.filter((k) => !KNOWN_FIELDS.has(k)), extraValue, { minKeys: 1, maxKeys: 4 }), { nil: null }),
+  // The agent's plan, kept verbatim with its statuses (and any other key a todo list carries).
+  plan: fc.option(fc.array(fc.record({ content: field, status: fc.constantFrom("pending", "in_progress", "completed"), activeForm: field, priority: fc.constantFrom("high", "low") }, { requiredKeys: ["content", "status"] }), { minLength: 1, maxLength: 5 }), { nil: null }),
+  tags: fc.array(fc.stringMatching(/^[a-z0-9-]{1,10}$/), { maxLength: 3 }),
 });
 
 function asRecord(r: typeof record extends fc.Arbitrary<infer T> ? T : never): SnapshotRecord {
   return {
     ...r, id: "0190-id", project_id: "p", topic: "t", kind: "full", created_at: "2026-05-11T12:00:00.000Z", version: "3.5",
     active_files: r.active_files.map((path) => ({ path })), compressed: null, l1_tokens: 1, l2_tokens: 0,
-    saved_host: "h", saved_root: null, hlc: "", host: "h", deleted: 0,
+    saved_host: "h", saved_root: null, saved_agent: null, hlc: "", host: "h", deleted: 0,
   } as unknown as SnapshotRecord;
 }
 
@@ -100,11 +103,12 @@ describe("the snapshot parser", () => {
         snapshot_id: back.snapshot_id, status: back.status, goal: back.goal, state: back.state, next_action: back.next_action, blocker: back.blocker,
         active_files: back.active_files, constraints: back.constraints, decisions: back.decisions, failure_graph: back.failure_graph,
         layer3: back.layer3, auto_trigger: back.auto_trigger ?? null, extra: Object.keys(back.extra).length ? back.extra : null,
+        plan: back.plan ?? null, tags: back.tags ?? [],
       };
       const want = {
         snapshot_id: r.name, status: r.status, goal: r.goal, state: r.state, next_action: r.next_action, blocker: r.blocker,
         active_files: r.active_files, constraints: r.constraints, decisions: r.decisions, failure_graph: r.failure_graph,
-        layer3: r.layer3, auto_trigger: r.auto_trigger, extra: r.extra,
+        layer3: r.layer3, auto_trigger: r.auto_trigger, extra: r.extra, plan: r.plan, tags: r.tags,
       };
       if (JSON.stringify(got) !== JSON.stringify(want)) expect({ text, got }).toEqual({ text, got: want });
     }), 300);

@@ -291,9 +291,10 @@ describe("mindsave scan", () => {
     // Ids, clocks, times and checked values; hosts and roots are written again by every command from the machine itself.
     const notFreeText: Record<string, string[]> = {
       hosts: ["*"], roots: ["*"], failure_counts: ["*"], signals: [],
-      projects: ["identity", "created_at", "merged_into"], snapshots: ["kind", "status", "created_at", "version", "saved_host"],
+      projects: ["identity", "created_at", "merged_into"], snapshots: ["kind", "status", "created_at", "version", "saved_host", "saved_agent"],
       failures: ["scope", "rejected_by", "confidence", "schema_version", "first_seen", "last_seen"], failure_links: ["failure_id", "kind"],
       tool_calls: [], sync_peers: ["store_id", "last_sync"],
+      rules: ["scope", "created_at"], facts: ["scope", "confidence", "created_at", "confirmed_at", "expires_at"], retirements: ["kind", "retired_at"],
     };
     const missed: string[] = [];
     for (const t of [...SYNCED_TABLES.map((x) => x.name), "sync_peers"]) {

@@ -9,6 +9,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSy
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { REPO, dumpStore, gitRepo, laptop, ok, okJson, run, sql, tempDir, type RunOptions } from "./helpers.ts";
+import { SCHEMA_VERSION } from "../src/store/migrations.ts";
 
 /** Every file of a folder, by name, for "not one byte changed" checks. */
 function files(dir: string): Map<string, Buffer> {
@@ -346,18 +347,21 @@ describe("backups and eject", () => {
     for (const t of triggers) await sql(db, `DROP TRIGGER "${t.name}"`);
     await sql(db, "DROP TABLE changes");
     await sql(db, "DROP TABLE sync_peers");
+    // … and what migration 4 adds.
+    for (const t of ["rules", "facts", "retirements"]) await sql(db, `DROP TABLE ${t}`);
+    for (const c of ["plan", "tags", "saved_agent"]) await sql(db, `ALTER TABLE snapshots DROP COLUMN ${c}`);
     await sql(db, "UPDATE meta SET value = '2' WHERE key = 'schema_version'");
     // SQLite's own bookkeeping table (left empty by the drop) is not data: a copy need not keep it.
     const rows = async (file: string) => (await dumpStore(file)).replace("## sqlite_sequence\n", "");
     const old = await rows(db);
     const r = await ok(["load", "--home", home], golden.opts);
     expect(r.stdout).toContain(`goal number ${SNAPSHOTS}`);
-    expect(r.stderr).toContain("from schema 2 to 3");
+    expect(r.stderr).toContain(`from schema 2 to ${SCHEMA_VERSION}`);
     const backups = readdirSync(home).filter((f) => f.startsWith("mindsave.db.bak-"));
     expect(backups).toHaveLength(1);
     expect(r.stderr).toContain(join(home, backups[0]));
     expect(await rows(join(home, backups[0]))).toBe(old);
-    expect((await sql(db, "SELECT value FROM meta WHERE key = 'schema_version'"))[0].value).toBe("3");
+    expect((await sql(db, "SELECT value FROM meta WHERE key = 'schema_version'"))[0].value).toBe(String(SCHEMA_VERSION));
   });
 
   test("eject folds a write-ahead log with content into mindsave.db; on a drive it says the drive can go", async () => {
