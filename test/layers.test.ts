@@ -104,8 +104,10 @@ describe("layers", () => {
     for (const f of users) expect(staticImports(withoutTypeImports(read(f)))).not.toContain("@libsql/client");
   });
 
-  test("the entry point and cli.ts import no command, engine or store module statically", () => {
-    for (const f of ["src/main.ts", "src/cli.ts"]) {
+  test("the entry point and the command declarations (cli.ts, cli-*.ts) import no command, engine or store module statically", () => {
+    const declarations = SRC.map(rel).filter((f) => /^src\/cli(-[a-z]+)?\.ts$/.test(f));
+    expect(declarations).toContain("src/cli-memory.ts");
+    for (const f of ["src/main.ts", ...declarations]) {
       expect(localImports(join(REPO, f)).filter((i) => /^src\/(commands|engine|store)\//.test(i))).toEqual([]);
     }
   });
