@@ -269,7 +269,7 @@ describe("the MCP server answers every line and keeps serving", () => {
     expect(lines[4]).toMatchObject({ id: null, error: { code: -32600 } });
     await send(msg({ jsonrpc: "2.0", id: 4, method: "tools/list" }), 6);
     expect(lines[5].id).toBe(4);
-    expect(lines[5].result.tools.map((x: any) => x.name).sort()).toEqual(["fail", "list", "load", "recall", "save"]);
+    expect(lines[5].result.tools.map((x: any) => x.name).sort()).toEqual(["diff", "fact", "facts", "fail", "list", "load", "plan", "recall", "retire", "rules", "save"]);
     // Control characters in arguments are removed on the way in; a 100 KB goal is a tool error.
     await send(msg({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "save", arguments: { goal: "before\u0000after", layer3: "red\u001b[31m text" } } }), 7);
     expect(lines[6].result.isError).toBeFalsy();
