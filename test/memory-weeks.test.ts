@@ -239,7 +239,8 @@ describe("diff and tags", () => {
 describe("sync, export and import of rules, facts and retirements", () => {
   test("rules and facts travel between laptops; a removal travels as a tombstone; export/import keeps them with their times", async () => {
     const w = twoLaptops();
-    await w.a.cli(["save", "--goal", "Ship the shop", "--constraint", "prices in cents"]);
+    await w.a.cli(["save", "--goal", "Ship the shop", "--constraint", "prices in cents", "--tag", "sprint-3"]);
+    await w.a.cli(["plan", "set", "--item", "[x] cart", "--item", "[>] checkout"]);
     await w.a.cli(["rules", "add", "Run bun test before every commit"]);
     await w.a.cli(["fact", "payments sandbox is down", "--ttl", "1d"]);
     await w.a.cli(["retire", "prices in cents"]);
@@ -252,6 +253,8 @@ describe("sync, export and import of rules, facts and retirements", () => {
     expect(onB).toContain("- Run bun test before every commit");
     expect(onB).toContain("payments sandbox is down");
     expect(onB).not.toContain("prices in cents");
+    expect(onB).toContain("plan 1/2 · now: checkout");
+    expect((await w.b.json(["snapshots", "list", "--tag", "sprint-3"])).snapshots.length).toBe(1);
     await w.b.cli(["rules", "remove", "1"]);
     await w.b.cli(["sync", w.drive]);
     await w.a.cli(["sync", w.drive]);
