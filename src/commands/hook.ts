@@ -1,10 +1,11 @@
-// `mindsave hook <event>`: what a Claude Code hook runs. It reads the hook's JSON on stdin, is
-// quiet and quick, and never blocks the agent: any trouble is one line on stderr and exit 0.
+// `mindsave hook <event> [--agent NAME]`: what an agent's hook runs (Claude Code's without
+// --agent). It reads the hook's JSON on stdin, is quiet and quick, and never blocks the agent: any
+// trouble is one line on stderr and exit 0.
 import { Session } from "../engine/session.ts";
-import type { HookPayload } from "../engine/agents/autosave.ts";
 import { HOOK_ARGS } from "../engine/agents/hooks.ts";
-import { onCheckpoint, onPostToolUse, onSessionStart } from "../engine/agents/hook-events.ts";
-import { onPostToolUseFailure, onUserPromptSubmit } from "../engine/agents/semantic.ts";
+import { agentKindNames } from "../engine/agents/kinds/index.ts";
+import { readHook, runHook } from "../engine/agents/kinds/runtime.ts";
+import type { HookEvent } from "../engine/agents/kinds/kind.ts";
 import type { GlobalOptions } from "../types.ts";
 
 const EVENTS = HOOK_ARGS;
@@ -32,9 +33,9 @@ async function readPayload(max: number): Promise<string | null> {
   return Buffer.concat(parts).toString("utf8");
 }
 
-export async function run(_o: unknown, args: string[], g: GlobalOptions): Promise<number> {
+export async function run(o: { agent?: string }, args: string[], g: GlobalOptions): Promise<number> {
   const event = args[0];
-  const note = (msg: string) => process.stderr.write(`mindsave hook ${event ?? ""}: ${msg}\n`);
+  const note = (msg: string) => process.stderr.write(`mindsave hook ${event ?? ""}${o.agent ? ` --agent ${o.agent}` : ""}: ${msg}\n`);
   // A hook that hangs is worse than none: give up quietly well inside the agent's own timeout.
   const watchdog = setTimeout(() => {
     note(`gave up after ${BUDGET_MS / 1000} s`);
@@ -47,12 +48,16 @@ export async function run(_o: unknown, args: string[], g: GlobalOptions): Promis
       note(`unknown event; use one of ${EVENTS.join(", ")}`);
       return 0;
     }
+    if (o.agent !== undefined && !agentKindNames().includes(o.agent)) {
+      note(`unknown agent; use one of ${agentKindNames().join(", ")}`);
+      return 0;
+    }
     const raw = await readPayload(MAX_PAYLOAD_BYTES);
     if (raw === null) {
       note(`stdin is over ${MAX_PAYLOAD_BYTES / 1024 / 1024} MB; nothing done`);
       return 0;
     }
-    let payload: HookPayload = {};
+    let payload: Record<string, unknown> = {};
     if (raw.trim()) {
       try {
         payload = JSON.parse(raw);
@@ -60,16 +65,17 @@ export async function run(_o: unknown, args: string[], g: GlobalOptions): Promis
         note("stdin was not JSON; nothing done");
         return 0;
       }
+      if (!payload || typeof payload !== "object" || Array.isArray(payload)) {
+        note("stdin was not a JSON object; nothing done");
+        return 0;
+      }
     }
-    const cwd = payload.cwd || process.env.CLAUDE_PROJECT_DIR || process.cwd();
+    const call = readHook(o.agent, event as HookEvent, payload, process.env);
+    if (!call) return 0; // checked above
+    const cwd = (typeof call.payload.cwd === "string" && call.payload.cwd) || process.env.CLAUDE_PROJECT_DIR || process.cwd();
     session = await Session.open({ home: g.home, workspace: g.workspace, cwd }, { write: true });
-    const outcome =
-      event === "session-start" ? await onSessionStart(session, payload)
-      : event === "user-prompt-submit" ? await onUserPromptSubmit(session, payload)
-      : event === "post-tool-use" ? await onPostToolUse(session, payload)
-      : event === "post-tool-use-failure" ? await onPostToolUseFailure(session, payload)
-      : await onCheckpoint(session, payload, event as "pre-compact" | "stop" | "session-end");
-    if (outcome.output) process.stdout.write(JSON.stringify(outcome.output) + "\n");
+    const out = await runHook(session, call);
+    if (out) process.stdout.write(out);
     return 0;
   } catch (e) {
     note((e as Error)?.message?.split("\n")[0] ?? String(e));

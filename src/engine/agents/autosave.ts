@@ -44,6 +44,8 @@ export interface HookFacts {
   sessionId: string | null;
   /** Stop's `last_assistant_message`: the final reply even when the transcript lags behind it. */
   lastReply?: string;
+  /** The agent whose hook this is (`hook --agent`): the snapshot records who saved it. */
+  agent?: string;
 }
 
 export interface AutoContext extends HookFacts {
@@ -103,6 +105,7 @@ export function autoSnapshotInput(facts: TranscriptFacts, c: AutoContext): Snaps
   if (todos.length) input.plan = planOrNull(todos);
   input.topic = newest?.topic.replace(/^(ovf_)+/i, "") || undefined;
   input.auto_trigger = { reason: c.reason, tool_calls_since_last: c.toolCalls, ...(sessionId ? { session_id: sessionId } : {}) };
+  if (c.agent) input.agent = c.agent;
   const l3: string[] = [];
   if (done.length) l3.push("### Completed Steps", ...done.map((t, i) => `${i + 1}. ${t.content}`));
   const changes = facts.patches.map((p) => ` ${c.root && isAbsoluteAny(p.path) ? toStoredPath(p.path, c.root, c.root) : p.path} | +${p.added} -${p.removed}`);
@@ -110,6 +113,8 @@ export function autoSnapshotInput(facts: TranscriptFacts, c: AutoContext): Snaps
   if (changes.length || stat) l3.push("", "### File Changes", ...(changes.length ? changes : []), ...(stat ? ["", "git diff --stat:", stat] : []));
   const recent = facts.tool_uses.slice(-5);
   if (recent.length) l3.push("", "### Recent Tool Calls", ...recent.map((t, i) => `${i + 1}. ${t.name} ${toolTarget(t)}${t.is_error ? " (failed)" : ""}`));
+  // Readers that track the newest prompt (not Claude Code's) say what was asked last.
+  if (facts.last_prompt && facts.last_prompt !== facts.first_prompt) l3.push("", "### Last Prompt", oneLine(facts.last_prompt, 500));
   if (c.lastReply?.trim()) l3.push("", "### Last Reply", c.lastReply.trim().slice(0, 1000));
   input.layer3 = l3.join("\n").trim();
   return input;
@@ -151,9 +156,12 @@ export interface HookPayload {
   [k: string]: unknown;
 }
 
+/** What a hook flow has to say, agent-neutral: each agent's module renders it in its own output shape. */
 export interface HookOutcome {
-  /** JSON for the agent on stdout, or nothing. */
-  output?: Record<string, unknown>;
+  /** For the model (Claude Code: hookSpecificOutput.additionalContext). */
+  context?: string;
+  /** For the person (Claude Code: systemMessage). */
+  message?: string;
   saved?: string;
 }
 
@@ -161,6 +169,7 @@ export function hookFacts(p: HookPayload): HookFacts {
   return {
     sessionId: typeof p.session_id === "string" && p.session_id ? p.session_id : null,
     lastReply: typeof p.last_assistant_message === "string" && p.last_assistant_message.trim() ? p.last_assistant_message : undefined,
+    ...(typeof p._agent === "string" ? { agent: p._agent } : {}),
   };
 }
 

@@ -2,14 +2,17 @@
 // afresh), post-tool-use (measured pressure: a checkpoint at YELLOW, an emergency snapshot and a
 // warning at RED), and pre-compact, stop and session-end (snapshots from the transcript).
 import { cooldownOver, decideAutoSave, recompute, recordToolCall, recordTurn, type AutoSaveDecision } from "./signal.ts";
-import { lastUsage, readTranscript } from "./transcript.ts";
 import { contextWindow, hookFacts, logToolCalls, newestSnapshot, sessionNote, writeAuto, type HookOutcome, type HookPayload } from "./autosave.ts";
 import { callTarget, hookSignal, latestModel, noteOf, recovered, withNote, type HookSignal, type SessionNote } from "./session-notes.ts";
 import { loadCommand } from "./skill.ts";
 import { loadSnapshot } from "../snapshots/restore.ts";
 import { stripControl } from "../snapshots/input-limits.ts";
+import type { Usage } from "./transcript.ts";
 import type { SaveResult } from "../snapshots/save.ts";
 import type { Session } from "../session.ts";
+import { CLAUDE_SOURCE } from "./kinds/claude.ts";
+import { canRead, factsFor } from "./kinds/trail.ts";
+import type { TranscriptSource } from "./kinds/kind.ts";
 
 const put = (s: HookSignal) => s as unknown as Record<string, unknown>;
 
@@ -45,21 +48,37 @@ export async function onSessionStart(session: Session, p: HookPayload): Promise<
     });
   }
   if (!ctx) return {};
-  const newest = await newestSnapshot(session, ctx.project.id);
-  if (!newest) return {};
-  // After a resume, a fork or a compaction the agent carries on; a fresh start or /clear may be
-  // about something else, so there the block is offered as context, not as an order to continue.
-  const r = await loadSnapshot(session, newest, ctx, { resume: !p.source || CONTINUING.has(p.source) });
+  const context = await restoreContext(session, p.source);
+  if (context === undefined) return {};
   // Once per session: which project this checkout was taken as, when it could be several.
-  const notice = session.notices.length ? { systemMessage: `MindSave: ${session.notices.join(" ")}` } : {};
-  return { output: { ...notice, hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: r.block.text } } };
+  return { context, ...(session.notices.length ? { message: `MindSave: ${session.notices.join(" ")}` } : {}) };
+}
+
+/**
+ * The newest snapshot's restore block for the current project (undefined: none). After a resume,
+ * a fork or a compaction the agent carries on; a fresh start or /clear may be about something
+ * else, so there the block is offered as context, not as an order to continue.
+ */
+export async function restoreContext(session: Session, source?: string): Promise<string | undefined> {
+  const ctx = await session.project({ create: false });
+  const newest = ctx ? await newestSnapshot(session, ctx.project.id) : null;
+  if (!ctx || !newest) return undefined;
+  const r = await loadSnapshot(session, newest, ctx, { resume: !source || CONTINUING.has(source) });
+  return r.block.text;
 }
 
 const pct = (x: number) => Math.round(x * 100);
 
-/** A warning for the user (systemMessage) and the same facts for the model (additionalContext). */
-function warning(user: string, model: string): Record<string, unknown> {
-  return { systemMessage: user, hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: model } };
+/** The window a fill is measured against: MINDSAVE_CONTEXT_WINDOW, else the one the transcript records, else the model's. */
+function windowOf(usage: Usage, model: string | undefined, env: NodeJS.ProcessEnv): number {
+  const fromEnv = Number(env.MINDSAVE_CONTEXT_WINDOW);
+  if (!(Number.isFinite(fromEnv) && fromEnv > 1000) && usage.window && usage.window > 1000) return usage.window;
+  return contextWindow(model ?? usage.model, env, usage.context);
+}
+
+/** A warning for the user and the same facts for the model. */
+function warning(user: string, model: string): Pick<HookOutcome, "message" | "context"> {
+  return { message: user, context: model };
 }
 
 /**
@@ -68,22 +87,22 @@ function warning(user: string, model: string): Record<string, unknown> {
  * cooldown) and says so; a call that succeeds after failing twice writes one silently; RED writes
  * an emergency Layer 1 snapshot and warns, once per cooldown, even when nothing new was saved.
  */
-export async function onPostToolUse(session: Session, p: HookPayload): Promise<HookOutcome> {
-  const usage = p.transcript_path ? lastUsage(p.transcript_path) : null;
+export async function onPostToolUse(session: Session, p: HookPayload, src: TranscriptSource = CLAUDE_SOURCE): Promise<HookOutcome> {
+  const usage = src.usage(p);
   const now = session.now();
   const hook = hookFacts(p);
   const tool = String(p.tool_name ?? "");
   const input = p.tool_input && typeof p.tool_input === "object" ? p.tool_input : {};
-  const file = typeof input.file_path === "string" ? input.file_path : null;
+  const edited = tool ? src.editedFiles(tool, input) : [];
   const { signal, projectId, note, failedBefore } = await session.write(async (w) => {
     const ctx = await session.project({ create: true, w });
     let s = recordToolCall(hookSignal((await w.getSignal(ctx.project.id))?.data), now) as HookSignal;
     const before = noteOf(s, hook.sessionId);
-    if (usage) s.estimated_tokens_ratio = Math.round((usage.context / contextWindow(before?.model ?? usage.model, session.env, usage.context)) * 1000) / 1000;
+    if (usage) s.estimated_tokens_ratio = Math.round((usage.context / windowOf(usage, before?.model, session.env)) * 1000) / 1000;
     const back = before && tool ? recovered(before, tool, callTarget(tool, input)) : { failed: 0, note: before };
     if (back.failed) s = withNote(s, hook.sessionId, now, () => back.note!);
     const sessionFiles = new Set(s.session_files ?? []);
-    if (file && ["Edit", "Write", "MultiEdit", "NotebookEdit"].includes(tool)) sessionFiles.add(file);
+    for (const file of edited) sessionFiles.add(file);
     s.session_files = [...sessionFiles].slice(-50);
     s.active_files = Math.max(s.active_files, sessionFiles.size);
     s = recompute(s, now) as HookSignal;
@@ -95,17 +114,17 @@ export async function onPostToolUse(session: Session, p: HookPayload): Promise<H
   let decision: AutoSaveDecision = decideAutoSave(signal, now);
   // The spec's "error recovered": failed twice or more, then succeeded. A checkpoint, if the cooldown allows.
   if (decision.action === "none" && failedBefore >= 2 && cooldownOver(signal, now)) decision = { action: "checkpoint", reason: "error-recovered", cooling: false };
-  if (decision.action === "none" || !p.transcript_path) return {};
-  if (decision.action === "emergency") return onRed(session, p, signal, projectId, note);
+  if (decision.action === "none" || !canRead(src, p)) return {};
+  if (decision.action === "emergency") return onRed(session, p, signal, projectId, note, src);
   if (note?.no_save) return {};
-  const saved = await writeAuto(session, readTranscript(p.transcript_path), hook, decision.reason, {});
+  const saved = await writeAuto(session, await factsFor(session, src, p), hook, decision.reason, {});
   if (!saved) return {};
   // Only pressure is worth a word; the tool-count and recovery checkpoints are silent (the spec).
   if (decision.reason !== "context-pressure") return { saved: saved.snapshot.name };
   const ratio = pct(signal.estimated_tokens_ratio);
   return {
     saved: saved.snapshot.name,
-    output: warning(
+    ...warning(
       `Context pressure rising (${ratio}%). MindSave auto-checkpoint saved: ${saved.snapshot.name}.`,
       `MindSave: the context window is ${ratio}% full (warning threshold ${pct(signal.thresholds.warning)}%). The task state was checkpointed automatically as snapshot ${saved.snapshot.name}.`,
     ),
@@ -113,14 +132,14 @@ export async function onPostToolUse(session: Session, p: HookPayload): Promise<H
 }
 
 /** RED, at most once per cooldown: an emergency Layer 1 snapshot when Layer 1 changed, and always the warning. */
-async function onRed(session: Session, p: HookPayload, signal: HookSignal, projectId: string, note: SessionNote | null): Promise<HookOutcome> {
+async function onRed(session: Session, p: HookPayload, signal: HookSignal, projectId: string, note: SessionNote | null, src: TranscriptSource): Promise<HookOutcome> {
   const now = session.now();
   const { sessionId } = hookFacts(p);
   // Per session (two sessions in one project each hear it); without a session id, per project.
   const last = sessionId ? { time: note?.red_at, turn: note?.red_turn } : { time: signal.last_emergency_time, turn: signal.last_emergency_turn };
   if (last.time && !cooldownOver({ ...signal, last_auto_save_time: last.time, last_auto_save_turn: last.turn ?? signal.turn }, now)) return {};
   let saved: SaveResult | null = null;
-  if (!note?.no_save) saved = await writeAuto(session, readTranscript(p.transcript_path!), hookFacts(p), "context-critical", { overflow: true });
+  if (!note?.no_save) saved = await writeAuto(session, await factsFor(session, src, p), hookFacts(p), "context-critical", { overflow: true });
   await session.write(async (w) => {
     const s = hookSignal((await w.getSignal(projectId))?.data);
     const marked = { ...s, last_emergency_time: now.toISOString(), last_emergency_turn: s.turn };
@@ -136,7 +155,7 @@ async function onRed(session: Session, p: HookPayload, signal: HookSignal, proje
     : note?.no_save ? "MindSave is not saving this session (you said not to)." : "MindSave has no snapshot of this task yet.";
   return {
     ...(saved ? { saved: saved.snapshot.name } : {}),
-    output: warning(
+    ...warning(
       `⚠️ Context overflow imminent (${ratio}%). ${what} Start a new conversation with ${load} to continue (or run /compact).`,
       `MindSave: the context window is ${ratio}% full, past the critical threshold (${pct(signal.thresholds.critical)}%). ${what} A new conversation restores the task with ${load}; /compact continues it here.`,
     ),
@@ -149,7 +168,7 @@ async function onRed(session: Session, p: HookPayload, signal: HookSignal, proje
  * without reading the transcript. Compaction and the end of a session lose context, so they
  * always save (unless nothing changed). Nothing is saved in a session the user said not to save.
  */
-export async function onCheckpoint(session: Session, p: HookPayload, event: "pre-compact" | "stop" | "session-end"): Promise<HookOutcome> {
+export async function onCheckpoint(session: Session, p: HookPayload, event: "pre-compact" | "stop" | "session-end", src: TranscriptSource = CLAUDE_SOURCE): Promise<HookOutcome> {
   const now = session.now();
   const hook = hookFacts(p);
   let note: SessionNote | null;
@@ -163,8 +182,8 @@ export async function onCheckpoint(session: Session, p: HookPayload, event: "pre
     note = n;
     if (decideAutoSave({ ...signal, pressure_state: "YELLOW" }, now).action !== "checkpoint") return {};
   } else note = await sessionNote(session, hook.sessionId);
-  if (note?.no_save || !p.transcript_path) return {};
-  const facts = readTranscript(p.transcript_path);
+  if (note?.no_save || !canRead(src, p)) return {};
+  const facts = await factsFor(session, src, p);
   if (facts.tool_uses.length) {
     await session.write(async (w) => {
       const ctx = await session.project({ create: true, w });

@@ -6,12 +6,14 @@
 // (rejected by the system), recorded with the next full snapshot unless it succeeds first.
 // Both are quiet: they print nothing (stdout of UserPromptSubmit would reach the model).
 import { recompute, recordToolCall } from "./signal.ts";
-import { readTranscript } from "./transcript.ts";
 import { hookFacts, logToolCalls, sessionNote, writeAuto, type HookOutcome, type HookPayload } from "./autosave.ts";
 import { addConstraint, callTarget, countFailure, hookSignal, noteOf, withNote, type HookSignal, type SessionNote } from "./session-notes.ts";
 import { redact, redactHead } from "../snapshots/redact.ts";
 import { stripControl } from "../snapshots/input-limits.ts";
 import type { Session } from "../session.ts";
+import { CLAUDE_SOURCE } from "./kinds/claude.ts";
+import { canRead, factsFor } from "./kinds/trail.ts";
+import type { TranscriptSource } from "./kinds/kind.ts";
 
 export interface PromptSignals {
   /** The user is ending the session: save now. */
@@ -48,7 +50,7 @@ export function readPrompt(prompt: string): PromptSignals {
 const put = (s: HookSignal) => s as unknown as Record<string, unknown>;
 
 /** user-prompt-submit: notes a correction or "don't save" for the session; an ending saves now. Prints nothing. */
-export async function onUserPromptSubmit(session: Session, p: HookPayload): Promise<HookOutcome> {
+export async function onUserPromptSubmit(session: Session, p: HookPayload, src: TranscriptSource = CLAUDE_SOURCE): Promise<HookOutcome> {
   const said = readPrompt(typeof p.prompt === "string" ? stripControl(p.prompt).slice(0, 10_000) : "");
   if (!said.ending && !said.correction && !said.noSave) return {};
   const hook = hookFacts(p);
@@ -67,11 +69,11 @@ export async function onUserPromptSubmit(session: Session, p: HookPayload): Prom
       return noteOf(s, hook.sessionId);
     });
   }
-  if (!said.ending || said.noSave || !p.transcript_path) return {};
+  if (!said.ending || said.noSave || !canRead(src, p)) return {};
   note ??= await sessionNote(session, hook.sessionId);
   if (note?.no_save) return {};
   // The spec's "user-ending": capture everything now (writeAuto skips a session the user said not to save).
-  const facts = readTranscript(p.transcript_path);
+  const facts = await factsFor(session, src, p);
   if (!facts.tool_uses.length) return {};
   await session.write(async (w) => {
     const ctx = await session.project({ create: true, w });

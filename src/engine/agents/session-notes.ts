@@ -30,8 +30,22 @@ export interface SessionNote {
   /** When RED was last handled in this session (its emergency snapshot and warning), and at which turn. */
   red_at?: string;
   red_turn?: number;
+  /** What this session's hooks saw, for agents whose transcript says nothing we can read (kinds/trail.ts). */
+  trail?: Trail;
+  /** Per event, the hook configuration (`--agent`) that last handled it: an agent that also runs Claude Code's hooks fires twice. */
+  fired?: Record<string, { at: string; via: string }>;
   /** When a hook last saw this session (the oldest are forgotten first). */
   seen: string;
+}
+
+/** A session as its hook payloads told it: prompts, tool calls, edited files, the task list. Bounded. */
+export interface Trail {
+  first_prompt?: string;
+  last_prompt?: string;
+  started?: string;
+  tools?: { name: string; field?: string; target: string; at: string; failed?: boolean }[];
+  files?: string[];
+  todos?: { content: string; status: string }[];
 }
 
 /** The signal row as the hooks store it: the spec's fields plus the hooks' bookkeeping. */

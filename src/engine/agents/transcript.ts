@@ -60,6 +60,8 @@ export interface Usage {
   model: string | null;
   /** input + cache read + cache creation: what the model saw. */
   context: number;
+  /** The model's context window when the transcript records it (Codex's token_count). */
+  window?: number;
 }
 
 export interface TranscriptFacts {
@@ -68,6 +70,8 @@ export interface TranscriptFacts {
   started_at: string | null;
   cwd: string | null;
   first_prompt: string | null;
+  /** The newest prompt, where a reader tracks it (not Claude Code's: its snapshots never used one). */
+  last_prompt?: string | null;
   usage: Usage | null;
   todos: Todo[] | null;
   edited_files: string[];
@@ -80,7 +84,15 @@ export interface TranscriptFacts {
 
 type Line = Record<string, any>;
 
-function parseLine(text: string): Line | null {
+/** Facts that know nothing yet. */
+export function emptyFacts(): TranscriptFacts {
+  return {
+    session_id: null, started_at: null, cwd: null, first_prompt: null, usage: null, todos: null,
+    edited_files: [], tool_uses: [], patches: [], compactions: 0, skipped_bytes: 0,
+  };
+}
+
+export function parseLine(text: string): Line | null {
   try {
     const v = JSON.parse(text);
     return v && typeof v === "object" ? v : null;
@@ -197,10 +209,10 @@ const EDIT_TOOLS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
 
 const str = (v: unknown): string | null => (typeof v === "string" ? stripControl(v) : null);
 /** A text as facts keep it: control characters stripped, secrets redacted, at most `max` characters. */
-const clean = (v: string, max = TEXT_MAX): string => redactHead(v, max, stripControl);
+export const clean = (v: string, max = TEXT_MAX): string => redactHead(v, max, stripControl);
 
 /** The parts of a tool's input that facts and `toolTarget` use, without control characters or secrets. */
-function slimInput(input: Record<string, unknown>): Record<string, unknown> {
+export function slimInput(input: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k of INPUT_KEYS) if (typeof input[k] === "string") out[k] = clean(input[k] as string, INPUT_TEXT_MAX);
   if (Array.isArray(input.todos)) {
@@ -212,10 +224,7 @@ function slimInput(input: Record<string, unknown>): Record<string, unknown> {
 
 /** Collects facts line by line; `identity` lines (the head of a long file) give only who and when. */
 class Collector {
-  readonly facts: TranscriptFacts = {
-    session_id: null, started_at: null, cwd: null, first_prompt: null, usage: null, todos: null,
-    edited_files: [], tool_uses: [], patches: [], compactions: 0, skipped_bytes: 0,
-  };
+  readonly facts: TranscriptFacts = emptyFacts();
   private errors = new Set<string>();
   // Insertion order is recency: an edited file is deleted and added again.
   private edited = new Set<string>();
@@ -290,23 +299,36 @@ class Collector {
 }
 
 /**
+ * Each line of a transcript within the read budget, with its byte offset: the whole file when it
+ * is at most `head + tail` bytes, else the first `head` bytes as `identity` lines (who and when
+ * only) and the last `tail` bytes. Gives the bytes skipped between the two, or null for a missing
+ * file or anything not a regular file. Every agent's reader goes through here.
+ */
+export function scanLines(path: string, budget: { head?: number; tail?: number }, fn: (text: string, offset: number, identity: boolean) => void): number | null {
+  const head = budget.head ?? HEAD_BYTES, tail = budget.tail ?? TAIL_BYTES;
+  return withTranscript(path, null as number | null, (fd, size) => {
+    if (size <= head + tail) {
+      eachLine(fd, 0, size, true, (text, at) => fn(text, at, false));
+      return 0;
+    }
+    eachLine(fd, 0, head, false, (text, at) => fn(text, at, true));
+    eachLine(fd, size - tail, size, true, (text, at) => fn(text, at, false));
+    return size - tail - head;
+  });
+}
+
+/**
  * The facts of a transcript, within the read budget: the whole file when it is at most
  * `head + tail` bytes, else its identity from the first `head` bytes and its facts from the last
  * `tail` bytes (see the top of this file for what that leaves out).
  */
 export function readTranscript(path: string, budget: { head?: number; tail?: number } = {}): TranscriptFacts {
-  const head = budget.head ?? HEAD_BYTES, tail = budget.tail ?? TAIL_BYTES;
   const c = new Collector();
-  return withTranscript(path, c.facts, (fd, size) => {
-    if (size <= head + tail) {
-      eachLine(fd, 0, size, true, (text, at) => c.add(text, at, false));
-    } else {
-      eachLine(fd, 0, head, false, (text, at) => c.add(text, at, true));
-      eachLine(fd, size - tail, size, true, (text, at) => c.add(text, at, false));
-      c.facts.skipped_bytes = size - tail - head;
-    }
-    return c.done();
-  });
+  const skipped = scanLines(path, budget, (text, at, identity) => c.add(text, at, identity));
+  if (skipped === null) return c.facts;
+  const facts = c.done();
+  facts.skipped_bytes = skipped;
+  return facts;
 }
 
 /** What a tool call was about, in a few words: its file, command, pattern or URL. */

@@ -1,0 +1,27 @@
+// Claude Code: the payloads are already the hooks' shape, the transcript is transcript.ts's JSONL,
+// and the output is `hookSpecificOutput` JSON. Source: code.claude.com/docs/en/hooks.
+import { lastUsage, readTranscript, emptyFacts } from "../transcript.ts";
+import { hookSpecificJson, stamped, type AgentKind, type HookEvent, type TranscriptSource } from "./kind.ts";
+import type { HookPayload } from "../autosave.ts";
+
+const EDIT_TOOLS = ["Edit", "Write", "MultiEdit", "NotebookEdit"];
+
+export const CLAUDE_SOURCE: TranscriptSource = {
+  facts: (p) => (p.transcript_path ? readTranscript(p.transcript_path) : emptyFacts()),
+  usage: (p) => (p.transcript_path ? lastUsage(p.transcript_path) : null),
+  editedFiles(tool, input) {
+    const file = typeof input.file_path === "string" ? input.file_path : null;
+    return file && EDIT_TOOLS.includes(tool) ? [file] : [];
+  },
+  trail: false,
+};
+
+/** Claude Code's own names of the events whose output takes context. */
+const CONTEXT_EVENTS: Partial<Record<HookEvent, string>> = { "session-start": "SessionStart", "post-tool-use": "PostToolUse" };
+
+export const claude: AgentKind = {
+  id: "claude",
+  parse: (event, raw) => ({ event, payload: stamped(raw as HookPayload, "claude") }),
+  source: CLAUDE_SOURCE,
+  render: (event, reply) => hookSpecificJson(CONTEXT_EVENTS[event], reply),
+};

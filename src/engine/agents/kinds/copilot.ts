@@ -1,0 +1,92 @@
+// GitHub Copilot CLI. Payloads: github/docs content/copilot/reference/copilot-cli-reference/
+// cli-hooks-reference.md — camelCase for the camelCase events our hooks use (sessionId, timestamp
+// in ms, cwd; sessionStart source/initialPrompt; userPromptSubmitted prompt; postToolUse toolName,
+// toolArgs, toolResult{resultType, textResultForLlm}; agentStop and preCompact transcriptPath,
+// trigger), snake_case when it runs Claude Code's PascalCase hooks (session_id, tool_input,
+// tool_result{result_type}, transcript_path). Output: one JSON object; sessionStart and postToolUse
+// take a top-level `additionalContext` (sessionStart's is used from v1.0.11, per the notes; the
+// docs' table still says its output is not processed); the other events print nothing.
+// Transcript: the session's event log (github/copilot-sdk nodejs/src/generated/session-events.ts:
+// lines {type, data, id, timestamp, parentId}; session.start {sessionId, startTime, context.cwd,
+// selectedModel}, user.message {content}, tool.execution_start {toolCallId, toolName, arguments},
+// tool.execution_complete {toolCallId, success}, session.compaction_start {currentTokens,
+// tokenLimit}). That transcriptPath names this log is not documented: when it gives nothing the
+// hooks' own trail stands in.
+import { parseLine, scanLines, type TranscriptFacts } from "../transcript.ts";
+import { FactsBuilder } from "./facts.ts";
+import { pathOf, pick, record, stamped, text, type AgentKind, type HookEvent, type TranscriptSource } from "./kind.ts";
+import type { HookPayload } from "../autosave.ts";
+
+const EDITS = new Set(["edit", "create", "write", "str_replace", "apply_patch"]);
+
+function addEvent(b: FactsBuilder, raw: string, identity: boolean): void {
+  const e = raw.trim() ? parseLine(raw) : null;
+  const d = e?.data;
+  if (!e || typeof e.type !== "string" || !d || typeof d !== "object") return;
+  const at = typeof e.timestamp === "string" ? e.timestamp : "";
+  if (e.type === "session.start" || e.type === "session.resume") b.identity({ session_id: d.sessionId, started_at: d.startTime ?? at, cwd: d.context?.cwd });
+  if (e.type === "user.message" && typeof d.content === "string") b.prompt(d.content, identity);
+  if (identity) return;
+  if (e.type === "tool.execution_start" && typeof d.toolName === "string") {
+    const args = record(d.arguments) ?? {};
+    const file = pathOf(args);
+    b.tool(String(d.toolCallId ?? at), d.toolName, { ...args, ...(file ? { file_path: file } : {}) }, at);
+    if (file && EDITS.has(d.toolName)) b.edit(file, b.facts.cwd);
+  }
+  if (e.type === "tool.execution_complete" && d.success === false && d.toolCallId) b.failed(String(d.toolCallId));
+  if (e.type === "session.compaction_complete") b.compaction();
+  if (e.type === "session.compaction_start" && typeof d.currentTokens === "number" && d.currentTokens > 0) {
+    b.usage({ input_tokens: d.currentTokens, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, model: text(d.model) ?? null, context: d.currentTokens, ...(typeof d.tokenLimit === "number" && d.tokenLimit > 0 ? { window: d.tokenLimit } : {}) });
+  }
+}
+
+/** The facts of a Copilot CLI session event log. */
+export function readCopilotEvents(path: string, budget: { head?: number; tail?: number } = {}): TranscriptFacts {
+  const b = new FactsBuilder();
+  const skipped = scanLines(path, budget, (raw, _at, identity) => addEvent(b, raw, identity));
+  return b.done(skipped ?? 0);
+}
+
+export const COPILOT_SOURCE: TranscriptSource = {
+  facts: (p) => readCopilotEvents(p.transcript_path ?? ""),
+  // Copilot records no per-request usage in the log (assistant.usage is ephemeral): none measured.
+  usage: () => null,
+  editedFiles: (tool, input) => {
+    const file = pathOf(input);
+    return file && EDITS.has(tool) ? [file] : [];
+  },
+  trail: true,
+};
+
+/** The hooks' shape from either of Copilot's payload spellings. */
+function copilotPayload(raw: Record<string, unknown>): HookPayload {
+  const p: HookPayload = {};
+  const set = (k: string, v: unknown) => v !== undefined && (p[k] = v);
+  set("session_id", pick(raw, "sessionId", "session_id"));
+  set("cwd", pick(raw, "cwd"));
+  set("transcript_path", pick(raw, "transcriptPath", "transcript_path"));
+  set("source", pick(raw, "source"));
+  set("prompt", pick(raw, "prompt", "initialPrompt", "initial_prompt"));
+  set("tool_name", pick(raw, "toolName", "tool_name"));
+  set("tool_input", record(raw.toolArgs ?? raw.tool_input));
+  set("trigger", pick(raw, "trigger"));
+  set("reason", pick(raw, "reason", "stopReason", "stop_reason"));
+  set("model", pick(raw, "model"));
+  return p;
+}
+
+export const copilot: AgentKind = {
+  id: "copilot",
+  parse(event, raw) {
+    const p = copilotPayload(raw);
+    const result = record(raw.toolResult ?? raw.tool_result);
+    const kind = text(result?.resultType) ?? text(result?.result_type);
+    if (event === "post-tool-use" && kind && kind !== "success") {
+      const error = text(result?.textResultForLlm) ?? text(result?.text_result_for_llm) ?? kind;
+      return { event: "post-tool-use-failure", payload: stamped({ ...p, error }, "copilot") };
+    }
+    return { event, payload: stamped(p, "copilot") };
+  },
+  source: COPILOT_SOURCE,
+  render: (event: HookEvent, reply) => (reply.context && (event === "session-start" || event === "post-tool-use") ? JSON.stringify({ additionalContext: reply.context }) + "\n" : ""),
+};

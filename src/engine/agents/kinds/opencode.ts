@@ -1,0 +1,44 @@
+// opencode has no command hooks: MindSave's plugin (written by `hooks install --agent opencode`)
+// runs `mindsave hook EVENT --agent opencode` with the JSON of OpencodePayload (agent-hooks.ts) on
+// stdin and uses what it prints as plain text: session-start → the session's system prompt,
+// pre-compact → the compaction's context (so the summary keeps the task state), post-tool-use →
+// appended to the tool's output; stop prints nothing. Tool arguments are opencode's own
+// (anomalyco/opencode packages/opencode/src/tool: edit and write take `filePath`, bash `command`,
+// todowrite `todos` [{content, status}]). No transcript reaches the hook: the trail stands in.
+import { emptyFacts } from "../transcript.ts";
+import { pathOf, pick, record, stamped, type AgentKind, type TranscriptSource } from "./kind.ts";
+import type { HookPayload } from "../autosave.ts";
+
+const EDITS = new Set(["edit", "write", "patch", "multiedit"]);
+
+export const OPENCODE_SOURCE: TranscriptSource = {
+  facts: () => emptyFacts(),
+  usage: () => null,
+  editedFiles: (tool, input) => {
+    const file = pathOf(input);
+    return file && EDITS.has(tool) ? [file] : [];
+  },
+  trail: true,
+};
+
+export const opencode: AgentKind = {
+  id: "opencode",
+  parse(event, raw) {
+    const p: HookPayload = {};
+    const set = (k: string, v: unknown) => v !== undefined && (p[k] = v);
+    set("session_id", pick(raw, "session_id", "sessionID"));
+    set("cwd", pick(raw, "cwd", "directory", "worktree"));
+    set("source", pick(raw, "source"));
+    set("prompt", pick(raw, "prompt"));
+    set("model", pick(raw, "model"));
+    set("tool_name", pick(raw, "tool_name", "tool"));
+    const input = record(raw.tool_input ?? raw.args);
+    // opencode names a file `filePath`: the hooks read `file_path`.
+    const file = input ? pathOf(input) : undefined;
+    set("tool_input", input ? { ...input, ...(file ? { file_path: file } : {}) } : undefined);
+    return { event, payload: stamped(p, "opencode") };
+  },
+  source: OPENCODE_SOURCE,
+  render: (event, reply) => (reply.context && (event === "session-start" || event === "pre-compact" || event === "post-tool-use") ? reply.context.replace(/\n*$/, "\n") : ""),
+  compactionContext: true,
+};

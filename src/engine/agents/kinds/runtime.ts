@@ -1,0 +1,47 @@
+// `mindsave hook EVENT --agent NAME` as one use case: the agent's payload read into the hooks'
+// shape, the same flows for every agent (restore, pressure, semantic triggers, snapshots), the
+// reply rendered the way that agent's hook configuration accepts it.
+import { onCheckpoint, onPostToolUse, onSessionStart, restoreContext } from "../hook-events.ts";
+import { onPostToolUseFailure, onUserPromptSubmit } from "../semantic.ts";
+import { claimEvent } from "./dedupe.ts";
+import { RUNS_CLAUDE_HOOKS, agentKind, callerOf } from "./index.ts";
+import { recordTrail } from "./trail.ts";
+import type { AgentKind, HookEvent, Reply } from "./kind.ts";
+import type { HookPayload } from "../autosave.ts";
+import type { Session } from "../../session.ts";
+
+export interface HookCall {
+  /** The configuration the hook was installed by (`--agent`): the output's shape. */
+  route: AgentKind;
+  /** The agent that sent the payload (the route, unless another agent ran Claude Code's hooks). */
+  caller: AgentKind;
+  event: HookEvent;
+  payload: HookPayload;
+}
+
+/** A hook call from `--agent` and the payload, or null for an agent we do not know. */
+export function readHook(agent: string | undefined, event: HookEvent, raw: Record<string, unknown>, env: NodeJS.ProcessEnv): HookCall | null {
+  const route = agentKind(agent);
+  if (!route) return null;
+  const caller = callerOf(route, raw);
+  const parsed = caller.parse(event, raw, env);
+  return { route, caller, event: parsed.event, payload: parsed.payload };
+}
+
+/** Runs the hook; gives what to print on stdout ("" for nothing). */
+export async function runHook(session: Session, call: HookCall): Promise<string> {
+  const { route, caller, event, payload: p } = call;
+  const src = caller.source;
+  if (RUNS_CLAUDE_HOOKS.has(caller.id) && !(await claimEvent(session, typeof p.session_id === "string" ? p.session_id : null, event, route.id))) return "";
+  if (src.trail) await recordTrail(session, event, p, src);
+  const outcome =
+    event === "session-start" ? await onSessionStart(session, p)
+    : event === "user-prompt-submit" ? await onUserPromptSubmit(session, p, src)
+    : event === "post-tool-use" ? await onPostToolUse(session, p, src)
+    : event === "post-tool-use-failure" ? await onPostToolUseFailure(session, p)
+    : await onCheckpoint(session, p, event, src);
+  let reply: Reply = { context: outcome.context, message: outcome.message };
+  // Where compaction can carry context (opencode), the summary keeps the task state just saved.
+  if (event === "pre-compact" && route.compactionContext) reply = { context: await restoreContext(session, "compact") };
+  return route.render(event, reply);
+}

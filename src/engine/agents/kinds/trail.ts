@@ -1,0 +1,106 @@
+// For agents whose hooks give no transcript we can read (Cline, opencode; Cursor's CLI and
+// Copilot CLI when the file says nothing), the hooks keep a trail of the session in its note: the
+// prompts, the last tool calls with their targets, the edited files and the task list. A snapshot
+// is then built from that trail instead of a transcript. Bounded: a few dozen items per session.
+import { hasWork, sessionNote, type HookPayload } from "../autosave.ts";
+import { callTarget, hookSignal, withNote, type SessionNote, type Trail } from "../session-notes.ts";
+import { clean, emptyFacts, type TranscriptFacts } from "../transcript.ts";
+import { todoStatus } from "./facts.ts";
+import { record, text, type HookEvent, type TranscriptSource } from "./kind.ts";
+import type { Session } from "../../session.ts";
+
+const KEEP_TOOLS = 20;
+const KEEP_FILES = 20;
+const KEEP_TODOS = 30;
+/** The input keys toolTarget reads, in its order: the trail keeps which one a target came from. */
+const TARGET_KEYS = ["file_path", "notebook_path", "path", "command", "pattern", "url", "query", "description", "prompt"];
+
+/** A task list in a tool's input: `todos` [{content|description, status}] or Cline's `task_progress` checklist. */
+export function todosIn(input: Record<string, unknown>): { content: string; status: string }[] | null {
+  if (Array.isArray(input.todos)) {
+    const list = input.todos.map((t: any) => ({ content: text(t?.content) ?? text(t?.description) ?? "", status: todoStatus(t?.status) })).filter((t) => t.content);
+    return list.length ? list : null;
+  }
+  const progress = text(input.task_progress);
+  if (!progress) return null;
+  const list = progress.split("\n").map((l) => /^\s*[-*]\s*\[([ xX])\]\s*(.+)$/.exec(l)).filter((m): m is RegExpExecArray => !!m)
+    .map((m) => ({ content: m[2].trim(), status: m[1] === " " ? "pending" : "completed" }));
+  // The first open step is the one in progress.
+  const open = list.find((t) => t.status === "pending");
+  if (open) open.status = "in_progress";
+  return list.length ? list : null;
+}
+
+/** The note with what this event's payload adds to the trail. */
+export function noteTrail(n: SessionNote, event: HookEvent, p: HookPayload, src: TranscriptSource, now: Date): SessionNote {
+  const t: Trail = { ...(n.trail ?? {}) };
+  t.started ??= now.toISOString();
+  const prompt = typeof p.prompt === "string" ? clean(p.prompt, 1000).trim() : "";
+  if (prompt && (event === "user-prompt-submit" || event === "session-start")) {
+    t.first_prompt ??= prompt;
+    t.last_prompt = prompt;
+  }
+  const tool = typeof p.tool_name === "string" ? clean(p.tool_name, 200) : "";
+  if (tool && (event === "post-tool-use" || event === "post-tool-use-failure")) {
+    const input = record(p.tool_input) ?? {};
+    const failed = event === "post-tool-use-failure";
+    const field = TARGET_KEYS.find((k) => typeof input[k] === "string" && input[k]);
+    const target = callTarget(tool, input).slice(0, 300);
+    t.tools = [...(t.tools ?? []), { name: tool, ...(field && target ? { field } : {}), target, at: now.toISOString(), ...(failed ? { failed } : {}) }].slice(-KEEP_TOOLS);
+    if (!failed) {
+      const files = src.editedFiles(tool, input).map((f) => clean(f));
+      if (files.length) t.files = [...(t.files ?? []).filter((f) => !files.includes(f)), ...files].slice(-KEEP_FILES);
+      const todos = todosIn(input);
+      if (todos) t.todos = todos.slice(0, KEEP_TODOS).map((x) => ({ content: clean(x.content, 300), status: x.status }));
+    }
+  }
+  return { ...n, trail: t };
+}
+
+/** The events whose payloads carry something for the trail (a prompt, a tool call). */
+const TRAILED = new Set<HookEvent>(["session-start", "user-prompt-submit", "post-tool-use", "post-tool-use-failure"]);
+
+/** Adds this event to the session's trail (one transaction); nothing without a session id or a project to keep it in. */
+export async function recordTrail(session: Session, event: HookEvent, p: HookPayload, src: TranscriptSource): Promise<void> {
+  const sessionId = typeof p.session_id === "string" && p.session_id ? p.session_id : null;
+  if (!sessionId || !src.trail || !TRAILED.has(event)) return;
+  // As session-start does: a project is made here only for a workspace with its own identity.
+  if (!(await session.project({ create: false })) && !session.workspace(false)) return;
+  const now = session.now();
+  await session.write(async (w) => {
+    const ctx = await session.project({ create: true, w });
+    const s = hookSignal((await w.getSignal(ctx.project.id))?.data);
+    await w.putSignal(ctx.project.id, withNote(s, sessionId, now, (n) => noteTrail(n, event, p, src, now)) as unknown as Record<string, unknown>);
+  });
+}
+
+/** Facts from a session's trail: its prompts, the calls it made (stable ids: the tool log adds each once), its files and list. */
+export function trailFacts(trail: Trail | undefined, sessionId: string | null): TranscriptFacts {
+  const f = emptyFacts();
+  if (!trail) return f;
+  f.session_id = sessionId;
+  f.started_at = trail.started ?? null;
+  f.first_prompt = trail.first_prompt ?? null;
+  f.last_prompt = trail.last_prompt ?? null;
+  f.tool_uses = (trail.tools ?? []).map((u) => ({
+    id: `${u.at}|${u.name}|${u.target}`, name: u.name, timestamp: u.at,
+    input: u.field ? { [u.field]: u.target } : {},
+    ...(u.failed ? { is_error: true } : {}),
+  }));
+  f.edited_files = [...(trail.files ?? [])];
+  f.todos = trail.todos?.length ? trail.todos.map((t) => ({ ...t })) : null;
+  return f;
+}
+
+/** A payload the source can read facts from: a transcript path, or a session the trail follows. */
+export function canRead(src: TranscriptSource, p: HookPayload): boolean {
+  return !!p.transcript_path || (src.trail && typeof p.session_id === "string" && !!p.session_id);
+}
+
+/** The session's facts: the transcript's when it has any work in it, else the trail's. */
+export async function factsFor(session: Session, src: TranscriptSource, p: HookPayload): Promise<TranscriptFacts> {
+  const facts = src.facts(p);
+  if (!src.trail || hasWork(facts)) return facts;
+  const sessionId = typeof p.session_id === "string" && p.session_id ? p.session_id : null;
+  return trailFacts((await sessionNote(session, sessionId))?.trail, sessionId);
+}

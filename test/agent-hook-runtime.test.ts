@@ -1,0 +1,216 @@
+// `mindsave hook EVENT --agent NAME` through the real CLI with each agent's own payloads
+// (test/fixtures/agents/payloads.json, sources in its README.md): the exact output shape each
+// agent accepts (no extra keys), nothing where an event must print nothing, snapshots from each
+// agent's transcript or the hooks' trail, Copilot's and Cursor's double firing, and the fail-safe
+// rules for an unknown agent or a bad payload.
+import { describe, expect, test } from "bun:test";
+import { appendFileSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { agentProject, payloads, transcriptFixture } from "./agent-fixtures.ts";
+import { dumpStore, sql } from "./helpers.ts";
+
+const GOAL = "Ship the JWT login";
+
+/** What each agent's session start prints: the restore block under its own key, and nothing else. */
+const START_SHAPE: Record<string, (context: string) => unknown> = {
+  codex: (c) => ({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: c } }),
+  gemini: (c) => ({ hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: c } }),
+  copilot: (c) => ({ additionalContext: c }),
+  cursor: (c) => ({ additional_context: c }),
+  cline: (c) => ({ contextModification: c }),
+};
+
+const TRANSCRIPT: Record<string, string | undefined> = {
+  codex: "codex-rollout.jsonl", gemini: "gemini-session.jsonl", copilot: "copilot-events.jsonl", cursor: "cursor-transcript.jsonl",
+};
+
+/** Claude Code's restore block for the same project and source: every agent must get exactly this text. */
+async function claudeBlock(t: ReturnType<typeof agentProject>, source: string): Promise<string> {
+  const r = await t.hook(null, "session-start", { session_id: "probe", cwd: t.repo, hook_event_name: "SessionStart", permission_mode: "default", source });
+  return JSON.parse(r.stdout).hookSpecificOutput.additionalContext;
+}
+
+/** A block without its "(3s ago)": two renders a second apart are the same block. */
+const ageless = (text: string) => text.replace(/\([^()]* ago\)/g, "(…)");
+
+const snapshots = (t: ReturnType<typeof agentProject>) =>
+  sql(t.db, "SELECT name, goal, state, active_files, saved_agent FROM snapshots WHERE deleted = 0 ORDER BY created_at, name");
+
+describe("each agent's events → the exact output it accepts", () => {
+  for (const agent of ["codex", "gemini", "copilot", "cursor", "cline", "opencode"]) {
+    test(`${agent}: session start gives the restore block in its own shape; every other event prints nothing`, async () => {
+      const t = agentProject();
+      expect((await t.cli(["save", "--goal", GOAL, "--next", "add the expiry check"])).code).toBe(0);
+      const transcript = TRANSCRIPT[agent] ? transcriptFixture(TRANSCRIPT[agent]!, t.base, t.repo) : undefined;
+      for (const [name, { arg, payload }] of Object.entries(payloads(agent, t.repo, transcript))) {
+        if (name.startsWith("claude-")) continue;
+        const continuing = name === "TaskResume";
+        const expected = arg === "session-start" ? await claudeBlock(t, continuing ? "resume" : "startup") : "";
+        const r = await t.hook(agent, arg, payload);
+        expect({ name, code: r.code, stderr: r.stderr }).toEqual({ name, code: 0, stderr: "" });
+        if (agent === "opencode" && arg === "pre-compact") {
+          // opencode's compaction takes context: the block of the snapshot just saved.
+          expect(r.stdout).toMatch(/^# MindSave restore: /);
+          continue;
+        }
+        if (arg !== "session-start") {
+          expect({ name, stdout: r.stdout }).toEqual({ name, stdout: "" });
+          continue;
+        }
+        expect(expected).toContain(`goal: ${GOAL}`);
+        if (agent === "opencode") {
+          // The plugin takes plain text into the system prompt.
+          expect(ageless(r.stdout)).toBe(ageless(expected).replace(/\n*$/, "\n"));
+          expect(() => JSON.parse(r.stdout)).toThrow();
+        } else {
+          // toEqual on the parsed object: a key too many or too few fails (Codex denies unknown fields).
+          expect(JSON.parse(ageless(r.stdout))).toEqual(START_SHAPE[agent](ageless(expected)));
+          expect(r.stdout.endsWith("}\n")).toBe(true);
+        }
+      }
+    });
+  }
+
+  test("post-tool-use at YELLOW warns in each agent's shape: Codex PostToolUse, Gemini AfterTool; Copilot measures no fill", async () => {
+    // Codex: 200,000 of a 272,000-token window (74%); Gemini: 760,000 of 1,048,576 (72.5%); the warning threshold is 72%.
+    const codex = agentProject();
+    await codex.cli(["save", "--goal", GOAL, "--next", "add the expiry check"]);
+    const rollout = transcriptFixture("codex-rollout.jsonl", codex.base, codex.repo);
+    appendFileSync(rollout, JSON.stringify({ timestamp: "2026-09-20T10:00:12.000Z", type: "event_msg", payload: { type: "token_count", info: { last_token_usage: { input_tokens: 195_000, cached_input_tokens: 180_000, output_tokens: 5_000, reasoning_output_tokens: 0, total_tokens: 200_000 }, model_context_window: 272_000 }, rate_limits: null } }) + "\n");
+    const c = JSON.parse((await codex.hook("codex", "post-tool-use", payloads("codex", codex.repo, rollout).PostToolUse.payload)).stdout);
+    expect(Object.keys(c)).toEqual(["systemMessage", "hookSpecificOutput"]);
+    expect(Object.keys(c.hookSpecificOutput)).toEqual(["hookEventName", "additionalContext"]);
+    expect(c.hookSpecificOutput.hookEventName).toBe("PostToolUse");
+    expect(c.systemMessage).toMatch(/^Context pressure rising \(74%\)/);
+
+    const gemini = agentProject();
+    await gemini.cli(["save", "--goal", GOAL, "--next", "add the expiry check"]);
+    const chat = transcriptFixture("gemini-session.jsonl", gemini.base, gemini.repo);
+    appendFileSync(chat, JSON.stringify({ id: "m8", timestamp: "2026-09-21T08:03:00.000Z", type: "gemini", content: "", model: "gemini-2.5-pro", tokens: { input: 760_000, output: 10, cached: 0, thoughts: 0, tool: 0, total: 760_010 } }) + "\n");
+    const g = JSON.parse((await gemini.hook("gemini", "post-tool-use", payloads("gemini", gemini.repo, chat).AfterTool.payload)).stdout);
+    expect(Object.keys(g)).toEqual(["systemMessage", "hookSpecificOutput"]);
+    expect(g.hookSpecificOutput).toEqual({ hookEventName: "AfterTool", additionalContext: expect.stringContaining("73% full (warning threshold 72%)") });
+
+    // Copilot's postToolUse names no transcript and its log keeps no per-request usage: nothing to say.
+    const copilot = agentProject();
+    await copilot.cli(["save", "--goal", GOAL, "--next", "add the expiry check"]);
+    expect(await copilot.hook("copilot", "post-tool-use", payloads("copilot", copilot.repo).postToolUse.payload)).toMatchObject({ code: 0, stdout: "", stderr: "" });
+  });
+});
+
+describe("snapshots from every agent, with the agent that saved them", () => {
+  test("Codex pre-compact: a snapshot from the rollout (goal, plan step, edited files), saved_agent codex, the block says so", async () => {
+    const t = agentProject();
+    const rollout = transcriptFixture("codex-rollout.jsonl", t.base, t.repo);
+    const r = await t.hook("codex", "pre-compact", payloads("codex", t.repo, rollout).PreCompact.payload);
+    expect(r).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    const [s] = await snapshots(t);
+    expect(s).toMatchObject({ goal: "把登录改成用 JWT，并加上过期检查", state: "In progress: Switch login to JWT (1/3 steps done)", saved_agent: "codex" });
+    expect(String(s.active_files)).toContain("src/jwt.ts");
+    const start = JSON.parse((await t.hook("codex", "session-start", payloads("codex", t.repo, rollout).SessionStart.payload)).stdout);
+    expect(start.hookSpecificOutput.additionalContext).toMatch(/saved .* by Codex CLI on this host/);
+    expect(start.hookSpecificOutput.additionalContext).toContain("src/jwt.ts");
+  });
+
+  test("Cline (no transcript): the task's trail — its first task, the checklist, the written file — makes the pre-compact snapshot", async () => {
+    const t = agentProject();
+    const p = payloads("cline", t.repo);
+    for (const name of ["TaskStart", "UserPromptSubmit", "PostToolUse", "PreCompact"]) expect((await t.hook("cline", p[name].arg, p[name].payload)).stdout).toBe("");
+    const [s] = await snapshots(t);
+    expect(s).toMatchObject({ goal: "Migrate the user table to UUID keys", state: "In progress: Write the migration (1/3 steps done)", saved_agent: "cline" });
+    expect(String(s.active_files)).toContain("migrations/003_uuid.sql");
+    // TaskResume gives the block back as Cline's contextModification.
+    const resumed = JSON.parse((await t.hook("cline", "session-start", p.TaskResume.payload)).stdout);
+    expect(Object.keys(resumed)).toEqual(["contextModification"]);
+    expect(resumed.contextModification).toContain("goal: Migrate the user table to UUID keys");
+    expect(resumed.contextModification).toContain("by Cline on this host");
+  });
+
+  test("a secret in a payload-only agent's tool call or prompt never reaches the store (the trail, the tool log, the snapshot)", async () => {
+    const t = agentProject();
+    const p = payloads("cline", t.repo);
+    const key = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789";
+    const start = { ...p.TaskStart.payload, taskStart: { taskMetadata: { taskId: "1790060400000", initialTask: `deploy with OPENAI_API_KEY=${key}` } } };
+    const call = { ...p.PostToolUse.payload, postToolUse: { toolName: "execute_command", parameters: { command: `OPENAI_API_KEY=${key} npm run deploy` }, result: "ok", success: true } };
+    for (const [arg, body] of [["session-start", start], ["post-tool-use", call], ["pre-compact", p.PreCompact.payload]] as const) expect((await t.hook("cline", arg, body)).code).toBe(0);
+    expect((await snapshots(t)).length).toBe(1);
+    const dump = await dumpStore(t.db);
+    expect(dump).not.toContain("abcdefghijklmnopqrstuvwxyz0123456789");
+    expect(dump).toContain("[REDACTED:openai-api-key]");
+  });
+
+  test("opencode: compaction saves from the trail and hands the fresh restore block to the summary as plain text", async () => {
+    const t = agentProject();
+    const p = payloads("opencode", t.repo);
+    expect((await t.hook("opencode", "session-start", p["session.start"].payload)).stdout).toBe("");
+    expect((await t.hook("opencode", "post-tool-use", p["tool.execute.after"].payload)).stdout).toBe("");
+    const compact = await t.hook("opencode", "pre-compact", p["session.compacting"].payload);
+    expect(compact.stdout).toMatch(/^# MindSave restore: /);
+    expect(compact.stdout).toContain("src/cache.ts");
+    expect(compact.stdout).toContain("by opencode on this host");
+    expect((await snapshots(t)).map((s) => s.saved_agent)).toEqual(["opencode"]);
+  });
+});
+
+describe("agents that also run Claude Code's hooks fire each event twice: it counts once", () => {
+  test("Copilot CLI: SessionStart through .claude/settings.json injects; its own sessionStart then prints nothing; one snapshot per stop", async () => {
+    const t = agentProject();
+    await t.cli(["save", "--goal", GOAL, "--next", "add the expiry check"]);
+    const log = transcriptFixture("copilot-events.jsonl", t.base, t.repo);
+    const p = payloads("copilot", t.repo, log);
+    const viaClaude = await t.hook("claude", "session-start", p["claude-SessionStart"].payload);
+    expect(JSON.parse(viaClaude.stdout).hookSpecificOutput.additionalContext).toContain(`goal: ${GOAL}`);
+    expect(await t.hook("copilot", "session-start", p.sessionStart.payload)).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    // One tool call, heard twice: counted once.
+    expect((await t.hook("copilot", "post-tool-use", p.postToolUse.payload)).code).toBe(0);
+    expect((await t.hook("claude", "post-tool-use", p["claude-PostToolUse"].payload)).code).toBe(0);
+    expect((await t.json(["signal"])).tool_calls_since_save).toBe(1);
+    const before = (await snapshots(t)).length;
+    // The other order for the turn's end: Copilot's own hook first, Claude Code's copy second.
+    expect((await t.hook("copilot", "stop", p.agentStop.payload)).code).toBe(0);
+    expect((await snapshots(t)).length).toBe(before + 1);
+    expect(await t.hook("claude", "stop", p["claude-Stop"].payload)).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    const after = await snapshots(t);
+    expect(after.length).toBe(before + 1);
+    expect(after.at(-1)).toMatchObject({ state: "Last action: bash npm test -- export (3 tool calls this session)", saved_agent: "copilot" });
+    expect(String(after.at(-1)!.active_files)).toContain("src/export.ts");
+  });
+
+  test("Cursor: its sessionStart and the Claude Code SessionStart it also runs inject once; Claude Code itself is never deduplicated", async () => {
+    const t = agentProject();
+    await t.cli(["save", "--goal", GOAL, "--next", "add the expiry check"]);
+    const p = payloads("cursor", t.repo);
+    const own = JSON.parse((await t.hook("cursor", "session-start", p.sessionStart.payload)).stdout);
+    expect(own.additional_context).toContain(`goal: ${GOAL}`);
+    const copy = { ...p.sessionStart.payload, hook_event_name: "SessionStart", source: "startup" };
+    expect(await t.hook("claude", "session-start", copy)).toMatchObject({ code: 0, stdout: "" });
+    // Claude Code's own payloads (no Cursor or Copilot keys) always run.
+    const claude = { session_id: "cc-1", cwd: t.repo, hook_event_name: "SessionStart", permission_mode: "default", source: "startup" };
+    for (let i = 0; i < 2; i++) expect(JSON.parse((await t.hook("claude", "session-start", claude)).stdout).hookSpecificOutput.additionalContext).toContain(GOAL);
+  });
+});
+
+describe("fail-safe", () => {
+  test("an unknown agent: exit 0, one line on stderr, nothing on stdout, nothing written", async () => {
+    const t = agentProject();
+    const r = await t.hook("windsurf", "session-start", { session_id: "s", cwd: t.repo });
+    expect(r).toMatchObject({ code: 0, stdout: "" });
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toContain("unknown agent");
+    expect(existsSync(t.db)).toBe(false);
+  });
+
+  test("a bad payload for any agent: not JSON, not an object — exit 0, one line on stderr, nothing on stdout", async () => {
+    const t = agentProject();
+    for (const agent of ["codex", "gemini", "copilot", "cursor", "cline", "opencode"]) {
+      for (const body of ["{not json", "[1,2,3]", "null"]) {
+        const r = await t.hook(agent, "pre-compact", body);
+        expect({ agent, body, code: r.code, stdout: r.stdout, lines: r.stderr.trim().split("\n").length }).toEqual({ agent, body, code: 0, stdout: "", lines: 1 });
+      }
+    }
+    // Wrongly typed fields are not a crash either: nothing to read, nothing saved.
+    const odd = await t.hook("cline", "post-tool-use", { taskId: 7, workspaceRoots: "nope", postToolUse: { toolName: 3, parameters: [1], success: "yes" } });
+    expect(odd).toMatchObject({ code: 0, stdout: "" });
+    expect(existsSync(join(t.home, "mindsave.db")) ? (await snapshots(t)).length : 0).toBe(0);
+  });
+});

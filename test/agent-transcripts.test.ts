@@ -1,0 +1,152 @@
+// Each agent's transcript reader on a fixture in its own format (test/fixtures/agents/, sources in
+// its README.md): the last and first prompt, the plan with statuses, the edited files, the tool
+// calls (failures marked), the context fill; and the same bounded reading as Claude Code's.
+import { describe, expect, test } from "bun:test";
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { lastRolloutUsage, readRollout } from "../src/engine/agents/kinds/codex.ts";
+import { readChatRecording } from "../src/engine/agents/kinds/gemini.ts";
+import { readCopilotEvents } from "../src/engine/agents/kinds/copilot.ts";
+import { cursorTranscriptPath, readCursorTranscript } from "../src/engine/agents/kinds/cursor.ts";
+import { patchFiles } from "../src/engine/agents/kinds/facts.ts";
+import { todosIn, trailFacts } from "../src/engine/agents/kinds/trail.ts";
+import { FIXTURES, transcriptFixture } from "./agent-fixtures.ts";
+import { tempDir } from "./helpers.ts";
+
+const CWD = "/home/dev/shop";
+
+describe("Codex rollout", () => {
+  test("prompts, update_plan with statuses, apply_patch edits with their lines, tool calls, the failed one, the newest token_count", () => {
+    const f = readRollout(transcriptFixture("codex-rollout.jsonl", tempDir(), CWD));
+    expect(f.session_id).toBe("0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b");
+    expect(f.started_at).toBe("2026-09-20T10:00:00.000Z");
+    expect(f.cwd).toBe(CWD);
+    // The injected <environment_context> is not a prompt; the user_message events are.
+    expect(f.first_prompt).toBe("把登录改成用 JWT，并加上过期检查");
+    expect(f.last_prompt).toBe("also keep the old session cookie for a week");
+    expect(f.todos).toEqual([
+      { content: "Read the auth module", status: "completed" },
+      { content: "Switch login to JWT", status: "in_progress" },
+      { content: "Add the expiry check", status: "pending" },
+    ]);
+    expect(f.edited_files).toEqual([`${CWD}/src/auth.ts`, `${CWD}/src/jwt.ts`]);
+    expect(f.patches).toEqual([{ path: `${CWD}/src/auth.ts`, added: 2, removed: 1 }, { path: `${CWD}/src/jwt.ts`, added: 1, removed: 0 }]);
+    expect(f.tool_uses.map((t) => [t.name, t.input.command ?? t.input.file_path ?? "", !!t.is_error])).toEqual([
+      ["update_plan", "", false],
+      ["shell", "cat src/auth.ts", false],
+      ["apply_patch", "src/auth.ts", false],
+      ["shell", "npm test", true],
+    ]);
+    expect(f.usage).toMatchObject({ context: 150_500, window: 272_000, cache_read_input_tokens: 130_000, model: "gpt-5.3-codex" });
+    expect(f.skipped_bytes).toBe(0);
+  });
+
+  test("the fill is the newest token_count, and none after a compaction until the next one", () => {
+    const path = transcriptFixture("codex-rollout.jsonl", tempDir(), CWD);
+    expect(lastRolloutUsage(path)).toMatchObject({ context: 150_500, window: 272_000 });
+    appendFileSync(path, JSON.stringify({ timestamp: "2026-09-20T10:05:00.000Z", type: "compacted", payload: { message: "summary" } }) + "\n");
+    expect(lastRolloutUsage(path)).toBeNull();
+    expect(readRollout(path).compactions).toBe(1);
+  });
+
+  test("a rollout longer than the budget: identity and first prompt from the head, facts from the tail only", () => {
+    const path = transcriptFixture("codex-rollout.jsonl", tempDir(), CWD);
+    const lines = readFileSync(path, "utf8");
+    const filler = JSON.stringify({ timestamp: "2026-09-20T10:00:30.000Z", type: "response_item", payload: { type: "reasoning", summary: [], encrypted_content: "x".repeat(2000) } }) + "\n";
+    // The plan (line 7) stays in the head; the patch and the newest calls are in the tail.
+    writeFileSync(path, lines.split("\n").slice(0, 7).join("\n") + "\n" + filler.repeat(60) + lines.split("\n").slice(7).join("\n"));
+    const f = readRollout(path, { head: 4096, tail: 8192 });
+    expect(f.session_id).toBe("0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b");
+    expect(f.first_prompt).toBe("把登录改成用 JWT，并加上过期检查");
+    expect(f.skipped_bytes).toBeGreaterThan(100_000);
+    // The tail holds the last calls only; the plan was older than the window.
+    expect(f.todos).toBeNull();
+    expect(f.tool_uses.map((t) => t.name)).toContain("apply_patch");
+  });
+
+  test("apply_patch texts: added, updated, deleted and moved files with their lines", () => {
+    expect(patchFiles("*** Begin Patch\n*** Update File: a.ts\n*** Move to: b.ts\n@@\n-x\n+y\n*** Delete File: c.ts\n*** Add File: d.ts\n+1\n+2\n*** End Patch")).toEqual([
+      { path: "b.ts", added: 1, removed: 1 }, { path: "c.ts", added: 0, removed: 0 }, { path: "d.ts", added: 2, removed: 0 },
+    ]);
+  });
+
+  test("a missing, compressed or non-file rollout gives empty facts", () => {
+    expect(readRollout(join(tempDir(), "nope.jsonl")).tool_uses).toEqual([]);
+    expect(readRollout(join(tempDir(), "rollout.jsonl.zst")).first_prompt).toBeNull();
+    expect(readRollout("/dev/null").session_id).toBeNull();
+  });
+});
+
+describe("Gemini CLI chat recording", () => {
+  test("JSONL: a repeated id replaces its record, $rewindTo drops from its id on, write_todos is the plan, tokens.input the fill", () => {
+    const f = readChatRecording(transcriptFixture("gemini-session.jsonl", tempDir(), CWD));
+    expect(f.session_id).toBe("7f3c2a10-5b6e-4d8f-9a1b-2c3d4e5f6a7b");
+    expect(f.started_at).toBe("2026-09-21T08:00:00.000Z");
+    expect(f.first_prompt).toBe("Add rate limiting to the API gateway");
+    expect(f.last_prompt).toBe("限流只对 /api 路径生效");
+    expect(f.todos).toEqual([
+      { content: "Read the gateway", status: "completed" },
+      { content: "Add a token bucket", status: "in_progress" },
+      { content: "Write the tests", status: "pending" },
+    ]);
+    // wrong.ts was rewound away; the replaced record's tool calls count once.
+    expect(f.edited_files).toEqual([`${CWD}/src/gateway.ts`, `${CWD}/src/limit.ts`]);
+    expect(f.tool_uses.map((t) => [t.name, !!t.is_error])).toEqual([["write_todos", false], ["replace", false], ["run_shell_command", true], ["write_file", false]]);
+    expect(f.usage).toMatchObject({ context: 61_000, window: 1_048_576, model: "gemini-2.5-pro" });
+  });
+
+  test("a pre-JSONL session file (one JSON document) is read too", () => {
+    const dir = tempDir();
+    const path = join(dir, "session-2026-05-01T09-00-0a1b2c3d.json");
+    writeFileSync(path, readFileSync(join(FIXTURES, "gemini-session.json"), "utf8"));
+    const f = readChatRecording(path);
+    expect(f).toMatchObject({ session_id: "0a1b2c3d-legacy", first_prompt: "Fix the flaky upload test", edited_files: ["/work/app/test/upload.test.ts"] });
+  });
+});
+
+describe("Copilot CLI event log", () => {
+  test("session.start, user.message, tool.execution_start/complete (a failure marked), edits by path, compaction's token count", () => {
+    const f = readCopilotEvents(transcriptFixture("copilot-events.jsonl", tempDir(), CWD));
+    expect(f).toMatchObject({ session_id: "c0p1l0t0-1111-4222-8333-944455556666", cwd: CWD, first_prompt: "Make the CSV export stream rows instead of buffering", compactions: 1 });
+    expect(f.tool_uses.map((t) => [t.name, !!t.is_error])).toEqual([["view", false], ["edit", false], ["bash", true]]);
+    expect(f.edited_files).toEqual([`${CWD}/src/export.ts`]);
+    expect(f.usage).toMatchObject({ context: 96_000, window: 128_000 });
+  });
+});
+
+describe("Cursor agent transcript", () => {
+  test("the <user_query> is the prompt; Write and StrReplace edit by path; calls without ids get their place", () => {
+    const f = readCursorTranscript(transcriptFixture("cursor-transcript.jsonl", tempDir(), CWD));
+    expect(f.first_prompt).toBe("Add a dark mode toggle to the settings page");
+    expect(f.last_prompt).toBe("remember the choice in localStorage");
+    expect(f.tool_uses.map((t) => t.name)).toEqual(["Read", "StrReplace", "Write", "Shell"]);
+    expect(new Set(f.tool_uses.map((t) => t.id)).size).toBe(4);
+    expect(f.edited_files).toEqual([`${CWD}/src/settings.tsx`, `${CWD}/src/dark-toggle.tsx`]);
+    expect(f.usage).toBeNull();
+  });
+
+  test("the CLI gives no transcript_path: it is found under ~/.cursor/projects by the workspace root", () => {
+    const home = tempDir();
+    const dir = join(home, ".cursor", "projects", "home-dev-my-shop", "agent-transcripts");
+    mkdirSync(join(dir, "conv-2"), { recursive: true });
+    writeFileSync(join(dir, "conv-1.jsonl"), "");
+    writeFileSync(join(dir, "conv-2", "conv-2.jsonl"), "");
+    expect(cursorTranscriptPath("/home/dev/my.shop", "conv-1", { HOME: home })).toBe(join(dir, "conv-1.jsonl"));
+    expect(cursorTranscriptPath("/home/dev/my.shop", "conv-2", { HOME: home })).toBe(join(dir, "conv-2", "conv-2.jsonl"));
+    expect(cursorTranscriptPath("/home/dev/my.shop", "../etc", { HOME: home })).toBeUndefined();
+  });
+});
+
+describe("payload-only agents (Cline, opencode): the hooks' trail", () => {
+  test("a task list from `todos` or Cline's task_progress checklist; facts with stable ids from the trail", () => {
+    expect(todosIn({ todos: [{ content: "a", status: "completed" }, { content: "b", status: "in_progress" }] })).toEqual([{ content: "a", status: "completed" }, { content: "b", status: "in_progress" }]);
+    expect(todosIn({ task_progress: "- [x] Read the schema\n- [ ] Write the migration\n- [ ] Update the models" })).toEqual([
+      { content: "Read the schema", status: "completed" }, { content: "Write the migration", status: "in_progress" }, { content: "Update the models", status: "pending" },
+    ]);
+    const trail = { first_prompt: "Migrate", started: "2026-09-22T07:00:00.000Z", tools: [{ name: "write_to_file", field: "path", target: "m.sql", at: "2026-09-22T07:00:01.000Z" }], files: ["m.sql"] };
+    const a = trailFacts(trail, "task-1");
+    expect(a).toMatchObject({ session_id: "task-1", first_prompt: "Migrate", edited_files: ["m.sql"] });
+    expect(a.tool_uses[0]).toMatchObject({ name: "write_to_file", input: { path: "m.sql" } });
+    expect(trailFacts(trail, "task-1").tool_uses[0].id).toBe(a.tool_uses[0].id);
+  });
+});
