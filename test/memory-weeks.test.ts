@@ -55,6 +55,18 @@ describe("standing rules", () => {
   });
 });
 
+describe("standing rules without a snapshot", () => {
+  test("session start in a project with no snapshot yet still injects the rules that apply", async () => {
+    const p = project();
+    await p.ok(["rules", "add", "--scope", "global", "Answer in English"]);
+    const r = await p.cli(["hook", "session-start"], JSON.stringify({ session_id: "s1", cwd: p.repo, hook_event_name: "SessionStart", source: "startup" }));
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.hookSpecificOutput.hookEventName).toBe("SessionStart");
+    expect(out.hookSpecificOutput.additionalContext).toBe("# MindSave: standing rules\n\n## Standing rules (always apply)\n- Answer in English\n\n(No snapshot of this project yet: `mindsave save` writes one.)");
+  });
+});
+
 describe("retire", () => {
   test("a retired constraint is not carried by the next automatic snapshot nor restored — on another host after sync too — and stays searchable", async () => {
     const w = twoLaptops();

@@ -6,6 +6,7 @@ import { contextWindow, hookFacts, logToolCalls, newestSnapshot, sessionNote, wr
 import { callTarget, hookSignal, latestModel, noteOf, recovered, withNote, type HookSignal, type SessionNote } from "./session-notes.ts";
 import { loadCommand } from "./skill.ts";
 import { loadSnapshot } from "../snapshots/restore.ts";
+import { rulesOnlyBlock } from "../memory/rules.ts";
 import { stripControl } from "../snapshots/input-limits.ts";
 import type { Usage } from "./transcript.ts";
 import type { SaveResult } from "../snapshots/save.ts";
@@ -47,7 +48,6 @@ export async function onSessionStart(session: Session, p: HookPayload): Promise<
       return c;
     });
   }
-  if (!ctx) return {};
   const context = await restoreContext(session, p.source);
   if (context === undefined) return {};
   // Once per session: which project this checkout was taken as, when it could be several.
@@ -62,7 +62,8 @@ export async function onSessionStart(session: Session, p: HookPayload): Promise<
 export async function restoreContext(session: Session, source?: string): Promise<string | undefined> {
   const ctx = await session.project({ create: false });
   const newest = ctx ? await newestSnapshot(session, ctx.project.id) : null;
-  if (!ctx || !newest) return undefined;
+  // No snapshot yet (or no project): the standing rules apply all the same.
+  if (!ctx || !newest) return rulesOnlyBlock(session, ctx?.project.id ?? null);
   const r = await loadSnapshot(session, newest, ctx, { resume: !source || CONTINUING.has(source) });
   return r.block.text;
 }

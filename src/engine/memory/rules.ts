@@ -34,6 +34,14 @@ export function rulesWithinBudget(rules: RuleRecord[]): { kept: RuleRecord[]; le
   return { kept, left, text: rulesSection(kept) + note };
 }
 
+/** Where there is no snapshot to restore: the rules that apply, alone (undefined when there are none). */
+export async function rulesOnlyBlock(session: Session, projectId: string | null): Promise<string | undefined> {
+  const rules = await session.reader.listRules(projectId);
+  if (!rules.length) return undefined;
+  await loadTokenizer();
+  return `# MindSave: standing rules\n\n${rulesWithinBudget(rules).text}\n\n(No snapshot of this project yet: \`mindsave save\` writes one.)`;
+}
+
 export async function rulesTokens(rules: Pick<RuleRecord, "text">[]): Promise<number> {
   if (!rules.length) return 0;
   await loadTokenizer();
