@@ -8,21 +8,12 @@
 // (validateHookOutput); we send only `contextModification`, for the task's next request, on
 // TaskStart/TaskResume and PostToolUse. The hooks get no transcript path: snapshots are built from
 // the hooks' own trail of the task.
-import { emptyFacts } from "../transcript.ts";
-import { firstRoot, pathOf, pick, record, stamped, text, type AgentKind, type TranscriptSource } from "./kind.ts";
+import { firstRoot, pick, record, stamped, text, trailSource, type AgentKind, type TranscriptSource } from "./kind.ts";
 import type { HookPayload } from "../autosave.ts";
 
 const EDITS = new Set(["write_to_file", "replace_in_file", "apply_patch", "new_rule"]);
 
-export const CLINE_SOURCE: TranscriptSource = {
-  facts: () => emptyFacts(),
-  usage: () => null,
-  editedFiles: (tool, input) => {
-    const file = pathOf(input);
-    return file && EDITS.has(tool) ? [file] : [];
-  },
-  trail: true,
-};
+export const CLINE_SOURCE: TranscriptSource = trailSource(EDITS);
 
 export const cline: AgentKind = {
   id: "cline",

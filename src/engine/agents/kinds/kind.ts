@@ -3,7 +3,7 @@
 // and what it accepts back on stdout for each event. One module per agent implements it
 // (claude.ts, codex.ts, …); index.ts looks them up and tells who really called.
 import type { HookPayload } from "../autosave.ts";
-import type { TranscriptFacts, Usage } from "../transcript.ts";
+import { emptyFacts, type TranscriptFacts, type Usage } from "../transcript.ts";
 import type { HookEvent } from "../agent-hooks.ts";
 import type { AgentId } from "../registry.ts";
 
@@ -84,4 +84,20 @@ export const pathOf = (input: Record<string, unknown>): string | undefined => te
 /** Marks the payload with the agent that sent it (the snapshot records who saved it). */
 export function stamped(p: HookPayload, agent: AgentId): HookPayload {
   return { ...p, _agent: agent };
+}
+
+/**
+ * The source of an agent with no transcript (Cline, opencode): the hooks keep their own trail of
+ * the session; the tools in `edits` are the ones that write a file.
+ */
+export function trailSource(edits: ReadonlySet<string>): TranscriptSource {
+  return {
+    facts: () => emptyFacts(),
+    usage: () => null,
+    editedFiles: (tool, input) => {
+      const file = pathOf(input);
+      return file && edits.has(tool) ? [file] : [];
+    },
+    trail: true,
+  };
 }

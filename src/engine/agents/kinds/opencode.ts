@@ -5,21 +5,12 @@
 // appended to the tool's output; stop prints nothing. Tool arguments are opencode's own
 // (anomalyco/opencode packages/opencode/src/tool: edit and write take `filePath`, bash `command`,
 // todowrite `todos` [{content, status}]). No transcript reaches the hook: the trail stands in.
-import { emptyFacts } from "../transcript.ts";
-import { pathOf, pick, record, stamped, type AgentKind, type TranscriptSource } from "./kind.ts";
+import { pathOf, pick, record, stamped, trailSource, type AgentKind, type TranscriptSource } from "./kind.ts";
 import type { HookPayload } from "../autosave.ts";
 
 const EDITS = new Set(["edit", "write", "patch", "multiedit"]);
 
-export const OPENCODE_SOURCE: TranscriptSource = {
-  facts: () => emptyFacts(),
-  usage: () => null,
-  editedFiles: (tool, input) => {
-    const file = pathOf(input);
-    return file && EDITS.has(tool) ? [file] : [];
-  },
-  trail: true,
-};
+export const OPENCODE_SOURCE: TranscriptSource = trailSource(EDITS);
 
 export const opencode: AgentKind = {
   id: "opencode",
