@@ -129,6 +129,25 @@ describe.skipIf(!TMUX)("TUI in tmux (compiled binary)", () => {
     }
   });
 
+  test("R opens the standing rules at 80×24 from the picker; q returns", async () => {
+    const s = await scene();
+    try {
+      s.start("");
+      await waitFor(s.socket, (x) => x.includes("webapp · 3 snapshots") && x.includes("R rules"), "the picker with the rules key");
+      s.keys("R");
+      const rules = await waitFor(s.socket, (x) => x.includes("Standing rules · webapp + global") && x.includes("0/150 tokens"), "the rules screen");
+      expect(rules).toContain("a add");
+      expect(rules.trimEnd().split("\n").length).toBeLessThanOrEqual(24);
+      for (const line of rules.split("\n")) expect(Bun.stringWidth(line.trimEnd())).toBeLessThanOrEqual(80);
+      s.keys("q");
+      await waitFor(s.socket, (x) => x.includes("webapp · 3 snapshots"), "the picker again");
+      s.keys("q", "q");
+      await waitForFile(s.done, "the TUI's exit");
+    } finally {
+      tmux(s.socket, "kill-server");
+    }
+  });
+
   test("a long snapshot at 80×24: a more-lines marker, the Layer 3 hint, 3 jumps to Layer 3, PgDn/G scroll", async () => {
     const s = await scene();
     try {

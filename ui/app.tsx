@@ -1,4 +1,5 @@
-// The TUI's root: a stack of screens (home → picker → snapshot; failures from anywhere), the `?`
+// The TUI's root: a stack of screens (home → picker → snapshot or diff; failures, rules and facts
+// from home and the picker), the `?`
 // key overlay, the terminal size, and the key router. Screens talk to the engine only through its
 // functions. Started inside a project, it opens on that project's snapshots (q: the project list).
 import React, { useEffect, useRef, useState } from "react";
@@ -14,13 +15,20 @@ import { SnapshotScreen, SNAPSHOT_KEYS } from "./components/SnapshotScreen.tsx";
 import { FailuresScreen, FAILURE_KEYS } from "./components/FailuresScreen.tsx";
 import { HelpOverlay } from "./components/HelpOverlay.tsx";
 import { SyncScreen, SYNC_KEYS } from "./components/SyncScreen.tsx";
+import { RulesScreen, RULES_KEYS } from "./components/RulesScreen.tsx";
+import { FactsScreen, FACTS_KEYS } from "./components/FactsScreen.tsx";
+import { DiffScreen, DIFF_KEYS } from "./components/DiffScreen.tsx";
+import type { HelpKeys } from "./components/HelpOverlay.tsx";
 
 export type Screen =
   | { name: "home" }
   | { name: "picker"; projectId: string; projectName: string }
   | { name: "snapshot"; snapshotId: string }
   | { name: "failures"; projectId: string | null; projectName?: string }
-  | { name: "sync" };
+  | { name: "sync" }
+  | { name: "rules"; projectId: string | null; projectName?: string }
+  | { name: "facts"; projectId: string | null; projectName?: string }
+  | { name: "diff"; projectId: string; projectName: string; from: string; to: string };
 
 interface Entry {
   uid: number;
@@ -138,6 +146,8 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
           onQuit={() => exit()}
           onFailures={(projectId, projectName) => push({ name: "failures", projectId, projectName })}
           onSync={() => push({ name: "sync" })}
+          onRules={(projectId, projectName) => push({ name: "rules", projectId, projectName })}
+          onFacts={(projectId, projectName) => push({ name: "facts", projectId, projectName })}
           onOpen={(p) => holdDuring(async () => {
             setStatus(undefined);
             if (p.snapshots === 0) return setStatus(`${p.name} has no snapshots yet: save one from its folder with \`mindsave save\`.`);
@@ -154,7 +164,10 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
         <PickerScreen {...common} projectId={screen.projectId} projectName={screen.projectName}
           onOpen={(snapshotId) => push({ name: "snapshot", snapshotId })}
           onBack={pop} onTyping={setTyping}
-          onFailures={() => push({ name: "failures", projectId: screen.projectId, projectName: screen.projectName })} />
+          onFailures={() => push({ name: "failures", projectId: screen.projectId, projectName: screen.projectName })}
+          onRules={() => push({ name: "rules", projectId: screen.projectId, projectName: screen.projectName })}
+          onFacts={() => push({ name: "facts", projectId: screen.projectId, projectName: screen.projectName })}
+          onDiff={(from, to) => push({ name: "diff", projectId: screen.projectId, projectName: screen.projectName, from, to })} />
       );
     } else if (screen.name === "snapshot") {
       node = (
@@ -170,6 +183,12 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
         pop();
         setVersion((v) => v + 1); // what a sync brought in shows on the screens below
       }} />;
+    } else if (screen.name === "rules") {
+      node = <RulesScreen {...common} projectId={screen.projectId} projectName={screen.projectName} onBack={pop} onTyping={setTyping} />;
+    } else if (screen.name === "facts") {
+      node = <FactsScreen {...common} projectId={screen.projectId} projectName={screen.projectName} onBack={pop} />;
+    } else if (screen.name === "diff") {
+      node = <DiffScreen {...common} projectId={screen.projectId} projectName={screen.projectName} from={screen.from} to={screen.to} onBack={pop} />;
     } else {
       node = <FailuresScreen {...common} projectId={screen.projectId} projectName={screen.projectName} onBack={pop} onTyping={setTyping} />;
     }
@@ -181,12 +200,15 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
       </ScreenIdContext.Provider>
     );
   });
-  const keys = top.name === "home" ? HOME_KEYS : top.name === "picker" ? PICKER_KEYS : top.name === "snapshot" ? SNAPSHOT_KEYS : top.name === "sync" ? SYNC_KEYS : FAILURE_KEYS;
-  const titles = { home: "projects", picker: "snapshots", snapshot: "snapshot", failures: "failure graph", sync: "sync" };
+  const helpOf: Record<Screen["name"], [string, HelpKeys]> = {
+    home: ["projects", HOME_KEYS], picker: ["snapshots", PICKER_KEYS], snapshot: ["snapshot", SNAPSHOT_KEYS], failures: ["failure graph", FAILURE_KEYS],
+    sync: ["sync", SYNC_KEYS], rules: ["standing rules", RULES_KEYS], facts: ["facts", FACTS_KEYS], diff: ["what changed", DIFF_KEYS],
+  };
+  const [helpTitle, keys] = helpOf[top.name];
   return (
     <KeyRouterContext.Provider value={router}>
       <Box flexDirection="column" width={columns} height={rows - 1}>
-        {help ? <HelpOverlay title={titles[top.name]} keys={keys} width={columns} /> : null}
+        {help ? <HelpOverlay title={helpTitle} keys={keys} width={columns} /> : null}
         {screens}
       </Box>
     </KeyRouterContext.Provider>

@@ -26,3 +26,9 @@ export function makeTheme(env: NodeJS.ProcessEnv = process.env): Theme {
     : { ok: "✓", bad: "✗", changed: "~", pointer: "›", bullet: "•", sep: "·", up: "↑", down: "↓", arrow: "→", ellipsis: "…", current: "●", times: "×" };
   return { ascii, color, g, c: (name) => (color ? COLORS[name] : undefined), border: ascii ? "classic" : "round" };
 }
+
+/** A progress bar `cols` wide: filled for `done` of `total`. */
+export function bar(theme: Pick<Theme, "ascii">, done: number, total: number, cols: number): string {
+  const filled = total ? Math.max(0, Math.min(cols, Math.round((done / total) * cols))) : 0;
+  return (theme.ascii ? "#" : "█").repeat(filled) + (theme.ascii ? "-" : "░").repeat(cols - filled);
+}

@@ -148,6 +148,14 @@ export class Session {
     return ctx;
   }
 
+  /**
+   * The same store and host acting on project `id`, as `--in` would: what the TUI uses on a screen
+   * of a project chosen from a list, so "here" means that project. Never close it (the store is shared).
+   */
+  forProject(id: string): Session {
+    return new Session(this.home, this.store, this.host, { ...this.opts, project: id });
+  }
+
   /** Sentences for the person (e.g. "this checkout matches two projects"), each said once. */
   readonly notices: string[] = [];
 

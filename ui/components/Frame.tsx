@@ -10,7 +10,18 @@ export function asciiKeys(text: string, ascii: boolean): string {
   return ascii ? text.replace(/↑/g, "Up").replace(/↓/g, "Down").replace(/←/g, "Left").replace(/→/g, "Right").replace(/…/g, "...") : text;
 }
 
-export function Frame(props: { title: string; hints: string[]; status?: string; width: number; height: number; children: React.ReactNode }) {
+/** The key hints: `hints` always; each of `more` too (before the last two) while the line still fits. */
+export function hintLine(hints: string[], more: string[], cols: number, sep: string, ascii: boolean): string {
+  const text = (list: string[]) => asciiKeys(list.join(` ${sep} `), ascii);
+  let shown = hints;
+  for (const m of more) {
+    const next = [...shown.slice(0, -2), m, ...shown.slice(-2)];
+    if (width(text(next)) <= cols) shown = next;
+  }
+  return text(shown);
+}
+
+export function Frame(props: { title: string; hints: string[]; more?: string[]; status?: string; width: number; height: number; children: React.ReactNode }) {
   const { session, theme } = useUi();
   const sep = theme.g.sep;
   const title = `MindSave ${sep} ${props.title}`;
@@ -31,7 +42,7 @@ export function Frame(props: { title: string; hints: string[]; status?: string; 
       </Box>
       <Box flexDirection="column" flexGrow={1} overflow="hidden">{props.children}</Box>
       {props.status ? <Text color={theme.c("warn")}>{fit(props.status, props.width, theme.g.ellipsis)}</Text> : null}
-      <Text color={theme.c("muted")}>{fit(asciiKeys(props.hints.join(` ${sep} `), theme.ascii), props.width, theme.g.ellipsis)}</Text>
+      <Text color={theme.c("muted")}>{fit(hintLine(props.hints, props.more ?? [], props.width, sep, theme.ascii), props.width, theme.g.ellipsis)}</Text>
     </Box>
   );
 }

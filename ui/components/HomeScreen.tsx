@@ -12,7 +12,8 @@ import { Frame } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 
 export const HOME_KEYS: HelpKeys = [
-  ["↑/↓ j/k", "move"], ["Enter", "open the project's snapshots"], ["f", "failure graph of the project"], ["s", "sync with a drive, a home or a server"],
+  ["↑/↓ j/k", "move"], ["Enter", "open the project's snapshots"], ["f", "failure graph of the project"],
+  ["R", "standing rules of the project (and the global ones)"], ["F", "facts of the project (renew or drop expired ones)"], ["s", "sync with a drive, a home or a server"],
   ["r", "reload"], ["?", "keys"], ["q Esc", "quit"],
 ];
 
@@ -20,7 +21,8 @@ interface Row extends ProjectView {
   goal: string;
 }
 
-export function HomeScreen(props: { width: number; height: number; active: boolean; onOpen: (p: ProjectView) => void; onFailures: (projectId: string | null, projectName?: string) => void; onSync: () => void; onQuit: () => void; status?: string }) {
+export function HomeScreen(props: { width: number; height: number; active: boolean; onOpen: (p: ProjectView) => void; onFailures: (projectId: string | null, projectName?: string) => void;
+  onRules: (projectId: string | null, projectName?: string) => void; onFacts: (projectId: string | null, projectName?: string) => void; onSync: () => void; onQuit: () => void; status?: string }) {
   const { session, theme, now } = useUi();
   const data = useAsync(async () => {
     const projects = await listProjects(session);
@@ -39,6 +41,8 @@ export function HomeScreen(props: { width: number; height: number; active: boole
     const row = rows[nav.selected];
     if (key.return && row) props.onOpen(row);
     else if (input === "f") props.onFailures(row?.id ?? null, row?.name);
+    else if (input === "R") props.onRules(row?.id ?? null, row?.name);
+    else if (input === "F") props.onFacts(row?.id ?? null, row?.name);
     else if (input === "s") props.onSync();
     else if (input === "r") data.reload();
     else if (input === "q" || key.escape) props.onQuit();
@@ -77,7 +81,7 @@ export function HomeScreen(props: { width: number; height: number; active: boole
     })
   );
   return (
-    <Frame title={`Projects (${rows.length})`} height={props.height} hints={["Enter open", "f failures", "s sync", "r reload", "? keys", "q quit"]} width={w} status={props.status}>
+    <Frame title={`Projects (${rows.length})`} height={props.height} hints={["Enter open", "f failures", "R rules", "F facts", "s sync", "? keys", "q quit"]} more={["r reload"]} width={w} status={props.status}>
       {body}
     </Frame>
   );

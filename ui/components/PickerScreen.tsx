@@ -1,5 +1,7 @@
 // The snapshot picker: newest first, `/` filters as you type with the same full-text search as
-// `mindsave recall`; only the visible rows are rendered, so 5,000 snapshots scroll instantly.
+// `mindsave recall`, `t` keeps only a tag's snapshots; only the visible rows are rendered, so 5,000
+// snapshots scroll instantly. Space marks two snapshots and `d` shows what changed between them.
+import { useState } from "react";
 import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.ts";
 import { TextField } from "./TextField.tsx";
@@ -15,7 +17,10 @@ import type { HelpKeys } from "./HelpOverlay.tsx";
 
 export const PICKER_KEYS: HelpKeys = [
   ["↑/↓ j/k", "move"], ["PgUp/PgDn g/G", "page, first, last"], ["/", "filter (full-text, as `mindsave recall`)"],
-  ["Enter", "open the snapshot"], ["f", "failure graph"], ["?", "keys"], ["q Esc", "back (Esc first clears the filter)"],
+  ["t", "only the snapshots with a tag (Enter keeps it, Esc clears it)"], ["Enter", "open the snapshot"],
+  ["Space", "mark or unmark the snapshot (two at most)"], ["d", "what changed: between the two marked, the marked and the selected, or the selected and the one before it"],
+  ["R", "standing rules"], ["F", "facts (renew or drop expired ones)"], ["f", "failure graph"], ["?", "keys"],
+  ["q Esc", "back (Esc first clears the filter, then the tag)"],
 ];
 
 /** At most this many search hits are listed (the title then says "500+ of N match"). */
@@ -27,6 +32,7 @@ interface Row {
   created_at: string;
   status: string;
   goal: string;
+  tags?: string[];
   context?: string;
 }
 
@@ -36,61 +42,112 @@ function contextAfterGoal(context: string, goal: string): string {
   return plain.startsWith(goal) ? plain.slice(goal.length).replace(/^\s*·\s*/, "") || plain : plain;
 }
 
+/** The tag as the store compares it: trimmed, without a leading "#". */
+const tagKey = (tag: string) => tag.trim().replace(/^#+/, "");
+
 export function PickerScreen(props: {
   projectId: string; projectName: string; width: number; height: number; active: boolean;
-  onOpen: (snapshotId: string) => void; onBack: () => void; onFailures: () => void; onTyping: (typing: boolean) => void; status?: string;
+  onOpen: (snapshotId: string) => void; onBack: () => void; onFailures: () => void; onTyping: (typing: boolean) => void;
+  onDiff: (from: string, to: string) => void; onRules: () => void; onFacts: () => void; status?: string;
 }) {
   const { session, theme, now } = useUi();
   const [getQuery, setQuery] = useRefState("");
-  const [isFiltering, setFilteringState] = useRefState(false);
-  const setFiltering = (v: boolean) => {
-    setFilteringState(v);
-    props.onTyping(v);
+  const [getTag, setTag] = useRefState("");
+  // Which text the keys are typed into, if any: the search words or the tag.
+  const [getEditing, setEditingState] = useRefState<"query" | "tag" | null>(null);
+  const setEditing = (v: "query" | "tag" | null) => {
+    setEditingState(v);
+    props.onTyping(v !== null);
   };
+  const [getMarked, setMarked] = useRefState<string[]>([]);
+  const [status, setStatus] = useState<string | undefined>();
   const query = getQuery();
-  const filtering = isFiltering();
+  const tag = tagKey(getTag());
+  const editing = getEditing();
+  const marked = getMarked();
   const all = useAsync(() => projectSnapshots(session, props.projectId), [props.projectId]);
-  // Each result says which query it answers, so keys that act on the rows wait for the right ones.
-  const hits = useAsync(async () => {
-    if (!query.trim()) return null;
+  // Each result says which query and tag it answers, so keys that act on the rows wait for the right ones.
+  const filtered = useAsync(async () => {
+    if (!query.trim() && !tag) return null;
     try {
-      return { query, result: await search(session, props.projectId, [query], SEARCH_LIMIT) };
+      if (!query.trim()) return { query, tag, rows: (await projectSnapshots(session, props.projectId, { tag })) as Row[], more: false };
+      const r = await search(session, props.projectId, [query], SEARCH_LIMIT, tag || undefined);
+      return { query, tag, rows: r.hits as Row[], more: r.more };
     } catch (e) {
-      return { query, result: { hits: [], more: false }, error: (e as Error).message };
+      return { query, tag, rows: [] as Row[], more: false, error: (e as Error).message };
     }
-  }, [query, props.projectId]);
-  const searched = query.trim() ? hits.data?.result : undefined;
-  const rows: Row[] = query.trim() ? (searched?.hits ?? []) : (all.data ?? []);
-  const visible = Math.max(1, props.height - 5);
-  const nav = useListNavigation(rows.length, visible, 0, { resetKey: query.trim() ? searched : all.data });
-  const answered = (q: string) => !q.trim() || hits.data?.query === q;
+  }, [query, tag, props.projectId]);
+  const narrowed = !!query.trim() || !!tag;
+  const result = narrowed ? filtered.data ?? undefined : undefined;
+  const rows: Row[] = narrowed ? (result?.rows ?? []) : (all.data ?? []);
+  const visible = Math.max(1, props.height - 5 - (status ? 1 : 0));
+  const nav = useListNavigation(rows.length, visible, 0, { resetKey: narrowed ? result : all.data });
+  const answered = (q: string, t: string) => (!q.trim() && !tagKey(t)) || (filtered.data?.query === q && filtered.data?.tag === tagKey(t));
+
+  const diff = () => {
+    const row = rows[nav.selected];
+    const list = all.data ?? [];
+    const pair = getMarked();
+    let from: string | undefined;
+    let to: string | undefined;
+    if (pair.length === 2) [from, to] = pair;
+    else if (pair.length === 1 && row && row.id !== pair[0]) [from, to] = [pair[0], row.id];
+    else {
+      // One snapshot: against the one saved before it in the project (whatever the filter shows).
+      const one = pair[0] ?? row?.id;
+      const at = list.findIndex((s) => s.id === one);
+      if (at < 0) return;
+      if (at === list.length - 1) return setStatus(`${list[at].name} is the oldest snapshot: nothing before it to compare with. Mark another with Space.`);
+      [from, to] = [list[at + 1].id, one];
+    }
+    setStatus(undefined);
+    props.onDiff(from!, to!);
+  };
 
   useKeys((input, key) => {
-    if (isFiltering()) {
+    const typing = getEditing();
+    if (typing) {
+      const get = typing === "query" ? getQuery : getTag;
+      const set = typing === "query" ? setQuery : setTag;
       if (key.escape) {
-        setQuery("");
-        setFiltering(false);
-      } else if (key.return) setFiltering(false);
+        set("");
+        setEditing(null);
+      } else if (key.return) setEditing(null);
       // While typing, letters are text: only arrows and page keys move.
       else if (!nav.handle("", key)) {
-        const next = editText(getQuery(), input, key);
-        if (next !== null) setQuery(next);
+        const next = editText(get(), input, key);
+        if (next !== null) set(next);
       }
       return;
     }
     if (nav.handle(input, key)) return;
-    if (input === "/") setFiltering(true);
-    else if (key.return && rows[nav.selected]) props.onOpen(rows[nav.selected].id);
+    const row = rows[nav.selected];
+    if (input === "/") setEditing("query");
+    else if (input === "t") setEditing("tag");
+    else if (key.return && row) props.onOpen(row.id);
+    else if (input === " " && row) {
+      const m = getMarked();
+      if (m.includes(row.id)) setMarked(m.filter((x) => x !== row.id));
+      else if (m.length >= 2) setStatus("Two snapshots are marked already: unmark one (Space on it), then mark this one.");
+      else {
+        setMarked([...m, row.id]);
+        setStatus(undefined);
+      }
+    } else if (input === "d") diff();
+    else if (input === "R") props.onRules();
+    else if (input === "F") props.onFacts();
     else if (input === "f") props.onFailures();
     else if (key.escape && getQuery()) setQuery("");
+    else if (key.escape && getTag()) setTag("");
     else if (input === "q" || key.escape) props.onBack();
   }, {
     isActive: props.active, ready: !!all.data || !!all.error,
     // Moving or opening waits for the rows of what was typed (letters typed into the filter do not).
-    wait: (input, key) => !answered(getQuery()) && !(isFiltering() && !key.return && !key.upArrow && !key.downArrow && !key.pageUp && !key.pageDown),
+    wait: (input, key) => !answered(getQuery(), getTag()) && !(getEditing() && !key.return && !key.upArrow && !key.downArrow && !key.pageUp && !key.pageDown),
   });
 
   const w = props.width;
+  const g = theme.g;
   const ageW = 5;
   const statusW = 12;
   const fixed = 2 + 1 + ageW + statusW + 1;
@@ -99,38 +156,56 @@ export function PickerScreen(props: {
   const statusColor = (s: string) => (s === "completed" ? theme.c("good") : s === "blocked" ? theme.c("bad") : theme.c("accent"));
   const total = all.data?.length ?? 0;
   // The search stops at SEARCH_LIMIT hits: then more match than are listed, and the title says so.
-  const shown = `${rows.length}${searched?.more ? "+" : ""}`;
-  // The project's name gives way to the count.
-  const title = `${fit(props.projectName, Math.max(8, w - 50), theme.g.ellipsis)} ${theme.g.sep} ${query.trim() ? `${shown} of ${total} match` : `${total} snapshot${total === 1 ? "" : "s"}`}`;
+  const shown = `${rows.length}${result?.more ? "+" : ""}`;
+  const count = query.trim() ? `${shown} of ${total} match` : tag ? `${shown} of ${total} snapshots` : `${total} snapshot${total === 1 ? "" : "s"}`;
+  const extras = [...(tag ? [`#${tag}`] : []), ...(marked.length ? [`${marked.length} marked`] : [])].map((x) => ` ${g.sep} ${x}`).join("");
+  // The project's name gives way to the count, the tag and the marks.
+  const title = `${fit(props.projectName, Math.max(8, w - 50 - width(extras)), g.ellipsis)} ${g.sep} ${count}${extras}`;
+  const known = editing !== "tag" ? [] : [...new Set((all.data ?? []).flatMap((s) => s.tags))].filter((t) => t.toLowerCase().startsWith(tagKey(getTag()).toLowerCase()));
+  const line = (r: Row) => {
+    const goal = r.context ? `${r.goal} ${g.sep} ${contextAfterGoal(r.context, r.goal)}` : r.goal;
+    return r.tags?.length ? `${goal}  #${r.tags.join(" #")}` : goal;
+  };
+  const empty = all.error ? all.error.message : all.loading && !all.data ? "Loading…" : !narrowed ? "No snapshots in this project."
+    : !answered(query, getTag()) ? "Searching…" : result?.error ?? (query.trim() ? `Nothing matches "${query}"${tag ? ` among #${tag}` : ""}.` : `No snapshot is tagged #${tag}.`);
   return (
-    <Frame title={title} width={w} height={props.height} status={props.status}
-      hints={filtering ? ["type to filter", "Enter keep", "Esc clear", "↑/↓ move"] : ["Enter open", "/ filter", "f failures", "? keys", "q projects"]}>
-      <Box>
-        <Text color={theme.c("accent")}>/ </Text>
-        {filtering ? (
-          <TextField value={query} focus={props.active} width={w - 3} placeholder="words to find in any layer" />
-        ) : (
-          <Text color={theme.c("muted")}>{query ? `${fitStart(query, Math.max(4, w - 30), theme.g.ellipsis)}  (/ to edit, Esc to clear)` : "press / to filter"}</Text>
-        )}
-      </Box>
+    <Frame title={title} width={w} height={props.height} status={status ?? props.status}
+      hints={editing === "tag" ? ["type a tag", "Enter keep", "Esc clear", "↑/↓ move"] : editing ? ["type to filter", "Enter keep", "Esc clear", "↑/↓ move"]
+        : ["Enter open", "/ filter", "t tag", "d diff", "R rules", "? keys", "q projects"]}
+      more={editing ? [] : ["F facts", "Space mark", "f failures"]}>
+      {editing === "tag" ? (
+        <Box>
+          <Text color={theme.c("accent")}># </Text>
+          <TextField value={getTag()} focus={props.active} width={Math.max(10, Math.floor(w / 3))} placeholder="a tag, e.g. release" />
+          <Text color={theme.c("muted")} wrap="truncate">{known.length ? `  tags here: #${known.join(" #")}` : "  (no snapshot here has such a tag)"}</Text>
+        </Box>
+      ) : (
+        <Box>
+          <Text color={theme.c("accent")}>/ </Text>
+          {editing === "query" ? (
+            <TextField value={query} focus={props.active} width={w - 3} placeholder="words to find in any layer" />
+          ) : (
+            <Text color={theme.c("muted")}>{query ? `${fitStart(query, Math.max(4, w - 30), g.ellipsis)}  (/ to edit, Esc to clear)` : tag ? `press / to filter ${g.sep} t changes the tag, Esc clears it` : "press / to filter, t for a tag"}</Text>
+          )}
+        </Box>
+      )}
       {rows.length === 0 ? (
-        <Text color={hits.data?.error ? theme.c("bad") : theme.c("muted")}>
-          {fit(all.error ? all.error.message : all.loading && !all.data ? "Loading…" : !query.trim() ? "No snapshots in this project." : !answered(query) ? "Searching…" : hits.data?.error ?? `Nothing matches "${query}".`, w, theme.g.ellipsis)}
-        </Text>
+        <Text color={result?.error ? theme.c("bad") : theme.c("muted")}>{fit(empty, w, g.ellipsis)}</Text>
       ) : (
         rows.slice(nav.offset, nav.offset + visible).map((r, i) => {
           const sel = nav.offset + i === nav.selected;
+          const mark = marked.indexOf(r.id);
           return (
             <Text key={r.id} inverse={sel} wrap="truncate">
-              {sel ? theme.g.pointer : " "} {pad(r.name, nameW, theme.g.ellipsis)} {pad(age(r.created_at, now()), ageW)}
+              {sel ? g.pointer : " "}{mark >= 0 ? <Text color={sel ? undefined : theme.c("title")}>{String(mark + 1)}</Text> : " "}{pad(r.name, nameW, g.ellipsis)} {pad(age(r.created_at, now()), ageW)}
               <Text color={sel ? undefined : statusColor(r.status)}>{pad(r.status.replace("_", " "), statusW)}</Text>
-              {fit(r.context ? `${r.goal} ${theme.g.sep} ${contextAfterGoal(r.context, r.goal)}` : r.goal, goalW, theme.g.ellipsis)}
+              {fit(line(r), goalW, g.ellipsis)}
             </Text>
           );
         })
       )}
       {rows.length > visible ? (
-        <Text color={theme.c("muted")}>{`${nav.selected + 1}/${shown}${searched?.more ? ` (the first ${SEARCH_LIMIT} matches; type more words to narrow)` : ""}`}</Text>
+        <Text color={theme.c("muted")}>{`${nav.selected + 1}/${shown}${result?.more ? ` (the first ${SEARCH_LIMIT} matches; type more words to narrow)` : ""}`}</Text>
       ) : null}
     </Frame>
   );

@@ -112,15 +112,17 @@ function until(iso: string, now: Date): string {
   return age(now.toISOString(), new Date(Date.parse(iso)), "long").replace(/ ago$/, "");
 }
 
+/** "EXPIRED 2 days ago", "expires in 5 h" or "does not expire" (the list and the TUI say it alike). */
+export function factState(f: Pick<FactRecord, "expires_at">, now: Date): string {
+  return !isFresh(f, now) ? `EXPIRED ${age(f.expires_at!, now, "long")}` : f.expires_at ? `expires in ${until(f.expires_at, now)}` : "does not expire";
+}
+
 export function factsListText(facts: FactRecord[], now: Date, opts: { stale?: boolean } = {}): string {
   const shown = facts.map((f, i) => ({ f, n: i + 1 })).filter(({ f }) => !opts.stale || !isFresh(f, now));
   if (!shown.length) {
     return opts.stale ? "No expired facts here." : "No facts here. State one with `mindsave fact \"TEXT\" [--ttl 3d] [--confidence high]`.";
   }
-  const lines = shown.map(({ f, n }) => {
-    const state = !isFresh(f, now) ? `EXPIRED ${age(f.expires_at!, now, "long")}` : f.expires_at ? `expires in ${until(f.expires_at, now)}` : "does not expire";
-    return `${String(n).padStart(3)}. ${f.text}  [${f.confidence}, ${f.scope}, ${state}]`;
-  });
+  const lines = shown.map(({ f, n }) => `${String(n).padStart(3)}. ${f.text}  [${f.confidence}, ${f.scope}, ${factState(f, now)}]`);
   const hint = shown.some(({ f }) => !isFresh(f, now)) ? ["", "Expired facts are never restored: `mindsave facts renew N [--ttl 3d]` confirms one, `mindsave facts drop N` removes it."] : [];
   return [...lines, ...hint].join("\n");
 }

@@ -1,0 +1,287 @@
+// Component tests of the TUI's memory screens (issue 16) with ink-testing-library, on a real temp
+// store written through the engine: standing rules, the plan and retiring in the snapshot view,
+// facts that expire, the diff of two snapshots, and the picker's tag filter. All at 80×24.
+import { afterEach, describe, expect, test } from "bun:test";
+import { render } from "ink-testing-library";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { App, type Screen } from "../ui/app.tsx";
+import { UiContext, type UiContextValue } from "../ui/context.ts";
+import { makeTheme } from "../ui/theme.ts";
+import { Session } from "../src/engine/session.ts";
+import { saveSnapshot } from "../src/engine/snapshots/save.ts";
+import { fromFields } from "../src/engine/snapshots/input.ts";
+import { projectSnapshots, restoreById } from "../src/engine/snapshots/catalog.ts";
+import { rulesHere } from "../src/engine/memory/rules.ts";
+import { addFact, factsHere, isFresh } from "../src/engine/memory/facts.ts";
+import { retireCandidates } from "../src/engine/memory/retire.ts";
+import { width } from "../src/lib/text.ts";
+import { gitRepo, tempDir } from "./helpers.ts";
+
+const KEY = { down: "\x1b[B", enter: "\r", esc: "\x1b", tab: "\t", shiftTab: "\x1b[Z", pgdn: "\x1b[6~" };
+const COLS = 80;
+const ROWS = 24;
+const open: { unmount: () => void; session: Session }[] = [];
+afterEach(() => {
+  while (open.length) {
+    const o = open.pop()!;
+    o.unmount();
+    o.session.close();
+  }
+});
+
+/** A project "webapp" with one snapshot per goal (each with a constraint and a decision). */
+async function store(goals: string[], extra: Record<string, unknown> = {}) {
+  const base = tempDir("mindsave-tui-memory-");
+  const repo = gitRepo(join(base, "webapp"), { "src/auth.ts": "export const a = 1;\n" });
+  const env = { ...process.env, HOME: join(base, "home"), MINDSAVE_HOST: "tui-host", MINDSAVE_HOST_NAME: "tui-host" };
+  mkdirSync(join(base, "store"));
+  const session = await Session.open({ home: join(base, "store"), cwd: repo, env }, { write: true });
+  for (const goal of goals) {
+    await saveSnapshot(session, { input: fromFields({ goal, state: `state of ${goal}`, next_action: `next for ${goal}`, constraints: ["no tailwind"], decisions: ["use polling"], ...extra }) });
+  }
+  const projectId = (await session.project({ create: false }))?.project.id ?? "";
+  return { base, repo, env, session, projectId };
+}
+
+interface Harness {
+  frame: () => string;
+  press: (...keys: string[]) => void;
+  until: (pred: (f: string) => boolean, what: string, ms?: number) => Promise<string>;
+}
+
+function mount(session: Session, initial?: Screen[]): Harness {
+  const value: UiContextValue = {
+    session, theme: makeTheme({ LANG: "en_US.UTF-8" }), now: () => new Date(), exit: () => {}, writeTerminal: () => {},
+  };
+  const r = render(
+    <UiContext.Provider value={value}>
+      <App initial={initial} size={{ columns: COLS, rows: ROWS }} />
+    </UiContext.Provider>,
+  );
+  open.push({ unmount: r.unmount, session });
+  const frame = () => r.lastFrame() ?? "";
+  return {
+    frame,
+    press: (...keys) => keys.forEach((k) => r.stdin.write(k)),
+    // Waits for what the screen must show next, checked as renders happen, bounded; every frame
+    // shown must fit 80×24, Chinese text included.
+    until: async (pred, what, ms = 3000) => {
+      for (let i = 0; i < ms / 5; i++) {
+        const f = frame();
+        if (pred(f)) {
+          expect(f.split("\n").length).toBeLessThanOrEqual(ROWS);
+          for (const line of f.split("\n")) expect(width(line)).toBeLessThanOrEqual(COLS);
+          return f;
+        }
+        await new Promise((res) => setTimeout(res, 5));
+      }
+      throw new Error(`the screen never showed ${what}; last frame:\n${frame()}`);
+    },
+  };
+}
+
+const picker = (projectId: string): Screen[] => [{ name: "home" }, { name: "picker", projectId, projectName: "webapp" }];
+
+describe("rules screen", () => {
+  test("R opens it from the picker and home; a adds (project or global), e edits, x removes after y; over the budget is refused, nothing changed", async () => {
+    const { session, projectId } = await store(["rules here"]);
+    const h = mount(session, picker(projectId));
+    let f = await h.until((x) => x.includes("webapp · 1 snapshot"), "the picker");
+    expect(f).toContain("R rules");
+    h.press("R");
+    f = await h.until((x) => x.includes("Standing rules · webapp + global · 0") && x.includes("0/150 tokens"), "the empty rules screen");
+    expect(f).toContain("Press a to add one");
+
+    h.press("a", "总是用中文写提交信息");
+    await h.until((x) => x.includes("Add a rule") && x.includes("总是用中文写提交信息"), "the typed rule");
+    h.press(KEY.enter);
+    f = await h.until((x) => x.includes("Added project rule: 总是用中文写提交信息"), "the added rule");
+    expect(f).toMatch(/› 1\. +project +总是用中文写提交信息/);
+    // Tab to the scope, Space: global.
+    h.press("a", "Never push to main", KEY.tab, " ");
+    await h.until((x) => x.includes("( ) project  (•) global"), "global chosen");
+    h.press(KEY.enter);
+    f = await h.until((x) => x.includes("Added global rule: Never push to main"), "the global rule");
+    const here = await rulesHere(session);
+    expect(here.rules.map((r) => [r.scope, r.text])).toEqual([["global", "Never push to main"], ["project", "总是用中文写提交信息"]]);
+    expect(f).toContain(`${here.tokens}/150 tokens`);
+
+    // A rule that would take the rules over their budget: one line saying so, nothing changed.
+    h.press("a", Array.from({ length: 120 }, (_, i) => `word${i}`).join(" "), KEY.enter);
+    f = await h.until((x) => x.includes("over their 150-token budget"), "the refusal");
+    expect(f).toContain("Add a rule"); // the form stays, to shorten the rule
+    expect((await rulesHere(session)).rules.length).toBe(2);
+    h.press(KEY.esc);
+    await h.until((x) => x.includes("Cancelled."), "the form closed");
+
+    // Edit the selected rule (the first: the global one).
+    h.press("g", "e");
+    await h.until((x) => x.includes("Edit rule 1"), "the edit form");
+    h.press("\x7f".repeat(4), "develop", KEY.enter);
+    await h.until((x) => x.includes("Edited rule 1: Never push to develop"), "the edit");
+    expect((await rulesHere(session)).rules[0].text).toBe("Never push to develop");
+
+    h.press("j", "x");
+    await h.until((x) => x.includes("Remove rule 2: 总是用中文写提交信息? y to remove"), "the question");
+    h.press("n");
+    await h.until((x) => x.includes("Kept it."), "kept");
+    expect((await rulesHere(session)).rules.length).toBe(2);
+    h.press("x", "y");
+    await h.until((x) => x.includes("Removed rule 2: 总是用中文写提交信息"), "removed");
+    expect((await rulesHere(session)).rules.map((r) => r.text)).toEqual(["Never push to develop"]);
+    h.press("?");
+    await h.until((x) => x.includes("Keys · standing rules") && x.includes("remove the selected rule"), "the rules' keys");
+    h.press(KEY.esc);
+    await h.until((x) => x.includes("Standing rules ·"), "the rules again");
+    h.press("q", "q");
+    f = await h.until((x) => x.includes("Projects (1)"), "home");
+    expect(f).toContain("R rules");
+    h.press("R");
+    await h.until((x) => x.includes("Standing rules · webapp + global · 1") && x.includes("Never push to develop"), "the rules from home");
+  });
+});
+
+describe("snapshot view: the plan, tags, and retiring", () => {
+  test("shows plan 1/3 with a bar and marks, the tags; Tab selects a constraint, r retires it (and brings it back), for the snapshot's own project", async () => {
+    const { session, base, env } = await store([]);
+    await saveSnapshot(session, { input: fromFields({
+      goal: "ship the plan", constraints: ["no tailwind", "不要修改数据库结构"], decisions: ["use polling"],
+      plan: ["[x] write the schema", "[>] 实现令牌刷新", "ship it"], tags: ["release", "夜间"],
+    }) });
+    const projectId = (await session.project({ create: false }))!.project.id;
+    const [snap] = await projectSnapshots(session, projectId);
+    // Opened from outside the project: retiring still acts on the snapshot's project.
+    const outside = join(base, "elsewhere");
+    mkdirSync(outside);
+    const away = await Session.open({ home: session.home.dir, cwd: outside, env }, { write: true });
+    const h = mount(away, [{ name: "home" }, { name: "snapshot", snapshotId: snap.id }]);
+    let f = await h.until((x) => x.includes("Layer 1") && x.includes("plan 1/3"), "the snapshot with its plan");
+    expect(f).toMatch(/plan 1\/3 █+░+/);
+    expect(f).toContain("✓ write the schema");
+    expect(f).toContain("▶ 实现令牌刷新");
+    expect(f).toContain("○ ship it");
+    expect(f).toContain("tags #release #夜间");
+    expect(f).toContain("Tab select");
+
+    h.press(KEY.tab);
+    f = await h.until((x) => /›[^\n]*no tailwind/.test(x), "the first constraint selected (scrolled into view)");
+    expect(f).toContain("r retire");
+    h.press(KEY.tab, KEY.tab, KEY.shiftTab);
+    await h.until((x) => /›[^\n]*不要修改数据库结构/.test(x), "the second constraint selected");
+    h.press("r");
+    f = await h.until((x) => x.includes("Retired the constraint (never restored; r undoes): 不要修改数据库结构"), "the retirement");
+    expect(f).toMatch(/× 不要修改数据库结构 +\(retired \d{4}-\d\d-\d\d by tui-host/);
+    expect(f).toContain("r bring back");
+    const after = await retireCandidates(session);
+    expect(after.retired.map((r) => [r.kind, r.text])).toEqual([["constraint", "不要修改数据库结构"]]);
+    expect((await restoreById(session, snap.id)).block.text).not.toContain("不要修改数据库结构");
+    h.press("r");
+    await h.until((x) => x.includes("Brought back the constraint (carried forward again): 不要修改数据库结构"), "brought back");
+    expect((await retireCandidates(session)).retired).toEqual([]);
+    h.press(KEY.esc);
+    await h.until((x) => !x.includes("r retire") && x.includes("l load"), "nothing selected");
+    h.press("?");
+    await h.until((x) => x.includes("Keys · snapshot") && x.includes("retire the selected one"), "the snapshot's keys");
+  });
+});
+
+describe("facts screen", () => {
+  test("lists fresh and expired facts; r renews an expired one after y; x drops one after y", async () => {
+    const { session, projectId } = await store(["facts here"]);
+    // Stated two hours ago for one hour: expired now.
+    const earlier = await Session.open({ home: session.home.dir, cwd: session.cwd, env: session.env, now: () => new Date(Date.now() - 2 * 3_600_000) }, { write: true });
+    await addFact(earlier, "预发布数据库只读", { ttl: "1h" });
+    await earlier.close();
+    await addFact(session, "CI is slow on Mondays", { ttl: "3d", confidence: "high" });
+    const h = mount(session, picker(projectId));
+    await h.until((x) => x.includes("webapp · 1 snapshot"), "the picker");
+    h.press("F");
+    let f = await h.until((x) => x.includes("Facts · webapp + global · 2 · 1 expired"), "the facts");
+    expect(f).toMatch(/› ✓ CI is slow on Mondays +high project expires in/);
+    expect(f).toMatch(/✗ 预发布数据库只读 +medium project EXPIRED 60 min ago/);
+    h.press("j", "r");
+    await h.until((x) => x.includes('Renew "预发布数据库只读" as true now? y to renew'), "the question");
+    h.press("y");
+    f = await h.until((x) => x.includes("Renewed: 预发布数据库只读 (expires in"), "renewed");
+    expect(f).not.toContain("EXPIRED");
+    expect(f).toContain("Facts · webapp + global · 2");
+    expect((await factsHere(session)).every((x) => isFresh(x, new Date()))).toBe(true);
+    h.press("x");
+    await h.until((x) => x.includes("y to drop"), "the drop question");
+    h.press("q");
+    await h.until((x) => x.includes("Kept it as it was."), "kept");
+    expect((await factsHere(session)).length).toBe(2);
+    h.press("x", "y");
+    await h.until((x) => x.includes("Dropped: 预发布数据库只读"), "dropped");
+    expect((await factsHere(session)).map((x) => x.text)).toEqual(["CI is slow on Mondays"]);
+    h.press("?");
+    await h.until((x) => x.includes("Keys · facts"), "the facts' keys");
+  });
+});
+
+describe("diff from the picker", () => {
+  test("d without marks: the selected against the one before; Space marks two and d compares them; long diffs scroll", async () => {
+    const { session, projectId } = await store(["first step", "second step"]);
+    await saveSnapshot(session, { input: fromFields({
+      goal: "third step", constraints: Array.from({ length: 30 }, (_, i) => `约束 number ${i + 1}`), decisions: ["use polling"],
+    }) });
+    const h = mount(session, picker(projectId));
+    await h.until((x) => x.includes("webapp · 3 snapshots") && /› third_step/.test(x), "the picker");
+    h.press("j", "d");
+    let f = await h.until((x) => x.includes("webapp · what changed"), "the diff of the second and the first");
+    expect(f).toMatch(/first_step\S* \(.*\) → second_step/);
+    expect(f).toContain('goal: "first step" → "second step"');
+    h.press("q", "k", "d");
+    f = await h.until((x) => /second_step\S* \(.*\) → third_step/.test(x), "the newest against the one before");
+    expect(f).toContain("+ constraint: 约束 number 1");
+    expect(f).toMatch(/↓ \d+ more lines/);
+    h.press("G");
+    f = await h.until((x) => x.includes("end") && x.includes("约束 number 30"), "the end of the diff");
+    h.press("q", " ", "G", " ");
+    await h.until((x) => x.includes("2 marked"), "two marked");
+    h.press(KEY.down); // the selection moves; the marks decide
+    h.press("d");
+    f = await h.until((x) => /first_step\S* \(.*\) → third_step/.test(x), "the diff of the two marked");
+    expect(f).toContain('goal: "first step" → "third step"');
+    h.press("q", "g", " ");
+    await h.until((x) => x.includes("1 marked"), "third_step unmarked, first_step still marked");
+    h.press("d");
+    await h.until((x) => /first_step\S* \(.*\) → third_step/.test(x), "the marked one against the selected one");
+    h.press("q", "G", " ");
+    await h.until((x) => !x.includes("marked"), "none marked");
+    h.press("d");
+    await h.until((x) => x.includes("first_step") && x.includes("is the oldest snapshot: nothing before it"), "the oldest has nothing before it");
+  });
+});
+
+describe("tag filter in the picker", () => {
+  test("t filters by a tag as typed, shown in the title; Enter keeps it; Esc clears it", async () => {
+    const { session, projectId } = await store(["untagged work"]);
+    await saveSnapshot(session, { input: fromFields({ goal: "release candidate", tags: ["release"] }) });
+    await saveSnapshot(session, { input: fromFields({ goal: "夜间构建", tags: ["夜间", "release"] }) });
+    const h = mount(session, picker(projectId));
+    let f = await h.until((x) => x.includes("webapp · 3 snapshots"), "the picker");
+    expect(f).toContain("t tag");
+    h.press("t");
+    f = await h.until((x) => x.includes("type a tag") && x.includes("tags here: #"), "the tag field");
+    h.press("夜");
+    await h.until((x) => x.includes("tags here: #夜间") && !x.includes("#release  "), "the tags that start so");
+    h.press("间");
+    f = await h.until((x) => x.includes("1 of 3 snapshots · #夜间"), "one snapshot tagged 夜间");
+    expect(f).toContain("夜间构建");
+    expect(f).not.toContain("release candidate");
+    h.press(KEY.esc);
+    await h.until((x) => x.includes("webapp · 3 snapshots") && x.includes("untagged work"), "cleared while typing");
+    h.press("t", "#Release", KEY.enter);
+    f = await h.until((x) => x.includes("2 of 3 snapshots · #Release") && !x.includes("type a tag"), "the tag kept (case folded)");
+    expect(f).not.toContain("untagged work");
+    expect(f).toContain("t changes the tag, Esc clears it");
+    h.press(KEY.enter);
+    await h.until((x) => x.includes("Layer 1") && x.includes("夜间构建"), "the first tagged snapshot opened");
+    h.press("q");
+    await h.until((x) => x.includes("2 of 3 snapshots · #Release"), "back on the filtered list");
+    h.press(KEY.esc);
+    await h.until((x) => x.includes("webapp · 3 snapshots") && x.includes("untagged work"), "the tag cleared");
+  });
+});

@@ -1,0 +1,85 @@
+// Facts: beliefs about the world with a time to live. Fresh ones are restored, expired ones never
+// are; on any fact (an expired one above all) `r` renews it (confirms it as stated now, with its old
+// time to live) and `x` drops it, each after a `y`.
+import { useState } from "react";
+import { Text } from "ink";
+import { useKeys } from "../hooks/useKeys.ts";
+import { dropFact, factState, factsHere, isFresh, renewFact } from "../../src/engine/memory/facts.ts";
+import { useUi } from "../context.ts";
+import { useAsync } from "../hooks/useAsync.ts";
+import { useAction } from "../hooks/useAction.ts";
+import { useConfirm } from "../hooks/useConfirm.ts";
+import { useListNavigation } from "../hooks/useListNavigation.ts";
+import { useProjectSession } from "../hooks/useProjectSession.ts";
+import { fit, pad, width } from "../../src/lib/text.ts";
+import { Frame } from "./Frame.tsx";
+import type { HelpKeys } from "./HelpOverlay.tsx";
+
+export const FACTS_KEYS: HelpKeys = [
+  ["↑/↓ j/k", "move"], ["r", "renew the selected fact: confirm it as stated now (asks first)"], ["x Delete", "drop the selected fact (asks first)"],
+  ["?", "keys"], ["q Esc", "back"],
+];
+
+export function FactsScreen(props: { projectId: string | null; projectName?: string; width: number; height: number; active: boolean; onBack: () => void }) {
+  const { theme, now } = useUi();
+  const here = useProjectSession(props.projectId);
+  const [status, setStatus] = useState<string | undefined>();
+  const data = useAsync(() => factsHere(here), [here]);
+  const facts = data.data ?? [];
+  const confirm = useConfirm();
+  const action = useAction(setStatus);
+  const visible = Math.max(1, props.height - 5 - (status || confirm.question ? 1 : 0));
+  const nav = useListNavigation(facts.length, visible);
+
+  action.release(useKeys((input, key) => {
+    if (confirm.answer(input, () => setStatus("Kept it as it was."))) return;
+    if (nav.handle(input, key)) return;
+    const f = facts[nav.selected];
+    // The engine numbers facts in the order it lists them, as this screen does.
+    const n = String(nav.selected + 1);
+    if (input === "r" && f) {
+      confirm.ask(`Renew "${f.text}" as true now? y to renew, any other key to keep it as it is.`, () => void action.run(async () => {
+        const renewed = await renewFact(here, n);
+        await data.reload();
+        // Renewed, it is the newest: the selection follows it to the top of the list.
+        nav.setSelected((await factsHere(here)).findIndex((x) => x.id === renewed.id));
+        return `Renewed: ${renewed.text} (${factState(renewed, now())}).`;
+      }));
+    } else if ((input === "x" || key.delete) && f) {
+      confirm.ask(`Drop "${f.text}"? y to drop, any other key to keep it.`, () => void action.run(async () => {
+        const gone = await dropFact(here, n);
+        await data.reload();
+        return `Dropped: ${gone.text}`;
+      }));
+    } else if (input === "q" || key.escape) props.onBack();
+  }, { isActive: props.active, ready: !!data.data || !!data.error, wait: action.busy }));
+
+  const w = props.width;
+  const g = theme.g;
+  const t = now();
+  const expired = facts.filter((f) => !isFresh(f, t)).length;
+  const whose = props.projectName ? `${fit(props.projectName, Math.max(8, w - 50), g.ellipsis)} + global` : props.projectId ? "project + global" : "global";
+  // The state is never cut: the text gives way.
+  const about = (f: (typeof facts)[number]) => `${f.confidence} ${f.scope} ${factState(f, t)}`;
+  const aboutW = Math.max(10, ...facts.slice(nav.offset, nav.offset + visible).map((f) => width(about(f))));
+  const textW = Math.max(10, w - 4 - 2 - aboutW);
+  const hints = facts.length ? ["r renew", "x drop", "? keys", "q back"] : ["? keys", "q back"];
+  return (
+    <Frame title={`Facts ${g.sep} ${whose} ${g.sep} ${facts.length}${expired ? ` ${g.sep} ${expired} expired` : ""}`} width={w} height={props.height} status={confirm.question ?? status} hints={hints}>
+      <Text color={theme.c("muted")} wrap="truncate">Fresh facts are restored; expired ones never are until renewed.</Text>
+      <Text color={theme.c("muted")}>{`    ${pad("fact", textW)}  confidence, scope, state`}</Text>
+      {facts.length === 0 ? (
+        <Text color={theme.c("muted")}>{fit(data.error ? data.error.message : data.loading ? "Loading…" : "No facts here. State one with: mindsave fact \"TEXT\" --ttl 3d", w, g.ellipsis)}</Text>
+      ) : null}
+      {facts.slice(nav.offset, nav.offset + visible).map((f, i) => {
+        const sel = nav.offset + i === nav.selected;
+        const fresh = isFresh(f, t);
+        return (
+          <Text key={f.id} inverse={sel} wrap="truncate" color={fresh ? undefined : theme.c("warn")}>
+            {sel ? g.pointer : " "} {fresh ? g.ok : g.bad} {pad(f.text, textW, g.ellipsis)}  {about(f)}
+          </Text>
+        );
+      })}
+    </Frame>
+  );
+}

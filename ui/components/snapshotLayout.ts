@@ -1,0 +1,135 @@
+// The snapshot view's text: Layer 1 (files checked on this host), the plan with its progress bar,
+// Layer 2 with the failure graph and which constraints and decisions are retired, Layer 3 on
+// request. Each constraint and decision remembers its lines, so the view can select one.
+import { effectiveConfidence, type FailureRecord } from "../../src/engine/failures/record.ts";
+import { normaliseItem } from "../../src/engine/failures/graph.ts";
+import { layer3Text } from "../../src/engine/snapshots/recall.ts";
+import { planProgress } from "../../src/engine/snapshots/plan.ts";
+import { symbolicLines, type SymbolicEntryLike } from "../../src/engine/snapshots/layers.ts";
+import type { FileCheck, SnapshotRecord } from "../../src/engine/snapshots/catalog.ts";
+import type { RetireKind } from "../../src/engine/memory/retire.ts";
+import { age, wrap } from "../../src/lib/text.ts";
+import { bar, type Theme } from "../theme.ts";
+
+export interface Line {
+  text: string;
+  color?: string;
+  bold?: boolean;
+  /** The constraint or decision (its index in `items`) this line shows. */
+  item?: number;
+}
+
+export interface Item {
+  kind: RetireKind;
+  text: string;
+  /** Its first line in the layout, and how many lines it takes. */
+  at: number;
+  lines: number;
+}
+
+export interface Layout {
+  lines: Line[];
+  /** Where Layer 3 starts (its heading, or the line saying how to show it). */
+  layer3At: number;
+  layer3Lines: number;
+  items: Item[];
+}
+
+export interface Retired {
+  kind: RetireKind;
+  text: string;
+  retired_at: string;
+  retired_by: string;
+}
+
+const PLAN_MARKS = { utf: { completed: "✓", in_progress: "▶", pending: "○" }, ascii: { completed: "[x]", in_progress: "[>]", pending: "[ ]" } } as const;
+
+export function retiredOf(retired: Retired[], kind: RetireKind, text: string): Retired | undefined {
+  const key = normaliseItem(text);
+  return retired.find((r) => r.kind === kind && normaliseItem(r.text) === key);
+}
+
+export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: FileCheck[], retired: Retired[], showL3: boolean, cols: number, theme: Theme, now: Date): Layout {
+  const out: Line[] = [];
+  const items: Item[] = [];
+  const g = theme.g;
+  const head = (text: string) => out.push({ text, bold: true, color: theme.c("accent") });
+  const field = (label: string, value: string, color?: string) => {
+    const lines = wrap(value || "(none)", Math.max(10, cols - 14));
+    lines.forEach((l, i) => out.push({ text: `${i === 0 ? label.padEnd(13) : " ".repeat(13)}${l}`, color }));
+  };
+  const list = (label: string, texts: string[]) => {
+    if (!texts.length) return;
+    out.push({ text: label });
+    for (const it of texts) wrap(it, Math.max(10, cols - 4)).forEach((l, i) => out.push({ text: `${i === 0 ? `  ${g.bullet} ` : "    "}${l}` }));
+  };
+  // A constraint or decision: selectable, and marked when it is retired.
+  const selectable = (label: string, kind: RetireKind, texts: string[]) => {
+    if (!texts.length) return;
+    out.push({ text: label });
+    for (const text of texts) {
+      const r = retiredOf(retired, kind, text);
+      const shown = r ? `${text}  (retired ${r.retired_at.slice(0, 10)} by ${r.retired_by}: never restored)` : text;
+      const index = items.length;
+      const at = out.length;
+      wrap(shown, Math.max(10, cols - 4)).forEach((l, i) =>
+        out.push({ text: `${i === 0 ? `  ${r ? g.times : g.bullet} ` : "    "}${l}`, color: r ? theme.c("muted") : undefined, item: index }));
+      items.push({ kind, text, at, lines: out.length - at });
+    }
+  };
+  out.push({ text: `saved ${s.created_at.slice(0, 16).replace("T", " ")} UTC (${age(s.created_at, now)} ago) ${g.sep} ${s.status.replace("_", " ")}${s.kind === "overflow" ? ` ${g.sep} overflow (Layer 1 only)` : ""}`, color: theme.c("muted") });
+  if (s.tags?.length) wrap(`tags ${s.tags.map((t) => `#${t}`).join(" ")}`, cols).forEach((l) => out.push({ text: l, color: theme.c("title") }));
+  out.push({ text: "" });
+  head(`Layer 1 ${g.sep} Execution Register`);
+  field("goal", s.goal);
+  field("state", s.state);
+  field("next action", s.next_action);
+  if (!s.active_files.length) field("active files", "(none)");
+  checks.forEach((c, i) => {
+    const mark = c.status === "ok" ? g.ok : c.status === "modified" ? g.changed : c.status === "missing" ? g.bad : "?";
+    const note = c.status === "ok" ? "" : c.status === "modified" ? "  changed since the snapshot" : c.status === "missing" ? "  missing on this host" : "  not checked";
+    const color = c.status === "ok" ? theme.c("good") : c.status === "missing" ? theme.c("bad") : theme.c("warn");
+    wrap(`${mark} ${c.absolute}${note}`, Math.max(10, cols - 13)).forEach((l, j) =>
+      out.push({ text: `${(i === 0 && j === 0 ? "active files" : "").padEnd(13)}${j === 0 ? "" : "  "}${l}`, color }));
+  });
+  field("blocker", s.blocker, s.blocker.toLowerCase() === "none" ? undefined : theme.c("bad"));
+  if (s.plan?.length) {
+    const p = planProgress(s.plan);
+    const marks = theme.ascii ? PLAN_MARKS.ascii : PLAN_MARKS.utf;
+    out.push({ text: "" });
+    head(`plan ${p.done}/${p.total} ${bar(theme, p.done, p.total, Math.max(10, Math.min(30, cols - 20)))}`);
+    for (const step of s.plan) {
+      const color = step.status === "completed" ? theme.c("good") : step.status === "in_progress" ? theme.c("warn") : undefined;
+      const mark = marks[step.status];
+      wrap(step.content, Math.max(10, cols - 3 - mark.length)).forEach((l, i) => out.push({ text: `  ${i === 0 ? mark : " ".repeat(mark.length)} ${l}`, color }));
+    }
+  }
+  out.push({ text: "" });
+  head(`Layer 2 ${g.sep} Cognitive Cache`);
+  const symbolic = symbolicLines(s.compressed?.symbolic as Record<string, SymbolicEntryLike> | undefined);
+  selectable("constraints", "constraint", s.constraints);
+  list("compressed constraints", Object.entries(symbolic).map(([k, v]) => `${k}: ${v}`));
+  selectable("decisions", "decision", s.decisions);
+  if (!s.constraints.length && !s.decisions.length && !Object.keys(symbolic).length && !failures.length) out.push({ text: "(empty)", color: theme.c("muted") });
+  if (failures.length) {
+    out.push({ text: "failure graph (do not retry)" });
+    for (const f of failures) {
+      const tag = `${g.times}${f.repeat_count} ${effectiveConfidence(f, now)} ${f.scope}`;
+      wrap(`${f.item} [${tag}]: ${f.reason}${f.alternatives.length ? ` ${g.arrow} ${f.alternatives.join("; ")}` : ""}`, Math.max(10, cols - 4))
+        .forEach((l, i) => out.push({ text: `${i === 0 ? `  ${g.bad} ` : "    "}${l}`, color: i === 0 ? theme.c("warn") : undefined }));
+    }
+  }
+  out.push({ text: "" });
+  const layer3At = out.length;
+  const text = layer3Text(s);
+  const archive = text ? wrap(text, cols) : [];
+  if (!archive.length) {
+    out.push({ text: "Layer 3 (cold archive): empty.", color: theme.c("muted") });
+  } else if (showL3) {
+    head(`Layer 3 ${g.sep} Cold Archive (never auto-restored; 3 hides it)`);
+    for (const l of archive) out.push({ text: l });
+  } else {
+    out.push({ text: `Layer 3 (cold archive, ${archive.length} line${archive.length === 1 ? "" : "s"}) is never auto-restored: press 3 to show it.`, color: theme.c("muted") });
+  }
+  return { lines: out, layer3At, layer3Lines: archive.length, items };
+}
