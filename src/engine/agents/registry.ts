@@ -107,7 +107,7 @@ export const AGENTS: readonly AgentSpec[] = [
       entry: plain,
     },
     instructions: (scope, p) => pick(scope, join(codexHome(p.env), "AGENTS.md"), inProject(p, "AGENTS.md")),
-    transcript: "not yet (rollout JSONL under ~/.codex/sessions)",
+    transcript: "read (rollout JSONL): prompts, update_plan, apply_patch files, tool calls, context fill from token_count",
     gaps: [],
   },
   {
@@ -122,7 +122,7 @@ export const AGENTS: readonly AgentSpec[] = [
       entry: plain,
     },
     instructions: (scope, p) => pick(scope, join(home(p.env), ".gemini", "GEMINI.md"), inProject(p, "GEMINI.md")),
-    transcript: "not yet (JSONL under ~/.gemini/tmp/<project>/chats)",
+    transcript: "read (chat recording): prompts, write_todos, edited files, tool calls, context fill",
     gaps: [],
   },
   {
@@ -138,7 +138,7 @@ export const AGENTS: readonly AgentSpec[] = [
       entry: (command) => ({ type: "local", ...plain(command), tools: ["*"] }),
     },
     instructions: (scope, p) => pick(scope, join(home(p.env), ".copilot", "copilot-instructions.md"), inProject(p, ".github", "copilot-instructions.md")),
-    transcript: "not yet (format unverified)",
+    transcript: "read (the session event log its hooks name; format unverified): prompts, edits, tool calls; no context fill",
     gaps: ["workspace MCP files load only in trusted folders"],
   },
   {
@@ -155,7 +155,7 @@ export const AGENTS: readonly AgentSpec[] = [
     // User rules live in Cursor's settings, not in a file.
     instructions: (scope, p) => pick(scope, null, inProject(p, ".cursor", "rules", "mindsave.mdc")),
     ownInstructionsFile: true,
-    transcript: "not yet (JSONL under ~/.cursor/projects)",
+    transcript: "read (JSONL under ~/.cursor/projects): prompts, edits, tool calls; no context fill",
     gaps: [],
   },
   {
@@ -172,7 +172,7 @@ export const AGENTS: readonly AgentSpec[] = [
     },
     instructions: (scope, p) => pick(scope, join(home(p.env), "Documents", "Cline", "Rules", "mindsave.md"), inProject(p, ".clinerules", "mindsave.md")),
     ownInstructionsFile: true,
-    transcript: "not yet (task folders in VS Code's storage)",
+    transcript: "none: built from the hook payloads of the task; no context fill",
     gaps: [],
   },
   {
@@ -188,7 +188,7 @@ export const AGENTS: readonly AgentSpec[] = [
       entry: (command, keys) => ({ type: "local", command: [command, "mcp"], ...(keys.length === 1 ? { enabled: true } : {}) }),
     },
     instructions: (scope, p) => pick(scope, join(xdgConfig(p.env), "opencode", "AGENTS.md"), inProject(p, "AGENTS.md")),
-    transcript: "not yet (read through its SDK)",
+    transcript: "none: built from what the plugin sends; no context fill",
     gaps: [],
   },
 ];
