@@ -70,7 +70,7 @@ export function addMemoryCommands(program: Command): void {
     .command("plan")
     .allowExcessArguments(true)
     .description("The agent's plan kept with the newest snapshot, whole, with statuses (alone: print it)")
-    .option("--snapshot <key>", "another snapshot's plan (name, id prefix or list number)")
+    .option("--snapshot <key>", "another snapshot's plan, to show or change (name, id prefix or list number)")
     .action(groupDefault(() => import("./commands/plan.ts").then((m) => ({ run: m.show }))));
   plan
     .command("set")
@@ -83,7 +83,7 @@ export function addMemoryCommands(program: Command): void {
       .command(name)
       .description(what)
       .argument("<n>", "the step's number in `mindsave plan`")
-      .action(lazy(() => import("./commands/plan.ts").then((m) => ({ run: (o: unknown, a: string[], g) => m.mark(status, a, g) }))));
+      .action(lazy(() => import("./commands/plan.ts").then((m) => ({ run: (o: { snapshot?: string }, a: string[], g) => m.mark(status, o, a, g) }))));
   }
 
   program

@@ -44,7 +44,7 @@ describe("standing rules", () => {
     const before = await dumpStore(p.db);
     const long = await p.cli(["rules", "add", Array.from({ length: 90 }, (_, i) => `word${i}`).join(" ")]);
     expect(long.code).toBe(1);
-    expect(long.stderr).toMatch(/over their 150-token budget \(now \d+: 2 rule\(s\)\).*Nothing was changed\./);
+    expect(long.stderr).toMatch(/^mindsave: This rule would make the rules \d+ tokens, over their 150-token budget \(now \d+ tokens in 2 rule\(s\)\), so nothing was changed: shorten it, or remove a rule first \(`mindsave rules list`\)\.\n$/);
     expect(await dumpStore(p.db)).toBe(before);
 
     const list = await p.json(["rules", "list"]);

@@ -42,9 +42,9 @@ export async function set(opts: { item?: string[] }, args: string[], g: GlobalOp
   });
 }
 
-export async function mark(status: string, args: string[], g: GlobalOptions): Promise<number> {
+export async function mark(status: string, opts: { snapshot?: string }, args: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, true, async (session) => {
-    const { snapshot, plan, step } = await markStep(session, args[0], status);
+    const { snapshot, plan, step } = await markStep(session, args[0], status, opts.snapshot);
     if (g.json) printJson({ snapshot: snapshot.name, plan, progress: planLine(plan) });
     else print(`Step ${args[0]} is ${step.status.replace("_", " ")}: ${step.content}\n${planLine(plan)}`);
     return 0;

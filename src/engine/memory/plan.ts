@@ -24,9 +24,9 @@ export async function setPlan(session: Session, raw: unknown): Promise<{ snapsho
 }
 
 /** Marks step N (1-based) completed, in progress or pending; starting one leaves the others as they are. */
-export async function markStep(session: Session, n: string, status: string): Promise<{ snapshot: SnapshotRecord; plan: PlanItem[]; step: PlanItem }> {
-  const { snapshot, plan } = await planOf(session);
-  if (!plan?.length) throw new UserError("The newest snapshot has no plan; set one with `mindsave plan set`.");
+export async function markStep(session: Session, n: string, status: string, key?: string): Promise<{ snapshot: SnapshotRecord; plan: PlanItem[]; step: PlanItem }> {
+  const { snapshot, plan } = await planOf(session, key);
+  if (!plan?.length) throw new UserError(`Snapshot ${snapshot.name} has no plan; set one with \`mindsave plan set\`.`);
   const i = Number(n);
   if (!/^\d+$/.test(n.trim()) || i < 1 || i > plan.length) throw new UserError(`There is no step ${JSON.stringify(n)}; give 1 to ${plan.length} (\`mindsave plan\`).`);
   const next = plan.map((p, k) => (k === i - 1 ? { ...p, status: planStatus(status, `step ${n}`) } : p));

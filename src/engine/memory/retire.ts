@@ -58,7 +58,7 @@ function pick<T extends { kind: RetireKind; text: string }>(items: T[], key: str
   if (/^\d+$/.test(k)) {
     const n = Number(k);
     if (n >= 1 && n <= items.length) return items[n - 1];
-    throw new UserError(items.length ? `There is no ${what} number ${k}; give 1 to ${items.length} (see \`${list}\`).` : `There is nothing to choose here (see \`${list}\`).`);
+    throw new UserError(items.length ? `There is no ${what} number ${k}; give a number from 1 to ${items.length} (see \`${list}\`).` : `There is nothing to choose here (see \`${list}\`).`);
   }
   const norm = normaliseItem(k);
   const exact = items.filter((c) => normaliseItem(c.text) === norm);

@@ -77,7 +77,7 @@ async function budgetCheck(q: Queries, rulesOf: (projectId: string | null) => Pr
     if (tokens <= RULES_BUDGET) continue;
     const current = await q.listRules(id);
     const where = id && id !== projectId ? ` in project ${(await q.getProject(id))?.name ?? id}` : "";
-    throw new UserError(`${change} would make the rules${where} ${tokens} tokens, over their ${RULES_BUDGET}-token budget (now ${await rulesTokens(current)}: ${current.length} rule(s)). Shorten or remove one first (\`mindsave rules list\`). Nothing was changed.`);
+    throw new UserError(`${change} would make the rules${where} ${tokens} tokens, over their ${RULES_BUDGET}-token budget (now ${await rulesTokens(current)} tokens in ${current.length} rule(s)), so nothing was changed: shorten it, or remove a rule first (\`mindsave rules list\`).`);
   }
 }
 

@@ -30,7 +30,7 @@ export async function search(session: Session, projectId: string | null, words: 
   const terms = searchTerms(words);
   if (!terms.length) return { hits: [], more: false };
   const rows = await session.store.searchSnapshots(projectId, terms, limit + 1, tag);
-  const hits = rows.slice(0, limit).map((h) => ({ ...h, context: h.context.replace(/\s*\n+\s*/g, " · ").replace(/\s+/g, " ").trim() }));
+  const hits = rows.slice(0, limit).map((h) => ({ ...h, context: h.context.replace(/\s*\n+\s*/g, " · ").replace(/\s+/g, " ").trim().replace(/^(?:· )+|(?: ·)+$/g, "") }));
   return { hits, more: rows.length > limit };
 }
 
