@@ -12,9 +12,9 @@ import { Session } from "../src/engine/session.ts";
 import { saveSnapshot } from "../src/engine/snapshots/save.ts";
 import { fromFields } from "../src/engine/snapshots/input.ts";
 import { projectSnapshots, restoreById } from "../src/engine/snapshots/catalog.ts";
-import { rulesHere } from "../src/engine/memory/rules.ts";
+import { addRule, rulesHere } from "../src/engine/memory/rules.ts";
 import { addFact, factsHere, isFresh } from "../src/engine/memory/facts.ts";
-import { retireCandidates } from "../src/engine/memory/retire.ts";
+import { retire, retireCandidates } from "../src/engine/memory/retire.ts";
 import { width } from "../src/lib/text.ts";
 import { gitRepo, tempDir } from "./helpers.ts";
 
@@ -50,9 +50,9 @@ interface Harness {
   until: (pred: (f: string) => boolean, what: string, ms?: number) => Promise<string>;
 }
 
-function mount(session: Session, initial?: Screen[]): Harness {
+function mount(session: Session, initial?: Screen[], now = () => new Date()): Harness {
   const value: UiContextValue = {
-    session, theme: makeTheme({ LANG: "en_US.UTF-8" }), now: () => new Date(), exit: () => {}, writeTerminal: () => {},
+    session, theme: makeTheme({ LANG: "en_US.UTF-8" }), now, exit: () => {}, writeTerminal: () => {},
   };
   const r = render(
     <UiContext.Provider value={value}>
@@ -171,7 +171,7 @@ describe("snapshot view: the plan, tags, and retiring", () => {
     await h.until((x) => /›[^\n]*不要修改数据库结构/.test(x), "the second constraint selected");
     h.press("r");
     f = await h.until((x) => x.includes("Retired the constraint (never restored; r undoes): 不要修改数据库结构"), "the retirement");
-    expect(f).toMatch(/× 不要修改数据库结构 +\(retired \d{4}-\d\d-\d\d by tui-host/);
+    expect(f).toMatch(/× 不要修改数据库结构 +\(retired \d{4}-\d\d-\d\d by host tui-host; never restored\)/);
     expect(f).toContain("r bring back");
     const after = await retireCandidates(session);
     expect(after.retired.map((r) => [r.kind, r.text])).toEqual([["constraint", "不要修改数据库结构"]]);
@@ -283,5 +283,114 @@ describe("tag filter in the picker", () => {
     await h.until((x) => x.includes("2 of 3 snapshots · #Release"), "back on the filtered list");
     h.press(KEY.esc);
     await h.until((x) => x.includes("webapp · 3 snapshots") && x.includes("untagged work"), "the tag cleared");
+  });
+});
+
+describe("80 columns: prompts, status lines and picker rows keep what matters", () => {
+  test("a long rule or fact is shortened so the y-hint shows; a long refusal wraps and keeps its advice", async () => {
+    const { session, projectId } = await store(["long texts"]);
+    const long = "所有回答都用简体中文，先列出计划然后逐步执行，每一步都说明理由并给出可以运行的测试命令";
+    await addRule(session, long, "project");
+    await addFact(session, `the staging database is read-only until the migration of ${"every table ".repeat(6)}is done`, { ttl: "3d" });
+    const h = mount(session, picker(projectId));
+    await h.until((x) => x.includes("webapp · 1 snapshot"), "the picker");
+    h.press("R");
+    await h.until((x) => x.includes("Standing rules · webapp + global · 1"), "the rules");
+    h.press("x");
+    let f = await h.until((x) => x.includes("Remove rule 1: 所有回答"), "the question");
+    expect(f).toMatch(/Remove rule 1: 所有回答\S*…\? y to remove, any other key to keep it\./);
+    h.press("n");
+    await h.until((x) => x.includes("Kept it."), "kept");
+    // Over the budget: the engine's sentence is longer than two lines; its end (the advice) shows.
+    h.press("a", Array.from({ length: 100 }, (_, i) => `word${i}`).join(" "), KEY.enter);
+    f = await h.until((x) => x.includes("over their 150-token budget"), "the refusal");
+    expect(f).toContain("remove a rule first (`mindsave rules list`).");
+    h.press(KEY.esc); // alone: Esc followed at once by a key reads as Alt+key
+    await h.until((x) => x.includes("Cancelled."), "the form closed");
+    h.press("q", "F");
+    await h.until((x) => x.includes("Facts · webapp + global · 1"), "the facts");
+    h.press("r");
+    f = await h.until((x) => x.includes('Renew "the staging'), "the renew question");
+    expect(f).toMatch(/Renew "the staging[^"]*…" as true now\? y to renew, any other key keeps it\./);
+  });
+
+  test("picker rows keep their names whole: the -2/-3 suffixes show, the goal gives way", async () => {
+    const { session, projectId } = await store(["add rate limiting to the api gateway", "add rate limiting to the api gateway", "add rate limiting to the api gateway"]);
+    const names = (await projectSnapshots(session, projectId)).map((s) => s.name);
+    expect(names[0]).toMatch(/^add_rate_limiting_to_\d{4}-\d\d-\d\d-3$/);
+    const h = mount(session, picker(projectId));
+    const f = await h.until((x) => x.includes("webapp · 3 snapshots"), "the picker");
+    for (const name of names) expect(f).toMatch(new RegExp(`${name} +\\d+s +in progress add rate`));
+  });
+
+  test("tag filter: Tab completes to the first tag suggested; Enter takes the only tag that starts so", async () => {
+    const { session, projectId } = await store(["untagged"]);
+    await saveSnapshot(session, { input: fromFields({ goal: "faster queries", tags: ["perf"] }) });
+    await saveSnapshot(session, { input: fromFields({ goal: "cut a release", tags: ["release", "regression"] }) });
+    const h = mount(session, picker(projectId));
+    await h.until((x) => x.includes("webapp · 3 snapshots"), "the picker");
+    h.press("t", "pe");
+    let f = await h.until((x) => x.includes("tags here: #perf  (Enter keeps #perf)"), "the only suggestion");
+    expect(f).toContain("Tab complete");
+    h.press(KEY.enter);
+    f = await h.until((x) => x.includes("1 of 3 snapshots · #perf") && !x.includes("type a tag"), "#perf kept, not #pe");
+    expect(f).toContain("faster queries");
+    h.press(KEY.esc);
+    await h.until((x) => x.includes("webapp · 3 snapshots"), "the tag cleared");
+    h.press("t", "re");
+    await h.until((x) => x.includes("tags here: #release #regression  (Tab: #release)"), "two suggestions");
+    h.press(KEY.tab);
+    await h.until((x) => x.includes("1 of 3 snapshots · #release") && x.includes("cut a release"), "completed to #release while typing");
+  });
+
+  test("a third Space says that at most two snapshots can be marked", async () => {
+    const { session, projectId } = await store(["one", "two", "three"]);
+    const h = mount(session, picker(projectId));
+    await h.until((x) => x.includes("webapp · 3 snapshots"), "the picker");
+    h.press(" ", "j", " ", "j", " ");
+    const f = await h.until((x) => x.includes("At most two snapshots can be marked"), "the refusal");
+    expect(f).toContain("2 marked");
+  });
+});
+
+describe("screens never go stale", () => {
+  test("the facts screen works freshness out again: a fact that expired while it was shown says so", async () => {
+    const { session, projectId } = await store(["facts"]);
+    const t0 = Date.now();
+    const then = await Session.open({ home: session.home.dir, cwd: session.cwd, env: session.env, now: () => new Date(t0) }, { write: true });
+    await addFact(then, "the deploy lock is held", { ttl: "1m" });
+    await then.close();
+    let clock = t0 + 45_000;
+    const h = mount(session, picker(projectId), () => new Date(clock));
+    await h.until((x) => x.includes("webapp · 1 snapshot"), "the picker");
+    h.press("F");
+    await h.until((x) => x.includes("the deploy lock is held") && x.includes("expires in 15s"), "the fresh fact");
+    clock = t0 + 75_000;
+    h.press("z"); // any key, even one that does nothing
+    const f = await h.until((x) => x.includes("EXPIRED 15s ago"), "the fact expired");
+    expect(f).toContain("Facts · webapp + global · 1 · 1 expired");
+  });
+
+  test("back on the projects list, a save made elsewhere meanwhile shows in the count", async () => {
+    const { session } = await store(["one", "two"]);
+    const h = mount(session, [{ name: "home" }]);
+    await h.until((x) => x.includes("Projects (1)") && x.includes("2 snaps"), "the projects list");
+    h.press(KEY.enter);
+    await h.until((x) => x.includes("webapp · 2 snapshots"), "the picker");
+    await saveSnapshot(session, { input: fromFields({ goal: "saved from a terminal meanwhile" }) });
+    h.press("q");
+    const f = await h.until((x) => x.includes("Projects (1)") && x.includes("3 snaps"), "the new count");
+    expect(f).toContain("saved from a terminal meanwhile");
+  });
+});
+
+describe("snapshot view: a retired item's reason", () => {
+  test("shows when, on which host and why it was retired", async () => {
+    const { session, projectId } = await store(["retire with a reason"]);
+    await retire(session, "1", { reason: "we use 503 now" });
+    const [snap] = await projectSnapshots(session, projectId);
+    const h = mount(session, [{ name: "home" }, { name: "snapshot", snapshotId: snap.id }]);
+    const f = await h.until((x) => x.includes("Layer 2"), "the snapshot");
+    expect(f.replace(/\s+/g, " ")).toMatch(/× no tailwind \(retired \d{4}-\d\d-\d\d by host tui-host — "we use 503 now"; never restored\)/);
   });
 });

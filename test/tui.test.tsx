@@ -15,8 +15,11 @@ import { recordFailure, failuresFor } from "../src/engine/failures/record.ts";
 import { newId } from "../src/engine/ids.ts";
 import { addPeer } from "../src/engine/sync/sync.ts";
 import { listProjects } from "../src/engine/projects/projects.ts";
-import { fit, fitStart, graphemes, pad, printable, truncate, width, wrap } from "../src/lib/text.ts";
-import { editText } from "../ui/hooks/useRefState.ts";
+import { fit, fitMiddle, fitStart, graphemes, pad, printable, truncate, width, wrap } from "../src/lib/text.ts";
+import { rulesHere } from "../src/engine/memory/rules.ts";
+import { nameCell } from "../ui/components/PickerScreen.tsx";
+import { fieldWindow } from "../ui/components/TextField.tsx";
+import { editField, field } from "../ui/hooks/textEdit.ts";
 import { gitRepo, tempDir } from "./helpers.ts";
 
 const KEY = { up: "\x1b[A", down: "\x1b[B", enter: "\r", esc: "\x1b", pgdn: "\x1b[6~", pgup: "\x1b[5~", tab: "\t" };
@@ -654,7 +657,7 @@ describe("text helpers cut by grapheme cluster and display width", () => {
     expect(truncate("  🔥🔥🔥  ", 5)).toBe("🔥🔥…");
     expect(fit("x\uD83D\uDD25\uD83D", 10)).toBe("x🔥"); // a cut-off half is dropped, not shown as �
   });
-  test("fitStart keeps the end; wrap breaks between clusters; editText deletes a whole cluster", () => {
+  test("fitStart keeps the end; wrap breaks between clusters; editField deletes a whole cluster", () => {
     expect(fitStart("/media/usb/mindsave", 10)).toBe("…/mindsave");
     expect(fitStart(`${family}${family}${family}`, 5)).toBe(`…${family}${family}`);
     expect(wrap(family.repeat(5), 4)).toEqual([family.repeat(2), family.repeat(2), family]);
@@ -662,9 +665,9 @@ describe("text helpers cut by grapheme cluster and display width", () => {
     expect(wrap("重构认证模块", 5)).toEqual(["重构", "认证", "模块"]);
     expect(wrap(accented.repeat(6), 4)).toEqual([accented.repeat(4), accented.repeat(2)]);
     for (const l of wrap(`${family} word ${flag}重构 ${accented}`.repeat(5), 7)) expect(width(l)).toBeLessThanOrEqual(7);
-    expect(editText(`ok${family}`, "", { backspace: true })).toBe("ok");
-    expect(editText(`caf${accented}`, "", { backspace: true })).toBe("caf");
-    expect(editText("a", "b\x1b", {})).toBe("ab");
+    expect(editField(field(`ok${family}`), "", { backspace: true })?.text).toBe("ok");
+    expect(editField(field(`caf${accented}`), "", { backspace: true })?.text).toBe("caf");
+    expect(editField(field("a"), "b\x1b", {})?.text).toBe("ab");
     expect(printable("a\x07b\u009bc")).toBe("abc");
   });
 });
@@ -690,5 +693,54 @@ describe("terminal degrades", () => {
     const f = await h.until((x) => x.includes("webapp"), "the project");
     for (const line of f.split("\n")) expect(Bun.stringWidth(line)).toBeLessThanOrEqual(80);
     expect(f.split("\n").length).toBeLessThanOrEqual(24);
+  });
+});
+
+describe("text fields: a cursor that moves, edits at the cursor, whole characters at a time", () => {
+  const K = { left: "\x1b[D", right: "\x1b[C", home: "\x1b[H", end: "\x1b[F", del: "\x1b[3~", bs: "\x7f", ctrlA: "\x01", ctrlE: "\x05" };
+  test("←/→ Home/End Ctrl-A/Ctrl-E move; typing, Backspace and Delete act at the cursor (emoji and CJK whole)", async () => {
+    const { session } = await store(["fields"]);
+    const projectId = (await session.project({ create: false }))!.project.id;
+    const h = mount(session, { initial: [{ name: "home" }, { name: "rules", projectId, projectName: "webapp" }], columns: 80, rows: 24 });
+    await h.until((x) => x.includes("Standing rules"), "the rules screen");
+    h.press("a", "ac", K.left, "b");
+    await h.until((x) => /rule: {2}abc +│/.test(x), "b typed between a and c (the cursor on c)");
+    h.press(K.home, "x", K.end, "!");
+    await h.until((x) => x.includes("rule:  xabc!█"), "x at the start, ! at the end");
+    h.press(K.ctrlA, K.del, K.ctrlE, K.left, K.bs);
+    await h.until((x) => /rule: {2}ab! +│/.test(x), "Delete took x, Backspace took c");
+    h.press(K.end, "重构👨‍👩‍👧‍👦", K.left, K.bs, K.right, "🇫🇷", K.left, K.left, K.del, K.end);
+    await h.until((x) => x.includes("rule:  ab!重🇫🇷█"), "the family emoji and 构 each removed whole");
+    h.press(KEY.enter);
+    await h.until((x) => x.includes("Added project rule: ab!重🇫🇷"), "the rule saved");
+    expect((await rulesHere(session)).rules.map((r) => r.text)).toEqual(["ab!重🇫🇷"]);
+  });
+
+  test("a field longer than its width shows the part around the cursor", () => {
+    const text = "0123456789abcdefghij";
+    expect(fieldWindow(field(text), 10, "…")).toEqual({ before: "…cdefghij", under: "", after: "" });
+    expect(fieldWindow({ text, cursor: 0 }, 10, "…")).toEqual({ before: "", under: "0", after: "12345678…" });
+    expect(fieldWindow({ text, cursor: 12 }, 10, "…")).toEqual({ before: "…56789ab", under: "c", after: "…" });
+    const wide = "重构认证模块";
+    const w = fieldWindow({ text: wide, cursor: 3 }, 7, "…");
+    expect(width(w.before + w.under + w.after)).toBeLessThanOrEqual(7);
+    expect(w.under).toBe("证");
+    expect(editField({ text: "a👨‍👩‍👧‍👦b", cursor: 1 }, "", { rightArrow: true })).toEqual({ text: "a👨‍👩‍👧‍👦b", cursor: 1 + "👨‍👩‍👧‍👦".length });
+    expect(editField({ text: "caf", cursor: 3 }, "\u0301", {})).toEqual({ text: "caf\u0301", cursor: 4 });
+    expect(editField(field("x"), "", { upArrow: true } as never)).toBeNull();
+  });
+});
+
+describe("picker names on a narrow terminal", () => {
+  test("a name that cannot fit is cut in its middle: its date and -N suffix stay", async () => {
+    expect(fitMiddle("add_rate_limiting_to_2026-11-23-3", 22, "…", 12)).toBe("add_rate_…2026-11-23-3");
+    expect(fitMiddle("重构认证模块_2026-11-23-2", 16, "…", 12)).toBe("重…2026-11-23-2"); // a wide character that would straddle is left out
+    expect(nameCell("add_rate_limiting_to_2026-11-23-3", 22, "…")).toBe("add_rate_…2026-11-23-3");
+    const { session } = await store(["add rate limiting to the api gateway", "add rate limiting to the api gateway", "add rate limiting to the api gateway"]);
+    const names = (await projectSnapshots(session, (await session.project({ create: false }))!.project.id)).map((s) => s.name);
+    const h = mount(session, { columns: 50, rows: 24 });
+    const f = await h.until((x) => x.includes("3 snapshots"), "the picker at 50 columns");
+    for (const name of names) expect(f).toMatch(new RegExp(`add_\\S*…${name.slice(name.lastIndexOf("_") + 1)} `));
+    for (const l of f.split("\n")) expect(width(l)).toBeLessThanOrEqual(50);
   });
 });

@@ -11,8 +11,9 @@ import { useAction } from "../hooks/useAction.ts";
 import { useConfirm } from "../hooks/useConfirm.ts";
 import { useListNavigation } from "../hooks/useListNavigation.ts";
 import { useProjectSession } from "../hooks/useProjectSession.ts";
+import { useTick } from "../hooks/useTick.ts";
 import { fit, pad, width } from "../../src/lib/text.ts";
-import { Frame } from "./Frame.tsx";
+import { Frame, question, statusHeight } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 
 export const FACTS_KEYS: HelpKeys = [
@@ -28,17 +29,20 @@ export function FactsScreen(props: { projectId: string | null; projectName?: str
   const facts = data.data ?? [];
   const confirm = useConfirm();
   const action = useAction(setStatus);
-  const visible = Math.max(1, props.height - 5 - (status || confirm.question ? 1 : 0));
+  const visible = Math.max(1, props.height - 5 - statusHeight(confirm.question ?? status, props.width));
   const nav = useListNavigation(facts.length, visible);
+  // "expires in 15s" is worked out at each render: one every 30 s, and one on any key.
+  const tick = useTick(30_000, props.active);
 
   action.release(useKeys((input, key) => {
+    tick();
     if (confirm.answer(input, () => setStatus("Kept it as it was."))) return;
     if (nav.handle(input, key)) return;
     const f = facts[nav.selected];
     // The engine numbers facts in the order it lists them, as this screen does.
     const n = String(nav.selected + 1);
     if (input === "r" && f) {
-      confirm.ask(`Renew "${f.text}" as true now? y to renew, any other key to keep it as it is.`, () => void action.run(async () => {
+      confirm.ask(question('Renew "', f.text, '" as true now? y to renew, any other key keeps it.', props.width, theme.g.ellipsis), () => void action.run(async () => {
         const renewed = await renewFact(here, n);
         await data.reload();
         // Renewed, it is the newest: the selection follows it to the top of the list.
@@ -46,7 +50,7 @@ export function FactsScreen(props: { projectId: string | null; projectName?: str
         return `Renewed: ${renewed.text} (${factState(renewed, now())}).`;
       }));
     } else if ((input === "x" || key.delete) && f) {
-      confirm.ask(`Drop "${f.text}"? y to drop, any other key to keep it.`, () => void action.run(async () => {
+      confirm.ask(question('Drop "', f.text, '"? y to drop, any other key to keep it.', props.width, theme.g.ellipsis), () => void action.run(async () => {
         const gone = await dropFact(here, n);
         await data.reload();
         return `Dropped: ${gone.text}`;

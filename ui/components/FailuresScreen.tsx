@@ -4,13 +4,14 @@ import { useRef, useState } from "react";
 import { Box, Text, type Key } from "ink";
 import { useKeys } from "../hooks/useKeys.ts";
 import { TextField } from "./TextField.tsx";
-import { editText, useRefState } from "../hooks/useRefState.ts";
+import { useRefState } from "../hooks/useRefState.ts";
+import { editField, field, type Field } from "../hooks/textEdit.ts";
 import { effectiveConfidence, failuresFor, recordFailure, type FailureRecord } from "../../src/engine/failures/record.ts";
 import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
 import { useListNavigation } from "../hooks/useListNavigation.ts";
 import { age, fit, pad, width } from "../../src/lib/text.ts";
-import { Frame } from "./Frame.tsx";
+import { Frame, statusHeight } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 
 export const FAILURE_KEYS: HelpKeys = [
@@ -25,10 +26,10 @@ type FieldName = "item" | "reason" | "scope" | "alternative";
 
 interface Form {
   mode: "add" | "edit";
-  item: string;
-  reason: string;
+  item: Field;
+  reason: Field;
   scope: Scope;
-  alternative: string;
+  alternative: Field;
   /** Recorded already (edit): shown, kept; the form adds one more. */
   alternatives: string[];
   focus: FieldName;
@@ -65,18 +66,18 @@ export function FailuresScreen(props: {
   const rows = sorted(data.data ?? [], sort);
   // The form: its border, margin and title, then four lines (both modes).
   const formHeight = form ? 8 : 0;
-  const visible = Math.max(1, props.height - 4 - (status ? 1 : 0) - formHeight);
+  const visible = Math.max(1, props.height - 4 - statusHeight(status, props.width) - formHeight);
   const nav = useListNavigation(rows.length, visible);
 
   // While a save runs (and the list reloads), keys wait: none is typed into a closing form or acts on old rows.
   const saving = useRef(false);
   const submit = async (f: Form) => {
-    if (!f.item.trim()) return setStatus("Type the approach that failed first (e.g. Tailwind).");
+    if (!f.item.text.trim()) return setStatus("Type the approach that failed first (e.g. Tailwind).");
     saving.current = true;
     try {
       const { failure: saved } = await recordFailure(session, {
-        item: f.item, reason: f.reason || undefined, scope: f.scope,
-        alternatives: f.alternative.trim() ? [f.alternative] : [], increment: f.mode === "add",
+        item: f.item.text, reason: f.reason.text || undefined, scope: f.scope,
+        alternatives: f.alternative.text.trim() ? [f.alternative.text] : [], increment: f.mode === "add",
       }, { projectId: props.projectId });
       await data.reload();
       setStatus(`${f.mode === "add" ? "Recorded" : "Updated"} ${saved.item} (${saved.scope}, ${theme.g.times}${saved.repeat_count}).`);
@@ -90,7 +91,7 @@ export function FailuresScreen(props: {
   };
 
   const startEdit = (row: FailureRecord) =>
-    setForm({ mode: "edit", item: row.item, reason: row.reason, scope: row.scope === "global" ? "global" : "project", alternative: "", alternatives: row.alternatives, focus: "reason" });
+    setForm({ mode: "edit", item: field(row.item), reason: field(row.reason), scope: row.scope === "global" ? "global" : "project", alternative: field(), alternatives: row.alternatives, focus: "reason" });
 
   const handOn = useKeys((input, key) => {
     const f = getForm();
@@ -109,7 +110,7 @@ export function FailuresScreen(props: {
         if (!props.projectId) setStatus("No project is open here, so a failure can only be global.");
         else setForm({ ...f, scope: f.scope === "project" ? "global" : "project" });
       } else {
-        const next = editText(f[f.focus], input, key);
+        const next = editField(f[f.focus], input, key);
         if (next !== null) setForm({ ...f, [f.focus]: next });
       }
       return;
@@ -123,7 +124,7 @@ export function FailuresScreen(props: {
       if (row) nav.setSelected(sorted(data.data ?? [], next).findIndex((x) => x.id === row.id));
     } else if (input === "a") {
       setStatus(undefined);
-      setForm({ mode: "add", item: "", reason: "", scope: props.projectId ? "project" : "global", alternative: "", alternatives: [], focus: "item" });
+      setForm({ mode: "add", item: field(), reason: field(), scope: props.projectId ? "project" : "global", alternative: field(), alternatives: [], focus: "item" });
     } else if ((input === "e" || key.return) && row) {
       setStatus(undefined);
       startEdit(row);
@@ -160,7 +161,7 @@ export function FailuresScreen(props: {
       })}
       {form ? (
         <Box flexDirection="column" borderStyle={theme.border} paddingX={1} marginTop={1} flexShrink={0}>
-          <Text bold>{form.mode === "add" ? "Add a failure" : fit(`Edit ${form.item}`, w - 4, theme.g.ellipsis)}</Text>
+          <Text bold>{form.mode === "add" ? "Add a failure" : fit(`Edit ${form.item.text}`, w - 4, theme.g.ellipsis)}</Text>
           {form.mode === "add" ? (
             <Box>{label("item", form.focus === "item")}<TextField value={form.item} focus={form.focus === "item"} width={fieldW} placeholder="the approach that failed, e.g. Tailwind" /></Box>
           ) : null}

@@ -3,7 +3,7 @@
 import React from "react";
 import { Box, Text } from "ink";
 import { useUi } from "../context.ts";
-import { fit, fitStart, width } from "../../src/lib/text.ts";
+import { fit, fitStart, width, wrap } from "../../src/lib/text.ts";
 
 /** Arrow keys spelled out for a terminal without Unicode. */
 export function asciiKeys(text: string, ascii: boolean): string {
@@ -19,6 +19,30 @@ export function hintLine(hints: string[], more: string[], cols: number, sep: str
     if (width(text(next)) <= cols) shown = next;
   }
   return text(shown);
+}
+
+/**
+ * A status or error line as shown: whole when it fits, else wrapped to a second line; longer still,
+ * its middle gives way (the second line keeps its end, where a hint or advice usually is).
+ */
+export function statusLines(status: string | undefined, cols: number, ellipsis = "…"): string[] {
+  if (!status) return [];
+  const lines = wrap(status.replace(/\s+/g, " ").trim(), cols);
+  if (lines.length <= 2) return lines;
+  return [lines[0], fitStart(lines.slice(1).join(" "), cols, ellipsis)];
+}
+
+/** How many rows the status line takes (screens leave them out of their lists). */
+export function statusHeight(status: string | undefined, cols: number): number {
+  return statusLines(status, cols).length;
+}
+
+/**
+ * A question whose key hint must stay visible: `item` (a rule, a fact, a name) is shortened, by
+ * display width and whole characters, so `lead` + item + `tail` fit in one line of `cols`.
+ */
+export function question(lead: string, item: string, tail: string, cols: number, ellipsis = "…"): string {
+  return `${lead}${fit(item, Math.max(8, cols - width(lead) - width(tail)), ellipsis)}${tail}`;
 }
 
 export function Frame(props: { title: string; hints: string[]; more?: string[]; status?: string; width: number; height: number; children: React.ReactNode }) {
@@ -41,7 +65,7 @@ export function Frame(props: { title: string; hints: string[]; more?: string[]; 
         <Text color={theme.c("muted")}>{where}</Text>
       </Box>
       <Box flexDirection="column" flexGrow={1} overflow="hidden">{props.children}</Box>
-      {props.status ? <Text color={theme.c("warn")}>{fit(props.status, props.width, theme.g.ellipsis)}</Text> : null}
+      {statusLines(props.status, props.width, theme.g.ellipsis).map((l, i) => <Text key={i} color={theme.c("warn")}>{l}</Text>)}
       <Text color={theme.c("muted")}>{fit(hintLine(props.hints, props.more ?? [], props.width, sep, theme.ascii), props.width, theme.g.ellipsis)}</Text>
     </Box>
   );

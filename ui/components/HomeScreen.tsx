@@ -1,5 +1,6 @@
 // Home: which home is in use, this host, and every project with its root here, snapshot count,
 // newest snapshot's age and goal. The current directory's project is preselected.
+import { useEffect, useRef } from "react";
 import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.ts";
 import { listProjects, type ProjectView } from "../../src/engine/projects/projects.ts";
@@ -8,7 +9,7 @@ import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
 import { useListNavigation } from "../hooks/useListNavigation.ts";
 import { age, fit, pad, width } from "../../src/lib/text.ts";
-import { Frame } from "./Frame.tsx";
+import { Frame, statusHeight } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 
 export const HOME_KEYS: HelpKeys = [
@@ -31,12 +32,27 @@ export function HomeScreen(props: { width: number; height: number; active: boole
     return rows;
   }, []);
   const rows = data.data ?? [];
-  const visible = Math.max(1, Math.floor((props.height - 4) / 2));
+  const visible = Math.max(1, Math.floor((props.height - 3 - Math.max(1, statusHeight(props.status, props.width))) / 2));
   // The current directory's project is preselected when the list arrives.
   const initial = Math.max(0, rows.findIndex((r) => r.current));
   const nav = useListNavigation(rows.length, visible, initial);
 
-  useKeys((input, key) => {
+  // Back on top (from a project's snapshots, a sync): the list is read again, so a save made
+  // meanwhile in a terminal shows in its count; keys wait for the new rows.
+  const wasActive = useRef(props.active);
+  const stale = useRef(false);
+  if (props.active && !wasActive.current) stale.current = true;
+  wasActive.current = props.active;
+  useEffect(() => {
+    if (!stale.current) return;
+    void data.reload().then(() => {
+      stale.current = false;
+      handOn();
+    });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [props.active]);
+
+  const handOn = useKeys((input, key) => {
     if (nav.handle(input, key)) return;
     const row = rows[nav.selected];
     if (key.return && row) props.onOpen(row);
@@ -46,7 +62,7 @@ export function HomeScreen(props: { width: number; height: number; active: boole
     else if (input === "s") props.onSync();
     else if (input === "r") data.reload();
     else if (input === "q" || key.escape) props.onQuit();
-  }, { isActive: props.active, ready: !!data.data || !!data.error });
+  }, { isActive: props.active, ready: !!data.data || !!data.error, wait: () => stale.current });
 
   // Counts and ages are never cut: the name gives way down to 8 columns, the goal takes the rest.
   const w = props.width;

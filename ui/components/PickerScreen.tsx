@@ -5,19 +5,20 @@ import { useState } from "react";
 import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.ts";
 import { TextField } from "./TextField.tsx";
-import { editText, useRefState } from "../hooks/useRefState.ts";
+import { useRefState } from "../hooks/useRefState.ts";
+import { editField, field, type Field } from "../hooks/textEdit.ts";
 import { projectSnapshots } from "../../src/engine/snapshots/catalog.ts";
 import { search } from "../../src/engine/snapshots/recall.ts";
 import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
 import { useListNavigation } from "../hooks/useListNavigation.ts";
-import { age, fit, fitStart, pad, width } from "../../src/lib/text.ts";
-import { Frame } from "./Frame.tsx";
+import { age, fit, fitMiddle, fitStart, pad, padEnd, width } from "../../src/lib/text.ts";
+import { Frame, statusHeight } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 
 export const PICKER_KEYS: HelpKeys = [
   ["↑/↓ j/k", "move"], ["PgUp/PgDn g/G", "page, first, last"], ["/", "filter (full-text, as `mindsave recall`)"],
-  ["t", "only the snapshots with a tag (Enter keeps it, Esc clears it)"], ["Enter", "open the snapshot"],
+  ["t", "only the snapshots with a tag (Tab completes it, Enter keeps it, Esc clears it)"], ["Enter", "open the snapshot"],
   ["Space", "mark or unmark the snapshot (two at most)"], ["d", "what changed: between the two marked, the marked and the selected, or the selected and the one before it"],
   ["R", "standing rules"], ["F", "facts (renew or drop expired ones)"], ["f", "failure graph"], ["?", "keys"],
   ["q Esc", "back (Esc first clears the filter, then the tag)"],
@@ -45,14 +46,38 @@ function contextAfterGoal(context: string, goal: string): string {
 /** The tag as the store compares it: trimmed, without a leading "#". */
 const tagKey = (tag: string) => tag.trim().replace(/^#+/, "");
 
+/** The project's tags that start with what was typed (case folded), in the order the snapshots show them. */
+function tagsStarting(typed: string, snapshots: { tags: string[] }[]): string[] {
+  const key = tagKey(typed).toLowerCase();
+  return [...new Set(snapshots.flatMap((s) => s.tags))].filter((t) => t.toLowerCase().startsWith(key));
+}
+
+/** Enter in the tag field: the only tag that starts with what was typed, when it says more than that. */
+function onlyCompletion(typed: string, snapshots: { tags: string[] }[]): string | undefined {
+  if (!tagKey(typed)) return undefined;
+  const [only, ...more] = tagsStarting(typed, snapshots);
+  return only && !more.length && only.toLowerCase() !== tagKey(typed).toLowerCase() ? only : undefined;
+}
+
+/**
+ * The name column: as wide as the longest name shown, the goal giving way down to 12 columns; a
+ * name wider still is cut in its middle, so its date and `-2`/`-3` suffix (what tells two apart) stay.
+ */
+export function nameCell(name: string, cols: number, ellipsis: string): string {
+  const tail = name.slice(name.lastIndexOf("_") + 1);
+  return padEnd(fitMiddle(name, cols, ellipsis, Math.min(width(tail), Math.max(1, cols - width(ellipsis) - 4))), cols);
+}
+
 export function PickerScreen(props: {
   projectId: string; projectName: string; width: number; height: number; active: boolean;
   onOpen: (snapshotId: string) => void; onBack: () => void; onFailures: () => void; onTyping: (typing: boolean) => void;
   onDiff: (from: string, to: string) => void; onRules: () => void; onFacts: () => void; status?: string;
 }) {
   const { session, theme, now } = useUi();
-  const [getQuery, setQuery] = useRefState("");
-  const [getTag, setTag] = useRefState("");
+  const [getQueryField, setQuery] = useRefState<Field>(field());
+  const [getTagField, setTag] = useRefState<Field>(field());
+  const getQuery = () => getQueryField().text;
+  const getTag = () => getTagField().text;
   // Which text the keys are typed into, if any: the search words or the tag.
   const [getEditing, setEditingState] = useRefState<"query" | "tag" | null>(null);
   const setEditing = (v: "query" | "tag" | null) => {
@@ -80,7 +105,7 @@ export function PickerScreen(props: {
   const narrowed = !!query.trim() || !!tag;
   const result = narrowed ? filtered.data ?? undefined : undefined;
   const rows: Row[] = narrowed ? (result?.rows ?? []) : (all.data ?? []);
-  const visible = Math.max(1, props.height - 5 - (status ? 1 : 0));
+  const visible = Math.max(1, props.height - 5 - statusHeight(status ?? props.status, props.width));
   const nav = useListNavigation(rows.length, visible, 0, { resetKey: narrowed ? result : all.data });
   const answered = (q: string, t: string) => (!q.trim() && !tagKey(t)) || (filtered.data?.query === q && filtered.data?.tag === tagKey(t));
 
@@ -107,16 +132,24 @@ export function PickerScreen(props: {
   useKeys((input, key) => {
     const typing = getEditing();
     if (typing) {
-      const get = typing === "query" ? getQuery : getTag;
+      const get = typing === "query" ? getQueryField : getTagField;
       const set = typing === "query" ? setQuery : setTag;
       if (key.escape) {
-        set("");
+        set(field());
         setEditing(null);
-      } else if (key.return) setEditing(null);
-      // While typing, letters are text: only arrows and page keys move.
-      else if (!nav.handle("", key)) {
-        const next = editText(get(), input, key);
+      } else if (key.return) {
+        // "pe" with only #perf starting so: Enter keeps #perf, not a tag no snapshot has.
+        const only = typing === "tag" ? onlyCompletion(getTag(), all.data ?? []) : undefined;
+        if (only) setTag(field(only));
+        setEditing(null);
+      } else if (key.tab) {
+        const [first] = typing === "tag" ? tagsStarting(getTag(), all.data ?? []) : [];
+        if (first) setTag(field(first));
+      } else {
+        // While typing, letters are text and ←/→ Home/End move the cursor: only ↑/↓ and page keys move the list.
+        const next = editField(get(), input, key);
         if (next !== null) set(next);
+        else nav.handle("", { ...key, home: false, end: false });
       }
       return;
     }
@@ -128,7 +161,7 @@ export function PickerScreen(props: {
     else if (input === " " && row) {
       const m = getMarked();
       if (m.includes(row.id)) setMarked(m.filter((x) => x !== row.id));
-      else if (m.length >= 2) setStatus("Two snapshots are marked already: unmark one (Space on it), then mark this one.");
+      else if (m.length >= 2) setStatus("At most two snapshots can be marked: unmark one (Space on it), then mark this one.");
       else {
         setMarked([...m, row.id]);
         setStatus(undefined);
@@ -137,13 +170,13 @@ export function PickerScreen(props: {
     else if (input === "R") props.onRules();
     else if (input === "F") props.onFacts();
     else if (input === "f") props.onFailures();
-    else if (key.escape && getQuery()) setQuery("");
-    else if (key.escape && getTag()) setTag("");
+    else if (key.escape && getQuery()) setQuery(field());
+    else if (key.escape && getTag()) setTag(field());
     else if (input === "q" || key.escape) props.onBack();
   }, {
     isActive: props.active, ready: !!all.data || !!all.error,
     // Moving or opening waits for the rows of what was typed (letters typed into the filter do not).
-    wait: (input, key) => !answered(getQuery(), getTag()) && !(getEditing() && !key.return && !key.upArrow && !key.downArrow && !key.pageUp && !key.pageDown),
+    wait: (input, key) => !answered(getQuery(), getTag()) && !(getEditing() && !key.return && !key.tab && !key.upArrow && !key.downArrow && !key.pageUp && !key.pageDown),
   });
 
   const w = props.width;
@@ -151,7 +184,7 @@ export function PickerScreen(props: {
   const ageW = 5;
   const statusW = 12;
   const fixed = 2 + 1 + ageW + statusW + 1;
-  const nameW = Math.max(8, Math.min(32, Math.max(12, ...rows.slice(nav.offset, nav.offset + visible).map((r) => width(r.name))), w - fixed - 12));
+  const nameW = Math.max(8, Math.min(Math.max(12, ...rows.slice(nav.offset, nav.offset + visible).map((r) => width(r.name))), w - fixed - 12));
   const goalW = Math.max(0, w - fixed - nameW);
   const statusColor = (s: string) => (s === "completed" ? theme.c("good") : s === "blocked" ? theme.c("bad") : theme.c("accent"));
   const total = all.data?.length ?? 0;
@@ -161,7 +194,10 @@ export function PickerScreen(props: {
   const extras = [...(tag ? [`#${tag}`] : []), ...(marked.length ? [`${marked.length} marked`] : [])].map((x) => ` ${g.sep} ${x}`).join("");
   // The project's name gives way to the count, the tag and the marks.
   const title = `${fit(props.projectName, Math.max(8, w - 50 - width(extras)), g.ellipsis)} ${g.sep} ${count}${extras}`;
-  const known = editing !== "tag" ? [] : [...new Set((all.data ?? []).flatMap((s) => s.tags))].filter((t) => t.toLowerCase().startsWith(tagKey(getTag()).toLowerCase()));
+  const known = editing !== "tag" ? [] : tagsStarting(getTag(), all.data ?? []);
+  const only = editing === "tag" ? onlyCompletion(getTag(), all.data ?? []) : undefined;
+  const tagHint = !known.length ? "  (no snapshot here has such a tag)"
+    : `  tags here: #${known.join(" #")}${only ? `  (Enter keeps #${only})` : tagKey(getTag()) && known.length > 1 ? `  (Tab: #${known[0]})` : ""}`;
   const line = (r: Row) => {
     const goal = r.context ? `${r.goal} ${g.sep} ${contextAfterGoal(r.context, r.goal)}` : r.goal;
     return r.tags?.length ? `${goal}  #${r.tags.join(" #")}` : goal;
@@ -170,20 +206,20 @@ export function PickerScreen(props: {
     : !answered(query, getTag()) ? "Searching…" : result?.error ?? (query.trim() ? `Nothing matches "${query}"${tag ? ` among #${tag}` : ""}.` : `No snapshot is tagged #${tag}.`);
   return (
     <Frame title={title} width={w} height={props.height} status={status ?? props.status}
-      hints={editing === "tag" ? ["type a tag", "Enter keep", "Esc clear", "↑/↓ move"] : editing ? ["type to filter", "Enter keep", "Esc clear", "↑/↓ move"]
+      hints={editing === "tag" ? ["type a tag", "Tab complete", "Enter keep", "Esc clear", "↑/↓ move"] : editing ? ["type to filter", "Enter keep", "Esc clear", "↑/↓ move"]
         : ["Enter open", "/ filter", "t tag", "d diff", "R rules", "? keys", "q projects"]}
       more={editing ? [] : ["F facts", "Space mark", "f failures"]}>
       {editing === "tag" ? (
         <Box>
           <Text color={theme.c("accent")}># </Text>
-          <TextField value={getTag()} focus={props.active} width={Math.max(10, Math.floor(w / 3))} placeholder="a tag, e.g. release" />
-          <Text color={theme.c("muted")} wrap="truncate">{known.length ? `  tags here: #${known.join(" #")}` : "  (no snapshot here has such a tag)"}</Text>
+          <TextField value={getTagField()} focus={props.active} width={Math.max(10, Math.floor(w / 3))} placeholder="a tag, e.g. release" />
+          <Text color={theme.c("muted")} wrap="truncate">{tagHint}</Text>
         </Box>
       ) : (
         <Box>
           <Text color={theme.c("accent")}>/ </Text>
           {editing === "query" ? (
-            <TextField value={query} focus={props.active} width={w - 3} placeholder="words to find in any layer" />
+            <TextField value={getQueryField()} focus={props.active} width={w - 3} placeholder="words to find in any layer" />
           ) : (
             <Text color={theme.c("muted")}>{query ? `${fitStart(query, Math.max(4, w - 30), g.ellipsis)}  (/ to edit, Esc to clear)` : tag ? `press / to filter ${g.sep} t changes the tag, Esc clears it` : "press / to filter, t for a tag"}</Text>
           )}
@@ -197,7 +233,7 @@ export function PickerScreen(props: {
           const mark = marked.indexOf(r.id);
           return (
             <Text key={r.id} inverse={sel} wrap="truncate">
-              {sel ? g.pointer : " "}{mark >= 0 ? <Text color={sel ? undefined : theme.c("title")}>{String(mark + 1)}</Text> : " "}{pad(r.name, nameW, g.ellipsis)} {pad(age(r.created_at, now()), ageW)}
+              {sel ? g.pointer : " "}{mark >= 0 ? <Text color={sel ? undefined : theme.c("title")}>{String(mark + 1)}</Text> : " "}{nameCell(r.name, nameW, g.ellipsis)} {pad(age(r.created_at, now()), ageW)}
               <Text color={sel ? undefined : statusColor(r.status)}>{pad(r.status.replace("_", " "), statusW)}</Text>
               {fit(line(r), goalW, g.ellipsis)}
             </Text>

@@ -5,7 +5,8 @@ import { useState } from "react";
 import { Box, Text, type Key } from "ink";
 import { useKeys } from "../hooks/useKeys.ts";
 import { TextField } from "./TextField.tsx";
-import { editText, useRefState } from "../hooks/useRefState.ts";
+import { useRefState } from "../hooks/useRefState.ts";
+import { editField, field, type Field } from "../hooks/textEdit.ts";
 import { addRule, editRule, removeRule, rulesHere, RULES_BUDGET, type RuleScope } from "../../src/engine/memory/rules.ts";
 import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
@@ -15,7 +16,7 @@ import { useListNavigation } from "../hooks/useListNavigation.ts";
 import { useProjectSession } from "../hooks/useProjectSession.ts";
 import { bar } from "../theme.ts";
 import { fit, pad } from "../../src/lib/text.ts";
-import { Frame } from "./Frame.tsx";
+import { Frame, question, statusHeight } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 
 export const RULES_KEYS: HelpKeys = [
@@ -28,7 +29,7 @@ interface Form {
   mode: "add" | "edit";
   /** The rule's number (edit). */
   n: number;
-  text: string;
+  text: Field;
   scope: RuleScope;
   focus: "text" | "scope";
 }
@@ -53,18 +54,18 @@ export function RulesScreen(props: {
   const confirm = useConfirm();
   const action = useAction(setStatus);
   // Title, budget line, column heads; the form takes its border, title and two fields.
-  const visible = Math.max(1, props.height - 5 - (status || confirm.question ? 1 : 0) - (form ? 5 : 0));
+  const visible = Math.max(1, props.height - 5 - statusHeight(confirm.question ?? status, props.width) - (form ? 5 : 0));
   const nav = useListNavigation(rules.length, visible);
 
   const submit = (f: Form) => action.run(async () => {
-    if (!f.text.trim()) return "Type the rule first (e.g. Never push to main).";
+    if (!f.text.text.trim()) return "Type the rule first (e.g. Never push to main).";
     if (f.mode === "add") {
-      const r = await addRule(here, f.text, f.scope);
+      const r = await addRule(here, f.text.text, f.scope);
       await data.reload();
       setForm(null);
       return `Added ${r.rule.scope} rule: ${r.rule.text} (rules now ${r.tokens}/${RULES_BUDGET} tokens).`;
     }
-    const edited = await editRule(here, String(f.n), f.text);
+    const edited = await editRule(here, String(f.n), f.text.text);
     await data.reload();
     setForm(null);
     return `Edited rule ${f.n}: ${edited.text}`;
@@ -84,7 +85,7 @@ export function RulesScreen(props: {
         if (!props.projectId) setStatus("No project is chosen, so a rule here can only be global.");
         else setForm({ ...f, scope: f.scope === "project" ? "global" : "project" });
       } else {
-        const next = editText(f.text, input, key);
+        const next = editField(f.text, input, key);
         if (next !== null) setForm({ ...f, text: next });
       }
       return;
@@ -94,12 +95,12 @@ export function RulesScreen(props: {
     const n = nav.selected + 1;
     if (input === "a") {
       setStatus(undefined);
-      setForm({ mode: "add", n: 0, text: "", scope: props.projectId ? "project" : "global", focus: "text" });
+      setForm({ mode: "add", n: 0, text: field(), scope: props.projectId ? "project" : "global", focus: "text" });
     } else if ((input === "e" || key.return) && row) {
       setStatus(undefined);
-      setForm({ mode: "edit", n, text: row.text, scope: row.scope, focus: "text" });
+      setForm({ mode: "edit", n, text: field(row.text), scope: row.scope, focus: "text" });
     } else if ((input === "x" || key.delete) && row) {
-      confirm.ask(`Remove rule ${n}: ${row.text}? y to remove, any other key to keep it.`, () => void action.run(async () => {
+      confirm.ask(question(`Remove rule ${n}: `, row.text, "? y to remove, any other key to keep it.", props.width, theme.g.ellipsis), () => void action.run(async () => {
         const gone = await removeRule(here, String(n));
         await data.reload();
         return `Removed rule ${n}: ${gone.text}`;
@@ -120,7 +121,7 @@ export function RulesScreen(props: {
     <Frame title={`Standing rules ${g.sep} ${whose} ${g.sep} ${rules.length}`} width={w} height={props.height} status={confirm.question ?? status} hints={hints}>
       <Text color={over ? theme.c("warn") : theme.c("muted")} wrap="truncate">
         {`${tokens}/${RULES_BUDGET} tokens `}<Text color={over ? theme.c("bad") : theme.c("accent")}>{bar(theme, Math.min(tokens, RULES_BUDGET), RULES_BUDGET, 20)}</Text>
-        {over ? " over the budget: the block leaves out the last ones" : " restored first in every block, never trimmed"}
+        {over ? " over budget: the last ones are left out" : " restored first in every block, never trimmed"}
       </Text>
       <Text color={theme.c("muted")}>{`  ${pad("#", numW)}${pad("scope", 9)}rule`}</Text>
       {rules.length === 0 ? (

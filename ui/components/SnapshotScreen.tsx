@@ -16,7 +16,7 @@ import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
 import { useRefState } from "../hooks/useRefState.ts";
 import { fit } from "../../src/lib/text.ts";
-import { Frame } from "./Frame.tsx";
+import { Frame, question, statusHeight } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 
 export const SNAPSHOT_KEYS: HelpKeys = [
@@ -63,7 +63,7 @@ export function SnapshotScreen(props: {
   );
   const current = (): Layout => layouts?.[getShowL3() ? 1 : 0] ?? { lines: [], layer3At: 0, layer3Lines: 0, items: [] };
   // The body: the frame's title and key line, the status line when there is one, and the scroll marker.
-  const visible = Math.max(1, props.height - 3 - (status ? 1 : 0));
+  const visible = Math.max(1, props.height - 3 - statusHeight(status, props.width));
   const maxTop = () => Math.max(0, current().lines.length - visible);
   const scrollTo = (n: number) => setTop(Math.max(0, Math.min(maxTop(), n)));
   const reveal = (i: number | null) => {
@@ -161,7 +161,7 @@ export function SnapshotScreen(props: {
       });
     } else if (input === "x") {
       setConfirmDelete(true);
-      setStatus(`Delete ${s.name}? y to delete, any other key to keep it.`);
+      setStatus(question("Delete ", s.name, "? y to delete, any other key to keep it.", props.width, theme.g.ellipsis));
     } else if (input === "f") props.onFailures(s.project_id, data.data?.project);
     else if (input === "q" || key.escape) props.onBack(false);
   }, { isActive: props.active, ready: !!data.data || !!data.error, wait: () => busy.current });

@@ -39,7 +39,15 @@ export interface Retired {
   kind: RetireKind;
   text: string;
   retired_at: string;
+  /** The host's name, with the agent in brackets when one retired it ("vm (claude)"). */
   retired_by: string;
+  reason?: string;
+}
+
+/** What a retired item's line adds: when, on which host, why (when a reason was given). */
+export function retiredNote(r: Retired, theme: Pick<Theme, "ascii">): string {
+  const why = r.reason?.trim() ? ` ${theme.ascii ? "-" : "—"} "${r.reason.trim()}"` : "";
+  return `retired ${r.retired_at.slice(0, 10)} by host ${r.retired_by}${why}; never restored`;
 }
 
 const PLAN_MARKS = { utf: { completed: "✓", in_progress: "▶", pending: "○" }, ascii: { completed: "[x]", in_progress: "[>]", pending: "[ ]" } } as const;
@@ -69,7 +77,7 @@ export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: Fil
     out.push({ text: label });
     for (const text of texts) {
       const r = retiredOf(retired, kind, text);
-      const shown = r ? `${text}  (retired ${r.retired_at.slice(0, 10)} by ${r.retired_by}: never restored)` : text;
+      const shown = r ? `${text}  (${retiredNote(r, theme)})` : text;
       const index = items.length;
       const at = out.length;
       wrap(shown, Math.max(10, cols - 4)).forEach((l, i) =>

@@ -1,0 +1,44 @@
+// A one-line text being typed and where its cursor is. ←/→ move by what shows as one character
+// (a whole emoji, a CJK character, a letter with its accents), Home/End and Ctrl-A/Ctrl-E jump to
+// the ends; typing, Backspace and Delete act at the cursor.
+import { graphemeBoundary, printable } from "../../src/lib/text.ts";
+
+export interface Field {
+  text: string;
+  /** A string index, always on a grapheme boundary: 0 before the first character, text.length after the last. */
+  cursor: number;
+}
+
+/** A field holding `text`, its cursor at the end (where typing goes on). */
+export const field = (text = ""): Field => ({ text, cursor: text.length });
+
+export interface EditKey {
+  leftArrow?: boolean; rightArrow?: boolean; home?: boolean; end?: boolean;
+  backspace?: boolean; delete?: boolean; ctrl?: boolean; meta?: boolean;
+}
+
+/** The boundary of the character before (`-1`) or after (`+1`) the cursor. */
+function step(text: string, at: number, dir: -1 | 1): number {
+  if (dir < 0) return at <= 0 ? 0 : graphemeBoundary(text, at - 1, "down");
+  return at >= text.length ? text.length : graphemeBoundary(text, at + 1, "up");
+}
+
+/** Applies one key to a field; null when the key is not an editing key (the screen may use it). */
+export function editField(f: Field, input: string, key: EditKey): Field | null {
+  const at = Math.max(0, Math.min(f.text.length, f.cursor));
+  if (key.leftArrow) return { ...f, cursor: step(f.text, at, -1) };
+  if (key.rightArrow) return { ...f, cursor: step(f.text, at, 1) };
+  if (key.home || (key.ctrl && input === "a")) return { ...f, cursor: 0 };
+  if (key.end || (key.ctrl && input === "e")) return { ...f, cursor: f.text.length };
+  if (key.backspace) {
+    const from = step(f.text, at, -1);
+    return { text: f.text.slice(0, from) + f.text.slice(at), cursor: from };
+  }
+  if (key.delete) return { text: f.text.slice(0, at) + f.text.slice(step(f.text, at, 1)), cursor: at };
+  if (key.ctrl || key.meta || !input) return null;
+  const typed = printable(input.replace(/[\t\r\n]/g, ""));
+  if (!typed) return null;
+  const text = f.text.slice(0, at) + typed + f.text.slice(at);
+  // A combining mark typed after a letter joins it: the cursor stays after the whole character.
+  return { text, cursor: graphemeBoundary(text, at + typed.length, "up") };
+}
