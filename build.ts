@@ -39,7 +39,7 @@ export function hostTarget(): Target {
  * see, so a compiled binary would look for node_modules. Replace it with a static require of the
  * target's own addon file; Bun then embeds that file in the executable.
  */
-function libsqlAddon(target: Target): BunPlugin {
+export function libsqlAddon(target: Target): BunPlugin {
   return {
     name: "libsql-addon",
     setup(build) {

@@ -21,7 +21,7 @@ import { encode } from "gpt-tokenizer/encoding/cl100k_base";
 import { COMMON_WORD, FULL, RARE_WORD, TINY } from "./gen.ts";
 import { runProc, stats, useRusageHelper, type ProcSpec } from "./measure.ts";
 import { exportPhase, importPhase, mcpPhase, syncPhase, tuiPhase, type PhaseContext } from "./phases.ts";
-import { compileBaseline, compileRusageHelper, data, git, hostExe, log, machine, ROOT, workCopy } from "./setup.ts";
+import { compileBaseline, compileLibsqlBaseline, compileRusageHelper, data, git, hostExe, log, machine, ROOT, workCopy } from "./setup.ts";
 import { evaluateGoals, renderTable, type Measurement, type Results } from "./report.ts";
 
 const { values } = parseArgs({
@@ -65,6 +65,7 @@ log(`building the host binary${values.exe ? " (given)" : ""} and the baselinesâ€
 const exe = await hostExe(values.exe, binDir);
 const hello = compileBaseline("hello", binDir);
 const specLoad = compileBaseline("spec-load", binDir);
+const libsqlFloor = await compileLibsqlBaseline("libsql-select", binDir);
 const ds = data(cacheRoot, tiny ? "tiny" : "full", config, exe);
 log(`data set ${ds.dir} (generated in ${ds.generatedSeconds.toFixed(1)} s when it was made)`);
 const work = workCopy(ds, join(cacheRoot, `run-${process.pid}`));
@@ -134,6 +135,8 @@ try {
   };
   add({ id: "hello", label: "runtime floor: compiled hello world", kind: "floor", spec: at([hello]) });
   add({ id: "hello-pipe", label: "runtime floor for hooks: sh, cat payload | hello", kind: "floor", spec: at(sh(`cat ${q(payloads["post-tool-use"])} | ${q(hello)}`)) });
+  // Our stack's own floor: loading libSQL's native module, opening the store, one SELECT.
+  add({ id: "libsql", label: "libSQL floor: compiled, loads libSQL, opens the store read-only, one SELECT", kind: "floor", floor: "hello", spec: at([libsqlFloor, work.db]) });
   add({ id: "version", label: "mindsave --version", kind: "mindsave", floor: "hello", spec: at([exe, "--version"]) });
   add({ id: "load", label: "mindsave load --latest", kind: "mindsave", floor: "hello", spec: at([exe, "load", "--latest"]) });
   add({ id: "load.file", label: "â†³ spec's file load (index.json + 1 file)", kind: "file", of: "load", floor: "hello", spec: at([specLoad, exported]) });

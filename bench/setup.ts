@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join, resolve } from "node:path";
-import { buildTarget, hostTarget } from "../build.ts";
+import { buildTarget, hostTarget, libsqlAddon } from "../build.ts";
 import { GEN_VERSION, prepareData, type DataSet, type GenConfig } from "./gen.ts";
 
 export const ROOT = resolve(import.meta.dir, "..");
@@ -24,6 +24,24 @@ export function compileBaseline(name: string, binDir: string): string {
   mkdirSync(binDir, { recursive: true });
   const r = Bun.spawnSync([process.execPath, "build", "--compile", "--minify", src, "--outfile", out], { stdout: "ignore", stderr: "pipe" });
   if (r.exitCode !== 0) throw new Error(`could not compile ${src}: ${r.stderr.toString()}`);
+  return out;
+}
+
+/**
+ * A baseline that loads libSQL's native module, compiled as MindSave is (the addon embedded by
+ * build.ts's plugin), cached by its source, build.ts and Bun's version.
+ */
+export async function compileLibsqlBaseline(name: string, binDir: string): Promise<string> {
+  const src = join(ROOT, "bench", "baselines", `${name}.ts`);
+  const out = join(binDir, `${name}-${sha(readFileSync(src, "utf8") + readFileSync(join(ROOT, "build.ts"), "utf8") + Bun.version).slice(0, 12)}`);
+  if (existsSync(out)) return out;
+  mkdirSync(binDir, { recursive: true });
+  const target = hostTarget();
+  const r = await Bun.build({
+    entrypoints: [src], compile: { target: target.bun, outfile: out, autoloadDotenv: false, autoloadBunfig: false },
+    bytecode: true, format: "esm", minify: true, plugins: [libsqlAddon(target)],
+  });
+  if (!r.success) throw new Error(`could not compile ${src}: ${r.logs.map(String).join("\n")}`);
   return out;
 }
 

@@ -4,6 +4,7 @@ import { Command, CommanderError, Option } from "commander";
 import { collect, groupDefault, lazy, parseCount, parseRatio } from "./cli-parts.ts";
 import { addMemoryCommands } from "./cli-memory.ts";
 import { commandWord, declareOnly, declares } from "./cli-only.ts";
+import { writeErr } from "./lib/out.ts";
 import { UserError } from "./errors.ts";
 import { VERSION } from "./version.ts";
 
@@ -23,7 +24,7 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
     .showHelpAfterError(opts.json ? false : "(run with --help for usage)")
     .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
     // Set before the subcommands are added: they inherit these settings when created.
-    .configureOutput({ writeErr: (s) => void (opts.json || process.stderr.write(s.replace(/^error: /, "mindsave: "))) })
+    .configureOutput({ writeErr: (s) => void (opts.json || writeErr(s.replace(/^error: /, "mindsave: "))) })
     .exitOverride();
   if (opts.only) declareOnly(program, opts.only);
 
@@ -318,18 +319,18 @@ export async function runCli(argv: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof CommanderError) {
       // --help and --version end here with code 0; parse errors were already printed (not with --json).
-      if (e.exitCode !== 0 && json) process.stderr.write(JSON.stringify({ error: e.message.replace(/^error: /, "").replace(/\s*\n\s*/g, " "), exit_code: 1 }) + "\n");
+      if (e.exitCode !== 0 && json) writeErr(JSON.stringify({ error: e.message.replace(/^error: /, "").replace(/\s*\n\s*/g, " "), exit_code: 1 }) + "\n");
       return e.exitCode === 0 ? 0 : 1;
     }
     if (e instanceof UserError) {
-      process.stderr.write(json ? JSON.stringify({ error: e.message, exit_code: 1 }) + "\n" : `mindsave: ${e.message}\n`);
-      if (e.hint && !json) process.stderr.write(`${e.hint}\n`);
+      writeErr(json ? JSON.stringify({ error: e.message, exit_code: 1 }) + "\n" : `mindsave: ${e.message}\n`);
+      if (e.hint && !json) writeErr(`${e.hint}\n`);
       return 1;
     }
     const err = e as Error;
-    if (json) process.stderr.write(JSON.stringify({ error: `internal error: ${err?.message ?? String(e)}`, exit_code: 2 }) + "\n");
-    else process.stderr.write(`mindsave: internal error: ${err?.message ?? String(e)}\n`);
-    if (process.env.MINDSAVE_DEBUG) process.stderr.write(`${err?.stack ?? ""}\n`);
+    if (json) writeErr(JSON.stringify({ error: `internal error: ${err?.message ?? String(e)}`, exit_code: 2 }) + "\n");
+    else writeErr(`mindsave: internal error: ${err?.message ?? String(e)}\n`);
+    if (process.env.MINDSAVE_DEBUG) writeErr(`${err?.stack ?? ""}\n`);
     return 2;
   }
 }

@@ -1,22 +1,23 @@
 #!/usr/bin/env bun
-// Entry point. Kept tiny so `--version` and `--help` load neither the store nor the UI.
-import { runCli } from "./cli.ts";
+// Entry point. Kept tiny so `--version` and `--help` load neither the store nor the UI, and
+// `--version` not even the command line's parser (the CLI module is imported after it).
+export {};
 
 const argv = process.argv.slice(2);
 
-// A reader that stops early (`mindsave projects | head -1`) is not an error.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on("error", (e: NodeJS.ErrnoException) => {
-    if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
-    throw e;
-  });
-}
-
+// Before anything touches process.stdout (making Node's stream costs a few ms): console.log is Bun's own.
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   const { versionLine } = await import("./commands/version.ts");
-  process.stdout.write(versionLine() + "\n");
+  console.log(versionLine());
   process.exit(0);
 }
+
+// A reader that stops early (`mindsave projects | head -1`) is not an error. Commands print
+// through lib/out.ts, which handles that without making Node's streams (~8 ms); the TUI and the
+// MCP server write through the streams, which get the same handling.
+const { guardStreams, isTerminal } = await import("./lib/out.ts");
+const { commandWord } = await import("./cli-only.ts");
+if (["ui", "mcp", undefined].includes(commandWord(argv))) guardStreams();
 
 /** True when argv holds only global options (`mindsave --home /media/usb/mindsave`). */
 function onlyGlobalOptions(args: string[]): boolean {
@@ -35,5 +36,6 @@ function onlyGlobalOptions(args: string[]): boolean {
 
 // `mindsave` alone (or with only global options) opens the TUI for a person at a terminal,
 // and prints help otherwise.
-const interactive = process.stdin.isTTY && (process.stdout.isTTY || process.stderr.isTTY);
-process.exitCode = await runCli(onlyGlobalOptions(argv) ? [...argv, interactive ? "ui" : "--help"] : argv);
+const interactive = () => isTerminal(0) && (isTerminal(1) || isTerminal(2));
+const { runCli } = await import("./cli.ts");
+process.exitCode = await runCli(onlyGlobalOptions(argv) ? [...argv, interactive() ? "ui" : "--help"] : argv);

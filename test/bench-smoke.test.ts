@@ -20,7 +20,7 @@ test("bun bench/run.ts --tiny writes results with every measurement", async () =
   expect(json.commit).toBeTruthy();
   expect(json.machine.cores).toBeGreaterThan(0);
   const expected = [
-    "hello", "hello-pipe", "version", "load", "load.file", "save", "recall.rare", "recall.rare.grep", "recall.common",
+    "hello", "hello-pipe", "libsql", "version", "load", "load.file", "save", "recall.rare", "recall.rare.grep", "recall.common",
     "recall.common.grep", "list", "stats", "hook.session-start", "hook.post-tool-use", "hook.stop", "mcp.load", "import.small",
     "import", "export.small", "export", "sync.first", "sync.one",
   ];

@@ -2,7 +2,9 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { gitRepo, laptop, ok, okJson, run, sql, tempDir } from "./helpers.ts";
+import { childEnv, gitRepo, laptop, ok, okJson, run, sql, tempDir } from "./helpers.ts";
+import { Session } from "../src/engine/session.ts";
+import { recordFailure } from "../src/engine/failures/record.ts";
 
 function setup() {
   const base = tempDir();
@@ -117,8 +119,15 @@ describe("failure graph", () => {
 
   test("the restore block stays within 800 tokens and says what it left out", async () => {
     const t = setup();
-    for (let i = 0; i < 40; i++) {
-      await ok(["fail", `approach number ${i} with a fairly long descriptive name`, "--reason", `it failed for reason ${i}, which took a long time to find out`, "--home", t.home], t.at(t.repo));
+    // Forty failures recorded by the engine in one process (what `mindsave fail` runs; the CLI is
+    // what the load below tests, not this loop).
+    const session = await Session.open({ home: t.home, cwd: t.repo, env: childEnv(t.env) }, { write: true });
+    try {
+      for (let i = 0; i < 40; i++) {
+        await recordFailure(session, { item: `approach number ${i} with a fairly long descriptive name`, reason: `it failed for reason ${i}, which took a long time to find out`, increment: true });
+      }
+    } finally {
+      await session.close();
     }
     await ok(["save", "--goal", "many failures", "--constraint", "always keep this constraint", "--home", t.home], t.at(t.repo));
     const j = await okJson(["load", "--home", t.home], t.at(t.repo));

@@ -2,7 +2,10 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { gitRepo, laptop, ok, okJson, run, sql, tempDir } from "./helpers.ts";
+import { childEnv, gitRepo, laptop, ok, okJson, run, sql, tempDir } from "./helpers.ts";
+import { Session } from "../src/engine/session.ts";
+import { saveSnapshot } from "../src/engine/snapshots/save.ts";
+import { fromFields } from "../src/engine/snapshots/input.ts";
 
 function setup() {
   const base = tempDir();
@@ -203,7 +206,13 @@ describe("save and load", () => {
     const t = setup();
     for (let i = 0; i < 3; i++) await ok(["save", "--goal", `wip ${i}`, "--home", t.home], t.opts());
     await ok(["save", "--goal", "blocked one", "--blocker", "waiting for keys", "--home", t.home], t.opts());
-    for (let i = 0; i < 20; i++) await ok(["save", "--goal", `done ${i}`, "--status", "completed", "--home", t.home], t.opts());
+    // Twenty more saved by the engine in one process (what `mindsave save` runs, cleanup included).
+    const session = await Session.open({ home: t.home, cwd: t.repo, env: childEnv(t.env) }, { write: true });
+    try {
+      for (let i = 0; i < 20; i++) await saveSnapshot(session, { input: fromFields({ goal: `done ${i}`, status: "completed" }) });
+    } finally {
+      await session.close();
+    }
     const list = await okJson(["snapshots", "list", "--home", t.home], t.opts());
     expect(list.snapshots).toHaveLength(20);
     const goals = list.snapshots.map((s: any) => s.goal);

@@ -24,7 +24,7 @@ async function content(db: string): Promise<string> {
 const world = () => twoLaptops("mindsave-sync-");
 
 const zero = { added: 0, updated: 0, deleted: 0 };
-const nothing = { snapshots: zero, failures: zero, projects: zero, roots: zero, tool_calls: zero, bookkeeping: zero };
+const nothing = { snapshots: zero, failures: zero, rules: zero, facts: zero, retirements: zero, projects: zero, roots: zero, tool_calls: zero, bookkeeping: zero };
 
 describe("sync", () => {
   test("A → drive → B → drive → A converges: every store ends with the same rows and values", async () => {

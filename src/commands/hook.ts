@@ -7,6 +7,7 @@ import { agentKindNames } from "../engine/agents/kinds/index.ts";
 import { readHook, runHook } from "../engine/agents/kinds/runtime.ts";
 import type { HookEvent } from "../engine/agents/kinds/kind.ts";
 import type { GlobalOptions } from "../types.ts";
+import { writeErr, writeOut } from "../lib/out.ts";
 
 const EVENTS = HOOK_ARGS;
 const BUDGET_MS = 4000;
@@ -35,7 +36,7 @@ async function readPayload(max: number): Promise<string | null> {
 
 export async function run(o: { agent?: string }, args: string[], g: GlobalOptions): Promise<number> {
   const event = args[0];
-  const note = (msg: string) => process.stderr.write(`mindsave hook ${event ?? ""}${o.agent ? ` --agent ${o.agent}` : ""}: ${msg}\n`);
+  const note = (msg: string) => writeErr(`mindsave hook ${event ?? ""}${o.agent ? ` --agent ${o.agent}` : ""}: ${msg}\n`);
   // A hook that hangs is worse than none: give up quietly well inside the agent's own timeout.
   const watchdog = setTimeout(() => {
     note(`gave up after ${BUDGET_MS / 1000} s`);
@@ -75,7 +76,7 @@ export async function run(o: { agent?: string }, args: string[], g: GlobalOption
     const cwd = (typeof call.payload.cwd === "string" && call.payload.cwd) || process.env.CLAUDE_PROJECT_DIR || process.cwd();
     session = await Session.open({ home: g.home, workspace: g.workspace, cwd }, { write: true });
     const out = await runHook(session, call);
-    if (out) process.stdout.write(out);
+    if (out) writeOut(out);
     return 0;
   } catch (e) {
     note((e as Error)?.message?.split("\n")[0] ?? String(e));

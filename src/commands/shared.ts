@@ -2,6 +2,7 @@
 import { Session } from "../engine/session.ts";
 import { resolveWorkspace } from "../engine/projects/workspace.ts";
 import { UserError } from "../errors.ts";
+import { writeErr, writeOut } from "../lib/out.ts";
 import { AGENT_IDS, type AgentId, type Place, type Scope } from "../engine/agents/registry.ts";
 import type { GlobalOptions } from "../types.ts";
 
@@ -16,19 +17,19 @@ export async function withSession<T>(g: GlobalOptions, write: boolean, fn: (s: S
 }
 
 export function print(text: string): void {
-  process.stdout.write(text.endsWith("\n") ? text : text + "\n");
+  writeOut(text.endsWith("\n") ? text : text + "\n");
 }
 
 export function printJson(value: unknown): void {
-  process.stdout.write(JSON.stringify(value, null, 2) + "\n");
+  writeOut(JSON.stringify(value, null, 2) + "\n");
 }
 
 export function warn(message: string): void {
-  process.stderr.write(`mindsave: warning: ${message}\n`);
+  writeErr(`mindsave: warning: ${message}\n`);
 }
 
 export function note(message: string): void {
-  process.stderr.write(`mindsave: ${message}\n`);
+  writeErr(`mindsave: ${message}\n`);
 }
 
 /** Where an agent-settings command acts: this environment, and the current project's root (or the cwd). */

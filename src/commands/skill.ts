@@ -7,6 +7,7 @@ import { installInstructions, instructionsText, uninstallInstructions, type Inst
 import { installSkill, skillText, uninstallSkill } from "../engine/agents/skill.ts";
 import { agentScope, print, printJson, projectPlace, type AgentFlags } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
+import { writeOut } from "../lib/out.ts";
 
 interface SkillFlags extends AgentFlags {
   install?: boolean;
@@ -31,7 +32,7 @@ function forAgent(opts: SkillFlags, g: GlobalOptions): number {
   if (opts.uninstall) say(uninstallInstructions(agent, scope, place), g);
   else if (opts.install) say(installInstructions(agent, scope, place), g);
   else if (g.json) printJson({ agent, instructions: instructionsText() });
-  else process.stdout.write(instructionsText());
+  else writeOut(instructionsText());
   return 0;
 }
 
@@ -48,7 +49,7 @@ export async function run(opts: SkillFlags, _a: string[], g: GlobalOptions): Pro
   }
   if (!opts.install) {
     if (g.json) printJson({ skill: skillText() });
-    else process.stdout.write(skillText());
+    else writeOut(skillText());
     return 0;
   }
   const r = installSkill(process.env);

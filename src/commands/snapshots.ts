@@ -6,6 +6,7 @@ import { cleanSnapshots, deleteSnapshot, setSnapshotStatus, snapshotFile } from 
 import { toHostPath } from "../engine/projects/paths.ts";
 import { print, printJson, withSession } from "./shared.ts";
 import { age, padEnd, truncate } from "../lib/text.ts";
+import { terminalColumns } from "../lib/out.ts";
 import type { GlobalOptions } from "../types.ts";
 
 const kb = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`);
@@ -24,12 +25,14 @@ export async function list(opts: { limit?: number; tag?: string }, _args: string
     const now = session.now();
     // Ids are what `show`, `complete` and `delete` take: never cut them; the goal gives way.
     const nameW = Math.max(...rows.map((r) => Bun.stringWidth(r.name)));
-    print(`Snapshots of ${ctx.project.name}${opts.tag !== undefined ? ` tagged ${JSON.stringify(opts.tag)}` : ""}, newest first:`);
+    const goalW = Math.max(20, (terminalColumns() || 120) - nameW - 50);
+    // One write for the whole list (a line at a time is a system call per snapshot).
+    const lines = [`Snapshots of ${ctx.project.name}${opts.tag !== undefined ? ` tagged ${JSON.stringify(opts.tag)}` : ""}, newest first:`];
     rows.forEach((r, i) => {
       const layers = ["L1", r.has_layer2 ? "L2" : "", r.has_layer3 ? "L3" : ""].filter(Boolean).join("+");
-      const goalW = Math.max(20, (process.stdout.columns || 120) - nameW - 50);
-      print(`${String(i + 1).padStart(3)}. ${padEnd(r.name, nameW)}  ${padEnd(age(r.created_at, now, "long"), 12)} ${padEnd(r.status, 11)} ${padEnd(layers, 8)} ${padEnd(kb(r.size), 8)} ${truncate(r.goal + (r.tags.length ? `  #${r.tags.join(" #")}` : ""), goalW)}`);
+      lines.push(`${String(i + 1).padStart(3)}. ${padEnd(r.name, nameW)}  ${padEnd(age(r.created_at, now, "long"), 12)} ${padEnd(r.status, 11)} ${padEnd(layers, 8)} ${padEnd(kb(r.size), 8)} ${truncate(r.goal + (r.tags.length ? `  #${r.tags.join(" #")}` : ""), goalW)}`);
     });
+    print(lines.join("\n"));
     return 0;
   });
 }

@@ -44,22 +44,18 @@ export interface ClientOptions {
   immutable?: boolean;
 }
 
-/** A client on the store file at `path`; a file that cannot be opened throws the driver's error. */
+/**
+ * A client on the store file at `path`; a file that cannot be opened throws the driver's error.
+ * Local files go through local.ts (libSQL's driver with the client's behaviour, minus its per-call
+ * costs); the client package itself is loaded only for a remote store.
+ */
 export async function openClient(path: string, o: ClientOptions): Promise<Client> {
   const url = pathToFileURL(path).href;
-  if (!o.readOnly) {
-    const { createClient } = await loadDriver();
-    return createClient({ url, concurrency: 1, timeout: o.timeoutMs, encryptionKey: o.encryptionKey });
-  }
+  const [{ default: Driver }, { localClient }] = await Promise.all([load(() => import("libsql")), import("./local.ts")]);
   // The client's URL parser refuses SQLite's own query parameters, so the read-only URI is given
-  // to its local-file constructor as the (already parsed) path, which SQLite then reads as a URI.
-  const { _createClient } = await load(() => import("@libsql/client/sqlite3"));
-  return _createClient({
-    scheme: "file", tls: false, authority: undefined, path: `${url}?mode=ro${o.immutable ? "&immutable=1" : ""}`,
-    authToken: undefined, encryptionKey: o.encryptionKey, remoteEncryptionKey: undefined, syncUrl: undefined,
-    syncInterval: undefined, readYourWrites: undefined, offline: undefined, intMode: "number", fetch: undefined,
-    concurrency: 1, timeout: o.timeoutMs,
-  });
+  // to SQLite as it is; a writable file by its path, as the client's parser decodes it.
+  const at = o.readOnly ? `${url}?mode=ro${o.immutable ? "&immutable=1" : ""}` : decodeURIComponent(new URL(url).pathname);
+  return localClient(Driver, at, { encryptionKey: o.encryptionKey, timeoutMs: o.timeoutMs });
 }
 
 /**

@@ -248,18 +248,22 @@ export class Store extends Queries {
 
   private async prepare(opts: OpenOptions): Promise<void> {
     // Checked before anything is written (the journal mode is in the file's header).
-    this.refuseForeign(await this.ownership(this.client));
+    const own = await this.ownership(this.client);
+    this.refuseForeign(own);
     const mode = opts.journalMode ?? "WAL";
     const journal = async () => str((await this.client.execute("PRAGMA journal_mode")).rows[0]?.[0]).toUpperCase();
     // Changing the journal needs the file to itself: our own closed checking connection may linger
     // until it is collected, so a few tries; with another process in it, keep the current one.
-    for (let tries = 0; (await journal()) !== mode && tries < 4; tries++) {
+    let current = await journal();
+    for (let tries = 0; current !== mode && tries < 4; tries++) {
       if (tries) await Store.releaseClosedSoon();
       await this.client.execute(`PRAGMA journal_mode = ${mode}`).catch(() => {});
+      current = await journal();
     }
-    this.wal = str((await this.client.execute("PRAGMA journal_mode")).rows[0]?.[0]).toUpperCase() === "WAL";
+    this.wal = current === "WAL";
     await this.client.execute("PRAGMA synchronous = FULL");
-    await this.migrate();
+    // (The journal mode is all that changed since the check: its answer still holds.)
+    await this.migrate(own);
   }
 
   private async ownership(db: Exec): Promise<{ ours: boolean; empty: boolean; version: number }> {
@@ -272,8 +276,8 @@ export class Store extends Queries {
     return { ours: meta.app === APP_MARK, empty: false, version: Number(meta.schema_version ?? 0) };
   }
 
-  private async migrate(): Promise<void> {
-    const before = await this.ownership(this.client);
+  private async migrate(checked?: { ours: boolean; empty: boolean; version: number }): Promise<void> {
+    const before = checked ?? await this.ownership(this.client);
     this.refuseForeign(before);
     if (before.version === SCHEMA_VERSION) return;
     if (!before.empty && this.beforeMigrate) await this.beforeMigrate(this, before.version);

@@ -4,12 +4,14 @@
 // the bytes install found. A backup goes to ~/.mindsave/backups/settings/ (the last 5 per file);
 // what install added and created is recorded in the local home, so uninstall removes just that.
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import { createHash } from "node:crypto";
 import { basename, dirname, join } from "node:path";
-import { applyEdits, findNodeAtLocation, format, modify, parse, parseTree, type FormattingOptions, type JSONPath, type ParseError } from "jsonc-parser";
+import type { FormattingOptions, JSONPath, ParseError } from "jsonc-parser";
 import { UserError } from "../../errors.ts";
 import { localHomeDir } from "../home/home.ts";
 import { copyFileAtomic, listDir, missingParents, removeEmptyDirs, writeFileAtomic } from "../../lib/fs.ts";
+
+// jsonc-parser on first use (`require`): every hook imports this module, few edit a settings file.
+const JSONC = () => require("jsonc-parser/lib/esm/main.js") as typeof import("jsonc-parser");
 
 // PostToolUse stays synchronous: its warnings must reach the user (an async hook's systemMessage
 // is not shown) and its emergency snapshot must be written before the context is lost.
@@ -99,7 +101,7 @@ export function settingsPath(scope: "user" | "project", env: NodeJS.ProcessEnv, 
 function parseSettings(path: string, text: string): Record<string, unknown> {
   if (!text.trim()) return {};
   const errors: ParseError[] = [];
-  const v = parse(text, errors, { allowTrailingComma: true });
+  const v = JSONC().parse(text, errors, { allowTrailingComma: true });
   if (!errors.length && v && typeof v === "object" && !Array.isArray(v)) {
     const hooks = (v as Record<string, unknown>).hooks;
     if (hooks === undefined || (hooks && typeof hooks === "object" && !Array.isArray(hooks))) return v;
@@ -118,21 +120,21 @@ function layoutOf(text: string): FormattingOptions {
 
 /** Sets `value` at `path` (appending when `append`), formatting only the new text. */
 function insertAt(text: string, path: JSONPath, value: unknown, layout: FormattingOptions, append = false): string {
-  const container = findNodeAtLocation(parseTree(text)!, path.slice(0, -1))!;
-  const [edit] = modify(text, path, value, { isArrayInsertion: append });
-  const out = applyEdits(text, [edit]);
+  const container = JSONC().findNodeAtLocation(JSONC().parseTree(text)!, path.slice(0, -1))!;
+  const [edit] = JSONC().modify(text, path, value, { isArrayInsertion: append });
+  const out = JSONC().applyEdits(text, [edit]);
   // A container written on one line gets what is added on that line too (a minified file stays one line).
   if (!/[\r\n]/.test(text.slice(container.offset, container.offset + container.length)) && container.children?.length) return out;
   // Into an empty `{}` or `[]` the container is laid out too; anywhere else only what was added.
   const range = container.children?.length
     ? { offset: edit.offset, length: edit.content.length }
     : { offset: container.offset, length: container.length - edit.length + edit.content.length };
-  return applyEdits(out, format(out, range, { ...layout, keepLines: false }));
+  return JSONC().applyEdits(out, JSONC().format(out, range, { ...layout, keepLines: false }));
 }
 
 /** Removes the property or element at `path`: the exact inverse of `insertAt` adding it. */
 function removeAt(text: string, path: JSONPath): string {
-  const node = findNodeAtLocation(parseTree(text)!, path)!;
+  const node = JSONC().findNodeAtLocation(JSONC().parseTree(text)!, path)!;
   const item = node.parent?.type === "property" ? node.parent : node;
   const container = item.parent!;
   const siblings = container.children!;
@@ -191,7 +193,7 @@ export interface HooksResult {
 function backup(path: string, env: NodeJS.ProcessEnv, now: Date): string | null {
   if (!existsSync(path)) return null;
   const dir = join(localHomeDir(env), "backups", "settings");
-  const prefix = `${basename(dirname(dirname(path))) || "root"}-${createHash("sha256").update(path).digest("hex").slice(0, 8)}.`;
+  const prefix = `${basename(dirname(dirname(path))) || "root"}-${new Bun.CryptoHasher("sha256").update(path).digest("hex").slice(0, 8)}.`;
   const earlier = listDir(dir).filter((f) => f.startsWith(prefix) && f.endsWith(".json"));
   const n = Number(/\.(\d+)\.json$/.exec(earlier.at(-1) ?? "")?.[1] ?? 0) + 1;
   const to = join(dir, `${prefix}${now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}.${String(n).padStart(4, "0")}.json`);

@@ -3,8 +3,12 @@
 // follows the file's own indentation and line endings. The insertions are returned, so that the
 // caller can record them and take exactly them out again while the file is unchanged. When it has
 // changed since, `removeProperty` removes the property with jsonc-parser's `modify`.
-import { applyEdits, findNodeAtLocation, modify, parse, parseTree, type Node, type ParseError } from "jsonc-parser";
+import type { Node, ParseError } from "jsonc-parser";
 import { UserError } from "../../errors.ts";
+
+// jsonc-parser on first use (`require`): the restore block imports this module (the agents
+// registry) but never edits a file, and loading the library costs a command ~1 ms.
+const JSONC = () => require("jsonc-parser/lib/esm/main.js") as typeof import("jsonc-parser");
 
 /** One insertion, at an offset of the text after all insertions (so undoing is cutting slices). */
 export interface Insertion {
@@ -28,7 +32,7 @@ function styleOf(text: string): Style {
 export function readJsonc(text: string, path: string): unknown {
   if (!text.trim()) return {};
   const errors: ParseError[] = [];
-  const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const value = JSONC().parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length || !value || typeof value !== "object" || Array.isArray(value)) {
     throw new UserError(`${path} is not a JSON object MindSave can read; fix it first (MindSave will not rewrite a file it cannot read).`);
   }
@@ -37,9 +41,9 @@ export function readJsonc(text: string, path: string): unknown {
 
 /** The value at `keys`, or undefined. */
 export function valueAt(text: string, keys: (string | number)[]): unknown {
-  const root = parseTree(text, [], { allowTrailingComma: true });
-  const node = root && findNodeAtLocation(root, keys);
-  return node ? parse(text.slice(node.offset, node.offset + node.length), [], { allowTrailingComma: true }) : undefined;
+  const root = JSONC().parseTree(text, [], { allowTrailingComma: true });
+  const node = root && JSONC().findNodeAtLocation(root, keys);
+  return node ? JSONC().parse(text.slice(node.offset, node.offset + node.length), [], { allowTrailingComma: true }) : undefined;
 }
 
 const lineStart = (text: string, at: number) => text.lastIndexOf("\n", at - 1) + 1;
@@ -76,11 +80,11 @@ export function insertProperty(text: string, keys: string[], value: unknown, pat
     for (const k of [...keys].reverse()) v = { [k]: v };
     return apply(text, [{ offset: 0, text: render(v, "", s) + s.eol }]);
   }
-  const root = parseTree(text, [], { allowTrailingComma: true })!;
+  const root = JSONC().parseTree(text, [], { allowTrailingComma: true })!;
   let container: Node = root;
   let depth = 0;
   while (depth < keys.length - 1) {
-    const next = findNodeAtLocation(container, [keys[depth]]);
+    const next = JSONC().findNodeAtLocation(container, [keys[depth]]);
     if (!next) break;
     if (next.type !== "object") throw new UserError(`${path}: "${keys.slice(0, depth + 1).join(".")}" is not an object; MindSave will not change it.`);
     container = next;
@@ -135,15 +139,15 @@ const FORMAT = (text: string) => ({ formattingOptions: { insertSpaces: styleOf(t
 
 /** `text` with the property at `keys` set to `value` by jsonc-parser (an update of our own entry). */
 export function replaceProperty(text: string, keys: string[], value: unknown): string {
-  return applyEdits(text, modify(text, keys, value, FORMAT(text)));
+  return JSONC().applyEdits(text, JSONC().modify(text, keys, value, FORMAT(text)));
 }
 
 /** `text` without the property at `keys`; with `dropEmptyParent`, its parent too when nothing else is left in it. */
 export function removeProperty(text: string, keys: (string | number)[], dropEmptyParent: boolean): string {
-  let out = applyEdits(text, modify(text, keys, undefined, FORMAT(text)));
+  let out = JSONC().applyEdits(text, JSONC().modify(text, keys, undefined, FORMAT(text)));
   const parent = keys.slice(0, -1);
   const left = parent.length ? valueAt(out, parent) : undefined;
-  if (dropEmptyParent && left && typeof left === "object" && !Object.keys(left).length) out = applyEdits(out, modify(out, parent, undefined, FORMAT(out)));
+  if (dropEmptyParent && left && typeof left === "object" && !Object.keys(left).length) out = JSONC().applyEdits(out, JSONC().modify(out, parent, undefined, FORMAT(out)));
   return out;
 }
 
@@ -153,8 +157,8 @@ export function removeProperty(text: string, keys: (string | number)[], dropEmpt
  */
 export function appendElement(text: string, keys: (string | number)[], value: unknown, path: string): { text: string; insertions: Insertion[] } {
   const s = styleOf(text);
-  const root = parseTree(text, [], { allowTrailingComma: true });
-  const array = root && findNodeAtLocation(root, keys);
+  const root = JSONC().parseTree(text, [], { allowTrailingComma: true });
+  const array = root && JSONC().findNodeAtLocation(root, keys);
   if (!array || array.type !== "array") throw new UserError(`${path}: "${keys.join(".")}" is not a list; MindSave will not change it.`);
   const items = array.children ?? [];
   if (!items.length) {

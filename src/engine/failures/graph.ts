@@ -27,6 +27,18 @@ export interface FailureObservation {
 
 const DAY = 24 * 60 * 60 * 1000;
 
+/** Date.parse of a timestamp, once per distinct string: sorting 800 failures compares each of them ~20 times. */
+const parsed = new Map<string, number>();
+function timeOf(iso: string): number {
+  let t = parsed.get(iso);
+  if (t === undefined) {
+    if (parsed.size >= 10_000) parsed.clear();
+    t = Date.parse(iso);
+    parsed.set(iso, t);
+  }
+  return t;
+}
+
 export function normaliseItem(item: string): string {
   return item.normalize("NFC").trim().replace(/\s+/g, " ").toLowerCase();
 }
@@ -39,7 +51,7 @@ export function failureId(scope: FailureScope, projectId: string | null, item: s
 export function derivedConfidence(repeatCount: number, lastSeen: string, now: Date): Confidence {
   if (repeatCount >= 3) return "high";
   if (repeatCount === 2) return "medium";
-  const seen = Date.parse(lastSeen);
+  const seen = timeOf(lastSeen);
   return Number.isFinite(seen) && now.getTime() - seen <= 7 * DAY ? "medium" : "low";
 }
 
@@ -53,7 +65,7 @@ export const FAILURE_HALF_LIFE_DAYS: Record<FailureScope, number> = { project: 3
 const LEVELS: Confidence[] = ["low", "medium", "high"];
 
 function halfLives(f: Pick<FailureRecord, "scope" | "last_seen">, now: Date): number {
-  const seen = Date.parse(f.last_seen);
+  const seen = timeOf(f.last_seen);
   const days = Number.isFinite(seen) ? Math.max(0, now.getTime() - seen) / DAY : 0;
   return days / FAILURE_HALF_LIFE_DAYS[f.scope === "global" ? "global" : "project"];
 }
@@ -131,7 +143,7 @@ export async function observeFailure(w: StoreWriter, projectId: string | null, r
   if (!live && !o.reason?.trim()) {
     throw new UserError(`A new failure needs a reason: say why ${JSON.stringify(item)} failed or was rejected (the reason).`);
   }
-  await w.upsertFailure({
+  const row = {
     id, project_id: scope === "global" ? null : projectId, scope, item: live?.item ?? item,
     rejected_by: oneOf("rejected_by", o.rejected_by, ["user", "system"] as const) ?? live?.rejected_by ?? "user",
     reason: o.reason?.trim() || live?.reason || "",
@@ -139,7 +151,11 @@ export async function observeFailure(w: StoreWriter, projectId: string | null, r
     schema_version: "1.0",
     first_seen: live && live.first_seen < iso ? live.first_seen : iso,
     last_seen: live && live.last_seen > iso ? live.last_seen : iso,
-  });
+  };
+  // A repeat that changes nothing of the record is not written again (an import observes each
+  // failure once per snapshot that mentions it); its count and links still are, below.
+  const unchanged = live && (["item", "rejected_by", "reason", "confidence", "schema_version", "first_seen", "last_seen"] as const).every((k) => live[k] === row[k]);
+  if (!unchanged) await w.upsertFailure(row);
   const total = live?.repeat_count ?? 0;
   const mine = await w.failureCount(id, w.hostId);
   if (o.increment || !live) {
@@ -186,12 +202,32 @@ export function toGraphEntry(f: FailureRecord, now: Date): FailureGraphEntry {
   };
 }
 
+/** What `localeCompare` does (the default locale's collation), with one collator made on first use. */
+let collator: Intl.Collator | null = null;
+const collate = (a: string, b: string) => (collator ??= new Intl.Collator()).compare(a, b);
+
+/**
+ * `failures` in failurePriority's order, each weight computed once and compared as numbers: a
+ * restore block sorts every failure of a project and the global ones at each load.
+ */
+export function sortFailures(failures: FailureRecord[], now: Date): FailureRecord[] {
+  const weight = failures.map((f) => failureWeight(f, now));
+  const order = failures.map((_, i) => i);
+  order.sort((i, j) => {
+    const a = failures[i];
+    const b = failures[j];
+    return weight[j] - weight[i] || b.repeat_count - a.repeat_count ||
+      collate(b.last_seen, a.last_seen) || collate(a.item, b.item);
+  });
+  return order.map((i) => failures[i]);
+}
+
 /** Highest priority first: weight (confidence, a person's rejection, aged), then repeats, recency. */
 export function failurePriority(a: FailureRecord, b: FailureRecord, now: Date): number {
   return (
     failureWeight(b, now) - failureWeight(a, now) ||
     b.repeat_count - a.repeat_count ||
-    b.last_seen.localeCompare(a.last_seen) ||
-    a.item.localeCompare(b.item)
+    collate(b.last_seen, a.last_seen) ||
+    collate(a.item, b.item)
   );
 }

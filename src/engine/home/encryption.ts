@@ -3,7 +3,7 @@
 // (`mindsave.db.key.json`) holds what the derivation needs — the KDF, its parameters, a random
 // salt — and a check value (an HMAC of a constant under the derived secret), so that a wrong
 // passphrase can be told apart from a damaged store. The passphrase and the key are never stored.
-import { createHmac, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import type { ScryptOptions } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { UserError } from "../../errors.ts";
@@ -41,12 +41,17 @@ export function keyFilePath(dbPath: string): string {
   return dbPath + KEY_FILE_SUFFIX;
 }
 
-function scryptAsync(pass: string, salt: Buffer, params: KeyFile["params"]): Promise<Buffer> {
+/** node:crypto, loaded only for an encrypted store (it costs every command ~2 ms to load). */
+const crypto = () => import("node:crypto");
+
+async function scryptAsync(pass: string, salt: Buffer, params: KeyFile["params"]): Promise<Buffer> {
   const opts: ScryptOptions = { ...params, maxmem: 256 * params.N * params.r * params.p };
+  const { scrypt } = await crypto();
   return new Promise((resolve, reject) => scrypt(pass, salt, 32, opts, (e, k) => (e ? reject(e) : resolve(k))));
 }
 
 async function derive(pass: string, salt: Buffer, params: KeyFile["params"]): Promise<{ key: string; check: string }> {
+  const { createHmac } = await crypto();
   const secret = await scryptAsync(pass, salt, params);
   try {
     return {
@@ -70,7 +75,7 @@ function kdfParams(env: NodeJS.ProcessEnv): KeyFile["params"] {
 
 /** A fresh key file (new salt) for `pass`, and the store key it gives. */
 export async function newKey(pass: string, now = new Date(), env: NodeJS.ProcessEnv = process.env): Promise<{ file: KeyFile; key: string }> {
-  const salt = randomBytes(16);
+  const salt = (await crypto()).randomBytes(16);
   const params = kdfParams(env);
   const { key, check } = await derive(pass, salt, params);
   return { key, file: { mindsave_encryption: 1, cipher: CIPHER, kdf: "scrypt", params, salt: salt.toString("base64"), check, created_at: now.toISOString(), note: NOTE } };
@@ -106,7 +111,7 @@ export async function unlockKey(file: KeyFile, pass: string): Promise<string | n
   const { key, check } = await derive(pass, Buffer.from(file.salt, "base64"), file.params);
   const a = Buffer.from(check, "hex");
   const b = Buffer.from(file.check, "hex");
-  return a.length === b.length && timingSafeEqual(a, b) ? key : null;
+  return a.length === b.length && (await crypto()).timingSafeEqual(a, b) ? key : null;
 }
 
 export interface EncryptionState {

@@ -48,12 +48,14 @@ export function normalize(text: string): string {
 interface CompiledTerm { re: RegExp; rule: number; keyword: RuleKeyword }
 interface CompiledMarker { re: RegExp; kind: MarkerKind }
 
-const COMPILED_TERMS: CompiledTerm[] = COMPRESSION_RULES.flatMap((rule, ri) =>
-  rule.keywords.map((keyword) => ({ re: termRegex(keyword.term, true), rule: ri, keyword })),
-);
-const COMPILED_MARKERS: CompiledMarker[] = MARKERS.flatMap(([kind, words]) =>
-  words.map((w) => ({ re: termRegex(w, false), kind })),
-);
+// Compiled on first use, not when the module loads: `load` imports this module but rarely analyses.
+let compiled: { terms: CompiledTerm[]; markers: CompiledMarker[] } | null = null;
+function compiledRules() {
+  return (compiled ??= {
+    terms: COMPRESSION_RULES.flatMap((rule, ri) => rule.keywords.map((keyword) => ({ re: termRegex(keyword.term, true), rule: ri, keyword }))),
+    markers: MARKERS.flatMap(([kind, words]) => words.map((w) => ({ re: termRegex(w, false), kind }))),
+  });
+}
 // "," may be an enumeration ("no tailwind, bootstrap or mui"); the others always end a clause.
 const SOFT_SEP = /,/g;
 const HARD_SEP = new RegExp(
@@ -76,13 +78,13 @@ function guardRejects(text: string, start: number, end: number, k: RuleKeyword):
 /** Leftmost-longest, non-overlapping tokens: "不要用" is a negation, not "要" + "用". */
 function tokenize(text: string): Token[] {
   const found: Token[] = [];
-  for (const t of COMPILED_TERMS) {
+  for (const t of compiledRules().terms) {
     for (const m of text.matchAll(t.re)) {
       const start = m.index!, end = start + m[0].length;
       if (!guardRejects(text, start, end, t.keyword)) found.push({ start, end, type: "mention", rule: t.rule, keyword: t.keyword });
     }
   }
-  for (const mk of COMPILED_MARKERS) {
+  for (const mk of compiledRules().markers) {
     for (const m of text.matchAll(mk.re)) found.push({ start: m.index!, end: m.index! + m[0].length, type: "marker", kind: mk.kind });
   }
   for (const [re, soft] of [[SOFT_SEP, true], [HARD_SEP, false]] as const) {

@@ -1,7 +1,10 @@
 // The text of each layer as an agent reads it. Budgets are measured on exactly this text, so what
 // is counted is what is restored.
-import { stringify } from "yaml";
 import type { FailureGraphEntry } from "../../store/store.ts";
+
+// yaml is loaded on first use (`require`, synchronous): load and recall import this module but
+// rarely write YAML, and loading the library costs every command ~2 ms.
+const YAML = () => require("yaml") as typeof import("yaml");
 
 export const LAYER1_BUDGET = 300;
 export const LAYER2_BUDGET = 500;
@@ -48,7 +51,7 @@ const YAML_OPTS = { lineWidth: 0, defaultStringType: "PLAIN", defaultKeyType: "P
 
 export function yaml(value: unknown): string {
   // Only the final line break: trimEnd would also eat a last value's trailing "\u3000" or kept newlines.
-  return stringify(value, YAML_OPTS).replace(/\n$/, "");
+  return YAML().stringify(value, YAML_OPTS).replace(/\n$/, "");
 }
 
 /** How many active files Layer 1 may list before the rest become "+N more": all, then 8, then 3. */

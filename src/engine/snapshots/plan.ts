@@ -1,11 +1,13 @@
 // The agent's plan (Claude Code's TodoWrite list, Codex's update_plan, or `mindsave plan set`),
 // kept verbatim with its statuses: the restore block shows one progress line, `mindsave plan` and
 // the TUI show it whole.
-import { parse } from "yaml";
 import { UserError } from "../../errors.ts";
 import { graphemeBoundary } from "../../lib/text.ts";
 import { stripControlDeep } from "./input-limits.ts";
 import type { PlanItem, PlanStatus } from "../../store/store.ts";
+
+// yaml on first use (`require`): the restore block shows a plan without parsing any YAML.
+const YAML = () => require("yaml") as typeof import("yaml");
 
 /** The most steps a plan keeps (TodoWrite lists are short; this bounds a hostile one). */
 export const PLAN_MAX_ITEMS = 200;
@@ -58,7 +60,7 @@ export function parsePlanText(text: string, origin: string): PlanItem[] {
   if (!text.trim()) throw new UserError(`${origin} is empty; give the plan as a YAML list of steps.`);
   let data: unknown;
   try {
-    data = parse(text.replace(/^\uFEFF/, ""), { maxAliasCount: 0 });
+    data = YAML().parse(text.replace(/^\uFEFF/, ""), { maxAliasCount: 0 });
   } catch (e) {
     throw new UserError(`${origin} is not valid YAML: ${(e as Error).message.split("\n")[0]}`);
   }

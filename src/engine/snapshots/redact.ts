@@ -128,9 +128,23 @@ function redactAssignment(text: string, regex: RegExp, flag: boolean, found: Fou
 
 const KEY_WORDS = ["pass", "pwd", "secret", "key", "token"];
 
+/**
+ * Long texts `redact` returned lately. Redacting is idempotent (a redacted text has nothing more to
+ * replace), so such a text comes back as it is without another scan: an import redacts each
+ * Layer 3 when it reads the file and again when it saves the snapshot.
+ */
+const redacted = new Set<string>();
+const REMEMBER_FROM = 512;
+
 /** Replaces every secret the rules know in a text; everything else stays byte for byte. */
 export function redact(text: string): string {
-  return redactWith(text, undefined);
+  if (text.length >= REMEMBER_FROM && redacted.has(text)) return text;
+  const out = redactWith(text, undefined);
+  if (out.length >= REMEMBER_FROM) {
+    if (redacted.size >= 32) redacted.clear();
+    redacted.add(out);
+  }
+  return out;
 }
 
 function redactWith(text: string, found: Found): string {

@@ -3,7 +3,7 @@
 // trimmed by priority with a line saying what was left out and how to see it.
 import { age } from "../../lib/text.ts";
 import { UserError } from "../../errors.ts";
-import { effectiveConfidence, failurePriority } from "../failures/graph.ts";
+import { effectiveConfidence, sortFailures } from "../failures/graph.ts";
 import { FILE_LIST_CAPS, RESTORE_BUDGET, layer1Text, shortFileList, symbolicLines, type SymbolicEntryLike } from "./layers.ts";
 import { isAbsoluteAny, toHostPath } from "../projects/paths.ts";
 import { verifyFiles, type FileCheck } from "./verify.ts";
@@ -107,7 +107,7 @@ export async function buildRestoreBlock(
   });
   const symbolic = symbolicLines(s.compressed?.symbolic as Record<string, SymbolicEntryLike> | undefined);
   Object.entries(symbolic).forEach(([k, v], i) => pieces.push({ section: "symbolic", line: `- ${k}: ${v}`, priority: 390 - i / 100 }));
-  const failures = [...ctx.failures].sort((a, b) => failurePriority(a, b, now));
+  const failures = sortFailures(ctx.failures, now);
   const failureLines = failures.map((f) => failureLine(f, now));
   failureLines.forEach((line, i) => pieces.push({ section: "failures", line, priority: 300 - i / (failures.length + 1) }));
   const facts = freshFacts(ctx.facts ?? [], now);

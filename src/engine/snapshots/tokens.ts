@@ -1,17 +1,23 @@
-// Token counts come from a real BPE tokenizer (cl100k_base via gpt-tokenizer), not characters/4.
-// Claude's own tokenizer is not published; cl100k is a close, slightly conservative stand-in,
-// and it counts Chinese text honestly (often more than one token per character).
-// Loaded lazily: commands that never count tokens do not pay for the vocabulary.
+// Token counts are cl100k_base counts (gpt-tokenizer's, made by bpe.ts from a compact form of its
+// vocabulary), not characters/4. Claude's own tokenizer is not published; cl100k is a close,
+// slightly conservative stand-in, and it counts Chinese text honestly (often more than one token
+// per character).
 //
-// Bounded work: gpt-tokenizer merges each pre-tokenized piece (a run of letters, of punctuation or
-// of spaces) in time quadratic in its length, so one unbroken 100 KB word took a minute. Text is
+// Bounded work: a byte-pair merge takes time quadratic in the length of its piece (a run of
+// letters, of punctuation or of spaces), so one unbroken 100 KB word took a minute. Text is
 // therefore counted in segments cut inside any run of one kind of character longer than MAX_RUN
 // (ASCII letters, digits, ASCII spaces, other ASCII, anything else): linear in the text, and exact
 // for text without such runs (only a long URL, hash or blob is counted a token or so differently).
 // Special-token text such as "<|endoftext|>" is counted as the plain text it is, never refused.
+//
+// Lines add up: cl100k's split never makes a piece that holds a newline followed by a character
+// other than white space, so a text's count is the sum of the counts of its parts cut after every
+// such newline (test/tokens.test.ts checks this against gpt-tokenizer). Each part's count is kept
+// for the process, so the restore block, rendered again and again while it is trimmed, counts
+// each of its lines once; and a count can stop as soon as it is over a budget.
+import { countCl100k } from "./bpe.ts";
 
 type Counter = (text: string) => number;
-let counter: Counter | null = null;
 
 /** The longest run of one kind of character counted in one piece. */
 export const MAX_RUN = 256;
@@ -45,31 +51,64 @@ export function runCuts(text: string, maxRun = MAX_RUN): number[] {
   return cuts;
 }
 
-export async function loadTokenizer(): Promise<Counter> {
-  if (!counter) {
-    const mod = await import("gpt-tokenizer/encoding/cl100k_base");
-    const opts = { disallowedSpecial: new Set<string>() };
-    const count = (text: string) => mod.countTokens(text, opts);
-    counter = (text: string) => {
-      if (!text) return 0;
-      const cuts = runCuts(text);
-      if (!cuts.length) return count(text);
-      let total = 0;
-      let from = 0;
-      for (const at of [...cuts, text.length]) {
-        total += count(text.slice(from, at));
-        from = at;
-      }
-      return total;
-    };
+/** Where a text splits into parts whose counts add up: after a newline followed by a non-space. */
+const LINE_END = /\n(?=\S)/g;
+
+/** Counts of parts already seen (bounded: short parts only, emptied when full). */
+const known = new Map<string, number>();
+const KNOWN_MAX = 20_000;
+const KNOWN_PART_MAX = 2_000;
+
+/** Tokens in one part, its long runs cut (see above). */
+function countPart(part: string): number {
+  const cuts = runCuts(part);
+  if (!cuts.length) return countCl100k(part);
+  let total = 0;
+  let from = 0;
+  for (const at of [...cuts, part.length]) {
+    total += countCl100k(part.slice(from, at));
+    from = at;
   }
+  return total;
+}
+
+function countKnown(part: string): number {
+  if (part.length > KNOWN_PART_MAX) return countPart(part);
+  let n = known.get(part);
+  if (n === undefined) {
+    n = countPart(part);
+    if (known.size >= KNOWN_MAX) known.clear();
+    known.set(part, n);
+  }
+  return n;
+}
+
+const counter: Counter = (text) => countTokensWithin(text, Infinity);
+
+/** Kept for callers that prepare before counting: the vocabulary now loads on first use (~2 ms). */
+export async function loadTokenizer(): Promise<Counter> {
   return counter;
 }
 
-/** Synchronous count; `loadTokenizer()` must have been awaited first. */
+/** The token count of `text`. */
 export function countTokens(text: string): number {
-  if (!counter) throw new Error("tokenizer not loaded: await loadTokenizer() first");
-  return counter(text);
+  return countTokensWithin(text, Infinity);
+}
+
+/** The exact count of `text` when it is at most `limit`; otherwise some number above `limit` (counting stops there). */
+export function countTokensWithin(text: string, limit: number): number {
+  if (!text) return 0;
+  let total = 0;
+  let from = 0;
+  // Part by part, so that counting can stop early without cutting the rest of a long text.
+  LINE_END.lastIndex = 0;
+  while (from < text.length && total <= limit) {
+    const m = LINE_END.exec(text);
+    const to = m ? m.index + 1 : text.length;
+    total += countKnown(from === 0 && to === text.length ? text : text.slice(from, to));
+    from = to;
+  }
+  return total;
 }
 
 /** An upper bound that needs no vocabulary: a cl100k token is never shorter than one UTF-8 byte. */

@@ -1,0 +1,161 @@
+// The faster paths of issue 14 behave exactly like what they replace: the local store driver
+// (src/store/local.ts) like @libsql/client's local client, the failure sort like the comparator,
+// and a command line that declares only the command it runs like one that declares them all.
+import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { join } from "node:path";
+import { createClient, type Client } from "@libsql/client";
+import { openClient } from "../src/store/driver.ts";
+import { failurePriority, sortFailures } from "../src/engine/failures/graph.ts";
+import { commandWord } from "../src/cli-only.ts";
+import type { FailureRecord } from "../src/store/store.ts";
+import { run, tempDir } from "./helpers.ts";
+
+const SEED = Number(process.env.PROPERTY_SEED) || 20261123;
+
+/** What a caller can see of a row: named columns (as spread and Object.keys see them), numbered ones, length, JSON. */
+function seen(rows: ArrayLike<unknown>[]) {
+  return rows.map((r) => ({ keys: Object.keys(r), spread: { ...r }, byNumber: Array.from({ length: r.length }, (_, i) => r[i]), length: r.length, json: JSON.stringify(r) }));
+}
+
+/** The outcome of one call: its rows and counts, or its error's class-defining fields. */
+async function outcome(c: Client, sql: string, args: unknown[] = []) {
+  try {
+    const r = await c.execute({ sql, args: args as never });
+    return { rows: seen(r.rows as never), columns: r.columns, rowsAffected: r.rowsAffected, lastInsertRowid: r.lastInsertRowid };
+  } catch (e) {
+    const x = e as { name?: string; message?: string; code?: string; extendedCode?: string; rawCode?: number };
+    return { error: { name: x.name, message: x.message, code: x.code, extendedCode: x.extendedCode, rawCode: x.rawCode } };
+  }
+}
+
+describe("the local store driver answers as @libsql/client does", () => {
+  const STATEMENTS: [string, unknown[]][] = [
+    ["CREATE TABLE t (id TEXT PRIMARY KEY, n INTEGER, x REAL, b BLOB, s TEXT)", []],
+    ["INSERT INTO t VALUES (?, ?, ?, ?, ?)", ["a", 1, 1.5, new Uint8Array([1, 2, 3]).buffer, "中文 🚀"]],
+    ["INSERT INTO t VALUES (?, ?, ?, ?, ?)", ["b", 2, null, null, true]],
+    ["INSERT INTO t VALUES (?, ?, ?, ?, ?)", ["a", 3, 0, null, "duplicate key"]],
+    ["SELECT * FROM t ORDER BY id", []],
+    ["SELECT id, n AS id, s FROM t ORDER BY id", []],
+    ["SELECT 1, 2 AS \"0\", 'x' AS \"1\"", []],
+    ["SELECT count(*) FROM t WHERE n > ?", [0]],
+    ["SELECT * FROM t WHERE id = ?", ["nobody"]],
+    ["UPDATE t SET s = ? WHERE n >= ?", ["updated", 1]],
+    ["SELECT * FROM t", []],
+    ["SELECT id, s FROM t ORDER BY id", []],
+    ["ALTER TABLE t ADD COLUMN added TEXT DEFAULT 'new'", []],
+    ["SELECT * FROM t", []],
+    ["SELECT id, s FROM t ORDER BY id", []],
+    ["INSERT INTO t VALUES (?, ?, ?, ?, ?)", ["c", 2 ** 60, 0, null, "too big for a number"]],
+    ["SELECT * FROM t", []],
+    ["SELECT no_such_column FROM t", []],
+    ["SELEC oops", []],
+    ["PRAGMA journal_mode", []],
+    ["INSERT INTO t (id, n) VALUES (?, ?) RETURNING id, n", ["d", 4]],
+    ["DELETE FROM t WHERE id = ?", ["d"]],
+    ["DROP TABLE t", []],
+    ["CREATE TABLE t (s TEXT, id TEXT)", []],
+    ["INSERT INTO t VALUES (?, ?)", ["again", "e"]],
+    ["SELECT id, s FROM t ORDER BY id", []],
+  ];
+
+  test("the same rows, counts and errors, statement by statement", async () => {
+    const dir = tempDir();
+    const theirs = createClient({ url: `file:${join(dir, "client.db")}` });
+    const ours = await openClient(join(dir, "ours.db"), { timeoutMs: 1000 });
+    try {
+      for (const [sql, args] of STATEMENTS) {
+        // Twice: the second run of a statement is the prepared one.
+        for (let i = 0; i < 2; i++) expect({ sql, ...(await outcome(ours, sql, args)) }).toEqual({ sql, ...(await outcome(theirs, sql, args)) });
+      }
+    } finally {
+      theirs.close();
+      ours.close();
+    }
+  });
+
+  test("transactions: committed, rolled back, closed; one at a time; nothing after close", async () => {
+    const ours = await openClient(join(tempDir(), "tx.db"), { timeoutMs: 1000 });
+    await ours.execute("CREATE TABLE t (v TEXT)");
+    const tx = await ours.transaction("write");
+    await tx.execute({ sql: "INSERT INTO t VALUES (?)", args: ["kept"] });
+    await expect(ours.execute("SELECT * FROM t")).rejects.toMatchObject({ code: "TRANSACTION_ACTIVE" });
+    await tx.commit();
+    expect(tx.closed).toBe(true);
+    const undone = await ours.transaction("write");
+    await undone.execute({ sql: "INSERT INTO t VALUES (?)", args: ["undone"] });
+    await undone.rollback();
+    const dropped = await ours.transaction("write");
+    await dropped.execute({ sql: "INSERT INTO t VALUES (?)", args: ["dropped"] });
+    dropped.close();
+    await expect(dropped.execute("SELECT 1")).rejects.toMatchObject({ code: "TRANSACTION_CLOSED" });
+    expect((await ours.execute("SELECT v FROM t")).rows.map((r) => r.v)).toEqual(["kept"]);
+    // Inside a write transaction a `SELECT *` is kept prepared; a column added there is still seen.
+    const migrating = await ours.transaction("write");
+    expect((await migrating.execute("SELECT * FROM t")).columns).toEqual(["v"]);
+    await migrating.execute("ALTER TABLE t ADD COLUMN w TEXT DEFAULT 'x'");
+    expect((await migrating.execute("SELECT * FROM t")).rows.map((r) => ({ ...r }) as unknown)).toEqual([{ v: "kept", w: "x" }]);
+    await migrating.commit();
+    ours.close();
+    await expect(ours.execute("SELECT 1")).rejects.toMatchObject({ code: "CLIENT_CLOSED" });
+  });
+
+  test("a file that is no database fails as the client's does", async () => {
+    const dir = tempDir();
+    const path = join(dir, "junk.db");
+    await Bun.write(path, "this is not a database, just text that is long enough to have a header".repeat(20));
+    const err = async (open: () => Promise<Client>) => {
+      try {
+        const c = await open();
+        await c.execute("SELECT * FROM sqlite_master");
+        return null;
+      } catch (e) {
+        return { code: (e as { code?: string }).code, message: (e as Error).message };
+      }
+    };
+    expect(await err(() => openClient(path, { timeoutMs: 1000 }))).toEqual(await err(async () => createClient({ url: `file:${path}` })));
+  });
+});
+
+describe("the restore block's failure order", () => {
+  const failure = fc.record({
+    item: fc.constantFrom("tailwind", "Tailwind", "redux", "重构", "é", "a", "b"),
+    scope: fc.constantFrom("project", "global"),
+    rejected_by: fc.constantFrom("user", "system"),
+    repeat_count: fc.integer({ min: 1, max: 4 }),
+    confidence: fc.constantFrom(null, "high", "medium", "low"),
+    last_seen: fc.constantFrom("2026-11-20T10:00:00.000Z", "2026-10-01T00:00:00.000Z", "2026-11-23T05:00:00.000Z", "2025-01-01T00:00:00.000Z", "2026-11-20"),
+  });
+
+  test("sortFailures is the failurePriority comparator's order", () => {
+    const now = new Date("2026-11-23T06:00:00.000Z");
+    fc.assert(fc.property(fc.array(failure, { maxLength: 40 }), (xs) => {
+      const fs = xs as unknown as FailureRecord[];
+      expect(sortFailures(fs, now)).toEqual([...fs].sort((a, b) => failurePriority(a, b, now)));
+    }), { seed: SEED, numRuns: 500 });
+  });
+});
+
+describe("a command line that declares only the command it runs", () => {
+  test("finds the command after global options, and declares everything for help", () => {
+    expect(commandWord(["load", "--latest"])).toBe("load");
+    expect(commandWord(["--home", "/media/usb/mindsave", "--json", "hook", "session-start"])).toBe("hook");
+    expect(commandWord(["--in=shop", "snapshots", "list"])).toBe("snapshots");
+    expect(commandWord(["load", "--help"])).toBeUndefined();
+    expect(commandWord(["help", "load"])).toBeUndefined();
+    expect(commandWord(["--json"])).toBeUndefined();
+  });
+
+  test("a mistyped command still gets commander's suggestion, and help still lists every command", async () => {
+    const cwd = tempDir();
+    const typo = await run(["lod", "--latest"], { cwd });
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toMatch(/unknown command 'lod'/);
+    expect(typo.stderr).toMatch(/load/);
+    const help = await run(["--help"], { cwd });
+    for (const name of ["save", "load", "recall", "snapshots", "hook", "import", "sync"]) expect(help.stdout).toContain(`  ${name}`);
+    const unknownOption = await run(["load", "--no-such-option"], { cwd });
+    expect(unknownOption.code).toBe(1);
+    expect(unknownOption.stderr).toMatch(/unknown option '--no-such-option'/);
+  });
+});

@@ -1,0 +1,86 @@
+// Token counts: our compact cl100k counter (src/engine/snapshots/bpe.ts) against gpt-tokenizer
+// itself, and the property the count cache rests on — a text's count is the sum of its parts cut
+// after each newline followed by a non-space — checked on the real tokenizer, not assumed.
+// fast-check runs seeded and bounded, so every run sees the same cases.
+import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { countTokens as gptCount } from "gpt-tokenizer/encoding/cl100k_base";
+import { countCl100k } from "../src/engine/snapshots/bpe.ts";
+import { countTokens, countTokensWithin, runCuts } from "../src/engine/snapshots/tokens.ts";
+import { buildRanks, RANKS_FILE } from "../scripts/cl100k-ranks.ts";
+import { REPO } from "./helpers.ts";
+
+const SEED = Number(process.env.PROPERTY_SEED) || 20261123;
+const run = <T>(p: fc.IProperty<T>, numRuns: number) => fc.assert(p, { seed: SEED, numRuns, endOnFailure: true });
+/** gpt-tokenizer's count, special-token text counted as text (as MindSave counts it). */
+const reference = (s: string) => gptCount(s, { disallowedSpecial: new Set() });
+
+/** What restore blocks, snapshots and transcripts hold, and what is hard for a tokenizer's split. */
+const PIECES = [
+  "fix", "the", " the", "auth", "Login", "'s", "'LL", "don't", "x", "Z", "é", "café", "ß", "İ", "ﬁ", "测试", "不要用Redux", "令牌",
+  "🚀", "👩‍💻", "🏽", "✅", "\ud800", "\udc00", "0", "12", "3456", "0x1F", "1e3", ".", ",", ":", ": ", "!", "?", "…", "—", "-", "- ",
+  "#", "## ", "*", "`", "```", "\"", "'", "(", ")", "[", "]", "{", "}", "<|endoftext|>", "<|im_start|>", "\\", "/", "//", "=>",
+  " ", "  ", "    ", "\t", "\n", "\n\n", "\r\n", "\r", "\u00a0", "\u3000", "\u2028", "\u000b", "\f",
+  "https://example.com/a?b=c#d", "C:\\Users\\me", "src/auth/token.ts", "[user, ×6, high, project]", "→ instead:",
+];
+const text = (max: number) => fc.array(fc.constantFrom(...PIECES), { maxLength: max }).map((xs) => xs.join(""));
+/** Lines as a block has them: any content, joined with "\n", blank and indented lines included. */
+const lines = fc.array(fc.oneof(text(12), fc.constant(""), text(6).map((s) => `  ${s}`), fc.string({ maxLength: 20 }), fc.string({ unit: "binary", maxLength: 12 })), { maxLength: 12 }).map((ls) => ls.join("\n"));
+
+describe("the cl100k counter", () => {
+  test("counts exactly what gpt-tokenizer counts", () => {
+    run(fc.property(fc.oneof(text(40), lines, fc.string({ maxLength: 60 }), fc.string({ unit: "binary", maxLength: 40 })), (s) => {
+      expect(countCl100k(s)).toBe(reference(s));
+    }), 3000);
+    for (const s of ["", "hello world", "a <|endoftext|> b", "lone \ud800 surrogate", "x:\n\n- y", "   \n\n  \t foo  "]) expect(countCl100k(s)).toBe(reference(s));
+  });
+
+  test("on real files: our source, the README, a Chinese text", () => {
+    for (const f of ["src/engine/snapshots/restore.ts", "README.md", "docs/architecture.md"]) {
+      const s = readFileSync(join(REPO, f), "utf8");
+      expect(countCl100k(s)).toBe(reference(s));
+    }
+    const zh = "重构认证模块并修复令牌刷新问题。不要在处理器里同步读写文件，改用流。\n".repeat(50);
+    expect(countCl100k(zh)).toBe(reference(zh));
+  });
+
+  test("its rank file is gpt-tokenizer's vocabulary (rebuilt with bun scripts/cl100k-ranks.ts)", () => {
+    expect(Buffer.from(readFileSync(RANKS_FILE)).equals(Buffer.from(buildRanks()))).toBe(true);
+  });
+});
+
+describe("counts add up over lines", () => {
+  /** The parts tokens.ts counts separately: cut after each newline followed by a non-space. */
+  const parts = (s: string) => s.split(/(?<=\n)(?=\S)/);
+
+  test("gpt-tokenizer's count of a text is the sum of its parts' counts", () => {
+    run(fc.property(lines, (s) => {
+      expect(parts(s).reduce((n, p) => n + reference(p), 0)).toBe(reference(s));
+    }), 3000);
+  });
+
+  test("but not across a newline followed by white space (why the cut is only before a non-space)", () => {
+    // "\n\n" is one token and "\n" + "\n" two: a cut at every newline would miscount blank lines.
+    expect(reference("a\n\nb")).toBeLessThan(reference("a\n") + reference("\n") + reference("b"));
+    expect(parts("a\n\nb")).toEqual(["a\n\n", "b"]);
+  });
+
+  test("countTokens is the reference count on text without long runs, cached or not", () => {
+    run(fc.property(lines, (s) => {
+      fc.pre(runCuts(s).length === 0);
+      expect(countTokens(s)).toBe(reference(s));
+      expect(countTokens(s)).toBe(reference(s)); // the second time from the cache
+    }), 1500);
+  });
+
+  test("countTokensWithin is exact up to the limit and above it past the limit", () => {
+    run(fc.property(lines, fc.nat({ max: 60 }), (s, limit) => {
+      const exact = reference(s);
+      const within = countTokensWithin(s, limit);
+      if (exact <= limit) expect(within).toBe(exact);
+      else expect(within).toBeGreaterThan(limit);
+    }), 1500);
+  });
+});
