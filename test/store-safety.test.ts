@@ -340,6 +340,20 @@ describe("doctor diagnoses a damaged store and --repair recovers what it can", (
 });
 
 describe("backups and eject", () => {
+  test("a store created by a read-only command is whole in mindsave.db: nothing is left in its write-ahead log", async () => {
+    const base = tempDir("mindsave-fresh-");
+    const repo = gitRepo(join(base, "proj"));
+    const pc = laptop("fresh", base);
+    await ok(["doctor"], { cwd: repo, env: pc.env });
+    const home = join(pc.home, ".mindsave");
+    const wal = join(home, "mindsave.db-wal");
+    expect(existsSync(wal) ? statSync(wal).size : 0).toBe(0);
+    // The file alone, copied elsewhere, is the whole store.
+    const copy = join(base, "copy.db");
+    copyFileSync(join(home, "mindsave.db"), copy);
+    expect((await sql(copy, "SELECT value FROM meta WHERE key = 'schema_version'"))[0].value).toBe(String(SCHEMA_VERSION));
+  });
+
   test("an upgrade from an older schema first backs the store up, as it was", async () => {
     const { home, db } = homeWith();
     // Back to schema 2: what migration 3 adds is taken away again.

@@ -299,6 +299,9 @@ export class Store extends Queries {
         }
       }
       await tx.commit();
+      // A created or upgraded schema is a write: close folds it into mindsave.db, so the file
+      // alone is the whole store (a copy of it is a backup) even after a read-only command.
+      this.wrote = true;
     } finally {
       tx.close();
     }
