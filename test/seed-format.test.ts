@@ -372,6 +372,33 @@ describe("import the original's .mindsave/", () => {
   });
 });
 
+describe("import fills the full-text index once, at its end", () => {
+  test("a recall right after an import finds words of every layer; the index holds each live snapshot once; later saves are indexed again", async () => {
+    const { home, repo, opts, db } = setup();
+    // A snapshot already in the store: indexed by the trigger, before the import.
+    await cliOk(["save", "--goal", "Survey the zeppelin hangar", "--next", "count the mooring lines", "--home", home], opts());
+    const triggers = "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name";
+    const before = await sql(db, triggers);
+    const r = await cliJson(["import", repo, "--home", home], opts());
+    expect(r.snapshots.imported.length).toBe(5);
+    const found = async (words: string) => (await okJson(["recall", words, "--home", home], opts())).hits.map((h: any) => h.name);
+    expect(await found("auth service")).toContain("add_jwt_refresh_20260510"); // Layer 1: goal
+    expect(await found("runtime dependencies")).toContain("add_jwt_refresh_20260510"); // Layer 2: a constraint
+    expect(await found("corporate proxy")).toContain("add_jwt_refresh_20260510"); // Layer 2: a failure's reason
+    expect(await found("Wrote the refresh endpoint")).toContain("add_jwt_refresh_20260510"); // Layer 3
+    expect(await found("令牌刷新逻辑")).toContain("重构认证模块_20260511"); // Layer 3, Chinese
+    expect(await found("zeppelin hangar")).toHaveLength(1);
+    // Each live snapshot once, and the index agrees with its rows; the insert trigger is back as it was.
+    const live = Number((await sql(db, "SELECT count(*) AS n FROM snapshots WHERE deleted = 0"))[0]!.n);
+    expect(live).toBe(6);
+    expect(Number((await sql(db, "SELECT count(*) AS n FROM snapshot_search"))[0]!.n)).toBe(live);
+    await sql(db, "INSERT INTO snapshot_search(snapshot_search) VALUES ('integrity-check')");
+    expect(await sql(db, triggers)).toEqual(before);
+    await cliOk(["save", "--goal", "Inspect the dirigible gondola", "--home", home], opts());
+    expect(await found("dirigible gondola")).toHaveLength(1);
+  });
+});
+
 describe("export to the original's layout", () => {
   test("export writes the spec's files with relative paths; a fresh store importing them keeps every field", async () => {
     const { home, repo, opts, pc } = setup();

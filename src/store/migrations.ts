@@ -8,16 +8,21 @@
 /**
  * What the full-text index holds for a snapshot: the readable text of each layer (list items one
  * per line, failures as "item: reason"), not the JSON it is stored as, and not the snapshot's id,
- * whose date would match every search for a number.
+ * whose date would match every search for a number. `row` names the snapshot row (`new` in the
+ * triggers).
  */
-const SEARCH_TEXT = `new.rowid,
+export function searchText(row: string): string {
+  return `new.rowid,
   new.goal || char(10) || new.state || char(10) || new.next_action || char(10) || new.blocker || char(10) ||
     coalesce((SELECT group_concat(json_extract(value, '$.path'), char(10)) FROM json_each(new.active_files)), ''),
   coalesce((SELECT group_concat(value, char(10)) FROM json_each(new.constraints)), '') || char(10) ||
     coalesce((SELECT group_concat(value, char(10)) FROM json_each(new.decisions)), '') || char(10) ||
     coalesce((SELECT group_concat(key || ': ' || coalesce(json_extract(value, '$.reason'), ''), char(10)) FROM json_each(new.failure_graph)), ''),
   new.layer3 || char(10) || coalesce(new.extra, '') || char(10) ||
-    coalesce((SELECT group_concat(value, char(10)) FROM json_each(new.compressed, '$.original_constraints')), '')`;
+    coalesce((SELECT group_concat(value, char(10)) FROM json_each(new.compressed, '$.original_constraints')), '')`.replaceAll("new.", `${row}.`);
+}
+
+const SEARCH_TEXT = searchText("new");
 
 type SyncedTable = { name: string; key: readonly string[]; counter?: true };
 

@@ -5,6 +5,7 @@ import { type Hlc, formatHlc, nextHlc, parseHlc } from "./hlc.ts";
 import { Queries } from "./queries.ts";
 import { str } from "./rows.ts";
 import { optimizeSearch, rewriteCells } from "./scan.ts";
+import { deferSearch, resumeSearch } from "./search-index.ts";
 import type {
   FactRecord, FailureRecord, HostRecord, PlanItem, ProjectRecord, RetirementRecord, RootRecord, RuleRecord, SnapshotRecord, ToolCallRecord,
 } from "./records.ts";
@@ -219,6 +220,26 @@ export class StoreWriter extends Queries {
   /** Rewrites text cells of a row of one of scan's tables (scan.ts), stamped with the clock when it is synced. */
   async rewriteCells(table: string, key: string[], cells: Record<string, string | null>): Promise<void> {
     await rewriteCells(this.db, table, key, cells, { hlc: await this.tick(), host: this.hostId });
+  }
+
+  /**
+   * Runs `fn` (many snapshot inserts: an import) with the full-text index of the snapshots it adds
+   * filled by one statement at its end rather than row by row (search-index.ts). All in this
+   * transaction: a kill or an error rolls it back whole, the insert trigger included.
+   */
+  async withSearchDeferred<T>(fn: () => Promise<T>): Promise<T> {
+    const deferred = await deferSearch(this.db);
+    if (!deferred) return fn();
+    let result: T;
+    try {
+      result = await fn();
+    } catch (e) {
+      // The transaction rolls back; the trigger is made again in case a caller commits anyway.
+      await resumeSearch(this.db, deferred).catch(() => {});
+      throw e;
+    }
+    await resumeSearch(this.db, deferred);
+    return result;
   }
 
   /** Merges the full-text index, so what rewritten snapshots said is gone from it. */

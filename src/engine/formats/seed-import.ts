@@ -13,7 +13,7 @@ import type { Session } from "../session.ts";
 import { isDir, isSymlink, listDir, listDirNoFollow, readTextNoFollow } from "../../lib/fs.ts";
 import { stallIfAsked } from "../stall.ts";
 import { exportedFrom, instant, isObj, mtime, readJson, sameInstant, type ImportReport, type SeedLocation } from "./seed-layout.ts";
-import { parseSnapshotFile, readIndex, type ParsedSnapshot } from "./seed-read-snapshots.ts";
+import { readIndex, readSnapshotHead, withBody, type ParsedSnapshot, type SnapshotHead } from "./seed-read-snapshots.ts";
 import { failureKey, nodeSatisfied, readNodes, type ParsedNode } from "./seed-read-failures.ts";
 import { readToolLogs } from "./seed-read-tool-logs.ts";
 import { signalFromFile } from "./seed-read-signal.ts";
@@ -72,7 +72,9 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
 
   const index = readIndex(loc.dir, warnings);
   const snapDir = join(loc.dir, "snapshots");
-  const parsed: ParsedSnapshot[] = [];
+  // Every file's head now (its time orders the saves); each body only when it is saved, so an
+  // import holds one snapshot's text at a time, not all of them.
+  const heads: { head: SnapshotHead; path: string }[] = [];
   const seenFiles = new Set<string>();
   for (const name of listDirNoFollow(snapDir)) {
     const path = join(snapDir, name);
@@ -82,7 +84,7 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
     }
     seenFiles.add(name);
     try {
-      parsed.push(parseSnapshotFile(readSnapshotText(path), name, loc, index, mtime(path)));
+      heads.push({ head: readSnapshotHead(readSnapshotText(path), name, index, mtime(path)), path });
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
       report.snapshots.failed.push({ file: `snapshots/${name}`, reason: e.message });
@@ -114,7 +116,7 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
 
   const memory = readMemory(loc.dir, warnings, existsSync);
   const hasMemory = MEMORY_FILES.some((n) => memory[n].length);
-  if (!parsed.length && !report.snapshots.failed.length && !nodes.length && !logs.calls.length && signalData === undefined && !hasMemory) {
+  if (!heads.length && !report.snapshots.failed.length && !nodes.length && !logs.calls.length && signalData === undefined && !hasMemory) {
     throw new UserError(`${loc.dir} holds no snapshots, failure nodes, tool logs or signal.json to import.`);
   }
 
@@ -158,11 +160,19 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
     };
     for (const x of await w.listSnapshots(projectId)) remember(x);
     const known = new Set((await w.listFailures(projectId)).map((f) => normaliseItem(f.item)));
-    for (const p of [...parsed].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())) {
+    const importOne = async (head: SnapshotHead, path: string) => {
+      let p: ParsedSnapshot;
+      try {
+        p = withBody(head, readSnapshotText(path), loc, index);
+      } catch (e) {
+        if (!(e instanceof UserError)) throw e;
+        report.snapshots.failed.push({ file: head.file, reason: e.message });
+        return;
+      }
       const same = (byName.get(p.id) ?? []).find((s) => (s.name === p.id || /^-\d+$/.test(s.name.slice(p.id.length))) && sameInstant(s.created_at, p.createdAt));
       if (same) {
         report.snapshots.skipped.push(same.name);
-        continue;
+        return;
       }
       for (const [item, entry] of Object.entries(p.input.failure_graph)) {
         if (!known.has(normaliseItem(item)) && !(typeof entry.reason === "string" ? entry.reason.trim() : entry.reason)) {
@@ -177,14 +187,25 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
         if (name !== p.id) warnings.push(`${p.file}: snapshot_id ${p.id} is already used in this project by another snapshot; imported as ${name}.`);
         report.snapshots.imported.push(name);
         await stallIfAsked(`import-${report.snapshots.imported.length}`);
-        remember(result.snapshot);
+        // The name and time only: the record holds the whole Layer 3.
+        remember({ name, created_at: result.snapshot.created_at });
         for (const item of Object.keys(result.snapshot.failure_graph)) known.add(normaliseItem(item));
       } catch (e) {
         if (!(e instanceof UserError)) throw e;
         warnings.push(...p.warnings);
         report.snapshots.failed.push({ file: p.file, reason: e.message });
       }
-    }
+    };
+    const ordered: ({ head: SnapshotHead; path: string } | null)[] = heads.sort((a, b) => a.head.createdAt.getTime() - b.head.createdAt.getTime());
+    // The full-text index is filled once, for all of them, when they are saved (see the store).
+    await w.withSearchDeferred(async () => {
+      for (let i = 0; i < ordered.length; i++) {
+        const { head, path } = ordered[i]!;
+        ordered[i] = null; // each head is let go once used
+        await importOne(head, path);
+      }
+    });
+    await stallIfAsked("import-indexed");
 
     // Failures, second pass: each node's full state at its last_seen. A snapshot's mention never
     // moves a failure's last_seen back either.

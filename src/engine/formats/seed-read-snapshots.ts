@@ -1,5 +1,6 @@
 // Reading the original's snapshots: index.json, older field names, the failure graph in any
-// version's shape, and one snapshot file (`parseSnapshotFile`) into the engine's input.
+// version's shape, and one snapshot file (`parseSnapshotFile`, or its head and then its body) into
+// the engine's input.
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseDocument } from "yaml";
@@ -185,14 +186,34 @@ export interface ParsedSnapshot {
   warnings: string[];
 }
 
+/**
+ * A snapshot file read but for its body: the front matter mapped to the spec's fields, its id and
+ * time. Small (the body is most of a file), so an import holds every file's head to order them,
+ * then reads each body again as it saves it (`withBody`).
+ */
+export interface SnapshotHead {
+  file: string;
+  id: string;
+  createdAt: Date;
+  warnings: string[];
+  /** The front matter as written, to tell a file changed between the two reads. */
+  front: string;
+  data: Obj;
+  kept: Obj;
+  marker: Obj | null;
+  topic: string | undefined;
+}
+
 /** Reads one snapshot file; throws a UserError naming what is wrong when it cannot be imported. */
 export function parseSnapshotFile(text: string, file: string, loc: SeedLocation, index: IndexInfo, fileTime: Date): ParsedSnapshot {
+  return withBody(readSnapshotHead(text, file, index, fileTime), text, loc, index);
+}
+
+/** The head of one snapshot file (all of it but the body); throws a UserError naming what is wrong. */
+export function readSnapshotHead(text: string, file: string, index: IndexInfo, fileTime: Date): SnapshotHead {
   const where = `snapshots/${file}`;
   const warnings: string[] = [];
-  const { yaml: front, body: rawBody } = splitFrontMatter(text);
-  // Redacted as read, before any field is moved, joined, rebased or slugged (which could break a
-  // secret up past recognition); the save redacts again, finding nothing more.
-  const body = redact(rawBody);
+  const { yaml: front } = splitFrontMatter(text);
   const doc = parseDocument(front, { uniqueKeys: false });
   if (doc.errors.length) {
     parseSnapshotText(text, where); // throws the engine's sentence, with the line
@@ -298,7 +319,17 @@ export function parseSnapshotFile(text: string, file: string, loc: SeedLocation,
   // In our own export `_compressed` (folded groups, contradictions) is derived: the save recomputes it.
   if (marker?.derived_compressed === true || (marker && Array.isArray(marker.original_constraints))) delete data._compressed;
   const topic = typeof marker?.topic === "string" ? marker.topic.replace(/^OVF_/, "") : typeof data.topic === "string" ? undefined : topicFromId(id);
+  return { file: where, id, createdAt, warnings, front, data, kept, marker, topic };
+}
 
+/** The whole snapshot: its head and the body of `text` (the same file, read again). */
+export function withBody(head: SnapshotHead, text: string, loc: SeedLocation, index: IndexInfo): ParsedSnapshot {
+  const { file: where, id, createdAt, warnings, data, kept, marker, topic } = head;
+  const { yaml: front, body: rawBody } = splitFrontMatter(text);
+  if (front !== head.front) throw new UserError(`${where} changed while it was being imported; run the import again.`);
+  // Redacted as read, before it is joined with any field (which could break a secret up past
+  // recognition); the save redacts again, finding nothing more.
+  const body = redact(rawBody);
   const input = fromFields(data, body);
   // Our own export's extra fields were named when they were first saved; do not repeat that.
   for (const w of input.warnings) if (!(marker && w.startsWith("Kept fields"))) warnings.push(`${where}: ${w}`);
