@@ -378,5 +378,30 @@ describe("mindsave mcp finds the project the way the client means it", () => {
     const recall = await server.client.getPrompt({ name: "recall", arguments: { keyword: "JWT" } });
     expect(JSON.stringify(recall.messages)).toContain("`recall` tool with keyword \\\"JWT\\\"");
   });
+  test("memory over weeks through MCP: save with a plan and tags, rules, fact, retire (by the client), plan step, diff", async () => {
+    const weeks = gitRepo(join(base, "weeks"), { "src/limit.ts": "export {};\n" });
+    const ws = { workspace: weeks };
+    const saved = await call(server, "save", { ...ws, goal: "Add rate limiting", next_action: "wire it", constraints: ["no new dependencies", "keep the API stable"], plan: [{ content: "limiter", status: "completed" }, { content: "wire it", status: "in_progress", activeForm: "Wiring it" }, "load test"], tags: ["sprint-3"] });
+    expect(saved.isError).toBeFalsy();
+    expect(saved.structuredContent.tags).toEqual(["sprint-3"]);
+    expect((await call(server, "rules", { ...ws, action: "add", text: "Never push to main" })).structuredContent.rules).toEqual([{ number: 1, text: "Never push to main", scope: "project" }]);
+    expect((await call(server, "fact", { ...ws, text: "staging is read-only until Friday", ttl: "3d", confidence: "high" })).structuredContent).toMatchObject({ confidence: "high", renewed: false });
+    const retired = await call(server, "retire", { ...ws, item: "dependencies", reason: "zod approved" });
+    expect(retired.structuredContent.retired).toEqual([expect.objectContaining({ kind: "constraint", text: "no new dependencies", reason: "zod approved", retired_by: "ada (mindsave-test)" })]);
+    const step = await call(server, "plan", { ...ws, step: 2, status: "completed" });
+    expect(step.structuredContent.progress).toBe("plan 2/3 · next: load test");
+    expect(step.structuredContent.plan[1]).toEqual({ content: "wire it", status: "completed", activeForm: "Wiring it" });
+    const block = (await call(server, "load", ws)).structuredContent.restore_block as string;
+    expect(block).toContain("## Standing rules (always apply)\n- Never push to main");
+    expect(block).toContain("\nplan 2/3 · next: load test\n");
+    expect(block).toContain("- staging is read-only until Friday [high");
+    expect(block).not.toContain("no new dependencies");
+    await call(server, "save", { ...ws, goal: "Add rate limiting", next_action: "load test", constraints: ["keep the API stable"] });
+    const diff = await call(server, "diff", ws);
+    expect(diff.structuredContent.lines).toContain("  next_action: \"wire it\" → \"load test\"");
+    expect(diff.structuredContent.lines.some((l: string) => /^ {2}retired constraint: no new dependencies \(by ada \(mindsave-test\), /.test(l))).toBe(true);
+    const bad = await call(server, "rules", { ...ws, action: "remove" });
+    expect([bad.isError, text(bad)]).toEqual([true, "rules remove needs the rule's number."]);
+  });
 });
 

@@ -153,6 +153,30 @@ describe("facts", () => {
   });
 });
 
+describe("failures age", () => {
+  test("a failure not seen for months loses confidence, and fresh failures outlive stale ones when the block is trimmed", async () => {
+    const p = project();
+    await p.ok(["save", "--goal", "Tune the checkout", "--next", "profile the cart"]);
+    const reason = "it broke the sandbox payments when the network was flaky and retried twice";
+    for (let i = 0; i < 18; i++) await p.ok(["fail", `stale approach ${i}`, "--reason", reason, "--by", "user", "--confidence", "high"]);
+    for (let i = 0; i < 18; i++) await p.ok(["fail", `fresh approach ${i}`, "--reason", reason, "--by", "system", "--confidence", "medium"]);
+    // The stale ones were last seen 100 days ago (past three 30-day half-lives of a project failure).
+    await sql(p.db, "UPDATE failures SET last_seen = ? WHERE item LIKE 'stale approach %'", [new Date(Date.now() - 100 * 86_400_000).toISOString()]);
+    const block = (await p.json(["load", "--latest"])).restore_block as string;
+    expect(block).toContain("Left out to stay within 800 tokens");
+    const kept = [...block.matchAll(/^- (stale|fresh) approach \d+: .* \[(user|system), ×1, (high|medium|low), project\]$/gm)].map((m) => [m[1], m[3]]);
+    const fresh = kept.filter(([k]) => k === "fresh").length;
+    const stale = kept.filter(([k]) => k === "stale").length;
+    expect(fresh).toBe(18);
+    expect(stale).toBeLessThan(18);
+    // A person's "high" of 100 days ago now reads low; the fresh ones keep their medium.
+    expect(kept.filter(([k]) => k === "stale").every(([, c]) => c === "low")).toBe(true);
+    expect(kept.filter(([k]) => k === "fresh").every(([, c]) => c === "medium")).toBe(true);
+    // Without aging, the person's high-confidence rejections would have come first.
+    expect(block.indexOf("fresh approach")).toBeLessThan(block.indexOf("stale approach") === -1 ? Infinity : block.indexOf("stale approach"));
+  });
+});
+
 describe("the plan", () => {
   const plan = [
     { content: "Add the limiter middleware", status: "completed", activeForm: "Adding the limiter middleware" },
