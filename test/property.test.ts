@@ -19,6 +19,9 @@ import { compareHlc } from "../src/store/hlc.ts";
 import type { SnapshotRecord } from "../src/store/store.ts";
 import { gitRepo, laptop, sql, tempDir } from "./helpers.ts";
 import { replicatedRows } from "./stores.ts";
+import { parsePlan, parsePlanText, planLine, planProgress } from "../src/engine/snapshots/plan.ts";
+import { normalizeTags } from "../src/engine/snapshots/tags.ts";
+import { parseTtl } from "../src/engine/memory/facts.ts";
 
 /** Every property runs with a fixed seed: a failure is reproducible, and CI sees the same cases (PROPERTY_SEED=n explores others by hand). */
 const SEED = Number(process.env.PROPERTY_SEED) || 20260511;
@@ -112,6 +115,25 @@ describe("the snapshot parser", () => {
       };
       if (JSON.stringify(got) !== JSON.stringify(want)) expect({ text, got }).toEqual({ text, got: want });
     }), 300);
+  });
+});
+
+describe("memory-over-weeks input", () => {
+  test("plans, tags and time-to-live values: a result or a UserError, nothing else; a parsed plan keeps every step", async () => {
+    const yamlish = fc.array(fc.constantFrom(...PIECES, "- ", "\n- ", "content: ", "status: ", "done", "[x] ", "[>] ", "plan:\n", "todos:\n", "{", "}", "[", "]", "&a ", "*a"), { maxLength: 30 }).map((xs) => xs.join(""));
+    await run(fc.property(fc.oneof(fc.string({ unit: "binary", maxLength: 200 }), yamlish), (text) => onlyUserErrors(() => parsePlanText(text, "stdin"))), 300);
+    await run(fc.property(fc.anything({ maxDepth: 3 }), (value) => onlyUserErrors(() => {
+      const plan = parsePlan(value);
+      // Every step has text and a known status; the progress line counts them all.
+      for (const p of plan) expect(p.content.trim()).toBe(p.content);
+      const pr = planProgress(plan);
+      if (plan.length) expect(planLine(plan)).toStartWith(`plan ${pr.done}/${plan.length}`);
+    })), 300);
+    await run(fc.property(fc.array(fc.string({ unit: "grapheme", maxLength: 80 }), { maxLength: 25 }), (tags) => onlyUserErrors(() => {
+      const out = normalizeTags(tags);
+      expect(new Set(out.map((t) => t.toLowerCase())).size).toBe(out.length);
+    })), 300);
+    await run(fc.property(fc.string({ maxLength: 12 }), (ttl) => onlyUserErrors(() => parseTtl(ttl))), 300);
   });
 });
 
