@@ -272,6 +272,21 @@ describe("diff and tags", () => {
   });
 });
 
+describe("secrets", () => {
+  test("a secret in a rule, a fact, a retirement's reason, a plan step or a tag is never stored", async () => {
+    const p = project();
+    const token = `ghp_${"aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A"}`;
+    await p.ok(["save", "--goal", "Rotate the CI token", "--constraint", "use the vault", "--tag", `t${token}`]);
+    await p.ok(["rules", "add", `Never print ${token}`]);
+    await p.ok(["fact", `the CI token is ${token}`, "--ttl", "1d"]);
+    await p.ok(["retire", "vault", "--reason", `moved to ${token}`]);
+    await p.ok(["plan", "set", "--item", `revoke ${token}`]);
+    const dump = await dumpStore(p.db);
+    expect(dump).not.toContain(token);
+    expect(dump).toContain("[REDACTED:");
+  });
+});
+
 describe("sync, export and import of rules, facts and retirements", () => {
   test("rules and facts travel between laptops; a removal travels as a tombstone; export/import keeps them with their times", async () => {
     const w = twoLaptops();
