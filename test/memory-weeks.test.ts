@@ -4,7 +4,9 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { dumpStore, gitRepo, laptop, ok, okJson, run, sql, tempDir, twoLaptops } from "./helpers.ts";
+import { childEnv, dumpStore, gitRepo, laptop, ok, okJson, run, sql, tempDir, twoLaptops } from "./helpers.ts";
+import { Session } from "../src/engine/session.ts";
+import { recordFailure } from "../src/engine/failures/record.ts";
 import { events, payload, Transcript } from "./claude-fixtures.ts";
 
 /** A fresh laptop with one git project; `cli` runs there. */
@@ -18,7 +20,16 @@ function project(files?: Record<string, string>) {
   const cli = (args: string[], stdin?: string) => run([...args, "--home", home], { ...opts, stdin });
   const okc = (args: string[], stdin?: string) => ok([...args, "--home", home], { ...opts, stdin });
   const json = (args: string[], stdin?: string) => okJson([...args, "--home", home], { ...opts, stdin });
-  return { base, repo, home, db: join(home, "mindsave.db"), cli, ok: okc, json };
+  /** Records failures through the engine in this process (what `mindsave fail` runs): setup, not what is tested. */
+  const fail = async (items: { item: string; reason: string; rejected_by?: string; confidence?: string }[]) => {
+    const session = await Session.open({ home, cwd: repo, env: childEnv(pc.env) }, { write: true });
+    try {
+      for (const f of items) await recordFailure(session, { ...f, increment: true });
+    } finally {
+      await session.close();
+    }
+  };
+  return { base, repo, home, db: join(home, "mindsave.db"), cli, ok: okc, json, fail };
 }
 
 const load = async (p: ReturnType<typeof project>) => (await p.ok(["load", "--latest"])).stdout;
@@ -29,7 +40,7 @@ describe("standing rules", () => {
     // Enough Layer 2 and failures that the block must leave things out.
     const decisions = Array.from({ length: 12 }, (_, i) => `decision ${i + 1}: ${"keep the payment adapters behind one interface and test each with recorded fixtures ".repeat(1)}`);
     await p.ok(["save", "--goal", "Ship the checkout", "--state", "cart done", "--next", "payment form", ...decisions.flatMap((d) => ["--decision", d])]);
-    for (let i = 0; i < 40; i++) await p.ok(["fail", `approach number ${i} for the payment retry logic`, "--reason", "it double-charged the card in the sandbox when the network flapped", "--by", "system"]);
+    await p.fail(Array.from({ length: 40 }, (_, i) => ({ item: `approach number ${i} for the payment retry logic`, reason: "it double-charged the card in the sandbox when the network flapped", rejected_by: "system" })));
     await p.ok(["rules", "add", "Never push to main; open a pull request"]);
     await p.ok(["rules", "add", "--scope", "global", "Answer in English even when asked in Chinese"]);
     const block = await p.json(["load", "--latest"]);
@@ -158,8 +169,10 @@ describe("failures age", () => {
     const p = project();
     await p.ok(["save", "--goal", "Tune the checkout", "--next", "profile the cart"]);
     const reason = "it broke the sandbox payments when the network was flaky and retried twice";
-    for (let i = 0; i < 18; i++) await p.ok(["fail", `stale approach ${i}`, "--reason", reason, "--by", "user", "--confidence", "high"]);
-    for (let i = 0; i < 18; i++) await p.ok(["fail", `fresh approach ${i}`, "--reason", reason, "--by", "system", "--confidence", "medium"]);
+    await p.fail([
+      ...Array.from({ length: 18 }, (_, i) => ({ item: `stale approach ${i}`, reason, rejected_by: "user", confidence: "high" })),
+      ...Array.from({ length: 18 }, (_, i) => ({ item: `fresh approach ${i}`, reason, rejected_by: "system", confidence: "medium" })),
+    ]);
     // The stale ones were last seen 100 days ago (past three 30-day half-lives of a project failure).
     await sql(p.db, "UPDATE failures SET last_seen = ? WHERE item LIKE 'stale approach %'", [new Date(Date.now() - 100 * 86_400_000).toISOString()]);
     const block = (await p.json(["load", "--latest"])).restore_block as string;
