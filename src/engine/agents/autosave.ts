@@ -7,6 +7,7 @@ import { emptyInput, type SnapshotInput } from "../snapshots/input.ts";
 import { saveSnapshot, type SaveResult } from "../snapshots/save.ts";
 import { selectSnapshot } from "../snapshots/select.ts";
 import { parsePlan } from "../snapshots/plan.ts";
+import { writtenConstraints } from "../snapshots/layers.ts";
 import { actionFor, appendToolCalls } from "./toollog.ts";
 import { readTranscript, toolTarget, type TranscriptFacts } from "./transcript.ts";
 import { consumed, failureCandidates, hasCandidates, hookSignal, noteOf, withNote, type SessionNote } from "./session-notes.ts";
@@ -58,11 +59,6 @@ export interface AutoContext extends HookFacts {
   note?: SessionNote | null;
 }
 
-/** The constraints as written (before compression folded some into symbolic groups). */
-function writtenConstraints(s: SnapshotRecord): string[] {
-  const original = s.compressed?.original_constraints;
-  return Array.isArray(original) && original.every((c) => typeof c === "string") ? [...original] : [...s.constraints];
-}
 
 /**
  * A snapshot from the transcript: goal from this session's newest snapshot or else its first

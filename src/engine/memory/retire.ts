@@ -7,8 +7,9 @@ import { normaliseItem } from "../failures/graph.ts";
 import { redact } from "../snapshots/redact.ts";
 import { stripControl } from "../snapshots/input-limits.ts";
 import { extendedSnapshot } from "../snapshots/select.ts";
+import { writtenConstraints } from "../snapshots/layers.ts";
 import type { Session } from "../session.ts";
-import type { RetirementRecord, SnapshotRecord } from "../../store/store.ts";
+import type { RetirementRecord } from "../../store/store.ts";
 
 export type RetireKind = RetirementRecord["kind"];
 
@@ -28,12 +29,6 @@ export function retiredKeys(retired: Pick<RetirementRecord, "kind" | "text">[]):
 
 export function withoutRetired(items: string[], kind: RetireKind, keys: Set<string>): string[] {
   return keys.size ? items.filter((t) => !keys.has(`${kind}:${normaliseItem(t)}`)) : items;
-}
-
-/** The constraints as written (before compression folded them) of a snapshot. */
-export function writtenConstraints(s: Pick<SnapshotRecord, "constraints" | "compressed">): string[] {
-  const original = s.compressed?.original_constraints;
-  return Array.isArray(original) && original.every((c) => typeof c === "string") ? [...original] : [...s.constraints];
 }
 
 /** What can be retired: the constraints and decisions the newest snapshot restores, numbered from 1. */

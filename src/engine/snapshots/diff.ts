@@ -6,7 +6,7 @@ import { UserError } from "../../errors.ts";
 import { normaliseItem } from "../failures/graph.ts";
 import { selectSnapshot } from "./select.ts";
 import { planProgress } from "./plan.ts";
-import { writtenConstraints } from "../memory/retire.ts";
+import { writtenConstraints } from "./layers.ts";
 import type { Session } from "../session.ts";
 import type { FailureRecord, PlanItem, RetirementRecord, SnapshotRecord } from "../../store/store.ts";
 

@@ -1,6 +1,6 @@
 // The text of each layer as an agent reads it. Budgets are measured on exactly this text, so what
 // is counted is what is restored.
-import type { FailureGraphEntry } from "../../store/store.ts";
+import type { FailureGraphEntry, SnapshotRecord } from "../../store/store.ts";
 
 // yaml is loaded on first use (`require`, synchronous): load and recall import this module but
 // rarely write YAML, and loading the library costs every command ~2 ms.
@@ -87,4 +87,10 @@ export function layer2Parts(l2: Layer2): Record<string, unknown> {
 export function layer2Text(l2: Layer2): string {
   const parts = layer2Parts(l2);
   return Object.keys(parts).length ? yaml(parts) : "";
+}
+
+/** The constraints as written, before compression folded some into symbolic groups. */
+export function writtenConstraints(s: Pick<SnapshotRecord, "constraints" | "compressed">): string[] {
+  const original = s.compressed?.original_constraints;
+  return Array.isArray(original) && original.every((c) => typeof c === "string") ? [...original] : [...s.constraints];
 }

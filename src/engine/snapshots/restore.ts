@@ -4,14 +4,14 @@
 import { age } from "../../lib/text.ts";
 import { UserError } from "../../errors.ts";
 import { effectiveConfidence, sortFailures } from "../failures/graph.ts";
-import { FILE_LIST_CAPS, RESTORE_BUDGET, layer1Text, shortFileList, symbolicLines, type SymbolicEntryLike } from "./layers.ts";
+import { FILE_LIST_CAPS, RESTORE_BUDGET, layer1Text, shortFileList, symbolicLines, writtenConstraints, type SymbolicEntryLike } from "./layers.ts";
 import { isAbsoluteAny, toHostPath } from "../projects/paths.ts";
 import { verifyFiles, type FileCheck } from "./verify.ts";
 import { extendedSnapshot, selectSnapshot } from "./select.ts";
 import { planLine } from "./plan.ts";
 import { rulesWithinBudget } from "../memory/rules.ts";
 import { factLine, freshFacts } from "../memory/facts.ts";
-import { retiredKeys, withoutRetired, writtenConstraints } from "../memory/retire.ts";
+import { retiredKeys, withoutRetired } from "../memory/retire.ts";
 import { countTokens, countTokensWithin, loadTokenizer } from "./tokens.ts";
 import { conflictPairs, contradictionMark, storedConflicts } from "./constraint-hygiene.ts";
 import type { Session, ProjectContext } from "../session.ts";

@@ -24,8 +24,3 @@ export function normalizeTags(tags: string[] | undefined): string[] {
   if (out.length > TAGS_MAX) throw new UserError(`A snapshot has at most ${TAGS_MAX} tags; ${out.length} were given.`);
   return out;
 }
-
-export function hasTag(tags: string[], tag: string): boolean {
-  const k = tag.trim().replace(/^#+/, "").toLowerCase();
-  return tags.some((t) => t.toLowerCase() === k);
-}
