@@ -190,6 +190,21 @@ describe("skill --install --agent", () => {
     });
   }
 
+  test("a shared instructions file with Windows line endings gets a section with Windows line endings, current on a second install, and back byte for byte", async () => {
+    const t = setup();
+    const agentsMd = join(t.repo, "AGENTS.md");
+    const theirs = "# Contributing\r\n\r\nRun `bun test` before a commit.\r\n";
+    writeFileSync(agentsMd, theirs);
+    await ok(["skill", "--install", "--agent", "codex"], t.opts);
+    const text = readFileSync(agentsMd, "utf8");
+    expect(text).toContain("<!-- BEGIN mindsave");
+    expect(text.replace(/\r\n/g, "")).not.toContain("\n");
+    expect((await okJson(["skill", "--install", "--agent", "codex"], t.opts)).action).toBe("unchanged");
+    expect((await okJson(["agents"], t.opts)).agents.find((a: any) => a.id === "codex").instructions.find((x: any) => x.scope === "project").state).toBe("current");
+    await ok(["skill", "--uninstall", "--agent", "codex"], t.opts);
+    expect(readFileSync(agentsMd, "utf8")).toBe(theirs);
+  });
+
   test("a file of the agent's own that MindSave did not write is left alone; an outdated section is replaced in place", async () => {
     const t = setup();
     const rule = join(t.repo, ".cursor", "rules", "mindsave.mdc");

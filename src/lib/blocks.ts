@@ -18,9 +18,12 @@ export function findBlock(text: string, m: Markers): { start: number; end: numbe
   const e = text.indexOf(m.end, b + m.begin.length);
   if (e === -1) return null;
   let end = e + m.end.length;
-  if (text[end] === "\n") end++;
-  const start = b > 0 ? b - 1 : 0;
-  return { start, end, body: text.slice(b, end) };
+  if (text.startsWith("\r\n", end)) end += 2;
+  else if (text[end] === "\n") end++;
+  // The line break before the block is its own: "\r\n" in a file with Windows line endings.
+  const start = b === 0 ? 0 : b > 1 && text[b - 2] === "\r" ? b - 2 : b - 1;
+  // The body as written, with "\n" line ends whatever the file's: what a current block is compared with.
+  return { start, end, body: text.slice(b, end).replace(/\r\n/g, "\n") };
 }
 
 /** The block as written: markers around `inner` (which ends with a newline). */
@@ -34,10 +37,13 @@ export function block(m: Markers, inner: string): string {
  */
 export function putBlock(text: string | null, m: Markers, body: string): string {
   if (text === null) return body;
+  // In a file with Windows line endings the block has them too.
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const lines = eol === "\n" ? body : body.replace(/\r?\n/g, "\r\n");
   const at = findBlock(text, m);
-  if (!at) return text + "\n" + body;
-  const lead = at.start < text.indexOf(m.begin) ? "\n" : "";
-  return text.slice(0, at.start) + lead + body + text.slice(at.end);
+  if (!at) return text + eol + lines;
+  const lead = text.slice(at.start, text.indexOf(m.begin, at.start));
+  return text.slice(0, at.start) + lead + lines + text.slice(at.end);
 }
 
 /** The text without the block; null when nothing else is left of a file the block created. */
