@@ -239,6 +239,23 @@ describe("hooks install --agent: into a config the user already has", () => {
 
 const AGENTS = ["codex", "gemini", "copilot", "cursor", "cline", "opencode"];
 
+describe("hooks and the MCP server in one file", () => {
+  test("gemini: MCP and hooks installed into one settings.json come out byte for byte, whichever is uninstalled first", async () => {
+    // A user's file with a comment, a trailing comma and an inline server entry (gemini-cli docs/tools/mcp-server.md shape).
+    const theirs = `{\n  // mine\n  "theme": "Dracula",\n  "mcpServers": {"other": {"command": "foo"}},\n}\n`;
+    for (const order of [["mcp", "hooks"], ["hooks", "mcp"]]) {
+      const t = setup();
+      const file = join(t.repo, ".gemini", "settings.json");
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, theirs);
+      await ok(["mcp", "install", "--agent", "gemini", "--project"], t.opts);
+      await ok(["hooks", "install", "--agent", "gemini", "--project"], t.opts);
+      for (const what of order) await ok([what, "uninstall", "--agent", "gemini", "--project"], t.opts);
+      expect({ order, text: readFileSync(file, "utf8") }).toEqual({ order, text: theirs });
+    }
+  });
+});
+
 describe("hooks install --agent: into nothing", () => {
   test("every agent, both scopes: the file (and folders) created, every command `… hook <event> --agent <id>`, uninstall removes them all", async () => {
     const t = setup();
@@ -332,7 +349,8 @@ describe("hooks install --agent: choosing agents", () => {
     expect(text).not.toContain("/opt/old");
     expect(JSON.parse(text).hooks.SessionStart).toEqual([geminiGroup("session-start", 10000)]);
     writeFileSync(path, text.replace(`"theme": "Dracula"`, `"theme": "Light"`));
-    expect(await okJson(["hooks", "uninstall", "--agent", "gemini"], t.opts)).toMatchObject({ action: "removed", exact: false });
+    // Edited elsewhere: MindSave's bytes are found where they moved to and cut out exactly.
+    expect(await okJson(["hooks", "uninstall", "--agent", "gemini"], t.opts)).toMatchObject({ action: "removed", exact: true });
     expect(readFileSync(path, "utf8")).toBe(`{\n  "theme": "Light"\n}\n`);
     // A hooks file MindSave cannot read is refused untouched.
     const codex = join(t.home, ".codex", "hooks.json");

@@ -116,13 +116,19 @@ describe("mcp install/uninstall --agent", () => {
     }
   });
 
-  test("after the user edits the file, uninstall takes out just the entry (and the servers object it made)", async () => {
+  test("after the user edits the file, uninstall takes out exactly its bytes, or just its entry when that was edited", async () => {
     const t = setup();
     const path = join(t.home, ".gemini", "settings.json");
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, `{\n  "theme": "Dracula"\n}\n`);
     await ok(["mcp", "install", "--agent", "gemini"], t.opts);
+    // An edit elsewhere in the file: MindSave's bytes are found where they moved to and cut out exactly.
     writeFileSync(path, readFileSync(path, "utf8").replace(`"theme": "Dracula"`, `"theme": "Light"`));
+    expect(await okJson(["mcp", "uninstall", "--agent", "gemini"], t.opts)).toMatchObject({ action: "removed", exact: true });
+    expect(readFileSync(path, "utf8")).toBe(`{\n  "theme": "Light"\n}\n`);
+    // An edit inside MindSave's own entry: just the entry is taken out, by its key.
+    await ok(["mcp", "install", "--agent", "gemini"], t.opts);
+    writeFileSync(path, readFileSync(path, "utf8").replace(`"mcp"`, `"mcp", "--quiet"`));
     expect(await okJson(["mcp", "uninstall", "--agent", "gemini"], t.opts)).toMatchObject({ action: "removed", exact: false });
     expect(JSON.parse(readFileSync(path, "utf8"))).toEqual({ theme: "Light" });
   });

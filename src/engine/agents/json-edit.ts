@@ -125,14 +125,39 @@ export function insertProperty(text: string, keys: string[], value: unknown, pat
   return apply(text, [comma ? { offset: end + comma[0].length, text: ` ${compact},` } : { offset: end, text: `, ${compact}` }]);
 }
 
-/** Undoes insertions when the text is exactly what they produced; null when it is not. */
-export function undoInsertions(text: string, insertions: Insertion[]): string | null {
+/** Cuts the insertions out at the offsets given; null when one of them is not there. */
+function cut(text: string, insertions: Insertion[]): string | null {
   let out = text;
   for (const i of [...insertions].sort((a, b) => b.at - a.at)) {
     if (out.slice(i.at, i.at + i.text.length) !== i.text) return null;
     out = out.slice(0, i.at) + out.slice(i.at + i.text.length);
   }
   return out;
+}
+
+/**
+ * Undoes insertions when the text is what they produced — also after edits elsewhere in the file
+ * (another install's entry taken out, a setting changed) moved them: an insertion whose text occurs
+ * once is found where it is now, and a short one (a comma) moves with its nearest such neighbour.
+ * Null when they cannot all be found that way: the caller then removes its entries by key.
+ */
+export function undoInsertions(text: string, insertions: Insertion[]): string | null {
+  const exact = cut(text, insertions);
+  if (exact !== null || !insertions.length) return exact;
+  const sorted = [...insertions].sort((a, b) => a.at - b.at);
+  const shifts = sorted.map((i) => {
+    const at = text.indexOf(i.text);
+    return i.text.length >= 8 && at !== -1 && at === text.lastIndexOf(i.text) ? at - i.at : null;
+  });
+  const moved: Insertion[] = [];
+  for (let k = 0; k < sorted.length; k++) {
+    const near = [k, ...sorted.map((_, j) => j).filter((j) => j !== k).sort((a, b) => Math.abs(a - k) - Math.abs(b - k) || b - a)].find((j) => shifts[j] !== null);
+    if (near === undefined) return null;
+    moved.push({ at: sorted[k].at + shifts[near]!, text: sorted[k].text });
+  }
+  // Edits may not fall between our pieces: offsets must still be in order and not overlap.
+  for (let k = 1; k < moved.length; k++) if (moved[k].at < moved[k - 1].at + moved[k - 1].text.length) return null;
+  return cut(text, moved);
 }
 
 const FORMAT = (text: string) => ({ formattingOptions: { insertSpaces: styleOf(text).unit !== "\t", tabSize: styleOf(text).unit.length, eol: styleOf(text).eol } });
