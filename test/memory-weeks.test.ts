@@ -265,6 +265,10 @@ describe("diff and tags", () => {
       "  + review",
       "",
     ].join("\n"));
+    // A step done before and open again is said to be reopened.
+    await p.ok(["plan", "reopen", "1"]);
+    await p.ok(["plan", "start", "1"]);
+    expect((await p.ok(["diff", "2", "1"])).stdout).toContain("\nPlan 1/3 → 1/4\n  completed: wire it\n  started: load test\n  reopened: limiter\n  + step: docs\n");
     const one = await p.cli(["diff", "1", "1"]);
     expect([one.code, one.stderr.trim()]).toEqual([1, expect.stringContaining("Both sides are the same snapshot") as unknown as string]);
   });

@@ -22,7 +22,7 @@ export interface SnapshotDiff {
   to: Pick<SnapshotRecord, "id" | "name" | "created_at">;
   fields: { field: string; from: string; to: string }[];
   files: { added: string[]; removed: string[] };
-  plan: { from: string | null; to: string | null; added: string[]; removed: string[]; started: string[]; completed: string[] };
+  plan: { from: string | null; to: string | null; added: string[]; removed: string[]; started: string[]; completed: string[]; reopened: string[] };
   constraints: ListChange;
   decisions: ListChange;
   tags: { added: string[]; removed: string[] };
@@ -47,11 +47,13 @@ function planChange(a: PlanItem[] | null, b: PlanItem[] | null): SnapshotDiff["p
   const before = new Map((a ?? []).map((p) => [normaliseItem(p.content), p]));
   const after = new Map((b ?? []).map((p) => [normaliseItem(p.content), p]));
   const progress = (p: PlanItem[] | null) => (p?.length ? `${planProgress(p).done}/${p.length}` : null);
-  const out: SnapshotDiff["plan"] = { from: progress(a), to: progress(b), added: [], removed: [], started: [], completed: [] };
+  const out: SnapshotDiff["plan"] = { from: progress(a), to: progress(b), added: [], removed: [], started: [], completed: [], reopened: [] };
   for (const [k, p] of after) {
     const old = before.get(k);
     if (!old) out.added.push(p.content);
-    if (p.status === "completed" && old?.status !== "completed") out.completed.push(p.content);
+    // A step done before and not any more was reopened (whether it is now in progress or pending).
+    if (old?.status === "completed" && p.status !== "completed") out.reopened.push(p.content);
+    else if (p.status === "completed" && old?.status !== "completed") out.completed.push(p.content);
     else if (p.status === "in_progress" && old?.status !== "in_progress") out.started.push(p.content);
   }
   for (const [k, p] of before) if (!after.has(k)) out.removed.push(p.content);
@@ -121,7 +123,10 @@ export function diffText(d: SnapshotDiff): string[] {
     ...d.files.removed.map((p) => `- file ${p}`),
   ]);
   const p = d.plan;
-  const planLines = [...p.completed.map((s) => `completed: ${s}`), ...p.started.map((s) => `started: ${s}`), ...p.added.map((s) => `+ step: ${s}`), ...p.removed.map((s) => `- step: ${s}`)];
+  const planLines = [
+    ...p.completed.map((s) => `completed: ${s}`), ...p.started.map((s) => `started: ${s}`), ...p.reopened.map((s) => `reopened: ${s}`),
+    ...p.added.map((s) => `+ step: ${s}`), ...p.removed.map((s) => `- step: ${s}`),
+  ];
   section(`Plan ${p.from ?? "none"} → ${p.to ?? "none"}`, planLines);
   const list = (c: ListChange, kind: string) => [
     ...c.added.map((t) => `+ ${kind}: ${t}`),
