@@ -14,9 +14,9 @@ beforeAll(async () => {
   if (TMUX) exe = await hostBinary();
 }, 120_000);
 
-/** One tmux server per test (its own socket), so nothing touches a person's tmux. */
+/** One tmux server per test (its own socket, in the test's temp folder: nothing is left in tmux's), so nothing touches a person's tmux. */
 function tmux(socket: string, ...args: string[]): string {
-  const r = spawnSync(TMUX!, ["-L", socket, ...args], { encoding: "utf8" });
+  const r = spawnSync(TMUX!, ["-S", socket, ...args], { encoding: "utf8" });
   if (r.status !== 0 && args[0] !== "kill-server") throw new Error(`tmux ${args.join(" ")}: ${r.stderr}`);
   return r.stdout;
 }
@@ -46,7 +46,7 @@ async function scene() {
   for (const goal of ["alpha refactor", "beta migration", "gamma refactor"]) {
     expect((await run(["save", "--goal", goal, "--next", `continue ${goal}`, "--home", home], { cwd: repo, env: pc.env, bin: [exe] })).code).toBe(0);
   }
-  const socket = `mindsave-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const socket = join(base, "tmux.sock");
   const env = Object.entries({ ...pc.env, LANG: "C.UTF-8", TERM: "xterm-256color", CI: "true" }).map(([k, v]) => `${k}='${v}'`).join(" ");
   // 80×24: the smallest terminal the TUI promises to work in.
   const start = (args: string, cwd = repo) =>
