@@ -10,6 +10,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { tmpdir } from "node:os";
 
 let helper: string | null = null;
 let helperDir = "/tmp";
@@ -117,16 +118,20 @@ export function stats(xs: number[]): Stats {
   return { n: s.length, median: percentile(s, 0.5), p10: percentile(s, 0.1), p90: percentile(s, 0.9), min: s[0] ?? NaN, max: s[s.length - 1] ?? NaN };
 }
 
-/** A tmux server of our own (its own socket), so nothing touches a person's tmux. */
+/** A tmux server of our own (its own socket file, removed by kill), so nothing touches a person's tmux. */
 export class Tmux {
-  constructor(readonly socket: string, readonly bin = "tmux") {}
+  private readonly path: string;
+
+  constructor(readonly socket: string, readonly bin = "tmux") {
+    this.path = join(tmpdir(), `${socket}.sock`);
+  }
 
   static available(): boolean {
     return spawnSync("sh", ["-c", "command -v tmux"]).status === 0;
   }
 
   cmd(...args: string[]): string {
-    const r = spawnSync(this.bin, ["-L", this.socket, ...args], { encoding: "utf8" });
+    const r = spawnSync(this.bin, ["-S", this.path, ...args], { encoding: "utf8" });
     if (r.status !== 0 && args[0] !== "kill-server") throw new Error(`tmux ${args.join(" ")}: ${r.stderr}`);
     return r.stdout;
   }
@@ -137,6 +142,7 @@ export class Tmux {
 
   kill(): void {
     this.cmd("kill-server");
+    rmSync(this.path, { force: true });
   }
 }
 
