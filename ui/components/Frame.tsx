@@ -22,14 +22,17 @@ export function hintLine(hints: string[], more: string[], cols: number, sep: str
 }
 
 /**
- * A status or error line as shown: whole when it fits, else wrapped to a second line; longer still,
- * its middle gives way (the second line keeps its end, where a hint or advice usually is).
+ * A status or error line as shown: whole when it fits, else wrapped to up to three lines (an
+ * engine's refusal is one sentence, often ~200 characters); longer still, its middle gives way (the
+ * last line keeps its end, where a hint or advice usually is).
  */
+export const STATUS_MAX_LINES = 3;
+
 export function statusLines(status: string | undefined, cols: number, ellipsis = "…"): string[] {
   if (!status) return [];
   const lines = wrap(status.replace(/\s+/g, " ").trim(), cols);
-  if (lines.length <= 2) return lines;
-  return [lines[0], fitStart(lines.slice(1).join(" "), cols, ellipsis)];
+  if (lines.length <= STATUS_MAX_LINES) return lines;
+  return [...lines.slice(0, STATUS_MAX_LINES - 1), fitStart(lines.slice(STATUS_MAX_LINES - 1).join(" "), cols, ellipsis)];
 }
 
 /** How many rows the status line takes (screens leave them out of their lists). */
