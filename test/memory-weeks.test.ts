@@ -284,6 +284,11 @@ describe("diff and tags", () => {
     const rel = await p.json(["recall", "websocket", "--tag", "release"]);
     expect(rel.hits.map((h: any) => h.goal)).toEqual(["Release 1.2 websocket fixes"]);
     expect((await p.json(["recall", "websocket"])).hits.length).toBe(2);
+    // Plan steps and tags are searched too.
+    await p.ok(["plan", "set", "--item", "[>] document the websocket reconnect"]);
+    expect((await p.json(["recall", "document"])).hits.map((h: any) => h.goal)).toEqual(["Release 1.2 websocket fixes"]);
+    await p.ok(["save", "--goal", "Quiet work", "--tag", "hushhush"]);
+    expect((await p.json(["recall", "hushhush"])).hits.map((h: any) => h.goal)).toEqual(["Quiet work"]);
     const bad = await p.cli(["save", "--goal", "x", "--tag", "a,b"]);
     expect([bad.code, bad.stderr.trim()]).toEqual([1, "mindsave: A tag has no commas or line breaks: \"a,b\"; give each tag its own --tag."]);
   });

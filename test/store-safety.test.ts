@@ -9,7 +9,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSy
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { REPO, dumpStore, gitRepo, laptop, ok, okJson, run, sql, tempDir, type RunOptions } from "./helpers.ts";
-import { SCHEMA_VERSION } from "../src/store/migrations.ts";
+import { MIGRATIONS, SCHEMA_VERSION } from "../src/store/migrations.ts";
 
 /** Every file of a folder, by name, for "not one byte changed" checks. */
 function files(dir: string): Map<string, Buffer> {
@@ -363,6 +363,9 @@ describe("backups and eject", () => {
     await sql(db, "DROP TABLE sync_peers");
     // … and what migration 4 adds.
     for (const t of ["rules", "facts", "retirements"]) await sql(db, `DROP TABLE ${t}`);
+    // The search triggers of schema 1 again (migration 4 replaced them with ones that read the plan and tags).
+    for (const t of ["snapshots_ai", "snapshots_au"]) await sql(db, `DROP TRIGGER ${t}`);
+    for (const stmt of MIGRATIONS[0].filter((x) => /^CREATE TRIGGER snapshots_a[iu] /.test(x))) await sql(db, stmt);
     for (const c of ["plan", "tags", "saved_agent"]) await sql(db, `ALTER TABLE snapshots DROP COLUMN ${c}`);
     await sql(db, "UPDATE meta SET value = '2' WHERE key = 'schema_version'");
     // SQLite's own bookkeeping table (left empty by the drop) is not data: a copy need not keep it.
@@ -376,6 +379,9 @@ describe("backups and eject", () => {
     expect(r.stderr).toContain(join(home, backups[0]));
     expect(await rows(join(home, backups[0]))).toBe(old);
     expect((await sql(db, "SELECT value FROM meta WHERE key = 'schema_version'"))[0].value).toBe(String(SCHEMA_VERSION));
+    // The search index was filled again by the upgrade: every snapshot is still found.
+    const hits = await okJson(["recall", "goal number", "--limit", String(SNAPSHOTS + 5), "--home", home], golden.opts);
+    expect(hits.hits.length).toBe(SNAPSHOTS);
   });
 
   test("eject folds a write-ahead log with content into mindsave.db; on a drive it says the drive can go", async () => {

@@ -9,20 +9,35 @@
  * What the full-text index holds for a snapshot: the readable text of each layer (list items one
  * per line, failures as "item: reason"), not the JSON it is stored as, and not the snapshot's id,
  * whose date would match every search for a number. `row` names the snapshot row (`new` in the
- * triggers).
+ * triggers). The select list: rowid, layer1, layer2, layer3.
  */
-export function searchText(row: string): string {
-  return `new.rowid,
-  new.goal || char(10) || new.state || char(10) || new.next_action || char(10) || new.blocker || char(10) ||
-    coalesce((SELECT group_concat(json_extract(value, '$.path'), char(10)) FROM json_each(new.active_files)), ''),
-  coalesce((SELECT group_concat(value, char(10)) FROM json_each(new.constraints)), '') || char(10) ||
+function searchParts(row: string): [string, string, string, string] {
+  const r = (sql: string) => sql.replaceAll("new.", `${row}.`);
+  return [
+    r(`new.rowid`),
+    r(`new.goal || char(10) || new.state || char(10) || new.next_action || char(10) || new.blocker || char(10) ||
+    coalesce((SELECT group_concat(json_extract(value, '$.path'), char(10)) FROM json_each(new.active_files)), '')`),
+    r(`coalesce((SELECT group_concat(value, char(10)) FROM json_each(new.constraints)), '') || char(10) ||
     coalesce((SELECT group_concat(value, char(10)) FROM json_each(new.decisions)), '') || char(10) ||
-    coalesce((SELECT group_concat(key || ': ' || coalesce(json_extract(value, '$.reason'), ''), char(10)) FROM json_each(new.failure_graph)), ''),
-  new.layer3 || char(10) || coalesce(new.extra, '') || char(10) ||
-    coalesce((SELECT group_concat(value, char(10)) FROM json_each(new.compressed, '$.original_constraints')), '')`.replaceAll("new.", `${row}.`);
+    coalesce((SELECT group_concat(key || ': ' || coalesce(json_extract(value, '$.reason'), ''), char(10)) FROM json_each(new.failure_graph)), '')`),
+    r(`new.layer3 || char(10) || coalesce(new.extra, '') || char(10) ||
+    coalesce((SELECT group_concat(value, char(10)) FROM json_each(new.compressed, '$.original_constraints')), '')`),
+  ];
 }
 
-const SEARCH_TEXT = searchText("new");
+/** The search text of schemas 1–3 (migration 1's triggers). */
+const SEARCH_TEXT = searchParts("new").join(",\n  ");
+
+/**
+ * The search text since schema 4: Layer 1 also holds the plan's steps and the tags, so recall and
+ * the TUI's filter find a snapshot by them.
+ */
+export function snapshotSearchText(row: string): string {
+  const [rowid, layer1, layer2, layer3] = searchParts(row);
+  const plan = `coalesce((SELECT group_concat(json_extract(value, '$.content'), char(10)) FROM json_each(${row}.plan)), '')`;
+  const tags = `coalesce((SELECT group_concat(value, ' ') FROM json_each(${row}.tags)), '')`;
+  return [rowid, `${layer1} || char(10) ||\n    ${plan} || char(10) || ${tags}`, layer2, layer3].join(",\n  ");
+}
 
 type SyncedTable = { name: string; key: readonly string[]; counter?: true };
 
@@ -250,6 +265,18 @@ export const MIGRATIONS: readonly string[][] = [
     `ALTER TABLE snapshots ADD COLUMN tags TEXT NOT NULL DEFAULT '[]'`,
     `ALTER TABLE snapshots ADD COLUMN saved_agent TEXT`,
     ...changeLogTriggers(SYNCED_TABLES_4),
+    // The search index also holds the plan's steps and the tags: new triggers, the index filled again.
+    `DROP TRIGGER snapshots_ai`,
+    `DROP TRIGGER snapshots_au`,
+    `CREATE TRIGGER snapshots_ai AFTER INSERT ON snapshots WHEN new.deleted = 0 BEGIN
+      INSERT INTO snapshot_search(rowid, layer1, layer2, layer3) SELECT ${snapshotSearchText("new")};
+    END`,
+    `CREATE TRIGGER snapshots_au AFTER UPDATE ON snapshots BEGIN
+      DELETE FROM snapshot_search WHERE rowid = old.rowid;
+      INSERT INTO snapshot_search(rowid, layer1, layer2, layer3) SELECT ${snapshotSearchText("new")} WHERE new.deleted = 0;
+    END`,
+    `DELETE FROM snapshot_search`,
+    `INSERT INTO snapshot_search(rowid, layer1, layer2, layer3) SELECT ${snapshotSearchText("s")} FROM snapshots s WHERE s.deleted = 0`,
   ],
 ];
 

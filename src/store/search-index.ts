@@ -2,7 +2,7 @@
 // row by row. FTS5 flushes its pending terms to a new segment at the end of every statement, so
 // the benchmark's 1,000 snapshots inserted one statement each took ~1.45 s of SQL with the trigger
 // and ~0.95 s with the index filled by one INSERT … SELECT after them (same index, same recall).
-import { searchText } from "./migrations.ts";
+import { snapshotSearchText } from "./migrations.ts";
 import { str, type Exec } from "./rows.ts";
 
 const TRIGGER = "snapshots_ai";
@@ -35,7 +35,7 @@ export async function deferSearch(db: Exec): Promise<DeferredSearch | null> {
 export async function resumeSearch(db: Exec, d: DeferredSearch): Promise<void> {
   await db.execute({ sql: "DELETE FROM snapshot_search WHERE rowid > ?", args: [d.after] });
   await db.execute({
-    sql: `INSERT INTO snapshot_search(rowid, layer1, layer2, layer3) SELECT ${searchText("s")} FROM snapshots s WHERE s.rowid > ? AND s.deleted = 0`,
+    sql: `INSERT INTO snapshot_search(rowid, layer1, layer2, layer3) SELECT ${snapshotSearchText("s")} FROM snapshots s WHERE s.rowid > ? AND s.deleted = 0`,
     args: [d.after],
   });
   await db.execute(d.trigger);
