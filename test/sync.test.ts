@@ -27,6 +27,16 @@ const zero = { added: 0, updated: 0, deleted: 0 };
 const nothing = { snapshots: zero, failures: zero, rules: zero, facts: zero, retirements: zero, projects: zero, roots: zero, tool_calls: zero, bookkeeping: zero };
 
 describe("sync", () => {
+  test("a first direct sync of two stores that already met through a drive has nothing to report", async () => {
+    const w = twoLaptops();
+    await w.a.cli(["save", "--goal", "Ship the shop"]);
+    await w.a.cli(["fail", "Redis sessions", "--reason", "no Redis in staging", "--alt", "cookies"]);
+    await w.b.cli(["fail", "Redis sessions", "--reason", "no Redis in staging"]);
+    for (const l of [w.a, w.b, w.a]) await l.json(["sync", w.drive]);
+    const direct = await w.a.json(["sync", w.b.db, "--dry-run"]);
+    expect([direct.pulled, direct.pushed]).toEqual([nothing, nothing]);
+  });
+
   test("A → drive → B → drive → A converges: every store ends with the same rows and values", async () => {
     const w = world();
     await w.a.json(["save", "--goal", "started on A", "--constraint", "no new deps"]);

@@ -126,7 +126,8 @@ export class SyncSide {
    * take in: clocks more than MAX_AHEAD_MS ahead of `now` are merged (LWW uses them as they are) but
    * not returned, and their host is remembered (see `clockAhead`).
    */
-  async merge(tbl: string, incoming: SyncRow[], stats: TableStats, now: number = Date.now()): Promise<string> {
+  /** `applied` hears of each incoming row that changed this store (counted in `stats`). */
+  async merge(tbl: string, incoming: SyncRow[], stats: TableStats, now: number = Date.now(), applied?: (row: SyncRow) => void): Promise<string> {
     const spec = tableSpec(tbl);
     const local = await this.rowsByKeys(tbl, incoming.map((r) => keyOf(tbl, r)));
     let maxHlc = "";
@@ -144,6 +145,7 @@ export class SyncSide {
         else if (Number(r.count) > Number(mine.count)) stats.updated++;
         else continue;
         await this.upsert(tbl, { ...r, hlc: mine && compareHlc(String(mine.hlc), hlc) > 0 ? mine.hlc : hlc });
+        applied?.(r);
       } else {
         if (!mine) {
           if (!Number(r.deleted)) stats.added++;
@@ -152,6 +154,7 @@ export class SyncSide {
           else stats.updated++;
         } else continue;
         await this.upsert(tbl, r);
+        applied?.(r);
       }
       if (wall <= now + MAX_AHEAD_MS && compareHlc(hlc, maxHlc) > 0) maxHlc = hlc;
     }

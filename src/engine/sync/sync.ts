@@ -145,8 +145,9 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
         const rows = [...(await src.rowsByKeys(tbl, keys.slice(i, i + BATCH))).values()].map((r) => fromOutside(tbl, r));
         // Clocks more than 24 h ahead of ours are merged but never move our clock (see docs/sync.md).
         const part = tbl === "failure_counts" || tbl === "failure_links";
-        if (part || tbl === "failures") for (const r of rows) touchedFailures.add(String(part ? r.failure_id : r.id));
-        const hlc = await w.merge(tbl, rows, part ? failureParts : counts[CATEGORY_OF[tbl]], opts.now);
+        // A failure counts as changed when one of its rows changed this store (not when it merely came along).
+        const touched = part || tbl === "failures" ? (r: SyncRow) => touchedFailures.add(String(part ? r.failure_id : r.id)) : undefined;
+        const hlc = await w.merge(tbl, rows, part ? failureParts : counts[CATEGORY_OF[tbl]], opts.now, touched);
         if (compareHlc(hlc, newest) > 0) newest = hlc;
         done += rows.length;
         opts.progress?.(opts.phase, done, changes.length);
