@@ -29,6 +29,8 @@ describe("a snapshot saved by one agent is restored by another, across laptops",
     expect(block).toContain("goal: 把登录改成用 JWT，并加上过期检查");
     expect(block).toContain("state: In progress: Switch login to JWT (1/3 steps done)");
     expect(block).toContain("next_action: Switch login to JWT");
+    // Codex's update_plan travelled whole: its progress line is in Claude Code's block.
+    expect(block).toMatch(/\nplan 1\/3 · now: Switch login to JWT · next: /);
     // Active files are stored relative to the project: on B they are B's own paths.
     expect(block).toContain(`${b.repo}/src/jwt.ts`);
     expect(block).not.toContain(a.repo);
