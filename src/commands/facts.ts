@@ -1,5 +1,5 @@
 // `mindsave fact TEXT [--ttl] [--confidence]`, `mindsave facts [--stale]`, `facts renew|drop N`.
-import { addFact, dropFact, factsHere, factsListText, isFresh, renewFact } from "../engine/memory/facts.ts";
+import { addFact, dropFact, factExpiry, factsHere, factsListText, isFresh, renewFact } from "../engine/memory/facts.ts";
 import { parseScope } from "../engine/memory/rules.ts";
 import { print, printJson, withSession } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
@@ -14,9 +14,8 @@ export async function add(opts: { ttl?: string; confidence?: string; scope?: str
   const scope = parseScope(opts.scope);
   return withSession(g, true, async (session) => {
     const { fact, renewed } = await addFact(session, args.join(" "), { ttl: opts.ttl, confidence: opts.confidence, scope });
-    const until = fact.expires_at ? `until ${fact.expires_at.slice(0, 16).replace("T", " ")} UTC` : "with no expiry";
     if (g.json) printJson({ fact: shown(fact, 0, session.now()), renewed });
-    else print(`${renewed ? "Renewed" : "Recorded"} ${fact.scope} fact (${fact.confidence}, ${until}): ${fact.text}`);
+    else print(`${renewed ? "Renewed" : "Recorded"} ${fact.scope} fact (${fact.confidence}, ${factExpiry(fact)}): ${fact.text}`);
     return 0;
   });
 }
@@ -35,7 +34,7 @@ export async function renew(opts: { ttl?: string }, args: string[], g: GlobalOpt
   return withSession(g, true, async (session) => {
     const f = await renewFact(session, args[0], opts.ttl);
     if (g.json) printJson({ renewed: shown(f, Number(args[0]), session.now()) });
-    else print(`Renewed: ${f.text} (${f.expires_at ? `until ${f.expires_at.slice(0, 16).replace("T", " ")} UTC` : "no expiry"}).`);
+    else print(`Renewed: ${f.text} (${factExpiry(f)}).`);
     return 0;
   });
 }

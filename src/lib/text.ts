@@ -197,3 +197,8 @@ export function age(iso: string, now: Date = new Date(), style: "short" | "long"
   if (s < 36 * 3600) return `${Math.round(s / 3600)} h ago`;
   return `${Math.round(s / 86400)} days ago`;
 }
+
+/** An instant as people read it in a line, to the minute, UTC: "2026-11-23 05:49 UTC". */
+export function utcMinute(iso: string): string {
+  return `${iso.slice(0, 16).replace("T", " ")} UTC`;
+}

@@ -8,7 +8,7 @@ import { planProgress } from "../../src/engine/snapshots/plan.ts";
 import { symbolicLines, type SymbolicEntryLike } from "../../src/engine/snapshots/layers.ts";
 import type { FileCheck, SnapshotRecord } from "../../src/engine/snapshots/catalog.ts";
 import type { RetireKind } from "../../src/engine/memory/retire.ts";
-import { age, wrap } from "../../src/lib/text.ts";
+import { age, utcMinute, wrap } from "../../src/lib/text.ts";
 import { bar, type Theme } from "../theme.ts";
 
 export interface Line {
@@ -85,7 +85,7 @@ export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: Fil
       items.push({ kind, text, at, lines: out.length - at });
     }
   };
-  out.push({ text: `saved ${s.created_at.slice(0, 16).replace("T", " ")} UTC (${age(s.created_at, now)} ago) ${g.sep} ${s.status.replace("_", " ")}${s.kind === "overflow" ? ` ${g.sep} overflow (Layer 1 only)` : ""}`, color: theme.c("muted") });
+  out.push({ text: `saved ${utcMinute(s.created_at)} (${age(s.created_at, now)} ago) ${g.sep} ${s.status.replace("_", " ")}${s.kind === "overflow" ? ` ${g.sep} overflow (Layer 1 only)` : ""}`, color: theme.c("muted") });
   if (s.tags?.length) wrap(`tags ${s.tags.map((t) => `#${t}`).join(" ")}`, cols).forEach((l) => out.push({ text: l, color: theme.c("title") }));
   out.push({ text: "" });
   head(`Layer 1 ${g.sep} Execution Register`);

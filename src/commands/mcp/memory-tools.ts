@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { UserError } from "../../errors.ts";
 import { addRule, editRule, parseScope, removeRule, rulesHere, rulesListText, RULES_BUDGET } from "../../engine/memory/rules.ts";
-import { addFact, dropFact, factsHere, factsListText, isFresh, renewFact } from "../../engine/memory/facts.ts";
+import { addFact, dropFact, factExpiry, factsHere, factsListText, isFresh, renewFact } from "../../engine/memory/facts.ts";
 import { retire, retireCandidates, retireListText, unretire } from "../../engine/memory/retire.ts";
 import { markStep, planOf, setPlan } from "../../engine/memory/plan.ts";
 import { planLine, planText } from "../../engine/snapshots/plan.ts";
@@ -56,8 +56,7 @@ export function registerMemoryTools(server: McpServer, withSession: WithSession,
     annotations: ADDS,
   }, (a) => withSession(true, async (session) => {
     const { fact, renewed } = await addFact(session, a.text, { ttl: a.ttl, confidence: a.confidence, scope: a.scope });
-    const until = fact.expires_at ? `until ${fact.expires_at.slice(0, 16).replace("T", " ")} UTC` : "with no expiry";
-    return result(`${renewed ? "Renewed" : "Recorded"} fact (${fact.confidence}, ${until}): ${fact.text}`, { text: fact.text, confidence: fact.confidence, expires_at: fact.expires_at, renewed });
+    return result(`${renewed ? "Renewed" : "Recorded"} fact (${fact.confidence}, ${factExpiry(fact)}): ${fact.text}`, { text: fact.text, confidence: fact.confidence, expires_at: fact.expires_at, renewed });
   }, a.workspace));
 
   tool("facts", {

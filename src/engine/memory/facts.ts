@@ -6,7 +6,7 @@ import { derivedId } from "../ids.ts";
 import { redact } from "../snapshots/redact.ts";
 import { stripControl, FIELD_MAX } from "../snapshots/input-limits.ts";
 import { normaliseItem } from "../failures/graph.ts";
-import { age } from "../../lib/text.ts";
+import { age, utcMinute } from "../../lib/text.ts";
 import type { Session } from "../session.ts";
 import type { FactConfidence, FactRecord } from "../../store/store.ts";
 
@@ -40,9 +40,14 @@ export function freshFacts(facts: FactRecord[], now: Date): FactRecord[] {
   return facts.filter((f) => isFresh(f, now)).sort((a, b) => RANK[b.confidence] - RANK[a.confidence] || b.confirmed_at.localeCompare(a.confirmed_at) || a.id.localeCompare(b.id));
 }
 
+/** "until 2026-11-26 05:49 UTC", or "with no expiry": what a command says of a fact it wrote. */
+export function factExpiry(f: Pick<FactRecord, "expires_at">): string {
+  return f.expires_at ? `until ${utcMinute(f.expires_at)}` : "with no expiry";
+}
+
 /** One fact as the restore block shows it. */
 export function factLine(f: FactRecord, now: Date): string {
-  const until = f.expires_at ? `, until ${f.expires_at.slice(0, 16).replace("T", " ")} UTC` : "";
+  const until = f.expires_at ? `, until ${utcMinute(f.expires_at)}` : "";
   return `- ${f.text} [${f.confidence}, stated ${age(f.confirmed_at, now, "long")}${until}]`;
 }
 

@@ -2,6 +2,7 @@
 // by a later snapshot (automatic ones included) and never restored, on every host after sync; it
 // stays searchable, with who retired it and when. Undoing a retirement is a tombstone on it.
 import { UserError } from "../../errors.ts";
+import { utcMinute } from "../../lib/text.ts";
 import { derivedId } from "../ids.ts";
 import { normaliseItem } from "../failures/graph.ts";
 import { redact } from "../snapshots/redact.ts";
@@ -95,7 +96,7 @@ export function retireListText(candidates: RetireCandidate[], retired: Retiremen
   } else lines.push("The newest snapshot restores no constraint or decision.");
   if (retired.length) {
     lines.push("", "Retired (never carried forward nor restored; `mindsave retire --undo N` brings one back):",
-      ...retired.map((r, i) => `${String(i + 1).padStart(3)}. [${r.kind}] ${r.text} — retired ${r.retired_at.slice(0, 16).replace("T", " ")} UTC by ${r.retired_by}${r.reason ? `: ${r.reason}` : ""}`));
+      ...retired.map((r, i) => `${String(i + 1).padStart(3)}. [${r.kind}] ${r.text} — retired ${utcMinute(r.retired_at)} by ${r.retired_by}${r.reason ? `: ${r.reason}` : ""}`));
   }
   return lines.join("\n");
 }

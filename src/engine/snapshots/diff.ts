@@ -3,6 +3,7 @@
 // retired), tags, and the failures recorded or seen again in between. How a person reviews what an
 // agent did overnight.
 import { UserError } from "../../errors.ts";
+import { utcMinute } from "../../lib/text.ts";
 import { normaliseItem } from "../failures/graph.ts";
 import { selectSnapshot } from "./select.ts";
 import { planProgress } from "./plan.ts";
@@ -109,11 +110,10 @@ export async function diffInProject(session: Session, keyA?: string, keyB?: stri
 }
 
 const q = (s: string) => (s.length > 160 ? JSON.stringify(`${s.slice(0, 159)}…`) : JSON.stringify(s));
-const when = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
 
 /** The diff as text, one change a line, sections only where something changed. */
 export function diffText(d: SnapshotDiff): string[] {
-  const out = [`${d.from.name} (${when(d.from.created_at)}) → ${d.to.name} (${when(d.to.created_at)})`];
+  const out = [`${d.from.name} (${utcMinute(d.from.created_at)}) → ${d.to.name} (${utcMinute(d.to.created_at)})`];
   const section = (title: string, lines: string[]) => {
     if (lines.length) out.push("", title, ...lines.map((l) => `  ${l}`));
   };
@@ -131,7 +131,7 @@ export function diffText(d: SnapshotDiff): string[] {
   const list = (c: ListChange, kind: string) => [
     ...c.added.map((t) => `+ ${kind}: ${t}`),
     ...c.removed.map((t) => `- ${kind}: ${t}`),
-    ...c.retired.map((r) => `retired ${kind}: ${r.text} (by ${r.by}, ${when(r.at)})`),
+    ...c.retired.map((r) => `retired ${kind}: ${r.text} (by ${r.by}, ${utcMinute(r.at)})`),
   ];
   section("Layer 2", [...list(d.constraints, "constraint"), ...list(d.decisions, "decision")]);
   section("Failures", [

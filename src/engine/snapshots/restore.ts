@@ -1,7 +1,7 @@
 // Load: pick a snapshot, verify it against this host's files, and build the restore block —
 // Layer 1 always, Layer 2 when non-empty, the project's and global failures — within 800 tokens,
 // trimmed by priority with a line saying what was left out and how to see it.
-import { age } from "../../lib/text.ts";
+import { age, utcMinute } from "../../lib/text.ts";
 import { UserError } from "../../errors.ts";
 import { effectiveConfidence, sortFailures } from "../failures/graph.ts";
 import { FILE_LIST_CAPS, RESTORE_BUDGET, layer1Text, shortFileList, symbolicLines, writtenConstraints, type SymbolicEntryLike } from "./layers.ts";
@@ -81,7 +81,7 @@ export async function buildRestoreBlock(
     const files = shortFileList(relative ? stored.map((f) => (isAbsoluteAny(f) ? toHostPath(f, ctx.root) : f)) : stored.map((f) => toHostPath(f, ctx.root)), level.max);
     return [
       `# MindSave restore: ${s.name}`,
-      `saved ${s.created_at.slice(0, 16).replace("T", " ")} UTC (${age(s.created_at, now, "long")}) ${s.saved_agent ? `by ${agentName(s.saved_agent)} ` : ""}on ${s.saved_host === ctx.hostId ? "this host" : ctx.savedHostName ?? s.saved_host} · status ${s.status}${s.kind === "overflow" ? ctx.layer2From ? ` · overflow (Layer 1; Layer 2 from ${ctx.layer2From})` : " · overflow (Layer 1 only)" : ""}`,
+      `saved ${utcMinute(s.created_at)} (${age(s.created_at, now, "long")}) ${s.saved_agent ? `by ${agentName(s.saved_agent)} ` : ""}on ${s.saved_host === ctx.hostId ? "this host" : ctx.savedHostName ?? s.saved_host} · status ${s.status}${s.kind === "overflow" ? ctx.layer2From ? ` · overflow (Layer 1; Layer 2 from ${ctx.layer2From})` : " · overflow (Layer 1 only)" : ""}`,
       ...(rules ? ["", rules] : []),
       "",
       "## Layer 1 · Execution Register",

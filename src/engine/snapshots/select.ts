@@ -1,6 +1,7 @@
 // Choosing a snapshot: by name, id, unique prefix or list number; an ambiguous name is refused
 // with what tells its snapshots apart, never picked silently.
 import { UserError } from "../../errors.ts";
+import { utcMinute } from "../../lib/text.ts";
 import type { Session } from "../session.ts";
 import type { SnapshotRecord, SnapshotSummary } from "../../store/store.ts";
 
@@ -60,7 +61,7 @@ async function ambiguousName(session: Session, projectId: string, name: string, 
   for (const m of matches) {
     const host = (await session.store.getHost(m.saved_host))?.name ?? m.saved_host;
     const n = all.findIndex((s) => s.id === m.id) + 1;
-    described.push(`#${n} id ${prefix(m.id)} (saved ${m.created_at.slice(0, 16).replace("T", " ")} UTC on ${host}${m.saved_host === session.host.id ? ", this host" : ""}: ${m.goal.slice(0, 60)})`);
+    described.push(`#${n} id ${prefix(m.id)} (saved ${utcMinute(m.created_at)} on ${host}${m.saved_host === session.host.id ? ", this host" : ""}: ${m.goal.slice(0, 60)})`);
   }
   const first = all.findIndex((s) => s.id === ids[0]) + 1;
   return new UserError(`${JSON.stringify(name)} names ${matches.length} snapshots, saved on different hosts: ${described.join("; ")}. Choose one by its number or id prefix instead, e.g. ${first} or ${prefix(ids[0])}.`);
