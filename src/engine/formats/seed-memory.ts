@@ -3,8 +3,8 @@
 // authors, so an import elsewhere restores them as they were; an import is idempotent (ids are
 // derived from scope, project and text, as when they are made here).
 import { join } from "node:path";
-import { derivedId } from "../ids.ts";
-import { normaliseItem } from "../failures/graph.ts";
+import { ruleId } from "../memory/rules.ts";
+import { factId } from "../memory/facts.ts";
 import { retirementId } from "../memory/retire.ts";
 import { redact } from "../snapshots/redact.ts";
 import { stripControl, FIELD_MAX } from "../snapshots/input-limits.ts";
@@ -64,7 +64,7 @@ export async function importMemory(w: StoreWriter, projectId: string, data: Retu
     const t = text(e.text)!;
     const scope = scopeOf(e.scope);
     const pid = scope === "global" ? null : projectId;
-    const rule: Omit<RuleRecord, "hlc" | "host" | "deleted"> = { id: derivedId("r", scope, pid ?? "", normaliseItem(t)), project_id: pid, scope, text: t, created_at: iso(e.created_at) ?? now.toISOString() };
+    const rule: Omit<RuleRecord, "hlc" | "host" | "deleted"> = { id: ruleId(scope, pid, t), project_id: pid, scope, text: t, created_at: iso(e.created_at) ?? now.toISOString() };
     if (rules.has(rule.id)) continue;
     await w.putRule(rule);
     report.rules++;
@@ -77,7 +77,7 @@ export async function importMemory(w: StoreWriter, projectId: string, data: Retu
     const c = e.confidence === "low" || e.confidence === "high" ? e.confidence : "medium";
     const created = iso(e.created_at) ?? now.toISOString();
     const fact: Omit<FactRecord, "hlc" | "host" | "deleted"> = {
-      id: derivedId("k", scope, pid ?? "", normaliseItem(t)), project_id: pid, scope, text: t, confidence: c,
+      id: factId(scope, pid, t), project_id: pid, scope, text: t, confidence: c,
       created_at: created, confirmed_at: iso(e.confirmed_at) ?? created, expires_at: e.expires_at === null ? null : iso(e.expires_at),
     };
     const had = facts.get(fact.id);

@@ -29,6 +29,11 @@ export function parseConfidence(value: string | undefined): FactConfidence {
   return c;
 }
 
+/** A fact's id, from its scope, project and text: stating it again (here, elsewhere, by import) renews one record. */
+export function factId(scope: "project" | "global", projectId: string | null, text: string): string {
+  return derivedId("k", scope, projectId ?? "", normaliseItem(text));
+}
+
 export function isFresh(f: Pick<FactRecord, "expires_at">, now: Date): boolean {
   return f.expires_at === null || Date.parse(f.expires_at) > now.getTime();
 }
@@ -75,7 +80,7 @@ export async function addFact(session: Session, text: string, o: FactOptions = {
   return session.write(async (w) => {
     const ctx = scope === "project" ? await session.project({ create: true, w }) : null;
     const projectId = ctx?.project.id ?? null;
-    const id = derivedId("k", scope, projectId ?? "", normaliseItem(clean));
+    const id = factId(scope, projectId, clean);
     const before = (await w.listFacts(projectId)).find((f) => f.id === id);
     const fact = {
       id, project_id: projectId, scope, text: clean, confidence, created_at: before?.created_at ?? now.toISOString(),

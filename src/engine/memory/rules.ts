@@ -16,6 +16,11 @@ export const RULES_TITLE = "## Standing rules (always apply)";
 
 export type RuleScope = "project" | "global";
 
+/** A rule's id, from its scope, project and text: two hosts (or an import) stating it make one record. */
+export function ruleId(scope: RuleScope, projectId: string | null, text: string): string {
+  return derivedId("r", scope, projectId ?? "", normaliseItem(text));
+}
+
 /** The rules' section of the restore block, exactly as it is counted. */
 export function rulesSection(rules: Pick<RuleRecord, "text">[]): string {
   return rules.length ? [RULES_TITLE, ...rules.map((r) => `- ${r.text}`)].join("\n") : "";
@@ -89,7 +94,7 @@ export async function addRule(session: Session, text: string, scope: RuleScope):
     const existing = await w.listRules(projectId);
     const same = existing.findIndex((r) => r.scope === scope && normaliseItem(r.text) === normaliseItem(clean));
     if (same >= 0) throw new UserError(`That is already rule ${same + 1}: ${existing[same].text}`);
-    const rid = derivedId("r", scope, projectId ?? "", normaliseItem(clean));
+    const rid = ruleId(scope, projectId, clean);
     const rule = { id: rid, project_id: projectId, scope, text: clean, created_at: session.now().toISOString() };
     await budgetCheck(w, async (p) => [...(await w.listRules(p)), ...(p === projectId || scope === "global" ? [rule] : [])], scope, projectId, "This rule");
     await w.putRule(rule);
