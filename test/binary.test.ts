@@ -98,19 +98,30 @@ describe("compiled binaries", () => {
     expect(load.stdout).toContain(join(repo, "src", "auth.ts"));
   });
 
-  test("--version and --help load no store: they work where the database engine cannot be unpacked", async () => {
+  test("--version, --help and a plain store need no unpacked engine; an encrypted store says it needs one", async () => {
     const exe = emptyDirWith(hostTarget());
-    const env = { ...laptop("lazy").env, TMPDIR: "/nonexistent/mindsave-tmp" };
+    const home = join(dirname(exe), "home");
+    mkdirSync(home);
+    const env = { ...laptop("lazy").env, TMPDIR: "/nonexistent/mindsave-tmp", MINDSAVE_PASSPHRASE: "correct horse battery staple" };
     const version = await run(["--version"], { cwd: dirname(exe), env, bin: [exe] });
     expect(version.code).toBe(0);
     expect(version.stdout).toMatch(/^mindsave \d+\.\d+\.\d+ \(.+\) · home /);
     const help = await run(["--help"], { cwd: dirname(exe), env, bin: [exe] });
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("Usage: mindsave");
-    // A command that needs the store fails with a sentence, not a loader stack trace.
-    const load = await run(["projects"], { cwd: dirname(exe), env, bin: [exe] });
-    expect(load.code).toBe(1);
-    expect(load.stderr.trim()).toBe("mindsave: MindSave cannot unpack its database engine into the temp directory /nonexistent/mindsave-tmp (missing or not writable); set TMPDIR to a writable directory.");
+    // A plain store runs on the SQLite built into the runtime: nothing to unpack.
+    const repo = gitRepo(join(dirname(exe), "repo"));
+    const saved = await run(["save", "--goal", "no temp dir", "--state", "s", "--next", "n", "--home", home], { cwd: repo, env, bin: [exe] });
+    expect({ code: saved.code, stderr: saved.stderr }).toEqual({ code: 0, stderr: "" });
+    // An encrypted one needs libSQL's addon, unpacked into the temp directory: a sentence, not a loader stack trace.
+    const encrypt = await run(["encrypt", "--home", home], { cwd: dirname(exe), env, bin: [exe] });
+    expect(encrypt.code).toBe(1);
+    expect(encrypt.stderr.trim()).toBe("mindsave: MindSave cannot unpack its database engine into the temp directory /nonexistent/mindsave-tmp (missing or not writable); set TMPDIR to a writable directory.");
+    // Refused before anything was written: the store is still plain and as it was.
+    const load = await run(["load", "--home", home], { cwd: repo, env, bin: [exe] });
+    expect(load.code).toBe(0);
+    expect(load.stdout).toContain("goal: no temp dir");
+    expect(existsSync(join(home, "mindsave.db.key.json"))).toBe(false);
   });
 
   test("drive init lays out a drive whose binary uses the drive's store with no flag; install copies it home", async () => {

@@ -130,10 +130,20 @@ export function gitRepo(dir: string, files: Record<string, string> = { "src/auth
   return dir;
 }
 
+/**
+ * A connection to a plain store file as MindSave's own processes make one (Bun's SQLite). Not
+ * @libsql/client: its closed connections keep their file handles until they are collected, and a
+ * test process reading store files meanwhile (readFileSync of the shared-memory file) drops their
+ * locks, so a later connection of the test process reads a stale WAL index: "malformed".
+ */
+async function storeClient(dbPath: string) {
+  const { openClient } = await import("../src/store/driver.ts");
+  return openClient(dbPath, { timeoutMs: 5000 });
+}
+
 /** Every row of every table, for "the store is exactly as it was" checks. */
 export async function dumpStore(dbPath: string): Promise<string> {
-  const { createClient } = await import("@libsql/client");
-  const c = createClient({ url: `file:${dbPath}` });
+  const c = await storeClient(dbPath);
   try {
     const tables = (await c.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'snapshot_search%' ORDER BY name")).rows.map((r) => String(r.name));
     const out: string[] = [];
@@ -148,8 +158,7 @@ export async function dumpStore(dbPath: string): Promise<string> {
 }
 
 export async function sql(dbPath: string, statement: string, args: unknown[] = []): Promise<Record<string, unknown>[]> {
-  const { createClient } = await import("@libsql/client");
-  const c = createClient({ url: `file:${dbPath}` });
+  const c = await storeClient(dbPath);
   try {
     return (await c.execute({ sql: statement, args: args as never })).rows as unknown as Record<string, unknown>[];
   } finally {

@@ -9,7 +9,7 @@ import { openClient } from "../src/store/driver.ts";
 import { failurePriority, sortFailures } from "../src/engine/failures/graph.ts";
 import { commandWord } from "../src/cli-only.ts";
 import type { FailureRecord } from "../src/store/store.ts";
-import { run, tempDir } from "./helpers.ts";
+import { dumpStore, gitRepo, laptop, ok, run, tempDir } from "./helpers.ts";
 
 const SEED = Number(process.env.PROPERTY_SEED) || 20261123;
 
@@ -33,7 +33,10 @@ describe("the local store driver answers as @libsql/client does", () => {
   const STATEMENTS: [string, unknown[]][] = [
     ["CREATE TABLE t (id TEXT PRIMARY KEY, n INTEGER, x REAL, b BLOB, s TEXT)", []],
     ["INSERT INTO t VALUES (?, ?, ?, ?, ?)", ["a", 1, 1.5, new Uint8Array([1, 2, 3]).buffer, "中文 🚀"]],
-    ["INSERT INTO t VALUES (?, ?, ?, ?, ?)", ["b", 2, null, null, true]],
+    // (A number bound to a TEXT column is where the two SQLites differ: libSQL binds every JS
+    // number as a REAL, stored as "1.0", Bun's SQLite an integral one as an INTEGER, "1". Records
+    // bind text to TEXT columns, so a boolean goes to an INTEGER column here.)
+    ["INSERT INTO t VALUES (?, ?, ?, ?, ?)", ["b", true, null, null, "2"]],
     ["INSERT INTO t VALUES (?, ?, ?, ?, ?)", ["a", 3, 0, null, "duplicate key"]],
     ["SELECT * FROM t ORDER BY id", []],
     ["SELECT id, n AS id, s FROM t ORDER BY id", []],
@@ -59,10 +62,11 @@ describe("the local store driver answers as @libsql/client does", () => {
     ["SELECT id, s FROM t ORDER BY id", []],
   ];
 
-  test("the same rows, counts and errors, statement by statement", async () => {
+  test.each([["Bun's SQLite (a plain file)", false], ["libSQL's driver", true]])("the same rows, counts and errors, statement by statement, on %s", async (_, libsql) => {
     const dir = tempDir();
     const theirs = createClient({ url: `file:${join(dir, "client.db")}` });
-    const ours = await openClient(join(dir, "ours.db"), { timeoutMs: 1000 });
+    const ours = await openClient(join(dir, "ours.db"), { timeoutMs: 1000, libsql });
+    expect((ours as unknown as { engine: string }).engine).toBe(libsql ? "libsql" : "bun");
     try {
       for (const [sql, args] of STATEMENTS) {
         // Twice: the second run of a statement is the prepared one.
@@ -74,8 +78,8 @@ describe("the local store driver answers as @libsql/client does", () => {
     }
   });
 
-  test("transactions: committed, rolled back, closed; one at a time; nothing after close", async () => {
-    const ours = await openClient(join(tempDir(), "tx.db"), { timeoutMs: 1000 });
+  test.each([["Bun's SQLite", false], ["libSQL's driver", true]])("transactions on %s: committed, rolled back, closed; one at a time; nothing after close", async (_, libsql) => {
+    const ours = await openClient(join(tempDir(), "tx.db"), { timeoutMs: 1000, libsql });
     await ours.execute("CREATE TABLE t (v TEXT)");
     const tx = await ours.transaction("write");
     await tx.execute({ sql: "INSERT INTO t VALUES (?)", args: ["kept"] });
@@ -113,7 +117,45 @@ describe("the local store driver answers as @libsql/client does", () => {
         return { code: (e as { code?: string }).code, message: (e as Error).message };
       }
     };
-    expect(await err(() => openClient(path, { timeoutMs: 1000 }))).toEqual(await err(async () => createClient({ url: `file:${path}` })));
+    const theirs = await err(async () => createClient({ url: `file:${path}` }));
+    expect(await err(() => openClient(path, { timeoutMs: 1000 }))).toEqual(theirs);
+    expect(await err(() => openClient(path, { timeoutMs: 1000, libsql: true }))).toEqual(theirs);
+  });
+});
+
+describe("one store file for both SQLites", () => {
+  // Plain stores are written by Bun's SQLite now; older MindSave builds on other laptops, and a
+  // libSQL server given the file, read and write them with libSQL's, and the other way round.
+  test("written by Bun's SQLite, whole to libSQL (rows, integrity, full-text index); written by libSQL, searchable here", async () => {
+    const pc = laptop("interop");
+    const repo = gitRepo(join(tempDir(), "repo"));
+    const opts = { cwd: repo, env: pc.env };
+    await ok(["save", "--goal", "同步 zeppelin 重构", "--state", "half done", "--next", "tests", "--constraint", "keep the API"], opts);
+    await ok(["fail", "use redis", "--reason", "too slow", "--alt", "memcached"], opts);
+    const db = join(pc.home, ".mindsave", "mindsave.db");
+    const theirs = createClient({ url: `file:${db}` });
+    try {
+      expect((await theirs.execute("PRAGMA integrity_check")).rows.map((r) => r[0])).toEqual(["ok"]);
+      await theirs.execute("INSERT INTO snapshot_search(snapshot_search) VALUES ('integrity-check')");
+      const tables = (await theirs.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'snapshot_search%' ORDER BY name")).rows.map((r) => String(r.name));
+      const dump: string[] = [];
+      for (const t of tables) dump.push(`## ${t}`, ...(await theirs.execute(`SELECT * FROM "${t}" ORDER BY 1`)).rows.map((r) => JSON.stringify(r)));
+      expect(dump.join("\n")).toBe(await dumpStore(db));
+      expect(dump.join("\n")).toContain("同步 zeppelin 重构");
+      // libSQL writes through the same triggers: the change is found here.
+      await theirs.execute("UPDATE snapshots SET state = 'blocked on 飞艇 review'");
+    } finally {
+      theirs.close();
+      Bun.gc(true); // libSQL lets go of the file only when its closed client is collected
+    }
+    expect((await run(["recall", "飞艇"], opts)).stdout).toContain("同步 zeppelin 重构");
+    const ours = await openClient(db, { timeoutMs: 1000 });
+    try {
+      await ours.execute("INSERT INTO snapshot_search(snapshot_search) VALUES ('integrity-check')");
+      expect((await ours.execute("PRAGMA integrity_check")).rows.map((r) => r[0])).toEqual(["ok"]);
+    } finally {
+      ours.close();
+    }
   });
 });
 

@@ -42,20 +42,27 @@ export interface ClientOptions {
   readOnly?: boolean;
   /** With readOnly: no locks and no shared-memory file (SQLite's `immutable=1`), for a folder nothing can be created in. */
   immutable?: boolean;
+  /** libSQL's driver even for a plain file: only it can write an encrypted copy (`VACUUM INTO` with a key). */
+  libsql?: boolean;
 }
 
 /**
  * A client on the store file at `path`; a file that cannot be opened throws the driver's error.
- * Local files go through local.ts (libSQL's driver with the client's behaviour, minus its per-call
- * costs); the client package itself is loaded only for a remote store.
+ * Local files go through local.ts (the client's behaviour, minus its per-call costs): a plain one
+ * on Bun's own SQLite, an encrypted one on libSQL's driver; the client package itself is loaded
+ * only for a remote store.
  */
 export async function openClient(path: string, o: ClientOptions): Promise<Client> {
   const url = pathToFileURL(path).href;
-  const [{ default: Driver }, { localClient }] = await Promise.all([load(() => import("libsql")), import("./local.ts")]);
+  const libsql = !!o.encryptionKey || !!o.libsql;
+  const [driver, { localClient }] = await Promise.all([
+    libsql ? load(() => import("libsql")).then((m) => ({ libsql: m.default })) : import("bun:sqlite").then((m) => ({ bun: m.Database })),
+    import("./local.ts"),
+  ]);
   // The client's URL parser refuses SQLite's own query parameters, so the read-only URI is given
   // to SQLite as it is; a writable file by its path, as the client's parser decodes it.
   const at = o.readOnly ? `${url}?mode=ro${o.immutable ? "&immutable=1" : ""}` : decodeURIComponent(new URL(url).pathname);
-  return localClient(Driver, at, { encryptionKey: o.encryptionKey, timeoutMs: o.timeoutMs });
+  return localClient(driver, at, { encryptionKey: o.encryptionKey, timeoutMs: o.timeoutMs });
 }
 
 /**

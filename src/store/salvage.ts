@@ -58,10 +58,11 @@ function headerFacts(path: string): { page_size: number | null; expected_size: n
 /**
  * A read-only connection to a damaged store. `writable_schema` (nothing can be written through a
  * read-only connection anyway) is what makes SQLite read a file shorter than its header says,
- * instead of refusing it outright: the pages that are there can then be read.
+ * instead of refusing it outright: the pages that are there can then be read. On libSQL's driver:
+ * Bun's newer SQLite refuses a cut file's schema even so.
  */
 async function openDamaged(path: string, encryptionKey?: string): Promise<Client> {
-  const db = await openClient(path, { readOnly: true, immutable: readOnlyMode(path).immutable, timeoutMs: 5000, encryptionKey });
+  const db = await openClient(path, { readOnly: true, immutable: readOnlyMode(path).immutable, timeoutMs: 5000, encryptionKey, libsql: true });
   try {
     await db.execute("PRAGMA writable_schema = ON");
   } catch (e) {

@@ -31,6 +31,8 @@ export interface OpenOptions {
   busyTimeoutMs?: number;
   /** The store is encrypted with this key (libSQL's own page encryption); absent: a plain file. */
   encryptionKey?: string;
+  /** A plain store on libSQL's driver, not Bun's SQLite: to write an encrypted copy of it (copyTo with a key). */
+  libsql?: boolean;
   /** Called before a store that holds data is upgraded to a newer schema (to back it up). */
   beforeMigrate?: (store: Store, fromVersion: number) => Promise<void>;
 }
@@ -137,7 +139,7 @@ export class Store extends Queries {
     }
     let client: Client;
     try {
-      client = await openClient(path, { timeoutMs: opts.busyTimeoutMs ?? 15000, encryptionKey: opts.encryptionKey });
+      client = await openClient(path, { timeoutMs: opts.busyTimeoutMs ?? 15000, encryptionKey: opts.encryptionKey, libsql: opts.libsql });
     } catch (e) {
       throw storeProblem(path, e, { encrypted });
     }
@@ -166,7 +168,7 @@ export class Store extends Queries {
     }
     let client: Client | null = null;
     try {
-      client = await openClient(path, { readOnly: true, immutable: mode.immutable, timeoutMs: opts.busyTimeoutMs ?? 15000, encryptionKey: opts.encryptionKey });
+      client = await openClient(path, { readOnly: true, immutable: mode.immutable, timeoutMs: opts.busyTimeoutMs ?? 15000, encryptionKey: opts.encryptionKey, libsql: opts.libsql });
       const store = new Store(client, path, false, encrypted, true);
       const own = await store.ownership(client);
       store.refuseForeign(own);
@@ -200,7 +202,7 @@ export class Store extends Queries {
     try {
       copyFileSync(path, copy);
       if (existsSync(path + "-journal")) copyFileSync(path + "-journal", copy + "-journal");
-      const client = await openClient(copy, { timeoutMs: 1000, encryptionKey: opts.encryptionKey });
+      const client = await openClient(copy, { timeoutMs: 1000, encryptionKey: opts.encryptionKey, libsql: opts.libsql });
       try {
         const store = new Store(client, path, false, !!opts.encryptionKey);
         store.refuseForeign(await store.ownership(client));
@@ -222,9 +224,11 @@ export class Store extends Queries {
    */
   async copyTo(dest: string, encryptionKey: string | null): Promise<void> {
     if (existsSync(dest)) throw new Error(`${dest} already exists`);
-    // Without a key the target gets an empty one (plain); otherwise it would inherit this store's.
-    const url = `${pathToFileURL(dest).href}?key=${encodeURIComponent(encryptionKey ?? "")}`;
-    await this.db.execute({ sql: "VACUUM INTO ?", args: [url] });
+    // Bun's SQLite: plain copies, to a path. libSQL's: a URI with the copy's key (empty: plain; none: this store's).
+    const bun = (this.client as { engine?: string }).engine === "bun";
+    if (bun && encryptionKey !== null) throw new Error("an encrypted copy needs the store opened with { libsql: true }");
+    const target = bun ? dest : `${pathToFileURL(dest).href}?key=${encodeURIComponent(encryptionKey ?? "")}`;
+    await this.db.execute({ sql: "VACUUM INTO ?", args: [target] });
   }
 
   /** The number of rows of every table (virtual tables and their shadow tables included), by name. */

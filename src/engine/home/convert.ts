@@ -52,7 +52,8 @@ export async function encryptHome(opts: ConvertOptions = {}): Promise<ConvertRes
     await s.closeAsync();
     return { ...base, backup: null, pruned: [], rows };
   }
-  const source = await Store.open(home.dbPath, { journalMode: journalModeFor(home) });
+  // On libSQL's driver: only it writes the encrypted copy.
+  const source = await Store.open(home.dbPath, { journalMode: journalModeFor(home), libsql: true });
   const done = await convert(home, source, key, opts, {
     // The key file goes first: until the rename, it sits beside a plain store, which is read as plain.
     beforeSwap: () => writeKeyFile(state.keyFile, file),
