@@ -66,6 +66,7 @@ const exe = await hostExe(values.exe, binDir);
 const hello = compileBaseline("hello", binDir);
 const specLoad = compileBaseline("spec-load", binDir);
 const libsqlFloor = await compileLibsqlBaseline("libsql-select", binDir);
+const sqliteFloor = compileBaseline("sqlite-select", binDir);
 const ds = data(cacheRoot, tiny ? "tiny" : "full", config, exe);
 log(`data set ${ds.dir} (generated in ${ds.generatedSeconds.toFixed(1)} s when it was made)`);
 const work = workCopy(ds, join(cacheRoot, `run-${process.pid}`));
@@ -135,8 +136,10 @@ try {
   };
   add({ id: "hello", label: "runtime floor: compiled hello world", kind: "floor", spec: at([hello]) });
   add({ id: "hello-pipe", label: "runtime floor for hooks: sh, cat payload | hello", kind: "floor", spec: at(sh(`cat ${q(payloads["post-tool-use"])} | ${q(hello)}`)) });
-  // Our stack's own floor: loading libSQL's native module, opening the store, one SELECT.
-  add({ id: "libsql", label: "libSQL floor: compiled, loads libSQL, opens the store read-only, one SELECT", kind: "floor", floor: "hello", spec: at([libsqlFloor, work.db]) });
+  // Our stack's own floor: opening the store with Bun's SQLite, one SELECT (and with libSQL's
+  // native module, what an encrypted store pays).
+  add({ id: "sqlite", label: "store floor: compiled, opens the store read-only with Bun's SQLite, one SELECT", kind: "floor", floor: "hello", spec: at([sqliteFloor, work.db]) });
+  add({ id: "libsql", label: "libSQL floor (encrypted stores): compiled, loads libSQL, opens the store read-only, one SELECT", kind: "floor", floor: "hello", spec: at([libsqlFloor, work.db]) });
   add({ id: "version", label: "mindsave --version", kind: "mindsave", floor: "hello", spec: at([exe, "--version"]) });
   add({ id: "load", label: "mindsave load --latest", kind: "mindsave", floor: "hello", spec: at([exe, "load", "--latest"]) });
   add({ id: "load.file", label: "↳ spec's file load (index.json + 1 file)", kind: "file", of: "load", floor: "hello", spec: at([specLoad, exported]) });

@@ -1,7 +1,6 @@
-// The floor of our stack: a compiled program that loads libSQL's native module (the `libsql`
-// package MindSave's store driver is built on), opens the store read-only and runs one SELECT.
-// Every MindSave command that reads the store pays at least this; its CPU over hello world's is
-// the part of a ratio no change to MindSave's own code can remove.
+// The floor of our stack for an encrypted store: a compiled program that loads libSQL's native
+// module (the `libsql` package, which MindSave opens encrypted stores with), opens the store
+// read-only and runs one SELECT. Plain stores use Bun's own SQLite (sqlite-select.ts).
 import Database from "libsql";
 
 const db = new Database(process.argv[2], { readonly: true } as never);
