@@ -1,8 +1,8 @@
 // Snapshot management: status, delete, cleanup on demand, and the spec's file format for one snapshot.
 import { UserError } from "../../errors.ts";
-import { cleanup, DEFAULT_KEEP, isProtected } from "./save.ts";
+import { cleanup, isProtected } from "./save.ts";
 import { selectSnapshot } from "./select.ts";
-import { yaml } from "./layers.ts";
+import { DEFAULT_KEEP, yaml } from "./layers.ts";
 import { deleteById, setStatusById } from "./catalog.ts";
 import type { Session } from "../session.ts";
 import type { SnapshotRecord, SnapshotStatus } from "../../store/store.ts";

@@ -5,7 +5,7 @@ import { compressLayer2 } from "./compressor.ts";
 import { conflictPairs, constraintHygiene, contradictionWarning } from "./constraint-hygiene.ts";
 import { observeFailure, observationFromEntry } from "../failures/graph.ts";
 import { newId, sha256 } from "../ids.ts";
-import { FILE_LIST_CAPS, LAYER1_BUDGET, LAYER2_BUDGET, layer1Text, layer2Text, shortFileList, type Layer2 } from "./layers.ts";
+import { DEFAULT_KEEP, FILE_LIST_CAPS, LAYER1_BUDGET, LAYER2_BUDGET, layer1Text, layer2Text, shortFileList, type Layer2 } from "./layers.ts";
 import { toHostPath, toStoredPath } from "../projects/paths.ts";
 import { fromStored, recordSave } from "../agents/signal.ts";
 import { isSafeName, nextFreeName, safeName, topicSlug, utcDate, utcDateTime } from "./slug.ts";
@@ -22,7 +22,6 @@ import type { Session, ProjectContext } from "../session.ts";
 import type { FailureGraphEntry, SnapshotRecord, SnapshotStatus, StoredFile, StoreWriter } from "../../store/store.ts";
 
 export const SNAPSHOT_VERSION = "3.5";
-export const DEFAULT_KEEP = 20;
 export const COMPLETED_MAX_AGE_DAYS = 30;
 const HASH_LIMIT = 8 * 1024 * 1024;
 

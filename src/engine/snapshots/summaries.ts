@@ -1,7 +1,7 @@
 // The texts the CLI and the MCP server both show for snapshot use cases, rendered once here so the
 // two adapters never drift apart: the save summary, the numbered list, verify, recall hits.
-import { LAYER1_BUDGET, LAYER2_BUDGET } from "./layers.ts";
-import { DEFAULT_KEEP, type SaveResult } from "./save.ts";
+import { DEFAULT_KEEP, LAYER1_BUDGET, LAYER2_BUDGET } from "./layers.ts";
+import type { SaveResult } from "./save.ts";
 import { age, padEnd, truncate, utcMinute } from "../../lib/text.ts";
 import type { FileCheck } from "./verify.ts";
 import type { SnapshotRecord, SnapshotSummary } from "../../store/store.ts";
