@@ -2,18 +2,25 @@
 import { graphemeBoundary } from "../lib/text.ts";
 import type { Row } from "@libsql/client";
 import type {
-  FactRecord, FailureRecord, HostRecord, ProjectRecord, RetirementRecord, RootRecord, RuleRecord, SearchHit, SignalRecord,
+  FactRecord, FailureRank, FailureRecord, HostRecord, ProjectRecord, RetirementRecord, RootRecord, RuleRecord, SearchHit, SignalRecord,
   SnapshotRecord, SnapshotSummary, ToolCallRecord,
 } from "./records.ts";
 import {
-  type Exec, FAILURE_SELECT, SUMMARY_COLUMNS, json, str, strOrNull,
-  toFact, toFailure, toHost, toProject, toRetirement, toRoot, toRule, toSnapshot, toSummary,
+  type Exec, FAILURE_RANK_SELECT, FAILURE_SELECT, SUMMARY_COLUMNS, json, str, strOrNull,
+  toFact, toFailure, toFailureRank, toHost, toProject, toRetirement, toRoot, toRule, toSnapshot, toSummary,
 } from "./rows.ts";
 import { CLOCK_AHEAD_KEY, type ClockAhead, compareHlc, readClockAhead } from "./hlc.ts";
 import { type ScanRow, scanRows, vacuum } from "./scan.ts";
 
 /** A snapshot carries the tag (one parameter; case folded as SQLite folds it: ASCII). */
 const TAGGED = "EXISTS (SELECT 1 FROM json_each(tags) WHERE lower(json_each.value) = lower(?))";
+
+/** The live failures of a project and the global ones (or only the project's, or only the global ones without a project). */
+function failuresOf(select: string, projectId: string | null, includeGlobal = true): [string, unknown[]] {
+  const where = projectId ? includeGlobal === false ? "f.project_id = ?" : "(f.project_id = ? OR f.scope = 'global')" : "f.scope = 'global'";
+  return [`${select} WHERE f.deleted = 0 AND ${where}
+       ORDER BY repeat_count DESC, f.last_seen DESC, f.item`, projectId ? [projectId] : []];
+}
 
 /** Read queries, usable on the client or inside a write transaction. */
 export class Queries {
@@ -163,15 +170,22 @@ export class Queries {
   }
 
   async listFailures(projectId: string | null, opts: { includeGlobal?: boolean } = {}): Promise<FailureRecord[]> {
-    const where = projectId
-      ? opts.includeGlobal === false ? "f.project_id = ?" : "(f.project_id = ? OR f.scope = 'global')"
-      : "f.scope = 'global'";
-    const rows = await this.rows(
-      `${FAILURE_SELECT} WHERE f.deleted = 0 AND ${where}
-       ORDER BY repeat_count DESC, f.last_seen DESC, f.item`,
-      projectId ? [projectId] : [],
-    );
-    return rows.map(toFailure);
+    return (await this.rows(...failuresOf(FAILURE_SELECT, projectId, opts.includeGlobal))).map(toFailure);
+  }
+
+  /**
+   * The ranking columns of the failures listFailures returns, in its order (the same scan and sort,
+   * so failures the restore block ranks equal stay in it), without the text and links the block
+   * reads only for the failures it can show (failuresByIds).
+   */
+  async failureRanks(projectId: string | null): Promise<FailureRank[]> {
+    return (await this.rows(...failuresOf(FAILURE_RANK_SELECT, projectId, true))).map(toFailureRank);
+  }
+
+  /** The live and deleted failures with these ids, in no particular order (unknown ids are left out). */
+  async failuresByIds(ids: string[]): Promise<FailureRecord[]> {
+    if (!ids.length) return [];
+    return (await this.rows(`${FAILURE_SELECT} WHERE f.id IN (SELECT value FROM json_each(?))`, [JSON.stringify(ids)])).map(toFailure);
   }
 
   /** The rules that apply in a project: global ones first, then the project's, oldest first. */

@@ -166,6 +166,9 @@ export interface FailureRecord extends Replicated {
   alternatives: string[];
 }
 
+/** The columns of a failure that rank it in the restore block: read for every failure, the rest only for those shown. */
+export type FailureRank = Pick<FailureRecord, "id" | "scope" | "item" | "rejected_by" | "confidence" | "last_seen" | "repeat_count">;
+
 export interface SignalRecord {
   project_id: string;
   data: Record<string, unknown>;

@@ -2,7 +2,7 @@
 // shared column lists of the read queries.
 import type { Client, Transaction, Row } from "@libsql/client";
 import type {
-  FactRecord, FailureRecord, HostRecord, ProjectRecord, RetirementRecord, RootRecord, RuleRecord, SnapshotRecord, SnapshotSummary,
+  FactRecord, FailureRank, FailureRecord, HostRecord, ProjectRecord, RetirementRecord, RootRecord, RuleRecord, SnapshotRecord, SnapshotSummary,
 } from "./records.ts";
 
 export type Exec = Pick<Client, "execute"> | Pick<Transaction, "execute">;
@@ -98,11 +98,24 @@ export function toSummary(r: Row): SnapshotSummary {
   };
 }
 
+/** A failure's repeat_count: the sum of its per-host counters. */
+export const FAILURE_REPEATS = "(SELECT coalesce(sum(count), 0) FROM failure_counts c WHERE c.failure_id = f.id)";
+
 /** A failure with its summed per-host counters and its live related/alternative sets. */
-export const FAILURE_SELECT = `SELECT f.*, (SELECT coalesce(sum(count), 0) FROM failure_counts c WHERE c.failure_id = f.id) AS repeat_count,
+export const FAILURE_SELECT = `SELECT f.*, ${FAILURE_REPEATS} AS repeat_count,
   (SELECT json_group_array(value) FROM (SELECT value FROM failure_links l WHERE l.failure_id = f.id AND l.kind = 'related' AND l.deleted = 0 ORDER BY hlc, value)) AS related,
   (SELECT json_group_array(value) FROM (SELECT value FROM failure_links l WHERE l.failure_id = f.id AND l.kind = 'alternative' AND l.deleted = 0 ORDER BY hlc, value)) AS alternatives
   FROM failures f`;
+
+/** What ranks a failure in the restore block (see failureRanks). */
+export const FAILURE_RANK_SELECT = `SELECT f.id, f.scope, f.item, f.rejected_by, f.confidence, f.last_seen, ${FAILURE_REPEATS} AS repeat_count FROM failures f`;
+
+export function toFailureRank(r: Row): FailureRank {
+  return {
+    id: str(r.id), scope: str(r.scope) as FailureRank["scope"], item: str(r.item), rejected_by: str(r.rejected_by),
+    confidence: strOrNull(r.confidence), last_seen: str(r.last_seen), repeat_count: Number(r.repeat_count ?? 0),
+  };
+}
 
 export function toFailure(r: Row): FailureRecord {
   return {

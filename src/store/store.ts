@@ -15,10 +15,9 @@ import { headerBytes, loadDriver, openClient, readOnlyMode, storeFileKind, writa
 import { StoreProblem, driverCodes, guarded, readOnlyProblem, storeProblem } from "./problems.ts";
 import { asBytes, inspectStore, integrityLines, salvage, textOf, type SalvagedTable } from "./salvage.ts";
 
-export { SCHEMA_VERSION, formatHlc, parseHlc, SyncSide, Queries, StoreWriter, StoreProblem, storeFileKind, storeProblem };
+export { SCHEMA_VERSION, formatHlc, parseHlc, SyncSide, Queries, StoreWriter, StoreProblem, storeFileKind, storeProblem, inspectStore };
 export type { StoreFileKind } from "./driver.ts";
 export type { StoreProblemKind } from "./problems.ts";
-export { inspectStore };
 export type { StoreInspection, SalvagedTable } from "./salvage.ts";
 export type * from "./records.ts";
 
@@ -52,10 +51,7 @@ export class Store extends Queries {
     return storeProblem(this.path, e, { encrypted: this.encrypted });
   }
 
-  /**
-   * Opens a store on a libSQL server (sqld, Turso) through the client's remote protocol: the same
-   * schema and migrations as a file, so sync merges with it exactly as with a drive.
-   */
+  /** A store on a libSQL server (sqld, Turso): the same schema and migrations as a file, so sync merges with it as with a drive. */
   static async openRemote(url: string, authToken?: string): Promise<Store> {
     const { createClient } = await loadDriver();
     let client: Client;
@@ -322,6 +318,16 @@ export class Store extends Queries {
     }
   }
 
+  /** Runs `fn`'s reads in one read transaction: every one of them sees the store at the same moment. */
+  async consistentRead<T>(fn: (q: Queries) => Promise<T>): Promise<T> {
+    const tx = await this.client.transaction("read").catch((e) => Promise.reject(this.problem(e)));
+    try {
+      return await fn(new Queries(guarded(tx, (e) => this.problem(e))));
+    } finally {
+      tx.close();
+    }
+  }
+
   /** Runs `fn` in one write transaction: all of it lands, or none of it. */
   async write<T>(hostId: string, fn: (w: StoreWriter) => Promise<T>, now: () => number = Date.now): Promise<T> {
     return this.transaction(async (tx) => {
@@ -366,10 +372,7 @@ export class Store extends Queries {
     return str((await this.db.execute("PRAGMA journal_mode")).rows[0]?.[0]);
   }
 
-  /**
-   * Closes the store. After writes in WAL mode the log is folded back into the main file, so
-   * mindsave.db alone always holds everything (a plain copy of it is a complete backup).
-   */
+  /** Closes the store; after writes in WAL mode the log is folded into the file first, so a copy of mindsave.db alone is a whole backup. */
   async closeAsync(): Promise<void> {
     if (this.wal && this.wrote) await this.client.execute("PRAGMA wal_checkpoint(TRUNCATE)").catch(() => {});
     this.client.close();
@@ -379,10 +382,7 @@ export class Store extends Queries {
     this.client.close();
   }
 
-  /**
-   * libSQL lets go of a closed client's file handles only when they are garbage-collected. Before
-   * a store file is renamed over or removed (Windows refuses both while it is open), collect now.
-   */
+  /** libSQL lets go of a closed client's files when it is collected: before a store file is renamed or removed (Windows refuses both while it is open), now. */
   static releaseClosed(): void {
     Bun.gc(true);
   }

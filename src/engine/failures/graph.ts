@@ -5,7 +5,7 @@
 import { derivedId } from "../ids.ts";
 import { redactDeep } from "../snapshots/redact.ts";
 import { UserError } from "../../errors.ts";
-import type { FailureGraphEntry, FailureRecord, StoreWriter } from "../../store/store.ts";
+import type { FailureGraphEntry, FailureRank, FailureRecord, StoreWriter } from "../../store/store.ts";
 
 export type Confidence = "high" | "medium" | "low";
 export type RejectedBy = "user" | "system";
@@ -71,18 +71,18 @@ function halfLives(f: Pick<FailureRecord, "scope" | "last_seen">, now: Date): nu
 }
 
 /** The confidence stated for a failure, else the original's rule: the spec's `confidence` field. */
-export function statedConfidence(f: FailureRecord, now: Date): Confidence {
+export function statedConfidence(f: Pick<FailureRank, "confidence" | "repeat_count" | "last_seen">, now: Date): Confidence {
   return (f.confidence as Confidence | null) ?? derivedConfidence(f.repeat_count, f.last_seen, now);
 }
 
 /** The confidence the restore block and `mindsave failures` show: the stated one, aged. */
-export function effectiveConfidence(f: FailureRecord, now: Date): Confidence {
+export function effectiveConfidence(f: Pick<FailureRank, "confidence" | "repeat_count" | "last_seen" | "scope">, now: Date): Confidence {
   const base = statedConfidence(f, now);
   return LEVELS[Math.max(0, LEVELS.indexOf(base) - Math.floor(halfLives(f, now)))];
 }
 
 /** How much a failure weighs when the block is trimmed: its stated (or derived) confidence, more for a person's rejection, halved every half-life. */
-export function failureWeight(f: FailureRecord, now: Date): number {
+export function failureWeight(f: FailureRank, now: Date): number {
   const base = statedConfidence(f, now);
   return (LEVELS.indexOf(base) + 1 + (f.rejected_by === "user" ? 1 : 0)) * 0.5 ** halfLives(f, now);
 }
@@ -210,7 +210,7 @@ const collate = (a: string, b: string) => (collator ??= new Intl.Collator()).com
  * `failures` in failurePriority's order, each weight computed once and compared as numbers: a
  * restore block sorts every failure of a project and the global ones at each load.
  */
-export function sortFailures(failures: FailureRecord[], now: Date): FailureRecord[] {
+export function sortFailures<T extends FailureRank>(failures: T[], now: Date): T[] {
   const weight = failures.map((f) => failureWeight(f, now));
   const order = failures.map((_, i) => i);
   order.sort((i, j) => {

@@ -3,7 +3,8 @@
 // trimmed by priority with a line saying what was left out and how to see it.
 import { age, utcMinute } from "../../lib/text.ts";
 import { UserError } from "../../errors.ts";
-import { effectiveConfidence, sortFailures } from "../failures/graph.ts";
+import { sortFailures } from "../failures/graph.ts";
+import { NeedMoreFailures, allFailuresOver, checkUnreadLines, failureLine, withRankedFailures, type RankedFailures } from "./restore-failures.ts";
 import { FILE_LIST_CAPS, RESTORE_BUDGET, layer1Text, shortFileList, symbolicLines, writtenConstraints, type SymbolicEntryLike } from "./layers.ts";
 import { isAbsoluteAny, toHostPath } from "../projects/paths.ts";
 import { verifyFiles, type FileCheck } from "./verify.ts";
@@ -33,17 +34,16 @@ export interface RestoreBlock {
 
 interface Piece {
   section: "constraints" | "symbolic" | "decisions" | "failures" | "facts";
-  line: string;
+  /** Null for a failure not read yet (see restore-failures.ts). */
+  line: string | null;
   /** Lower is dropped first. */
   priority: number;
 }
 
-function failureLine(f: FailureRecord, now: Date): string {
-  const tags = [f.rejected_by, `×${f.repeat_count}`, effectiveConfidence(f, now), f.scope].join(", ");
-  let line = `- ${f.item}: ${f.reason || "rejected"} [${tags}]`;
-  if (f.alternatives.length) line += ` → instead: ${f.alternatives.join("; ")}`;
-  if (f.related.length) line += ` (related: ${f.related.join(", ")})`;
-  return line;
+/** A piece's line; one not read yet makes the caller read more failures and build again. */
+function lineOf(p: Piece, readCount: number): string {
+  if (p.line === null) throw new NeedMoreFailures(readCount * 2);
+  return p.line;
 }
 
 /** How hard Layer 1's file list is shortened: absolute paths; root folded; then the caps Layer 1 is counted with. */
@@ -60,16 +60,25 @@ const FILE_LEVELS = [
  * spec's density ranking (constraints outlive failures, failures outlive decisions), then the file
  * list is cut to a few with "+N more". `full` shows everything, whatever its size.
  */
-export async function buildRestoreBlock(
-  s: SnapshotRecord,
-  ctx: {
-    root: string | null; hostId: string; savedHostName?: string; failures: FailureRecord[]; now: Date; budget?: number; resume?: boolean; full?: boolean; layer2From?: string;
-    /** Standing rules: shown first, never trimmed (their own budget keeps them small). */
-    rules?: RuleRecord[];
-    /** Facts: only fresh ones are shown, between failures and decisions. */
-    facts?: FactRecord[];
-  },
-): Promise<RestoreBlock> {
+export async function buildRestoreBlock(s: SnapshotRecord, ctx: BlockContext & { failures: FailureRecord[] }): Promise<RestoreBlock> {
+  const ranked = sortFailures(ctx.failures, ctx.now);
+  return blockWith(s, ctx, { ranked, read: ranked });
+}
+
+interface BlockContext {
+  root: string | null; hostId: string; savedHostName?: string; now: Date; budget?: number; resume?: boolean; full?: boolean; layer2From?: string;
+  /** Standing rules: shown first, never trimmed (their own budget keeps them small). */
+  rules?: RuleRecord[];
+  /** Facts: only fresh ones are shown, between failures and decisions. */
+  facts?: FactRecord[];
+}
+
+/**
+ * The block with failures of which only the first few may be read: wherever it would need an
+ * unread one's line, it throws NeedMoreFailures instead (withRankedFailures reads more and calls it
+ * again), so it is the block every failure read in full would give.
+ */
+async function blockWith(s: SnapshotRecord, ctx: BlockContext, ranked: RankedFailures): Promise<RestoreBlock> {
   await loadTokenizer();
   const budget = ctx.full ? Infinity : ctx.budget ?? RESTORE_BUDGET;
   const now = ctx.now;
@@ -107,9 +116,10 @@ export async function buildRestoreBlock(
   });
   const symbolic = symbolicLines(s.compressed?.symbolic as Record<string, SymbolicEntryLike> | undefined);
   Object.entries(symbolic).forEach(([k, v], i) => pieces.push({ section: "symbolic", line: `- ${k}: ${v}`, priority: 390 - i / 100 }));
-  const failures = sortFailures(ctx.failures, now);
-  const failureLines = failures.map((f) => failureLine(f, now));
-  failureLines.forEach((line, i) => pieces.push({ section: "failures", line, priority: 300 - i / (failures.length + 1) }));
+  const failures = ranked.read;
+  const readCount = failures.length;
+  const failureLines = ranked.ranked.map((_, i) => (i < readCount ? failureLine(failures[i], now) : null));
+  failureLines.forEach((line, i) => pieces.push({ section: "failures", line, priority: 300 - i / (failureLines.length + 1) }));
   const facts = freshFacts(ctx.facts ?? [], now);
   facts.forEach((f, i) => pieces.push({ section: "facts", line: factLine(f, now), priority: 250 - i / (facts.length + 1) }));
   s.decisions.forEach((d, i) => pieces.push({ section: "decisions", line: `- ${d}`, priority: 200 - i / (n(s.decisions) + 1) }));
@@ -127,7 +137,7 @@ export async function buildRestoreBlock(
       body.push("", "## Layer 2 · Cognitive Cache");
       // One pass over the kept lines (a block is rendered a dozen times while it is trimmed).
       const bySection: Record<Piece["section"], string[]> = { constraints: [], symbolic: [], failures: [], facts: [], decisions: [] };
-      for (const p of kept) bySection[p.section].push(p.line);
+      for (const p of kept) bySection[p.section].push(lineOf(p, readCount));
       for (const section of ["constraints", "symbolic", "failures", "facts", "decisions"] as const) {
         const lines = bySection[section];
         if (lines.length) body.push(TITLES[section], ...lines);
@@ -157,7 +167,7 @@ export async function buildRestoreBlock(
   const fitAt = (level: (typeof FILE_LEVELS)[number]) => {
     let estimate = countTokens(render(level, [], omittedLine(omittedBy(0), s.name)));
     let hi = 0;
-    while (hi < byPriority.length && (estimate += countTokens(byPriority[hi].line) + 1) <= budget + 64) hi++;
+    while (hi < byPriority.length && (estimate += countTokens(lineOf(byPriority[hi], readCount)) + 1) <= budget + 64) hi++;
     let best = attempt(level, 0);
     let lo = 1;
     while (lo <= hi) {
@@ -172,13 +182,18 @@ export async function buildRestoreBlock(
   };
   // Folding the root loses nothing, so it comes first (always for more than 3 files: a root said
   // once costs less than a root on every line); cutting the file list comes last.
-  let best = attempt(FILE_LEVELS[stored.length > 3 ? 1 : 0], byPriority.length);
-  if (best.tokens > budget) best = attempt(FILE_LEVELS[1], byPriority.length);
+  // With failures unread, the whole block is known to be over the budget (else they are read first).
+  const over = allFailuresOver(ranked, failureLines, budget);
+  const all = (level: (typeof FILE_LEVELS)[number]) => (over ? { text: "", tokens: Infinity, kept: byPriority.length } : attempt(level, byPriority.length));
+  let best = all(FILE_LEVELS[stored.length > 3 ? 1 : 0]);
+  if (best.tokens > budget) best = all(FILE_LEVELS[1]);
   if (best.tokens > budget) best = fitAt(FILE_LEVELS[1]);
   for (const level of FILE_LEVELS.slice(2)) if (best.tokens > budget) best = attempt(level, best.kept);
   const omitted = omittedBy(best.kept);
-  const keptLines = new Set(byPriority.slice(0, best.kept).map((p) => p.line));
-  return { text: best.text, tokens: best.tokens > budget ? countTokens(best.text) : best.tokens, budget: ctx.budget ?? RESTORE_BUDGET, omitted, failures: failures.filter((_, i) => keptLines.has(failureLines[i])) };
+  const kept = byPriority.slice(0, best.kept).map((p) => lineOf(p, readCount));
+  checkUnreadLines(ranked, kept, now);
+  const keptLines = new Set(kept);
+  return { text: best.text, tokens: best.tokens > budget ? countTokens(best.text) : best.tokens, budget: ctx.budget ?? RESTORE_BUDGET, omitted, failures: failures.filter((_, i) => keptLines.has(failureLines[i] as string)) };
 }
 
 function omittedLine(o: RestoreBlock["omitted"], name: string): string {
@@ -200,7 +215,6 @@ export interface LoadResult {
 }
 
 export async function loadSnapshot(session: Session, snapshot: SnapshotRecord, context: ProjectContext, opts: { verify?: boolean; resume?: boolean; full?: boolean } = {}): Promise<LoadResult> {
-  const failures = await session.store.listFailures(snapshot.project_id);
   const rules = await session.store.listRules(snapshot.project_id);
   const facts = await session.store.listFacts(snapshot.project_id);
   const retired = await session.store.listRetirements(snapshot.project_id);
@@ -208,7 +222,9 @@ export async function loadSnapshot(session: Session, snapshot: SnapshotRecord, c
   // An overflow snapshot is Layer 1 over the full snapshot it extends: the block shows that one's Layer 2.
   const base = await extendedSnapshot(session, snapshot);
   const shown = withoutRetiredItems(base ? { ...snapshot, constraints: base.constraints, decisions: base.decisions, compressed: base.compressed } : snapshot, retired);
-  const block = await buildRestoreBlock(shown, { root: context.root, hostId: session.host.id, savedHostName, failures, rules, facts, now: session.now(), resume: opts.resume ?? true, full: opts.full, layer2From: base?.name });
+  const now = session.now();
+  const ctx: BlockContext = { root: context.root, hostId: session.host.id, savedHostName, rules, facts, now, resume: opts.resume ?? true, full: opts.full, layer2From: base?.name };
+  const block = await session.store.consistentRead((q) => withRankedFailures(q, snapshot.project_id, now, !!opts.full, (failures) => blockWith(shown, ctx, failures)));
   return { snapshot, context, block, verify: opts.verify ? verifyFiles(snapshot, context.root) : undefined, layer2: { constraints: shown.constraints, decisions: shown.decisions, compressed: shown.compressed } };
 }
 

@@ -1,0 +1,105 @@
+// The failures a restore block shows, read page by page. A block of 800 tokens holds a few dozen
+// failure lines, while a project sees hundreds (its own and the global ones): every failure is
+// ranked on its light columns (failureRanks, in JavaScript as before: the same aged weights), and
+// text and links are read only for the first ones, a page at a time. The block is built as with
+// every failure read: wherever it would need a line not read yet it throws NeedMoreFailures, and
+// is built again with more, so the text is the same byte for byte.
+import { countTokens } from "./tokens.ts";
+import { effectiveConfidence, sortFailures } from "../failures/graph.ts";
+import type { FailureRank, FailureRecord, Queries } from "../../store/store.ts";
+
+/** Failures in the block's order: all of them ranked, the first `read.length` of them read in full. */
+export interface RankedFailures {
+  ranked: FailureRank[];
+  read: FailureRecord[];
+}
+
+/** The block asked for a failure not read yet: read at least `count` of them and build it again. */
+export class NeedMoreFailures {
+  constructor(readonly count: number) {}
+}
+
+/**
+ * Failures read in full before the block is first built. The block needs the lines it keeps plus
+ * enough to know the rest cannot fit: 800 tokens' worth, ~30 lines of ~27 tokens in the benchmark's
+ * projects; 48 lines suffice down to 17 tokens a line (the shortest lines measured are 14).
+ */
+export const FIRST_PAGE = 48;
+
+function tags(f: FailureRank, now: Date): string {
+  return [f.rejected_by, `×${f.repeat_count}`, effectiveConfidence(f, now), f.scope].join(", ");
+}
+
+export function failureLine(f: FailureRecord, now: Date): string {
+  let line = `- ${f.item}: ${f.reason || "rejected"} [${tags(f, now)}]`;
+  if (f.alternatives.length) line += ` → instead: ${f.alternatives.join("; ")}`;
+  if (f.related.length) line += ` (related: ${f.related.join(", ")})`;
+  return line;
+}
+
+/**
+ * Whether the block with every failure is over `budget`, known from the lines read so far; throws
+ * NeedMoreFailures when they cannot tell. Sound because a text's token count is the sum of its parts
+ * cut after each newline followed by a non-space (countTokensWithin counts exactly so), and every
+ * failure line starts with "- " and is followed by another failure line while any is unread: so
+ * each read line, with its newline, is counted within the whole block exactly as on its own.
+ */
+export function allFailuresOver(f: RankedFailures, lines: (string | null)[], budget: number): boolean {
+  if (f.read.length === f.ranked.length) return false;
+  let tokens = 0;
+  for (let i = 0; i < f.read.length && tokens <= budget; i++) tokens += countTokens(`${lines[i]}\n`);
+  if (tokens > budget) return true;
+  throw new NeedMoreFailures(f.read.length * 2);
+}
+
+/**
+ * The block lists (in RestoreBlock.failures) every failure whose line is one it kept, so an unread
+ * failure whose line may equal a kept one (same item, then ": ", same tags) must be read first.
+ */
+export function checkUnreadLines(f: RankedFailures, kept: string[], now: Date): void {
+  if (f.read.length === f.ranked.length) return;
+  // The items a line could start with: "- ITEM: …", cut at each ": " (an item may hold one too).
+  const heads = new Set<string>();
+  for (const line of kept) {
+    if (line.startsWith("- ")) for (let at = line.indexOf(": ", 2); at >= 0; at = line.indexOf(": ", at + 1)) heads.add(line.slice(2, at));
+  }
+  for (let i = f.read.length; i < f.ranked.length; i++) {
+    const u = f.ranked[i];
+    if (!heads.has(u.item)) continue;
+    const head = `- ${u.item}: `;
+    const tail = ` [${tags(u, now)}]`;
+    if (kept.some((line) => line.startsWith(head) && line.includes(tail))) throw new NeedMoreFailures(i + 1);
+  }
+}
+
+/**
+ * Builds with the project's failures (and the global ones) ranked, reading them in full page by
+ * page while `build` asks for more. `everything`: all are read at once (a block without a budget).
+ * `reader` must see one moment (Store.consistentRead): the ranks and the pages are separate reads.
+ */
+export async function withRankedFailures<T>(reader: Queries, projectId: string, now: Date, everything: boolean, build: (f: RankedFailures) => Promise<T>): Promise<T> {
+  if (everything) {
+    const all = sortFailures(await reader.listFailures(projectId), now);
+    return build({ ranked: all, read: all });
+  }
+  const ranked = sortFailures(await reader.failureRanks(projectId), now);
+  const read: FailureRecord[] = [];
+  let want = Math.min(FIRST_PAGE, ranked.length);
+  for (;;) {
+    const page = ranked.slice(read.length, want);
+    const byId = new Map((await reader.failuresByIds(page.map((r) => r.id))).map((x) => [x.id, x]));
+    for (const r of page) {
+      const full = byId.get(r.id);
+      if (!full) throw new Error(`Failure ${r.id} was ranked but cannot be read in the same transaction.`);
+      read.push(full);
+    }
+    try {
+      return await build({ ranked, read });
+    } catch (e) {
+      if (!(e instanceof NeedMoreFailures)) throw e;
+      if (read.length === ranked.length) throw new Error("The restore block asked for a failure past the last one.");
+      // At least one more each time (read.length > 0 here), so this ends once all are read.
+      want = Math.min(ranked.length, Math.max(e.count, read.length * 2));
+    }
+  }
+}
