@@ -12,6 +12,10 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   process.exit(0);
 }
 
+// Short commands restart once without the JIT's compiling tiers (see short-run.ts).
+const { restartForShortRun } = await import("./short-run.ts");
+restartForShortRun(argv);
+
 // A reader that stops early (`mindsave projects | head -1`) is not an error. Commands print
 // through lib/out.ts, which handles that without making Node's streams (~8 ms); the TUI and the
 // MCP server write through the streams, which get the same handling.
