@@ -1,14 +1,15 @@
-// A command that runs for tens of milliseconds (every hook, load, save, recall) spends a third of
+// A command that runs for tens of milliseconds (every hook, load, save) spends a third of
 // its CPU compiling JavaScript that runs a few hundred times at most: JavaScriptCore's baseline
 // JIT and its optimising tiers. Such a command restarts itself in place (execve: the same process,
 // its stdin, its pid) with those tiers off (`BUN_JSC_useBaselineJIT=0`, read by the runtime at
 // start only); regular expressions keep their JIT. Measured in docs/benchmarks.md: `load` ~11 ms,
 // `hook session-start` ~14 ms, `save` ~45 ms less CPU, the restart included. The TUI, the MCP
-// server and bulk work (import, export, sync, scan…) keep the JIT, which pays off there.
+// server and bulk work (import, export, sync, scan…) keep the JIT, which pays off there; so does
+// `recall`, whose FTS query leaves the JIT too little to compile for a restart to pay for itself.
 import { commandWord } from "./cli-only.ts";
 
 const SHORT = new Set([
-  "save", "load", "recall", "snapshots", "projects", "fail", "failures", "forget", "signal", "hook",
+  "save", "load", "snapshots", "projects", "fail", "failures", "forget", "signal", "hook",
   "rules", "retire", "fact", "facts", "plan", "diff", "agents", "hooks",
 ]);
 

@@ -1,5 +1,4 @@
 // `mindsave load [ID|N] [--latest] [--verify]`: print the restore block.
-import { createInterface } from "node:readline/promises";
 import { UserError } from "../errors.ts";
 import { loadSnapshot, type LoadResult } from "../engine/snapshots/restore.ts";
 import { selectSnapshot } from "../engine/snapshots/select.ts";
@@ -22,6 +21,7 @@ export async function run(opts: { latest?: boolean; verify?: boolean; full?: boo
         return 0;
       }
       print(list);
+      const { createInterface } = await import("node:readline/promises");
       const rl = createInterface({ input: process.stdin, output: process.stderr });
       try {
         for (;;) {

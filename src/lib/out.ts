@@ -4,7 +4,9 @@
 // (`mindsave snapshots | head -1`) ends the process quietly, as main.ts does for the streams the
 // TUI and the MCP server still use (guardStreams).
 import { writeSync } from "node:fs";
-import { isatty } from "node:tty";
+
+/** node:tty's isatty, loaded on first use: importing node:tty loads Node's whole stream stack (~2 ms). */
+const isatty = (fd: number): boolean => (require("node:tty") as typeof import("node:tty")).isatty(fd);
 
 const wait = new Int32Array(new SharedArrayBuffer(4));
 
