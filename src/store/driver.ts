@@ -6,7 +6,6 @@
 import { accessSync, closeSync, constants, existsSync, openSync, readSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { tmpdir } from "node:os";
-import { pathToFileURL } from "node:url";
 import type { Client } from "@libsql/client";
 import { UserError } from "../errors.ts";
 
@@ -53,7 +52,8 @@ export interface ClientOptions {
  * only for a remote store.
  */
 export async function openClient(path: string, o: ClientOptions): Promise<Client> {
-  const url = pathToFileURL(path).href;
+  // (Bun's own pathToFileURL: node:url would load another ~1 ms of modules on every command.)
+  const url = Bun.pathToFileURL(path).href;
   const libsql = !!o.encryptionKey || !!o.libsql;
   const [driver, { localClient }] = await Promise.all([
     libsql ? load(() => import("libsql")).then((m) => ({ libsql: m.default })) : import("bun:sqlite").then((m) => ({ bun: m.Database })),

@@ -2,7 +2,6 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { tmpdir } from "node:os";
-import { pathToFileURL } from "node:url";
 import type { Client, Transaction } from "@libsql/client";
 import { UserError } from "../errors.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.ts";
@@ -223,7 +222,7 @@ export class Store extends Queries {
     // Bun's SQLite: plain copies, to a path. libSQL's: a URI with the copy's key (empty: plain; none: this store's).
     const bun = (this.client as { engine?: string }).engine === "bun";
     if (bun && encryptionKey !== null) throw new Error("an encrypted copy needs the store opened with { libsql: true }");
-    const target = bun ? dest : `${pathToFileURL(dest).href}?key=${encodeURIComponent(encryptionKey ?? "")}`;
+    const target = bun ? dest : `${Bun.pathToFileURL(dest).href}?key=${encodeURIComponent(encryptionKey ?? "")}`;
     await this.db.execute({ sql: "VACUUM INTO ?", args: [target] });
   }
 
