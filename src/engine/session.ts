@@ -213,7 +213,7 @@ export class Session {
         if (!existsSync(r.path)) continue; // moved away: the old root is stale
         const sameRepo = ws.gitCommonDir !== null && gitCommonDir(r.path) === ws.gitCommonDir;
         if (sameRepo) score += 4; // a worktree of a checkout we know: same project
-        else if (resolveWorkspace(r.path, { override: r.path, create: false, env: this.env })?.identity === ws.identity) taken = true;
+        else if (resolveWorkspace(r.path, { override: r.path, create: false, env: this.env, home: this.rootsCache })?.identity === ws.identity) taken = true;
       }
       if (taken && score === 0) continue;
       if (ws.remote && project.remote === ws.remote) score += 2;
@@ -257,10 +257,15 @@ export class Session {
 
   private resolved: Workspace | null | undefined;
 
+  /** Where git's answers about checkouts are remembered: the home, unless its store is read-only here (then nothing is written beside it). */
+  private get rootsCache(): string | null {
+    return this.store.readOnly || this.store.remote ? null : this.home.dir;
+  }
+
   /** The workspace of the current directory (or --workspace), resolved once per command. */
   workspace(create: boolean): Workspace | null {
     if (this.resolved === undefined || (this.resolved === null && create)) {
-      this.resolved = resolveWorkspace(this.cwd, { override: this.opts.workspace, create, env: this.env });
+      this.resolved = resolveWorkspace(this.cwd, { override: this.opts.workspace, create, env: this.env, home: this.rootsCache });
     }
     return this.resolved;
   }

@@ -10,6 +10,7 @@ import { localHomeDir } from "../home/home.ts";
 import { newId } from "../ids.ts";
 import { UserError } from "../../errors.ts";
 import { isDir, writeFileAtomic } from "../../lib/fs.ts";
+import { rootCommitOf } from "./git-roots.ts";
 
 export const MARKERS = [
   "package.json", ".claude", "AGENTS.md", "CLAUDE.md", "Cargo.toml", "go.mod", "pyproject.toml",
@@ -187,9 +188,10 @@ export function writeProjectFile(root: string, name: string): ProjectFile {
 
 /**
  * Resolves the workspace for `start` (or the `--workspace` override). `create` allows writing
- * `.mindsave/project.json` for a workspace that has no other stable identity yet.
+ * `.mindsave/project.json` for a workspace that has no other stable identity yet. `home`: a
+ * writable MindSave home, where git's answers are remembered (git-roots.ts); none, none kept.
  */
-export function resolveWorkspace(start: string, opts: { override?: string; create: boolean; env?: NodeJS.ProcessEnv }): Workspace | null {
+export function resolveWorkspace(start: string, opts: { override?: string; create: boolean; env?: NodeJS.ProcessEnv; home?: string | null }): Workspace | null {
   const env = opts.env ?? process.env;
   let found: { root: string; marker: RootMarker; gitDir: string | null };
   if (opts.override) {
@@ -205,7 +207,8 @@ export function resolveWorkspace(start: string, opts: { override?: string; creat
   const at = (identity: string) => workspace({ root, marker: found.marker, name, identity, gitCommonDir: commonDir }, found.gitDir);
   const file = readProjectFile(root);
   if (file) return at(`file:${file.id}`);
-  const commit = found.gitDir ? gitRootCommit(found.gitDir) : null;
+  const gitDir = found.gitDir;
+  const commit = gitDir ? rootCommitOf(gitDir, commonDir, opts.home ?? null, () => gitRootCommit(gitDir)) : null;
   if (commit) return at(`git:${commit}`);
   if (!opts.create) return null;
   // A folder whose .mindsave/ is a MindSave home (your home directory, a drive) is not a project:

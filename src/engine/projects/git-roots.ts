@@ -1,0 +1,85 @@
+// A git checkout's identity is the root commit of its HEAD (`git rev-list --max-parents=0 HEAD`),
+// and running git costs every command ~4 ms (a hook runs on every tool call). A commit's history
+// never changes (its id is a hash of it), so "commit C has root R" stays true forever: the answer
+// is kept per HEAD commit in `~/.mindsave/git-roots.json`, and HEAD is read from the git files
+// (`HEAD`, a loose ref, `packed-refs`). Git is asked whenever anything is unusual: a ref store of
+// another kind (reftable), a shallow clone (its boundary moves when it is deepened), replaced
+// history (grafts, `refs/replace`), a HEAD that is not a plain ref to a commit.
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { writeFileAtomic } from "../../lib/fs.ts";
+
+const COMMIT = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+const CACHE_FILE = "git-roots.json";
+/** HEAD commits remembered (a few hundred bytes each): the newest ones are kept. */
+const KEEP = 500;
+
+/** The checkout's own git directory (a worktree's differs from the shared one). */
+function worktreeGitDir(root: string): string | null {
+  const dotGit = join(root, ".git");
+  try {
+    const text = readFileSync(dotGit, "utf8");
+    const m = /^gitdir:\s*(.+)$/m.exec(text);
+    return m ? resolve(root, m[1].trim()) : null;
+  } catch (e) {
+    // A directory (the usual case) cannot be read as a file.
+    return (e as NodeJS.ErrnoException).code === "EISDIR" ? dotGit : null;
+  }
+}
+
+/** The commit HEAD names, read from the git files; null when only git can tell. */
+export function headCommit(root: string, commonDir: string): string | null {
+  const gitDir = worktreeGitDir(root);
+  if (!gitDir) return null;
+  try {
+    if (["reftable", "shallow", "info/grafts", "refs/replace"].some((p) => existsSync(join(commonDir, p)))) return null;
+    const head = readFileSync(join(gitDir, "HEAD"), "utf8").trim();
+    if (COMMIT.test(head)) return head;
+    const ref = /^ref: (refs\/heads\/\S+)$/.exec(head)?.[1];
+    if (!ref) return null;
+    // A loose ref wins over a packed one.
+    const loose = join(commonDir, ref);
+    if (existsSync(loose)) {
+      const id = readFileSync(loose, "utf8").trim();
+      return COMMIT.test(id) ? id : null;
+    }
+    const packed = join(commonDir, "packed-refs");
+    if (!existsSync(packed)) return null;
+    let id: string | null = null;
+    for (const line of readFileSync(packed, "utf8").split("\n")) {
+      if (line.includes(" refs/replace/")) return null;
+      if (line.endsWith(` ${ref}`)) id = line.slice(0, line.indexOf(" "));
+    }
+    return id && COMMIT.test(id) ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The root commit of the checkout at `root` (shared git directory `commonDir`): remembered in
+ * `cacheDir` (a writable home; null: nothing is kept) by HEAD commit, else `ask` (running git) says.
+ */
+export function rootCommitOf(root: string, commonDir: string | null, cacheDir: string | null, ask: () => string | null): string | null {
+  const head = commonDir && cacheDir ? headCommit(root, commonDir) : null;
+  if (!head || !cacheDir || !existsSync(cacheDir)) return ask();
+  const file = join(cacheDir, CACHE_FILE);
+  let known: Record<string, unknown> = {};
+  try {
+    const parsed = JSON.parse(readFileSync(file, "utf8"));
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) known = parsed;
+  } catch {
+    // none yet, or unreadable: it is made again
+  }
+  const hit = known[head];
+  if (typeof hit === "string" && COMMIT.test(hit)) return hit;
+  const found = ask();
+  if (!found) return null;
+  try {
+    const kept = Object.entries(known).filter(([k, v]) => k !== head && typeof v === "string").slice(-(KEEP - 1));
+    writeFileAtomic(file, JSON.stringify(Object.fromEntries([...kept, [head, found]])) + "\n");
+  } catch {
+    // a read-only home: git is asked again next time
+  }
+  return found;
+}

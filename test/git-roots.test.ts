@@ -1,0 +1,91 @@
+// A checkout's identity (its root commit) without running git when the HEAD commit was seen
+// before (src/engine/projects/git-roots.ts): HEAD read from git's files must be git's own HEAD in
+// every layout, anything unusual must go to git, and the CLI must keep asking git only once per
+// new HEAD. Real repositories, real git.
+import { describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { headCommit, rootCommitOf } from "../src/engine/projects/git-roots.ts";
+import { gitCommonDir, gitRootCommit } from "../src/engine/projects/workspace.ts";
+import { git, gitRepo, laptop, ok, tempDir } from "./helpers.ts";
+
+const head = (root: string) => headCommit(root, gitCommonDir(root)!);
+
+describe("HEAD read from git's files", () => {
+  test("is git's HEAD: loose ref, packed ref, a loose ref newer than its packed one, detached, a worktree", () => {
+    const repo = gitRepo(join(tempDir(), "repo"));
+    expect(head(repo)).toBe(git(repo, "rev-parse", "HEAD"));
+    git(repo, "pack-refs", "--all");
+    expect(existsSync(join(repo, ".git", "refs", "heads", "main"))).toBe(false);
+    expect(head(repo)).toBe(git(repo, "rev-parse", "HEAD"));
+    writeFileSync(join(repo, "b.txt"), "b\n");
+    git(repo, "add", "-A");
+    git(repo, "commit", "-q", "-m", "second");
+    // The new commit is a loose ref again, while packed-refs still names the first.
+    expect(readFileSync(join(repo, ".git", "packed-refs"), "utf8")).toContain("refs/heads/main");
+    expect(head(repo)).toBe(git(repo, "rev-parse", "HEAD"));
+    git(repo, "checkout", "-q", "--detach", "HEAD~1");
+    expect(head(repo)).toBe(git(repo, "rev-parse", "HEAD"));
+    const wt = join(tempDir(), "wt");
+    git(repo, "worktree", "add", "-q", "-b", "side", wt, "main");
+    expect(head(wt)).toBe(git(wt, "rev-parse", "HEAD"));
+    expect(head(wt)).not.toBe(head(repo));
+  });
+
+  test("unusual layouts go to git: no commit yet, a shallow clone, replaced history", () => {
+    const empty = join(tempDir(), "empty");
+    mkdirSync(empty);
+    git(empty, "init", "-q", "-b", "main");
+    expect(head(empty)).toBeNull();
+    const origin = gitRepo(join(tempDir(), "origin"));
+    const shallow = join(tempDir(), "shallow");
+    git(origin, "clone", "-q", "--depth", "1", `file://${origin}`, shallow);
+    expect(existsSync(join(shallow, ".git", "shallow"))).toBe(true);
+    expect(head(shallow)).toBeNull();
+    const replaced = gitRepo(join(tempDir(), "replaced"));
+    git(replaced, "replace", git(replaced, "rev-parse", "HEAD"), git(replaced, "rev-parse", "HEAD"), "--force");
+    expect(head(replaced)).toBeNull();
+  });
+});
+
+describe("the root commit remembered by HEAD commit", () => {
+  test("git is asked once per HEAD commit; the answer is git's; without the home folder nothing is kept", () => {
+    const repo = gitRepo(join(tempDir(), "repo"));
+    const home = tempDir();
+    let asked = 0;
+    const ask = () => (asked++, gitRootCommit(repo));
+    const common = gitCommonDir(repo);
+    const first = rootCommitOf(repo, common, home, ask);
+    expect(first).toBe(git(repo, "rev-list", "--max-parents=0", "HEAD"));
+    expect(rootCommitOf(repo, common, home, ask)).toBe(first);
+    expect(asked).toBe(1);
+    expect(JSON.parse(readFileSync(join(home, "git-roots.json"), "utf8"))).toEqual({ [git(repo, "rev-parse", "HEAD")]: first });
+    writeFileSync(join(repo, "c.txt"), "c\n");
+    git(repo, "add", "-A");
+    git(repo, "commit", "-q", "-m", "next");
+    expect(rootCommitOf(repo, common, home, ask)).toBe(first);
+    expect(asked).toBe(2);
+    const gone = join(tempDir(), "no-such-home");
+    expect(rootCommitOf(repo, common, gone, ask)).toBe(first);
+    expect(asked).toBe(3);
+    expect(existsSync(gone)).toBe(false);
+  });
+
+  test("through the CLI: a new checkout asks git once, later commands in it never", async () => {
+    // A `git` first on PATH that notes every rev-list, then runs the real one.
+    const bin = join(tempDir(), "bin");
+    const log = join(tempDir(), "rev-list.log");
+    mkdirSync(bin);
+    writeFileSync(join(bin, "git"), `#!/bin/sh\ncase "$*" in *rev-list*) echo x >> "${log}";; esac\nexec ${Bun.which("git")} "$@"\n`);
+    chmodSync(join(bin, "git"), 0o755);
+    const pc = laptop("git-roots");
+    const repo = gitRepo(join(tempDir(), "repo"));
+    const opts = { cwd: repo, env: { ...pc.env, PATH: `${bin}:${process.env.PATH}` } };
+    const asked = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).length : 0);
+    await ok(["save", "--goal", "remembered root", "--state", "s", "--next", "n"], opts);
+    expect(asked()).toBe(1);
+    for (const args of [["load"], ["snapshots", "list"], ["projects"]]) await ok(args, opts);
+    expect(asked()).toBe(1);
+    expect(readdirSync(join(pc.home, ".mindsave"))).toContain("git-roots.json");
+  });
+});
