@@ -2,21 +2,35 @@
 // node_modules above them, laid out on a drive, installed locally, and the arm64 one under qemu.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, chmodSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, chmodSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { buildTarget, hostTarget, TARGETS, type Target } from "../build.ts";
-import { REPO, gitRepo, laptop, run, sql, tempDir } from "./helpers.ts";
+import { buildTarget, hostTarget, sourcesHash, TARGETS, type Target } from "../build.ts";
+import { REPO, TEST_BIN_DIR, gitRepo, laptop, run, sql, tempDir } from "./helpers.ts";
 
 const QEMU = spawnSync("sh", ["-c", "command -v qemu-aarch64-static"]).stdout?.toString().trim();
 const ARM_SYSROOT = "/usr/aarch64-linux-gnu";
 const canRunArm = !!QEMU && existsSync(ARM_SYSROOT) && process.platform === "linux";
 if (!canRunArm) console.log("skipped arm64 test: qemu-aarch64-static or the arm64 libc (/usr/aarch64-linux-gnu) is not installed (apt-get install qemu-user-static libc6-arm64-cross libgcc-s1-arm64-cross)");
 
-const dist = join(tempDir("mindsave-dist-"), "dist");
+/**
+ * Every target's binary, beside the host one `bun run test` builds: each is built again only when
+ * the sources changed since it was (build.ts's hash, taken before building), so a run after an
+ * edit of the tests alone builds nothing.
+ */
+const dist = TEST_BIN_DIR;
 const built = new Map<string, string>();
 
 beforeAll(async () => {
-  for (const t of TARGETS) built.set(t.name, await buildTarget(t, dist));
+  const sources = sourcesHash();
+  for (const t of TARGETS) {
+    const exe = join(dist, t.name, t.exe);
+    const stamp = join(dist, t.name, "sources.sha256");
+    if (!existsSync(exe) || !existsSync(stamp) || readFileSync(stamp, "utf8").trim() !== sources) {
+      await buildTarget(t, dist);
+      writeFileSync(stamp, sources + "\n");
+    }
+    built.set(t.name, exe);
+  }
 }, 240_000);
 
 const ADDON_DIR: Record<string, string> = {
