@@ -8,6 +8,7 @@ import { createClient, type Client } from "@libsql/client";
 import { openClient } from "../src/store/driver.ts";
 import { failurePriority, sortFailures } from "../src/engine/failures/graph.ts";
 import { commandWord } from "../src/cli-only.ts";
+import { graphemeBoundary } from "../src/lib/text.ts";
 import type { FailureRecord } from "../src/store/store.ts";
 import { dumpStore, gitRepo, laptop, ok, run, tempDir } from "./helpers.ts";
 
@@ -175,6 +176,23 @@ describe("the restore block's failure order", () => {
       const fs = xs as unknown as FailureRecord[];
       expect(sortFailures(fs, now)).toEqual([...fs].sort((a, b) => failurePriority(a, b, now)));
     }), { seed: SEED, numRuns: 500 });
+  });
+});
+
+describe("grapheme boundaries without a segmenter between plain characters", () => {
+  // Pieces that join (marks, ZWJ sequences, flags, Hangul jamo, CR LF, skin tones) beside ones that never do.
+  const piece = fc.constantFrom("a", "Z", " ", "\t", "\n", "\r", "\r\n", "é", "e\u0301", "\u0308", "中", "文", "ü", "ʰ", "\u200d",
+    "\ufe0f", "👍🏽", "🇫🇷", "👨‍👩‍👧", "한", "\u1100\u1161", "\u0915\u094d", "\u0600", "\u00ad", "\u007f", "¿");
+
+  test("graphemeBoundary is the segmenter's nearest boundary, down and up, at every index", () => {
+    const seg = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+    fc.assert(fc.property(fc.array(piece, { maxLength: 30 }).map((xs) => xs.join("")), (text) => {
+      const bounds = [...seg.segment(text)].map((s) => s.index).concat(text.length);
+      for (let i = 0; i <= text.length; i++) {
+        expect(graphemeBoundary(text, i, "down")).toBe(Math.max(...bounds.filter((b) => b <= i)));
+        expect(graphemeBoundary(text, i, "up")).toBe(Math.min(...bounds.filter((b) => b >= i)));
+      }
+    }), { seed: SEED, numRuns: 400 });
   });
 });
 
