@@ -136,6 +136,15 @@ describe("compiled binaries", () => {
     expect(load.code).toBe(0);
     expect(load.stdout).toContain("goal: no temp dir");
     expect(existsSync(join(home, "mindsave.db.key.json"))).toBe(false);
+    // Salvaging a damaged file reads it with libSQL too: the same sentence, never "nothing can be read".
+    const cut = join(dirname(exe), "cut");
+    mkdirSync(cut);
+    const whole = readFileSync(join(home, "mindsave.db"));
+    writeFileSync(join(cut, "mindsave.db"), whole.subarray(0, whole.length >> 1));
+    const repair = await run(["doctor", "--repair", "--home", cut], { cwd: repo, env, bin: [exe] });
+    expect(repair.code).toBe(1);
+    expect(repair.stderr.trim()).toBe(encrypt.stderr.trim());
+    expect(readFileSync(join(cut, "mindsave.db"))).toEqual(whole.subarray(0, whole.length >> 1));
   });
 
   test("drive init lays out a drive whose binary uses the drive's store with no flag; install copies it home", async () => {

@@ -15,7 +15,7 @@ export async function run(opts: { into?: string }, args: string[], g: GlobalOpti
   const into = opts.into ?? g.project;
   const loc = locateSeed(source);
   if (g.workspace && resolve(g.workspace) !== loc.root) {
-    throw new UserError(`import takes the workspace from DIR (${loc.root}); drop --workspace ${g.workspace}.`);
+    throw new UserError(`import takes the workspace from DIR (${loc.root}); drop \`--workspace ${g.workspace}\`.`);
   }
   const r = await withSession({ ...g, project: undefined, workspace: loc.root }, true, (s) => importSeed(s, loc, { into }));
   if (g.json) {

@@ -8,6 +8,7 @@ import { SYNCED_TABLES } from "./migrations.ts";
 import { compareHlc, formatHlc, parseHlc } from "./hlc.ts";
 import { str } from "./rows.ts";
 import { headerBytes, openClient, readOnlyMode, sizeOf } from "./driver.ts";
+import { UserError } from "../errors.ts";
 
 export interface StoreInspection {
   size: number;
@@ -82,6 +83,9 @@ export async function inspectStore(path: string, opts: { encryptionKey?: string 
   try {
     db = await openDamaged(path, opts.encryptionKey);
   } catch (e) {
+    // The database engine itself could not be loaded (no writable temp folder): that says nothing
+    // about the file, so it is not reported as unreadable.
+    if (e instanceof UserError) throw e;
     out.error = firstLine(e);
     return out;
   }
