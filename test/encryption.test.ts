@@ -222,6 +222,10 @@ describe("encryption at rest", () => {
     await ok(["--home", t.home, "save", "--goal", "saved on the laptop"], t.opts());
     await ok(["--home", drive, "save", "--goal", "saved on the drive"], t.withPass());
 
+    // Without the drive's passphrase the sync says which store needs one, and which setting gives it.
+    const locked = await run(["--home", t.home, "sync", usb], t.opts());
+    expect(locked.code).toBe(1);
+    expect(locked.stderr).toBe(`mindsave: The sync peer ${join(drive, "mindsave.db")} is encrypted; set MINDSAVE_PEER_PASSPHRASE (or MINDSAVE_PASSPHRASE, when it is the same) or run on a terminal.\n`);
     // From the laptop (plain) with the drive as peer, and back from the drive with the laptop as peer.
     const first = await okJson(["--home", t.home, "sync", usb], t.opts({ MINDSAVE_PEER_PASSPHRASE: PASS }));
     expect(first.pulled.snapshots.added).toBe(1);

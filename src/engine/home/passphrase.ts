@@ -30,7 +30,10 @@ export function canPrompt(): boolean {
 export async function askPassphrase(req: PassphraseRequest): Promise<string> {
   const env = fromEnv(req);
   if (env !== undefined) return env;
-  if (!canPrompt()) throw new UserError(NEEDS_PASSPHRASE);
+  if (!canPrompt()) {
+    // A sync peer's passphrase may differ from this store's: say which store, and which setting.
+    throw new UserError(req.peer ? `The sync peer ${req.store} is encrypted; set MINDSAVE_PEER_PASSPHRASE (or MINDSAVE_PASSPHRASE, when it is the same) or run on a terminal.` : NEEDS_PASSPHRASE);
+  }
   const p = normalize(await readHidden(`Passphrase for ${req.store}: `));
   if (!p) throw new UserError("No passphrase given; nothing was opened.");
   return p;
