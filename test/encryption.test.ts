@@ -77,6 +77,8 @@ describe("encryption at rest", () => {
     await ok(["--home", t.home, "fail", `${canary}-approach`, "--reason", `${canary} reason`], t.withPass());
     expect((await ok(["--home", t.home, "recall", canary], t.withPass())).stdout).toContain(canary);
     expect(filesWith(t.home, canary)).toEqual([]);
+    // Each command let go of the file: no write-ahead log or shared memory is left beside it.
+    expect(readdirSync(t.home).filter((f) => /-(wal|shm)$/.test(f))).toEqual([]);
 
     // A plain peer with the canary (the control: there it is readable), merged in by a sync that
     // stops after its first transaction committed, so the change sits in the encrypted home's WAL.

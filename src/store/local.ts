@@ -145,6 +145,13 @@ class Connection {
   private writing = false;
   constructor(readonly db: Native) {}
 
+  /** Closes the connection, its prepared statements let go first (libSQL closes for real only once none is left). */
+  close(): void {
+    this.prepared.clear();
+    this.starred.clear();
+    this.db.close();
+  }
+
   /** A write transaction began (true) or ended (false) on this connection. */
   setWriting(on: boolean): void {
     this.writing = on;
@@ -271,7 +278,7 @@ class LocalClient {
   close(): void {
     this.closed = true;
     try {
-      if (this.conn.db.open) this.conn.db.close();
+      if (this.conn.db.open) this.conn.close();
     } catch {
       // nothing useful to do while tearing down
     }
@@ -309,7 +316,12 @@ function libsqlNative(Driver: typeof LibsqlDatabase, path: string, o: { encrypti
     get inTransaction() {
       return db.inTransaction;
     },
-    close: () => db.close(),
+    // Its statements, no longer referenced, are collected now: then the file is let go of, and the
+    // last connection's WAL and shared-memory files are removed as SQLite does on close.
+    close: () => {
+      db.close();
+      Bun.gc(true);
+    },
   };
 }
 
