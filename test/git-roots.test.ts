@@ -5,9 +5,9 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { headCommit, rootCommitOf } from "../src/engine/projects/git-roots.ts";
-import { gitCommonDir, gitRootCommit } from "../src/engine/projects/workspace.ts";
-import { git, gitRepo, laptop, ok, tempDir } from "./helpers.ts";
+import { headCommit, rootCommitsOf } from "../src/engine/projects/git-roots.ts";
+import { gitCommonDir, gitRootCommits } from "../src/engine/projects/workspace.ts";
+import { git, gitRepo, laptop, ok, okJson, tempDir } from "./helpers.ts";
 
 const head = (root: string) => headCommit(root, gitCommonDir(root)!);
 
@@ -53,20 +53,20 @@ describe("the root commit remembered by HEAD commit", () => {
     const repo = gitRepo(join(tempDir(), "repo"));
     const home = tempDir();
     let asked = 0;
-    const ask = () => (asked++, gitRootCommit(repo));
+    const ask = () => (asked++, gitRootCommits(repo));
     const common = gitCommonDir(repo);
-    const first = rootCommitOf(repo, common, home, ask);
-    expect(first).toBe(git(repo, "rev-list", "--max-parents=0", "HEAD"));
-    expect(rootCommitOf(repo, common, home, ask)).toBe(first);
+    const first = rootCommitsOf(repo, common, home, ask);
+    expect(first).toEqual([git(repo, "rev-list", "--max-parents=0", "HEAD")]);
+    expect(rootCommitsOf(repo, common, home, ask)).toEqual(first!);
     expect(asked).toBe(1);
     expect(JSON.parse(readFileSync(join(home, "git-roots.json"), "utf8"))).toEqual({ [git(repo, "rev-parse", "HEAD")]: first });
     writeFileSync(join(repo, "c.txt"), "c\n");
     git(repo, "add", "-A");
     git(repo, "commit", "-q", "-m", "next");
-    expect(rootCommitOf(repo, common, home, ask)).toBe(first);
+    expect(rootCommitsOf(repo, common, home, ask)).toEqual(first!);
     expect(asked).toBe(2);
     const gone = join(tempDir(), "no-such-home");
-    expect(rootCommitOf(repo, common, gone, ask)).toBe(first);
+    expect(rootCommitsOf(repo, common, gone, ask)).toEqual(first!);
     expect(asked).toBe(3);
     expect(existsSync(gone)).toBe(false);
   });
@@ -89,3 +89,32 @@ describe("the root commit remembered by HEAD commit", () => {
     expect(readdirSync(join(pc.home, ".mindsave"))).toContain("git-roots.json");
   });
 });
+
+describe("a checkout with several root commits", () => {
+  test("merging another history whose root sorts first keeps the project: its snapshots load and new ones join them", async () => {
+    const pc = laptop("merged-roots");
+    const repo = gitRepo(join(tempDir(), "repo"));
+    const opts = { cwd: repo, env: pc.env };
+    await ok(["save", "--goal", "before the merge", "--state", "s", "--next", "n"], opts);
+    const original = git(repo, "rev-list", "--max-parents=0", "HEAD");
+    // Another history whose root commit sorts before this one's (found by trying commit messages:
+    // the dates are pinned, so the same one every run).
+    git(repo, "checkout", "-q", "--orphan", "vendored");
+    let other = "";
+    for (let i = 0; i < 64 && !(other && other < original); i++) {
+      git(repo, "commit", "-q", "--allow-empty", "-m", `vendored history ${i}`);
+      other = git(repo, "rev-parse", "HEAD");
+      if (other > original) git(repo, "update-ref", "-d", "refs/heads/vendored");
+    }
+    expect(other < original).toBe(true);
+    git(repo, "checkout", "-q", "main");
+    git(repo, "merge", "-q", "--allow-unrelated-histories", "-m", "merge vendored", "vendored");
+    expect(git(repo, "rev-list", "--max-parents=0", "HEAD").split("\n").sort()).toEqual([other, original].sort());
+    expect((await ok(["load"], opts)).stdout).toContain("goal: before the merge");
+    await ok(["save", "--goal", "after the merge", "--state", "s", "--next", "n"], opts);
+    const list = await okJson(["snapshots", "list", "--json"], opts);
+    expect(list.snapshots.map((x: { goal: string }) => x.goal).sort()).toEqual(["after the merge", "before the merge"]);
+    expect((await okJson(["projects", "list", "--json"], opts)).projects).toHaveLength(1);
+  });
+});
+

@@ -10,7 +10,7 @@ import { freeProjectName } from "./projects/names.ts";
 import { openStore } from "./home/encryption.ts";
 import { backupStore } from "./home/backups.ts";
 import { redactDeep } from "./snapshots/redact.ts";
-import { SCHEMA_VERSION, type Store, type ProjectRecord, type StoreWriter, type Queries } from "../store/store.ts";
+import { SCHEMA_VERSION, type Store, type ProjectRecord, type RootRecord, type StoreWriter, type Queries } from "../store/store.ts";
 import { UserError } from "../errors.ts";
 
 export interface SessionOptions {
@@ -196,14 +196,24 @@ export class Session {
    * Finds the project for a workspace: first by this host's recorded root at this path (compared
    * canonically), then among projects of the same identity that are not already checked out
    * elsewhere on this host. When more than one could be meant, the choice is said, never silent.
+   * A checkout with several root commits is looked for under each (its identity first): merging
+   * another history may have added a smaller root than the one its project was made with.
    */
   private async findProject(q: Queries, ws: Workspace): Promise<{ project: ProjectRecord; note?: string } | null> {
     const onHost = await q.rootsOnHost(this.host.id);
     for (const root of onHost.filter((r) => samePath(r.path, ws.root))) {
       const p = await this.follow(q, await q.getProject(root.project_id));
-      if (p && p.identity === ws.identity) return { project: p };
+      if (p && ws.identities.includes(p.identity)) return { project: p };
     }
-    const candidates = await q.projectsByIdentity(ws.identity);
+    for (const identity of ws.identities) {
+      const found = await this.findByIdentity(q, ws, identity, onHost);
+      if (found) return found;
+    }
+    return null;
+  }
+
+  private async findByIdentity(q: Queries, ws: Workspace, identity: string, onHost: RootRecord[]): Promise<{ project: ProjectRecord } | null> {
+    const candidates = await q.projectsByIdentity(identity);
     const free: { project: ProjectRecord; score: number }[] = [];
     for (const project of candidates) {
       const here = onHost.filter((r) => r.project_id === project.id && !samePath(r.path, ws.root));
@@ -213,7 +223,7 @@ export class Session {
         if (!existsSync(r.path)) continue; // moved away: the old root is stale
         const sameRepo = ws.gitCommonDir !== null && gitCommonDir(r.path) === ws.gitCommonDir;
         if (sameRepo) score += 4; // a worktree of a checkout we know: same project
-        else if (resolveWorkspace(r.path, { override: r.path, create: false, env: this.env, home: this.rootsCache })?.identity === ws.identity) taken = true;
+        else if (resolveWorkspace(r.path, { override: r.path, create: false, env: this.env, home: this.rootsCache })?.identities.includes(identity)) taken = true;
       }
       if (taken && score === 0) continue;
       if (ws.remote && project.remote === ws.remote) score += 2;
@@ -275,7 +285,7 @@ export class Session {
     const ctx = await this.project({ create: false });
     if (ctx) return ctx;
     const ws = this.workspace(false);
-    const kin = ws ? await this.store.projectsByIdentity(ws.identity) : [];
+    const kin = ws ? (await Promise.all(ws.identities.map((i) => this.store.projectsByIdentity(i)))).flat() : [];
     if (kin.length) {
       const p = kin[0];
       const root = await this.rootOnThisHost(this.store, p.id);

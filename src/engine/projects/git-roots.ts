@@ -57,10 +57,10 @@ export function headCommit(root: string, commonDir: string): string | null {
 }
 
 /**
- * The root commit of the checkout at `root` (shared git directory `commonDir`): remembered in
- * `cacheDir` (a writable home; null: nothing is kept) by HEAD commit, else `ask` (running git) says.
+ * The root commits of the checkout at `root` (shared git directory `commonDir`), sorted: remembered
+ * in `cacheDir` (a writable home; null: nothing is kept) by HEAD commit, else `ask` (running git) says.
  */
-export function rootCommitOf(root: string, commonDir: string | null, cacheDir: string | null, ask: () => string | null): string | null {
+export function rootCommitsOf(root: string, commonDir: string | null, cacheDir: string | null, ask: () => string[] | null): string[] | null {
   const head = commonDir && cacheDir ? headCommit(root, commonDir) : null;
   if (!head || !cacheDir || !existsSync(cacheDir)) return ask();
   const file = join(cacheDir, CACHE_FILE);
@@ -72,11 +72,11 @@ export function rootCommitOf(root: string, commonDir: string | null, cacheDir: s
     // none yet, or unreadable: it is made again
   }
   const hit = known[head];
-  if (typeof hit === "string" && COMMIT.test(hit)) return hit;
+  if (Array.isArray(hit) && hit.length && hit.every((c) => typeof c === "string" && COMMIT.test(c))) return hit as string[];
   const found = ask();
-  if (!found) return null;
+  if (!found?.length) return null;
   try {
-    const kept = Object.entries(known).filter(([k, v]) => k !== head && typeof v === "string").slice(-(KEEP - 1));
+    const kept = Object.entries(known).filter(([k, v]) => k !== head && Array.isArray(v)).slice(-(KEEP - 1));
     writeFileAtomic(file, JSON.stringify(Object.fromEntries([...kept, [head, found]])) + "\n");
   } catch {
     // a read-only home: git is asked again next time

@@ -119,7 +119,7 @@ export async function attachProject(session: Session, key: string): Promise<{ pr
   if (!ws) throw new UserError("This folder has no project identity yet (no git history, no .mindsave/project.json); save a snapshot here first.");
   const target = (await session.pinProject(key)).project;
   return session.write(async (w) => {
-    if (target.identity !== ws.identity) {
+    if (!ws.identities.includes(target.identity)) {
       throw new UserError(`Project ${target.name} has a different history than this checkout (${ws.identity} here); \`mindsave projects link ${target.id}\` merges two projects instead.`);
     }
     const onHost = (await w.rootsOnHost(session.host.id)).filter((r) => samePath(r.path, ws.root));

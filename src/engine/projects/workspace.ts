@@ -10,7 +10,7 @@ import { localHomeDir } from "../home/home.ts";
 import { newId } from "../ids.ts";
 import { UserError } from "../../errors.ts";
 import { isDir, writeFileAtomic } from "../../lib/fs.ts";
-import { rootCommitOf } from "./git-roots.ts";
+import { rootCommitsOf } from "./git-roots.ts";
 
 export const MARKERS = [
   "package.json", ".claude", "AGENTS.md", "CLAUDE.md", "Cargo.toml", "go.mod", "pyproject.toml",
@@ -25,6 +25,11 @@ export interface Workspace {
   name: string;
   /** `git:<root commit>` or `file:<id>`. */
   identity: string;
+  /**
+   * Every identity the checkout may have been known by, `identity` first: a history merged from
+   * another root adds a root commit, and the smallest one (the identity) may then be the new one.
+   */
+  identities: string[];
   remote: string | null;
   /** The git directory shared by all worktrees of one clone, when in git. */
   gitCommonDir: string | null;
@@ -150,11 +155,16 @@ export function gitDiffStat(root: string | null): string {
 }
 
 /** Sorted so repositories with several root commits (merged histories) agree on every host. */
-export function gitRootCommit(root: string): string | null {
+export function gitRootCommits(root: string): string[] | null {
   const out = git(root, ["rev-list", "--max-parents=0", "HEAD"]);
   if (!out) return null;
   const commits = out.split(/\s+/).filter((c) => /^[0-9a-f]{40,64}$/.test(c)).sort();
-  return commits[0] ?? null;
+  return commits.length ? commits : null;
+}
+
+/** The root commit that names a checkout's project: the smallest of its root commits. */
+export function gitRootCommit(root: string): string | null {
+  return gitRootCommits(root)?.[0] ?? null;
 }
 
 export interface ProjectFile {
@@ -204,12 +214,12 @@ export function resolveWorkspace(start: string, opts: { override?: string; creat
   const { root } = found;
   const name = basename(root) || root;
   const commonDir = found.gitDir ? gitCommonDir(found.gitDir) : null;
-  const at = (identity: string) => workspace({ root, marker: found.marker, name, identity, gitCommonDir: commonDir }, found.gitDir);
+  const at = (identity: string, others: string[] = []) => workspace({ root, marker: found.marker, name, identity, identities: [identity, ...others], gitCommonDir: commonDir }, found.gitDir);
   const file = readProjectFile(root);
   if (file) return at(`file:${file.id}`);
   const gitDir = found.gitDir;
-  const commit = gitDir ? rootCommitOf(gitDir, commonDir, opts.home ?? null, () => gitRootCommit(gitDir)) : null;
-  if (commit) return at(`git:${commit}`);
+  const commits = gitDir ? rootCommitsOf(gitDir, commonDir, opts.home ?? null, () => gitRootCommits(gitDir)) : null;
+  if (commits) return at(`git:${commits[0]}`, commits.slice(1).map((c) => `git:${c}`));
   if (!opts.create) return null;
   // A folder whose .mindsave/ is a MindSave home (your home directory, a drive) is not a project:
   // writing project.json there would mix the two.
