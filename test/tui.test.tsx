@@ -230,6 +230,24 @@ describe("snapshot picker", () => {
     await h.until((x) => x.includes("Projects (1)"), "home");
   });
 
+  test("two snapshots of one name (two hosts, one day, met by a sync) are told apart by their id prefix", async () => {
+    const s = await store(["Fix login bug", "Write the changelog"]);
+    const ctx = (await s.session.project({ create: false }))!;
+    const seed = (await projectSnapshots(s.session, ctx.project.id)).find((x) => x.goal === "Fix login bug")!;
+    const twin = newId();
+    await s.session.write(async (w) => {
+      const full = (await w.getSnapshot(seed.id))!;
+      await w.insertSnapshot({ ...full, id: twin, goal: "Fix login bug on the other laptop", saved_host: "laptop-b", created_at: new Date(Date.parse(full.created_at) - 60_000).toISOString() });
+    });
+    const h = mount(s.session, { columns: 120 });
+    const f = await h.until((x) => x.includes("other laptop"), "both snapshots");
+    const row = (goal: RegExp) => f.split("\n").find((l) => goal.test(l)) ?? "";
+    expect(row(/other laptop/)).toContain(`id ${twin.slice(0, 8)}`);
+    expect(row(/Fix login bug(?! on the other)/)).toContain(`id ${seed.id.slice(0, 8)}`);
+    // A name no other row shares shows no id.
+    expect(row(/Write the changelog/)).not.toContain("id ");
+  });
+
   test("5,000 snapshots: only the visible rows are rendered and the end is one key away", async () => {
     const { session } = await store(["seed"]);
     const projectId = await bulk(session, 5000);

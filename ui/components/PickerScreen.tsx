@@ -37,6 +37,24 @@ interface Row {
   context?: string;
 }
 
+/**
+ * Rows whose name another row shares (two hosts saved it the same day, then a sync met them): each
+ * one's id prefix, the shortest from 8 characters that no other row's id starts with — what the
+ * CLI also takes to choose one.
+ */
+export function twinIds(rows: { id: string; name: string }[]): Map<string, string> {
+  const count = new Map<string, number>();
+  for (const r of rows) count.set(r.name, (count.get(r.name) ?? 0) + 1);
+  const out = new Map<string, string>();
+  for (const r of rows) {
+    if ((count.get(r.name) ?? 0) < 2) continue;
+    let n = 8;
+    while (n < r.id.length && rows.some((o) => o.id !== r.id && o.id.startsWith(r.id.slice(0, n)))) n++;
+    out.set(r.id, r.id.slice(0, n));
+  }
+  return out;
+}
+
 /** A search hit's context without the goal it starts with (the row shows the goal already). */
 function contextAfterGoal(context: string, goal: string): string {
   const plain = context.replace(/[«»]/g, "").replace(/^…/, "");
@@ -198,8 +216,10 @@ export function PickerScreen(props: {
   const only = editing === "tag" ? onlyCompletion(getTag(), all.data ?? []) : undefined;
   const tagHint = !known.length ? "  (no snapshot here has such a tag)"
     : `  tags here: #${known.join(" #")}${only ? `  (Enter keeps #${only})` : tagKey(getTag()) && known.length > 1 ? `  (Tab: #${known[0]})` : ""}`;
+  const twins = twinIds(rows);
   const line = (r: Row) => {
-    const goal = r.context ? `${r.goal} ${g.sep} ${contextAfterGoal(r.context, r.goal)}` : r.goal;
+    const twin = twins.get(r.id);
+    const goal = `${twin ? `id ${twin} ${g.sep} ` : ""}${r.context ? `${r.goal} ${g.sep} ${contextAfterGoal(r.context, r.goal)}` : r.goal}`;
     return r.tags?.length ? `${goal}  #${r.tags.join(" #")}` : goal;
   };
   const empty = all.error ? all.error.message : all.loading && !all.data ? "Loading…" : !narrowed ? "No snapshots in this project."
