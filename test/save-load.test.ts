@@ -247,6 +247,20 @@ describe("save and load", () => {
     expect(stats.count).toBe(0);
   });
 
+  test("sizes are UTF-8 bytes of everything stored, and the list's add up to the stats' total", async () => {
+    const t = setup();
+    await ok(["save", "--goal", "重构认证模块", "--constraint", "不要改接口", "--decision", "use 令牌", "--home", t.home], t.opts());
+    await ok(["save", "--goal", "second one", "--state", "état: à moitié", "--home", t.home], t.opts());
+    const list = (await okJson(["snapshots", "list", "--home", t.home], t.opts())).snapshots as { size: number }[];
+    const stats = await okJson(["snapshots", "stats", "--home", t.home], t.opts());
+    const columns = ["goal", "state", "next_action", "blocker", "active_files", "constraints", "decisions", "failure_graph", "compressed", "layer3"];
+    const rows = await sql(t.db, `SELECT ${columns.join(", ")} FROM snapshots WHERE deleted = 0`);
+    const stored = rows.reduce((n, r) => n + columns.reduce((m, c) => m + Buffer.byteLength(String(r[c] ?? ""), "utf8"), 0), 0);
+    expect(stats.bytes).toBe(stored);
+    expect(list.reduce((n, s) => n + s.size, 0)).toBe(stored);
+    expect(stats.layer1 + stats.layer2 + stats.layer3).toBe(stats.bytes);
+  });
+
   test("global options work before or after the command name, and MINDSAVE_HOME is honoured", async () => {
     const t = setup();
     await ok(["--home", t.home, "--json", "save", "--goal", "before"], t.opts());

@@ -12,6 +12,9 @@ import {
 import { CLOCK_AHEAD_KEY, type ClockAhead, compareHlc, readClockAhead } from "./hlc.ts";
 import { type ScanRow, scanRows, vacuum } from "./scan.ts";
 
+/** A text column's size in bytes (UTF-8): `length` of text counts characters. */
+const bytes = (column: string) => `length(CAST(${column} AS BLOB))`;
+
 /** A snapshot carries the tag (one parameter; case folded as SQLite folds it: ASCII). */
 const TAGGED = "EXISTS (SELECT 1 FROM json_each(tags) WHERE lower(json_each.value) = lower(?))";
 
@@ -260,9 +263,9 @@ export class Queries {
   }> {
     const rows = await this.rows(
       `SELECT count(*) AS n,
-         coalesce(sum(length(goal) + length(state) + length(next_action) + length(blocker) + length(active_files)), 0) AS l1,
-         coalesce(sum(length(constraints) + length(decisions) + length(failure_graph) + coalesce(length(compressed), 0)), 0) AS l2,
-         coalesce(sum(length(layer3)), 0) AS l3,
+         coalesce(sum(${bytes("goal")} + ${bytes("state")} + ${bytes("next_action")} + ${bytes("blocker")} + ${bytes("active_files")}), 0) AS l1,
+         coalesce(sum(${bytes("constraints")} + ${bytes("decisions")} + ${bytes("failure_graph")} + coalesce(${bytes("compressed")}, 0)), 0) AS l2,
+         coalesce(sum(${bytes("layer3")}), 0) AS l3,
          coalesce(sum(l1_tokens), 0) AS l1t, coalesce(sum(l2_tokens), 0) AS l2t,
          min(created_at) AS oldest, max(created_at) AS newest
        FROM snapshots WHERE project_id = ? AND deleted = 0`,

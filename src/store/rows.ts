@@ -84,7 +84,7 @@ export function toRetirement(r: Row): RetirementRecord {
 }
 
 export const SUMMARY_COLUMNS = `id, project_id, name, kind, status, created_at, goal, blocker, l1_tokens, l2_tokens, saved_host, tags,
-  length(CAST(goal || state || next_action || blocker || active_files || constraints || decisions || failure_graph || layer3 AS BLOB)) AS size,
+  length(CAST(goal || state || next_action || blocker || active_files || constraints || decisions || failure_graph || coalesce(compressed, '') || layer3 AS BLOB)) AS size,
   (constraints <> '[]' OR decisions <> '[]' OR failure_graph <> '{}') AS has_layer2,
   (layer3 <> '') AS has_layer3`;
 
