@@ -162,11 +162,6 @@ export function gitRootCommits(root: string): string[] | null {
   return commits.length ? commits : null;
 }
 
-/** The root commit that names a checkout's project: the smallest of its root commits. */
-export function gitRootCommit(root: string): string | null {
-  return gitRootCommits(root)?.[0] ?? null;
-}
-
 export interface ProjectFile {
   id: string;
   name?: string;
