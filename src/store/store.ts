@@ -10,7 +10,7 @@ import { SyncSide } from "./sync.ts";
 import { type Exec, str } from "./rows.ts";
 import { Queries } from "./queries.ts";
 import { StoreWriter } from "./writer.ts";
-import { headerBytes, loadDriver, openClient, readOnlyMode, storeFileKind, writable } from "./driver.ts";
+import { loadDriver, openClient, readOnlyMode, storeFileKind, writable } from "./driver.ts";
 import { StoreProblem, driverCodes, guarded, readOnlyProblem, storeProblem } from "./problems.ts";
 import { asBytes, inspectStore, integrityLines, salvage, textOf, type SalvagedTable } from "./salvage.ts";
 
@@ -125,9 +125,8 @@ export class Store extends Queries {
       } else if (!canWrite) {
         return checked;
       } else {
+        // (Either driver's close lets go of the file at once: leaving WAL below needs it to itself.)
         checked.close();
-        // Leaving WAL needs the file to itself: the checking connection must really be gone.
-        if ((opts.journalMode ?? "WAL") !== "WAL" && headerBytes(path, 20)[18] === 2) await Store.releaseClosedSoon();
       }
     } else if (kind === "empty" && !canWrite) {
       throw noStoreYet(path);
@@ -251,11 +250,9 @@ export class Store extends Queries {
     this.refuseForeign(own);
     const mode = opts.journalMode ?? "WAL";
     const journal = async () => str((await this.client.execute("PRAGMA journal_mode")).rows[0]?.[0]).toUpperCase();
-    // Changing the journal needs the file to itself: our own closed checking connection may linger
-    // until it is collected, so a few tries; with another process in it, keep the current one.
+    // Changing the journal needs the file to itself: with another process in it, keep the current one.
     let current = await journal();
-    for (let tries = 0; current !== mode && tries < 4; tries++) {
-      if (tries) await Store.releaseClosedSoon();
+    if (current !== mode) {
       await this.client.execute(`PRAGMA journal_mode = ${mode}`).catch(() => {});
       current = await journal();
     }
@@ -381,16 +378,6 @@ export class Store extends Queries {
     this.client.close();
   }
 
-  /** libSQL lets go of a closed client's files when it is collected: before a store file is renamed or removed (Windows refuses both while it is open), now. */
-  static releaseClosed(): void {
-    Bun.gc(true);
-  }
-
-  /** releaseClosed after the current task, when the driver has let go of the closed client's statements too. */
-  static async releaseClosedSoon(): Promise<void> {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    Bun.gc(true);
-  }
 }
 
 function noStoreYet(path: string): StoreProblem {

@@ -122,7 +122,6 @@ async function convert(home: Home, source: Store, key: string | null, opts: Conv
     if (!(await source.checkpoint())) throw busy("its write-ahead log is in use");
     await source.closeAsync();
     open = false;
-    Store.releaseClosed();
     if (existsSync(db + "-wal") && statSync(db + "-wal").size > 0) throw busy("its write-ahead log is not empty");
     if (existsSync(db + "-journal") && statSync(db + "-journal").size > 0) throw busy("it has a journal");
     backup = backupName(db, now(opts));

@@ -5,7 +5,6 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { UserError } from "../../errors.ts";
-import { Store } from "../../store/store.ts";
 import { DRIVE_MARKER, journalModeFor, prepareHome, resolveHome } from "./home.ts";
 import { openStore } from "./encryption.ts";
 
@@ -40,7 +39,6 @@ export async function ejectHome(opts: { home?: string; env?: NodeJS.ProcessEnv }
     }
   } finally {
     await store.closeAsync();
-    Store.releaseClosed();
   }
   const left = ["-wal", "-journal"].map((s) => db + s).filter((p) => bytes(p) > 0);
   if (left.length) {

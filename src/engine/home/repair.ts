@@ -79,7 +79,6 @@ export async function repairHome(opts: RepairOptions = {}): Promise<RepairResult
     } finally {
       await copy.closeAsync();
     }
-    Store.releaseClosed();
   } catch (e) {
     removeStore(fresh);
     throw e;
