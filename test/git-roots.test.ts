@@ -3,11 +3,11 @@
 // every layout, anything unusual must go to git, and the CLI must keep asking git only once per
 // new HEAD. Real repositories, real git.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { headCommit, rootCommitsOf } from "../src/engine/projects/git-roots.ts";
 import { gitCommonDir, gitRootCommits } from "../src/engine/projects/workspace.ts";
-import { git, gitRepo, laptop, ok, okJson, tempDir } from "./helpers.ts";
+import { git, gitProbePath, gitRepo, laptop, ok, okJson, tempDir } from "./helpers.ts";
 
 const head = (root: string) => headCommit(root, gitCommonDir(root)!);
 
@@ -73,14 +73,10 @@ describe("the root commit remembered by HEAD commit", () => {
 
   test("through the CLI: a new checkout asks git once, later commands in it never", async () => {
     // A `git` first on PATH that notes every rev-list, then runs the real one.
-    const bin = join(tempDir(), "bin");
     const log = join(tempDir(), "rev-list.log");
-    mkdirSync(bin);
-    writeFileSync(join(bin, "git"), `#!/bin/sh\ncase "$*" in *rev-list*) echo x >> "${log}";; esac\nexec ${Bun.which("git")} "$@"\n`);
-    chmodSync(join(bin, "git"), 0o755);
     const pc = laptop("git-roots");
     const repo = gitRepo(join(tempDir(), "repo"));
-    const opts = { cwd: repo, env: { ...pc.env, PATH: `${bin}:${process.env.PATH}` } };
+    const opts = { cwd: repo, env: { ...pc.env, PATH: gitProbePath(`case "$*" in *rev-list*) echo x >> "${log}";; esac`) } };
     const asked = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).length : 0);
     await ok(["save", "--goal", "remembered root", "--state", "s", "--next", "n"], opts);
     expect(asked()).toBe(1);

@@ -1,5 +1,5 @@
 // Test helpers: temp dirs, git repos, and the real CLI run as a subprocess against real libSQL files.
-import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync, realpathSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { sourcesHash } from "../build.ts";
@@ -141,9 +141,9 @@ async function storeClient(dbPath: string) {
   return openClient(dbPath, { timeoutMs: 5000 });
 }
 
-/** Every row of every table, for "the store is exactly as it was" checks. */
-export async function dumpStore(dbPath: string): Promise<string> {
-  const c = await storeClient(dbPath);
+/** Every row of every table, for "the store is exactly as it was" checks; `via`: read through that client instead (left open). */
+export async function dumpStore(dbPath: string, via?: Pick<import("@libsql/client").Client, "execute">): Promise<string> {
+  const c = via ?? await storeClient(dbPath);
   try {
     const tables = (await c.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'snapshot_search%' ORDER BY name")).rows.map((r) => String(r.name));
     const out: string[] = [];
@@ -153,8 +153,20 @@ export async function dumpStore(dbPath: string): Promise<string> {
     }
     return out.join("\n");
   } finally {
-    c.close();
+    if (!via) (c as unknown as { close(): void }).close();
   }
+}
+
+/**
+ * A PATH whose first `git` is a script that runs `shell` (lines of sh; `$PPID` is the MindSave
+ * process that ran git) and then the real git: to see what MindSave asks git, and with what.
+ */
+export function gitProbePath(shell: string): string {
+  const bin = join(tempDir(), "bin");
+  mkdirSync(bin);
+  writeFileSync(join(bin, "git"), `#!/bin/sh\n${shell}\nexec ${Bun.which("git")} "$@"\n`);
+  chmodSync(join(bin, "git"), 0o755);
+  return `${bin}:${process.env.PATH}`;
 }
 
 export async function sql(dbPath: string, statement: string, args: unknown[] = []): Promise<Record<string, unknown>[]> {

@@ -3,25 +3,15 @@
 // environment its parent MindSave process was exec'd with, from /proc, and its own, then runs the
 // real git): the parent's shows whether it restarted, its own that nothing leaks to children.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { gitRepo, laptop, ok, tempDir } from "./helpers.ts";
+import { gitProbePath, gitRepo, laptop, ok, tempDir } from "./helpers.ts";
 
 const realGit = Bun.which("git");
 const linux = process.platform === "linux" && existsSync("/proc/self/environ");
 
 /** A PATH whose `git` records the environments into `probes`, then runs the real one. */
-function probingPath(probes: string): string {
-  const bin = join(tempDir(), "bin");
-  mkdirSync(bin);
-  writeFileSync(join(bin, "git"), `#!/bin/sh
-tr '\\0' '\\n' < /proc/$PPID/environ > "${probes}/parent.$$"
-env > "${probes}/own.$$"
-exec ${realGit} "$@"
-`);
-  chmodSync(join(bin, "git"), 0o755);
-  return `${bin}:${process.env.PATH}`;
-}
+const probingPath = (probes: string) => gitProbePath(`tr '\\0' '\\n' < /proc/$PPID/environ > "${probes}/parent.$$"\nenv > "${probes}/own.$$"`);
 
 /** Every environment the probe recorded, of the parent or its own, as lists of NAME=VALUE lines. */
 function recorded(probes: string, kind: "parent" | "own"): string[][] {
