@@ -2,9 +2,10 @@
 // present/changed on this host), the plan, Layer 2 with the failure graph, Layer 3 only on request.
 // Actions: load (prints the restore block on exit), copy it (OSC 52), mark completed, delete,
 // verify, and retire the selected constraint or decision (Tab selects one).
-import { useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useLayoutEffect, useMemo, useState } from "react";
 import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.ts";
+import { useAction } from "../hooks/useAction.ts";
 import {
   deleteById, restoreById, setStatusById, snapshotById, verifyById, type FileCheck,
 } from "../../src/engine/snapshots/catalog.ts";
@@ -86,21 +87,10 @@ export function SnapshotScreen(props: {
   useLayoutEffect(() => reveal(getSel()), [layouts, visible]);
 
   // While an action runs (mark completed, delete, copy), keys wait for its outcome.
-  const busy = useRef(false);
-  const act = async (what: () => Promise<string | void>) => {
-    busy.current = true;
-    try {
-      const msg = await what();
-      if (msg) setStatus(msg);
-    } catch (e) {
-      setStatus((e as Error).message);
-    } finally {
-      busy.current = false;
-      handOn();
-    }
-  };
+  const action = useAction(setStatus);
+  const act = action.run;
 
-  const handOn = useKeys((input, key) => {
+  action.release(useKeys((input, key) => {
     const s = data.data?.snapshot;
     if (!s) {
       if (input === "q" || key.escape) props.onBack(false);
@@ -164,7 +154,7 @@ export function SnapshotScreen(props: {
       setStatus(question("Delete ", s.name, "? y to delete, any other key to keep it.", props.width, theme.g.ellipsis));
     } else if (input === "f") props.onFailures(s.project_id, data.data?.project);
     else if (input === "q" || key.escape) props.onBack(false);
-  }, { isActive: props.active, ready: !!data.data || !!data.error, wait: () => busy.current });
+  }, { isActive: props.active, ready: !!data.data || !!data.error, wait: action.busy }));
 
   const s = data.data?.snapshot;
   const title = s ? `${fit(data.data!.project, Math.max(8, Math.floor(props.width / 3)), theme.g.ellipsis)} ${theme.g.sep} ${s.name}` : "Snapshot";
