@@ -1,0 +1,83 @@
+// Recall within a project walks the project's snapshots newest first and stops at the limit
+// (issue 14): its hits must be exactly the newest matching ones, whatever order the snapshots were
+// written in (imports and syncs write old snapshots late), for long and short terms, tags and every
+// project. The reference here reads the rows with plain SQL and filters them in JS.
+import { describe, expect, test } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { childEnv, gitRepo, laptop, sql, tempDir } from "./helpers.ts";
+import { Session } from "../src/engine/session.ts";
+import { saveSnapshot } from "../src/engine/snapshots/save.ts";
+import { fromFields } from "../src/engine/snapshots/input.ts";
+import { search } from "../src/engine/snapshots/recall.ts";
+
+// Words only the Layer 3 bodies hold: "common" in most snapshots, "rare" in a few, "xq" short.
+const WORDS = ["common", "common", "common", "rare", "xq", "mixedword"];
+const DAY = 24 * 60 * 60 * 1000;
+
+describe("recall in a project", () => {
+  test("the hits are the newest matching snapshots of the project, in order, for any write order", async () => {
+    const base = tempDir("mindsave-recall-order-");
+    const pc = laptop("recall-laptop", base);
+    const home = join(base, "home");
+    mkdirSync(home);
+    const repos = [gitRepo(join(base, "shop")), gitRepo(join(base, "blog"))];
+    // Seeded: 70 snapshots spread over two projects, written in a shuffled time order.
+    const plan = fc.sample(fc.record({
+      repo: fc.integer({ min: 0, max: 1 }),
+      day: fc.integer({ min: 0, max: 400 }),
+      words: fc.subarray(WORDS, { minLength: 0, maxLength: 4 }),
+      tag: fc.constantFrom("alpha", "beta"),
+    }), { seed: 14, numRuns: 70 });
+    const start = Date.UTC(2025, 0, 1);
+    for (const [r, repo] of repos.entries()) {
+      const session = await Session.open({ home, cwd: repo, env: childEnv(pc.env) }, { write: true });
+      try {
+        for (const [i, p] of plan.entries()) {
+          if (p.repo !== r) continue;
+          const body = `## Notes\nentry ${i}: ${p.words.map((w) => (i % 2 ? w.toUpperCase() : w)).join(" and ")}\n`;
+          await saveSnapshot(session, {
+            input: fromFields({ goal: `task ${i}`, state: "working", next_action: "go on", tags: [p.tag] }, body),
+            createdAt: new Date(start + p.day * DAY + i * 1000),
+            noCleanup: true,
+          });
+        }
+      } finally {
+        await session.close();
+      }
+    }
+
+    const db = join(home, "mindsave.db");
+    const rows = await sql(db, "SELECT id, project_id, created_at, layer3, tags FROM snapshots WHERE deleted = 0");
+    const projects = [...new Set(rows.map((r) => String(r.project_id)))];
+    expect(projects).toHaveLength(2);
+    const expected = (projectId: string | null, terms: string[], limit: number, tag?: string) => rows
+      .filter((r) => projectId === null || r.project_id === projectId)
+      .filter((r) => terms.every((t) => String(r.layer3).toLowerCase().includes(t.toLowerCase())))
+      .filter((r) => tag === undefined || (JSON.parse(String(r.tags)) as string[]).includes(tag))
+      .sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1))
+      .slice(0, limit)
+      .map((r) => r.id);
+
+    const session = await Session.open({ home, cwd: repos[0], env: childEnv(pc.env) });
+    try {
+      const cases: [string[], number, string?][] = [
+        [["common"], 5], [["common"], 50], [["rare"], 5], [["xq"], 5], [["common", "xq"], 5],
+        [["rare", "xq", "mixedword"], 50], [["common"], 5, "beta"], [["xq"], 50, "alpha"], [["nothing-like-it"], 5],
+      ];
+      let nonEmpty = 0;
+      for (const projectId of [...projects, null]) {
+        for (const [terms, limit, tag] of cases) {
+          const want = expected(projectId, terms, limit, tag);
+          const got = (await search(session, projectId, terms, limit, tag)).hits.map((h) => h.id);
+          expect({ projectId, terms, tag, got }).toEqual({ projectId, terms, tag, got: want });
+          if (want.length) nonEmpty++;
+        }
+      }
+      expect(nonEmpty).toBeGreaterThan(15);
+    } finally {
+      await session.close();
+    }
+  });
+});
