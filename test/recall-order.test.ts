@@ -49,13 +49,14 @@ describe("recall in a project", () => {
     }
 
     const db = join(home, "mindsave.db");
-    const rows = await sql(db, "SELECT id, project_id, created_at, layer3, tags FROM snapshots WHERE deleted = 0");
-    const projects = [...new Set(rows.map((r) => String(r.project_id)))];
+    const rows = (await sql(db, "SELECT id, project_id, created_at, layer3, tags FROM snapshots WHERE deleted = 0"))
+      .map((r) => ({ id: String(r.id), project_id: String(r.project_id), created_at: String(r.created_at), layer3: String(r.layer3), tags: JSON.parse(String(r.tags)) as string[] }));
+    const projects = [...new Set(rows.map((r) => r.project_id))];
     expect(projects).toHaveLength(2);
     const expected = (projectId: string | null, terms: string[], limit: number, tag?: string) => rows
       .filter((r) => projectId === null || r.project_id === projectId)
-      .filter((r) => terms.every((t) => String(r.layer3).toLowerCase().includes(t.toLowerCase())))
-      .filter((r) => tag === undefined || (JSON.parse(String(r.tags)) as string[]).includes(tag))
+      .filter((r) => terms.every((t) => r.layer3.toLowerCase().includes(t.toLowerCase())))
+      .filter((r) => tag === undefined || r.tags.includes(tag))
       .sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1))
       .slice(0, limit)
       .map((r) => r.id);
