@@ -159,4 +159,12 @@ describe("shape", () => {
     const long = [...SRC, ...UI].filter((f) => !DATA.has(rel(f))).map((f) => [rel(f), read(f).split("\n").length] as const).filter(([, n]) => n > 400);
     expect(long).toEqual([]);
   });
+
+  // A restore block or an export must come out the same on every host: what sorts people's text
+  // names its locale (lib/text.ts compareText); the host's default locale is never used.
+  test("no order depends on the host's locale: no localeCompare, and every Intl.Collator names its locale", () => {
+    const bare = [...SRC, ...UI].flatMap((f) => [...read(f).matchAll(/\.localeCompare\(|new Intl\.Collator\(\s*(?:undefined|\))/g)].map(() => rel(f)));
+    expect(bare).toEqual([]);
+    expect(read(join(REPO, "src", "lib", "text.ts"))).toContain('new Intl.Collator("en")');
+  });
 });

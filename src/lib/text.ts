@@ -11,6 +11,17 @@ const segmenter = () => (graphemeSegmenter ??= new Intl.Segmenter(undefined, { g
  * Printable ASCII: one column and one cluster per character, so no segmenting is needed (a list of
  * 2,000 snapshots measures ~10,000 strings, almost all of them ASCII).
  */
+/**
+ * Orders people's text (failure items, project names) the same way on every host: English
+ * collation, never the machine's default locale, so a restore block or an export is identical
+ * wherever it is made.
+ */
+let englishCollator: Intl.Collator | null = null;
+export const compareText = (a: string, b: string): number => (englishCollator ??= new Intl.Collator("en")).compare(a, b);
+
+/** Orders ids and ISO timestamps by their characters: no locale, no collation. */
+export const compareCodes = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 const ASCII = /^[\x20-\x7e]*$/;
 
 /** Control characters (C0 but tab and newline, DEL, C1) and lone surrogates: a terminal would act on them or show "�". */

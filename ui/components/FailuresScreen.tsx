@@ -10,7 +10,7 @@ import { effectiveConfidence, failuresFor, recordFailure, type FailureRecord } f
 import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
 import { useListNavigation } from "../hooks/useListNavigation.ts";
-import { age, fit, pad, width } from "../../src/lib/text.ts";
+import { age, compareCodes, fit, pad, width } from "../../src/lib/text.ts";
 import { Frame, statusHeight } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 
@@ -42,7 +42,7 @@ function focusable(f: Form): FieldName[] {
 
 function sorted(list: FailureRecord[], sort: Sort): FailureRecord[] {
   return [...list].sort((a, b) =>
-    sort === "repeats" ? b.repeat_count - a.repeat_count || b.last_seen.localeCompare(a.last_seen) : b.last_seen.localeCompare(a.last_seen) || b.repeat_count - a.repeat_count);
+    sort === "repeats" ? b.repeat_count - a.repeat_count || compareCodes(b.last_seen, a.last_seen) : compareCodes(b.last_seen, a.last_seen) || b.repeat_count - a.repeat_count);
 }
 
 const isToggle = (input: string, key: Key) => input === " " || key.leftArrow || key.rightArrow;

@@ -7,6 +7,7 @@ import { toolTarget } from "./transcript.ts";
 import { redact, redactHead } from "../snapshots/redact.ts";
 import { stripControl } from "../snapshots/input-limits.ts";
 import type { FailureGraphEntry } from "../../store/store.ts";
+import { compareCodes } from "../../lib/text.ts";
 
 /** A tool call that failed in this session, counted by its tool and target. */
 export interface FailureTally {
@@ -77,13 +78,13 @@ export function withNote(s: HookSignal, sessionId: string | null | undefined, no
   if (!sessionId) return s;
   const sessions = { ...(s.sessions ?? {}) };
   sessions[sessionId] = { ...change({ ...(sessions[sessionId] ?? { seen: now.toISOString() }) }), seen: now.toISOString() };
-  const newest = Object.entries(sessions).sort((a, b) => b[1].seen.localeCompare(a[1].seen)).slice(0, KEEP_SESSIONS);
+  const newest = Object.entries(sessions).sort((a, b) => compareCodes(b[1].seen, a[1].seen)).slice(0, KEEP_SESSIONS);
   return { ...s, sessions: Object.fromEntries(newest) };
 }
 
 /** The model of the session seen most recently (a /clear or a recovered session may not name one). */
 export function latestModel(s: HookSignal): string | undefined {
-  return Object.values(s.sessions ?? {}).filter((n) => n.model).sort((a, b) => b.seen.localeCompare(a.seen))[0]?.model;
+  return Object.values(s.sessions ?? {}).filter((n) => n.model).sort((a, b) => compareCodes(b.seen, a.seen))[0]?.model;
 }
 
 const clip = (text: string) => redactHead(text.replace(/\s+/g, " ").trim(), ITEM_CHARS);

@@ -6,6 +6,7 @@ import { derivedId } from "../ids.ts";
 import { redactDeep } from "../snapshots/redact.ts";
 import { UserError } from "../../errors.ts";
 import type { FailureGraphEntry, FailureRank, FailureRecord, StoreWriter } from "../../store/store.ts";
+import { compareCodes, compareText } from "../../lib/text.ts";
 
 export type Confidence = "high" | "medium" | "low";
 export type RejectedBy = "user" | "system";
@@ -202,10 +203,6 @@ export function toGraphEntry(f: FailureRecord, now: Date): FailureGraphEntry {
   };
 }
 
-/** What `localeCompare` does (the default locale's collation), with one collator made on first use. */
-let collator: Intl.Collator | null = null;
-const collate = (a: string, b: string) => (collator ??= new Intl.Collator()).compare(a, b);
-
 /**
  * `failures` in failurePriority's order, each weight computed once and compared as numbers: a
  * restore block sorts every failure of a project and the global ones at each load.
@@ -217,7 +214,7 @@ export function sortFailures<T extends FailureRank>(failures: T[], now: Date): T
     const a = failures[i];
     const b = failures[j];
     return weight[j] - weight[i] || b.repeat_count - a.repeat_count ||
-      collate(b.last_seen, a.last_seen) || collate(a.item, b.item);
+      compareCodes(b.last_seen, a.last_seen) || compareText(a.item, b.item);
   });
   return order.map((i) => failures[i]);
 }
@@ -227,7 +224,7 @@ export function failurePriority(a: FailureRecord, b: FailureRecord, now: Date): 
   return (
     failureWeight(b, now) - failureWeight(a, now) ||
     b.repeat_count - a.repeat_count ||
-    collate(b.last_seen, a.last_seen) ||
-    collate(a.item, b.item)
+    compareCodes(b.last_seen, a.last_seen) ||
+    compareText(a.item, b.item)
   );
 }

@@ -19,6 +19,7 @@ import { failureFileStem, INDEX_MAX, instant, isObj, sameInstant, SEED_DIR, unsl
 import { FIELD_ALIASES } from "./seed-read-snapshots.ts";
 import { toolCallFromLine, toolKey } from "./seed-read-tool-logs.ts";
 import { memoryFiles, MEMORY_FILES } from "./seed-memory.ts";
+import { compareCodes, compareText } from "../../lib/text.ts";
 
 /** The front matter of an exported snapshot: the spec's template, plus what only MindSave keeps. */
 export function exportedSnapshotFile(s: SnapshotRecord): string {
@@ -60,7 +61,7 @@ function uniqueFileNames(records: SnapshotRecord[], warnings: string[]): Snapsho
   const renamed = new Map<string, string>();
   for (const group of groups.values()) {
     if (group.length < 2) continue;
-    const [, ...later] = [...group].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+    const [, ...later] = [...group].sort((a, b) => compareCodes(a.created_at, b.created_at) || compareCodes(a.id, b.id));
     for (const r of later) renamed.set(r.id, `${r.name}-${r.id.slice(-8)}`);
     warnings.push(`${group.length} snapshots share the name ${group[0].name} (saved on different hosts); the later ones are exported as ${later.map((r) => renamed.get(r.id)).join(", ")}.`);
   }
@@ -151,7 +152,7 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
       }
       if (!byItem.has(normaliseItem(item))) byItem.set(normaliseItem(item), stem);
     }
-    for (const f of failures.filter((x) => x.scope === scope).sort((a, b) => a.item.localeCompare(b.item))) {
+    for (const f of failures.filter((x) => x.scope === scope).sort((a, b) => compareText(a.item, b.item))) {
       let stem = byItem.get(normaliseItem(f.item));
       if (!stem) {
         const base = failureFileStem(f.item);

@@ -6,7 +6,7 @@ import { derivedId } from "../ids.ts";
 import { redact } from "../snapshots/redact.ts";
 import { stripControl, FIELD_MAX } from "../snapshots/input-limits.ts";
 import { normaliseItem } from "../failures/graph.ts";
-import { age, utcMinute } from "../../lib/text.ts";
+import { age, compareCodes, utcMinute } from "../../lib/text.ts";
 import type { Session } from "../session.ts";
 import type { FactConfidence, FactRecord } from "../../store/store.ts";
 
@@ -42,7 +42,7 @@ const RANK: Record<FactConfidence, number> = { high: 3, medium: 2, low: 1 };
 
 /** Fresh facts in the order the block keeps them: most sure, then most recently confirmed. */
 export function freshFacts(facts: FactRecord[], now: Date): FactRecord[] {
-  return facts.filter((f) => isFresh(f, now)).sort((a, b) => RANK[b.confidence] - RANK[a.confidence] || b.confirmed_at.localeCompare(a.confirmed_at) || a.id.localeCompare(b.id));
+  return facts.filter((f) => isFresh(f, now)).sort((a, b) => RANK[b.confidence] - RANK[a.confidence] || compareCodes(b.confirmed_at, a.confirmed_at) || compareCodes(a.id, b.id));
 }
 
 /** "until 2026-11-26 05:49 UTC", or "with no expiry": what a command says of a fact it wrote. */

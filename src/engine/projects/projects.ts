@@ -8,6 +8,7 @@ import { freeProjectName } from "./names.ts";
 import { samePath } from "./paths.ts";
 import type { Session } from "../session.ts";
 import type { ProjectRecord, StoreWriter } from "../../store/store.ts";
+import { compareCodes, compareText } from "../../lib/text.ts";
 
 export interface ProjectView {
   id: string;
@@ -42,7 +43,7 @@ export async function listProjects(session: Session): Promise<ProjectView[]> {
       current: current?.project.id === p.id,
     });
   }
-  return out.sort((a, b) => Number(b.current) - Number(a.current) || (b.newest ?? "").localeCompare(a.newest ?? "") || a.name.localeCompare(b.name));
+  return out.sort((a, b) => Number(b.current) - Number(a.current) || compareCodes(b.newest ?? "", a.newest ?? "") || compareText(a.name, b.name));
 }
 
 async function moveFailures(w: StoreWriter, from: string, to: string): Promise<number> {
