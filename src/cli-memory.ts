@@ -23,13 +23,13 @@ export function addMemoryCommands(program: Command): void {
   rules
     .command("edit")
     .description("Replace rule N's text")
-    .argument("<n>", "the rule's number in `rules list`")
+    .argument("<rule>", "the rule's number in `rules list`, or a piece of its text")
     .argument("<text...>", "the new text")
     .action(lazy(() => import("./commands/rules.ts").then((m) => ({ run: m.edit }))));
   rules
     .command("remove")
     .description("Remove rule N")
-    .argument("<n>", "the rule's number in `rules list`")
+    .argument("<rule>", "the rule's number in `rules list`, or a piece of its text")
     .action(lazy(() => import("./commands/rules.ts").then((m) => ({ run: m.remove }))));
 
   program
@@ -57,13 +57,13 @@ export function addMemoryCommands(program: Command): void {
   facts
     .command("renew")
     .description("Confirm fact N again: stated now, for its time to live (or --ttl)")
-    .argument("<n>", "the fact's number in `facts`")
+    .argument("<fact>", "the fact's number in `facts`, or a piece of its text")
     .option("--ttl <span>", "a new time to live")
     .action(lazy(() => import("./commands/facts.ts").then((m) => ({ run: m.renew }))));
   facts
     .command("drop")
     .description("Remove fact N")
-    .argument("<n>", "the fact's number in `facts`")
+    .argument("<fact>", "the fact's number in `facts`, or a piece of its text")
     .action(lazy(() => import("./commands/facts.ts").then((m) => ({ run: m.drop }))));
 
   const plan = program

@@ -401,7 +401,9 @@ describe("mindsave mcp finds the project the way the client means it", () => {
     expect(diff.structuredContent.lines).toContain("  next_action: \"wire it\" → \"load test\"");
     expect(diff.structuredContent.lines.some((l: string) => /^ {2}retired constraint: no new dependencies \(by ada \(mindsave-test\), /.test(l))).toBe(true);
     const bad = await call(server, "rules", { ...ws, action: "remove" });
-    expect([bad.isError, text(bad)]).toEqual([true, "rules remove needs the rule's number."]);
+    expect([bad.isError, text(bad)]).toEqual([true, "rules remove needs the rule's number or a piece of its text."]);
+    const removed = await call(server, "rules", { ...ws, action: "remove", number: "PUSH to main" });
+    expect(removed.structuredContent.rules).toEqual([]);
   });
 });
 

@@ -62,7 +62,27 @@ describe("standing rules", () => {
     expect(list.rules.map((r: any) => [r.number, r.scope, r.text])).toEqual([[1, "global", "Answer in English even when asked in Chinese"], [2, "project", "Never push to main; open a pull request"]]);
     await p.ok(["rules", "remove", "2"]);
     expect(await load(p)).not.toContain("Never push to main");
-    expect((await p.cli(["rules", "remove", "9"])).stderr).toContain("There is no rule \"9\"; give a number from 1 to 1");
+    expect((await p.cli(["rules", "remove", "9"])).stderr).toContain("There is no rule number 9; give a number from 1 to 1 or a piece of its text");
+  });
+
+  test("a piece of a rule's text names it after the numbers moved (a global rule arrived); one that fits two is refused, nothing written", async () => {
+    const p = project();
+    await p.ok(["rules", "add", "Never push to main; open a pull request"]);
+    await p.ok(["rules", "add", "Run the linter before a commit"]);
+    expect((await p.json(["rules", "list"])).rules.map((r: any) => [r.number, r.text])).toEqual([[1, "Never push to main; open a pull request"], [2, "Run the linter before a commit"]]);
+    // Another host's global rule (as a sync brings it) goes first: "1" now names that one.
+    await p.ok(["rules", "add", "--scope", "global", "Answer in English"]);
+    const edited = await p.json(["rules", "edit", "LINTER", "Run the linter and the tests before a commit"]);
+    expect(edited.edited).toMatchObject({ number: 3, text: "Run the linter and the tests before a commit", scope: "project" });
+    expect((await p.ok(["rules", "remove", "push to main"])).stdout).toBe("Removed project rule: Never push to main; open a pull request\n");
+    expect((await p.json(["rules", "list"])).rules.map((r: any) => r.text)).toEqual(["Answer in English", "Run the linter and the tests before a commit"]);
+
+    const before = await dumpStore(p.db);
+    const amb = await p.cli(["rules", "remove", "e"]);
+    expect([amb.code, amb.stderr]).toEqual([1, "mindsave: \"e\" matches 2 items: 1. Answer in English; 2. Run the linter and the tests before a commit. Give its number or more of its text.\n"]);
+    const none = await p.cli(["rules", "remove", "deploy on Fridays"]);
+    expect([none.code, none.stderr]).toEqual([1, "mindsave: No rule says \"deploy on Fridays\"; see `mindsave rules list` for the list.\n"]);
+    expect(await dumpStore(p.db)).toBe(before);
   });
 });
 
@@ -125,7 +145,7 @@ describe("retire", () => {
     const before = await dumpStore(p.db);
     const amb = await p.cli(["retire", "postgres"]);
     expect(amb.code).toBe(1);
-    expect(amb.stderr).toContain("\"postgres\" matches 2 items: 1. [constraint] use postgres for orders; 2. [constraint] use postgres for users. Give its number instead.");
+    expect(amb.stderr).toContain("\"postgres\" matches 2 items: 1. [constraint] use postgres for orders; 2. [constraint] use postgres for users. Give its number or more of its text.");
     const none = await p.cli(["retire", "mysql"]);
     expect(none.stderr).toContain("No constraint or decision says \"mysql\"");
     expect(await dumpStore(p.db)).toBe(before);
@@ -159,6 +179,11 @@ describe("facts", () => {
     expect(await load(p)).toContain("the replica lags 2 minutes");
     await p.ok(["facts", "drop", "1"]);
     expect(await load(p)).not.toContain("the replica lags 2 minutes");
+    // By a piece of its text: renew answers with the fact's number in the list.
+    await p.ok(["fact", "the replica lags 2 minutes", "--ttl", "2h"]);
+    expect((await p.json(["facts", "renew", "replica", "--ttl", "1d"])).renewed).toMatchObject({ number: 1, text: "the replica lags 2 minutes" });
+    expect((await p.ok(["facts", "drop", "STAGING db"])).stdout).toBe("Dropped the fact: staging DB is read-only until Friday\n");
+    expect((await p.json(["facts"])).facts.map((f: any) => f.text)).toEqual(["the replica lags 2 minutes"]);
     const bad = await p.cli(["fact", "x", "--ttl", "soon"]);
     expect([bad.code, bad.stderr.trim()]).toEqual([1, "mindsave: --ttl must be like 30m, 12h, 3d or 2w (at most 10 years), or never; not \"soon\"."]);
   });

@@ -33,7 +33,8 @@ export async function list(opts: { stale?: boolean }, _a: string[], g: GlobalOpt
 export async function renew(opts: { ttl?: string }, args: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, true, async (session) => {
     const f = await renewFact(session, args[0], opts.ttl);
-    if (g.json) printJson({ renewed: shown(f, Number(args[0]), session.now()) });
+    const number = (await factsHere(session)).findIndex((x) => x.id === f.id) + 1;
+    if (g.json) printJson({ renewed: shown(f, number, session.now()) });
     else print(`Renewed: ${f.text} (${factExpiry(f)}).`);
     return 0;
   });

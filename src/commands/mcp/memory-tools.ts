@@ -25,7 +25,7 @@ export function registerMemoryTools(server: McpServer, withSession: WithSession,
     inputSchema: {
       action: z.enum(["list", "add", "edit", "remove"]).optional().describe("What to do (default list: the rules that apply here, numbered)."),
       text: z.string().optional().describe("add/edit: the rule, one line, e.g. 'Never push to main'."),
-      number: number("edit/remove: the rule's number in the list."),
+      number: number("edit/remove: the rule's number in the list, or a piece of its text (which stays right if the list changed since you read it)."),
       scope: z.enum(["project", "global"]).optional().describe("add: project (default) or global."),
       workspace,
     },
@@ -34,7 +34,7 @@ export function registerMemoryTools(server: McpServer, withSession: WithSession,
   }, (a) => withSession(a.action !== undefined && a.action !== "list", async (session) => {
     const n = a.number === undefined ? "" : String(a.number);
     if ((a.action === "add" || a.action === "edit") && !a.text?.trim()) throw new UserError(`rules ${a.action} needs text.`);
-    if ((a.action === "edit" || a.action === "remove") && !n) throw new UserError(`rules ${a.action} needs the rule's number.`);
+    if ((a.action === "edit" || a.action === "remove") && !n) throw new UserError(`rules ${a.action} needs the rule's number or a piece of its text.`);
     if (a.action === "add") await addRule(session, a.text!, parseScope(a.scope));
     else if (a.action === "edit") await editRule(session, n, a.text!);
     else if (a.action === "remove") await removeRule(session, n);
@@ -64,7 +64,7 @@ export function registerMemoryTools(server: McpServer, withSession: WithSession,
     description: "The facts here, fresh and expired, numbered. action: list (default; stale: true for the expired only), renew (number, optional ttl), drop (number).",
     inputSchema: {
       action: z.enum(["list", "renew", "drop"]).optional().describe("What to do (default list: every fact, numbered)."),
-      number: number("renew/drop: the fact's number in the list."),
+      number: number("renew/drop: the fact's number in the list, or a piece of its text (which stays right if the list changed since you read it)."),
       ttl: z.string().optional().describe("renew: a new time to live (30m, 12h, 3d, 2w or never)."),
       stale: z.boolean().optional().describe("list: true for only the expired facts, to renew or drop."),
       workspace,
@@ -73,7 +73,7 @@ export function registerMemoryTools(server: McpServer, withSession: WithSession,
     annotations: SAVES,
   }, (a) => withSession(a.action === "renew" || a.action === "drop", async (session) => {
     const n = a.number === undefined ? "" : String(a.number);
-    if ((a.action === "renew" || a.action === "drop") && !n) throw new UserError(`facts ${a.action} needs the fact's number.`);
+    if ((a.action === "renew" || a.action === "drop") && !n) throw new UserError(`facts ${a.action} needs the fact's number or a piece of its text.`);
     if (a.action === "renew") await renewFact(session, n, a.ttl);
     else if (a.action === "drop") await dropFact(session, n);
     const now = session.now();

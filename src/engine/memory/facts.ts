@@ -6,6 +6,7 @@ import { derivedId } from "../ids.ts";
 import { redact } from "../snapshots/redact.ts";
 import { stripControl, FIELD_MAX } from "../snapshots/input-limits.ts";
 import { normaliseItem } from "../failures/graph.ts";
+import { chooseItem } from "./choose.ts";
 import { age, compareCodes, utcMinute } from "../../lib/text.ts";
 import type { Session } from "../session.ts";
 import type { FactConfidence, FactRecord } from "../../store/store.ts";
@@ -91,18 +92,14 @@ export async function addFact(session: Session, text: string, o: FactOptions = {
   });
 }
 
-async function factByNumber(session: Session, n: string): Promise<FactRecord> {
-  const facts = await factsHere(session);
-  const i = Number(n);
-  if (!/^\d+$/.test(n.trim()) || i < 1 || i > facts.length) {
-    throw new UserError(facts.length ? `There is no fact ${JSON.stringify(n)}; give a number from 1 to ${facts.length} (\`mindsave facts\`).` : "There are no facts here yet; state one with `mindsave fact \"…\" --ttl 3d`.");
-  }
-  return facts[i - 1];
+/** The fact `key` names here: its number in `facts` or a piece of its text. */
+async function factByKey(session: Session, key: string): Promise<FactRecord> {
+  return chooseItem(await factsHere(session), key, { what: "fact", list: "mindsave facts", text: (f) => f.text, empty: "There are no facts here yet; state one with `mindsave fact \"…\" --ttl 3d`." });
 }
 
 /** Confirms a fact again: stated now, with its old time to live (or the one given). */
 export async function renewFact(session: Session, n: string, ttl?: string): Promise<FactRecord> {
-  const f = await factByNumber(session, n);
+  const f = await factByKey(session, n);
   const now = session.now();
   const before = f.expires_at ? Date.parse(f.expires_at) - Date.parse(f.confirmed_at) : null;
   const span = ttl !== undefined ? parseTtl(ttl) : before;
@@ -112,7 +109,7 @@ export async function renewFact(session: Session, n: string, ttl?: string): Prom
 }
 
 export async function dropFact(session: Session, n: string): Promise<FactRecord> {
-  const f = await factByNumber(session, n);
+  const f = await factByKey(session, n);
   await session.write((w) => w.tombstone("facts", f.id));
   return f;
 }

@@ -7,6 +7,7 @@ import { derivedId } from "../ids.ts";
 import { normaliseItem } from "../failures/graph.ts";
 import { redact } from "../snapshots/redact.ts";
 import { stripControl } from "../snapshots/input-limits.ts";
+import { chooseItem } from "./choose.ts";
 import { extendedSnapshot } from "../snapshots/select.ts";
 import { writtenConstraints } from "../snapshots/layers.ts";
 import type { Session } from "../session.ts";
@@ -48,23 +49,9 @@ export async function retireCandidates(session: Session): Promise<{ candidates: 
   return { candidates, retired, projectId: ctx.project.id };
 }
 
-/** One candidate by number, exact text, or a piece of text that names exactly one. */
+/** A candidate or a retired item by number or text (memory/choose.ts). */
 function pick<T extends { kind: RetireKind; text: string }>(items: T[], key: string, what: string, list: string): T {
-  const k = key.trim();
-  if (/^\d+$/.test(k)) {
-    const n = Number(k);
-    if (n >= 1 && n <= items.length) return items[n - 1];
-    throw new UserError(items.length ? `There is no ${what} number ${k}; give a number from 1 to ${items.length} (see \`${list}\`).` : `There is nothing to choose here (see \`${list}\`).`);
-  }
-  const norm = normaliseItem(k);
-  const exact = items.filter((c) => normaliseItem(c.text) === norm);
-  if (exact.length === 1) return exact[0];
-  const partial = exact.length ? exact : items.filter((c) => normaliseItem(c.text).includes(norm));
-  if (partial.length === 1) return partial[0];
-  if (partial.length > 1) {
-    throw new UserError(`${JSON.stringify(k)} matches ${partial.length} items: ${partial.map((c) => `${items.indexOf(c) + 1}. [${c.kind}] ${c.text}`).join("; ")}. Give its number instead.`);
-  }
-  throw new UserError(`No ${what} says ${JSON.stringify(k)}; see \`${list}\` for the list.`);
+  return chooseItem(items, key, { what, list, text: (c) => c.text, label: (c) => `[${c.kind}] ${c.text}`, empty: `There is nothing to choose here (see \`${list}\`).` });
 }
 
 export async function retire(session: Session, key: string, opts: { reason?: string; by?: string } = {}): Promise<RetirementRecord> {

@@ -7,6 +7,7 @@ import { redact } from "../snapshots/redact.ts";
 import { stripControl, FIELD_MAX } from "../snapshots/input-limits.ts";
 import { countTokens, loadTokenizer } from "../snapshots/tokens.ts";
 import { normaliseItem } from "../failures/graph.ts";
+import { chooseItem } from "./choose.ts";
 import type { Session } from "../session.ts";
 import type { Queries, RuleRecord } from "../../store/store.ts";
 
@@ -104,23 +105,21 @@ export async function addRule(session: Session, text: string, scope: RuleScope):
   return { rule: here.rules.find((r) => r.id === id)!, rules: here.rules, tokens: here.tokens };
 }
 
-async function ruleByNumber(session: Session, n: string): Promise<{ rule: RuleRecord; rules: RuleRecord[] }> {
+/** The rule `key` names here: its number in `rules list` or a piece of its text. */
+async function ruleByKey(session: Session, key: string): Promise<{ rule: RuleRecord; rules: RuleRecord[] }> {
   const { rules } = await rulesHere(session);
-  const i = Number(n);
-  if (!/^\d+$/.test(n.trim()) || i < 1 || i > rules.length) {
-    throw new UserError(rules.length ? `There is no rule ${JSON.stringify(n)}; give a number from 1 to ${rules.length} (\`mindsave rules list\`).` : "There are no rules here yet; add one with `mindsave rules add \"…\"`.");
-  }
-  return { rule: rules[i - 1], rules };
+  const rule = chooseItem(rules, key, { what: "rule", list: "mindsave rules list", text: (r) => r.text, empty: "There are no rules here yet; add one with `mindsave rules add \"…\"`." });
+  return { rule, rules };
 }
 
 export async function removeRule(session: Session, n: string): Promise<RuleRecord> {
-  const { rule } = await ruleByNumber(session, n);
+  const { rule } = await ruleByKey(session, n);
   await session.write((w) => w.tombstone("rules", rule.id));
   return rule;
 }
 
 export async function editRule(session: Session, n: string, text: string): Promise<RuleRecord> {
-  const { rule } = await ruleByNumber(session, n);
+  const { rule } = await ruleByKey(session, n);
   const clean = cleanRule(text);
   const edited = { ...rule, text: clean };
   await session.write(async (w) => {
