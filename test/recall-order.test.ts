@@ -73,6 +73,12 @@ describe("recall in a project", () => {
           const want = expected(projectId, terms, limit, tag);
           const got = (await search(session, projectId, terms, limit, tag)).hits.map((h) => h.id);
           expect({ projectId, terms, tag, got }).toEqual({ projectId, terms, tag, got: want });
+          // Both ways of searching a project: walking its index (any match counts as many), and
+          // joining the matches (no number of them does); the store picks one by the number of matches.
+          for (const manyMatches of [0, Number.MAX_SAFE_INTEGER]) {
+            const way = (await session.store.searchSnapshots(projectId, terms, limit, tag, manyMatches)).map((h) => h.id);
+            expect({ projectId, terms, tag, manyMatches, way }).toEqual({ projectId, terms, tag, manyMatches, way: want });
+          }
           if (want.length) nonEmpty++;
         }
       }
