@@ -129,20 +129,27 @@ function redactAssignment(text: string, regex: RegExp, flag: boolean, found: Fou
 const KEY_WORDS = ["pass", "pwd", "secret", "key", "token"];
 
 /**
- * Long texts `redact` returned lately. Redacting is idempotent (a redacted text has nothing more to
- * replace), so such a text comes back as it is without another scan: an import redacts each
- * Layer 3 when it reads the file and again when it saves the snapshot.
+ * SHA-256 digests of long texts `redact` returned lately. Redacting is idempotent (a redacted text
+ * has nothing more to replace), so such a text comes back as it is without another scan: an import
+ * redacts each Layer 3 when it reads the file and again when it saves the snapshot. Digests, not
+ * the texts: a long-lived set holding a text made it outlive the young-generation collections, so
+ * every Layer 3 an import read stayed in memory until a full one (~10 KB a snapshot; 344 → ~240 MB
+ * at 10,000, docs/benchmarks.md). A digest costs ~5 µs for 7 KB, a scan ~1 ms.
  */
 const redacted = new Set<string>();
 const REMEMBER_FROM = 512;
+// Of the UTF-16 code units, not UTF-8: UTF-8 turns every lone surrogate into U+FFFD, so two
+// different texts would share a digest.
+const digest = (s: string): string => new Bun.CryptoHasher("sha256").update(Buffer.from(s, "utf16le")).digest("base64");
 
 /** Replaces every secret the rules know in a text; everything else stays byte for byte. */
 export function redact(text: string): string {
-  if (text.length >= REMEMBER_FROM && redacted.has(text)) return text;
+  const key = text.length >= REMEMBER_FROM ? digest(text) : "";
+  if (key && redacted.has(key)) return text;
   const out = redactWith(text, undefined);
   if (out.length >= REMEMBER_FROM) {
     if (redacted.size >= 32) redacted.clear();
-    redacted.add(out);
+    redacted.add(out === text ? key : digest(out));
   }
   return out;
 }
