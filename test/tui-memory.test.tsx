@@ -2,12 +2,9 @@
 // store written through the engine: standing rules, the plan and retiring in the snapshot view,
 // facts that expire, the diff of two snapshots, and the picker's tag filter. All at 80×24.
 import { afterEach, describe, expect, test } from "bun:test";
-import { render } from "ink-testing-library";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { App, type Screen } from "../ui/app.tsx";
-import { UiContext, type UiContextValue } from "../ui/context.ts";
-import { makeTheme } from "../ui/theme.ts";
+import type { Screen } from "../ui/app.tsx";
 import { Session } from "../src/engine/session.ts";
 import { saveSnapshot } from "../src/engine/snapshots/save.ts";
 import { fromFields } from "../src/engine/snapshots/input.ts";
@@ -15,28 +12,13 @@ import { projectSnapshots, restoreById } from "../src/engine/snapshots/catalog.t
 import { addRule, rulesHere } from "../src/engine/memory/rules.ts";
 import { addFact, factsHere, isFresh } from "../src/engine/memory/facts.ts";
 import { retire, retireCandidates } from "../src/engine/memory/retire.ts";
-import { width } from "../src/lib/text.ts";
-import { gitRepo, tempDir } from "./helpers.ts";
+import { closeAll, KEY, mount as mountApp, openStore } from "./tui-harness.tsx";
 
-const KEY = { down: "\x1b[B", enter: "\r", esc: "\x1b", tab: "\t", shiftTab: "\x1b[Z", pgdn: "\x1b[6~" };
-const COLS = 80;
-const ROWS = 24;
-const open: { unmount: () => void; session: Session }[] = [];
-afterEach(() => {
-  while (open.length) {
-    const o = open.pop()!;
-    o.unmount();
-    o.session.close();
-  }
-});
+afterEach(closeAll);
 
 /** A project "webapp" with one snapshot per goal (each with a constraint and a decision). */
 async function store(goals: string[], extra: Record<string, unknown> = {}) {
-  const base = tempDir("mindsave-tui-memory-");
-  const repo = gitRepo(join(base, "webapp"), { "src/auth.ts": "export const a = 1;\n" });
-  const env = { ...process.env, HOME: join(base, "home"), MINDSAVE_HOST: "tui-host", MINDSAVE_HOST_NAME: "tui-host" };
-  mkdirSync(join(base, "store"));
-  const session = await Session.open({ home: join(base, "store"), cwd: repo, env }, { write: true });
+  const { base, repo, env, session } = await openStore("mindsave-tui-memory-");
   for (const goal of goals) {
     await saveSnapshot(session, { input: fromFields({ goal, state: `state of ${goal}`, next_action: `next for ${goal}`, constraints: ["no tailwind"], decisions: ["use polling"], ...extra }) });
   }
@@ -44,42 +26,8 @@ async function store(goals: string[], extra: Record<string, unknown> = {}) {
   return { base, repo, env, session, projectId };
 }
 
-interface Harness {
-  frame: () => string;
-  press: (...keys: string[]) => void;
-  until: (pred: (f: string) => boolean, what: string, ms?: number) => Promise<string>;
-}
-
-function mount(session: Session, initial?: Screen[], now = () => new Date()): Harness {
-  const value: UiContextValue = {
-    session, theme: makeTheme({ LANG: "en_US.UTF-8" }), now, exit: () => {}, writeTerminal: () => {},
-  };
-  const r = render(
-    <UiContext.Provider value={value}>
-      <App initial={initial} size={{ columns: COLS, rows: ROWS }} />
-    </UiContext.Provider>,
-  );
-  open.push({ unmount: r.unmount, session });
-  const frame = () => r.lastFrame() ?? "";
-  return {
-    frame,
-    press: (...keys) => keys.forEach((k) => r.stdin.write(k)),
-    // Waits for what the screen must show next, checked as renders happen, bounded; every frame
-    // shown must fit 80×24, Chinese text included.
-    until: async (pred, what, ms = 3000) => {
-      for (let i = 0; i < ms / 5; i++) {
-        const f = frame();
-        if (pred(f)) {
-          expect(f.split("\n").length).toBeLessThanOrEqual(ROWS);
-          for (const line of f.split("\n")) expect(width(line)).toBeLessThanOrEqual(COLS);
-          return f;
-        }
-        await new Promise((res) => setTimeout(res, 5));
-      }
-      throw new Error(`the screen never showed ${what}; last frame:\n${frame()}`);
-    },
-  };
-}
+/** The app at 80×24: every frame a test waits for must fit it, Chinese text included. */
+const mount = (session: Session, initial?: Screen[], now?: () => Date) => mountApp(session, { initial, now, columns: 80, rows: 24, fits: true });
 
 const picker = (projectId: string): Screen[] => [{ name: "home" }, { name: "picker", projectId, projectName: "webapp" }];
 
@@ -198,8 +146,8 @@ describe("facts screen", () => {
     await h.until((x) => x.includes("webapp · 1 snapshot"), "the picker");
     h.press("F");
     let f = await h.until((x) => x.includes("Facts · webapp + global · 2 · 1 expired"), "the facts");
-    expect(f).toMatch(/› ✓ CI is slow on Mondays +high project expires in/);
-    expect(f).toMatch(/✗ 预发布数据库只读 +medium project EXPIRED 60 min ago/);
+    expect(f).toMatch(/› ✓ CI is slow on Mondays +high +project +expires in/);
+    expect(f).toMatch(/✗ 预发布数据库只读 +medium +project +EXPIRED 60 min ago/);
     h.press("j", "r");
     await h.until((x) => x.includes('Renew "预发布数据库只读" as true now? y to renew'), "the question");
     h.press("y");

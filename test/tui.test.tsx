@@ -1,11 +1,8 @@
 // Component tests of every TUI screen and key with ink-testing-library, on a real temp store
 // written through the engine (no mocked data layer).
 import { afterEach, describe, expect, test } from "bun:test";
-import { render } from "ink-testing-library";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { App, type Screen } from "../ui/app.tsx";
-import { UiContext, type UiContextValue } from "../ui/context.ts";
 import { makeTheme } from "../ui/theme.ts";
 import { Session } from "../src/engine/session.ts";
 import { saveSnapshot } from "../src/engine/snapshots/save.ts";
@@ -21,65 +18,16 @@ import { nameCell } from "../ui/components/PickerScreen.tsx";
 import { fieldWindow } from "../ui/components/TextField.tsx";
 import { editField, field } from "../ui/hooks/textEdit.ts";
 import { gitRepo, tempDir } from "./helpers.ts";
+import { closeAll, KEY, mount, openStore } from "./tui-harness.tsx";
 
-const KEY = { up: "\x1b[A", down: "\x1b[B", enter: "\r", esc: "\x1b", pgdn: "\x1b[6~", pgup: "\x1b[5~", tab: "\t" };
-const open: { unmount: () => void; session: Session }[] = [];
-afterEach(() => {
-  while (open.length) {
-    const o = open.pop()!;
-    o.unmount();
-    o.session.close();
-  }
-});
+afterEach(closeAll);
 
 async function store(goals: string[], extra: { files?: Record<string, string> } = {}) {
-  const base = tempDir("mindsave-tui-");
-  const repo = gitRepo(join(base, "webapp"), { "src/auth.ts": "export const a = 1;\n", ...extra.files });
-  const env = { ...process.env, HOME: join(base, "home"), MINDSAVE_HOST: "tui-host", MINDSAVE_HOST_NAME: "tui-host" };
-  mkdirSync(join(base, "store"));
-  const session = await Session.open({ home: join(base, "store"), cwd: repo, env }, { write: true });
+  const { base, repo, env, session } = await openStore("mindsave-tui-", extra.files);
   for (const goal of goals) {
     await saveSnapshot(session, { input: fromFields({ goal, state: `state of ${goal}`, next_action: `next for ${goal}`, active_files: ["src/auth.ts", "src/gone.ts"], constraints: ["no tailwind"], decisions: ["use polling"] }, `### Completed Steps\n1. archive of ${goal}`) });
   }
   return { base, repo, env, session };
-}
-
-interface Harness {
-  frame: () => string;
-  press: (...keys: string[]) => void;
-  until: (pred: (f: string) => boolean, what: string, ms?: number) => Promise<string>;
-  exited: { called: boolean; output?: string };
-  terminal: string[];
-  session: Session;
-}
-
-function mount(session: Session, opts: { initial?: Screen[]; env?: NodeJS.ProcessEnv; columns?: number; rows?: number } = {}): Harness {
-  const exited: Harness["exited"] = { called: false };
-  const terminal: string[] = [];
-  const value: UiContextValue = {
-    session, theme: makeTheme(opts.env ?? { LANG: "en_US.UTF-8" }), now: () => new Date(),
-    exit: (output) => Object.assign(exited, { called: true, output }),
-    writeTerminal: (d) => terminal.push(d),
-  };
-  const r = render(
-    <UiContext.Provider value={value}>
-      <App initial={opts.initial} size={{ columns: opts.columns ?? 100, rows: opts.rows ?? 30 }} />
-    </UiContext.Provider>,
-  );
-  open.push({ unmount: r.unmount, session });
-  const frame = () => r.lastFrame() ?? "";
-  return {
-    frame, exited, terminal, session,
-    press: (...keys) => keys.forEach((k) => r.stdin.write(k)),
-    // Waits for what the screen must show next: a condition, checked as renders happen, bounded.
-    until: async (pred, what, ms = 2000) => {
-      for (let i = 0; i < ms / 5; i++) {
-        if (pred(frame())) return frame();
-        await new Promise((res) => setTimeout(res, 5));
-      }
-      throw new Error(`the screen never showed ${what}; last frame:\n${frame()}`);
-    },
-  };
 }
 
 /** Lone surrogates and U+FFFD: what a string cut in the middle of a character leaves behind. */

@@ -4,7 +4,7 @@
 // functions. Started inside a project, it opens on that project's snapshots (q: the project list).
 import React, { useEffect, useRef, useState } from "react";
 import { Box, Text, useInput, useWindowSize, type Key } from "ink";
-import { KeyRouterContext, ScreenIdContext, splitKeys, type KeyRouter, type KeyTarget } from "./hooks/useKeys.ts";
+import { escapeThenKey, KeyRouterContext, ScreenIdContext, splitKeys, type KeyRouter, type KeyTarget } from "./hooks/useKeys.ts";
 import { useRefState } from "./hooks/useRefState.ts";
 import { currentProject, projectSnapshots } from "../src/engine/snapshots/catalog.ts";
 import type { Session } from "../src/engine/session.ts";
@@ -69,16 +69,23 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
     flushing.current = true;
     try {
       while (queue.current.length) {
+        const stack = getStack();
+        const target = stack && !holding.current ? targets.current.get(String(stack[stack.length - 1].uid)) : undefined;
+        // The keys go nowhere yet: the stack is changing or the screen is still mounting.
+        if (!getHelp() && !target) return;
+        // Esc and a key in one read: two keys, told apart now that it is known whether a field takes them.
+        const both = escapeThenKey(queue.current[0][0], queue.current[0][1], typing.current && !getHelp());
+        if (both) {
+          queue.current.splice(0, 1, ...both);
+          continue;
+        }
         const [input, key] = queue.current[0];
         if (getHelp()) {
           queue.current.shift();
           if (input === "?" || key.escape || input === "q") setHelp(false);
           continue;
         }
-        const stack = getStack();
-        if (!stack || holding.current > 0) return;
-        const target = targets.current.get(String(stack[stack.length - 1].uid));
-        if (!target) return; // the screen is still mounting
+        if (!target) return;
         if (input === "?" && !typing.current) {
           queue.current.shift();
           setHelp(true);

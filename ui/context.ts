@@ -11,6 +11,11 @@ export interface UiContextValue {
   /** Writes an escape sequence to the terminal (OSC 52 clipboard). */
   writeTerminal: (data: string) => void;
   now: () => Date;
+  /**
+   * Calls `fn` every `ms` of the app's clock and returns what stops it: what makes ages and expiries
+   * shown on a screen follow the clock. Unset: real timers (a test moves its pinned clock and fires it).
+   */
+  every?: (ms: number, fn: () => void) => () => void;
 }
 
 export const UiContext = createContext<UiContextValue | null>(null);

@@ -12,8 +12,8 @@ import { useConfirm } from "../hooks/useConfirm.ts";
 import { useListNavigation } from "../hooks/useListNavigation.ts";
 import { useProjectSession } from "../hooks/useProjectSession.ts";
 import { useTick } from "../hooks/useTick.ts";
-import { fit, pad, width } from "../../src/lib/text.ts";
-import { Frame, question, statusHeight } from "./Frame.tsx";
+import { fit, pad, padEnd, width } from "../../src/lib/text.ts";
+import { Frame, nameRoom, question, statusHeight } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 
 export const FACTS_KEYS: HelpKeys = [
@@ -62,28 +62,52 @@ export function FactsScreen(props: { projectId: string | null; projectName?: str
   const g = theme.g;
   const t = now();
   const expired = facts.filter((f) => !isFresh(f, t)).length;
-  const whose = props.projectName ? `${fit(props.projectName, Math.max(8, w - 50), g.ellipsis)} + global` : props.projectId ? "project + global" : "global";
-  // The state is never cut: the text gives way.
-  const about = (f: (typeof facts)[number]) => `${f.confidence} ${f.scope} ${factState(f, t)}`;
-  const aboutW = Math.max(10, ...facts.slice(nav.offset, nav.offset + visible).map((f) => width(about(f))));
-  const textW = Math.max(10, w - 4 - 2 - aboutW);
+  const counts = `${facts.length}${expired ? ` ${g.sep} ${expired} expired` : ""}`;
+  // The counts are never cut: the project's name gives way.
+  const whose = props.projectName ? `${fit(props.projectName, nameRoom(w, g.sep, `Facts ${g.sep}  + global ${g.sep} ${counts}`), g.ellipsis)} + global` : props.projectId ? "project + global" : "global";
+  const shown = facts.slice(nav.offset, nav.offset + visible);
+  // Measured over every fact, not only those shown: the columns stay put while the list scrolls.
+  const cols = factColumns(facts.map((f) => [f.confidence, f.scope, factState(f, t)]), w);
   const hints = facts.length ? ["r renew", "x drop", "? keys", "q back"] : ["? keys", "q back"];
   return (
-    <Frame title={`Facts ${g.sep} ${whose} ${g.sep} ${facts.length}${expired ? ` ${g.sep} ${expired} expired` : ""}`} width={w} height={props.height} status={confirm.question ?? status} hints={hints}>
+    <Frame title={`Facts ${g.sep} ${whose} ${g.sep} ${counts}`} width={w} height={props.height} status={confirm.question ?? status} hints={hints}>
       <Text color={theme.c("muted")} wrap="truncate">Fresh facts are restored; expired ones never are until renewed.</Text>
-      <Text color={theme.c("muted")}>{`    ${pad("fact", textW)}  confidence, scope, state`}</Text>
+      <Text color={theme.c("muted")} wrap="truncate">{`    ${cols.row("fact", cols.heads)}`}</Text>
       {facts.length === 0 ? (
         <Text color={theme.c("muted")}>{fit(data.error ? data.error.message : data.loading ? "Loading…" : "No facts here. State one with: mindsave fact \"TEXT\" --ttl 3d", w, g.ellipsis)}</Text>
       ) : null}
-      {facts.slice(nav.offset, nav.offset + visible).map((f, i) => {
+      {shown.map((f, i) => {
         const sel = nav.offset + i === nav.selected;
         const fresh = isFresh(f, t);
         return (
           <Text key={f.id} inverse={sel} wrap="truncate" color={fresh ? undefined : theme.c("warn")}>
-            {sel ? g.pointer : " "} {fresh ? g.ok : g.bad} {pad(f.text, textW, g.ellipsis)}  {about(f)}
+            {sel ? g.pointer : " "} {fresh ? g.ok : g.bad} {cols.row(f.text, [f.confidence, f.scope, factState(f, t)], g.ellipsis)}
           </Text>
         );
       })}
     </Frame>
   );
+}
+
+/**
+ * The columns after a fact's text, each starting at the same display column on every row (wide
+ * characters count two): confidence, scope and state are never cut, the text gives way down to 10
+ * columns. When that would leave the text under 20, the heads are shortened instead of widening
+ * their columns ("conf." over "medium").
+ */
+export function factColumns(rows: string[][], cols: number) {
+  const widest = (i: number) => Math.max(0, ...rows.map((r) => width(r[i])));
+  // The pointer and the mark, two spaces after the text, one between the other columns.
+  const fixed = 4 + 2 + 1 + 1;
+  const textRoom = (heads: string[]) => cols - fixed - heads.reduce((sum, h, i) => sum + Math.max(width(h), widest(i)), 0);
+  const full = ["confidence", "scope", "state"];
+  const heads = textRoom(full) >= 20 ? full : ["conf.", "scope", "state"];
+  const colW = heads.map((h, i) => Math.max(width(h), widest(i)));
+  const textW = Math.max(10, textRoom(heads));
+  return {
+    heads,
+    /** The text padded to its column, then each column padded to its own (the last one not). */
+    row: (text: string, values: string[], ellipsis = "…") =>
+      `${pad(text, textW, ellipsis)}  ${padEnd(values[0], colW[0])} ${padEnd(values[1], colW[1])} ${values[2]}`,
+  };
 }

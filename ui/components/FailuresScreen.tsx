@@ -6,6 +6,7 @@ import { useKeys } from "../hooks/useKeys.ts";
 import { TextField } from "./TextField.tsx";
 import { useRefState } from "../hooks/useRefState.ts";
 import { editField, field, type Field } from "../hooks/textEdit.ts";
+import { AGES_EVERY_MS, useTick } from "../hooks/useTick.ts";
 import { effectiveConfidence, failuresFor, recordFailure, type FailureRecord } from "../../src/engine/failures/record.ts";
 import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
@@ -68,6 +69,8 @@ export function FailuresScreen(props: {
   const formHeight = form ? 8 : 0;
   const visible = Math.max(1, props.height - 4 - statusHeight(status, props.width) - formHeight);
   const nav = useListNavigation(rows.length, visible);
+  // Last seen ages and confidence (which decays with time) follow the clock while the graph is on top.
+  useTick(AGES_EVERY_MS, props.active);
 
   // While a save runs (and the list reloads), keys wait: none is typed into a closing form or acts on old rows.
   const saving = useRef(false);

@@ -48,11 +48,22 @@ export function question(lead: string, item: string, tail: string, cols: number,
   return `${lead}${fit(item, Math.max(8, cols - width(lead) - width(tail)), ellipsis)}${tail}`;
 }
 
+/** Columns the title keeps from the host at the right. */
+const TITLE_MARGIN = 12;
+
+/**
+ * How wide a name in a screen's title may be so the rest of the title (`rest`, its counts) is never
+ * cut: the name gives way first, down to 4 columns.
+ */
+export function nameRoom(cols: number, sep: string, rest: string): number {
+  return Math.max(4, cols - TITLE_MARGIN - width(`MindSave ${sep} ${rest}`));
+}
+
 export function Frame(props: { title: string; hints: string[]; more?: string[]; status?: string; width: number; height: number; children: React.ReactNode }) {
   const { session, theme } = useUi();
   const sep = theme.g.sep;
   const title = `MindSave ${sep} ${props.title}`;
-  const titleText = fit(title, Math.max(10, props.width - 12), theme.g.ellipsis);
+  const titleText = fit(title, Math.max(10, props.width - TITLE_MARGIN), theme.g.ellipsis);
   const room = props.width - width(titleText) - 2;
   const host = `host ${session.host.name}`;
   const home = `${session.home.reason === "portable" ? "drive" : "home"} `;

@@ -8,6 +8,7 @@ import { projectSnapshots } from "../../src/engine/snapshots/catalog.ts";
 import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
 import { useListNavigation } from "../hooks/useListNavigation.ts";
+import { AGES_EVERY_MS, useTick } from "../hooks/useTick.ts";
 import { age, fit, pad, width } from "../../src/lib/text.ts";
 import { Frame, statusHeight } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
@@ -36,6 +37,8 @@ export function HomeScreen(props: { width: number; height: number; active: boole
   // The current directory's project is preselected when the list arrives.
   const initial = Math.max(0, rows.findIndex((r) => r.current));
   const nav = useListNavigation(rows.length, visible, initial);
+  // The newest snapshot's age follows the clock while the list is on top.
+  useTick(AGES_EVERY_MS, props.active);
 
   // Back on top (from a project's snapshots, a sync): the list is read again, so a save made
   // meanwhile in a terminal shows in its count; keys wait for the new rows.

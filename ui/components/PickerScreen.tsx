@@ -1,7 +1,7 @@
 // The snapshot picker: newest first, `/` filters as you type with the same full-text search as
 // `mindsave recall`, `t` keeps only a tag's snapshots; only the visible rows are rendered, so 5,000
 // snapshots scroll instantly. Space marks two snapshots and `d` shows what changed between them.
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.ts";
 import { TextField } from "./TextField.tsx";
@@ -12,6 +12,7 @@ import { search } from "../../src/engine/snapshots/recall.ts";
 import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
 import { useListNavigation } from "../hooks/useListNavigation.ts";
+import { AGES_EVERY_MS, useTick } from "../hooks/useTick.ts";
 import { age, fit, fitMiddle, fitStart, pad, padEnd, width } from "../../src/lib/text.ts";
 import { Frame, statusHeight } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
@@ -125,6 +126,12 @@ export function PickerScreen(props: {
   const rows: Row[] = narrowed ? (result?.rows ?? []) : (all.data ?? []);
   const visible = Math.max(1, props.height - 5 - statusHeight(status ?? props.status, props.width));
   const nav = useListNavigation(rows.length, visible, 0, { resetKey: narrowed ? result : all.data });
+  // Ages ("54s", "3m") are worked out at each render: one every few seconds while on top, and one on any key.
+  const tick = useTick(AGES_EVERY_MS, props.active);
+  // The query and tag of the rows on screen: a key after Esc cleared the filter (in one read, "\x1bj")
+  // waits for the render that lists all the rows again, so it moves in those.
+  const shownFor = useRef({ query, tag: getTag() });
+  shownFor.current = { query, tag: getTag() };
   const answered = (q: string, t: string) => (!q.trim() && !tagKey(t)) || (filtered.data?.query === q && filtered.data?.tag === tagKey(t));
 
   const diff = () => {
@@ -148,6 +155,7 @@ export function PickerScreen(props: {
   };
 
   useKeys((input, key) => {
+    tick();
     const typing = getEditing();
     if (typing) {
       const get = typing === "query" ? getQueryField : getTagField;
@@ -194,7 +202,7 @@ export function PickerScreen(props: {
   }, {
     isActive: props.active, ready: !!all.data || !!all.error,
     // Moving or opening waits for the rows of what was typed (letters typed into the filter do not).
-    wait: (input, key) => !answered(getQuery(), getTag()) && !(getEditing() && !key.return && !key.tab && !key.upArrow && !key.downArrow && !key.pageUp && !key.pageDown),
+    wait: (input, key) => (!answered(getQuery(), getTag()) || shownFor.current.query !== getQuery() || shownFor.current.tag !== getTag()) && !(getEditing() && !key.return && !key.tab && !key.upArrow && !key.downArrow && !key.pageUp && !key.pageDown),
   });
 
   const w = props.width;

@@ -16,7 +16,7 @@ import { useListNavigation } from "../hooks/useListNavigation.ts";
 import { useProjectSession } from "../hooks/useProjectSession.ts";
 import { bar } from "../theme.ts";
 import { fit, pad } from "../../src/lib/text.ts";
-import { Frame, question, statusHeight } from "./Frame.tsx";
+import { Frame, nameRoom, question, statusHeight } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 
 export const RULES_KEYS: HelpKeys = [
@@ -110,7 +110,8 @@ export function RulesScreen(props: {
 
   const w = props.width;
   const g = theme.g;
-  const whose = props.projectName ? `${fit(props.projectName, Math.max(8, w - 50), g.ellipsis)} + global` : props.projectId ? "project + global" : "global";
+  // The count is never cut: the project's name gives way.
+  const whose = props.projectName ? `${fit(props.projectName, nameRoom(w, g.sep, `Standing rules ${g.sep}  + global ${g.sep} ${rules.length}`), g.ellipsis)} + global` : props.projectId ? "project + global" : "global";
   const over = tokens > RULES_BUDGET;
   const numW = String(Math.max(1, rules.length)).length + 2;
   const textW = Math.max(10, w - 2 - numW - 9);

@@ -16,7 +16,8 @@ import { layout, retiredOf, type Layout } from "./snapshotLayout.ts";
 import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
 import { useRefState } from "../hooks/useRefState.ts";
-import { fit } from "../../src/lib/text.ts";
+import { AGES_EVERY_MS, useTick } from "../hooks/useTick.ts";
+import { age, fit } from "../../src/lib/text.ts";
 import { Frame, question, statusHeight } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 
@@ -56,11 +57,14 @@ export function SnapshotScreen(props: {
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [data.data, verifyTick],
   );
+  // "saved … (3m ago)" follows the clock while on top: laid out again when the age it shows changes.
+  useTick(AGES_EVERY_MS, props.active);
+  const saved = data.data ? age(data.data.snapshot.created_at, now()) : "";
   // Both layouts (Layer 3 hidden and shown), so a key knows at once what the other one looks like.
   const layouts = useMemo(
     () => (data.data ? ([false, true] as const).map((l3) => layout(data.data!.snapshot, data.data!.failures, checks, data.data!.retired, l3, props.width - 2, theme, now())) : null),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [data.data, checks, props.width],
+    [data.data, checks, props.width, saved],
   );
   const current = (): Layout => layouts?.[getShowL3() ? 1 : 0] ?? { lines: [], layer3At: 0, layer3Lines: 0, items: [] };
   // The body: the frame's title and key line, the status line when there is one, and the scroll marker.

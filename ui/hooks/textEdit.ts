@@ -1,6 +1,7 @@
 // A one-line text being typed and where its cursor is. ←/→ move by what shows as one character
 // (a whole emoji, a CJK character, a letter with its accents), Home/End and Ctrl-A/Ctrl-E jump to
-// the ends; typing, Backspace and Delete act at the cursor.
+// the ends; typing, Backspace and Delete act at the cursor. Alt/Ctrl+←/→ (and Alt+b/f, what macOS
+// terminals send for Option+←/→) move by word, Alt+Backspace deletes the word before the cursor.
 import { graphemeBoundary, printable } from "../../src/lib/text.ts";
 
 export interface Field {
@@ -23,9 +24,36 @@ function step(text: string, at: number, dir: -1 | 1): number {
   return at >= text.length ? text.length : graphemeBoundary(text, at + 1, "up");
 }
 
+/** Alt+b/f, Alt or Ctrl+←/→, Alt+Backspace: the keys that work on a word. */
+export function isWordKey(input: string, key: EditKey): boolean {
+  if (key.meta && (input === "b" || input === "f" || key.backspace)) return true;
+  return !!(key.meta || key.ctrl) && !!(key.leftArrow || key.rightArrow);
+}
+
+/** Where the word before (`-1`) or after (`+1`) the cursor starts or ends: spaces are skipped, then the word. */
+function wordStep(text: string, at: number, dir: -1 | 1): number {
+  let i = at;
+  const space = (j: number) => /\s/.test(text[j] ?? "");
+  if (dir < 0) {
+    while (i > 0 && space(i - 1)) i--;
+    while (i > 0 && !space(i - 1)) i--;
+  } else {
+    while (i < text.length && space(i)) i++;
+    while (i < text.length && !space(i)) i++;
+  }
+  return graphemeBoundary(text, i, dir < 0 ? "down" : "up");
+}
+
 /** Applies one key to a field; null when the key is not an editing key (the screen may use it). */
 export function editField(f: Field, input: string, key: EditKey): Field | null {
   const at = Math.max(0, Math.min(f.text.length, f.cursor));
+  if (isWordKey(input, key)) {
+    if (key.backspace) {
+      const from = wordStep(f.text, at, -1);
+      return { text: f.text.slice(0, from) + f.text.slice(at), cursor: from };
+    }
+    return { ...f, cursor: wordStep(f.text, at, key.leftArrow || input === "b" ? -1 : 1) };
+  }
   if (key.leftArrow) return { ...f, cursor: step(f.text, at, -1) };
   if (key.rightArrow) return { ...f, cursor: step(f.text, at, 1) };
   if (key.home || (key.ctrl && input === "a")) return { ...f, cursor: 0 };

@@ -2,8 +2,11 @@
 // a fast typist, a paste) as one string such as "q\r"; screens want each key on its own, in order,
 // and a key that follows a screen change in the same burst belongs to the new screen: the app
 // routes every key (see app.tsx) and holds keys until the screen they are for can use them.
+// Esc and the key after it, typed fast, come in one read as "\x1bq", which ink reads as Alt+q:
+// no screen has an Alt key, so that is Esc, then q (`escapeThenKey`).
 import { createContext, useContext, useLayoutEffect, useRef } from "react";
 import { useInput, type Key } from "ink";
+import { isWordKey } from "./textEdit.ts";
 
 const NO_KEY: Key = {
   upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false,
@@ -21,6 +24,17 @@ export function splitKeys(input: string, key: Key): [string, Key][] {
     if (ch === "\x7f" || ch === "\b") return ["", { ...NO_KEY, backspace: true }];
     return [ch, { ...NO_KEY, shift: ch !== ch.toLowerCase() }];
   });
+}
+
+/**
+ * A key ink read with ESC in front of it (Alt+key): Esc, then the key, so Esc then q typed fast
+ * goes back, then acts on the screen it went back to. In a text field, the Alt keys macOS terminals
+ * send for Option+←/→ and Option+Backspace (Alt+b/f, Alt+←/→, Alt+Backspace) stay word keys. Null
+ * for any other key.
+ */
+export function escapeThenKey(input: string, key: Key, typing: boolean): [string, Key][] | null {
+  if (!key.meta || (typing && isWordKey(input, key))) return null;
+  return [["", { ...NO_KEY, escape: true }], [key.escape ? "" : input, { ...key, meta: false }]];
 }
 
 /** A screen's key handler as the router sees it: `wait` says a key must wait for data still loading. */
@@ -60,7 +74,9 @@ export function useKeys(handler: KeyHandler, opts: { isActive?: boolean; ready?:
     if (routed) router!.flush();
   });
   useInput((input, key) => {
-    for (const [i, k] of splitKeys(input, key)) target.current.handle(i, k);
+    for (const [i, k] of splitKeys(input, key)) {
+      for (const [i2, k2] of escapeThenKey(i, k, false) ?? [[i, k]]) target.current.handle(i2, k2);
+    }
   }, { isActive: !routed && (opts.isActive ?? true) });
   // For a screen whose `wait` just turned false outside a render: hand on the keys held for it.
   return () => router?.flush();

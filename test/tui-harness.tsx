@@ -1,0 +1,121 @@
+// What the TUI's component tests share: a real store in a temp dir with a git project "webapp",
+// the app rendered by ink-testing-library around it, keys, and a clock a test moves by hand.
+import { expect } from "bun:test";
+import { render } from "ink-testing-library";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { App, type Screen } from "../ui/app.tsx";
+import { UiContext, type UiContextValue } from "../ui/context.ts";
+import { makeTheme } from "../ui/theme.ts";
+import { Session } from "../src/engine/session.ts";
+import { width } from "../src/lib/text.ts";
+import { gitRepo, tempDir } from "./helpers.ts";
+
+export const KEY = { up: "\x1b[A", down: "\x1b[B", enter: "\r", esc: "\x1b", pgdn: "\x1b[6~", pgup: "\x1b[5~", tab: "\t", shiftTab: "\x1b[Z" };
+
+const open: { unmount: () => void; session: Session }[] = [];
+/** Unmounts every app mounted and closes its session: each test file's afterEach. */
+export function closeAll() {
+  while (open.length) {
+    const o = open.pop()!;
+    o.unmount();
+    o.session.close();
+  }
+}
+
+/** A temp dir with a git project "webapp" (`files` in it) and a session on a fresh store there. */
+export async function openStore(prefix: string, files: Record<string, string> = {}) {
+  const base = tempDir(prefix);
+  const repo = gitRepo(join(base, "webapp"), { "src/auth.ts": "export const a = 1;\n", ...files });
+  const env = { ...process.env, HOME: join(base, "home"), MINDSAVE_HOST: "tui-host", MINDSAVE_HOST_NAME: "tui-host" };
+  mkdirSync(join(base, "store"));
+  const session = await Session.open({ home: join(base, "store"), cwd: repo, env }, { write: true });
+  return { base, repo, env, session };
+}
+
+/**
+ * A pinned clock the app reads (`now`) and runs its timers on (`every`): `advance` moves it and
+ * fires the timers that came due, as the real ones would have meanwhile; no test waits for time.
+ */
+export function testClock(start = Date.now()) {
+  let t = start;
+  const timers = new Set<{ ms: number; due: number; fn: () => void }>();
+  return {
+    now: () => new Date(t),
+    every: (ms: number, fn: () => void) => {
+      const timer = { ms, due: t + ms, fn };
+      timers.add(timer);
+      return () => void timers.delete(timer);
+    },
+    advance(ms: number) {
+      t += ms;
+      for (const timer of [...timers]) {
+        if (timer.due > t) continue;
+        timer.due += Math.ceil((t - timer.due + 1) / timer.ms) * timer.ms;
+        timer.fn();
+      }
+    },
+    /** How many timers run now (screens on top showing time). */
+    get running() {
+      return timers.size;
+    },
+  };
+}
+
+export interface Harness {
+  frame: () => string;
+  press: (...keys: string[]) => void;
+  until: (pred: (f: string) => boolean, what: string, ms?: number) => Promise<string>;
+  exited: { called: boolean; output?: string };
+  terminal: string[];
+  session: Session;
+}
+
+export interface MountOptions {
+  initial?: Screen[];
+  env?: NodeJS.ProcessEnv;
+  columns?: number;
+  rows?: number;
+  now?: () => Date;
+  every?: UiContextValue["every"];
+  /** Every frame `until` returns must fit the terminal, wide text included. */
+  fits?: boolean;
+}
+
+export function mount(session: Session, opts: MountOptions = {}): Harness {
+  const exited: Harness["exited"] = { called: false };
+  const terminal: string[] = [];
+  const columns = opts.columns ?? 100;
+  const rows = opts.rows ?? 30;
+  const value: UiContextValue = {
+    session, theme: makeTheme(opts.env ?? { LANG: "en_US.UTF-8" }), now: opts.now ?? (() => new Date()), every: opts.every,
+    exit: (output) => Object.assign(exited, { called: true, output }),
+    writeTerminal: (d) => terminal.push(d),
+  };
+  const r = render(
+    <UiContext.Provider value={value}>
+      <App initial={opts.initial} size={{ columns, rows }} />
+    </UiContext.Provider>,
+  );
+  open.push({ unmount: r.unmount, session });
+  const frame = () => r.lastFrame() ?? "";
+  return {
+    frame, exited, terminal, session,
+    press: (...keys) => keys.forEach((k) => r.stdin.write(k)),
+    // Waits for what the screen must show next: a condition, checked as renders happen, bounded.
+    until: async (pred, what, ms = 3000) => {
+      for (let i = 0; i < ms / 5; i++) {
+        const f = frame();
+        if (pred(f)) {
+          if (opts.fits) {
+            expect(f.split("\n").length).toBeLessThanOrEqual(rows);
+            for (const line of f.split("\n")) expect(width(line)).toBeLessThanOrEqual(columns);
+          }
+          return f;
+        }
+        await new Promise((res) => setTimeout(res, 5));
+      }
+      throw new Error(`the screen never showed ${what}; last frame:\n${frame()}`);
+    },
+  };
+}
