@@ -27,8 +27,7 @@ export async function add(opts: { scope?: string }, args: string[], g: GlobalOpt
 
 export async function edit(_o: unknown, args: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, true, async (session) => {
-    const rule = await editRule(session, args[0], args.slice(1).join(" "));
-    const number = (await rulesHere(session)).rules.findIndex((r) => r.id === rule.id) + 1;
+    const { rule, number } = await editRule(session, args[0], args.slice(1).join(" "));
     if (g.json) printJson({ edited: { number, text: rule.text, scope: rule.scope, id: rule.id } });
     else print(`Rule ${number} is now: ${rule.text}`);
     return 0;

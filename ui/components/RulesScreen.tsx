@@ -65,7 +65,7 @@ export function RulesScreen(props: {
       setForm(null);
       return `Added ${r.rule.scope} rule: ${r.rule.text} (rules now ${r.tokens}/${RULES_BUDGET} tokens).`;
     }
-    const edited = await editRule(here, String(f.n), f.text.text);
+    const { rule: edited } = await editRule(here, String(f.n), f.text.text);
     await data.reload();
     setForm(null);
     return `Edited rule ${f.n}: ${edited.text}`;

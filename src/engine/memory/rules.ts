@@ -105,11 +105,11 @@ export async function addRule(session: Session, text: string, scope: RuleScope):
   return { rule: here.rules.find((r) => r.id === id)!, rules: here.rules, tokens: here.tokens };
 }
 
-/** The rule `key` names here: its number in `rules list` or a piece of its text. */
-async function ruleByKey(session: Session, key: string): Promise<{ rule: RuleRecord; rules: RuleRecord[] }> {
+/** The rule `key` names here (its number in `rules list` or a piece of its text), and its number. */
+async function ruleByKey(session: Session, key: string): Promise<{ rule: RuleRecord; number: number }> {
   const { rules } = await rulesHere(session);
   const rule = chooseItem(rules, key, { what: "rule", list: "mindsave rules list", text: (r) => r.text, empty: "There are no rules here yet; add one with `mindsave rules add \"…\"`." });
-  return { rule, rules };
+  return { rule, number: rules.indexOf(rule) + 1 };
 }
 
 export async function removeRule(session: Session, n: string): Promise<RuleRecord> {
@@ -118,15 +118,16 @@ export async function removeRule(session: Session, n: string): Promise<RuleRecor
   return rule;
 }
 
-export async function editRule(session: Session, n: string, text: string): Promise<RuleRecord> {
-  const { rule } = await ruleByKey(session, n);
+/** The edited rule and its number, which an edit keeps (rules are listed by scope and age). */
+export async function editRule(session: Session, n: string, text: string): Promise<{ rule: RuleRecord; number: number }> {
+  const { rule, number } = await ruleByKey(session, n);
   const clean = cleanRule(text);
   const edited = { ...rule, text: clean };
   await session.write(async (w) => {
     await budgetCheck(w, async (p) => (await w.listRules(p)).map((r) => (r.id === rule.id ? edited : r)), rule.scope, rule.project_id, "This edit");
     await w.putRule(edited);
   });
-  return edited;
+  return { rule: edited, number };
 }
 
 export function rulesListText(rules: RuleRecord[], tokens: number): string {
