@@ -39,12 +39,14 @@ describe.skipIf(!linux || !realGit)("short commands run without the JIT's compil
     for (const env of own) expect(env.filter((l) => /^(BUN_JSC_|MINDSAVE_SHORT_RUN)/.test(l))).toEqual([]);
   });
 
-  test("import, bulk work, keeps the JIT", async () => {
-    const { parents } = await probe(["import", "."], {}, (repo) => {
+  test("import, bulk work, restarts with only the top tier off; git gets the environment as it was", async () => {
+    const tree = (repo: string) => {
       mkdirSync(join(repo, ".mindsave", "snapshots"), { recursive: true });
       writeFileSync(join(repo, ".mindsave", "snapshots", "one_2026-11-20.md"), "---\ncreated_at: 2026-11-20T09:00:00Z\ngoal: imported\nstate: s\nnext_action: n\n---\nbody\n");
-    });
-    for (const env of parents) expect(env.filter((l) => /^(BUN_JSC_|MINDSAVE_SHORT_RUN)/.test(l))).toEqual([]);
+    };
+    const imported = await probe(["import", "."], {}, tree);
+    for (const env of imported.parents) expect(env.filter((l) => /^(BUN_JSC_|MINDSAVE_SHORT_RUN)/.test(l)).sort()).toEqual(["BUN_JSC_useFTLJIT=0", "MINDSAVE_SHORT_RUN=1"]);
+    for (const env of imported.own) expect(env.filter((l) => /^(BUN_JSC_|MINDSAVE_SHORT_RUN)/.test(l))).toEqual([]);
   });
 
   test("a setting of the person's own is left as it is, and MINDSAVE_JIT=on keeps the JIT", async () => {

@@ -13,7 +13,7 @@ import type { Session } from "../session.ts";
 import { isDir, isSymlink, listDir, listDirNoFollow, readTextNoFollow } from "../../lib/fs.ts";
 import { stallIfAsked } from "../stall.ts";
 import { exportedFrom, instant, isObj, mtime, readJson, sameInstant, type ImportReport, type SeedLocation } from "./seed-layout.ts";
-import { readIndex, readSnapshotHead, withBody, type ParsedSnapshot, type SnapshotHead } from "./seed-read-snapshots.ts";
+import { parseSnapshotFile, quickCreatedAt, readIndex, readSnapshotHead, type ParsedSnapshot } from "./seed-read-snapshots.ts";
 import { failureKey, nodeSatisfied, readNodes, type ParsedNode } from "./seed-read-failures.ts";
 import { readToolLogs } from "./seed-read-tool-logs.ts";
 import { signalFromFile } from "./seed-read-signal.ts";
@@ -72,9 +72,9 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
 
   const index = readIndex(loc.dir, warnings);
   const snapDir = join(loc.dir, "snapshots");
-  // Every file's head now (its time orders the saves); each body only when it is saved, so an
-  // import holds one snapshot's text at a time, not all of them.
-  const heads: { head: SnapshotHead; path: string }[] = [];
+  // Every file's time now (it orders the saves), and only that: each file is read whole again when
+  // it is saved, so an import holds one snapshot at a time, however many there are.
+  const files: { name: string; path: string; at: number }[] = [];
   const seenFiles = new Set<string>();
   for (const name of listDirNoFollow(snapDir)) {
     const path = join(snapDir, name);
@@ -84,7 +84,8 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
     }
     seenFiles.add(name);
     try {
-      heads.push({ head: readSnapshotHead(readSnapshotText(path), name, index, mtime(path)), path });
+      const text = readSnapshotText(path);
+      files.push({ name, path, at: quickCreatedAt(text) ?? readSnapshotHead(text, name, index, mtime(path)).createdAt.getTime() });
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
       report.snapshots.failed.push({ file: `snapshots/${name}`, reason: e.message });
@@ -116,7 +117,7 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
 
   const memory = readMemory(loc.dir, warnings, existsSync);
   const hasMemory = MEMORY_FILES.some((n) => memory[n].length);
-  if (!heads.length && !report.snapshots.failed.length && !nodes.length && !logs.calls.length && signalData === undefined && !hasMemory) {
+  if (!files.length && !report.snapshots.failed.length && !nodes.length && !logs.calls.length && signalData === undefined && !hasMemory) {
     throw new UserError(`${loc.dir} holds no snapshots, failure nodes, tool logs or signal.json to import.`);
   }
 
@@ -160,13 +161,15 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
     };
     for (const x of await w.listSnapshots(projectId)) remember(x);
     const known = new Set((await w.listFailures(projectId)).map((f) => normaliseItem(f.item)));
-    const importOne = async (head: SnapshotHead, path: string) => {
+    const importOne = async ({ name, path, at }: { name: string; path: string; at: number }) => {
       let p: ParsedSnapshot;
       try {
-        p = withBody(head, readSnapshotText(path), loc, index);
+        p = parseSnapshotFile(readSnapshotText(path), name, loc, index, mtime(path));
+        // Saved in the order of the first reading: a file whose time reads differently now changed in between.
+        if (p.createdAt.getTime() !== at) throw new UserError(`snapshots/${name} changed while it was being imported; run the import again.`);
       } catch (e) {
         if (!(e instanceof UserError)) throw e;
-        report.snapshots.failed.push({ file: head.file, reason: e.message });
+        report.snapshots.failed.push({ file: `snapshots/${name}`, reason: e.message });
         return;
       }
       const same = (byName.get(p.id) ?? []).find((s) => (s.name === p.id || /^-\d+$/.test(s.name.slice(p.id.length))) && sameInstant(s.created_at, p.createdAt));
@@ -196,14 +199,9 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
         report.snapshots.failed.push({ file: p.file, reason: e.message });
       }
     };
-    const ordered: ({ head: SnapshotHead; path: string } | null)[] = heads.sort((a, b) => a.head.createdAt.getTime() - b.head.createdAt.getTime());
     // The full-text index is filled once, for all of them, when they are saved (see the store).
     await w.withSearchDeferred(async () => {
-      for (let i = 0; i < ordered.length; i++) {
-        const { head, path } = ordered[i]!;
-        ordered[i] = null; // each head is let go once used
-        await importOne(head, path);
-      }
+      for (const file of files.sort((a, b) => a.at - b.at)) await importOne(file);
     });
     await stallIfAsked("import-indexed");
 

@@ -186,18 +186,12 @@ export interface ParsedSnapshot {
   warnings: string[];
 }
 
-/**
- * A snapshot file read but for its body: the front matter mapped to the spec's fields, its id and
- * time. Small (the body is most of a file), so an import holds every file's head to order them,
- * then reads each body again as it saves it (`withBody`).
- */
-export interface SnapshotHead {
+/** A snapshot file read but for its body: the front matter mapped to the spec's fields, its id and time. */
+interface SnapshotHead {
   file: string;
   id: string;
   createdAt: Date;
   warnings: string[];
-  /** The front matter as written, to tell a file changed between the two reads. */
-  front: string;
   data: Obj;
   kept: Obj;
   marker: Obj | null;
@@ -207,6 +201,25 @@ export interface SnapshotHead {
 /** Reads one snapshot file; throws a UserError naming what is wrong when it cannot be imported. */
 export function parseSnapshotFile(text: string, file: string, loc: SeedLocation, index: IndexInfo, fileTime: Date): ParsedSnapshot {
   return withBody(readSnapshotHead(text, file, index, fileTime), text, loc, index);
+}
+
+/** An ISO time with its zone, alone on a top-level `created_at:` line (quoted or not). */
+const CREATED_AT_LINE = /^created_at:[ \t]+(["']?)(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}))\1[ \t]*$/m;
+
+/**
+ * The time a snapshot file was saved, read from its front matter without parsing the YAML, when
+ * one line decides it: `created_at` appears once, on a line of its own at column 0 with an ISO time
+ * that names its zone. Such a line is always a top-level key (the YAML parser refuses a quoted or
+ * flow value continued at column 0), and the key's value is what `readSnapshotHead` uses first.
+ * Otherwise undefined: the caller reads the head. Import orders its files by this time and checks
+ * it against the whole reading of each file.
+ */
+export function quickCreatedAt(text: string): number | undefined {
+  const { yaml: front, hasFrontMatter } = splitFrontMatter(text);
+  if (!hasFrontMatter || front.indexOf("created_at") !== front.lastIndexOf("created_at")) return undefined;
+  const m = CREATED_AT_LINE.exec(front);
+  const at = m ? Date.parse(m[2]) : NaN;
+  return Number.isFinite(at) ? at : undefined;
 }
 
 /** The head of one snapshot file (all of it but the body); throws a UserError naming what is wrong. */
@@ -319,14 +332,13 @@ export function readSnapshotHead(text: string, file: string, index: IndexInfo, f
   // In our own export `_compressed` (folded groups, contradictions) is derived: the save recomputes it.
   if (marker?.derived_compressed === true || (marker && Array.isArray(marker.original_constraints))) delete data._compressed;
   const topic = typeof marker?.topic === "string" ? marker.topic.replace(/^OVF_/, "") : typeof data.topic === "string" ? undefined : topicFromId(id);
-  return { file: where, id, createdAt, warnings, front, data, kept, marker, topic };
+  return { file: where, id, createdAt, warnings, data, kept, marker, topic };
 }
 
-/** The whole snapshot: its head and the body of `text` (the same file, read again). */
-export function withBody(head: SnapshotHead, text: string, loc: SeedLocation, index: IndexInfo): ParsedSnapshot {
+/** The whole snapshot: its head and the body of `text` (the same file's text). */
+function withBody(head: SnapshotHead, text: string, loc: SeedLocation, index: IndexInfo): ParsedSnapshot {
   const { file: where, id, createdAt, warnings, data, kept, marker, topic } = head;
-  const { yaml: front, body: rawBody } = splitFrontMatter(text);
-  if (front !== head.front) throw new UserError(`${where} changed while it was being imported; run the import again.`);
+  const { body: rawBody } = splitFrontMatter(text);
   // Redacted as read, before it is joined with any field (which could break a secret up past
   // recognition); the save redacts again, finding nothing more.
   const body = redact(rawBody);
