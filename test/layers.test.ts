@@ -112,6 +112,14 @@ describe("layers", () => {
     }
   });
 
+  test("node:os is loaded lazily (src/lib/os.ts) and node:child_process never, outside text written for other programs", () => {
+    // (Template literals are text: the opencode plugin MindSave writes imports node:child_process.)
+    const code = (f: string) => withoutTypeImports(read(f)).replace(/`(?:\\[\s\S]|[^`\\])*`/g, "``");
+    const bad = SRC.filter((f) => rel(f) !== "src/lib/os.ts")
+      .filter((f) => staticImports(code(f)).some((i) => /^(node:)?(os|child_process)$/.test(i)) || /require\(["'](node:)?(os|child_process)["']\)/.test(code(f)));
+    expect(bad.map(rel)).toEqual([]);
+  });
+
   test("only the ui command loads ui/, and only with a dynamic import", () => {
     const users = SRC.filter((f) => /["'](\.\.\/)+ui\//.test(read(f)));
     expect(users.map(rel)).toEqual(["src/commands/ui.ts"]);

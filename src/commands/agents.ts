@@ -1,7 +1,7 @@
 // `mindsave agents`: the coding agents on this host and what MindSave has installed in each
 // (MCP server, instructions or Claude Code's skill, hooks), whether it is current, the events each
 // agent's hooks cannot serve, and what each agent cannot do yet.
-import { homedir } from "node:os";
+import { homedir } from "../lib/os.ts";
 import { listAgents, type Placed } from "../engine/agents/inventory.ts";
 import { print, printJson, projectPlace } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";

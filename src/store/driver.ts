@@ -5,7 +5,7 @@
 // and read on a write-protected drive.
 import { accessSync, closeSync, constants, existsSync, openSync, readSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import { tmpdir } from "node:os";
+import { tmpdir } from "../lib/os.ts";
 import type { Client } from "@libsql/client";
 import { UserError } from "../errors.ts";
 

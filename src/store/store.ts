@@ -1,7 +1,7 @@
 // The store: one libSQL file. This module tree is the only place with SQL.
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { tmpdir } from "node:os";
+import { tmpdir } from "../lib/os.ts";
 import type { Client, Transaction } from "@libsql/client";
 import { UserError } from "../errors.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.ts";

@@ -3,7 +3,7 @@
 // (from docs/agents in the README, itself from each agent's published docs and source). Data,
 // one entry per agent; the engine functions that read and write these files live beside it.
 import { existsSync } from "node:fs";
-import { homedir } from "node:os";
+import { homedir } from "../../lib/os.ts";
 import { join } from "node:path";
 import { valueAt } from "./json-edit.ts";
 

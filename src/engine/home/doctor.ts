@@ -4,7 +4,7 @@
 // not thrown: the report then says what is wrong from a read-only look at the file, and what to do.
 import { existsSync, statfsSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
+import { tmpdir } from "../../lib/os.ts";
 import { DRIVE_MARKER, isCompiled, resolveHome, type Home } from "./home.ts";
 import { currentTarget } from "./drive.ts";
 import { currentHost } from "./host.ts";

@@ -2,7 +2,7 @@
 // executable (portable mode: the binary on a USB drive finds its data), ~/.mindsave/.
 import { existsSync, mkdirSync, statSync, statfsSync, accessSync, constants } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { homedir } from "node:os";
+import { homedir } from "../../lib/os.ts";
 import { UserError } from "../../errors.ts";
 
 export const STORE_FILE = "mindsave.db";

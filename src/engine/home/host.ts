@@ -1,7 +1,7 @@
 // This machine's identity: a stable id kept in the local home (~/.mindsave/host.json) and a
 // readable name. MINDSAVE_HOST overrides the id (tests play several laptops on one machine).
 import { existsSync, readFileSync } from "node:fs";
-import { hostname, platform, arch } from "node:os";
+import { hostname } from "../../lib/os.ts";
 import { join } from "node:path";
 import { localHomeDir } from "./home.ts";
 import { newId } from "../ids.ts";
@@ -18,7 +18,7 @@ const HOST_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
 
 export function currentHost(env: NodeJS.ProcessEnv = process.env): HostIdentity {
   const name = env.MINDSAVE_HOST_NAME || hostname() || "unknown-host";
-  const plat = `${platform()}-${arch()}`;
+  const plat = `${process.platform}-${process.arch}`;
   if (env.MINDSAVE_HOST) {
     const id = env.MINDSAVE_HOST.trim();
     if (!HOST_ID.test(id)) throw new UserError(`MINDSAVE_HOST must be letters, digits, '.', '_', ':' or '-' (at most 64), not ${JSON.stringify(id)}.`);

@@ -5,7 +5,6 @@
 // every clone, every host), else a new id written once into project.json.
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { spawnSync } from "node:child_process";
 import { localHomeDir } from "../home/home.ts";
 import { newId } from "../ids.ts";
 import { UserError } from "../../errors.ts";
@@ -100,10 +99,12 @@ function plainFolderRoot(start: string, env: NodeJS.ProcessEnv): string {
   return join(realDir(home), ...parts.slice(0, depth));
 }
 
+// (Bun.spawnSync: node:child_process costs every command a module load, see src/lib/os.ts. Its
+// environment is given: by default Bun passes the one the process started with, not process.env.)
 function git(root: string, args: string[], timeout = 5000): string | null {
   try {
-    const r = spawnSync("git", ["-C", root, ...args], { encoding: "utf8", timeout, stdio: ["ignore", "pipe", "ignore"] });
-    return r.status === 0 ? r.stdout.trimEnd() : null;
+    const r = Bun.spawnSync(["git", "-C", root, ...args], { env: process.env, stdin: "ignore", stdout: "pipe", stderr: "ignore", timeout });
+    return r.exitCode === 0 ? r.stdout.toString("utf8").trimEnd() : null;
   } catch {
     return null;
   }
