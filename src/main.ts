@@ -12,9 +12,9 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   process.exit(0);
 }
 
-// Short commands restart once without the JIT's compiling tiers (see short-run.ts).
-const { restartForShortRun } = await import("./short-run.ts");
-restartForShortRun(argv);
+// Quick commands hold the JIT back; an import restarts without its top tier (see short-run.ts).
+const { tuneJitFor } = await import("./short-run.ts");
+tuneJitFor(argv);
 
 // A reader that stops early (`mindsave projects | head -1`) is not an error. Commands print
 // through lib/out.ts, which handles that without making Node's streams (~8 ms); the TUI and the

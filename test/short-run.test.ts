@@ -1,7 +1,9 @@
-// Short commands restart once in place without the JIT's compiling tiers (src/short-run.ts); long
-// ones keep them. Seen from a `git` that MindSave runs (a script first on PATH, which records the
-// environment its parent MindSave process was exec'd with, from /proc, and its own, then runs the
-// real git): the parent's shows whether it restarted, its own that nothing leaks to children.
+// Quick commands hold JavaScriptCore's JIT back in place (src/short-run.ts): they compile nothing
+// and do not restart. An import restarts once in place without the top tier. Seen two ways: the
+// runtime's own report of each compilation (BUN_JSC_reportCompileTimes, on stderr), and a `git` that
+// MindSave runs (a script first on PATH, which records the environment its parent MindSave process
+// was exec'd with, from /proc, and its own, then runs the real git): the parent's shows whether it
+// restarted, its own that nothing leaks to children.
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,25 +20,33 @@ function recorded(probes: string, kind: "parent" | "own"): string[][] {
   return readdirSync(probes).filter((f) => f.startsWith(`${kind}.`)).map((f) => readFileSync(join(probes, f), "utf8").split("\n"));
 }
 
-describe.skipIf(!linux || !realGit)("short commands run without the JIT's compiling tiers (Linux: read from /proc)", () => {
-  /** Runs `args` in a new repository (a new project: MindSave asks git about it) and returns what the probe saw. */
-  async function probe(args: string[], extraEnv: Record<string, string> = {}, prepare?: (repo: string) => void) {
+/** The runtime's settings and the restart's mark in an environment. */
+const tuning = (env: string[]) => env.filter((l) => /^(BUN_JSC_use|MINDSAVE_SHORT_RUN)/.test(l)).sort();
+/** How many functions the JIT compiled, from the runtime's report on stderr. */
+const compiled = (stderr: string) => stderr.split("\n").filter((l) => /^Optimized .* using (Baseline|DFG|FTL)\b/.test(l)).length;
+const REPORT = { BUN_JSC_reportCompileTimes: "1" };
+
+describe.skipIf(!linux || !realGit)("quick commands hold the JIT back; an import restarts without its top tier (Linux: read from /proc)", () => {
+  /** Runs each of `commands` in one new repository (a new project: MindSave asks git about it) and returns what the probe saw. */
+  async function probe(commands: string[][], extraEnv: Record<string, string> = {}, prepare?: (repo: string) => void) {
     const probes = tempDir();
     const pc = laptop("short-run");
     const repo = gitRepo(join(tempDir(), "repo"));
     prepare?.(repo);
-    await ok(args, { cwd: repo, env: { ...pc.env, PATH: probingPath(probes), ...extraEnv } });
+    const stderr: string[] = [];
+    for (const args of commands) stderr.push((await ok(args, { cwd: repo, env: { ...pc.env, PATH: probingPath(probes), ...extraEnv } })).stderr);
     const parents = recorded(probes, "parent");
     const own = recorded(probes, "own");
     expect(parents.length).toBeGreaterThan(0); // MindSave did run git
-    return { parents, own };
+    return { parents, own, stderr };
   }
+  const save = ["save", "--goal", "quick run", "--state", "s", "--next", "n"];
 
-  test("save restarts once with the tiers off; git, its child, gets the environment as it was", async () => {
-    const { parents, own } = await probe(["save", "--goal", "short run", "--state", "s", "--next", "n"]);
-    for (const env of parents) expect(env).toContain("BUN_JSC_useBaselineJIT=0");
-    for (const env of parents) expect(env).toContain("MINDSAVE_SHORT_RUN=1");
-    for (const env of own) expect(env.filter((l) => /^(BUN_JSC_|MINDSAVE_SHORT_RUN)/.test(l))).toEqual([]);
+  test("save and recall compile nothing and do not restart; git, their child, gets the environment as it was", async () => {
+    const { parents, own, stderr } = await probe([save, ["recall", "quick"]], REPORT);
+    expect(stderr.map(compiled)).toEqual([0, 0]);
+    for (const env of parents) expect(tuning(env)).toEqual([]);
+    for (const env of own) expect(tuning(env)).toEqual([]);
   });
 
   test("import, bulk work, restarts with only the top tier off; git gets the environment as it was", async () => {
@@ -44,16 +54,17 @@ describe.skipIf(!linux || !realGit)("short commands run without the JIT's compil
       mkdirSync(join(repo, ".mindsave", "snapshots"), { recursive: true });
       writeFileSync(join(repo, ".mindsave", "snapshots", "one_2026-11-20.md"), "---\ncreated_at: 2026-11-20T09:00:00Z\ngoal: imported\nstate: s\nnext_action: n\n---\nbody\n");
     };
-    const imported = await probe(["import", "."], {}, tree);
-    for (const env of imported.parents) expect(env.filter((l) => /^(BUN_JSC_|MINDSAVE_SHORT_RUN)/.test(l)).sort()).toEqual(["BUN_JSC_useFTLJIT=0", "MINDSAVE_SHORT_RUN=1"]);
-    for (const env of imported.own) expect(env.filter((l) => /^(BUN_JSC_|MINDSAVE_SHORT_RUN)/.test(l))).toEqual([]);
+    const imported = await probe([["import", "."]], {}, tree);
+    for (const env of imported.parents) expect(tuning(env)).toEqual(["BUN_JSC_useFTLJIT=0", "MINDSAVE_SHORT_RUN=1"]);
+    for (const env of imported.own) expect(tuning(env)).toEqual([]);
   });
 
-  test("a setting of the person's own is left as it is, and MINDSAVE_JIT=on keeps the JIT", async () => {
-    const save = ["save", "--goal", "own setting", "--state", "s", "--next", "n"];
-    const own = await probe(save, { BUN_JSC_useBaselineJIT: "1" });
-    for (const env of own.parents) expect(env.filter((l) => /^(BUN_JSC_|MINDSAVE_SHORT_RUN)/.test(l))).toEqual(["BUN_JSC_useBaselineJIT=1"]);
-    const on = await probe(save, { MINDSAVE_JIT: "on" });
-    for (const env of on.parents) expect(env.filter((l) => /^(BUN_JSC_|MINDSAVE_SHORT_RUN)/.test(l))).toEqual([]);
+  test("a setting of the person's own is left as it is, and MINDSAVE_JIT=on keeps the JIT: the same save compiles", async () => {
+    const own = await probe([save], { ...REPORT, BUN_JSC_useBaselineJIT: "1" });
+    for (const env of own.parents) expect(tuning(env)).toEqual(["BUN_JSC_useBaselineJIT=1"]);
+    expect(compiled(own.stderr[0])).toBeGreaterThan(0);
+    const on = await probe([save], { ...REPORT, MINDSAVE_JIT: "on" });
+    for (const env of on.parents) expect(tuning(env)).toEqual([]);
+    expect(compiled(on.stderr[0])).toBeGreaterThan(0);
   });
 });
