@@ -370,8 +370,9 @@ describe("sync, export and import of rules, facts and retirements", () => {
     expect(imported.memory).toEqual({ rules: 1, facts: 1, retired: 1 });
     expect((await q.json(["import", out])).memory).toEqual({ rules: 0, facts: 0, retired: 0 });
     const again = join(q.base, "again");
-    // The import went to the project of the exported folder (a plain folder named "export").
-    await q.ok(["export", "--in", "export", "--out", again]);
+    // An `export --out` folder is no workspace: the import went to the project it was run in ("shop").
+    expect(imported.project.name).toBe("shop");
+    await q.ok(["export", "--out", again]);
     for (const f of ["rules.json", "facts.json", "retired.json"]) {
       expect(readFileSync(join(again, ".mindsave", f), "utf8")).toBe(readFileSync(join(out, ".mindsave", f), "utf8"));
     }

@@ -4,7 +4,7 @@
 import { resolve } from "node:path";
 import { UserError } from "../errors.ts";
 import { importSeed } from "../engine/formats/seed-import.ts";
-import { locateSeed } from "../engine/formats/seed-layout.ts";
+import { isStandaloneExport, locateSeed } from "../engine/formats/seed-layout.ts";
 import { print, printJson, warn, withSession } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
 
@@ -14,10 +14,13 @@ export async function run(opts: { into?: string }, args: string[], g: GlobalOpti
   if (opts.into && g.project && opts.into !== g.project) throw new UserError("Give the target project once: --into PROJECT (or --in PROJECT).");
   const into = opts.into ?? g.project;
   const loc = locateSeed(source);
-  if (g.workspace && resolve(g.workspace) !== loc.root) {
+  // A workspace's .mindsave/ goes to that workspace's project; a folder written by `export --out`
+  // is no workspace, so the current one (or --workspace) is where it goes when its project is new here.
+  const standalone = isStandaloneExport(loc);
+  if (!standalone && g.workspace && resolve(g.workspace) !== loc.root) {
     throw new UserError(`import takes the workspace from DIR (${loc.root}); drop \`--workspace ${g.workspace}\`.`);
   }
-  const r = await withSession({ ...g, project: undefined, workspace: loc.root }, true, (s) => importSeed(s, loc, { into }));
+  const r = await withSession({ ...g, project: undefined, workspace: standalone ? g.workspace : loc.root }, true, (s) => importSeed(s, loc, { into }));
   if (g.json) {
     printJson(r);
     return 0;
@@ -25,7 +28,7 @@ export async function run(opts: { into?: string }, args: string[], g: GlobalOpti
   for (const w of r.warnings) warn(w);
   for (const f of r.snapshots.failed) warn(`${f.file} was not imported: ${f.reason}`);
   const s = r.snapshots;
-  print(`Imported ${r.source} into project ${r.project?.name ?? "?"} (${r.root}):`);
+  print(`Imported ${r.source} into project ${r.project?.name ?? "?"} (${r.root ?? "no root on this host"}):`);
   print(`  snapshots   ${s.imported.length} imported, ${s.skipped.length} skipped (already in the store)${s.failed.length ? `, ${s.failed.length} could not be imported (see above; fix and run import again)` : ""}`);
   print(`  failures    ${r.failures.imported} imported, ${r.failures.skipped} skipped (already in the store)`);
   print(`  tool calls  ${r.tool_calls.imported} imported, ${r.tool_calls.skipped} skipped (already in the store)`);

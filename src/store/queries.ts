@@ -113,10 +113,14 @@ export class Queries {
     return rows.map(toSnapshot);
   }
 
-  /** Every name in the project that starts with `prefix` (tombstones too, so a name is never reused). */
+  /**
+   * Every live name in the project that starts with `prefix`. A deleted snapshot's name is free
+   * again (its tombstone keeps its own id, which sync goes by): an export imported back after a
+   * delete keeps its name.
+   */
   async namesWithPrefix(projectId: string, prefix: string): Promise<string[]> {
     const rows = await this.rows(
-      "SELECT name FROM snapshots WHERE project_id = ? AND substr(name, 1, length(?)) = ?",
+      "SELECT name FROM snapshots WHERE project_id = ? AND deleted = 0 AND substr(name, 1, length(?)) = ?",
       [projectId, prefix, prefix],
     );
     return rows.map((r) => str(r.name));

@@ -1,18 +1,20 @@
 // `importSeed`: a workspace's `.mindsave/` as the original skill and SDK write it, into the store.
 // Older field names are mapped when they can be identified; everything else is kept (in a
 // snapshot's `extra`) or named in a warning, never dropped silently.
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { UserError } from "../../errors.ts";
 import { derivedConfidence, normaliseItem, observeFailure, type FailureObservation } from "../failures/graph.ts";
 import { localHomeDir } from "../home/home.ts";
+import { samePath } from "../projects/paths.ts";
+import { findRoot } from "../projects/workspace.ts";
 import { saveSnapshot } from "../snapshots/save.ts";
 import { fromStored, readSignal, recompute, updateSignal, type SignalState } from "../agents/signal.ts";
 import { appendToolCalls } from "../agents/toollog.ts";
 import type { Session } from "../session.ts";
 import { isDir, isSymlink, listDir, listDirNoFollow, readTextNoFollow } from "../../lib/fs.ts";
 import { stallIfAsked } from "../stall.ts";
-import { exportedFrom, instant, isObj, mtime, readJson, sameInstant, type ImportReport, type SeedLocation } from "./seed-layout.ts";
+import { exportedFrom, instant, isObj, isStandaloneExport, mtime, readJson, sameInstant, type ImportReport, type SeedLocation } from "./seed-layout.ts";
 import { parseSnapshotFile, quickCreatedAt, readIndex, readSnapshotHead, type ParsedSnapshot } from "./seed-read-snapshots.ts";
 import { failureKey, nodeSatisfied, readNodes, type ParsedNode } from "./seed-read-failures.ts";
 import { readToolLogs } from "./seed-read-tool-logs.ts";
@@ -122,16 +124,25 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
   }
 
   // Where it goes: the project named with --into; else the project this folder was exported from,
-  // when this store has it; else the project of the folder's workspace.
+  // when this store has it; else the project of the folder's workspace. A folder written by
+  // `export --out` is no workspace: its snapshots go to the project of the current directory
+  // (the session's workspace), never to a project made of the export folder.
   const exported = exportedFrom(loc.dir);
-  if (opts.into) await session.pinProject(opts.into);
-  else if (exported) await session.pinProject(exported).catch(() => null);
+  const pinned = opts.into ? await session.pinProject(opts.into).then(() => true) : exported ? await session.pinProject(exported.id).then(() => true, () => false) : false;
+  if (!pinned && isStandaloneExport(loc)) {
+    // (Found, not created: a plain folder or the export folder itself must not become a project.)
+    const ws = session.opts.workspace ? { root: resolve(session.opts.workspace), marker: "flag" } : findRoot(session.cwd, session.env);
+    if (ws.marker === "directory" || samePath(realpathSync(ws.root), realpathSync(loc.root))) {
+      throw new UserError(`${loc.dir} was exported from project ${exported!.name}, which this store does not have yet; run the import from that project's folder on this host, or give --into PROJECT.`);
+    }
+  }
   const signalBefore = (await readSignal(session)).signal;
   // One transaction for all of it: a kill or an error leaves the store as it was, never half an import.
   return session.write(async (w) => {
     const ctx = await session.project({ create: true, w });
     const projectId = ctx.project.id;
     report.project = { id: projectId, name: ctx.project.name };
+    report.root = ctx.root;
     const now = session.now();
 
     // Failures, first pass: nodes new to the store are created at their first_seen, so the
@@ -164,7 +175,7 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
     const importOne = async ({ name, path, at }: { name: string; path: string; at: number }) => {
       let p: ParsedSnapshot;
       try {
-        p = parseSnapshotFile(readSnapshotText(path), name, loc, index, mtime(path));
+        p = parseSnapshotFile(readSnapshotText(path), name, index, mtime(path));
         // Saved in the order of the first reading: a file whose time reads differently now changed in between.
         if (p.createdAt.getTime() !== at) throw new UserError(`snapshots/${name} changed while it was being imported; run the import again.`);
       } catch (e) {
@@ -184,7 +195,7 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
         }
       }
       try {
-        const result = await saveSnapshot(session, { input: p.input, name: p.id, createdAt: p.createdAt, noCleanup: true, overflow: p.overflow });
+        const result = await saveSnapshot(session, { input: p.input, name: p.id, createdAt: p.createdAt, noCleanup: true, overflow: p.overflow, storedRoot: ctx.root });
         const name = result.snapshot.name;
         warnings.push(...p.warnings, ...result.warnings.map((w) => `${p.file}: ${w}`));
         if (name !== p.id) warnings.push(`${p.file}: snapshot_id ${p.id} is already used in this project by another snapshot; imported as ${name}.`);

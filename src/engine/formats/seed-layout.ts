@@ -4,6 +4,7 @@ import { existsSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { UserError } from "../../errors.ts";
 import { isSafeName } from "../snapshots/slug.ts";
+import { MARKERS } from "../projects/workspace.ts";
 import { isDir, isSymlink, readTextNoFollow } from "../../lib/fs.ts";
 
 export const SEED_DIR = ".mindsave";
@@ -19,7 +20,8 @@ export interface SeedLocation {
 
 export interface ImportReport {
   source: string;
-  root: string;
+  /** The project's root on this host (null: it has none here). */
+  root: string | null;
   project: { id: string; name: string } | null;
   snapshots: { imported: string[]; skipped: string[]; failed: { file: string; reason: string }[] };
   failures: { imported: number; skipped: number };
@@ -123,11 +125,22 @@ export function locateSeed(input: string): SeedLocation {
 }
 
 /** The project an `export` folder came from, as its index.json names it (MindSave's own field). */
-export function exportedFrom(dir: string): string | null {
+export function exportedFrom(dir: string): { id: string; name: string } | null {
   try {
-    const data = JSON.parse(readTextNoFollow(join(dir, "index.json"))) as { mindsave_project?: { id?: unknown } };
-    return typeof data?.mindsave_project?.id === "string" ? data.mindsave_project.id : null;
+    const data = JSON.parse(readTextNoFollow(join(dir, "index.json"))) as { mindsave_project?: { id?: unknown; name?: unknown } };
+    const from = data?.mindsave_project;
+    return typeof from?.id === "string" ? { id: from.id, name: typeof from.name === "string" ? from.name : from.id } : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * Whether `loc` is a folder `mindsave export --out` wrote, not a workspace: its index.json names
+ * the project it came from, and nothing makes the folder a project of its own (no git, no project
+ * marker, no project.json). Its relative paths belong to that project's root, not to this folder.
+ */
+export function isStandaloneExport(loc: SeedLocation): boolean {
+  if (!exportedFrom(loc.dir) || existsSync(join(loc.dir, "project.json"))) return false;
+  return !existsSync(join(loc.root, ".git")) && !MARKERS.some((m) => existsSync(join(loc.root, m)));
 }

@@ -2,15 +2,15 @@
 // version's shape, and one snapshot file (`parseSnapshotFile`, or its head and then its body) into
 // the engine's input.
 import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { parseDocument } from "yaml";
 import { UserError } from "../../errors.ts";
-import { isAbsoluteAny } from "../projects/paths.ts";
+import { isAbsoluteAny, normaliseRelative } from "../projects/paths.ts";
 import { redact, redactDeep } from "../snapshots/redact.ts";
 import { SNAPSHOT_VERSION } from "../snapshots/save.ts";
 import { fromFields, parseSnapshotText, parseStatus, splitFrontMatter, type SnapshotInput } from "../snapshots/input.ts";
 import type { FailureGraphEntry } from "../../store/store.ts";
-import { asStrings, instant, isObj, readJson, type Obj, type SeedLocation } from "./seed-layout.ts";
+import { asStrings, instant, isObj, readJson, type Obj } from "./seed-layout.ts";
 
 /** Older versions' names for the spec's fields (the first one present is used). */
 export const FIELD_ALIASES: Record<string, string[]> = {
@@ -163,18 +163,22 @@ export function readIndex(dir: string, warnings: string[]): IndexInfo {
   return info;
 }
 
-/** An active file as the engine takes it: relative ones from the root, the writing host's absolute paths rebased onto this root. */
-function rebaseActiveFile(f: string, root: string, origRoots: string[]): string {
+/**
+ * An active file in the stored form, whatever folder it is imported from: a relative one as it
+ * is (relative to the project root, as the spec and `mindsave export` write it), the writing
+ * host's absolute paths under its workspace made relative to it, any other absolute path as it is.
+ */
+function storedActiveFile(f: string, origRoots: string[]): string {
   const raw = f.trim();
-  if (!isAbsoluteAny(raw)) return resolve(root, raw.replace(/\\/g, "/"));
+  if (!isAbsoluteAny(raw)) return normaliseRelative(raw) || ".";
   const norm = raw.replace(/\\/g, "/");
   for (const o of origRoots) {
     const windows = /^[A-Za-z]:\//.test(o);
     const [a, b] = windows ? [norm.toLowerCase(), o.toLowerCase()] : [norm, o];
-    if (a === b) return root;
-    if (a.startsWith(b + "/")) return resolve(root, norm.slice(o.length + 1));
+    if (a === b) return ".";
+    if (a.startsWith(b + "/")) return normaliseRelative(norm.slice(o.length + 1));
   }
-  return raw;
+  return norm;
 }
 
 export interface ParsedSnapshot {
@@ -199,8 +203,8 @@ interface SnapshotHead {
 }
 
 /** Reads one snapshot file; throws a UserError naming what is wrong when it cannot be imported. */
-export function parseSnapshotFile(text: string, file: string, loc: SeedLocation, index: IndexInfo, fileTime: Date): ParsedSnapshot {
-  return withBody(readSnapshotHead(text, file, index, fileTime), text, loc, index);
+export function parseSnapshotFile(text: string, file: string, index: IndexInfo, fileTime: Date): ParsedSnapshot {
+  return withBody(readSnapshotHead(text, file, index, fileTime), text, index);
 }
 
 /** An ISO time with its zone, alone on a top-level `created_at:` line (quoted or not). */
@@ -336,7 +340,7 @@ export function readSnapshotHead(text: string, file: string, index: IndexInfo, f
 }
 
 /** The whole snapshot: its head and the body of `text` (the same file's text). */
-function withBody(head: SnapshotHead, text: string, loc: SeedLocation, index: IndexInfo): ParsedSnapshot {
+function withBody(head: SnapshotHead, text: string, index: IndexInfo): ParsedSnapshot {
   const { file: where, id, createdAt, warnings, data, kept, marker, topic } = head;
   const { body: rawBody } = splitFrontMatter(text);
   // Redacted as read, before it is joined with any field (which could break a secret up past
@@ -351,7 +355,7 @@ function withBody(head: SnapshotHead, text: string, loc: SeedLocation, index: In
   if (typeof marker?.agent === "string" && marker.agent.trim()) input.agent = marker.agent.trim().slice(0, 64);
   // A file without a plan had none: an import never borrows the previous snapshot's.
   if (input.plan === undefined) input.plan = null;
-  input.active_files = input.active_files.map((f) => rebaseActiveFile(f, loc.root, index.origRoots));
+  input.active_files = input.active_files.map((f) => storedActiveFile(f, index.origRoots));
   const l1Only = !input.constraints.length && !input.decisions.length && !Object.keys(input.failure_graph).length && !input.excluded_paths.length && !input.layer3;
   const overflow = (marker ? marker.kind === "overflow" : id.startsWith("OVF_")) && l1Only;
   return { file: where, id, createdAt, input, overflow, warnings };

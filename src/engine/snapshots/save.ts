@@ -6,7 +6,7 @@ import { conflictPairs, constraintHygiene, contradictionWarning } from "./constr
 import { observeFailure, observationFromEntry } from "../failures/graph.ts";
 import { newId, sha256 } from "../ids.ts";
 import { DEFAULT_KEEP, FILE_LIST_CAPS, LAYER1_BUDGET, LAYER2_BUDGET, layer1Text, layer2Text, shortFileList, type Layer2 } from "./layers.ts";
-import { toHostPath, toStoredPath } from "../projects/paths.ts";
+import { isAbsoluteAny, toHostPath, toStoredPath } from "../projects/paths.ts";
 import { fromStored, recordSave } from "../agents/signal.ts";
 import { isSafeName, nextFreeName, safeName, topicSlug, utcDate, utcDateTime } from "./slug.ts";
 import { legacyExcludedPath, type SnapshotInput } from "./input.ts";
@@ -38,6 +38,12 @@ export interface SaveOptions {
   name?: string;
   /** For import: do not run the cleanup rules after this save. */
   noCleanup?: boolean;
+  /**
+   * For import: the active files are in the stored form already (relative to the project root,
+   * or absolute), and this is the project's root on this host (null: none here). Neither the
+   * current directory nor the folder imported from decides what they mean.
+   */
+  storedRoot?: string | null;
 }
 
 export interface SaveResult {
@@ -52,8 +58,10 @@ export interface SaveResult {
 
 /** Size, mtime and hash of a file at save time, so `load --verify` can tell what changed. */
 export function fileFingerprint(stored: string, root: string | null): StoredFile {
-  const abs = toHostPath(stored, root);
   const out: StoredFile = { path: stored };
+  // A relative path with no root here names no file on this host (not one under the current directory).
+  if (!root && !isAbsoluteAny(stored)) return out;
+  const abs = toHostPath(stored, root);
   try {
     const st = statSync(abs);
     if (!st.isFile()) return out;
@@ -157,10 +165,11 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   input.decisions = keptDecisions;
 
   await loadTokenizer();
-  const ws = session.projectKey ? null : session.workspace(true);
-  const root = ws?.root ?? null;
+  const stored = opts.storedRoot !== undefined;
+  const ws = stored || session.projectKey ? null : session.workspace(true);
+  const root = stored ? opts.storedRoot! : ws?.root ?? null;
   const cwd = session.cwd;
-  const active = dedupe(input.active_files.map((f) => (root ? toStoredPath(f, root, cwd) : f.replace(/\\/g, "/"))));
+  const active = dedupe(input.active_files.map((f) => (root && !stored ? toStoredPath(f, root, cwd) : f.replace(/\\/g, "/"))));
   const l1 = { goal: input.goal, state: input.state, next_action: input.next_action, active_files: active, blocker: input.blocker || "none" };
   const l1Tokens = checkLayer1(l1);
 
