@@ -170,7 +170,7 @@ export function readIndex(dir: string, warnings: string[]): IndexInfo {
  */
 function storedActiveFile(f: string, origRoots: string[]): string {
   const raw = f.trim();
-  if (!isAbsoluteAny(raw)) return normaliseRelative(raw) || ".";
+  if (!isAbsoluteAny(raw)) return normaliseRelative(raw);
   const norm = raw.replace(/\\/g, "/");
   for (const o of origRoots) {
     const windows = /^[A-Za-z]:\//.test(o);
