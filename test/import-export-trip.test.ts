@@ -3,9 +3,10 @@
 // with the active files relative to that project's root — never to the export folder — and never
 // writes into the folder it reads.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { git, gitRepo, laptop, ok, okJson, run, tempDir } from "./helpers.ts";
+import { git, gitRepo, laptop, ok, okJson, run, tempDir, twoLaptops } from "./helpers.ts";
+import { replicatedRows } from "./stores.ts";
 
 /** Every file under `dir`, relative, sorted. */
 const filesUnder = (dir: string): string[] => (readdirSync(dir, { recursive: true }) as string[]).sort();
@@ -68,5 +69,95 @@ describe("import of an `export --out` folder", () => {
     expect(show.active_files.map((f: any) => f.path)).toEqual(["src/auth.ts"]);
     expect((await ok(["load", "--latest", "--home", home2], { cwd: clone, env: pc2.env })).stdout).toContain(join(clone, "src", "auth.ts"));
     expect(filesUnder(out)).toEqual(exported);
+  });
+});
+
+describe("an export is the store's own records: an import elsewhere and a sync hold each once", () => {
+  test("export on A, import on B, then sync: one snapshot, repeats counted once, A's later edits kept, nothing removed comes back", async () => {
+    const { a, b, base } = twoLaptops("mindsave-trip-sync-");
+    const out = join(base, "usb export");
+    const saved = await a.json(["save", "--goal", "fix auth", "--state", "s", "--next", "n", "--active-file", "src/auth.ts"]);
+    for (let i = 0; i < 2; i++) await a.json(["fail", "websocket reconnect", "--reason", "proxy drops it"]);
+    await a.json(["rules", "add", "Never push to main"]);
+    await a.json(["rules", "add", "Answer in English"]);
+    await a.json(["fact", "staging is read-only", "--ttl", "never"]);
+    await a.json(["export", "--out", out]);
+
+    // After the export, on A: one more repeat, an edited rule, a removed rule, the snapshot completed.
+    await a.json(["fail", "websocket reconnect", "--reason", "still drops it"]);
+    await a.json(["rules", "edit", "Never push", "Never push to main; open a pull request"]);
+    await a.json(["rules", "remove", "Answer in English"]);
+    await a.json(["snapshots", "complete", saved.saved]);
+
+    // B imports the older export (later, by the wall clock), then both sync.
+    const imported = await b.json(["import", out]);
+    expect(imported.snapshots.imported).toEqual([saved.saved]);
+    await b.json(["sync", a.home]);
+
+    for (const side of [a, b]) {
+      const list = await side.json(["snapshots", "list"]);
+      expect(list.snapshots.map((s: any) => [s.name, s.status])).toEqual([[saved.saved, "completed"]]);
+      const graph = (await side.json(["failures"])).failure_graph.project;
+      expect(Object.entries(graph).map(([item, f]: [string, any]) => [item, f.repeat_count, f.reason])).toEqual([["websocket reconnect", 3, "still drops it"]]);
+      const rules = await side.json(["rules"]);
+      expect(rules.rules.map((r: any) => r.text)).toEqual(["Never push to main; open a pull request"]);
+      expect((await side.json(["facts"])).facts.map((f: any) => f.text)).toEqual(["staging is read-only"]);
+    }
+    // The two stores hold the same records.
+    const rowsA = await replicatedRows(a.db);
+    const rowsB = await replicatedRows(b.db);
+    for (const table of ["snapshots", "failures", "failure_counts", "rules", "facts"]) {
+      // A per-host counter merges by its count (the larger wins), its clock is each store's own.
+      const pick = (m: Map<string, Record<string, unknown>>) => [...m].filter(([k]) => k.startsWith(`${table}:`))
+        .map(([k, row]) => [k, table === "failure_counts" ? { ...row, hlc: undefined } : row]);
+      expect(pick(rowsB)).toEqual(pick(rowsA));
+    }
+  });
+
+  test("a re-import into the store it came from adds nothing, same-name snapshots of two hosts included; a removed rule stays removed", async () => {
+    const { a, b, base } = twoLaptops("mindsave-trip-again-");
+    const out = join(base, "export");
+    const input = (goal: string) => `---\nsnapshot_id: same_name_2026-05-10\ncreated_at: 2026-05-10T10:00:00Z\ngoal: ${goal}\nstate: s\nnext_action: n\n---\n`;
+    expect((await a.cli(["save", "--file", "-"], { stdin: input("on host a") })).code).toBe(0);
+    expect((await b.cli(["save", "--file", "-"], { stdin: input("on host b").replace("10:00:00Z", "11:00:00Z") })).code).toBe(0);
+    await a.json(["rules", "add", "Keep commits small"]);
+    await a.json(["sync", b.home]);
+    const before = (await a.json(["snapshots", "list"])).snapshots.map((s: any) => s.id).sort();
+    expect(before.length).toBe(2);
+    await a.json(["export", "--out", out]);
+    expect(readdirSync(join(out, ".mindsave", "snapshots")).length).toBe(2);
+    await a.json(["rules", "remove", "Keep commits small"]);
+
+    const again = await okJson(["import", out, "--home", a.home], a.opts());
+    expect(again.snapshots.imported).toEqual([]);
+    expect(again.snapshots.skipped.length).toBe(2);
+    expect(again.warnings.join("\n")).toContain(`rule "Keep commits small" was removed in this store after it was exported; not brought back.`);
+    expect((await a.json(["snapshots", "list"])).snapshots.map((s: any) => s.id).sort()).toEqual(before);
+    expect((await a.json(["rules"])).rules).toEqual([]);
+  });
+
+  test("counts that do not add up, or a record id another snapshot has, are not trusted: read as the original's, with a warning", async () => {
+    const { a, base } = twoLaptops("mindsave-trip-bad-");
+    const out = join(base, "export");
+    const first = await a.json(["save", "--goal", "first goal", "--state", "s", "--next", "n"]);
+    await a.json(["fail", "moment.js", "--reason", "too big"]);
+    await a.json(["export", "--out", out]);
+    const ms = join(out, ".mindsave");
+    const nodeFile = join(ms, "failure_graph", "project", readdirSync(join(ms, "failure_graph", "project"))[0]);
+    const node = JSON.parse(readFileSync(nodeFile, "utf8"));
+    node._mindsave.counts = { "host-x": 40 }; // repeat_count says 1
+    writeFileSync(nodeFile, JSON.stringify(node));
+    // A second snapshot file that claims the first one's record id, with another time.
+    const snapFile = join(ms, "snapshots", `${first.saved}.md`);
+    writeFileSync(join(ms, "snapshots", "other_2026-05-10.md"), readFileSync(snapFile, "utf8")
+      .replace(/^snapshot_id: .*$/m, "snapshot_id: other_2026-05-10").replace(/^created_at: .*$/m, "created_at: 2026-05-10T10:00:00Z"));
+
+    const r = await okJson(["import", out, "--home", a.home], a.opts());
+    expect(r.warnings.join("\n")).toContain("_mindsave.counts is not a set of per-host counts adding up to repeat_count 1; read repeat_count as the least count.");
+    expect(r.warnings.join("\n")).toContain(`snapshots/other_2026-05-10.md: its record id is another snapshot's in this store (${first.saved}); imported as a new record.`);
+    expect(r.snapshots.imported).toEqual(["other_2026-05-10"]);
+    expect(Object.values((await a.json(["failures"])).failure_graph.project).map((f: any) => f.repeat_count)).toEqual([1]);
+    const ids = (await a.json(["snapshots", "list"])).snapshots.map((s: any) => s.id);
+    expect(new Set(ids).size).toBe(2);
   });
 });

@@ -450,8 +450,10 @@ describe("export to the original's layout", () => {
     // Failure nodes: the v3.5 fields plus the real name; existing files are reused by the name inside.
     const node = (scope: string, name: string) => JSON.parse(readFileSync(join(ms, "failure_graph", scope, name), "utf8"));
     const wsNode = node("project", "websocket_reconnect.json");
-    expect(Object.keys(wsNode).sort()).toEqual(["alternatives", "confidence", "first_seen", "item", "last_seen", "reason", "rejected_by", "related", "repeat_count", "schema_version", "scope"]);
+    expect(Object.keys(wsNode).sort()).toEqual(["_mindsave", "alternatives", "confidence", "first_seen", "item", "last_seen", "reason", "rejected_by", "related", "repeat_count", "schema_version", "scope"]);
     expect(wsNode).toMatchObject({ item: "websocket reconnect", repeat_count: 4, scope: "project" });
+    // Which host counted the repeats (all this laptop's: it imported them), adding up to repeat_count.
+    expect(Object.values(wsNode._mindsave.counts)).toEqual([4]);
     expect(node("project", "unknown.json").item).toBe("用 Redux 管理表单状态");
     expect(node("global", "moment_js.json").item).toBe("moment.js");
     expect(node("global", "jQuery.json")).toMatchObject({ item: "jQuery", confidence: "low", alternatives: ["vanilla DOM"] });

@@ -253,6 +253,24 @@ export class Queries {
     return rows.length ? Number(rows[0].count) : 0;
   }
 
+  /** Every host's counter for a failure (its repeat_count is their sum). */
+  async failureCounts(failureId: string): Promise<Record<string, number>> {
+    const rows = await this.rows("SELECT host_id, count FROM failure_counts WHERE failure_id = ? AND count > 0 ORDER BY host_id", [failureId]);
+    return Object.fromEntries(rows.map((r) => [String(r.host_id), Number(r.count)]));
+  }
+
+  /** The clock of a rule, fact, retirement or failure by id, deleted ones too (what an import compares with). */
+  async recordClock(table: "rules" | "facts" | "retirements" | "failures", id: string): Promise<{ hlc: string; deleted: boolean } | null> {
+    const rows = await this.rows(`SELECT hlc, deleted FROM ${table} WHERE id = ?`, [id]);
+    return rows.length ? { hlc: String(rows[0].hlc), deleted: Number(rows[0].deleted) !== 0 } : null;
+  }
+
+  /** A snapshot record by id, deleted ones too: what an import that carries the id meets. */
+  async snapshotTrace(id: string): Promise<{ project_id: string; name: string; created_at: string; deleted: boolean } | null> {
+    const rows = await this.rows("SELECT project_id, name, created_at, deleted FROM snapshots WHERE id = ?", [id]);
+    return rows.length ? { project_id: String(rows[0].project_id), name: String(rows[0].name), created_at: String(rows[0].created_at), deleted: Number(rows[0].deleted) !== 0 } : null;
+  }
+
   /** The newest `limit` tool calls of a project, oldest first. */
   async listToolCalls(projectId: string, limit = 50): Promise<ToolCallRecord[]> {
     const rows = await this.rows(

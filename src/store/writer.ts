@@ -1,7 +1,7 @@
 // Writes to the store (class StoreWriter): every write in one transaction, stamped with the
 // hybrid logical clock and the writing host.
 import type { Transaction } from "@libsql/client";
-import { type Hlc, formatHlc, nextHlc, parseHlc } from "./hlc.ts";
+import { type Hlc, MAX_AHEAD_MS, formatHlc, nextHlc, parseHlc } from "./hlc.ts";
 import { Queries } from "./queries.ts";
 import { str } from "./rows.ts";
 import { optimizeSearch, rewriteCells } from "./scan.ts";
@@ -36,6 +36,21 @@ export class StoreWriter extends Queries {
     if (!this.clock) this.clock = parseHlc(await this.getMeta("clock"));
     this.clock = nextHlc(this.clock, this.now());
     return formatHlc(this.clock.wall, this.clock.counter, this.hostId);
+  }
+
+  /** The clock and host a write is stamped with: a fresh tick, or a record's own clock taken in (an import). */
+  private async stamp(clock?: string): Promise<[string, string]> {
+    if (!clock) return [await this.tick(), this.hostId];
+    await this.takeClock(clock);
+    return [clock, /^\d+-\d+-(.+)$/s.exec(clock)?.[1] ?? this.hostId];
+  }
+
+  /** Moves this store's clock past a clock taken in (never to one more than MAX_AHEAD_MS ahead of now). */
+  async takeClock(hlc: string): Promise<void> {
+    const seen = parseHlc(hlc);
+    if (seen.wall > this.now() + MAX_AHEAD_MS) return;
+    if (!this.clock) this.clock = parseHlc(await this.getMeta("clock"));
+    if (seen.wall > this.clock.wall || (seen.wall === this.clock.wall && seen.counter > this.clock.counter)) this.clock = seen;
   }
 
   async flushClock(): Promise<void> {
@@ -85,7 +100,12 @@ export class StoreWriter extends Queries {
     await this.run("UPDATE roots SET deleted = 1, hlc = ?, host = ? WHERE id = ?", [await this.tick(), this.hostId, id]);
   }
 
-  async insertSnapshot(s: Omit<SnapshotRecord, "hlc" | "host" | "deleted">): Promise<void> {
+  /**
+   * `clock`: an import of a MindSave export keeps the record's own clock (so the copy never
+   * overrides the original, or an edit of it, in a sync); this store's clock moves past it.
+   */
+  async insertSnapshot(s: Omit<SnapshotRecord, "hlc" | "host" | "deleted">, clock?: string): Promise<void> {
+    const [hlc, host] = await this.stamp(clock);
     await this.run(
       `INSERT INTO snapshots(id, project_id, name, topic, kind, status, created_at, version, goal, state, next_action, blocker,
          active_files, constraints, decisions, failure_graph, compressed, layer3, auto_trigger, extra, l1_tokens, l2_tokens,
@@ -97,7 +117,7 @@ export class StoreWriter extends Queries {
         JSON.stringify(s.failure_graph), s.compressed ? JSON.stringify(s.compressed) : null, s.layer3,
         s.auto_trigger ? JSON.stringify(s.auto_trigger) : null, s.extra ? JSON.stringify(s.extra) : null,
         s.l1_tokens, s.l2_tokens, s.saved_host, s.saved_root, s.plan ? JSON.stringify(s.plan) : null, JSON.stringify(s.tags ?? []),
-        s.saved_agent ?? null, await this.tick(), this.hostId,
+        s.saved_agent ?? null, hlc, host,
       ],
     );
   }
@@ -107,32 +127,38 @@ export class StoreWriter extends Queries {
     await this.run("UPDATE snapshots SET plan = ?, hlc = ?, host = ? WHERE id = ?", [plan ? JSON.stringify(plan) : null, await this.tick(), this.hostId, id]);
   }
 
-  async putRule(r: Omit<RuleRecord, "hlc" | "host" | "deleted">): Promise<void> {
+  /** `clock`: an import keeps the record's own clock (see insertSnapshot). */
+  async putRule(r: Omit<RuleRecord, "hlc" | "host" | "deleted">, clock?: string): Promise<void> {
+    const [hlc, host] = await this.stamp(clock);
     await this.run(
       `INSERT INTO rules(id, project_id, scope, text, created_at, hlc, host, deleted) VALUES (?, ?, ?, ?, ?, ?, ?, 0)
        ON CONFLICT(id) DO UPDATE SET text = excluded.text, scope = excluded.scope, project_id = excluded.project_id,
          hlc = excluded.hlc, host = excluded.host, deleted = 0`,
-      [r.id, r.project_id, r.scope, r.text, r.created_at, await this.tick(), this.hostId],
+      [r.id, r.project_id, r.scope, r.text, r.created_at, hlc, host],
     );
   }
 
-  async putFact(f: Omit<FactRecord, "hlc" | "host" | "deleted">): Promise<void> {
+  /** `clock`: an import keeps the record's own clock (see insertSnapshot). */
+  async putFact(f: Omit<FactRecord, "hlc" | "host" | "deleted">, clock?: string): Promise<void> {
+    const [hlc, host] = await this.stamp(clock);
     await this.run(
       `INSERT INTO facts(id, project_id, scope, text, confidence, created_at, confirmed_at, expires_at, hlc, host, deleted)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
        ON CONFLICT(id) DO UPDATE SET text = excluded.text, confidence = excluded.confidence, confirmed_at = excluded.confirmed_at,
          expires_at = excluded.expires_at, hlc = excluded.hlc, host = excluded.host, deleted = 0`,
-      [f.id, f.project_id, f.scope, f.text, f.confidence, f.created_at, f.confirmed_at, f.expires_at, await this.tick(), this.hostId],
+      [f.id, f.project_id, f.scope, f.text, f.confidence, f.created_at, f.confirmed_at, f.expires_at, hlc, host],
     );
   }
 
-  async putRetirement(r: Omit<RetirementRecord, "hlc" | "host" | "deleted">): Promise<void> {
+  /** `clock`: an import keeps the record's own clock (see insertSnapshot). */
+  async putRetirement(r: Omit<RetirementRecord, "hlc" | "host" | "deleted">, clock?: string): Promise<void> {
+    const [hlc, host] = await this.stamp(clock);
     await this.run(
       `INSERT INTO retirements(id, project_id, kind, text, reason, retired_at, retired_by, hlc, host, deleted)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
        ON CONFLICT(id) DO UPDATE SET reason = excluded.reason, retired_at = excluded.retired_at, retired_by = excluded.retired_by,
          hlc = excluded.hlc, host = excluded.host, deleted = 0`,
-      [r.id, r.project_id, r.kind, r.text, r.reason, r.retired_at, r.retired_by, await this.tick(), this.hostId],
+      [r.id, r.project_id, r.kind, r.text, r.reason, r.retired_at, r.retired_by, hlc, host],
     );
   }
 
@@ -195,6 +221,26 @@ export class StoreWriter extends Queries {
        ON CONFLICT(failure_id, host_id) DO UPDATE SET count = excluded.count, hlc = excluded.hlc`,
       [failureId, this.hostId, count, await this.tick()],
     );
+  }
+
+  /** A failure imported whole from MindSave's own export takes the clock it had there (see insertSnapshot). */
+  async restampFailure(id: string, clock: string): Promise<void> {
+    const [hlc, host] = await this.stamp(clock);
+    await this.run("UPDATE failures SET hlc = ?, host = ? WHERE id = ?", [hlc, host, id]);
+  }
+
+  /**
+   * Other hosts' counters taken in from an export (as sync merges them: each the larger of the
+   * two), so the same observations met twice are not counted twice.
+   */
+  async mergeFailureCounts(failureId: string, counts: Record<string, number>): Promise<void> {
+    for (const [host, count] of Object.entries(counts)) {
+      await this.run(
+        `INSERT INTO failure_counts(failure_id, host_id, count, hlc) VALUES (?, ?, ?, ?)
+         ON CONFLICT(failure_id, host_id) DO UPDATE SET count = excluded.count, hlc = excluded.hlc WHERE excluded.count > failure_counts.count`,
+        [failureId, host, count, await this.tick()],
+      );
+    }
   }
 
   async putFailureLink(id: string, failureId: string, kind: "related" | "alternative", value: string, deleted = false): Promise<void> {

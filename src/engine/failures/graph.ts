@@ -24,6 +24,8 @@ export interface FailureObservation {
   increment?: boolean;
   /** … or make sure the total is at least this many (a snapshot's failure_graph). */
   atLeast?: number;
+  /** … or take in these hosts' counters as they are (an import of MindSave's own export). */
+  counts?: Record<string, number>;
 }
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -158,8 +160,10 @@ export async function observeFailure(w: StoreWriter, projectId: string | null, r
   const unchanged = live && (["item", "rejected_by", "reason", "confidence", "schema_version", "first_seen", "last_seen"] as const).every((k) => live[k] === row[k]);
   if (!unchanged) await w.upsertFailure(row);
   const total = live?.repeat_count ?? 0;
-  const mine = await w.failureCount(id, w.hostId);
-  if (o.increment || !live) {
+  const mine = o.counts ? 0 : await w.failureCount(id, w.hostId);
+  if (o.counts) {
+    await w.mergeFailureCounts(id, o.counts);
+  } else if (o.increment || !live) {
     const target = Math.max(total + 1, o.atLeast ?? 0);
     await w.setFailureCount(id, mine + (target - total));
   } else if (o.atLeast && o.atLeast > total) {

@@ -22,8 +22,11 @@ import { memoryFiles, MEMORY_FILES } from "./seed-memory.ts";
 import { compareCodes, compareText } from "../../lib/text.ts";
 
 /** The front matter of an exported snapshot: the spec's template, plus what only MindSave keeps. */
-export function exportedSnapshotFile(s: SnapshotRecord): string {
-  const marker: Obj = { topic: s.topic, kind: s.kind };
+export function exportedSnapshotFile(s: SnapshotRecord, storedName: string = s.name): string {
+  // The record's id and clock: an import into another store is then this record, not a copy that
+  // a sync would add a second time (and never an edit that overrides the original).
+  const marker: Obj = { topic: s.topic, kind: s.kind, record: s.id, clock: s.hlc };
+  if (storedName !== s.name) marker.name = storedName;
   if (s.saved_agent) marker.agent = s.saved_agent;
   if (s.compressed && Array.isArray(s.compressed.original_constraints)) marker.original_constraints = s.compressed.original_constraints;
   // `_compressed` written from the engine's own analysis is derived: import recomputes it.
@@ -113,7 +116,8 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
     throw new UserError(`${dir} already holds ${conflicts.join(", ")} with a different snapshot that is not in the store; import it first (\`mindsave import ${target}\`) or export elsewhere with --out.`);
   }
 
-  for (const s of records) write(join(snapDir, `${s.name}.md`), exportedSnapshotFile(s));
+  const storedNames = new Map(stored.map((r) => [r.id, r.name]));
+  for (const s of records) write(join(snapDir, `${s.name}.md`), exportedSnapshotFile(s, storedNames.get(s.id)));
   const strays = listDir(snapDir).filter((f) => f.toLowerCase().endsWith(".md") && !names.has(f.replace(/\.md$/i, "")));
   if (strays.length) warnings.push(`snapshots/ also holds ${strays.length} file(s) that are not in the store, left as they are and not in index.json: ${strays.join(", ")}.`);
 
@@ -161,7 +165,9 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
         used.add(stem.toLowerCase());
         byItem.set(normaliseItem(f.item), stem);
       }
-      write(join(scopeDir, `${stem}.json`), JSON.stringify({ item: f.item, ...toGraphEntry(f, now) }, null, 2) + "\n");
+      // Which host saw each repeat: an import elsewhere then counts none of them twice after a sync.
+      const node = { item: f.item, ...toGraphEntry(f, now), _mindsave: { counts: await session.reader.failureCounts(f.id), clock: f.hlc } };
+      write(join(scopeDir, `${stem}.json`), JSON.stringify(node, null, 2) + "\n");
       counts[scope]++;
     }
   }

@@ -4,7 +4,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { UserError } from "../../errors.ts";
-import { derivedConfidence, normaliseItem, observeFailure, type FailureObservation } from "../failures/graph.ts";
+import { derivedConfidence, failureId, normaliseItem, observeFailure, type FailureObservation } from "../failures/graph.ts";
 import { localHomeDir } from "../home/home.ts";
 import { samePath } from "../projects/paths.ts";
 import { findRoot } from "../projects/workspace.ts";
@@ -156,11 +156,24 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
       related: n.related, alternatives: n.alternatives, ...extra,
     });
     const fresh = nodes.filter((n) => !before.has(failureKey(n.scope, n.item)));
+    // Failures this store never had (not even removed): they keep the exporting store's clock.
+    const unknownHere = new Map<ParsedNode, string>();
+    for (const n of fresh) {
+      const id = failureId(n.scope, n.scope === "global" ? null : projectId, n.item);
+      if (n.clock && (n.scope === "global" || exported?.id === projectId) && !(await w.recordClock("failures", id))) unknownHere.set(n, id);
+    }
     const done = new Set<string>();
     for (const n of [...fresh].sort((a, b) => a.first_seen.getTime() - b.first_seen.getTime())) {
       if (done.has(failureKey(n.scope, n.item))) continue;
       done.add(failureKey(n.scope, n.item));
-      await observeFailure(w, projectId, observation(n, { atLeast: 1 }), n.first_seen);
+      await observeFailure(w, projectId, observation(n, n.counts ? { counts: n.counts } : { atLeast: 1 }), n.first_seen);
+    }
+    // MindSave's own export says which host saw each repeat: those counters are taken in (each the
+    // larger of the two) before any snapshot mentions the failure, so the host that exported and
+    // this one, once they sync, count each repeat once.
+    for (const n of nodes) {
+      const was = before.get(failureKey(n.scope, n.item));
+      if (n.counts && was && !was.deleted) await w.mergeFailureCounts(was.id, n.counts);
     }
 
     // Snapshots, oldest first.
@@ -183,6 +196,19 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
         report.snapshots.failed.push({ file: `snapshots/${name}`, reason: e.message });
         return;
       }
+      // A record of MindSave's own export keeps its id and clock when it goes back into the project
+      // it came from: the store that exported it and this one then hold one record, not two.
+      let record = p.record && exported?.id === projectId ? p.record : undefined;
+      if (record) {
+        const trace = await w.snapshotTrace(record.id);
+        if (trace && !trace.deleted && trace.project_id === projectId && sameInstant(trace.created_at, p.createdAt)) {
+          report.snapshots.skipped.push(trace.name);
+          return;
+        }
+        if (trace && !trace.deleted) warnings.push(`${p.file}: its record id is another snapshot's in this store (${trace.name}); imported as a new record.`);
+        // Deleted here, or another's: a new record (a sync then carries the deletion, not a revival).
+        if (trace) record = undefined;
+      }
       const same = (byName.get(p.id) ?? []).find((s) => (s.name === p.id || /^-\d+$/.test(s.name.slice(p.id.length))) && sameInstant(s.created_at, p.createdAt));
       if (same) {
         report.snapshots.skipped.push(same.name);
@@ -195,10 +221,11 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
         }
       }
       try {
-        const result = await saveSnapshot(session, { input: p.input, name: p.id, createdAt: p.createdAt, noCleanup: true, overflow: p.overflow, storedRoot: ctx.root });
+        const wanted = record?.name ?? p.id;
+        const result = await saveSnapshot(session, { input: p.input, name: wanted, createdAt: p.createdAt, noCleanup: true, overflow: p.overflow, storedRoot: ctx.root, record });
         const name = result.snapshot.name;
         warnings.push(...p.warnings, ...result.warnings.map((w) => `${p.file}: ${w}`));
-        if (name !== p.id) warnings.push(`${p.file}: snapshot_id ${p.id} is already used in this project by another snapshot; imported as ${name}.`);
+        if (name !== wanted) warnings.push(`${p.file}: snapshot_id ${p.id} is already used in this project by another snapshot; imported as ${name}.`);
         report.snapshots.imported.push(name);
         await stallIfAsked(`import-${report.snapshots.imported.length}`);
         // The name and time only: the record holds the whole Layer 3.
@@ -238,10 +265,13 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
         // The node file says when it was last seen; the store's own, newer knowledge is kept.
         const at = Math.max(n.last_seen.getTime(), was ? Date.parse(was.last_seen) : 0, floor.get(key) ?? 0);
         floor.set(key, at);
-        await observeFailure(w, projectId, observation(n, { atLeast: n.repeat_count, reason: n.reason || current.get(key)?.reason || NO_REASON }), new Date(at));
+        const count = n.counts ? { counts: n.counts } : { atLeast: n.repeat_count };
+        await observeFailure(w, projectId, observation(n, { ...count, reason: n.reason || current.get(key)?.reason || NO_REASON }), new Date(at));
         report.failures.imported++;
       }
     }
+
+    for (const [n, id] of unknownHere) await w.restampFailure(id, n.clock!);
 
     // Tool calls: the store keys each call, so a second import adds nothing.
     if (logs.calls.length) {
@@ -251,7 +281,7 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
 
     // Rules, facts and retirements after the snapshots: a retirement never strips an imported
     // snapshot (it was saved before the retirement), it only keeps later ones from carrying the item.
-    if (hasMemory) report.memory = await importMemory(w, projectId, memory, now);
+    if (hasMemory) report.memory = await importMemory(w, projectId, memory, now, { sameProject: exported?.id === projectId, warnings });
 
     // The signal: the newest of the store's own, the imported snapshots' and signal.json's saves wins.
     const fileSignal = isObj(signalData) ? signalFromFile(signalData, warnings) : null;

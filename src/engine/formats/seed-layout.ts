@@ -144,3 +144,7 @@ export function isStandaloneExport(loc: SeedLocation): boolean {
   if (!exportedFrom(loc.dir) || existsSync(join(loc.dir, "project.json"))) return false;
   return !existsSync(join(loc.root, ".git")) && !MARKERS.some((m) => existsSync(join(loc.root, m)));
 }
+
+/** A record's id and clock as `mindsave export` writes them (beside the spec's fields). */
+export const RECORD_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{7,63}$/;
+export const RECORD_CLOCK = /^\d{13}-\d{4}-[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;

@@ -8,8 +8,9 @@ import { factId } from "../memory/facts.ts";
 import { retirementId } from "../memory/retire.ts";
 import { redact } from "../snapshots/redact.ts";
 import { stripControl, FIELD_MAX } from "../snapshots/input-limits.ts";
-import { instant, isObj, readJson } from "./seed-layout.ts";
-import type { FactRecord, Queries, RetirementRecord, RuleRecord, StoreWriter } from "../../store/store.ts";
+import { instant, isObj, readJson, RECORD_CLOCK, RECORD_ID } from "./seed-layout.ts";
+import { compareHlc } from "../../store/hlc.ts";
+import type { FactRecord, Queries, StoreWriter } from "../../store/store.ts";
 
 export const MEMORY_FILES = ["rules.json", "facts.json", "retired.json"] as const;
 
@@ -25,9 +26,9 @@ export async function memoryFiles(q: Queries, projectId: string): Promise<Record
   const facts = await q.listFacts(projectId);
   const retired = await q.listRetirements(projectId);
   return {
-    "rules.json": rules.map((r) => ({ text: r.text, scope: r.scope, created_at: r.created_at })),
-    "facts.json": facts.map((f) => ({ text: f.text, scope: f.scope, confidence: f.confidence, created_at: f.created_at, confirmed_at: f.confirmed_at, expires_at: f.expires_at })),
-    "retired.json": retired.map((r) => ({ kind: r.kind, text: r.text, reason: r.reason, retired_at: r.retired_at, retired_by: r.retired_by })),
+    "rules.json": rules.map((r) => ({ text: r.text, scope: r.scope, created_at: r.created_at, id: r.id, clock: r.hlc })),
+    "facts.json": facts.map((f) => ({ text: f.text, scope: f.scope, confidence: f.confidence, created_at: f.created_at, confirmed_at: f.confirmed_at, expires_at: f.expires_at, id: f.id, clock: f.hlc })),
+    "retired.json": retired.map((r) => ({ kind: r.kind, text: r.text, reason: r.reason, retired_at: r.retired_at, retired_by: r.retired_by, id: r.id, clock: r.hlc })),
   };
 }
 
@@ -56,17 +57,45 @@ export function readMemory(dir: string, warnings: string[], exists: (p: string) 
   return out;
 }
 
-/** Writes what was read into the project; what the store already has (same id) is kept when it is newer. */
-export async function importMemory(w: StoreWriter, projectId: string, data: ReturnType<typeof readMemory>, now: Date): Promise<MemoryReport> {
+
+/**
+ * Writes what was read into the project. An entry of MindSave's own export carries its record's
+ * id and clock: it goes in as a sync would take it (only when newer than what this store has, a
+ * removal here included), so an import never brings back what was edited or removed since, and
+ * two stores that then sync hold one record. An entry without them (an older export, a hand-written
+ * file) gets the id made from its text; one removed in this store is not brought back.
+ */
+export async function importMemory(w: StoreWriter, projectId: string, data: ReturnType<typeof readMemory>, now: Date, opts: { sameProject: boolean; warnings: string[] }): Promise<MemoryReport> {
   const report: MemoryReport = { rules: 0, facts: 0, retired: 0 };
-  const rules = new Map((await w.listRules(projectId)).map((r) => [r.id, r]));
+  const label = { rules: "rule", facts: "fact", retirements: "retirement" } as const;
+  /** Whether to write the entry, and with which id and clock. */
+  const decide = async (table: "rules" | "facts" | "retirements", e: Record<string, unknown>, derived: string, global: boolean, t: string) => {
+    const carried = (global || opts.sameProject) && typeof e.id === "string" && RECORD_ID.test(e.id) && typeof e.clock === "string" && RECORD_CLOCK.test(e.clock);
+    const id = carried ? (e.id as string) : derived;
+    const here = await w.recordClock(table, id);
+    if (carried) {
+      if (here && compareHlc(here.hlc, e.clock as string) >= 0) {
+        if (here.deleted) opts.warnings.push(`${label[table]} ${JSON.stringify(t)} was removed in this store after it was exported; not brought back.`);
+        return null;
+      }
+      return { id, clock: e.clock as string };
+    }
+    if (here?.deleted) {
+      opts.warnings.push(`${label[table]} ${JSON.stringify(t)} was removed in this store; not brought back (add it again if it still holds).`);
+      return null;
+    }
+    return { id, clock: undefined, live: here !== null };
+  };
+
+  const rules = await w.listRules(projectId);
   for (const e of data["rules.json"]) {
     const t = text(e.text)!;
     const scope = scopeOf(e.scope);
     const pid = scope === "global" ? null : projectId;
-    const rule: Omit<RuleRecord, "hlc" | "host" | "deleted"> = { id: ruleId(scope, pid, t), project_id: pid, scope, text: t, created_at: iso(e.created_at) ?? now.toISOString() };
-    if (rules.has(rule.id)) continue;
-    await w.putRule(rule);
+    const to = await decide("rules", e, ruleId(scope, pid, t), scope === "global", t);
+    // Without a record: a rule already here (by id, or the same words after an edit) is kept as it is.
+    if (!to || (!to.clock && (to.live || rules.some((r) => r.scope === scope && r.text === t)))) continue;
+    await w.putRule({ id: to.id, project_id: pid, scope, text: t, created_at: iso(e.created_at) ?? now.toISOString() }, to.clock);
     report.rules++;
   }
   const facts = new Map((await w.listFacts(projectId)).map((f) => [f.id, f]));
@@ -76,26 +105,27 @@ export async function importMemory(w: StoreWriter, projectId: string, data: Retu
     const pid = scope === "global" ? null : projectId;
     const c = e.confidence === "low" || e.confidence === "high" ? e.confidence : "medium";
     const created = iso(e.created_at) ?? now.toISOString();
+    const to = await decide("facts", e, factId(scope, pid, t), scope === "global", t);
+    if (!to) continue;
     const fact: Omit<FactRecord, "hlc" | "host" | "deleted"> = {
-      id: factId(scope, pid, t), project_id: pid, scope, text: t, confidence: c,
+      id: to.id, project_id: pid, scope, text: t, confidence: c,
       created_at: created, confirmed_at: iso(e.confirmed_at) ?? created, expires_at: e.expires_at === null ? null : iso(e.expires_at),
     };
     const had = facts.get(fact.id);
-    if (had && had.confirmed_at >= fact.confirmed_at) continue;
-    await w.putFact(fact);
+    if (!to.clock && had && had.confirmed_at >= fact.confirmed_at) continue;
+    await w.putFact(fact, to.clock);
     report.facts++;
   }
-  const retired = new Map((await w.listRetirements(projectId)).map((r) => [r.id, r]));
   for (const e of data["retired.json"]) {
     const t = text(e.text)!;
     const kind = e.kind === "decision" ? "decision" : "constraint";
-    const r: Omit<RetirementRecord, "hlc" | "host" | "deleted"> = {
-      id: retirementId(projectId, kind, t), project_id: projectId, kind, text: t,
+    const to = await decide("retirements", e, retirementId(projectId, kind, t), false, t);
+    if (!to || (!to.clock && to.live)) continue;
+    await w.putRetirement({
+      id: to.id, project_id: projectId, kind, text: t,
       reason: typeof e.reason === "string" ? redact(stripControl(e.reason)).trim() : "",
       retired_at: iso(e.retired_at) ?? now.toISOString(), retired_by: text(e.retired_by) ?? "import",
-    };
-    if (retired.has(r.id)) continue;
-    await w.putRetirement(r);
+    }, to.clock);
     report.retired++;
   }
   return report;

@@ -2,10 +2,11 @@
 // and telling whether the store already knows all a node says.
 import { join } from "node:path";
 import { normaliseItem } from "../failures/graph.ts";
+import { HOST_ID } from "../home/host.ts";
 import { redact, redactDeep } from "../snapshots/redact.ts";
 import type { FailureRecord } from "../../store/store.ts";
 import { isDir, listDirNoFollow } from "../../lib/fs.ts";
-import { asStrings, instant, isObj, mtime, readJson, unslug } from "./seed-layout.ts";
+import { asStrings, instant, isObj, mtime, readJson, RECORD_CLOCK, unslug } from "./seed-layout.ts";
 import { normaliseEntry } from "./seed-read-snapshots.ts";
 
 export interface ParsedNode {
@@ -20,9 +21,32 @@ export interface ParsedNode {
   alternatives: string[];
   first_seen: Date;
   last_seen: Date;
+  /** Each host's counter, from MindSave's own export (repeat_count is their sum). */
+  counts?: Record<string, number>;
+  /** Its record's clock in the store that exported it. */
+  clock?: string;
 }
 
-const NODE_FIELDS = new Set(["schema_version", "rejected_by", "reason", "repeat_count", "confidence", "scope", "related", "alternatives", "first_seen", "last_seen", "item", "name"]);
+const NODE_FIELDS = new Set(["schema_version", "rejected_by", "reason", "repeat_count", "confidence", "scope", "related", "alternatives", "first_seen", "last_seen", "item", "name", "_mindsave"]);
+/** More hosts than this, or a count above MAX_COUNT, is not a real export's. */
+const MAX_HOSTS = 256;
+const MAX_COUNT = 1_000_000;
+
+/**
+ * The per-host counters `mindsave export` writes beside repeat_count. Kept only when they are
+ * well formed and add up to repeat_count; otherwise the node is read as the original's (a floor).
+ */
+function hostCounts(marker: unknown, repeatCount: number, where: string, warnings: string[]): Record<string, number> | undefined {
+  if (marker === undefined) return undefined;
+  const counts = isObj(marker) ? marker.counts : undefined;
+  const entries = isObj(counts) ? Object.entries(counts) : null;
+  const ok = entries && entries.length > 0 && entries.length <= MAX_HOSTS &&
+    entries.every(([host, n]) => HOST_ID.test(host) && Number.isInteger(n) && (n as number) > 0 && (n as number) <= MAX_COUNT) &&
+    entries.reduce((sum, [, n]) => sum + (n as number), 0) === repeatCount;
+  if (ok) return Object.fromEntries(entries as [string, number][]);
+  warnings.push(`${where}: _mindsave.counts is not a set of per-host counts adding up to repeat_count ${repeatCount}; read repeat_count as the least count.`);
+  return undefined;
+}
 
 export function readNodes(dir: string, scope: "project" | "global", label: string, warnings: string[]): ParsedNode[] {
   const out: ParsedNode[] = [];
@@ -62,13 +86,15 @@ export function readNodes(dir: string, scope: "project" | "global", label: strin
     const last_seen = time("last_seen");
     if (first_seen > last_seen) first_seen = last_seen;
     const count = Number(e.repeat_count);
+    const repeat_count = Number.isFinite(count) && count >= 1 ? Math.floor(count) : 1;
     out.push({
       file, item, scope,
       reason: typeof e.reason === "string" && e.reason.trim() ? e.reason.trim() : e.reason !== undefined && e.reason !== null && String(e.reason).trim() ? String(e.reason).trim() : "",
       rejected_by: typeof e.rejected_by === "string" ? e.rejected_by : undefined,
       confidence: typeof e.confidence === "string" ? e.confidence : undefined,
-      repeat_count: Number.isFinite(count) && count >= 1 ? Math.floor(count) : 1,
-      related: asStrings(e.related), alternatives: asStrings(e.alternatives), first_seen, last_seen,
+      repeat_count, related: asStrings(e.related), alternatives: asStrings(e.alternatives), first_seen, last_seen,
+      counts: hostCounts(data._mindsave, repeat_count, where, warnings),
+      clock: isObj(data._mindsave) && typeof data._mindsave.clock === "string" && RECORD_CLOCK.test(data._mindsave.clock) ? data._mindsave.clock : undefined,
     });
   }
   return out;

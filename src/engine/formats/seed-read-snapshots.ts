@@ -10,7 +10,7 @@ import { redact, redactDeep } from "../snapshots/redact.ts";
 import { SNAPSHOT_VERSION } from "../snapshots/save.ts";
 import { fromFields, parseSnapshotText, parseStatus, splitFrontMatter, type SnapshotInput } from "../snapshots/input.ts";
 import type { FailureGraphEntry } from "../../store/store.ts";
-import { asStrings, instant, isObj, readJson, type Obj } from "./seed-layout.ts";
+import { asStrings, instant, isObj, readJson, RECORD_CLOCK, RECORD_ID, type Obj } from "./seed-layout.ts";
 
 /** Older versions' names for the spec's fields (the first one present is used). */
 export const FIELD_ALIASES: Record<string, string[]> = {
@@ -188,6 +188,8 @@ export interface ParsedSnapshot {
   input: SnapshotInput;
   overflow: boolean;
   warnings: string[];
+  /** From MindSave's own export: the record it was (id, clock, stored name when exported under another). */
+  record?: { id: string; clock: string; name?: string };
 }
 
 /** A snapshot file read but for its body: the front matter mapped to the spec's fields, its id and time. */
@@ -358,5 +360,12 @@ function withBody(head: SnapshotHead, text: string, index: IndexInfo): ParsedSna
   input.active_files = input.active_files.map((f) => storedActiveFile(f, index.origRoots));
   const l1Only = !input.constraints.length && !input.decisions.length && !Object.keys(input.failure_graph).length && !input.excluded_paths.length && !input.layer3;
   const overflow = (marker ? marker.kind === "overflow" : id.startsWith("OVF_")) && l1Only;
-  return { file: where, id, createdAt, input, overflow, warnings };
+  return { file: where, id, createdAt, input, overflow, warnings, record: exportedRecord(marker) };
+}
+
+/** The record id and clock `mindsave export` writes, when both are well formed. */
+function exportedRecord(marker: Obj | null): ParsedSnapshot["record"] {
+  if (!marker || typeof marker.record !== "string" || typeof marker.clock !== "string") return undefined;
+  if (!RECORD_ID.test(marker.record) || !RECORD_CLOCK.test(marker.clock)) return undefined;
+  return { id: marker.record, clock: marker.clock, name: typeof marker.name === "string" && marker.name.trim() ? marker.name.trim() : undefined };
 }

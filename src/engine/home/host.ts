@@ -14,7 +14,7 @@ export interface HostIdentity {
   platform: string;
 }
 
-const HOST_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
+export const HOST_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
 
 export function currentHost(env: NodeJS.ProcessEnv = process.env): HostIdentity {
   const name = env.MINDSAVE_HOST_NAME || hostname() || "unknown-host";

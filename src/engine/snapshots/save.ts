@@ -44,6 +44,11 @@ export interface SaveOptions {
    * current directory nor the folder imported from decides what they mean.
    */
   storedRoot?: string | null;
+  /**
+   * For import of MindSave's own export: the record's id and clock, kept, and its name as it is
+   * (two hosts' snapshots may share a name, as after a sync).
+   */
+  record?: { id: string; clock: string };
 }
 
 export interface SaveResult {
@@ -215,12 +220,12 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   const saved = await session.write(async (w) => {
     const context = await session.project({ create: true, w });
     const projectId = context.project.id;
-    const recordId = newId();
+    const recordId = opts.record?.id ?? newId();
     const wanted = opts.name === undefined ? undefined : redact(opts.name);
     const given = wanted === undefined ? undefined : safeName(wanted, recordId);
     if (given !== undefined && given !== wanted) warnings.push(`The snapshot name ${JSON.stringify(wanted)} is not safe as a file name on every system; stored as ${given}.`);
     const name = given
-      ? nextFreeName(given, await w.namesWithPrefix(projectId, given))
+      ? opts.record ? given : nextFreeName(given, await w.namesWithPrefix(projectId, given))
       : await chooseName(w, projectId, topic, now, !!opts.overflow, input.snapshot_id, warnings);
     const record: Omit<SnapshotRecord, "hlc" | "host" | "deleted"> = {
       id: recordId, project_id: projectId, name, topic, kind: opts.overflow ? "overflow" : "full", status,
@@ -235,7 +240,7 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
       tags, saved_agent: input.agent && /^[\w.-]{1,32}$/.test(input.agent) ? input.agent : null,
     };
     await stallIfAsked("save-before-insert");
-    await w.insertSnapshot(record);
+    await w.insertSnapshot(record, opts.record?.clock);
     await stallIfAsked("save-after-insert");
     for (const [item, entry] of Object.entries(layer2.failure_graph)) {
       await observeFailure(w, projectId, observationFromEntry(item, entry), now);
