@@ -3,7 +3,7 @@
 // connection is a SQLite URI with `mode=ro` (`immutable=1` too when nothing beside the file can be
 // created): it never writes a byte of the file, so a store can be checked before it is trusted,
 // and read on a write-protected drive.
-import { accessSync, closeSync, constants, existsSync, openSync, readSync, statSync } from "node:fs";
+import { accessSync, closeSync, constants, existsSync, openSync, readSync, rmSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { tmpdir } from "../lib/os.ts";
 import type { Client } from "@libsql/client";
@@ -125,4 +125,21 @@ export function storeFileKind(path: string): StoreFileKind {
   if (st.isDirectory()) throw new UserError(`${path} is a directory, not a MindSave store file.`);
   if (st.size === 0) return "empty";
   return headerBytes(path, 16).toString("latin1") === SQLITE_MAGIC ? "plain" : "other";
+}
+
+export interface SideFiles { ino: number; wal: boolean; shm: boolean }
+
+/** The store file's identity and which of its WAL files exist. */
+export function sideFiles(path: string): SideFiles {
+  return { ino: statSync(path, { throwIfNoEntry: false })?.ino ?? -1, wal: existsSync(path + "-wal"), shm: existsSync(path + "-shm") };
+}
+
+/**
+ * Removes the empty -wal and -shm files a read-only look at a damaged WAL store made (a read-only
+ * connection cannot remove them when it closes). Only those it made, beside the same file: every
+ * other process fails the same check on the damaged pages, so none of them writes through them.
+ */
+export function forgetSideFiles(path: string, before: SideFiles): void {
+  if (before.wal || before.shm || sideFiles(path).ino !== before.ino || sizeOf(path + "-wal") > 0) return;
+  for (const s of ["-wal", "-shm"]) rmSync(path + s, { force: true });
 }

@@ -85,6 +85,12 @@ export function storeProblem(path: string, e: unknown, ctx: { encrypted?: boolea
   return e instanceof Error ? e : new Error(String(e));
 }
 
+/** `e`, after marking `seen` when it says the store is damaged. */
+export function noteDamage(seen: { damaged: boolean }, e: Error): Error {
+  if (e instanceof StoreProblem && e.kind === "damaged") seen.damaged = true;
+  return e;
+}
+
 /** `db` with every call's driver errors passed through `map` (the store's error mapping). */
 export function guarded(db: Exec, map: (e: unknown) => Error): Exec {
   const exec = db as Pick<Client, "execute">;

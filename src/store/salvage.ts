@@ -3,10 +3,11 @@
 // rows each table still gives. `salvage` copies every row that can still be read into a new store,
 // table by table and row by row: SQLite's `.recover` is not available through libSQL, so a range
 // that fails to read is stepped over one rowid at a time and the reading goes on behind it.
+import { existsSync } from "node:fs";
 import type { Client, Row, Transaction } from "@libsql/client";
 import { SYNCED_TABLES } from "./migrations.ts";
 import { compareHlc, formatHlc, parseHlc } from "./hlc.ts";
-import { str } from "./rows.ts";
+import { type Exec, str, strOrNull } from "./rows.ts";
 import { headerBytes, openClient, readOnlyMode, sizeOf } from "./driver.ts";
 import { UserError } from "../errors.ts";
 
@@ -63,7 +64,10 @@ function headerFacts(path: string): { page_size: number | null; expected_size: n
  * Bun's newer SQLite refuses a cut file's schema even so.
  */
 async function openDamaged(path: string, encryptionKey?: string): Promise<Client> {
-  const db = await openClient(path, { readOnly: true, immutable: readOnlyMode(path).immutable, timeoutMs: 5000, encryptionKey, libsql: true });
+  // With nothing beside the file (no log, no shared memory, no journal: no other connection has it
+  // open) it is read alone, so looking at it leaves no -wal or -shm beside it.
+  const alone = !["-wal", "-shm", "-journal"].some((s) => existsSync(path + s));
+  const db = await openClient(path, { readOnly: true, immutable: alone || readOnlyMode(path).immutable, timeoutMs: 5000, encryptionKey, libsql: true });
   try {
     await db.execute("PRAGMA writable_schema = ON");
   } catch (e) {
@@ -282,4 +286,55 @@ async function keepClockAhead(dest: Transaction): Promise<void> {
   if (!newest) return;
   const c = parseHlc(newest);
   await dest.execute({ sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('clock', ?)", args: [formatHlc(c.wall, c.counter, "")] });
+}
+
+/** A project no row of `projects` names any more, with what the surviving rows still say about it. */
+export interface LostProject {
+  id: string;
+  /** Its roots (host, folder), newest first. */
+  roots: { host_id: string; path: string }[];
+  /** Where its newest snapshots were saved (host, folder), newest first. */
+  saved_at: { host_id: string; path: string }[];
+  /** Its oldest snapshot's time, or null. */
+  first_seen: string | null;
+}
+
+/** Tables whose live rows name a project. */
+const PROJECT_REFS = ["snapshots", "roots", "failures", "signals", "tool_calls", "rules", "facts", "retirements"];
+
+/**
+ * The projects that live rows still name but `projects` does not hold: after a repair lost their
+ * rows, every list (they all go through projects) would hide those rows.
+ */
+export async function lostProjects(db: Exec): Promise<LostProject[]> {
+  const refs = [...PROJECT_REFS.map((t) => `SELECT project_id AS id FROM ${t} WHERE deleted = 0`), "SELECT merged_into FROM projects WHERE deleted = 0"];
+  const ids = (await db.execute(`SELECT id FROM (${refs.join(" UNION ")}) WHERE id IS NOT NULL AND id NOT IN (SELECT id FROM projects) ORDER BY id`)).rows.map((r) => str(r.id));
+  const out: LostProject[] = [];
+  for (const id of ids) {
+    const roots = (await db.execute({ sql: "SELECT host_id, path FROM roots WHERE project_id = ? AND deleted = 0 ORDER BY last_used DESC", args: [id] })).rows;
+    const saved = (await db.execute({
+      sql: "SELECT saved_host, saved_root FROM snapshots WHERE project_id = ? AND deleted = 0 AND saved_root IS NOT NULL ORDER BY created_at DESC LIMIT 20", args: [id],
+    })).rows;
+    const first = (await db.execute({ sql: "SELECT min(created_at) FROM snapshots WHERE project_id = ? AND deleted = 0", args: [id] })).rows[0]?.[0];
+    out.push({
+      id,
+      roots: roots.map((r) => ({ host_id: str(r.host_id), path: str(r.path) })),
+      saved_at: saved.map((r) => ({ host_id: str(r.saved_host), path: str(r.saved_root) })),
+      first_seen: strOrNull(first),
+    });
+  }
+  return out;
+}
+
+/**
+ * Inserts projects made again after a repair. Their clock is the zero clock: a peer that still
+ * holds a project's own row wins the next sync with it, and gives back its real name and identity.
+ */
+export async function recreateProjects(db: Exec, hostId: string, projects: { id: string; identity: string; name: string; remote: string | null; created_at: string }[]): Promise<void> {
+  for (const p of projects) {
+    await db.execute({
+      sql: "INSERT INTO projects(id, identity, name, remote, created_at, merged_into, hlc, host, deleted) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, 0)",
+      args: [p.id, p.identity, p.name, p.remote, p.created_at, formatHlc(0, 0, hostId), hostId],
+    });
+  }
 }

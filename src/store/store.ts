@@ -10,14 +10,14 @@ import { SyncSide } from "./sync.ts";
 import { type Exec, str } from "./rows.ts";
 import { Queries } from "./queries.ts";
 import { StoreWriter } from "./writer.ts";
-import { loadDriver, openClient, readOnlyMode, storeFileKind, writable } from "./driver.ts";
-import { StoreProblem, driverCodes, guarded, readOnlyProblem, storeProblem } from "./problems.ts";
-import { asBytes, inspectStore, integrityLines, salvage, textOf, type SalvagedTable } from "./salvage.ts";
+import { forgetSideFiles, loadDriver, openClient, readOnlyMode, sideFiles, storeFileKind, writable } from "./driver.ts";
+import { StoreProblem, driverCodes, guarded, noteDamage, readOnlyProblem, storeProblem } from "./problems.ts";
+import { asBytes, inspectStore, integrityLines, lostProjects, recreateProjects, salvage, textOf, type LostProject, type SalvagedTable } from "./salvage.ts";
 
 export { SCHEMA_VERSION, formatHlc, parseHlc, SyncSide, Queries, StoreWriter, StoreProblem, storeFileKind, storeProblem, inspectStore };
 export type { StoreFileKind } from "./driver.ts";
 export type { StoreProblemKind } from "./problems.ts";
-export type { StoreInspection, SalvagedTable } from "./salvage.ts";
+export type { StoreInspection, SalvagedTable, LostProject } from "./salvage.ts";
 export type * from "./records.ts";
 
 const APP_MARK = "mindsave";
@@ -40,15 +40,18 @@ export class Store extends Queries {
   private wrote = false;
   private beforeMigrate: OpenOptions["beforeMigrate"];
 
-  private constructor(private readonly client: Client, readonly path: string, readonly remote = false, readonly encrypted = false, readonly readOnly = false) {
+  private constructor(private readonly client: Client, readonly path: string, readonly remote = false, readonly encrypted = false, readonly readOnly = false, private readonly seen = { damaged: false }) {
     // Every read through Queries meets the store's error mapping: a damaged page is a sentence.
-    super(guarded(client, (e) => storeProblem(path, e, { encrypted })));
+    super(guarded(client, (e) => noteDamage(seen, storeProblem(path, e, { encrypted }))));
   }
 
   /** The store's error mapping for `e` (driver errors become one sentence naming this file). */
   private problem(e: unknown): Error {
-    return storeProblem(this.path, e, { encrypted: this.encrypted });
+    return noteDamage(this.seen, storeProblem(this.path, e, { encrypted: this.encrypted }));
   }
+
+  /** A read or write met damaged pages: nothing more is to be written beside this file (see Session.close). */
+  get damaged(): boolean { return this.seen.damaged; }
 
   /** A store on a libSQL server (sqld, Turso): the same schema and migrations as a file, so sync merges with it as with a drive. */
   static async openRemote(url: string, authToken?: string): Promise<Store> {
@@ -161,6 +164,7 @@ export class Store extends Queries {
         `The store ${path} has changes in its write-ahead log (${basename(path)}-wal) that can only be read where its folder is writable; copy its home to a writable place and open it there (\`mindsave eject\` before removing a drive avoids this).`);
     }
     let client: Client | null = null;
+    const before = sideFiles(path);
     try {
       client = await openClient(path, { readOnly: true, immutable: mode.immutable, timeoutMs: opts.busyTimeoutMs ?? 15000, encryptionKey: opts.encryptionKey, libsql: opts.libsql });
       const store = new Store(client, path, false, encrypted, true);
@@ -175,7 +179,9 @@ export class Store extends Queries {
     } catch (e) {
       client?.close();
       if (canWrite && /READONLY_ROLLBACK/.test(driverCodes(e))) return "hot-journal";
-      throw storeProblem(path, e, { encrypted });
+      const problem = storeProblem(path, e, { encrypted });
+      if (problem instanceof StoreProblem && problem.kind === "damaged") forgetSideFiles(path, before);
+      throw problem;
     }
   }
 
@@ -364,6 +370,10 @@ export class Store extends Queries {
     return this.transaction((tx) => salvage(source, tx, encryptionKey));
   }
 
+  /** The projects rows still name but no project row holds, and making them again (after a repair; see salvage.ts). */
+  lostProjects = (): Promise<LostProject[]> => lostProjects(this.db);
+  recreateProjects = (hostId: string, projects: Parameters<typeof recreateProjects>[2]) => this.transaction((tx) => recreateProjects(tx, hostId, projects));
+
   async journalMode(): Promise<string> {
     return str((await this.db.execute("PRAGMA journal_mode")).rows[0]?.[0]);
   }
@@ -372,6 +382,8 @@ export class Store extends Queries {
   async closeAsync(): Promise<void> {
     if (this.wal && this.wrote) await this.client.execute("PRAGMA wal_checkpoint(TRUNCATE)").catch(() => {});
     this.client.close();
+    // libSQL's driver lets go of the file (and its WAL files) from the event loop (local.ts): waited for.
+    if ((this.client as { engine?: string }).engine === "libsql") await new Promise((r) => setImmediate(r));
   }
 
   close(): void {

@@ -4,12 +4,16 @@
 // then checked (integrity, search index, the rows it was given). Only then is it swapped in with
 // one rename; the damaged file is kept, byte for byte, as `mindsave.db.bak-<time>`. Swapping (not
 // leaving the new file beside the old one) means the agents' next command just works; the backup
-// keeps every byte for anyone who wants to dig further.
+// keeps every byte for anyone who wants to dig further. A project whose own row was lost but whose
+// snapshots, roots or failures were saved is made again, so no list hides them (see recreate).
 import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { UserError } from "../../errors.ts";
-import { SCHEMA_VERSION, Store, StoreProblem, inspectStore, storeProblem, type SalvagedTable, type StoreInspection } from "../../store/store.ts";
+import { SCHEMA_VERSION, Store, StoreProblem, inspectStore, storeProblem, type LostProject, type SalvagedTable, type StoreInspection } from "../../store/store.ts";
 import { prepareHome, resolveHome } from "./home.ts";
+import { currentHost } from "./host.ts";
+import { derivedId } from "../ids.ts";
+import { resolveWorkspace } from "../projects/workspace.ts";
 import { encryptionState, storeKey } from "./encryption.ts";
 import { backupFileAsIs, backupName, listBackups } from "./backups.ts";
 // The same options as encrypt and decrypt: which home, the environment, the time for names.
@@ -32,8 +36,19 @@ export interface RepairResult {
   end_lost: string[];
   /** Snapshots in the rebuilt full-text index. */
   indexed_snapshots: number;
+  /** Projects made again: their rows were lost, rows naming them were saved. */
+  recreated: RecreatedProject[];
   /** The damaged store as doctor saw it. */
   before: StoreInspection;
+}
+
+export interface RecreatedProject {
+  id: string;
+  name: string;
+  /** Its folder on this host, when that folder was found and is this project's checkout again. */
+  root: string | null;
+  /** Its last known folder (on any host), when the project could not be matched to a folder here. */
+  last_seen_at: string | null;
 }
 
 /** Repairs the home's store (see the top of this file); a healthy store is left alone. */
@@ -65,17 +80,19 @@ export async function repairHome(opts: RepairOptions = {}): Promise<RepairResult
     throw new UserError(`${db} was written by a newer MindSave (store schema ${before.schema_version}); update MindSave instead of repairing it.`);
   }
   const healthy = before.integrity.join() === "ok" && Object.values(before.tables).every((n) => n !== null) && before.ours === true;
-  if (healthy) return { store: db, repaired: false, backup: null, pruned: [], tables: {}, saved: 0, lost: 0, end_lost: [], indexed_snapshots: 0, before };
+  if (healthy) return { store: db, repaired: false, backup: null, pruned: [], tables: {}, saved: 0, lost: 0, end_lost: [], indexed_snapshots: 0, recreated: [], before };
 
   removeLeftovers(db);
   const fresh = `${db}.repaired-${backupName(db, at).slice(`${db}.bak-`.length)}`;
   let tables: Record<string, SalvagedTable>;
   let indexed: number;
+  let recreated: RecreatedProject[];
   try {
     const copy = await Store.open(fresh, { journalMode: "DELETE", encryptionKey: key });
     try {
       tables = await copy.salvageFrom(db, key);
-      indexed = await verify(copy, tables, db);
+      recreated = await recreate(copy, currentHost(env).id, env, at);
+      indexed = await verify(copy, tables, db, recreated.length);
     } finally {
       await copy.closeAsync();
     }
@@ -96,11 +113,59 @@ export async function repairHome(opts: RepairOptions = {}): Promise<RepairResult
   renameSync(fresh, db);
   const sum = (k: "saved" | "lost") => Object.values(tables).reduce((n, t) => n + t[k], 0);
   const endLost = Object.keys(tables).filter((t) => tables[t].end_lost);
-  return { store: db, repaired: true, backup, pruned, tables, saved: sum("saved"), lost: sum("lost"), end_lost: endLost, indexed_snapshots: indexed, before };
+  return { store: db, repaired: true, backup, pruned, tables, saved: sum("saved"), lost: sum("lost"), end_lost: endLost, indexed_snapshots: indexed, recreated, before };
+}
+
+/**
+ * Makes again each project that saved rows name but whose own row was lost: every list goes
+ * through projects, so its snapshots would be there but shown nowhere. Its identity is found
+ * from a folder it was saved in that still exists here: the first project of an identity has the
+ * id derived from it, and a folder recorded as its root on this host is its checkout (a root is
+ * only recorded for a project of that folder's history). Its name is that folder's; else
+ * "recovered-…", and an identity no folder has, so it stays apart until it is linked.
+ */
+async function recreate(copy: Store, hostId: string, env: NodeJS.ProcessEnv, at: Date): Promise<RecreatedProject[]> {
+  const lost = await copy.lostProjects();
+  if (!lost.length) return [];
+  const taken = new Set((await copy.listProjects()).map((p) => p.name));
+  const rows: Parameters<Store["recreateProjects"]>[1] = [];
+  const out: RecreatedProject[] = [];
+  for (const p of lost) {
+    const found = folderOf(p, hostId, env);
+    const last = p.roots[0]?.path ?? p.saved_at[0]?.path ?? null;
+    const base = found?.name || (last && basename(last)) || `recovered-${p.id.replace(/^p_/, "").replaceAll("-", "").slice(-8)}`;
+    let name = base;
+    for (let n = 2; taken.has(name); n++) name = `${base}~${n}`; // as a new project's name would be
+    taken.add(name);
+    rows.push({ id: p.id, identity: found?.identity ?? `recovered:${p.id}`, name, remote: found?.remote ?? null, created_at: p.first_seen ?? at.toISOString() });
+    out.push({ id: p.id, name, root: found?.root ?? null, last_seen_at: found ? null : last });
+  }
+  await copy.recreateProjects(hostId, rows);
+  return out;
+}
+
+/** The folder here that is this project's checkout, with its identity; null when none is. */
+function folderOf(p: LostProject, hostId: string, env: NodeJS.ProcessEnv): { root: string; name: string; identity: string; remote: string | null } | null {
+  const mine = new Set(p.roots.filter((r) => r.host_id === hostId).map((r) => r.path));
+  const paths = [...new Set([...mine, ...p.roots.map((r) => r.path), ...p.saved_at.map((s) => s.path)])].filter((d) => existsSync(d)).slice(0, 8);
+  let rooted: { root: string; name: string; identity: string; remote: string | null } | null = null;
+  for (const path of paths) {
+    let ws;
+    try {
+      ws = resolveWorkspace(path, { override: path, create: false, env, home: null });
+    } catch {
+      continue; // not a folder any more
+    }
+    if (!ws) continue;
+    const derived = ws.identities.find((i) => derivedId("p", i) === p.id);
+    if (derived) return { root: ws.root, name: ws.name, identity: derived, remote: ws.remote };
+    if (!rooted && mine.has(path)) rooted = { root: ws.root, name: ws.name, identity: ws.identity, remote: ws.remote };
+  }
+  return rooted;
 }
 
 /** Checks the repaired copy; returns how many snapshots its search index holds. */
-async function verify(copy: Store, tables: Record<string, SalvagedTable>, db: string): Promise<number> {
+async function verify(copy: Store, tables: Record<string, SalvagedTable>, db: string, recreated: number): Promise<number> {
   const fail = (why: string) => new UserError(`The repaired copy of ${db} fails its own check (${why}); the store was left as it was.`);
   const integrity = await copy.integrityCheck();
   if (integrity !== "ok") throw fail(`integrity: ${integrity}`);
@@ -108,7 +173,8 @@ async function verify(copy: Store, tables: Record<string, SalvagedTable>, db: st
   if (index !== "ok") throw fail(`search index: ${index}`);
   const counts = await copy.tableCounts();
   for (const [t, r] of Object.entries(tables)) {
-    if (t !== "meta" && counts[t] !== r.saved) throw fail(`${t} holds ${counts[t]} rows, not the ${r.saved} copied`);
+    const expected = r.saved + (t === "projects" ? recreated : 0);
+    if (t !== "meta" && counts[t] !== expected) throw fail(`${t} holds ${counts[t]} rows, not the ${expected} copied and made again`);
   }
   return counts.snapshot_search ?? 0;
 }

@@ -59,27 +59,36 @@ export function headCommit(root: string, commonDir: string): string | null {
 /**
  * The root commits of the checkout at `root` (shared git directory `commonDir`), sorted: remembered
  * in `cacheDir` (a writable home; null: nothing is kept) by HEAD commit, else `ask` (running git) says.
+ * `later`: the cache is written when it calls the write it is given (or never), not at once.
  */
-export function rootCommitsOf(root: string, commonDir: string | null, cacheDir: string | null, ask: () => string[] | null): string[] | null {
+export function rootCommitsOf(root: string, commonDir: string | null, cacheDir: string | null, ask: () => string[] | null, later?: (write: () => void) => void): string[] | null {
   const head = commonDir && cacheDir ? headCommit(root, commonDir) : null;
   if (!head || !cacheDir || !existsSync(cacheDir)) return ask();
   const file = join(cacheDir, CACHE_FILE);
-  let known: Record<string, unknown> = {};
-  try {
-    const parsed = JSON.parse(readFileSync(file, "utf8"));
-    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) known = parsed;
-  } catch {
-    // none yet, or unreadable: it is made again
-  }
-  const hit = known[head];
+  const hit = readCache(file)[head];
   if (Array.isArray(hit) && hit.length && hit.every((c) => typeof c === "string" && COMMIT.test(c))) return hit as string[];
   const found = ask();
   if (!found?.length) return null;
-  try {
-    const kept = Object.entries(known).filter(([k, v]) => k !== head && Array.isArray(v)).slice(-(KEEP - 1));
-    writeFileAtomic(file, JSON.stringify(Object.fromEntries([...kept, [head, found]])) + "\n");
-  } catch {
-    // a read-only home: git is asked again next time
-  }
+  const write = () => {
+    try {
+      // Read again: another answer may have been written since.
+      const kept = Object.entries(readCache(file)).filter(([k, v]) => k !== head && Array.isArray(v)).slice(-(KEEP - 1));
+      writeFileAtomic(file, JSON.stringify(Object.fromEntries([...kept, [head, found]])) + "\n");
+    } catch {
+      // a read-only home: git is asked again next time
+    }
+  };
+  if (later) later(write);
+  else write();
   return found;
+}
+
+function readCache(file: string): Record<string, unknown> {
+  try {
+    const parsed = JSON.parse(readFileSync(file, "utf8"));
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) return parsed;
+  } catch {
+    // none yet, or unreadable: it is made again
+  }
+  return {};
 }

@@ -196,8 +196,9 @@ export function writeProjectFile(root: string, name: string): ProjectFile {
  * Resolves the workspace for `start` (or the `--workspace` override). `create` allows writing
  * `.mindsave/project.json` for a workspace that has no other stable identity yet. `home`: a
  * writable MindSave home, where git's answers are remembered (git-roots.ts); none, none kept.
+ * `later`: that answer is written when it calls the write it is given (see Session.close).
  */
-export function resolveWorkspace(start: string, opts: { override?: string; create: boolean; env?: NodeJS.ProcessEnv; home?: string | null }): Workspace | null {
+export function resolveWorkspace(start: string, opts: { override?: string; create: boolean; env?: NodeJS.ProcessEnv; home?: string | null; later?: (write: () => void) => void }): Workspace | null {
   const env = opts.env ?? process.env;
   let found: { root: string; marker: RootMarker; gitDir: string | null };
   if (opts.override) {
@@ -214,7 +215,7 @@ export function resolveWorkspace(start: string, opts: { override?: string; creat
   const file = readProjectFile(root);
   if (file) return at(`file:${file.id}`);
   const gitDir = found.gitDir;
-  const commits = gitDir ? rootCommitsOf(gitDir, commonDir, opts.home ?? null, () => gitRootCommits(gitDir)) : null;
+  const commits = gitDir ? rootCommitsOf(gitDir, commonDir, opts.home ?? null, () => gitRootCommits(gitDir), opts.later) : null;
   if (commits) return at(`git:${commits[0]}`, commits.slice(1).map((c) => `git:${c}`));
   if (!opts.create) return null;
   // A folder whose .mindsave/ is a MindSave home (your home directory, a drive) is not a project:
