@@ -88,8 +88,8 @@ export function addMemoryCommands(program: Command): void {
 
   program
     .command("diff")
-    .description("What changed between two snapshots, per layer (default: the two newest)")
-    .argument("[a]", "the older snapshot (name, id prefix or list number)")
-    .argument("[b]", "the newer one (default: the newest)")
+    .description("What changed from snapshot A to snapshot B, per layer (default: from the second newest to the newest)")
+    .argument("[a]", "the snapshot to compare from (name, id prefix or number in `snapshots list`, 1 = newest)")
+    .argument("[b]", "the one to compare to (default: the newest); `diff 2 1` shows what 1 changed, `diff 1 2` the way back")
     .action(lazy(() => import("./commands/diff.ts")));
 }

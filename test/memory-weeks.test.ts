@@ -62,7 +62,7 @@ describe("standing rules", () => {
     expect(list.rules.map((r: any) => [r.number, r.scope, r.text])).toEqual([[1, "global", "Answer in English even when asked in Chinese"], [2, "project", "Never push to main; open a pull request"]]);
     await p.ok(["rules", "remove", "2"]);
     expect(await load(p)).not.toContain("Never push to main");
-    expect((await p.cli(["rules", "remove", "9"])).stderr).toContain("There is no rule number 9; give a number from 1 to 1 or a piece of its text");
+    expect((await p.cli(["rules", "remove", "9"])).stderr).toContain("There is no rule number 9; give 1 (there is only one rule) or a piece of its text");
   });
 
   test("a piece of a rule's text names it after the numbers moved (a global rule arrived); one that fits two is refused, nothing written", async () => {

@@ -214,8 +214,10 @@ describe("a store on a read-only medium can be read", () => {
     expect((await ok(["load", "--home", home], golden.opts)).stdout).toContain(`goal number ${SNAPSHOTS}`);
     expect((await okJson(["snapshots", "list", "--home", home], golden.opts)).snapshots).toHaveLength(SNAPSHOTS);
     expect((await okJson(["recall", "archived", "--home", home], golden.opts)).hits.length).toBeGreaterThan(0);
-    const doctor = await okJson(["doctor", "--home", home], golden.opts);
-    expect(doctor).toMatchObject({ read_only: true, integrity: "ok", problem: null });
+    // Readable, but nothing can be saved into it: doctor says so and exits 1, as the README says.
+    const doctor = await run(["--json", "doctor", "--home", home], golden.opts);
+    expect(doctor.code).toBe(1);
+    expect(JSON.parse(doctor.stdout)).toMatchObject({ read_only: true, integrity: "ok", problem_kind: "read_only", problem: expect.stringContaining("read-only here") });
   }
 
   test("a write-protected file in a write-protected folder (0444, 0555): reads work, writes say why not, nothing changes", async () => {

@@ -3,6 +3,7 @@
 import { healthReport, type HealthReport } from "../engine/home/doctor.ts";
 import { repairHome, type RepairResult } from "../engine/home/repair.ts";
 import { print, printJson } from "./shared.ts";
+import { byteSize } from "../lib/text.ts";
 import type { GlobalOptions } from "../types.ts";
 
 export async function run(o: { repair?: boolean }, _a: string[], g: GlobalOptions): Promise<number> {
@@ -21,7 +22,6 @@ export async function run(o: { repair?: boolean }, _a: string[], g: GlobalOption
 function reportText(r: HealthReport): string {
   const e = r.encryption;
   const d = r.damage;
-  const mib = (n: number) => `${(n / 1024 ** 2).toFixed(1)} MiB`;
   return [
     `MindSave ${r.version} (${r.target}${r.compiled ? `, compiled: ${r.binary}` : ", from source"})`,
     `home:      ${r.home} (${r.home_reason})`,
@@ -31,12 +31,12 @@ function reportText(r: HealthReport): string {
     `integrity: ${integrityText(r.integrity)}`,
     ...(r.problem ? [`problem:   ${r.problem}`] : []),
     ...(d ? [
-      `file:      ${mib(d.size)}${d.expected_size !== null && d.expected_size > d.size ? `, but its header says ${mib(d.expected_size)}: it was cut short` : ""}${d.wal_bytes ? `, ${mib(d.wal_bytes)} in its write-ahead log` : ""}${d.journal_bytes ? `, a journal of ${mib(d.journal_bytes)}` : ""}`,
+      `file:      ${byteSize(d.size)}${d.expected_size !== null && d.expected_size > d.size ? `, but its header says ${byteSize(d.expected_size)}: it was cut short` : ""}${d.wal_bytes ? `, ${byteSize(d.wal_bytes)} in its write-ahead log` : ""}${d.journal_bytes ? `, a journal of ${byteSize(d.journal_bytes)}` : ""}`,
       ...(Object.keys(d.tables).length ? [`tables:    ${Object.entries(d.tables).filter(([t]) => !t.startsWith("snapshot_search_")).map(([t, n]) => `${t} ${n === null ? "unreadable" : n}`).join(", ")}`] : []),
     ] : []),
     ...(r.backups.length ? [`backups:   ${r.backups.join(", ")}`] : []),
     `host:      ${r.host.name} (${r.host.id}, ${r.host.platform})`,
-    `free:      ${r.free_bytes === null ? "unknown" : `${(r.free_bytes / 1024 ** 3).toFixed(1)} GiB`} on the ${r.on_drive ? "drive" : "home's disk"}`,
+    `free:      ${r.free_bytes === null ? "unknown" : byteSize(r.free_bytes)} on the ${r.on_drive ? "drive" : "home's disk"}`,
     ...r.clocks_ahead.map((c) => `clock:     ${c.message}`),
   ].join("\n");
 }
@@ -54,5 +54,23 @@ function repairText(r: RepairResult): string {
     `Repaired the store ${r.store}: ${r.saved} rows saved (${list("saved") || "none"}), ${r.lost} rows lost${r.lost ? ` (${list("lost")})` : ""}${r.end_lost.length ? `, and the end of ${r.end_lost.join(", ")} could not be read (rows after the last one saved are lost too)` : ""}; the search index was rebuilt (${r.indexed_snapshots} snapshots).`,
     `The damaged file is kept as ${r.backup}${r.pruned.length ? ` (older backups removed: ${r.pruned.join(", ")})` : ""}.`,
     ...(r.lost || r.end_lost.length ? ["Sync with your other homes or drives (`mindsave sync`) to bring back what they still hold of what was lost."] : []),
+    ...recreatedText(r),
   ].join("\n");
+}
+
+/** The projects made again, and how each finds its folder; lost roots, and how a folder finds its project. */
+function recreatedText(r: RepairResult): string[] {
+  const out: string[] = [];
+  if (r.recreated.length) {
+    out.push(`${r.recreated.length} project(s) had lost their own record and were made again from the rows that name them (a sync with a home or drive that still holds them brings back their own names):`);
+    for (const p of r.recreated) {
+      out.push(p.root
+        ? `  ${p.name} (${p.id}): its folder ${p.root} finds it again.`
+        : `  ${p.name} (${p.id}): see it with \`mindsave snapshots list --in ${p.id}\`; to make it a folder's project, run \`mindsave projects link ${p.id}\` in that folder${p.last_seen_at ? ` (it was last at ${p.last_seen_at})` : ""}.`);
+    }
+  }
+  if ((r.tables.roots?.lost ?? 0) > 0 || r.end_lost.includes("roots")) {
+    out.push("Some projects' folders (roots) were lost: a folder finds its project again by its history the next time MindSave runs there; where several projects share that history, `mindsave projects attach PROJECT` in the folder says which it is.");
+  }
+  return out;
 }

@@ -14,7 +14,9 @@ export async function add(opts: { ttl?: string; confidence?: string; scope?: str
   const scope = parseScope(opts.scope);
   return withSession(g, true, async (session) => {
     const { fact, renewed } = await addFact(session, args.join(" "), { ttl: opts.ttl, confidence: opts.confidence, scope });
-    if (g.json) printJson({ fact: shown(fact, 0, session.now()), renewed });
+    // Its number in `mindsave facts` here, which `facts renew|drop N` takes.
+    const number = (await factsHere(session)).findIndex((x) => x.id === fact.id) + 1;
+    if (g.json) printJson({ fact: shown(fact, number, session.now()), renewed });
     else print(`${renewed ? "Renewed" : "Recorded"} ${fact.scope} fact (${fact.confidence}, ${factExpiry(fact)}): ${fact.text}`);
     return 0;
   });

@@ -3,15 +3,16 @@ import { UserError } from "../errors.ts";
 import { loadSnapshot, type LoadResult } from "../engine/snapshots/restore.ts";
 import { selectSnapshot } from "../engine/snapshots/select.ts";
 import { toHostPath } from "../engine/projects/paths.ts";
+import { nextSteps } from "../engine/projects/next-steps.ts";
 import { print, printJson, withSession } from "./shared.ts";
 import { numberedList, verifyText } from "../engine/snapshots/summaries.ts";
 import type { GlobalOptions } from "../types.ts";
 
 export async function run(opts: { latest?: boolean; verify?: boolean; full?: boolean }, args: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, false, async (session) => {
-    const ctx = await session.requireProject();
+    const ctx = await session.requireProject(() => nextSteps(session, null));
     let sel = await selectSnapshot(session, ctx.project.id, args[0], { latest: opts.latest });
-    if (sel.kind === "none") throw new UserError(`No snapshots in project ${ctx.project.name} yet; save one with \`mindsave save\`.`);
+    if (sel.kind === "none") throw new UserError(`No snapshots in project ${ctx.project.name} yet; save one with \`mindsave save\`${await nextSteps(session, ctx.project.id)}.`);
     if (sel.kind === "choose") {
       // On a terminal each line fits its width; piped, a line is at most 120 columns.
       const list = numberedList(sel.choices, session.now(), process.stdout.isTTY ? process.stdout.columns || 80 : 120);

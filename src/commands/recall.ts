@@ -2,6 +2,7 @@
 import { recallArchive, recallSearch } from "../engine/snapshots/recall.ts";
 import { archiveText, recallHitsText } from "../engine/snapshots/summaries.ts";
 import { recentToolCalls } from "../engine/agents/toollog.ts";
+import { nextSteps } from "../engine/projects/next-steps.ts";
 import { print, printJson, withSession } from "./shared.ts";
 import { padEnd, truncate } from "../lib/text.ts";
 import type { GlobalOptions } from "../types.ts";
@@ -20,12 +21,12 @@ export async function run(opts: { snapshot?: string; allProjects?: boolean; limi
       return 0;
     }
     if (words.length) {
-      const r = await recallSearch(session, words, { allProjects: opts.allProjects, limit: opts.limit, tag: opts.tag });
+      const r = await recallSearch(session, words, { allProjects: opts.allProjects, limit: opts.limit, tag: opts.tag, nextSteps: () => nextSteps(session, null, { allProjects: true }) });
       if (g.json) printJson({ query: r.query, hits: r.hits, more: r.more, retired: r.retired.map((x) => ({ kind: x.kind, text: x.text, reason: x.reason, retired_at: x.retired_at, retired_by: x.retired_by })) });
       else print(recallHitsText(r, "see more with --limit N"));
       return 0;
     }
-    const { snapshot: s, text } = await recallArchive(session, opts.snapshot);
+    const { snapshot: s, text } = await recallArchive(session, opts.snapshot, () => nextSteps(session, null));
     if (g.json) printJson({ snapshot_id: s.name, id: s.id, layer3: s.layer3, extra: s.extra ?? {}, compressed: s.compressed ?? null });
     else print(archiveText(s, text));
     return 0;

@@ -1,6 +1,6 @@
 // `mindsave snapshots list|stats|clean|show|complete|delete`.
 import { UserError } from "../errors.ts";
-import { selectSnapshot } from "../engine/snapshots/select.ts";
+import { sameNameLabels, selectSnapshot } from "../engine/snapshots/select.ts";
 import { snapshotList, snapshotStats } from "../engine/snapshots/catalog.ts";
 import { cleanSnapshots, deleteSnapshot, setSnapshotStatus, snapshotFile } from "../engine/snapshots/manage.ts";
 import { toHostPath } from "../engine/projects/paths.ts";
@@ -23,14 +23,17 @@ export async function list(opts: { limit?: number; tag?: string }, _args: string
       return 0;
     }
     const now = session.now();
+    // Two snapshots of one name (two hosts, then a sync): each says its host and id prefix.
+    const labels = await sameNameLabels(session, ctx.project.id, rows);
+    const names = rows.map((r) => (labels.has(r.id) ? `${r.name} (${labels.get(r.id)})` : r.name));
     // Ids are what `show`, `complete` and `delete` take: never cut them; the goal gives way.
-    const nameW = Math.max(...rows.map((r) => Bun.stringWidth(r.name)));
+    const nameW = Math.max(...names.map((n) => Bun.stringWidth(n)));
     const goalW = Math.max(20, (terminalColumns() || 120) - nameW - 50);
     // One write for the whole list (a line at a time is a system call per snapshot).
     const lines = [`Snapshots of ${ctx.project.name}${opts.tag !== undefined ? ` tagged ${JSON.stringify(opts.tag)}` : ""}, newest first:`];
     rows.forEach((r, i) => {
       const layers = ["L1", r.has_layer2 ? "L2" : "", r.has_layer3 ? "L3" : ""].filter(Boolean).join("+");
-      lines.push(`${String(i + 1).padStart(3)}. ${padEnd(r.name, nameW)}  ${padEnd(age(r.created_at, now, "long"), 12)} ${padEnd(r.status, 11)} ${padEnd(layers, 8)} ${padEnd(kb(r.size), 8)} ${truncate(r.goal + (r.tags.length ? `  #${r.tags.join(" #")}` : ""), goalW)}`);
+      lines.push(`${String(i + 1).padStart(3)}. ${padEnd(names[i], nameW)}  ${padEnd(age(r.created_at, now, "long"), 12)} ${padEnd(r.status, 11)} ${padEnd(layers, 8)} ${padEnd(kb(r.size), 8)} ${truncate(r.goal + (r.tags.length ? `  #${r.tags.join(" #")}` : ""), goalW)}`);
     });
     print(lines.join("\n"));
     return 0;

@@ -38,6 +38,8 @@ export class Session {
     readonly store: Store,
     readonly host: HostIdentity,
     readonly opts: SessionOptions,
+    /** git's answers to remember beside the store once the command is done (see `close`); shared with `forProject`'s sessions. */
+    private readonly remember: (() => void)[] = [],
   ) {}
 
   static async open(opts: SessionOptions = {}, mode: { write: boolean } = { write: false }): Promise<Session> {
@@ -73,8 +75,14 @@ export class Session {
     return this.opts.now ? this.opts.now() : new Date();
   }
 
-  /** Closes the store (folding a WAL back into mindsave.db after writes). */
+  private readonly later = (write: () => void) => this.remember.push(write);
+
+  /**
+   * Closes the store (folding a WAL back into mindsave.db after writes), and remembers git's
+   * answers in the home, unless the store turned out damaged: a look at it leaves nothing beside it.
+   */
   close(): Promise<void> {
+    if (!this.store.damaged) for (const write of this.remember.splice(0)) write();
     return this.store.closeAsync();
   }
 
@@ -153,7 +161,7 @@ export class Session {
    * of a project chosen from a list, so "here" means that project. Never close it (the store is shared).
    */
   forProject(id: string): Session {
-    return new Session(this.home, this.store, this.host, { ...this.opts, project: id });
+    return new Session(this.home, this.store, this.host, { ...this.opts, project: id }, this.remember);
   }
 
   /** Sentences for the person (e.g. "this checkout matches two projects"), each said once. */
@@ -223,7 +231,7 @@ export class Session {
         if (!existsSync(r.path)) continue; // moved away: the old root is stale
         const sameRepo = ws.gitCommonDir !== null && gitCommonDir(r.path) === ws.gitCommonDir;
         if (sameRepo) score += 4; // a worktree of a checkout we know: same project
-        else if (resolveWorkspace(r.path, { override: r.path, create: false, env: this.env, home: this.rootsCache })?.identities.includes(identity)) taken = true;
+        else if (resolveWorkspace(r.path, { override: r.path, create: false, env: this.env, home: this.rootsCache, later: this.later })?.identities.includes(identity)) taken = true;
       }
       if (taken && score === 0) continue;
       if (ws.remote && project.remote === ws.remote) score += 2;
@@ -275,13 +283,13 @@ export class Session {
   /** The workspace of the current directory (or --workspace), resolved once per command. */
   workspace(create: boolean): Workspace | null {
     if (this.resolved === undefined || (this.resolved === null && create)) {
-      this.resolved = resolveWorkspace(this.cwd, { override: this.opts.workspace, create, env: this.env, home: this.rootsCache });
+      this.resolved = resolveWorkspace(this.cwd, { override: this.opts.workspace, create, env: this.env, home: this.rootsCache, later: this.later });
     }
     return this.resolved;
   }
 
-  /** The current project or a clear sentence saying there is none yet. */
-  async requireProject(): Promise<ProjectContext> {
+  /** The current project or a clear sentence saying there is none yet (and, with `nextSteps`, where to go instead). */
+  async requireProject(nextSteps?: () => Promise<string>): Promise<ProjectContext> {
     const ctx = await this.project({ create: false });
     if (ctx) return ctx;
     const ws = this.workspace(false);
@@ -293,6 +301,6 @@ export class Session {
         `This checkout shares its history with project ${p.name}${root ? ` at ${root}` : ""} but is not part of it: load that one with \`mindsave load --in ${p.id}\`, or merge them by running \`mindsave projects link ${p.id}\` here.`,
       );
     }
-    throw new UserError(`No MindSave project here yet (${ws?.root ?? this.opts.workspace ?? this.cwd}); save a snapshot first with \`mindsave save\`.`);
+    throw new UserError(`No MindSave project here yet (${ws?.root ?? this.opts.workspace ?? this.cwd}); save a snapshot first with \`mindsave save\`${nextSteps ? await nextSteps() : ""}.`);
   }
 }

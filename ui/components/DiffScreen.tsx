@@ -25,7 +25,7 @@ interface Line {
 export function DiffScreen(props: { projectId: string; projectName: string; from: string; to: string; width: number; height: number; active: boolean; onBack: () => void }) {
   const { theme } = useUi();
   const here = useProjectSession(props.projectId);
-  const data = useAsync(async () => diffText(await diffInProject(here, props.from, props.to)), [here, props.from, props.to]);
+  const data = useAsync(async () => diffText(await diffInProject(here, props.from, props.to, { olderFirst: true })), [here, props.from, props.to]);
   const cols = props.width;
   const lines = useMemo(() => (data.data ? layout(data.data, cols, theme) : []), [data.data, cols, theme]);
   const visible = Math.max(1, props.height - 3);

@@ -64,7 +64,8 @@ export async function restoreContext(session: Session, source?: string): Promise
   const newest = ctx ? await newestSnapshot(session, ctx.project.id) : null;
   // No snapshot yet (or no project): the standing rules apply all the same.
   if (!ctx || !newest) return rulesOnlyBlock(session, ctx?.project.id ?? null);
-  const r = await loadSnapshot(session, newest, ctx, { resume: !source || CONTINUING.has(source) });
+  // No source, or one we do not know: a fresh start (offering the state never orders the agent on).
+  const r = await loadSnapshot(session, newest, ctx, { resume: CONTINUING.has(source ?? "") });
   return r.block.text;
 }
 

@@ -119,6 +119,11 @@ export async function healthReport(opts: SessionOptions = {}): Promise<HealthRep
         clocks_ahead: await clocksAhead(session),
         problem: null, problem_kind: null, damage: null,
       };
+      // Readable but not writable: saves, hooks and syncs into it fail, so it is a problem (exit 1).
+      if (session.store.readOnly) {
+        report.problem = `The store ${home.dbPath} is read-only here (a write-protected file, folder or drive): reading it works, but save, the hooks and sync cannot write to it; make it writable or copy its home to a writable place.`;
+        report.problem_kind = "read_only";
+      }
       if (integrity === "ok") return report;
       problem = new StoreProblem("damaged", home.dbPath,
         `The store ${home.dbPath} is damaged (its integrity check fails); run \`mindsave doctor --repair\` to copy what can still be read into a new store (the damaged file is kept as a backup).`);

@@ -28,7 +28,7 @@ export async function markStep(session: Session, n: string, status: string, key?
   const { snapshot, plan } = await planOf(session, key);
   if (!plan?.length) throw new UserError(`Snapshot ${snapshot.name} has no plan; set one with \`mindsave plan set\`.`);
   const i = Number(n);
-  if (!/^\d+$/.test(n.trim()) || i < 1 || i > plan.length) throw new UserError(`There is no step ${JSON.stringify(n)}; give 1 to ${plan.length} (\`mindsave plan\`).`);
+  if (!/^\d+$/.test(n.trim()) || i < 1 || i > plan.length) throw new UserError(`There is no step ${JSON.stringify(n)}; give ${plan.length === 1 ? "1, the plan's only step" : `1 to ${plan.length}`} (\`mindsave plan\`).`);
   const next = plan.map((p, k) => (k === i - 1 ? { ...p, status: planStatus(status, `step ${n}`) } : p));
   await session.write((w) => w.setSnapshotPlan(snapshot.id, next));
   return { snapshot, plan: next, step: next[i - 1] };

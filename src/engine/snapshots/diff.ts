@@ -23,6 +23,7 @@ export interface SnapshotDiff {
   to: Pick<SnapshotRecord, "id" | "name" | "created_at">;
   fields: { field: string; from: string; to: string }[];
   files: { added: string[]; removed: string[] };
+  /** `completed` and `started` include steps added already completed or in progress (also in `added`). */
   plan: { from: string | null; to: string | null; added: string[]; removed: string[]; started: string[]; completed: string[]; reopened: string[] };
   constraints: ListChange;
   decisions: ListChange;
@@ -61,13 +62,13 @@ function planChange(a: PlanItem[] | null, b: PlanItem[] | null): SnapshotDiff["p
   return out;
 }
 
-/** The diff of two snapshots, older first whatever order they are given in. */
-export function diffSnapshots(x: SnapshotRecord, y: SnapshotRecord, failures: FailureRecord[], retired: RetirementRecord[]): SnapshotDiff {
-  const [a, b] = x.created_at <= y.created_at ? [x, y] : [y, x];
+/** The change from `a` to `b`, in the order given (a newer `a` shows the way back). */
+export function diffSnapshots(a: SnapshotRecord, b: SnapshotRecord, failures: FailureRecord[], retired: RetirementRecord[]): SnapshotDiff {
   const pathsA = a.active_files.map((f) => f.path);
   const pathsB = b.active_files.map((f) => f.path);
   // Failures recorded after the older snapshot, up to the newer one: new ones, and ones seen again.
-  const between = failures.filter((f) => f.last_seen > a.created_at && f.last_seen <= b.created_at);
+  const [older, newer] = a.created_at <= b.created_at ? [a, b] : [b, a];
+  const between = failures.filter((f) => f.last_seen > older.created_at && f.last_seen <= newer.created_at);
   return {
     from: { id: a.id, name: a.name, created_at: a.created_at },
     to: { id: b.id, name: b.name, created_at: b.created_at },
@@ -78,14 +79,18 @@ export function diffSnapshots(x: SnapshotRecord, y: SnapshotRecord, failures: Fa
     decisions: listChange(a.decisions, b.decisions, retired, "decision"),
     tags: { added: b.tags.filter((t) => !a.tags.includes(t)), removed: a.tags.filter((t) => !b.tags.includes(t)) },
     failures: {
-      added: between.filter((f) => f.first_seen > a.created_at),
-      repeated: between.filter((f) => f.first_seen <= a.created_at),
+      added: between.filter((f) => f.first_seen > older.created_at),
+      repeated: between.filter((f) => f.first_seen <= older.created_at),
     },
   };
 }
 
-/** `mindsave diff [A] [B]`: A and B by name, id, prefix or list number; default the two newest. */
-export async function diffInProject(session: Session, keyA?: string, keyB?: string): Promise<SnapshotDiff> {
+/**
+ * `mindsave diff [A] [B]`: the change from A to B (by name, id, prefix or list number, 1 = newest);
+ * A alone: from A to the newest; none: from the second newest to the newest. `olderFirst`: from the
+ * older of the two whatever the order (the TUI's two marks have none).
+ */
+export async function diffInProject(session: Session, keyA?: string, keyB?: string, opts: { olderFirst?: boolean } = {}): Promise<SnapshotDiff> {
   const ctx = await session.requireProject();
   const pick = async (key: string) => {
     const sel = await selectSnapshot(session, ctx.project.id, key);
@@ -106,6 +111,7 @@ export async function diffInProject(session: Session, keyA?: string, keyB?: stri
     }
   }
   if (a.id === b.id) throw new UserError(`Both sides are the same snapshot (${a.name}); give two different ones.`);
+  if (opts.olderFirst && a.created_at > b.created_at) [a, b] = [b, a];
   return diffSnapshots(a, b, await session.store.listFailures(ctx.project.id), await session.store.listRetirements(ctx.project.id));
 }
 
@@ -123,9 +129,13 @@ export function diffText(d: SnapshotDiff): string[] {
     ...d.files.removed.map((p) => `- file ${p}`),
   ]);
   const p = d.plan;
+  // A step added already done or under way is one line, "+ step: x (completed)", not two.
+  const added = new Set(p.added);
+  const old = (list: string[]) => list.filter((s) => !added.has(s));
+  const addedAs = (s: string) => (p.completed.includes(s) ? " (completed)" : p.started.includes(s) ? " (in progress)" : "");
   const planLines = [
-    ...p.completed.map((s) => `completed: ${s}`), ...p.started.map((s) => `started: ${s}`), ...p.reopened.map((s) => `reopened: ${s}`),
-    ...p.added.map((s) => `+ step: ${s}`), ...p.removed.map((s) => `- step: ${s}`),
+    ...old(p.completed).map((s) => `completed: ${s}`), ...old(p.started).map((s) => `started: ${s}`), ...p.reopened.map((s) => `reopened: ${s}`),
+    ...p.added.map((s) => `+ step: ${s}${addedAs(s)}`), ...p.removed.map((s) => `- step: ${s}`),
   ];
   section(`Plan ${p.from ?? "none"} → ${p.to ?? "none"}`, planLines);
   const list = (c: ListChange, kind: string) => [

@@ -54,8 +54,8 @@ export interface RecallHits extends SearchResult {
 }
 
 /** The recall use case with keywords: this project's snapshots, or every project's. */
-export async function recallSearch(session: Session, words: string[], opts: { allProjects?: boolean; limit?: number; tag?: string } = {}): Promise<RecallHits> {
-  const ctx = opts.allProjects ? null : await session.requireProject();
+export async function recallSearch(session: Session, words: string[], opts: { allProjects?: boolean; limit?: number; tag?: string; nextSteps?: () => Promise<string> } = {}): Promise<RecallHits> {
+  const ctx = opts.allProjects ? null : await session.requireProject(opts.nextSteps);
   const { hits, more } = await search(session, ctx?.project.id ?? null, words, opts.limit ?? 20, opts.tag);
   const query = words.join(" ");
   // Retired items stay searchable: the retirement says who retired it and when.
@@ -73,8 +73,8 @@ async function retiredMatching(session: Session, projectId: string, words: strin
 }
 
 /** The recall use case without keywords: one snapshot's cold archive (default: the newest that has one). */
-export async function recallArchive(session: Session, key?: string): Promise<{ snapshot: SnapshotRecord; text: string }> {
-  const ctx = await session.requireProject();
+export async function recallArchive(session: Session, key?: string, nextSteps?: () => Promise<string>): Promise<{ snapshot: SnapshotRecord; text: string }> {
+  const ctx = await session.requireProject(nextSteps);
   // Automatic checkpoints often have no Layer 3: by default show the newest archive there is.
   const withArchive = key ? undefined : (await session.store.listSnapshots(ctx.project.id)).find((s) => s.has_layer3)?.id;
   const sel = await selectSnapshot(session, ctx.project.id, key ?? withArchive, { latest: true });

@@ -53,10 +53,7 @@ export async function selectSnapshot(session: Session, projectId: string, key: s
 async function ambiguousName(session: Session, projectId: string, name: string, matches: SnapshotRecord[]): Promise<UserError> {
   const all = await session.store.listSnapshots(projectId);
   const ids = matches.map((m) => m.id);
-  const prefix = (id: string) => {
-    for (let n = 8; n < id.length; n++) if (all.filter((s) => s.id.startsWith(id.slice(0, n))).length === 1) return id.slice(0, n);
-    return id;
-  };
+  const prefix = (id: string) => idPrefix(all, id);
   const described: string[] = [];
   for (const m of matches) {
     const host = (await session.store.getHost(m.saved_host))?.name ?? m.saved_host;
@@ -65,6 +62,31 @@ async function ambiguousName(session: Session, projectId: string, name: string, 
   }
   const first = all.findIndex((s) => s.id === ids[0]) + 1;
   return new UserError(`${JSON.stringify(name)} names ${matches.length} snapshots, saved on different hosts: ${described.join("; ")}. Choose one by its number or id prefix instead, e.g. ${first} or ${prefix(ids[0])}.`);
+}
+
+/** The shortest prefix of `id` (8 characters at least) that no other snapshot of `all` shares. */
+function idPrefix(all: Pick<SnapshotSummary, "id">[], id: string): string {
+  for (let n = 8; n < id.length; n++) if (all.filter((s) => s.id.startsWith(id.slice(0, n))).length === 1) return id.slice(0, n);
+  return id;
+}
+
+/**
+ * What tells apart the snapshots of `rows` that share a name (two hosts saved it, a sync brought
+ * them together): by id, "laptop-a, id 01a209d1", the host that saved it and a unique id prefix,
+ * which load, show and delete take. Snapshots whose name is their own are not in the map.
+ */
+export async function sameNameLabels(session: Session, projectId: string, rows: SnapshotSummary[]): Promise<Map<string, string>> {
+  const seen = new Map<string, number>();
+  for (const r of rows) seen.set(r.name, (seen.get(r.name) ?? 0) + 1);
+  const twins = rows.filter((r) => seen.get(r.name)! > 1);
+  const out = new Map<string, string>();
+  if (!twins.length) return out;
+  const all = await session.store.listSnapshots(projectId);
+  for (const r of twins) {
+    const host = r.saved_host === session.host.id ? "this host" : (await session.store.getHost(r.saved_host))?.name ?? r.saved_host;
+    out.set(r.id, `${host}, id ${idPrefix(all, r.id)}`);
+  }
+  return out;
 }
 
 /**
