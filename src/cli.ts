@@ -262,7 +262,7 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
   const mcp = program
     .command("mcp")
     .allowExcessArguments(true)
-    .description("Serve MindSave to an agent over MCP on stdio (tools: save, load, recall, list, fail; resource mindsave://restore-block); `mcp install --agent NAME` adds it to an agent")
+    .description("Serve MindSave to an agent over MCP on stdio (tools: save, load, recall, list, fail, rules, fact, facts, retire, plan, diff; resource mindsave://restore-block; prompts: save, load, recall); `mcp install --agent NAME` adds it to an agent")
     .action(groupDefault(() => import("./commands/mcp.ts")));
   for (const [name, what] of [
     ["install", "Add the `mindsave mcp` server to an agent's MCP settings (idempotent; the file's formatting kept)"],

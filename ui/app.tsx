@@ -54,6 +54,7 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
   const [getHelp, setHelp] = useRefState(false);
   const [status, setStatus] = useState<string | undefined>();
   const [version, setVersion] = useState(0);
+  const [edits, setEdits] = useState(0);
   const typing = useRef(false);
   const setTyping = (v: boolean) => {
     typing.current = v;
@@ -142,7 +143,8 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
   const top = stack[stack.length - 1].screen;
 
   // Screens below the top stay mounted (hidden), so going back finds the picker's filter and
-  // selection as they were; a change below (a delete) re-mounts them through `version`.
+  // selection as they were; a change below (a delete) re-mounts them through `version`, and a
+  // snapshot marked completed has the picker read its rows again (`edits`).
   const screens = stack.map(({ uid, screen }, i) => {
     const isTop = i === stack.length - 1;
     const common = { width: columns, height: rows - 1, active: isTop && !help };
@@ -168,7 +170,7 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
       );
     } else if (screen.name === "picker") {
       node = (
-        <PickerScreen {...common} projectId={screen.projectId} projectName={screen.projectName}
+        <PickerScreen {...common} projectId={screen.projectId} projectName={screen.projectName} edits={edits}
           onOpen={(snapshotId) => push({ name: "snapshot", snapshotId })}
           onBack={pop} onTyping={setTyping}
           onFailures={() => push({ name: "failures", projectId: screen.projectId, projectName: screen.projectName })}
@@ -179,9 +181,11 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
     } else if (screen.name === "snapshot") {
       node = (
         <SnapshotScreen {...common} snapshotId={screen.snapshotId}
-          onBack={(changed) => {
+          onBack={(change) => {
             pop();
-            if (changed) setVersion((v) => v + 1);
+            if (change === "deleted") setVersion((v) => v + 1);
+            // Marked completed: the picker reads its rows again, keeping its filter and selection.
+            else if (change === "edited") setEdits((n) => n + 1);
           }}
           onFailures={(projectId, projectName) => push({ name: "failures", projectId, projectName })} />
       );

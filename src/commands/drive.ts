@@ -1,6 +1,7 @@
 // `mindsave drive init PATH`: lay out a USB drive with binaries for every OS and an empty store.
 import { join } from "node:path";
-import { initDrive } from "../engine/home/drive.ts";
+import { buildAdvice, driveInitCommand, initDrive } from "../engine/home/drive.ts";
+import { shellWord } from "../lib/text.ts";
 import { print, printJson, warn } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
 
@@ -10,13 +11,13 @@ export async function init(opts: { from?: string; encrypt?: boolean }, args: str
     printJson(r);
     return 0;
   }
-  if (r.missing.length) warn(`No binary was built for ${r.missing.join(", ")}; run \`bun run build\` to include them.`);
+  if (r.missing.length) warn(`No binary for ${r.missing.join(", ")} in ${r.source}; to include them, ${buildAdvice(driveInitCommand(args[0], opts.encrypt))}.`);
   print([
     `Drive ready at ${r.dir}:`,
     ...r.binaries.map((b) => `  ${b}`),
     `  ${r.store} (${r.created_store ? "new, empty" : "kept as it was"}${r.encrypted ? ", encrypted" : ""})`,
     "",
-    `On any laptop, run ${join(r.dir, "mindsave")} (macOS, Linux), or mindsave\\mindsave.cmd on the drive (Windows).`,
+    `On any laptop, run ${shellWord(join(r.dir, "mindsave"))} (macOS, Linux), or mindsave\\mindsave.cmd on the drive (Windows).`,
   ].join("\n"));
   return 0;
 }

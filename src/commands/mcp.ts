@@ -1,5 +1,5 @@
 // `mindsave mcp`: an MCP server on stdio, so an agent saves and restores its working state through
-// tools (save, load, recall, list, fail) and a resource (mindsave://restore-block) instead of a shell.
+// tools (save, load, recall, list, fail, rules, fact, facts, retire, plan, diff) and a resource (mindsave://restore-block) instead of a shell.
 // stdout is the transport: nothing but protocol may be written there; diagnostics go to stderr.
 // Each call opens its own short-lived engine session, so other processes can write between calls.
 // `mindsave mcp install|uninstall --agent NAME [--project|--user]` adds or removes this server in

@@ -221,3 +221,17 @@ export function age(iso: string, now: Date = new Date(), style: "short" | "long"
 export function utcMinute(iso: string): string {
   return `${iso.slice(0, 16).replace("T", " ")} UTC`;
 }
+
+/** A size in the unit people read: "512 B", "4.9 KB" (under 1 MiB), "3.2 MiB", "1.5 GiB". */
+export function byteSize(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KB`;
+  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MiB`;
+  return `${(n / 1024 ** 3).toFixed(1)} GiB`;
+}
+
+/** A path or word as one shell word, quoted only when it must be (a space, a quote, `$`…), so a printed command can be pasted. */
+export function shellWord(s: string, platform: string = process.platform): string {
+  if (/^[\w@%+=:,./-]+$/.test(s)) return s;
+  return platform === "win32" ? `"${s}"` : `'${s.replace(/'/g, `'\\''`)}'`;
+}

@@ -12,7 +12,7 @@ import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
 import { useListNavigation } from "../hooks/useListNavigation.ts";
 import { age, compareCodes, fit, pad, width } from "../../src/lib/text.ts";
-import { Frame, statusHeight } from "./Frame.tsx";
+import { Frame, nameRoom, statusHeight } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 
 export const FAILURE_KEYS: HelpKeys = [
@@ -142,8 +142,11 @@ export function FailuresScreen(props: {
   const fixed = 2 + 1 + 8 + seenW + 7 + lastW + 1;
   const itemW = Math.max(10, Math.min(28, Math.max(4, ...rows.map((r) => width(r.item))), w - fixed - 12));
   const reasonW = Math.max(0, w - fixed - itemW);
-  const whose = props.projectName ? `${fit(props.projectName, Math.max(8, w - 60), theme.g.ellipsis)} + global` : props.projectId ? "project + global" : "global";
-  const title = `Failure graph ${theme.g.sep} ${whose} ${theme.g.sep} ${rows.length} ${theme.g.sep} by ${sort === "repeats" ? "repeat count" : "last seen"}`;
+  // The project's name gives way, so the count and the sort always show.
+  const sep = theme.g.sep;
+  const tail = `${rows.length} ${sep} by ${sort === "repeats" ? "repeat count" : "last seen"}`;
+  const whose = props.projectName ? `${fit(props.projectName, nameRoom(w, sep, `Failure graph ${sep}  + global ${sep} ${tail}`), theme.g.ellipsis)} + global` : props.projectId ? "project + global" : "global";
+  const title = `Failure graph ${sep} ${whose} ${sep} ${tail}`;
   const label = (text: string, on: boolean) => <Text color={on ? theme.c("accent") : undefined}>{pad(`${text}:`, 17)}</Text>;
   const fieldW = Math.max(10, w - 4 - 17);
   const hints = !form ? ["a add", "e edit", "s sort", "? keys", "q back"]

@@ -42,10 +42,11 @@ export function statusHeight(status: string | undefined, cols: number): number {
 
 /**
  * A question whose key hint must stay visible: `item` (a rule, a fact, a name) is shortened, by
- * display width and whole characters, so `lead` + item + `tail` fit in one line of `cols`.
+ * display width and whole characters, so `lead` + item + `tail` fit in one line of `cols`; `cut`
+ * says how (a snapshot name keeps its end).
  */
-export function question(lead: string, item: string, tail: string, cols: number, ellipsis = "…"): string {
-  return `${lead}${fit(item, Math.max(8, cols - width(lead) - width(tail)), ellipsis)}${tail}`;
+export function question(lead: string, item: string, tail: string, cols: number, ellipsis = "…", cut: (text: string, cols: number, ellipsis: string) => string = fit): string {
+  return `${lead}${cut(item, Math.max(8, cols - width(lead) - width(tail)), ellipsis)}${tail}`;
 }
 
 /** Columns the title keeps from the host at the right. */

@@ -1,7 +1,7 @@
 // The snapshot picker: newest first, `/` filters as you type with the same full-text search as
 // `mindsave recall`, `t` keeps only a tag's snapshots; only the visible rows are rendered, so 5,000
 // snapshots scroll instantly. Space marks two snapshots and `d` shows what changed between them.
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.ts";
 import { TextField } from "./TextField.tsx";
@@ -83,14 +83,21 @@ function onlyCompletion(typed: string, snapshots: { tags: string[] }[]): string 
  * name wider still is cut in its middle, so its date and `-2`/`-3` suffix (what tells two apart) stay.
  */
 export function nameCell(name: string, cols: number, ellipsis: string): string {
+  return padEnd(fitName(name, cols, ellipsis), cols);
+}
+
+/** A snapshot name cut in its middle to `cols`, so its date and `-2`/`-3` suffix stay. */
+export function fitName(name: string, cols: number, ellipsis: string): string {
   const tail = name.slice(name.lastIndexOf("_") + 1);
-  return padEnd(fitMiddle(name, cols, ellipsis, Math.min(width(tail), Math.max(1, cols - width(ellipsis) - 4))), cols);
+  return fitMiddle(name, cols, ellipsis, Math.min(width(tail), Math.max(1, cols - width(ellipsis) - 4)));
 }
 
 export function PickerScreen(props: {
   projectId: string; projectName: string; width: number; height: number; active: boolean;
   onOpen: (snapshotId: string) => void; onBack: () => void; onFailures: () => void; onTyping: (typing: boolean) => void;
   onDiff: (from: string, to: string) => void; onRules: () => void; onFacts: () => void; status?: string;
+  /** Counts snapshots changed on the screens above (marked completed): each change reads the rows again. */
+  edits?: number;
 }) {
   const { session, theme, now } = useUi();
   const [getQueryField, setQuery] = useRefState<Field>(field());
@@ -121,11 +128,19 @@ export function PickerScreen(props: {
       return { query, tag, rows: [] as Row[], more: false, error: (e as Error).message };
     }
   }, [query, tag, props.projectId]);
+  const firstEdits = useRef(props.edits);
+  useEffect(() => {
+    if (props.edits === firstEdits.current) return;
+    void all.reload();
+    void filtered.reload();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [props.edits]);
   const narrowed = !!query.trim() || !!tag;
   const result = narrowed ? filtered.data ?? undefined : undefined;
   const rows: Row[] = narrowed ? (result?.rows ?? []) : (all.data ?? []);
   const visible = Math.max(1, props.height - 5 - statusHeight(status ?? props.status, props.width));
-  const nav = useListNavigation(rows.length, visible, 0, { resetKey: narrowed ? result : all.data });
+  // The selection goes back to the top for other rows (another filter), not for the same rows read again.
+  const nav = useListNavigation(rows.length, visible, 0, { resetKey: narrowed ? (result ? `${result.query}\0${result.tag}` : undefined) : "all" });
   // Ages ("54s", "3m") are worked out at each render: one every few seconds while on top, and one on any key.
   const tick = useTick(AGES_EVERY_MS, props.active);
   // The query and tag of the rows on screen: a key after Esc cleared the filter (in one read, "\x1bj")

@@ -2,7 +2,7 @@
 // present/changed on this host), the plan, Layer 2 with the failure graph, Layer 3 only on request.
 // Actions: load (prints the restore block on exit), copy it (OSC 52), mark completed, delete,
 // verify, and retire the selected constraint or decision (Tab selects one).
-import { useLayoutEffect, useMemo, useState } from "react";
+import { useLayoutEffect, useMemo, useRef, useState } from "react";
 import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.ts";
 import { useAction } from "../hooks/useAction.ts";
@@ -19,6 +19,7 @@ import { useRefState } from "../hooks/useRefState.ts";
 import { AGES_EVERY_MS, useTick } from "../hooks/useTick.ts";
 import { age, fit } from "../../src/lib/text.ts";
 import { Frame, question, statusHeight } from "./Frame.tsx";
+import { fitName } from "./PickerScreen.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 
 export const SNAPSHOT_KEYS: HelpKeys = [
@@ -34,7 +35,7 @@ function osc52(text: string): string {
 }
 
 export function SnapshotScreen(props: {
-  snapshotId: string; width: number; height: number; active: boolean; onBack: (changed: boolean) => void; onFailures: (projectId: string, projectName?: string) => void;
+  snapshotId: string; width: number; height: number; active: boolean; onBack: (change?: "edited" | "deleted") => void; onFailures: (projectId: string, projectName?: string) => void;
 }) {
   const { session, theme, exit, writeTerminal, now } = useUi();
   // Read by the key handler at once, so `3` then `j` in one burst scroll Layer 3, not the view before it.
@@ -45,6 +46,8 @@ export function SnapshotScreen(props: {
   const [confirmingDelete, setConfirmDelete] = useRefState(false);
   const [status, setStatus] = useState<string | undefined>();
   const [verifyTick, setVerifyTick] = useState(0);
+  // Marked completed here: the list below shows the new status when this screen is left.
+  const edited = useRef(false);
   const data = useAsync(async () => {
     const snapshot = await snapshotById(session, props.snapshotId);
     const ctx = await session.projectById(snapshot.project_id);
@@ -97,7 +100,7 @@ export function SnapshotScreen(props: {
   action.release(useKeys((input, key) => {
     const s = data.data?.snapshot;
     if (!s) {
-      if (input === "q" || key.escape) props.onBack(false);
+      if (input === "q" || key.escape) props.onBack();
       return;
     }
     if (confirmingDelete()) {
@@ -105,7 +108,7 @@ export function SnapshotScreen(props: {
       if (input === "y" || input === "Y") {
         void act(async () => {
           await deleteById(session, s.id);
-          props.onBack(true);
+          props.onBack("deleted");
         });
       } else setStatus("Delete cancelled.");
       return;
@@ -150,14 +153,15 @@ export function SnapshotScreen(props: {
     } else if (input === "d") {
       void act(async () => {
         await setStatusById(session, s.id, "completed");
+        edited.current = true;
         await data.reload();
         return `Marked ${s.name} completed.`;
       });
     } else if (input === "x") {
       setConfirmDelete(true);
-      setStatus(question("Delete ", s.name, "? y to delete, any other key to keep it.", props.width, theme.g.ellipsis));
+      setStatus(question("Delete ", s.name, "? y to delete, any other key to keep it.", props.width, theme.g.ellipsis, fitName));
     } else if (input === "f") props.onFailures(s.project_id, data.data?.project);
-    else if (input === "q" || key.escape) props.onBack(false);
+    else if (input === "q" || key.escape) props.onBack(edited.current ? "edited" : undefined);
   }, { isActive: props.active, ready: !!data.data || !!data.error, wait: action.busy }));
 
   const s = data.data?.snapshot;

@@ -1,7 +1,7 @@
 // The USB drive: `drive init` lays out binaries for every OS, launchers, an empty store and a note
 // for whoever finds the drive; `install` copies this host's binary to ~/.mindsave/bin so agent
 // hooks keep working when the drive is unplugged.
-import {  existsSync, mkdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { UserError } from "../../errors.ts";
 import { DRIVE_MARKER, isCompiled, localHomeDir, STORE_FILE } from "./home.ts";
@@ -10,6 +10,7 @@ import { encryptionState, newKey, writeKeyFile } from "./encryption.ts";
 import { askNewPassphrase } from "./passphrase.ts";
 import { VERSION } from "../../version.ts";
 import { copyFileAtomic, writeFileAtomic } from "../../lib/fs.ts";
+import { shellWord } from "../../lib/text.ts";
 
 export const DRIVE_TARGETS = [
   { name: "linux-x64", exe: "mindsave" },
@@ -25,22 +26,34 @@ export function currentTarget(): string {
 
 const exeName = (target: string) => (target.startsWith("windows") ? "mindsave.exe" : "mindsave");
 
+/** This checkout, when running from source (a compiled binary has none). */
+const CHECKOUT = resolve(import.meta.dir, "..", "..", "..");
+
+/**
+ * How to get the binaries from where the user stands, then run `rerun` again: from source, build
+ * in this checkout; an installed or a drive's binary has no checkout, so it needs one (or another drive) and --from.
+ */
+export function buildAdvice(rerun: string): string {
+  if (!isCompiled()) return `run \`bun run build\` in ${shellWord(CHECKOUT)} (it builds every OS), then \`${rerun}\` again`;
+  return `build them in a MindSave checkout with \`bun run build\`, then run \`${rerun} --from CHECKOUT/dist\` (or --from another MindSave drive's mindsave/bin)`;
+}
+
 /**
  * Where the built binaries are: `--from DIR`, else the folder of per-target folders that holds the
- * running binary (dist/<target>/ or a drive's bin/<target>/), else this checkout's dist/.
+ * running binary (dist/<target>/ or a drive's bin/<target>/), else this checkout's dist/. `rerun`:
+ * the command (without --from) the advice in the error names.
  */
-export function findBinaries(from?: string): string {
+export function findBinaries(from?: string, rerun = "mindsave install"): string {
   const candidates = from ? [resolve(from)] : [];
   if (!from && isCompiled()) candidates.push(dirname(dirname(process.execPath)));
-  if (!from) candidates.push(resolve(import.meta.dir, "..", "..", "..", "dist"));
+  if (!from) candidates.push(join(CHECKOUT, "dist"));
   for (const dir of candidates) {
     if (DRIVE_TARGETS.some((t) => existsSync(join(dir, t.name, t.exe)))) return dir;
   }
-  throw new UserError(
-    from
-      ? `${resolve(from)} holds no MindSave binaries (expected folders like linux-x64/mindsave); build them with \`bun run build\`.`
-      : "No built MindSave binaries found; run `bun run build` first (or give --from DIR).",
-  );
+  if (from) throw new UserError(`${resolve(from)} holds no MindSave binaries (expected folders like linux-x64/mindsave); ${buildAdvice(rerun)}.`);
+  throw new UserError(isCompiled()
+    ? `${process.execPath} has no binaries for other systems beside it; ${buildAdvice(rerun)}.`
+    : `No built MindSave binaries in ${join(CHECKOUT, "dist")}; ${buildAdvice(rerun)}.`);
 }
 
 const POSIX_LAUNCHER = `#!/bin/sh
@@ -95,6 +108,8 @@ If you found this drive, please return it to its owner.
 
 export interface DriveInitResult {
   dir: string;
+  /** Where the binaries were copied from. */
+  source: string;
   binaries: string[];
   missing: string[];
   store: string;
@@ -102,17 +117,20 @@ export interface DriveInitResult {
   encrypted: boolean;
 }
 
+/** `drive init` for this mount point, as a person pastes it. */
+export const driveInitCommand = (mount: string, encrypt?: boolean) => `mindsave drive init ${shellWord(resolve(mount))}${encrypt ? " --encrypt" : ""}`;
+
 export async function initDrive(path: string, opts: { from?: string; encrypt?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<DriveInitResult> {
   const mount = resolve(path);
   if (!existsSync(mount)) throw new UserError(`${mount} does not exist; give the drive's mount point, e.g. /media/usb.`);
   if (!statSync(mount).isDirectory()) throw new UserError(`${mount} is not a directory; give the drive's mount point, e.g. /media/usb.`);
-  const source = findBinaries(opts.from);
+  const source = findBinaries(opts.from, driveInitCommand(mount, opts.encrypt));
   const dir = join(mount, "mindsave");
   const store = join(dir, STORE_FILE);
   const state = encryptionState(store);
   const created = !existsSync(store);
   if (opts.encrypt && !created && !state.encrypted) {
-    throw new UserError(`The drive already holds an unencrypted store (${store}); encrypt it with \`mindsave encrypt --home ${dir}\`.`);
+    throw new UserError(`The drive already holds an unencrypted store (${store}); encrypt it with \`mindsave encrypt --home ${shellWord(dir)}\`.`);
   }
   // Asked before anything is written, so a missing passphrase leaves the drive as it was.
   const key = opts.encrypt && created ? await newKey(await askNewPassphrase({ env: opts.env ?? process.env, store }), new Date(), opts.env ?? process.env) : null;
@@ -147,7 +165,7 @@ export async function initDrive(path: string, opts: { from?: string; encrypt?: b
     s.close();
   }
   if (!binaries.length) throw new UserError(`No binaries were copied from ${source}.`);
-  return { dir, binaries, missing, store, created_store: created, encrypted: !!key || state.encrypted };
+  return { dir, source, binaries, missing, store, created_store: created, encrypted: !!key || state.encrypted };
 }
 
 export interface InstallResult {
