@@ -161,3 +161,30 @@ describe("an export is the store's own records: an import elsewhere and a sync h
     expect(new Set(ids).size).toBe(2);
   });
 });
+
+describe("an imported record is the record that was exported, or a new one", () => {
+  test("on another laptop it still says where it was saved and verifies against the files as they were then; a file edited since the export becomes a new snapshot", async () => {
+    const { a, b, base } = twoLaptops("mindsave-trip-same-");
+    const out = join(base, "export");
+    writeFileSync(join(a.repo, "src", "auth.ts"), "export const auth = 2;\n");
+    const saved = await a.json(["save", "--goal", "rotate tokens", "--state", "s", "--next", "n", "--active-file", "src/auth.ts"]);
+    await a.json(["export", "--out", out]);
+
+    // B's clone still has the file as committed (auth = 1): it changed since the save on A.
+    const block = (await b.cli(["import", out])).code === 0 ? (await b.cli(["load", "--latest", "--verify"])).stdout : "";
+    expect(block).toContain("on host-a");
+    expect(block).not.toContain("on this host");
+    expect(block).toMatch(/changed since the save[^\n]*src\/auth\.ts|src\/auth\.ts[^\n]*changed/);
+
+    // The same file edited by hand before a second import elsewhere: not the record any more.
+    const file = join(out, ".mindsave", "snapshots", `${saved.saved}.md`);
+    writeFileSync(file, readFileSync(file, "utf8").replace("goal: rotate tokens", "goal: rotate tokens (edited)"));
+    const c = twoLaptops("mindsave-trip-edited-").b;
+    const r = await okJson(["import", out, "--home", c.home], c.opts());
+    expect(r.warnings.join("\n")).toContain("It differs from the record it was exported as (edited since, or made by another version); imported as a new snapshot.");
+    const [mine] = (await c.json(["snapshots", "list"])).snapshots;
+    const [theirs] = (await a.json(["snapshots", "list"])).snapshots;
+    expect(mine.id).not.toBe(theirs.id);
+    expect(mine.goal).toBe("rotate tokens (edited)");
+  });
+});

@@ -10,6 +10,7 @@ import { normaliseItem, toGraphEntry } from "../failures/graph.ts";
 import { readSignal, toSignalJson } from "../agents/signal.ts";
 import { splitFrontMatter } from "../snapshots/input.ts";
 import { snapshotFile } from "../snapshots/manage.ts";
+import { snapshotDigest } from "../snapshots/save.ts";
 import { recentToolCalls } from "../agents/toollog.ts";
 import type { Session } from "../session.ts";
 import type { SnapshotRecord } from "../../store/store.ts";
@@ -25,7 +26,10 @@ import { compareCodes, compareText } from "../../lib/text.ts";
 export function exportedSnapshotFile(s: SnapshotRecord, storedName: string = s.name): string {
   // The record's id and clock: an import into another store is then this record, not a copy that
   // a sync would add a second time (and never an edit that overrides the original).
-  const marker: Obj = { topic: s.topic, kind: s.kind, record: s.id, clock: s.hlc };
+  const marker: Obj = {
+    topic: s.topic, kind: s.kind, record: s.id, clock: s.hlc, saved_host: s.saved_host,
+    files: s.active_files, digest: snapshotDigest(s),
+  };
   if (storedName !== s.name) marker.name = storedName;
   if (s.saved_agent) marker.agent = s.saved_agent;
   if (s.compressed && Array.isArray(s.compressed.original_constraints)) marker.original_constraints = s.compressed.original_constraints;

@@ -7,9 +7,10 @@ import { parseDocument } from "yaml";
 import { UserError } from "../../errors.ts";
 import { isAbsoluteAny, normaliseRelative } from "../projects/paths.ts";
 import { redact, redactDeep } from "../snapshots/redact.ts";
-import { SNAPSHOT_VERSION } from "../snapshots/save.ts";
+import { SNAPSHOT_VERSION, type ExportedRecord } from "../snapshots/save.ts";
+import { HOST_ID } from "../home/host.ts";
 import { fromFields, parseSnapshotText, parseStatus, splitFrontMatter, type SnapshotInput } from "../snapshots/input.ts";
-import type { FailureGraphEntry } from "../../store/store.ts";
+import type { FailureGraphEntry, StoredFile } from "../../store/store.ts";
 import { asStrings, instant, isObj, readJson, RECORD_CLOCK, RECORD_ID, type Obj } from "./seed-layout.ts";
 
 /** Older versions' names for the spec's fields (the first one present is used). */
@@ -188,8 +189,8 @@ export interface ParsedSnapshot {
   input: SnapshotInput;
   overflow: boolean;
   warnings: string[];
-  /** From MindSave's own export: the record it was (id, clock, stored name when exported under another). */
-  record?: { id: string; clock: string; name?: string };
+  /** From MindSave's own export: the record it was (and its stored name when exported under another). */
+  record?: ExportedRecord & { name?: string };
 }
 
 /** A snapshot file read but for its body: the front matter mapped to the spec's fields, its id and time. */
@@ -365,7 +366,19 @@ function withBody(head: SnapshotHead, text: string, index: IndexInfo): ParsedSna
 
 /** The record id and clock `mindsave export` writes, when both are well formed. */
 function exportedRecord(marker: Obj | null): ParsedSnapshot["record"] {
-  if (!marker || typeof marker.record !== "string" || typeof marker.clock !== "string") return undefined;
-  if (!RECORD_ID.test(marker.record) || !RECORD_CLOCK.test(marker.clock)) return undefined;
-  return { id: marker.record, clock: marker.clock, name: typeof marker.name === "string" && marker.name.trim() ? marker.name.trim() : undefined };
+  if (!marker) return undefined;
+  const { record, clock, saved_host: host, files, digest } = marker;
+  if (typeof record !== "string" || !RECORD_ID.test(record) || typeof clock !== "string" || !RECORD_CLOCK.test(clock)) return undefined;
+  if (typeof host !== "string" || !HOST_ID.test(host) || typeof digest !== "string" || !/^[0-9a-f]{32}$/.test(digest) || !Array.isArray(files)) return undefined;
+  const fingerprints: StoredFile[] = [];
+  for (const f of files) {
+    if (!isObj(f) || typeof f.path !== "string") return undefined;
+    const fp: StoredFile = { path: f.path };
+    if (Number.isSafeInteger(f.size) && (f.size as number) >= 0) fp.size = f.size as number;
+    if (Number.isSafeInteger(f.mtime)) fp.mtime = f.mtime as number;
+    if (typeof f.sha256 === "string" && /^[0-9a-f]{64}$/.test(f.sha256)) fp.sha256 = f.sha256;
+    fingerprints.push(fp);
+  }
+  const name = typeof marker.name === "string" && marker.name.trim() ? marker.name.trim() : undefined;
+  return { id: record, clock, savedHost: host, files: fingerprints, digest, name };
 }

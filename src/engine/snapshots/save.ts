@@ -4,7 +4,7 @@ import { UserError } from "../../errors.ts";
 import { compressLayer2 } from "./compressor.ts";
 import { conflictPairs, constraintHygiene, contradictionWarning } from "./constraint-hygiene.ts";
 import { observeFailure, observationFromEntry } from "../failures/graph.ts";
-import { newId, sha256 } from "../ids.ts";
+import { contentDigest, newId, sha256 } from "../ids.ts";
 import { DEFAULT_KEEP, FILE_LIST_CAPS, LAYER1_BUDGET, LAYER2_BUDGET, layer1Text, layer2Text, shortFileList, type Layer2 } from "./layers.ts";
 import { isAbsoluteAny, toHostPath, toStoredPath } from "../projects/paths.ts";
 import { fromStored, recordSave } from "../agents/signal.ts";
@@ -48,7 +48,26 @@ export interface SaveOptions {
    * For import of MindSave's own export: the record's id and clock, kept, and its name as it is
    * (two hosts' snapshots may share a name, as after a sync).
    */
-  record?: { id: string; clock: string };
+  record?: ExportedRecord;
+}
+
+/** A snapshot record as `mindsave export` describes it beside the spec's fields. */
+export interface ExportedRecord {
+  id: string;
+  clock: string;
+  /** The host it was saved on, and its active files' fingerprints there (what --verify compares with). */
+  savedHost: string;
+  files: StoredFile[];
+  /** `snapshotDigest` of the record: an import that would store anything else stores a new record. */
+  digest: string;
+}
+
+/** Fields a snapshot's digest leaves out: its clock and writer, and the saving host's root (never exported). */
+const NOT_DIGESTED = ["hlc", "host", "deleted", "saved_root"] as const;
+
+/** What a snapshot record holds, as a hash (see ExportedRecord). */
+export function snapshotDigest(s: Omit<SnapshotRecord, "hlc" | "host" | "deleted">): string {
+  return contentDigest(s, NOT_DIGESTED);
 }
 
 export interface SaveResult {
@@ -210,7 +229,10 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
     const conflicts = hygiene.conflicts.length ? { conflicts: hygiene.conflicts } : null;
     compressed = fitted.compressed || conflicts ? { ...fitted.compressed, ...conflicts } : null;
   }
-  const files = active.map((p) => fileFingerprint(p, root));
+  // A record of MindSave's own export keeps the fingerprints taken where it was saved.
+  const exported = opts.record && opts.record.files.length === active.length && opts.record.files.every((f, i) => f.path === active[i]) ? opts.record : undefined;
+  const localFiles = () => active.map((p) => fileFingerprint(p, root));
+  let files = exported ? exported.files : localFiles();
   const absent = files.filter((f) => f.size === undefined).map((f) => f.path);
   if (absent.length) warnings.push(`Active file(s) not found on this host (saved by path only): ${absent.join(", ")}.`);
   const now = opts.createdAt ?? session.now();
@@ -220,27 +242,42 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   const saved = await session.write(async (w) => {
     const context = await session.project({ create: true, w });
     const projectId = context.project.id;
-    const recordId = opts.record?.id ?? newId();
     const wanted = opts.name === undefined ? undefined : redact(opts.name);
-    const given = wanted === undefined ? undefined : safeName(wanted, recordId);
-    if (given !== undefined && given !== wanted) warnings.push(`The snapshot name ${JSON.stringify(wanted)} is not safe as a file name on every system; stored as ${given}.`);
-    const name = given
-      ? opts.record ? given : nextFreeName(given, await w.namesWithPrefix(projectId, given))
-      : await chooseName(w, projectId, topic, now, !!opts.overflow, input.snapshot_id, warnings);
-    const record: Omit<SnapshotRecord, "hlc" | "host" | "deleted"> = {
-      id: recordId, project_id: projectId, name, topic, kind: opts.overflow ? "overflow" : "full", status,
+    const build = async (from: ExportedRecord | undefined): Promise<Omit<SnapshotRecord, "hlc" | "host" | "deleted">> => {
+      const recordId = from?.id ?? newId();
+      const given = wanted === undefined ? undefined : safeName(wanted, recordId);
+      if (given !== undefined && given !== wanted && !from) warnings.push(`The snapshot name ${JSON.stringify(wanted)} is not safe as a file name on every system; stored as ${given}.`);
+      // The exported record keeps its name as it is: two hosts' snapshots may share one, as after a sync.
+      const name = given
+        ? from ? given : nextFreeName(given, await w.namesWithPrefix(projectId, given))
+        : await chooseName(w, projectId, topic, now, !!opts.overflow, input.snapshot_id, warnings);
+      return {
+        id: recordId, project_id: projectId, name, topic, kind: opts.overflow ? "overflow" : "full", status,
       created_at: now.toISOString(), version: SNAPSHOT_VERSION,
       goal: l1.goal, state: l1.state, next_action: l1.next_action, blocker: l1.blocker, active_files: files,
       constraints: layer2.constraints, decisions: layer2.decisions, failure_graph: layer2.failure_graph, compressed,
       layer3, auto_trigger: opts.overflow ? await overflowTrigger(w, projectId, input.auto_trigger) : input.auto_trigger ?? null,
       extra: Object.keys(input.extra).length ? input.extra : null,
-      l1_tokens: l1Tokens, l2_tokens: l2Tokens, saved_host: session.host.id, saved_root: context.root,
+      l1_tokens: l1Tokens, l2_tokens: l2Tokens,
+      saved_host: from?.savedHost ?? session.host.id, saved_root: from && from.savedHost !== session.host.id ? null : context.root,
       // An import (named) keeps what the file had; a save without a plan may carry the newest one's.
       plan: input.plan !== undefined ? input.plan : opts.name !== undefined ? null : await carriedPlan(w, projectId, l1.goal),
       tags, saved_agent: input.agent && /^[\w.-]{1,32}$/.test(input.agent) ? input.agent : null,
+      };
     };
+    let record = await build(exported);
+    // Only the very record keeps its id and clock: a file edited since the export (or stored
+    // differently here) becomes a new record, never a second version under the same clock.
+    if (opts.record && (!exported || snapshotDigest(record) !== exported.digest)) {
+      warnings.push("It differs from the record it was exported as (edited since, or made by another version); imported as a new snapshot.");
+      if (exported) {
+        files = localFiles();
+        record = await build(undefined);
+      }
+    }
+    const clock = record.id === opts.record?.id ? opts.record.clock : undefined;
     await stallIfAsked("save-before-insert");
-    await w.insertSnapshot(record, opts.record?.clock);
+    await w.insertSnapshot(record, clock);
     await stallIfAsked("save-after-insert");
     for (const [item, entry] of Object.entries(layer2.failure_graph)) {
       await observeFailure(w, projectId, observationFromEntry(item, entry), now);
