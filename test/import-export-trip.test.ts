@@ -136,13 +136,17 @@ describe("an export is the store's own records: an import elsewhere and a sync h
     expect((await a.json(["rules"])).rules).toEqual([]);
   });
 
-  test("counts that do not add up, or a record id another snapshot has, are not trusted: read as the original's, with a warning", async () => {
+  test("counts that do not add up, a record id another snapshot has, or a rule edited in the export are not trusted: read as the original's, with a warning", async () => {
     const { a, base } = twoLaptops("mindsave-trip-bad-");
     const out = join(base, "export");
     const first = await a.json(["save", "--goal", "first goal", "--state", "s", "--next", "n"]);
     await a.json(["fail", "moment.js", "--reason", "too big"]);
+    await a.json(["rules", "add", "Keep commits small"]);
     await a.json(["export", "--out", out]);
     const ms = join(out, ".mindsave");
+    // A rule edited by hand in the export: its id and clock no longer describe it.
+    const rulesFile = join(ms, "rules.json");
+    writeFileSync(rulesFile, readFileSync(rulesFile, "utf8").replace("Keep commits small", "Keep commits tiny"));
     const nodeFile = join(ms, "failure_graph", "project", readdirSync(join(ms, "failure_graph", "project"))[0]);
     const node = JSON.parse(readFileSync(nodeFile, "utf8"));
     node._mindsave.counts = { "host-x": 40 }; // repeat_count says 1
@@ -155,6 +159,8 @@ describe("an export is the store's own records: an import elsewhere and a sync h
     const r = await okJson(["import", out, "--home", a.home], a.opts());
     expect(r.warnings.join("\n")).toContain("_mindsave.counts is not a set of per-host counts adding up to repeat_count 1; read repeat_count as the least count.");
     expect(r.warnings.join("\n")).toContain(`snapshots/other_2026-05-10.md: its record id is another snapshot's in this store (${first.saved}); imported as a new record.`);
+    expect(r.warnings.join("\n")).toContain(`rule "Keep commits tiny" differs from the record it was exported as; imported as a new one.`);
+    expect((await a.json(["rules"])).rules.map((x: any) => x.text).sort()).toEqual(["Keep commits small", "Keep commits tiny"]);
     expect(r.snapshots.imported).toEqual(["other_2026-05-10"]);
     expect(Object.values((await a.json(["failures"])).failure_graph.project).map((f: any) => f.repeat_count)).toEqual([1]);
     const ids = (await a.json(["snapshots", "list"])).snapshots.map((s: any) => s.id);

@@ -363,7 +363,7 @@ describe("sync, export and import of rules, facts and retirements", () => {
     await w.a.cli(["export", "--out", out]);
     const files = ["rules.json", "facts.json", "retired.json"].map((f) => JSON.parse(readFileSync(join(out, ".mindsave", f), "utf8")));
     // With the record's id and clock, so an import elsewhere is that record, not a copy.
-    expect(files[0]).toEqual([{ text: "Prefer small commits", scope: "global", created_at: expect.any(String), id: expect.stringMatching(/^r_/), clock: expect.stringMatching(/^\d{13}-\d{4}-host-a$/) }]);
+    expect(files[0]).toEqual([{ text: "Prefer small commits", scope: "global", created_at: expect.any(String), id: expect.stringMatching(/^r_/), clock: expect.stringMatching(/^\d{13}-\d{4}-host-a$/), digest: expect.stringMatching(/^[0-9a-f]{32}$/) }]);
     expect(files[1][0]).toMatchObject({ text: "payments sandbox is down", confidence: "medium", scope: "project" });
     expect(files[2][0]).toMatchObject({ kind: "constraint", text: "prices in cents", retired_by: "laptop-a" });
     const q = project();

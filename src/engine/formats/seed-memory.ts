@@ -10,6 +10,7 @@ import { redact } from "../snapshots/redact.ts";
 import { stripControl, FIELD_MAX } from "../snapshots/input-limits.ts";
 import { instant, isObj, readJson, RECORD_CLOCK, RECORD_ID } from "./seed-layout.ts";
 import { compareHlc } from "../../store/hlc.ts";
+import { contentDigest } from "../ids.ts";
 import type { FactRecord, Queries, StoreWriter } from "../../store/store.ts";
 
 export const MEMORY_FILES = ["rules.json", "facts.json", "retired.json"] as const;
@@ -25,12 +26,16 @@ export async function memoryFiles(q: Queries, projectId: string): Promise<Record
   const rules = await q.listRules(projectId);
   const facts = await q.listFacts(projectId);
   const retired = await q.listRetirements(projectId);
+  // Each with its record's id, clock and digest: an import elsewhere is then that record (see importMemory).
+  const record = (r: { id: string; hlc: string }) => ({ id: r.id, clock: r.hlc, digest: contentDigest(r, NOT_DIGESTED) });
   return {
-    "rules.json": rules.map((r) => ({ text: r.text, scope: r.scope, created_at: r.created_at, id: r.id, clock: r.hlc })),
-    "facts.json": facts.map((f) => ({ text: f.text, scope: f.scope, confidence: f.confidence, created_at: f.created_at, confirmed_at: f.confirmed_at, expires_at: f.expires_at, id: f.id, clock: f.hlc })),
-    "retired.json": retired.map((r) => ({ kind: r.kind, text: r.text, reason: r.reason, retired_at: r.retired_at, retired_by: r.retired_by, id: r.id, clock: r.hlc })),
+    "rules.json": rules.map((r) => ({ text: r.text, scope: r.scope, created_at: r.created_at, ...record(r) })),
+    "facts.json": facts.map((f) => ({ text: f.text, scope: f.scope, confidence: f.confidence, created_at: f.created_at, confirmed_at: f.confirmed_at, expires_at: f.expires_at, ...record(f) })),
+    "retired.json": retired.map((r) => ({ kind: r.kind, text: r.text, reason: r.reason, retired_at: r.retired_at, retired_by: r.retired_by, ...record(r) })),
   };
 }
+
+const NOT_DIGESTED = ["hlc", "host", "deleted"] as const;
 
 const text = (v: unknown): string | null => {
   if (typeof v !== "string") return null;
@@ -57,7 +62,6 @@ export function readMemory(dir: string, warnings: string[], exists: (p: string) 
   return out;
 }
 
-
 /**
  * Writes what was read into the project. An entry of MindSave's own export carries its record's
  * id and clock: it goes in as a sync would take it (only when newer than what this store has, a
@@ -68,23 +72,29 @@ export function readMemory(dir: string, warnings: string[], exists: (p: string) 
 export async function importMemory(w: StoreWriter, projectId: string, data: ReturnType<typeof readMemory>, now: Date, opts: { sameProject: boolean; warnings: string[] }): Promise<MemoryReport> {
   const report: MemoryReport = { rules: 0, facts: 0, retired: 0 };
   const label = { rules: "rule", facts: "fact", retirements: "retirement" } as const;
-  /** Whether to write the entry, and with which id and clock. */
-  const decide = async (table: "rules" | "facts" | "retirements", e: Record<string, unknown>, derived: string, global: boolean, t: string) => {
-    const carried = (global || opts.sameProject) && typeof e.id === "string" && RECORD_ID.test(e.id) && typeof e.clock === "string" && RECORD_CLOCK.test(e.clock);
-    const id = carried ? (e.id as string) : derived;
+  /**
+   * Whether to write the entry, as which row and with which clock. `row(id)` is what would be
+   * stored; the exported record's id and clock are kept only when that row is the record itself.
+   */
+  const decide = async <T extends { id: string; text: string }>(table: "rules" | "facts" | "retirements", e: Record<string, unknown>, row: (id: string) => T, derived: string, global: boolean) => {
+    const eligible = (global || opts.sameProject) && typeof e.id === "string" && RECORD_ID.test(e.id) && typeof e.clock === "string" && RECORD_CLOCK.test(e.clock);
+    const same = eligible && contentDigest(row(e.id as string), []) === e.digest;
+    const t = row(derived).text;
+    if (eligible && !same) opts.warnings.push(`${label[table]} ${JSON.stringify(t)} differs from the record it was exported as; imported as a new one.`);
+    const id = same ? (e.id as string) : derived;
     const here = await w.recordClock(table, id);
-    if (carried) {
+    if (same) {
       if (here && compareHlc(here.hlc, e.clock as string) >= 0) {
         if (here.deleted) opts.warnings.push(`${label[table]} ${JSON.stringify(t)} was removed in this store after it was exported; not brought back.`);
         return null;
       }
-      return { id, clock: e.clock as string };
+      return { row: row(id), clock: e.clock as string, live: here !== null };
     }
     if (here?.deleted) {
       opts.warnings.push(`${label[table]} ${JSON.stringify(t)} was removed in this store; not brought back (add it again if it still holds).`);
       return null;
     }
-    return { id, clock: undefined, live: here !== null };
+    return { row: row(id), clock: undefined, live: here !== null };
   };
 
   const rules = await w.listRules(projectId);
@@ -92,10 +102,11 @@ export async function importMemory(w: StoreWriter, projectId: string, data: Retu
     const t = text(e.text)!;
     const scope = scopeOf(e.scope);
     const pid = scope === "global" ? null : projectId;
-    const to = await decide("rules", e, ruleId(scope, pid, t), scope === "global", t);
+    const created_at = iso(e.created_at) ?? now.toISOString();
+    const to = await decide("rules", e, (id) => ({ id, project_id: pid, scope, text: t, created_at }), ruleId(scope, pid, t), scope === "global");
     // Without a record: a rule already here (by id, or the same words after an edit) is kept as it is.
     if (!to || (!to.clock && (to.live || rules.some((r) => r.scope === scope && r.text === t)))) continue;
-    await w.putRule({ id: to.id, project_id: pid, scope, text: t, created_at: iso(e.created_at) ?? now.toISOString() }, to.clock);
+    await w.putRule(to.row, to.clock);
     report.rules++;
   }
   const facts = new Map((await w.listFacts(projectId)).map((f) => [f.id, f]));
@@ -103,29 +114,29 @@ export async function importMemory(w: StoreWriter, projectId: string, data: Retu
     const t = text(e.text)!;
     const scope = scopeOf(e.scope);
     const pid = scope === "global" ? null : projectId;
-    const c = e.confidence === "low" || e.confidence === "high" ? e.confidence : "medium";
-    const created = iso(e.created_at) ?? now.toISOString();
-    const to = await decide("facts", e, factId(scope, pid, t), scope === "global", t);
+    const confidence = e.confidence === "low" || e.confidence === "high" ? e.confidence : "medium";
+    const created_at = iso(e.created_at) ?? now.toISOString();
+    const fact = (id: string): Omit<FactRecord, "hlc" | "host" | "deleted"> => ({
+      id, project_id: pid, scope, text: t, confidence,
+      created_at, confirmed_at: iso(e.confirmed_at) ?? created_at, expires_at: e.expires_at === null ? null : iso(e.expires_at),
+    });
+    const to = await decide("facts", e, fact, factId(scope, pid, t), scope === "global");
     if (!to) continue;
-    const fact: Omit<FactRecord, "hlc" | "host" | "deleted"> = {
-      id: to.id, project_id: pid, scope, text: t, confidence: c,
-      created_at: created, confirmed_at: iso(e.confirmed_at) ?? created, expires_at: e.expires_at === null ? null : iso(e.expires_at),
-    };
-    const had = facts.get(fact.id);
-    if (!to.clock && had && had.confirmed_at >= fact.confirmed_at) continue;
-    await w.putFact(fact, to.clock);
+    const had = facts.get(to.row.id);
+    if (!to.clock && had && had.confirmed_at >= to.row.confirmed_at) continue;
+    await w.putFact(to.row, to.clock);
     report.facts++;
   }
   for (const e of data["retired.json"]) {
     const t = text(e.text)!;
-    const kind = e.kind === "decision" ? "decision" : "constraint";
-    const to = await decide("retirements", e, retirementId(projectId, kind, t), false, t);
+    const kind: "decision" | "constraint" = e.kind === "decision" ? "decision" : "constraint";
+    const reason = typeof e.reason === "string" ? redact(stripControl(e.reason)).trim() : "";
+    const retired_at = iso(e.retired_at) ?? now.toISOString();
+    const retired_by = text(e.retired_by) ?? "import";
+    const row = (id: string) => ({ id, project_id: projectId, kind, text: t, reason, retired_at, retired_by });
+    const to = await decide("retirements", e, row, retirementId(projectId, kind, t), false);
     if (!to || (!to.clock && to.live)) continue;
-    await w.putRetirement({
-      id: to.id, project_id: projectId, kind, text: t,
-      reason: typeof e.reason === "string" ? redact(stripControl(e.reason)).trim() : "",
-      retired_at: iso(e.retired_at) ?? now.toISOString(), retired_by: text(e.retired_by) ?? "import",
-    }, to.clock);
+    await w.putRetirement(to.row, to.clock);
     report.retired++;
   }
   return report;
