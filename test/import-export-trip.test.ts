@@ -22,26 +22,36 @@ function setup() {
 }
 
 describe("import of an `export --out` folder", () => {
-  test("into the same store from outside the project: back into its project, active files relative to its root", async () => {
+  test("into a store that has its project, from outside the project: back into that project, active files relative to its root; a snapshot deleted since is not brought back", async () => {
     const { base, pc, repo, home, out } = setup();
     const at = { cwd: repo, env: pc.env };
     const saved = await okJson(["save", "--home", home, "--goal", "fix auth", "--state", "s", "--next", "n", "--active-file", "src/auth.ts"], at);
     const name = saved.saved;
     await ok(["export", "--home", home, "--out", out], at);
     const exported = filesUnder(out);
-    await ok(["snapshots", "delete", name, "--home", home], at);
 
-    const r = await okJson(["import", out, "--home", home], { cwd: base, env: pc.env });
+    // A second store on this laptop that knows the project but not the snapshot.
+    const home2 = join(base, "home-2");
+    mkdirSync(home2);
+    await ok(["save", "--home", home2, "--goal", "another goal", "--state", "s", "--next", "n"], at);
+    const r = await okJson(["import", out, "--home", home2], { cwd: base, env: pc.env });
     expect(r.snapshots.imported).toEqual([name]);
     expect(r.root).toBe(repo);
     expect(r.warnings.join("\n")).not.toContain("not found");
-    const show = await okJson(["snapshots", "show", name, "--home", home], at);
+    const show = await okJson(["snapshots", "show", name, "--home", home2], at);
     expect(show.active_files.map((f: any) => f.path)).toEqual(["src/auth.ts"]);
-    const load = await ok(["load", name, "--verify", "--home", home], at);
+    const load = await ok(["load", name, "--verify", "--home", home2], at);
     expect(load.stdout).toContain(join(repo, "src", "auth.ts"));
     expect(load.stdout).not.toContain(out);
     // Nothing was written into the folder read.
     expect(filesUnder(out)).toEqual(exported);
+
+    // Deleted in the store it came from: the older export does not undo the deletion.
+    await ok(["snapshots", "delete", name, "--home", home], at);
+    const again = await ok(["import", out, "--home", home], { cwd: base, env: pc.env });
+    expect(again.stdout).toContain("0 imported, 0 skipped (already in the store), 1 deleted here since (not brought back)");
+    expect(again.stderr).toContain(`this snapshot (${name}) was deleted in this store; not brought back.`);
+    expect((await run(["load", name, "--home", home], at)).code).toBe(1);
   });
 
   test("on a second laptop with a fresh store: into the project of the clone it is run from; refused from a plain folder", async () => {

@@ -29,7 +29,7 @@ export async function run(opts: { into?: string }, args: string[], g: GlobalOpti
   for (const f of r.snapshots.failed) warn(`${f.file} was not imported: ${f.reason}`);
   const s = r.snapshots;
   print(`Imported ${r.source} into project ${r.project?.name ?? "?"} (${r.root ?? "no root on this host"}):`);
-  print(`  snapshots   ${s.imported.length} imported, ${s.skipped.length} skipped (already in the store)${s.failed.length ? `, ${s.failed.length} could not be imported (see above; fix and run import again)` : ""}`);
+  print(`  snapshots   ${s.imported.length} imported, ${s.skipped.length} skipped (already in the store)${s.deleted.length ? `, ${s.deleted.length} deleted here since (not brought back)` : ""}${s.failed.length ? `, ${s.failed.length} could not be imported (see above; fix and run import again)` : ""}`);
   print(`  failures    ${r.failures.imported} imported, ${r.failures.skipped} skipped (already in the store)`);
   print(`  tool calls  ${r.tool_calls.imported} imported, ${r.tool_calls.skipped} skipped (already in the store)`);
   const signal = { imported: "imported", unchanged: "already in the store", older: "older than the project's, kept the project's", absent: "none" }[r.signal];

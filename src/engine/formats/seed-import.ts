@@ -49,7 +49,7 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
   const warnings: string[] = [];
   const report: ImportReport = {
     source: loc.dir, root: loc.root, project: null,
-    snapshots: { imported: [], skipped: [], failed: [] },
+    snapshots: { imported: [], skipped: [], deleted: [], failed: [] },
     failures: { imported: 0, skipped: 0 }, tool_calls: { imported: 0, skipped: 0 }, signal: "absent", memory: { rules: 0, facts: 0, retired: 0 }, warnings,
   };
 
@@ -205,8 +205,13 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
           report.snapshots.skipped.push(trace.name);
           return;
         }
-        if (trace && !trace.deleted) warnings.push(`${p.file}: its record id is another snapshot's in this store (${trace.name}); imported as a new record.`);
-        // Deleted here, or another's: a new record (a sync then carries the deletion, not a revival).
+        // Deleted here since it was exported: a later edit, which an import never undoes.
+        if (trace?.deleted && trace.project_id === projectId) {
+          warnings.push(`${p.file}: this snapshot (${trace.name}) was deleted in this store; not brought back.`);
+          report.snapshots.deleted.push(trace.name);
+          return;
+        }
+        if (trace) warnings.push(`${p.file}: its record id is another snapshot's in this store (${trace.name}); imported as a new record.`);
         if (trace) record = undefined;
       }
       const same = (byName.get(p.id) ?? []).find((s) => (s.name === p.id || /^-\d+$/.test(s.name.slice(p.id.length))) && sameInstant(s.created_at, p.createdAt));
