@@ -36,6 +36,20 @@ describe("numbers a command announces", () => {
     expect((await t.json(["rules", "list"])).rules.map((r: any) => r.text)).toEqual(["Never push to main", "Run the linter before a commit", "Keep the API stable"]);
   });
 
+  test("rules add of a rule's old words after an edit adds a rule beside it, never over it; an edit to another rule's words is refused", async () => {
+    const t = setup();
+    await t.ok(["rules", "add", "Use pnpm"]);
+    await t.ok(["rules", "edit", "Use pnpm", "Use pnpm 9, never npm"]);
+    await t.ok(["rules", "add", "Use pnpm"]);
+    const texts = async () => (await t.json(["rules", "list"])).rules.map((r: any) => r.text);
+    expect(await texts()).toEqual(["Use pnpm 9, never npm", "Use pnpm"]);
+    const before = await dumpStore(t.db);
+    const refused = await t.cli(["rules", "edit", "2", "use pnpm 9, never npm"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim()).toBe("mindsave: That is already rule 1: Use pnpm 9, never npm; remove one of them instead (`mindsave rules remove N`).");
+    expect(await dumpStore(t.db)).toBe(before);
+  });
+
   test("fact --json gives the fact's number in `facts` (never 0), which facts drop takes", async () => {
     const t = setup();
     await t.ok(["fact", "staging is read-only until Friday", "--ttl", "3d"]);

@@ -95,7 +95,11 @@ export async function addRule(session: Session, text: string, scope: RuleScope):
     const existing = await w.listRules(projectId);
     const same = existing.findIndex((r) => r.scope === scope && normaliseItem(r.text) === normaliseItem(clean));
     if (same >= 0) throw new UserError(`That is already rule ${same + 1}: ${existing[same].text}`);
-    const rid = ruleId(scope, projectId, clean);
+    // An edit keeps a rule's id: an edited rule may hold the id this text makes. It keeps it; this
+    // rule gets one made from that rule's id too, so two hosts adding it still make one record.
+    let rid = ruleId(scope, projectId, clean);
+    const holder = existing.find((r) => r.id === rid);
+    if (holder) rid = derivedId("r", rid, "beside", holder.id);
     const rule = { id: rid, project_id: projectId, scope, text: clean, created_at: session.now().toISOString() };
     await budgetCheck(w, async (p) => [...(await w.listRules(p)), ...(p === projectId || scope === "global" ? [rule] : [])], scope, projectId, "This rule");
     await w.putRule(rule);
@@ -122,6 +126,9 @@ export async function removeRule(session: Session, n: string): Promise<RuleRecor
 export async function editRule(session: Session, n: string, text: string): Promise<{ rule: RuleRecord; number: number }> {
   const { rule, number } = await ruleByKey(session, n);
   const clean = cleanRule(text);
+  const { rules } = await rulesHere(session);
+  const twin = rules.findIndex((r) => r.id !== rule.id && r.scope === rule.scope && normaliseItem(r.text) === normaliseItem(clean));
+  if (twin >= 0) throw new UserError(`That is already rule ${twin + 1}: ${rules[twin].text}; remove one of them instead (\`mindsave rules remove N\`).`);
   const edited = { ...rule, text: clean };
   await session.write(async (w) => {
     await budgetCheck(w, async (p) => (await w.listRules(p)).map((r) => (r.id === rule.id ? edited : r)), rule.scope, rule.project_id, "This edit");
