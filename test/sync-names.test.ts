@@ -1,9 +1,9 @@
 // Two laptops, one snapshot name: A and B save "Fix login bug" on the same day and sync through a
 // drive. No name-based command may then pick one of the two silently, on either laptop.
 import { describe, expect, test } from "bun:test";
-import { readdirSync } from "node:fs";
+import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { twoLaptops } from "./helpers.ts";
+import { git, gitRepo, laptop, okJson, run, tempDir, twoLaptops } from "./helpers.ts";
 
 const NAME = "fix_login_bug_2026-11-22";
 
@@ -71,4 +71,35 @@ describe("names across hosts", () => {
     const index = JSON.parse(await Bun.file(join(out, ".mindsave", "index.json")).text()).snapshots;
     expect(index.map((e: any) => `${e.id}.md`).sort()).toEqual(files);
   }, 60_000);
+});
+
+describe("project names across hosts", () => {
+  test("a project keeps the name it was first given: a sync with a laptop whose clone has another folder name renames it on neither", async () => {
+    const base = tempDir("mindsave-project-name-");
+    const origin = gitRepo(join(base, "origin"));
+    const side = (name: string, folder: string) => {
+      const pc = laptop(name, base);
+      const home = join(base, `${name}-home`);
+      mkdirSync(home);
+      const repo = join(base, `${name}-work`, folder);
+      git(base, "clone", "-q", origin, repo);
+      const env = { ...pc.env, MINDSAVE_HOST: `host-${name}` };
+      return {
+        home,
+        cli: (args: string[], cwd = repo) => run([...args, "--home", home], { cwd, env }),
+        json: (args: string[], cwd = repo) => okJson([...args, "--home", home], { cwd, env }),
+      };
+    };
+    const a = side("a", "shop-api");
+    const b = side("b", "scratch-copy");
+    await a.json(["save", "--goal", "on a", "--state", "s", "--next", "n"]);
+    await b.json(["save", "--goal", "on b", "--state", "s", "--next", "n"]);
+    await b.json(["sync", a.home]);
+    for (const s of [a, b]) {
+      expect((await s.json(["projects"])).projects.map((p: any) => p.name)).toEqual(["shop-api"]);
+      expect((await s.cli(["--in", "shop-api", "snapshots", "list"], base)).code).toBe(0);
+    }
+    // B's clone is still found by its history, under the shared name.
+    expect((await b.cli(["load", "--latest"])).stdout).toContain("on b");
+  });
 });

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import type { Client, Row, Transaction } from "@libsql/client";
 import { SYNCED_TABLES } from "./migrations.ts";
 import { compareHlc, formatHlc, parseHlc } from "./hlc.ts";
-import { type Exec, str, strOrNull } from "./rows.ts";
+import { type Exec, str } from "./rows.ts";
 import { headerBytes, openClient, readOnlyMode, sizeOf } from "./driver.ts";
 import { UserError } from "../errors.ts";
 
@@ -295,8 +295,6 @@ export interface LostProject {
   roots: { host_id: string; path: string }[];
   /** Where its newest snapshots were saved (host, folder), newest first. */
   saved_at: { host_id: string; path: string }[];
-  /** Its oldest snapshot's time, or null. */
-  first_seen: string | null;
 }
 
 /** Tables whose live rows name a project. */
@@ -315,20 +313,19 @@ export async function lostProjects(db: Exec): Promise<LostProject[]> {
     const saved = (await db.execute({
       sql: "SELECT saved_host, saved_root FROM snapshots WHERE project_id = ? AND deleted = 0 AND saved_root IS NOT NULL ORDER BY created_at DESC LIMIT 20", args: [id],
     })).rows;
-    const first = (await db.execute({ sql: "SELECT min(created_at) FROM snapshots WHERE project_id = ? AND deleted = 0", args: [id] })).rows[0]?.[0];
     out.push({
       id,
       roots: roots.map((r) => ({ host_id: str(r.host_id), path: str(r.path) })),
       saved_at: saved.map((r) => ({ host_id: str(r.saved_host), path: str(r.saved_root) })),
-      first_seen: strOrNull(first),
     });
   }
   return out;
 }
 
 /**
- * Inserts projects made again after a repair. Their clock is the zero clock: a peer that still
- * holds a project's own row wins the next sync with it, and gives back its real name and identity.
+ * Inserts projects made again after a repair. Their clock is the zero clock and their time the
+ * repair's: a peer that still holds a project's own row (made earlier, or changed since) wins the
+ * next sync with it, and gives back its real name and identity.
  */
 export async function recreateProjects(db: Exec, hostId: string, projects: { id: string; identity: string; name: string; remote: string | null; created_at: string }[]): Promise<void> {
   for (const p of projects) {

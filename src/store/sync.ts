@@ -42,6 +42,23 @@ export function keyOf(tbl: string, row: SyncRow): string {
   return tableSpec(tbl).key.map((k) => String(row[k])).join(SEP);
 }
 
+/**
+ * Whether an incoming row replaces this store's: the later clock wins. A project's first record
+ * (stamped with the zero clock when a host first meets the project, see insertProject) is the
+ * exception: of two, the one made first wins, so a project keeps the name it was first given and
+ * never takes another laptop's folder name because that laptop met it later.
+ */
+function replaces(tbl: string, incoming: SyncRow, mine: SyncRow): boolean {
+  const a = String(incoming.hlc ?? "");
+  const b = String(mine.hlc ?? "");
+  if (tbl === "projects" && parseHlc(a).wall === 0 && parseHlc(b).wall === 0) {
+    const ca = String(incoming.created_at ?? "");
+    const cb = String(mine.created_at ?? "");
+    if (ca !== cb) return ca < cb;
+  }
+  return compareHlc(a, b) > 0;
+}
+
 export class SyncSide {
   private columns = new Map<string, string[]>();
 
@@ -149,7 +166,7 @@ export class SyncSide {
       } else {
         if (!mine) {
           if (!Number(r.deleted)) stats.added++;
-        } else if (compareHlc(hlc, String(mine.hlc ?? "")) > 0) {
+        } else if (replaces(tbl, r, mine)) {
           if (Number(r.deleted) && !Number(mine.deleted)) stats.deleted++;
           else stats.updated++;
         } else continue;

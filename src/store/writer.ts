@@ -71,10 +71,14 @@ export class StoreWriter extends Queries {
     );
   }
 
+  /**
+   * A project's first record has the zero clock: any later change (a rename, a link) wins over it,
+   * and of two hosts' first records the older one wins (see the sync's `replaces`).
+   */
   async insertProject(p: Omit<ProjectRecord, "hlc" | "host" | "deleted">): Promise<void> {
     await this.run(
       `INSERT INTO projects(id, identity, name, remote, created_at, merged_into, hlc, host, deleted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)`,
-      [p.id, p.identity, p.name, p.remote, p.created_at, p.merged_into, await this.tick(), this.hostId],
+      [p.id, p.identity, p.name, p.remote, p.created_at, p.merged_into, formatHlc(0, 0, this.hostId), this.hostId],
     );
   }
 

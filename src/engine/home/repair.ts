@@ -137,7 +137,7 @@ async function recreate(copy: Store, hostId: string, env: NodeJS.ProcessEnv, at:
     let name = base;
     for (let n = 2; taken.has(name); n++) name = `${base}~${n}`; // as a new project's name would be
     taken.add(name);
-    rows.push({ id: p.id, identity: found?.identity ?? `recovered:${p.id}`, name, remote: found?.remote ?? null, created_at: p.first_seen ?? at.toISOString() });
+    rows.push({ id: p.id, identity: found?.identity ?? `recovered:${p.id}`, name, remote: found?.remote ?? null, created_at: at.toISOString() });
     out.push({ id: p.id, name, root: found?.root ?? null, last_seen_at: found ? null : last });
   }
   await copy.recreateProjects(hostId, rows);
