@@ -41,6 +41,17 @@ describe("polish", () => {
     expect(missing.stderr).toContain('No failure "nothing here"');
   });
 
+  test("a failure forgotten and recorded again starts without its old alternatives and related items", async () => {
+    const t = setup();
+    const fail = (...args: string[]) => okJson(["fail", "moment.js", ...args, "--home", t.home], t.at(t.repo));
+    await fail("--reason", "too big", "--alt", "date-fns", "--related", "bundle size");
+    await ok(["failures", "forget", "moment.js", "--home", t.home], t.at(t.repo));
+    const again = await fail("--reason", "deprecated");
+    expect(again).toMatchObject({ reason: "deprecated", alternatives: [], related: [] });
+    // Given again, an alternative comes back.
+    expect(await fail("--alt", "date-fns")).toMatchObject({ alternatives: ["date-fns"] });
+  });
+
   test("the same item in both scopes is two entries in --json, not one", async () => {
     const t = setup();
     await ok(["fail", "Redux", "--reason", "too heavy here", "--home", t.home], t.at(t.repo));

@@ -118,6 +118,9 @@ export async function forgetFailure(w: StoreWriter, projectId: string | null, it
     const f = await w.getFailure(id);
     if (f && !f.deleted) {
       await w.tombstoneFailure(id);
+      // Its alternatives and related items go with it: recorded again later, it starts without them.
+      for (const r of f.related) await w.putFailureLink(derivedId("l", id, "related", r), id, "related", r, true);
+      for (const a of f.alternatives) await w.putFailureLink(derivedId("l", id, "alternative", a), id, "alternative", a, true);
       return f;
     }
   }
