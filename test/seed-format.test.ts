@@ -548,3 +548,23 @@ describe("export to the original's layout", () => {
     expect(readFileSync(join(repo, ".mindsave", "snapshots", `${name}-2.md`), "utf8")).toContain("Something else entirely");
   });
 });
+
+describe("exported files read the same in YAML 1.1 (the original's Python SDK)", () => {
+  test("values YAML 1.1 would read as booleans or numbers (yes, off, 1:20, 1_000) are quoted; both versions read the text", async () => {
+    const base = tempDir("mindsave-yaml11-");
+    const pc = laptop("yaml-laptop", base);
+    const repo = gitRepo(join(base, "repo"));
+    const home = join(base, "home");
+    mkdirSync(home);
+    const at: RunOptions = { cwd: repo, env: pc.env };
+    await ok(["save", "--home", home, "--goal", "ship it", "--state", "yes", "--next", "1:20", "--blocker", "off", "--constraint", "1_000", "--decision", "no"], at);
+    const ex = await okJson(["export", "--home", home, "--out", join(base, "out")], at);
+    const text = readFileSync(join(ex.dir, "snapshots", `${ex.snapshots[0]}.md`), "utf8");
+    const front = text.split("\n---\n")[0].replace(/^---\n/, "");
+    const { parse } = await import("yaml");
+    for (const version of ["1.1", "1.2"] as const) {
+      const data = parse(front, { version });
+      expect([data.state, data.next_action, data.blocker, data.constraints, data.decisions]).toEqual(["yes", "1:20", "off", ["1_000"], ["no"]]);
+    }
+  });
+});

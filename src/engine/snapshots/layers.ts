@@ -56,6 +56,24 @@ export function yaml(value: unknown): string {
   return YAML().stringify(value, YAML_OPTS).replace(/\n$/, "");
 }
 
+/**
+ * Plain scalars that YAML 1.2 (MindSave, the `yaml` library) reads as text but YAML 1.1 (the
+ * original's Python SDK, PyYAML) reads as a boolean or a number: `yes`, `off`, `1:20`, `1_000`, `0b1`.
+ */
+const YAML11_NOT_TEXT = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|[-+]?0b[01_]+|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?|[-+]?[0-9][0-9_]*_[0-9_]*(?:\.[0-9_]*)?)$/;
+
+/** `yaml`, with such strings quoted: a file both versions of YAML read as written (the spec's files). */
+export function yamlFile(value: unknown): string {
+  const Y = YAML();
+  const doc = new Y.Document(value);
+  Y.visit(doc, {
+    Scalar(_, node) {
+      if (typeof node.value === "string" && YAML11_NOT_TEXT.test(node.value)) node.type = "QUOTE_DOUBLE";
+    },
+  });
+  return doc.toString(YAML_OPTS).replace(/\n$/, "");
+}
+
 /** How many active files Layer 1 may list before the rest become "+N more": all, then 8, then 3. */
 export const FILE_LIST_CAPS = [Infinity, 8, 3] as const;
 

@@ -1,8 +1,8 @@
 // Snapshot management: status, delete, cleanup on demand, and the spec's file format for one snapshot.
 import { UserError } from "../../errors.ts";
 import { cleanup, isProtected } from "./save.ts";
-import { selectSnapshot } from "./select.ts";
-import { DEFAULT_KEEP, yaml } from "./layers.ts";
+import { extendedSnapshot, selectSnapshot } from "./select.ts";
+import { DEFAULT_KEEP, yamlFile } from "./layers.ts";
 import { deleteById, setStatusById } from "./catalog.ts";
 import type { Session } from "../session.ts";
 import type { SnapshotRecord, SnapshotStatus } from "../../store/store.ts";
@@ -19,8 +19,30 @@ export async function setSnapshotStatus(session: Session, key: string, status: S
   return setStatusById(session, (await pick(session, key)).id, status);
 }
 
-export async function deleteSnapshot(session: Session, key: string): Promise<SnapshotRecord> {
-  return deleteById(session, (await pick(session, key)).id);
+/** An overflow snapshot whose Layer 2 came from a deleted full one, and the full one it comes from now (null: none). */
+export interface Layer2Moved {
+  overflow: string;
+  layer2_from: string | null;
+}
+
+export async function deleteSnapshot(session: Session, key: string): Promise<{ deleted: SnapshotRecord; moved: Layer2Moved[] }> {
+  const s = await pick(session, key);
+  const built = s.kind === "full" ? await overflowsOn(session, s) : [];
+  const deleted = await deleteById(session, s.id);
+  const moved: Layer2Moved[] = [];
+  for (const o of built) moved.push({ overflow: o.name, layer2_from: (await extendedSnapshot(session, o))?.name ?? null });
+  return { deleted, moved };
+}
+
+/** The overflow snapshots whose restore takes Layer 2 from `full` now. */
+async function overflowsOn(session: Session, full: SnapshotRecord): Promise<SnapshotRecord[]> {
+  const out: SnapshotRecord[] = [];
+  for (const x of await session.store.listSnapshots(full.project_id)) {
+    if (x.kind !== "overflow") continue;
+    const o = await session.store.getSnapshot(x.id);
+    if (o && (await extendedSnapshot(session, o))?.id === full.id) out.push(o);
+  }
+  return out;
 }
 
 export async function cleanSnapshots(session: Session, opts: { keep?: number; dryRun?: boolean }): Promise<{ removed: string[]; remaining: number; protected: number }> {
@@ -59,5 +81,5 @@ export function snapshotFile(s: SnapshotRecord, activeFiles: string[]): string {
     if (!Object.hasOwn(front, k)) Object.defineProperty(front, k, { value: v, enumerable: true, writable: true, configurable: true });
   }
   const body = s.layer3.trim() ? `\n${s.layer3.trim()}\n` : "";
-  return `---\n${yaml(front)}\n---\n${body}`;
+  return `---\n${yamlFile(front)}\n---\n${body}`;
 }
