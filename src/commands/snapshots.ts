@@ -4,7 +4,7 @@ import { sameNameLabels, selectSnapshot } from "../engine/snapshots/select.ts";
 import { snapshotList, snapshotStats } from "../engine/snapshots/catalog.ts";
 import { cleanSnapshots, deleteSnapshot, setSnapshotStatus, snapshotFile } from "../engine/snapshots/manage.ts";
 import { toHostPath } from "../engine/projects/paths.ts";
-import { print, printJson, withSession } from "./shared.ts";
+import { print, printJson, warn, withSession } from "./shared.ts";
 import { age, padEnd, truncate } from "../lib/text.ts";
 import { terminalColumns } from "../lib/out.ts";
 import type { GlobalOptions } from "../types.ts";
@@ -97,9 +97,16 @@ export async function complete(_o: unknown, args: string[], g: GlobalOptions): P
 
 export async function remove(_o: unknown, args: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, true, async (session) => {
-    const s = await deleteSnapshot(session, args[0]);
-    if (g.json) printJson({ deleted: s.name, id: s.id });
-    else print(`Deleted ${s.name}.`);
+    const { deleted: s, moved } = await deleteSnapshot(session, args[0]);
+    // An overflow snapshot restores the Layer 2 of the full one it builds on: say where it comes from now.
+    const warnings = moved.map((m) => m.layer2_from
+      ? `${m.overflow} took its Layer 2 from ${s.name}; it now takes it from ${m.layer2_from}.`
+      : `${m.overflow} took its Layer 2 from ${s.name}; no older full snapshot is left, so it now restores Layer 1 only.`);
+    if (g.json) printJson({ deleted: s.name, id: s.id, layer2_moved: moved, warnings });
+    else {
+      print(`Deleted ${s.name}.`);
+      for (const w of warnings) warn(w);
+    }
     return 0;
   });
 }

@@ -5,7 +5,8 @@ import { existsSync } from "node:fs";
 
 type PathFlavor = typeof nodePath.posix;
 
-const WIN_ABS = /^(?:[A-Za-z]:[\\/]|\\\\|\/\/)/;
+/** A Windows path from a drive (`C:\…`) or a network share (UNC: `\\server\share\…`, `//server/share/…`). */
+const WIN_ABS = /^(?:[A-Za-z]:[\\/]|[\\/]{2}(?![\\/]))/;
 
 export function isAbsoluteAny(p: string): boolean {
   return p.startsWith("/") || WIN_ABS.test(p);
@@ -31,6 +32,9 @@ export function toStoredPath(input: string, root: string, cwd: string = root, pa
   const raw = input.trim();
   let abs: string;
   if (isAbsoluteAny(raw)) {
+    // A POSIX host reads `\\server\share` and `C:\` as names under its current folder: a Windows
+    // path is kept absolute as Windows resolves it (a share stored as `//server/share/…`).
+    if (path.sep === "/" && WIN_ABS.test(raw)) return nodePath.win32.resolve(raw).replace(/\\/g, "/");
     abs = path.resolve(raw);
   } else {
     const fromCwd = path.resolve(cwd, raw.replace(/[\\/]/g, path.sep));

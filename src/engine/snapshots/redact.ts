@@ -93,7 +93,11 @@ const NAME = `(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z]))(?<name>${NAMES.map(nam
 const QUOTED = `"(?:[^"\\\\\\n]|\\\\.){1,300}"|'[^'\\n]{1,300}'|\`[^\`\\n]{1,300}\``;
 /** A bare value ends where prose does, full-width (CJK) punctuation included: `password: flow）next`. */
 const CJK_PUNCT = "，。；：、（）「」『』【】！？";
-const BARE = `[^\\s"'\`,;&()\\[\\]{}<>${CJK_PUNCT}]{1,300}(?=[\\s"'\`,;&)\\]}<>${CJK_PUNCT}]|$)`;
+/**
+ * A bare value runs to the next space: a password's own symbols (`Tr0ub4dor&3x`, `Ab1!cd(ef)gh`,
+ * `abc123,def456`) are part of it. `valueOf` then trims what follows it in the sentence.
+ */
+const BARE = `[^\\s"'\`${CJK_PUNCT}][^\\s${CJK_PUNCT}]{0,299}(?=[\\s${CJK_PUNCT}]|$)`;
 const VALUE = `(?<value>${QUOTED}|${BARE})`;
 /** `NAME=value`, `NAME: value`, `"name": "value"`, `name := value`, `:name => value`, `--name=value`. */
 const ASSIGNMENT = new RegExp(`${NAME}(?<kq>["']?)[ \\t]{0,3}(?<sep>:=|=>|\\?=|=(?!=)|:(?![:/]))[ \\t]{0,3}${VALUE}`, "g");
@@ -106,24 +110,73 @@ function canonical(spelling: string): string {
   return NAMES.find((n) => n.replaceAll("_", "") === flat) ?? spelling.toLowerCase();
 }
 
+/** The bracket each closing one pairs with. */
+const OPENS: Record<string, string> = { ")": "(", "]": "[", "}": "{", ">": "<" };
+const count = (s: string, ch: string): number => s.split(ch).length - 1;
+
+/**
+ * A bare value without what the sentence put after it: a full stop, comma, semicolon or colon, a
+ * bracket it did not open (`(password=…)`), the quote closing a string around it (`"PW=…"`).
+ */
+function valueOf(bare: string): string {
+  let v = bare;
+  while (v) {
+    const last = v[v.length - 1]!;
+    const open = OPENS[last];
+    if (".,;:".includes(last) || (open && count(v, last) > count(v, open))) v = v.slice(0, -1);
+    else if ("\"'`".includes(last) && count(v, last) % 2 === 1) v = v.slice(0, v.endsWith(`\\${last}`) ? -2 : -1);
+    else break;
+  }
+  return v;
+}
+
+/** Code that computes or looks a value up, no value itself: `crypto.randomBytes(32)`, `os.environ["TOKEN"]`, `{password}`. */
+const CODE = /^(?:[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$]*)*(?:\([^()]*\)|\[[^[\]]*\])(?:\.[A-Za-z_$][\w$]*|\([^()]*\)|\[[^[\]]*\])*|\{[A-Za-z_$][\w$.]*\})$/;
+
+/** What an older version left of a value it cut at a symbol: `[REDACTED:password]&3x`. */
+const LEFT_OVER = /^(\[REDACTED:[\w-]+\])(.+)$/s;
+
+/** The replacement for one assignment, or undefined to leave it. */
+function assignment(text: string, m: RegExpExecArray, flag: boolean, found: Found): string | undefined {
+  const g = m.groups as Groups;
+  const full = g.value!;
+  const quoted = /^["'`]/.test(full);
+  const value = quoted ? full : valueOf(full);
+  const name = canonical(g.name!);
+  const before = text.slice(Math.max(0, m.index - 30), m.index);
+  if (NOT_SECRET_KEY_PREFIX.test(before)) return undefined;
+  const inner = quoted ? value.slice(1, -1) : value;
+  const strong = flag || quoted || g.kq !== "" || g.sep !== ":";
+  const bare = !/[\w.-]$/.test(before); // the name alone, no prefix
+  if (!strong && bare && NAMES_NEEDING_ASSIGNMENT.has(name)) return undefined;
+  const head = m[0].slice(0, m[0].length - full.length) + (quoted ? value[0] : "");
+  const end = quoted ? value[0] : full.slice(value.length);
+  const left = quoted ? null : LEFT_OVER.exec(value);
+  if (left) {
+    found?.(left[1]!.slice(10, -1), left[2]!);
+    return head + left[1] + end;
+  }
+  if (inner.length < (quoted ? 4 : 8) || (!quoted && CODE.test(inner)) || !looksSecret(inner, strong)) return undefined;
+  const kind = KIND_OF.get(name) ?? "generic-api-key";
+  found?.(kind, inner);
+  return head + tag(kind) + end;
+}
+
 function redactAssignment(text: string, regex: RegExp, flag: boolean, found: Found): string {
-  return replaceAll(text, regex, (match, g, offset) => {
-    const full = g.value!;
-    const value = /^["'`]/.test(full) ? full : full.replace(/[.:]+$/, ""); // a sentence's full stop or colon is no part of it
-    const name = canonical(g.name!);
-    const before = text.slice(Math.max(0, offset - 30), offset);
-    if (NOT_SECRET_KEY_PREFIX.test(before)) return undefined;
-    const quoted = /^["'`]/.test(value);
-    const inner = quoted ? value.slice(1, -1) : value;
-    const strong = flag || quoted || g.kq !== "" || g.sep !== ":";
-    const bare = !/[\w.-]$/.test(before); // the name alone, no prefix
-    if (!strong && bare && NAMES_NEEDING_ASSIGNMENT.has(name)) return undefined;
-    if (inner.length < (quoted ? 4 : 8) || !looksSecret(inner, strong)) return undefined;
-    const head = match.slice(0, match.length - full.length) + (quoted ? value[0] : "");
-    const kind = KIND_OF.get(name) ?? "generic-api-key";
-    found?.(kind, inner);
-    return head + tag(kind) + (quoted ? value[0] : full.slice(value.length));
-  });
+  let out = "";
+  let done = 0;
+  regex.lastIndex = 0;
+  for (let m = regex.exec(text); m; m = regex.exec(text)) {
+    const replaced = assignment(text, m, flag, found);
+    // Left as it is: another secret's name may stand inside that value (`api_key=$KEY&password=…`).
+    if (replaced === undefined) {
+      regex.lastIndex = m.index + 1;
+      continue;
+    }
+    out += text.slice(done, m.index) + replaced;
+    done = regex.lastIndex = m.index + m[0].length;
+  }
+  return out + text.slice(done);
 }
 
 const KEY_WORDS = ["pass", "pwd", "secret", "key", "token"];
