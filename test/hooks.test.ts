@@ -196,9 +196,9 @@ describe("hook events", () => {
     expect(again.stdout).toBe("");
     expect((await t.json(["snapshots", "list"])).snapshots).toHaveLength(2);
 
-    // 97%: RED, an emergency Layer 1 snapshot, even inside the cooldown.
-    const red = t.transcript([T.prompt("refactor auth"), T.tool("c1", "Bash", { command: "bun test" }, usage(194_000))]);
-    const r = await t.hook("post-tool-use", { transcript_path: red, tool_name: "Bash", tool_input: { command: "bun test" } });
+    // 97%: RED, an emergency Layer 1 snapshot of the new work (an edit), even inside the cooldown.
+    const red = t.transcript([T.prompt("refactor auth"), T.tool("c1", "Edit", { file_path: join(t.repo, "src/login.tsx"), old_string: "a", new_string: "b" }, usage(194_000))]);
+    const r = await t.hook("post-tool-use", { transcript_path: red, tool_name: "Edit", tool_input: { file_path: join(t.repo, "src/login.tsx") } });
     const rOut = JSON.parse(r.stdout);
     expect(rOut.systemMessage).toContain("Context overflow imminent");
     expect(rOut.hookSpecificOutput.additionalContext).toContain("past the critical threshold");

@@ -59,38 +59,58 @@ export interface AutoContext extends HookFacts {
   note?: SessionNote | null;
 }
 
+/** The states an auto-snapshot makes when it knows only the last call or reply, not the task's state. */
+const ONLY_LAST = /^(?:Last action: |Last reply: |No tool calls yet this session$)/;
+
+// Prompts that name no task, only "carry on" (whole prompt, politeness and punctuation allowed).
+const GO_ON = String.raw`(?:continue|go on|keep going|carry on|resume|proceed|go ahead|next|ok(?:ay)?|yes|yep|yeah|sure|please|thanks|let'?s (?:continue|go on|resume|proceed)|(?:continue|pick up|carry on) (?:from )?where (?:you|we) left off|continue (?:with )?(?:the|your|our) (?:previous |last |current )?(?:task|work)|keep working|继续|继续吧|继续做|继续工作|继续任务|继续上次的?任务|接着|接着做|接着来|好|好的|嗯|行|可以|开始吧|请)`;
+const CONTINUATION = new RegExp(String.raw`^(?:${GO_ON}[\s,，.!！。~…]*)+$`, "iu");
+
+/** A prompt that only says to go on ("continue", "go on", "继续", "ok", …): it names no task of its own. */
+function isContinuation(prompt: string): boolean {
+  const text = prompt.replace(/[\u2018\u2019]/g, "'").replace(/\s+/g, " ").trim();
+  return text.length <= 80 && CONTINUATION.test(text);
+}
 
 /**
- * A snapshot from the transcript: goal from this session's newest snapshot or else its first
- * prompt; state, next action (the in-progress step) and completed steps from the latest TodoWrite
- * list; active files from Edit/Write/MultiEdit; Layer 2 from the newest full snapshot plus the
- * session's corrections and repeated failures; Layer 3 from the last tool calls, file changes and
- * the final reply.
+ * A snapshot from the transcript: goal from the newest snapshot of the task this session carries on
+ * or else its first prompt; state, next action (the in-progress step) and completed steps from the
+ * latest TodoWrite list; active files from Edit/Write/MultiEdit; Layer 2 from the newest full
+ * snapshot plus the session's corrections and repeated failures; Layer 3 from the last tool calls,
+ * file changes and the final reply.
  */
 export function autoSnapshotInput(facts: TranscriptFacts, c: AutoContext): SnapshotInput {
   const input = emptyInput();
   const sessionId = c.sessionId ?? facts.session_id;
-  // The newest snapshot speaks for this session only if it was saved during it; a snapshot from an
-  // earlier session is another task, and this session's first prompt says what this one is about.
+  const intent = facts.first_prompt && !isContinuation(facts.first_prompt) ? facts.first_prompt : null;
+  // The newest snapshot speaks for this session if it was saved during it, or if this session named
+  // no task of its own (no prompt, or only "continue"): then it carries on the newest's task. A
+  // snapshot from an earlier session is another task when this session's first prompt names one.
   const savedIn = c.newest?.auto_trigger?.session_id;
-  const sameSession = !c.newest ? false
+  const carriesOn = !c.newest ? false
+    : !intent ? true
     : savedIn ? savedIn === sessionId
-    : !facts.first_prompt || !facts.started_at || c.newest.created_at >= facts.started_at;
-  const newest = sameSession ? c.newest : null;
+    : !facts.started_at || c.newest.created_at >= facts.started_at;
+  const newest = carriesOn ? c.newest : null;
   const todos = facts.todos ?? [];
   const doing = todos.find((t) => t.status === "in_progress");
   const pending = todos.find((t) => t.status === "pending");
   const done = todos.filter((t) => t.status === "completed");
   const last = facts.tool_uses.at(-1);
-  input.goal = newest?.goal || oneLine(facts.first_prompt ?? "") || "Continue the current task";
+  // Layer 1 never knows less than the newest snapshot of the task it carries on: each field this
+  // session has nothing of its own for (goal, next action, files, a real state) keeps the newest's.
+  input.goal = newest?.goal || oneLine(intent ?? "") || "Continue the current task";
   if (doing) input.state = oneLine(`In progress: ${doing.activeForm || doing.content} (${done.length}/${todos.length} steps done)`);
   else if (todos.length) input.state = oneLine(`${done.length}/${todos.length} steps done${pending ? "" : ": all of them"}`);
+  // Without edits, what this session last did or said is no news about the task: the newest's state
+  // stays when it is a real one, or when another session saved it (a look around does not replace it).
+  else if (newest?.state && !facts.edited_files.length && (!ONLY_LAST.test(newest.state) || savedIn !== sessionId)) input.state = newest.state;
   else if (c.lastReply?.trim()) input.state = oneLine(`Last reply: ${oneLine(c.lastReply, 180)} (after ${facts.tool_uses.length} tool calls)`);
   else input.state = oneLine(last ? `Last action: ${last.name} ${toolTarget(last)} (${facts.tool_uses.length} tool calls this session)` : "No tool calls yet this session");
   // The step in progress is the next action; a pending one only when nothing is in progress.
   input.next_action = doing ? oneLine(doing.content) : pending ? oneLine(pending.content) : newest?.next_action || "Review the latest changes and continue";
   const files = [...facts.edited_files].reverse().slice(0, 10);
-  input.active_files = files.map((f) => (c.root && isAbsoluteAny(f) ? toStoredPath(f, c.root, c.root) : f));
+  input.active_files = files.length ? files.map((f) => (c.root && isAbsoluteAny(f) ? toStoredPath(f, c.root, c.root) : f)) : newest?.active_files.map((f) => f.path) ?? [];
   input.blocker = newest?.status === "blocked" ? newest.blocker : "none";
   // Constraints and decisions are the project's knowledge: from the newest full snapshot (an
   // overflow one has none), plus what this session taught (corrections, repeated failures).
