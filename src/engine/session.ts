@@ -5,6 +5,7 @@ import { resolveHome, prepareHome, journalModeFor, type Home } from "./home/home
 import { currentHost, type HostIdentity } from "./home/host.ts";
 import { resolveWorkspace, gitCommonDir, type Workspace } from "./projects/workspace.ts";
 import { samePath } from "./projects/paths.ts";
+import { linkTarget } from "./projects/aliases.ts";
 import { derivedId, newId } from "./ids.ts";
 import { freeProjectName } from "./projects/names.ts";
 import { openStore } from "./home/encryption.ts";
@@ -178,10 +179,20 @@ export class Session {
     return { project, root: await this.rootOnThisHost(this.store, project.id), workspace: null };
   }
 
-  private async namedProject(q: Queries, key: string): Promise<ProjectContext> {
-    const all = await q.listProjects();
-    const exact = all.filter((p) => p.id === key || p.name === key);
-    const matches = exact.length ? exact : all.filter((p) => p.id.startsWith(key) || p.name.toLowerCase().startsWith(key.toLowerCase()));
+  /**
+   * The project `key` names: by id or name, else by id or name prefix; live projects first, then
+   * projects linked into another (each stands for the project its links lead to).
+   */
+  async namedProject(q: Queries, key: string): Promise<ProjectContext> {
+    const [all, linked] = await Promise.all([q.listProjects(), q.mergedProjects()]);
+    const exact = (p: ProjectRecord) => p.id === key || p.name === key;
+    const prefix = (p: ProjectRecord) => p.id.startsWith(key) || p.name.toLowerCase().startsWith(key.toLowerCase());
+    let matches: ProjectRecord[] = [];
+    for (const test of [exact, prefix]) {
+      matches = all.filter(test);
+      if (!matches.length) matches = await this.followAll(q, linked.filter(test));
+      if (matches.length) break;
+    }
     if (matches.length === 0) throw new UserError(`No project matches ${JSON.stringify(key)}; see \`mindsave projects\`.`);
     if (matches.length > 1) {
       throw new UserError(`${JSON.stringify(key)} matches ${matches.length} projects (${matches.map((p) => `${p.name} ${p.id}`).join(", ")}); use the id.`);
@@ -195,9 +206,31 @@ export class Session {
     return roots.find((r) => existsSync(r.path))?.path ?? roots[0]?.path ?? null;
   }
 
+  /** The live project `project` stands for: itself, or where its links lead (see aliases.ts). */
   private async follow(q: Queries, project: ProjectRecord | null): Promise<ProjectRecord | null> {
-    for (let i = 0; project && project.merged_into && i < 16; i++) project = await q.getProject(project.merged_into);
+    if (project?.merged_into) {
+      const links = new Map((await q.mergedProjects()).map((p) => [p.id, p.merged_into!]));
+      const target = linkTarget(project.id, links.set(project.id, project.merged_into));
+      if (target !== project.id) project = await q.getProject(target);
+    }
     return project && !project.deleted ? project : null;
+  }
+
+  /** `projects` each followed to its live project, once each. */
+  private async followAll(q: Queries, projects: ProjectRecord[]): Promise<ProjectRecord[]> {
+    const out: ProjectRecord[] = [];
+    for (const p of projects) {
+      const live = await this.follow(q, p);
+      if (live && !out.some((o) => o.id === live.id)) out.push(live);
+    }
+    return out;
+  }
+
+  /** The histories a project answers to: its own and those of the projects linked into it. */
+  async identitiesOf(q: Queries, project: ProjectRecord): Promise<string[]> {
+    const linked = await q.mergedProjects();
+    const links = new Map(linked.map((p) => [p.id, p.merged_into!]));
+    return [project.identity, ...linked.filter((p) => linkTarget(p.id, links) === project.id).map((p) => p.identity)];
   }
 
   /**
@@ -211,7 +244,7 @@ export class Session {
     const onHost = await q.rootsOnHost(this.host.id);
     for (const root of onHost.filter((r) => samePath(r.path, ws.root))) {
       const p = await this.follow(q, await q.getProject(root.project_id));
-      if (p && ws.identities.includes(p.identity)) return { project: p };
+      if (p && (await this.identitiesOf(q, p)).some((i) => ws.identities.includes(i))) return { project: p };
     }
     for (const identity of ws.identities) {
       const found = await this.findByIdentity(q, ws, identity, onHost);
@@ -220,8 +253,14 @@ export class Session {
     return null;
   }
 
+  /** The live projects of a history: its own, and those a project of it was linked into. */
+  private async kinOf(q: Queries, identity: string): Promise<ProjectRecord[]> {
+    const linked = (await q.mergedProjects()).filter((p) => p.identity === identity);
+    return this.followAll(q, [...(await q.projectsByIdentity(identity)), ...linked]);
+  }
+
   private async findByIdentity(q: Queries, ws: Workspace, identity: string, onHost: RootRecord[]): Promise<{ project: ProjectRecord } | null> {
-    const candidates = await q.projectsByIdentity(identity);
+    const candidates = await this.kinOf(q, identity);
     const free: { project: ProjectRecord; score: number }[] = [];
     for (const project of candidates) {
       const here = onHost.filter((r) => r.project_id === project.id && !samePath(r.path, ws.root));
@@ -246,7 +285,7 @@ export class Session {
   }
 
   private async createProject(w: StoreWriter, ws: Workspace): Promise<ProjectContext> {
-    const existing = await w.projectsByIdentity(ws.identity);
+    const existing = await this.kinOf(w, ws.identity);
     // The first project of an identity gets an id derived from it, so two hosts that meet it
     // independently agree; a second checkout on one host (a fork or a copy) gets a fresh id.
     const primary = derivedId("p", ws.identity);
@@ -293,7 +332,7 @@ export class Session {
     const ctx = await this.project({ create: false });
     if (ctx) return ctx;
     const ws = this.workspace(false);
-    const kin = ws ? (await Promise.all(ws.identities.map((i) => this.store.projectsByIdentity(i)))).flat() : [];
+    const kin = ws ? (await Promise.all(ws.identities.map((i) => this.kinOf(this.store, i)))).flat() : [];
     if (kin.length) {
       const p = kin[0];
       const root = await this.rootOnThisHost(this.store, p.id);

@@ -69,6 +69,18 @@ export class Queries {
     return (await this.rows("SELECT * FROM projects WHERE deleted = 0 AND merged_into IS NULL ORDER BY name, id")).map(toProject);
   }
 
+  /** Projects linked into another (merged_into set): aliases of the project their links lead to. */
+  async mergedProjects(): Promise<ProjectRecord[]> {
+    return (await this.rows("SELECT * FROM projects WHERE deleted = 0 AND merged_into IS NOT NULL ORDER BY id")).map(toProject);
+  }
+
+  /** Whether any live row (snapshot, root, failure, rule…) still names the project (each by its index). */
+  async holdsRows(projectId: string): Promise<boolean> {
+    const tables = ["snapshots", "roots", "failures", "signals", "tool_calls", "rules", "facts", "retirements"];
+    const any = tables.map((t) => `EXISTS (SELECT 1 FROM ${t} WHERE project_id = ? AND deleted = 0)`).join(" OR ");
+    return Number((await this.rows(`SELECT ${any} AS held`, tables.map(() => projectId)))[0].held) === 1;
+  }
+
   async rootsOfProject(projectId: string): Promise<RootRecord[]> {
     return (await this.rows("SELECT * FROM roots WHERE project_id = ? AND deleted = 0 ORDER BY last_used DESC", [projectId])).map(toRoot);
   }

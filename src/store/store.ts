@@ -78,9 +78,9 @@ export class Store extends Queries {
     return new SyncSide(guarded(this.client, (e) => this.problem(e)));
   }
 
-  /** Sync writes in one transaction; `rollback` makes it a dry run that changes nothing. */
-  async syncWrite<T>(fn: (s: SyncSide) => Promise<T>, opts: { rollback?: boolean } = {}): Promise<T> {
-    return this.transaction((tx) => fn(new SyncSide(tx)), opts);
+  /** Sync writes in one transaction (`rollback`: a dry run that changes nothing); `as` runs a host's own writes in it too. */
+  async syncWrite<T>(fn: (s: SyncSide, as: <R>(hostId: string, now: () => number, write: (w: StoreWriter) => Promise<R>) => Promise<R>) => Promise<T>, opts: { rollback?: boolean } = {}): Promise<T> {
+    return this.transaction((tx) => fn(new SyncSide(tx), (hostId, now, write) => new StoreWriter(tx, hostId, now).within(write)), opts);
   }
 
   /** One write transaction: committed when `fn` returns (rolled back for a dry run), rolled back when it throws. */
@@ -332,12 +332,7 @@ export class Store extends Queries {
 
   /** Runs `fn` in one write transaction: all of it lands, or none of it. */
   async write<T>(hostId: string, fn: (w: StoreWriter) => Promise<T>, now: () => number = Date.now): Promise<T> {
-    return this.transaction(async (tx) => {
-      const writer = new StoreWriter(tx, hostId, now);
-      const result = await fn(writer);
-      await writer.flushClock();
-      return result;
-    });
+    return this.transaction((tx) => new StoreWriter(tx, hostId, now).within(fn));
   }
 
   async schemaVersion(): Promise<number> {

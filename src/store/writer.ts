@@ -53,6 +53,13 @@ export class StoreWriter extends Queries {
     if (seen.wall > this.clock.wall || (seen.wall === this.clock.wall && seen.counter > this.clock.counter)) this.clock = seen;
   }
 
+  /** Runs `fn`'s writes, then keeps this writer's clock in the store. */
+  async within<T>(fn: (w: StoreWriter) => Promise<T>): Promise<T> {
+    const result = await fn(this);
+    await this.flushClock();
+    return result;
+  }
+
   async flushClock(): Promise<void> {
     if (this.clock) await this.setMeta("clock", formatHlc(this.clock.wall, this.clock.counter, ""));
   }
@@ -267,6 +274,15 @@ export class StoreWriter extends Queries {
     return true;
   }
 
+  /** The live tool calls of a project moved to another (a link): their ids stay, one clock for all. */
+  async moveToolCalls(fromProject: string, toProject: string): Promise<number> {
+    const r = await this.db.execute({
+      sql: "UPDATE tool_calls SET project_id = ?, hlc = ?, host = ? WHERE project_id = ? AND deleted = 0",
+      args: [toProject, await this.tick(), this.hostId, fromProject],
+    });
+    return r.rowsAffected;
+  }
+
   /** Rewrites text cells of a row of one of scan's tables (scan.ts), stamped with the clock when it is synced. */
   async rewriteCells(table: string, key: string[], cells: Record<string, string | null>): Promise<void> {
     await rewriteCells(this.db, table, key, cells, { hlc: await this.tick(), host: this.hostId });
@@ -303,5 +319,9 @@ export class StoreWriter extends Queries {
        ON CONFLICT(project_id) DO UPDATE SET data = excluded.data, hlc = excluded.hlc, host = excluded.host, deleted = 0`,
       [projectId, JSON.stringify(this.scrubSignal(data)), await this.tick(), this.hostId],
     );
+  }
+
+  async tombstoneSignal(projectId: string): Promise<void> {
+    await this.run("UPDATE signals SET deleted = 1, hlc = ?, host = ? WHERE project_id = ?", [await this.tick(), this.hostId, projectId]);
   }
 }

@@ -2,12 +2,12 @@
 // share a root commit (forks, copies) or one codebase tracked twice.
 import { existsSync } from "node:fs";
 import { UserError } from "../../errors.ts";
-import { failureId } from "../failures/graph.ts";
-import { derivedId, newId } from "../ids.ts";
+import { newId } from "../ids.ts";
+import { moveProjectRows } from "./fold.ts";
 import { freeProjectName } from "./names.ts";
 import { samePath } from "./paths.ts";
 import type { Session } from "../session.ts";
-import type { ProjectRecord, StoreWriter } from "../../store/store.ts";
+import type { ProjectRecord } from "../../store/store.ts";
 import { compareCodes, compareText } from "../../lib/text.ts";
 
 export interface ProjectView {
@@ -46,39 +46,16 @@ export async function listProjects(session: Session): Promise<ProjectView[]> {
   return out.sort((a, b) => Number(b.current) - Number(a.current) || compareCodes(b.newest ?? "", a.newest ?? "") || compareText(a.name, b.name));
 }
 
-async function moveFailures(w: StoreWriter, from: string, to: string): Promise<number> {
-  const failures = (await w.listFailures(from, { includeGlobal: false }));
-  for (const f of failures) {
-    const id = failureId("project", to, f.item);
-    const target = await w.getFailure(id);
-    await w.upsertFailure({
-      id, project_id: to, scope: "project", item: target?.item ?? f.item, rejected_by: f.rejected_by,
-      reason: f.reason || target?.reason || "", confidence: f.confidence ?? target?.confidence ?? null, schema_version: f.schema_version,
-      first_seen: target && target.first_seen < f.first_seen ? target.first_seen : f.first_seen,
-      last_seen: target && target.last_seen > f.last_seen ? target.last_seen : f.last_seen,
-    });
-    await w.setFailureCount(id, (await w.failureCount(id, w.hostId)) + f.repeat_count);
-    for (const r of f.related) await w.putFailureLink(derivedId("l", id, "related", r), id, "related", r);
-    for (const a of f.alternatives) await w.putFailureLink(derivedId("l", id, "alternative", a), id, "alternative", a);
-    await w.tombstoneFailure(f.id);
-  }
-  return failures.length;
-}
-
-/** Merges `otherKey` into the current project: its snapshots, failures and roots move here. */
+/**
+ * Merges `otherKey` into the current project: its snapshots, failures, rules, facts, retirements,
+ * tool calls and roots move here, and it stays an alias of this one (see fold.ts, aliases.ts).
+ */
 export async function linkProjects(session: Session, otherKey: string): Promise<{ into: ProjectRecord; from: ProjectRecord; snapshots: number; failures: number }> {
   return session.write(async (w) => {
     const here = await session.project({ create: true, w });
-    const all = await w.listProjects();
-    const other = all.find((p) => p.id === otherKey) ?? all.filter((p) => p.name === otherKey || p.id.startsWith(otherKey))[0];
-    if (!other) throw new UserError(`No project matches ${JSON.stringify(otherKey)}; see \`mindsave projects\`.`);
+    const other = (await session.namedProject(w, otherKey)).project;
     if (other.id === here.project.id) throw new UserError("That is this project already; nothing to link.");
-    const snapshots = await w.moveSnapshots(other.id, here.project.id);
-    const failures = await moveFailures(w, other.id, here.project.id);
-    for (const r of await w.rootsOfProject(other.id)) {
-      await w.deleteRoot(r.id);
-      await w.upsertRoot({ id: derivedId("r", here.project.id, r.host_id, r.path), project_id: here.project.id, host_id: r.host_id, path: r.path, last_used: r.last_used });
-    }
+    const { snapshots, failures } = await moveProjectRows(w, other.id, here.project.id);
     await w.updateProject(other.id, { merged_into: here.project.id });
     return { into: here.project, from: other, snapshots, failures };
   });
@@ -96,7 +73,9 @@ export async function splitProject(session: Session): Promise<{ project: Project
     if (!others.length) throw new UserError(`This checkout is the only root of project ${here.project.name}; there is nothing to split it from.`);
     const id = `p_${newId()}`;
     const name = await freeProjectName(w, here.workspace?.name ?? here.project.name);
-    await w.insertProject({ id, identity: here.project.identity, name, remote: here.workspace?.remote ?? null, created_at: session.now().toISOString(), merged_into: null });
+    // A checkout of a project linked into this one splits off with its own history.
+    const identity = here.workspace && !here.workspace.identities.includes(here.project.identity) ? here.workspace.identity : here.project.identity;
+    await w.insertProject({ id, identity, name, remote: here.workspace?.remote ?? null, created_at: session.now().toISOString(), merged_into: null });
     const mine = (await w.rootsOnHost(session.host.id)).filter((r) => r.project_id === here.project.id && samePath(r.path, here.root!));
     for (const r of mine) await w.deleteRoot(r.id);
     await session.recordRoot(w, id, here.root);
@@ -120,7 +99,7 @@ export async function attachProject(session: Session, key: string): Promise<{ pr
   if (!ws) throw new UserError("This folder has no project identity yet (no git history, no .mindsave/project.json); save a snapshot here first.");
   const target = (await session.pinProject(key)).project;
   return session.write(async (w) => {
-    if (!ws.identities.includes(target.identity)) {
+    if (!(await session.identitiesOf(w, target)).some((i) => ws.identities.includes(i))) {
       throw new UserError(`Project ${target.name} has a different history than this checkout (${ws.identity} here); \`mindsave projects link ${target.id}\` merges two projects instead.`);
     }
     const onHost = (await w.rootsOnHost(session.host.id)).filter((r) => samePath(r.path, ws.root));

@@ -16,6 +16,7 @@ import { openStore } from "../home/encryption.ts";
 import { safeName } from "../snapshots/slug.ts";
 import { stallIfAsked } from "../stall.ts";
 import { backupStore } from "../home/backups.ts";
+import { foldLinkedProjects } from "../projects/fold.ts";
 import type { SyncRow } from "../../store/sync.ts";
 import type { Session } from "../session.ts";
 
@@ -112,7 +113,7 @@ function fromOutside(tbl: string, row: SyncRow): SyncRow {
  * Copies `from`'s changes since `to` last pulled them into `to`, in one transaction on `to`.
  * Rows that `to` itself sent are skipped (they are tagged with its id in `from`'s log).
  */
-async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: Progress; phase: "pull" | "push"; location: string; now: number }): Promise<{ counts: Counts; read: number }> {
+async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: Progress; phase: "pull" | "push"; location: string; now: number; hostId: string }): Promise<{ counts: Counts; read: number }> {
   const src = from.syncReader();
   const dst = to.syncReader();
   const fromId = await storeId(src);
@@ -130,7 +131,7 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
   // A failure is one thing however many of its rows (counters, links) changed: count it once.
   const touchedFailures = new Set<string>();
   const failureParts = { added: 0, updated: 0, deleted: 0 };
-  await to.syncWrite(async (w) => {
+  await to.syncWrite(async (w, as) => {
     // Rows merged here are tagged with their origin, so they are not sent straight back.
     await w.setMeta("sync_origin", fromId);
     await stallIfAsked(`${opts.phase}-begin`);
@@ -157,6 +158,9 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
     await stallIfAsked(`in-${opts.phase}`);
     await w.setMeta("sync_origin", null);
     await w.observeClock(newest, opts.now);
+    // Rows of a linked project (saved where the link was not known yet) move to the project it was
+    // linked into, stamped after everything taken in, so the move travels on to the peer.
+    await as(opts.hostId, () => opts.now, foldLinkedProjects);
     await w.setPeer(fromId, { pulled_seq: upTo, last_sync: new Date(opts.now).toISOString(), location: opts.location });
   }, { rollback: opts.dryRun });
   const f = counts.failures;
@@ -184,9 +188,10 @@ export async function syncWith(session: Session, peer: PeerRef, opts: { dryRun?:
   await guard(local, peer.store, peer.file);
   const dryRun = !!opts.dryRun;
   const now = session.now().getTime();
-  const pulled = await pull(peer.store, local, { dryRun, progress: opts.progress, phase: "pull", location: peer.location, now });
+  const hostId = session.host.id;
+  const pulled = await pull(peer.store, local, { dryRun, progress: opts.progress, phase: "pull", location: peer.location, now, hostId });
   await stallIfAsked("between");
-  const pushed = await pull(local, peer.store, { dryRun, progress: opts.progress, phase: "push", location: opts.localLocation, now });
+  const pushed = await pull(local, peer.store, { dryRun, progress: opts.progress, phase: "push", location: opts.localLocation, now, hostId });
   return {
     peer: peer.location, peer_store_id: await storeId(peer.store.syncReader()), dry_run: dryRun,
     pulled: pulled.counts, pushed: pushed.counts, read: { from_peer: pulled.read, from_here: pushed.read },

@@ -1,0 +1,147 @@
+// `projects link` across laptops: a project linked into another is an alias of it everywhere. What
+// the other laptop saved in the linked project before it heard of the link joins the merged project
+// when the sync brings it; the linked checkout, `--in` and a root all resolve to the merged project.
+import { describe, expect, test } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { git, gitRepo, laptop, run, sql, tempDir, type RunResult } from "./helpers.ts";
+
+/** Laptops A and B, each with its own home and clones of two unrelated repositories, web and api. */
+function twoLaptopsTwoRepos() {
+  const base = tempDir("mindsave-link-");
+  const origins = {
+    web: gitRepo(join(base, "origin-web"), { "index.html": "<h1>web</h1>\n" }),
+    api: gitRepo(join(base, "origin-api"), { "server.ts": "export const api = 1;\n" }),
+  };
+  const mk = (name: string, hostId: string) => {
+    const pc = laptop(name, base);
+    const home = join(base, `${name}-home`);
+    mkdirSync(home);
+    const repos = { web: join(base, `${name}-work`, "web"), api: join(base, `${name}-work`, "api") };
+    for (const r of ["web", "api"] as const) git(base, "clone", "-q", origins[r], repos[r]);
+    const env = { ...pc.env, MINDSAVE_HOST: hostId };
+    const cli = (repo: "web" | "api", args: string[]): Promise<RunResult> => run([...args, "--home", home], { cwd: repos[repo], env });
+    const json = async (repo: "web" | "api", args: string[]) => {
+      const r = await cli(repo, ["--json", ...args]);
+      if (r.code !== 0) throw new Error(`${args.join(" ")} in ${repo}: ${r.stderr}`);
+      return JSON.parse(r.stdout);
+    };
+    return { home, repos, db: join(home, "mindsave.db"), cli, json };
+  };
+  return { a: mk("laptop-a", "host-a"), b: mk("laptop-b", "host-b") };
+}
+
+type Laptop = ReturnType<typeof twoLaptopsTwoRepos>["a"];
+
+const goals = async (l: Laptop, repo: "web" | "api", extra: string[] = []) =>
+  (await l.json(repo, [...extra, "snapshots", "list"])).snapshots.map((s: any) => s.goal).sort();
+const projectIds = async (l: Laptop) => (await l.json("web", ["projects"])).projects.map((p: any) => p.id);
+
+describe("a project linked into another is an alias of it on every host", () => {
+  test("a snapshot saved on B in the project A linked meanwhile is listed in the merged project on both hosts", async () => {
+    const { a, b } = twoLaptopsTwoRepos();
+    const web = (await a.json("web", ["save", "--goal", "web 1", "--state", "s", "--next", "n"])).project.id;
+    await a.json("api", ["save", "--goal", "api 1", "--state", "s", "--next", "n"]);
+    await b.json("web", ["sync", a.db]);
+    await a.json("web", ["projects", "link", "api"]);
+    // B has not heard of the link: its save goes to project api.
+    await b.json("api", ["save", "--goal", "api 2 from B", "--state", "s", "--next", "n"]);
+    await b.json("api", ["sync", a.db]);
+    await a.json("web", ["sync", b.db]);
+
+    const all = ["api 1", "api 2 from B", "web 1"];
+    expect(await goals(a, "web")).toEqual(all);
+    expect(await goals(b, "web")).toEqual(all);
+    // The linked checkout on either host, and --in with the linked project's name, are the merged project.
+    for (const l of [a, b]) {
+      expect((await l.json("api", ["snapshots", "list"])).project.id).toBe(web);
+      expect(await goals(l, "api")).toEqual(all);
+      expect((await l.json("api", ["--in", "api", "snapshots", "list"])).project.id).toBe(web);
+      expect(await projectIds(l)).toEqual([web]);
+    }
+    // Both stores hold the same snapshots, all in the merged project.
+    const rows = (db: string) => sql(db, "SELECT id, project_id FROM snapshots WHERE deleted = 0 ORDER BY id");
+    const [ra, rb] = [await rows(a.db), await rows(b.db)];
+    expect(ra.map((r) => r.project_id)).toEqual([web, web, web]);
+    expect(rb).toEqual(ra);
+
+    // B's next save in its api checkout goes to the merged project too: no third project.
+    const next = await b.json("api", ["save", "--goal", "api 3 from B", "--state", "s", "--next", "n"]);
+    expect(next.project.id).toBe(web);
+    expect(await projectIds(b)).toEqual([web]);
+  });
+
+  test("on the host that linked, the linked checkout is the merged project: a save there makes no new project; split, it is its own again", async () => {
+    const { a } = twoLaptopsTwoRepos();
+    const web = (await a.json("web", ["save", "--goal", "web 1"])).project.id;
+    const api = (await a.json("api", ["save", "--goal", "api 1"])).project.id;
+    await a.json("web", ["projects", "link", api]);
+    const list = await a.json("api", ["snapshots", "list"]);
+    expect(list.project.id).toBe(web);
+    expect(list.snapshots.map((s: any) => s.goal).sort()).toEqual(["api 1", "web 1"]);
+    expect((await a.json("api", ["save", "--goal", "api 2"])).project.id).toBe(web);
+    const projects = (await a.json("web", ["projects"])).projects;
+    expect(projects.map((p: any) => p.id)).toEqual([web]);
+    expect((await a.json("web", ["--in", "api", "load", "1"])).layer1.goal).toBe("api 2");
+
+    // Split off again, the checkout is a project of its own history, with what was saved there.
+    await a.json("api", ["projects", "split"]);
+    const apart = await a.json("api", ["snapshots", "list"]);
+    expect(apart.project.id).not.toBe(web);
+    expect(apart.snapshots.map((s: any) => s.goal).sort()).toEqual(["api 1", "api 2"]);
+    expect(await goals(a, "web")).toEqual(["web 1"]);
+  });
+
+  test("failures, rules, facts and retirements B recorded in the linked project join the merged one; a failure seen before the link counts once", async () => {
+    const { a, b } = twoLaptopsTwoRepos();
+    await a.json("web", ["save", "--goal", "web 1"]);
+    await a.json("api", ["save", "--goal", "api 1"]);
+    await a.json("api", ["fail", "Redis sessions", "--reason", "no Redis in staging"]);
+    await b.json("web", ["sync", a.db]);
+    await a.json("web", ["projects", "link", "api"]);
+    // Meanwhile on B, still in project api: the same failure again, a rule, a fact, a retirement.
+    await b.json("api", ["save", "--goal", "api 2 from B", "--constraint", "no new deps"]);
+    await b.json("api", ["retire", "no new deps"]);
+    await b.json("api", ["fail", "Redis sessions", "--reason", "no Redis in staging"]);
+    await b.json("api", ["rules", "add", "Never push to main"]);
+    await b.json("api", ["fact", "staging DB is read-only", "--ttl", "3d"]);
+    await b.json("api", ["sync", a.db]);
+    await a.json("web", ["sync", b.db]);
+
+    for (const l of [a, b]) {
+      for (const repo of ["web", "api"] as const) {
+        const failures = (await l.json(repo, ["failures"])).failure_graph.project;
+        // Seen once on A, once on B: two, however many times the moves met.
+        expect(failures["Redis sessions"].repeat_count).toBe(2);
+        expect((await l.json(repo, ["rules"])).rules.map((r: any) => r.text)).toEqual(["Never push to main"]);
+        expect((await l.json(repo, ["facts"])).facts.map((f: any) => f.text)).toEqual(["staging DB is read-only"]);
+        expect((await l.json(repo, ["retire"])).retired.map((r: any) => r.text)).toEqual(["no new deps"]);
+      }
+    }
+    // Recording it again after the sync adds to the same failure.
+    await b.json("api", ["fail", "Redis sessions"]);
+    expect((await b.json("web", ["failures"])).failure_graph.project["Redis sessions"].repeat_count).toBe(3);
+  });
+
+  test("two hosts that linked the two projects each into the other end with one project holding everything", async () => {
+    const { a, b } = twoLaptopsTwoRepos();
+    await a.json("web", ["save", "--goal", "web 1"]);
+    await a.json("api", ["save", "--goal", "api 1"]);
+    await b.json("web", ["sync", a.db]);
+    await a.json("web", ["projects", "link", "api"]);
+    await b.json("api", ["projects", "link", "web"]);
+    await b.json("api", ["save", "--goal", "api 2 from B"]);
+    await b.json("api", ["sync", a.db]);
+    await a.json("web", ["sync", b.db]);
+
+    const ids = await projectIds(a);
+    expect(ids).toHaveLength(1);
+    expect(await projectIds(b)).toEqual(ids);
+    for (const l of [a, b]) {
+      for (const repo of ["web", "api"] as const) {
+        expect((await l.json(repo, ["snapshots", "list"])).project.id).toBe(ids[0]);
+        expect(await goals(l, repo)).toEqual(["api 1", "api 2 from B", "web 1"]);
+      }
+    }
+  });
+});
