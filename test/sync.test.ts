@@ -5,6 +5,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { CLI, REPO, run, sql, twoLaptops } from "./helpers.ts";
+import { replicatedRows } from "./stores.ts";
 import { Session } from "../src/engine/session.ts";
 import { newId } from "../src/engine/ids.ts";
 import { projectSnapshots } from "../src/engine/snapshots/catalog.ts";
@@ -298,4 +299,30 @@ describe.skipIf(!SQLD)("sync through a libSQL server (sqld on loopback)", () => 
       server?.kill("SIGKILL");
     }
   }, 60_000);
+});
+
+describe("a plan edited on two laptops between two syncs", () => {
+  test("each step keeps the furthest progress either laptop made; the snapshot's status is the later edit's; both stores agree", async () => {
+    const w = twoLaptops("mindsave-plan-merge-");
+    await w.a.json(["save", "--goal", "ship v2", "--state", "s", "--next", "n"]);
+    await w.a.json(["plan", "set", "--item", "[>] migrate", "--item", "write docs", "--item", "release"]);
+    expect((await w.b.cli(["sync", w.a.home])).code).toBe(0);
+    // Between two syncs: A finishes step 1; B finishes step 2 and completes the snapshot (B's edit is later).
+    await w.a.json(["plan", "done", "1"]);
+    await w.b.json(["plan", "done", "2"]);
+    await w.b.json(["snapshots", "complete", "1"]);
+    expect((await w.b.cli(["sync", w.a.home])).code).toBe(0);
+    for (const side of [w.a, w.b]) {
+      const { plan } = await side.json(["plan"]);
+      expect(plan.map((p: any) => [p.content, p.status])).toEqual([["migrate", "completed"], ["write docs", "completed"], ["release", "pending"]]);
+      expect((await side.json(["snapshots", "list"])).snapshots.map((s: any) => s.status)).toEqual(["completed"]);
+    }
+    const pick = (m: Map<string, Record<string, unknown>>) => [...m].filter(([k]) => k.startsWith("snapshots:"));
+    expect(pick(await replicatedRows(w.b.db))).toEqual(pick(await replicatedRows(w.a.db)));
+
+    // After that sync, a step reopened on one laptop is the later edit, not a concurrent one: it stands.
+    await w.a.json(["plan", "reopen", "2"]);
+    expect((await w.a.cli(["sync", w.b.home])).code).toBe(0);
+    expect((await w.b.json(["plan"])).plan.map((p: any) => p.status)).toEqual(["completed", "pending", "pending"]);
+  });
 });

@@ -96,6 +96,17 @@ export class SyncSide {
     return cols;
   }
 
+  /** The plan, clock and tombstone of these snapshots here, by id (what a sync merges plans with). */
+  async snapshotPlans(ids: string[]): Promise<Map<string, SyncRow>> {
+    const out = new Map<string, SyncRow>();
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      const part = ids.slice(i, i + CHUNK);
+      const rows = (await this.db.execute({ sql: `SELECT id, plan, hlc, deleted FROM snapshots WHERE id IN (${part.map(() => "?").join(", ")})`, args: part })).rows;
+      for (const r of rows) out.set(String(r.id), plain(r, ["id", "plan", "hlc", "deleted"]));
+    }
+    return out;
+  }
+
   async rowsByKeys(tbl: string, keys: string[]): Promise<Map<string, SyncRow>> {
     const spec = tableSpec(tbl);
     const cols = await this.columnsOf(tbl);

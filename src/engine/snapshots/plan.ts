@@ -104,3 +104,15 @@ const oneLine = (s: string) => {
   const flat = s.replace(/\s+/g, " ").trim();
   return flat.length > 120 ? `${flat.slice(0, graphemeBoundary(flat, 119, "down"))}…` : flat;
 };
+
+const STEP_RANK: Record<PlanStatus, number> = { pending: 0, in_progress: 1, completed: 2 };
+
+/**
+ * One plan edited on two laptops between two syncs (the same steps, in the same order): each step
+ * at the furthest status either gave it, so neither laptop's progress is lost. Null when the steps
+ * differ (one side replaced the plan): the later edit stands, as for any record.
+ */
+export function mergeConcurrentPlans(kept: PlanItem[], other: PlanItem[]): PlanItem[] | null {
+  if (kept.length !== other.length || kept.some((step, i) => step.content !== other[i].content)) return null;
+  return kept.map((step, i) => (STEP_RANK[other[i].status] > STEP_RANK[step.status] ? { ...step, status: other[i].status } : step));
+}

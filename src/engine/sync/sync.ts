@@ -11,13 +11,15 @@ import { dirname, join, resolve } from "node:path";
 import { UserError } from "../../errors.ts";
 import { DRIVE_MARKER, STORE_FILE, journalModeFor, localHomeDir, type Home } from "../home/home.ts";
 import { SCHEMA_VERSION, Store, type SyncSide } from "../../store/store.ts";
-import { compareHlc } from "../../store/hlc.ts";
+import { compareHlc, parseHlc } from "../../store/hlc.ts";
+import { mergeConcurrentPlans } from "../snapshots/plan.ts";
 import { openStore } from "../home/encryption.ts";
 import { safeName } from "../snapshots/slug.ts";
 import { stallIfAsked } from "../stall.ts";
 import { backupStore } from "../home/backups.ts";
 import { foldLinkedProjects } from "../projects/fold.ts";
 import type { SyncRow } from "../../store/sync.ts";
+import type { PlanItem } from "../../store/store.ts";
 import type { Session } from "../session.ts";
 
 export const CATEGORIES = ["snapshots", "failures", "rules", "facts", "retirements", "projects", "roots", "tool_calls", "bookkeeping"] as const;
@@ -118,7 +120,11 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
   const dst = to.syncReader();
   const fromId = await storeId(src);
   const toId = await storeId(dst);
-  const since = (await dst.peer(fromId))?.pulled_seq ?? 0;
+  const known = await dst.peer(fromId);
+  const since = known?.pulled_seq ?? 0;
+  // Edits both stores made after they last synced are concurrent: a plan edited on both is merged.
+  const lastSync = known?.last_sync ? Date.parse(known.last_sync) : null;
+  const plans: { id: string; plan: PlanItem[] }[] = [];
   const changes: { seq: number; tbl: string; key: string }[] = [];
   for (let after = since; ;) {
     const page = await src.changesSince(after, toId, BATCH);
@@ -148,7 +154,9 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
         const part = tbl === "failure_counts" || tbl === "failure_links";
         // A failure counts as changed when one of its rows changed this store (not when it merely came along).
         const touched = part || tbl === "failures" ? (r: SyncRow) => touchedFailures.add(String(part ? r.failure_id : r.id)) : undefined;
+        const mine = tbl === "snapshots" && lastSync !== null ? await w.snapshotPlans(rows.map((r) => String(r.id))) : null;
         const hlc = await w.merge(tbl, rows, part ? failureParts : counts[CATEGORY_OF[tbl]], opts.now, touched);
+        if (mine) plans.push(...concurrentPlans(rows, mine, lastSync!));
         if (compareHlc(hlc, newest) > 0) newest = hlc;
         done += rows.length;
         opts.progress?.(opts.phase, done, changes.length);
@@ -161,11 +169,38 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
     // Rows of a linked project (saved where the link was not known yet) move to the project it was
     // linked into, stamped after everything taken in, so the move travels on to the peer.
     await as(opts.hostId, () => opts.now, foldLinkedProjects);
+    // Stamped here, after everything taken in: the merged plan travels on to the peer.
+    await as(opts.hostId, () => opts.now, async (hw) => {
+      for (const p of plans) await hw.setSnapshotPlan(p.id, p.plan);
+    });
     await w.setPeer(fromId, { pulled_seq: upTo, last_sync: new Date(opts.now).toISOString(), location: opts.location });
   }, { rollback: opts.dryRun });
   const f = counts.failures;
   f.updated = Math.max(f.updated, touchedFailures.size - f.added - f.deleted);
   return { counts, read: changes.length };
+}
+
+/** Plans of snapshots both sides edited since `lastSync` whose merge differs from the version kept. */
+function concurrentPlans(incoming: SyncRow[], mine: Map<string, SyncRow>, lastSync: number): { id: string; plan: PlanItem[] }[] {
+  const out: { id: string; plan: PlanItem[] }[] = [];
+  const planOf = (r: SyncRow): PlanItem[] | null => {
+    try {
+      const p = JSON.parse(String(r.plan ?? "null")) as unknown;
+      return Array.isArray(p) ? (p as PlanItem[]) : null;
+    } catch {
+      return null;
+    }
+  };
+  for (const r of incoming) {
+    const m = mine.get(String(r.id));
+    if (!m || Number(r.deleted) || Number(m.deleted) || r.plan === m.plan) continue;
+    if (parseHlc(String(r.hlc)).wall <= lastSync || parseHlc(String(m.hlc)).wall <= lastSync) continue;
+    const theirsWon = compareHlc(String(r.hlc), String(m.hlc)) > 0;
+    const [kept, other] = theirsWon ? [planOf(r), planOf(m)] : [planOf(m), planOf(r)];
+    const merged = kept && other ? mergeConcurrentPlans(kept, other) : null;
+    if (merged && JSON.stringify(merged) !== JSON.stringify(kept)) out.push({ id: String(r.id), plan: merged });
+  }
+  return out;
 }
 
 async function guard(a: Store, b: Store, bFile: string | null): Promise<void> {
