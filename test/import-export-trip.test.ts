@@ -124,19 +124,21 @@ describe("an export is the store's own records: an import elsewhere and a sync h
     }
   });
 
-  test("a re-import into the store it came from adds nothing, same-name snapshots of two hosts included; a removed rule stays removed", async () => {
+  test("a re-import into the store it came from adds nothing, same-name snapshots of two hosts included; a removed rule and a forgotten failure stay removed", async () => {
     const { a, b, base } = twoLaptops("mindsave-trip-again-");
     const out = join(base, "export");
     const input = (goal: string) => `---\nsnapshot_id: same_name_2026-05-10\ncreated_at: 2026-05-10T10:00:00Z\ngoal: ${goal}\nstate: s\nnext_action: n\n---\n`;
     expect((await a.cli(["save", "--file", "-"], { stdin: input("on host a") })).code).toBe(0);
     expect((await b.cli(["save", "--file", "-"], { stdin: input("on host b").replace("10:00:00Z", "11:00:00Z") })).code).toBe(0);
     await a.json(["rules", "add", "Keep commits small"]);
+    await a.json(["fail", "moment.js", "--reason", "too big"]);
     await a.json(["sync", b.home]);
     const before = (await a.json(["snapshots", "list"])).snapshots.map((s: any) => s.id).sort();
     expect(before.length).toBe(2);
     await a.json(["export", "--out", out]);
     expect(readdirSync(join(out, ".mindsave", "snapshots")).length).toBe(2);
     await a.json(["rules", "remove", "Keep commits small"]);
+    await a.json(["failures", "forget", "moment.js"]);
 
     const again = await okJson(["import", out, "--home", a.home], a.opts());
     expect(again.snapshots.imported).toEqual([]);
@@ -144,6 +146,8 @@ describe("an export is the store's own records: an import elsewhere and a sync h
     expect(again.warnings.join("\n")).toContain(`rule "Keep commits small" was removed in this store after it was exported; not brought back.`);
     expect((await a.json(["snapshots", "list"])).snapshots.map((s: any) => s.id).sort()).toEqual(before);
     expect((await a.json(["rules"])).rules).toEqual([]);
+    expect(again.warnings.join("\n")).toContain(`failure "moment.js" was forgotten in this store after it was exported; not brought back.`);
+    expect((await a.json(["failures"])).failure_graph.project).toEqual({});
   });
 
   test("counts that do not add up, a record id another snapshot has, or a rule edited in the export are not trusted: read as the original's, with a warning", async () => {

@@ -41,13 +41,14 @@ describe("polish", () => {
     expect(missing.stderr).toContain('No failure "nothing here"');
   });
 
-  test("a failure forgotten and recorded again starts without its old alternatives and related items", async () => {
+  test("a failure forgotten and recorded again starts from one, without its old alternatives and related items", async () => {
     const t = setup();
     const fail = (...args: string[]) => okJson(["fail", "moment.js", ...args, "--home", t.home], t.at(t.repo));
-    await fail("--reason", "too big", "--alt", "date-fns", "--related", "bundle size");
+    for (let i = 0; i < 3; i++) await fail("--reason", "too big", "--alt", "date-fns", "--related", "bundle size");
     await ok(["failures", "forget", "moment.js", "--home", t.home], t.at(t.repo));
     const again = await fail("--reason", "deprecated");
-    expect(again).toMatchObject({ reason: "deprecated", alternatives: [], related: [] });
+    expect(again).toMatchObject({ reason: "deprecated", repeat_count: 1, confidence: "medium", alternatives: [], related: [] });
+    expect((await fail()).repeat_count).toBe(2);
     // Given again, an alternative comes back.
     expect(await fail("--alt", "date-fns")).toMatchObject({ alternatives: ["date-fns"] });
   });

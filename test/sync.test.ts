@@ -326,3 +326,18 @@ describe("a plan edited on two laptops between two syncs", () => {
     expect((await w.b.json(["plan"])).plan.map((p: any) => p.status)).toEqual(["completed", "pending", "pending"]);
   });
 });
+
+describe("a failure forgotten on one laptop", () => {
+  test("and recorded again on the other before they sync counts only what came after the forgetting, on both", async () => {
+    const w = twoLaptops("mindsave-forget-sync-");
+    for (let i = 0; i < 3; i++) await w.a.json(["fail", "moment.js", "--reason", "too big"]);
+    expect((await w.b.cli(["sync", w.a.home])).code).toBe(0);
+    await w.a.json(["failures", "forget", "moment.js"]);
+    await w.b.json(["fail", "moment.js", "--reason", "deprecated"]);
+    expect((await w.b.cli(["sync", w.a.home])).code).toBe(0);
+    for (const side of [w.a, w.b]) {
+      const graph = (await side.json(["failures"])).failure_graph.project;
+      expect(Object.entries(graph).map(([item, f]: [string, any]) => [item, f.repeat_count, f.reason])).toEqual([["moment.js", 1, "deprecated"]]);
+    }
+  });
+});

@@ -6,7 +6,7 @@ import type {
   SnapshotRecord, SnapshotSummary, ToolCallRecord,
 } from "./records.ts";
 import {
-  type Exec, FAILURE_RANK_SELECT, FAILURE_SELECT, SUMMARY_COLUMNS, json, str, strOrNull,
+  type Exec, FAILURE_RANK_SELECT, FAILURE_SELECT, HOST_REPEATS, SUMMARY_COLUMNS, json, str, strOrNull,
   toFact, toFailure, toFailureRank, toHost, toProject, toRetirement, toRoot, toRule, toSnapshot, toSummary,
 } from "./rows.ts";
 import { CLOCK_AHEAD_KEY, type ClockAhead, compareHlc, readClockAhead } from "./hlc.ts";
@@ -265,9 +265,15 @@ export class Queries {
     return rows.length ? Number(rows[0].count) : 0;
   }
 
-  /** Every host's counter for a failure (its repeat_count is their sum). */
+  /** Each host's repeats of a failure since it was last forgotten (its repeat_count is their sum). */
   async failureCounts(failureId: string): Promise<Record<string, number>> {
-    const rows = await this.rows("SELECT host_id, count FROM failure_counts WHERE failure_id = ? AND count > 0 ORDER BY host_id", [failureId]);
+    const rows = await this.rows(`SELECT host_id, ${HOST_REPEATS} AS n FROM failure_counts c WHERE failure_id = ? AND n > 0 ORDER BY host_id`, [failureId]);
+    return Object.fromEntries(rows.map((r) => [String(r.host_id), Number(r.n)]));
+  }
+
+  /** Every host's counter for a failure as it stands, forgotten repeats included (what forgetting records). */
+  async failureCounters(failureId: string): Promise<Record<string, number>> {
+    const rows = await this.rows("SELECT host_id, count FROM failure_counts WHERE failure_id = ? ORDER BY host_id", [failureId]);
     return Object.fromEntries(rows.map((r) => [String(r.host_id), Number(r.count)]));
   }
 

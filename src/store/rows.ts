@@ -98,8 +98,19 @@ export function toSummary(r: Row): SnapshotSummary {
   };
 }
 
-/** A failure's repeat_count: the sum of its per-host counters. */
-export const FAILURE_REPEATS = "(SELECT coalesce(sum(count), 0) FROM failure_counts c WHERE c.failure_id = f.id)";
+/**
+ * What counter `c` stood at when its failure was last forgotten (a `forgotten` link holds each
+ * host's counter then, as JSON); 0 when it never was. Counters only grow (sync keeps the larger),
+ * so a forgotten failure seen again counts from there.
+ */
+const FORGOTTEN_AT = `coalesce((SELECT json_extract(b.value, '$."' || c.host_id || '"') FROM failure_links b
+  WHERE b.failure_id = c.failure_id AND b.kind = 'forgotten' AND b.deleted = 0 AND json_valid(b.value)), 0)`;
+
+/** Each host's repeats of a failure since it was last forgotten. */
+export const HOST_REPEATS = `max(0, c.count - ${FORGOTTEN_AT})`;
+
+/** A failure's repeat_count: the sum of its per-host repeats since it was last forgotten. */
+export const FAILURE_REPEATS = `(SELECT coalesce(sum(${HOST_REPEATS}), 0) FROM failure_counts c WHERE c.failure_id = f.id)`;
 
 /** A failure with its summed per-host counters and its live related/alternative sets. */
 export const FAILURE_SELECT = `SELECT f.*, ${FAILURE_REPEATS} AS repeat_count,

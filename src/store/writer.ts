@@ -254,10 +254,11 @@ export class StoreWriter extends Queries {
     }
   }
 
-  async putFailureLink(id: string, failureId: string, kind: "related" | "alternative", value: string, deleted = false): Promise<void> {
+  /** `forgotten`: the failure's counters when it was forgotten, as JSON (see FAILURE_REPEATS). */
+  async putFailureLink(id: string, failureId: string, kind: "related" | "alternative" | "forgotten", value: string, deleted = false): Promise<void> {
     await this.run(
       `INSERT INTO failure_links(id, failure_id, kind, value, hlc, host, deleted) VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT(id) DO UPDATE SET deleted = excluded.deleted, hlc = excluded.hlc, host = excluded.host`,
+       ON CONFLICT(id) DO UPDATE SET value = excluded.value, deleted = excluded.deleted, hlc = excluded.hlc, host = excluded.host`,
       [id, failureId, kind, value, await this.tick(), this.hostId, deleted ? 1 : 0],
     );
   }

@@ -121,6 +121,8 @@ export async function forgetFailure(w: StoreWriter, projectId: string | null, it
       // Its alternatives and related items go with it: recorded again later, it starts without them.
       for (const r of f.related) await w.putFailureLink(derivedId("l", id, "related", r), id, "related", r, true);
       for (const a of f.alternatives) await w.putFailureLink(derivedId("l", id, "alternative", a), id, "alternative", a, true);
+      // Its repeats too: the counters only grow, so where they stand now is where it counts from.
+      await w.putFailureLink(derivedId("l", id, "forgotten"), id, "forgotten", JSON.stringify(await w.failureCounters(id)));
       return f;
     }
   }

@@ -14,6 +14,7 @@ import { appendToolCalls } from "../agents/toollog.ts";
 import type { Session } from "../session.ts";
 import { isDir, isSymlink, listDir, listDirNoFollow, readTextNoFollow } from "../../lib/fs.ts";
 import { stallIfAsked } from "../stall.ts";
+import { compareHlc } from "../../store/hlc.ts";
 import { exportedFrom, instant, isObj, isStandaloneExport, mtime, readJson, sameInstant, type ImportReport, type SeedLocation } from "./seed-layout.ts";
 import { parseSnapshotFile, quickCreatedAt, readIndex, readSnapshotHead, type ParsedSnapshot } from "./seed-read-snapshots.ts";
 import { failureKey, nodeSatisfied, readNodes, type ParsedNode } from "./seed-read-failures.ts";
@@ -144,6 +145,16 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
     report.project = { id: projectId, name: ctx.project.name };
     report.root = ctx.root;
     const now = session.now();
+
+    // A failure forgotten here since it was exported stays forgotten (a later edit, never undone).
+    for (let i = nodes.length - 1; i >= 0; i--) {
+      const n = nodes[i];
+      if (!n.clock || (n.scope !== "global" && exported?.id !== projectId)) continue;
+      const here = await w.recordClock("failures", failureId(n.scope, n.scope === "global" ? null : projectId, n.item));
+      if (!here?.deleted || compareHlc(here.hlc, n.clock) < 0) continue;
+      warnings.push(`${n.file}: failure ${JSON.stringify(n.item)} was forgotten in this store after it was exported; not brought back.`);
+      nodes.splice(i, 1);
+    }
 
     // Failures, first pass: nodes new to the store are created at their first_seen, so the
     // snapshots' mentions (later) do not move it.
