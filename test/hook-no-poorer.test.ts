@@ -127,7 +127,7 @@ describe("a session that did new work still saves it as latest", () => {
     expect(all).toHaveLength(2);
     expect(all[1]).toMatchObject({ goal: GOAL, next_action: NEXT, files: ["migrations/002_orders_backfill.sql"] });
     expect(all[1].auto).toMatchObject({ reason: "session-end", session_id: "s2" });
-    expect(all[1].state).toBe(`Last action: Write ${file} (1 tool calls this session)`);
+    expect(all[1].state).toBe(`Last action: Write ${file} (1 tool call this session)`);
     const block = await restored(t);
     expect(block).toContain(`goal: ${GOAL}`);
     expect(block).toContain("migrations/002_orders_backfill.sql");

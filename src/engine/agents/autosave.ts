@@ -106,7 +106,7 @@ export function autoSnapshotInput(facts: TranscriptFacts, c: AutoContext): Snaps
   // stays when it is a real one, or when another session saved it (a look around does not replace it).
   else if (newest?.state && !facts.edited_files.length && (!ONLY_LAST.test(newest.state) || savedIn !== sessionId)) input.state = newest.state;
   else if (c.lastReply?.trim()) input.state = oneLine(`Last reply: ${oneLine(c.lastReply, 180)} (after ${facts.tool_uses.length} tool calls)`);
-  else input.state = oneLine(last ? `Last action: ${last.name} ${toolTarget(last)} (${facts.tool_uses.length} tool calls this session)` : "No tool calls yet this session");
+  else input.state = oneLine(last ? `Last action: ${last.name} ${toolTarget(last)} (${facts.tool_uses.length} tool call${facts.tool_uses.length === 1 ? "" : "s"} this session)` : "No tool calls yet this session");
   // The step in progress is the next action; a pending one only when nothing is in progress.
   input.next_action = doing ? oneLine(doing.content) : pending ? oneLine(pending.content) : newest?.next_action || "Review the latest changes and continue";
   const files = [...facts.edited_files].reverse().slice(0, 10);
