@@ -141,7 +141,7 @@ describe("defects, each through real payloads", () => {
     await t.hook("stop", payload("Stop", at, events.stop("Added labels to every field; the form passes axe now.")));
     const [s] = await snapshots(t);
     expect(s.auto_trigger!.session_id).toBe("new-session");
-    expect(s.state).toBe("Last reply: Added labels to every field; the form passes axe now. (after 1 tool calls)");
+    expect(s.state).toBe("Last reply: Added labels to every field; the form passes axe now. (after 1 tool call)");
     expect(s.layer3).toContain("### Last Reply\nAdded labels to every field");
     const empty = new Transcript(t.base, t.repo, "empty");
     await t.hook("pre-compact", payload("PreCompact", { sessionId: "empty", path: empty.path, cwd: t.repo }, events.preCompact("auto")));

@@ -152,7 +152,7 @@ describe("a session that did new work still saves it as latest", () => {
     const all = await snapshots(t);
     expect(all).toHaveLength(2);
     expect(all[1]).toMatchObject({ goal: request, next_action: PLACEHOLDER, files: ["migrations/003_orders_created_at_index.sql"] });
-    expect(all[1].state).toBe("Last reply: Added the index migration. (after 1 tool calls)");
+    expect(all[1].state).toBe("Last reply: Added the index migration. (after 1 tool call)");
     const block = await restored(t);
     expect(block).toContain(`goal: ${request}`);
     expect(block).toContain("migrations/003_orders_created_at_index.sql");

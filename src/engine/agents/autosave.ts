@@ -105,7 +105,7 @@ export function autoSnapshotInput(facts: TranscriptFacts, c: AutoContext): Snaps
   // Without edits, what this session last did or said is no news about the task: the newest's state
   // stays when it is a real one, or when another session saved it (a look around does not replace it).
   else if (newest?.state && !facts.edited_files.length && (!ONLY_LAST.test(newest.state) || savedIn !== sessionId)) input.state = newest.state;
-  else if (c.lastReply?.trim()) input.state = oneLine(`Last reply: ${oneLine(c.lastReply, 180)} (after ${facts.tool_uses.length} tool calls)`);
+  else if (c.lastReply?.trim()) input.state = oneLine(`Last reply: ${oneLine(c.lastReply, 180)} (after ${facts.tool_uses.length} tool call${facts.tool_uses.length === 1 ? "" : "s"})`);
   else input.state = oneLine(last ? `Last action: ${last.name} ${toolTarget(last)} (${facts.tool_uses.length} tool call${facts.tool_uses.length === 1 ? "" : "s"} this session)` : "No tool calls yet this session");
   // The step in progress is the next action; a pending one only when nothing is in progress.
   input.next_action = doing ? oneLine(doing.content) : pending ? oneLine(pending.content) : newest?.next_action || "Review the latest changes and continue";
