@@ -74,7 +74,7 @@ export function addMemoryCommands(program: Command): void {
     .action(groupDefault(() => import("./commands/plan.ts").then((m) => ({ run: m.show }))));
   plan
     .command("set")
-    .description("Replace the plan: YAML or JSON list from a file or stdin ('-'), or --item flags")
+    .description("Replace the plan: a checklist ('- [x] done', '- [ ] next', or `mindsave plan`'s output) or YAML/JSON list from a file or stdin ('-'), or --item flags")
     .argument("[file]", "a YAML/JSON file with the steps ('-' for stdin)")
     .option("--item <text>", "a step; \"[x] …\" done, \"[>] …\" in progress, else pending (repeatable)", collect)
     .action(lazy(() => import("./commands/plan.ts").then((m) => ({ run: m.set }))));

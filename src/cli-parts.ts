@@ -47,6 +47,14 @@ export function groupDefault(load: (() => Promise<{ run: Runner }>) | null) {
   };
 }
 
+/** A command whose words may start with `-` (recall): commander's "unknown option '-x'" says how to give one. */
+export function dashWordHint(cmd: Command): Command {
+  const error = cmd.error.bind(cmd);
+  cmd.error = (message, options) =>
+    error(options?.code === "commander.unknownOption" ? message.replace(/^(error: unknown option '[^']*')/, "$1 (put -- before a keyword that starts with -)") : message, options);
+  return cmd;
+}
+
 export function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {

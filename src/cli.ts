@@ -1,7 +1,7 @@
 // The command line: options and help for every command, declared here so `--help` costs nothing;
 // each command's work lives in its own module under commands/, loaded only when it runs.
 import { Command, CommanderError, Option } from "commander";
-import { collect, groupDefault, lazy, parseCount, parseRatio } from "./cli-parts.ts";
+import { collect, dashWordHint, groupDefault, lazy, parseCount, parseRatio } from "./cli-parts.ts";
 import { addMemoryCommands } from "./cli-memory.ts";
 import { commandWord, declareOnly, declares } from "./cli-only.ts";
 import { writeErr } from "./lib/out.ts";
@@ -61,8 +61,7 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
     .option("--full", "every active file and all of Layer 2, even over the 800-token budget")
     .action(lazy(() => import("./commands/load.ts")));
 
-  program
-    .command("recall")
+  dashWordHint(program.command("recall"))
     .description("Without a keyword: a snapshot's Layer 3 (cold archive). With one: search every snapshot")
     .argument("[keyword...]", "words to search for (all must match)")
     .option("--snapshot <id>", "the snapshot whose Layer 3 to show (default: the newest)")

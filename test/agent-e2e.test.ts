@@ -51,11 +51,10 @@ describe("a snapshot saved by one agent is restored by another, across laptops",
     // Laptop A: a new Codex session restores Claude Code's snapshot, in Codex's exact shape.
     const codexStart = await a.cli(["hook", "session-start", "--agent", "codex"], { stdin: JSON.stringify({ ...payloads("codex", a.repo, rollout).SessionStart.payload, session_id: "codex-a-2" }) });
     expect(codexStart.code).toBe(0);
-    const c = JSON.parse(codexStart.stdout);
-    expect(Object.keys(c)).toEqual(["hookSpecificOutput"]);
-    expect(Object.keys(c.hookSpecificOutput)).toEqual(["hookEventName", "additionalContext"]);
-    expect(c.hookSpecificOutput.hookEventName).toBe("SessionStart");
-    const back: string = c.hookSpecificOutput.additionalContext;
+    // Plain text, which Codex gives the model (codex-cli 0.154.0 failed any `additionalContext` JSON).
+    const back = codexStart.stdout;
+    expect(back).toMatch(/^# MindSave restore: /);
+    expect(() => JSON.parse(back)).toThrow();
     expect(back).toMatch(/^saved .* by Claude Code on laptop-b · /m);
     expect(back).toContain("goal: Now add the refresh-token endpoint");
     expect(back).toContain("state: In progress: Adding POST /auth/refresh (0/2 steps done)");

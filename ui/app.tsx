@@ -13,7 +13,7 @@ import { HomeScreen, HOME_KEYS } from "./components/HomeScreen.tsx";
 import { PickerScreen, PICKER_KEYS } from "./components/PickerScreen.tsx";
 import { SnapshotScreen, SNAPSHOT_KEYS } from "./components/SnapshotScreen.tsx";
 import { FailuresScreen, FAILURE_KEYS } from "./components/FailuresScreen.tsx";
-import { HelpOverlay } from "./components/HelpOverlay.tsx";
+import { HelpOverlay, helpLayout } from "./components/HelpOverlay.tsx";
 import { SyncScreen, SYNC_KEYS } from "./components/SyncScreen.tsx";
 import { RulesScreen, RULES_KEYS } from "./components/RulesScreen.tsx";
 import { FactsScreen, FACTS_KEYS } from "./components/FactsScreen.tsx";
@@ -30,6 +30,12 @@ export type Screen =
   | { name: "facts"; projectId: string | null; projectName?: string }
   | { name: "diff"; projectId: string; projectName: string; from: string; to: string };
 
+/** Each screen's `?` overlay: its title and keys. */
+const HELP: Record<Screen["name"], [string, HelpKeys]> = {
+  home: ["projects", HOME_KEYS], picker: ["snapshots", PICKER_KEYS], snapshot: ["snapshot", SNAPSHOT_KEYS], failures: ["failure graph", FAILURE_KEYS],
+  sync: ["sync", SYNC_KEYS], rules: ["standing rules", RULES_KEYS], facts: ["facts", FACTS_KEYS], diff: ["what changed", DIFF_KEYS],
+};
+
 interface Entry {
   uid: number;
   screen: Screen;
@@ -43,7 +49,7 @@ export async function startScreens(session: Session): Promise<Screen[]> {
 }
 
 export function App(props: { initial?: Screen[]; size?: { columns: number; rows: number } }) {
-  const { session, exit } = useUi();
+  const { session, exit, theme } = useUi();
   const window = useWindowSize();
   const columns = Math.max(40, props.size?.columns ?? window.columns ?? 80);
   const rows = Math.max(10, props.size?.rows ?? window.rows ?? 24);
@@ -52,6 +58,10 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
   // The stack is read by the key router between renders, so it lives in a ref too.
   const [getStack, setStackState] = useRefState<Entry[] | null>(props.initial ? entries(props.initial) : null);
   const [getHelp, setHelp] = useRefState(false);
+  // The first line of keys the overlay shows (a short terminal scrolls them); the size in a ref, as keys are handled between renders.
+  const [getHelpTop, setHelpTop] = useRefState(0);
+  const size = useRef({ columns, rows });
+  size.current = { columns, rows };
   const [status, setStatus] = useState<string | undefined>();
   const [version, setVersion] = useState(0);
   const [edits, setEdits] = useState(0);
@@ -84,11 +94,18 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
         if (getHelp()) {
           queue.current.shift();
           if (input === "?" || key.escape || input === "q") setHelp(false);
+          else if (stack) {
+            const [, keys] = HELP[stack[stack.length - 1].screen.name];
+            const { room, maxTop } = helpLayout(keys, size.current.columns, size.current.rows - 1, theme.ascii);
+            const by = key.downArrow || input === "j" ? 1 : key.upArrow || input === "k" ? -1 : key.pageDown || input === " " ? room : key.pageUp ? -room : 0;
+            if (by) setHelpTop(Math.max(0, Math.min(maxTop, getHelpTop() + by)));
+          }
           continue;
         }
         if (!target) return;
         if (input === "?" && !typing.current) {
           queue.current.shift();
+          setHelpTop(0);
           setHelp(true);
           continue;
         }
@@ -211,15 +228,11 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
       </ScreenIdContext.Provider>
     );
   });
-  const helpOf: Record<Screen["name"], [string, HelpKeys]> = {
-    home: ["projects", HOME_KEYS], picker: ["snapshots", PICKER_KEYS], snapshot: ["snapshot", SNAPSHOT_KEYS], failures: ["failure graph", FAILURE_KEYS],
-    sync: ["sync", SYNC_KEYS], rules: ["standing rules", RULES_KEYS], facts: ["facts", FACTS_KEYS], diff: ["what changed", DIFF_KEYS],
-  };
-  const [helpTitle, keys] = helpOf[top.name];
+  const [helpTitle, keys] = HELP[top.name];
   return (
     <KeyRouterContext.Provider value={router}>
       <Box flexDirection="column" width={columns} height={rows - 1}>
-        {help ? <HelpOverlay title={helpTitle} keys={keys} width={columns} /> : null}
+        {help ? <HelpOverlay title={helpTitle} keys={keys} width={columns} height={rows - 1} top={getHelpTop()} /> : null}
         {screens}
       </Box>
     </KeyRouterContext.Provider>

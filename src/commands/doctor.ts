@@ -34,7 +34,7 @@ function reportText(r: HealthReport): string {
       `file:      ${byteSize(d.size)}${d.expected_size !== null && d.expected_size > d.size ? `, but its header says ${byteSize(d.expected_size)}: it was cut short` : ""}${d.wal_bytes ? `, ${byteSize(d.wal_bytes)} in its write-ahead log` : ""}${d.journal_bytes ? `, a journal of ${byteSize(d.journal_bytes)}` : ""}`,
       ...(Object.keys(d.tables).length ? [`tables:    ${Object.entries(d.tables).filter(([t]) => !t.startsWith("snapshot_search_")).map(([t, n]) => `${t} ${n === null ? "unreadable" : n}`).join(", ")}`] : []),
     ] : []),
-    ...(r.backups.length ? [`backups:   ${r.backups.join(", ")}`] : []),
+    ...(r.backups.length ? [`backups:   ${r.backups.join(", ")} (older copies of the store: they may still hold what \`scan --fix\` redacted since)`] : []),
     `host:      ${r.host.name} (${r.host.id}, ${r.host.platform})`,
     `free:      ${r.free_bytes === null ? "unknown" : byteSize(r.free_bytes)} on the ${r.on_drive ? "drive" : "home's disk"}`,
     ...r.clocks_ahead.map((c) => `clock:     ${c.message}`),

@@ -26,9 +26,9 @@ export async function run(opts: { snapshot?: string; allProjects?: boolean; limi
       else print(recallHitsText(r, "see more with --limit N"));
       return 0;
     }
-    const { snapshot: s, text } = await recallArchive(session, opts.snapshot, () => nextSteps(session, null));
-    if (g.json) printJson({ snapshot_id: s.name, id: s.id, layer3: s.layer3, extra: s.extra ?? {}, compressed: s.compressed ?? null });
-    else print(archiveText(s, text));
+    const { snapshot: s, text, newest } = await recallArchive(session, opts.snapshot, () => nextSteps(session, null));
+    if (g.json) printJson({ snapshot_id: s.name, id: s.id, layer3: s.layer3, extra: s.extra ?? {}, compressed: s.compressed ?? null, ...(newest ? { newest_without_layer3: newest } : {}) });
+    else print(archiveText(s, text, newest));
     return 0;
   });
 }

@@ -1,6 +1,7 @@
 // `mindsave scan [--fix]`: what the store holds that looks like a secret (table, record, field,
 // kind, a masked preview, never the secret); --fix redacts it all in place after a backup.
-import { fixStore, scanStore, type ScanFinding } from "../engine/home/scan.ts";
+import { basename, dirname } from "node:path";
+import { fixStore, scanStore, type ScanFinding, type ScanReport } from "../engine/home/scan.ts";
 import { pad } from "../lib/text.ts";
 import { print, printJson, withSession } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
@@ -15,11 +16,17 @@ function table(findings: ScanFinding[]): string[] {
   return findings.map((f) => `  ${pad(f.table, cols[0]!)}  ${pad(f.record + (f.deleted ? " (deleted)" : ""), cols[1]!)}  ${pad(f.field, cols[2]!)}  ${pad(f.kind, cols[3]!)}  ${f.preview}`);
 }
 
+/** After "No secrets found": the backups beside the store were not scanned and may hold what an earlier fix redacted. */
+function backupsNote(r: ScanReport): string {
+  if (!r.backups.length) return "";
+  return ` ${r.backups.length} backup(s) made before an earlier \`scan --fix\` or other rewrite (${basename(r.store)}.bak-* in ${dirname(r.store)}) may still hold what it removed: delete them once you no longer need them.`;
+}
+
 export async function run(opts: { fix?: boolean }, _args: string[], g: GlobalOptions): Promise<number> {
   if (!opts.fix) {
     const r = await withSession(g, false, scanStore);
     if (g.json) printJson({ ...r, clean: r.findings.length === 0 });
-    else if (!r.findings.length) print(`No secrets found in ${r.store} (${r.rows} record(s) scanned).`);
+    else if (!r.findings.length) print(`No secrets found in ${r.store} (${r.rows} record(s) scanned).${backupsNote(r)}`);
     else {
       print(`${r.findings.length} secret(s) found in ${r.store} (${r.rows} record(s) scanned):`);
       print(table(r.findings).join("\n"));
@@ -29,7 +36,7 @@ export async function run(opts: { fix?: boolean }, _args: string[], g: GlobalOpt
   }
   const r = await withSession(g, true, fixStore);
   if (g.json) printJson({ ...r, clean: true });
-  else if (!r.findings.length) print(`No secrets found in ${r.store} (${r.rows} record(s) scanned); its file was rebuilt without free pages${r.compacted ? "" : " (not all of it: another program has it open)"}.`);
+  else if (!r.findings.length) print(`No secrets found in ${r.store} (${r.rows} record(s) scanned); its file was rebuilt without free pages${r.compacted ? "" : " (not all of it: another program has it open)"}.${backupsNote(r)}`);
   else {
     print(`Redacted ${r.findings.length} secret(s) in ${r.fixed_records} record(s) of ${r.store}:`);
     print(table(r.findings).join("\n"));

@@ -2,7 +2,7 @@
 import { UserError } from "../errors.ts";
 import { sameNameLabels, selectSnapshot } from "../engine/snapshots/select.ts";
 import { snapshotList, snapshotStats } from "../engine/snapshots/catalog.ts";
-import { cleanSnapshots, deleteSnapshot, setSnapshotStatus, snapshotFile } from "../engine/snapshots/manage.ts";
+import { cleanSnapshots, deleteSnapshot, layer2MovedText, setSnapshotStatus, snapshotFile } from "../engine/snapshots/manage.ts";
 import { toHostPath } from "../engine/projects/paths.ts";
 import { print, printJson, warn, withSession } from "./shared.ts";
 import { age, padEnd, truncate } from "../lib/text.ts";
@@ -68,7 +68,7 @@ export async function clean(opts: { keep: number; dryRun?: boolean }, _args: str
     else {
       print(r.removed.length ? `${opts.dryRun ? "Would remove" : "Removed"} ${r.removed.length} snapshot(s): ${r.removed.join(", ")}.` : "Nothing to remove.");
       const kept = `${r.remaining} snapshot(s) ${opts.dryRun ? "would remain" : "remain"}`;
-      print(r.remaining > opts.keep ? `${kept}: ${r.protected} of them are in progress or blocked, which cleanup never removes.` : `${kept}.`);
+      print(r.remaining > opts.keep ? `${kept}: ${r.protected} of them are in progress, blocked or have a blocker, which cleanup never removes.` : `${kept}.`);
     }
     return 0;
   });
@@ -99,9 +99,7 @@ export async function remove(_o: unknown, args: string[], g: GlobalOptions): Pro
   return withSession(g, true, async (session) => {
     const { deleted: s, moved } = await deleteSnapshot(session, args[0]);
     // An overflow snapshot restores the Layer 2 of the full one it builds on: say where it comes from now.
-    const warnings = moved.map((m) => m.layer2_from
-      ? `${m.overflow} took its Layer 2 from ${s.name}; it now takes it from ${m.layer2_from}.`
-      : `${m.overflow} took its Layer 2 from ${s.name}; no older full snapshot is left, so it now restores Layer 1 only.`);
+    const warnings = layer2MovedText(s.name, moved, true);
     if (g.json) printJson({ deleted: s.name, id: s.id, layer2_moved: moved, warnings });
     else {
       print(`Deleted ${s.name}.`);

@@ -21,7 +21,8 @@ export type StoreProblemKind =
 
 /** A store that cannot be used as it is: the person's to fix (exit 1), never an internal error. */
 export class StoreProblem extends UserError {
-  constructor(readonly kind: StoreProblemKind, readonly path: string, message: string) {
+  /** `inDoctor`: the sentence `mindsave doctor` itself shows, when `message` sends the reader to doctor. */
+  constructor(readonly kind: StoreProblemKind, readonly path: string, message: string, readonly inDoctor = message) {
     super(message);
     this.name = "StoreProblem";
   }
@@ -45,8 +46,10 @@ export function readOnlyProblem(path: string): StoreProblem {
 }
 
 export function damagedProblem(path: string, why: string): StoreProblem {
+  const repair = "`mindsave doctor --repair` to recover what can still be read into a new file";
   return new StoreProblem("damaged", path,
-    `The store ${path} is damaged (${why}); run \`mindsave doctor\` to see what is wrong and \`mindsave doctor --repair\` to recover what can still be read into a new file.`);
+    `The store ${path} is damaged (${why}); run \`mindsave doctor\` to see what is wrong and ${repair}.`,
+    `The store ${path} is damaged (${why}); run ${repair}.`);
 }
 
 /**
@@ -73,8 +76,8 @@ export function storeProblem(path: string, e: unknown, ctx: { encrypted?: boolea
   }
   if (/SQLITE_CORRUPT|malformed/i.test(codes)) return damagedProblem(path, reason(e));
   if (/SQLITE_IOERR|disk I\/O error|\bEIO\b/i.test(codes)) {
-    return new StoreProblem("io", path,
-      `Reading or writing the store ${path} failed (${reason(e)}); check that its drive is still connected and healthy, then run \`mindsave doctor\`.`);
+    const failed = `Reading or writing the store ${path} failed (${reason(e)}); check that its drive is still connected and healthy`;
+    return new StoreProblem("io", path, `${failed}, then run \`mindsave doctor\`.`, `${failed}.`);
   }
   if (/SQLITE_CANTOPEN|unable to open/i.test(codes)) {
     return new StoreProblem("cant_open", path, `Cannot open the store ${path}: check that its directory exists and is writable.`);

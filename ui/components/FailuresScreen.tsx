@@ -1,6 +1,6 @@
 // The failure graph: the project's and the global failures, sortable by repeat count or last
 // seen; `a` adds an entry and `e` edits the selected one (the same engine call as `mindsave fail`).
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Box, Text, type Key } from "ink";
 import { useKeys } from "../hooks/useKeys.ts";
 import { TextField } from "./TextField.tsx";
@@ -74,18 +74,30 @@ export function FailuresScreen(props: {
 
   // While a save runs (and the list reloads), keys wait: none is typed into a closing form or acts on old rows.
   const saving = useRef(false);
+  // The failure just saved: selected in the reloaded list, wherever it sorts (keys wait for that too).
+  const follow = useRef<string | null>(null);
+  useEffect(() => {
+    if (!follow.current || data.loading) return;
+    const at = rows.findIndex((r) => r.id === follow.current);
+    follow.current = null;
+    if (at >= 0) nav.setSelected(at);
+    handOn();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [data.data, data.error, data.loading]);
   const submit = async (f: Form) => {
     if (!f.item.text.trim()) return setStatus("Type the approach that failed first (e.g. Tailwind).");
     saving.current = true;
     try {
       const { failure: saved } = await recordFailure(session, {
         item: f.item.text, reason: f.reason.text || undefined, scope: f.scope,
-        alternatives: f.alternative.text.trim() ? [f.alternative.text] : [], increment: f.mode === "add",
+        alternatives: f.alternative.text.trim() ? [f.alternative.text] : [], ...(f.mode === "add" ? { increment: true } : { edit: true }),
       }, { projectId: props.projectId });
+      follow.current = saved.id;
       await data.reload();
       setStatus(`${f.mode === "add" ? "Recorded" : "Updated"} ${saved.item} (${saved.scope}, ${theme.g.times}${saved.repeat_count}).`);
       setForm(null);
     } catch (e) {
+      follow.current = null;
       setStatus((e as Error).message);
     } finally {
       saving.current = false;
@@ -132,7 +144,7 @@ export function FailuresScreen(props: {
       setStatus(undefined);
       startEdit(row);
     } else if (input === "q" || key.escape) props.onBack();
-  }, { isActive: props.active, ready: !!data.data || !!data.error, wait: () => saving.current });
+  }, { isActive: props.active, ready: !!data.data || !!data.error, wait: () => saving.current || follow.current !== null });
 
   // Counts, confidence and ages are never cut: the item gives way down to 10 columns, the reason takes the rest.
   const w = props.width;

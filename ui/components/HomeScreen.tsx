@@ -99,9 +99,17 @@ export function HomeScreen(props: { width: number; height: number; active: boole
       );
     })
   );
+  // More projects than fit: the line left free below the list says so (as the snapshot view does).
+  const g = theme.g;
+  const below = Math.max(0, rows.length - nav.offset - visible);
+  const marker = [
+    below ? (theme.ascii ? `${below} more below (Down/PgDn)` : `${g.down} ${below} more (${g.down}/PgDn)`) : "",
+    nav.offset ? (theme.ascii ? `${nav.offset} above` : `${g.up} ${nav.offset} above`) : "",
+  ].filter(Boolean).join(` ${g.sep} `);
   return (
     <Frame title={`Projects (${rows.length})`} height={props.height} hints={["Enter open", "f failures", "R rules", "F facts", "s sync", "? keys", "q quit"]} more={["r reload"]} width={w} status={props.status}>
       {body}
+      {marker && !data.error ? <Text color={theme.c("muted")}>{fit(marker, w, g.ellipsis)}</Text> : null}
     </Frame>
   );
 }

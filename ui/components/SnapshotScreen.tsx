@@ -1,5 +1,6 @@
 // One snapshot, laid out for reading (snapshotLayout.ts): Layer 1 (active files marked as
-// present/changed on this host), the plan, Layer 2 with the failure graph, Layer 3 only on request.
+// present/changed on this host), the plan, Layer 2 with the failure graph (an overflow snapshot's:
+// the full one's it extends, as load restores it), Layer 3 only on request.
 // Actions: load (prints the restore block on exit), copy it (OSC 52), mark completed, delete,
 // verify, and retire the selected constraint or decision (Tab selects one).
 import { useLayoutEffect, useMemo, useRef, useState } from "react";
@@ -10,6 +11,8 @@ import {
   deleteById, restoreById, setStatusById, snapshotById, verifyById, type FileCheck,
 } from "../../src/engine/snapshots/catalog.ts";
 import { failuresFor } from "../../src/engine/failures/record.ts";
+import { extendedSnapshot } from "../../src/engine/snapshots/select.ts";
+import { layer2AfterDelete, layer2MovedText } from "../../src/engine/snapshots/manage.ts";
 import { retireCandidates } from "../../src/engine/memory/retire.ts";
 import { toggleRetired } from "../hooks/retirement.ts";
 import { layout, retiredOf, type Layout } from "./snapshotLayout.ts";
@@ -53,7 +56,9 @@ export function SnapshotScreen(props: {
     const ctx = await session.projectById(snapshot.project_id);
     const failures = await failuresFor(session, snapshot.project_id);
     const { retired } = await retireCandidates(session.forProject(snapshot.project_id));
-    return { snapshot, root: ctx.root, project: ctx.project.name, failures, retired };
+    // An overflow snapshot's Layer 2 is the full one's it extends: shown as load restores it.
+    const base = await extendedSnapshot(session, snapshot);
+    return { snapshot, base, root: ctx.root, project: ctx.project.name, failures, retired };
   }, [props.snapshotId]);
   const checks = useMemo<FileCheck[]>(
     () => (data.data ? verifyById(session, data.data.snapshot, data.data.root) : []),
@@ -65,7 +70,7 @@ export function SnapshotScreen(props: {
   const saved = data.data ? age(data.data.snapshot.created_at, now()) : "";
   // Both layouts (Layer 3 hidden and shown), so a key knows at once what the other one looks like.
   const layouts = useMemo(
-    () => (data.data ? ([false, true] as const).map((l3) => layout(data.data!.snapshot, data.data!.failures, checks, data.data!.retired, l3, props.width - 2, theme, now())) : null),
+    () => (data.data ? ([false, true] as const).map((l3) => layout(data.data!.snapshot, data.data!.failures, checks, data.data!.retired, l3, props.width - 2, theme, now(), data.data!.base)) : null),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [data.data, checks, props.width, saved],
   );
@@ -158,8 +163,13 @@ export function SnapshotScreen(props: {
         return `Marked ${s.name} completed.`;
       });
     } else if (input === "x") {
-      setConfirmDelete(true);
-      setStatus(question("Delete ", s.name, "? y to delete, any other key to keep it.", props.width, theme.g.ellipsis, fitName));
+      void act(async () => {
+        // Overflow snapshots restoring this one's Layer 2: the question says what they restore afterwards.
+        const moved = layer2MovedText("this one", await layer2AfterDelete(session, s), false);
+        setConfirmDelete(true);
+        return moved.length ? `Delete ${s.name}? ${moved.join(" ")} y to delete, any other key to keep it.`
+          : question("Delete ", s.name, "? y to delete, any other key to keep it.", props.width, theme.g.ellipsis, fitName);
+      });
     } else if (input === "f") props.onFailures(s.project_id, data.data?.project);
     else if (input === "q" || key.escape) props.onBack(edited.current ? "edited" : undefined);
   }, { isActive: props.active, ready: !!data.data || !!data.error, wait: action.busy }));

@@ -57,7 +57,11 @@ export function retiredOf(retired: Retired[], kind: RetireKind, text: string): R
   return retired.find((r) => r.kind === kind && normaliseItem(r.text) === key);
 }
 
-export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: FileCheck[], retired: Retired[], showL3: boolean, cols: number, theme: Theme, now: Date): Layout {
+/**
+ * `base`: for an overflow snapshot, the full one whose Layer 2 its restore shows (null: none left,
+ * Layer 1 only); its constraints and decisions are shown, and selected and retired, as load restores them.
+ */
+export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: FileCheck[], retired: Retired[], showL3: boolean, cols: number, theme: Theme, now: Date, base: SnapshotRecord | null = null): Layout {
   const out: Line[] = [];
   const items: Item[] = [];
   const g = theme.g;
@@ -85,7 +89,7 @@ export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: Fil
       items.push({ kind, text, at, lines: out.length - at });
     }
   };
-  out.push({ text: `saved ${utcMinute(s.created_at)} (${age(s.created_at, now)} ago) ${g.sep} ${s.status.replace("_", " ")}${s.kind === "overflow" ? ` ${g.sep} overflow (Layer 1 only)` : ""}`, color: theme.c("muted") });
+  out.push({ text: `saved ${utcMinute(s.created_at)} (${age(s.created_at, now)} ago) ${g.sep} ${s.status.replace("_", " ")}${s.kind === "overflow" ? ` ${g.sep} overflow (${base ? `Layer 1; Layer 2 from ${base.name}` : "Layer 1 only"})` : ""}`, color: theme.c("muted") });
   if (s.tags?.length) wrap(`tags ${s.tags.map((t) => `#${t}`).join(" ")}`, cols).forEach((l) => out.push({ text: l, color: theme.c("title") }));
   out.push({ text: "" });
   head(`Layer 1 ${g.sep} Execution Register`);
@@ -114,11 +118,13 @@ export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: Fil
   }
   out.push({ text: "" });
   head(`Layer 2 ${g.sep} Cognitive Cache`);
-  const symbolic = symbolicLines(s.compressed?.symbolic as Record<string, SymbolicEntryLike> | undefined);
-  selectable("constraints", "constraint", s.constraints);
+  if (base) wrap(`from ${base.name}, the full snapshot this overflow one extends: load restores it with this one`, cols).forEach((l) => out.push({ text: l, color: theme.c("muted") }));
+  const l2 = base ?? s;
+  const symbolic = symbolicLines(l2.compressed?.symbolic as Record<string, SymbolicEntryLike> | undefined);
+  selectable("constraints", "constraint", l2.constraints);
   list("compressed constraints", Object.entries(symbolic).map(([k, v]) => `${k}: ${v}`));
-  selectable("decisions", "decision", s.decisions);
-  if (!s.constraints.length && !s.decisions.length && !Object.keys(symbolic).length && !failures.length) out.push({ text: "(empty)", color: theme.c("muted") });
+  selectable("decisions", "decision", l2.decisions);
+  if (!l2.constraints.length && !l2.decisions.length && !Object.keys(symbolic).length && !failures.length) out.push({ text: "(empty)", color: theme.c("muted") });
   if (failures.length) {
     out.push({ text: "failure graph (do not retry)" });
     for (const f of failures) {

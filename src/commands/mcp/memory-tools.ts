@@ -7,7 +7,7 @@ import { addRule, editRule, parseScope, removeRule, rulesHere, rulesListText, RU
 import { addFact, dropFact, factExpiry, factsHere, factsListText, isFresh, renewFact } from "../../engine/memory/facts.ts";
 import { retire, retireCandidates, retireListText, unretire } from "../../engine/memory/retire.ts";
 import { markStep, planOf, setPlan } from "../../engine/memory/plan.ts";
-import { planLine, planText } from "../../engine/snapshots/plan.ts";
+import { parsePlan, planLine, planText } from "../../engine/snapshots/plan.ts";
 import { diffInProject, diffText } from "../../engine/snapshots/diff.ts";
 import { ADDS, READ_ONLY, SAVES, result, toolRegistrar, type WithSession } from "./tools.ts";
 
@@ -111,7 +111,7 @@ export function registerMemoryTools(server: McpServer, withSession: WithSession,
 
   tool("plan", {
     title: "Your plan, kept whole",
-    description: "The task list kept with the newest snapshot, verbatim with statuses. Without arguments: the plan. set: replace it (your todo list). step + status: move one step.",
+    description: "The task list kept with the newest snapshot, verbatim with statuses. Without arguments: the plan. set: replace it (your todo list). step + status: move one step (of the plan given in set, if any).",
     inputSchema: {
       set: z.array(planItem).optional().describe("The whole plan: steps as {content, status} or text (\"[x] done\", \"[>] in progress\", plain = pending)."),
       step: z.number().int().min(1).optional().describe("A step's number in the plan (1 = first), with status."),
@@ -122,7 +122,14 @@ export function registerMemoryTools(server: McpServer, withSession: WithSession,
     annotations: SAVES,
   }, (a) => withSession(a.set !== undefined || a.step !== undefined, async (session) => {
     if ((a.step === undefined) !== (a.status === undefined)) throw new UserError("Give step and status together.");
-    const r = a.set !== undefined ? await setPlan(session, a.set) : a.step !== undefined ? await markStep(session, String(a.step), a.status!) : await planOf(session);
+    let set: unknown[] | undefined = a.set;
+    if (set !== undefined && a.step !== undefined) {
+      // set with step + status: the step's status applies to the plan being set, in the same write.
+      const steps = parsePlan(set, "set");
+      if (a.step > steps.length) throw new UserError(`There is no step ${a.step} in the plan given; it has ${steps.length}.`);
+      set = steps.map((p, i) => (i === a.step! - 1 ? { ...p, status: a.status! } : p));
+    }
+    const r = set !== undefined ? await setPlan(session, set) : a.step !== undefined ? await markStep(session, String(a.step), a.status!) : await planOf(session);
     const plan = r.plan?.length ? r.plan : null;
     return result(plan ? `${planLine(plan)}\n\n${planText(plan)}` : `Snapshot ${r.snapshot.name} has no plan.`, { snapshot_id: r.snapshot.name, plan, progress: planLine(plan) });
   }, a.workspace));

@@ -6,7 +6,7 @@ import type { Readable, Writable } from "node:stream";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, JSONRPCMessageSchema, RootsListChangedNotificationSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { ClientRequestSchema, ErrorCode, JSONRPCMessageSchema, RootsListChangedNotificationSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { UserError } from "../../errors.ts";
 import { stripControlDeep } from "../../engine/snapshots/input-limits.ts";
 import { Session, type SessionOptions } from "../../engine/session.ts";
@@ -128,6 +128,26 @@ function sniffId(head: string, tail: string): string | number | null {
   }
 }
 
+/** The SDK's schema of each request a client may send, by method. */
+const CLIENT_REQUESTS = new Map<string, (typeof ClientRequestSchema.options)[number]>(ClientRequestSchema.options.map((s) => [s.shape.method.value, s]));
+const TYPE_WORDS: Record<string, string> = { record: "an object", object: "an object", string: "a string", number: "a number", int: "a whole number", boolean: "true or false", array: "an array" };
+
+/** One sentence for the first way a request's params do not fit its method's schema (not zod's issue dump). */
+function paramsProblem(request: unknown): string | null {
+  const { method } = request as { method: string };
+  const checked = CLIENT_REQUESTS.get(method)?.safeParse(request);
+  if (!checked || checked.success) return null;
+  const issue = checked.error.issues[0];
+  const path = issue.path.slice(1).map(String);
+  const where = path.join(".") || "params";
+  if (issue.code !== "invalid_type") return `Invalid params: ${where} of ${method}: ${issue.message}.`;
+  const value = issue.path.reduce<unknown>((v, k) => (v && typeof v === "object" ? (v as Record<PropertyKey, unknown>)[k as PropertyKey] : undefined), request);
+  const want = TYPE_WORDS[issue.expected] ?? issue.expected;
+  if (value === undefined) return `Invalid params: ${method} needs ${where} (${want}).`;
+  const got = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
+  return `Invalid params: ${where} of ${method} must be ${want}, not ${got}.`;
+}
+
 /**
  * MCP on stdio, one JSON-RPC message a line, as the SDK's StdioServerTransport, except that every
  * line it cannot use gets an answer and the server goes on (the SDK's drops it, so the client
@@ -135,7 +155,9 @@ function sniffId(head: string, tail: string): string | number | null {
  * - a line over MAX_MESSAGE_BYTES is skipped as it streams in (never buffered) and answered
  *   -32600 Invalid Request, with its id when the line's first or last bytes show it, else null;
  * - a line that is not JSON is answered -32700 Parse error, id null;
- * - JSON that is not a JSON-RPC 2.0 message (no "jsonrpc": "2.0", a batch, …) -32600, with its id.
+ * - JSON that is not a JSON-RPC 2.0 message (no "jsonrpc": "2.0", a batch, …) -32600, with its id;
+ * - a known request whose params do not fit (`arguments` an array, …) -32602 Invalid params in one
+ *   sentence (the SDK answers -32603 with zod's issues).
  * Blank lines are ignored. A message's params lose their control characters (input-limits.ts).
  */
 export class LineTransport implements Transport {
@@ -213,6 +235,8 @@ export class LineTransport implements Transport {
     } catch (e) {
       return this.refuse(ErrorCode.InvalidRequest, `Invalid Request: ${(e as Error).message}`, idOf(id));
     }
+    const problem = "method" in message && "id" in message ? paramsProblem(message) : null;
+    if (problem) return this.refuse(ErrorCode.InvalidParams, problem, idOf(id));
     this.onmessage?.(message);
   }
 

@@ -119,8 +119,8 @@ export function registerTools(server: McpServer, withSession: WithSession): void
         hits: r.hits.map((h) => ({ snapshot_id: h.name, ...(h.project_name ? { project: h.project_name } : {}), created_at: h.created_at, status: h.status, goal: h.goal, context: h.context })),
       });
     }
-    const { snapshot, text } = await recallArchive(session, a.snapshot);
-    return result(archiveText(snapshot, text), { snapshot_id: snapshot.name, layer3: text });
+    const { snapshot, text, newest } = await recallArchive(session, a.snapshot);
+    return result(archiveText(snapshot, text, newest), { snapshot_id: snapshot.name, layer3: text });
   }, a.workspace));
 
   tool("list", {

@@ -66,6 +66,14 @@ const ONLY_LAST = /^(?:Last action: |Last reply: |No tool calls yet this session
 const GO_ON = String.raw`(?:continue|go on|keep going|carry on|resume|proceed|go ahead|next|ok(?:ay)?|yes|yep|yeah|sure|please|thanks|let'?s (?:continue|go on|resume|proceed)|(?:continue|pick up|carry on) (?:from )?where (?:you|we) left off|continue (?:with )?(?:the|your|our) (?:previous |last |current )?(?:task|work)|keep working|继续|继续吧|继续做|继续工作|继续任务|继续上次的?任务|接着|接着做|接着来|好|好的|嗯|行|可以|开始吧|请)`;
 const CONTINUATION = new RegExp(String.raw`^(?:${GO_ON}[\s,，.!！。~…]*)+$`, "iu");
 
+/**
+ * The goal of an auto-snapshot when neither a prompt nor an earlier snapshot names one (an agent
+ * whose hooks pass no prompt, such as opencode's plugin): marked unknown, never an instruction.
+ */
+export const UNKNOWN_GOAL = "(unknown: no prompt of this session reached MindSave)";
+const UNKNOWN_TOPIC = "unknown_goal";
+const knownGoal = (goal: string | undefined) => (goal && goal !== UNKNOWN_GOAL ? goal : "");
+
 /** A prompt that only says to go on ("continue", "go on", "继续", "ok", …): it names no task of its own. */
 function isContinuation(prompt: string): boolean {
   const text = prompt.replace(/[\u2018\u2019]/g, "'").replace(/\s+/g, " ").trim();
@@ -99,7 +107,7 @@ export function autoSnapshotInput(facts: TranscriptFacts, c: AutoContext): Snaps
   const last = facts.tool_uses.at(-1);
   // Layer 1 never knows less than the newest snapshot of the task it carries on: each field this
   // session has nothing of its own for (goal, next action, files, a real state) keeps the newest's.
-  input.goal = newest?.goal || oneLine(intent ?? "") || "Continue the current task";
+  input.goal = knownGoal(newest?.goal) || oneLine(intent ?? "") || UNKNOWN_GOAL;
   if (doing) input.state = oneLine(`In progress: ${doing.activeForm || doing.content} (${done.length}/${todos.length} steps done)`);
   else if (todos.length) input.state = oneLine(`${done.length}/${todos.length} steps done${pending ? "" : ": all of them"}`);
   // Without edits, what this session last did or said is no news about the task: the newest's state
@@ -119,7 +127,8 @@ export function autoSnapshotInput(facts: TranscriptFacts, c: AutoContext): Snaps
   input.failure_graph = failureCandidates(c.note ?? null);
   // The plan verbatim, statuses included (the restore block shows its progress line).
   if (todos.length) input.plan = planOrNull(todos);
-  input.topic = newest?.topic.replace(/^(ovf_)+/i, "") || undefined;
+  // The newest's topic while its goal stands; a goal still unknown is named so (unknown_goal_<date>).
+  input.topic = input.goal === UNKNOWN_GOAL ? UNKNOWN_TOPIC : knownGoal(newest?.goal) ? newest!.topic.replace(/^(ovf_)+/i, "") || undefined : undefined;
   input.auto_trigger = { reason: c.reason, tool_calls_since_last: c.toolCalls, ...(sessionId ? { session_id: sessionId } : {}) };
   if (c.agent) input.agent = c.agent;
   const l3: string[] = [];

@@ -26,6 +26,8 @@ export interface FailureObservation {
   atLeast?: number;
   /** … or take in these hosts' counters as they are (an import of MindSave's own export). */
   counts?: Record<string, number>;
+  /** An edit of a recorded failure (its reason, alternatives), not a new sighting: last seen and the count stay. */
+  edit?: boolean;
 }
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -148,6 +150,7 @@ export async function observeFailure(w: StoreWriter, projectId: string | null, r
   const existing = await w.getFailure(id);
   const live = existing && !existing.deleted ? existing : null;
   const iso = now.toISOString();
+  if (!live && o.edit) throw new UserError(`No failure ${JSON.stringify(item)} in the ${scope} graph to edit (forgotten meanwhile?); record it again.`);
   if (!live && !o.reason?.trim()) {
     throw new UserError(`A new failure needs a reason: say why ${JSON.stringify(item)} failed or was rejected (the reason).`);
   }
@@ -158,7 +161,7 @@ export async function observeFailure(w: StoreWriter, projectId: string | null, r
     confidence: oneOf("confidence", o.confidence, ["high", "medium", "low"] as const) ?? live?.confidence ?? null,
     schema_version: "1.0",
     first_seen: live && live.first_seen < iso ? live.first_seen : iso,
-    last_seen: live && live.last_seen > iso ? live.last_seen : iso,
+    last_seen: live && (o.edit || live.last_seen > iso) ? live.last_seen : iso,
   };
   // A repeat that changes nothing of the record is not written again (an import observes each
   // failure once per snapshot that mentions it); its count and links still are, below.
@@ -168,6 +171,8 @@ export async function observeFailure(w: StoreWriter, projectId: string | null, r
   const mine = o.counts ? 0 : await w.failureCount(id, w.hostId);
   if (o.counts) {
     await w.mergeFailureCounts(id, o.counts);
+  } else if (o.edit) {
+    // Not seen again: the count stays.
   } else if (o.increment || !live) {
     const target = Math.max(total + 1, o.atLeast ?? 0);
     await w.setFailureCount(id, mine + (target - total));

@@ -154,7 +154,7 @@ async function describeProblem(home: Home, env: NodeJS.ProcessEnv, problem: Stor
     integrity: damage?.error ? `not checked: ${damage.error}` : (damage?.integrity.join("; ") || "not checked"),
     read_only: false,
     clocks_ahead: [],
-    problem: problem.message,
+    problem: problem.inDoctor,
     problem_kind: problem.kind,
     damage,
   };

@@ -9,7 +9,7 @@ import { safeName } from "../snapshots/slug.ts";
 import { SCAN_TABLES, type ScanRow, type ScanTable } from "../../store/scan.ts";
 import type { Queries } from "../../store/store.ts";
 import type { Session } from "../session.ts";
-import { backupStore } from "./backups.ts";
+import { backupStore, listBackups } from "./backups.ts";
 
 export interface ScanFinding {
   table: string;
@@ -29,6 +29,8 @@ export interface ScanReport {
   /** Rows read. */
   rows: number;
   findings: ScanFinding[];
+  /** The store's backups (`mindsave.db.bak-…`): older copies, not scanned, that may still hold what a fix redacted. */
+  backups: string[];
 }
 
 export interface FixReport extends ScanReport {
@@ -135,7 +137,7 @@ async function scanAll(q: Queries, onFound?: (t: ScanTable, row: ScanRow) => Pro
 
 /** What the home's store holds that looks like a secret. Reads only. */
 export async function scanStore(session: Session): Promise<ScanReport> {
-  return { store: session.home.dbPath, ...(await scanAll(session.store)) };
+  return { store: session.home.dbPath, ...(await scanAll(session.store)), backups: listBackups(session.home.dbPath) };
 }
 
 /**
@@ -158,7 +160,7 @@ export async function fixStore(session: Session): Promise<FixReport> {
         fixed++;
       });
       if (fixed) await w.optimizeSearch();
-      return { store: before.store, ...scanned, fixed };
+      return { ...before, ...scanned, fixed };
     });
   }
   // Also when nothing was found: a peer that took the redacted rows from a sync still has the old
@@ -170,5 +172,5 @@ export async function fixStore(session: Session): Promise<FixReport> {
     compacted = false; // another process is in the store: the free pages stay until the next fix
   }
   compacted = (await session.store.checkpoint()) && compacted;
-  return { store: before.store, rows: done.rows, findings: done.findings, fixed_records: done.fixed, ...saved, compacted };
+  return { store: before.store, rows: done.rows, findings: done.findings, backups: listBackups(before.store), fixed_records: done.fixed, ...saved, compacted };
 }

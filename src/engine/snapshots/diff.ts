@@ -5,7 +5,7 @@
 import { UserError } from "../../errors.ts";
 import { utcMinute } from "../../lib/text.ts";
 import { normaliseItem } from "../failures/graph.ts";
-import { selectSnapshot } from "./select.ts";
+import { extendedSnapshot, selectSnapshot } from "./select.ts";
 import { planProgress } from "./plan.ts";
 import { writtenConstraints } from "./layers.ts";
 import type { Session } from "../session.ts";
@@ -18,9 +18,12 @@ export interface ListChange {
   retired: { text: string; by: string; at: string }[];
 }
 
+/** One side; `layer2_from` for an overflow snapshot: the full one whose Layer 2 it restores (null: none, Layer 1 only). */
+export type DiffSide = Pick<SnapshotRecord, "id" | "name" | "created_at"> & { layer2_from?: string | null };
+
 export interface SnapshotDiff {
-  from: Pick<SnapshotRecord, "id" | "name" | "created_at">;
-  to: Pick<SnapshotRecord, "id" | "name" | "created_at">;
+  from: DiffSide;
+  to: DiffSide;
   fields: { field: string; from: string; to: string }[];
   files: { added: string[]; removed: string[] };
   /** `completed` and `started` include steps added already completed or in progress (also in `added`). */
@@ -66,9 +69,10 @@ function planChange(a: PlanItem[] | null, b: PlanItem[] | null): SnapshotDiff["p
 export function diffSnapshots(a: SnapshotRecord, b: SnapshotRecord, failures: FailureRecord[], retired: RetirementRecord[]): SnapshotDiff {
   const pathsA = a.active_files.map((f) => f.path);
   const pathsB = b.active_files.map((f) => f.path);
-  // Failures recorded after the older snapshot, up to the newer one: new ones, and ones seen again.
+  // Failures first recorded after the older snapshot, up to the newer one (a sighting after the newer
+  // one must not hide them), and older ones whose last sighting falls in between (seen again).
   const [older, newer] = a.created_at <= b.created_at ? [a, b] : [b, a];
-  const between = failures.filter((f) => f.last_seen > older.created_at && f.last_seen <= newer.created_at);
+  const within = (t: string) => t > older.created_at && t <= newer.created_at;
   return {
     from: { id: a.id, name: a.name, created_at: a.created_at },
     to: { id: b.id, name: b.name, created_at: b.created_at },
@@ -79,8 +83,8 @@ export function diffSnapshots(a: SnapshotRecord, b: SnapshotRecord, failures: Fa
     decisions: listChange(a.decisions, b.decisions, retired, "decision"),
     tags: { added: b.tags.filter((t) => !a.tags.includes(t)), removed: a.tags.filter((t) => !b.tags.includes(t)) },
     failures: {
-      added: between.filter((f) => f.first_seen > older.created_at),
-      repeated: between.filter((f) => f.first_seen <= older.created_at),
+      added: failures.filter((f) => within(f.first_seen)),
+      repeated: failures.filter((f) => f.first_seen <= older.created_at && within(f.last_seen)),
     },
   };
 }
@@ -112,14 +116,35 @@ export async function diffInProject(session: Session, keyA?: string, keyB?: stri
   }
   if (a.id === b.id) throw new UserError(`Both sides are the same snapshot (${a.name}); give two different ones.`);
   if (opts.olderFirst && a.created_at > b.created_at) [a, b] = [b, a];
-  return diffSnapshots(a, b, await session.store.listFailures(ctx.project.id), await session.store.listRetirements(ctx.project.id));
+  const [ra, rb] = [await asRestored(session, a), await asRestored(session, b)];
+  const d = diffSnapshots(ra.snapshot, rb.snapshot, await session.store.listFailures(ctx.project.id), await session.store.listRetirements(ctx.project.id));
+  return { ...d, from: { ...d.from, ...ra.side }, to: { ...d.to, ...rb.side } };
+}
+
+/**
+ * A snapshot with the Layer 2 its restore shows: an overflow one's is the full snapshot's it
+ * extends (load's rule), so a diff never calls borrowed constraints removed.
+ */
+async function asRestored(session: Session, s: SnapshotRecord): Promise<{ snapshot: SnapshotRecord; side: { layer2_from?: string | null } }> {
+  if (s.kind !== "overflow") return { snapshot: s, side: {} };
+  const base = await extendedSnapshot(session, s);
+  // None left: its own (empty, as saved), as load shows it.
+  const layer2 = base ? { constraints: base.constraints, decisions: base.decisions, compressed: base.compressed } : {};
+  return { snapshot: { ...s, ...layer2 }, side: { layer2_from: base?.name ?? null } };
+}
+
+/** Where a side's Layer 2 comes from, when not from itself. */
+function borrowed(s: DiffSide): string | null {
+  if (s.layer2_from === undefined) return null;
+  return s.layer2_from === null ? `${s.name}: Layer 1 only` : `${s.name}: from ${s.layer2_from}`;
 }
 
 const q = (s: string) => (s.length > 160 ? JSON.stringify(`${s.slice(0, 159)}…`) : JSON.stringify(s));
 
 /** The diff as text, one change a line, sections only where something changed. */
 export function diffText(d: SnapshotDiff): string[] {
-  const out = [`${d.from.name} (${utcMinute(d.from.created_at)}) → ${d.to.name} (${utcMinute(d.to.created_at)})`];
+  const side = (s: DiffSide) => `${s.name} (${utcMinute(s.created_at)}${s.layer2_from === undefined ? "" : s.layer2_from === null ? ", overflow: Layer 1 only" : `, Layer 2 from ${s.layer2_from}`})`;
+  const out = [`${side(d.from)} → ${side(d.to)}`];
   const section = (title: string, lines: string[]) => {
     if (lines.length) out.push("", title, ...lines.map((l) => `  ${l}`));
   };
@@ -143,7 +168,8 @@ export function diffText(d: SnapshotDiff): string[] {
     ...c.removed.map((t) => `- ${kind}: ${t}`),
     ...c.retired.map((r) => `retired ${kind}: ${r.text} (by ${r.by}, ${utcMinute(r.at)})`),
   ];
-  section("Layer 2", [...list(d.constraints, "constraint"), ...list(d.decisions, "decision")]);
+  const from = [borrowed(d.from), borrowed(d.to)].filter(Boolean);
+  section(from.length ? `Layer 2 (${from.join("; ")})` : "Layer 2", [...list(d.constraints, "constraint"), ...list(d.decisions, "decision")]);
   section("Failures", [
     ...d.failures.added.map((f) => `+ ${f.item}: ${f.reason || "rejected"} [${f.rejected_by}, ${f.scope}]`),
     ...d.failures.repeated.map((f) => `repeated: ${f.item} (×${f.repeat_count} in all)`),

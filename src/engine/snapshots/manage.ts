@@ -19,7 +19,7 @@ export async function setSnapshotStatus(session: Session, key: string, status: S
   return setStatusById(session, (await pick(session, key)).id, status);
 }
 
-/** An overflow snapshot whose Layer 2 came from a deleted full one, and the full one it comes from now (null: none). */
+/** An overflow snapshot that takes its Layer 2 from a full one being deleted, and the one it takes it from afterwards (null: none). */
 export interface Layer2Moved {
   overflow: string;
   layer2_from: string | null;
@@ -27,22 +27,36 @@ export interface Layer2Moved {
 
 export async function deleteSnapshot(session: Session, key: string): Promise<{ deleted: SnapshotRecord; moved: Layer2Moved[] }> {
   const s = await pick(session, key);
-  const built = s.kind === "full" ? await overflowsOn(session, s) : [];
-  const deleted = await deleteById(session, s.id);
-  const moved: Layer2Moved[] = [];
-  for (const o of built) moved.push({ overflow: o.name, layer2_from: (await extendedSnapshot(session, o))?.name ?? null });
-  return { deleted, moved };
+  const moved = await layer2AfterDelete(session, s);
+  return { deleted: await deleteById(session, s.id), moved };
 }
 
-/** The overflow snapshots whose restore takes Layer 2 from `full` now. */
-async function overflowsOn(session: Session, full: SnapshotRecord): Promise<SnapshotRecord[]> {
-  const out: SnapshotRecord[] = [];
-  for (const x of await session.store.listSnapshots(full.project_id)) {
+/**
+ * What deleting `s` would do to the overflow snapshots whose restore takes Layer 2 from it: where
+ * each takes it from afterwards. Asked before deleting, so a question can say it (TUI) as well as
+ * a warning after it (CLI).
+ */
+export async function layer2AfterDelete(session: Session, s: SnapshotRecord): Promise<Layer2Moved[]> {
+  if (s.kind !== "full") return [];
+  const out: Layer2Moved[] = [];
+  for (const x of await session.store.listSnapshots(s.project_id)) {
     if (x.kind !== "overflow") continue;
     const o = await session.store.getSnapshot(x.id);
-    if (o && (await extendedSnapshot(session, o))?.id === full.id) out.push(o);
+    if (!o || (await extendedSnapshot(session, o))?.id !== s.id) continue;
+    out.push({ overflow: o.name, layer2_from: (await extendedSnapshot(session, o, { without: s.id }))?.name ?? null });
   }
   return out;
+}
+
+/** Those moves in words: before the delete (`done` false, `deleted` may be "this one") or after it. */
+export function layer2MovedText(deleted: string, moved: Layer2Moved[], done: boolean): string[] {
+  return moved.map((m) => done
+    ? m.layer2_from
+      ? `${m.overflow} took its Layer 2 from ${deleted}; it now takes it from ${m.layer2_from}.`
+      : `${m.overflow} took its Layer 2 from ${deleted}; no older full snapshot is left, so it now restores Layer 1 only.`
+    : m.layer2_from
+      ? `${m.overflow} takes its Layer 2 from ${deleted}; afterwards it takes it from ${m.layer2_from}.`
+      : `${m.overflow} takes its Layer 2 from ${deleted}; no older full snapshot would be left, so afterwards it restores Layer 1 only.`);
 }
 
 export async function cleanSnapshots(session: Session, opts: { keep?: number; dryRun?: boolean }): Promise<{ removed: string[]; remaining: number; protected: number }> {

@@ -55,15 +55,36 @@ export function parsePlan(raw: unknown, where = "plan"): PlanItem[] {
   });
 }
 
-/** A plan from YAML or JSON text (a file or stdin). */
+const FORMATS = "a checklist (\"- [x] done\", \"- [>] now\", \"- [ ] next\", or what `mindsave plan` prints) or a YAML list of steps";
+/** One list line of a checklist: `- [x] a` (markdown), ` 2. [>] b` (`mindsave plan`), `- c` (pending). */
+const LIST_LINE = /^\s*(?:[-*+]|\d+[.)])\s+(?:\[([ xX>]?)\](?:\s+|$))?(.*)$/;
+/** The progress line `mindsave plan` prints above its steps, skipped so its output reads back. */
+const PROGRESS_LINE = /^plan \d+\/\d+ · .*\(snapshot [^)]*\)\s*$/;
+
+/** The steps of a markdown checklist or of `mindsave plan`'s output; null when the text is not one. */
+function checklist(text: string): string[] | null {
+  const lines = text.split(/\r?\n/).filter((l) => l.trim());
+  if (lines.length && PROGRESS_LINE.test(lines[0])) lines.shift();
+  const items = lines.map((l) => LIST_LINE.exec(l));
+  // At least one box: a plain `- a` list is YAML already, and `- content: a` must stay YAML.
+  if (!items.length || items.some((m) => !m) || !items.some((m) => m![1] !== undefined)) return null;
+  return items.map((m) => (m![1] === undefined ? m![2] : `[${m![1] || " "}] ${m![2]}`));
+}
+
+/** A plan from text (a file or stdin): a checklist, MindSave's own `plan` output, or YAML/JSON. */
 export function parsePlanText(text: string, origin: string): PlanItem[] {
-  if (!text.trim()) throw new UserError(`${origin} is empty; give the plan as a YAML list of steps.`);
+  text = text.replace(/^\uFEFF/, "");
+  if (!text.trim()) throw new UserError(`${origin} is empty; give the plan as ${FORMATS}.`);
+  const steps = checklist(text);
+  if (steps) return parsePlan(steps, origin);
   let data: unknown;
   try {
-    data = YAML().parse(text.replace(/^\uFEFF/, ""), { maxAliasCount: 0 });
+    data = YAML().parse(text, { maxAliasCount: 0 });
   } catch (e) {
-    throw new UserError(`${origin} is not valid YAML: ${(e as Error).message.split("\n")[0]}`);
+    const why = (e as Error).message.split("\n")[0].replace(/:$/, "");
+    throw new UserError(`${origin} is not a plan: give ${FORMATS} (YAML: ${why}).`);
   }
+  if (typeof data !== "object" || data === null) throw new UserError(`${origin} is not a plan: give ${FORMATS}.`);
   return parsePlan(data, origin);
 }
 

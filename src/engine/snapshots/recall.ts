@@ -72,12 +72,17 @@ async function retiredMatching(session: Session, projectId: string, words: strin
   return (await session.store.listRetirements(projectId)).filter((r) => terms.every((t) => r.text.normalize("NFC").toLowerCase().includes(t)));
 }
 
-/** The recall use case without keywords: one snapshot's cold archive (default: the newest that has one). */
-export async function recallArchive(session: Session, key?: string, nextSteps?: () => Promise<string>): Promise<{ snapshot: SnapshotRecord; text: string }> {
+/**
+ * The recall use case without keywords: one snapshot's cold archive (default: the newest that has
+ * one; `newest` then names the newest snapshot when it has none, so the reader is told).
+ */
+export async function recallArchive(session: Session, key?: string, nextSteps?: () => Promise<string>): Promise<{ snapshot: SnapshotRecord; text: string; newest?: string }> {
   const ctx = await session.requireProject(nextSteps);
   // Automatic checkpoints often have no Layer 3: by default show the newest archive there is.
-  const withArchive = key ? undefined : (await session.store.listSnapshots(ctx.project.id)).find((s) => s.has_layer3)?.id;
+  const all = key ? [] : await session.store.listSnapshots(ctx.project.id);
+  const withArchive = all.find((s) => s.has_layer3)?.id;
   const sel = await selectSnapshot(session, ctx.project.id, key ?? withArchive, { latest: true });
   if (sel.kind !== "snapshot") throw new UserError(`No snapshots in project ${ctx.project.name} yet.`);
-  return { snapshot: sel.snapshot, text: layer3Text(sel.snapshot) };
+  const newest = withArchive && all[0] && all[0].id !== withArchive ? all[0].name : undefined;
+  return { snapshot: sel.snapshot, text: layer3Text(sel.snapshot), ...(newest ? { newest } : {}) };
 }

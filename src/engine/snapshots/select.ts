@@ -93,14 +93,15 @@ export async function sameNameLabels(session: Session, projectId: string, rows: 
  * The full snapshot an overflow (OVF_) snapshot extends (`auto_trigger.extends`, or `extends` among
  * its extra fields): its Layer 2 is the overflow snapshot's too. When that one is gone (deleted,
  * cleaned up), the newest full snapshot older than the overflow one still holds it. Null when none.
+ * `without`: as if that snapshot were deleted already (what a delete would change, asked before it).
  */
-export async function extendedSnapshot(session: Session, s: SnapshotRecord): Promise<SnapshotRecord | null> {
+export async function extendedSnapshot(session: Session, s: SnapshotRecord, opts: { without?: string } = {}): Promise<SnapshotRecord | null> {
   if (s.kind !== "overflow") return null;
   const id = s.auto_trigger?.extends ?? s.extra?.extends;
-  const base = typeof id === "string" && id ? await session.store.getSnapshot(id) : null;
+  const base = typeof id === "string" && id && id !== opts.without ? await session.store.getSnapshot(id) : null;
   if (base && base.project_id === s.project_id && base.kind === "full") return base;
   // Newest first, as the list orders them: the first full one before `s`.
   const older = (await session.store.listSnapshots(s.project_id))
-    .find((x) => x.kind === "full" && (x.created_at < s.created_at || (x.created_at === s.created_at && x.id < s.id)));
+    .find((x) => x.kind === "full" && x.id !== opts.without && (x.created_at < s.created_at || (x.created_at === s.created_at && x.id < s.id)));
   return older ? session.store.getSnapshot(older.id) : null;
 }

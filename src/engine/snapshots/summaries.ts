@@ -61,6 +61,7 @@ export function recallHitsText(r: RecallHits, moreHint: string): string {
   return `${head}\n${lines.join("\n")}${tail}`;
 }
 
-export function archiveText(s: SnapshotRecord, text: string): string {
-  return `## Layer 3: Cold Archive of ${s.name}\n\n${text || "(empty: this snapshot has no cold archive)"}`;
+export function archiveText(s: SnapshotRecord, text: string, newest?: string): string {
+  const note = newest ? `The newest snapshot, ${newest}, has no Layer 3; this is the newest one that has.\n\n` : "";
+  return `${note}## Layer 3: Cold Archive of ${s.name}\n\n${text || "(empty: this snapshot has no cold archive)"}`;
 }

@@ -1,14 +1,16 @@
 // OpenAI Codex CLI. Payloads: codex-rs/hooks/schema/generated/*.command.input.schema.json (the
 // same keys as Claude Code's: session_id, transcript_path, cwd, model, source, prompt, tool_name,
-// tool_input, tool_response, trigger, last_assistant_message). Outputs: the *.command.output
-// schemas deny unknown fields; SessionStart and PostToolUse take `hookSpecificOutput.additionalContext`
-// (+ `systemMessage`); UserPromptSubmit, PreCompact and Stop print nothing. No SessionEnd.
+// tool_input, tool_response, trigger, last_assistant_message). Outputs: SessionStart prints the
+// restore block as plain text, which Codex gives the model as context (codex-rs/hooks/src/events/
+// session_start.rs): codex-cli 0.154.0 failed every output holding `additionalContext`
+// (openai/codex#45999). PostToolUse takes `hookSpecificOutput.additionalContext` (+ `systemMessage`;
+// plain text is dropped there); UserPromptSubmit, PreCompact and Stop print nothing. No SessionEnd.
 // Transcript: the rollout JSONL (codex-rs/protocol RolloutItem: `{timestamp, type, payload}` with
 // session_meta, turn_context, response_item, event_msg, compacted; persisted events per
 // codex-rs/rollout/src/policy.rs), read within transcript.ts's budget.
 import { TAIL_BYTES, scanLines, parseLine, type TranscriptFacts, type Usage } from "../transcript.ts";
 import { FactsBuilder, contentText, patchFiles, todoStatus } from "./facts.ts";
-import { hookSpecificJson, record, stamped, text, type AgentKind, type HookEvent, type TranscriptSource } from "./kind.ts";
+import { hookSpecificJson, record, stamped, text, type AgentKind, type Reply, type TranscriptSource } from "./kind.ts";
 import type { HookPayload } from "../autosave.ts";
 
 /** A patch text anywhere in a tool input (`{input}`, `{command}`, or the input itself). */
@@ -160,7 +162,11 @@ export const CODEX_SOURCE: TranscriptSource = {
   trail: false,
 };
 
-const CONTEXT_EVENTS: Partial<Record<HookEvent, string>> = { "session-start": "SessionStart", "post-tool-use": "PostToolUse" };
+/** SessionStart's plain text: the context, then the line for the person (plain text has no place of its own for it). */
+function plainStart(reply: Reply): string {
+  if (!reply.context) return "";
+  return [reply.context.replace(/\n+$/, ""), ...(reply.message ? [reply.message] : [])].join("\n\n") + "\n";
+}
 
 export const codex: AgentKind = {
   id: "codex",
@@ -172,6 +178,6 @@ export const codex: AgentKind = {
     return { event, payload: stamped(p, "codex") };
   },
   source: CODEX_SOURCE,
-  render: (event, reply) => hookSpecificJson(CONTEXT_EVENTS[event], reply),
+  render: (event, reply) => (event === "session-start" ? plainStart(reply) : event === "post-tool-use" ? hookSpecificJson("PostToolUse", reply) : ""),
 };
 
