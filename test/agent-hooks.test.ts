@@ -218,6 +218,8 @@ describe("hooks install --agent: into a config the user already has", () => {
     await hooks["experimental.chat.system.transform"]({ sessionID: "ses_1", model: {} }, system);
     await hooks["experimental.chat.system.transform"]({ sessionID: "ses_1", model: {} }, system);
     expect(system.system).toEqual(["restore block", "restore block"]);
+    // The person's message: its text parts only (a file part is not a prompt).
+    await hooks["chat.message"]({ sessionID: "ses_1" }, { message: { role: "user" }, parts: [{ type: "text", text: "Add an index on orders.created_at" }, { type: "file", url: "file:///x" }] });
     const compaction = { context: [] as string[] };
     await hooks["experimental.session.compacting"]({ sessionID: "ses_1" }, compaction);
     expect(compaction.context).toEqual(["restore block"]);
@@ -227,6 +229,7 @@ describe("hooks install --agent: into a config the user already has", () => {
     const calls = readFileSync(log, "utf8").trim().split("\n");
     expect(calls).toEqual([
       "hook session-start --agent opencode", JSON.stringify({ hook_event_name: "session.start", session_id: "ses_1", cwd: t.repo, worktree: t.repo, source: "startup" }),
+      "hook user-prompt-submit --agent opencode", JSON.stringify({ hook_event_name: "chat.message", session_id: "ses_1", cwd: t.repo, worktree: t.repo, prompt: "Add an index on orders.created_at" }),
       "hook pre-compact --agent opencode", JSON.stringify({ hook_event_name: "session.compacting", session_id: "ses_1", cwd: t.repo, worktree: t.repo }),
       "hook post-tool-use --agent opencode", JSON.stringify({ hook_event_name: "tool.execute.after", session_id: "ses_1", cwd: t.repo, worktree: t.repo, tool_name: "edit", tool_input: { filePath: "src/a.ts" }, tool_response: { title: "edit", output: "ok" } }),
     ]);

@@ -54,6 +54,20 @@ describe("opencode: snapshots without the user's prompt", () => {
   });
 });
 
+describe("opencode: the person's message is the session's goal", () => {
+  test("chat.message's prompt reaches the hook: the compaction's snapshot has it as its goal", async () => {
+    const t = agentProject();
+    const p = payloads("opencode", t.repo);
+    const prompt = "Add an index on orders.created_at";
+    const message = { hook_event_name: "chat.message", session_id: p["session.start"].payload.session_id, cwd: t.repo, worktree: t.repo, prompt };
+    expect((await t.hook("opencode", "session-start", p["session.start"].payload)).code).toBe(0);
+    expect(await t.hook("opencode", "user-prompt-submit", message)).toMatchObject({ code: 0, stdout: "" });
+    for (const name of ["tool.execute.after", "session.compacting"]) expect((await t.hook("opencode", p[name].arg, p[name].payload)).code).toBe(0);
+    const rows = await sql(t.db, "SELECT goal, saved_agent FROM snapshots WHERE deleted = 0");
+    expect(rows.map((r) => [r.goal, r.saved_agent])).toEqual([[prompt, "opencode"]]);
+  });
+});
+
 describe("failure graph: an edit is not a new sighting", () => {
   /** Tailwind seen two days ago, Redux one day ago, once each: by repeat count (ties: last seen) Redux, then Tailwind. */
   async function graph() {

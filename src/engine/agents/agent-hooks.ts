@@ -156,11 +156,12 @@ export const AGENT_HOOKS: readonly AgentHooksSpec[] = [
     timeoutUnit: "none",
     events: [
       { event: "experimental.chat.system.transform", arg: "session-start", timeout: 10000 },
+      { event: "chat.message", arg: "user-prompt-submit", timeout: 5000 },
       { event: "tool.execute.after", arg: "post-tool-use", timeout: 5000 },
       { event: "experimental.session.compacting", arg: "pre-compact", timeout: 10000 },
       { event: "session.idle", arg: "stop", timeout: 10000 },
     ],
-    lacks: ["no command hooks (a JS plugin runs the CLI)", "no session-start hook: the restore block is asked for at a session's first request and joins its system prompt", "no session-end event; the plugin forwards no prompts or tool failures"],
+    lacks: ["no command hooks (a JS plugin runs the CLI)", "no session-start hook: the restore block is asked for at a session's first request and joins its system prompt", "no session-end event; the plugin forwards no tool failures"],
   },
 ];
 
@@ -183,12 +184,14 @@ export function coveredEvents(agent: AgentId): HookEvent[] {
  * sees; stop → nowhere.
  */
 export interface OpencodePayload {
-  /** opencode's hook: "session.start" (first system transform of a session, again after a compaction), "session.compacting", "tool.execute.after", "session.idle". */
-  hook_event_name: "session.start" | "session.compacting" | "tool.execute.after" | "session.idle";
+  /** opencode's hook: "session.start" (first system transform of a session, again after a compaction), "chat.message", "session.compacting", "tool.execute.after", "session.idle". */
+  hook_event_name: "session.start" | "chat.message" | "session.compacting" | "tool.execute.after" | "session.idle";
   session_id: string;
   /** The project directory opencode runs in. */
   cwd: string;
   worktree?: string;
+  /** chat.message: the text parts of the person's message (cut to 4,000 characters): the session's goal, as a prompt is for other agents. */
+  prompt?: string;
   /** session.start: "startup" for a session's first request, "compact" after a compaction. */
   source?: "startup" | "compact";
   /** tool.execute.after: opencode's tool id (`edit`, `write`, `bash`…), its arguments, and its result (output cut to 4,000 characters). */

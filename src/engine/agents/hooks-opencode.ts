@@ -5,6 +5,8 @@
 // the JSON `OpencodePayload` (agent-hooks.ts) on stdin:
 //   - experimental.chat.system.transform: session-start, once per session (again after a
 //     compaction), its output added to the system prompt of every request of that session;
+//   - chat.message: user-prompt-submit with the message's text (the session's goal, as a prompt
+//     is for other agents; anomalyco/opencode packages/plugin/src/index.ts `Hooks["chat.message"]`);
 //   - experimental.session.compacting: pre-compact, its output added to the compaction's context;
 //   - tool.execute.after: post-tool-use, its output appended to the tool's output;
 //   - event session.idle: stop, not awaited.
@@ -81,6 +83,12 @@ export const MindSave = async ({ directory, worktree }) => {
       }
       const text = await restore.get(id)
       if (text) output.system.push(text)
+    },
+    "chat.message": async (input, output) => {
+      // The person's words (text parts; files and tool parts are not a prompt), for the session's goal.
+      const parts = Array.isArray(output?.parts) ? output.parts : []
+      const prompt = parts.filter((p) => p?.type === "text" && typeof p.text === "string" && !p.synthetic).map((p) => p.text).join("\\n").slice(0, 4000)
+      if (prompt.trim()) await run("user-prompt-submit", { hook_event_name: "chat.message", ...base(input?.sessionID), prompt }, ${ms("user-prompt-submit")})
     },
     "experimental.session.compacting": async (input, output) => {
       const text = await run("pre-compact", { hook_event_name: "session.compacting", ...base(input?.sessionID) }, ${ms("pre-compact")})
