@@ -97,7 +97,8 @@ describe("mcp install/uninstall --agent", () => {
   }
 
   test("a file install created is removed by uninstall, with the folders it created; the new file parses in every agent's shape", async () => {
-    for (const c of CASES) {
+    // Each case on its own home and project, all at once.
+    await Promise.all(CASES.map(async (c) => {
       const t = setup();
       const path = where(t, c);
       // Cline's CLI keeps its MCP settings under ~/.cline (else the VS Code extension's storage).
@@ -113,7 +114,7 @@ describe("mcp install/uninstall --agent", () => {
       await ok(["mcp", "uninstall", "--agent", c.agent, flag(c)], t.opts);
       expect(existsSync(path)).toBe(false);
       for (const d of created) expect([c.agent, d, existsSync(d)]).toEqual([c.agent, d, false]);
-    }
+    }));
   });
 
   test("after the user edits the file, uninstall takes out exactly its bytes, or just its entry when that was edited", async () => {

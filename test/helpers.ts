@@ -120,7 +120,8 @@ export function git(cwd: string, ...args: string[]): string {
 /** A git repository with one commit and a couple of files. */
 export function gitRepo(dir: string, files: Record<string, string> = { "src/auth.ts": "export const auth = 1;\n", "README.md": "# demo\n" }): string {
   mkdirSync(dir, { recursive: true });
-  git(dir, "init", "-q", "-b", "main");
+  // No template: git's sample hooks are ~20 files to write per repository, and MindSave reads none of them.
+  git(dir, "init", "-q", "--template=", "-b", "main");
   for (const [name, content] of Object.entries(files)) {
     mkdirSync(join(dir, name, ".."), { recursive: true });
     writeFileSync(join(dir, name), content);
@@ -202,7 +203,7 @@ export function twoLaptops(prefix = "mindsave-laptops-") {
     const home = join(base, `${name}-home`);
     mkdirSync(home);
     const repo = join(base, `${name}-work`, "shop");
-    git(base, "clone", "-q", origin, repo);
+    git(base, "clone", "-q", "--template=", origin, repo);
     const env: Record<string, string> = { ...pc.env, MINDSAVE_HOST: hostId };
     const cli = (args: string[], extra: { env?: Record<string, string>; stdin?: string } = {}) =>
       run([...args, "--home", home], { cwd: repo, stdin: extra.stdin, env: { ...env, ...extra.env } });

@@ -4,11 +4,14 @@ import { describe, expect, test } from "bun:test";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { CLI, REPO, run, sql, twoLaptops } from "./helpers.ts";
+import { CLI, REPO, childEnv, run, sql, twoLaptops, type LaptopWithClone } from "./helpers.ts";
 import { replicatedRows } from "./stores.ts";
 import { Session } from "../src/engine/session.ts";
 import { newId } from "../src/engine/ids.ts";
 import { projectSnapshots } from "../src/engine/snapshots/catalog.ts";
+import { fromFields } from "../src/engine/snapshots/input.ts";
+import { saveSnapshot } from "../src/engine/snapshots/save.ts";
+import { recordFailure, type FailureObservation } from "../src/engine/failures/record.ts";
 
 const SYNCED = ["hosts", "projects", "roots", "snapshots", "failures", "failure_counts", "failure_links", "signals", "tool_calls"];
 
@@ -24,15 +27,30 @@ async function content(db: string): Promise<string> {
 
 const world = () => twoLaptops("mindsave-sync-");
 
+/**
+ * A laptop's writes that only set the scene, made in this process with what `save` and `fail` run
+ * (no process to start); what is tested here is sync, through the CLI.
+ */
+async function on(l: LaptopWithClone, fn: (s: Session) => Promise<unknown>): Promise<void> {
+  const session = await Session.open({ home: l.home, cwd: l.repo, env: childEnv(l.env) }, { write: true });
+  try {
+    await fn(session);
+  } finally {
+    await session.close();
+  }
+}
+const save = (l: LaptopWithClone, goal: string, more: Record<string, unknown> = {}) => on(l, (s) => saveSnapshot(s, { input: fromFields({ goal, ...more }) }));
+const fail = (l: LaptopWithClone, item: string, o: Omit<FailureObservation, "item"> = {}) => on(l, (s) => recordFailure(s, { item, ...o, increment: true }));
+
 const zero = { added: 0, updated: 0, deleted: 0 };
 const nothing = { snapshots: zero, failures: zero, rules: zero, facts: zero, retirements: zero, projects: zero, roots: zero, tool_calls: zero, bookkeeping: zero };
 
 describe("sync", () => {
   test("a first direct sync of two stores that already met through a drive has nothing to report", async () => {
     const w = twoLaptops();
-    await w.a.cli(["save", "--goal", "Ship the shop"]);
-    await w.a.cli(["fail", "Redis sessions", "--reason", "no Redis in staging", "--alt", "cookies"]);
-    await w.b.cli(["fail", "Redis sessions", "--reason", "no Redis in staging"]);
+    await save(w.a, "Ship the shop");
+    await fail(w.a, "Redis sessions", { reason: "no Redis in staging", alternatives: ["cookies"] });
+    await fail(w.b, "Redis sessions", { reason: "no Redis in staging" });
     for (const l of [w.a, w.b, w.a]) await l.json(["sync", w.drive]);
     const direct = await w.a.json(["sync", w.b.db, "--dry-run"]);
     expect([direct.pulled, direct.pushed]).toEqual([nothing, nothing]);
@@ -40,15 +58,15 @@ describe("sync", () => {
 
   test("A → drive → B → drive → A converges: every store ends with the same rows and values", async () => {
     const w = world();
-    await w.a.json(["save", "--goal", "started on A", "--constraint", "no new deps"]);
-    await w.a.json(["fail", "Tailwind", "--reason", "style conflict", "--alt", "CSS Modules"]);
-    await w.b.json(["save", "--goal", "meanwhile on B"]);
-    await w.b.json(["fail", "Redux", "--reason", "too heavy", "--scope", "global"]);
+    await save(w.a, "started on A", { constraints: ["no new deps"] });
+    await fail(w.a, "Tailwind", { reason: "style conflict", alternatives: ["CSS Modules"] });
+    await save(w.b, "meanwhile on B");
+    await fail(w.b, "Redux", { reason: "too heavy", scope: "global" });
 
     const first = await w.a.json(["sync", w.drive]);
     expect(first.pushed.snapshots.added).toBe(1);
     await w.b.json(["sync", w.drive]);
-    await w.b.json(["save", "--goal", "B saw A's work and continued"]);
+    await save(w.b, "B saw A's work and continued");
     await w.b.json(["sync", w.drive]);
     await w.a.json(["sync", w.drive]);
 
@@ -66,8 +84,8 @@ describe("sync", () => {
 
   test("syncing twice changes nothing the second time and reads nothing", async () => {
     const w = world();
-    await w.a.json(["save", "--goal", "one"]);
-    await w.b.json(["save", "--goal", "two"]);
+    await save(w.a, "one");
+    await save(w.b, "two");
     await w.a.json(["sync", w.b.db]);
     const before = [await content(w.a.db), await content(w.b.db)];
     const again = await w.a.json(["sync", w.b.db]);
@@ -80,8 +98,8 @@ describe("sync", () => {
 
   test("the same failure hit on both sides adds up per host, and is not double-counted by a second sync", async () => {
     const w = world();
-    for (let i = 0; i < 2; i++) await w.a.json(["fail", "websocket reconnect", "--reason", "proxy drops it"]);
-    for (let i = 0; i < 3; i++) await w.b.json(["fail", "websocket reconnect", "--reason", "proxy drops it", "--alt", "long polling"]);
+    for (let i = 0; i < 2; i++) await fail(w.a, "websocket reconnect", { reason: "proxy drops it" });
+    for (let i = 0; i < 3; i++) await fail(w.b, "websocket reconnect", { reason: "proxy drops it", alternatives: ["long polling"] });
     await w.a.json(["sync", w.drive]);
     await w.b.json(["sync", w.drive]);
     await w.a.json(["sync", w.drive]);
@@ -92,21 +110,21 @@ describe("sync", () => {
       expect(f.alternatives).toEqual(["long polling"]);
     }
     // A new repeat on A after the merge counts once more everywhere.
-    await w.a.json(["fail", "websocket reconnect"]);
+    await fail(w.a, "websocket reconnect");
     await w.a.json(["sync", w.b.db]);
     expect((await w.b.json(["failures"])).failure_graph.project["websocket reconnect"].repeat_count).toBe(6);
   });
 
   test("divergent edits: the later write wins on both sides; an edit after a delete keeps the record, a delete after an edit removes it", async () => {
     const w = world();
-    await w.a.json(["save", "--goal", "shared task", "--topic", "shared"]);
-    await w.a.json(["save", "--goal", "second task", "--topic", "second"]);
+    await save(w.a, "shared task", { topic: "shared" });
+    await save(w.a, "second task", { topic: "second" });
     await w.a.json(["sync", w.b.db]);
     // Reasons edited on both sides: B's edit is later.
-    await w.a.json(["fail", "GraphQL", "--reason", "A's reason"]);
+    await fail(w.a, "GraphQL", { reason: "A's reason" });
     await w.a.json(["sync", w.b.db]);
-    await w.a.json(["fail", "GraphQL", "--reason", "A changed its mind"]);
-    await w.b.json(["fail", "GraphQL", "--reason", "B's later reason"]);
+    await fail(w.a, "GraphQL", { reason: "A changed its mind" });
+    await fail(w.b, "GraphQL", { reason: "B's later reason" });
     // A deletes `shared`, then B completes it (later): the edit wins.
     const shared = (await w.a.json(["snapshots", "list"])).snapshots.find((s: any) => s.goal === "shared task").name;
     await w.a.json(["snapshots", "delete", shared]);
@@ -128,22 +146,22 @@ describe("sync", () => {
   });
 
   test("killed in the middle (SIGKILL inside a transaction, or between the two directions): both stores stay valid, a re-run completes", async () => {
-    for (const point of ["in-pull", "between", "in-push"]) {
+    // Each point on its own two laptops, the three at once.
+    await Promise.all(["in-pull", "between", "in-push"].map(async (point) => {
       const w = world();
-      await w.a.json(["save", "--goal", `A before ${point}`]);
-      await w.b.json(["save", "--goal", `B before ${point}`]);
+      await Promise.all([save(w.a, `A before ${point}`), save(w.b, `B before ${point}`)]);
       const beforeA = await content(w.a.db);
       const child = spawn(CLI[0], [...CLI.slice(1), "sync", w.b.db, "--home", w.a.home], { cwd: w.a.repo, env: { ...process.env, ...w.a.env, MINDSAVE_SYNC_STALL: point }, stdio: ["ignore", "ignore", "pipe"] });
       await new Promise<void>((resolve) => child.stderr!.on("data", (d) => String(d).includes("stalled") && resolve()));
       child.kill("SIGKILL");
       await new Promise((r) => child.on("exit", r));
-      for (const side of [w.a, w.b]) expect((await side.json(["doctor"])).integrity).toBe("ok");
+      for (const doctor of await Promise.all([w.a, w.b].map((side) => side.json(["doctor"])))) expect(doctor.integrity).toBe("ok");
       if (point === "in-pull") expect(await content(w.a.db)).toBe(beforeA); // the killed transaction left nothing
       const rerun = await w.a.json(["sync", w.b.db]);
       expect(rerun.dry_run).toBe(false);
       expect(await content(w.a.db)).toBe(await content(w.b.db));
       expect((await w.b.json(["snapshots", "list"])).snapshots).toHaveLength(2);
-    }
+    }));
   });
 
   test("a 10,000-snapshot store: after the first sync, one new snapshot syncs without rereading the rest", async () => {
@@ -174,9 +192,9 @@ describe("sync", () => {
 
   test("--dry-run shows what would change and changes nothing; peers are remembered and listed", async () => {
     const w = world();
-    await w.a.json(["save", "--goal", "dry"]);
+    await save(w.a, "dry");
     const before = [await content(w.a.db), await content(w.b.home + "/mindsave.db").catch(() => "")];
-    await w.b.json(["save", "--goal", "other side"]);
+    await save(w.b, "other side");
     const b0 = await content(w.b.db);
     const dry = await w.a.json(["sync", w.b.home, "--dry-run"]);
     expect(dry.dry_run).toBe(true);
@@ -189,7 +207,7 @@ describe("sync", () => {
     const peers = (await w.a.json(["sync", "--list-peers"])).peers;
     expect(peers.map((p: any) => p.location)).toEqual([w.b.db]);
     // Plain `sync` now finds it.
-    await w.b.json(["save", "--goal", "later on B"]);
+    await save(w.b, "later on B");
     expect((await w.a.json(["sync"])).pulled.snapshots.added).toBe(1);
     // A peer that cannot be reached is skipped with a warning; the others still sync.
     await w.a.json(["sync", "--add-peer", w.driveDb]);
@@ -198,7 +216,7 @@ describe("sync", () => {
     await w.b.json(["sync", join(gone, "mindsave.db")]);
     await w.a.json(["sync", join(gone, "mindsave.db")]);
     require("node:fs").writeFileSync(join(gone, "mindsave.db"), "broken now");
-    await w.b.json(["save", "--goal", "after the breakage"]);
+    await save(w.b, "after the breakage");
     const partial = await w.a.cli(["sync"]);
     expect(partial.code).toBe(1);
     expect(partial.stderr).toContain("skipped");
@@ -220,7 +238,7 @@ describe("sync", () => {
 
   test("refused: the same file, a copy of the same store, a store from a newer schema, a path with no store", async () => {
     const w = world();
-    await w.a.json(["save", "--goal", "x"]);
+    await save(w.a, "x");
     const same = await w.a.cli(["sync", w.a.db]);
     expect(same.code).toBe(1);
     expect(same.stderr).toContain("is this store itself");
@@ -231,7 +249,7 @@ describe("sync", () => {
     const copy = await w.a.cli(["sync", copyDir]);
     expect(copy.code).toBe(1);
     expect(copy.stderr).toContain("copies of one store");
-    await w.b.json(["save", "--goal", "y"]);
+    await save(w.b, "y");
     await sql(w.b.db, "UPDATE meta SET value = '99' WHERE key = 'schema_version'");
     const newer = await w.a.cli(["sync", w.b.db]);
     expect(newer.code).toBe(1);
@@ -282,10 +300,10 @@ describe.skipIf(!SQLD)("sync through a libSQL server (sqld on loopback)", () => 
     }
     expect(url).not.toBe("");
     try {
-      for (let i = 0; i < 2; i++) await w.a.json(["fail", "Tailwind", "--reason", "style conflict"]);
-      await w.a.json(["save", "--goal", "A through the server"]);
-      await w.b.json(["fail", "Tailwind", "--reason", "style conflict"]);
-      await w.b.json(["save", "--goal", "B through the server"]);
+      for (let i = 0; i < 2; i++) await fail(w.a, "Tailwind", { reason: "style conflict" });
+      await save(w.a, "A through the server");
+      await fail(w.b, "Tailwind", { reason: "style conflict" });
+      await save(w.b, "B through the server");
       const token = { MINDSAVE_SYNC_TOKEN: "unused-by-a-local-sqld" };
       expect((await w.a.cli(["sync", url], { env: token })).code).toBe(0);
       expect((await w.b.cli(["sync", url], { env: token })).code).toBe(0);
@@ -330,10 +348,10 @@ describe("a plan edited on two laptops between two syncs", () => {
 describe("a failure forgotten on one laptop", () => {
   test("and recorded again on the other before they sync counts only what came after the forgetting, on both", async () => {
     const w = twoLaptops("mindsave-forget-sync-");
-    for (let i = 0; i < 3; i++) await w.a.json(["fail", "moment.js", "--reason", "too big"]);
+    for (let i = 0; i < 3; i++) await fail(w.a, "moment.js", { reason: "too big" });
     expect((await w.b.cli(["sync", w.a.home])).code).toBe(0);
     await w.a.json(["failures", "forget", "moment.js"]);
-    await w.b.json(["fail", "moment.js", "--reason", "deprecated"]);
+    await fail(w.b, "moment.js", { reason: "deprecated" });
     expect((await w.b.cli(["sync", w.a.home])).code).toBe(0);
     for (const side of [w.a, w.b]) {
       const graph = (await side.json(["failures"])).failure_graph.project;
