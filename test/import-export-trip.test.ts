@@ -208,3 +208,42 @@ describe("an imported record is the record that was exported, or a new one", () 
     expect(mine.goal).toBe("rotate tokens (edited)");
   });
 });
+
+describe("an older export never undoes what changed here since", () => {
+  test("failure edits made after the export stand; forgotten and seen again, it keeps its new state", async () => {
+    const { base, pc, repo, home, out } = setup();
+    const cli = (args: string[]) => okJson([...args, "--home", home], { cwd: repo, env: pc.env });
+    const redis = async () => (await cli(["failures"])).failure_graph.project.redis;
+    await cli(["save", "--goal", "cache", "--state", "s", "--next", "n"]);
+    await cli(["fail", "redis", "--reason", "old reason", "--alt", "memcached"]);
+    await cli(["export", "--out", out]);
+    await cli(["fail", "redis", "--reason", "new reason", "--by", "system"]);
+    await cli(["import", out]);
+    expect(await redis()).toMatchObject({ reason: "new reason", rejected_by: "system", repeat_count: 2 });
+    await cli(["failures", "forget", "redis"]);
+    await cli(["fail", "redis", "--reason", "seen again"]);
+    await cli(["import", out]);
+    expect(await redis()).toMatchObject({ reason: "seen again", repeat_count: 1, alternatives: [] });
+  });
+
+  test("after a link: an export of the linked project brings back no snapshot deleted and no failure forgotten since", async () => {
+    const { base, pc, repo: app, home, out } = setup();
+    const lib = gitRepo(join(base, "lib"), { "lib.ts": "export const lib = 1;\n" });
+    const at = (cwd: string) => (args: string[]) => okJson([...args, "--home", home], { cwd, env: pc.env });
+    const [inApp, inLib] = [at(app), at(lib)];
+    const one = (await inLib(["save", "--goal", "one", "--state", "s", "--next", "n"])).saved;
+    await inLib(["save", "--goal", "two", "--state", "s", "--next", "n"]);
+    await inLib(["fail", "Y", "--reason", "y", "--alt", "yalt"]);
+    await inLib(["export", "--out", out]);
+    await inApp(["save", "--goal", "app", "--state", "s", "--next", "n"]);
+    await inApp(["projects", "link", "lib"]);
+    await inApp(["failures", "forget", "Y"]);
+    await inApp(["snapshots", "delete", one]);
+    const r = await inLib(["import", out]);
+    expect(r.snapshots.imported).toEqual([]);
+    expect(r.snapshots.deleted).toEqual([one]);
+    expect(r.warnings.join("\n")).toContain(`failure "Y" was forgotten in this store after it was exported; not brought back.`);
+    expect((await inApp(["snapshots", "list"])).snapshots.map((s: any) => s.goal).sort()).toEqual(["app", "two"]);
+    expect((await inApp(["failures"])).failure_graph.project).toEqual({});
+  });
+});

@@ -8,6 +8,7 @@ import { derivedConfidence, failureId, normaliseItem, observeFailure, type Failu
 import { localHomeDir } from "../home/home.ts";
 import { samePath } from "../projects/paths.ts";
 import { findRoot } from "../projects/workspace.ts";
+import { linkTarget } from "../projects/aliases.ts";
 import { saveSnapshot } from "../snapshots/save.ts";
 import { fromStored, readSignal, recompute, updateSignal, type SignalState } from "../agents/signal.ts";
 import { appendToolCalls } from "../agents/toollog.ts";
@@ -146,10 +147,17 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
     report.root = ctx.root;
     const now = session.now();
 
+    // The project it was exported from is this one, or was linked into it since (an alias): its
+    // snapshots kept their ids, and its failures are this project's now.
+    const links = new Map((await w.mergedProjects()).map((p) => [p.id, p.merged_into!]));
+    const isHere = (id: string) => id === projectId || linkTarget(id, links) === projectId;
+    const fromHere = !!exported && isHere(exported.id);
+    const ownClock = (n: ParsedNode) => !!n.clock && (n.scope === "global" || fromHere);
+
     // A failure forgotten here since it was exported stays forgotten (a later edit, never undone).
     for (let i = nodes.length - 1; i >= 0; i--) {
       const n = nodes[i];
-      if (!n.clock || (n.scope !== "global" && exported?.id !== projectId)) continue;
+      if (!ownClock(n)) continue;
       const here = await w.recordClock("failures", failureId(n.scope, n.scope === "global" ? null : projectId, n.item));
       if (!here?.deleted || compareHlc(here.hlc, n.clock) < 0) continue;
       warnings.push(`${n.file}: failure ${JSON.stringify(n.item)} was forgotten in this store after it was exported; not brought back.`);
@@ -171,7 +179,7 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
     const unknownHere = new Map<ParsedNode, string>();
     for (const n of fresh) {
       const id = failureId(n.scope, n.scope === "global" ? null : projectId, n.item);
-      if (n.clock && (n.scope === "global" || exported?.id === projectId) && !(await w.recordClock("failures", id))) unknownHere.set(n, id);
+      if (ownClock(n) && !(await w.recordClock("failures", id))) unknownHere.set(n, id);
     }
     const done = new Set<string>();
     for (const n of [...fresh].sort((a, b) => a.first_seen.getTime() - b.first_seen.getTime())) {
@@ -209,15 +217,15 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
       }
       // A record of MindSave's own export keeps its id and clock when it goes back into the project
       // it came from: the store that exported it and this one then hold one record, not two.
-      let record = p.record && exported?.id === projectId ? p.record : undefined;
+      let record = p.record && fromHere ? p.record : undefined;
       if (record) {
         const trace = await w.snapshotTrace(record.id);
-        if (trace && !trace.deleted && trace.project_id === projectId && sameInstant(trace.created_at, p.createdAt)) {
+        if (trace && !trace.deleted && isHere(trace.project_id) && sameInstant(trace.created_at, p.createdAt)) {
           report.snapshots.skipped.push(trace.name);
           return;
         }
         // Deleted here since it was exported: a later edit, which an import never undoes.
-        if (trace?.deleted && trace.project_id === projectId) {
+        if (trace?.deleted && isHere(trace.project_id)) {
           warnings.push(`${p.file}: this snapshot (${trace.name}) was deleted in this store; not brought back.`);
           report.snapshots.deleted.push(trace.name);
           return;
@@ -278,6 +286,11 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
         }
         const key = failureKey(n.scope, n.item);
         const was = before.get(key);
+        // Changed here since it was exported (an edit, or forgotten and seen again): the store's stands.
+        if (ownClock(n) && was && compareHlc(was.hlc, n.clock!) >= 0) {
+          report.failures.skipped++;
+          continue;
+        }
         // The node file says when it was last seen; the store's own, newer knowledge is kept.
         const at = Math.max(n.last_seen.getTime(), was ? Date.parse(was.last_seen) : 0, floor.get(key) ?? 0);
         floor.set(key, at);
