@@ -211,7 +211,7 @@ describe("an imported record is the record that was exported, or a new one", () 
 
 describe("an older export never undoes what changed here since", () => {
   test("failure edits made after the export stand; forgotten and seen again, it keeps its new state", async () => {
-    const { base, pc, repo, home, out } = setup();
+    const { pc, repo, home, out } = setup();
     const cli = (args: string[]) => okJson([...args, "--home", home], { cwd: repo, env: pc.env });
     const redis = async () => (await cli(["failures"])).failure_graph.project.redis;
     await cli(["save", "--goal", "cache", "--state", "s", "--next", "n"]);

@@ -329,7 +329,12 @@ describe("a plan edited on two laptops between two syncs", () => {
     await w.a.json(["plan", "done", "1"]);
     await w.b.json(["plan", "done", "2"]);
     await w.b.json(["snapshots", "complete", "1"]);
-    expect((await w.b.cli(["sync", w.a.home])).code).toBe(0);
+    const merged = await w.b.cli(["sync", w.a.home]);
+    expect(merged.code).toBe(0);
+    // Said, not silent: which snapshot's plan was merged from both sides.
+    const name = (await w.b.json(["snapshots", "list"])).snapshots[0].name;
+    expect(merged.stdout).toContain(`plans edited on both sides since the last sync, merged with each step at its furthest status`);
+    expect(merged.stdout).toContain(`: ${name}`);
     for (const side of [w.a, w.b]) {
       const { plan } = await side.json(["plan"]);
       expect(plan.map((p: any) => [p.content, p.status])).toEqual([["migrate", "completed"], ["write docs", "completed"], ["release", "pending"]]);

@@ -45,6 +45,8 @@ export interface SyncResult {
   pushed: Counts;
   /** Change-log entries read on each side: what "only what changed" costs. */
   read: { from_peer: number; from_here: number };
+  /** Snapshots whose plan both sides edited since they last synced, merged step by step. */
+  plans_merged: string[];
 }
 
 export interface Progress {
@@ -115,7 +117,7 @@ function fromOutside(tbl: string, row: SyncRow): SyncRow {
  * Copies `from`'s changes since `to` last pulled them into `to`, in one transaction on `to`.
  * Rows that `to` itself sent are skipped (they are tagged with its id in `from`'s log).
  */
-async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: Progress; phase: "pull" | "push"; location: string; now: number; hostId: string }): Promise<{ counts: Counts; read: number }> {
+async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: Progress; phase: "pull" | "push"; location: string; now: number; hostId: string }): Promise<{ counts: Counts; read: number; plansMerged: string[] }> {
   const src = from.syncReader();
   const dst = to.syncReader();
   const fromId = await storeId(src);
@@ -124,7 +126,7 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
   const since = known?.pulled_seq ?? 0;
   // Edits both stores made after they last synced are concurrent: a plan edited on both is merged.
   const lastSync = known?.last_sync ? Date.parse(known.last_sync) : null;
-  const plans: { id: string; plan: PlanItem[] }[] = [];
+  const plans: { id: string; name: string; plan: PlanItem[] }[] = [];
   const changes: { seq: number; tbl: string; key: string }[] = [];
   for (let after = since; ;) {
     const page = await src.changesSince(after, toId, BATCH);
@@ -177,12 +179,12 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
   }, { rollback: opts.dryRun });
   const f = counts.failures;
   f.updated = Math.max(f.updated, touchedFailures.size - f.added - f.deleted);
-  return { counts, read: changes.length };
+  return { counts, read: changes.length, plansMerged: plans.map((p) => p.name) };
 }
 
 /** Plans of snapshots both sides edited since `lastSync` whose merge differs from the version kept. */
-function concurrentPlans(incoming: SyncRow[], mine: Map<string, SyncRow>, lastSync: number): { id: string; plan: PlanItem[] }[] {
-  const out: { id: string; plan: PlanItem[] }[] = [];
+function concurrentPlans(incoming: SyncRow[], mine: Map<string, SyncRow>, lastSync: number): { id: string; name: string; plan: PlanItem[] }[] {
+  const out: { id: string; name: string; plan: PlanItem[] }[] = [];
   const planOf = (r: SyncRow): PlanItem[] | null => {
     try {
       const p = JSON.parse(String(r.plan ?? "null")) as unknown;
@@ -198,7 +200,7 @@ function concurrentPlans(incoming: SyncRow[], mine: Map<string, SyncRow>, lastSy
     const theirsWon = compareHlc(String(r.hlc), String(m.hlc)) > 0;
     const [kept, other] = theirsWon ? [planOf(r), planOf(m)] : [planOf(m), planOf(r)];
     const merged = kept && other ? mergeConcurrentPlans(kept, other) : null;
-    if (merged && JSON.stringify(merged) !== JSON.stringify(kept)) out.push({ id: String(r.id), plan: merged });
+    if (merged && JSON.stringify(merged) !== JSON.stringify(kept)) out.push({ id: String(r.id), name: String(r.name), plan: merged });
   }
   return out;
 }
@@ -230,6 +232,7 @@ export async function syncWith(session: Session, peer: PeerRef, opts: { dryRun?:
   return {
     peer: peer.location, peer_store_id: await storeId(peer.store.syncReader()), dry_run: dryRun,
     pulled: pulled.counts, pushed: pushed.counts, read: { from_peer: pulled.read, from_here: pushed.read },
+    plans_merged: [...new Set([...pulled.plansMerged, ...pushed.plansMerged])],
   };
 }
 
