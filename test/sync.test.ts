@@ -364,3 +364,23 @@ describe("a failure forgotten on one laptop", () => {
     }
   });
 });
+
+describe("a plan's progress made on a laptop that had not seen the newer snapshot", () => {
+  test("flows on to the newest snapshot's copy of the same steps after the sync, and the sync says so", async () => {
+    const w = twoLaptops("mindsave-plan-forward-");
+    await w.a.json(["save", "--goal", "g", "--state", "s", "--next", "n"]);
+    await w.a.json(["plan", "set", "--item", "a", "--item", "b"]);
+    expect((await w.b.cli(["sync", w.a.home])).code).toBe(0);
+    await w.b.json(["plan", "done", "1"]);
+    await w.b.json(["plan", "done", "2"]);
+    // Meanwhile A saves a newer snapshot of the same goal: it carries the plan as A knows it (0/2).
+    await w.a.json(["save", "--goal", "g", "--state", "more", "--next", "n2"]);
+    const r = await w.a.cli(["sync", w.b.home]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("plans edited on both sides since the last sync");
+    for (const side of [w.a, w.b]) {
+      expect((await side.json(["plan"])).plan.map((p: any) => p.status)).toEqual(["completed", "completed"]);
+      expect((await side.cli(["load", "--latest"])).stdout).toContain("plan 2/2");
+    }
+  });
+});

@@ -96,6 +96,14 @@ export class SyncSide {
     return cols;
   }
 
+  /** The newest live snapshot of a project here: its id, name, time and plan (what a plan's progress flows on to). */
+  async newestSnapshot(projectId: string): Promise<SyncRow | null> {
+    const rows = (await this.db.execute({
+      sql: "SELECT id, name, created_at, plan FROM snapshots WHERE project_id = ? AND deleted = 0 ORDER BY created_at DESC, id DESC LIMIT 1", args: [projectId],
+    })).rows;
+    return rows.length ? plain(rows[0], ["id", "name", "created_at", "plan"]) : null;
+  }
+
   /** The plan, clock and tombstone of these snapshots here, by id (what a sync merges plans with). */
   async snapshotPlans(ids: string[]): Promise<Map<string, SyncRow>> {
     const out = new Map<string, SyncRow>();

@@ -127,6 +127,8 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
   // Edits both stores made after they last synced are concurrent: a plan edited on both is merged.
   const lastSync = known?.last_sync ? Date.parse(known.last_sync) : null;
   const plans: { id: string; name: string; plan: PlanItem[] }[] = [];
+  /** Incoming snapshots with a plan that changed this store: their progress flows on to a newer snapshot's copy. */
+  const planned: SyncRow[] = [];
   const changes: { seq: number; tbl: string; key: string }[] = [];
   for (let after = since; ;) {
     const page = await src.changesSince(after, toId, BATCH);
@@ -157,7 +159,8 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
         // A failure counts as changed when one of its rows changed this store (not when it merely came along).
         const touched = part || tbl === "failures" ? (r: SyncRow) => touchedFailures.add(String(part ? r.failure_id : r.id)) : undefined;
         const mine = tbl === "snapshots" && lastSync !== null ? await w.snapshotPlans(rows.map((r) => String(r.id))) : null;
-        const hlc = await w.merge(tbl, rows, part ? failureParts : counts[CATEGORY_OF[tbl]], opts.now, touched);
+        const withPlan = tbl === "snapshots" ? (r: SyncRow) => void (r.plan && !Number(r.deleted) && planned.push(r)) : touched;
+        const hlc = await w.merge(tbl, rows, part ? failureParts : counts[CATEGORY_OF[tbl]], opts.now, withPlan);
         if (mine) plans.push(...concurrentPlans(rows, mine, lastSync!));
         if (compareHlc(hlc, newest) > 0) newest = hlc;
         done += rows.length;
@@ -166,6 +169,22 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
       }
     }
     await stallIfAsked(`in-${opts.phase}`);
+    // A plan's progress made on an older snapshot (on a laptop that had not seen the newer one, which
+    // carried the plan as it was) flows on to the newest snapshot's copy of the same steps.
+    // Only edits neither side could know of: the plan's edit and the newer snapshot both after the last sync.
+    for (const r of lastSync === null ? [] : planned) {
+      if (parseHlc(String(r.hlc)).wall <= lastSync!) continue;
+      const head = await w.newestSnapshot(String(r.project_id));
+      if (!head || head.id === r.id || String(head.created_at) < String(r.created_at) || Date.parse(String(head.created_at)) <= lastSync!) continue;
+      const pending = (id: string) => plans.find((p) => p.id === id)?.plan;
+      const kept = pending(String(head.id)) ?? planOf(head);
+      const other = pending(String(r.id)) ?? planOf(r);
+      const merged = kept && other ? mergeConcurrentPlans(kept, other) : null;
+      if (!merged || JSON.stringify(merged) === JSON.stringify(kept)) continue;
+      const at = plans.findIndex((p) => p.id === head.id);
+      if (at >= 0) plans[at].plan = merged;
+      else plans.push({ id: String(head.id), name: String(head.name), plan: merged });
+    }
     await w.setMeta("sync_origin", null);
     await w.observeClock(newest, opts.now);
     // Rows of a linked project (saved where the link was not known yet) move to the project it was
@@ -182,17 +201,19 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
   return { counts, read: changes.length, plansMerged: plans.map((p) => p.name) };
 }
 
+/** A snapshot row's plan, or null. */
+function planOf(r: SyncRow): PlanItem[] | null {
+  try {
+    const p = JSON.parse(String(r.plan ?? "null")) as unknown;
+    return Array.isArray(p) ? (p as PlanItem[]) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Plans of snapshots both sides edited since `lastSync` whose merge differs from the version kept. */
 function concurrentPlans(incoming: SyncRow[], mine: Map<string, SyncRow>, lastSync: number): { id: string; name: string; plan: PlanItem[] }[] {
   const out: { id: string; name: string; plan: PlanItem[] }[] = [];
-  const planOf = (r: SyncRow): PlanItem[] | null => {
-    try {
-      const p = JSON.parse(String(r.plan ?? "null")) as unknown;
-      return Array.isArray(p) ? (p as PlanItem[]) : null;
-    } catch {
-      return null;
-    }
-  };
   for (const r of incoming) {
     const m = mine.get(String(r.id));
     if (!m || Number(r.deleted) || Number(m.deleted) || r.plan === m.plan) continue;
