@@ -44,8 +44,8 @@ export function addMemoryCommands(program: Command): void {
     .command("fact")
     .description("Record a fact about the world that expires (fresh facts are restored, expired ones never)")
     .argument("<text...>", "the fact, e.g. \"staging DB is read-only until Friday\"")
-    .option("--ttl <span>", "how long it holds: 30m, 12h, 3d, 2w or never (default 7d)")
-    .option("--confidence <level>", "low, medium (default) or high")
+    .option("--ttl <span>", "how long it holds: 30m, 12h, 3d, 2w or never (default 7d; stated again, the fact keeps its own)")
+    .option("--confidence <level>", "low, medium (default) or high (stated again, the fact keeps its own)")
     .option("--scope <scope>", "project (default) or global")
     .action(lazy(() => import("./commands/facts.ts").then((m) => ({ run: m.add }))));
   const facts = program

@@ -19,7 +19,7 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
     .option("--home <dir>", "the MindSave home (directory holding mindsave.db); default: MINDSAVE_HOME, the drive beside the binary, or ~/.mindsave")
     .option("--workspace <dir>", "the workspace root to use instead of resolving it from the current directory")
     // Not --project: `hooks install --project` (the issue's flag) means the project's settings file.
-    .option("--in <project>", "act on this project (id or name) instead of the current directory's")
+    .option("--in <project>", "act on this project (id, name, or its folder's name on this host) instead of the current directory's")
     .option("--json", "print JSON for machines instead of text")
     .showHelpAfterError(opts.json ? false : "(run with --help for usage)")
     .configureHelp({ sortSubcommands: false, showGlobalOptions: true })

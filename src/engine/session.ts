@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { resolveHome, prepareHome, journalModeFor, type Home } from "./home/home.ts";
 import { currentHost, type HostIdentity } from "./home/host.ts";
 import { resolveWorkspace, gitCommonDir, type Workspace } from "./projects/workspace.ts";
-import { samePath } from "./projects/paths.ts";
+import { pathKey, samePath } from "./projects/paths.ts";
 import { linkTarget } from "./projects/aliases.ts";
 import { derivedId, newId } from "./ids.ts";
 import { freeProjectName } from "./projects/names.ts";
@@ -180,19 +180,28 @@ export class Session {
   }
 
   /**
-   * The project `key` names: by id or name, else by id or name prefix; live projects first, then
-   * projects linked into another (each stands for the project its links lead to).
+   * The project `key` names: by id or name, else by the name of its folder on this host (a
+   * project keeps the name it was first given, maybe on another laptop), else by id or name
+   * prefix; live projects first, then projects linked into another (each stands for the project
+   * its links lead to).
    */
   async namedProject(q: Queries, key: string): Promise<ProjectContext> {
     const [all, linked] = await Promise.all([q.listProjects(), q.mergedProjects()]);
     const exact = (p: ProjectRecord) => p.id === key || p.name === key;
     const prefix = (p: ProjectRecord) => p.id.startsWith(key) || p.name.toLowerCase().startsWith(key.toLowerCase());
-    let matches: ProjectRecord[] = [];
-    for (const test of [exact, prefix]) {
-      matches = all.filter(test);
-      if (!matches.length) matches = await this.followAll(q, linked.filter(test));
-      if (matches.length) break;
+    const matching = async (test: (p: ProjectRecord) => boolean) => {
+      const live = all.filter(test);
+      return live.length ? live : this.followAll(q, linked.filter(test));
+    };
+    let matches = await matching(exact);
+    if (!matches.length) {
+      const folders = await this.projectsByFolder(q, key);
+      if (folders.length > 1) {
+        throw new UserError(`${JSON.stringify(key)} is the folder of ${folders.length} projects on this host (${folders.map((f) => `${f.project.name} ${f.project.id} at ${f.path}`).join(", ")}); use the id.`);
+      }
+      matches = folders.map((f) => f.project);
     }
+    if (!matches.length) matches = await matching(prefix);
     if (matches.length === 0) throw new UserError(`No project matches ${JSON.stringify(key)}; see \`mindsave projects\`.`);
     if (matches.length > 1) {
       throw new UserError(`${JSON.stringify(key)} matches ${matches.length} projects (${matches.map((p) => `${p.name} ${p.id}`).join(", ")}); use the id.`);
@@ -201,9 +210,35 @@ export class Session {
     return { project, root: await this.rootOnThisHost(q, project.id), workspace: null };
   }
 
+  /** The live projects with a root on this host whose folder is called `name` (as the file system compares names). */
+  private async projectsByFolder(q: Queries, name: string): Promise<{ project: ProjectRecord; path: string }[]> {
+    const out: { project: ProjectRecord; path: string }[] = [];
+    for (const r of await q.rootsOnHost(this.host.id)) {
+      if (pathKey(r.path).split("/").pop() !== pathKey(name)) continue;
+      const project = await this.follow(q, await q.getProject(r.project_id));
+      if (project && !out.some((o) => o.project.id === project.id)) out.push({ project, path: r.path });
+    }
+    return out;
+  }
+
+  /**
+   * The project's root on this host: the current directory's, when it is one of them (a project
+   * linked from another checkout has several); else the one used last that still exists.
+   */
   async rootOnThisHost(q: Queries, projectId: string): Promise<string | null> {
     const roots = (await q.rootsOfProject(projectId)).filter((r) => r.host_id === this.host.id);
-    return roots.find((r) => existsSync(r.path))?.path ?? roots[0]?.path ?? null;
+    const ws = roots.length > 1 ? this.workspaceOrNull() : null;
+    const here = ws ? roots.find((r) => samePath(r.path, ws.root)) : undefined;
+    return here?.path ?? roots.find((r) => existsSync(r.path))?.path ?? roots[0]?.path ?? null;
+  }
+
+  /** The current workspace, or null where there is none or it cannot be one (a command given --in still runs). */
+  private workspaceOrNull(): Workspace | null {
+    try {
+      return this.workspace(false);
+    } catch {
+      return null;
+    }
   }
 
   /** The live project `project` stands for: itself, or where its links lead (see aliases.ts). */
@@ -303,11 +338,13 @@ export class Session {
   async recordRoot(w: StoreWriter, projectId: string, path: string): Promise<void> {
     const today = this.now().toISOString();
     // The same folder spelled differently (case on Windows/macOS, a trailing slash) is one root.
-    const known = (await w.rootsOnHost(this.host.id)).find((r) => r.project_id === projectId && samePath(r.path, path));
+    const mine = (await w.rootsOnHost(this.host.id)).filter((r) => r.project_id === projectId);
+    const known = mine.find((r) => samePath(r.path, path));
     const id = known?.id ?? derivedId("r", projectId, this.host.id, path);
     path = known?.path ?? path;
-    // Touch last_used at most once a day, so reads stay reads and sync stays quiet.
-    if (!known || known.last_used.slice(0, 10) !== today.slice(0, 10)) {
+    // Touch last_used at most once a day, so reads stay reads and sync stays quiet; and whenever
+    // another root of the project here was used later (newest first), so the one used last leads.
+    if (!known || known.last_used.slice(0, 10) !== today.slice(0, 10) || mine[0] !== known) {
       await w.upsertRoot({ id, project_id: projectId, host_id: this.host.id, path, last_used: today });
     }
   }

@@ -44,7 +44,7 @@ export function registerMemoryTools(server: McpServer, withSession: WithSession,
 
   tool("fact", {
     title: "Record a fact that expires",
-    description: "Record a belief about the world with a time to live, e.g. 'staging DB is read-only until Friday' (ttl 3d). Fresh facts are restored with the state; expired ones never are. Stating the same fact again renews it.",
+    description: "Record a belief about the world with a time to live, e.g. 'staging DB is read-only until Friday' (ttl 3d). Fresh facts are restored with the state; expired ones never are. Stating the same fact again renews it, keeping its confidence and time to live unless new ones are given.",
     inputSchema: {
       text: z.string().describe("The fact, one line, e.g. 'staging DB is read-only until Friday'."),
       ttl: z.string().optional().describe("How long it holds: 30m, 12h, 3d, 2w or never (default 7d)."),

@@ -1,6 +1,7 @@
 // Facts: beliefs about the world ("staging DB is read-only until Friday") with a confidence and a
 // time to live. Fresh facts are restored; expired ones never are: `mindsave facts --stale` lists
-// them to renew (confirm) or drop. Stating the same fact again renews it.
+// them to renew (confirm) or drop. Stating the same fact again renews it, keeping its confidence
+// and time to live unless new ones are given.
 import { UserError } from "../../errors.ts";
 import { derivedId } from "../ids.ts";
 import { redact } from "../snapshots/redact.ts";
@@ -74,8 +75,9 @@ export async function addFact(session: Session, text: string, o: FactOptions = {
   if (!clean) throw new UserError("A fact needs its text, e.g. `mindsave fact \"staging DB is read-only until Friday\" --ttl 3d`.");
   if (/[\r\n]/.test(clean)) throw new UserError("A fact is one line; state two facts instead.");
   if (clean.length > FIELD_MAX) throw new UserError(`A fact is at most ${FIELD_MAX} characters; this one is ${clean.length}.`);
-  const ttl = parseTtl(o.ttl);
-  const confidence = parseConfidence(o.confidence);
+  // Checked before the write; left out, a fact stated again keeps its own (span and confidence).
+  const ttl = o.ttl === undefined ? undefined : parseTtl(o.ttl);
+  const confidence = o.confidence === undefined ? undefined : parseConfidence(o.confidence);
   const scope = o.scope ?? "project";
   const now = session.now();
   return session.write(async (w) => {
@@ -83,9 +85,11 @@ export async function addFact(session: Session, text: string, o: FactOptions = {
     const projectId = ctx?.project.id ?? null;
     const id = factId(scope, projectId, clean);
     const before = (await w.listFacts(projectId)).find((f) => f.id === id);
+    const span = ttl !== undefined ? ttl : before ? lifespan(before) : parseTtl(DEFAULT_FACT_TTL);
     const fact = {
-      id, project_id: projectId, scope, text: clean, confidence, created_at: before?.created_at ?? now.toISOString(),
-      confirmed_at: now.toISOString(), expires_at: ttl === null ? null : new Date(now.getTime() + ttl).toISOString(),
+      id, project_id: projectId, scope, text: clean, confidence: confidence ?? before?.confidence ?? parseConfidence(undefined),
+      created_at: before?.created_at ?? now.toISOString(),
+      confirmed_at: now.toISOString(), expires_at: span === null ? null : new Date(now.getTime() + span).toISOString(),
     };
     await w.putFact(fact);
     return { fact: (await w.listFacts(projectId)).find((f) => f.id === id)!, renewed: !!before };
@@ -97,12 +101,19 @@ async function factByKey(session: Session, key: string): Promise<FactRecord> {
   return chooseItem(await factsHere(session), key, { what: "fact", list: "mindsave facts", text: (f) => f.text, empty: "There are no facts here yet; state one with `mindsave fact \"…\" --ttl 3d`." });
 }
 
+/** How long a fact held when it was last confirmed (ms), or null: it never expires. */
+function lifespan(f: Pick<FactRecord, "confirmed_at" | "expires_at">): number | null {
+  if (!f.expires_at) return null;
+  const span = Date.parse(f.expires_at) - Date.parse(f.confirmed_at);
+  // A record that never held (synced or imported oddly) gets the default span, not an instant expiry.
+  return span > 0 ? span : parseTtl(DEFAULT_FACT_TTL);
+}
+
 /** Confirms a fact again: stated now, with its old time to live (or the one given). */
 export async function renewFact(session: Session, n: string, ttl?: string): Promise<FactRecord> {
   const f = await factByKey(session, n);
   const now = session.now();
-  const before = f.expires_at ? Date.parse(f.expires_at) - Date.parse(f.confirmed_at) : null;
-  const span = ttl !== undefined ? parseTtl(ttl) : before;
+  const span = ttl !== undefined ? parseTtl(ttl) : lifespan(f);
   const renewed = { ...f, confirmed_at: now.toISOString(), expires_at: span === null ? null : new Date(now.getTime() + span).toISOString() };
   await session.write((w) => w.putFact(renewed));
   return renewed;

@@ -33,8 +33,9 @@ export async function listProjects(session: Session): Promise<ProjectView[]> {
     const roots = await q.rootsOfProject(p.id);
     const mine = roots.filter((r) => r.host_id === session.host.id);
     const here = mine.find((r) => existsSync(r.path)) ?? mine[0] ?? null;
-    // A project synced from another laptop is "here" as soon as we stand in its checkout.
-    const root = here?.path ?? (current?.project.id === p.id ? current.root : null);
+    // The current directory's project is shown at the folder we stand in (a linked project has
+    // several here); one synced from another laptop is "here" as soon as we stand in its checkout.
+    const root = (current?.project.id === p.id ? current.root : null) ?? here?.path ?? null;
     out.push({
       id: p.id, name: p.name, identity: p.identity,
       root, root_exists: root ? existsSync(root) : false,
