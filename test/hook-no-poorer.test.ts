@@ -159,3 +159,24 @@ describe("a session that did new work still saves it as latest", () => {
     expect(block).not.toContain(GOAL);
   });
 });
+
+describe("the end of a session right after its own snapshot", () => {
+  test("with no tool call since the Stop's snapshot, session-end writes none (the one with the reply stays); with a new call it saves", async () => {
+    for (const more of [false, true]) {
+      const t = await migration();
+      const tr = new Transcript(t.base, t.repo, "s2", { startedAt: Date.now() });
+      tr.prompt("continue");
+      const file = join(t.repo, "migrations", "002_orders_backfill.sql");
+      tr.tool("Write", { file_path: file, content: "UPDATE orders SET v2 = 1;" }, 40_000, { patch: { file, lines: ["+UPDATE orders SET v2 = 1;"] } });
+      tr.reply("Wrote the backfill migration.");
+      await fire(t, tr, "stop", "Wrote the backfill migration.");
+      expect(await snapshots(t)).toHaveLength(2);
+      const other = join(t.repo, "migrations", "003_orders_index.sql");
+      if (more) tr.tool("Write", { file_path: other, content: "CREATE INDEX i ON orders(id);" }, 45_000, { patch: { file: other, lines: ["+CREATE INDEX i ON orders(id);"] } });
+      await fire(t, tr, "session-end");
+      const all = await snapshots(t);
+      expect({ more, n: all.length }).toEqual({ more, n: more ? 3 : 2 });
+      if (!more) expect(all[1].state).toBe("Last reply: Wrote the backfill migration. (after 1 tool call)");
+    }
+  });
+});

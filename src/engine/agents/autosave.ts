@@ -225,7 +225,8 @@ export async function sessionNote(session: Session, sessionId: string | null): P
  * said not to save, or the same Layer 1 as the newest snapshot with no new Layer 2 candidates.
  * `overflow`: Layer 1 only, pointing at the full snapshot it extends.
  */
-export async function writeAuto(session: Session, facts: TranscriptFacts, hook: HookFacts, reason: string, opts: { overflow?: boolean; force?: boolean }): Promise<SaveResult | null> {
+/** `nothingNew`: no tool call of the transcript was new to the tool log (a session's end after its turns). */
+export async function writeAuto(session: Session, facts: TranscriptFacts, hook: HookFacts, reason: string, opts: { overflow?: boolean; force?: boolean; nothingNew?: boolean }): Promise<SaveResult | null> {
   // A snapshot that knows less than the newest one must never become "latest": skip it.
   if (!hasWork(facts)) return null;
   const ctx = await session.project({ create: false });
@@ -236,6 +237,9 @@ export async function writeAuto(session: Session, facts: TranscriptFacts, hook: 
   const sessionId = hook.sessionId ?? facts.session_id;
   const note = noteOf(signal, sessionId);
   if (note?.no_save) return null;
+  // The session's end after its own snapshot, with no tool call the log did not have yet: it has
+  // nothing new to say (and no reply: the end of a session carries none), so the snapshot with the reply stays.
+  if (opts.nothingNew && sessionId && newest?.auto_trigger?.session_id === sessionId) return null;
   const input = autoSnapshotInput(facts, { ...hook, sessionId, newest, full, root, reason, toolCalls: signal.tool_calls_since_save, note });
   const overflowInput = () => ({ ...input, auto_trigger: { ...input.auto_trigger, ...(full ? { extends: full.id } : {}) } });
   if (!opts.force && !(hasCandidates(note) && !opts.overflow) && sameLayer1(input, newest, root)) return null;

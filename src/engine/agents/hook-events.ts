@@ -186,13 +186,14 @@ export async function onCheckpoint(session: Session, p: HookPayload, event: "pre
   } else note = await sessionNote(session, hook.sessionId);
   if (note?.no_save || !canRead(src, p)) return {};
   const facts = await factsFor(session, src, p);
+  let logged = 0;
   if (facts.tool_uses.length) {
-    await session.write(async (w) => {
+    logged = await session.write(async (w) => {
       const ctx = await session.project({ create: true, w });
-      await logToolCalls(w, ctx.project.id, facts, hook.sessionId, now);
+      return logToolCalls(w, ctx.project.id, facts, hook.sessionId, now);
     });
   }
   const reason = event === "pre-compact" ? `pre-compact${p.trigger ? `:${p.trigger}` : ""}` : event === "stop" ? "turn-end" : "session-end";
-  const saved = await writeAuto(session, facts, hook, reason, {});
+  const saved = await writeAuto(session, facts, hook, reason, { nothingNew: event === "session-end" && logged === 0 });
   return saved ? { saved: saved.snapshot.name } : {};
 }
