@@ -161,8 +161,25 @@ describe("snapshots clean --dry-run", () => {
     await save(t, "done three", "--status", "completed");
     await save(t, "done four", "--status", "completed");
     const out = (await t.okCli(["snapshots", "clean", "--keep", "2", "--dry-run"])).stdout;
-    // 2 in progress + 1 completed with a blocker: 3 that cleanup never removes.
-    expect(out).toContain("3 snapshot(s) would remain: 3 of them are in progress, blocked or have a blocker, which cleanup never removes.");
+    // 2 in progress + 1 completed with a blocker: 3 that cleanup never removes; and the newest, which load restores.
+    expect(out).toMatch(/^Would remove 1 snapshot\(s\): done_three_\d{4}-\d\d-\d\d\.$/m);
+    expect(out).toContain("4 snapshot(s) would remain: 3 of them are in progress, blocked or have a blocker, which cleanup never removes, and it never removes the newest snapshot (and the newest full one), which load restores.");
+  });
+
+  test("never removes the snapshot load restores: the newest, and the newest full one an overflow snapshot takes its Layer 2 from", async () => {
+    const t = fixture("mindsave-walk2-newest-");
+    await save(t, "under way one");
+    await save(t, "under way two");
+    await save(t, "done full", "--status", "completed", "--constraint", "no new deps");
+    expect((await t.cli(["save", "--overflow", "--goal", "done overflow", "--state", "s", "--next", "n", "--status", "completed"])).code).toBe(0);
+    // The block without its ages, which move with the clock.
+    const block = async () => (await t.okCli(["load", "--latest"])).stdout.replace(/\([^)]*ago\)/g, "");
+    const before = await block();
+    expect(before).toContain("no new deps");
+    await t.okCli(["snapshots", "clean", "--keep", "1"]);
+    const goals = (await t.json(["snapshots", "list"])).snapshots.map((s: any) => s.goal);
+    expect(goals).toEqual(["done overflow", "done full", "under way two", "under way one"]);
+    expect(await block()).toBe(before);
   });
 });
 

@@ -68,7 +68,7 @@ export async function clean(opts: { keep: number; dryRun?: boolean }, _args: str
     else {
       print(r.removed.length ? `${opts.dryRun ? "Would remove" : "Removed"} ${r.removed.length} snapshot(s): ${r.removed.join(", ")}.` : "Nothing to remove.");
       const kept = `${r.remaining} snapshot(s) ${opts.dryRun ? "would remain" : "remain"}`;
-      print(r.remaining > opts.keep ? `${kept}: ${r.protected} of them are in progress, blocked or have a blocker, which cleanup never removes.` : `${kept}.`);
+      print(r.remaining > opts.keep ? `${kept}: ${r.protected} of them are in progress, blocked or have a blocker, which cleanup never removes, and it never removes the newest snapshot (and the newest full one), which load restores.` : `${kept}.`);
     }
     return 0;
   });

@@ -201,12 +201,12 @@ export class StoreWriter extends Queries {
   }
 
   /** Snapshot ids and their protection flags for cleanup, oldest first. */
-  async cleanupCandidates(projectId: string): Promise<{ id: string; status: string; blocker: string; created_at: string; auto: boolean }[]> {
+  async cleanupCandidates(projectId: string): Promise<{ id: string; kind: string; status: string; blocker: string; created_at: string; auto: boolean }[]> {
     const rows = await this.rows(
-      "SELECT id, status, blocker, created_at, auto_trigger IS NOT NULL AS auto FROM snapshots WHERE project_id = ? AND deleted = 0 ORDER BY created_at ASC, id ASC",
+      "SELECT id, kind, status, blocker, created_at, auto_trigger IS NOT NULL AS auto FROM snapshots WHERE project_id = ? AND deleted = 0 ORDER BY created_at ASC, id ASC",
       [projectId],
     );
-    return rows.map((r) => ({ id: str(r.id), status: str(r.status), blocker: str(r.blocker), created_at: str(r.created_at), auto: Number(r.auto) === 1 }));
+    return rows.map((r) => ({ id: str(r.id), kind: str(r.kind), status: str(r.status), blocker: str(r.blocker), created_at: str(r.created_at), auto: Number(r.auto) === 1 }));
   }
 
   async upsertFailure(f: Omit<FailureRecord, "hlc" | "host" | "deleted" | "repeat_count" | "related" | "alternatives">): Promise<void> {

@@ -352,16 +352,19 @@ export const KEEP_AUTO = 5;
 export async function cleanup(w: StoreWriter, projectId: string, opts: { keep: number; now: Date; spare?: string; dryRun?: boolean }): Promise<string[]> {
   const all = await w.cleanupCandidates(projectId);
   const cutoff = opts.now.getTime() - COMPLETED_MAX_AGE_DAYS * 24 * 60 * 60 * 1000;
+  // Never what `load` restores: the newest snapshot, and the newest full one (its Layer 2 when the
+  // newest is an overflow snapshot), whatever their status or age.
+  const spared = new Set([opts.spare, all.at(-1)?.id, all.findLast((s) => s.kind === "full")?.id].filter((id): id is string => !!id));
   const doomed = new Set<string>();
   for (const s of all) {
-    if (s.id !== opts.spare && !isProtected(s) && s.status === "completed" && Date.parse(s.created_at) < cutoff) doomed.add(s.id);
+    if (!spared.has(s.id) && !isProtected(s) && s.status === "completed" && Date.parse(s.created_at) < cutoff) doomed.add(s.id);
   }
   let remaining = all.length - doomed.size;
   const autos = all.filter((s) => s.auto);
   const superseded = new Set(autos.slice(0, Math.max(0, autos.length - KEEP_AUTO)).map((s) => s.id));
   for (const s of all) {
     if (remaining <= opts.keep) break;
-    if (s.id === opts.spare || doomed.has(s.id) || (isProtected(s) && !superseded.has(s.id))) continue;
+    if (spared.has(s.id) || doomed.has(s.id) || (isProtected(s) && !superseded.has(s.id))) continue;
     doomed.add(s.id);
     remaining--;
   }
