@@ -279,7 +279,8 @@ export class Session {
     const onHost = await q.rootsOnHost(this.host.id);
     for (const root of onHost.filter((r) => samePath(r.path, ws.root))) {
       const p = await this.follow(q, await q.getProject(root.project_id));
-      if (p && (await this.identitiesOf(q, p)).some((i) => ws.identities.includes(i))) return { project: p };
+      // Its own history first: the linked projects' are read only when that is not it (every hook passes here).
+      if (p && (ws.identities.includes(p.identity) || (await this.identitiesOf(q, p)).some((i) => ws.identities.includes(i)))) return { project: p };
     }
     for (const identity of ws.identities) {
       const found = await this.findByIdentity(q, ws, identity, onHost);
