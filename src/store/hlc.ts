@@ -49,9 +49,19 @@ export function compareHlc(a: string | null | undefined, b: string | null | unde
   const y = parseHlc(b);
   if (x.wall !== y.wall) return x.wall < y.wall ? -1 : 1;
   if (x.counter !== y.counter) return x.counter < y.counter ? -1 : 1;
-  const hx = HLC_TEXT.exec(String(a ?? ""))?.[3] ?? "";
-  const hy = HLC_TEXT.exec(String(b ?? ""))?.[3] ?? "";
+  const hx = hlcHost(a);
+  const hy = hlcHost(b);
   return hx === hy ? 0 : hx < hy ? -1 : 1;
+}
+
+/** The host part of a clock ("" when it has none). */
+export function hlcHost(hlc: string | null | undefined): string {
+  return HLC_TEXT.exec(String(hlc ?? ""))?.[3] ?? "";
+}
+
+/** Whether clock `a` is past clock `b` (wall, then counter). */
+export function isPast(a: Hlc, b: Hlc): boolean {
+  return a.wall > b.wall || (a.wall === b.wall && a.counter > b.counter);
 }
 
 /** The next local clock after `clock` at wall time `now`: never behind either, counter capped. */

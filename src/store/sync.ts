@@ -2,7 +2,7 @@
 // (last writer wins by hybrid logical clock; per-host counters by max). SQL lives here only.
 import type { Client, Row, Transaction } from "@libsql/client";
 import { SYNCED_TABLES } from "./migrations.ts";
-import { CLOCK_AHEAD_KEY, MAX_AHEAD_MS, compareHlc, formatHlc, parseHlc, readClockAhead } from "./hlc.ts";
+import { CLOCK_AHEAD_KEY, MAX_AHEAD_MS, compareHlc, formatHlc, isPast, parseHlc, readClockAhead } from "./hlc.ts";
 
 type Exec = Pick<Client, "execute"> | Pick<Transaction, "execute">;
 
@@ -217,7 +217,7 @@ export class SyncSide {
     const seen = parseHlc(hlc);
     if (seen.wall > now + MAX_AHEAD_MS) return;
     const mine = parseHlc(await this.meta("clock"));
-    if (seen.wall > mine.wall || (seen.wall === mine.wall && seen.counter > mine.counter)) {
+    if (isPast(seen, mine)) {
       await this.setMeta("clock", formatHlc(seen.wall, seen.counter, ""));
     }
   }

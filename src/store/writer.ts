@@ -1,7 +1,7 @@
 // Writes to the store (class StoreWriter): every write in one transaction, stamped with the
 // hybrid logical clock and the writing host.
 import type { Transaction } from "@libsql/client";
-import { type Hlc, MAX_AHEAD_MS, formatHlc, nextHlc, parseHlc } from "./hlc.ts";
+import { type Hlc, MAX_AHEAD_MS, formatHlc, hlcHost, isPast, nextHlc, parseHlc } from "./hlc.ts";
 import { Queries } from "./queries.ts";
 import { str } from "./rows.ts";
 import { optimizeSearch, rewriteCells } from "./scan.ts";
@@ -42,7 +42,7 @@ export class StoreWriter extends Queries {
   private async stamp(clock?: string): Promise<[string, string]> {
     if (!clock) return [await this.tick(), this.hostId];
     await this.takeClock(clock);
-    return [clock, /^\d+-\d+-(.+)$/s.exec(clock)?.[1] ?? this.hostId];
+    return [clock, hlcHost(clock) || this.hostId];
   }
 
   /** Moves this store's clock past a clock taken in (never to one more than MAX_AHEAD_MS ahead of now). */
@@ -50,7 +50,7 @@ export class StoreWriter extends Queries {
     const seen = parseHlc(hlc);
     if (seen.wall > this.now() + MAX_AHEAD_MS) return;
     if (!this.clock) this.clock = parseHlc(await this.getMeta("clock"));
-    if (seen.wall > this.clock.wall || (seen.wall === this.clock.wall && seen.counter > this.clock.counter)) this.clock = seen;
+    if (isPast(seen, this.clock)) this.clock = seen;
   }
 
   /** Runs `fn`'s writes, then keeps this writer's clock in the store. */

@@ -1,5 +1,6 @@
 // The original MindSave `.mindsave/` layout: its constants, the import/export reports, finding the
 // folder, and small readers (times, JSON, lists, node file names) the format's modules share.
+import { HOST_ID } from "../home/host.ts";
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { UserError } from "../../errors.ts";
@@ -148,4 +149,5 @@ export function isStandaloneExport(loc: SeedLocation): boolean {
 
 /** A record's id and clock as `mindsave export` writes them (beside the spec's fields). */
 export const RECORD_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{7,63}$/;
-export const RECORD_CLOCK = /^\d{13}-\d{4}-[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
+/** A clock as the store writes it (hlc.ts): wall, counter, and a host id as host.ts allows. */
+export const RECORD_CLOCK = new RegExp(String.raw`^\d{13}-\d{4}-` + HOST_ID.source.slice(1));
