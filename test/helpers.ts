@@ -219,3 +219,17 @@ export function twoLaptops(prefix = "mindsave-laptops-") {
   writeFileSync(join(drive, "drive.json"), "{}");
   return { base, origin, a: mk("laptop-a", "host-a"), b: mk("laptop-b", "host-b"), drive, driveDb: join(drive, "mindsave.db") };
 }
+
+/** A laptop with a git project `shop` and a home; the CLI runs in the project (or `cwd`) on that home. */
+export function projectOnLaptop(prefix: string) {
+  const base = tempDir(prefix);
+  const pc = laptop("walker", base);
+  const home = join(base, "home");
+  mkdirSync(home);
+  const repo = gitRepo(join(base, "shop"));
+  const at = (o: { cwd?: string; stdin?: string }) => ({ cwd: o.cwd ?? repo, env: pc.env, stdin: o.stdin });
+  const cli = (args: string[], o: { cwd?: string; stdin?: string } = {}) => run([...args, "--home", home], at(o));
+  const okCli = (args: string[], o: { cwd?: string; stdin?: string } = {}) => ok([...args, "--home", home], at(o));
+  const json = (args: string[], cwd = repo) => okJson([...args, "--home", home], { cwd, env: pc.env });
+  return { base, pc, home, db: join(home, "mindsave.db"), repo, cli, okCli, json };
+}

@@ -5,22 +5,11 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import nodePath, { join } from "node:path";
-import { gitRepo, laptop, ok, okJson, run, sql, tempDir } from "./helpers.ts";
+import { run, sql, projectOnLaptop } from "./helpers.ts";
 import { events, payload, Transcript } from "./claude-fixtures.ts";
 import { isAbsoluteAny, toHostPath, toStoredPath } from "../src/engine/projects/paths.ts";
 
-/** A laptop with a git project and a home; `cli` runs in the project on that home. */
-function fixture(prefix: string) {
-  const base = tempDir(prefix);
-  const pc = laptop("walker", base);
-  const home = join(base, "home");
-  mkdirSync(home);
-  const repo = gitRepo(join(base, "shop"));
-  const cli = (args: string[], opts: { cwd?: string; stdin?: string } = {}) => run([...args, "--home", home], { cwd: opts.cwd ?? repo, env: pc.env, stdin: opts.stdin });
-  const okCli = (args: string[], cwd = repo) => ok([...args, "--home", home], { cwd, env: pc.env });
-  const json = (args: string[], cwd = repo) => okJson([...args, "--home", home], { cwd, env: pc.env });
-  return { base, pc, home, db: join(home, "mindsave.db"), repo, cli, okCli, json };
-}
+const fixture = projectOnLaptop;
 
 /** Every file under `dir`, read whole (the store, its WAL, shared memory and journal). */
 function bytesUnder(dir: string): Buffer[] {
@@ -137,7 +126,7 @@ describe("paths: a Windows network (UNC) path stays absolute", () => {
   test("save --active-file '\\\\server\\share\\…': stored as //server/share/…, restored as that, not under the root", async () => {
     const t = fixture("mindsave-walk-unc-");
     mkdirSync(join(t.repo, "src"), { recursive: true });
-    const r = await t.okCli(["save", "--goal", "g", "--state", "s", "--next", "n", "--active-file", "\\\\fileserver\\share\\notes.md", "--active-file", "//fileserver/share/plan.md", "--active-file", "C:\\work\\todo.md"], join(t.repo, "src"));
+    const r = await t.okCli(["save", "--goal", "g", "--state", "s", "--next", "n", "--active-file", "\\\\fileserver\\share\\notes.md", "--active-file", "//fileserver/share/plan.md", "--active-file", "C:\\work\\todo.md"], { cwd: join(t.repo, "src") });
     expect(r.stderr).toContain("//fileserver/share/notes.md");
     const [row] = await sql(t.db, "SELECT active_files FROM snapshots WHERE deleted = 0");
     expect(JSON.parse(String(row!.active_files)).map((f: { path: string }) => f.path)).toEqual(["//fileserver/share/notes.md", "//fileserver/share/plan.md", "C:/work/todo.md"]);

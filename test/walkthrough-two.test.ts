@@ -5,25 +5,13 @@
 // or blocked" count including snapshots kept for their blocker; recall showing an older archive
 // unannounced; `recall -x` without its hint; doctor sending the reader to doctor.
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, statSync, truncateSync } from "node:fs";
-import { join } from "node:path";
+import { statSync, truncateSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { CallToolResultSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { CLI, dumpStore, gitRepo, laptop, ok, okJson, run, tempDir } from "./helpers.ts";
+import { CLI, dumpStore, ok, projectOnLaptop } from "./helpers.ts";
 
-/** A laptop with a git project and a home; `cli` runs in the project on that home. */
-function fixture(prefix: string) {
-  const base = tempDir(prefix);
-  const pc = laptop("walker", base);
-  const home = join(base, "home");
-  mkdirSync(home);
-  const repo = gitRepo(join(base, "shop"));
-  const cli = (args: string[], stdin?: string) => run([...args, "--home", home], { cwd: repo, env: pc.env, stdin });
-  const okCli = (args: string[], stdin?: string) => ok([...args, "--home", home], { cwd: repo, env: pc.env, stdin });
-  const json = (args: string[]) => okJson([...args, "--home", home], { cwd: repo, env: pc.env });
-  return { base, pc, home, db: join(home, "mindsave.db"), repo, cli, okCli, json };
-}
+const fixture = projectOnLaptop;
 type Fixture = ReturnType<typeof fixture>;
 
 const save = (t: Fixture, goal: string, ...more: string[]) => t.okCli(["save", "--goal", goal, "--state", "s", "--next", "n", ...more]);
@@ -63,9 +51,9 @@ describe("plan set reads a checklist and its own output", () => {
   test("a markdown checklist on stdin (- [x], - [>], - [ ], * and CRLF) sets the plan", async () => {
     const t = fixture("mindsave-walk2-plan-md-");
     await save(t, "limit logins");
-    await t.okCli(["plan", "set", "-"], "- [x] write the limiter\r\n* [>] wire it into 登录\r\n- [ ] load test\r\n");
+    await t.okCli(["plan", "set", "-"], { stdin: "- [x] write the limiter\r\n* [>] wire it into 登录\r\n- [ ] load test\r\n" });
     expect((await t.json(["plan"])).plan).toEqual(PLAN);
-    await t.okCli(["plan", "set", "-"], "- [x] a\n- [ ] b\n");
+    await t.okCli(["plan", "set", "-"], { stdin: "- [x] a\n- [ ] b\n" });
     expect((await t.json(["plan"])).plan).toEqual([{ content: "a", status: "completed" }, { content: "b", status: "pending" }]);
   });
 
@@ -74,19 +62,19 @@ describe("plan set reads a checklist and its own output", () => {
     await save(t, "limit logins");
     await t.okCli(["plan", "set", ...PLAN.flatMap((p) => ["--item", `${{ completed: "[x]", in_progress: "[>]", pending: "[ ]" }[p.status]} ${p.content}`])]);
     const shown = (await t.okCli(["plan"])).stdout;
-    await t.okCli(["plan", "set", "-"], "- [ ] something else\n");
-    await t.okCli(["plan", "set", "-"], shown);
+    await t.okCli(["plan", "set", "-"], { stdin: "- [ ] something else\n" });
+    await t.okCli(["plan", "set", "-"], { stdin: shown });
     expect((await t.json(["plan"])).plan).toEqual(PLAN);
   });
 
   test("a YAML list still works; text that is neither gets one sentence naming the formats, the store untouched", async () => {
     const t = fixture("mindsave-walk2-plan-bad-");
     await save(t, "limit logins");
-    await t.okCli(["plan", "set", "-"], "- content: a\n  status: done\n- b\n");
+    await t.okCli(["plan", "set", "-"], { stdin: "- content: a\n  status: done\n- b\n" });
     expect((await t.json(["plan"])).plan).toEqual([{ content: "a", status: "completed" }, { content: "b", status: "pending" }]);
     const before = await dumpStore(t.db);
     for (const stdin of ["hello\nworld: [\n", "just a sentence\n"]) {
-      const r = await t.cli(["plan", "set", "-"], stdin);
+      const r = await t.cli(["plan", "set", "-"], { stdin });
       expect(r.code).toBe(1);
       const lines = r.stderr.trim().split("\n");
       expect(lines).toHaveLength(1);
@@ -186,7 +174,7 @@ describe("snapshots clean --dry-run", () => {
 describe("recall", () => {
   test("with no keyword, when the newest snapshot has no Layer 3, says so before the older archive it shows", async () => {
     const t = fixture("mindsave-walk2-recall-");
-    await t.okCli(["save"], "---\ngoal: archived work\nstate: s\nnext_action: n\n---\n### Completed Steps\n1. tuned the zebrafish limiter\n");
+    await t.okCli(["save"], { stdin: "---\ngoal: archived work\nstate: s\nnext_action: n\n---\n### Completed Steps\n1. tuned the zebrafish limiter\n" });
     const older = (await t.json(["snapshots", "list"])).snapshots[0].name;
     const newest = (await t.json(["save", "--goal", "no archive here", "--state", "s", "--next", "n"])).saved;
     const out = (await t.okCli(["recall"])).stdout;
@@ -196,7 +184,7 @@ describe("recall", () => {
     expect(out).toContain("zebrafish limiter");
     expect((await t.json(["recall"])).newest_without_layer3).toBe(newest);
     // The newest with an archive of its own: no such line.
-    await t.okCli(["save"], "---\ngoal: archived again\nstate: s\nnext_action: n\n---\n### Notes\nkept\n");
+    await t.okCli(["save"], { stdin: "---\ngoal: archived again\nstate: s\nnext_action: n\n---\n### Notes\nkept\n" });
     expect((await t.okCli(["recall"])).stdout).toStartWith("## Layer 3: Cold Archive of");
   });
 
