@@ -169,29 +169,13 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
       }
     }
     await stallIfAsked(`in-${opts.phase}`);
-    // A plan's progress made on an older snapshot (on a laptop that had not seen the newer one, which
-    // carried the plan as it was) flows on to the newest snapshot's copy of the same steps.
-    // Only edits neither side could know of: the plan's edit and the newer snapshot both after the last sync.
-    for (const r of lastSync === null ? [] : planned) {
-      if (parseHlc(String(r.hlc)).wall <= lastSync!) continue;
-      const head = await w.newestSnapshot(String(r.project_id));
-      if (!head || head.id === r.id || String(head.created_at) < String(r.created_at) || Date.parse(String(head.created_at)) <= lastSync!) continue;
-      const pending = (id: string) => plans.find((p) => p.id === id)?.plan;
-      const kept = pending(String(head.id)) ?? planOf(head);
-      const other = pending(String(r.id)) ?? planOf(r);
-      const merged = kept && other ? mergeConcurrentPlans(kept, other) : null;
-      if (!merged || JSON.stringify(merged) === JSON.stringify(kept)) continue;
-      const at = plans.findIndex((p) => p.id === head.id);
-      if (at >= 0) plans[at].plan = merged;
-      else plans.push({ id: String(head.id), name: String(head.name), plan: merged });
-    }
+    if (lastSync !== null) await planProgressFlowsOn(w, planned, plans, lastSync);
     await w.setMeta("sync_origin", null);
     await w.observeClock(newest, opts.now);
     // Rows of a linked project (saved where the link was not known yet) move to the project it was
-    // linked into, stamped after everything taken in, so the move travels on to the peer.
-    await as(opts.hostId, () => opts.now, foldLinkedProjects);
-    // Stamped here, after everything taken in: the merged plan travels on to the peer.
+    // linked into, and merged plans are written: stamped after everything taken in, so both travel on.
     await as(opts.hostId, () => opts.now, async (hw) => {
+      await foldLinkedProjects(hw);
       for (const p of plans) await hw.setSnapshotPlan(p.id, p.plan);
     });
     await w.setPeer(fromId, { pulled_seq: upTo, last_sync: new Date(opts.now).toISOString(), location: opts.location });
@@ -208,6 +192,28 @@ function planOf(r: SyncRow): PlanItem[] | null {
     return Array.isArray(p) ? (p as PlanItem[]) : null;
   } catch {
     return null;
+  }
+}
+
+/**
+ * A plan's progress made on an older snapshot (on a laptop that had not seen the newer one, which
+ * carried the plan as it was) flows on to the newest snapshot's copy of the same steps: only edits
+ * neither side could know of, the plan's edit and the newer snapshot both after the last sync.
+ * Adds to (or updates) `plans`, the merged plans to write.
+ */
+async function planProgressFlowsOn(w: SyncSide, planned: SyncRow[], plans: { id: string; name: string; plan: PlanItem[] }[], lastSync: number): Promise<void> {
+  const pending = (id: string) => plans.find((p) => p.id === id)?.plan;
+  for (const r of planned) {
+    if (parseHlc(String(r.hlc)).wall <= lastSync) continue;
+    const head = await w.newestSnapshot(String(r.project_id));
+    if (!head || head.id === r.id || String(head.created_at) < String(r.created_at) || Date.parse(String(head.created_at)) <= lastSync) continue;
+    const kept = pending(String(head.id)) ?? planOf(head);
+    const other = pending(String(r.id)) ?? planOf(r);
+    const merged = kept && other ? mergeConcurrentPlans(kept, other) : null;
+    if (!merged || JSON.stringify(merged) === JSON.stringify(kept)) continue;
+    const at = plans.findIndex((p) => p.id === head.id);
+    if (at >= 0) plans[at].plan = merged;
+    else plans.push({ id: String(head.id), name: String(head.name), plan: merged });
   }
 }
 
