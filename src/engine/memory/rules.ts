@@ -22,6 +22,17 @@ export function ruleId(scope: RuleScope, projectId: string | null, text: string)
   return derivedId("r", scope, projectId ?? "", normaliseItem(text));
 }
 
+/**
+ * The id a new rule of this text gets among `existing`: the one its words make, unless an edited
+ * rule holds it (an edit keeps a rule's id); then one made from that rule's id too, so two hosts
+ * adding it still make one record.
+ */
+export function newRuleId(existing: Pick<RuleRecord, "id">[], scope: RuleScope, projectId: string | null, text: string): string {
+  const id = ruleId(scope, projectId, text);
+  const holder = existing.find((r) => r.id === id);
+  return holder ? derivedId("r", id, "beside", holder.id) : id;
+}
+
 /** The rules' section of the restore block, exactly as it is counted. */
 export function rulesSection(rules: Pick<RuleRecord, "text">[]): string {
   return rules.length ? [RULES_TITLE, ...rules.map((r) => `- ${r.text}`)].join("\n") : "";
@@ -95,11 +106,7 @@ export async function addRule(session: Session, text: string, scope: RuleScope):
     const existing = await w.listRules(projectId);
     const same = existing.findIndex((r) => r.scope === scope && normaliseItem(r.text) === normaliseItem(clean));
     if (same >= 0) throw new UserError(`That is already rule ${same + 1}: ${existing[same].text}`);
-    // An edit keeps a rule's id: an edited rule may hold the id this text makes. It keeps it; this
-    // rule gets one made from that rule's id too, so two hosts adding it still make one record.
-    let rid = ruleId(scope, projectId, clean);
-    const holder = existing.find((r) => r.id === rid);
-    if (holder) rid = derivedId("r", rid, "beside", holder.id);
+    const rid = newRuleId(existing, scope, projectId, clean);
     const rule = { id: rid, project_id: projectId, scope, text: clean, created_at: session.now().toISOString() };
     await budgetCheck(w, async (p) => [...(await w.listRules(p)), ...(p === projectId || scope === "global" ? [rule] : [])], scope, projectId, "This rule");
     await w.putRule(rule);

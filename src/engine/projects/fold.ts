@@ -3,7 +3,7 @@
 // sync that brings them, in its transaction: a linked project is an alias, never a place rows stay.
 import { derivedId } from "../ids.ts";
 import { failureId, normaliseItem } from "../failures/graph.ts";
-import { ruleId } from "../memory/rules.ts";
+import { newRuleId } from "../memory/rules.ts";
 import { factId } from "../memory/facts.ts";
 import { retirementId } from "../memory/retire.ts";
 import { linkTarget } from "./aliases.ts";
@@ -31,11 +31,7 @@ export async function moveProjectRows(w: StoreWriter, from: string, to: string):
   const rulesThere = (await w.listRules(to)).filter((r) => r.project_id === to);
   for (const r of (await w.listRules(from)).filter((r) => r.project_id === from)) {
     if (!rulesThere.some((t) => normaliseItem(t.text) === normaliseItem(r.text))) {
-      // As `rules add` does: an edited rule may hold the id this text makes.
-      let id = ruleId("project", to, r.text);
-      const holder = rulesThere.find((t) => t.id === id);
-      if (holder) id = derivedId("r", id, "beside", holder.id);
-      const rule = { id, project_id: to, scope: "project" as const, text: r.text, created_at: r.created_at };
+      const rule = { id: newRuleId(rulesThere, "project", to, r.text), project_id: to, scope: "project" as const, text: r.text, created_at: r.created_at };
       await w.putRule(rule);
       rulesThere.push({ ...rule, hlc: "", host: w.hostId, deleted: false });
     }
