@@ -137,7 +137,7 @@ export function gitRepo(dir: string, files: Record<string, string> = { "src/auth
  * test process reading store files meanwhile (readFileSync of the shared-memory file) drops their
  * locks, so a later connection of the test process reads a stale WAL index: "malformed".
  */
-async function storeClient(dbPath: string) {
+export async function storeClient(dbPath: string) {
   const { openClient } = await import("../src/store/driver.ts");
   return openClient(dbPath, { timeoutMs: 5000 });
 }

@@ -3,7 +3,9 @@
 // and a command line that declares only the command it runs like one that declares them all.
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { createClient, type Client } from "@libsql/client";
 import { openClient } from "../src/store/driver.ts";
 import { failurePriority, sortFailures } from "../src/engine/failures/graph.ts";
@@ -134,19 +136,29 @@ describe("one store file for both SQLites", () => {
     await ok(["save", "--goal", "同步 zeppelin 重构", "--state", "half done", "--next", "tests", "--constraint", "keep the API"], opts);
     await ok(["fail", "use redis", "--reason", "too slow", "--alt", "memcached"], opts);
     const db = join(pc.home, ".mindsave", "mindsave.db");
-    const theirs = createClient({ url: `file:${db}` });
-    try {
-      expect((await theirs.execute("PRAGMA integrity_check")).rows.map((r) => r[0])).toEqual(["ok"]);
+    // libSQL in a process of its own, as on another laptop: two SQLite libraries in one process
+    // share POSIX locks, so one's close drops the other's locks and WAL (SQLite's "multiple copies
+    // of SQLite" hazard), which made this test miss libSQL's write now and then.
+    const script = join(tempDir(), "libsql-side.ts");
+    writeFileSync(script, `
+      import { createClient } from ${JSON.stringify(Bun.resolveSync("@libsql/client", import.meta.dir))};
+      import { dumpStore } from ${JSON.stringify(join(import.meta.dir, "helpers.ts"))};
+      const theirs = createClient({ url: ${JSON.stringify(pathToFileURL(db).href)} });
+      const integrity = (await theirs.execute("PRAGMA integrity_check")).rows.map((r) => r[0]);
       await theirs.execute("INSERT INTO snapshot_search(snapshot_search) VALUES ('integrity-check')");
-      const dump = await dumpStore(db, theirs);
-      expect(dump).toBe(await dumpStore(db));
-      expect(dump).toContain("同步 zeppelin 重构");
+      const dump = await dumpStore(${JSON.stringify(db)}, theirs);
       // libSQL writes through the same triggers: the change is found here.
       await theirs.execute("UPDATE snapshots SET state = 'blocked on 飞艇 review'");
-    } finally {
       theirs.close();
-      Bun.gc(true); // libSQL lets go of the file only when its closed client is collected
-    }
+      process.stdout.write(JSON.stringify({ integrity, dump }));
+    `);
+    const before = await dumpStore(db);
+    const side = Bun.spawnSync([process.execPath, script], { stderr: "pipe" });
+    expect(side.stderr.toString()).toBe("");
+    const { integrity, dump } = JSON.parse(side.stdout.toString()) as { integrity: string[]; dump: string };
+    expect(integrity).toEqual(["ok"]);
+    expect(dump).toBe(before);
+    expect(dump).toContain("同步 zeppelin 重构");
     expect((await run(["recall", "飞艇"], opts)).stdout).toContain("同步 zeppelin 重构");
     const ours = await openClient(db, { timeoutMs: 1000 });
     try {

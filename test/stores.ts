@@ -1,12 +1,13 @@
 // What the property and crash tests read from a store file directly: its replicated rows, and
 // SQLite's own verdict on the file.
 import { SYNCED_TABLES } from "../src/store/migrations.ts";
-import { sql } from "./helpers.ts";
+import { sql, storeClient } from "./helpers.ts";
 
 /** Every replicated row of a store, keyed `table:key`, in key order: what two synced stores must share. */
 export async function replicatedRows(db: string): Promise<Map<string, Record<string, unknown>>> {
-  const { createClient } = await import("@libsql/client");
-  const c = createClient({ url: `file:${db}` });
+  // Through Bun's SQLite, as every other read here: libSQL's copy of SQLite in this process too would
+  // share its POSIX locks, and a closed libSQL client keeps the file open until it is collected.
+  const c = await storeClient(db);
   const out: [string, Record<string, unknown>][] = [];
   try {
     for (const t of SYNCED_TABLES) {
