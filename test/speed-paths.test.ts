@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createClient, type Client } from "@libsql/client";
 import { openClient } from "../src/store/driver.ts";
+import { nextText } from "../src/store/queries.ts";
 import { failurePriority, sortFailures } from "../src/engine/failures/graph.ts";
 import { commandWord } from "../src/cli-only.ts";
 import { graphemeBoundary } from "../src/lib/text.ts";
@@ -167,6 +168,22 @@ describe("one store file for both SQLites", () => {
     } finally {
       ours.close();
     }
+  });
+});
+
+describe("a name prefix as a range of the name index", () => {
+  const piece = fc.constantFrom("a", "b", "z", "_", "-", "2", "é", "中", "文", "\ud7ff", "\ue000", "\uffff", "\u{10000}", "\u{10ffff}", "\u{10fffe}");
+  const text = fc.array(piece, { maxLength: 6 }).map((xs) => xs.join(""));
+  const bytes = (t: string) => Buffer.from(t, "utf8");
+
+  test("a text starts with the prefix exactly when it is at or after the prefix and before nextText (UTF-8 byte order, as SQLite's BINARY)", () => {
+    fc.assert(fc.property(text, text, text, (prefix, tail, other) => {
+      const above = nextText(prefix);
+      for (const t of [prefix + tail, other, prefix.slice(0, -1) + tail]) {
+        const inRange = Buffer.compare(bytes(t), bytes(prefix)) >= 0 && (above === null || Buffer.compare(bytes(t), bytes(above)) < 0);
+        expect(inRange).toBe(t.startsWith(prefix));
+      }
+    }), { seed: SEED, numRuns: 3000 });
   });
 });
 

@@ -15,6 +15,24 @@ import { type ScanRow, scanRows, vacuum } from "./scan.ts";
 /** A text column's size in bytes (UTF-8): `length` of text counts characters. */
 const bytes = (column: string) => `length(CAST(${column} AS BLOB))`;
 
+/**
+ * The first text after every text that starts with `prefix`, in SQLite's BINARY order (UTF-8
+ * bytes, which is code point order): its last code point raised by one. Null when there is none.
+ */
+export function nextText(prefix: string): string | null {
+  // (A lone surrogate reaches SQLite as U+FFFD, whatever it was: no bound then.)
+  if (!prefix.isWellFormed()) return null;
+  const points = [...prefix];
+  while (points.length) {
+    const last = points.pop()!.codePointAt(0)!;
+    if (last >= 0x10ffff) continue;
+    // (Surrogates are no text: after U+D7FF comes U+E000.)
+    points.push(String.fromCodePoint(last === 0xd7ff ? 0xe000 : last + 1));
+    return points.join("");
+  }
+  return null;
+}
+
 /** A snapshot carries the tag (one parameter; case folded as SQLite folds it: ASCII). */
 const TAGGED = "EXISTS (SELECT 1 FROM json_each(tags) WHERE lower(json_each.value) = lower(?))";
 
@@ -131,9 +149,12 @@ export class Queries {
    * delete keeps its name.
    */
   async namesWithPrefix(projectId: string, prefix: string): Promise<string[]> {
+    // A range of the name index (an import saving 1,000 snapshots read every name of the project
+    // for each); the substr() test keeps the answer exact whatever the range lets through.
+    const above = nextText(prefix);
     const rows = await this.rows(
-      "SELECT name FROM snapshots WHERE project_id = ? AND deleted = 0 AND substr(name, 1, length(?)) = ?",
-      [projectId, prefix, prefix],
+      `SELECT name FROM snapshots WHERE project_id = ? AND name >= ?${above === null ? "" : " AND name < ?"} AND deleted = 0 AND substr(name, 1, length(?)) = ?`,
+      [projectId, prefix, ...(above === null ? [] : [above]), prefix, prefix],
     );
     return rows.map((r) => str(r.name));
   }
