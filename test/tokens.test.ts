@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { countTokens as gptCount } from "gpt-tokenizer/encoding/cl100k_base";
 import { countCl100k } from "../src/engine/snapshots/bpe.ts";
-import { countTokens, countTokensWithin, runCuts } from "../src/engine/snapshots/tokens.ts";
+import { countTokens, countTokensWithin, runCuts, tokenLowerBound } from "../src/engine/snapshots/tokens.ts";
 import { buildRanks, RANKS_FILE } from "../scripts/cl100k-ranks.ts";
 import { REPO } from "./helpers.ts";
 
@@ -73,6 +73,16 @@ describe("counts add up over lines", () => {
       expect(countTokens(s)).toBe(reference(s));
       expect(countTokens(s)).toBe(reference(s)); // the second time from the cache
     }), 1500);
+  });
+
+  test("tokenLowerBound is never above countTokens, long runs (cut into segments) included, and is the piece count of plain words", () => {
+    const runs = fc.tuple(fc.constantFrom("a", "7", " ", "-", "测"), fc.integer({ min: 200, max: 700 })).map(([c, n]) => c.repeat(n));
+    run(fc.property(fc.array(fc.oneof(lines, runs), { maxLength: 3 }).map((xs) => xs.join("")), (s) => {
+      expect(tokenLowerBound(s)).toBeLessThanOrEqual(countTokens(s));
+    }), 800);
+    // Where every piece is one token, the bound is the count itself: it is not a constant.
+    expect(tokenLowerBound("- the fix: the auth\n")).toBe(countTokens("- the fix: the auth\n"));
+    expect(tokenLowerBound("- the fix: the auth\n")).toBeGreaterThan(3);
   });
 
   test("countTokensWithin is exact up to the limit and above it past the limit", () => {

@@ -278,6 +278,15 @@ export const MIGRATIONS: readonly string[][] = [
     `DELETE FROM snapshot_search`,
     `INSERT INTO snapshot_search(rowid, layer1, layer2, layer3) SELECT ${snapshotSearchText("s")} FROM snapshots s WHERE s.deleted = 0`,
   ],
+  // 5: indexes for the restore block's failure ranking (every load and session start sums
+  // each failure's per-host counters less a forgotten baseline): the counters read from the index
+  // alone, the few forgotten baselines found without reading every link, and the global failures
+  // without a scan of every project's.
+  [
+    `CREATE INDEX failure_counts_repeats ON failure_counts(failure_id, host_id, count)`,
+    `CREATE INDEX failure_links_forgotten ON failure_links(failure_id) WHERE kind = 'forgotten' AND deleted = 0`,
+    `CREATE INDEX failures_global ON failures(deleted) WHERE scope = 'global'`,
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -4,7 +4,7 @@
 // text and links are read only for the first ones, a page at a time. The block is built as with
 // every failure read: wherever it would need a line not read yet it throws NeedMoreFailures, and
 // is built again with more, so the text is the same byte for byte.
-import { countTokens } from "./tokens.ts";
+import { countTokens, tokenLowerBound } from "./tokens.ts";
 import { effectiveConfidence, sortFailures } from "../failures/graph.ts";
 import type { FailureRank, FailureRecord, Queries } from "../../store/store.ts";
 
@@ -46,6 +46,11 @@ export function failureLine(f: FailureRecord, now: Date): string {
  */
 export function allFailuresOver(f: RankedFailures, lines: (string | null)[], budget: number): boolean {
   if (f.read.length === f.ranked.length) return false;
+  // The split's pieces first: when they alone are over, no line needs its exact count (the
+  // lines past what the block keeps were counted only for this).
+  let least = 0;
+  for (let i = 0; i < f.read.length && least <= budget; i++) least += tokenLowerBound(`${lines[i]}\n`);
+  if (least > budget) return true;
   let tokens = 0;
   for (let i = 0; i < f.read.length && tokens <= budget; i++) tokens += countTokens(`${lines[i]}\n`);
   if (tokens > budget) return true;

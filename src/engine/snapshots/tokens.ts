@@ -15,7 +15,7 @@
 // such newline (test/tokens.test.ts checks this against gpt-tokenizer). Each part's count is kept
 // for the process, so the restore block, rendered again and again while it is trimmed, counts
 // each of its lines once; and a count can stop as soon as it is over a budget.
-import { countCl100k } from "./bpe.ts";
+import { countCl100k, countPieces } from "./bpe.ts";
 
 type Counter = (text: string) => number;
 
@@ -34,6 +34,8 @@ function kind(c: number): number {
 /** Where to cut `text` so that no run of one kind is longer than MAX_RUN; none for ordinary text. */
 export function runCuts(text: string, maxRun = MAX_RUN): number[] {
   const cuts: number[] = [];
+  // (Most lines are shorter than a run that needs a cut.)
+  if (text.length <= maxRun) return cuts;
   let runKind = -1;
   let run = 0;
   for (let i = 0; i < text.length; i++) {
@@ -61,15 +63,16 @@ const KNOWN_PART_MAX = 2_000;
 
 /** Tokens in one part, its long runs cut (see above). */
 function countPart(part: string): number {
-  const cuts = runCuts(part);
-  if (!cuts.length) return countCl100k(part);
   let total = 0;
-  let from = 0;
-  for (const at of [...cuts, part.length]) {
-    total += countCl100k(part.slice(from, at));
-    from = at;
-  }
+  for (const segment of segments(part)) total += countCl100k(segment);
   return total;
+}
+
+/** The segments a part is counted in: its long runs cut (see above). */
+function segments(part: string): string[] {
+  const cuts = runCuts(part);
+  if (!cuts.length) return [part];
+  return [...cuts, part.length].map((at, i, all) => part.slice(i ? all[i - 1] : 0, at));
 }
 
 function countKnown(part: string): number {
@@ -106,6 +109,23 @@ export function countTokensWithin(text: string, limit: number): number {
     const m = LINE_END.exec(text);
     const to = m ? m.index + 1 : text.length;
     total += countKnown(from === 0 && to === text.length ? text : text.slice(from, to));
+    from = to;
+  }
+  return total;
+}
+
+/**
+ * At most countTokens(text), without the vocabulary or a byte-pair merge: the pieces of the same
+ * split of the same parts and segments, each of which counts as one token or more.
+ */
+export function tokenLowerBound(text: string): number {
+  let total = 0;
+  let from = 0;
+  LINE_END.lastIndex = 0;
+  while (from < text.length) {
+    const m = LINE_END.exec(text);
+    const to = m ? m.index + 1 : text.length;
+    for (const segment of segments(text.slice(from, to))) total += countPieces(segment);
     from = to;
   }
   return total;
