@@ -5,7 +5,8 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { redact, redactDeep } from "../src/engine/snapshots/redact.ts";
+import fc from "fast-check";
+import { KEYWORDS, keywordsIn, redact, redactDeep } from "../src/engine/snapshots/redact.ts";
 import { SECRET_RULES } from "../src/engine/snapshots/secret-rules.ts";
 import { laptop, okJson, tempDir } from "./helpers.ts";
 import { ANYWHERE, fakeSecrets } from "./secrets.ts";
@@ -124,5 +125,17 @@ describe("through the CLI", () => {
     expect(saved.saved).toBe(loaded.snapshot_id);
     expect(loaded.snapshot_id).toStartWith("auth_switch");
     expect(loaded.snapshot_id).not.toMatch(/redacted/i);
+  });
+});
+
+describe("the keyword scan that picks the rules to run", () => {
+  test("finds exactly the keywords an includes() per keyword finds, overlapping and nested ones too", () => {
+    // Keywords, their pieces and neighbours: "ey" inside "key", "sk" before "sk_live", "pass" in "passwd".
+    const piece = fc.constantFrom(...KEYWORDS, ...KEYWORDS.map((k) => k.slice(1)), ...KEYWORDS.map((k) => k.slice(0, -1)), "a", " ", "_", "-", "中", "x");
+    fc.assert(fc.property(fc.array(piece, { maxLength: 12 }).map((xs) => xs.join("")), (lower) => {
+      expect([...keywordsIn(lower)].sort()).toEqual(KEYWORDS.filter((k) => lower.includes(k)).sort());
+    }), { seed: Number(process.env.PROPERTY_SEED) || 20261123, numRuns: 3000 });
+    expect([...keywordsIn("the monkey asked for a sk_live key")].sort()).toEqual(KEYWORDS.filter((k) => "the monkey asked for a sk_live key".includes(k)).sort());
+    expect(keywordsIn("the monkey asked").size).toBeGreaterThan(1);
   });
 });

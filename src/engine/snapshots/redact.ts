@@ -181,6 +181,29 @@ function redactAssignment(text: string, regex: RegExp, flag: boolean, found: Fou
 
 const KEY_WORDS = ["pass", "pwd", "secret", "key", "token"];
 
+/** Every keyword the rules (and the assignments) look for, longest first; each with the others that are its prefixes. */
+export const KEYWORDS = [...new Set([...SECRET_RULES.flatMap((r) => r.keywords ?? []), ...KEY_WORDS])].sort((a, b) => b.length - a.length);
+const PREFIXES = new Map(KEYWORDS.map((k) => [k, KEYWORDS.filter((p) => p !== k && k.startsWith(p))]));
+/** A rule without keywords runs on every text. */
+const ALWAYS = SECRET_RULES.some((r) => !r.keywords);
+const ANY_KEYWORD = new RegExp(KEYWORDS.map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "g");
+
+/**
+ * The keywords in a (lower-cased) text, in one regex scan instead of an `includes` per keyword
+ * and rule: at each place a keyword starts, the longest one found there and those that are its
+ * prefixes (two keywords starting at one place are always one the other's prefix).
+ */
+export function keywordsIn(lower: string): Set<string> {
+  const found = new Set<string>();
+  ANY_KEYWORD.lastIndex = 0;
+  for (let m = ANY_KEYWORD.exec(lower); m; m = ANY_KEYWORD.exec(lower)) {
+    found.add(m[0]);
+    for (const p of PREFIXES.get(m[0])!) found.add(p);
+    ANY_KEYWORD.lastIndex = m.index + 1;
+  }
+  return found;
+}
+
 /**
  * SHA-256 digests of long texts `redact` returned lately. Redacting is idempotent (a redacted text
  * has nothing more to replace), so such a text comes back as it is without another scan: an import
@@ -210,12 +233,14 @@ export function redact(text: string): string {
 function redactWith(text: string, found: Found): string {
   if (text.length < 8) return text;
   const lower = text.toLowerCase();
+  const present = keywordsIn(lower);
+  if (!present.size && !ALWAYS) return text;
   let out = text;
   for (const rule of SECRET_RULES) {
-    if (rule.keywords && !rule.keywords.some((k) => lower.includes(k))) continue;
+    if (rule.keywords && !rule.keywords.some((k) => present.has(k))) continue;
     out = applyRule(out, rule, found);
   }
-  if (KEY_WORDS.some((k) => lower.includes(k))) {
+  if (KEY_WORDS.some((k) => present.has(k))) {
     out = redactAssignment(out, ASSIGNMENT, false, found);
     if (lower.includes("--")) out = redactAssignment(out, FLAG, true, found);
   }
