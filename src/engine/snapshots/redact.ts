@@ -181,12 +181,28 @@ function redactAssignment(text: string, regex: RegExp, flag: boolean, found: Fou
 
 const KEY_WORDS = ["pass", "pwd", "secret", "key", "token"];
 
-/** Every keyword the rules (and the assignments) look for, longest first; each with the others that are its prefixes. */
-export const KEYWORDS = [...new Set([...SECRET_RULES.flatMap((r) => r.keywords ?? []), ...KEY_WORDS])].sort((a, b) => b.length - a.length);
-const PREFIXES = new Map(KEYWORDS.map((k) => [k, KEYWORDS.filter((p) => p !== k && k.startsWith(p))]));
 /** A rule without keywords runs on every text. */
 const ALWAYS = SECRET_RULES.some((r) => !r.keywords);
-const ANY_KEYWORD = new RegExp(KEYWORDS.map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "g");
+
+/** Every keyword the rules (and the assignments) look for, longest first. */
+export function allKeywords(): string[] {
+  return [...new Set([...SECRET_RULES.flatMap((r) => r.keywords ?? []), ...KEY_WORDS])].sort((a, b) => b.length - a.length);
+}
+
+/** The keyword scan, made on first use (every command loads this module; few redact). */
+let scan: { any: RegExp; prefixes: Map<string, string[]> } | null = null;
+function keywordScan(): NonNullable<typeof scan> {
+  if (scan) return scan;
+  const keywords = allKeywords();
+  const known = new Set(keywords);
+  // Each keyword with the others that are its prefixes.
+  const prefixes = new Map(keywords.map((k) => {
+    const own: string[] = [];
+    for (let n = 1; n < k.length; n++) if (known.has(k.slice(0, n))) own.push(k.slice(0, n));
+    return [k, own];
+  }));
+  return (scan = { any: new RegExp(keywords.map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "g"), prefixes });
+}
 
 /**
  * The keywords in a (lower-cased) text, in one regex scan instead of an `includes` per keyword
@@ -194,12 +210,13 @@ const ANY_KEYWORD = new RegExp(KEYWORDS.map((k) => k.replace(/[.*+?^${}()|[\]\\]
  * prefixes (two keywords starting at one place are always one the other's prefix).
  */
 export function keywordsIn(lower: string): Set<string> {
+  const { any, prefixes } = keywordScan();
   const found = new Set<string>();
-  ANY_KEYWORD.lastIndex = 0;
-  for (let m = ANY_KEYWORD.exec(lower); m; m = ANY_KEYWORD.exec(lower)) {
+  any.lastIndex = 0;
+  for (let m = any.exec(lower); m; m = any.exec(lower)) {
     found.add(m[0]);
-    for (const p of PREFIXES.get(m[0])!) found.add(p);
-    ANY_KEYWORD.lastIndex = m.index + 1;
+    for (const p of prefixes.get(m[0])!) found.add(p);
+    any.lastIndex = m.index + 1;
   }
   return found;
 }
