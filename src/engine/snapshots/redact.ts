@@ -100,9 +100,12 @@ const CJK_PUNCT = "，。；：、（）「」『』【】！？";
 const BARE = `[^\\s"'\`${CJK_PUNCT}][^\\s${CJK_PUNCT}]{0,299}(?=[\\s${CJK_PUNCT}]|$)`;
 const VALUE = `(?<value>${QUOTED}|${BARE})`;
 /** `NAME=value`, `NAME: value`, `"name": "value"`, `name := value`, `:name => value`, `--name=value`. */
-const ASSIGNMENT = new RegExp(`${NAME}(?<kq>["']?)[ \\t]{0,3}(?<sep>:=|=>|\\?=|=(?!=)|:(?![:/]))[ \\t]{0,3}${VALUE}`, "g");
+const ASSIGNMENT = () => new RegExp(`${NAME}(?<kq>["']?)[ \\t]{0,3}(?<sep>:=|=>|\\?=|=(?!=)|:(?![:/]))[ \\t]{0,3}${VALUE}`, "g");
 /** `--name value`, `--db-password value`. */
-const FLAG = new RegExp(`(?<![\\w-])--(?:[a-z0-9]{1,20}-){0,3}(?<name>${NAMES.map((n) => n.replaceAll("_", "-?")).join("|")})(?<sep>[ \\t]{1,3})${VALUE}`, "g");
+const FLAG = () => new RegExp(`(?<![\\w-])--(?:[a-z0-9]{1,20}-){0,3}(?<name>${NAMES.map((n) => n.replaceAll("_", "-?")).join("|")})(?<sep>[ \\t]{1,3})${VALUE}`, "g");
+/** The two, made on first use: every command loads this module, few redact. */
+let assignments: { assignment: RegExp; flag: RegExp } | null = null;
+const assignmentRegexes = () => (assignments ??= { assignment: ASSIGNMENT(), flag: FLAG() });
 
 /** The canonical name a matched spelling stands for (`clientSecret` → secret, `API-KEY` → api_key). */
 function canonical(spelling: string): string {
@@ -258,8 +261,9 @@ function redactWith(text: string, found: Found): string {
     out = applyRule(out, rule, found);
   }
   if (KEY_WORDS.some((k) => present.has(k))) {
-    out = redactAssignment(out, ASSIGNMENT, false, found);
-    if (lower.includes("--")) out = redactAssignment(out, FLAG, true, found);
+    const { assignment, flag } = assignmentRegexes();
+    out = redactAssignment(out, assignment, false, found);
+    if (lower.includes("--")) out = redactAssignment(out, flag, true, found);
   }
   return out;
 }
