@@ -8,10 +8,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createClient, type Client } from "@libsql/client";
 import { openClient } from "../src/store/driver.ts";
-import { nextText } from "../src/store/queries.ts";
 import { failurePriority, sortFailures } from "../src/engine/failures/graph.ts";
 import { commandWord } from "../src/cli-only.ts";
-import { graphemeBoundary } from "../src/lib/text.ts";
+import { graphemeBoundary, nextText } from "../src/lib/text.ts";
 import type { FailureRecord } from "../src/store/store.ts";
 import { dumpStore, gitRepo, laptop, ok, run, tempDir } from "./helpers.ts";
 

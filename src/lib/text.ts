@@ -235,3 +235,21 @@ export function shellWord(s: string, platform: string = process.platform): strin
   if (/^[\w@%+=:,./-]+$/.test(s)) return s;
   return platform === "win32" ? `"${s}"` : `'${s.replace(/'/g, `'\\''`)}'`;
 }
+
+/**
+ * The first text after every text that starts with `prefix`, in SQLite's BINARY order (UTF-8
+ * bytes, which is code point order): its last code point raised by one. Null when there is none.
+ */
+export function nextText(prefix: string): string | null {
+  // (A lone surrogate reaches SQLite as U+FFFD, whatever it was: no bound then.)
+  if (!prefix.isWellFormed()) return null;
+  const points = [...prefix];
+  while (points.length) {
+    const last = points.pop()!.codePointAt(0)!;
+    if (last >= 0x10ffff) continue;
+    // (Surrogates are no text: after U+D7FF comes U+E000.)
+    points.push(String.fromCodePoint(last === 0xd7ff ? 0xe000 : last + 1));
+    return points.join("");
+  }
+  return null;
+}

@@ -1,5 +1,5 @@
 // Read queries of the store (class Queries), usable on the client or inside a write transaction.
-import { graphemeBoundary } from "../lib/text.ts";
+import { graphemeBoundary, nextText } from "../lib/text.ts";
 import type { Row } from "@libsql/client";
 import type {
   FactRecord, FailureRank, FailureRecord, HostRecord, ProjectRecord, RetirementRecord, RootRecord, RuleRecord, SearchHit, SignalRecord,
@@ -14,24 +14,6 @@ import { type ScanRow, scanRows, vacuum } from "./scan.ts";
 
 /** A text column's size in bytes (UTF-8): `length` of text counts characters. */
 const bytes = (column: string) => `length(CAST(${column} AS BLOB))`;
-
-/**
- * The first text after every text that starts with `prefix`, in SQLite's BINARY order (UTF-8
- * bytes, which is code point order): its last code point raised by one. Null when there is none.
- */
-export function nextText(prefix: string): string | null {
-  // (A lone surrogate reaches SQLite as U+FFFD, whatever it was: no bound then.)
-  if (!prefix.isWellFormed()) return null;
-  const points = [...prefix];
-  while (points.length) {
-    const last = points.pop()!.codePointAt(0)!;
-    if (last >= 0x10ffff) continue;
-    // (Surrogates are no text: after U+D7FF comes U+E000.)
-    points.push(String.fromCodePoint(last === 0xd7ff ? 0xe000 : last + 1));
-    return points.join("");
-  }
-  return null;
-}
 
 /** A snapshot carries the tag (one parameter; case folded as SQLite folds it: ASCII). */
 const TAGGED = "EXISTS (SELECT 1 FROM json_each(tags) WHERE lower(json_each.value) = lower(?))";
