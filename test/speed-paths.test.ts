@@ -12,7 +12,9 @@ import { failurePriority, sortFailures } from "../src/engine/failures/graph.ts";
 import { commandWord } from "../src/cli-only.ts";
 import { graphemeBoundary, nextText } from "../src/lib/text.ts";
 import type { FailureRecord } from "../src/store/store.ts";
-import { dumpStore, gitRepo, laptop, ok, run, tempDir } from "./helpers.ts";
+import { dumpStore, gitRepo, laptop, ok, run, sql, tempDir } from "./helpers.ts";
+import { INDEXES } from "../src/store/migrations.ts";
+import { FAILURE_RANK_SELECT } from "../src/store/rows.ts";
 
 const SEED = Number(process.env.PROPERTY_SEED) || 20261123;
 
@@ -183,6 +185,27 @@ describe("a name prefix as a range of the name index", () => {
         expect(inRange).toBe(t.startsWith(prefix));
       }
     }), { seed: SEED, numRuns: 3000 });
+  });
+});
+
+describe("the failure ranking's indexes", () => {
+  const ranking = `EXPLAIN QUERY PLAN ${FAILURE_RANK_SELECT} WHERE f.deleted = 0 AND (f.project_id = ? OR f.scope = 'global')`;
+  const names = async (db: string) => (await sql(db, "SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name")).map((r) => String(r.name));
+
+  test("a store without them (an older build's) gets them on a writable open, same schema version, and the ranking reads them", async () => {
+    const pc = laptop("indexes");
+    const repo = gitRepo(join(tempDir(), "repo"));
+    const opts = { cwd: repo, env: pc.env };
+    await ok(["fail", "use redis", "--reason", "too slow", "--alt", "memcached"], opts);
+    const db = join(pc.home, ".mindsave", "mindsave.db");
+    for (const i of INDEXES) await sql(db, `DROP INDEX ${i.name}`);
+    const version = (await sql(db, "SELECT value FROM meta WHERE key = 'schema_version'"))[0].value;
+    expect(await names(db)).not.toContain(INDEXES[0].name);
+    await ok(["failures"], opts);
+    expect(await names(db)).toEqual(expect.arrayContaining(INDEXES.map((i) => i.name)));
+    expect((await sql(db, "SELECT value FROM meta WHERE key = 'schema_version'"))[0].value).toBe(version);
+    const plan = (await sql(db, ranking, ["p"])).map((r) => String(r.detail)).join("\n");
+    for (const i of INDEXES) expect(plan).toContain(i.name);
   });
 });
 

@@ -278,15 +278,20 @@ export const MIGRATIONS: readonly string[][] = [
     `DELETE FROM snapshot_search`,
     `INSERT INTO snapshot_search(rowid, layer1, layer2, layer3) SELECT ${snapshotSearchText("s")} FROM snapshots s WHERE s.deleted = 0`,
   ],
-  // 5: indexes for the restore block's failure ranking (every load and session start sums
-  // each failure's per-host counters less a forgotten baseline): the counters read from the index
-  // alone, the few forgotten baselines found without reading every link, and the global failures
-  // without a scan of every project's.
-  [
-    `CREATE INDEX failure_counts_repeats ON failure_counts(failure_id, host_id, count)`,
-    `CREATE INDEX failure_links_forgotten ON failure_links(failure_id) WHERE kind = 'forgotten' AND deleted = 0`,
-    `CREATE INDEX failures_global ON failures(deleted) WHERE scope = 'global'`,
-  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * Indexes made on any writable open that lacks them, outside the schema version: they change no
+ * row, so a store with or without them is the same schema to every build (an older MindSave keeps
+ * opening it, and no upgrade backup is made for them). For the restore block's failure ranking
+ * (every load and session start sums each failure's per-host counters less a forgotten baseline):
+ * the counters read from an index alone, the few forgotten baselines found without reading every
+ * link, and the global failures without a scan of every project's.
+ */
+export const INDEXES: readonly { name: string; sql: string }[] = [
+  { name: "failure_counts_repeats", sql: "CREATE INDEX IF NOT EXISTS failure_counts_repeats ON failure_counts(failure_id, host_id, count)" },
+  { name: "failure_links_forgotten", sql: "CREATE INDEX IF NOT EXISTS failure_links_forgotten ON failure_links(failure_id) WHERE kind = 'forgotten' AND deleted = 0" },
+  { name: "failures_global", sql: "CREATE INDEX IF NOT EXISTS failures_global ON failures(deleted) WHERE scope = 'global'" },
+];
