@@ -4,6 +4,7 @@
 // Sync-ready by design: every replicated row has a globally unique text id (never an autoincrement),
 // the host that last wrote it, a hybrid logical clock (`hlc`) and a tombstone flag (`deleted`).
 // Counters that several hosts bump (a failure's repeat_count) are one row per host.
+import type { Client } from "@libsql/client";
 
 /**
  * What the full-text index holds for a snapshot: the readable text of each layer (list items one
@@ -295,3 +296,22 @@ export const INDEXES: readonly { name: string; sql: string }[] = [
   { name: "failure_links_forgotten", sql: "CREATE INDEX IF NOT EXISTS failure_links_forgotten ON failure_links(failure_id) WHERE kind = 'forgotten' AND deleted = 0" },
   { name: "failures_global", sql: "CREATE INDEX IF NOT EXISTS failures_global ON failures(deleted) WHERE scope = 'global'" },
 ];
+
+/** Makes the INDEXES a store lacks; true when it made some. When it cannot now (another writer, a full disk), a later open will. */
+export async function ensureIndexes(client: Pick<Client, "execute" | "transaction">): Promise<boolean> {
+  const names = INDEXES.map((i) => `'${i.name}'`).join(", ");
+  const have = new Set((await client.execute(`SELECT name FROM sqlite_master WHERE type = 'index' AND name IN (${names})`)).rows.map((r) => String(r.name)));
+  const missing = INDEXES.filter((i) => !have.has(i.name));
+  if (!missing.length) return false;
+  const tx = await client.transaction("write");
+  try {
+    for (const i of missing) await tx.execute(i.sql);
+    await tx.commit();
+    return true;
+  } catch {
+    // Only speed is lost: the queries read the same rows without them.
+    return false;
+  } finally {
+    tx.close();
+  }
+}

@@ -4,7 +4,7 @@ import { basename, dirname, join } from "node:path";
 import { tmpdir } from "../lib/os.ts";
 import type { Client, Transaction } from "@libsql/client";
 import { UserError } from "../errors.ts";
-import { INDEXES, MIGRATIONS, SCHEMA_VERSION } from "./migrations.ts";
+import { MIGRATIONS, SCHEMA_VERSION, ensureIndexes } from "./migrations.ts";
 import { formatHlc, parseHlc } from "./hlc.ts";
 import { SyncSide } from "./sync.ts";
 import { type Exec, str } from "./rows.ts";
@@ -266,25 +266,7 @@ export class Store extends Queries {
     await this.client.execute("PRAGMA synchronous = FULL");
     // (The journal mode is all that changed since the check: its answer still holds.)
     await this.migrate(own);
-    await this.ensureIndexes();
-  }
-
-  /** Makes the INDEXES this store lacks; when it cannot now (another writer, a full disk), a later open will. */
-  private async ensureIndexes(): Promise<void> {
-    const names = INDEXES.map((i) => `'${i.name}'`).join(", ");
-    const have = new Set((await this.client.execute(`SELECT name FROM sqlite_master WHERE type = 'index' AND name IN (${names})`)).rows.map((r) => str(r.name)));
-    const missing = INDEXES.filter((i) => !have.has(i.name));
-    if (!missing.length) return;
-    const tx = await this.client.transaction("write");
-    try {
-      for (const i of missing) await tx.execute(i.sql);
-      await tx.commit();
-      this.wrote = true;
-    } catch {
-      // Only speed is lost: the queries read the same rows without them.
-    } finally {
-      tx.close();
-    }
+    if (await ensureIndexes(this.client)) this.wrote = true;
   }
 
   private async ownership(db: Exec): Promise<{ ours: boolean; empty: boolean; version: number }> {
