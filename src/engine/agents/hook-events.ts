@@ -10,7 +10,7 @@ import { rulesOnlyBlock } from "../memory/rules.ts";
 import { stripControl } from "../snapshots/input-limits.ts";
 import type { Usage } from "./transcript.ts";
 import type { SaveResult } from "../snapshots/save.ts";
-import type { Session } from "../session.ts";
+import type { ProjectContext, Session } from "../session.ts";
 import { CLAUDE_SOURCE } from "./kinds/claude.ts";
 import { canRead, factsFor } from "./kinds/trail.ts";
 import type { TranscriptSource } from "./kinds/kind.ts";
@@ -27,10 +27,11 @@ const CONTINUING = new Set(["resume", "compact", "fork"]);
 export async function onSessionStart(session: Session, p: HookPayload): Promise<HookOutcome> {
   const now = session.now();
   const { sessionId } = hookFacts(p);
-  let ctx = await session.project({ create: false });
+  let ctx: ProjectContext | null = null;
   // A project is created here only for a workspace that has its own identity (a git history),
-  // never by writing into the folder; elsewhere the first tool call creates it.
-  if (ctx || session.workspace(false)) {
+  // never by writing into the folder; elsewhere the first tool call creates it. (The workspace is
+  // asked first: with one, the write finds the project itself.)
+  if (session.workspace(false) || (ctx = await session.project({ create: false }))) {
     ctx = await session.write(async (w) => {
       const c = await session.project({ create: true, w });
       let s = hookSignal((await w.getSignal(c.project.id))?.data);
@@ -48,7 +49,8 @@ export async function onSessionStart(session: Session, p: HookPayload): Promise<
       return c;
     });
   }
-  const context = await restoreContext(session, p.source);
+  // (The project the write found or made: not looked up a third time.)
+  const context = await restoreContext(session, p.source, ctx);
   if (context === undefined) return {};
   // Once per session: which project this checkout was taken as, when it could be several.
   return { context, ...(session.notices.length ? { message: `MindSave: ${session.notices.join(" ")}` } : {}) };
@@ -59,8 +61,8 @@ export async function onSessionStart(session: Session, p: HookPayload): Promise<
  * a fork or a compaction the agent carries on; a fresh start or /clear may be about something
  * else, so there the block is offered as context, not as an order to continue.
  */
-export async function restoreContext(session: Session, source?: string): Promise<string | undefined> {
-  const ctx = await session.project({ create: false });
+export async function restoreContext(session: Session, source?: string, known?: ProjectContext | null): Promise<string | undefined> {
+  const ctx = known ?? await session.project({ create: false });
   const newest = ctx ? await newestSnapshot(session, ctx.project.id) : null;
   // No snapshot yet (or no project): the standing rules apply all the same.
   if (!ctx || !newest) return rulesOnlyBlock(session, ctx?.project.id ?? null);
