@@ -12,7 +12,7 @@ export const DEDUPE_WINDOW_MS = 60_000;
 export async function claimEvent(session: Session, sessionId: string | null | undefined, event: string, via: string): Promise<boolean> {
   if (!sessionId) return true;
   // Nowhere to remember it (no project, no workspace with an identity): nothing would be written either.
-  if (!(await session.project({ create: false })) && !session.workspace(false)) return true;
+  if (!session.workspace(false) && !(await session.project({ create: false }))) return true;
   const now = session.now();
   return session.write(async (w) => {
     const ctx = await session.project({ create: true, w });

@@ -65,7 +65,7 @@ export async function recordTrail(session: Session, event: HookEvent, p: HookPay
   const sessionId = typeof p.session_id === "string" && p.session_id ? p.session_id : null;
   if (!sessionId || !src.trail || !TRAILED.has(event)) return;
   // As session-start does: a project is made here only for a workspace with its own identity.
-  if (!(await session.project({ create: false })) && !session.workspace(false)) return;
+  if (!session.workspace(false) && !(await session.project({ create: false }))) return;
   const now = session.now();
   await session.write(async (w) => {
     const ctx = await session.project({ create: true, w });
