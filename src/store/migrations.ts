@@ -303,15 +303,24 @@ export async function ensureIndexes(client: Pick<Client, "execute" | "transactio
   const have = new Set((await client.execute(`SELECT name FROM sqlite_master WHERE type = 'index' AND name IN (${names})`)).rows.map((r) => String(r.name)));
   const missing = INDEXES.filter((i) => !have.has(i.name));
   if (!missing.length) return false;
-  const tx = await client.transaction("write");
+  // Another writer holding the lock (an import is one long transaction): no wait for it, the open
+  // goes on without them and a later one makes them.
+  const timeout = Number((await client.execute("PRAGMA busy_timeout")).rows[0]?.[0]) || 0;
+  await client.execute("PRAGMA busy_timeout = 0");
   try {
-    for (const i of missing) await tx.execute(i.sql);
-    await tx.commit();
-    return true;
-  } catch {
-    // Only speed is lost: the queries read the same rows without them.
-    return false;
+    const tx = await client.transaction("write").catch(() => null);
+    if (!tx) return false;
+    try {
+      for (const i of missing) await tx.execute(i.sql);
+      await tx.commit();
+      return true;
+    } catch {
+      // Only speed is lost: the queries read the same rows without them.
+      return false;
+    } finally {
+      tx.close();
+    }
   } finally {
-    tx.close();
+    await client.execute(`PRAGMA busy_timeout = ${timeout}`);
   }
 }
