@@ -22,7 +22,7 @@ const TAGGED = "EXISTS (SELECT 1 FROM json_each(tags) WHERE lower(json_each.valu
 function failuresOf(select: string, projectId: string | null, includeGlobal = true): [string, unknown[]] {
   const where = projectId ? includeGlobal === false ? "f.project_id = ?" : "(f.project_id = ? OR f.scope = 'global')" : "f.scope = 'global'";
   return [`${select} WHERE f.deleted = 0 AND ${where}
-       ORDER BY repeat_count DESC, f.last_seen DESC, f.item`, projectId ? [projectId] : []];
+       ORDER BY repeat_count DESC, f.last_seen DESC, f.item, f.id`, projectId ? [projectId] : []];
 }
 
 /** Read queries, usable on the client or inside a write transaction. */
