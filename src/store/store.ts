@@ -109,9 +109,11 @@ export class Store extends Queries {
   }
 
   /**
-   * Opens (and creates or migrates) the store at `path`. An existing file is first opened
-   * read-only and checked — a SQLite database of ours, of a schema this build knows — so a file
-   * that is refused is never written, not one byte; only then is it opened for writing.
+   * Opens (and creates or migrates) the store at `path`. It is checked — a SQLite database of
+   * ours, of a schema this build knows — before anything is written, so a file that is refused is
+   * never written, not one byte: one with a journal or log beside it (which a writable open could
+   * roll back or fold in) through a read-only connection first; one without, on the writable
+   * connection itself, which writes nothing while it only reads.
    */
   static async open(path: string, opts: OpenOptions = {}): Promise<Store> {
     const encrypted = !!opts.encryptionKey;
@@ -121,7 +123,11 @@ export class Store extends Queries {
       throw new StoreProblem("not_a_database", path, `${path} is not a MindSave store (not a SQLite database); refusing to touch it.`);
     }
     const canWrite = (kind === "missing" || writable(path)) && writable(dirname(path));
-    if (kind === "plain" || kind === "other") {
+    // Nothing beside a plain file to roll back or fold in: a writable connection that only reads
+    // changes nothing in it, and prepare() checks it (ours, a schema this build knows) before its
+    // first write, so the read-only look first would only open and parse the store twice.
+    const quiet = kind === "plain" && canWrite && !encrypted && !existsSync(path + "-wal") && !existsSync(path + "-journal");
+    if ((kind === "plain" || kind === "other") && !quiet) {
       const checked = await Store.openChecked(path, opts, canWrite);
       if (checked === "hot-journal") {
         await Store.checkCopy(path, opts);
