@@ -1,5 +1,5 @@
 // The store: one libSQL file. This module tree is the only place with SQL.
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { tmpdir } from "../lib/os.ts";
 import type { Client, Transaction } from "@libsql/client";
@@ -123,10 +123,11 @@ export class Store extends Queries {
       throw new StoreProblem("not_a_database", path, `${path} is not a MindSave store (not a SQLite database); refusing to touch it.`);
     }
     const canWrite = (kind === "missing" || writable(path)) && writable(dirname(path));
-    // Nothing beside a plain file to roll back or fold in: a writable connection that only reads
-    // changes nothing in it, and prepare() checks it (ours, a schema this build knows) before its
-    // first write, so the read-only look first would only open and parse the store twice.
-    const quiet = kind === "plain" && canWrite && !encrypted && !existsSync(path + "-wal") && !existsSync(path + "-journal");
+    // Nothing beside a plain file (SQLite keeps its journal and log beside a symlink's target) to
+    // roll back or fold in: a writable connection that only reads changes nothing, and prepare()
+    // checks it before its first write, so a read-only look first would only open it twice.
+    const real = kind === "plain" ? realpathSync(path) : path;
+    const quiet = kind === "plain" && canWrite && !encrypted && !existsSync(real + "-wal") && !existsSync(real + "-journal");
     if ((kind === "plain" || kind === "other") && !quiet) {
       const checked = await Store.openChecked(path, opts, canWrite);
       if (checked === "hot-journal") {

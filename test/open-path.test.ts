@@ -1,0 +1,118 @@
+// How a store file is opened never writes a file that is refused: one with nothing beside it is
+// checked on its writable connection (see Store.open), one with a journal or log beside it, even
+// beside the target of a symlink (where SQLite keeps them), through a read-only look first.
+import { beforeAll, describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { gitRepo, laptop, ok, run, sql, tempDir, type RunOptions } from "./helpers.ts";
+
+const READS = [["load"], ["recall", "goal"], ["snapshots", "list"], ["doctor"]];
+const WRITES = [["save", "--goal", "x"], ["fail", "Redux", "--reason", "boilerplate"]];
+
+let opts: RunOptions;
+beforeAll(() => {
+  const base = tempDir("mindsave-open-");
+  opts = { cwd: gitRepo(join(base, "shop")), env: laptop("open", base).env };
+});
+
+/** Every file of a folder with its bytes and mtime, for "not one byte, nothing beside it" checks. */
+function files(dir: string, skip: RegExp = /^$/): Map<string, string> {
+  return new Map(readdirSync(dir).filter((f) => !skip.test(f)).sort().map((f) => [f, `${statSync(join(dir, f)).mtimeMs} ${createHash("sha256").update(readFileSync(join(dir, f))).digest("hex")}`]));
+}
+
+/** Runs `body` (statements on a Bun SQLite connection `d` to `db`) in a child that is killed before it closes: what it wrote stays in the log or journal. */
+function killedWriter(db: string, body: string) {
+  const script = `const d = new (require("bun:sqlite").Database)(${JSON.stringify(db)}); ${body}; process.kill(process.pid, "SIGKILL");`;
+  spawnSync(process.execPath, ["-e", script]);
+}
+
+/** A MindSave store in `home`, then marked as written by a newer MindSave (schema 99). */
+async function newerStore(home: string): Promise<string> {
+  await ok(["save", "--goal", "from the future", "--home", home], opts);
+  const db = join(home, "mindsave.db");
+  await sql(db, "UPDATE meta SET value = '99' WHERE key = 'schema_version'");
+  return db;
+}
+
+async function refusedByAll(home: string, says: string) {
+  for (const args of [...READS, ...WRITES]) {
+    const r = await run([...args, "--home", home], opts);
+    expect(r.code).toBe(1);
+    if (args[0] !== "doctor") expect(r.stderr).toContain(says);
+  }
+}
+
+describe("a file with nothing beside it is checked before anything is written", () => {
+  /** A home holding a foreign database with its header's journal mode `mode`. */
+  async function foreignHome(mode: "WAL" | "DELETE"): Promise<string> {
+    const home = tempDir("mindsave-home-");
+    const db = join(home, "mindsave.db");
+    await sql(db, `PRAGMA journal_mode = ${mode}`);
+    await sql(db, "CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT)");
+    await sql(db, "INSERT INTO customers(name) VALUES ('Ada')");
+    return home;
+  }
+
+  /** A laptop's home holding a newer store with its header's journal mode `mode` (a drive's store: a rollback journal). */
+  async function newerHome(mode: "WAL" | "DELETE"): Promise<string> {
+    const home = tempDir("mindsave-home-");
+    if (mode === "DELETE") writeFileSync(join(home, "drive.json"), "{}");
+    await newerStore(home);
+    rmSync(join(home, "drive.json"), { force: true }); // a laptop's home now: an open that writes would make it WAL
+    return home;
+  }
+
+  test("foreign databases and newer stores, in WAL and rollback-journal mode, nothing beside them: refused by reads and writes, not a byte written, nothing left beside them", async () => {
+    const homes = [
+      [await foreignHome("WAL"), "not a MindSave store", 2],
+      [await foreignHome("DELETE"), "not a MindSave store", 1],
+      [await newerHome("WAL"), "newer MindSave", 2],
+      [await newerHome("DELETE"), "newer MindSave", 1],
+    ] as const;
+    for (const [home, says, journal] of homes) {
+      const before = files(home);
+      expect([...before.keys()].filter((f) => f.startsWith("mindsave.db"))).toEqual(["mindsave.db"]);
+      expect([...readFileSync(join(home, "mindsave.db")).subarray(18, 20)]).toEqual([journal, journal]); // 2: WAL, 1: a rollback journal
+      await refusedByAll(home, says);
+      expect(files(home)).toEqual(before);
+    }
+  });
+});
+
+describe("a journal or log beside the target of a symlinked store is seen", () => {
+  // SQLite keeps a file's journal and log beside the file a symlink points to, not beside the link.
+  function linkedHome(target: string): string {
+    const home = tempDir("mindsave-home-");
+    symlinkSync(target, join(home, "mindsave.db"));
+    return home;
+  }
+
+  test("a foreign database left mid-write (a hot journal beside its target): refused, neither the file nor its journal touched", async () => {
+    const dir = tempDir("mindsave-target-");
+    const target = join(dir, "orders.db");
+    killedWriter(target, `d.exec("PRAGMA journal_mode = DELETE"); d.exec("PRAGMA cache_size = 10");
+      d.exec("CREATE TABLE orders (id INTEGER PRIMARY KEY, note TEXT)");
+      for (let i = 1; i <= 200; i++) d.query("INSERT INTO orders(note) VALUES (?)").run("x".repeat(2000));
+      d.exec("BEGIN"); for (let i = 1; i <= 200; i++) d.query("UPDATE orders SET note = ? WHERE id = ?").run("y".repeat(2000), i)`);
+    expect(statSync(`${target}-journal`).size).toBeGreaterThan(0);
+    const home = linkedHome(target);
+    const before = files(dir);
+    await refusedByAll(home, "not a MindSave store");
+    expect(files(dir)).toEqual(before);
+  });
+
+  test("a newer store with committed changes in the log beside its target: refused, neither the file nor its log folded or touched", async () => {
+    const real = tempDir("mindsave-home-");
+    const target = await newerStore(real);
+    killedWriter(target, `d.exec("INSERT INTO meta(key, value) VALUES ('newer_thing', 'kept in the log')")`);
+    expect(statSync(`${target}-wal`).size).toBeGreaterThan(0);
+    const home = linkedHome(target);
+    // (The log's shared-memory index may be rebuilt by any reader: only data files are compared.)
+    const before = files(real, /-shm$/);
+    await refusedByAll(home, "newer MindSave");
+    expect(existsSync(`${target}-wal`)).toBe(true);
+    expect(files(real, /-shm$/)).toEqual(before);
+  });
+});
