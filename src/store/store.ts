@@ -109,11 +109,10 @@ export class Store extends Queries {
   }
 
   /**
-   * Opens (and creates or migrates) the store at `path`. It is checked — a SQLite database of
-   * ours, of a schema this build knows — before anything is written, so a file that is refused is
-   * never written, not one byte: one with a journal or log beside it (which a writable open could
-   * roll back or fold in) through a read-only connection first; one without, on the writable
-   * connection itself, which writes nothing while it only reads.
+   * Opens (and creates or migrates) the store at `path`, checked (a SQLite database of ours, of a
+   * schema this build knows) before anything is written, so a refused file is never written, not
+   * one byte: with a journal or log beside it (a writable open could roll it back or fold it in)
+   * through a read-only connection first; without, on the writable one, which only reads till then.
    */
   static async open(path: string, opts: OpenOptions = {}): Promise<Store> {
     const encrypted = !!opts.encryptionKey;
