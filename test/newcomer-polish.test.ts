@@ -16,6 +16,15 @@ import { projectSnapshots } from "../src/engine/snapshots/catalog.ts";
 import { CLI, REPO, childEnv, gitRepo, hostBinary, laptop, ok, run, tempDir } from "./helpers.ts";
 import { closeAll, KEY, mount, openStore } from "./tui-harness.tsx";
 
+/** A laptop with its own home folder beside it and a git repo, under one temp dir. */
+function newcomer(prefix: string) {
+  const base = tempDir(prefix);
+  const home = join(base, "home");
+  mkdirSync(home);
+  const pc = laptop("ada", base);
+  return { base, home, pc, repo: () => gitRepo(join(base, "repo")) };
+}
+
 const README = readFileSync(join(REPO, "README.md"), "utf8");
 const flat = (s: string) => s.replace(/\s+/g, " ");
 
@@ -31,10 +40,7 @@ describe("the MCP server's tools, as help and the README name them", () => {
   afterAll(async () => void (await client?.close()));
 
   test("mcp --help and the README list every tool (and prompt) a real server registers", async () => {
-    const base = tempDir("mindsave-newcomer-mcp-");
-    const home = join(base, "home");
-    mkdirSync(home);
-    const pc = laptop("ada", base);
+    const { base, home, pc } = newcomer("mindsave-newcomer-mcp-");
     const transport = new StdioClientTransport({ command: CLI[0], args: [...CLI.slice(1), "mcp", "--home", home], cwd: base, env: childEnv(pc.env), stderr: "pipe" });
     client = new Client({ name: "newcomer-test", version: "0.0.0" });
     await client.connect(transport);
@@ -144,11 +150,9 @@ describe("drive init, from where the user stands", () => {
 });
 
 test("doctor gives a small store's size in KB, not \"0.0 MiB\"", async () => {
-  const base = tempDir("mindsave-newcomer-doctor-");
-  const home = join(base, "home");
-  mkdirSync(home);
-  const pc = laptop("ada", base);
-  const repo = gitRepo(join(base, "repo"));
+  const t = newcomer("mindsave-newcomer-doctor-");
+  const { home, pc } = t;
+  const repo = t.repo();
   await ok(["save", "--home", home, "--goal", "a first save"], { cwd: repo, env: pc.env });
   const db = join(home, "mindsave.db");
   const whole = statSync(db).size;
@@ -161,11 +165,9 @@ test("doctor gives a small store's size in KB, not \"0.0 MiB\"", async () => {
 });
 
 test("diff: a step added already completed (or started) is one line saying so, not a second \"completed:\" line", async () => {
-  const base = tempDir("mindsave-newcomer-diff-");
-  const home = join(base, "home");
-  mkdirSync(home);
-  const pc = laptop("ada", base);
-  const repo = gitRepo(join(base, "repo"));
+  const t = newcomer("mindsave-newcomer-diff-");
+  const { home, pc } = t;
+  const repo = t.repo();
   const at = { cwd: repo, env: pc.env };
   await ok(["save", "--home", home, "--goal", "ship the limiter", "--state", "begun"], at);
   await ok(["plan", "set", "--home", home, "--item", "[x] write it", "--item", "wire it"], at);
