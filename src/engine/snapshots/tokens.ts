@@ -56,6 +56,13 @@ export function runCuts(text: string, maxRun = MAX_RUN): number[] {
 /** Where a text splits into parts whose counts add up: after a newline followed by a non-space. */
 const LINE_END = /\n(?=\S)/g;
 
+/** The end of the part of `text` that starts at `from`. */
+function partEnd(text: string, from: number): number {
+  LINE_END.lastIndex = from;
+  const m = LINE_END.exec(text);
+  return m ? m.index + 1 : text.length;
+}
+
 /** Counts of parts already seen (bounded: short parts only, emptied when full). */
 const known = new Map<string, number>();
 const KNOWN_MAX = 20_000;
@@ -102,14 +109,10 @@ export function countTokens(text: string): number {
 export function countTokensWithin(text: string, limit: number): number {
   if (!text) return 0;
   let total = 0;
-  let from = 0;
   // Part by part, so that counting can stop early without cutting the rest of a long text.
-  LINE_END.lastIndex = 0;
-  while (from < text.length && total <= limit) {
-    const m = LINE_END.exec(text);
-    const to = m ? m.index + 1 : text.length;
+  for (let from = 0, to = 0; from < text.length && total <= limit; from = to) {
+    to = partEnd(text, from);
     total += countKnown(from === 0 && to === text.length ? text : text.slice(from, to));
-    from = to;
   }
   return total;
 }
@@ -120,13 +123,9 @@ export function countTokensWithin(text: string, limit: number): number {
  */
 export function tokenLowerBound(text: string): number {
   let total = 0;
-  let from = 0;
-  LINE_END.lastIndex = 0;
-  while (from < text.length) {
-    const m = LINE_END.exec(text);
-    const to = m ? m.index + 1 : text.length;
+  for (let from = 0, to = 0; from < text.length; from = to) {
+    to = partEnd(text, from);
     for (const segment of segments(text.slice(from, to))) total += countPieces(segment);
-    from = to;
   }
   return total;
 }
