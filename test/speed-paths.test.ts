@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createClient, type Client } from "@libsql/client";
 import { openClient } from "../src/store/driver.ts";
-import { failurePriority, sortFailures } from "../src/engine/failures/graph.ts";
+import { failureWeight, sortFailures } from "../src/engine/failures/graph.ts";
 import { commandWord } from "../src/cli-only.ts";
-import { graphemeBoundary, nextText } from "../src/lib/text.ts";
+import { compareCodes, compareText, graphemeBoundary, nextText } from "../src/lib/text.ts";
 import type { FailureRecord } from "../src/store/store.ts";
 import { dumpStore, gitRepo, laptop, ok, run, sql, tempDir } from "./helpers.ts";
 import { INDEXES } from "../src/store/migrations.ts";
@@ -219,11 +219,15 @@ describe("the restore block's failure order", () => {
     last_seen: fc.constantFrom("2026-11-20T10:00:00.000Z", "2026-10-01T00:00:00.000Z", "2026-11-23T05:00:00.000Z", "2025-01-01T00:00:00.000Z", "2026-11-20"),
   });
 
-  test("sortFailures is the failurePriority comparator's order", () => {
+  test("sortFailures is the order of the priority comparator: weight, repeats, recency, item", () => {
     const now = new Date("2026-11-23T06:00:00.000Z");
+    // The comparator written out here, so the sort's own code is not its own reference.
+    const priority = (a: FailureRecord, b: FailureRecord) =>
+      failureWeight(b, now) - failureWeight(a, now) || b.repeat_count - a.repeat_count ||
+      compareCodes(b.last_seen, a.last_seen) || compareText(a.item, b.item);
     fc.assert(fc.property(fc.array(failure, { maxLength: 40 }), (xs) => {
       const fs = xs as unknown as FailureRecord[];
-      expect(sortFailures(fs, now)).toEqual([...fs].sort((a, b) => failurePriority(a, b, now)));
+      expect(sortFailures(fs, now)).toEqual([...fs].sort(priority));
     }), { seed: SEED, numRuns: 500 });
   });
 });

@@ -218,8 +218,9 @@ export function toGraphEntry(f: FailureRecord, now: Date): FailureGraphEntry {
 }
 
 /**
- * `failures` in failurePriority's order, each weight computed once and compared as numbers: a
- * restore block sorts every failure of a project and the global ones at each load.
+ * `failures` highest priority first: weight (confidence, a person's rejection, aged), then repeats,
+ * recency, item. Each weight is computed once and compared as numbers: a restore block sorts every
+ * failure of a project and the global ones at each load.
  */
 export function sortFailures<T extends FailureRank>(failures: T[], now: Date): T[] {
   const weight = failures.map((f) => failureWeight(f, now));
@@ -235,24 +236,13 @@ export function sortFailures<T extends FailureRank>(failures: T[], now: Date): T
   const out: T[] = [];
   for (let k = weights.length - 1; k >= 0; k--) {
     const same = byWeight.get(weights[k])!;
-    if (same.length > 1) {
-      same.sort((i, j) => {
-        const a = failures[i];
-        const b = failures[j];
-        return b.repeat_count - a.repeat_count || compareCodes(b.last_seen, a.last_seen) || compareText(a.item, b.item);
-      });
-    }
+    if (same.length > 1) same.sort((i, j) => equalWeightOrder(failures[i], failures[j]));
     for (const i of same) out.push(failures[i]);
   }
   return out;
 }
 
-/** Highest priority first: weight (confidence, a person's rejection, aged), then repeats, recency. */
-export function failurePriority(a: FailureRecord, b: FailureRecord, now: Date): number {
-  return (
-    failureWeight(b, now) - failureWeight(a, now) ||
-    b.repeat_count - a.repeat_count ||
-    compareCodes(b.last_seen, a.last_seen) ||
-    compareText(a.item, b.item)
-  );
+/** Between failures of equal weight: more repeats first, then the more recent, then by item. */
+function equalWeightOrder(a: FailureRank, b: FailureRank): number {
+  return b.repeat_count - a.repeat_count || compareCodes(b.last_seen, a.last_seen) || compareText(a.item, b.item);
 }
