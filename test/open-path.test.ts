@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gitRepo, laptop, ok, run, sql, tempDir, type RunOptions } from "./helpers.ts";
 
@@ -114,5 +114,57 @@ describe("a journal or log beside the target of a symlinked store is seen", () =
     await refusedByAll(home, "newer MindSave");
     expect(existsSync(`${target}-wal`)).toBe(true);
     expect(files(real, /-shm$/)).toEqual(before);
+  });
+});
+
+describe("a read-only store reached through a symlink is read as its target", () => {
+  // Its log and shared memory are beside the target: looked for beside the link, a log full of
+  // changes was missed and the file read as if it had none (SQLite's immutable mode), stale.
+  /** A store whose last change (a snapshot's goal) is committed in its log, not yet in the file. */
+  async function changeInLog(): Promise<{ real: string; target: string; home: string }> {
+    const real = tempDir("mindsave-home-");
+    await ok(["save", "--goal", "the goal in the file", "--home", real], opts);
+    const target = join(real, "mindsave.db");
+    killedWriter(target, `d.exec("UPDATE snapshots SET goal = 'the goal in the log'")`);
+    expect(statSync(`${target}-wal`).size).toBeGreaterThan(0);
+    const home = tempDir("mindsave-link-");
+    symlinkSync(target, join(home, "mindsave.db"));
+    return { real, target, home };
+  }
+
+  test("a write-protected file (0444): through the link, as through its own path, load shows the change in its log; nothing is written", async () => {
+    const { real, target, home } = await changeInLog();
+    chmodSync(target, 0o444);
+    try {
+      const before = files(real, /-shm$/);
+      for (const h of [real, home]) {
+        const out = (await ok(["load", "--home", h], opts)).stdout;
+        expect(out).toContain("the goal in the log");
+        expect(out).not.toContain("the goal in the file");
+      }
+      expect(files(real, /-shm$/)).toEqual(before);
+    } finally {
+      chmodSync(target, 0o644);
+    }
+  });
+
+  test("in a write-protected folder too (0555), its shared memory gone: through the link, as through its own path, refused in one sentence, nothing written", async () => {
+    const { real, target, home } = await changeInLog();
+    rmSync(`${target}-shm`);
+    chmodSync(target, 0o444);
+    chmodSync(real, 0o555);
+    try {
+      const before = files(real);
+      for (const h of [real, home]) {
+        const r = await run(["load", "--home", h], opts);
+        expect(r.code).toBe(1);
+        expect(r.stderr.trim().split("\n")).toHaveLength(1);
+        expect(r.stderr).toContain("can only be read where its folder is writable");
+      }
+      expect(files(real)).toEqual(before);
+    } finally {
+      chmodSync(real, 0o755);
+      chmodSync(target, 0o644);
+    }
   });
 });

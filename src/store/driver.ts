@@ -3,8 +3,8 @@
 // connection is a SQLite URI with `mode=ro` (`immutable=1` too when nothing beside the file can be
 // created): it never writes a byte of the file, so a store can be checked before it is trusted,
 // and read on a write-protected drive.
-import { accessSync, closeSync, constants, existsSync, openSync, readSync, rmSync, statSync } from "node:fs";
-import { dirname } from "node:path";
+import { accessSync, closeSync, constants, existsSync, openSync, readSync, realpathSync, rmSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { tmpdir } from "../lib/os.ts";
 import type { Client } from "@libsql/client";
 import { UserError } from "../errors.ts";
@@ -100,8 +100,25 @@ export function headerBytes(path: string, n = 100): Buffer {
   }
 }
 
+/**
+ * The store file itself, `path` with every symlink resolved (a missing file: in its folder's real
+ * path): SQLite keeps the journal, log and shared memory beside it, so they are looked for there.
+ */
+export function realStorePath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    try {
+      return join(realpathSync(dirname(path)), basename(path));
+    } catch {
+      return path;
+    }
+  }
+}
+
 /** How a read-only connection to the store at `path` must be made, given what can be written beside it. */
-export function readOnlyMode(path: string): { immutable: boolean; walStuck: boolean } {
+export function readOnlyMode(link: string): { immutable: boolean; walStuck: boolean } {
+  const path = realStorePath(link);
   const dirOk = writable(dirname(path));
   // Header bytes 18–19 are 2 for a WAL database: reading it needs a shared-memory file beside it.
   const head = existsSync(path) ? headerBytes(path, 20) : Buffer.alloc(0);
@@ -130,7 +147,8 @@ export function storeFileKind(path: string): StoreFileKind {
 export interface SideFiles { ino: number; wal: boolean; shm: boolean }
 
 /** The store file's identity and which of its WAL files exist. */
-export function sideFiles(path: string): SideFiles {
+export function sideFiles(link: string): SideFiles {
+  const path = realStorePath(link);
   return { ino: statSync(path, { throwIfNoEntry: false })?.ino ?? -1, wal: existsSync(path + "-wal"), shm: existsSync(path + "-shm") };
 }
 
@@ -139,7 +157,8 @@ export function sideFiles(path: string): SideFiles {
  * connection cannot remove them when it closes). Only those it made, beside the same file: every
  * other process fails the same check on the damaged pages, so none of them writes through them.
  */
-export function forgetSideFiles(path: string, before: SideFiles): void {
+export function forgetSideFiles(link: string, before: SideFiles): void {
+  const path = realStorePath(link);
   if (before.wal || before.shm || sideFiles(path).ino !== before.ino || sizeOf(path + "-wal") > 0) return;
   for (const s of ["-wal", "-shm"]) rmSync(path + s, { force: true });
 }

@@ -8,7 +8,7 @@ import type { Client, Row, Transaction } from "@libsql/client";
 import { SYNCED_TABLES } from "./migrations.ts";
 import { compareHlc, formatHlc, parseHlc } from "./hlc.ts";
 import { type Exec, str } from "./rows.ts";
-import { headerBytes, openClient, readOnlyMode, sizeOf } from "./driver.ts";
+import { headerBytes, openClient, readOnlyMode, realStorePath, sizeOf } from "./driver.ts";
 import { UserError } from "../errors.ts";
 
 export interface StoreInspection {
@@ -66,7 +66,8 @@ function headerFacts(path: string): { page_size: number | null; expected_size: n
 async function openDamaged(path: string, encryptionKey?: string): Promise<Client> {
   // With nothing beside the file (no log, no shared memory, no journal: no other connection has it
   // open) it is read alone, so looking at it leaves no -wal or -shm beside it.
-  const alone = !["-wal", "-shm", "-journal"].some((s) => existsSync(path + s));
+  const real = realStorePath(path);
+  const alone = !["-wal", "-shm", "-journal"].some((s) => existsSync(real + s));
   const db = await openClient(path, { readOnly: true, immutable: alone || readOnlyMode(path).immutable, timeoutMs: 5000, encryptionKey, libsql: true });
   try {
     await db.execute("PRAGMA writable_schema = ON");
@@ -80,7 +81,7 @@ async function openDamaged(path: string, encryptionKey?: string): Promise<Client
 /** A read-only look at the store file at `path`; never writes to it, never throws for damage. */
 export async function inspectStore(path: string, opts: { encryptionKey?: string } = {}): Promise<StoreInspection> {
   const out: StoreInspection = {
-    size: sizeOf(path), ...headerFacts(path), wal_bytes: sizeOf(path + "-wal"), journal_bytes: sizeOf(path + "-journal"),
+    size: sizeOf(path), ...headerFacts(path), wal_bytes: sizeOf(realStorePath(path) + "-wal"), journal_bytes: sizeOf(realStorePath(path) + "-journal"),
     ours: null, schema_version: null, integrity: [], tables: {}, error: null,
   };
   let db: Client;

@@ -1,5 +1,5 @@
 // The store: one libSQL file. This module tree is the only place with SQL.
-import { copyFileSync, existsSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { tmpdir } from "../lib/os.ts";
 import type { Client, Transaction } from "@libsql/client";
@@ -10,11 +10,11 @@ import { SyncSide } from "./sync.ts";
 import { type Exec, str } from "./rows.ts";
 import { Queries } from "./queries.ts";
 import { StoreWriter } from "./writer.ts";
-import { forgetSideFiles, loadDriver, openClient, readOnlyMode, sideFiles, storeFileKind, writable } from "./driver.ts";
+import { forgetSideFiles, loadDriver, openClient, readOnlyMode, realStorePath, sideFiles, sizeOf, storeFileKind, writable } from "./driver.ts";
 import { StoreProblem, driverCodes, guarded, noteDamage, readOnlyProblem, storeProblem } from "./problems.ts";
 import { asBytes, inspectStore, integrityLines, lostProjects, recreateProjects, salvage, textOf, type LostProject, type SalvagedTable } from "./salvage.ts";
 
-export { SCHEMA_VERSION, formatHlc, parseHlc, SyncSide, Queries, StoreWriter, StoreProblem, storeFileKind, storeProblem, inspectStore };
+export { SCHEMA_VERSION, formatHlc, parseHlc, SyncSide, Queries, StoreWriter, StoreProblem, storeFileKind, storeProblem, inspectStore, realStorePath, sizeOf };
 export type { StoreFileKind } from "./driver.ts";
 export type { StoreProblemKind } from "./problems.ts";
 export type { StoreInspection, SalvagedTable, LostProject } from "./salvage.ts";
@@ -121,11 +121,10 @@ export class Store extends Queries {
     if (!encrypted && kind === "other") {
       throw new StoreProblem("not_a_database", path, `${path} is not a MindSave store (not a SQLite database); refusing to touch it.`);
     }
-    const canWrite = (kind === "missing" || writable(path)) && writable(dirname(path));
-    // Nothing beside a plain file (SQLite keeps its journal and log beside a symlink's target) to
-    // roll back or fold in: a writable connection that only reads changes nothing, and prepare()
-    // checks it before its first write, so a read-only look first would only open it twice.
-    const real = kind === "plain" ? realpathSync(path) : path;
+    // (The journal and log are beside a symlink's target.) Nothing beside a plain file: the writable
+    // connection, which only reads until prepare() checked it, changes nothing (one open, not two).
+    const real = realStorePath(path);
+    const canWrite = (kind === "missing" || writable(path)) && writable(dirname(real));
     const quiet = kind === "plain" && canWrite && !encrypted && !existsSync(real + "-wal") && !existsSync(real + "-journal");
     if ((kind === "plain" || kind === "other") && !quiet) {
       const checked = await Store.openChecked(path, opts, canWrite);
@@ -207,7 +206,7 @@ export class Store extends Queries {
     const copy = join(dir, "store.db");
     try {
       copyFileSync(path, copy);
-      if (existsSync(path + "-journal")) copyFileSync(path + "-journal", copy + "-journal");
+      if (existsSync(realStorePath(path) + "-journal")) copyFileSync(realStorePath(path) + "-journal", copy + "-journal");
       const client = await openClient(copy, { timeoutMs: 1000, encryptionKey: opts.encryptionKey, libsql: opts.libsql });
       try {
         const store = new Store(client, path, false, !!opts.encryptionKey);

@@ -3,10 +3,10 @@
 // table), and only then swapped in with one rename; the old file stays as mindsave.db.bak-<time>
 // (the last 3 are kept; see backups.ts). At no moment is mindsave.db half converted: every intermediate state
 // opens as either the old store or the new one.
-import { copyFileSync, existsSync, linkSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, linkSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { UserError } from "../../errors.ts";
-import { Store } from "../../store/store.ts";
+import { Store, realStorePath, sizeOf } from "../../store/store.ts";
 import { resolveHome, prepareHome, journalModeFor, type Home } from "./home.ts";
 import { encryptionState, keyFilePath, newKey, storeKey, writeKeyFile, CIPHER } from "./encryption.ts";
 import { askNewPassphrase } from "./passphrase.ts";
@@ -122,8 +122,9 @@ async function convert(home: Home, source: Store, key: string | null, opts: Conv
     if (!(await source.checkpoint())) throw busy("its write-ahead log is in use");
     await source.closeAsync();
     open = false;
-    if (existsSync(db + "-wal") && statSync(db + "-wal").size > 0) throw busy("its write-ahead log is not empty");
-    if (existsSync(db + "-journal") && statSync(db + "-journal").size > 0) throw busy("it has a journal");
+    const real = realStorePath(db);
+    if (sizeOf(real + "-wal") > 0) throw busy("its write-ahead log is not empty");
+    if (sizeOf(real + "-journal") > 0) throw busy("it has a journal");
     backup = backupName(db, now(opts));
     hooks.beforeSwap?.();
     try {
