@@ -35,10 +35,11 @@ export const CLI: string[] = ((bin) => (bin ? [bin] : [process.execPath, MAIN]))
 
 /** Every temp dir of this test process lives under one root, removed by test/setup.ts after all files. */
 export const TEST_ROOT = join(tmpdir(), `mindsave-tests-${process.pid}`);
-mkdirSync(TEST_ROOT, { recursive: true });
 
 /** A fresh temp directory (realpath, so macOS /private/var and symlinked /tmp compare equal). */
 export function tempDir(prefix = "mindsave-test-"): string {
+  // Made on first use: a process that only imports this module (the runner) leaves no empty root.
+  mkdirSync(TEST_ROOT, { recursive: true });
   return realpathSync(mkdtempSync(join(TEST_ROOT, prefix)));
 }
 
