@@ -6,7 +6,7 @@
 // directory with no node_modules anywhere above it. Needs `bun install --os='*' --cpu='*'` so the
 // other platforms' addons are present.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { BunPlugin } from "bun";
 
@@ -59,6 +59,56 @@ export function libsqlAddon(target: Target): BunPlugin {
   };
 }
 
+/**
+ * commander imports node:events, node:child_process and node:util, which Bun loads as JavaScript
+ * (~2.5 ms of every command's start, measured in the binary), for what we use of them: three
+ * EventEmitter methods, and a help formatter's stripVTControlCharacters. Here its EventEmitter is
+ * a small one with the methods commander calls, and the other two are loaded only if ever used
+ * (help output; executable subcommands, which MindSave has none of).
+ */
+const commanderLight: BunPlugin = {
+  name: "commander-light",
+  setup(build) {
+    const util = ["import { stripVTControlCharacters } from 'node:util';", "const stripVTControlCharacters = (s) => require('node:util').stripVTControlCharacters(s);"];
+    const swaps: Record<string, string[][]> = {
+      "command.js": [
+        ["import { EventEmitter } from 'node:events';", EVENT_EMITTER],
+        ["import childProcess from 'node:child_process';", "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };"],
+        util,
+      ],
+      "help.js": [util],
+    };
+    build.onLoad({ filter: /[\\/]node_modules[\\/]commander[\\/]lib[\\/](command|help)\.js$/ }, (args) => {
+      let source = readFileSync(args.path, "utf8");
+      for (const [from, to] of swaps[basename(args.path)]) {
+        if (!source.includes(from)) throw new Error(`${args.path} no longer contains ${from}; update build.ts (commanderLight).`);
+        source = source.replace(from, to);
+      }
+      return { contents: source, loader: "js" };
+    });
+  },
+};
+
+/** The EventEmitter methods commander calls (on, emit, listenerCount), with Node's semantics for them. */
+const EVENT_EMITTER = `class EventEmitter {
+  #listeners = new Map();
+  on(event, listener) {
+    const all = this.#listeners.get(event);
+    if (all) all.push(listener);
+    else this.#listeners.set(event, [listener]);
+    return this;
+  }
+  emit(event, ...args) {
+    const all = this.#listeners.get(event);
+    if (!all) return false;
+    for (const listener of [...all]) listener.apply(this, args);
+    return true;
+  }
+  listenerCount(event) {
+    return this.#listeners.get(event)?.length ?? 0;
+  }
+}`;
+
 /** ink imports react-devtools-core only for its devtools; a stub keeps the binary from needing it. */
 const devtoolsStub: BunPlugin = {
   name: "devtools-stub",
@@ -86,7 +136,7 @@ export async function buildTarget(target: Target, outdir: string): Promise<strin
     minify: true,
     sourcemap: "none",
     define: { "process.env.MINDSAVE_BUILD_TARGET": JSON.stringify(target.name) },
-    plugins: [libsqlAddon(target), devtoolsStub],
+    plugins: [libsqlAddon(target), devtoolsStub, commanderLight],
   });
   if (!result.success) {
     throw new Error(`Build for ${target.name} failed:\n${result.logs.map((l) => String(l)).join("\n")}`);
