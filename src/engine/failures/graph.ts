@@ -32,17 +32,8 @@ export interface FailureObservation {
 
 const DAY = 24 * 60 * 60 * 1000;
 
-/** Date.parse of a timestamp, once per distinct string: sorting 800 failures compares each of them ~20 times. */
-const parsed = new Map<string, number>();
-function timeOf(iso: string): number {
-  let t = parsed.get(iso);
-  if (t === undefined) {
-    if (parsed.size >= 10_000) parsed.clear();
-    t = Date.parse(iso);
-    parsed.set(iso, t);
-  }
-  return t;
-}
+/** A timestamp's time (NaN when it is none): each failure's is read once per ranking (sortFailures). */
+const timeOf = (iso: string): number => Date.parse(iso);
 
 export function normaliseItem(item: string): string {
   return item.normalize("NFC").trim().replace(/\s+/g, " ").toLowerCase();
@@ -54,10 +45,14 @@ export function failureId(scope: FailureScope, projectId: string | null, item: s
 
 /** The original's rule: high at 3+ repeats; medium at 2, or once within 7 days; else low. */
 export function derivedConfidence(repeatCount: number, lastSeen: string, now: Date): Confidence {
+  return derivedAt(repeatCount, timeOf(lastSeen), now.getTime());
+}
+
+/** derivedConfidence on times already read (ms). */
+function derivedAt(repeatCount: number, seen: number, nowMs: number): Confidence {
   if (repeatCount >= 3) return "high";
   if (repeatCount === 2) return "medium";
-  const seen = timeOf(lastSeen);
-  return Number.isFinite(seen) && now.getTime() - seen <= 7 * DAY ? "medium" : "low";
+  return Number.isFinite(seen) && nowMs - seen <= 7 * DAY ? "medium" : "low";
 }
 
 /**
@@ -70,9 +65,13 @@ export const FAILURE_HALF_LIFE_DAYS: Record<FailureScope, number> = { project: 3
 const LEVELS: Confidence[] = ["low", "medium", "high"];
 
 function halfLives(f: Pick<FailureRecord, "scope" | "last_seen">, now: Date): number {
-  const seen = timeOf(f.last_seen);
-  const days = Number.isFinite(seen) ? Math.max(0, now.getTime() - seen) / DAY : 0;
-  return days / FAILURE_HALF_LIFE_DAYS[f.scope === "global" ? "global" : "project"];
+  return halfLivesAt(f.scope, timeOf(f.last_seen), now.getTime());
+}
+
+/** halfLives on times already read (ms). */
+function halfLivesAt(scope: string, seen: number, nowMs: number): number {
+  const days = Number.isFinite(seen) ? Math.max(0, nowMs - seen) / DAY : 0;
+  return days / FAILURE_HALF_LIFE_DAYS[scope === "global" ? "global" : "project"];
 }
 
 /** The confidence stated for a failure, else the original's rule: the spec's `confidence` field. */
@@ -88,8 +87,14 @@ export function effectiveConfidence(f: Pick<FailureRank, "confidence" | "repeat_
 
 /** How much a failure weighs when the block is trimmed: its stated (or derived) confidence, more for a person's rejection, halved every half-life. */
 export function failureWeight(f: FailureRank, now: Date): number {
-  const base = statedConfidence(f, now);
-  return (LEVELS.indexOf(base) + 1 + (f.rejected_by === "user" ? 1 : 0)) * 0.5 ** halfLives(f, now);
+  return weightAt(f, now.getTime());
+}
+
+/** failureWeight with its last_seen read once (every load weighs every failure in the interpreter). */
+function weightAt(f: FailureRank, nowMs: number): number {
+  const seen = timeOf(f.last_seen);
+  const base = (f.confidence as Confidence | null) ?? derivedAt(f.repeat_count, seen, nowMs);
+  return (LEVELS.indexOf(base) + 1 + (f.rejected_by === "user" ? 1 : 0)) * 0.5 ** halfLivesAt(f.scope, seen, nowMs);
 }
 
 function oneOf<T extends string>(field: string, v: string | undefined, allowed: readonly T[]): T | undefined {
@@ -223,21 +228,23 @@ export function toGraphEntry(f: FailureRecord, now: Date): FailureGraphEntry {
  * failure of a project and the global ones at each load.
  */
 export function sortFailures<T extends FailureRank>(failures: T[], now: Date): T[] {
-  const weight = failures.map((f) => failureWeight(f, now));
+  const nowMs = now.getTime();
   // Weights are sorted natively (a typed array, no comparator: 800 failures took ~8,000 calls of
   // one in the interpreter); only failures of equal weight go through the comparator's ties.
+  // (Plain loops: this runs in the interpreter at every load, where a callback per item costs.)
   const byWeight = new Map<number, number[]>();
-  weight.forEach((w, i) => {
+  for (let i = 0; i < failures.length; i++) {
+    const w = weightAt(failures[i], nowMs);
     const same = byWeight.get(w);
     if (same) same.push(i);
     else byWeight.set(w, [i]);
-  });
+  }
   const weights = Float64Array.from(byWeight.keys()).sort();
   const out: T[] = [];
   for (let k = weights.length - 1; k >= 0; k--) {
     const same = byWeight.get(weights[k])!;
     if (same.length > 1) same.sort((i, j) => equalWeightOrder(failures[i], failures[j]));
-    for (const i of same) out.push(failures[i]);
+    for (let m = 0; m < same.length; m++) out.push(failures[same[m]]);
   }
   return out;
 }
