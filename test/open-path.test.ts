@@ -148,6 +148,22 @@ describe("a read-only store reached through a symlink is read as its target", ()
     }
   });
 
+  test("eject, in a write-protected folder (0555): through the link, as through its own path, says changes still wait in the log beside the target", async () => {
+    const { real, target, home } = await changeInLog();
+    chmodSync(target, 0o444);
+    chmodSync(real, 0o555);
+    try {
+      for (const h of [real, home]) {
+        const r = await run(["eject", "--home", h], opts);
+        expect(r.code).toBe(1);
+        expect(r.stderr).toContain("still has changes waiting in mindsave.db-wal");
+      }
+    } finally {
+      chmodSync(real, 0o755);
+      chmodSync(target, 0o644);
+    }
+  });
+
   test("in a write-protected folder too (0555), its shared memory gone: through the link, as through its own path, refused in one sentence, nothing written", async () => {
     const { real, target, home } = await changeInLog();
     rmSync(`${target}-shm`);

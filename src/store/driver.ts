@@ -22,7 +22,7 @@ async function load<T>(importer: () => Promise<T>): Promise<T> {
     const msg = e instanceof Error ? e.message : String(e);
     if (/shared object|dlopen|ERR_DLOPEN|\.node/i.test(msg + String((e as { code?: string })?.code))) {
       throw new UserError(
-        `MindSave cannot unpack its database engine into the temp directory ${tmpdir()} (missing or not writable); set TMPDIR to a writable directory.`,
+        `MindSave cannot unpack its database engine into the temp directory ${tmpdir()} (missing, not writable, or mounted noexec); set TMPDIR to a writable directory programs may run from.`,
       );
     }
     throw e;
@@ -105,6 +105,8 @@ export function headerBytes(path: string, n = 100): Buffer {
  * path): SQLite keeps the journal, log and shared memory beside it, so they are looked for there.
  */
 export function realStorePath(path: string): string {
+  // (SQLite on Windows does not follow links: its journal and log stay beside the path opened.)
+  if (process.platform === "win32") return path;
   try {
     return realpathSync(path);
   } catch {

@@ -3,7 +3,7 @@
 // store is encrypted), the newest KEEP_BACKUPS kept.
 import { copyFileSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import type { Store } from "../../store/store.ts";
+import { realStorePath, type Store } from "../../store/store.ts";
 import { encryptionState, keyFilePath, storeKey, KEY_FILE_SUFFIX } from "./encryption.ts";
 
 export const KEEP_BACKUPS = 3;
@@ -66,9 +66,12 @@ export async function backupStore(store: Store, db: string, opts: { at: Date; en
 export function backupFileAsIs(db: string, at: Date): { backup: string; pruned: string[] } {
   const backup = backupName(db, at);
   const parts = [["", ""], [KEY_FILE_SUFFIX, KEY_FILE_SUFFIX], ["-wal", "-wal"], ["-journal", "-journal"]];
+  // (The log and journal are beside a symlink's target.)
+  const real = realStorePath(db);
+  const from = (suffix: string) => (suffix === "-wal" || suffix === "-journal" ? real : db) + suffix;
   try {
-    for (const [from, to] of parts) {
-      if (existsSync(db + from) && (from === "" || statSync(db + from).size > 0)) copyFileSync(db + from, backup + to);
+    for (const [f, to] of parts) {
+      if (existsSync(from(f)) && (f === "" || statSync(from(f)).size > 0)) copyFileSync(from(f), backup + to);
     }
   } catch (e) {
     for (const [, to] of parts) rmSync(backup + to, { force: true });

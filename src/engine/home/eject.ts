@@ -2,9 +2,10 @@
 // write-ahead log (a laptop's home) is checkpointed into mindsave.db, the store is closed, and no
 // journal or log may be left holding anything; then the drive can go. On a laptop's home it just
 // checkpoints.
-import { existsSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import { UserError } from "../../errors.ts";
+import { realStorePath, sizeOf } from "../../store/store.ts";
 import { DRIVE_MARKER, journalModeFor, prepareHome, resolveHome } from "./home.ts";
 import { openStore } from "./encryption.ts";
 
@@ -18,8 +19,6 @@ export interface EjectResult {
   journal_mode: string | null;
   message: string;
 }
-
-const bytes = (p: string) => (existsSync(p) ? statSync(p).size : 0);
 
 export async function ejectHome(opts: { home?: string; env?: NodeJS.ProcessEnv } = {}): Promise<EjectResult> {
   const env = opts.env ?? process.env;
@@ -40,7 +39,9 @@ export async function ejectHome(opts: { home?: string; env?: NodeJS.ProcessEnv }
   } finally {
     await store.closeAsync();
   }
-  const left = ["-wal", "-journal"].map((s) => db + s).filter((p) => bytes(p) > 0);
+  // Beside a symlink's target, where SQLite keeps them.
+  const real = realStorePath(db);
+  const left = ["-wal", "-journal"].map((s) => real + s).filter((p) => sizeOf(p) > 0);
   if (left.length) {
     throw new UserError(`The store ${db} still has changes waiting in ${left.map((p) => basename(p)).join(" and ")} (another program is using it, or it is read-only here); close that program, or run \`mindsave eject\` where the home is writable, before removing the drive.`);
   }
