@@ -82,7 +82,7 @@ const commanderLight: BunPlugin = {
       let source = readFileSync(args.path, "utf8");
       for (const [from, to] of swaps[basename(args.path)]) {
         if (!source.includes(from)) throw new Error(`${args.path} no longer contains ${from}; update build.ts (commanderLight).`);
-        source = source.replace(from, to);
+        source = source.replace(from, () => to);
       }
       return { contents: source, loader: "js" };
     });

@@ -130,7 +130,7 @@ describe("compiled binaries", () => {
     // An encrypted one needs libSQL's addon, unpacked into the temp directory: a sentence, not a loader stack trace.
     const encrypt = await run(["encrypt", "--home", home], { cwd: dirname(exe), env, bin: [exe] });
     expect(encrypt.code).toBe(1);
-    expect(encrypt.stderr.trim()).toBe("mindsave: MindSave cannot unpack its database engine into the temp directory /nonexistent/mindsave-tmp (missing or not writable); set TMPDIR to a writable directory.");
+    expect(encrypt.stderr.trim()).toBe("mindsave: MindSave cannot unpack its database engine into the temp directory /nonexistent/mindsave-tmp (missing, not writable, or mounted noexec); set TMPDIR to a writable directory programs may run from.");
     // Refused before anything was written: the store is still plain and as it was.
     const load = await run(["load", "--home", home], { cwd: repo, env, bin: [exe] });
     expect(load.code).toBe(0);
