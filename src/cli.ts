@@ -21,10 +21,13 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
     // Not --project: `hooks install --project` (the issue's flag) means the project's settings file.
     .option("--in <project>", "act on this project (id, name, or its folder's name on this host) instead of the current directory's")
     .option("--json", "print JSON for machines instead of text")
-    .showHelpAfterError(opts.json ? false : "(run with --help for usage)")
     .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
-    // Set before the subcommands are added: they inherit these settings when created.
-    .configureOutput({ writeErr: (s) => void (opts.json || writeErr(s.replace(/^error: /, "mindsave: "))) })
+    // Set before the subcommands are added: they inherit these settings when created. A usage
+    // error is one line: "mindsave: unknown command 'lod' (Did you mean load?); run with --help for usage."
+    .configureOutput({
+      writeErr: (s) => void (opts.json || writeErr(s)),
+      outputError: (s, write) => write(`mindsave: ${s.replace(/^error: /, "").trim().replace(/\s*\n\s*/g, " ").replace(/\.$/, "")}; run with --help for usage.\n`),
+    })
     .exitOverride();
   if (opts.only) declareOnly(program, opts.only);
 

@@ -20,7 +20,7 @@ async function seeded() {
 
 /** One sentence: a single line on stderr that names the problem. */
 function expectOneSentence(stderr: string, ...parts: string[]) {
-  const lines = stderr.trim().split("\n").filter((l) => !l.startsWith("(run with --help"));
+  const lines = stderr.trim().split("\n");
   expect(lines).toHaveLength(1);
   expect(lines[0]).toStartWith("mindsave: ");
   for (const p of parts) expect(lines[0]).toContain(p);
