@@ -711,4 +711,18 @@ describe("picker names on a narrow terminal", () => {
     for (const name of names) expect(f).toMatch(new RegExp(`add_\\S*…${name.slice(name.lastIndexOf("_") + 1)} `));
     for (const l of f.split("\n")) expect(width(l)).toBeLessThanOrEqual(50);
   });
+
+  test("the snapshot view's title cuts a long name in its middle too: its date stays", async () => {
+    const goal = "重构认证模块并修复令牌刷新问题以及会话过期处理的边界情况";
+    const { session } = await store([goal]);
+    const name = (await projectSnapshots(session, (await session.project({ create: false }))!.project.id))[0].name;
+    const date = name.slice(name.lastIndexOf("_") + 1);
+    const h = mount(session, { columns: 80, rows: 24 });
+    await h.until((x) => x.includes("1 snapshot"), "the picker");
+    h.press(KEY.enter);
+    const f = await h.until((x) => x.includes("Layer 1"), "the snapshot view");
+    const title = f.split("\n")[0];
+    expect(title).toContain(`…${date}`);
+    expect(width(title)).toBeLessThanOrEqual(80);
+  });
 });

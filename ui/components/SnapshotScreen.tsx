@@ -21,7 +21,7 @@ import { useAsync } from "../hooks/useAsync.ts";
 import { useRefState } from "../hooks/useRefState.ts";
 import { AGES_EVERY_MS, useTick } from "../hooks/useTick.ts";
 import { age, fit } from "../../src/lib/text.ts";
-import { Frame, question, statusHeight } from "./Frame.tsx";
+import { Frame, nameRoom, question, statusHeight } from "./Frame.tsx";
 import { fitName } from "./PickerScreen.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 
@@ -175,7 +175,9 @@ export function SnapshotScreen(props: {
   }, { isActive: props.active, ready: !!data.data || !!data.error, wait: action.busy }));
 
   const s = data.data?.snapshot;
-  const title = s ? `${fit(data.data!.project, Math.max(8, Math.floor(props.width / 3)), theme.g.ellipsis)} ${theme.g.sep} ${s.name}` : "Snapshot";
+  // The name cut in its middle, as in the picker, so its date and -N suffix stay in the title.
+  const project = s ? `${fit(data.data!.project, Math.max(8, Math.floor(props.width / 3)), theme.g.ellipsis)} ${theme.g.sep} ` : "";
+  const title = s ? `${project}${fitName(s.name, nameRoom(props.width, theme.g.sep, project), theme.g.ellipsis)}` : "Snapshot";
   const { lines, layer3At, layer3Lines, items } = current();
   const sel = getSel();
   const top = Math.min(getTop(), maxTop());
