@@ -333,7 +333,7 @@ describe("a plan edited on two laptops between two syncs", () => {
     expect(merged.code).toBe(0);
     // Said, not silent: which snapshot's plan was merged from both sides.
     const name = (await w.b.json(["snapshots", "list"])).snapshots[0].name;
-    expect(merged.stdout).toContain(`plans edited on both sides since the last sync, merged with each step at its furthest status`);
+    expect(merged.stdout).toContain(`plans edited on both sides since the last sync, merged step by step (each step at its later change`);
     expect(merged.stdout).toContain(`: ${name}`);
     for (const side of [w.a, w.b]) {
       const { plan } = await side.json(["plan"]);
@@ -347,6 +347,25 @@ describe("a plan edited on two laptops between two syncs", () => {
     await w.a.json(["plan", "reopen", "2"]);
     expect((await w.a.cli(["sync", w.b.home])).code).toBe(0);
     expect((await w.b.json(["plan"])).plan.map((p: any) => p.status)).toEqual(["completed", "pending", "pending"]);
+  });
+});
+
+describe("a step reopened on one laptop while the other edits the same plan", () => {
+  test("the reopen stands after the sync, beside the other laptop's progress: each step takes its later change", async () => {
+    const w = twoLaptops("mindsave-plan-reopen-");
+    await w.a.json(["save", "--goal", "ship v2", "--state", "s", "--next", "n"]);
+    await w.a.json(["plan", "set", "--item", "[x] migrate", "--item", "[x] write docs", "--item", "release"]);
+    expect((await w.b.cli(["sync", w.a.home])).code).toBe(0);
+    // Between two syncs: A reopens step 2 (its docs were wrong); B finishes step 3.
+    await w.a.json(["plan", "reopen", "2"]);
+    await w.b.json(["plan", "done", "3"]);
+    const merged = await w.b.cli(["sync", w.a.home]);
+    expect(merged.code).toBe(0);
+    expect(merged.stdout).toContain("merged step by step");
+    for (const side of [w.a, w.b]) {
+      const { plan } = await side.json(["plan"]);
+      expect(plan.map((p: any) => [p.content, p.status])).toEqual([["migrate", "completed"], ["write docs", "pending"], ["release", "completed"]]);
+    }
   });
 });
 

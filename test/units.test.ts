@@ -7,10 +7,11 @@ import { countTokens, loadTokenizer, tokenUpperBound } from "../src/engine/snaps
 import { checkLayer1, fitLayer2, isProtected } from "../src/engine/snapshots/save.ts";
 import * as sig from "../src/engine/agents/signal.ts";
 import { normaliseRelative, toHostPath, toStoredPath } from "../src/engine/projects/paths.ts";
-import { formatHlc, parseHlc } from "../src/store/store.ts";
+import { formatHlc, parseHlc, PLAN_STATUS_AT } from "../src/store/store.ts";
 import { legacyExcludedPath, parseSnapshotText, splitFrontMatter } from "../src/engine/snapshots/input.ts";
 import { derivedConfidence, failureId } from "../src/engine/failures/graph.ts";
 import { normaliseRemote } from "../src/engine/projects/workspace.ts";
+import { mergeConcurrentPlans, planTimes } from "../src/engine/snapshots/plan.ts";
 
 describe("topic slugs", () => {
   test("letters, digits and _ only, at most 20 characters, cut at a word boundary", () => {
@@ -206,5 +207,40 @@ describe("snapshot parsing", () => {
     expect(legacyExcludedPath("Don't use Tailwind — causes style conflict")).toEqual({ item: "Tailwind", entry: { rejected_by: "system", reason: "causes style conflict" } });
     expect(legacyExcludedPath("不要用Redux：太重了").item).toBe("Redux");
     expect(legacyExcludedPath("GraphQL because the team knows REST").entry.reason).toBe("the team knows REST");
+  });
+});
+
+describe("a plan's steps merged from two laptops (mergeConcurrentPlans, planTimes)", () => {
+  // Steps as stored: each with MindSave's time of its last status change (src/store/rows.ts).
+  const step = (status: "pending" | "in_progress" | "completed", at?: string) => ({ content: "write docs", status, ...(at ? { [PLAN_STATUS_AT]: at } : {}) });
+  const T1 = "2026-11-20T10:00:00.000Z";
+  const T2 = "2026-11-20T11:00:00.000Z";
+  const merged = (a: ReturnType<typeof step>, b: ReturnType<typeof step>) => mergeConcurrentPlans([a], [b])![0];
+
+  test("each step takes its later change, whichever way it goes; a timed change wins over an untimed one", () => {
+    expect(merged(step("completed", T1), step("pending", T2))).toEqual(step("pending", T2)); // a reopen after the completion
+    expect(merged(step("pending", T2), step("completed", T1))).toEqual(step("pending", T2));
+    expect(merged(step("pending", T1), step("completed", T2))).toEqual(step("completed", T2));
+    expect(merged(step("completed"), step("pending", T1))).toEqual(step("pending", T1));
+    expect(merged(step("pending", T1), step("completed"))).toEqual(step("pending", T1));
+  });
+
+  test("with no times (or the same one, or a time that is not one), the furthest status", () => {
+    expect(merged(step("pending"), step("completed"))).toEqual(step("completed"));
+    expect(merged(step("completed"), step("in_progress"))).toEqual(step("completed"));
+    expect(merged(step("pending", T1), step("in_progress", T1))).toEqual(step("in_progress", T1));
+    expect(merged(step("pending", "not a time"), step("completed", "neither"))).toEqual({ ...step("pending", "not a time"), status: "completed" });
+  });
+
+  test("different steps are no merge: null", () => {
+    expect(mergeConcurrentPlans([step("pending")], [{ content: "release", status: "pending" }])).toBeNull();
+  });
+
+  test("planTimes: a changed step gets the time now, one as it was keeps its time (or none)", () => {
+    const now = new Date("2026-11-21T09:00:00.000Z");
+    const before = [{ content: "migrate", status: "completed" as const }, { content: "write docs", status: "completed" as const }, { content: "tests", status: "pending" as const }];
+    const next = [{ content: "migrate", status: "completed" as const }, { content: "write docs", status: "pending" as const }, { content: "tests", status: "pending" as const }, { content: "release", status: "pending" as const }];
+    expect(planTimes(next, before, [T1, T2, null], now)).toEqual([T1, now.toISOString(), null, now.toISOString()]);
+    expect(planTimes(next, null, null, now)).toEqual(next.map(() => now.toISOString()));
   });
 });

@@ -82,6 +82,8 @@ export interface SnapshotRecord extends Replicated {
   saved_root: string | null;
   /** The agent's task list as it was, statuses included (null: none recorded). */
   plan: PlanItem[] | null;
+  /** When MindSave saw each plan step's status change (ISO; null: not known), by step, apart from the verbatim plan (see rows.ts storedPlan). */
+  plan_times?: (string | null)[] | null;
   tags: string[];
   /** Which agent saved it (claude, codex, …); null for a person's save or an older snapshot. */
   saved_agent: string | null;

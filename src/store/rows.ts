@@ -2,7 +2,7 @@
 // shared column lists of the read queries.
 import type { Client, Transaction, Row } from "@libsql/client";
 import type {
-  FactRecord, FailureRank, FailureRecord, HostRecord, ProjectRecord, RetirementRecord, RootRecord, RuleRecord, SnapshotRecord, SnapshotSummary,
+  FactRecord, FailureRank, FailureRecord, HostRecord, ProjectRecord, PlanItem, RetirementRecord, RootRecord, RuleRecord, SnapshotRecord, SnapshotSummary,
 } from "./records.ts";
 
 export type Exec = Pick<Client, "execute"> | Pick<Transaction, "execute">;
@@ -44,6 +44,32 @@ export function toHost(r: Row): HostRecord {
   };
 }
 
+/**
+ * The key a stored plan step keeps MindSave's time of its last status change under: taken out of
+ * the verbatim step when read (toSnapshot), put back when written (storedPlan). A sync merges the
+ * stored steps as they are (engine/snapshots/plan.ts mergeConcurrentPlans).
+ */
+export const PLAN_STATUS_AT = "mindsave_status_at";
+
+/** A stored plan read: the steps as the agent gave them, and MindSave's times apart. */
+function readPlan(raw: unknown): { plan: PlanItem[] | null; plan_times: (string | null)[] | null } {
+  const stored = json<PlanItem[] | null>(raw, null);
+  if (!Array.isArray(stored)) return { plan: stored, plan_times: null };
+  const times = stored.map((s) => (s && typeof s === "object" && typeof s[PLAN_STATUS_AT] === "string" ? (s[PLAN_STATUS_AT] as string) : null));
+  const plan = stored.map((s) => {
+    if (!s || typeof s !== "object" || !(PLAN_STATUS_AT in s)) return s;
+    const { [PLAN_STATUS_AT]: _time, ...step } = s;
+    return step as PlanItem;
+  });
+  return { plan, plan_times: times.some((t) => t !== null) ? times : null };
+}
+
+/** A plan as stored: each step with its time, where MindSave knows one. */
+export function storedPlan(plan: PlanItem[] | null, times?: (string | null)[] | null): string | null {
+  if (!plan) return null;
+  return JSON.stringify(times ? plan.map((s, i) => (typeof times[i] === "string" ? { ...s, [PLAN_STATUS_AT]: times[i] } : s)) : plan);
+}
+
 export function toSnapshot(r: Row): SnapshotRecord {
   return {
     id: str(r.id), project_id: str(r.project_id), name: str(r.name), topic: str(r.topic),
@@ -56,7 +82,7 @@ export function toSnapshot(r: Row): SnapshotRecord {
     auto_trigger: json(r.auto_trigger, null), extra: json(r.extra, null),
     l1_tokens: Number(r.l1_tokens ?? 0), l2_tokens: Number(r.l2_tokens ?? 0),
     saved_host: str(r.saved_host), saved_root: strOrNull(r.saved_root),
-    plan: json(r.plan, null), tags: json(r.tags, []), saved_agent: strOrNull(r.saved_agent), ...replicated(r),
+    ...readPlan(r.plan), tags: json(r.tags, []), saved_agent: strOrNull(r.saved_agent), ...replicated(r),
   };
 }
 

@@ -3,7 +3,7 @@
 import type { Transaction } from "@libsql/client";
 import { type Hlc, MAX_AHEAD_MS, formatHlc, hlcHost, isPast, nextHlc, parseHlc } from "./hlc.ts";
 import { Queries } from "./queries.ts";
-import { str } from "./rows.ts";
+import { storedPlan, str } from "./rows.ts";
 import { optimizeSearch, rewriteCells } from "./scan.ts";
 import { deferSearch, resumeSearch } from "./search-index.ts";
 import type {
@@ -127,15 +127,15 @@ export class StoreWriter extends Queries {
         JSON.stringify(s.active_files), JSON.stringify(s.constraints), JSON.stringify(s.decisions),
         JSON.stringify(s.failure_graph), s.compressed ? JSON.stringify(s.compressed) : null, s.layer3,
         s.auto_trigger ? JSON.stringify(s.auto_trigger) : null, s.extra ? JSON.stringify(s.extra) : null,
-        s.l1_tokens, s.l2_tokens, s.saved_host, s.saved_root, s.plan ? JSON.stringify(s.plan) : null, JSON.stringify(s.tags ?? []),
+        s.l1_tokens, s.l2_tokens, s.saved_host, s.saved_root, storedPlan(s.plan, s.plan_times), JSON.stringify(s.tags ?? []),
         s.saved_agent ?? null, hlc, host,
       ],
     );
   }
 
-  /** The plan of a snapshot replaced (`mindsave plan set`): an edit, synced by the snapshot's clock. */
-  async setSnapshotPlan(id: string, plan: PlanItem[] | null): Promise<void> {
-    await this.run("UPDATE snapshots SET plan = ?, hlc = ?, host = ? WHERE id = ?", [plan ? JSON.stringify(plan) : null, await this.tick(), this.hostId, id]);
+  /** The plan of a snapshot replaced (`mindsave plan set`): an edit, synced by the snapshot's clock; `times` by step (see storedPlan). */
+  async setSnapshotPlan(id: string, plan: PlanItem[] | null, times?: (string | null)[] | null): Promise<void> {
+    await this.run("UPDATE snapshots SET plan = ?, hlc = ?, host = ? WHERE id = ?", [storedPlan(plan, times), await this.tick(), this.hostId, id]);
   }
 
   /** `clock`: an import keeps the record's own clock (see insertSnapshot). */

@@ -32,6 +32,7 @@ export function exportedSnapshotFile(s: SnapshotRecord, storedName: string = s.n
   };
   if (storedName !== s.name) marker.name = storedName;
   if (s.saved_agent) marker.agent = s.saved_agent;
+  if (s.plan_times) marker.plan_times = s.plan_times;
   if (s.compressed && Array.isArray(s.compressed.original_constraints)) marker.original_constraints = s.compressed.original_constraints;
   // `_compressed` written from the engine's own analysis is derived: import recomputes it.
   if (s.compressed) marker.derived_compressed = true;

@@ -358,6 +358,11 @@ function withBody(head: SnapshotHead, text: string, index: IndexInfo): ParsedSna
   if (typeof marker?.agent === "string" && marker.agent.trim()) input.agent = marker.agent.trim().slice(0, 64);
   // A file without a plan had none: an import never borrows the previous snapshot's.
   if (input.plan === undefined) input.plan = null;
+  // Our export's times of the plan's steps (one per step; anything else is no time).
+  const times = marker?.plan_times;
+  if (input.plan && Array.isArray(times) && times.length === input.plan.length) {
+    input.plan_times = times.map((t) => (typeof t === "string" && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,3})?Z$/.test(t) ? t : null));
+  }
   input.active_files = input.active_files.map((f) => storedActiveFile(f, index.origRoots));
   const l1Only = !input.constraints.length && !input.decisions.length && !Object.keys(input.failure_graph).length && !input.excluded_paths.length && !input.layer3;
   const overflow = (marker ? marker.kind === "overflow" : id.startsWith("OVF_")) && l1Only;

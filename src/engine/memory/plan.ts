@@ -3,7 +3,7 @@
 // next save carries it forward.
 import { UserError } from "../../errors.ts";
 import { selectSnapshot } from "../snapshots/select.ts";
-import { parsePlan, planStatus } from "../snapshots/plan.ts";
+import { parsePlan, planStatus, planTimes } from "../snapshots/plan.ts";
 import { redactDeep } from "../snapshots/redact.ts";
 import type { Session } from "../session.ts";
 import type { PlanItem, SnapshotRecord } from "../../store/store.ts";
@@ -19,7 +19,8 @@ export async function planOf(session: Session, key?: string): Promise<{ snapshot
 export async function setPlan(session: Session, raw: unknown): Promise<{ snapshot: SnapshotRecord; plan: PlanItem[] }> {
   const plan = redactDeep(parsePlan(raw));
   const { snapshot } = await planOf(session);
-  await session.write((w) => w.setSnapshotPlan(snapshot.id, plan.length ? plan : null));
+  const times = planTimes(plan, snapshot.plan, snapshot.plan_times, session.now());
+  await session.write((w) => w.setSnapshotPlan(snapshot.id, plan.length ? plan : null, times));
   return { snapshot, plan };
 }
 
@@ -30,6 +31,7 @@ export async function markStep(session: Session, n: string, status: string, key?
   const i = Number(n);
   if (!/^\d+$/.test(n.trim()) || i < 1 || i > plan.length) throw new UserError(`There is no step ${JSON.stringify(n)}; give ${plan.length === 1 ? "1, the plan's only step" : `1 to ${plan.length}`} (\`mindsave plan\`).`);
   const next = plan.map((p, k) => (k === i - 1 ? { ...p, status: planStatus(status, `step ${n}`) } : p));
-  await session.write((w) => w.setSnapshotPlan(snapshot.id, next));
+  const times = planTimes(next, plan, snapshot.plan_times, session.now());
+  await session.write((w) => w.setSnapshotPlan(snapshot.id, next, times));
   return { snapshot, plan: next, step: next[i - 1] };
 }

@@ -26,6 +26,8 @@ export interface SnapshotInput {
   layer3: string;
   /** The agent's plan, verbatim (null: none given; the save carries the previous one forward). */
   plan?: PlanItem[] | null;
+  /** MindSave's times of the plan's steps, from its own export (see SnapshotRecord.plan_times). */
+  plan_times?: (string | null)[] | null;
   tags?: string[];
   /** Which agent is saving (a hook's `--agent`); absent for a person's save. */
   agent?: string;

@@ -4,7 +4,7 @@
 import { UserError } from "../../errors.ts";
 import { graphemeBoundary } from "../../lib/text.ts";
 import { stripControlDeep } from "./input-limits.ts";
-import type { PlanItem, PlanStatus } from "../../store/store.ts";
+import { PLAN_STATUS_AT, type PlanItem, type PlanStatus } from "../../store/store.ts";
 
 // yaml on first use (`require`): the restore block shows a plan without parsing any YAML.
 const YAML = () => require("yaml") as typeof import("yaml");
@@ -129,11 +129,42 @@ const oneLine = (s: string) => {
 const STEP_RANK: Record<PlanStatus, number> = { pending: 0, in_progress: 1, completed: 2 };
 
 /**
- * One plan edited on two laptops between two syncs (the same steps, in the same order): each step
- * at the furthest status either gave it, so neither laptop's progress is lost. Null when the steps
- * differ (one side replaced the plan): the later edit stands, as for any record.
+ * When MindSave saw each step of `next` change its status: now, or, for a step that stands as it
+ * stood in `before` (same place, text and status), the time it had there (null: not known). Kept
+ * with the plan (SnapshotRecord.plan_times), so a sync that meets two edits of one plan can tell
+ * which side changed a step last.
+ */
+export function planTimes(next: PlanItem[], before: PlanItem[] | null | undefined, beforeTimes: (string | null)[] | null | undefined, now: Date): (string | null)[] {
+  const at = now.toISOString();
+  return next.map((step, i) => {
+    const was = before?.[i];
+    return was && was.content === step.content && was.status === step.status ? beforeTimes?.[i] ?? null : at;
+  });
+}
+
+/** A stored step's time of its last status change; NaN when it has none (or one that is not a time). */
+function statusTime(step: PlanItem): number {
+  const at = step[PLAN_STATUS_AT];
+  return typeof at === "string" ? Date.parse(at) : NaN;
+}
+
+/**
+ * One plan edited on two laptops between two syncs (the same steps, in the same order; the steps as
+ * stored, each with its time): each step takes the later of its two changes, a reopen included; a
+ * change with a time wins over one without; where neither has one (or both the same), the furthest
+ * status either gave it, so no progress is lost. Null when the steps differ (one side replaced the
+ * plan): the later edit stands, as for any record.
  */
 export function mergeConcurrentPlans(kept: PlanItem[], other: PlanItem[]): PlanItem[] | null {
   if (kept.length !== other.length || kept.some((step, i) => step.content !== other[i].content)) return null;
-  return kept.map((step, i) => (STEP_RANK[other[i].status] > STEP_RANK[step.status] ? { ...step, status: other[i].status } : step));
+  return kept.map((step, i) => {
+    const theirs = other[i];
+    if (theirs.status === step.status) return step;
+    const [mine, their] = [statusTime(step), statusTime(theirs)];
+    const [knowMine, knowTheirs] = [Number.isFinite(mine), Number.isFinite(their)];
+    const theirsWin = knowMine && knowTheirs && mine !== their ? their > mine
+      : knowMine !== knowTheirs ? knowTheirs
+      : STEP_RANK[theirs.status] > STEP_RANK[step.status];
+    return theirsWin ? { ...step, status: theirs.status, ...(knowTheirs ? { [PLAN_STATUS_AT]: theirs[PLAN_STATUS_AT] } : {}) } : step;
+  });
 }

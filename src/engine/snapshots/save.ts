@@ -17,6 +17,7 @@ import { loadSnapshot } from "./restore.ts";
 import { stallIfAsked } from "../stall.ts";
 import { withAutoParts } from "./layer3-parts.ts";
 import { normalizeTags } from "./tags.ts";
+import { planTimes } from "./plan.ts";
 import { retiredKeys, withoutRetired } from "../memory/retire.ts";
 import type { Session, ProjectContext } from "../session.ts";
 import type { FailureGraphEntry, SnapshotRecord, SnapshotStatus, StoredFile, StoreWriter } from "../../store/store.ts";
@@ -261,7 +262,11 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
       l1_tokens: l1Tokens, l2_tokens: l2Tokens,
       saved_host: from?.savedHost ?? session.host.id, saved_root: from && from.savedHost !== session.host.id ? null : context.root,
       // An import (named) keeps what the file had; a save without a plan may carry the newest one's.
-      plan: input.plan !== undefined ? input.plan : opts.name !== undefined ? null : await carriedPlan(w, projectId, l1.goal),
+      // A plan given keeps the times of the steps it did not change since the newest snapshot's.
+      // An import keeps the times its file had.
+      ...(input.plan !== undefined
+        ? { plan: input.plan, plan_times: !input.plan ? null : opts.name !== undefined ? input.plan_times ?? null : await timesAfterNewest(w, projectId, input.plan, now) }
+        : opts.name !== undefined ? { plan: null, plan_times: null } : await carriedPlan(w, projectId, l1.goal)),
       tags, saved_agent: input.agent && /^[\w.-]{1,32}$/.test(input.agent) ? input.agent : null,
       };
     };
@@ -309,10 +314,16 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
  * A save without a plan keeps the newest snapshot's plan when it is about the same goal (a manual
  * save mid-task); a plan for another goal would be restored as if it were this one's, so not then.
  */
-async function carriedPlan(w: StoreWriter, projectId: string, goal: string): Promise<SnapshotRecord["plan"]> {
+async function carriedPlan(w: StoreWriter, projectId: string, goal: string): Promise<Pick<SnapshotRecord, "plan" | "plan_times">> {
   const [newest] = await w.listSnapshots(projectId, { limit: 1 });
-  if (!newest || newest.goal !== goal) return null;
-  return (await w.getSnapshot(newest.id))?.plan ?? null;
+  const s = newest && newest.goal === goal ? await w.getSnapshot(newest.id) : null;
+  return { plan: s?.plan ?? null, plan_times: s?.plan_times ?? null };
+}
+
+async function timesAfterNewest(w: StoreWriter, projectId: string, plan: NonNullable<SnapshotRecord["plan"]>, now: Date): Promise<(string | null)[]> {
+  const [newest] = await w.listSnapshots(projectId, { limit: 1 });
+  const s = newest ? await w.getSnapshot(newest.id) : null;
+  return planTimes(plan, s?.plan, s?.plan_times, now);
 }
 
 async function chooseName(w: StoreWriter, projectId: string, topic: string, now: Date, overflow: boolean, wanted: string | undefined, warnings: string[]): Promise<string> {

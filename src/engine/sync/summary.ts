@@ -22,9 +22,9 @@ export function syncDetails(r: SyncResult): string[] {
   return [
     `  into this store: ${countsText(r.pulled)}`,
     `  into the peer:   ${countsText(r.pushed)}`,
-    // Said, never silent: a step reopened on one side while the other edited the plan is completed again.
+    // Said, never silent: which plans took steps from both sides.
     ...(r.plans_merged?.length
-      ? [`  plans edited on both sides since the last sync, merged with each step at its furthest status (a step reopened on one side shows its other side's status; check \`mindsave plan\`): ${r.plans_merged.join(", ")}`]
+      ? [`  plans edited on both sides since the last sync, merged step by step (each step at its later change; where that cannot be told, its furthest status; check \`mindsave plan\`): ${r.plans_merged.join(", ")}`]
       : []),
   ];
 }
