@@ -4,14 +4,14 @@ import { describe, expect, test } from "bun:test";
 import nodePath from "node:path";
 import { isValidTopic, nextFreeName, topicSlug, TOPIC_MAX } from "../src/engine/snapshots/slug.ts";
 import { countTokens, loadTokenizer, tokenUpperBound } from "../src/engine/snapshots/tokens.ts";
-import { checkLayer1, fitLayer2, isProtected } from "../src/engine/snapshots/save.ts";
+import { checkLayer1, fitLayer2, isProtected, snapshotDigest } from "../src/engine/snapshots/save.ts";
 import * as sig from "../src/engine/agents/signal.ts";
 import { normaliseRelative, toHostPath, toStoredPath } from "../src/engine/projects/paths.ts";
 import { formatHlc, parseHlc, PLAN_STATUS_AT } from "../src/store/store.ts";
 import { legacyExcludedPath, parseSnapshotText, splitFrontMatter } from "../src/engine/snapshots/input.ts";
 import { derivedConfidence, failureId } from "../src/engine/failures/graph.ts";
 import { normaliseRemote } from "../src/engine/projects/workspace.ts";
-import { mergeConcurrentPlans, planTimes } from "../src/engine/snapshots/plan.ts";
+import { mergeConcurrentPlans, parsePlan, planTimes } from "../src/engine/snapshots/plan.ts";
 
 describe("topic slugs", () => {
   test("letters, digits and _ only, at most 20 characters, cut at a word boundary", () => {
@@ -215,7 +215,8 @@ describe("a plan's steps merged from two laptops (mergeConcurrentPlans, planTime
   const step = (status: "pending" | "in_progress" | "completed", at?: string) => ({ content: "write docs", status, ...(at ? { [PLAN_STATUS_AT]: at } : {}) });
   const T1 = "2026-11-20T10:00:00.000Z";
   const T2 = "2026-11-20T11:00:00.000Z";
-  const merged = (a: ReturnType<typeof step>, b: ReturnType<typeof step>) => mergeConcurrentPlans([a], [b])![0];
+  const NOW = Date.parse("2026-11-21T12:00:00.000Z");
+  const merged = (a: ReturnType<typeof step>, b: ReturnType<typeof step>) => mergeConcurrentPlans([a], [b], NOW)![0];
 
   test("each step takes its later change, whichever way it goes; a timed change wins over an untimed one", () => {
     expect(merged(step("completed", T1), step("pending", T2))).toEqual(step("pending", T2)); // a reopen after the completion
@@ -232,8 +233,22 @@ describe("a plan's steps merged from two laptops (mergeConcurrentPlans, planTime
     expect(merged(step("pending", "not a time"), step("completed", "neither"))).toEqual({ ...step("pending", "not a time"), status: "completed" });
   });
 
-  test("different steps are no merge: null", () => {
-    expect(mergeConcurrentPlans([step("pending")], [{ content: "release", status: "pending" }])).toBeNull();
+  test("different steps, or a step that is none (a peer's plan as stored), are no merge: null", () => {
+    expect(mergeConcurrentPlans([step("pending")], [{ content: "release", status: "pending" }], NOW)).toBeNull();
+    expect(mergeConcurrentPlans([step("pending")], [null as never], NOW)).toBeNull();
+  });
+
+  test("a time over a day ahead of now is no time (a clock that ran ahead, or a forged one)", () => {
+    expect(merged(step("pending", T1), step("completed", "2099-01-01T00:00:00.000Z"))).toEqual(step("pending", T1));
+    expect(merged(step("pending", T1), step("completed", "2026-11-22T11:00:00.000Z"))).toEqual(step("completed", "2026-11-22T11:00:00.000Z")); // within the day
+  });
+
+  test("an agent's plan never brings MindSave's own time key; a record without times digests as before they were kept", () => {
+    expect(parsePlan([{ content: "write docs", status: "pending", [PLAN_STATUS_AT]: "2099-01-01T00:00:00.000Z", owner: "me" }])).toEqual([{ content: "write docs", status: "pending", owner: "me" }]);
+    const rec = { id: "s1", name: "n", plan: [{ content: "a", status: "pending" as const }] } as never as Parameters<typeof snapshotDigest>[0];
+    const { plan_times: _none, ...without } = { ...rec, plan_times: null };
+    expect(snapshotDigest({ ...rec, plan_times: null })).toBe(snapshotDigest(without as typeof rec));
+    expect(snapshotDigest({ ...rec, plan_times: [T1] })).not.toBe(snapshotDigest(without as typeof rec));
   });
 
   test("planTimes: a changed step gets the time now, one as it was keeps its time (or none)", () => {

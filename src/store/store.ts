@@ -5,7 +5,7 @@ import { tmpdir } from "../lib/os.ts";
 import type { Client, Transaction } from "@libsql/client";
 import { UserError } from "../errors.ts";
 import { MIGRATIONS, SCHEMA_VERSION, ensureIndexes } from "./migrations.ts";
-import { formatHlc, parseHlc } from "./hlc.ts";
+import { MAX_AHEAD_MS, formatHlc, parseHlc } from "./hlc.ts";
 import { SyncSide } from "./sync.ts";
 import { type Exec, PLAN_STATUS_AT, str } from "./rows.ts";
 import { Queries } from "./queries.ts";
@@ -14,7 +14,7 @@ import { forgetSideFiles, loadDriver, openClient, readOnlyMode, realStorePath, s
 import { StoreProblem, driverCodes, guarded, noteDamage, readOnlyProblem, storeProblem } from "./problems.ts";
 import { asBytes, inspectStore, integrityLines, lostProjects, recreateProjects, salvage, textOf, type LostProject, type SalvagedTable } from "./salvage.ts";
 
-export { SCHEMA_VERSION, formatHlc, parseHlc, SyncSide, Queries, StoreWriter, StoreProblem, storeFileKind, storeProblem, inspectStore, realStorePath, sizeOf, PLAN_STATUS_AT };
+export { SCHEMA_VERSION, formatHlc, parseHlc, SyncSide, Queries, StoreWriter, StoreProblem, storeFileKind, storeProblem, inspectStore, realStorePath, sizeOf, PLAN_STATUS_AT, MAX_AHEAD_MS };
 export type { StoreFileKind } from "./driver.ts";
 export type { StoreProblemKind } from "./problems.ts";
 export type { StoreInspection, SalvagedTable, LostProject } from "./salvage.ts";

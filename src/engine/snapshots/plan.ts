@@ -4,7 +4,7 @@
 import { UserError } from "../../errors.ts";
 import { graphemeBoundary } from "../../lib/text.ts";
 import { stripControlDeep } from "./input-limits.ts";
-import { PLAN_STATUS_AT, type PlanItem, type PlanStatus } from "../../store/store.ts";
+import { MAX_AHEAD_MS, PLAN_STATUS_AT, type PlanItem, type PlanStatus } from "../../store/store.ts";
 
 // yaml on first use (`require`): the restore block shows a plan without parsing any YAML.
 const YAML = () => require("yaml") as typeof import("yaml");
@@ -50,6 +50,8 @@ export function parsePlan(raw: unknown, where = "plan"): PlanItem[] {
     const content = o.content ?? o.step ?? o.text ?? o.title;
     if (typeof content !== "string") throw new UserError(`${at} needs its text in \`content\`.`);
     const out: PlanItem = { ...o, content, status: planStatus(o.status ?? "pending", at) };
+    // MindSave's own key in a stored step (store/rows.ts): never taken from what an agent gives.
+    delete out[PLAN_STATUS_AT];
     for (const k of ["step", "text", "title"]) if (k in out && out[k] === content) delete out[k];
     return step(out, at);
   });
@@ -142,10 +144,11 @@ export function planTimes(next: PlanItem[], before: PlanItem[] | null | undefine
   });
 }
 
-/** A stored step's time of its last status change; NaN when it has none (or one that is not a time). */
-function statusTime(step: PlanItem): number {
+/** A stored step's time of its last status change; NaN when it has none, or one that is not a time or lies over a day ahead (a clock that ran ahead, as sync's clocks are held). */
+function statusTime(step: PlanItem, nowMs: number): number {
   const at = step[PLAN_STATUS_AT];
-  return typeof at === "string" ? Date.parse(at) : NaN;
+  const t = typeof at === "string" ? Date.parse(at) : NaN;
+  return t <= nowMs + MAX_AHEAD_MS ? t : NaN;
 }
 
 /**
@@ -155,12 +158,14 @@ function statusTime(step: PlanItem): number {
  * status either gave it, so no progress is lost. Null when the steps differ (one side replaced the
  * plan): the later edit stands, as for any record.
  */
-export function mergeConcurrentPlans(kept: PlanItem[], other: PlanItem[]): PlanItem[] | null {
-  if (kept.length !== other.length || kept.some((step, i) => step.content !== other[i].content)) return null;
+export function mergeConcurrentPlans(kept: PlanItem[], other: PlanItem[], nowMs = Date.now()): PlanItem[] | null {
+  // (A peer's plan is read as stored: a step that is not one is no plan to merge.)
+  const steps = (p: PlanItem[]) => p.every((s) => !!s && typeof s === "object" && typeof s.content === "string");
+  if (!steps(kept) || !steps(other) || kept.length !== other.length || kept.some((step, i) => step.content !== other[i].content)) return null;
   return kept.map((step, i) => {
     const theirs = other[i];
     if (theirs.status === step.status) return step;
-    const [mine, their] = [statusTime(step), statusTime(theirs)];
+    const [mine, their] = [statusTime(step, nowMs), statusTime(theirs, nowMs)];
     const [knowMine, knowTheirs] = [Number.isFinite(mine), Number.isFinite(their)];
     const theirsWin = knowMine && knowTheirs && mine !== their ? their > mine
       : knowMine !== knowTheirs ? knowTheirs

@@ -68,7 +68,8 @@ const NOT_DIGESTED = ["hlc", "host", "deleted", "saved_root"] as const;
 
 /** What a snapshot record holds, as a hash (see ExportedRecord). */
 export function snapshotDigest(s: Omit<SnapshotRecord, "hlc" | "host" | "deleted">): string {
-  return contentDigest(s, NOT_DIGESTED);
+  // No plan times digest as before MindSave kept them: an older export still imports as its record.
+  return contentDigest(s.plan_times ? s : { ...s, plan_times: undefined }, NOT_DIGESTED);
 }
 
 export interface SaveResult {
