@@ -369,6 +369,22 @@ describe("a step reopened on one laptop while the other edits the same plan", ()
   });
 });
 
+describe("progress made on the syncing laptop's older snapshot while the peer saved a newer one", () => {
+  test("one sync leaves both stores the same: the merge made in the peer comes back", async () => {
+    const w = twoLaptops("mindsave-plan-back-");
+    await w.a.json(["save", "--goal", "g", "--state", "s", "--next", "n"]);
+    await w.a.json(["plan", "set", "--item", "a", "--item", "b"]);
+    expect((await w.b.cli(["sync", w.a.home])).code).toBe(0);
+    await w.a.json(["plan", "done", "1"]);
+    // Meanwhile B saves a newer snapshot of the same goal: it carries the plan as B knows it (0/2).
+    await w.b.json(["save", "--goal", "g", "--state", "more", "--next", "n2"]);
+    expect((await w.a.cli(["sync", w.b.home])).code).toBe(0);
+    for (const side of [w.a, w.b]) expect((await side.json(["plan"])).plan.map((p: any) => p.status)).toEqual(["completed", "pending"]);
+    const pick = (m: Map<string, Record<string, unknown>>) => [...m].filter(([k]) => k.startsWith("snapshots:"));
+    expect(pick(await replicatedRows(w.a.db))).toEqual(pick(await replicatedRows(w.b.db)));
+  });
+});
+
 describe("a failure forgotten on one laptop", () => {
   test("and recorded again on the other before they sync counts only what came after the forgetting, on both", async () => {
     const w = twoLaptops("mindsave-forget-sync-");

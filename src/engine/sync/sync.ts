@@ -253,9 +253,16 @@ export async function syncWith(session: Session, peer: PeerRef, opts: { dryRun?:
   const dryRun = !!opts.dryRun;
   const now = session.now().getTime();
   const hostId = session.host.id;
-  const pulled = await pull(peer.store, local, { dryRun, progress: opts.progress, phase: "pull", location: peer.location, now, hostId });
+  const fromPeer = { dryRun, progress: opts.progress, phase: "pull" as const, location: peer.location, now, hostId };
+  const pulled = await pull(peer.store, local, fromPeer);
   await stallIfAsked("between");
   const pushed = await pull(local, peer.store, { dryRun, progress: opts.progress, phase: "push", location: opts.localLocation, now, hostId });
+  // Plans the push merged in the peer are edits made there: brought back, so one sync leaves both the same.
+  if (!dryRun && pushed.plansMerged.length) {
+    const back = await pull(peer.store, local, fromPeer);
+    for (const [k, c] of Object.entries(back.counts) as [Category, Counts[Category]][]) for (const f of ["added", "updated", "deleted"] as const) pulled.counts[k][f] += c[f];
+    pulled.read += back.read;
+  }
   return {
     peer: peer.location, peer_store_id: await storeId(peer.store.syncReader()), dry_run: dryRun,
     pulled: pulled.counts, pushed: pushed.counts, read: { from_peer: pulled.read, from_here: pushed.read },
