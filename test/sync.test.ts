@@ -335,6 +335,8 @@ describe("a plan edited on two laptops between two syncs", () => {
     const name = (await w.b.json(["snapshots", "list"])).snapshots[0].name;
     expect(merged.stdout).toContain(`plans edited on both sides since the last sync, merged step by step (each step at its later change`);
     expect(merged.stdout).toContain(`: ${name}`);
+    // B completed the snapshot while A edited it: the later edit's status stands, and the sync says so.
+    expect(merged.stdout).toContain(`whose status or tags differed: the later edit's stand, the other side's are not kept (check \`mindsave snapshots list\`): ${name} (status)`);
     for (const side of [w.a, w.b]) {
       const { plan } = await side.json(["plan"]);
       expect(plan.map((p: any) => [p.content, p.status])).toEqual([["migrate", "completed"], ["write docs", "completed"], ["release", "pending"]]);

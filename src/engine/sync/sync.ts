@@ -47,6 +47,8 @@ export interface SyncResult {
   read: { from_peer: number; from_here: number };
   /** Snapshots whose plan both sides edited since they last synced, merged step by step. */
   plans_merged: string[];
+  /** Snapshots both sides edited since they last synced whose status or tags differed: the later edit's stand ("NAME (status)"). */
+  later_edit_kept: string[];
 }
 
 export interface Progress {
@@ -117,7 +119,7 @@ function fromOutside(tbl: string, row: SyncRow): SyncRow {
  * Copies `from`'s changes since `to` last pulled them into `to`, in one transaction on `to`.
  * Rows that `to` itself sent are skipped (they are tagged with its id in `from`'s log).
  */
-async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: Progress; phase: "pull" | "push"; location: string; now: number; hostId: string }): Promise<{ counts: Counts; read: number; plansMerged: string[] }> {
+async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: Progress; phase: "pull" | "push"; location: string; now: number; hostId: string }): Promise<{ counts: Counts; read: number; plansMerged: string[]; laterKept: string[] }> {
   const src = from.syncReader();
   const dst = to.syncReader();
   const fromId = await storeId(src);
@@ -127,6 +129,7 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
   // Edits both stores made after they last synced are concurrent: a plan edited on both is merged.
   const lastSync = known?.last_sync ? Date.parse(known.last_sync) : null;
   const plans: { id: string; name: string; plan: PlanItem[] }[] = [];
+  const laterKept: string[] = [];
   /** Incoming snapshots with a plan that changed this store: their progress flows on to a newer snapshot's copy. */
   const planned: SyncRow[] = [];
   const changes: { seq: number; tbl: string; key: string }[] = [];
@@ -161,7 +164,10 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
         const mine = tbl === "snapshots" && lastSync !== null ? await w.snapshotPlans(rows.map((r) => String(r.id))) : null;
         const withPlan = tbl === "snapshots" ? (r: SyncRow) => void (r.plan && !Number(r.deleted) && planned.push(r)) : touched;
         const hlc = await w.merge(tbl, rows, part ? failureParts : counts[CATEGORY_OF[tbl]], opts.now, withPlan);
-        if (mine) plans.push(...concurrentPlans(rows, mine, lastSync!));
+        if (mine) {
+          plans.push(...concurrentPlans(rows, mine, lastSync!));
+          laterKept.push(...differingFields(rows, mine, lastSync!));
+        }
         if (compareHlc(hlc, newest) > 0) newest = hlc;
         done += rows.length;
         opts.progress?.(opts.phase, done, changes.length);
@@ -182,7 +188,7 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
   }, { rollback: opts.dryRun });
   const f = counts.failures;
   f.updated = Math.max(f.updated, touchedFailures.size - f.added - f.deleted);
-  return { counts, read: changes.length, plansMerged: plans.map((p) => p.name) };
+  return { counts, read: changes.length, plansMerged: plans.map((p) => p.name), laterKept };
 }
 
 /** A snapshot row's plan, or null. */
@@ -232,6 +238,22 @@ function concurrentPlans(incoming: SyncRow[], mine: Map<string, SyncRow>, lastSy
   return out;
 }
 
+/**
+ * Snapshots both stores edited after they last synced whose status or tags differ: a row's later
+ * edit stands whole, so one side's change of them may be lost. Said, not silent: "NAME (status, tags)".
+ */
+function differingFields(incoming: SyncRow[], mine: Map<string, SyncRow>, lastSync: number): string[] {
+  const out: string[] = [];
+  for (const r of incoming) {
+    const m = mine.get(String(r.id));
+    if (!m || Number(r.deleted) || Number(m.deleted)) continue;
+    if (parseHlc(String(r.hlc)).wall <= lastSync || parseHlc(String(m.hlc)).wall <= lastSync) continue;
+    const fields = (["status", "tags"] as const).filter((f) => String(r[f] ?? "") !== String(m[f] ?? ""));
+    if (fields.length) out.push(`${r.name} (${fields.join(", ")})`);
+  }
+  return out;
+}
+
 async function guard(a: Store, b: Store, bFile: string | null): Promise<void> {
   if (bFile && !a.remote && existsSync(a.path) && realpathSync(a.path) === realpathSync(bFile)) {
     throw new UserError(`${bFile} is this store itself; sync needs two different stores.`);
@@ -267,6 +289,7 @@ export async function syncWith(session: Session, peer: PeerRef, opts: { dryRun?:
     peer: peer.location, peer_store_id: await storeId(peer.store.syncReader()), dry_run: dryRun,
     pulled: pulled.counts, pushed: pushed.counts, read: { from_peer: pulled.read, from_here: pushed.read },
     plans_merged: [...new Set([...pulled.plansMerged, ...pushed.plansMerged])],
+    later_edit_kept: [...new Set([...pulled.laterKept, ...pushed.laterKept])],
   };
 }
 
