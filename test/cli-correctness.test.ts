@@ -114,7 +114,11 @@ describe("snapshots list with twin names", () => {
   test("a name of its own is shown as it is", async () => {
     const t = setup();
     await t.ok(["save", "--goal", "only one"]);
-    expect((await t.ok(["snapshots", "list"])).stdout).toMatch(/ {2}1\. only_one_\d{4}-\d{2}-\d{2} {2}/);
+    const out = (await t.ok(["snapshots", "list"])).stdout;
+    expect(out).toMatch(/ {2}1\. only_one_\d{4}-\d{2}-\d{2} {2}/);
+    // The header says what the layers column and the size are.
+    expect(out.split("\n")[0]).toEndWith(", newest first (the layers each holds, its size):");
+    expect(out).toMatch(/ L1 +\d+ B /);
   });
 });
 

@@ -30,7 +30,7 @@ export async function list(opts: { limit?: number; tag?: string }, _args: string
     const nameW = Math.max(...names.map((n) => Bun.stringWidth(n)));
     const goalW = Math.max(20, (terminalColumns() || 120) - nameW - 50);
     // One write for the whole list (a line at a time is a system call per snapshot).
-    const lines = [`Snapshots of ${ctx.project.name}${opts.tag !== undefined ? ` tagged ${JSON.stringify(opts.tag)}` : ""}, newest first:`];
+    const lines = [`Snapshots of ${ctx.project.name}${opts.tag !== undefined ? ` tagged ${JSON.stringify(opts.tag)}` : ""}, newest first (the layers each holds, its size):`];
     rows.forEach((r, i) => {
       const layers = ["L1", r.has_layer2 ? "L2" : "", r.has_layer3 ? "L3" : ""].filter(Boolean).join("+");
       lines.push(`${String(i + 1).padStart(3)}. ${padEnd(names[i], nameW)}  ${padEnd(age(r.created_at, now, "long"), 12)} ${padEnd(r.status, 11)} ${padEnd(layers, 8)} ${padEnd(kb(r.size), 8)} ${truncate(r.goal + (r.tags.length ? `  #${r.tags.join(" #")}` : ""), goalW)}`);
