@@ -319,12 +319,21 @@ describe.skipIf(!SQLD)("sync through a libSQL server (sqld on loopback)", () => 
   }, 60_000);
 });
 
+/** Two laptops sharing one snapshot of "ship v2" with the plan `items` (`--item` texts), synced. */
+async function sharedPlan(prefix: string, items: string[]) {
+  const w = twoLaptops(prefix);
+  await w.a.json(["save", "--goal", "ship v2", "--state", "s", "--next", "n"]);
+  await w.a.json(["plan", "set", ...items.flatMap((i) => ["--item", i])]);
+  expect((await w.b.cli(["sync", w.a.home])).code).toBe(0);
+  return w;
+}
+
+/** The snapshot rows both stores replicate, for "both stores the same". */
+const snapshotRows = async (db: string) => [...(await replicatedRows(db))].filter(([k]) => k.startsWith("snapshots:"));
+
 describe("a plan edited on two laptops between two syncs", () => {
   test("each step keeps the furthest progress either laptop made; the snapshot's status is the later edit's; both stores agree", async () => {
-    const w = twoLaptops("mindsave-plan-merge-");
-    await w.a.json(["save", "--goal", "ship v2", "--state", "s", "--next", "n"]);
-    await w.a.json(["plan", "set", "--item", "[>] migrate", "--item", "write docs", "--item", "release"]);
-    expect((await w.b.cli(["sync", w.a.home])).code).toBe(0);
+    const w = await sharedPlan("mindsave-plan-merge-", ["[>] migrate", "write docs", "release"]);
     // Between two syncs: A finishes step 1; B finishes step 2 and completes the snapshot (B's edit is later).
     await w.a.json(["plan", "done", "1"]);
     await w.b.json(["plan", "done", "2"]);
@@ -335,15 +344,14 @@ describe("a plan edited on two laptops between two syncs", () => {
     const name = (await w.b.json(["snapshots", "list"])).snapshots[0].name;
     expect(merged.stdout).toContain(`plans edited on both sides since the last sync, merged step by step (each step at its later change`);
     expect(merged.stdout).toContain(`: ${name}`);
-    // B completed the snapshot while A edited it: the later edit's status stands, and the sync says so.
-    expect(merged.stdout).toContain(`whose status or tags differed: the later edit's stand, the other side's are not kept (check \`mindsave snapshots list\`): ${name} (status)`);
+    // B's completion is the later edit: it stands, nothing to keep.
+    expect(merged.stdout).not.toContain("kept completed");
     for (const side of [w.a, w.b]) {
       const { plan } = await side.json(["plan"]);
       expect(plan.map((p: any) => [p.content, p.status])).toEqual([["migrate", "completed"], ["write docs", "completed"], ["release", "pending"]]);
       expect((await side.json(["snapshots", "list"])).snapshots.map((s: any) => s.status)).toEqual(["completed"]);
     }
-    const pick = (m: Map<string, Record<string, unknown>>) => [...m].filter(([k]) => k.startsWith("snapshots:"));
-    expect(pick(await replicatedRows(w.b.db))).toEqual(pick(await replicatedRows(w.a.db)));
+    expect(await snapshotRows(w.b.db)).toEqual(await snapshotRows(w.a.db));
 
     // After that sync, a step reopened on one laptop is the later edit, not a concurrent one: it stands.
     await w.a.json(["plan", "reopen", "2"]);
@@ -354,10 +362,7 @@ describe("a plan edited on two laptops between two syncs", () => {
 
 describe("a step reopened on one laptop while the other edits the same plan", () => {
   test("the reopen stands after the sync, beside the other laptop's progress: each step takes its later change", async () => {
-    const w = twoLaptops("mindsave-plan-reopen-");
-    await w.a.json(["save", "--goal", "ship v2", "--state", "s", "--next", "n"]);
-    await w.a.json(["plan", "set", "--item", "[x] migrate", "--item", "[x] write docs", "--item", "release"]);
-    expect((await w.b.cli(["sync", w.a.home])).code).toBe(0);
+    const w = await sharedPlan("mindsave-plan-reopen-", ["[x] migrate", "[x] write docs", "release"]);
     // Between two syncs: A reopens step 2 (its docs were wrong); B finishes step 3.
     await w.a.json(["plan", "reopen", "2"]);
     await w.b.json(["plan", "done", "3"]);
@@ -382,8 +387,24 @@ describe("progress made on the syncing laptop's older snapshot while the peer sa
     await w.b.json(["save", "--goal", "g", "--state", "more", "--next", "n2"]);
     expect((await w.a.cli(["sync", w.b.home])).code).toBe(0);
     for (const side of [w.a, w.b]) expect((await side.json(["plan"])).plan.map((p: any) => p.status)).toEqual(["completed", "pending"]);
-    const pick = (m: Map<string, Record<string, unknown>>) => [...m].filter(([k]) => k.startsWith("snapshots:"));
-    expect(pick(await replicatedRows(w.a.db))).toEqual(pick(await replicatedRows(w.b.db)));
+    expect(await snapshotRows(w.a.db)).toEqual(await snapshotRows(w.b.db));
+  });
+});
+
+describe("a snapshot completed on one laptop while the other edits it", () => {
+  test("stays completed after the sync, though the other edit is later, and the sync says so", async () => {
+    const w = await sharedPlan("mindsave-complete-kept-", ["migrate", "release"]);
+    await w.b.json(["snapshots", "complete", "1"]);
+    await w.a.json(["plan", "done", "1"]); // the later edit of the row, made without the completion
+    const r = await w.a.cli(["sync", w.b.home]);
+    expect(r.code).toBe(0);
+    const name = (await w.a.json(["snapshots", "list"])).snapshots[0].name;
+    expect(r.stdout).toContain(`snapshots completed on one side while the other edited them since the last sync, kept completed: ${name}`);
+    for (const side of [w.a, w.b]) {
+      expect((await side.json(["snapshots", "list"])).snapshots.map((s: any) => s.status)).toEqual(["completed"]);
+      expect((await side.json(["plan"])).plan.map((p: any) => p.status)).toEqual(["completed", "pending"]);
+    }
+    expect(await snapshotRows(w.a.db)).toEqual(await snapshotRows(w.b.db));
   });
 });
 

@@ -109,8 +109,8 @@ export class SyncSide {
     const out = new Map<string, SyncRow>();
     for (let i = 0; i < ids.length; i += CHUNK) {
       const part = ids.slice(i, i + CHUNK);
-      const rows = (await this.db.execute({ sql: `SELECT id, plan, status, tags, hlc, deleted FROM snapshots WHERE id IN (${part.map(() => "?").join(", ")})`, args: part })).rows;
-      for (const r of rows) out.set(String(r.id), plain(r, ["id", "plan", "status", "tags", "hlc", "deleted"]));
+      const rows = (await this.db.execute({ sql: `SELECT id, plan, status, hlc, deleted FROM snapshots WHERE id IN (${part.map(() => "?").join(", ")})`, args: part })).rows;
+      for (const r of rows) out.set(String(r.id), plain(r, ["id", "plan", "status", "hlc", "deleted"]));
     }
     return out;
   }

@@ -26,8 +26,8 @@ export function syncDetails(r: SyncResult): string[] {
     ...(r.plans_merged?.length
       ? [`  plans edited on both sides since the last sync, merged step by step (each step at its later change; where that cannot be told, its furthest status; check \`mindsave plan\`): ${r.plans_merged.join(", ")}`]
       : []),
-    ...(r.later_edit_kept?.length
-      ? [`  snapshots edited on both sides since the last sync whose status or tags differed: the later edit's stand, the other side's are not kept (check \`mindsave snapshots list\`): ${r.later_edit_kept.join(", ")}`]
+    ...(r.completed_kept?.length
+      ? [`  snapshots completed on one side while the other edited them since the last sync, kept completed: ${r.completed_kept.join(", ")}`]
       : []),
   ];
 }

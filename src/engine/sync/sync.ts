@@ -47,8 +47,8 @@ export interface SyncResult {
   read: { from_peer: number; from_here: number };
   /** Snapshots whose plan both sides edited since they last synced, merged step by step. */
   plans_merged: string[];
-  /** Snapshots both sides edited since they last synced whose status or tags differed: the later edit's stand ("NAME (status)"). */
-  later_edit_kept: string[];
+  /** Snapshots completed on one side while the other edited them since they last synced: kept completed. */
+  completed_kept: string[];
 }
 
 export interface Progress {
@@ -119,7 +119,7 @@ function fromOutside(tbl: string, row: SyncRow): SyncRow {
  * Copies `from`'s changes since `to` last pulled them into `to`, in one transaction on `to`.
  * Rows that `to` itself sent are skipped (they are tagged with its id in `from`'s log).
  */
-async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: Progress; phase: "pull" | "push"; location: string; now: number; hostId: string }): Promise<{ counts: Counts; read: number; plansMerged: string[]; laterKept: string[] }> {
+async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: Progress; phase: "pull" | "push"; location: string; now: number; hostId: string }): Promise<{ counts: Counts; read: number; plansMerged: string[]; completed: string[] }> {
   const src = from.syncReader();
   const dst = to.syncReader();
   const fromId = await storeId(src);
@@ -129,7 +129,7 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
   // Edits both stores made after they last synced are concurrent: a plan edited on both is merged.
   const lastSync = known?.last_sync ? Date.parse(known.last_sync) : null;
   const plans: { id: string; name: string; plan: PlanItem[] }[] = [];
-  const laterKept: string[] = [];
+  const completed: { id: string; name: string }[] = [];
   /** Incoming snapshots with a plan that changed this store: their progress flows on to a newer snapshot's copy. */
   const planned: SyncRow[] = [];
   const changes: { seq: number; tbl: string; key: string }[] = [];
@@ -166,7 +166,7 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
         const hlc = await w.merge(tbl, rows, part ? failureParts : counts[CATEGORY_OF[tbl]], opts.now, withPlan);
         if (mine) {
           plans.push(...concurrentPlans(rows, mine, lastSync!));
-          laterKept.push(...differingFields(rows, mine, lastSync!));
+          completed.push(...completedOnOneSide(rows, mine, lastSync!));
         }
         if (compareHlc(hlc, newest) > 0) newest = hlc;
         done += rows.length;
@@ -183,12 +183,13 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
     await as(opts.hostId, () => opts.now, async (hw) => {
       await foldLinkedProjects(hw);
       for (const p of plans) await hw.setSnapshotPlan(p.id, p.plan);
+      for (const c of completed) await hw.setSnapshotStatus(c.id, "completed");
     });
     await w.setPeer(fromId, { pulled_seq: upTo, last_sync: new Date(opts.now).toISOString(), location: opts.location });
   }, { rollback: opts.dryRun });
   const f = counts.failures;
   f.updated = Math.max(f.updated, touchedFailures.size - f.added - f.deleted);
-  return { counts, read: changes.length, plansMerged: plans.map((p) => p.name), laterKept };
+  return { counts, read: changes.length, plansMerged: plans.map((p) => p.name), completed: completed.map((c) => c.name) };
 }
 
 /** A snapshot row's plan, or null. */
@@ -239,17 +240,18 @@ function concurrentPlans(incoming: SyncRow[], mine: Map<string, SyncRow>, lastSy
 }
 
 /**
- * Snapshots both stores edited after they last synced whose status or tags differ: a row's later
- * edit stands whole, so one side's change of them may be lost. Said, not silent: "NAME (status, tags)".
+ * Snapshots both stores edited after they last synced where the row's later edit would lose the
+ * other side's completion (after its save a snapshot's status only moves to completed, and its
+ * tags never change): kept completed by a new edit, as a plan's progress is kept.
  */
-function differingFields(incoming: SyncRow[], mine: Map<string, SyncRow>, lastSync: number): string[] {
-  const out: string[] = [];
+function completedOnOneSide(incoming: SyncRow[], mine: Map<string, SyncRow>, lastSync: number): { id: string; name: string }[] {
+  const out: { id: string; name: string }[] = [];
   for (const r of incoming) {
     const m = mine.get(String(r.id));
     if (!m || Number(r.deleted) || Number(m.deleted)) continue;
     if (parseHlc(String(r.hlc)).wall <= lastSync || parseHlc(String(m.hlc)).wall <= lastSync) continue;
-    const fields = (["status", "tags"] as const).filter((f) => String(r[f] ?? "") !== String(m[f] ?? ""));
-    if (fields.length) out.push(`${r.name} (${fields.join(", ")})`);
+    const [won, lost] = compareHlc(String(r.hlc), String(m.hlc)) > 0 ? [r, m] : [m, r];
+    if (lost.status === "completed" && won.status !== "completed") out.push({ id: String(r.id), name: String(r.name) });
   }
   return out;
 }
@@ -279,17 +281,18 @@ export async function syncWith(session: Session, peer: PeerRef, opts: { dryRun?:
   const pulled = await pull(peer.store, local, fromPeer);
   await stallIfAsked("between");
   const pushed = await pull(local, peer.store, { dryRun, progress: opts.progress, phase: "push", location: opts.localLocation, now, hostId });
-  // Plans the push merged in the peer are edits made there: brought back, so one sync leaves both the same.
-  if (!dryRun && pushed.plansMerged.length) {
+  // Merges the push made in the peer (a plan's steps, a completion) are edits made there: brought
+  // back, so one sync leaves both the same. (Not counted again: the snapshots are counted, and named.)
+  if (!dryRun && (pushed.plansMerged.length || pushed.completed.length)) {
     const back = await pull(peer.store, local, fromPeer);
-    for (const [k, c] of Object.entries(back.counts) as [Category, Counts[Category]][]) for (const f of ["added", "updated", "deleted"] as const) pulled.counts[k][f] += c[f];
     pulled.read += back.read;
+    for (const k of ["plansMerged", "completed"] as const) pulled[k].push(...back[k]);
   }
   return {
     peer: peer.location, peer_store_id: await storeId(peer.store.syncReader()), dry_run: dryRun,
     pulled: pulled.counts, pushed: pushed.counts, read: { from_peer: pulled.read, from_here: pushed.read },
     plans_merged: [...new Set([...pulled.plansMerged, ...pushed.plansMerged])],
-    later_edit_kept: [...new Set([...pulled.laterKept, ...pushed.laterKept])],
+    completed_kept: [...new Set([...pulled.completed, ...pushed.completed])],
   };
 }
 
