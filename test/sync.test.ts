@@ -369,6 +369,8 @@ describe("a step reopened on one laptop while the other edits the same plan", ()
     const merged = await w.b.cli(["sync", w.a.home]);
     expect(merged.code).toBe(0);
     expect(merged.stdout).toContain("merged step by step");
+    // B's own row was the later edit, so no incoming row changed B: the merge written into it did, and is counted.
+    expect(merged.stdout).toContain("into this store: snapshots ~1 updated");
     for (const side of [w.a, w.b]) {
       const { plan } = await side.json(["plan"]);
       expect(plan.map((p: any) => [p.content, p.status])).toEqual([["migrate", "completed"], ["write docs", "pending"], ["release", "completed"]]);

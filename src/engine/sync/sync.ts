@@ -132,6 +132,8 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
   const completed: { id: string; name: string }[] = [];
   /** Incoming snapshots with a plan that changed this store: their progress flows on to a newer snapshot's copy. */
   const planned: SyncRow[] = [];
+  /** Snapshots an incoming row changed here (counted by the merge). */
+  const changedHere = new Set<string>();
   const changes: { seq: number; tbl: string; key: string }[] = [];
   for (let after = since; ;) {
     const page = await src.changesSince(after, toId, BATCH);
@@ -162,7 +164,10 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
         // A failure counts as changed when one of its rows changed this store (not when it merely came along).
         const touched = part || tbl === "failures" ? (r: SyncRow) => touchedFailures.add(String(part ? r.failure_id : r.id)) : undefined;
         const mine = tbl === "snapshots" && lastSync !== null ? await w.snapshotPlans(rows.map((r) => String(r.id))) : null;
-        const withPlan = tbl === "snapshots" ? (r: SyncRow) => void (r.plan && !Number(r.deleted) && planned.push(r)) : touched;
+        const withPlan = tbl === "snapshots" ? (r: SyncRow) => {
+          changedHere.add(String(r.id));
+          if (r.plan && !Number(r.deleted)) planned.push(r);
+        } : touched;
         const hlc = await w.merge(tbl, rows, part ? failureParts : counts[CATEGORY_OF[tbl]], opts.now, withPlan);
         if (mine) {
           plans.push(...concurrentPlans(rows, mine, lastSync!));
@@ -184,6 +189,8 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
       await foldLinkedProjects(hw);
       for (const p of plans) await hw.setSnapshotPlan(p.id, p.plan);
       for (const c of completed) await hw.setSnapshotStatus(c.id, "completed");
+      // A merge written here changed this store too: a snapshot no incoming row changed counts as updated.
+      for (const id of new Set([...plans, ...completed].map((x) => x.id))) if (!changedHere.has(id)) counts.snapshots.updated++;
     });
     await w.setPeer(fromId, { pulled_seq: upTo, last_sync: new Date(opts.now).toISOString(), location: opts.location });
   }, { rollback: opts.dryRun });
