@@ -3,6 +3,7 @@
 // are built by concatenation so this file holds no token a secret scanner would flag.
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
+import { compareText, printableAsciiOrder } from "../src/lib/text.ts";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../src/errors.ts";
@@ -298,4 +299,29 @@ describe("the merge", () => {
       }
     }), 15);
   }, 60_000);
+});
+
+describe("English collation of printable ASCII without ICU's collator", () => {
+  const english = new Intl.Collator("en");
+  const printable = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i));
+  // Texts over all of printable ASCII, over a few close characters (case, punctuation, digits), and
+  // pairs that differ only in case or share a prefix: where an ordering rule would show.
+  const text = (chars: string[]) => fc.array(fc.constantFrom(...chars), { maxLength: 10 }).map((a) => a.join(""));
+  const texts = fc.oneof(text(printable), text([..."aAbB -_.0"]), text([..."xXyY'\"()"]));
+  const pair = fc.oneof(
+    fc.tuple(texts, texts),
+    texts.chain((a) => fc.tuple(fc.constant(a), fc.constant(a.replace(/[a-z]/g, (c) => c.toUpperCase())))),
+    texts.chain((a) => fc.tuple(fc.constant(a), texts.map((b) => a + b))),
+  );
+
+  test("printableAsciiOrder gives Intl.Collator(\"en\")'s order; compareText the same for any text", () => {
+    run(fc.property(pair, ([a, b]) => {
+      expect(printableAsciiOrder(a, b)).toBe(Math.sign(english.compare(a, b)));
+      expect(Math.sign(compareText(a, b))).toBe(Math.sign(english.compare(a, b)));
+    }), 3000);
+    run(fc.property(fc.string(), fc.string(), (a, b) => {
+      expect(Math.sign(compareText(a, b))).toBe(Math.sign(english.compare(a, b)));
+    }), 500);
+    expect(printableAsciiOrder("é", "e")).toBeNull();
+  });
 });
