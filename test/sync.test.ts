@@ -380,13 +380,10 @@ describe("a step reopened on one laptop while the other edits the same plan", ()
 
 describe("progress made on the syncing laptop's older snapshot while the peer saved a newer one", () => {
   test("one sync leaves both stores the same: the merge made in the peer comes back", async () => {
-    const w = twoLaptops("mindsave-plan-back-");
-    await w.a.json(["save", "--goal", "g", "--state", "s", "--next", "n"]);
-    await w.a.json(["plan", "set", "--item", "a", "--item", "b"]);
-    expect((await w.b.cli(["sync", w.a.home])).code).toBe(0);
+    const w = await sharedPlan("mindsave-plan-back-", ["a", "b"]);
     await w.a.json(["plan", "done", "1"]);
     // Meanwhile B saves a newer snapshot of the same goal: it carries the plan as B knows it (0/2).
-    await w.b.json(["save", "--goal", "g", "--state", "more", "--next", "n2"]);
+    await w.b.json(["save", "--goal", "ship v2", "--state", "more", "--next", "n2"]);
     expect((await w.a.cli(["sync", w.b.home])).code).toBe(0);
     for (const side of [w.a, w.b]) expect((await side.json(["plan"])).plan.map((p: any) => p.status)).toEqual(["completed", "pending"]);
     expect(await snapshotRows(w.a.db)).toEqual(await snapshotRows(w.b.db));
@@ -427,14 +424,11 @@ describe("a failure forgotten on one laptop", () => {
 
 describe("a plan's progress made on a laptop that had not seen the newer snapshot", () => {
   test("flows on to the newest snapshot's copy of the same steps after the sync, and the sync says so", async () => {
-    const w = twoLaptops("mindsave-plan-forward-");
-    await w.a.json(["save", "--goal", "g", "--state", "s", "--next", "n"]);
-    await w.a.json(["plan", "set", "--item", "a", "--item", "b"]);
-    expect((await w.b.cli(["sync", w.a.home])).code).toBe(0);
+    const w = await sharedPlan("mindsave-plan-forward-", ["a", "b"]);
     await w.b.json(["plan", "done", "1"]);
     await w.b.json(["plan", "done", "2"]);
     // Meanwhile A saves a newer snapshot of the same goal: it carries the plan as A knows it (0/2).
-    await w.a.json(["save", "--goal", "g", "--state", "more", "--next", "n2"]);
+    await w.a.json(["save", "--goal", "ship v2", "--state", "more", "--next", "n2"]);
     const r = await w.a.cli(["sync", w.b.home]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("plans edited on both sides since the last sync");
