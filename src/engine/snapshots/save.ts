@@ -316,15 +316,19 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
  * save mid-task); a plan for another goal would be restored as if it were this one's, so not then.
  */
 async function carriedPlan(w: StoreWriter, projectId: string, goal: string): Promise<Pick<SnapshotRecord, "plan" | "plan_times">> {
-  const [newest] = await w.listSnapshots(projectId, { limit: 1 });
-  const s = newest && newest.goal === goal ? await w.getSnapshot(newest.id) : null;
-  return { plan: s?.plan ?? null, plan_times: s?.plan_times ?? null };
+  const s = await newestSnapshot(w, projectId);
+  return s?.goal === goal ? { plan: s.plan, plan_times: s.plan_times ?? null } : { plan: null, plan_times: null };
 }
 
+/** A plan given with a save: the times of its steps, the newest snapshot's where a step stands as it stood there. */
 async function timesAfterNewest(w: StoreWriter, projectId: string, plan: NonNullable<SnapshotRecord["plan"]>, now: Date): Promise<(string | null)[]> {
-  const [newest] = await w.listSnapshots(projectId, { limit: 1 });
-  const s = newest ? await w.getSnapshot(newest.id) : null;
+  const s = await newestSnapshot(w, projectId);
   return planTimes(plan, s?.plan, s?.plan_times, now);
+}
+
+async function newestSnapshot(w: StoreWriter, projectId: string): Promise<SnapshotRecord | null> {
+  const [newest] = await w.listSnapshots(projectId, { limit: 1 });
+  return newest ? w.getSnapshot(newest.id) : null;
 }
 
 async function chooseName(w: StoreWriter, projectId: string, topic: string, now: Date, overflow: boolean, wanted: string | undefined, warnings: string[]): Promise<string> {
