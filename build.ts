@@ -66,7 +66,7 @@ export function libsqlAddon(target: Target): BunPlugin {
  * a small one with the methods commander calls, and the other two are loaded only if ever used
  * (help output; executable subcommands, which MindSave has none of).
  */
-const commanderLight: BunPlugin = {
+export const commanderLight: BunPlugin = {
   name: "commander-light",
   setup(build) {
     const util = ["import { stripVTControlCharacters } from 'node:util';", "const stripVTControlCharacters = (s) => require('node:util').stripVTControlCharacters(s);"];

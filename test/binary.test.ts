@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, chmodSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { buildTarget, hostTarget, sourcesHash, TARGETS, type Target } from "../build.ts";
+import { buildTarget, commanderLight, hostTarget, sourcesHash, TARGETS, type Target } from "../build.ts";
 import { REPO, TEST_BIN_DIR, gitRepo, laptop, run, sql, tempDir } from "./helpers.ts";
 
 const QEMU = spawnSync("sh", ["-c", "command -v qemu-aarch64-static"]).stdout?.toString().trim();
@@ -235,5 +235,23 @@ describe("compiled binaries", () => {
     expect(JSON.parse(r.stdout).integrity).toBe("ok");
     expect((await sql(db, "SELECT count(*) AS n FROM meta WHERE key LIKE 'junk%'"))[0].n).toBe(0);
     expect((await run(["save", "--goal", "after the crash", "--workspace", base, "--home", base], { cwd: base, env: pc.env })).code).toBe(0);
+  });
+});
+
+describe("the binary's command line", () => {
+  test("commander is bundled without node:events and with node:util and node:child_process only on demand (build.ts commanderLight)", async () => {
+    // Bun loads those modules as JavaScript at start: every command paid for them (docs/benchmarks.md).
+    const out = tempDir("mindsave-commander-");
+    const entry = join(out, "entry.ts");
+    writeFileSync(entry, `import { Command } from ${JSON.stringify(join(REPO, "node_modules", "commander", "index.js"))};\nconsole.log(new Command("x").name());\n`);
+    const built = await Bun.build({ entrypoints: [entry], outdir: join(out, "dist"), target: "bun", format: "esm", plugins: [commanderLight] });
+    expect(built.success).toBe(true);
+    const code = readFileSync(join(out, "dist", "entry.js"), "utf8");
+    expect(code).not.toMatch(/from\s*["'](node:)?events["']/);
+    expect(code).not.toMatch(/from\s*["'](node:)?(child_process|util)["']/);
+    expect(code).toContain("stripVTControlCharacters");
+    // The commander it makes still works: the small EventEmitter carries its option events.
+    const r = spawnSync(process.execPath, [join(out, "dist", "entry.js")], { encoding: "utf8" });
+    expect(r.stdout.trim()).toBe("x");
   });
 });
