@@ -3,7 +3,8 @@
 // disk (synchronous = FULL); on a virtual disk those syncs were a fifth of the suite's time. The
 // files are the same real SQLite files; only the medium differs. MINDSAVE_TEST_TMPDIR overrides.
 import { accessSync, constants, readFileSync, statfsSync } from "node:fs";
-import { freemem } from "node:os";
+import { freemem, tmpdir } from "node:os";
+import { join } from "node:path";
 
 /** Room the suite's temp files take at their peak with several test files running (~1.2 GB measured), with a margin. */
 const NEEDED = 2 * 1024 ** 3;
@@ -38,3 +39,7 @@ function memoryTemp(): string | null {
 
 const chosen = process.env.MINDSAVE_TEST_TMPDIR || memoryTemp();
 if (chosen) process.env.TMPDIR = chosen;
+
+// One cache folder for every CLI child of this run (the tokenizer's vocabulary copy, ranks-file.ts),
+// removed with the run's temp root; never the developer's own.
+process.env.XDG_CACHE_HOME = join(tmpdir(), `mindsave-tests-${process.pid}`, "cache");

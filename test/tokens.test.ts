@@ -6,8 +6,8 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { countTokens as gptCount } from "gpt-tokenizer/encoding/cl100k_base";
-import { countCl100k } from "../src/engine/snapshots/bpe.ts";
+import { countTokens as gptCount, encode as gptEncode } from "gpt-tokenizer/encoding/cl100k_base";
+import { countCl100k, KNOWN_RANKS } from "../src/engine/snapshots/bpe.ts";
 import { countTokens, countTokensWithin, runCuts, tokenLowerBound } from "../src/engine/snapshots/tokens.ts";
 import { buildRanks, RANKS_FILE } from "../scripts/cl100k-ranks.ts";
 import { REPO } from "./helpers.ts";
@@ -44,6 +44,14 @@ describe("the cl100k counter", () => {
     }
     const zh = "重构认证模块并修复令牌刷新问题。不要在处理器里同步读写文件，改用流。\n".repeat(50);
     expect(countCl100k(zh)).toBe(reference(zh));
+  });
+
+  test("the tokens a loaded vocabulary is spot-checked with have gpt-tokenizer's ranks (or are no single token)", () => {
+    expect(KNOWN_RANKS.length).toBeGreaterThan(5);
+    for (const [text, rank] of KNOWN_RANKS) {
+      const ids = gptEncode(text);
+      expect(ids.length === 1 ? ids[0] : 0x7fffffff).toBe(rank);
+    }
   });
 
   test("its rank file is gpt-tokenizer's vocabulary (rebuilt with bun scripts/cl100k-ranks.ts)", () => {

@@ -13,6 +13,7 @@ import { listBackups } from "./backups.ts";
 import { SCHEMA_VERSION, StoreProblem, inspectStore, parseHlc, type StoreInspection, type StoreProblemKind } from "../../store/store.ts";
 import { VERSION } from "../../version.ts";
 import { Session, type SessionOptions } from "../session.ts";
+import { loadVocabulary } from "../snapshots/bpe.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -68,6 +69,8 @@ function basics(home: Home, env: NodeJS.ProcessEnv) {
     binary: isCompiled() ? process.execPath : null,
     on_drive: home.reason === "portable" || existsSync(join(home.dir, DRIVE_MARKER)),
     temp_dir: tmpdir(),
+    /** Where the tokenizer's vocabulary comes from: mapped (a cache copy on this host) or read into memory by each run. */
+    tokenizer: loadVocabulary(),
     home: home.dir,
     home_reason: home.why,
     store: home.dbPath,

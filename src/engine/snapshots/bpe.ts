@@ -5,9 +5,8 @@
 // gpt-tokenizer's own ranks): loading it is one read, and a lookup hashes the bytes in place.
 // The split of text into pieces and the merge rule are gpt-tokenizer's (src/encodingParams/
 // constants.ts and BytePairEncodingCore.ts, v4.0.0); test/tokens.test.ts checks the counts
-// against gpt-tokenizer itself.
-import { readFileSync } from "node:fs";
-import ranksPath from "./cl100k.ranks" with { type: "file" };
+// against gpt-tokenizer itself. The file is mapped rather than read where it can be (ranks-file.ts).
+import { type RanksBytes, ranksBytes } from "./ranks-file.ts";
 
 /** gpt-tokenizer's CL100K_TOKEN_SPLIT_PATTERN (v4.0.0), with no special tokens allowed. */
 const SPLIT = /'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s+$|\s*[\r\n]|\s+(?!\S)|\s/gu;
@@ -23,20 +22,51 @@ interface Ranks {
 
 let ranks: Ranks | null = null;
 
-function loadRanks(): Ranks {
-  const file = readFileSync(ranksPath);
-  const bytes = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
+/** The ranks in `source`, or null when its bytes are not a whole rank file. */
+function ranksIn(source: RanksBytes): Ranks | null {
+  const bytes = source.bytes;
   // Copied to an aligned buffer when the read one is not (Uint32Array needs 4-byte alignment).
   const data = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  if (data.byteLength < 16) return null;
   const head = new Uint32Array(data.buffer, data.byteOffset, 4);
-  if (head[0] !== 0x31455042) throw new Error(`${ranksPath} is not a cl100k rank file`);
   const n = head[1];
   const slots = head[2];
   const poolSize = head[3];
+  // A mapped cache copy is checked for its shape: a table without an empty slot would never end a lookup.
+  if (head[0] !== 0x31455042 || slots < 2 || (slots & (slots - 1)) !== 0 || n >= slots || 16 + 4 * (n + 1) + 4 * slots + poolSize !== data.byteLength) return null;
   const offsets = new Uint32Array(data.buffer, data.byteOffset + 16, n + 1);
   const table = new Uint32Array(data.buffer, data.byteOffset + 16 + 4 * (n + 1), slots);
   const pool = new Uint8Array(data.buffer, data.byteOffset + 16 + 4 * (n + 1) + 4 * slots, poolSize);
-  return { offsets, table, mask: slots - 1, pool };
+  const r = { offsets, table, mask: slots - 1, pool };
+  // And a few known tokens looked up (a copy damaged past its header would count wrong, silently).
+  for (const [text, rank] of KNOWN_RANKS) {
+    const b = encoder.encode(text);
+    if (rankOf(r, b, 0, b.length) !== rank) return null;
+  }
+  return r;
+}
+
+/** cl100k ranks of a few tokens, spread over the vocabulary (gpt-tokenizer's; test/tokens.test.ts checks them). */
+export const KNOWN_RANKS: [string, number][] = [
+  ["!", 0], [" the", 279], ["hello", 15339], ["一个", 48044], [" resemblance", 70000], ["idUser", 100200], [" Conveyor", 100255], [" MindSave", NONE],
+];
+
+/** How the vocabulary was loaded in this process (doctor reports it). */
+export let ranksSource: Omit<RanksBytes, "bytes"> | null = null;
+
+function loadRanks(): Ranks {
+  let source = ranksBytes();
+  let r = ranksIn(source);
+  if (!r && source.how === "mapped") r = ranksIn((source = ranksBytes(source.path)));
+  if (!r) throw new Error(`${source.path} is not a cl100k rank file`);
+  ranksSource = { how: source.how, path: source.path };
+  return r;
+}
+
+/** Loads the vocabulary now (doctor). */
+export function loadVocabulary(): Omit<RanksBytes, "bytes"> {
+  ranks ??= loadRanks();
+  return ranksSource!;
 }
 
 /** The rank of bytes[from, to), or NONE. */
@@ -44,7 +74,8 @@ function rankOf(r: Ranks, bytes: Uint8Array, from: number, to: number): number {
   let h = 0x811c9dc5;
   for (let i = from; i < to; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
   const len = to - from;
-  for (let slot = (h >>> 0) & r.mask; ; slot = (slot + 1) & r.mask) {
+  // (Bounded: a damaged cache copy may have no empty slot.)
+  for (let slot = (h >>> 0) & r.mask, probes = 0; probes <= r.mask; slot = (slot + 1) & r.mask, probes++) {
     const v = r.table[slot];
     if (v === 0) return NONE;
     const start = r.offsets[v - 1];
@@ -53,6 +84,7 @@ function rankOf(r: Ranks, bytes: Uint8Array, from: number, to: number): number {
     while (i < len && r.pool[start + i] === bytes[from + i]) i++;
     if (i === len) return v - 1;
   }
+  return NONE;
 }
 
 let buf = new Uint8Array(1024);

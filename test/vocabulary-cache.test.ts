@@ -1,0 +1,90 @@
+// The tokenizer's vocabulary in the compiled binary: copied once into the host's cache folder and
+// mapped from there by later runs (src/engine/snapshots/ranks-file.ts). The copy is a cache only:
+// missing, cut short, damaged or impossible to write, the binary reads its own and the restore
+// block is the same byte for byte.
+import { beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { REPO, gitRepo, hostBinary, laptop, run, tempDir } from "./helpers.ts";
+
+const VOCABULARY = readFileSync(join(REPO, "src", "engine", "snapshots", "cl100k.ranks"));
+
+let bin: string;
+let repo: string;
+let env: Record<string, string>;
+let cache: string;
+
+beforeAll(async () => {
+  bin = await hostBinary();
+  const base = tempDir("mindsave-vocab-");
+  const pc = laptop("pc", base);
+  repo = gitRepo(join(base, "repo"));
+  cache = join(base, "xdg-cache");
+  // The fixture's runs fill another cache folder: the first test sees the first run of its own.
+  const setup = { ...pc.env, XDG_CACHE_HOME: join(base, "setup-cache") };
+  env = { ...pc.env, XDG_CACHE_HOME: cache };
+  const save = await run(["save", "--goal", "认证 flow: tokens counted in every load", "--state", "half done", "--next", "finish the 认证 handler"], { bin: [bin], cwd: repo, env: setup });
+  expect(save.code).toBe(0);
+  await run(["fail", "Tailwind", "--reason", "clashes with the design system"], { bin: [bin], cwd: repo, env: setup });
+}, 240_000);
+
+const doctor = async (e: Record<string, string | undefined>) => {
+  const r = await run(["--json", "doctor"], { bin: [bin], cwd: repo, env: e });
+  expect(r.stderr).toBe("");
+  return JSON.parse(r.stdout).tokenizer as { how: string; path: string };
+};
+const load = async (e: Record<string, string | undefined>) => {
+  const r = await run(["load", "--latest"], { bin: [bin], cwd: repo, env: e });
+  expect(r.code).toBe(0);
+  return r.stdout;
+};
+const copies = () => (existsSync(join(cache, "mindsave")) ? readdirSync(join(cache, "mindsave")) : []);
+
+describe("the tokenizer's vocabulary, mapped from a cache copy on this host", () => {
+  test("the first run reads the binary's own and writes the copy whole (owner only); later runs map it; the block is the same", async () => {
+    const first = await doctor(env);
+    expect(first.how).toBe("read");
+    expect(first.path.startsWith("/$bunfs/")).toBe(true);
+    expect(copies()).toHaveLength(1);
+    const file = join(cache, "mindsave", copies()[0]);
+    expect(copies()[0]).toMatch(/^cl100k-\w+\.ranks$/);
+    expect(Buffer.compare(readFileSync(file), VOCABULARY)).toBe(0);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(join(cache, "mindsave")).mode & 0o777).toBe(0o700);
+    expect(await doctor(env)).toEqual({ how: "mapped", path: file });
+    // Without any copy (no cache folder at all) the block is the same.
+    const mapped = await load(env);
+    expect(mapped).toContain("认证");
+    expect(await load({ ...env, HOME: undefined, XDG_CACHE_HOME: undefined })).toBe(mapped);
+    expect(await doctor({ ...env, HOME: undefined, XDG_CACHE_HOME: undefined })).toEqual({ how: "read", path: first.path });
+  });
+
+  test("a copy cut short, or damaged past its header, is never mapped: the binary's own is read and the copy written again", async () => {
+    const expected = await load(env);
+    const file = join(cache, "mindsave", copies()[0]);
+    truncateSync(file, 1000);
+    expect((await doctor(env)).how).toBe("read");
+    expect(Buffer.compare(readFileSync(file), VOCABULARY)).toBe(0);
+    // The same size, the hash table wiped (every slot taken: a lookup that never meets an empty one).
+    const damaged = Buffer.from(VOCABULARY);
+    const n = damaged.readUInt32LE(4);
+    const tableAt = 16 + 4 * (n + 1);
+    damaged.fill(0xff, tableAt, tableAt + 4 * damaged.readUInt32LE(8));
+    writeFileSync(file, damaged);
+    expect(await load(env)).toBe(expected);
+    expect(Buffer.compare(readFileSync(file), VOCABULARY)).toBe(0);
+    // A header of another kind of file.
+    writeFileSync(file, Buffer.concat([Buffer.from("SQLite format 3\0"), VOCABULARY.subarray(16)]));
+    expect(await load(env)).toBe(expected);
+    expect((await doctor(env)).how).toBe("mapped");
+  });
+
+  test("a cache folder that cannot be written costs nothing but the speed: no error, no stray file, the same block", async () => {
+    const expected = await load(env);
+    const blocked = join(tempDir("mindsave-vocab-ro-"), "not-a-folder");
+    writeFileSync(blocked, "a file where the cache folder would be\n");
+    const r = await run(["load", "--latest"], { bin: [bin], cwd: repo, env: { ...env, XDG_CACHE_HOME: blocked } });
+    expect([r.code, r.stderr, r.stdout]).toEqual([0, "", expected]);
+    expect(readdirSync(join(blocked, ".."))).toEqual(["not-a-folder"]);
+  });
+});
