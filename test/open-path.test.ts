@@ -4,9 +4,9 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { gitRepo, laptop, ok, run, sql, tempDir, type RunOptions } from "./helpers.ts";
+import { gitRepo, laptop, ok, okJson, run, sql, tempDir, type RunOptions } from "./helpers.ts";
 
 const READS = [["load"], ["recall", "goal"], ["snapshots", "list"], ["doctor"]];
 const WRITES = [["save", "--goal", "x"], ["fail", "Redux", "--reason", "boilerplate"]];
@@ -182,5 +182,52 @@ describe("a read-only store reached through a symlink is read as its target", ()
       chmodSync(real, 0o755);
       chmodSync(target, 0o644);
     }
+  });
+});
+
+describe("a symlinked store converted or repaired stays a symlink: the new store is its target", () => {
+  // The swap renamed the new file over the link: the link became a plain file in the home, and
+  // the target (another folder, a synced drive) kept the old store, unencrypted or damaged.
+  async function linkedStore(): Promise<{ target: string; home: string; link: string }> {
+    const real = tempDir("mindsave-target-");
+    await ok(["save", "--goal", "走链接的存储 stays linked", "--home", real], opts);
+    const home = tempDir("mindsave-link-");
+    const link = join(home, "mindsave.db");
+    symlinkSync(join(real, "mindsave.db"), link);
+    return { target: join(real, "mindsave.db"), home, link };
+  }
+  const header = (f: string) => readFileSync(f).subarray(0, 15).toString("latin1");
+
+  test("encrypt and decrypt: the link stays; the target is encrypted, then plain again; the backups are beside the link", async () => {
+    const { target, home, link } = await linkedStore();
+    const pass = { ...opts, env: { ...opts.env, MINDSAVE_PASSPHRASE: "correct horse battery" } };
+    await ok(["encrypt", "--home", home], pass);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(link)).toBe(target);
+    expect(header(target)).not.toBe("SQLite format 3");
+    expect((await ok(["load", "--home", home], pass)).stdout).toContain("走链接的存储 stays linked");
+    expect(readdirSync(home).filter((f) => f.includes(".bak-"))).toHaveLength(1);
+    expect(readdirSync(join(target, "..")).filter((f) => f.includes(".converting-"))).toEqual([]);
+    await ok(["decrypt", "--home", home], pass);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(header(target)).toBe("SQLite format 3");
+    expect((await ok(["load", "--home", home], opts)).stdout).toContain("走链接的存储 stays linked");
+  });
+
+  test("doctor --repair of a damaged target: the link stays and points to the repaired store; the damaged one is the backup", async () => {
+    const { target, home, link } = await linkedStore();
+    const bytes = readFileSync(target);
+    bytes.fill(0xab, Math.floor(bytes.length * 0.45), Math.floor(bytes.length * 0.6));
+    writeFileSync(target, bytes);
+    expect((await run(["doctor", "--home", home], opts)).code).toBe(1);
+    const r = await okJson(["doctor", "--repair", "--home", home], opts);
+    expect(r.repaired).toBe(true);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(link)).toBe(target);
+    expect(Buffer.compare(readFileSync(r.backup), bytes)).toBe(0);
+    expect((await ok(["doctor", "--home", home], opts)).stdout).toContain("integrity: ok");
+    expect(readdirSync(join(target, "..")).filter((f) => f.includes(".repaired-"))).toEqual([]);
+    await ok(["save", "--goal", "after the repair", "--home", home], opts);
+    expect((await ok(["load", "--home", target.replace(/\/mindsave\.db$/, "")], opts)).stdout).toContain("after the repair");
   });
 });

@@ -100,8 +100,11 @@ const now = (opts: ConvertOptions) => (opts.now ? opts.now() : new Date());
  */
 async function convert(home: Home, source: Store, key: string | null, opts: ConvertOptions, hooks: Hooks): Promise<{ backup: string; pruned: string[]; rows: Record<string, number> }> {
   const db = home.dbPath;
-  const tmp = `${db}.converting-${process.pid}.tmp`;
-  removeLeftovers(db);
+  // A symlinked store is converted where its target is: the link stays, and the swap is one
+  // rename on the target's own filesystem.
+  const real = realStorePath(db);
+  const tmp = `${real}.converting-${process.pid}.tmp`;
+  for (const beside of new Set([db, real])) removeLeftovers(beside);
   let rows: Record<string, number> = {};
   let open = true;
   let backup: string | null = null;
@@ -122,20 +125,19 @@ async function convert(home: Home, source: Store, key: string | null, opts: Conv
     if (!(await source.checkpoint())) throw busy("its write-ahead log is in use");
     await source.closeAsync();
     open = false;
-    const real = realStorePath(db);
     if (sizeOf(real + "-wal") > 0) throw busy("its write-ahead log is not empty");
     if (sizeOf(real + "-journal") > 0) throw busy("it has a journal");
     backup = backupName(db, now(opts));
     hooks.beforeSwap?.();
     try {
-      linkSync(db, backup); // the old file itself, under its backup name (no copy)
+      linkSync(real, backup); // the old file itself, under its backup name (no copy)
     } catch {
-      copyFileSync(db, backup); // FAT drives have no hard links
+      copyFileSync(real, backup); // FAT drives have no hard links (nor links across filesystems)
     }
     hooks.afterBackup?.(backup);
     // The old file's (empty) log and shared memory: never to be paired with the new file.
-    for (const s of SIDE_FILES) rmSync(db + s, { force: true });
-    renameSync(tmp, db);
+    for (const s of SIDE_FILES) rmSync(real + s, { force: true });
+    renameSync(tmp, real);
     swapped = true;
     hooks.afterSwap?.();
     return { backup, pruned: pruneBackups(db), rows };

@@ -9,7 +9,7 @@
 import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { UserError } from "../../errors.ts";
-import { SCHEMA_VERSION, Store, StoreProblem, inspectStore, storeProblem, type LostProject, type SalvagedTable, type StoreInspection } from "../../store/store.ts";
+import { SCHEMA_VERSION, Store, StoreProblem, inspectStore, realStorePath, storeProblem, type LostProject, type SalvagedTable, type StoreInspection } from "../../store/store.ts";
 import { prepareHome, resolveHome } from "./home.ts";
 import { currentHost } from "./host.ts";
 import { derivedId } from "../ids.ts";
@@ -82,8 +82,10 @@ export async function repairHome(opts: RepairOptions = {}): Promise<RepairResult
   const healthy = before.integrity.join() === "ok" && Object.values(before.tables).every((n) => n !== null) && before.ours === true;
   if (healthy) return { store: db, repaired: false, backup: null, pruned: [], tables: {}, saved: 0, lost: 0, end_lost: [], indexed_snapshots: 0, recreated: [], before };
 
-  removeLeftovers(db);
-  const fresh = `${db}.repaired-${backupName(db, at).slice(`${db}.bak-`.length)}`;
+  // A symlinked store is repaired where its target is: the link stays (see convert.ts).
+  const real = realStorePath(db);
+  for (const beside of new Set([db, real])) removeLeftovers(beside);
+  const fresh = `${real}.repaired-${backupName(db, at).slice(`${db}.bak-`.length)}`;
   let tables: Record<string, SalvagedTable>;
   let indexed: number;
   let recreated: RecreatedProject[];
@@ -109,8 +111,8 @@ export async function repairHome(opts: RepairOptions = {}): Promise<RepairResult
     throw storeProblem(db, e); // a full disk: one sentence, the store as it was
   }
   // The damaged file's journal or WAL went into the backup: never to be paired with the new file.
-  for (const s of SIDE_FILES) rmSync(db + s, { force: true });
-  renameSync(fresh, db);
+  for (const s of SIDE_FILES) rmSync(real + s, { force: true });
+  renameSync(fresh, real);
   const sum = (k: "saved" | "lost") => Object.values(tables).reduce((n, t) => n + t[k], 0);
   const endLost = Object.keys(tables).filter((t) => tables[t].end_lost);
   return { store: db, repaired: true, backup, pruned, tables, saved: sum("saved"), lost: sum("lost"), end_lost: endLost, indexed_snapshots: indexed, recreated, before };
