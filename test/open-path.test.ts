@@ -231,3 +231,21 @@ describe("a symlinked store converted or repaired stays a symlink: the new store
     expect((await ok(["load", "--home", target.replace(/\/mindsave\.db$/, "")], opts)).stdout).toContain("after the repair");
   });
 });
+
+test("a laptop home whose store is a symlink into a drive's folder writes it with the drive's rollback journal, not WAL", async () => {
+  const drive = tempDir("mindsave-drive-");
+  await ok(["save", "--goal", "on the drive", "--home", drive], opts);
+  // What `drive init` leaves beside a drive's store (home.ts DRIVE_MARKER).
+  writeFileSync(join(drive, "drive.json"), "{}\n");
+  const home = tempDir("mindsave-link-");
+  symlinkSync(join(drive, "mindsave.db"), join(home, "mindsave.db"));
+  await ok(["save", "--goal", "through the link", "--home", home], opts);
+  expect((await okJson(["doctor", "--home", home], opts)).journal_mode).toBe("delete");
+  expect(String((await sql(join(drive, "mindsave.db"), "PRAGMA journal_mode"))[0]!.journal_mode)).toBe("delete");
+  // The same store reached through a plain laptop home's link keeps WAL when its target is no drive's.
+  const plain = tempDir("mindsave-target-");
+  await ok(["save", "--goal", "on the laptop", "--home", plain], opts);
+  const home2 = tempDir("mindsave-link-");
+  symlinkSync(join(plain, "mindsave.db"), join(home2, "mindsave.db"));
+  expect((await okJson(["doctor", "--home", home2], opts)).journal_mode).toBe("wal");
+});

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, statSync, statfsSync, accessSync, constants } fr
 import { dirname, join, resolve } from "node:path";
 import { homedir } from "../../lib/os.ts";
 import { UserError } from "../../errors.ts";
+import { realStorePath } from "../../store/driver.ts";
 
 export const STORE_FILE = "mindsave.db";
 
@@ -98,12 +99,16 @@ export const DRIVE_MARKER = "drive.json";
  * next open. A laptop's own home uses WAL, which lets readers and a writer work side by side.
  */
 export function journalModeFor(home: Home): "WAL" | "DELETE" {
-  if (home.reason === "portable" || existsSync(join(home.dir, DRIVE_MARKER))) return "DELETE";
+  // A symlinked store is judged where it really is too (a drive's folder, a FAT stick).
+  const dirs = [...new Set([home.dir, dirname(realStorePath(home.dbPath))])];
+  if (home.reason === "portable" || dirs.some((d) => existsSync(join(d, DRIVE_MARKER)))) return "DELETE";
   if (process.platform === "linux") {
-    try {
-      if (ROLLBACK_FS.has(Number(statfsSync(home.dir).type))) return "DELETE";
-    } catch {
-      // unknown filesystem: keep WAL
+    for (const d of dirs) {
+      try {
+        if (ROLLBACK_FS.has(Number(statfsSync(d).type))) return "DELETE";
+      } catch {
+        // unknown filesystem: keep WAL
+      }
     }
   }
   return "WAL";
