@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { countTokens as gptCount, encode as gptEncode } from "gpt-tokenizer/encoding/cl100k_base";
 import { countCl100k, KNOWN_RANKS } from "../src/engine/snapshots/bpe.ts";
 import { countTokens, countTokensWithin, runCuts, tokenLowerBound } from "../src/engine/snapshots/tokens.ts";
+import { RANKS_CRC32 } from "../src/engine/snapshots/ranks-file.ts";
 import { buildRanks, RANKS_FILE } from "../scripts/cl100k-ranks.ts";
 import { REPO } from "./helpers.ts";
 
@@ -56,6 +57,10 @@ describe("the cl100k counter", () => {
 
   test("its rank file is gpt-tokenizer's vocabulary (rebuilt with bun scripts/cl100k-ranks.ts)", () => {
     expect(Buffer.from(readFileSync(RANKS_FILE)).equals(Buffer.from(buildRanks()))).toBe(true);
+  });
+
+  test("the CRC a mapped copy must match is the rank file's (set RANKS_CRC32 in ranks-file.ts after a rebuild)", () => {
+    expect(Bun.hash.crc32(readFileSync(RANKS_FILE)).toString(16)).toBe(RANKS_CRC32.toString(16));
   });
 });
 

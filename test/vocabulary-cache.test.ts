@@ -3,7 +3,7 @@
 // missing, cut short, damaged or impossible to write, the binary reads its own and the restore
 // block is the same byte for byte.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { chownSync, chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO, gitRepo, hostBinary, laptop, run, tempDir } from "./helpers.ts";
 
@@ -33,10 +33,23 @@ const doctor = async (e: Record<string, string | undefined>) => {
   expect(r.stderr).toBe("");
   return JSON.parse(r.stdout).tokenizer as { how: string; path: string };
 };
+// The block says how long ago the snapshot was saved: runs a second apart differ there and only there.
+const sameAge = (block: string) => block.replace(/ \([^()\n]* ago\) /, " (…) ");
 const load = async (e: Record<string, string | undefined>) => {
   const r = await run(["load", "--latest"], { bin: [bin], cwd: repo, env: e });
   expect(r.code).toBe(0);
-  return r.stdout;
+  return sameAge(r.stdout);
+};
+const tokens = async (e: Record<string, string | undefined>) => {
+  const r = await run(["--json", "load", "--latest"], { bin: [bin], cwd: repo, env: e });
+  expect(r.stderr).toBe("");
+  return JSON.parse(r.stdout).tokens as number;
+};
+/** A fresh cache folder (its mindsave folder made, 0700, empty) and the path of the copy in it. */
+const seeded = () => {
+  const xdg = join(tempDir("mindsave-vocab-seeded-"), "cache");
+  mkdirSync(join(xdg, "mindsave"), { recursive: true, mode: 0o700 });
+  return { xdg, file: join(xdg, "mindsave", copies()[0]) };
 };
 const copies = () => (existsSync(join(cache, "mindsave")) ? readdirSync(join(cache, "mindsave")) : []);
 
@@ -84,7 +97,68 @@ describe("the tokenizer's vocabulary, mapped from a cache copy on this host", ()
     const blocked = join(tempDir("mindsave-vocab-ro-"), "not-a-folder");
     writeFileSync(blocked, "a file where the cache folder would be\n");
     const r = await run(["load", "--latest"], { bin: [bin], cwd: repo, env: { ...env, XDG_CACHE_HOME: blocked } });
-    expect([r.code, r.stderr, r.stdout]).toEqual([0, "", expected]);
+    expect([r.code, r.stderr, sameAge(r.stdout)]).toEqual([0, "", expected]);
     expect(readdirSync(join(blocked, ".."))).toEqual(["not-a-folder"]);
+  });
+
+  test("a copy damaged in one byte of a token the block counts is never mapped: the count is the binary's own and the copy is written again", async () => {
+    const expected = await tokens({ ...env, HOME: undefined, XDG_CACHE_HOME: undefined });
+    const { xdg, file } = seeded();
+    // The shape and the spot-checked tokens stay right: only " handler" (in the snapshot's next step) is spelt wrong.
+    const damaged = Buffer.from(VOCABULARY);
+    const n = damaged.readUInt32LE(4);
+    const at = damaged.indexOf(" handler", 16 + 4 * (n + 1) + 4 * damaged.readUInt32LE(8));
+    damaged[at + 3] ^= 0x20;
+    writeFileSync(file, damaged, { mode: 0o600 });
+    expect(await tokens({ ...env, XDG_CACHE_HOME: xdg })).toBe(expected);
+    expect(Buffer.compare(readFileSync(file), VOCABULARY)).toBe(0);
+    expect((await doctor({ ...env, XDG_CACHE_HOME: xdg })).how).toBe("mapped");
+  });
+
+  test("a link at the copy's path is never followed: what it points to is left alone and a copy of this user's takes its place", async () => {
+    const { xdg, file } = seeded();
+    const elsewhere = join(xdg, "..", "elsewhere.ranks");
+    writeFileSync(elsewhere, VOCABULARY);
+    symlinkSync(elsewhere, file);
+    const before = statSync(elsewhere);
+    expect(await doctor({ ...env, XDG_CACHE_HOME: xdg })).toEqual({ how: "read", path: expect.stringMatching(/^\/\$bunfs\//) });
+    expect(lstatSync(file).isFile()).toBe(true);
+    expect(Buffer.compare(readFileSync(file), VOCABULARY)).toBe(0);
+    expect([statSync(elsewhere).ino, statSync(elsewhere).mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+    expect((await doctor({ ...env, XDG_CACHE_HOME: xdg })).how).toBe("mapped");
+  });
+
+  test("the copy is never written through a link planted where its half-written file goes", async () => {
+    const { xdg, file } = seeded();
+    const victim = join(xdg, "..", "victim.txt");
+    writeFileSync(victim, "someone's file\n");
+    // The binary runs as this shell's pid (exec), so the link is at the exact name it writes first.
+    const plant = ["sh", "-c", `ln -s "${victim}" "${file}.$$.tmp" && exec "$0" "$@"`, bin];
+    const r = await run(["load", "--latest"], { bin: plant, cwd: repo, env: { ...env, XDG_CACHE_HOME: xdg } });
+    expect([r.code, r.stderr, sameAge(r.stdout)]).toEqual([0, "", await load(env)]);
+    expect(readFileSync(victim, "utf8")).toBe("someone's file\n");
+  });
+
+  test("a cache folder other users can write, or another user's, is neither mapped from nor written to", async () => {
+    const open = seeded();
+    writeFileSync(open.file, VOCABULARY, { mode: 0o600 });
+    chmodSync(join(open.xdg, "mindsave"), 0o777);
+    const before = statSync(open.file);
+    expect((await doctor({ ...env, XDG_CACHE_HOME: open.xdg })).how).toBe("read");
+    expect(statSync(open.file).ino).toBe(before.ino);
+    expect(readdirSync(join(open.xdg, "mindsave"))).toEqual([copies()[0]]);
+    // (chown needs root, as in CI: another user's folder, and a cache folder that would be made inside another user's home.)
+    if (process.getuid?.() !== 0) return;
+    const theirs = seeded();
+    writeFileSync(theirs.file, VOCABULARY, { mode: 0o600 });
+    chownSync(theirs.file, 65534, 65534);
+    chownSync(join(theirs.xdg, "mindsave"), 65534, 65534);
+    const theirsBefore = statSync(theirs.file);
+    expect((await doctor({ ...env, XDG_CACHE_HOME: theirs.xdg })).how).toBe("read");
+    expect([statSync(theirs.file).ino, statSync(theirs.file).uid]).toEqual([theirsBefore.ino, 65534]);
+    const userHome = tempDir("mindsave-vocab-theirs-");
+    chownSync(userHome, 65534, 65534);
+    expect((await doctor({ ...env, XDG_CACHE_HOME: join(userHome, ".cache") })).how).toBe("read");
+    expect(readdirSync(userHome)).toEqual([]);
   });
 });

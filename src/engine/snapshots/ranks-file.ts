@@ -6,9 +6,14 @@
 // so it keeps one copy in the host's cache folder, written once and named by Bun's content hash
 // of the file. The copy is a cache only: when it is missing, partial or cannot be written
 // (read-only home, no cache folder, Windows), the vocabulary is read from the binary as before.
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { basename, isAbsolute, join } from "node:path";
+// It is trusted only in a folder no other user can write, as a regular file of this user's
+// holding exactly the vocabulary's bytes (its CRC: ~0.3 ms, against ~3 ms to read it).
+import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, isAbsolute, join } from "node:path";
 import ranksPath from "./cl100k.ranks" with { type: "file" };
+
+/** Bun.hash.crc32 of cl100k.ranks (test/tokens.test.ts checks it): a mapped file must hold exactly these bytes. */
+export const RANKS_CRC32 = 0xebd72ad8;
 
 export interface RanksBytes {
   bytes: Uint8Array;
@@ -29,23 +34,53 @@ export function cacheFolder(env: NodeJS.ProcessEnv = process.env): string | null
   return xdg ? join(xdg, "mindsave") : null;
 }
 
-/** The file mapped when it holds `size` bytes (never a partial copy), else null. */
+/** The file mapped when it is a regular file of this user's holding exactly the vocabulary (never a partial or damaged copy, nor a link), else null. */
 function mapWhole(path: string, size: number): Uint8Array | null {
   try {
-    if (statSync(path).size !== size) return null;
+    const s = lstatSync(path);
+    if (!s.isFile() || s.uid !== process.getuid!() || s.size !== size) return null;
     const bytes = Bun.mmap(path, { shared: false });
-    return bytes.byteLength === size ? bytes : null;
+    return bytes.byteLength === size && Bun.hash.crc32(bytes) === RANKS_CRC32 ? bytes : null;
   } catch {
     return null;
   }
 }
 
+/** A folder of this user's that no one else can write into (so no one else can plant a file or a link in it). */
+function ownFolder(path: string): boolean {
+  try {
+    const s = lstatSync(path);
+    return s.isDirectory() && s.uid === process.getuid!() && (s.mode & 0o022) === 0;
+  } catch {
+    return false; // (ENOTDIR too, under a file)
+  }
+}
+
+/** Makes the cache folder (0700) unless the nearest folder above it is another user's (root with a user's HOME, as sudo may leave it, would leave them folders they cannot use). */
+function makeFolder(folder: string): boolean {
+  let up = dirname(folder);
+  while (!existsSync(up) && dirname(up) !== up) up = dirname(up);
+  if (statSync(up).uid !== process.getuid!()) return false;
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  return ownFolder(folder);
+}
+
 /** Writes the cache copy whole or not at all (a rename: readers never see a partial file). */
-function writeCopy(file: string, bytes: Uint8Array): void {
+function writeCopy(folder: string, file: string, bytes: Uint8Array): void {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
-    mkdirSync(join(file, ".."), { recursive: true, mode: 0o700 });
-    writeFileSync(tmp, bytes, { mode: 0o600 });
+    if (lstatSync(folder, { throwIfNoEntry: false }) ? !ownFolder(folder) : !makeFolder(folder)) return;
+    // Never the last free megabytes of a disk, which the store may need.
+    const free = statfsSync(folder);
+    if (free.bavail * free.bsize < 32 * bytes.byteLength) return;
+    // "wx": never through a link or into a file someone else made; synced so a crash cannot leave a renamed copy of zeros.
+    const fd = openSync(tmp, "wx", 0o600);
+    try {
+      writeFileSync(fd, bytes);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(tmp, file);
   } catch {
     try {
@@ -67,10 +102,10 @@ export function ranksBytes(avoid?: string): RanksBytes {
       if (folder) {
         const file = join(folder, basename(ranksPath));
         const size = statSync(ranksPath).size;
-        const mapped = avoid === file ? null : mapWhole(file, size);
+        const mapped = avoid === file || !ownFolder(folder) ? null : mapWhole(file, size);
         if (mapped) return { bytes: mapped, how: "mapped", path: file };
         const bytes = readFileSync(ranksPath);
-        writeCopy(file, bytes);
+        writeCopy(folder, file, bytes);
         return { bytes, how: "read", path: ranksPath };
       }
     }
