@@ -51,7 +51,7 @@ const seeded = () => {
   mkdirSync(join(xdg, "mindsave"), { recursive: true, mode: 0o700 });
   return { xdg, file: join(xdg, "mindsave", copies()[0]) };
 };
-const copies = () => (existsSync(join(cache, "mindsave")) ? readdirSync(join(cache, "mindsave")) : []);
+const copies = () => (existsSync(join(cache, "mindsave")) ? readdirSync(join(cache, "mindsave")).filter((f) => f.endsWith(".ranks")) : []);
 
 describe("the tokenizer's vocabulary, mapped from a cache copy on this host", () => {
   test("the first run reads the binary's own and writes the copy whole (owner only); later runs map it; the block is the same", async () => {
@@ -64,6 +64,7 @@ describe("the tokenizer's vocabulary, mapped from a cache copy on this host", ()
     expect(Buffer.compare(readFileSync(file), VOCABULARY)).toBe(0);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(join(cache, "mindsave")).mode & 0o777).toBe(0o700);
+    expect(readdirSync(join(cache, "mindsave")).sort()).toEqual([copies()[0], `${copies()[0]}.checked`]);
     expect(await doctor(env)).toEqual({ how: "mapped", path: file });
     // Without any copy (no cache folder at all) the block is the same.
     const mapped = await load(env);
@@ -160,5 +161,26 @@ describe("the tokenizer's vocabulary, mapped from a cache copy on this host", ()
     chownSync(userHome, 65534, 65534);
     expect((await doctor({ ...env, XDG_CACHE_HOME: join(userHome, ".cache") })).how).toBe("read");
     expect(readdirSync(userHome)).toEqual([]);
+  });
+
+  test("a copy whose bytes were checked is not checked again until it changes: its stamp (identity and ctime) is what is trusted", async () => {
+    const { xdg, file } = seeded();
+    const e = { ...env, XDG_CACHE_HOME: xdg };
+    expect((await doctor(e)).how).toBe("read");
+    const stamp = `${file}.checked`;
+    const s = lstatSync(file);
+    expect(readFileSync(stamp, "utf8")).toBe(`${s.dev}:${s.ino}:${s.size}:${s.ctimeMs}`);
+    expect((await doctor(e)).how).toBe("mapped");
+    // Damaged after its check: its ctime moved, so the stamp no longer vouches for it.
+    const damaged = Buffer.from(VOCABULARY);
+    damaged[damaged.length - 100] ^= 0x20;
+    writeFileSync(file, damaged);
+    expect((await doctor(e)).how).toBe("read");
+    expect(Buffer.compare(readFileSync(file), VOCABULARY)).toBe(0);
+    // A stamp made to match the damaged copy is believed: the CRC is not run again (the trust this saves ~1 M instructions on).
+    writeFileSync(file, damaged);
+    const d = lstatSync(file);
+    writeFileSync(stamp, `${d.dev}:${d.ino}:${d.size}:${d.ctimeMs}`);
+    expect((await doctor(e)).how).toBe("mapped");
   });
 });

@@ -7,8 +7,9 @@
 // of the file. The copy is a cache only: when it is missing, partial or cannot be written
 // (read-only home, no cache folder, Windows), the vocabulary is read from the binary as before.
 // It is trusted only in a folder no other user can write, as a regular file of this user's
-// holding exactly the vocabulary's bytes (its CRC: ~0.3 ms, against ~3 ms to read it).
-import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
+// holding exactly the vocabulary's bytes (its CRC, checked once and remembered beside it with the
+// copy's ctime, which any write changes).
+import { type Stats, closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import ranksPath from "./cl100k.ranks" with { type: "file" };
 
@@ -34,13 +35,49 @@ export function cacheFolder(env: NodeJS.ProcessEnv = process.env): string | null
   return xdg ? join(xdg, "mindsave") : null;
 }
 
-/** The file mapped when it is a regular file of this user's holding exactly the vocabulary (never a partial or damaged copy, nor a link), else null. */
-function mapWhole(path: string, size: number): Uint8Array | null {
+/** A copy's identity and last change: any write to it since (even one that keeps its time) changes its ctime. */
+const stampOf = (s: Stats) => `${s.dev}:${s.ino}:${s.size}:${s.ctimeMs}`;
+
+/** Beside a copy whose every byte was checked: what it was then (so the next runs skip the ~1 M instructions of its CRC). */
+const stampPath = (copy: string) => `${copy}.checked`;
+
+function readStamp(copy: string): string | null {
+  try {
+    return readFileSync(stampPath(copy), "utf8");
+  } catch {
+    return null;
+  }
+}
+
+function writeStamp(copy: string, s: Stats): void {
+  const tmp = `${stampPath(copy)}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, stampOf(s), { flag: "wx", mode: 0o600 });
+    renameSync(tmp, stampPath(copy));
+  } catch {
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // (see writeCopy)
+    }
+  }
+}
+
+/**
+ * The file mapped when it is a regular file of this user's holding exactly the vocabulary (never a
+ * partial or damaged copy, nor a link), else null. `stamped`: a cache copy, whose check is
+ * remembered beside it until it changes.
+ */
+function mapWhole(path: string, size: number, stamped = false): Uint8Array | null {
   try {
     const s = lstatSync(path);
     if (!s.isFile() || s.uid !== process.getuid!() || s.size !== size) return null;
     const bytes = Bun.mmap(path, { shared: false });
-    return bytes.byteLength === size && Bun.hash.crc32(bytes) === RANKS_CRC32 ? bytes : null;
+    if (bytes.byteLength !== size) return null;
+    if (stamped && readStamp(path) === stampOf(s)) return bytes;
+    if (Bun.hash.crc32(bytes) !== RANKS_CRC32) return null;
+    if (stamped) writeStamp(path, s);
+    return bytes;
   } catch {
     return null;
   }
@@ -82,6 +119,7 @@ function writeCopy(folder: string, file: string, bytes: Uint8Array): void {
       closeSync(fd);
     }
     renameSync(tmp, file);
+    writeStamp(file, lstatSync(file)); // (its bytes are the binary's own)
   } catch {
     try {
       rmSync(tmp, { force: true });
@@ -102,7 +140,7 @@ export function ranksBytes(avoid?: string): RanksBytes {
       if (folder) {
         const file = join(folder, basename(ranksPath));
         const size = statSync(ranksPath).size;
-        const mapped = avoid === file || !ownFolder(folder) ? null : mapWhole(file, size);
+        const mapped = avoid === file || !ownFolder(folder) ? null : mapWhole(file, size, true);
         if (mapped) return { bytes: mapped, how: "mapped", path: file };
         const bytes = readFileSync(ranksPath);
         writeCopy(folder, file, bytes);
