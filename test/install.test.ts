@@ -266,7 +266,7 @@ describe("the README's first screen", () => {
       expect(first).toContain(s);
       return first.indexOf(s);
     };
-    const order = [at("save game for AI coding agents"), at("MindSave · shop-api · 4 snapshots"), at("./setup.sh"), at("s on 2 cores, 673 tests"), at("drive init"), at("hooks install")];
+    const order = [at("save game for AI coding agents"), at("MindSave · shop-api · 4 snapshots"), at("./setup.sh"), at("s on 2 cores, 686 tests"), at("drive init"), at("hooks install")];
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect([...first.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1].trim().split("\n").length)).toEqual([2, 3, 3]);
     // The agent setup works as written on a checkout: a built binary, installed, on PATH.
