@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gitRepo, laptop, ok, okJson, run, sql, tempDir, type RunOptions } from "./helpers.ts";
 
@@ -206,11 +206,20 @@ describe("a symlinked store converted or repaired stays a symlink: the new store
     expect(readlinkSync(link)).toBe(target);
     expect(header(target)).not.toBe("SQLite format 3");
     expect((await ok(["load", "--home", home], pass)).stdout).toContain("走链接的存储 stays linked");
+    // Its key file is beside the store itself: the target's folder alone (a drive seen on another laptop) opens.
+    expect(existsSync(`${target}.key.json`)).toBe(true);
+    expect(existsSync(`${link}.key.json`)).toBe(false);
+    expect((await ok(["load", "--home", join(target, "..")], pass)).stdout).toContain("走链接的存储 stays linked");
+    // A key file beside the link, where older versions put it, is still found.
+    renameSync(`${target}.key.json`, `${link}.key.json`);
+    expect((await ok(["load", "--home", home], pass)).stdout).toContain("走链接的存储 stays linked");
+    renameSync(`${link}.key.json`, `${target}.key.json`);
     expect(readdirSync(home).filter((f) => f.includes(".bak-"))).toHaveLength(1);
     expect(readdirSync(join(target, "..")).filter((f) => f.includes(".converting-"))).toEqual([]);
     await ok(["decrypt", "--home", home], pass);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(header(target)).toBe("SQLite format 3");
+    expect(existsSync(`${target}.key.json`)).toBe(false);
     expect((await ok(["load", "--home", home], opts)).stdout).toContain("走链接的存储 stays linked");
   });
 

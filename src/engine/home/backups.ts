@@ -4,7 +4,7 @@
 import { copyFileSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { realStorePath, type Store } from "../../store/store.ts";
-import { encryptionState, keyFilePath, storeKey, KEY_FILE_SUFFIX } from "./encryption.ts";
+import { encryptionState, keyFilePath, storeKey, storeKeyFile, KEY_FILE_SUFFIX } from "./encryption.ts";
 
 export const KEEP_BACKUPS = 3;
 const SIDE_FILES = ["-wal", "-shm", "-journal"];
@@ -68,7 +68,7 @@ export function backupFileAsIs(db: string, at: Date): { backup: string; pruned: 
   const parts = [["", ""], [KEY_FILE_SUFFIX, KEY_FILE_SUFFIX], ["-wal", "-wal"], ["-journal", "-journal"]];
   // (The log and journal are beside a symlink's target.)
   const real = realStorePath(db);
-  const from = (suffix: string) => (suffix === "-wal" || suffix === "-journal" ? real : db) + suffix;
+  const from = (suffix: string) => (suffix === KEY_FILE_SUFFIX ? storeKeyFile(db) : (suffix === "-wal" || suffix === "-journal" ? real : db) + suffix);
   try {
     for (const [f, to] of parts) {
       if (existsSync(from(f)) && (f === "" || statSync(from(f)).size > 0)) copyFileSync(from(f), backup + to);

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { UserError } from "../../errors.ts";
 import { writeFileAtomic } from "../../lib/fs.ts";
-import { Store, StoreProblem, storeFileKind, type OpenOptions } from "../../store/store.ts";
+import { Store, StoreProblem, realStorePath, storeFileKind, type OpenOptions } from "../../store/store.ts";
 import { askPassphrase, type PassphraseRequest } from "./passphrase.ts";
 
 export const KEY_FILE_SUFFIX = ".key.json";
@@ -123,8 +123,19 @@ export interface EncryptionState {
 }
 
 /** Whether the store at `dbPath` is encrypted, from its key file and its first bytes. */
+/**
+ * Where the key file of the store at `dbPath` is: beside the file itself, which for a symlinked
+ * store is the link's target (a drive's folder must hold it, seen alone on another laptop), or
+ * beside the link, where older versions put it.
+ */
+export function storeKeyFile(dbPath: string): string {
+  const real = realStorePath(dbPath);
+  const beside = keyFilePath(real);
+  return real !== dbPath && !existsSync(beside) && existsSync(keyFilePath(dbPath)) ? keyFilePath(dbPath) : beside;
+}
+
 export function encryptionState(dbPath: string): EncryptionState {
-  const keyFile = keyFilePath(dbPath);
+  const keyFile = storeKeyFile(dbPath);
   const kind = storeFileKind(dbPath);
   const present = existsSync(keyFile);
   if (present && kind === "plain") return { encrypted: false, keyFile, file: null, stale: true };
