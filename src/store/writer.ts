@@ -1,7 +1,7 @@
 // Writes to the store (class StoreWriter): every write in one transaction, stamped with the
 // hybrid logical clock and the writing host.
 import type { Transaction } from "@libsql/client";
-import { type Hlc, MAX_AHEAD_MS, formatHlc, hlcHost, isPast, nextHlc, parseHlc } from "./hlc.ts";
+import { type Hlc, MAX_AHEAD_MS, formatHlc, hlcHost, isPast, nextHlc, normalizeHlc, parseHlc } from "./hlc.ts";
 import { Queries } from "./queries.ts";
 import { storedPlan, str } from "./rows.ts";
 import { optimizeSearch, rewriteCells } from "./scan.ts";
@@ -36,6 +36,17 @@ export class StoreWriter extends Queries {
     if (!this.clock) this.clock = parseHlc(await this.getMeta("clock"));
     this.clock = nextHlc(this.clock, this.now());
     return formatHlc(this.clock.wall, this.clock.counter, this.hostId);
+  }
+
+  /**
+   * This store's now for a plan step's time: the wall clock, or a millisecond past every clock this
+   * store has taken in when that is later, so a laptop whose clock is behind still times its
+   * change after what it synced in (a step's time keeps milliseconds only: never a tie with one).
+   */
+  async clockNow(): Promise<Date> {
+    if (!this.clock) this.clock = parseHlc(await this.getMeta("clock"));
+    this.clock = normalizeHlc(Math.max(this.now(), this.clock.wall + 1), 0);
+    return new Date(this.clock.wall);
   }
 
   /** The clock and host a write is stamped with: a fresh tick, or a record's own clock taken in (an import). */

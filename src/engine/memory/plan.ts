@@ -19,8 +19,7 @@ export async function planOf(session: Session, key?: string): Promise<{ snapshot
 export async function setPlan(session: Session, raw: unknown): Promise<{ snapshot: SnapshotRecord; plan: PlanItem[] }> {
   const plan = redactDeep(parsePlan(raw));
   const { snapshot } = await planOf(session);
-  const times = planTimes(plan, snapshot.plan, snapshot.plan_times, session.now());
-  await session.write((w) => w.setSnapshotPlan(snapshot.id, plan.length ? plan : null, times));
+  await session.write(async (w) => w.setSnapshotPlan(snapshot.id, plan.length ? plan : null, planTimes(plan, snapshot.plan, snapshot.plan_times, await w.clockNow())));
   return { snapshot, plan };
 }
 
@@ -31,7 +30,6 @@ export async function markStep(session: Session, n: string, status: string, key?
   const i = Number(n);
   if (!/^\d+$/.test(n.trim()) || i < 1 || i > plan.length) throw new UserError(`There is no step ${JSON.stringify(n)}; give ${plan.length === 1 ? "1, the plan's only step" : `1 to ${plan.length}`} (\`mindsave plan\`).`);
   const next = plan.map((p, k) => (k === i - 1 ? { ...p, status: planStatus(status, `step ${n}`) } : p));
-  const times = planTimes(next, plan, snapshot.plan_times, session.now());
-  await session.write((w) => w.setSnapshotPlan(snapshot.id, next, times));
+  await session.write(async (w) => w.setSnapshotPlan(snapshot.id, next, planTimes(next, plan, snapshot.plan_times, await w.clockNow())));
   return { snapshot, plan: next, step: next[i - 1] };
 }

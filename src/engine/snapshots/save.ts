@@ -266,7 +266,7 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
       // A plan given keeps the times of the steps it did not change since the newest snapshot's.
       // An import keeps the times its file had.
       ...(input.plan !== undefined
-        ? { plan: input.plan, plan_times: !input.plan ? null : opts.name !== undefined ? input.plan_times ?? null : await timesAfterNewest(w, projectId, input.plan, now) }
+        ? { plan: input.plan, plan_times: !input.plan ? null : opts.name !== undefined ? input.plan_times ?? null : await timesAfterNewest(w, projectId, input.plan, opts.createdAt ?? await w.clockNow()) }
         : opts.name !== undefined ? { plan: null, plan_times: null } : await carriedPlan(w, projectId, l1.goal)),
       tags, saved_agent: input.agent && /^[\w.-]{1,32}$/.test(input.agent) ? input.agent : null,
       };
