@@ -64,13 +64,16 @@ describe("the tokenizer's vocabulary, mapped from a cache copy on this host", ()
     expect(Buffer.compare(readFileSync(file), VOCABULARY)).toBe(0);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(join(cache, "mindsave")).mode & 0o777).toBe(0o700);
+    expect(first.cache).toBe(`copied to ${file} for later runs to map`);
     expect(readdirSync(join(cache, "mindsave")).sort()).toEqual([copies()[0], `${copies()[0]}.checked`]);
     expect(await doctor(env)).toEqual({ how: "mapped", path: file });
     // Without any copy (no cache folder at all) the block is the same.
     const mapped = await load(env);
     expect(mapped).toContain("认证");
     expect(await load({ ...env, HOME: undefined, XDG_CACHE_HOME: undefined })).toBe(mapped);
-    expect(await doctor({ ...env, HOME: undefined, XDG_CACHE_HOME: undefined })).toEqual({ how: "read", path: first.path });
+    expect(await doctor({ ...env, HOME: undefined, XDG_CACHE_HOME: undefined })).toEqual({ how: "read", path: first.path, cache: "not cached: no cache folder (HOME is not set)" });
+    const text = await run(["doctor"], { bin: [bin], cwd: repo, env: { ...env, HOME: undefined, XDG_CACHE_HOME: undefined } });
+    expect(text.stdout).toContain("\ntokenizer: vocabulary read from the binary; not cached: no cache folder (HOME is not set)\n");
   });
 
   test("a copy cut short, or damaged past its header, is never mapped: the binary's own is read and the copy written again", async () => {
@@ -122,7 +125,7 @@ describe("the tokenizer's vocabulary, mapped from a cache copy on this host", ()
     writeFileSync(elsewhere, VOCABULARY);
     symlinkSync(elsewhere, file);
     const before = statSync(elsewhere);
-    expect(await doctor({ ...env, XDG_CACHE_HOME: xdg })).toEqual({ how: "read", path: expect.stringMatching(/^\/\$bunfs\//) });
+    expect(await doctor({ ...env, XDG_CACHE_HOME: xdg })).toEqual({ how: "read", path: expect.stringMatching(/^\/\$bunfs\//), cache: expect.stringMatching(/^copied to /) });
     expect(lstatSync(file).isFile()).toBe(true);
     expect(Buffer.compare(readFileSync(file), VOCABULARY)).toBe(0);
     expect([statSync(elsewhere).ino, statSync(elsewhere).mtimeMs]).toEqual([before.ino, before.mtimeMs]);
@@ -145,7 +148,7 @@ describe("the tokenizer's vocabulary, mapped from a cache copy on this host", ()
     writeFileSync(open.file, VOCABULARY, { mode: 0o600 });
     chmodSync(join(open.xdg, "mindsave"), 0o777);
     const before = statSync(open.file);
-    expect((await doctor({ ...env, XDG_CACHE_HOME: open.xdg })).how).toBe("read");
+    expect(await doctor({ ...env, XDG_CACHE_HOME: open.xdg })).toMatchObject({ how: "read", cache: `not cached: ${join(open.xdg, "mindsave")} is not a folder of this user's that only it can write` });
     expect(statSync(open.file).ino).toBe(before.ino);
     expect(readdirSync(join(open.xdg, "mindsave"))).toEqual([copies()[0]]);
     // (chown needs root, as in CI: another user's folder, and a cache folder that would be made inside another user's home.)

@@ -37,7 +37,7 @@ function reportText(r: HealthReport): string {
     ...(r.backups.length ? [`backups:   ${r.backups.join(", ")} (older copies of the store: they may still hold what \`scan --fix\` redacted since)`] : []),
     `host:      ${r.host.name} (${r.host.id}, ${r.host.platform})`,
     `free:      ${r.free_bytes === null ? "unknown" : byteSize(r.free_bytes)} on the ${r.on_drive ? "drive" : "home's disk"}`,
-    `tokenizer: ${r.tokenizer.how === "mapped" ? `vocabulary mapped from ${r.tokenizer.path}` : `vocabulary read into memory by each run (from ${r.tokenizer.path})`}`,
+    `tokenizer: ${r.tokenizer.how === "mapped" ? `vocabulary mapped from ${r.tokenizer.path}` : `vocabulary read from ${/^(\/\$bunfs\/|[A-Z]:\\~BUN\\)/i.test(r.tokenizer.path) ? "the binary" : r.tokenizer.path}${r.tokenizer.cache ? `; ${r.tokenizer.cache}` : ""}`}`,
     ...r.clocks_ahead.map((c) => `clock:     ${c.message}`),
   ].join("\n");
 }

@@ -59,7 +59,7 @@ function loadRanks(): Ranks {
   let r = ranksIn(source);
   if (!r && source.how === "mapped") r = ranksIn((source = ranksBytes(source.path)));
   if (!r) throw new Error(`${source.path} is not a cl100k rank file`);
-  ranksSource = { how: source.how, path: source.path };
+  ranksSource = { how: source.how, path: source.path, ...(source.cache ? { cache: source.cache } : {}) };
   return r;
 }
 

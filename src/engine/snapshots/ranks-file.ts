@@ -21,6 +21,8 @@ export interface RanksBytes {
   /** "mapped": from `path` by mmap; "read": copied into memory from `path`. */
   how: "mapped" | "read";
   path: string;
+  /** When read: what became of the cache copy (written now for later runs, or why there is none). */
+  cache?: string;
 }
 
 /** Inside a compiled binary, files live in Bun's virtual folder and cannot be mapped. */
@@ -102,14 +104,16 @@ function makeFolder(folder: string): boolean {
   return ownFolder(folder);
 }
 
-/** Writes the cache copy whole or not at all (a rename: readers never see a partial file). */
-function writeCopy(folder: string, file: string, bytes: Uint8Array): void {
+/** Writes the cache copy whole or not at all (a rename: readers never see a partial file); says what became of it. */
+function writeCopy(folder: string, file: string, bytes: Uint8Array): string {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
-    if (lstatSync(folder, { throwIfNoEntry: false }) ? !ownFolder(folder) : !makeFolder(folder)) return;
+    if (lstatSync(folder, { throwIfNoEntry: false })) {
+      if (!ownFolder(folder)) return `not cached: ${folder} is not a folder of this user's that only it can write`;
+    } else if (!makeFolder(folder)) return `not cached: the folder above ${folder} is another user's`;
     // Never the last free megabytes of a disk, which the store may need.
     const free = statfsSync(folder);
-    if (free.bavail * free.bsize < 32 * bytes.byteLength) return;
+    if (free.bavail * free.bsize < 32 * bytes.byteLength) return `not cached: less than ${Math.round((32 * bytes.byteLength) / 2 ** 20)} MB free on the disk of ${folder}`;
     // "wx": never through a link or into a file someone else made; synced so a crash cannot leave a renamed copy of zeros.
     const fd = openSync(tmp, "wx", 0o600);
     try {
@@ -120,12 +124,14 @@ function writeCopy(folder: string, file: string, bytes: Uint8Array): void {
     }
     renameSync(tmp, file);
     writeStamp(file, lstatSync(file)); // (its bytes are the binary's own)
-  } catch {
+    return `copied to ${file} for later runs to map`;
+  } catch (e) {
     try {
       rmSync(tmp, { force: true });
     } catch {
       // (Bun says EFAULT, not ENOENT, under a parent that is a file.)
     }
+    return `not cached: cannot write in ${folder} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
   }
 }
 
@@ -143,10 +149,10 @@ export function ranksBytes(avoid?: string): RanksBytes {
         const mapped = avoid === file || !ownFolder(folder) ? null : mapWhole(file, size, true);
         if (mapped) return { bytes: mapped, how: "mapped", path: file };
         const bytes = readFileSync(ranksPath);
-        writeCopy(folder, file, bytes);
-        return { bytes, how: "read", path: ranksPath };
+        return { bytes, how: "read", path: ranksPath, cache: writeCopy(folder, file, bytes) };
       }
+      return { bytes: readFileSync(ranksPath), how: "read", path: ranksPath, cache: "not cached: no cache folder (HOME is not set)" };
     }
   }
-  return { bytes: readFileSync(ranksPath), how: "read", path: ranksPath };
+  return { bytes: readFileSync(ranksPath), how: "read", path: ranksPath, cache: process.platform === "win32" ? "not cached: files cannot be mapped on Windows" : "not cached: it cannot be mapped where it is" };
 }
