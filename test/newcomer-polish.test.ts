@@ -234,3 +234,10 @@ describe("TUI", () => {
     expect(title).toContain("Failure graph · custo");
   });
 });
+
+test("the default home a first save makes (~/.mindsave) is the owner's alone (0700): other users on the laptop cannot read the store or its backups", async () => {
+  const n = newcomer("mindsave-home-mode-");
+  await ok(["save", "--goal", "private work"], { cwd: n.repo(), env: n.pc.env });
+  expect(statSync(join(n.pc.home, ".mindsave")).mode & 0o777).toBe(0o700);
+  expect(existsSync(join(n.pc.home, ".mindsave", "mindsave.db"))).toBe(true);
+});

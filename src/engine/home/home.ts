@@ -67,7 +67,8 @@ export function prepareHome(home: Home, opts: { write: boolean }): void {
   if (!existsSync(home.dir)) {
     if (home.reason === "default" && opts.write) {
       try {
-        mkdirSync(home.dir, { recursive: true });
+        // Owner only, as ~/.ssh: the store and its backups hold what the agents worked on.
+        mkdirSync(home.dir, { recursive: true, mode: 0o700 });
         return;
       } catch {
         throw new UserError(`Cannot create the MindSave home ${home.dir}; check that its parent directory is writable.`);
