@@ -31,7 +31,7 @@ beforeAll(async () => {
 const doctor = async (e: Record<string, string | undefined>) => {
   const r = await run(["--json", "doctor"], { bin: [bin], cwd: repo, env: e });
   expect(r.stderr).toBe("");
-  return JSON.parse(r.stdout).tokenizer as { how: string; path: string };
+  return JSON.parse(r.stdout).tokenizer as { how: string; path: string; cache?: string };
 };
 // The block says how long ago the snapshot was saved: runs a second apart differ there and only there.
 const sameAge = (block: string) => block.replace(/ \([^()\n]* ago\) /, " (…) ");
