@@ -83,7 +83,7 @@ describe("bad input", () => {
     const t = await seeded();
     const r = await run(["fail", "Redux", "--home", t.home], t.opts);
     expect(r.code).toBe(1);
-    expectOneSentence(r.stderr, "needs a reason");
+    expectOneSentence(r.stderr, "needs a reason", 'give it with --reason "…"');
     expect(await dumpStore(t.db)).toBe(t.before);
   });
 

@@ -136,6 +136,13 @@ export async function forgetFailure(w: StoreWriter, projectId: string | null, it
   throw new UserError(`No failure ${JSON.stringify(item)} in ${scope ? `the ${scope} graph` : "this project's or the global graph"}; see \`mindsave failures\`.`);
 }
 
+/** A new failure without its reason; `how` says where to give it (a command names its flag). */
+export class MissingReason extends UserError {
+  constructor(readonly item: string, how = "the reason") {
+    super(`A new failure needs a reason: say why ${JSON.stringify(item)} failed or was rejected (${how}).`);
+  }
+}
+
 const uniq = (xs: string[]) => [...new Set(xs.map((x) => x.trim()).filter(Boolean))];
 
 /** Records an observation of a failure inside the caller's write transaction. */
@@ -157,7 +164,7 @@ export async function observeFailure(w: StoreWriter, projectId: string | null, r
   const iso = now.toISOString();
   if (!live && o.edit) throw new UserError(`No failure ${JSON.stringify(item)} in the ${scope} graph to edit (forgotten meanwhile?); record it again.`);
   if (!live && !o.reason?.trim()) {
-    throw new UserError(`A new failure needs a reason: say why ${JSON.stringify(item)} failed or was rejected (the reason).`);
+    throw new MissingReason(item);
   }
   const row = {
     id, project_id: scope === "global" ? null : projectId, scope, item: live?.item ?? item,
