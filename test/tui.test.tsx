@@ -712,6 +712,19 @@ describe("picker names on a narrow terminal", () => {
     for (const l of f.split("\n")) expect(width(l)).toBeLessThanOrEqual(50);
   });
 
+  test("at 80 columns a long name gives way to the goal, which keeps 45% of the row; the name keeps its date", async () => {
+    const goal = "重构认证模块并修复令牌刷新问题以及会话过期处理的边界情况";
+    const { session } = await store([goal]);
+    const name = (await projectSnapshots(session, (await session.project({ create: false }))!.project.id))[0].name;
+    const h = mount(session, { columns: 80, rows: 24 });
+    const f = await h.until((x) => x.includes("1 snapshot"), "the picker at 80 columns");
+    const row = f.split("\n").find((l) => l.includes("in progress"))!;
+    // 80 columns: 21 for the pointer, age and status; 45% of the other 59, 26, for the goal (12 wide characters and "…").
+    expect(row).toContain(`${goal.slice(0, 12)}…`);
+    expect(row).toContain(`…${name.slice(name.lastIndexOf("_") + 1)} `);
+    expect(width(row)).toBeLessThanOrEqual(80);
+  });
+
   test("the snapshot view's title cuts a long name in its middle too: its date stays", async () => {
     const goal = "重构认证模块并修复令牌刷新问题以及会话过期处理的边界情况";
     const { session } = await store([goal]);

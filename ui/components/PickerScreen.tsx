@@ -79,7 +79,7 @@ function onlyCompletion(typed: string, snapshots: { tags: string[] }[]): string 
 }
 
 /**
- * The name column: as wide as the longest name shown, the goal giving way down to 12 columns; a
+ * The name column: as wide as the longest name shown, up to what leaves the goal 45% of the row; a
  * name wider still is cut in its middle, so its date and `-2`/`-3` suffix (what tells two apart) stay.
  */
 export function nameCell(name: string, cols: number, ellipsis: string): string {
@@ -225,7 +225,11 @@ export function PickerScreen(props: {
   const ageW = 5;
   const statusW = 12;
   const fixed = 2 + 1 + ageW + statusW + 1;
-  const nameW = Math.max(8, Math.min(Math.max(12, ...rows.slice(nav.offset, nav.offset + visible).map((r) => width(r.name))), w - fixed - 12));
+  // The goal says what a snapshot is about (a name is mostly the goal's start and a date): it keeps
+  // 45% of the room, down to 12 columns; a longer name is cut in its middle, and never below the
+  // 18 columns that keep its date and -N suffix whole.
+  const nameRoom = Math.min(w - fixed - 12, Math.max(18, w - fixed - Math.floor((w - fixed) * 0.45)));
+  const nameW = Math.max(8, Math.min(Math.max(12, ...rows.slice(nav.offset, nav.offset + visible).map((r) => width(r.name))), nameRoom));
   const goalW = Math.max(0, w - fixed - nameW);
   const statusColor = (s: string) => (s === "completed" ? theme.c("good") : s === "blocked" ? theme.c("bad") : theme.c("accent"));
   const total = all.data?.length ?? 0;
