@@ -8,6 +8,12 @@ import { writeErr } from "./lib/out.ts";
 import { UserError } from "./errors.ts";
 import { VERSION } from "./version.ts";
 
+/** Commander's error as one line starting with a capital, like MindSave's own messages. */
+function sentence(s: string): string {
+  const line = s.replace(/^error: /, "").trim().replace(/\s*\n\s*/g, " ").replace(/\.$/, "");
+  return line.charAt(0).toUpperCase() + line.slice(1);
+}
+
 /** For help texts only (the engine's registry checks the name): the agents `--agent` takes. */
 const AGENT_NAMES = "claude, codex, gemini, copilot, cursor, cline, opencode";
 
@@ -23,10 +29,10 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
     .option("--json", "print JSON for machines instead of text")
     .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
     // Set before the subcommands are added: they inherit these settings when created. A usage
-    // error is one line: "mindsave: unknown command 'lod' (Did you mean load?); run with --help for usage."
+    // error is one line, a sentence as MindSave's own: "mindsave: Unknown command 'lod' (Did you mean load?); run with --help for usage."
     .configureOutput({
       writeErr: (s) => void (opts.json || writeErr(s)),
-      outputError: (s, write) => write(`mindsave: ${s.replace(/^error: /, "").trim().replace(/\s*\n\s*/g, " ").replace(/\.$/, "")}; run with --help for usage.\n`),
+      outputError: (s, write) => write(`mindsave: ${sentence(s)}; run with --help for usage.\n`),
     })
     .exitOverride();
   if (opts.only) declareOnly(program, opts.only);
@@ -321,7 +327,7 @@ export async function runCli(argv: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof CommanderError) {
       // --help and --version end here with code 0; parse errors were already printed (not with --json).
-      if (e.exitCode !== 0 && json) writeErr(JSON.stringify({ error: e.message.replace(/^error: /, "").replace(/\s*\n\s*/g, " "), exit_code: 1 }) + "\n");
+      if (e.exitCode !== 0 && json) writeErr(JSON.stringify({ error: sentence(e.message), exit_code: 1 }) + "\n");
       return e.exitCode === 0 ? 0 : 1;
     }
     if (e instanceof UserError) {

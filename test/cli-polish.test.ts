@@ -21,7 +21,7 @@ describe("CLI polish", () => {
       expect(r.code).toBe(1);
       const e = JSON.parse(r.stderr);
       expect(e.exit_code).toBe(1);
-      expect(e.error).toMatch(/unknown (command 'lod'|option '--gaol')/);
+      expect(e.error).toMatch(/Unknown (command 'lod'|option '--gaol')/);
       expect(e.error).toContain("Did you mean");
     }
   });

@@ -263,12 +263,12 @@ describe("a command line that declares only the command it runs", () => {
     const cwd = tempDir();
     const typo = await run(["lod", "--latest"], { cwd });
     expect(typo.code).toBe(1);
-    expect(typo.stderr).toMatch(/unknown command 'lod'/);
+    expect(typo.stderr).toMatch(/Unknown command 'lod'/);
     expect(typo.stderr).toMatch(/load/);
     const help = await run(["--help"], { cwd });
     for (const name of ["save", "load", "recall", "snapshots", "hook", "import", "sync"]) expect(help.stdout).toContain(`  ${name}`);
     const unknownOption = await run(["load", "--no-such-option"], { cwd });
     expect(unknownOption.code).toBe(1);
-    expect(unknownOption.stderr).toMatch(/unknown option '--no-such-option'/);
+    expect(unknownOption.stderr).toMatch(/Unknown option '--no-such-option'/);
   });
 });

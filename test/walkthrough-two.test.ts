@@ -193,7 +193,7 @@ describe("recall", () => {
     await save(t, "flags -x and --verbose");
     const r = await t.cli(["recall", "-x"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("unknown option '-x' (put -- before a keyword that starts with -)");
+    expect(r.stderr).toContain("Unknown option '-x' (put -- before a keyword that starts with -)");
     const j = await t.cli(["--json", "recall", "-x"]);
     expect(j.code).toBe(1);
     expect(JSON.parse(j.stderr).error).toContain("(put -- before a keyword that starts with -)");
