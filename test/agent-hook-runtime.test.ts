@@ -215,3 +215,37 @@ describe("fail-safe", () => {
     expect(existsSync(join(t.home, "mindsave.db")) ? (await snapshots(t)).length : 0).toBe(0);
   });
 });
+
+describe("a hook never waits out another MindSave's long write (a first sync, an import)", () => {
+  // SQLite waits for a lock inside a synchronous call, where the hook's 4 s watchdog cannot fire:
+  // with the store's default 15 s a hook stalled the agent on every tool call while a sync ran.
+  // (The 20 s limit below is a liveness bound on a hook that waits 1 s: 15 s waits would miss it.)
+  test("while another process holds the write lock: session-start still restores, post-tool-use and stop leave their write out; all exit 0", async () => {
+    const t = agentProject("mindsave-hook-busy-");
+    await t.cli(["save", "--goal", GOAL, "--next", "wire the refresh endpoint"]);
+    const before = await dumpStore(t.db);
+    // Holds the write lock until killed; says so on stdout once it has it.
+    const holder = Bun.spawn([process.execPath, "-e", `const d = new (require("bun:sqlite").Database)(${JSON.stringify(t.db)}); d.exec("BEGIN IMMEDIATE"); d.exec("UPDATE meta SET value = value WHERE key = 'clock'"); console.log("locked"); setInterval(() => {}, 1000);`], { stdout: "pipe" });
+    try {
+      const reader = holder.stdout.getReader();
+      let said = "";
+      while (!said.includes("locked")) {
+        const r = await reader.read();
+        if (r.done) throw new Error("the lock holder ended before taking the lock");
+        said += new TextDecoder().decode(r.value);
+      }
+      const start = await t.hook(null, "session-start", { session_id: "busy-1", cwd: t.repo, hook_event_name: "SessionStart", source: "startup" });
+      expect(start.code).toBe(0);
+      expect(JSON.parse(start.stdout).hookSpecificOutput.additionalContext).toContain(`goal: ${GOAL}`);
+      for (const [event, name] of [["post-tool-use", "PostToolUse"], ["stop", "Stop"]]) {
+        const r = await t.hook(null, event, { session_id: "busy-1", cwd: t.repo, hook_event_name: name, tool_name: "Bash", tool_input: { command: "ls" }, tool_response: { stdout: "x" } });
+        expect([r.code, r.stdout]).toEqual([0, ""]);
+        expect(r.stderr).toContain("is busy (another MindSave is writing to it)");
+      }
+    } finally {
+      holder.kill();
+      await holder.exited;
+    }
+    expect(await dumpStore(t.db)).toBe(before);
+  }, 20_000);
+});

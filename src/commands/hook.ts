@@ -11,6 +11,13 @@ import { writeErr, writeOut } from "../lib/out.ts";
 
 const EVENTS = HOOK_ARGS;
 const BUDGET_MS = 4000;
+/**
+ * How long a hook waits for another MindSave's write lock (a sync or an import can hold it for a
+ * minute). SQLite waits inside a synchronous call, where the watchdog's timer cannot fire: a hook
+ * waited the default 15 s on every tool call. Past this, its write is left out (session-start
+ * still restores).
+ */
+export const HOOK_BUSY_MS = 1000;
 /** The most bytes of a hook's JSON read from stdin (a PostToolUse payload carries the tool's output). */
 export const MAX_PAYLOAD_BYTES = 16 * 1024 * 1024;
 
@@ -74,7 +81,7 @@ export async function run(o: { agent?: string }, args: string[], g: GlobalOption
     const call = readHook(o.agent, event as HookEvent, payload, process.env);
     if (!call) return 0; // checked above
     const cwd = (typeof call.payload.cwd === "string" && call.payload.cwd) || process.env.CLAUDE_PROJECT_DIR || process.cwd();
-    session = await Session.open({ home: g.home, workspace: g.workspace, cwd }, { write: true });
+    session = await Session.open({ home: g.home, workspace: g.workspace, cwd, busyTimeoutMs: HOOK_BUSY_MS }, { write: true });
     const out = await runHook(session, call);
     if (out) writeOut(out);
     return 0;

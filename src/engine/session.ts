@@ -11,7 +11,7 @@ import { freeProjectName } from "./projects/names.ts";
 import { openStore } from "./home/encryption.ts";
 import { backupStore } from "./home/backups.ts";
 import { redactDeep } from "./snapshots/redact.ts";
-import { SCHEMA_VERSION, type Store, type ProjectRecord, type RootRecord, type StoreWriter, type Queries } from "../store/store.ts";
+import { SCHEMA_VERSION, type Store, type ProjectRecord, type RootRecord, type StoreWriter, type Queries, StoreProblem } from "../store/store.ts";
 import { UserError } from "../errors.ts";
 
 export interface SessionOptions {
@@ -22,6 +22,8 @@ export interface SessionOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
   now?: () => Date;
+  /** How long a write waits for another process's write lock (default 15 s; a hook waits less). */
+  busyTimeoutMs?: number;
 }
 
 export interface ProjectContext {
@@ -53,6 +55,7 @@ export class Session {
     let upgraded: string | null = null;
     const store = await openStore(home.dbPath, {
       journalMode: journalModeFor(home),
+      busyTimeoutMs: opts.busyTimeoutMs,
       env,
       beforeMigrate: async (s, from) => {
         const { backup } = await backupStore(s, home.dbPath, { at: opts.now ? opts.now() : new Date(), env });
@@ -379,5 +382,15 @@ export class Session {
       );
     }
     throw new UserError(`No MindSave project here yet (${ws?.root ?? this.opts.workspace ?? this.cwd}); save a snapshot first with \`mindsave save\`${nextSteps ? await nextSteps() : ""}.`);
+  }
+}
+
+/** `write`'s result, or `instead` when `skip` and the store is busy with another process's write. */
+export async function unlessBusy<T>(skip: boolean, instead: T, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (e) {
+    if (skip && e instanceof StoreProblem && e.kind === "busy") return instead;
+    throw e;
   }
 }

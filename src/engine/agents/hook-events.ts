@@ -10,7 +10,7 @@ import { rulesOnlyBlock } from "../memory/rules.ts";
 import { stripControl } from "../snapshots/input-limits.ts";
 import type { Usage } from "./transcript.ts";
 import type { SaveResult } from "../snapshots/save.ts";
-import type { ProjectContext, Session } from "../session.ts";
+import { unlessBusy, type ProjectContext, type Session } from "../session.ts";
 import { CLAUDE_SOURCE } from "./kinds/claude.ts";
 import { canRead, factsFor } from "./kinds/trail.ts";
 import type { TranscriptSource } from "./kinds/kind.ts";
@@ -32,7 +32,8 @@ export async function onSessionStart(session: Session, p: HookPayload): Promise<
   // never by writing into the folder; elsewhere the first tool call creates it. (The workspace is
   // asked first: with one, the write finds the project itself.)
   if (session.workspace(false) || (ctx = await session.project({ create: false }))) {
-    ctx = await session.write(async (w) => {
+    // Busy with another process's write (a long sync): the block is restored all the same.
+    ctx = await unlessBusy(true, null, () => session.write(async (w) => {
       const c = await session.project({ create: true, w });
       let s = hookSignal((await w.getSignal(c.project.id))?.data);
       if (sessionId && s.session_id !== sessionId) {
@@ -47,7 +48,7 @@ export async function onSessionStart(session: Session, p: HookPayload): Promise<
       s = withNote(s, sessionId, now, (n) => ({ ...n, model: model ?? n.model ?? inherited }));
       await w.putSignal(c.project.id, put(recompute(s, now) as HookSignal));
       return c;
-    });
+    }));
   }
   // (The project the write found or made: not looked up a third time.)
   const context = await restoreContext(session, p.source, ctx);

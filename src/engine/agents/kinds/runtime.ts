@@ -8,7 +8,7 @@ import { RUNS_CLAUDE_HOOKS, agentKind, callerOf } from "./index.ts";
 import { recordTrail } from "./trail.ts";
 import type { AgentKind, HookEvent, Reply } from "./kind.ts";
 import type { HookPayload } from "../autosave.ts";
-import type { Session } from "../../session.ts";
+import { unlessBusy, type Session } from "../../session.ts";
 
 export interface HookCall {
   /** The configuration the hook was installed by (`--agent`): the output's shape. */
@@ -32,8 +32,11 @@ export function readHook(agent: string | undefined, event: HookEvent, raw: Recor
 export async function runHook(session: Session, call: HookCall): Promise<string> {
   const { route, caller, event, payload: p } = call;
   const src = caller.source;
-  if (RUNS_CLAUDE_HOOKS.has(caller.id) && !(await claimEvent(session, typeof p.session_id === "string" ? p.session_id : null, event, route.id))) return "";
-  if (src.trail) await recordTrail(session, event, p, src);
+  // At session start the restore block matters more than this bookkeeping: when another
+  // MindSave holds the write lock (a long sync), it is left out, not the block.
+  const restoring = event === "session-start";
+  if (RUNS_CLAUDE_HOOKS.has(caller.id) && !(await unlessBusy(restoring, true, () => claimEvent(session, typeof p.session_id === "string" ? p.session_id : null, event, route.id)))) return "";
+  if (src.trail) await unlessBusy(restoring, undefined, () => recordTrail(session, event, p, src));
   const outcome =
     event === "session-start" ? await onSessionStart(session, p)
     : event === "user-prompt-submit" ? await onUserPromptSubmit(session, p, src)
