@@ -3,7 +3,7 @@
 // missing, cut short, damaged or impossible to write, the binary reads its own and the restore
 // block is the same byte for byte.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { chownSync, chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { chownSync, chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO, gitRepo, hostBinary, laptop, run, tempDir } from "./helpers.ts";
 
@@ -185,5 +185,18 @@ describe("the tokenizer's vocabulary, mapped from a cache copy on this host", ()
     const d = lstatSync(file);
     writeFileSync(stamp, `${d.dev}:${d.ino}:${d.size}:${d.ctimeMs}`);
     expect((await doctor(e)).how).toBe("mapped");
+  });
+
+  test("half-written copies a killed run left behind are cleared by the next copy's writing once they are 10 minutes old; a fresh one (a live writer's) stays", async () => {
+    const { xdg, file } = seeded();
+    const stale = `${file}.4242.tmp`;
+    const live = `${file}.4343.tmp`;
+    writeFileSync(stale, "half");
+    writeFileSync(live, "half");
+    const old = new Date(Date.now() - 11 * 60_000);
+    utimesSync(stale, old, old);
+    expect((await doctor({ ...env, XDG_CACHE_HOME: xdg })).cache).toMatch(/^copied to /);
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(live)).toBe(true);
   });
 });

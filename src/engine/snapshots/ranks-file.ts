@@ -9,7 +9,7 @@
 // It is trusted only in a folder no other user can write, as a regular file of this user's
 // holding exactly the vocabulary's bytes (its CRC, checked once and remembered beside it with the
 // copy's ctime, which any write changes).
-import { type Stats, closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
+import { type Stats, closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import ranksPath from "./cl100k.ranks" with { type: "file" };
 
@@ -114,6 +114,10 @@ function writeCopy(folder: string, file: string, bytes: Uint8Array): string {
     // Never the last free megabytes of a disk, which the store may need.
     const free = statfsSync(folder);
     if (free.bavail * free.bsize < 32 * bytes.byteLength) return `not cached: less than ${Math.round((32 * bytes.byteLength) / 2 ** 20)} MB free on the disk of ${folder}`;
+    // Half-written copies a killed run left (a live writer finishes in well under a minute).
+    for (const f of readdirSync(folder)) {
+      if (/\.ranks(\.checked)?\.\d+\.tmp$/.test(f) && Date.now() - (lstatSync(join(folder, f), { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 10 * 60_000) rmSync(join(folder, f), { force: true });
+    }
     // "wx": never through a link or into a file someone else made; synced so a crash cannot leave a renamed copy of zeros.
     const fd = openSync(tmp, "wx", 0o600);
     try {
