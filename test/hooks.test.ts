@@ -280,6 +280,23 @@ describe("hook events", () => {
     expect((await t.json(["recall", "--tools"])).tool_calls.map((c: any) => c.tool)).toEqual(["TodoWrite", "Edit", "Write", "Bash"]);
   });
 
+  test("pre-compact in Chinese: a long prompt and task are cut to Layer 1's budget, not left unsaved or cut to a bare prefix", async () => {
+    const t = setup();
+    // About a token a character: three fields of 240 characters are over Layer 1's 300 tokens.
+    const task = "我们需要重构数据库访问层，把所有直接写的查询都迁移到仓储模式里面，同时保持现有接口不变并补充完整的单元测试和集成测试，确保在迁移过程中不会破坏任何现有功能".repeat(4);
+    const path = t.transcript([
+      T.prompt(task),
+      T.tool("z1", "TodoWrite", { todos: [{ content: `实现${task}`, status: "in_progress", activeForm: `正在实现${task}` }, { content: "写测试", status: "pending" }] }),
+      T.tool("z2", "Edit", { file_path: join(t.repo, "src/auth.ts"), old_string: "1", new_string: "2" }),
+    ]);
+    const r = await t.hook("pre-compact", { transcript_path: path, trigger: "auto" });
+    expect(r).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    const snap = await t.json(["load", "--latest"]);
+    expect(snap.layer1.goal.startsWith(task.slice(0, 40))).toBe(true);
+    expect(snap.layer1.state.startsWith(`In progress: 正在实现${task.slice(0, 20)}`)).toBe(true);
+    expect(snap.layer1.next_action.startsWith(`实现${task.slice(0, 20)}`)).toBe(true);
+  });
+
   test("stop: counts a turn, logs tool calls, checkpoints only when the cooldown allows; session-end always saves", async () => {
     const t = setup();
     await t.cli(["save", "--goal", "Fix flaky test", "--next", "rerun CI"]);

@@ -4,7 +4,8 @@
 // holds Layer 1 only and points at the full snapshot it extends.
 import { UserError } from "../../errors.ts";
 import { emptyInput, type SnapshotInput } from "../snapshots/input.ts";
-import { saveSnapshot, type SaveResult } from "../snapshots/save.ts";
+import { checkLayer1, saveSnapshot, type SaveResult } from "../snapshots/save.ts";
+import { countTokens } from "../snapshots/tokens.ts";
 import { selectSnapshot } from "../snapshots/select.ts";
 import { parsePlan } from "../snapshots/plan.ts";
 import { writtenConstraints } from "../snapshots/layers.ts";
@@ -34,9 +35,12 @@ export function contextWindow(model: string | null | undefined, env: NodeJS.Proc
 export function oneLine(text: string, max = 240): string {
   const first = text.replace(/\s+/g, " ").trim();
   if (first.length <= max) return first;
-  const cut = first.slice(0, max);
+  const cut = first.slice(0, /[\uD800-\uDBFF]/.test(first[max - 1]) ? max - 1 : max); // never half a surrogate pair
   const stop = Math.max(cut.lastIndexOf(". "), cut.lastIndexOf("。"));
-  return (stop > 60 ? cut.slice(0, stop + 1) : cut.replace(/\s+\S*$/, "") + "…").trim();
+  if (stop > 60) return cut.slice(0, stop + 1).trim();
+  // Back to the end of a word, unless no space is near (Chinese): "In progress: 重构…" kept its prefix only.
+  const space = cut.lastIndexOf(" ");
+  return (space > max / 2 ? cut.slice(0, space) : cut).trim() + "…";
 }
 
 /** What a hook knows beyond the transcript. */
@@ -142,7 +146,27 @@ export function autoSnapshotInput(facts: TranscriptFacts, c: AutoContext): Snaps
   if (facts.last_prompt && facts.last_prompt !== facts.first_prompt) l3.push("", "### Last Prompt", oneLine(facts.last_prompt, 500));
   if (c.lastReply?.trim()) l3.push("", "### Last Reply", c.lastReply.trim().slice(0, 1000));
   input.layer3 = l3.join("\n").trim();
-  return input;
+  return fitLayer1(input);
+}
+
+/**
+ * Layer 1 cut to its budget. 240 characters a field fit it in English, not in Chinese (about a
+ * token a character): such an auto-snapshot was not saved at all. The field with the most tokens
+ * is shortened until the layer fits (files too long to fit are left to the save to refuse).
+ */
+function fitLayer1(input: SnapshotInput): SnapshotInput {
+  for (;;) {
+    try {
+      checkLayer1(input);
+      return input;
+    } catch (e) {
+      if (!(e instanceof UserError)) throw e;
+    }
+    const field = (["goal", "state", "next_action"] as const).reduce((a, b) => (countTokens(input[b]) > countTokens(input[a]) ? b : a));
+    const chars = [...input[field]]; // whole code points: a cut never splits a surrogate pair
+    if (chars.length <= 20) return input;
+    input[field] = chars.slice(0, Math.floor(chars.length * 0.8)).join("").trimEnd() + "…";
+  }
 }
 
 /** A transcript's task list as a plan; one this reader cannot make sense of is left out, not guessed. */
