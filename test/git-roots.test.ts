@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from "node:path";
 import { headCommit, rootCommitsOf } from "../src/engine/projects/git-roots.ts";
 import { gitCommonDir, gitRootCommits } from "../src/engine/projects/workspace.ts";
-import { git, gitProbePath, gitRepo, laptop, ok, okJson, tempDir } from "./helpers.ts";
+import { git, gitProbePath, gitRepo, laptop, ok, okJson, run, tempDir } from "./helpers.ts";
 
 const head = (root: string) => headCommit(root, gitCommonDir(root)!);
 
@@ -84,6 +84,20 @@ describe("the root commit remembered by HEAD commit", () => {
     expect(asked()).toBe(1);
     expect(readdirSync(join(pc.home, ".mindsave"))).toContain("git-roots.json");
   });
+
+  test("a git too slow to name the root commit never gives the checkout a project.json (a second project split from its history)", async () => {
+    const pc = laptop("slow-git");
+    const repo = gitRepo(join(tempDir(), "repo"));
+    await ok(["save", "--goal", "known by its history", "--state", "s", "--next", "n"], { cwd: repo, env: pc.env });
+    git(repo, "commit", "-q", "--allow-empty", "-m", "new HEAD: git is asked again");
+    // rev-list outlives MindSave's wait for git.
+    const slow = { cwd: repo, env: { ...pc.env, PATH: gitProbePath(`case "$*" in *rev-list*) exec sleep 60;; esac`) } };
+    const r = await run(["hook", "post-tool-use"], { ...slow, stdin: JSON.stringify({ session_id: "s", cwd: repo, tool_name: "Bash", tool_input: { command: "ls" } }) });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(repo);
+    expect(existsSync(join(repo, ".mindsave"))).toBe(false);
+    expect((await okJson(["projects"], { cwd: repo, env: pc.env })).projects).toHaveLength(1);
+  }, 30_000);
 });
 
 describe("a checkout with several root commits", () => {

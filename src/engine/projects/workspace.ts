@@ -101,9 +101,11 @@ function plainFolderRoot(start: string, env: NodeJS.ProcessEnv): string {
 
 // (Bun.spawnSync: node:child_process costs every command a module load, see src/lib/os.ts. Its
 // environment is given: by default Bun passes the one the process started with, not process.env.)
-function git(root: string, args: string[], timeout = 5000): string | null {
+// Null when git failed; undefined when it gave no answer in time.
+function git(root: string, args: string[], timeout = 5000): string | null | undefined {
   try {
     const r = Bun.spawnSync(["git", "-C", root, ...args], { env: process.env, stdin: "ignore", stdout: "pipe", stderr: "ignore", timeout });
+    if (r.exitedDueToTimeout) return undefined;
     return r.exitCode === 0 ? r.stdout.toString("utf8").trimEnd() : null;
   } catch {
     return null;
@@ -158,6 +160,9 @@ export function gitDiffStat(root: string | null): string {
 /** Sorted so repositories with several root commits (merged histories) agree on every host. */
 export function gitRootCommits(root: string): string[] | null {
   const out = git(root, ["rev-list", "--max-parents=0", "HEAD"]);
+  // Slow is not "no history yet": such a checkout must not be given a project.json of its own
+  // (it became a second project, split from its history's).
+  if (out === undefined) throw new UserError(`git did not name the first commit of ${root} within 5 s; nothing was done there (try again).`);
   if (!out) return null;
   const commits = out.split(/\s+/).filter((c) => /^[0-9a-f]{40,64}$/.test(c)).sort();
   return commits.length ? commits : null;
