@@ -85,6 +85,40 @@ describe("the root commit remembered by HEAD commit", () => {
     expect(readdirSync(join(pc.home, ".mindsave"))).toContain("git-roots.json");
   });
 
+  test("after commits, git walks only the new ones: the roots come from the remembered earlier HEAD plus what the new commits reach; never across a reset", async () => {
+    const log = join(tempDir(), "git.log");
+    const pc = laptop("git-roots-since");
+    const repo = gitRepo(join(tempDir(), "repo"));
+    const opts = { cwd: repo, env: { ...pc.env, PATH: gitProbePath(`case "$*" in *rev-list*|*merge-base*) printf '%s\\n' "$*" >> "${log}";; esac`) } };
+    const calls = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : []);
+    const remembered = () => JSON.parse(readFileSync(join(pc.home, ".mindsave", "git-roots.json"), "utf8"));
+    const realRoots = () => git(repo, "rev-list", "--max-parents=0", "HEAD").split("\n").sort();
+    await ok(["save", "--goal", "history walked once", "--state", "s", "--next", "n"], opts);
+    const first = git(repo, "rev-parse", "HEAD");
+    expect(calls().filter((c) => c.includes("rev-list"))).toHaveLength(1);
+    // Two commits, then another history merged in (a second root, reached only by the new commits).
+    git(repo, "commit", "-q", "--allow-empty", "-m", "two");
+    git(repo, "checkout", "-q", "--orphan", "vendored");
+    git(repo, "commit", "-q", "--allow-empty", "-m", "vendored root");
+    git(repo, "checkout", "-q", "main");
+    git(repo, "merge", "-q", "--allow-unrelated-histories", "-m", "merge vendored", "vendored");
+    const before = calls().length;
+    await ok(["load"], opts);
+    const merged = git(repo, "rev-parse", "HEAD");
+    expect(calls().slice(before)).toEqual([`-C ${repo} merge-base --is-ancestor ${first} HEAD`, `-C ${repo} rev-list --max-parents=0 HEAD ^${first}`]);
+    expect(realRoots()).toHaveLength(2);
+    expect(remembered()[merged]).toEqual(realRoots());
+    // A checkout of another history: the remembered HEAD is no ancestor, so the whole history is asked.
+    git(repo, "checkout", "-q", "vendored");
+    git(repo, "commit", "-q", "--allow-empty", "-m", "on vendored");
+    const was = calls().length;
+    const r = await run(["load"], opts);
+    expect(r.stderr).not.toContain("internal error");
+    expect(calls().slice(was).at(-1)).toBe(`-C ${repo} rev-list --max-parents=0 HEAD`);
+    expect(remembered()[git(repo, "rev-parse", "HEAD")]).toEqual(realRoots());
+    expect(realRoots()).toHaveLength(1);
+  });
+
   test("a git too slow to name the root commit never gives the checkout a project.json (a second project split from its history)", async () => {
     const pc = laptop("slow-git");
     const repo = gitRepo(join(tempDir(), "repo"));

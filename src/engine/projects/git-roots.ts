@@ -5,7 +5,7 @@
 // (`HEAD`, a loose ref, `packed-refs`). Git is asked whenever anything is unusual: a ref store of
 // another kind (reftable), a shallow clone (its boundary moves when it is deepened), replaced
 // history (grafts, `refs/replace`), a HEAD that is not a plain ref to a commit.
-import { existsSync, readFileSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { writeFileAtomic } from "../../lib/fs.ts";
 
@@ -56,18 +56,57 @@ export function headCommit(root: string, commonDir: string): string | null {
   }
 }
 
+/** The commits HEAD named before in this checkout, newest first: its reflog's last lines ("old new …"). */
+export function earlierHeads(root: string, max = 20): string[] {
+  const gitDir = worktreeGitDir(root);
+  if (!gitDir) return [];
+  let text: string;
+  try {
+    // The end of the reflog only: it grows with every commit and checkout.
+    const fd = openSync(join(gitDir, "logs", "HEAD"), "r");
+    try {
+      const size = fstatSync(fd).size;
+      const buf = Buffer.alloc(Math.min(size, 16 * 1024));
+      readSync(fd, buf, 0, buf.length, size - buf.length);
+      text = buf.toString("utf8");
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const line of text.split("\n").reverse()) {
+    for (const c of line.split(" ", 2).reverse()) if (COMMIT.test(c) && !/^0+$/.test(c) && !out.includes(c)) out.push(c);
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
+const rootsIn = (v: unknown): string[] | null => (Array.isArray(v) && v.length && v.every((c) => typeof c === "string" && COMMIT.test(c)) ? v as string[] : null);
+
 /**
  * The root commits of the checkout at `root` (shared git directory `commonDir`), sorted: remembered
  * in `cacheDir` (a writable home; null: nothing is kept) by HEAD commit, else `ask` (running git) says.
+ * After a commit, the newest earlier HEAD of this checkout that is remembered gives them with
+ * `askSince` (the roots only the new commits reach, or null when it is no ancestor of HEAD): git
+ * then walks the new commits, not the whole history (seconds in a big repository).
  * `later`: the cache is written when it calls the write it is given (or never), not at once.
  */
-export function rootCommitsOf(root: string, commonDir: string | null, cacheDir: string | null, ask: () => string[] | null, later?: (write: () => void) => void): string[] | null {
+export function rootCommitsOf(root: string, commonDir: string | null, cacheDir: string | null, ask: () => string[] | null, later?: (write: () => void) => void, askSince?: (earlier: string) => string[] | null): string[] | null {
   const head = commonDir && cacheDir ? headCommit(root, commonDir) : null;
   if (!head || !cacheDir || !existsSync(cacheDir)) return ask();
   const file = join(cacheDir, CACHE_FILE);
-  const hit = readCache(file)[head];
-  if (Array.isArray(hit) && hit.length && hit.every((c) => typeof c === "string" && COMMIT.test(c))) return hit as string[];
-  const found = ask();
+  const cache = readCache(file);
+  const hit = rootsIn(cache[head]);
+  if (hit) return hit;
+  let found: string[] | null = null;
+  const earlier = askSince ? earlierHeads(root).find((c) => c !== head && rootsIn(cache[c])) : undefined;
+  if (earlier) {
+    const more = askSince!(earlier);
+    if (more) found = [...new Set([...rootsIn(cache[earlier])!, ...more])].sort();
+  }
+  found ??= ask();
   if (!found?.length) return null;
   const write = () => {
     try {

@@ -157,12 +157,25 @@ export function gitDiffStat(root: string | null): string {
   return root ? git(root, ["diff", "--stat", "HEAD"], 1500) ?? "" : "";
 }
 
+/**
+ * The root commits HEAD reaches that `earlier` does not (none after ordinary commits), or null
+ * when `earlier` is not an ancestor of HEAD (a reset, another branch) or git cannot say.
+ */
+export function gitRootCommitsSince(root: string, earlier: string): string[] | null {
+  if (git(root, ["merge-base", "--is-ancestor", earlier, "HEAD"]) !== "") return null;
+  const out = git(root, ["rev-list", "--max-parents=0", "HEAD", `^${earlier}`]);
+  if (out === undefined) throw tooSlow(root); // the whole history would take longer still
+  return out === null ? null : out.split(/\s+/).filter((c) => /^[0-9a-f]{40,64}$/.test(c));
+}
+
+const tooSlow = (root: string) => new UserError(`git did not name the first commit of ${root} within 5 s; nothing was done there (try again).`);
+
 /** Sorted so repositories with several root commits (merged histories) agree on every host. */
 export function gitRootCommits(root: string): string[] | null {
   const out = git(root, ["rev-list", "--max-parents=0", "HEAD"]);
   // Slow is not "no history yet": such a checkout must not be given a project.json of its own
   // (it became a second project, split from its history's).
-  if (out === undefined) throw new UserError(`git did not name the first commit of ${root} within 5 s; nothing was done there (try again).`);
+  if (out === undefined) throw tooSlow(root);
   if (!out) return null;
   const commits = out.split(/\s+/).filter((c) => /^[0-9a-f]{40,64}$/.test(c)).sort();
   return commits.length ? commits : null;
@@ -220,7 +233,7 @@ export function resolveWorkspace(start: string, opts: { override?: string; creat
   const file = readProjectFile(root);
   if (file) return at(`file:${file.id}`);
   const gitDir = found.gitDir;
-  const commits = gitDir ? rootCommitsOf(gitDir, commonDir, opts.home ?? null, () => gitRootCommits(gitDir), opts.later) : null;
+  const commits = gitDir ? rootCommitsOf(gitDir, commonDir, opts.home ?? null, () => gitRootCommits(gitDir), opts.later, (earlier) => gitRootCommitsSince(gitDir, earlier)) : null;
   if (commits) return at(`git:${commits[0]}`, commits.slice(1).map((c) => `git:${c}`));
   if (!opts.create) return null;
   // A folder whose .mindsave/ is a MindSave home (your home directory, a drive) is not a project:
