@@ -407,3 +407,31 @@ describe("mindsave mcp finds the project the way the client means it", () => {
   });
 });
 
+describe("a tool call never waits out another MindSave's long write (a first sync, an import)", () => {
+  // (The 10 s limit is a liveness bound on a call that waits 3 s: the old 15 s wait misses it.)
+  test("while another process holds the write lock: save says the store is busy, load still restores, and the server goes on", async () => {
+    const db = join(home, "mindsave.db");
+    await ok(["save", "--home", home, "--goal", "Hold the lock", "--next", "try a save"], cli);
+    const s = await startServer({ home }, { CLAUDE_PROJECT_DIR: repo });
+    // Holds the write lock until killed; says so on stdout once it has it.
+    const holder = Bun.spawn([process.execPath, "-e", `const d = new (require("bun:sqlite").Database)(${JSON.stringify(db)}); d.exec("BEGIN IMMEDIATE"); d.exec("UPDATE meta SET value = value WHERE key = 'clock'"); console.log("locked"); setInterval(() => {}, 1000);`], { stdout: "pipe" });
+    try {
+      const reader = holder.stdout.getReader();
+      let said = "";
+      while (!said.includes("locked")) {
+        const r = await reader.read();
+        if (r.done) throw new Error("the lock holder ended before taking the lock");
+        said += new TextDecoder().decode(r.value);
+      }
+      const saved = await call(s, "save", { goal: "while locked" });
+      expect(saved.isError).toBe(true);
+      expect(text(saved)).toContain("is busy (another MindSave is writing to it)");
+      expect((await call(s, "load")).structuredContent.restore_block).toContain("goal: Hold the lock");
+    } finally {
+      holder.kill();
+      await holder.exited;
+    }
+    expect((await call(s, "save", { goal: "after the lock" })).isError).toBeFalsy();
+    await s.client.close();
+  }, 10_000);
+});

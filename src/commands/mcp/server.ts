@@ -57,6 +57,10 @@ export interface MindSaveServer {
 
 /** The MCP server with MindSave's tools and resource; every call opens (and closes) its own session. */
 export function createServer(options: SessionOptions): MindSaveServer {
+  // How long a tool call waits for another MindSave's write lock (a sync, an import): SQLite's wait
+  // blocks the whole server, and with the default 15 s every call queued behind it waited too.
+  // Past it the agent is told the store is busy and to try again.
+  const MCP_BUSY_MS = 3000;
   const server = new McpServer({ name: "mindsave", version: VERSION }, { instructions: INSTRUCTIONS });
 
   let active = 0;
@@ -73,7 +77,7 @@ export function createServer(options: SessionOptions): MindSaveServer {
       if (workspace !== undefined && !isAbsolute(workspace)) throw new UserError(`workspace must be an absolute path, not ${JSON.stringify(workspace)}.`);
       // An explicit workspace wins; then --workspace; then the client's root; then the start folder.
       const fromRoot = workspace || options.workspace ? null : await clientRoot();
-      const session = await Session.open({ ...options, workspace: workspace ?? options.workspace, cwd: fromRoot ?? options.cwd }, { write });
+      const session = await Session.open({ ...options, workspace: workspace ?? options.workspace, cwd: fromRoot ?? options.cwd, busyTimeoutMs: MCP_BUSY_MS }, { write });
       try {
         return await fn(session);
       } finally {
