@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { appendFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { agentProject, payloads, transcriptFixture } from "./agent-fixtures.ts";
-import { dumpStore, sql } from "./helpers.ts";
+import { dumpStore, holdWriteLock, sql } from "./helpers.ts";
 
 const GOAL = "Ship the JWT login";
 
@@ -224,16 +224,8 @@ describe("a hook never waits out another MindSave's long write (a first sync, an
     const t = agentProject("mindsave-hook-busy-");
     await t.cli(["save", "--goal", GOAL, "--next", "wire the refresh endpoint"]);
     const before = await dumpStore(t.db);
-    // Holds the write lock until killed; says so on stdout once it has it.
-    const holder = Bun.spawn([process.execPath, "-e", `const d = new (require("bun:sqlite").Database)(${JSON.stringify(t.db)}); d.exec("BEGIN IMMEDIATE"); d.exec("UPDATE meta SET value = value WHERE key = 'clock'"); console.log("locked"); setInterval(() => {}, 1000);`], { stdout: "pipe" });
+    const lock = await holdWriteLock(t.db);
     try {
-      const reader = holder.stdout.getReader();
-      let said = "";
-      while (!said.includes("locked")) {
-        const r = await reader.read();
-        if (r.done) throw new Error("the lock holder ended before taking the lock");
-        said += new TextDecoder().decode(r.value);
-      }
       const start = await t.hook(null, "session-start", { session_id: "busy-1", cwd: t.repo, hook_event_name: "SessionStart", source: "startup" });
       expect(start.code).toBe(0);
       expect(JSON.parse(start.stdout).hookSpecificOutput.additionalContext).toContain(`goal: ${GOAL}`);
@@ -243,8 +235,7 @@ describe("a hook never waits out another MindSave's long write (a first sync, an
         expect(r.stderr).toContain("is busy (another MindSave is writing to it)");
       }
     } finally {
-      holder.kill();
-      await holder.exited;
+      await lock.release();
     }
     expect(await dumpStore(t.db)).toBe(before);
   }, 20_000);

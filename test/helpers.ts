@@ -234,3 +234,26 @@ export function projectOnLaptop(prefix: string) {
   const json = (args: string[], cwd = repo) => okJson([...args, "--home", home], { cwd, env: pc.env });
   return { base, pc, home, db: join(home, "mindsave.db"), repo, cli, okCli, json };
 }
+
+/**
+ * Another process holding the write lock of the store at `db` (a long sync, an import), until
+ * `release`: it says so on stdout once it has the lock, and this waits for that (no sleep).
+ */
+export async function holdWriteLock(db: string): Promise<{ release: () => Promise<void> }> {
+  const holder = Bun.spawn([process.execPath, "-e", `const d = new (require("bun:sqlite").Database)(${JSON.stringify(db)}); d.exec("BEGIN IMMEDIATE"); d.exec("UPDATE meta SET value = value WHERE key = 'clock'"); console.log("locked"); setInterval(() => {}, 1000);`], { stdout: "pipe" });
+  const release = async () => {
+    holder.kill();
+    await holder.exited;
+  };
+  const reader = holder.stdout.getReader();
+  let said = "";
+  while (!said.includes("locked")) {
+    const r = await reader.read();
+    if (r.done) {
+      await release();
+      throw new Error("the lock holder ended before taking the lock");
+    }
+    said += new TextDecoder().decode(r.value);
+  }
+  return { release };
+}

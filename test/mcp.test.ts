@@ -8,7 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { pathToFileURL } from "node:url";
-import { CLI, REPO, gitRepo, laptop, ok, okJson, tempDir } from "./helpers.ts";
+import { CLI, REPO, gitRepo, holdWriteLock, laptop, ok, okJson, tempDir } from "./helpers.ts";
 import type { GlobalOptions } from "../src/types.ts";
 
 const base = tempDir("mindsave-mcp-");
@@ -413,23 +413,14 @@ describe("a tool call never waits out another MindSave's long write (a first syn
     const db = join(home, "mindsave.db");
     await ok(["save", "--home", home, "--goal", "Hold the lock", "--next", "try a save"], cli);
     const s = await startServer({ home }, { CLAUDE_PROJECT_DIR: repo });
-    // Holds the write lock until killed; says so on stdout once it has it.
-    const holder = Bun.spawn([process.execPath, "-e", `const d = new (require("bun:sqlite").Database)(${JSON.stringify(db)}); d.exec("BEGIN IMMEDIATE"); d.exec("UPDATE meta SET value = value WHERE key = 'clock'"); console.log("locked"); setInterval(() => {}, 1000);`], { stdout: "pipe" });
+    const lock = await holdWriteLock(db);
     try {
-      const reader = holder.stdout.getReader();
-      let said = "";
-      while (!said.includes("locked")) {
-        const r = await reader.read();
-        if (r.done) throw new Error("the lock holder ended before taking the lock");
-        said += new TextDecoder().decode(r.value);
-      }
       const saved = await call(s, "save", { goal: "while locked" });
       expect(saved.isError).toBe(true);
       expect(text(saved)).toContain("is busy (another MindSave is writing to it)");
       expect((await call(s, "load")).structuredContent.restore_block).toContain("goal: Hold the lock");
     } finally {
-      holder.kill();
-      await holder.exited;
+      await lock.release();
     }
     expect((await call(s, "save", { goal: "after the lock" })).isError).toBeFalsy();
     await s.client.close();
