@@ -212,6 +212,10 @@ describe("errors in the right class", () => {
 describe("a store on a read-only medium can be read", () => {
   async function readsWork(home: string) {
     expect((await ok(["load", "--home", home], golden.opts)).stdout).toContain(`goal number ${SNAPSHOTS}`);
+    // An agent's session start restores from it too (its bookkeeping write is left out).
+    const start = await run(["hook", "session-start", "--home", home], { ...golden.opts, stdin: JSON.stringify({ session_id: "ro", cwd: golden.repo, hook_event_name: "SessionStart", source: "startup" }) });
+    expect(start.code).toBe(0);
+    expect(JSON.parse(start.stdout).hookSpecificOutput.additionalContext).toContain(`goal number ${SNAPSHOTS}`);
     expect((await okJson(["snapshots", "list", "--home", home], golden.opts)).snapshots).toHaveLength(SNAPSHOTS);
     expect((await okJson(["recall", "archived", "--home", home], golden.opts)).hits.length).toBeGreaterThan(0);
     // Readable, but nothing can be saved into it: doctor says so and exits 1, as the README says.

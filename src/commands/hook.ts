@@ -81,7 +81,8 @@ export async function run(o: { agent?: string }, args: string[], g: GlobalOption
     const call = readHook(o.agent, event as HookEvent, payload, process.env);
     if (!call) return 0; // checked above
     const cwd = (typeof call.payload.cwd === "string" && call.payload.cwd) || process.env.CLAUDE_PROJECT_DIR || process.cwd();
-    session = await Session.open({ home: g.home, workspace: g.workspace, cwd, busyTimeoutMs: HOOK_BUSY_MS }, { write: true });
+    // Session start restores from a store it cannot write to as well (a write-protected drive).
+    session = await Session.open({ home: g.home, workspace: g.workspace, cwd, busyTimeoutMs: HOOK_BUSY_MS }, { write: event !== "session-start" });
     const out = await runHook(session, call);
     if (out) writeOut(out);
     return 0;

@@ -385,12 +385,12 @@ export class Session {
   }
 }
 
-/** `write`'s result, or `instead` when `skip` and the store is busy with another process's write. */
+/** `write`'s result, or `instead` when `skip` and the store cannot be written now: busy with another process's write, or read-only here. */
 export async function unlessBusy<T>(skip: boolean, instead: T, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (e) {
-    if (skip && e instanceof StoreProblem && e.kind === "busy") return instead;
+    if (skip && e instanceof StoreProblem && (e.kind === "busy" || e.kind === "read_only")) return instead;
     throw e;
   }
 }
