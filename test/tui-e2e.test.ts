@@ -178,3 +178,21 @@ describe.skipIf(!TMUX)("TUI in tmux (compiled binary)", () => {
     }
   });
 });
+
+describe.skipIf(!TMUX)("a hook run by hand on a terminal (compiled binary, tmux)", () => {
+  test("an encrypted store without MINDSAVE_PASSPHRASE: one sentence, never a passphrase prompt (its stdin was the payload)", async () => {
+    const s = await scene();
+    expect((await run(["encrypt", "--home", s.home], { cwd: s.repo, env: { ...s.env, MINDSAVE_PASSPHRASE: "correct horse battery" }, bin: [exe] })).code).toBe(0);
+    try {
+      s.start("hook session-start");
+      s.keys(JSON.stringify({ session_id: "by-hand", cwd: s.repo, hook_event_name: "SessionStart" }), "Enter", "C-d");
+      await waitForFile(s.done, "the hook's end");
+      const screen = tmux(s.socket, "capture-pane", "-p", "-t", "main");
+      expect(screen).toContain("This store is encrypted; set MINDSAVE_PASSPHRASE");
+      expect(screen).not.toContain("Passphrase for");
+      expect(readFileSync(join(s.base, "out.txt"), "utf8")).toBe("");
+    } finally {
+      tmux(s.socket, "kill-server");
+    }
+  });
+});

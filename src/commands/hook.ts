@@ -2,6 +2,7 @@
 // --agent). It reads the hook's JSON on stdin, is quiet and quick, and never blocks the agent: any
 // trouble is one line on stderr and exit 0.
 import { Session } from "../engine/session.ts";
+import { neverPrompt } from "../engine/home/passphrase.ts";
 import { HOOK_ARGS } from "../engine/agents/hooks.ts";
 import { agentKindNames } from "../engine/agents/kinds/index.ts";
 import { readHook, runHook } from "../engine/agents/kinds/runtime.ts";
@@ -50,6 +51,8 @@ export async function run(o: { agent?: string }, args: string[], g: GlobalOption
     process.exit(0);
   }, BUDGET_MS);
   watchdog.unref?.();
+  // Its stdin was the payload: a passphrase prompt would read nothing (and a hook never asks).
+  neverPrompt();
   let session: Session | null = null;
   try {
     if (!EVENTS.includes(event)) {

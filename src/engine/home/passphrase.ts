@@ -22,8 +22,15 @@ function fromEnv(req: { env: NodeJS.ProcessEnv; peer?: boolean }): string | unde
   return v ? normalize(v) : undefined;
 }
 
+let prompting = true;
+
+/** From now on nothing asks for a passphrase on the terminal (a hook: an agent's, never a person's). */
+export function neverPrompt(): void {
+  prompting = false;
+}
+
 export function canPrompt(): boolean {
-  return !!process.stdin.isTTY && typeof process.stdin.setRawMode === "function";
+  return prompting && !!process.stdin.isTTY && typeof process.stdin.setRawMode === "function";
 }
 
 /** The passphrase of an existing encrypted store. */
