@@ -297,6 +297,24 @@ describe("hook events", () => {
     expect(snap.layer1.next_action.startsWith(`实现${task.slice(0, 20)}`)).toBe(true);
   });
 
+  test("pre-compact beside a file path of thousands of characters: the snapshot is saved without that file (Layer 3 says so), the other files kept", async () => {
+    const t = setup();
+    const monster = join(t.repo, "generated", `${"very-long-segment-".repeat(120)}.ts`);
+    const path = t.transcript([
+      T.prompt("Tidy the generated clients"),
+      T.tool("m1", "Edit", { file_path: join(t.repo, "src/auth.ts"), old_string: "1", new_string: "2" }),
+      T.tool("m2", "Write", { file_path: monster, content: "x" }),
+    ]);
+    const r = await t.hook("pre-compact", { transcript_path: path, trigger: "auto" });
+    expect(r).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    const snap = await t.json(["load", "--latest"]);
+    expect(snap.layer1.goal).toBe("Tidy the generated clients");
+    const files: string[] = snap.layer1.active_files;
+    expect(files).toContain(join(t.repo, "src/auth.ts"));
+    expect(files.some((f) => f.includes("very-long-segment"))).toBe(false);
+    expect(JSON.stringify(await t.json(["snapshots", "show", snap.snapshot_id]))).toContain("(1 active file(s) left out of Layer 1 to keep it within its budget.)");
+  });
+
   test("stop: counts a turn, logs tool calls, checkpoints only when the cooldown allows; session-end always saves", async () => {
     const t = setup();
     await t.cli(["save", "--goal", "Fix flaky test", "--next", "rerun CI"]);

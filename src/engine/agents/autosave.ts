@@ -151,22 +151,33 @@ export function autoSnapshotInput(facts: TranscriptFacts, c: AutoContext): Snaps
 
 /**
  * Layer 1 cut to its budget. 240 characters a field fit it in English, not in Chinese (about a
- * token a character): such an auto-snapshot was not saved at all. The field with the most tokens
- * is shortened until the layer fits (files too long to fit are left to the save to refuse).
+ * token a character), nor beside a file path of thousands of characters: such an auto-snapshot
+ * was not saved at all. The item with the most tokens gives way first: a text field is shortened
+ * (never below 20 characters), a file is left out (a shortened path would name another file) and
+ * Layer 3 says how many were.
  */
 function fitLayer1(input: SnapshotInput): SnapshotInput {
+  let dropped = 0;
   for (;;) {
     try {
       checkLayer1(input);
-      return input;
+      break;
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
     }
     const field = (["goal", "state", "next_action"] as const).reduce((a, b) => (countTokens(input[b]) > countTokens(input[a]) ? b : a));
     const chars = [...input[field]]; // whole code points: a cut never splits a surrogate pair
-    if (chars.length <= 20) return input;
-    input[field] = chars.slice(0, Math.floor(chars.length * 0.8)).join("").trimEnd() + "…";
+    const files = input.active_files.map(countTokens);
+    const worst = files.indexOf(Math.max(-1, ...files));
+    if (worst >= 0 && (files[worst] >= countTokens(input[field]) || chars.length <= 20)) {
+      input.active_files.splice(worst, 1);
+      dropped++;
+    } else if (chars.length > 20) {
+      input[field] = chars.slice(0, Math.floor(chars.length * 0.8)).join("").trimEnd() + "…";
+    } else break;
   }
+  if (dropped) input.layer3 = `${input.layer3}\n\n(${dropped} active file(s) left out of Layer 1 to keep it within its budget.)`.trim();
+  return input;
 }
 
 /** A transcript's task list as a plan; one this reader cannot make sense of is left out, not guessed. */
