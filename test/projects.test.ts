@@ -1,7 +1,8 @@
 // Projects identified the same on every host: git root commit, project.json outside git,
 // per-host roots, second checkouts on one host, link and split.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { git, gitRepo, laptop, ok, okJson, run, sql, tempDir } from "./helpers.ts";
 
@@ -148,5 +149,25 @@ describe("projects across hosts", () => {
     const none = await run(["load", "--in", "nope", "--home", home], { cwd: base, env: pc.env });
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('No project matches "nope"');
+  });
+});
+
+describe("a folder that holds everything is never made a project", () => {
+  test("the system's temp folder: save refuses in one sentence and a hook does nothing; no .mindsave/ is written there", async () => {
+    // (Once written, its project.json would make every plain folder below it part of one project.)
+    const top = realpathSync(tmpdir());
+    const dot = join(top, ".mindsave");
+    const had = existsSync(dot);
+    const pc = laptop("broad", tempDir("mindsave-broad-"));
+    try {
+      const r = await run(["save", "--goal", "scratch work"], { cwd: top, env: pc.env });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(`mindsave: ${top} holds too many unrelated folders to be a project; run MindSave inside a project folder, or give its folder (--workspace, or the MCP tools' workspace).\n`);
+      const hook = await run(["hook", "post-tool-use"], { cwd: top, env: pc.env, stdin: JSON.stringify({ session_id: "t", cwd: top, tool_name: "Bash", tool_input: { command: "ls" } }) });
+      expect([hook.code, hook.stdout]).toEqual([0, ""]);
+      expect(existsSync(dot)).toBe(had);
+    } finally {
+      if (!had) rmSync(dot, { recursive: true, force: true });
+    }
   });
 });

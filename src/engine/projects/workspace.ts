@@ -4,11 +4,12 @@
 // Identity: `.mindsave/project.json`'s id when present, else the git root commit (the same on
 // every clone, every host), else a new id written once into project.json.
 import { existsSync, readFileSync, realpathSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 import { localHomeDir } from "../home/home.ts";
 import { newId } from "../ids.ts";
 import { UserError } from "../../errors.ts";
 import { isDir, writeFileAtomic } from "../../lib/fs.ts";
+import { tmpdir } from "../../lib/os.ts";
 import { rootCommitsOf } from "./git-roots.ts";
 
 export const MARKERS = [
@@ -242,5 +243,16 @@ export function resolveWorkspace(start: string, opts: { override?: string; creat
   if (existsSync(join(dot, "mindsave.db")) || realDir(dot) === realDir(localHomeDir(env))) {
     throw new UserError(`${root} holds a MindSave home (${dot}), so it cannot be a project; run MindSave inside a project folder, or give its folder (--workspace, or the MCP tools' workspace).`);
   }
+  // Nor a folder that holds everything (/, /tmp, the system's temp folder): its project.json would
+  // make every plain folder below it part of one project.
+  if (found.marker === "directory" && tooBroad(root)) {
+    throw new UserError(`${root} holds too many unrelated folders to be a project; run MindSave inside a project folder, or give its folder (--workspace, or the MCP tools' workspace).`);
+  }
   return at(`file:${writeProjectFile(root, name).id}`);
+}
+
+/** The file system's root, a folder right below it (/tmp, /home, C:\\Users), or the system's temp folder. */
+function tooBroad(root: string): boolean {
+  const top = parse(root).root;
+  return root === top || dirname(root) === top || [tmpdir(), "/tmp", "/var/tmp"].some((t) => realDir(t) === root);
 }
