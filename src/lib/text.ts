@@ -55,6 +55,14 @@ export function printableAsciiOrder(a: string, b: string): number | null {
   return 0;
 }
 
+/**
+ * Text without its leading blank lines and its trailing whitespace: what `trim` does, but a first
+ * line keeps its indentation (in markdown, four spaces make a code block).
+ */
+export function trimLines(text: string): string {
+  return text.replace(/^(?:[^\S\r\n]*(?:\r\n|\r|\n))+/, "").trimEnd();
+}
+
 /** Orders ids and ISO timestamps by their characters: no locale, no collation. */
 export const compareCodes = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 

@@ -9,6 +9,7 @@ import { stripControl, FIELD_MAX } from "../snapshots/input-limits.ts";
 import { normaliseItem } from "../failures/graph.ts";
 import { chooseItem } from "./choose.ts";
 import { age, compareCodes, utcMinute } from "../../lib/text.ts";
+import { inline } from "../snapshots/layers.ts";
 import type { Session } from "../session.ts";
 import type { FactConfidence, FactRecord } from "../../store/store.ts";
 
@@ -55,7 +56,7 @@ export function factExpiry(f: Pick<FactRecord, "expires_at">): string {
 /** One fact as the restore block shows it. */
 export function factLine(f: FactRecord, now: Date): string {
   const until = f.expires_at ? `, until ${utcMinute(f.expires_at)}` : "";
-  return `- ${f.text} [${f.confidence}, stated ${age(f.confirmed_at, now, "long")}${until}]`;
+  return `- ${inline(f.text)} [${inline(f.confidence)}, stated ${age(f.confirmed_at, now, "long")}${until}]`;
 }
 
 /** The facts here (the project's and global ones), newest first, numbered from 1 in this order. */

@@ -6,6 +6,7 @@ import { derivedId } from "../ids.ts";
 import { redact } from "../snapshots/redact.ts";
 import { stripControl, FIELD_MAX } from "../snapshots/input-limits.ts";
 import { countTokens, loadTokenizer } from "../snapshots/tokens.ts";
+import { inline } from "../snapshots/layers.ts";
 import { normaliseItem } from "../failures/graph.ts";
 import { chooseItem } from "./choose.ts";
 import type { Session } from "../session.ts";
@@ -35,7 +36,7 @@ export function newRuleId(existing: Pick<RuleRecord, "id">[], scope: RuleScope, 
 
 /** The rules' section of the restore block, exactly as it is counted. */
 export function rulesSection(rules: Pick<RuleRecord, "text">[]): string {
-  return rules.length ? [RULES_TITLE, ...rules.map((r) => `- ${r.text}`)].join("\n") : "";
+  return rules.length ? [RULES_TITLE, ...rules.map((r) => `- ${inline(r.text)}`)].join("\n") : "";
 }
 
 /**

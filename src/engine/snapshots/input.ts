@@ -2,10 +2,11 @@
 // markdown body (Layer 3), or a plain YAML mapping, or command-line flags. Unknown fields are
 // kept (in `extra`) with a warning naming them, never dropped.
 // Every text read here loses its control characters and is measured (input-limits.ts).
-import { isAlias, isCollection, isPair, isScalar, parseDocument, YAMLParseError, type Document } from "yaml";
+import { isAlias, isCollection, isMap, isPair, isScalar, parseDocument, YAMLParseError, type Document } from "yaml";
 import { UserError } from "../../errors.ts";
+import { trimLines } from "../../lib/text.ts";
 import { checkSizes, stripControl, stripControlDeep, LAYER3_MAX } from "./input-limits.ts";
-import { parsePlan } from "./plan.ts";
+import { asWritten, parsePlan, planAsWritten } from "./plan.ts";
 import type { FailureGraphEntry, PlanItem, SnapshotStatus } from "../../store/store.ts";
 
 export interface SnapshotInput {
@@ -112,7 +113,7 @@ export function splitFrontMatter(source: string): { yaml: string; body: string; 
   const src = source.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n");
   const m = /^---[ \t]*\n([\s\S]*?)\n(?:---|\.\.\.)[ \t]*(?:\n([\s\S]*))?$/.exec(src);
   // The closing line break belongs to the YAML: a block scalar ending the front matter keeps its own.
-  if (m) return { yaml: `${m[1]}\n`, body: (m[2] ?? "").trim(), hasFrontMatter: true };
+  if (m) return { yaml: `${m[1]}\n`, body: trimLines(m[2] ?? ""), hasFrontMatter: true };
   return { yaml: src, body: "", hasFrontMatter: false };
 }
 
@@ -131,6 +132,7 @@ export function parseSnapshotText(source: string, origin = "the snapshot"): Snap
   if (expandedSize(doc) > EXPANDED_MAX) {
     throw new UserError(`${origin} uses YAML aliases (*name) that would expand it to more than ${EXPANDED_MAX / 1024 / 1024} MB of text; write the values out instead.`);
   }
+  textAsWritten(doc);
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: MAX_ALIASES });
@@ -165,7 +167,7 @@ export function fromFields(raw: Record<string, unknown>, rawBody = ""): Snapshot
   }
   if (data.plan !== undefined && data.plan !== null) input.plan = parsePlan(data.plan);
   if (data.tags !== undefined && data.tags !== null) input.tags = list("tags", data.tags);
-  const layer3 = [typeof data.layer3 === "string" ? data.layer3.trim() : "", body.trim()].filter(Boolean);
+  const layer3 = [typeof data.layer3 === "string" ? trimLines(data.layer3) : "", trimLines(body)].filter(Boolean);
   input.layer3 = layer3.join("\n\n");
   const unknown = Object.keys(data).filter((k) => !KNOWN.has(k));
   // Defined, not assigned: a field named `__proto__` is kept like any other.
@@ -309,6 +311,28 @@ export function legacyExcludedPath(line: string): { item: string; entry: Failure
   if (repeat !== undefined) entry.repeat_count = repeat;
   if (alternatives.length) entry.alternatives = alternatives;
   return { item, entry };
+}
+
+/** Fields of one text, and fields that list texts: what YAML reads there as a number or boolean is text. */
+const TEXT_FIELDS = new Set(["goal", "state", "next_action", "blocker", "topic", "snapshot_id", "layer3", "active_files", "constraints", "decisions", "excluded_paths", "tags"]);
+
+/**
+ * The snapshot's text fields as written: `tags: [1.10]` is the tag "1.10", not 1.1, and `goal: 1e3`
+ * is "1e3", not "1000". So are failure items and their texts (not repeat_count) and plan steps.
+ */
+function textAsWritten(doc: Document): void {
+  if (!isMap(doc.contents)) return;
+  for (const pair of doc.contents.items) {
+    const key = isScalar(pair.key) ? String(pair.key.value) : "";
+    if (TEXT_FIELDS.has(key)) asWritten(pair.value);
+    else if (key === "plan") planAsWritten(pair.value);
+    else if (key === "failure_graph" && isMap(pair.value)) {
+      for (const entry of pair.value.items) {
+        asWritten(entry.key);
+        if (isMap(entry.value)) for (const f of entry.value.items) if (!(isScalar(f.key) && f.key.value === "repeat_count")) asWritten(f.value);
+      }
+    }
+  }
 }
 
 /** Alias uses (counting those inside aliased lists and mappings) a document may make: the yaml package's own default. */

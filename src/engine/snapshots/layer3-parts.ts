@@ -2,6 +2,7 @@
 // Tool Calls from the tool log), added to a save that does not already carry them.
 import { recentToolCalls } from "../agents/toollog.ts";
 import { gitDiffStat } from "../projects/workspace.ts";
+import { trimLines } from "../../lib/text.ts";
 import type { Session } from "../session.ts";
 
 export async function withAutoParts(session: Session, layer3: string, root: string | null): Promise<string> {
@@ -15,5 +16,5 @@ export async function withAutoParts(session: Session, layer3: string, root: stri
     const calls = ctx ? await recentToolCalls(session, ctx.project.id, 5) : [];
     if (calls.length) parts.push(["### Recent Tool Calls", ...calls.map((c, i) => `${i + 1}. ${c.tool} ${c.target}${c.summary ? ` (${c.summary})` : ""}`)].join("\n"));
   }
-  return [layer3.trim(), ...parts].filter(Boolean).join("\n\n");
+  return [trimLines(layer3), ...parts].filter(Boolean).join("\n\n");
 }

@@ -74,6 +74,18 @@ export function yamlFile(value: unknown): string {
   return doc.toString(YAML_OPTS).replace(/\n$/, "");
 }
 
+/** What a reader may take for the end of a line: LF, CR alone, VT, FF, the separators \x1c–\x1e, NEL, LS, PS. */
+const LINE_BREAK = /[\n\v\f\r\x1c-\x1e\x85\u2028\u2029]/;
+
+/**
+ * A value inside one line of the restore block: as written, or, when it holds a line break, quoted
+ * (JSON, every break escaped), so no part of it can start a line of its own that an agent would
+ * read as MindSave's (a "## Layer 2" heading, a constraint nobody gave).
+ */
+export function inline(v: string): string {
+  return LINE_BREAK.test(v) ? JSON.stringify(v).replace(/[\x85\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`) : v;
+}
+
 /** How many active files Layer 1 may list before the rest become "+N more": all, then 8, then 3. */
 export const FILE_LIST_CAPS = [Infinity, 8, 3] as const;
 
@@ -88,7 +100,7 @@ export function shortFileList(files: string[], max: number): string[] {
  * lines is shown quoted, so the block stays one line a field.
  */
 export function layer1Text(l1: { goal: string; state: string; next_action: string; active_files: string[] | string; blocker: string }): string {
-  const value = (v: string) => (/[\r\n]/.test(v) ? JSON.stringify(v) : v);
+  const value = inline;
   const files = typeof l1.active_files === "string" ? [`active_files: ${value(l1.active_files)}`]
     : l1.active_files.length ? ["active_files:", ...l1.active_files.map((f) => `  - ${value(f)}`)] : ["active_files: []"];
   return [`goal: ${value(l1.goal)}`, `state: ${value(l1.state)}`, `next_action: ${value(l1.next_action)}`, ...files, `blocker: ${value(l1.blocker)}`].join("\n");

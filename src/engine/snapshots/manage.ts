@@ -3,6 +3,7 @@ import { UserError } from "../../errors.ts";
 import { cleanup, isProtected } from "./save.ts";
 import { extendedSnapshot, selectSnapshot } from "./select.ts";
 import { DEFAULT_KEEP, yamlFile } from "./layers.ts";
+import { trimLines } from "../../lib/text.ts";
 import { deleteById, setStatusById } from "./catalog.ts";
 import type { Session } from "../session.ts";
 import type { SnapshotRecord, SnapshotStatus } from "../../store/store.ts";
@@ -94,6 +95,6 @@ export function snapshotFile(s: SnapshotRecord, activeFiles: string[]): string {
   for (const [k, v] of Object.entries(s.extra ?? {})) {
     if (!Object.hasOwn(front, k)) Object.defineProperty(front, k, { value: v, enumerable: true, writable: true, configurable: true });
   }
-  const body = s.layer3.trim() ? `\n${s.layer3.trim()}\n` : "";
+  const body = s.layer3.trim() ? `\n${trimLines(s.layer3)}\n` : "";
   return `---\n${yamlFile(front)}\n---\n${body}`;
 }

@@ -81,13 +81,42 @@ export function parsePlanText(text: string, origin: string): PlanItem[] {
   if (steps) return parsePlan(steps, origin);
   let data: unknown;
   try {
-    data = YAML().parse(text, { maxAliasCount: 0 });
+    const doc = YAML().parseDocument(text);
+    if (doc.errors.length) throw doc.errors[0];
+    planAsWritten(doc.contents);
+    data = doc.toJS({ maxAliasCount: 0 });
   } catch (e) {
     const why = (e as Error).message.split("\n")[0].replace(/:$/, "");
     throw new UserError(`${origin} is not a plan: give ${FORMATS} (YAML: ${why}).`);
   }
   if (typeof data !== "object" || data === null) throw new UserError(`${origin} is not a plan: give ${FORMATS}.`);
   return parsePlan(data, origin);
+}
+
+/**
+ * A YAML node read as the text it was written with where YAML would make it a number or a boolean
+ * (`1.10` is 1.1, `1e3` is 1000, `True` is true): in a field that holds text, those are text.
+ */
+export function asWritten(node: unknown): void {
+  const Y = YAML();
+  if (Y.isScalar(node) && (typeof node.value === "number" || typeof node.value === "boolean") && typeof node.source === "string") node.value = node.source;
+  else if (Y.isSeq(node)) for (const item of node.items) asWritten(item);
+}
+
+/** A plan's steps (a list, or `plan:`/`todos:`/`items:` around it) as written: their text, never a number. */
+export function planAsWritten(node: unknown): void {
+  const Y = YAML();
+  if (Y.isMap(node)) {
+    for (const pair of node.items) {
+      const key = Y.isScalar(pair.key) ? pair.key.value : null;
+      if (key === "plan" || key === "todos" || key === "items") planAsWritten(pair.value);
+    }
+  } else if (Y.isSeq(node)) {
+    for (const item of node.items) {
+      if (!Y.isMap(item)) asWritten(item);
+      else for (const pair of item.items) if (Y.isScalar(pair.key) && ["content", "step", "text", "title"].includes(String(pair.key.value))) asWritten(pair.value);
+    }
+  }
 }
 
 function step(item: PlanItem, at: string): PlanItem {

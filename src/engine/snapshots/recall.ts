@@ -1,5 +1,6 @@
 // Recall: a snapshot's cold archive (Layer 3), or a search over every snapshot's layers.
 import { UserError } from "../../errors.ts";
+import { trimLines } from "../../lib/text.ts";
 import { yaml } from "./layers.ts";
 import { selectSnapshot } from "./select.ts";
 import { listProjects } from "../projects/projects.ts";
@@ -37,7 +38,7 @@ export async function search(session: Session, projectId: string | null, words: 
 /** The cold archive as shown to a person or agent: the markdown body plus fields kept aside. */
 export function layer3Text(s: SnapshotRecord): string {
   const parts: string[] = [];
-  if (s.layer3.trim()) parts.push(s.layer3.trim());
+  if (s.layer3.trim()) parts.push(trimLines(s.layer3));
   if (s.extra && Object.keys(s.extra).length) parts.push("### Other Fields\n" + yaml(s.extra));
   const original = s.compressed?.original_constraints as string[] | undefined;
   if (original?.length) parts.push("### Constraints Before Compression\n" + original.map((c) => `- ${c}`).join("\n"));

@@ -5,6 +5,7 @@
 // every failure read: wherever it would need a line not read yet it throws NeedMoreFailures, and
 // is built again with more, so the text is the same byte for byte.
 import { countTokens, tokenLowerBound } from "./tokens.ts";
+import { inline } from "./layers.ts";
 import { effectiveConfidence, sortFailures } from "../failures/graph.ts";
 import type { FailureRank, FailureRecord, Queries } from "../../store/store.ts";
 
@@ -31,9 +32,9 @@ function tags(f: FailureRank, now: Date): string {
 }
 
 export function failureLine(f: FailureRecord, now: Date): string {
-  let line = `- ${f.item}: ${f.reason || "rejected"} [${tags(f, now)}]`;
-  if (f.alternatives.length) line += ` → instead: ${f.alternatives.join("; ")}`;
-  if (f.related.length) line += ` (related: ${f.related.join(", ")})`;
+  let line = `- ${inline(f.item)}: ${inline(f.reason || "rejected")} [${inline(tags(f, now))}]`;
+  if (f.alternatives.length) line += ` → instead: ${f.alternatives.map(inline).join("; ")}`;
+  if (f.related.length) line += ` (related: ${f.related.map(inline).join(", ")})`;
   return line;
 }
 

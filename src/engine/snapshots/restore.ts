@@ -5,7 +5,7 @@ import { age, utcMinute } from "../../lib/text.ts";
 import { UserError } from "../../errors.ts";
 import { sortFailures } from "../failures/graph.ts";
 import { NeedMoreFailures, allFailuresOver, checkUnreadLines, failureLine, withRankedFailures, type RankedFailures } from "./restore-failures.ts";
-import { FILE_LIST_CAPS, RESTORE_BUDGET, layer1Text, shortFileList, symbolicLines, writtenConstraints, type SymbolicEntryLike } from "./layers.ts";
+import { FILE_LIST_CAPS, RESTORE_BUDGET, inline, layer1Text, shortFileList, symbolicLines, writtenConstraints, type SymbolicEntryLike } from "./layers.ts";
 import { isAbsoluteAny, toHostPath } from "../projects/paths.ts";
 import { verifyFiles, type FileCheck } from "./verify.ts";
 import { extendedSnapshot, selectSnapshot } from "./select.ts";
@@ -20,7 +20,7 @@ import type { FactRecord, FailureRecord, RetirementRecord, RuleRecord, SnapshotR
 import { AGENTS } from "../agents/registry.ts";
 
 /** An agent as a person knows it ("Codex CLI"); an id we do not know as it was stored. */
-const agentName = (id: string) => AGENTS.find((a) => a.id === id)?.name ?? id;
+const agentName = (id: string) => AGENTS.find((a) => a.id === id)?.name ?? inline(id);
 
 const NOT_RECORDED = "(not recorded)";
 
@@ -89,8 +89,8 @@ async function blockWith(s: SnapshotRecord, ctx: BlockContext, ranked: RankedFai
     const relative = level.fold && ctx.root !== null && stored.some((f) => !isAbsoluteAny(f));
     const files = shortFileList(relative ? stored.map((f) => (isAbsoluteAny(f) ? toHostPath(f, ctx.root) : f)) : stored.map((f) => toHostPath(f, ctx.root)), level.max);
     return [
-      `# MindSave restore: ${s.name}`,
-      `saved ${utcMinute(s.created_at)} (${age(s.created_at, now, "long")}) ${s.saved_agent ? `by ${agentName(s.saved_agent)} ` : ""}on ${s.saved_host === ctx.hostId ? "this host" : ctx.savedHostName ?? s.saved_host} · status ${s.status}${s.kind === "overflow" ? ctx.layer2From ? ` · overflow (Layer 1; Layer 2 from ${ctx.layer2From})` : " · overflow (Layer 1 only)" : ""}`,
+      `# MindSave restore: ${inline(s.name)}`,
+      `saved ${utcMinute(s.created_at)} (${age(s.created_at, now, "long")}) ${s.saved_agent ? `by ${agentName(s.saved_agent)} ` : ""}on ${s.saved_host === ctx.hostId ? "this host" : inline(ctx.savedHostName ?? s.saved_host)} · status ${s.status}${s.kind === "overflow" ? ctx.layer2From ? ` · overflow (Layer 1; Layer 2 from ${inline(ctx.layer2From)})` : " · overflow (Layer 1 only)" : ""}`,
       ...(rules ? ["", rules] : []),
       "",
       "## Layer 1 · Execution Register",
@@ -100,29 +100,29 @@ async function blockWith(s: SnapshotRecord, ctx: BlockContext, ranked: RankedFai
     ];
   };
   const tail = (short: boolean) => [ctx.resume === false
-    ? short ? "MindSave: this is the project's last saved state; continue it only if the user's request does." : `MindSave: this is the project's last saved state (goal: ${s.goal}). If the user's request continues it, pick up from the next action above; otherwise leave it.`
+    ? short ? "MindSave: this is the project's last saved state; continue it only if the user's request does." : `MindSave: this is the project's last saved state (goal: ${inline(s.goal)}). If the user's request continues it, pick up from the next action above; otherwise leave it.`
     : s.next_action
-      ? short ? "MindSave restored. Entering Continuation Mode — executing the next action above." : `MindSave restored. Goal: ${s.goal}. Next: ${s.next_action}. Entering Continuation Mode — executing next step.`
-      : short ? "MindSave restored. No next action was recorded: decide it from the state above." : `MindSave restored. Goal: ${s.goal}. No next action was recorded: decide it from the state above, then continue.`];
+      ? short ? "MindSave restored. Entering Continuation Mode — executing the next action above." : `MindSave restored. Goal: ${inline(s.goal)}. Next: ${inline(s.next_action)}. Entering Continuation Mode — executing next step.`
+      : short ? "MindSave restored. No next action was recorded: decide it from the state above." : `MindSave restored. Goal: ${inline(s.goal)}. No next action was recorded: decide it from the state above, then continue.`];
 
   const pieces: Piece[] = [];
   const n = (xs: unknown[]) => xs.length;
   const constraintPriority = (i: number) => 400 - i / (n(s.constraints) + 1);
-  s.constraints.forEach((c, i) => pieces.push({ section: "constraints", line: `- ${c}`, priority: constraintPriority(i) }));
+  s.constraints.forEach((c, i) => pieces.push({ section: "constraints", line: `- ${inline(c)}`, priority: constraintPriority(i) }));
   // A contradiction is marked right after the later of its two constraints, and goes just before it.
   conflictPairs(storedConflicts(s.compressed)).forEach((pair, k) => {
     const at = Math.max(...pair.map((c) => s.constraints.indexOf(c)));
     pieces.push({ section: "constraints", line: contradictionMark(pair), priority: constraintPriority(at < 0 ? s.constraints.length : at + 0.5) - k / 1e6 });
   });
   const symbolic = symbolicLines(s.compressed?.symbolic as Record<string, SymbolicEntryLike> | undefined);
-  Object.entries(symbolic).forEach(([k, v], i) => pieces.push({ section: "symbolic", line: `- ${k}: ${v}`, priority: 390 - i / 100 }));
+  Object.entries(symbolic).forEach(([k, v], i) => pieces.push({ section: "symbolic", line: `- ${inline(k)}: ${inline(v)}`, priority: 390 - i / 100 }));
   const failures = ranked.read;
   const readCount = failures.length;
   const failureLines = ranked.ranked.map((_, i) => (i < readCount ? failureLine(failures[i], now) : null));
   failureLines.forEach((line, i) => pieces.push({ section: "failures", line, priority: 300 - i / (failureLines.length + 1) }));
   const facts = freshFacts(ctx.facts ?? [], now);
   facts.forEach((f, i) => pieces.push({ section: "facts", line: factLine(f, now), priority: 250 - i / (facts.length + 1) }));
-  s.decisions.forEach((d, i) => pieces.push({ section: "decisions", line: `- ${d}`, priority: 200 - i / (n(s.decisions) + 1) }));
+  s.decisions.forEach((d, i) => pieces.push({ section: "decisions", line: `- ${inline(d)}`, priority: 200 - i / (n(s.decisions) + 1) }));
 
   const TITLES: Record<Piece["section"], string> = {
     constraints: "constraints:",
