@@ -10,11 +10,11 @@ import { createClient, type Client } from "@libsql/client";
 import { openClient } from "../src/store/driver.ts";
 import { failureWeight, sortFailures } from "../src/engine/failures/graph.ts";
 import { commandWord } from "../src/cli-only.ts";
-import { compareCodes, compareText, graphemeBoundary, nextText } from "../src/lib/text.ts";
+import { compareCodePoints, compareCodes, compareText, graphemeBoundary, nextText } from "../src/lib/text.ts";
 import type { FailureRecord } from "../src/store/store.ts";
 import { dumpStore, gitRepo, laptop, ok, run, sql, tempDir } from "./helpers.ts";
 import { INDEXES } from "../src/store/migrations.ts";
-import { FAILURE_RANK_SELECT } from "../src/store/rows.ts";
+import { failureRanksQuery } from "../src/store/rows.ts";
 
 const SEED = Number(process.env.PROPERTY_SEED) || 20261123;
 
@@ -189,10 +189,11 @@ describe("a name prefix as a range of the name index", () => {
 });
 
 describe("the failure ranking's indexes", () => {
-  const ranking = `EXPLAIN QUERY PLAN ${FAILURE_RANK_SELECT} WHERE f.deleted = 0 AND (f.project_id = ? OR f.scope = 'global')`;
+  const [rankSql] = failureRanksQuery("p");
+  const ranking = `EXPLAIN QUERY PLAN ${rankSql}`;
   const names = async (db: string) => (await sql(db, "SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name")).map((r) => String(r.name));
 
-  test("a store without them (an older build's) gets them on a writable open, same schema version, and the ranking reads them", async () => {
+  test("a store without them (an older build's) gets them on a writable open, same schema version, and the ranking reads only them (never the table)", async () => {
     const pc = laptop("indexes");
     const repo = gitRepo(join(tempDir(), "repo"));
     const opts = { cwd: repo, env: pc.env };
@@ -204,8 +205,14 @@ describe("the failure ranking's indexes", () => {
     await ok(["failures"], opts);
     expect(await names(db)).toEqual(expect.arrayContaining(INDEXES.map((i) => i.name)));
     expect((await sql(db, "SELECT value FROM meta WHERE key = 'schema_version'"))[0].value).toBe(version);
-    const plan = (await sql(db, ranking, ["p"])).map((r) => String(r.detail)).join("\n");
+    const plan = (await sql(db, ranking, ["p", "p"])).map((r) => String(r.detail)).join("\n");
     for (const i of INDEXES) expect(plan).toContain(i.name);
+    // Both branches from their covering index alone (an older store keeps failures_global: it is not chosen).
+    await sql(db, "CREATE INDEX failures_global ON failures(deleted) WHERE scope = 'global'");
+    const again = (await sql(db, ranking, ["p", "p"])).map((r) => String(r.detail)).join("\n");
+    expect(again).toContain("COVERING INDEX failures_rank ");
+    expect(again).toContain("COVERING INDEX failures_rank_global ");
+    expect(again).not.toMatch(/TEMP B-TREE|SCAN f/);
   });
 });
 
@@ -219,16 +226,36 @@ describe("the restore block's failure order", () => {
     last_seen: fc.constantFrom("2026-11-20T10:00:00.000Z", "2026-10-01T00:00:00.000Z", "2026-11-23T05:00:00.000Z", "2025-01-01T00:00:00.000Z", "2026-11-20"),
   });
 
-  test("sortFailures is the order of the priority comparator: weight, repeats, recency, item", () => {
+  /** Failures with distinct ids, as a store holds them. */
+  const failures = fc.array(failure, { maxLength: 40 }).map((xs) => xs.map((x, i) => ({ ...x, id: `f_${String(i).padStart(3, "0")}` })) as unknown as FailureRecord[]);
+
+  test("sortFailures is the order of the priority comparator: weight, repeats, recency, item, then item's bytes and id", () => {
     const now = new Date("2026-11-23T06:00:00.000Z");
-    // The comparator written out here, so the sort's own code is not its own reference.
+    // The comparator written out here, so the sort's own code is not its own reference; the last
+    // two keys are what SQL's `ORDER BY f.item, f.id` gave before the ranks query stopped sorting.
+    const bytes = (s: string) => Buffer.from(s, "utf8");
     const priority = (a: FailureRecord, b: FailureRecord) =>
       failureWeight(b, now) - failureWeight(a, now) || b.repeat_count - a.repeat_count ||
-      compareCodes(b.last_seen, a.last_seen) || compareText(a.item, b.item);
-    fc.assert(fc.property(fc.array(failure, { maxLength: 40 }), (xs) => {
-      const fs = xs as unknown as FailureRecord[];
+      compareCodes(b.last_seen, a.last_seen) || compareText(a.item, b.item) ||
+      Buffer.compare(bytes(a.item), bytes(b.item)) || compareCodes(a.id, b.id);
+    fc.assert(fc.property(failures, (fs) => {
       expect(sortFailures(fs, now)).toEqual([...fs].sort(priority));
     }), { seed: SEED, numRuns: 500 });
+  });
+
+  test("the order never depends on the order the rows came in (the ranks query has no ORDER BY)", () => {
+    const now = new Date("2026-11-23T06:00:00.000Z");
+    fc.assert(fc.property(failures, fc.integer(), (fs, seed) => {
+      const shuffled = [...fs].sort((a, b) => ((Number(a.id.slice(2)) * 7919 + seed) % 101) - ((Number(b.id.slice(2)) * 7919 + seed) % 101));
+      expect(sortFailures(shuffled, now).map((f) => f.id)).toEqual(sortFailures(fs, now).map((f) => f.id));
+    }), { seed: SEED, numRuns: 500 });
+  });
+
+  test("compareCodePoints orders as SQLite's BINARY collation (UTF-8 bytes), past U+FFFF too", () => {
+    const chars = fc.constantFrom("a", "Z", "é", "重", "\ue000", "\uffff", "😀", "𝄞", "\ud7ff");
+    fc.assert(fc.property(fc.array(chars, { maxLength: 4 }).map((x) => x.join("")), fc.array(chars, { maxLength: 4 }).map((x) => x.join("")), (a, b) => {
+      expect(Math.sign(compareCodePoints(a, b))).toBe(Math.sign(Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"))));
+    }), { seed: SEED, numRuns: 1000 });
   });
 });
 

@@ -63,6 +63,25 @@ export function trimLines(text: string): string {
   return text.replace(/^(?:[^\S\r\n]*(?:\r\n|\r|\n))+/, "").trimEnd();
 }
 
+/**
+ * Orders texts as SQLite's BINARY collation orders their UTF-8, by code point: UTF-16 code units
+ * order them the same way except a character past U+FFFF (a surrogate pair) against one from
+ * U+E000 to U+FFFF.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    const xPair = x >= 0xd800 && x <= 0xdfff;
+    const yPair = y >= 0xd800 && y <= 0xdfff;
+    if (xPair !== yPair && (x >= 0xe000 || y >= 0xe000)) return xPair ? 1 : -1;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
 /** Orders ids and ISO timestamps by their characters: no locale, no collation. */
 export const compareCodes = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 

@@ -294,7 +294,10 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 export const INDEXES: readonly { name: string; sql: string }[] = [
   { name: "failure_counts_repeats", sql: "CREATE INDEX IF NOT EXISTS failure_counts_repeats ON failure_counts(failure_id, host_id, count)" },
   { name: "failure_links_forgotten", sql: "CREATE INDEX IF NOT EXISTS failure_links_forgotten ON failure_links(failure_id) WHERE kind = 'forgotten' AND deleted = 0" },
-  { name: "failures_global", sql: "CREATE INDEX IF NOT EXISTS failures_global ON failures(deleted) WHERE scope = 'global'" },
+  // What failureRanksQuery reads, whole: a project's failures, then the global ones. (The second
+  // replaces failures_global, which older builds made: a store may keep it, unused.)
+  { name: "failures_rank", sql: "CREATE INDEX IF NOT EXISTS failures_rank ON failures(project_id, deleted, id, scope, item, rejected_by, confidence, last_seen)" },
+  { name: "failures_rank_global", sql: "CREATE INDEX IF NOT EXISTS failures_rank_global ON failures(deleted, project_id, id, item, rejected_by, confidence, last_seen) WHERE scope = 'global'" },
 ];
 
 /** Makes the INDEXES a store lacks; true when it made some. When it cannot now (another writer, a full disk), a later open will. */

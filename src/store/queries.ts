@@ -6,7 +6,7 @@ import type {
   SnapshotRecord, SnapshotSummary, ToolCallRecord,
 } from "./records.ts";
 import {
-  type Exec, FAILURE_RANK_SELECT, FAILURE_SELECT, HOST_REPEATS, SUMMARY_COLUMNS, json, str, strOrNull,
+  type Exec, failureRanksQuery, FAILURE_SELECT, HOST_REPEATS, SUMMARY_COLUMNS, json, str, strOrNull,
   toFact, toFailure, toFailureRank, toHost, toProject, toRetirement, toRoot, toRule, toSnapshot, toSummary,
 } from "./rows.ts";
 import { CLOCK_AHEAD_KEY, type ClockAhead, compareHlc, readClockAhead } from "./hlc.ts";
@@ -226,7 +226,7 @@ export class Queries {
    * reads only for the failures it can show (failuresByIds).
    */
   async failureRanks(projectId: string | null): Promise<FailureRank[]> {
-    return (await this.rows(...failuresOf(FAILURE_RANK_SELECT, projectId, true))).map(toFailureRank);
+    return (await this.rows(...failureRanksQuery(projectId))).map(toFailureRank);
   }
 
   /** The live and deleted failures with these ids, in no particular order (unknown ids are left out). */

@@ -6,7 +6,7 @@ import { derivedId } from "../ids.ts";
 import { redactDeep } from "../snapshots/redact.ts";
 import { UserError } from "../../errors.ts";
 import type { FailureGraphEntry, FailureRank, FailureRecord, StoreWriter } from "../../store/store.ts";
-import { compareCodes, compareText } from "../../lib/text.ts";
+import { compareCodePoints, compareCodes, compareText } from "../../lib/text.ts";
 
 export type Confidence = "high" | "medium" | "low";
 export type RejectedBy = "user" | "system";
@@ -256,7 +256,12 @@ export function sortFailures<T extends FailureRank>(failures: T[], now: Date): T
   return out;
 }
 
-/** Between failures of equal weight: more repeats first, then the more recent, then by item. */
+/**
+ * Between failures of equal weight: more repeats first, then the more recent, then by item; items
+ * the same to the collator (a project's and a global failure of one item) as SQLite's BINARY
+ * orders them, then by id. A total order: the ranking never depends on the order rows came in.
+ */
 function equalWeightOrder(a: FailureRank, b: FailureRank): number {
-  return b.repeat_count - a.repeat_count || compareCodes(b.last_seen, a.last_seen) || compareText(a.item, b.item);
+  return b.repeat_count - a.repeat_count || compareCodes(b.last_seen, a.last_seen) || compareText(a.item, b.item)
+    || compareCodePoints(a.item, b.item) || compareCodes(a.id, b.id);
 }
