@@ -3,7 +3,7 @@
 // Claude Code session start without a source is a fresh start, "nothing here" says where to go,
 // and one choice is not "from 1 to 1".
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dumpStore, gitRepo, laptop, ok, okJson, run, tempDir, twoLaptops } from "./helpers.ts";
 
@@ -190,7 +190,9 @@ describe("nothing to load here: where to go next", () => {
     mkdirSync(home);
     const bare = await run(["load", "--home", home], { cwd: base, env: pc.env });
     expect(bare.code).toBe(1);
-    expect(bare.stderr).toBe(`mindsave: No MindSave project here yet (${base}); save a snapshot first with \`mindsave save\`.\n`);
+    // A folder that holds no store is not made one by a read (test/walkthrough-five.test.ts).
+    expect(bare.stderr).toBe(`mindsave: There is no MindSave store in ${home} (set by --home ${home}: the folder that holds mindsave.db); nothing was created. \`mindsave save\` there starts one.\n`);
+    expect(readdirSync(home)).toEqual([]);
   });
 });
 

@@ -4,6 +4,7 @@ import { failuresFor, removeFailure } from "../engine/failures/record.ts";
 import { age } from "../lib/text.ts";
 import { print, printJson, withSession } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
+import { inline } from "../engine/snapshots/layers.ts";
 
 export async function run(opts: { scope?: "project" | "global" }, _a: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, false, async (session) => {
@@ -25,9 +26,10 @@ export async function run(opts: { scope?: "project" | "global" }, _a: string[], 
     }
     print(`${whose} (${failures.length}):`);
     for (const f of failures) {
-      print(`- ${f.item} [${f.scope}, ${f.rejected_by}, ×${f.repeat_count}, ${effectiveConfidence(f, now)}, last seen ${age(f.last_seen, now, "long")}]: ${f.reason}`);
-      if (f.alternatives.length) print(`    instead: ${f.alternatives.join("; ")}`);
-      if (f.related.length) print(`    related: ${f.related.join(", ")}`);
+      // One line a value, as in the restore block: a line break in a peer's text starts no line of its own.
+      print(`- ${inline(f.item)} [${f.scope}, ${f.rejected_by}, ×${f.repeat_count}, ${effectiveConfidence(f, now)}, last seen ${age(f.last_seen, now, "long")}]: ${inline(f.reason)}`);
+      if (f.alternatives.length) print(`    instead: ${f.alternatives.map(inline).join("; ")}`);
+      if (f.related.length) print(`    related: ${f.related.map(inline).join(", ")}`);
     }
     return 0;
   });
@@ -37,7 +39,7 @@ export async function forget(opts: { scope?: "project" | "global" }, args: strin
   return withSession(g, true, async (session) => {
     const f = await removeFailure(session, args[0], opts.scope);
     if (g.json) printJson({ forgotten: f.item, scope: f.scope, id: f.id });
-    else print(`Removed ${f.item} from the ${f.scope} failure graph.`);
+    else print(`Removed ${inline(f.item)} from the ${f.scope} failure graph.`);
     return 0;
   });
 }

@@ -1,9 +1,9 @@
 // One command's view of the world: the home and its store, this host, and (lazily) the project of
 // the current workspace. Commands and the TUI reach the store only through the engine.
 import { existsSync } from "node:fs";
-import { resolveHome, prepareHome, journalModeFor, type Home } from "./home/home.ts";
+import { resolveHome, prepareHome, refuseStorelessFolder, journalModeFor, type Home } from "./home/home.ts";
 import { currentHost, type HostIdentity } from "./home/host.ts";
-import { resolveWorkspace, gitCommonDir, type Workspace } from "./projects/workspace.ts";
+import { resolveWorkspace, gitCommonDir, tooBroad, type Workspace } from "./projects/workspace.ts";
 import { pathKey, samePath } from "./projects/paths.ts";
 import { linkTarget } from "./projects/aliases.ts";
 import { derivedId, newId } from "./ids.ts";
@@ -50,6 +50,7 @@ export class Session {
     const home = resolveHome({ flag: opts.home, env });
     prepareHome(home, { write: mode.write || !existsSync(home.dbPath) });
     const host = currentHost(env);
+    refuseStorelessFolder(home, mode.write);
     // An encrypted store is opened with the key derived from its passphrase (see home/encryption.ts);
     // one of an older schema is backed up before it is upgraded.
     let upgraded: string | null = null;
@@ -381,7 +382,9 @@ export class Session {
         `This checkout shares its history with project ${p.name}${root ? ` at ${root}` : ""} but is not part of it: load that one with \`mindsave load --in ${p.id}\`, or merge them by running \`mindsave projects link ${p.id}\` here.`,
       );
     }
-    throw new UserError(`No MindSave project here yet (${ws?.root ?? this.opts.workspace ?? this.cwd}); save a snapshot first with \`mindsave save\`${nextSteps ? await nextSteps() : ""}.`);
+    const where = ws?.root ?? this.opts.workspace ?? this.cwd; // (too broad: a save is refused there too)
+    if (ws ? ws.marker === "directory" && tooBroad(ws.root) : tooBroad(where)) throw new UserError(`${where} holds too many unrelated folders to be a project; run MindSave inside a project folder${nextSteps ? await nextSteps() : ""}.`);
+    throw new UserError(`No MindSave project here yet (${where}); save a snapshot first with \`mindsave save\`${nextSteps ? await nextSteps() : ""}.`);
   }
 }
 

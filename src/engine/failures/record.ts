@@ -3,6 +3,7 @@
 import { effectiveConfidence, forgetFailure, observeFailure, type Confidence, type FailureObservation } from "./graph.ts";
 import type { Session } from "../session.ts";
 import type { FailureRecord } from "../../store/store.ts";
+import { inline } from "../snapshots/layers.ts";
 
 export type { FailureRecord, FailureObservation, Confidence };
 export { effectiveConfidence };
@@ -28,7 +29,7 @@ export async function recordFailure(session: Session, o: FailureObservation, opt
 }
 
 export function failureSummary({ failure: f, confidence }: RecordedFailure): string {
-  return `Failure graph: ${f.item} (${f.scope}) rejected by ${f.rejected_by}, seen ${f.repeat_count} time(s), confidence ${confidence}.`;
+  return `Failure graph: ${inline(f.item)} (${f.scope}) rejected by ${f.rejected_by}, seen ${f.repeat_count} time(s), confidence ${confidence}.`;
 }
 
 /** Removes a failure of the current project's or the global graph (a tombstone, so it syncs). */

@@ -63,7 +63,17 @@ export function normaliseEntry(item: string, raw: unknown, warnings: string[], w
   fix("scope", (s) => SCOPES[s]);
   fix("confidence", (s) => (CONFIDENCE.has(s) ? s : undefined));
   for (const list of ["related", "alternatives"] as const) if (e[list] !== undefined) e[list] = asStrings(e[list]);
-  if (e.repeat_count !== undefined && typeof e.repeat_count !== "number" && Number.isFinite(Number(e.repeat_count))) e.repeat_count = Number(e.repeat_count);
+  if (e.repeat_count !== undefined && e.repeat_count !== null && typeof e.repeat_count !== "number") {
+    const written: unknown = e.repeat_count;
+    const n = typeof written === "string" && written.trim() ? Number(written) : NaN;
+    if (Number.isFinite(n)) e.repeat_count = n;
+    else {
+      // Not a count: kept aside like any value MindSave does not know, so the file still imports.
+      e.original_repeat_count = e.repeat_count;
+      delete e.repeat_count;
+      warnings.push(`${where}: failure ${JSON.stringify(item)} has repeat_count ${JSON.stringify(e.original_repeat_count)}, which is not a number; kept as original_repeat_count.`);
+    }
+  }
   return e;
 }
 

@@ -63,6 +63,17 @@ function explicitHome(dir: string, reason: HomeReason, source: string): Home {
 }
 
 /** Checks the home before the store is opened, so a bad home gets a sentence instead of a driver error. */
+/**
+ * A folder named with --home or MINDSAVE_HOME that holds no store is not made one by a command
+ * that only reads (`--home ~`, meant as "my home", left an empty store there). A drive's folder
+ * is: `drive init` prepared it, and the read says to sync.
+ */
+export function refuseStorelessFolder(home: Home, write: boolean): void {
+  if (write || (home.reason !== "flag" && home.reason !== "env")) return;
+  if (!existsSync(home.dir) || existsSync(home.dbPath) || existsSync(join(home.dir, DRIVE_MARKER))) return;
+  throw new UserError(`There is no MindSave store in ${home.dir} (${home.why}: the folder that holds ${STORE_FILE}); nothing was created. \`mindsave save\` there starts one.`);
+}
+
 export function prepareHome(home: Home, opts: { write: boolean }): void {
   if (!existsSync(home.dir)) {
     if (home.reason === "default" && opts.write) {

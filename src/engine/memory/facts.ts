@@ -141,7 +141,7 @@ export function factsListText(facts: FactRecord[], now: Date, opts: { stale?: bo
   if (!shown.length) {
     return opts.stale ? "No expired facts here." : "No facts here. State one with `mindsave fact \"TEXT\" [--ttl 3d] [--confidence high]`.";
   }
-  const lines = shown.map(({ f, n }) => `${String(n).padStart(3)}. ${f.text}  [${f.confidence}, ${f.scope}, ${factState(f, now)}]`);
+  const lines = shown.map(({ f, n }) => `${String(n).padStart(3)}. ${inline(f.text)}  [${inline(f.confidence)}, ${f.scope}, ${factState(f, now)}]`);
   const hint = shown.some(({ f }) => !isFresh(f, now)) ? ["", "Expired facts are never restored: `mindsave facts renew N [--ttl 3d]` confirms one, `mindsave facts drop N` removes it."] : [];
   return [...lines, ...hint].join("\n");
 }

@@ -12,6 +12,7 @@ import { extendedSnapshot } from "../snapshots/select.ts";
 import { writtenConstraints } from "../snapshots/layers.ts";
 import type { Session } from "../session.ts";
 import type { RetirementRecord } from "../../store/store.ts";
+import { inline } from "../snapshots/layers.ts";
 
 export type RetireKind = RetirementRecord["kind"];
 
@@ -79,11 +80,11 @@ export async function unretire(session: Session, key: string): Promise<Retiremen
 export function retireListText(candidates: RetireCandidate[], retired: RetirementRecord[]): string {
   const lines: string[] = [];
   if (candidates.length) {
-    lines.push("What the newest snapshot restores (retire one with `mindsave retire N`):", ...candidates.map((c, i) => `${String(i + 1).padStart(3)}. [${c.kind}] ${c.text}`));
+    lines.push("What the newest snapshot restores (retire one with `mindsave retire N`):", ...candidates.map((c, i) => `${String(i + 1).padStart(3)}. [${c.kind}] ${inline(c.text)}`));
   } else lines.push("The newest snapshot restores no constraint or decision.");
   if (retired.length) {
     lines.push("", "Retired (never carried forward nor restored; `mindsave retire --undo N` brings one back):",
-      ...retired.map((r, i) => `${String(i + 1).padStart(3)}. [${r.kind}] ${r.text} — retired ${utcMinute(r.retired_at)} by ${r.retired_by}${r.reason ? `: ${r.reason}` : ""}`));
+      ...retired.map((r, i) => `${String(i + 1).padStart(3)}. [${r.kind}] ${inline(r.text)} — retired ${utcMinute(r.retired_at)} by ${inline(r.retired_by)}${r.reason ? `: ${inline(r.reason)}` : ""}`));
   }
   return lines.join("\n");
 }

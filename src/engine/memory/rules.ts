@@ -150,7 +150,7 @@ export function rulesListText(rules: RuleRecord[], tokens: number): string {
   const over = tokens > RULES_BUDGET ? ["", `These rules are ${tokens} tokens, over their ${RULES_BUDGET}-token budget (two hosts' rules met in a sync): the restore block leaves out the last ones until you remove or shorten some.`] : [];
   return [
     `Standing rules (${tokens}/${RULES_BUDGET} tokens, restored first in every block):`,
-    ...rules.map((r, i) => `${String(i + 1).padStart(3)}. ${r.text}  [${r.scope}]`),
+    ...rules.map((r, i) => `${String(i + 1).padStart(3)}. ${inline(r.text)}  [${r.scope}]`),
     ...over,
   ].join("\n");
 }

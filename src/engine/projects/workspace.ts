@@ -252,7 +252,7 @@ export function resolveWorkspace(start: string, opts: { override?: string; creat
 }
 
 /** The file system's root, a folder right below it (/tmp, /home, C:\\Users), or the system's temp folder. */
-function tooBroad(root: string): boolean {
+export function tooBroad(root: string): boolean {
   const top = parse(root).root;
   return root === top || dirname(root) === top || [tmpdir(), "/tmp", "/var/tmp"].some((t) => realDir(t) === root);
 }

@@ -102,7 +102,14 @@ function failureGraph(v: unknown): Record<string, FailureGraphEntry> {
     if (!item.trim()) continue;
     if (entry === null || entry === undefined) out[item.trim()] = {};
     else if (typeof entry === "string") out[item.trim()] = { reason: entry };
-    else if (typeof entry === "object" && !Array.isArray(entry)) out[item.trim()] = entry as FailureGraphEntry;
+    else if (typeof entry === "object" && !Array.isArray(entry)) {
+      // A count that is no number ("lots") would be stored as written and counted as 1: refused.
+      const count = (entry as FailureGraphEntry).repeat_count as unknown;
+      if (count !== undefined && count !== null && !(typeof count === "number" ? Number.isFinite(count) : typeof count === "string" && count.trim() !== "" && Number.isFinite(Number(count)))) {
+        throw new UserError(`failure_graph entry ${JSON.stringify(item.trim())} has repeat_count ${JSON.stringify(count)}; give a number (how many times it was tried).`);
+      }
+      out[item.trim()] = entry as FailureGraphEntry;
+    }
     else throw new UserError(`failure_graph entry ${JSON.stringify(item)} must be a mapping.`);
   }
   return out;
@@ -119,13 +126,20 @@ export function splitFrontMatter(source: string): { yaml: string; body: string; 
 
 export function parseSnapshotText(source: string, origin = "the snapshot"): SnapshotInput {
   if (!source.trim()) throw new UserError(`${origin} is empty; a snapshot needs at least a goal.`);
-  const { yaml, body } = splitFrontMatter(source);
-  const doc = parseDocument(yaml, { uniqueKeys: false, prettyErrors: true });
+  const { yaml, body, hasFrontMatter } = splitFrontMatter(source);
+  // A field given twice is refused, not decided by its last value (which one the writer meant is unknown).
+  const doc = parseDocument(yaml, { prettyErrors: true });
   if (doc.errors.length) {
     const e = doc.errors[0];
-    // Lines are counted in the whole input: front matter starts after its opening `---`.
-    const offset = source.replace(/^\uFEFF/, "").startsWith("---") ? 1 : 0;
-    const where = e instanceof YAMLParseError && e.linePos ? ` at line ${e.linePos[0].line + offset}` : "";
+    // Lines are counted in the whole input: front matter starts after its opening `---` (a
+    // document without a closing one is all YAML, that line included).
+    const offset = hasFrontMatter ? 1 : 0;
+    const line = e instanceof YAMLParseError && e.linePos ? e.linePos[0].line + offset : null;
+    const where = line === null ? "" : ` at line ${line}`;
+    if (e.code === "DUPLICATE_KEY") {
+      const key = yaml.slice(e.pos[0]).split("\n")[0].replace(/\s*:(\s.*)?$/, "").replace(/^["']|["']$/g, "");
+      throw new UserError(`${origin} gives ${JSON.stringify(key)} twice${where ? ` (the second${where})` : ""}; give each field once.`);
+    }
     const what = e.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
     throw new UserError(`${origin} is not valid YAML${where}: ${what}.`.replace(/\.\.$/, "."));
   }

@@ -5,7 +5,7 @@ import { compressLayer2 } from "./compressor.ts";
 import { conflictPairs, constraintHygiene, contradictionWarning } from "./constraint-hygiene.ts";
 import { observeFailure, observationFromEntry } from "../failures/graph.ts";
 import { contentDigest, newId, sha256 } from "../ids.ts";
-import { DEFAULT_KEEP, FILE_LIST_CAPS, LAYER1_BUDGET, LAYER2_BUDGET, layer1Text, layer2Text, shortFileList, type Layer2 } from "./layers.ts";
+import { DEFAULT_KEEP, FILE_LIST_CAPS, LAYER1_BUDGET, LAYER2_BUDGET, inline, layer1Text, layer2Text, shortFileList, type Layer2 } from "./layers.ts";
 import { isAbsoluteAny, toHostPath, toStoredPath } from "../projects/paths.ts";
 import { fromStored, recordSave } from "../agents/signal.ts";
 import { isSafeName, nextFreeName, safeName, topicSlug, utcDate, utcDateTime } from "./slug.ts";
@@ -236,7 +236,7 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   const localFiles = () => active.map((p) => fileFingerprint(p, root));
   let files = exported ? exported.files : localFiles();
   const absent = files.filter((f) => f.size === undefined).map((f) => f.path);
-  if (absent.length) warnings.push(`Active file(s) not found on this host (saved by path only): ${absent.join(", ")}.`);
+  if (absent.length) warnings.push(`Active file(s) not found on this host (saved by path only): ${absent.map(inline).join(", ")}.`);
   const now = opts.createdAt ?? session.now();
   const topic = (opts.overflow ? "OVF_" : "") + topicSlug(input.topic || input.goal);
   const status = statusFor(input);

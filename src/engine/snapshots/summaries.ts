@@ -1,6 +1,6 @@
 // The texts the CLI and the MCP server both show for snapshot use cases, rendered once here so the
 // two adapters never drift apart: the save summary, the numbered list, verify, recall hits.
-import { DEFAULT_KEEP, LAYER1_BUDGET, LAYER2_BUDGET } from "./layers.ts";
+import { DEFAULT_KEEP, LAYER1_BUDGET, LAYER2_BUDGET, inline } from "./layers.ts";
 import type { SaveResult } from "./save.ts";
 import { age, padEnd, truncate, utcMinute } from "../../lib/text.ts";
 import type { FileCheck } from "./verify.ts";
@@ -51,7 +51,7 @@ export function verifyText(checks: FileCheck[]): string {
 
 /** Recall's hits, newest first, with a context line each; `moreHint` says how to see more. */
 export function recallHitsText(r: RecallHits, moreHint: string): string {
-  const retired = r.retired.map((x) => `retired ${x.kind}: ${x.text} (by ${x.retired_by}, ${utcMinute(x.retired_at)}${x.reason ? `: ${x.reason}` : ""})`);
+  const retired = r.retired.map((x) => `retired ${x.kind}: ${inline(x.text)} (by ${inline(x.retired_by)}, ${utcMinute(x.retired_at)}${x.reason ? `: ${inline(x.reason)}` : ""})`);
   const tail = retired.length ? `\n\n${retired.join("\n")}` : "";
   if (!r.hits.length) return `No snapshot mentions ${JSON.stringify(r.query)}${r.project ? ` in project ${r.project}` : ""}.${tail}`;
   const label = (h: RecallHits["hits"][number]) => `${h.project_name ? `${h.project_name} / ` : ""}${h.name}`;
