@@ -8,6 +8,7 @@ import { useRefState } from "../hooks/useRefState.ts";
 import { editField, field, type Field } from "../hooks/textEdit.ts";
 import { AGES_EVERY_MS, useTick } from "../hooks/useTick.ts";
 import { effectiveConfidence, failuresFor, recordFailure, type FailureRecord } from "../../src/engine/failures/record.ts";
+import { inline } from "../../src/engine/snapshots/layers.ts";
 import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
 import { useListNavigation } from "../hooks/useListNavigation.ts";
@@ -172,14 +173,14 @@ export function FailuresScreen(props: {
         const sel = nav.offset + i === nav.selected;
         return (
           <Text key={f.id} inverse={sel} wrap="truncate">
-            {sel ? theme.g.pointer : " "} {pad(f.item, itemW, theme.g.ellipsis)} {pad(f.scope, 8)}{pad(seen(f), seenW)}
-            {pad(effectiveConfidence(f, now()), 7)}{pad(age(f.last_seen, now()), lastW)}{fit(f.reason, reasonW, theme.g.ellipsis)}
+            {sel ? theme.g.pointer : " "} {pad(inline(f.item), itemW, theme.g.ellipsis)} {pad(f.scope, 8)}{pad(seen(f), seenW)}
+            {pad(effectiveConfidence(f, now()), 7)}{pad(age(f.last_seen, now()), lastW)}{fit(inline(f.reason), reasonW, theme.g.ellipsis)}
           </Text>
         );
       })}
       {form ? (
         <Box flexDirection="column" borderStyle={theme.border} paddingX={1} marginTop={1} flexShrink={0}>
-          <Text bold>{form.mode === "add" ? "Add a failure" : fit(`Edit ${form.item.text}`, w - 4, theme.g.ellipsis)}</Text>
+          <Text bold>{form.mode === "add" ? "Add a failure" : fit(`Edit ${inline(form.item.text)}`, w - 4, theme.g.ellipsis)}</Text>
           {form.mode === "add" ? (
             <Box>{label("item", form.focus === "item")}<TextField value={form.item} focus={form.focus === "item"} width={fieldW} placeholder="the approach that failed, e.g. Tailwind" /></Box>
           ) : null}
@@ -197,7 +198,7 @@ export function FailuresScreen(props: {
             <Text>{pad("scope:", 17)}{form.scope}<Text color={theme.c("muted")}> (an entry's scope and item are fixed)</Text></Text>
           )}
           {form.mode === "edit" ? (
-            <Text>{pad("alternatives:", 17)}{fit(form.alternatives.length ? form.alternatives.join("; ") : "(none yet)", fieldW, theme.g.ellipsis)}</Text>
+            <Text>{pad("alternatives:", 17)}{fit(form.alternatives.length ? form.alternatives.map(inline).join("; ") : "(none yet)", fieldW, theme.g.ellipsis)}</Text>
           ) : null}
           <Box>{label(form.mode === "edit" ? "add alternative" : "alternative", form.focus === "alternative")}<TextField value={form.alternative} focus={form.focus === "alternative"} width={fieldW} placeholder={form.focus === "alternative" ? "what to try instead (optional)" : undefined} /></Box>
         </Box>

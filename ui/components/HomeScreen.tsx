@@ -5,6 +5,7 @@ import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.ts";
 import { listProjects, type ProjectView } from "../../src/engine/projects/projects.ts";
 import { projectSnapshots } from "../../src/engine/snapshots/catalog.ts";
+import { inline } from "../../src/engine/snapshots/layers.ts";
 import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
 import { useListNavigation } from "../hooks/useListNavigation.ts";
@@ -92,7 +93,7 @@ export function HomeScreen(props: { width: number; height: number; active: boole
             {sel ? theme.g.pointer : " "}
             {r.current ? theme.g.current : " "}
             {pad(r.name, nameW, theme.g.ellipsis)} {pad(count(r), countW)} {pad(r.newest ? age(r.newest, now()) : "-", ageW)}
-            {" "}{fit(r.goal, goalW, theme.g.ellipsis)}
+            {" "}{fit(inline(r.goal), goalW, theme.g.ellipsis)}
           </Text>
           <Text color={r.root ? theme.c("muted") : theme.c("warn")}>{"   "}{fit(where, w - 3, theme.g.ellipsis)}</Text>
         </Box>

@@ -9,6 +9,7 @@ import { useRefState } from "../hooks/useRefState.ts";
 import { editField, field, type Field } from "../hooks/textEdit.ts";
 import { projectSnapshots } from "../../src/engine/snapshots/catalog.ts";
 import { search } from "../../src/engine/snapshots/recall.ts";
+import { inline } from "../../src/engine/snapshots/layers.ts";
 import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
 import { useListNavigation } from "../hooks/useListNavigation.ts";
@@ -246,7 +247,7 @@ export function PickerScreen(props: {
   const twins = twinIds(rows);
   const line = (r: Row) => {
     const twin = twins.get(r.id);
-    const goal = `${twin ? `id ${twin} ${g.sep} ` : ""}${r.context ? `${r.goal} ${g.sep} ${contextAfterGoal(r.context, r.goal)}` : r.goal}`;
+    const goal = `${twin ? `id ${twin} ${g.sep} ` : ""}${r.context ? `${inline(r.goal)} ${g.sep} ${contextAfterGoal(r.context, r.goal)}` : inline(r.goal)}`;
     return r.tags?.length ? `${goal}  #${r.tags.join(" #")}` : goal;
   };
   const empty = all.error ? all.error.message : all.loading && !all.data ? "Loading…" : !narrowed ? "No snapshots in this project."

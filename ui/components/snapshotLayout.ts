@@ -1,14 +1,15 @@
 // The snapshot view's text: Layer 1 (files checked on this host), the plan with its progress bar,
 // Layer 2 with the failure graph and which constraints and decisions are retired, Layer 3 on
-// request. Each constraint and decision remembers its lines, so the view can select one.
+// request. Each constraint and decision remembers its lines, so the view can select one. A value
+// with a line break is shown quoted on one line (`inline`), as the restore block shows it.
 import { effectiveConfidence, type FailureRecord } from "../../src/engine/failures/record.ts";
 import { normaliseItem } from "../../src/engine/failures/graph.ts";
 import { layer3Text } from "../../src/engine/snapshots/recall.ts";
 import { planProgress } from "../../src/engine/snapshots/plan.ts";
-import { symbolicLines, type SymbolicEntryLike } from "../../src/engine/snapshots/layers.ts";
+import { inline, symbolicLines, type SymbolicEntryLike } from "../../src/engine/snapshots/layers.ts";
 import type { FileCheck, SnapshotRecord } from "../../src/engine/snapshots/catalog.ts";
 import type { RetireKind } from "../../src/engine/memory/retire.ts";
-import { age, utcMinute, wrap } from "../../src/lib/text.ts";
+import { age, printable, utcMinute, width, wrap } from "../../src/lib/text.ts";
 import { bar, type Theme } from "../theme.ts";
 
 export interface Line {
@@ -46,8 +47,26 @@ export interface Retired {
 
 /** What a retired item's line adds: when, on which host, why (when a reason was given). */
 export function retiredNote(r: Retired, theme: Pick<Theme, "ascii">): string {
-  const why = r.reason?.trim() ? ` ${theme.ascii ? "-" : "—"} "${r.reason.trim()}"` : "";
-  return `retired ${r.retired_at.slice(0, 10)} by host ${r.retired_by}${why}; never restored`;
+  const reason = r.reason?.trim() ?? "";
+  // `inline` quotes a reason with a line break already; a one-line one is quoted here.
+  const why = reason ? ` ${theme.ascii ? "-" : "—"} ${inline(reason) === reason ? `"${reason}"` : inline(reason)}` : "";
+  return `retired ${r.retired_at.slice(0, 10)} by host ${inline(r.retired_by)}${why}; never restored`;
+}
+
+/**
+ * Word-wraps Layer 3 as `wrap` does, but every line keeps its leading indentation (tabs to 4-column
+ * stops), its continuation lines too: in markdown, indentation makes code blocks and nested lists.
+ */
+export function wrapKeepingIndent(text: string, cols: number): string[] {
+  return printable(text).split("\n").flatMap((line) => {
+    const lead = /^[^\S\n\u2028\u2029]*/.exec(line)![0];
+    let indent = "";
+    for (const c of lead) indent += c === "\t" ? " ".repeat(4 - (indent.length % 4)) : " ".repeat(width(c));
+    // At least 10 columns are left for the text: deeper indentation is cut on a narrow terminal.
+    indent = indent.slice(0, Math.max(0, cols - 10));
+    const rest = line.slice(lead.length);
+    return rest ? wrap(rest, cols - indent.length).map((l) => (l ? indent + l : l)) : [""];
+  });
 }
 
 const PLAN_MARKS = { utf: { completed: "✓", in_progress: "▶", pending: "○" }, ascii: { completed: "[x]", in_progress: "[>]", pending: "[ ]" } } as const;
@@ -67,7 +86,7 @@ export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: Fil
   const g = theme.g;
   const head = (text: string) => out.push({ text, bold: true, color: theme.c("accent") });
   const field = (label: string, value: string, color?: string) => {
-    const lines = wrap(value || "(none)", Math.max(10, cols - 14));
+    const lines = wrap(value ? inline(value) : "(none)", Math.max(10, cols - 14));
     lines.forEach((l, i) => out.push({ text: `${i === 0 ? label.padEnd(13) : " ".repeat(13)}${l}`, color }));
   };
   const list = (label: string, texts: string[]) => {
@@ -81,7 +100,7 @@ export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: Fil
     out.push({ text: label });
     for (const text of texts) {
       const r = retiredOf(retired, kind, text);
-      const shown = r ? `${text}  (${retiredNote(r, theme)})` : text;
+      const shown = r ? `${inline(text)}  (${retiredNote(r, theme)})` : inline(text);
       const index = items.length;
       const at = out.length;
       wrap(shown, Math.max(10, cols - 4)).forEach((l, i) =>
@@ -90,7 +109,7 @@ export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: Fil
     }
   };
   out.push({ text: `saved ${utcMinute(s.created_at)} (${age(s.created_at, now)} ago) ${g.sep} ${s.status.replace("_", " ")}${s.kind === "overflow" ? ` ${g.sep} overflow (${base ? `Layer 1; Layer 2 from ${base.name}` : "Layer 1 only"})` : ""}`, color: theme.c("muted") });
-  if (s.tags?.length) wrap(`tags ${s.tags.map((t) => `#${t}`).join(" ")}`, cols).forEach((l) => out.push({ text: l, color: theme.c("title") }));
+  if (s.tags?.length) wrap(`tags ${s.tags.map((t) => `#${inline(t)}`).join(" ")}`, cols).forEach((l) => out.push({ text: l, color: theme.c("title") }));
   out.push({ text: "" });
   head(`Layer 1 ${g.sep} Execution Register`);
   field("goal", s.goal);
@@ -101,7 +120,7 @@ export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: Fil
     const mark = c.status === "ok" ? g.ok : c.status === "modified" ? g.changed : c.status === "missing" ? g.bad : "?";
     const note = c.status === "ok" ? "" : c.status === "modified" ? "  changed since the snapshot" : c.status === "missing" ? "  missing on this host" : "  not checked";
     const color = c.status === "ok" ? theme.c("good") : c.status === "missing" ? theme.c("bad") : theme.c("warn");
-    wrap(`${mark} ${c.absolute}${note}`, Math.max(10, cols - 13)).forEach((l, j) =>
+    wrap(`${mark} ${inline(c.absolute)}${note}`, Math.max(10, cols - 13)).forEach((l, j) =>
       out.push({ text: `${(i === 0 && j === 0 ? "active files" : "").padEnd(13)}${j === 0 ? "" : "  "}${l}`, color }));
   });
   field("blocker", s.blocker, s.blocker.toLowerCase() === "none" ? undefined : theme.c("bad"));
@@ -113,7 +132,7 @@ export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: Fil
     for (const step of s.plan) {
       const color = step.status === "completed" ? theme.c("good") : step.status === "in_progress" ? theme.c("warn") : undefined;
       const mark = marks[step.status];
-      wrap(step.content, Math.max(10, cols - 3 - mark.length)).forEach((l, i) => out.push({ text: `  ${i === 0 ? mark : " ".repeat(mark.length)} ${l}`, color }));
+      wrap(inline(step.content), Math.max(10, cols - 3 - mark.length)).forEach((l, i) => out.push({ text: `  ${i === 0 ? mark : " ".repeat(mark.length)} ${l}`, color }));
     }
   }
   out.push({ text: "" });
@@ -122,21 +141,21 @@ export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: Fil
   const l2 = base ?? s;
   const symbolic = symbolicLines(l2.compressed?.symbolic as Record<string, SymbolicEntryLike> | undefined);
   selectable("constraints", "constraint", l2.constraints);
-  list("compressed constraints", Object.entries(symbolic).map(([k, v]) => `${k}: ${v}`));
+  list("compressed constraints", Object.entries(symbolic).map(([k, v]) => `${inline(k)}: ${inline(v)}`));
   selectable("decisions", "decision", l2.decisions);
   if (!l2.constraints.length && !l2.decisions.length && !Object.keys(symbolic).length && !failures.length) out.push({ text: "(empty)", color: theme.c("muted") });
   if (failures.length) {
     out.push({ text: "failure graph (do not retry)" });
     for (const f of failures) {
       const tag = `${g.times}${f.repeat_count} ${effectiveConfidence(f, now)} ${f.scope}`;
-      wrap(`${f.item} [${tag}]: ${f.reason}${f.alternatives.length ? ` ${g.arrow} ${f.alternatives.join("; ")}` : ""}`, Math.max(10, cols - 4))
+      wrap(`${inline(f.item)} [${tag}]: ${inline(f.reason)}${f.alternatives.length ? ` ${g.arrow} ${f.alternatives.map(inline).join("; ")}` : ""}`, Math.max(10, cols - 4))
         .forEach((l, i) => out.push({ text: `${i === 0 ? `  ${g.bad} ` : "    "}${l}`, color: i === 0 ? theme.c("warn") : undefined }));
     }
   }
   out.push({ text: "" });
   const layer3At = out.length;
   const text = layer3Text(s);
-  const archive = text ? wrap(text, cols) : [];
+  const archive = text ? wrapKeepingIndent(text, cols) : [];
   if (!archive.length) {
     out.push({ text: "Layer 3 (cold archive): empty.", color: theme.c("muted") });
   } else if (showL3) {

@@ -2,6 +2,7 @@
 // engine's `retire`/`unretire` for the snapshot's project, chosen by number from its own lists so
 // a piece of text can never name another item.
 import { retire, retireCandidates, unretire, type RetireKind } from "../../src/engine/memory/retire.ts";
+import { inline } from "../../src/engine/snapshots/layers.ts";
 import { normaliseItem } from "../../src/engine/failures/graph.ts";
 import type { Session } from "../../src/engine/session.ts";
 
@@ -13,10 +14,10 @@ export async function toggleRetired(here: Session, item: { kind: RetireKind; tex
   const was = retired.findIndex(same);
   if (was >= 0) {
     await unretire(here, String(was + 1));
-    return `Brought back the ${item.kind} (carried forward again): ${item.text}`;
+    return `Brought back the ${item.kind} (carried forward again): ${inline(item.text)}`;
   }
   const n = candidates.findIndex(same);
   if (n < 0) return `Only what the newest snapshot restores can be retired, and this ${item.kind} is not in it any more.`;
   await retire(here, String(n + 1));
-  return `Retired the ${item.kind} (never restored; r undoes): ${item.text}`;
+  return `Retired the ${item.kind} (never restored; r undoes): ${inline(item.text)}`;
 }

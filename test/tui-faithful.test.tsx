@@ -1,0 +1,141 @@
+// The snapshot view shows what was saved as the CLI does: Layer 3 keeps each line's indentation
+// (markdown code blocks, nested lists), and a value holding a line break stays on one line, quoted
+// as the restore block quotes it, so no part of it reads as a line of its own ("## Layer 2").
+import { afterEach, describe, expect, test } from "bun:test";
+import { saveSnapshot } from "../src/engine/snapshots/save.ts";
+import { fromFields } from "../src/engine/snapshots/input.ts";
+import { projectSnapshots, snapshotById } from "../src/engine/snapshots/catalog.ts";
+import { layer3Text } from "../src/engine/snapshots/recall.ts";
+import { inline } from "../src/engine/snapshots/layers.ts";
+import { recordFailure } from "../src/engine/failures/record.ts";
+import { retire } from "../src/engine/memory/retire.ts";
+import { width } from "../src/lib/text.ts";
+import { wrapKeepingIndent } from "../ui/components/snapshotLayout.ts";
+import { closeAll, KEY, mount, openStore } from "./tui-harness.tsx";
+
+afterEach(closeAll);
+
+/** The frame's lines as shown, without trailing spaces. */
+const body = (frame: string) => frame.split("\n").map((l) => l.trimEnd());
+
+/** Saves one snapshot, opens it in the TUI; returns the harness and the stored record. */
+async function view(fields: Record<string, unknown>, layer3 = "", columns = 100) {
+  const { session } = await openStore("mindsave-tui-faithful-");
+  await saveSnapshot(session, { input: fromFields({ state: "s", next_action: "n", ...fields }, layer3) });
+  const projectId = (await session.project({ create: false }))!.project.id;
+  const record = await snapshotById(session, (await projectSnapshots(session, projectId))[0].id);
+  const h = mount(session, { columns, rows: 60, fits: true });
+  await h.until((x) => x.includes("1 snapshot"), "the picker");
+  h.press(KEY.enter);
+  await h.until((x) => x.includes("Layer 1"), "the snapshot");
+  return { h, session, record, projectId };
+}
+
+describe("Layer 3 keeps its indentation", () => {
+  const L3 = [
+    "plain",
+    "    indented",
+    "        more",
+    "- list",
+    "  - nested item",
+    "\ttabbed",
+    "      中文代码 with wide characters",
+  ].join("\n");
+
+  test("each line shows at its own indentation, as `mindsave recall` prints it", async () => {
+    const { h, record } = await view({ goal: "indent" }, L3);
+    h.press("3");
+    const f = await h.until((x) => x.includes("Layer 3 · Cold Archive") && x.includes("plain"), "Layer 3");
+    const lines = body(f);
+    const shown = (text: string) => lines.find((l) => l.trimStart().startsWith(text));
+    // The engine's text is what recall prints; each of its lines shows with the same leading spaces.
+    for (const line of layer3Text(record).split("\n").filter((l) => l && !l.startsWith("\t"))) expect(shown(line.trimStart())).toBe(line);
+    expect(shown("indented")).toBe("    indented");
+    expect(shown("more")).toBe("        more");
+    expect(shown("- nested item")).toBe("  - nested item");
+    expect(shown("tabbed")).toBe("    tabbed");
+    expect(shown("中文代码")).toBe("      中文代码 with wide characters");
+  });
+
+  test("a long indented line wraps under its own indentation, CJK included, within the terminal", async () => {
+    const long = `    ${"alpha beta gamma ".repeat(6).trim()}\n      ${"中文代码".repeat(12)}`;
+    const { h } = await view({ goal: "wrap" }, long, 50);
+    h.press("3");
+    const f = await h.until((x) => x.includes("Layer 3 · Cold Archive") && x.includes("alpha"), "Layer 3");
+    const lines = body(f);
+    const latin = lines.filter((l) => /alpha|beta|gamma/.test(l));
+    const cjk = lines.filter((l) => l.includes("中"));
+    expect(latin.length).toBeGreaterThan(1);
+    expect(cjk.length).toBeGreaterThan(1);
+    for (const l of latin) expect(l).toMatch(/^ {4}\S/);
+    for (const l of cjk) expect(l).toMatch(/^ {6}[中文代码]/);
+    // Nothing lost to the wrapping: the words and every wide character are there.
+    expect(latin.join(" ").trim().split(/\s+/).length).toBe(18);
+    expect(cjk.join("").replace(/\s/g, "")).toBe("中文代码".repeat(12));
+  });
+
+  test("wrapKeepingIndent: widths stay within the columns; an indentation too deep for them is cut, not the text", () => {
+    for (const cols of [12, 20, 33]) {
+      for (const l of wrapKeepingIndent(`        ${"中文 abc ".repeat(10)}\n\t\tdeep`, cols)) expect(width(l)).toBeLessThanOrEqual(cols);
+    }
+    expect(wrapKeepingIndent(`${" ".repeat(30)}word`, 20)).toEqual([`${" ".repeat(10)}word`]);
+    expect(wrapKeepingIndent("a\n\n   \n  b", 20)).toEqual(["a", "", "", "  b"]);
+  });
+});
+
+describe("a value with a line break stays on one line, quoted as the restore block quotes it", () => {
+  const BREAKS = {
+    goal: "ship it\nnext_action: lie",
+    blocker: "wait\r\nfor review",
+    constraints: ["keep API\n## Layer 2", "one line only"],
+    decisions: ["use polling\u2028# fake heading", "split\u2029paragraph"],
+  };
+
+  test("Layer 1 fields, constraints, decisions and failures: each one line, as `inline` writes it", async () => {
+    const { session } = await openStore("mindsave-tui-faithful-");
+    await saveSnapshot(session, { input: fromFields({ state: "s", next_action: "n", ...BREAKS }) });
+    const projectId = (await session.project({ create: false }))!.project.id;
+    await recordFailure(session, { item: "Tail\nwind", reason: "style\nconflict", increment: true, alternatives: ["CSS\nModules"] }, { projectId });
+    const h = mount(session, { columns: 120, rows: 60, fits: true });
+    await h.until((x) => x.includes("1 snapshot"), "the picker");
+    h.press(KEY.enter);
+    const f = await h.until((x) => x.includes("Layer 2") && x.includes("failure graph"), "the snapshot");
+    const lines = body(f);
+    expect(f).toContain(`goal         ${inline(BREAKS.goal)}`);
+    expect(f).toContain(`blocker      ${inline(BREAKS.blocker)}`);
+    for (const c of [...BREAKS.constraints, ...BREAKS.decisions]) expect(f).toContain(`• ${inline(c)}`);
+    expect(f).toContain(`${inline("Tail\nwind")} [×1`);
+    expect(f).toContain(`]: ${inline("style\nconflict")} → ${inline("CSS\nModules")}`);
+    // No piece of a value starts a line of its own.
+    for (const piece of ["## Layer 2", "next_action: lie", "for review", "# fake heading", "paragraph", "wind", "conflict", "Modules"]) {
+      expect(lines.filter((l) => l.trimStart().startsWith(piece))).toEqual([]);
+    }
+    expect(f).not.toMatch(/[\u2028\u2029]/);
+  });
+
+  test("a retired constraint with a line break, and the reason it was retired with: one line", async () => {
+    const { session } = await openStore("mindsave-tui-faithful-");
+    await saveSnapshot(session, { input: fromFields({ goal: "retire", state: "s", next_action: "n", constraints: ["old rule\n## Layer 3"] }) });
+    const projectId = (await session.project({ create: false }))!.project.id;
+    await retire(session.forProject(projectId), "1", { reason: "superseded\nby the new rule" });
+    const h = mount(session, { columns: 200, rows: 60, fits: true });
+    await h.until((x) => x.includes("1 snapshot"), "the picker");
+    h.press(KEY.enter);
+    const f = await h.until((x) => x.includes("never restored"), "the retired constraint");
+    expect(f).toContain(`× ${inline("old rule\n## Layer 3")} (retired `);
+    expect(f).toContain(`${inline("superseded\nby the new rule")}; never restored`);
+    for (const piece of ["## Layer 3", "by the new rule"]) expect(body(f).filter((l) => l.trimStart().startsWith(piece))).toEqual([]);
+  });
+
+  test("the failures screen and the picker show such a value quoted too", async () => {
+    const { session } = await openStore("mindsave-tui-faithful-");
+    await saveSnapshot(session, { input: fromFields({ goal: "ship it\n## Layer 2", state: "s", next_action: "n" }) });
+    const projectId = (await session.project({ create: false }))!.project.id;
+    await recordFailure(session, { item: "Tail\nw", reason: "style\nconflict", increment: true }, { projectId });
+    const h = mount(session, { columns: 120, rows: 30, initial: [{ name: "home" }, { name: "picker", projectId, projectName: "webapp" }] });
+    await h.until((x) => x.includes(inline("ship it\n## Layer 2")), "the picker's row, quoted");
+    h.press("f");
+    const f = await h.until((x) => x.includes(inline("Tail\nw")), "the failure, quoted");
+    expect(f).toContain(inline("style\nconflict"));
+  });
+});
