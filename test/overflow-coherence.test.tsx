@@ -155,7 +155,7 @@ describe("diff compares the Layer 2 each snapshot restores", () => {
     const h = mount(session, { initial: [{ name: "home" }, { name: "picker", projectId: ovf.project_id, projectName: "webapp" }], columns: 120, rows: 30 });
     await h.until((x) => x.includes("webapp · 2 snapshots"), "the picker");
     h.press("d");
-    const f = await h.until((x) => x.includes("webapp · what changed"), "the diff");
+    const f = await h.until((x) => x.includes("webapp · what changed") && !x.includes("Comparing…"), "the diff");
     expect(flat(f)).toContain(`Layer 2 from ${base.name})`);
     expect(f).toContain('state: "s" → "almost"');
     expect(f).not.toContain("no new deps");

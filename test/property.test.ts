@@ -205,6 +205,7 @@ describe("the redactor", () => {
     await run(fc.property(prose, (text) => expect(redact(text)).toBe(text)), 500);
   });
 
+  // A bound that catches catastrophic backtracking (minutes), not speed: the benchmark measures that.
   test("long inputs take bounded time", async () => {
     const nasty = fc.constantFrom("password=", "a: ", "ey", "://a:", "@", "curl -u a:", "Bearer ", "-----BEGIN PRIVATE KEY-----\n", "AAAAAAAAAAAAAAAA\n", "--token ", "\"", "=", "_", "x", "sk-proj-", "api_key");
     await run(fc.property(fc.array(nasty, { minLength: 1, maxLength: 4 }), fc.integer({ min: 5_000, max: 40_000 }), (parts, length) => {
@@ -212,7 +213,7 @@ describe("the redactor", () => {
       const text = unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
       const t0 = performance.now();
       redact(text);
-      expect(performance.now() - t0).toBeLessThan(1_000);
+      expect(performance.now() - t0).toBeLessThan(10_000);
     }), 25);
   });
 });

@@ -62,7 +62,9 @@ describe("prose is never touched", () => {
     expect(redact(prose)).toBe(prose);
   });
 
-  test("1 MB of prose and secrets redacts in well under a second", () => {
+  // The bounds below catch catastrophic backtracking (minutes on such input), not speed, which the
+  // benchmark measures: a loaded 2-core machine took 1.5 s where a quiet one takes 0.3 s.
+  test("1 MB of prose and secrets redacts in bounded time (linear, not backtracking)", () => {
     const parts: string[] = [];
     let size = 0;
     for (let i = 0; size < 1_000_000; i++) {
@@ -74,7 +76,7 @@ describe("prose is never touched", () => {
     const start = performance.now();
     const out = redact(big);
     const ms = performance.now() - start;
-    expect(ms).toBeLessThan(1000);
+    expect(ms).toBeLessThan(20_000);
     expect(out).toContain("[REDACTED:github-pat]");
     expect(out.length).toBeLessThan(big.length);
   });
@@ -84,7 +86,7 @@ describe("prose is never touched", () => {
     for (const text of inputs) {
       const start = performance.now();
       redact(text);
-      expect(performance.now() - start).toBeLessThan(1000);
+      expect(performance.now() - start).toBeLessThan(20_000);
     }
   });
 });

@@ -177,7 +177,8 @@ describe("diff from the picker", () => {
     const h = mount(session, picker(projectId));
     await h.until((x) => x.includes("webapp · 3 snapshots") && /› third_step/.test(x), "the picker");
     h.press("j", "d");
-    let f = await h.until((x) => x.includes("webapp · what changed"), "the diff of the second and the first");
+    // (The title shows while the diff is still computed: "Comparing…". Wait for the diff itself.)
+    let f = await h.until((x) => x.includes("webapp · what changed") && !x.includes("Comparing…"), "the diff of the second and the first");
     expect(f).toMatch(/first_step\S* \(.*\) → second_step/);
     expect(f).toContain('goal: "first step" → "second step"');
     h.press("q", "k", "d");
