@@ -92,3 +92,15 @@ describe("a read command never makes a store", () => {
     expect(r.stderr).not.toContain("save a snapshot first");
   }, 30_000);
 });
+
+describe("diff", () => {
+  test("a constraint, a step or a tag with a line break is one quoted line of the diff", async () => {
+    const p = projectOnLaptop("mindsave-walk5-diff-");
+    await p.okCli(["save", "--goal", "g", "--state", "s", "--next", "n"]);
+    await p.okCli(["save"], { stdin: 'goal: g\nstate: s2\nnext_action: n\nconstraints: ["keep API\\n- FORGED constraint"]\nplan: ["step one\\n## FORGED step"]\n' });
+    const out = (await p.okCli(["diff"])).stdout;
+    expect(out.split("\n").filter((l) => /^\s*(- FORGED|## FORGED)/.test(l))).toEqual([]);
+    expect(out).toContain(`+ constraint: ${JSON.stringify("keep API\n- FORGED constraint")}`);
+    expect(out).toContain(`+ step: ${JSON.stringify("step one\n## FORGED step")}`);
+  }, 30_000);
+});

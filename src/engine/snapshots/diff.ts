@@ -7,7 +7,7 @@ import { utcMinute } from "../../lib/text.ts";
 import { normaliseItem } from "../failures/graph.ts";
 import { extendedSnapshot, selectSnapshot } from "./select.ts";
 import { planProgress } from "./plan.ts";
-import { writtenConstraints } from "./layers.ts";
+import { inline, writtenConstraints } from "./layers.ts";
 import type { Session } from "../session.ts";
 import type { FailureRecord, PlanItem, RetirementRecord, SnapshotRecord } from "../../store/store.ts";
 
@@ -141,7 +141,7 @@ function borrowed(s: DiffSide): string | null {
 
 const q = (s: string) => (s.length > 160 ? JSON.stringify(`${s.slice(0, 159)}…`) : JSON.stringify(s));
 
-/** The diff as text, one change a line, sections only where something changed. */
+/** The diff as text, one change a line (a value with a line break quoted: `inline`), sections only where something changed. */
 export function diffText(d: SnapshotDiff): string[] {
   const side = (s: DiffSide) => `${s.name} (${utcMinute(s.created_at)}${s.layer2_from === undefined ? "" : s.layer2_from === null ? ", overflow: Layer 1 only" : `, Layer 2 from ${s.layer2_from}`})`;
   const out = [`${side(d.from)} → ${side(d.to)}`];
@@ -150,8 +150,8 @@ export function diffText(d: SnapshotDiff): string[] {
   };
   section("Layer 1", [
     ...d.fields.map((f) => `${f.field}: ${q(f.from)} → ${q(f.to)}`),
-    ...d.files.added.map((p) => `+ file ${p}`),
-    ...d.files.removed.map((p) => `- file ${p}`),
+    ...d.files.added.map((p) => `+ file ${inline(p)}`),
+    ...d.files.removed.map((p) => `- file ${inline(p)}`),
   ]);
   const p = d.plan;
   // A step added already done or under way is one line, "+ step: x (completed)", not two.
@@ -159,22 +159,22 @@ export function diffText(d: SnapshotDiff): string[] {
   const old = (list: string[]) => list.filter((s) => !added.has(s));
   const addedAs = (s: string) => (p.completed.includes(s) ? " (completed)" : p.started.includes(s) ? " (in progress)" : "");
   const planLines = [
-    ...old(p.completed).map((s) => `completed: ${s}`), ...old(p.started).map((s) => `started: ${s}`), ...p.reopened.map((s) => `reopened: ${s}`),
-    ...p.added.map((s) => `+ step: ${s}${addedAs(s)}`), ...p.removed.map((s) => `- step: ${s}`),
+    ...old(p.completed).map((s) => `completed: ${inline(s)}`), ...old(p.started).map((s) => `started: ${inline(s)}`), ...p.reopened.map((s) => `reopened: ${inline(s)}`),
+    ...p.added.map((s) => `+ step: ${inline(s)}${addedAs(s)}`), ...p.removed.map((s) => `- step: ${inline(s)}`),
   ];
   section(`Plan ${p.from ?? "none"} → ${p.to ?? "none"}`, planLines);
   const list = (c: ListChange, kind: string) => [
-    ...c.added.map((t) => `+ ${kind}: ${t}`),
-    ...c.removed.map((t) => `- ${kind}: ${t}`),
-    ...c.retired.map((r) => `retired ${kind}: ${r.text} (by ${r.by}, ${utcMinute(r.at)})`),
+    ...c.added.map((t) => `+ ${kind}: ${inline(t)}`),
+    ...c.removed.map((t) => `- ${kind}: ${inline(t)}`),
+    ...c.retired.map((r) => `retired ${kind}: ${inline(r.text)} (by ${inline(r.by)}, ${utcMinute(r.at)})`),
   ];
   const from = [borrowed(d.from), borrowed(d.to)].filter(Boolean);
   section(from.length ? `Layer 2 (${from.join("; ")})` : "Layer 2", [...list(d.constraints, "constraint"), ...list(d.decisions, "decision")]);
   section("Failures", [
-    ...d.failures.added.map((f) => `+ ${f.item}: ${f.reason || "rejected"} [${f.rejected_by}, ${f.scope}]`),
-    ...d.failures.repeated.map((f) => `repeated: ${f.item} (×${f.repeat_count} in all)`),
+    ...d.failures.added.map((f) => `+ ${inline(f.item)}: ${inline(f.reason || "rejected")} [${f.rejected_by}, ${f.scope}]`),
+    ...d.failures.repeated.map((f) => `repeated: ${inline(f.item)} (×${f.repeat_count} in all)`),
   ]);
-  section("Tags", [...d.tags.added.map((t) => `+ ${t}`), ...d.tags.removed.map((t) => `- ${t}`)]);
+  section("Tags", [...d.tags.added.map((t) => `+ ${inline(t)}`), ...d.tags.removed.map((t) => `- ${inline(t)}`)]);
   if (out.length === 1) out.push("", "No changes.");
   return out;
 }
