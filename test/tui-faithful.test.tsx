@@ -81,6 +81,18 @@ describe("Layer 3 keeps its indentation", () => {
     expect(wrapKeepingIndent(`${" ".repeat(30)}word`, 20)).toEqual([`${" ".repeat(10)}word`]);
     expect(wrapKeepingIndent("a\n\n   \n  b", 20)).toEqual(["a", "", "", "  b"]);
   });
+
+  test("spaces inside a line are kept (code's aligned columns); tabs go to the next multiple of 4; a run is dropped only where the line wraps", async () => {
+    expect(wrapKeepingIndent("    const a    = 1;   // one\n    const bee  = 22;  // two", 80)).toEqual(["    const a    = 1;   // one", "    const bee  = 22;  // two"]);
+    expect(wrapKeepingIndent("x\ty\tz", 80)).toEqual(["x   y   z"]);
+    expect(wrapKeepingIndent("aaaa    bbbb", 6)).toEqual(["aaaa", "bbbb"]);
+    for (const cols of [7, 11, 16]) for (const l of wrapKeepingIndent("  key    = value   # note\tend", cols)) expect(width(l)).toBeLessThanOrEqual(cols);
+    const { h } = await view({ goal: "aligned" }, "    port    = 8080\n    host    = example.org");
+    h.press("3");
+    const f = await h.until((x) => x.includes("Layer 3 · Cold Archive") && x.includes("port"), "Layer 3");
+    expect(body(f)).toContain("    port    = 8080");
+    expect(body(f)).toContain("    host    = example.org");
+  });
 });
 
 describe("a value with a line break stays on one line, quoted as the restore block quotes it", () => {

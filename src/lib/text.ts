@@ -219,8 +219,12 @@ export function padEnd(text: string, cols: number): string {
   return text + " ".repeat(Math.max(0, cols - width(text)));
 }
 
-/** Word-wraps text to a display width; long words and CJK text break anywhere between grapheme clusters. */
-export function wrap(text: string, cols: number): string[] {
+/**
+ * Word-wraps text to a display width; long words and CJK text break anywhere between grapheme
+ * clusters. Spaces between words fold to one, unless `keepSpaces` (code, aligned columns): then a
+ * run is kept as written, tabs to the next multiple of 4 columns, and dropped only where it wraps.
+ */
+export function wrap(text: string, cols: number, opts: { keepSpaces?: boolean } = {}): string[] {
   const out: string[] = [];
   for (const para of printable(text).split("\n")) {
     let line = "";
@@ -229,7 +233,18 @@ export function wrap(text: string, cols: number): string[] {
       if (!token) continue;
       const tw = width(token);
       if (/^\s+$/.test(token)) {
-        if (w > 0 && w + 1 <= cols) {
+        if (opts.keepSpaces) {
+          let run = "";
+          for (const c of token) run += c === "\t" ? " ".repeat(4 - ((w + run.length) % 4)) : " ";
+          if (w + run.length <= cols) {
+            line += run;
+            w += run.length;
+          } else if (w > 0) {
+            out.push(line.trimEnd());
+            line = "";
+            w = 0;
+          }
+        } else if (w > 0 && w + 1 <= cols) {
           line += " ";
           w += 1;
         }

@@ -221,9 +221,9 @@ export class Queries {
   }
 
   /**
-   * The ranking columns of the failures listFailures returns, in its order (the same scan and sort,
-   * so failures the restore block ranks equal stay in it), without the text and links the block
-   * reads only for the failures it can show (failuresByIds).
+   * The ranking columns of the failures listFailures returns, in no order (sortFailures orders them
+   * whole, ties included), without the text and links the block reads only for the failures it can
+   * show (failuresByIds).
    */
   async failureRanks(projectId: string | null): Promise<FailureRank[]> {
     return (await this.rows(...failureRanksQuery(projectId))).map(toFailureRank);

@@ -65,7 +65,7 @@ export function wrapKeepingIndent(text: string, cols: number): string[] {
     // At least 10 columns are left for the text: deeper indentation is cut on a narrow terminal.
     indent = indent.slice(0, Math.max(0, cols - 10));
     const rest = line.slice(lead.length);
-    return rest ? wrap(rest, cols - indent.length).map((l) => (l ? indent + l : l)) : [""];
+    return rest ? wrap(rest, cols - indent.length, { keepSpaces: true }).map((l) => (l ? indent + l : l)) : [""];
   });
 }
 
