@@ -59,6 +59,12 @@ function replaces(tbl: string, incoming: SyncRow, mine: SyncRow): boolean {
   return compareHlc(a, b) > 0;
 }
 
+/** Whether two rows of one record hold the same values but for who wrote them and when. */
+function sameRecord(a: SyncRow, b: SyncRow): boolean {
+  for (const k of Object.keys(a)) if (k !== "hlc" && k !== "host" && a[k] !== b[k]) return false;
+  return true;
+}
+
 export class SyncSide {
   private columns = new Map<string, string[]>();
 
@@ -183,14 +189,19 @@ export class SyncSide {
         await this.upsert(tbl, { ...r, hlc: mine && compareHlc(String(mine.hlc), hlc) > 0 ? mine.hlc : hlc });
         applied?.(r);
       } else {
+        // A row whose clock alone is newer (an import of this store's export stamps its links
+        // anew) is taken, so both stores end the same, but changed nothing a person sees: it is
+        // neither counted nor reported as applied.
+        let clockOnly = false;
         if (!mine) {
           if (!Number(r.deleted)) stats.added++;
         } else if (replaces(tbl, r, mine)) {
           if (Number(r.deleted) && !Number(mine.deleted)) stats.deleted++;
+          else if (sameRecord(r, mine)) clockOnly = true;
           else stats.updated++;
         } else continue;
         await this.upsert(tbl, r);
-        applied?.(r);
+        if (!clockOnly) applied?.(r);
       }
       if (wall <= now + MAX_AHEAD_MS && compareHlc(hlc, maxHlc) > 0) maxHlc = hlc;
     }
