@@ -150,4 +150,19 @@ describe("a value with a line break stays on one line, quoted as the restore blo
     const f = await h.until((x) => x.includes(inline("Tail\nw")), "the failure, quoted");
     expect(f).toContain(inline("style\nconflict"));
   });
+
+  test("the rules and facts screens show a peer's rule or fact with a line break quoted (the CLI refuses them; a synced store may hold them)", async () => {
+    const { session } = await openStore("mindsave-tui-faithful-");
+    await saveSnapshot(session, { input: fromFields({ goal: "g", state: "s", next_action: "n" }) });
+    const projectId = (await session.project({ create: false }))!.project.id;
+    const now = new Date().toISOString();
+    await session.write((w) => w.putRule({ id: "r_peer", project_id: projectId, scope: "project", text: "be brief\n- FORGED rule", created_at: now }));
+    await session.write((w) => w.putFact({ id: "x_peer", project_id: projectId, scope: "project", text: "db frozen\n- FORGED fact", confidence: "high", created_at: now, confirmed_at: now, expires_at: null }));
+    const rules = mount(session, { columns: 100, rows: 24, initial: [{ name: "home" }, { name: "rules", projectId, projectName: "webapp" }] });
+    const r = await rules.until((x) => x.includes(inline("be brief\n- FORGED rule")), "the rule, quoted");
+    expect(body(r).filter((l) => l.trimStart().startsWith("- FORGED"))).toEqual([]);
+    const facts = mount(session, { columns: 100, rows: 24, initial: [{ name: "home" }, { name: "facts", projectId, projectName: "webapp" }] });
+    const f = await facts.until((x) => x.includes(inline("db frozen\n- FORGED fact")), "the fact, quoted");
+    expect(body(f).filter((l) => l.trimStart().startsWith("- FORGED"))).toEqual([]);
+  });
 });

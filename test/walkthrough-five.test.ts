@@ -114,10 +114,10 @@ describe("a sync reports what changed, not what was stamped anew", () => {
     await a.json(["export", "--out", join(base, "exp")]);
     await b.json(["import", join(base, "exp")]);
     // The import wrote the link again (same values, B's clock): what the report must not call a change.
-    const links = async (db: string) => (await sql(db, "SELECT id, failure_id, kind, value, deleted, hlc FROM failure_links")).map((r) => ({ ...r }));
+    const links = async (db: string): Promise<Record<string, unknown>[]> => (await sql(db, "SELECT id, failure_id, kind, value, deleted, hlc FROM failure_links")).map((r) => ({ ...r }));
     const [la] = await links(a.db);
     const [lb] = await links(b.db);
-    expect({ ...lb, hlc: la.hlc }).toEqual(la);
+    expect({ ...lb, hlc: la.hlc } as Record<string, unknown>).toEqual(la);
     expect(lb.hlc).not.toBe(la.hlc);
     const r = await b.json(["sync", a.home]);
     expect(r.pulled.failures).toEqual({ added: 0, updated: 0, deleted: 0 });

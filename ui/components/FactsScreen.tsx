@@ -15,6 +15,7 @@ import { useTick } from "../hooks/useTick.ts";
 import { fit, pad, padEnd, width } from "../../src/lib/text.ts";
 import { Frame, nameRoom, question, statusHeight } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
+import { inline } from "../../src/engine/snapshots/layers.ts";
 
 export const FACTS_KEYS: HelpKeys = [
   ["↑/↓ j/k", "move"], ["r", "renew the selected fact: confirm it as stated now (asks first)"], ["x Delete", "drop the selected fact (asks first)"],
@@ -81,7 +82,7 @@ export function FactsScreen(props: { projectId: string | null; projectName?: str
         const fresh = isFresh(f, t);
         return (
           <Text key={f.id} inverse={sel} wrap="truncate" color={fresh ? undefined : theme.c("warn")}>
-            {sel ? g.pointer : " "} {fresh ? g.ok : g.bad} {cols.row(f.text, [f.confidence, f.scope, factState(f, t)], g.ellipsis)}
+            {sel ? g.pointer : " "} {fresh ? g.ok : g.bad} {cols.row(inline(f.text), [f.confidence, f.scope, factState(f, t)], g.ellipsis)}
           </Text>
         );
       })}

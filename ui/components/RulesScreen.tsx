@@ -18,6 +18,7 @@ import { bar } from "../theme.ts";
 import { fit, pad } from "../../src/lib/text.ts";
 import { Frame, nameRoom, question, statusHeight } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
+import { inline } from "../../src/engine/snapshots/layers.ts";
 
 export const RULES_KEYS: HelpKeys = [
   ["↑/↓ j/k", "move"], ["a", "add a rule"], ["e Enter", "edit the selected rule"], ["x Delete", "remove the selected rule (asks first)"],
@@ -132,7 +133,7 @@ export function RulesScreen(props: {
         const sel = nav.offset + i === nav.selected;
         return (
           <Text key={r.id} inverse={sel} wrap="truncate">
-            {sel ? g.pointer : " "} {pad(`${nav.offset + i + 1}.`, numW)}{pad(r.scope, 9)}{fit(r.text, textW, g.ellipsis)}
+            {sel ? g.pointer : " "} {pad(`${nav.offset + i + 1}.`, numW)}{pad(r.scope, 9)}{fit(inline(r.text), textW, g.ellipsis)}
           </Text>
         );
       })}
