@@ -62,7 +62,6 @@ function explicitHome(dir: string, reason: HomeReason, source: string): Home {
   return { dir, dbPath: join(dir, STORE_FILE), reason, why: `set by ${source}` };
 }
 
-/** Checks the home before the store is opened, so a bad home gets a sentence instead of a driver error. */
 /**
  * A folder named with --home or MINDSAVE_HOME that holds no store is not made one by a command
  * that only reads (`--home ~`, meant as "my home", left an empty store there). A drive's folder
@@ -74,6 +73,7 @@ export function refuseStorelessFolder(home: Home, write: boolean): void {
   throw new UserError(`There is no MindSave store in ${home.dir} (${home.why}: the folder that holds ${STORE_FILE}); nothing was created. \`mindsave save\` there starts one.`);
 }
 
+/** Checks the home before the store is opened, so a bad home gets a sentence instead of a driver error. */
 export function prepareHome(home: Home, opts: { write: boolean }): void {
   if (!existsSync(home.dir)) {
     if (home.reason === "default" && opts.write) {
