@@ -49,7 +49,8 @@ export interface Retired {
 export function retiredNote(r: Retired, theme: Pick<Theme, "ascii">): string {
   const reason = r.reason?.trim() ?? "";
   // `inline` quotes a reason with a line break already; a one-line one is quoted here.
-  const why = reason ? ` ${theme.ascii ? "-" : "—"} ${inline(reason) === reason ? `"${reason}"` : inline(reason)}` : "";
+  const quoted = inline(reason);
+  const why = reason ? ` ${theme.ascii ? "-" : "—"} ${quoted === reason ? `"${reason}"` : quoted}` : "";
   return `retired ${r.retired_at.slice(0, 10)} by host ${inline(r.retired_by)}${why}; never restored`;
 }
 

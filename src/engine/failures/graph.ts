@@ -198,6 +198,15 @@ export async function observeFailure(w: StoreWriter, projectId: string | null, r
   return (await w.getFailure(id))!;
 }
 
+/**
+ * A failure_graph entry's repeat_count as written: a number, or text that is one (" 3 "); NaN for
+ * anything else ("lots", ""). Save refuses NaN; import keeps the value aside.
+ */
+export function writtenCount(v: unknown): number {
+  const n = typeof v === "number" ? v : typeof v === "string" && v.trim() ? Number(v) : NaN;
+  return Number.isFinite(n) ? n : NaN;
+}
+
 /** A snapshot's failure_graph entry as an observation (the entry's repeat_count is a floor, not an increment). */
 export function observationFromEntry(item: string, e: FailureGraphEntry): FailureObservation {
   const count = Number(e.repeat_count);

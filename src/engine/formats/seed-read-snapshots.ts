@@ -11,6 +11,7 @@ import { SNAPSHOT_VERSION, type ExportedRecord } from "../snapshots/save.ts";
 import { HOST_ID } from "../home/host.ts";
 import { fromFields, parseSnapshotText, parseStatus, splitFrontMatter, type SnapshotInput } from "../snapshots/input.ts";
 import type { FailureGraphEntry, StoredFile } from "../../store/store.ts";
+import { writtenCount } from "../failures/graph.ts";
 import { asStrings, instant, isObj, readJson, RECORD_CLOCK, RECORD_ID, type Obj } from "./seed-layout.ts";
 
 /** Older versions' names for the spec's fields (the first one present is used). */
@@ -64,9 +65,8 @@ export function normaliseEntry(item: string, raw: unknown, warnings: string[], w
   fix("confidence", (s) => (CONFIDENCE.has(s) ? s : undefined));
   for (const list of ["related", "alternatives"] as const) if (e[list] !== undefined) e[list] = asStrings(e[list]);
   if (e.repeat_count !== undefined && e.repeat_count !== null && typeof e.repeat_count !== "number") {
-    const written: unknown = e.repeat_count;
-    const n = typeof written === "string" && written.trim() ? Number(written) : NaN;
-    if (Number.isFinite(n)) e.repeat_count = n;
+    const n = writtenCount(e.repeat_count);
+    if (!Number.isNaN(n)) e.repeat_count = n;
     else {
       // Not a count: kept aside like any value MindSave does not know, so the file still imports.
       e.original_repeat_count = e.repeat_count;

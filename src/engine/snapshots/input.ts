@@ -5,6 +5,7 @@
 import { isAlias, isCollection, isMap, isPair, isScalar, parseDocument, YAMLParseError, type Document } from "yaml";
 import { UserError } from "../../errors.ts";
 import { trimLines } from "../../lib/text.ts";
+import { writtenCount } from "../failures/graph.ts";
 import { checkSizes, stripControl, stripControlDeep, LAYER3_MAX } from "./input-limits.ts";
 import { asWritten, parsePlan, planAsWritten } from "./plan.ts";
 import type { FailureGraphEntry, PlanItem, SnapshotStatus } from "../../store/store.ts";
@@ -105,7 +106,7 @@ function failureGraph(v: unknown): Record<string, FailureGraphEntry> {
     else if (typeof entry === "object" && !Array.isArray(entry)) {
       // A count that is no number ("lots") would be stored as written and counted as 1: refused.
       const count = (entry as FailureGraphEntry).repeat_count as unknown;
-      if (count !== undefined && count !== null && !(typeof count === "number" ? Number.isFinite(count) : typeof count === "string" && count.trim() !== "" && Number.isFinite(Number(count)))) {
+      if (count !== undefined && count !== null && Number.isNaN(writtenCount(count))) {
         throw new UserError(`failure_graph entry ${JSON.stringify(item.trim())} has repeat_count ${JSON.stringify(count)}; give a number (how many times it was tried).`);
       }
       out[item.trim()] = entry as FailureGraphEntry;

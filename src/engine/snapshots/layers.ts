@@ -100,10 +100,9 @@ export function shortFileList(files: string[], max: number): string[] {
  * lines is shown quoted, so the block stays one line a field.
  */
 export function layer1Text(l1: { goal: string; state: string; next_action: string; active_files: string[] | string; blocker: string }): string {
-  const value = inline;
-  const files = typeof l1.active_files === "string" ? [`active_files: ${value(l1.active_files)}`]
-    : l1.active_files.length ? ["active_files:", ...l1.active_files.map((f) => `  - ${value(f)}`)] : ["active_files: []"];
-  return [`goal: ${value(l1.goal)}`, `state: ${value(l1.state)}`, `next_action: ${value(l1.next_action)}`, ...files, `blocker: ${value(l1.blocker)}`].join("\n");
+  const files = typeof l1.active_files === "string" ? [`active_files: ${inline(l1.active_files)}`]
+    : l1.active_files.length ? ["active_files:", ...l1.active_files.map((f) => `  - ${inline(f)}`)] : ["active_files: []"];
+  return [`goal: ${inline(l1.goal)}`, `state: ${inline(l1.state)}`, `next_action: ${inline(l1.next_action)}`, ...files, `blocker: ${inline(l1.blocker)}`].join("\n");
 }
 
 /** Only non-empty parts: an empty Layer 2 costs nothing. */
