@@ -39,6 +39,8 @@ describe("CLI polish", () => {
     for (const item of ["Tailwind", "Redux", "GraphQL", "websocket reconnect"]) {
       await w.a.json(["fail", item, "--reason", `${item} did not fit`, "--alt", "something else", "--related", "another thing"]);
     }
+    // (A dry run starts no store: the drive gets its store from laptop B's first sync.)
+    await w.b.json(["sync", w.drive]);
     const dry = await w.a.cli(["sync", w.drive, "--dry-run"]);
     expect(dry.stdout).toContain("failures +4 added");
     expect(dry.stdout).not.toContain("read ");

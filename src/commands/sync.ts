@@ -1,7 +1,8 @@
 // `mindsave sync [PEER] [--dry-run] [--add-peer PATH] [--list-peers]`: merge with a drive, a home,
 // a store file or a libSQL server, both ways.
 import { UserError } from "../errors.ts";
-import { addPeer, defaultPeers, listPeers, openPeer, removePeer, syncWith, type SyncResult } from "../engine/sync/sync.ts";
+import { addPeer, checkBeforeSync, defaultPeers, listPeers, openPeer, removePeer, syncWith, type SyncResult } from "../engine/sync/sync.ts";
+import { resolveHome } from "../engine/home/home.ts";
 import { syncSummary } from "../engine/sync/summary.ts";
 import { print, printJson, warn, withSession } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
@@ -14,6 +15,7 @@ interface SyncFlags {
 }
 
 export async function run(opts: SyncFlags, args: string[], g: GlobalOptions): Promise<number> {
+  if (!opts.listPeers && !opts.removePeer && !opts.addPeer) checkBeforeSync(args[0], { dryRun: !!opts.dryRun, localDb: resolveHome({ flag: g.home }).dbPath });
   return withSession(g, true, async (session) => {
     if (opts.listPeers) {
       const peers = await listPeers(session);

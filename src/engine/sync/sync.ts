@@ -10,10 +10,10 @@ import { existsSync, mkdirSync, readdirSync, realpathSync, statSync } from "node
 import { dirname, join, resolve } from "node:path";
 import { UserError } from "../../errors.ts";
 import { DRIVE_MARKER, STORE_FILE, journalModeFor, localHomeDir, type Home } from "../home/home.ts";
-import { SCHEMA_VERSION, Store, type SyncSide } from "../../store/store.ts";
+import { SCHEMA_VERSION, Store, storeFileKind, type SyncSide } from "../../store/store.ts";
 import { compareHlc, parseHlc } from "../../store/hlc.ts";
 import { mergeConcurrentPlans } from "../snapshots/plan.ts";
-import { openStore } from "../home/encryption.ts";
+import { encryptionState, openStore } from "../home/encryption.ts";
 import { safeName } from "../snapshots/slug.ts";
 import { stallIfAsked } from "../stall.ts";
 import { backupStore } from "../home/backups.ts";
@@ -79,6 +79,22 @@ export function peerLocation(spec: string): { url: string } | { file: string } {
   if (existsSync(join(p, DRIVE_MARKER))) return { file: join(p, STORE_FILE) };
   if (existsSync(join(p, "mindsave", DRIVE_MARKER))) return { file: join(p, "mindsave", STORE_FILE) };
   throw new UserError(`${p} holds no MindSave store (looked for ${STORE_FILE}, mindsave/${STORE_FILE} and .mindsave/${STORE_FILE}); to start one there, name the file: ${join(p, STORE_FILE)}.`);
+}
+
+/**
+ * What can be known of a sync before either store is opened (file headers only): a named peer that
+ * is not there or is no store is refused before this home's store is made, and a dry run starts no
+ * store on either side. `localDb`: this home's store file.
+ */
+export function checkBeforeSync(spec: string | undefined, opts: { dryRun: boolean; localDb: string }): void {
+  if (opts.dryRun && storeFileKind(opts.localDb) === "missing") {
+    throw new UserError(`This home has no store yet (${opts.localDb}), and a dry run starts none; run the sync without --dry-run to take in what the peer holds.`);
+  }
+  if (spec === undefined) return;
+  const where = peerLocation(spec);
+  if ("url" in where) return;
+  if (storeFileKind(where.file) !== "missing") encryptionState(where.file);
+  else if (opts.dryRun) throw new UserError(`There is no store at ${where.file} yet, and a dry run starts none; run the sync without --dry-run to start one there.`);
 }
 
 export async function openPeer(spec: string, env: NodeJS.ProcessEnv = process.env): Promise<PeerRef> {
