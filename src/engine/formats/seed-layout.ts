@@ -5,7 +5,9 @@ import { existsSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { UserError } from "../../errors.ts";
 import { isSafeName } from "../snapshots/slug.ts";
-import { MARKERS } from "../projects/workspace.ts";
+import { MARKERS, exportedFrom } from "../projects/workspace.ts";
+
+export { exportedFrom };
 import { isDir, isSymlink, readTextNoFollow } from "../../lib/fs.ts";
 
 export const SEED_DIR = ".mindsave";
@@ -127,16 +129,6 @@ export function locateSeed(input: string): SeedLocation {
 }
 
 /** The project an `export` folder came from, as its index.json names it (MindSave's own field). */
-export function exportedFrom(dir: string): { id: string; name: string } | null {
-  try {
-    const data = JSON.parse(readTextNoFollow(join(dir, "index.json"))) as { mindsave_project?: { id?: unknown; name?: unknown } };
-    const from = data?.mindsave_project;
-    return typeof from?.id === "string" ? { id: from.id, name: typeof from.name === "string" ? from.name : from.id } : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Whether `loc` is a folder `mindsave export --out` wrote, not a workspace: its index.json names
  * the project it came from, and nothing makes the folder a project of its own (no git, no project

@@ -8,7 +8,7 @@ import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } fr
 import { localHomeDir } from "../home/home.ts";
 import { newId } from "../ids.ts";
 import { UserError } from "../../errors.ts";
-import { isDir, writeFileAtomic } from "../../lib/fs.ts";
+import { isDir, readTextNoFollow, writeFileAtomic } from "../../lib/fs.ts";
 import { tmpdir } from "../../lib/os.ts";
 import { rootCommitsOf } from "./git-roots.ts";
 
@@ -42,7 +42,20 @@ function isWorkspaceMarker(dir: string, env: NodeJS.ProcessEnv): boolean {
   if (!isDir(m)) return false;
   if (realDir(m) === realDir(localHomeDir(env))) return false;
   if (existsSync(join(m, "mindsave.db"))) return false;
-  return existsSync(join(m, "project.json")) || existsSync(join(m, "index.json")) || isDir(join(m, "snapshots"));
+  if (existsSync(join(m, "project.json"))) return true;
+  // What `export --out` wrote names the project it came from: a copy, never a workspace of its own.
+  return !exportedFrom(m) && (existsSync(join(m, "index.json")) || isDir(join(m, "snapshots")));
+}
+
+/** The project a `mindsave export` folder (its index.json) says it came from, or null. */
+export function exportedFrom(dir: string): { id: string; name: string } | null {
+  try {
+    const data = JSON.parse(readTextNoFollow(join(dir, "index.json"))) as { mindsave_project?: { id?: unknown; name?: unknown } };
+    const from = data?.mindsave_project;
+    return typeof from?.id === "string" ? { id: from.id, name: typeof from.name === "string" ? from.name : from.id } : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The real path (symlinks resolved), so one folder reached two ways is one workspace. */
@@ -68,8 +81,10 @@ function ancestors(start: string): string[] {
 export function findRoot(start: string, env: NodeJS.ProcessEnv = process.env): { root: string; marker: RootMarker; gitDir: string | null } {
   const dirs = ancestors(start);
   const gitAt = dirs.find((d) => existsSync(join(d, ".git"))) ?? null;
+  // The nearer of the two: a repository inside a folder someone saved in is its own project, and
+  // a .mindsave/ inside a repository (one of a monorepo's parts) is that part's.
   const ms = dirs.find((d) => isWorkspaceMarker(d, env));
-  if (ms) return { root: ms, marker: ".mindsave", gitDir: ms === gitAt ? gitAt : null };
+  if (ms && (gitAt === null || dirs.indexOf(ms) <= dirs.indexOf(gitAt))) return { root: ms, marker: ".mindsave", gitDir: ms === gitAt ? gitAt : null };
   if (gitAt) return { root: gitAt, marker: "git", gitDir: gitAt };
   for (const d of dirs) {
     const m = MARKERS.find((name) => existsSync(join(d, name)));
@@ -245,7 +260,7 @@ export function resolveWorkspace(start: string, opts: { override?: string; creat
   }
   // Nor a folder that holds everything (/, /tmp, the system's temp folder): its project.json would
   // make every plain folder below it part of one project.
-  if (found.marker === "directory" && tooBroad(root)) {
+  if ((found.marker === "directory" || found.marker === "flag") && tooBroad(root)) {
     throw new UserError(`${root} holds too many unrelated folders to be a project; run MindSave inside a project folder, or give its folder (--workspace, or the MCP tools' workspace).`);
   }
   return at(`file:${writeProjectFile(root, name).id}`);
