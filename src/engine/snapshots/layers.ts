@@ -58,9 +58,17 @@ export function yaml(value: unknown): string {
 
 /**
  * Plain scalars that YAML 1.2 (MindSave, the `yaml` library) reads as text but YAML 1.1 (the
- * original's Python SDK, PyYAML) reads as a boolean or a number: `yes`, `off`, `1:20`, `1_000`, `0b1`.
+ * original's Python SDK, PyYAML) reads as something else: a boolean or a number (`yes`, `off`,
+ * `1:20`, `1_000`, `0b1`, `+0x1F`, `+017`), a date or a time (`2024-01-01`, `2024-1-1 10:00:00`),
+ * or a key that is no text at all (`<<` merges, `=` is a "value" key: the whole file fails to load).
  */
-const YAML11_NOT_TEXT = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|[-+]?0b[01_]+|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?|[-+]?[0-9][0-9_]*_[0-9_]*(?:\.[0-9_]*)?)$/;
+const YAML11_NOT_TEXT = new RegExp("^(?:" + [
+  "y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|<<|=",
+  "[-+]?0b[01_]+|[-+]?0x[0-9a-fA-F_]+|[-+]?0[0-7_]+",
+  "[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\\.[0-9_]*)?|[-+]?[0-9][0-9_]*_[0-9_]*(?:\\.[0-9_]*)?",
+  "[0-9]{4}-[0-9]{2}-[0-9]{2}",
+  "[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \\t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\\.[0-9]*)?(?:[ \\t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?",
+].join("|") + ")$");
 
 /** `yaml`, with such strings quoted: a file both versions of YAML read as written (the spec's files). */
 export function yamlFile(value: unknown): string {

@@ -100,15 +100,24 @@ export function fileFingerprint(stored: string, root: string | null): StoredFile
   return out;
 }
 
-const dedupe = (xs: string[]) => {
-  const seen = new Set<string>();
+/** Lines that say the same thing once (case and spacing aside); `dropped` hears each repeat and the line it repeats. */
+const dedupe = (xs: string[], dropped?: (x: string, first: string) => void) => {
+  const seen = new Map<string, string>();
   return xs.filter((x) => {
     const k = x.trim().replace(/\s+/g, " ").toLowerCase();
-    if (!k || seen.has(k)) return false;
-    seen.add(k);
+    if (!k) return false;
+    const first = seen.get(k);
+    if (first !== undefined) {
+      if (x !== first) dropped?.(x, first);
+      return false;
+    }
+    seen.set(k, x);
     return true;
   });
 };
+
+/** File paths once each, exactly as given: `Foo.ts` and `foo.ts`, or `a b.ts` and `a  b.ts`, are two files on Linux. */
+const distinctPaths = (xs: string[]) => [...new Set(xs.filter((x) => x.trim()))];
 
 function overBudget(layer: string, budget: number, total: number, fields: Record<string, number>, advice: string): UserError {
   const [field, tokens] = Object.entries(fields).sort((a, b) => b[1] - a[1])[0];
@@ -195,7 +204,7 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   const ws = stored || session.projectKey ? null : session.workspace(true);
   const root = stored ? opts.storedRoot! : ws?.root ?? null;
   const cwd = session.cwd;
-  const active = dedupe(input.active_files.map((f) => (root && !stored ? toStoredPath(f, root, cwd) : f.replace(/\\/g, "/"))));
+  const active = distinctPaths(input.active_files.map((f) => (root && !stored ? toStoredPath(f, root, cwd) : f.replace(/\\/g, "/"))));
   const l1 = { goal: input.goal, state: input.state, next_action: input.next_action, active_files: active, blocker: input.blocker || "none" };
   const l1Tokens = checkLayer1(l1);
 
@@ -207,7 +216,7 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   }
   // Constraint hygiene on every save: near duplicates folded, contradictions flagged (both kept).
   const hygiene = constraintHygiene(input.constraints);
-  let layer2: Layer2 = { constraints: hygiene.constraints, decisions: dedupe(input.decisions), failure_graph: graph };
+  let layer2: Layer2 = { constraints: hygiene.constraints, decisions: dedupe(input.decisions, (x, first) => warnings.push(`Decision ${inline(x)} was left out: it repeats ${inline(first)}.`)), failure_graph: graph };
   let l2Tokens = 0;
   let compressed: Record<string, unknown> | null = null;
   let wasCompressed = false;
