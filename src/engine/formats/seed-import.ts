@@ -340,6 +340,16 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
     if (beforeWins || report.signal === "imported") {
       await updateSignal(session, () => next);
     }
+    // Every file refused and nothing else taken in: an error, and the transaction (the project it
+    // made included) rolls back, rather than "imported" with an empty project left behind.
+    const s = report.snapshots;
+    const m = report.memory;
+    if (s.failed.length && !s.imported.length && !s.skipped.length && !s.deleted.length && !report.failures.imported && !report.failures.skipped
+      && !report.tool_calls.imported && !report.tool_calls.skipped && !m.rules && !m.facts && !m.retired && report.signal !== "imported") {
+      const first = s.failed[0];
+      const reason = first.reason.includes(first.file) ? first.reason : `${first.file}: ${first.reason}`;
+      throw new UserError(`Nothing was imported from ${loc.dir}: ${s.failed.length === 1 ? "its one snapshot could not be read" : `none of its ${s.failed.length} snapshots could be read`} (${reason.replace(/\.$/, "")}); fix and run import again.`);
+    }
     return report;
   });
 }

@@ -87,13 +87,15 @@ export function peerLocation(spec: string): { url: string } | { file: string } {
  * store on either side. `localDb`: this home's store file.
  */
 export function checkBeforeSync(spec: string | undefined, opts: { dryRun: boolean; localDb: string }): void {
-  if (opts.dryRun && storeFileKind(opts.localDb) === "missing") {
+  // (An empty file is no store yet either: a dry run would have made one of it.)
+  const none = (file: string) => ["missing", "empty"].includes(storeFileKind(file));
+  if (opts.dryRun && none(opts.localDb)) {
     throw new UserError(`This home has no store yet (${opts.localDb}), and a dry run starts none; run the sync without --dry-run to take in what the peer holds.`);
   }
   if (spec === undefined) return;
   const where = peerLocation(spec);
   if ("url" in where) return;
-  if (storeFileKind(where.file) !== "missing") encryptionState(where.file);
+  if (!none(where.file)) encryptionState(where.file);
   else if (opts.dryRun) throw new UserError(`There is no store at ${where.file} yet, and a dry run starts none; run the sync without --dry-run to start one there.`);
 }
 

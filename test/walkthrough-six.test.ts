@@ -1,0 +1,80 @@
+// Defects a sixth new-user walkthrough found (stop 28): each through the real CLI.
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { dumpStore, gitRepo, projectOnLaptop } from "./helpers.ts";
+
+/** PyYAML, the YAML 1.1 reader of the original's Python SDK, when this machine has it. */
+const pyyaml = spawnSync("python3", ["-c", "import yaml"]).status === 0;
+
+describe("save keeps what is distinct", () => {
+  test("active files differing only in case or spacing are two files; a decision repeated in other case is dropped with a warning", async () => {
+    const t = projectOnLaptop("mindsave-six-");
+    const files = ["Foo.ts", "foo.ts", "b c.ts", "b  c.ts"];
+    for (const f of files) writeFileSync(join(t.repo, f), "x\n");
+    const saved = await t.cli(["save", "--goal", "g", "--state", "s", "--next", "n", ...files.flatMap((f) => ["--active-file", f]), "--decision", "Use X", "--decision", "use  x"]);
+    expect(saved.code).toBe(0);
+    expect(saved.stderr).toContain('Decision use  x was left out: it repeats Use X.');
+    const load = await t.json(["load", "--latest"]);
+    expect(load.layer1.active_files.map((f: string) => f.split("/").pop())).toEqual(files);
+    expect(load.layer2.decisions).toEqual(["Use X"]);
+  });
+});
+
+describe("the spec's files read the same in YAML 1.1", () => {
+  const values = ["<<", "=", "2024-01-01", "2024-1-1 10:00:00", "2001-12-14 21:59:43.10 -5", "+0x1F", "+017", "plain words"];
+
+  test("snapshots show quotes a merge key, a value key, dates and signed hex or octal numbers", async () => {
+    const t = projectOnLaptop("mindsave-six-");
+    await t.okCli(["save", "--goal", "g", "--state", "s", "--next", "n", ...values.flatMap((v) => ["--decision", v])]);
+    const shown = (await t.okCli(["snapshots", "show"])).stdout;
+    for (const v of values.slice(0, -1)) expect(shown).toContain(`  - "${v}"\n`);
+    expect(shown).toContain("  - plain words\n");
+  });
+
+  test.skipIf(!pyyaml)("PyYAML reads every value back as the text it was (needs python3 with PyYAML)", async () => {
+    const t = projectOnLaptop("mindsave-six-");
+    await t.okCli(["save", "--goal", "g", "--state", "s", "--next", "n", ...values.flatMap((v) => ["--decision", v]), "--failed", "<<", "--failed", "2024-01-01"]);
+    const shown = (await t.okCli(["snapshots", "show"])).stdout;
+    const read = spawnSync("python3", ["-c", "import sys, yaml, json; d = yaml.safe_load(sys.stdin.read().split('\\n---\\n', 1)[0][4:]); print(json.dumps([d['decisions'], sorted(d['failure_graph'])]))"], { input: shown, encoding: "utf8" });
+    expect(read.stderr).toBe("");
+    expect(JSON.parse(read.stdout)).toEqual([values, ["2024-01-01", "<<"]]);
+  });
+});
+
+describe("an empty store file is never made a store by a read", () => {
+  test("load, projects and recall on a 0-byte mindsave.db: one sentence, exit 1, still 0 bytes; a dry run to a 0-byte peer starts none", async () => {
+    const t = projectOnLaptop("mindsave-six-");
+    writeFileSync(t.db, "");
+    for (const args of [["load", "--latest"], ["projects"], ["recall", "login"]]) {
+      const r = await t.cli(args);
+      expect([args[0], r.code]).toEqual([args[0], 1]);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stderr).toContain("is an empty file (0 bytes)");
+      expect(statSync(t.db).size).toBe(0);
+    }
+    await t.okCli(["save", "--goal", "a save starts the store"]);
+    const peer = join(t.base, "peer.db");
+    writeFileSync(peer, "");
+    const dry = await t.cli(["sync", peer, "--dry-run"]);
+    expect(dry.code).toBe(1);
+    expect(dry.stderr).toContain("a dry run starts none");
+    expect(statSync(peer).size).toBe(0);
+  });
+});
+
+describe("an import that takes in nothing", () => {
+  test("every snapshot unreadable: exit 1 naming the first, and the store as it was (no empty project left)", async () => {
+    const t = projectOnLaptop("mindsave-six-");
+    await t.okCli(["save", "--goal", "already here"]);
+    const before = await dumpStore(t.db);
+    const src = gitRepo(join(t.base, "other"));
+    mkdirSync(join(src, ".mindsave", "snapshots"), { recursive: true });
+    writeFileSync(join(src, ".mindsave", "snapshots", "x_2026-01-01.md"), "---\ngoal: [unclosed\n---\n");
+    const r = await t.cli(["import", src]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`Nothing was imported from ${join(src, ".mindsave")}: its one snapshot could not be read (snapshots/x_2026-01-01.md is not valid YAML`);
+    expect(await dumpStore(t.db)).toBe(before);
+  });
+});
