@@ -1,6 +1,6 @@
 // Defects a sixth new-user walkthrough found (stop 28): each through the real CLI.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { dumpStore, gitRepo, projectOnLaptop } from "./helpers.ts";
@@ -76,5 +76,57 @@ describe("an import that takes in nothing", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`Nothing was imported from ${join(src, ".mindsave")}: its one snapshot could not be read (snapshots/x_2026-01-01.md is not valid YAML`);
     expect(await dumpStore(t.db)).toBe(before);
+  });
+});
+
+describe("sync takes one thing at a time", () => {
+  test("--dry-run or a peer beside a peer-list flag, two peer-list flags, an empty peer, a scheme it cannot reach: one sentence each, nothing changed", async () => {
+    const t = projectOnLaptop("mindsave-six-");
+    await t.okCli(["save", "--goal", "here"]);
+    const peer = join(t.base, "peer");
+    mkdirSync(peer);
+    const before = await dumpStore(t.db);
+    const cases: [string[], string][] = [
+      [["sync", "--add-peer", peer, "--dry-run"], "--add-peer changes or shows the list of peers and syncs nothing; give it without --dry-run."],
+      [["sync", "--add-peer", peer, "--remove-peer", peer], "Give one of --add-peer and --remove-peer at a time."],
+      [["sync", peer, "--list-peers"], `--list-peers changes or shows the list of peers and syncs nothing; give it without the peer ${JSON.stringify(peer)}.`],
+      [["sync", ""], "The peer is empty"],
+      [["sync", "ftp://example.com/store"], "ftp://example.com/store is no place MindSave syncs with"],
+    ];
+    for (const [args, said] of cases) {
+      const r = await t.cli(args);
+      expect([args.join(" "), r.code]).toEqual([args.join(" "), 1]);
+      expect(r.stderr).toContain(said);
+    }
+    expect(await dumpStore(t.db)).toBe(before);
+    expect(readdirSync(peer)).toEqual([]);
+  });
+});
+
+describe("load --json carries what the block restores", () => {
+  test("standing rules, unexpired facts, the plan and the tags, beside the layers", async () => {
+    const t = projectOnLaptop("mindsave-six-");
+    await t.okCli(["save"], { stdin: "goal: ship\nstate: s\nnext_action: n\nplan:\n  - {content: write it, status: completed}\n  - {content: test it, status: in_progress}\ntags: [sprint-3]\n" });
+    await t.okCli(["rules", "add", "Never push to main"]);
+    await t.okCli(["fact", "the staging DB is read-only", "--ttl", "7d"]);
+    const load = await t.json(["load", "--latest"]);
+    expect(load.rules).toEqual([{ text: "Never push to main", scope: "project" }]);
+    expect(load.facts.map((f: any) => [f.text, f.scope])).toEqual([["the staging DB is read-only", "project"]]);
+    expect(load.plan).toEqual([{ content: "write it", status: "completed" }, { content: "test it", status: "in_progress" }]);
+    expect(load.tags).toEqual(["sprint-3"]);
+  });
+});
+
+describe("export --out", () => {
+  test("an empty --out, or a folder that cannot be written, is one sentence and exit 1", async () => {
+    const t = projectOnLaptop("mindsave-six-");
+    await t.okCli(["save", "--goal", "g"]);
+    const empty = await t.cli(["export", "--out", ""]);
+    expect([empty.code, empty.stderr.trim()]).toEqual([1, "mindsave: --out is empty; give the folder to export to."]);
+    const file = join(t.base, "a-file");
+    writeFileSync(file, "x");
+    const under = await t.cli(["export", "--out", join(file, "sub")]);
+    expect(under.code).toBe(1);
+    expect(under.stderr).toMatch(/^mindsave: Cannot write the export to .*; give --out a folder you can write\.\n$/);
   });
 });

@@ -2,9 +2,11 @@
 // ({root}/.mindsave/ snapshots, index.json, failure graph, tool logs, signal.json).
 import { exportSeed } from "../engine/formats/seed-export.ts";
 import { print, printJson, warn, withSession } from "./shared.ts";
+import { UserError } from "../errors.ts";
 import type { GlobalOptions } from "../types.ts";
 
 export async function run(opts: { out?: string }, _args: string[], g: GlobalOptions): Promise<number> {
+  if (opts.out !== undefined && !opts.out.trim()) throw new UserError("--out is empty; give the folder to export to.");
   const r = await withSession(g, false, (s) => exportSeed(s, { out: opts.out }));
   if (g.json) {
     printJson(r);

@@ -58,6 +58,9 @@ function toJson(r: LoadResult) {
     layer1: { goal: s.goal, state: s.state, next_action: s.next_action, active_files: s.active_files.map((f) => toHostPath(f.path, r.context.root)), blocker: s.blocker },
     layer2: { constraints: r.layer2.constraints, decisions: r.layer2.decisions, compressed: r.layer2.compressed?.symbolic ?? {} },
     failures: r.block.failures.map((f) => ({ item: f.item, reason: f.reason, rejected_by: f.rejected_by, repeat_count: f.repeat_count, scope: f.scope, alternatives: f.alternatives, related: f.related })),
+    rules: r.rules.map((x) => ({ text: x.text, scope: x.scope })),
+    facts: r.facts.map((f) => ({ text: f.text, scope: f.scope, confidence: f.confidence, expires_at: f.expires_at })),
+    plan: s.plan ?? [], tags: s.tags,
     restore_block: r.block.text, tokens: r.block.tokens, budget: r.block.budget, omitted: r.block.omitted,
     ...(r.verify ? { verify: r.verify } : {}),
   };

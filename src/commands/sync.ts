@@ -15,7 +15,14 @@ interface SyncFlags {
 }
 
 export async function run(opts: SyncFlags, args: string[], g: GlobalOptions): Promise<number> {
-  if (!opts.listPeers && !opts.removePeer && !opts.addPeer) checkBeforeSync(args[0], { dryRun: !!opts.dryRun, localDb: resolveHome({ flag: g.home }).dbPath });
+  // One thing at a time: a flag that would be ignored is refused instead.
+  const peerList = [opts.listPeers && "--list-peers", opts.addPeer !== undefined && "--add-peer", opts.removePeer !== undefined && "--remove-peer"].filter((x): x is string => !!x);
+  if (peerList.length > 1) throw new UserError(`Give one of ${peerList.join(" and ")} at a time.`);
+  if (peerList.length && (args[0] !== undefined || opts.dryRun)) {
+    throw new UserError(`${peerList[0]} changes or shows the list of peers and syncs nothing; give it without ${args[0] !== undefined ? `the peer ${JSON.stringify(args[0])}` : "--dry-run"}.`);
+  }
+  if (args[0] !== undefined && !args[0].trim()) throw new UserError("The peer is empty; give a drive, a home, a store file or a libSQL server URL.");
+  if (!peerList.length) checkBeforeSync(args[0], { dryRun: !!opts.dryRun, localDb: resolveHome({ flag: g.home }).dbPath });
   return withSession(g, true, async (session) => {
     if (opts.listPeers) {
       const peers = await listPeers(session);

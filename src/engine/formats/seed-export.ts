@@ -92,7 +92,13 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
   // else must not turn an export into a write somewhere else (a name is a slug, but check anyway).
   const write = (path: string, text: string) => {
     if (!staysInside(target, path) || !staysInside(dir, path)) throw new UserError(`Refusing to write ${path}: it is outside ${dir} or reached through a symbolic link. Nothing after it was written.`);
-    writeFileAtomic(path, text);
+    try {
+      writeFileAtomic(path, text);
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (!code || !["ENOENT", "EACCES", "EPERM", "EROFS", "ENOSPC", "ENOTDIR", "EEXIST", "EISDIR"].includes(code)) throw e;
+      throw new UserError(`Cannot write the export to ${dir} (${code}: ${(e as Error).message.replace(/^\w+: /, "")}); give --out a folder you can write.`);
+    }
   };
   if (isSymlink(dir)) throw new UserError(`${dir} is a symbolic link; export does not write through links (remove it or export elsewhere with --out).`);
   const projectId = ctx.project.id;

@@ -212,6 +212,9 @@ export interface LoadResult {
   verify?: FileCheck[];
   /** The Layer 2 restored: the snapshot's own, or for an overflow snapshot the full one's it extends. */
   layer2: Pick<SnapshotRecord, "constraints" | "decisions" | "compressed">;
+  /** The standing rules the block opens with, and the facts it may show (unexpired, in its order). */
+  rules: RuleRecord[];
+  facts: FactRecord[];
 }
 
 export async function loadSnapshot(session: Session, snapshot: SnapshotRecord, context: ProjectContext, opts: { verify?: boolean; resume?: boolean; full?: boolean } = {}): Promise<LoadResult> {
@@ -225,7 +228,10 @@ export async function loadSnapshot(session: Session, snapshot: SnapshotRecord, c
   const now = session.now();
   const ctx: BlockContext = { root: context.root, hostId: session.host.id, savedHostName, rules, facts, now, resume: opts.resume ?? true, full: opts.full, layer2From: base?.name };
   const block = await session.store.consistentRead((q) => withRankedFailures(q, snapshot.project_id, now, !!opts.full, (failures) => blockWith(shown, ctx, failures)));
-  return { snapshot, context, block, verify: opts.verify ? verifyFiles(snapshot, context.root) : undefined, layer2: { constraints: shown.constraints, decisions: shown.decisions, compressed: shown.compressed } };
+  return {
+    snapshot, context, block, verify: opts.verify ? verifyFiles(snapshot, context.root) : undefined,
+    layer2: { constraints: shown.constraints, decisions: shown.decisions, compressed: shown.compressed }, rules, facts: freshFacts(facts, now),
+  };
 }
 
 /**

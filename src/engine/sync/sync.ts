@@ -65,6 +65,7 @@ export interface PeerRef {
 /** Where a peer is: a libSQL server URL, a store file, a home directory, or a drive's mount point. */
 export function peerLocation(spec: string): { url: string } | { file: string } {
   if (/^(libsql|https?|wss?):\/\//i.test(spec)) return { url: spec };
+  if (/^[a-z][a-z0-9+.-]+:\/\//i.test(spec)) throw new UserError(`${spec} is no place MindSave syncs with: give a drive, a home, a store file or a libSQL server (libsql://, https://, wss://).`);
   const p = resolve(spec);
   // A new store is started only where one obviously belongs: a .db file named in an existing
   // folder, or a drive laid out by `drive init`. Any other folder without a store is refused.
