@@ -130,3 +130,18 @@ describe("export --out", () => {
     expect(under.stderr).toMatch(/^mindsave: Cannot write the export to .*; give --out a folder you can write\.\n$/);
   });
 });
+
+describe("export again after a failure was forgotten", () => {
+  test("the old node file is named in a warning: an import of the folder would record it again", async () => {
+    const t = projectOnLaptop("mindsave-six-");
+    await t.okCli(["save", "--goal", "g"]);
+    await t.okCli(["fail", "Redux", "--reason", "too much boilerplate"]);
+    await t.okCli(["fail", "GraphQL", "--reason", "no server support"]);
+    const out = join(t.base, "out");
+    expect((await t.okCli(["export", "--out", out])).stderr).not.toContain("failure_graph");
+    await t.okCli(["failures", "forget", "Redux"]);
+    const again = await t.okCli(["export", "--out", out]);
+    expect(again.stderr).toMatch(/failure_graph\/project\/ also holds 1 node\(s\) of failures that are not in the store .*: redux\.json\./i);
+    expect(again.stderr).not.toMatch(/graphql/i);
+  });
+});

@@ -153,6 +153,7 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
     const scopeDir = join(dir, "failure_graph", scope);
     const byItem = new Map<string, string>();
     const used = new Set<string>();
+    const written = new Set<string>();
     for (const name of listDir(scopeDir)) {
       if (!name.toLowerCase().endsWith(".json")) continue;
       const stem = name.replace(/\.json$/i, "");
@@ -179,8 +180,13 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
       // Which host saw each repeat: an import elsewhere then counts none of them twice after a sync.
       const node = { item: f.item, ...toGraphEntry(f, now), _mindsave: { counts: await session.reader.failureCounts(f.id), clock: f.hlc } };
       write(join(scopeDir, `${stem}.json`), JSON.stringify(node, null, 2) + "\n");
+      written.add(stem.toLowerCase());
       counts[scope]++;
     }
+    // Nodes of failures the store no longer has (forgotten here since an earlier export): an
+    // import of this folder elsewhere would record them again, so they are named, as stray snapshots are.
+    const stale = listDir(scopeDir).filter((n) => n.toLowerCase().endsWith(".json") && !written.has(n.replace(/\.json$/i, "").toLowerCase()));
+    if (stale.length) warnings.push(`failure_graph/${scope}/ also holds ${stale.length} node(s) of failures that are not in the store (forgotten since an earlier export?), left as they are; an import of this folder would record them again: ${stale.join(", ")}.`);
   }
 
   // Tool logs by day; a call already in any log on disk is not written again.
