@@ -11,7 +11,7 @@ import { freeProjectName } from "./projects/names.ts";
 import { openStore } from "./home/encryption.ts";
 import { backupStore } from "./home/backups.ts";
 import { redactDeep } from "./snapshots/redact.ts";
-import { SCHEMA_VERSION, type Store, type ProjectRecord, type RootRecord, type StoreWriter, type Queries, StoreProblem, storeFileKind } from "../store/store.ts";
+import { SCHEMA_VERSION, type Store, type ProjectRecord, type RootRecord, type StoreWriter, type Queries, StoreProblem } from "../store/store.ts";
 import { UserError } from "../errors.ts";
 
 export interface SessionOptions {
@@ -51,10 +51,6 @@ export class Session {
     prepareHome(home, { write: mode.write || !existsSync(home.dbPath) });
     const host = currentHost(env);
     refuseStorelessFolder(home, mode.write);
-    // A read never turns an empty file (a copy cut short?) into a store: only a save starts one there.
-    if (!mode.write && storeFileKind(home.dbPath) === "empty") {
-      throw new StoreProblem("damaged", home.dbPath, `The store ${home.dbPath} is an empty file (0 bytes): a copy cut short, or a store never written. Reading leaves it as it is; put the store back from a copy, or a save starts a new one in it.`);
-    }
     // An encrypted store is opened with the key derived from its passphrase (see home/encryption.ts);
     // one of an older schema is backed up before it is upgraded.
     let upgraded: string | null = null;

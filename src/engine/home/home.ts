@@ -4,7 +4,8 @@ import { existsSync, mkdirSync, statSync, statfsSync, accessSync, constants } fr
 import { dirname, join, resolve } from "node:path";
 import { homedir } from "../../lib/os.ts";
 import { UserError } from "../../errors.ts";
-import { realStorePath } from "../../store/driver.ts";
+import { realStorePath, storeFileKind } from "../../store/driver.ts";
+import { StoreProblem } from "../../store/problems.ts";
 
 export const STORE_FILE = "mindsave.db";
 
@@ -68,7 +69,12 @@ function explicitHome(dir: string, reason: HomeReason, source: string): Home {
  * is: `drive init` prepared it, and the read says to sync.
  */
 export function refuseStorelessFolder(home: Home, write: boolean): void {
-  if (write || (home.reason !== "flag" && home.reason !== "env")) return;
+  if (write) return;
+  // Nor an empty file (a copy cut short?) into a store: only a save starts one there.
+  if (storeFileKind(home.dbPath) === "empty") {
+    throw new StoreProblem("damaged", home.dbPath, `The store ${home.dbPath} is an empty file (0 bytes): a copy cut short, or a store never written. Reading leaves it as it is; put the store back from a copy, or a save starts a new one in it.`);
+  }
+  if (home.reason !== "flag" && home.reason !== "env") return;
   if (!existsSync(home.dir) || existsSync(home.dbPath) || existsSync(join(home.dir, DRIVE_MARKER))) return;
   throw new UserError(`There is no MindSave store in ${home.dir} (${home.why}: the folder that holds ${STORE_FILE}); nothing was created. \`mindsave save\` there starts one.`);
 }

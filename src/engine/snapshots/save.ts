@@ -17,6 +17,7 @@ import { loadSnapshot } from "./restore.ts";
 import { stallIfAsked } from "../stall.ts";
 import { withAutoParts } from "./layer3-parts.ts";
 import { normalizeTags } from "./tags.ts";
+import { dedupe, distinctPaths } from "./distinct.ts";
 import { planTimes } from "./plan.ts";
 import { retiredKeys, withoutRetired } from "../memory/retire.ts";
 import type { Session, ProjectContext } from "../session.ts";
@@ -99,25 +100,6 @@ export function fileFingerprint(stored: string, root: string | null): StoredFile
   }
   return out;
 }
-
-/** Lines that say the same thing once (case and spacing aside); `dropped` hears each repeat and the line it repeats. */
-const dedupe = (xs: string[], dropped?: (x: string, first: string) => void) => {
-  const seen = new Map<string, string>();
-  return xs.filter((x) => {
-    const k = x.trim().replace(/\s+/g, " ").toLowerCase();
-    if (!k) return false;
-    const first = seen.get(k);
-    if (first !== undefined) {
-      if (x !== first) dropped?.(x, first);
-      return false;
-    }
-    seen.set(k, x);
-    return true;
-  });
-};
-
-/** File paths once each, exactly as given: `Foo.ts` and `foo.ts`, or `a b.ts` and `a  b.ts`, are two files on Linux. */
-const distinctPaths = (xs: string[]) => [...new Set(xs.filter((x) => x.trim()))];
 
 function overBudget(layer: string, budget: number, total: number, fields: Record<string, number>, advice: string): UserError {
   const [field, tokens] = Object.entries(fields).sort((a, b) => b[1] - a[1])[0];
