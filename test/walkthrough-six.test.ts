@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
-import { dumpStore, gitRepo, projectOnLaptop } from "./helpers.ts";
+import { dumpStore, gitRepo, projectOnLaptop, twoLaptops } from "./helpers.ts";
 
 /** PyYAML, the YAML 1.1 reader of the original's Python SDK, when this machine has it. */
 const pyyaml = spawnSync("python3", ["-c", "import yaml"]).status === 0;
@@ -143,5 +143,22 @@ describe("export again after a failure was forgotten", () => {
     const again = await t.okCli(["export", "--out", out]);
     expect(again.stderr).toMatch(/failure_graph\/project\/ also holds 1 node\(s\) of failures that are not in the store .*: redux\.json\./i);
     expect(again.stderr).not.toMatch(/graphql/i);
+  });
+});
+
+describe("a file outside the project, restored on another laptop", () => {
+  test("its absolute path is marked as a path on the laptop that saved it; on that laptop it is not", async () => {
+    const w = twoLaptops("mindsave-six-");
+    const sib = join(w.base, "laptop-a-work", "sib");
+    mkdirSync(sib, { recursive: true });
+    writeFileSync(join(sib, "s.ts"), "x\n");
+    expect((await w.a.cli(["save", "--goal", "g", "--state", "s", "--next", "n", "--active-file", "../sib/s.ts", "--active-file", "src/auth.ts"])).code).toBe(0);
+    const onA = (await w.a.cli(["load", "--latest"])).stdout;
+    expect(onA).toContain(`  - ${join(sib, "s.ts")}\n`);
+    await w.a.json(["sync", w.drive]);
+    await w.b.json(["sync", w.drive]);
+    const onB = (await w.b.cli(["load", "--latest"])).stdout;
+    expect(onB).toContain(`  - ${join(sib, "s.ts")} (outside the project: a path on laptop-a)\n`);
+    expect(onB).toContain(`  - ${join(w.b.repo, "src", "auth.ts")}\n`);
   });
 });

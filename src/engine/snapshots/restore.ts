@@ -85,9 +85,12 @@ async function blockWith(s: SnapshotRecord, ctx: BlockContext, ranked: RankedFai
   const stored = s.active_files.map((f) => f.path);
   const rules = rulesWithinBudget(ctx.rules ?? []).text;
   const plan = planLine(s.plan);
+  // A file outside the project is kept by its absolute path, which names a place on the host that saved it.
+  const savedElsewhere = s.saved_host === ctx.hostId ? null : inline(ctx.savedHostName ?? s.saved_host);
+  const outside = (f: string) => `${toHostPath(f, ctx.root)}${savedElsewhere ? ` (outside the project: a path on ${savedElsewhere})` : ""}`;
   const layer1 = (level: (typeof FILE_LEVELS)[number]) => {
     const relative = level.fold && ctx.root !== null && stored.some((f) => !isAbsoluteAny(f));
-    const files = shortFileList(relative ? stored.map((f) => (isAbsoluteAny(f) ? toHostPath(f, ctx.root) : f)) : stored.map((f) => toHostPath(f, ctx.root)), level.max);
+    const files = shortFileList(stored.map((f) => (isAbsoluteAny(f) ? outside(f) : relative ? f : toHostPath(f, ctx.root))), level.max);
     return [
       `# MindSave restore: ${inline(s.name)}`,
       `saved ${utcMinute(s.created_at)} (${age(s.created_at, now, "long")}) ${s.saved_agent ? `by ${agentName(s.saved_agent)} ` : ""}on ${s.saved_host === ctx.hostId ? "this host" : inline(ctx.savedHostName ?? s.saved_host)} · status ${s.status}${s.kind === "overflow" ? ctx.layer2From ? ` · overflow (Layer 1; Layer 2 from ${inline(ctx.layer2From)})` : " · overflow (Layer 1 only)" : ""}`,
