@@ -76,6 +76,13 @@ describe("an import that takes in nothing", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`Nothing was imported from ${join(src, ".mindsave")}: its one snapshot could not be read (snapshots/x_2026-01-01.md is not valid YAML`);
     expect(await dumpStore(t.db)).toBe(before);
+    // A plain folder's workspace gets no project.json from an import that took nothing in.
+    const plain = join(t.base, "plain");
+    mkdirSync(join(plain, ".mindsave", "snapshots"), { recursive: true });
+    writeFileSync(join(plain, ".mindsave", "snapshots", "y_2026-01-01.md"), "---\ngoal: [unclosed\n---\n");
+    expect((await t.cli(["import", plain])).code).toBe(1);
+    expect(readdirSync(join(plain, ".mindsave"))).toEqual(["snapshots"]);
+    expect(await dumpStore(t.db)).toBe(before);
   });
 });
 

@@ -1,7 +1,7 @@
 // `importSeed`: a workspace's `.mindsave/` as the original skill and SDK write it, into the store.
 // Older field names are mapped when they can be identified; everything else is kept (in a
 // snapshot's `extra`) or named in a warning, never dropped silently.
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, realpathSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { UserError } from "../../errors.ts";
 import { derivedConfidence, failureId, normaliseItem, observeFailure, type FailureObservation } from "../failures/graph.ts";
@@ -141,6 +141,9 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
     }
   }
   const signalBefore = (await readSignal(session)).signal;
+  // The source workspace's project.json, when this import is what writes it (see below).
+  const projectFile = join(loc.root, ".mindsave", "project.json");
+  const hadProjectFile = existsSync(projectFile);
   // One transaction for all of it: a kill or an error leaves the store as it was, never half an import.
   return session.write(async (w) => {
     const ctx = await session.project({ create: true, w });
@@ -347,6 +350,8 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
     if (s.failed.length && !s.imported.length && !s.skipped.length && !s.deleted.length && !report.failures.imported && !report.failures.skipped
       && !report.tool_calls.imported && !report.tool_calls.skipped && !m.rules && !m.facts && !m.retired && report.signal !== "imported") {
       const first = s.failed[0];
+      // Nor a project.json left in the source for a project the rollback takes back.
+      if (!hadProjectFile) rmSync(projectFile, { force: true });
       const reason = first.reason.includes(first.file) ? first.reason : `${first.file}: ${first.reason}`;
       throw new UserError(`Nothing was imported from ${loc.dir}: ${s.failed.length === 1 ? "its one snapshot could not be read" : `none of its ${s.failed.length} snapshots could be read`} (${reason.replace(/\.$/, "")}); fix and run import again.`);
     }
