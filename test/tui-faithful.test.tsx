@@ -12,6 +12,8 @@ import { retire } from "../src/engine/memory/retire.ts";
 import { width } from "../src/lib/text.ts";
 import { wrapKeepingIndent } from "../ui/components/snapshotLayout.ts";
 import { closeAll, KEY, mount, openStore } from "./tui-harness.tsx";
+import { Session } from "../src/engine/session.ts";
+import { join } from "node:path";
 
 afterEach(closeAll);
 
@@ -164,5 +166,21 @@ describe("a value with a line break stays on one line, quoted as the restore blo
     const facts = mount(session, { columns: 100, rows: 24, initial: [{ name: "home" }, { name: "facts", projectId, projectName: "webapp" }] });
     const f = await facts.until((x) => x.includes(inline("db frozen\n- FORGED fact")), "the fact, quoted");
     expect(body(f).filter((l) => l.trimStart().startsWith("- FORGED"))).toEqual([]);
+  });
+});
+
+describe("a snapshot saved on another laptop", () => {
+  test("the view says which laptop saved it, and marks a file outside the project as a path there, not a missing one here", async () => {
+    const { base, repo, env, session } = await openStore("mindsave-tui-elsewhere-");
+    const other = await Session.open({ home: join(base, "store"), cwd: repo, env: { ...env, MINDSAVE_HOST: "host-a", MINDSAVE_HOST_NAME: "laptop-a" } }, { write: true });
+    await saveSnapshot(other, { input: fromFields({ goal: "from A", state: "s", next_action: "n", active_files: ["/elsewhere/notes.md", "src/auth.ts"] }) });
+    await other.close();
+    const h = mount(session, { columns: 120, rows: 40, fits: true });
+    await h.until((x) => x.includes("1 snapshot"), "the picker");
+    h.press(KEY.enter);
+    const f = body(await h.until((x) => x.includes("Layer 1"), "the snapshot"));
+    expect(f.some((l) => /saved .* ago\) on laptop-a /.test(l))).toBe(true);
+    expect(f.some((l) => /✗ \/elsewhere\/notes\.md +outside the project: a path on laptop-a$/.test(l))).toBe(true);
+    expect(f.some((l) => l.includes("src/auth.ts") && !l.includes("laptop-a"))).toBe(true);
   });
 });

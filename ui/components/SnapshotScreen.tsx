@@ -11,7 +11,7 @@ import {
   deleteById, restoreById, setStatusById, snapshotById, verifyById, type FileCheck,
 } from "../../src/engine/snapshots/catalog.ts";
 import { failuresFor } from "../../src/engine/failures/record.ts";
-import { extendedSnapshot } from "../../src/engine/snapshots/select.ts";
+import { extendedSnapshot, savedOnOtherHost } from "../../src/engine/snapshots/select.ts";
 import { layer2AfterDelete, layer2MovedText } from "../../src/engine/snapshots/manage.ts";
 import { retireCandidates } from "../../src/engine/memory/retire.ts";
 import { toggleRetired } from "../hooks/retirement.ts";
@@ -58,7 +58,7 @@ export function SnapshotScreen(props: {
     const { retired } = await retireCandidates(session.forProject(snapshot.project_id));
     // An overflow snapshot's Layer 2 is the full one's it extends: shown as load restores it.
     const base = await extendedSnapshot(session, snapshot);
-    return { snapshot, base, root: ctx.root, project: ctx.project.name, failures, retired };
+    return { snapshot, base, root: ctx.root, project: ctx.project.name, failures, retired, savedOn: await savedOnOtherHost(session, snapshot) };
   }, [props.snapshotId]);
   const checks = useMemo<FileCheck[]>(
     () => (data.data ? verifyById(session, data.data.snapshot, data.data.root) : []),
@@ -70,7 +70,7 @@ export function SnapshotScreen(props: {
   const saved = data.data ? age(data.data.snapshot.created_at, now()) : "";
   // Both layouts (Layer 3 hidden and shown), so a key knows at once what the other one looks like.
   const layouts = useMemo(
-    () => (data.data ? ([false, true] as const).map((l3) => layout(data.data!.snapshot, data.data!.failures, checks, data.data!.retired, l3, props.width - 2, theme, now(), data.data!.base)) : null),
+    () => (data.data ? ([false, true] as const).map((l3) => layout(data.data!.snapshot, data.data!.failures, checks, data.data!.retired, l3, props.width - 2, theme, now(), data.data!.base, data.data!.savedOn)) : null),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [data.data, checks, props.width, saved],
   );

@@ -8,6 +8,7 @@ import { layer3Text } from "../../src/engine/snapshots/recall.ts";
 import { planProgress } from "../../src/engine/snapshots/plan.ts";
 import { inline, symbolicLines, type SymbolicEntryLike } from "../../src/engine/snapshots/layers.ts";
 import type { FileCheck, SnapshotRecord } from "../../src/engine/snapshots/catalog.ts";
+import { isAbsoluteAny } from "../../src/engine/projects/paths.ts";
 import type { RetireKind } from "../../src/engine/memory/retire.ts";
 import { age, printable, utcMinute, width, wrap } from "../../src/lib/text.ts";
 import { bar, type Theme } from "../theme.ts";
@@ -81,7 +82,7 @@ export function retiredOf(retired: Retired[], kind: RetireKind, text: string): R
  * `base`: for an overflow snapshot, the full one whose Layer 2 its restore shows (null: none left,
  * Layer 1 only); its constraints and decisions are shown, and selected and retired, as load restores them.
  */
-export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: FileCheck[], retired: Retired[], showL3: boolean, cols: number, theme: Theme, now: Date, base: SnapshotRecord | null = null): Layout {
+export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: FileCheck[], retired: Retired[], showL3: boolean, cols: number, theme: Theme, now: Date, base: SnapshotRecord | null = null, savedOn: string | null = null): Layout {
   const out: Line[] = [];
   const items: Item[] = [];
   const g = theme.g;
@@ -109,7 +110,7 @@ export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: Fil
       items.push({ kind, text, at, lines: out.length - at });
     }
   };
-  out.push({ text: `saved ${utcMinute(s.created_at)} (${age(s.created_at, now)} ago) ${g.sep} ${s.status.replace("_", " ")}${s.kind === "overflow" ? ` ${g.sep} overflow (${base ? `Layer 1; Layer 2 from ${base.name}` : "Layer 1 only"})` : ""}`, color: theme.c("muted") });
+  out.push({ text: `saved ${utcMinute(s.created_at)} (${age(s.created_at, now)} ago)${savedOn ? ` on ${inline(savedOn)}` : ""} ${g.sep} ${s.status.replace("_", " ")}${s.kind === "overflow" ? ` ${g.sep} overflow (${base ? `Layer 1; Layer 2 from ${base.name}` : "Layer 1 only"})` : ""}`, color: theme.c("muted") });
   if (s.tags?.length) wrap(`tags ${s.tags.map((t) => `#${inline(t)}`).join(" ")}`, cols).forEach((l) => out.push({ text: l, color: theme.c("title") }));
   out.push({ text: "" });
   head(`Layer 1 ${g.sep} Execution Register`);
@@ -119,7 +120,9 @@ export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: Fil
   if (!s.active_files.length) field("active files", "(none)");
   checks.forEach((c, i) => {
     const mark = c.status === "ok" ? g.ok : c.status === "modified" ? g.changed : c.status === "missing" ? g.bad : "?";
-    const note = c.status === "ok" ? "" : c.status === "modified" ? "  changed since the snapshot" : c.status === "missing" ? "  missing on this host" : "  not checked";
+    // A file outside the project is kept by its absolute path: a place on the host that saved it.
+    const elsewhere = savedOn && isAbsoluteAny(c.path) ? `  outside the project: a path on ${inline(savedOn)}` : "";
+    const note = elsewhere || (c.status === "ok" ? "" : c.status === "modified" ? "  changed since the snapshot" : c.status === "missing" ? "  missing on this host" : "  not checked");
     const color = c.status === "ok" ? theme.c("good") : c.status === "missing" ? theme.c("bad") : theme.c("warn");
     wrap(`${mark} ${inline(c.absolute)}${note}`, Math.max(10, cols - 13)).forEach((l, j) =>
       out.push({ text: `${(i === 0 && j === 0 ? "active files" : "").padEnd(13)}${j === 0 ? "" : "  "}${l}`, color }));

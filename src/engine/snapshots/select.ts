@@ -89,6 +89,12 @@ export async function sameNameLabels(session: Session, projectId: string, rows: 
   return out;
 }
 
+/** The name of the host that saved `s`, or null when this host did (a path it kept is one of that host's). */
+export async function savedOnOtherHost(session: Session, s: SnapshotRecord): Promise<string | null> {
+  if (s.saved_host === session.host.id) return null;
+  return (await session.reader.getHost(s.saved_host))?.name ?? s.saved_host;
+}
+
 /**
  * The full snapshot an overflow (OVF_) snapshot extends (`auto_trigger.extends`, or `extends` among
  * its extra fields): its Layer 2 is the overflow snapshot's too. When that one is gone (deleted,
