@@ -144,7 +144,7 @@ describe("the restore block marks a contradiction within its budget", () => {
   const constraints = ["don't use Redis", "use Redis for sessions", ...Array.from({ length: 6 }, (_, i) => `keep module ${i} free of side effects in its public functions`)];
   const { conflicts } = constraintHygiene(constraints);
   const mark = `- ⚠ contradicts: "don't use Redis" ↔ "use Redis for sessions" — ask the user which holds`;
-  const ctx = { root: null, hostId: "h1", failures: [], now: new Date("2026-11-23T11:00:00Z") };
+  const ctx = { root: null, savedOn: null, failures: [], now: new Date("2026-11-23T11:00:00Z") };
 
   test("the mark follows the pair, once", async () => {
     const block = await buildRestoreBlock(record(constraints, { conflicts }), ctx);

@@ -116,7 +116,7 @@ describe("the restore block reads only the failures it can show", () => {
         const paged = await restoreSnapshot(session, undefined, { howToSave: "save" });
         const all = await session.store.listFailures(paged.snapshot.project_id);
         expect(all).toHaveLength(size);
-        const whole = await buildRestoreBlock(paged.snapshot, { root: paged.context.root, hostId: session.host.id, failures: all, rules: [], facts: [], now: at, resume: true });
+        const whole = await buildRestoreBlock(paged.snapshot, { root: paged.context.root, savedOn: null, failures: all, rules: [], facts: [], now: at, resume: true });
         expect(paged.block).toEqual(whole);
         if (size > 0) expect(failureLines(paged.block.text).length).toBeGreaterThan(0);
       } finally {
@@ -138,7 +138,7 @@ describe("the restore block reads only the failures it can show", () => {
     try {
       const paged = await restoreSnapshot(session, undefined, { howToSave: "save" });
       const all = await session.store.listFailures(paged.snapshot.project_id);
-      const whole = await buildRestoreBlock(paged.snapshot, { root: paged.context.root, hostId: session.host.id, failures: all, rules: [], facts: [], now: at, resume: true });
+      const whole = await buildRestoreBlock(paged.snapshot, { root: paged.context.root, savedOn: null, failures: all, rules: [], facts: [], now: at, resume: true });
       expect(paged.block).toEqual(whole);
       expect(paged.block.omitted.failures).toBe(0);
       expect(failureLines(paged.block.text)).toHaveLength(FIRST_PAGE + 1);

@@ -8,7 +8,7 @@ import { NeedMoreFailures, allFailuresOver, checkUnreadLines, failureLine, withR
 import { FILE_LIST_CAPS, RESTORE_BUDGET, inline, layer1Text, shortFileList, symbolicLines, writtenConstraints, type SymbolicEntryLike } from "./layers.ts";
 import { isAbsoluteAny, toHostPath } from "../projects/paths.ts";
 import { verifyFiles, type FileCheck } from "./verify.ts";
-import { extendedSnapshot, selectSnapshot } from "./select.ts";
+import { extendedSnapshot, savedOnOtherHost, selectSnapshot } from "./select.ts";
 import { planLine } from "./plan.ts";
 import { rulesWithinBudget } from "../memory/rules.ts";
 import { factLine, freshFacts } from "../memory/facts.ts";
@@ -66,7 +66,10 @@ export async function buildRestoreBlock(s: SnapshotRecord, ctx: BlockContext & {
 }
 
 interface BlockContext {
-  root: string | null; hostId: string; savedHostName?: string; now: Date; budget?: number; resume?: boolean; full?: boolean; layer2From?: string;
+  root: string | null;
+  /** The host that saved the snapshot, when another one did (savedOnOtherHost). */
+  savedOn: string | null;
+  now: Date; budget?: number; resume?: boolean; full?: boolean; layer2From?: string;
   /** Standing rules: shown first, never trimmed (their own budget keeps them small). */
   rules?: RuleRecord[];
   /** Facts: only fresh ones are shown, between failures and decisions. */
@@ -86,14 +89,14 @@ async function blockWith(s: SnapshotRecord, ctx: BlockContext, ranked: RankedFai
   const rules = rulesWithinBudget(ctx.rules ?? []).text;
   const plan = planLine(s.plan);
   // A file outside the project is kept by its absolute path, which names a place on the host that saved it.
-  const savedElsewhere = s.saved_host === ctx.hostId ? null : inline(ctx.savedHostName ?? s.saved_host);
-  const outside = (f: string) => `${toHostPath(f, ctx.root)}${savedElsewhere ? ` (outside the project: a path on ${savedElsewhere})` : ""}`;
+  const savedOn = ctx.savedOn === null ? null : inline(ctx.savedOn);
+  const outside = (f: string) => `${toHostPath(f, ctx.root)}${savedOn ? ` (outside the project: a path on ${savedOn})` : ""}`;
   const layer1 = (level: (typeof FILE_LEVELS)[number]) => {
     const relative = level.fold && ctx.root !== null && stored.some((f) => !isAbsoluteAny(f));
     const files = shortFileList(stored.map((f) => (isAbsoluteAny(f) ? outside(f) : relative ? f : toHostPath(f, ctx.root))), level.max);
     return [
       `# MindSave restore: ${inline(s.name)}`,
-      `saved ${utcMinute(s.created_at)} (${age(s.created_at, now, "long")}) ${s.saved_agent ? `by ${agentName(s.saved_agent)} ` : ""}on ${s.saved_host === ctx.hostId ? "this host" : inline(ctx.savedHostName ?? s.saved_host)} · status ${s.status}${s.kind === "overflow" ? ctx.layer2From ? ` · overflow (Layer 1; Layer 2 from ${inline(ctx.layer2From)})` : " · overflow (Layer 1 only)" : ""}`,
+      `saved ${utcMinute(s.created_at)} (${age(s.created_at, now, "long")}) ${s.saved_agent ? `by ${agentName(s.saved_agent)} ` : ""}on ${savedOn ?? "this host"} · status ${s.status}${s.kind === "overflow" ? ctx.layer2From ? ` · overflow (Layer 1; Layer 2 from ${inline(ctx.layer2From)})` : " · overflow (Layer 1 only)" : ""}`,
       ...(rules ? ["", rules] : []),
       "",
       "## Layer 1 · Execution Register",
@@ -224,12 +227,12 @@ export async function loadSnapshot(session: Session, snapshot: SnapshotRecord, c
   const rules = await session.store.listRules(snapshot.project_id);
   const facts = await session.store.listFacts(snapshot.project_id);
   const retired = await session.store.listRetirements(snapshot.project_id);
-  const savedHostName = (await session.store.getHost(snapshot.saved_host))?.name;
+  const savedOn = await savedOnOtherHost(session, snapshot);
   // An overflow snapshot is Layer 1 over the full snapshot it extends: the block shows that one's Layer 2.
   const base = await extendedSnapshot(session, snapshot);
   const shown = withoutRetiredItems(base ? { ...snapshot, constraints: base.constraints, decisions: base.decisions, compressed: base.compressed } : snapshot, retired);
   const now = session.now();
-  const ctx: BlockContext = { root: context.root, hostId: session.host.id, savedHostName, rules, facts, now, resume: opts.resume ?? true, full: opts.full, layer2From: base?.name };
+  const ctx: BlockContext = { root: context.root, savedOn, rules, facts, now, resume: opts.resume ?? true, full: opts.full, layer2From: base?.name };
   const block = await session.store.consistentRead((q) => withRankedFailures(q, snapshot.project_id, now, !!opts.full, (failures) => blockWith(shown, ctx, failures)));
   return {
     snapshot, context, block, verify: opts.verify ? verifyFiles(snapshot, context.root) : undefined,

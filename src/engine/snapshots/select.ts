@@ -83,14 +83,14 @@ export async function sameNameLabels(session: Session, projectId: string, rows: 
   if (!twins.length) return out;
   const all = await session.store.listSnapshots(projectId);
   for (const r of twins) {
-    const host = r.saved_host === session.host.id ? "this host" : (await session.store.getHost(r.saved_host))?.name ?? r.saved_host;
+    const host = (await savedOnOtherHost(session, r)) ?? "this host";
     out.set(r.id, `${host}, id ${idPrefix(all, r.id)}`);
   }
   return out;
 }
 
 /** The name of the host that saved `s`, or null when this host did (a path it kept is one of that host's). */
-export async function savedOnOtherHost(session: Session, s: SnapshotRecord): Promise<string | null> {
+export async function savedOnOtherHost(session: Session, s: Pick<SnapshotRecord, "saved_host">): Promise<string | null> {
   if (s.saved_host === session.host.id) return null;
   return (await session.reader.getHost(s.saved_host))?.name ?? s.saved_host;
 }
