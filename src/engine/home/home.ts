@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, statSync, statfsSync, accessSync, constants } fr
 import { dirname, join, resolve } from "node:path";
 import { homedir } from "../../lib/os.ts";
 import { UserError } from "../../errors.ts";
-import { realStorePath, storeFileKind } from "../../store/driver.ts";
+import { realStorePath } from "../../store/driver.ts";
 import { StoreProblem } from "../../store/problems.ts";
 
 export const STORE_FILE = "mindsave.db";
@@ -70,8 +70,10 @@ function explicitHome(dir: string, reason: HomeReason, source: string): Home {
  */
 export function refuseStorelessFolder(home: Home, write: boolean): void {
   if (write) return;
-  // Nor an empty file (a copy cut short?) into a store: only a save starts one there.
-  if (storeFileKind(home.dbPath) === "empty") {
+  // Nor an empty file (a copy cut short?) into a store: only a save starts one there. (A stat, not
+  // the header read storeFileKind makes: every hook's read passes here, and the store's open reads it.)
+  const st = statSync(home.dbPath, { throwIfNoEntry: false });
+  if (st?.isFile() && st.size === 0) {
     throw new StoreProblem("damaged", home.dbPath, `The store ${home.dbPath} is an empty file (0 bytes): a copy cut short, or a store never written. Reading leaves it as it is; put the store back from a copy, or a save starts a new one in it.`);
   }
   if (home.reason !== "flag" && home.reason !== "env") return;
