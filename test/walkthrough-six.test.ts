@@ -1,5 +1,5 @@
 // Defects a sixth new-user walkthrough found (stop 28): each through the real CLI.
-import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
@@ -125,7 +125,7 @@ describe("load --json carries what the block restores", () => {
 });
 
 describe("export --out", () => {
-  test("an empty --out, or a folder that cannot be written, is one sentence and exit 1", async () => {
+  test("an empty --out, or one under a file, is one sentence and exit 1", async () => {
     const t = projectOnLaptop("mindsave-six-");
     await t.okCli(["save", "--goal", "g"]);
     const empty = await t.cli(["export", "--out", ""]);
@@ -133,8 +133,26 @@ describe("export --out", () => {
     const file = join(t.base, "a-file");
     writeFileSync(file, "x");
     const under = await t.cli(["export", "--out", join(file, "sub")]);
-    expect(under.code).toBe(1);
-    expect(under.stderr).toMatch(/^mindsave: Cannot write the export to .*; give --out a folder you can write\.\n$/);
+    expect([under.code, under.stderr]).toEqual([1, `mindsave: ${file} is not a directory.\n`]);
+  });
+
+  test.skipIf(process.platform !== "linux")("a folder that cannot be written (/proc/1) is one sentence and exit 1", async () => {
+    const t = projectOnLaptop("mindsave-six-");
+    await t.okCli(["save", "--goal", "g"]);
+    const r = await t.cli(["export", "--out", "/proc/1/out"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^mindsave: Cannot write the export to \/proc\/1\/out\/\.mindsave .*; give --out a folder you can write\.\n$/);
+  });
+
+  test("a misspelled parent folder is refused, not made: only the last folder of --out is created", async () => {
+    const t = projectOnLaptop("mindsave-six-");
+    await t.okCli(["save", "--goal", "g"]);
+    const typo = join(t.base, "exprots");
+    const r = await t.cli(["export", "--out", join(typo, "app")]);
+    expect([r.code, r.stderr]).toEqual([1, `mindsave: The folder ${typo} does not exist; check --out ${join(typo, "app")}, or create the folder first.\n`]);
+    expect(existsSync(typo)).toBe(false);
+    await t.okCli(["export", "--out", join(t.base, "fresh")]);
+    expect(existsSync(join(t.base, "fresh", ".mindsave", "index.json"))).toBe(true);
   });
 });
 
@@ -167,6 +185,13 @@ describe("a file outside the project, restored on another laptop", () => {
     const onB = (await w.b.cli(["load", "--latest"])).stdout;
     expect(onB).toContain(`  - ${join(sib, "s.ts")} (outside the project: a path on laptop-a)\n`);
     expect(onB).toContain(`  - ${join(w.b.repo, "src", "auth.ts")}\n`);
+    // --json says the same in fields: who saved it, and which active files are paths there.
+    const jsonB = await w.b.json(["load", "--latest"]);
+    expect(jsonB.saved_on).toBe("laptop-a");
+    expect(jsonB.outside_project).toEqual([join(sib, "s.ts")]);
+    const jsonA = await w.a.json(["load", "--latest"]);
+    expect(jsonA.saved_on).toBeNull();
+    expect(jsonA.outside_project).toEqual([join(sib, "s.ts")]);
   });
 });
 

@@ -2,7 +2,7 @@
 import { UserError } from "../errors.ts";
 import { loadSnapshot, type LoadResult } from "../engine/snapshots/restore.ts";
 import { selectSnapshot } from "../engine/snapshots/select.ts";
-import { toHostPath } from "../engine/projects/paths.ts";
+import { isAbsoluteAny, toHostPath } from "../engine/projects/paths.ts";
 import { nextSteps } from "../engine/projects/next-steps.ts";
 import { print, printJson, withSession } from "./shared.ts";
 import { numberedList, verifyText } from "../engine/snapshots/summaries.ts";
@@ -55,7 +55,11 @@ function toJson(r: LoadResult) {
   return {
     snapshot_id: s.name, id: s.id, created_at: s.created_at, status: s.status, kind: s.kind,
     project: { id: r.context.project.id, name: r.context.project.name, root: r.context.root },
+    // saved_on: the laptop that saved it, when another one did; outside_project: active files kept
+    // by an absolute path, which name places on that laptop, not on this one.
+    saved_on: r.savedOn,
     layer1: { goal: s.goal, state: s.state, next_action: s.next_action, active_files: s.active_files.map((f) => toHostPath(f.path, r.context.root)), blocker: s.blocker },
+    outside_project: s.active_files.filter((f) => isAbsoluteAny(f.path)).map((f) => toHostPath(f.path, r.context.root)),
     layer2: { constraints: r.layer2.constraints, decisions: r.layer2.decisions, compressed: r.layer2.compressed?.symbolic ?? {} },
     failures: r.block.failures.map((f) => ({ item: f.item, reason: f.reason, rejected_by: f.rejected_by, repeat_count: f.repeat_count, scope: f.scope, alternatives: f.alternatives, related: f.related })),
     rules: r.rules.map((x) => ({ text: x.text, scope: x.scope })),

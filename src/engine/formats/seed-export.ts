@@ -1,7 +1,7 @@
 // `exportSeed`: a project written back in the original's `.mindsave/` layout, with relative paths
 // and every field, so the original can read it and a round trip loses nothing.
 import { existsSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { parseDocument } from "yaml";
 import { UserError } from "../../errors.ts";
 import { projectSnapshots, snapshotById } from "../snapshots/catalog.ts";
@@ -88,6 +88,9 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
   const dir = basename(target) === SEED_DIR ? target : join(target, SEED_DIR);
   if (existsSync(join(dir, "mindsave.db"))) throw new UserError(`${dir} is a MindSave home (it holds mindsave.db); export to a workspace instead.`);
   if (existsSync(target) && !isDir(target)) throw new UserError(`${target} is not a directory.`);
+  // At most the last folder of --out is made: a misspelled parent is a mistake, not a place to fill.
+  if (!existsSync(target) && !existsSync(dirname(target))) throw new UserError(`The folder ${dirname(target)} does not exist; check --out ${opts.out}, or create the folder first.`);
+  if (!existsSync(target) && !isDir(dirname(target))) throw new UserError(`${dirname(target)} is not a directory.`);
   // Every file goes below .mindsave/, never through a link: a name or a folder planted by someone
   // else must not turn an export into a write somewhere else (a name is a slug, but check anyway).
   const write = (path: string, text: string) => {

@@ -221,6 +221,8 @@ export interface LoadResult {
   /** The standing rules the block opens with, and the facts it may show (unexpired, in its order). */
   rules: RuleRecord[];
   facts: FactRecord[];
+  /** The host that saved the snapshot, when another one did: its absolute paths name places there. */
+  savedOn: string | null;
 }
 
 export async function loadSnapshot(session: Session, snapshot: SnapshotRecord, context: ProjectContext, opts: { verify?: boolean; resume?: boolean; full?: boolean } = {}): Promise<LoadResult> {
@@ -236,7 +238,7 @@ export async function loadSnapshot(session: Session, snapshot: SnapshotRecord, c
   const block = await session.store.consistentRead((q) => withRankedFailures(q, snapshot.project_id, now, !!opts.full, (failures) => blockWith(shown, ctx, failures)));
   return {
     snapshot, context, block, verify: opts.verify ? verifyFiles(snapshot, context.root) : undefined,
-    layer2: { constraints: shown.constraints, decisions: shown.decisions, compressed: shown.compressed }, rules, facts: freshFacts(facts, now),
+    layer2: { constraints: shown.constraints, decisions: shown.decisions, compressed: shown.compressed }, rules, facts: freshFacts(facts, now), savedOn,
   };
 }
 
