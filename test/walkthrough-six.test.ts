@@ -1,6 +1,6 @@
 // Defects a sixth new-user walkthrough found (stop 28): each through the real CLI.
+import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { dumpStore, gitRepo, projectOnLaptop, twoLaptops } from "./helpers.ts";
