@@ -9,6 +9,11 @@ const VALUED = new Set(["--home", "--workspace", "--in"]);
 
 /** The command `argv` runs, when it runs one without asking for help; else undefined (declare all). */
 export function commandWord(argv: string[]): string | undefined {
+  return commandWords(argv)?.[0];
+}
+
+/** The command word and the word right after it (a subcommand such as `mcp install`), as commandWord finds them. */
+export function commandWords(argv: string[]): [string, string | undefined] | undefined {
   if (argv.some((a) => a === "--help" || a === "-h")) return undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -18,7 +23,8 @@ export function commandWord(argv: string[]): string | undefined {
       continue;
     }
     if (a.startsWith("-")) continue;
-    return a === "help" ? undefined : a;
+    const next = argv[i + 1];
+    return a === "help" ? undefined : [a, next !== undefined && !next.startsWith("-") ? next : undefined];
   }
   return undefined;
 }

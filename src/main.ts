@@ -20,8 +20,10 @@ tuneJitFor(argv);
 // through lib/out.ts, which handles that without making Node's streams (~8 ms); the TUI and the
 // MCP server write through the streams, which get the same handling.
 const { guardStreams, isTerminal } = await import("./lib/out.ts");
-const { commandWord } = await import("./cli-only.ts");
-if (["ui", "mcp", undefined].includes(commandWord(argv))) guardStreams();
+const { commandWords } = await import("./cli-only.ts");
+const [word, sub] = commandWords(argv) ?? [];
+// (`mcp install|uninstall` print like any other command; only the server writes through the streams.)
+if (word === undefined || word === "ui" || (word === "mcp" && sub !== "install" && sub !== "uninstall")) guardStreams();
 
 /** True when argv holds only global options (`mindsave --home /media/usb/mindsave`). */
 function onlyGlobalOptions(args: string[]): boolean {

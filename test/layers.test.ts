@@ -120,6 +120,15 @@ describe("layers", () => {
     expect(bad.map(rel)).toEqual([]);
   });
 
+  test("only the MCP server (src/commands/mcp/) loads the MCP SDK and zod, and mcp.ts loads it lazily: `mcp install` never does", () => {
+    const users = SRC.filter((f) => staticImports(withoutTypeImports(read(f))).some((i) => /^(@modelcontextprotocol\/|zod$)/.test(i)));
+    expect(users.length).toBeGreaterThan(0);
+    expect(users.map(rel).filter((f) => !f.startsWith("src/commands/mcp/"))).toEqual([]);
+    const mcp = read(join(REPO, "src", "commands", "mcp.ts"));
+    expect(localImports(join(REPO, "src", "commands", "mcp.ts")).filter((i) => i.startsWith("src/commands/mcp/"))).toEqual([]);
+    expect(mcp).toMatch(/await import\(["']\.\/mcp\/server\.ts["']\)/);
+  });
+
   test("only the ui command loads ui/, and only with a dynamic import", () => {
     const users = SRC.filter((f) => /["'](\.\.\/)+ui\//.test(read(f)));
     expect(users.map(rel)).toEqual(["src/commands/ui.ts"]);

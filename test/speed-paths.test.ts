@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { createClient, type Client } from "@libsql/client";
 import { openClient } from "../src/store/driver.ts";
 import { failureWeight, sortFailures } from "../src/engine/failures/graph.ts";
-import { commandWord } from "../src/cli-only.ts";
+import { commandWord, commandWords } from "../src/cli-only.ts";
 import { compareCodePoints, compareCodes, compareText, graphemeBoundary, nextText } from "../src/lib/text.ts";
 import type { FailureRecord } from "../src/store/store.ts";
 import { dumpStore, gitRepo, laptop, ok, run, sql, tempDir } from "./helpers.ts";
@@ -284,6 +284,9 @@ describe("a command line that declares only the command it runs", () => {
     expect(commandWord(["load", "--help"])).toBeUndefined();
     expect(commandWord(["help", "load"])).toBeUndefined();
     expect(commandWord(["--json"])).toBeUndefined();
+    // The word after it, for `mcp install` (which prints like any command) against `mcp` (the server).
+    expect(commandWords(["--home", "h", "mcp", "install", "--agent", "codex"])).toEqual(["mcp", "install"]);
+    expect(commandWords(["mcp", "--json"])).toEqual(["mcp", undefined]);
   });
 
   test("a mistyped command still gets commander's suggestion, and help still lists every command", async () => {

@@ -5,7 +5,6 @@
 // `mindsave mcp install|uninstall --agent NAME [--project|--user]` adds or removes this server in
 // an agent's MCP settings.
 import { installMcp, uninstallMcp, type McpResult } from "../engine/agents/mcp-config.ts";
-import { createServer, LineTransport, serverSessionOptions } from "./mcp/server.ts";
 import { agentScope, print, printJson, projectPlace, type AgentFlags } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
 
@@ -42,6 +41,8 @@ export async function run(_opts: unknown, _args: string[], g: GlobalOptions): Pr
   const toStderr = (...args: unknown[]) => void process.stderr.write(args.map((a) => (typeof a === "string" ? a : Bun.inspect(a))).join(" ") + "\n");
   console.log = console.info = console.debug = toStderr;
 
+  // Loaded here, not at the top: the SDK and the tools' schemas are ~40 ms that `mcp install` never needs.
+  const { createServer, LineTransport, serverSessionOptions } = await import("./mcp/server.ts");
   const options = serverSessionOptions(g);
   const { server, drained, settled } = createServer(options);
   // Not the SDK's StdioServerTransport: ours answers oversized, non-JSON and non-JSON-RPC lines.
