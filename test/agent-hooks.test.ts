@@ -87,6 +87,7 @@ describe("hooks install --agent: into a config the user already has", () => {
         UserPromptSubmit: [codexGroup("user-prompt-submit", 10)],
         PostToolUse: [codexGroup("post-tool-use", 5)],
         PreCompact: [codexGroup("pre-compact", 10)],
+        SessionEnd: [codexGroup("session-end", 3)],
       },
     }));
     const after = readFileSync(path, "utf8");
@@ -304,7 +305,7 @@ describe("hooks install --agent: choosing agents", () => {
       { scope: "user", path: join(t.home, ".codex", "hooks.json"), state: "current" },
       { scope: "project", path: join(t.repo, ".codex", "hooks.json"), state: "absent" },
     ]);
-    expect(of("codex").missingEvents).toEqual(["post-tool-use-failure", "session-end"]);
+    expect(of("codex").missingEvents).toEqual(["post-tool-use-failure"]);
     expect(of("opencode").hooks[0].state).toBe("current");
     expect(of("cursor").hooks.every((h: any) => h.state === "absent")).toBe(true);
     const text = (await ok(["agents"], t.opts)).stdout;

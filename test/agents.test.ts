@@ -242,7 +242,8 @@ describe("agents", () => {
     expect(agents.filter((a) => a.found).map((a) => a.id).sort()).toEqual(["codex", "gemini", "opencode"]);
     expect(byId("opencode").executables).toEqual(["opencode"]);
     expect(byId("codex").mcp.every((m: any) => m.state === "absent")).toBe(true);
-    expect(byId("codex").lacks.join(" ")).toContain("SessionEnd");
+    expect(byId("codex").lacks.join(" ")).toContain("no tool-failure event");
+    expect(byId("codex").lacks.join(" ")).not.toContain("SessionEnd");
     expect(byId("cline").mcp.map((m: any) => m.scope)).toEqual(["user"]);
 
     await ok(["mcp", "install", "--agent", "codex"], t.opts);

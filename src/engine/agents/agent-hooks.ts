@@ -77,8 +77,11 @@ export const AGENT_HOOKS: readonly AgentHooksSpec[] = [
       { event: "PostToolUse", arg: "post-tool-use", timeout: 5 },
       { event: "PreCompact", arg: "pre-compact", timeout: 10 },
       { event: "Stop", arg: "stop", timeout: 10 },
+      // Codex caps SessionEnd at 3 s (codex-rs/hooks/src/events/session_end.rs); killed later, a
+      // save rolls back whole, and Stop and PreCompact have saved already.
+      { event: "SessionEnd", arg: "session-end", timeout: 3 },
     ],
-    lacks: ["no SessionEnd event", "no tool-failure event", "PreCompact cannot add context", "new hooks are skipped until the user trusts them (/hooks); project hooks need a trusted project"],
+    lacks: ["no tool-failure event", "PreCompact cannot add context", "new hooks are skipped until the user trusts them (/hooks); project hooks need a trusted project"],
     afterInstall: "Codex skips new hooks until you trust them: start codex and approve MindSave's hooks in /hooks (or the \"Hooks need review\" screen); after an upgrade that changes them, approve them again.",
   },
   {

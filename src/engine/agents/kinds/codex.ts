@@ -4,7 +4,8 @@
 // restore block as plain text, which Codex gives the model as context (codex-rs/hooks/src/events/
 // session_start.rs): codex-cli 0.154.0 failed every output holding `additionalContext`
 // (openai/codex#45999). PostToolUse takes `hookSpecificOutput.additionalContext` (+ `systemMessage`;
-// plain text is dropped there); UserPromptSubmit, PreCompact and Stop print nothing. No SessionEnd.
+// plain text is dropped there); UserPromptSubmit, PreCompact, Stop and SessionEnd (since July 2026,
+// openai/codex#33895; its stdout is ignored) print nothing: Stop fails on any output but its own JSON.
 // Transcript: the rollout JSONL (codex-rs/protocol RolloutItem: `{timestamp, type, payload}` with
 // session_meta, turn_context, response_item, event_msg, compacted; persisted events per
 // codex-rs/rollout/src/policy.rs), read within transcript.ts's budget.
