@@ -39,6 +39,8 @@ describe("Codex rollout", () => {
     ]);
     expect(f.usage).toMatchObject({ context: 150_500, window: 272_000, cache_read_input_tokens: 130_000, model: "gpt-5.3-codex" });
     expect(f.skipped_bytes).toBe(0);
+    // The assistant's message after the last call: what PreCompact and SessionEnd restore as the last reply.
+    expect(f.last_reply).toBe("Login now signs a JWT; the expiry check is next.");
   });
 
   test("the fill is the newest token_count, and none after a compaction until the next one", () => {

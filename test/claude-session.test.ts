@@ -149,6 +149,29 @@ describe("defects, each through real payloads", () => {
     expect(await snapshots(t)).toHaveLength(1);
   });
 
+  test("5b. pre-compact and session-end carry no reply in their payload: the transcript's last reply is the state, unless a tool call followed it", async () => {
+    const t = claudeLaptop(exe);
+    const tr = new Transcript(t.base, t.repo, "s-reply");
+    tr.prompt("Add rate limiting to the login endpoint");
+    tr.tool("Edit", { file_path: join(t.repo, "src/limit.ts"), old_string: "export {};", new_string: "export const limit = 5;" }, 30_000);
+    tr.reply("The limiter is in; tests pass.").synthetic().interrupted();
+    await t.hook("pre-compact", payload("PreCompact", { sessionId: "s-reply", path: tr.path, cwd: t.repo }, events.preCompact("manual")));
+    const [s] = await snapshots(t);
+    expect(s.state).toBe("Last reply: The limiter is in; tests pass. (after 1 tool call)");
+    expect(s.layer3).toContain("### Last Reply\nThe limiter is in; tests pass.");
+
+    // Words followed by a tool call were no reply that ended the turn: the last action is the state.
+    const busy = new Transcript(t.base, t.repo, "s-busy");
+    busy.prompt("Add rate limiting to the login endpoint");
+    busy.tool("Edit", { file_path: join(t.repo, "src/limit.ts"), old_string: "export {};", new_string: "export const limit = 6;" }, 30_000);
+    busy.reply("Now let me check the auth module.");
+    busy.tool("Read", { file_path: join(t.repo, "src/auth.ts") }, 31_000);
+    await t.hook("session-end", payload("SessionEnd", { sessionId: "s-busy", path: busy.path, cwd: t.repo }, events.sessionEnd()));
+    const [, ended] = await snapshots(t);
+    expect(ended.state).toMatch(/^Last action: Read .*auth\.ts/);
+    expect(ended.layer3).not.toContain("### Last Reply");
+  });
+
   test("8, 10. fork restores like resume; a `<synthetic>` zero-usage line is not 0% full; a compact summary or an interruption is never the goal; the ratio resets at session start", async () => {
     const t = claudeLaptop(exe);
     const tr = new Transcript(t.base, t.repo);

@@ -109,6 +109,8 @@ export function autoSnapshotInput(facts: TranscriptFacts, c: AutoContext): Snaps
   const pending = todos.find((t) => t.status === "pending");
   const done = todos.filter((t) => t.status === "completed");
   const last = facts.tool_uses.at(-1);
+  // Stop's payload gives the final reply; PreCompact and SessionEnd find it in the transcript.
+  const lastReply = (c.lastReply?.trim() || facts.last_reply?.trim()) ?? "";
   // Layer 1 never knows less than the newest snapshot of the task it carries on: each field this
   // session has nothing of its own for (goal, next action, files, a real state) keeps the newest's.
   input.goal = knownGoal(newest?.goal) || oneLine(intent ?? "") || UNKNOWN_GOAL;
@@ -117,7 +119,7 @@ export function autoSnapshotInput(facts: TranscriptFacts, c: AutoContext): Snaps
   // Without edits, what this session last did or said is no news about the task: the newest's state
   // stays when it is a real one, or when another session saved it (a look around does not replace it).
   else if (newest?.state && !facts.edited_files.length && (!ONLY_LAST.test(newest.state) || savedIn !== sessionId)) input.state = newest.state;
-  else if (c.lastReply?.trim()) input.state = oneLine(`Last reply: ${oneLine(c.lastReply, 180)} (after ${facts.tool_uses.length} tool call${facts.tool_uses.length === 1 ? "" : "s"})`);
+  else if (lastReply) input.state = oneLine(`Last reply: ${oneLine(lastReply, 180)} (after ${facts.tool_uses.length} tool call${facts.tool_uses.length === 1 ? "" : "s"})`);
   else input.state = oneLine(last ? `Last action: ${last.name} ${toolTarget(last)} (${facts.tool_uses.length} tool call${facts.tool_uses.length === 1 ? "" : "s"} this session)` : "No tool calls yet this session");
   // The step in progress is the next action; a pending one only when nothing is in progress.
   input.next_action = doing ? oneLine(doing.content) : pending ? oneLine(pending.content) : newest?.next_action || "Review the latest changes and continue";
@@ -144,7 +146,7 @@ export function autoSnapshotInput(facts: TranscriptFacts, c: AutoContext): Snaps
   if (recent.length) l3.push("", "### Recent Tool Calls", ...recent.map((t, i) => `${i + 1}. ${t.name} ${toolTarget(t)}${t.is_error ? " (failed)" : ""}`));
   // Readers that track the newest prompt (not Claude Code's) say what was asked last.
   if (facts.last_prompt && facts.last_prompt !== facts.first_prompt) l3.push("", "### Last Prompt", oneLine(facts.last_prompt, 500));
-  if (c.lastReply?.trim()) l3.push("", "### Last Reply", c.lastReply.trim().slice(0, 1000));
+  if (lastReply) l3.push("", "### Last Reply", lastReply.slice(0, 1000));
   input.layer3 = l3.join("\n").trim();
   return fitLayer1(input);
 }

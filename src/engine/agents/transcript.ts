@@ -72,6 +72,11 @@ export interface TranscriptFacts {
   first_prompt: string | null;
   /** The newest prompt, where a reader tracks it (not Claude Code's: its snapshots never used one). */
   last_prompt?: string | null;
+  /**
+   * The agent's newest reply that no tool call followed (the turn's last words, as Stop's payload
+   * gives them): PreCompact and SessionEnd payloads carry none. Where a reader tracks it.
+   */
+  last_reply?: string | null;
   usage: Usage | null;
   todos: Todo[] | null;
   edited_files: string[];
@@ -222,6 +227,16 @@ export function slimInput(input: Record<string, unknown>): Record<string, unknow
   return out;
 }
 
+/** The longest reply kept: the snapshot uses its first 1,000 characters. */
+export const REPLY_MAX = 4000;
+
+/** An assistant message's blocks: its text is the last reply, until a tool call follows it. */
+function replyOf(facts: TranscriptFacts, content: unknown[]): void {
+  if (content.some((b) => (b as Line)?.type === "tool_use")) facts.last_reply = null;
+  const text = content.filter((b) => (b as Line)?.type === "text" && typeof (b as Line).text === "string").map((b) => (b as Line).text as string).join("\n").trim();
+  if (text) facts.last_reply = text.slice(0, REPLY_MAX);
+}
+
 /** Collects facts line by line; `identity` lines (the head of a long file) give only who and when. */
 class Collector {
   readonly facts: TranscriptFacts = emptyFacts();
@@ -244,6 +259,8 @@ class Collector {
     const usage = usageOf(line);
     if (usage) facts.usage = usage;
     const content = line.message?.content;
+    // (A `<synthetic>` line is Claude Code's stand-in after an interruption, not the agent's words.)
+    if (line.type === "assistant" && !line.isSidechain && line.message?.model !== "<synthetic>" && Array.isArray(content)) replyOf(facts, content);
     if (Array.isArray(content)) {
       for (let b = 0; b < content.length; b++) {
         const block = content[b];

@@ -108,6 +108,7 @@ function addLine(b: FactsBuilder, raw: string, offset: number, identity: boolean
     for (const path of Object.keys(p.changes)) b.edit(path, cwd);
   }
   if (line.type !== "response_item") return;
+  if (p.type === "message" && p.role === "assistant") b.reply(contentText(p.content));
   const id = typeof p.call_id === "string" && p.call_id ? p.call_id : `@${offset}`;
   if (p.type === "function_call" && typeof p.name === "string") {
     const args = record(p.arguments) ?? {};

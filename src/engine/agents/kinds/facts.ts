@@ -3,7 +3,7 @@
 // cleaned and redacted before they are cut, the newest MAX_TOOL_USES calls kept, edited files in
 // order of recency).
 import { isAbsolute, resolve } from "node:path";
-import { MAX_TOOL_USES, clean, emptyFacts, slimInput, type FilePatch, type Todo, type TranscriptFacts, type Usage } from "../transcript.ts";
+import { MAX_TOOL_USES, REPLY_MAX, clean, emptyFacts, slimInput, type FilePatch, type Todo, type TranscriptFacts, type Usage } from "../transcript.ts";
 import { stripControl } from "../../snapshots/input-limits.ts";
 
 export class FactsBuilder {
@@ -28,9 +28,16 @@ export class FactsBuilder {
     if (!identity) this.facts.last_prompt = t;
   }
 
+  /** The agent's reply: the last one stands until a tool call follows it (see TranscriptFacts.last_reply). */
+  reply(raw: string): void {
+    const t = raw.trim();
+    if (t) this.facts.last_reply = t.slice(0, REPLY_MAX);
+  }
+
   /** A tool call: its input as facts keep it (the short text fields; `todos` lists), with a stable id. */
   tool(id: string, name: string, input: Record<string, unknown>, timestamp: string): void {
     const uses = this.facts.tool_uses;
+    this.facts.last_reply = null;
     uses.push({ id, name: clean(name, 200), input: slimInput(input), timestamp: stripControl(timestamp) });
     if (uses.length >= 2 * MAX_TOOL_USES) uses.splice(0, uses.length - MAX_TOOL_USES);
   }
