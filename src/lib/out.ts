@@ -3,10 +3,20 @@
 // goes straight to the file descriptor, whole, synchronously. A reader that went away
 // (`mindsave snapshots | head -1`) ends the process quietly, as main.ts does for the streams the
 // TUI and the MCP server still use (guardStreams).
-import { writeSync } from "node:fs";
+import { fstatSync, writeSync } from "node:fs";
 
-/** node:tty's isatty, loaded on first use: importing node:tty loads Node's whole stream stack (~2 ms). */
-const isatty = (fd: number): boolean => (require("node:tty") as typeof import("node:tty")).isatty(fd);
+/**
+ * node:tty's isatty, loaded only for a character device: importing node:tty loads Node's whole
+ * stream stack (~4 ms), and a pipe or a file (an agent's hook, a script) is never a terminal.
+ */
+function isatty(fd: number): boolean {
+  try {
+    if (!fstatSync(fd).isCharacterDevice()) return false;
+  } catch {
+    // (No such descriptor, or a platform whose fstat cannot tell: ask node:tty.)
+  }
+  return (require("node:tty") as typeof import("node:tty")).isatty(fd);
+}
 
 const wait = new Int32Array(new SharedArrayBuffer(4));
 
