@@ -2,7 +2,7 @@
 // against a real libSQL store, checked with the real CLI. The client parses every byte the server
 // writes on stdout, so these tests passing end to end also show stdout carries protocol only.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -257,6 +257,10 @@ describe("mindsave mcp", () => {
       expect(text(r)).toBe(`No MindSave project here yet (${empty}); save a snapshot first with \`mindsave save\`.`);
       await expect(lost.client.readResource({ uri: "mindsave://restore-block" })).rejects.toThrow("No MindSave project here yet");
       expect((await call(lost, "list")).isError).toBe(true);
+      // A write that fails leaves nothing in the folder: no .mindsave/project.json.
+      const failed = await call(lost, "fail", { item: "thing" });
+      expect([failed.isError, text(failed)]).toEqual([true, 'A new failure needs a reason: say why "thing" failed or was rejected (the reason).']);
+      expect(readdirSync(empty)).toEqual([]);
     } finally {
       await lost.client.close();
     }

@@ -54,6 +54,7 @@ export async function run(o: { agent?: string }, args: string[], g: GlobalOption
   // Its stdin was the payload: a passphrase prompt would read nothing (and a hook never asks).
   neverPrompt();
   let session: Session | null = null;
+  let failed = true;
   try {
     if (!EVENTS.includes(event)) {
       note(`unknown event; use one of ${EVENTS.join(", ")}`);
@@ -88,12 +89,13 @@ export async function run(o: { agent?: string }, args: string[], g: GlobalOption
     session = await Session.open({ home: g.home, workspace: g.workspace, cwd, busyTimeoutMs: HOOK_BUSY_MS }, { write: event !== "session-start" });
     const out = await runHook(session, call);
     if (out) writeOut(out);
+    failed = false;
     return 0;
   } catch (e) {
     note((e as Error)?.message?.split("\n")[0] ?? String(e));
     return 0;
   } finally {
-    await session?.close();
+    await session?.close({ failed });
     clearTimeout(watchdog);
   }
 }

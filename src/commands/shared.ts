@@ -8,11 +8,14 @@ import type { GlobalOptions } from "../types.ts";
 
 export async function withSession<T>(g: GlobalOptions, write: boolean, fn: (s: Session) => Promise<T>): Promise<T> {
   const session = await Session.open({ home: g.home, workspace: g.workspace, project: g.project }, { write });
+  let failed = true;
   try {
-    return await fn(session);
+    const result = await fn(session);
+    failed = false;
+    return result;
   } finally {
     for (const n of session.notices) note(n);
-    await session.close();
+    await session.close({ failed });
   }
 }
 

@@ -1,6 +1,7 @@
 // One command's view of the world: the home and its store, this host, and (lazily) the project of
 // the current workspace. Commands and the TUI reach the store only through the engine.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, rmdirSync, rmSync } from "node:fs";
+import { dirname } from "node:path";
 import { resolveHome, prepareHome, refuseStorelessFolder, journalModeFor, type Home } from "./home/home.ts";
 import { currentHost, type HostIdentity } from "./home/host.ts";
 import { resolveWorkspace, gitCommonDir, tooBroad, type Workspace } from "./projects/workspace.ts";
@@ -86,9 +87,27 @@ export class Session {
    * Closes the store (folding a WAL back into mindsave.db after writes), and remembers git's
    * answers in the home, unless the store turned out damaged: a look at it leaves nothing beside it.
    */
-  close(): Promise<void> {
+  async close(opts: { failed?: boolean } = {}): Promise<void> {
+    if (opts.failed) await this.undoProjectFile();
     if (!this.store.damaged) for (const write of this.remember.splice(0)) write();
     return this.store.closeAsync();
+  }
+
+  /**
+   * After a command that failed: the `.mindsave/project.json` this command wrote into the working
+   * tree is taken out again, unless a project of that identity is in the store (another process may
+   * have saved one meanwhile) or the file no longer holds the id written.
+   */
+  private async undoProjectFile(): Promise<void> {
+    const made = this.resolved?.madeFile;
+    if (!made) return;
+    try {
+      if ((await this.store.projectsByIdentity(`file:${made.id}`)).length) return;
+      if (readFileSync(made.path, "utf8").includes(`"${made.id}"`)) rmSync(made.path);
+      if (made.madeDir) rmdirSync(dirname(made.path));
+    } catch {
+      // (Not there any more, or the folder holds something else now: leave it.)
+    }
   }
 
   private writer: StoreWriter | null = null;

@@ -33,6 +33,8 @@ export interface Workspace {
   remote: string | null;
   /** The git directory shared by all worktrees of one clone, when in git. */
   gitCommonDir: string | null;
+  /** `.mindsave/project.json` as this resolution wrote it (and whether it made `.mindsave/`): undone if the command fails. */
+  madeFile?: { path: string; id: string; madeDir: boolean };
 }
 
 
@@ -252,6 +254,11 @@ export function resolveWorkspace(start: string, opts: { override?: string; creat
   const commits = gitDir ? rootCommitsOf(gitDir, commonDir, opts.home ?? null, () => gitRootCommits(gitDir), opts.later, (earlier) => gitRootCommitsSince(gitDir, earlier)) : null;
   if (commits) return at(`git:${commits[0]}`, commits.slice(1).map((c) => `git:${c}`));
   if (!opts.create) return null;
+  // A folder that is not there (an agent's removed worktree in a hook's cwd) is never made.
+  if (!isDir(root)) throw new UserError(`The folder ${root} does not exist, so it cannot be a project.`);
+  if (existsSync(join(root, "mindsave.db"))) {
+    throw new UserError(`${root} is a MindSave home (it holds mindsave.db), so it cannot be a project; run MindSave inside a project folder.`);
+  }
   // A folder whose .mindsave/ is a MindSave home (your home directory, a drive) is not a project:
   // writing project.json there would mix the two.
   const dot = join(root, ".mindsave");
@@ -263,7 +270,11 @@ export function resolveWorkspace(start: string, opts: { override?: string; creat
   if ((found.marker === "directory" || found.marker === "flag") && tooBroad(root)) {
     throw new UserError(`${root} holds too many unrelated folders to be a project; run MindSave inside a project folder, or give its folder (--workspace, or the MCP tools' workspace).`);
   }
-  return at(`file:${writeProjectFile(root, name).id}`);
+  const madeDir = !existsSync(dot);
+  const made = writeProjectFile(root, name);
+  const ws = at(`file:${made.id}`);
+  ws.madeFile = { path: join(dot, "project.json"), id: made.id, madeDir };
+  return ws;
 }
 
 /** The file system's root, a folder right below it (/tmp, /home, C:\\Users), or the system's temp folder. */

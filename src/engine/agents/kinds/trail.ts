@@ -7,6 +7,7 @@ import { callTarget, hookSignal, withNote, type SessionNote, type Trail } from "
 import { clean, emptyFacts, type TranscriptFacts } from "../transcript.ts";
 import { todoStatus } from "./facts.ts";
 import { record, text, type HookEvent, type TranscriptSource } from "./kind.ts";
+import { redactDeep } from "../../snapshots/redact.ts";
 import type { Session } from "../../session.ts";
 
 const KEEP_TOOLS = 20;
@@ -60,17 +61,56 @@ export function noteTrail(n: SessionNote, event: HookEvent, p: HookPayload, src:
 /** The events whose payloads carry something for the trail (a prompt, a tool call). */
 const TRAILED = new Set<HookEvent>(["session-start", "user-prompt-submit", "post-tool-use", "post-tool-use-failure"]);
 
-/** Adds this event to the session's trail (one transaction); nothing without a session id or a project to keep it in. */
+/**
+ * Trails of sessions in a folder that is no project yet (a plain folder before its first save):
+ * kept in this store's meta (never synced), redacted, by session id, until a save makes the
+ * project; the session's first task is then not lost. At most KEEP_PENDING, the oldest go first.
+ */
+const PENDING = "pending_trails";
+const KEEP_PENDING = 16;
+type PendingTrails = Record<string, { trail: Trail; seen: string }>;
+
+async function pendingTrails(q: { getMeta(key: string): Promise<string | null> }): Promise<PendingTrails> {
+  try {
+    const v = JSON.parse((await q.getMeta(PENDING)) ?? "{}");
+    return v && typeof v === "object" && !Array.isArray(v) ? (v as PendingTrails) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The trail a session kept before its folder was a project, if any. */
+export async function pendingTrail(session: Session, sessionId: string | null): Promise<Trail | undefined> {
+  return sessionId ? (await pendingTrails(session.reader))[sessionId]?.trail : undefined;
+}
+
+/** Adds this event to the session's trail (one transaction); nothing without a session id. */
 export async function recordTrail(session: Session, event: HookEvent, p: HookPayload, src: TranscriptSource): Promise<void> {
   const sessionId = typeof p.session_id === "string" && p.session_id ? p.session_id : null;
   if (!sessionId || !src.trail || !TRAILED.has(event)) return;
-  // As session-start does: a project is made here only for a workspace with its own identity.
-  if (!session.workspace(false) && !(await session.project({ create: false }))) return;
   const now = session.now();
+  // As session-start does: a project is made here only for a workspace with its own identity. A
+  // plain folder's trail waits in the meta until a save makes its project.
+  if (!session.workspace(false) && !(await session.project({ create: false }))) {
+    await session.write(async (w) => {
+      const all = await pendingTrails(w);
+      const trail = noteTrail({ seen: now.toISOString(), trail: all[sessionId]?.trail }, event, p, src, now).trail!;
+      all[sessionId] = { trail: redactDeep(trail) as Trail, seen: now.toISOString() };
+      const kept = Object.entries(all).sort((a, b) => (a[1].seen < b[1].seen ? 1 : -1)).slice(0, KEEP_PENDING);
+      await w.setMeta(PENDING, JSON.stringify(Object.fromEntries(kept)));
+    });
+    return;
+  }
   await session.write(async (w) => {
     const ctx = await session.project({ create: true, w });
+    const all = await pendingTrails(w);
+    const waiting = all[sessionId]?.trail;
     const s = hookSignal((await w.getSignal(ctx.project.id))?.data);
-    await w.putSignal(ctx.project.id, withNote(s, sessionId, now, (n) => noteTrail(n, event, p, src, now)) as unknown as Record<string, unknown>);
+    await w.putSignal(ctx.project.id, withNote(s, sessionId, now, (n) => noteTrail(waiting && !n.trail ? { ...n, trail: waiting } : n, event, p, src, now)) as unknown as Record<string, unknown>);
+    if (waiting) {
+      delete all[sessionId];
+      await w.setMeta(PENDING, JSON.stringify(all));
+    }
   });
 }
 
@@ -102,5 +142,5 @@ export async function factsFor(session: Session, src: TranscriptSource, p: HookP
   const facts = src.facts(p);
   if (!src.trail || hasWork(facts)) return facts;
   const sessionId = typeof p.session_id === "string" && p.session_id ? p.session_id : null;
-  return trailFacts((await sessionNote(session, sessionId))?.trail, sessionId);
+  return trailFacts((await sessionNote(session, sessionId))?.trail ?? (await pendingTrail(session, sessionId)), sessionId);
 }

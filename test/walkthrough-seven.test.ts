@@ -1,0 +1,82 @@
+// Defects a seventh new-user walkthrough found (stop 29): each through the real CLI.
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { laptop, run, sql, tempDir } from "./helpers.ts";
+
+/** A plain folder (no git, no .mindsave/) on a laptop whose home already holds a store. */
+function plainFolder() {
+  const base = tempDir("mindsave-seven-");
+  const pc = laptop("walker", base);
+  const home = join(base, "home");
+  mkdirSync(home);
+  const other = join(base, "other");
+  mkdirSync(other);
+  const dir = join(base, "app");
+  mkdirSync(join(dir, "src"), { recursive: true });
+  writeFileSync(join(dir, "package.json"), "{}\n");
+  writeFileSync(join(dir, "src", "auth.ts"), "x\n");
+  const cli = (args: string[], o: { cwd?: string; stdin?: string } = {}) => run([...args, "--home", home], { cwd: o.cwd ?? dir, env: pc.env, stdin: o.stdin });
+  return { base, home, db: join(home, "mindsave.db"), dir, other, cli };
+}
+
+describe("a session in a folder that is no project yet (Cline, no transcript)", () => {
+  test("its first task is kept until a save makes the project: the snapshots restore that task, not an unknown goal nor the last \"thanks, done\"", async () => {
+    const t = plainFolder();
+    expect((await t.cli(["save", "--goal", "elsewhere"], { cwd: t.other })).code).toBe(0);
+    const base = { taskId: "ct", workspaceRoots: [t.dir], model: { slug: "m" } };
+    const hook = (arg: string, payload: Record<string, unknown>) => t.cli(["hook", arg, "--agent", "cline"], { stdin: JSON.stringify({ ...base, ...payload }) });
+    const start = await hook("session-start", { hookName: "TaskStart", taskStart: { taskMetadata: { taskId: "ct", initialTask: "Fix the login bug in auth.ts" } } });
+    expect([start.code, start.stderr]).toEqual([0, ""]);
+    // Nothing is written into the folder for a session that has not saved yet.
+    expect(existsSync(join(t.dir, ".mindsave"))).toBe(false);
+    for (let i = 0; i < 11; i++) {
+      expect((await hook("post-tool-use", { hookName: "PostToolUse", postToolUse: { toolName: "replace_in_file", parameters: { path: "src/auth.ts" }, success: true } })).code).toBe(0);
+    }
+    expect((await hook("user-prompt-submit", { hookName: "UserPromptSubmit", userPromptSubmit: { prompt: "thanks, done" } })).code).toBe(0);
+    const goals = (await sql(t.db, "SELECT s.goal FROM snapshots s JOIN projects p ON p.id = s.project_id WHERE s.deleted = 0 AND p.name = 'app'")).map((r) => r.goal);
+    expect(goals.length).toBeGreaterThan(0);
+    expect(new Set(goals)).toEqual(new Set(["Fix the login bug in auth.ts"]));
+    // The waiting trail went into the project's note once the project was there.
+    expect(await sql(t.db, "SELECT value FROM meta WHERE key = 'pending_trails'")).toEqual([{ value: "{}" }]);
+  });
+});
+
+describe("a command that fails writes nothing into the working tree", () => {
+  test("fail without a reason, fact with a bad --ttl, an over-long rule: exit 1 and no .mindsave/project.json in a plain folder; a command that succeeds then writes it", async () => {
+    const t = plainFolder();
+    for (const args of [["fail", "thing"], ["fact", "f", "--ttl", "bad"], ["rules", "add", "x".repeat(5000)]]) {
+      const r = await t.cli(args);
+      expect({ args: args[0], code: r.code }).toEqual({ args: args[0], code: 1 });
+      expect(r.stderr).toMatch(/^mindsave: .+\n$/);
+      expect(readdirSync(t.dir).sort()).toEqual(["package.json", "src"]);
+    }
+    expect((await t.cli(["fail", "thing", "--reason", "too slow"])).code).toBe(0);
+    expect(existsSync(join(t.dir, ".mindsave", "project.json"))).toBe(true);
+  });
+
+  test("a .mindsave/ that was there before is left, with what else it holds", async () => {
+    const t = plainFolder();
+    mkdirSync(join(t.dir, ".mindsave"));
+    writeFileSync(join(t.dir, ".mindsave", "notes.md"), "mine\n");
+    expect((await t.cli(["fail", "thing"])).code).toBe(1);
+    expect(readdirSync(join(t.dir, ".mindsave"))).toEqual(["notes.md"]);
+  });
+});
+
+describe("a hook whose cwd cannot be a project", () => {
+  test("a folder that does not exist is not made, and the MindSave home itself is no project: exit 0, nothing written there", async () => {
+    const t = plainFolder();
+    expect((await t.cli(["save", "--goal", "elsewhere"], { cwd: t.other })).code).toBe(0);
+    const gone = join(t.base, "removed-worktree", "y");
+    for (const arg of ["post-tool-use", "stop", "pre-compact", "session-end"]) {
+      const r = await t.cli(["hook", arg], { stdin: JSON.stringify({ session_id: "q", cwd: gone, tool_name: "Bash", transcript_path: join(t.base, "none.jsonl") }), cwd: t.other });
+      expect(r.code).toBe(0);
+    }
+    expect(existsSync(join(t.base, "removed-worktree"))).toBe(false);
+    const inHome = await t.cli(["hook", "post-tool-use"], { stdin: JSON.stringify({ session_id: "q", cwd: t.home, tool_name: "Bash" }), cwd: t.other });
+    expect(inHome.code).toBe(0);
+    expect(existsSync(join(t.home, ".mindsave"))).toBe(false);
+    expect((await sql(t.db, "SELECT name FROM projects WHERE deleted = 0")).map((r) => r.name)).toEqual(["other"]);
+  });
+});
