@@ -1,6 +1,6 @@
 // Defects a seventh new-user walkthrough found (stop 29): each through the real CLI.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { laptop, run, sql, tempDir } from "./helpers.ts";
 
@@ -78,5 +78,16 @@ describe("a hook whose cwd cannot be a project", () => {
     expect(inHome.code).toBe(0);
     expect(existsSync(join(t.home, ".mindsave"))).toBe(false);
     expect((await sql(t.db, "SELECT name FROM projects WHERE deleted = 0")).map((r) => r.name)).toEqual(["other"]);
+  });
+});
+
+describe("the local home made by a setup command", () => {
+  test.skipIf(process.platform === "win32")("mcp install and skill --install make ~/.mindsave private (0700), as a store's first save does", async () => {
+    for (const args of [["mcp", "install", "--agent", "claude", "--user"], ["skill", "--install"]]) {
+      const pc = laptop("fresh", tempDir("mindsave-seven-"));
+      const r = await run(args, { cwd: pc.home, env: pc.env });
+      expect(r.code).toBe(0);
+      expect({ args: args.join(" "), mode: (statSync(join(pc.home, ".mindsave")).mode & 0o777).toString(8) }).toEqual({ args: args.join(" "), mode: "700" });
+    }
   });
 });

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { FormattingOptions, JSONPath, ParseError } from "jsonc-parser";
 import { UserError } from "../../errors.ts";
-import { localHomeDir } from "../home/home.ts";
+import { ensureLocalHome, localHomeDir } from "../home/home.ts";
 import { copyFileAtomic, listDir, missingParents, removeEmptyDirs, writeFileAtomic } from "../../lib/fs.ts";
 
 // jsonc-parser on first use (`require`): every hook imports this module, few edit a settings file.
@@ -70,6 +70,7 @@ export function readManifest(env: NodeJS.ProcessEnv): Manifest {
 }
 
 export function writeManifest(env: NodeJS.ProcessEnv, m: Manifest): void {
+  ensureLocalHome(env);
   writeFileAtomic(manifestPath(env), JSON.stringify(m, null, 2) + "\n");
 }
 
@@ -192,7 +193,7 @@ export interface HooksResult {
  */
 function backup(path: string, env: NodeJS.ProcessEnv, now: Date): string | null {
   if (!existsSync(path)) return null;
-  const dir = join(localHomeDir(env), "backups", "settings");
+  const dir = join(ensureLocalHome(env), "backups", "settings");
   const prefix = `${basename(dirname(dirname(path))) || "root"}-${new Bun.CryptoHasher("sha256").update(path).digest("hex").slice(0, 8)}.`;
   const earlier = listDir(dir).filter((f) => f.startsWith(prefix) && f.endsWith(".json"));
   const n = Number(/\.(\d+)\.json$/.exec(earlier.at(-1) ?? "")?.[1] ?? 0) + 1;

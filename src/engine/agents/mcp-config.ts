@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { UserError } from "../../errors.ts";
 import { block, findBlock, putBlock, takeBlock, type Markers } from "../../lib/blocks.ts";
 import { missingParents, removeEmptyDirs, writeFileAtomic } from "../../lib/fs.ts";
-import { localHomeDir } from "../home/home.ts";
+import { ensureLocalHome, localHomeDir } from "../home/home.ts";
 import { insertProperty, readJsonc, removeProperty, replaceProperty, undoInsertions, valueAt, type Insertion } from "./json-edit.ts";
 import { agentSpec, type AgentId, type Place, type Scope } from "./registry.ts";
 
@@ -48,6 +48,7 @@ function readManifest(env: NodeJS.ProcessEnv): Manifest {
 }
 
 function saveManifest(env: NodeJS.ProcessEnv, m: Manifest): void {
+  ensureLocalHome(env);
   writeFileAtomic(manifestPath(env), JSON.stringify(m, null, 2) + "\n");
 }
 

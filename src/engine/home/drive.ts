@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { UserError } from "../../errors.ts";
-import { DRIVE_MARKER, isCompiled, localHomeDir, STORE_FILE } from "./home.ts";
+import { DRIVE_MARKER, ensureLocalHome, isCompiled, STORE_FILE } from "./home.ts";
 import { Store } from "../../store/store.ts";
 import { encryptionState, newKey, writeKeyFile } from "./encryption.ts";
 import { askNewPassphrase } from "./passphrase.ts";
@@ -187,7 +187,7 @@ export function installLocal(env: NodeJS.ProcessEnv = process.env, opts: { from?
     src = join(findBinaries(), target, exeName(target));
     if (!existsSync(src)) throw new UserError("`mindsave install` copies a compiled binary; run `bun run build --target host` first.");
   }
-  const binDir = join(localHomeDir(env), "bin");
+  const binDir = join(ensureLocalHome(env), "bin");
   const dest = join(binDir, exeName(target));
   try {
     if (resolve(src) !== resolve(dest)) copyFileAtomic(src, dest, { mode: 0o755 });

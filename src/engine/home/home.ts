@@ -28,6 +28,13 @@ export function localHomeDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(env.HOME || env.USERPROFILE || homedir(), ".mindsave");
 }
 
+/** The local home, made private (0700) when it is not there yet: whatever first writes into it. */
+export function ensureLocalHome(env: NodeJS.ProcessEnv = process.env): string {
+  const dir = localHomeDir(env);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
+}
+
 /**
  * The drive layout puts binaries in `<home>/bin/<target>/`; the spec's portable rule looks beside
  * the executable or one folder above. We look up to two folders above so the per-target layout

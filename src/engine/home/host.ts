@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { hostname } from "../../lib/os.ts";
 import { join } from "node:path";
-import { localHomeDir } from "./home.ts";
+import { ensureLocalHome, localHomeDir } from "./home.ts";
 import { newId } from "../ids.ts";
 import { writeFileAtomic } from "../../lib/fs.ts";
 import { UserError } from "../../errors.ts";
@@ -36,6 +36,7 @@ export function currentHost(env: NodeJS.ProcessEnv = process.env): HostIdentity 
   }
   const id = `h-${newId()}`;
   try {
+    ensureLocalHome(env);
     writeFileAtomic(file, JSON.stringify({ id, name, created_at: new Date().toISOString() }, null, 2) + "\n");
     // Two processes racing on first run: whoever renamed last wins; read back so both agree.
     const saved = JSON.parse(readFileSync(file, "utf8")) as { id: string };
