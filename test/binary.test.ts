@@ -234,7 +234,10 @@ describe("compiled binaries", () => {
     const r = await run(["doctor", "--json", "--home", base], { cwd: base, env: pc.env });
     expect(JSON.parse(r.stdout).integrity).toBe("ok");
     expect((await sql(db, "SELECT count(*) AS n FROM meta WHERE key LIKE 'junk%'"))[0].n).toBe(0);
-    expect((await run(["save", "--goal", "after the crash", "--workspace", base, "--home", base], { cwd: base, env: pc.env })).code).toBe(0);
+    // (A project of its own beside the store: the drive's folder, which holds the store, is no project.)
+    const work = join(base, "work");
+    mkdirSync(work);
+    expect((await run(["save", "--goal", "after the crash", "--workspace", work, "--home", base], { cwd: base, env: pc.env })).code).toBe(0);
   });
 });
 
