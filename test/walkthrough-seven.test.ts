@@ -1,6 +1,6 @@
 // Defects a seventh new-user walkthrough found (stop 29): each through the real CLI.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { laptop, run, sql, tempDir } from "./helpers.ts";
 
@@ -89,5 +89,25 @@ describe("the local home made by a setup command", () => {
       expect(r.code).toBe(0);
       expect({ args: args.join(" "), mode: (statSync(join(pc.home, ".mindsave")).mode & 0o777).toString(8) }).toEqual({ args: args.join(" "), mode: "700" });
     }
+  });
+});
+
+describe("doctor --repair on an encrypted store whose key file is missing", () => {
+  test("says to put the key file back first (a backup is the plain store from before the encryption), and changes nothing", async () => {
+    const t = plainFolder();
+    const pass = { MINDSAVE_PASSPHRASE: "pass-one-1" };
+    const withPass = (args: string[]) => run([...args, "--home", t.home], { cwd: t.other, env: { ...laptop("walker", t.base).env, ...pass } });
+    expect((await withPass(["save", "--goal", "before"])).code).toBe(0);
+    expect((await withPass(["encrypt"])).code).toBe(0);
+    expect((await withPass(["save", "--goal", "after the encryption"])).code).toBe(0);
+    const key = `${t.db}.key.json`;
+    renameSync(key, `${key}.away`);
+    const bytes = readFileSync(t.db);
+    const listing = readdirSync(t.home).sort();
+    const r = await withPass(["doctor", "--repair"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^mindsave: .* if it was encrypted, put its key file mindsave\.db\.key\.json back beside it \(a backup lacks everything saved after it was made\), else restore the newest backup .*\.\n$/);
+    expect(readFileSync(t.db).equals(bytes)).toBe(true);
+    expect(readdirSync(t.home).sort()).toEqual(listing);
   });
 });

@@ -14,7 +14,7 @@ import { prepareHome, resolveHome } from "./home.ts";
 import { currentHost } from "./host.ts";
 import { derivedId } from "../ids.ts";
 import { resolveWorkspace } from "../projects/workspace.ts";
-import { encryptionState, storeKey } from "./encryption.ts";
+import { encryptionState, storeKey, storeKeyFile } from "./encryption.ts";
 import { backupFileAsIs, backupName, listBackups } from "./backups.ts";
 // The same options as encrypt and decrypt: which home, the environment, the time for names.
 import type { ConvertOptions as RepairOptions } from "./convert.ts";
@@ -69,7 +69,10 @@ export async function repairHome(opts: RepairOptions = {}): Promise<RepairResult
     if (state.encrypted) key = await storeKey(db, state.file!, { env });
   } catch (e) {
     if (!(e instanceof StoreProblem)) throw e;
-    throw new UserError(`${db} is not a SQLite database (nor an encrypted store with its key file), so nothing can be recovered from it; ${restore()}.`);
+    // A store encrypted here whose key file went missing looks the same: a backup may be the plain
+    // store from before the encryption, so putting the key back comes first.
+    const keyName = basename(storeKeyFile(db));
+    throw new UserError(`${db} is neither a SQLite database nor an encrypted store with its key file, so nothing can be recovered from it; if it was encrypted, put its key file ${keyName} back beside it (a backup lacks everything saved after it was made), else ${restore()}.`);
   }
   const before = await inspectStore(db, { encryptionKey: key });
   if (before.error) {
