@@ -208,6 +208,7 @@ describe("hooks install --agent: into a config the user already has", () => {
     put(fake, `#!/bin/sh\nprintf '%s\\n' "$*" >> ${log}\ncat >> ${log}\nprintf '\\n'>> ${log}\necho "restore block"\n`, 0o755);
     await ok(["hooks", "install", "--agent", "opencode", "--project", "--command", fake], t.opts);
     const path = join(t.repo, ".opencode", "plugins", "mindsave.js");
+    expect((await ok(["hooks", "install", "--agent", "opencode", "--project", "--command", fake], t.opts)).stdout).toStartWith(`MindSave's opencode plugin is already in ${path}; nothing changed.`);
     const text = readFileSync(path, "utf8");
     expect(text).toStartWith("// MindSave's opencode plugin: written by `mindsave hooks install --agent opencode`");
     expect(readFileSync(join(t.repo, ".opencode", "plugins", "notify.js"), "utf8")).toBe(theirs);

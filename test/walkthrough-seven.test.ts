@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { laptop, run, sql, tempDir } from "./helpers.ts";
+import { laptop, projectOnLaptop, run, sql, tempDir } from "./helpers.ts";
 
 /** A plain folder (no git, no .mindsave/) on a laptop whose home already holds a store. */
 function plainFolder() {
@@ -109,5 +109,15 @@ describe("doctor --repair on an encrypted store whose key file is missing", () =
     expect(r.stderr).toMatch(/^mindsave: .* if it was encrypted, put its key file mindsave\.db\.key\.json back beside it \(a backup lacks everything saved after it was made\), else restore the newest backup .*\.\n$/);
     expect(readFileSync(t.db).equals(bytes)).toBe(true);
     expect(readdirSync(t.home).sort()).toEqual(listing);
+  });
+});
+
+describe("a constraint or decision that a list item would read as no text", () => {
+  test("is quoted in the restore block as Layer 1 values are (- \"null\", - \"~\"); others stay as written", async () => {
+    const t = projectOnLaptop("mindsave-seven-");
+    await t.okCli(["save", "--goal", "g", "--constraint", "null", "--constraint", "yes, always", "--decision", "~", "--decision", "keep it"]);
+    const block = (await t.okCli(["load", "--latest"])).stdout;
+    expect(block).toContain('\n- "null"\n- yes, always\n');
+    expect(block).toContain('\n- "~"\n- keep it\n');
   });
 });

@@ -49,7 +49,7 @@ function sayClaude(r: HooksResult, opts: HooksFlags, scope: Scope, place: Place)
 function sayAgent(r: AgentHooksResult, opts: HooksFlags): void {
   const name = agentSpec(r.agent).name;
   const what = r.agent === "cline" ? "hook scripts" : r.agent === "opencode" ? "plugin" : "hooks";
-  if (r.action === "unchanged") print(`MindSave's ${name} ${what} are already in ${r.path}; nothing changed.`);
+  if (r.action === "unchanged") print(`MindSave's ${name} ${what} ${what === "plugin" ? "is" : "are"} already in ${r.path}; nothing changed.`);
   else {
     const verb = r.action === "updated" ? "Updated" : "Added";
     print(`${verb} MindSave's ${name} ${what} in ${r.path}${r.wholeFile && r.agent !== "cline" && r.action === "installed" ? " (a new file)" : ""}: ${r.events.join(", ")}.`);

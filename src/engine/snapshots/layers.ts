@@ -110,14 +110,14 @@ export function shortFileList(files: string[], max: number): string[] {
 export function layer1Text(l1: { goal: string; state: string; next_action: string; active_files: string[] | string; blocker: string }): string {
   const files = typeof l1.active_files === "string" ? [`active_files: ${inline(l1.active_files)}`]
     : l1.active_files.length ? ["active_files:", ...l1.active_files.map((f) => `  - ${inline(f)}`)] : ["active_files: []"];
-  return [`goal: ${field(l1.goal)}`, `state: ${field(l1.state)}`, `next_action: ${field(l1.next_action)}`, ...files, `blocker: ${field(l1.blocker)}`].join("\n");
+  return [`goal: ${textValue(l1.goal)}`, `state: ${textValue(l1.state)}`, `next_action: ${textValue(l1.next_action)}`, ...files, `blocker: ${textValue(l1.blocker)}`].join("\n");
 }
 
 /** Words a `key: value` line reads as no text (`blocker: null` beside "status blocked"): quoted when one is the whole value. */
 const NOT_TEXT_WORD = /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF)$/;
 
-/** A Layer 1 field's value on its line: as written, quoted when it would read as no text or holds a line break. */
-const field = (v: string) => (NOT_TEXT_WORD.test(v) ? JSON.stringify(v) : inline(v));
+/** A value on its line of the block (a Layer 1 field, a constraint): as written, quoted when it would read as no text or holds a line break. */
+export const textValue = (v: string) => (NOT_TEXT_WORD.test(v) ? JSON.stringify(v) : inline(v));
 
 /** Only non-empty parts: an empty Layer 2 costs nothing. */
 export function layer2Parts(l2: Layer2): Record<string, unknown> {

@@ -5,7 +5,7 @@ import { age, utcMinute } from "../../lib/text.ts";
 import { UserError } from "../../errors.ts";
 import { sortFailures } from "../failures/graph.ts";
 import { NeedMoreFailures, allFailuresOver, checkUnreadLines, failureLine, withRankedFailures, type RankedFailures } from "./restore-failures.ts";
-import { FILE_LIST_CAPS, RESTORE_BUDGET, inline, layer1Text, shortFileList, symbolicLines, writtenConstraints, type SymbolicEntryLike } from "./layers.ts";
+import { FILE_LIST_CAPS, RESTORE_BUDGET, inline, layer1Text, shortFileList, symbolicLines, textValue, writtenConstraints, type SymbolicEntryLike } from "./layers.ts";
 import { isAbsoluteAny, toHostPath } from "../projects/paths.ts";
 import { verifyFiles, type FileCheck } from "./verify.ts";
 import { extendedSnapshot, savedOnOtherHost, selectSnapshot } from "./select.ts";
@@ -114,7 +114,7 @@ async function blockWith(s: SnapshotRecord, ctx: BlockContext, ranked: RankedFai
   const pieces: Piece[] = [];
   const n = (xs: unknown[]) => xs.length;
   const constraintPriority = (i: number) => 400 - i / (n(s.constraints) + 1);
-  s.constraints.forEach((c, i) => pieces.push({ section: "constraints", line: `- ${inline(c)}`, priority: constraintPriority(i) }));
+  s.constraints.forEach((c, i) => pieces.push({ section: "constraints", line: `- ${textValue(c)}`, priority: constraintPriority(i) }));
   // A contradiction is marked right after the later of its two constraints, and goes just before it.
   conflictPairs(storedConflicts(s.compressed)).forEach((pair, k) => {
     const at = Math.max(...pair.map((c) => s.constraints.indexOf(c)));
@@ -128,7 +128,7 @@ async function blockWith(s: SnapshotRecord, ctx: BlockContext, ranked: RankedFai
   failureLines.forEach((line, i) => pieces.push({ section: "failures", line, priority: 300 - i / (failureLines.length + 1) }));
   const facts = freshFacts(ctx.facts ?? [], now);
   facts.forEach((f, i) => pieces.push({ section: "facts", line: factLine(f, now), priority: 250 - i / (facts.length + 1) }));
-  s.decisions.forEach((d, i) => pieces.push({ section: "decisions", line: `- ${inline(d)}`, priority: 200 - i / (n(s.decisions) + 1) }));
+  s.decisions.forEach((d, i) => pieces.push({ section: "decisions", line: `- ${textValue(d)}`, priority: 200 - i / (n(s.decisions) + 1) }));
 
   const TITLES: Record<Piece["section"], string> = {
     constraints: "constraints:",
