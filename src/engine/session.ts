@@ -1,10 +1,9 @@
 // One command's view of the world: the home and its store, this host, and (lazily) the project of
 // the current workspace. Commands and the TUI reach the store only through the engine.
-import { existsSync, readFileSync, rmdirSync, rmSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync } from "node:fs";
 import { resolveHome, prepareHome, refuseStorelessFolder, journalModeFor, type Home } from "./home/home.ts";
 import { currentHost, type HostIdentity } from "./home/host.ts";
-import { resolveWorkspace, gitCommonDir, tooBroad, type Workspace } from "./projects/workspace.ts";
+import { resolveWorkspace, gitCommonDir, takeBackProjectFile, tooBroad, type Workspace } from "./projects/workspace.ts";
 import { pathKey, samePath } from "./projects/paths.ts";
 import { linkTarget } from "./projects/aliases.ts";
 import { derivedId, newId } from "./ids.ts";
@@ -12,7 +11,7 @@ import { freeProjectName } from "./projects/names.ts";
 import { openStore } from "./home/encryption.ts";
 import { backupStore } from "./home/backups.ts";
 import { redactDeep } from "./snapshots/redact.ts";
-import { SCHEMA_VERSION, type Store, type ProjectRecord, type RootRecord, type StoreWriter, type Queries, StoreProblem } from "../store/store.ts";
+import { SCHEMA_VERSION, type Store, type ProjectRecord, type RootRecord, type StoreWriter, type Queries } from "../store/store.ts";
 import { UserError } from "../errors.ts";
 
 export interface SessionOptions {
@@ -93,21 +92,10 @@ export class Session {
     return this.store.closeAsync();
   }
 
-  /**
-   * After a command that failed: the `.mindsave/project.json` this command wrote into the working
-   * tree is taken out again, unless a project of that identity is in the store (another process may
-   * have saved one meanwhile) or the file no longer holds the id written.
-   */
+  /** After a command that failed: the `.mindsave/project.json` it wrote, unless a project of it is in the store. */
   private async undoProjectFile(): Promise<void> {
     const made = this.resolved?.madeFile;
-    if (!made) return;
-    try {
-      if ((await this.store.projectsByIdentity(`file:${made.id}`)).length) return;
-      if (readFileSync(made.path, "utf8").includes(`"${made.id}"`)) rmSync(made.path);
-      if (made.madeDir) rmdirSync(dirname(made.path));
-    } catch {
-      // (Not there any more, or the folder holds something else now: leave it.)
-    }
+    if (made) takeBackProjectFile(made, await this.store.projectsByIdentity(`file:${made.id}`).then((p) => p.length > 0, () => true));
   }
 
   private writer: StoreWriter | null = null;
@@ -404,15 +392,5 @@ export class Session {
     const where = ws?.root ?? this.opts.workspace ?? this.cwd; // (too broad: a save is refused there too)
     if (ws ? ws.marker === "directory" && tooBroad(ws.root) : tooBroad(where)) throw new UserError(`${where} holds too many unrelated folders to be a project; run MindSave inside a project folder${nextSteps ? await nextSteps() : ""}.`);
     throw new UserError(`No MindSave project here yet (${where}); save a snapshot first with \`mindsave save\`${nextSteps ? await nextSteps() : ""}.`);
-  }
-}
-
-/** `write`'s result, or `instead` when `skip` and the store cannot be written now: busy with another process's write, or read-only here. */
-export async function unlessBusy<T>(skip: boolean, instead: T, write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (e) {
-    if (skip && e instanceof StoreProblem && (e.kind === "busy" || e.kind === "read_only")) return instead;
-    throw e;
   }
 }

@@ -3,7 +3,7 @@
 // plain folder) the top-most folder below the home directory, or the directory itself outside it.
 // Identity: `.mindsave/project.json`'s id when present, else the git root commit (the same on
 // every clone, every host), else a new id written once into project.json.
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, rmdirSync, rmSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 import { localHomeDir } from "../home/home.ts";
 import { newId } from "../ids.ts";
@@ -275,6 +275,21 @@ export function resolveWorkspace(start: string, opts: { override?: string; creat
   const ws = at(`file:${made.id}`);
   ws.madeFile = { path: join(dot, "project.json"), id: made.id, madeDir };
   return ws;
+}
+
+/**
+ * Takes back the `.mindsave/project.json` a failed command wrote (and the `.mindsave/` it made),
+ * unless the store `knows` a project of it (another process saved one meanwhile) or the file no
+ * longer holds the id written.
+ */
+export function takeBackProjectFile(made: NonNullable<Workspace["madeFile"]>, knows: boolean): void {
+  if (knows) return;
+  try {
+    if (readFileSync(made.path, "utf8").includes(`"${made.id}"`)) rmSync(made.path);
+    if (made.madeDir) rmdirSync(dirname(made.path));
+  } catch {
+    // (Not there any more, or the folder holds something else now: leave it.)
+  }
 }
 
 /** The file system's root, a folder right below it (/tmp, /home, C:\\Users), or the system's temp folder. */

@@ -8,7 +8,8 @@ import { RUNS_CLAUDE_HOOKS, agentKind, callerOf } from "./index.ts";
 import { recordTrail } from "./trail.ts";
 import type { AgentKind, HookEvent, Reply } from "./kind.ts";
 import type { HookPayload } from "../autosave.ts";
-import { unlessBusy, type Session } from "../../session.ts";
+import type { Session } from "../../session.ts";
+import { unlessBusy } from "../../unless-busy.ts";
 
 export interface HookCall {
   /** The configuration the hook was installed by (`--agent`): the output's shape. */
