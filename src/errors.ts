@@ -4,9 +4,32 @@
 export class UserError extends Error {
   readonly exitCode = 1;
   constructor(message: string, readonly hint?: string) {
-    super(message);
+    super(shortQuotes(message));
     this.name = "UserError";
   }
+}
+
+/** The longest quoted value a message repeats whole. */
+const QUOTE_MAX = 200;
+
+/**
+ * A message that repeats a long value it was given (a 1 MB snapshot id, a pasted file as a name)
+ * keeps its start and says how long it was: one sentence, not the value back.
+ */
+function shortQuotes(message: string): string {
+  if (message.length <= QUOTE_MAX * 2) return message;
+  return message.replace(/"(?:[^"\\]|\\.)*"/g, (q) => {
+    if (q.length <= QUOTE_MAX) return q;
+    let length = q.length - 2;
+    try {
+      length = [...(JSON.parse(q) as string)].length;
+    } catch {
+      // (Not JSON's quoting: count what is between the quotes.)
+    }
+    // Never half an escape or half a surrogate pair.
+    const start = q.slice(0, QUOTE_MAX / 2).replace(/\\u?[0-9a-fA-F]{0,3}$|\\+$/, "").replace(/[\ud800-\udbff]$/, "");
+    return `${start}…" (${length} characters)`;
+  });
 }
 
 export function isUserError(e: unknown): e is UserError {

@@ -121,3 +121,13 @@ describe("a constraint or decision that a list item would read as no text", () =
     expect(block).toContain('\n- "~"\n- keep it\n');
   });
 });
+
+describe("a message that repeats a long value", () => {
+  test("keeps its start and says how long it was: a 5,000-character snapshot id is not echoed back whole", async () => {
+    const t = projectOnLaptop("mindsave-seven-");
+    await t.okCli(["save", "--goal", "g"]);
+    const r = await t.cli(["load", "é".repeat(5000)]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`mindsave: No snapshot "${"é".repeat(99)}…" (5000 characters) in this project; see \`mindsave snapshots list\`.\n`);
+  });
+});
