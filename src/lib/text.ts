@@ -87,10 +87,14 @@ export const compareCodes = (a: string, b: string): number => (a < b ? -1 : a > 
 
 const ASCII = /^[\x20-\x7e]*$/;
 
-/** Control characters (C0 but tab and newline, DEL, C1) and lone surrogates: a terminal would act on them or show "�". */
-const UNPRINTABLE = /[\x00-\x08\x0b-\x1f\x7f-\x9f]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/**
+ * Control characters (C0 but tab and newline, DEL, C1), lone surrogates, and the bidirectional
+ * embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069): a terminal would act on them,
+ * show "�", or show the rest of the line reversed (a peer's "‮" making one text look like another).
+ */
+const UNPRINTABLE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-/** Text safe to print: control characters and halves of a cut surrogate pair removed. */
+/** Text safe to print on one line of a list: control characters, bidi overrides and halves of a cut surrogate pair removed. */
 export function printable(text: string): string {
   return text.replace(UNPRINTABLE, "");
 }

@@ -2,7 +2,7 @@
 // two adapters never drift apart: the save summary, the numbered list, verify, recall hits.
 import { DEFAULT_KEEP, LAYER1_BUDGET, LAYER2_BUDGET, inline } from "./layers.ts";
 import type { SaveResult } from "./save.ts";
-import { age, padEnd, truncate, utcMinute } from "../../lib/text.ts";
+import { age, padEnd, printable, truncate, utcMinute } from "../../lib/text.ts";
 import type { FileCheck } from "./verify.ts";
 import type { SnapshotRecord, SnapshotSummary } from "../../store/store.ts";
 import type { RecallHits } from "./recall.ts";
@@ -56,7 +56,7 @@ export function recallHitsText(r: RecallHits, moreHint: string): string {
   if (!r.hits.length) return `No snapshot mentions ${JSON.stringify(r.query)}${r.project ? ` in project ${r.project}` : ""}.${tail}`;
   const label = (h: RecallHits["hits"][number]) => `${h.project_name ? `${h.project_name} / ` : ""}${h.name}`;
   const w = Math.max(...r.hits.map((h) => Bun.stringWidth(label(h))));
-  const lines = r.hits.map((h) => `${padEnd(label(h), w)}  ${h.created_at.slice(0, 16).replace("T", " ")}  ${truncate(h.goal, 60)}\n    ${h.context}`);
+  const lines = r.hits.map((h) => `${padEnd(label(h), w)}  ${h.created_at.slice(0, 16).replace("T", " ")}  ${truncate(h.goal, 60)}\n    ${printable(h.context)}`);
   const head = r.more ? `More than ${r.hits.length} snapshots match; the newest ${r.hits.length} (${moreHint}):` : `${r.hits.length} snapshot(s) match, newest first:`;
   return `${head}\n${lines.join("\n")}${tail}`;
 }
