@@ -89,11 +89,12 @@ export function nameCell(name: string, cols: number, ellipsis: string): string {
 
 /**
  * A snapshot name cut in its middle to `cols`, so its date and `-2`/`-3` suffix stay; in a column
- * too narrow for the whole date (under 50 terminal columns), its end: the day and the suffix.
+ * too narrow for the whole date (under 50 terminal columns), its end (the day and the suffix) and
+ * a few columns of its start.
  */
 export function fitName(name: string, cols: number, ellipsis: string): string {
   const tail = name.slice(name.lastIndexOf("_") + 1);
-  return fitMiddle(name, cols, ellipsis, Math.min(width(tail), Math.max(1, cols - width(ellipsis) - 1)));
+  return fitMiddle(name, cols, ellipsis, Math.min(width(tail), Math.max(1, cols - width(ellipsis) - 3)));
 }
 
 export function PickerScreen(props: {
