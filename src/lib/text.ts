@@ -335,3 +335,13 @@ export function nextText(prefix: string): string | null {
   }
   return null;
 }
+
+/**
+ * A value without the blank space around it. A value of several lines keeps its first line's
+ * indentation (only blank lines go from its start): a constraint that is a piece of code keeps
+ * its shape.
+ */
+export function trimValue(v: string): string {
+  const end = v.trimEnd();
+  return end.includes("\n") ? end.replace(/^(?:[^\S\n]*\n)+/, "") : end.trim();
+}

@@ -15,6 +15,7 @@
 // canonical labels across languages, when the rejecting text names nothing but its subjects.
 import { CJK_FILLERS, COMPRESSION_RULES, GENERIC_POLARITY as G } from "./compression-rules.ts";
 import { type Analysis, CJK, analyze, escapeRe, normalize, splitReason } from "./constraint-analysis.ts";
+import { trimValue } from "../../lib/text.ts";
 
 export interface ConstraintConflict {
   /** The rule table's category, or "general" for an object the table does not know. */
@@ -67,7 +68,7 @@ export function foldDuplicates(texts: Iterable<string>): { kept: string[]; folde
   const folded: { kept: string; dropped: string }[] = [];
   for (const raw of texts) {
     if (typeof raw !== "string") continue;
-    const text = raw.trim();
+    const text = trimValue(raw);
     if (!text) continue;
     const key = constraintKey(text);
     const had = first.get(key);

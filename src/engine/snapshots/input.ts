@@ -4,7 +4,7 @@
 // Every text read here loses its control characters and is measured (input-limits.ts).
 import { isAlias, isCollection, isMap, isPair, isScalar, parseDocument, YAMLParseError, type Document } from "yaml";
 import { UserError } from "../../errors.ts";
-import { trimLines } from "../../lib/text.ts";
+import { trimLines, trimValue } from "../../lib/text.ts";
 import { writtenCount } from "../failures/graph.ts";
 import { checkSizes, stripControl, stripControlDeep, LAYER3_MAX } from "./input-limits.ts";
 import { asWritten, parsePlan, planAsWritten } from "./plan.ts";
@@ -66,21 +66,21 @@ export function emptyInput(): SnapshotInput {
 
 function text(field: string, v: unknown): string {
   if (v === null || v === undefined) return "";
-  if (typeof v === "string") return v.trim();
+  if (typeof v === "string") return trimValue(v);
   if (typeof v === "number" || typeof v === "boolean") return String(v);
   throw new UserError(`${field} must be a single line of text, not a ${Array.isArray(v) ? "list" : "mapping"}.`);
 }
 
 function list(field: string, v: unknown): string[] {
   if (v === null || v === undefined) return [];
-  if (typeof v === "string") return v.trim() ? [v.trim()] : [];
+  if (typeof v === "string") return trimValue(v) ? [trimValue(v)] : [];
   if (!Array.isArray(v)) throw new UserError(`${field} must be a list of text items.`);
   return v.map((item, i) => {
     if (item !== null && typeof item === "object") {
       // `- {path: src/a.ts}` style entries from other tools: keep the text we can identify.
       const o = item as Record<string, unknown>;
       const t = o.path ?? o.file ?? o.text ?? o.value;
-      if (typeof t === "string") return t.trim();
+      if (typeof t === "string") return trimValue(t);
       throw new UserError(`${field}[${i}] must be text, not a mapping.`);
     }
     return text(`${field}[${i}]`, item);
@@ -217,8 +217,8 @@ export function applyFlags(input: SnapshotInput, flags: FlagFields): SnapshotInp
   if (f.topic !== undefined) input.topic = f.topic.trim();
   if (f.status !== undefined) input.status = parseStatus(f.status);
   input.active_files.push(...(f.activeFile ?? []).map((s) => s.trim()).filter(Boolean));
-  input.constraints.push(...(f.constraint ?? []).map((s) => s.trim()).filter(Boolean));
-  input.decisions.push(...(f.decision ?? []).map((s) => s.trim()).filter(Boolean));
+  input.constraints.push(...(f.constraint ?? []).map(trimValue).filter(Boolean));
+  input.decisions.push(...(f.decision ?? []).map(trimValue).filter(Boolean));
   input.excluded_paths.push(...(f.failed ?? []).map((s) => s.trim()).filter(Boolean));
   if (f.tag?.length) input.tags = [...(input.tags ?? []), ...f.tag];
   return checkSizes(input);
