@@ -161,3 +161,16 @@ describe("a constraint of several lines", () => {
     expect((await other.json(["load", "--latest"])).layer2.constraints).toEqual([code]);
   });
 });
+
+describe("control characters in what is saved", () => {
+  test("are taken out with a warning that says how many, by flags and by YAML on stdin", async () => {
+    const t = projectOnLaptop("mindsave-seven-");
+    const byFlag = await t.okCli(["save", "--goal", "bel\u0007inside", "--blocker", "a\u0001b"]);
+    expect(byFlag.stderr).toContain("warning: Took out 2 control characters (NUL, ESC and the like");
+    expect((await t.json(["load", "--latest"])).layer1.goal).toBe("belinside");
+    const byYaml = await t.okCli(["save"], { stdin: "goal: \"esc\\e[31m red\"\nstate: s\n" });
+    expect(byYaml.stderr).toContain("warning: Took out 1 control character (NUL");
+    const clean = await t.okCli(["save", "--goal", "plain\ttab"]);
+    expect(clean.stderr).not.toContain("control character");
+  });
+});

@@ -21,6 +21,19 @@ export function stripControl(text: string): string {
   return text.replace(CONTROL, "");
 }
 
+/** How many control characters stripControlDeep takes out of a value (its strings, keys too). */
+export function controlCount(value: unknown, depth = 0): number {
+  if (typeof value === "string") return value.match(CONTROL)?.length ?? 0;
+  if (!value || typeof value !== "object" || value instanceof Date || depth >= MAX_DEPTH) return 0;
+  if (Array.isArray(value)) return value.reduce((n: number, v) => n + controlCount(v, depth + 1), 0);
+  return Object.entries(value).reduce((n, [k, v]) => n + controlCount(k) + controlCount(v, depth + 1), 0);
+}
+
+/** The warning a save gives when it took control characters out: nothing is changed silently. */
+export function controlWarning(dropped: number): string[] {
+  return dropped ? [`Took out ${dropped} control character${dropped === 1 ? "" : "s"} (NUL, ESC and the like, which a terminal or an agent would act on); the rest is saved as written.`] : [];
+}
+
 /** The deepest nesting of lists and mappings a snapshot's input may have. */
 export const MAX_DEPTH = 64;
 

@@ -6,7 +6,7 @@ import { isAlias, isCollection, isMap, isPair, isScalar, parseDocument, YAMLPars
 import { UserError } from "../../errors.ts";
 import { trimLines, trimValue } from "../../lib/text.ts";
 import { writtenCount } from "../failures/graph.ts";
-import { checkSizes, stripControl, stripControlDeep, LAYER3_MAX } from "./input-limits.ts";
+import { checkSizes, controlCount, controlWarning, stripControl, stripControlDeep, LAYER3_MAX } from "./input-limits.ts";
 import { asWritten, parsePlan, planAsWritten } from "./plan.ts";
 import type { FailureGraphEntry, PlanItem, SnapshotStatus } from "../../store/store.ts";
 
@@ -165,6 +165,7 @@ export function fromFields(raw: Record<string, unknown>, rawBody = ""): Snapshot
   const data = stripControlDeep(raw);
   const body = stripControl(rawBody);
   const input = emptyInput();
+  input.warnings.push(...controlWarning(controlCount(raw) + controlCount(rawBody)));
   input.goal = text("goal", data.goal);
   input.state = text("state", data.state);
   input.next_action = text("next_action", data.next_action);
@@ -210,6 +211,7 @@ export interface FlagFields {
 /** Flags override the same fields read from YAML; list flags add to the YAML's lists. */
 export function applyFlags(input: SnapshotInput, flags: FlagFields): SnapshotInput {
   const f = stripControlDeep(flags);
+  input.warnings.push(...controlWarning(controlCount(flags)));
   if (f.goal !== undefined) input.goal = f.goal.trim();
   if (f.state !== undefined) input.state = f.state.trim();
   if (f.next !== undefined) input.next_action = f.next.trim();
