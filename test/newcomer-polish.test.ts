@@ -146,6 +146,9 @@ describe("drive init, from where the user stands", () => {
     expect(pasted.stdout.trim()).toBe("launched: load --latest");
     // The other systems are missing: the warning's command to run again is quoted too.
     expect(r.stderr).toContain(`mindsave drive init '${usb}'`);
+    // No Windows binary, so no Windows launcher, and the next step names none.
+    expect(existsSync(join(usb, "mindsave", "mindsave.cmd"))).toBe(false);
+    expect(r.stdout).not.toContain("mindsave.cmd");
   });
 });
 

@@ -17,7 +17,10 @@ export async function init(opts: { from?: string; encrypt?: boolean }, args: str
     ...r.binaries.map((b) => `  ${b}`),
     `  ${r.store} (${r.created_store ? "new, empty" : "kept as it was"}${r.encrypted ? ", encrypted" : ""})`,
     "",
-    `On any laptop, run ${shellWord(join(r.dir, "mindsave"))} (macOS, Linux), or mindsave\\mindsave.cmd on the drive (Windows).`,
+    `On any laptop, run ${[
+      ...(r.launchers.includes("mindsave") ? [`${shellWord(join(r.dir, "mindsave"))} (macOS, Linux)`] : []),
+      ...(r.launchers.includes("mindsave.cmd") ? ["mindsave\\mindsave.cmd on the drive (Windows)"] : []),
+    ].join(", or ")}.`,
   ].join("\n"));
   return 0;
 }

@@ -115,6 +115,8 @@ export interface DriveInitResult {
   store: string;
   created_store: boolean;
   encrypted: boolean;
+  /** The launchers on the drive: `mindsave` (macOS, Linux), `mindsave.cmd` (Windows). */
+  launchers: string[];
 }
 
 /** `drive init` for this mount point, as a person pastes it. */
@@ -148,8 +150,10 @@ export async function initDrive(path: string, opts: { from?: string; encrypt?: b
       if (resolve(src) !== resolve(dest)) copyFileAtomic(src, dest, { mode: 0o755 });
       binaries.push(dest);
     }
-    writeFileAtomic(join(dir, "mindsave"), POSIX_LAUNCHER, { mode: 0o755 });
-    writeFileAtomic(join(dir, "mindsave.cmd"), WINDOWS_LAUNCHER);
+    // A launcher for each family of systems the drive has a binary for (copied now or before).
+    const on = (t: (typeof DRIVE_TARGETS)[number]) => existsSync(join(dir, "bin", t.name, t.exe));
+    if (DRIVE_TARGETS.some((t) => t.name !== "windows-x64" && on(t))) writeFileAtomic(join(dir, "mindsave"), POSIX_LAUNCHER, { mode: 0o755 });
+    if (DRIVE_TARGETS.some((t) => t.name === "windows-x64" && on(t))) writeFileAtomic(join(dir, "mindsave.cmd"), WINDOWS_LAUNCHER);
     writeFileAtomic(join(dir, "README.txt"), README);
     if (!existsSync(join(dir, DRIVE_MARKER))) {
       writeFileAtomic(join(dir, DRIVE_MARKER), JSON.stringify({ created_at: new Date().toISOString(), created_by: `mindsave ${VERSION}` }, null, 2) + "\n");
@@ -165,7 +169,8 @@ export async function initDrive(path: string, opts: { from?: string; encrypt?: b
     s.close();
   }
   if (!binaries.length) throw new UserError(`No binaries were copied from ${source}.`);
-  return { dir, source, binaries, missing, store, created_store: created, encrypted: !!key || state.encrypted };
+  const launchers = ["mindsave", "mindsave.cmd"].filter((f) => existsSync(join(dir, f)));
+  return { dir, source, binaries, missing, store, created_store: created, encrypted: !!key || state.encrypted, launchers };
 }
 
 export interface InstallResult {
