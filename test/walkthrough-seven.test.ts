@@ -174,3 +174,16 @@ describe("control characters in what is saved", () => {
     expect(clean.stderr).not.toContain("control character");
   });
 });
+
+describe("doctor after encrypt", () => {
+  test("names the backup that is the store from before the encryption, not encrypted, and says to delete it once not needed", async () => {
+    const t = plainFolder();
+    const env = { ...laptop("walker", t.base).env, MINDSAVE_PASSPHRASE: "pass-one-1" };
+    const cli = (args: string[]) => run([...args, "--home", t.home], { cwd: t.other, env });
+    expect((await cli(["save", "--goal", "before"])).code).toBe(0);
+    expect((await cli(["encrypt"])).code).toBe(0);
+    const r = await cli(["doctor"]);
+    expect(r.stdout).toMatch(/\n {11}\S*mindsave\.db\.bak-\S+ is not encrypted: what was saved before `encrypt`, readable by anyone with the file; delete it once you no longer need it\n/);
+    expect((await run(["--json", "doctor", "--home", t.home], { cwd: t.other, env })).stdout).toContain('"plain_backups": [');
+  });
+});

@@ -35,6 +35,7 @@ function reportText(r: HealthReport): string {
       ...(Object.keys(d.tables).length ? [`tables:    ${Object.entries(d.tables).filter(([t]) => !t.startsWith("snapshot_search_")).map(([t, n]) => `${t} ${n === null ? "unreadable" : n}`).join(", ")}`] : []),
     ] : []),
     ...(r.backups.length ? [`backups:   ${r.backups.join(", ")} (older copies of the store: they may still hold what \`scan --fix\` redacted since)`] : []),
+    ...(r.plain_backups.length ? [`           ${r.plain_backups.join(", ")} ${r.plain_backups.length === 1 ? "is" : "are"} not encrypted: what was saved before \`encrypt\`, readable by anyone with the file; delete ${r.plain_backups.length === 1 ? "it" : "them"} once you no longer need ${r.plain_backups.length === 1 ? "it" : "them"}`] : []),
     `host:      ${r.host.name} (${r.host.id}, ${r.host.platform})`,
     `free:      ${r.free_bytes === null ? "unknown" : byteSize(r.free_bytes)} on the ${r.on_drive ? "drive" : "home's disk"}`,
     `tokenizer: ${r.tokenizer.how === "mapped" ? `vocabulary mapped from ${r.tokenizer.path}` : `vocabulary read from ${/^(\/\$bunfs\/|[A-Z]:\\~BUN\\)/i.test(r.tokenizer.path) ? "the binary" : r.tokenizer.path}${r.tokenizer.cache ? `; ${r.tokenizer.cache}` : ""}`}`,

@@ -10,7 +10,7 @@ import { currentTarget } from "./drive.ts";
 import { currentHost } from "./host.ts";
 import { encryptionReport, encryptionState, storeKey } from "./encryption.ts";
 import { listBackups } from "./backups.ts";
-import { SCHEMA_VERSION, StoreProblem, inspectStore, parseHlc, type StoreInspection, type StoreProblemKind } from "../../store/store.ts";
+import { SCHEMA_VERSION, StoreProblem, inspectStore, parseHlc, storeFileKind, type StoreInspection, type StoreProblemKind } from "../../store/store.ts";
 import { VERSION } from "../../version.ts";
 import { Session, type SessionOptions } from "../session.ts";
 import { loadVocabulary } from "../snapshots/bpe.ts";
@@ -78,6 +78,8 @@ function basics(home: Home, env: NodeJS.ProcessEnv) {
     host: currentHost(env),
     free_bytes: freeBytes(home.dir),
     backups: existsSync(home.dir) ? listBackups(home.dbPath) : [],
+    /** Backups that are plain SQLite beside an encrypted store: what was saved before `encrypt`, readable by anyone with the file. */
+    plain_backups: encryption?.encrypted && existsSync(home.dir) ? listBackups(home.dbPath).filter((b) => storeFileKind(b) === "plain") : [],
   };
 }
 
