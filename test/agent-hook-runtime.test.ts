@@ -98,6 +98,23 @@ describe("each agent's events → the exact output it accepts", () => {
   });
 });
 
+describe("tool failures from agents whose postToolUse fires only for a success", () => {
+  test("Copilot's postToolUseFailure (a string error) and Cursor's (error_message): three alike become one system failure at the next checkpoint", async () => {
+    for (const agent of ["copilot", "cursor"]) {
+      const t = agentProject();
+      await t.cli(["save", "--goal", GOAL]);
+      const all = payloads(agent, t.repo);
+      const p = all.postToolUseFailure;
+      for (let i = 0; i < 3; i++) expect(await t.hook(agent, p.arg, p.payload)).toMatchObject({ code: 0, stdout: "", stderr: "" });
+      // The next checkpoint records what the session's failures add up to.
+      expect((await t.hook(agent, all.preCompact.arg, all.preCompact.payload)).code).toBe(0);
+      const failures = Object.entries((await t.json(["failures"])).failure_graph.project) as [string, any][];
+      expect({ agent, failures: failures.map(([item, f]) => [item, f.rejected_by, f.repeat_count]) }).toEqual({ agent, failures: [[`${agent === "copilot" ? "bash" : "Shell"} npm test`, "system", 3]] });
+      expect(failures[0][1].reason).toContain("npm test exited 1: 3 failing");
+    }
+  });
+});
+
 describe("snapshots from every agent, with the agent that saved them", () => {
   test("Codex pre-compact: a snapshot from the rollout (goal, plan step, edited files), saved_agent codex, the block says so", async () => {
     const t = agentProject();

@@ -63,7 +63,7 @@ function fire(home: string, command: string, stdin: string): string {
 const codexGroup = (arg: string, timeout: number) => ({ hooks: [{ type: "command", command: sh("codex", arg), timeout }] });
 const geminiGroup = (arg: string, timeout: number) => ({ hooks: [{ type: "command", name: `mindsave-${arg}`, command: sh("gemini", arg), timeout }] });
 const copilotEntry = (arg: string, timeoutSec: number) => ({ type: "command", bash: sh("copilot", arg), powershell: ps("copilot", arg), timeoutSec });
-const cursorEntry = (arg: string) => ({ command: sh("cursor", arg) });
+const cursorEntry = (arg: string, timeout: number) => ({ command: sh("cursor", arg), timeout });
 
 describe("hooks install --agent: into a config the user already has", () => {
   test("codex: ~/.codex/hooks.json gets matcher groups in seconds beside the user's; again: no change; uninstall: the same bytes", async () => {
@@ -132,6 +132,7 @@ describe("hooks install --agent: into a config the user already has", () => {
         sessionStart: [copilotEntry("session-start", 10)],
         userPromptSubmitted: [copilotEntry("user-prompt-submit", 10)],
         postToolUse: [copilotEntry("post-tool-use", 5)],
+        postToolUseFailure: [copilotEntry("post-tool-use-failure", 5)],
         preCompact: [copilotEntry("pre-compact", 10)],
         agentStop: [copilotEntry("stop", 10)],
         sessionEnd: [copilotEntry("session-end", 10)],
@@ -143,9 +144,9 @@ describe("hooks install --agent: into a config the user already has", () => {
     expect(tree(t.home)).toEqual(before);
   });
 
-  test("cursor: ~/.cursor/hooks.json gets flat entries (no timeout: its unit is undocumented); uninstall: the same bytes", async () => {
+  test("cursor: ~/.cursor/hooks.json gets flat entries with timeouts in seconds; uninstall: the same bytes", async () => {
     const t = setup();
-    // cursor.com/docs/agent/hooks ("Configuration"): {version: 1, hooks: {event: [{command}]}}.
+    // cursor.com/docs/agent/hooks ("Configuration"): {version: 1, hooks: {event: [{command, timeout}]}}, "timeout: Execution timeout in seconds".
     const theirs = { version: 1, hooks: { afterFileEdit: [{ command: "./hooks/format.sh" }], stop: [{ command: "./hooks/audit.sh" }] } };
     const path = join(t.home, ".cursor", "hooks.json");
     put(path, json(theirs));
@@ -154,12 +155,13 @@ describe("hooks install --agent: into a config the user already has", () => {
       version: 1,
       hooks: {
         afterFileEdit: theirs.hooks.afterFileEdit,
-        stop: [...theirs.hooks.stop, cursorEntry("stop")],
-        sessionStart: [cursorEntry("session-start")],
-        beforeSubmitPrompt: [cursorEntry("user-prompt-submit")],
-        postToolUse: [cursorEntry("post-tool-use")],
-        preCompact: [cursorEntry("pre-compact")],
-        sessionEnd: [cursorEntry("session-end")],
+        stop: [...theirs.hooks.stop, cursorEntry("stop", 10)],
+        sessionStart: [cursorEntry("session-start", 10)],
+        beforeSubmitPrompt: [cursorEntry("user-prompt-submit", 10)],
+        postToolUse: [cursorEntry("post-tool-use", 5)],
+        postToolUseFailure: [cursorEntry("post-tool-use-failure", 5)],
+        preCompact: [cursorEntry("pre-compact", 10)],
+        sessionEnd: [cursorEntry("session-end", 10)],
       },
     }));
     expect((await okJson(["hooks", "install", "--agent", "cursor"], t.opts)).action).toBe("unchanged");

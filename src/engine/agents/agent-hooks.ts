@@ -109,6 +109,8 @@ export const AGENT_HOOKS: readonly AgentHooksSpec[] = [
       { event: "sessionStart", arg: "session-start", timeout: 10 },
       { event: "userPromptSubmitted", arg: "user-prompt-submit", timeout: 10 },
       { event: "postToolUse", arg: "post-tool-use", timeout: 5 },
+      // postToolUse fires only for a call that succeeded; a failed one comes here.
+      { event: "postToolUseFailure", arg: "post-tool-use-failure", timeout: 5 },
       { event: "preCompact", arg: "pre-compact", timeout: 10 },
       { event: "agentStop", arg: "stop", timeout: 10 },
       { event: "sessionEnd", arg: "session-end", timeout: 10 },
@@ -120,15 +122,17 @@ export const AGENT_HOOKS: readonly AgentHooksSpec[] = [
     agent: "cursor",
     format: "flat",
     file: (scope, p) => (scope === "user" ? join(home(p.env), ".cursor", "hooks.json") : inProject(p, ".cursor", "hooks.json")),
-    // The unit of Cursor's `timeout` is not documented where we could check it: none is written.
-    timeoutUnit: "none",
+    // cursor.com/docs/hooks: `timeout` is "Execution timeout in seconds".
+    timeoutUnit: "s",
     events: [
-      { event: "sessionStart", arg: "session-start" },
-      { event: "beforeSubmitPrompt", arg: "user-prompt-submit" },
-      { event: "postToolUse", arg: "post-tool-use" },
-      { event: "preCompact", arg: "pre-compact" },
-      { event: "stop", arg: "stop" },
-      { event: "sessionEnd", arg: "session-end" },
+      { event: "sessionStart", arg: "session-start", timeout: 10 },
+      { event: "beforeSubmitPrompt", arg: "user-prompt-submit", timeout: 10 },
+      { event: "postToolUse", arg: "post-tool-use", timeout: 5 },
+      // postToolUse fires only for a call that succeeded; a failed one comes here.
+      { event: "postToolUseFailure", arg: "post-tool-use-failure", timeout: 5 },
+      { event: "preCompact", arg: "pre-compact", timeout: 10 },
+      { event: "stop", arg: "stop", timeout: 10 },
+      { event: "sessionEnd", arg: "session-end", timeout: 10 },
     ],
     lacks: ["the IDE drops sessionStart context (the CLI keeps it)", "preCompact output is ignored", "beforeSubmitPrompt cannot add context"],
     // With "third-party skills" on, Cursor runs ~/.claude/settings.json and the project's too.

@@ -1,11 +1,12 @@
-// GitHub Copilot CLI. Payloads: github/docs content/copilot/reference/copilot-cli-reference/
-// cli-hooks-reference.md — camelCase for the camelCase events our hooks use (sessionId, timestamp
-// in ms, cwd; sessionStart source/initialPrompt; userPromptSubmitted prompt; postToolUse toolName,
-// toolArgs, toolResult{resultType, textResultForLlm}; agentStop and preCompact transcriptPath,
-// trigger), snake_case when it runs Claude Code's PascalCase hooks (session_id, tool_input,
-// tool_result{result_type}, transcript_path). Output: one JSON object; sessionStart and postToolUse
-// take a top-level `additionalContext` (sessionStart's is used from v1.0.11, per the notes; the
-// docs' table still says its output is not processed); the other events print nothing.
+// GitHub Copilot CLI. Payloads: github/docs content/copilot/reference/hooks-reference.md
+// (@05da5bc) — camelCase for the camelCase events our hooks use (sessionId, timestamp in ms, cwd;
+// sessionStart source/initialPrompt; userPromptSubmitted prompt; postToolUse toolName, toolArgs,
+// toolResult{resultType, textResultForLlm}, for a call that succeeded; postToolUseFailure the same
+// with a string `error`; agentStop and preCompact transcriptPath, trigger), snake_case when it runs
+// Claude Code's PascalCase hooks (session_id, tool_input, tool_result{result_type},
+// transcript_path). Output: one JSON object; sessionStart ("can inject additionalContext", from
+// v1.0.11; only the last hook's is kept) and postToolUse take a top-level `additionalContext`; the
+// other events print nothing.
 // Transcript: the session's event log (github/copilot-sdk nodejs/src/generated/session-events.ts:
 // lines {type, data, id, timestamp, parentId}; session.start {sessionId, startTime, context.cwd,
 // selectedModel}, user.message {content}, tool.execution_start {toolCallId, toolName, arguments},
@@ -81,8 +82,8 @@ export const copilot: AgentKind = {
     const p = copilotPayload(raw);
     const result = record(raw.toolResult ?? raw.tool_result);
     const kind = text(result?.resultType) ?? text(result?.result_type);
-    if (event === "post-tool-use" && kind && kind !== "success") {
-      const error = text(result?.textResultForLlm) ?? text(result?.text_result_for_llm) ?? kind;
+    if (event === "post-tool-use-failure" || (event === "post-tool-use" && kind && kind !== "success")) {
+      const error = text(raw.error) ?? text(record(raw.error)?.message) ?? text(result?.textResultForLlm) ?? text(result?.text_result_for_llm) ?? kind ?? "failed";
       return { event: "post-tool-use-failure", payload: stamped({ ...p, error }, "copilot") };
     }
     return { event, payload: stamped(p, "copilot") };

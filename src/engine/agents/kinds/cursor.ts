@@ -2,7 +2,8 @@
 // cmd/entire/cli/agent/cursor/AGENT.md, captured payloads 2026-03): conversation_id,
 // generation_id, model, hook_event_name, cursor_version, workspace_roots[], user_email,
 // transcript_path (null in the CLI); sessionStart session_id; beforeSubmitPrompt prompt; stop
-// status, loop_count; postToolUse tool_name, tool_input, tool_output. Output: sessionStart takes
+// status, loop_count; postToolUse tool_name, tool_input, tool_output (a call that succeeded);
+// postToolUseFailure the same with error_message, failure_type. Output: sessionStart takes
 // `{"additional_context": …}` (kept by the CLI, dropped by the IDE); preCompact's output is
 // ignored, beforeSubmitPrompt cannot add context and a stop's `followup_message` would start a
 // turn: those print nothing. Transcript: ~/.cursor/projects/<root, non-alphanumerics as '-'>/
@@ -73,7 +74,8 @@ export const cursor: AgentKind = {
     const p: HookPayload = {};
     const set = (k: string, v: unknown) => v !== undefined && (p[k] = v);
     const session = pick(raw, "conversation_id", "session_id");
-    const cwd = pick(raw, "cwd") ?? firstRoot(raw.workspace_roots);
+    // The workspace, not a tool's `cwd` (a subfolder it ran in): the transcript's folder is named after it.
+    const cwd = firstRoot(raw.workspace_roots) ?? pick(raw, "cwd");
     set("session_id", session);
     set("cwd", cwd);
     set("transcript_path", pick(raw, "transcript_path") ?? cursorTranscriptPath(cwd, session, env));
@@ -84,6 +86,7 @@ export const cursor: AgentKind = {
     // sessionStart fires for a new conversation: a fresh start, not a resume.
     set("source", pick(raw, "source") ?? (event === "session-start" ? "startup" : undefined));
     set("reason", pick(raw, "reason", "status"));
+    if (event === "post-tool-use-failure") set("error", pick(raw, "error_message", "error") ?? pick(raw, "failure_type") ?? "failed");
     return { event, payload: stamped(p, "cursor") };
   },
   source: CURSOR_SOURCE,
