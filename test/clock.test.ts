@@ -4,7 +4,11 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { gitRepo, laptop, okJson, run, sql, tempDir } from "./helpers.ts";
+import { git, gitRepo, laptop, okJson, run, sql, tempDir } from "./helpers.ts";
+import { saveSnapshot } from "../src/engine/snapshots/save.ts";
+import { emptyInput } from "../src/engine/snapshots/input.ts";
+import { selectSnapshot } from "../src/engine/snapshots/select.ts";
+import { setSnapshotStatus } from "../src/engine/snapshots/manage.ts";
 import { Session } from "../src/engine/session.ts";
 import { openPeer, syncWith } from "../src/engine/sync/sync.ts";
 import { Store } from "../src/store/store.ts";
@@ -128,5 +132,85 @@ describe("a peer whose clock is far ahead", () => {
     } finally {
       await here.session.close();
     }
+  });
+});
+
+describe("a laptop whose clock runs ahead", () => {
+  /** Laptops on clones of one repository (one project), each at its own time, which `at` moves. */
+  async function clones(base: string) {
+    const origin = gitRepo(join(base, "origin"));
+    const mk = async (name: string) => {
+      const pc = laptop(name, base);
+      const home = join(base, `${name}-home`);
+      mkdirSync(home);
+      const repo = join(base, `${name}-repo`);
+      git(base, "clone", "-q", origin, repo);
+      const clock = { at: 0 };
+      const env = { ...process.env, ...pc.env, MINDSAVE_HOST: `host-${name}` };
+      const open = () => Session.open({ home, cwd: repo, env, now: () => new Date(clock.at) }, { write: true });
+      const save = async (goal: string) => {
+        const s = await open();
+        try {
+          return (await saveSnapshot(s, { input: { ...emptyInput(), goal, state: "s", next_action: "n" } })).snapshot;
+        } finally {
+          await s.close();
+        }
+      };
+      const latest = async () => {
+        const s = await open();
+        try {
+          const ctx = await s.project({ create: false });
+          const sel = await selectSnapshot(s, ctx!.project.id, undefined, { latest: true });
+          return sel.kind === "snapshot" ? sel.snapshot.goal : null;
+        } finally {
+          await s.close();
+        }
+      };
+      const syncWithDb = async (peerDb: string) => {
+        const s = await open();
+        const peer = await openPeer(peerDb);
+        try {
+          await syncWith(s, peer, { localLocation: join(home, "mindsave.db") });
+        } finally {
+          peer.store.close();
+          await s.close();
+        }
+      };
+      return { clock, db: join(home, "mindsave.db"), open, save, latest, syncWithDb };
+    };
+    return { a: await mk("a"), b: await mk("b") };
+  }
+
+  test("2 h ahead: what this laptop saves after syncing its snapshot is what load --latest restores, on both", async () => {
+    const now = Date.now();
+    const { a, b } = await clones(tempDir("mindsave-clock-"));
+    a.clock.at = now + 2 * 60 * 60 * 1000;
+    b.clock.at = now;
+    await a.save("old state from A");
+    await b.syncWithDb(a.db);
+    const fresh = await b.save("B just now");
+    expect(Date.parse(fresh.created_at)).toBeGreaterThan(now + 2 * 60 * 60 * 1000 - 1);
+    expect(await b.latest()).toBe("B just now");
+    await a.syncWithDb(b.db);
+    expect(await a.latest()).toBe("B just now");
+  });
+
+  test("40 days ahead: its cleanup removes none of another laptop's completed snapshots (ages are told by one clock)", async () => {
+    const now = Date.now();
+    const { a, b } = await clones(tempDir("mindsave-clock-"));
+    b.clock.at = now;
+    const shipped = await b.save("shipped feature");
+    const s = await b.open();
+    try {
+      await setSnapshotStatus(s, shipped.name, "completed");
+    } finally {
+      await s.close();
+    }
+    await b.save("other");
+    await a.syncWithDb(b.db);
+    a.clock.at = now + 40 * DAY;
+    await a.save("A work");
+    const live = await sql(a.db, "SELECT name FROM snapshots WHERE deleted = 0 AND name = ?", [shipped.name]);
+    expect(live).toHaveLength(1);
   });
 });

@@ -212,12 +212,21 @@ export class StoreWriter extends Queries {
   }
 
   /** Snapshot ids and their protection flags for cleanup, oldest first. */
-  async cleanupCandidates(projectId: string): Promise<{ id: string; kind: string; status: string; blocker: string; created_at: string; auto: boolean }[]> {
+  async cleanupCandidates(projectId: string): Promise<{ id: string; kind: string; status: string; blocker: string; created_at: string; auto: boolean; saved_host: string | null }[]> {
     const rows = await this.rows(
-      "SELECT id, kind, status, blocker, created_at, auto_trigger IS NOT NULL AS auto FROM snapshots WHERE project_id = ? AND deleted = 0 ORDER BY created_at ASC, id ASC",
+      "SELECT id, kind, status, blocker, created_at, auto_trigger IS NOT NULL AS auto, saved_host FROM snapshots WHERE project_id = ? AND deleted = 0 ORDER BY created_at ASC, id ASC",
       [projectId],
     );
-    return rows.map((r) => ({ id: str(r.id), kind: str(r.kind), status: str(r.status), blocker: str(r.blocker), created_at: str(r.created_at), auto: Number(r.auto) === 1 }));
+    return rows.map((r) => ({
+      id: str(r.id), kind: str(r.kind), status: str(r.status), blocker: str(r.blocker), created_at: str(r.created_at), auto: Number(r.auto) === 1,
+      saved_host: r.saved_host === null || r.saved_host === undefined ? null : str(r.saved_host),
+    }));
+  }
+
+  /** When the project's newest snapshot was made (its `created_at`), or null. */
+  async newestCreatedAt(projectId: string): Promise<string | null> {
+    const rows = await this.rows("SELECT max(created_at) AS at FROM snapshots WHERE project_id = ? AND deleted = 0", [projectId]);
+    return rows[0]?.at === null || rows[0]?.at === undefined ? null : str(rows[0].at);
   }
 
   async upsertFailure(f: Omit<FailureRecord, "hlc" | "host" | "deleted" | "repeat_count" | "related" | "alternatives">): Promise<void> {

@@ -22,6 +22,7 @@ import { planTimes } from "./plan.ts";
 import { retiredKeys, withoutRetired } from "../memory/retire.ts";
 import type { Session, ProjectContext } from "../session.ts";
 import type { FailureGraphEntry, SnapshotRecord, SnapshotStatus, StoredFile, StoreWriter } from "../../store/store.ts";
+import { MAX_AHEAD_MS } from "../../store/store.ts";
 
 export const SNAPSHOT_VERSION = "3.5";
 export const COMPLETED_MAX_AGE_DAYS = 30;
@@ -246,7 +247,7 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
         : await chooseName(w, projectId, topic, now, !!opts.overflow, input.snapshot_id, warnings);
       return {
         id: recordId, project_id: projectId, name, topic, kind: opts.overflow ? "overflow" : "full", status,
-      created_at: now.toISOString(), version: SNAPSHOT_VERSION,
+      created_at: (from || opts.createdAt ? now : await afterNewest(w, projectId, now)).toISOString(), version: SNAPSHOT_VERSION,
       goal: l1.goal, state: l1.state, next_action: l1.next_action, blocker: l1.blocker, active_files: files,
       constraints: layer2.constraints, decisions: layer2.decisions, failure_graph: layer2.failure_graph, compressed,
       layer3, auto_trigger: opts.overflow ? await overflowTrigger(w, projectId, input.auto_trigger) : input.auto_trigger ?? null,
@@ -356,15 +357,25 @@ export const KEEP_AUTO = 5;
  * automatic checkpoints (hooks) older than the newest five, which newer checkpoints supersede;
  * without that, every auto-save would be kept forever.
  */
+/** A new snapshot's time: now, or 1 ms after the newest one saved by a clock ahead (up to a day): the last saved is what `load --latest` restores. */
+async function afterNewest(w: StoreWriter, projectId: string, now: Date): Promise<Date> {
+  const newest = await w.newestCreatedAt(projectId);
+  const after = newest ? Date.parse(newest) + 1 : 0;
+  return after > now.getTime() && after - now.getTime() <= MAX_AHEAD_MS ? new Date(after) : now;
+}
+
 export async function cleanup(w: StoreWriter, projectId: string, opts: { keep: number; now: Date; spare?: string; dryRun?: boolean }): Promise<string[]> {
   const all = await w.cleanupCandidates(projectId);
   const cutoff = opts.now.getTime() - COMPLETED_MAX_AGE_DAYS * 24 * 60 * 60 * 1000;
+  // Ages are told by one clock only: this host's. A laptop whose clock runs a month ahead would
+  // otherwise find every other laptop's completed snapshots "old" and delete them on every store.
+  const mine = (s: { saved_host: string | null }) => s.saved_host === null || s.saved_host === w.hostId;
   // Never what `load` restores: the newest snapshot, and the newest full one (its Layer 2 when the
   // newest is an overflow snapshot), whatever their status or age.
   const spared = new Set([opts.spare, all.at(-1)?.id, all.findLast((s) => s.kind === "full")?.id].filter((id): id is string => !!id));
   const doomed = new Set<string>();
   for (const s of all) {
-    if (!spared.has(s.id) && !isProtected(s) && s.status === "completed" && Date.parse(s.created_at) < cutoff) doomed.add(s.id);
+    if (!spared.has(s.id) && !isProtected(s) && s.status === "completed" && mine(s) && Date.parse(s.created_at) < cutoff) doomed.add(s.id);
   }
   let remaining = all.length - doomed.size;
   const autos = all.filter((s) => s.auto);
