@@ -187,3 +187,17 @@ describe("doctor after encrypt", () => {
     expect((await run(["--json", "doctor", "--home", t.home], { cwd: t.other, env })).stdout).toContain('"plain_backups": [');
   });
 });
+
+describe("import of many snapshots with the same warning", () => {
+  test("says it once with how many files it was; --json keeps each", async () => {
+    const t = projectOnLaptop("mindsave-seven-");
+    for (let i = 0; i < 5; i++) await t.okCli(["save", "--goal", `step ${i}`, "--topic", `step-${i}`, "--active-file", "src/gone.ts"]);
+    const out = join(t.base, "out");
+    await t.okCli(["export", "--out", out]);
+    const other = projectOnLaptop("mindsave-seven-");
+    const r = await other.okCli(["import", out]);
+    const lines = r.stderr.split("\n").filter((l) => l.includes("Active file(s) not found"));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^mindsave: warning: snapshots\/\S+\.md and 4 other snapshot files: Active file\(s\) not found on this host \(saved by path only\): src\/gone\.ts\.$/);
+  });
+});

@@ -25,7 +25,7 @@ export async function run(opts: { into?: string }, args: string[], g: GlobalOpti
     printJson(r);
     return 0;
   }
-  for (const w of r.warnings) warn(w);
+  for (const w of foldRepeats(r.warnings)) warn(w);
   for (const f of r.snapshots.failed) warn(`${f.file} was not imported: ${f.reason}`);
   const s = r.snapshots;
   print(`Imported ${r.source} into project ${r.project?.name ?? "?"} (${r.root ?? "no root on this host"}):`);
@@ -38,4 +38,31 @@ export async function run(opts: { into?: string }, args: string[], g: GlobalOpti
   if (m.rules || m.facts || m.retired) print(`  memory      ${m.rules} rule(s), ${m.facts} fact(s), ${m.retired} retirement(s) added`);
   if (s.imported.length) print("Restore the newest with `mindsave load --latest`; `mindsave snapshots` lists them all.");
   return 0;
+}
+
+/**
+ * The same warning about many snapshot files (`snapshots/x.md: Active file(s) not found…` for
+ * each of 2,000) once, with how many files it was; --json keeps every one.
+ */
+function foldRepeats(warnings: string[]): string[] {
+  const byText = new Map<string, string[]>();
+  const out: (string | { text: string })[] = [];
+  for (const w of warnings) {
+    const m = /^(\S+\.md): (.*)$/s.exec(w);
+    if (!m) {
+      out.push(w);
+      continue;
+    }
+    const files = byText.get(m[2]);
+    if (files) files.push(m[1]);
+    else {
+      byText.set(m[2], [m[1]]);
+      out.push({ text: m[2] });
+    }
+  }
+  return out.flatMap((o) => {
+    if (typeof o === "string") return [o];
+    const files = byText.get(o.text)!;
+    return files.length <= 3 ? files.map((f) => `${f}: ${o.text}`) : [`${files[0]} and ${files.length - 1} other snapshot files: ${o.text}`];
+  });
 }
