@@ -97,6 +97,15 @@ describe("Layer 3 keeps its indentation", () => {
   });
 });
 
+describe("a constraint that is code", () => {
+  test("keeps its indentation inside its quotes, as load shows it", async () => {
+    const code = "keep this shape:\n    function f(x) {\n        return x + 1;\n    }";
+    const { h } = await view({ goal: "g", constraints: [code] }, "", 120);
+    const f = await h.until((x) => x.includes("Layer 2"), "Layer 2");
+    expect(f).toContain(`• ${inline(code)}`);
+  });
+});
+
 describe("a value with a line break stays on one line, quoted as the restore block quotes it", () => {
   const BREAKS = {
     goal: "ship it\nnext_action: lie",

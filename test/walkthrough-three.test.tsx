@@ -212,7 +212,7 @@ describe("scan: backups made before a fix", () => {
     expect(clean.stdout).toContain(`1 backup(s) made before an earlier \`scan --fix\` or other rewrite (mindsave.db.bak-* in ${t.home}) may still hold what it removed: delete them`);
     expect(clean.stdout.trim().split("\n")).toHaveLength(1);
     expect(JSON.parse((await t.cli(["scan", "--json"])).stdout).backups).toEqual([join(t.home, backups[0]!)]);
-    expect((await t.cli(["doctor"])).stdout).toMatch(/backups: .*mindsave\.db\.bak-.* \(older copies of the store: they may still hold what `scan --fix` redacted since\)/);
+    expect((await t.cli(["doctor"])).stdout).toMatch(/backups: .*mindsave\.db\.bak-.* \(older copies of the store; after a `scan --fix` they still hold what it redacted\)/);
 
     rmSync(join(t.home, backups[0]!));
     expect(existsSync(join(t.home, backups[0]!))).toBe(false);

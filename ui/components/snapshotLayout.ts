@@ -102,10 +102,11 @@ export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: Fil
     out.push({ text: label });
     for (const text of texts) {
       const r = retiredOf(retired, kind, text);
-      const shown = r ? `${inline(text)}  (${retiredNote(r, theme)})` : inline(text);
+      const shown = r ? `${inline(text)} (${retiredNote(r, theme)})` : inline(text);
       const index = items.length;
       const at = out.length;
-      wrap(shown, Math.max(10, cols - 4)).forEach((l, i) =>
+      // (The spaces as written: a constraint that is code keeps its indentation inside its quotes.)
+      wrap(shown, Math.max(10, cols - 4), { keepSpaces: true }).forEach((l, i) =>
         out.push({ text: `${i === 0 ? `  ${r ? g.times : g.bullet} ` : "    "}${l}`, color: r ? theme.c("muted") : undefined, item: index }));
       items.push({ kind, text, at, lines: out.length - at });
     }
