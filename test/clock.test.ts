@@ -9,6 +9,7 @@ import { saveSnapshot } from "../src/engine/snapshots/save.ts";
 import { emptyInput } from "../src/engine/snapshots/input.ts";
 import { selectSnapshot } from "../src/engine/snapshots/select.ts";
 import { setSnapshotStatus } from "../src/engine/snapshots/manage.ts";
+import { addRule, editRule } from "../src/engine/memory/rules.ts";
 import { Session } from "../src/engine/session.ts";
 import { openPeer, syncWith } from "../src/engine/sync/sync.ts";
 import { Store } from "../src/store/store.ts";
@@ -193,6 +194,40 @@ describe("a laptop whose clock runs ahead", () => {
     expect(await b.latest()).toBe("B just now");
     await a.syncWithDb(b.db);
     expect(await a.latest()).toBe("B just now");
+  });
+
+  test("3 days ahead: an edit made elsewhere of its rule or its snapshot wins in every store, so the stores agree", async () => {
+    const now = Date.now();
+    const { a, b } = await clones(tempDir("mindsave-clock-"));
+    a.clock.at = now + 3 * DAY;
+    b.clock.at = now;
+    const fromA = await a.save("A's work");
+    let s = await a.open();
+    try {
+      await addRule(s, "use pnpm", "project");
+    } finally {
+      await s.close();
+    }
+    await b.syncWithDb(a.db);
+    s = await b.open();
+    try {
+      await editRule(s, "1", "use bun");
+      await setSnapshotStatus(s, fromA.name, "completed");
+    } finally {
+      await s.close();
+    }
+    await a.syncWithDb(b.db);
+    for (const db of [a.db, b.db]) {
+      expect(await sql(db, "SELECT text FROM rules WHERE deleted = 0")).toEqual([{ text: "use bun" }]);
+      expect(await sql(db, "SELECT status FROM snapshots WHERE name = ?", [fromA.name])).toEqual([{ status: "completed" }]);
+    }
+    // This store's own clock did not follow the row 3 days ahead.
+    s = await b.open();
+    try {
+      expect(parseHlc(await s.write((w) => w.tick())).wall - now).toBeLessThan(1000);
+    } finally {
+      await s.close();
+    }
   });
 
   test("40 days ahead: its cleanup removes none of another laptop's completed snapshots (ages are told by one clock)", async () => {

@@ -1,7 +1,7 @@
 // Writes to the store (class StoreWriter): every write in one transaction, stamped with the
 // hybrid logical clock and the writing host.
 import type { Transaction } from "@libsql/client";
-import { type Hlc, MAX_AHEAD_MS, formatHlc, hlcHost, isPast, nextHlc, normalizeHlc, parseHlc } from "./hlc.ts";
+import { type Hlc, MAX_AHEAD_MS, compareHlc, formatHlc, hlcHost, isPast, nextHlc, normalizeHlc, parseHlc } from "./hlc.ts";
 import { Queries } from "./queries.ts";
 import { storedPlan, str } from "./rows.ts";
 import { optimizeSearch, rewriteCells } from "./scan.ts";
@@ -49,9 +49,24 @@ export class StoreWriter extends Queries {
     return new Date(this.clock.wall);
   }
 
+  /**
+   * The clock of an edit of the row of `table` whose `column` is `key`: a fresh tick, or, when that
+   * row holds a clock ahead of it (a host whose clock ran more than a day ahead, which this store's
+   * clock does not follow), one step past that row's. The edit then wins in every store, as it does
+   * here, and the stores agree; this store's own clock stays where it is.
+   */
+  private async stampPast(table: string, column: string, key: string): Promise<string> {
+    const tick = await this.tick();
+    const rows = await this.rows(`SELECT hlc FROM ${table} WHERE ${column} = ?`, [key]);
+    const held = rows.length ? str(rows[0].hlc) : "";
+    if (compareHlc(held, tick) < 0) return tick;
+    const past = parseHlc(held);
+    return formatHlc(past.wall, past.counter + 1, this.hostId);
+  }
+
   /** The clock and host a write is stamped with: a fresh tick, or a record's own clock taken in (an import). */
-  private async stamp(clock?: string): Promise<[string, string]> {
-    if (!clock) return [await this.tick(), this.hostId];
+  private async stamp(clock?: string, row?: [table: string, column: string, key: string]): Promise<[string, string]> {
+    if (!clock) return [row ? await this.stampPast(...row) : await this.tick(), this.hostId];
     await this.takeClock(clock);
     return [clock, hlcHost(clock) || this.hostId];
   }
@@ -105,7 +120,7 @@ export class StoreWriter extends Queries {
     if (!cols.length) return;
     await this.run(
       `UPDATE projects SET ${cols.map((c) => `${c} = ?`).join(", ")}, hlc = ?, host = ? WHERE id = ?`,
-      [...cols.map((c) => fields[c] ?? null), await this.tick(), this.hostId, id],
+      [...cols.map((c) => fields[c] ?? null), await this.stampPast("projects", "id", id), this.hostId, id],
     );
   }
 
@@ -114,12 +129,12 @@ export class StoreWriter extends Queries {
       `INSERT INTO roots(id, project_id, host_id, path, last_used, hlc, host, deleted) VALUES (?, ?, ?, ?, ?, ?, ?, 0)
        ON CONFLICT(id) DO UPDATE SET project_id = excluded.project_id, path = excluded.path, last_used = excluded.last_used,
          hlc = excluded.hlc, host = excluded.host, deleted = 0`,
-      [r.id, r.project_id, r.host_id, r.path, r.last_used, await this.tick(), this.hostId],
+      [r.id, r.project_id, r.host_id, r.path, r.last_used, await this.stampPast("roots", "id", r.id), this.hostId],
     );
   }
 
   async deleteRoot(id: string): Promise<void> {
-    await this.run("UPDATE roots SET deleted = 1, hlc = ?, host = ? WHERE id = ?", [await this.tick(), this.hostId, id]);
+    await this.run("UPDATE roots SET deleted = 1, hlc = ?, host = ? WHERE id = ?", [await this.stampPast("roots", "id", id), this.hostId, id]);
   }
 
   /**
@@ -146,12 +161,12 @@ export class StoreWriter extends Queries {
 
   /** The plan of a snapshot replaced (`mindsave plan set`): an edit, synced by the snapshot's clock; `times` by step (see storedPlan). */
   async setSnapshotPlan(id: string, plan: PlanItem[] | null, times?: (string | null)[] | null): Promise<void> {
-    await this.run("UPDATE snapshots SET plan = ?, hlc = ?, host = ? WHERE id = ?", [storedPlan(plan, times), await this.tick(), this.hostId, id]);
+    await this.run("UPDATE snapshots SET plan = ?, hlc = ?, host = ? WHERE id = ?", [storedPlan(plan, times), await this.stampPast("snapshots", "id", id), this.hostId, id]);
   }
 
   /** `clock`: an import keeps the record's own clock (see insertSnapshot). */
   async putRule(r: Omit<RuleRecord, "hlc" | "host" | "deleted">, clock?: string): Promise<void> {
-    const [hlc, host] = await this.stamp(clock);
+    const [hlc, host] = await this.stamp(clock, ["rules", "id", r.id]);
     await this.run(
       `INSERT INTO rules(id, project_id, scope, text, created_at, hlc, host, deleted) VALUES (?, ?, ?, ?, ?, ?, ?, 0)
        ON CONFLICT(id) DO UPDATE SET text = excluded.text, scope = excluded.scope, project_id = excluded.project_id,
@@ -162,7 +177,7 @@ export class StoreWriter extends Queries {
 
   /** `clock`: an import keeps the record's own clock (see insertSnapshot). */
   async putFact(f: Omit<FactRecord, "hlc" | "host" | "deleted">, clock?: string): Promise<void> {
-    const [hlc, host] = await this.stamp(clock);
+    const [hlc, host] = await this.stamp(clock, ["facts", "id", f.id]);
     await this.run(
       `INSERT INTO facts(id, project_id, scope, text, confidence, created_at, confirmed_at, expires_at, hlc, host, deleted)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
@@ -174,7 +189,7 @@ export class StoreWriter extends Queries {
 
   /** `clock`: an import keeps the record's own clock (see insertSnapshot). */
   async putRetirement(r: Omit<RetirementRecord, "hlc" | "host" | "deleted">, clock?: string): Promise<void> {
-    const [hlc, host] = await this.stamp(clock);
+    const [hlc, host] = await this.stamp(clock, ["retirements", "id", r.id]);
     await this.run(
       `INSERT INTO retirements(id, project_id, kind, text, reason, retired_at, retired_by, hlc, host, deleted)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
@@ -186,17 +201,17 @@ export class StoreWriter extends Queries {
 
   /** A removed rule, a dropped fact or an undone retirement: a tombstone that travels by sync. */
   async tombstone(table: "rules" | "facts" | "retirements", id: string): Promise<void> {
-    await this.run(`UPDATE ${table} SET deleted = 1, hlc = ?, host = ? WHERE id = ?`, [await this.tick(), this.hostId, id]);
+    await this.run(`UPDATE ${table} SET deleted = 1, hlc = ?, host = ? WHERE id = ?`, [await this.stampPast(table, "id", id), this.hostId, id]);
   }
 
   async setSnapshotStatus(id: string, status: SnapshotRecord["status"]): Promise<void> {
-    await this.run("UPDATE snapshots SET status = ?, hlc = ?, host = ? WHERE id = ?", [status, await this.tick(), this.hostId, id]);
+    await this.run("UPDATE snapshots SET status = ?, hlc = ?, host = ? WHERE id = ?", [status, await this.stampPast("snapshots", "id", id), this.hostId, id]);
   }
 
   async moveSnapshots(fromProject: string, toProject: string, onlyIds?: string[]): Promise<number> {
     const ids = onlyIds ?? (await this.rows("SELECT id FROM snapshots WHERE project_id = ? AND deleted = 0", [fromProject])).map((r) => str(r.id));
     for (const id of ids) {
-      await this.run("UPDATE snapshots SET project_id = ?, hlc = ?, host = ? WHERE id = ?", [toProject, await this.tick(), this.hostId, id]);
+      await this.run("UPDATE snapshots SET project_id = ?, hlc = ?, host = ? WHERE id = ?", [toProject, await this.stampPast("snapshots", "id", id), this.hostId, id]);
     }
     return ids.length;
   }
@@ -207,7 +222,7 @@ export class StoreWriter extends Queries {
       `UPDATE snapshots SET deleted = 1, goal = '', state = '', next_action = '', blocker = '', active_files = '[]',
          constraints = '[]', decisions = '[]', failure_graph = '{}', compressed = NULL, layer3 = '', auto_trigger = NULL,
          extra = NULL, plan = NULL, tags = '[]', hlc = ?, host = ? WHERE id = ?`,
-      [await this.tick(), this.hostId, id],
+      [await this.stampPast("snapshots", "id", id), this.hostId, id],
     );
   }
 
@@ -237,12 +252,12 @@ export class StoreWriter extends Queries {
          confidence = excluded.confidence, schema_version = excluded.schema_version, first_seen = excluded.first_seen,
          last_seen = excluded.last_seen, hlc = excluded.hlc, host = excluded.host, deleted = 0`,
       [f.id, f.project_id, f.scope, f.item, f.rejected_by, f.reason, f.confidence, f.schema_version, f.first_seen, f.last_seen,
-        await this.tick(), this.hostId],
+        await this.stampPast("failures", "id", f.id), this.hostId],
     );
   }
 
   async tombstoneFailure(id: string): Promise<void> {
-    await this.run("UPDATE failures SET deleted = 1, hlc = ?, host = ? WHERE id = ?", [await this.tick(), this.hostId, id]);
+    await this.run("UPDATE failures SET deleted = 1, hlc = ?, host = ? WHERE id = ?", [await this.stampPast("failures", "id", id), this.hostId, id]);
   }
 
   /** This host's own counter for a failure; other hosts' counters are never touched here. */
@@ -279,7 +294,7 @@ export class StoreWriter extends Queries {
     await this.run(
       `INSERT INTO failure_links(id, failure_id, kind, value, hlc, host, deleted) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT(id) DO UPDATE SET value = excluded.value, deleted = excluded.deleted, hlc = excluded.hlc, host = excluded.host`,
-      [id, failureId, kind, value, await this.tick(), this.hostId, deleted ? 1 : 0],
+      [id, failureId, kind, value, await this.stampPast("failure_links", "id", id), this.hostId, deleted ? 1 : 0],
     );
   }
 
@@ -338,11 +353,11 @@ export class StoreWriter extends Queries {
     await this.run(
       `INSERT INTO signals(project_id, data, hlc, host, deleted) VALUES (?, ?, ?, ?, 0)
        ON CONFLICT(project_id) DO UPDATE SET data = excluded.data, hlc = excluded.hlc, host = excluded.host, deleted = 0`,
-      [projectId, JSON.stringify(this.scrubSignal(data)), await this.tick(), this.hostId],
+      [projectId, JSON.stringify(this.scrubSignal(data)), await this.stampPast("signals", "project_id", projectId), this.hostId],
     );
   }
 
   async tombstoneSignal(projectId: string): Promise<void> {
-    await this.run("UPDATE signals SET deleted = 1, hlc = ?, host = ? WHERE project_id = ?", [await this.tick(), this.hostId, projectId]);
+    await this.run("UPDATE signals SET deleted = 1, hlc = ?, host = ? WHERE project_id = ?", [await this.stampPast("signals", "project_id", projectId), this.hostId, projectId]);
   }
 }
