@@ -55,6 +55,14 @@ describe("a command that fails writes nothing into the working tree", () => {
     expect(existsSync(join(t.dir, ".mindsave", "project.json"))).toBe(true);
   });
 
+  test("a fact with a bad --ttl or --confidence on a fresh home starts no store", async () => {
+    const t = plainFolder();
+    for (const args of [["fact", "f", "--ttl", "bad"], ["fact", "f", "--confidence", "sure"]]) {
+      expect((await t.cli(args)).code).toBe(1);
+      expect(readdirSync(t.home)).toEqual([]);
+    }
+  });
+
   test("a .mindsave/ that was there before is left, with what else it holds", async () => {
     const t = plainFolder();
     mkdirSync(join(t.dir, ".mindsave"));

@@ -1,5 +1,5 @@
 // `mindsave fact TEXT [--ttl] [--confidence]`, `mindsave facts [--stale]`, `facts renew|drop N`.
-import { addFact, dropFact, factExpiry, factsHere, factsListText, isFresh, renewFact } from "../engine/memory/facts.ts";
+import { addFact, dropFact, factExpiry, factsHere, factsListText, isFresh, parseConfidence, parseTtl, renewFact } from "../engine/memory/facts.ts";
 import { parseScope } from "../engine/memory/rules.ts";
 import { print, printJson, withSession } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
@@ -12,6 +12,9 @@ const shown = (f: FactRecord, n: number, now: Date) => ({
 
 export async function add(opts: { ttl?: string; confidence?: string; scope?: string }, args: string[], g: GlobalOptions): Promise<number> {
   const scope = parseScope(opts.scope);
+  // Flags checked before the store is opened: a mistyped one on a fresh home starts no store.
+  if (opts.ttl !== undefined) parseTtl(opts.ttl);
+  if (opts.confidence !== undefined) parseConfidence(opts.confidence);
   return withSession(g, true, async (session) => {
     const { fact, renewed } = await addFact(session, args.join(" "), { ttl: opts.ttl, confidence: opts.confidence, scope });
     // Its number in `mindsave facts` here, which `facts renew|drop N` takes.
