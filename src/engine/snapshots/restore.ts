@@ -8,7 +8,7 @@ import { NeedMoreFailures, allFailuresOver, checkUnreadLines, failureLine, withR
 import { FILE_LIST_CAPS, RESTORE_BUDGET, inline, layer1Text, shortFileList, symbolicLines, textValue, writtenConstraints, type SymbolicEntryLike } from "./layers.ts";
 import { isAbsoluteAny, toHostPath } from "../projects/paths.ts";
 import { verifyFiles, type FileCheck } from "./verify.ts";
-import { extendedSnapshot, savedOnOtherHost, selectSnapshot } from "./select.ts";
+import { extendedSnapshot, sameNameLabels, savedOnOtherHost, selectSnapshot } from "./select.ts";
 import { planLine } from "./plan.ts";
 import { rulesWithinBudget } from "../memory/rules.ts";
 import { factLine, freshFacts } from "../memory/facts.ts";
@@ -234,7 +234,9 @@ export async function loadSnapshot(session: Session, snapshot: SnapshotRecord, c
   const base = await extendedSnapshot(session, snapshot);
   const shown = withoutRetiredItems(base ? { ...snapshot, constraints: base.constraints, decisions: base.decisions, compressed: base.compressed } : snapshot, retired);
   const now = session.now();
-  const ctx: BlockContext = { root: context.root, savedOn, rules, facts, now, resume: opts.resume ?? true, full: opts.full, layer2From: base?.name };
+  // A name two hosts' snapshots share (after a sync) says which one: "work_… (laptop-a, id 01a2)".
+  const twin = base ? (await sameNameLabels(session, base.project_id, (await session.store.findSnapshotsByName(base.project_id, base.name)))).get(base.id) : undefined;
+  const ctx: BlockContext = { root: context.root, savedOn, rules, facts, now, resume: opts.resume ?? true, full: opts.full, layer2From: base ? (twin ? `${base.name} (${twin})` : base.name) : undefined };
   const block = await session.store.consistentRead((q) => withRankedFailures(q, snapshot.project_id, now, !!opts.full, (failures) => blockWith(shown, ctx, failures)));
   return {
     snapshot, context, block, verify: opts.verify ? verifyFiles(snapshot, context.root) : undefined,

@@ -75,7 +75,7 @@ function idPrefix(all: Pick<SnapshotSummary, "id">[], id: string): string {
  * them together): by id, "laptop-a, id 01a209d1", the host that saved it and a unique id prefix,
  * which load, show and delete take. Snapshots whose name is their own are not in the map.
  */
-export async function sameNameLabels(session: Session, projectId: string, rows: SnapshotSummary[]): Promise<Map<string, string>> {
+export async function sameNameLabels(session: Session, projectId: string, rows: Pick<SnapshotSummary, "id" | "name" | "saved_host">[]): Promise<Map<string, string>> {
   const seen = new Map<string, number>();
   for (const r of rows) seen.set(r.name, (seen.get(r.name) ?? 0) + 1);
   const twins = rows.filter((r) => seen.get(r.name)! > 1);
