@@ -192,7 +192,8 @@ describe("an imported record is the record that was exported, or a new one", () 
 
     // B's clone still has the file as committed (auth = 1): it changed since the save on A.
     const block = (await b.cli(["import", out])).code === 0 ? (await b.cli(["load", "--latest", "--verify"])).stdout : "";
-    expect(block).toContain("on host-a");
+    // Named as the export names it: B never met A, yet the block says which laptop saved it.
+    expect(block).toContain("on laptop-a");
     expect(block).not.toContain("on this host");
     expect(block).toMatch(/changed since the save[^\n]*src\/auth\.ts|src\/auth\.ts[^\n]*changed/);
 

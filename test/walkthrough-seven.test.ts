@@ -223,3 +223,17 @@ describe("an overflow snapshot whose full one shares its name with another lapto
     expect(block).toMatch(/overflow \(Layer 1; Layer 2 from work_\d{4}-\d\d-\d\d \((this host|laptop-b), id [0-9a-z-]+\)\)/);
   });
 });
+
+describe("an export imported into a home that never met the laptop that saved it", () => {
+  test("the restore block names that laptop, not its id", async () => {
+    const t = projectOnLaptop("mindsave-seven-");
+    await t.okCli(["save", "--goal", "g", "--state", "s", "--next", "n"]);
+    const out = join(t.base, "out");
+    await t.okCli(["export", "--out", out]);
+    const other = projectOnLaptop("mindsave-seven-");
+    await other.okCli(["import", out]);
+    const block = (await other.okCli(["load", "--latest"])).stdout;
+    expect(block).toMatch(/\nsaved .* on walker · status in_progress/);
+    expect(block).not.toMatch(/ on h-/);
+  });
+});

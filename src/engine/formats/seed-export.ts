@@ -23,7 +23,7 @@ import { memoryFiles, MEMORY_FILES } from "./seed-memory.ts";
 import { compareCodes, compareText } from "../../lib/text.ts";
 
 /** The front matter of an exported snapshot: the spec's template, plus what only MindSave keeps. */
-export function exportedSnapshotFile(s: SnapshotRecord, storedName: string = s.name): string {
+export function exportedSnapshotFile(s: SnapshotRecord, storedName: string = s.name, hostName?: string): string {
   // The record's id and clock: an import into another store is then this record, not a copy that
   // a sync would add a second time (and never an edit that overrides the original).
   const marker: Obj = {
@@ -31,6 +31,8 @@ export function exportedSnapshotFile(s: SnapshotRecord, storedName: string = s.n
     files: s.active_files, digest: snapshotDigest(s),
   };
   if (storedName !== s.name) marker.name = storedName;
+  // The saving host's name: a store that never met that host still says "on laptop-a", not its id.
+  if (hostName) marker.saved_host_name = hostName;
   if (s.saved_agent) marker.agent = s.saved_agent;
   if (s.plan_times) marker.plan_times = s.plan_times;
   if (s.compressed && Array.isArray(s.compressed.original_constraints)) marker.original_constraints = s.compressed.original_constraints;
@@ -131,7 +133,9 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
   }
 
   const storedNames = new Map(stored.map((r) => [r.id, r.name]));
-  for (const s of records) write(join(snapDir, `${s.name}.md`), exportedSnapshotFile(s, storedNames.get(s.id)));
+  const hostNames = new Map<string, string | undefined>();
+  for (const s of records) if (!hostNames.has(s.saved_host)) hostNames.set(s.saved_host, (await session.reader.getHost(s.saved_host))?.name);
+  for (const s of records) write(join(snapDir, `${s.name}.md`), exportedSnapshotFile(s, storedNames.get(s.id), hostNames.get(s.saved_host)));
   const strays = listDir(snapDir).filter((f) => f.toLowerCase().endsWith(".md") && !names.has(f.replace(/\.md$/i, "")));
   if (strays.length) warnings.push(`snapshots/ also holds ${strays.length} file(s) that are not in the store, left as they are and not in index.json: ${strays.join(", ")}.`);
 

@@ -252,6 +252,11 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
       try {
         const wanted = record?.name ?? p.id;
         const result = await saveSnapshot(session, { input: p.input, name: wanted, createdAt: p.createdAt, noCleanup: true, overflow: p.overflow, storedRoot: ctx.root, record });
+        // A host this store never met gets its name from the export, so the block says who saved it.
+        if (record?.hostName && !(await w.getHost(record.savedHost))) {
+          const at = p.createdAt.toISOString();
+          await w.upsertHost({ id: record.savedHost, name: record.hostName, platform: "unknown", first_seen: at, last_seen: at });
+        }
         const name = result.snapshot.name;
         warnings.push(...p.warnings, ...result.warnings.map((w) => `${p.file}: ${w}`));
         if (name !== wanted) warnings.push(`${p.file}: snapshot_id ${p.id} is already used in this project by another snapshot; imported as ${name}.`);

@@ -7,6 +7,7 @@ import { parseDocument } from "yaml";
 import { UserError } from "../../errors.ts";
 import { isAbsoluteAny, normaliseRelative } from "../projects/paths.ts";
 import { redact, redactDeep } from "../snapshots/redact.ts";
+import { stripControl } from "../snapshots/input-limits.ts";
 import { SNAPSHOT_VERSION, type ExportedRecord } from "../snapshots/save.ts";
 import { HOST_ID } from "../home/host.ts";
 import { fromFields, parseSnapshotText, parseStatus, splitFrontMatter, type SnapshotInput } from "../snapshots/input.ts";
@@ -200,7 +201,7 @@ export interface ParsedSnapshot {
   overflow: boolean;
   warnings: string[];
   /** From MindSave's own export: the record it was (and its stored name when exported under another). */
-  record?: ExportedRecord & { name?: string };
+  record?: ExportedRecord & { name?: string; hostName?: string };
 }
 
 /** A snapshot file read but for its body: the front matter mapped to the spec's fields, its id and time. */
@@ -334,9 +335,7 @@ export function readSnapshotHead(text: string, file: string, index: IndexInfo, f
     if (data.created_at !== undefined && data.created_at !== null) kept.original_created_at = data.created_at;
   }
   delete data.created_at;
-  if (!marker && data.version !== undefined && data.version !== null && String(data.version) !== SNAPSHOT_VERSION) {
-    kept.original_version = String(data.version);
-  }
+  if (!marker && data.version !== undefined && data.version !== null && String(data.version) !== SNAPSHOT_VERSION) kept.original_version = String(data.version);
   delete data.version;
   if (!data.goal && typeof entry?.goal === "string" && entry.goal.trim()) {
     data.goal = entry.goal.trim();
@@ -395,5 +394,6 @@ function exportedRecord(marker: Obj | null): ParsedSnapshot["record"] {
     fingerprints.push(fp);
   }
   const name = typeof marker.name === "string" && marker.name.trim() ? marker.name.trim() : undefined;
-  return { id: record, clock, savedHost: host, files: fingerprints, digest, name };
+  const hostName = typeof marker.saved_host_name === "string" ? redact(stripControl(marker.saved_host_name)).trim().slice(0, 200) || undefined : undefined;
+  return { id: record, clock, savedHost: host, files: fingerprints, digest, name, hostName };
 }
