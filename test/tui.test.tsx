@@ -719,6 +719,8 @@ describe("picker names on a narrow terminal", () => {
     const h = mount(session, { columns: 40, rows: 24 });
     const f = await h.until((x) => x.split("in progress").length === 3, "the picker's two rows at 40 columns");
     for (const name of names) expect(f).toContain(`…${name.slice(-4)} `);
+    // The way to the keys and the way back show however narrow: the hints before them give way.
+    expect(f.trimEnd().split("\n").at(-1)).toMatch(/ · \? keys · q projects$/);
     for (const l of f.split("\n")) expect(width(l)).toBeLessThanOrEqual(40);
   });
 

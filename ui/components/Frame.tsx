@@ -10,10 +10,15 @@ export function asciiKeys(text: string, ascii: boolean): string {
   return ascii ? text.replace(/↑/g, "Up").replace(/↓/g, "Down").replace(/←/g, "Left").replace(/→/g, "Right").replace(/…/g, "...") : text;
 }
 
-/** The key hints: `hints` always; each of `more` too (before the last two) while the line still fits. */
+/**
+ * The key hints: `hints`, and each of `more` too (before the last two) while the line still fits.
+ * On a narrow terminal the hints before the last two give way first (the first one last): `? keys`
+ * and the way back always show.
+ */
 export function hintLine(hints: string[], more: string[], cols: number, sep: string, ascii: boolean): string {
   const text = (list: string[]) => asciiKeys(list.join(` ${sep} `), ascii);
   let shown = hints;
+  while (shown.length > 2 && width(text(shown)) > cols) shown = shown.length > 3 ? [...shown.slice(0, -3), ...shown.slice(-2)] : shown.slice(1);
   for (const m of more) {
     const next = [...shown.slice(0, -2), m, ...shown.slice(-2)];
     if (width(text(next)) <= cols) shown = next;
