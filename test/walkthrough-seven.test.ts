@@ -237,3 +237,15 @@ describe("an export imported into a home that never met the laptop that saved it
     expect(block).not.toMatch(/ on h-/);
   });
 });
+
+describe("snapshots list outside any project", () => {
+  test("says where to go, as load and recall do (--in with this store's projects)", async () => {
+    const t = plainFolder();
+    expect((await t.cli(["save", "--goal", "elsewhere"], { cwd: t.other })).code).toBe(0);
+    for (const args of [["snapshots", "list"], ["load"]]) {
+      const r = await t.cli(args);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain("pick a project of this store with `--in NAME` (other; `mindsave projects` lists them)");
+    }
+  });
+});

@@ -3,6 +3,7 @@
 import { UserError } from "../../errors.ts";
 import { loadSnapshot, type LoadResult } from "./restore.ts";
 import { verifyFiles, type FileCheck } from "./verify.ts";
+import { nextSteps } from "../projects/next-steps.ts";
 import type { Session, ProjectContext } from "../session.ts";
 import type { SnapshotRecord, SnapshotSummary, SnapshotStatus } from "../../store/store.ts";
 
@@ -10,7 +11,8 @@ export type { SnapshotRecord, SnapshotSummary, SnapshotStatus, FileCheck, LoadRe
 
 /** The list use case: the current project's snapshots, newest first. */
 export async function snapshotList(session: Session, opts: { limit?: number; tag?: string } = {}): Promise<{ context: ProjectContext; snapshots: SnapshotSummary[] }> {
-  const context = await session.requireProject();
+  // Outside a project it says where to go, as load and recall do.
+  const context = await session.requireProject(() => nextSteps(session, null));
   return { context, snapshots: await projectSnapshots(session, context.project.id, opts) };
 }
 
