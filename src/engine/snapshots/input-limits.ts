@@ -16,34 +16,34 @@ export const LAYER3_MAX = 4 * 1024 * 1024;
 
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
 
-/** `text` without control characters other than tab, newline and carriage return. */
-export function stripControl(text: string): string {
-  return text.replace(CONTROL, "");
+/** How many control characters were taken out (see stripControlDeep's `tally`). */
+export interface ControlTally {
+  dropped: number;
 }
 
-/** How many control characters stripControlDeep takes out of a value (its strings, keys too). */
-export function controlCount(value: unknown, depth = 0): number {
-  if (typeof value === "string") return value.match(CONTROL)?.length ?? 0;
-  if (!value || typeof value !== "object" || value instanceof Date || depth >= MAX_DEPTH) return 0;
-  if (Array.isArray(value)) return value.reduce((n: number, v) => n + controlCount(v, depth + 1), 0);
-  return Object.entries(value).reduce((n, [k, v]) => n + controlCount(k) + controlCount(v, depth + 1), 0);
+/** `text` without control characters other than tab, newline and carriage return; `tally` counts them. */
+export function stripControl(text: string, tally?: ControlTally): string {
+  const out = text.replace(CONTROL, "");
+  if (tally) tally.dropped += text.length - out.length;
+  return out;
 }
 
 /** The warning a save gives when it took control characters out: nothing is changed silently. */
-export function controlWarning(dropped: number): string[] {
-  return dropped ? [`Took out ${dropped} control character${dropped === 1 ? "" : "s"} (NUL, ESC and the like, which a terminal or an agent would act on); the rest is saved as written.`] : [];
+export function controlWarning(tally: ControlTally): string[] {
+  const n = tally.dropped;
+  return n ? [`Took out ${n} control character${n === 1 ? "" : "s"} (NUL, ESC and the like, which a terminal or an agent would act on); the rest is saved as written.`] : [];
 }
 
 /** The deepest nesting of lists and mappings a snapshot's input may have. */
 export const MAX_DEPTH = 64;
 
-/** Every string in a value (mapping keys too) without control characters; other values as they are. */
-export function stripControlDeep<T>(value: T, depth = 0): T {
-  if (typeof value === "string") return stripControl(value) as T;
+/** Every string in a value (mapping keys too) without control characters; other values as they are. `tally` counts them. */
+export function stripControlDeep<T>(value: T, tally?: ControlTally, depth = 0): T {
+  if (typeof value === "string") return stripControl(value, tally) as T;
   if (!value || typeof value !== "object" || value instanceof Date) return value;
   if (depth >= MAX_DEPTH) throw new UserError(`The input is nested more than ${MAX_DEPTH} levels deep; a snapshot's fields are text, lists and mappings of text.`);
-  if (Array.isArray(value)) return value.map((v) => stripControlDeep(v, depth + 1)) as T;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [stripControl(k), stripControlDeep(v, depth + 1)])) as T;
+  if (Array.isArray(value)) return value.map((v) => stripControlDeep(v, tally, depth + 1)) as T;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [stripControl(k, tally), stripControlDeep(v, tally, depth + 1)])) as T;
 }
 
 /** The fields of a snapshot's input that are measured. */

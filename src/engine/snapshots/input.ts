@@ -6,7 +6,7 @@ import { isAlias, isCollection, isMap, isPair, isScalar, parseDocument, YAMLPars
 import { UserError } from "../../errors.ts";
 import { trimLines, trimValue } from "../../lib/text.ts";
 import { writtenCount } from "../failures/graph.ts";
-import { checkSizes, controlCount, controlWarning, stripControl, stripControlDeep, LAYER3_MAX } from "./input-limits.ts";
+import { checkSizes, controlWarning, stripControl, stripControlDeep, LAYER3_MAX } from "./input-limits.ts";
 import { asWritten, parsePlan, planAsWritten } from "./plan.ts";
 import type { FailureGraphEntry, PlanItem, SnapshotStatus } from "../../store/store.ts";
 
@@ -162,10 +162,11 @@ export function parseSnapshotText(source: string, origin = "the snapshot"): Snap
 }
 
 export function fromFields(raw: Record<string, unknown>, rawBody = ""): SnapshotInput {
-  const data = stripControlDeep(raw);
-  const body = stripControl(rawBody);
+  const tally = { dropped: 0 };
+  const data = stripControlDeep(raw, tally);
+  const body = stripControl(rawBody, tally);
   const input = emptyInput();
-  input.warnings.push(...controlWarning(controlCount(raw) + controlCount(rawBody)));
+  input.warnings.push(...controlWarning(tally));
   input.goal = text("goal", data.goal);
   input.state = text("state", data.state);
   input.next_action = text("next_action", data.next_action);
@@ -210,8 +211,9 @@ export interface FlagFields {
 
 /** Flags override the same fields read from YAML; list flags add to the YAML's lists. */
 export function applyFlags(input: SnapshotInput, flags: FlagFields): SnapshotInput {
-  const f = stripControlDeep(flags);
-  input.warnings.push(...controlWarning(controlCount(flags)));
+  const tally = { dropped: 0 };
+  const f = stripControlDeep(flags, tally);
+  input.warnings.push(...controlWarning(tally));
   if (f.goal !== undefined) input.goal = f.goal.trim();
   if (f.state !== undefined) input.state = f.state.trim();
   if (f.next !== undefined) input.next_action = f.next.trim();

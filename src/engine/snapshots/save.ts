@@ -11,7 +11,7 @@ import { fromStored, recordSave } from "../agents/signal.ts";
 import { isSafeName, nextFreeName, safeName, topicSlug, utcDate, utcDateTime } from "./slug.ts";
 import { legacyExcludedPath, type SnapshotInput } from "./input.ts";
 import { redact, redactDeep } from "./redact.ts";
-import { checkSizes, controlCount, controlWarning, stripControlDeep } from "./input-limits.ts";
+import { checkSizes, controlWarning, stripControlDeep } from "./input-limits.ts";
 import { countTokens, loadTokenizer } from "./tokens.ts";
 import { loadSnapshot } from "./restore.ts";
 import { stallIfAsked } from "../stall.ts";
@@ -162,9 +162,10 @@ function statusFor(input: SnapshotInput): SnapshotStatus {
 export async function saveSnapshot(session: Session, opts: SaveOptions): Promise<SaveResult> {
   // Every path in (flags, YAML, import, MCP, hooks) meets the same limits: no control characters,
   // no field too long to count, and secrets never reach the store.
-  const bounded = checkSizes(stripControlDeep({ ...opts.input, warnings: [] as string[] }));
+  const tally = { dropped: 0 };
+  const bounded = checkSizes(stripControlDeep({ ...opts.input, warnings: [] as string[] }, tally));
   const input: SnapshotInput = { ...redactDeep(bounded), warnings: opts.input.warnings };
-  const warnings = [...input.warnings, ...controlWarning(controlCount({ ...opts.input, warnings: [] }))];
+  const warnings = [...input.warnings, ...controlWarning(tally)];
   if (!input.goal) throw new UserError("A snapshot needs a goal: give --goal \"…\" or a `goal:` field.");
   const keep = opts.keep ?? DEFAULT_KEEP;
   if (!Number.isInteger(keep) || keep < 1) throw new UserError("--keep must be a whole number of at least 1.");
