@@ -53,8 +53,6 @@ export async function run(o: { agent?: string }, args: string[], g: GlobalOption
   watchdog.unref?.();
   // Its stdin was the payload: a passphrase prompt would read nothing (and a hook never asks).
   neverPrompt();
-  let session: Session | null = null;
-  let failed = true;
   try {
     if (!EVENTS.includes(event)) {
       note(`unknown event; use one of ${EVENTS.join(", ")}`);
@@ -86,16 +84,14 @@ export async function run(o: { agent?: string }, args: string[], g: GlobalOption
     if (!call) return 0; // checked above
     const cwd = (typeof call.payload.cwd === "string" && call.payload.cwd) || process.env.CLAUDE_PROJECT_DIR || process.cwd();
     // Session start restores from a store it cannot write to as well (a write-protected drive).
-    session = await Session.open({ home: g.home, workspace: g.workspace, cwd, busyTimeoutMs: HOOK_BUSY_MS }, { write: event !== "session-start" });
-    const out = await runHook(session, call);
+    const session = await Session.open({ home: g.home, workspace: g.workspace, cwd, busyTimeoutMs: HOOK_BUSY_MS }, { write: event !== "session-start" });
+    const out = await session.run((s) => runHook(s, call));
     if (out) writeOut(out);
-    failed = false;
     return 0;
   } catch (e) {
     note((e as Error)?.message?.split("\n")[0] ?? String(e));
     return 0;
   } finally {
-    await session?.close({ failed });
     clearTimeout(watchdog);
   }
 }

@@ -13,14 +13,8 @@ export async function run(_o: unknown, args: string[], g: GlobalOptions): Promis
   // The transcript knows where the agent worked: that is the project, unless --workspace says otherwise.
   const cwd = g.workspace ? undefined : readTranscript(path).cwd ?? undefined;
   const session = await Session.open({ home: g.home, workspace: g.workspace, project: g.project, cwd: cwd && existsSync(cwd) ? cwd : undefined }, { write: true });
-  let failed = true;
-  try {
-    const r = await ingestTranscript(session, path);
-    failed = false;
-    if (g.json) printJson(r);
-    else print(`Ingested ${r.added} new tool call(s) of ${r.seen} into project ${r.project}'s tool log (Layer 3; never auto-restored).`);
-    return 0;
-  } finally {
-    await session.close({ failed });
-  }
+  const r = await session.run((s) => ingestTranscript(s, path));
+  if (g.json) printJson(r);
+  else print(`Ingested ${r.added} new tool call(s) of ${r.seen} into project ${r.project}'s tool log (Layer 3; never auto-restored).`);
+  return 0;
 }

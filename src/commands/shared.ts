@@ -8,14 +8,10 @@ import type { GlobalOptions } from "../types.ts";
 
 export async function withSession<T>(g: GlobalOptions, write: boolean, fn: (s: Session) => Promise<T>): Promise<T> {
   const session = await Session.open({ home: g.home, workspace: g.workspace, project: g.project }, { write });
-  let failed = true;
   try {
-    const result = await fn(session);
-    failed = false;
-    return result;
+    return await session.run(fn);
   } finally {
     for (const n of session.notices) note(n);
-    await session.close({ failed });
   }
 }
 

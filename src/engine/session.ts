@@ -51,13 +51,10 @@ export class Session {
     prepareHome(home, { write: mode.write || !existsSync(home.dbPath) });
     const host = currentHost(env);
     refuseStorelessFolder(home, mode.write);
-    // An encrypted store is opened with the key derived from its passphrase (see home/encryption.ts);
-    // one of an older schema is backed up before it is upgraded.
+    // An encrypted store opens with its passphrase's key (home/encryption.ts); an older schema is backed up before its upgrade.
     let upgraded: string | null = null;
     const store = await openStore(home.dbPath, {
-      journalMode: journalModeFor(home),
-      busyTimeoutMs: opts.busyTimeoutMs,
-      env,
+      journalMode: journalModeFor(home), busyTimeoutMs: opts.busyTimeoutMs, env,
       beforeMigrate: async (s, from) => {
         const { backup } = await backupStore(s, home.dbPath, { at: opts.now ? opts.now() : new Date(), env });
         upgraded = `Upgraded the store ${home.dbPath} from schema ${from} to ${SCHEMA_VERSION}; the store as it was is kept as ${backup}.`;
@@ -87,15 +84,21 @@ export class Session {
    * answers in the home, unless the store turned out damaged: a look at it leaves nothing beside it.
    */
   async close(opts: { failed?: boolean } = {}): Promise<void> {
-    if (opts.failed) await this.undoProjectFile();
+    // After a failure, the `.mindsave/project.json` the command wrote goes, unless a project of it is in the store.
+    const made = opts.failed ? this.resolved?.madeFile : undefined;
+    if (made) takeBackProjectFile(made, await this.store.projectsByIdentity(`file:${made.id}`).then((p) => p.length > 0, () => true));
     if (!this.store.damaged) for (const write of this.remember.splice(0)) write();
     return this.store.closeAsync();
   }
 
-  /** After a command that failed: the `.mindsave/project.json` it wrote, unless a project of it is in the store. */
-  private async undoProjectFile(): Promise<void> {
-    const made = this.resolved?.madeFile;
-    if (made) takeBackProjectFile(made, await this.store.projectsByIdentity(`file:${made.id}`).then((p) => p.length > 0, () => true));
+  /** Runs a command's `fn` and closes the session: after a failure, as `close({ failed: true })`. */
+  async run<T>(fn: (session: Session) => Promise<T>): Promise<T> {
+    const result = await fn(this).catch(async (e: unknown) => {
+      await this.close({ failed: true });
+      throw e;
+    });
+    await this.close();
+    return result;
   }
 
   private writer: StoreWriter | null = null;

@@ -78,14 +78,7 @@ export function createServer(options: SessionOptions): MindSaveServer {
       // An explicit workspace wins; then --workspace; then the client's root; then the start folder.
       const fromRoot = workspace || options.workspace ? null : await clientRoot();
       const session = await Session.open({ ...options, workspace: workspace ?? options.workspace, cwd: fromRoot ?? options.cwd, busyTimeoutMs: MCP_BUSY_MS }, { write });
-      let failed = true;
-      try {
-        const result = await fn(session);
-        failed = false;
-        return result;
-      } finally {
-        await session.close({ failed });
-      }
+      return session.run(fn);
     });
     queue = turn.catch(() => {});
     try {
