@@ -35,7 +35,7 @@ function reportText(r: HealthReport): string {
       ...(Object.keys(d.tables).length ? [`tables:    ${Object.entries(d.tables).filter(([t]) => !t.startsWith("snapshot_search_")).map(([t, n]) => `${t} ${n === null ? "unreadable" : n}`).join(", ")}`] : []),
     ] : []),
     ...(r.backups.length ? [`backups:   ${r.backups.join(", ")} (older copies of the store; after a \`scan --fix\` they still hold what it redacted)`] : []),
-    ...(r.plain_backups.length ? [`           ${r.plain_backups.join(", ")} ${r.plain_backups.length === 1 ? "is" : "are"} not encrypted: what was saved before \`encrypt\`, readable by anyone with the file; delete ${r.plain_backups.length === 1 ? "it" : "them"} once you no longer need ${r.plain_backups.length === 1 ? "it" : "them"}`] : []),
+    ...plainBackupsLine(r.plain_backups),
     `host:      ${r.host.name} (${r.host.id}, ${r.host.platform})`,
     `free:      ${r.free_bytes === null ? "unknown" : byteSize(r.free_bytes)} on the ${r.on_drive ? "drive" : "home's disk"}`,
     `tokenizer: ${r.tokenizer.how === "mapped" ? `vocabulary mapped from ${r.tokenizer.path}` : `vocabulary read from ${/^(\/\$bunfs\/|[A-Z]:\\~BUN\\)/i.test(r.tokenizer.path) ? "the binary" : r.tokenizer.path}${r.tokenizer.cache ? `; ${r.tokenizer.cache}` : ""}`}`,
@@ -75,4 +75,11 @@ function recreatedText(r: RepairResult): string[] {
     out.push("Some projects' folders (roots) were lost: a folder finds its project again by its history the next time MindSave runs there; where several projects share that history, `mindsave projects attach PROJECT` in the folder says which it is.");
   }
   return out;
+}
+
+/** The line under `backups:` naming those that hold the store as it was before `encrypt`, unencrypted. */
+function plainBackupsLine(plain: string[]): string[] {
+  if (!plain.length) return [];
+  const [verb, it] = plain.length === 1 ? ["is", "it"] : ["are", "them"];
+  return [`           ${plain.join(", ")} ${verb} not encrypted: what was saved before \`encrypt\`, readable by anyone with the file; delete ${it} once you no longer need ${it}`];
 }

@@ -62,6 +62,7 @@ function basics(home: Home, env: NodeJS.ProcessEnv) {
   } catch {
     encryption = null; // not a store at all: said under `problem`
   }
+  const backups = existsSync(home.dir) ? listBackups(home.dbPath) : [];
   return {
     version: VERSION,
     target: currentTarget(),
@@ -77,9 +78,9 @@ function basics(home: Home, env: NodeJS.ProcessEnv) {
     encryption,
     host: currentHost(env),
     free_bytes: freeBytes(home.dir),
-    backups: existsSync(home.dir) ? listBackups(home.dbPath) : [],
+    backups,
     /** Backups that are plain SQLite beside an encrypted store: what was saved before `encrypt`, readable by anyone with the file. */
-    plain_backups: encryption?.encrypted && existsSync(home.dir) ? listBackups(home.dbPath).filter((b) => storeFileKind(b) === "plain") : [],
+    plain_backups: encryption?.encrypted ? backups.filter((b) => storeFileKind(b) === "plain") : [],
   };
 }
 
