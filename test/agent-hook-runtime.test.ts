@@ -130,16 +130,6 @@ describe("snapshots from every agent, with the agent that saved them", () => {
     expect(start).toContain("src/jwt.ts");
   });
 
-  test("Codex session-end (its payload: reason \"other\", no model): a snapshot from the rollout, saved_agent codex, nothing printed", async () => {
-    const t = agentProject();
-    const rollout = transcriptFixture("codex-rollout.jsonl", t.base, t.repo);
-    const r = await t.hook("codex", "session-end", payloads("codex", t.repo, rollout).SessionEnd.payload);
-    expect(r).toMatchObject({ code: 0, stdout: "", stderr: "" });
-    const [s] = await snapshots(t);
-    expect(s).toMatchObject({ goal: "把登录改成用 JWT，并加上过期检查", saved_agent: "codex" });
-    expect(String(s.active_files)).toContain("src/jwt.ts");
-  });
-
   test("Cline (no transcript): the task's trail — its first task, the checklist, the written file — makes the pre-compact snapshot", async () => {
     const t = agentProject();
     const p = payloads("cline", t.repo);
