@@ -8,6 +8,7 @@ import { git, gitRepo, laptop, okJson, run, sql, tempDir } from "./helpers.ts";
 import { saveSnapshot } from "../src/engine/snapshots/save.ts";
 import { emptyInput } from "../src/engine/snapshots/input.ts";
 import { selectSnapshot } from "../src/engine/snapshots/select.ts";
+import { loadSnapshot } from "../src/engine/snapshots/restore.ts";
 import { setSnapshotStatus } from "../src/engine/snapshots/manage.ts";
 import { addRule, editRule } from "../src/engine/memory/rules.ts";
 import { Session } from "../src/engine/session.ts";
@@ -167,6 +168,18 @@ describe("a laptop whose clock runs ahead", () => {
           await s.close();
         }
       };
+      /** The restore block of the project's newest snapshot, as `load --latest` renders it here. */
+      const block = async () => {
+        const s = await open();
+        try {
+          const ctx = await s.project({ create: false });
+          const sel = await selectSnapshot(s, ctx!.project.id, undefined, { latest: true });
+          if (sel.kind !== "snapshot") throw new Error("no snapshot");
+          return (await loadSnapshot(s, sel.snapshot, ctx!)).block.text;
+        } finally {
+          await s.close();
+        }
+      };
       const syncWithDb = async (peerDb: string) => {
         const s = await open();
         const peer = await openPeer(peerDb);
@@ -177,7 +190,7 @@ describe("a laptop whose clock runs ahead", () => {
           await s.close();
         }
       };
-      return { clock, db: join(home, "mindsave.db"), open, save, latest, syncWithDb };
+      return { clock, db: join(home, "mindsave.db"), open, save, latest, block, syncWithDb };
     };
     return { a: await mk("a"), b: await mk("b") };
   }
@@ -194,6 +207,19 @@ describe("a laptop whose clock runs ahead", () => {
     expect(await b.latest()).toBe("B just now");
     await a.syncWithDb(b.db);
     expect(await a.latest()).toBe("B just now");
+  });
+
+  test("2 h ahead: the laptop behind says its snapshot was saved ahead of its clock, never \"0s ago\"", async () => {
+    const now = Date.now();
+    const { a, b } = await clones(tempDir("mindsave-clock-"));
+    a.clock.at = now + 2 * 60 * 60 * 1000;
+    b.clock.at = now;
+    await a.save("state from A");
+    await b.syncWithDb(a.db);
+    const block = await b.block();
+    expect(block).toContain("state from A");
+    expect(block).toMatch(/saved [0-9-]+ [0-9:]+ UTC \(2 h ahead of this clock\)/);
+    expect(block).not.toContain("0s ago");
   });
 
   test("3 days ahead: an edit made elsewhere of its rule or its snapshot wins in every store, so the stores agree", async () => {

@@ -12,6 +12,7 @@ import { legacyExcludedPath, parseSnapshotText, splitFrontMatter } from "../src/
 import { derivedConfidence, failureId } from "../src/engine/failures/graph.ts";
 import { normaliseRemote } from "../src/engine/projects/workspace.ts";
 import { mergeConcurrentPlans, parsePlan, planTimes } from "../src/engine/snapshots/plan.ts";
+import { age, ageAgo } from "../src/lib/text.ts";
 
 describe("topic slugs", () => {
   test("letters, digits and _ only, at most 20 characters, cut at a word boundary", () => {
@@ -257,5 +258,19 @@ describe("a plan's steps merged from two laptops (mergeConcurrentPlans, planTime
     const next = [{ content: "migrate", status: "completed" as const }, { content: "write docs", status: "pending" as const }, { content: "tests", status: "pending" as const }, { content: "release", status: "pending" as const }];
     expect(planTimes(next, before, [T1, T2, null], now)).toEqual([T1, now.toISOString(), null, now.toISOString()]);
     expect(planTimes(next, null, null, now)).toEqual(next.map(() => now.toISOString()));
+  });
+});
+
+describe("ages", () => {
+  const now = new Date("2026-11-27T12:00:00.000Z");
+  test("past instants read as before; an instant past this clock is ahead, never 0s", () => {
+    expect(age("2026-11-27T11:59:18.000Z", now)).toBe("42s");
+    expect(age("2026-11-27T09:00:00.000Z", now, "long")).toBe("3 h ago");
+    expect(ageAgo("2026-11-27T09:00:00.000Z", now)).toBe("3h ago");
+    // Within a minute ahead (a snapshot stamped a millisecond after a peer's newest) is now.
+    expect(age("2026-11-27T12:00:30.000Z", now)).toBe("0s");
+    expect(age("2026-11-27T14:00:00.000Z", now)).toBe("+2h");
+    expect(age("2026-11-27T14:00:00.000Z", now, "long")).toBe("2 h ahead of this clock");
+    expect(ageAgo("2026-11-30T12:00:00.000Z", now)).toBe("3d ahead");
   });
 });

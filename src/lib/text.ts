@@ -283,10 +283,17 @@ export function wrap(text: string, cols: number, opts: { keepSpaces?: boolean } 
 
 /**
  * How long ago an instant was. `short` ("42s", "5m", "3h", "2d") fits a table column; `long`
- * ("42s ago", "5 min ago", "3 h ago", "2 days ago") reads in a sentence.
+ * ("42s ago", "5 min ago", "3 h ago", "2 days ago") reads in a sentence. An instant more than a
+ * minute past this clock (saved by a laptop whose clock runs ahead) is said to be ahead ("+2h",
+ * "2 h ahead of this clock"), never "0s ago".
  */
 export function age(iso: string, now: Date = new Date(), style: "short" | "long" = "short"): string {
-  const s = Math.max(0, Math.round((now.getTime() - Date.parse(iso)) / 1000));
+  const d = Math.round((now.getTime() - Date.parse(iso)) / 1000);
+  if (d < -AHEAD_AFTER_S) {
+    const span = age(now.toISOString(), new Date(Date.parse(iso)), style);
+    return style === "short" ? `+${span}` : `${span.replace(/ ago$/, "")} ahead of this clock`;
+  }
+  const s = Math.max(0, d);
   if (style === "short") {
     if (s < 60) return `${s}s`;
     if (s < 3600) return `${Math.round(s / 60)}m`;
@@ -297,6 +304,15 @@ export function age(iso: string, now: Date = new Date(), style: "short" | "long"
   if (s < 90 * 60) return `${Math.round(s / 60)} min ago`;
   if (s < 36 * 3600) return `${Math.round(s / 3600)} h ago`;
   return `${Math.round(s / 86400)} days ago`;
+}
+
+/** Clocks a minute apart are the same clock here: a later instant within it is "0s" old. */
+const AHEAD_AFTER_S = 60;
+
+/** `age` in a short sentence: "3h ago", or "2h ahead" for an instant past this clock. */
+export function ageAgo(iso: string, now: Date = new Date()): string {
+  const a = age(iso, now);
+  return a.startsWith("+") ? `${a.slice(1)} ahead` : `${a} ago`;
 }
 
 /** An instant as people read it in a line, to the minute, UTC: "2026-11-23 05:49 UTC". */

@@ -10,7 +10,7 @@ import { inline, symbolicLines, type SymbolicEntryLike } from "../../src/engine/
 import type { FileCheck, SnapshotRecord } from "../../src/engine/snapshots/catalog.ts";
 import { isAbsoluteAny } from "../../src/engine/projects/paths.ts";
 import type { RetireKind } from "../../src/engine/memory/retire.ts";
-import { age, printable, utcMinute, width, wrap } from "../../src/lib/text.ts";
+import { ageAgo, printable, utcMinute, width, wrap } from "../../src/lib/text.ts";
 import { bar, type Theme } from "../theme.ts";
 
 export interface Line {
@@ -111,7 +111,7 @@ export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: Fil
       items.push({ kind, text, at, lines: out.length - at });
     }
   };
-  out.push({ text: `saved ${utcMinute(s.created_at)} (${age(s.created_at, now)} ago)${savedOn ? ` on ${inline(savedOn)}` : ""} ${g.sep} ${s.status.replace("_", " ")}${s.kind === "overflow" ? ` ${g.sep} overflow (${base ? `Layer 1; Layer 2 from ${base.name}` : "Layer 1 only"})` : ""}`, color: theme.c("muted") });
+  out.push({ text: `saved ${utcMinute(s.created_at)} (${ageAgo(s.created_at, now)})${savedOn ? ` on ${inline(savedOn)}` : ""} ${g.sep} ${s.status.replace("_", " ")}${s.kind === "overflow" ? ` ${g.sep} overflow (${base ? `Layer 1; Layer 2 from ${base.name}` : "Layer 1 only"})` : ""}`, color: theme.c("muted") });
   if (s.tags?.length) wrap(`tags ${s.tags.map((t) => `#${inline(t)}`).join(" ")}`, cols).forEach((l) => out.push({ text: l, color: theme.c("title") }));
   out.push({ text: "" });
   head(`Layer 1 ${g.sep} Execution Register`);
