@@ -21,6 +21,10 @@ export interface TableStats {
 }
 
 const SEP = "\u001f";
+/** Meta key prefix: where a store keeps the anchors of each peer's log it pulled (see logAnchors). */
+export const PEER_ANCHORS = "peer_anchors:";
+/** How many of a log's newest entries anchor it (see logAnchors). */
+const ANCHORS = 4;
 const CHUNK = 400;
 
 function plain(r: Row, columns: string[]): SyncRow {
@@ -91,6 +95,33 @@ export class SyncSide {
       args: [since, notFrom, limit],
     })).rows;
     return rows.map((r) => ({ seq: Number(r.seq), tbl: String(r.tbl), key: String(r.key) }));
+  }
+
+  /**
+   * Entries of this store's change log that any later state of this store still accounts for: the
+   * newest few, and the newest snapshot's (a snapshot id is a UUID, which no copy of the store
+   * writes itself). See `continuesLog`.
+   */
+  async logAnchors(): Promise<Change[]> {
+    const rows = (await this.db.execute(
+      `SELECT seq, tbl, key FROM (SELECT seq, tbl, key FROM changes ORDER BY seq DESC LIMIT ${ANCHORS})
+       UNION SELECT seq, tbl, key FROM (SELECT seq, tbl, key FROM changes WHERE tbl = 'snapshots' ORDER BY seq DESC LIMIT 1)`,
+    )).rows;
+    return rows.map((r) => ({ seq: Number(r.seq), tbl: String(r.tbl), key: String(r.key) }));
+  }
+
+  /**
+   * Whether this store's log continues the one `anchors` were taken from: each anchored record's
+   * latest entry is still there, at its place or later (a log keeps one entry per record, its
+   * latest, and numbers only grow). A copy of a store that went on apart, or a store put back from
+   * a backup, has another record there or none.
+   */
+  async continuesLog(anchors: Change[]): Promise<boolean> {
+    for (const a of anchors) {
+      const r = (await this.db.execute({ sql: "SELECT seq FROM changes WHERE tbl = ? AND key = ?", args: [a.tbl, a.key] })).rows[0];
+      if (!r || Number(r.seq) < a.seq) return false;
+    }
+    return true;
   }
 
   async columnsOf(tbl: string): Promise<string[]> {
@@ -256,5 +287,20 @@ export class SyncSide {
 
   async removePeer(storeId: string): Promise<void> {
     await this.db.execute({ sql: "DELETE FROM sync_peers WHERE store_id = ?", args: [storeId] });
+    await this.setMeta(`${PEER_ANCHORS}${storeId}`, null);
+  }
+
+  /** The anchors of `storeId`'s log as this store last pulled it (none from an older MindSave). */
+  async peerAnchors(storeId: string): Promise<Change[]> {
+    try {
+      const a = JSON.parse((await this.meta(`${PEER_ANCHORS}${storeId}`)) ?? "[]") as unknown;
+      return Array.isArray(a) ? a.filter((c): c is Change => typeof c?.seq === "number" && typeof c?.tbl === "string" && typeof c?.key === "string") : [];
+    } catch {
+      return [];
+    }
+  }
+
+  async setPeerAnchors(storeId: string, anchors: Change[]): Promise<void> {
+    await this.setMeta(`${PEER_ANCHORS}${storeId}`, JSON.stringify(anchors));
   }
 }

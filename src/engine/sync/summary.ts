@@ -26,6 +26,10 @@ export function syncDetails(r: SyncResult): string[] {
     ...(r.plans_merged?.length
       ? [`  plans edited on both sides since the last sync, merged step by step (each step at its later change; where that cannot be told, its furthest status; check \`mindsave plan\`): ${r.plans_merged.join(", ")}`]
       : []),
+    // Said, never silent: a copy of a store found and told apart.
+    ...(r.reidentified ?? []).map((x) => x.side === "peer"
+      ? "  the peer is a copy of a store this one synced with before (the same store id, another history since): it has an id of its own now, and the two stores exchanged everything"
+      : "  this store is a copy of one the peer synced with before (the same store id, another history since): it has an id of its own now, and the two stores exchanged everything"),
     ...(r.completed_kept?.length
       ? [`  snapshots completed on one side while the other edited them since the last sync, kept completed: ${r.completed_kept.join(", ")}`]
       : []),

@@ -19,6 +19,7 @@ import { stallIfAsked } from "../stall.ts";
 import { backupStore } from "../home/backups.ts";
 import { foldLinkedProjects } from "../projects/fold.ts";
 import type { SyncRow } from "../../store/sync.ts";
+import { syncIds, type Reidentified } from "./copies.ts";
 import type { PlanItem } from "../../store/store.ts";
 import type { Session } from "../session.ts";
 
@@ -49,6 +50,8 @@ export interface SyncResult {
   plans_merged: string[];
   /** Snapshots completed on one side while the other edited them since they last synced: kept completed. */
   completed_kept: string[];
+  /** A side found to be a copy of a store the other had synced with, given an id of its own (copies.ts). */
+  reidentified: Reidentified[];
 }
 
 export interface Progress {
@@ -138,12 +141,13 @@ function fromOutside(tbl: string, row: SyncRow): SyncRow {
  * Copies `from`'s changes since `to` last pulled them into `to`, in one transaction on `to`.
  * Rows that `to` itself sent are skipped (they are tagged with its id in `from`'s log).
  */
-async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: Progress; phase: "pull" | "push"; location: string; now: number; hostId: string }): Promise<{ counts: Counts; read: number; plansMerged: string[]; completed: string[] }> {
+async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: Progress; phase: "pull" | "push"; location: string; now: number; hostId: string; fromId: string; toId: string }): Promise<{ counts: Counts; read: number; plansMerged: string[]; completed: string[] }> {
   const src = from.syncReader();
   const dst = to.syncReader();
-  const fromId = await storeId(src);
-  const toId = await storeId(dst);
+  const { fromId, toId } = opts;
   const known = await dst.peer(fromId);
+  // What this pull has seen of `from`'s log, kept with the pull mark (see copies.ts).
+  const anchors = await src.logAnchors();
   const since = known?.pulled_seq ?? 0;
   // Edits both stores made after they last synced are concurrent: a plan edited on both is merged.
   const lastSync = known?.last_sync ? Date.parse(known.last_sync) : null;
@@ -212,6 +216,7 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
       for (const id of new Set([...plans, ...completed].map((x) => x.id))) if (!changedHere.has(id)) counts.snapshots.updated++;
     });
     await w.setPeer(fromId, { pulled_seq: upTo, last_sync: new Date(opts.now).toISOString(), location: opts.location });
+    await w.setPeerAnchors(fromId, anchors);
   }, { rollback: opts.dryRun });
   const f = counts.failures;
   f.updated = Math.max(f.updated, touchedFailures.size - f.added - f.deleted);
@@ -303,10 +308,11 @@ export async function syncWith(session: Session, peer: PeerRef, opts: { dryRun?:
   const dryRun = !!opts.dryRun;
   const now = session.now().getTime();
   const hostId = session.host.id;
-  const fromPeer = { dryRun, progress: opts.progress, phase: "pull" as const, location: peer.location, now, hostId };
+  const ids = await syncIds(local, peer.store, { local: await storeId(local.syncReader()), peer: await storeId(peer.store.syncReader()) }, dryRun);
+  const fromPeer = { dryRun, progress: opts.progress, phase: "pull" as const, location: peer.location, now, hostId, fromId: ids.peer, toId: ids.local };
   const pulled = await pull(peer.store, local, fromPeer);
   await stallIfAsked("between");
-  const pushed = await pull(local, peer.store, { dryRun, progress: opts.progress, phase: "push", location: opts.localLocation, now, hostId });
+  const pushed = await pull(local, peer.store, { dryRun, progress: opts.progress, phase: "push", location: opts.localLocation, now, hostId, fromId: ids.local, toId: ids.peer });
   // Merges the push made in the peer (a plan's steps, a completion) are edits made there: brought
   // back, so one sync leaves both the same. (Not counted again: the snapshots are counted, and named.)
   if (!dryRun && (pushed.plansMerged.length || pushed.completed.length)) {
@@ -315,7 +321,7 @@ export async function syncWith(session: Session, peer: PeerRef, opts: { dryRun?:
     for (const k of ["plansMerged", "completed"] as const) pulled[k].push(...back[k]);
   }
   return {
-    peer: peer.location, peer_store_id: await storeId(peer.store.syncReader()), dry_run: dryRun,
+    peer: peer.location, peer_store_id: ids.peer, dry_run: dryRun, reidentified: ids.reidentified,
     pulled: pulled.counts, pushed: pushed.counts, read: { from_peer: pulled.read, from_here: pushed.read },
     plans_merged: [...new Set([...pulled.plansMerged, ...pushed.plansMerged])],
     completed_kept: [...new Set([...pulled.completed, ...pushed.completed])],

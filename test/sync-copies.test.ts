@@ -1,0 +1,106 @@
+// Copies of one store that went on apart (a drive folder copied to a second stick, a home copied to
+// a new laptop) share a store id. Sync must tell them apart, or each copy's own changes are never
+// read and the other's never sent.
+import { describe, expect, test } from "bun:test";
+import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { git, gitRepo, laptop, run, tempDir } from "./helpers.ts";
+
+/** Laptops on clones of one repository, each with its own home (or a given one). */
+function office() {
+  const base = tempDir("mindsave-copies-");
+  const origin = gitRepo(join(base, "origin"));
+  const mk = (name: string, home = join(base, `${name}-home`)) => {
+    mkdirSync(home, { recursive: true });
+    const repo = join(base, `${name}-work`, "shop");
+    git(base, "clone", "-q", "--template=", origin, repo);
+    const env = { ...laptop(name, base).env, MINDSAVE_HOST: `host-${name}` };
+    const cli = async (...args: string[]) => {
+      const r = await run([...args, "--home", home], { cwd: repo, env });
+      if (r.code !== 0) throw new Error(`${name}: ${args.join(" ")}: ${r.stderr}`);
+      return r.stdout;
+    };
+    const save = (goal: string) => cli("save", "--goal", goal, "--state", "s", "--next", "n");
+    const goals = async () => JSON.parse(await cli("--json", "snapshots", "list")).snapshots.map((s: { goal: string }) => s.goal).sort();
+    return { home, cli, save, goals };
+  };
+  const drive = (name: string) => {
+    const d = join(base, name, "mindsave");
+    mkdirSync(d, { recursive: true });
+    writeFileSync(join(d, "drive.json"), "{}");
+    return d;
+  };
+  return { base, mk, drive };
+}
+
+/** Laptops A, X and Y; A saved and synced with a stick, which was then copied to a second one. */
+async function copiedStick() {
+  const o = office();
+  const [a, x, y] = [o.mk("a"), o.mk("x"), o.mk("y")];
+  const d1 = o.drive("stick-1");
+  await a.save("A first");
+  await a.cli("sync", d1);
+  const d2 = join(o.base, "stick-2", "mindsave");
+  cpSync(d1, d2, { recursive: true });
+  return { a, x, y, d1, d2 };
+}
+
+describe("copies of one store", () => {
+  test("a drive copied to a second stick: each copy's changes reach the laptops, and the other's reach it", async () => {
+    const { a, x, y, d1, d2 } = await copiedStick();
+    await x.save("X on stick 1");
+    await x.cli("sync", d1);
+    await a.cli("sync", d1);
+    await y.save("Y on stick 2");
+    await y.cli("sync", d2);
+    const out = await a.cli("sync", d2);
+    expect(out).toContain("the peer is a copy of a store this one synced with before");
+    expect(await a.goals()).toEqual(["A first", "X on stick 1", "Y on stick 2"]);
+    // The copy got what came to A through the first stick, and passes it on.
+    await y.cli("sync", d2);
+    expect(await y.goals()).toEqual(["A first", "X on stick 1", "Y on stick 2"]);
+    // Told apart once: the next syncs say nothing of copies, and the first stick catches up too.
+    expect(await a.cli("sync", d1)).not.toContain("copy");
+    await x.cli("sync", d1);
+    expect(await x.goals()).toEqual(["A first", "X on stick 1", "Y on stick 2"]);
+  }, 60_000);
+
+  test("a home copied to a new laptop: both laptops' saves meet through the drive", async () => {
+    const o = office();
+    const p = o.mk("p");
+    const d = o.drive("stick");
+    await p.save("P before the copy");
+    await p.cli("sync", d);
+    const qHome = join(o.base, "q-home");
+    cpSync(p.home, qHome, { recursive: true });
+    const q = o.mk("q", qHome);
+    await p.save("P after the copy");
+    await p.cli("sync", d);
+    await q.save("Q after the copy");
+    expect(await q.cli("sync", d)).toContain("this store is a copy of one the peer synced with before");
+    await p.cli("sync", d);
+    const all = ["P after the copy", "P before the copy", "Q after the copy"];
+    expect(await p.goals()).toEqual(all);
+    expect(await q.goals()).toEqual(all);
+  }, 60_000);
+
+  test("a dry run finds the copy and changes neither store's id; a copy that only fell behind is no copy", async () => {
+    const { a, x, y, d1, d2 } = await copiedStick();
+    // A's own saves after the copy, and a copy that only fell behind: no copy to tell apart.
+    await a.save("A second");
+    await a.cli("sync", d1);
+    await y.save("Y on stick 2");
+    expect(JSON.parse(await y.cli("--json", "sync", d2)).reidentified).toEqual([]);
+    // X's work on the first stick, which A then takes in: now the second stick went on apart.
+    await x.save("X on stick 1");
+    await x.cli("sync", d1);
+    await a.cli("sync", d1);
+    const dry = JSON.parse(await a.cli("--json", "sync", d2, "--dry-run"));
+    expect(dry.reidentified).toEqual([expect.objectContaining({ side: "peer" })]);
+    expect(dry.pulled.snapshots.added).toBe(1);
+    const real = JSON.parse(await a.cli("--json", "sync", d2));
+    expect(real.reidentified).toEqual([expect.objectContaining({ side: "peer", old_id: dry.reidentified[0].old_id })]);
+    expect(real.reidentified[0].new_id).not.toBe(dry.reidentified[0].new_id);
+    expect(await a.goals()).toEqual(["A first", "A second", "X on stick 1", "Y on stick 2"]);
+  }, 60_000);
+});
