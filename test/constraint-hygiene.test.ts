@@ -33,7 +33,10 @@ describe("duplicates", () => {
   });
 
   test("what differs in meaning is not folded", () => {
-    const distinct = ["use C++", "use C#", "use C", "use node.js", "use nodejs", "never use Redis", "don't use Redis", "use Redis", "use shadcn/ui", "use shadcn ui v2"];
+    const distinct = ["use C++", "use C#", "use C", "use node.js", "use nodejs", "never use Redis", "don't use Redis", "use Redis", "use shadcn/ui", "use shadcn ui v2",
+      // A symbol can be the whole meaning.
+      "pin lodash to ^4.17", "pin lodash to ~4.17", "env var is API_URL", "env var is api-url", "compare with ===", "compare with !==",
+      "x² term stays", "x2 term stays", "no", "\"no\"", "x > y", "x < y", "- x", ": x", "x"];
     expect(foldDuplicates(distinct).kept).toEqual(distinct);
     expect(new Set(distinct.map(constraintKey)).size).toBe(distinct.length);
   });
@@ -213,6 +216,8 @@ describe("through the real CLI", () => {
       "--constraint", "No new dependencies.", "--constraint", "no new dependencies"], opts);
     expect(saved.stderr).toContain(`constraints contradict: "don't use Redis" vs "use Redis for sessions"; keep the one you mean.`);
     expect(saved.stderr.match(/contradict/g)).toHaveLength(1);
+    // What is left out is said, never silent.
+    expect(saved.stderr).toContain(`Constraint "no new dependencies" was left out: it repeats "No new dependencies.".`);
     const loaded = await okJson(["load", "--latest", "--home", home], opts);
     expect(loaded.layer2.constraints).toEqual(["don't use Redis", "use Redis for sessions", "No new dependencies."]);
     const block = (await ok(["load", "--latest", "--home", home], opts)).stdout;

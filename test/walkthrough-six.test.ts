@@ -15,7 +15,7 @@ describe("save keeps what is distinct", () => {
     for (const f of files) writeFileSync(join(t.repo, f), "x\n");
     const saved = await t.cli(["save", "--goal", "g", "--state", "s", "--next", "n", ...files.flatMap((f) => ["--active-file", f]), "--decision", "Use X", "--decision", "use  x"]);
     expect(saved.code).toBe(0);
-    expect(saved.stderr).toContain('Decision use  x was left out: it repeats Use X.');
+    expect(saved.stderr).toContain('Decision "use  x" was left out: it repeats "Use X".');
     const load = await t.json(["load", "--latest"]);
     expect(load.layer1.active_files.map((f: string) => f.split("/").pop())).toEqual(files);
     expect(load.layer2.decisions).toEqual(["Use X"]);

@@ -1,6 +1,7 @@
 // Constraint hygiene, run on every save (not only when Layer 2 is over its budget):
-//   - duplicates that differ only in case, spacing, punctuation or contractions ("No new
-//     dependencies." / "no new dependencies", "don't" / "do not") fold into their first wording;
+//   - duplicates that differ only in case, spacing, closing punctuation or contractions ("No new
+//     dependencies." / "no new dependencies", "don't" / "do not") fold into their first wording,
+//     and the save says which it left out;
 //   - constraints that contradict each other are flagged, both kept as written, never merged.
 //
 // The contradiction rule. A clause is read as preferring an object ("use/prefer/always X",
@@ -48,14 +49,17 @@ function expandContractions(t: string): string {
 const CJK_SPACE = new RegExp(`\\s+(?=[${CJK}])|(?<=[${CJK}])\\s+`, "g");
 
 /**
- * The form two constraints are compared in: case, spacing, punctuation (but not inside a word:
- * "node.js", "shadcn/ui"; "+" and "#" are kept: "C++", "C#"), hyphens, contractions and 使用/用.
+ * The form two constraints are compared in: case, spacing, a sentence's closing punctuation,
+ * code backticks, a hyphen between words ("utility-first"), contractions and 使用/用. Nothing
+ * else: a symbol can be the whole meaning ("^4.17" / "~4.17", "===" / "!==", "API_URL" /
+ * "api-url", "x²" / "x2"), so texts that differ in one are two constraints.
  */
 export function constraintKey(text: string): string {
-  const key = expandContractions(normalize(text))
+  const key = expandContractions(text.normalize("NFC").replace(/[\u2018\u2019\u02bc]/g, "'").toLowerCase())
     .replace(/使用/g, "用")
-    .replace(/[-_]+/g, " ")
-    .replace(/(?<![\p{L}\p{N}])[\p{P}\p{S}]+|[\p{P}\p{S}]+(?![\p{L}\p{N}])/gu, (m) => m.replace(/[^+#]/g, " "))
+    .replace(/`/g, "")
+    .replace(/(?<=\p{L})-(?=\p{L})/gu, " ")
+    .replace(/[\s.!?;:,。！？；：，、…]+$/u, "")
     .replace(/\s+/g, " ")
     .replace(CJK_SPACE, "")
     .trim();

@@ -200,7 +200,8 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   }
   // Constraint hygiene on every save: near duplicates folded, contradictions flagged (both kept).
   const hygiene = constraintHygiene(input.constraints);
-  let layer2: Layer2 = { constraints: hygiene.constraints, decisions: dedupe(input.decisions, (x, first) => warnings.push(`Decision ${inline(x)} was left out: it repeats ${inline(first)}.`)), failure_graph: graph };
+  for (const f of hygiene.folded) warnings.push(`Constraint "${inline(f.dropped)}" was left out: it repeats "${inline(f.kept)}".`);
+  let layer2: Layer2 = { constraints: hygiene.constraints, decisions: dedupe(input.decisions, (x, first) => warnings.push(`Decision "${inline(x)}" was left out: it repeats "${inline(first)}".`)), failure_graph: graph };
   let l2Tokens = 0;
   let compressed: Record<string, unknown> | null = null;
   let wasCompressed = false;
