@@ -194,6 +194,11 @@ describe("legacy excluded_paths lines", () => {
     ["websocket重连失败了三次", "websocket重连", { reason: "失败了三次", repeat_count: 3 }],
     ["不要用Redux：太重了，改用Zustand", "Redux", { reason: "太重了", alternatives: ["Zustand"] }],
     ["用Zustand代替Redux", "Redux", { reason: "(no reason recorded)", alternatives: ["Zustand"] }],
+    // The replacement is named in its own clause: the rejected item is never taken for it.
+    ["don't use Redis, use Memcached instead", "Redis", { reason: "(no reason recorded)", alternatives: ["Memcached"] }],
+    ["never use var, use let instead", "var", { reason: "(no reason recorded)", alternatives: ["let"] }],
+    ["do not use moment; use dayjs instead", "moment", { reason: "(no reason recorded)", alternatives: ["dayjs"] }],
+    ["tried it once more, then gave up", "it once more, then gave up", { reason: "(no reason recorded)" }],
   ];
   for (const [line, item, entry] of cases) {
     test(line, () => {
@@ -204,13 +209,18 @@ describe("legacy excluded_paths lines", () => {
   }
 });
 
+/** A repository and a home on one laptop, for the CLI. */
+function cliProject() {
+  const base = tempDir();
+  const home = join(base, "home");
+  mkdirSync(home);
+  const repo = gitRepo(join(base, "repo"));
+  return { base, home, repo, opts: { cwd: repo, env: laptop("alpha", base).env } };
+}
+
 describe("through the real CLI", () => {
   test("save warns about a contradiction, folds the duplicate, and load marks it", async () => {
-    const base = tempDir();
-    const home = join(base, "home");
-    mkdirSync(home);
-    const repo = gitRepo(join(base, "repo"));
-    const opts = { cwd: repo, env: laptop("alpha", base).env };
+    const { home, opts } = cliProject();
     const saved = await ok(["save", "--home", home, "--goal", "pick a session store",
       "--constraint", "don't use Redis", "--constraint", "use Redis for sessions",
       "--constraint", "No new dependencies.", "--constraint", "no new dependencies"], opts);
@@ -226,12 +236,21 @@ describe("through the real CLI", () => {
     expect(JSON.stringify(shown)).toContain("\"rejected_by\":\"don't use Redis\"");
   });
 
+  test("--failed lines: each its own failure, the replacement never taken for the item, none merged away", async () => {
+    const { home, opts } = cliProject();
+    const saved = await ok(["save", "--home", home, "--goal", "pick a cache",
+      "--failed", "don't use Redis, use Memcached instead", "--failed", "don't use moment, use dayjs instead",
+      "--failed", "Redis: too slow under load", "--failed", "Redis: too slow under load"], opts);
+    const graph = (await okJson(["snapshots", "show", "--home", home], opts)).failure_graph;
+    expect(Object.keys(graph).sort()).toEqual(["Redis", "Redis: too slow under load", "moment"]);
+    expect(graph.Redis.alternatives).toEqual(["Memcached"]);
+    expect(graph.moment.alternatives).toEqual(["dayjs"]);
+    expect(graph["Redis: too slow under load"].reason).toBe("too slow under load");
+    expect(saved.stderr).not.toContain("left out");
+  });
+
   test("an export with a contradiction imports back with the contradiction recomputed, not as an extra field", async () => {
-    const base = tempDir();
-    const home = join(base, "home");
-    mkdirSync(home);
-    const repo = gitRepo(join(base, "repo"));
-    const opts = { cwd: repo, env: laptop("alpha", base).env };
+    const { base, home, repo, opts } = cliProject();
     await ok(["save", "--home", home, "--goal", "pick a session store", "--constraint", "don't use Redis", "--constraint", "use Redis for sessions"], opts);
     await ok(["export", "--home", home], opts);
     const other = join(base, "other-home");

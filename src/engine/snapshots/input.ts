@@ -238,15 +238,15 @@ const NUMBER_WORDS: Record<string, number> = {
 const COUNT = String.raw`(?:(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s*(?:times|x|tries|attempts)|[x×]\s*(\d+)|(once|twice|thrice))(?![a-z])`;
 const ZH_COUNT = String.raw`(?:了|过)?\s*(\d+|[一二两三四五六七八九十])\s*[次遍回]`;
 const CLAUSE_END = String.raw`(?=\s*(?:[,，;；.。]|$))`;
-/** "tried SSR twice": the item sits between the verb and the count. */
-const TRIED_FIRST = new RegExp(String.raw`^(?:tried|attempted|retried)\s+(.+?)\s+${COUNT}`, "i");
+/** "tried SSR twice": the item sits between the verb and the count, which ends its clause ("tried it once more" is no count). */
+const TRIED_FIRST = new RegExp(String.raw`^(?:tried|attempted|retried)\s+(.+?)\s+${COUNT}${CLAUSE_END}`, "i");
 /** "X failed 3 times", "X failed" (at the end of its clause), "X失败了3次", "X试了两次". */
 const FAILED = new RegExp(String.raw`\s*(?:\b(failed|tried|attempted|retried)\s+${COUNT}|\b(failed)${CLAUSE_END}|(失败|试|尝试|重试)${ZH_COUNT}|(失败)(?:了)?${CLAUSE_END})`, "i");
 const ALTERNATIVES = [
-  String.raw`(?:and\s+|so\s+|then\s+)?(?:switched|switching|switch|moved|moving|migrated|migrating|fell\s+back|falling\s+back|fall\s+back|went|going)\s+(?:back\s+|over\s+)?(?:to|with)\s+(.+?)(?:\s+instead)?`,
-  String.raw`(?:so\s+|then\s+)?(?:use|using|used|try|trying|went\s+with)\s+(.+?)\s+instead`,
-  String.raw`instead,?\s+(?:use|using|used)\s+(.+?)`,
-  String.raw`replaced\s+(?:it\s+|them\s+)?(?:with|by)\s+(.+?)`,
+  String.raw`(?:and\s+|so\s+|then\s+)?(?:switched|switching|switch|moved|moving|migrated|migrating|fell\s+back|falling\s+back|fall\s+back|went|going)\s+(?:back\s+|over\s+)?(?:to|with)\s+([^,;，；]+?)(?:\s+instead)?`,
+  String.raw`(?:so\s+|then\s+)?(?:use|using|used|try|trying|went\s+with)\s+([^,;，；]+?)\s+instead`,
+  String.raw`instead,?\s+(?:use|using|used)\s+([^,;，；]+?)`,
+  String.raw`replaced\s+(?:it\s+|them\s+)?(?:with|by)\s+([^,;，；]+?)`,
 ].map((src) => new RegExp(String.raw`(?:^|\s*[,;]\s*|\s+[—–-]+\s+|\s+)${src}(?=\s*(?:[,;，；。]|\.(?:\s|$)|$))`, "gi"));
 const ZH_ALTERNATIVES = [
   /[，,；;]?\s*(?:改用|换成|换用|改为|改成|切换到|切换为|转用|换到)\s*([^，,；;。]+)/g,
@@ -330,6 +330,21 @@ export function legacyExcludedPath(line: string): { item: string; entry: Failure
   if (repeat !== undefined) entry.repeat_count = repeat;
   if (alternatives.length) entry.alternatives = alternatives;
   return { item, entry };
+}
+
+/**
+ * The failure graph with the legacy lines added. A line whose item a failure already names is kept
+ * under its whole text, so no two are merged into one; only a line that repeats one is left out.
+ */
+export function withLegacyFailures(graph: Record<string, FailureGraphEntry>, lines: string[], warn: (message: string) => void): Record<string, FailureGraphEntry> {
+  const out = { ...graph };
+  for (const line of lines) {
+    const { item, entry } = legacyExcludedPath(line);
+    const key = [item, line.trim()].find((k) => out[k] === undefined);
+    if (key === undefined) warn(`Failure "${line.trim()}" was left out: it repeats the failure "${item}".`);
+    else out[key] = entry;
+  }
+  return out;
 }
 
 /** Fields of one text, and fields that list texts: what YAML reads there as a number or boolean is text. */

@@ -9,7 +9,7 @@ import { DEFAULT_KEEP, FILE_LIST_CAPS, LAYER1_BUDGET, LAYER2_BUDGET, inline, lay
 import { isAbsoluteAny, toHostPath, toStoredPath } from "../projects/paths.ts";
 import { fromStored, recordSave } from "../agents/signal.ts";
 import { isSafeName, nextFreeName, safeName, topicSlug, utcDate, utcDateTime } from "./slug.ts";
-import { legacyExcludedPath, type SnapshotInput } from "./input.ts";
+import { withLegacyFailures, type SnapshotInput } from "./input.ts";
 import { redact, redactDeep } from "./redact.ts";
 import { checkSizes, controlWarning, stripControlDeep } from "./input-limits.ts";
 import { countTokens, loadTokenizer } from "./tokens.ts";
@@ -21,7 +21,7 @@ import { dedupe, distinctPaths } from "./distinct.ts";
 import { planTimes } from "./plan.ts";
 import { retiredKeys, withoutRetired } from "../memory/retire.ts";
 import type { Session, ProjectContext } from "../session.ts";
-import type { FailureGraphEntry, SnapshotRecord, SnapshotStatus, StoredFile, StoreWriter } from "../../store/store.ts";
+import type { SnapshotRecord, SnapshotStatus, StoredFile, StoreWriter } from "../../store/store.ts";
 import { MAX_AHEAD_MS } from "../../store/store.ts";
 
 export const SNAPSHOT_VERSION = "3.5";
@@ -193,11 +193,7 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   const l1Tokens = checkLayer1(l1);
 
   // Legacy flat excluded_paths become failure-graph entries.
-  const graph: Record<string, FailureGraphEntry> = { ...input.failure_graph };
-  for (const line of dedupe(input.excluded_paths)) {
-    const { item, entry } = legacyExcludedPath(line);
-    graph[item] = { ...entry, ...graph[item] };
-  }
+  const graph = withLegacyFailures(input.failure_graph, dedupe(input.excluded_paths), (m) => warnings.push(m));
   // Constraint hygiene on every save: near duplicates folded, contradictions flagged (both kept).
   const hygiene = constraintHygiene(input.constraints);
   for (const f of hygiene.folded) warnings.push(`Constraint "${inline(f.dropped)}" was left out: it repeats "${inline(f.kept)}".`);
