@@ -13,7 +13,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { constraintHygiene, constraintKey, foldDuplicates } from "../src/engine/snapshots/constraint-hygiene.ts";
 import { ConstraintCompressor } from "../src/engine/snapshots/compressor.ts";
-import { legacyExcludedPath } from "../src/engine/snapshots/input.ts";
+import { legacyExcludedPath } from "../src/engine/snapshots/legacy-failures.ts";
 import { buildRestoreBlock } from "../src/engine/snapshots/restore.ts";
 import type { SnapshotRecord } from "../src/store/store.ts";
 import { gitRepo, laptop, ok, okJson, tempDir } from "./helpers.ts";

@@ -8,7 +8,8 @@ import { checkLayer1, fitLayer2, isProtected, snapshotDigest } from "../src/engi
 import * as sig from "../src/engine/agents/signal.ts";
 import { normaliseRelative, toHostPath, toStoredPath } from "../src/engine/projects/paths.ts";
 import { formatHlc, parseHlc, PLAN_STATUS_AT } from "../src/store/store.ts";
-import { legacyExcludedPath, parseSnapshotText, splitFrontMatter } from "../src/engine/snapshots/input.ts";
+import { parseSnapshotText, splitFrontMatter } from "../src/engine/snapshots/input.ts";
+import { legacyExcludedPath } from "../src/engine/snapshots/legacy-failures.ts";
 import { derivedConfidence, failureId } from "../src/engine/failures/graph.ts";
 import { normaliseRemote } from "../src/engine/projects/workspace.ts";
 import { mergeConcurrentPlans, parsePlan, planTimes } from "../src/engine/snapshots/plan.ts";
@@ -258,6 +259,22 @@ describe("a plan's steps merged from two laptops (mergeConcurrentPlans, planTime
     const next = [{ content: "migrate", status: "completed" as const }, { content: "write docs", status: "pending" as const }, { content: "tests", status: "pending" as const }, { content: "release", status: "pending" as const }];
     expect(planTimes(next, before, [T1, T2, null], now)).toEqual([T1, now.toISOString(), null, now.toISOString()]);
     expect(planTimes(next, null, null, now)).toEqual(next.map(() => now.toISOString()));
+  });
+});
+
+describe("a failure_graph as written", () => {
+  const graph = (yaml: string) => parseSnapshotText(`---\ngoal: g\nfailure_graph:\n${yaml}\n---\n`).failure_graph;
+  test("one related or alternative is a list of one; lists of texts stay lists", () => {
+    expect(graph(`  item one: {reason: r1, related: "single related", alternatives: single alt}`)).toEqual({ "item one": { reason: "r1", related: ["single related"], alternatives: ["single alt"] } });
+    expect(graph(`  x: {alternatives: [a, b]}`)).toEqual({ x: { alternatives: ["a", "b"] } });
+  });
+  test("what cannot be kept as written is refused in one sentence", () => {
+    expect(() => graph(`  x: {repeat_count: 2.7}`)).toThrow(/repeat_count 2.7; give a whole number/);
+    expect(() => graph(`  x: {repeat_count: -1}`)).toThrow(/give a whole number/);
+    expect(() => graph(`  x: {reason: [a, b]}`)).toThrow(/a reason that is a list or a mapping; give it as one text/);
+    expect(() => graph(`  x: {alternatives: {a: 1}}`)).toThrow(/alternatives that is not a list of texts/);
+    expect(() => graph(`  padded: {reason: one}\n  " padded": {reason: two}`)).toThrow(/names one failure twice, "padded" and " padded"/);
+    expect(() => graph(`  padded: {reason: one}\n  Padded: {reason: two}`)).toThrow(/names one failure twice/);
   });
 });
 

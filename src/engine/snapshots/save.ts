@@ -9,7 +9,8 @@ import { DEFAULT_KEEP, FILE_LIST_CAPS, LAYER1_BUDGET, LAYER2_BUDGET, inline, lay
 import { isAbsoluteAny, toHostPath, toStoredPath } from "../projects/paths.ts";
 import { fromStored, recordSave } from "../agents/signal.ts";
 import { isSafeName, nextFreeName, safeName, topicSlug, utcDate, utcDateTime } from "./slug.ts";
-import { withLegacyFailures, type SnapshotInput } from "./input.ts";
+import type { SnapshotInput } from "./input.ts";
+import { withLegacyFailures } from "./legacy-failures.ts";
 import { redact, redactDeep } from "./redact.ts";
 import { checkSizes, controlWarning, stripControlDeep } from "./input-limits.ts";
 import { countTokens, loadTokenizer } from "./tokens.ts";
