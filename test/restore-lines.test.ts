@@ -115,3 +115,20 @@ describe("tags", () => {
     expect((await sql(p.db, "SELECT count(*) AS n FROM snapshots"))[0].n).toBe(1);
   }, 30_000);
 });
+
+describe("a block near its budget", () => {
+  test("the closing line stops repeating a long goal and next action before any constraint or file is left out", async () => {
+    const p = projectOnLaptop("mindsave-tight-");
+    await p.okCli(["rules", "add", `project rule${" gamma".repeat(135)}`]);
+    const constraints = ["no new dependencies", "keep the public API stable", "all new endpoints need integration tests against the staging database before merge"];
+    const saved = await p.okCli(["save", "--goal", `goal${" alpha".repeat(120)}`, "--next", `next${" beta".repeat(120)}`,
+      ...["a.ts", "b.ts", "c.ts", "d.ts", "e.ts"].flatMap((f) => ["--active-file", f]),
+      ...constraints.flatMap((c) => ["--constraint", c]), "--decision", "use polling"]);
+    expect(saved.stderr).not.toContain("leaves out");
+    const load = await p.json(["load", "--latest"]);
+    expect(load.tokens).toBeLessThanOrEqual(800);
+    expect(load.omitted).toEqual({ constraints: 0, symbolic: 0, decisions: 0, failures: 0, facts: 0 });
+    for (const line of [...constraints.map((c) => `- ${c}`), "- use polling", "  - e.ts"]) expect(load.restore_block).toContain(`${line}\n`);
+    expect(load.restore_block).toEndWith("MindSave restored. Entering Continuation Mode — executing the next action above.");
+  });
+});

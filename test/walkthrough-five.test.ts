@@ -39,7 +39,7 @@ describe("snapshot YAML that cannot mean one thing is refused, and nothing is wr
     expect(twice.stderr.trim()).toBe('mindsave: The snapshot on stdin gives "goal" twice (the second at line 4); give each field once.');
     const lots = await p.cli(["save"], { stdin: "goal: x\nfailure_graph:\n  redis: {reason: slow, repeat_count: lots}\n" });
     expect(lots.code).toBe(1);
-    expect(lots.stderr.trim()).toBe('mindsave: failure_graph entry "redis" has repeat_count "lots"; give a number (how many times it was tried).');
+    expect(lots.stderr.trim()).toBe('mindsave: failure_graph entry "redis" has repeat_count "lots"; give a whole number (how many times it was tried).');
     expect(await dumpStore(p.db)).toBe(before);
     // A count written as text that is a number is still one.
     await p.okCli(["save"], { stdin: "goal: x\nstate: s\nnext_action: n\nfailure_graph:\n  redis: {reason: slow, repeat_count: '3'}\n" });

@@ -46,19 +46,26 @@ function lineOf(p: Piece, readCount: number): string {
   return p.line;
 }
 
-/** How hard Layer 1's file list is shortened: absolute paths; root folded; then the caps Layer 1 is counted with. */
+/**
+ * How hard the block is shortened around its pieces: absolute paths; root folded; the closing line
+ * without the goal and next action it repeats; then the file list cut to the caps Layer 1 is
+ * counted with.
+ */
 const FILE_LEVELS = [
   { fold: false, max: FILE_LIST_CAPS[0], shortTail: false },
   { fold: true, max: FILE_LIST_CAPS[0], shortTail: false },
-  { fold: true, max: FILE_LIST_CAPS[1], shortTail: false },
+  { fold: true, max: FILE_LIST_CAPS[0], shortTail: true },
+  { fold: true, max: FILE_LIST_CAPS[1], shortTail: true },
   { fold: true, max: FILE_LIST_CAPS[2], shortTail: true },
 ] as const;
 
 /**
  * Builds the restore block for this host and counts the exact text that is returned. Within the
- * budget, in this order: long file lists are folded under their root, then Layer 2 is trimmed by the
- * spec's density ranking (constraints outlive failures, failures outlive decisions), then the file
- * list is cut to a few with "+N more". `full` shows everything, whatever its size.
+ * budget, in this order: long file lists are folded under their root, the closing line stops
+ * repeating the goal and next action (they are above), then Layer 2 is trimmed by the spec's density
+ * ranking (constraints outlive failures, failures outlive decisions), then the file list is cut to a
+ * few with "+N more", and as many pieces as then fit come back. `full` shows everything, whatever
+ * its size.
  */
 export async function buildRestoreBlock(s: SnapshotRecord, ctx: BlockContext & { failures: FailureRecord[] }): Promise<RestoreBlock> {
   const ranked = sortFailures(ctx.failures, ctx.now);
@@ -193,8 +200,9 @@ async function blockWith(s: SnapshotRecord, ctx: BlockContext, ranked: RankedFai
   const all = (level: (typeof FILE_LEVELS)[number]) => (over ? { text: "", tokens: Infinity, kept: byPriority.length } : attempt(level, byPriority.length));
   let best = all(FILE_LEVELS[stored.length > 3 ? 1 : 0]);
   if (best.tokens > budget) best = all(FILE_LEVELS[1]);
-  if (best.tokens > budget) best = fitAt(FILE_LEVELS[1]);
-  for (const level of FILE_LEVELS.slice(2)) if (best.tokens > budget) best = attempt(level, best.kept);
+  if (best.tokens > budget) best = all(FILE_LEVELS[2]);
+  // A shorter file list frees room: as many pieces as then fit, not only those that fitted before.
+  for (const level of FILE_LEVELS.slice(2)) if (best.tokens > budget) best = fitAt(level);
   const omitted = omittedBy(best.kept);
   const kept = byPriority.slice(0, best.kept).map((p) => lineOf(p, readCount));
   checkUnreadLines(ranked, kept, now);
