@@ -352,6 +352,26 @@ describe("mindsave mcp finds the project the way the client means it", () => {
     expect((await okJson(["--home", h, "snapshots", "list"], { cwd: other, env: pc.env })).snapshots.map((x: any) => x.goal)).toEqual(["saved in the other repo"]);
   });
 
+  test("a tool's workspace inside a project finds the project, as a folder inside it does on the command line", async () => {
+    const { existsSync } = await import("node:fs");
+    const h = join(base, "sub-home");
+    mkdirSync(h);
+    const app = gitRepo(join(base, "app-repo"), { "a.ts": "a\n", "src/x.ts": "x\n" });
+    const s = await startServer({ home: h }, {}, undefined, { roots: [repo] });
+    try {
+      expect((await call(s, "save", { goal: "saved from a subfolder", workspace: join(app, "src"), active_files: [join(app, "a.ts")] })).isError).toBeFalsy();
+      const missing = await call(s, "list", { workspace: join(app, "no-such-folder") });
+      expect(missing.isError).toBe(true);
+      expect(text(missing)).toContain("is not a folder");
+    } finally {
+      await s.client.close();
+    }
+    expect(existsSync(join(app, "src", ".mindsave"))).toBe(false);
+    const shown = await okJson(["--home", h, "snapshots", "show"], { cwd: app, env: pc.env });
+    expect(shown.goal).toBe("saved from a subfolder");
+    expect(shown.active_files.map((f: any) => f.path)).toEqual(["a.ts"]);
+  });
+
   test("started in the home directory it never makes a project of MindSave's own home", async () => {
     const { existsSync } = await import("node:fs");
     const local = join(pc.home, ".mindsave");

@@ -1,5 +1,6 @@
 // The MCP server: where it works, and one engine session per call, calls run one at a time and
 // are answered before the server closes; and its stdio transport, which answers every line.
+import { statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Readable, Writable } from "node:stream";
@@ -75,9 +76,12 @@ export function createServer(options: SessionOptions): MindSaveServer {
     active++;
     const turn = queue.then(async () => {
       if (workspace !== undefined && !isAbsolute(workspace)) throw new UserError(`workspace must be an absolute path, not ${JSON.stringify(workspace)}.`);
+      if (workspace && !statSync(workspace, { throwIfNoEntry: false })?.isDirectory()) throw new UserError(`The workspace ${workspace} is not a folder.`);
       // An explicit workspace wins; then --workspace; then the client's root; then the start folder.
+      // A tool's workspace is where the project is looked for, as from a folder inside it (its
+      // subfolder finds the project's root), never a root as given; --workspace is the root.
       const fromRoot = workspace || options.workspace ? null : await clientRoot();
-      const session = await Session.open({ ...options, workspace: workspace ?? options.workspace, cwd: fromRoot ?? options.cwd, busyTimeoutMs: MCP_BUSY_MS }, { write });
+      const session = await Session.open({ ...options, workspace: workspace ? undefined : options.workspace, cwd: workspace || (fromRoot ?? options.cwd), busyTimeoutMs: MCP_BUSY_MS }, { write });
       return session.run(fn);
     });
     queue = turn.catch(() => {});
