@@ -62,3 +62,17 @@ describe("the nearest workspace wins", () => {
     }
   });
 });
+
+describe("a project reached through a symlink", () => {
+  test("a file named by the linked path is stored relative to the project (one that is not there yet too)", async () => {
+    const { symlinkSync } = await import("node:fs");
+    const t = setup();
+    const repo = gitRepo(join(t.base, "real", "shop"));
+    const link = join(t.base, "linked-shop");
+    symlinkSync(repo, link);
+    await t.json(["save", "--goal", "through the link", "--state", "s", "--next", "n", "--active-file", join(link, "src", "auth.ts"), "--active-file", join(link, "notes", "draft.md")], link);
+    const shown = await t.json(["snapshots", "show"], repo);
+    expect(shown.active_files.map((f: { path: string }) => f.path)).toEqual(["src/auth.ts", "notes/draft.md"]);
+    expect((await t.json(["load", "--latest"], repo)).outside_project).toEqual([]);
+  });
+});

@@ -1,7 +1,7 @@
 // Active files are stored relative to the project root with `/` separators, and printed absolute
 // for the host that loads them. Windows and POSIX inputs are both understood on every host.
 import nodePath from "node:path";
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 
 type PathFlavor = typeof nodePath.posix;
 
@@ -40,10 +40,28 @@ export function toStoredPath(input: string, root: string, cwd: string = root, pa
     const fromCwd = path.resolve(cwd, raw.replace(/[\\/]/g, path.sep));
     abs = cwd !== root && existsSync(fromCwd) ? fromCwd : path.resolve(root, raw.replace(/[\\/]/g, path.sep));
   }
-  const rel = path.relative(root, abs);
-  const outside = rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel);
-  if (outside) return abs.replace(/\\/g, "/");
-  return normaliseRelative(rel);
+  const inside = (from: string, to: string) => {
+    const rel = path.relative(from, to);
+    return rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel) ? null : rel;
+  };
+  // A path through a symlink to the project (the root is its real path) is inside it too.
+  const rel = inside(root, abs) ?? (path === nodePath ? inside(realPrefix(root), realPrefix(abs)) : null);
+  return rel === null ? abs.replace(/\\/g, "/") : normaliseRelative(rel);
+}
+
+/** The real path of the longest part of `abs` that exists here, with the rest as written (a file saved before it is made). */
+function realPrefix(abs: string): string {
+  const rest: string[] = [];
+  for (let head = abs; ; ) {
+    try {
+      return nodePath.join(realpathSync(head), ...rest);
+    } catch {
+      const up = nodePath.dirname(head);
+      if (up === head) return abs;
+      rest.unshift(nodePath.basename(head));
+      head = up;
+    }
+  }
 }
 
 /** The absolute path of a stored file on this host. */
