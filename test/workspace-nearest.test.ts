@@ -76,3 +76,15 @@ describe("a project reached through a symlink", () => {
     expect((await t.json(["load", "--latest"], repo)).outside_project).toEqual([]);
   });
 });
+
+describe("--in", () => {
+  test("files named with --in are stored relative to that project's root here, as without it", async () => {
+    const t = setup();
+    const repo = gitRepo(join(t.base, "shop"));
+    const id = (await t.json(["save", "--goal", "first", "--state", "s", "--next", "n"], repo)).project.id;
+    await t.json(["--in", id, "save", "--goal", "named project", "--state", "s", "--next", "n", "--active-file", "auth.ts", "--active-file", join(repo, "README.md")], join(repo, "src"));
+    const shown = await t.json(["snapshots", "show"], repo);
+    expect(shown.goal).toBe("named project");
+    expect(shown.active_files.map((f: { path: string }) => f.path)).toEqual(["src/auth.ts", "README.md"]);
+  });
+});

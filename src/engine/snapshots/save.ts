@@ -187,7 +187,8 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   await loadTokenizer();
   const stored = opts.storedRoot !== undefined;
   const ws = stored || session.projectKey ? null : session.workspace(true);
-  const root = stored ? opts.storedRoot! : ws?.root ?? null;
+  // With --in, the named project's root on this host (none here: paths as typed).
+  const root = stored ? opts.storedRoot! : session.projectKey ? known?.root ?? null : ws?.root ?? null;
   const cwd = session.cwd;
   const active = distinctPaths(input.active_files.map((f) => (root && !stored ? toStoredPath(f, root, cwd) : f.replace(/\\/g, "/"))));
   const l1 = { goal: input.goal, state: input.state, next_action: input.next_action, active_files: active, blocker: input.blocker || "none" };
