@@ -180,3 +180,35 @@ describe("the end of a session right after its own snapshot", () => {
     }
   });
 });
+
+describe("two sessions on one project", () => {
+  test("another session's hand-written save is not this session's: its stop snapshot keeps its own task whole", async () => {
+    const t = claudeLaptop(exe);
+    writeFileSync(join(t.repo, "login.ts"), "export const redirect = 1;\n");
+    const a = new Transcript(t.base, t.repo, "sa");
+    a.prompt("Fix the login redirect bug");
+    a.tool("Edit", { file_path: join(t.repo, "login.ts"), old_string: "1", new_string: "2" }, 40_000);
+    // Session B, in another terminal on the same checkout, saves its own task by hand.
+    expect((await t.cli(["save", "--goal", "Write the billing API docs", "--state", "outline done", "--next", "document webhooks"])).code).toBe(0);
+    await fire(t, a, "stop", "Fixed the redirect.");
+    const all = await snapshots(t);
+    expect(all.map((s) => s.goal)).toEqual(["Write the billing API docs", "Fix the login redirect bug"]);
+    expect(all[1]).toMatchObject({ files: ["login.ts"] });
+    expect(all[1].next_action).not.toBe("document webhooks");
+  });
+
+  test("a save this session's agent ran itself is carried on, whatever its words", async () => {
+    const t = claudeLaptop(exe);
+    writeFileSync(join(t.repo, "login.ts"), "export const redirect = 1;\n");
+    const a = new Transcript(t.base, t.repo, "sa");
+    a.prompt("Look into the flaky login test");
+    const goal = "Stabilise the login test by pinning the clock";
+    a.tool("Bash", { command: `mindsave save --goal "${goal}" --next "pin the clock in setup"`, description: "Save progress" }, 40_000);
+    expect((await t.cli(["save", "--goal", goal, "--state", "cause found", "--next", "pin the clock in setup"])).code).toBe(0);
+    a.tool("Edit", { file_path: join(t.repo, "login.ts"), old_string: "1", new_string: "2" }, 41_000);
+    await fire(t, a, "stop", "Pinned the clock.");
+    const all = await snapshots(t);
+    expect(all.map((s) => s.goal)).toEqual([goal, goal]);
+    expect(all[1]).toMatchObject({ next_action: "pin the clock in setup", files: ["login.ts"] });
+  });
+});

@@ -84,6 +84,22 @@ function isContinuation(prompt: string): boolean {
   return text.length <= 80 && CONTINUATION.test(text);
 }
 
+/** A MindSave save run as a command: `mindsave save`, `mindsave --home H save`, `mindsave.exe save`. */
+const SAVE_COMMAND = /\bmindsave(?:\.exe|\.cmd)?["']?(?:\s+(?!save\b)\S+){0,6}\s+save\b/i;
+
+/** Whether this session's agent saved a snapshot itself, as far as its transcript tells (a command, or MindSave's MCP `save`). */
+function savedByThisSession(facts: TranscriptFacts): boolean {
+  const texts = (v: unknown): string[] => typeof v === "string" ? [v] : Array.isArray(v) ? [v.filter((x) => typeof x === "string").join(" "), ...v.flatMap(texts)] : v && typeof v === "object" ? Object.values(v).flatMap(texts) : [];
+  return facts.tool_uses.some((t) => (/mindsave/i.test(t.name) && /(?:^|[^a-z])save$/i.test(t.name)) || texts(t.input).some((x) => SAVE_COMMAND.test(x)));
+}
+
+/** Whether a saved goal and a prompt name one task: the same words, or one holding the other. */
+function sameTask(goal: string, prompt: string): boolean {
+  const norm = (x: string) => x.normalize("NFC").toLowerCase().replace(/\s+/g, " ").replace(/[\s.!?。！？]+$/u, "").trim();
+  const [a, b] = [norm(goal), norm(prompt)];
+  return a === b || (a.length >= 12 && b.includes(a)) || (b.length >= 12 && a.includes(b));
+}
+
 /**
  * A snapshot from the transcript: goal from the newest snapshot of the task this session carries on
  * or else its first prompt; state, next action (the in-progress step) and completed steps from the
@@ -98,11 +114,13 @@ export function autoSnapshotInput(facts: TranscriptFacts, c: AutoContext): Snaps
   // The newest snapshot speaks for this session if it was saved during it, or if this session named
   // no task of its own (no prompt, or only "continue"): then it carries on the newest's task. A
   // snapshot from an earlier session is another task when this session's first prompt names one.
+  // A snapshot saved by hand during this session is its own when its transcript shows it saving, or
+  // when it names this session's task: another session on the same project saves by hand too.
   const savedIn = c.newest?.auto_trigger?.session_id;
   const carriesOn = !c.newest ? false
     : !intent ? true
     : savedIn ? savedIn === sessionId
-    : !facts.started_at || c.newest.created_at >= facts.started_at;
+    : (!facts.started_at || c.newest.created_at >= facts.started_at) && (savedByThisSession(facts) || sameTask(c.newest.goal, intent));
   const newest = carriesOn ? c.newest : null;
   const todos = facts.todos ?? [];
   const doing = todos.find((t) => t.status === "in_progress");
