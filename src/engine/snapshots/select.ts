@@ -3,7 +3,7 @@
 import { UserError } from "../../errors.ts";
 import { utcMinute } from "../../lib/text.ts";
 import type { Session } from "../session.ts";
-import type { SnapshotRecord, SnapshotSummary } from "../../store/store.ts";
+import type { Queries, SnapshotRecord, SnapshotSummary } from "../../store/store.ts";
 
 export type Selection =
   | { kind: "snapshot"; snapshot: SnapshotRecord }
@@ -15,7 +15,12 @@ export type Selection =
  * the newest when `latest` or when there is only one; else the caller lets the user choose.
  */
 export async function selectSnapshot(session: Session, projectId: string, key: string | undefined, opts: { latest?: boolean } = {}): Promise<Selection> {
-  const q = session.store;
+  // One read transaction: a cleanup or a delete by another process between the list and the row
+  // read cannot leave a listed snapshot without its row.
+  return session.store.consistentRead((q) => select(session, q, projectId, key, opts));
+}
+
+async function select(session: Session, q: Queries, projectId: string, key: string | undefined, opts: { latest?: boolean }): Promise<Selection> {
   if (key !== undefined && key !== "") {
     if (/^\d+$/.test(key)) {
       const n = Number(key);
@@ -25,7 +30,7 @@ export async function selectSnapshot(session: Session, projectId: string, key: s
       throw new UserError(`There is no snapshot number ${key}; this project has ${total} (1 is the newest).`);
     }
     const byName = await q.findSnapshotsByName(projectId, key);
-    if (byName.length > 1) throw await ambiguousName(session, projectId, key, byName);
+    if (byName.length > 1) throw await ambiguousName(session, q, projectId, key, byName);
     if (byName.length) return { kind: "snapshot", snapshot: byName[0] };
     const byId = await q.getSnapshot(key);
     if (byId && byId.project_id === projectId) return { kind: "snapshot", snapshot: byId };
@@ -33,7 +38,7 @@ export async function selectSnapshot(session: Session, projectId: string, key: s
     const prefixed = all.filter((s) => s.name.startsWith(key) || s.id.startsWith(key));
     if (prefixed.length === 1) return { kind: "snapshot", snapshot: (await q.getSnapshot(prefixed[0].id))! };
     if (prefixed.length > 1 && prefixed.every((p) => p.name === prefixed[0].name)) {
-      throw await ambiguousName(session, projectId, prefixed[0].name, await q.findSnapshotsByName(projectId, prefixed[0].name));
+      throw await ambiguousName(session, q, projectId, prefixed[0].name, await q.findSnapshotsByName(projectId, prefixed[0].name));
     }
     if (prefixed.length > 1) {
       throw new UserError(`${JSON.stringify(key)} matches ${prefixed.length} snapshots (${prefixed.slice(0, 5).map((s) => s.name).join(", ")}${prefixed.length > 5 ? ", …" : ""}); give the full name.`);
@@ -50,13 +55,13 @@ export async function selectSnapshot(session: Session, projectId: string, key: s
  * Two hosts saved the same name on the same day and a sync brought them together: never pick one
  * silently. The refusal lists each with its list number and a unique id prefix to choose by.
  */
-async function ambiguousName(session: Session, projectId: string, name: string, matches: SnapshotRecord[]): Promise<UserError> {
-  const all = await session.store.listSnapshots(projectId);
+async function ambiguousName(session: Session, q: Queries, projectId: string, name: string, matches: SnapshotRecord[]): Promise<UserError> {
+  const all = await q.listSnapshots(projectId);
   const ids = matches.map((m) => m.id);
   const prefix = (id: string) => idPrefix(all, id);
   const described: string[] = [];
   for (const m of matches) {
-    const host = (await session.store.getHost(m.saved_host))?.name ?? m.saved_host;
+    const host = (await q.getHost(m.saved_host))?.name ?? m.saved_host;
     const n = all.findIndex((s) => s.id === m.id) + 1;
     described.push(`#${n} id ${prefix(m.id)} (saved ${utcMinute(m.created_at)} on ${host}${m.saved_host === session.host.id ? ", this host" : ""}: ${m.goal.slice(0, 60)})`);
   }
