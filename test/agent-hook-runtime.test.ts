@@ -4,7 +4,7 @@
 // agent's transcript or the hooks' trail, Copilot's and Cursor's double firing, and the fail-safe
 // rules for an unknown agent or a bad payload.
 import { describe, expect, test } from "bun:test";
-import { appendFileSync, existsSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentProject, payloads, transcriptFixture } from "./agent-fixtures.ts";
 import { dumpStore, holdWriteLock, sql } from "./helpers.ts";
@@ -255,5 +255,22 @@ describe("a hook never waits out another MindSave's long write (a first sync, an
       await lock.release();
     }
     expect(await dumpStore(t.db)).toBe(before);
+  }, 20_000);
+
+  test("a drive's store while another program reads it: session-start's write cannot commit, and it still restores", async () => {
+    const t = agentProject("mindsave-hook-reader-");
+    // A drive's home keeps its store in rollback-journal mode: a commit waits for every reader.
+    mkdirSync(t.home, { recursive: true });
+    writeFileSync(join(t.home, "drive.json"), "{}");
+    await t.cli(["save", "--goal", GOAL, "--next", "wire the refresh endpoint"]);
+    const lock = await holdWriteLock(t.db, "read");
+    try {
+      const start = await t.hook(null, "session-start", { session_id: "reader-1", cwd: t.repo, hook_event_name: "SessionStart", source: "startup" });
+      expect(start.code).toBe(0);
+      expect(JSON.parse(start.stdout).hookSpecificOutput.additionalContext).toContain(`goal: ${GOAL}`);
+      expect(start.stderr).not.toContain("SQLITE");
+    } finally {
+      await lock.release();
+    }
   }, 20_000);
 });

@@ -236,11 +236,13 @@ export function projectOnLaptop(prefix: string) {
 }
 
 /**
- * Another process holding the write lock of the store at `db` (a long sync, an import), until
- * `release`: it says so on stdout once it has the lock, and this waits for that (no sleep).
+ * Another process holding the write lock of the store at `db` (a long sync, an import), or a read
+ * transaction (another program reading it), until `release`: it says so on stdout once it has the
+ * lock, and this waits for that (no sleep).
  */
-export async function holdWriteLock(db: string): Promise<{ release: () => Promise<void> }> {
-  const holder = Bun.spawn([process.execPath, "-e", `const d = new (require("bun:sqlite").Database)(${JSON.stringify(db)}); d.exec("BEGIN IMMEDIATE"); d.exec("UPDATE meta SET value = value WHERE key = 'clock'"); console.log("locked"); setInterval(() => {}, 1000);`], { stdout: "pipe" });
+export async function holdWriteLock(db: string, mode: "write" | "read" = "write"): Promise<{ release: () => Promise<void> }> {
+  const take = mode === "write" ? `d.exec("BEGIN IMMEDIATE"); d.exec("UPDATE meta SET value = value WHERE key = 'clock'");` : `d.exec("BEGIN"); d.query("SELECT count(*) FROM snapshots").get();`;
+  const holder = Bun.spawn([process.execPath, "-e", `const d = new (require("bun:sqlite").Database)(${JSON.stringify(db)}); ${take} console.log("locked"); setInterval(() => {}, 1000);`], { stdout: "pipe" });
   const release = async () => {
     holder.kill();
     await holder.exited;

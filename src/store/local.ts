@@ -222,6 +222,15 @@ class LocalTransaction {
     try {
       if (this.closed) throw new DriverError("The transaction is closed", "TRANSACTION_CLOSED");
       this.conn.execute("COMMIT");
+    } catch (e) {
+      // A COMMIT that failed (busy: a reader of a rollback-journal store) leaves SQLite's
+      // transaction open; ended here, or the connection's next BEGIN fails too.
+      if (this.conn.db.open && this.conn.db.inTransaction) {
+        try {
+          this.conn.execute("ROLLBACK");
+        } catch {}
+      }
+      throw e;
     } finally {
       this.settle();
     }
