@@ -257,6 +257,21 @@ describe("a hook never waits out another MindSave's long write (a first sync, an
     expect(await dumpStore(t.db)).toBe(before);
   }, 20_000);
 
+  // (The 10 s limit is a liveness bound: folding the log back waited out the reader, 15 s.)
+  test("a laptop's store while another program reads it: a save and a hook finish without waiting the reader out", async () => {
+    const t = agentProject("mindsave-save-reader-");
+    await t.cli(["save", "--goal", GOAL, "--next", "wire the refresh endpoint"]);
+    const lock = await holdWriteLock(t.db, "read");
+    try {
+      expect((await t.cli(["save", "--goal", "saved while read", "--state", "s", "--next", "n"])).code).toBe(0);
+      const r = await t.hook(null, "post-tool-use", { session_id: "reader-2", cwd: t.repo, hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_response: { stdout: "x" } });
+      expect([r.code, r.stdout, r.stderr]).toEqual([0, "", ""]);
+    } finally {
+      await lock.release();
+    }
+    expect((await sql(t.db, "SELECT count(*) AS n FROM snapshots WHERE goal = 'saved while read'"))[0].n).toBe(1);
+  }, 10_000);
+
   test("a drive's store while another program reads it: session-start's write cannot commit, and it still restores", async () => {
     const t = agentProject("mindsave-hook-reader-");
     // A drive's home keeps its store in rollback-journal mode: a commit waits for every reader.

@@ -381,7 +381,8 @@ export class Store extends Queries {
 
   /** Closes the store; after writes in WAL mode the log is folded into the file first, so a copy of mindsave.db alone is a whole backup. */
   async closeAsync(): Promise<void> {
-    if (this.wal && this.wrote) await this.client.execute("PRAGMA wal_checkpoint(TRUNCATE)").catch(() => {});
+    // Never waits for a reader (another program, a long `load`): what it cannot fold now, a later close folds.
+    if (this.wal && this.wrote) await this.client.execute("PRAGMA busy_timeout = 0").then(() => this.client.execute("PRAGMA wal_checkpoint(TRUNCATE)")).catch(() => {});
     this.client.close();
     // libSQL's driver lets go of the file (and its WAL files) from the event loop (local.ts): waited for.
     if ((this.client as { engine?: string }).engine === "libsql") await new Promise((r) => setImmediate(r));
