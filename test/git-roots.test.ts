@@ -162,3 +162,27 @@ describe("a checkout with several root commits", () => {
   });
 });
 
+
+describe("a shallow clone deepened", () => {
+  test("what was saved while it was shallow is what it restores after `git fetch --unshallow`, not another checkout's snapshot", async () => {
+    const base = tempDir();
+    const pc = laptop("deep", base);
+    const home = join(base, "home");
+    mkdirSync(home);
+    const origin = gitRepo(join(base, "origin"));
+    for (const n of [1, 2]) {
+      writeFileSync(join(origin, "README.md"), `# demo ${n}\n`);
+      git(origin, "commit", "-q", "-am", `change ${n}`);
+    }
+    const cli = (cwd: string, ...args: string[]) => okJson([...args, "--home", home], { cwd, env: pc.env });
+    const full = join(base, "full");
+    git(base, "clone", "-q", "--template=", origin, full);
+    await cli(full, "save", "--goal", "older work in the full clone", "--state", "s", "--next", "n");
+    const shallow = join(base, "shallow");
+    git(base, "clone", "-q", "--template=", "--depth", "1", `file://${origin}`, shallow);
+    await cli(shallow, "save", "--goal", "saved in the shallow clone", "--state", "s", "--next", "n");
+    git(shallow, "fetch", "-q", "--unshallow");
+    expect((await cli(shallow, "load", "--latest")).layer1.goal).toBe("saved in the shallow clone");
+    expect((await cli(full, "load", "--latest")).layer1.goal).toBe("older work in the full clone");
+  });
+});

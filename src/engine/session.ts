@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { resolveHome, prepareHome, refuseStorelessFolder, journalModeFor, type Home } from "./home/home.ts";
 import { currentHost, type HostIdentity } from "./home/host.ts";
-import { resolveWorkspace, gitCommonDir, takeBackProjectFile, tooBroad, type Workspace } from "./projects/workspace.ts";
+import { resolveWorkspace, deepenedFrom, gitCommonDir, takeBackProjectFile, tooBroad, type Workspace } from "./projects/workspace.ts";
 import { pathKey, samePath } from "./projects/paths.ts";
 import { linkTarget } from "./projects/aliases.ts";
 import { derivedId, newId } from "./ids.ts";
@@ -293,8 +293,9 @@ export class Session {
     const onHost = await q.rootsOnHost(this.host.id);
     for (const root of onHost.filter((r) => samePath(r.path, ws.root))) {
       const p = await this.follow(q, await q.getProject(root.project_id));
-      // Its own history first: the linked projects' are read only when that is not it (every hook passes here).
-      if (p && (ws.identities.includes(p.identity) || (await this.identitiesOf(q, p)).some((i) => ws.identities.includes(i)))) return { project: p };
+      // Its own history first: the linked projects' are read only when that is not it (every hook passes here);
+      // then one made here when this checkout was shallow (its identity then was its boundary commit).
+      if (p && (ws.identities.includes(p.identity) || (await this.identitiesOf(q, p)).some((i) => ws.identities.includes(i)) || deepenedFrom(ws, p.identity))) return { project: p };
     }
     for (const identity of ws.identities) {
       const found = await this.findByIdentity(q, ws, identity, onHost);

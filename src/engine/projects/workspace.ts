@@ -161,6 +161,16 @@ function gitRemote(gitDir: string | null): string | null {
   return url ? normaliseRemote(url) : null;
 }
 
+/**
+ * Whether a project's identity (`git:<commit>`) names a commit inside this checkout's history
+ * though not its root: the project was made in this folder while it was a shallow clone, whose
+ * boundary commit stood for its root, and it was deepened since. Asks git only for such a project.
+ */
+export function deepenedFrom(ws: Workspace, identity: string): boolean {
+  const commit = /^git:([0-9a-f]{40}(?:[0-9a-f]{24})?)$/.exec(identity)?.[1];
+  return !!commit && ws.gitCommonDir !== null && git(ws.root, ["merge-base", "--is-ancestor", commit, "HEAD"]) === "";
+}
+
 /** A workspace whose `remote` asks git only when read: most commands never need it. */
 function workspace(fields: Omit<Workspace, "remote">, gitDir: string | null): Workspace {
   let remote: string | null | undefined;
