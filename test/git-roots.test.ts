@@ -114,7 +114,7 @@ describe("the root commit remembered by HEAD commit", () => {
     const was = calls().length;
     const r = await run(["load"], opts);
     expect(r.stderr).not.toContain("internal error");
-    expect(calls().slice(was).at(-1)).toBe(`-C ${repo} rev-list --max-parents=0 HEAD`);
+    expect(calls().slice(was)).toContain(`-C ${repo} rev-list --max-parents=0 HEAD`);
     expect(remembered()[git(repo, "rev-parse", "HEAD")]).toEqual(realRoots());
     expect(realRoots()).toHaveLength(1);
   });
