@@ -223,13 +223,9 @@ class LocalTransaction {
       if (this.closed) throw new DriverError("The transaction is closed", "TRANSACTION_CLOSED");
       this.conn.execute("COMMIT");
     } catch (e) {
-      // A COMMIT that failed (busy: a reader of a rollback-journal store) leaves SQLite's
-      // transaction open; ended here, or the connection's next BEGIN fails too.
-      if (this.conn.db.open && this.conn.db.inTransaction) {
-        try {
-          this.conn.execute("ROLLBACK");
-        } catch {}
-      }
+      // A failed COMMIT (busy: a reader of a rollback-journal store) leaves SQLite's transaction
+      // open: ended here, or the connection's next BEGIN fails too.
+      this.close();
       throw e;
     } finally {
       this.settle();
