@@ -293,8 +293,7 @@ export class Session {
     const onHost = await q.rootsOnHost(this.host.id);
     for (const root of onHost.filter((r) => samePath(r.path, ws.root))) {
       const p = await this.follow(q, await q.getProject(root.project_id));
-      // Its own history first: the linked projects' are read only when that is not it (every hook passes here);
-      // then one made here when this checkout was shallow (its identity then was its boundary commit).
+      // Its own history first (linked projects' only when that is not it: every hook passes here), then a shallow clone's since deepened.
       if (p && (ws.identities.includes(p.identity) || (await this.identitiesOf(q, p)).some((i) => ws.identities.includes(i)) || deepenedFrom(ws, p.identity))) return { project: p };
     }
     for (const identity of ws.identities) {

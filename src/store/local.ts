@@ -223,8 +223,7 @@ class LocalTransaction {
       if (this.closed) throw new DriverError("The transaction is closed", "TRANSACTION_CLOSED");
       this.conn.execute("COMMIT");
     } catch (e) {
-      // A failed COMMIT (busy: a reader of a rollback-journal store) leaves SQLite's transaction
-      // open: ended here, or the connection's next BEGIN fails too.
+      // A failed COMMIT (busy: a rollback-journal store's reader) leaves SQLite's transaction open: ended here.
       this.close();
       throw e;
     } finally {

@@ -146,8 +146,7 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
   const dst = to.syncReader();
   const { fromId, toId } = opts;
   const known = await dst.peer(fromId);
-  // What this pull has seen of `from`'s log, kept with the pull mark (see copies.ts).
-  const anchors = await src.logAnchors();
+  const anchors = await src.logAnchors(); // what this pull saw of `from`'s log, kept with the pull mark (copies.ts)
   const since = known?.pulled_seq ?? 0;
   // Edits both stores made after they last synced are concurrent: a plan edited on both is merged.
   const lastSync = known?.last_sync ? Date.parse(known.last_sync) : null;
