@@ -39,6 +39,11 @@ describe("secrets are replaced by their kind", () => {
     expect(redact("auth: switch to JWT refresh")).toBe("auth: switch to JWT refresh");
     expect(redact("author: Jane reviewed; token: rotate on use")).toBe("author: Jane reviewed; token: rotate on use");
     expect(redact("password field")).toBe("password field");
+    // A short password after its name, in every form the README lists; short words and numbers stay.
+    for (const [text, redacted] of [["password: hunter2", "password: [REDACTED:password]"], ["DB_PASSWORD=hunter2", "DB_PASSWORD=[REDACTED:password]"], ["--password hunter2", "--password [REDACTED:password]"], ["password: Admin123", "password: [REDACTED:password]"]]) {
+      expect(redact(text)).toBe(redacted);
+    }
+    for (const text of ["password: required", "password: v2", "password: 12345", "secret: step1", "DB_PASSWORD=abc"]) expect(redact(text)).toBe(text);
   });
 
   test("redacting twice changes nothing more", () => {

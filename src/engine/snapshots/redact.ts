@@ -159,7 +159,9 @@ function assignment(text: string, m: RegExpExecArray, flag: boolean, found: Foun
     found?.(left[1]!.slice(10, -1), left[2]!);
     return head + left[1] + end;
   }
-  if (inner.length < (quoted ? 4 : 8) || (!quoted && CODE.test(inner)) || !looksSecret(inner, strong)) return undefined;
+  // A password's name says enough: `password: hunter2` as `DB_PASSWORD=hunter2` (6 characters on; others 8, as tokens are long).
+  const password = KIND_OF.get(name) === "password";
+  if (inner.length < (quoted ? 4 : password || strong ? 6 : 8) || (!quoted && CODE.test(inner)) || !looksSecret(inner, strong || password)) return undefined;
   const kind = KIND_OF.get(name) ?? "generic-api-key";
   found?.(kind, inner);
   return head + tag(kind) + end;
