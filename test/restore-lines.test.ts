@@ -71,6 +71,18 @@ test("a rule or a fact a peer synced in with a line break is one quoted line (th
   expect(line.startsWith(`- ${JSON.stringify(fact)} [high, stated `)).toBe(true);
 });
 
+describe("a value that starts with a quote", () => {
+  test("is shown as JSON, so it never reads like another value: '\"no\"' is not no, a literal \\n is not a line break", async () => {
+    const p = projectOnLaptop("mindsave-quoted-");
+    await p.okCli(["save", "--goal", "quotes", "--state", '"no"', "--next", "n", "--decision", '"a\\nb"', "--decision", "a\nb", "--constraint", "no"]);
+    const block = (await p.okCli(["load", "--latest"])).stdout;
+    expect(block).toContain(`state: ${JSON.stringify('"no"')}\n`);
+    expect(block).toContain(`- ${JSON.stringify('"a\\nb"')}\n`);
+    expect(block).toContain(`- ${JSON.stringify("a\nb")}\n`);
+    expect(block).toContain(`- "no"\n`);
+  });
+});
+
 describe("text fields keep the text YAML would read as a number", () => {
   test("tags [1.10, 2.0], goal 1e3, a constraint `true` and plan steps 1.10 are saved as written", async () => {
     const p = projectOnLaptop("mindsave-yamltext-");

@@ -116,8 +116,12 @@ export function layer1Text(l1: { goal: string; state: string; next_action: strin
 /** Words a `key: value` line reads as no text (`blocker: null` beside "status blocked"): quoted when one is the whole value. */
 const NOT_TEXT_WORD = /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF)$/;
 
-/** A value on its line of the block (a Layer 1 field, a constraint): as written, quoted when it would read as no text or holds a line break. */
-export const textValue = (v: string) => (NOT_TEXT_WORD.test(v) ? JSON.stringify(v) : inline(v));
+/**
+ * A value on its line of the block (a Layer 1 field, a constraint): as written, quoted when it
+ * would read as no text, holds a line break, or starts with a quote itself (so a value shown
+ * quoted is always JSON: `"no"` typed with its quotes is not `no`, nor `"a\nb"` a line break).
+ */
+export const textValue = (v: string) => (NOT_TEXT_WORD.test(v) || v.startsWith('"') ? JSON.stringify(v) : inline(v));
 
 /** Only non-empty parts: an empty Layer 2 costs nothing. */
 export function layer2Parts(l2: Layer2): Record<string, unknown> {
