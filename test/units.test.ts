@@ -8,7 +8,7 @@ import { checkLayer1, fitLayer2, isProtected, snapshotDigest } from "../src/engi
 import * as sig from "../src/engine/agents/signal.ts";
 import { normaliseRelative, toHostPath, toStoredPath } from "../src/engine/projects/paths.ts";
 import { formatHlc, parseHlc, PLAN_STATUS_AT } from "../src/store/store.ts";
-import { parseSnapshotText, splitFrontMatter } from "../src/engine/snapshots/input.ts";
+import { noBlocker, parseSnapshotText, splitFrontMatter } from "../src/engine/snapshots/input.ts";
 import { legacyExcludedPath } from "../src/engine/snapshots/legacy-failures.ts";
 import { derivedConfidence, failureId } from "../src/engine/failures/graph.ts";
 import { normaliseRemote } from "../src/engine/projects/workspace.ts";
@@ -275,6 +275,13 @@ describe("a failure_graph as written", () => {
     expect(() => graph(`  x: {alternatives: {a: 1}}`)).toThrow(/alternatives that is not a list of texts/);
     expect(() => graph(`  padded: {reason: one}\n  " padded": {reason: two}`)).toThrow(/names one failure twice, "padded" and " padded"/);
     expect(() => graph(`  padded: {reason: one}\n  Padded: {reason: two}`)).toThrow(/names one failure twice/);
+  });
+});
+
+describe("a blocker that says there is none", () => {
+  test("none, n/a, a dash or 无/没有 is no blocker; anything else is one", () => {
+    for (const b of ["none", "None.", "n/a", "N/A", "no", "-", "—", "nothing", "无", "没有", "暂无", "  none  ", ""]) expect(noBlocker(b)).toBe(true);
+    for (const b of ["none of the tests pass", "waiting for keys", "no access to staging", "无法连接数据库"]) expect(noBlocker(b)).toBe(false);
   });
 });
 

@@ -87,6 +87,14 @@ function list(field: string, v: unknown): string[] {
   }).filter((s) => s !== "");
 }
 
+/** Words that say there is no blocker ("none", "n/a", "无", "没有"…): such a snapshot is not blocked. */
+const NO_BLOCKER = /^(?:none|nothing|no|n\/?a|nil|null|-+|—|无|没有|暂无|无阻塞|没有阻塞)$/i;
+
+export function noBlocker(blocker: string): boolean {
+  const b = blocker.trim().replace(/[.。!！]+$/u, "");
+  return b === "" || NO_BLOCKER.test(b);
+}
+
 /** The v3.5 SDK writes failure_graph as JSON text inside a YAML block scalar; accept both. */
 function failureGraph(v: unknown): Record<string, FailureGraphEntry> {
   if (v === null || v === undefined || v === "") return {};

@@ -9,7 +9,7 @@ import { DEFAULT_KEEP, FILE_LIST_CAPS, LAYER1_BUDGET, LAYER2_BUDGET, inline, lay
 import { isAbsoluteAny, toHostPath, toStoredPath } from "../projects/paths.ts";
 import { fromStored, recordSave } from "../agents/signal.ts";
 import { isSafeName, nextFreeName, safeName, topicSlug, utcDate, utcDateTime } from "./slug.ts";
-import type { SnapshotInput } from "./input.ts";
+import { noBlocker, type SnapshotInput } from "./input.ts";
 import { withLegacyFailures } from "./legacy-failures.ts";
 import { redact, redactDeep } from "./redact.ts";
 import { checkSizes, controlWarning, stripControlDeep } from "./input-limits.ts";
@@ -157,7 +157,7 @@ export function fitLayer2(l2: Layer2, asWritten = l2.constraints): { layer2: Lay
 
 function statusFor(input: SnapshotInput): SnapshotStatus {
   if (input.status) return input.status;
-  return input.blocker && input.blocker.toLowerCase() !== "none" ? "blocked" : "in_progress";
+  return noBlocker(input.blocker) ? "in_progress" : "blocked";
 }
 
 export async function saveSnapshot(session: Session, opts: SaveOptions): Promise<SaveResult> {
@@ -344,8 +344,7 @@ async function overflowTrigger(w: StoreWriter, projectId: string, given: Snapsho
 }
 
 export function isProtected(s: { status: string; blocker: string }): boolean {
-  const blocker = s.blocker.trim().toLowerCase();
-  return s.status === "in_progress" || s.status === "blocked" || (blocker !== "" && blocker !== "none");
+  return s.status === "in_progress" || s.status === "blocked" || !noBlocker(s.blocker);
 }
 
 /** Automatic checkpoints beyond the newest this many are superseded by newer ones. */
