@@ -2,7 +2,7 @@
 // attach` settles it, an export comes back into its own project, a plain folder's root is found,
 // and folder paths compare as the file system does.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { git, gitRepo, laptop, ok, okJson, run, tempDir } from "./helpers.ts";
 import { pathKey, samePath } from "../src/engine/projects/paths.ts";
@@ -99,6 +99,20 @@ describe("project identity", () => {
     mkdirSync(sibling, { recursive: true });
     await ok(["save", "--goal", "draft part 2", "--home", w.home], w.as("host-a", sibling));
     expect((await okJson(["projects", "--home", w.home], w.as("host-a", sibling))).projects).toHaveLength(1);
+  });
+
+  test("outside git, a folder with its own project marker under a plain folder's workspace is a project of its own", async () => {
+    const w = world();
+    const chapter = join(w.pc.home, "notes", "book", "ch3");
+    mkdirSync(chapter, { recursive: true });
+    await ok(["save", "--goal", "draft chapter 3", "--home", w.home], w.as("host-a", chapter));
+    const webapp = join(w.pc.home, "notes", "webapp");
+    mkdirSync(webapp, { recursive: true });
+    writeFileSync(join(webapp, "package.json"), "{}\n");
+    await ok(["save", "--goal", "web work", "--home", w.home], w.as("host-a", webapp));
+    const projects = (await okJson(["projects", "--home", w.home], w.as("host-a", webapp))).projects;
+    expect(projects.map((p: any) => [p.name, p.root]).sort()).toEqual([["notes", join(w.pc.home, "notes")], ["webapp", webapp]]);
+    expect((await okJson(["load", "--latest", "--home", w.home], w.as("host-a", chapter))).layer1.goal).toBe("draft chapter 3");
   });
 
   test("folder paths compare as the file system does: case-folded on Windows and macOS, exact on Linux", () => {

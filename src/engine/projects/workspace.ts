@@ -86,13 +86,15 @@ export function findRoot(start: string, env: NodeJS.ProcessEnv = process.env): {
   // The nearer of the two: a repository inside a folder someone saved in is its own project, and
   // a .mindsave/ inside a repository (one of a monorepo's parts) is that part's.
   const ms = dirs.find((d) => isWorkspaceMarker(d, env));
-  if (ms && (gitAt === null || dirs.indexOf(ms) <= dirs.indexOf(gitAt))) return { root: ms, marker: ".mindsave", gitDir: ms === gitAt ? gitAt : null };
+  // The user's home directory often holds .claude/; it is not a project root.
+  const markerOf = (d: string) => MARKERS.find((name) => existsSync(join(d, name)) && !(name === ".claude" && d === realDir(env.HOME || "/")));
+  // Outside git, a project's own marker (package.json…) nearer than a plain folder's .mindsave/
+  // above it is a project of its own, not a part of that folder's.
+  const marked = gitAt === null ? dirs.find((d) => markerOf(d) !== undefined) : undefined;
+  const msWins = ms && (gitAt === null || dirs.indexOf(ms) <= dirs.indexOf(gitAt)) && (marked === undefined || dirs.indexOf(ms) <= dirs.indexOf(marked));
+  if (ms && msWins) return { root: ms, marker: ".mindsave", gitDir: ms === gitAt ? gitAt : null };
   if (gitAt) return { root: gitAt, marker: "git", gitDir: gitAt };
-  for (const d of dirs) {
-    const m = MARKERS.find((name) => existsSync(join(d, name)));
-    // The user's home directory often holds .claude/; it is not a project root.
-    if (m && !(m === ".claude" && d === realDir(env.HOME || "/"))) return { root: d, marker: m, gitDir: null };
-  }
+  if (marked) return { root: marked, marker: markerOf(marked)!, gitDir: null };
   return { root: plainFolderRoot(start, env), marker: "directory", gitDir: null };
 }
 
@@ -102,7 +104,7 @@ const CONTAINERS = new Set(["documents", "desktop", "downloads", "code", "src", 
 /**
  * The root of a folder with no git, no marker and no `.mindsave/` above it: the top-most folder
  * below the home directory (skipping containers such as ~/Documents or ~/code), so a first save
- * from `~/notes/book/ch3` makes `~/notes/book` the workspace, not `ch3`. Outside the home
+ * from `~/Documents/book/ch3` makes `~/Documents/book` the workspace, not `ch3`. Outside the home
  * directory there is no such anchor, and the folder itself is the root.
  */
 function plainFolderRoot(start: string, env: NodeJS.ProcessEnv): string {
