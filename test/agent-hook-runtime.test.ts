@@ -249,7 +249,7 @@ describe("a hook never waits out another MindSave's long write (a first sync, an
       for (const [event, name] of [["post-tool-use", "PostToolUse"], ["stop", "Stop"]]) {
         const r = await t.hook(null, event, { session_id: "busy-1", cwd: t.repo, hook_event_name: name, tool_name: "Bash", tool_input: { command: "ls" }, tool_response: { stdout: "x" } });
         expect([r.code, r.stdout]).toEqual([0, ""]);
-        expect(r.stderr).toContain("is busy (another MindSave is writing to it)");
+        expect(r.stderr).toContain("is busy (another MindSave, or another program, is using it)");
       }
     } finally {
       await lock.release();

@@ -441,7 +441,7 @@ describe("a tool call never waits out another MindSave's long write (a first syn
     try {
       const saved = await call(s, "save", { goal: "while locked" });
       expect(saved.isError).toBe(true);
-      expect(text(saved)).toContain("is busy (another MindSave is writing to it)");
+      expect(text(saved)).toContain("is busy (another MindSave, or another program, is using it)");
       expect((await call(s, "load")).structuredContent.restore_block).toContain("goal: Hold the lock");
     } finally {
       await lock.release();

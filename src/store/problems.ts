@@ -83,7 +83,7 @@ export function storeProblem(path: string, e: unknown, ctx: { encrypted?: boolea
     return new StoreProblem("cant_open", path, `Cannot open the store ${path}: check that its directory exists and is writable.`);
   }
   if (/SQLITE_BUSY|SQLITE_LOCKED|database is locked/i.test(codes)) {
-    return new StoreProblem("busy", path, `The store ${path} is busy (another MindSave is writing to it); try again in a moment.`);
+    return new StoreProblem("busy", path, `The store ${path} is busy (another MindSave, or another program, is using it); try again in a moment.`);
   }
   return e instanceof Error ? e : new Error(String(e));
 }
