@@ -278,6 +278,13 @@ describe("a failure_graph as written", () => {
   });
 });
 
+describe("a field of the writer's own", () => {
+  test("keeps its numbers as written (1.10, 0x1F, 1e3), at any depth; 42, true and null stay what they are", () => {
+    const extra = parseSnapshotText("---\ngoal: g\nnumbers: [1.10, 0x1F, 1e3, 42, true, null]\nnested: {a: 1.50, b: [2.0]}\n---\n").extra;
+    expect(extra).toEqual({ numbers: ["1.10", "0x1F", "1e3", 42, true, null], nested: { a: "1.50", b: ["2.0"] } });
+  });
+});
+
 describe("a blocker that says there is none", () => {
   test("none, n/a, a dash or 无/没有 is no blocker; anything else is one", () => {
     for (const b of ["none", "None.", "n/a", "N/A", "no", "-", "—", "nothing", "无", "没有", "暂无", "  none  ", ""]) expect(noBlocker(b)).toBe(true);

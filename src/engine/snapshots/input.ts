@@ -276,7 +276,19 @@ function textAsWritten(doc: Document): void {
         asWritten(entry.key);
         if (isMap(entry.value)) for (const f of entry.value.items) if (!(isScalar(f.key) && f.key.value === "repeat_count")) asWritten(f.value);
       }
-    }
+    } else if (!KNOWN.has(key)) numbersAsWritten(pair.value);
+  }
+}
+
+/**
+ * A field of the writer's own, kept as it came: a number YAML would write back otherwise (`1.10`,
+ * `0x1F`, `1e3`) is the text it was written with; `42`, `true` and `null` stay what they are.
+ */
+function numbersAsWritten(node: unknown): void {
+  if (isScalar(node)) {
+    if (typeof node.value === "number" && typeof node.source === "string" && node.source !== String(node.value)) node.value = node.source;
+  } else if (isCollection(node)) {
+    for (const item of node.items) numbersAsWritten(isPair(item) ? item.value : item);
   }
 }
 
