@@ -65,6 +65,22 @@ function fakeBinaries(base: string): string {
   return dir;
 }
 
+describe("a command that has the store open while encrypt swaps its file", () => {
+  test("writes nothing into the old file (the backup): its write is refused with one sentence", async () => {
+    const t = setup();
+    await ok(["--home", t.home, "save", "--goal", "before encrypt", "--state", "s", "--next", "n"], t.opts());
+    const { Store } = await import("../src/store/store.ts");
+    const open = await Store.open(join(t.home, "mindsave.db"));
+    try {
+      const done = await okJson(["--home", t.home, "encrypt"], t.withPass());
+      await expect(open.write("host-test", (w) => w.setMeta("late_write", "lost?"))).rejects.toThrow("was replaced by another command (encrypt, decrypt or a repair) while this one had it open");
+      expect(await sql(done.backup, "SELECT value FROM meta WHERE key = 'late_write'")).toEqual([]);
+    } finally {
+      open.close();
+    }
+  });
+});
+
 describe("encryption at rest", () => {
   test("a canary saved into an encrypted home appears in no file of it, its WAL included", async () => {
     const t = setup();

@@ -88,6 +88,11 @@ export function storeProblem(path: string, e: unknown, ctx: { encrypted?: boolea
   return e instanceof Error ? e : new Error(String(e));
 }
 
+/** A write refused because the store's file was swapped for another while this command had it open. */
+export function replacedProblem(path: string): StoreProblem {
+  return new StoreProblem("busy", path, `The store ${path} was replaced by another command (encrypt, decrypt or a repair) while this one had it open, so nothing was written here; run it again.`);
+}
+
 /** `e`, after marking `seen` when it says the store is damaged. */
 export function noteDamage(seen: { damaged: boolean }, e: Error): Error {
   if (e instanceof StoreProblem && e.kind === "damaged") seen.damaged = true;

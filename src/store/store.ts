@@ -10,8 +10,8 @@ import { SyncSide } from "./sync.ts";
 import { type Exec, PLAN_STATUS_AT, str } from "./rows.ts";
 import { Queries } from "./queries.ts";
 import { StoreWriter } from "./writer.ts";
-import { forgetSideFiles, loadDriver, openClient, readOnlyMode, realStorePath, sideFiles, sizeOf, storeFileKind, writable } from "./driver.ts";
-import { StoreProblem, driverCodes, guarded, noteDamage, readOnlyProblem, storeProblem } from "./problems.ts";
+import { fileIdentity, forgetSideFiles, loadDriver, openClient, readOnlyMode, realStorePath, sideFiles, sizeOf, storeFileKind, writable } from "./driver.ts";
+import { StoreProblem, driverCodes, guarded, noteDamage, readOnlyProblem, replacedProblem, storeProblem } from "./problems.ts";
 import { asBytes, inspectStore, integrityLines, lostProjects, recreateProjects, salvage, textOf, type LostProject, type SalvagedTable } from "./salvage.ts";
 
 export { SCHEMA_VERSION, formatHlc, parseHlc, SyncSide, Queries, StoreWriter, StoreProblem, storeFileKind, storeProblem, inspectStore, realStorePath, sizeOf, PLAN_STATUS_AT, MAX_AHEAD_MS };
@@ -38,6 +38,7 @@ export interface OpenOptions {
 export class Store extends Queries {
   private wal = false;
   private wrote = false;
+  private fileId: string | null = null; // the file opened: once the path names another (a swap), writes would be lost there
   private beforeMigrate: OpenOptions["beforeMigrate"];
 
   private constructor(private readonly client: Client, readonly path: string, readonly remote = false, readonly encrypted = false, readonly readOnly = false, private readonly seen = { damaged: false }) {
@@ -93,9 +94,11 @@ export class Store extends Queries {
       throw this.problem(e);
     }
     try {
+      this.refuseReplaced();
       const result = await fn(tx);
       if (opts.rollback) await tx.rollback();
       else {
+        this.refuseReplaced();
         await tx.commit();
         this.wrote = true;
       }
@@ -146,6 +149,7 @@ export class Store extends Queries {
       throw storeProblem(path, e, { encrypted });
     }
     const store = new Store(client, path, false, encrypted);
+    store.fileId = fileIdentity(path);
     store.beforeMigrate = opts.beforeMigrate;
     try {
       await store.prepare(opts);
@@ -337,13 +341,11 @@ export class Store extends Queries {
   }
 
   /** Runs `fn` in one write transaction: all of it lands, or none of it. */
-  async write<T>(hostId: string, fn: (w: StoreWriter) => Promise<T>, now: () => number = Date.now): Promise<T> {
-    return this.transaction((tx) => new StoreWriter(tx, hostId, now).within(fn));
-  }
+  async write<T>(hostId: string, fn: (w: StoreWriter) => Promise<T>, now: () => number = Date.now): Promise<T> { return this.transaction((tx) => new StoreWriter(tx, hostId, now).within(fn)); }
 
-  async schemaVersion(): Promise<number> {
-    return Number((await this.getMeta("schema_version")) ?? 0);
-  }
+  private refuseReplaced(): void { if (this.fileId !== null && fileIdentity(this.path) !== this.fileId) throw replacedProblem(this.path); }
+
+  async schemaVersion(): Promise<number> { return Number((await this.getMeta("schema_version")) ?? 0); }
 
   async integrityCheck(): Promise<string> {
     try {
@@ -375,9 +377,7 @@ export class Store extends Queries {
   lostProjects = (): Promise<LostProject[]> => lostProjects(this.db);
   recreateProjects = (hostId: string, projects: Parameters<typeof recreateProjects>[2]) => this.transaction((tx) => recreateProjects(tx, hostId, projects));
 
-  async journalMode(): Promise<string> {
-    return str((await this.db.execute("PRAGMA journal_mode")).rows[0]?.[0]);
-  }
+  async journalMode(): Promise<string> { return str((await this.db.execute("PRAGMA journal_mode")).rows[0]?.[0]); }
 
   /** Closes the store; after writes in WAL mode the log is folded into the file first, so a copy of mindsave.db alone is a whole backup. */
   async closeAsync(): Promise<void> {

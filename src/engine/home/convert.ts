@@ -118,11 +118,15 @@ async function convert(home: Home, source: Store, key: string | null, opts: Conv
       removeStore(tmp);
       await source.copyTo(tmp, key);
       await verifyCopy(tmp, key, rows, home);
-      if ((await source.dataVersion()) === version && same(await source.tableCounts(), rows)) break;
+      if ((await source.dataVersion()) === version && same(await source.tableCounts(), rows)) {
+        // The old file must be whole on its own: it becomes the backup. A write that landed while
+        // its log was folded back is not in the copy: then the copy is made again. (One that lands
+        // after this is refused by its writer, which finds the file swapped: Store.transaction.)
+        if (!(await source.checkpoint())) throw busy("its write-ahead log is in use");
+        if ((await source.dataVersion()) === version) break;
+      }
       if (attempt === 3) throw new UserError(`The store ${db} kept changing while it was being converted; stop the agents using it and try again (nothing was changed).`);
     }
-    // The old file must be whole on its own: it becomes the backup.
-    if (!(await source.checkpoint())) throw busy("its write-ahead log is in use");
     await source.closeAsync();
     open = false;
     if (sizeOf(real + "-wal") > 0) throw busy("its write-ahead log is not empty");
