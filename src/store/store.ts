@@ -14,7 +14,7 @@ import { fileIdentity, forgetSideFiles, loadDriver, openClient, readOnlyMode, re
 import { StoreProblem, driverCodes, guarded, noteDamage, readOnlyProblem, replacedProblem, storeProblem } from "./problems.ts";
 import { asBytes, inspectStore, integrityLines, lostProjects, recreateProjects, salvage, textOf, type LostProject, type SalvagedTable } from "./salvage.ts";
 
-export { SCHEMA_VERSION, formatHlc, parseHlc, SyncSide, Queries, StoreWriter, StoreProblem, storeFileKind, storeProblem, inspectStore, realStorePath, sizeOf, PLAN_STATUS_AT, MAX_AHEAD_MS };
+export { SCHEMA_VERSION, formatHlc, parseHlc, SyncSide, Queries, StoreWriter, StoreProblem, storeFileKind, storeProblem, inspectStore, realStorePath, sizeOf, fileIdentity, PLAN_STATUS_AT, MAX_AHEAD_MS };
 export type { StoreFileKind } from "./driver.ts";
 export type { StoreProblemKind } from "./problems.ts";
 export type { StoreInspection, SalvagedTable, LostProject } from "./salvage.ts";

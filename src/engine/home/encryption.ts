@@ -4,11 +4,11 @@
 // salt — and a check value (an HMAC of a constant under the derived secret), so that a wrong
 // passphrase can be told apart from a damaged store. The passphrase and the key are never stored.
 import type { ScryptOptions } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { UserError } from "../../errors.ts";
 import { writeFileAtomic } from "../../lib/fs.ts";
-import { Store, StoreProblem, realStorePath, storeFileKind, type OpenOptions } from "../../store/store.ts";
+import { Store, StoreProblem, fileIdentity, realStorePath, storeFileKind, type OpenOptions } from "../../store/store.ts";
 import { askPassphrase, type PassphraseRequest } from "./passphrase.ts";
 
 export const KEY_FILE_SUFFIX = ".key.json";
@@ -161,6 +161,19 @@ export async function storeKey(dbPath: string, file: KeyFile, req: Omit<Passphra
  * with the key derived from its passphrase. Every open of a store file goes through here.
  */
 export async function openStore(dbPath: string, opts: OpenOptions & { env: NodeJS.ProcessEnv; peer?: boolean }): Promise<Store> {
+  // encrypt or decrypt may swap the file and its key file while this opens it (the key read, then
+  // the other file met): neither damaged nor the wrong key. Opened again, as they are now.
+  const files = () => `${fileIdentity(realStorePath(dbPath))} ${statSync(keyFilePath(dbPath), { throwIfNoEntry: false })?.mtimeMs ?? "-"}`;
+  const before = files();
+  try {
+    return await openOnce(dbPath, opts);
+  } catch (e) {
+    if (!(e instanceof StoreProblem && ["undecryptable", "damaged"].includes(e.kind)) || files() === before) throw e;
+    return openOnce(dbPath, opts);
+  }
+}
+
+async function openOnce(dbPath: string, opts: OpenOptions & { env: NodeJS.ProcessEnv; peer?: boolean }): Promise<Store> {
   const state = encryptionState(dbPath);
   const { env, peer, ...open } = opts;
   if (!state.encrypted) return Store.open(dbPath, open);
