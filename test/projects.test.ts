@@ -107,6 +107,11 @@ describe("projects across hosts", () => {
     expect(forkProject.root).toBe(fork);
     expect((await okJson(["load", "--home", home], { cwd: original, env: pc.env })).layer1.goal).toBe("work in the original");
 
+    // Link names a project whole: a prefix of its id or name merges nothing.
+    const prefixed = await run(["projects", "link", forkProject.id.slice(0, 6), "--home", home], { cwd: original, env: pc.env });
+    expect(prefixed.code).toBe(1);
+    expect(prefixed.stderr).toContain(`No project has the name or id "${forkProject.id.slice(0, 6)}"`);
+    expect((await okJson(["projects", "--home", home], { cwd: fork, env: pc.env })).projects).toHaveLength(2);
     // Link: the fork's snapshots join the original's project.
     const linked = await okJson(["projects", "link", forkProject.id, "--home", home], { cwd: original, env: pc.env });
     expect(linked.snapshots).toBe(1);

@@ -199,7 +199,7 @@ export class Session {
    * prefix; live projects first, then projects linked into another (each stands for the project
    * its links lead to).
    */
-  async namedProject(q: Queries, key: string): Promise<ProjectContext> {
+  async namedProject(q: Queries, key: string, opts: { prefix?: boolean } = {}): Promise<ProjectContext> {
     const [all, linked] = await Promise.all([q.listProjects(), q.mergedProjects()]);
     const exact = (p: ProjectRecord) => p.id === key || p.name === key;
     const prefix = (p: ProjectRecord) => p.id.startsWith(key) || p.name.toLowerCase().startsWith(key.toLowerCase());
@@ -215,8 +215,8 @@ export class Session {
       }
       matches = folders.map((f) => f.project);
     }
-    if (!matches.length) matches = await matching(prefix);
-    if (matches.length === 0) throw new UserError(`No project matches ${JSON.stringify(key)}; see \`mindsave projects\`.`);
+    if (!matches.length && opts.prefix !== false) matches = await matching(prefix);
+    if (matches.length === 0) throw new UserError(`No project ${opts.prefix === false ? "has the name or id" : "matches"} ${JSON.stringify(key)}; see \`mindsave projects\`.`);
     if (matches.length > 1) {
       throw new UserError(`${JSON.stringify(key)} matches ${matches.length} projects (${matches.map((p) => `${p.name} ${p.id}`).join(", ")}); use the id.`);
     }

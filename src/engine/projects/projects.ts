@@ -54,7 +54,8 @@ export async function listProjects(session: Session): Promise<ProjectView[]> {
 export async function linkProjects(session: Session, otherKey: string): Promise<{ into: ProjectRecord; from: ProjectRecord; snapshots: number; failures: number }> {
   return session.write(async (w) => {
     const here = await session.project({ create: true, w });
-    const other = (await session.namedProject(w, otherKey)).project;
+    // Merging is not undone by split on every host: the project is named whole, never by a prefix.
+    const other = (await session.namedProject(w, otherKey, { prefix: false })).project;
     if (other.id === here.project.id) throw new UserError("That is this project already; nothing to link.");
     const { snapshots, failures } = await moveProjectRows(w, other.id, here.project.id);
     await w.updateProject(other.id, { merged_into: here.project.id });
