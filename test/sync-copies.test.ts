@@ -104,3 +104,20 @@ describe("copies of one store", () => {
     expect(await a.goals()).toEqual(["A first", "A second", "X on stick 1", "Y on stick 2"]);
   }, 60_000);
 });
+
+describe("load --verify on another laptop", () => {
+  test("a file outside the project is a place on the laptop that saved it: not checked here, and said so", async () => {
+    const { twoLaptops } = await import("./helpers.ts");
+    const w = twoLaptops("mindsave-verify-elsewhere-");
+    const outside = join(w.base, "notes.txt");
+    writeFileSync(outside, "on both machines' disks, but a place on laptop A\n");
+    expect((await w.a.cli(["save", "--goal", "g", "--state", "s", "--next", "n", "--active-file", "src/auth.ts", "--active-file", outside])).code).toBe(0);
+    for (const pc of [w.a, w.b]) expect((await pc.cli(["sync", w.drive])).code).toBe(0);
+    const checks = (await w.b.json(["load", "--latest", "--verify"])).verify;
+    expect(checks.map((c: { path: string; status: string }) => [c.path, c.status])).toEqual([["src/auth.ts", "ok"], [outside, "unknown"]]);
+    const text = (await w.b.cli(["load", "--latest", "--verify"])).stdout;
+    expect(text).toContain("1 active file(s) unchanged; 1 not checked: outside the project on the laptop that saved it");
+    // On the laptop that saved it, it is checked.
+    expect((await w.a.json(["load", "--latest", "--verify"])).verify.map((c: { status: string }) => c.status)).toEqual(["ok", "ok"]);
+  }, 60_000);
+});

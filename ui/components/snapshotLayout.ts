@@ -6,6 +6,7 @@ import { effectiveConfidence, type FailureRecord } from "../../src/engine/failur
 import { normaliseItem } from "../../src/engine/failures/graph.ts";
 import { layer3Text } from "../../src/engine/snapshots/recall.ts";
 import { planProgress } from "../../src/engine/snapshots/plan.ts";
+import { noBlocker } from "../../src/engine/snapshots/input.ts";
 import { inline, symbolicLines, type SymbolicEntryLike } from "../../src/engine/snapshots/layers.ts";
 import type { FileCheck, SnapshotRecord } from "../../src/engine/snapshots/catalog.ts";
 import { isAbsoluteAny } from "../../src/engine/projects/paths.ts";
@@ -128,7 +129,7 @@ export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: Fil
     wrap(`${mark} ${inline(c.absolute)}${note}`, Math.max(10, cols - 13)).forEach((l, j) =>
       out.push({ text: `${(i === 0 && j === 0 ? "active files" : "").padEnd(13)}${j === 0 ? "" : "  "}${l}`, color }));
   });
-  field("blocker", s.blocker, s.blocker.toLowerCase() === "none" ? undefined : theme.c("bad"));
+  field("blocker", s.blocker, noBlocker(s.blocker) ? undefined : theme.c("bad"));
   if (s.plan?.length) {
     const p = planProgress(s.plan);
     const marks = theme.ascii ? PLAN_MARKS.ascii : PLAN_MARKS.utf;

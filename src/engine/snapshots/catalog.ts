@@ -50,7 +50,7 @@ export async function restoreById(session: Session, id: string, opts: { verify?:
 }
 
 export function verifyById(session: Session, s: SnapshotRecord, root: string | null): FileCheck[] {
-  return verifyFiles(s, root);
+  return verifyFiles(s, root, session.host.id);
 }
 
 /**

@@ -247,7 +247,7 @@ export async function loadSnapshot(session: Session, snapshot: SnapshotRecord, c
   const ctx: BlockContext = { root: context.root, savedOn, rules, facts, now, resume: opts.resume ?? true, full: opts.full, layer2From: base ? (twin ? `${base.name} (${twin})` : base.name) : undefined };
   const block = await session.store.consistentRead((q) => withRankedFailures(q, snapshot.project_id, now, !!opts.full, (failures) => blockWith(shown, ctx, failures)));
   return {
-    snapshot, context, block, verify: opts.verify ? verifyFiles(snapshot, context.root) : undefined,
+    snapshot, context, block, verify: opts.verify ? verifyFiles(snapshot, context.root, session.host.id) : undefined,
     layer2: { constraints: shown.constraints, decisions: shown.decisions, compressed: shown.compressed }, rules, facts: freshFacts(facts, now), savedOn,
   };
 }

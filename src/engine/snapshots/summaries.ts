@@ -41,12 +41,14 @@ export function numberedList(choices: SnapshotSummary[], now: Date, columns = 12
 export function verifyText(checks: FileCheck[]): string {
   const off = checks.filter((c) => c.status === "missing" || c.status === "modified");
   if (!checks.length) return "✓ Verify: the snapshot lists no active files.\n";
-  if (!off.length) return `✓ Workspace matches the snapshot (${checks.length} active file(s) unchanged).\n`;
+  const unchecked = checks.filter((c) => c.status === "unknown").length;
+  const notChecked = unchecked ? `; ${unchecked} not checked: outside the project on the laptop that saved it, or saved without a fingerprint` : "";
+  if (!off.length) return `✓ Workspace matches the snapshot (${checks.length - unchecked} active file(s) unchanged${notChecked}).\n`;
   const lines = off.map((c) =>
     c.status === "missing"
       ? `- ${c.path} is missing on this host (${c.absolute})`
       : `- ${c.path} has changed since the snapshot (last modified: ${c.modified_at?.slice(0, 16).replace("T", " ")} UTC)`);
-  return ["⚠ Workspace differs from snapshot:", ...lines, "Check these files before continuing.", ""].join("\n");
+  return ["⚠ Workspace differs from snapshot:", ...lines, ...(unchecked ? [`(${unchecked} not checked: outside the project on the laptop that saved it, or saved without a fingerprint.)`] : []), "Check these files before continuing.", ""].join("\n");
 }
 
 /** Recall's hits, newest first, with a context line each; `moreHint` says how to see more. */

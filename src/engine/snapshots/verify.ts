@@ -1,15 +1,20 @@
 // `load --verify`: does each active file exist on this host, and has it changed since the snapshot?
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { sha256 } from "../ids.ts";
-import { toHostPath } from "../projects/paths.ts";
+import { isAbsoluteAny, toHostPath } from "../projects/paths.ts";
 import type { SnapshotRecord } from "../../store/store.ts";
 
 export type FileCheck = { path: string; absolute: string; status: "ok" | "missing" | "modified" | "unknown"; modified_at?: string };
 
-/** --verify: does each active file exist on this host, and has it changed since the snapshot? */
-export function verifyFiles(s: SnapshotRecord, root: string | null): FileCheck[] {
+/**
+ * --verify: does each active file exist on this host, and has it changed since the snapshot? A
+ * file outside the project saved on another host (`hostId`: this one) is a place on that host:
+ * not checked here, where the same path names another machine's file.
+ */
+export function verifyFiles(s: SnapshotRecord, root: string | null, hostId?: string): FileCheck[] {
   return s.active_files.map((f) => {
     const absolute = toHostPath(f.path, root);
+    if (hostId !== undefined && s.saved_host !== hostId && isAbsoluteAny(f.path)) return { path: f.path, absolute, status: "unknown" };
     if (!existsSync(absolute)) return { path: f.path, absolute, status: "missing" };
     let st;
     try {
