@@ -206,7 +206,7 @@ describe("import of many snapshots with the same warning", () => {
     const r = await other.okCli(["import", out]);
     const lines = r.stderr.split("\n").filter((l) => l.includes("Active file(s) not found"));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^mindsave: warning: snapshots\/\S+\.md and 4 other snapshot files: Active file\(s\) not found on this host \(saved by path only\): src\/gone\.ts\.$/);
+    expect(lines[0]).toMatch(/^mindsave: warning: snapshots\/\S+\.md and 4 other snapshot files: Active file\(s\) not found on this host \(saved by path only, from the project root \S+\): src\/gone\.ts\.$/);
   });
 });
 

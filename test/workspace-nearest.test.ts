@@ -88,3 +88,13 @@ describe("--in", () => {
     expect(shown.active_files.map((f: { path: string }) => f.path)).toEqual(["src/auth.ts", "README.md"]);
   });
 });
+
+describe("a file that is not there yet", () => {
+  test("saved from a subfolder, the warning says which root its path is taken from", async () => {
+    const t = setup();
+    const repo = gitRepo(join(t.base, "shop"));
+    const r = await run(["save", "--goal", "draft", "--state", "s", "--next", "n", "--active-file", "draft.md", "--home", t.home], { cwd: join(repo, "src"), env: t.pc.env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`Active file(s) not found on this host (saved by path only, from the project root ${repo}): draft.md.`);
+  });
+});

@@ -228,7 +228,7 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   const localFiles = () => active.map((p) => fileFingerprint(p, root));
   let files = exported ? exported.files : localFiles();
   const absent = files.filter((f) => f.size === undefined).map((f) => f.path);
-  if (absent.length) warnings.push(`Active file(s) not found on this host (saved by path only): ${absent.map(inline).join(", ")}.`);
+  if (absent.length) warnings.push(`Active file(s) not found on this host (saved by path only${root ? `, from the project root ${root}` : ""}): ${absent.map(inline).join(", ")}.`);
   const now = opts.createdAt ?? session.now();
   const topic = (opts.overflow ? "OVF_" : "") + topicSlug(input.topic || input.goal);
   const status = statusFor(input);
