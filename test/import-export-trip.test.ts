@@ -182,6 +182,26 @@ describe("an export is the store's own records: an import elsewhere and a sync h
   });
 });
 
+describe("two laptops' snapshots of one name, exported, imported elsewhere and synced", () => {
+  test("each is there once on every store: the one exported under a told-apart file name is still its record", async () => {
+    const w = twoLaptops();
+    for (const pc of [w.a, w.b]) expect((await pc.cli(["save", "--goal", "Fix login bug", "--state", pc.name, "--next", "n"])).code).toBe(0);
+    expect((await w.a.cli(["sync", w.b.home])).code).toBe(0);
+    const out = join(w.base, "export");
+    expect((await w.a.cli(["export", "--out", out])).code).toBe(0);
+    expect(readdirSync(join(out, ".mindsave", "snapshots"))).toHaveLength(2);
+    const c = join(w.base, "c-home");
+    mkdirSync(c);
+    const env = { ...laptop("laptop-c", w.base).env, MINDSAVE_HOST: "host-c" };
+    const imported = await run(["import", out, "--home", c], { cwd: w.a.repo, env });
+    expect(imported.stderr).not.toContain("differs from the record");
+    expect((await run(["sync", w.a.home, "--home", c], { cwd: w.a.repo, env })).code).toBe(0);
+    const ids = async (home: string) => (await okJson(["snapshots", "list", "--home", home], { cwd: w.a.repo, env })).snapshots.map((s: { id: string }) => s.id).sort();
+    expect(await ids(w.a.home)).toHaveLength(2);
+    expect(await ids(c)).toEqual(await ids(w.a.home));
+  }, 60_000);
+});
+
 describe("an imported record is the record that was exported, or a new one", () => {
   test("on another laptop it still says where it was saved and verifies against the files as they were then; a file edited since the export becomes a new snapshot", async () => {
     const { a, b, base } = twoLaptops("mindsave-trip-same-");

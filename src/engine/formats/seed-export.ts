@@ -26,9 +26,10 @@ import { compareCodes, compareText } from "../../lib/text.ts";
 export function exportedSnapshotFile(s: SnapshotRecord, storedName: string = s.name, hostName?: string): string {
   // The record's id and clock: an import into another store is then this record, not a copy that
   // a sync would add a second time (and never an edit that overrides the original).
+  // The digest of the record as an import stores it: under its own (safe) name, not the file's.
   const marker: Obj = {
     topic: s.topic, kind: s.kind, record: s.id, clock: s.hlc, saved_host: s.saved_host,
-    files: s.active_files, digest: snapshotDigest(s),
+    files: s.active_files, digest: snapshotDigest({ ...s, name: safeName(storedName, s.id) }),
   };
   if (storedName !== s.name) marker.name = storedName;
   // The saving host's name: a store that never met that host still says "on laptop-a", not its id.
