@@ -274,3 +274,17 @@ describe("save and load", () => {
     expect(doc.integrity).toBe("ok");
   });
 });
+
+describe("a save that leaves the newest snapshot's constraints and decisions behind", () => {
+  test("says how many `load` stops restoring; a save that gives them again, or an overflow one, says nothing", async () => {
+    const t = setup();
+    await ok(["save", "--goal", "g", "--state", "s", "--next", "n", "--constraint", "no new dependencies", "--decision", "use polling", "--home", t.home], t.opts());
+    const again = await ok(["save", "--goal", "g", "--state", "s2", "--next", "n", "--constraint", "No new dependencies.", "--decision", "use polling", "--home", t.home], t.opts());
+    expect(again.stderr).not.toContain("are not in this snapshot");
+    const progress = await ok(["save", "--goal", "g", "--state", "s3", "--next", "n", "--home", t.home], t.opts());
+    expect(progress.stderr).toContain("1 constraint(s) and 1 decision(s) of ");
+    expect(progress.stderr).toContain("are not in this snapshot, so `load` no longer restores them");
+    const overflow = await ok(["save", "--goal", "g", "--state", "s4", "--next", "n", "--overflow", "--home", t.home], t.opts());
+    expect(overflow.stderr).not.toContain("are not in this snapshot");
+  });
+});

@@ -11,6 +11,7 @@ import { fromStored, recordSave } from "../agents/signal.ts";
 import { isSafeName, nextFreeName, safeName, topicSlug, utcDate, utcDateTime } from "./slug.ts";
 import { noBlocker, type SnapshotInput } from "./input.ts";
 import { withLegacyFailures } from "./legacy-failures.ts";
+import { leftBehind } from "./left-behind.ts";
 import { redact, redactDeep } from "./redact.ts";
 import { checkSizes, controlWarning, stripControlDeep } from "./input-limits.ts";
 import { countTokens, loadTokenizer } from "./tokens.ts";
@@ -183,6 +184,7 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   if (dropped && !opts.auto) warnings.push(`Left out ${dropped} retired constraint(s)/decision(s) (\`mindsave retire\` lists them; \`--undo\` brings one back).`);
   input.constraints = keptConstraints;
   input.decisions = keptDecisions;
+  if (known && !opts.auto && !opts.overflow) warnings.push(...await leftBehind(session, known.project.id, { constraints: keptConstraints, decisions: keptDecisions }, retired));
 
   await loadTokenizer();
   const stored = opts.storedRoot !== undefined;
