@@ -34,6 +34,11 @@ describe("names across hosts", () => {
       expect((await pc.json(["snapshots", "list"])).snapshots.map((s: any) => s.status)).toEqual(["in_progress", "in_progress"]);
     }
 
+    // load's list to choose from tells them apart as `snapshots list` does.
+    const choose = (await w.a.cli(["load"])).stdout;
+    expect(choose).toMatch(/1\. fix_login_bug_2026-11-22 \((this host|laptop-b), id [0-9a-f-]+\)/);
+    expect(choose).toMatch(/2\. fix_login_bug_2026-11-22 \((this host|laptop-b), id [0-9a-f-]+\)/);
+
     // On B, delete A's snapshot by its id prefix (the one the refusal offers); the next sync carries exactly that.
     const listB = (await w.b.json(["snapshots", "list"])).snapshots;
     const aSnap = listB.find((s: any) => s.goal.includes("(A:"));

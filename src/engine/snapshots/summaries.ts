@@ -27,12 +27,14 @@ export function saveSummary(r: SaveResult, audience: Audience, keep = DEFAULT_KE
 }
 
 /** "1. name  age  status  goal", one line a snapshot, newest first, each at most `columns` wide (the goal gives way). */
-export function numberedList(choices: SnapshotSummary[], now: Date, columns = 120): string {
+export function numberedList(choices: SnapshotSummary[], now: Date, columns = 120, labels: Map<string, string> = new Map()): string {
   const width = String(choices.length).length;
-  const nameW = Math.max(...choices.map((c) => Bun.stringWidth(c.name)));
+  // Two snapshots of one name (two hosts, then a sync) say their host and id prefix (sameNameLabels).
+  const names = choices.map((c) => (labels.has(c.id) ? `${c.name} (${labels.get(c.id)})` : c.name));
+  const nameW = Math.max(...names.map((n) => Bun.stringWidth(n)));
   return choices
     .map((c, i) => {
-      const head = `${String(i + 1).padStart(width)}. ${padEnd(c.name, nameW)}  ${padEnd(age(c.created_at, now, "long"), 12)} ${padEnd(c.status, 11)} `;
+      const head = `${String(i + 1).padStart(width)}. ${padEnd(names[i], nameW)}  ${padEnd(age(c.created_at, now, "long"), 12)} ${padEnd(c.status, 11)} `;
       return head + truncate(c.goal, Math.max(10, columns - Bun.stringWidth(head)));
     })
     .join("\n");
