@@ -193,3 +193,17 @@ describe("a snapshot saved on another laptop", () => {
     expect(f.some((l) => l.includes("src/auth.ts") && !l.includes("laptop-a"))).toBe(true);
   });
 });
+
+describe("a narrow screen in plain ASCII", () => {
+  test("the snapshot's saved line wraps, never ends in the terminal's own ellipsis", async () => {
+    const { session } = await openStore("mindsave-tui-ascii-");
+    await saveSnapshot(session, { input: fromFields({ goal: "fix the login redirect", state: "s", next_action: "n" }) });
+    const h = mount(session, { columns: 40, rows: 30, fits: true, env: { LANG: "C", LC_ALL: "C" } });
+    await h.until((x) => x.includes("in progress"), "the picker");
+    h.press(KEY.enter);
+    await h.until((x) => x.includes("Layer 1"), "the snapshot");
+    const frame = h.frame();
+    expect(frame).not.toContain("…");
+    expect(frame).toContain("in progress");
+  });
+});

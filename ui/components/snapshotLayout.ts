@@ -112,7 +112,8 @@ export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: Fil
       items.push({ kind, text, at, lines: out.length - at });
     }
   };
-  out.push({ text: `saved ${utcMinute(s.created_at)} (${ageAgo(s.created_at, now)})${savedOn ? ` on ${inline(savedOn)}` : ""} ${g.sep} ${s.status.replace("_", " ")}${s.kind === "overflow" ? ` ${g.sep} overflow (${base ? `Layer 1; Layer 2 from ${base.name}` : "Layer 1 only"})` : ""}`, color: theme.c("muted") });
+  // Wrapped, never cut: a narrow screen would end it with the terminal's own "…" (even in ASCII mode).
+  wrap(`saved ${utcMinute(s.created_at)} (${ageAgo(s.created_at, now)})${savedOn ? ` on ${inline(savedOn)}` : ""} ${g.sep} ${s.status.replace("_", " ")}${s.kind === "overflow" ? ` ${g.sep} overflow (${base ? `Layer 1; Layer 2 from ${base.name}` : "Layer 1 only"})` : ""}`, cols).forEach((l) => out.push({ text: l, color: theme.c("muted") }));
   if (s.tags?.length) wrap(`tags ${s.tags.map((t) => `#${inline(t)}`).join(" ")}`, cols).forEach((l) => out.push({ text: l, color: theme.c("title") }));
   out.push({ text: "" });
   head(`Layer 1 ${g.sep} Execution Register`);
