@@ -8,7 +8,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { allKeywords, keywordsIn, redact, redactDeep } from "../src/engine/snapshots/redact.ts";
 import { SECRET_RULES } from "../src/engine/snapshots/secret-rules.ts";
-import { laptop, okJson, tempDir } from "./helpers.ts";
+import { laptop, okJson, run, tempDir } from "./helpers.ts";
 import { ANYWHERE, fakeSecrets } from "./secrets.ts";
 
 const { fakes, pick } = fakeSecrets(0x5ec12e7);
@@ -131,6 +131,13 @@ describe("through the CLI", () => {
     expect(JSON.stringify(loaded)).not.toContain("REDACTED");
     expect(saved.saved).toBe(loaded.snapshot_id);
     expect(loaded.snapshot_id).toStartWith("auth_switch");
+    // A save whose text held a secret says how many it replaced (never which); prose says nothing.
+    const plain = await run(["save", "--goal", goal, "--state", state, "--home", home, "--workspace", workspace], opts);
+    expect(plain.stderr).not.toContain("secret");
+    const secret = await run(["save", "--goal", "rotate OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD", "--state", "DB_PASSWORD=hunter2", "--home", home, "--workspace", workspace], opts);
+    expect(secret.code).toBe(0);
+    expect(secret.stderr).toContain("Replaced 2 secret(s) with [REDACTED:<kind>] before storing");
+    expect(secret.stderr).not.toContain("hunter2");
     expect(loaded.snapshot_id).not.toMatch(/redacted/i);
   });
 });

@@ -332,3 +332,10 @@ export function mask(secret: string): string {
   const rest = secret.length - prefix.length;
   return rest < 8 ? `…(${secret.length})` : `${prefix}…(${rest})`;
 }
+
+/** What a save says when redaction changed its input: how many secrets it replaced, never which. */
+export function redactionWarning(before: unknown, after: unknown): string[] {
+  const count = (v: unknown) => (JSON.stringify(v)?.match(/\[REDACTED:[\w-]+\]/g) ?? []).length;
+  const n = count(after) - count(before);
+  return n > 0 ? [`Replaced ${n} secret(s) with [REDACTED:<kind>] before storing; the rest is as written.`] : [];
+}

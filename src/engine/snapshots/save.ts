@@ -12,7 +12,7 @@ import { isSafeName, nextFreeName, safeName, topicSlug, utcDate, utcDateTime } f
 import { noBlocker, type SnapshotInput } from "./input.ts";
 import { withLegacyFailures } from "./legacy-failures.ts";
 import { leftBehind } from "./left-behind.ts";
-import { redact, redactDeep } from "./redact.ts";
+import { redact, redactDeep, redactionWarning } from "./redact.ts";
 import { checkSizes, controlWarning, stripControlDeep } from "./input-limits.ts";
 import { countTokens, loadTokenizer } from "./tokens.ts";
 import { loadSnapshot } from "./restore.ts";
@@ -167,7 +167,7 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   const tally = { dropped: 0 };
   const bounded = checkSizes(stripControlDeep({ ...opts.input, warnings: [] as string[] }, tally));
   const input: SnapshotInput = { ...redactDeep(bounded), warnings: opts.input.warnings };
-  const warnings = [...input.warnings, ...controlWarning(tally)];
+  const warnings = [...input.warnings, ...controlWarning(tally), ...redactionWarning(bounded, input)];
   if (!input.goal) throw new UserError("A snapshot needs a goal: give --goal \"…\" or a `goal:` field.");
   const keep = opts.keep ?? DEFAULT_KEEP;
   if (!Number.isInteger(keep) || keep < 1) throw new UserError("--keep must be a whole number of at least 1.");
