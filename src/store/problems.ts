@@ -90,7 +90,7 @@ export function storeProblem(path: string, e: unknown, ctx: { encrypted?: boolea
 
 /** A write refused because the store's file was swapped for another while this command had it open. */
 export function replacedProblem(path: string): StoreProblem {
-  return new StoreProblem("busy", path, `The store ${path} was replaced by another command (encrypt, decrypt or a repair) while this one had it open, so nothing was written here; run it again.`);
+  return new StoreProblem("busy", path, `The store ${path} was replaced by another command (encrypt, decrypt or a repair) while this one had it open, so nothing was written here; run the command again (the TUI: quit and open it again).`);
 }
 
 /** `e`, after marking `seen` when it says the store is damaged. */
