@@ -285,6 +285,13 @@ describe("a field of the writer's own", () => {
   });
 });
 
+describe("list items YAML would read as null", () => {
+  test("`- ~` and `- null` are those texts; an empty `-` is no item", () => {
+    const r = parseSnapshotText("---\ngoal: g\nconstraints:\n  - ~\n  - null\n  -\n  - keep it\ndecisions: [null, x]\n---\n");
+    expect([r.constraints, r.decisions]).toEqual([["~", "null", "keep it"], ["null", "x"]]);
+  });
+});
+
 describe("a blocker that says there is none", () => {
   test("none, n/a, a dash or 无/没有 is no blocker; anything else is one", () => {
     for (const b of ["none", "None.", "n/a", "N/A", "no", "-", "—", "nothing", "无", "没有", "暂无", "  none  ", ""]) expect(noBlocker(b)).toBe(true);

@@ -100,7 +100,13 @@ export function parsePlanText(text: string, origin: string): PlanItem[] {
 export function asWritten(node: unknown): void {
   const Y = YAML();
   if (Y.isScalar(node) && (typeof node.value === "number" || typeof node.value === "boolean") && typeof node.source === "string") node.value = node.source;
-  else if (Y.isSeq(node)) for (const item of node.items) asWritten(item);
+  else if (Y.isSeq(node)) {
+    // A list item written `~` or `null` is that text, not an item that vanishes (an empty `-` still does).
+    for (const item of node.items) {
+      if (Y.isScalar(item) && item.value === null && typeof item.source === "string" && item.source) item.value = item.source;
+      else asWritten(item);
+    }
+  }
 }
 
 /** A plan's steps (a list, or `plan:`/`todos:`/`items:` around it) as written: their text, never a number. */
