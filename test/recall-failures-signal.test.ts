@@ -140,6 +140,19 @@ describe("failure graph", () => {
   });
 });
 
+describe("a failure given another reason", () => {
+  test("says which reason it replaced, in the text and in --json", async () => {
+    const t = setup();
+    await ok(["fail", "redis cache", "--reason", "memory leak", "--home", t.home], t.at(t.repo));
+    const text = await ok(["fail", "redis cache", "--reason", "too slow under load", "--home", t.home], t.at(t.repo));
+    expect(text.stdout).toContain(`Its reason was "memory leak"; it is now "too slow under load".`);
+    const same = await ok(["fail", "redis cache", "--reason", "too slow under load", "--home", t.home], t.at(t.repo));
+    expect(same.stdout).not.toContain("Its reason was");
+    const json = await okJson(["fail", "redis cache", "--reason", "leaks again", "--home", t.home], t.at(t.repo));
+    expect([json.reason, json.replaced_reason]).toEqual(["leaks again", "too slow under load"]);
+  });
+});
+
 describe("signal", () => {
   test("tool calls, ratio and turns drive GREEN/YELLOW/RED with adaptive thresholds; --json is the spec's signal.json", async () => {
     const t = setup();

@@ -21,7 +21,7 @@ export async function run(opts: FailFlags, args: string[], g: GlobalOptions): Pr
     }).catch((e) => {
       throw e instanceof MissingReason ? new MissingReason(e.item, 'give it with --reason "…"') : e;
     });
-    if (g.json) printJson({ ...r.failure, confidence: r.confidence });
+    if (g.json) printJson({ ...r.failure, confidence: r.confidence, ...(r.replacedReason ? { replaced_reason: r.replacedReason } : {}) });
     else print(failureSummary(r));
     return 0;
   });

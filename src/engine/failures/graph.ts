@@ -146,7 +146,7 @@ export class MissingReason extends UserError {
 const uniq = (xs: string[]) => [...new Set(xs.map((x) => x.trim()).filter(Boolean))];
 
 /** Records an observation of a failure inside the caller's write transaction. */
-export async function observeFailure(w: StoreWriter, projectId: string | null, raw: FailureObservation, now: Date): Promise<FailureRecord> {
+export async function observeFailure(w: StoreWriter, projectId: string | null, raw: FailureObservation, now: Date, before?: { reason?: string }): Promise<FailureRecord> {
   const o = redactDeep(raw);
   validateObservation(o);
   let scope = oneOf("scope", o.scope, ["project", "global"] as const);
@@ -161,6 +161,7 @@ export async function observeFailure(w: StoreWriter, projectId: string | null, r
   const id = failureId(scope, scope === "global" ? null : projectId, item);
   const existing = await w.getFailure(id);
   const live = existing && !existing.deleted ? existing : null;
+  if (before && live) before.reason = live.reason; // what the caller may say was replaced
   const iso = now.toISOString();
   if (!live && o.edit) throw new UserError(`No failure ${JSON.stringify(item)} in the ${scope} graph to edit (forgotten meanwhile?); record it again.`);
   if (!live && !o.reason?.trim()) {

@@ -12,6 +12,8 @@ export interface RecordedFailure {
   failure: FailureRecord;
   /** The stored confidence, or the one derived from repeats and recency. */
   confidence: Confidence;
+  /** The reason the failure had before this observation gave another. */
+  replacedReason?: string;
 }
 
 /**
@@ -20,16 +22,19 @@ export interface RecordedFailure {
  */
 export async function recordFailure(session: Session, o: FailureObservation, opts: { projectId?: string | null } = {}): Promise<RecordedFailure> {
   const now = session.now();
+  const before: { reason?: string } = {};
   const failure = await session.write(async (w) => {
     let projectId: string | null = null;
     if (o.scope !== "global") projectId = opts.projectId !== undefined ? opts.projectId : (await session.project({ create: true, w })).project.id;
-    return observeFailure(w, projectId, o, now);
+    return observeFailure(w, projectId, o, now, before);
   });
-  return { failure, confidence: effectiveConfidence(failure, now) };
+  const replaced = before.reason && before.reason !== failure.reason ? { replacedReason: before.reason } : {};
+  return { failure, confidence: effectiveConfidence(failure, now), ...replaced };
 }
 
-export function failureSummary({ failure: f, confidence }: RecordedFailure): string {
-  return `Failure graph: ${inline(f.item)} (${f.scope}) rejected by ${f.rejected_by}, seen ${f.repeat_count} time(s), confidence ${confidence}.`;
+export function failureSummary({ failure: f, confidence, replacedReason }: RecordedFailure): string {
+  const replaced = replacedReason ? ` Its reason was "${inline(replacedReason)}"; it is now "${inline(f.reason)}".` : "";
+  return `Failure graph: ${inline(f.item)} (${f.scope}) rejected by ${f.rejected_by}, seen ${f.repeat_count} time(s), confidence ${confidence}.${replaced}`;
 }
 
 /** Removes a failure of the current project's or the global graph (a tombstone, so it syncs). */
