@@ -196,6 +196,11 @@ describe("snapshot picker", () => {
     expect(row(/Fix login bug(?! on the other)/)).toContain(`id ${seed.id.slice(0, 8)}`);
     // A name no other row shares shows no id.
     expect(row(/Write the changelog/)).not.toContain("id ");
+    // At 50 columns, where the goal column has no room for the id, the name keeps its id's end.
+    const narrow = mount(s.session, { columns: 50 });
+    const n = await narrow.until((x) => x.split("\n").filter((l) => l.includes("in progress")).length === 3, "the three rows");
+    const ends = n.split("\n").filter((l) => l.includes("in progress")).map((l) => /~([0-9a-f]{4})/.exec(l)?.[1] ?? null);
+    expect(ends.filter((e) => e !== null).sort()).toEqual([seed.id.slice(-4), twin.slice(-4)].sort());
   });
 
   test("5,000 snapshots: only the visible rows are rendered and the end is one key away", async () => {

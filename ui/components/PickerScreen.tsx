@@ -234,7 +234,10 @@ export function PickerScreen(props: {
   // 45% of the room, down to 12 columns; a longer name is cut in its middle, and never below the
   // 18 columns that keep its date and -N suffix whole.
   const nameRoom = Math.min(w - fixed - 12, Math.max(18, w - fixed - Math.floor((w - fixed) * 0.45)));
-  const nameW = Math.max(8, Math.min(Math.max(12, ...rows.slice(nav.offset, nav.offset + visible).map((r) => width(r.name))), nameRoom));
+  const twins = twinIds(rows);
+  // Two laptops' snapshots of one name end in their ids' last characters, which a cut name keeps.
+  const shownName = (r: Row) => (twins.has(r.id) ? `${r.name}~${r.id.slice(-4)}` : r.name);
+  const nameW = Math.max(8, Math.min(Math.max(12, ...rows.slice(nav.offset, nav.offset + visible).map((r) => width(shownName(r)))), nameRoom));
   const goalW = Math.max(0, w - fixed - nameW);
   const statusColor = (s: string) => (s === "completed" ? theme.c("good") : s === "blocked" ? theme.c("bad") : theme.c("accent"));
   const total = all.data?.length ?? 0;
@@ -248,7 +251,6 @@ export function PickerScreen(props: {
   const only = editing === "tag" ? onlyCompletion(getTag(), all.data ?? []) : undefined;
   const tagHint = !known.length ? "  (no snapshot here has such a tag)"
     : `  tags here: #${known.join(" #")}${only ? `  (Enter keeps #${only})` : tagKey(getTag()) && known.length > 1 ? `  (Tab: #${known[0]})` : ""}`;
-  const twins = twinIds(rows);
   const line = (r: Row) => {
     const twin = twins.get(r.id);
     const goal = `${twin ? `id ${twin} ${g.sep} ` : ""}${r.context ? `${inline(r.goal)} ${g.sep} ${contextAfterGoal(r.context, r.goal)}` : inline(r.goal)}`;
@@ -285,7 +287,7 @@ export function PickerScreen(props: {
           const mark = marked.indexOf(r.id);
           return (
             <Text key={r.id} inverse={sel} wrap="truncate">
-              {sel ? g.pointer : " "}{mark >= 0 ? <Text color={sel ? undefined : theme.c("title")}>{String(mark + 1)}</Text> : " "}{nameCell(r.name, nameW, g.ellipsis)} {pad(age(r.created_at, now()), ageW)}
+              {sel ? g.pointer : " "}{mark >= 0 ? <Text color={sel ? undefined : theme.c("title")}>{String(mark + 1)}</Text> : " "}{nameCell(shownName(r), nameW, g.ellipsis)} {pad(age(r.created_at, now()), ageW)}
               <Text color={sel ? undefined : statusColor(r.status)}>{pad(r.status.replace("_", " "), statusW)}</Text>
               {fit(line(r), goalW, g.ellipsis)}
             </Text>
