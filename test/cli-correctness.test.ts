@@ -85,6 +85,18 @@ describe("diff A B", () => {
   });
 });
 
+describe("diff and retirements", () => {
+  test("an item a diff adds that is retired now says so; one it removes because it was retired says by whom", async () => {
+    const t = setup();
+    await t.ok(["save", "--goal", "g", "--state", "s", "--next", "n", "--constraint", "no tailwind"]);
+    await t.ok(["retire", "no tailwind", "--reason", "we use tailwind now"]);
+    await t.ok(["save", "--goal", "g", "--state", "s2", "--next", "n"]);
+    expect((await t.ok(["diff", "1", "2"])).stdout).toContain("+ constraint: no tailwind (retired since: no longer restored)");
+    expect((await t.ok(["diff", "2", "1"])).stdout).toContain("retired constraint: no tailwind (by ");
+    expect((await t.json(["diff", "1", "2"])).constraints.added_retired).toEqual(["no tailwind"]);
+  });
+});
+
 describe("snapshots list with twin names", () => {
   test("two hosts' snapshots of one name are shown with the host and an id prefix that load takes", async () => {
     const w = twoLaptops("mindsave-twins-");

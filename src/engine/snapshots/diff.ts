@@ -16,6 +16,8 @@ export interface ListChange {
   removed: string[];
   /** Removed because someone retired it (with who and when). */
   retired: { text: string; by: string; at: string }[];
+  /** Of `added`, those retired now: B holds them, but no restore block does any more. */
+  added_retired: string[];
 }
 
 /** One side; `layer2_from` for an overflow snapshot: the full one whose Layer 2 it restores (null: none, Layer 1 only). */
@@ -39,7 +41,9 @@ const FIELDS = ["goal", "state", "next_action", "blocker", "status"] as const;
 function listChange(before: string[], after: string[], retired: RetirementRecord[], kind: RetirementRecord["kind"]): ListChange {
   const keysAfter = new Set(after.map(normaliseItem));
   const keysBefore = new Set(before.map(normaliseItem));
-  const out: ListChange = { added: after.filter((t) => !keysBefore.has(normaliseItem(t))), removed: [], retired: [] };
+  const isRetired = (t: string) => retired.some((x) => x.kind === kind && normaliseItem(x.text) === normaliseItem(t));
+  const added = after.filter((t) => !keysBefore.has(normaliseItem(t)));
+  const out: ListChange = { added, removed: [], retired: [], added_retired: added.filter(isRetired) };
   for (const t of before.filter((x) => !keysAfter.has(normaliseItem(x)))) {
     const r = retired.find((x) => x.kind === kind && normaliseItem(x.text) === normaliseItem(t));
     if (r) out.retired.push({ text: t, by: r.retired_by, at: r.retired_at });
@@ -164,7 +168,7 @@ export function diffText(d: SnapshotDiff): string[] {
   ];
   section(`Plan ${p.from ?? "none"} → ${p.to ?? "none"}`, planLines);
   const list = (c: ListChange, kind: string) => [
-    ...c.added.map((t) => `+ ${kind}: ${inline(t)}`),
+    ...c.added.map((t) => `+ ${kind}: ${inline(t)}${c.added_retired.includes(t) ? " (retired since: no longer restored)" : ""}`),
     ...c.removed.map((t) => `- ${kind}: ${inline(t)}`),
     ...c.retired.map((r) => `retired ${kind}: ${inline(r.text)} (by ${inline(r.by)}, ${utcMinute(r.at)})`),
   ];
