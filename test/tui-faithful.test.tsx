@@ -207,3 +207,10 @@ describe("a narrow screen in plain ASCII", () => {
     expect(frame).toContain("in progress");
   });
 });
+
+describe("Layer 1 values keep their spaces", () => {
+  test("a run of spaces and a tab inside the state are shown as written, not folded to one space", async () => {
+    const { h } = await view({ goal: "align the columns", state: "col a    col b\tcol c" });
+    expect(h.frame()).toContain("state        col a    col b  col c\n");
+  });
+});

@@ -89,7 +89,8 @@ export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: Fil
   const g = theme.g;
   const head = (text: string) => out.push({ text, bold: true, color: theme.c("accent") });
   const field = (label: string, value: string, color?: string) => {
-    const lines = wrap(value ? inline(value) : "(none)", Math.max(10, cols - 14));
+    // Spaces as written (an aligned table, a tab inside a state): the block restores them so.
+    const lines = wrap(value ? inline(value) : "(none)", Math.max(10, cols - 14), { keepSpaces: true });
     lines.forEach((l, i) => out.push({ text: `${i === 0 ? label.padEnd(13) : " ".repeat(13)}${l}`, color }));
   };
   const list = (label: string, texts: string[]) => {
