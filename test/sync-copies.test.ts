@@ -2,7 +2,7 @@
 // a new laptop) share a store id. Sync must tell them apart, or each copy's own changes are never
 // read and the other's never sent.
 import { describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { git, gitRepo, laptop, run, tempDir } from "./helpers.ts";
 
@@ -120,4 +120,33 @@ describe("load --verify on another laptop", () => {
     // On the laptop that saved it, it is checked.
     expect((await w.a.json(["load", "--latest", "--verify"])).verify.map((c: { status: string }) => c.status)).toEqual(["ok", "ok"]);
   }, 60_000);
+});
+
+describe("a home copied to another machine", () => {
+  const own = (() => {
+    for (const f of ["/etc/machine-id", "/var/lib/dbus/machine-id"]) {
+      try {
+        const v = readFileSync(f, "utf8").trim();
+        if (/^[0-9a-f]{32}$/.test(v)) return v;
+      } catch {}
+    }
+    return null;
+  })();
+  test.skipIf(process.platform !== "linux" || own === null)("its host.json gives this machine an id of its own, kept beside the other machine's; an older host.json learns this machine's id", async () => {
+    const { currentHost } = await import("../src/engine/home/host.ts");
+    const home = tempDir("mindsave-hostjson-");
+    const env = { HOME: home, USERPROFILE: home };
+    mkdirSync(join(home, ".mindsave"), { recursive: true });
+    const file = join(home, ".mindsave", "host.json");
+    writeFileSync(file, JSON.stringify({ id: "h-other-laptop", name: "other", machine: "0".repeat(32) }));
+    const here = currentHost(env).id;
+    expect(here).not.toBe("h-other-laptop");
+    expect(currentHost(env).id).toBe(here);
+    const kept = JSON.parse(readFileSync(file, "utf8"));
+    expect([kept.id, kept.machine, kept.machines[own!]]).toEqual(["h-other-laptop", "0".repeat(32), here]);
+    // Written before machine ids were kept: the id stands, and the file learns whose it is.
+    writeFileSync(file, JSON.stringify({ id: "h-older", name: "this" }));
+    expect(currentHost(env).id).toBe("h-older");
+    expect(JSON.parse(readFileSync(file, "utf8")).machine).toBe(own);
+  });
 });

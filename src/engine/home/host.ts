@@ -26,10 +26,22 @@ export function currentHost(env: NodeJS.ProcessEnv = process.env): HostIdentity 
   }
   const dir = localHomeDir(env);
   const file = join(dir, "host.json");
+  const machine = machineId();
   try {
     if (existsSync(file)) {
-      const saved = JSON.parse(readFileSync(file, "utf8")) as { id?: string };
-      if (saved.id && HOST_ID.test(saved.id)) return { id: saved.id, name, platform: plat };
+      const saved = JSON.parse(readFileSync(file, "utf8")) as { id?: string; machine?: string; machines?: Record<string, string> };
+      if (saved.id && HOST_ID.test(saved.id)) {
+        if (!machine || !saved.machine || saved.machine === machine) {
+          if (machine && !saved.machine) remember(file, { ...saved, machine });
+          return { id: saved.id, name, platform: plat };
+        }
+        // Another machine's host.json: a home copied to a new laptop, or one home shared by two
+        // machines (a network home directory). Each machine gets an id of its own, kept here by
+        // its machine id, so two laptops never share roots, counters and cleanup under one id.
+        const known = saved.machines?.[machine];
+        if (known && HOST_ID.test(known)) return { id: known, name, platform: plat };
+        return { id: addMachine(file, saved, machine), name, platform: plat };
+      }
     }
   } catch {
     // unreadable host.json: fall through and write a fresh one
@@ -37,12 +49,49 @@ export function currentHost(env: NodeJS.ProcessEnv = process.env): HostIdentity 
   const id = `h-${newId()}`;
   try {
     ensureLocalHome(env);
-    writeFileAtomic(file, JSON.stringify({ id, name, created_at: new Date().toISOString() }, null, 2) + "\n");
+    writeFileAtomic(file, JSON.stringify({ id, name, created_at: new Date().toISOString(), ...(machine ? { machine } : {}) }, null, 2) + "\n");
     // Two processes racing on first run: whoever renamed last wins; read back so both agree.
     const saved = JSON.parse(readFileSync(file, "utf8")) as { id: string };
     return { id: saved.id, name, platform: plat };
   } catch {
     // A read-only home directory: an id for this run only, derived from the host name so it is stable-ish.
     return { id: `h-${name}`.replace(/[^A-Za-z0-9._:-]/g, "_").slice(0, 64), name, platform: plat };
+  }
+}
+
+/** This machine's own id where the system keeps one in a file (Linux's machine-id); null elsewhere. */
+function machineId(): string | null {
+  if (process.platform !== "linux") return null;
+  for (const f of ["/etc/machine-id", "/var/lib/dbus/machine-id"]) {
+    try {
+      const v = readFileSync(f, "utf8").trim();
+      if (/^[0-9a-f]{32}$/.test(v)) return v;
+    } catch {
+      // not there: the next one
+    }
+  }
+  return null;
+}
+
+/** A new id for this machine, added to another machine's host.json (never replacing its own id). */
+function addMachine(file: string, saved: { machines?: Record<string, string> }, machine: string): string {
+  const mine = `h-${newId()}`;
+  try {
+    writeFileAtomic(file, JSON.stringify({ ...saved, machines: { ...saved.machines, [machine]: mine } }, null, 2) + "\n");
+    // Two processes racing: whoever renamed last wins; read back so both agree.
+    const again = JSON.parse(readFileSync(file, "utf8")) as { machines?: Record<string, string> };
+    const kept = again.machines?.[machine];
+    return kept && HOST_ID.test(kept) ? kept : mine;
+  } catch {
+    return mine; // a home it cannot write: an id for this run
+  }
+}
+
+/** host.json with what it lacked (an older one without the machine id); a home it cannot write keeps it as it was. */
+function remember(file: string, value: object): void {
+  try {
+    writeFileAtomic(file, JSON.stringify(value, null, 2) + "\n");
+  } catch {
+    // read-only: the id stands, the copy check waits for a writable home
   }
 }
