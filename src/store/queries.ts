@@ -116,6 +116,12 @@ export class Queries {
     return rows.length ? toSnapshot(rows[0]) : null;
   }
 
+  /** The project's newest full snapshot (with Layer 2; not an overflow one), or null. */
+  async newestFullSnapshot(projectId: string): Promise<SnapshotRecord | null> {
+    const rows = await this.rows("SELECT * FROM snapshots WHERE project_id = ? AND deleted = 0 AND kind = 'full' ORDER BY created_at DESC, id DESC LIMIT 1", [projectId]);
+    return rows.length ? toSnapshot(rows[0]) : null;
+  }
+
   /** Snapshots of a project by their readable name (the spec's snapshot_id); newest first. */
   async findSnapshotsByName(projectId: string, name: string): Promise<SnapshotRecord[]> {
     const rows = await this.rows(

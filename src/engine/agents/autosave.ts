@@ -258,12 +258,6 @@ export async function newestSnapshot(session: Session, projectId: string): Promi
   return sel.kind === "snapshot" ? sel.snapshot : null;
 }
 
-/** The newest snapshot with Layer 2 (not an overflow one). */
-export async function newestFull(session: Session, projectId: string): Promise<SnapshotRecord | null> {
-  const full = (await session.store.listSnapshots(projectId)).find((s) => s.kind === "full");
-  return full ? session.store.getSnapshot(full.id) : null;
-}
-
 /** Did this session do anything a snapshot could say? A missing, lagging or Q&A-only transcript did not. */
 export function hasWork(facts: TranscriptFacts): boolean {
   return facts.tool_uses.length > 0 || (facts.todos?.length ?? 0) > 0 || facts.edited_files.length > 0;
@@ -286,7 +280,7 @@ export async function writeAuto(session: Session, facts: TranscriptFacts, hook: 
   if (!hasWork(facts)) return null;
   const ctx = await session.project({ create: false });
   const newest = ctx ? await newestSnapshot(session, ctx.project.id) : null;
-  const full = !ctx ? null : newest?.kind === "full" ? newest : await newestFull(session, ctx.project.id);
+  const full = !ctx ? null : newest?.kind === "full" ? newest : await session.store.newestFullSnapshot(ctx.project.id);
   const root = ctx?.root ?? session.workspace(false)?.root ?? null;
   const signal = hookSignal(ctx ? (await session.store.getSignal(ctx.project.id))?.data : null);
   const sessionId = hook.sessionId ?? facts.session_id;

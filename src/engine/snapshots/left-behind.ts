@@ -7,8 +7,7 @@ import type { Session } from "../session.ts";
 
 /** The warning for a save of `constraints` and `decisions` (retired ones out) that leaves some of the newest full snapshot's behind; none when it keeps them all. */
 export async function leftBehind(session: Session, projectId: string, kept: { constraints: string[]; decisions: string[] }, retired: Set<string>): Promise<string[]> {
-  const newest = (await session.reader.listSnapshots(projectId)).find((s) => s.kind === "full");
-  const full = newest ? await session.reader.getSnapshot(newest.id) : null;
+  const full = await session.reader.newestFullSnapshot(projectId);
   if (!full) return [];
   const missing = (before: string[], now: string[]) => {
     const have = new Set(now.map(constraintKey));

@@ -341,7 +341,7 @@ async function chooseName(w: StoreWriter, projectId: string, topic: string, now:
 /** An overflow snapshot is Layer 1 over the newest full one: it points there, so its Layer 2 is restored. */
 async function overflowTrigger(w: StoreWriter, projectId: string, given: SnapshotInput["auto_trigger"]): Promise<Record<string, unknown>> {
   if (given?.extends) return given;
-  const full = (await w.listSnapshots(projectId)).find((s) => s.kind === "full");
+  const full = await w.newestFullSnapshot(projectId);
   return { ...(given ?? { reason: "overflow" }), ...(full ? { extends: full.id } : {}) };
 }
 
