@@ -13,7 +13,7 @@ import { setSnapshotStatus } from "../src/engine/snapshots/manage.ts";
 import { addRule, editRule } from "../src/engine/memory/rules.ts";
 import { Session } from "../src/engine/session.ts";
 import { openPeer, syncWith } from "../src/engine/sync/sync.ts";
-import { Store } from "../src/store/store.ts";
+import { Store, type SnapshotRecord } from "../src/store/store.ts";
 import { MAX_COUNTER, compareHlc, formatHlc, nextHlc, parseHlc } from "../src/store/hlc.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -158,28 +158,20 @@ describe("a laptop whose clock runs ahead", () => {
           await s.close();
         }
       };
-      const latest = async () => {
+      /** `read` of the project's newest snapshot here, as `load --latest` picks it (null: none). */
+      const newest = async <T>(read: (s: Session, ctx: NonNullable<Awaited<ReturnType<Session["project"]>>>, snap: SnapshotRecord | null) => Promise<T>) => {
         const s = await open();
         try {
-          const ctx = await s.project({ create: false });
-          const sel = await selectSnapshot(s, ctx!.project.id, undefined, { latest: true });
-          return sel.kind === "snapshot" ? sel.snapshot.goal : null;
+          const ctx = (await s.project({ create: false }))!;
+          const sel = await selectSnapshot(s, ctx.project.id, undefined, { latest: true });
+          return await read(s, ctx, sel.kind === "snapshot" ? sel.snapshot : null);
         } finally {
           await s.close();
         }
       };
+      const latest = () => newest(async (_s, _ctx, snap) => snap?.goal ?? null);
       /** The restore block of the project's newest snapshot, as `load --latest` renders it here. */
-      const block = async () => {
-        const s = await open();
-        try {
-          const ctx = await s.project({ create: false });
-          const sel = await selectSnapshot(s, ctx!.project.id, undefined, { latest: true });
-          if (sel.kind !== "snapshot") throw new Error("no snapshot");
-          return (await loadSnapshot(s, sel.snapshot, ctx!)).block.text;
-        } finally {
-          await s.close();
-        }
-      };
+      const block = () => newest(async (s, ctx, snap) => (await loadSnapshot(s, snap!, ctx)).block.text);
       const syncWithDb = async (peerDb: string) => {
         const s = await open();
         const peer = await openPeer(peerDb);
