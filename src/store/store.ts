@@ -94,7 +94,6 @@ export class Store extends Queries {
       throw this.problem(e);
     }
     try {
-      this.refuseReplaced();
       const result = await fn(tx);
       if (opts.rollback) await tx.rollback();
       else {
