@@ -76,6 +76,9 @@ export function childEnv(extra: Record<string, string | undefined> = {}): Record
   env.NO_COLOR = "1";
   // Encrypted stores made by tests use a cheaper KDF (the cost is stored with each key; see encryption.ts).
   env.MINDSAVE_KDF_LOG_N = "14";
+  // The JIT off: a CLI run in a test is short, and compiling costs it more than it gains (~20% of
+  // the suite's time). Behaviour is the same; test/short-run.test.ts checks the JIT as shipped.
+  env.BUN_JSC_useJIT = "0";
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];
     else env[k] = v;

@@ -30,11 +30,12 @@ describe.skipIf(!linux || !realGit)("quick commands hold the JIT back; an import
   /** Runs each of `commands` in one new repository (a new project: MindSave asks git about it) and returns what the probe saw. */
   async function probe(commands: string[][], extraEnv: Record<string, string> = {}, prepare?: (repo: string) => void) {
     const probes = tempDir();
+    // (The JIT setting as a person's environment has it: not the interpreter-only runs of other tests.)
     const pc = laptop("short-run");
     const repo = gitRepo(join(tempDir(), "repo"));
     prepare?.(repo);
     const stderr: string[] = [];
-    for (const args of commands) stderr.push((await ok(args, { cwd: repo, env: { ...pc.env, PATH: probingPath(probes), ...extraEnv } })).stderr);
+    for (const args of commands) stderr.push((await ok(args, { cwd: repo, env: { ...pc.env, PATH: probingPath(probes), BUN_JSC_useJIT: undefined, ...extraEnv } })).stderr);
     const parents = recorded(probes, "parent");
     const own = recorded(probes, "own");
     expect(parents.length).toBeGreaterThan(0); // MindSave did run git
