@@ -186,3 +186,39 @@ describe("a shallow clone deepened", () => {
     expect((await cli(full, "load", "--latest")).layer1.goal).toBe("older work in the full clone");
   });
 });
+
+describe("a shallow clone on another laptop", () => {
+  test("is the project a full clone of its origin made (one store, two laptops); a shallow clone of another origin is not", async () => {
+    const base = tempDir();
+    const [a, b] = [laptop("full-laptop", base), laptop("shallow-laptop", base)];
+    const home = join(base, "drive");
+    mkdirSync(home);
+    const origin = gitRepo(join(base, "origin"));
+    for (const n of [1, 2]) {
+      writeFileSync(join(origin, "README.md"), `# demo ${n}\n`);
+      git(origin, "commit", "-q", "-am", `change ${n}`);
+    }
+    const cli = (pc: typeof a, cwd: string, ...args: string[]) => run([...args, "--home", home], { cwd, env: pc.env });
+    const full = join(base, "a-full");
+    git(base, "clone", "-q", "--template=", `file://${origin}`, full);
+    expect((await cli(a, full, "save", "--goal", "saved on the full clone", "--state", "s", "--next", "n")).code).toBe(0);
+    const shallow = join(base, "b-shallow");
+    git(base, "clone", "-q", "--template=", "--depth", "1", `file://${origin}`, shallow);
+    expect(git(shallow, "rev-list", "--max-parents=0", "HEAD")).not.toBe(git(full, "rev-list", "--max-parents=0", "HEAD"));
+    const first = await cli(b, shallow, "--json", "load", "--latest");
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout).layer1.goal).toBe("saved on the full clone");
+    expect((await cli(b, shallow, "save", "--goal", "saved on the shallow clone", "--state", "s", "--next", "n")).code).toBe(0);
+    expect(JSON.parse((await cli(a, full, "--json", "load", "--latest")).stdout).layer1.goal).toBe("saved on the shallow clone");
+    expect(JSON.parse((await cli(a, full, "--json", "projects", "list")).stdout).projects).toHaveLength(1);
+    // Another repository's shallow clone: no project of it, so nothing to load.
+    const other = gitRepo(join(base, "other-origin"));
+    writeFileSync(join(other, "README.md"), "# another repository\n");
+    git(other, "commit", "-q", "-am", "its own change");
+    const otherShallow = join(base, "b-other");
+    git(base, "clone", "-q", "--template=", "--depth", "1", `file://${other}`, otherShallow);
+    const none = await cli(b, otherShallow, "load", "--latest");
+    expect(none.code).not.toBe(0);
+    expect(none.stderr).toContain("No MindSave project here yet");
+  });
+});

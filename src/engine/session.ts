@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { resolveHome, prepareHome, refuseStorelessFolder, journalModeFor, type Home } from "./home/home.ts";
 import { currentHost, type HostIdentity } from "./home/host.ts";
-import { resolveWorkspace, deepenedFrom, gitCommonDir, takeBackProjectFile, tooBroad, type Workspace } from "./projects/workspace.ts";
+import { resolveWorkspace, deepenedFrom, gitCommonDir, isShallow, sameOrigin, takeBackProjectFile, tooBroad, type Workspace } from "./projects/workspace.ts";
 import { pathKey, samePath } from "./projects/paths.ts";
 import { linkTarget } from "./projects/aliases.ts";
 import { derivedId, newId } from "./ids.ts";
@@ -160,9 +160,7 @@ export class Session {
   private pinned: string | undefined;
 
   /** The project chosen by id or name for this session (`--in`, `import --into`), if any. */
-  get projectKey(): string | undefined {
-    return this.pinned ?? this.opts.project;
-  }
+  get projectKey(): string | undefined { return this.pinned ?? this.opts.project; }
 
   /** From now on this session acts on the project `key` (id, id prefix or name), whatever the workspace. */
   async pinProject(key: string): Promise<ProjectContext> {
@@ -182,9 +180,7 @@ export class Session {
   /** Sentences for the person (e.g. "this checkout matches two projects"), each said once. */
   readonly notices: string[] = [];
 
-  private notice(text: string): void {
-    if (!this.notices.includes(text)) this.notices.push(text);
-  }
+  private notice(text: string): void { if (!this.notices.includes(text)) this.notices.push(text); }
 
   /** A project chosen by id (e.g. from a list), with its root on this host if it has one. */
   async projectById(id: string): Promise<ProjectContext> {
@@ -293,14 +289,18 @@ export class Session {
     const onHost = await q.rootsOnHost(this.host.id);
     for (const root of onHost.filter((r) => samePath(r.path, ws.root))) {
       const p = await this.follow(q, await q.getProject(root.project_id));
-      // Its own history first (linked projects' only when that is not it: every hook passes here), then a shallow clone's since deepened.
-      if (p && (ws.identities.includes(p.identity) || (await this.identitiesOf(q, p)).some((i) => ws.identities.includes(i)) || deepenedFrom(ws, p.identity))) return { project: p };
+      // Its own history first (linked projects' only when that is not it: every hook passes here), then a shallow clone's of its origin or since deepened.
+      if (p && (ws.identities.includes(p.identity) || (await this.identitiesOf(q, p)).some((i) => ws.identities.includes(i)) || sameOrigin(ws, p) || deepenedFrom(ws, p.identity))) return { project: p };
     }
     for (const identity of ws.identities) {
       const found = await this.findByIdentity(q, ws, identity, onHost);
       if (found) return found;
     }
-    return null;
+    // A shallow clone's own first commit names no project: one history made from a clone of its origin (another laptop's full clone) is it.
+    const origin = isShallow(ws) ? [...new Set((await q.listProjects()).filter((p) => sameOrigin(ws, p)).map((p) => p.identity))] : [];
+    const found = origin.length === 1 ? await this.findByIdentity(q, ws, origin[0], onHost) : null;
+    if (found) this.notice(`This shallow clone (${ws.root}) does not reach its first commit, so it is taken as project ${found.project.name}, made from another clone of ${ws.remote}.`);
+    return found;
   }
 
   /** The live projects of a history: its own, and those a project of it was linked into. */

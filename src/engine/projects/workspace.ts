@@ -173,6 +173,13 @@ export function deepenedFrom(ws: Workspace, identity: string): boolean {
   return !!commit && ws.gitCommonDir !== null && git(ws.root, ["merge-base", "--is-ancestor", commit, "HEAD"]) === "";
 }
 
+/** A shallow clone: its first commit is only where the clone was cut, not its history's root. */
+export const isShallow = (ws: Workspace): boolean => ws.gitCommonDir !== null && existsSync(join(ws.gitCommonDir, "shallow"));
+
+/** Whether `project` was made from another clone of this shallow clone's origin (git asked only for a shallow clone). */
+export const sameOrigin = (ws: Workspace, project: { identity: string; remote: string | null }): boolean =>
+  project.identity.startsWith("git:") && project.remote !== null && isShallow(ws) && project.remote === ws.remote;
+
 /** A workspace whose `remote` asks git only when read: most commands never need it. */
 function workspace(fields: Omit<Workspace, "remote">, gitDir: string | null): Workspace {
   let remote: string | null | undefined;
