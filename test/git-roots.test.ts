@@ -163,17 +163,23 @@ describe("a checkout with several root commits", () => {
 });
 
 
+/** A repository of three commits, so a clone `--depth 1` has another first commit than a full one. */
+function originOfThreeCommits(base: string): string {
+  const origin = gitRepo(join(base, "origin"));
+  for (const n of [1, 2]) {
+    writeFileSync(join(origin, "README.md"), `# demo ${n}\n`);
+    git(origin, "commit", "-q", "-am", `change ${n}`);
+  }
+  return origin;
+}
+
 describe("a shallow clone deepened", () => {
   test("what was saved while it was shallow is what it restores after `git fetch --unshallow`, not another checkout's snapshot", async () => {
     const base = tempDir();
     const pc = laptop("deep", base);
     const home = join(base, "home");
     mkdirSync(home);
-    const origin = gitRepo(join(base, "origin"));
-    for (const n of [1, 2]) {
-      writeFileSync(join(origin, "README.md"), `# demo ${n}\n`);
-      git(origin, "commit", "-q", "-am", `change ${n}`);
-    }
+    const origin = originOfThreeCommits(base);
     const cli = (cwd: string, ...args: string[]) => okJson([...args, "--home", home], { cwd, env: pc.env });
     const full = join(base, "full");
     git(base, "clone", "-q", "--template=", origin, full);
@@ -193,11 +199,7 @@ describe("a shallow clone on another laptop", () => {
     const [a, b] = [laptop("full-laptop", base), laptop("shallow-laptop", base)];
     const home = join(base, "drive");
     mkdirSync(home);
-    const origin = gitRepo(join(base, "origin"));
-    for (const n of [1, 2]) {
-      writeFileSync(join(origin, "README.md"), `# demo ${n}\n`);
-      git(origin, "commit", "-q", "-am", `change ${n}`);
-    }
+    const origin = originOfThreeCommits(base);
     const cli = (pc: typeof a, cwd: string, ...args: string[]) => run([...args, "--home", home], { cwd, env: pc.env });
     const full = join(base, "a-full");
     git(base, "clone", "-q", "--template=", `file://${origin}`, full);
