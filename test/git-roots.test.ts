@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from "node:path";
 import { headCommit, rootCommitsOf } from "../src/engine/projects/git-roots.ts";
 import { gitCommonDir, gitRootCommits } from "../src/engine/projects/workspace.ts";
-import { git, gitProbePath, gitRepo, laptop, ok, okJson, run, tempDir } from "./helpers.ts";
+import { git, gitProbePath, gitRepo, laptop, ok, okJson, run, tempDir, type Laptop } from "./helpers.ts";
 
 const head = (root: string) => headCommit(root, gitCommonDir(root)!);
 
@@ -193,26 +193,36 @@ describe("a shallow clone deepened", () => {
   });
 });
 
+/** Laptops a and b with one store on a drive (what sync would give them), and the CLI run on either. */
+function twoLaptopsOneDrive() {
+  const base = tempDir();
+  const [a, b] = [laptop("laptop-a", base), laptop("laptop-b", base)];
+  const home = join(base, "drive");
+  mkdirSync(home);
+  const cli = (pc: Laptop, cwd: string, ...args: string[]) => run([...args, "--home", home], { cwd, env: pc.env });
+  /** b's checkout `there` restores what a saved in `here` last (`goal`), and a restores what b saves next: one project. */
+  const sameProject = async (here: string, there: string, goal: string) => {
+    const loaded = await cli(b, there, "--json", "load", "--latest");
+    expect(loaded.code).toBe(0);
+    expect(JSON.parse(loaded.stdout).layer1.goal).toBe(goal);
+    expect((await cli(b, there, "save", "--goal", "saved on laptop b", "--state", "s", "--next", "n")).code).toBe(0);
+    expect(JSON.parse((await cli(a, here, "--json", "load", "--latest")).stdout).layer1.goal).toBe("saved on laptop b");
+    expect(JSON.parse((await cli(a, here, "--json", "projects", "list")).stdout).projects).toHaveLength(1);
+  };
+  return { base, a, b, cli, sameProject };
+}
+
 describe("a shallow clone on another laptop", () => {
   test("is the project a full clone of its origin made (one store, two laptops); a shallow clone of another origin is not", async () => {
-    const base = tempDir();
-    const [a, b] = [laptop("full-laptop", base), laptop("shallow-laptop", base)];
-    const home = join(base, "drive");
-    mkdirSync(home);
+    const { base, a, b, cli, sameProject } = twoLaptopsOneDrive();
     const origin = originOfThreeCommits(base);
-    const cli = (pc: typeof a, cwd: string, ...args: string[]) => run([...args, "--home", home], { cwd, env: pc.env });
     const full = join(base, "a-full");
     git(base, "clone", "-q", "--template=", `file://${origin}`, full);
     expect((await cli(a, full, "save", "--goal", "saved on the full clone", "--state", "s", "--next", "n")).code).toBe(0);
     const shallow = join(base, "b-shallow");
     git(base, "clone", "-q", "--template=", "--depth", "1", `file://${origin}`, shallow);
     expect(git(shallow, "rev-list", "--max-parents=0", "HEAD")).not.toBe(git(full, "rev-list", "--max-parents=0", "HEAD"));
-    const first = await cli(b, shallow, "--json", "load", "--latest");
-    expect(first.code).toBe(0);
-    expect(JSON.parse(first.stdout).layer1.goal).toBe("saved on the full clone");
-    expect((await cli(b, shallow, "save", "--goal", "saved on the shallow clone", "--state", "s", "--next", "n")).code).toBe(0);
-    expect(JSON.parse((await cli(a, full, "--json", "load", "--latest")).stdout).layer1.goal).toBe("saved on the shallow clone");
-    expect(JSON.parse((await cli(a, full, "--json", "projects", "list")).stdout).projects).toHaveLength(1);
+    await sameProject(full, shallow, "saved on the full clone");
     // Another repository's shallow clone: no project of it, so nothing to load.
     const other = gitRepo(join(base, "other-origin"));
     writeFileSync(join(other, "README.md"), "# another repository\n");
@@ -222,5 +232,25 @@ describe("a shallow clone on another laptop", () => {
     const none = await cli(b, otherShallow, "load", "--latest");
     expect(none.code).not.toBe(0);
     expect(none.stderr).toContain("No MindSave project here yet");
+  });
+});
+
+describe("a project made before the repository's first commit", () => {
+  test("once it has commits, a clone without its git-ignored .mindsave/ (another laptop, one store) is the same project", async () => {
+    const { base, a, cli, sameProject } = twoLaptopsOneDrive();
+    const repo = join(base, "new-repo");
+    mkdirSync(repo);
+    git(repo, "init", "-q", "--template=", "-b", "main");
+    expect((await cli(a, repo, "save", "--goal", "before the first commit", "--state", "s", "--next", "n")).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(repo, ".mindsave", "project.json"), "utf8")).before_first_commit).toBe(true);
+    writeFileSync(join(repo, ".gitignore"), ".mindsave/\n");
+    writeFileSync(join(repo, "README.md"), "# new\n");
+    git(repo, "add", "-A");
+    git(repo, "commit", "-q", "-m", "first");
+    expect((await cli(a, repo, "save", "--goal", "after the first commit", "--state", "s", "--next", "n")).code).toBe(0);
+    const clone = join(base, "clone");
+    git(base, "clone", "-q", "--template=", repo, clone);
+    expect(existsSync(join(clone, ".mindsave"))).toBe(false);
+    await sameProject(repo, clone, "after the first commit");
   });
 });

@@ -6,6 +6,7 @@ import { currentHost, type HostIdentity } from "./home/host.ts";
 import { resolveWorkspace, deepenedFrom, gitCommonDir, isShallow, sameOrigin, takeBackProjectFile, tooBroad, type Workspace } from "./projects/workspace.ts";
 import { pathKey, samePath } from "./projects/paths.ts";
 import { linkTarget } from "./projects/aliases.ts";
+import { linkFirstHistory } from "./projects/first-history.ts";
 import { derivedId, newId } from "./ids.ts";
 import { freeProjectName } from "./projects/names.ts";
 import { openStore } from "./home/encryption.ts";
@@ -65,13 +66,9 @@ export class Session {
     return session;
   }
 
-  get cwd(): string {
-    return this.opts.cwd ?? process.cwd();
-  }
+  get cwd(): string { return this.opts.cwd ?? process.cwd(); }
 
-  get env(): NodeJS.ProcessEnv {
-    return this.opts.env ?? process.env;
-  }
+  get env(): NodeJS.ProcessEnv { return this.opts.env ?? process.env; }
 
   now(): Date {
     return this.opts.now ? this.opts.now() : new Date();
@@ -150,7 +147,7 @@ export class Session {
     if (!ws) return null;
     const found = await this.findProject(q, ws);
     if (found) {
-      if (opts.w) await this.recordRoot(opts.w, found.project.id, ws.root);
+      if (opts.w) await this.recordRoot(opts.w, found.project.id, ws.root).then(() => linkFirstHistory(opts.w!, found.project, ws, this.now()));
       return { ...found, root: ws.root, workspace: ws };
     }
     if (!opts.create || !opts.w) return null;

@@ -222,6 +222,8 @@ export interface ProjectFile {
   id: string;
   name?: string;
   created_at?: string;
+  /** Written in a git repository before its first commit: its history, once it has one, is this project's too. */
+  before_first_commit?: boolean;
 }
 
 export function readProjectFile(root: string): ProjectFile | null {
@@ -236,9 +238,9 @@ export function readProjectFile(root: string): ProjectFile | null {
   throw new UserError(`${file} is not valid MindSave project metadata (expected JSON with an "id"); fix or remove it.`);
 }
 
-export function writeProjectFile(root: string, name: string): ProjectFile {
+export function writeProjectFile(root: string, name: string, beforeFirstCommit = false): ProjectFile {
   const dir = join(root, ".mindsave");
-  const data: ProjectFile = { id: newId(), name, created_at: new Date().toISOString() };
+  const data: ProjectFile = { id: newId(), name, created_at: new Date().toISOString(), ...(beforeFirstCommit ? { before_first_commit: true } : {}) };
   try {
     writeFileAtomic(join(dir, "project.json"), JSON.stringify(data, null, 2) + "\n");
   } catch (e) {
@@ -267,10 +269,12 @@ export function resolveWorkspace(start: string, opts: { override?: string; creat
   const name = basename(root) || root;
   const commonDir = found.gitDir ? gitCommonDir(found.gitDir) : null;
   const at = (identity: string, others: string[] = []) => workspace({ root, marker: found.marker, name, identity, identities: [identity, ...others], gitCommonDir: commonDir }, found.gitDir);
-  const file = readProjectFile(root);
-  if (file) return at(`file:${file.id}`);
   const gitDir = found.gitDir;
-  const commits = gitDir ? rootCommitsOf(gitDir, commonDir, opts.home ?? null, () => gitRootCommits(gitDir), opts.later, (earlier) => gitRootCommitsSince(gitDir, earlier)) : null;
+  const history = () => gitDir ? rootCommitsOf(gitDir, commonDir, opts.home ?? null, () => gitRootCommits(gitDir), opts.later, (earlier) => gitRootCommitsSince(gitDir, earlier)) : null;
+  const file = readProjectFile(root);
+  // Its history once it has one: a clone without project.json (a git-ignored .mindsave/) finds the project by it.
+  if (file) return at(`file:${file.id}`, file.before_first_commit ? (history() ?? []).map((c) => `git:${c}`) : []);
+  const commits = history();
   if (commits) return at(`git:${commits[0]}`, commits.slice(1).map((c) => `git:${c}`));
   if (!opts.create) return null;
   // A folder that is not there (an agent's removed worktree in a hook's cwd) is never made.
@@ -290,7 +294,7 @@ export function resolveWorkspace(start: string, opts: { override?: string; creat
     throw new UserError(`${root} holds too many unrelated folders to be a project; run MindSave inside a project folder, or give its folder (--workspace, or the MCP tools' workspace).`);
   }
   const madeDir = !existsSync(dot);
-  const made = writeProjectFile(root, name);
+  const made = writeProjectFile(root, name, gitDir !== null);
   const ws = at(`file:${made.id}`);
   ws.madeFile = { path: join(dot, "project.json"), id: made.id, madeDir };
   return ws;
