@@ -1,6 +1,7 @@
-// Component tests of three things a person trips over in the TUI, on a real temp store: ages and
-// expiries that follow the app's clock while a screen stays open, Esc then a key typed fast (one
-// read, "\x1bq"), and the facts screen's columns lined up whatever the texts' widths.
+// Component tests of things a person trips over in the TUI, on a real temp store: ages and
+// expiries that follow the app's clock while a screen stays open, a save made by another process
+// while it is open, Esc then a key typed fast (one read, "\x1bq"), and the facts screen's columns
+// lined up whatever the texts' widths.
 import { afterEach, describe, expect, test } from "bun:test";
 import type { Key } from "ink";
 import type { Screen } from "../ui/app.tsx";
@@ -13,6 +14,7 @@ import { width } from "../src/lib/text.ts";
 import { escapeThenKey } from "../ui/hooks/useKeys.ts";
 import { editField, field } from "../ui/hooks/textEdit.ts";
 import { closeAll, KEY, mount, openStore, testClock } from "./tui-harness.tsx";
+import { ok } from "./helpers.ts";
 
 afterEach(closeAll);
 
@@ -32,6 +34,27 @@ async function store(goals: string[]) {
 const picker = (projectId: string): Screen[] => [{ name: "home" }, { name: "picker", projectId, projectName: "webapp" }];
 /** The rows of a list that show `text`. */
 const rowsWith = (frame: string, text: string) => frame.split("\n").filter((l) => l.includes(text));
+
+describe("a save made by another process while the TUI is open", () => {
+  test("shows in the open picker and the projects list at the next tick, without a key; the selection stays on its snapshot", async () => {
+    const { session, projectId, repo, env } = await store(["alpha", "beta"]);
+    const clock = testClock(T0 + 3 * MIN);
+    const h = mount(session, { initial: picker(projectId), now: clock.now, every: clock.every });
+    const pointed = (x: string) => x.split("\n").find((l) => l.trimStart().startsWith("›")) ?? "";
+    await h.until((x) => rowsWith(x, "_2026-11-23").length === 2 && pointed(x).includes("beta"), "the picker on beta");
+    h.press("j");
+    await h.until((x) => pointed(x).includes("alpha"), "alpha selected");
+    await ok(["save", "--home", session.home.dir, "--goal", "gamma from a terminal", "--state", "s", "--next", "n"], { cwd: repo, env });
+    clock.advance(10_000);
+    const f = await h.until((x) => x.includes("gamma"), "the new snapshot in the open picker");
+    expect(pointed(f)).toContain("alpha");
+    h.press("q");
+    await h.until((x) => x.includes("Projects (1)") && x.includes("gamma from a terminal"), "the projects list with the newest goal");
+    await ok(["save", "--home", session.home.dir, "--goal", "delta from a terminal", "--state", "s", "--next", "n"], { cwd: repo, env });
+    clock.advance(10_000);
+    await h.until((x) => x.includes("delta from a terminal"), "the list's newest goal, read again");
+  });
+});
 
 describe("ages follow the app's clock while a screen stays open", () => {
   test("the picker, the snapshot view and the projects list work their ages out again as the clock moves, without a key", async () => {

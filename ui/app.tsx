@@ -6,6 +6,7 @@ import React, { useEffect, useRef, useState } from "react";
 import { Box, Text, useInput, useWindowSize, type Key } from "ink";
 import { escapeThenKey, KeyRouterContext, ScreenIdContext, splitKeys, type KeyRouter, type KeyTarget } from "./hooks/useKeys.ts";
 import { useRefState } from "./hooks/useRefState.ts";
+import { useStoreChanges } from "./hooks/useStoreChanges.ts";
 import { currentProject, projectSnapshots } from "../src/engine/snapshots/catalog.ts";
 import type { Session } from "../src/engine/session.ts";
 import { useUi } from "./context.ts";
@@ -65,6 +66,7 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
   const [status, setStatus] = useState<string | undefined>();
   const [version, setVersion] = useState(0);
   const [edits, setEdits] = useState(0);
+  useStoreChanges(session, () => setEdits((n) => n + 1));
   const typing = useRef(false);
   const setTyping = (v: boolean) => {
     typing.current = v;
@@ -168,7 +170,7 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
     let node: React.ReactNode;
     if (screen.name === "home") {
       node = (
-        <HomeScreen {...common} status={status}
+        <HomeScreen {...common} status={status} edits={edits}
           onQuit={() => exit()}
           onFailures={(projectId, projectName) => push({ name: "failures", projectId, projectName })}
           onSync={() => push({ name: "sync" })}

@@ -101,9 +101,10 @@ export class Session {
   private writer: StoreWriter | null = null;
 
   /** Where to read: the open write transaction when there is one (its connection is the only one), else the store. */
-  get reader(): Queries {
-    return this.writer ?? this.store;
-  }
+  get reader(): Queries { return this.writer ?? this.store; }
+
+  /** Changes whenever another process commits to the store (a screen kept open reads its rows again then). */
+  storeVersion = (): Promise<number> => this.store.dataVersion();
 
   /**
    * Runs `fn` in one write transaction, after recording this host in the store. Called inside

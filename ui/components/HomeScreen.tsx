@@ -25,14 +25,16 @@ interface Row extends ProjectView {
 }
 
 export function HomeScreen(props: { width: number; height: number; active: boolean; onOpen: (p: ProjectView) => void; onFailures: (projectId: string | null, projectName?: string) => void;
-  onRules: (projectId: string | null, projectName?: string) => void; onFacts: (projectId: string | null, projectName?: string) => void; onSync: () => void; onQuit: () => void; status?: string }) {
+  onRules: (projectId: string | null, projectName?: string) => void; onFacts: (projectId: string | null, projectName?: string) => void; onSync: () => void; onQuit: () => void; status?: string;
+  /** Counts changes of the store made elsewhere: each reads the list again. */
+  edits?: number }) {
   const { session, theme, now } = useUi();
   const data = useAsync(async () => {
     const projects = await listProjects(session);
     const rows: Row[] = [];
     for (const p of projects) rows.push({ ...p, goal: p.snapshots ? (await projectSnapshots(session, p.id, { limit: 1 }))[0]?.goal ?? "" : "" });
     return rows;
-  }, []);
+  }, [props.edits]);
   const rows = data.data ?? [];
   const visible = Math.max(1, Math.floor((props.height - 3 - Math.max(1, statusHeight(props.status, props.width))) / 2));
   // The current directory's project is preselected when the list arrives.

@@ -101,7 +101,7 @@ export function PickerScreen(props: {
   projectId: string; projectName: string; width: number; height: number; active: boolean;
   onOpen: (snapshotId: string) => void; onBack: () => void; onFailures: () => void; onTyping: (typing: boolean) => void;
   onDiff: (from: string, to: string) => void; onRules: () => void; onFacts: () => void; status?: string;
-  /** Counts snapshots changed on the screens above (marked completed): each change reads the rows again. */
+  /** Counts snapshots changed on the screens above (marked completed) or by another process: each change reads the rows again. */
   edits?: number;
 }) {
   const { session, theme, now } = useUi();
@@ -145,7 +145,15 @@ export function PickerScreen(props: {
   const rows: Row[] = narrowed ? (result?.rows ?? []) : (all.data ?? []);
   const visible = Math.max(1, props.height - 5 - statusHeight(status ?? props.status, props.width));
   // The selection goes back to the top for other rows (another filter), not for the same rows read again.
-  const nav = useListNavigation(rows.length, visible, 0, { resetKey: narrowed ? (result ? `${result.query}\0${result.tag}` : undefined) : "all" });
+  const rowsKey = narrowed ? (result ? `${result.query}\0${result.tag}` : undefined) : "all";
+  const nav = useListNavigation(rows.length, visible, 0, { resetKey: rowsKey });
+  // The same rows read again (a save made elsewhere added one above): the selection stays on its snapshot.
+  const held = useRef<{ rows: Row[]; key: unknown; id?: string }>({ rows, key: rowsKey });
+  if (held.current.rows !== rows && held.current.key === rowsKey && held.current.id !== undefined && rows[nav.selected]?.id !== held.current.id) {
+    const at = rows.findIndex((r) => r.id === held.current.id);
+    if (at >= 0) nav.setSelected(at);
+  }
+  held.current = { rows, key: rowsKey, id: rows[nav.selected]?.id };
   // Ages ("54s", "3m") are worked out at each render: one every few seconds while on top, and one on any key.
   const tick = useTick(AGES_EVERY_MS, props.active);
   // The query and tag of the rows on screen: a key after Esc cleared the filter (in one read, "\x1bj")

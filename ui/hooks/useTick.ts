@@ -7,7 +7,7 @@ import { UiContext } from "../context.ts";
 /** How often a screen showing ages ("54s", "3m", "2h") works them out again. */
 export const AGES_EVERY_MS = 10_000;
 
-const realEvery = (ms: number, fn: () => void) => {
+export const realEvery = (ms: number, fn: () => void) => {
   const timer = setInterval(fn, ms);
   return () => clearInterval(timer);
 };
