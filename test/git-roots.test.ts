@@ -213,25 +213,31 @@ function twoLaptopsOneDrive() {
 }
 
 describe("a shallow clone on another laptop", () => {
-  test("is the project a full clone of its origin made (one store, two laptops); a shallow clone of another origin is not", async () => {
+  test("is never guessed to be the project of its origin (an orphan branch shares the URL): it says so, and once deepened before its first save it is found by its history", async () => {
     const { base, a, b, cli, sameProject } = twoLaptopsOneDrive();
     const origin = originOfThreeCommits(base);
+    git(origin, "checkout", "-q", "--orphan", "gh-pages");
+    writeFileSync(join(origin, "index.html"), "<p>pages</p>\n");
+    git(origin, "add", "-A");
+    git(origin, "commit", "-q", "-m", "pages");
+    git(origin, "checkout", "-q", "main");
     const full = join(base, "a-full");
     git(base, "clone", "-q", "--template=", `file://${origin}`, full);
     expect((await cli(a, full, "save", "--goal", "saved on the full clone", "--state", "s", "--next", "n")).code).toBe(0);
-    const shallow = join(base, "b-shallow");
-    git(base, "clone", "-q", "--template=", "--depth", "1", `file://${origin}`, shallow);
-    expect(git(shallow, "rev-list", "--max-parents=0", "HEAD")).not.toBe(git(full, "rev-list", "--max-parents=0", "HEAD"));
-    await sameProject(full, shallow, "saved on the full clone");
-    // Another repository's shallow clone: no project of it, so nothing to load.
-    const other = gitRepo(join(base, "other-origin"));
-    writeFileSync(join(other, "README.md"), "# another repository\n");
-    git(other, "commit", "-q", "-am", "its own change");
-    const otherShallow = join(base, "b-other");
-    git(base, "clone", "-q", "--template=", "--depth", "1", `file://${other}`, otherShallow);
-    const none = await cli(b, otherShallow, "load", "--latest");
-    expect(none.code).not.toBe(0);
-    expect(none.stderr).toContain("No MindSave project here yet");
+    const project = JSON.parse((await cli(a, full, "--json", "projects", "list")).stdout).projects[0];
+    for (const branch of ["main", "gh-pages"]) {
+      const shallow = join(base, `b-${branch}`);
+      git(base, "clone", "-q", "--template=", "--depth", "1", "--branch", branch, `file://${origin}`, shallow);
+      const said = await cli(b, shallow, "load", "--latest");
+      expect(said.code).not.toBe(0);
+      expect(said.stderr).toContain("No MindSave project here yet");
+      expect(said.stderr).toContain(`cannot tell whether it is ${project.name} (${project.id})`);
+    }
+    git(join(base, "b-main"), "fetch", "-q", "--unshallow");
+    await sameProject(full, join(base, "b-main"), "saved on the full clone");
+    // The orphan branch's first save is a project of its own: the full clone still restores its own line of work.
+    expect((await cli(b, join(base, "b-gh-pages"), "save", "--goal", "pages work", "--state", "s", "--next", "n")).code).toBe(0);
+    expect(JSON.parse((await cli(a, full, "--json", "load", "--latest")).stdout).layer1.goal).toBe("saved on laptop b");
   });
 });
 

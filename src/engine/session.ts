@@ -287,18 +287,17 @@ export class Session {
     const onHost = await q.rootsOnHost(this.host.id);
     for (const root of onHost.filter((r) => samePath(r.path, ws.root))) {
       const p = await this.follow(q, await q.getProject(root.project_id));
-      // Its own history first (linked projects' only when that is not it: every hook passes here), then a shallow clone's of its origin or since deepened.
-      if (p && (ws.identities.includes(p.identity) || (await this.identitiesOf(q, p)).some((i) => ws.identities.includes(i)) || sameOrigin(ws, p) || deepenedFrom(ws, p.identity))) return { project: p };
+      // Its own history first (linked projects' only when that is not it: every hook passes here), then a shallow clone's since deepened.
+      if (p && (ws.identities.includes(p.identity) || (await this.identitiesOf(q, p)).some((i) => ws.identities.includes(i)) || deepenedFrom(ws, p.identity))) return { project: p };
     }
     for (const identity of ws.identities) {
       const found = await this.findByIdentity(q, ws, identity, onHost);
       if (found) return found;
     }
-    // A shallow clone's own first commit names no project: one history made from a clone of its origin (another laptop's full clone) is it.
-    const origin = isShallow(ws) ? [...new Set((await q.listProjects()).filter((p) => sameOrigin(ws, p)).map((p) => p.identity))] : [];
-    const found = origin.length === 1 ? await this.findByIdentity(q, ws, origin[0], onHost) : null;
-    if (found) this.notice(`This shallow clone (${ws.root}) does not reach its first commit, so it is taken as project ${found.project.name}, made from another clone of ${ws.remote}.`);
-    return found;
+    // A shallow clone's first commit is only where it was cut: which project it is cannot be known, so it is said, never guessed.
+    const kin = isShallow(ws) ? await this.followAll(q, [...await q.listProjects(), ...await q.mergedProjects()].filter((p) => sameOrigin(ws, p))) : [];
+    if (kin.length) this.notice(`This shallow clone (${ws.root}) does not reach its first commit, so MindSave cannot tell whether it is ${kin.map((p) => `${p.name} (${p.id})`).join(" or ")}, made from another clone of its origin: \`git fetch --unshallow\` before its first save finds the project by its history; after it, \`mindsave projects link ${kin[0].id}\` merges the two.`);
+    return null;
   }
 
   /** The live projects of a history: its own, and those a project of it was linked into. */
