@@ -209,7 +209,7 @@ function twoLaptopsOneDrive() {
     expect(JSON.parse((await cli(a, here, "--json", "load", "--latest")).stdout).layer1.goal).toBe("saved on laptop b");
     expect(JSON.parse((await cli(a, here, "--json", "projects", "list")).stdout).projects).toHaveLength(1);
   };
-  return { base, a, b, cli, sameProject };
+  return { base, home, a, b, cli, sameProject };
 }
 
 describe("a shallow clone on another laptop", () => {
@@ -243,12 +243,18 @@ describe("a shallow clone on another laptop", () => {
 
 describe("a project made before the repository's first commit", () => {
   test("once it has commits, a clone without its git-ignored .mindsave/ (another laptop, one store) is the same project", async () => {
-    const { base, a, cli, sameProject } = twoLaptopsOneDrive();
+    const { base, a, cli, sameProject, home } = twoLaptopsOneDrive();
     const repo = join(base, "new-repo");
     mkdirSync(repo);
     git(repo, "init", "-q", "--template=", "-b", "main");
     expect((await cli(a, repo, "save", "--goal", "before the first commit", "--state", "s", "--next", "n")).code).toBe(0);
     expect(JSON.parse(readFileSync(join(repo, ".mindsave", "project.json"), "utf8")).before_first_commit).toBe(true);
+    // Until the first commit, commands and hooks there do not ask git for a history it does not have.
+    const log = join(base, "git-asked.log");
+    const probed = { ...a.env, PATH: gitProbePath(`case "$*" in *rev-list*) echo x >> "${log}";; esac`) };
+    expect((await run(["--home", home, "hook", "post-tool-use"], { cwd: repo, env: probed, stdin: JSON.stringify({ cwd: repo, session_id: "s1", tool_name: "Edit", tool_input: { file_path: join(repo, "a.ts") } }) })).code).toBe(0);
+    expect((await run(["--home", home, "load"], { cwd: repo, env: probed })).code).toBe(0);
+    expect(existsSync(log)).toBe(false);
     writeFileSync(join(repo, ".gitignore"), ".mindsave/\n");
     writeFileSync(join(repo, "README.md"), "# new\n");
     git(repo, "add", "-A");

@@ -56,6 +56,20 @@ export function headCommit(root: string, commonDir: string): string | null {
   }
 }
 
+/** Whether HEAD, read from git's files, names a branch with no commit yet (a new repository); false when unsure. */
+export function unbornHead(root: string, commonDir: string): boolean {
+  const gitDir = worktreeGitDir(root);
+  if (!gitDir || existsSync(join(commonDir, "reftable"))) return false;
+  try {
+    const ref = /^ref: (refs\/heads\/\S+)$/.exec(readFileSync(join(gitDir, "HEAD"), "utf8").trim())?.[1];
+    if (!ref || existsSync(join(commonDir, ref))) return false;
+    const packed = join(commonDir, "packed-refs");
+    return !existsSync(packed) || !readFileSync(packed, "utf8").split("\n").some((line) => line.endsWith(` ${ref}`));
+  } catch {
+    return false;
+  }
+}
+
 /** The commits HEAD named before in this checkout, newest first: its reflog's last lines ("old new …"). */
 export function earlierHeads(root: string, max = 20): string[] {
   const gitDir = worktreeGitDir(root);

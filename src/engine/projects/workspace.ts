@@ -10,7 +10,7 @@ import { newId } from "../ids.ts";
 import { UserError } from "../../errors.ts";
 import { isDir, readTextNoFollow, writeFileAtomic } from "../../lib/fs.ts";
 import { tmpdir } from "../../lib/os.ts";
-import { rootCommitsOf } from "./git-roots.ts";
+import { rootCommitsOf, unbornHead } from "./git-roots.ts";
 
 export const MARKERS = [
   "package.json", ".claude", "AGENTS.md", "CLAUDE.md", "Cargo.toml", "go.mod", "pyproject.toml",
@@ -273,7 +273,8 @@ export function resolveWorkspace(start: string, opts: { override?: string; creat
   const history = () => gitDir ? rootCommitsOf(gitDir, commonDir, opts.home ?? null, () => gitRootCommits(gitDir), opts.later, (earlier) => gitRootCommitsSince(gitDir, earlier)) : null;
   const file = readProjectFile(root);
   // Its history once it has one: a clone without project.json (a git-ignored .mindsave/) finds the project by it.
-  if (file) return at(`file:${file.id}`, file.before_first_commit ? (history() ?? []).map((c) => `git:${c}`) : []);
+  // (Until then git is not asked: every hook would run it.)
+  if (file) return at(`file:${file.id}`, file.before_first_commit && !(commonDir && gitDir && unbornHead(gitDir, commonDir)) ? (history() ?? []).map((c) => `git:${c}`) : []);
   const commits = history();
   if (commits) return at(`git:${commits[0]}`, commits.slice(1).map((c) => `git:${c}`));
   if (!opts.create) return null;
