@@ -14,7 +14,8 @@ import { width } from "../src/lib/text.ts";
 import { escapeThenKey } from "../ui/hooks/useKeys.ts";
 import { editField, field } from "../ui/hooks/textEdit.ts";
 import { closeAll, KEY, mount, openStore, testClock } from "./tui-harness.tsx";
-import { ok } from "./helpers.ts";
+import { gitRepo, ok, tempDir } from "./helpers.ts";
+import { join } from "node:path";
 
 afterEach(closeAll);
 
@@ -53,6 +54,33 @@ describe("a save made by another process while the TUI is open", () => {
     await ok(["save", "--home", session.home.dir, "--goal", "delta from a terminal", "--state", "s", "--next", "n"], { cwd: repo, env });
     clock.advance(10_000);
     await h.until((x) => x.includes("delta from a terminal"), "the list's newest goal, read again");
+    // New projects saved elsewhere join the list (the current one first, then by name); the selected one stays selected.
+    const project = async (name: string) => {
+      await ok(["save", "--home", session.home.dir, "--goal", `${name} saved elsewhere`, "--state", "s", "--next", "n"], { cwd: gitRepo(join(tempDir(), name), { "own.txt": `${name}\n` }), env });
+      clock.advance(10_000);
+    };
+    await project("mmm-second");
+    await h.until((x) => x.includes("Projects (2)"), "two projects");
+    h.press("j");
+    await h.until((x) => pointed(x).includes("mmm-second"), "mmm-second selected");
+    await project("aaa-first-by-name");
+    const three = await h.until((x) => x.includes("Projects (3)"), "three projects");
+    expect(pointed(three)).toContain("mmm-second");
+  });
+
+  test("snapshots deleted elsewhere leave the open picker: a mark goes with its snapshot, the selection moves to the next one still there", async () => {
+    const { session, projectId, repo, env } = await store(["one", "two", "three", "four"]);
+    const clock = testClock(T0 + 3 * MIN);
+    const h = mount(session, { initial: picker(projectId), now: clock.now, every: clock.every });
+    const pointed = (x: string) => x.split("\n").find((l) => l.trimStart().startsWith("›")) ?? "";
+    await h.until((x) => rowsWith(x, "_2026-11-23").length === 4, "the picker");
+    h.press(" ", "j");
+    await h.until((x) => x.includes("1 marked") && pointed(x).includes("three_"), "four marked, three selected");
+    for (const name of ["four_2026-11-23", "three_2026-11-23"]) await ok(["snapshots", "delete", name, "--home", session.home.dir], { cwd: repo, env });
+    clock.advance(10_000);
+    const f = await h.until((x) => rowsWith(x, "_2026-11-23").length === 2, "two rows left");
+    expect(f).not.toContain("marked");
+    expect(pointed(f)).toContain("two_");
   });
 });
 

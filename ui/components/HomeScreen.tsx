@@ -9,6 +9,7 @@ import { inline } from "../../src/engine/snapshots/layers.ts";
 import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
 import { useListNavigation } from "../hooks/useListNavigation.ts";
+import { useHeldSelection } from "../hooks/useHeldSelection.ts";
 import { AGES_EVERY_MS, useTick } from "../hooks/useTick.ts";
 import { age, fit, pad, width } from "../../src/lib/text.ts";
 import { Frame, statusHeight } from "./Frame.tsx";
@@ -40,6 +41,7 @@ export function HomeScreen(props: { width: number; height: number; active: boole
   // The current directory's project is preselected when the list arrives.
   const initial = Math.max(0, rows.findIndex((r) => r.current));
   const nav = useListNavigation(rows.length, visible, initial);
+  useHeldSelection(rows, nav, "projects", (r) => r.id);
   // The newest snapshot's age follows the clock while the list is on top.
   useTick(AGES_EVERY_MS, props.active);
 

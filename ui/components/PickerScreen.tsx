@@ -13,6 +13,7 @@ import { inline } from "../../src/engine/snapshots/layers.ts";
 import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
 import { useListNavigation } from "../hooks/useListNavigation.ts";
+import { useHeldSelection } from "../hooks/useHeldSelection.ts";
 import { AGES_EVERY_MS, useTick } from "../hooks/useTick.ts";
 import { age, fit, fitMiddle, fitStart, pad, padEnd, width } from "../../src/lib/text.ts";
 import { Frame, statusHeight } from "./Frame.tsx";
@@ -147,13 +148,10 @@ export function PickerScreen(props: {
   // The selection goes back to the top for other rows (another filter), not for the same rows read again.
   const rowsKey = narrowed ? (result ? `${result.query}\0${result.tag}` : undefined) : "all";
   const nav = useListNavigation(rows.length, visible, 0, { resetKey: rowsKey });
-  // The same rows read again (a save made elsewhere added one above): the selection stays on its snapshot.
-  const held = useRef<{ rows: Row[]; key: unknown; id?: string }>({ rows, key: rowsKey });
-  if (held.current.rows !== rows && held.current.key === rowsKey && held.current.id !== undefined && rows[nav.selected]?.id !== held.current.id) {
-    const at = rows.findIndex((r) => r.id === held.current.id);
-    if (at >= 0) nav.setSelected(at);
-  }
-  held.current = { rows, key: rowsKey, id: rows[nav.selected]?.id };
+  useHeldSelection(rows, nav, rowsKey, (r) => r.id);
+  // Marks of snapshots deleted elsewhere go with them (in this render: a key next must not use them).
+  const live = all.data && new Set(all.data.map((r) => r.id));
+  if (live && getMarked().some((id) => !live.has(id))) setMarked(getMarked().filter((id) => live.has(id)));
   // Ages ("54s", "3m") are worked out at each render: one every few seconds while on top, and one on any key.
   const tick = useTick(AGES_EVERY_MS, props.active);
   // The query and tag of the rows on screen: a key after Esc cleared the filter (in one read, "\x1bj")
