@@ -150,8 +150,8 @@ export function PickerScreen(props: {
   const nav = useListNavigation(rows.length, visible, 0, { resetKey: rowsKey });
   useHeldSelection(rows, nav, rowsKey, (r) => r.id);
   // Marks of snapshots deleted elsewhere go with them (in this render: a key next must not use them).
-  const live = all.data && new Set(all.data.map((r) => r.id));
-  if (live && getMarked().some((id) => !live.has(id))) setMarked(getMarked().filter((id) => live.has(id)));
+  const gone = all.data && getMarked().length ? getMarked().filter((id) => !all.data!.some((r) => r.id === id)) : [];
+  if (gone.length) setMarked(getMarked().filter((id) => !gone.includes(id)));
   // Ages ("54s", "3m") are worked out at each render: one every few seconds while on top, and one on any key.
   const tick = useTick(AGES_EVERY_MS, props.active);
   // The query and tag of the rows on screen: a key after Esc cleared the filter (in one read, "\x1bj")

@@ -27,8 +27,10 @@ function worktreeGitDir(root: string): string | null {
   }
 }
 
-/** The commit HEAD names, read from the git files; null when only git can tell. */
-export function headCommit(root: string, commonDir: string): string | null {
+const UNBORN = "unborn";
+
+/** The commit HEAD names, read from the git files, or "unborn" (a branch with no commit yet); null when only git can tell. */
+function readHead(root: string, commonDir: string): string | null {
   const gitDir = worktreeGitDir(root);
   if (!gitDir) return null;
   try {
@@ -44,31 +46,26 @@ export function headCommit(root: string, commonDir: string): string | null {
       return COMMIT.test(id) ? id : null;
     }
     const packed = join(commonDir, "packed-refs");
-    if (!existsSync(packed)) return null;
+    if (!existsSync(packed)) return UNBORN;
     let id: string | null = null;
     for (const line of readFileSync(packed, "utf8").split("\n")) {
       if (line.includes(" refs/replace/")) return null;
       if (line.endsWith(` ${ref}`)) id = line.slice(0, line.indexOf(" "));
     }
-    return id && COMMIT.test(id) ? id : null;
+    return id === null ? UNBORN : COMMIT.test(id) ? id : null;
   } catch {
     return null;
   }
 }
 
-/** Whether HEAD, read from git's files, names a branch with no commit yet (a new repository); false when unsure. */
-export function unbornHead(root: string, commonDir: string): boolean {
-  const gitDir = worktreeGitDir(root);
-  if (!gitDir || existsSync(join(commonDir, "reftable"))) return false;
-  try {
-    const ref = /^ref: (refs\/heads\/\S+)$/.exec(readFileSync(join(gitDir, "HEAD"), "utf8").trim())?.[1];
-    if (!ref || existsSync(join(commonDir, ref))) return false;
-    const packed = join(commonDir, "packed-refs");
-    return !existsSync(packed) || !readFileSync(packed, "utf8").split("\n").some((line) => line.endsWith(` ${ref}`));
-  } catch {
-    return false;
-  }
+/** The commit HEAD names, read from the git files; null when only git can tell. */
+export function headCommit(root: string, commonDir: string): string | null {
+  const head = readHead(root, commonDir);
+  return head === UNBORN ? null : head;
 }
+
+/** Whether HEAD, read from git's files, names a branch with no commit yet (a new repository); false when unsure. */
+export const unbornHead = (root: string, commonDir: string): boolean => readHead(root, commonDir) === UNBORN;
 
 /** The commits HEAD named before in this checkout, newest first: its reflog's last lines ("old new …"). */
 export function earlierHeads(root: string, max = 20): string[] {
