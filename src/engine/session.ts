@@ -148,7 +148,10 @@ export class Session {
     if (!ws) return null;
     const found = await this.findProject(q, ws);
     if (found) {
-      if (opts.w) await this.recordRoot(opts.w, found.project.id, ws.root).then(() => linkFirstHistory(opts.w!, found.project, ws, this.now()));
+      if (opts.w) {
+        await this.recordRoot(opts.w, found.project.id, ws.root);
+        await linkFirstHistory(opts.w, found.project, ws, this.now());
+      }
       return { ...found, root: ws.root, workspace: ws };
     }
     if (!opts.create || !opts.w) return null;

@@ -176,9 +176,9 @@ export function deepenedFrom(ws: Workspace, identity: string): boolean {
 /** A shallow clone: its first commit is only where the clone was cut, not its history's root. */
 export const isShallow = (ws: Workspace): boolean => ws.gitCommonDir !== null && existsSync(join(ws.gitCommonDir, "shallow"));
 
-/** Whether `project` was made from another clone of this shallow clone's origin (git asked only for a shallow clone). */
+/** Whether git `project` was made from a clone of this checkout's origin (reading `ws.remote` asks git once). */
 export const sameOrigin = (ws: Workspace, project: { identity: string; remote: string | null }): boolean =>
-  project.identity.startsWith("git:") && project.remote !== null && isShallow(ws) && project.remote === ws.remote;
+  project.identity.startsWith("git:") && project.remote !== null && project.remote === ws.remote;
 
 /** A workspace whose `remote` asks git only when read: most commands never need it. */
 function workspace(fields: Omit<Workspace, "remote">, gitDir: string | null): Workspace {
