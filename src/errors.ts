@@ -32,6 +32,9 @@ function shortQuotes(message: string): string {
   });
 }
 
+/** What a person who pressed Ctrl-C or Ctrl-D at a prompt reads: their choice, not our failure. */
+export const CANCELLED = "Cancelled; nothing was changed.";
+
 export function isUserError(e: unknown): e is UserError {
   return e instanceof UserError;
 }

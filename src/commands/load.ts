@@ -4,7 +4,7 @@ import { loadSnapshot, type LoadResult } from "../engine/snapshots/restore.ts";
 import { sameNameLabels, selectSnapshot } from "../engine/snapshots/select.ts";
 import { isAbsoluteAny, toHostPath } from "../engine/projects/paths.ts";
 import { nextSteps } from "../engine/projects/next-steps.ts";
-import { print, printJson, withSession } from "./shared.ts";
+import { askUntil, print, printJson, withSession } from "./shared.ts";
 import { numberedList, verifyText } from "../engine/snapshots/summaries.ts";
 import type { GlobalOptions } from "../types.ts";
 
@@ -22,22 +22,14 @@ export async function run(opts: { latest?: boolean; verify?: boolean; full?: boo
         return 0;
       }
       print(list);
-      const { createInterface } = await import("node:readline/promises");
-      const rl = createInterface({ input: process.stdin, output: process.stderr });
-      try {
-        for (;;) {
-          const answer = (await rl.question(`Load which? [1-${sel.choices.length}, Enter = 1, q = quit] `)).trim();
-          if (answer === "q") return 0;
-          const n = Number(answer || "1");
-          if (Number.isInteger(n) && n >= 1 && n <= sel.choices.length) {
-            sel = await selectSnapshot(session, ctx.project.id, String(n));
-            break;
-          }
-          process.stderr.write(`Please answer a number from 1 to ${sel.choices.length}.\n`);
-        }
-      } finally {
-        rl.close();
-      }
+      const count = sel.choices.length;
+      const n = await askUntil(`Load which? [1-${count}, Enter = 1, q = quit] `, (a) => {
+        if (a === "q") return 0;
+        const choice = Number(a || "1");
+        return Number.isInteger(choice) && choice >= 1 && choice <= count ? choice : undefined;
+      }, `Please answer a number from 1 to ${count}.`);
+      if (n === 0) return 0;
+      sel = await selectSnapshot(session, ctx.project.id, String(n));
     }
     if (sel.kind !== "snapshot") return 1;
     const result = await loadSnapshot(session, sel.snapshot, ctx, { verify: opts.verify, full: opts.full });

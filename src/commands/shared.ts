@@ -1,7 +1,7 @@
 // Small helpers every command adapter shares: opening a session, printing text or JSON, warnings.
 import { Session } from "../engine/session.ts";
 import { resolveWorkspace } from "../engine/projects/workspace.ts";
-import { UserError } from "../errors.ts";
+import { CANCELLED, UserError } from "../errors.ts";
 import { writeErr, writeOut } from "../lib/out.ts";
 import { AGENT_IDS, type AgentId, type Place, type Scope } from "../engine/agents/registry.ts";
 import type { GlobalOptions } from "../types.ts";
@@ -51,3 +51,50 @@ export function agentScope(opts: AgentFlags, fallback: Scope = "user"): { agent:
   return { agent, scope: opts.project ? "project" : opts.user ? "user" : fallback };
 }
 
+// Questions asked of a person on a terminal (only when stdin is a TTY). Ctrl-C or Ctrl-D at any of
+// them cancels the command (CANCELLED, exit 1): a person's choice, never an internal error.
+
+/**
+ * Asks `question` until `parse` accepts the answer (trimmed), saying `again` after each answer it
+ * refuses. One reader for every try, so lines typed ahead are not lost between them.
+ */
+export async function askUntil<T>(question: string, parse: (answer: string) => T | undefined, again: string): Promise<T> {
+  // Loaded here: most commands never ask.
+  const { createInterface } = await import("node:readline");
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    for (;;) {
+      const value = parse((await askOnce(rl, question)).trim());
+      if (value !== undefined) return value;
+      process.stderr.write(`${again}\n`);
+    }
+  } finally {
+    rl.close();
+  }
+}
+
+/** A y/N question: yes only for y or yes; Enter is no. */
+export function confirm(question: string): Promise<boolean> {
+  return askUntil(`${question} [y/N] `, (a) => /^y(es)?$/i.test(a), "");
+}
+
+/** One answer; Ctrl-C (readline's SIGINT) or Ctrl-D (the input closed) rejects with CANCELLED. */
+function askOnce(rl: import("node:readline").Interface, question: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const cancel = () => {
+      done();
+      process.stderr.write("\n");
+      reject(new UserError(CANCELLED));
+    };
+    const done = () => {
+      rl.off("SIGINT", cancel);
+      rl.off("close", cancel);
+    };
+    rl.once("SIGINT", cancel);
+    rl.once("close", cancel);
+    rl.question(question, (answer) => {
+      done();
+      resolve(answer);
+    });
+  });
+}

@@ -1,6 +1,6 @@
 // Where a passphrase comes from: MINDSAVE_PASSPHRASE (or, for a sync peer, MINDSAVE_PEER_PASSPHRASE
 // first), else a prompt that does not echo on a terminal, else a clear sentence. It is never stored.
-import { UserError } from "../../errors.ts";
+import { CANCELLED, UserError } from "../../errors.ts";
 
 export const PASSPHRASE_ENV = "MINDSAVE_PASSPHRASE";
 export const PEER_PASSPHRASE_ENV = "MINDSAVE_PEER_PASSPHRASE";
@@ -60,7 +60,7 @@ export async function askNewPassphrase(req: PassphraseRequest): Promise<string> 
   return p;
 }
 
-/** Reads one line from the terminal in raw mode, echoing nothing. Ctrl-C cancels. */
+/** Reads one line from the terminal in raw mode, echoing nothing. Ctrl-C, or Ctrl-D on an empty line, cancels. */
 function readHidden(prompt: string): Promise<string> {
   const stdin = process.stdin;
   process.stderr.write(prompt);
@@ -80,8 +80,8 @@ function readHidden(prompt: string): Promise<string> {
       for (let i = 0; i < s.length; i++) {
         const ch = s[i];
         if (ch === "\r" || ch === "\n") return finish();
-        if (ch === "\u0003") return finish(new UserError("Cancelled; nothing was changed."));
-        if (ch === "\u0004") return text ? finish() : finish(new UserError("No passphrase given; nothing was changed."));
+        if (ch === "\u0003") return finish(new UserError(CANCELLED));
+        if (ch === "\u0004") return text ? finish() : finish(new UserError(CANCELLED));
         if (ch === "\u007f" || ch === "\b") text = [...text].slice(0, -1).join("");
         else if (ch === "\u001b") break; // an escape sequence (arrow keys…): not part of a passphrase
         else if (ch >= " ") text += ch;
