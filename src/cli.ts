@@ -295,7 +295,7 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
   program
     .command("scan")
     .description("Look for secrets the store already holds (table, record, field, kind; never the secret); exit 1 when any are found")
-    .option("--fix", "redact them in place, in one transaction, after a backup copy of the store (mindsave.db.bak-<time>, the last 3 kept); exit 0 once done")
+    .option("--fix", "redact them in place, in one transaction, after a backup copy of the store (mindsave.db.bak-<time>, the newest 3 MindSave made kept); exit 0 once done")
     .addHelpText("after", "\nExit status: 0 when the store is clean (or --fix cleaned it), 1 when secrets were found.")
     .action(lazy(() => import("./commands/scan.ts")));
 

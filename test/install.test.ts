@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { join, relative } from "node:path";
 import { parse } from "jsonc-parser";
 import { hostTarget } from "../build.ts";
-import { hookCommand, HOOK_ARGS, installHooks, KEEP_SETTINGS_BACKUPS, uninstallHooks } from "../src/engine/agents/hooks.ts";
+import { hookCommand, HOOK_ARGS, installHooks, KEEP_SETTINGS_BACKUPS, SETTINGS_LEDGER, uninstallHooks } from "../src/engine/agents/hooks.ts";
 import { gitRepo, hostBinary, laptop, REPO, run, tempDir } from "./helpers.ts";
 
 let exe = "";
@@ -200,7 +200,7 @@ describe("hooks install through the CLI", () => {
     expect(JSON.parse(readFileSync(settings, "utf8"))).toEqual({ permissions: { allow: ["Read"] } });
   });
 
-  test(`backups go to ~/.mindsave/backups/settings/, the last ${KEEP_SETTINGS_BACKUPS} per file; .claude/ holds only the settings`, async () => {
+  test(`backups go to ~/.mindsave/backups/settings/, the newest ${KEEP_SETTINGS_BACKUPS} per file; .claude/ holds only the settings`, async () => {
     const t = setup();
     expect((await t.cli(["install"])).code).toBe(0);
     const settings = join(t.repo, ".claude", "settings.json");
@@ -217,7 +217,7 @@ describe("hooks install through the CLI", () => {
     }
     expect(readdirSync(join(t.repo, ".claude"))).toEqual(["settings.json"]);
     expect(readFileSync(settings, "utf8")).toBe(INLINE);
-    expect(readdirSync(backups).map((f) => join(backups, f)).sort()).toEqual(made.slice(-KEEP_SETTINGS_BACKUPS).sort());
+    expect(readdirSync(backups).filter((f) => f !== SETTINGS_LEDGER).map((f) => join(backups, f)).sort()).toEqual(made.slice(-KEEP_SETTINGS_BACKUPS).sort());
     const text = (await t.cli(["hooks", "install", "--project"])).stdout;
     expect(text).toContain(`(backup: ${backups}`);
     expect(text).toContain("so the file can be committed");

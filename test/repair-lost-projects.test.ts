@@ -158,7 +158,7 @@ describe("a look at a damaged store leaves nothing beside it", () => {
     const { home, db } = homeWithCopy();
     const env = { ...golden.env, MINDSAVE_PASSPHRASE: "a long enough passphrase" };
     await ok(["encrypt", "--home", home], { cwd: golden.shop, env });
-    for (const f of readdirSync(home)) if (f.includes(".bak-")) rmSync(join(home, f));
+    for (const f of readdirSync(home)) if (f.includes(".bak-") || f === "mindsave.db.backups.json") rmSync(join(home, f));
     const bytes = readFileSync(db);
     // Past the schema's pages: the store opens (for writing, on libSQL's driver) and its integrity check fails.
     bytes.fill(0xab, Math.floor(bytes.length * 0.7), Math.floor(bytes.length * 0.8));

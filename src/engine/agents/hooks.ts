@@ -1,14 +1,15 @@
 // Claude Code hooks: merged into settings.json idempotently, every existing hook kept. The file is
 // edited in place with jsonc-parser, so everything else in it (indentation, inline arrays,
 // comments, CRLF, a missing final newline) stays byte for byte, and uninstall gives back exactly
-// the bytes install found. A backup goes to ~/.mindsave/backups/settings/ (the last 5 per file);
+// the bytes install found. A backup goes to ~/.mindsave/backups/settings/ (the newest 5 per file);
 // what install added and created is recorded in the local home, so uninstall removes just that.
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { FormattingOptions, JSONPath, ParseError } from "jsonc-parser";
 import { UserError } from "../../errors.ts";
 import { ensureLocalHome, localHomeDir } from "../home/home.ts";
-import { copyFileAtomic, listDir, missingParents, removeEmptyDirs, writeFileAtomic } from "../../lib/fs.ts";
+import { newestRecorded, recordAndRotate, taken } from "../home/ledger.ts";
+import { copyFileAtomic, missingParents, removeEmptyDirs, writeFileAtomic } from "../../lib/fs.ts";
 
 // jsonc-parser on first use (`require`): every hook imports this module, few edit a settings file.
 const JSONC = () => require("jsonc-parser/lib/esm/main.js") as typeof import("jsonc-parser");
@@ -33,6 +34,9 @@ export type HookArg = string;
 
 /** Settings backups kept per settings file. */
 export const KEEP_SETTINGS_BACKUPS = 5;
+
+/** The record of the settings backups MindSave made (ledger.ts), beside them. */
+export const SETTINGS_LEDGER = "backups.json";
 
 interface HookCommand {
   type: "command";
@@ -188,18 +192,23 @@ export interface HooksResult {
 
 /**
  * Copies a settings file to ~/.mindsave/backups/settings/ before it is changed, as
- * `<folder>-<path hash>.<UTC time>.<n>.json` (n counts up, so names sort by age even within one
- * second); keeps the last 5 of that file.
+ * `<folder>-<path hash>.<UTC time>.<n>.json` (n counts that file's backups), recorded in that
+ * folder's backups.json; keeps the newest 5 of that file by that record, never by name (ledger.ts).
  */
 function backup(path: string, env: NodeJS.ProcessEnv, now: Date): string | null {
   if (!existsSync(path)) return null;
   const dir = join(ensureLocalHome(env), "backups", "settings");
+  const ledger = join(dir, SETTINGS_LEDGER);
   const prefix = `${basename(dirname(dirname(path))) || "root"}-${new Bun.CryptoHasher("sha256").update(path).digest("hex").slice(0, 8)}.`;
-  const earlier = listDir(dir).filter((f) => f.startsWith(prefix) && f.endsWith(".json"));
-  const n = Number(/\.(\d+)\.json$/.exec(earlier.at(-1) ?? "")?.[1] ?? 0) + 1;
-  const to = join(dir, `${prefix}${now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}.${String(n).padStart(4, "0")}.json`);
+  const ofThisFile = (name: string) => name.startsWith(prefix) && name.endsWith(".json");
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  const named = (n: number) => join(dir, `${prefix}${stamp}.${String(n).padStart(4, "0")}.json`);
+  let n = Number(/\.(\d+)\.json$/.exec(newestRecorded(ledger, ofThisFile) ?? "")?.[1] ?? 0) + 1;
+  // A name already there (anything, a link included) is never written over.
+  while (taken(named(n))) n++;
+  const to = named(n);
   copyFileAtomic(path, to);
-  for (const old of earlier.slice(0, Math.max(0, earlier.length + 1 - KEEP_SETTINGS_BACKUPS))) rmSync(join(dir, old), { force: true });
+  recordAndRotate(ledger, to, { keep: KEEP_SETTINGS_BACKUPS, group: ofThisFile });
   return to;
 }
 

@@ -1,8 +1,8 @@
 // `mindsave encrypt` / `mindsave decrypt`: converts a home's store in place, safely. The converted
 // copy is written beside the store, reopened and checked (integrity, the same row count in every
 // table), and only then swapped in with one rename; the old file stays as mindsave.db.bak-<time>
-// (the last 3 are kept; see backups.ts). At no moment is mindsave.db half converted: every intermediate state
-// opens as either the old store or the new one.
+// (the newest 3 MindSave made are kept; see backups.ts). At no moment is mindsave.db half
+// converted: every intermediate state opens as either the old store or the new one.
 import { copyFileSync, existsSync, linkSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { UserError } from "../../errors.ts";
@@ -10,7 +10,7 @@ import { Store, realStorePath, sizeOf } from "../../store/store.ts";
 import { resolveHome, prepareHome, journalModeFor, type Home } from "./home.ts";
 import { encryptionState, keyFilePath, newKey, storeKey, writeKeyFile, CIPHER } from "./encryption.ts";
 import { askNewPassphrase } from "./passphrase.ts";
-import { backupName, pruneBackups } from "./backups.ts";
+import { backupName, keepBackup } from "./backups.ts";
 
 const SIDE_FILES = ["-wal", "-shm", "-journal"];
 
@@ -19,7 +19,7 @@ export interface ConvertResult {
   encrypted: boolean;
   /** The store as it was before, or null when there was none (a new, empty store was created). */
   backup: string | null;
-  /** Older backups removed to keep the last KEEP_BACKUPS. */
+  /** Older backups MindSave made, removed to keep the newest KEEP_BACKUPS. */
   pruned: string[];
   key_file: string | null;
   kdf: { name: "scrypt"; N: number; r: number; p: number } | null;
@@ -144,7 +144,7 @@ async function convert(home: Home, source: Store, key: string | null, opts: Conv
     renameSync(tmp, real);
     swapped = true;
     hooks.afterSwap?.();
-    return { backup, pruned: pruneBackups(db), rows };
+    return { backup, pruned: keepBackup(db, backup), rows };
   } catch (e) {
     if (open) source.close();
     if (!swapped) {

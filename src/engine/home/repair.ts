@@ -15,7 +15,7 @@ import { currentHost } from "./host.ts";
 import { derivedId } from "../ids.ts";
 import { resolveWorkspace } from "../projects/workspace.ts";
 import { encryptionState, storeKey, storeKeyFile } from "./encryption.ts";
-import { backupFileAsIs, backupName, listBackups } from "./backups.ts";
+import { backupFileAsIs, backupName, listBackups, newestBackup } from "./backups.ts";
 // The same options as encrypt and decrypt: which home, the environment, the time for names.
 import type { ConvertOptions as RepairOptions } from "./convert.ts";
 
@@ -59,9 +59,12 @@ export async function repairHome(opts: RepairOptions = {}): Promise<RepairResult
   prepareHome(home, { write: true });
   const db = home.dbPath;
   if (!existsSync(db)) throw new UserError(`There is no store at ${db} to repair; the first save creates one.`);
+  // The newest backup MindSave made, by its record: a file merely named later is not offered.
+  // (Backups from before the record are pointed at, not chosen.)
   const restore = () => {
-    const b = listBackups(db);
-    return b.length ? `restore the newest backup (${basename(b[b.length - 1])}) by renaming it to ${basename(db)}` : "move it away to start a new store";
+    const b = newestBackup(db);
+    if (b) return `restore the newest backup (${basename(b)}) by renaming it to ${basename(db)}`;
+    return listBackups(db).length ? `restore one of its backups (${basename(db)}.bak-*) by renaming it to ${basename(db)}` : "move it away to start a new store";
   };
   let key: string | undefined;
   try {

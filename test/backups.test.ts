@@ -1,0 +1,199 @@
+// Backups survive their own rotation: every backup MindSave makes (scan --fix, doctor --repair,
+// encrypt, decrypt, settings backups) is recorded as it is made, and rotation keeps the newest by
+// that record, never by file name. Files named like later backups (a clock ahead, a copy from a
+// shared drive, a planted file) never push out the one just made; rotation removes only regular
+// files MindSave made, never a link nor what it points at.
+import { describe, expect, test } from "bun:test";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { gitRepo, laptop, ok, okJson, run, sql, tempDir } from "./helpers.ts";
+import { fakeSecrets } from "./secrets.ts";
+import { backupName } from "../src/engine/home/backups.ts";
+
+const { fakes } = fakeSecrets(0xbac0);
+const githubToken = fakes.find((g) => g().kind === "github-pat")!;
+
+interface Planted {
+  /** Regular files named like backups (later and earlier than any MindSave makes), with their bytes. */
+  files: Map<string, string>;
+  /** Links named like backups, with the outside file each points at and its bytes. */
+  links: Map<string, { target: string; bytes: string }>;
+}
+
+/** Plants, beside `dir`'s files, regular files and links named `${prefix}<name>`. */
+function plant(dir: string, outside: string, prefix: string, names: { files: string[]; links: string[] }): Planted {
+  const files = new Map(names.files.map((n) => [join(dir, prefix + n), `not MindSave's: ${n} 数据`]));
+  for (const [f, bytes] of files) writeFileSync(f, bytes);
+  const links = new Map(names.links.map((n, i) => [join(dir, prefix + n), { target: join(outside, `must-survive-${i}.txt`), bytes: `someone's file ${i}` }]));
+  for (const [link, { target, bytes }] of links) {
+    writeFileSync(target, bytes);
+    symlinkSync(target, link);
+  }
+  return { files, links };
+}
+
+/** What is at `path` without following a link: "link", the bytes of a file, or "missing". */
+function found(path: string): string {
+  if (!existsSync(path) && !isLink(path)) return "missing";
+  return isLink(path) ? "link" : readFileSync(path, "utf8");
+}
+const isLink = (path: string) => {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+};
+
+/** Every planted file and link is still there, as it was; every link's target too. */
+function untouched(p: Planted): void {
+  for (const [f, bytes] of p.files) expect({ f, is: found(f) }).toEqual({ f, is: bytes });
+  for (const [link, { target, bytes }] of p.links) {
+    expect({ link, is: found(link) }).toEqual({ link, is: "link" });
+    expect({ target, is: found(target) }).toEqual({ target, is: bytes });
+  }
+}
+
+function storeHome() {
+  const base = tempDir("mindsave-backups-");
+  const pc = laptop("backups", base);
+  const home = join(base, "home");
+  mkdirSync(home);
+  const outside = join(base, "outside");
+  mkdirSync(outside);
+  const repo = gitRepo(join(base, "shop"));
+  const opts = { cwd: repo, env: pc.env };
+  const db = join(home, "mindsave.db");
+  const cli = (args: string[], env: Record<string, string> = {}) => okJson([...args, "--home", home], { ...opts, env: { ...pc.env, ...env } });
+  // MindSave's own backups: named like one, neither planted nor a key file.
+  const own = (p: Planted) => readdirSync(home).filter((f) => f.startsWith("mindsave.db.bak-") && !f.endsWith(".key.json")).map((f) => join(home, f)).filter((f) => !p.files.has(f) && !p.links.has(f)).sort();
+  // A secret written past redaction (as an older version stored it), so scan --fix has work to do.
+  const fixNeeded = (i: number) => sql(db, "UPDATE snapshots SET goal = ?", [`Run ${i}: found ${githubToken().secret} in the CI log`]);
+  return { base, home, db, outside, opts, cli, own, fixNeeded };
+}
+
+// Later names than any backup made now, and earlier ones: rotation by name would keep the first
+// and remove the second (and, with three later ones, the backup just made).
+const LATER = ["20990101T000000Z", "20990102T000000Z"];
+const LATER_LINK = "20990103T000000Z";
+const EARLIER = ["19700101T000000Z"];
+const EARLIER_LINK = "19700102T000000Z";
+
+describe("store backups are rotated by the order MindSave made them", () => {
+  test("scan --fix four times beside files and links named like backups: the backup just made stays, only MindSave's own oldest goes", async () => {
+    const s = storeHome();
+    await ok(["save", "--goal", "Ship the billing page", "--home", s.home], s.opts);
+    const p = plant(s.home, s.outside, "mindsave.db.bak-", { files: [...LATER, ...EARLIER], links: [LATER_LINK, EARLIER_LINK] });
+    const made: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      await s.fixNeeded(i);
+      const r = await s.cli(["scan", "--fix"]);
+      expect(r.findings.length).toBeGreaterThan(0);
+      made.push(r.backup);
+      expect(r.pruned).toEqual(made.slice(0, -3));
+      expect(s.own(p)).toEqual(made.slice(-3).sort());
+      untouched(p);
+    }
+  });
+
+  test("doctor --repair, encrypt and decrypt share one record: a damaged store's backup is rotated in turn, a decrypt's backup leaves with its key file", async () => {
+    const s = storeHome();
+    for (let i = 1; i <= 4; i++) {
+      await ok(["save", "--home", s.home], { ...s.opts, stdin: `---\ngoal: goal number ${i}\nstate: working\n---\n${`archived note ${i} `.repeat(2500)}\n` });
+    }
+    await ok(["eject", "--home", s.home], s.opts); // everything in mindsave.db alone
+    const bytes = readFileSync(s.db);
+    bytes.fill(0xab, Math.floor(bytes.length * 0.45), Math.floor(bytes.length * 0.6));
+    writeFileSync(s.db, bytes);
+    const p = plant(s.home, s.outside, "mindsave.db.bak-", { files: [...LATER, ...EARLIER, `${LATER[0]}.key.json`], links: [LATER_LINK, EARLIER_LINK] });
+
+    const pass = { MINDSAVE_PASSPHRASE: "correct horse battery staple" };
+    const repaired = await s.cli(["doctor", "--repair"]);
+    expect(repaired.repaired).toBe(true);
+    const made = [repaired.backup];
+    const steps = ["encrypt", "decrypt", "encrypt", "decrypt", "encrypt"];
+    for (const step of steps) {
+      const r = await s.cli([step], pass);
+      made.push(r.backup);
+      expect(r.pruned).toEqual(made.slice(0, -3).slice(-1));
+      expect(s.own(p)).toEqual(made.slice(-3).sort());
+      untouched(p);
+    }
+    // The decrypts' backups are encrypted, each with its key file: the first one's went with it.
+    const keys = readdirSync(s.home).filter((f) => f.endsWith(".key.json") && f.startsWith("mindsave.db.bak-")).map((f) => join(s.home, f));
+    expect(keys.filter((k) => !p.files.has(k)).sort()).toEqual([`${made[4]}.key.json`]);
+  });
+
+  test("a recorded backup replaced by a link is left alone (its target too); one deleted by hand is just dropped", async () => {
+    const s = storeHome();
+    await ok(["save", "--goal", "Ship the billing page", "--home", s.home], s.opts);
+    const made: string[] = [];
+    const fix = async (i: number) => {
+      await s.fixNeeded(i);
+      const r = await s.cli(["scan", "--fix"]);
+      made.push(r.backup);
+      return r.pruned as string[];
+    };
+    for (let i = 0; i < 3; i++) await fix(i);
+    // The oldest becomes a link to someone's file; the next one is deleted by hand.
+    const target = join(s.outside, "someone.txt");
+    writeFileSync(target, "someone's file");
+    renameSync(made[0]!, join(s.outside, basename(made[0]!)));
+    symlinkSync(target, made[0]!);
+    rmSync(made[1]!);
+
+    // Left of MindSave's: one (the link is not its any more); two more make three, the third goes on.
+    expect(await fix(3)).toEqual([]);
+    expect(await fix(4)).toEqual([]);
+    expect(await fix(5)).toEqual([made[2]]);
+    expect(found(made[0]!)).toBe("link");
+    expect(found(target)).toBe("someone's file");
+    expect(s.own({ files: new Map(), links: new Map([[made[0]!, { target, bytes: "" }]]) })).toEqual(made.slice(-3).sort());
+  });
+});
+
+describe("settings backups are rotated by the order MindSave made them", () => {
+  test("hooks install and uninstall six times beside files and links named like backups: the newest 5 MindSave made stay, nothing planted is touched", async () => {
+    const base = tempDir("mindsave-settings-backups-");
+    const pc = laptop("ada-laptop", base);
+    const settings = join(pc.home, ".claude", "settings.json");
+    mkdirSync(join(pc.home, ".claude"));
+    writeFileSync(settings, '{ "model": "opus" }\n');
+    // `hooks install` wants a mindsave to call: any command of that name on PATH will do here.
+    const bin = join(base, "bin");
+    mkdirSync(bin);
+    writeFileSync(join(bin, "mindsave"), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+    const env = { ...pc.env, PATH: `${bin}:${process.env.PATH}` };
+    const cli = async (args: string[]) => {
+      const r = await run(["--json", ...args], { cwd: pc.home, env });
+      expect(r.stderr).toBe("");
+      return JSON.parse(r.stdout);
+    };
+    const dir = join(pc.home, ".mindsave", "backups", "settings");
+    const made: string[] = [(await cli(["hooks", "install"])).backup];
+    // Named as this settings file's backups are (its folder and path hash), later and earlier.
+    const prefix = basename(made[0]!).split(".")[0] + ".";
+    const outside = join(base, "outside");
+    mkdirSync(outside);
+    const p = plant(dir, outside, prefix, { files: ["20990101T000000Z.9998.json", "20990101T000000Z.9999.json", "19700101T000000Z.0001.json"], links: ["20990102T000000Z.9999.json", "19700101T000000Z.0002.json"] });
+    const own = () => readdirSync(dir).filter((f) => f.startsWith(prefix)).map((f) => join(dir, f)).filter((f) => !p.files.has(f) && !p.links.has(f)).sort();
+    for (let i = 0; i < 6; i++) {
+      made.push((await cli(["hooks", i % 2 ? "install" : "uninstall"])).backup);
+      expect(own()).toEqual(made.slice(-5).sort());
+      untouched(p);
+    }
+  });
+});
+
+describe("a backup is never written through a link", () => {
+  test("a link (even a dangling one) under a backup's name, or its key file's, makes the next name be used", () => {
+    const dir = tempDir("mindsave-backup-names-");
+    const db = join(dir, "mindsave.db");
+    const at = new Date("2026-11-21T10:00:00Z");
+    const target = join(dir, "elsewhere", "not-yet.txt");
+    symlinkSync(target, `${db}.bak-20261121T100000Z`);
+    expect(backupName(db, at)).toBe(`${db}.bak-20261121T100000Z-2`);
+    symlinkSync(target, `${db}.bak-20261121T100000Z-2.key.json`);
+    expect(backupName(db, at)).toBe(`${db}.bak-20261121T100000Z-3`);
+  });
+});
