@@ -150,6 +150,21 @@ describe("store backups are rotated by the order MindSave made them", () => {
     expect(found(target)).toBe("someone's file");
     expect(s.own({ files: new Map(), links: new Map([[made[0]!, { target, bytes: "" }]]) })).toEqual(made.slice(-3).sort());
   });
+
+  test("a record edited to name files elsewhere cannot make rotation remove them", async () => {
+    const s = storeHome();
+    await ok(["save", "--goal", "Ship the billing page", "--home", s.home], s.opts);
+    const victims = [join(s.outside, "victim.txt"), join(s.base, "mindsave.db.bak-20200101T000000Z")];
+    for (const v of victims) writeFileSync(v, "someone's file");
+    writeFileSync(join(s.home, "mindsave.db.backups.json"), JSON.stringify({ made: ["../outside/victim.txt", victims[1], "..", 42] }));
+    const made: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      await s.fixNeeded(i);
+      made.push((await s.cli(["scan", "--fix"])).backup);
+    }
+    for (const v of victims) expect({ v, is: found(v) }).toEqual({ v, is: "someone's file" });
+    expect(s.own({ files: new Map(), links: new Map() })).toEqual(made.slice(-3).sort());
+  });
 });
 
 describe("settings backups are rotated by the order MindSave made them", () => {
