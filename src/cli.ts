@@ -58,7 +58,7 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
     .option("--status <status>", "in_progress, completed or blocked (default: blocked when there is a blocker, else in_progress)")
     .option("--tag <tag>", "a tag to list, recall and filter by (repeatable)", collect)
     .option("--overflow", "write an L1-only OVF_ snapshot (context overflow)")
-    .option("--keep <n>", "snapshots to keep per project after cleanup", (v) => parseCount("--keep", v))
+    .option("--keep <n>", "snapshots left listed per project (older ones are archived, never deleted)", (v) => parseCount("--keep", v))
     .action(lazy(() => import("./commands/save.ts")));
 
   program
@@ -83,15 +83,17 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
   const snapshots = program
     .command("snapshots")
     .allowExcessArguments(true)
-    .description("List, inspect and clean snapshots (alone: list)")
+    .description("List, inspect, archive and prune snapshots (alone: list)")
     .option("--limit <n>", "show at most this many", (v) => parseCount("--limit", v))
     .option("--tag <tag>", "only snapshots with this tag")
+    .option("--all", "archived snapshots too (retention leaves them out of the list)")
     .action(groupDefault(() => import("./commands/snapshots.ts").then((m) => ({ run: m.list }))));
   snapshots
     .command("list")
     .description("Snapshots of the project, newest first")
     .option("--limit <n>", "show at most this many", (v) => parseCount("--limit", v))
     .option("--tag <tag>", "only snapshots with this tag")
+    .option("--all", "archived snapshots too (retention leaves them out of the list)")
     .action(lazy(() => import("./commands/snapshots.ts").then((m) => ({ run: m.list }))));
   snapshots
     .command("stats")
@@ -99,10 +101,18 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
     .action(lazy(() => import("./commands/snapshots.ts").then((m) => ({ run: m.stats }))));
   snapshots
     .command("clean")
-    .description("Apply the cleanup rules now (keep N; completed older than 30 days go; in-progress and blocked stay)")
-    .option("--keep <n>", "snapshots to keep", (v) => parseCount("--keep", v), 20)
-    .option("--dry-run", "show what would be removed")
+    .description("Apply retention now: archive completed snapshots older than 30 days and all but the newest N (nothing is deleted)")
+    .option("--keep <n>", "snapshots to keep listed", (v) => parseCount("--keep", v), 20)
+    .option("--dry-run", "show what would be archived")
     .action(lazy(() => import("./commands/snapshots.ts").then((m) => ({ run: m.clean }))));
+  snapshots
+    .command("prune")
+    .description("Delete archived snapshots for good (lists them, then asks; never the newest or what load restores)")
+    .option("--older-than <age>", "only those saved more than this long ago, in days (90d)")
+    .option("--status <status>", "only those of this status (in_progress, completed, blocked)")
+    .option("--dry-run", "list what would be deleted, delete nothing")
+    .option("--yes", "delete without asking (needed without a terminal)")
+    .action(lazy(() => import("./commands/snapshots.ts").then((m) => ({ run: m.prune }))));
   snapshots
     .command("show")
     .description("A whole snapshot in the spec's file format (front matter + Layer 3)")

@@ -134,14 +134,14 @@ const save = (s: Session, goal: string, more: Record<string, unknown> = {}) => s
 describe("SIGKILL at every stop point", () => {
   test("save: killed at 30+ points inside its transaction leaves the store intact and without the snapshot; a later save is whole", async () => {
     const variants = fc.sample(snapshotData, { seed: SEED, numRuns: 4 });
-    // One home per lane, each with snapshots for cleanup to remove (`--keep 2` below).
+    // One home per lane, each with snapshots for retention to archive (`--keep 2` below).
     const lanes = [world.a, world.b].map((host, i) => ({ host, dir: home(`save-${i}`) }));
     const project = await Promise.all(lanes.map((l) => engine(l.host, l.dir, async (s) => {
       for (let i = 0; i < 4; i++) await save(s, `done ${i}`, { status: "completed" });
       return (await save(s, "still going")).snapshot.project_id;
     })));
     const jobs = pick(variants.flatMap((d, v) => {
-      const points = ["save-before-insert", "save-after-insert", ...d.failures.map((_, i) => `save-failure-${i + 1}`), "save-after-signal", "cleanup-1", "cleanup-2", "cleanup-3", "cleanup-4", "save-after-cleanup"];
+      const points = ["save-before-insert", "save-after-insert", ...d.failures.map((_, i) => `save-failure-${i + 1}`), "save-after-signal", "retention-unarchived", "retention-archived", "save-after-retention"];
       return points.map((point) => ({ point, d, v }));
     }), 30, SEED);
     const db = lanes.map((l) => join(l.dir, "mindsave.db"));

@@ -99,8 +99,8 @@ describe("mindsave mcp", () => {
     ]);
     expect(terse).toEqual([]);
     expect(byName.load.annotations?.readOnlyHint).toBe(true);
-    // Honest hints: save's cleanup may remove old completed snapshots; fail only adds.
-    expect(byName.save.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    // Honest hints: save and fail only add (retention archives older snapshots, never deletes them).
+    expect(byName.save.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     expect(byName.fail.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     for (const t of tools) expect((t.inputSchema as any).additionalProperties).toBe(false);
   });

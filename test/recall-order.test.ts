@@ -40,7 +40,7 @@ describe("recall in a project", () => {
           await saveSnapshot(session, {
             input: fromFields({ goal: `task ${i}`, state: "working", next_action: "go on", tags: [p.tag] }, body),
             createdAt: new Date(start + p.day * DAY + i * 1000),
-            noCleanup: true,
+            noRetention: true,
           });
         }
       } finally {

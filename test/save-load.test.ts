@@ -202,11 +202,11 @@ describe("save and load", () => {
     expect((await sql(t.db, "SELECT count(*) AS n FROM snapshots"))[0].n).toBe(1);
   });
 
-  test("cleanup keeps 20, never drops in-progress or blocked, drops completed older than 30 days", async () => {
+  test("retention lists 20 (in-progress and blocked counted too), archives completed older than 30 days, deletes nothing", async () => {
     const t = setup();
     for (let i = 0; i < 3; i++) await ok(["save", "--goal", `wip ${i}`, "--home", t.home], t.opts());
     await ok(["save", "--goal", "blocked one", "--blocker", "waiting for keys", "--home", t.home], t.opts());
-    // Twenty more saved by the engine in one process (what `mindsave save` runs, cleanup included).
+    // Twenty more saved by the engine in one process (what `mindsave save` runs, retention included).
     const session = await Session.open({ home: t.home, cwd: t.repo, env: childEnv(t.env) }, { write: true });
     try {
       for (let i = 0; i < 20; i++) await saveSnapshot(session, { input: fromFields({ goal: `done ${i}`, status: "completed" }) });
@@ -216,20 +216,21 @@ describe("save and load", () => {
     const list = await okJson(["snapshots", "list", "--home", t.home], t.opts());
     expect(list.snapshots).toHaveLength(20);
     const goals = list.snapshots.map((s: any) => s.goal);
-    expect(goals).toContain("wip 0");
-    expect(goals).toContain("blocked one");
-    expect(goals).not.toContain("done 0");
+    expect(goals).not.toContain("wip 0");
+    expect(goals).not.toContain("blocked one");
+    expect(goals).toContain("done 0");
     expect(goals).toContain("done 19");
-    // An old completed snapshot goes even under the count limit.
-    await sql(t.db, "UPDATE snapshots SET created_at = '2020-01-01T00:00:00.000Z' WHERE goal = 'done 19'");
+    // An old completed snapshot is archived even under the count limit (the newest aside: load restores it).
+    await sql(t.db, "UPDATE snapshots SET created_at = '2020-01-01T00:00:00.000Z' WHERE goal = 'done 18'");
     const cleaned = await okJson(["snapshots", "clean", "--home", t.home], t.opts());
-    expect(cleaned.removed).toHaveLength(1);
+    expect(cleaned.archived).toHaveLength(1);
     const after = await okJson(["snapshots", "list", "--home", t.home], t.opts());
-    expect(after.snapshots.map((s: any) => s.goal)).not.toContain("done 19");
-    // Deletes are tombstones: the id stays with deleted = 1 and no content.
-    const tomb = await sql(t.db, "SELECT goal, deleted FROM snapshots WHERE deleted = 1");
-    expect(tomb.length).toBe(5);
-    expect(tomb.every((r) => r.goal === "")).toBe(true);
+    expect(after.snapshots.map((s: any) => s.goal)).not.toContain("done 18");
+    // Nothing was deleted: every snapshot is whole, and `list --all` shows the archived ones.
+    expect((await sql(t.db, "SELECT count(*) AS n FROM snapshots WHERE deleted = 1"))[0].n).toBe(0);
+    const all = await okJson(["snapshots", "list", "--all", "--home", t.home], t.opts());
+    expect(all.snapshots).toHaveLength(24);
+    expect(all.snapshots.filter((s: any) => s.archived).map((s: any) => s.goal).sort()).toEqual(["blocked one", "done 18", "wip 0", "wip 1", "wip 2"]);
   });
 
   test("snapshots show prints the spec's file format and complete/delete change the store", async () => {

@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import nodePath from "node:path";
 import { isValidTopic, nextFreeName, topicSlug, TOPIC_MAX } from "../src/engine/snapshots/slug.ts";
 import { countTokens, loadTokenizer, tokenUpperBound } from "../src/engine/snapshots/tokens.ts";
-import { checkLayer1, fitLayer2, isProtected, snapshotDigest } from "../src/engine/snapshots/save.ts";
+import { checkLayer1, fitLayer2, snapshotDigest } from "../src/engine/snapshots/save.ts";
 import * as sig from "../src/engine/agents/signal.ts";
 import { normaliseRelative, toHostPath, toStoredPath } from "../src/engine/projects/paths.ts";
 import { formatHlc, parseHlc, PLAN_STATUS_AT } from "../src/store/store.ts";
@@ -72,12 +72,6 @@ describe("budgets with a real tokenizer", () => {
     expect(big.compressed).not.toBeNull();
     expect(big.tokens).toBeLessThanOrEqual(500);
     expect(() => fitLayer2({ constraints: [], decisions: Array.from({ length: 100 }, (_, i) => `decision ${i} about module ${i}`), failure_graph: {} })).toThrow(/largest field is decisions/);
-  });
-  test("cleanup protection: in-progress, blocked, or a blocker", () => {
-    expect(isProtected({ status: "in_progress", blocker: "none" })).toBe(true);
-    expect(isProtected({ status: "blocked", blocker: "none" })).toBe(true);
-    expect(isProtected({ status: "completed", blocker: "waiting on API keys" })).toBe(true);
-    expect(isProtected({ status: "completed", blocker: "None" })).toBe(false);
   });
 });
 

@@ -141,7 +141,7 @@ describe("the MCP server", () => {
 });
 
 describe("snapshots clean --dry-run", () => {
-  test("counts a completed snapshot kept for its blocker in a sentence that says so", async () => {
+  test("says what it would archive, that archiving deletes nothing, and changes nothing", async () => {
     const t = fixture("mindsave-walk2-clean-");
     await save(t, "one under way");
     await save(t, "two under way");
@@ -149,12 +149,13 @@ describe("snapshots clean --dry-run", () => {
     await save(t, "done three", "--status", "completed");
     await save(t, "done four", "--status", "completed");
     const out = (await t.okCli(["snapshots", "clean", "--keep", "2", "--dry-run"])).stdout;
-    // 2 in progress + 1 completed with a blocker: 3 that cleanup never removes; and the newest, which load restores.
-    expect(out).toMatch(/^Would remove 1 snapshot\(s\): done_three_\d{4}-\d\d-\d\d\.$/m);
-    expect(out).toContain("4 snapshot(s) would remain: 3 of them are in progress, blocked or have a blocker, which cleanup never removes, and it never removes the newest snapshot (and the newest full one), which load restores.");
+    // Keep 2 counts every snapshot: the three oldest would be archived, in progress or not.
+    expect(out).toMatch(/^Would archive 3 snapshot\(s\): one_under_way_\d{4}-\d\d-\d\d, two_under_way_\d{4}-\d\d-\d\d, done_but_waiting_\d{4}-\d\d-\d\d\.$/m);
+    expect(out).toContain("2 snapshot(s) would stay listed. Archiving deletes nothing:");
+    expect((await t.json(["snapshots", "list"])).snapshots).toHaveLength(5);
   });
 
-  test("never removes the snapshot load restores: the newest, and the newest full one an overflow snapshot takes its Layer 2 from", async () => {
+  test("never archives the snapshot load restores: the newest, and the newest full one an overflow snapshot takes its Layer 2 from", async () => {
     const t = fixture("mindsave-walk2-newest-");
     await save(t, "under way one");
     await save(t, "under way two");
@@ -166,7 +167,8 @@ describe("snapshots clean --dry-run", () => {
     expect(before).toContain("no new deps");
     await t.okCli(["snapshots", "clean", "--keep", "1"]);
     const goals = (await t.json(["snapshots", "list"])).snapshots.map((s: any) => s.goal);
-    expect(goals).toEqual(["done overflow", "done full", "under way two", "under way one"]);
+    expect(goals).toEqual(["done overflow", "done full"]);
+    expect((await t.json(["snapshots", "list", "--all"])).snapshots).toHaveLength(4);
     expect(await block()).toBe(before);
   });
 });

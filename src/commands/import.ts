@@ -36,7 +36,8 @@ export async function run(opts: { into?: string }, args: string[], g: GlobalOpti
   print(`  signal.json ${signal}`);
   const m = r.memory;
   if (m.rules || m.facts || m.retired) print(`  memory      ${m.rules} rule(s), ${m.facts} fact(s), ${m.retired} retirement(s) added`);
-  if (s.imported.length) print("Restore the newest with `mindsave load --latest`; `mindsave snapshots` lists them all.");
+  if (s.archived.length) print(`  archived    ${s.archived.length} older snapshot(s), out of the default list (nothing deleted; \`mindsave snapshots list --all\` shows them)`);
+  if (s.imported.length) print(`Restore the newest with \`mindsave load --latest\`; \`mindsave snapshots\` lists ${s.archived.length ? "the newest" : "them all"}.`);
   return 0;
 }
 

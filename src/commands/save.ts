@@ -47,7 +47,7 @@ export async function run(opts: SaveFlags, _args: string[], g: GlobalOptions): P
     printJson({
       saved: snap.name, id: snap.id, project: { id: result.context.project.id, name: result.context.project.name, root: result.context.root },
       status: snap.status, kind: snap.kind, tags: snap.tags, tokens: { layer1: snap.l1_tokens, layer2: snap.l2_tokens, restore_block: result.restore.tokens },
-      compressed: result.compressed, removed: result.removed, warnings: result.warnings,
+      compressed: result.compressed, archived: result.archived, warnings: result.warnings,
     });
   } else {
     for (const w of result.warnings) warn(w);

@@ -1,43 +1,52 @@
-// `mindsave snapshots list|stats|clean|show|complete|delete`.
+// `mindsave snapshots list|stats|clean|prune|show|complete|delete`.
 import { UserError } from "../errors.ts";
 import { sameNameLabels, selectSnapshot } from "../engine/snapshots/select.ts";
 import { snapshotList, snapshotStats } from "../engine/snapshots/catalog.ts";
 import { cleanSnapshots, deleteSnapshot, layer2MovedText, setSnapshotStatus, snapshotFile } from "../engine/snapshots/manage.ts";
 import { toHostPath } from "../engine/projects/paths.ts";
-import { print, printJson, warn, withSession } from "./shared.ts";
+import { pruneCandidates, pruneSnapshots, parseAge } from "../engine/snapshots/retention.ts";
+import { confirm, print, printJson, warn, withSession } from "./shared.ts";
 import { age, padEnd, truncate } from "../lib/text.ts";
 import { terminalColumns } from "../lib/out.ts";
 import type { GlobalOptions } from "../types.ts";
+import type { SnapshotStatus, SnapshotSummary } from "../engine/snapshots/catalog.ts";
 
 const kb = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`);
 
-export async function list(opts: { limit?: number; tag?: string }, _args: string[], g: GlobalOptions): Promise<number> {
+export async function list(opts: { limit?: number; tag?: string; all?: boolean }, _args: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, false, async (session) => {
-    const { context: ctx, snapshots: rows } = await snapshotList(session, { limit: opts.limit, tag: opts.tag });
+    const { context: ctx, snapshots: rows, archived } = await snapshotList(session, { limit: opts.limit, tag: opts.tag, all: opts.all });
     if (g.json) {
-      printJson({ project: { id: ctx.project.id, name: ctx.project.name }, snapshots: rows });
+      printJson({ project: { id: ctx.project.id, name: ctx.project.name }, snapshots: rows, archived });
       return 0;
     }
+    const more = !opts.all && archived ? `${archived} older snapshot(s) are archived: \`mindsave snapshots list --all\` shows them.` : "";
     if (!rows.length) {
       print(opts.tag !== undefined ? `No snapshot of ${ctx.project.name} is tagged ${JSON.stringify(opts.tag)}.` : `No snapshots in project ${ctx.project.name} yet.`);
+      if (more) print(more);
       return 0;
     }
-    const now = session.now();
-    // Two snapshots of one name (two hosts, then a sync): each says its host and id prefix.
-    const labels = await sameNameLabels(session, ctx.project.id, rows);
-    const names = rows.map((r) => (labels.has(r.id) ? `${r.name} (${labels.get(r.id)})` : r.name));
-    // Ids are what `show`, `complete` and `delete` take: never cut them; the goal gives way.
-    const nameW = Math.max(...names.map((n) => Bun.stringWidth(n)));
-    const goalW = Math.max(20, (terminalColumns() || 120) - nameW - 50);
-    // One write for the whole list (a line at a time is a system call per snapshot).
-    const lines = [`Snapshots of ${ctx.project.name}${opts.tag !== undefined ? ` tagged ${JSON.stringify(opts.tag)}` : ""}, newest first (the layers each holds, its size):`];
-    rows.forEach((r, i) => {
-      const layers = ["L1", r.has_layer2 ? "L2" : "", r.has_layer3 ? "L3" : ""].filter(Boolean).join("+");
-      lines.push(`${String(i + 1).padStart(3)}. ${padEnd(names[i], nameW)}  ${padEnd(age(r.created_at, now, "long"), 12)} ${padEnd(r.status, 11)} ${padEnd(layers, 8)} ${padEnd(kb(r.size), 8)} ${truncate(r.goal + (r.tags.length ? `  #${r.tags.join(" #")}` : ""), goalW)}`);
-    });
-    print(lines.join("\n"));
+    print(listLines(rows, ctx.project.name, await sameNameLabels(session, ctx.project.id, rows), session.now(), opts).join("\n"));
+    if (more) print(more);
     return 0;
   });
+}
+
+/** The list's lines: numbered as `load N` takes them; an archived snapshot has no number and says it is archived. */
+function listLines(rows: SnapshotSummary[], project: string, labels: Map<string, string>, now: Date, opts: { tag?: string; all?: boolean }): string[] {
+  // Two snapshots of one name (two hosts, then a sync): each says its host and id prefix.
+  const names = rows.map((r) => (labels.has(r.id) ? `${r.name} (${labels.get(r.id)})` : r.name) + (r.archived ? " (archived)" : ""));
+  // Ids are what `show`, `complete` and `delete` take: never cut them; the goal gives way.
+  const nameW = Math.max(...names.map((n) => Bun.stringWidth(n)));
+  const goalW = Math.max(20, (terminalColumns() || 120) - nameW - 50);
+  const lines = [`Snapshots of ${project}${opts.tag !== undefined ? ` tagged ${JSON.stringify(opts.tag)}` : ""}, newest first${opts.all ? ", archived ones included" : ""} (the layers each holds, its size):`];
+  let n = 0;
+  rows.forEach((r, i) => {
+    const layers = ["L1", r.has_layer2 ? "L2" : "", r.has_layer3 ? "L3" : ""].filter(Boolean).join("+");
+    const number = r.archived ? "    " : `${String(++n).padStart(3)}.`;
+    lines.push(`${number} ${padEnd(names[i], nameW)}  ${padEnd(age(r.created_at, now, "long"), 12)} ${padEnd(r.status, 11)} ${padEnd(layers, 8)} ${padEnd(kb(r.size), 8)} ${truncate(r.goal + (r.tags.length ? `  #${r.tags.join(" #")}` : ""), goalW)}`);
+  });
+  return lines;
 }
 
 export async function stats(_o: unknown, _args: string[], g: GlobalOptions): Promise<number> {
@@ -66,12 +75,50 @@ export async function clean(opts: { keep: number; dryRun?: boolean }, _args: str
     const r = await cleanSnapshots(session, { keep: opts.keep, dryRun: opts.dryRun });
     if (g.json) printJson({ dry_run: !!opts.dryRun, ...r });
     else {
-      print(r.removed.length ? `${opts.dryRun ? "Would remove" : "Removed"} ${r.removed.length} snapshot(s): ${r.removed.join(", ")}.` : "Nothing to remove.");
-      const kept = `${r.remaining} snapshot(s) ${opts.dryRun ? "would remain" : "remain"}`;
-      print(r.remaining > opts.keep ? `${kept}: ${r.protected} of them are in progress, blocked or have a blocker, which cleanup never removes, and it never removes the newest snapshot (and the newest full one), which load restores.` : `${kept}.`);
+      print(r.archived.length ? `${opts.dryRun ? "Would archive" : "Archived"} ${r.archived.length} snapshot(s): ${r.archived.join(", ")}.` : "Nothing to archive.");
+      print(`${r.listed} snapshot(s) ${opts.dryRun ? "would stay" : "stay"} listed. Archiving deletes nothing: \`mindsave snapshots list --all\`, recall and \`mindsave load ID\` still reach every snapshot; \`mindsave snapshots prune\` deletes archived ones.`);
     }
     return 0;
   });
+}
+
+export async function prune(opts: { olderThan?: string; status?: string; dryRun?: boolean; yes?: boolean }, _args: string[], g: GlobalOptions): Promise<number> {
+  const filter = pruneOptions(opts);
+  return withSession(g, !opts.dryRun, async (session) => {
+    const ctx = await session.requireProject();
+    const found = await pruneCandidates(session, ctx.project.id, { ...filter, now: session.now() });
+    const names = found.map((s) => `${s.name} (${s.status}, saved ${s.created_at.slice(0, 10)})`);
+    if (g.json && (opts.dryRun || !found.length)) {
+      printJson({ dry_run: !!opts.dryRun, deleted: [], would_delete: opts.dryRun ? found.map((s) => s.name) : [] });
+      return 0;
+    }
+    if (!found.length) {
+      print("No archived snapshot matches; nothing to delete.");
+      return 0;
+    }
+    if (!g.json) print(`${opts.dryRun ? "Would delete" : "Pruning deletes these"} ${found.length} archived snapshot(s) of ${ctx.project.name} for good:\n${names.map((n) => `  ${n}`).join("\n")}`);
+    if (opts.dryRun) return 0;
+    if (!opts.yes) {
+      if (!process.stdin.isTTY) throw new UserError(`Pruning deletes ${found.length} snapshot(s) for good and there is no terminal to ask on; add --yes to confirm (or --dry-run to only list them). Nothing was deleted.`);
+      if (!(await confirm(`Delete these ${found.length} snapshot(s)?`))) {
+        print("Nothing was deleted.");
+        return 0;
+      }
+    }
+    const deleted = await pruneSnapshots(session, ctx.project.id, { ...filter, now: session.now() }, found);
+    if (g.json) printJson({ dry_run: false, deleted, would_delete: [] });
+    else print(`Deleted ${deleted.length} snapshot(s).`);
+    return 0;
+  });
+}
+
+/** The prune's filters, checked before the store is opened. */
+function pruneOptions(opts: { olderThan?: string; status?: string }): { olderThanDays?: number; status?: SnapshotStatus } {
+  const statuses: SnapshotStatus[] = ["in_progress", "completed", "blocked"];
+  if (opts.status !== undefined && !statuses.includes(opts.status as SnapshotStatus)) {
+    throw new UserError(`--status takes one of ${statuses.join(", ")}; ${JSON.stringify(opts.status)} is not one.`);
+  }
+  return { olderThanDays: opts.olderThan === undefined ? undefined : parseAge(opts.olderThan), status: opts.status as SnapshotStatus | undefined };
 }
 
 export async function show(_o: unknown, args: string[], g: GlobalOptions): Promise<number> {

@@ -279,6 +279,26 @@ export const MIGRATIONS: readonly string[][] = [
     `DELETE FROM snapshot_search`,
     `INSERT INTO snapshot_search(rowid, layer1, layer2, layer3) SELECT ${snapshotSearchText("s")} FROM snapshots s WHERE s.deleted = 0`,
   ],
+  // 5: retention archives, never deletes. A snapshot past the keep rules is marked archived: left
+  // out of the default views, still whole. The mark is this store's own (never synced): a peer,
+  // of this version or an older one, keeps its own views. Nothing existing changes.
+  [
+    `CREATE TABLE archived_snapshots (
+      snapshot_id TEXT PRIMARY KEY,
+      project_id TEXT NOT NULL,
+      archived_at TEXT NOT NULL
+    )`,
+    `CREATE INDEX archived_snapshots_project ON archived_snapshots(project_id)`,
+    // The marks follow their snapshot: gone with it (a delete, a tombstone synced in), moved with it
+    // (a project link), so a project's count of marks is its count of archived snapshots.
+    `CREATE TRIGGER snapshots_archive_follow AFTER UPDATE OF deleted, project_id ON snapshots BEGIN
+      DELETE FROM archived_snapshots WHERE snapshot_id = new.id AND new.deleted <> 0;
+      UPDATE archived_snapshots SET project_id = new.project_id WHERE snapshot_id = new.id AND project_id <> new.project_id;
+    END`,
+    `CREATE TRIGGER snapshots_archive_gone AFTER DELETE ON snapshots BEGIN
+      DELETE FROM archived_snapshots WHERE snapshot_id = old.id;
+    END`,
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -3,17 +3,20 @@ import { graphemeBoundary, nextText } from "../lib/text.ts";
 import type { Row } from "@libsql/client";
 import type {
   FactRecord, FailureRank, FailureRecord, HostRecord, ProjectRecord, RetirementRecord, RootRecord, RuleRecord, SearchHit, SignalRecord,
-  SnapshotRecord, SnapshotSummary, ToolCallRecord,
+  RetentionRow, SnapshotRecord, SnapshotSummary, ToolCallRecord,
 } from "./records.ts";
 import {
   type Exec, failureRanksQuery, FAILURE_SELECT, HOST_REPEATS, SUMMARY_COLUMNS, json, str, strOrNull,
-  toFact, toFailure, toFailureRank, toHost, toProject, toRetirement, toRoot, toRule, toSnapshot, toSummary,
+  toFact, toFailure, toFailureRank, toHost, toProject, toRetentionRow, toRetirement, toRoot, toRule, toSnapshot, toSummary,
 } from "./rows.ts";
 import { CLOCK_AHEAD_KEY, type ClockAhead, compareHlc, readClockAhead } from "./hlc.ts";
 import { type ScanRow, scanRows, vacuum } from "./scan.ts";
 
 /** A text column's size in bytes (UTF-8): `length` of text counts characters. */
 const bytes = (column: string) => `length(CAST(${column} AS BLOB))`;
+
+/** A snapshot (the row of `snapshots`) is archived: out of the default views (migration 5). */
+const ARCHIVED = "EXISTS (SELECT 1 FROM archived_snapshots a WHERE a.snapshot_id = snapshots.id)";
 
 /** A snapshot carries the tag (one parameter; case folded as SQLite folds it: ASCII). */
 const TAGGED = "EXISTS (SELECT 1 FROM json_each(tags) WHERE lower(json_each.value) = lower(?))";
@@ -96,19 +99,56 @@ export class Queries {
     return new Map(rows.map((r) => [str(r.project_id), { count: Number(r.n), newest: strOrNull(r.newest) }]));
   }
 
-  /** Newest first. */
-  async listSnapshots(projectId: string, opts: { limit?: number; offset?: number; tag?: string } = {}): Promise<SnapshotSummary[]> {
+  /** Newest first; `listed`: only those retention left in the default views (not archived). */
+  async listSnapshots(projectId: string, opts: { limit?: number; offset?: number; tag?: string; listed?: boolean } = {}): Promise<SnapshotSummary[]> {
     const rows = await this.rows(
-      `SELECT ${SUMMARY_COLUMNS} FROM snapshots WHERE project_id = ? AND deleted = 0${opts.tag !== undefined ? ` AND ${TAGGED}` : ""}
+      `SELECT ${SUMMARY_COLUMNS} FROM snapshots WHERE project_id = ? AND deleted = 0${opts.tag !== undefined ? ` AND ${TAGGED}` : ""}${opts.listed ? ` AND NOT ${ARCHIVED}` : ""}
        ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
       [projectId, ...(opts.tag !== undefined ? [opts.tag] : []), opts.limit ?? -1, opts.offset ?? 0],
     );
     return rows.map(toSummary);
   }
 
-  async countSnapshots(projectId: string): Promise<number> {
-    const rows = await this.rows("SELECT count(*) AS n FROM snapshots WHERE project_id = ? AND deleted = 0", [projectId]);
+  /** `listed`: only those not archived, counted without a walk of the project's snapshots (see migration 5's triggers). */
+  async countSnapshots(projectId: string, opts: { listed?: boolean } = {}): Promise<number> {
+    const rows = await this.rows(
+      `SELECT (SELECT count(*) FROM snapshots WHERE project_id = ? AND deleted = 0)${opts.listed ? " - (SELECT count(*) FROM archived_snapshots WHERE project_id = ?)" : ""} AS n`,
+      opts.listed ? [projectId, projectId] : [projectId],
+    );
     return Number(rows[0].n);
+  }
+
+  /**
+   * The project's snapshots that are not archived, newest first, at most `limit`: what the
+   * retention pass decides over. The walk stops at the limit (the listed count), so a project with
+   * 100,000 archived snapshots reads only the few listed ones, not every row.
+   */
+  async listedForRetention(projectId: string, limit: number): Promise<RetentionRow[]> {
+    const rows = await this.rows(
+      `SELECT id, name, kind, status, created_at, saved_host FROM snapshots WHERE project_id = ? AND deleted = 0 AND NOT ${ARCHIVED}
+       ORDER BY created_at DESC, id DESC LIMIT ?`,
+      [projectId, limit],
+    );
+    return rows.map(toRetentionRow);
+  }
+
+  /** What `load` restores, which retention never archives: the project's newest snapshot and its newest full one. */
+  async restoredIds(projectId: string): Promise<string[]> {
+    const newest = (kind: string) => `SELECT id FROM (SELECT id FROM snapshots WHERE project_id = ? AND deleted = 0${kind}
+       ORDER BY created_at DESC, id DESC LIMIT 1)`;
+    const rows = await this.rows(`${newest("")} UNION ${newest(" AND kind = 'full'")}`, [projectId, projectId]);
+    return rows.map((r) => str(r.id));
+  }
+
+  /** The archived snapshots of a project, oldest first; `before` and `status` narrow them (what a prune deletes). */
+  async archivedSnapshots(projectId: string, opts: { before?: string; status?: string } = {}): Promise<RetentionRow[]> {
+    const rows = await this.rows(
+      `SELECT s.id, s.name, s.kind, s.status, s.created_at, s.saved_host FROM archived_snapshots a JOIN snapshots s ON s.id = a.snapshot_id
+       WHERE a.project_id = ? AND s.deleted = 0${opts.before !== undefined ? " AND s.created_at < ?" : ""}${opts.status !== undefined ? " AND s.status = ?" : ""}
+       ORDER BY s.created_at ASC, s.id ASC`,
+      [projectId, ...(opts.before !== undefined ? [opts.before] : []), ...(opts.status !== undefined ? [opts.status] : [])],
+    );
+    return rows.map(toRetentionRow);
   }
 
   async getSnapshot(id: string): Promise<SnapshotRecord | null> {

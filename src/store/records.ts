@@ -140,7 +140,10 @@ export interface RetirementRecord extends Replicated {
 export type SnapshotSummary = Pick<
   SnapshotRecord,
   "id" | "project_id" | "name" | "kind" | "status" | "created_at" | "goal" | "blocker" | "l1_tokens" | "l2_tokens" | "saved_host" | "tags"
-> & { size: number; has_layer2: boolean; has_layer3: boolean };
+> & { size: number; has_layer2: boolean; has_layer3: boolean; /** Past the retention rules: out of the default views, still whole. */ archived: boolean };
+
+/** What the retention pass and a prune decide by: a snapshot's id, name, kind, status, time and saving host. */
+export type RetentionRow = Pick<SnapshotRecord, "id" | "name" | "kind" | "status" | "created_at"> & { saved_host: string | null };
 
 export interface SearchHit {
   id: string;

@@ -2,7 +2,7 @@
 // shared column lists of the read queries.
 import type { Client, Transaction, Row } from "@libsql/client";
 import type {
-  FactRecord, FailureRank, FailureRecord, HostRecord, ProjectRecord, PlanItem, RetirementRecord, RootRecord, RuleRecord, SnapshotRecord, SnapshotSummary,
+  FactRecord, FailureRank, FailureRecord, HostRecord, ProjectRecord, PlanItem, RetentionRow, RetirementRecord, RootRecord, RuleRecord, SnapshotRecord, SnapshotSummary,
 } from "./records.ts";
 
 export type Exec = Pick<Client, "execute"> | Pick<Transaction, "execute">;
@@ -112,7 +112,15 @@ export function toRetirement(r: Row): RetirementRecord {
 export const SUMMARY_COLUMNS = `id, project_id, name, kind, status, created_at, goal, blocker, l1_tokens, l2_tokens, saved_host, tags,
   length(CAST(goal || state || next_action || blocker || active_files || constraints || decisions || failure_graph || coalesce(compressed, '') || layer3 AS BLOB)) AS size,
   (constraints <> '[]' OR decisions <> '[]' OR failure_graph <> '{}') AS has_layer2,
-  (layer3 <> '') AS has_layer3`;
+  (layer3 <> '') AS has_layer3,
+  EXISTS (SELECT 1 FROM archived_snapshots a WHERE a.snapshot_id = snapshots.id) AS archived`;
+
+export function toRetentionRow(r: Row): RetentionRow {
+  return {
+    id: str(r.id), name: str(r.name), kind: str(r.kind) as RetentionRow["kind"], status: str(r.status) as RetentionRow["status"],
+    created_at: str(r.created_at), saved_host: strOrNull(r.saved_host),
+  };
+}
 
 export function toSummary(r: Row): SnapshotSummary {
   return {
@@ -121,6 +129,7 @@ export function toSummary(r: Row): SnapshotSummary {
     created_at: str(r.created_at), goal: str(r.goal), blocker: str(r.blocker),
     l1_tokens: Number(r.l1_tokens), l2_tokens: Number(r.l2_tokens), saved_host: str(r.saved_host), tags: json(r.tags, []),
     size: Number(r.size), has_layer2: Number(r.has_layer2) === 1, has_layer3: Number(r.has_layer3) === 1,
+    archived: Number(r.archived) === 1,
   };
 }
 

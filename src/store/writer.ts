@@ -226,16 +226,19 @@ export class StoreWriter extends Queries {
     );
   }
 
-  /** Snapshot ids and their protection flags for cleanup, oldest first. */
-  async cleanupCandidates(projectId: string): Promise<{ id: string; kind: string; status: string; blocker: string; created_at: string; auto: boolean; saved_host: string | null }[]> {
-    const rows = await this.rows(
-      "SELECT id, kind, status, blocker, created_at, auto_trigger IS NOT NULL AS auto, saved_host FROM snapshots WHERE project_id = ? AND deleted = 0 ORDER BY created_at ASC, id ASC",
-      [projectId],
+  /** Marks snapshots of a project archived (retention): out of the default views, still whole. */
+  async archiveSnapshots(projectId: string, ids: string[], at: string): Promise<void> {
+    if (!ids.length) return;
+    await this.run(
+      "INSERT OR IGNORE INTO archived_snapshots(snapshot_id, project_id, archived_at) SELECT value, ?, ? FROM json_each(?)",
+      [projectId, at, JSON.stringify(ids)],
     );
-    return rows.map((r) => ({
-      id: str(r.id), kind: str(r.kind), status: str(r.status), blocker: str(r.blocker), created_at: str(r.created_at), auto: Number(r.auto) === 1,
-      saved_host: r.saved_host === null || r.saved_host === undefined ? null : str(r.saved_host),
-    }));
+  }
+
+  /** Takes the archived mark off these snapshots (what `load` restores is never archived). */
+  async unarchiveSnapshots(ids: string[]): Promise<void> {
+    if (!ids.length) return;
+    await this.run("DELETE FROM archived_snapshots WHERE snapshot_id IN (SELECT value FROM json_each(?))", [JSON.stringify(ids)]);
   }
 
   /** When the project's newest snapshot was made (its `created_at`), or null. */

@@ -1,6 +1,7 @@
 // The snapshot picker: newest first, `/` filters as you type with the same full-text search as
 // `mindsave recall`, `t` keeps only a tag's snapshots; only the visible rows are rendered, so 5,000
 // snapshots scroll instantly. Space marks two snapshots and `d` shows what changed between them.
+// Archived snapshots (retention's, see engine/snapshots/retention.ts) are left out until `a` shows them.
 import { useEffect, useRef, useState } from "react";
 import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.ts";
@@ -22,6 +23,7 @@ import type { HelpKeys } from "./HelpOverlay.tsx";
 export const PICKER_KEYS: HelpKeys = [
   ["↑/↓ j/k", "move"], ["PgUp/PgDn g/G", "page, first, last"], ["/", "filter (full-text, as `mindsave recall`)"],
   ["t", "only the snapshots with a tag (Tab completes it, Enter keeps it, Esc clears it)"], ["Enter", "open the snapshot"],
+  ["a", "show or hide archived snapshots (retention leaves them out; nothing is deleted)"],
   ["Space", "mark or unmark the snapshot (two at most)"], ["d", "what changed: between the two marked, the marked and the selected, or the selected and the one before it"],
   ["R", "standing rules"], ["F", "facts (renew or drop expired ones)"], ["f", "failure graph"], ["?", "keys"],
   ["q Esc", "back (Esc first clears the filter, then the tag)"],
@@ -38,6 +40,7 @@ interface Row {
   goal: string;
   tags?: string[];
   context?: string;
+  archived?: boolean;
 }
 
 /**
@@ -118,22 +121,23 @@ export function PickerScreen(props: {
   };
   const [getMarked, setMarked] = useRefState<string[]>([]);
   const [status, setStatus] = useState<string | undefined>();
+  const [archived, setArchived] = useState(false);
   const query = getQuery();
   const tag = tagKey(getTag());
   const editing = getEditing();
   const marked = getMarked();
-  const all = useAsync(() => projectSnapshots(session, props.projectId), [props.projectId]);
+  const all = useAsync(() => projectSnapshots(session, props.projectId, { listed: !archived }), [props.projectId, archived]);
   // Each result says which query and tag it answers, so keys that act on the rows wait for the right ones.
   const filtered = useAsync(async () => {
     if (!query.trim() && !tag) return null;
     try {
-      if (!query.trim()) return { query, tag, rows: (await projectSnapshots(session, props.projectId, { tag })) as Row[], more: false };
+      if (!query.trim()) return { query, tag, rows: (await projectSnapshots(session, props.projectId, { tag, listed: !archived })) as Row[], more: false };
       const r = await search(session, props.projectId, [query], SEARCH_LIMIT, tag || undefined);
       return { query, tag, rows: r.hits as Row[], more: r.more };
     } catch (e) {
       return { query, tag, rows: [] as Row[], more: false, error: (e as Error).message };
     }
-  }, [query, tag, props.projectId]);
+  }, [query, tag, props.projectId, archived]);
   const firstEdits = useRef(props.edits);
   useEffect(() => {
     if (props.edits === firstEdits.current) return;
@@ -146,7 +150,7 @@ export function PickerScreen(props: {
   const rows: Row[] = narrowed ? (result?.rows ?? []) : (all.data ?? []);
   const visible = Math.max(1, props.height - 5 - statusHeight(status ?? props.status, props.width));
   // The selection goes back to the top for other rows (another filter), not for the same rows read again.
-  const rowsKey = narrowed ? (result ? `${result.query}\0${result.tag}` : undefined) : "all";
+  const rowsKey = narrowed ? (result ? `${result.query}\0${result.tag}` : undefined) : archived ? "archived" : "all";
   const nav = useListNavigation(rows.length, visible, 0, { resetKey: rowsKey });
   useHeldSelection(rows, nav, rowsKey, (r) => r.id);
   // Marks of snapshots deleted elsewhere go with them (in this render: a key next must not use them).
@@ -219,6 +223,7 @@ export function PickerScreen(props: {
         setStatus(undefined);
       }
     } else if (input === "d") diff();
+    else if (input === "a") setArchived(!archived);
     else if (input === "R") props.onRules();
     else if (input === "F") props.onFacts();
     else if (input === "f") props.onFailures();
@@ -249,7 +254,7 @@ export function PickerScreen(props: {
   const total = all.data?.length ?? 0;
   // The search stops at SEARCH_LIMIT hits: then more match than are listed, and the title says so.
   const shown = `${rows.length}${result?.more ? "+" : ""}`;
-  const count = query.trim() ? `${shown} of ${total} match` : tag ? `${shown} of ${total} snapshots` : `${total} snapshot${total === 1 ? "" : "s"}`;
+  const count = (query.trim() ? `${shown} of ${total} match` : tag ? `${shown} of ${total} snapshots` : `${total} snapshot${total === 1 ? "" : "s"}`) + (archived ? " (archived too)" : "");
   const extras = [...(tag ? [`#${tag}`] : []), ...(marked.length ? [`${marked.length} marked`] : [])].map((x) => ` ${g.sep} ${x}`).join("");
   // The project's name gives way to the count, the tag and the marks.
   const title = `${fit(props.projectName, Math.max(8, w - 50 - width(extras)), g.ellipsis)} ${g.sep} ${count}${extras}`;
@@ -268,7 +273,7 @@ export function PickerScreen(props: {
     <Frame title={title} width={w} height={props.height} status={status ?? props.status}
       hints={editing === "tag" ? ["type a tag", "Tab complete", "Enter keep", "Esc clear", "↑/↓ move"] : editing ? ["type to filter", "Enter keep", "Esc clear", "↑/↓ move"]
         : ["Enter open", "/ filter", "t tag", "d diff", "R rules", "? keys", "q projects"]}
-      more={editing ? [] : ["F facts", "Space mark", "f failures"]}>
+      more={editing ? [] : ["F facts", "Space mark", "f failures", archived ? "a hide archived" : "a archived"]}>
       {editing === "tag" ? (
         <Box>
           <Text color={theme.c("accent")}># </Text>
@@ -294,7 +299,7 @@ export function PickerScreen(props: {
           return (
             <Text key={r.id} inverse={sel} wrap="truncate">
               {sel ? g.pointer : " "}{mark >= 0 ? <Text color={sel ? undefined : theme.c("title")}>{String(mark + 1)}</Text> : " "}{nameCell(shownName(r), nameW, g.ellipsis)} {pad(age(r.created_at, now()), ageW)}
-              <Text color={sel ? undefined : statusColor(r.status)}>{pad(r.status.replace("_", " "), statusW)}</Text>
+              <Text color={sel ? undefined : r.archived ? theme.c("muted") : statusColor(r.status)}>{pad(r.archived ? "archived" : r.status.replace("_", " "), statusW)}</Text>
               {fit(line(r), goalW, g.ellipsis)}
             </Text>
           );

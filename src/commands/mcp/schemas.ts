@@ -78,7 +78,7 @@ export const saveOutput = {
   tokens: z.object({ layer1: z.number(), layer2: z.number() }),
   tags: z.array(z.string()),
   warnings: z.array(z.string()),
-  removed: z.array(z.string()).describe("snapshots removed by the cleanup after this save"),
+  archived: z.array(z.string()).describe("snapshots retention archived after this save: out of the default lists, still whole (load by id, recall)"),
 };
 
 export const loadOutput = {

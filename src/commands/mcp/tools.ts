@@ -36,9 +36,9 @@ export function result(text: string, structured: Record<string, unknown>): CallT
 }
 
 export const READ_ONLY = { readOnlyHint: true, openWorldHint: false };
-/** fail: adds to the graph, removes nothing. */
+/** fail: adds to the graph, removes nothing; save: adds a snapshot (retention archives older ones, never deletes). */
 export const ADDS = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
-/** save: its cleanup may remove old completed snapshots past the keep limit; rules/facts/retire may remove. */
+/** rules/facts/retire may remove. */
 export const SAVES = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
 
 interface ToolMeta<I extends ZodRawShape, O extends ZodRawShape> {
@@ -74,7 +74,7 @@ export function registerTools(server: McpServer, withSession: WithSession): void
   tool("save", {
     title: "Save a checkpoint",
     description: `Save a checkpoint of your working state in this project, so a later session (or another agent, on any host) resumes it with load. Layer 1 (goal/state/next_action/active_files/blocker, at most ${LAYER1_BUDGET} tokens) is always restored; Layer 2 (constraints/decisions/failure graph, at most ${LAYER2_BUDGET} tokens, compressed when over) is restored with it; Layer 3 (layer3, the cold archive) only on recall. Returns the snapshot id and token counts.`,
-    inputSchema: schema.saveInput, outputSchema: schema.saveOutput, annotations: SAVES,
+    inputSchema: schema.saveInput, outputSchema: schema.saveOutput, annotations: ADDS,
   }, async (a) => {
     if (!a.goal.trim()) throw new UserError("A snapshot needs a goal: the task's objective in one sentence.");
     const input = applyFlags(emptyInput(), {
@@ -88,7 +88,7 @@ export function registerTools(server: McpServer, withSession: WithSession): void
     const lines = [...r.warnings.map((w) => `Warning: ${w}`), ...saveSummary(r, "mcp")];
     return result(lines.join("\n"), {
       snapshot_id: snap.name, id: snap.id, project: r.context.project.name, status: snap.status, kind: snap.kind,
-      tokens: { layer1: snap.l1_tokens, layer2: snap.l2_tokens }, tags: snap.tags, warnings: r.warnings, removed: r.removed,
+      tokens: { layer1: snap.l1_tokens, layer2: snap.l2_tokens }, tags: snap.tags, warnings: r.warnings, archived: r.archived,
     });
   });
 

@@ -10,6 +10,8 @@ import { samePath } from "../projects/paths.ts";
 import { findRoot } from "../projects/workspace.ts";
 import { linkTarget } from "../projects/aliases.ts";
 import { saveSnapshot } from "../snapshots/save.ts";
+import { applyRetention } from "../snapshots/retention.ts";
+import { DEFAULT_KEEP } from "../snapshots/layers.ts";
 import { fromStored, readSignal, recompute, updateSignal, type SignalState } from "../agents/signal.ts";
 import { appendToolCalls } from "../agents/toollog.ts";
 import type { Session } from "../session.ts";
@@ -53,7 +55,7 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
   const warnings: string[] = [];
   const report: ImportReport = {
     source: loc.dir, root: loc.root, project: null,
-    snapshots: { imported: [], skipped: [], deleted: [], failed: [] },
+    snapshots: { imported: [], skipped: [], deleted: [], failed: [], archived: [] },
     failures: { imported: 0, skipped: 0 }, tool_calls: { imported: 0, skipped: 0 }, signal: "absent", memory: { rules: 0, facts: 0, retired: 0 }, warnings,
   };
 
@@ -251,7 +253,7 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
       }
       try {
         const wanted = record?.name ?? p.id;
-        const result = await saveSnapshot(session, { input: p.input, name: wanted, createdAt: p.createdAt, noCleanup: true, overflow: p.overflow, storedRoot: ctx.root, record });
+        const result = await saveSnapshot(session, { input: p.input, name: wanted, createdAt: p.createdAt, noRetention: true, overflow: p.overflow, storedRoot: ctx.root, record });
         // A host this store never met gets its name from the export, so the block says who saved it.
         if (record?.hostName && !(await w.getHost(record.savedHost))) {
           const at = p.createdAt.toISOString();
@@ -282,6 +284,8 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
       }
     });
     await stallIfAsked("import-indexed");
+    // Retention once, at the end: the views show the newest; the rest is archived, none deleted.
+    if (report.snapshots.imported.length) report.snapshots.archived = await applyRetention(w, projectId, { keep: DEFAULT_KEEP, now: session.now() });
 
     // Failures, second pass: each node's full state at its last_seen. A snapshot's mention never
     // moves a failure's last_seen back either.

@@ -26,8 +26,11 @@ export interface ImportReport {
   /** The project's root on this host (null: it has none here). */
   root: string | null;
   project: { id: string; name: string } | null;
-  /** skipped: already in the store; deleted: deleted in this store since they were exported (not brought back). */
-  snapshots: { imported: string[]; skipped: string[]; deleted: string[]; failed: { file: string; reason: string }[] };
+  /**
+   * skipped: already in the store; deleted: deleted in this store since they were exported (not
+   * brought back); archived: left out of the default views by retention (still whole).
+   */
+  snapshots: { imported: string[]; skipped: string[]; deleted: string[]; failed: { file: string; reason: string }[]; archived: string[] };
   failures: { imported: number; skipped: number };
   tool_calls: { imported: number; skipped: number };
   /** imported: applied to the project's signal; unchanged: already there; older: the store's is newer; absent: no signal.json. */

@@ -9,14 +9,20 @@ import type { SnapshotRecord, SnapshotSummary, SnapshotStatus } from "../../stor
 
 export type { SnapshotRecord, SnapshotSummary, SnapshotStatus, FileCheck, LoadResult, ProjectContext };
 
-/** The list use case: the current project's snapshots, newest first. */
-export async function snapshotList(session: Session, opts: { limit?: number; tag?: string } = {}): Promise<{ context: ProjectContext; snapshots: SnapshotSummary[] }> {
+/**
+ * The list use case: the current project's snapshots, newest first; the archived ones only with
+ * `all` (how many there are is told either way).
+ */
+export async function snapshotList(session: Session, opts: { limit?: number; tag?: string; all?: boolean } = {}): Promise<{ context: ProjectContext; snapshots: SnapshotSummary[]; archived: number }> {
   // Outside a project it says where to go, as load and recall do.
   const context = await session.requireProject(() => nextSteps(session, null));
-  return { context, snapshots: await projectSnapshots(session, context.project.id, opts) };
+  const id = context.project.id;
+  const archived = await session.store.countSnapshots(id) - await session.store.countSnapshots(id, { listed: true });
+  return { context, snapshots: await projectSnapshots(session, id, { ...opts, listed: !opts.all }), archived };
 }
 
-export function projectSnapshots(session: Session, projectId: string, opts: { limit?: number; offset?: number; tag?: string } = {}): Promise<SnapshotSummary[]> {
+/** A project's snapshots, newest first: every one (export, sync), or with `listed` those retention left in the views. */
+export function projectSnapshots(session: Session, projectId: string, opts: { limit?: number; offset?: number; tag?: string; listed?: boolean } = {}): Promise<SnapshotSummary[]> {
   return session.store.listSnapshots(projectId, opts);
 }
 

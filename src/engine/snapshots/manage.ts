@@ -1,6 +1,6 @@
-// Snapshot management: status, delete, cleanup on demand, and the spec's file format for one snapshot.
+// Snapshot management: status, delete, retention on demand, and the spec's file format for one snapshot.
 import { UserError } from "../../errors.ts";
-import { cleanup, isProtected } from "./save.ts";
+import { applyRetention } from "./retention.ts";
 import { extendedSnapshot, selectSnapshot } from "./select.ts";
 import { DEFAULT_KEEP, yamlFile } from "./layers.ts";
 import { trimLines } from "../../lib/text.ts";
@@ -60,14 +60,14 @@ export function layer2MovedText(deleted: string, moved: Layer2Moved[], done: boo
       : `${m.overflow} takes its Layer 2 from ${deleted}; no older full snapshot would be left, so afterwards it restores Layer 1 only.`);
 }
 
-export async function cleanSnapshots(session: Session, opts: { keep?: number; dryRun?: boolean }): Promise<{ removed: string[]; remaining: number; protected: number }> {
+/** Retention now (`snapshots clean`): archives past the rules, deletes nothing; how many stay listed. */
+export async function cleanSnapshots(session: Session, opts: { keep?: number; dryRun?: boolean }): Promise<{ archived: string[]; listed: number }> {
   const ctx = await session.requireProject();
   const keep = opts.keep ?? DEFAULT_KEEP;
   return session.write(async (w) => {
-    const removed = await cleanup(w, ctx.project.id, { keep, now: session.now(), dryRun: opts.dryRun });
-    const left = await w.cleanupCandidates(ctx.project.id);
-    const remaining = opts.dryRun ? left.length - removed.length : left.length;
-    return { removed, remaining, protected: left.filter(isProtected).length };
+    const archived = await applyRetention(w, ctx.project.id, { keep, now: session.now(), dryRun: opts.dryRun });
+    const listed = await w.countSnapshots(ctx.project.id, { listed: true });
+    return { archived, listed: opts.dryRun ? listed - archived.length : listed };
   });
 }
 

@@ -1,4 +1,4 @@
-// Save: validate, budget (compressing Layer 2 when it is over), write in one transaction, clean up.
+// Save: validate, budget (compressing Layer 2 when it is over), write in one transaction, archive past the retention rules.
 import { readFileSync, statSync } from "node:fs";
 import { UserError } from "../../errors.ts";
 import { compressLayer2 } from "./compressor.ts";
@@ -17,6 +17,7 @@ import { checkSizes, controlWarning, stripControlDeep } from "./input-limits.ts"
 import { countTokens, loadTokenizer } from "./tokens.ts";
 import { loadSnapshot } from "./restore.ts";
 import { stallIfAsked } from "../stall.ts";
+import { applyRetention } from "./retention.ts";
 import { withAutoParts } from "./layer3-parts.ts";
 import { normalizeTags } from "./tags.ts";
 import { dedupe, distinctPaths } from "./distinct.ts";
@@ -27,22 +28,21 @@ import type { SnapshotRecord, SnapshotStatus, StoredFile, StoreWriter } from "..
 import { MAX_AHEAD_MS } from "../../store/store.ts";
 
 export const SNAPSHOT_VERSION = "3.5";
-export const COMPLETED_MAX_AGE_DAYS = 30;
 const HASH_LIMIT = 8 * 1024 * 1024;
 
 export interface SaveOptions {
   input: SnapshotInput;
   /** An L1-only OVF_ snapshot (the spec's /auto-snapshot). */
   overflow?: boolean;
-  /** Snapshots to keep per project after cleanup. */
+  /** Snapshots left listed per project by retention after this save (the rest are archived, never deleted). */
   keep?: number;
   /** Set by hooks: this save is an auto-save (cooldown bookkeeping). */
   auto?: boolean;
   /** For import: keep the original time and id (the id gets -N if taken). */
   createdAt?: Date;
   name?: string;
-  /** For import: do not run the cleanup rules after this save. */
-  noCleanup?: boolean;
+  /** For import: do not run retention after this save (the import runs it once, at its end). */
+  noRetention?: boolean;
   /**
    * For import: the active files are in the stored form already (relative to the project root,
    * or absolute), and this is the project's root on this host (null: none here). Neither the
@@ -80,7 +80,8 @@ export interface SaveResult {
   snapshot: SnapshotRecord;
   context: ProjectContext;
   warnings: string[];
-  removed: string[];
+  /** Snapshots retention archived after this save (still whole: `snapshots list --all`). */
+  archived: string[];
   compressed: boolean;
   /** The restore block of this snapshot on this host, counted exactly as `load` renders it. */
   restore: { tokens: number; budget: number; omitted: number };
@@ -289,11 +290,11 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
       auto: !!opts.auto, reason, activeFiles: files.length, decisions: layer2.decisions.length, constraints: layer2.constraints.length,
     }) as unknown as Record<string, unknown>);
     await stallIfAsked("save-after-signal");
-    const removed = opts.noCleanup ? [] : await cleanup(w, projectId, { keep, now: session.now(), spare: record.id });
-    await stallIfAsked("save-after-cleanup");
+    const archived = opts.noRetention ? [] : await applyRetention(w, projectId, { keep, now: session.now(), spare: record.id });
+    await stallIfAsked("save-after-retention");
     if (context.note) warnings.push(context.note);
     const snapshot = (await w.getSnapshot(record.id))!;
-    return { snapshot, context, warnings, removed, compressed: wasCompressed };
+    return { snapshot, context, warnings, archived, compressed: wasCompressed };
   });
   // Only a person's save shows the block's size: an import (named) or a hook's save never does, so
   // neither pays for rendering it.
@@ -345,55 +346,9 @@ async function overflowTrigger(w: StoreWriter, projectId: string, given: Snapsho
   return { ...(given ?? { reason: "overflow" }), ...(full ? { extends: full.id } : {}) };
 }
 
-export function isProtected(s: { status: string; blocker: string }): boolean {
-  return s.status === "in_progress" || s.status === "blocked" || !noBlocker(s.blocker);
-}
-
-/** Automatic checkpoints beyond the newest this many are superseded by newer ones. */
-export const KEEP_AUTO = 5;
-
-/**
- * The spec's cleanup: completed snapshots older than 30 days go; then the oldest unprotected ones
- * until at most `keep` remain. In-progress and blocked snapshots are never removed — except
- * automatic checkpoints (hooks) older than the newest five, which newer checkpoints supersede;
- * without that, every auto-save would be kept forever.
- */
 /** A new snapshot's time: now, or 1 ms after the newest one saved by a clock ahead (up to a day): the last saved is what `load --latest` restores. */
 async function afterNewest(w: StoreWriter, projectId: string, now: Date): Promise<Date> {
   const newest = await w.newestCreatedAt(projectId);
   const after = newest ? Date.parse(newest) + 1 : 0;
   return after > now.getTime() && after - now.getTime() <= MAX_AHEAD_MS ? new Date(after) : now;
-}
-
-export async function cleanup(w: StoreWriter, projectId: string, opts: { keep: number; now: Date; spare?: string; dryRun?: boolean }): Promise<string[]> {
-  const all = await w.cleanupCandidates(projectId);
-  const cutoff = opts.now.getTime() - COMPLETED_MAX_AGE_DAYS * 24 * 60 * 60 * 1000;
-  // Ages are told by one clock only: this host's. A laptop whose clock runs a month ahead would
-  // otherwise find every other laptop's completed snapshots "old" and delete them on every store.
-  const mine = (s: { saved_host: string | null }) => s.saved_host === null || s.saved_host === w.hostId;
-  // Never what `load` restores: the newest snapshot, and the newest full one (its Layer 2 when the
-  // newest is an overflow snapshot), whatever their status or age.
-  const spared = new Set([opts.spare, all.at(-1)?.id, all.findLast((s) => s.kind === "full")?.id].filter((id): id is string => !!id));
-  const doomed = new Set<string>();
-  for (const s of all) {
-    if (!spared.has(s.id) && !isProtected(s) && s.status === "completed" && mine(s) && Date.parse(s.created_at) < cutoff) doomed.add(s.id);
-  }
-  let remaining = all.length - doomed.size;
-  const autos = all.filter((s) => s.auto);
-  const superseded = new Set(autos.slice(0, Math.max(0, autos.length - KEEP_AUTO)).map((s) => s.id));
-  for (const s of all) {
-    if (remaining <= opts.keep) break;
-    if (spared.has(s.id) || doomed.has(s.id) || (isProtected(s) && !superseded.has(s.id))) continue;
-    doomed.add(s.id);
-    remaining--;
-  }
-  const names: string[] = [];
-  for (const s of all) {
-    if (!doomed.has(s.id)) continue;
-    const snap = await w.getSnapshot(s.id);
-    names.push(snap?.name ?? s.id);
-    if (!opts.dryRun) await w.tombstoneSnapshot(s.id);
-    await stallIfAsked(`cleanup-${names.length}`);
-  }
-  return names;
 }

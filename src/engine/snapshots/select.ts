@@ -24,10 +24,11 @@ async function select(session: Session, q: Queries, projectId: string, key: stri
   if (key !== undefined && key !== "") {
     if (/^\d+$/.test(key)) {
       const n = Number(key);
-      const [s] = await q.listSnapshots(projectId, { limit: 1, offset: n - 1 });
+      // Numbers are those of the list, which leaves archived snapshots out (they load by name or id).
+      const [s] = await q.listSnapshots(projectId, { limit: 1, offset: n - 1, listed: true });
       if (n >= 1 && s) return { kind: "snapshot", snapshot: (await q.getSnapshot(s.id))! };
-      const total = await q.countSnapshots(projectId);
-      throw new UserError(`There is no snapshot number ${key}; this project has ${total} (1 is the newest).`);
+      const total = await q.countSnapshots(projectId, { listed: true });
+      throw new UserError(`There is no snapshot number ${key}; this project lists ${total} (1 is the newest${total < await q.countSnapshots(projectId) ? "; archived ones load by name or id" : ""}).`);
     }
     const byName = await q.findSnapshotsByName(projectId, key);
     if (byName.length > 1) throw await ambiguousName(session, q, projectId, key, byName);
@@ -45,10 +46,11 @@ async function select(session: Session, q: Queries, projectId: string, key: stri
     }
     throw new UserError(`No snapshot ${JSON.stringify(key)} in this project; see \`mindsave snapshots list\`.`);
   }
-  const newest = await q.listSnapshots(projectId, { limit: 2 });
+  // The newest is never archived (see retention.ts): the choice is among the listed ones.
+  const newest = await q.listSnapshots(projectId, { limit: 2, listed: true });
   if (newest.length === 0) return { kind: "none" };
   if (opts.latest || newest.length === 1) return { kind: "snapshot", snapshot: (await q.getSnapshot(newest[0].id))! };
-  return { kind: "choose", choices: await q.listSnapshots(projectId) };
+  return { kind: "choose", choices: await q.listSnapshots(projectId, { listed: true }) };
 }
 
 /**
@@ -62,11 +64,12 @@ async function ambiguousName(session: Session, q: Queries, projectId: string, na
   const described: string[] = [];
   for (const m of matches) {
     const host = (await q.getHost(m.saved_host))?.name ?? m.saved_host;
-    const n = all.findIndex((s) => s.id === m.id) + 1;
-    described.push(`#${n} id ${prefix(m.id)} (saved ${utcMinute(m.created_at)} on ${host}${m.saved_host === session.host.id ? ", this host" : ""}: ${m.goal.slice(0, 60)})`);
+    // The list's number (archived snapshots have none: the list leaves them out).
+    const n = all.filter((s) => !s.archived).findIndex((s) => s.id === m.id) + 1;
+    described.push(`${n ? `#${n} ` : "archived, "}id ${prefix(m.id)} (saved ${utcMinute(m.created_at)} on ${host}${m.saved_host === session.host.id ? ", this host" : ""}: ${m.goal.slice(0, 60)})`);
   }
-  const first = all.findIndex((s) => s.id === ids[0]) + 1;
-  return new UserError(`${JSON.stringify(name)} names ${matches.length} snapshots, saved on different hosts: ${described.join("; ")}. Choose one by its number or id prefix instead, e.g. ${first} or ${prefix(ids[0])}.`);
+  const first = all.filter((s) => !s.archived).findIndex((s) => s.id === ids[0]) + 1;
+  return new UserError(`${JSON.stringify(name)} names ${matches.length} snapshots, saved on different hosts: ${described.join("; ")}. Choose one by its number or id prefix instead, e.g. ${first ? `${first} or ` : ""}${prefix(ids[0])}.`);
 }
 
 /** The shortest prefix of `id` (8 characters at least) that no other snapshot of `all` shares. */

@@ -16,8 +16,8 @@ export function saveSummary(r: SaveResult, audience: Audience, keep = DEFAULT_KE
   const l2 = snap.kind === "overflow" ? "Layer 1 only" : `L2 ${snap.l2_tokens}/${LAYER2_BUDGET}`;
   const block = r.restore.budget ? `; restore block ${r.restore.tokens}/${r.restore.budget} on this host` : "";
   const lines = [`💾 MindSave checkpoint saved: ${snap.name} (project ${r.context.project.name}; L1 ${snap.l1_tokens}/${LAYER1_BUDGET} tokens, ${l2}${block}).`];
-  if (r.removed.length) {
-    lines.push(`Cleanup removed ${r.removed.length} snapshot(s) (completed ones past 30 days or over the keep-${keep} limit; in-progress and blocked ones are never removed): ${r.removed.join(", ")}.`);
+  if (r.archived.length) {
+    lines.push(`Archived ${r.archived.length} older snapshot(s) (completed ones past 30 days, or past the newest ${keep}): ${r.archived.join(", ")}. Nothing was deleted; \`mindsave snapshots list --all\` shows them.`);
   }
   const how = audience === "cli" ? "`mindsave load` (/load for agents)" : "the load tool";
   lines.push(snap.kind === "overflow"

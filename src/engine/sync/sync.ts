@@ -18,6 +18,8 @@ import { safeName } from "../snapshots/slug.ts";
 import { stallIfAsked } from "../stall.ts";
 import { backupStore } from "../home/backups.ts";
 import { foldLinkedProjects } from "../projects/fold.ts";
+import { applyRetentionEverywhere } from "../snapshots/retention.ts";
+import { DEFAULT_KEEP } from "../snapshots/layers.ts";
 import type { SyncRow } from "../../store/sync.ts";
 import { syncIds, type Reidentified } from "./copies.ts";
 import type { PlanItem } from "../../store/store.ts";
@@ -213,6 +215,9 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
       for (const c of completed) await hw.setSnapshotStatus(c.id, "completed");
       // A merge written here changed this store too: a snapshot no incoming row changed counts as updated.
       for (const id of new Set([...plans, ...completed].map((x) => x.id))) if (!changedHere.has(id)) counts.snapshots.updated++;
+      // Snapshots taken in meet this store's retention: its views stay short, nothing is deleted
+      // (the archived mark is this store's own and never travels).
+      if (changedHere.size) await applyRetentionEverywhere(hw, DEFAULT_KEEP, new Date(opts.now));
     });
     await w.setPeer(fromId, { pulled_seq: upTo, last_sync: new Date(opts.now).toISOString(), location: opts.location });
     await w.setPeerAnchors(fromId, anchors);

@@ -1,0 +1,193 @@
+// Retention archives; only a person deletes (issue 32). The keep rules (20; completed older than 30
+// days) keep the views short: a snapshot past them is archived, left out of `snapshots list` and
+// `load`'s numbers, still found by recall, `list --all`, `load ID`, export and sync. Only
+// `snapshots delete` and `snapshots prune` delete.
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { dumpStore, sql, twoLaptops, type LaptopWithClone } from "./helpers.ts";
+import { SCHEMA_VERSION } from "../src/store/migrations.ts";
+
+/** Writes `count` snapshot files into the laptop's project (.mindsave/snapshots), one a day from `start`. */
+function seedFiles(l: LaptopWithClone, count: number, opts: { start?: number; status?: string; prefix?: string } = {}): string[] {
+  const dir = join(l.repo, ".mindsave", "snapshots");
+  mkdirSync(dir, { recursive: true });
+  const start = opts.start ?? Date.UTC(2026, 0, 1, 12);
+  const names: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const at = new Date(start + i * 24 * 60 * 60 * 1000).toISOString();
+    const name = `${opts.prefix ?? "task"}_${String(i).padStart(2, "0")}_${at.slice(0, 10).replaceAll("-", "")}`;
+    names.push(name);
+    writeFileSync(join(dir, `${name}.md`), `---\nsnapshot_id: ${name}\ncreated_at: "${at}"\nstatus: ${opts.status ?? "in_progress"}\ngoal: goal ${i} 任务\nstate: working\nnext_action: go on\nblocker: none\n---\n## Notes\nmarker${opts.prefix ?? "task"}${i}x in the cold archive\n`);
+  }
+  return names;
+}
+
+const live = async (db: string) => Number((await sql(db, "SELECT count(*) AS n FROM snapshots WHERE deleted = 0"))[0].n);
+const tombstones = async (db: string) => Number((await sql(db, "SELECT count(*) AS n FROM snapshots WHERE deleted = 1"))[0].n);
+const goals = (list: { snapshots: { goal: string }[] }) => list.snapshots.map((s) => s.goal);
+
+describe("retention archives, never deletes", () => {
+  test("30 imported then a save: 20 listed (in progress counted too), every one still there for list --all, load ID and recall", async () => {
+    const w = twoLaptops("mindsave-retention-");
+    const names = seedFiles(w.a, 30);
+    const imported = await w.a.json(["import", w.a.repo]);
+    expect(imported.snapshots.imported).toHaveLength(30);
+    // The import says what it archived: the oldest 10, never what it just imported beyond that.
+    expect(imported.snapshots.archived).toEqual(names.slice(0, 10));
+    const text = await w.a.cli(["snapshots", "list"]);
+    expect(text.stdout).toContain("10 older snapshot(s) are archived: `mindsave snapshots list --all` shows them.");
+
+    const saved = await w.a.json(["save", "--goal", "the newest work", "--state", "s", "--next", "n"]);
+    expect(saved.archived).toEqual([names[10]]);
+    expect(await live(w.a.db)).toBe(31);
+    expect(await tombstones(w.a.db)).toBe(0);
+
+    const list = await w.a.json(["snapshots", "list"]);
+    expect(list.snapshots).toHaveLength(20);
+    expect(list.archived).toBe(11);
+    expect(goals(list)[0]).toBe("the newest work");
+    expect(goals(list).at(-1)).toBe("goal 11 任务");
+    const all = await w.a.json(["snapshots", "list", "--all"]);
+    expect(all.snapshots).toHaveLength(31);
+    expect(all.snapshots.filter((s: { archived: boolean }) => s.archived).map((s: { name: string }) => s.name).sort()).toEqual(names.slice(0, 11));
+    const allText = (await w.a.cli(["snapshots", "list", "--all"])).stdout;
+    expect(allText).toContain(`${names[0]} (archived)`);
+    expect(allText).toContain("archived ones included");
+
+    // An archived snapshot loads by its name, and recall finds it by a word only its Layer 3 holds.
+    const loaded = await w.a.json(["load", names[0]]);
+    expect(loaded.layer1.goal).toBe("goal 0 任务");
+    const hits = await w.a.json(["recall", "markertask0x"]);
+    expect(hits.hits.map((h: { name: string }) => h.name)).toEqual([names[0]]);
+    // `load N` counts the list: 20 numbers, the archived have none.
+    expect((await w.a.json(["load", "20"])).layer1.goal).toBe("goal 11 任务");
+    const past = await w.a.cli(["load", "21"]);
+    expect(past.code).toBe(1);
+    expect(past.stderr).toContain("this project lists 20");
+  });
+
+  test("keep counts every snapshot but never archives the newest nor the newest full one (what load restores)", async () => {
+    const w = twoLaptops("mindsave-retention-keep-");
+    seedFiles(w.a, 4, { status: "blocked" });
+    await w.a.json(["import", w.a.repo]);
+    for (const goal of ["overflow one", "overflow two"]) {
+      const r = await w.a.json(["save", "--overflow", "--goal", goal, "--state", "s", "--next", "n", "--keep", "2"]);
+      expect(r.archived.length).toBeGreaterThan(0);
+    }
+    // Kept: the newest (an overflow snapshot) and the newest full one, whose Layer 2 it restores.
+    expect(goals(await w.a.json(["snapshots", "list"]))).toEqual(["overflow two", "goal 3 任务"]);
+    expect(await live(w.a.db)).toBe(6);
+  });
+
+  test("completed snapshots older than 30 days are archived under the count too; snapshots clean says it archives", async () => {
+    const w = twoLaptops("mindsave-retention-old-");
+    seedFiles(w.a, 3, { status: "completed", start: Date.UTC(2024, 0, 1), prefix: "old" });
+    seedFiles(w.a, 2, { start: Date.UTC(2024, 5, 1), prefix: "wip" });
+    const r = await w.a.json(["import", w.a.repo]);
+    expect(r.snapshots.archived).toHaveLength(3);
+    expect(goals(await w.a.json(["snapshots", "list"]))).toEqual(["goal 1 任务", "goal 0 任务"]);
+
+    const clean = await w.a.cli(["snapshots", "clean", "--keep", "1", "--dry-run"]);
+    expect(clean.stdout).toContain("Would archive 1 snapshot(s):");
+    expect(clean.stdout).toContain("Archiving deletes nothing");
+    expect((await w.a.json(["snapshots", "list"])).snapshots).toHaveLength(2);
+    const done = await w.a.json(["snapshots", "clean", "--keep", "1"]);
+    expect(done).toMatchObject({ dry_run: false, listed: 1 });
+    expect(done.archived).toHaveLength(1);
+    expect(await live(w.a.db)).toBe(5);
+  });
+
+  test("a sync after retention deletes nothing on the peer: the archive is each store's own", async () => {
+    const w = twoLaptops("mindsave-retention-sync-");
+    seedFiles(w.a, 25);
+    await w.a.json(["import", w.a.repo]);
+    await w.a.json(["sync", w.drive]);
+    await w.a.json(["save", "--goal", "after the sync", "--state", "s", "--next", "n"]);
+    await w.a.json(["snapshots", "clean", "--keep", "3"]);
+    const pushed = await w.a.json(["sync", w.drive]);
+    expect(pushed.pushed.snapshots.deleted).toBe(0);
+    await w.b.json(["sync", w.drive]);
+    for (const db of [w.a.db, w.driveDb, w.b.db]) {
+      expect(await live(db)).toBe(26);
+      expect(await tombstones(db)).toBe(0);
+    }
+    // B lists its own newest 20 (A's keep of 3 did not travel) and reaches the rest.
+    expect((await w.b.json(["snapshots", "list"])).snapshots).toHaveLength(20);
+    expect((await w.b.json(["snapshots", "list", "--all"])).snapshots).toHaveLength(26);
+    expect((await w.a.json(["snapshots", "list"])).snapshots).toHaveLength(3);
+  });
+});
+
+describe("the upgrade to retention's archive", () => {
+  test("a store of the previous schema loses nothing: every snapshot listed until a save, then archived, never deleted", async () => {
+    const w = twoLaptops("mindsave-retention-upgrade-");
+    seedFiles(w.a, 30);
+    await w.a.json(["import", w.a.repo]);
+    // Back to schema 4, as the previous MindSave left it: no archive table, no marks.
+    for (const t of ["snapshots_archive_follow", "snapshots_archive_gone"]) await sql(w.a.db, `DROP TRIGGER ${t}`);
+    await sql(w.a.db, "DROP TABLE archived_snapshots");
+    await sql(w.a.db, "UPDATE meta SET value = '4' WHERE key = 'schema_version'");
+    const rows = () => sql(w.a.db, "SELECT * FROM snapshots ORDER BY id");
+    const before = await rows();
+    const list = await w.a.cli(["--json", "snapshots", "list"]);
+    expect(list.stderr).toContain(`from schema 4 to ${SCHEMA_VERSION}`);
+    expect(JSON.parse(list.stdout).snapshots).toHaveLength(30);
+    expect(await rows()).toEqual(before);
+    await w.a.json(["save", "--goal", "first save after the upgrade", "--state", "s", "--next", "n"]);
+    expect((await w.a.json(["snapshots", "list"])).snapshots).toHaveLength(20);
+    expect((await w.a.json(["snapshots", "list", "--all"])).snapshots).toHaveLength(31);
+    expect(await tombstones(w.a.db)).toBe(0);
+  });
+});
+
+describe("snapshots prune: only a person deletes", () => {
+  async function world() {
+    const w = twoLaptops("mindsave-prune-");
+    seedFiles(w.a, 3, { status: "completed", start: Date.UTC(2024, 0, 1), prefix: "old" });
+    seedFiles(w.a, 4, { start: Date.UTC(2026, 0, 1), prefix: "wip" });
+    await w.a.json(["import", w.a.repo]);
+    await w.a.json(["snapshots", "clean", "--keep", "2"]);
+    return w;
+  }
+
+  test("--dry-run lists what it would delete and deletes nothing; without a terminal it needs --yes", async () => {
+    const w = await world();
+    const before = await dumpStore(w.a.db);
+    const dry = await w.a.cli(["snapshots", "prune", "--dry-run"]);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain("Would delete 5 archived snapshot(s)");
+    expect(dry.stdout).toContain("old_00_20240101 (completed, saved 2024-01-01)");
+    const refused = await w.a.cli(["snapshots", "prune"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim().split("\n").at(-1)).toBe("mindsave: Pruning deletes 5 snapshot(s) for good and there is no terminal to ask on; add --yes to confirm (or --dry-run to only list them). Nothing was deleted.");
+    expect(await dumpStore(w.a.db)).toBe(before);
+  });
+
+  test("--yes deletes only archived snapshots the filters match; the listed ones stay", async () => {
+    const w = await world();
+    const r = await w.a.json(["snapshots", "prune", "--older-than", "90d", "--status", "completed", "--yes"]);
+    expect(r.deleted).toEqual(["old_00_20240101", "old_01_20240102", "old_02_20240103"]);
+    expect(await tombstones(w.a.db)).toBe(3);
+    const all = await w.a.json(["snapshots", "list", "--all"]);
+    expect(all.snapshots).toHaveLength(4);
+    expect(goals(await w.a.json(["snapshots", "list"]))).toEqual(["goal 3 任务", "goal 2 任务"]);
+    // Everything archived goes with no filter; the listed two never do.
+    const rest = await w.a.json(["snapshots", "prune", "--yes"]);
+    expect(rest.deleted).toHaveLength(2);
+    expect(await live(w.a.db)).toBe(2);
+    expect((await w.a.cli(["snapshots", "prune", "--yes"])).stdout).toContain("No archived snapshot matches; nothing to delete.");
+  });
+
+  test("bad filters: one sentence, exit 1, the store as it was", async () => {
+    const w = await world();
+    const before = await dumpStore(w.a.db);
+    for (const [args, says] of [[["--status", "done"], "--status takes one of"], [["--older-than", "soon"], "--older-than takes a number of days"]] as const) {
+      const r = await w.a.cli(["snapshots", "prune", ...args, "--yes"]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(says);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    }
+    expect(await dumpStore(w.a.db)).toBe(before);
+  });
+});
