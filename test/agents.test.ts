@@ -230,6 +230,69 @@ describe("skill --install --agent", () => {
   });
 });
 
+const THEIRS = "# Contributing\n\nRun `bun test` before a commit. 提交前先跑测试。\n";
+const BEGIN = "<!-- BEGIN mindsave";
+
+/** A project whose AGENTS.md is someone's, read by both Codex and opencode. */
+function sharedAgentsMd() {
+  const { opts } = setup();
+  const agentsMd = join(opts.cwd, "AGENTS.md");
+  writeFileSync(agentsMd, THEIRS);
+  const skill = (...args: string[]) => okJson(["skill", ...args], opts);
+  /** The project AGENTS.md state `mindsave agents` reports for each agent. */
+  const states = async () => {
+    const agents = (await okJson(["agents"], opts)).agents as { id: string; instructions: { scope: string; state: string }[] }[];
+    const state = (id: string) => agents.find((a) => a.id === id)!.instructions.find((x) => x.scope === "project")!.state;
+    return { codex: state("codex"), opencode: state("opencode") };
+  };
+  const sections = () => readFileSync(agentsMd, "utf8").split(BEGIN).length - 1;
+  return { opts, agentsMd, skill, states, sections, read: () => readFileSync(agentsMd, "utf8") };
+}
+
+// Several agents read one instructions file (a project's AGENTS.md: Codex and opencode). MindSave's
+// section there names the agents it was installed for; uninstalling one agent leaves it for the
+// others, and only the last one's uninstall gives the file back byte for byte.
+
+describe("a shared AGENTS.md", () => {
+  for (const [first, second] of [["codex", "opencode"], ["opencode", "codex"]]) {
+    test(`installed for codex and opencode, uninstalled for ${first}: the section stays for ${second}; ${second}'s uninstall gives the file back`, async () => {
+      const t = sharedAgentsMd();
+      expect((await t.skill("--install", "--agent", "codex")).action).toBe("installed");
+      expect((await t.skill("--install", "--agent", "opencode")).action).toBe("installed");
+      expect(t.sections()).toBe(1);
+      expect(t.read()).toContain("<!-- mindsave for: codex, opencode -->");
+      expect(await t.states()).toEqual({ codex: "current", opencode: "current" });
+
+      const out = (await ok(["skill", "--uninstall", "--agent", first], t.opts)).stdout;
+      expect(out).toContain(`is no longer for ${first}; it stays for ${second}, which reads the same file.`);
+      const kept = t.read();
+      expect(t.sections()).toBe(1);
+      expect(kept.startsWith(THEIRS)).toBe(true);
+      expect(kept).toContain("`mindsave save");
+      expect(kept).toContain(`<!-- mindsave for: ${second} -->`);
+      expect(await t.states()).toEqual(first === "codex" ? { codex: "absent", opencode: "current" } : { codex: "current", opencode: "absent" });
+      // Uninstalling the same agent again finds nothing of its own.
+      expect((await t.skill("--uninstall", "--agent", first)).action).toBe("absent");
+      expect(t.read()).toBe(kept);
+
+      expect((await t.skill("--uninstall", "--agent", second)).action).toBe("removed");
+      expect(t.read()).toBe(THEIRS);
+    });
+  }
+
+  test("a section written before sections named their agents is kept for the other reader of the file", async () => {
+    const t = sharedAgentsMd();
+    await t.skill("--install", "--agent", "codex");
+    // As an older MindSave wrote it: no line naming the agents.
+    writeFileSync(t.agentsMd, t.read().replace(/<!-- mindsave for: [a-z, ]* -->\n/, ""));
+    expect(await t.states()).toEqual({ codex: "outdated", opencode: "outdated" });
+    expect((await t.skill("--uninstall", "--agent", "codex")).kept_for).toEqual(["opencode"]);
+    expect(t.read()).toContain("<!-- mindsave for: opencode -->");
+    await t.skill("--uninstall", "--agent", "opencode");
+    expect(t.read()).toBe(THEIRS);
+  });
+});
+
 describe("agents", () => {
   test("--json: the agents found by folder or executable, and what is installed in each, current or not", async () => {
     const t = setup();

@@ -20,7 +20,9 @@ function say(r: InstructionsResult, g: GlobalOptions): void {
     installed: `Wrote MindSave's instructions to ${r.path}${r.wholeFile ? " (a new file)" : " (a section between MindSave's markers)"}.`,
     updated: `Updated MindSave's instructions in ${r.path}.`,
     unchanged: `MindSave's instructions in ${r.path} are current; nothing changed.`,
-    removed: r.wholeFile ? `Removed ${r.path}, which held only MindSave's instructions.` : `Removed MindSave's section from ${r.path}.`,
+    removed: r.wholeFile ? `Removed ${r.path}, which held only MindSave's instructions.`
+      : r.kept_for ? `MindSave's section in ${r.path} is no longer for ${r.agent}; it stays for ${r.kept_for.join(", ")}, which read${r.kept_for.length === 1 ? "s" : ""} the same file.`
+      : `Removed MindSave's section from ${r.path}.`,
     absent: `No MindSave instructions in ${r.path}; nothing changed.`,
   }[r.action]);
 }

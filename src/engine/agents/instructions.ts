@@ -1,12 +1,14 @@
 // Other agents' instructions files (AGENTS.md, GEMINI.md, copilot-instructions.md, a Cline or
 // Cursor rule file): the skill's teaching, without Claude Code's slash commands, naming the MCP
 // tools and the CLI. In a shared file it is a section between marker lines, replaced in place and
-// removed exactly; a rule file of our own is written whole and deleted on uninstall.
+// removed exactly; a rule file of our own is written whole and deleted on uninstall. Several agents
+// read one file (a project's AGENTS.md: Codex and opencode): the section names the agents it was
+// installed for, and is removed only with the last of them.
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { UserError } from "../../errors.ts";
 import { block, findBlock, putBlock, takeBlock, type Markers } from "../../lib/blocks.ts";
 import { writeFileAtomic } from "../../lib/fs.ts";
-import { agentSpec, type AgentId, type Place, type Scope } from "./registry.ts";
+import { AGENT_IDS, agentSpec, type AgentId, type Place, type Scope } from "./registry.ts";
 import { skillBody } from "./skill.ts";
 
 export const INSTRUCTION_MARKERS: Markers = {
@@ -29,10 +31,28 @@ ${skillBody(binary).replace(/^## /gm, "### ")}
 `;
 }
 
-/** The whole file or section as written for an agent. */
-function written(agent: AgentId, binary: string): string {
-  const body = block(INSTRUCTION_MARKERS, instructionsText(binary));
-  return agent === "cursor" ? CURSOR_FRONT_MATTER + body : body;
+/** The section's first line: the agents it was installed for. */
+const FOR_LINE = /^<!-- mindsave for: ([a-z, ]*) -->\n/;
+const forLine = (agents: AgentId[]) => `<!-- mindsave for: ${agents.join(", ")} -->\n`;
+
+/** The whole file or section as written for `agents` (the first decides Cursor's front matter). */
+function written(agents: AgentId[], binary: string): string {
+  const body = block(INSTRUCTION_MARKERS, forLine(agents) + instructionsText(binary));
+  return agents[0] === "cursor" ? CURSOR_FRONT_MATTER + body : body;
+}
+
+/** The text inside a found section's markers ("\n" line ends). */
+const inner = (body: string) => body.slice(INSTRUCTION_MARKERS.begin.length + 1, body.lastIndexOf(INSTRUCTION_MARKERS.end));
+
+/** The agents a section names; null for one written before sections named them (any reader of the file may use it). */
+function sectionAgents(body: string): AgentId[] | null {
+  const m = FOR_LINE.exec(inner(body));
+  return m ? (m[1].split(",").map((a) => a.trim()).filter((a) => (AGENT_IDS as readonly string[]).includes(a)) as AgentId[]) : null;
+}
+
+/** The agents whose instructions file in this scope is `path`: who may read a section there. */
+function readersOf(path: string, scope: Scope, place: Place): AgentId[] {
+  return AGENT_IDS.filter((a) => agentSpec(a).instructions?.(scope, place) === path);
 }
 
 export function instructionsFile(agent: AgentId, scope: Scope, place: Place): string {
@@ -53,6 +73,8 @@ export interface InstructionsResult {
   action: "installed" | "updated" | "unchanged" | "removed" | "absent";
   /** The file was created by the install, or deleted by the uninstall. */
   wholeFile: boolean;
+  /** Removed for this agent only: the section stays for these, which read the same file. */
+  kept_for?: AgentId[];
 }
 
 const read = (path: string) => (existsSync(path) ? readFileSync(path, "utf8") : null);
@@ -61,7 +83,10 @@ export function instructionsState(agent: AgentId, path: string, binary = "mindsa
   const text = read(path);
   const at = text === null ? null : findBlock(text, INSTRUCTION_MARKERS);
   if (!at) return "absent";
-  return at.body === block(INSTRUCTION_MARKERS, instructionsText(binary)) && (agent !== "cursor" || text!.startsWith(CURSOR_FRONT_MATTER)) ? "current" : "outdated";
+  const agents = sectionAgents(at.body);
+  if (agents === null) return "outdated";
+  if (!agents.includes(agent)) return "absent";
+  return at.body === block(INSTRUCTION_MARKERS, forLine(agents) + instructionsText(binary)) && (agent !== "cursor" || text!.startsWith(CURSOR_FRONT_MATTER)) ? "current" : "outdated";
 }
 
 export function installInstructions(agent: AgentId, scope: Scope, place: Place, binary = "mindsave"): InstructionsResult {
@@ -69,16 +94,29 @@ export function installInstructions(agent: AgentId, scope: Scope, place: Place, 
   const text = read(path);
   const own = agentSpec(agent).ownInstructionsFile;
   if (own && text !== null && !findBlock(text, INSTRUCTION_MARKERS)) throw new UserError(`${path} exists and was not written by MindSave; it is left alone.`);
-  const next = own ? written(agent, binary) : putBlock(text, INSTRUCTION_MARKERS, written(agent, binary));
+  const at = text === null ? null : findBlock(text, INSTRUCTION_MARKERS);
+  // The agents it was already installed for keep it; an unnamed section may be any reader's.
+  const before = at ? sectionAgents(at.body) ?? readersOf(path, scope, place) : [];
+  const agents = [agent, ...before.filter((a) => a !== agent)].sort();
+  const next = own ? written([agent], binary) : putBlock(text, INSTRUCTION_MARKERS, written(agents, binary));
   if (next === text) return { agent, path, action: "unchanged", wholeFile: false };
   writeFileAtomic(path, next);
-  return { agent, path, action: text === null ? "installed" : findBlock(text, INSTRUCTION_MARKERS) ? "updated" : "installed", wholeFile: text === null };
+  return { agent, path, action: before.includes(agent) ? "updated" : "installed", wholeFile: text === null };
 }
 
 export function uninstallInstructions(agent: AgentId, scope: Scope, place: Place): InstructionsResult {
   const path = instructionsFile(agent, scope, place);
   const text = read(path);
-  if (text === null || !findBlock(text, INSTRUCTION_MARKERS)) return { agent, path, action: "absent", wholeFile: false };
+  const at = text === null ? null : findBlock(text, INSTRUCTION_MARKERS);
+  if (text === null || !at) return { agent, path, action: "absent", wholeFile: false };
+  const agents = sectionAgents(at.body) ?? readersOf(path, scope, place);
+  if (!agents.includes(agent)) return { agent, path, action: "absent", wholeFile: false };
+  const others = agents.filter((a) => a !== agent);
+  if (others.length && !agentSpec(agent).ownInstructionsFile) {
+    // Another agent reads this section too: it stays, named for them only.
+    writeFileAtomic(path, putBlock(text, INSTRUCTION_MARKERS, block(INSTRUCTION_MARKERS, forLine(others) + inner(at.body).replace(FOR_LINE, ""))));
+    return { agent, path, action: "removed", wholeFile: false, kept_for: others };
+  }
   const rest = agentSpec(agent).ownInstructionsFile ? null : takeBlock(text, INSTRUCTION_MARKERS);
   if (rest === null) rmSync(path);
   else if (rest !== undefined) writeFileAtomic(path, rest);
