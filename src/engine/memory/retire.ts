@@ -34,6 +34,37 @@ export function withoutRetired(items: string[], kind: RetireKind, keys: Set<stri
   return keys.size ? items.filter((t) => !keys.has(`${kind}:${normaliseItem(t)}`)) : items;
 }
 
+/**
+ * Sorts a save's constraints and decisions against the project's retirements, leaving in `input`
+ * what the snapshot keeps. What was retired stays out, whoever saves: a hook copies the newest
+ * snapshot's constraints, and an agent may copy an old restore block. But an explicit save (a
+ * person's or an agent's, not a hook's) that states a retired item again means it holds again: it
+ * is kept and un-retired (`restated`, for the save's write to tombstone), with a note.
+ */
+export async function sortRetired(
+  session: Session, projectId: string | null, input: { constraints: string[]; decisions: string[] },
+  opts: { restate: boolean; quiet: boolean; warnings: string[] },
+): Promise<{ retired: Set<string>; restated: RetirementRecord[] }> {
+  const all = projectId ? await session.reader.listRetirements(projectId) : [];
+  const stated = new Set([...input.constraints.map((t) => `constraint:${normaliseItem(t)}`), ...input.decisions.map((t) => `decision:${normaliseItem(t)}`)]);
+  const restated = opts.restate ? all.filter((r) => stated.has(`${r.kind}:${normaliseItem(r.text)}`)) : [];
+  for (const r of restated) opts.warnings.push(restatedNote(r));
+  const retired = retiredKeys(all.filter((r) => !restated.includes(r)));
+  const constraints = withoutRetired(input.constraints, "constraint", retired);
+  const decisions = withoutRetired(input.decisions, "decision", retired);
+  const dropped = input.constraints.length - constraints.length + input.decisions.length - decisions.length;
+  if (dropped && !opts.quiet) opts.warnings.push(`Left out ${dropped} retired constraint(s)/decision(s) (\`mindsave retire\` lists them; \`--undo\` brings one back).`);
+  input.constraints = constraints;
+  input.decisions = decisions;
+  return { retired, restated };
+}
+
+function restatedNote(r: RetirementRecord): string {
+  const kind = r.kind === "constraint" ? "Constraint" : "Decision";
+  const why = r.reason ? `: ${inline(r.reason)}` : "";
+  return `${kind} "${inline(r.text)}" had been retired (by ${inline(r.retired_by)}, ${utcMinute(r.retired_at)}${why}); this save states it again, so it is restored again (\`mindsave retire\` retires it once more).`;
+}
+
 /** What can be retired: the constraints and decisions the newest snapshot restores, numbered from 1. */
 export async function retireCandidates(session: Session): Promise<{ candidates: RetireCandidate[]; retired: RetirementRecord[]; projectId: string | null }> {
   const ctx = await session.project({ create: false });

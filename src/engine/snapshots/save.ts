@@ -22,7 +22,7 @@ import { withAutoParts } from "./layer3-parts.ts";
 import { normalizeTags } from "./tags.ts";
 import { dedupe, distinctPaths } from "./distinct.ts";
 import { planTimes } from "./plan.ts";
-import { retiredKeys, withoutRetired } from "../memory/retire.ts";
+import { sortRetired } from "../memory/retire.ts";
 import type { Session, ProjectContext } from "../session.ts";
 import type { SnapshotRecord, SnapshotStatus, StoredFile, StoreWriter } from "../../store/store.ts";
 import { MAX_AHEAD_MS } from "../../store/store.ts";
@@ -174,18 +174,10 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   if (!Number.isInteger(keep) || keep < 1) throw new UserError("--keep must be a whole number of at least 1.");
 
   const tags = normalizeTags(input.tags);
-  // What was retired in this project is never carried forward, whoever saves (a hook copies the
-  // newest snapshot's constraints; an agent may copy them from an old restore block).
   // An import (named) keeps the file as it was: it was saved before any retirement here.
   const known = opts.name === undefined ? await session.project({ create: false }) : null;
-  const retired = retiredKeys(known ? await session.reader.listRetirements(known.project.id) : []);
-  const keptConstraints = withoutRetired(input.constraints, "constraint", retired);
-  const keptDecisions = withoutRetired(input.decisions, "decision", retired);
-  const dropped = input.constraints.length - keptConstraints.length + input.decisions.length - keptDecisions.length;
-  if (dropped && !opts.auto) warnings.push(`Left out ${dropped} retired constraint(s)/decision(s) (\`mindsave retire\` lists them; \`--undo\` brings one back).`);
-  input.constraints = keptConstraints;
-  input.decisions = keptDecisions;
-  if (known && !opts.auto && !opts.overflow) warnings.push(...await leftBehind(session, known.project.id, { constraints: keptConstraints, decisions: keptDecisions }, retired));
+  const { retired, restated } = await sortRetired(session, known?.project.id ?? null, input, { restate: !opts.auto && !opts.overflow, quiet: !!opts.auto, warnings });
+  if (known && !opts.auto && !opts.overflow) warnings.push(...await leftBehind(session, known.project.id, { constraints: input.constraints, decisions: input.decisions }, retired));
 
   await loadTokenizer();
   const stored = opts.storedRoot !== undefined;
@@ -280,6 +272,7 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
     await stallIfAsked("save-before-insert");
     await w.insertSnapshot(record, clock);
     await stallIfAsked("save-after-insert");
+    for (const r of restated) await w.tombstone("retirements", r.id);
     for (const [item, entry] of Object.entries(layer2.failure_graph)) {
       await observeFailure(w, projectId, observationFromEntry(item, entry), now);
       await stallIfAsked(`save-failure-${Object.keys(layer2.failure_graph).indexOf(item) + 1}`);
