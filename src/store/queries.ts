@@ -162,6 +162,12 @@ export class Queries {
     return rows.length ? toSnapshot(rows[0]) : null;
   }
 
+  /** The project's newest snapshot about exactly `goal`, or null: the one whose plan a save of that goal carries. */
+  async newestSnapshotOfGoal(projectId: string, goal: string): Promise<SnapshotRecord | null> {
+    const rows = await this.rows("SELECT * FROM snapshots WHERE project_id = ? AND deleted = 0 AND goal = ? ORDER BY created_at DESC, id DESC LIMIT 1", [projectId, goal]);
+    return rows.length ? toSnapshot(rows[0]) : null;
+  }
+
   /** Snapshots of a project by their readable name (the spec's snapshot_id); newest first. */
   async findSnapshotsByName(projectId: string, name: string): Promise<SnapshotRecord[]> {
     const rows = await this.rows(

@@ -300,12 +300,13 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
 }
 
 /**
- * A save without a plan keeps the newest snapshot's plan when it is about the same goal (a manual
- * save mid-task); a plan for another goal would be restored as if it were this one's, so not then.
+ * A save without a plan keeps the plan of the newest snapshot about the same goal (a manual save
+ * mid-task), even past snapshots of other goals saved between (a detour); a plan for another goal
+ * would be restored as if it were this one's, so never that.
  */
 async function carriedPlan(w: StoreWriter, projectId: string, goal: string): Promise<Pick<SnapshotRecord, "plan" | "plan_times">> {
-  const s = await newestSnapshot(w, projectId);
-  return s?.goal === goal ? { plan: s.plan, plan_times: s.plan_times ?? null } : { plan: null, plan_times: null };
+  const s = await w.newestSnapshotOfGoal(projectId, goal);
+  return s ? { plan: s.plan, plan_times: s.plan_times ?? null } : { plan: null, plan_times: null };
 }
 
 /** A plan given with a save: the times of its steps, the newest snapshot's where a step stands as it stood there. */
