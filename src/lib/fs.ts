@@ -6,13 +6,32 @@ import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 
 const tempName = (path: string) => `${path}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
 
+export interface ModeOptions {
+  /** The permissions to set. */
+  mode?: number;
+  /**
+   * The mode is a wish, not a need: a file system that keeps no permissions refuses chmod (FAT32
+   * through FUSE with ENOSYS, the kernel's vfat with EPERM), and then the file is kept as written.
+   */
+  modeBestEffort?: boolean;
+}
+
+function setMode(path: string, opts: ModeOptions): void {
+  if (opts.mode === undefined) return;
+  try {
+    chmodSync(path, opts.mode);
+  } catch (e) {
+    if (!opts.modeBestEffort) throw e;
+  }
+}
+
 /** Writes text (or bytes) atomically, creating the folders above it; `mode` sets permissions. */
-export function writeFileAtomic(path: string, data: string | Uint8Array, opts: { mode?: number } = {}): void {
+export function writeFileAtomic(path: string, data: string | Uint8Array, opts: ModeOptions = {}): void {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = tempName(path);
   try {
     writeFileSync(tmp, data, { flag: "wx" });
-    if (opts.mode !== undefined) chmodSync(tmp, opts.mode);
+    setMode(tmp, opts);
     renameSync(tmp, path);
   } catch (e) {
     rmSync(tmp, { force: true });
@@ -21,12 +40,12 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, opts: {
 }
 
 /** Copies a file atomically: a half-copied file is never left under the final name. */
-export function copyFileAtomic(src: string, dest: string, opts: { mode?: number } = {}): void {
+export function copyFileAtomic(src: string, dest: string, opts: ModeOptions = {}): void {
   mkdirSync(dirname(dest), { recursive: true });
   const tmp = tempName(dest);
   try {
     copyFileSync(src, tmp);
-    if (opts.mode !== undefined) chmodSync(tmp, opts.mode);
+    setMode(tmp, opts);
     // Windows cannot rename over a file that exists.
     rmSync(dest, { force: true });
     renameSync(tmp, dest);

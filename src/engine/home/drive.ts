@@ -1,7 +1,7 @@
 // The USB drive: `drive init` lays out binaries for every OS, launchers, an empty store and a note
 // for whoever finds the drive; `install` copies this host's binary to ~/.mindsave/bin so agent
 // hooks keep working when the drive is unplugged.
-import { existsSync, mkdirSync, statSync } from "node:fs";
+import { existsSync, rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { UserError } from "../../errors.ts";
 import { DRIVE_MARKER, ensureLocalHome, isCompiled, STORE_FILE } from "./home.ts";
@@ -9,7 +9,7 @@ import { Store } from "../../store/store.ts";
 import { encryptionState, newKey, writeKeyFile } from "./encryption.ts";
 import { askNewPassphrase } from "./passphrase.ts";
 import { VERSION } from "../../version.ts";
-import { copyFileAtomic, writeFileAtomic } from "../../lib/fs.ts";
+import { copyFileAtomic, missingParents, removeEmptyDirs, writeFileAtomic } from "../../lib/fs.ts";
 import { shellWord } from "../../lib/text.ts";
 
 export const DRIVE_TARGETS = [
@@ -75,9 +75,29 @@ if [ ! -f "$bin" ]; then
   exit 1
 fi
 if [ ! -x "$bin" ]; then
-  # Drives formatted FAT32/exFAT may not keep the executable bit: run a copy from the temp dir.
-  tmp="\${TMPDIR:-/tmp}/mindsave-$(id -u)-$os-$arch"
-  cp "$bin" "$tmp" && chmod 700 "$tmp" && MINDSAVE_HOME="$dir" exec "$tmp" "$@"
+  # Drives formatted FAT32/exFAT may not keep the run bit, or be mounted no-exec: run a copy in a
+  # temp folder of this user's own, named by the binary's size and time, so it is made once per
+  # binary (not per command) and a changed binary replaces it.
+  own="\${TMPDIR:-/tmp}/mindsave-$(id -u)"
+  mkdir -p -m 700 "$own" 2>/dev/null
+  if [ -L "$own" ] || [ ! -O "$own" ]; then
+    echo "MindSave: $own is not a folder of yours; remove it or set TMPDIR to another one" >&2
+    exit 1
+  fi
+  key=$(stat -c %s-%Y "$bin" 2>/dev/null || stat -f %z-%m "$bin" 2>/dev/null || cksum < "$bin" | tr ' ' -)
+  tmp="$own/$os-$arch-$key"
+  if [ ! -x "$tmp" ]; then
+    # Copied under a name of this process's own, then renamed: a launch beside it never runs half a copy.
+    if ! { cp "$bin" "$tmp.$$" && chmod 700 "$tmp.$$" && mv -f "$tmp.$$" "$tmp"; }; then
+      rm -f "$tmp.$$"
+      echo "MindSave: cannot copy $bin to $own to run it" >&2
+      exit 1
+    fi
+    for old in "$own/$os-$arch-"*; do
+      case "$old" in "$tmp" | *.[0-9]*) ;; *) rm -f "$old" ;; esac
+    done
+  fi
+  MINDSAVE_HOME="$dir" exec "$tmp" "$@"
 fi
 exec "$bin" "$@"
 `;
@@ -119,6 +139,59 @@ export interface DriveInitResult {
   launchers: string[];
 }
 
+/** The files and folders a `drive init` made that were not there before, so a failed init can remove them. */
+class DriveWrites {
+  private files: string[] = [];
+  private dirs = new Set<string>();
+
+  /** Called before `path` is written: remembered when it is new, with the folders writing it creates. */
+  note(path: string): void {
+    if (existsSync(path)) return;
+    this.files.push(path);
+    for (const d of missingParents(path)) this.dirs.add(d);
+  }
+
+  undo(): void {
+    for (const f of this.files) rmSync(f, { force: true });
+    // Deepest first; a folder something else was put into meanwhile stays.
+    removeEmptyDirs([...this.dirs].sort((a, b) => b.length - a.length));
+  }
+}
+
+/**
+ * Copies the binaries and writes the launchers, README and marker into the drive's folder. The
+ * run bit is best-effort: FAT32 keeps none, and the POSIX launcher runs a temp copy then.
+ */
+function layOutDrive(dir: string, source: string, made: DriveWrites): { binaries: string[]; missing: string[] } {
+  const binaries: string[] = [];
+  const missing: string[] = [];
+  const write = (path: string, text: string, mode?: number) => {
+    made.note(path);
+    writeFileAtomic(path, text, { mode, modeBestEffort: true });
+  };
+  for (const t of DRIVE_TARGETS) {
+    const src = join(source, t.name, t.exe);
+    if (!existsSync(src)) {
+      missing.push(t.name);
+      continue;
+    }
+    const dest = join(dir, "bin", t.name, t.exe);
+    made.note(dest);
+    if (resolve(src) !== resolve(dest)) copyFileAtomic(src, dest, { mode: 0o755, modeBestEffort: true });
+    binaries.push(dest);
+  }
+  if (!binaries.length) throw new UserError(`No binaries were copied from ${source}.`);
+  // A launcher for each family of systems the drive has a binary for (copied now or before).
+  const on = (t: (typeof DRIVE_TARGETS)[number]) => existsSync(join(dir, "bin", t.name, t.exe));
+  if (DRIVE_TARGETS.some((t) => t.name !== "windows-x64" && on(t))) write(join(dir, "mindsave"), POSIX_LAUNCHER, 0o755);
+  if (DRIVE_TARGETS.some((t) => t.name === "windows-x64" && on(t))) write(join(dir, "mindsave.cmd"), WINDOWS_LAUNCHER);
+  write(join(dir, "README.txt"), README);
+  if (!existsSync(join(dir, DRIVE_MARKER))) {
+    write(join(dir, DRIVE_MARKER), JSON.stringify({ created_at: new Date().toISOString(), created_by: `mindsave ${VERSION}` }, null, 2) + "\n");
+  }
+  return { binaries, missing };
+}
+
 /** `drive init` for this mount point, as a person pastes it. */
 export const driveInitCommand = (mount: string, encrypt?: boolean) => `mindsave drive init ${shellWord(resolve(mount))}${encrypt ? " --encrypt" : ""}`;
 
@@ -136,41 +209,29 @@ export async function initDrive(path: string, opts: { from?: string; encrypt?: b
   }
   // Asked before anything is written, so a missing passphrase leaves the drive as it was.
   const key = opts.encrypt && created ? await newKey(await askNewPassphrase({ env: opts.env ?? process.env, store }), new Date(), opts.env ?? process.env) : null;
-  const binaries: string[] = [];
-  const missing: string[] = [];
+  const made = new DriveWrites();
+  let laid: { binaries: string[]; missing: string[] };
   try {
-    mkdirSync(dir, { recursive: true });
-    for (const t of DRIVE_TARGETS) {
-      const src = join(source, t.name, t.exe);
-      if (!existsSync(src)) {
-        missing.push(t.name);
-        continue;
-      }
-      const dest = join(dir, "bin", t.name, t.exe);
-      if (resolve(src) !== resolve(dest)) copyFileAtomic(src, dest, { mode: 0o755 });
-      binaries.push(dest);
+    laid = layOutDrive(dir, source, made);
+    if (key) {
+      made.note(state.keyFile);
+      writeKeyFile(state.keyFile, key.file); // before the store: an encrypted store never exists without it
     }
-    // A launcher for each family of systems the drive has a binary for (copied now or before).
-    const on = (t: (typeof DRIVE_TARGETS)[number]) => existsSync(join(dir, "bin", t.name, t.exe));
-    if (DRIVE_TARGETS.some((t) => t.name !== "windows-x64" && on(t))) writeFileAtomic(join(dir, "mindsave"), POSIX_LAUNCHER, { mode: 0o755 });
-    if (DRIVE_TARGETS.some((t) => t.name === "windows-x64" && on(t))) writeFileAtomic(join(dir, "mindsave.cmd"), WINDOWS_LAUNCHER);
-    writeFileAtomic(join(dir, "README.txt"), README);
-    if (!existsSync(join(dir, DRIVE_MARKER))) {
-      writeFileAtomic(join(dir, DRIVE_MARKER), JSON.stringify({ created_at: new Date().toISOString(), created_by: `mindsave ${VERSION}` }, null, 2) + "\n");
+    // An existing encrypted store is left as it is (opening it would need its passphrase).
+    if (key || !state.encrypted) {
+      // A new store's journal goes with it; an existing store's is never touched (it may roll a write back).
+      if (created) for (const suffix of ["", "-journal", "-wal", "-shm"]) made.note(store + suffix);
+      const s = await Store.open(store, { journalMode: "DELETE", encryptionKey: key?.key });
+      s.close();
     }
   } catch (e) {
+    // A failed init takes away what it made; what was on the drive before stays.
+    made.undo();
     if (e instanceof UserError) throw e;
     throw new UserError(`Cannot write to the drive at ${dir}: ${(e as Error).message}`);
   }
-  if (key) writeKeyFile(state.keyFile, key.file); // before the store: an encrypted store never exists without it
-  // An existing encrypted store is left as it is (opening it would need its passphrase).
-  if (key || !state.encrypted) {
-    const s = await Store.open(store, { journalMode: "DELETE", encryptionKey: key?.key });
-    s.close();
-  }
-  if (!binaries.length) throw new UserError(`No binaries were copied from ${source}.`);
   const launchers = ["mindsave", "mindsave.cmd"].filter((f) => existsSync(join(dir, f)));
-  return { dir, source, binaries, missing, store, created_store: created, encrypted: !!key || state.encrypted, launchers };
+  return { dir, source, binaries: laid.binaries, missing: laid.missing, store, created_store: created, encrypted: !!key || state.encrypted, launchers };
 }
 
 export interface InstallResult {
