@@ -50,14 +50,14 @@ describe("the restore block reads only the failures it can show", () => {
     const p = project();
     await ok(["save", "--home", p.home, "--goal", "Ship the checkout", "--state", "cart done", "--next", "payment form"], p.at);
     const now = Date.now();
-    // 120 light failures the store lists first (5 repeats, seen yesterday) but that weigh little:
-    // stated low, rejected by the system (weight 1 × 0.5^(1/30) = 0.977).
+    // 120 light failures the store lists first (2 repeats) but that weigh little: stated low,
+    // rejected by the system, seen 33 days ago (weight 1 × 2 × 0.5^(33/30) = 0.933).
     const noise = Array.from({ length: 120 }, (_, i) => ({
       item: `noise ${String(i).padStart(3, "0")}`, reason: "kept the old connection pool alive across deploys",
-      rejected_by: "system", confidence: "low", scope: "project", atLeast: 5, daysAgo: 1,
+      rejected_by: "system", confidence: "low", scope: "project", atLeast: 2, daysAgo: 33,
     }));
-    // The heavy ones, seen once and long ago, listed last by the store. Weight = (level + 1 + a
-    // person's rejection) × 0.5^(days / half-life: project 30, global 90); shown aged.
+    // The heavy ones, seen once, listed last by the store. Weight = (level + 1 + a person's
+    // rejection) × (1 + log2 repeats) × 0.5^(days / half-life: project 30, global 90); shown aged.
     const heavy = [
       { item: "float math for prices", reason: "rounding errors in invoices", rejected_by: "user", confidence: "high", scope: "global", daysAgo: 45, alternatives: ["integer cents"] }, // 4 × 0.707 = 2.83
       { item: "threads for parsing", reason: "GC pauses got worse", rejected_by: "system", confidence: "high", scope: "project", daysAgo: 10, related: ["worker pool"] }, // 3 × 0.794 = 2.38
@@ -85,7 +85,7 @@ describe("the restore block reads only the failures it can show", () => {
       line(heavy[3], 1, "low"),
       line(heavy[4], 1, "low"),
       line(heavy[5], 1, "low"),
-      ...noise.map((f) => line(f, 5, "low")),
+      ...noise.map((f) => line(f, 2, "low")),
     ];
     expect(shown.length).toBeGreaterThan(heavy.length + 2);
     expect(shown.length).toBeLessThan(FIRST_PAGE);

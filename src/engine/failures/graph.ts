@@ -85,7 +85,11 @@ export function effectiveConfidence(f: Pick<FailureRank, "confidence" | "repeat_
   return LEVELS[Math.max(0, LEVELS.indexOf(base) - Math.floor(halfLives(f, now)))];
 }
 
-/** How much a failure weighs when the block is trimmed: its stated (or derived) confidence, more for a person's rejection, halved every half-life. */
+/**
+ * How much a failure weighs when the block is trimmed: its stated (or derived) confidence, more for
+ * a person's rejection, more for each doubling of its repeats, halved every half-life. Repeats weigh
+ * on their own: a ×8 failure outranks a ×1 one of the same confidence recorded a second later.
+ */
 export function failureWeight(f: FailureRank, now: Date): number {
   return weightAt(f, now.getTime());
 }
@@ -94,7 +98,8 @@ export function failureWeight(f: FailureRank, now: Date): number {
 function weightAt(f: FailureRank, nowMs: number): number {
   const seen = timeOf(f.last_seen);
   const base = (f.confidence as Confidence | null) ?? derivedAt(f.repeat_count, seen, nowMs);
-  return (LEVELS.indexOf(base) + 1 + (f.rejected_by === "user" ? 1 : 0)) * 0.5 ** halfLivesAt(f.scope, seen, nowMs);
+  const repeats = 1 + Math.log2(Math.max(1, f.repeat_count));
+  return (LEVELS.indexOf(base) + 1 + (f.rejected_by === "user" ? 1 : 0)) * repeats * 0.5 ** halfLivesAt(f.scope, seen, nowMs);
 }
 
 function oneOf<T extends string>(field: string, v: string | undefined, allowed: readonly T[]): T | undefined {
@@ -181,7 +186,7 @@ export async function observeFailure(w: StoreWriter, projectId: string | null, r
   const unchanged = live && (["item", "rejected_by", "reason", "confidence", "schema_version", "first_seen", "last_seen"] as const).every((k) => live[k] === row[k]);
   if (!unchanged) await w.upsertFailure(row);
   const total = live?.repeat_count ?? 0;
-  const mine = o.counts ? 0 : await w.failureCount(id, w.hostId);
+  const mine = o.counts ? 0 : await w.ownFailureCount(id);
   if (o.counts) {
     await w.mergeFailureCounts(id, o.counts);
   } else if (o.edit) {

@@ -46,6 +46,18 @@ function lineOf(p: Piece, readCount: number): string {
   return p.line;
 }
 
+/** The spec's density of each section trimmed by value (failures very high, decisions high; facts between). */
+const DENSITY = { failures: 3, facts: 2.5, decisions: 2 } as const;
+
+/**
+ * The value of a section's `rank`-th piece (0: its first), below every constraint's: its density
+ * over its place in the section. Failures, facts and decisions interleave, so each goes one piece
+ * at a time, the least valuable first: a long failure list no longer takes every decision at once.
+ */
+function valueAt(section: keyof typeof DENSITY, rank: number): number {
+  return (100 * DENSITY[section]) / (rank + 1);
+}
+
 /**
  * How hard the block is shortened around its pieces: absolute paths; root folded; the closing line
  * without the goal and next action it repeats; then the file list cut to the caps Layer 1 is
@@ -62,10 +74,10 @@ const FILE_LEVELS = [
 /**
  * Builds the restore block for this host and counts the exact text that is returned. Within the
  * budget, in this order: long file lists are folded under their root, the closing line stops
- * repeating the goal and next action (they are above), then Layer 2 is trimmed by the spec's density
- * ranking (constraints outlive failures, failures outlive decisions), then the file list is cut to a
- * few with "+N more", and as many pieces as then fit come back. `full` shows everything, whatever
- * its size.
+ * repeating the goal and next action (they are above), then Layer 2 is trimmed by value (constraints
+ * outlive the rest; failures, facts and decisions go one at a time by their density and rank), then
+ * the file list is cut to a few with "+N more", and as many pieces as then fit come back. `full`
+ * shows everything, whatever its size.
  */
 export async function buildRestoreBlock(s: SnapshotRecord, ctx: BlockContext & { failures: FailureRecord[] }): Promise<RestoreBlock> {
   const ranked = sortFailures(ctx.failures, ctx.now);
@@ -132,10 +144,10 @@ async function blockWith(s: SnapshotRecord, ctx: BlockContext, ranked: RankedFai
   const failures = ranked.read;
   const readCount = failures.length;
   const failureLines = ranked.ranked.map((_, i) => (i < readCount ? failureLine(failures[i], now) : null));
-  failureLines.forEach((line, i) => pieces.push({ section: "failures", line, priority: 300 - i / (failureLines.length + 1) }));
+  failureLines.forEach((line, i) => pieces.push({ section: "failures", line, priority: valueAt("failures", i) }));
   const facts = freshFacts(ctx.facts ?? [], now);
-  facts.forEach((f, i) => pieces.push({ section: "facts", line: factLine(f, now), priority: 250 - i / (facts.length + 1) }));
-  s.decisions.forEach((d, i) => pieces.push({ section: "decisions", line: `- ${textValue(d)}`, priority: 200 - i / (n(s.decisions) + 1) }));
+  facts.forEach((f, i) => pieces.push({ section: "facts", line: factLine(f, now), priority: valueAt("facts", i) }));
+  s.decisions.forEach((d, i) => pieces.push({ section: "decisions", line: `- ${textValue(d)}`, priority: valueAt("decisions", i) }));
 
   const TITLES: Record<Piece["section"], string> = {
     constraints: "constraints:",
