@@ -38,16 +38,19 @@ describe("the restore block", () => {
     expect(countTokens(block)).toBeLessThanOrEqual(800);
     expect(block).toContain("keep the public API stable");
     expect(block).toContain("request context travels as the first argument");
-    // Every file is named or counted; the root is said once.
+    // Every file Layer 1 kept within its budget is named or counted, the rest moved to Layer 3; the root is said once.
+    const moved = Number(/"Moved from Layer 1": (\d+) active file\(s\)/.exec(saved.warnings.join("\n"))?.[1] ?? 0);
     const named = files.filter((f) => block.includes(f)).length;
     const more = /\+(\d+) more/.exec(block);
-    expect(named + Number(more?.[1] ?? 0)).toBe(30);
+    expect(named + Number(more?.[1] ?? 0)).toBe(30 - moved);
+    const archive = (await ok(["recall", "--home", t.home], t.opts())).stdout;
+    for (const f of files.slice(30 - moved)) expect(archive).toContain(`- ${f}`);
     expect(block.split(t.repo).length - 1).toBe(1);
     // The size shown at save is the size load prints on this host.
     expect(saved.tokens.restore_block).toBe(countTokens(block));
-    // --full lists every file with its absolute path.
+    // --full lists every file Layer 1 kept with its absolute path.
     const full = (await ok(["load", "--latest", "--full", "--home", t.home], t.opts())).stdout;
-    for (const f of files) expect(full).toContain(f);
+    for (const f of files.slice(0, 30 - moved)) expect(full).toContain(f);
   });
 
   test("when the block is trimmed, decisions go before failures (the spec's density ranking)", async () => {

@@ -100,12 +100,16 @@ describe("polish", () => {
     expect(bad.stderr).toContain("--base-warning must be a number from 0.50 to 0.70");
   });
 
-  test("compression never drops a constraint: what cannot fold and does not fit is refused whole, never cut", async () => {
+  test("compression never drops a constraint: what cannot fold and does not fit moves to Layer 3 whole, never cut", async () => {
     const t = setup();
     const constraints = Array.from({ length: 40 }, (_, i) => `rule number ${i + 1}: keep module ${i + 1} free of global state and side effects`);
-    const r = await run(["save", "--goal", "many rules", "--home", t.home, ...constraints.flatMap((c) => ["--constraint", c])], t.at(t.repo));
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain("the largest field is constraints");
+    const r = await run(["save", "--json", "--goal", "many rules", "--home", t.home, ...constraints.flatMap((c) => ["--constraint", c])], t.at(t.repo));
+    expect(r.code).toBe(0);
+    const kept = (await okJson(["load", "--home", t.home], t.at(t.repo))).layer2.constraints as string[];
+    expect(kept).toEqual(constraints.slice(0, kept.length));
+    expect(JSON.parse(r.stdout).warnings.join("\n")).toContain(`"Moved from Layer 2": ${constraints.length - kept.length} constraint(s).`);
+    const archive = (await okJson(["recall", "--home", t.home], t.at(t.repo))).layer3 as string;
+    for (const c of constraints.slice(kept.length)) expect(`${archive}\n`).toContain(`- ${c}\n`);
     // Compressed, with more than twenty constraints left as written: none of them is cut.
     const unique = Array.from({ length: 24 }, (_, i) => `rule number ${i + 1}`);
     const foldable = ["tailwind", "bootstrap", "mongodb", "graphql", "sessions", "an orm"].flatMap((x) =>
@@ -113,7 +117,7 @@ describe("polish", () => {
     const saved = await run(["save", "--goal", "some rules", "--home", t.home, ...[...unique, ...foldable].flatMap((c) => ["--constraint", c])], t.at(t.repo));
     expect(saved.code).toBe(0);
     expect(saved.stderr).toContain("was compressed");
-    const loaded = await okJson(["load", "--home", t.home], t.at(t.repo));
+    const loaded = await okJson(["load", "--latest", "--home", t.home], t.at(t.repo));
     expect(loaded.layer2.constraints).toEqual(unique);
     expect(Object.keys(loaded.layer2.compressed).length).toBeGreaterThan(0);
   });

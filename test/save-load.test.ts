@@ -159,19 +159,20 @@ describe("save and load", () => {
     expect(rows[0].constraints).toBe("[]");
   });
 
-  test("Layer 1 over 300 tokens is refused naming the field, and nothing is written", async () => {
+  test("Layer 1 over 300 tokens is saved: the state is shortened, its words as written move to Layer 3, and the save says so", async () => {
     const t = setup();
     await ok(["save", "--goal", "small", "--home", t.home], t.opts());
     const long = Array.from({ length: 120 }, (_, i) => `step${i} done`).join(", ");
     const r = await run(["save", "--goal", "too big", "--state", long, "--home", t.home], t.opts());
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain("Layer 1 is");
-    expect(r.stderr).toContain("the largest field is state");
-    expect(r.stderr.trim().split("\n")).toHaveLength(1);
-    expect((await sql(t.db, "SELECT count(*) AS n FROM snapshots"))[0].n).toBe(1);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/Layer 1 was \d+ tokens, over its 300-token budget: moved to Layer 3 under "Moved from Layer 1": the rest of state\./);
+    const row = (await sql(t.db, "SELECT state, layer3, l1_tokens FROM snapshots WHERE goal = 'too big'"))[0];
+    expect(Number(row.l1_tokens)).toBeLessThanOrEqual(300);
+    expect(long.startsWith(String(row.state).slice(0, -1))).toBe(true);
+    expect(String(row.layer3)).toContain(`state (as written): ${long}`);
   });
 
-  test("Layer 2 over 500 tokens is compressed first; what still does not fit is an error naming the field", async () => {
+  test("Layer 2 over 500 tokens is compressed first; what still does not fit moves to Layer 3", async () => {
     const t = setup();
     // The same few rules said many ways, as agents accumulate them over a long session.
     const subjects: [string, string | null][] = [["tailwind", "css variables"], ["bootstrap", null], ["mongodb", null], ["graphql", "REST"], ["an orm", null], ["sessions", "JWT"]];
@@ -197,9 +198,13 @@ describe("save and load", () => {
 
     const huge = Array.from({ length: 60 }, (_, i) => `decision ${i}: the module ${i} must keep its own independent data layer`);
     const r = await run(["save", "--goal", "too much", "--home", t.home, ...huge.flatMap((d) => ["--decision", d])], t.opts());
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain("the largest field is decisions");
-    expect((await sql(t.db, "SELECT count(*) AS n FROM snapshots"))[0].n).toBe(1);
+    expect(r.code).toBe(0);
+    const saved = (await sql(t.db, "SELECT decisions, layer3, l2_tokens FROM snapshots WHERE goal = 'too much'"))[0];
+    expect(Number(saved.l2_tokens)).toBeLessThanOrEqual(500);
+    const kept: string[] = JSON.parse(String(saved.decisions));
+    expect(kept).toEqual(huge.slice(0, kept.length));
+    expect(r.stderr).toContain(`moved to Layer 3 under "Moved from Layer 2": ${huge.length - kept.length} decision(s).`);
+    for (const d of huge.slice(kept.length)) expect(String(saved.layer3)).toContain(`- ${d}`);
   });
 
   test("retention lists 20 (in-progress and blocked counted too), archives completed older than 30 days, deletes nothing", async () => {

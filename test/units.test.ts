@@ -4,6 +4,7 @@ import { describe, expect, test } from "bun:test";
 import nodePath from "node:path";
 import { isValidTopic, nextFreeName, topicSlug, TOPIC_MAX } from "../src/engine/snapshots/slug.ts";
 import { countTokens, loadTokenizer, tokenUpperBound } from "../src/engine/snapshots/tokens.ts";
+import { nothingMoved } from "../src/engine/snapshots/budgets.ts";
 import { checkLayer1, fitLayer2, snapshotDigest } from "../src/engine/snapshots/save.ts";
 import * as sig from "../src/engine/agents/signal.ts";
 import { normaliseRelative, toHostPath, toStoredPath } from "../src/engine/projects/paths.ts";
@@ -55,10 +56,11 @@ describe("budgets with a real tokenizer", () => {
     await loadTokenizer();
     expect(checkLayer1({ goal: "g", state: "s", next_action: "n", active_files: ["a.ts"], blocker: "none" })).toBeLessThan(30);
     expect(() => checkLayer1({ goal: "g", state: "s", next_action: "word ".repeat(400), active_files: [], blocker: "none" })).toThrow(/largest field is next_action/);
-    // A long file list is counted as the block shows it (the first few and "+N more"), not refused…
-    const many = checkLayer1({ goal: "g", state: "s", next_action: "n", active_files: Array.from({ length: 80 }, (_, i) => `src/module${i}/file${i}.ts`), blocker: "none" });
-    expect(many).toBeLessThan(150);
-    // …but three paths that alone overflow Layer 1 still are, naming the field.
+    // Every active file is counted: 80 paths are over the budget (a save moves the rest to Layer 3)…
+    const files = Array.from({ length: 80 }, (_, i) => `src/module${i}/file${i}.ts`);
+    expect(() => checkLayer1({ goal: "g", state: "s", next_action: "n", active_files: files, blocker: "none" })).toThrow(/largest field is active_files/);
+    expect(checkLayer1({ goal: "g", state: "s", next_action: "n", active_files: files.slice(0, 8), blocker: "none" })).toBeLessThan(150);
+    // …and three paths that alone overflow Layer 1 are too.
     const huge = Array.from({ length: 3 }, (_, i) => `src/${"deeply/nested/".repeat(40)}file${i}.ts`);
     expect(() => checkLayer1({ goal: "g", state: "s", next_action: "n", active_files: huge, blocker: "none" })).toThrow(/largest field is active_files/);
   });
@@ -71,7 +73,13 @@ describe("budgets with a real tokenizer", () => {
     const big = fitLayer2({ constraints: many, decisions: [], failure_graph: {} });
     expect(big.compressed).not.toBeNull();
     expect(big.tokens).toBeLessThanOrEqual(500);
-    expect(() => fitLayer2({ constraints: [], decisions: Array.from({ length: 100 }, (_, i) => `decision ${i} about module ${i}`), failure_graph: {} })).toThrow(/largest field is decisions/);
+    // Past what compression saves, the last decisions move out (to Layer 3, by the save) until it fits.
+    const decisions = Array.from({ length: 100 }, (_, i) => `decision ${i} about module ${i}`);
+    const moved = nothingMoved();
+    const spilled = fitLayer2({ constraints: [], decisions, failure_graph: {} }, [], moved);
+    expect(spilled.tokens).toBeLessThanOrEqual(500);
+    expect([...spilled.layer2.decisions, ...moved.decisions]).toEqual(decisions);
+    expect(moved.decisions.length).toBeGreaterThan(0);
   });
 });
 

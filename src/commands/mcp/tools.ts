@@ -73,7 +73,7 @@ export function registerTools(server: McpServer, withSession: WithSession): void
 
   tool("save", {
     title: "Save a checkpoint",
-    description: `Save a checkpoint of your working state in this project, so a later session (or another agent, on any host) resumes it with load. Layer 1 (goal/state/next_action/active_files/blocker, at most ${LAYER1_BUDGET} tokens) is always restored; Layer 2 (constraints/decisions/failure graph, at most ${LAYER2_BUDGET} tokens, compressed when over) is restored with it; Layer 3 (layer3, the cold archive) only on recall. Returns the snapshot id and token counts.`,
+    description: `Save a checkpoint of your working state in this project, so a later session (or another agent, on any host) resumes it with load. Layer 1 (goal/state/next_action/active_files/blocker, at most ${LAYER1_BUDGET} tokens) is always restored; Layer 2 (constraints/decisions/failure graph, at most ${LAYER2_BUDGET} tokens, compressed when over) is restored with it; Layer 3 (layer3, the cold archive) only on recall. A save over a budget is still stored: what does not fit moves to Layer 3 and the reply says what moved. Returns the snapshot id and token counts.`,
     inputSchema: schema.saveInput, outputSchema: schema.saveOutput, annotations: ADDS,
   }, async (a) => {
     if (!a.goal.trim()) throw new UserError("A snapshot needs a goal: the task's objective in one sentence.");

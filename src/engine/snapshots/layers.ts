@@ -9,7 +9,7 @@ const YAML = () => require("yaml") as typeof import("yaml");
 export const LAYER1_BUDGET = 300;
 export const LAYER2_BUDGET = 500;
 export const RESTORE_BUDGET = 800;
-/** Snapshots of a project kept by the automatic cleanup after a save (the protected ones aside). */
+/** Snapshots of a project left listed by retention after a save (older ones are archived, never deleted). */
 export const DEFAULT_KEEP = 20;
 
 export interface Layer1 {

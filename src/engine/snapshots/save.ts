@@ -1,11 +1,11 @@
 // Save: validate, budget (compressing Layer 2 when it is over), write in one transaction, archive past the retention rules.
 import { readFileSync, statSync } from "node:fs";
 import { UserError } from "../../errors.ts";
-import { compressLayer2 } from "./compressor.ts";
+import { checkImportedLayer1, fitLayer1, fitLayer2, layer1Tokens, movedSections, movedWarnings, nothingMoved } from "./budgets.ts";
 import { conflictPairs, constraintHygiene, contradictionWarning } from "./constraint-hygiene.ts";
 import { observeFailure, observationFromEntry } from "../failures/graph.ts";
 import { contentDigest, newId, sha256 } from "../ids.ts";
-import { DEFAULT_KEEP, FILE_LIST_CAPS, LAYER1_BUDGET, LAYER2_BUDGET, inline, layer1Text, layer2Text, shortFileList, type Layer2 } from "./layers.ts";
+import { DEFAULT_KEEP, LAYER2_BUDGET, inline, type Layer2 } from "./layers.ts";
 import { isAbsoluteAny, toHostPath, toStoredPath } from "../projects/paths.ts";
 import { fromStored, recordSave } from "../agents/signal.ts";
 import { isSafeName, nextFreeName, safeName, topicSlug, utcDate, utcDateTime } from "./slug.ts";
@@ -14,7 +14,7 @@ import { withLegacyFailures } from "./legacy-failures.ts";
 import { leftBehind } from "./left-behind.ts";
 import { redact, redactDeep, redactionWarning } from "./redact.ts";
 import { checkSizes, controlWarning, stripControlDeep } from "./input-limits.ts";
-import { countTokens, loadTokenizer } from "./tokens.ts";
+import { loadTokenizer } from "./tokens.ts";
 import { loadSnapshot } from "./restore.ts";
 import { stallIfAsked } from "../stall.ts";
 import { applyRetention } from "./retention.ts";
@@ -26,6 +26,9 @@ import { sortRetired } from "../memory/retire.ts";
 import type { Session, ProjectContext } from "../session.ts";
 import type { SnapshotRecord, SnapshotStatus, StoredFile, StoreWriter } from "../../store/store.ts";
 import { MAX_AHEAD_MS } from "../../store/store.ts";
+
+// The budget checks moved to budgets.ts; hooks and tests import them from here too.
+export { checkLayer1, fitLayer2 } from "./budgets.ts";
 
 export const SNAPSHOT_VERSION = "3.5";
 const HASH_LIMIT = 8 * 1024 * 1024;
@@ -105,58 +108,6 @@ export function fileFingerprint(stored: string, root: string | null): StoredFile
   return out;
 }
 
-function overBudget(layer: string, budget: number, total: number, fields: Record<string, number>, advice: string): UserError {
-  const [field, tokens] = Object.entries(fields).sort((a, b) => b[1] - a[1])[0];
-  return new UserError(
-    `${layer} is ${total} tokens, over its ${budget}-token budget; the largest field is ${field} (${tokens} tokens). ${advice} Nothing was saved.`,
-  );
-}
-
-/**
- * Checks Layer 1 against its budget, naming the field to shorten. A long file list does not fail
- * it: the restore block lists the first few and counts the rest, and that is what is counted here.
- */
-export function checkLayer1(l1: { goal: string; state: string; next_action: string; active_files: string[]; blocker: string }): number {
-  let total = 0;
-  for (const cap of FILE_LIST_CAPS) {
-    total = countTokens(layer1Text({ ...l1, active_files: shortFileList(l1.active_files, cap) }));
-    if (total <= LAYER1_BUDGET) return total;
-  }
-  throw overBudget("Layer 1", LAYER1_BUDGET, total, {
-    goal: countTokens(l1.goal), state: countTokens(l1.state), next_action: countTokens(l1.next_action),
-    active_files: countTokens(shortFileList(l1.active_files, FILE_LIST_CAPS[2]).join("\n")), blocker: countTokens(l1.blocker),
-  }, "Shorten it to one sentence, or move details to Layer 3 (the markdown body).");
-}
-
-/**
- * Fits Layer 2 into its budget: as given when it fits, else compressed by the Constraint
- * Compression Engine; what still does not fit is an error naming the field.
- */
-export function fitLayer2(l2: Layer2, asWritten = l2.constraints): { layer2: Layer2; tokens: number; compressed: Record<string, unknown> | null } {
-  const plain = countTokens(layer2Text(l2));
-  if (plain <= LAYER2_BUDGET) return { layer2: l2, tokens: plain, compressed: null };
-  // No count limit: only the token budget decides, so compression never drops a constraint.
-  const c = compressLayer2(l2.constraints, l2.decisions, [], { maxConstraints: Number.MAX_SAFE_INTEGER });
-  let layer2: Layer2 = { constraints: c.constraints, decisions: c.decisions, failure_graph: l2.failure_graph, symbolic: c.symbolic };
-  let tokens = countTokens(layer2Text(layer2));
-  // Compression that saves nothing is not used; the plain layer's sizes name the field to cut.
-  if (tokens >= plain) {
-    layer2 = l2;
-    tokens = plain;
-  }
-  if (tokens > LAYER2_BUDGET) {
-    throw overBudget("Layer 2 (after constraint compression)", LAYER2_BUDGET, tokens, {
-      constraints: countTokens(layer2Text({ ...layer2, decisions: [], failure_graph: {} })),
-      decisions: countTokens(layer2Text({ constraints: [], decisions: layer2.decisions, failure_graph: {} })),
-      failure_graph: countTokens(layer2Text({ constraints: [], decisions: [], failure_graph: layer2.failure_graph })),
-    }, "Keep only what would stop the next session repeating a mistake; move the rest to Layer 3.");
-  }
-  return {
-    layer2, tokens,
-    compressed: { symbolic: c.symbolic, conflicts: c.conflicts, overflow: c.overflow, original_constraints: asWritten },
-  };
-}
-
 function statusFor(input: SnapshotInput): SnapshotStatus {
   if (input.status) return input.status;
   return noBlocker(input.blocker) ? "in_progress" : "blocked";
@@ -186,8 +137,12 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   const root = stored ? opts.storedRoot! : session.projectKey ? known?.root ?? null : ws?.root ?? null;
   const cwd = session.cwd;
   const active = distinctPaths(input.active_files.map((f) => (root && !stored ? toStoredPath(f, root, cwd) : f.replace(/\\/g, "/"))));
-  const l1 = { goal: input.goal, state: input.state, next_action: input.next_action, active_files: active, blocker: input.blocker || "none" };
-  const l1Tokens = checkLayer1(l1);
+  const written = { goal: input.goal, state: input.state, next_action: input.next_action, active_files: active, blocker: input.blocker || "none" };
+  // A save is never refused for its size: what does not fit moves to Layer 3 (an import keeps its file as it was).
+  const moved = nothingMoved();
+  if (stored) checkImportedLayer1(written);
+  const l1 = stored ? written : fitLayer1(written, moved);
+  const l1Tokens = layer1Tokens(l1);
 
   // Legacy flat excluded_paths become failure-graph entries.
   const graph = withLegacyFailures(input.failure_graph, dedupe(input.excluded_paths), (m) => warnings.push(m));
@@ -207,7 +162,7 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
     layer3 = "";
   } else {
     for (const pair of conflictPairs(hygiene.conflicts)) warnings.push(contradictionWarning(pair));
-    const fitted = fitLayer2(layer2, dedupe(input.constraints));
+    const fitted = fitLayer2(layer2, dedupe(input.constraints), moved);
     layer2 = fitted.layer2;
     l2Tokens = fitted.tokens;
     wasCompressed = fitted.compressed !== null;
@@ -218,9 +173,15 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
     const conflicts = hygiene.conflicts.length ? { conflicts: hygiene.conflicts } : null;
     compressed = fitted.compressed || conflicts ? { ...fitted.compressed, ...conflicts } : null;
   }
+  // What did not fit its layer is kept in Layer 3 (an overflow snapshot's too), and the reply says what moved.
+  layer3 = [layer3, movedSections(moved, graph)].filter(Boolean).join("\n\n");
+  warnings.push(...movedWarnings(moved));
+  // Failures moved out of Layer 2 are still recorded in the project's failure graph.
+  const observed = opts.overflow ? {} : graph;
   // A record of MindSave's own export keeps the fingerprints taken where it was saved.
-  const exported = opts.record && opts.record.files.length === active.length && opts.record.files.every((f, i) => f.path === active[i]) ? opts.record : undefined;
-  const localFiles = () => active.map((p) => fileFingerprint(p, root));
+  const kept = l1.active_files;
+  const exported = opts.record && opts.record.files.length === kept.length && opts.record.files.every((f, i) => f.path === kept[i]) ? opts.record : undefined;
+  const localFiles = () => kept.map((p) => fileFingerprint(p, root));
   let files = exported ? exported.files : localFiles();
   const absent = files.filter((f) => f.size === undefined).map((f) => f.path);
   if (absent.length) warnings.push(`Active file(s) not found on this host (saved by path only${root ? `, from the project root ${root}` : ""}): ${absent.map(inline).join(", ")}.`);
@@ -273,9 +234,9 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
     await w.insertSnapshot(record, clock);
     await stallIfAsked("save-after-insert");
     for (const r of restated) await w.tombstone("retirements", r.id);
-    for (const [item, entry] of Object.entries(layer2.failure_graph)) {
+    for (const [item, entry] of Object.entries(observed)) {
       await observeFailure(w, projectId, observationFromEntry(item, entry), now);
-      await stallIfAsked(`save-failure-${Object.keys(layer2.failure_graph).indexOf(item) + 1}`);
+      await stallIfAsked(`save-failure-${Object.keys(observed).indexOf(item) + 1}`);
     }
     const signal = fromStored((await w.getSignal(projectId))?.data);
     const reason = String(input.auto_trigger?.reason ?? (opts.overflow ? "overflow" : "manual"));
