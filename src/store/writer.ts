@@ -263,12 +263,34 @@ export class StoreWriter extends Queries {
     await this.run("UPDATE failures SET deleted = 1, hlc = ?, host = ? WHERE id = ?", [await this.stampPast("failures", "id", id), this.hostId, id]);
   }
 
-  /** This host's own counter for a failure; other hosts' counters are never touched here. */
+  private counterKey: string | null = null;
+
+  /**
+   * The key of the failure counter this store bumps: this host in this store. A drive and a home
+   * on one laptop share the host id but count apart, so sync (which keeps the larger of two
+   * counters under one key) adds their repeats up instead of keeping one side's. Hashed, so it is
+   * a host id in form (what an export's per-host counts must be to be read back, by any version).
+   */
+  async ownCounterKey(): Promise<string> {
+    if (this.counterKey === null) {
+      const store = await this.getMeta("store_id");
+      const digest = store ? new Bun.CryptoHasher("sha256").update(this.hostId).update("\0").update(store).digest("hex") : null;
+      this.counterKey = digest ? `sc_${digest.slice(0, 24)}` : this.hostId;
+    }
+    return this.counterKey;
+  }
+
+  /** This store's own count of a failure (see ownCounterKey). */
+  async ownFailureCount(failureId: string): Promise<number> {
+    return this.failureCount(failureId, await this.ownCounterKey());
+  }
+
+  /** This store's own counter for a failure; other hosts' and stores' counters are never touched here. */
   async setFailureCount(failureId: string, count: number): Promise<void> {
     await this.run(
       `INSERT INTO failure_counts(failure_id, host_id, count, hlc) VALUES (?, ?, ?, ?)
        ON CONFLICT(failure_id, host_id) DO UPDATE SET count = excluded.count, hlc = excluded.hlc`,
-      [failureId, this.hostId, count, await this.tick()],
+      [failureId, await this.ownCounterKey(), count, await this.tick()],
     );
   }
 

@@ -186,7 +186,7 @@ export async function observeFailure(w: StoreWriter, projectId: string | null, r
   const unchanged = live && (["item", "rejected_by", "reason", "confidence", "schema_version", "first_seen", "last_seen"] as const).every((k) => live[k] === row[k]);
   if (!unchanged) await w.upsertFailure(row);
   const total = live?.repeat_count ?? 0;
-  const mine = o.counts ? 0 : await w.failureCount(id, w.hostId);
+  const mine = o.counts ? 0 : await w.ownFailureCount(id);
   if (o.counts) {
     await w.mergeFailureCounts(id, o.counts);
   } else if (o.edit) {
