@@ -9,6 +9,7 @@ import { readHook, runHook } from "../engine/agents/kinds/runtime.ts";
 import type { HookEvent } from "../engine/agents/kinds/kind.ts";
 import type { GlobalOptions } from "../types.ts";
 import { writeErr, writeOut } from "../lib/out.ts";
+import { readStreamCapped, TooLarge } from "../lib/bounded-read.ts";
 
 const EVENTS = HOOK_ARGS;
 const BUDGET_MS = 4000;
@@ -24,22 +25,12 @@ export const MAX_PAYLOAD_BYTES = 16 * 1024 * 1024;
 
 /** stdin as text, or null when it is longer than `max` bytes (then it is not read any further). */
 async function readPayload(max: number): Promise<string | null> {
-  const reader = Bun.stdin.stream().getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
   try {
-    for (let r = await reader.read(); !r.done; r = await reader.read()) {
-      size += r.value.byteLength;
-      if (size > max) {
-        void reader.cancel().catch(() => {});
-        return null;
-      }
-      parts.push(r.value);
-    }
-  } catch {
-    // an unreadable stdin is an empty payload
+    return await readStreamCapped(Bun.stdin.stream(), max);
+  } catch (e) {
+    // An unreadable stdin is an empty payload.
+    return e instanceof TooLarge ? null : "";
   }
-  return Buffer.concat(parts).toString("utf8");
 }
 
 export async function run(o: { agent?: string }, args: string[], g: GlobalOptions): Promise<number> {

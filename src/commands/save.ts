@@ -1,8 +1,9 @@
 // `mindsave save`: a snapshot from YAML (stdin or --file) and/or flags.
-import { readFileSync } from "node:fs";
 import { UserError } from "../errors.ts";
+import { readStreamCapped, readTextCapped, TooLarge } from "../lib/bounded-read.ts";
 import { saveSnapshot } from "../engine/snapshots/save.ts";
 import { applyFlags, emptyInput, parseSnapshotText, type FlagFields } from "../engine/snapshots/input.ts";
+import { DOCUMENT_MAX, documentTooLarge } from "../engine/snapshots/input-limits.ts";
 import { saveSummary } from "../engine/snapshots/summaries.ts";
 import { print, printJson, warn, withSession } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
@@ -13,10 +14,12 @@ interface SaveFlags extends FlagFields {
   keep?: number;
 }
 
+/** stdin's text, read no further than a snapshot may be long. */
 async function readStdin(): Promise<string> {
   try {
-    return await Bun.stdin.text();
-  } catch {
+    return await readStreamCapped(Bun.stdin.stream(), DOCUMENT_MAX);
+  } catch (e) {
+    if (e instanceof TooLarge) throw documentTooLarge("The snapshot on stdin", e.size, e.whole);
     return "";
   }
 }
@@ -29,8 +32,9 @@ export async function run(opts: SaveFlags, _args: string[], g: GlobalOptions): P
     source = { text: await readStdin(), origin: "stdin" };
   } else if (opts.file) {
     try {
-      source = { text: readFileSync(opts.file, "utf8"), origin: opts.file };
-    } catch {
+      source = { text: readTextCapped(opts.file, DOCUMENT_MAX), origin: opts.file };
+    } catch (e) {
+      if (e instanceof TooLarge) throw documentTooLarge(opts.file, e.size, e.whole);
       throw new UserError(`Cannot read the snapshot file ${opts.file}.`);
     }
   } else if (FIELD_FLAGS.every((f) => opts[f] === undefined) && !process.stdin.isTTY) {

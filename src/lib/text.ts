@@ -94,9 +94,31 @@ const ASCII = /^[\x20-\x7e]*$/;
  */
 const UNPRINTABLE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-/** Text safe to print on one line of a list: control characters, bidi overrides and halves of a cut surrogate pair removed. */
+/**
+ * Escape sequences a terminal acts on, taken out whole so their parameters are not left behind as
+ * text: CSI (`ESC [ … final`, colours, clearing the screen), OSC, DCS, SOS, PM and APC strings
+ * ended by BEL or ST (`ESC ] 52 ; c ; … BEL` writes the clipboard), and two-character ones
+ * (`ESC c` resets the terminal). An unended string is left to UNPRINTABLE, which takes its ESC.
+ */
+const ESCAPE_SEQUENCE = /\x1b\[[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[\x20-\x2f]*[\x30-\x7e]/g;
+
+/**
+ * Text safe to print: escape sequences, control characters (all but tab and newline), bidi
+ * overrides and halves of a cut surrogate pair removed. What every face shows of text from outside
+ * (a peer, an import, a transcript, a prompt) passes through it.
+ */
 export function printable(text: string): string {
-  return text.replace(UNPRINTABLE, "");
+  return (text.includes("\x1b") ? text.replace(ESCAPE_SEQUENCE, "") : text).replace(UNPRINTABLE, "");
+}
+
+/**
+ * Text cut to `max` characters (never inside a grapheme cluster), with a marker saying how long it
+ * is: what a field from a peer or an older version, stored longer than MindSave accepts today,
+ * shows in a restore block or a list, so no stored value can make an output unbounded.
+ */
+export function clipped(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, graphemeBoundary(text, max, "down"))}… (cut for display: ${text.length.toLocaleString("en-US")} characters stored)`;
 }
 
 /** The grapheme clusters of a text: what a person sees as one character each. */

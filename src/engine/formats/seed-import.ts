@@ -15,7 +15,9 @@ import { DEFAULT_KEEP } from "../snapshots/layers.ts";
 import { fromStored, readSignal, recompute, updateSignal, type SignalState } from "../agents/signal.ts";
 import { appendToolCalls } from "../agents/toollog.ts";
 import type { Session } from "../session.ts";
-import { isDir, isSymlink, listDir, listDirNoFollow, readTextNoFollow } from "../../lib/fs.ts";
+import { isDir, isSymlink, listDir, listDirNoFollow } from "../../lib/fs.ts";
+import { readTextNoFollowCapped, TooLarge } from "../../lib/bounded-read.ts";
+import { DOCUMENT_MAX, documentTooLarge } from "../snapshots/input-limits.ts";
 import { stallIfAsked } from "../stall.ts";
 import { compareHlc } from "../../store/hlc.ts";
 import { exportedFrom, instant, isObj, isStandaloneExport, mtime, readJson, sameInstant, type ImportReport, type SeedLocation } from "./seed-layout.ts";
@@ -42,11 +44,15 @@ const NOT_KEPT: Record<string, string> = {
  * id with a -N suffix, and the same created_at) is skipped; failures and tool calls merge.
  * One snapshot that cannot be read or saved is reported and the rest still land.
  */
-/** A snapshot file's text; a link or a non-file is refused as the file's failure, never followed. */
-function readSnapshotText(path: string): string {
+/**
+ * A snapshot file's text; a link, a non-file or a file too large to be a snapshot (known from its
+ * size, before it is read) is refused as the file's failure, never followed.
+ */
+function readSnapshotText(path: string, file: string): string {
   try {
-    return readTextNoFollow(path);
+    return readTextNoFollowCapped(path, DOCUMENT_MAX);
   } catch (e) {
+    if (e instanceof TooLarge) throw documentTooLarge(file, e.size, e.whole, false);
     throw new UserError(`cannot be read (${(e as Error).message})`);
   }
 }
@@ -92,7 +98,7 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
     }
     seenFiles.add(name);
     try {
-      const text = readSnapshotText(path);
+      const text = readSnapshotText(path, `snapshots/${name}`);
       files.push({ name, path, at: quickCreatedAt(text) ?? readSnapshotHead(text, name, index, mtime(path)).createdAt.getTime() });
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
@@ -214,7 +220,7 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
     const importOne = async ({ name, path, at }: { name: string; path: string; at: number }) => {
       let p: ParsedSnapshot;
       try {
-        p = parseSnapshotFile(readSnapshotText(path), name, index, mtime(path));
+        p = parseSnapshotFile(readSnapshotText(path, `snapshots/${name}`), name, index, mtime(path));
         // Saved in the order of the first reading: a file whose time reads differently now changed in between.
         if (p.createdAt.getTime() !== at) throw new UserError(`snapshots/${name} changed while it was being imported; run the import again.`);
       } catch (e) {

@@ -8,7 +8,9 @@ import { isSafeName } from "../snapshots/slug.ts";
 import { MARKERS, exportedFrom } from "../projects/workspace.ts";
 
 export { exportedFrom };
-import { isDir, isSymlink, readTextNoFollow } from "../../lib/fs.ts";
+import { isDir, isSymlink } from "../../lib/fs.ts";
+import { readTextNoFollowCapped } from "../../lib/bounded-read.ts";
+import { DOCUMENT_MAX } from "../snapshots/input-limits.ts";
 
 export const SEED_DIR = ".mindsave";
 /** The original keeps at most this many snapshots in index.json. */
@@ -84,7 +86,7 @@ export const sameInstant = (a: unknown, b: unknown) => {
 export function readJson(path: string, label: string, warnings: string[]): unknown {
   let text: string;
   try {
-    text = readTextNoFollow(path);
+    text = readTextNoFollowCapped(path, DOCUMENT_MAX);
   } catch (e) {
     warnings.push(`${label}: cannot be read (${(e as Error).message}); not imported.`);
     return undefined;

@@ -10,7 +10,7 @@ import { redact, redactDeep } from "../snapshots/redact.ts";
 import { stripControl } from "../snapshots/input-limits.ts";
 import { SNAPSHOT_VERSION, type ExportedRecord } from "../snapshots/save.ts";
 import { HOST_ID } from "../home/host.ts";
-import { fromFields, parseSnapshotText, parseStatus, splitFrontMatter, type SnapshotInput } from "../snapshots/input.ts";
+import { checkFrontMatter, fromFields, parseSnapshotText, parseStatus, splitFrontMatter, type SnapshotInput } from "../snapshots/input.ts";
 import type { FailureGraphEntry, StoredFile } from "../../store/store.ts";
 import { writtenCount } from "../failures/graph.ts";
 import { asStrings, instant, isObj, readJson, RECORD_CLOCK, RECORD_ID, type Obj } from "./seed-layout.ts";
@@ -245,6 +245,7 @@ export function readSnapshotHead(text: string, file: string, index: IndexInfo, f
   const where = `snapshots/${file}`;
   const warnings: string[] = [];
   const { yaml: front } = splitFrontMatter(text);
+  checkFrontMatter(front, where);
   const doc = parseDocument(front, { uniqueKeys: false });
   if (doc.errors.length) {
     parseSnapshotText(text, where); // throws the engine's sentence, with the line

@@ -2,7 +2,9 @@
 // same line reader to see which calls are already on disk.
 import { join } from "node:path";
 import { actionFor, type ToolCallInput } from "../agents/toollog.ts";
-import { isDir, listDirNoFollow, readTextNoFollow } from "../../lib/fs.ts";
+import { isDir, listDirNoFollow } from "../../lib/fs.ts";
+import { readTextNoFollowCapped } from "../../lib/bounded-read.ts";
+import { DOCUMENT_MAX } from "../snapshots/input-limits.ts";
 import { instant, isObj, type Obj } from "./seed-layout.ts";
 
 const TOOL_FIELDS = new Set(["timestamp", "action", "target", "summary", "tool", "session_id"]);
@@ -45,7 +47,7 @@ export function readToolLogs(dir: string, warnings: string[]): { calls: ToolCall
     }
     let text: string;
     try {
-      text = readTextNoFollow(path);
+      text = readTextNoFollowCapped(path, DOCUMENT_MAX);
     } catch (e) {
       warnings.push(`${file}: cannot be read (${(e as Error).message}); not imported.`);
       continue;

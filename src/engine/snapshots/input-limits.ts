@@ -8,11 +8,31 @@
 // Layer 2 item over FIELD_MAX characters, or a Layer 3 over LAYER3_MAX, is refused with a
 // UserError naming it, before anything counts its tokens (the budgets refuse far less anyway).
 import { UserError } from "../../errors.ts";
+import { byteSize } from "../../lib/text.ts";
 
 /** The most characters of a Layer 1 field (goal, state, …, one active file) or a Layer 2 item. */
 export const FIELD_MAX = 8 * 1024;
 /** The most characters of Layer 3 (the markdown body, `layer3` and the fields kept aside). */
 export const LAYER3_MAX = 4 * 1024 * 1024;
+
+/**
+ * The most bytes of one snapshot's document (a file given to `save`, stdin, one file of an import):
+ * Layer 3 at its cap in the widest UTF-8 (3 bytes a character) and room for its fields. A larger
+ * document could never be saved, so it is refused from its size, before it is read whole.
+ */
+export const DOCUMENT_MAX = 3 * LAYER3_MAX + 4 * 1024 * 1024;
+
+/**
+ * The refusal of a document over DOCUMENT_MAX; `whole`: its size is known, else only that it is
+ * more. `alone`: the sentence is the whole answer (it says nothing was saved).
+ */
+export function documentTooLarge(origin: string, size: number, whole: boolean, alone = true): UserError {
+  const most = `its Layer 3 at most ${n(LAYER3_MAX)} characters`;
+  const what = whole
+    ? `${origin} is ${byteSize(size)}; a snapshot is at most ${byteSize(DOCUMENT_MAX)} (${most}), so it was not read.`
+    : `${origin} is over ${byteSize(DOCUMENT_MAX)}, the most a snapshot may be (${most}); it was read no further.`;
+  return new UserError(alone ? `${what} Nothing was saved.` : what);
+}
 
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
 

@@ -2,12 +2,13 @@
 // markdown body (Layer 3), or a plain YAML mapping, or command-line flags. Unknown fields are
 // kept (in `extra`) with a warning naming them, never dropped.
 // Every text read here loses its control characters and is measured (input-limits.ts).
-import { isAlias, isCollection, isMap, isPair, isScalar, parseDocument, YAMLParseError, type Document } from "yaml";
+import { isAlias, isCollection, isMap, isPair, isScalar, parseDocument, visit, YAMLParseError, type Document } from "yaml";
 import { UserError } from "../../errors.ts";
 import { trimLines, trimValue } from "../../lib/text.ts";
 import { normaliseItem, writtenCount } from "../failures/graph.ts";
-import { checkSizes, controlWarning, stripControl, stripControlDeep, LAYER3_MAX } from "./input-limits.ts";
+import { checkSizes, controlWarning, stripControl, stripControlDeep, FIELD_MAX, LAYER3_MAX } from "./input-limits.ts";
 import { asWritten, parsePlan, planAsWritten } from "./plan.ts";
+import { shownKey } from "./redact.ts";
 import type { FailureGraphEntry, PlanItem, SnapshotStatus } from "../../store/store.ts";
 
 export interface SnapshotInput {
@@ -158,6 +159,7 @@ export function splitFrontMatter(source: string): { yaml: string; body: string; 
 export function parseSnapshotText(source: string, origin = "the snapshot"): SnapshotInput {
   if (!source.trim()) throw new UserError(`${origin} is empty; a snapshot needs at least a goal.`);
   const { yaml, body, hasFrontMatter } = splitFrontMatter(source);
+  checkFrontMatter(yaml, origin);
   // A field given twice is refused, not decided by its last value (which one the writer meant is unknown).
   const doc = parseDocument(yaml, { prettyErrors: true });
   if (doc.errors.length) {
@@ -174,7 +176,7 @@ export function parseSnapshotText(source: string, origin = "the snapshot"): Snap
     const what = e.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
     throw new UserError(`${origin} is not valid YAML${where}: ${what}.`.replace(/\.\.$/, "."));
   }
-  if (expandedSize(doc) > EXPANDED_MAX) {
+  if (hasAliases(doc) && expandedSize(doc) > EXPANDED_MAX) {
     throw new UserError(`${origin} uses YAML aliases (*name) that would expand it to more than ${EXPANDED_MAX / 1024 / 1024} MB of text; write the values out instead.`);
   }
   textAsWritten(doc);
@@ -220,7 +222,8 @@ export function fromFields(raw: Record<string, unknown>, rawBody = ""): Snapshot
   // Defined, not assigned: a field named `__proto__` is kept like any other.
   for (const k of unknown) Object.defineProperty(input.extra, k, { value: data[k], enumerable: true, writable: true, configurable: true });
   if (unknown.length) {
-    input.warnings.push(`Kept fields the spec does not define (stored with the snapshot's Layer 3): ${unknown.join(", ")}.`);
+    // A key may itself be a secret: the warning shows it as it will be stored, redacted.
+    input.warnings.push(`Kept fields the spec does not define (stored with the snapshot's Layer 3): ${unknown.map(shownKey).join(", ")}.`);
   }
   return checkSizes(input);
 }
@@ -290,6 +293,27 @@ function numbersAsWritten(node: unknown): void {
   } else if (isCollection(node)) {
     for (const item of node.items) numbersAsWritten(isPair(item) ? item.value : item);
   }
+}
+
+/**
+ * The most characters of a snapshot's YAML (its front matter, or the whole of a plain YAML
+ * mapping): Layer 3 written there at its cap, twice over for quoting. More could never be saved,
+ * and parsing it would cost seconds and a multiple of its size in memory.
+ */
+export const FRONT_MATTER_MAX = 2 * LAYER3_MAX;
+
+/** Refuses YAML too long to be a snapshot's before it is parsed. */
+export function checkFrontMatter(yaml: string, origin: string): void {
+  if (yaml.length <= FRONT_MATTER_MAX) return;
+  const n = (x: number) => x.toLocaleString("en-US");
+  throw new UserError(`${origin} has ${n(yaml.length)} characters of YAML fields; a snapshot's are at most ${n(FRONT_MATTER_MAX)} (a Layer 1 field or Layer 2 item at most ${n(FIELD_MAX)}, Layer 3 at most ${n(LAYER3_MAX)}), so they were not read. Nothing was saved.`);
+}
+
+/** Whether a document uses an alias (`*name`) anywhere: only then can it stand for more text than it holds. */
+function hasAliases(doc: Document): boolean {
+  let found = false;
+  visit(doc, { Alias: () => ((found = true), visit.BREAK) });
+  return found;
 }
 
 /** Alias uses (counting those inside aliased lists and mappings) a document may make: the yaml package's own default. */

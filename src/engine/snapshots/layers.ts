@@ -1,6 +1,8 @@
 // The text of each layer as an agent reads it. Budgets are measured on exactly this text, so what
 // is counted is what is restored.
 import type { FailureGraphEntry, SnapshotRecord } from "../../store/store.ts";
+import { clipped, printable } from "../../lib/text.ts";
+import { FIELD_MAX } from "./input-limits.ts";
 
 // yaml is loaded on first use (`require`, synchronous): load and recall import this module but
 // rarely write YAML, and loading the library costs every command ~2 ms.
@@ -86,12 +88,21 @@ export function yamlFile(value: unknown): string {
 const LINE_BREAK = /[\n\v\f\r\x1c-\x1e\x85\u2028\u2029]/;
 
 /**
+ * The most characters of one stored value a block or a list shows: what a field may hold today. A
+ * longer one came from a peer or an older version; it is cut, with a marker, so that no stored
+ * value can make a restore block (or a hook's reply) unbounded.
+ */
+export const SHOWN_MAX = FIELD_MAX;
+
+/**
  * A value inside one line of the restore block: as written, or, when it holds a line break, quoted
  * (JSON, every break escaped), so no part of it can start a line of its own that an agent would
- * read as MindSave's (a "## Layer 2" heading, a constraint nobody gave).
+ * read as MindSave's (a "## Layer 2" heading, a constraint nobody gave). Cut past SHOWN_MAX, and
+ * without escape sequences or control characters (a peer's text must not drive the terminal).
  */
 export function inline(v: string): string {
-  return LINE_BREAK.test(v) ? JSON.stringify(v).replace(/[\x85\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`) : v;
+  const c = clipped(v, SHOWN_MAX);
+  return printable(LINE_BREAK.test(c) ? JSON.stringify(c).replace(/[\x85\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`) : c);
 }
 
 /** How many active files Layer 1 may list before the rest become "+N more": all, then 8, then 3. */
@@ -121,7 +132,7 @@ const NOT_TEXT_WORD = /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|yes
  * would read as no text, holds a line break, or starts with a quote itself (so a value shown
  * quoted is always JSON: `"no"` typed with its quotes is not `no`, nor `"a\nb"` a line break).
  */
-export const textValue = (v: string) => (NOT_TEXT_WORD.test(v) || v.startsWith('"') ? JSON.stringify(v) : inline(v));
+export const textValue = (v: string) => (NOT_TEXT_WORD.test(v) || v.startsWith('"') ? printable(JSON.stringify(clipped(v, SHOWN_MAX))) : inline(v));
 
 /** Only non-empty parts: an empty Layer 2 costs nothing. */
 export function layer2Parts(l2: Layer2): Record<string, unknown> {
