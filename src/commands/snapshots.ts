@@ -5,6 +5,7 @@ import { snapshotList, snapshotStats } from "../engine/snapshots/catalog.ts";
 import { cleanSnapshots, deleteSnapshot, layer2MovedText, setSnapshotStatus, snapshotFile } from "../engine/snapshots/manage.ts";
 import { toHostPath } from "../engine/projects/paths.ts";
 import { pruneCandidates, pruneSnapshots, parseAge } from "../engine/snapshots/retention.ts";
+import { someNames } from "../engine/snapshots/summaries.ts";
 import { confirm, print, printJson, warn, withSession } from "./shared.ts";
 import { age, padEnd, truncate } from "../lib/text.ts";
 import { terminalColumns } from "../lib/out.ts";
@@ -75,7 +76,7 @@ export async function clean(opts: { keep: number; dryRun?: boolean }, _args: str
     const r = await cleanSnapshots(session, { keep: opts.keep, dryRun: opts.dryRun });
     if (g.json) printJson({ dry_run: !!opts.dryRun, ...r });
     else {
-      print(r.archived.length ? `${opts.dryRun ? "Would archive" : "Archived"} ${r.archived.length} snapshot(s): ${r.archived.join(", ")}.` : "Nothing to archive.");
+      print(r.archived.length ? `${opts.dryRun ? "Would archive" : "Archived"} ${r.archived.length} snapshot(s): ${someNames(r.archived)}.` : "Nothing to archive.");
       print(`${r.listed} snapshot(s) ${opts.dryRun ? "would stay" : "stay"} listed. Archiving deletes nothing: \`mindsave snapshots list --all\`, recall and \`mindsave load ID\` still reach every snapshot; \`mindsave snapshots prune\` deletes archived ones.`);
     }
     return 0;

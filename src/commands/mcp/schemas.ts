@@ -78,7 +78,8 @@ export const saveOutput = {
   tokens: z.object({ layer1: z.number(), layer2: z.number() }),
   tags: z.array(z.string()),
   warnings: z.array(z.string()),
-  archived: z.array(z.string()).describe("snapshots retention archived after this save: out of the default lists, still whole (load by id, recall)"),
+  archived: z.array(z.string()).describe("snapshots retention archived after this save, the oldest 20 at most: out of the default lists, still whole (load by id, recall)"),
+  archived_count: z.number().describe("how many snapshots retention archived after this save"),
 };
 
 export const loadOutput = {

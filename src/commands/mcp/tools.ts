@@ -88,7 +88,7 @@ export function registerTools(server: McpServer, withSession: WithSession): void
     const lines = [...r.warnings.map((w) => `Warning: ${w}`), ...saveSummary(r, "mcp")];
     return result(lines.join("\n"), {
       snapshot_id: snap.name, id: snap.id, project: r.context.project.name, status: snap.status, kind: snap.kind,
-      tokens: { layer1: snap.l1_tokens, layer2: snap.l2_tokens }, tags: snap.tags, warnings: r.warnings, archived: r.archived,
+      tokens: { layer1: snap.l1_tokens, layer2: snap.l2_tokens }, tags: snap.tags, warnings: r.warnings, archived: r.archived.slice(0, 20), archived_count: r.archived.length,
     });
   });
 

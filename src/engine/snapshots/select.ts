@@ -28,7 +28,8 @@ async function select(session: Session, q: Queries, projectId: string, key: stri
       const [s] = await q.listSnapshots(projectId, { limit: 1, offset: n - 1, listed: true });
       if (n >= 1 && s) return { kind: "snapshot", snapshot: (await q.getSnapshot(s.id))! };
       const total = await q.countSnapshots(projectId, { listed: true });
-      throw new UserError(`There is no snapshot number ${key}; this project lists ${total} (1 is the newest${total < await q.countSnapshots(projectId) ? "; archived ones load by name or id" : ""}).`);
+      const hidden = total < await q.countSnapshots(projectId);
+      throw new UserError(`There is no snapshot number ${key}; this project ${hidden ? "lists" : "has"} ${total} (1 is the newest${hidden ? "; archived ones load by name or id" : ""}).`);
     }
     const byName = await q.findSnapshotsByName(projectId, key);
     if (byName.length > 1) throw await ambiguousName(session, q, projectId, key, byName);

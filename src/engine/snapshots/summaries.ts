@@ -17,13 +17,18 @@ export function saveSummary(r: SaveResult, audience: Audience, keep = DEFAULT_KE
   const block = r.restore.budget ? `; restore block ${r.restore.tokens}/${r.restore.budget} on this host` : "";
   const lines = [`💾 MindSave checkpoint saved: ${snap.name} (project ${r.context.project.name}; L1 ${snap.l1_tokens}/${LAYER1_BUDGET} tokens, ${l2}${block}).`];
   if (r.archived.length) {
-    lines.push(`Archived ${r.archived.length} older snapshot(s) (completed ones past 30 days, or past the newest ${keep}): ${r.archived.join(", ")}. Nothing was deleted; \`mindsave snapshots list --all\` shows them.`);
+    lines.push(`Archived ${r.archived.length} older snapshot(s) (completed ones past 30 days, or past the newest ${keep}): ${someNames(r.archived)}. Nothing was deleted; \`mindsave snapshots list --all\` shows them.`);
   }
   const how = audience === "cli" ? "`mindsave load` (/load for agents)" : "the load tool";
   lines.push(snap.kind === "overflow"
     ? `⚠️ Overflow snapshot saved (Layer 1 only). Start a new session and restore it with ${how}.`
     : `Restore it in a new session with ${how}.`);
   return lines;
+}
+
+/** The first `most` names and how many more: a first save after an upgrade may archive 100,000. */
+export function someNames(names: string[], most = 5): string {
+  return names.length <= most ? names.join(", ") : `${names.slice(0, most).join(", ")} and ${names.length - most} more`;
 }
 
 /** "1. name  age  status  goal", one line a snapshot, newest first, each at most `columns` wide (the goal gives way). */
