@@ -140,7 +140,7 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
     .action(lazy(() => import("./commands/projects.ts").then((m) => ({ run: m.list }))));
   projects
     .command("link")
-    .description("Merge another project into this one (same codebase tracked twice)")
+    .description("Merge another project and this one (same codebase tracked twice); the one made first keeps its name")
     .argument("<other>", "the other project's id or name")
     .action(lazy(() => import("./commands/projects.ts").then((m) => ({ run: m.link }))));
   projects

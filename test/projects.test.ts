@@ -6,6 +6,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { git, gitRepo, laptop, ok, okJson, run, sql, tempDir } from "./helpers.ts";
 
+/** One laptop, one home, and a git checkout `app`: where second checkouts are made beside it. */
+function appOnOneHost() {
+  const base = tempDir();
+  const home = join(base, "home");
+  mkdirSync(home);
+  return { base, home, pc: laptop("p", base), original: gitRepo(join(base, "app")) };
+}
+
 describe("projects across hosts", () => {
   test("one repo cloned at two paths by two laptops (two HOMEs) sharing one --home is one project with a root per host", async () => {
     const base = tempDir();
@@ -89,11 +97,7 @@ describe("projects across hosts", () => {
   });
 
   test("a second checkout on the same host is told apart, and can be linked or split", async () => {
-    const base = tempDir();
-    const home = join(base, "home");
-    mkdirSync(home);
-    const pc = laptop("p", base);
-    const original = gitRepo(join(base, "app"));
+    const { base, home, pc, original } = appOnOneHost();
     const fork = join(base, "app-fork");
     git(base, "clone", "-q", original, fork);
     await ok(["save", "--goal", "work in the original", "--home", home], { cwd: original, env: pc.env });
@@ -125,6 +129,36 @@ describe("projects across hosts", () => {
     expect(split.snapshots).toBe(1);
     expect((await okJson(["snapshots", "list", "--home", home], { cwd: fork, env: pc.env })).snapshots.map((s: any) => s.goal)).toEqual(["work in the fork"]);
     expect((await okJson(["snapshots", "list", "--home", home], { cwd: original, env: pc.env })).snapshots.map((s: any) => s.goal)).toEqual(["work in the original"]);
+  });
+
+  test("`projects link` run from a second checkout, as MindSave's hint says, keeps the project's name and id", async () => {
+    const { base, home, pc, original } = appOnOneHost();
+    await ok(["save", "--goal", "work in the original", "--home", home], { cwd: original, env: pc.env });
+    const app = (await okJson(["projects", "--home", home], { cwd: original, env: pc.env })).projects[0];
+    expect(app.name).toBe("app");
+    const names = async (cwd: string) => (await okJson(["projects", "--home", home], { cwd, env: pc.env })).projects.map((p: any) => [p.id, p.name]);
+
+    // A clone with no project yet: `load` there says to link, and linking renames nothing.
+    const copy = join(base, "app-copy");
+    git(base, "clone", "-q", original, copy);
+    const hint = await run(["load", "--home", home], { cwd: copy, env: pc.env });
+    expect(hint.stderr).toContain(`merge them by running \`mindsave projects link ${app.id}\` here`);
+    const linked = await okJson(["projects", "link", app.id, "--home", home], { cwd: copy, env: pc.env });
+    expect(linked.into).toBe(app.id);
+    expect(await names(copy)).toEqual([[app.id, "app"]]);
+    expect(await names(original)).toEqual([[app.id, "app"]]);
+    expect((await okJson(["save", "--goal", "work in the copy", "--home", home], { cwd: copy, env: pc.env })).project).toMatchObject({ id: app.id, name: "app" });
+
+    // A fork that saved first is its own project, with the same hint: linked from there, it joins "app".
+    const fork = join(base, "app-fork");
+    git(base, "clone", "-q", original, fork);
+    const forked = await run(["save", "--goal", "work in the fork", "--home", home], { cwd: fork, env: pc.env });
+    expect(forked.stderr).toContain(`run \`mindsave projects link ${app.id}\` here to merge them`);
+    const text = (await ok(["projects", "link", app.id, "--home", home], { cwd: fork, env: pc.env })).stdout;
+    expect(text).toBe("Linked app-fork into app: moved 1 snapshot(s) and 0 failure(s).\n");
+    for (const cwd of [original, copy, fork]) expect(await names(cwd)).toEqual([[app.id, "app"]]);
+    const goals = (await okJson(["snapshots", "list", "--home", home], { cwd: fork, env: pc.env })).snapshots.map((s: any) => s.goal).sort();
+    expect(goals).toEqual(["work in the copy", "work in the fork", "work in the original"]);
   });
 
   test("a git worktree is the same project as its main checkout", async () => {

@@ -48,18 +48,21 @@ export async function listProjects(session: Session): Promise<ProjectView[]> {
 }
 
 /**
- * Merges `otherKey` into the current project: its snapshots, failures, rules, facts, retirements,
- * tool calls and roots move here, and it stays an alias of this one (see fold.ts, aliases.ts).
+ * Merges the current project and `otherKey` into one: the one made first keeps its id and name (the
+ * name it already has on every host: a second checkout linked to it, as MindSave's hint says, must
+ * not rename it), and the other's snapshots, failures, rules, facts, retirements, tool calls and
+ * roots move into it; the other stays an alias of it (see fold.ts, aliases.ts).
  */
 export async function linkProjects(session: Session, otherKey: string): Promise<{ into: ProjectRecord; from: ProjectRecord; snapshots: number; failures: number }> {
   return session.write(async (w) => {
-    const here = await session.project({ create: true, w });
+    const here = (await session.project({ create: true, w })).project;
     // Merging is not undone by split on every host: the project is named whole, never by a prefix.
     const other = (await session.namedProject(w, otherKey, { prefix: false })).project;
-    if (other.id === here.project.id) throw new UserError("That is this project already; nothing to link.");
-    const { snapshots, failures } = await moveProjectRows(w, other.id, here.project.id);
-    await w.updateProject(other.id, { merged_into: here.project.id });
-    return { into: here.project, from: other, snapshots, failures };
+    if (other.id === here.id) throw new UserError("That is this project already; nothing to link.");
+    const [into, from] = compareCodes(other.created_at, here.created_at) < 0 ? [other, here] : [here, other];
+    const { snapshots, failures } = await moveProjectRows(w, from.id, into.id);
+    await w.updateProject(from.id, { merged_into: into.id });
+    return { into, from, snapshots, failures };
   });
 }
 
