@@ -1,6 +1,7 @@
 // `mindsave doctor`: which home and why, the store's health, this host, hosts with clocks far ahead;
 // what is wrong with a damaged store and, with --repair, recovering what can be read of it.
-import { healthReport, type HealthReport } from "../engine/home/doctor.ts";
+import { healthReport, type HealthReport, type RefusedRow } from "../engine/home/doctor.ts";
+import { refusedText } from "../engine/sync/summary.ts";
 import { repairHome, type RepairResult } from "../engine/home/repair.ts";
 import { print, printJson } from "./shared.ts";
 import { byteSize } from "../lib/text.ts";
@@ -40,7 +41,15 @@ function reportText(r: HealthReport): string {
     `free:      ${r.free_bytes === null ? "unknown" : byteSize(r.free_bytes)} on the ${r.on_drive ? "drive" : "home's disk"}`,
     `tokenizer: ${r.tokenizer.how === "mapped" ? `vocabulary mapped from ${r.tokenizer.path}` : `vocabulary read from ${/^(\/\$bunfs\/|[A-Z]:\\~BUN\\)/i.test(r.tokenizer.path) ? "the binary" : r.tokenizer.path}${r.tokenizer.cache ? `; ${r.tokenizer.cache}` : ""}`}`,
     ...r.clocks_ahead.map((c) => `clock:     ${c.message}`),
+    ...refusedLines(r.refused_rows),
   ].join("\n");
+}
+
+/** One line per peer whose rows sync refused, naming a few (--json has them all). */
+function refusedLines(rows: RefusedRow[]): string[] {
+  const byPeer = new Map<string, RefusedRow[]>();
+  for (const x of rows) byPeer.set(x.location, [...(byPeer.get(x.location) ?? []), x]);
+  return [...byPeer].map(([location, all]) => `refused:   ${refusedText(all, location, "malformed, or a snapshot dated ahead of this host's clock; each sync with that peer asks for them again")}`);
 }
 
 /** At most three findings of the integrity check on screen (--json has them all). */

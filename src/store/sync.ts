@@ -2,7 +2,7 @@
 // (last writer wins by hybrid logical clock; per-host counters by max). SQL lives here only.
 import type { Client, Row, Transaction } from "@libsql/client";
 import { SYNCED_TABLES } from "./migrations.ts";
-import { CLOCK_AHEAD_KEY, MAX_AHEAD_MS, compareHlc, formatHlc, isPast, parseHlc, readClockAhead } from "./hlc.ts";
+import { CLOCK_AHEAD_KEY, MAX_AHEAD_MS, compareHlc, formatHlc, hlcHost, isPast, parseHlc, readClockAhead } from "./hlc.ts";
 
 type Exec = Pick<Client, "execute"> | Pick<Transaction, "execute">;
 
@@ -69,6 +69,23 @@ function sameRecord(a: SyncRow, b: SyncRow): boolean {
   return true;
 }
 
+/** Meta key prefix: a peer's row this store refused (see `quarantine`), one key per peer and row. */
+export const QUARANTINE = "quarantine:";
+
+/** A peer's row this store refused: not merged, asked for again at each sync with that peer. */
+export interface Quarantined {
+  /** The store id of the peer that offered it, and where that peer was. */
+  peer: string;
+  location: string;
+  tbl: string;
+  key: string;
+  /** What is wrong with it, one phrase ("constraints is not valid JSON (a list of text)"). */
+  why: string;
+  hlc: string;
+  /** When this store last refused it. */
+  at: string;
+}
+
 export class SyncSide {
   private columns = new Map<string, string[]>();
 
@@ -82,6 +99,35 @@ export class SyncSide {
   async setMeta(key: string, value: string | null): Promise<void> {
     if (value === null) await this.db.execute({ sql: "DELETE FROM meta WHERE key = ?", args: [key] });
     else await this.db.execute({ sql: "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", args: [key, value] });
+  }
+
+  /**
+   * Keeps a refused row's name in this store's own meta (local, never synced), not its content: a
+   * row refused may hold anything, and nothing of it is to spread from here.
+   */
+  async quarantine(q: Quarantined): Promise<void> {
+    await this.setMeta(`${QUARANTINE}${q.peer}${SEP}${q.tbl}${SEP}${q.key}`, JSON.stringify(q));
+  }
+
+  /** Forgets a refused row: its peer now offers it well formed. */
+  async release(peer: string, tbl: string, key: string): Promise<void> {
+    await this.setMeta(`${QUARANTINE}${peer}${SEP}${tbl}${SEP}${key}`, null);
+  }
+
+  /** The peers' rows this store refused (of one peer, or of all), in the order they were refused. */
+  async quarantined(peer?: string): Promise<Quarantined[]> {
+    const prefix = peer === undefined ? QUARANTINE : `${QUARANTINE}${peer}${SEP}`;
+    const rows = (await this.db.execute({ sql: "SELECT value FROM meta WHERE substr(key, 1, ?) = ?", args: [prefix.length, prefix] })).rows;
+    const out: Quarantined[] = [];
+    for (const r of rows) {
+      try {
+        const q = JSON.parse(String(r.value)) as Quarantined;
+        if (typeof q.peer === "string" && typeof q.tbl === "string" && typeof q.key === "string") out.push(q);
+      } catch {
+        // (Not written by this version: nothing to name.)
+      }
+    }
+    return out.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
   }
 
   async maxSeq(): Promise<number> {
@@ -210,7 +256,8 @@ export class SyncSide {
       const hlc = String(r.hlc ?? "");
       const wall = parseHlc(hlc).wall;
       if (wall > now + MAX_AHEAD_MS) {
-        const host = String(r.host ?? r.host_id ?? "");
+        // (A failure counter has no host column; its clock names the host that wrote it.)
+        const host = String(r.host ?? (hlcHost(hlc) || r.host_id) ?? "");
         if (compareHlc(hlc, ahead.get(host)) > 0) ahead.set(host, hlc);
       }
       if (spec.counter) {
@@ -288,6 +335,9 @@ export class SyncSide {
   async removePeer(storeId: string): Promise<void> {
     await this.db.execute({ sql: "DELETE FROM sync_peers WHERE store_id = ?", args: [storeId] });
     await this.setMeta(`${PEER_ANCHORS}${storeId}`, null);
+    // Its refused rows are asked for no more, so they are named no more either.
+    const prefix = `${QUARANTINE}${storeId}${SEP}`;
+    await this.db.execute({ sql: "DELETE FROM meta WHERE substr(key, 1, ?) = ?", args: [prefix.length, prefix] });
   }
 
   /** The anchors of `storeId`'s log as this store last pulled it (none from an older MindSave). */

@@ -1,5 +1,5 @@
 // The health report behind `mindsave doctor`: home and why, store, schema, integrity, host, free
-// space, and hosts whose clocks ran far ahead of this one (recorded by sync). A store that cannot
+// space, hosts whose clocks ran far ahead of this one, and peers' rows refused (both recorded by sync). A store that cannot
 // be used (damaged, cut short, not a database, of another program or a newer schema) is reported,
 // not thrown: the report then says what is wrong from a read-only look at the file, and what to do.
 import { existsSync, statfsSync } from "node:fs";
@@ -44,6 +44,23 @@ export async function clocksAhead(session: Session): Promise<ClockAheadReport[]>
     });
   }
   return out;
+}
+
+/** A peer's row a sync refused (engine/sync/peer-rows.ts): not merged, asked for again at each sync with that peer. */
+export interface RefusedRow {
+  peer_store_id: string;
+  /** Where the peer was when it offered the row. */
+  location: string;
+  table: string;
+  key: string;
+  why: string;
+  refused_at: string;
+}
+
+async function refusedRows(session: Session): Promise<RefusedRow[]> {
+  return (await session.store.syncReader().quarantined()).map((q) => ({
+    peer_store_id: q.peer, location: q.location, table: q.tbl, key: q.key, why: q.why, refused_at: q.at,
+  }));
 }
 
 function freeBytes(dir: string): number | null {
@@ -93,6 +110,8 @@ export type HealthReport = ReturnType<typeof basics> & {
   /** The store can only be read here (a write-protected file, folder or drive). */
   read_only: boolean;
   clocks_ahead: ClockAheadReport[];
+  /** Rows peers offered that sync refused (malformed, or a snapshot dated ahead): not in this store. */
+  refused_rows: RefusedRow[];
   /** What is wrong with the store, in one sentence that says what to do; null when it is healthy. */
   problem: string | null;
   problem_kind: StoreProblemKind | null;
@@ -123,6 +142,7 @@ export async function healthReport(opts: SessionOptions = {}): Promise<HealthRep
         integrity,
         read_only: session.store.readOnly,
         clocks_ahead: await clocksAhead(session),
+        refused_rows: await refusedRows(session),
         problem: null, problem_kind: null, damage: null,
       };
       // Readable but not writable: saves, hooks and syncs into it fail, so it is a problem (exit 1).
@@ -160,6 +180,7 @@ async function describeProblem(home: Home, env: NodeJS.ProcessEnv, problem: Stor
     integrity: damage?.error ? `not checked: ${damage.error}` : (damage?.integrity.join("; ") || "not checked"),
     read_only: false,
     clocks_ahead: [],
+    refused_rows: [],
     problem: problem.inDoctor,
     problem_kind: problem.kind,
     damage,

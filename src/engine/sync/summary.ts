@@ -1,5 +1,7 @@
 // What a sync changed (or a dry run would change), in words: one text for the CLI and the TUI.
 import type { CATEGORIES, Counts, SyncResult } from "./sync.ts";
+import type { Refused } from "./peer-rows.ts";
+import { stripControl } from "../snapshots/input-limits.ts";
 
 // Bookkeeping (which hosts exist, pressure signals) syncs too but is not what a person asks about.
 const LABEL: Record<Exclude<(typeof CATEGORIES)[number], "bookkeeping">, string> = {
@@ -33,7 +35,26 @@ export function syncDetails(r: SyncResult): string[] {
     ...(r.completed_kept?.length
       ? [`  snapshots completed on one side while the other edited them since the last sync, kept completed: ${r.completed_kept.join(", ")}`]
       : []),
+    // Said, never silent: rows one side would not take; the rest merged all the same.
+    ...(r.refused?.from_peer.length ? [`  ${refusedText(r.refused.from_peer, r.peer, "the rest merged; `mindsave doctor` lists them")}`] : []),
+    ...(r.refused?.from_here.length ? [`  ${refusedText(r.refused.from_here, "this store", "by the peer; the rest merged")}`] : []),
   ];
+}
+
+/** How many refused rows a summary names (--json and `mindsave doctor` have them all). */
+const NAMED = 3;
+
+/** A row's table and key as a sentence may show them: a key from outside is cut short and cleaned. */
+export function rowName(table: string, key: string): string {
+  const clean = [...stripControl(key.replaceAll("\u001f", "/"))];
+  return `${table} ${clean.length > 60 ? `${clean.slice(0, 60).join("")}…` : clean.join("")}`;
+}
+
+/** "2 rows from PEER refused, not merged (…): snapshots ID: constraints is not …; …". */
+export function refusedText(rows: Refused[], from: string, how: string): string {
+  const named = rows.slice(0, NAMED).map((x) => `${rowName(x.table, x.key)}: ${x.why}`);
+  const more = rows.length > NAMED ? `; and ${rows.length - NAMED} more` : "";
+  return `${rows.length} row${rows.length === 1 ? "" : "s"} from ${from} refused, not merged (${how}): ${named.join("; ")}${more}`;
 }
 
 export function syncSummary(r: SyncResult): string {

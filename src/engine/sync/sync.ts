@@ -14,13 +14,13 @@ import { SCHEMA_VERSION, Store, storeFileKind, type SyncSide } from "../../store
 import { compareHlc, parseHlc } from "../../store/hlc.ts";
 import { mergeConcurrentPlans } from "../snapshots/plan.ts";
 import { encryptionState, openStore } from "../home/encryption.ts";
-import { safeName } from "../snapshots/slug.ts";
 import { stallIfAsked } from "../stall.ts";
 import { backupStore } from "../home/backups.ts";
 import { foldLinkedProjects } from "../projects/fold.ts";
 import { applyRetentionEverywhere } from "../snapshots/retention.ts";
 import { DEFAULT_KEEP } from "../snapshots/layers.ts";
 import type { SyncRow } from "../../store/sync.ts";
+import { admit, keysToAsk, type Admission, type Refused } from "./peer-rows.ts";
 import { syncIds, type Reidentified } from "./copies.ts";
 import type { PlanItem } from "../../store/store.ts";
 import type { Session } from "../session.ts";
@@ -54,6 +54,8 @@ export interface SyncResult {
   completed_kept: string[];
   /** A side found to be a copy of a store the other had synced with, given an id of its own (copies.ts). */
   reidentified: Reidentified[];
+  /** Rows refused (peer-rows.ts: malformed, or a snapshot dated ahead): offered by the peer, and by this store to the peer. */
+  refused: { from_peer: Refused[]; from_here: Refused[] };
 }
 
 export interface Progress {
@@ -130,20 +132,10 @@ async function storeId(s: SyncSide): Promise<string> {
 const BATCH = 2000;
 
 /**
- * A peer's row as it may enter this store: a snapshot name that is not a safe file name (`../..`,
- * `CON`, a NUL) is renamed the same way on every store, so a hostile peer cannot steer an export.
- */
-function fromOutside(tbl: string, row: SyncRow): SyncRow {
-  if (tbl !== "snapshots" || typeof row.name !== "string") return row;
-  const name = safeName(row.name, String(row.id));
-  return name === row.name ? row : { ...row, name };
-}
-
-/**
  * Copies `from`'s changes since `to` last pulled them into `to`, in one transaction on `to`.
  * Rows that `to` itself sent are skipped (they are tagged with its id in `from`'s log).
  */
-async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: Progress; phase: "pull" | "push"; location: string; now: number; hostId: string; fromId: string; toId: string }): Promise<{ counts: Counts; read: number; plansMerged: string[]; completed: string[] }> {
+async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: Progress; phase: "pull" | "push"; location: string; now: number; hostId: string; fromId: string; toId: string }): Promise<{ counts: Counts; read: number; plansMerged: string[]; completed: string[]; refused: Refused[] }> {
   const src = from.syncReader();
   const dst = to.syncReader();
   const { fromId, toId } = opts;
@@ -170,19 +162,20 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
   // A failure is one thing however many of its rows (counters, links) changed: count it once.
   const touchedFailures = new Set<string>();
   const failureParts = { added: 0, updated: 0, deleted: 0 };
+  const { byTable, held, total } = await keysToAsk(dst, fromId, changes);
+  const admission: Admission = { now: opts.now, fromId, location: opts.location, held, refused: [] };
   await to.syncWrite(async (w, as) => {
     // Rows merged here are tagged with their origin, so they are not sent straight back.
     await w.setMeta("sync_origin", fromId);
     await stallIfAsked(`${opts.phase}-begin`);
     let done = 0;
     let newest = "";
-    const byTable = new Map<string, string[]>();
-    for (const c of changes) byTable.set(c.tbl, [...(byTable.get(c.tbl) ?? []), c.key]);
     // Tables in dependency order: projects before their roots and snapshots, failures before counts.
     for (const tbl of ["hosts", "projects", "roots", "snapshots", "failures", "failure_counts", "failure_links", "signals", "tool_calls", "rules", "facts", "retirements"]) {
       const keys = byTable.get(tbl) ?? [];
       for (let i = 0; i < keys.length; i += BATCH) {
-        const rows = [...(await src.rowsByKeys(tbl, keys.slice(i, i + BATCH))).values()].map((r) => fromOutside(tbl, r));
+        const offered = [...(await src.rowsByKeys(tbl, keys.slice(i, i + BATCH))).values()];
+        const rows = await admit(w, tbl, offered, admission);
         // Clocks more than 24 h ahead of ours are merged but never move our clock (see docs/sync.md).
         const part = tbl === "failure_counts" || tbl === "failure_links";
         // A failure counts as changed when one of its rows changed this store (not when it merely came along).
@@ -198,8 +191,8 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
           completed.push(...completedOnOneSide(rows, mine, lastSync!));
         }
         if (compareHlc(hlc, newest) > 0) newest = hlc;
-        done += rows.length;
-        opts.progress?.(opts.phase, done, changes.length);
+        done += offered.length;
+        opts.progress?.(opts.phase, done, total);
         await stallIfAsked(`${opts.phase}-${tbl}-${i / BATCH + 1}`);
       }
     }
@@ -224,7 +217,7 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
   }, { rollback: opts.dryRun });
   const f = counts.failures;
   f.updated = Math.max(f.updated, touchedFailures.size - f.added - f.deleted);
-  return { counts, read: changes.length, plansMerged: plans.map((p) => p.name), completed: completed.map((c) => c.name) };
+  return { counts, read: changes.length, plansMerged: plans.map((p) => p.name), completed: completed.map((c) => c.name), refused: admission.refused };
 }
 
 /** A snapshot row's plan, or null. */
@@ -329,6 +322,7 @@ export async function syncWith(session: Session, peer: PeerRef, opts: { dryRun?:
     pulled: pulled.counts, pushed: pushed.counts, read: { from_peer: pulled.read, from_here: pushed.read },
     plans_merged: [...new Set([...pulled.plansMerged, ...pushed.plansMerged])],
     completed_kept: [...new Set([...pulled.completed, ...pushed.completed])],
+    refused: { from_peer: pulled.refused, from_here: pushed.refused },
   };
 }
 
