@@ -4,7 +4,8 @@
 // stored (snapshots, failures, tool logs). Ordinary prose is never touched: `token: rotate on use`
 // and `author: Jane` stay as written.
 
-import { NAMES_NEEDING_ASSIGNMENT, NOT_SECRET_KEY_PREFIX, SECRET_KEY_NAMES, SECRET_RULES, type SecretRule } from "./secret-rules.ts";
+import { NAMES_NEEDING_ASSIGNMENT, NOT_SECRET_KEY_PREFIX, NOT_SECRET_KEY_SUFFIX, SECRET_KEY_NAMES, SECRET_RULES, type SecretRule } from "./secret-rules.ts";
+import { NOT_A_VALUE, wordSecret, type Written } from "./word-secrets.ts";
 
 const tag = (kind: string): string => `[REDACTED:${kind}]`;
 
@@ -16,9 +17,6 @@ export function entropy(s: string): number {
   for (const n of counts.values()) bits -= (n / s.length) * Math.log2(n / s.length);
   return bits;
 }
-
-/** Placeholders, references, paths and URLs: values that name a secret without holding one. */
-const NOT_A_VALUE = /^(?:\$|%\w+%$|\{\{|<.*>$|\[REDACTED|\*+$|x+$|(.)\1*$|[a-z][\w+.-]*:\/\/|~?\/|\.\.?\/|[a-z]:\\)/i;
 
 /** Words, joined by `-`, `_`, `.` or `/`, and short numbers: `rotate`, `JWT-based`, `v1.2.3-rc1`. */
 function wordish(value: string): boolean {
@@ -88,8 +86,11 @@ function namePattern(name: string): string {
 }
 
 const NAMES = [...KIND_OF.keys()].sort((a, b) => b.length - a.length);
-/** The name starts a word: after a non-letter, or camelCase (`dbPassword`). */
-const NAME = `(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z]))(?<name>${NAMES.map(namePattern).join("|")})`;
+/**
+ * The name starts a word: after a non-letter, or camelCase (`dbPassword`). Words may follow it
+ * (`password_super_secure`, `apikey_myservice`, `bot_token1`), and C's brackets (`secret[25]`).
+ */
+const NAME = `(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z]))(?<name>${NAMES.map(namePattern).join("|")})(?<suffix>(?:[_.-][A-Za-z0-9]{1,20}){1,2}|(?:[A-Z][a-z0-9]{1,20}){1,2}|\\d{1,3})?(?![A-Za-z0-9])(?:\\[\\d{0,5}\\])?`;
 const QUOTED = `"(?:[^"\\\\\\n]|\\\\.){1,300}"|'[^'\\n]{1,300}'|\`[^\`\\n]{1,300}\``;
 /** A bare value ends where prose does, full-width (CJK) punctuation included: `password: flow）next`. */
 const CJK_PUNCT = "，。；：、（）「」『』【】！？";
@@ -99,13 +100,22 @@ const CJK_PUNCT = "，。；：、（）「」『』【】！？";
  */
 const BARE = `[^\\s"'\`${CJK_PUNCT}][^\\s${CJK_PUNCT}]{0,299}(?=[\\s${CJK_PUNCT}]|$)`;
 const VALUE = `(?<value>${QUOTED}|${BARE})`;
-/** `NAME=value`, `NAME: value`, `"name": "value"`, `name := value`, `:name => value`, `--name=value`. */
-const ASSIGNMENT = () => new RegExp(`${NAME}(?<kq>["']?)[ \\t]{0,3}(?<sep>:=|=>|\\?=|=(?!=)|:(?![:/]))[ \\t]{0,3}${VALUE}`, "g");
+/**
+ * `NAME=value`, `NAME: value`, `"name": "value"`, `name := value`, `:name => value`, `--name=value`,
+ * `password = @"…"` (Objective-C); a comparison with a quoted value (`if (api_key == "…")`).
+ */
+const ASSIGNMENT = () => new RegExp(`${NAME}(?<kq>["']?)[ \\t]{0,3}(?<sep>:=|=>|\\?=|!==?|===?|=(?!=)|:(?![:/]))[ \\t]{0,3}@?${VALUE}`, "g");
+/** C++ and config forms: `std::string secret("…")`, `secret.assign("…")`, `password "…";`, `("api_token", "…")`. */
+const CALL = () => new RegExp(`${NAME}(?<kq>["']?)(?<sep>\\(|,|[ \\t]{1,3})[ \\t]{0,3}(?<value>${QUOTED})(?=[;,)])`, "g");
+/** A quoted value compared with a name: `if ("…" == password)`, `"…" !== my_private_key`. */
+const REVERSED = () => new RegExp(`(?<value>${QUOTED})[ \\t]{0,3}(?<sep>!==?|===?)[ \\t]{0,3}(?:[A-Za-z0-9]{1,20}_){0,3}(?<name>${NAMES.map(namePattern).join("|")})(?:_[A-Za-z0-9]{1,20}){0,3}(?![\\w])`, "g");
 /** `--name value`, `--db-password value`. */
 const FLAG = () => new RegExp(`(?<![\\w-])--(?:[a-z0-9]{1,20}-){0,3}(?<name>${NAMES.map((n) => n.replaceAll("_", "-?")).join("|")})(?<sep>[ \\t]{1,3})${VALUE}`, "g");
-/** The two, made on first use: every command loads this module, few redact. */
-let assignments: { assignment: RegExp; flag: RegExp } | null = null;
-const assignmentRegexes = () => (assignments ??= { assignment: ASSIGNMENT(), flag: FLAG() });
+/** A config line whose whole rest is the value, words and all: `aws_secret_access_key: value with quotes and spaces`. */
+const LINE = () => new RegExp(`^[ \\t]*(?<prefix>[\\w.-]{0,60}?)${NAME}[ \\t]{0,3}(?<sep>[:=])[ \\t]{0,3}(?<value>[^\\s"'\`#{[$<][^\\n#]{0,200}?)[ \\t]*$`, "gm");
+/** The five, made on first use: every command loads this module, few redact. */
+let assignments: { assignment: RegExp; flag: RegExp; call: RegExp; reversed: RegExp; line: RegExp } | null = null;
+const assignmentRegexes = () => (assignments ??= { assignment: ASSIGNMENT(), flag: FLAG(), call: CALL(), reversed: REVERSED(), line: LINE() });
 
 /** The canonical name a matched spelling stands for (`clientSecret` → secret, `API-KEY` → api_key). */
 function canonical(spelling: string): string {
@@ -136,43 +146,112 @@ function valueOf(bare: string): string {
 /** Code that computes or looks a value up, no value itself: `crypto.randomBytes(32)`, `os.environ["TOKEN"]`, `{password}`. */
 const CODE = /^(?:[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$]*)*(?:\([^()]*\)|\[[^[\]]*\])(?:\.[A-Za-z_$][\w$]*|\([^()]*\)|\[[^[\]]*\])*|\{[A-Za-z_$][\w$.]*\})$/;
 
+/** The opening of a JSON object or list, no value: `"credentials": {"value": …}`. */
+const STRUCTURE = /^[{[](?:["'{[]|$)/;
+
 /** What an older version left of a value it cut at a symbol: `[REDACTED:password]&3x`. */
 const LEFT_OVER = /^(\[REDACTED:[\w-]+\])(.+)$/s;
 
-/** The replacement for one assignment, or undefined to leave it. */
-function assignment(text: string, m: RegExpExecArray, flag: boolean, found: Found): string | undefined {
+/** How the name and value of a match are written, for `wordSecret`. */
+function written(text: string, m: RegExpExecArray, value: string, quoted: boolean, flag: boolean): Written {
+  const g = m.groups as Groups;
+  const lineStart = text.lastIndexOf("\n", m.index - 1) + 1;
+  const prefix = /[\w.-]*$/.exec(text.slice(Math.max(lineStart, m.index - 60), m.index))![0];
+  const key = prefix + g.name! + (g.suffix ?? "");
+  const sep = g.sep ?? "";
+  const env = (sep === "=" || sep === ":") && /^[A-Z0-9_.-]+$/.test(key) && /[A-Z]/.test(key);
+  const after = text.slice(m.index + m[0].length);
+  const yamlLine = sep === ":" && !quoted && value === g.value && /^[ \t]*(?:-[ \t]+)?[\w.-]*$/.test(text.slice(lineStart, m.index)) && /^[ \t]*(?:#[^\n]*)?(?:\r?\n|$)/.test(after);
+  return { quoted, keyQuoted: !!g.kq, flag, env, yamlLine, code: !quoted && (sep === "=" || sep === ":="), prefixed: prefix !== "" };
+}
+
+const COMPARISON = /^[!=]==?$/;
+
+/** Whether the words after a key name make it describe a secret (`_FILE`, `Url`, `.name`), not hold one. */
+function describes(suffix: string | undefined): boolean {
+  if (!suffix) return false;
+  return suffix.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase().split(/[_.-]+/).some((w) => NOT_SECRET_KEY_SUFFIX.has(w));
+}
+
+/** Forms that stand for an assignment only in their own place (see `CALL`, `ASSIGNMENT`'s comparisons). */
+function formFits(text: string, m: RegExpExecArray, quoted: boolean, flag: boolean, before: string): boolean {
+  const sep = m.groups!.sep ?? "";
+  if (COMPARISON.test(sep)) return quoted;
+  if (sep === "(") return m.groups!.suffix === ".assign" || /\bstring[ \t]*$/i.test(before);
+  // `GetEnvOrDefault("api_token", "…")`: a quoted name, then its quoted value.
+  if (sep === ",") return quoted && !!m.groups!.kq;
+  if (/^[ \t]+$/.test(sep) && !flag) return text[m.index + m[0].length] === ";";
+  return true;
+}
+
+/** An HTTP header written on a command line: `-H "Token: …"`, `--header 'apikey: …'`. */
+const HEADER = /(?:-H|--header)[ \t]+["']?$/;
+
+/** The replacement for one assignment, or undefined to leave it. `reversed`: the value comes first (`"…" == password`). */
+function assignment(text: string, m: RegExpExecArray, flag: boolean, found: Found, reversed = false): string | undefined {
   const g = m.groups as Groups;
   const full = g.value!;
   const quoted = /^["'`]/.test(full);
   const value = quoted ? full : valueOf(full);
   const name = canonical(g.name!);
   const before = text.slice(Math.max(0, m.index - 30), m.index);
-  if (NOT_SECRET_KEY_PREFIX.test(before)) return undefined;
+  if (NOT_SECRET_KEY_PREFIX.test(before) || describes(g.suffix)) return undefined;
+  if (!formFits(text, m, quoted, flag, before)) return undefined;
   const inner = quoted ? value.slice(1, -1) : value;
-  const strong = flag || quoted || g.kq !== "" || g.sep !== ":";
+  if (!quoted && (CODE.test(inner) || STRUCTURE.test(inner))) return undefined;
+  const strong = flag || quoted || !!g.kq || g.sep !== ":" || HEADER.test(before);
   const bare = !/[\w.-]$/.test(before); // the name alone, no prefix
   if (!strong && bare && NAMES_NEEDING_ASSIGNMENT.has(name)) return undefined;
-  const head = m[0].slice(0, m[0].length - full.length) + (quoted ? value[0] : "");
-  const end = quoted ? value[0] : full.slice(value.length);
+  const at = reversed ? 0 : m[0].length - full.length;
+  const head = m[0].slice(0, at) + (quoted ? value[0] : "");
+  const end = (quoted ? value[0] : full.slice(value.length)) + m[0].slice(at + full.length);
   const left = quoted ? null : LEFT_OVER.exec(value);
   if (left) {
     found?.(left[1]!.slice(10, -1), left[2]!);
     return head + left[1] + end;
   }
-  // A password's name says enough: `password: hunter2` as `DB_PASSWORD=hunter2` (6 characters on; others 8, as tokens are long).
   const password = KIND_OF.get(name) === "password";
-  if (inner.length < (quoted ? 4 : password || strong ? 6 : 8) || (!quoted && CODE.test(inner)) || !looksSecret(inner, strong || password)) return undefined;
+  // A plain word is a secret where the writing makes it a value; otherwise it must look like one
+  // (6 characters on after a password's name or an assignment; others 8, as tokens are long).
+  // A name compared or passed with a value (`token == "eof"`, `("api_token", "…")`) is code: only a secret-looking value counts.
+  const plain = g.sep !== "," && !COMPARISON.test(g.sep ?? "") && wordSecret(inner, password, written(text, m, value, quoted, flag));
+  if (!plain && (inner.length < (quoted ? 4 : password || strong ? 6 : 8) || !looksSecret(inner, strong || password))) return undefined;
   const kind = KIND_OF.get(name) ?? "generic-api-key";
   found?.(kind, inner);
   return head + tag(kind) + end;
 }
 
-function redactAssignment(text: string, regex: RegExp, flag: boolean, found: Found): string {
+/**
+ * The replacement for a config line of several words after a prefixed or upper-case key (a
+ * setting, not a sentence: `token: the next page` stays), or undefined to leave it.
+ */
+function lineValue(m: RegExpExecArray, found: Found): string | undefined {
+  const g = m.groups as Groups;
+  const value = g.value!;
+  const key = g.prefix! + g.name! + (g.suffix ?? "");
+  const env = /^[A-Z0-9_.-]+$/.test(key);
+  if (!/\s/.test(value) || value.split(/\s+/).length > 5 || (!g.prefix && !env)) return undefined;
+  // `KEY=value rest` is a shell's assignment, ended by a space; an ini file spaces its `=` (`key = a b c`).
+  if (g.sep === "=" && !/[ \t]=/.test(m[0])) return undefined;
+  if (NOT_SECRET_KEY_PREFIX.test(g.prefix!) || describes(g.suffix)) return undefined;
+  const name = canonical(g.name!);
+  const password = KIND_OF.get(name) === "password";
+  const read: Written = { quoted: true, keyQuoted: false, flag: false, env, yamlLine: true, code: false, prefixed: true };
+  if (!wordSecret(value, password, read)) return undefined;
+  const kind = KIND_OF.get(name) ?? "generic-api-key";
+  found?.(kind, value);
+  const at = m[0].lastIndexOf(value);
+  return m[0].slice(0, at) + tag(kind) + m[0].slice(at + value.length);
+}
+
+type Decide = (text: string, m: RegExpExecArray) => string | undefined;
+
+function redactAssignment(text: string, regex: RegExp, decide: Decide): string {
   let out = "";
   let done = 0;
   regex.lastIndex = 0;
   for (let m = regex.exec(text); m; m = regex.exec(text)) {
-    const replaced = assignment(text, m, flag, found);
+    const replaced = decide(text, m);
     // Left as it is: another secret's name may stand inside that value (`api_key=$KEY&password=…`).
     if (replaced === undefined) {
       regex.lastIndex = m.index + 1;
@@ -184,7 +263,7 @@ function redactAssignment(text: string, regex: RegExp, flag: boolean, found: Fou
   return out + text.slice(done);
 }
 
-const KEY_WORDS = ["pass", "pwd", "secret", "key", "token"];
+const KEY_WORDS = ["pass", "pwd", "secret", "key", "token", "cred", "auth"];
 
 /** A rule without keywords runs on every text. */
 const ALWAYS = SECRET_RULES.some((r) => !r.keywords);
@@ -263,9 +342,14 @@ function redactWith(text: string, found: Found): string {
     out = applyRule(out, rule, found);
   }
   if (KEY_WORDS.some((k) => present.has(k))) {
-    const { assignment, flag } = assignmentRegexes();
-    out = redactAssignment(out, assignment, false, found);
-    if (lower.includes("--")) out = redactAssignment(out, flag, true, found);
+    const regexes = assignmentRegexes();
+    out = redactAssignment(out, regexes.line, (_, m) => lineValue(m, found));
+    out = redactAssignment(out, regexes.assignment, (t, m) => assignment(t, m, false, found));
+    if (lower.includes("--")) out = redactAssignment(out, regexes.flag, (t, m) => assignment(t, m, true, found));
+    if (/["'`]/.test(out)) {
+      out = redactAssignment(out, regexes.call, (t, m) => assignment(t, m, false, found));
+      out = redactAssignment(out, regexes.reversed, (t, m) => assignment(t, m, false, found, true));
+    }
   }
   return out;
 }
@@ -311,6 +395,16 @@ export function redactDeep<T>(value: T): T {
     })) as T;
   }
   return value;
+}
+
+/**
+ * A key as a message may show it: redacted, and hidden whole when it looks like a secret of no
+ * known format (a long random-looking word), which redaction keeps in a text but a warning need not echo.
+ */
+export function shownKey(key: string): string {
+  const out = redact(key);
+  if (out !== key) return out;
+  return key.length >= 16 && looksSecret(key, true) && entropy(key) >= 3.5 ? tag("generic-api-key") : key;
 }
 
 /** The secrets `redact` would replace in a text, in the order it finds them, each with its kind. */

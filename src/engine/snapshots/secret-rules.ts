@@ -9,6 +9,9 @@
 // so a token that ends a sentence ("…, then sk_live_….") is still found. Some rules are widened
 // for redaction (noted), and a few formats gitleaks has no rule for are added (no gitleaks id).
 //
+// Unlike gitleaks, a token with its format's own prefix (`ghp_`, `glpat-`, `xoxb-`…) needs no
+// entropy: a placeholder that looks like a secret (`ghp_` and 36 × `a`) is treated as one.
+//
 // A rule's match is replaced by `[REDACTED:<kind>]`, except a leading named group `keep`, which
 // stays (e.g. `postgres://user:` before a password). `keywords` are lowercase substrings: the
 // regex only runs when the text contains one. `entropy` is the minimum Shannon entropy (bits per
@@ -26,8 +29,23 @@ export interface SecretRule {
   plausible?: boolean;
 }
 
-/** gitleaks' curl-auth-user allowlist: passwords that stand for one in examples. */
-const PLACEHOLDER_PASSWORD = /^(?:change(?:it|me)|pass(?:word)?|pwd|secret|test|token|\*+|x+)$/i;
+import { STAND_IN } from "./word-secrets.ts";
+
+/** A cookie whose name says it holds a session or a credential. */
+const SESSION_COOKIE = String.raw`[^=;\s"']{0,100}(?:sess|sid|token|auth|jwt|login|remember|secret|pass|key|csrf|xsrf)[^=;\s"']{0,100}`;
+const ANY_COOKIE = String.raw`[^=;\s"']{1,100}`;
+
+function cookieRules(): SecretRule[] {
+  const header = String.raw`\b(?<!Set-)Cookie["']?[ \t]{0,3}:[ \t]{0,3}["']?(?:[^=;\s"']{1,100}=[^;\s"']{0,4096};[ \t]{0,3}){0,30}`;
+  const set = String.raw`\bSet-Cookie["']?[ \t]{0,3}:[ \t]{0,3}["']?`;
+  const value = String.raw`(?!\[REDACTED)[^;\s"']{1,4096}`;
+  return [
+    { id: "cookie", regex: new RegExp(`(?<=${header}${SESSION_COOKIE}=)${value}`, "gi"), keywords: ["cookie"] },
+    { id: "cookie", regex: new RegExp(`(?<=${header}${ANY_COOKIE}=)${value}`, "gi"), keywords: ["cookie"], plausible: true },
+    { id: "cookie", regex: new RegExp(`(?<keep>${set}${SESSION_COOKIE}=)${value}`, "gi"), keywords: ["set-cookie"] },
+    { id: "cookie", regex: new RegExp(`(?<keep>${set}${ANY_COOKIE}=)${value}`, "gi"), keywords: ["set-cookie"], plausible: true },
+  ];
+}
 
 export const SECRET_RULES: SecretRule[] = [
   // Private keys first: a PEM block holds base64 lines other rules could half-match. Widened: a
@@ -59,45 +77,45 @@ export const SECRET_RULES: SecretRule[] = [
     regex: /(?<=^|[\\'"\x60\s>=:(,)])[a-zA-Z0-9_~.]{3}\dQ~[a-zA-Z0-9_~.-]{31,34}(?=$|[\\'"\x60\s<),])/g,
     keywords: ["q~"], entropy: 3,
   },
-  { id: "digitalocean-pat", regex: /\bdop_v1_[a-f0-9]{64}(?![\w-])/g, keywords: ["dop_v1_"], entropy: 3 },
-  { id: "digitalocean-access-token", regex: /\bdoo_v1_[a-f0-9]{64}(?![\w-])/g, keywords: ["doo_v1_"], entropy: 3 },
+  { id: "digitalocean-pat", regex: /\bdop_v1_[a-f0-9]{64}(?![\w-])/g, keywords: ["dop_v1_"] },
+  { id: "digitalocean-access-token", regex: /\bdoo_v1_[a-f0-9]{64}(?![\w-])/g, keywords: ["doo_v1_"] },
   { id: "digitalocean-refresh-token", regex: /\bdor_v1_[a-f0-9]{64}(?![\w-])/gi, keywords: ["dor_v1_"] },
-  { id: "databricks-api-token", regex: /\bdapi[a-f0-9]{32}(?:-\d)?(?![\w-])/g, keywords: ["dapi"], entropy: 3 },
-  { id: "heroku-api-key-v2", regex: /\bHRKU-AA[0-9a-zA-Z_-]{58}(?![\w-])/g, keywords: ["hrku-aa"], entropy: 4 },
-  { id: "pulumi-api-token", regex: /\bpul-[a-f0-9]{40}(?![\w-])/g, keywords: ["pul-"], entropy: 2 },
-  { id: "doppler-api-token", regex: /dp\.pt\.[A-Za-z0-9]{43}/g, keywords: ["dp.pt."], entropy: 2 },
-  { id: "vault-service-token", regex: /\bhvs\.[\w-]{90,120}(?![\w-])/g, keywords: ["hvs."], entropy: 3.5 },
-  { id: "vault-batch-token", regex: /\bhvb\.[\w-]{138,300}(?![\w-])/g, keywords: ["hvb."], entropy: 4 },
-  { id: "planetscale-password", regex: /\bpscale_pw_[\w=.-]{32,64}(?![\w-])/gi, keywords: ["pscale_pw_"], entropy: 3 },
-  { id: "planetscale-api-token", regex: /\bpscale_tkn_[\w=.-]{32,64}(?![\w-])/gi, keywords: ["pscale_tkn_"], entropy: 3 },
+  { id: "databricks-api-token", regex: /\bdapi[a-f0-9]{32}(?:-\d)?(?![\w-])/g, keywords: ["dapi"] },
+  { id: "heroku-api-key-v2", regex: /\bHRKU-AA[0-9a-zA-Z_-]{58}(?![\w-])/g, keywords: ["hrku-aa"] },
+  { id: "pulumi-api-token", regex: /\bpul-[a-f0-9]{40}(?![\w-])/g, keywords: ["pul-"] },
+  { id: "doppler-api-token", regex: /dp\.pt\.[A-Za-z0-9]{43}/g, keywords: ["dp.pt."] },
+  { id: "vault-service-token", regex: /\bhvs\.[\w-]{90,120}(?![\w-])/g, keywords: ["hvs."] },
+  { id: "vault-batch-token", regex: /\bhvb\.[\w-]{138,300}(?![\w-])/g, keywords: ["hvb."] },
+  { id: "planetscale-password", regex: /\bpscale_pw_[\w=.-]{32,64}(?![\w-])/gi, keywords: ["pscale_pw_"] },
+  { id: "planetscale-api-token", regex: /\bpscale_tkn_[\w=.-]{32,64}(?![\w-])/gi, keywords: ["pscale_tkn_"] },
 
   // Source hosting and package registries. Widened: GitHub tokens up to 255 characters.
-  { id: "github-pat", regex: /ghp_[0-9a-zA-Z]{36,255}/g, keywords: ["ghp_"], entropy: 3 },
-  { id: "github-oauth", regex: /gho_[0-9a-zA-Z]{36,255}/g, keywords: ["gho_"], entropy: 3 },
-  { id: "github-app-token", regex: /(?:ghu|ghs)_[0-9a-zA-Z]{36,255}/g, keywords: ["ghu_", "ghs_"], entropy: 3 },
-  { id: "github-refresh-token", regex: /ghr_[0-9a-zA-Z]{36,255}/g, keywords: ["ghr_"], entropy: 3 },
-  { id: "github-fine-grained-pat", regex: /github_pat_\w{82,255}/g, keywords: ["github_pat_"], entropy: 3 },
+  { id: "github-pat", regex: /ghp_[0-9a-zA-Z]{36,255}/g, keywords: ["ghp_"] },
+  { id: "github-oauth", regex: /gho_[0-9a-zA-Z]{36,255}/g, keywords: ["gho_"] },
+  { id: "github-app-token", regex: /(?:ghu|ghs)_[0-9a-zA-Z]{36,255}/g, keywords: ["ghu_", "ghs_"] },
+  { id: "github-refresh-token", regex: /ghr_[0-9a-zA-Z]{36,255}/g, keywords: ["ghr_"] },
+  { id: "github-fine-grained-pat", regex: /github_pat_\w{82,255}/g, keywords: ["github_pat_"] },
   // Widened: gitleaks' gitlab-pat (20 characters) and gitlab-pat-routable (27–300 and a suffix) in one.
-  { id: "gitlab-pat", regex: /glpat-[\w-]{20,300}(?:\.[0-9a-z]{9})?/g, keywords: ["glpat-"], entropy: 3 },
-  { id: "gitlab-ptt", regex: /glptt-[0-9a-f]{40}/g, keywords: ["glptt-"], entropy: 3 },
-  { id: "gitlab-deploy-token", regex: /gldt-[0-9a-zA-Z_-]{20}/g, keywords: ["gldt-"], entropy: 3 },
-  { id: "gitlab-runner-authentication-token", regex: /glrt-[0-9a-zA-Z_-]{20}/g, keywords: ["glrt-"], entropy: 3 },
-  { id: "gitlab-feed-token", regex: /glft-[0-9a-zA-Z_-]{20}/g, keywords: ["glft-"], entropy: 3 },
-  { id: "gitlab-oauth-app-secret", regex: /gloas-[0-9a-zA-Z_-]{64}/g, keywords: ["gloas-"], entropy: 3 },
-  { id: "npm-access-token", regex: /\bnpm_[a-z0-9]{36}(?![\w-])/gi, keywords: ["npm_"], entropy: 2 },
-  { id: "pypi-upload-token", regex: /pypi-AgEIcHlwaS5vcmc[\w-]{50,1000}/g, keywords: ["pypi-ageichlwas5vcmc"], entropy: 3 },
-  { id: "rubygems-api-token", regex: /\brubygems_[a-f0-9]{48}(?![\w-])/g, keywords: ["rubygems_"], entropy: 2 },
+  { id: "gitlab-pat", regex: /glpat-[\w-]{20,300}(?:\.[0-9a-z]{9})?/g, keywords: ["glpat-"] },
+  { id: "gitlab-ptt", regex: /glptt-[0-9a-f]{40}/g, keywords: ["glptt-"] },
+  { id: "gitlab-deploy-token", regex: /gldt-[0-9a-zA-Z_-]{20}/g, keywords: ["gldt-"] },
+  { id: "gitlab-runner-authentication-token", regex: /glrt-[0-9a-zA-Z_-]{20}/g, keywords: ["glrt-"] },
+  { id: "gitlab-feed-token", regex: /glft-[0-9a-zA-Z_-]{20}/g, keywords: ["glft-"] },
+  { id: "gitlab-oauth-app-secret", regex: /gloas-[0-9a-zA-Z_-]{64}/g, keywords: ["gloas-"] },
+  { id: "npm-access-token", regex: /\bnpm_[a-z0-9]{36}(?![\w-])/gi, keywords: ["npm_"] },
+  { id: "pypi-upload-token", regex: /pypi-AgEIcHlwaS5vcmc[\w-]{50,1000}/g, keywords: ["pypi-ageichlwas5vcmc"] },
+  { id: "rubygems-api-token", regex: /\brubygems_[a-f0-9]{48}(?![\w-])/g, keywords: ["rubygems_"] },
 
   // Chat and messaging. Slack: the specific shapes first, then any other xox?- token (widened).
-  { id: "slack-bot-token", regex: /xoxb-[0-9]{10,13}-[0-9]{10,13}[a-zA-Z0-9-]{0,100}/g, keywords: ["xoxb"], entropy: 3 },
-  { id: "slack-user-token", regex: /xox[pe](?:-[0-9]{10,13}){3}-[a-zA-Z0-9-]{28,34}/g, keywords: ["xoxp-", "xoxe-"], entropy: 2 },
-  { id: "slack-app-token", regex: /xapp-\d-[A-Z0-9]{1,100}-\d{1,30}-[a-z0-9]{1,200}/gi, keywords: ["xapp"], entropy: 2 },
-  { id: "slack-config-access-token", regex: /xoxe.xox[bp]-\d-[A-Z0-9]{163,166}/gi, keywords: ["xoxe.xoxb-", "xoxe.xoxp-"], entropy: 2 },
-  { id: "slack-config-refresh-token", regex: /xoxe-\d-[A-Z0-9]{146}/gi, keywords: ["xoxe-"], entropy: 2 },
-  { id: "slack-legacy-bot-token", regex: /xoxb-[0-9]{8,14}-[a-zA-Z0-9]{18,26}/g, keywords: ["xoxb"], entropy: 2 },
-  { id: "slack-legacy-token", regex: /xox[os]-\d{1,30}-\d{1,30}-\d{1,30}-[a-fA-F\d]{1,200}/g, keywords: ["xoxo-", "xoxs-"], entropy: 2 },
-  { id: "slack-legacy-workspace-token", regex: /xox[ar]-(?:\d-)?[0-9a-zA-Z]{8,48}/g, keywords: ["xoxa-", "xoxr-"], entropy: 2 },
-  { id: "slack-token", regex: /\bxox[abposr]-[A-Za-z0-9-]{10,250}/g, keywords: ["xox"], entropy: 2 },
+  { id: "slack-bot-token", regex: /xoxb-[0-9]{10,13}-[0-9]{10,13}[a-zA-Z0-9-]{0,100}/g, keywords: ["xoxb"] },
+  { id: "slack-user-token", regex: /xox[pe](?:-[0-9]{10,13}){3}-[a-zA-Z0-9-]{28,34}/g, keywords: ["xoxp-", "xoxe-"] },
+  { id: "slack-app-token", regex: /xapp-\d-[A-Z0-9]{1,100}-\d{1,30}-[a-z0-9]{1,200}/gi, keywords: ["xapp"] },
+  { id: "slack-config-access-token", regex: /xoxe.xox[bp]-\d-[A-Z0-9]{163,166}/gi, keywords: ["xoxe.xoxb-", "xoxe.xoxp-"] },
+  { id: "slack-config-refresh-token", regex: /xoxe-\d-[A-Z0-9]{146}/gi, keywords: ["xoxe-"] },
+  { id: "slack-legacy-bot-token", regex: /xoxb-[0-9]{8,14}-[a-zA-Z0-9]{18,26}/g, keywords: ["xoxb"] },
+  { id: "slack-legacy-token", regex: /xox[os]-\d{1,30}-\d{1,30}-\d{1,30}-[a-fA-F\d]{1,200}/g, keywords: ["xoxo-", "xoxs-"] },
+  { id: "slack-legacy-workspace-token", regex: /xox[ar]-(?:\d-)?[0-9a-zA-Z]{8,48}/g, keywords: ["xoxa-", "xoxr-"] },
+  { id: "slack-token", regex: /\bxox[abposr]-[A-Za-z0-9-]{10,250}/g, keywords: ["xox"] },
   // Widened: the whole secret path is replaced, the host kept.
   { id: "slack-webhook-url", regex: /(?<keep>(?:https?:\/\/)?hooks\.slack\.com\/(?:services|workflows|triggers)\/)[A-Za-z0-9+/]{20,120}/g, keywords: ["hooks.slack.com"] },
   {
@@ -108,8 +126,8 @@ export const SECRET_RULES: SecretRule[] = [
   // Widened: no "telegr" needed nearby; the `digits:A…` shape is distinctive enough.
   { id: "telegram-bot-api-token", regex: /\b[0-9]{5,16}:A[a-zA-Z0-9_-]{34}(?![\w-])/g, keywords: [":a"], entropy: 3 },
   { id: "twilio-api-key", regex: /\bSK[0-9a-fA-F]{32}\b/g, keywords: ["sk"], entropy: 3 },
-  { id: "sendgrid-api-token", regex: /\bSG\.[A-Za-z0-9=_\-.]{66}(?![\w-])/g, keywords: ["sg."], entropy: 2 },
-  { id: "sendinblue-api-token", regex: /\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}(?![\w-])/g, keywords: ["xkeysib-"], entropy: 2 },
+  { id: "sendgrid-api-token", regex: /\bSG\.[A-Za-z0-9=_\-.]{66}(?![\w-])/g, keywords: ["sg."] },
+  { id: "sendinblue-api-token", regex: /\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}(?![\w-])/g, keywords: ["xkeysib-"] },
   {
     id: "mailgun-private-api-token",
     regex: /(?<keep>mailgun[ \t\w.-]{0,20}[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)[\x60'"\s=]{0,5})key-[a-f0-9]{32}(?![\w-])/gi,
@@ -117,31 +135,31 @@ export const SECRET_RULES: SecretRule[] = [
   },
 
   // Payments and commerce.
-  { id: "stripe-access-token", regex: /\b(?:sk|rk)_(?:test|live|prod)_[a-zA-Z0-9]{10,99}(?![\w-])/g, keywords: ["sk_test", "sk_live", "sk_prod", "rk_test", "rk_live", "rk_prod"], entropy: 2 },
-  { id: "shopify-access-token", regex: /shpat_[a-fA-F0-9]{32}/g, keywords: ["shpat_"], entropy: 2 },
-  { id: "shopify-custom-access-token", regex: /shpca_[a-fA-F0-9]{32}/g, keywords: ["shpca_"], entropy: 2 },
-  { id: "shopify-private-app-access-token", regex: /shppa_[a-fA-F0-9]{32}/g, keywords: ["shppa_"], entropy: 2 },
-  { id: "shopify-shared-secret", regex: /shpss_[a-fA-F0-9]{32}/g, keywords: ["shpss_"], entropy: 2 },
+  { id: "stripe-access-token", regex: /\b(?:sk|rk)_(?:test|live|prod)_[a-zA-Z0-9]{10,99}(?![\w-])/g, keywords: ["sk_test", "sk_live", "sk_prod", "rk_test", "rk_live", "rk_prod"] },
+  { id: "shopify-access-token", regex: /shpat_[a-fA-F0-9]{32}/g, keywords: ["shpat_"] },
+  { id: "shopify-custom-access-token", regex: /shpca_[a-fA-F0-9]{32}/g, keywords: ["shpca_"] },
+  { id: "shopify-private-app-access-token", regex: /shppa_[a-fA-F0-9]{32}/g, keywords: ["shppa_"] },
+  { id: "shopify-shared-secret", regex: /shpss_[a-fA-F0-9]{32}/g, keywords: ["shpss_"] },
   { id: "square-access-token", regex: /\b(?:EAAA|sq0atp-)[\w-]{22,60}(?![\w-])/g, keywords: ["eaaa", "sq0atp-"], entropy: 2 },
 
   // AI providers. Widened: OpenAI project, service-account and admin keys of any length (gitleaks
   // wants the T3BlbkFJ marker; the second rule is gitleaks' own), Anthropic keys of any version.
-  { id: "openai-api-key", regex: /\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,300}/g, keywords: ["sk-proj-", "sk-svcacct-", "sk-admin-"], entropy: 3 },
-  { id: "openai-api-key", regex: /\bsk-[a-zA-Z0-9]{20}T3BlbkFJ[a-zA-Z0-9]{20}(?![\w-])/g, keywords: ["t3blbkfj"], entropy: 3 },
+  { id: "openai-api-key", regex: /\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,300}/g, keywords: ["sk-proj-", "sk-svcacct-", "sk-admin-"] },
+  { id: "openai-api-key", regex: /\bsk-[a-zA-Z0-9]{20}T3BlbkFJ[a-zA-Z0-9]{20}(?![\w-])/g, keywords: ["t3blbkfj"] },
   { id: "anthropic-admin-api-key", regex: /\bsk-ant-admin01-[a-zA-Z0-9_-]{20,300}/g, keywords: ["sk-ant-admin01"] },
   { id: "anthropic-api-key", regex: /\bsk-ant-(?:api|oat|ort)\d\d-[a-zA-Z0-9_-]{20,300}/g, keywords: ["sk-ant-"] },
-  { id: "huggingface-access-token", regex: /\bhf_[a-zA-Z]{34}(?![\w-])/g, keywords: ["hf_"], entropy: 2 },
-  { id: "huggingface-organization-api-token", regex: /\bapi_org_[a-zA-Z]{34}(?![\w-])/g, keywords: ["api_org_"], entropy: 2 },
-  { id: "perplexity-api-key", regex: /\bpplx-[a-zA-Z0-9]{48}\b/g, keywords: ["pplx-"], entropy: 4 },
+  { id: "huggingface-access-token", regex: /\bhf_[a-zA-Z]{34}(?![\w-])/g, keywords: ["hf_"] },
+  { id: "huggingface-organization-api-token", regex: /\bapi_org_[a-zA-Z]{34}(?![\w-])/g, keywords: ["api_org_"] },
+  { id: "perplexity-api-key", regex: /\bpplx-[a-zA-Z0-9]{48}\b/g, keywords: ["pplx-"] },
 
   // Work tools.
-  { id: "linear-api-key", regex: /lin_api_[A-Za-z0-9]{40}/g, keywords: ["lin_api_"], entropy: 2 },
-  { id: "notion-api-token", regex: /\bntn_[0-9]{11}[A-Za-z0-9]{35}(?![\w-])/g, keywords: ["ntn_"], entropy: 4 },
-  { id: "postman-api-token", regex: /\bPMAK-[a-fA-F0-9]{24}-[a-fA-F0-9]{34}(?![\w-])/g, keywords: ["pmak-"], entropy: 3 },
-  { id: "sentry-user-token", regex: /\bsntryu_[a-f0-9]{64}(?![\w-])/g, keywords: ["sntryu_"], entropy: 3.5 },
-  { id: "grafana-cloud-api-token", regex: /\bglc_[A-Za-z0-9+/]{32,400}={0,3}(?![\w-])/gi, keywords: ["glc_"], entropy: 3 },
-  { id: "grafana-service-account-token", regex: /\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}(?![\w-])/gi, keywords: ["glsa_"], entropy: 3 },
-  { id: "1password-service-account-token", regex: /ops_eyJ[a-zA-Z0-9+/]{250,5000}={0,3}/g, keywords: ["ops_"], entropy: 4 },
+  { id: "linear-api-key", regex: /lin_api_[A-Za-z0-9]{40}/g, keywords: ["lin_api_"] },
+  { id: "notion-api-token", regex: /\bntn_[0-9]{11}[A-Za-z0-9]{35}(?![\w-])/g, keywords: ["ntn_"] },
+  { id: "postman-api-token", regex: /\bPMAK-[a-fA-F0-9]{24}-[a-fA-F0-9]{34}(?![\w-])/g, keywords: ["pmak-"] },
+  { id: "sentry-user-token", regex: /\bsntryu_[a-f0-9]{64}(?![\w-])/g, keywords: ["sntryu_"] },
+  { id: "grafana-cloud-api-token", regex: /\bglc_[A-Za-z0-9+/]{32,400}={0,3}(?![\w-])/gi, keywords: ["glc_"] },
+  { id: "grafana-service-account-token", regex: /\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}(?![\w-])/gi, keywords: ["glsa_"] },
+  { id: "1password-service-account-token", regex: /ops_eyJ[a-zA-Z0-9+/]{250,5000}={0,3}/g, keywords: ["ops_"] },
 
   // JSON Web Tokens (after the rules above: some of those tokens start with "ey").
   {
@@ -153,8 +171,8 @@ export const SECRET_RULES: SecretRule[] = [
   // Credentials in context (no gitleaks id unless named): URLs, HTTP headers, curl.
   {
     id: "url-credentials",
-    regex: /(?<keep>\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@"'<>]{1,100}:)(?![$<*{]|\[REDACTED)[^\s@/"'<>]{1,200}(?=@[A-Za-z0-9[])/gi,
-    keywords: ["://"], allow: PLACEHOLDER_PASSWORD,
+    regex: /(?<keep>\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@"'<>]{0,100}:)(?![$<*{]|\[REDACTED)[^\s@/"'<>]{1,200}(?=@[A-Za-z0-9[])/gi,
+    keywords: ["://"], allow: STAND_IN,
   },
   {
     id: "bearer-token",
@@ -172,11 +190,45 @@ export const SECRET_RULES: SecretRule[] = [
     regex: /(?<keep>\bBearer[ \t]{1,3})(?!\[REDACTED)[A-Za-z0-9._~+/=-]{20,4096}/g,
     keywords: ["bearer"], entropy: 3, plausible: true,
   },
+  // Widened: the command may go on over lines ending in `\`; the user may be empty or in quotes and
+  // braces; a word password is one (`elastic:changeme`), only gitleaks' stand-ins stay (`user:pass`).
   {
     id: "curl-auth-user",
-    regex: /(?<keep>\bcurl\b[^\n]{0,200}?[ \t](?:-u|--user)(?:=|[ \t]{1,5})["']?[\w.@-]{1,64}:)(?![$<*{]|\[REDACTED)[^\s"']{3,128}/g,
-    keywords: ["curl"], plausible: true, allow: PLACEHOLDER_PASSWORD,
+    regex: /(?<keep>\bcurl\b(?:[^\n]|\\\r?\n){0,400}?[ \t](?:-u|--user)(?:=|[ \t]{1,5})["']?\{?[\w.@-]{0,64}\}?["']?:["']?)(?![$<*[]|\{\{|\[REDACTED)\{?[^\s"'{}]{3,128}/g,
+    keywords: ["curl"], allow: STAND_IN,
   },
+  // gitleaks' curl-auth-user also takes a user with an empty password (`-u "token:"`): the user is the secret.
+  {
+    id: "curl-auth-user",
+    regex: /(?<keep>\bcurl\b(?:[^\n]|\\\r?\n){0,400}?[ \t](?:-u|--user)(?:=|[ \t]{1,5})["'])(?![$<*{[]|\[REDACTED)[^\s"':]{8,128}(?=:["'])/g,
+    keywords: ["curl"], plausible: true,
+  },
+  // No gitleaks id: any other Authorization scheme (`Token …`, `Api-Token …`, none at all).
+  {
+    id: "authorization",
+    regex: /(?<keep>\bAuthorization["']?[ \t]{0,3}[:=][ \t]{0,3}["']?(?:(?!Bearer|Basic)[A-Za-z-]{2,20}[ \t]{1,3})?)(?!\[REDACTED|Bearer|Basic)[A-Za-z0-9._~+/=@-]{8,4096}/gi,
+    keywords: ["authorization"], entropy: 3, plausible: true,
+  },
+  // Passwords on command lines: `mysql -psecret` (attached: `-p` alone asks), `sshpass -p secret`, `redis-cli -a secret`.
+  {
+    id: "command-line-password", kind: "password",
+    regex: /(?<keep>\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb|mariadb-dump)\b[^\n|;&]{0,200}?[ \t]-p)(?![$<*{[]|\[REDACTED)[^\s"'|;&]{1,128}/g,
+    keywords: ["mysql", "mariadb"],
+  },
+  {
+    id: "command-line-password", kind: "password",
+    regex: /(?<keep>\b(?:sshpass\b[^\n|;&]{0,100}?[ \t]-p|redis-cli\b[^\n|;&]{0,200}?[ \t]-a)[ \t]{0,3}["']?)(?![$<*{[]|\[REDACTED)[^\s"'|;&]{1,128}/g,
+    keywords: ["sshpass", "redis-cli"],
+  },
+  // A .netrc entry: `machine host login user password secret`, on one line or several.
+  {
+    id: "netrc-password", kind: "password",
+    regex: /(?<keep>\b(?:machine[ \t]+\S{1,200}|default)(?:\s{1,20}(?:login|account|port)[ \t]+\S{1,200}){0,3}\s{1,20}password[ \t]+)(?![$<*{[]|\[REDACTED)\S{1,200}/g,
+    keywords: ["machine", "default"],
+  },
+  // Cookies: every value of a `Cookie:` header, the first (the cookie itself) of a `Set-Cookie:`;
+  // a session's whatever it is, others when they look like a secret (`theme=dark` stays).
+  ...cookieRules(),
 ];
 
 /**
@@ -185,15 +237,27 @@ export const SECRET_RULES: SecretRule[] = [
  * `OPENAI_API_KEY`, `x-access-token`); words are joined by `_`, `-`, `.`, nothing, or camelCase.
  */
 export const SECRET_KEY_NAMES: { kind: string; names: string[] }[] = [
-  { kind: "password", names: ["password", "passwd", "pwd", "passphrase", "pgpassword"] },
+  { kind: "password", names: ["password", "passwd", "pwd", "passphrase", "pgpassword", "pass"] },
   {
     kind: "generic-api-key",
-    names: ["secret", "api_key", "access_key", "secret_key", "private_key", "secret_key_base", "encryption_key", "signing_key", "master_key", "token"],
+    // `secrete`: detect-secrets' own spelling of the keyword, kept as its tests write it.
+    names: ["secret", "secrete", "api_key", "access_key", "secret_key", "private_key", "secret_key_base", "encryption_key", "signing_key", "master_key", "token", "credentials", "creds", "auth"],
   },
 ];
 
-/** A bare `token` is prose unless written as an assignment (`TOKEN=…`, `"token": "…"`, `--token …`). */
-export const NAMES_NEEDING_ASSIGNMENT = new Set(["token"]);
+/**
+ * Names that are prose unless written as an assignment (`TOKEN=…`, `"token": "…"`, `--token …`)
+ * or with a prefix (`db_pass: …`, `user_auth: …`): a bare `token: rotate`, `pass: 12`, `auth: JWT`.
+ */
+export const NAMES_NEEDING_ASSIGNMENT = new Set(["token", "pass", "credentials", "creds", "auth"]);
+
+/** Words after a key name that make it describe the secret, not hold it (`password_file`, `tokenUrl`, `SECRET_NAME`). */
+export const NOT_SECRET_KEY_SUFFIX = new Set([
+  "file", "path", "dir", "url", "uri", "endpoint", "type", "name", "id", "ids", "field", "label", "prompt", "placeholder", "hint",
+  "help", "message", "msg", "error", "policy", "regex", "pattern", "length", "len", "size", "min", "max", "count", "enabled", "required",
+  "env", "var", "header", "param", "column", "input", "template", "format", "ttl", "timeout", "version", "rule", "rules", "validation",
+  "manager", "store", "provider", "source", "ref", "mode", "method", "expiry", "expires", "expiration", "reset", "changed", "updated", "created",
+]);
 
 /** Words before a key name that make it no secret (`csrf_token`, `page_token`). */
 export const NOT_SECRET_KEY_PREFIX = /(?:csrf|xsrf|public|page|next_page|continuation|cancellation)[_.-]?$/i;
