@@ -87,6 +87,22 @@ describe("a peer's malformed rows", () => {
   }, 60_000);
 });
 
+describe("this store's own malformed rows", () => {
+  test("are refused by the peer the same way: the summary says so, and the peer's doctor names them", async () => {
+    const w = twoLaptops("mindsave-quarantine-");
+    for (const goal of ["fine", "broken tags"]) await ok(["save", "--goal", goal, "--home", w.b.home], w.b.opts());
+    await sql(w.b.db, "DROP TRIGGER snapshots_au");
+    await sql(w.b.db, "UPDATE snapshots SET tags = '[1, 2]' WHERE goal = 'broken tags'");
+    const r = await run(["sync", w.a.db, "--home", w.b.home], w.b.opts());
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("1 row from this store refused, not merged (by the peer; the rest merged): snapshots");
+    expect(r.stdout).toContain("tags is not a list of text");
+    expect(await goals(w.a.db)).toEqual(["fine"]);
+    const doctor = await okJson(["doctor", "--home", w.a.home], w.a.opts());
+    expect(doctor.refused_rows.map((x: any) => [x.table, x.why, x.location])).toEqual([["snapshots", "tags is not a list of text", w.b.db]]);
+  }, 60_000);
+});
+
 describe("a peer's snapshot dated ahead of this host's clock", () => {
   test("years ahead: refused, so load --latest restores what was saved here", async () => {
     const w = twoLaptops("mindsave-quarantine-");
