@@ -262,3 +262,15 @@ export async function holdWriteLock(db: string, mode: "write" | "read" = "write"
   }
   return { release };
 }
+
+/**
+ * The session-start hook's reply in `repo` as Claude Code gets it (JSON: its additionalContext, and
+ * the raw stdout) and as Codex gets it (plain text); both must exit 0.
+ */
+export async function sessionStartReplies(cli: (args: string[], o: { stdin?: string }) => Promise<RunResult>, repo: string) {
+  const payload = JSON.stringify({ session_id: "s1", cwd: repo, hook_event_name: "SessionStart", source: "startup", transcript_path: null });
+  const claude = await cli(["hook", "session-start"], { stdin: payload });
+  const codex = await cli(["hook", "session-start", "--agent", "codex"], { stdin: payload });
+  if (claude.code !== 0 || codex.code !== 0) throw new Error(`session-start exited ${claude.code}/${codex.code}: ${claude.stderr}${codex.stderr}`);
+  return { claudeContext: JSON.parse(claude.stdout).hookSpecificOutput.additionalContext as string, claudeStdout: claude.stdout, codex: codex.stdout };
+}

@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { closeSync, mkdirSync, openSync, rmSync, writeSync, ftruncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CLI, childEnv, dumpStore, projectOnLaptop, sql } from "./helpers.ts";
+import { CLI, childEnv, dumpStore, projectOnLaptop, sessionStartReplies, sql } from "./helpers.ts";
 
 /** 300 MB: the issue's oversized field. */
 const HUGE = 300_000_000;
@@ -125,19 +125,14 @@ describe("a field stored longer than MindSave accepts", () => {
     const goal = "long goal ".repeat(1024 * 1024);
     // Written into the store's file as a peer's row arrives (the save path would refuse it).
     await sql(t.db, "UPDATE snapshots SET goal = ?", [goal]);
-    const payload = JSON.stringify({ session_id: "s1", cwd: t.repo, hook_event_name: "SessionStart", source: "startup", transcript_path: null });
-    const claude = await t.cli(["hook", "session-start"], { stdin: payload });
-    expect(claude.code).toBe(0);
-    const block: string = JSON.parse(claude.stdout).hookSpecificOutput.additionalContext;
-    const codex = await t.cli(["hook", "session-start", "--agent", "codex"], { stdin: payload });
-    expect(codex.code).toBe(0);
-    for (const out of [block, codex.stdout]) {
+    const replies = await sessionStartReplies(t.cli, t.repo);
+    for (const out of [replies.claudeContext, replies.codex]) {
       expect(out).toContain("# MindSave restore: ");
       expect(out).toContain(`… (cut for display: ${goal.length.toLocaleString("en-US")} characters stored)`);
       // The goal line shows at most a field's worth (8,192 characters), whatever the store holds.
       expect(out).toContain(`goal: ${goal.slice(0, 8192)}…`);
       expect(out.length).toBeLessThan(64 * 1024);
     }
-    expect(claude.stdout.length).toBeLessThan(64 * 1024);
+    expect(replies.claudeStdout.length).toBeLessThan(64 * 1024);
   }, 120_000);
 });

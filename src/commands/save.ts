@@ -45,7 +45,7 @@ export async function run(opts: SaveFlags, _args: string[], g: GlobalOptions): P
   const input = source ? parseSnapshotText(source.text, source.origin === "stdin" ? "The snapshot on stdin" : source.origin) : emptyInput();
   applyFlags(input, opts);
 
-  const result = await withSession(g, true, (s) => saveSnapshot(s, { input, overflow: opts.overflow, keep: opts.keep }));
+  const result = await withSession(g, true, (s) => saveSnapshot(s, { input, overflow: opts.overflow, keep: opts.keep, whole: opts.file !== undefined }));
   const snap = result.snapshot;
   if (g.json) {
     printJson({

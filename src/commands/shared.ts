@@ -3,6 +3,7 @@ import { Session } from "../engine/session.ts";
 import { resolveWorkspace } from "../engine/projects/workspace.ts";
 import { CANCELLED, UserError } from "../errors.ts";
 import { writeErr, writeOut } from "../lib/out.ts";
+import { printable } from "../lib/text.ts";
 import { AGENT_IDS, type AgentId, type Place, type Scope } from "../engine/agents/registry.ts";
 import type { GlobalOptions } from "../types.ts";
 
@@ -15,20 +16,28 @@ export async function withSession<T>(g: GlobalOptions, write: boolean, fn: (s: S
   }
 }
 
+// What a command prints is text from anywhere (a peer's snapshot, an import, a transcript): it
+// reaches the terminal without escape sequences or control characters (printable), and JSON keeps
+// every value exactly, with the characters a terminal would act on escaped.
+
 export function print(text: string): void {
-  writeOut(text.endsWith("\n") ? text : text + "\n");
+  const shown = printable(text);
+  writeOut(shown.endsWith("\n") ? shown : shown + "\n");
 }
 
+/** C1 controls, DEL and bidi overrides, which JSON.stringify leaves raw (it escapes only C0). */
+const RAW_IN_JSON = /[\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+
 export function printJson(value: unknown): void {
-  writeOut(JSON.stringify(value, null, 2) + "\n");
+  writeOut(JSON.stringify(value, null, 2).replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`) + "\n");
 }
 
 export function warn(message: string): void {
-  writeErr(`mindsave: warning: ${message}\n`);
+  writeErr(`mindsave: warning: ${printable(message)}\n`);
 }
 
 export function note(message: string): void {
-  writeErr(`mindsave: ${message}\n`);
+  writeErr(`mindsave: ${printable(message)}\n`);
 }
 
 /** Where an agent-settings command acts: this environment, and the current project's root (or the cwd). */

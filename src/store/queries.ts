@@ -28,6 +28,11 @@ function failuresOf(select: string, projectId: string | null, includeGlobal = tr
        ORDER BY repeat_count DESC, f.last_seen DESC, f.item, f.id`, projectId ? [projectId] : []];
 }
 
+const toToolCall = (r: Row): ToolCallRecord => ({
+  id: str(r.id), project_id: str(r.project_id), session_id: strOrNull(r.session_id), timestamp: str(r.timestamp),
+  action: str(r.action), tool: str(r.tool), target: str(r.target), summary: str(r.summary),
+});
+
 /** Read queries, usable on the client or inside a write transaction. */
 export class Queries {
   constructor(protected readonly db: Exec) {}
@@ -351,10 +356,22 @@ export class Queries {
        ORDER BY timestamp ASC, n ASC`,
       [projectId, limit],
     );
-    return rows.map((r) => ({
-      id: str(r.id), project_id: str(r.project_id), session_id: strOrNull(r.session_id), timestamp: str(r.timestamp),
-      action: str(r.action), tool: str(r.tool), target: str(r.target), summary: str(r.summary),
-    }));
+    return rows.map(toToolCall);
+  }
+
+  /**
+   * The newest `limit` calls, oldest first, of the session of the newest call `hostId` logged in
+   * the project (a call with no session is none's); none when it logged none.
+   */
+  async newestSessionToolCalls(projectId: string, hostId: string, limit: number): Promise<ToolCallRecord[]> {
+    const rows = await this.rows(
+      `WITH mine AS (SELECT rowid AS n, * FROM tool_calls WHERE project_id = ? AND deleted = 0 AND host = ? AND session_id IS NOT NULL)
+       SELECT * FROM (SELECT * FROM mine WHERE session_id = (SELECT session_id FROM mine ORDER BY timestamp DESC, n DESC LIMIT 1)
+         ORDER BY timestamp DESC, n DESC LIMIT ?)
+       ORDER BY timestamp ASC, n ASC`,
+      [projectId, hostId, limit],
+    );
+    return rows.map(toToolCall);
   }
 
   async countToolCalls(projectId: string): Promise<number> {

@@ -323,9 +323,9 @@ export class StoreWriter extends Queries {
     );
   }
 
-  /** Adds a tool call unless one with the same id is there already (re-ingesting is a no-op). */
-  async addToolCall(c: ToolCallRecord): Promise<boolean> {
-    const before = await this.rows("SELECT 1 FROM tool_calls WHERE id = ?", [c.id]);
+  /** Adds a tool call unless one with its id, or one of `alsoIds` (its ids in earlier versions), is there already (re-ingesting is a no-op). */
+  async addToolCall(c: ToolCallRecord, alsoIds: string[] = []): Promise<boolean> {
+    const before = await this.rows("SELECT 1 FROM tool_calls WHERE id IN (SELECT value FROM json_each(?)) LIMIT 1", [JSON.stringify([c.id, ...alsoIds])]);
     if (before.length) return false;
     await this.run(
       `INSERT INTO tool_calls(id, project_id, session_id, timestamp, action, tool, target, summary, hlc, host, deleted)

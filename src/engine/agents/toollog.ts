@@ -14,8 +14,29 @@ export interface ToolCallInput {
   target: string;
   summary?: string;
   session_id?: string | null;
-  /** A stable key from the source (a transcript's tool_use id), so re-ingesting adds nothing. */
+  /**
+   * A stable key from the source, so re-ingesting adds nothing: the agent's own id of the call (a
+   * transcript's or a hook's tool_use id), or a place in the file starting with "@" (PLACE_ID).
+   */
   source_id?: string;
+}
+
+/** A source id that is a call's place in one file (`@offset.block`), not the agent's id of it. */
+const PLACE_ID = /^@/;
+
+/** A call's content, its key when the source gives none (an imported log). */
+const contentKey = (c: ToolCallInput) => `${c.timestamp}\0${c.tool ?? c.action}\0${c.target}\0${c.summary ?? ""}`;
+
+/** The row id every earlier version gave a call: its session, then its key. */
+const sessionRowId = (projectId: string, c: ToolCallInput) => derivedId("t", projectId, c.session_id ?? "", c.source_id ?? contentKey(c));
+
+/**
+ * A call's row: the agent's own id of the call names it wherever it is read (a hook, `ingest`, a
+ * resumed session's second transcript with another session id), so it lands on one row and sync
+ * merges the copies; a place in a file or a content key means something only within its session.
+ */
+export function toolCallRowId(projectId: string, c: ToolCallInput): string {
+  return c.source_id && !PLACE_ID.test(c.source_id) ? derivedId("t", projectId, "call", c.source_id) : sessionRowId(projectId, c);
 }
 
 /** The spec's action words from a tool name. */
@@ -35,9 +56,8 @@ export function actionFor(tool: string): string {
 export async function appendToolCalls(w: StoreWriter, projectId: string, calls: ToolCallInput[]): Promise<number> {
   let added = 0;
   for (const c of calls) {
-    const key = c.source_id ?? `${c.timestamp}\0${c.tool ?? c.action}\0${c.target}\0${c.summary ?? ""}`;
     const rec: ToolCallRecord = {
-      id: derivedId("t", projectId, c.session_id ?? "", key),
+      id: toolCallRowId(projectId, c),
       project_id: projectId,
       session_id: c.session_id ? redactHead(c.session_id, 200) : null,
       timestamp: redactHead(c.timestamp, 100),
@@ -46,11 +66,22 @@ export async function appendToolCalls(w: StoreWriter, projectId: string, calls: 
       target: redactHead(c.target, 2000),
       summary: redactHead(c.summary ?? "", 2000),
     };
-    if (await w.addToolCall(rec)) added++;
+    // A call logged before rows were named by the agent's id is there under its session's row id.
+    const earlier = sessionRowId(projectId, c);
+    if (await w.addToolCall(rec, earlier === rec.id ? [] : [earlier])) added++;
   }
   return added;
 }
 
 export function recentToolCalls(session: Session, projectId: string, limit = 50): Promise<ToolCallRecord[]> {
   return session.store.listToolCalls(projectId, limit);
+}
+
+/**
+ * The newest `limit` calls of this agent session, oldest first: the session of the newest call
+ * logged on this host in the project. Another session's calls, or another laptop's (synced here),
+ * never are; none when no call of a session was logged here.
+ */
+export function sessionToolCalls(session: Session, projectId: string, limit: number): Promise<ToolCallRecord[]> {
+  return session.store.newestSessionToolCalls(projectId, session.host.id, limit);
 }

@@ -2,7 +2,7 @@
 // kept verbatim with its statuses: the restore block shows one progress line, `mindsave plan` and
 // the TUI show it whole.
 import { UserError } from "../../errors.ts";
-import { graphemeBoundary } from "../../lib/text.ts";
+import { graphemeBoundary, printable } from "../../lib/text.ts";
 import { stripControlDeep } from "./input-limits.ts";
 import { MAX_AHEAD_MS, PLAN_STATUS_AT, type PlanItem, type PlanStatus } from "../../store/store.ts";
 
@@ -159,7 +159,7 @@ export function planText(plan: PlanItem[]): string {
 }
 
 const oneLine = (s: string) => {
-  const flat = s.replace(/\s+/g, " ").trim();
+  const flat = printable(s.replace(/\s+/g, " ")).trim();
   return flat.length > 120 ? `${flat.slice(0, graphemeBoundary(flat, 119, "down"))}…` : flat;
 };
 

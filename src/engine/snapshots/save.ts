@@ -41,6 +41,8 @@ export interface SaveOptions {
   keep?: number;
   /** Set by hooks: this save is an auto-save (cooldown bookkeeping). */
   auto?: boolean;
+  /** The snapshot was given whole (`save --file`): its Layer 3 stays as written, without automatic parts. */
+  whole?: boolean;
   /** For import: keep the original time and id (the id gets -N if taken). */
   createdAt?: Date;
   name?: string;
@@ -153,8 +155,8 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   let l2Tokens = 0;
   let compressed: Record<string, unknown> | null = null;
   let wasCompressed = false;
-  // A manual save (not an import, not a hook's own snapshot) gets the spec's automatic parts.
-  let layer3 = opts.overflow || opts.name !== undefined || opts.auto ? input.layer3 : await withAutoParts(session, input.layer3, root);
+  // A manual save (not an import, not a hook's own snapshot, not one given whole) gets the spec's automatic parts.
+  let layer3 = opts.overflow || opts.name !== undefined || opts.auto || opts.whole ? input.layer3 : await withAutoParts(session, input.layer3, root);
   if (opts.overflow) {
     const dropped = [layer2.constraints.length && "constraints", layer2.decisions.length && "decisions", Object.keys(graph).length && "failures", layer3 && "Layer 3"].filter(Boolean);
     if (dropped.length) warnings.push(`An overflow snapshot keeps Layer 1 only; not saved here: ${dropped.join(", ")}.`);

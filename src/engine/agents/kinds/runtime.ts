@@ -10,6 +10,7 @@ import type { AgentKind, HookEvent, Reply } from "./kind.ts";
 import type { HookPayload } from "../autosave.ts";
 import type { Session } from "../../session.ts";
 import { unlessBusy } from "../../unless-busy.ts";
+import { printable } from "../../../lib/text.ts";
 
 export interface HookCall {
   /** The configuration the hook was installed by (`--agent`): the output's shape. */
@@ -47,5 +48,7 @@ export async function runHook(session: Session, call: HookCall): Promise<string>
   let reply: Reply = { context: outcome.context, message: outcome.message };
   // Where compaction can carry context (opencode), the summary keeps the task state just saved.
   if (event === "pre-compact" && route.compactionContext) reply = { context: await restoreContext(session, "compact") };
-  return route.render(event, reply);
+  // What goes into the model's context holds no escape sequence, whatever the store holds (a JSON
+  // reply would carry one escaped, and the agent would decode it).
+  return route.render(event, { context: reply.context && printable(reply.context), message: reply.message && printable(reply.message) });
 }
