@@ -255,14 +255,48 @@ describe("a project made before the repository's first commit", () => {
     expect((await run(["--home", home, "hook", "post-tool-use"], { cwd: repo, env: probed, stdin: JSON.stringify({ cwd: repo, session_id: "s1", tool_name: "Edit", tool_input: { file_path: join(repo, "a.ts") } }) })).code).toBe(0);
     expect((await run(["--home", home, "load"], { cwd: repo, env: probed })).code).toBe(0);
     expect(existsSync(log)).toBe(false);
-    writeFileSync(join(repo, ".gitignore"), ".mindsave/\n");
+    // `git add -A` takes no part of .mindsave/: its .gitignore ignores it all.
     writeFileSync(join(repo, "README.md"), "# new\n");
     git(repo, "add", "-A");
     git(repo, "commit", "-q", "-m", "first");
+    expect(git(repo, "ls-files")).toBe("README.md");
     expect((await cli(a, repo, "save", "--goal", "after the first commit", "--state", "s", "--next", "n")).code).toBe(0);
     const clone = join(base, "clone");
     git(base, "clone", "-q", "--template=", repo, clone);
     expect(existsSync(join(clone, ".mindsave"))).toBe(false);
     await sameProject(repo, clone, "after the first commit");
+  });
+
+  test("its project.json is git-ignored: nothing of .mindsave/ shows in git status; in a .mindsave/ someone made, only project.json; a failed command leaves neither", async () => {
+    const base = tempDir();
+    const pc = laptop("ada", base);
+    const home = join(base, "home");
+    mkdirSync(home);
+    const fresh = (name: string) => {
+      const repo = join(base, name);
+      mkdirSync(repo);
+      git(repo, "init", "-q", "--template=", "-b", "main");
+      return repo;
+    };
+    const status = (repo: string) => git(repo, "status", "--porcelain", "--untracked-files=all");
+
+    const repo = fresh("new-repo");
+    await ok(["save", "--goal", "before the first commit", "--home", home], { cwd: repo, env: pc.env });
+    expect(existsSync(join(repo, ".mindsave", "project.json"))).toBe(true);
+    expect(status(repo)).toBe("");
+
+    // A .mindsave/ of the person's own (notes kept there): theirs stays visible to git, project.json does not.
+    const kept = fresh("kept-repo");
+    mkdirSync(join(kept, ".mindsave"));
+    writeFileSync(join(kept, ".mindsave", "notes.md"), "# 笔记\n");
+    await ok(["save", "--goal", "before the first commit", "--home", home], { cwd: kept, env: pc.env });
+    expect(existsSync(join(kept, ".mindsave", "project.json"))).toBe(true);
+    expect(status(kept).split("\n").sort()).toEqual(["?? .mindsave/.gitignore", "?? .mindsave/notes.md"]);
+
+    // A command refused for its input takes back the project.json it wrote, and the .gitignore with it.
+    const refused = fresh("refused-repo");
+    const r = await run(["fail", "thing", "--home", home], { cwd: refused, env: pc.env });
+    expect(r.code).toBe(1);
+    expect(readdirSync(refused)).toEqual([".git"]);
   });
 });

@@ -35,8 +35,11 @@ export interface Workspace {
   remote: string | null;
   /** The git directory shared by all worktrees of one clone, when in git. */
   gitCommonDir: string | null;
-  /** `.mindsave/project.json` as this resolution wrote it (and whether it made `.mindsave/`): undone if the command fails. */
-  madeFile?: { path: string; id: string; madeDir: boolean };
+  /**
+   * `.mindsave/project.json` as this resolution wrote it (whether it made `.mindsave/`, and the
+   * `.gitignore` it wrote there): undone if the command fails.
+   */
+  madeFile?: { path: string; id: string; madeDir: boolean; gitignore: string | null };
 }
 
 
@@ -299,8 +302,26 @@ export function resolveWorkspace(start: string, opts: { override?: string; creat
   const madeDir = !existsSync(dot);
   const made = writeProjectFile(root, name, gitDir !== null);
   const ws = at(`file:${made.id}`);
-  ws.madeFile = { path: join(dot, "project.json"), id: made.id, madeDir };
+  ws.madeFile = { path: join(dot, "project.json"), id: made.id, madeDir, gitignore: gitDir !== null ? ignoreInGit(dot, madeDir) : null };
   return ws;
+}
+
+/**
+ * A project.json written in a repository before its first commit is git-ignored like the rest of
+ * `.mindsave/` (a machine's state, never the codebase's): a `.mindsave/.gitignore`, unless one is
+ * there. One that ignores everything (itself too) in a `.mindsave/` made now; in one that was
+ * there, only project.json, so what the person keeps there stays as they had it. The path written,
+ * or null.
+ */
+function ignoreInGit(dot: string, madeDir: boolean): string | null {
+  const file = join(dot, ".gitignore");
+  if (existsSync(file)) return null;
+  try {
+    writeFileAtomic(file, madeDir ? "# Written by MindSave: this folder is this machine's, not the repository's.\n*\n" : "# Written by MindSave: this machine's project id, not the repository's.\n/project.json\n");
+    return file;
+  } catch {
+    return null; // best effort: project.json is written; at worst git shows it
+  }
 }
 
 /**
@@ -311,7 +332,9 @@ export function resolveWorkspace(start: string, opts: { override?: string; creat
 export function takeBackProjectFile(made: NonNullable<Workspace["madeFile"]>, knows: boolean): void {
   if (knows) return;
   try {
-    if (readFileSync(made.path, "utf8").includes(`"${made.id}"`)) rmSync(made.path);
+    if (!readFileSync(made.path, "utf8").includes(`"${made.id}"`)) return;
+    rmSync(made.path);
+    if (made.gitignore) rmSync(made.gitignore);
     if (made.madeDir) rmdirSync(dirname(made.path));
   } catch {
     // (Not there any more, or the folder holds something else now: leave it.)
