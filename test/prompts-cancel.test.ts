@@ -89,6 +89,20 @@ describe.skipIf(!TMUX)("a prompt on a terminal cancelled with Ctrl-C or Ctrl-D",
     }, 30_000);
   }
 
+  test("snapshots prune's y/N and Ctrl-C: cancelled, exit 1, nothing deleted", async () => {
+    const s = setup();
+    // Two snapshots past --keep 1 are archived: what a prune would delete.
+    for (const goal of ["one", "two", "three"]) await s.cli(["save", "--goal", goal, "--next", "n", "--keep", "1"]);
+    const before = await dumpStore(join(s.home, "mindsave.db"));
+    try {
+      s.start(["snapshots", "prune"]);
+      expectCancelled(await s.answer("Delete these 2 snapshot(s)? [y/N]", "C-c"));
+    } finally {
+      s.stop();
+    }
+    expect(await dumpStore(join(s.home, "mindsave.db"))).toBe(before);
+  }, 30_000);
+
   test("an encrypted store's passphrase and Ctrl-C: cancelled, exit 1", async () => {
     const s = setup();
     await s.cli(["save", "--goal", "secret plan", "--next", "n"]);
