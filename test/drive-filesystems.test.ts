@@ -160,7 +160,7 @@ async function driveInUse(root: string, base: string) {
 }
 
 describe.skipIf(!!noFat)("a FAT32 drive (fusefat)", () => {
-  test("drive init succeeds though the file system refuses chmod, and the launcher runs the drive's binary", async () => {
+  test.skipIf(fatLosesFiles)("drive init succeeds though the file system refuses chmod, and the launcher runs the drive's binary", async () => {
     const mount = mountImage("fat32", 300);
     const base = tempDir("mindsave-fat32-use-");
     const a = laptop("laptop-a", base);
@@ -170,6 +170,19 @@ describe.skipIf(!!noFat)("a FAT32 drive (fusefat)", () => {
     const version = await run(["--version"], launcher(root, base, a));
     expect(version.code).toBe(0);
     expect(version.stdout).toContain(`home ${root} (portable`);
+  });
+
+  test.skipIf(!fatLosesFiles)("on a fusefat that loses clusters, drive init gets past the refused chmod, finds the new store damaged when it reads it back, and leaves the drive as it was", async () => {
+    const mount = mountImage("fat32", 300);
+    writeFileSync(join(mount, "notes.txt"), "the owner's own file\n");
+    expect(() => chmodSync(join(mount, "notes.txt"), 0o644)).toThrow(/ENOSYS|EPERM/);
+    const before = contents(mount);
+    const r = await run(["drive", "init", mount, "--from", dist], { cwd: dist, env: laptop("fat").env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toStartWith("mindsave: The drive did not keep the new store whole when it was read back (");
+    expect(r.stderr).toContain("its file system loses what is written to it, so MindSave keeps nothing on it; check the drive or format it again.");
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(contents(mount)).toEqual(before);
   });
 
   test.skipIf(fatLosesFiles)("save, load, 2×15 concurrent saves, sync with a home and eject", async () => {

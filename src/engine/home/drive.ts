@@ -192,6 +192,27 @@ function layOutDrive(dir: string, source: string, made: DriveWrites): { binaries
   return { binaries, missing };
 }
 
+/**
+ * Opens the new store again and checks it: a file system that loses what is written to it (a
+ * broken driver, a stick smaller than it claims) is found now, not at the first save.
+ */
+async function readBack(store: string, encryptionKey?: string): Promise<void> {
+  let problem: string;
+  try {
+    const s = await Store.open(store, { journalMode: "DELETE", encryptionKey });
+    try {
+      problem = await s.integrityCheck();
+    } finally {
+      s.close();
+    }
+  } catch (e) {
+    problem = (e as Error).message.split("\n")[0];
+  }
+  if (problem !== "ok") {
+    throw new UserError(`The drive did not keep the new store whole when it was read back (${problem.split("; ")[0]}): its file system loses what is written to it, so MindSave keeps nothing on it; check the drive or format it again.`);
+  }
+}
+
 /** `drive init` for this mount point, as a person pastes it. */
 export const driveInitCommand = (mount: string, encrypt?: boolean) => `mindsave drive init ${shellWord(resolve(mount))}${encrypt ? " --encrypt" : ""}`;
 
@@ -223,6 +244,7 @@ export async function initDrive(path: string, opts: { from?: string; encrypt?: b
       if (created) for (const suffix of ["", "-journal", "-wal", "-shm"]) made.note(store + suffix);
       const s = await Store.open(store, { journalMode: "DELETE", encryptionKey: key?.key });
       s.close();
+      if (created) await readBack(store, key?.key);
     }
   } catch (e) {
     // A failed init takes away what it made; what was on the drive before stays.
