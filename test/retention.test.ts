@@ -128,9 +128,9 @@ describe("the upgrade to retention's archive", () => {
     const w = twoLaptops("mindsave-retention-upgrade-");
     seedFiles(w.a, 30);
     await w.a.json(["import", w.a.repo]);
-    // Back to schema 4, as the previous MindSave left it: no archive table, no marks.
-    for (const t of ["snapshots_archive_follow", "snapshots_archive_gone"]) await sql(w.a.db, `DROP TRIGGER ${t}`);
-    await sql(w.a.db, "DROP TABLE archived_snapshots");
+    // Back to schema 4, as the previous MindSave left it: no table of listed snapshots, no triggers.
+    for (const t of ["snapshots_listed_ai", "snapshots_listed_au", "snapshots_listed_ad"]) await sql(w.a.db, `DROP TRIGGER ${t}`);
+    await sql(w.a.db, "DROP TABLE listed_snapshots");
     await sql(w.a.db, "UPDATE meta SET value = '4' WHERE key = 'schema_version'");
     const rows = () => sql(w.a.db, "SELECT * FROM snapshots ORDER BY id");
     const before = await rows();

@@ -362,9 +362,9 @@ describe("backups and eject", () => {
 
   test("an upgrade from an older schema first backs the store up, as it was", async () => {
     const { home, db } = homeWith();
-    // Back to schema 2: what migration 5 adds (the local archive of retention) is taken away…
-    for (const t of ["snapshots_archive_follow", "snapshots_archive_gone"]) await sql(db, `DROP TRIGGER ${t}`);
-    await sql(db, "DROP TABLE archived_snapshots");
+    // Back to schema 2: what migration 5 adds (the listed snapshots, retention's own) is taken away…
+    for (const t of ["snapshots_listed_ai", "snapshots_listed_au", "snapshots_listed_ad"]) await sql(db, `DROP TRIGGER ${t}`);
+    await sql(db, "DROP TABLE listed_snapshots");
     // … and what migration 3 adds.
     const triggers = await sql(db, "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%\\_log\\_%' ESCAPE '\\'");
     for (const t of triggers) await sql(db, `DROP TRIGGER "${t.name}"`);

@@ -279,25 +279,36 @@ export const MIGRATIONS: readonly string[][] = [
     `DELETE FROM snapshot_search`,
     `INSERT INTO snapshot_search(rowid, layer1, layer2, layer3) SELECT ${snapshotSearchText("s")} FROM snapshots s WHERE s.deleted = 0`,
   ],
-  // 5: retention archives, never deletes. A snapshot past the keep rules is marked archived: left
-  // out of the default views, still whole. The mark is this store's own (never synced): a peer,
-  // of this version or an older one, keeps its own views. Nothing existing changes.
+  // 5: retention archives, never deletes. The snapshots the default views show are kept in a
+  // table of their own, so a view of a project with 100,000 snapshots reads its ~20 listed ones by
+  // an index, never every row; a snapshot retention archives is taken out of it, still whole. The
+  // table is this store's own (never synced): a peer, of this version or an older one, keeps its
+  // own views. Triggers list every live snapshot as it comes in (a save, an import, a sync, a
+  // repair), so no path can hide one by forgetting to list it; every snapshot there is when the
+  // store is upgraded is listed: nothing existing is hidden or changed.
   [
-    `CREATE TABLE archived_snapshots (
+    `CREATE TABLE listed_snapshots (
       snapshot_id TEXT PRIMARY KEY,
       project_id TEXT NOT NULL,
-      archived_at TEXT NOT NULL
+      created_at TEXT NOT NULL
     )`,
-    `CREATE INDEX archived_snapshots_project ON archived_snapshots(project_id)`,
-    // The marks follow their snapshot: gone with it (a delete, a tombstone synced in), moved with it
-    // (a project link), so a project's count of marks is its count of archived snapshots.
-    `CREATE TRIGGER snapshots_archive_follow AFTER UPDATE OF deleted, project_id ON snapshots BEGIN
-      DELETE FROM archived_snapshots WHERE snapshot_id = new.id AND new.deleted <> 0;
-      UPDATE archived_snapshots SET project_id = new.project_id WHERE snapshot_id = new.id AND project_id <> new.project_id;
+    `CREATE INDEX listed_snapshots_view ON listed_snapshots(project_id, created_at, snapshot_id)`,
+    `CREATE TRIGGER snapshots_listed_ai AFTER INSERT ON snapshots WHEN new.deleted = 0 BEGIN
+      INSERT OR IGNORE INTO listed_snapshots(snapshot_id, project_id, created_at) VALUES (new.id, new.project_id, new.created_at);
     END`,
-    `CREATE TRIGGER snapshots_archive_gone AFTER DELETE ON snapshots BEGIN
-      DELETE FROM archived_snapshots WHERE snapshot_id = old.id;
+    // A delete (or a tombstone synced in) takes it out; a move (a project link) moves it; a
+    // snapshot that is live again is listed again.
+    `CREATE TRIGGER snapshots_listed_au AFTER UPDATE OF deleted, project_id, created_at ON snapshots BEGIN
+      DELETE FROM listed_snapshots WHERE snapshot_id = new.id AND new.deleted <> 0;
+      UPDATE listed_snapshots SET project_id = new.project_id, created_at = new.created_at
+        WHERE snapshot_id = new.id AND (project_id <> new.project_id OR created_at <> new.created_at);
+      INSERT OR IGNORE INTO listed_snapshots(snapshot_id, project_id, created_at)
+        SELECT new.id, new.project_id, new.created_at WHERE new.deleted = 0 AND old.deleted <> 0;
     END`,
+    `CREATE TRIGGER snapshots_listed_ad AFTER DELETE ON snapshots BEGIN
+      DELETE FROM listed_snapshots WHERE snapshot_id = old.id;
+    END`,
+    `INSERT INTO listed_snapshots(snapshot_id, project_id, created_at) SELECT id, project_id, created_at FROM snapshots WHERE deleted = 0`,
   ],
 ];
 

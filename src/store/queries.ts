@@ -16,7 +16,14 @@ import { type ScanRow, scanRows, vacuum } from "./scan.ts";
 const bytes = (column: string) => `length(CAST(${column} AS BLOB))`;
 
 /** A snapshot (the row of `snapshots`) is archived: out of the default views (migration 5). */
-const ARCHIVED = "EXISTS (SELECT 1 FROM archived_snapshots a WHERE a.snapshot_id = snapshots.id)";
+const ARCHIVED = "NOT EXISTS (SELECT 1 FROM listed_snapshots ls WHERE ls.snapshot_id = snapshots.id)";
+
+/**
+ * The listed snapshots of a project (`?`), newest first, walked on listed_snapshots' index: a
+ * view reads its few listed rows, never the project's archived thousands.
+ */
+const LISTED_FROM = "listed_snapshots l JOIN snapshots ON snapshots.id = l.snapshot_id WHERE l.project_id = ? AND snapshots.deleted = 0";
+const LISTED_ORDER = "ORDER BY l.created_at DESC, l.snapshot_id DESC";
 
 /** A snapshot carries the tag (one parameter; case folded as SQLite folds it: ASCII). */
 const TAGGED = "EXISTS (SELECT 1 FROM json_each(tags) WHERE lower(json_each.value) = lower(?))";
@@ -106,34 +113,25 @@ export class Queries {
 
   /** Newest first; `listed`: only those retention left in the default views (not archived). */
   async listSnapshots(projectId: string, opts: { limit?: number; offset?: number; tag?: string; listed?: boolean } = {}): Promise<SnapshotSummary[]> {
+    const tagged = opts.tag !== undefined ? ` AND ${TAGGED}` : "";
     const rows = await this.rows(
-      `SELECT ${SUMMARY_COLUMNS} FROM snapshots WHERE project_id = ? AND deleted = 0${opts.tag !== undefined ? ` AND ${TAGGED}` : ""}${opts.listed ? ` AND NOT ${ARCHIVED}` : ""}
-       ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+      opts.listed
+        ? `SELECT ${SUMMARY_COLUMNS} FROM ${LISTED_FROM}${tagged} ${LISTED_ORDER} LIMIT ? OFFSET ?`
+        : `SELECT ${SUMMARY_COLUMNS} FROM snapshots WHERE project_id = ? AND deleted = 0${tagged} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
       [projectId, ...(opts.tag !== undefined ? [opts.tag] : []), opts.limit ?? -1, opts.offset ?? 0],
     );
     return rows.map(toSummary);
   }
 
-  /** `listed`: only those not archived, counted without a walk of the project's snapshots (see migration 5's triggers). */
+  /** `listed`: only those not archived. */
   async countSnapshots(projectId: string, opts: { listed?: boolean } = {}): Promise<number> {
-    const rows = await this.rows(
-      `SELECT (SELECT count(*) FROM snapshots WHERE project_id = ? AND deleted = 0)${opts.listed ? " - (SELECT count(*) FROM archived_snapshots WHERE project_id = ?)" : ""} AS n`,
-      opts.listed ? [projectId, projectId] : [projectId],
-    );
+    const rows = await this.rows(opts.listed ? `SELECT count(*) AS n FROM ${LISTED_FROM}` : "SELECT count(*) AS n FROM snapshots WHERE project_id = ? AND deleted = 0", [projectId]);
     return Number(rows[0].n);
   }
 
-  /**
-   * The project's snapshots that are not archived, newest first, at most `limit`: what the
-   * retention pass decides over. The walk stops at the limit (the listed count), so a project with
-   * 100,000 archived snapshots reads only the few listed ones, not every row.
-   */
-  async listedForRetention(projectId: string, limit: number): Promise<RetentionRow[]> {
-    const rows = await this.rows(
-      `SELECT id, name, kind, status, created_at, saved_host FROM snapshots WHERE project_id = ? AND deleted = 0 AND NOT ${ARCHIVED}
-       ORDER BY created_at DESC, id DESC LIMIT ?`,
-      [projectId, limit],
-    );
+  /** The project's snapshots that are not archived, newest first: what the retention pass decides over (the few listed ones, not every row). */
+  async listedForRetention(projectId: string): Promise<RetentionRow[]> {
+    const rows = await this.rows(`SELECT id, name, kind, status, snapshots.created_at, saved_host FROM ${LISTED_FROM} ${LISTED_ORDER}`, [projectId]);
     return rows.map(toRetentionRow);
   }
 
@@ -147,10 +145,11 @@ export class Queries {
 
   /** The archived snapshots of a project, oldest first; `before` and `status` narrow them (what a prune deletes). */
   async archivedSnapshots(projectId: string, opts: { before?: string; status?: string } = {}): Promise<RetentionRow[]> {
+    // (A rare command, which lists every one it finds: it walks the project's snapshots.)
     const rows = await this.rows(
-      `SELECT s.id, s.name, s.kind, s.status, s.created_at, s.saved_host FROM archived_snapshots a JOIN snapshots s ON s.id = a.snapshot_id
-       WHERE a.project_id = ? AND s.deleted = 0${opts.before !== undefined ? " AND s.created_at < ?" : ""}${opts.status !== undefined ? " AND s.status = ?" : ""}
-       ORDER BY s.created_at ASC, s.id ASC`,
+      `SELECT id, name, kind, status, created_at, saved_host FROM snapshots
+       WHERE project_id = ? AND deleted = 0 AND ${ARCHIVED}${opts.before !== undefined ? " AND created_at < ?" : ""}${opts.status !== undefined ? " AND status = ?" : ""}
+       ORDER BY created_at ASC, id ASC`,
       [projectId, ...(opts.before !== undefined ? [opts.before] : []), ...(opts.status !== undefined ? [opts.status] : [])],
     );
     return rows.map(toRetentionRow);

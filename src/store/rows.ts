@@ -109,11 +109,11 @@ export function toRetirement(r: Row): RetirementRecord {
   };
 }
 
-export const SUMMARY_COLUMNS = `id, project_id, name, kind, status, created_at, goal, blocker, l1_tokens, l2_tokens, saved_host, tags,
+export const SUMMARY_COLUMNS = `id, snapshots.project_id, name, kind, status, snapshots.created_at, goal, blocker, l1_tokens, l2_tokens, saved_host, tags,
   length(CAST(goal || state || next_action || blocker || active_files || constraints || decisions || failure_graph || coalesce(compressed, '') || layer3 AS BLOB)) AS size,
   (constraints <> '[]' OR decisions <> '[]' OR failure_graph <> '{}') AS has_layer2,
   (layer3 <> '') AS has_layer3,
-  EXISTS (SELECT 1 FROM archived_snapshots a WHERE a.snapshot_id = snapshots.id) AS archived`;
+  NOT EXISTS (SELECT 1 FROM listed_snapshots ls WHERE ls.snapshot_id = snapshots.id) AS archived`;
 
 export function toRetentionRow(r: Row): RetentionRow {
   return {

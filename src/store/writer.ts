@@ -226,19 +226,20 @@ export class StoreWriter extends Queries {
     );
   }
 
-  /** Marks snapshots of a project archived (retention): out of the default views, still whole. */
-  async archiveSnapshots(projectId: string, ids: string[], at: string): Promise<void> {
+  /** Archives snapshots (retention): out of the default views (listed_snapshots), still whole. */
+  async archiveSnapshots(ids: string[]): Promise<void> {
     if (!ids.length) return;
-    await this.run(
-      "INSERT OR IGNORE INTO archived_snapshots(snapshot_id, project_id, archived_at) SELECT value, ?, ? FROM json_each(?)",
-      [projectId, at, JSON.stringify(ids)],
-    );
+    await this.run("DELETE FROM listed_snapshots WHERE snapshot_id IN (SELECT value FROM json_each(?))", [JSON.stringify(ids)]);
   }
 
-  /** Takes the archived mark off these snapshots (what `load` restores is never archived). */
+  /** Lists these live snapshots again (what `load` restores is never archived). */
   async unarchiveSnapshots(ids: string[]): Promise<void> {
     if (!ids.length) return;
-    await this.run("DELETE FROM archived_snapshots WHERE snapshot_id IN (SELECT value FROM json_each(?))", [JSON.stringify(ids)]);
+    await this.run(
+      `INSERT OR IGNORE INTO listed_snapshots(snapshot_id, project_id, created_at)
+       SELECT id, project_id, created_at FROM snapshots WHERE id IN (SELECT value FROM json_each(?)) AND deleted = 0`,
+      [JSON.stringify(ids)],
+    );
   }
 
   /** When the project's newest snapshot was made (its `created_at`), or null. */

@@ -23,15 +23,15 @@ export interface RetentionOptions {
  * The spec's cleanup, as archiving: completed snapshots older than 30 days, then the oldest listed
  * ones past the newest `keep`, in progress or not. Never what `load` restores (the newest snapshot
  * and the newest full one): those are taken out of the archive if they were in it. Returns the
- * names archived, oldest first. Reads only the listed snapshots (see listedForRetention).
+ * names archived, oldest first. Reads only the listed snapshots, by an index (see migration 5).
  */
 export async function applyRetention(w: StoreWriter, projectId: string, opts: RetentionOptions): Promise<string[]> {
   const spared = new Set([...await w.restoredIds(projectId), ...(opts.spare ? [opts.spare] : [])]);
   if (!opts.dryRun) await w.unarchiveSnapshots([...spared]);
   await stallIfAsked("retention-unarchived");
-  const listed = await w.listedForRetention(projectId, Math.max(0, await w.countSnapshots(projectId, { listed: true })));
+  const listed = await w.listedForRetention(projectId);
   const chosen = toArchive(listed, spared, w.hostId, opts);
-  if (!opts.dryRun) await w.archiveSnapshots(projectId, chosen.map((s) => s.id), opts.now.toISOString());
+  if (!opts.dryRun) await w.archiveSnapshots(chosen.map((s) => s.id));
   await stallIfAsked("retention-archived");
   return chosen.map((s) => s.name);
 }
