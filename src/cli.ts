@@ -5,6 +5,7 @@ import { collect, dashWordHint, groupDefault, lazy, parseCount, parseRatio } fro
 import { addMemoryCommands } from "./cli-memory.ts";
 import { commandWord, declareOnly, declares } from "./cli-only.ts";
 import { writeErr } from "./lib/out.ts";
+import { printable } from "./lib/text.ts";
 import { UserError } from "./errors.ts";
 import { VERSION } from "./version.ts";
 
@@ -341,8 +342,9 @@ export async function runCli(argv: string[]): Promise<number> {
       return e.exitCode === 0 ? 0 : 1;
     }
     if (e instanceof UserError) {
-      writeErr(json ? JSON.stringify({ error: e.message, exit_code: 1 }) + "\n" : `mindsave: ${e.message}\n`);
-      if (e.hint && !json) writeErr(`${e.hint}\n`);
+      // A refusal may quote a peer's text (a goal, a host's name): shown without escape sequences.
+      writeErr(json ? JSON.stringify({ error: e.message, exit_code: 1 }) + "\n" : `mindsave: ${printable(e.message)}\n`);
+      if (e.hint && !json) writeErr(`${printable(e.hint)}\n`);
       return 1;
     }
     const err = e as Error;

@@ -4,7 +4,9 @@
 // path: load, the session-start hook (Claude Code's JSON, Codex's plain text), failures, doctor,
 // recall. JSON keeps the stored text exactly, escaped.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { projectOnLaptop, sessionStartReplies, sql } from "./helpers.ts";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { CLI, childEnv, projectOnLaptop, sessionStartReplies, sql } from "./helpers.ts";
 
 /** OSC 52: writes "passwd" to the clipboard of whoever's terminal shows it. */
 const CLIPBOARD = "\u001b]52;c;cGFzc3dk\u0007";
@@ -26,6 +28,7 @@ const decision = `chose ${C1_CLEAR}libsql`;
 const reason = `broke ${TITLE}the builds`;
 const rule = `answer ${RED}in English`;
 const hostName = `evil${CLIPBOARD}laptop`;
+const layer3 = `archive notes ${CLIPBOARD}end${CLEAR_SCREEN}`;
 
 /** What a terminal must never get: the controls, and the parameters of a sequence left behind as text. */
 function clean(out: string): void {
@@ -43,7 +46,7 @@ beforeAll(async () => {
   await t.okCli(["fail", "Tailwind", "--reason", "r"]);
   await t.okCli(["rules", "add", "answer in English"]);
   // Written into the store's file as a peer's rows arrive (every save path takes such characters out).
-  await sql(t.db, "UPDATE snapshots SET goal = ?, state = ?, constraints = ?, decisions = ?", [goal, state, JSON.stringify([constraint]), JSON.stringify([decision])]);
+  await sql(t.db, "UPDATE snapshots SET goal = ?, state = ?, constraints = ?, decisions = ?, layer3 = ?", [goal, state, JSON.stringify([constraint]), JSON.stringify([decision]), layer3]);
   await sql(t.db, "UPDATE failures SET reason = ?", [reason]);
   await sql(t.db, "UPDATE rules SET text = ?", [rule]);
   // A peer host whose clock ran ahead: doctor names it.
@@ -96,9 +99,33 @@ describe("text from outside reaches the terminal without control sequences", () 
     expect(r.stdout).toContain("host evillaptop (peer-host)'s clock is");
   });
 
-  test("recall", async () => {
+  test("recall: a search's hits and the cold archive (Layer 3)", async () => {
     const out = (await t.okCli(["recall", "payroll"])).stdout;
     clean(out);
     expect(out).toContain("payroll run");
+    const archive = (await t.okCli(["recall"])).stdout;
+    clean(archive);
+    expect(archive).toContain("archive notes end");
   });
+
+  test("a refusal that quotes text (here the name asked for, with a C1 control)", async () => {
+    const r = await t.cli(["load", "no\u009b2Jsuch"]);
+    expect(r.code).toBe(1);
+    clean(r.stderr);
+    expect(r.stderr).toContain("no2Jsuch");
+  });
+
+  test("the MCP server: a tool's text for the model (recall's cold archive)", async () => {
+    const transport = new StdioClientTransport({ command: CLI[0], args: [...CLI.slice(1), "mcp", "--home", t.home], cwd: t.repo, env: childEnv(t.pc.env), stderr: "pipe" });
+    const client = new Client({ name: "escapes-test", version: "0.0.0" });
+    await client.connect(transport);
+    try {
+      const r = (await client.callTool({ name: "recall", arguments: {} })) as { content: { text?: string }[] };
+      const text = r.content.map((c) => c.text ?? "").join("\n");
+      clean(text);
+      expect(text).toContain("archive notes end");
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
 });

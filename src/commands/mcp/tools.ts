@@ -4,6 +4,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z as zod, type z, type ZodRawShape } from "zod";
 import { isUserError, UserError } from "../../errors.ts";
+import { printable } from "../../lib/text.ts";
 import { saveSnapshot } from "../../engine/snapshots/save.ts";
 import { applyFlags, emptyInput } from "../../engine/snapshots/input.ts";
 import { restoreSnapshot } from "../../engine/snapshots/restore.ts";
@@ -32,7 +33,8 @@ export function errorMessage(e: unknown): string {
 
 /** A tool result with text for the model and the same facts as structured content. */
 export function result(text: string, structured: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: "text", text }], structuredContent: structured };
+  // The text goes into the model's context: no escape sequence from a peer's or an import's text.
+  return { content: [{ type: "text", text: printable(text) }], structuredContent: structured };
 }
 
 export const READ_ONLY = { readOnlyHint: true, openWorldHint: false };
