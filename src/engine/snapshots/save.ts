@@ -262,13 +262,16 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   return { ...saved, restore: { tokens: block.tokens, budget: block.budget, omitted } };
 }
 
+/** How far back a save looks for the plan of its goal: a detour of up to this many snapshots. */
+const PLAN_LOOKBACK = 100;
+
 /**
  * A save without a plan keeps the plan of the newest snapshot about the same goal (a manual save
  * mid-task), even past snapshots of other goals saved between (a detour); a plan for another goal
  * would be restored as if it were this one's, so never that.
  */
 async function carriedPlan(w: StoreWriter, projectId: string, goal: string): Promise<Pick<SnapshotRecord, "plan" | "plan_times">> {
-  const s = await w.newestSnapshotOfGoal(projectId, goal);
+  const s = await w.newestSnapshotOfGoal(projectId, goal, PLAN_LOOKBACK);
   return s ? { plan: s.plan, plan_times: s.plan_times ?? null } : { plan: null, plan_times: null };
 }
 
