@@ -75,13 +75,18 @@ describe("a peer's malformed rows", () => {
     const w = twoLaptops("mindsave-quarantine-");
     await ok(["fail", "websocket", "--reason", "drops", "--home", w.a.home], w.a.opts());
     await ok(["fact", "staging is read-only", "--ttl", "never", "--home", w.a.home], w.a.opts());
+    await ok(["rules", "add", "Answer in English", "--home", w.a.home], w.a.opts());
     await sql(w.a.db, "UPDATE facts SET hlc = 'yesterday'");
     await sql(w.a.db, "UPDATE failure_counts SET count = 'lots'");
+    await sql(w.a.db, "UPDATE rules SET id = ?", ["r".repeat(100_000)]);
     const r = await okJson(["sync", w.a.db, "--home", w.b.home], w.b.opts());
     expect(r.refused.from_peer.map((x: any) => [x.table, x.why]).sort()).toEqual([
       ["facts", "hlc is not a clock"],
       ["failure_counts", "count is not a count"],
+      ["rules", "id is 100,000 characters, more than 256"],
     ]);
+    // A key that long is kept and shown cut short, never whole.
+    expect(r.refused.from_peer.find((x: any) => x.table === "rules").key).toBe("r".repeat(1024));
     expect(r.refused.from_here).toEqual([]);
     expect(await sql(w.b.db, "SELECT count(*) AS n FROM facts")).toEqual([{ n: 0 }] as any);
   }, 60_000);

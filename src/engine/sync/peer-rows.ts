@@ -122,6 +122,12 @@ function fromOutside(tbl: string, row: SyncRow): SyncRow {
   return name === row.name ? row : { ...row, name };
 }
 
+/**
+ * The most characters of a refused row's key kept and shown: a key that long is itself what is
+ * wrong (ids are at most ID_MAX), and a hostile one may be megabytes.
+ */
+const KEY_KEPT = 4 * ID_MAX;
+
 /** What `admit` needs to know of a pull: whose rows, refused before, and where to list refusals. */
 export interface Admission {
   now: number;
@@ -143,8 +149,9 @@ export async function admit(w: SyncSide, tbl: string, offered: SyncRow[], a: Adm
     const key = keyOf(tbl, row);
     const why = refusal(tbl, row, a.now);
     if (why) {
-      a.refused.push({ table: tbl, key, why });
-      await w.quarantine({ peer: a.fromId, location: a.location, tbl, key, why, hlc: String(row.hlc ?? ""), at: new Date(a.now).toISOString() });
+      const kept = key.slice(0, KEY_KEPT);
+      a.refused.push({ table: tbl, key: kept, why });
+      await w.quarantine({ peer: a.fromId, location: a.location, tbl, key: kept, why, hlc: String(row.hlc ?? "").slice(0, KEY_KEPT), at: new Date(a.now).toISOString() });
       continue;
     }
     if (a.held.get(tbl)?.has(key)) await w.release(a.fromId, tbl, key);
