@@ -7,6 +7,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dumpStore, sql, twoLaptops, type LaptopWithClone } from "./helpers.ts";
 import { SCHEMA_VERSION } from "../src/store/migrations.ts";
+import { TMUX, terminal } from "./terminal.ts";
+
+if (!TMUX) console.log("skipped prune's question on a terminal: tmux is not installed (apt-get install tmux)");
 
 /** Writes `count` snapshot files into the laptop's project (.mindsave/snapshots), one a day from `start`. */
 function seedFiles(l: LaptopWithClone, count: number, opts: { start?: number; status?: string; prefix?: string } = {}): string[] {
@@ -194,4 +197,28 @@ describe("snapshots prune: only a person deletes", () => {
     }
     expect(await dumpStore(w.a.db)).toBe(before);
   });
+});
+
+describe.skipIf(!TMUX)("snapshots prune on a terminal asks y/N", () => {
+  for (const [answer, deleted] of [["n", false], ["y", true]] as const) {
+    test(`answered ${answer}: ${deleted ? "deletes the archived ones, never the listed" : "nothing deleted"}`, async () => {
+      const t = terminal("mindsave-prune-ask-");
+      // Two snapshots past --keep 1 are archived: what a prune would delete.
+      for (const goal of ["one 一", "two", "three"]) await t.cli(["save", "--goal", goal, "--next", "n", "--keep", "1"]);
+      const db = join(t.home, "mindsave.db");
+      const before = await dumpStore(db);
+      try {
+        t.start(["snapshots", "prune"]);
+        const r = await t.answer("Delete these 2 snapshot(s)? [y/N]", answer, "Enter");
+        expect(r.code).toBe(0);
+        expect(r.screen).toContain("Pruning deletes these 2 archived snapshot(s) of webapp for good:");
+        expect(r.screen).toContain(deleted ? "Deleted 2 snapshot(s)." : "Nothing was deleted.");
+      } finally {
+        t.stop();
+      }
+      if (!deleted) expect(await dumpStore(db)).toBe(before);
+      expect(await tombstones(db)).toBe(deleted ? 2 : 0);
+      expect(await live(db)).toBe(deleted ? 1 : 3);
+    }, 30_000);
+  }
 });
