@@ -186,8 +186,8 @@ export function writeTree(t: TreeSpec): void {
   for (let i = 0; i < t.snapshots; i++) {
     const created = new Date(times[i]);
     const newest = t.snapshots - i;
-    // A store that cleanup has kept: old snapshots are in progress or blocked (protected); the
-    // completed ones are the few newest (cleanup removes completed ones older than 30 days).
+    // A store as the spec's cleanup left it: old snapshots are in progress or blocked; the completed
+    // ones are the few newest (completed ones older than 30 days went; retention now archives them).
     const status = newest <= 8 && r() < 0.5 ? "completed" : r() < 0.2 ? "blocked" : "in_progress";
     const words: string[] = [];
     if (r() < 0.5) for (let k = int(r, 1, 3); k > 0; k--) words.push(COMMON_WORD);
