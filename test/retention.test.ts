@@ -3,7 +3,7 @@
 // `load`'s numbers, still found by recall, `list --all`, `load ID`, export and sync. Only
 // `snapshots delete` and `snapshots prune` delete.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dumpStore, sql, twoLaptops, type LaptopWithClone } from "./helpers.ts";
 import { SCHEMA_VERSION } from "../src/store/migrations.ts";
@@ -63,6 +63,12 @@ describe("retention archives, never deletes", () => {
     expect(loaded.layer1.goal).toBe("goal 0 任务");
     const hits = await w.a.json(["recall", "markertask0x"]);
     expect(hits.hits.map((h: { name: string }) => h.name)).toEqual([names[0]]);
+    // `load` without a choice lists the listed ones; export writes every snapshot, archived ones too.
+    expect((await w.a.cli(["load"])).stdout).toContain("20 snapshots. Load one with `mindsave load N`");
+    const out = join(w.base, "exported");
+    await w.a.json(["export", "--out", out]);
+    expect(readdirSync(join(out, ".mindsave", "snapshots")).filter((f) => f.endsWith(".md"))).toHaveLength(31);
+
     // The text names the first five archived and counts the rest (a first save after an upgrade may archive 100,000).
     const clean = await w.a.cli(["snapshots", "clean", "--keep", "3"]);
     expect(clean.stdout).toContain(`Archived 17 snapshot(s): ${names.slice(11, 16).join(", ")} and 12 more.`);
