@@ -20,8 +20,12 @@ const ID_MAX = 256;
 /** A clock as MindSave writes it; a 5-digit counter is one written before the overflow rule (see hlc.ts). */
 const CLOCK = /^\d{13}-\d{4,5}-[A-Za-z0-9._:-]{0,64}$/;
 
-const text = (max: number, empty = true): Check => (v) =>
-  typeof v !== "string" ? "is not text" : v.length > max ? `is ${n(v.length)} characters, more than ${n(max)}` : !empty && !v.trim() ? "is empty" : null;
+/** Text of at most `max` characters (`empty`: may be blank). */
+const text = (max: number, empty = true): Check => (v) => {
+  if (typeof v !== "string") return "is not text";
+  if (v.length > max) return `is ${n(v.length)} characters, more than ${n(max)}`;
+  return !empty && !v.trim() ? "is empty" : null;
+};
 const orNull = (check: Check): Check => (v) => (v === null ? null : check(v));
 const id = text(ID_MAX, false);
 const clock: Check = (v) => (typeof v === "string" && CLOCK.test(v) ? null : "is not a clock");
@@ -45,7 +49,8 @@ const textList = json("a list of text", (x) => Array.isArray(x) && x.every(short
 const files = json("a list of files", (x) => Array.isArray(x) && x.every((f) => isMap(f) && short(f.path)));
 const map = json("a mapping", isMap);
 /** A failure_graph: each item a mapping, its text fields within a field's size. */
-const graph = json("a failure graph", (x) => isMap(x) && Object.entries(x).every(([item, e]) => short(item) && isMap(e) && Object.values(e).every((f) => typeof f !== "string" || short(f))));
+const graphEntry = ([item, e]: [string, unknown]) => short(item) && isMap(e) && Object.values(e).every((f) => typeof f !== "string" || short(f));
+const graph = json("a failure graph", (x) => isMap(x) && Object.entries(x).every(graphEntry));
 const planStep = (s: unknown) => isMap(s) && typeof s.content === "string" && s.content.length <= PLAN_ITEM_MAX && ["pending", "in_progress", "completed"].includes(String(s.status));
 const plan = json("a plan (a list of steps with content and status)", (x) => Array.isArray(x) && x.length <= PLAN_MAX_ITEMS && x.every(planStep));
 
