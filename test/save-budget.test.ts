@@ -69,6 +69,8 @@ describe("an MCP save over budget", () => {
     expect(keptFiles).toBeLessThan(40);
     expect(text).toContain("Warning: Layer 1 was ");
     expect(text).toMatch(new RegExp(`moved to Layer 3 under "Moved from Layer 1": ${40 - keptFiles} active file\\(s\\) \\(src/feature${keptFiles}/`));
+    // The reply names the first five files it moved and counts the rest (Layer 3 lists them all).
+    expect(text).toContain(`src/feature${keptFiles + 4}/widgets/Component${keptFiles + 4}.tsx, … ${40 - keptFiles - 5} more).`);
     expect(text).toContain(`moved to Layer 3 under "Moved from Layer 2": ${decisions.length - keptDecisions} decision(s).`);
     expect(r.structuredContent.tokens.layer1).toBeLessThanOrEqual(300);
     expect(r.structuredContent.tokens.layer2).toBeLessThanOrEqual(500);

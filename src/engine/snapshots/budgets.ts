@@ -9,6 +9,9 @@ import { countTokens } from "./tokens.ts";
 export const MOVED_FROM_LAYER1 = "Moved from Layer 1";
 export const MOVED_FROM_LAYER2 = "Moved from Layer 2";
 
+/** The moved files a save's reply names (the rest it counts; Layer 3 lists them all). */
+const NAMED_FILES = 5;
+
 /** A text field of Layer 1 is never cut below this many characters. */
 const SHORTEST_FIELD = 20;
 const TEXT_FIELDS = ["goal", "state", "next_action", "blocker"] as const;
@@ -70,7 +73,7 @@ function shortened(text: string): string {
 
 /**
  * Layer 1 within its budget, every active file counted. The largest part gives way first: the
- * file list loses its last file, or the longest text field is shortened (never below 20
+ * file list loses its last files, or the longest text field is shortened (never below 20
  * characters; its words as written are kept in `moved`).
  */
 export function fitLayer1(l1: Layer1, moved: Moved): Layer1 {
@@ -78,19 +81,33 @@ export function fitLayer1(l1: Layer1, moved: Moved): Layer1 {
   let total = layer1Tokens(out);
   if (total <= LAYER1_BUDGET) return out;
   moved.layer1Tokens = total;
-  const cut: string[] = [];
   while (total > LAYER1_BUDGET) {
     const field = TEXT_FIELDS.filter((f) => [...out[f]].length > SHORTEST_FIELD + 1).sort((a, b) => countTokens(out[b]) - countTokens(out[a]))[0];
-    const fileTokens = countTokens(out.active_files.join("\n"));
-    if (out.active_files.length && (!field || fileTokens >= countTokens(out[field]))) cut.unshift(out.active_files.pop()!);
-    else if (field) {
+    const fieldTokens = field ? countTokens(out[field]) : 0;
+    if (out.active_files.length && countTokens(out.active_files.join("\n")) >= fieldTokens) {
+      const keep = filesKept(out, fieldTokens);
+      moved.files = [...out.active_files.slice(keep), ...moved.files];
+      out.active_files = out.active_files.slice(0, keep);
+    } else if (field) {
       moved.fields[field] ??= out[field];
       out[field] = shortened(out[field]);
     } else checkLayer1(out); // nothing left to give way: refused, naming the field
     total = layer1Tokens(out);
   }
-  moved.files = cut;
   return out;
+}
+
+/**
+ * How many of the first active files stay: the most with which Layer 1 fits, or with which the
+ * list is no longer its largest part (then a text field gives way), at least one fewer than now.
+ * A binary search: a list of thousands of files costs a few counts, not one per file.
+ */
+function filesKept(l1: Layer1, fieldTokens: number): number {
+  const stays = (k: number) => {
+    const files = l1.active_files.slice(0, k);
+    return layer1Tokens({ ...l1, active_files: files }) <= LAYER1_BUDGET || countTokens(files.join("\n")) < fieldTokens;
+  };
+  return mostKept(l1.active_files.length - 1, stays);
 }
 
 /**
@@ -115,24 +132,38 @@ export function fitLayer2(l2: Layer2, asWritten = l2.constraints, moved = nothin
   };
 }
 
-/** Layer 2 with items moved out (into `moved`) until it fits. */
+/**
+ * Layer 2 with items moved out (into `moved`) until it fits: the last decisions, then the last
+ * failures, then the last constraints, each list cut where it first fits (compressed groups stay:
+ * one line each, far within the budget).
+ */
 function spillLayer2(l2: Layer2, tokens: number, moved: Moved): [Layer2, number] {
   moved.layer2Tokens = tokens;
-  const out: Layer2 = { constraints: [...l2.constraints], decisions: [...l2.decisions], failure_graph: { ...l2.failure_graph }, symbolic: l2.symbolic };
-  const decisions: string[] = [], failures: string[] = [], constraints: string[] = [];
-  while (tokens > LAYER2_BUDGET) {
-    const items = Object.keys(out.failure_graph);
-    if (out.decisions.length) decisions.unshift(out.decisions.pop()!);
-    else if (items.length) {
-      const item = items.at(-1)!;
-      failures.unshift(item);
-      delete out.failure_graph[item];
-    } else if (out.constraints.length) constraints.unshift(out.constraints.pop()!);
-    else break; // only compressed groups are left, each a line: far within the budget
-    tokens = countTokens(layer2Text(out));
+  const out: Layer2 = { ...l2, constraints: [...l2.constraints], decisions: [...l2.decisions], failure_graph: { ...l2.failure_graph } };
+  const fits = (x: Layer2) => countTokens(layer2Text(x)) <= LAYER2_BUDGET;
+  const d = mostKept(out.decisions.length, (k) => fits({ ...out, decisions: out.decisions.slice(0, k) }));
+  moved.decisions = out.decisions.splice(d);
+  const items = Object.keys(out.failure_graph);
+  const f = mostKept(items.length, (k) => fits({ ...out, failure_graph: keepItems(out.failure_graph, items.slice(0, k)) }));
+  moved.failures = items.slice(f);
+  out.failure_graph = keepItems(out.failure_graph, items.slice(0, f));
+  const c = mostKept(out.constraints.length, (k) => fits({ ...out, constraints: out.constraints.slice(0, k) }));
+  moved.constraints = out.constraints.splice(c);
+  return [out, countTokens(layer2Text(out))];
+}
+
+const keepItems = (graph: Layer2["failure_graph"], items: string[]) => Object.fromEntries(items.map((i) => [i, graph[i]]));
+
+/** The most of `n` items kept with which `fits` holds (0 when none does): a binary search, a few counts for thousands of items. */
+function mostKept(n: number, fits: (k: number) => boolean): number {
+  if (fits(n)) return n;
+  let [lo, hi] = [0, n - 1];
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (fits(mid)) lo = mid;
+    else hi = mid - 1;
   }
-  Object.assign(moved, { decisions, failures, constraints });
-  return [out, tokens];
+  return lo;
 }
 
 /** The Layer 3 sections holding what moved (empty when nothing did). */
@@ -163,7 +194,8 @@ export function movedWarnings(moved: Moved): string[] {
   const count = (n: number, what: string) => (n ? [`${n} ${what}`] : []);
   const l1 = [...Object.keys(moved.fields).map((f) => `the rest of ${f}`), ...count(moved.files.length, "active file(s)")];
   if (l1.length) {
-    const files = moved.files.length ? ` (${moved.files.map(inline).join(", ")})` : "";
+    const named = moved.files.slice(0, NAMED_FILES).map(inline).join(", ");
+    const files = moved.files.length ? ` (${named}${moved.files.length > NAMED_FILES ? `, … ${moved.files.length - NAMED_FILES} more` : ""})` : "";
     out.push(`Layer 1 was ${moved.layer1Tokens} tokens, over its ${LAYER1_BUDGET}-token budget: moved to Layer 3 under "${MOVED_FROM_LAYER1}": ${l1.join(", ")}${files}.`);
   }
   const l2 = [...count(moved.decisions.length, "decision(s)"), ...count(moved.failures.length, "failure(s)"), ...count(moved.constraints.length, "constraint(s)")];
