@@ -79,18 +79,23 @@ function applyRule(text: string, rule: SecretRule, found: Found): string {
 const KIND_OF = new Map<string, string>();
 for (const { kind, names } of SECRET_KEY_NAMES) for (const n of names) KIND_OF.set(n, kind);
 
-/** `api_key` → api_key, apiKey, ApiKey, API_KEY, api-key, apikey, API.KEY… */
+/**
+ * `api_key` → api_key, apiKey, ApiKey, API_KEY, api-key, apikey, API.KEY… `secret` also as
+ * `secrete`, detect-secrets' spelling (in the pattern, not the names: each name costs every scan).
+ */
 function namePattern(name: string): string {
   const word = (w: string) => `(?:${w}|${w[0]!.toUpperCase()}${w.slice(1)}|${w.toUpperCase()})`;
-  return name.split("_").map(word).join("[_.-]?");
+  return name.split("_").map(word).join("[_.-]?") + (name === "secret" ? "(?:e|E)?" : "");
 }
 
 const NAMES = [...KIND_OF.keys()].sort((a, b) => b.length - a.length);
+/** The letters a name starts with: a regex tries a place only when one stands there (most places fail at once). */
+const FIRST_LETTERS = [...new Set(NAMES.map((n) => n[0]!))].map((c) => c + c.toUpperCase()).join("");
 /**
  * The name starts a word: after a non-letter, or camelCase (`dbPassword`). Words may follow it
  * (`password_super_secure`, `apikey_myservice`, `bot_token1`), and C's brackets (`secret[25]`).
  */
-const NAME = `(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z]))(?<name>${NAMES.map(namePattern).join("|")})(?<suffix>(?:[_.-][A-Za-z0-9]{1,20}){1,2}|(?:[A-Z][a-z0-9]{1,20}){1,2}|\\d{1,3})?(?![A-Za-z0-9])(?:\\[\\d{0,5}\\])?`;
+const NAME = `(?=[${FIRST_LETTERS}])(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z]))(?<name>${NAMES.map(namePattern).join("|")})(?<suffix>(?:[_.-][A-Za-z0-9]{1,20}){1,2}|(?:[A-Z][a-z0-9]{1,20}){1,2}|\\d{1,3})?(?![A-Za-z0-9])(?:\\[\\d{0,5}\\])?`;
 const QUOTED = `"(?:[^"\\\\\\n]|\\\\.){1,300}"|'[^'\\n]{1,300}'|\`[^\`\\n]{1,300}\``;
 /** A bare value ends where prose does, full-width (CJK) punctuation included: `password: flow）next`. */
 const CJK_PUNCT = "，。；：、（）「」『』【】！？";
@@ -102,20 +107,19 @@ const BARE = `[^\\s"'\`${CJK_PUNCT}][^\\s${CJK_PUNCT}]{0,299}(?=[\\s${CJK_PUNCT}
 const VALUE = `(?<value>${QUOTED}|${BARE})`;
 /**
  * `NAME=value`, `NAME: value`, `"name": "value"`, `name := value`, `:name => value`, `--name=value`,
- * `password = @"…"` (Objective-C); a comparison with a quoted value (`if (api_key == "…")`).
+ * `password = @"…"` (Objective-C); a comparison with a quoted value (`if (api_key == "…")`); C++
+ * and config forms with a quoted value (`std::string secret("…")`, `secret.assign("…")`,
+ * `password "…";`, `("api_token", "…")`), which `formFits` checks. One regex, as each scan of
+ * the names costs every text.
  */
-const ASSIGNMENT = () => new RegExp(`${NAME}(?<kq>["']?)[ \\t]{0,3}(?<sep>:=|=>|\\?=|!==?|===?|=(?!=)|:(?![:/]))[ \\t]{0,3}@?${VALUE}`, "g");
-/** C++ and config forms: `std::string secret("…")`, `secret.assign("…")`, `password "…";`, `("api_token", "…")`. */
-const CALL = () => new RegExp(`${NAME}(?<kq>["']?)(?<sep>\\(|,|[ \\t]{1,3})[ \\t]{0,3}(?<value>${QUOTED})(?=[;,)])`, "g");
+const ASSIGNMENT = () => new RegExp(`${NAME}(?<kq>["']?)[ \\t]{0,3}(?<sep>:=|=>|\\?=|!==?|===?|=(?!=)|:(?![:/])|(?:\\(|,[ \\t]{0,3}|[ \\t]{1,3})(?=["'\`]))[ \\t]{0,3}@?${VALUE}`, "g");
 /** A quoted value compared with a name: `if ("…" == password)`, `"…" !== my_private_key`. */
 const REVERSED = () => new RegExp(`(?<value>${QUOTED})[ \\t]{0,3}(?<sep>!==?|===?)[ \\t]{0,3}(?:[A-Za-z0-9]{1,20}_){0,3}(?<name>${NAMES.map(namePattern).join("|")})(?:_[A-Za-z0-9]{1,20}){0,3}(?![\\w])`, "g");
 /** `--name value`, `--db-password value`. */
 const FLAG = () => new RegExp(`(?<![\\w-])--(?:[a-z0-9]{1,20}-){0,3}(?<name>${NAMES.map((n) => n.replaceAll("_", "-?")).join("|")})(?<sep>[ \\t]{1,3})${VALUE}`, "g");
-/** A config line whose whole rest is the value, words and all: `aws_secret_access_key: value with quotes and spaces`. */
-const LINE = () => new RegExp(`^[ \\t]*(?<prefix>[\\w.-]{0,60}?)${NAME}[ \\t]{0,3}(?<sep>[:=])[ \\t]{0,3}(?<value>[^\\s"'\`#{[$<][^\\n#]{0,200}?)[ \\t]*$`, "gm");
-/** The five, made on first use: every command loads this module, few redact. */
-let assignments: { assignment: RegExp; flag: RegExp; call: RegExp; reversed: RegExp; line: RegExp } | null = null;
-const assignmentRegexes = () => (assignments ??= { assignment: ASSIGNMENT(), flag: FLAG(), call: CALL(), reversed: REVERSED(), line: LINE() });
+/** The regexes, made on first use: every command loads this module, few redact. */
+let assignments: { assignment: RegExp; flag: RegExp; reversed: RegExp } | null = null;
+const assignmentRegexes = () => (assignments ??= { assignment: ASSIGNMENT(), flag: FLAG(), reversed: REVERSED() });
 
 /** The canonical name a matched spelling stands for (`clientSecret` → secret, `API-KEY` → api_key). */
 function canonical(spelling: string): string {
@@ -173,14 +177,14 @@ function describes(suffix: string | undefined): boolean {
   return suffix.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase().split(/[_.-]+/).some((w) => NOT_SECRET_KEY_SUFFIX.has(w));
 }
 
-/** Forms that stand for an assignment only in their own place (see `CALL`, `ASSIGNMENT`'s comparisons). */
+/** Forms that stand for an assignment only in their own place (see `ASSIGNMENT`): comparisons, calls, `name "…";`. */
 function formFits(text: string, m: RegExpExecArray, quoted: boolean, flag: boolean, before: string): boolean {
   const sep = m.groups!.sep ?? "";
   if (COMPARISON.test(sep)) return quoted;
-  if (sep === "(") return m.groups!.suffix === ".assign" || /\bstring[ \t]*$/i.test(before);
+  if (sep === "(") return quoted && (m.groups!.suffix === ".assign" || /\bstring[ \t]*$/i.test(before));
   // `GetEnvOrDefault("api_token", "…")`: a quoted name, then its quoted value.
-  if (sep === ",") return quoted && !!m.groups!.kq;
-  if (/^[ \t]+$/.test(sep) && !flag) return text[m.index + m[0].length] === ";";
+  if (sep.startsWith(",")) return quoted && !!m.groups!.kq;
+  if (/^[ \t]+$/.test(sep) && !flag) return quoted && text[m.index + m[0].length] === ";";
   return true;
 }
 
@@ -188,21 +192,24 @@ function formFits(text: string, m: RegExpExecArray, quoted: boolean, flag: boole
 const HEADER = /(?:-H|--header)[ \t]+["']?$/;
 
 /** The replacement for one assignment, or undefined to leave it. `reversed`: the value comes first (`"…" == password`). */
-function assignment(text: string, m: RegExpExecArray, flag: boolean, found: Found, reversed = false): string | undefined {
+function assignment(text: string, m: RegExpExecArray, flag: boolean, found: Found, reversed = false): string | Replaced | undefined {
   const g = m.groups as Groups;
   const full = g.value!;
   const quoted = /^["'`]/.test(full);
+  const before = text.slice(Math.max(0, m.index - 30), m.index);
+  // Most matches in prose end here (`password field`, `token (see below)`): the cheap checks first.
+  if (!formFits(text, m, quoted, flag, before)) return undefined;
+  if (NOT_SECRET_KEY_PREFIX.test(before) || describes(g.suffix)) return undefined;
   const value = quoted ? full : valueOf(full);
   const name = canonical(g.name!);
-  const before = text.slice(Math.max(0, m.index - 30), m.index);
-  if (NOT_SECRET_KEY_PREFIX.test(before) || describes(g.suffix)) return undefined;
-  if (!formFits(text, m, quoted, flag, before)) return undefined;
   const inner = quoted ? value.slice(1, -1) : value;
   if (!quoted && (CODE.test(inner) || STRUCTURE.test(inner))) return undefined;
   const strong = flag || quoted || !!g.kq || g.sep !== ":" || HEADER.test(before);
   const bare = !/[\w.-]$/.test(before); // the name alone, no prefix
   if (!strong && bare && NAMES_NEEDING_ASSIGNMENT.has(name)) return undefined;
   const at = reversed ? 0 : m[0].length - full.length;
+  const line = quoted || reversed || flag ? undefined : wholeLine(text, m, at, found);
+  if (line) return line;
   const head = m[0].slice(0, at) + (quoted ? value[0] : "");
   const end = (quoted ? value[0] : full.slice(value.length)) + m[0].slice(at + full.length);
   const left = quoted ? null : LEFT_OVER.exec(value);
@@ -214,37 +221,42 @@ function assignment(text: string, m: RegExpExecArray, flag: boolean, found: Foun
   // A plain word is a secret where the writing makes it a value; otherwise it must look like one
   // (6 characters on after a password's name or an assignment; others 8, as tokens are long).
   // A name compared or passed with a value (`token == "eof"`, `("api_token", "…")`) is code: only a secret-looking value counts.
-  const plain = g.sep !== "," && !COMPARISON.test(g.sep ?? "") && wordSecret(inner, password, written(text, m, value, quoted, flag));
+  const plain = !g.sep!.startsWith(",") && !COMPARISON.test(g.sep ?? "") && wordSecret(inner, password, written(text, m, value, quoted, flag));
   if (!plain && (inner.length < (quoted ? 4 : password || strong ? 6 : 8) || !looksSecret(inner, strong || password))) return undefined;
   const kind = KIND_OF.get(name) ?? "generic-api-key";
   found?.(kind, inner);
   return head + tag(kind) + end;
 }
 
+/** A config line's value to its end (or a `#` comment): `aws_secret_access_key: value with quotes and spaces`. */
+const LINE_VALUE = /^[^\n#"'`]{1,200}?(?=[ \t]*(?:#|\r?\n|$))/;
+
 /**
- * The replacement for a config line of several words after a prefixed or upper-case key (a
- * setting, not a sentence: `token: the next page` stays), or undefined to leave it.
+ * A config line whose whole rest is its value, words and all, after a key with a prefix or in
+ * upper case (a setting, not a sentence: `token: the next page` stays): the replacement and how
+ * much of the text it stands for, or undefined to read the value as one word.
  */
-function lineValue(m: RegExpExecArray, found: Found): string | undefined {
+function wholeLine(text: string, m: RegExpExecArray, valueAt: number, found: Found): Replaced | undefined {
   const g = m.groups as Groups;
-  const value = g.value!;
-  const key = g.prefix! + g.name! + (g.suffix ?? "");
-  const env = /^[A-Z0-9_.-]+$/.test(key);
-  if (!/\s/.test(value) || value.split(/\s+/).length > 5 || (!g.prefix && !env)) return undefined;
+  const lineStart = text.lastIndexOf("\n", m.index - 1) + 1;
+  const prefix = /^[ \t]*([\w.-]*)$/.exec(text.slice(lineStart, m.index))?.[1];
   // `KEY=value rest` is a shell's assignment, ended by a space; an ini file spaces its `=` (`key = a b c`).
-  if (g.sep === "=" && !/[ \t]=/.test(m[0])) return undefined;
-  if (NOT_SECRET_KEY_PREFIX.test(g.prefix!) || describes(g.suffix)) return undefined;
+  if (prefix === undefined || (g.sep !== ":" && !(g.sep === "=" && /[ \t]=/.test(m[0])))) return undefined;
+  const value = LINE_VALUE.exec(text.slice(m.index + valueAt))?.[0];
+  const key = prefix + g.name! + (g.suffix ?? "");
+  const env = /^[A-Z0-9_.-]+$/.test(key);
+  if (!value || !/\s/.test(value) || value.split(/\s+/).length > 5 || (!prefix && !env)) return undefined;
   const name = canonical(g.name!);
-  const password = KIND_OF.get(name) === "password";
   const read: Written = { quoted: true, keyQuoted: false, flag: false, env, yamlLine: true, code: false, prefixed: true };
-  if (!wordSecret(value, password, read)) return undefined;
+  if (!wordSecret(value, KIND_OF.get(name) === "password", read)) return undefined;
   const kind = KIND_OF.get(name) ?? "generic-api-key";
   found?.(kind, value);
-  const at = m[0].lastIndexOf(value);
-  return m[0].slice(0, at) + tag(kind) + m[0].slice(at + value.length);
+  return { out: m[0].slice(0, valueAt) + tag(kind), length: valueAt + value.length };
 }
 
-type Decide = (text: string, m: RegExpExecArray) => string | undefined;
+/** A replacement standing for more of the text than the match (`wholeLine`). */
+interface Replaced { out: string; length: number }
+type Decide = (text: string, m: RegExpExecArray) => string | Replaced | undefined;
 
 function redactAssignment(text: string, regex: RegExp, decide: Decide): string {
   let out = "";
@@ -257,8 +269,9 @@ function redactAssignment(text: string, regex: RegExp, decide: Decide): string {
       regex.lastIndex = m.index + 1;
       continue;
     }
-    out += text.slice(done, m.index) + replaced;
-    done = regex.lastIndex = m.index + m[0].length;
+    const [replacement, length] = typeof replaced === "string" ? [replaced, m[0].length] : [replaced.out, replaced.length];
+    out += text.slice(done, m.index) + replacement;
+    done = regex.lastIndex = m.index + length;
   }
   return out + text.slice(done);
 }
@@ -343,13 +356,9 @@ function redactWith(text: string, found: Found): string {
   }
   if (KEY_WORDS.some((k) => present.has(k))) {
     const regexes = assignmentRegexes();
-    out = redactAssignment(out, regexes.line, (_, m) => lineValue(m, found));
     out = redactAssignment(out, regexes.assignment, (t, m) => assignment(t, m, false, found));
     if (lower.includes("--")) out = redactAssignment(out, regexes.flag, (t, m) => assignment(t, m, true, found));
-    if (/["'`]/.test(out)) {
-      out = redactAssignment(out, regexes.call, (t, m) => assignment(t, m, false, found));
-      out = redactAssignment(out, regexes.reversed, (t, m) => assignment(t, m, false, found, true));
-    }
+    if (/["'`]/.test(out)) out = redactAssignment(out, regexes.reversed, (t, m) => assignment(t, m, false, found, true));
   }
   return out;
 }

@@ -47,6 +47,21 @@ function cookieRules(): SecretRule[] {
   ];
 }
 
+/** curl's `-u user:password` after `gap` (what may stand between `curl` and `-u`). */
+function curlUserRules(gap: string, keywords: string[]): SecretRule[] {
+  const flag = String.raw`\bcurl\b${gap}[ \t](?:-u|--user)(?:=|[ \t]{1,5})`;
+  return [
+    {
+      id: "curl-auth-user", keywords, allow: STAND_IN,
+      regex: new RegExp(String.raw`(?<keep>${flag}["']?\{?[\w.@-]{0,64}\}?["']?:["']?)(?![$<*[]|\{\{|\[REDACTED)\{?[^\s"'{}]{3,128}`, "g"),
+    },
+    {
+      id: "curl-auth-user", keywords, plausible: true,
+      regex: new RegExp(String.raw`(?<keep>${flag}["'])(?![$<*{[]|\[REDACTED)[^\s"':]{8,128}(?=:["'])`, "g"),
+    },
+  ];
+}
+
 export const SECRET_RULES: SecretRule[] = [
   // Private keys first: a PEM block holds base64 lines other rules could half-match. Widened: a
   // block cut off before its END line is redacted up to the end of its base64 lines.
@@ -190,19 +205,13 @@ export const SECRET_RULES: SecretRule[] = [
     regex: /(?<keep>\bBearer[ \t]{1,3})(?!\[REDACTED)[A-Za-z0-9._~+/=-]{20,4096}/g,
     keywords: ["bearer"], entropy: 3, plausible: true,
   },
-  // Widened: the command may go on over lines ending in `\`; the user may be empty or in quotes and
-  // braces; a word password is one (`elastic:changeme`), only gitleaks' stand-ins stay (`user:pass`).
-  {
-    id: "curl-auth-user",
-    regex: /(?<keep>\bcurl\b(?:[^\n]|\\\r?\n){0,400}?[ \t](?:-u|--user)(?:=|[ \t]{1,5})["']?\{?[\w.@-]{0,64}\}?["']?:["']?)(?![$<*[]|\{\{|\[REDACTED)\{?[^\s"'{}]{3,128}/g,
-    keywords: ["curl"], allow: STAND_IN,
-  },
-  // gitleaks' curl-auth-user also takes a user with an empty password (`-u "token:"`): the user is the secret.
-  {
-    id: "curl-auth-user",
-    regex: /(?<keep>\bcurl\b(?:[^\n]|\\\r?\n){0,400}?[ \t](?:-u|--user)(?:=|[ \t]{1,5})["'])(?![$<*{[]|\[REDACTED)[^\s"':]{8,128}(?=:["'])/g,
-    keywords: ["curl"], plausible: true,
-  },
+  // Widened: the user may be empty or in quotes and braces; a word password is one
+  // (`elastic:changeme`), only gitleaks' stand-ins stay (`user:pass`). gitleaks also takes a user
+  // with an empty password (`-u "token:"`): the user is the secret. Each rule twice: on one line,
+  // and (only where a line ends in `\`, as scanning across lines costs every text) a command
+  // continued over several.
+  ...curlUserRules(String.raw`[^\n]{0,200}?`, ["curl"]),
+  ...curlUserRules(String.raw`(?:[^\n]|\\\r?\n){0,400}?`, ["\\\n"]),
   // No gitleaks id: any other Authorization scheme (`Token …`, `Api-Token …`, none at all).
   {
     id: "authorization",
@@ -240,8 +249,7 @@ export const SECRET_KEY_NAMES: { kind: string; names: string[] }[] = [
   { kind: "password", names: ["password", "passwd", "pwd", "passphrase", "pgpassword", "pass"] },
   {
     kind: "generic-api-key",
-    // `secrete`: detect-secrets' own spelling of the keyword, kept as its tests write it.
-    names: ["secret", "secrete", "api_key", "access_key", "secret_key", "private_key", "secret_key_base", "encryption_key", "signing_key", "master_key", "token", "credentials", "creds", "auth"],
+    names: ["secret", "api_key", "access_key", "secret_key", "private_key", "secret_key_base", "encryption_key", "signing_key", "master_key", "token", "credentials", "creds", "auth"],
   },
 ];
 
