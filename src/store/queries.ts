@@ -1,16 +1,17 @@
 // Read queries of the store (class Queries), usable on the client or inside a write transaction.
-import { graphemeBoundary, nextText } from "../lib/text.ts";
+import { nextText } from "../lib/text.ts";
 import type { Row } from "@libsql/client";
 import type {
   FactRecord, FailureRank, FailureRecord, HostRecord, ProjectRecord, RetirementRecord, RootRecord, RuleRecord, SearchHit, SignalRecord,
   RetentionRow, SnapshotRecord, SnapshotSummary, ToolCallRecord,
 } from "./records.ts";
 import {
-  type Exec, failureRanksQuery, FAILURE_SELECT, HOST_REPEATS, SUMMARY_COLUMNS, json, str, strOrNull,
+  type Exec, failureRanksQuery, FAILURE_SELECT, HOST_REPEATS, SUMMARY_COLUMNS, TAGGED, json, str, strOrNull,
   toFact, toFailure, toFailureRank, toHost, toProject, toRetentionRow, toRetirement, toRoot, toRule, toSnapshot, toSummary,
 } from "./rows.ts";
 import { CLOCK_AHEAD_KEY, type ClockAhead, compareHlc, readClockAhead } from "./hlc.ts";
 import { type ScanRow, scanRows, vacuum } from "./scan.ts";
+import { searchSnapshots } from "./search.ts";
 
 /** A text column's size in bytes (UTF-8): `length` of text counts characters. */
 const bytes = (column: string) => `length(CAST(${column} AS BLOB))`;
@@ -24,9 +25,6 @@ const ARCHIVED = "NOT EXISTS (SELECT 1 FROM listed_snapshots ls WHERE ls.snapsho
  */
 const LISTED_FROM = "listed_snapshots l JOIN snapshots ON snapshots.id = l.snapshot_id WHERE l.project_id = ? AND snapshots.deleted = 0";
 const LISTED_ORDER = "ORDER BY l.created_at DESC, l.snapshot_id DESC";
-
-/** A snapshot carries the tag (one parameter; case folded as SQLite folds it: ASCII). */
-const TAGGED = "EXISTS (SELECT 1 FROM json_each(tags) WHERE lower(json_each.value) = lower(?))";
 
 /** The live failures of a project and the global ones (or only the project's, or only the global ones without a project). */
 function failuresOf(select: string, projectId: string | null, includeGlobal = true): [string, unknown[]] {
@@ -213,71 +211,8 @@ export class Queries {
    * window of CONTEXT_WINDOW characters around the first term, and the context line is cut from
    * that in JS (FTS5's snippet() scores every position of a long layer: minutes on a megabyte).
    */
-  async searchSnapshots(projectId: string | null, terms: string[], limit = 50, tag?: string, manyMatches = MANY_MATCHES): Promise<SearchHit[]> {
-    const long = terms.filter((t) => [...t].length >= 3);
-    const short = terms.filter((t) => [...t].length < 3).map((t) => t.toLowerCase());
-    const args: unknown[] = [];
-    const where: string[] = ["s.deleted = 0"];
-    const match = long.map((t) => `"${t.replaceAll('"', '""')}"`).join(" ");
-    // A project's search first reads the rowids of up to `manyMatches` + 1 matches. When there are
-    // more (a common word), the matches become a set of rowids and the project's index is walked
-    // newest first, stopping at the limit: a common word's thousands of matches are never read as
-    // rows (10.4 → 4.1 ms for one in 5,010 snapshots). Fewer are looked up by those rowids, so the
-    // full-text query runs once, not again in a join (a rare word: ~1.4 ms less). A search of every
-    // project joins the matches and sorts them (no index orders them all by time). All three ways
-    // give the same rows.
-    const found = projectId !== null && long.length > 0 ? await this.matchingRowids(match, manyMatches + 1) : null;
-    let from = "snapshot_search f JOIN snapshots s ON s.rowid = f.rowid";
-    if (found && found.length <= manyMatches) {
-      // (CROSS JOIN keeps SQLite from walking the project's index instead of looking the rowids up.)
-      from = "json_each(?) AS m CROSS JOIN snapshots s ON s.rowid = m.value";
-      args.push(JSON.stringify(found));
-    } else if (found) {
-      from = "snapshots s";
-      where.push("s.rowid IN (SELECT rowid FROM snapshot_search WHERE snapshot_search MATCH ?)");
-      args.push(match);
-    } else if (long.length) {
-      where.push("snapshot_search MATCH ?");
-      args.push(match);
-    }
-    const inProject = found !== null;
-    const text = "instr(lower(f.layer1 || char(10) || f.layer2 || char(10) || f.layer3), ?) > 0";
-    for (const t of short) {
-      where.push(inProject ? `EXISTS (SELECT 1 FROM snapshot_search f WHERE f.rowid = s.rowid AND ${text})` : text);
-      args.push(t);
-    }
-    if (projectId) {
-      where.push("s.project_id = ?");
-      args.push(projectId);
-    }
-    if (tag !== undefined) {
-      where.push(TAGGED.replaceAll("tags", "s.tags"));
-      args.push(tag);
-    }
-    args.push(limit);
-    // SQLite's lower() folds ASCII only: fold the anchor the same way, so instr() finds it.
-    const anchor = (long[0] ?? short[0] ?? "").replace(/[A-Z]+/g, (c) => c.toLowerCase());
-    const window = (col: string) => `substr(f.${col}, max(1, instr(lower(f.${col}), ?) - ${CONTEXT_BEFORE}), ${CONTEXT_WINDOW}) AS ${col}`;
-    // The windows are cut for the hits only: the inner query sorts and limits first.
-    const rows = await this.rows(
-      `SELECT h.*, ${window("layer1")}, ${window("layer2")}, ${window("layer3")}
-       FROM (SELECT s.rowid AS rid, s.id, s.project_id, s.name, s.created_at, s.status, s.goal
-             FROM ${from}
-             WHERE ${where.join(" AND ")} ORDER BY s.created_at DESC, s.id DESC LIMIT ?) AS h
-       JOIN snapshot_search f ON f.rowid = h.rid
-       ORDER BY h.created_at DESC, h.id DESC`,
-      [anchor, anchor, anchor, ...args],
-    );
-    return rows.map((r) => ({
-      id: str(r.id), project_id: str(r.project_id), name: str(r.name), created_at: str(r.created_at),
-      status: str(r.status) as SearchHit["status"], goal: str(r.goal),
-      context: matchContext([str(r.layer1), str(r.layer2), str(r.layer3)], terms),
-    }));
-  }
-
-  /** The rowids of at most `n` snapshots the full-text query matches. */
-  private async matchingRowids(match: string, n: number): Promise<number[]> {
-    return (await this.rows("SELECT rowid AS r FROM snapshot_search WHERE snapshot_search MATCH ? LIMIT ?", [match, n])).map((r) => Number(r.r));
+  searchSnapshots(projectId: string | null, terms: string[], limit = 50, tag?: string, manyMatches?: number): Promise<SearchHit[]> {
+    return searchSnapshots(this.db, projectId, terms, limit, tag, manyMatches);
   }
 
   async listFailures(projectId: string | null, opts: { includeGlobal?: boolean } = {}): Promise<FailureRecord[]> {
@@ -428,38 +363,4 @@ export class Queries {
       oldest: strOrNull(r.oldest), newest: strOrNull(r.newest),
     };
   }
-}
-
-/** How much of a layer a search hit reads for its context line, and from how far before the first term. */
-const CONTEXT_WINDOW = 64 * 1024;
-/** Past this many matches, a search in a project walks the project's newest snapshots first. */
-const MANY_MATCHES = 256;
-const CONTEXT_BEFORE = 1024;
-
-/**
- * A context line around the first match of any term, in the first layer that has one, with every
- * match in it marked «like this» and cut at word boundaries; else the first line of the first layer.
- */
-function matchContext(texts: string[], terms: string[]): string {
-  const escaped = terms.filter(Boolean).map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-  const re = escaped.length ? new RegExp(escaped.join("|"), "giu") : null;
-  for (const text of re ? texts : []) {
-    re!.lastIndex = 0;
-    const m = re!.exec(text);
-    if (!m) continue;
-    let start = Math.max(0, m.index - 30);
-    let end = Math.min(text.length, Math.max(start + 100, m.index + m[0].length + 40));
-    // Whole words at the cuts, when a space is near.
-    const space = text.slice(start, m.index).search(/\s/);
-    if (start > 0 && space >= 0 && space < 15) start += space + 1;
-    const tail = text.slice(m.index + m[0].length, end).search(/\s\S*$/);
-    if (end < text.length && tail >= 0) end = m.index + m[0].length + tail;
-    // Never half an emoji or a letter without its accent at either cut.
-    start = graphemeBoundary(text, start, "down");
-    end = graphemeBoundary(text, end, "up");
-    const marked = text.slice(start, end).replace(re!, (hit) => `«${hit}»`);
-    return (start > 0 ? "…" : "") + marked + (end < text.length ? "…" : "");
-  }
-  const first = texts.find((t) => t.trim())?.trim().split("\n")[0] ?? "";
-  return first.slice(0, graphemeBoundary(first, 200, "down"));
 }

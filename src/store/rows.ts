@@ -109,6 +109,9 @@ export function toRetirement(r: Row): RetirementRecord {
   };
 }
 
+/** A snapshot carries the tag (one parameter; case folded as SQLite folds it: ASCII). */
+export const TAGGED = "EXISTS (SELECT 1 FROM json_each(tags) WHERE lower(json_each.value) = lower(?))";
+
 export const SUMMARY_COLUMNS = `id, snapshots.project_id, name, kind, status, snapshots.created_at, goal, blocker, l1_tokens, l2_tokens, saved_host, tags,
   length(CAST(goal || state || next_action || blocker || active_files || constraints || decisions || failure_graph || coalesce(compressed, '') || layer3 AS BLOB)) AS size,
   (constraints <> '[]' OR decisions <> '[]' OR failure_graph <> '{}') AS has_layer2,
