@@ -2,9 +2,9 @@
 // with fusefat, which refuses chmod) and exFAT (mkfs.exfat on a loop device, mount.exfat-fuse).
 // The real CLI lays the drive out; the drive's own launcher and binary then save, load, save
 // concurrently from two laptops, sync with a home and eject.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { hostTarget } from "../build.ts";
 import { gitRepo, hostBinary, laptop, run, sql, tempDir, type Laptop } from "./helpers.ts";
@@ -29,11 +29,15 @@ const noExfat = cannotMount(["mkfs.exfat", "mount.exfat-fuse", "losetup"]);
 if (noFat) console.log(`skipped FAT32 drive tests: ${noFat}`);
 if (noExfat) console.log(`skipped exFAT drive tests: ${noExfat}`);
 
-// Every mount and loop device made here is undone, in reverse order, whatever the tests did.
+// Every mount and loop device made here is undone, in reverse order, whatever the test did, and
+// its images and copies (hundreds of MB in a memory-backed temp dir) removed after each test.
 const undo: (() => void)[] = [];
-afterAll(() => {
-  for (const step of undo.reverse()) step();
-});
+const cleanUp = () => {
+  for (const step of undo.splice(0).reverse()) step();
+};
+afterEach(cleanUp);
+afterAll(cleanUp);
+const removeDir = (dir: string) => () => rmSync(dir, { recursive: true, force: true });
 const unmount = (dir: string) => () => {
   if (sh("umount", [dir]).status !== 0) sh("umount", ["-l", dir]);
 };
@@ -41,6 +45,7 @@ const unmount = (dir: string) => () => {
 /** A new image of `mb` MB (sparse) formatted FAT32 or exFAT, mounted; returns the mount point. */
 function mountImage(kind: "fat32" | "exfat", mb: number): string {
   const img = join(tempDir(`mindsave-${kind}-`), `${kind}.img`);
+  undo.push(removeDir(dirname(img)));
   closeSync(openSync(img, "w"));
   truncateSync(img, mb * 1024 * 1024);
   must(kind === "fat32" ? sh("mkfs.vfat", ["-F", "32", img]) : sh("mkfs.exfat", [img]), `mkfs ${kind}`);
@@ -70,7 +75,7 @@ function fusefatKeepsFiles(): boolean {
   for (const b of [...Array(22).keys(), 1, 22, 1, 23]) writeSync(fd, block, 0, 4096, b * 4096);
   closeSync(fd);
   const whole = statSync(join(mnt, "probe.bin")).size === 24 * 4096;
-  undo.pop()!();
+  cleanUp();
   return whole;
 }
 const fatLosesFiles = !noFat && !fusefatKeepsFiles();
@@ -102,9 +107,20 @@ function contents(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of readdirSync(dir, { recursive: true }) as string[]) {
     const path = join(dir, name);
-    out[name] = statSync(path).isDirectory() ? "(folder)" : readFileSync(path, "utf8");
+    const st = statSync(path);
+    out[name] = st.isDirectory() ? "(folder)" : st.size > 65536 ? `(${st.size} bytes)` : readFileSync(path, "utf8");
   }
   return out;
+}
+
+/** A folder `drive init --from` takes, holding a stand-in for this host's binary of `mb` MB (sparse): for inits that never run it. */
+function fakeDist(mb: number): string {
+  const dir = tempDir("mindsave-fake-dist-");
+  mkdirSync(join(dir, hostTarget().name));
+  const fake = join(dir, hostTarget().name, hostTarget().exe);
+  closeSync(openSync(fake, "w"));
+  truncateSync(fake, mb * 1024 * 1024);
+  return dir;
 }
 
 /** A full drive: `drive init` of a binary bigger than the space left fails and leaves the drive as it was. */
@@ -112,11 +128,7 @@ async function failedInitLeavesNothing(mount: string) {
   mkdirSync(join(mount, "photos"));
   writeFileSync(join(mount, "photos", "trip.txt"), "the owner's own file 照片\n");
   const before = contents(mount);
-  const big = tempDir("mindsave-big-dist-");
-  mkdirSync(join(big, hostTarget().name));
-  const fake = join(big, hostTarget().name, hostTarget().exe);
-  closeSync(openSync(fake, "w"));
-  truncateSync(fake, 48 * 1024 * 1024);
+  const big = fakeDist(48);
   const r = await run(["drive", "init", mount, "--from", big], { cwd: big, env: laptop("full").env });
   expect(r.code).toBe(1);
   expect(r.stderr).toStartWith(`mindsave: Cannot write to the drive at ${join(mount, "mindsave")}: `);
@@ -173,11 +185,12 @@ describe.skipIf(!!noFat)("a FAT32 drive (fusefat)", () => {
   });
 
   test.skipIf(!fatLosesFiles)("on a fusefat that loses clusters, drive init gets past the refused chmod, finds the new store damaged when it reads it back, and leaves the drive as it was", async () => {
-    const mount = mountImage("fat32", 300);
+    const mount = mountImage("fat32", 40);
     writeFileSync(join(mount, "notes.txt"), "the owner's own file\n");
     expect(() => chmodSync(join(mount, "notes.txt"), 0o644)).toThrow(/ENOSYS|EPERM/);
     const before = contents(mount);
-    const r = await run(["drive", "init", mount, "--from", dist], { cwd: dist, env: laptop("fat").env });
+    const from = fakeDist(1);
+    const r = await run(["drive", "init", mount, "--from", from], { cwd: from, env: laptop("fat").env });
     expect(r.code).toBe(1);
     expect(r.stderr).toStartWith("mindsave: The drive did not keep the new store whole when it was read back (");
     expect(r.stderr).toContain("its file system loses what is written to it, so MindSave keeps nothing on it; check the drive or format it again.");
@@ -216,6 +229,7 @@ describe.skipIf(!!noExfat)("an exFAT drive (exfat-fuse on a loop device)", () =>
     must(sh("mount", ["-o", "remount,bind,noexec", noexec]), "remount noexec");
     const seen = join(noexec, "mindsave");
     const tmp = tempDir("mindsave-tmpdir-");
+    undo.push(removeDir(tmp));
     const copies = () => (readdirSync(tmp, { recursive: true }) as string[]).map((f) => join(tmp, f)).filter((f) => statSync(f).isFile());
     const version = async () => {
       const r = await run(["--version"], launcher(seen, base, a, { TMPDIR: tmp }));
