@@ -80,19 +80,22 @@ if [ ! -x "$bin" ]; then
   # binary (not per command) and a changed binary replaces it.
   own="\${TMPDIR:-/tmp}/mindsave-$(id -u)"
   mkdir -p -m 700 "$own" 2>/dev/null
-  if [ -L "$own" ] || [ ! -O "$own" ]; then
+  if [ -L "$own" ] || [ ! -d "$own" ] || [ ! -O "$own" ]; then
     echo "MindSave: $own is not a folder of yours; remove it or set TMPDIR to another one" >&2
     exit 1
   fi
   key=$(stat -c %s-%Y "$bin" 2>/dev/null || stat -f %z-%m "$bin" 2>/dev/null || cksum < "$bin" | tr ' ' -)
   tmp="$own/$os-$arch-$key"
   if [ ! -x "$tmp" ]; then
-    # Copied under a name of this process's own, then renamed: a launch beside it never runs half a copy.
+    # Copied under a name of this process's own, then renamed: a launch beside it never runs half a
+    # copy, and an interrupted one leaves none.
+    trap 'rm -f "$tmp.$$"; exit 130' HUP INT TERM
     if ! { cp "$bin" "$tmp.$$" && chmod 700 "$tmp.$$" && mv -f "$tmp.$$" "$tmp"; }; then
       rm -f "$tmp.$$"
       echo "MindSave: cannot copy $bin to $own to run it" >&2
       exit 1
     fi
+    trap - HUP INT TERM
     for old in "$own/$os-$arch-"*; do
       case "$old" in "$tmp" | *.[0-9]*) ;; *) rm -f "$old" ;; esac
     done
