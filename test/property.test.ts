@@ -201,8 +201,11 @@ describe("the redactor", () => {
     }), 300);
   });
 
+  /** A line that gives a secret's name one word (`password: rotate`) is a YAML key's value, redacted whatever its entropy. */
+  const WORD_PASSWORD_LINE = /(?:^|\n)[ \t]*(?:token|password|secret)[ \t]*:[ \t]*\S+[ \t]*(?:\n|$)/;
+
   test("prose without a secret-like token (words, punctuation, CJK) is unchanged", async () => {
-    await run(fc.property(prose, (text) => expect(redact(text)).toBe(text)), 500);
+    await run(fc.property(prose.filter((text) => !WORD_PASSWORD_LINE.test(text)), (text) => expect(redact(text)).toBe(text)), 500);
   });
 
   // A bound that catches catastrophic backtracking (minutes), not speed: the benchmark measures that.

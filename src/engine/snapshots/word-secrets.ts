@@ -62,7 +62,8 @@ function message(value: string): boolean {
  * `api_key`) in an environment variable, a JSON key, quotes, or a YAML line whose key has a prefix.
  */
 export function wordSecret(value: string, password: boolean, w: Written): boolean {
-  const valueLike = w.quoted || w.keyQuoted || w.env || w.yamlLine || (password && (w.flag || w.code));
+  // Unquoted in code (`password = other`) a plain word is a variable's name: only ini-style keys with a prefix count there.
+  const valueLike = w.quoted || w.keyQuoted || w.env || w.yamlLine || (password && (w.flag || (w.code && w.prefixed)));
   if (!valueLike || !value || !/[\p{L}\p{N}]/u.test(value)) return false;
   if (NOT_A_VALUE.test(value) || STAND_IN.test(value) || ASKS_FOR_ONE.test(value) || NOT_A_PASSWORD.has(value.toLowerCase())) return false;
   if (/^\d{1,3}$/.test(value)) return false;
