@@ -266,9 +266,13 @@ describe("import the original's .mindsave/", () => {
     expect(warnings).toMatch(/sess-abc123\.jsonl: line 4/);
     expect(warnings).toContain("exit_code");
 
-    // Newest first, with the original ids and times.
-    const list = await okJson(["snapshots", "list", "--home", home], opts());
+    // Newest first, with the original ids and times. The completed one older than 30 days is
+    // archived by retention: out of the list, still there with --all.
+    expect(r.snapshots.archived).toEqual(["legacy_css_20260420"]);
+    const list = await okJson(["snapshots", "list", "--all", "--home", home], opts());
     expect(list.snapshots.map((s: any) => s.name)).toEqual(SNAPSHOT_IDS);
+    const listed = await okJson(["snapshots", "list", "--home", home], opts());
+    expect(listed.snapshots.map((s: any) => s.name)).toEqual(SNAPSHOT_IDS.filter((n) => n !== "legacy_css_20260420"));
     const show = (id: string) => okJson(["snapshots", "show", id, "--home", home], opts());
 
     const jwt = await show("add_jwt_refresh_20260510");
@@ -352,7 +356,8 @@ describe("import the original's .mindsave/", () => {
     expect(r.stdout).toContain("snapshots   5 imported, 0 skipped");
     expect(r.stdout).toContain("failures    4 imported");
     expect(r.stderr).toContain("mindsave: warning:");
-    const list = await okJson(["snapshots", "list", "--home", home], opts());
+    expect(r.stdout).toContain("archived    1 older snapshot(s), out of the default list");
+    const list = await okJson(["snapshots", "list", "--all", "--home", home], opts());
     expect(list.snapshots.length).toBe(5);
 
     const empty = tempDir("mindsave-seed-empty-");
@@ -412,9 +417,9 @@ describe("export to the original's layout", () => {
     await ok(["save", "--file", "-", "--home", home], { ...opts(), stdin: `---\ngoal: "Tidy the settings styles"\nstate: "half done"\nnext_action: "finish the form"\ntopic: "styles"\nconstraints:\n${constraints.map((c) => `  - "${c}"`).join("\n")}\nreviewer: "Mo"\n---\n### Completed Steps\n1. the header\n` });
     await ok(["fail", "jQuery", "--reason", "legacy only", "--scope", "global", "--confidence", "low", "--alt", "vanilla DOM", "--home", home], opts());
     await ok(["signal", "--tool-call", "3", "--ratio", "0.3", "--home", home], opts());
-    const list = (await okJson(["snapshots", "list", "--home", home], opts())).snapshots.map((s: any) => s.name);
-    // (The save's cleanup removes the completed legacy_css snapshot: completed and older than 30 days.)
-    expect(list.length).toBeGreaterThanOrEqual(5);
+    // Archived snapshots are exported too (the completed legacy_css one: completed and older than 30 days).
+    const list = (await okJson(["snapshots", "list", "--all", "--home", home], opts())).snapshots.map((s: any) => s.name);
+    expect(list.length).toBe(6);
     const native = await okJson(["snapshots", "show", list[0], "--home", home], opts());
     expect(native.topic).toBe("styles");
     expect(native.compressed).not.toBeNull();
@@ -470,9 +475,9 @@ describe("export to the original's layout", () => {
     mkdirSync(home2);
     const back = await cliJson(["import", repo, "--home", home2], opts());
     expect(back.snapshots.failed).toEqual([]);
-    // Everything exported, plus the legacy file the store had cleaned up, which export left on disk (and said so).
-    expect(ex.warnings.join("\n")).toContain("legacy_css_20260420.md");
-    expect([...back.snapshots.imported].sort()).toEqual([...list, "legacy_css_20260420"].sort());
+    // Everything exported, the archived legacy snapshot included: nothing is left on disk that the store lost.
+    expect(ex.warnings.join("\n")).not.toContain("legacy_css_20260420.md");
+    expect([...back.snapshots.imported].sort()).toEqual([...list].sort());
     expect(back.warnings.join("\n")).not.toContain("Kept fields"); // export's own extra fields come back quietly
     const strip = (s: any) => {
       const { id: _id, hlc: _hlc, ...rest } = s;
