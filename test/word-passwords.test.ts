@@ -99,7 +99,8 @@ describe("a value after a password-like name is redacted whatever its entropy", 
     "TOKEN_URL=https://auth.example.com/token", "SECRET_NAME=prod-db", "Set-Cookie: theme=dark; Path=/", "the cookie: chocolate",
     "Run with --password to be prompted.", "DB_PASSWORD: see the vault", "password: ********", 'if (token == "eof")',
     'error = "Password is too short."', "pass: 12", "mysql -u root -p shop", "DB_PASSWORD=$(cat /run/secrets/db)",
-    'secret = get_secret("db")', "machine example.com login bob",
+    'secret = get_secret("db")', "machine example.com login bob", '{"auth": "basic"}', '{"pass": "green", "fail": 0}',
+    "password = other_password", "password = fix",
   ];
   test.each(STAYS)("stays: %p", (text) => {
     expect(redact(text)).toBe(text);

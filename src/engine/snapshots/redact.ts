@@ -4,7 +4,7 @@
 // stored (snapshots, failures, tool logs). Ordinary prose is never touched: `token: rotate on use`
 // and `author: Jane` stay as written.
 
-import { NAMES_NEEDING_ASSIGNMENT, NOT_SECRET_KEY_PREFIX, NOT_SECRET_KEY_SUFFIX, SECRET_KEY_NAMES, SECRET_RULES, type SecretRule } from "./secret-rules.ts";
+import { NAMES_NEEDING_ASSIGNMENT, NOT_SECRET_KEY_PREFIX, NOT_SECRET_KEY_SUFFIX, SECRET_KEY_NAMES, SECRET_RULES, WORDS_NEED_PREFIX, type SecretRule } from "./secret-rules.ts";
 import { NOT_A_VALUE, wordSecret, type Written } from "./word-secrets.ts";
 
 const tag = (kind: string): string => `[REDACTED:${kind}]`;
@@ -221,7 +221,8 @@ function assignment(text: string, m: RegExpExecArray, flag: boolean, found: Foun
   // A plain word is a secret where the writing makes it a value; otherwise it must look like one
   // (6 characters on after a password's name or an assignment; others 8, as tokens are long).
   // A name compared or passed with a value (`token == "eof"`, `("api_token", "…")`) is code: only a secret-looking value counts.
-  const plain = !g.sep!.startsWith(",") && !COMPARISON.test(g.sep ?? "") && wordSecret(inner, password, written(text, m, value, quoted, flag));
+  const words = !g.sep!.startsWith(",") && !COMPARISON.test(g.sep!) && (bare ? !WORDS_NEED_PREFIX.has(name) : true);
+  const plain = words && wordSecret(inner, password, written(text, m, value, quoted, flag));
   if (!plain && (inner.length < (quoted ? 4 : password || strong ? 6 : 8) || !looksSecret(inner, strong || password))) return undefined;
   const kind = KIND_OF.get(name) ?? "generic-api-key";
   found?.(kind, inner);
@@ -248,7 +249,7 @@ function wholeLine(text: string, m: RegExpExecArray, valueAt: number, found: Fou
   if (!value || !/\s/.test(value) || value.split(/\s+/).length > 5 || (!prefix && !env)) return undefined;
   const name = canonical(g.name!);
   const read: Written = { quoted: true, keyQuoted: false, flag: false, env, yamlLine: true, code: false, prefixed: true };
-  if (!wordSecret(value, KIND_OF.get(name) === "password", read)) return undefined;
+  if ((!prefix && WORDS_NEED_PREFIX.has(name)) || !wordSecret(value, KIND_OF.get(name) === "password", read)) return undefined;
   const kind = KIND_OF.get(name) ?? "generic-api-key";
   found?.(kind, value);
   return { out: m[0].slice(0, valueAt) + tag(kind), length: valueAt + value.length };

@@ -259,6 +259,12 @@ export const SECRET_KEY_NAMES: { kind: string; names: string[] }[] = [
  */
 export const NAMES_NEEDING_ASSIGNMENT = new Set(["token", "pass", "credentials", "creds", "auth"]);
 
+/**
+ * Names too vague to make a plain word a secret unless a prefix names what they open (`db_pass`,
+ * `DB_CREDENTIALS`): `"auth": "basic"`, `"pass": "green"` stay; a secret-looking value still counts.
+ */
+export const WORDS_NEED_PREFIX = new Set(["pass", "credentials", "creds", "auth"]);
+
 /** Words after a key name that make it describe the secret, not hold it (`password_file`, `tokenUrl`, `SECRET_NAME`). */
 export const NOT_SECRET_KEY_SUFFIX = new Set([
   "file", "path", "dir", "url", "uri", "endpoint", "type", "name", "id", "ids", "field", "label", "prompt", "placeholder", "hint",
