@@ -1,8 +1,9 @@
 // Secrets never go into memory: every known secret format (the rules in `secret-rules.ts`, after
 // gitleaks) and every secret-looking value assigned to a secret's name (`DB_PASSWORD=…`,
 // `"client_secret": "…"`, `--password …`) is replaced by `[REDACTED:<kind>]` before anything is
-// stored (snapshots, failures, tool logs). Ordinary prose is never touched: `token: rotate on use`
-// and `author: Jane` stay as written.
+// stored (snapshots, failures, tool logs); so is a plain word where the writing makes it a value
+// (`DB_PASSWORD=correcthorsebattery`: `word-secrets.ts`). Ordinary prose stays as written:
+// `token: rotate on use` and `author: Jane`.
 
 import { NAMES_NEEDING_ASSIGNMENT, NOT_SECRET_KEY_PREFIX, NOT_SECRET_KEY_SUFFIX, SECRET_KEY_NAMES, SECRET_RULES, WORDS_NEED_PREFIX, type SecretRule } from "./secret-rules.ts";
 import { NOT_A_VALUE, wordSecret, type Written } from "./word-secrets.ts";
