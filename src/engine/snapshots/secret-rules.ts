@@ -221,12 +221,12 @@ export const SECRET_RULES: SecretRule[] = [
   // Passwords on command lines: `mysql -psecret` (attached: `-p` alone asks), `sshpass -p secret`, `redis-cli -a secret`.
   {
     id: "command-line-password", kind: "password",
-    regex: /(?<keep>\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb|mariadb-dump)\b[^\n|;&]{0,200}?[ \t]-p)(?![$<*{[]|\[REDACTED)[^\s"'|;&]{1,128}/g,
+    regex: /(?<keep>\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb|mariadb-dump)\b[^\n|;&]{0,200}?[ \t]-p)(?![$<*{[]|\[REDACTED)(?=[^\s"'`|;&]{0,127}[\p{L}\p{N}])[^\s"'`|;&]{1,128}/gu,
     keywords: ["mysql", "mariadb"],
   },
   {
     id: "command-line-password", kind: "password",
-    regex: /(?<keep>\b(?:sshpass\b[^\n|;&]{0,100}?[ \t]-p|redis-cli\b[^\n|;&]{0,200}?[ \t]-a)[ \t]{0,3}["']?)(?![$<*{[]|\[REDACTED)[^\s"'|;&]{1,128}/g,
+    regex: /(?<keep>\b(?:sshpass\b[^\n|;&]{0,100}?[ \t]-p|redis-cli\b[^\n|;&]{0,200}?[ \t]-a)[ \t]{0,3}["']?)(?![$<*{[]|\[REDACTED)(?=[^\s"'`|;&]{0,127}[\p{L}\p{N}])[^\s"'`|;&]{1,128}/gu,
     keywords: ["sshpass", "redis-cli"],
   },
   // A .netrc entry: `machine host login user password secret`, on one line or several.

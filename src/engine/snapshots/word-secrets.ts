@@ -41,6 +41,9 @@ const NOT_A_PASSWORD = new Set([
   "that", "expired", "revoked", "rotated", "invalid", "valid", "missing", "set", "present", "absent", "configured", "pending", "ok", "flag", "option", "argument", "field", "value", "here", "there", "instead", "only", "first", "then", "when", "must", "should",
 ]);
 
+/** An environment variable's name, quoted or not: `"DB_PASSWORD"`, `` `MINDSAVE_PEER_PASSPHRASE` ``. */
+const ENV_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
+
 /** A variable's name in code: `user_password`, `dbPassword`, `self.password`, `args.pw`. */
 const REFERENCE = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$|^[a-z_$][a-z0-9$]*(?:_[a-z0-9$]+)+$|^[a-z$][a-z0-9$]*(?:[A-Z][a-z0-9$]*)+$/;
 
@@ -65,7 +68,7 @@ export function wordSecret(value: string, password: boolean, w: Written): boolea
   // Unquoted in code (`password = other`) a plain word is a variable's name: only ini-style keys with a prefix count there.
   const valueLike = w.quoted || w.keyQuoted || w.env || w.yamlLine || (password && (w.flag || (w.code && w.prefixed)));
   if (!valueLike || !value || !/[\p{L}\p{N}]/u.test(value)) return false;
-  if (NOT_A_VALUE.test(value) || STAND_IN.test(value) || ASKS_FOR_ONE.test(value) || NOT_A_PASSWORD.has(value.toLowerCase())) return false;
+  if (NOT_A_VALUE.test(value) || STAND_IN.test(value) || ASKS_FOR_ONE.test(value) || ENV_NAME.test(value) || NOT_A_PASSWORD.has(value.toLowerCase())) return false;
   if (/^\d{1,3}$/.test(value)) return false;
   if (w.quoted) return !message(value);
   if (/\s/.test(value)) return false;
