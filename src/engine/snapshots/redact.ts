@@ -96,7 +96,7 @@ const FIRST_LETTERS = [...new Set(NAMES.map((n) => n[0]!))].map((c) => c + c.toU
  * The name starts a word: after a non-letter, or camelCase (`dbPassword`). Words may follow it
  * (`password_super_secure`, `apikey_myservice`, `bot_token1`), and C's brackets (`secret[25]`).
  */
-const NAME = `(?=[${FIRST_LETTERS}])(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z]))(?<name>${NAMES.map(namePattern).join("|")})(?<suffix>(?:[_.-][A-Za-z0-9]{1,20}){1,2}|(?:[A-Z][a-z0-9]{1,20}){1,2}|\\d{1,3})?(?![A-Za-z0-9])(?:\\[\\d{0,5}\\])?`;
+const NAME = `(?=[${FIRST_LETTERS}])(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z]))(?<name>${NAMES.map(namePattern).join("|")})(?<suffix>(?:[_.-][A-Za-z0-9]{1,20}){1,2}|\\d{1,3})?(?![A-Za-z0-9])(?:\\[\\d{0,5}\\])?`;
 const QUOTED = `"(?:[^"\\\\\\n]|\\\\.){1,300}"|'[^'\\n]{1,300}'|\`[^\`\\n]{1,300}\``;
 /** A bare value ends where prose does, full-width (CJK) punctuation included: `password: flow）next`. */
 const CJK_PUNCT = "，。；：、（）「」『』【】！？";
@@ -151,8 +151,11 @@ function valueOf(bare: string): string {
 /** Code that computes or looks a value up, no value itself: `crypto.randomBytes(32)`, `os.environ["TOKEN"]`, `{password}`. */
 const CODE = /^(?:[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$]*)*(?:\([^()]*\)|\[[^[\]]*\])(?:\.[A-Za-z_$][\w$]*|\([^()]*\)|\[[^[\]]*\])*|\{[A-Za-z_$][\w$.]*\})$/;
 
-/** The opening of a JSON object or list, no value: `"credentials": {"value": …}`. */
-const STRUCTURE = /^[{[](?:["'{[]|$)/;
+/**
+ * The opening of a JSON object or list, no value (`"credentials": {"value": …}`), or of a call
+ * cut at a space (`isWithinTokenLimit(text,`).
+ */
+const STRUCTURE = /^(?:[{[](?:["'{[]|$)|[A-Za-z_$][\w$.]*\()/;
 
 /** What an older version left of a value it cut at a symbol: `[REDACTED:password]&3x`. */
 const LEFT_OVER = /^(\[REDACTED:[\w-]+\])(.+)$/s;

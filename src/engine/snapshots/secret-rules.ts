@@ -271,6 +271,8 @@ export const NOT_SECRET_KEY_SUFFIX = new Set([
   "help", "message", "msg", "error", "policy", "regex", "pattern", "length", "len", "size", "min", "max", "count", "enabled", "required",
   "env", "var", "header", "param", "column", "input", "template", "format", "ttl", "timeout", "version", "rule", "rules", "validation",
   "manager", "store", "provider", "source", "ref", "mode", "method", "expiry", "expires", "expiration", "reset", "changed", "updated", "created",
+  "limit", "budget", "usage", "used", "left", "remaining", "index", "idx", "offset", "total", "estimate", "ratio", "rate", "threshold",
+  "window", "bytes", "chars", "counter", "strength", "score", "kind", "class",
 ]);
 
 /** Words before a key name that make it no secret (`csrf_token`, `page_token`). */
