@@ -101,6 +101,7 @@ describe("a value after a password-like name is redacted whatever its entropy", 
     'error = "Password is too short."', "pass: 12", "mysql -u root -p shop", "DB_PASSWORD=$(cat /run/secrets/db)",
     'secret = get_secret("db")', "machine example.com login bob", '{"auth": "basic"}', '{"pass": "green", "fail": 0}',
     "password = other_password", "password = fix", "another passphrase: `MINDSAVE_PEER_PASSPHRASE`", "`mysql -p…`",
+    "const withinTokenLimit = isWithinTokenLimit(text, tokenLimit)", "token_limit = 409600",
   ];
   test.each(STAYS)("stays: %p", (text) => {
     expect(redact(text)).toBe(text);
