@@ -106,6 +106,25 @@ describe("a 300 MB field is refused before it is read", () => {
     }
   }, 60_000);
 
+  test("import: an oversized index.json and tool log are named in a warning and left out unread; the snapshot still lands", async () => {
+    const t = projectOnLaptop("mindsave-size-");
+    const seed = join(t.base, "old-workspace", ".mindsave");
+    mkdirSync(join(seed, "snapshots"), { recursive: true });
+    mkdirSync(join(seed, "tool_logs"));
+    const index = hugeSnapshot(join(seed, "index.json"));
+    const log = hugeSnapshot(join(seed, "tool_logs", "2026-01-02.jsonl"));
+    try {
+      writeFileSync(join(seed, "snapshots", "fine_2026-01-02.md"), "---\ngoal: a fine snapshot\ncreated_at: 2026-01-02T10:00:00Z\n---\n");
+      const r = await t.json(["import", join(t.base, "old-workspace")]);
+      expect(r.snapshots.imported).toEqual(["fine_2026-01-02"]);
+      expect(r.warnings).toContain(`index.json: cannot be read (it is ${mib(HUGE)}, over the ${mib(1024 * 1024)} read of one file); not imported.`);
+      expect(r.warnings).toContain(`tool_logs/2026-01-02.jsonl: cannot be read (it is ${mib(HUGE)}, over the ${mib(8 * 1024 * 1024)} read of one file); not imported.`);
+    } finally {
+      rmSync(index, { force: true });
+      rmSync(log, { force: true });
+    }
+  }, 60_000);
+
   test("a field inside the cap but longer than any snapshot's YAML is refused before it is parsed, named as such", async () => {
     const t = projectOnLaptop("mindsave-size-");
     const file = join(t.base, "long.md");
@@ -115,6 +134,20 @@ describe("a 300 MB field is refused before it is read", () => {
     const r = await t.cli(["save", "--file", file]);
     expect(r.code).toBe(1);
     expect(oneSentence(r.stderr)).toContain(`has ${fields.length.toLocaleString("en-US")} characters of YAML fields; a snapshot's are at most 8,388,608`);
+  }, 60_000);
+});
+
+describe("YAML of more pieces than a snapshot's fields can be", () => {
+  test("60,000 constraints (0.5 MB) are refused from the lexer's count, before the YAML is parsed (400,000 took 8.7 s and 670 MB to parse)", async () => {
+    const t = projectOnLaptop("mindsave-size-");
+    await t.okCli(["save", "--goal", "before", "--state", "s"]);
+    const before = await dumpStore(t.db);
+    const file = join(t.base, "many.md");
+    writeFileSync(file, `---\ngoal: g\nconstraints:\n${Array.from({ length: 60_000 }, (_, i) => `  - c${i}\n`).join("")}---\n`);
+    const r = await t.cli(["save", "--file", file]);
+    expect(r.code).toBe(1);
+    expect(oneSentence(r.stderr)).toContain("many.md has more than 200,000 pieces of YAML (keys, values, list items)");
+    expect(await dumpStore(t.db)).toBe(before);
   }, 60_000);
 });
 

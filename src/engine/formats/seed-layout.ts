@@ -10,7 +10,7 @@ import { MARKERS, exportedFrom } from "../projects/workspace.ts";
 export { exportedFrom };
 import { isDir, isSymlink } from "../../lib/fs.ts";
 import { readTextNoFollowCapped } from "../../lib/bounded-read.ts";
-import { DOCUMENT_MAX } from "../snapshots/input-limits.ts";
+import { JSON_FILE_MAX } from "../snapshots/input-limits.ts";
 
 export const SEED_DIR = ".mindsave";
 /** The original keeps at most this many snapshots in index.json. */
@@ -86,7 +86,7 @@ export const sameInstant = (a: unknown, b: unknown) => {
 export function readJson(path: string, label: string, warnings: string[]): unknown {
   let text: string;
   try {
-    text = readTextNoFollowCapped(path, DOCUMENT_MAX);
+    text = readTextNoFollowCapped(path, JSON_FILE_MAX);
   } catch (e) {
     warnings.push(`${label}: cannot be read (${(e as Error).message}); not imported.`);
     return undefined;

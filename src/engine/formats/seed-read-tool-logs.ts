@@ -4,8 +4,13 @@ import { join } from "node:path";
 import { actionFor, type ToolCallInput } from "../agents/toollog.ts";
 import { isDir, listDirNoFollow } from "../../lib/fs.ts";
 import { readTextNoFollowCapped } from "../../lib/bounded-read.ts";
-import { DOCUMENT_MAX } from "../snapshots/input-limits.ts";
 import { instant, isObj, type Obj } from "./seed-layout.ts";
+
+/**
+ * The most bytes of one tool log (a day's, or a session's): 80,000 calls or so. Its calls are
+ * held until the import writes them, ~12 times their size in memory (13.5 MB: 170 MB at peak).
+ */
+const TOOL_LOG_MAX = 8 * 1024 * 1024;
 
 const TOOL_FIELDS = new Set(["timestamp", "action", "target", "summary", "tool", "session_id"]);
 
@@ -47,7 +52,7 @@ export function readToolLogs(dir: string, warnings: string[]): { calls: ToolCall
     }
     let text: string;
     try {
-      text = readTextNoFollowCapped(path, DOCUMENT_MAX);
+      text = readTextNoFollowCapped(path, TOOL_LOG_MAX);
     } catch (e) {
       warnings.push(`${file}: cannot be read (${(e as Error).message}); not imported.`);
       continue;

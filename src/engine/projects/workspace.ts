@@ -10,7 +10,7 @@ import { newId } from "../ids.ts";
 import { UserError } from "../../errors.ts";
 import { isDir, writeFileAtomic } from "../../lib/fs.ts";
 import { readTextNoFollowCapped } from "../../lib/bounded-read.ts";
-import { DOCUMENT_MAX } from "../snapshots/input-limits.ts";
+import { JSON_FILE_MAX } from "../snapshots/input-limits.ts";
 import { tmpdir } from "../../lib/os.ts";
 import { rootCommitsOf, unbornHead } from "./git-roots.ts";
 
@@ -57,7 +57,7 @@ function isWorkspaceMarker(dir: string, env: NodeJS.ProcessEnv): boolean {
 /** The project a `mindsave export` folder (its index.json) says it came from, or null. */
 export function exportedFrom(dir: string): { id: string; name: string } | null {
   try {
-    const data = JSON.parse(readTextNoFollowCapped(join(dir, "index.json"), DOCUMENT_MAX)) as { mindsave_project?: { id?: unknown; name?: unknown } };
+    const data = JSON.parse(readTextNoFollowCapped(join(dir, "index.json"), JSON_FILE_MAX)) as { mindsave_project?: { id?: unknown; name?: unknown } };
     const from = data?.mindsave_project;
     return typeof from?.id === "string" ? { id: from.id, name: typeof from.name === "string" ? from.name : from.id } : null;
   } catch {

@@ -2,7 +2,7 @@
 // markdown body (Layer 3), or a plain YAML mapping, or command-line flags. Unknown fields are
 // kept (in `extra`) with a warning naming them, never dropped.
 // Every text read here loses its control characters and is measured (input-limits.ts).
-import { isAlias, isCollection, isMap, isPair, isScalar, parseDocument, visit, YAMLParseError, type Document } from "yaml";
+import { isAlias, isCollection, isMap, isPair, isScalar, Lexer, parseDocument, visit, YAMLParseError, type Document } from "yaml";
 import { UserError } from "../../errors.ts";
 import { trimLines, trimValue } from "../../lib/text.ts";
 import { normaliseItem, writtenCount } from "../failures/graph.ts";
@@ -302,11 +302,30 @@ function numbersAsWritten(node: unknown): void {
  */
 export const FRONT_MATTER_MAX = 2 * LAYER3_MAX;
 
-/** Refuses YAML too long to be a snapshot's before it is parsed. */
+/**
+ * The most pieces (keys, values, list items, indicators: the YAML lexer's tokens) a snapshot's YAML
+ * may have. Parsed, each costs ~300 bytes of memory (400,000 constraints, 4.7 MB of YAML: 8.7 s
+ * and 670 MB); a snapshot's fields are a few thousand at most (Layer 2 fits in 500 tokens).
+ */
+export const FRONT_MATTER_PIECES = 200_000;
+
+/**
+ * Refuses YAML too long, or of too many pieces, to be a snapshot's, before it is parsed: its size,
+ * then (past FRONT_MATTER_PIECES characters, where there can be that many) its pieces counted by
+ * the lexer, which holds none of them.
+ */
 export function checkFrontMatter(yaml: string, origin: string): void {
-  if (yaml.length <= FRONT_MATTER_MAX) return;
   const n = (x: number) => x.toLocaleString("en-US");
-  throw new UserError(`${origin} has ${n(yaml.length)} characters of YAML fields; a snapshot's are at most ${n(FRONT_MATTER_MAX)} (a Layer 1 field or Layer 2 item at most ${n(FIELD_MAX)}, Layer 3 at most ${n(LAYER3_MAX)}), so they were not read. Nothing was saved.`);
+  if (yaml.length > FRONT_MATTER_MAX) {
+    throw new UserError(`${origin} has ${n(yaml.length)} characters of YAML fields; a snapshot's are at most ${n(FRONT_MATTER_MAX)} (a Layer 1 field or Layer 2 item at most ${n(FIELD_MAX)}, Layer 3 at most ${n(LAYER3_MAX)}), so they were not read. Nothing was saved.`);
+  }
+  if (yaml.length <= FRONT_MATTER_PIECES) return;
+  let pieces = 0;
+  for (const _ of new Lexer().lex(yaml)) {
+    if (++pieces > FRONT_MATTER_PIECES) {
+      throw new UserError(`${origin} has more than ${n(FRONT_MATTER_PIECES)} pieces of YAML (keys, values, list items); a snapshot's fields are far fewer, so they were not read. Put long lists in Layer 3 (the markdown body). Nothing was saved.`);
+    }
+  }
 }
 
 /** Whether a document uses an alias (`*name`) anywhere: only then can it stand for more text than it holds. */
