@@ -112,8 +112,19 @@ export function toRetirement(r: Row): RetirementRecord {
 /** A snapshot carries the tag (one parameter; case folded as SQLite folds it: ASCII). */
 export const TAGGED = "EXISTS (SELECT 1 FROM json_each(tags) WHERE lower(json_each.value) = lower(?))";
 
-export const SUMMARY_COLUMNS = `id, snapshots.project_id, name, kind, status, snapshots.created_at, goal, blocker, l1_tokens, l2_tokens, saved_host, tags,
-  length(CAST(goal || state || next_action || blocker || active_files || constraints || decisions || failure_graph || coalesce(compressed, '') || layer3 AS BLOB)) AS size,
+/**
+ * The most characters of a goal a summary reads: what a goal may hold (8 KB). A longer one, stored
+ * by an older version or a peer, is shown whole only where the whole snapshot is read.
+ */
+const SUMMARY_GOAL_MAX = 8 * 1024;
+
+/** Columns whose bytes make a snapshot's size: measured one by one, never joined into one text first. */
+const SIZED = ["goal", "state", "next_action", "blocker", "active_files", "constraints", "decisions", "failure_graph", "coalesce(compressed, '')", "layer3"];
+
+// A list reads no more of a snapshot than it shows: a stored 10 MB goal made a session start read
+// it (and every column joined, to measure them) into 168 MB at peak; 86 MB now.
+export const SUMMARY_COLUMNS = `id, snapshots.project_id, name, kind, status, snapshots.created_at, substr(goal, 1, ${SUMMARY_GOAL_MAX}) AS goal, blocker, l1_tokens, l2_tokens, saved_host, tags,
+  ${SIZED.map((c) => `length(CAST(${c} AS BLOB))`).join(" + ")} AS size,
   (constraints <> '[]' OR decisions <> '[]' OR failure_graph <> '{}') AS has_layer2,
   (layer3 <> '') AS has_layer3,
   NOT EXISTS (SELECT 1 FROM listed_snapshots ls WHERE ls.snapshot_id = snapshots.id) AS archived`;
