@@ -82,7 +82,7 @@ describe("polish", () => {
     const t = setup();
     const r = await run(["snapshots", "lst", "--home", t.home], t.at(t.repo));
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe("mindsave: Unknown command `mindsave snapshots lst`; choose list, stats, clean, show, complete, delete. Did you mean list?");
+    expect(r.stderr.trim()).toBe("mindsave: Unknown command `mindsave snapshots lst`; choose list, stats, clean, prune, show, complete, delete. Did you mean list?");
   });
 
   test("with --json, errors are JSON on stderr", async () => {
