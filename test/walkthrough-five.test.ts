@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { dumpStore, projectOnLaptop, run, sql, tempDir, twoLaptops } from "./helpers.ts";
-import { normaliseEntry } from "../src/engine/formats/seed-read-snapshots.ts";
+import { normaliseEntry } from "../src/engine/formats/seed-read-failure-graph.ts";
 
 describe("a failure with a line break is one line wherever it is listed", () => {
   test("fail's confirmation, `failures` and a missing active file's warning: quoted, no forged lines", async () => {

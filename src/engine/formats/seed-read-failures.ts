@@ -7,7 +7,7 @@ import { redact, redactDeep } from "../snapshots/redact.ts";
 import type { FailureRecord } from "../../store/store.ts";
 import { isDir, listDirNoFollow } from "../../lib/fs.ts";
 import { asStrings, instant, isObj, mtime, readJson, RECORD_CLOCK, unslug } from "./seed-layout.ts";
-import { normaliseEntry } from "./seed-read-snapshots.ts";
+import { normaliseEntry } from "./seed-read-failure-graph.ts";
 
 export interface ParsedNode {
   file: string;
