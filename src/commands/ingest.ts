@@ -1,7 +1,7 @@
 // `mindsave ingest TRANSCRIPT.jsonl`: a Claude Code transcript's tool calls into the project's tool log.
 import { existsSync } from "node:fs";
 import { UserError } from "../errors.ts";
-import { ingestTranscript } from "../engine/agents/autosave.ts";
+import { ingestTranscript } from "../engine/agents/ingest.ts";
 import { readTranscript } from "../engine/agents/transcript.ts";
 import { print, printJson } from "./shared.ts";
 import { Session } from "../engine/session.ts";

@@ -2,7 +2,9 @@
 // afresh), post-tool-use (measured pressure: a checkpoint at YELLOW, an emergency snapshot and a
 // warning at RED), and pre-compact, stop and session-end (snapshots from the transcript).
 import { cooldownOver, decideAutoSave, recompute, recordToolCall, recordTurn, type AutoSaveDecision } from "./signal.ts";
-import { contextWindow, hookFacts, logToolCalls, newestSnapshot, sessionNote, writeAuto, type HookOutcome, type HookPayload } from "./autosave.ts";
+import { contextWindow, hookFacts, type HookOutcome, type HookPayload } from "./hook-payload.ts";
+import { newestSnapshot, sessionNote, writeAuto } from "./auto-snapshot.ts";
+import { logToolCalls } from "./ingest.ts";
 import { callTarget, hookSignal, latestModel, noteOf, recovered, withNote, type HookSignal, type SessionNote } from "./session-notes.ts";
 import { loadCommand } from "./skill.ts";
 import { loadSnapshot } from "../snapshots/restore.ts";

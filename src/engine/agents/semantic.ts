@@ -6,7 +6,9 @@
 // (rejected by the system), recorded with the next full snapshot unless it succeeds first.
 // Both are quiet: they print nothing (stdout of UserPromptSubmit would reach the model).
 import { recompute, recordToolCall } from "./signal.ts";
-import { hookFacts, logToolCalls, sessionNote, writeAuto, type HookOutcome, type HookPayload } from "./autosave.ts";
+import { hookFacts, type HookOutcome, type HookPayload } from "./hook-payload.ts";
+import { sessionNote, writeAuto } from "./auto-snapshot.ts";
+import { logToolCalls } from "./ingest.ts";
 import { addConstraint, callTarget, countFailure, hookSignal, noteOf, withNote, type HookSignal, type SessionNote } from "./session-notes.ts";
 import { redact, redactHead } from "../snapshots/redact.ts";
 import { stripControl } from "../snapshots/input-limits.ts";

@@ -2,7 +2,7 @@
 // and the output is `hookSpecificOutput` JSON. Source: code.claude.com/docs/en/hooks.
 import { lastUsage, readTranscript, emptyFacts } from "../transcript.ts";
 import { hookSpecificJson, stamped, type AgentKind, type HookEvent, type TranscriptSource } from "./kind.ts";
-import type { HookPayload } from "../autosave.ts";
+import type { HookPayload } from "../hook-payload.ts";
 
 const EDIT_TOOLS = ["Edit", "Write", "MultiEdit", "NotebookEdit"];
 

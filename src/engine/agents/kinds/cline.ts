@@ -9,7 +9,7 @@
 // TaskStart/TaskResume and PostToolUse. The hooks get no transcript path: snapshots are built from
 // the hooks' own trail of the task.
 import { firstRoot, pick, record, stamped, text, trailSource, type AgentKind, type TranscriptSource } from "./kind.ts";
-import type { HookPayload } from "../autosave.ts";
+import type { HookPayload } from "../hook-payload.ts";
 
 const EDITS = new Set(["write_to_file", "replace_in_file", "apply_patch", "new_rule"]);
 

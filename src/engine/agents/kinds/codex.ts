@@ -12,7 +12,7 @@
 import { TAIL_BYTES, scanLines, parseLine, type TranscriptFacts, type Usage } from "../transcript.ts";
 import { FactsBuilder, contentText, patchFiles, todoStatus } from "./facts.ts";
 import { hookSpecificJson, record, stamped, text, type AgentKind, type Reply, type TranscriptSource } from "./kind.ts";
-import type { HookPayload } from "../autosave.ts";
+import type { HookPayload } from "../hook-payload.ts";
 
 /** A patch text anywhere in a tool input (`{input}`, `{command}`, or the input itself). */
 function patchIn(v: unknown): string | null {

@@ -16,7 +16,7 @@
 import { parseLine, scanLines, type TranscriptFacts } from "../transcript.ts";
 import { FactsBuilder } from "./facts.ts";
 import { pathOf, pick, record, stamped, text, type AgentKind, type HookEvent, type TranscriptSource } from "./kind.ts";
-import type { HookPayload } from "../autosave.ts";
+import type { HookPayload } from "../hook-payload.ts";
 
 const EDITS = new Set(["edit", "create", "write", "str_replace", "apply_patch"]);
 

@@ -17,7 +17,7 @@ import { FactsBuilder, contentText } from "./facts.ts";
 import { todosIn } from "./trail.ts";
 import { firstRoot, pathOf, pick, record, stamped, type AgentKind, type TranscriptSource } from "./kind.ts";
 import { home } from "../registry.ts";
-import type { HookPayload } from "../autosave.ts";
+import type { HookPayload } from "../hook-payload.ts";
 
 const EDITS = new Set(["Write", "StrReplace", "Edit", "MultiEdit", "Delete"]);
 

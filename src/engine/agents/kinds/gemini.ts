@@ -14,7 +14,7 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { HEAD_BYTES, TAIL_BYTES, parseLine, scanLines, type TranscriptFacts, type Usage } from "../transcript.ts";
 import { FactsBuilder, contentText, todoStatus } from "./facts.ts";
 import { hookSpecificJson, record, stamped, text, type AgentKind, type HookEvent, type TranscriptSource } from "./kind.ts";
-import type { HookPayload } from "../autosave.ts";
+import type { HookPayload } from "../hook-payload.ts";
 
 /** What a message record contributes, kept small (the record itself may hold a whole file). */
 interface Slim {

@@ -2,7 +2,7 @@
 // the shape the hook flows read: Claude Code's), what its transcript gives us (TranscriptFacts),
 // and what it accepts back on stdout for each event. One module per agent implements it
 // (claude.ts, codex.ts, …); index.ts looks them up and tells who really called.
-import type { HookPayload } from "../autosave.ts";
+import type { HookPayload } from "../hook-payload.ts";
 import { emptyFacts, type TranscriptFacts, type Usage } from "../transcript.ts";
 import type { HookEvent } from "../agent-hooks.ts";
 import type { AgentId } from "../registry.ts";

@@ -6,7 +6,7 @@
 // (anomalyco/opencode packages/opencode/src/tool: edit and write take `filePath`, bash `command`,
 // todowrite `todos` [{content, status}]). No transcript reaches the hook: the trail stands in.
 import { pathOf, pick, record, stamped, trailSource, type AgentKind, type TranscriptSource } from "./kind.ts";
-import type { HookPayload } from "../autosave.ts";
+import type { HookPayload } from "../hook-payload.ts";
 
 const EDITS = new Set(["edit", "write", "patch", "multiedit"]);
 

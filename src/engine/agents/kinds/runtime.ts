@@ -7,7 +7,7 @@ import { claimEvent } from "./dedupe.ts";
 import { RUNS_CLAUDE_HOOKS, agentKind, callerOf } from "./index.ts";
 import { recordTrail } from "./trail.ts";
 import type { AgentKind, HookEvent, Reply } from "./kind.ts";
-import type { HookPayload } from "../autosave.ts";
+import type { HookPayload } from "../hook-payload.ts";
 import type { Session } from "../../session.ts";
 import { unlessBusy } from "../../unless-busy.ts";
 import { printable } from "../../../lib/text.ts";

@@ -2,7 +2,8 @@
 // Copilot CLI when the file says nothing), the hooks keep a trail of the session in its note: the
 // prompts, the last tool calls with their targets, the edited files and the task list. A snapshot
 // is then built from that trail instead of a transcript. Bounded: a few dozen items per session.
-import { hasWork, sessionNote, type HookPayload } from "../autosave.ts";
+import { hasWork, sessionNote } from "../auto-snapshot.ts";
+import type { HookPayload } from "../hook-payload.ts";
 import { callTarget, hookSignal, withNote, type SessionNote, type Trail } from "../session-notes.ts";
 import { clean, emptyFacts, type TranscriptFacts } from "../transcript.ts";
 import { todoStatus } from "./facts.ts";

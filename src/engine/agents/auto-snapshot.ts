@@ -9,28 +9,13 @@ import { countTokens } from "../snapshots/tokens.ts";
 import { selectSnapshot } from "../snapshots/select.ts";
 import { parsePlan } from "../snapshots/plan.ts";
 import { writtenConstraints } from "../snapshots/layers.ts";
-import { actionFor, appendToolCalls } from "./toollog.ts";
-import { readTranscript, toolTarget, type TranscriptFacts } from "./transcript.ts";
+import { toolTarget, type TranscriptFacts } from "./transcript.ts";
 import { consumed, failureCandidates, hasCandidates, hookSignal, noteOf, withNote, type SessionNote } from "./session-notes.ts";
 import { isAbsoluteAny, toStoredPath } from "../projects/paths.ts";
 import { gitDiffStat } from "../projects/workspace.ts";
+import type { HookFacts } from "./hook-payload.ts";
 import type { Session } from "../session.ts";
-import type { PlanItem, SnapshotRecord, StoreWriter } from "../../store/store.ts";
-
-export const DEFAULT_CONTEXT_WINDOW = 200_000;
-export const LARGE_CONTEXT_WINDOW = 1_000_000;
-
-/**
- * The model's context window: MINDSAVE_CONTEXT_WINDOW; 1M for a `[1m]` model (as SessionStart
- * names it); 1M when the context already holds more than 200k tokens; else 200k.
- */
-export function contextWindow(model: string | null | undefined, env: NodeJS.ProcessEnv = process.env, context = 0): number {
-  const fromEnv = Number(env.MINDSAVE_CONTEXT_WINDOW);
-  if (Number.isFinite(fromEnv) && fromEnv > 1000) return fromEnv;
-  if (model && /\[1m\]|-1m\b/i.test(model)) return LARGE_CONTEXT_WINDOW;
-  if (context > DEFAULT_CONTEXT_WINDOW) return LARGE_CONTEXT_WINDOW;
-  return DEFAULT_CONTEXT_WINDOW;
-}
+import type { PlanItem, SnapshotRecord } from "../../store/store.ts";
 
 export function oneLine(text: string, max = 240): string {
   const first = text.replace(/\s+/g, " ").trim();
@@ -41,16 +26,6 @@ export function oneLine(text: string, max = 240): string {
   // Back to the end of a word, unless no space is near (Chinese): "In progress: 重构…" kept its prefix only.
   const space = cut.lastIndexOf(" ");
   return (space > max / 2 ? cut.slice(0, space) : cut).trim() + "…";
-}
-
-/** What a hook knows beyond the transcript. */
-export interface HookFacts {
-  /** The payload's session_id: the session every hook snapshot is stamped with. */
-  sessionId: string | null;
-  /** Stop's `last_assistant_message`: the final reply even when the transcript lags behind it. */
-  lastReply?: string;
-  /** The agent whose hook this is (`hook --agent`): the snapshot records who saved it. */
-  agent?: string;
 }
 
 export interface AutoContext extends HookFacts {
@@ -216,43 +191,6 @@ function sameLayer1(a: SnapshotInput, b: SnapshotRecord | null, root: string | n
   return a.goal === b.goal && a.state === b.state && a.next_action === b.next_action && a.blocker === b.blocker && files(a.active_files) === b.active_files.map((f) => f.path).join("\n");
 }
 
-export interface HookPayload {
-  session_id?: string;
-  transcript_path?: string;
-  cwd?: string;
-  hook_event_name?: string;
-  source?: string;
-  model?: string;
-  prompt?: string;
-  tool_name?: string;
-  tool_input?: Record<string, unknown>;
-  tool_use_id?: string;
-  error?: string;
-  is_interrupt?: boolean;
-  trigger?: string;
-  reason?: string;
-  stop_hook_active?: boolean;
-  last_assistant_message?: string;
-  [k: string]: unknown;
-}
-
-/** What a hook flow has to say, agent-neutral: each agent's module renders it in its own output shape. */
-export interface HookOutcome {
-  /** For the model (Claude Code: hookSpecificOutput.additionalContext). */
-  context?: string;
-  /** For the person (Claude Code: systemMessage). */
-  message?: string;
-  saved?: string;
-}
-
-export function hookFacts(p: HookPayload): HookFacts {
-  return {
-    sessionId: typeof p.session_id === "string" && p.session_id ? p.session_id : null,
-    lastReply: typeof p.last_assistant_message === "string" && p.last_assistant_message.trim() ? p.last_assistant_message : undefined,
-    ...(typeof p._agent === "string" ? { agent: p._agent } : {}),
-  };
-}
-
 export async function newestSnapshot(session: Session, projectId: string): Promise<SnapshotRecord | null> {
   const sel = await selectSnapshot(session, projectId, undefined, { latest: true });
   return sel.kind === "snapshot" ? sel.snapshot : null;
@@ -310,24 +248,4 @@ export async function writeAuto(session: Session, facts: TranscriptFacts, hook: 
     });
   }
   return saved;
-}
-
-/** The transcript's tool calls into the project's tool log, inside the caller's transaction. */
-export function logToolCalls(w: StoreWriter, projectId: string, facts: TranscriptFacts, sessionId: string | null, now: Date): Promise<number> {
-  return appendToolCalls(w, projectId, facts.tool_uses.map((t) => ({
-    timestamp: t.timestamp || now.toISOString(), action: actionFor(t.name), tool: t.name, target: toolTarget(t),
-    summary: t.is_error ? "failed" : "", session_id: facts.session_id ?? sessionId, source_id: t.id || undefined,
-  })));
-}
-
-/** `mindsave ingest TRANSCRIPT`: the transcript's tool calls into the project's tool log. */
-export async function ingestTranscript(session: Session, path: string): Promise<{ added: number; seen: number; project: string }> {
-  const facts = readTranscript(path);
-  if (!facts.tool_uses.length && !facts.session_id) throw new UserError(`${path} holds no Claude Code transcript lines.`);
-  const now = session.now();
-  return session.write(async (w) => {
-    const ctx = await session.project({ create: true, w });
-    const added = await logToolCalls(w, ctx.project.id, facts, null, now);
-    return { added, seen: facts.tool_uses.length, project: ctx.project.name };
-  });
 }
