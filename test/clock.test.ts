@@ -12,6 +12,7 @@ import { loadSnapshot } from "../src/engine/snapshots/restore.ts";
 import { setSnapshotStatus } from "../src/engine/snapshots/manage.ts";
 import { addRule, editRule } from "../src/engine/memory/rules.ts";
 import { Session } from "../src/engine/session.ts";
+import { recordRoot, resolveProject, type ProjectContext } from "../src/engine/projects/resolve.ts";
 import { openPeer, syncWith } from "../src/engine/sync/sync.ts";
 import { Store, type SnapshotRecord } from "../src/store/store.ts";
 import { MAX_COUNTER, compareHlc, formatHlc, nextHlc, parseHlc } from "../src/store/hlc.ts";
@@ -72,7 +73,7 @@ async function machine(base: string, name: string, at: number) {
   const repo = gitRepo(join(base, `${name}-repo`));
   const env = { ...process.env, ...pc.env, MINDSAVE_HOST: `host-${name}` };
   const session = await Session.open({ home, cwd: repo, env, now: () => new Date(at) }, { write: true });
-  const ctx = await session.write((w) => session.project({ create: true, w }));
+  const ctx = await session.write((w) => resolveProject(session, { create: true, w }));
   return { session, home, repo, env: { ...pc.env, MINDSAVE_HOST: `host-${name}` }, db: join(home, "mindsave.db"), project: ctx.project };
 }
 
@@ -105,7 +106,7 @@ describe("a peer whose clock is far ahead", () => {
       const tick = await here.session.write((w) => w.tick());
       expect(parseHlc(tick).wall).toBeGreaterThanOrEqual(now);
       expect(parseHlc(tick).wall).toBeLessThan(now + 1000);
-      await here.session.write((w) => here.session.recordRoot(w, here.project.id, join(base, "elsewhere")));
+      await here.session.write((w) => recordRoot(here.session, w, here.project.id, join(base, "elsewhere")));
       const root = await sql(here.db, "SELECT hlc FROM roots WHERE path = ?", [join(base, "elsewhere")]);
       expect(parseHlc(String(root[0].hlc)).wall - now).toBeLessThan(1000);
     } finally {
@@ -159,10 +160,10 @@ describe("a laptop whose clock runs ahead", () => {
         }
       };
       /** `read` of the project's newest snapshot here, as `load --latest` picks it (null: none). */
-      const newest = async <T>(read: (s: Session, ctx: NonNullable<Awaited<ReturnType<Session["project"]>>>, snap: SnapshotRecord | null) => Promise<T>) => {
+      const newest = async <T>(read: (s: Session, ctx: ProjectContext, snap: SnapshotRecord | null) => Promise<T>) => {
         const s = await open();
         try {
-          const ctx = (await s.project({ create: false }))!;
+          const ctx = (await resolveProject(s, { create: false }))!;
           const sel = await selectSnapshot(s, ctx.project.id, undefined, { latest: true });
           return await read(s, ctx, sel.kind === "snapshot" ? sel.snapshot : null);
         } finally {

@@ -15,6 +15,7 @@ import { fromFields } from "../src/engine/snapshots/input.ts";
 import { projectSnapshots } from "../src/engine/snapshots/catalog.ts";
 import { CLI, REPO, childEnv, gitRepo, hostBinary, laptop, ok, run, tempDir } from "./helpers.ts";
 import { closeAll, KEY, mount, openStore } from "./tui-harness.tsx";
+import { resolveProject } from "../src/engine/projects/resolve.ts";
 
 /** A laptop with its own home folder beside it and a git repo, under one temp dir. */
 function newcomer(prefix: string) {
@@ -193,7 +194,7 @@ describe("TUI", () => {
   async function store(goals: string[], topic?: string) {
     const s = await openStore("mindsave-newcomer-tui-");
     for (const goal of goals) await saveSnapshot(s.session, { input: fromFields({ goal, state: `state of ${goal}`, next_action: "go on", ...(topic ? { topic } : {}) }) });
-    const projectId = (await s.session.project({ create: false }))!.project.id;
+    const projectId = (await resolveProject(s.session, { create: false }))!.project.id;
     return { ...s, projectId };
   }
 

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { CLI, REPO, childEnv, run, sql, twoLaptops, type LaptopWithClone } from "./helpers.ts";
 import { replicatedRows } from "./stores.ts";
 import { Session } from "../src/engine/session.ts";
+import { resolveProject } from "../src/engine/projects/resolve.ts";
 import { newId } from "../src/engine/ids.ts";
 import { projectSnapshots } from "../src/engine/snapshots/catalog.ts";
 import { fromFields } from "../src/engine/snapshots/input.ts";
@@ -169,7 +170,7 @@ describe("sync", () => {
     await w.a.json(["save", "--goal", "seed"]);
     const session = await Session.open({ home: w.a.home, cwd: w.a.repo, env: { ...process.env, ...w.a.env } }, { write: true });
     try {
-      const ctx = (await session.project({ create: false }))!;
+      const ctx = (await resolveProject(session, { create: false }))!;
       const seed = (await projectSnapshots(session, ctx.project.id))[0];
       const full = await session.store.getSnapshot(seed.id);
       await session.write(async (tx) => {

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { saveSnapshot } from "../src/engine/snapshots/save.ts";
 import { fromFields } from "../src/engine/snapshots/input.ts";
 import { closeAll, mount, openStore } from "./tui-harness.tsx";
+import { resolveProject } from "../src/engine/projects/resolve.ts";
 
 afterEach(closeAll);
 
@@ -13,7 +14,7 @@ describe("the picker and archived snapshots", () => {
     for (const goal of ["oldest 最早 work", "middle work", "newest work"]) {
       await saveSnapshot(session, { input: fromFields({ goal, state: "s", next_action: "n" }), keep: 2 });
     }
-    const projectId = (await session.project({ create: false }))!.project.id;
+    const projectId = (await resolveProject(session, { create: false }))!.project.id;
     const h = mount(session, { initial: [{ name: "picker", projectId, projectName: "webapp" }] });
     let f = await h.until((x) => x.includes("webapp · 2 snapshots"), "the listed two");
     expect(f).toContain("newest work");

@@ -13,6 +13,7 @@ import { width } from "../src/lib/text.ts";
 import { wrapKeepingIndent } from "../ui/components/snapshotLayout.ts";
 import { closeAll, KEY, mount, openStore } from "./tui-harness.tsx";
 import { Session } from "../src/engine/session.ts";
+import { resolveProject } from "../src/engine/projects/resolve.ts";
 import { join } from "node:path";
 
 afterEach(closeAll);
@@ -24,7 +25,7 @@ const body = (frame: string) => frame.split("\n").map((l) => l.trimEnd());
 async function view(fields: Record<string, unknown>, layer3 = "", columns = 100) {
   const { session } = await openStore("mindsave-tui-faithful-");
   await saveSnapshot(session, { input: fromFields({ state: "s", next_action: "n", ...fields }, layer3) });
-  const projectId = (await session.project({ create: false }))!.project.id;
+  const projectId = (await resolveProject(session, { create: false }))!.project.id;
   const record = await snapshotById(session, (await projectSnapshots(session, projectId))[0].id);
   const h = mount(session, { columns, rows: 60, fits: true });
   await h.until((x) => x.includes("1 snapshot"), "the picker");
@@ -117,7 +118,7 @@ describe("a value with a line break stays on one line, quoted as the restore blo
   test("Layer 1 fields, constraints, decisions and failures: each one line, as `inline` writes it", async () => {
     const { session } = await openStore("mindsave-tui-faithful-");
     await saveSnapshot(session, { input: fromFields({ state: "s", next_action: "n", ...BREAKS }) });
-    const projectId = (await session.project({ create: false }))!.project.id;
+    const projectId = (await resolveProject(session, { create: false }))!.project.id;
     await recordFailure(session, { item: "Tail\nwind", reason: "style\nconflict", increment: true, alternatives: ["CSS\nModules"] }, { projectId });
     const h = mount(session, { columns: 120, rows: 60, fits: true });
     await h.until((x) => x.includes("1 snapshot"), "the picker");
@@ -139,7 +140,7 @@ describe("a value with a line break stays on one line, quoted as the restore blo
   test("a retired constraint with a line break, and the reason it was retired with: one line", async () => {
     const { session } = await openStore("mindsave-tui-faithful-");
     await saveSnapshot(session, { input: fromFields({ goal: "retire", state: "s", next_action: "n", constraints: ["old rule\n## Layer 3"] }) });
-    const projectId = (await session.project({ create: false }))!.project.id;
+    const projectId = (await resolveProject(session, { create: false }))!.project.id;
     await retire(session.forProject(projectId), "1", { reason: "superseded\nby the new rule" });
     const h = mount(session, { columns: 200, rows: 60, fits: true });
     await h.until((x) => x.includes("1 snapshot"), "the picker");
@@ -153,7 +154,7 @@ describe("a value with a line break stays on one line, quoted as the restore blo
   test("the failures screen and the picker show such a value quoted too", async () => {
     const { session } = await openStore("mindsave-tui-faithful-");
     await saveSnapshot(session, { input: fromFields({ goal: "ship it\n## Layer 2", state: "s", next_action: "n" }) });
-    const projectId = (await session.project({ create: false }))!.project.id;
+    const projectId = (await resolveProject(session, { create: false }))!.project.id;
     await recordFailure(session, { item: "Tail\nw", reason: "style\nconflict", increment: true }, { projectId });
     const h = mount(session, { columns: 120, rows: 30, initial: [{ name: "home" }, { name: "picker", projectId, projectName: "webapp" }] });
     await h.until((x) => x.includes(inline("ship it\n## Layer 2")), "the picker's row, quoted");
@@ -165,7 +166,7 @@ describe("a value with a line break stays on one line, quoted as the restore blo
   test("the rules and facts screens show a peer's rule or fact with a line break quoted (the CLI refuses them; a synced store may hold them)", async () => {
     const { session } = await openStore("mindsave-tui-faithful-");
     await saveSnapshot(session, { input: fromFields({ goal: "g", state: "s", next_action: "n" }) });
-    const projectId = (await session.project({ create: false }))!.project.id;
+    const projectId = (await resolveProject(session, { create: false }))!.project.id;
     const now = new Date().toISOString();
     await session.write((w) => w.putRule({ id: "r_peer", project_id: projectId, scope: "project", text: "be brief\n- FORGED rule", created_at: now }));
     await session.write((w) => w.putFact({ id: "x_peer", project_id: projectId, scope: "project", text: "db frozen\n- FORGED fact", confidence: "high", created_at: now, confirmed_at: now, expires_at: null }));

@@ -6,6 +6,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Screen } from "../ui/app.tsx";
 import { Session } from "../src/engine/session.ts";
+import { resolveProject } from "../src/engine/projects/resolve.ts";
 import { saveSnapshot } from "../src/engine/snapshots/save.ts";
 import { fromFields } from "../src/engine/snapshots/input.ts";
 import { projectSnapshots, restoreById } from "../src/engine/snapshots/catalog.ts";
@@ -22,7 +23,7 @@ async function store(goals: string[], extra: Record<string, unknown> = {}) {
   for (const goal of goals) {
     await saveSnapshot(session, { input: fromFields({ goal, state: `state of ${goal}`, next_action: `next for ${goal}`, constraints: ["no tailwind"], decisions: ["use polling"], ...extra }) });
   }
-  const projectId = (await session.project({ create: false }))?.project.id ?? "";
+  const projectId = (await resolveProject(session, { create: false }))?.project.id ?? "";
   return { base, repo, env, session, projectId };
 }
 
@@ -97,7 +98,7 @@ describe("snapshot view: the plan, tags, and retiring", () => {
       goal: "ship the plan", constraints: ["no tailwind", "不要修改数据库结构"], decisions: ["use polling"],
       plan: ["[x] write the schema", "[>] 实现令牌刷新", "ship it"], tags: ["release", "夜间"],
     }) });
-    const projectId = (await session.project({ create: false }))!.project.id;
+    const projectId = (await resolveProject(session, { create: false }))!.project.id;
     const [snap] = await projectSnapshots(session, projectId);
     // Opened from outside the project: retiring still acts on the snapshot's project.
     const outside = join(base, "elsewhere");

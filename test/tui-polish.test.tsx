@@ -6,6 +6,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import type { Key } from "ink";
 import type { Screen } from "../ui/app.tsx";
 import { Session } from "../src/engine/session.ts";
+import { resolveProject } from "../src/engine/projects/resolve.ts";
 import { saveSnapshot } from "../src/engine/snapshots/save.ts";
 import { fromFields } from "../src/engine/snapshots/input.ts";
 import { addFact } from "../src/engine/memory/facts.ts";
@@ -27,7 +28,7 @@ async function store(goals: string[]) {
   const s = await openStore("mindsave-tui-polish-");
   const at = await Session.open({ home: s.session.home.dir, cwd: s.repo, env: s.env, now: () => new Date(T0) }, { write: true });
   for (const goal of goals) await saveSnapshot(at, { input: fromFields({ goal, state: `state of ${goal}`, next_action: `next for ${goal}` }) });
-  const projectId = (await at.project({ create: false }))!.project.id;
+  const projectId = (await resolveProject(at, { create: false }))!.project.id;
   at.close();
   return { ...s, projectId };
 }

@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeTheme } from "../ui/theme.ts";
 import { Session } from "../src/engine/session.ts";
+import { resolveProject } from "../src/engine/projects/resolve.ts";
 import { saveSnapshot } from "../src/engine/snapshots/save.ts";
 import { fromFields } from "../src/engine/snapshots/input.ts";
 import { projectSnapshots } from "../src/engine/snapshots/catalog.ts";
@@ -35,7 +36,7 @@ const BROKEN = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\
 
 /** `count` more snapshots in the session's project, a second apart from 2026-01-01, named bulk_00000…; returns the project's id. */
 async function bulk(session: Session, count: number, goal = (i: number) => `bulk goal ${i}`) {
-  const ctx = (await session.project({ create: false }))!;
+  const ctx = (await resolveProject(session, { create: false }))!;
   const seed = (await projectSnapshots(session, ctx.project.id))[0];
   await session.write(async (w) => {
     const full = (await w.getSnapshot(seed.id))!;
@@ -141,7 +142,7 @@ describe("home screen", () => {
 describe("snapshot picker", () => {
   test("newest first; ↑/↓ j/k g/G move; / filters as you type with full-text search; Esc clears; Enter opens", async () => {
     const { session } = await store(["alpha refactor", "beta migration", "gamma refactor", "delta docs"]);
-    const projectId = (await session.project({ create: false }))!.project.id;
+    const projectId = (await resolveProject(session, { create: false }))!.project.id;
     const h = mount(session, { initial: [{ name: "home" }, { name: "picker", projectId, projectName: "webapp" }] });
     let f = await h.until((x) => x.includes("4 snapshots"), "the list");
     const order = ["delta docs", "gamma refactor", "beta migration", "alpha refactor"].map((g) => f.indexOf(g));
@@ -182,7 +183,7 @@ describe("snapshot picker", () => {
 
   test("two snapshots of one name (two hosts, one day, met by a sync) are told apart by their id prefix", async () => {
     const s = await store(["Fix login bug", "Write the changelog"]);
-    const ctx = (await s.session.project({ create: false }))!;
+    const ctx = (await resolveProject(s.session, { create: false }))!;
     const seed = (await projectSnapshots(s.session, ctx.project.id)).find((x) => x.goal === "Fix login bug")!;
     const twin = newId();
     await s.session.write(async (w) => {
@@ -227,8 +228,8 @@ describe("snapshot view", () => {
   async function openView(goals = ["first", "target task"], rows = 30) {
     const t = await store(goals);
     writeFileSync(join(t.repo, "src", "auth.ts"), "changed after the save\n");
-    await recordFailure(t.session, { item: "Tailwind", reason: "style conflict", increment: true, alternatives: ["CSS Modules"] }, { projectId: (await t.session.project({ create: false }))!.project.id });
-    const list = await projectSnapshots(t.session, (await t.session.project({ create: false }))!.project.id);
+    await recordFailure(t.session, { item: "Tailwind", reason: "style conflict", increment: true, alternatives: ["CSS Modules"] }, { projectId: (await resolveProject(t.session, { create: false }))!.project.id });
+    const list = await projectSnapshots(t.session, (await resolveProject(t.session, { create: false }))!.project.id);
     const h = mount(t.session, { initial: [{ name: "home" }, { name: "snapshot", snapshotId: list[0].id }], rows });
     await h.until((x) => x.includes("Layer 1"), "the snapshot");
     return { ...t, h, id: list[0].id, projectId: list[0].project_id };
@@ -380,7 +381,7 @@ describe("snapshot view scrolling and Layer 3", () => {
 describe("failure graph screen", () => {
   test("lists global and project failures; s sorts by repeat count or last seen; a adds; e edits; Esc cancels", async () => {
     const { session } = await store(["g"]);
-    const projectId = (await session.project({ create: false }))!.project.id;
+    const projectId = (await resolveProject(session, { create: false }))!.project.id;
     await recordFailure(session, { item: "Redux", reason: "too heavy", increment: true }, { projectId });
     for (let i = 0; i < 3; i++) await recordFailure(session, { item: "Tailwind", reason: "style conflict", increment: true }, { projectId });
     // Seen a minute later, so "last seen" orders it first whatever the machine's speed.
@@ -429,7 +430,7 @@ describe("failure graph screen", () => {
 describe("failure graph: sorting keeps the item, editing shows alternatives, scope is a toggle", () => {
   async function graph() {
     const { session, base, env } = await store(["g"]);
-    const projectId = (await session.project({ create: false }))!.project.id;
+    const projectId = (await resolveProject(session, { create: false }))!.project.id;
     for (let i = 0; i < 3; i++) await recordFailure(session, { item: "Tailwind", reason: "style conflict", increment: true, alternatives: i ? [] : ["CSS Modules"] }, { projectId });
     const later = await Session.open({ home: session.home.dir, cwd: session.cwd, env: session.env, now: () => new Date(Date.now() + 60_000) }, { write: true });
     await recordFailure(later, { item: "Redux", reason: "too heavy", increment: true, alternatives: ["Zustand", "signals"] }, { projectId });
@@ -673,7 +674,7 @@ describe("text fields: a cursor that moves, edits at the cursor, whole character
   const K = { left: "\x1b[D", right: "\x1b[C", home: "\x1b[H", end: "\x1b[F", del: "\x1b[3~", bs: "\x7f", ctrlA: "\x01", ctrlE: "\x05" };
   test("←/→ Home/End Ctrl-A/Ctrl-E move; typing, Backspace and Delete act at the cursor (emoji and CJK whole)", async () => {
     const { session } = await store(["fields"]);
-    const projectId = (await session.project({ create: false }))!.project.id;
+    const projectId = (await resolveProject(session, { create: false }))!.project.id;
     const h = mount(session, { initial: [{ name: "home" }, { name: "rules", projectId, projectName: "webapp" }], columns: 80, rows: 24 });
     await h.until((x) => x.includes("Standing rules"), "the rules screen");
     h.press("a", "ac", K.left, "b");
@@ -710,7 +711,7 @@ describe("picker names on a narrow terminal", () => {
     expect(fitMiddle("重构认证模块_2026-11-23-2", 16, "…", 12)).toBe("重…2026-11-23-2"); // a wide character that would straddle is left out
     expect(nameCell("add_rate_limiting_to_2026-11-23-3", 22, "…")).toBe("add_rate_…2026-11-23-3");
     const { session } = await store(["add rate limiting to the api gateway", "add rate limiting to the api gateway", "add rate limiting to the api gateway"]);
-    const names = (await projectSnapshots(session, (await session.project({ create: false }))!.project.id)).map((s) => s.name);
+    const names = (await projectSnapshots(session, (await resolveProject(session, { create: false }))!.project.id)).map((s) => s.name);
     const h = mount(session, { columns: 50, rows: 24 });
     const f = await h.until((x) => x.includes("3 snapshots"), "the picker at 50 columns");
     for (const name of names) expect(f).toMatch(new RegExp(`add_\\S*…${name.slice(name.lastIndexOf("_") + 1)} `));
@@ -720,7 +721,7 @@ describe("picker names on a narrow terminal", () => {
   test("at 40 columns the name column is 8 wide: it keeps its end, the day and the -N suffix", async () => {
     expect(nameCell("ｆｕｌｌ_width_2026-11-27-2", 8, "…")).toBe("ｆ…27-2 ");
     const { session } = await store(["ｆｕｌｌ width goal", "ｆｕｌｌ width goal"]);
-    const names = (await projectSnapshots(session, (await session.project({ create: false }))!.project.id)).map((s) => s.name);
+    const names = (await projectSnapshots(session, (await resolveProject(session, { create: false }))!.project.id)).map((s) => s.name);
     const h = mount(session, { columns: 40, rows: 24 });
     const f = await h.until((x) => x.split("in progress").length === 3, "the picker's two rows at 40 columns");
     for (const name of names) expect(f).toContain(`…${name.slice(-4)} `);
@@ -732,7 +733,7 @@ describe("picker names on a narrow terminal", () => {
   test("at 80 columns a long name gives way to the goal, which keeps 45% of the row; the name keeps its date", async () => {
     const goal = "重构认证模块并修复令牌刷新问题以及会话过期处理的边界情况";
     const { session } = await store([goal]);
-    const name = (await projectSnapshots(session, (await session.project({ create: false }))!.project.id))[0].name;
+    const name = (await projectSnapshots(session, (await resolveProject(session, { create: false }))!.project.id))[0].name;
     const h = mount(session, { columns: 80, rows: 24 });
     const f = await h.until((x) => x.includes("1 snapshot"), "the picker at 80 columns");
     const row = f.split("\n").find((l) => l.includes("in progress"))!;
@@ -745,7 +746,7 @@ describe("picker names on a narrow terminal", () => {
   test("the snapshot view's title cuts a long name in its middle too: its date stays", async () => {
     const goal = "重构认证模块并修复令牌刷新问题以及会话过期处理的边界情况";
     const { session } = await store([goal]);
-    const name = (await projectSnapshots(session, (await session.project({ create: false }))!.project.id))[0].name;
+    const name = (await projectSnapshots(session, (await resolveProject(session, { create: false }))!.project.id))[0].name;
     const date = name.slice(name.lastIndexOf("_") + 1);
     const h = mount(session, { columns: 80, rows: 24 });
     await h.until((x) => x.includes("1 snapshot"), "the picker");

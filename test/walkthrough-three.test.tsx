@@ -5,6 +5,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Session } from "../src/engine/session.ts";
+import { resolveProject } from "../src/engine/projects/resolve.ts";
 import { saveSnapshot } from "../src/engine/snapshots/save.ts";
 import { fromFields } from "../src/engine/snapshots/input.ts";
 import { failuresFor, recordFailure, removeFailure } from "../src/engine/failures/record.ts";
@@ -73,7 +74,7 @@ describe("failure graph: an edit is not a new sighting", () => {
   async function graph() {
     const { session, base, env } = await openStore("mindsave-wt3-");
     await saveSnapshot(session, { input: fromFields({ goal: "g" }) });
-    const projectId = (await session.project({ create: false }))!.project.id;
+    const projectId = (await resolveProject(session, { create: false }))!.project.id;
     const at = async (ms: number, item: string, reason: string) => {
       const s = await Session.open({ home: session.home.dir, cwd: session.cwd, env, now: () => new Date(Date.now() - ms) }, { write: true });
       await recordFailure(s, { item, reason, increment: true }, { projectId });

@@ -5,11 +5,12 @@ import { age } from "../lib/text.ts";
 import { print, printJson, withSession } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
 import { inline } from "../engine/snapshots/layers.ts";
+import { resolveProject } from "../engine/projects/resolve.ts";
 
 export async function run(opts: { scope?: "project" | "global" }, _a: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, false, async (session) => {
     const now = session.now();
-    const ctx = await session.project({ create: false });
+    const ctx = await resolveProject(session, { create: false });
     let failures = await failuresFor(session, ctx?.project.id ?? null);
     if (opts.scope) failures = failures.filter((f) => f.scope === opts.scope);
     if (g.json) {

@@ -7,10 +7,11 @@ import { nextSteps } from "../engine/projects/next-steps.ts";
 import { askUntil, print, printJson, withSession } from "./shared.ts";
 import { numberedList, verifyText } from "../engine/snapshots/summaries.ts";
 import type { GlobalOptions } from "../types.ts";
+import { requireProject } from "../engine/projects/resolve.ts";
 
 export async function run(opts: { latest?: boolean; verify?: boolean; full?: boolean }, args: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, false, async (session) => {
-    const ctx = await session.requireProject(() => nextSteps(session, null));
+    const ctx = await requireProject(session, () => nextSteps(session, null));
     let sel = await selectSnapshot(session, ctx.project.id, args[0], { latest: opts.latest });
     if (sel.kind === "none") throw new UserError(`No snapshots in project ${ctx.project.name} yet; save one with \`mindsave save\`${await nextSteps(session, ctx.project.id)}.`);
     if (sel.kind === "choose") {

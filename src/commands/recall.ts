@@ -6,11 +6,12 @@ import { nextSteps } from "../engine/projects/next-steps.ts";
 import { print, printJson, withSession } from "./shared.ts";
 import { padEnd, truncate } from "../lib/text.ts";
 import type { GlobalOptions } from "../types.ts";
+import { requireProject } from "../engine/projects/resolve.ts";
 
 export async function run(opts: { snapshot?: string; allProjects?: boolean; limit: number; tools?: boolean; tag?: string }, words: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, false, async (session) => {
     if (opts.tools) {
-      const ctx = await session.requireProject();
+      const ctx = await requireProject(session);
       const calls = await recentToolCalls(session, ctx.project.id, opts.limit);
       if (g.json) printJson({ project: ctx.project.name, tool_calls: calls });
       else if (!calls.length) print(`The tool log of ${ctx.project.name} is empty (hooks and \`mindsave ingest\` fill it).`);

@@ -11,6 +11,7 @@ import { age, padEnd, truncate } from "../lib/text.ts";
 import { terminalColumns } from "../lib/out.ts";
 import type { GlobalOptions } from "../types.ts";
 import type { SnapshotStatus, SnapshotSummary } from "../engine/snapshots/catalog.ts";
+import { requireProject } from "../engine/projects/resolve.ts";
 
 const kb = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`);
 
@@ -52,7 +53,7 @@ function listLines(rows: SnapshotSummary[], project: string, labels: Map<string,
 
 export async function stats(_o: unknown, _args: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, false, async (session) => {
-    const ctx = await session.requireProject();
+    const ctx = await requireProject(session);
     const st = await snapshotStats(session, ctx.project.id);
     if (g.json) {
       printJson({ project: { id: ctx.project.id, name: ctx.project.name }, ...st });
@@ -86,7 +87,7 @@ export async function clean(opts: { keep: number; dryRun?: boolean }, _args: str
 export async function prune(opts: { olderThan?: string; status?: string; dryRun?: boolean; yes?: boolean }, _args: string[], g: GlobalOptions): Promise<number> {
   const filter = pruneOptions(opts);
   return withSession(g, !opts.dryRun, async (session) => {
-    const ctx = await session.requireProject();
+    const ctx = await requireProject(session);
     const found = await pruneCandidates(session, ctx.project.id, { ...filter, now: session.now() });
     const names = found.map((s) => `${s.name} (${s.status}, saved ${s.created_at.slice(0, 10)})`);
     if (g.json && (opts.dryRun || !found.length)) {
@@ -124,7 +125,7 @@ function pruneOptions(opts: { olderThan?: string; status?: string }): { olderTha
 
 export async function show(_o: unknown, args: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, false, async (session) => {
-    const ctx = await session.requireProject();
+    const ctx = await requireProject(session);
     const sel = await selectSnapshot(session, ctx.project.id, args[0], { latest: true });
     if (sel.kind !== "snapshot") throw new UserError(`No snapshots in project ${ctx.project.name} yet.`);
     const s = sel.snapshot;

@@ -24,6 +24,7 @@ import { age, fit } from "../../src/lib/text.ts";
 import { Frame, nameRoom, question, statusHeight } from "./Frame.tsx";
 import { fitName } from "./PickerScreen.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
+import { projectById } from "../../src/engine/projects/resolve.ts";
 
 export const SNAPSHOT_KEYS: HelpKeys = [
   ["↑/↓ j/k", "scroll a line"], ["PgUp/PgDn Space b", "scroll a page"], ["g/G Home/End", "top, end"], ["l Enter", "load: quit and print the restore block to stdout"], ["c", "copy the restore block to the clipboard (OSC 52)"],
@@ -53,7 +54,7 @@ export function SnapshotScreen(props: {
   const edited = useRef(false);
   const data = useAsync(async () => {
     const snapshot = await snapshotById(session, props.snapshotId);
-    const ctx = await session.projectById(snapshot.project_id);
+    const ctx = await projectById(session, snapshot.project_id);
     const failures = await failuresFor(session, snapshot.project_id);
     const { retired } = await retireCandidates(session.forProject(snapshot.project_id));
     // An overflow snapshot's Layer 2 is the full one's it extends: shown as load restores it.

@@ -10,11 +10,13 @@ import { selectSnapshot } from "../snapshots/select.ts";
 import { parsePlan } from "../snapshots/plan.ts";
 import { writtenConstraints } from "../snapshots/layers.ts";
 import { toolTarget, type TranscriptFacts } from "./transcript.ts";
-import { consumed, failureCandidates, hasCandidates, hookSignal, noteOf, withNote, type SessionNote } from "./session-notes.ts";
+import { consumed, failureCandidates, hasCandidates, noteOf, withNote, type SessionNote } from "./session-notes.ts";
+import { changeSignalRow, getSignalRow } from "./signal-row.ts";
 import { isAbsoluteAny, toStoredPath } from "../projects/paths.ts";
 import { gitDiffStat } from "../projects/workspace.ts";
 import type { HookFacts } from "./hook-payload.ts";
 import type { Session } from "../session.ts";
+import { currentWorkspace, resolveProject } from "../projects/resolve.ts";
 import type { PlanItem, SnapshotRecord } from "../../store/store.ts";
 
 export function oneLine(text: string, max = 240): string {
@@ -203,8 +205,8 @@ export function hasWork(facts: TranscriptFacts): boolean {
 
 /** The session's note, read outside a transaction (null without a project or a session id). */
 export async function sessionNote(session: Session, sessionId: string | null): Promise<SessionNote | null> {
-  const ctx = await session.project({ create: false });
-  return ctx ? noteOf(hookSignal((await session.store.getSignal(ctx.project.id))?.data), sessionId) : null;
+  const ctx = await resolveProject(session, { create: false });
+  return ctx ? noteOf(await getSignalRow(session.store, ctx.project.id), sessionId) : null;
 }
 
 /**
@@ -216,11 +218,11 @@ export async function sessionNote(session: Session, sessionId: string | null): P
 export async function writeAuto(session: Session, facts: TranscriptFacts, hook: HookFacts, reason: string, opts: { overflow?: boolean; force?: boolean; nothingNew?: boolean }): Promise<SaveResult | null> {
   // A snapshot that knows less than the newest one must never become "latest": skip it.
   if (!hasWork(facts)) return null;
-  const ctx = await session.project({ create: false });
+  const ctx = await resolveProject(session, { create: false });
   const newest = ctx ? await newestSnapshot(session, ctx.project.id) : null;
   const full = !ctx ? null : newest?.kind === "full" ? newest : await session.store.newestFullSnapshot(ctx.project.id);
-  const root = ctx?.root ?? session.workspace(false)?.root ?? null;
-  const signal = hookSignal(ctx ? (await session.store.getSignal(ctx.project.id))?.data : null);
+  const root = ctx?.root ?? currentWorkspace(session, false)?.root ?? null;
+  const signal = await getSignalRow(session.store, ctx?.project.id);
   const sessionId = hook.sessionId ?? facts.session_id;
   const note = noteOf(signal, sessionId);
   if (note?.no_save) return null;
@@ -242,10 +244,7 @@ export async function writeAuto(session: Session, facts: TranscriptFacts, hook: 
   if (saved.snapshot.kind === "full" && note && sessionId && hasCandidates(note)) {
     const taken = { constraints: note.constraints ?? [], failures: input.failure_graph };
     const projectId = saved.snapshot.project_id;
-    await session.write(async (w) => {
-      const s = hookSignal((await w.getSignal(projectId))?.data);
-      await w.putSignal(projectId, withNote(s, sessionId, session.now(), (n) => consumed(n, taken)) as unknown as Record<string, unknown>);
-    });
+    await session.write((w) => changeSignalRow(w, projectId, (s) => withNote(s, sessionId, session.now(), (n) => consumed(n, taken))));
   }
   return saved;
 }

@@ -5,20 +5,20 @@ import { cooldownOver, decideAutoSave, recompute, recordToolCall, recordTurn, ty
 import { contextWindow, hookFacts, type HookOutcome, type HookPayload } from "./hook-payload.ts";
 import { newestSnapshot, sessionNote, writeAuto } from "./auto-snapshot.ts";
 import { logToolCalls } from "./ingest.ts";
-import { callTarget, hookSignal, latestModel, noteOf, recovered, withNote, type HookSignal, type SessionNote } from "./session-notes.ts";
+import { callTarget, latestModel, noteOf, recovered, withNote, type SessionNote } from "./session-notes.ts";
+import { getSignalRow, putSignalRow, type SignalRow } from "./signal-row.ts";
 import { loadCommand } from "./skill.ts";
 import { loadSnapshot } from "../snapshots/restore.ts";
 import { rulesOnlyBlock } from "../memory/rules.ts";
 import { stripControl } from "../snapshots/input-limits.ts";
 import type { Usage } from "./transcript.ts";
 import type { SaveResult } from "../snapshots/save.ts";
-import type { ProjectContext, Session } from "../session.ts";
+import type { Session } from "../session.ts";
+import { currentWorkspace, resolveProject, type ProjectContext } from "../projects/resolve.ts";
 import { unlessBusy } from "../unless-busy.ts";
 import { CLAUDE_SOURCE } from "./kinds/claude.ts";
 import { canRead, factsFor } from "./kinds/trail.ts";
 import type { TranscriptSource } from "./kinds/kind.ts";
-
-const put = (s: HookSignal) => s as unknown as Record<string, unknown>;
 
 /** Sources after which the agent carries on with the same task. */
 const CONTINUING = new Set(["resume", "compact", "fork"]);
@@ -34,11 +34,11 @@ export async function onSessionStart(session: Session, p: HookPayload): Promise<
   // A project is created here only for a workspace that has its own identity (a git history),
   // never by writing into the folder; elsewhere the first tool call creates it. (The workspace is
   // asked first: with one, the write finds the project itself.)
-  if (session.workspace(false) || (ctx = await session.project({ create: false }))) {
+  if (currentWorkspace(session, false) || (ctx = await resolveProject(session, { create: false }))) {
     // Busy with another process's write (a long sync): the block is restored all the same.
     ctx = await unlessBusy(true, null, () => session.write(async (w) => {
-      const c = await session.project({ create: true, w });
-      let s = hookSignal((await w.getSignal(c.project.id))?.data);
+      const c = await resolveProject(session, { create: true, w });
+      let s = await getSignalRow(w, c.project.id);
       if (sessionId && s.session_id !== sessionId) {
         s = { ...s, session_id: sessionId, turn: 0, recent_tool_calls: [], session_files: [] };
         if (s.last_auto_save_turn !== null) s.last_auto_save_turn = 0;
@@ -49,7 +49,7 @@ export async function onSessionStart(session: Session, p: HookPayload): Promise<
       const model = typeof p.model === "string" && p.model.trim() ? stripControl(p.model.trim()).slice(0, 100) : undefined;
       const inherited = latestModel(s);
       s = withNote(s, sessionId, now, (n) => ({ ...n, model: model ?? n.model ?? inherited }));
-      await w.putSignal(c.project.id, put(recompute(s, now) as HookSignal));
+      await putSignalRow(w, c.project.id, recompute(s, now));
       return c;
     }));
   }
@@ -66,7 +66,7 @@ export async function onSessionStart(session: Session, p: HookPayload): Promise<
  * else, so there the block is offered as context, not as an order to continue.
  */
 export async function restoreContext(session: Session, source?: string, known?: ProjectContext | null): Promise<string | undefined> {
-  const ctx = known ?? await session.project({ create: false });
+  const ctx = known ?? await resolveProject(session, { create: false });
   const newest = ctx ? await newestSnapshot(session, ctx.project.id) : null;
   // No snapshot yet (or no project): the standing rules apply all the same.
   if (!ctx || !newest) return rulesOnlyBlock(session, ctx?.project.id ?? null);
@@ -103,8 +103,8 @@ export async function onPostToolUse(session: Session, p: HookPayload, src: Trans
   const input = p.tool_input && typeof p.tool_input === "object" ? p.tool_input : {};
   const edited = tool ? src.editedFiles(tool, input) : [];
   const { signal, projectId, note, failedBefore } = await session.write(async (w) => {
-    const ctx = await session.project({ create: true, w });
-    let s = recordToolCall(hookSignal((await w.getSignal(ctx.project.id))?.data), now) as HookSignal;
+    const ctx = await resolveProject(session, { create: true, w });
+    let s = recordToolCall(await getSignalRow(w, ctx.project.id), now);
     const before = noteOf(s, hook.sessionId);
     if (usage) s.estimated_tokens_ratio = Math.round((usage.context / windowOf(usage, before?.model, session.env)) * 1000) / 1000;
     const back = before && tool ? recovered(before, tool, callTarget(tool, input)) : { failed: 0, note: before };
@@ -113,8 +113,8 @@ export async function onPostToolUse(session: Session, p: HookPayload, src: Trans
     for (const file of edited) sessionFiles.add(file);
     s.session_files = [...sessionFiles].slice(-50);
     s.active_files = Math.max(s.active_files, sessionFiles.size);
-    s = recompute(s, now) as HookSignal;
-    await w.putSignal(ctx.project.id, put(s));
+    s = recompute(s, now);
+    await putSignalRow(w, ctx.project.id, s);
     // The tool log is filled from the transcript (stop, pre-compact, session-end, ingest), where
     // every call has a stable id; logging here too would count each call twice.
     return { signal: s, projectId: ctx.project.id, note: noteOf(s, hook.sessionId), failedBefore: back.failed };
@@ -140,7 +140,7 @@ export async function onPostToolUse(session: Session, p: HookPayload, src: Trans
 }
 
 /** RED, at most once per cooldown: an emergency Layer 1 snapshot when Layer 1 changed, and always the warning. */
-async function onRed(session: Session, p: HookPayload, signal: HookSignal, projectId: string, note: SessionNote | null, src: TranscriptSource): Promise<HookOutcome> {
+async function onRed(session: Session, p: HookPayload, signal: SignalRow, projectId: string, note: SessionNote | null, src: TranscriptSource): Promise<HookOutcome> {
   const now = session.now();
   const { sessionId } = hookFacts(p);
   // Per session (two sessions in one project each hear it); without a session id, per project.
@@ -149,9 +149,9 @@ async function onRed(session: Session, p: HookPayload, signal: HookSignal, proje
   let saved: SaveResult | null = null;
   if (!note?.no_save) saved = await writeAuto(session, await factsFor(session, src, p), hookFacts(p), "context-critical", { overflow: true });
   await session.write(async (w) => {
-    const s = hookSignal((await w.getSignal(projectId))?.data);
+    const s = await getSignalRow(w, projectId);
     const marked = { ...s, last_emergency_time: now.toISOString(), last_emergency_turn: s.turn };
-    await w.putSignal(projectId, put(withNote(marked, sessionId, now, (n) => ({ ...n, red_at: now.toISOString(), red_turn: s.turn }))));
+    await putSignalRow(w, projectId, withNote(marked, sessionId, now, (n) => ({ ...n, red_at: now.toISOString(), red_turn: s.turn })));
   });
   const newest = saved?.snapshot ?? (note?.no_save ? null : await newestSnapshot(session, projectId));
   const extended = newest?.auto_trigger?.extends ? await session.store.getSnapshot(String(newest.auto_trigger.extends)) : null;
@@ -182,9 +182,9 @@ export async function onCheckpoint(session: Session, p: HookPayload, event: "pre
   let note: SessionNote | null;
   if (event === "stop") {
     const { signal, n } = await session.write(async (w) => {
-      const ctx = await session.project({ create: true, w });
-      const s = recordTurn(hookSignal((await w.getSignal(ctx.project.id))?.data), now) as HookSignal;
-      await w.putSignal(ctx.project.id, put(s));
+      const ctx = await resolveProject(session, { create: true, w });
+      const s = recordTurn(await getSignalRow(w, ctx.project.id), now);
+      await putSignalRow(w, ctx.project.id, s);
       return { signal: s, n: noteOf(s, hook.sessionId) };
     });
     note = n;
@@ -195,7 +195,7 @@ export async function onCheckpoint(session: Session, p: HookPayload, event: "pre
   let logged = 0;
   if (facts.tool_uses.length) {
     logged = await session.write(async (w) => {
-      const ctx = await session.project({ create: true, w });
+      const ctx = await resolveProject(session, { create: true, w });
       return logToolCalls(w, ctx.project.id, facts, hook.sessionId, now);
     });
   }

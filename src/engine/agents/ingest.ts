@@ -4,6 +4,7 @@ import { UserError } from "../../errors.ts";
 import { actionFor, appendToolCalls } from "./toollog.ts";
 import { readTranscript, toolTarget, type TranscriptFacts } from "./transcript.ts";
 import type { Session } from "../session.ts";
+import { resolveProject } from "../projects/resolve.ts";
 import type { StoreWriter } from "../../store/store.ts";
 
 /** The transcript's tool calls into the project's tool log, inside the caller's transaction. */
@@ -20,7 +21,7 @@ export async function ingestTranscript(session: Session, path: string): Promise<
   if (!facts.tool_uses.length && !facts.session_id) throw new UserError(`${path} holds no Claude Code transcript lines.`);
   const now = session.now();
   return session.write(async (w) => {
-    const ctx = await session.project({ create: true, w });
+    const ctx = await resolveProject(session, { create: true, w });
     const added = await logToolCalls(w, ctx.project.id, facts, null, now);
     return { added, seen: facts.tool_uses.length, project: ctx.project.name };
   });

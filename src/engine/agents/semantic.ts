@@ -9,10 +9,12 @@ import { recompute, recordToolCall } from "./signal.ts";
 import { hookFacts, type HookOutcome, type HookPayload } from "./hook-payload.ts";
 import { sessionNote, writeAuto } from "./auto-snapshot.ts";
 import { logToolCalls } from "./ingest.ts";
-import { addConstraint, callTarget, countFailure, hookSignal, noteOf, withNote, type HookSignal, type SessionNote } from "./session-notes.ts";
+import { addConstraint, callTarget, countFailure, noteOf, withNote, type SessionNote } from "./session-notes.ts";
+import { getSignalRow, putSignalRow } from "./signal-row.ts";
 import { redact, redactHead } from "../snapshots/redact.ts";
 import { stripControl } from "../snapshots/input-limits.ts";
 import type { Session } from "../session.ts";
+import { resolveProject } from "../projects/resolve.ts";
 import { CLAUDE_SOURCE } from "./kinds/claude.ts";
 import { canRead, factsFor } from "./kinds/trail.ts";
 import type { TranscriptSource } from "./kinds/kind.ts";
@@ -49,8 +51,6 @@ export function readPrompt(prompt: string): PromptSignals {
   return { ending, correction, noSave };
 }
 
-const put = (s: HookSignal) => s as unknown as Record<string, unknown>;
-
 /** user-prompt-submit: notes a correction or "don't save" for the session; an ending saves now. Prints nothing. */
 export async function onUserPromptSubmit(session: Session, p: HookPayload, src: TranscriptSource = CLAUDE_SOURCE): Promise<HookOutcome> {
   const said = readPrompt(typeof p.prompt === "string" ? stripControl(p.prompt).slice(0, 10_000) : "");
@@ -60,14 +60,14 @@ export async function onUserPromptSubmit(session: Session, p: HookPayload, src: 
   let note: SessionNote | null = null;
   if (hook.sessionId && (said.correction || said.noSave)) {
     note = await session.write(async (w) => {
-      const ctx = await session.project({ create: true, w });
-      let s = hookSignal((await w.getSignal(ctx.project.id))?.data);
+      const ctx = await resolveProject(session, { create: true, w });
+      let s = await getSignalRow(w, ctx.project.id);
       s = withNote(s, hook.sessionId, now, (n) => {
         let next = said.noSave ? { ...n, no_save: true } : n;
         if (said.correction) next = addConstraint(next, `User correction: ${redact(said.correction)}`);
         return next;
       });
-      await w.putSignal(ctx.project.id, put(s));
+      await putSignalRow(w, ctx.project.id, s);
       return noteOf(s, hook.sessionId);
     });
   }
@@ -78,7 +78,7 @@ export async function onUserPromptSubmit(session: Session, p: HookPayload, src: 
   const facts = await factsFor(session, src, p);
   if (!facts.tool_uses.length) return {};
   await session.write(async (w) => {
-    const ctx = await session.project({ create: true, w });
+    const ctx = await resolveProject(session, { create: true, w });
     await logToolCalls(w, ctx.project.id, facts, hook.sessionId, now);
   });
   const saved = await writeAuto(session, facts, hook, "user-ending", {});
@@ -103,10 +103,10 @@ export async function onPostToolUseFailure(session: Session, p: HookPayload): Pr
   const target = callTarget(tool, input);
   const now = session.now();
   await session.write(async (w) => {
-    const ctx = await session.project({ create: true, w });
-    let s = recordToolCall(hookSignal((await w.getSignal(ctx.project.id))?.data), now) as HookSignal;
+    const ctx = await resolveProject(session, { create: true, w });
+    let s = recordToolCall(await getSignalRow(w, ctx.project.id), now);
     if (!noteOf(s, hook.sessionId)?.no_save) s = withNote(s, hook.sessionId, now, (n) => countFailure(n, tool, target, errorGist(p.error)));
-    await w.putSignal(ctx.project.id, put(recompute(s, now) as HookSignal));
+    await putSignalRow(w, ctx.project.id, recompute(s, now));
   });
   return {};
 }

@@ -1,14 +1,13 @@
 // The spec's adaptive pressure model. Thresholds are not fixed: they scale with how fast the
 // context grows (tool calls per 5 minutes) and how expensive the task's state is to re-derive
-// (active files, decisions, constraints). Stored per project; `toSignalJson` gives the spec's
-// signal.json shape.
+// (active files, decisions, constraints). Stored per project in its signal row (signal-row.ts);
+// `toSignalJson` gives the spec's signal.json shape.
 
-export type Pressure = "GREEN" | "YELLOW" | "RED";
-export type Growth = "slow" | "normal" | "fast";
-export type Complexity = "low" | "medium" | "high";
+import { changeSignalRow, getSignalRow, type Complexity, type Growth, type Pressure, type SignalState } from "./signal-row.ts";
 
-export const BASE_WARNING = 0.6;
-export const BASE_CRITICAL = 0.8;
+// The stored shape and its defaults live with the row's repository; the library's `signal` namespace still offers them here.
+export { BASE_CRITICAL, BASE_WARNING, defaultSignal, fromStored, type Complexity, type Growth, type Pressure, type SignalState } from "./signal-row.ts";
+
 export const WARNING_RANGE = [0.5, 0.7] as const;
 export const CRITICAL_RANGE = [0.7, 0.9] as const;
 export const GROWTH_MULTIPLIER: Record<Growth, number> = { slow: 1.2, normal: 1.0, fast: 0.8 };
@@ -18,43 +17,6 @@ export const COOLDOWN_TURNS = 10;
 export const TOOL_CALL_TRIGGER = 10;
 const WINDOW_MS = 5 * 60 * 1000;
 const KEEP_CALLS = 64;
-
-export interface SignalState {
-  last_save: string | null;
-  last_auto_save_time: string | null;
-  last_auto_save_turn: number | null;
-  tool_calls_since_save: number;
-  auto_save_count: number;
-  trigger_reason: string | null;
-  pressure_state: Pressure;
-  thresholds: { warning: number; critical: number };
-  growth_rate: Growth;
-  complexity: Complexity;
-  estimated_tokens_ratio: number;
-  // Bookkeeping beyond the spec's fields (kept in the store, shown with --json).
-  base_warning: number;
-  base_critical: number;
-  turn: number;
-  recent_tool_calls: string[];
-  active_files: number;
-  decisions: number;
-  constraints: number;
-  updated_at: string | null;
-}
-
-export function defaultSignal(): SignalState {
-  return {
-    last_save: null, last_auto_save_time: null, last_auto_save_turn: null, tool_calls_since_save: 0,
-    auto_save_count: 0, trigger_reason: null, pressure_state: "GREEN",
-    thresholds: { warning: BASE_WARNING, critical: BASE_CRITICAL }, growth_rate: "normal", complexity: "low",
-    estimated_tokens_ratio: 0, base_warning: BASE_WARNING, base_critical: BASE_CRITICAL, turn: 0,
-    recent_tool_calls: [], active_files: 0, decisions: 0, constraints: 0, updated_at: null,
-  };
-}
-
-export function fromStored(data: Record<string, unknown> | null | undefined): SignalState {
-  return { ...defaultSignal(), ...(data ?? {}) } as SignalState;
-}
 
 /** Tool calls in the last five minutes: ≤2 slow, 3–6 normal, ≥7 fast. */
 export function growthRate(toolCallTimes: readonly string[], now: Date): Growth {
@@ -94,24 +56,24 @@ export function pressure(ratio: number, t: { warning: number; critical: number }
 }
 
 /** Recomputes the derived fields (growth, complexity, thresholds, pressure) from the raw ones. */
-export function recompute(s: SignalState, now: Date): SignalState {
+export function recompute<S extends SignalState>(s: S, now: Date): S {
   const growth_rate = growthRate(s.recent_tool_calls, now);
   const complexity = complexityOf(s.active_files, s.decisions, s.constraints);
   const t = thresholds(s.base_warning, s.base_critical, growth_rate, complexity);
   return { ...s, growth_rate, complexity, thresholds: t, pressure_state: pressure(s.estimated_tokens_ratio, t), updated_at: now.toISOString() };
 }
 
-export function recordToolCall(s: SignalState, now: Date, count = 1): SignalState {
+export function recordToolCall<S extends SignalState>(s: S, now: Date, count = 1): S {
   const calls = [...s.recent_tool_calls];
   for (let i = 0; i < count; i++) calls.push(now.toISOString());
   return recompute({ ...s, tool_calls_since_save: s.tool_calls_since_save + count, recent_tool_calls: calls.slice(-KEEP_CALLS) }, now);
 }
 
-export function recordTurn(s: SignalState, now: Date): SignalState {
+export function recordTurn<S extends SignalState>(s: S, now: Date): S {
   return recompute({ ...s, turn: s.turn + 1 }, now);
 }
 
-export function recordSave(s: SignalState, now: Date, opts: { auto: boolean; reason: string; activeFiles: number; decisions: number; constraints: number }): SignalState {
+export function recordSave<S extends SignalState>(s: S, now: Date, opts: { auto: boolean; reason: string; activeFiles: number; decisions: number; constraints: number }): S {
   const iso = now.toISOString();
   return recompute({
     ...s,
@@ -173,23 +135,22 @@ export function toSignalJson(s: SignalState): Record<string, unknown> {
 }
 
 import type { Session } from "../session.ts";
+import { resolveProject } from "../projects/resolve.ts";
 
 /** Reads the project's signal, applies `change`, recomputes and stores it in one transaction. */
 export async function updateSignal(session: Session, change: (s: SignalState, now: Date) => SignalState): Promise<{ signal: SignalState; decision: AutoSaveDecision; project: string }> {
   const now = session.now();
   return session.write(async (w) => {
-    const ctx = await session.project({ create: true, w });
-    const current = fromStored((await w.getSignal(ctx.project.id))?.data);
-    const signal = recompute(change(current, now), now);
-    await w.putSignal(ctx.project.id, signal as unknown as Record<string, unknown>);
+    const ctx = await resolveProject(session, { create: true, w });
+    const signal = await changeSignalRow(w, ctx.project.id, (current) => recompute(change(current, now), now));
     return { signal, decision: decideAutoSave(signal, now), project: ctx.project.name };
   });
 }
 
 export async function readSignal(session: Session): Promise<{ signal: SignalState; decision: AutoSaveDecision; project: string | null }> {
   const now = session.now();
-  const ctx = await session.project({ create: false });
-  const signal = recompute(fromStored(ctx ? (await session.store.getSignal(ctx.project.id))?.data : null), now);
+  const ctx = await resolveProject(session, { create: false });
+  const signal = recompute(await getSignalRow(session.store, ctx?.project.id), now);
   return { signal, decision: decideAutoSave(signal, now), project: ctx?.project.name ?? null };
 }
 

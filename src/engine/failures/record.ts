@@ -2,6 +2,7 @@
 // one, list a project's graph, and the one-line summary the CLI and the MCP server both print.
 import { effectiveConfidence, forgetFailure, observeFailure, type Confidence, type FailureObservation } from "./graph.ts";
 import type { Session } from "../session.ts";
+import { resolveProject } from "../projects/resolve.ts";
 import type { FailureRecord } from "../../store/store.ts";
 import { inline } from "../snapshots/layers.ts";
 
@@ -25,7 +26,7 @@ export async function recordFailure(session: Session, o: FailureObservation, opt
   const before: { reason?: string } = {};
   const failure = await session.write(async (w) => {
     let projectId: string | null = null;
-    if (o.scope !== "global") projectId = opts.projectId !== undefined ? opts.projectId : (await session.project({ create: true, w })).project.id;
+    if (o.scope !== "global") projectId = opts.projectId !== undefined ? opts.projectId : (await resolveProject(session, { create: true, w })).project.id;
     return observeFailure(w, projectId, o, now, before);
   });
   const replaced = before.reason && before.reason !== failure.reason ? { replacedReason: before.reason } : {};
@@ -39,7 +40,7 @@ export function failureSummary({ failure: f, confidence, replacedReason }: Recor
 
 /** Removes a failure of the current project's or the global graph (a tombstone, so it syncs). */
 export async function removeFailure(session: Session, item: string, scope?: string): Promise<FailureRecord> {
-  const ctx = await session.project({ create: false });
+  const ctx = await resolveProject(session, { create: false });
   return session.write((w) => forgetFailure(w, ctx?.project.id ?? null, item, scope));
 }
 

@@ -13,6 +13,7 @@ import { snapshotFile } from "../snapshots/manage.ts";
 import { snapshotDigest } from "../snapshots/save.ts";
 import { recentToolCalls } from "../agents/toollog.ts";
 import type { Session } from "../session.ts";
+import { requireProject } from "../projects/resolve.ts";
 import type { SnapshotRecord } from "../../store/store.ts";
 import { safeName } from "../snapshots/slug.ts";
 import { isDir, isSymlink, listDir, readTextNoFollow, staysInside, writeFileAtomic } from "../../lib/fs.ts";
@@ -85,7 +86,7 @@ function uniqueFileNames(records: SnapshotRecord[], warnings: string[]): Snapsho
  * else already there is left as it is, and tool logs only gain the calls not yet on disk.
  */
 export async function exportSeed(session: Session, opts: { out?: string } = {}): Promise<ExportReport> {
-  const ctx = await session.requireProject();
+  const ctx = await requireProject(session);
   const target = opts.out ? resolve(opts.out) : ctx.root;
   if (!target) throw new UserError(`Project ${ctx.project.name} has no root on this host; give --out DIR.`);
   const dir = basename(target) === SEED_DIR ? target : join(target, SEED_DIR);

@@ -12,9 +12,11 @@ import { linkTarget } from "../projects/aliases.ts";
 import { saveSnapshot } from "../snapshots/save.ts";
 import { applyRetention } from "../snapshots/retention.ts";
 import { DEFAULT_KEEP } from "../snapshots/layers.ts";
-import { fromStored, readSignal, recompute, updateSignal, type SignalState } from "../agents/signal.ts";
+import { readSignal, recompute, updateSignal, type SignalState } from "../agents/signal.ts";
+import { getSignalRow } from "../agents/signal-row.ts";
 import { appendToolCalls } from "../agents/toollog.ts";
 import type { Session } from "../session.ts";
+import { pinProject, resolveProject } from "../projects/resolve.ts";
 import { isDir, isSymlink, listDir, listDirNoFollow } from "../../lib/fs.ts";
 import { readTextNoFollowCapped, TooLarge } from "../../lib/bounded-read.ts";
 import { DOCUMENT_MAX, documentTooLarge } from "../snapshots/input-limits.ts";
@@ -140,7 +142,7 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
   // `export --out` is no workspace: its snapshots go to the project of the current directory
   // (the session's workspace), never to a project made of the export folder.
   const exported = exportedFrom(loc.dir);
-  const pinned = opts.into ? await session.pinProject(opts.into).then(() => true) : exported ? await session.pinProject(exported.id).then(() => true, () => false) : false;
+  const pinned = opts.into ? await pinProject(session, opts.into).then(() => true) : exported ? await pinProject(session, exported.id).then(() => true, () => false) : false;
   if (!pinned && isStandaloneExport(loc)) {
     // (Found, not created: a plain folder or the export folder itself must not become a project.)
     const ws = session.opts.workspace ? { root: resolve(session.opts.workspace), marker: "flag" } : findRoot(session.cwd, session.env);
@@ -154,7 +156,7 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
   const hadProjectFile = existsSync(projectFile);
   // One transaction for all of it: a kill or an error leaves the store as it was, never half an import.
   return session.write(async (w) => {
-    const ctx = await session.project({ create: true, w });
+    const ctx = await resolveProject(session, { create: true, w });
     const projectId = ctx.project.id;
     report.project = { id: projectId, name: ctx.project.name };
     report.root = ctx.root;
@@ -340,7 +342,7 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
 
     // The signal: the newest of the store's own, the imported snapshots' and signal.json's saves wins.
     const fileSignal = isObj(signalData) ? signalFromFile(signalData, warnings) : null;
-    const afterSaves = recompute(fromStored((await w.getSignal(projectId))?.data), session.now());
+    const afterSaves = recompute(await getSignalRow(w, projectId), session.now());
     const beforeWins = instant(signalBefore.last_save) > instant(afterSaves.last_save);
     const base = beforeWins ? signalBefore : afterSaves;
     let next: SignalState = base;

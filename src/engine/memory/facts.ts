@@ -11,6 +11,7 @@ import { chooseItem } from "./choose.ts";
 import { age, compareCodes, utcMinute } from "../../lib/text.ts";
 import { inline } from "../snapshots/layers.ts";
 import type { Session } from "../session.ts";
+import { resolveProject } from "../projects/resolve.ts";
 import type { FactConfidence, FactRecord } from "../../store/store.ts";
 
 export const DEFAULT_FACT_TTL = "7d";
@@ -61,7 +62,7 @@ export function factLine(f: FactRecord, now: Date): string {
 
 /** The facts here (the project's and global ones), newest first, numbered from 1 in this order. */
 export async function factsHere(session: Session): Promise<FactRecord[]> {
-  const ctx = await session.project({ create: false });
+  const ctx = await resolveProject(session, { create: false });
   return session.store.listFacts(ctx?.project.id ?? null);
 }
 
@@ -82,7 +83,7 @@ export async function addFact(session: Session, text: string, o: FactOptions = {
   const scope = o.scope ?? "project";
   const now = session.now();
   return session.write(async (w) => {
-    const ctx = scope === "project" ? await session.project({ create: true, w }) : null;
+    const ctx = scope === "project" ? await resolveProject(session, { create: true, w }) : null;
     const projectId = ctx?.project.id ?? null;
     const id = factId(scope, projectId, clean);
     const before = (await w.listFacts(projectId)).find((f) => f.id === id);

@@ -6,10 +6,11 @@ import { selectSnapshot } from "../snapshots/select.ts";
 import { parsePlan, planStatus, planTimes } from "../snapshots/plan.ts";
 import { redactDeep } from "../snapshots/redact.ts";
 import type { Session } from "../session.ts";
+import { requireProject } from "../projects/resolve.ts";
 import type { PlanItem, SnapshotRecord } from "../../store/store.ts";
 
 export async function planOf(session: Session, key?: string): Promise<{ snapshot: SnapshotRecord; plan: PlanItem[] | null }> {
-  const ctx = await session.requireProject();
+  const ctx = await requireProject(session);
   const sel = await selectSnapshot(session, ctx.project.id, key, { latest: true });
   if (sel.kind !== "snapshot") throw new UserError(`No snapshots in project ${ctx.project.name} yet: a plan is kept with a snapshot, so save one first (\`mindsave save\`).`);
   return { snapshot: sel.snapshot, plan: sel.snapshot.plan };

@@ -11,6 +11,7 @@ import { chooseItem } from "./choose.ts";
 import { extendedSnapshot } from "../snapshots/select.ts";
 import { writtenConstraints } from "../snapshots/layers.ts";
 import type { Session } from "../session.ts";
+import { resolveProject } from "../projects/resolve.ts";
 import type { RetirementRecord } from "../../store/store.ts";
 import { inline } from "../snapshots/layers.ts";
 
@@ -67,7 +68,7 @@ function restatedNote(r: RetirementRecord): string {
 
 /** What can be retired: the constraints and decisions the newest snapshot restores, numbered from 1. */
 export async function retireCandidates(session: Session): Promise<{ candidates: RetireCandidate[]; retired: RetirementRecord[]; projectId: string | null }> {
-  const ctx = await session.project({ create: false });
+  const ctx = await resolveProject(session, { create: false });
   if (!ctx) return { candidates: [], retired: [], projectId: null };
   const retired = await session.store.listRetirements(ctx.project.id);
   const keys = retiredKeys(retired);

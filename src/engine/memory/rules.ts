@@ -10,6 +10,7 @@ import { inline } from "../snapshots/layers.ts";
 import { normaliseItem } from "../failures/graph.ts";
 import { chooseItem } from "./choose.ts";
 import type { Session } from "../session.ts";
+import { resolveProject } from "../projects/resolve.ts";
 import type { Queries, RuleRecord } from "../../store/store.ts";
 
 /** The most tokens the rules of one project (its own and the global ones) may take in the block. */
@@ -82,7 +83,7 @@ function cleanRule(text: string): string {
 
 /** The rules that apply here (global first, then the project's), numbered from 1 in this order. */
 export async function rulesHere(session: Session): Promise<{ rules: RuleRecord[]; projectId: string | null; tokens: number }> {
-  const ctx = await session.project({ create: false });
+  const ctx = await resolveProject(session, { create: false });
   const rules = await session.store.listRules(ctx?.project.id ?? null);
   return { rules, projectId: ctx?.project.id ?? null, tokens: await rulesTokens(rules) };
 }
@@ -102,7 +103,7 @@ async function budgetCheck(q: Queries, rulesOf: (projectId: string | null) => Pr
 export async function addRule(session: Session, text: string, scope: RuleScope): Promise<{ rule: RuleRecord; rules: RuleRecord[]; tokens: number }> {
   const clean = cleanRule(text);
   const id = await session.write(async (w) => {
-    const ctx = scope === "project" ? await session.project({ create: true, w }) : null;
+    const ctx = scope === "project" ? await resolveProject(session, { create: true, w }) : null;
     const projectId = ctx?.project.id ?? null;
     const existing = await w.listRules(projectId);
     const same = existing.findIndex((r) => r.scope === scope && normaliseItem(r.text) === normaliseItem(clean));

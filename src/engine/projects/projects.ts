@@ -7,6 +7,7 @@ import { moveProjectRows } from "./fold.ts";
 import { freeProjectName } from "./names.ts";
 import { samePath } from "./paths.ts";
 import type { Session } from "../session.ts";
+import { currentWorkspace, identitiesOf, namedProject, pinProject, recordRoot, resolveProject } from "./resolve.ts";
 import type { ProjectRecord } from "../../store/store.ts";
 import { compareCodes, compareText } from "../../lib/text.ts";
 
@@ -27,7 +28,7 @@ export async function listProjects(session: Session): Promise<ProjectView[]> {
   const q = session.store;
   const [projects, counts, hosts] = await Promise.all([q.listProjects(), q.snapshotCounts(), q.listHosts()]);
   const hostName = new Map(hosts.map((h) => [h.id, h.name]));
-  const current = await session.project({ create: false }).catch(() => null);
+  const current = await resolveProject(session, { create: false }).catch(() => null);
   const out: ProjectView[] = [];
   for (const p of projects) {
     const roots = await q.rootsOfProject(p.id);
@@ -55,9 +56,9 @@ export async function listProjects(session: Session): Promise<ProjectView[]> {
  */
 export async function linkProjects(session: Session, otherKey: string): Promise<{ into: ProjectRecord; from: ProjectRecord; snapshots: number; failures: number }> {
   return session.write(async (w) => {
-    const here = (await session.project({ create: true, w })).project;
+    const here = (await resolveProject(session, { create: true, w })).project;
     // Merging is not undone by split on every host: the project is named whole, never by a prefix.
-    const other = (await session.namedProject(w, otherKey, { prefix: false })).project;
+    const other = (await namedProject(session, w, otherKey, { prefix: false })).project;
     if (other.id === here.id) throw new UserError("That is this project already; nothing to link.");
     const [into, from] = compareCodes(other.created_at, here.created_at) < 0 ? [other, here] : [here, other];
     const { snapshots, failures } = await moveProjectRows(w, from.id, into.id);
@@ -72,7 +73,7 @@ export async function linkProjects(session: Session, otherKey: string): Promise<
  */
 export async function splitProject(session: Session): Promise<{ project: ProjectRecord; from: ProjectRecord; snapshots: number }> {
   return session.write(async (w) => {
-    const here = await session.project({ create: true, w });
+    const here = await resolveProject(session, { create: true, w });
     if (!here.root) throw new UserError("This project has no root on this host to split off.");
     const others = (await w.rootsOfProject(here.project.id)).filter((r) => !(r.host_id === session.host.id && r.path === here.root));
     if (!others.length) throw new UserError(`This checkout is the only root of project ${here.project.name}; there is nothing to split it from.`);
@@ -83,7 +84,7 @@ export async function splitProject(session: Session): Promise<{ project: Project
     await w.insertProject({ id, identity, name, remote: here.workspace?.remote ?? null, created_at: session.now().toISOString(), merged_into: null });
     const mine = (await w.rootsOnHost(session.host.id)).filter((r) => r.project_id === here.project.id && samePath(r.path, here.root!));
     for (const r of mine) await w.deleteRoot(r.id);
-    await session.recordRoot(w, id, here.root);
+    await recordRoot(session, w, id, here.root);
     const ids = (await w.listSnapshots(here.project.id)).map((s) => s.id);
     const moving: string[] = [];
     for (const sid of ids) {
@@ -100,17 +101,17 @@ export async function splitProject(session: Session): Promise<{ project: Project
  * Nothing is renamed or merged; the project must share this checkout's history (same identity).
  */
 export async function attachProject(session: Session, key: string): Promise<{ project: ProjectRecord; root: string; from: ProjectRecord | null }> {
-  const ws = session.workspace(false);
+  const ws = currentWorkspace(session, false);
   if (!ws) throw new UserError("This folder has no project identity yet (no git history, no .mindsave/project.json); save a snapshot here first.");
-  const target = (await session.pinProject(key)).project;
+  const target = (await pinProject(session, key)).project;
   return session.write(async (w) => {
-    if (!(await session.identitiesOf(w, target)).some((i) => ws.identities.includes(i))) {
+    if (!(await identitiesOf(w, target)).some((i) => ws.identities.includes(i))) {
       throw new UserError(`Project ${target.name} has a different history than this checkout (${ws.identity} here); \`mindsave projects link ${target.id}\` merges two projects instead.`);
     }
     const onHost = (await w.rootsOnHost(session.host.id)).filter((r) => samePath(r.path, ws.root));
     const before = onHost.find((r) => r.project_id !== target.id);
     for (const r of onHost) if (r.project_id !== target.id) await w.deleteRoot(r.id);
-    await session.recordRoot(w, target.id, ws.root);
+    await recordRoot(session, w, target.id, ws.root);
     return { project: target, root: ws.root, from: before ? await w.getProject(before.project_id) : null };
   });
 }

@@ -4,7 +4,8 @@ import { UserError } from "../../errors.ts";
 import { loadSnapshot, type LoadResult } from "./restore.ts";
 import { verifyFiles, type FileCheck } from "./verify.ts";
 import { nextSteps } from "../projects/next-steps.ts";
-import type { Session, ProjectContext } from "../session.ts";
+import type { Session } from "../session.ts";
+import { projectById, requireProject, resolveProject, type ProjectContext } from "../projects/resolve.ts";
 import type { SnapshotRecord, SnapshotSummary, SnapshotStatus } from "../../store/store.ts";
 
 export type { SnapshotRecord, SnapshotSummary, SnapshotStatus, FileCheck, LoadResult, ProjectContext };
@@ -15,7 +16,7 @@ export type { SnapshotRecord, SnapshotSummary, SnapshotStatus, FileCheck, LoadRe
  */
 export async function snapshotList(session: Session, opts: { limit?: number; tag?: string; all?: boolean } = {}): Promise<{ context: ProjectContext; snapshots: SnapshotSummary[]; archived: number }> {
   // Outside a project it says where to go, as load and recall do.
-  const context = await session.requireProject(() => nextSteps(session, null));
+  const context = await requireProject(session, () => nextSteps(session, null));
   const id = context.project.id;
   const archived = await session.store.countSnapshots(id) - await session.store.countSnapshots(id, { listed: true });
   return { context, snapshots: await projectSnapshots(session, id, { ...opts, listed: !opts.all }), archived };
@@ -52,7 +53,7 @@ export async function deleteById(session: Session, id: string): Promise<Snapshot
 
 export async function restoreById(session: Session, id: string, opts: { verify?: boolean } = {}): Promise<LoadResult> {
   const s = await snapshotById(session, id);
-  return loadSnapshot(session, s, await session.projectById(s.project_id), opts);
+  return loadSnapshot(session, s, await projectById(session, s.project_id), opts);
 }
 
 export function verifyById(session: Session, s: SnapshotRecord, root: string | null): FileCheck[] {
@@ -64,7 +65,7 @@ export function verifyById(session: Session, s: SnapshotRecord, root: string | n
  * has; null outside any project. Where the TUI opens: on this project's snapshots, else the list.
  */
 export async function currentProject(session: Session): Promise<{ id: string; name: string; snapshots: number } | null> {
-  const ctx = await session.project({ create: false }).catch(() => null);
+  const ctx = await resolveProject(session, { create: false }).catch(() => null);
   if (!ctx) return null;
   const counts = await session.store.snapshotCounts();
   return { id: ctx.project.id, name: ctx.project.name, snapshots: counts.get(ctx.project.id)?.count ?? 0 };

@@ -9,6 +9,7 @@ import { extendedSnapshot, selectSnapshot } from "./select.ts";
 import { planProgress } from "./plan.ts";
 import { inline, writtenConstraints } from "./layers.ts";
 import type { Session } from "../session.ts";
+import { requireProject } from "../projects/resolve.ts";
 import type { FailureRecord, PlanItem, RetirementRecord, SnapshotRecord } from "../../store/store.ts";
 
 export interface ListChange {
@@ -99,7 +100,7 @@ export function diffSnapshots(a: SnapshotRecord, b: SnapshotRecord, failures: Fa
  * older of the two whatever the order (the TUI's two marks have none).
  */
 export async function diffInProject(session: Session, keyA?: string, keyB?: string, opts: { olderFirst?: boolean } = {}): Promise<SnapshotDiff> {
-  const ctx = await session.requireProject();
+  const ctx = await requireProject(session);
   const pick = async (key: string) => {
     const sel = await selectSnapshot(session, ctx.project.id, key);
     if (sel.kind !== "snapshot") throw new UserError(`No snapshot ${JSON.stringify(key)} in this project.`);

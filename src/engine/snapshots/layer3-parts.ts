@@ -5,6 +5,7 @@ import { sessionToolCalls } from "../agents/toollog.ts";
 import { gitDiffStat } from "../projects/workspace.ts";
 import { trimLines } from "../../lib/text.ts";
 import type { Session } from "../session.ts";
+import { resolveProject } from "../projects/resolve.ts";
 
 export async function withAutoParts(session: Session, layer3: string, root: string | null): Promise<string> {
   const parts: string[] = [];
@@ -13,7 +14,7 @@ export async function withAutoParts(session: Session, layer3: string, root: stri
     if (stat) parts.push(["### File Changes", "git diff --stat:", stat].join("\n"));
   }
   if (!/^#+\s*Recent Tool Calls/im.test(layer3)) {
-    const ctx = await session.project({ create: false });
+    const ctx = await resolveProject(session, { create: false });
     const calls = ctx ? await sessionToolCalls(session, ctx.project.id, 5) : [];
     if (calls.length) parts.push(["### Recent Tool Calls", ...calls.map((c, i) => `${i + 1}. ${c.tool} ${c.target}${c.summary ? ` (${c.summary})` : ""}`)].join("\n"));
   }

@@ -6,10 +6,11 @@ import { DEFAULT_KEEP, yamlFile } from "./layers.ts";
 import { trimLines } from "../../lib/text.ts";
 import { deleteById, setStatusById } from "./catalog.ts";
 import type { Session } from "../session.ts";
+import { requireProject } from "../projects/resolve.ts";
 import type { SnapshotRecord, SnapshotStatus } from "../../store/store.ts";
 
 async function pick(session: Session, key: string): Promise<SnapshotRecord> {
-  const ctx = await session.requireProject();
+  const ctx = await requireProject(session);
   const sel = await selectSnapshot(session, ctx.project.id, key);
   if (sel.kind !== "snapshot") throw new UserError(`No snapshot ${JSON.stringify(key)} in this project.`);
   return sel.snapshot;
@@ -62,7 +63,7 @@ export function layer2MovedText(deleted: string, moved: Layer2Moved[], done: boo
 
 /** Retention now (`snapshots clean`): archives past the rules, deletes nothing; how many stay listed. */
 export async function cleanSnapshots(session: Session, opts: { keep?: number; dryRun?: boolean }): Promise<{ archived: string[]; listed: number }> {
-  const ctx = await session.requireProject();
+  const ctx = await requireProject(session);
   const keep = opts.keep ?? DEFAULT_KEEP;
   return session.write(async (w) => {
     const archived = await applyRetention(w, ctx.project.id, { keep, now: session.now(), dryRun: opts.dryRun });

@@ -6,6 +6,7 @@ import { selectSnapshot } from "./select.ts";
 import { listProjects } from "../projects/projects.ts";
 import type { RetirementRecord, SearchHit, SnapshotRecord } from "../../store/store.ts";
 import type { Session } from "../session.ts";
+import { requireProject } from "../projects/resolve.ts";
 
 /** Splits what the user typed into search terms; quotes group words into one phrase. */
 export function searchTerms(words: string[]): string[] {
@@ -56,7 +57,7 @@ export interface RecallHits extends SearchResult {
 
 /** The recall use case with keywords: this project's snapshots, or every project's. */
 export async function recallSearch(session: Session, words: string[], opts: { allProjects?: boolean; limit?: number; tag?: string; nextSteps?: () => Promise<string> } = {}): Promise<RecallHits> {
-  const ctx = opts.allProjects ? null : await session.requireProject(opts.nextSteps);
+  const ctx = opts.allProjects ? null : await requireProject(session, opts.nextSteps);
   const { hits, more } = await search(session, ctx?.project.id ?? null, words, opts.limit ?? 20, opts.tag);
   const query = words.join(" ");
   // Retired items stay searchable: the retirement says who retired it and when.
@@ -78,7 +79,7 @@ async function retiredMatching(session: Session, projectId: string, words: strin
  * one; `newest` then names the newest snapshot when it has none, so the reader is told).
  */
 export async function recallArchive(session: Session, key?: string, nextSteps?: () => Promise<string>): Promise<{ snapshot: SnapshotRecord; text: string; newest?: string }> {
-  const ctx = await session.requireProject(nextSteps);
+  const ctx = await requireProject(session, nextSteps);
   // Automatic checkpoints often have no Layer 3: by default show the newest archive there is.
   const all = key ? [] : await session.store.listSnapshots(ctx.project.id);
   const withArchive = all.find((s) => s.has_layer3)?.id;

@@ -15,7 +15,8 @@ import { factLine, freshFacts } from "../memory/facts.ts";
 import { retiredKeys, withoutRetired } from "../memory/retire.ts";
 import { countTokens, countTokensWithin, loadTokenizer } from "./tokens.ts";
 import { conflictPairs, contradictionMark, storedConflicts } from "./constraint-hygiene.ts";
-import type { Session, ProjectContext } from "../session.ts";
+import type { Session } from "../session.ts";
+import { requireProject, type ProjectContext } from "../projects/resolve.ts";
 import type { FactRecord, FailureRecord, RetirementRecord, RuleRecord, SnapshotRecord } from "../../store/store.ts";
 import { AGENTS } from "../agents/registry.ts";
 
@@ -284,7 +285,7 @@ export function withoutRetiredItems(s: SnapshotRecord, retired: RetirementRecord
 
 /** The load use case without a prompt (agents, MCP): the snapshot given, or the newest. */
 export async function restoreSnapshot(session: Session, key: string | undefined, opts: { verify?: boolean; full?: boolean; howToSave: string }): Promise<LoadResult> {
-  const ctx = await session.requireProject();
+  const ctx = await requireProject(session);
   const sel = await selectSnapshot(session, ctx.project.id, key, { latest: true });
   if (sel.kind !== "snapshot") throw new UserError(`No snapshots in project ${ctx.project.name} yet; save one with ${opts.howToSave}.`);
   return loadSnapshot(session, sel.snapshot, ctx, opts);

@@ -7,7 +7,8 @@ import { observeFailure, observationFromEntry } from "../failures/graph.ts";
 import { contentDigest, newId, sha256 } from "../ids.ts";
 import { DEFAULT_KEEP, LAYER2_BUDGET, inline, type Layer2 } from "./layers.ts";
 import { isAbsoluteAny, toHostPath, toStoredPath } from "../projects/paths.ts";
-import { fromStored, recordSave } from "../agents/signal.ts";
+import { recordSave } from "../agents/signal.ts";
+import { changeSignalRow } from "../agents/signal-row.ts";
 import { isSafeName, nextFreeName, safeName, topicSlug, utcDate, utcDateTime } from "./slug.ts";
 import { noBlocker, type SnapshotInput } from "./input.ts";
 import { withLegacyFailures } from "./legacy-failures.ts";
@@ -23,7 +24,8 @@ import { normalizeTags } from "./tags.ts";
 import { dedupe, distinctPaths } from "./distinct.ts";
 import { planTimes } from "./plan.ts";
 import { sortRetired } from "../memory/retire.ts";
-import type { Session, ProjectContext } from "../session.ts";
+import type { Session } from "../session.ts";
+import { currentWorkspace, resolveProject, type ProjectContext } from "../projects/resolve.ts";
 import type { SnapshotRecord, SnapshotStatus, StoredFile, StoreWriter } from "../../store/store.ts";
 import { MAX_AHEAD_MS } from "../../store/store.ts";
 
@@ -128,13 +130,13 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
 
   const tags = normalizeTags(input.tags);
   // An import (named) keeps the file as it was: it was saved before any retirement here.
-  const known = opts.name === undefined ? await session.project({ create: false }) : null;
+  const known = opts.name === undefined ? await resolveProject(session, { create: false }) : null;
   const { retired, restated } = await sortRetired(session, known?.project.id ?? null, input, { restate: !opts.auto && !opts.overflow, quiet: !!opts.auto, warnings });
   if (known && !opts.auto && !opts.overflow) warnings.push(...await leftBehind(session, known.project.id, { constraints: input.constraints, decisions: input.decisions }, retired));
 
   await loadTokenizer();
   const stored = opts.storedRoot !== undefined;
-  const ws = stored || session.projectKey ? null : session.workspace(true);
+  const ws = stored || session.projectKey ? null : currentWorkspace(session, true);
   // With --in, the named project's root on this host (none here: paths as typed).
   const root = stored ? opts.storedRoot! : session.projectKey ? known?.root ?? null : ws?.root ?? null;
   const cwd = session.cwd;
@@ -192,7 +194,7 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   const status = statusFor(input);
 
   const saved = await session.write(async (w) => {
-    const context = await session.project({ create: true, w });
+    const context = await resolveProject(session, { create: true, w });
     const projectId = context.project.id;
     const wanted = opts.name === undefined ? undefined : redact(opts.name);
     const build = async (from: ExportedRecord | undefined): Promise<Omit<SnapshotRecord, "hlc" | "host" | "deleted">> => {
@@ -240,11 +242,10 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
       await observeFailure(w, projectId, observationFromEntry(item, entry), now);
       await stallIfAsked(`save-failure-${Object.keys(observed).indexOf(item) + 1}`);
     }
-    const signal = fromStored((await w.getSignal(projectId))?.data);
     const reason = String(input.auto_trigger?.reason ?? (opts.overflow ? "overflow" : "manual"));
-    await w.putSignal(projectId, recordSave(signal, now, {
+    await changeSignalRow(w, projectId, (signal) => recordSave(signal, now, {
       auto: !!opts.auto, reason, activeFiles: files.length, decisions: layer2.decisions.length, constraints: layer2.constraints.length,
-    }) as unknown as Record<string, unknown>);
+    }));
     await stallIfAsked("save-after-signal");
     const archived = opts.noRetention ? [] : await applyRetention(w, projectId, { keep, now: session.now(), spare: record.id });
     await stallIfAsked("save-after-retention");

@@ -4,12 +4,14 @@
 // is then built from that trail instead of a transcript. Bounded: a few dozen items per session.
 import { hasWork, sessionNote } from "../auto-snapshot.ts";
 import type { HookPayload } from "../hook-payload.ts";
-import { callTarget, hookSignal, withNote, type SessionNote, type Trail } from "../session-notes.ts";
+import { callTarget, withNote, type SessionNote, type Trail } from "../session-notes.ts";
+import { changeSignalRow } from "../signal-row.ts";
 import { clean, emptyFacts, type TranscriptFacts } from "../transcript.ts";
 import { todoStatus } from "./facts.ts";
 import { record, text, type HookEvent, type TranscriptSource } from "./kind.ts";
 import { redactDeep } from "../../snapshots/redact.ts";
 import type { Session } from "../../session.ts";
+import { currentWorkspace, resolveProject } from "../../projects/resolve.ts";
 
 const KEEP_TOOLS = 20;
 const KEEP_FILES = 20;
@@ -92,7 +94,7 @@ export async function recordTrail(session: Session, event: HookEvent, p: HookPay
   const now = session.now();
   // As session-start does: a project is made here only for a workspace with its own identity. A
   // plain folder's trail waits in the meta until a save makes its project.
-  if (!session.workspace(false) && !(await session.project({ create: false }))) {
+  if (!currentWorkspace(session, false) && !(await resolveProject(session, { create: false }))) {
     await session.write(async (w) => {
       const all = await pendingTrails(w);
       const trail = noteTrail({ seen: now.toISOString(), trail: all[sessionId]?.trail }, event, p, src, now).trail!;
@@ -103,11 +105,10 @@ export async function recordTrail(session: Session, event: HookEvent, p: HookPay
     return;
   }
   await session.write(async (w) => {
-    const ctx = await session.project({ create: true, w });
+    const ctx = await resolveProject(session, { create: true, w });
     const all = await pendingTrails(w);
     const waiting = all[sessionId]?.trail;
-    const s = hookSignal((await w.getSignal(ctx.project.id))?.data);
-    await w.putSignal(ctx.project.id, withNote(s, sessionId, now, (n) => noteTrail(waiting && !n.trail ? { ...n, trail: waiting } : n, event, p, src, now)) as unknown as Record<string, unknown>);
+    await changeSignalRow(w, ctx.project.id, (s) => withNote(s, sessionId, now, (n) => noteTrail(waiting && !n.trail ? { ...n, trail: waiting } : n, event, p, src, now)));
     if (waiting) {
       delete all[sessionId];
       await w.setMeta(PENDING, JSON.stringify(all));
