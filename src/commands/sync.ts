@@ -1,7 +1,8 @@
 // `mindsave sync [PEER] [--dry-run] [--add-peer PATH] [--list-peers]`: merge with a drive, a home,
 // a store file or a libSQL server, both ways.
 import { UserError } from "../errors.ts";
-import { addPeer, checkBeforeSync, defaultPeers, listPeers, openPeer, removePeer, syncWith, type SyncResult } from "../engine/sync/sync.ts";
+import { addPeer, checkBeforeSync, listPeers, removePeer } from "../engine/sync/sync.ts";
+import { syncPeers } from "../engine/sync/sync-peers.ts";
 import { resolveHome } from "../engine/home/home.ts";
 import { syncSummary } from "../engine/sync/summary.ts";
 import { print, printJson, warn, withSession } from "./shared.ts";
@@ -22,6 +23,7 @@ export async function run(opts: SyncFlags, args: string[], g: GlobalOptions): Pr
     throw new UserError(`${peerList[0]} changes or shows the list of peers and syncs nothing; give it without ${args[0] !== undefined ? `the peer ${JSON.stringify(args[0])}` : "--dry-run"}.`);
   }
   if (args[0] !== undefined && !args[0].trim()) throw new UserError("The peer is empty; give a drive, a home, a store file or a libSQL server URL.");
+  // Before the session opens: a sync that cannot happen starts no store on this home (syncPeers checks again).
   if (!peerList.length) checkBeforeSync(args[0], { dryRun: !!opts.dryRun, localDb: resolveHome({ flag: g.home }).dbPath });
   return withSession(g, true, async (session) => {
     if (opts.listPeers) {
@@ -48,39 +50,16 @@ export async function run(opts: SyncFlags, args: string[], g: GlobalOptions): Pr
       else print(`Added peer ${p.location}; \`mindsave sync\` now includes it when it is reachable.`);
       return 0;
     }
-    const targets = args[0] ? [args[0]] : await defaultPeers(session);
-    if (!targets.length) {
-      const missing = (await listPeers(session)).filter((p) => p.reachable === false && p.location).map((p) => p.location!);
-      if (missing.length) throw new UserError(`No peer is here now: ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not reachable (a drive unplugged?); plug it in, or give another peer (\`mindsave sync PATH\`).`);
-      throw new UserError("No peer to sync with: plug in the drive, give one (`mindsave sync PATH` or `libsql://…`), or add one with --add-peer.");
-    }
-    const results: SyncResult[] = [];
-    const failed: { peer: string; error: string }[] = [];
     const tty = !g.json && process.stderr.isTTY;
-    for (const spec of targets) {
-      // Several peers: one that cannot be reached is reported and the others still sync.
-      let peer;
-      try {
-        peer = await openPeer(spec, session.env);
-      } catch (e) {
-        if (targets.length === 1) throw e;
-        failed.push({ peer: spec, error: (e as Error).message });
-        if (!g.json) warn(`skipped ${spec}: ${(e as Error).message}`);
-        continue;
-      }
-      try {
-        const r = await syncWith(session, peer, {
-          dryRun: opts.dryRun, localLocation: session.home.dbPath,
-          progress: tty ? (phase, done, total) => {
-            if (total >= 500) process.stderr.write(`\r${phase === "pull" ? "receiving" : "sending"} ${done}/${total}${done === total ? "\n" : ""}`);
-          } : undefined,
-        });
-        results.push(r);
-        if (!g.json) print(syncSummary(r));
-      } finally {
-        await peer.store.closeAsync();
-      }
-    }
+    const { results, failed } = await syncPeers(session, args[0], {
+      dryRun: opts.dryRun,
+      progress: tty ? (phase, done, total) => {
+        if (total >= 500) process.stderr.write(`\r${phase === "pull" ? "receiving" : "sending"} ${done}/${total}${done === total ? "\n" : ""}`);
+      } : undefined,
+      // --json prints everything at the end, as one document.
+      onSynced: g.json ? undefined : (r) => print(syncSummary(r)),
+      onSkipped: g.json ? undefined : (peer, error) => warn(`skipped ${peer}: ${error}`),
+    });
     if (g.json) printJson(results.length === 1 && !failed.length ? results[0] : { results, failed });
     return failed.length ? 1 : 0;
   });

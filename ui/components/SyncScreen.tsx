@@ -3,7 +3,8 @@
 import { useState } from "react";
 import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.ts";
-import { defaultPeers, listPeers, mountedDrives, openPeer, syncWith, type SyncResult } from "../../src/engine/sync/sync.ts";
+import { defaultPeers, listPeers, mountedDrives, type SyncResult } from "../../src/engine/sync/sync.ts";
+import { syncPeers } from "../../src/engine/sync/sync-peers.ts";
 import { syncDetails } from "../../src/engine/sync/summary.ts";
 import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
@@ -53,18 +54,10 @@ export function SyncScreen(props: { width: number; height: number; active: boole
     setStatus(undefined);
     setProgress({ phase: "pull", done: 0, total: 0 });
     try {
-      const peer = await openPeer(row.location, session.env);
-      try {
-        const r = await syncWith(session, peer, {
-          dryRun, localLocation: session.home.dbPath,
-          progress: (phase, done, total) => setProgress({ phase, done, total }),
-        });
-        setResult(r);
-        setStatus(dryRun ? "Dry run: nothing was changed." : `Synced with ${row.location}.`);
-        if (!dryRun) peers.reload();
-      } finally {
-        peer.store.close();
-      }
+      const { results } = await syncPeers(session, row.location, { dryRun, progress: (phase, done, total) => setProgress({ phase, done, total }) });
+      setResult(results[0]);
+      setStatus(dryRun ? "Dry run: nothing was changed." : `Synced with ${row.location}.`);
+      if (!dryRun) peers.reload();
     } catch (e) {
       setStatus((e as Error).message);
     } finally {
