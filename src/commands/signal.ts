@@ -29,8 +29,8 @@ export async function run(opts: SignalFlags, _a: string[], g: GlobalOptions): Pr
       decision.action === "none"
         ? decision.cooling ? `An auto-save is due (${decision.reason}) but the cooldown holds it (5 minutes or 10 turns).` : "No auto-save needed."
         : decision.action === "emergency"
-          ? (signal as { last_emergency_time?: string }).last_emergency_time && signal.last_save && (signal as { last_emergency_time?: string }).last_emergency_time! >= signal.last_save
-            ? `RED: an emergency Layer 1 snapshot was saved at ${(signal as { last_emergency_time?: string }).last_emergency_time!.slice(11, 16)} UTC; start a new session and restore it with \`mindsave load\`.`
+          ? signal.last_emergency_time && signal.last_save && signal.last_emergency_time >= signal.last_save
+            ? `RED: an emergency Layer 1 snapshot was saved at ${signal.last_emergency_time.slice(11, 16)} UTC; start a new session and restore it with \`mindsave load\`.`
             : "RED: save Layer 1 now (`mindsave save --overflow …`) and start a new session."
           : `Auto-save due (${decision.reason}): save a Layer 1 checkpoint.`,
     ].join("\n"));

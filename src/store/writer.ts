@@ -18,7 +18,7 @@ export class StoreWriter extends Queries {
    * mapping many paths add to (hooks' session notes, imported signal.json), so the engine cleans
    * it here, as a whole (its secrets redacted; see the engine's Session.write).
    */
-  scrubSignal: (data: Record<string, unknown>) => Record<string, unknown> = (data) => data;
+  scrubSignal: (data: object) => object = (data) => data;
 
   constructor(db: Pick<Transaction, "execute">, readonly hostId: string, private readonly now: () => number) {
     super(db);
@@ -375,7 +375,7 @@ export class StoreWriter extends Queries {
     await optimizeSearch(this.db);
   }
 
-  async putSignal(projectId: string, data: Record<string, unknown>): Promise<void> {
+  async putSignal(projectId: string, data: object): Promise<void> {
     await this.run(
       `INSERT INTO signals(project_id, data, hlc, host, deleted) VALUES (?, ?, ?, ?, 0)
        ON CONFLICT(project_id) DO UPDATE SET data = excluded.data, hlc = excluded.hlc, host = excluded.host, deleted = 0`,

@@ -2,7 +2,6 @@
 // to the pressure state: the session's model (its context window), whether the user said not to
 // save, corrections waiting to become constraints, and repeated tool failures waiting to become
 // failure-graph entries. Bounded: a few sessions, a few items each.
-import { fromStored, type SignalState } from "./signal.ts";
 import { toolTarget } from "./transcript.ts";
 import { redact, redactHead } from "../snapshots/redact.ts";
 import { stripControl } from "../snapshots/input-limits.ts";
@@ -49,15 +48,10 @@ export interface Trail {
   todos?: { content: string; status: string }[];
 }
 
-/** The signal row as the hooks store it: the spec's fields plus the hooks' bookkeeping. */
-export type HookSignal = SignalState & {
-  session_id?: string | null;
-  session_files?: string[];
-  /** The last time RED was handled (emergency snapshot and warning), once per cooldown. */
-  last_emergency_time?: string;
-  last_emergency_turn?: number;
+/** Where the notes are kept: the signal row (signal-row.ts). */
+interface WithNotes {
   sessions?: Record<string, SessionNote>;
-};
+}
 
 const KEEP_SESSIONS = 8;
 const KEEP_ITEMS = 20;
@@ -65,16 +59,12 @@ const ITEM_CHARS = 300;
 /** Identical failures in one session that make a failure-graph candidate. */
 export const FAILURE_CANDIDATE_AT = 3;
 
-export function hookSignal(data: Record<string, unknown> | null | undefined): HookSignal {
-  return fromStored(data) as HookSignal;
-}
-
-export function noteOf(s: HookSignal, sessionId: string | null | undefined): SessionNote | null {
+export function noteOf(s: WithNotes, sessionId: string | null | undefined): SessionNote | null {
   return sessionId ? s.sessions?.[sessionId] ?? null : null;
 }
 
 /** The signal with `sessionId`'s note changed by `change` (a new note when there is none). */
-export function withNote(s: HookSignal, sessionId: string | null | undefined, now: Date, change: (n: SessionNote) => SessionNote): HookSignal {
+export function withNote<S extends WithNotes>(s: S, sessionId: string | null | undefined, now: Date, change: (n: SessionNote) => SessionNote): S {
   if (!sessionId) return s;
   const sessions = { ...(s.sessions ?? {}) };
   sessions[sessionId] = { ...change({ ...(sessions[sessionId] ?? { seen: now.toISOString() }) }), seen: now.toISOString() };
@@ -83,7 +73,7 @@ export function withNote(s: HookSignal, sessionId: string | null | undefined, no
 }
 
 /** The model of the session seen most recently (a /clear or a recovered session may not name one). */
-export function latestModel(s: HookSignal): string | undefined {
+export function latestModel(s: WithNotes): string | undefined {
   return Object.values(s.sessions ?? {}).filter((n) => n.model).sort((a, b) => compareCodes(b.seen, a.seen))[0]?.model;
 }
 

@@ -3,7 +3,7 @@
 // (active files, decisions, constraints). Stored per project in its signal row (signal-row.ts);
 // `toSignalJson` gives the spec's signal.json shape.
 
-import { changeSignalRow, getSignalRow, type Complexity, type Growth, type Pressure, type SignalState } from "./signal-row.ts";
+import { changeSignalRow, getSignalRow, type Complexity, type Growth, type Pressure, type SignalRow, type SignalState } from "./signal-row.ts";
 
 // The stored shape and its defaults live with the row's repository; the library's `signal` namespace still offers them here.
 export { BASE_CRITICAL, BASE_WARNING, defaultSignal, fromStored, type Complexity, type Growth, type Pressure, type SignalState } from "./signal-row.ts";
@@ -138,7 +138,7 @@ import type { Session } from "../session.ts";
 import { resolveProject } from "../projects/resolve.ts";
 
 /** Reads the project's signal, applies `change`, recomputes and stores it in one transaction. */
-export async function updateSignal(session: Session, change: (s: SignalState, now: Date) => SignalState): Promise<{ signal: SignalState; decision: AutoSaveDecision; project: string }> {
+export async function updateSignal(session: Session, change: (s: SignalRow, now: Date) => SignalRow): Promise<{ signal: SignalRow; decision: AutoSaveDecision; project: string }> {
   const now = session.now();
   return session.write(async (w) => {
     const ctx = await resolveProject(session, { create: true, w });
@@ -147,7 +147,7 @@ export async function updateSignal(session: Session, change: (s: SignalState, no
   });
 }
 
-export async function readSignal(session: Session): Promise<{ signal: SignalState; decision: AutoSaveDecision; project: string | null }> {
+export async function readSignal(session: Session): Promise<{ signal: SignalRow; decision: AutoSaveDecision; project: string | null }> {
   const now = session.now();
   const ctx = await resolveProject(session, { create: false });
   const signal = recompute(await getSignalRow(session.store, ctx?.project.id), now);

@@ -7,6 +7,7 @@ import { newRuleId } from "../memory/rules.ts";
 import { factId } from "../memory/facts.ts";
 import { retirementId } from "../memory/retire.ts";
 import { linkTarget } from "./aliases.ts";
+import { moveSignalRow } from "../agents/signal-row.ts";
 import type { StoreWriter } from "../../store/store.ts";
 
 export interface Moved {
@@ -56,11 +57,7 @@ export async function moveProjectRows(w: StoreWriter, from: string, to: string):
     await w.tombstone("retirements", r.id);
     other++;
   }
-  const signal = await w.getSignal(from);
-  if (signal) {
-    if (!(await w.getSignal(to))) await w.putSignal(to, signal.data);
-    await w.tombstoneSignal(from);
-  }
+  await moveSignalRow(w, from, to);
   return { snapshots, failures, other };
 }
 

@@ -1,0 +1,86 @@
+// The project's signal row (the signals table's `data` JSON): the spec's signal.json fields with
+// the pressure model's bookkeeping (signal.ts), and what the hooks remember beside them (session
+// notes, the last emergency). Its shape is declared here once, and the row is read and written only
+// through this module: every change goes through one put (which the store redacts as a whole).
+import type { SessionNote } from "./session-notes.ts";
+import type { Queries, StoreWriter } from "../../store/store.ts";
+
+export type Pressure = "GREEN" | "YELLOW" | "RED";
+export type Growth = "slow" | "normal" | "fast";
+export type Complexity = "low" | "medium" | "high";
+
+export const BASE_WARNING = 0.6;
+export const BASE_CRITICAL = 0.8;
+
+export interface SignalState {
+  last_save: string | null;
+  last_auto_save_time: string | null;
+  last_auto_save_turn: number | null;
+  tool_calls_since_save: number;
+  auto_save_count: number;
+  trigger_reason: string | null;
+  pressure_state: Pressure;
+  thresholds: { warning: number; critical: number };
+  growth_rate: Growth;
+  complexity: Complexity;
+  estimated_tokens_ratio: number;
+  // Bookkeeping beyond the spec's fields (kept in the store, shown with --json).
+  base_warning: number;
+  base_critical: number;
+  turn: number;
+  recent_tool_calls: string[];
+  active_files: number;
+  decisions: number;
+  constraints: number;
+  updated_at: string | null;
+}
+
+export function defaultSignal(): SignalState {
+  return {
+    last_save: null, last_auto_save_time: null, last_auto_save_turn: null, tool_calls_since_save: 0,
+    auto_save_count: 0, trigger_reason: null, pressure_state: "GREEN",
+    thresholds: { warning: BASE_WARNING, critical: BASE_CRITICAL }, growth_rate: "normal", complexity: "low",
+    estimated_tokens_ratio: 0, base_warning: BASE_WARNING, base_critical: BASE_CRITICAL, turn: 0,
+    recent_tool_calls: [], active_files: 0, decisions: 0, constraints: 0, updated_at: null,
+  };
+}
+
+/** The row as the hooks keep it: the signal plus their bookkeeping. */
+export interface SignalRow extends SignalState {
+  session_id?: string | null;
+  session_files?: string[];
+  /** The last time RED was handled (emergency snapshot and warning), once per cooldown. */
+  last_emergency_time?: string;
+  last_emergency_turn?: number;
+  sessions?: Record<string, SessionNote>;
+}
+
+/** A stored row with every field: what it lacks (an older version's row, none yet) is the default. */
+export function fromStored(data: Record<string, unknown> | null | undefined): SignalRow {
+  return { ...defaultSignal(), ...(data ?? {}) };
+}
+
+/** The project's row, in a transaction (`w`) or outside one (the store); the defaults without a project. */
+export async function getSignalRow(r: Pick<Queries, "getSignal">, projectId: string | null | undefined): Promise<SignalRow> {
+  return fromStored(projectId ? (await r.getSignal(projectId))?.data : null);
+}
+
+/** The one write of the row. */
+export function putSignalRow(w: StoreWriter, projectId: string, row: SignalRow): Promise<void> {
+  return w.putSignal(projectId, row);
+}
+
+/** Reads the project's row, applies `change` and writes the result, inside the caller's transaction. */
+export async function changeSignalRow<R extends SignalRow>(w: StoreWriter, projectId: string, change: (row: SignalRow) => R): Promise<R> {
+  const next = change(await getSignalRow(w, projectId));
+  await putSignalRow(w, projectId, next);
+  return next;
+}
+
+/** A folded project's row goes to the project it joins, unless that one has its own. */
+export async function moveSignalRow(w: StoreWriter, from: string, to: string): Promise<void> {
+  const row = await w.getSignal(from);
+  if (!row) return;
+  if (!(await w.getSignal(to))) await putSignalRow(w, to, fromStored(row.data));
+  await w.tombstoneSignal(from);
+}
