@@ -79,6 +79,8 @@ export function childEnv(extra: Record<string, string | undefined> = {}): Record
   // The JIT off: a CLI run in a test is short, and compiling costs it more than it gains (~20% of
   // the suite's time). Behaviour is the same; test/short-run.test.ts checks the JIT as shipped.
   env.BUN_JSC_useJIT = "0";
+  // A project marker in a parent of the temp folder (an AGENTS.md in /tmp) is no test's project.
+  env.MINDSAVE_ROOT_CEILING = TEST_ROOT;
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];
     else env[k] = v;

@@ -198,11 +198,13 @@ describe("a folder that holds everything is never made a project", () => {
     const dot = join(top, ".mindsave");
     const had = existsSync(dot);
     const pc = laptop("broad", tempDir("mindsave-broad-"));
+    // The walk ends at the temp folder: a marker in one of its parents is not what this is about.
+    const env = { ...pc.env, MINDSAVE_ROOT_CEILING: top };
     try {
-      const r = await run(["save", "--goal", "scratch work"], { cwd: top, env: pc.env });
+      const r = await run(["save", "--goal", "scratch work"], { cwd: top, env });
       expect(r.code).toBe(1);
       expect(r.stderr).toBe(`mindsave: ${top} holds too many unrelated folders to be a project; run MindSave inside a project folder, or give its folder (--workspace, or the MCP tools' workspace).\n`);
-      const hook = await run(["hook", "post-tool-use"], { cwd: top, env: pc.env, stdin: JSON.stringify({ session_id: "t", cwd: top, tool_name: "Bash", tool_input: { command: "ls" } }) });
+      const hook = await run(["hook", "post-tool-use"], { cwd: top, env, stdin: JSON.stringify({ session_id: "t", cwd: top, tool_name: "Bash", tool_input: { command: "ls" } }) });
       expect([hook.code, hook.stdout]).toEqual([0, ""]);
       expect(existsSync(dot)).toBe(had);
     } finally {

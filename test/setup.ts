@@ -3,6 +3,10 @@ import { afterAll } from "bun:test";
 import { rmSync } from "node:fs";
 import { TEST_ROOT } from "./helpers.ts";
 
+// Sessions a test opens in its own process find projects as the CLI children do (see childEnv):
+// never by a marker above the run's temp root.
+process.env.MINDSAVE_ROOT_CEILING = TEST_ROOT;
+
 afterAll(() => {
   if (!process.env.MINDSAVE_KEEP_TEST_DIRS) rmSync(TEST_ROOT, { recursive: true, force: true });
 });

@@ -13,6 +13,7 @@ import { readTextNoFollowCapped } from "../../lib/bounded-read.ts";
 import { JSON_FILE_MAX } from "../snapshots/input-limits.ts";
 import { tmpdir } from "../../lib/os.ts";
 import { rootCommitsOf, unbornHead } from "./git-roots.ts";
+import { samePath } from "./paths.ts";
 
 export const MARKERS = [
   "package.json", ".claude", "AGENTS.md", "CLAUDE.md", "Cargo.toml", "go.mod", "pyproject.toml",
@@ -74,19 +75,25 @@ function realDir(p: string): string {
   }
 }
 
-function ancestors(start: string): string[] {
+/**
+ * `start` and the folders above it, nearest first. Inside `MINDSAVE_ROOT_CEILING` (tests and
+ * sandboxes) the walk ends at that folder: a marker above it (an `AGENTS.md` in a parent of the
+ * temp folder) is no part of what runs inside it.
+ */
+function ancestors(start: string, env: NodeJS.ProcessEnv): string[] {
+  const ceiling = env.MINDSAVE_ROOT_CEILING ? realDir(env.MINDSAVE_ROOT_CEILING) : null;
   const out: string[] = [];
   let dir = realDir(start);
   for (;;) {
     out.push(dir);
     const up = dirname(dir);
-    if (up === dir) return out;
+    if (up === dir || (ceiling !== null && samePath(dir, ceiling))) return out;
     dir = up;
   }
 }
 
 export function findRoot(start: string, env: NodeJS.ProcessEnv = process.env): { root: string; marker: RootMarker; gitDir: string | null } {
-  const dirs = ancestors(start);
+  const dirs = ancestors(start, env);
   const gitAt = dirs.find((d) => existsSync(join(d, ".git"))) ?? null;
   // The nearer of the two: a repository inside a folder someone saved in is its own project, and
   // a .mindsave/ inside a repository (one of a monorepo's parts) is that part's.
