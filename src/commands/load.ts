@@ -1,7 +1,7 @@
 // `mindsave load [ID|N] [--latest] [--verify]`: print the restore block.
 import { UserError } from "../errors.ts";
-import { loadSnapshot, type LoadResult } from "../engine/snapshots/restore.ts";
-import { sameNameLabels, selectSnapshot } from "../engine/snapshots/select.ts";
+import { restore, type LoadResult } from "../engine/snapshots/restore.ts";
+import { sameNameLabels } from "../engine/snapshots/select.ts";
 import { isAbsoluteAny, toHostPath } from "../engine/projects/paths.ts";
 import { nextSteps } from "../engine/projects/next-steps.ts";
 import { askUntil, print, printJson, withSession } from "./shared.ts";
@@ -12,7 +12,8 @@ import { requireProject } from "../engine/projects/resolve.ts";
 export async function run(opts: { latest?: boolean; verify?: boolean; full?: boolean }, args: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, false, async (session) => {
     const ctx = await requireProject(session, () => nextSteps(session, null));
-    let sel = await selectSnapshot(session, ctx.project.id, args[0], { latest: opts.latest });
+    const how = { latest: !!opts.latest, verify: opts.verify, full: opts.full };
+    let sel = await restore(session, ctx, args[0], how);
     if (sel.kind === "none") throw new UserError(`No snapshots in project ${ctx.project.name} yet; save one with \`mindsave save\`${await nextSteps(session, ctx.project.id)}.`);
     if (sel.kind === "choose") {
       // On a terminal each line fits its width; piped, a line is at most 120 columns.
@@ -30,10 +31,10 @@ export async function run(opts: { latest?: boolean; verify?: boolean; full?: boo
         return Number.isInteger(choice) && choice >= 1 && choice <= count ? choice : undefined;
       }, `Please answer a number from 1 to ${count}.`);
       if (n === 0) return 0;
-      sel = await selectSnapshot(session, ctx.project.id, String(n));
+      sel = await restore(session, ctx, String(n), how);
     }
-    if (sel.kind !== "snapshot") return 1;
-    const result = await loadSnapshot(session, sel.snapshot, ctx, { verify: opts.verify, full: opts.full });
+    if (sel.kind !== "restored") return 1;
+    const result = sel.result;
     if (g.json) printJson(toJson(result));
     else {
       if (result.verify) print(verifyText(result.verify));

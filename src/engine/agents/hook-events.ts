@@ -8,7 +8,7 @@ import { logToolCalls } from "./ingest.ts";
 import { callTarget, latestModel, noteOf, recovered, withNote, type SessionNote } from "./session-notes.ts";
 import { getSignalRow, putSignalRow, type SignalRow } from "./signal-row.ts";
 import { loadCommand } from "./skill.ts";
-import { loadSnapshot } from "../snapshots/restore.ts";
+import { restore } from "../snapshots/restore.ts";
 import { rulesOnlyBlock } from "../memory/rules.ts";
 import { stripControl } from "../snapshots/input-limits.ts";
 import type { Usage } from "./transcript.ts";
@@ -67,12 +67,11 @@ export async function onSessionStart(session: Session, p: HookPayload): Promise<
  */
 export async function restoreContext(session: Session, source?: string, known?: ProjectContext | null): Promise<string | undefined> {
   const ctx = known ?? await resolveProject(session, { create: false });
-  const newest = ctx ? await newestSnapshot(session, ctx.project.id) : null;
-  // No snapshot yet (or no project): the standing rules apply all the same.
-  if (!ctx || !newest) return rulesOnlyBlock(session, ctx?.project.id ?? null);
   // No source, or one we do not know: a fresh start (offering the state never orders the agent on).
-  const r = await loadSnapshot(session, newest, ctx, { resume: CONTINUING.has(source ?? "") });
-  return r.block.text;
+  const r = ctx ? await restore(session, ctx, undefined, { resume: CONTINUING.has(source ?? "") }) : null;
+  // No snapshot yet (or no project): the standing rules apply all the same.
+  if (r?.kind !== "restored") return rulesOnlyBlock(session, ctx?.project.id ?? null);
+  return r.result.block.text;
 }
 
 const pct = (x: number) => Math.round(x * 100);

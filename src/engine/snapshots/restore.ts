@@ -17,7 +17,7 @@ import { countTokens, countTokensWithin, loadTokenizer } from "./tokens.ts";
 import { conflictPairs, contradictionMark, storedConflicts } from "./constraint-hygiene.ts";
 import type { Session } from "../session.ts";
 import { requireProject, type ProjectContext } from "../projects/resolve.ts";
-import type { FactRecord, FailureRecord, RetirementRecord, RuleRecord, SnapshotRecord } from "../../store/store.ts";
+import type { FactRecord, FailureRecord, RetirementRecord, RuleRecord, SnapshotRecord, SnapshotSummary } from "../../store/store.ts";
 import { AGENTS } from "../agents/registry.ts";
 
 /** An agent as a person knows it ("Codex CLI"); an id we do not know as it was stored. */
@@ -283,10 +283,24 @@ export function withoutRetiredItems(s: SnapshotRecord, retired: RetirementRecord
   };
 }
 
-/** The load use case without a prompt (agents, MCP): the snapshot given, or the newest. */
+/** A restore: the snapshot's block, the list to choose from (several, no key, not `latest`), or none saved yet. */
+export type Restore = { kind: "restored"; result: LoadResult } | { kind: "choose"; choices: SnapshotSummary[] } | { kind: "none" };
+
+/**
+ * The restore use case, one for every face: `mindsave load`, MCP's load tool and restore-block
+ * resource, and the session-start hook. The snapshot `key` names (name, id, prefix or list
+ * number), else the newest (newestSnapshot); `latest: false` offers the list when there are several.
+ */
+export async function restore(session: Session, context: ProjectContext, key: string | undefined, opts: { latest?: boolean; verify?: boolean; resume?: boolean; full?: boolean } = {}): Promise<Restore> {
+  const sel = await selectSnapshot(session, context.project.id, key, { latest: opts.latest ?? true });
+  if (sel.kind !== "snapshot") return sel;
+  return { kind: "restored", result: await loadSnapshot(session, sel.snapshot, context, opts) };
+}
+
+/** restore for a face that cannot offer a list (MCP): the snapshot given or the newest, else how to save one. */
 export async function restoreSnapshot(session: Session, key: string | undefined, opts: { verify?: boolean; full?: boolean; howToSave: string }): Promise<LoadResult> {
   const ctx = await requireProject(session);
-  const sel = await selectSnapshot(session, ctx.project.id, key, { latest: true });
-  if (sel.kind !== "snapshot") throw new UserError(`No snapshots in project ${ctx.project.name} yet; save one with ${opts.howToSave}.`);
-  return loadSnapshot(session, sel.snapshot, ctx, opts);
+  const r = await restore(session, ctx, key, opts);
+  if (r.kind !== "restored") throw new UserError(`No snapshots in project ${ctx.project.name} yet; save one with ${opts.howToSave}.`);
+  return r.result;
 }
