@@ -144,12 +144,12 @@ export function gitRepo(dir: string, files: Record<string, string> = { "src/auth
  * locks, so a later connection of the test process reads a stale WAL index: "malformed".
  */
 export async function storeClient(dbPath: string) {
-  const { openClient } = await import("../src/store/driver.ts");
-  return openClient(dbPath, { timeoutMs: 5000 });
+  const { openDb } = await import("../src/store/driver.ts");
+  return openDb(dbPath, { timeoutMs: 5000 });
 }
 
 /** Every row of every table, for "the store is exactly as it was" checks; `via`: read through that client instead (left open). */
-export async function dumpStore(dbPath: string, via?: Pick<import("@libsql/client").Client, "execute">): Promise<string> {
+export async function dumpStore(dbPath: string, via?: import("../src/store/db.ts").Exec): Promise<string> {
   const c = via ?? await storeClient(dbPath);
   try {
     const tables = (await c.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'snapshot_search%' ORDER BY name")).rows.map((r) => String(r.name));

@@ -1,13 +1,14 @@
-// The faster paths of issue 14 behave exactly like what they replace: the local store driver
-// (src/store/local.ts) like @libsql/client's local client, the failure sort like the comparator,
+// The faster paths of issue 14 behave exactly like what they replace: the local store drivers
+// (src/store/local.ts) like the libSQL client (what a remote store is read through), the failure sort like the comparator,
 // and a command line that declares only the command it runs like one that declares them all.
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { createClient, type Client } from "@libsql/client";
-import { openClient } from "../src/store/driver.ts";
+import { createClient } from "@libsql/client";
+import { openDb } from "../src/store/driver.ts";
+import { DbError, type Exec } from "../src/store/db.ts";
 import { failureWeight, sortFailures } from "../src/engine/failures/graph.ts";
 import { commandWord, commandWords } from "../src/cli-only.ts";
 import { compareCodePoints, compareCodes, compareText, graphemeBoundary, nextText } from "../src/lib/text.ts";
@@ -23,18 +24,21 @@ function seen(rows: ArrayLike<unknown>[]) {
   return rows.map((r) => ({ keys: Object.keys(r), spread: { ...r }, byNumber: Array.from({ length: r.length }, (_, i) => r[i]), length: r.length, json: JSON.stringify(r) }));
 }
 
-/** The outcome of one call: its rows and counts, or its error's class-defining fields. */
-async function outcome(c: Client, sql: string, args: unknown[] = []) {
+/**
+ * The outcome of one call: its rows and counts, or its failure: a SQLite one by its codes and
+ * message (what the store's error mapping reads), any other by its class.
+ */
+async function outcome(c: Exec, sql: string, args: unknown[] = []) {
   try {
     const r = await c.execute({ sql, args: args as never });
     return { rows: seen(r.rows as never), columns: r.columns, rowsAffected: r.rowsAffected, lastInsertRowid: r.lastInsertRowid };
   } catch (e) {
-    const x = e as { name?: string; message?: string; code?: string; extendedCode?: string; rawCode?: number };
-    return { error: { name: x.name, message: x.message, code: x.code, extendedCode: x.extendedCode, rawCode: x.rawCode } };
+    const x = e as { message?: string; code?: string; extendedCode?: string; rawCode?: number };
+    return { error: x.code === undefined ? { type: (e as Error).constructor.name } : { message: x.message, code: x.code, extendedCode: x.extendedCode, rawCode: x.rawCode } };
   }
 }
 
-describe("the local store driver answers as @libsql/client does", () => {
+describe("the local store drivers answer as the libSQL client does", () => {
   const STATEMENTS: [string, unknown[]][] = [
     ["CREATE TABLE t (id TEXT PRIMARY KEY, n INTEGER, x REAL, b BLOB, s TEXT)", []],
     ["INSERT INTO t VALUES (?, ?, ?, ?, ?)", ["a", 1, 1.5, new Uint8Array([1, 2, 3]).buffer, "中文 🚀"]],
@@ -70,13 +74,15 @@ describe("the local store driver answers as @libsql/client does", () => {
   test.each([["Bun's SQLite (a plain file)", false], ["libSQL's driver", true]])("the same rows, counts and errors, statement by statement, on %s", async (_, libsql) => {
     const dir = tempDir();
     const theirs = createClient({ url: `file:${join(dir, "client.db")}` });
-    const ours = await openClient(join(dir, "ours.db"), { timeoutMs: 1000, libsql });
-    expect((ours as unknown as { engine: string }).engine).toBe(libsql ? "libsql" : "bun");
+    const ours = await openDb(join(dir, "ours.db"), { timeoutMs: 1000, libsql });
+    expect(ours.engine).toBe(libsql ? "libsql" : "bun");
     try {
       for (const [sql, args] of STATEMENTS) {
         // Twice: the second run of a statement is the prepared one.
         for (let i = 0; i < 2; i++) expect({ sql, ...(await outcome(ours, sql, args)) }).toEqual({ sql, ...(await outcome(theirs, sql, args)) });
       }
+      // Its failures are the store's own errors, not the client's class.
+      await expect(ours.execute("SELEC oops")).rejects.toBeInstanceOf(DbError);
     } finally {
       theirs.close();
       ours.close();
@@ -84,11 +90,11 @@ describe("the local store driver answers as @libsql/client does", () => {
   });
 
   test.each([["Bun's SQLite", false], ["libSQL's driver", true]])("transactions on %s: committed, rolled back, closed; one at a time; nothing after close", async (_, libsql) => {
-    const ours = await openClient(join(tempDir(), "tx.db"), { timeoutMs: 1000, libsql });
+    const ours = await openDb(join(tempDir(), "tx.db"), { timeoutMs: 1000, libsql });
     await ours.execute("CREATE TABLE t (v TEXT)");
     const tx = await ours.transaction("write");
     await tx.execute({ sql: "INSERT INTO t VALUES (?)", args: ["kept"] });
-    await expect(ours.execute("SELECT * FROM t")).rejects.toMatchObject({ code: "TRANSACTION_ACTIVE" });
+    await expect(ours.execute("SELECT * FROM t")).rejects.toMatchObject({ code: "TX_ACTIVE" });
     await tx.commit();
     expect(tx.closed).toBe(true);
     const undone = await ours.transaction("write");
@@ -97,7 +103,7 @@ describe("the local store driver answers as @libsql/client does", () => {
     const dropped = await ours.transaction("write");
     await dropped.execute({ sql: "INSERT INTO t VALUES (?)", args: ["dropped"] });
     dropped.close();
-    await expect(dropped.execute("SELECT 1")).rejects.toMatchObject({ code: "TRANSACTION_CLOSED" });
+    await expect(dropped.execute("SELECT 1")).rejects.toMatchObject({ code: "TX_CLOSED" });
     expect((await ours.execute("SELECT v FROM t")).rows.map((r) => r.v)).toEqual(["kept"]);
     // Inside a write transaction a `SELECT *` is kept prepared; a column added there is still seen.
     const migrating = await ours.transaction("write");
@@ -106,14 +112,14 @@ describe("the local store driver answers as @libsql/client does", () => {
     expect((await migrating.execute("SELECT * FROM t")).rows.map((r) => ({ ...r }) as unknown)).toEqual([{ v: "kept", w: "x" }]);
     await migrating.commit();
     ours.close();
-    await expect(ours.execute("SELECT 1")).rejects.toMatchObject({ code: "CLIENT_CLOSED" });
+    await expect(ours.execute("SELECT 1")).rejects.toMatchObject({ code: "DB_CLOSED" });
   });
 
   test("a file that is no database fails as the client's does", async () => {
     const dir = tempDir();
     const path = join(dir, "junk.db");
     await Bun.write(path, "this is not a database, just text that is long enough to have a header".repeat(20));
-    const err = async (open: () => Promise<Client>) => {
+    const err = async (open: () => Promise<Exec>) => {
       try {
         const c = await open();
         await c.execute("SELECT * FROM sqlite_master");
@@ -123,8 +129,8 @@ describe("the local store driver answers as @libsql/client does", () => {
       }
     };
     const theirs = await err(async () => createClient({ url: `file:${path}` }));
-    expect(await err(() => openClient(path, { timeoutMs: 1000 }))).toEqual(theirs);
-    expect(await err(() => openClient(path, { timeoutMs: 1000, libsql: true }))).toEqual(theirs);
+    expect(await err(() => openDb(path, { timeoutMs: 1000 }))).toEqual(theirs);
+    expect(await err(() => openDb(path, { timeoutMs: 1000, libsql: true }))).toEqual(theirs);
   });
 });
 
@@ -162,7 +168,7 @@ describe("one store file for both SQLites", () => {
     expect(dump).toBe(before);
     expect(dump).toContain("同步 zeppelin 重构");
     expect((await run(["recall", "飞艇"], opts)).stdout).toContain("同步 zeppelin 重构");
-    const ours = await openClient(db, { timeoutMs: 1000 });
+    const ours = await openDb(db, { timeoutMs: 1000 });
     try {
       await ours.execute("INSERT INTO snapshot_search(snapshot_search) VALUES ('integrity-check')");
       expect((await ours.execute("PRAGMA integrity_check")).rows.map((r) => r[0])).toEqual(["ok"]);

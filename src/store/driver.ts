@@ -6,8 +6,9 @@
 import { accessSync, closeSync, constants, existsSync, openSync, readSync, realpathSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { tmpdir } from "../lib/os.ts";
-import type { Client } from "@libsql/client";
 import { UserError } from "../errors.ts";
+import type { Db } from "./db.ts";
+import type { LocalEngine } from "./local.ts";
 
 const SQLITE_MAGIC = "SQLite format 3\0";
 
@@ -33,7 +34,7 @@ export function loadDriver(): Promise<typeof import("@libsql/client")> {
   return load(() => import("@libsql/client"));
 }
 
-export interface ClientOptions {
+export interface OpenDbOptions {
   encryptionKey?: string;
   /** Milliseconds to wait for another connection's lock. */
   timeoutMs: number;
@@ -46,23 +47,58 @@ export interface ClientOptions {
 }
 
 /**
- * A client on the store file at `path`; a file that cannot be opened throws the driver's error.
- * Local files go through local.ts (the client's behaviour, minus its per-call costs): a plain one
- * on Bun's own SQLite, an encrypted one on libSQL's driver; the client package itself is loaded
- * only for a remote store.
+ * The store file at `path` as a Db (local.ts): a plain one on Bun's own SQLite, an encrypted one
+ * on libSQL's driver; a file that cannot be opened throws a DbError. A file this process already
+ * has open through the other SQLite library is refused (see claimFile).
  */
-export async function openClient(path: string, o: ClientOptions): Promise<Client> {
+export async function openDb(path: string, o: OpenDbOptions): Promise<Db> {
   // (Bun's own pathToFileURL: node:url would load another ~1 ms of modules on every command.)
   const url = Bun.pathToFileURL(path).href;
-  const libsql = !!o.encryptionKey || !!o.libsql;
-  const [driver, { localClient }] = await Promise.all([
-    libsql ? load(() => import("libsql")).then((m) => ({ libsql: m.default })) : import("bun:sqlite").then((m) => ({ bun: m.Database })),
+  const engine: LocalEngine = o.encryptionKey || o.libsql ? "libsql" : "bun";
+  const [driver, { localDb }] = await Promise.all([
+    engine === "libsql" ? load(() => import("libsql")).then((m) => ({ libsql: m.default })) : import("bun:sqlite").then((m) => ({ bun: m.Database })),
     import("./local.ts"),
   ]);
-  // The client's URL parser refuses SQLite's own query parameters, so the read-only URI is given
-  // to SQLite as it is; a writable file by its path, as the client's parser decodes it.
+  // A read-only open is a URI with SQLite's own parameters; a writable one the file's path.
   const at = o.readOnly ? `${url}?mode=ro${o.immutable ? "&immutable=1" : ""}` : decodeURIComponent(new URL(url).pathname);
-  return localClient(driver, at, { encryptionKey: o.encryptionKey, timeoutMs: o.timeoutMs });
+  const before = fileIdentity(path);
+  if (before) refuseOtherLibrary(path, before, engine);
+  let release = () => {};
+  const db = localDb(driver, at, { encryptionKey: o.encryptionKey, timeoutMs: o.timeoutMs, onClose: () => release() });
+  // (A file the open created has an identity only now.)
+  const id = before ?? fileIdentity(path);
+  if (id) release = claimFile(id, engine);
+  return db;
+}
+
+/**
+ * The SQLite library each file is open through in this process (by device and inode), and how
+ * many connections. Two libraries on one file in one process would release each other's POSIX
+ * locks (a lock is the process's, and any close of the file drops them all): another process
+ * could then write under a connection that believes it holds the file, and the store is damaged.
+ */
+const openFiles = new Map<string, { engine: LocalEngine; connections: number }>();
+
+/** Refuses (an internal error: a bug of ours) to open through `engine` a file open through the other library. */
+function refuseOtherLibrary(path: string, id: string, engine: LocalEngine): void {
+  const held = openFiles.get(id);
+  if (held && held.engine !== engine) {
+    const name = (e: LocalEngine) => (e === "bun" ? "Bun's SQLite" : "libSQL's driver");
+    throw new Error(`${path} is open through ${name(held.engine)} in this process, so it cannot be opened through ${name(engine)} too (two SQLite libraries on one file release each other's locks); close it first.`);
+  }
+}
+
+/** Counts a connection to the file `id` through `engine`; the returned function lets go of it. */
+function claimFile(id: string, engine: LocalEngine): () => void {
+  const held = openFiles.get(id) ?? { engine, connections: 0 };
+  held.connections++;
+  openFiles.set(id, held);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    if (--held.connections === 0 && openFiles.get(id) === held) openFiles.delete(id);
+  };
 }
 
 /**

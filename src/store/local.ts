@@ -1,27 +1,26 @@
-// A store file through libSQL's own driver (the `libsql` package @libsql/client's local client is
-// built on), with the client's interface and behaviour — the same rows, numbers, errors and
-// transactions — but not its per-call costs: the client prepares every statement again on every
-// call (an import prepared each INSERT 40,000 times), asks a statement that returns no rows for its
-// rows and catches the error, and builds each row with two defineProperty calls per column (a third
-// of reading 800 failures). Here statements are prepared once per connection and rows are plain
-// objects whose named columns are their own properties (what a spread or Object.keys sees, as
-// with the client) and whose numbered columns and length come from a prototype shared by every row
-// of the same columns. Remote stores (sqld, Turso) still go through @libsql/client.
+// A store file as a Db (db.ts), on one of two SQLite drivers: the same rows and numbers as a remote
+// store gives through the libSQL client, without that client's per-call costs (it prepares every
+// statement again on every call: an import prepared each INSERT 40,000 times; and builds each row
+// with two defineProperty calls per column: a third of reading 800 failures). Here statements are
+// prepared once per connection and rows are plain objects whose named columns are their own
+// properties (what a spread or Object.keys sees) and whose numbered columns and length come from a
+// prototype shared by every row of the same columns.
 //
 // A plain (unencrypted) file is opened with the SQLite built into Bun (`bun:sqlite`) instead of
 // libSQL's native module: the same file format, a few milliseconds less for every process that
 // opens a store (no addon to unpack and load). libSQL's driver is kept for encrypted files (its
 // page encryption) and for writing an encrypted copy. One file is only ever opened by one of the
-// two in a process: two SQLite libraries on one file in one process would release each other's
-// POSIX locks.
-import type { Client, InArgs, InStatement, ResultSet, Row, Transaction } from "@libsql/client";
+// two in a process (driver.ts refuses the other): two SQLite libraries on one file in one process
+// would release each other's POSIX locks.
 import type LibsqlDatabase from "libsql";
+import { type Db, DbError, type Engine, type Result, type Row, type Statement, type Tx, dbClosed, txActive, txClosed } from "./db.ts";
 
 /** What a connection needs of either driver's statements. */
 interface NativeStatement {
   /** It returns rows. */
   readonly reader: boolean;
-  columns(): { name: string; type: string }[];
+  /** Its columns' names. */
+  columns(): string[];
   all(args: unknown): unknown[][];
   run(args: unknown): { changes: number; lastInsertRowid: number | bigint };
 }
@@ -34,8 +33,8 @@ interface Native {
   close(): void;
 }
 
-/** Which SQLite a local client runs on. */
-export type LocalEngine = "bun" | "libsql";
+/** Which SQLite a local store runs on. */
+export type LocalEngine = Exclude<Engine, "remote">;
 
 /** A statement that changes the schema: prepared statements are made again after it. */
 const DDL = /^\s*(CREATE|ALTER|DROP)\b/i;
@@ -43,38 +42,30 @@ const DDL = /^\s*(CREATE|ALTER|DROP)\b/i;
 /** Prepared statements kept per connection (an import and a sync reuse a few dozen). */
 const CACHE_MAX = 256;
 
-/** What the client throws (LibsqlError): its fields are the ones `driverCodes` reads (problems.ts). */
-class DriverError extends Error {
-  constructor(message: string, readonly code: string, readonly extendedCode?: string, readonly rawCode?: number, cause?: unknown) {
-    super(`${code}: ${message}`, { cause });
-    this.name = "LibsqlError";
-  }
-}
-
 /** SQLite's primary result codes by number (an extended code is primary | (n << 8)). */
 const BASE = ["OK", "ERROR", "INTERNAL", "PERM", "ABORT", "BUSY", "LOCKED", "NOMEM", "READONLY", "INTERRUPT", "IOERR", "CORRUPT",
   "NOTFOUND", "FULL", "CANTOPEN", "PROTOCOL", "EMPTY", "SCHEMA", "TOOBIG", "CONSTRAINT", "MISMATCH", "MISUSE", "NOLFS", "AUTH",
   "FORMAT", "RANGE", "NOTADB", "NOTICE", "WARNING"];
 
 /**
- * The client's mapping of the driver's error (libSQL's SqliteError, Bun's SQLiteError): the base
- * code from the raw one, the driver's code as the extended one.
+ * A driver's SQLite error (libSQL's SqliteError, Bun's SQLiteError) as a DbError: the primary code
+ * from the raw one, the driver's code as the extended one. Other errors pass as they are.
  */
-function driverError(e: unknown): unknown {
+export function sqliteError(e: unknown): unknown {
   if (!(e instanceof Error) || (e.name !== "SqliteError" && e.name !== "SQLiteError")) return e;
   const x = e as Error & { code: string; rawCode?: number; errno?: number };
   const raw = x.rawCode ?? x.errno;
   const code = raw === undefined ? "SQLITE_UNKNOWN" : (raw & 0xff) >= 1 && (raw & 0xff) < BASE.length ? `SQLITE_${BASE[raw & 0xff]}` : `SQLITE_UNKNOWN_${raw & 0xff}`;
-  return new DriverError(e.message, code, x.code, raw, e);
+  return new DbError(e.message, code, x.code, raw, e);
 }
 
 const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-/** A value as the client returns it with intMode "number". */
+/** A value as a row holds it: an integer as a number (refused beyond the safe range), bytes as an ArrayBuffer. */
 function fromSql(v: unknown): unknown {
   if (typeof v === "bigint") {
-    if (v < MIN_SAFE || v > MAX_SAFE) throw new RangeError("Received integer which cannot be safely represented as a JavaScript number");
+    if (v < MIN_SAFE || v > MAX_SAFE) throw new RangeError(`The integer ${v} is beyond the numbers JavaScript holds exactly`);
     return Number(v);
   }
   // A blob: its own bytes as an ArrayBuffer (a view may sit in a larger buffer).
@@ -82,17 +73,17 @@ function fromSql(v: unknown): unknown {
   return v;
 }
 
-/** An argument as the client passes it. */
+/** An argument as the driver binds it: a boolean as 0 or 1, bytes as a Buffer. */
 function toSql(v: unknown): unknown {
-  if (typeof v === "number" && !Number.isFinite(v)) throw new RangeError("Only finite numbers (not Infinity or NaN) can be passed as arguments");
+  if (typeof v === "number" && !Number.isFinite(v)) throw new RangeError(`${v} cannot be stored (only finite numbers)`);
   if (typeof v === "boolean") return v ? 1 : 0;
   if (v instanceof ArrayBuffer) return Buffer.from(v);
   if (v instanceof Date) return v.valueOf();
-  if (v === undefined) throw new TypeError("undefined cannot be passed as argument to the database");
+  if (v === undefined) throw new TypeError("undefined cannot be stored (null can)");
   return v;
 }
 
-function args(a: InArgs | undefined): unknown {
+function args(a: Exclude<Statement, string>["args"]): unknown {
   if (a === undefined) return [];
   if (Array.isArray(a)) return a.map(toSql);
   const named: Record<string, unknown> = {};
@@ -103,8 +94,8 @@ function args(a: InArgs | undefined): unknown {
 /** Builds rows of one list of columns: named values as own properties, numbered ones and length from the prototype. */
 function rowMaker(columns: string[]): (values: unknown[]) => Row {
   // A repeated name, or a name that is a number ("SELECT 1"), would clash with a numbered column:
-  // those rows are built as the client builds them.
-  if (new Set(columns).size < columns.length || columns.some((c) => /^\d+$/.test(c))) return (values) => clientRow(values, columns);
+  // those rows are built one property at a time, the first of a repeated name kept.
+  if (new Set(columns).size < columns.length || columns.some((c) => /^\d+$/.test(c))) return (values) => clashingRow(values, columns);
   const proto: object = {};
   Object.defineProperty(proto, "length", { value: columns.length });
   columns.forEach((c, i) => Object.defineProperty(proto, i, { get(this: Record<string, unknown>) { return this[c]; } }));
@@ -115,7 +106,7 @@ function rowMaker(columns: string[]): (values: unknown[]) => Row {
   };
 }
 
-function clientRow(values: unknown[], columns: string[]): Row {
+function clashingRow(values: unknown[], columns: string[]): Row {
   const row = {};
   Object.defineProperty(row, "length", { value: values.length });
   values.forEach((v, i) => {
@@ -130,16 +121,16 @@ interface Prepared {
   stmt: NativeStatement;
   reader: boolean;
   /** Its columns and row builder, read on first use (they change only with the schema, and then it is prepared again). */
-  shape?: { names: string[]; types: string[]; make: (values: unknown[]) => Row };
+  shape?: { names: string[]; make: (values: unknown[]) => Row };
 }
 
-/** One connection: statements prepared once, executed as the client executes them. */
+/** One connection: statements prepared once and kept. */
 class Connection {
   private readonly prepared = new Map<string, Prepared>();
   /**
    * Statements with a `*` keep the columns they were prepared with even after a column is added,
    * so they are kept only while this connection holds the write lock (no other connection can
-   * change the schema then) and prepared on each call otherwise, as the client does.
+   * change the schema then) and prepared on each call otherwise.
    */
   private readonly starred = new Map<string, Prepared>();
   private writing = false;
@@ -158,27 +149,26 @@ class Connection {
     if (!on) this.starred.clear();
   }
 
-  execute(stmtOrSql: InStatement | string, a?: InArgs): ResultSet {
-    const stmt = typeof stmtOrSql === "string" ? { sql: stmtOrSql, args: a } : stmtOrSql;
+  execute(statement: Statement): Result {
+    const stmt = typeof statement === "string" ? { sql: statement } : statement;
     try {
       const p = this.prepare(stmt.sql);
       if (p.reader) {
         if (!p.shape) {
-          const columns = p.stmt.columns();
-          const names = columns.map((c) => c.name);
-          p.shape = { names, types: columns.map((c) => c.type), make: rowMaker(names) };
+          const names = p.stmt.columns();
+          p.shape = { names, make: rowMaker(names) };
         }
         const rows = p.stmt.all(args(stmt.args)).map(p.shape.make);
-        return result(p.shape.names, p.shape.types, rows, 0, undefined);
+        return { columns: p.shape.names, rows, rowsAffected: 0, lastInsertRowid: undefined };
       }
       const info = p.stmt.run(args(stmt.args));
       if (DDL.test(stmt.sql)) {
         this.prepared.clear();
         this.starred.clear();
       }
-      return result([], [], [], info.changes, BigInt(info.lastInsertRowid));
+      return { columns: [], rows: [], rowsAffected: info.changes, lastInsertRowid: BigInt(info.lastInsertRowid) };
     } catch (e) {
-      throw driverError(e);
+      throw sqliteError(e);
     }
   }
 
@@ -197,15 +187,8 @@ class Connection {
   }
 }
 
-function result(columns: string[], columnTypes: string[], rows: Row[], rowsAffected: number, lastInsertRowid: bigint | undefined): ResultSet {
-  return {
-    columns, columnTypes, rows, rowsAffected, lastInsertRowid,
-    toJSON: () => ({ columns, columnTypes, rows: rows.map((r) => Array.from({ length: r.length }, (_, i) => r[i])), rowsAffected, lastInsertRowid: lastInsertRowid === undefined ? null : String(lastInsertRowid) }),
-  } as ResultSet;
-}
-
-/** A write transaction on the connection, as the client's: rolled back on close unless committed. */
-class LocalTransaction {
+/** A transaction on the connection: rolled back on close unless committed. */
+class LocalTx implements Tx {
   private settled = false;
   constructor(private readonly conn: Connection, private readonly release: () => void) {}
 
@@ -213,14 +196,14 @@ class LocalTransaction {
     return this.settled || !this.conn.db.open || !this.conn.db.inTransaction;
   }
 
-  async execute(stmtOrSql: InStatement | string, a?: InArgs): Promise<ResultSet> {
-    if (this.closed) throw new DriverError("The transaction is closed", "TRANSACTION_CLOSED");
-    return this.conn.execute(stmtOrSql, a);
+  async execute(statement: Statement): Promise<Result> {
+    if (this.closed) throw txClosed();
+    return this.conn.execute(statement);
   }
 
   async commit(): Promise<void> {
     try {
-      if (this.closed) throw new DriverError("The transaction is closed", "TRANSACTION_CLOSED");
+      if (this.closed) throw txClosed();
       this.conn.execute("COMMIT");
     } catch (e) {
       // A failed COMMIT (busy: a rollback-journal store's reader) leaves SQLite's transaction open: ended here.
@@ -254,48 +237,45 @@ class LocalTransaction {
   }
 }
 
-/** The part of @libsql/client's Client the store uses, on one local connection. */
-class LocalClient {
-  closed = false;
-  readonly protocol = "file";
+/** A store file on one local connection: one transaction at a time, as SQLite's connection has. */
+class LocalDb implements Db {
+  private closed = false;
   private inTransaction = false;
-  constructor(private readonly conn: Connection, readonly engine: LocalEngine) {}
+  constructor(private readonly conn: Connection, readonly engine: LocalEngine, private readonly onClose: () => void) {}
 
-  async execute(stmtOrSql: InStatement | string, a?: InArgs): Promise<ResultSet> {
+  async execute(statement: Statement): Promise<Result> {
     this.usable();
-    if (this.inTransaction) throw transactionActive();
-    return this.conn.execute(stmtOrSql, a);
+    if (this.inTransaction) throw txActive();
+    return this.conn.execute(statement);
   }
 
-  async transaction(mode: "write" | "read" | "deferred" = "write"): Promise<Transaction> {
+  async transaction(mode: "write" | "read"): Promise<Tx> {
     this.usable();
-    if (this.inTransaction) throw transactionActive();
-    this.conn.execute(mode === "write" ? "BEGIN IMMEDIATE" : mode === "read" ? "BEGIN TRANSACTION READONLY" : "BEGIN DEFERRED");
+    if (this.inTransaction) throw txActive();
+    this.conn.execute(mode === "write" ? "BEGIN IMMEDIATE" : "BEGIN TRANSACTION READONLY");
     this.inTransaction = true;
     this.conn.setWriting(mode === "write");
-    return new LocalTransaction(this.conn, () => {
+    return new LocalTx(this.conn, () => {
       this.inTransaction = false;
       this.conn.setWriting(false);
-    }) as unknown as Transaction;
+    });
   }
 
   close(): void {
+    if (this.closed) return;
     this.closed = true;
     try {
       if (this.conn.db.open) this.conn.close();
     } catch {
       // nothing useful to do while tearing down
+    } finally {
+      this.onClose();
     }
   }
 
   private usable(): void {
-    if (this.closed || !this.conn.db.open) throw new DriverError("The client is closed", "CLIENT_CLOSED");
+    if (this.closed || !this.conn.db.open) throw dbClosed();
   }
-}
-
-/** The client's answer when its one connection is held by an open transaction. */
-function transactionActive(): Error {
-  return new DriverError("This client has a single connection, which an open transaction is holding. In-memory databases and embedded replicas cannot have more than one. Commit or roll back the transaction before using the client again.", "TRANSACTION_ACTIVE");
 }
 
 /** libSQL's driver as a Native: integers as bigints (made numbers, or refused, by fromSql), rows as arrays. */
@@ -309,7 +289,7 @@ function libsqlNative(Driver: typeof LibsqlDatabase, path: string, o: { encrypti
       if (reader) s.raw(true);
       return {
         reader,
-        columns: () => (s.columns() as { name: string; type: string | null }[]).map((c) => ({ name: c.name, type: c.type ?? "" })),
+        columns: () => (s.columns() as { name: string }[]).map((c) => c.name),
         all: (a) => s.all(a as never) as unknown[][],
         run: (a) => s.run(a as never) as { changes: number; lastInsertRowid: number | bigint },
       };
@@ -355,7 +335,7 @@ function bunNative(Database: BunDatabase, path: string, timeoutMs: number): Nati
       const bind = (a: unknown): unknown[] => Array.isArray(a) ? a : [Object.fromEntries(Object.entries(a as object).flatMap(([k, v]) => [[`:${k}`, v], [`@${k}`, v], [`$${k}`, v]]))];
       return {
         reader: s.columnNames.length > 0,
-        columns: () => s.columnNames.map((name, i) => ({ name, type: s.declaredTypes[i] ?? "" })),
+        columns: () => s.columnNames,
         all: (a) => s.values(...(bind(a) as never[])) as unknown[][],
         run: (a) => s.run(...(bind(a) as never[])),
       };
@@ -377,13 +357,18 @@ function bunNative(Database: BunDatabase, path: string, timeoutMs: number): Nati
 }
 
 /**
- * A client on the local file `path` (a path or a file: URI with SQLite's parameters), as the
- * client's `_createClient` makes one, on either driver.
+ * The local file `path` (a path, or a file: URI with SQLite's parameters) as a Db on either
+ * driver, its first page read (a file that is no database fails here). `onClose` runs once, when
+ * it is closed.
  */
-export function localClient(driver: { libsql: typeof LibsqlDatabase } | { bun: BunDatabase }, path: string, o: { encryptionKey?: string; timeoutMs: number }): Client {
-  // (Errors of the open itself are the driver's own, as the client lets them through.)
+export function localDb(driver: { libsql: typeof LibsqlDatabase } | { bun: BunDatabase }, path: string, o: { encryptionKey?: string; timeoutMs: number; onClose?: () => void }): Db {
   const engine: LocalEngine = "bun" in driver ? "bun" : "libsql";
-  const db = "bun" in driver ? bunNative(driver.bun, path, o.timeoutMs) : libsqlNative(driver.libsql, path, o);
+  let db: Native;
+  try {
+    db = "bun" in driver ? bunNative(driver.bun, path, o.timeoutMs) : libsqlNative(driver.libsql, path, o);
+  } catch (e) {
+    throw sqliteError(e);
+  }
   const conn = new Connection(db);
   try {
     conn.execute("SELECT 1 AS checkThatTheDatabaseCanBeOpened");
@@ -395,5 +380,5 @@ export function localClient(driver: { libsql: typeof LibsqlDatabase } | { bun: B
     }
     throw e;
   }
-  return new LocalClient(conn, engine) as unknown as Client;
+  return new LocalDb(conn, engine, o.onClose ?? (() => {}));
 }

@@ -4,7 +4,7 @@
 // Sync-ready by design: every replicated row has a globally unique text id (never an autoincrement),
 // the host that last wrote it, a hybrid logical clock (`hlc`) and a tombstone flag (`deleted`).
 // Counters that several hosts bump (a failure's repeat_count) are one row per host.
-import type { Client } from "@libsql/client";
+import type { Db } from "./db.ts";
 
 /**
  * What the full-text index holds for a snapshot: the readable text of each layer (list items one
@@ -332,17 +332,17 @@ export const INDEXES: readonly { name: string; sql: string }[] = [
 ];
 
 /** Makes the INDEXES a store lacks; true when it made some. When it cannot now (another writer, a full disk), a later open will. */
-export async function ensureIndexes(client: Pick<Client, "execute" | "transaction">): Promise<boolean> {
+export async function ensureIndexes(db: Pick<Db, "execute" | "transaction">): Promise<boolean> {
   const names = INDEXES.map((i) => `'${i.name}'`).join(", ");
-  const have = new Set((await client.execute(`SELECT name FROM sqlite_master WHERE type = 'index' AND name IN (${names})`)).rows.map((r) => String(r.name)));
+  const have = new Set((await db.execute(`SELECT name FROM sqlite_master WHERE type = 'index' AND name IN (${names})`)).rows.map((r) => String(r.name)));
   const missing = INDEXES.filter((i) => !have.has(i.name));
   if (!missing.length) return false;
   // Another writer holding the lock (an import is one long transaction): no wait for it, the open
   // goes on without them and a later one makes them.
-  const timeout = Number((await client.execute("PRAGMA busy_timeout")).rows[0]?.[0]) || 0;
-  await client.execute("PRAGMA busy_timeout = 0");
+  const timeout = Number((await db.execute("PRAGMA busy_timeout")).rows[0]?.[0]) || 0;
+  await db.execute("PRAGMA busy_timeout = 0");
   try {
-    const tx = await client.transaction("write").catch(() => null);
+    const tx = await db.transaction("write").catch(() => null);
     if (!tx) return false;
     try {
       for (const i of missing) await tx.execute(i.sql);
@@ -355,6 +355,6 @@ export async function ensureIndexes(client: Pick<Client, "execute" | "transactio
       tx.close();
     }
   } finally {
-    await client.execute(`PRAGMA busy_timeout = ${timeout}`);
+    await db.execute(`PRAGMA busy_timeout = ${timeout}`);
   }
 }

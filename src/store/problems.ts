@@ -2,9 +2,8 @@
 // do. Every error the driver raises on opening, reading or writing a store passes through
 // `storeProblem` (the store's one error mapping); what it does not recognise stays as it is (a
 // bug of ours: "internal error").
-import type { Client } from "@libsql/client";
 import { UserError } from "../errors.ts";
-import type { Exec } from "./rows.ts";
+import type { Exec, Statement } from "./db.ts";
 
 export type StoreProblemKind =
   | "not_a_database" // not a SQLite file at all
@@ -101,14 +100,13 @@ export function noteDamage(seen: { damaged: boolean }, e: Error): Error {
 
 /** `db` with every call's driver errors passed through `map` (the store's error mapping). */
 export function guarded(db: Exec, map: (e: unknown) => Error): Exec {
-  const exec = db as Pick<Client, "execute">;
   return {
-    execute: (async (...args: Parameters<Client["execute"]>) => {
+    async execute(statement: Statement) {
       try {
-        return await exec.execute(...(args as [string]));
+        return await db.execute(statement);
       } catch (e) {
         throw map(e);
       }
-    }) as Client["execute"],
+    },
   };
 }

@@ -1,6 +1,6 @@
 // Read queries of the store (class Queries), usable on the client or inside a write transaction.
 import { nextText } from "../lib/text.ts";
-import type { Row } from "@libsql/client";
+import type { Row } from "./db.ts";
 import type {
   FactRecord, FailureRank, FailureRecord, HostRecord, ProjectRecord, RetirementRecord, RootRecord, RuleRecord, SearchHit, SignalRecord,
   RetentionRow, SnapshotRecord, SnapshotSummary, ToolCallRecord,

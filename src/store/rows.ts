@@ -1,11 +1,11 @@
-// Row mappers for the store: libSQL rows to records, the value helpers they use, and the
+// Row mappers for the store: database rows to records, the value helpers they use, and the
 // shared column lists of the read queries.
-import type { Client, Transaction, Row } from "@libsql/client";
+import type { Exec, Row } from "./db.ts";
 import type {
   FactRecord, FailureRank, FailureRecord, HostRecord, ProjectRecord, PlanItem, RetentionRow, RetirementRecord, RootRecord, RuleRecord, SnapshotRecord, SnapshotSummary,
 } from "./records.ts";
 
-export type Exec = Pick<Client, "execute"> | Pick<Transaction, "execute">;
+export type { Exec };
 
 export function json<T>(v: unknown, fallback: T): T {
   if (v === null || v === undefined || v === "") return fallback;

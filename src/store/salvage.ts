@@ -4,11 +4,11 @@
 // table by table and row by row: SQLite's `.recover` is not available through libSQL, so a range
 // that fails to read is stepped over one rowid at a time and the reading goes on behind it.
 import { existsSync } from "node:fs";
-import type { Client, Row, Transaction } from "@libsql/client";
+import type { Db, Row, Tx } from "./db.ts";
 import { SYNCED_TABLES } from "./migrations.ts";
 import { compareHlc, formatHlc, parseHlc } from "./hlc.ts";
 import { type Exec, str } from "./rows.ts";
-import { headerBytes, openClient, readOnlyMode, realStorePath, sizeOf } from "./driver.ts";
+import { headerBytes, openDb, readOnlyMode, realStorePath, sizeOf } from "./driver.ts";
 import { UserError } from "../errors.ts";
 
 export interface StoreInspection {
@@ -63,12 +63,12 @@ function headerFacts(path: string): { page_size: number | null; expected_size: n
  * instead of refusing it outright: the pages that are there can then be read. On libSQL's driver:
  * Bun's newer SQLite refuses a cut file's schema even so.
  */
-async function openDamaged(path: string, encryptionKey?: string): Promise<Client> {
+async function openDamaged(path: string, encryptionKey?: string): Promise<Db> {
   // With nothing beside the file (no log, no shared memory, no journal: no other connection has it
   // open) it is read alone, so looking at it leaves no -wal or -shm beside it.
   const real = realStorePath(path);
   const alone = !["-wal", "-shm", "-journal"].some((s) => existsSync(real + s));
-  const db = await openClient(path, { readOnly: true, immutable: alone || readOnlyMode(path).immutable, timeoutMs: 5000, encryptionKey, libsql: true });
+  const db = await openDb(path, { readOnly: true, immutable: alone || readOnlyMode(path).immutable, timeoutMs: 5000, encryptionKey, libsql: true });
   try {
     await db.execute("PRAGMA writable_schema = ON");
   } catch (e) {
@@ -84,7 +84,7 @@ export async function inspectStore(path: string, opts: { encryptionKey?: string 
     size: sizeOf(path), ...headerFacts(path), wal_bytes: sizeOf(realStorePath(path) + "-wal"), journal_bytes: sizeOf(realStorePath(path) + "-journal"),
     ours: null, schema_version: null, integrity: [], tables: {}, error: null,
   };
-  let db: Client;
+  let db: Db;
   try {
     db = await openDamaged(path, opts.encryptionKey);
   } catch (e) {
@@ -162,7 +162,7 @@ const GIVE_UP = 4096;
  * takes everything again, which brings back from the peers rows that were lost here. The full-text
  * index is rebuilt by the triggers too, as the snapshots go in.
  */
-export async function salvage(source: string, dest: Transaction, encryptionKey?: string): Promise<Record<string, SalvagedTable>> {
+export async function salvage(source: string, dest: Tx, encryptionKey?: string): Promise<Record<string, SalvagedTable>> {
   const src = await openDamaged(source, encryptionKey);
   try {
     const out: Record<string, SalvagedTable> = {};
@@ -177,11 +177,11 @@ export async function salvage(source: string, dest: Transaction, encryptionKey?:
   }
 }
 
-async function columns(db: Pick<Client, "execute">, table: string): Promise<string[]> {
+async function columns(db: Exec, table: string): Promise<string[]> {
   return (await db.execute(`PRAGMA table_info(${q(table)})`)).rows.map((r) => str(r.name));
 }
 
-async function copyTable(src: Client, dest: Transaction, table: string): Promise<SalvagedTable> {
+async function copyTable(src: Db, dest: Tx, table: string): Promise<SalvagedTable> {
   let cols: string[];
   try {
     const have = new Set(await columns(src, table));
@@ -223,7 +223,7 @@ async function copyTable(src: Client, dest: Transaction, table: string): Promise
 }
 
 /** The last rowid of `table`, from the table or else from its primary-key index; null when neither can be read. */
-async function lastRowid(src: Client, table: string): Promise<number | null> {
+async function lastRowid(src: Db, table: string): Promise<number | null> {
   for (const from of [q(table), `${q(table)} INDEXED BY ${q(`sqlite_autoindex_${table}_1`)}`]) {
     try {
       const v = (await src.execute(`SELECT max(rowid) FROM ${from}`)).rows[0]?.[0];
@@ -239,7 +239,7 @@ async function lastRowid(src: Client, table: string): Promise<number | null> {
  * The rows of `table` in rowid order, as far as they can be read: ranges while they read, one rowid
  * at a time across a range that fails (null for each rowid that fails), then ranges again.
  */
-async function* readRows(src: Client, table: string, cols: string[], last: number | null): AsyncGenerator<Record<string, unknown> | null> {
+async function* readRows(src: Db, table: string, cols: string[], last: number | null): AsyncGenerator<Record<string, unknown> | null> {
   const select = `SELECT rowid AS "__rowid", ${cols.map(asBytes).join(", ")} FROM ${q(table)}`;
   const decoded = (r: Row) => Object.fromEntries(cols.map((c) => [c, textOf(r[c])]));
   let after: number | null = null; // the last rowid dealt with
@@ -278,7 +278,7 @@ async function* readRows(src: Client, table: string, cols: string[], last: numbe
 }
 
 /** The new store's clock is never behind a clock its rows carry, so later edits sort after them. */
-async function keepClockAhead(dest: Transaction): Promise<void> {
+async function keepClockAhead(dest: Tx): Promise<void> {
   let newest = str((await dest.execute("SELECT value FROM meta WHERE key = 'clock'")).rows[0]?.value);
   for (const { name } of SYNCED_TABLES) {
     const hlc = str((await dest.execute(`SELECT max(hlc) FROM ${q(name)}`)).rows[0]?.[0]);

@@ -1,6 +1,6 @@
 // Full-text search of snapshots (recall, the TUI's filter): the trigram index, bounded work on any
 // snapshot, and the context line of each hit. Part of the store: the only place with SQL.
-import type { Row } from "@libsql/client";
+import type { Row } from "./db.ts";
 import { graphemeBoundary } from "../lib/text.ts";
 import { TAGGED, str, type Exec } from "./rows.ts";
 import type { SearchHit } from "./records.ts";

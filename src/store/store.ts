@@ -2,7 +2,7 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { tmpdir } from "../lib/os.ts";
-import type { Client, Transaction } from "@libsql/client";
+import type { Db, Tx } from "./db.ts";
 import { UserError } from "../errors.ts";
 import { MIGRATIONS, SCHEMA_VERSION, ensureIndexes } from "./migrations.ts";
 import { MAX_AHEAD_MS, formatHlc, parseHlc } from "./hlc.ts";
@@ -10,7 +10,8 @@ import { SyncSide } from "./sync.ts";
 import { type Exec, PLAN_STATUS_AT, str } from "./rows.ts";
 import { Queries } from "./queries.ts";
 import { StoreWriter } from "./writer.ts";
-import { fileIdentity, forgetSideFiles, loadDriver, openClient, readOnlyMode, realStorePath, sideFiles, sizeOf, storeFileKind, writable } from "./driver.ts";
+import { fileIdentity, forgetSideFiles, openDb, readOnlyMode, realStorePath, sideFiles, sizeOf, storeFileKind, writable } from "./driver.ts";
+import { remoteDb } from "./remote.ts";
 import { StoreProblem, driverCodes, guarded, noteDamage, readOnlyProblem, replacedProblem, storeProblem } from "./problems.ts";
 import { asBytes, inspectStore, integrityLines, lostProjects, recreateProjects, salvage, textOf, type LostProject, type SalvagedTable } from "./salvage.ts";
 
@@ -41,7 +42,7 @@ export class Store extends Queries {
   private fileId: string | null = null; // the file opened: once the path names another (a swap), writes would be lost there
   private beforeMigrate: OpenOptions["beforeMigrate"];
 
-  private constructor(private readonly client: Client, readonly path: string, readonly remote = false, readonly encrypted = false, readonly readOnly = false, private readonly seen = { damaged: false }) {
+  private constructor(private readonly client: Db, readonly path: string, readonly remote = false, readonly encrypted = false, readonly readOnly = false, private readonly seen = { damaged: false }) {
     // Every read through Queries meets the store's error mapping: a damaged page is a sentence.
     super(guarded(client, (e) => noteDamage(seen, storeProblem(path, e, { encrypted }))));
   }
@@ -56,10 +57,9 @@ export class Store extends Queries {
 
   /** A store on a libSQL server (sqld, Turso): the same schema and migrations as a file, so sync merges with it as with a drive. */
   static async openRemote(url: string, authToken?: string): Promise<Store> {
-    const { createClient } = await loadDriver();
-    let client: Client;
+    let client: Db;
     try {
-      client = createClient({ url, authToken });
+      client = await remoteDb(url, authToken);
     } catch (e) {
       throw new UserError(`Cannot use ${url} as a libSQL server: ${(e as Error).message}`);
     }
@@ -85,9 +85,9 @@ export class Store extends Queries {
   }
 
   /** One write transaction: committed when `fn` returns (rolled back for a dry run), rolled back when it throws. */
-  private async transaction<T>(fn: (tx: Transaction) => Promise<T>, opts: { rollback?: boolean } = {}): Promise<T> {
+  private async transaction<T>(fn: (tx: Tx) => Promise<T>, opts: { rollback?: boolean } = {}): Promise<T> {
     if (this.readOnly) throw readOnlyProblem(this.path);
-    let tx: Transaction;
+    let tx: Tx;
     try {
       tx = await this.client.transaction("write");
     } catch (e) {
@@ -141,9 +141,9 @@ export class Store extends Queries {
     } else if (kind === "empty" && !canWrite) {
       throw noStoreYet(path);
     }
-    let client: Client;
+    let client: Db;
     try {
-      client = await openClient(path, { timeoutMs: opts.busyTimeoutMs ?? 15000, encryptionKey: opts.encryptionKey, libsql: opts.libsql });
+      client = await openDb(path, { timeoutMs: opts.busyTimeoutMs ?? 15000, encryptionKey: opts.encryptionKey, libsql: opts.libsql });
     } catch (e) {
       throw storeProblem(path, e, { encrypted });
     }
@@ -171,10 +171,10 @@ export class Store extends Queries {
       throw new StoreProblem("needs_writable", path,
         `The store ${path} has changes in its write-ahead log (${basename(path)}-wal) that can only be read where its folder is writable; copy its home to a writable place and open it there (\`mindsave eject\` before removing a drive avoids this).`);
     }
-    let client: Client | null = null;
+    let client: Db | null = null;
     const before = sideFiles(path);
     try {
-      client = await openClient(path, { readOnly: true, immutable: mode.immutable, timeoutMs: opts.busyTimeoutMs ?? 15000, encryptionKey: opts.encryptionKey, libsql: opts.libsql });
+      client = await openDb(path, { readOnly: true, immutable: mode.immutable, timeoutMs: opts.busyTimeoutMs ?? 15000, encryptionKey: opts.encryptionKey, libsql: opts.libsql });
       const store = new Store(client, path, false, encrypted, true);
       const own = await store.ownership(client);
       store.refuseForeign(own);
@@ -210,7 +210,7 @@ export class Store extends Queries {
     try {
       copyFileSync(path, copy);
       if (existsSync(realStorePath(path) + "-journal")) copyFileSync(realStorePath(path) + "-journal", copy + "-journal");
-      const client = await openClient(copy, { timeoutMs: 1000, encryptionKey: opts.encryptionKey, libsql: opts.libsql });
+      const client = await openDb(copy, { timeoutMs: 1000, encryptionKey: opts.encryptionKey, libsql: opts.libsql });
       try {
         const store = new Store(client, path, false, !!opts.encryptionKey);
         store.refuseForeign(await store.ownership(client));
@@ -233,7 +233,7 @@ export class Store extends Queries {
   async copyTo(dest: string, encryptionKey: string | null): Promise<void> {
     if (existsSync(dest)) throw new Error(`${dest} already exists`);
     // Bun's SQLite: plain copies, to a path. libSQL's: a URI with the copy's key (empty: plain; none: this store's).
-    const bun = (this.client as { engine?: string }).engine === "bun";
+    const bun = this.client.engine === "bun";
     if (bun && encryptionKey !== null) throw new Error("an encrypted copy needs the store opened with { libsql: true }");
     const target = bun ? dest : `${Bun.pathToFileURL(dest).href}?key=${encodeURIComponent(encryptionKey ?? "")}`;
     await this.db.execute({ sql: "VACUUM INTO ?", args: [target] });
@@ -384,7 +384,7 @@ export class Store extends Queries {
     if (this.wal && this.wrote) await this.client.execute("PRAGMA busy_timeout = 0").then(() => this.client.execute("PRAGMA wal_checkpoint(TRUNCATE)")).catch(() => {});
     this.client.close();
     // libSQL's driver lets go of the file (and its WAL files) from the event loop (local.ts): waited for.
-    if ((this.client as { engine?: string }).engine === "libsql") await new Promise((r) => setImmediate(r));
+    if (this.client.engine === "libsql") await new Promise((r) => setImmediate(r));
   }
 
   close(): void {

@@ -1,10 +1,8 @@
 // The store side of sync: the change log since a watermark, rows by key, and merging rows in
 // (last writer wins by hybrid logical clock; per-host counters by max). SQL lives here only.
-import type { Client, Row, Transaction } from "@libsql/client";
+import type { Exec, Row } from "./db.ts";
 import { SYNCED_TABLES } from "./migrations.ts";
 import { CLOCK_AHEAD_KEY, MAX_AHEAD_MS, compareHlc, formatHlc, hlcHost, isPast, parseHlc, readClockAhead } from "./hlc.ts";
-
-type Exec = Pick<Client, "execute"> | Pick<Transaction, "execute">;
 
 export type SyncRow = Record<string, string | number | null>;
 

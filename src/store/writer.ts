@@ -1,6 +1,6 @@
 // Writes to the store (class StoreWriter): every write in one transaction, stamped with the
 // hybrid logical clock and the writing host.
-import type { Transaction } from "@libsql/client";
+import type { Tx } from "./db.ts";
 import { type Hlc, MAX_AHEAD_MS, compareHlc, formatHlc, hlcHost, isPast, nextHlc, normalizeHlc, parseHlc } from "./hlc.ts";
 import { Queries } from "./queries.ts";
 import { storedPlan, str } from "./rows.ts";
@@ -20,7 +20,7 @@ export class StoreWriter extends Queries {
    */
   scrubSignal: (data: object) => object = (data) => data;
 
-  constructor(db: Pick<Transaction, "execute">, readonly hostId: string, private readonly now: () => number) {
+  constructor(db: Pick<Tx, "execute">, readonly hostId: string, private readonly now: () => number) {
     super(db);
   }
 
