@@ -6,7 +6,7 @@ import { UserError } from "../../errors.ts";
 import { emptyInput, type SnapshotInput } from "../snapshots/input.ts";
 import { checkLayer1, saveSnapshot, type SaveResult } from "../snapshots/save.ts";
 import { countTokens } from "../snapshots/tokens.ts";
-import { selectSnapshot } from "../snapshots/select.ts";
+import { newestSnapshot } from "../snapshots/select.ts";
 import { parsePlan } from "../snapshots/plan.ts";
 import { writtenConstraints } from "../snapshots/layers.ts";
 import { toolTarget, type TranscriptFacts } from "./transcript.ts";
@@ -193,11 +193,6 @@ function sameLayer1(a: SnapshotInput, b: SnapshotRecord | null, root: string | n
   return a.goal === b.goal && a.state === b.state && a.next_action === b.next_action && a.blocker === b.blocker && files(a.active_files) === b.active_files.map((f) => f.path).join("\n");
 }
 
-export async function newestSnapshot(session: Session, projectId: string): Promise<SnapshotRecord | null> {
-  const sel = await selectSnapshot(session, projectId, undefined, { latest: true });
-  return sel.kind === "snapshot" ? sel.snapshot : null;
-}
-
 /** Did this session do anything a snapshot could say? A missing, lagging or Q&A-only transcript did not. */
 export function hasWork(facts: TranscriptFacts): boolean {
   return facts.tool_uses.length > 0 || (facts.todos?.length ?? 0) > 0 || facts.edited_files.length > 0;
@@ -219,7 +214,7 @@ export async function writeAuto(session: Session, facts: TranscriptFacts, hook: 
   // A snapshot that knows less than the newest one must never become "latest": skip it.
   if (!hasWork(facts)) return null;
   const ctx = await resolveProject(session, { create: false });
-  const newest = ctx ? await newestSnapshot(session, ctx.project.id) : null;
+  const newest = ctx ? await session.store.consistentRead((q) => newestSnapshot(q, ctx.project.id)) : null;
   const full = !ctx ? null : newest?.kind === "full" ? newest : await session.store.newestFullSnapshot(ctx.project.id);
   const root = ctx?.root ?? currentWorkspace(session, false)?.root ?? null;
   const signal = await getSignalRow(session.store, ctx?.project.id);

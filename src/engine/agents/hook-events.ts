@@ -3,7 +3,8 @@
 // warning at RED), and pre-compact, stop and session-end (snapshots from the transcript).
 import { cooldownOver, decideAutoSave, recompute, recordToolCall, recordTurn, type AutoSaveDecision } from "./signal.ts";
 import { contextWindow, hookFacts, type HookOutcome, type HookPayload } from "./hook-payload.ts";
-import { newestSnapshot, sessionNote, writeAuto } from "./auto-snapshot.ts";
+import { sessionNote, writeAuto } from "./auto-snapshot.ts";
+import { newestSnapshot } from "../snapshots/select.ts";
 import { logToolCalls } from "./ingest.ts";
 import { callTarget, latestModel, noteOf, recovered, withNote, type SessionNote } from "./session-notes.ts";
 import { getSignalRow, putSignalRow, type SignalRow } from "./signal-row.ts";
@@ -152,7 +153,7 @@ async function onRed(session: Session, p: HookPayload, signal: SignalRow, projec
     const marked = { ...s, last_emergency_time: now.toISOString(), last_emergency_turn: s.turn };
     await putSignalRow(w, projectId, withNote(marked, sessionId, now, (n) => ({ ...n, red_at: now.toISOString(), red_turn: s.turn })));
   });
-  const newest = saved?.snapshot ?? (note?.no_save ? null : await newestSnapshot(session, projectId));
+  const newest = saved?.snapshot ?? (note?.no_save ? null : await session.store.consistentRead((q) => newestSnapshot(q, projectId)));
   const extended = newest?.auto_trigger?.extends ? await session.store.getSnapshot(String(newest.auto_trigger.extends)) : null;
   const load = loadCommand(session.env);
   const ratio = pct(signal.estimated_tokens_ratio);

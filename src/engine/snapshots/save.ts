@@ -17,6 +17,7 @@ import { redact, redactDeep, redactionWarning } from "./redact.ts";
 import { checkSizes, controlWarning, stripControlDeep } from "./input-limits.ts";
 import { loadTokenizer } from "./tokens.ts";
 import { loadSnapshot } from "./restore.ts";
+import { newestSnapshot } from "./select.ts";
 import { stallIfAsked } from "../stall.ts";
 import { applyRetention } from "./retention.ts";
 import { withAutoParts } from "./layer3-parts.ts";
@@ -280,11 +281,6 @@ async function carriedPlan(w: StoreWriter, projectId: string, goal: string): Pro
 async function timesAfterNewest(w: StoreWriter, projectId: string, plan: NonNullable<SnapshotRecord["plan"]>, now: Date): Promise<(string | null)[]> {
   const s = await newestSnapshot(w, projectId);
   return planTimes(plan, s?.plan, s?.plan_times, now);
-}
-
-async function newestSnapshot(w: StoreWriter, projectId: string): Promise<SnapshotRecord | null> {
-  const [newest] = await w.listSnapshots(projectId, { limit: 1 });
-  return newest ? w.getSnapshot(newest.id) : null;
 }
 
 async function chooseName(w: StoreWriter, projectId: string, topic: string, now: Date, overflow: boolean, wanted: string | undefined, warnings: string[]): Promise<string> {

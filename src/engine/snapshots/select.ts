@@ -47,11 +47,21 @@ async function select(session: Session, q: Queries, projectId: string, key: stri
     }
     throw new UserError(`No snapshot ${JSON.stringify(key)} in this project; see \`mindsave snapshots list\`.`);
   }
-  // The newest is never archived (see retention.ts): the choice is among the listed ones.
-  const newest = await q.listSnapshots(projectId, { limit: 2, listed: true });
-  if (newest.length === 0) return { kind: "none" };
-  if (opts.latest || newest.length === 1) return { kind: "snapshot", snapshot: (await q.getSnapshot(newest[0].id))! };
-  return { kind: "choose", choices: await q.listSnapshots(projectId, { listed: true }) };
+  // The choice is among the listed ones; with one, or `latest`, it is the newest.
+  const listed = opts.latest ? [] : await q.listSnapshots(projectId, { limit: 2, listed: true });
+  if (listed.length > 1) return { kind: "choose", choices: await q.listSnapshots(projectId, { listed: true }) };
+  const newest = await newestSnapshot(q, projectId);
+  return newest ? { kind: "snapshot", snapshot: newest } : { kind: "none" };
+}
+
+/**
+ * The project's newest snapshot, the one definition: what load restores without a key, what a
+ * hook's auto-snapshot compares with, what a save's plan times start from. It is never archived
+ * (see retention.ts), so it is the first listed one. `q`: the store, or a transaction's reader.
+ */
+export async function newestSnapshot(q: Queries, projectId: string): Promise<SnapshotRecord | null> {
+  const [newest] = await q.listSnapshots(projectId, { limit: 1, listed: true });
+  return newest ? q.getSnapshot(newest.id) : null;
 }
 
 /**
