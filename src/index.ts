@@ -2,6 +2,8 @@
 export { ConstraintCompressor, compressLayer2 } from "./engine/snapshots/compressor.ts";
 export type { CompressionResult, Layer2Compressed, SymbolicEntry } from "./engine/snapshots/compressor.ts";
 export { Session } from "./engine/session.ts";
+export { resolveProject, requireProject } from "./engine/projects/resolve.ts";
+export type { ProjectContext } from "./engine/projects/resolve.ts";
 export { saveSnapshot } from "./engine/snapshots/save.ts";
 export { loadSnapshot, buildRestoreBlock } from "./engine/snapshots/restore.ts";
 export { selectSnapshot } from "./engine/snapshots/select.ts";
