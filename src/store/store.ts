@@ -42,9 +42,9 @@ export class Store extends Queries {
   private fileId: string | null = null; // the file opened: once the path names another (a swap), writes would be lost there
   private beforeMigrate: OpenOptions["beforeMigrate"];
 
-  private constructor(private readonly client: Db, readonly path: string, readonly remote = false, readonly encrypted = false, readonly readOnly = false, private readonly seen = { damaged: false }) {
+  private constructor(private readonly conn: Db, readonly path: string, readonly remote = false, readonly encrypted = false, readonly readOnly = false, private readonly seen = { damaged: false }) {
     // Every read through Queries meets the store's error mapping: a damaged page is a sentence.
-    super(guarded(client, (e) => noteDamage(seen, storeProblem(path, e, { encrypted }))));
+    super(guarded(conn, (e) => noteDamage(seen, storeProblem(path, e, { encrypted }))));
   }
 
   /** The store's error mapping for `e` (driver errors become one sentence naming this file). */
@@ -57,17 +57,17 @@ export class Store extends Queries {
 
   /** A store on a libSQL server (sqld, Turso): the same schema and migrations as a file, so sync merges with it as with a drive. */
   static async openRemote(url: string, authToken?: string): Promise<Store> {
-    let client: Db;
+    let conn: Db;
     try {
-      client = await remoteDb(url, authToken);
+      conn = await remoteDb(url, authToken);
     } catch (e) {
       throw new UserError(`Cannot use ${url} as a libSQL server: ${(e as Error).message}`);
     }
-    const store = new Store(client, url, true);
+    const store = new Store(conn, url, true);
     try {
       await store.migrate();
     } catch (e) {
-      client.close();
+      conn.close();
       if (e instanceof UserError) throw e;
       throw new UserError(`Cannot reach the libSQL server at ${url}: ${(e as Error).message.split("\n")[0]}`);
     }
@@ -76,7 +76,7 @@ export class Store extends Queries {
 
   /** Reads for sync, outside any transaction. */
   syncReader(): SyncSide {
-    return new SyncSide(guarded(this.client, (e) => this.problem(e)));
+    return new SyncSide(guarded(this.conn, (e) => this.problem(e)));
   }
 
   /** Sync writes in one transaction (`rollback`: a dry run that changes nothing); `as` runs a host's own writes in it too. */
@@ -89,7 +89,7 @@ export class Store extends Queries {
     if (this.readOnly) throw readOnlyProblem(this.path);
     let tx: Tx;
     try {
-      tx = await this.client.transaction("write");
+      tx = await this.conn.transaction("write");
     } catch (e) {
       throw this.problem(e);
     }
@@ -141,19 +141,19 @@ export class Store extends Queries {
     } else if (kind === "empty" && !canWrite) {
       throw noStoreYet(path);
     }
-    let client: Db;
+    let conn: Db;
     try {
-      client = await openDb(path, { timeoutMs: opts.busyTimeoutMs ?? 15000, encryptionKey: opts.encryptionKey, libsql: opts.libsql });
+      conn = await openDb(path, { timeoutMs: opts.busyTimeoutMs ?? 15000, encryptionKey: opts.encryptionKey, libsql: opts.libsql });
     } catch (e) {
       throw storeProblem(path, e, { encrypted });
     }
-    const store = new Store(client, path, false, encrypted);
+    const store = new Store(conn, path, false, encrypted);
     store.fileId = fileIdentity(path);
     store.beforeMigrate = opts.beforeMigrate;
     try {
       await store.prepare(opts);
     } catch (e) {
-      client.close();
+      conn.close();
       throw storeProblem(path, e, { encrypted });
     }
     return store;
@@ -171,12 +171,12 @@ export class Store extends Queries {
       throw new StoreProblem("needs_writable", path,
         `The store ${path} has changes in its write-ahead log (${basename(path)}-wal) that can only be read where its folder is writable; copy its home to a writable place and open it there (\`mindsave eject\` before removing a drive avoids this).`);
     }
-    let client: Db | null = null;
+    let conn: Db | null = null;
     const before = sideFiles(path);
     try {
-      client = await openDb(path, { readOnly: true, immutable: mode.immutable, timeoutMs: opts.busyTimeoutMs ?? 15000, encryptionKey: opts.encryptionKey, libsql: opts.libsql });
-      const store = new Store(client, path, false, encrypted, true);
-      const own = await store.ownership(client);
+      conn = await openDb(path, { readOnly: true, immutable: mode.immutable, timeoutMs: opts.busyTimeoutMs ?? 15000, encryptionKey: opts.encryptionKey, libsql: opts.libsql });
+      const store = new Store(conn, path, false, encrypted, true);
+      const own = await store.ownership(conn);
       store.refuseForeign(own);
       if (!canWrite && own.version < SCHEMA_VERSION) {
         if (own.empty) throw noStoreYet(path);
@@ -185,7 +185,7 @@ export class Store extends Queries {
       }
       return store;
     } catch (e) {
-      client?.close();
+      conn?.close();
       if (canWrite && /READONLY_ROLLBACK/.test(driverCodes(e))) return "hot-journal";
       const problem = storeProblem(path, e, { encrypted });
       if (problem instanceof StoreProblem && problem.kind === "damaged") forgetSideFiles(path, before);
@@ -210,12 +210,12 @@ export class Store extends Queries {
     try {
       copyFileSync(path, copy);
       if (existsSync(realStorePath(path) + "-journal")) copyFileSync(realStorePath(path) + "-journal", copy + "-journal");
-      const client = await openDb(copy, { timeoutMs: 1000, encryptionKey: opts.encryptionKey, libsql: opts.libsql });
+      const conn = await openDb(copy, { timeoutMs: 1000, encryptionKey: opts.encryptionKey, libsql: opts.libsql });
       try {
-        const store = new Store(client, path, false, !!opts.encryptionKey);
-        store.refuseForeign(await store.ownership(client));
+        const store = new Store(conn, path, false, !!opts.encryptionKey);
+        store.refuseForeign(await store.ownership(conn));
       } finally {
-        client.close();
+        conn.close();
       }
     } catch (e) {
       if (e instanceof StoreProblem) throw e;
@@ -233,7 +233,7 @@ export class Store extends Queries {
   async copyTo(dest: string, encryptionKey: string | null): Promise<void> {
     if (existsSync(dest)) throw new Error(`${dest} already exists`);
     // Bun's SQLite: plain copies, to a path. libSQL's: a URI with the copy's key (empty: plain; none: this store's).
-    const bun = this.client.engine === "bun";
+    const bun = this.conn.engine === "bun";
     if (bun && encryptionKey !== null) throw new Error("an encrypted copy needs the store opened with { libsql: true }");
     const target = bun ? dest : `${Bun.pathToFileURL(dest).href}?key=${encodeURIComponent(encryptionKey ?? "")}`;
     await this.db.execute({ sql: "VACUUM INTO ?", args: [target] });
@@ -260,21 +260,21 @@ export class Store extends Queries {
 
   private async prepare(opts: OpenOptions): Promise<void> {
     // Checked before anything is written (the journal mode is in the file's header).
-    const own = await this.ownership(this.client);
+    const own = await this.ownership(this.conn);
     this.refuseForeign(own);
     const mode = opts.journalMode ?? "WAL";
-    const journal = async () => str((await this.client.execute("PRAGMA journal_mode")).rows[0]?.[0]).toUpperCase();
+    const journal = async () => str((await this.conn.execute("PRAGMA journal_mode")).rows[0]?.[0]).toUpperCase();
     // Changing the journal needs the file to itself: with another process in it, keep the current one.
     let current = await journal();
     if (current !== mode) {
-      await this.client.execute(`PRAGMA journal_mode = ${mode}`).catch(() => {});
+      await this.conn.execute(`PRAGMA journal_mode = ${mode}`).catch(() => {});
       current = await journal();
     }
     this.wal = current === "WAL";
-    await this.client.execute("PRAGMA synchronous = FULL");
+    await this.conn.execute("PRAGMA synchronous = FULL");
     // (The journal mode is all that changed since the check: its answer still holds.)
     await this.migrate(own);
-    if (await ensureIndexes(this.client)) this.wrote = true;
+    if (await ensureIndexes(this.conn)) this.wrote = true;
   }
 
   private async ownership(db: Exec): Promise<{ ours: boolean; empty: boolean; version: number }> {
@@ -288,11 +288,11 @@ export class Store extends Queries {
   }
 
   private async migrate(checked?: { ours: boolean; empty: boolean; version: number }): Promise<void> {
-    const before = checked ?? await this.ownership(this.client);
+    const before = checked ?? await this.ownership(this.conn);
     this.refuseForeign(before);
     if (before.version === SCHEMA_VERSION) return;
     if (!before.empty && this.beforeMigrate) await this.beforeMigrate(this, before.version);
-    const tx = await this.client.transaction("write");
+    const tx = await this.conn.transaction("write");
     try {
       // Checked again under the write lock: another process may have migrated meanwhile.
       const now = await this.ownership(tx);
@@ -331,7 +331,7 @@ export class Store extends Queries {
 
   /** Runs `fn`'s reads in one read transaction: every one of them sees the store at the same moment. */
   async consistentRead<T>(fn: (q: Queries) => Promise<T>): Promise<T> {
-    const tx = await this.client.transaction("read").catch((e) => Promise.reject(this.problem(e)));
+    const tx = await this.conn.transaction("read").catch((e) => Promise.reject(this.problem(e)));
     try {
       return await fn(new Queries(guarded(tx, (e) => this.problem(e))));
     } finally {
@@ -348,7 +348,7 @@ export class Store extends Queries {
 
   async integrityCheck(): Promise<string> {
     try {
-      return integrityLines((await this.client.execute("PRAGMA integrity_check(20)")).rows).join("; ");
+      return integrityLines((await this.conn.execute("PRAGMA integrity_check(20)")).rows).join("; ");
     } catch (e) {
       return (e as Error).message.split("\n")[0]; // so damaged that the check itself stops
     }
@@ -357,7 +357,7 @@ export class Store extends Queries {
   /** "ok", or what the full-text index's own check says is wrong with it. */
   async searchIndexCheck(): Promise<string> {
     try {
-      await this.client.execute("INSERT INTO snapshot_search(snapshot_search) VALUES ('integrity-check')");
+      await this.conn.execute("INSERT INTO snapshot_search(snapshot_search) VALUES ('integrity-check')");
       return "ok";
     } catch (e) {
       return (e as Error).message.split("\n")[0];
@@ -381,14 +381,14 @@ export class Store extends Queries {
   /** Closes the store; after writes in WAL mode the log is folded into the file first, so a copy of mindsave.db alone is a whole backup. */
   async closeAsync(): Promise<void> {
     // Never waits for a reader (another program, a long `load`): what it cannot fold now, a later close folds.
-    if (this.wal && this.wrote) await this.client.execute("PRAGMA busy_timeout = 0").then(() => this.client.execute("PRAGMA wal_checkpoint(TRUNCATE)")).catch(() => {});
-    this.client.close();
+    if (this.wal && this.wrote) await this.conn.execute("PRAGMA busy_timeout = 0").then(() => this.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")).catch(() => {});
+    this.conn.close();
     // libSQL's driver lets go of the file (and its WAL files) from the event loop (local.ts): waited for.
-    if (this.client.engine === "libsql") await new Promise((r) => setImmediate(r));
+    if (this.conn.engine === "libsql") await new Promise((r) => setImmediate(r));
   }
 
   close(): void {
-    this.client.close();
+    this.conn.close();
   }
 
 }
