@@ -1,9 +1,9 @@
 // `mindsave hooks install|uninstall [--agent NAME|all] [--project|--user] [--command PATH]`: an
-// agent's hooks. Claude Code's (the default) through hooks.ts, the others through
-// agent-hooks-install.ts; `--agent all` does it for every agent found on this host.
+// agent's hooks (Claude Code's by default), all seven through agent-hooks-install.ts; `--agent all`
+// does it for every agent found on this host.
 import { existsSync } from "node:fs";
 import { UserError } from "../errors.ts";
-import { installHooks, localBinary, settingsPath, uninstallHooks, type HooksResult } from "../engine/agents/hooks.ts";
+import { localBinary, type HooksResult } from "../engine/agents/hooks.ts";
 import { agentsAlsoRunning, installAgentHooks, uninstallAgentHooks, type AgentHooksResult } from "../engine/agents/agent-hooks-install.ts";
 import { listAgents } from "../engine/agents/inventory.ts";
 import { AGENT_IDS, agentSpec, type AgentId, type Place, type Scope } from "../engine/agents/registry.ts";
@@ -74,15 +74,11 @@ export async function install(opts: HooksFlags, _a: string[], g: GlobalOptions):
   }
   const results: unknown[] = [];
   for (const agent of agents) {
-    if (agent === "claude") {
-      const r = installHooks(settingsPath(scope, process.env, place.root), opts.command ?? null, process.env, new Date());
-      results.push({ agent, ...r });
-      if (!g.json) sayClaude(r, opts, scope, place);
-      continue;
-    }
     const r = installAgentHooks(agent, scope, place, opts.command ?? null);
     results.push(r);
-    if (!g.json) sayAgent(r, opts);
+    if (g.json) continue;
+    if ("settings" in r) sayClaude(r, opts, scope, place);
+    else sayAgent(r, opts);
   }
   if (g.json) printJson(opts.agent === "all" ? { agents: results } : results[0]);
   return 0;
@@ -93,21 +89,16 @@ export async function uninstall(opts: HooksFlags, _a: string[], g: GlobalOptions
   const { agents, scope } = targets(opts, place);
   const results: unknown[] = [];
   for (const agent of agents) {
-    if (agent === "claude") {
-      const r = uninstallHooks(settingsPath(scope, process.env, place.root), process.env, new Date());
-      results.push({ agent, ...r });
-      if (g.json) continue;
+    const r = uninstallAgentHooks(agent, scope, place);
+    results.push(r);
+    if (g.json) continue;
+    if ("settings" in r) {
       if (!r.removed.length) warn(`No hooks added by MindSave were found in ${r.settings}; nothing changed.`);
       else {
         print(`Removed ${r.removed.length} MindSave hook(s) from ${r.settings}${r.backup ? ` (backup: ${r.backup})` : ""}.`);
         if (r.deleted) print(`Install had created ${r.deleted.join(" and ")}; removed, as it was.`);
       }
-      continue;
-    }
-    const r = uninstallAgentHooks(agent, scope, place);
-    results.push(r);
-    if (g.json) continue;
-    if (r.action === "absent") warn(`No hooks added by MindSave were found in ${r.path}; nothing changed.`);
+    } else if (r.action === "absent") warn(`No hooks added by MindSave were found in ${r.path}; nothing changed.`);
     else if (r.agent === "cline") print(`Removed MindSave's Cline hook scripts from ${r.path}.`);
     else if (r.wholeFile) print(`Removed ${r.path}, which install had created for MindSave's hooks.`);
     else print(`Removed MindSave's hooks from ${r.path}${r.exact === false ? " (the file changed since the install, so only MindSave's entries were taken out)" : ""}.`);

@@ -1,11 +1,12 @@
-// `mindsave hooks install|uninstall --agent NAME [--project|--user]` for the agents beyond Claude
-// Code (whose hooks.ts stays as it is): picks the agent's file or folder for the scope and its
-// writer — JSON (hooks-json.ts), Cline's scripts (hooks-cline.ts), opencode's plugin
-// (hooks-opencode.ts) — and says what the user still has to do and where Claude Code's hooks fire
-// as well.
+// `mindsave hooks install|uninstall --agent NAME [--project|--user]` for all seven agents, one
+// table: each agent's file or folder for the scope (agent-hooks.ts) and the writer of its format —
+// Claude Code's settings (hooks.ts), the other agents' JSON (hooks-json.ts), Cline's scripts
+// (hooks-cline.ts), opencode's plugin (hooks-opencode.ts) — and what the user still has to do and
+// where Claude Code's hooks fire as well.
 import { existsSync, readFileSync } from "node:fs";
 import { UserError } from "../../errors.ts";
-import { AGENT_HOOKS, agentHooks, type AgentHooksSpec } from "./agent-hooks.ts";
+import { AGENT_HOOKS, agentHooks, type AgentHooksSpec, type HookFormat } from "./agent-hooks.ts";
+import { claudeHooksState, installHooks, uninstallHooks, type HooksResult } from "./hooks.ts";
 import { clineHooksState, installClineHooks, uninstallClineHooks } from "./hooks-cline.ts";
 import { installJsonHooks, jsonHooksState, uninstallJsonHooks, type HooksState } from "./hooks-json.ts";
 import { installOpencodePlugin, opencodeHooksState, uninstallOpencodePlugin } from "./hooks-opencode.ts";
@@ -40,11 +41,55 @@ export function agentHooksFile(agent: AgentId, scope: Scope, place: Place): stri
   throw new UserError(`${agentSpec(agent).name} has no ${scope} hooks; use --${scope === "user" ? "project" : "user"}.`);
 }
 
+/** What one install or uninstall did: Claude Code's settings (hooks.ts's report) or another agent's file. */
+export type HooksOutcome = ({ agent: "claude" } & HooksResult) | AgentHooksResult;
+
+/** What the outcome of an agent's file says beside its writer's own report. */
+type Frame = Omit<AgentHooksResult, "action" | "wholeFile" | "exact">;
+
+/** How one format of hooks is read, installed and uninstalled. */
+interface HooksWriter {
+  state(spec: AgentHooksSpec, path: string, env: NodeJS.ProcessEnv): HooksState;
+  install(spec: AgentHooksSpec, path: string, binary: string | null, env: NodeJS.ProcessEnv, frame: Frame): HooksOutcome;
+  uninstall(spec: AgentHooksSpec, path: string, env: NodeJS.ProcessEnv, frame: Frame): HooksOutcome;
+}
+
+const JSON_WRITER: HooksWriter = {
+  state: jsonHooksState,
+  install: (spec, path, binary, env, frame) => ({ ...frame, ...installJsonHooks(spec, path, binary, env) }),
+  uninstall: (spec, path, env, frame) => ({ ...frame, ...uninstallJsonHooks(spec, path, env) }),
+};
+
+const WRITERS: Record<HookFormat, HooksWriter> = {
+  // Claude Code's report is its own (settings, added, updated, removed, backup), as `--json` has always shown it.
+  claude: {
+    state: (_spec, path, env) => claudeHooksState(path, env),
+    install: (_spec, path, binary, env) => ({ agent: "claude", ...installHooks(path, binary, env, new Date()) }),
+    uninstall: (_spec, path, env) => ({ agent: "claude", ...uninstallHooks(path, env, new Date()) }),
+  },
+  grouped: JSON_WRITER,
+  flat: JSON_WRITER,
+  scripts: {
+    state: (_spec, path) => clineHooksState(path),
+    install: (_spec, path, binary, env, frame) => {
+      const c = installClineHooks(path, binary, env, frame.scope === "project");
+      return { ...frame, action: c.action, wholeFile: c.files.length > 0, skipped: c.skipped };
+    },
+    uninstall: (_spec, path, env, frame) => {
+      const c = uninstallClineHooks(path, env);
+      return { ...frame, action: c.action, wholeFile: c.files.length > 0 };
+    },
+  },
+  plugin: {
+    state: (_spec, path) => opencodeHooksState(path),
+    install: (_spec, path, binary, env, frame) => ({ ...frame, ...installOpencodePlugin(path, binary, env) }),
+    uninstall: (_spec, path, env, frame) => ({ ...frame, ...uninstallOpencodePlugin(path, env) }),
+  },
+};
+
 export function agentHooksState(agent: AgentId, path: string, env: NodeJS.ProcessEnv): HooksState {
   const spec = agentHooks(agent);
-  if (spec.format === "scripts") return clineHooksState(path);
-  if (spec.format === "plugin") return opencodeHooksState(path);
-  return jsonHooksState(spec, path, env);
+  return WRITERS[spec.format].state(spec, path, env);
 }
 
 /** True when a Claude Code settings file holds MindSave's hooks (`… hook <event>` without `--agent`). */
@@ -82,28 +127,17 @@ export function agentsAlsoRunning(scope: Scope, place: Place): AgentId[] {
     .map((s) => s.agent);
 }
 
-export function installAgentHooks(agent: AgentId, scope: Scope, place: Place, binary: string | null): AgentHooksResult {
+const eventsOf = (spec: AgentHooksSpec) => [...new Set(spec.events.map((e) => e.event))];
+
+export function installAgentHooks(agent: AgentId, scope: Scope, place: Place, binary: string | null): HooksOutcome {
   const spec = agentHooks(agent);
-  if (spec.format === "claude") throw new Error("Claude Code's hooks are installed by hooks.ts");
   const path = agentHooksFile(agent, scope, place);
-  const base = { agent, scope, path, events: [...new Set(spec.events.map((e) => e.event))], skipped: [] as string[], alsoFires: claudeHooksAlsoRun(spec, place), todo: spec.afterInstall };
-  if (spec.format === "scripts") {
-    const c = installClineHooks(path, binary, place.env, scope === "project");
-    return { ...base, action: c.action, wholeFile: c.files.length > 0, skipped: c.skipped };
-  }
-  if (spec.format === "plugin") return { ...base, ...installOpencodePlugin(path, binary, place.env) };
-  return { ...base, ...installJsonHooks(spec, path, binary, place.env) };
+  const frame: Frame = { agent, scope, path, events: eventsOf(spec), skipped: [], alsoFires: claudeHooksAlsoRun(spec, place), todo: spec.afterInstall };
+  return WRITERS[spec.format].install(spec, path, binary, place.env, frame);
 }
 
-export function uninstallAgentHooks(agent: AgentId, scope: Scope, place: Place): AgentHooksResult {
+export function uninstallAgentHooks(agent: AgentId, scope: Scope, place: Place): HooksOutcome {
   const spec = agentHooks(agent);
-  if (spec.format === "claude") throw new Error("Claude Code's hooks are removed by hooks.ts");
   const path = agentHooksFile(agent, scope, place);
-  const base = { agent, scope, path, events: [...new Set(spec.events.map((e) => e.event))], skipped: [] as string[], alsoFires: [] as string[] };
-  if (spec.format === "scripts") {
-    const c = uninstallClineHooks(path, place.env);
-    return { ...base, action: c.action, wholeFile: c.files.length > 0 };
-  }
-  if (spec.format === "plugin") return { ...base, ...uninstallOpencodePlugin(path, place.env) };
-  return { ...base, ...uninstallJsonHooks(spec, path, place.env) };
+  return WRITERS[spec.format].uninstall(spec, path, place.env, { agent, scope, path, events: eventsOf(spec), skipped: [], alsoFires: [] });
 }

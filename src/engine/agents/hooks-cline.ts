@@ -9,7 +9,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../lib/fs.ts";
 import { agentHookCommand, agentHooks, type AgentHookEvent } from "./agent-hooks.ts";
-import { noteCreatedDirs, removeCreatedDirs } from "./hooks.ts";
+import { noteCreatedDirs, removeCreatedDirs } from "./hooks-manifest.ts";
 import type { HooksState } from "./hooks-json.ts";
 
 const MARK = "written by `mindsave hooks install --agent cline`";

@@ -14,7 +14,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { UserError } from "../../errors.ts";
 import { missingParents, removeEmptyDirs, writeFileAtomic } from "../../lib/fs.ts";
 import { agentHookCommand, isAgentHookCommand, type AgentHookEvent, type AgentHooksSpec } from "./agent-hooks.ts";
-import { readManifest, writeManifest } from "./hooks.ts";
+import { readManifest, writeManifest } from "./hooks-manifest.ts";
 import { appendElement, insertProperty, readJsonc, removeProperty, undoInsertions, valueAt, type Insertion } from "./json-edit.ts";
 import type { AgentId } from "./registry.ts";
 
@@ -70,7 +70,7 @@ export function jsonEntries(spec: AgentHooksSpec, binary: string | null): { even
 }
 
 /** The commands an element runs (a group's handlers, or an entry's own). */
-function commandsOf(el: unknown, format: AgentHooksSpec["format"]): string[] {
+export function commandsOf(el: unknown, format: AgentHooksSpec["format"]): string[] {
   if (!el || typeof el !== "object") return [];
   const list = format === "grouped" ? ((el as { hooks?: unknown }).hooks as unknown[]) : [el];
   if (!Array.isArray(list)) return [];
@@ -172,35 +172,50 @@ export function installJsonHooks(spec: AgentHooksSpec, path: string, binary: str
   return { action, wholeFile: text === null };
 }
 
-/** `text` without MindSave's elements (and the keys install made that are left empty). */
-function takeOut(spec: AgentHooksSpec, text: string, path: string, rec: JsonHooksRecord | undefined): string {
-  const ours = oursTest(spec, rec);
+/** How a hooks file's MindSave elements are told and which keys its install made (Claude Code's settings too, hooks.ts). */
+export interface TakeOut {
+  ours: (el: unknown) => boolean;
+  /** Matcher groups (`{matcher?, hooks: [handler]}`) rather than flat entries. */
+  grouped: boolean;
+  /** An event key install made: it goes when left empty. */
+  made: (key: string) => boolean;
+  /** Install made `hooks` itself: it goes when left empty. */
+  madeHooks: boolean;
+}
+
+/** `text` without MindSave's elements (and the keys install made that are left empty), each taken out by its key. */
+export function takeOutHooks(text: string, path: string, t: TakeOut): string {
   const emptied = new Set<string>();
   for (;;) {
     const hooks = hooksOf(text, path, []) ?? {};
     let at: (string | number)[] | null = null;
     for (const [event, list] of Object.entries(hooks)) {
       if (!Array.isArray(list)) continue;
-      const i = list.findIndex(ours);
+      const i = list.findIndex(t.ours);
       if (i === -1) continue;
       const group = list[i] as { hooks: unknown[] };
       // A group holding other handlers besides ours keeps them.
-      const own = spec.format !== "grouped" || group.hooks.every((h) => ours({ hooks: [h] }));
-      at = own ? ["hooks", event, i] : ["hooks", event, i, "hooks", group.hooks.findIndex((h) => ours({ hooks: [h] }))];
+      const own = !t.grouped || group.hooks.every((h) => t.ours({ hooks: [h] }));
+      at = own ? ["hooks", event, i] : ["hooks", event, i, "hooks", group.hooks.findIndex((h) => t.ours({ hooks: [h] }))];
       emptied.add(event);
       break;
     }
     if (!at) break;
     text = removeProperty(text, at, false);
   }
-  const made = (k: string) => !rec || rec.keys.includes(k) || rec.keys.includes("hooks");
   for (const event of emptied) {
     const left = valueAt(text, ["hooks", event]);
-    if (Array.isArray(left) && !left.length && made(event)) text = removeProperty(text, ["hooks", event], false);
+    if (Array.isArray(left) && !left.length && t.made(event)) text = removeProperty(text, ["hooks", event], false);
   }
   const hooks = valueAt(text, ["hooks"]);
-  if (hooks && typeof hooks === "object" && !Object.keys(hooks).length && (!rec || rec.keys.includes("hooks"))) text = removeProperty(text, ["hooks"], false);
+  if (hooks && typeof hooks === "object" && !Object.keys(hooks).length && t.madeHooks) text = removeProperty(text, ["hooks"], false);
   return text;
+}
+
+/** `text` without MindSave's elements for this agent, by the record of its install (none: every key they leave empty). */
+function takeOut(spec: AgentHooksSpec, text: string, path: string, rec: JsonHooksRecord | undefined): string {
+  const made = (k: string) => !rec || rec.keys.includes(k) || rec.keys.includes("hooks");
+  return takeOutHooks(text, path, { ours: oursTest(spec, rec), grouped: spec.format === "grouped", made, madeHooks: !rec || rec.keys.includes("hooks") });
 }
 
 export function uninstallJsonHooks(spec: AgentHooksSpec, path: string, env: NodeJS.ProcessEnv): JsonHooksResult {

@@ -16,7 +16,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { UserError } from "../../errors.ts";
 import { writeFileAtomic } from "../../lib/fs.ts";
 import { agentHooks } from "./agent-hooks.ts";
-import { noteCreatedDirs, removeCreatedDirs } from "./hooks.ts";
+import { noteCreatedDirs, removeCreatedDirs } from "./hooks-manifest.ts";
 import type { HooksState } from "./hooks-json.ts";
 
 const MARK = "written by `mindsave hooks install --agent opencode`";

@@ -1,18 +1,18 @@
 // Claude Code hooks: merged into settings.json idempotently, every existing hook kept. The file is
-// edited in place with jsonc-parser, so everything else in it (indentation, inline arrays,
-// comments, CRLF, a missing final newline) stays byte for byte, and uninstall gives back exactly
-// the bytes install found. A backup goes to ~/.mindsave/backups/settings/ (the newest 5 per file);
-// what install added and created is recorded in the local home, so uninstall removes just that.
+// edited in place as every agent's hooks file is (json-edit.ts), so everything else in it
+// (indentation, inline arrays, comments, CRLF, a missing final newline) stays byte for byte, and
+// uninstall gives back exactly the bytes install found while they are still there. A backup goes to
+// ~/.mindsave/backups/settings/ (the newest 5 per file); what install added and created, and its
+// insertions, are recorded in the local home (hooks-manifest.ts), so uninstall removes just that.
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import type { FormattingOptions, JSONPath, ParseError } from "jsonc-parser";
 import { UserError } from "../../errors.ts";
 import { ensureLocalHome, localHomeDir } from "../home/home.ts";
 import { newestRecorded, recordAndRotate, taken } from "../home/ledger.ts";
-import { copyFileAtomic, missingParents, removeEmptyDirs, writeFileAtomic } from "../../lib/fs.ts";
-
-// jsonc-parser on first use (`require`): every hook imports this module, few edit a settings file.
-const JSONC = () => require("jsonc-parser/lib/esm/main.js") as typeof import("jsonc-parser");
+import { copyFileAtomic, missingParents, writeFileAtomic } from "../../lib/fs.ts";
+import { readManifest, removeCreatedDirs, writeManifest } from "./hooks-manifest.ts";
+import { appendElement, insertProperty, readJsonc, replaceProperty, undoInsertions, type Insertion } from "./json-edit.ts";
+import { commandsOf, takeOutHooks } from "./hooks-json.ts";
 
 // PostToolUse stays synchronous: its warnings must reach the user (an async hook's systemMessage
 // is not shown) and its emergency snapshot must be written before the context is lost.
@@ -50,107 +50,18 @@ interface MatcherGroup {
   hooks: HookCommand[];
 }
 
-export interface Manifest {
-  /** settings file → the exact commands install added there. */
-  installed: Record<string, string[]>;
-  /** settings file → what install created: the file itself, its `hooks` key, event keys. */
-  created?: Record<string, { file?: boolean; keys: string[] }>;
-  /** Folders MindSave's installs (hooks, skills) created; removed again once empty. */
-  dirs?: string[];
-  /** Other agents' hook files (agent-hooks-install.ts): file or folder → what install did there. */
-  agents?: Record<string, unknown>;
-}
-
-function manifestPath(env: NodeJS.ProcessEnv): string {
-  return join(localHomeDir(env), "hooks-installed.json");
-}
-
-export function readManifest(env: NodeJS.ProcessEnv): Manifest {
-  try {
-    return JSON.parse(readFileSync(manifestPath(env), "utf8")) as Manifest;
-  } catch {
-    return { installed: {} };
-  }
-}
-
-export function writeManifest(env: NodeJS.ProcessEnv, m: Manifest): void {
-  ensureLocalHome(env);
-  writeFileAtomic(manifestPath(env), JSON.stringify(m, null, 2) + "\n");
-}
-
-/** Notes folders an install is about to create, so an uninstall can take them away again. */
-export function noteCreatedDirs(env: NodeJS.ProcessEnv, path: string): void {
-  const dirs = missingParents(path);
-  if (!dirs.length) return;
-  const m = readManifest(env);
-  m.dirs = [...new Set([...(m.dirs ?? []), ...dirs])];
-  writeManifest(env, m);
-}
-
-/** Removes the folders installs created that are empty now (deepest first). */
-export function removeCreatedDirs(env: NodeJS.ProcessEnv): void {
-  const m = readManifest(env);
-  if (!m.dirs?.length) return;
-  removeEmptyDirs([...m.dirs].sort((a, b) => b.length - a.length));
-  m.dirs = m.dirs.filter((d) => existsSync(d));
-  writeManifest(env, m);
-}
-
-export function settingsPath(scope: "user" | "project", env: NodeJS.ProcessEnv, projectRoot: string | null): string {
-  if (scope === "user") return join(env.HOME || env.USERPROFILE || "", ".claude", "settings.json");
-  if (!projectRoot) throw new UserError("--project needs a workspace: run it inside the project (or give --workspace).");
-  return join(projectRoot, ".claude", "settings.json");
-}
-
 /** A settings file's value; comments and trailing commas are allowed, anything else unreadable is refused. */
 function parseSettings(path: string, text: string): Record<string, unknown> {
-  if (!text.trim()) return {};
-  const errors: ParseError[] = [];
-  const v = JSONC().parse(text, errors, { allowTrailingComma: true });
-  if (!errors.length && v && typeof v === "object" && !Array.isArray(v)) {
-    const hooks = (v as Record<string, unknown>).hooks;
-    if (hooks === undefined || (hooks && typeof hooks === "object" && !Array.isArray(hooks))) return v;
-    throw new UserError(`"hooks" in ${path} is not an object; fix it first (MindSave will not overwrite a settings file it cannot read).`);
+  let v: Record<string, unknown>;
+  try {
+    v = readJsonc(text, path) as Record<string, unknown>;
+  } catch (e) {
+    if (!(e instanceof UserError)) throw e;
+    throw new UserError(`${path} is not valid JSON; fix it first (MindSave will not overwrite a settings file it cannot read).`);
   }
-  throw new UserError(`${path} is not valid JSON; fix it first (MindSave will not overwrite a settings file it cannot read).`);
-}
-
-/** The layout a settings file already uses, so what is added looks like the rest of it. */
-function layoutOf(text: string): FormattingOptions {
-  const eol = text.includes("\r\n") ? "\r\n" : "\n";
-  const indent = /\n([ \t]+)["{[\]}]/.exec(text)?.[1];
-  if (indent?.startsWith("\t")) return { insertSpaces: false, tabSize: 4, eol };
-  return { insertSpaces: true, tabSize: indent ? indent.length : 2, eol };
-}
-
-/** Sets `value` at `path` (appending when `append`), formatting only the new text. */
-function insertAt(text: string, path: JSONPath, value: unknown, layout: FormattingOptions, append = false): string {
-  const container = JSONC().findNodeAtLocation(JSONC().parseTree(text)!, path.slice(0, -1))!;
-  const [edit] = JSONC().modify(text, path, value, { isArrayInsertion: append });
-  const out = JSONC().applyEdits(text, [edit]);
-  // A container written on one line gets what is added on that line too (a minified file stays one line).
-  if (!/[\r\n]/.test(text.slice(container.offset, container.offset + container.length)) && container.children?.length) return out;
-  // Into an empty `{}` or `[]` the container is laid out too; anywhere else only what was added.
-  const range = container.children?.length
-    ? { offset: edit.offset, length: edit.content.length }
-    : { offset: container.offset, length: container.length - edit.length + edit.content.length };
-  return JSONC().applyEdits(out, JSONC().format(out, range, { ...layout, keepLines: false }));
-}
-
-/** Removes the property or element at `path`: the exact inverse of `insertAt` adding it. */
-function removeAt(text: string, path: JSONPath): string {
-  const node = JSONC().findNodeAtLocation(JSONC().parseTree(text)!, path)!;
-  const item = node.parent?.type === "property" ? node.parent : node;
-  const container = item.parent!;
-  const siblings = container.children!;
-  const i = siblings.indexOf(item);
-  const end = item.offset + item.length;
-  if (i > 0) {
-    const prev = siblings[i - 1];
-    return text.slice(0, prev.offset + prev.length) + text.slice(end);
-  }
-  if (siblings.length > 1) return text.slice(0, item.offset) + text.slice(siblings[1].offset);
-  return text.slice(0, container.offset + 1) + text.slice(container.offset + container.length - 1);
+  const hooks = v.hooks;
+  if (hooks === undefined || (hooks && typeof hooks === "object" && !Array.isArray(hooks))) return v;
+  throw new UserError(`"hooks" in ${path} is not an object; fix it first (MindSave will not overwrite a settings file it cannot read).`);
 }
 
 function quote(path: string): string {
@@ -248,47 +159,38 @@ export function installHooks(path: string, binary: string | null, env: NodeJS.Pr
   const created = m.created?.[path] ?? { keys: [] };
   created.keys.push(...earlierKeys);
   if (earlierKeys.length && earlierKeys.length === Object.keys(hooks).length) created.keys.push("hooks");
-  if (!text.trim()) {
-    text = JSON.stringify({ hooks: Object.fromEntries(added.map((a) => [a.event, [a.group]])) }, null, 2) + "\n";
-    created.file ||= !existed;
-    created.keys = ["hooks"];
+  // An earlier install's groups are brought up to date where they stand; what is added is recorded
+  // as insertions, which uninstall cuts out again.
+  for (const u of updated) text = replaceProperty(text, ["hooks", u.event, u.at], u.group);
+  const steps: Insertion[][] = [];
+  const step = (r: { text: string; insertions: Insertion[] }) => {
+    steps.push(r.insertions);
+    text = r.text;
+  };
+  if (settings.hooks === undefined) {
+    if (!text.trim()) created.file ||= !existed;
+    step(insertProperty(text, ["hooks"], Object.fromEntries(added.map((a) => [a.event, [a.group]])), path));
+    created.keys.push("hooks");
   } else {
-    const layout = layoutOf(text);
-    for (const u of updated) text = insertAt(text, ["hooks", u.event, u.at], u.group, layout);
-    if (settings.hooks === undefined) {
-      text = insertAt(text, ["hooks"], Object.fromEntries(added.map((a) => [a.event, [a.group]])), layout);
-      created.keys.push("hooks");
-    } else {
-      for (const a of added) {
-        const fresh = hooks[a.event] === undefined;
-        text = insertAt(text, ["hooks", a.event, ...(fresh ? [] : [-1])], fresh ? [a.group] : a.group, layout, !fresh);
-        if (fresh) created.keys.push(a.event);
-      }
+    for (const a of added) {
+      const fresh = hooks[a.event] === undefined;
+      step(fresh ? insertProperty(text, ["hooks", a.event], [a.group], path) : appendElement(text, ["hooks", a.event], a.group, path));
+      if (fresh) created.keys.push(a.event);
     }
   }
   result.backup = backup(path, env, now);
   const dirs = missingParents(path);
   writeFileAtomic(path, text);
   m.installed[path] = [...new Set([...(m.installed[path] ?? []), ...result.added, ...result.updated])];
-  m.created = { ...m.created, [path]: { ...created, keys: [...new Set(created.keys)] } };
+  m.created = { ...m.created, [path]: { ...created, keys: [...new Set(created.keys)], steps: [...(created.steps ?? []), ...steps] } };
   m.dirs = [...new Set([...(m.dirs ?? []), ...dirs])];
   writeManifest(env, m);
   return result;
 }
 
-/** The first hook of ours in `hooks`: its command, and the path to remove (its group when that holds only it). */
-function findOurs(hooks: Record<string, unknown>, ours: (c: unknown) => boolean): { at: JSONPath; command: string } | null {
-  for (const [event, groups] of Object.entries(hooks)) {
-    if (!Array.isArray(groups)) continue;
-    for (const [gi, g] of groups.entries()) {
-      if (!isGroup(g)) continue;
-      const hi = g.hooks.findIndex((c) => ours(c?.command));
-      if (hi === -1) continue;
-      // A group that held only our hook was ours: it goes; any other group keeps its other hooks.
-      return { at: g.hooks.length === 1 ? ["hooks", event, gi] : ["hooks", event, gi, "hooks", hi], command: g.hooks[hi].command };
-    }
-  }
-  return null;
+/** Our commands in `hooks`, in the file's order. */
+function oursIn(hooks: Record<string, unknown>, ours: (c: unknown) => boolean): string[] {
+  return Object.values(hooks).flatMap((groups) => (Array.isArray(groups) ? groups : []).flatMap((g) => commandsOf(g, "grouped").filter(ours)));
 }
 
 export function uninstallHooks(path: string, env: NodeJS.ProcessEnv, now: Date): HooksResult {
@@ -298,33 +200,24 @@ export function uninstallHooks(path: string, env: NodeJS.ProcessEnv, now: Date):
   const ours = (c: unknown) => typeof c === "string" && (known.has(c) || portable.has(c) || legacyArg(c) !== null);
   const result: HooksResult = { settings: path, added: [], updated: [], removed: [], backup: null };
   if (!existsSync(path)) return result;
-  let text = readFileSync(path, "utf8");
-  let settings = parseSettings(path, text);
-  const record = m.created?.[path];
-  // Without a record (another person's install, an older version), a list MindSave emptied goes.
-  const createdKey = (k: string) => !record || record.keys.includes(k) || record.keys.includes("hooks");
-  const hooksOf = () => (settings.hooks ?? {}) as Record<string, unknown[]>;
-  const emptied = new Set<string>();
-  for (let hit = findOurs(hooksOf(), ours); hit; hit = findOurs(hooksOf(), ours)) {
-    result.removed.push(hit.command);
-    text = removeAt(text, hit.at);
-    emptied.add(String(hit.at[1]));
-    settings = parseSettings(path, text);
-  }
+  const text = readFileSync(path, "utf8");
+  result.removed = oursIn((parseSettings(path, text).hooks ?? {}) as Record<string, unknown>, ours);
   if (!result.removed.length) return result;
-  for (const event of emptied) {
-    if (Array.isArray(hooksOf()[event]) && !hooksOf()[event].length && createdKey(event)) {
-      text = removeAt(text, ["hooks", event]);
-      settings = parseSettings(path, text);
-    }
-  }
-  if (settings.hooks && !Object.keys(hooksOf()).length && (!record || record.keys.includes("hooks"))) text = removeAt(text, ["hooks"]);
+  const record = m.created?.[path];
+  // The exact way back: install's insertions cut out, last first, while they are all still there.
+  let undone: string | null = text;
+  for (const s of [...(record?.steps ?? [])].reverse()) undone = undone === null ? null : undoInsertions(undone, s);
+  const left = undone === null || oursIn((parseSettings(path, undone).hooks ?? {}) as Record<string, unknown>, ours).length > 0;
+  // Otherwise (an earlier install's groups updated in place, a file changed since) ours go by key.
+  // Without a record (another person's install, an older version), a list MindSave emptied goes.
+  const made = (k: string) => !record || record.keys.includes(k) || record.keys.includes("hooks");
+  const out = !left ? undone! : takeOutHooks(undone ?? text, path, { ours: (g) => commandsOf(g, "grouped").some(ours), grouped: true, made, madeHooks: !record || record.keys.includes("hooks") });
   result.backup = backup(path, env, now);
-  if (record?.file && text.replace(/\s/g, "") === "{}") {
+  if (record?.file && ["", "{}"].includes(out.replace(/\s/g, ""))) {
     // The file install created holds nothing else: it goes, and its folder when install made that too.
     rmSync(path);
     result.deleted = [path];
-  } else writeFileAtomic(path, text);
+  } else writeFileAtomic(path, out);
   delete m.installed[path];
   if (m.created) delete m.created[path];
   writeManifest(env, m);
@@ -332,4 +225,18 @@ export function uninstallHooks(path: string, env: NodeJS.ProcessEnv, now: Date):
   removeCreatedDirs(env);
   if (result.deleted && !existsSync(dir)) result.deleted.push(dir);
   return result;
+}
+
+/**
+ * Whether a settings file holds the hooks MindSave's install recorded there: absent (none of them
+ * left), current (every event has one), or outdated (some events lack theirs).
+ */
+export function claudeHooksState(path: string, env: NodeJS.ProcessEnv): "absent" | "current" | "outdated" {
+  const commands = readManifest(env).installed?.[path];
+  if (!Array.isArray(commands) || !commands.length || !existsSync(path)) return "absent";
+  const text = readFileSync(path, "utf8");
+  const present = commands.filter((c) => text.includes(JSON.stringify(c).slice(1, -1)));
+  if (!present.length) return "absent";
+  const events = new Set(present.map((c) => c.split(" hook ").at(-1)));
+  return HOOK_ARGS.every((a) => events.has(a)) ? "current" : "outdated";
 }

@@ -5,10 +5,10 @@
 // integration does more than it can.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { localHomeDir } from "../home/home.ts";
 import { agentHooks, coveredEvents, type HookEvent } from "./agent-hooks.ts";
 import { agentHooksState, claudeHooksAlsoRun } from "./agent-hooks-install.ts";
-import { HOOK_ARGS, localBinary } from "./hooks.ts";
+import { claudeHooksState, HOOK_ARGS, localBinary } from "./hooks.ts";
+import { readManifest } from "./hooks-manifest.ts";
 import { instructionsState, type FileState } from "./instructions.ts";
 import { mcpState, type EntryState } from "./mcp-config.ts";
 import { AGENTS, type AgentId, type AgentSpec, type Place, type Scope } from "./registry.ts";
@@ -62,20 +62,11 @@ function skillState(env: NodeJS.ProcessEnv): FileState {
 
 /** Claude Code's settings files with MindSave's hooks, from the record `mindsave hooks install` keeps. */
 function claudeHooks(env: NodeJS.ProcessEnv): Placed<FileState>[] {
-  let installed: { [path: string]: string[] } = {};
-  try {
-    installed = (JSON.parse(readFileSync(join(localHomeDir(env), "hooks-installed.json"), "utf8")) as { installed: typeof installed }).installed ?? {};
-  } catch {
-    return [];
-  }
-  return Object.entries(installed).flatMap(([path, commands]) => {
-    if (!Array.isArray(commands) || !commands.length || !existsSync(path)) return [];
-    const text = readFileSync(path, "utf8");
-    const present = commands.filter((c) => text.includes(JSON.stringify(c).slice(1, -1)));
-    if (!present.length) return [];
-    const events = new Set(present.map((c) => c.split(" hook ").at(-1)));
+  return Object.keys(readManifest(env).installed ?? {}).flatMap((path) => {
+    const state = claudeHooksState(path, env);
+    if (state === "absent") return [];
     const scope: Scope = path === join(env.HOME || env.USERPROFILE || "", ".claude", "settings.json") ? "user" : "project";
-    return [{ scope, path, state: HOOK_ARGS.every((a) => events.has(a)) ? "current" : "outdated" }];
+    return [{ scope, path, state }];
   });
 }
 

@@ -162,8 +162,8 @@ export function undoInsertions(text: string, insertions: Insertion[]): string | 
 
 const FORMAT = (text: string) => ({ formattingOptions: { insertSpaces: styleOf(text).unit !== "\t", tabSize: styleOf(text).unit.length, eol: styleOf(text).eol } });
 
-/** `text` with the property at `keys` set to `value` by jsonc-parser (an update of our own entry). */
-export function replaceProperty(text: string, keys: string[], value: unknown): string {
+/** `text` with the property (or element) at `keys` set to `value` by jsonc-parser (an update of our own entry). */
+export function replaceProperty(text: string, keys: (string | number)[], value: unknown): string {
   return JSONC().applyEdits(text, JSONC().modify(text, keys, value, FORMAT(text)));
 }
 

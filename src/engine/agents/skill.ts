@@ -5,7 +5,8 @@
 // wrote (they carry a marker line), never a skill of the same name someone else wrote.
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { localBinary, noteCreatedDirs, removeCreatedDirs } from "./hooks.ts";
+import { localBinary } from "./hooks.ts";
+import { noteCreatedDirs, removeCreatedDirs } from "./hooks-manifest.ts";
 import { writeFileAtomic } from "../../lib/fs.ts";
 
 /** The line that marks a SKILL.md as written by `mindsave skill --install`. */

@@ -1,0 +1,47 @@
+// All seven agents' hooks go through one table-driven installer (agent-hooks-install.ts), and every
+// hooks or settings file is edited by one formatting-preserving mechanism (json-edit.ts).
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { AGENT_IDS } from "../src/engine/agents/registry.ts";
+import { installAgentHooks, uninstallAgentHooks } from "../src/engine/agents/agent-hooks-install.ts";
+import { REPO, tempDir } from "./helpers.ts";
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).sort().flatMap((e) => {
+    const p = join(dir, e);
+    return statSync(p).isDirectory() ? sources(p) : /\.tsx?$/.test(e) ? [p] : [];
+  });
+}
+
+const rel = (p: string) => relative(REPO, p).split("\\").join("/");
+const SRC = [...sources(join(REPO, "src")), ...sources(join(REPO, "ui"))];
+const read = (f: string) => readFileSync(f, "utf8");
+
+describe("one installer, one JSON edit mechanism", () => {
+  test("only json-edit.ts loads jsonc-parser", () => {
+    expect(SRC.filter((f) => read(f).includes("jsonc-parser")).map(rel)).toEqual(["src/engine/agents/json-edit.ts"]);
+  });
+
+  test("Claude Code's settings writer is reached only through the installer's table", () => {
+    const callers = SRC.filter((f) => /\b(installHooks|uninstallHooks)\(/.test(read(f))).map(rel);
+    expect(callers.sort()).toEqual(["src/engine/agents/agent-hooks-install.ts", "src/engine/agents/hooks.ts"]);
+  });
+
+  test("every agent, Claude Code included, installs and uninstalls through one call; a shared file comes back byte for byte", () => {
+    const home = tempDir("mindsave-hooks-table-");
+    const root = join(home, "repo");
+    mkdirSync(join(root, ".claude"), { recursive: true });
+    const mine = '{\n\t"model": "opus", // mine\n\t"permissions": { "allow": ["Read"] }\n}\n';
+    writeFileSync(join(root, ".claude", "settings.json"), mine);
+    const place = { env: { HOME: home, USERPROFILE: home, PATH: "" } as NodeJS.ProcessEnv, root };
+    for (const agent of AGENT_IDS) {
+      const r = installAgentHooks(agent, "project", place, null);
+      expect(r.agent).toBe(agent);
+      const undone = uninstallAgentHooks(agent, "project", place);
+      expect(undone.agent).toBe(agent);
+    }
+    expect(read(join(root, ".claude", "settings.json"))).toBe(mine);
+    expect(readdirSync(root)).toEqual([".claude"]);
+  });
+});
