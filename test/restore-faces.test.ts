@@ -2,24 +2,18 @@
 // session-start hook print the block of the same snapshot (the newest), built by one engine call
 // (engine/snapshots/restore.ts: restore), each through the real CLI as a subprocess.
 import { describe, expect, test } from "bun:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { CLI, projectOnLaptop } from "./helpers.ts";
+import { projectOnLaptop } from "./helpers.ts";
+import { callTool, withMcp } from "./mcp-client.ts";
 
 /** The block's age ("12s ago") moves between the subprocesses: the rest must be the same, byte for byte. */
 const pinAge = (block: string) => block.replace(/^(saved [^(]* UTC )\([^)]*\)/m, "$1(AGE)");
 
 async function mcpLoad(home: string, repo: string, env: Record<string, string>) {
-  const transport = new StdioClientTransport({ command: CLI[0], args: [...CLI.slice(1), "mcp", "--home", home], cwd: repo, env: { ...env, NO_COLOR: "1" }, stderr: "pipe" });
-  const client = new Client({ name: "mindsave-test", version: "0.0.0" });
-  await client.connect(transport);
-  try {
-    const tool = (await client.callTool({ name: "load", arguments: {} })) as unknown as { structuredContent: { restore_block: string; snapshot_id: string } };
+  return withMcp(home, repo, env, async (client) => {
+    const tool = (await callTool(client, "load")).structuredContent as { restore_block: string; snapshot_id: string };
     const resource = await client.readResource({ uri: "mindsave://restore-block" });
-    return { tool: tool.structuredContent, resource: String((resource.contents[0] as { text: string }).text) };
-  } finally {
-    await client.close();
-  }
+    return { tool, resource: String((resource.contents[0] as { text: string }).text) };
+  });
 }
 
 describe("restore: the same block through every face", () => {

@@ -1,7 +1,7 @@
 // `mindsave save`: a snapshot from YAML (stdin or --file) and/or flags.
 import { UserError } from "../errors.ts";
 import { readStreamCapped, readTextCapped, TooLarge } from "../lib/bounded-read.ts";
-import { saveSnapshot } from "../engine/snapshots/save.ts";
+import { saveReport, saveSnapshot } from "../engine/snapshots/save.ts";
 import { applyFlags, emptyInput, parseSnapshotText, type FlagFields } from "../engine/snapshots/input.ts";
 import { DOCUMENT_MAX, documentTooLarge } from "../engine/snapshots/input-limits.ts";
 import { saveSummary } from "../engine/snapshots/summaries.ts";
@@ -46,13 +46,10 @@ export async function run(opts: SaveFlags, _args: string[], g: GlobalOptions): P
   applyFlags(input, opts);
 
   const result = await withSession(g, true, (s) => saveSnapshot(s, { input, overflow: opts.overflow, keep: opts.keep, whole: opts.file !== undefined }));
-  const snap = result.snapshot;
   if (g.json) {
-    printJson({
-      saved: snap.name, id: snap.id, project: { id: result.context.project.id, name: result.context.project.name, root: result.context.root },
-      status: snap.status, kind: snap.kind, tags: snap.tags, tokens: { layer1: snap.l1_tokens, layer2: snap.l2_tokens, restore_block: result.restore.tokens },
-      compressed: result.compressed, archived: result.archived, warnings: result.warnings,
-    });
+    // `saved`: the name this JSON gave snapshot_id before both faces shared one shape, kept for scripts.
+    const report = saveReport(result);
+    printJson({ saved: report.snapshot_id, ...report });
   } else {
     for (const w of result.warnings) warn(w);
     print(saveSummary(result, "cli", opts.keep).join("\n"));

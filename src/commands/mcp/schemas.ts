@@ -4,6 +4,9 @@ import { z } from "zod";
 
 export const INSTRUCTIONS = `MindSave is a save game for your working state in this project. Call \`load\` at the start of a session to resume from the newest snapshot (continue from its next action; never retry what its failure graph rejects). Call \`save\` at milestones, before the context fills up (\`overflow: true\` when it is nearly full), and before ending. Record a rejected approach with \`fail\` the moment it is rejected. \`recall\` searches every snapshot or reads the cold archive (Layer 3). Standing rules (\`rules\`) always apply; \`retire\` marks a constraint or decision that is no longer true; \`fact\` records a belief that expires; \`plan\` keeps your task list; \`diff\` shows what changed between snapshots.`;
 
+/** How the save tool asks for a goal: said when none is given, blank included (saveSnapshot's one check). */
+export const GOAL_HINT = "the task's objective in one sentence";
+
 const textList = (description: string) => z.array(z.string()).optional().describe(description);
 
 /** Every tool may name the project's folder; without it the client's root (or the server's folder) is used. */
@@ -13,7 +16,7 @@ const workspace = z.string().optional()
 // ---- input schemas: the descriptions are what an agent reads to fill them in ----
 
 export const saveInput = {
-  goal: z.string({ error: (issue) => (issue.input === undefined ? "A snapshot needs a goal: the task's objective in one sentence." : "goal must be text: the task's objective in one sentence.") })
+  goal: z.string({ error: (issue) => (issue.input === undefined ? `A snapshot needs a goal: ${GOAL_HINT}.` : `goal must be text: ${GOAL_HINT}.`) })
     .describe("Layer 1 (execution register, always restored): the task's objective, one sentence. Required."),
   state: z.string().optional().describe("Layer 1: where the work stands right now, one sentence (e.g. 'endpoint written, 2 tests red')."),
   next_action: z.string().optional().describe("Layer 1: the immediate next step, concrete enough to start on without rereading anything."),

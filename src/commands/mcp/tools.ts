@@ -3,9 +3,9 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z as zod, type z, type ZodRawShape } from "zod";
-import { isUserError, UserError } from "../../errors.ts";
+import { isUserError } from "../../errors.ts";
 import { printable } from "../../lib/text.ts";
-import { saveSnapshot } from "../../engine/snapshots/save.ts";
+import { saveReport, saveSnapshot } from "../../engine/snapshots/save.ts";
 import { applyFlags, emptyInput } from "../../engine/snapshots/input.ts";
 import { restoreSnapshot } from "../../engine/snapshots/restore.ts";
 import { recallArchive, recallSearch } from "../../engine/snapshots/recall.ts";
@@ -78,19 +78,20 @@ export function registerTools(server: McpServer, withSession: WithSession): void
     description: `Save a checkpoint of your working state in this project, so a later session (or another agent, on any host) resumes it with load. Layer 1 (goal/state/next_action/active_files/blocker, at most ${LAYER1_BUDGET} tokens) is always restored; Layer 2 (constraints/decisions/failure graph, at most ${LAYER2_BUDGET} tokens, compressed when over) is restored with it; Layer 3 (layer3, the cold archive) only on recall. A save over a budget is still stored: what does not fit moves to Layer 3 and the reply says what moved. Returns the snapshot id and token counts.`,
     inputSchema: schema.saveInput, outputSchema: schema.saveOutput, annotations: ADDS,
   }, async (a) => {
-    if (!a.goal.trim()) throw new UserError("A snapshot needs a goal: the task's objective in one sentence.");
     const input = applyFlags(emptyInput(), {
       goal: a.goal, state: a.state, next: a.next_action, activeFile: a.active_files, blocker: a.blocker,
       constraint: a.constraints, decision: a.decisions, failed: a.failed, topic: a.topic, status: a.status, tag: a.tags,
     });
     if (a.layer3 !== undefined) input.layer3 = a.layer3;
     if (a.plan !== undefined) input.plan = parsePlan(a.plan);
-    const r = await withSession(true, (s) => saveSnapshot(s, { input, overflow: a.overflow }), a.workspace);
-    const snap = r.snapshot;
+    const r = await withSession(true, (s) => saveSnapshot(s, { input, overflow: a.overflow, goalHint: schema.GOAL_HINT }), a.workspace);
+    const report = saveReport(r);
     const lines = [...r.warnings.map((w) => `Warning: ${w}`), ...saveSummary(r, "mcp")];
+    // The shared report in this tool's output schema: the project by name, the first 20 archived.
     return result(lines.join("\n"), {
-      snapshot_id: snap.name, id: snap.id, project: r.context.project.name, status: snap.status, kind: snap.kind,
-      tokens: { layer1: snap.l1_tokens, layer2: snap.l2_tokens }, tags: snap.tags, warnings: r.warnings, archived: r.archived.slice(0, 20), archived_count: r.archived.length,
+      snapshot_id: report.snapshot_id, id: report.id, project: report.project.name, status: report.status, kind: report.kind,
+      tokens: { layer1: report.tokens.layer1, layer2: report.tokens.layer2 }, tags: report.tags, warnings: report.warnings,
+      archived: report.archived.slice(0, 20), archived_count: report.archived.length,
     });
   });
 

@@ -49,6 +49,8 @@ export interface SaveOptions {
   /** For import: keep the original time and id (the id gets -N if taken). */
   createdAt?: Date;
   name?: string;
+  /** How this face asks for a goal, said when none is given (default: the CLI's flag and YAML field). */
+  goalHint?: string;
   /** For import: do not run retention after this save (the import runs it once, at its end). */
   noRetention?: boolean;
   /**
@@ -95,6 +97,33 @@ export interface SaveResult {
   restore: { tokens: number; budget: number; omitted: number };
 }
 
+/**
+ * A save as every face reports it (the CLI's --json, MCP's structured content): one shape, built
+ * here. The CLI also says `saved` (its name for snapshot_id before this shape); MCP names the project
+ * and lists at most 20 archived snapshots, as its output schema always has.
+ */
+export interface SaveReport {
+  snapshot_id: string;
+  id: string;
+  project: { id: string; name: string; root: string | null };
+  status: SnapshotStatus;
+  kind: SnapshotRecord["kind"];
+  tags: string[];
+  tokens: { layer1: number; layer2: number; restore_block: number };
+  compressed: boolean;
+  archived: string[];
+  warnings: string[];
+}
+
+export function saveReport(r: SaveResult): SaveReport {
+  const s = r.snapshot;
+  return {
+    snapshot_id: s.name, id: s.id, project: { id: r.context.project.id, name: r.context.project.name, root: r.context.root },
+    status: s.status, kind: s.kind, tags: s.tags, tokens: { layer1: s.l1_tokens, layer2: s.l2_tokens, restore_block: r.restore.tokens },
+    compressed: r.compressed, archived: r.archived, warnings: r.warnings,
+  };
+}
+
 /** Size, mtime and hash of a file at save time, so `load --verify` can tell what changed. */
 export function fileFingerprint(stored: string, root: string | null): StoredFile {
   const out: StoredFile = { path: stored };
@@ -125,7 +154,7 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   const bounded = checkSizes(stripControlDeep({ ...opts.input, warnings: [] as string[] }, tally));
   const input: SnapshotInput = { ...redactDeep(bounded), warnings: opts.input.warnings };
   const warnings = [...input.warnings, ...controlWarning(tally), ...redactionWarning(bounded, input)];
-  if (!input.goal) throw new UserError("A snapshot needs a goal: give --goal \"…\" or a `goal:` field.");
+  if (!input.goal) throw new UserError(`A snapshot needs a goal: ${opts.goalHint ?? "give --goal \"…\" or a `goal:` field"}.`);
   const keep = opts.keep ?? DEFAULT_KEEP;
   if (!Number.isInteger(keep) || keep < 1) throw new UserError("--keep must be a whole number of at least 1.");
 
