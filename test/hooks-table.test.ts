@@ -44,4 +44,21 @@ describe("one installer, one JSON edit mechanism", () => {
     expect(read(join(root, ".claude", "settings.json"))).toBe(mine);
     expect(readdirSync(root)).toEqual([".claude"]);
   });
+
+  test("without the install's record (a teammate's uninstall), a file written on one line loses just MindSave's hooks, byte for byte", () => {
+    const base = tempDir("mindsave-hooks-oneline-");
+    const root = join(base, "repo");
+    const files = { claude: join(root, ".claude", "settings.json"), codex: join(root, ".codex", "hooks.json") };
+    const mine = JSON.stringify({ model: "opus", hooks: { SessionStart: [{ matcher: "startup", hooks: [{ type: "command", command: "echo 你好" }] }] }, z: [1, 2] });
+    const ada = { env: { HOME: join(base, "ada"), USERPROFILE: join(base, "ada"), PATH: "" } as NodeJS.ProcessEnv, root };
+    const bob = { env: { HOME: join(base, "bob"), USERPROFILE: join(base, "bob"), PATH: "" } as NodeJS.ProcessEnv, root };
+    for (const [agent, file] of Object.entries(files) as ["claude" | "codex", string][]) {
+      mkdirSync(join(file, ".."), { recursive: true });
+      writeFileSync(file, mine);
+      installAgentHooks(agent, "project", ada, null);
+      expect(read(file)).not.toBe(mine);
+      uninstallAgentHooks(agent, "project", bob);
+      expect(read(file)).toBe(mine);
+    }
+  });
 });

@@ -15,7 +15,7 @@ import { UserError } from "../../errors.ts";
 import { missingParents, removeEmptyDirs, writeFileAtomic } from "../../lib/fs.ts";
 import { agentHookCommand, isAgentHookCommand, type AgentHookEvent, type AgentHooksSpec } from "./agent-hooks.ts";
 import { readManifest, writeManifest } from "./hooks-manifest.ts";
-import { appendElement, insertProperty, readJsonc, removeProperty, undoInsertions, valueAt, type Insertion } from "./json-edit.ts";
+import { appendElement, cutOut, insertProperty, readJsonc, undoInsertions, valueAt, type Insertion } from "./json-edit.ts";
 import type { AgentId } from "./registry.ts";
 
 /** What install did to one file: recorded so uninstall can undo exactly that. */
@@ -201,14 +201,14 @@ export function takeOutHooks(text: string, path: string, t: TakeOut): string {
       break;
     }
     if (!at) break;
-    text = removeProperty(text, at, false);
+    text = cutOut(text, at);
   }
   for (const event of emptied) {
     const left = valueAt(text, ["hooks", event]);
-    if (Array.isArray(left) && !left.length && t.made(event)) text = removeProperty(text, ["hooks", event], false);
+    if (Array.isArray(left) && !left.length && t.made(event)) text = cutOut(text, ["hooks", event]);
   }
   const hooks = valueAt(text, ["hooks"]);
-  if (hooks && typeof hooks === "object" && !Object.keys(hooks).length && t.madeHooks) text = removeProperty(text, ["hooks"], false);
+  if (hooks && typeof hooks === "object" && !Object.keys(hooks).length && t.madeHooks) text = cutOut(text, ["hooks"]);
   return text;
 }
 

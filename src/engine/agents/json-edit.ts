@@ -2,7 +2,8 @@
 // `jsonc-parser` finds where (comments, trailing commas and odd layouts included); the text we add
 // follows the file's own indentation and line endings. The insertions are returned, so that the
 // caller can record them and take exactly them out again while the file is unchanged. When it has
-// changed since, `removeProperty` removes the property with jsonc-parser's `modify`.
+// changed since, `cutOut` removes a hooks entry by its key, and `removeProperty` an MCP entry with
+// jsonc-parser's `modify`.
 import type { Node, ParseError } from "jsonc-parser";
 import { UserError } from "../../errors.ts";
 
@@ -165,6 +166,26 @@ const FORMAT = (text: string) => ({ formattingOptions: { insertSpaces: styleOf(t
 /** `text` with the property (or element) at `keys` set to `value` by jsonc-parser (an update of our own entry). */
 export function replaceProperty(text: string, keys: (string | number)[], value: unknown): string {
   return JSONC().applyEdits(text, JSONC().modify(text, keys, value, FORMAT(text)));
+}
+
+/**
+ * `text` without the property or element at `keys`, cut out with what separates it from its
+ * neighbour and nothing else touched: the inverse of adding it. (jsonc-parser's `modify` lays out
+ * what it touches again, and in a file written on one line it can leave brackets unmatched.)
+ */
+export function cutOut(text: string, keys: (string | number)[]): string {
+  const node = JSONC().findNodeAtLocation(JSONC().parseTree(text, [], { allowTrailingComma: true })!, keys)!;
+  const item = node.parent?.type === "property" ? node.parent : node;
+  const container = item.parent!;
+  const siblings = container.children!;
+  const i = siblings.indexOf(item);
+  const end = item.offset + item.length;
+  if (i > 0) {
+    const prev = siblings[i - 1];
+    return text.slice(0, prev.offset + prev.length) + text.slice(end);
+  }
+  if (siblings.length > 1) return text.slice(0, item.offset) + text.slice(siblings[1].offset);
+  return text.slice(0, container.offset + 1) + text.slice(container.offset + container.length - 1);
 }
 
 /** `text` without the property at `keys`; with `dropEmptyParent`, its parent too when nothing else is left in it. */
