@@ -1,7 +1,7 @@
 // Read and change what is in the store, by id: the functions the CLI and the TUI share, so
 // neither reaches the store itself.
 import { UserError } from "../../errors.ts";
-import { loadSnapshot, type LoadResult } from "./restore.ts";
+import { restore, type LoadResult } from "./restore.ts";
 import { verifyFiles, type FileCheck } from "./verify.ts";
 import { nextSteps } from "../projects/next-steps.ts";
 import type { Session } from "../session.ts";
@@ -51,9 +51,13 @@ export async function deleteById(session: Session, id: string): Promise<Snapshot
   return s;
 }
 
+/** The TUI's load: the restore use case (restore.ts) for a snapshot of any project, by its record id. */
 export async function restoreById(session: Session, id: string, opts: { verify?: boolean } = {}): Promise<LoadResult> {
   const s = await snapshotById(session, id);
-  return loadSnapshot(session, s, await projectById(session, s.project_id), opts);
+  const r = await restore(session, await projectById(session, s.project_id), s.id, opts);
+  // A key always names one snapshot or is refused; never a list.
+  if (r.kind !== "restored") throw new UserError(`No snapshot ${JSON.stringify(id)}.`);
+  return r.result;
 }
 
 export function verifyById(session: Session, s: SnapshotRecord, root: string | null): FileCheck[] {
