@@ -61,4 +61,19 @@ describe("one installer, one JSON edit mechanism", () => {
       expect(read(file)).toBe(mine);
     }
   });
+
+  test("an earlier install's hook in a settings file written on one line is brought up to date on that line", () => {
+    const home = tempDir("mindsave-hooks-update-");
+    const root = join(home, "repo");
+    const file = join(root, ".claude", "settings.json");
+    mkdirSync(join(root, ".claude"), { recursive: true });
+    const earlier = { model: "opus", hooks: { Stop: [{ hooks: [{ type: "command", command: "'/home/ada/.mindsave/bin/mindsave' hook stop", timeout: 10 }] }] } };
+    writeFileSync(file, JSON.stringify(earlier));
+    const r = installAgentHooks("claude", "project", { env: { HOME: home, USERPROFILE: home, PATH: "" } as NodeJS.ProcessEnv, root }, null);
+    expect(r).toMatchObject({ updated: [expect.stringContaining("hook stop")] });
+    const text = read(file);
+    expect(text.split("\n")).toHaveLength(1);
+    expect(JSON.parse(text).hooks.Stop).toHaveLength(1);
+    expect(JSON.parse(text).hooks.Stop[0].hooks[0].command).not.toContain("/home/ada");
+  });
 });

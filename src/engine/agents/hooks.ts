@@ -11,7 +11,7 @@ import { ensureLocalHome, localHomeDir } from "../home/home.ts";
 import { newestRecorded, recordAndRotate, taken } from "../home/ledger.ts";
 import { copyFileAtomic, missingParents, writeFileAtomic } from "../../lib/fs.ts";
 import { readManifest, removeCreatedDirs, writeManifest } from "./hooks-manifest.ts";
-import { appendElement, insertProperty, readJsonc, replaceProperty, undoInsertions, type Insertion } from "./json-edit.ts";
+import { appendElement, insertProperty, readJsonc, replaceValue, undoInsertions, type Insertion } from "./json-edit.ts";
 import { commandsOf, takeOutHooks } from "./hooks-json.ts";
 
 // PostToolUse stays synchronous: its warnings must reach the user (an async hook's systemMessage
@@ -161,7 +161,7 @@ export function installHooks(path: string, binary: string | null, env: NodeJS.Pr
   if (earlierKeys.length && earlierKeys.length === Object.keys(hooks).length) created.keys.push("hooks");
   // An earlier install's groups are brought up to date where they stand; what is added is recorded
   // as insertions, which uninstall cuts out again.
-  for (const u of updated) text = replaceProperty(text, ["hooks", u.event, u.at], u.group);
+  for (const u of updated) text = replaceValue(text, ["hooks", u.event, u.at], u.group);
   const steps: Insertion[][] = [];
   const step = (r: { text: string; insertions: Insertion[] }) => {
     steps.push(r.insertions);

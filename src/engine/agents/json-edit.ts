@@ -161,6 +161,18 @@ export function undoInsertions(text: string, insertions: Insertion[]): string | 
   return cut(text, moved);
 }
 
+/**
+ * `text` with the value at `keys` (which must exist) replaced by `value`, laid out as its place
+ * is: on one line inside a container written on one line, else indented like the value it replaces.
+ */
+export function replaceValue(text: string, keys: (string | number)[], value: unknown): string {
+  const node = JSONC().findNodeAtLocation(JSONC().parseTree(text, [], { allowTrailingComma: true })!, keys)!;
+  const container = node.parent?.type === "property" ? node.parent.parent! : node.parent!;
+  const oneLine = !/[\r\n]/.test(text.slice(container.offset, container.offset + container.length));
+  const laid = oneLine ? JSON.stringify(value) : render(value, indentAt(text, node.offset), styleOf(text));
+  return text.slice(0, node.offset) + laid + text.slice(node.offset + node.length);
+}
+
 const FORMAT = (text: string) => ({ formattingOptions: { insertSpaces: styleOf(text).unit !== "\t", tabSize: styleOf(text).unit.length, eol: styleOf(text).eol } });
 
 /** `text` with the property (or element) at `keys` set to `value` by jsonc-parser (an update of our own entry). */
