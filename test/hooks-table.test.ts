@@ -5,6 +5,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "n
 import { join, relative } from "node:path";
 import { AGENT_IDS } from "../src/engine/agents/registry.ts";
 import { installAgentHooks, uninstallAgentHooks } from "../src/engine/agents/agent-hooks-install.ts";
+import { installMcp, mcpFile, uninstallMcp } from "../src/engine/agents/mcp-config.ts";
 import { REPO, tempDir } from "./helpers.ts";
 
 function sources(dir: string): string[] {
@@ -75,5 +76,20 @@ describe("one installer, one JSON edit mechanism", () => {
     expect(text.split("\n")).toHaveLength(1);
     expect(JSON.parse(text).hooks.Stop).toHaveLength(1);
     expect(JSON.parse(text).hooks.Stop[0].hooks[0].command).not.toContain("/home/ada");
+  });
+
+  test("an MCP entry taken out by key (a teammate's uninstall) leaves a file written on one line as it was", () => {
+    const base = tempDir("mindsave-mcp-oneline-");
+    const root = join(base, "repo");
+    const ada = { env: { HOME: join(base, "ada"), USERPROFILE: join(base, "ada"), PATH: "" } as NodeJS.ProcessEnv, root };
+    const bob = { env: { HOME: join(base, "bob"), USERPROFILE: join(base, "bob"), PATH: "" } as NodeJS.ProcessEnv, root };
+    const file = mcpFile("cursor", "project", ada);
+    mkdirSync(join(file, ".."), { recursive: true });
+    const mine = JSON.stringify({ mcpServers: { docs: { command: "docs-mcp", args: ["--port", "1"] } }, theme: "暗" });
+    writeFileSync(file, mine);
+    installMcp("cursor", "project", ada);
+    expect(read(file)).not.toBe(mine);
+    uninstallMcp("cursor", "project", bob);
+    expect(read(file)).toBe(mine);
   });
 });

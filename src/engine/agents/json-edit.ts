@@ -2,8 +2,7 @@
 // `jsonc-parser` finds where (comments, trailing commas and odd layouts included); the text we add
 // follows the file's own indentation and line endings. The insertions are returned, so that the
 // caller can record them and take exactly them out again while the file is unchanged. When it has
-// changed since, `cutOut` removes a hooks entry by its key, and `removeProperty` an MCP entry with
-// jsonc-parser's `modify`.
+// changed since, `cutOut` removes an entry by its key (with its parent, `removeProperty`).
 import type { Node, ParseError } from "jsonc-parser";
 import { UserError } from "../../errors.ts";
 
@@ -202,10 +201,10 @@ export function cutOut(text: string, keys: (string | number)[]): string {
 
 /** `text` without the property at `keys`; with `dropEmptyParent`, its parent too when nothing else is left in it. */
 export function removeProperty(text: string, keys: (string | number)[], dropEmptyParent: boolean): string {
-  let out = JSONC().applyEdits(text, JSONC().modify(text, keys, undefined, FORMAT(text)));
+  let out = cutOut(text, keys);
   const parent = keys.slice(0, -1);
   const left = parent.length ? valueAt(out, parent) : undefined;
-  if (dropEmptyParent && left && typeof left === "object" && !Object.keys(left).length) out = JSONC().applyEdits(out, JSONC().modify(out, parent, undefined, FORMAT(out)));
+  if (dropEmptyParent && left && typeof left === "object" && !Object.keys(left).length) out = cutOut(out, parent);
   return out;
 }
 
