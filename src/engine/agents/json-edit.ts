@@ -70,7 +70,7 @@ function apply(text: string, edits: { offset: number; text: string }[]): { text:
 
 /**
  * `text` with `value` at `keys` (the objects on the way created as needed). The property must not
- * exist yet; `replaceProperty` updates one that does.
+ * exist yet; `replaceValue` updates one that does.
  */
 export function insertProperty(text: string, keys: string[], value: unknown, path: string): { text: string; insertions: Insertion[] } {
   readJsonc(text, path);
@@ -170,13 +170,6 @@ export function replaceValue(text: string, keys: (string | number)[], value: unk
   const oneLine = !/[\r\n]/.test(text.slice(container.offset, container.offset + container.length));
   const laid = oneLine ? JSON.stringify(value) : render(value, indentAt(text, node.offset), styleOf(text));
   return text.slice(0, node.offset) + laid + text.slice(node.offset + node.length);
-}
-
-const FORMAT = (text: string) => ({ formattingOptions: { insertSpaces: styleOf(text).unit !== "\t", tabSize: styleOf(text).unit.length, eol: styleOf(text).eol } });
-
-/** `text` with the property (or element) at `keys` set to `value` by jsonc-parser (an update of our own entry). */
-export function replaceProperty(text: string, keys: (string | number)[], value: unknown): string {
-  return JSONC().applyEdits(text, JSONC().modify(text, keys, value, FORMAT(text)));
 }
 
 /**

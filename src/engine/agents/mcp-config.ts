@@ -9,7 +9,7 @@ import { UserError } from "../../errors.ts";
 import { block, findBlock, putBlock, takeBlock, type Markers } from "../../lib/blocks.ts";
 import { missingParents, removeEmptyDirs, writeFileAtomic } from "../../lib/fs.ts";
 import { ensureLocalHome, localHomeDir } from "../home/home.ts";
-import { insertProperty, readJsonc, removeProperty, replaceProperty, undoInsertions, valueAt, type Insertion } from "./json-edit.ts";
+import { insertProperty, readJsonc, removeProperty, replaceValue, undoInsertions, valueAt, type Insertion } from "./json-edit.ts";
 import { agentSpec, type AgentId, type Place, type Scope } from "./registry.ts";
 
 /** The server's name in every agent's settings. */
@@ -114,7 +114,7 @@ export function installMcp(agent: AgentId, scope: Scope, place: Place): McpResul
   const keys = [...spec.keys(text ?? ""), SERVER_NAME];
   const entry = spec.entry(SERVER_COMMAND, keys.slice(0, -1));
   if (state === "outdated") {
-    writeFileAtomic(path, replaceProperty(text!, keys, entry));
+    writeFileAtomic(path, replaceValue(text!, keys, entry));
     return { agent, path, action: "updated", wholeFile: false };
   }
   const parentCreated = text === null || valueAt(text, keys.slice(0, -1)) === undefined;
