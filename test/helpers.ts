@@ -240,6 +240,11 @@ export function projectOnLaptop(prefix: string) {
   return { base, pc, home, db: join(home, "mindsave.db"), repo, cli, okCli, json };
 }
 
+export type ProjectOnLaptop = ReturnType<typeof projectOnLaptop>;
+
+/** Save a snapshot of `goal` through the CLI, its state and next action placeholders; `more` adds flags. */
+export const saveGoal = (t: ProjectOnLaptop, goal: string, ...more: string[]) => t.okCli(["save", "--goal", goal, "--state", "s", "--next", "n", ...more]);
+
 /**
  * Another process holding the write lock of the store at `db` (a long sync, an import), or a read
  * transaction (another program reading it), until `release`: it says so on stdout once it has the

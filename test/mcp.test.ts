@@ -1,14 +1,14 @@
 // `mindsave mcp`: the MCP server run as a real subprocess on stdio and driven by the SDK's own client,
 // against a real libSQL store, checked with the real CLI. The client parses every byte the server
 // writes on stdout, so these tests passing end to end also show stdout carries protocol only.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, ListRootsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { pathToFileURL } from "node:url";
-import { CLI, REPO, gitRepo, holdWriteLock, laptop, ok, okJson, tempDir } from "./helpers.ts";
+import { CLI, REPO, gitRepo, holdWriteLock, laptop, ok, okJson, projectOnLaptop as fixture, saveGoal as save, tempDir, type ProjectOnLaptop as Fixture } from "./helpers.ts";
 import type { GlobalOptions } from "../src/types.ts";
 
 const base = tempDir("mindsave-mcp-");
@@ -449,4 +449,58 @@ describe("a tool call never waits out another MindSave's long write (a first syn
     expect((await call(s, "save", { goal: "after the lock" })).isError).toBeFalsy();
     await s.client.close();
   }, 10_000);
+});
+
+describe("mcp: the plan tool given set with step and status, and tools/call given bad arguments", () => {
+  let client: Client | null = null;
+  afterEach(async () => {
+    await client?.close();
+    client = null;
+  });
+  async function connect(t: Fixture): Promise<Client> {
+    const transport = new StdioClientTransport({
+      command: CLI[0], args: [...CLI.slice(1), "mcp", "--home", t.home], cwd: t.repo,
+      env: { ...t.pc.env, PATH: process.env.PATH ?? "", NO_COLOR: "1", CLAUDE_PROJECT_DIR: t.repo }, stderr: "pipe",
+    });
+    client = new Client({ name: "mindsave-test", version: "0.0.0" });
+    await client.connect(transport);
+    return client;
+  }
+  type ToolResult = { content: { text?: string }[]; structuredContent?: any; isError?: boolean };
+
+  test("plan with set and step + status applies both: the plan given, then the step's status", async () => {
+    const t = fixture("mindsave-walk2-mcp-plan-");
+    await save(t, "limit logins");
+    const c = await connect(t);
+    const r = (await c.callTool({ name: "plan", arguments: { set: ["a", "[x] b"], step: 1, status: "completed" } })) as ToolResult;
+    expect(r.isError).toBeFalsy();
+    const both = [{ content: "a", status: "completed" }, { content: "b", status: "completed" }];
+    expect(r.structuredContent.plan).toEqual(both);
+    expect((await t.json(["plan"])).plan).toEqual(both);
+    // A step the given plan does not have: a tool error, and the plan stays as it was.
+    const bad = (await c.callTool({ name: "plan", arguments: { set: ["x"], step: 2, status: "completed" } })) as ToolResult;
+    expect(bad.isError).toBe(true);
+    expect(bad.content[0].text).toContain("no step 2");
+    expect((await t.json(["plan"])).plan).toEqual(both);
+  });
+
+  test("tools/call with arguments as an array: -32602 Invalid params in one sentence, and the server goes on", async () => {
+    const t = fixture("mindsave-walk2-mcp-params-");
+    await save(t, "limit logins");
+    const c = await connect(t);
+    let error: unknown = null;
+    try {
+      await c.request({ method: "tools/call", params: { name: "list", arguments: [1, 2] as never } }, CallToolResultSchema);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(McpError);
+    const e = error as McpError;
+    expect(e.code).toBe(-32602);
+    expect(e.message).toContain("arguments of tools/call must be an object, not an array.");
+    expect(e.message).not.toContain("\n");
+    const list = (await c.callTool({ name: "list", arguments: {} })) as ToolResult;
+    expect(list.isError).toBeFalsy();
+    expect(list.content[0].text).toContain("limit logins");
+  });
 });

@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { dumpStore, sql, twoLaptops, type LaptopWithClone } from "./helpers.ts";
+import { dumpStore, projectOnLaptop as fixture, saveGoal as save, sql, twoLaptops, type LaptopWithClone } from "./helpers.ts";
 import { SCHEMA_VERSION } from "../src/store/migrations.ts";
 import { TMUX, terminal } from "./terminal.ts";
 
@@ -227,4 +227,37 @@ describe.skipIf(!TMUX)("snapshots prune on a terminal asks y/N", () => {
       expect(await live(db)).toBe(deleted ? 1 : 3);
     }, 30_000);
   }
+});
+
+describe("snapshots clean --dry-run", () => {
+  test("says what it would archive, that archiving deletes nothing, and changes nothing", async () => {
+    const t = fixture("mindsave-walk2-clean-");
+    await save(t, "one under way");
+    await save(t, "two under way");
+    await save(t, "done but waiting", "--status", "completed", "--blocker", "waiting on review");
+    await save(t, "done three", "--status", "completed");
+    await save(t, "done four", "--status", "completed");
+    const out = (await t.okCli(["snapshots", "clean", "--keep", "2", "--dry-run"])).stdout;
+    // Keep 2 counts every snapshot: the three oldest would be archived, in progress or not.
+    expect(out).toMatch(/^Would archive 3 snapshot\(s\): one_under_way_\d{4}-\d\d-\d\d, two_under_way_\d{4}-\d\d-\d\d, done_but_waiting_\d{4}-\d\d-\d\d\.$/m);
+    expect(out).toContain("2 snapshot(s) would stay listed. Archiving deletes nothing:");
+    expect((await t.json(["snapshots", "list"])).snapshots).toHaveLength(5);
+  });
+
+  test("never archives the snapshot load restores: the newest, and the newest full one an overflow snapshot takes its Layer 2 from", async () => {
+    const t = fixture("mindsave-walk2-newest-");
+    await save(t, "under way one");
+    await save(t, "under way two");
+    await save(t, "done full", "--status", "completed", "--constraint", "no new deps");
+    expect((await t.cli(["save", "--overflow", "--goal", "done overflow", "--state", "s", "--next", "n", "--status", "completed"])).code).toBe(0);
+    // The block without its ages, which move with the clock.
+    const block = async () => (await t.okCli(["load", "--latest"])).stdout.replace(/\([^)]*ago\)/g, "");
+    const before = await block();
+    expect(before).toContain("no new deps");
+    await t.okCli(["snapshots", "clean", "--keep", "1"]);
+    const goals = (await t.json(["snapshots", "list"])).snapshots.map((s: any) => s.goal);
+    expect(goals).toEqual(["done overflow", "done full"]);
+    expect((await t.json(["snapshots", "list", "--all"])).snapshots).toHaveLength(4);
+    expect(await block()).toBe(before);
+  });
 });
