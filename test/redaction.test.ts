@@ -3,13 +3,14 @@
 // The fake secrets (test/secrets.ts) are built by concatenation from a seeded PRNG so no file holds
 // a token a secret scanner would flag, and the run is the same every time.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { allKeywords, keywordsIn, redact, redactDeep } from "../src/engine/snapshots/redact.ts";
 import { SECRET_RULES } from "../src/engine/snapshots/secret-rules.ts";
-import { laptop, okJson, run, tempDir } from "./helpers.ts";
+import { laptop, okJson, projectOnLaptop as fixture, run, sql, tempDir } from "./helpers.ts";
 import { ANYWHERE, fakeSecrets } from "./secrets.ts";
+import { events, payload, Transcript } from "./claude-fixtures.ts";
 
 const { fakes, pick } = fakeSecrets(0x5ec12e7);
 
@@ -155,5 +156,96 @@ describe("the keyword scan that picks the rules to run", () => {
     }), { seed: Number(process.env.PROPERTY_SEED) || 20261123, numRuns: 3000 });
     expect([...keywordsIn("the monkey asked for a sk_live key")].sort()).toEqual(KEYWORDS.filter((k) => "the monkey asked for a sk_live key".includes(k)).sort());
     expect(keywordsIn("the monkey asked").size).toBeGreaterThan(1);
+  });
+});
+
+/** Every file under `dir`, read whole (the store, its WAL, shared memory and journal). */
+function bytesUnder(dir: string): Buffer[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? bytesUnder(p) : [readFileSync(p)];
+  });
+}
+
+/** Fragments of key=value secrets whose values hold symbols; none may reach a store file. */
+const FRAGMENTS = ["Ab1!cd", "(ef)gh", "Tr0ub4dor", "&3x", "abc123,def456", "def456"];
+const leaked = (home: string): string[] => FRAGMENTS.filter((f) => bytesUnder(home).some((b) => b.includes(f)));
+
+describe("secrets: a key=value secret is redacted whole, up to the next space", () => {
+  test("save: a bracket, an ampersand or a comma inside the value no longer cuts it; every spelling and separator", async () => {
+    const t = fixture("mindsave-walk-secret-");
+    const state = [
+      "password=Ab1!cd(ef)gh;",
+      "then password=Tr0ub4dor&3x",
+      "and secret=abc123,def456.",
+      "PASSWORD: 'Ab1!cd(ef)gh'",
+      '"api_key": "abc123,def456"',
+      "(DB_PWD=Tr0ub4dor&3x)",
+      "pwd:Tr0ub4dor&3x",
+      '-e "AUTH_TOKEN=Ab1!cd(ef)gh"',
+      "--passwd Tr0ub4dor&3x",
+      "配置 passwd=Ab1!cd(ef)gh，完成",
+    ].join(" ");
+    await t.okCli(["save", "--goal", "g", "--state", state, "--next", "n"]);
+    const loaded = await t.json(["load", "--latest"]);
+    expect(loaded.layer1.state).toBe([
+      "password=[REDACTED:password];",
+      "then password=[REDACTED:password]",
+      "and secret=[REDACTED:generic-api-key].",
+      "PASSWORD: '[REDACTED:password]'",
+      '"api_key": "[REDACTED:generic-api-key]"',
+      "(DB_PWD=[REDACTED:password])",
+      "pwd:[REDACTED:password]",
+      '-e "AUTH_TOKEN=[REDACTED:generic-api-key]"',
+      "--passwd [REDACTED:password]",
+      "配置 passwd=[REDACTED:password]，完成",
+    ].join(" "));
+    expect(leaked(t.home)).toEqual([]);
+  });
+
+  test("save: ordinary prose and code that names a secret stay byte for byte", async () => {
+    const t = fixture("mindsave-walk-prose-");
+    const state = [
+      "the password field is required;",
+      "token budget: 800;",
+      "const token = crypto.randomBytes(32);",
+      'token=os.environ["TOKEN"]',
+      "<Input password={password} />",
+      "secret: a,b",
+      "password=${DB_PASSWORD}&user=app",
+    ].join(" ");
+    await t.okCli(["save", "--goal", "g", "--state", state, "--next", "n"]);
+    expect((await t.json(["load", "--latest"])).layer1.state).toBe(state);
+  });
+
+  test("a Stop hook's last_assistant_message: redacted whole before it is stored", async () => {
+    const t = fixture("mindsave-walk-stop-");
+    const tr = new Transcript(t.base, t.repo, "walk-1");
+    tr.prompt("Set up the staging database");
+    tr.tool("Edit", { file_path: join(t.repo, "src/auth.ts"), old_string: "1", new_string: "2" }, 30_000);
+    const reply = "Done: password=Ab1!cd(ef)gh, then password=Tr0ub4dor&3x and secret=abc123,def456 are in the vault.";
+    const r = await run(["hook", "stop", "--home", t.home], { cwd: t.repo, env: t.pc.env, stdin: JSON.stringify(payload("Stop", { sessionId: "walk-1", path: tr.path, cwd: t.repo }, events.stop(reply))) });
+    expect(r.code).toBe(0);
+    const rows = await sql(t.db, "SELECT state, layer3 FROM snapshots WHERE deleted = 0");
+    expect(rows).toHaveLength(1);
+    expect(String(rows[0]!.state)).toContain("Done: password=[REDACTED:password], then password=[REDACTED:password] and secret=[REDACTED:generic-api-key] are in the vault.");
+    expect(leaked(t.home)).toEqual([]);
+  });
+
+  test("scan finds what an older version stored (whole, or a tail past its tag); --fix redacts it; then clean", async () => {
+    const t = fixture("mindsave-walk-scan-");
+    const saved = await t.json(["save", "--goal", "g", "--state", "s", "--next", "n"]);
+    // As an older version stored them: the first two whole, the third with its tail after the tag.
+    const old = "password=Ab1!cd(ef)gh secret=abc123,def456 password=[REDACTED:password]&3x";
+    await sql(t.db, "UPDATE snapshots SET state = ? WHERE id = ?", [old, saved.id]);
+    const scan = await t.cli(["scan", "--json"]);
+    expect(scan.code).toBe(1);
+    for (const f of FRAGMENTS) expect(scan.stdout + scan.stderr).not.toContain(f);
+    const found = JSON.parse(scan.stdout).findings.filter((f: any) => f.table === "snapshots" && f.field === "state");
+    expect(found.map((f: any) => [f.kind, f.preview])).toEqual([["password", "…(12)"], ["generic-api-key", "…(13)"], ["password", "…(3)"]]);
+    expect((await t.cli(["scan", "--fix"])).code).toBe(0);
+    const [row] = await sql(t.db, "SELECT state FROM snapshots WHERE id = ?", [saved.id]);
+    expect(row!.state).toBe("password=[REDACTED:password] secret=[REDACTED:generic-api-key] password=[REDACTED:password]");
+    expect((await t.cli(["scan"])).code).toBe(0);
   });
 });

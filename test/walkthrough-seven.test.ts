@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { laptop, projectOnLaptop, run, sql, tempDir, twoLaptops } from "./helpers.ts";
+import { laptop, projectOnLaptop, run, sql, tempDir } from "./helpers.ts";
 
 /** A plain folder (no git, no .mindsave/) on a laptop whose home already holds a store. */
 function plainFolder() {
@@ -207,20 +207,6 @@ describe("import of many snapshots with the same warning", () => {
     const lines = r.stderr.split("\n").filter((l) => l.includes("Active file(s) not found"));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^mindsave: warning: snapshots\/\S+\.md and 4 other snapshot files: Active file\(s\) not found on this host \(saved by path only, from the project root \S+\): src\/gone\.ts\.$/);
-  });
-});
-
-describe("an overflow snapshot whose full one shares its name with another laptop's", () => {
-  test("the block's header says which one its Layer 2 is from: the host and an id prefix", async () => {
-    const w = twoLaptops("mindsave-seven-");
-    expect((await w.a.cli(["save", "--goal", "work", "--topic", "work", "--constraint", "from A"])).code).toBe(0);
-    expect((await w.b.cli(["save", "--goal", "work", "--topic", "work", "--constraint", "from B"])).code).toBe(0);
-    await w.a.json(["sync", w.drive]);
-    await w.b.json(["sync", w.drive]);
-    await w.a.json(["sync", w.drive]);
-    expect((await w.a.cli(["save", "--overflow", "--goal", "more work", "--state", "s", "--next", "n"])).code).toBe(0);
-    const block = (await w.a.cli(["load", "--latest"])).stdout;
-    expect(block).toMatch(/overflow \(Layer 1; Layer 2 from work_\d{4}-\d\d-\d\d \((this host|laptop-b), id [0-9a-z-]+\)\)/);
   });
 });
 
