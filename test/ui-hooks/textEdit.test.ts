@@ -54,6 +54,8 @@ describe("textEdit: typing and deleting at the cursor", () => {
     const f = keys({ text: "ab", cursor: 1 }, ["\u0301"]);
     expect(f).toEqual({ text: "a\u0301b", cursor: 2 });
     expect(keys(f, ["", { leftArrow: true }]).cursor).toBe(0);
+    // A letter typed before a lone accent becomes one character with it: the cursor goes after both.
+    expect(keys({ text: "\u0301x", cursor: 0 }, ["e"])).toEqual({ text: "e\u0301x", cursor: 2 });
   });
 
   test("tabs and line breaks in a paste are dropped: the field stays one line", () => {
