@@ -289,3 +289,53 @@ describe("a hook never waits out another MindSave's long write (a first sync, an
     }
   }, 20_000);
 });
+
+describe("Codex: session start in plain text", () => {
+  test("session-start --agent codex prints the restore block as plain text (no additionalContext JSON, which codex-cli 0.154.0 fails)", async () => {
+    const t = agentProject();
+    expect((await t.cli(["save", "--goal", "Ship the JWT login", "--next", "add the expiry check"])).code).toBe(0);
+    const claude = await t.hook(null, "session-start", { session_id: "probe", cwd: t.repo, hook_event_name: "SessionStart", source: "startup" });
+    const block: string = JSON.parse(claude.stdout).hookSpecificOutput.additionalContext;
+    const r = await t.hook("codex", "session-start", payloads("codex", t.repo).SessionStart.payload);
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(r.stdout).not.toContain("additionalContext");
+    // Codex fails text that starts like JSON; plain text is handed to the model as it is.
+    expect(r.stdout).not.toMatch(/^\s*[[{]/);
+    expect(ageless(r.stdout)).toBe(ageless(block).replace(/\n*$/, "\n"));
+    expect(r.stdout).toContain("goal: Ship the JWT login");
+  });
+});
+
+describe("opencode: snapshots without the user's prompt", () => {
+  test("no snapshot yet: the goal is marked unknown (not an instruction), named unknown_goal_<date>; with one, the newest's goal carries on", async () => {
+    const t = agentProject();
+    const p = payloads("opencode", t.repo);
+    for (const name of ["session.start", "tool.execute.after", "session.compacting"]) expect((await t.hook("opencode", p[name].arg, p[name].payload)).code).toBe(0);
+    const [first] = await sql(t.db, "SELECT name, goal, saved_agent FROM snapshots WHERE deleted = 0");
+    expect(first).toMatchObject({ goal: "(unknown: no prompt of this session reached MindSave)", saved_agent: "opencode" });
+    expect(String(first!.name)).toMatch(/^unknown_goal_\d{4}-\d\d-\d\d$/);
+    expect(String(first!.goal)).not.toContain("Continue the current task");
+
+    // A project with a snapshot: a prompt-less opencode session carries its goal on, as Claude Code's "continue" does.
+    const u = agentProject();
+    expect((await u.cli(["save", "--goal", "Cache the product list", "--next", "raise the TTL"])).code).toBe(0);
+    const q = payloads("opencode", u.repo);
+    for (const name of ["session.start", "tool.execute.after", "session.compacting"]) expect((await u.hook("opencode", q[name].arg, q[name].payload)).code).toBe(0);
+    const rows = await sql(u.db, "SELECT goal, saved_agent FROM snapshots WHERE deleted = 0 ORDER BY created_at");
+    expect(rows.map((r) => [r.goal, r.saved_agent])).toEqual([["Cache the product list", null], ["Cache the product list", "opencode"]]);
+  });
+});
+
+describe("opencode: the person's message is the session's goal", () => {
+  test("chat.message's prompt reaches the hook: the compaction's snapshot has it as its goal", async () => {
+    const t = agentProject();
+    const p = payloads("opencode", t.repo);
+    const prompt = "Add an index on orders.created_at";
+    const message = { hook_event_name: "chat.message", session_id: p["session.start"].payload.session_id, cwd: t.repo, worktree: t.repo, prompt };
+    expect((await t.hook("opencode", "session-start", p["session.start"].payload)).code).toBe(0);
+    expect(await t.hook("opencode", "user-prompt-submit", message)).toMatchObject({ code: 0, stdout: "" });
+    for (const name of ["tool.execute.after", "session.compacting"]) expect((await t.hook("opencode", p[name].arg, p[name].payload)).code).toBe(0);
+    const rows = await sql(t.db, "SELECT goal, saved_agent FROM snapshots WHERE deleted = 0");
+    expect(rows.map((r) => [r.goal, r.saved_agent])).toEqual([[prompt, "opencode"]]);
+  });
+});

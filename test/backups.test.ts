@@ -2,13 +2,15 @@
 // encrypt, decrypt, settings backups) is recorded as it is made, and rotation keeps the newest by
 // that record, never by file name. Files named like later backups (a clock ahead, a copy from a
 // shared drive, a planted file) never push out the one just made; rotation removes only regular
-// files MindSave made, never a link nor what it points at.
+// files MindSave made, never a link nor what it points at. After a `scan --fix`, scan and doctor say the
+// backups may still hold what it removed.
 import { describe, expect, test } from "bun:test";
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { gitRepo, laptop, ok, okJson, run, sql, tempDir } from "./helpers.ts";
 import { fakeSecrets } from "./secrets.ts";
 import { backupName } from "../src/engine/home/backups.ts";
+import { agentProject } from "./agent-fixtures.ts";
 
 const { fakes } = fakeSecrets(0xbac0);
 const githubToken = fakes.find((g) => g().kind === "github-pat")!;
@@ -210,5 +212,33 @@ describe("a backup is never written through a link", () => {
     expect(backupName(db, at)).toBe(`${db}.bak-20261121T100000Z-2`);
     symlinkSync(target, `${db}.bak-20261121T100000Z-2.key.json`);
     expect(backupName(db, at)).toBe(`${db}.bak-20261121T100000Z-3`);
+  });
+});
+
+describe("scan: backups made before a fix", () => {
+  test("'No secrets found' after --fix says the backups may still hold them and how to remove them; doctor says so too", async () => {
+    const t = agentProject();
+    expect((await t.cli(["save", "--goal", "Ship the billing page"])).code).toBe(0);
+    const token = `ghp_${Array.from({ length: 36 }, (_, i) => "aZ3kQ9xLmP2vR7tWb5NcY8dHf4GjS6uE1oKq"[(i * 7) % 36]).join("")}`;
+    await sql(t.db, "UPDATE snapshots SET goal = goal || ' ' || ?", [token]);
+    expect((await t.cli(["scan"])).code).toBe(1);
+    expect((await t.cli(["scan", "--fix"])).code).toBe(0);
+    const backups = readdirSync(t.home).filter((f) => /^mindsave\.db\.bak-/.test(f));
+    expect(backups).toHaveLength(1);
+    expect(readFileSync(join(t.home, backups[0]!)).includes(token)).toBe(true); // the backup does hold it
+
+    const clean = await t.cli(["scan"]);
+    expect(clean.code).toBe(0);
+    expect(clean.stdout).toContain("No secrets found");
+    expect(clean.stdout).toContain(`1 backup(s) made before an earlier \`scan --fix\` or other rewrite (mindsave.db.bak-* in ${t.home}) may still hold what it removed: delete them`);
+    expect(clean.stdout.trim().split("\n")).toHaveLength(1);
+    expect(JSON.parse((await t.cli(["scan", "--json"])).stdout).backups).toEqual([join(t.home, backups[0]!)]);
+    expect((await t.cli(["doctor"])).stdout).toMatch(/backups: .*mindsave\.db\.bak-.* \(older copies of the store; after a `scan --fix` they still hold what it redacted\)/);
+
+    rmSync(join(t.home, backups[0]!));
+    expect(existsSync(join(t.home, backups[0]!))).toBe(false);
+    const none = await t.cli(["scan"]);
+    expect(none.stdout).toContain("No secrets found");
+    expect(none.stdout).not.toContain("backup");
   });
 });

@@ -9,19 +9,21 @@ import { resolveProject } from "../src/engine/projects/resolve.ts";
 import { saveSnapshot } from "../src/engine/snapshots/save.ts";
 import { fromFields } from "../src/engine/snapshots/input.ts";
 import { projectSnapshots } from "../src/engine/snapshots/catalog.ts";
-import { recordFailure, failuresFor } from "../src/engine/failures/record.ts";
+import { recordFailure, failuresFor, removeFailure } from "../src/engine/failures/record.ts";
 import { newId } from "../src/engine/ids.ts";
 import { addPeer } from "../src/engine/sync/sync.ts";
 import { listProjects } from "../src/engine/projects/projects.ts";
 import { fit, fitMiddle, fitStart, graphemes, pad, printable, truncate, width, wrap } from "../src/lib/text.ts";
 import { rulesHere } from "../src/engine/memory/rules.ts";
-import { nameCell } from "../ui/components/PickerScreen.tsx";
+import { nameCell, PICKER_KEYS } from "../ui/components/PickerScreen.tsx";
 import { fieldWindow } from "../ui/components/TextField.tsx";
 import { editField, field } from "../ui/hooks/textEdit.ts";
 import { gitRepo, tempDir } from "./helpers.ts";
 import { closeAll, KEY, mount, openStore } from "./tui-harness.tsx";
 
 afterEach(closeAll);
+
+const DAY = 24 * 60 * 60 * 1000;
 
 async function store(goals: string[], extra: { files?: Record<string, string> } = {}) {
   const { base, repo, env, session } = await openStore("mindsave-tui-", extra.files);
@@ -755,5 +757,131 @@ describe("picker names on a narrow terminal", () => {
     const title = f.split("\n")[0];
     expect(title).toContain(`…${date}`);
     expect(width(title)).toBeLessThanOrEqual(80);
+  });
+});
+
+describe("failure graph: an edit is not a new sighting", () => {
+  /** Tailwind seen two days ago, Redux one day ago, once each: by repeat count (ties: last seen) Redux, then Tailwind. */
+  async function graph() {
+    const { session, base, env } = await openStore("mindsave-wt3-");
+    await saveSnapshot(session, { input: fromFields({ goal: "g" }) });
+    const projectId = (await resolveProject(session, { create: false }))!.project.id;
+    const at = async (ms: number, item: string, reason: string) => {
+      const s = await Session.open({ home: session.home.dir, cwd: session.cwd, env, now: () => new Date(Date.now() - ms) }, { write: true });
+      await recordFailure(s, { item, reason, increment: true }, { projectId });
+      s.close();
+    };
+    await at(2 * DAY, "Tailwind", "style conflict");
+    await at(DAY, "Redux", "too heavy");
+    const tailwind = async () => (await failuresFor(session, projectId)).find((f) => f.item === "Tailwind");
+    return { session, base, env, projectId, tailwind };
+  }
+
+  test("e, a new reason, Enter: last seen and the count stay, the entry keeps its place, the selection stays on it", async () => {
+    const { session, projectId, tailwind } = await graph();
+    const before = (await tailwind())!;
+    const h = mount(session, { initial: [{ name: "failures", projectId }] });
+    await h.until((x) => /› Redux/.test(x) && x.includes("Tailwind"), "the failures, Redux first");
+    h.press("j");
+    await h.until((x) => /› Tailwind/.test(x), "Tailwind selected");
+    h.press("e");
+    await h.until((x) => x.includes("Edit Tailwind"), "the edit form");
+    h.press(" breaks the grid", KEY.enter);
+    const f = await h.until((x) => x.includes("Updated Tailwind"), "the update");
+    expect(f.indexOf("Redux")).toBeLessThan(f.indexOf("Tailwind"));
+    expect(f).toMatch(/› Tailwind/);
+    const after = (await tailwind())!;
+    expect(after.reason).toBe("style conflict breaks the grid");
+    expect({ last_seen: after.last_seen, first_seen: after.first_seen, repeat_count: after.repeat_count }).toEqual({ last_seen: before.last_seen, first_seen: before.first_seen, repeat_count: 1 });
+  });
+
+  test("the selection follows the edited failure when the reloaded list puts it elsewhere", async () => {
+    const { session, env, projectId } = await graph();
+    const h = mount(session, { initial: [{ name: "failures", projectId }] });
+    await h.until((x) => /› Redux/.test(x), "the failures");
+    h.press("j", "e");
+    await h.until((x) => x.includes("Edit Tailwind"), "the edit form");
+    // Meanwhile another terminal records a failure that sorts first: Tailwind moves from row 2 to row 3.
+    const other = await Session.open({ home: session.home.dir, cwd: session.cwd, env }, { write: true });
+    await recordFailure(other, { item: "GraphQL", reason: "team knows REST", increment: true }, { projectId });
+    other.close();
+    h.press(KEY.tab, "CSS Modules", KEY.enter);
+    const f = await h.until((x) => x.includes("Updated Tailwind") && /› Tailwind/.test(x), "the update, Tailwind still selected");
+    expect(f.indexOf("GraphQL")).toBeLessThan(f.indexOf("Redux"));
+    expect(f.indexOf("Redux")).toBeLessThan(f.indexOf("Tailwind"));
+  });
+
+  test("an edit of a failure forgotten meanwhile is refused, not recorded anew", async () => {
+    const { session, env, projectId, tailwind } = await graph();
+    const h = mount(session, { initial: [{ name: "failures", projectId }] });
+    await h.until((x) => /› Redux/.test(x), "the failures");
+    h.press("j", "e");
+    await h.until((x) => x.includes("Edit Tailwind"), "the edit form");
+    const other = await Session.open({ home: session.home.dir, cwd: session.cwd, env }, { write: true });
+    await removeFailure(other, "Tailwind");
+    other.close();
+    h.press(" again", KEY.enter);
+    await h.until((x) => x.includes('No failure "Tailwind"'), "the refusal");
+    expect(await tailwind()).toBeUndefined();
+  });
+});
+
+describe("TUI in a small terminal", () => {
+  test("? at 60x20: whole lines, a marker, and ↓/j scroll to every key and its whole description", async () => {
+    const { session } = await openStore("mindsave-wt3-");
+    await saveSnapshot(session, { input: fromFields({ goal: "first" }) });
+    await saveSnapshot(session, { input: fromFields({ goal: "second" }) });
+    const h = mount(session, { columns: 60, rows: 20, fits: true });
+    await h.until((x) => x.includes("2 snapshots"), "the picker");
+    h.press("?");
+    const inner = (f: string) => f.split("\n").filter((l) => l.startsWith("│")).map((l) => l.replace(/^│ /, "").replace(/ *│$/, ""));
+    const isMarker = (l: string) => /^(↓ \d+ more|↑ \d+ above)/.test(l);
+    const body = (f: string) => {
+      const lines = inner(f);
+      return lines.slice(1, lines.findIndex(isMarker));
+    };
+    let f = await h.until((x) => x.includes("Keys · snapshots") && x.includes("more (↓/PgDn)"), "the keys, clipped with a marker");
+    const seen = [...body(f)];
+    const rows = seen.length;
+    for (let i = 0; f.includes("more (↓/PgDn)"); i++) {
+      expect(inner(f)[0]).toBe("Keys · snapshots");
+      expect(f).toContain("Esc closes this.");
+      expect(f).toContain("╰");
+      h.press("j");
+      f = await h.until((x) => x.includes(`↑ ${i + 1} above`), `the keys scrolled by ${i + 1}`);
+      const now = body(f);
+      expect(now.length).toBe(rows);
+      seen.push(now.at(-1)!);
+    }
+    // The lines seen, top to bottom, are the screen's keys and their descriptions, each whole.
+    const keys: [string, string][] = [];
+    for (const l of seen) {
+      if (!l.startsWith(" ")) keys.push(l.split(/\s{2,}/, 2).map((x) => x.trim()) as [string, string]);
+      else keys[keys.length - 1]![1] += ` ${l.trim()}`;
+    }
+    expect(keys).toEqual(PICKER_KEYS.map(([k, what]) => [k, what.replace(/\s+/g, " ")]));
+    h.press("?");
+    await h.until((x) => !x.includes("Keys · snapshots") && x.includes("2 snapshots"), "the overlay closed");
+  });
+
+  test("the projects list at 80x24 with 11 projects says how many more are below, and above", async () => {
+    const { session, base, env } = await openStore("mindsave-wt3-");
+    await saveSnapshot(session, { input: fromFields({ goal: "webapp goal" }) });
+    for (let i = 1; i <= 10; i++) {
+      const s = await Session.open({ home: session.home.dir, cwd: gitRepo(join(base, `proj${i}`)), env }, { write: true });
+      await saveSnapshot(s, { input: fromFields({ goal: `goal ${i}` }) });
+      s.close();
+    }
+    const outside = join(base, "elsewhere");
+    mkdirSync(outside);
+    const here = await Session.open({ home: session.home.dir, cwd: outside, env }, { write: false });
+    // 23 rows for the screen: title, hints, a free line; two lines a project: 9 of the 11 show.
+    const h = mount(here, { initial: [{ name: "home" }], columns: 80, rows: 24, fits: true });
+    let f = await h.until((x) => x.includes("Projects (11)"), "the projects");
+    expect(f).toContain("↓ 2 more (↓/PgDn)");
+    expect(f).not.toContain("above");
+    h.press("G");
+    f = await h.until((x) => x.includes("↑ 2 above"), "the end of the list");
+    expect(f).not.toContain("more (");
   });
 });
