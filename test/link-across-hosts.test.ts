@@ -1,10 +1,11 @@
 // `projects link` across laptops: a project linked into another is an alias of it everywhere. What
 // the other laptop saved in the linked project before it heard of the link joins the merged project
 // when the sync brings it; the linked checkout, `--in` and a root all resolve to the merged project.
+// On one host, the root shown for a linked project is the folder in use.
 import { describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { git, gitRepo, laptop, run, sql, tempDir, type RunResult } from "./helpers.ts";
+import { git, gitRepo, laptop, ok, okJson, run, sql, tempDir, type RunResult } from "./helpers.ts";
 
 /** Laptops A and B, each with its own home and clones of two unrelated repositories, web and api. */
 function twoLaptopsTwoRepos() {
@@ -143,5 +144,71 @@ describe("a project linked into another is an alias of it on every host", () => 
         expect(await goals(l, repo)).toEqual(["api 1", "api 2 from B", "web 1"]);
       }
     }
+  });
+});
+
+/** Folders app and lib (two unrelated git repos) each saved in, then lib linked into app from app. */
+async function linkedPair(prefix: string) {
+  const base = tempDir(prefix);
+  const pc = laptop("walker", base);
+  const home = join(base, "home");
+  mkdirSync(home);
+  const app = gitRepo(join(base, "app"), { "src/app.ts": "export const app = 1;\n" });
+  const lib = gitRepo(join(base, "lib"), { "src/lib.ts": "export const lib = 1;\n" });
+  const elsewhere = join(base, "elsewhere");
+  mkdirSync(elsewhere);
+  const opts = (cwd: string, env: Record<string, string> = {}) => ({ cwd, env: { ...pc.env, ...env } });
+  const cli = (cwd: string, args: string[]) => run([...args, "--home", home], opts(cwd));
+  const json = (cwd: string, args: string[]) => okJson([...args, "--home", home], opts(cwd));
+  const save = (cwd: string, goal: string) => json(cwd, ["save", "--goal", goal, "--state", "s", "--next", "n"]);
+  await save(app, "app work");
+  await save(lib, "lib work");
+  await json(app, ["projects", "link", "lib"]);
+  return { base, pc, home, db: join(home, "mindsave.db"), app, lib, elsewhere, opts, cli, json, save };
+}
+
+const rootShown = async (t: Awaited<ReturnType<typeof linkedPair>>, cwd: string) => {
+  const projects = (await t.json(cwd, ["projects"])).projects;
+  expect(projects).toHaveLength(1);
+  return projects[0];
+};
+
+describe("a linked project's root on this host is the folder in use", () => {
+  test("`projects` run in either folder shows that folder as the project's root, marked as this folder's", async () => {
+    const t = await linkedPair("mindsave-walk4-list-");
+    for (const folder of [t.app, t.lib]) {
+      const p = await rootShown(t, folder);
+      expect(p.root).toBe(folder);
+      expect(p.current).toBe(true);
+      // The list as people read it: this folder's project, at this folder.
+      const line = (await t.cli(folder, ["projects"])).stdout.split("\n").find((l) => l.startsWith("* "));
+      expect(line?.trimEnd().endsWith(folder)).toBe(true);
+    }
+  });
+
+  test("elsewhere, the root shown is the folder used last: app after a save there, lib after one in lib", async () => {
+    const t = await linkedPair("mindsave-walk4-used-");
+    await t.save(t.app, "app again");
+    expect((await rootShown(t, t.elsewhere)).root).toBe(t.app);
+    expect((await t.json(t.elsewhere, ["--in", "app", "load", "--latest"])).project.root).toBe(t.app);
+    await t.save(t.lib, "lib again");
+    expect((await rootShown(t, t.elsewhere)).root).toBe(t.lib);
+  });
+
+  test("`import EXPORT --into app` run in app stores app as the snapshots' root, and finds their active files there", async () => {
+    const t = await linkedPair("mindsave-walk4-import-");
+    // An export of a snapshot of app, made on another home, whose active file exists only in app.
+    const other = join(t.base, "other-home");
+    mkdirSync(other);
+    await ok(["save", "--goal", "from the other home", "--state", "s", "--next", "n", "--active-file", "src/app.ts", "--home", other], t.opts(t.app));
+    const out = join(t.base, "export");
+    await ok(["export", "--out", out, "--home", other], t.opts(t.app));
+
+    const r = await t.cli(t.app, ["import", out, "--into", "app"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`(${t.app})`);
+    expect(r.stderr).not.toContain("not found");
+    const rows = await sql(t.db, "SELECT saved_root FROM snapshots WHERE goal = ? AND deleted = 0", ["from the other home"]);
+    expect(rows).toEqual([{ saved_root: t.app }]);
   });
 });

@@ -212,3 +212,47 @@ describe("a folder that holds everything is never made a project", () => {
     }
   });
 });
+
+describe("--in finds a project by its folder's name on this host", () => {
+  test("after a sync gives B's clones their names from A, `--in` with B's folder name finds it; a folder name of two projects is refused with both", async () => {
+    const base = tempDir("mindsave-walk4-in-");
+    const origins = [1, 2, 3].map((n) => gitRepo(join(base, `origin-${n}`), { [`src/m${n}.ts`]: `export const m = ${n};\n` }));
+    const side = (name: string, folders: string[]) => {
+      const pc = laptop(name, base);
+      const home = join(base, `${name}-home`);
+      mkdirSync(home);
+      const repos = folders.map((f, i) => {
+        const repo = join(base, `${name}-work`, f);
+        git(base, "clone", "-q", origins[i], repo);
+        return repo;
+      });
+      const env = { ...pc.env, MINDSAVE_HOST: `host-${name}` };
+      return {
+        home, repos,
+        cli: (args: string[], cwd = base) => run([...args, "--home", home], { cwd, env }),
+        json: (args: string[], cwd = base) => okJson([...args, "--home", home], { cwd, env }),
+      };
+    };
+    const a = side("a", ["shop-api", "billing", "search"]);
+    const b = side("b", ["scratch-copy", "one/svc", "two/svc"]);
+    for (const s of [a, b]) for (const repo of s.repos) await s.json(["save", "--goal", `saved in ${repo}`, "--state", "s", "--next", "n"], repo);
+    await b.json(["sync", a.home]);
+    const names = (await b.json(["projects"])).projects.map((p: any) => p.name).sort();
+    expect(names).toEqual(["billing", "search", "shop-api"]);
+
+    const found = await b.json(["--in", "scratch-copy", "snapshots", "list"]);
+    expect(found.project.name).toBe("shop-api");
+    expect(found.snapshots.map((s: any) => s.goal)).toContain(`saved in ${b.repos[0]}`);
+    // The name it has everywhere still works, and a name prefix too.
+    expect((await b.json(["--in", "shop-api", "snapshots", "list"])).project.name).toBe("shop-api");
+    expect((await b.json(["--in", "bill", "snapshots", "list"])).project.name).toBe("billing");
+
+    const r = await b.cli(["--in", "svc", "snapshots", "list"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain('"svc" is the folder of 2 projects on this host');
+    for (const x of ["billing", "search", b.repos[1], b.repos[2]]) expect(r.stderr).toContain(x);
+    // No folder and no project is called that here.
+    expect((await b.cli(["--in", "scratch", "snapshots", "list"])).code).toBe(1);
+  }, 60_000);
+});
