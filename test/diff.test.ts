@@ -1,6 +1,6 @@
 // diff between two snapshots, through the real CLI on a real store.
 import { describe, expect, test } from "bun:test";
-import { projectOnLaptop as fixture, saveGoal as save } from "./helpers.ts";
+import { projectOnLaptop, projectOnLaptop as fixture, saveGoal as save } from "./helpers.ts";
 
 describe("diff keeps the failures of its window", () => {
   test("a failure added between A and B stays added after it recurs or is edited later; one seen again in between is repeated", async () => {
@@ -25,4 +25,16 @@ describe("diff keeps the failures of its window", () => {
     const d = await t.json(["diff", "2", "1"]);
     expect(d.failures).toEqual({ added: ["redis counters"], repeated: ["polling the queue"] });
   });
+});
+
+describe("diff", () => {
+  test("a constraint, a step or a tag with a line break is one quoted line of the diff", async () => {
+    const p = projectOnLaptop("mindsave-walk5-diff-");
+    await p.okCli(["save", "--goal", "g", "--state", "s", "--next", "n"]);
+    await p.okCli(["save"], { stdin: 'goal: g\nstate: s2\nnext_action: n\nconstraints: ["keep API\\n- FORGED constraint"]\nplan: ["step one\\n## FORGED step"]\n' });
+    const out = (await p.okCli(["diff"])).stdout;
+    expect(out.split("\n").filter((l) => /^\s*(- FORGED|## FORGED)/.test(l))).toEqual([]);
+    expect(out).toContain(`+ constraint: ${JSON.stringify("keep API\n- FORGED constraint")}`);
+    expect(out).toContain(`+ step: ${JSON.stringify("step one\n## FORGED step")}`);
+  }, 30_000);
 });

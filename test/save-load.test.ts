@@ -2,7 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { childEnv, gitRepo, laptop, ok, okJson, run, sql, tempDir } from "./helpers.ts";
+import { childEnv, dumpStore, gitRepo, laptop, ok, okJson, projectOnLaptop, run, sql, tempDir } from "./helpers.ts";
+import { normaliseEntry } from "../src/engine/formats/seed-read-failure-graph.ts";
 import { Session } from "../src/engine/session.ts";
 import { saveSnapshot } from "../src/engine/snapshots/save.ts";
 import { fromFields } from "../src/engine/snapshots/input.ts";
@@ -293,4 +294,42 @@ describe("a save that leaves the newest snapshot's constraints and decisions beh
     const overflow = await ok(["save", "--goal", "g", "--state", "s4", "--next", "n", "--overflow", "--home", t.home], t.opts());
     expect(overflow.stderr).not.toContain("are not in this snapshot");
   });
+});
+
+describe("snapshot YAML that cannot mean one thing is refused, and nothing is written", () => {
+  test("a field given twice names the field and its line; a repeat_count that is no number names the entry", async () => {
+    const p = projectOnLaptop("mindsave-walk5-yaml-");
+    await p.okCli(["save", "--goal", "first", "--state", "s", "--next", "n"]);
+    const before = await dumpStore(p.db);
+    const twice = await p.cli(["save"], { stdin: "---\ngoal: x\nstate: s\ngoal: y\n---\n" });
+    expect(twice.code).toBe(1);
+    expect(twice.stderr.trim()).toBe('mindsave: The snapshot on stdin gives "goal" twice (the second at line 4); give each field once.');
+    const lots = await p.cli(["save"], { stdin: "goal: x\nfailure_graph:\n  redis: {reason: slow, repeat_count: lots}\n" });
+    expect(lots.code).toBe(1);
+    expect(lots.stderr.trim()).toBe('mindsave: failure_graph entry "redis" has repeat_count "lots"; give a whole number (how many times it was tried).');
+    expect(await dumpStore(p.db)).toBe(before);
+    // A count written as text that is a number is still one.
+    await p.okCli(["save"], { stdin: "goal: x\nstate: s\nnext_action: n\nfailure_graph:\n  redis: {reason: slow, repeat_count: '3'}\n" });
+  }, 30_000);
+
+  test("an import keeps a file whose repeat_count is no number, the value set aside with a warning", () => {
+    const warnings: string[] = [];
+    const e = normaliseEntry("redis", { reason: "slow", repeat_count: "lots" }, warnings, "snapshots/a.md");
+    expect(e.repeat_count).toBeUndefined();
+    expect((e as Record<string, unknown>).original_repeat_count).toBe("lots");
+    expect(warnings).toEqual(['snapshots/a.md: failure "redis" has repeat_count "lots", which is not a number; kept as original_repeat_count.']);
+    expect(normaliseEntry("redis", { repeat_count: " 4 " }, [], "x").repeat_count).toBe(4);
+  });
+
+  test("a YAML error is reported at its line of the input, with or without front matter", async () => {
+    const p = projectOnLaptop("mindsave-walk5-line-");
+    // "---" opening a document that never closes is all YAML: the unclosed list ends at line 3.
+    const open = await p.cli(["save"], { stdin: "---\ngoal: [\n" });
+    expect(open.stderr).toContain("is not valid YAML at line 3:");
+    // In front matter, the line is counted in the whole input (the opening "---" is line 1).
+    const front = await p.cli(["save"], { stdin: "---\ngoal: x\nstate: s\n- item\n---\nbody\n" });
+    expect(front.stderr).toContain("is not valid YAML at line 4:");
+    const plain = await p.cli(["save"], { stdin: "goal: x\nstate: s\n- item\n" });
+    expect(plain.stderr).toContain("is not valid YAML at line 3:");
+  }, 30_000);
 });

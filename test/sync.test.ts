@@ -415,3 +415,28 @@ describe("a plan's progress made on a laptop that had not seen the newer snapsho
     }
   });
 });
+
+describe("a sync reports what changed, not what was stamped anew", () => {
+  test("export on A, import on B, sync: the failures' links only got newer clocks, so no failure is reported updated; both stores end the same", async () => {
+    const { a, b, base } = twoLaptops("mindsave-walk5-sync-");
+    await a.json(["save", "--goal", "g", "--state", "s", "--next", "n"]);
+    await a.json(["fail", "redis", "--reason", "slow", "--alt", "memcached"]);
+    await a.json(["fail", "redis"]);
+    await a.json(["export", "--out", join(base, "exp")]);
+    await b.json(["import", join(base, "exp")]);
+    // The import wrote the link again (same values, B's clock): what the report must not call a change.
+    const links = async (db: string): Promise<Record<string, unknown>[]> => (await sql(db, "SELECT id, failure_id, kind, value, deleted, hlc FROM failure_links")).map((r) => ({ ...r }));
+    const [la] = await links(a.db);
+    const [lb] = await links(b.db);
+    expect({ ...lb, hlc: la.hlc } as Record<string, unknown>).toEqual(la);
+    expect(lb.hlc).not.toBe(la.hlc);
+    const r = await b.json(["sync", a.home]);
+    expect(r.pulled.failures).toEqual({ added: 0, updated: 0, deleted: 0 });
+    expect(r.pushed.failures).toEqual({ added: 0, updated: 0, deleted: 0 });
+    expect(await links(a.db)).toEqual(await links(b.db));
+    // A real change still is one: a new alternative on B reaches A as an updated failure.
+    await b.json(["fail", "redis", "--alt", "keydb"]);
+    const again = await b.json(["sync", a.home]);
+    expect(again.pushed.failures.updated).toBe(1);
+  }, 60_000);
+});
