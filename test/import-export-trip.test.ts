@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { git, gitRepo, laptop, ok, okJson, run, tempDir, twoLaptops } from "./helpers.ts";
+import { dumpStore, git, gitRepo, laptop, ok, okJson, projectOnLaptop, run, tempDir, twoLaptops } from "./helpers.ts";
 import { replicatedRows } from "./stores.ts";
 
 /** Every file under `dir`, relative, sorted. */
@@ -266,5 +266,27 @@ describe("an older export never undoes what changed here since", () => {
     expect(r.warnings.join("\n")).toContain(`failure "Y" was forgotten in this store after it was exported; not brought back.`);
     expect((await inApp(["snapshots", "list"])).snapshots.map((s: any) => s.goal).sort()).toEqual(["app", "two"]);
     expect((await inApp(["failures"])).failure_graph.project).toEqual({});
+  });
+});
+
+describe("an import that takes in nothing", () => {
+  test("every snapshot unreadable: exit 1 naming the first, and the store as it was (no empty project left)", async () => {
+    const t = projectOnLaptop("mindsave-six-");
+    await t.okCli(["save", "--goal", "already here"]);
+    const before = await dumpStore(t.db);
+    const src = gitRepo(join(t.base, "other"));
+    mkdirSync(join(src, ".mindsave", "snapshots"), { recursive: true });
+    writeFileSync(join(src, ".mindsave", "snapshots", "x_2026-01-01.md"), "---\ngoal: [unclosed\n---\n");
+    const r = await t.cli(["import", src]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`Nothing was imported from ${join(src, ".mindsave")}: its one snapshot could not be read (snapshots/x_2026-01-01.md is not valid YAML`);
+    expect(await dumpStore(t.db)).toBe(before);
+    // A plain folder's workspace gets no project.json from an import that took nothing in.
+    const plain = join(t.base, "plain");
+    mkdirSync(join(plain, ".mindsave", "snapshots"), { recursive: true });
+    writeFileSync(join(plain, ".mindsave", "snapshots", "y_2026-01-01.md"), "---\ngoal: [unclosed\n---\n");
+    expect((await t.cli(["import", plain])).code).toBe(1);
+    expect(readdirSync(join(plain, ".mindsave"))).toEqual(["snapshots"]);
+    expect(await dumpStore(t.db)).toBe(before);
   });
 });

@@ -144,3 +144,14 @@ describe("a block near its budget", () => {
     expect(load.restore_block).toEndWith("MindSave restored. Entering Continuation Mode — executing the next action above.");
   });
 });
+
+describe("a Layer 1 value that a key: value line would read as no text", () => {
+  test("is quoted in the restore block (blocker \"null\", which says there is none: status in progress); other values stay as written", async () => {
+    const t = projectOnLaptop("mindsave-six-");
+    await t.okCli(["save", "--goal", "yes, ship it", "--state", "~", "--next", "yes", "--blocker", "null"]);
+    const block = (await t.okCli(["load", "--latest"])).stdout;
+    expect(block).toContain("status in_progress");
+    expect(block).toContain('\ngoal: yes, ship it\nstate: "~"\nnext_action: "yes"\n');
+    expect(block).toContain('\nblocker: "null"\n');
+  });
+});

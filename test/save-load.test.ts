@@ -333,3 +333,31 @@ describe("snapshot YAML that cannot mean one thing is refused, and nothing is wr
     expect(plain.stderr).toContain("is not valid YAML at line 3:");
   }, 30_000);
 });
+
+describe("save keeps what is distinct", () => {
+  test("active files differing only in case or spacing are two files; a decision repeated in other case is dropped with a warning", async () => {
+    const t = projectOnLaptop("mindsave-six-");
+    const files = ["Foo.ts", "foo.ts", "b c.ts", "b  c.ts"];
+    for (const f of files) writeFileSync(join(t.repo, f), "x\n");
+    const saved = await t.cli(["save", "--goal", "g", "--state", "s", "--next", "n", ...files.flatMap((f) => ["--active-file", f]), "--decision", "Use X", "--decision", "use  x"]);
+    expect(saved.code).toBe(0);
+    expect(saved.stderr).toContain('Decision "use  x" was left out: it repeats "Use X".');
+    const load = await t.json(["load", "--latest"]);
+    expect(load.layer1.active_files.map((f: string) => f.split("/").pop())).toEqual(files);
+    expect(load.layer2.decisions).toEqual(["Use X"]);
+  });
+});
+
+describe("load --json carries what the block restores", () => {
+  test("standing rules, unexpired facts, the plan and the tags, beside the layers", async () => {
+    const t = projectOnLaptop("mindsave-six-");
+    await t.okCli(["save"], { stdin: "goal: ship\nstate: s\nnext_action: n\nplan:\n  - {content: write it, status: completed}\n  - {content: test it, status: in_progress}\ntags: [sprint-3]\n" });
+    await t.okCli(["rules", "add", "Never push to main"]);
+    await t.okCli(["fact", "the staging DB is read-only", "--ttl", "7d"]);
+    const load = await t.json(["load", "--latest"]);
+    expect(load.rules).toEqual([{ text: "Never push to main", scope: "project" }]);
+    expect(load.facts.map((f: any) => [f.text, f.scope])).toEqual([["the staging DB is read-only", "project"]]);
+    expect(load.plan).toEqual([{ content: "write it", status: "completed" }, { content: "test it", status: "in_progress" }]);
+    expect(load.tags).toEqual(["sprint-3"]);
+  });
+});

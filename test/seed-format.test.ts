@@ -5,7 +5,8 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { gitRepo, laptop, ok, okJson, run, sql, tempDir, type RunOptions } from "./helpers.ts";
+import { spawnSync } from "node:child_process";
+import { gitRepo, laptop, ok, okJson, projectOnLaptop, run, sql, tempDir, type RunOptions } from "./helpers.ts";
 
 const cli = (args: string[], opts: RunOptions = {}) => run(args, opts);
 const cliOk = (args: string[], opts: RunOptions = {}) => ok(args, opts);
@@ -571,5 +572,29 @@ describe("exported files read the same in YAML 1.1 (the original's Python SDK)",
       const data = parse(front, { version });
       expect([data.state, data.next_action, data.blocker, data.constraints, data.decisions]).toEqual(["yes", "1:20", "off", ["1_000"], ["no"]]);
     }
+  });
+});
+
+/** PyYAML, the YAML 1.1 reader of the original's Python SDK, when this machine has it. */
+const pyyaml = spawnSync("python3", ["-c", "import yaml"]).status === 0;
+
+describe("the spec's files read the same in YAML 1.1", () => {
+  const values = ["<<", "=", "2024-01-01", "2024-1-1 10:00:00", "2001-12-14 21:59:43.10 -5", "+0x1F", "+017", "plain words"];
+
+  test("snapshots show quotes a merge key, a value key, dates and signed hex or octal numbers", async () => {
+    const t = projectOnLaptop("mindsave-six-");
+    await t.okCli(["save", "--goal", "g", "--state", "s", "--next", "n", ...values.flatMap((v) => ["--decision", v])]);
+    const shown = (await t.okCli(["snapshots", "show"])).stdout;
+    for (const v of values.slice(0, -1)) expect(shown).toContain(`  - "${v}"\n`);
+    expect(shown).toContain("  - plain words\n");
+  });
+
+  test.skipIf(!pyyaml)("PyYAML reads every value back as the text it was (needs python3 with PyYAML)", async () => {
+    const t = projectOnLaptop("mindsave-six-");
+    await t.okCli(["save", "--goal", "g", "--state", "s", "--next", "n", ...values.flatMap((v) => ["--decision", v]), "--failed", "<<", "--failed", "2024-01-01"]);
+    const shown = (await t.okCli(["snapshots", "show"])).stdout;
+    const read = spawnSync("python3", ["-c", "import sys, yaml, json; d = yaml.safe_load(sys.stdin.read().split('\\n---\\n', 1)[0][4:]); print(json.dumps([d['decisions'], sorted(d['failure_graph'])]))"], { input: shown, encoding: "utf8" });
+    expect(read.stderr).toBe("");
+    expect(JSON.parse(read.stdout)).toEqual([values, ["2024-01-01", "<<"]]);
   });
 });

@@ -1,5 +1,6 @@
 // A sync that cannot happen is refused before either store is opened: no store is started on
 // this home for a peer that is not there or is no store, and a dry run starts none on either side.
+// Flags that ask for two things at once, an empty peer or an unknown scheme are refused alike.
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -42,5 +43,29 @@ describe("sync: checked before any store is opened", () => {
     // Without --dry-run the store is started there, as before.
     expect((await t.cli(["sync", peer])).code).toBe(0);
     expect(existsSync(peer)).toBe(true);
+  });
+});
+
+describe("sync takes one thing at a time", () => {
+  test("--dry-run or a peer beside a peer-list flag, two peer-list flags, an empty peer, a scheme it cannot reach: one sentence each, nothing changed", async () => {
+    const t = projectOnLaptop("mindsave-six-");
+    await t.okCli(["save", "--goal", "here"]);
+    const peer = join(t.base, "peer");
+    mkdirSync(peer);
+    const before = await dumpStore(t.db);
+    const cases: [string[], string][] = [
+      [["sync", "--add-peer", peer, "--dry-run"], "--add-peer changes or shows the list of peers and syncs nothing; give it without --dry-run."],
+      [["sync", "--add-peer", peer, "--remove-peer", peer], "Give one of --add-peer and --remove-peer at a time."],
+      [["sync", peer, "--list-peers"], `--list-peers changes or shows the list of peers and syncs nothing; give it without the peer ${JSON.stringify(peer)}.`],
+      [["sync", ""], "The peer is empty"],
+      [["sync", "ftp://example.com/store"], "ftp://example.com/store is no place MindSave syncs with"],
+    ];
+    for (const [args, said] of cases) {
+      const r = await t.cli(args);
+      expect([args.join(" "), r.code]).toEqual([args.join(" "), 1]);
+      expect(r.stderr).toContain(said);
+    }
+    expect(await dumpStore(t.db)).toBe(before);
+    expect(readdirSync(peer)).toEqual([]);
   });
 });

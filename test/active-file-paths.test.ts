@@ -1,8 +1,9 @@
-// A Windows network (UNC) path is absolute: stored as //server/share/…, never as a file inside the project.
+// Active files' paths: a Windows network (UNC) path is absolute, stored as //server/share/…, never as a
+// file inside the project; a file outside the project is a path on the laptop that saved it.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import nodePath, { join } from "node:path";
-import { sql, projectOnLaptop as fixture } from "./helpers.ts";
+import { sql, projectOnLaptop as fixture, twoLaptops } from "./helpers.ts";
 import { isAbsoluteAny, toHostPath, toStoredPath } from "../src/engine/projects/paths.ts";
 
 describe("paths: a Windows network (UNC) path stays absolute", () => {
@@ -38,5 +39,29 @@ describe("paths: a Windows network (UNC) path stays absolute", () => {
     const block = (await t.okCli(["load", "--latest"])).stdout;
     expect(block).toContain("//fileserver/share/notes.md");
     expect(block).not.toContain(join(t.repo, "fileserver"));
+  });
+});
+
+describe("a file outside the project, restored on another laptop", () => {
+  test("its absolute path is marked as a path on the laptop that saved it; on that laptop it is not", async () => {
+    const w = twoLaptops("mindsave-six-");
+    const sib = join(w.base, "laptop-a-work", "sib");
+    mkdirSync(sib, { recursive: true });
+    writeFileSync(join(sib, "s.ts"), "x\n");
+    expect((await w.a.cli(["save", "--goal", "g", "--state", "s", "--next", "n", "--active-file", "../sib/s.ts", "--active-file", "src/auth.ts"])).code).toBe(0);
+    const onA = (await w.a.cli(["load", "--latest"])).stdout;
+    expect(onA).toContain(`  - ${join(sib, "s.ts")}\n`);
+    await w.a.json(["sync", w.drive]);
+    await w.b.json(["sync", w.drive]);
+    const onB = (await w.b.cli(["load", "--latest"])).stdout;
+    expect(onB).toContain(`  - ${join(sib, "s.ts")} (outside the project: a path on laptop-a)\n`);
+    expect(onB).toContain(`  - ${join(w.b.repo, "src", "auth.ts")}\n`);
+    // --json says the same in fields: who saved it, and which active files are paths there.
+    const jsonB = await w.b.json(["load", "--latest"]);
+    expect(jsonB.saved_on).toBe("laptop-a");
+    expect(jsonB.outside_project).toEqual([join(sib, "s.ts")]);
+    const jsonA = await w.a.json(["load", "--latest"]);
+    expect(jsonA.saved_on).toBeNull();
+    expect(jsonA.outside_project).toEqual([join(sib, "s.ts")]);
   });
 });
