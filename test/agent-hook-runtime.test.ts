@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentProject, payloads, transcriptFixture } from "./agent-fixtures.ts";
-import { dumpStore, holdWriteLock, sql } from "./helpers.ts";
+import { dumpStore, holdWriteLock, plainFolder, sql } from "./helpers.ts";
 
 const GOAL = "Ship the JWT login";
 
@@ -337,5 +337,27 @@ describe("opencode: the person's message is the session's goal", () => {
     for (const name of ["tool.execute.after", "session.compacting"]) expect((await t.hook("opencode", p[name].arg, p[name].payload)).code).toBe(0);
     const rows = await sql(t.db, "SELECT goal, saved_agent FROM snapshots WHERE deleted = 0");
     expect(rows.map((r) => [r.goal, r.saved_agent])).toEqual([[prompt, "opencode"]]);
+  });
+});
+
+describe("a session in a folder that is no project yet (Cline, no transcript)", () => {
+  test("its first task is kept until a save makes the project: the snapshots restore that task, not an unknown goal nor the last \"thanks, done\"", async () => {
+    const t = plainFolder();
+    expect((await t.cli(["save", "--goal", "elsewhere"], { cwd: t.other })).code).toBe(0);
+    const base = { taskId: "ct", workspaceRoots: [t.dir], model: { slug: "m" } };
+    const hook = (arg: string, payload: Record<string, unknown>) => t.cli(["hook", arg, "--agent", "cline"], { stdin: JSON.stringify({ ...base, ...payload }) });
+    const start = await hook("session-start", { hookName: "TaskStart", taskStart: { taskMetadata: { taskId: "ct", initialTask: "Fix the login bug in auth.ts" } } });
+    expect([start.code, start.stderr]).toEqual([0, ""]);
+    // Nothing is written into the folder for a session that has not saved yet.
+    expect(existsSync(join(t.dir, ".mindsave"))).toBe(false);
+    for (let i = 0; i < 11; i++) {
+      expect((await hook("post-tool-use", { hookName: "PostToolUse", postToolUse: { toolName: "replace_in_file", parameters: { path: "src/auth.ts" }, success: true } })).code).toBe(0);
+    }
+    expect((await hook("user-prompt-submit", { hookName: "UserPromptSubmit", userPromptSubmit: { prompt: "thanks, done" } })).code).toBe(0);
+    const goals = (await sql(t.db, "SELECT s.goal FROM snapshots s JOIN projects p ON p.id = s.project_id WHERE s.deleted = 0 AND p.name = 'app'")).map((r) => r.goal);
+    expect(goals.length).toBeGreaterThan(0);
+    expect(new Set(goals)).toEqual(new Set(["Fix the login bug in auth.ts"]));
+    // The waiting trail went into the project's note once the project was there.
+    expect(await sql(t.db, "SELECT value FROM meta WHERE key = 'pending_trails'")).toEqual([{ value: "{}" }]);
   });
 });

@@ -1,9 +1,9 @@
 // Bad input gets one clear sentence on stderr, a non-zero exit, and the store exactly as it was.
 import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync, copyFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, copyFileSync } from "node:fs";
 import { join } from "node:path";
-import { dumpStore, gitRepo, laptop, ok, okJson, run, sql, tempDir } from "./helpers.ts";
+import { dumpStore, gitRepo, laptop, ok, okJson, plainFolder, projectOnLaptop, run, sql, tempDir } from "./helpers.ts";
 
 async function seeded() {
   const base = tempDir();
@@ -200,5 +200,45 @@ describe("bad input", () => {
       expect(r.code).toBe(0);
       expect(r.stdout).toContain(`Usage: mindsave ${cmd}`);
     }
+  });
+});
+
+describe("a command that fails writes nothing into the working tree", () => {
+  test("fail without a reason, fact with a bad --ttl, an over-long rule: exit 1 and no .mindsave/project.json in a plain folder; a command that succeeds then writes it", async () => {
+    const t = plainFolder();
+    for (const args of [["fail", "thing"], ["fact", "f", "--ttl", "bad"], ["rules", "add", "x".repeat(5000)]]) {
+      const r = await t.cli(args);
+      expect({ args: args[0], code: r.code }).toEqual({ args: args[0], code: 1 });
+      expect(r.stderr).toMatch(/^mindsave: .+\n$/);
+      expect(readdirSync(t.dir).sort()).toEqual(["package.json", "src"]);
+    }
+    expect((await t.cli(["fail", "thing", "--reason", "too slow"])).code).toBe(0);
+    expect(existsSync(join(t.dir, ".mindsave", "project.json"))).toBe(true);
+  });
+
+  test("a fact with a bad --ttl or --confidence on a fresh home starts no store", async () => {
+    const t = plainFolder();
+    for (const args of [["fact", "f", "--ttl", "bad"], ["fact", "f", "--confidence", "sure"]]) {
+      expect((await t.cli(args)).code).toBe(1);
+      expect(readdirSync(t.home)).toEqual([]);
+    }
+  });
+
+  test("a .mindsave/ that was there before is left, with what else it holds", async () => {
+    const t = plainFolder();
+    mkdirSync(join(t.dir, ".mindsave"));
+    writeFileSync(join(t.dir, ".mindsave", "notes.md"), "mine\n");
+    expect((await t.cli(["fail", "thing"])).code).toBe(1);
+    expect(readdirSync(join(t.dir, ".mindsave"))).toEqual(["notes.md"]);
+  });
+});
+
+describe("a message that repeats a long value", () => {
+  test("keeps its start and says how long it was: a 5,000-character snapshot id is not echoed back whole", async () => {
+    const t = projectOnLaptop("mindsave-seven-");
+    await t.okCli(["save", "--goal", "g"]);
+    const r = await t.cli(["load", "é".repeat(5000)]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`mindsave: No snapshot "${"é".repeat(99)}…" (5000 characters) in this project; see \`mindsave snapshots list\`.\n`);
   });
 });

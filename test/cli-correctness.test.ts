@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { dumpStore, gitRepo, laptop, ok, okJson, run, tempDir, twoLaptops } from "./helpers.ts";
+import { dumpStore, gitRepo, laptop, ok, okJson, plainFolder, run, tempDir, twoLaptops } from "./helpers.ts";
 
 /** A laptop with a home and one git project `shop`; `cli` runs in `cwd` (default the project). */
 function setup() {
@@ -224,5 +224,17 @@ describe("one choice", () => {
     expect(step.code).toBe(1);
     expect(step.stderr).toContain("give 1, the plan's only step");
     expect(step.stderr).not.toContain("1 to 1");
+  });
+});
+
+describe("snapshots list outside any project", () => {
+  test("says where to go, as load and recall do (--in with this store's projects)", async () => {
+    const t = plainFolder();
+    expect((await t.cli(["save", "--goal", "elsewhere"], { cwd: t.other })).code).toBe(0);
+    for (const args of [["snapshots", "list"], ["load"]]) {
+      const r = await t.cli(args);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain("pick a project of this store with `--in NAME` (other; `mindsave projects` lists them)");
+    }
   });
 });

@@ -3,10 +3,10 @@
 // round-trips every row, and sync works between an encrypted drive and a plain home.
 import { describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { CLI, dumpStore, gitRepo, laptop, ok, okJson, run, sql, tempDir, type RunOptions } from "./helpers.ts";
+import { CLI, dumpStore, gitRepo, laptop, ok, okJson, plainFolder, run, sql, tempDir, type RunOptions } from "./helpers.ts";
 
 const PASS = "correct horse battery staple";
 const MAGIC = "SQLite format 3\0";
@@ -268,4 +268,37 @@ test("a new key costs scrypt N=2^17 unless the suite's MINDSAVE_KDF_LOG_N asks f
   expect((await newKey("correct horse battery", new Date(), {})).file.params).toEqual({ N: 131072, r: 8, p: 1 });
   expect((await newKey("correct horse battery", new Date(), { MINDSAVE_KDF_LOG_N: "14" })).file.params.N).toBe(16384);
   expect((await newKey("correct horse battery", new Date(), { MINDSAVE_KDF_LOG_N: "4" })).file.params.N).toBe(131072);
+});
+
+describe("doctor --repair on an encrypted store whose key file is missing", () => {
+  test("says to put the key file back first (a backup is the plain store from before the encryption), and changes nothing", async () => {
+    const t = plainFolder();
+    const pass = { MINDSAVE_PASSPHRASE: "pass-one-1" };
+    const withPass = (args: string[]) => run([...args, "--home", t.home], { cwd: t.other, env: { ...laptop("walker", t.base).env, ...pass } });
+    expect((await withPass(["save", "--goal", "before"])).code).toBe(0);
+    expect((await withPass(["encrypt"])).code).toBe(0);
+    expect((await withPass(["save", "--goal", "after the encryption"])).code).toBe(0);
+    const key = `${t.db}.key.json`;
+    renameSync(key, `${key}.away`);
+    const bytes = readFileSync(t.db);
+    const listing = readdirSync(t.home).sort();
+    const r = await withPass(["doctor", "--repair"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^mindsave: .* if it was encrypted, put its key file mindsave\.db\.key\.json back beside it \(a backup lacks everything saved after it was made\), else restore the newest backup .*\.\n$/);
+    expect(readFileSync(t.db).equals(bytes)).toBe(true);
+    expect(readdirSync(t.home).sort()).toEqual(listing);
+  });
+});
+
+describe("doctor after encrypt", () => {
+  test("names the backup that is the store from before the encryption, not encrypted, and says to delete it once not needed", async () => {
+    const t = plainFolder();
+    const env = { ...laptop("walker", t.base).env, MINDSAVE_PASSPHRASE: "pass-one-1" };
+    const cli = (args: string[]) => run([...args, "--home", t.home], { cwd: t.other, env });
+    expect((await cli(["save", "--goal", "before"])).code).toBe(0);
+    expect((await cli(["encrypt"])).code).toBe(0);
+    const r = await cli(["doctor"]);
+    expect(r.stdout).toMatch(/\n {11}\S*mindsave\.db\.bak-\S+ is not encrypted: what was saved before `encrypt`, readable by anyone with the file; delete it once you no longer need it\n/);
+    expect((await run(["--json", "doctor", "--home", t.home], { cwd: t.other, env })).stdout).toContain('"plain_backups": [');
+  });
 });

@@ -245,6 +245,22 @@ export type ProjectOnLaptop = ReturnType<typeof projectOnLaptop>;
 /** Save a snapshot of `goal` through the CLI, its state and next action placeholders; `more` adds flags. */
 export const saveGoal = (t: ProjectOnLaptop, goal: string, ...more: string[]) => t.okCli(["save", "--goal", goal, "--state", "s", "--next", "n", ...more]);
 
+/** A plain folder `dir` (no git, no .mindsave/) and a folder `other` beside it, on a laptop whose home is empty. */
+export function plainFolder() {
+  const base = tempDir("mindsave-plain-");
+  const pc = laptop("walker", base);
+  const home = join(base, "home");
+  mkdirSync(home);
+  const other = join(base, "other");
+  mkdirSync(other);
+  const dir = join(base, "app");
+  mkdirSync(join(dir, "src"), { recursive: true });
+  writeFileSync(join(dir, "package.json"), "{}\n");
+  writeFileSync(join(dir, "src", "auth.ts"), "x\n");
+  const cli = (args: string[], o: { cwd?: string; stdin?: string } = {}) => run([...args, "--home", home], { cwd: o.cwd ?? dir, env: pc.env, stdin: o.stdin });
+  return { base, home, db: join(home, "mindsave.db"), dir, other, cli };
+}
+
 /**
  * Another process holding the write lock of the store at `db` (a long sync, an import), or a read
  * transaction (another program reading it), until `release`: it says so on stdout once it has the

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { hostTarget } from "../build.ts";
 import { hookCommand } from "../src/engine/agents/hooks.ts";
-import { gitRepo, hostBinary, laptop, run, sql, tempDir, type RunResult } from "./helpers.ts";
+import { gitRepo, hostBinary, laptop, plainFolder, run, sql, tempDir, type RunResult } from "./helpers.ts";
 
 let exe = "";
 beforeAll(async () => {
@@ -416,5 +416,22 @@ describe("ingest and skill", () => {
     await t.json(["skill", "--uninstall"]);
     expect(readdirSync(skills).sort()).toEqual(["deploy", "save"]);
     expect((await t.json(["skill", "--uninstall"])).removed).toEqual([]);
+  });
+});
+
+describe("a hook whose cwd cannot be a project", () => {
+  test("a folder that does not exist is not made, and the MindSave home itself is no project: exit 0, nothing written there", async () => {
+    const t = plainFolder();
+    expect((await t.cli(["save", "--goal", "elsewhere"], { cwd: t.other })).code).toBe(0);
+    const gone = join(t.base, "removed-worktree", "y");
+    for (const arg of ["post-tool-use", "stop", "pre-compact", "session-end"]) {
+      const r = await t.cli(["hook", arg], { stdin: JSON.stringify({ session_id: "q", cwd: gone, tool_name: "Bash", transcript_path: join(t.base, "none.jsonl") }), cwd: t.other });
+      expect(r.code).toBe(0);
+    }
+    expect(existsSync(join(t.base, "removed-worktree"))).toBe(false);
+    const inHome = await t.cli(["hook", "post-tool-use"], { stdin: JSON.stringify({ session_id: "q", cwd: t.home, tool_name: "Bash" }), cwd: t.other });
+    expect(inHome.code).toBe(0);
+    expect(existsSync(join(t.home, ".mindsave"))).toBe(false);
+    expect((await sql(t.db, "SELECT name FROM projects WHERE deleted = 0")).map((r) => r.name)).toEqual(["other"]);
   });
 });

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { CLI, dumpStore, gitRepo, laptop, okJson, run, sql, tempDir } from "./helpers.ts";
+import { CLI, dumpStore, gitRepo, laptop, okJson, projectOnLaptop, run, sql, tempDir } from "./helpers.ts";
 import { fromFields, applyFlags, emptyInput, parseSnapshotText } from "../src/engine/snapshots/input.ts";
 import { FIELD_MAX } from "../src/engine/snapshots/input-limits.ts";
 import { countTokens, loadTokenizer, runCuts, MAX_RUN } from "../src/engine/snapshots/tokens.ts";
@@ -282,4 +282,17 @@ describe("the MCP server answers every line and keeps serving", () => {
     const rows = await sql(join(t.home, "mindsave.db"), "SELECT goal, layer3 FROM snapshots");
     expect(rows).toEqual([{ goal: "beforeafter", layer3: "red[31m text" }]);
   }, T30);
+});
+
+describe("control characters in what is saved", () => {
+  test("are taken out with a warning that says how many, by flags and by YAML on stdin", async () => {
+    const t = projectOnLaptop("mindsave-seven-");
+    const byFlag = await t.okCli(["save", "--goal", "bel\u0007inside", "--blocker", "a\u0001b"]);
+    expect(byFlag.stderr).toContain("warning: Took out 2 control characters (NUL, ESC and the like");
+    expect((await t.json(["load", "--latest"])).layer1.goal).toBe("belinside");
+    const byYaml = await t.okCli(["save"], { stdin: "goal: \"esc\\e[31m red\"\nstate: s\n" });
+    expect(byYaml.stderr).toContain("warning: Took out 1 control character (NUL");
+    const clean = await t.okCli(["save", "--goal", "plain\ttab"]);
+    expect(clean.stderr).not.toContain("control character");
+  });
 });

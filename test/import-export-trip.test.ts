@@ -290,3 +290,31 @@ describe("an import that takes in nothing", () => {
     expect(await dumpStore(t.db)).toBe(before);
   });
 });
+
+describe("import of many snapshots with the same warning", () => {
+  test("says it once with how many files it was; --json keeps each", async () => {
+    const t = projectOnLaptop("mindsave-seven-");
+    for (let i = 0; i < 5; i++) await t.okCli(["save", "--goal", `step ${i}`, "--topic", `step-${i}`, "--active-file", "src/gone.ts"]);
+    const out = join(t.base, "out");
+    await t.okCli(["export", "--out", out]);
+    const other = projectOnLaptop("mindsave-seven-");
+    const r = await other.okCli(["import", out]);
+    const lines = r.stderr.split("\n").filter((l) => l.includes("Active file(s) not found"));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^mindsave: warning: snapshots\/\S+\.md and 4 other snapshot files: Active file\(s\) not found on this host \(saved by path only, from the project root \S+\): src\/gone\.ts\.$/);
+  });
+});
+
+describe("an export imported into a home that never met the laptop that saved it", () => {
+  test("the restore block names that laptop, not its id", async () => {
+    const t = projectOnLaptop("mindsave-seven-");
+    await t.okCli(["save", "--goal", "g", "--state", "s", "--next", "n"]);
+    const out = join(t.base, "out");
+    await t.okCli(["export", "--out", out]);
+    const other = projectOnLaptop("mindsave-seven-");
+    await other.okCli(["import", out]);
+    const block = (await other.okCli(["load", "--latest"])).stdout;
+    expect(block).toMatch(/\nsaved .* on walker · status in_progress/);
+    expect(block).not.toMatch(/ on h-/);
+  });
+});

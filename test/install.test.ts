@@ -275,3 +275,14 @@ describe("the README's first screen", () => {
     expect(first).toContain("bun run build --target host && bun src/main.ts install");
   });
 });
+
+describe("the local home made by a setup command", () => {
+  test.skipIf(process.platform === "win32")("mcp install and skill --install make ~/.mindsave private (0700), as a store's first save does", async () => {
+    for (const args of [["mcp", "install", "--agent", "claude", "--user"], ["skill", "--install"]]) {
+      const pc = laptop("fresh", tempDir("mindsave-seven-"));
+      const r = await run(args, { cwd: pc.home, env: pc.env });
+      expect(r.code).toBe(0);
+      expect({ args: args.join(" "), mode: (statSync(join(pc.home, ".mindsave")).mode & 0o777).toString(8) }).toEqual({ args: args.join(" "), mode: "700" });
+    }
+  });
+});

@@ -155,3 +155,13 @@ describe("a Layer 1 value that a key: value line would read as no text", () => {
     expect(block).toContain('\nblocker: "null"\n');
   });
 });
+
+describe("a constraint or decision that a list item would read as no text", () => {
+  test("is quoted in the restore block as Layer 1 values are (- \"null\", - \"~\"); others stay as written", async () => {
+    const t = projectOnLaptop("mindsave-seven-");
+    await t.okCli(["save", "--goal", "g", "--constraint", "null", "--constraint", "yes, always", "--decision", "~", "--decision", "keep it"]);
+    const block = (await t.okCli(["load", "--latest"])).stdout;
+    expect(block).toContain('\n- "null"\n- yes, always\n');
+    expect(block).toContain('\n- "~"\n- keep it\n');
+  });
+});

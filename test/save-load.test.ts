@@ -361,3 +361,19 @@ describe("load --json carries what the block restores", () => {
     expect(load.tags).toEqual(["sprint-3"]);
   });
 });
+
+describe("a constraint of several lines", () => {
+  test("keeps its first line's indentation (only the blank space around it goes), through load --json, export and import", async () => {
+    const t = projectOnLaptop("mindsave-seven-");
+    const code = "  if (user) {\n    return token;\n  }";
+    await t.okCli(["save", "--goal", "g", "--constraint", `\n${code}\n\n`, "--decision", "  one line  "]);
+    const loaded = await t.json(["load", "--latest"]);
+    expect(loaded.layer2.constraints).toEqual([code]);
+    expect(loaded.layer2.decisions).toEqual(["one line"]);
+    const out = join(t.base, "out");
+    await t.okCli(["export", "--out", out]);
+    const other = projectOnLaptop("mindsave-seven-");
+    await other.okCli(["import", out]);
+    expect((await other.json(["load", "--latest"])).layer2.constraints).toEqual([code]);
+  });
+});

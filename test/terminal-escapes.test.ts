@@ -129,3 +129,17 @@ describe("text from outside reaches the terminal without control sequences", () 
     }
   }, 30_000);
 });
+
+describe("bidirectional overrides in a list", () => {
+  test("snapshots list and recall show no U+202E (the rest of the line would read reversed); load --json keeps the text exactly", async () => {
+    const t = projectOnLaptop("mindsave-seven-");
+    const goal = "pay \u202Eelbuod\u202C invoices \u2067x\u2069";
+    await t.okCli(["save", "--goal", goal, "--state", "s"]);
+    const list = (await t.okCli(["snapshots", "list"])).stdout;
+    expect(list).toContain("pay elbuod invoices x");
+    const recall = (await t.okCli(["recall", "invoices"])).stdout;
+    expect(recall).toContain("pay elbuod invoices x");
+    for (const out of [list, recall]) expect(out).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    expect((await t.json(["load", "--latest"])).layer1.goal).toBe(goal);
+  });
+});
