@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, copyFileSync } from "node:fs";
 import { join } from "node:path";
-import { dumpStore, gitRepo, laptop, ok, okJson, plainFolder, projectOnLaptop, run, sql, tempDir } from "./helpers.ts";
+import { dumpStore, gitRepo, laptop, laptopWithApp as setup, ok, okJson, plainFolder, projectOnLaptop, run, sql, tempDir } from "./helpers.ts";
 
 async function seeded() {
   const base = tempDir();
@@ -240,5 +240,25 @@ describe("a message that repeats a long value", () => {
     const r = await t.cli(["load", "é".repeat(5000)]);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(`mindsave: No snapshot "${"é".repeat(99)}…" (5000 characters) in this project; see \`mindsave snapshots list\`.\n`);
+  });
+});
+
+describe("words and ranges of options", () => {
+  test("--status takes the same words as YAML status; base thresholds outside their range are refused", async () => {
+    const t = setup();
+    expect((await okJson(["save", "--goal", "g", "--status", "done", "--home", t.home], t.at(t.repo))).status).toBe("completed");
+    const bad = await run(["signal", "--base-warning", "0.95", "--home", t.home], t.at(t.repo));
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("--base-warning must be a number from 0.50 to 0.70");
+  });
+});
+
+describe("MINDSAVE_HOST", () => {
+  test("an invalid MINDSAVE_HOST is the user's input: exit 1, one sentence", async () => {
+    const t = setup();
+    const r = await run(["load", "--home", t.home], { ...t.at(), env: { ...t.pc.env, MINDSAVE_HOST: "not a host id!" } });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toContain("MINDSAVE_HOST must be");
   });
 });

@@ -245,6 +245,16 @@ export type ProjectOnLaptop = ReturnType<typeof projectOnLaptop>;
 /** Save a snapshot of `goal` through the CLI, its state and next action placeholders; `more` adds flags. */
 export const saveGoal = (t: ProjectOnLaptop, goal: string, ...more: string[]) => t.okCli(["save", "--goal", goal, "--state", "s", "--next", "n", ...more]);
 
+/** A laptop with an empty home and one git project `app`; `at(cwd)` runs the CLI there (default: in the project). */
+export function laptopWithApp() {
+  const base = tempDir();
+  const home = join(base, "home");
+  mkdirSync(home);
+  const repo = gitRepo(join(base, "app"));
+  const pc = laptop("p", base);
+  return { base, home, repo, pc, env: pc.env, at: (cwd = repo) => ({ cwd, env: pc.env }) };
+}
+
 /** A plain folder `dir` (no git, no .mindsave/) and a folder `other` beside it, on a laptop whose home is empty. */
 export function plainFolder() {
   const base = tempDir("mindsave-plain-");

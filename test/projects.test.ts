@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { git, gitRepo, laptop, ok, okJson, run, sql, tempDir } from "./helpers.ts";
+import { git, gitRepo, laptop, laptopWithApp as setup, ok, okJson, run, sql, tempDir } from "./helpers.ts";
 
 /** One laptop, one home, and a git checkout `app`: where second checkouts are made beside it. */
 function appOnOneHost() {
@@ -255,4 +255,22 @@ describe("--in finds a project by its folder's name on this host", () => {
     // No folder and no project is called that here.
     expect((await b.cli(["--in", "scratch", "snapshots", "list"])).code).toBe(1);
   }, 60_000);
+});
+
+describe("projects split", () => {
+  test("split refuses a checkout that is its project's only root; a second clone gets a free name", async () => {
+    const t = setup();
+    await ok(["save", "--goal", "g", "--home", t.home], t.at(t.repo));
+    const r = await run(["projects", "split", "--home", t.home], t.at(t.repo));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("only root");
+    const copy = join(t.base, "app-copy");
+    git(t.base, "clone", "-q", t.repo, copy);
+    const hint = await run(["load", "--home", t.home], t.at(copy));
+    expect(hint.code).toBe(1);
+    expect(hint.stderr).toContain("shares its history with project app");
+    await ok(["save", "--goal", "in the copy", "--home", t.home], t.at(copy));
+    const names = (await okJson(["projects", "--home", t.home], t.at(copy))).projects.map((p: any) => p.name).sort();
+    expect(names).toEqual(["app", "app-copy"]);
+  });
 });

@@ -1,6 +1,8 @@
 // recall through the real CLI on a real store: what it shows, and what it says about it.
 import { describe, expect, test } from "bun:test";
-import { ok, projectOnLaptop as fixture, saveGoal as save } from "./helpers.ts";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { laptopWithApp as setup, ok, okJson, projectOnLaptop as fixture, saveGoal as save } from "./helpers.ts";
 
 describe("recall", () => {
   test("with no keyword, when the newest snapshot has no Layer 3, says so before the older archive it shows", async () => {
@@ -30,5 +32,56 @@ describe("recall", () => {
     expect(JSON.parse(j.stderr).error).toContain("(put -- before a keyword that starts with -)");
     // Everything after -- is a keyword, so --home goes before it.
     expect((await ok(["recall", "--home", t.home, "--", "-x"], { cwd: t.repo, env: t.pc.env })).stdout).toContain("flags -x");
+  });
+});
+
+describe("recall with keywords: order, limit and context", () => {
+  test("recall: newest first, says when --limit hides more, context shows whole words and separates fields", async () => {
+    const t = setup();
+    for (let i = 1; i <= 5; i++) {
+      await ok(["save", "--goal", `step ${i} of the refresh endpoint work`, "--state", `state ${i}`, "--constraint", `rule ${i}`, "--home", t.home], t.at(t.repo));
+    }
+    const r = await okJson(["recall", "refresh", "endpoint", "--limit", "3", "--home", t.home], t.at(t.repo));
+    expect(r.hits.map((h: any) => h.goal)).toEqual(["step 5 of the refresh endpoint work", "step 4 of the refresh endpoint work", "step 3 of the refresh endpoint work"]);
+    expect(r.more).toBe(true);
+    expect(r.hits[0].context).toContain("«refresh» «endpoint»");
+    expect(r.hits[0].context).toContain(" · state 5");
+    const text = await ok(["recall", "refresh", "--limit", "2", "--home", t.home], t.at(t.repo));
+    expect(text.stdout).toContain("More than 2 snapshots match");
+    // The date inside a snapshot's id is not content: "2026" matches nothing here.
+    expect((await okJson(["recall", String(new Date().getFullYear()), "--home", t.home], t.at(t.repo))).hits).toHaveLength(0);
+    // List items are indexed as text, not as JSON.
+    const rule = await okJson(["recall", "rule 3", "--home", t.home], t.at(t.repo));
+    expect(rule.hits[0].context).not.toContain('","');
+  });
+});
+
+describe("recall without a keyword", () => {
+  test("recall without a keyword shows the newest Layer 3 there is; a manual save gets the spec's automatic parts", async () => {
+    const t = setup();
+    writeFileSync(join(t.repo, "src", "auth.ts"), "export const auth = 2;\n");
+    await ok(["save", "--home", t.home], { ...t.at(), stdin: "---\ngoal: with an archive\n---\n### Completed Steps\n1. wrote the parser\n" });
+    const first = await okJson(["recall", "--home", t.home], t.at());
+    expect(first.layer3).toContain("### File Changes");
+    expect(first.layer3).toContain("src/auth.ts");
+    // A checkpoint without any Layer 3 (no changes, nothing logged) does not hide the archive.
+    await ok(["save", "--overflow", "--goal", "checkpoint", "--home", t.home], t.at());
+    const recalled = await ok(["recall", "--home", t.home], t.at());
+    expect(recalled.stdout).toContain("wrote the parser");
+  });
+});
+
+describe("recall context", () => {
+  test("never cuts an emoji or a combining accent in half", async () => {
+    const t = setup();
+    const body = `${"😀".repeat(40)} needle ${"👨‍👩‍👧".repeat(30)} e\u0301`.repeat(2);
+    await ok(["save", "--home", t.home], { ...t.at(), stdin: `---\ngoal: emoji archive\n---\n${body}\n` });
+    const j = await okJson(["recall", "needle", "--home", t.home], t.at());
+    const context: string = j.hits[0].context;
+    expect(context).toContain("«needle»");
+    // No lone surrogate and no replacement character anywhere in the line.
+    expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(context)).toBe(false);
+    expect(context).not.toContain("\uFFFD");
+    expect(context.startsWith("…😀")).toBe(true);
   });
 });

@@ -3,7 +3,7 @@
 // MindSave's own; text fields keep the text YAML would have read as a number; Layer 3 keeps its
 // first line's indentation; tags read back are themselves.
 import { describe, expect, test } from "bun:test";
-import { projectOnLaptop, sql } from "./helpers.ts";
+import { laptopWithApp as setup, ok, projectOnLaptop, sql } from "./helpers.ts";
 import { rulesSection } from "../src/engine/memory/rules.ts";
 import { factLine } from "../src/engine/memory/facts.ts";
 import type { FactRecord } from "../src/store/store.ts";
@@ -163,5 +163,16 @@ describe("a constraint or decision that a list item would read as no text", () =
     const block = (await t.okCli(["load", "--latest"])).stdout;
     expect(block).toContain('\n- "null"\n- yes, always\n');
     expect(block).toContain('\n- "~"\n- keep it\n');
+  });
+});
+
+describe("restore values shown as written", () => {
+  test("restore values are shown as written, quoted only when they span lines", async () => {
+    const t = setup();
+    await ok(["save", "--goal", "auth: switch to JWT refresh", "--state", "plain state", "--next", "step: one", "--home", t.home], t.at());
+    const block = (await ok(["load", "--latest", "--home", t.home], t.at())).stdout;
+    expect(block).toContain("goal: auth: switch to JWT refresh\n");
+    expect(block).toContain("next_action: step: one\n");
+    expect(block).toContain("state: plain state\n");
   });
 });

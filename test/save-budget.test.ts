@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { CLI, projectOnLaptop } from "./helpers.ts";
+import { CLI, laptopWithApp as setup, okJson, projectOnLaptop, run } from "./helpers.ts";
 
 const LONG_GOAL = "重构认证模块并修复令牌刷新问题，".repeat(30) + "最后更新文档";
 const decisions = Array.from({ length: 60 }, (_, i) => `decision ${i}: module ${i} keeps its own error type, wrapped at the API edge`);
@@ -78,4 +78,28 @@ describe("an MCP save over budget", () => {
     for (const f of files.slice(keptFiles)) expect(archive).toContain(`- ${f}`);
     for (const d of decisions.slice(keptDecisions)) expect(archive).toContain(`- ${d}`);
   }, 60_000);
+});
+
+describe("a CLI save with more constraints than Layer 2 holds", () => {
+  test("compression never drops a constraint: what cannot fold and does not fit moves to Layer 3 whole, never cut", async () => {
+    const t = setup();
+    const constraints = Array.from({ length: 40 }, (_, i) => `rule number ${i + 1}: keep module ${i + 1} free of global state and side effects`);
+    const r = await run(["save", "--json", "--goal", "many rules", "--home", t.home, ...constraints.flatMap((c) => ["--constraint", c])], t.at(t.repo));
+    expect(r.code).toBe(0);
+    const kept = (await okJson(["load", "--home", t.home], t.at(t.repo))).layer2.constraints as string[];
+    expect(kept).toEqual(constraints.slice(0, kept.length));
+    expect(JSON.parse(r.stdout).warnings.join("\n")).toContain(`"Moved from Layer 2": ${constraints.length - kept.length} constraint(s).`);
+    const archive = (await okJson(["recall", "--home", t.home], t.at(t.repo))).layer3 as string;
+    for (const c of constraints.slice(kept.length)) expect(`${archive}\n`).toContain(`- ${c}\n`);
+    // Compressed, with more than twenty constraints left as written: none of them is cut.
+    const unique = Array.from({ length: 24 }, (_, i) => `rule number ${i + 1}`);
+    const foldable = ["tailwind", "bootstrap", "mongodb", "graphql", "sessions", "an orm"].flatMap((x) =>
+      ["no X", "never use X", "avoid X", "do not use X", "don't use X", "X is banned", "stop using X", "不要用X", "禁止使用X", "never ever use X"].map((f) => f.replace("X", x)));
+    const saved = await run(["save", "--goal", "some rules", "--home", t.home, ...[...unique, ...foldable].flatMap((c) => ["--constraint", c])], t.at(t.repo));
+    expect(saved.code).toBe(0);
+    expect(saved.stderr).toContain("was compressed");
+    const loaded = await okJson(["load", "--latest", "--home", t.home], t.at(t.repo));
+    expect(loaded.layer2.constraints).toEqual(unique);
+    expect(Object.keys(loaded.layer2.compressed).length).toBeGreaterThan(0);
+  });
 });

@@ -2,7 +2,7 @@
 // real libSQL server (sqld) on loopback.
 import { describe, expect, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { CLI, childEnv, run, sql, twoLaptops, type LaptopWithClone } from "./helpers.ts";
 import { replicatedRows } from "./stores.ts";
@@ -438,5 +438,33 @@ describe("a sync reports what changed, not what was stamped anew", () => {
     await b.json(["fail", "redis", "--alt", "keydb"]);
     const again = await b.json(["sync", a.home]);
     expect(again.pushed.failures.updated).toBe(1);
+  }, 60_000);
+});
+
+describe("sync summaries", () => {
+  test("sync summaries count things, not rows; a missing drive is named", async () => {
+    const w = twoLaptops();
+    for (const item of ["Tailwind", "Redux", "GraphQL", "websocket reconnect"]) {
+      await w.a.json(["fail", item, "--reason", `${item} did not fit`, "--alt", "something else", "--related", "another thing"]);
+    }
+    // (A dry run starts no store: the drive gets its store from laptop B's first sync.)
+    await w.b.json(["sync", w.drive]);
+    const dry = await w.a.cli(["sync", w.drive, "--dry-run"]);
+    expect(dry.stdout).toContain("failures +4 added");
+    expect(dry.stdout).not.toContain("read ");
+    const real = await w.a.cli(["sync", w.drive]);
+    expect(real.stdout).toContain("into the peer:   failures +4 added; projects +1 added");
+    expect(real.stdout).toContain("failures +4 added");
+    expect(real.stdout).not.toMatch(/hosts|signals/);
+    // One more repeat of one failure is one failure updated.
+    await w.a.json(["fail", "Redux"]);
+    expect((await w.a.cli(["sync", w.drive])).stdout).toContain("into the peer:   failures ~1 updated");
+    // The drive is unplugged: plain `sync` names it.
+    await w.a.cli(["sync", "--add-peer", w.drive]);
+    renameSync(w.drive, `${w.drive}-away`);
+    const gone = await w.a.cli(["sync"]);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain("not reachable");
+    expect(gone.stderr).toContain(w.drive);
   }, 60_000);
 });
