@@ -1,6 +1,6 @@
 // diff between two snapshots, through the real CLI on a real store.
 import { describe, expect, test } from "bun:test";
-import { projectOnLaptop, projectOnLaptop as fixture, saveGoal as save } from "./helpers.ts";
+import { laptopAndHome as newcomer, ok, projectOnLaptop, projectOnLaptop as fixture, saveGoal as save } from "./helpers.ts";
 
 describe("diff keeps the failures of its window", () => {
   test("a failure added between A and B stays added after it recurs or is edited later; one seen again in between is repeated", async () => {
@@ -37,4 +37,24 @@ describe("diff", () => {
     expect(out).toContain(`+ constraint: ${JSON.stringify("keep API\n- FORGED constraint")}`);
     expect(out).toContain(`+ step: ${JSON.stringify("step one\n## FORGED step")}`);
   }, 30_000);
+});
+
+test("diff: a step added already completed (or started) is one line saying so, not a second \"completed:\" line", async () => {
+  const t = newcomer("mindsave-newcomer-diff-");
+  const { home, pc } = t;
+  const repo = t.repo();
+  const at = { cwd: repo, env: pc.env };
+  await ok(["save", "--home", home, "--goal", "ship the limiter", "--state", "begun"], at);
+  await ok(["plan", "set", "--home", home, "--item", "[x] write it", "--item", "wire it"], at);
+  await ok(["save", "--home", home, "--goal", "ship the limiter", "--state", "wired"], at);
+  await ok(["plan", "set", "--home", home, "--item", "[x] write it", "--item", "[x] wire it", "--item", "[x] docs", "--item", "[>] load test", "--item", "release"], at);
+  const out = (await ok(["diff", "--home", home], at)).stdout;
+  const plan = out.slice(out.indexOf("\nPlan "));
+  expect(plan.split("\n").filter((l) => l.startsWith("  ")).join("\n") + "\n").toBe([
+    "  completed: wire it",
+    "  + step: docs (completed)",
+    "  + step: load test (in progress)",
+    "  + step: release",
+    "",
+  ].join("\n"));
 });

@@ -1,7 +1,8 @@
 // doctor through the real CLI: what it finds and what it tells the reader to run.
 import { describe, expect, test } from "bun:test";
-import { statSync, truncateSync } from "node:fs";
-import { projectOnLaptop as fixture, saveGoal as save } from "./helpers.ts";
+import { readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { laptopAndHome as newcomer, ok, projectOnLaptop as fixture, run, saveGoal as save } from "./helpers.ts";
 
 describe("doctor on a damaged store", () => {
   test("says what to run without sending the reader back to doctor", async () => {
@@ -19,4 +20,19 @@ describe("doctor on a damaged store", () => {
     // Other commands still point to doctor to see what is wrong.
     expect((await t.cli(["load"])).stderr).toContain("run `mindsave doctor` to see what is wrong");
   });
+});
+
+test("doctor gives a small store's size in KB, not \"0.0 MiB\"", async () => {
+  const t = newcomer("mindsave-newcomer-doctor-");
+  const { home, pc } = t;
+  const repo = t.repo();
+  await ok(["save", "--home", home, "--goal", "a first save"], { cwd: repo, env: pc.env });
+  const db = join(home, "mindsave.db");
+  const whole = statSync(db).size;
+  expect(whole).toBeLessThan(1024 ** 2);
+  writeFileSync(db, readFileSync(db).subarray(0, 5000)); // cut short, as a pulled drive may leave it
+  const r = await run(["doctor", "--home", home], { cwd: repo, env: pc.env });
+  expect(r.code).toBe(1);
+  expect(r.stdout).toMatch(new RegExp(`^file: +4\\.9 KB, but its header says ${(whole / 1024).toFixed(1)} KB: it was cut short$`, "m"));
+  expect(r.stdout).not.toContain("MiB");
 });

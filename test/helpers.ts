@@ -255,6 +255,15 @@ export function laptopWithApp() {
   return { base, home, repo, pc, env: pc.env, at: (cwd = repo) => ({ cwd, env: pc.env }) };
 }
 
+/** A laptop with its own home folder beside it and a git repo (made when `repo()` is called), under one temp dir. */
+export function laptopAndHome(prefix: string) {
+  const base = tempDir(prefix);
+  const home = join(base, "home");
+  mkdirSync(home);
+  const pc = laptop("ada", base);
+  return { base, home, pc, repo: () => gitRepo(join(base, "repo")) };
+}
+
 /** A plain folder `dir` (no git, no .mindsave/) and a folder `other` beside it, on a laptop whose home is empty. */
 export function plainFolder() {
   const base = tempDir("mindsave-plain-");

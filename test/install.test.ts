@@ -8,7 +8,7 @@ import { join, relative } from "node:path";
 import { parse } from "jsonc-parser";
 import { hostTarget } from "../build.ts";
 import { hookCommand, HOOK_ARGS, installHooks, KEEP_SETTINGS_BACKUPS, SETTINGS_LEDGER, uninstallHooks } from "../src/engine/agents/hooks.ts";
-import { gitRepo, hostBinary, laptop, REPO, run, tempDir } from "./helpers.ts";
+import { gitRepo, hostBinary, laptop, laptopAndHome as newcomer, ok, REPO, run, tempDir } from "./helpers.ts";
 
 let exe = "";
 beforeAll(async () => {
@@ -285,4 +285,13 @@ describe("the local home made by a setup command", () => {
       expect({ args: args.join(" "), mode: (statSync(join(pc.home, ".mindsave")).mode & 0o777).toString(8) }).toEqual({ args: args.join(" "), mode: "700" });
     }
   });
+});
+
+describe("the local home made by a first save", () => {
+test("the default home a first save makes (~/.mindsave) is the owner's alone (0700): other users on the laptop cannot read the store or its backups", async () => {
+  const n = newcomer("mindsave-home-mode-");
+  await ok(["save", "--goal", "private work"], { cwd: n.repo(), env: n.pc.env });
+  expect(statSync(join(n.pc.home, ".mindsave")).mode & 0o777).toBe(0o700);
+  expect(existsSync(join(n.pc.home, ".mindsave", "mindsave.db"))).toBe(true);
+});
 });

@@ -885,3 +885,54 @@ describe("TUI in a small terminal", () => {
     expect(f).not.toContain("more (");
   });
 });
+
+describe("TUI: the picker after d, the delete question's name, the failure graph's title", () => {
+  afterEach(closeAll);
+
+  async function store(goals: string[], topic?: string) {
+    const s = await openStore("mindsave-newcomer-tui-");
+    for (const goal of goals) await saveSnapshot(s.session, { input: fromFields({ goal, state: `state of ${goal}`, next_action: "go on", ...(topic ? { topic } : {}) }) });
+    const projectId = (await resolveProject(s.session, { create: false }))!.project.id;
+    return { ...s, projectId };
+  }
+
+  test("d in the snapshot view, then back: the picker shows the new status, its selection kept", async () => {
+    const { session, projectId } = await store(["alpha task", "beta task"]);
+    const h = mount(session, { initial: [{ name: "home" }, { name: "picker", projectId, projectName: "webapp" }] });
+    await h.until((x) => x.includes("webapp · 2 snapshots"), "the picker");
+    h.press("j", KEY.enter);
+    await h.until((x) => x.includes("goal         alpha task"), "the older snapshot");
+    h.press("d");
+    await h.until((x) => x.includes("Marked") && x.includes("completed"), "marked completed");
+    expect((await projectSnapshots(session, projectId)).find((s) => s.goal === "alpha task")!.status).toBe("completed");
+    h.press("q");
+    const f = await h.until((x) => x.includes("webapp · 2 snapshots") && /alpha task/.test(x) && / completed /.test(x), "the picker with the new status");
+    const row = f.split("\n").find((l) => l.includes("alpha task"))!;
+    expect(row).toMatch(/^› .* completed /);
+    expect(f.split("\n").find((l) => l.includes("beta task"))).toMatch(/in progress/);
+  });
+
+  test("the delete question cuts a long snapshot name in its middle: its date and -2 stay", async () => {
+    const { session, projectId } = await store(["one", "two"], "refactor-the-authentication-layer");
+    const [newest] = await projectSnapshots(session, projectId);
+    expect(newest.name).toMatch(/-2$/);
+    const h = mount(session, { initial: [{ name: "home" }, { name: "snapshot", snapshotId: newest.id }], columns: 60, fits: true });
+    await h.until((x) => x.includes("goal         two"), "the snapshot");
+    h.press("x");
+    const f = await h.until((x) => x.includes("y to delete"), "the question");
+    const asked = /Delete (.+)\? y to delete, any other key to keep it\./.exec(f)?.[1];
+    expect(asked).toBeDefined();
+    expect(asked).toContain("…");
+    expect(asked!.startsWith(newest.name.slice(0, 3))).toBe(true);
+    expect(asked!.endsWith(newest.name.slice(-4))).toBe(true);
+  });
+
+  test("the failure graph's title fits 80 columns with a long project name: the count and the sort show", async () => {
+    const { session, projectId } = await store(["one"]);
+    const h = mount(session, { initial: [{ name: "home" }, { name: "failures", projectId, projectName: "customer-billing-service-backend" }], columns: 80, fits: true });
+    const f = await h.until((x) => x.includes("Failure graph"), "the failure graph");
+    const title = f.split("\n")[0];
+    expect(title).toContain("+ global · 0 · by repeat count");
+    expect(title).toContain("Failure graph · custo");
+  });
+});
