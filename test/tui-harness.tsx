@@ -8,6 +8,9 @@ import { App, type Screen } from "../ui/app.tsx";
 import { UiContext, type UiContextValue } from "../ui/context.ts";
 import { makeTheme } from "../ui/theme.ts";
 import { Session } from "../src/engine/session.ts";
+import { resolveProject } from "../src/engine/projects/resolve.ts";
+import { saveSnapshot } from "../src/engine/snapshots/save.ts";
+import { fromFields } from "../src/engine/snapshots/input.ts";
 import { width } from "../src/lib/text.ts";
 import { gitRepo, tempDir } from "./helpers.ts";
 
@@ -119,3 +122,19 @@ export function mount(session: Session, opts: MountOptions = {}): Harness {
     },
   };
 }
+
+/** When webappStore saves its snapshots: a fixed instant, so the ages on screen are known. */
+export const SAVED_AT = Date.UTC(2026, 10, 23, 9, 0, 0);
+
+/** A project "webapp" with one snapshot per goal, all saved at SAVED_AT. */
+export async function webappStore(goals: string[]) {
+  const s = await openStore("mindsave-tui-webapp-");
+  const at = await Session.open({ home: s.session.home.dir, cwd: s.repo, env: s.env, now: () => new Date(SAVED_AT) }, { write: true });
+  for (const goal of goals) await saveSnapshot(at, { input: fromFields({ goal, state: `state of ${goal}`, next_action: `next for ${goal}` }) });
+  const projectId = (await resolveProject(at, { create: false }))!.project.id;
+  at.close();
+  return { ...s, projectId };
+}
+
+/** The screens to open webappStore's picker on, the projects list behind it. */
+export const webappPicker = (projectId: string): Screen[] => [{ name: "home" }, { name: "picker", projectId, projectName: "webapp" }];
