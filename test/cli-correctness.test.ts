@@ -202,7 +202,7 @@ describe("nothing to load here: where to go next", () => {
     mkdirSync(home);
     const bare = await run(["load", "--home", home], { cwd: base, env: pc.env });
     expect(bare.code).toBe(1);
-    // A folder that holds no store is not made one by a read (test/walkthrough-five.test.ts).
+    // A folder that holds no store is not made one by a read (test/read-commands.test.ts).
     expect(bare.stderr).toBe(`mindsave: There is no MindSave store in ${home} (set by --home ${home}: the folder that holds mindsave.db); nothing was created. \`mindsave save\` there starts one.\n`);
     expect(readdirSync(home)).toEqual([]);
   });
