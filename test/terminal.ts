@@ -8,6 +8,9 @@ import { CLI, childEnv, gitRepo, laptop, ok, tempDir } from "./helpers.ts";
 /** tmux's path, or "" where it is not installed (the tests that need it are skipped with a reason). */
 export const TMUX = spawnSync("sh", ["-c", "command -v tmux"]).stdout?.toString().trim() ?? "";
 
+/** What the terminal shows once the command under test has ended and all it printed is on screen. */
+const ENDED = "[command ended]";
+
 const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 
 /** A home, a git project `webapp` and a laptop; `start` runs the CLI on a terminal, `answer` types keys at a prompt. */
@@ -37,14 +40,16 @@ export function terminal(prefix = "mindsave-prompt-") {
   const start = (args: string[]) => {
     const env = Object.entries(childEnv({ ...pc.env, LANG: "C.UTF-8", TERM: "xterm-256color" })).map(([k, v]) => `${k}=${quote(v)}`).join(" ");
     const cmd = [...CLI, "--home", home, ...args].map(quote).join(" ");
-    tmux("new-session", "-d", "-s", "main", "-x", "200", "-y", "30", `cd ${quote(repo)} && env -i ${env} ${cmd}; echo "exit=$?" > ${quote(join(base, "rc"))}; sleep 60`);
+    tmux("new-session", "-d", "-s", "main", "-x", "200", "-y", "30", `cd ${quote(repo)} && env -i ${env} ${cmd}; echo "exit=$?" > ${quote(join(base, "rc"))}; echo ${ENDED}; sleep 60`);
   };
   /** Sends `keys` (tmux key names: "y", "Enter", "C-c") once `prompt` shows, and returns the screen and exit code once the command ended. */
   const answer = async (prompt: string, ...keys: string[]): Promise<{ screen: string; code: number }> => {
     await waitFor((s) => s.includes(prompt), `the prompt ${JSON.stringify(prompt)}`);
     tmux("send-keys", "-t", "main", ...keys);
     const rc = join(base, "rc");
-    const shown = await waitFor(() => existsSync(rc) && readFileSync(rc, "utf8").includes("\n"), "the command's end");
+    // The marker, not the rc file: the file is written straight to disk, while the command's last
+    // lines may still be on their way through the terminal; the marker comes after them.
+    const shown = await waitFor((s) => s.includes(ENDED) && existsSync(rc) && readFileSync(rc, "utf8").includes("\n"), "the command's end");
     return { screen: shown, code: Number(readFileSync(rc, "utf8").trim().replace("exit=", "")) };
   };
   const cli = (args: string[], env: Record<string, string> = {}) => ok(["--home", home, ...args], { cwd: repo, env: { ...pc.env, ...env } });
