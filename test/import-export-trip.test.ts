@@ -291,17 +291,21 @@ describe("an import that takes in nothing", () => {
   });
 });
 
-describe("import of many snapshots with the same warning", () => {
-  test("says it once with how many files it was; --json keeps each", async () => {
+describe("import of many snapshots naming files not on this host", () => {
+  test("says it once: how many snapshots, the first files and how many more; --json keeps each", async () => {
     const t = projectOnLaptop("mindsave-seven-");
-    for (let i = 0; i < 5; i++) await t.okCli(["save", "--goal", `step ${i}`, "--topic", `step-${i}`, "--active-file", "src/gone.ts"]);
+    for (let i = 0; i < 5; i++) await t.okCli(["save", "--goal", `step ${i}`, "--topic", `step-${i}`, "--active-file", `src/gone-${i}.ts`, "--active-file", "src/shared.ts"]);
     const out = join(t.base, "out");
     await t.okCli(["export", "--out", out]);
     const other = projectOnLaptop("mindsave-seven-");
     const r = await other.okCli(["import", out]);
-    const lines = r.stderr.split("\n").filter((l) => l.includes("Active file(s) not found"));
+    const lines = r.stderr.split("\n").filter((l) => l.includes("not found on this host"));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^mindsave: warning: snapshots\/\S+\.md and 4 other snapshot files: Active file\(s\) not found on this host \(saved by path only, from the project root \S+\): src\/gone\.ts\.$/);
+    // Six distinct files in all (five own ones and one they share): three named, three more.
+    expect(lines[0]).toMatch(/^mindsave: warning: 5 imported snapshots name active files not found on this host \(src\/\S+\.ts, src\/\S+\.ts, src\/\S+\.ts and 3 more\): they were saved by path only/);
+    const again = projectOnLaptop("mindsave-seven-");
+    const j = JSON.parse((await again.okCli(["import", out, "--json"])).stdout) as { warnings: string[] };
+    expect(j.warnings.filter((w) => w.includes("Active file(s) not found on this host"))).toHaveLength(5);
   });
 });
 

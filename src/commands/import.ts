@@ -4,6 +4,7 @@
 import { resolve } from "node:path";
 import { UserError } from "../errors.ts";
 import { importSeed } from "../engine/formats/seed-import.ts";
+import { ABSENT_FILES } from "../engine/snapshots/save.ts";
 import { isStandaloneExport, locateSeed } from "../engine/formats/seed-layout.ts";
 import { print, printJson, warn, withSession } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
@@ -25,7 +26,7 @@ export async function run(opts: { into?: string }, args: string[], g: GlobalOpti
     printJson(r);
     return 0;
   }
-  for (const w of foldRepeats(r.warnings)) warn(w);
+  for (const w of foldRepeats(foldAbsentFiles(r.warnings))) warn(w);
   for (const f of r.snapshots.failed) warn(`${f.file} was not imported: ${f.reason}`);
   const s = r.snapshots;
   print(`Imported ${r.source} into project ${r.project?.name ?? "?"} (${r.root ?? "no root on this host"}):`);
@@ -42,7 +43,7 @@ export async function run(opts: { into?: string }, args: string[], g: GlobalOpti
 }
 
 /**
- * The same warning about many snapshot files (`snapshots/x.md: Active file(s) not found…` for
+ * The same warning about many snapshot files (`snapshots/x.md: failure "…" has no reason…` for
  * each of 2,000) once, with how many files it was; --json keeps every one.
  */
 function foldRepeats(warnings: string[]): string[] {
@@ -66,4 +67,22 @@ function foldRepeats(warnings: string[]): string[] {
     const files = byText.get(o.text)!;
     return files.length <= 3 ? files.map((f) => `${f}: ${o.text}`) : [`${files[0]} and ${files.length - 1} other snapshot files: ${o.text}`];
   });
+}
+
+/**
+ * Snapshots naming active files that are not on this host (each its own list, so foldRepeats
+ * cannot join them) as one line: how many, the first few files, and what it means.
+ */
+function foldAbsentFiles(warnings: string[]): string[] {
+  const head = /^\S+\.md: (.*)$/s;
+  const isAbsent = (w: string) => head.exec(w)?.[1].startsWith(ABSENT_FILES) ?? false;
+  const absent = warnings.filter(isAbsent);
+  if (absent.length < 2) return warnings;
+  const files = new Set<string>();
+  for (const w of absent) for (const f of /\): (.*)\.$/s.exec(w)?.[1].split(", ") ?? []) files.add(f);
+  const first = [...files].slice(0, 3);
+  const more = files.size - first.length;
+  const named = first.join(", ") + (more ? ` and ${more} more` : "");
+  const line = `${absent.length} imported snapshots name active files not found on this host (${named}): they were saved by path only, so a restore names them without checking them; --json lists each snapshot's.`;
+  return [line, ...warnings.filter((w) => !isAbsent(w))];
 }

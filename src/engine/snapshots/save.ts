@@ -31,6 +31,10 @@ import type { SnapshotRecord, SnapshotStatus, StoredFile, StoreWriter } from "..
 import { MAX_AHEAD_MS } from "../../store/store.ts";
 
 // The budget checks moved to budgets.ts; hooks and tests import them from here too.
+
+/** How the warning about active files missing here begins; import folds these by it. */
+export const ABSENT_FILES = "Active file(s) not found on this host";
+
 export { checkLayer1, fitLayer2 } from "./budgets.ts";
 
 export const SNAPSHOT_VERSION = "3.5";
@@ -218,7 +222,7 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   const localFiles = () => kept.map((p) => fileFingerprint(p, root));
   let files = exported ? exported.files : localFiles();
   const absent = files.filter((f) => f.size === undefined).map((f) => f.path);
-  if (absent.length) warnings.push(`Active file(s) not found on this host (saved by path only${root ? `, from the project root ${root}` : ""}): ${absent.map(inline).join(", ")}.`);
+  if (absent.length) warnings.push(`${ABSENT_FILES} (saved by path only${root ? `, from the project root ${root}` : ""}): ${absent.map(inline).join(", ")}.`);
   const now = opts.createdAt ?? session.now();
   const topic = (opts.overflow ? "OVF_" : "") + topicSlug(input.topic || input.goal);
   const status = statusFor(input);
