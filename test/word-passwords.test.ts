@@ -117,12 +117,12 @@ describe("a value after a password-like name is redacted whatever its entropy", 
 const WORDS = ["correcthorsebattery", "trombonepancake", "quietgiraffe", "velvetotter", "amberfalcon", "silverwalrus"];
 
 /** "word in file" for each word password found in the raw bytes of a home's files (backups aside). */
-function leaks(home: string): string[] {
+function leaks(home: string, words = WORDS): string[] {
   const out: string[] = [];
   for (const name of readdirSync(home)) {
     if (/\.bak-/.test(name) || !name.startsWith("mindsave.db")) continue;
     const bytes = readFileSync(join(home, name));
-    for (const w of WORDS) if (bytes.includes(w)) out.push(`${w} in ${basename(name)}`);
+    for (const w of words) if (bytes.includes(w)) out.push(`${w} in ${basename(name)}`);
   }
   return out;
 }
@@ -170,5 +170,74 @@ describe("through the CLI", () => {
     expect(leaks(s.home)).toEqual([]);
     expect(await s.cli(["scan"])).toMatchObject({ code: 0 });
     expect((await s.json(["load", "--json"])).layer1.state).toBe("DB_PASSWORD=[REDACTED:password]");
+  });
+});
+
+// A password's name in other languages (issue 32): the value after it, in Latin letters, digits
+// and symbols, is a secret; CJK prose about a password stays.
+describe("a password's name in another language", () => {
+  const P = "[REDACTED:password]";
+  const FORMS: [string, string][] = [
+    ["密码: correcthorsebattery", `密码: ${P}`],
+    ["密码：correcthorsebattery", `密码：${P}`],
+    ["DB密码: correcthorsebattery", `DB密码: ${P}`],
+    ["数据库密码是 correcthorsebattery", `数据库密码是 ${P}`],
+    ["数据库密码是abcd1234请保管", `数据库密码是${P}请保管`],
+    ["密码是：hunter22，请保管", `密码是：${P}，请保管`],
+    ["数据库密码是 correcthorsebattery，见运维", `数据库密码是 ${P}，见运维`],
+    ["密码为abcd", `密码为${P}`],
+    ["密碼為 hunter22", `密碼為 ${P}`],
+    ["口令=abcd", `口令=${P}`],
+    ['{"密码": "correcthorsebattery"}', `{"密码": "${P}"}`],
+    ["パスワード：correcthorsebattery", `パスワード：${P}`],
+    ["パスワードは「letmein」です", `パスワードは「${P}」です`],
+    ["Passwort: correcthorsebattery", `Passwort: ${P}`],
+    ["Root-Kennwort: changeme", `Root-Kennwort: ${P}`],
+    ["mot de passe : swordfish", `mot de passe : ${P}`],
+    ["contraseña: swordfish", `contraseña: ${P}`],
+    ["senha=swordfish", `senha=${P}`],
+    ["пароль: swordfish", `пароль: ${P}`],
+  ];
+  test.each(FORMS)("%p", (text, expected) => {
+    expect(redact(text)).toBe(expected);
+  });
+
+  // A description in the sentence's own script, a placeholder, a type, or a word inside a sentence.
+  const STAYS = [
+    "密码：必须至少8位", "密码是必填项", "忘记密码了", "密码错误", "the 密码 field", "密码是否正确", "密码为空", "密码：8位",
+    "密码：请向管理员索取，不要写在代码里", "密码：bcrypt加密", "密码: stored in the vault", "密码: required", "密码=${DB_PASSWORD}",
+    "密码: <your password>", "密码：xxxx", "密码：123", "Passwort: muss mindestens 8 Zeichen haben", "пароль: секрет",
+    "Mise à jour du mot de passe : voir le coffre-fort", "パスワード欄を修正：コミット 5cdce7c",
+  ];
+  test.each(STAYS)("stays: %p", (text) => {
+    expect(redact(text)).toBe(text);
+  });
+});
+
+describe("a password named in another language, through the CLI", () => {
+  const SECRETS = ["correcthorsebattery", "trombonepancake", "quietgiraffe", "velvetotter", "amberfalcon", "silverwalrus"];
+  const STATES = ["密码: correcthorsebattery", "密码：trombonepancake", "DB密码: quietgiraffe", "数据库密码是 velvetotter", "パスワード：amberfalcon", "Passwort: silverwalrus"];
+
+  test("save: none reaches load or the store's bytes", async () => {
+    const s = projectOnLaptop("mindsave-word-passwords-");
+    expect((await s.cli(["save", "--goal", "Move the shop database", "--state", STATES.join("\n")])).code).toBe(0);
+    const shown = JSON.stringify(await s.json(["load", "--json"]));
+    expect(shown).toContain("数据库密码是 [REDACTED:password]");
+    for (const w of SECRETS) expect(shown).not.toContain(w);
+    expect(leaks(s.home, SECRETS)).toEqual([]);
+  });
+
+  test("scan finds one an earlier version stored raw; scan --fix removes it", async () => {
+    const s = projectOnLaptop("mindsave-word-passwords-");
+    await s.okCli(["save", "--goal", "Move the shop database"]);
+    await sql(s.db, "UPDATE snapshots SET state = ?", ["数据库密码是 correcthorsebattery，见运维"]);
+    expect(leaks(s.home, SECRETS)).not.toEqual([]); // planted for real
+    const found = await s.cli(["scan", "--json"]);
+    expect(found.code).toBe(1);
+    expect(found.stdout + found.stderr).not.toContain("correcthorsebattery");
+    expect((JSON.parse(found.stdout).findings as { table: string; field: string; kind: string }[]).map((f) => `${f.table}.${f.field}:${f.kind}`)).toEqual(["snapshots.state:password"]);
+    expect((await s.cli(["scan", "--fix", "--json"])).code).toBe(0);
+    expect(leaks(s.home, SECRETS)).toEqual([]);
+    expect((await s.json(["load", "--json"])).layer1.state).toBe("数据库密码是 [REDACTED:password]，见运维");
   });
 });

@@ -7,6 +7,7 @@
 
 import { SECRET_RULES, type SecretRule } from "./secret-rules.ts";
 import { redactAssignments } from "./secret-assignments.ts";
+import { PASSWORD_NAME_KEYWORDS, redactPasswordNames } from "./password-names.ts";
 import { entropy, looksSecret, plausible, tag, type Found, type Groups } from "./secret-values.ts";
 
 /** Runs one regex over the text; `decide` returns the replacement or undefined to leave the match. */
@@ -38,7 +39,7 @@ const ALWAYS = SECRET_RULES.some((r) => !r.keywords);
 
 /** Every keyword the rules (and the assignments) look for, longest first. */
 export function allKeywords(): string[] {
-  return [...new Set([...SECRET_RULES.flatMap((r) => r.keywords ?? []), ...KEY_WORDS])].sort((a, b) => b.length - a.length);
+  return [...new Set([...SECRET_RULES.flatMap((r) => r.keywords ?? []), ...KEY_WORDS, ...PASSWORD_NAME_KEYWORDS])].sort((a, b) => b.length - a.length);
 }
 
 /** The keyword scan, made on first use (every command loads this module; few redact). */
@@ -100,7 +101,8 @@ export function redact(text: string): string {
 }
 
 function redactWith(text: string, found: Found): string {
-  if (text.length < 8) return text;
+  // A password's name in another script makes a 7-character secret: `密码:abcd`.
+  if (text.length < 8 && !/[^\x00-\x7f]/.test(text)) return text;
   const lower = text.toLowerCase();
   const present = keywordsIn(lower);
   if (!present.size && !ALWAYS) return text;
@@ -112,6 +114,7 @@ function redactWith(text: string, found: Found): string {
   if (KEY_WORDS.some((k) => present.has(k))) {
     out = redactAssignments(out, lower.includes("--"), found);
   }
+  if (PASSWORD_NAME_KEYWORDS.some((k) => present.has(k))) out = redactPasswordNames(out, found);
   return out;
 }
 

@@ -64,7 +64,7 @@ const count = (s: string, ch: string): number => s.split(ch).length - 1;
  * A bare value without what the sentence put after it: a full stop, comma, semicolon or colon, a
  * bracket it did not open (`(password=…)`), the quote closing a string around it (`"PW=…"`).
  */
-function valueOf(bare: string): string {
+export function valueOf(bare: string): string {
   let v = bare;
   while (v) {
     const last = v[v.length - 1]!;
@@ -84,6 +84,9 @@ const CODE = /^(?:[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$]*)*(?:\([^()]*\)|\[[^[\]]
  * cut at a space (`isWithinTokenLimit(text,`).
  */
 const STRUCTURE = /^(?:[{[](?:["'{[]|$)|[A-Za-z_$][\w$.]*\()/;
+
+/** Code or structure, no value itself: `crypto.randomBytes(32)`, `{password}`, `[`. */
+export const computed = (value: string): boolean => CODE.test(value) || STRUCTURE.test(value);
 
 /** What an older version left of a value it cut at a symbol: `[REDACTED:password]&3x`. */
 const LEFT_OVER = /^(\[REDACTED:[\w-]+\])(.+)$/s;
@@ -135,7 +138,7 @@ function assignment(text: string, m: RegExpExecArray, flag: boolean, found: Foun
   const value = quoted ? full : valueOf(full);
   const name = canonical(g.name!);
   const inner = quoted ? value.slice(1, -1) : value;
-  if (!quoted && (CODE.test(inner) || STRUCTURE.test(inner))) return undefined;
+  if (!quoted && computed(inner)) return undefined;
   const strong = flag || quoted || !!g.kq || g.sep !== ":" || HEADER.test(before);
   const bare = !/[\w.-]$/.test(before); // the name alone, no prefix
   if (!strong && bare && NAMES_NEEDING_ASSIGNMENT.has(name)) return undefined;
