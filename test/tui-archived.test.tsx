@@ -27,4 +27,18 @@ describe("the picker and archived snapshots", () => {
     f = await h.until((x) => x.includes("webapp · 2 snapshots") && !x.includes("archived too"), "hidden again");
     expect(f).not.toContain("oldest 最早 work");
   });
+  test("the snapshot screen's header says archived for an archived snapshot, nothing for a listed one", async () => {
+    const { session } = await openStore("mindsave-tui-archived-screen-");
+    const saved = [];
+    for (const goal of ["oldest 最早 work", "middle work", "newest work"]) {
+      saved.push((await saveSnapshot(session, { input: fromFields({ goal, state: "s", next_action: "n" }), keep: 2 })).snapshot);
+    }
+    const old = mount(session, { initial: [{ name: "snapshot", snapshotId: saved[0].id }] });
+    const f = await old.until((x) => x.includes("oldest 最早 work"), "the archived snapshot's screen");
+    const header = (frame: string) => frame.split("\n").find((l) => l.startsWith("saved "));
+    expect(header(f)).toMatch(/in progress \S archived$/);
+    const listed = mount(session, { initial: [{ name: "snapshot", snapshotId: saved[2].id }] });
+    const g = await listed.until((x) => x.includes("newest work"), "the listed snapshot's screen");
+    expect(header(g)).toMatch(/in progress$/);
+  });
 });

@@ -5,7 +5,7 @@ import { sameNameLabels } from "../engine/snapshots/select.ts";
 import { isAbsoluteAny, toHostPath } from "../engine/projects/paths.ts";
 import { nextSteps } from "../engine/projects/next-steps.ts";
 import { askUntil, print, printJson, withSession } from "./shared.ts";
-import { numberedList, verifyText } from "../engine/snapshots/summaries.ts";
+import { archivedLoadText, numberedList, verifyText } from "../engine/snapshots/summaries.ts";
 import type { GlobalOptions } from "../types.ts";
 import { requireProject } from "../engine/projects/resolve.ts";
 
@@ -37,6 +37,7 @@ export async function run(opts: { latest?: boolean; verify?: boolean; full?: boo
     const result = sel.result;
     if (g.json) printJson(toJson(result));
     else {
+      if (result.archived) print(archivedLoadText("cli"));
       if (result.verify) print(verifyText(result.verify));
       print(result.block.text);
     }
@@ -59,7 +60,7 @@ function toJson(r: LoadResult) {
     rules: r.rules.map((x) => ({ text: x.text, scope: x.scope })),
     facts: r.facts.map((f) => ({ text: f.text, scope: f.scope, confidence: f.confidence, expires_at: f.expires_at })),
     plan: s.plan ?? [], tags: s.tags,
-    restore_block: r.block.text, tokens: r.block.tokens, budget: r.block.budget, omitted: r.block.omitted,
+    restore_block: r.block.text, tokens: r.block.tokens, budget: r.block.budget, omitted: r.block.omitted, archived: r.archived,
     ...(r.verify ? { verify: r.verify } : {}),
   };
 }

@@ -5,7 +5,7 @@ import { snapshotList, snapshotStats } from "../engine/snapshots/catalog.ts";
 import { cleanSnapshots, deleteSnapshot, layer2MovedText, setSnapshotStatus, snapshotFile } from "../engine/snapshots/manage.ts";
 import { toHostPath } from "../engine/projects/paths.ts";
 import { pruneCandidates, pruneSnapshots, parseAge } from "../engine/snapshots/retention.ts";
-import { someNames } from "../engine/snapshots/summaries.ts";
+import { archivedCountText, someNames } from "../engine/snapshots/summaries.ts";
 import { confirm, print, printJson, warn, withSession } from "./shared.ts";
 import { age, padEnd, truncate } from "../lib/text.ts";
 import { terminalColumns } from "../lib/out.ts";
@@ -22,7 +22,7 @@ export async function list(opts: { limit?: number; tag?: string; all?: boolean }
       printJson({ project: { id: ctx.project.id, name: ctx.project.name }, snapshots: rows, archived });
       return 0;
     }
-    const more = !opts.all && archived ? `${archived} older snapshot(s) are archived: \`mindsave snapshots list --all\` shows them.` : "";
+    const more = !opts.all && archived ? archivedCountText(archived, "cli") : "";
     if (!rows.length) {
       print(opts.tag !== undefined ? `No snapshot of ${ctx.project.name} is tagged ${JSON.stringify(opts.tag)}.` : `No snapshots in project ${ctx.project.name} yet.`);
       if (more) print(more);

@@ -127,6 +127,11 @@ export class Queries {
     return Number(rows[0].n);
   }
 
+  /** Whether retention left this snapshot in the default views (false: archived, or no such snapshot). */
+  async isListed(snapshotId: string): Promise<boolean> {
+    return (await this.rows("SELECT 1 FROM listed_snapshots WHERE snapshot_id = ?", [snapshotId])).length > 0;
+  }
+
   /** The project's snapshots that are not archived, newest first: what the retention pass decides over (the few listed ones, not every row). */
   async listedForRetention(projectId: string): Promise<RetentionRow[]> {
     const rows = await this.rows(`SELECT id, name, kind, status, snapshots.created_at, saved_host FROM ${LISTED_FROM} ${LISTED_ORDER}`, [projectId]);

@@ -11,6 +11,7 @@ import {
   deleteById, restoreById, setStatusById, snapshotById, verifyById, type FileCheck,
 } from "../../src/engine/snapshots/catalog.ts";
 import { failuresFor } from "../../src/engine/failures/record.ts";
+import { isArchived } from "../../src/engine/snapshots/retention.ts";
 import { extendedSnapshot, savedOnOtherHost } from "../../src/engine/snapshots/select.ts";
 import { layer2AfterDelete, layer2MovedText } from "../../src/engine/snapshots/manage.ts";
 import { retireCandidates } from "../../src/engine/memory/retire.ts";
@@ -59,7 +60,7 @@ export function SnapshotScreen(props: {
     const { retired } = await retireCandidates(session.forProject(snapshot.project_id));
     // An overflow snapshot's Layer 2 is the full one's it extends: shown as load restores it.
     const base = await extendedSnapshot(session, snapshot);
-    return { snapshot, base, root: ctx.root, project: ctx.project.name, failures, retired, savedOn: await savedOnOtherHost(session, snapshot) };
+    return { snapshot, base, root: ctx.root, project: ctx.project.name, failures, retired, savedOn: await savedOnOtherHost(session, snapshot), archived: await isArchived(session, snapshot.id) };
   }, [props.snapshotId]);
   const checks = useMemo<FileCheck[]>(
     () => (data.data ? verifyById(session, data.data.snapshot, data.data.root) : []),
@@ -71,7 +72,7 @@ export function SnapshotScreen(props: {
   const saved = data.data ? age(data.data.snapshot.created_at, now()) : "";
   // Both layouts (Layer 3 hidden and shown), so a key knows at once what the other one looks like.
   const layouts = useMemo(
-    () => (data.data ? ([false, true] as const).map((l3) => layout(data.data!.snapshot, data.data!.failures, checks, data.data!.retired, l3, props.width - 2, theme, now(), data.data!.base, data.data!.savedOn)) : null),
+    () => (data.data ? ([false, true] as const).map((l3) => layout(data.data!.snapshot, data.data!.failures, checks, data.data!.retired, l3, props.width - 2, theme, now(), data.data!.base, data.data!.savedOn, data.data!.archived)) : null),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [data.data, checks, props.width, saved],
   );

@@ -83,7 +83,7 @@ export function retiredOf(retired: Retired[], kind: RetireKind, text: string): R
  * `base`: for an overflow snapshot, the full one whose Layer 2 its restore shows (null: none left,
  * Layer 1 only); its constraints and decisions are shown, and selected and retired, as load restores them.
  */
-export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: FileCheck[], retired: Retired[], showL3: boolean, cols: number, theme: Theme, now: Date, base: SnapshotRecord | null = null, savedOn: string | null = null): Layout {
+export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: FileCheck[], retired: Retired[], showL3: boolean, cols: number, theme: Theme, now: Date, base: SnapshotRecord | null = null, savedOn: string | null = null, archived = false): Layout {
   const out: Line[] = [];
   const items: Item[] = [];
   const g = theme.g;
@@ -114,7 +114,7 @@ export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: Fil
     }
   };
   // Wrapped, never cut: a narrow screen would end it with the terminal's own "…" (even in ASCII mode).
-  wrap(`saved ${utcMinute(s.created_at)} (${ageAgo(s.created_at, now)})${savedOn ? ` on ${inline(savedOn)}` : ""} ${g.sep} ${s.status.replace("_", " ")}${s.kind === "overflow" ? ` ${g.sep} overflow (${base ? `Layer 1; Layer 2 from ${base.name}` : "Layer 1 only"})` : ""}`, cols).forEach((l) => out.push({ text: l, color: theme.c("muted") }));
+  wrap(`saved ${utcMinute(s.created_at)} (${ageAgo(s.created_at, now)})${savedOn ? ` on ${inline(savedOn)}` : ""} ${g.sep} ${s.status.replace("_", " ")}${s.kind === "overflow" ? ` ${g.sep} overflow (${base ? `Layer 1; Layer 2 from ${base.name}` : "Layer 1 only"})` : ""}${archived ? ` ${g.sep} archived` : ""}`, cols).forEach((l) => out.push({ text: l, color: theme.c("muted") }));
   if (s.tags?.length) wrap(`tags ${s.tags.map((t) => `#${inline(t)}`).join(" ")}`, cols).forEach((l) => out.push({ text: l, color: theme.c("title") }));
   out.push({ text: "" });
   head(`Layer 1 ${g.sep} Execution Register`);

@@ -55,6 +55,7 @@ export const recallInput = {
 export const listInput = {
   limit: z.number().int().min(1).optional().describe("Show at most this many snapshots, newest first (default: all)."),
   tag: z.string().optional().describe("Only snapshots with this tag (as given to save's tags)."),
+  all: z.boolean().optional().describe("true to include the archived snapshots (retention leaves older ones out of the list; they stay whole: load and recall take their ids)."),
   workspace,
 };
 
@@ -92,6 +93,7 @@ export const loadOutput = {
   status: z.string(),
   restore_block: z.string(),
   tokens: z.number(),
+  archived: z.boolean().describe("retention archived this snapshot: out of the default list, still whole"),
   verify: z.array(z.object({ path: z.string(), absolute: z.string(), status: z.string(), modified_at: z.string().optional() })).optional(),
 };
 
@@ -105,7 +107,12 @@ export const recallOutput = {
 
 export const listOutput = {
   project: z.string(),
-  snapshots: z.array(z.object({ n: z.number(), snapshot_id: z.string(), id: z.string(), created_at: z.string(), status: z.string(), kind: z.string(), goal: z.string(), tags: z.array(z.string()) })),
+  snapshots: z.array(z.object({
+    n: z.number().optional().describe("the list number load takes (1 = newest); none for an archived snapshot"),
+    snapshot_id: z.string(), id: z.string(), created_at: z.string(), status: z.string(), kind: z.string(), goal: z.string(), tags: z.array(z.string()),
+    archived: z.boolean().describe("retention left it out of the default list; still whole"),
+  })),
+  archived_count: z.number().describe("how many of the project's snapshots are archived (listed here only with all: true)"),
 };
 
 export const failOutput = {

@@ -10,7 +10,7 @@ import { applyFlags, emptyInput } from "../../engine/snapshots/input.ts";
 import { restoreSnapshot } from "../../engine/snapshots/restore.ts";
 import { recallArchive, recallSearch } from "../../engine/snapshots/recall.ts";
 import { snapshotList } from "../../engine/snapshots/catalog.ts";
-import { archiveText, numberedList, recallHitsText, saveSummary, verifyText } from "../../engine/snapshots/summaries.ts";
+import { archiveText, archivedCountText, archivedLoadText, listNumbers, numberedList, recallHitsText, saveSummary, verifyText } from "../../engine/snapshots/summaries.ts";
 import { failureSummary, recordFailure } from "../../engine/failures/record.ts";
 import { LAYER1_BUDGET, LAYER2_BUDGET } from "../../engine/snapshots/layers.ts";
 import type { Session } from "../../engine/session.ts";
@@ -102,9 +102,9 @@ export function registerTools(server: McpServer, withSession: WithSession): void
   }, (a) => withSession(false, async (session) => {
     const r = await restoreSnapshot(session, a.snapshot, { verify: a.verify, full: a.full, howToSave: HOW_TO_SAVE });
     const s = r.snapshot;
-    const text = r.verify ? `${verifyText(r.verify)}\n${r.block.text}` : r.block.text;
+    const text = [...(r.archived ? [archivedLoadText("mcp")] : []), ...(r.verify ? [verifyText(r.verify)] : []), r.block.text].join("\n");
     return result(text, {
-      snapshot_id: s.name, id: s.id, created_at: s.created_at, status: s.status, restore_block: r.block.text, tokens: r.block.tokens,
+      snapshot_id: s.name, id: s.id, created_at: s.created_at, status: s.status, restore_block: r.block.text, tokens: r.block.tokens, archived: r.archived,
       ...(r.verify ? { verify: r.verify } : {}),
     });
   }, a.workspace));
@@ -128,16 +128,24 @@ export function registerTools(server: McpServer, withSession: WithSession): void
 
   tool("list", {
     title: "List snapshots",
-    description: "The snapshots of this project, newest first: list number, id, when, status and goal. Pass an id or number to load or recall.",
+    description: "The snapshots of this project, newest first: list number, id, when, status and goal. Older ones archived by retention only with all: true (archived_count says how many). Pass an id or number to load or recall.",
     inputSchema: schema.listInput, outputSchema: schema.listOutput, annotations: READ_ONLY,
   }, (a) => withSession(false, async (session) => {
-    const { context, snapshots } = await snapshotList(session, { limit: a.limit, tag: a.tag });
+    const { context, snapshots, archived } = await snapshotList(session, { limit: a.limit, tag: a.tag, all: a.all });
+    const numbers = listNumbers(snapshots);
     const structured = {
-      project: context.project.name,
-      snapshots: snapshots.map((r, i) => ({ n: i + 1, snapshot_id: r.name, id: r.id, created_at: r.created_at, status: r.status, kind: r.kind, goal: r.goal, tags: r.tags })),
+      project: context.project.name, archived_count: archived,
+      snapshots: snapshots.map((r, i) => ({
+        ...(numbers[i] === undefined ? {} : { n: numbers[i] }),
+        snapshot_id: r.name, id: r.id, created_at: r.created_at, status: r.status, kind: r.kind, goal: r.goal, tags: r.tags, archived: r.archived,
+      })),
     };
-    if (!snapshots.length) return result(`No snapshots in project ${context.project.name} yet.`, structured);
-    return result(`Snapshots of ${context.project.name}, newest first:\n${numberedList(snapshots, session.now())}`, structured);
+    // Without all, the archived ones are only counted: the last line says how to see them.
+    const more = !a.all && archived ? [archivedCountText(archived, "mcp")] : [];
+    const lines = snapshots.length
+      ? [`Snapshots of ${context.project.name}, newest first${a.all ? ", archived ones included" : ""}:`, numberedList(snapshots, session.now())]
+      : [`No snapshots in project ${context.project.name} yet.`];
+    return result([...lines, ...more].join("\n"), structured);
   }, a.workspace));
 
   tool("fail", {

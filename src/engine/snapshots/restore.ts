@@ -15,6 +15,7 @@ import { factLine, freshFacts } from "../memory/facts.ts";
 import { retiredKeys, withoutRetired } from "../memory/retire.ts";
 import { countTokens, countTokensWithin, loadTokenizer } from "./tokens.ts";
 import { conflictPairs, contradictionMark, storedConflicts } from "./constraint-hygiene.ts";
+import { isArchived } from "./retention.ts";
 import type { Session } from "../session.ts";
 import { requireProject, type ProjectContext } from "../projects/resolve.ts";
 import type { FactRecord, FailureRecord, RetirementRecord, RuleRecord, SnapshotRecord, SnapshotSummary } from "../../store/store.ts";
@@ -244,6 +245,8 @@ export interface LoadResult {
   facts: FactRecord[];
   /** The host that saved the snapshot, when another one did: its absolute paths name places there. */
   savedOn: string | null;
+  /** Retention archived it: out of the default lists (the faces say so), still whole. */
+  archived: boolean;
 }
 
 export async function loadSnapshot(session: Session, snapshot: SnapshotRecord, context: ProjectContext, opts: { verify?: boolean; resume?: boolean; full?: boolean } = {}): Promise<LoadResult> {
@@ -262,6 +265,7 @@ export async function loadSnapshot(session: Session, snapshot: SnapshotRecord, c
   return {
     snapshot, context, block, verify: opts.verify ? verifyFiles(snapshot, context.root, session.host.id) : undefined,
     layer2: { constraints: shown.constraints, decisions: shown.decisions, compressed: shown.compressed }, rules, facts: freshFacts(facts, now), savedOn,
+    archived: await isArchived(session, snapshot.id),
   };
 }
 

@@ -51,6 +51,11 @@ function toArchive(listed: RetentionRow[], spared: Set<string>, hostId: string, 
   return listed.filter((s) => chosen.has(s.id)).reverse();
 }
 
+/** Whether retention archived this snapshot: out of the default lists, still whole (load by id, recall). */
+export async function isArchived(session: Session, snapshotId: string): Promise<boolean> {
+  return !(await session.store.isListed(snapshotId));
+}
+
 /** Retention on every project of the store (after a sync pulled snapshots in). */
 export async function applyRetentionEverywhere(w: StoreWriter, keep: number, now: Date): Promise<number> {
   let archived = 0;

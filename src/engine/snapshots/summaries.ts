@@ -26,23 +26,49 @@ export function saveSummary(r: SaveResult, audience: Audience, keep = DEFAULT_KE
   return lines;
 }
 
+/** How to see the archived snapshots, said where a list or a load leaves them out. */
+function seeArchived(audience: Audience): string {
+  return audience === "cli" ? "`mindsave snapshots list --all`" : "the list tool with all: true";
+}
+
+/** The line a list ends with when retention archived some of the project's snapshots. */
+export function archivedCountText(count: number, audience: Audience): string {
+  return `${count} older snapshot(s) are archived: ${seeArchived(audience)} shows them.`;
+}
+
+/** The line a load of an archived snapshot opens with (a listed one has none). */
+export function archivedLoadText(audience: Audience): string {
+  return `Archived: retention left this snapshot out of the default lists (${seeArchived(audience)} shows it); it is whole.`;
+}
+
 /** The first `most` names and how many more: a first save after an upgrade may archive 100,000. */
 export function someNames(names: string[], most = 5): string {
   return names.length <= most ? names.join(", ") : `${names.slice(0, most).join(", ")} and ${names.length - most} more`;
 }
 
-/** "1. name  age  status  goal", one line a snapshot, newest first, each at most `columns` wide (the goal gives way). */
+/**
+ * "1. name  age  status  goal", one line a snapshot, newest first, each at most `columns` wide (the
+ * goal gives way). Numbered as `load N` takes them: an archived snapshot has no number and says so.
+ */
 export function numberedList(choices: SnapshotSummary[], now: Date, columns = 120, labels: Map<string, string> = new Map()): string {
+  const numbers = listNumbers(choices);
   const width = String(choices.length).length;
   // Two snapshots of one name (two hosts, then a sync) say their host and id prefix (sameNameLabels).
-  const names = choices.map((c) => (labels.has(c.id) ? `${c.name} (${labels.get(c.id)})` : c.name));
+  const names = choices.map((c) => (labels.has(c.id) ? `${c.name} (${labels.get(c.id)})` : c.name) + (c.archived ? " (archived)" : ""));
   const nameW = Math.max(...names.map((n) => Bun.stringWidth(n)));
   return choices
     .map((c, i) => {
-      const head = `${String(i + 1).padStart(width)}. ${padEnd(names[i], nameW)}  ${padEnd(age(c.created_at, now, "long"), 12)} ${padEnd(c.status, 11)} `;
+      const number = numbers[i] === undefined ? " ".repeat(width + 1) : `${String(numbers[i]).padStart(width)}.`;
+      const head = `${number} ${padEnd(names[i], nameW)}  ${padEnd(age(c.created_at, now, "long"), 12)} ${padEnd(c.status, 11)} `;
       return head + truncate(c.goal, Math.max(10, columns - Bun.stringWidth(head)));
     })
     .join("\n");
+}
+
+/** Each snapshot's list number (1 = newest listed), as `load N` takes it; none for an archived one. */
+export function listNumbers(choices: SnapshotSummary[]): (number | undefined)[] {
+  let n = 0;
+  return choices.map((c) => (c.archived ? undefined : ++n));
 }
 
 export function verifyText(checks: FileCheck[]): string {

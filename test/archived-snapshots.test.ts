@@ -1,0 +1,61 @@
+// Archived snapshots are reachable and named as archived on every face (issue 32): MCP `list`
+// counts them and shows them with `all: true`; `load NAME` (CLI text and --json, MCP) says a
+// snapshot is archived, and says nothing for a listed one. The real CLI and `mindsave mcp`.
+import { beforeAll, describe, expect, test } from "bun:test";
+import { projectOnLaptop, saveGoal } from "./helpers.ts";
+import { callTool, withMcp } from "./mcp-client.ts";
+
+const t = projectOnLaptop("mindsave-archived-faces-");
+// Four saves keeping two: the two oldest are archived (retention never deletes).
+const GOALS = ["oldest 最早 work", "second work", "third work", "newest work"];
+let names: string[] = [];
+
+beforeAll(async () => {
+  for (const goal of GOALS) await saveGoal(t, goal, "--keep", "2");
+  const all = await t.json(["snapshots", "list", "--all"]);
+  names = all.snapshots.map((s: { name: string }) => s.name).reverse(); // oldest first, as GOALS
+});
+
+describe("MCP list and archived snapshots", () => {
+  test("without all: the listed ones, archived_count and a line saying how to see the rest", async () => {
+    const r = await withMcp(t.home, t.repo, t.pc.env, (c) => callTool(c, "list", { limit: 1000 }));
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent.archived_count).toBe(2);
+    expect(r.structuredContent.snapshots.map((s: { snapshot_id: string }) => s.snapshot_id)).toEqual([names[3], names[2]]);
+    expect(r.content[0].text).toContain("2 older snapshot(s) are archived: the list tool with all: true shows them.");
+    expect(r.content[0].text).not.toContain(names[0]);
+  });
+
+  test("with all: true, the archived ones too, marked and without a list number", async () => {
+    const r = await withMcp(t.home, t.repo, t.pc.env, (c) => callTool(c, "list", { all: true }));
+    expect(r.isError).toBeFalsy();
+    const rows = r.structuredContent.snapshots;
+    expect(rows.map((s: { snapshot_id: string }) => s.snapshot_id)).toEqual([...names].reverse());
+    expect(rows.map((s: { n?: number; archived: boolean }) => [s.n, s.archived])).toEqual([[1, false], [2, false], [undefined, true], [undefined, true]]);
+    expect(r.structuredContent.archived_count).toBe(2);
+    const text = r.content[0].text!;
+    expect(text).toContain(`${names[0]} (archived)`);
+    expect(text).toContain("oldest 最早 work");
+    expect(text).not.toContain("the list tool with all: true shows them");
+  });
+});
+
+describe("load of an archived snapshot says so", () => {
+  test("CLI load NAME: a line in the text, archived: true in --json; nothing for a listed one", async () => {
+    const text = (await t.okCli(["load", names[0]])).stdout;
+    expect(text.split("\n")[0]).toContain("Archived: retention left this snapshot out of the default lists (`mindsave snapshots list --all` shows it)");
+    expect(text).toContain("oldest 最早 work");
+    expect((await t.json(["load", names[0]])).archived).toBe(true);
+    const listed = await t.okCli(["load", names[3]]);
+    expect(listed.stdout).not.toContain("Archived");
+    expect((await t.json(["load", names[3]])).archived).toBe(false);
+  });
+
+  test("MCP load by name: archived in the text and the structured content; nothing for a listed one", async () => {
+    const [old, recent] = await withMcp(t.home, t.repo, t.pc.env, async (c) => [await callTool(c, "load", { snapshot: names[1] }), await callTool(c, "load", { snapshot: names[2] })]);
+    expect(old.structuredContent.archived).toBe(true);
+    expect(old.content[0].text).toStartWith("Archived: retention left this snapshot out of the default lists (the list tool with all: true shows it)");
+    expect(recent.structuredContent.archived).toBe(false);
+    expect(recent.content[0].text).not.toContain("Archived");
+  });
+});
