@@ -316,3 +316,14 @@ export async function sessionStartReplies(cli: (args: string[], o: { stdin?: str
   if (claude.code !== 0 || codex.code !== 0) throw new Error(`session-start exited ${claude.code}/${codex.code}: ${claude.stderr}${codex.stderr}`);
   return { claudeContext: JSON.parse(claude.stdout).hookSpecificOutput.additionalContext as string, claudeStdout: claude.stdout, codex: codex.stdout };
 }
+
+/** Overwrites the one page of `table` with garbage: all its rows unreadable, every other table as it was. */
+export async function destroyTable(db: string, table: string): Promise<void> {
+  const [{ rootpage }] = await sql(db, "SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = ?", [table]);
+  const bytes = readFileSync(db);
+  const pageSize = bytes.readUInt16BE(16);
+  const at = (Number(rootpage) - 1) * pageSize;
+  if (bytes[at] !== 0x0d) throw new Error(`${table} is not one leaf page`); // else the damage would miss rows
+  bytes.fill(0xab, at, at + pageSize);
+  writeFileSync(db, bytes);
+}

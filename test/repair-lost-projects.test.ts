@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { gitRepo, laptop, ok, okJson, run, sql, tempDir, type RunOptions } from "./helpers.ts";
+import { destroyTable, gitRepo, laptop, ok, okJson, run, tempDir, type RunOptions } from "./helpers.ts";
 
 let golden: { db: string; base: string; shop: string; api: string; env: Record<string, string>; ids: Record<string, string>; identities: Record<string, string> };
 
@@ -35,17 +35,6 @@ function homeWithCopy(): { home: string; db: string } {
   const home = tempDir("mindsave-home-");
   copyFileSync(golden.db, join(home, "mindsave.db"));
   return { home, db: join(home, "mindsave.db") };
-}
-
-/** Overwrites the page of `table` with garbage: all its rows unreadable, every other table as it was. */
-async function destroyTable(db: string, table: string): Promise<void> {
-  const [{ rootpage }] = await sql(db, "SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = ?", [table]);
-  const bytes = readFileSync(db);
-  const pageSize = bytes.readUInt16BE(16);
-  const at = (Number(rootpage) - 1) * pageSize;
-  expect(bytes[at]).toBe(0x0d); // one leaf page holds the whole table
-  bytes.fill(0xab, at, at + pageSize);
-  writeFileSync(db, bytes);
 }
 
 const opts = (cwd: string): RunOptions => ({ cwd, env: golden.env });

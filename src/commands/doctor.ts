@@ -3,6 +3,7 @@
 import { healthReport, type HealthReport, type RefusedRow } from "../engine/home/doctor.ts";
 import { refusedText } from "../engine/sync/summary.ts";
 import { repairHome, type RepairResult } from "../engine/home/repair.ts";
+import { DEFAULT_KEEP } from "../engine/snapshots/layers.ts";
 import { print, printJson } from "./shared.ts";
 import { byteSize } from "../lib/text.ts";
 import type { GlobalOptions } from "../types.ts";
@@ -62,11 +63,23 @@ function repairText(r: RepairResult): string {
   if (!r.repaired) return `The store ${r.store} is healthy; nothing to repair.`;
   const list = (k: "saved" | "lost") => Object.entries(r.tables).filter(([, t]) => t[k] > 0).map(([name, t]) => `${name} ${t[k]}`).join(", ");
   return [
-    `Repaired the store ${r.store}: ${r.saved} rows saved (${list("saved") || "none"}), ${r.lost} rows lost${r.lost ? ` (${list("lost")})` : ""}${r.end_lost.length ? `, and the end of ${r.end_lost.join(", ")} could not be read (rows after the last one saved are lost too)` : ""}; the search index was rebuilt (${r.indexed_snapshots} snapshots).`,
+    `Repaired the store ${r.store}: ${r.saved} rows saved (${list("saved") || "none"}), ${r.lost} rows lost${r.lost ? ` (${list("lost")})` : ""}${r.end_lost.length ? `, and the end of ${r.end_lost.join(", ")} could not be read (rows after the last one saved are lost too)` : ""}; the search index was rebuilt (${r.indexed_snapshots} snapshots), and the change log (${r.change_log} entries: the next sync with each peer sends and takes everything again).`,
+    ...listedText(r),
     `The damaged file is kept as ${r.backup}${r.pruned.length ? ` (older backups removed: ${r.pruned.join(", ")})` : ""}.`,
     ...(r.lost || r.end_lost.length ? ["Sync with your other homes or drives (`mindsave sync`) to bring back what they still hold of what was lost."] : []),
     ...recreatedText(r),
   ].join("\n");
+}
+
+/** Which snapshots the views show after the repair, and how that was decided. */
+function listedText(r: RepairResult): string[] {
+  const l = r.listed;
+  if (!l) return [];
+  const counts = `${l.listed} listed, ${l.archived} archived`;
+  if (l.how === "carried") return [`Snapshots shown by default are as before: ${counts}.`];
+  if (l.how === "none archived") return [`Snapshots shown by default: all ${l.listed} (the damaged store predates archiving).`];
+  const why = l.read.error ?? (l.read.lost ? `${l.read.lost} of its rows lost` : "its end unreadable");
+  return [`The list of snapshots shown by default could not be read whole (${why}), so retention chose them again, the newest ${DEFAULT_KEEP} per project (nothing deleted): ${counts}.`];
 }
 
 /** The projects made again, and how each finds its folder; lost roots, and how a folder finds its project. */

@@ -162,19 +162,63 @@ const GIVE_UP = 4096;
  * takes everything again, which brings back from the peers rows that were lost here. The full-text
  * index is rebuilt by the triggers too, as the snapshots go in.
  */
-export async function salvage(source: string, dest: Tx, encryptionKey?: string): Promise<Record<string, SalvagedTable>> {
+export async function salvage(source: string, dest: Tx, encryptionKey?: string): Promise<Salvaged> {
   const src = await openDamaged(source, encryptionKey);
   try {
     const out: Record<string, SalvagedTable> = {};
     for (const table of ["meta", ...SYNCED_TABLES.map((t) => t.name), "sync_peers"]) out[table] = await copyTable(src, dest, table);
+    const listed = await carryListed(src, dest);
     await dest.execute("UPDATE sync_peers SET pulled_seq = 0");
     const oldId = await src.execute(`SELECT ${asBytes("value")} FROM meta WHERE key = 'store_id'`).then((r) => textOf(r.rows[0]?.value), () => null);
     if (oldId) await dest.execute({ sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('repaired_from', ?)", args: [str(oldId)] });
     await keepClockAhead(dest);
-    return out;
+    return { tables: out, listed };
   } finally {
     src.close();
   }
+}
+
+/** What a salvage saved: the rows copied, per table, and what became of the list of snapshots shown. */
+export interface Salvaged {
+  tables: Record<string, SalvagedTable>;
+  listed: ListedCarried;
+}
+
+/**
+ * The damaged store's `listed_snapshots` (migration 5: which snapshots the default views show) as
+ * read: "carried" when it was read whole and the copy lists exactly what it listed; "none archived"
+ * when the store predates it (every snapshot was listed); "unreadable" when rows of it were lost,
+ * so the copy lists every snapshot and retention must decide again.
+ */
+export interface ListedCarried {
+  how: "carried" | "none archived" | "unreadable";
+  read: SalvagedTable;
+}
+
+/**
+ * Lists in `dest` only the snapshots the damaged store listed: the triggers listed every snapshot
+ * copied, which would bring back each one retention had archived. Kept as it is when that list
+ * cannot be read whole: a snapshot whose row was lost from it may have been listed or archived.
+ */
+async function carryListed(src: Db, dest: Tx): Promise<ListedCarried> {
+  let have: boolean;
+  try {
+    have = (await columns(src, "listed_snapshots")).includes("snapshot_id");
+  } catch (e) {
+    return { how: "unreadable", read: { saved: 0, lost: 0, end_lost: true, error: firstLine(e) } };
+  }
+  if (!have) return { how: "none archived", read: { saved: 0, lost: 0, end_lost: false, error: null } };
+  const ids: string[] = [];
+  const read = await readTable(src, "listed_snapshots", ["snapshot_id"], async (got) => (ids.push(str(got.snapshot_id)), "saved"));
+  if (read.lost || read.end_lost) return { how: "unreadable", read };
+  await dest.execute({ sql: "DELETE FROM listed_snapshots WHERE snapshot_id NOT IN (SELECT value FROM json_each(?))", args: [JSON.stringify(ids)] });
+  return { how: "carried", read };
+}
+
+/** How many live snapshots are listed and how many archived (see migration 5). */
+export async function listedCounts(db: Exec): Promise<{ listed: number; archived: number }> {
+  const r = (await db.execute(`SELECT count(*) AS live, (SELECT count(*) FROM listed_snapshots) AS listed FROM snapshots WHERE deleted = 0`)).rows[0];
+  return { listed: Number(r?.listed ?? 0), archived: Number(r?.live ?? 0) - Number(r?.listed ?? 0) };
 }
 
 async function columns(db: Exec, table: string): Promise<string[]> {
@@ -190,10 +234,22 @@ async function copyTable(src: Db, dest: Tx, table: string): Promise<SalvagedTabl
   } catch (e) {
     return { saved: 0, lost: 0, end_lost: true, error: firstLine(e) };
   }
+  const insert = `INSERT OR IGNORE INTO ${q(table)} (${cols.map(q).join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`;
+  return readTable(src, table, cols, async (got) => {
+    if (table === "meta" && OWN_META.has(str(got.key))) return "own";
+    return (await dest.execute({ sql: insert, args: cols.map((c) => got[c] as never) })).rowsAffected ? "saved" : "skipped";
+  });
+}
+
+/**
+ * Reads every row of `table` that can still be read and hands each to `put`, which says what became
+ * of it ("own": a row that belongs to the new store; a `put` that throws: a row refused, so lost).
+ * Counts the rows saved and lost as SalvagedTable says.
+ */
+async function readTable(src: Db, table: string, cols: string[], put: (row: Record<string, unknown>) => Promise<"saved" | "own" | "skipped">): Promise<SalvagedTable> {
   // A count from damaged pages can be anything: it is believed only when the rowids allow it.
   const expected = await src.execute(`SELECT count(*) FROM ${q(table)}`).then((r) => Number(r.rows[0]?.[0] ?? 0), () => null);
   const last = await lastRowid(src, table);
-  const insert = `INSERT OR IGNORE INTO ${q(table)} (${cols.map(q).join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`;
   let saved = 0;
   let failed = 0;
   let failedAtEnd = 0; // failures since the last row read
@@ -205,13 +261,10 @@ async function copyTable(src: Db, dest: Tx, table: string): Promise<SalvagedTabl
       continue;
     }
     failedAtEnd = 0;
-    if (table === "meta" && OWN_META.has(str(got.key))) {
-      own++;
-      continue;
-    }
     try {
-      const r = await dest.execute({ sql: insert, args: cols.map((c) => got[c] as never) });
-      if (r.rowsAffected) saved++;
+      const what = await put(got);
+      if (what === "saved") saved++;
+      if (what === "own") own++;
     } catch {
       failed++; // a row the current schema refuses (a damaged value)
     }

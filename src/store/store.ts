@@ -13,12 +13,12 @@ import { StoreWriter } from "./writer.ts";
 import { fileIdentity, forgetSideFiles, openDb, readOnlyMode, realStorePath, sideFiles, sizeOf, storeFileKind, writable } from "./driver.ts";
 import { remoteDb } from "./remote.ts";
 import { StoreProblem, driverCodes, guarded, noteDamage, readOnlyProblem, replacedProblem, storeProblem } from "./problems.ts";
-import { asBytes, inspectStore, integrityLines, lostProjects, recreateProjects, salvage, textOf, type LostProject, type SalvagedTable } from "./salvage.ts";
+import { asBytes, inspectStore, integrityLines, listedCounts, lostProjects, recreateProjects, salvage, textOf, type LostProject, type Salvaged } from "./salvage.ts";
 
 export { SCHEMA_VERSION, formatHlc, parseHlc, SyncSide, Queries, StoreWriter, StoreProblem, storeFileKind, storeProblem, inspectStore, realStorePath, sizeOf, fileIdentity, PLAN_STATUS_AT, MAX_AHEAD_MS };
 export type { StoreFileKind } from "./driver.ts";
 export type { StoreProblemKind } from "./problems.ts";
-export type { StoreInspection, SalvagedTable, LostProject } from "./salvage.ts";
+export type { StoreInspection, SalvagedTable, LostProject, ListedCarried } from "./salvage.ts";
 export type * from "./records.ts";
 
 const APP_MARK = "mindsave";
@@ -368,9 +368,12 @@ export class Store extends Queries {
    * Fills this store (new and empty) with every row that can still be read from the damaged store
    * at `source`, in one transaction; see salvage.ts.
    */
-  async salvageFrom(source: string, encryptionKey?: string): Promise<Record<string, SalvagedTable>> {
+  async salvageFrom(source: string, encryptionKey?: string): Promise<Salvaged> {
     return this.transaction((tx) => salvage(source, tx, encryptionKey));
   }
+
+  /** How many live snapshots are listed and how many archived. */
+  listedCounts = (): Promise<{ listed: number; archived: number }> => listedCounts(this.db);
 
   /** The projects rows still name but no project row holds, and making them again (after a repair; see salvage.ts). */
   lostProjects = (): Promise<LostProject[]> => lostProjects(this.db);

@@ -6,13 +6,16 @@
 // leaving the new file beside the old one) means the agents' next command just works; the backup
 // keeps every byte for anyone who wants to dig further. A project whose own row was lost but whose
 // snapshots, roots or failures were saved is made again, so no list hides them (see recreate).
+// Snapshots retention archived stay archived (see settleListed).
 import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { UserError } from "../../errors.ts";
-import { SCHEMA_VERSION, Store, StoreProblem, inspectStore, realStorePath, storeProblem, type LostProject, type SalvagedTable, type StoreInspection } from "../../store/store.ts";
+import { SCHEMA_VERSION, Store, StoreProblem, inspectStore, realStorePath, storeProblem, type ListedCarried, type LostProject, type SalvagedTable, type StoreInspection } from "../../store/store.ts";
 import { prepareHome, resolveHome } from "./home.ts";
 import { currentHost } from "./host.ts";
 import { derivedId } from "../ids.ts";
+import { applyRetentionEverywhere } from "../snapshots/retention.ts";
+import { DEFAULT_KEEP } from "../snapshots/layers.ts";
 import { resolveWorkspace } from "../projects/workspace.ts";
 import { encryptionState, storeKey, storeKeyFile } from "./encryption.ts";
 import { backupFileAsIs, backupName, listBackups, newestBackup } from "./backups.ts";
@@ -36,10 +39,26 @@ export interface RepairResult {
   end_lost: string[];
   /** Snapshots in the rebuilt full-text index. */
   indexed_snapshots: number;
+  /** Entries of the change log, rebuilt from the rows copied (the damaged one's is not copied). */
+  change_log: number;
+  /** Which snapshots the default views show, and how that was decided. */
+  listed: RepairListed | null;
   /** Projects made again: their rows were lost, rows naming them were saved. */
   recreated: RecreatedProject[];
   /** The damaged store as doctor saw it. */
   before: StoreInspection;
+}
+
+export interface RepairListed {
+  /**
+   * "carried": listed and archived as in the damaged store; "none archived": it predates archiving;
+   * "retention": its list could not be read whole, so retention archived again (nothing deleted).
+   */
+  how: "carried" | "none archived" | "retention";
+  /** What was read of the damaged store's list. */
+  read: SalvagedTable;
+  listed: number;
+  archived: number;
 }
 
 export interface RecreatedProject {
@@ -86,21 +105,25 @@ export async function repairHome(opts: RepairOptions = {}): Promise<RepairResult
     throw new UserError(`${db} was written by a newer MindSave (store schema ${before.schema_version}); update MindSave instead of repairing it.`);
   }
   const healthy = before.integrity.join() === "ok" && Object.values(before.tables).every((n) => n !== null) && before.ours === true;
-  if (healthy) return { store: db, repaired: false, backup: null, pruned: [], tables: {}, saved: 0, lost: 0, end_lost: [], indexed_snapshots: 0, recreated: [], before };
+  if (healthy) return { store: db, repaired: false, backup: null, pruned: [], tables: {}, saved: 0, lost: 0, end_lost: [], indexed_snapshots: 0, change_log: 0, listed: null, recreated: [], before };
 
   // A symlinked store is repaired where its target is: the link stays (see convert.ts).
   const real = realStorePath(db);
   for (const beside of new Set([db, real])) removeLeftovers(beside);
   const fresh = `${real}.repaired-${backupName(db, at).slice(`${db}.bak-`.length)}`;
   let tables: Record<string, SalvagedTable>;
-  let indexed: number;
+  let counts: Record<string, number>;
+  let listed: RepairListed;
   let recreated: RecreatedProject[];
   try {
     const copy = await Store.open(fresh, { journalMode: "DELETE", encryptionKey: key });
     try {
-      tables = await copy.salvageFrom(db, key);
-      recreated = await recreate(copy, currentHost(env).id, env, at);
-      indexed = await verify(copy, tables, db, recreated.length);
+      const salvaged = await copy.salvageFrom(db, key);
+      tables = salvaged.tables;
+      const hostId = currentHost(env).id;
+      recreated = await recreate(copy, hostId, env, at);
+      listed = await settleListed(copy, salvaged.listed, hostId, at);
+      counts = await verify(copy, tables, db, recreated.length);
     } finally {
       await copy.closeAsync();
     }
@@ -121,7 +144,7 @@ export async function repairHome(opts: RepairOptions = {}): Promise<RepairResult
   renameSync(fresh, real);
   const sum = (k: "saved" | "lost") => Object.values(tables).reduce((n, t) => n + t[k], 0);
   const endLost = Object.keys(tables).filter((t) => tables[t].end_lost);
-  return { store: db, repaired: true, backup, pruned, tables, saved: sum("saved"), lost: sum("lost"), end_lost: endLost, indexed_snapshots: indexed, recreated, before };
+  return { store: db, repaired: true, backup, pruned, tables, saved: sum("saved"), lost: sum("lost"), end_lost: endLost, indexed_snapshots: counts.snapshot_search ?? 0, change_log: counts.changes ?? 0, listed, recreated, before };
 }
 
 /**
@@ -172,8 +195,23 @@ function folderOf(p: LostProject, hostId: string, env: NodeJS.ProcessEnv): { roo
   return rooted;
 }
 
-/** Checks the repaired copy; returns how many snapshots its search index holds. */
-async function verify(copy: Store, tables: Record<string, SalvagedTable>, db: string, recreated: number): Promise<number> {
+/**
+ * Snapshots the damaged store listed stay listed and those it archived stay archived (the salvage
+ * carried its list over); when that list could not be read whole, the retention pass decides
+ * again, as after a sync, so the views are short again and nothing is deleted. Either way what
+ * `load` restores is listed, as retention always leaves it.
+ */
+async function settleListed(copy: Store, carried: ListedCarried, hostId: string, at: Date): Promise<RepairListed> {
+  const retention = carried.how === "unreadable";
+  await copy.write(hostId, async (w) => {
+    if (retention) return void await applyRetentionEverywhere(w, DEFAULT_KEEP, at);
+    for (const p of await w.listProjects()) await w.unarchiveSnapshots(await w.restoredIds(p.id));
+  }, () => at.getTime());
+  return { how: carried.how === "unreadable" ? "retention" : carried.how, read: carried.read, ...await copy.listedCounts() };
+}
+
+/** Checks the repaired copy; returns the rows of each of its tables. */
+async function verify(copy: Store, tables: Record<string, SalvagedTable>, db: string, recreated: number): Promise<Record<string, number>> {
   const fail = (why: string) => new UserError(`The repaired copy of ${db} fails its own check (${why}); the store was left as it was.`);
   const integrity = await copy.integrityCheck();
   if (integrity !== "ok") throw fail(`integrity: ${integrity}`);
@@ -184,7 +222,7 @@ async function verify(copy: Store, tables: Record<string, SalvagedTable>, db: st
     const expected = r.saved + (t === "projects" ? recreated : 0);
     if (t !== "meta" && counts[t] !== expected) throw fail(`${t} holds ${counts[t]} rows, not the ${expected} copied and made again`);
   }
-  return counts.snapshot_search ?? 0;
+  return counts;
 }
 
 function removeStore(path: string): void {
