@@ -17,7 +17,7 @@ export async function run(opts: { latest?: boolean; verify?: boolean; full?: boo
     if (sel.kind === "none") throw new UserError(`No snapshots in project ${ctx.project.name} yet; save one with \`mindsave save\`${await nextSteps(session, ctx.project.id)}.`);
     if (sel.kind === "choose") {
       // On a terminal each line fits its width; piped, a line is at most 120 columns.
-      const list = numberedList(sel.choices, session.now(), process.stdout.isTTY ? process.stdout.columns || 80 : 120, await sameNameLabels(session, ctx.project.id, sel.choices));
+      const list = numberedList(sel.choices, session.now(), process.stdout.isTTY ? process.stdout.columns || 80 : 120, await sameNameLabels(session, ctx.project.id, sel.choices), !!process.stdout.isTTY);
       if (g.json || !process.stdin.isTTY || !process.stdout.isTTY) {
         if (g.json) printJson({ choose: sel.choices.map((c, i) => ({ n: i + 1, id: c.name, created_at: c.created_at, status: c.status, goal: c.goal })) });
         else print(`${list}\n\n${sel.choices.length} snapshots. Load one with \`mindsave load N\` (or \`mindsave load --latest\`).`);

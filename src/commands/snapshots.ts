@@ -5,7 +5,7 @@ import { snapshotList, snapshotStats } from "../engine/snapshots/catalog.ts";
 import { cleanSnapshots, deleteSnapshot, layer2MovedText, setSnapshotStatus, snapshotFile } from "../engine/snapshots/manage.ts";
 import { toHostPath } from "../engine/projects/paths.ts";
 import { pruneCandidates, pruneSnapshots, parseAge } from "../engine/snapshots/retention.ts";
-import { archivedCountText, someNames } from "../engine/snapshots/summaries.ts";
+import { archivedCountText, nameColumn, someNames } from "../engine/snapshots/summaries.ts";
 import { confirm, print, printJson, warn, withSession } from "./shared.ts";
 import { age, padEnd, truncate } from "../lib/text.ts";
 import { terminalColumns } from "../lib/out.ts";
@@ -37,16 +37,19 @@ export async function list(opts: { limit?: number; tag?: string; all?: boolean }
 /** The list's lines: numbered as `load N` takes them; an archived snapshot has no number and says it is archived. */
 function listLines(rows: SnapshotSummary[], project: string, labels: Map<string, string>, now: Date, opts: { tag?: string; all?: boolean }): string[] {
   // Two snapshots of one name (two hosts, then a sync): each says its host and id prefix.
-  const names = rows.map((r) => (labels.has(r.id) ? `${r.name} (${labels.get(r.id)})` : r.name) + (r.archived ? " (archived)" : ""));
-  // Ids are what `show`, `complete` and `delete` take: never cut them; the goal gives way.
-  const nameW = Math.max(...names.map((n) => Bun.stringWidth(n)));
-  const goalW = Math.max(20, (terminalColumns() || 120) - nameW - 50);
+  const names = rows.map((r) => (labels.has(r.id) ? `${r.name} (${labels.get(r.id)})` : r.name));
+  // Piped, names stay whole (a script may take them) and the goal gives way. On a terminal each
+  // row fits its width: past the number, gaps, age, status, layers and size (50 columns) and 10 of
+  // goal, a long name is cut in its middle; its number or its start still selects it.
+  const cols = terminalColumns();
+  const { cells, width: nameW } = nameColumn(names, rows.map((r) => !!r.archived), cols ? cols - 50 - 10 : Infinity);
+  const goalW = Math.max(cols ? 10 : 20, (cols || 120) - nameW - 50);
   const lines = [`Snapshots of ${project}${opts.tag !== undefined ? ` tagged ${JSON.stringify(opts.tag)}` : ""}, newest first${opts.all ? ", archived ones included" : ""} (the layers each holds, its size):`];
   let n = 0;
   rows.forEach((r, i) => {
     const layers = ["L1", r.has_layer2 ? "L2" : "", r.has_layer3 ? "L3" : ""].filter(Boolean).join("+");
     const number = r.archived ? "    " : `${String(++n).padStart(3)}.`;
-    lines.push(`${number} ${padEnd(names[i], nameW)}  ${padEnd(age(r.created_at, now, "long"), 12)} ${padEnd(r.status, 11)} ${padEnd(layers, 8)} ${padEnd(kb(r.size), 8)} ${truncate(r.goal + (r.tags.length ? `  #${r.tags.join(" #")}` : ""), goalW)}`);
+    lines.push(`${number} ${padEnd(cells[i], nameW)}  ${padEnd(age(r.created_at, now, "long"), 12)} ${padEnd(r.status, 11)} ${padEnd(layers, 8)} ${padEnd(kb(r.size), 8)} ${truncate(r.goal + (r.tags.length ? `  #${r.tags.join(" #")}` : ""), goalW)}`);
   });
   return lines;
 }

@@ -2,7 +2,7 @@
 // two adapters never drift apart: the save summary, the numbered list, verify, recall hits.
 import { DEFAULT_KEEP, LAYER1_BUDGET, LAYER2_BUDGET, inline } from "./layers.ts";
 import type { SaveResult } from "./save.ts";
-import { age, padEnd, printable, truncate, utcMinute } from "../../lib/text.ts";
+import { age, fitMiddle, padEnd, printable, truncate, utcMinute, width as textWidth } from "../../lib/text.ts";
 import type { FileCheck } from "./verify.ts";
 import type { SnapshotRecord, SnapshotSummary } from "../../store/store.ts";
 import type { RecallHits } from "./recall.ts";
@@ -48,21 +48,40 @@ export function someNames(names: string[], most = 5): string {
 
 /**
  * "1. name  age  status  goal", one line a snapshot, newest first, each at most `columns` wide (the
- * goal gives way). Numbered as `load N` takes them: an archived snapshot has no number and says so.
+ * goal gives way; on a `screen` a long name too). Numbered as `load N` takes them: an archived
+ * snapshot has no number and says so. Names stay whole off a screen: a model or script reads them.
  */
-export function numberedList(choices: SnapshotSummary[], now: Date, columns = 120, labels: Map<string, string> = new Map()): string {
+export function numberedList(choices: SnapshotSummary[], now: Date, columns = 120, labels: Map<string, string> = new Map(), screen = false): string {
   const numbers = listNumbers(choices);
   const width = String(choices.length).length;
   // Two snapshots of one name (two hosts, then a sync) say their host and id prefix (sameNameLabels).
-  const names = choices.map((c) => (labels.has(c.id) ? `${c.name} (${labels.get(c.id)})` : c.name) + (c.archived ? " (archived)" : ""));
-  const nameW = Math.max(...names.map((n) => Bun.stringWidth(n)));
+  const names = choices.map((c) => (labels.has(c.id) ? `${c.name} (${labels.get(c.id)})` : c.name));
+  // The number, the gaps, age (12) and status (11), and at least 10 columns of goal: the rest is the names'.
+  const { cells, width: nameW } = nameColumn(names, choices.map((c) => c.archived), screen ? columns - (width + 1) - 28 - 10 : Infinity);
   return choices
     .map((c, i) => {
       const number = numbers[i] === undefined ? " ".repeat(width + 1) : `${String(numbers[i]).padStart(width)}.`;
-      const head = `${number} ${padEnd(names[i], nameW)}  ${padEnd(age(c.created_at, now, "long"), 12)} ${padEnd(c.status, 11)} `;
+      const head = `${number} ${padEnd(cells[i], nameW)}  ${padEnd(age(c.created_at, now, "long"), 12)} ${padEnd(c.status, 11)} `;
       return head + truncate(c.goal, Math.max(10, columns - Bun.stringWidth(head)));
     })
     .join("\n");
+}
+
+/** Below this many columns a cut name no longer tells snapshots apart; a narrower screen wraps instead. */
+const NAME_MIN = 20;
+/** A name's end that a cut keeps: its date and a -N suffix ("_2026-11-28-2"). */
+const NAME_END = 13;
+
+/**
+ * A list's name column, widths by display columns (a CJK character takes two), at most `room` wide
+ * so each row fits the screen: a wider name keeps its start (a prefix selects it) and its date.
+ * An archived snapshot's name says so after the cut.
+ */
+export function nameColumn(names: string[], archived: boolean[], room: number): { cells: string[]; width: number } {
+  const cells = names.map((n, i) => (archived[i] ? { name: n, tail: " (archived)" } : { name: n, tail: "" }));
+  const widest = Math.max(...cells.map((c) => textWidth(c.name) + textWidth(c.tail)));
+  const w = Math.min(widest, Math.max(NAME_MIN, room));
+  return { cells: cells.map((c) => fitMiddle(c.name, w - textWidth(c.tail), "…", NAME_END) + c.tail), width: w };
 }
 
 /** Each snapshot's list number (1 = newest listed), as `load N` takes it; none for an archived one. */
