@@ -49,12 +49,20 @@ describe("recall in a project", () => {
     }
 
     const db = join(home, "mindsave.db");
+    // Every third snapshot archived (as retention would): the picker's search with archived hidden leaves them out.
+    const all = (await sql(db, "SELECT id FROM snapshots WHERE deleted = 0 ORDER BY id")).map((r) => String(r.id));
+    const archiver = await Session.open({ home, cwd: repos[0], env: childEnv(pc.env) }, { write: true });
+    await archiver.write((w) => w.archiveSnapshots(all.filter((_, i) => i % 3 === 0)));
+    await archiver.close();
+    const listedIds = new Set((await sql(db, "SELECT snapshot_id FROM listed_snapshots")).map((r) => String(r.snapshot_id)));
+    expect(listedIds.size).toBe(all.length - Math.ceil(all.length / 3));
     const rows = (await sql(db, "SELECT id, project_id, created_at, layer3, tags FROM snapshots WHERE deleted = 0"))
       .map((r) => ({ id: String(r.id), project_id: String(r.project_id), created_at: String(r.created_at), layer3: String(r.layer3), tags: JSON.parse(String(r.tags)) as string[] }));
     const projects = [...new Set(rows.map((r) => r.project_id))];
     expect(projects).toHaveLength(2);
-    const expected = (projectId: string | null, terms: string[], limit: number, tag?: string) => rows
+    const expected = (projectId: string | null, terms: string[], limit: number, tag?: string, listed = false) => rows
       .filter((r) => projectId === null || r.project_id === projectId)
+      .filter((r) => !listed || listedIds.has(r.id))
       .filter((r) => terms.every((t) => r.layer3.toLowerCase().includes(t.toLowerCase())))
       .filter((r) => tag === undefined || r.tags.includes(tag))
       .sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1))
@@ -69,15 +77,16 @@ describe("recall in a project", () => {
       ];
       let nonEmpty = 0;
       for (const projectId of [...projects, null]) {
-        for (const [terms, limit, tag] of cases) {
-          const want = expected(projectId, terms, limit, tag);
-          const got = (await search(session, projectId, terms, limit, tag)).hits.map((h) => h.id);
-          expect({ projectId, terms, tag, got }).toEqual({ projectId, terms, tag, got: want });
+        for (const [terms, limit, tag] of cases) for (const listed of [false, true]) {
+          const want = expected(projectId, terms, limit, tag, listed);
+          const hits = (await search(session, projectId, terms, limit, { tag, listed })).hits;
+          expect({ projectId, terms, tag, listed, got: hits.map((h) => h.id) }).toEqual({ projectId, terms, tag, listed, got: want });
+          expect(hits.map((h) => h.archived)).toEqual(hits.map((h) => !listedIds.has(h.id)));
           // Both ways of searching a project: walking its index (any match counts as many), and
           // joining the matches (no number of them does); the store picks one by the number of matches.
           for (const manyMatches of [0, Number.MAX_SAFE_INTEGER]) {
-            const way = (await session.store.searchSnapshots(projectId, terms, limit, tag, manyMatches)).map((h) => h.id);
-            expect({ projectId, terms, tag, manyMatches, way }).toEqual({ projectId, terms, tag, manyMatches, way: want });
+            const way = (await session.store.searchSnapshots(projectId, terms, limit, { tag, listed, manyMatches })).map((h) => h.id);
+            expect({ projectId, terms, tag, listed, manyMatches, way }).toEqual({ projectId, terms, tag, listed, manyMatches, way: want });
           }
           if (want.length) nonEmpty++;
         }

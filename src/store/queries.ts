@@ -11,7 +11,7 @@ import {
 } from "./rows.ts";
 import { CLOCK_AHEAD_KEY, type ClockAhead, compareHlc, readClockAhead } from "./hlc.ts";
 import { type ScanRow, scanRows, vacuum } from "./scan.ts";
-import { searchSnapshots } from "./search.ts";
+import { type SearchFilter, searchSnapshots } from "./search.ts";
 
 /** A text column's size in bytes (UTF-8): `length` of text counts characters. */
 const bytes = (column: string) => `length(CAST(${column} AS BLOB))`;
@@ -216,8 +216,8 @@ export class Queries {
    * window of CONTEXT_WINDOW characters around the first term, and the context line is cut from
    * that in JS (FTS5's snippet() scores every position of a long layer: minutes on a megabyte).
    */
-  searchSnapshots(projectId: string | null, terms: string[], limit = 50, tag?: string, manyMatches?: number): Promise<SearchHit[]> {
-    return searchSnapshots(this.db, projectId, terms, limit, tag, manyMatches);
+  searchSnapshots(projectId: string | null, terms: string[], limit = 50, opts: SearchFilter = {}): Promise<SearchHit[]> {
+    return searchSnapshots(this.db, projectId, terms, limit, opts);
   }
 
   async listFailures(projectId: string | null, opts: { includeGlobal?: boolean } = {}): Promise<FailureRecord[]> {

@@ -153,6 +153,8 @@ export interface SearchHit {
   status: SnapshotStatus;
   goal: string;
   context: string;
+  /** Retention left it out of the default views (still whole). */
+  archived: boolean;
 }
 
 export interface FailureRecord extends Replicated {

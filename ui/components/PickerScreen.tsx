@@ -8,7 +8,7 @@ import { useKeys } from "../hooks/useKeys.ts";
 import { TextField } from "./TextField.tsx";
 import { useRefState } from "../hooks/useRefState.ts";
 import { editField, field, type Field } from "../hooks/textEdit.ts";
-import { projectSnapshots } from "../../src/engine/snapshots/catalog.ts";
+import { archivedCount, projectSnapshots } from "../../src/engine/snapshots/catalog.ts";
 import { search } from "../../src/engine/snapshots/recall.ts";
 import { inline } from "../../src/engine/snapshots/layers.ts";
 import { useUi } from "../context.ts";
@@ -17,7 +17,7 @@ import { useListNavigation } from "../hooks/useListNavigation.ts";
 import { useHeldSelection } from "../hooks/useHeldSelection.ts";
 import { AGES_EVERY_MS, useTick } from "../hooks/useTick.ts";
 import { age, fit, fitMiddle, fitStart, pad, padEnd, width } from "../../src/lib/text.ts";
-import { Frame, statusHeight } from "./Frame.tsx";
+import { Frame, nameRoom, statusHeight } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 
 export const PICKER_KEYS: HelpKeys = [
@@ -101,6 +101,17 @@ export function fitName(name: string, cols: number, ellipsis: string): string {
   return fitMiddle(name, cols, ellipsis, Math.min(width(tail), Math.max(1, cols - width(ellipsis) - 3)));
 }
 
+/**
+ * The picker's title: the project, the count, the tag and marks, then how many are archived when
+ * they are hidden (with the key that shows them while the name keeps 8 columns). The name gives way.
+ */
+function pickerTitle(projectName: string, counts: string, archived: number, w: number, g: { sep: string; ellipsis: string }): string {
+  const n = archived.toLocaleString("en-US");
+  const notes = archived ? [` ${g.sep} ${n} archived (a shows them)`, ` ${g.sep} ${n} archived`] : [""];
+  const rest = notes.map((note) => `${counts}${note}`).find((r) => nameRoom(w, g.sep, ` ${g.sep} ${r}`) >= 8) ?? `${counts}${notes.at(-1)}`;
+  return `${fit(projectName, Math.max(8, nameRoom(w, g.sep, ` ${g.sep} ${rest}`)), g.ellipsis)} ${g.sep} ${rest}`;
+}
+
 export function PickerScreen(props: {
   projectId: string; projectName: string; width: number; height: number; active: boolean;
   onOpen: (snapshotId: string) => void; onBack: () => void; onFailures: () => void; onTyping: (typing: boolean) => void;
@@ -127,12 +138,14 @@ export function PickerScreen(props: {
   const editing = getEditing();
   const marked = getMarked();
   const all = useAsync(() => projectSnapshots(session, props.projectId, { listed: !archived }), [props.projectId, archived]);
+  // How many `a` would show: the title tells, so a user finds them.
+  const hidden = useAsync(() => archivedCount(session, props.projectId), [props.projectId]);
   // Each result says which query and tag it answers, so keys that act on the rows wait for the right ones.
   const filtered = useAsync(async () => {
     if (!query.trim() && !tag) return null;
     try {
       if (!query.trim()) return { query, tag, rows: (await projectSnapshots(session, props.projectId, { tag, listed: !archived })) as Row[], more: false };
-      const r = await search(session, props.projectId, [query], SEARCH_LIMIT, tag || undefined);
+      const r = await search(session, props.projectId, [query], SEARCH_LIMIT, { tag: tag || undefined, listed: !archived });
       return { query, tag, rows: r.hits as Row[], more: r.more };
     } catch (e) {
       return { query, tag, rows: [] as Row[], more: false, error: (e as Error).message };
@@ -143,6 +156,7 @@ export function PickerScreen(props: {
     if (props.edits === firstEdits.current) return;
     void all.reload();
     void filtered.reload();
+    void hidden.reload();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [props.edits]);
   const narrowed = !!query.trim() || !!tag;
@@ -256,8 +270,7 @@ export function PickerScreen(props: {
   const shown = `${rows.length}${result?.more ? "+" : ""}`;
   const count = (query.trim() ? `${shown} of ${total} match` : tag ? `${shown} of ${total} snapshots` : `${total} snapshot${total === 1 ? "" : "s"}`) + (archived ? " (archived too)" : "");
   const extras = [...(tag ? [`#${tag}`] : []), ...(marked.length ? [`${marked.length} marked`] : [])].map((x) => ` ${g.sep} ${x}`).join("");
-  // The project's name gives way to the count, the tag and the marks.
-  const title = `${fit(props.projectName, Math.max(8, w - 50 - width(extras)), g.ellipsis)} ${g.sep} ${count}${extras}`;
+  const title = pickerTitle(props.projectName, `${count}${extras}`, archived ? 0 : hidden.data ?? 0, w, g);
   const known = editing !== "tag" ? [] : tagsStarting(getTag(), all.data ?? []);
   const only = editing === "tag" ? onlyCompletion(getTag(), all.data ?? []) : undefined;
   const tagHint = !known.length ? "  (no snapshot here has such a tag)"

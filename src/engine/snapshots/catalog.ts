@@ -18,8 +18,12 @@ export async function snapshotList(session: Session, opts: { limit?: number; tag
   // Outside a project it says where to go, as load and recall do.
   const context = await requireProject(session, () => nextSteps(session, null));
   const id = context.project.id;
-  const archived = await session.store.countSnapshots(id) - await session.store.countSnapshots(id, { listed: true });
-  return { context, snapshots: await projectSnapshots(session, id, { ...opts, listed: !opts.all }), archived };
+  return { context, snapshots: await projectSnapshots(session, id, { ...opts, listed: !opts.all }), archived: await archivedCount(session, id) };
+}
+
+/** How many of a project's snapshots retention archived (left out of the default views). */
+export async function archivedCount(session: Session, projectId: string): Promise<number> {
+  return await session.store.countSnapshots(projectId) - await session.store.countSnapshots(projectId, { listed: true });
 }
 
 /** A project's snapshots, newest first: every one (export, sync), or with `listed` those retention left in the views. */

@@ -27,11 +27,14 @@ export interface SearchResult {
   more: boolean;
 }
 
-/** Snapshots matching every term, newest first; each hit's context has its line breaks as " · ". */
-export async function search(session: Session, projectId: string | null, words: string[], limit = 20, tag?: string): Promise<SearchResult> {
+/**
+ * Snapshots matching every term, newest first (archived ones too, unless `listed`); each hit's
+ * context has its line breaks as " · ".
+ */
+export async function search(session: Session, projectId: string | null, words: string[], limit = 20, filter: { tag?: string; listed?: boolean } = {}): Promise<SearchResult> {
   const terms = searchTerms(words);
   if (!terms.length) return { hits: [], more: false };
-  const rows = await session.store.searchSnapshots(projectId, terms, limit + 1, tag);
+  const rows = await session.store.searchSnapshots(projectId, terms, limit + 1, filter);
   const hits = rows.slice(0, limit).map((h) => ({ ...h, context: h.context.replace(/\s*\n+\s*/g, " · ").replace(/\s+/g, " ").trim().replace(/^(?:· )+|(?: ·)+$/g, "") }));
   return { hits, more: rows.length > limit };
 }
@@ -58,7 +61,7 @@ export interface RecallHits extends SearchResult {
 /** The recall use case with keywords: this project's snapshots, or every project's. */
 export async function recallSearch(session: Session, words: string[], opts: { allProjects?: boolean; limit?: number; tag?: string; nextSteps?: () => Promise<string> } = {}): Promise<RecallHits> {
   const ctx = opts.allProjects ? null : await requireProject(session, opts.nextSteps);
-  const { hits, more } = await search(session, ctx?.project.id ?? null, words, opts.limit ?? 20, opts.tag);
+  const { hits, more } = await search(session, ctx?.project.id ?? null, words, opts.limit ?? 20, { tag: opts.tag });
   const query = words.join(" ");
   // Retired items stay searchable: the retirement says who retired it and when.
   const retired = ctx ? await retiredMatching(session, ctx.project.id, words) : [];
