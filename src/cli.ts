@@ -260,6 +260,7 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
     .description("Import a workspace's .mindsave/ written by the original MindSave skill or SDK (snapshots, failure graph, tool logs, signal.json)")
     .argument("<dir>", "the workspace root, or its .mindsave folder")
     .option("--into <project>", "the project to import into (default: the one an export came from, else DIR's workspace)")
+    .option("--restore-deleted", "bring back snapshots deleted in this store (by default an import leaves them deleted)")
     .action(lazy(() => import("./commands/import.ts")));
 
   program

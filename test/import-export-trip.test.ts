@@ -49,7 +49,7 @@ describe("import of an `export --out` folder", () => {
     // Deleted in the store it came from: the older export does not undo the deletion.
     await ok(["snapshots", "delete", name, "--home", home], at);
     const again = await ok(["import", out, "--home", home], { cwd: base, env: pc.env });
-    expect(again.stdout).toContain("0 imported, 0 skipped (already in the store), 1 deleted here since (not brought back)");
+    expect(again.stdout).toContain("0 imported, 0 skipped (already in the store), 1 deleted here earlier (not brought back; --restore-deleted brings them back)");
     expect(again.stderr).toContain(`this snapshot (${name}) was deleted in this store; not brought back.`);
     expect((await run(["load", name, "--home", home], at)).code).toBe(1);
   });

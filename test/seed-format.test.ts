@@ -598,3 +598,82 @@ describe("the spec's files read the same in YAML 1.1", () => {
     expect(JSON.parse(read.stdout)).toEqual([values, ["2024-01-01", "<<"]]);
   });
 });
+
+describe("importing the same folder again", () => {
+  // A failure node (the original's last word on the failure) and snapshots that mention it with an
+  // older word: rejected by the system then, by the user by the node's last_seen.
+  const NODE = { item: "moment.js", rejected_by: "user", reason: "too heavy for the bundle", repeat_count: 2, scope: "project", related: [], alternatives: ["date-fns"], first_seen: "2026-03-01T10:00:00.000Z", last_seen: "2026-03-05T10:00:00.000Z" };
+  const snapshot = (id: string, at: string) => `---
+snapshot_id: "${id}"
+created_at: "${at}"
+version: "3.5"
+goal: "Replace the date library 替换日期库"
+state: "Comparing bundle sizes"
+next_action: "Measure date-fns"
+blocker: "none"
+failure_graph:
+  "moment.js":
+    rejected_by: "system"
+    reason: "build failed once"
+    repeat_count: 1
+    scope: "project"
+---
+`;
+  function folder() {
+    const t = projectOnLaptop("mindsave-seed-again-");
+    write(join(t.repo, ".mindsave", "failure_graph", "project", "moment_js.json"), json(NODE));
+    write(join(t.repo, ".mindsave", "snapshots", "dates_20260305.md"), snapshot("dates_20260305", "2026-03-05T10:00:00.000Z"));
+    return t;
+  }
+  const failureRow = async (db: string) => (await sql(db, "SELECT rejected_by, reason, hlc FROM failures WHERE item = ?", ["moment.js"]))[0];
+
+  test("an older snapshot mentioning a known failure does not rewrite it: the node file's word stands, the failure is skipped", async () => {
+    const t = folder();
+    await t.okCli(["import", ".mindsave"]);
+    const first = await failureRow(t.db);
+    expect(first.rejected_by).toBe(NODE.rejected_by);
+    expect(first.reason).toBe(NODE.reason);
+    // A snapshot from before the node's last_seen appears in the folder (copied in from elsewhere).
+    write(join(t.repo, ".mindsave", "snapshots", "dates_20260302.md"), snapshot("dates_20260302", "2026-03-02T10:00:00.000Z"));
+    const r = await t.json(["import", ".mindsave"]);
+    expect(r.snapshots.imported).toEqual(["dates_20260302"]);
+    expect(r.failures).toEqual({ imported: 0, skipped: 1 });
+    // Not rewritten at all: the same word and the same clock (a sync has nothing to send).
+    expect(await failureRow(t.db)).toEqual(first);
+  });
+
+  test("a snapshot deleted here stays deleted; the summary says so, and --restore-deleted brings it back", async () => {
+    const t = folder();
+    write(join(t.repo, ".mindsave", "snapshots", "dates_20260302.md"), snapshot("dates_20260302", "2026-03-02T10:00:00.000Z"));
+    await t.okCli(["import", ".mindsave"]);
+    await t.okCli(["snapshots", "delete", "dates_20260302"]);
+    const again = await t.okCli(["import", ".mindsave"]);
+    expect(again.stdout).toContain("0 imported, 1 skipped (already in the store), 1 deleted here earlier (not brought back; --restore-deleted brings them back)");
+    const names = async () => (await t.json(["snapshots", "list", "--all"])).snapshots.map((s: any) => s.name);
+    expect(await names()).toEqual(["dates_20260305"]);
+    const json = await t.json(["import", ".mindsave"]);
+    expect(json.snapshots.deleted).toEqual(["dates_20260302"]);
+    const restored = await t.json(["import", ".mindsave", "--restore-deleted"]);
+    expect(restored.snapshots.imported).toEqual(["dates_20260302"]);
+    expect(await names()).toEqual(["dates_20260305", "dates_20260302"]);
+  });
+
+  test("MindSave's own export: a snapshot deleted since stays deleted; brought back with --restore-deleted, a later import skips it", async () => {
+    const t = projectOnLaptop("mindsave-seed-again-");
+    await t.okCli(["save", "--goal", "Port the billing page", "--state", "s", "--next", "n"]);
+    await t.okCli(["save", "--goal", "Port the invoice page", "--state", "s", "--next", "n"]);
+    const out = join(t.base, "out");
+    await t.okCli(["export", "--out", out]);
+    const names = async () => (await t.json(["snapshots", "list", "--all"])).snapshots.map((s: any) => s.name).sort();
+    const all = await names();
+    const gone = all.find((n: string) => n.startsWith("port_the_billing"))!;
+    await t.okCli(["snapshots", "delete", gone]);
+    expect((await t.json(["import", out])).snapshots.deleted).toEqual([gone]);
+    const restored = await t.json(["import", out, "--restore-deleted"]);
+    expect(restored.snapshots.imported).toEqual([gone]);
+    expect(await names()).toEqual(all);
+    const later = await t.json(["import", out]);
+    expect(later.snapshots).toMatchObject({ imported: [], deleted: [] });
+    expect([...later.snapshots.skipped].sort()).toEqual(all);
+  });
+});

@@ -9,7 +9,7 @@ import { isStandaloneExport, locateSeed } from "../engine/formats/seed-layout.ts
 import { print, printJson, warn, withSession } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
 
-export async function run(opts: { into?: string }, args: string[], g: GlobalOptions): Promise<number> {
+export async function run(opts: { into?: string; restoreDeleted?: boolean }, args: string[], g: GlobalOptions): Promise<number> {
   const source = args[0];
   if (!source) throw new UserError("Give the workspace to import from (or its .mindsave folder): mindsave import DIR.");
   if (opts.into && g.project && opts.into !== g.project) throw new UserError("Give the target project once: --into PROJECT (or --in PROJECT).");
@@ -21,7 +21,7 @@ export async function run(opts: { into?: string }, args: string[], g: GlobalOpti
   if (!standalone && g.workspace && resolve(g.workspace) !== loc.root) {
     throw new UserError(`import takes the workspace from DIR (${loc.root}); drop \`--workspace ${g.workspace}\`.`);
   }
-  const r = await withSession({ ...g, project: undefined, workspace: standalone ? g.workspace : loc.root }, true, (s) => importSeed(s, loc, { into }));
+  const r = await withSession({ ...g, project: undefined, workspace: standalone ? g.workspace : loc.root }, true, (s) => importSeed(s, loc, { into, restoreDeleted: opts.restoreDeleted }));
   if (g.json) {
     printJson(r);
     return 0;
@@ -30,7 +30,7 @@ export async function run(opts: { into?: string }, args: string[], g: GlobalOpti
   for (const f of r.snapshots.failed) warn(`${f.file} was not imported: ${f.reason}`);
   const s = r.snapshots;
   print(`Imported ${r.source} into project ${r.project?.name ?? "?"} (${r.root ?? "no root on this host"}):`);
-  print(`  snapshots   ${s.imported.length} imported, ${s.skipped.length} skipped (already in the store)${s.deleted.length ? `, ${s.deleted.length} deleted here since (not brought back)` : ""}${s.failed.length ? `, ${s.failed.length} could not be imported (see above; fix and run import again)` : ""}`);
+  print(`  snapshots   ${s.imported.length} imported, ${s.skipped.length} skipped (already in the store)${s.deleted.length ? `, ${s.deleted.length} deleted here earlier (not brought back; --restore-deleted brings them back)` : ""}${s.failed.length ? `, ${s.failed.length} could not be imported (see above; fix and run import again)` : ""}`);
   print(`  failures    ${r.failures.imported} imported, ${r.failures.skipped} skipped (already in the store)`);
   print(`  tool calls  ${r.tool_calls.imported} imported, ${r.tool_calls.skipped} skipped (already in the store)`);
   const signal = { imported: "imported", unchanged: "already in the store", older: "older than the project's, kept the project's", absent: "none" }[r.signal];

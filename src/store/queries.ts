@@ -290,6 +290,12 @@ export class Queries {
     return rows.length ? { hlc: String(rows[0].hlc), deleted: Number(rows[0].deleted) !== 0 } : null;
   }
 
+  /** The project's deleted snapshots (their tombstones keep name and time): what an import will not bring back. */
+  async deletedSnapshots(projectId: string): Promise<{ name: string; created_at: string }[]> {
+    const rows = await this.rows("SELECT name, created_at FROM snapshots WHERE project_id = ? AND deleted = 1", [projectId]);
+    return rows.map((r) => ({ name: String(r.name), created_at: String(r.created_at) }));
+  }
+
   /** A snapshot record by id, deleted ones too: what an import that carries the id meets. */
   async snapshotTrace(id: string): Promise<{ project_id: string; name: string; created_at: string; deleted: boolean } | null> {
     const rows = await this.rows("SELECT project_id, name, created_at, deleted FROM snapshots WHERE id = ?", [id]);

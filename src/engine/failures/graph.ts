@@ -28,6 +28,11 @@ export interface FailureObservation {
   counts?: Record<string, number>;
   /** An edit of a recorded failure (its reason, alternatives), not a new sighting: last seen and the count stay. */
   edit?: boolean;
+  /**
+   * A snapshot's mention: one no newer than the record's last sighting (an old snapshot imported
+   * again) does not rewrite who rejected it, why or how sure; it still counts and adds links.
+   */
+  mention?: boolean;
 }
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -172,11 +177,15 @@ export async function observeFailure(w: StoreWriter, projectId: string | null, r
   if (!live && !o.reason?.trim()) {
     throw new MissingReason(item);
   }
+  // A mention no newer than the record's last sighting says what was true then, not now (the
+  // record may hold a failure node's word for that same moment).
+  const stale = !!(o.mention && live && iso <= live.last_seen);
+  const said: Pick<FailureObservation, "rejected_by" | "reason" | "confidence"> = stale ? {} : o;
   const row = {
     id, project_id: scope === "global" ? null : projectId, scope, item: live?.item ?? item,
-    rejected_by: oneOf("rejected_by", o.rejected_by, ["user", "system"] as const) ?? live?.rejected_by ?? "user",
-    reason: o.reason?.trim() || live?.reason || "",
-    confidence: oneOf("confidence", o.confidence, ["high", "medium", "low"] as const) ?? live?.confidence ?? null,
+    rejected_by: oneOf("rejected_by", said.rejected_by, ["user", "system"] as const) ?? live?.rejected_by ?? "user",
+    reason: said.reason?.trim() || live?.reason || "",
+    confidence: oneOf("confidence", said.confidence, ["high", "medium", "low"] as const) ?? live?.confidence ?? null,
     schema_version: "1.0",
     first_seen: live && live.first_seen < iso ? live.first_seen : iso,
     last_seen: live && (o.edit || live.last_seen > iso) ? live.last_seen : iso,
@@ -225,6 +234,7 @@ export function observationFromEntry(item: string, e: FailureGraphEntry): Failur
     related: Array.isArray(e.related) ? e.related.map(String) : [],
     alternatives: Array.isArray(e.alternatives) ? e.alternatives.map(String) : [],
     atLeast: Number.isFinite(count) && count > 0 ? Math.floor(count) : 1,
+    mention: true,
   };
 }
 

@@ -59,7 +59,20 @@ function readSnapshotText(path: string, file: string): string {
   }
 }
 
-export async function importSeed(session: Session, loc: SeedLocation, opts: { into?: string } = {}): Promise<ImportReport> {
+type Named = { name: string; created_at: string };
+type NameIndex = Map<string, Named[]>;
+
+/** Indexes a snapshot by its name and by the name before a "-N" suffix (an import of the same file saved as name-2). */
+function rememberName(index: NameIndex, x: Named): void {
+  for (const key of new Set([x.name, x.name.replace(/-\d+$/, "")])) index.set(key, [...(index.get(key) ?? []), x]);
+}
+
+/** The indexed snapshot this file is: its name (or that name with a -N suffix) at the same time. */
+function sameSnapshot(index: NameIndex, p: ParsedSnapshot): Named | undefined {
+  return (index.get(p.id) ?? []).find((s) => (s.name === p.id || /^-\d+$/.test(s.name.slice(p.id.length))) && sameInstant(s.created_at, p.createdAt));
+}
+
+export async function importSeed(session: Session, loc: SeedLocation, opts: { into?: string; restoreDeleted?: boolean } = {}): Promise<ImportReport> {
   const warnings: string[] = [];
   const report: ImportReport = {
     source: loc.dir, root: loc.root, project: null,
@@ -213,11 +226,12 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
     // Snapshots, oldest first.
     // Snapshots already here by name, and by the name before a "-N" suffix (an import of the same
     // file saved as name-2): one lookup each, not a scan per imported file.
-    const byName = new Map<string, { name: string; created_at: string }[]>();
-    const remember = (x: { name: string; created_at: string }) => {
-      for (const key of new Set([x.name, x.name.replace(/-\d+$/, "")])) byName.set(key, [...(byName.get(key) ?? []), x]);
-    };
+    const byName: NameIndex = new Map();
+    const remember = (x: Named) => rememberName(byName, x);
     for (const x of await w.listSnapshots(projectId)) remember(x);
+    // Deleted here (by name and time, as the original's files carry no record id): not brought back.
+    const deletedByName: NameIndex = new Map();
+    for (const x of await w.deletedSnapshots(projectId)) rememberName(deletedByName, x);
     const known = new Set((await w.listFailures(projectId)).map((f) => normaliseItem(f.item)));
     const importOne = async ({ name, path, at }: { name: string; path: string; at: number }) => {
       let p: ParsedSnapshot;
@@ -239,18 +253,25 @@ export async function importSeed(session: Session, loc: SeedLocation, opts: { in
           report.snapshots.skipped.push(trace.name);
           return;
         }
-        // Deleted here since it was exported: a later edit, which an import never undoes.
-        if (trace?.deleted && isHere(trace.project_id)) {
+        // Deleted here since it was exported: a later edit, which an import undoes only when asked
+        // (as a new record: the tombstone keeps its id, so the delete still travels). Brought back
+        // so once, it is that live snapshot now, skipped by name below.
+        if (trace?.deleted && isHere(trace.project_id) && !opts.restoreDeleted && !sameSnapshot(byName, p)) {
           warnings.push(`${p.file}: this snapshot (${trace.name}) was deleted in this store; not brought back.`);
           report.snapshots.deleted.push(trace.name);
           return;
         }
-        if (trace) warnings.push(`${p.file}: its record id is another snapshot's in this store (${trace.name}); imported as a new record.`);
+        if (trace && !trace.deleted) warnings.push(`${p.file}: its record id is another snapshot's in this store (${trace.name}); imported as a new record.`);
         if (trace) record = undefined;
       }
-      const same = (byName.get(p.id) ?? []).find((s) => (s.name === p.id || /^-\d+$/.test(s.name.slice(p.id.length))) && sameInstant(s.created_at, p.createdAt));
+      const same = sameSnapshot(byName, p);
       if (same) {
         report.snapshots.skipped.push(same.name);
+        return;
+      }
+      const deleted = !record && !opts.restoreDeleted && sameSnapshot(deletedByName, p);
+      if (deleted) {
+        report.snapshots.deleted.push(deleted.name);
         return;
       }
       for (const [item, entry] of Object.entries(p.input.failure_graph)) {

@@ -29,8 +29,8 @@ export interface ImportReport {
   root: string | null;
   project: { id: string; name: string } | null;
   /**
-   * skipped: already in the store; deleted: deleted in this store since they were exported (not
-   * brought back); archived: left out of the default views by retention (still whole).
+   * skipped: already in the store; deleted: deleted in this store earlier, by record id or by name
+   * and time (not brought back unless asked); archived: left out of the default views by retention (still whole).
    */
   snapshots: { imported: string[]; skipped: string[]; deleted: string[]; failed: { file: string; reason: string }[]; archived: string[] };
   failures: { imported: number; skipped: number };
