@@ -12,7 +12,7 @@ import { TMUX, terminal } from "./terminal.ts";
 if (!TMUX) console.log("skipped prune's question on a terminal: tmux is not installed (apt-get install tmux)");
 
 /** Writes `count` snapshot files into the laptop's project (.mindsave/snapshots), one a day from `start`. */
-function seedFiles(l: LaptopWithClone, count: number, opts: { start?: number; status?: string; prefix?: string } = {}): string[] {
+function seedFiles(l: Pick<LaptopWithClone, "repo">, count: number, opts: { start?: number; status?: string; prefix?: string } = {}): string[] {
   const dir = join(l.repo, ".mindsave", "snapshots");
   mkdirSync(dir, { recursive: true });
   const start = opts.start ?? Date.UTC(2026, 0, 1, 12);
@@ -173,8 +173,24 @@ describe("snapshots prune: only a person deletes", () => {
     expect(dry.stdout).toContain("old_00_20240101 (completed, saved 2024-01-01)");
     const refused = await w.a.cli(["snapshots", "prune"]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr.trim().split("\n").at(-1)).toBe("mindsave: Pruning deletes 5 snapshot(s) for good and there is no terminal to ask on; add --yes to confirm (or --dry-run to only list them). Nothing was deleted.");
+    expect(refused.stderr).toBe("mindsave: Pruning deletes 5 snapshot(s) for good (old_00_20240101, old_01_20240102, old_02_20240103, wip_00_20260101, wip_01_20260102) and there is no terminal to ask on; add --yes to confirm (or --dry-run to list them all). Nothing was deleted.\n");
+    expect(refused.stdout).toBe("");
     expect(await dumpStore(w.a.db)).toBe(before);
+  });
+
+  test("without a terminal, many: the refusal alone and short (the first 10 names, how many more); --dry-run lists every one", async () => {
+    const w = twoLaptops("mindsave-prune-many-");
+    const names = seedFiles(w.a, 15, { status: "completed", start: Date.UTC(2024, 0, 1), prefix: "old" });
+    await w.a.json(["import", w.a.repo]);
+    // All completed and old: every one but the newest (which load restores) is archived.
+    await w.a.json(["snapshots", "clean", "--keep", "2"]);
+    const refused = await w.a.cli(["snapshots", "prune"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr).toBe(`mindsave: Pruning deletes 14 snapshot(s) for good (${names.slice(0, 10).join(", ")} and 4 more) and there is no terminal to ask on; add --yes to confirm (or --dry-run to list them all). Nothing was deleted.\n`);
+    const dry = (await w.a.cli(["snapshots", "prune", "--dry-run"])).stdout;
+    for (const name of names.slice(0, 14)) expect(dry).toContain(`  ${name} (completed, saved `);
+    expect(dry).not.toContain("more");
   });
 
   test("--yes deletes only archived snapshots the filters match; the listed ones stay", async () => {
@@ -227,6 +243,32 @@ describe.skipIf(!TMUX)("snapshots prune on a terminal asks y/N", () => {
       expect(await live(db)).toBe(deleted ? 1 : 3);
     }, 30_000);
   }
+});
+
+describe.skipIf(!TMUX)("snapshots prune on a terminal with more than a screenful", () => {
+  test("lists what fits above the question, then how many more and that --dry-run lists them all", async () => {
+    const t = terminal("mindsave-prune-screen-");
+    const names = seedFiles(t, 42, { status: "completed", start: Date.UTC(2024, 0, 1), prefix: "old" });
+    await t.cli(["import", t.repo]);
+    // All completed and old: every one but the newest (which load restores) is archived.
+    await t.cli(["snapshots", "clean", "--keep", "2"]);
+    const db = join(t.home, "mindsave.db");
+    const before = await dumpStore(db);
+    try {
+      t.start(["snapshots", "prune"]);
+      const r = await t.answer("Delete these 41 snapshot(s)? [y/N]", "n", "Enter");
+      expect(r.code).toBe(0);
+      // The heading is still on screen: the list did not scroll it away.
+      expect(r.screen).toContain("Pruning deletes these 41 archived snapshot(s) of webapp for good:");
+      const shown = names.filter((n) => r.screen.includes(`  ${n} (completed`));
+      expect(shown.length).toBeGreaterThanOrEqual(5);
+      expect(shown).toEqual(names.slice(0, shown.length));
+      expect(r.screen).toContain(`  … and ${41 - shown.length} more (the same prune with --dry-run lists them all)`);
+    } finally {
+      t.stop();
+    }
+    expect(await dumpStore(db)).toBe(before);
+  }, 60_000);
 });
 
 describe("snapshots clean --dry-run", () => {

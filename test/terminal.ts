@@ -59,5 +59,5 @@ export function terminal(prefix = "mindsave-prompt-") {
   const cli = (args: string[], env: Record<string, string> = {}) => ok(["--home", home, ...args], { cwd: repo, env: { ...pc.env, ...env } });
   /** The screen with each line the command wrote on one line (tmux joins the rows it wrapped). */
   const lines = () => tmux("capture-pane", "-p", "-J", "-t", "main").split("\n");
-  return { base, home, start, answer, ended, lines, cli, stop: () => tmux("kill-server") };
+  return { base, home, repo, start, answer, ended, lines, cli, stop: () => tmux("kill-server") };
 }

@@ -92,7 +92,6 @@ export async function prune(opts: { olderThan?: string; status?: string; dryRun?
   return withSession(g, !opts.dryRun, async (session) => {
     const ctx = await requireProject(session);
     const found = await pruneCandidates(session, ctx.project.id, { ...filter, now: session.now() });
-    const names = found.map((s) => `${s.name} (${s.status}, saved ${s.created_at.slice(0, 10)})`);
     if (g.json && (opts.dryRun || !found.length)) {
       printJson({ dry_run: !!opts.dryRun, deleted: [], would_delete: opts.dryRun ? found.map((s) => s.name) : [] });
       return 0;
@@ -101,10 +100,17 @@ export async function prune(opts: { olderThan?: string; status?: string; dryRun?
       print("No archived snapshot matches; nothing to delete.");
       return 0;
     }
-    if (!g.json) print(`${opts.dryRun ? "Would delete" : "Pruning deletes these"} ${found.length} archived snapshot(s) of ${ctx.project.name} for good:\n${names.map((n) => `  ${n}`).join("\n")}`);
+    // Without a terminal the refusal comes first and alone: thousands of names before it hid it.
+    if (!opts.yes && !opts.dryRun && !process.stdin.isTTY) {
+      throw new UserError(`Pruning deletes ${found.length} snapshot(s) for good (${someNames(found.map((s) => s.name), 10)}) and there is no terminal to ask on; add --yes to confirm (or --dry-run to list them all). Nothing was deleted.`);
+    }
+    const head = `${opts.dryRun ? "Would delete" : "Pruning deletes these"} ${found.length} archived snapshot(s) of ${ctx.project.name} for good:`;
+    // Before the question, a screenful at most: the heading, the list, the question, its outcome
+    // and the shell's next prompt stay on one screen. --dry-run and --yes list every one.
+    const most = opts.yes || opts.dryRun ? Infinity : Math.max(5, (process.stdout.rows || 24) - 5);
+    if (!g.json) print([head, ...pruneLines(found, most)].join("\n"));
     if (opts.dryRun) return 0;
     if (!opts.yes) {
-      if (!process.stdin.isTTY) throw new UserError(`Pruning deletes ${found.length} snapshot(s) for good and there is no terminal to ask on; add --yes to confirm (or --dry-run to only list them). Nothing was deleted.`);
       if (!(await confirm(`Delete these ${found.length} snapshot(s)?`))) {
         print("Nothing was deleted.");
         return 0;
@@ -115,6 +121,16 @@ export async function prune(opts: { olderThan?: string; status?: string; dryRun?
     else print(`Deleted ${deleted.length} snapshot(s).`);
     return 0;
   });
+}
+
+type PruneRow = Pick<SnapshotSummary, "name" | "status" | "created_at">;
+
+/** The snapshots a prune would delete, one a line; past `most`, how many more and how to see them. */
+function pruneLines(found: PruneRow[], most: number): string[] {
+  const line = (s: PruneRow) => `  ${s.name} (${s.status}, saved ${s.created_at.slice(0, 10)})`;
+  if (found.length <= most) return found.map(line);
+  const shown = found.slice(0, most - 1);
+  return [...shown.map(line), `  … and ${found.length - shown.length} more (the same prune with --dry-run lists them all)`];
 }
 
 /** The prune's filters, checked before the store is opened. */
