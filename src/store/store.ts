@@ -4,16 +4,17 @@ import { basename, dirname, join } from "node:path";
 import { tmpdir } from "../lib/os.ts";
 import type { Db, Tx } from "./db.ts";
 import { UserError } from "../errors.ts";
-import { MIGRATIONS, SCHEMA_VERSION, ensureIndexes } from "./migrations.ts";
+import { SCHEMA_VERSION, ensureIndexes } from "./migrations.ts";
+import { migrateSchema, readOwnership, refuseForeign, type Ownership } from "./schema.ts";
 import { MAX_AHEAD_MS, formatHlc, parseHlc } from "./hlc.ts";
 import { SyncSide } from "./sync.ts";
-import { type Exec, PLAN_STATUS_AT, str } from "./rows.ts";
+import { PLAN_STATUS_AT, str } from "./rows.ts";
 import { Queries } from "./queries.ts";
 import { StoreWriter } from "./writer.ts";
 import { fileIdentity, forgetSideFiles, openDb, readOnlyMode, realStorePath, sideFiles, sizeOf, storeFileKind, writable } from "./driver.ts";
 import { remoteDb } from "./remote.ts";
 import { StoreProblem, driverCodes, guarded, noteDamage, readOnlyProblem, replacedProblem, storeProblem } from "./problems.ts";
-import { asBytes, inspectStore, integrityLines, listedCounts, lostProjects, recreateProjects, salvage, textOf, type LostProject, type Salvaged } from "./salvage.ts";
+import { inspectStore, integrityLines, listedCounts, lostProjects, recreateProjects, salvage, type LostProject, type Salvaged } from "./salvage.ts";
 
 export { SCHEMA_VERSION, formatHlc, parseHlc, SyncSide, Queries, StoreWriter, StoreProblem, storeFileKind, storeProblem, inspectStore, realStorePath, sizeOf, fileIdentity, PLAN_STATUS_AT, MAX_AHEAD_MS };
 export type { StoreFileKind } from "./driver.ts";
@@ -21,7 +22,6 @@ export type { StoreProblemKind } from "./problems.ts";
 export type { StoreInspection, SalvagedTable, LostProject, ListedCarried } from "./salvage.ts";
 export type * from "./records.ts";
 
-const APP_MARK = "mindsave";
 
 export interface OpenOptions {
   /** WAL for a laptop's home; the drive issue may choose another journal mode for removable media. */
@@ -176,8 +176,8 @@ export class Store extends Queries {
     try {
       conn = await openDb(path, { readOnly: true, immutable: mode.immutable, timeoutMs: opts.busyTimeoutMs ?? 15000, encryptionKey: opts.encryptionKey, libsql: opts.libsql });
       const store = new Store(conn, path, false, encrypted, true);
-      const own = await store.ownership(conn);
-      store.refuseForeign(own);
+      const own = await readOwnership(conn);
+      refuseForeign(path, own);
       if (!canWrite && own.version < SCHEMA_VERSION) {
         if (own.empty) throw noStoreYet(path);
         throw new StoreProblem("needs_writable", path,
@@ -212,8 +212,7 @@ export class Store extends Queries {
       if (existsSync(realStorePath(path) + "-journal")) copyFileSync(realStorePath(path) + "-journal", copy + "-journal");
       const conn = await openDb(copy, { timeoutMs: 1000, encryptionKey: opts.encryptionKey, libsql: opts.libsql });
       try {
-        const store = new Store(conn, path, false, !!opts.encryptionKey);
-        store.refuseForeign(await store.ownership(conn));
+        refuseForeign(path, await readOwnership(conn));
       } finally {
         conn.close();
       }
@@ -260,8 +259,8 @@ export class Store extends Queries {
 
   private async prepare(opts: OpenOptions): Promise<void> {
     // Checked before anything is written (the journal mode is in the file's header).
-    const own = await this.ownership(this.conn);
-    this.refuseForeign(own);
+    const own = await readOwnership(this.conn);
+    refuseForeign(this.path, own);
     const mode = opts.journalMode ?? "WAL";
     const journal = async () => str((await this.conn.execute("PRAGMA journal_mode")).rows[0]?.[0]).toUpperCase();
     // Changing the journal needs the file to itself: with another process in it, keep the current one.
@@ -277,56 +276,14 @@ export class Store extends Queries {
     if (await ensureIndexes(this.conn)) this.wrote = true;
   }
 
-  private async ownership(db: Exec): Promise<{ ours: boolean; empty: boolean; version: number }> {
-    // Text read as bytes: a damaged page's invalid UTF-8 would abort the driver (see salvage.ts).
-    const tables = (await db.execute(`SELECT ${asBytes("name")} FROM sqlite_master WHERE type = 'table'`)).rows.map((r) => str(textOf(r.name)));
-    if (tables.length === 0) return { ours: true, empty: true, version: 0 };
-    if (!tables.includes("meta")) return { ours: false, empty: false, version: 0 };
-    const rows = (await db.execute(`SELECT ${asBytes("key")}, ${asBytes("value")} FROM meta WHERE key IN ('app', 'schema_version')`)).rows;
-    const meta = Object.fromEntries(rows.map((r) => [str(textOf(r.key)), str(textOf(r.value))]));
-    return { ours: meta.app === APP_MARK, empty: false, version: Number(meta.schema_version ?? 0) };
-  }
-
-  private async migrate(checked?: { ours: boolean; empty: boolean; version: number }): Promise<void> {
-    const before = checked ?? await this.ownership(this.conn);
-    this.refuseForeign(before);
+  private async migrate(checked?: Ownership): Promise<void> {
+    const before = checked ?? await readOwnership(this.conn);
+    refuseForeign(this.path, before);
     if (before.version === SCHEMA_VERSION) return;
     if (!before.empty && this.beforeMigrate) await this.beforeMigrate(this, before.version);
-    const tx = await this.conn.transaction("write");
-    try {
-      // Checked again under the write lock: another process may have migrated meanwhile.
-      const now = await this.ownership(tx);
-      this.refuseForeign(now);
-      for (let v = now.version; v < SCHEMA_VERSION; v++) {
-        for (const sql of MIGRATIONS[v]) await tx.execute(sql);
-      }
-      if (now.version < SCHEMA_VERSION) {
-        const set = "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value";
-        await tx.execute({ sql: set, args: ["app", APP_MARK] });
-        await tx.execute({ sql: set, args: ["schema_version", String(SCHEMA_VERSION)] });
-        if (now.empty) {
-          await tx.execute({ sql: set, args: ["store_id", crypto.randomUUID()] });
-          await tx.execute({ sql: set, args: ["created_at", new Date().toISOString()] });
-        }
-      }
-      await tx.commit();
-      // A created or upgraded schema is a write: close folds it into mindsave.db, so the file
-      // alone is the whole store (a copy of it is a backup) even after a read-only command.
-      this.wrote = true;
-    } finally {
-      tx.close();
-    }
-  }
-
-  private refuseForeign(o: { ours: boolean; version: number }): void {
-    if (!o.ours) {
-      throw new StoreProblem("foreign", this.path, `${this.path} is a SQLite database but not a MindSave store; refusing to touch it.`);
-    }
-    if (o.version > SCHEMA_VERSION) {
-      throw new StoreProblem("newer", this.path,
-        `${this.path} was written by a newer MindSave (store schema ${o.version}; this build knows up to ${SCHEMA_VERSION}); update MindSave to use it.`,
-      );
-    }
+    // A created or upgraded schema is a write: close folds it into mindsave.db, so the file
+    // alone is the whole store (a copy of it is a backup) even after a read-only command.
+    if (await migrateSchema(this.conn, this.path)) this.wrote = true;
   }
 
   /** Runs `fn`'s reads in one read transaction: every one of them sees the store at the same moment. */

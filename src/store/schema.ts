@@ -1,0 +1,60 @@
+// Whose a store file is and which schema it has, and bringing it up to this build's schema in one
+// write transaction (the steps are in migrations.ts).
+import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.ts";
+import type { Db } from "./db.ts";
+import { StoreProblem } from "./problems.ts";
+import { type Exec, str } from "./rows.ts";
+import { asBytes, textOf } from "./salvage.ts";
+
+/** The mark a MindSave store carries in its meta table. */
+const APP_MARK = "mindsave";
+
+/** Whether a file is a MindSave store (or empty), and its schema version. */
+export interface Ownership { ours: boolean; empty: boolean; version: number }
+
+export async function readOwnership(db: Exec): Promise<Ownership> {
+  // Text read as bytes: a damaged page's invalid UTF-8 would abort the driver (see salvage.ts).
+  const tables = (await db.execute(`SELECT ${asBytes("name")} FROM sqlite_master WHERE type = 'table'`)).rows.map((r) => str(textOf(r.name)));
+  if (tables.length === 0) return { ours: true, empty: true, version: 0 };
+  if (!tables.includes("meta")) return { ours: false, empty: false, version: 0 };
+  const rows = (await db.execute(`SELECT ${asBytes("key")}, ${asBytes("value")} FROM meta WHERE key IN ('app', 'schema_version')`)).rows;
+  const meta = Object.fromEntries(rows.map((r) => [str(textOf(r.key)), str(textOf(r.value))]));
+  return { ours: meta.app === APP_MARK, empty: false, version: Number(meta.schema_version ?? 0) };
+}
+
+/** Refuses another program's database, and a store written by a newer MindSave. */
+export function refuseForeign(path: string, o: Ownership): void {
+  if (!o.ours) {
+    throw new StoreProblem("foreign", path, `${path} is a SQLite database but not a MindSave store; refusing to touch it.`);
+  }
+  if (o.version > SCHEMA_VERSION) {
+    throw new StoreProblem("newer", path,
+      `${path} was written by a newer MindSave (store schema ${o.version}; this build knows up to ${SCHEMA_VERSION}); update MindSave to use it.`,
+    );
+  }
+}
+
+/** Runs the migrations a store lacks in one write transaction; true when it wrote any. */
+export async function migrateSchema(conn: Db, path: string): Promise<boolean> {
+  const tx = await conn.transaction("write");
+  try {
+    // Checked again under the write lock: another process may have migrated meanwhile.
+    const now = await readOwnership(tx);
+    refuseForeign(path, now);
+    if (now.version >= SCHEMA_VERSION) return false;
+    for (let v = now.version; v < SCHEMA_VERSION; v++) {
+      for (const sql of MIGRATIONS[v]) await tx.execute(sql);
+    }
+    const set = "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value";
+    await tx.execute({ sql: set, args: ["app", APP_MARK] });
+    await tx.execute({ sql: set, args: ["schema_version", String(SCHEMA_VERSION)] });
+    if (now.empty) {
+      await tx.execute({ sql: set, args: ["store_id", crypto.randomUUID()] });
+      await tx.execute({ sql: set, args: ["created_at", new Date().toISOString()] });
+    }
+    await tx.commit();
+    return true;
+  } finally {
+    tx.close();
+  }
+}
