@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { projectOnLaptop, saveGoal } from "./helpers.ts";
 import { callTool, withMcp } from "./mcp-client.ts";
+import { writeTree } from "../bench/gen.ts";
 
 const t = projectOnLaptop("mindsave-archived-faces-");
 // Four saves keeping two: the two oldest are archived (retention never deletes).
@@ -38,6 +39,22 @@ describe("MCP list and archived snapshots", () => {
     expect(text).toContain("oldest 最早 work");
     expect(text).not.toContain("the list tool with all: true shows them");
   });
+});
+
+describe("MCP list of a long history", () => {
+  test("with all: true and no limit, a page of the newest 50 and a line saying how to see more", async () => {
+    const long = projectOnLaptop("mindsave-archived-long-");
+    writeTree({ dir: long.repo, projectId: "long-history", name: "long", snapshots: 70, projectFailures: 0, globalFailures: 0, globalBase: 0, seed: 11, now: new Date("2026-11-28T12:00:00Z") });
+    await long.okCli(["import", ".mindsave"]);
+    const r = await withMcp(long.home, long.repo, long.pc.env, (c) => callTool(c, "list", { all: true }));
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent.snapshots).toHaveLength(50);
+    expect(r.structuredContent.archived_count).toBe(50);
+    expect(r.content[0].text).toContain("The newest 50 are shown (50 archived in all); pass limit for more.");
+    const wide = await withMcp(long.home, long.repo, long.pc.env, (c) => callTool(c, "list", { all: true, limit: 100 }));
+    expect(wide.structuredContent.snapshots).toHaveLength(70);
+    expect(wide.content[0].text).not.toContain("pass limit for more");
+  }, 60_000);
 });
 
 describe("load of an archived snapshot says so", () => {

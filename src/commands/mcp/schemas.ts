@@ -53,7 +53,7 @@ export const recallInput = {
 };
 
 export const listInput = {
-  limit: z.number().int().min(1).optional().describe("Show at most this many snapshots, newest first (default: all)."),
+  limit: z.number().int().min(1).optional().describe("Show at most this many snapshots, newest first (default: all that are listed; with all: true, the newest 50)."),
   tag: z.string().optional().describe("Only snapshots with this tag (as given to save's tags)."),
   all: z.boolean().optional().describe("true to include the archived snapshots (retention leaves older ones out of the list; they stay whole: load and recall take their ids)."),
   workspace,

@@ -126,12 +126,17 @@ export function registerTools(server: McpServer, withSession: WithSession): void
     return result(archiveText(snapshot, text, newest), { snapshot_id: snapshot.name, layer3: text });
   }, a.workspace));
 
+  /** How many snapshots list with all: true shows when no limit is given. */
+  const ALL_PAGE = 50;
+
   tool("list", {
     title: "List snapshots",
     description: "The snapshots of this project, newest first: list number, id, when, status and goal. Older ones archived by retention only with all: true (archived_count says how many). Pass an id or number to load or recall.",
     inputSchema: schema.listInput, outputSchema: schema.listOutput, annotations: READ_ONLY,
   }, (a) => withSession(false, async (session) => {
-    const { context, snapshots, archived } = await snapshotList(session, { limit: a.limit, tag: a.tag, all: a.all });
+    // All of a long history would flood the model's context: a page unless a limit is asked for.
+    const limit = a.limit ?? (a.all ? ALL_PAGE : undefined);
+    const { context, snapshots, archived } = await snapshotList(session, { limit, tag: a.tag, all: a.all });
     const numbers = listNumbers(snapshots);
     const structured = {
       project: context.project.name, archived_count: archived,
@@ -142,6 +147,7 @@ export function registerTools(server: McpServer, withSession: WithSession): void
     };
     // Without all, the archived ones are only counted: the last line says how to see them.
     const more = !a.all && archived ? [archivedCountText(archived, "mcp")] : [];
+    if (a.all && a.limit === undefined && snapshots.length === ALL_PAGE) more.push(`The newest ${ALL_PAGE} are shown (${archived} archived in all); pass limit for more.`);
     const lines = snapshots.length
       ? [`Snapshots of ${context.project.name}, newest first${a.all ? ", archived ones included" : ""}:`, numberedList(snapshots, session.now())]
       : [`No snapshots in project ${context.project.name} yet.`];
