@@ -63,6 +63,11 @@ describe("retention archives, never deletes", () => {
     expect(loaded.layer1.goal).toBe("goal 0 任务");
     const hits = await w.a.json(["recall", "markertask0x"]);
     expect(hits.hits.map((h: { name: string }) => h.name)).toEqual([names[0]]);
+    // Its text marks the hit archived; a listed one is not marked.
+    expect((await w.a.cli(["recall", "markertask0x"])).stdout).toContain(`${names[0]} (archived)`);
+    const listed = (await w.a.cli(["recall", "markertask29x"])).stdout;
+    expect(listed).toContain(names[29]);
+    expect(listed).not.toContain("(archived)");
     // `load` without a choice lists the listed ones; export writes every snapshot, archived ones too.
     expect((await w.a.cli(["load"])).stdout).toContain("20 snapshots. Load one with `mindsave load N`");
     const out = join(w.base, "exported");

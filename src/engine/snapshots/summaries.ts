@@ -108,7 +108,8 @@ export function recallHitsText(r: RecallHits, moreHint: string): string {
   const retired = r.retired.map((x) => `retired ${x.kind}: ${inline(x.text)} (by ${inline(x.retired_by)}, ${utcMinute(x.retired_at)}${x.reason ? `: ${inline(x.reason)}` : ""})`);
   const tail = retired.length ? `\n\n${retired.join("\n")}` : "";
   if (!r.hits.length) return `No snapshot mentions ${JSON.stringify(r.query)}${r.project ? ` in project ${r.project}` : ""}.${tail}`;
-  const label = (h: RecallHits["hits"][number]) => `${h.project_name ? `${h.project_name} / ` : ""}${h.name}`;
+  // An archived hit is marked: `snapshots list` leaves it out, `load NAME` still takes it.
+  const label = (h: RecallHits["hits"][number]) => `${h.project_name ? `${h.project_name} / ` : ""}${h.name}${h.archived ? " (archived)" : ""}`;
   const w = Math.max(...r.hits.map((h) => Bun.stringWidth(label(h))));
   const lines = r.hits.map((h) => `${padEnd(label(h), w)}  ${h.created_at.slice(0, 16).replace("T", " ")}  ${truncate(h.goal, 60)}\n    ${printable(h.context)}`);
   const head = r.more ? `More than ${r.hits.length} snapshots match; the newest ${r.hits.length} (${moreHint}):` : `${r.hits.length} snapshot(s) match, newest first:`;
