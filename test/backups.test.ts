@@ -230,10 +230,10 @@ describe("scan: backups made before a fix", () => {
     const clean = await t.cli(["scan"]);
     expect(clean.code).toBe(0);
     expect(clean.stdout).toContain("No secrets found");
-    expect(clean.stdout).toContain(`1 backup(s) made before an earlier \`scan --fix\` or other rewrite (mindsave.db.bak-* in ${t.home}) may still hold what it removed: delete them`);
+    expect(clean.stdout).toContain(`1 file(s) named like backups of the store (mindsave.db.bak-* in ${t.home}, made before an earlier \`scan --fix\` or other rewrite, or put there by someone else) may still hold what it removed: delete them`);
     expect(clean.stdout.trim().split("\n")).toHaveLength(1);
     expect(JSON.parse((await t.cli(["scan", "--json"])).stdout).backups).toEqual([join(t.home, backups[0]!)]);
-    expect((await t.cli(["doctor"])).stdout).toMatch(/backups: .*mindsave\.db\.bak-.* \(older copies of the store; after a `scan --fix` they still hold what it redacted\)/);
+    expect((await t.cli(["doctor"])).stdout).toMatch(/backups: .*mindsave\.db\.bak-.* \(files named like the store's backups, MindSave's or not: after a `scan --fix` they may still hold what it redacted\)/);
 
     rmSync(join(t.home, backups[0]!));
     expect(existsSync(join(t.home, backups[0]!))).toBe(false);

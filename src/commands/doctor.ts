@@ -36,7 +36,7 @@ function reportText(r: HealthReport): string {
       `file:      ${byteSize(d.size)}${d.expected_size !== null && d.expected_size > d.size ? `, but its header says ${byteSize(d.expected_size)}: it was cut short` : ""}${d.wal_bytes ? `, ${byteSize(d.wal_bytes)} in its write-ahead log` : ""}${d.journal_bytes ? `, a journal of ${byteSize(d.journal_bytes)}` : ""}`,
       ...(Object.keys(d.tables).length ? [`tables:    ${Object.entries(d.tables).filter(([t]) => !t.startsWith("snapshot_search_")).map(([t, n]) => `${t} ${n === null ? "unreadable" : n}`).join(", ")}`] : []),
     ] : []),
-    ...(r.backups.length ? [`backups:   ${r.backups.join(", ")} (older copies of the store; after a \`scan --fix\` they still hold what it redacted)`] : []),
+    ...(r.backups.length ? [`backups:   ${r.backups.join(", ")} (files named like the store's backups, MindSave's or not: after a \`scan --fix\` they may still hold what it redacted)`] : []),
     ...plainBackupsLine(r.plain_backups),
     `host:      ${r.host.name} (${r.host.id}, ${r.host.platform})`,
     `free:      ${r.free_bytes === null ? "unknown" : byteSize(r.free_bytes)} on the ${r.on_drive ? "drive" : "home's disk"}`,

@@ -19,7 +19,7 @@ function table(findings: ScanFinding[]): string[] {
 /** After "No secrets found": the backups beside the store were not scanned and may hold what an earlier fix redacted. */
 function backupsNote(r: ScanReport): string {
   if (!r.backups.length) return "";
-  return ` ${r.backups.length} backup(s) made before an earlier \`scan --fix\` or other rewrite (${basename(r.store)}.bak-* in ${dirname(r.store)}) may still hold what it removed: delete them once you no longer need them.`;
+  return ` ${r.backups.length} file(s) named like backups of the store (${basename(r.store)}.bak-* in ${dirname(r.store)}, made before an earlier \`scan --fix\` or other rewrite, or put there by someone else) may still hold what it removed: delete them once you no longer need them.`;
 }
 
 export async function run(opts: { fix?: boolean }, _args: string[], g: GlobalOptions): Promise<number> {
