@@ -314,6 +314,7 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
   program
     .command("doctor")
     .description("Which home is in use and why, the store's health, this host; what is wrong with a damaged store")
+    .option("--full", "check every page of the store and the search index's own consistency (by default a quick check: a moment at any size)")
     .option("--repair", "recover what can be read of a damaged store into a new one (the damaged file is kept as a backup)")
     .action(lazy(() => import("./commands/doctor.ts")));
 

@@ -30,7 +30,7 @@ export interface StoreInspection {
   error: string | null;
 }
 
-const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
+export const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /**
  * A column read so that text comes as bytes: libSQL aborts the whole process on text that is not
@@ -47,7 +47,7 @@ export function textOf(v: unknown): unknown {
 const firstLine = (e: unknown) => (e instanceof Error ? e.message : String(e)).split("\n")[0].replace(/^SQLITE_[A-Z_]+:\s*/, "");
 
 /** Size facts from a plain SQLite header (an encrypted one cannot be read). */
-function headerFacts(path: string): { page_size: number | null; expected_size: number | null } {
+export function headerFacts(path: string): { page_size: number | null; expected_size: number | null } {
   const h = headerBytes(path, 100);
   if (h.length < 100 || h.subarray(0, 16).toString("latin1") !== "SQLite format 3\0") return { page_size: null, expected_size: null };
   const raw = h.readUInt16BE(16);

@@ -107,6 +107,8 @@ export type HealthReport = ReturnType<typeof basics> & {
   journal_mode: string | null;
   /** "ok", or what the integrity check found. */
   integrity: string;
+  /** Which check gave `integrity`: quick (bounded at any size) or full (every page, and the search index's own check). */
+  check: DoctorCheck;
   /** The store can only be read here (a write-protected file, folder or drive). */
   read_only: boolean;
   clocks_ahead: ClockAheadReport[];
@@ -119,12 +121,24 @@ export type HealthReport = ReturnType<typeof basics> & {
   damage: StoreInspection | null;
 };
 
+export type DoctorCheck = "quick" | "full";
+
+/** Quick: what can be checked in a moment whatever the store's size. Full: every page, and the search index's own check. */
+async function integrityOf(session: Session, check: DoctorCheck): Promise<string> {
+  if (check === "quick") return session.store.quickCheck();
+  const pages = await session.store.integrityCheck();
+  if (pages !== "ok") return pages;
+  const index = await session.store.searchIndexCheck();
+  return index === "ok" ? "ok" : `search index: ${index}`;
+}
+
 /** The health of the home's store; a store with a problem is described, never thrown. */
-export async function healthReport(opts: SessionOptions = {}): Promise<HealthReport> {
+export async function healthReport(opts: SessionOptions = {}, check: DoctorCheck = "quick"): Promise<HealthReport> {
   const env = opts.env ?? process.env;
   const home = resolveHome({ flag: opts.home, env });
   let session: Session | null = null;
   let problem: StoreProblem | null = null;
+  let found: string | null = null; // what the check found, when it found the store damaged
   try {
     session = await Session.open(opts, { write: false });
   } catch (e) {
@@ -133,13 +147,14 @@ export async function healthReport(opts: SessionOptions = {}): Promise<HealthRep
   }
   if (session) {
     try {
-      const integrity = await session.store.integrityCheck();
+      const integrity = await integrityOf(session, check);
       const report: HealthReport = {
         ...basics(home, env),
         schema_version: await session.store.schemaVersion(),
         schema_supported: SCHEMA_VERSION,
         journal_mode: await session.store.journalMode(),
         integrity,
+        check,
         read_only: session.store.readOnly,
         clocks_ahead: await clocksAhead(session),
         refused_rows: await refusedRows(session),
@@ -151,6 +166,7 @@ export async function healthReport(opts: SessionOptions = {}): Promise<HealthRep
         report.problem_kind = "read_only";
       }
       if (integrity === "ok") return report;
+      found = integrity;
       problem = new StoreProblem("damaged", home.dbPath,
         `The store ${home.dbPath} is damaged (its integrity check fails); run \`mindsave doctor --repair\` to copy what can still be read into a new store (the damaged file is kept as a backup).`);
     } catch (e) {
@@ -160,10 +176,11 @@ export async function healthReport(opts: SessionOptions = {}): Promise<HealthRep
       await session.close().catch(() => {});
     }
   }
-  return describeProblem(home, env, problem!);
+  return describeProblem(home, env, problem!, found === null ? null : { integrity: found, check });
 }
 
-async function describeProblem(home: Home, env: NodeJS.ProcessEnv, problem: StoreProblem): Promise<HealthReport> {
+/** `found`: what doctor's own check found (else the read-only look's integrity check is what the report says). */
+async function describeProblem(home: Home, env: NodeJS.ProcessEnv, problem: StoreProblem, found: { integrity: string; check: DoctorCheck } | null): Promise<HealthReport> {
   let key: string | undefined;
   try {
     const state = encryptionState(home.dbPath);
@@ -177,7 +194,8 @@ async function describeProblem(home: Home, env: NodeJS.ProcessEnv, problem: Stor
     schema_version: damage?.schema_version ?? null,
     schema_supported: SCHEMA_VERSION,
     journal_mode: null,
-    integrity: damage?.error ? `not checked: ${damage.error}` : (damage?.integrity.join("; ") || "not checked"),
+    integrity: found?.integrity ?? (damage?.error ? `not checked: ${damage.error}` : (damage?.integrity.join("; ") || "not checked")),
+    check: found?.check ?? "full", // the read-only look checks every page it can read
     read_only: false,
     clocks_ahead: [],
     refused_rows: [],
