@@ -1,6 +1,6 @@
 // `mindsave doctor`: which home and why, the store's health, this host, hosts with clocks far ahead;
 // what is wrong with a damaged store and, with --repair, recovering what can be read of it.
-import { healthReport, type HealthReport, type RefusedRow } from "../engine/home/doctor.ts";
+import { fullCheckEstimate, healthReport, type HealthReport, type RefusedRow } from "../engine/home/doctor.ts";
 import { refusedText } from "../engine/sync/summary.ts";
 import { repairHome, type RepairResult } from "../engine/home/repair.ts";
 import { DEFAULT_KEEP } from "../engine/snapshots/layers.ts";
@@ -15,11 +15,17 @@ export async function run(o: { repair?: boolean; full?: boolean }, _a: string[],
     else print(repairText(r));
     return 0;
   }
-  if (o.full && !g.json && process.stderr.isTTY) process.stderr.write("Checking every page of the store: about 3 s per 10,000 snapshots…\n");
+  if (o.full && !g.json && process.stderr.isTTY) process.stderr.write(fullCheckLine(g));
   const r = await healthReport({ home: g.home, workspace: g.workspace, project: g.project }, o.full ? "full" : "quick");
   if (g.json) printJson(r);
   else print(reportText(r));
   return r.problem === null && r.integrity === "ok" ? 0 : 1;
+}
+
+/** Said on a terminal before `--full` starts: the check has no progress of its own to report. */
+function fullCheckLine(g: GlobalOptions): string {
+  const e = fullCheckEstimate({ home: g.home });
+  return `Checking every page of the store (${byteSize(e.bytes)})${e.seconds > 1 ? `: roughly ${e.seconds} s` : ""}…\n`;
 }
 
 function reportText(r: HealthReport): string {

@@ -2,7 +2,7 @@
 // space, hosts whose clocks ran far ahead of this one, and peers' rows refused (both recorded by sync). A store that cannot
 // be used (damaged, cut short, not a database, of another program or a newer schema) is reported,
 // not thrown: the report then says what is wrong from a read-only look at the file, and what to do.
-import { existsSync, statfsSync } from "node:fs";
+import { existsSync, statSync, statfsSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "../../lib/os.ts";
 import { DRIVE_MARKER, isCompiled, resolveHome, type Home } from "./home.ts";
@@ -130,6 +130,16 @@ async function integrityOf(session: Session, check: DoctorCheck): Promise<string
   if (pages !== "ok") return pages;
   const index = await session.store.searchIndexCheck();
   return index === "ok" ? "ok" : `search index: ${index}`;
+}
+
+/** Pages read per second by the full check, measured: 14 s for a 520 MB store (10,000 snapshots) on a 2-core machine. */
+const FULL_CHECK_BYTES_PER_S = 37e6;
+
+/** The store's size and roughly how long `doctor --full` reads it: what its progress line says before it starts. */
+export function fullCheckEstimate(opts: SessionOptions = {}): { bytes: number; seconds: number } {
+  const home = resolveHome({ flag: opts.home, env: opts.env ?? process.env });
+  const bytes = existsSync(home.dbPath) ? statSync(home.dbPath).size : 0;
+  return { bytes, seconds: Math.ceil(bytes / FULL_CHECK_BYTES_PER_S) };
 }
 
 /** The health of the home's store; a store with a problem is described, never thrown. */
