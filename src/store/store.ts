@@ -6,6 +6,7 @@ import type { Db, Tx } from "./db.ts";
 import { UserError } from "../errors.ts";
 import { SCHEMA_VERSION, ensureIndexes } from "./migrations.ts";
 import { migrateSchema, readOwnership, refuseForeign, type Ownership } from "./schema.ts";
+import { integrityCheck, quickCheck, searchIndexCheck } from "./checks.ts";
 import { MAX_AHEAD_MS, formatHlc, parseHlc } from "./hlc.ts";
 import { SyncSide } from "./sync.ts";
 import { PLAN_STATUS_AT, str } from "./rows.ts";
@@ -14,7 +15,7 @@ import { StoreWriter } from "./writer.ts";
 import { fileIdentity, forgetSideFiles, openDb, readOnlyMode, realStorePath, sideFiles, sizeOf, storeFileKind, writable } from "./driver.ts";
 import { remoteDb } from "./remote.ts";
 import { StoreProblem, driverCodes, guarded, noteDamage, readOnlyProblem, replacedProblem, storeProblem } from "./problems.ts";
-import { headerFacts, inspectStore, q, integrityLines, listedCounts, lostProjects, recreateProjects, salvage, type LostProject, type Salvaged } from "./salvage.ts";
+import { inspectStore, listedCounts, lostProjects, recreateProjects, salvage, type LostProject, type Salvaged } from "./salvage.ts";
 
 export { SCHEMA_VERSION, formatHlc, parseHlc, SyncSide, Queries, StoreWriter, StoreProblem, storeFileKind, storeProblem, inspectStore, realStorePath, sizeOf, fileIdentity, PLAN_STATUS_AT, MAX_AHEAD_MS };
 export type { StoreFileKind } from "./driver.ts";
@@ -34,14 +35,6 @@ export interface OpenOptions {
   libsql?: boolean;
   /** Called before a store that holds data is upgraded to a newer schema (to back it up). */
   beforeMigrate?: (store: Store, fromVersion: number) => Promise<void>;
-}
-
-/** The file shorter than its header says (a copy or a write cut short), in words; null when not, or not a local file. */
-function cutShort(path: string): string | null {
-  if (!existsSync(path)) return null; // a remote store: its server keeps the file
-  const { expected_size } = headerFacts(path);
-  const size = sizeOf(path);
-  return expected_size !== null && size < expected_size ? `the file holds ${size} bytes but its header says ${expected_size}: it was cut short` : null;
 }
 
 export class Store extends Queries {
@@ -311,64 +304,14 @@ export class Store extends Queries {
 
   async schemaVersion(): Promise<number> { return Number((await this.getMeta("schema_version")) ?? 0); }
 
-  async integrityCheck(): Promise<string> {
-    try {
-      return integrityLines((await this.conn.execute("PRAGMA integrity_check(20)")).rows).join("; ");
-    } catch (e) {
-      return (e as Error).message.split("\n")[0]; // so damaged that the check itself stops
-    }
-  }
+  /** "ok", or up to 20 lines of what SQLite's check of every page finds (`doctor --full`). */
+  async integrityCheck(): Promise<string> { return integrityCheck(this.conn); }
 
-  /**
-   * What can be checked in a moment at any size, "ok" or what is wrong: the file against its header,
-   * the free list against the page count, every table's rows counted (from its smallest b-tree: the
-   * snapshots' from an index, never their own pages), and the search index's rows against the live
-   * snapshots'. Every other page waits for integrityCheck (`doctor --full`).
-   */
-  async quickCheck(): Promise<string> {
-    try {
-      const found = [cutShort(realStorePath(this.path)), await this.freeListCheck(), ...await this.countCheck()];
-      const problems = found.filter((x): x is string => x !== null);
-      return problems.length ? problems.join("; ") : "ok";
-    } catch (e) {
-      return (e as Error).message.split("\n")[0]; // a page these checks read is damaged
-    }
-  }
-
-  private async freeListCheck(): Promise<string | null> {
-    const pages = Number((await this.conn.execute("PRAGMA page_count")).rows[0]?.[0] ?? 0);
-    const free = Number((await this.conn.execute("PRAGMA freelist_count")).rows[0]?.[0] ?? 0);
-    return free > pages ? `the free list counts ${free} pages of the file's ${pages}` : null;
-  }
-
-  /** Each table that cannot be counted, and a search index whose row count is not the live snapshots'. */
-  private async countCheck(): Promise<string[]> {
-    // The search index's text and segments are most of a large store: their pages wait for --full.
-    const names = (await this.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' AND name NOT IN ('snapshot_search_data', 'snapshot_search_content')")).rows.map((r) => str(r.name));
-    const out: string[] = [];
-    for (const name of names) {
-      try {
-        // Each table's own pages (NOT INDEXED), small at any size but for the snapshots': theirs from an index.
-        await this.conn.execute(`SELECT count(*) FROM ${q(name)}${name === "snapshots" ? "" : " NOT INDEXED"}`);
-      } catch (e) {
-        out.push(`${name}: ${(e as Error).message.split("\n")[0]}`);
-      }
-    }
-    const [row] = (await this.conn.execute("SELECT (SELECT count(*) FROM snapshots WHERE deleted = 0) AS live, (SELECT count(*) FROM snapshot_search_docsize) AS indexed")).rows;
-    const live = Number(row?.live ?? 0), indexed = Number(row?.indexed ?? 0);
-    if (live !== indexed) out.push(`the search index holds ${indexed} snapshots, the store ${live}`);
-    return out;
-  }
+  /** What can be checked in a moment at any size (`doctor`): see checks.ts. */
+  async quickCheck(): Promise<string> { return quickCheck(this.conn, this.path); }
 
   /** "ok", or what the full-text index's own check says is wrong with it. */
-  async searchIndexCheck(): Promise<string> {
-    try {
-      await this.conn.execute("INSERT INTO snapshot_search(snapshot_search) VALUES ('integrity-check')");
-      return "ok";
-    } catch (e) {
-      return (e as Error).message.split("\n")[0];
-    }
-  }
+  async searchIndexCheck(): Promise<string> { return searchIndexCheck(this.conn); }
 
   /**
    * Fills this store (new and empty) with every row that can still be read from the damaged store
