@@ -5,7 +5,7 @@ import { snapshotList, snapshotStats } from "../engine/snapshots/catalog.ts";
 import { cleanSnapshots, deleteSnapshot, layer2MovedText, setSnapshotStatus, snapshotFile } from "../engine/snapshots/manage.ts";
 import { toHostPath } from "../engine/projects/paths.ts";
 import { pruneCandidates, pruneSnapshots, parseAge } from "../engine/snapshots/retention.ts";
-import { archivedCountText, nameColumn, someNames } from "../engine/snapshots/summaries.ts";
+import { archivedCountText, listNumbers, nameColumn, someNames } from "../engine/snapshots/summaries.ts";
 import { confirm, print, printJson, warn, withSession } from "./shared.ts";
 import { age, padEnd, truncate } from "../lib/text.ts";
 import { terminalColumns } from "../lib/out.ts";
@@ -45,10 +45,10 @@ function listLines(rows: SnapshotSummary[], project: string, labels: Map<string,
   const { cells, width: nameW } = nameColumn(names, rows.map((r) => !!r.archived), cols ? cols - 50 - 10 : Infinity);
   const goalW = Math.max(cols ? 10 : 20, (cols || 120) - nameW - 50);
   const lines = [`Snapshots of ${project}${opts.tag !== undefined ? ` tagged ${JSON.stringify(opts.tag)}` : ""}, newest first${opts.all ? ", archived ones included" : ""} (the layers each holds, its size):`];
-  let n = 0;
+  const numbers = listNumbers(rows);
   rows.forEach((r, i) => {
     const layers = ["L1", r.has_layer2 ? "L2" : "", r.has_layer3 ? "L3" : ""].filter(Boolean).join("+");
-    const number = r.archived ? "    " : `${String(++n).padStart(3)}.`;
+    const number = numbers[i] === undefined ? "    " : `${String(numbers[i]).padStart(3)}.`;
     lines.push(`${number} ${padEnd(cells[i], nameW)}  ${padEnd(age(r.created_at, now, "long"), 12)} ${padEnd(r.status, 11)} ${padEnd(layers, 8)} ${padEnd(kb(r.size), 8)} ${truncate(r.goal + (r.tags.length ? `  #${r.tags.join(" #")}` : ""), goalW)}`);
   });
   return lines;
