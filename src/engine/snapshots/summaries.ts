@@ -1,6 +1,7 @@
 // The texts the CLI and the MCP server both show for snapshot use cases, rendered once here so the
 // two adapters never drift apart: the save summary, the numbered list, verify, recall hits.
 import { DEFAULT_KEEP, LAYER1_BUDGET, LAYER2_BUDGET, inline } from "./layers.ts";
+import { COMPLETED_MAX_AGE_DAYS } from "./retention.ts";
 import type { SaveResult } from "./save.ts";
 import { age, fitMiddle, padEnd, printable, truncate, utcMinute, width as textWidth } from "../../lib/text.ts";
 import type { FileCheck } from "./verify.ts";
@@ -17,7 +18,7 @@ export function saveSummary(r: SaveResult, audience: Audience, keep = DEFAULT_KE
   const block = r.restore.budget ? `; restore block ${r.restore.tokens}/${r.restore.budget} on this host` : "";
   const lines = [`💾 MindSave checkpoint saved: ${snap.name} (project ${r.context.project.name}; L1 ${snap.l1_tokens}/${LAYER1_BUDGET} tokens, ${l2}${block}).`];
   if (r.archived.length) {
-    lines.push(`Archived ${r.archived.length} older snapshot(s) (completed ones past 30 days, or past the newest ${keep}): ${someNames(r.archived)}. Nothing was deleted; \`mindsave snapshots list --all\` shows them.`);
+    lines.push(`Archived ${r.archived.length} older snapshot(s) (completed ones past ${COMPLETED_MAX_AGE_DAYS} days, or past the newest ${keep}): ${someNames(r.archived)}. Nothing was deleted; \`mindsave snapshots list --all\` shows them.`);
   }
   const how = audience === "cli" ? "`mindsave load` (/load for agents)" : "the load tool";
   lines.push(snap.kind === "overflow"
