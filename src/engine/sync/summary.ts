@@ -45,7 +45,7 @@ export function syncDetails(r: SyncResult): string[] {
 const NAMED = 3;
 
 /** A row's table and key as a sentence may show them: a key from outside is cut short and cleaned. */
-export function rowName(table: string, key: string): string {
+function rowName(table: string, key: string): string {
   const clean = [...stripControl(key.replaceAll("\u001f", "/"))];
   return `${table} ${clean.length > 60 ? `${clean.slice(0, 60).join("")}…` : clean.join("")}`;
 }
