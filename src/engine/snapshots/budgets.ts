@@ -6,8 +6,8 @@ import { compressLayer2 } from "./compressor.ts";
 import { FILE_LIST_CAPS, LAYER1_BUDGET, LAYER2_BUDGET, inline, layer1Text, layer2Text, shortFileList, type Layer1, type Layer2 } from "./layers.ts";
 import { countTokens } from "./tokens.ts";
 
-export const MOVED_FROM_LAYER1 = "Moved from Layer 1";
-export const MOVED_FROM_LAYER2 = "Moved from Layer 2";
+const MOVED_FROM_LAYER1 = "Moved from Layer 1";
+const MOVED_FROM_LAYER2 = "Moved from Layer 2";
 
 /** The moved files a save's reply names (the rest it counts; Layer 3 lists them all). */
 const NAMED_FILES = 5;

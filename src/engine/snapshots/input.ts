@@ -300,14 +300,14 @@ function numbersAsWritten(node: unknown): void {
  * mapping): Layer 3 written there at its cap, twice over for quoting. More could never be saved,
  * and parsing it would cost seconds and a multiple of its size in memory.
  */
-export const FRONT_MATTER_MAX = 2 * LAYER3_MAX;
+const FRONT_MATTER_MAX = 2 * LAYER3_MAX;
 
 /**
  * The most pieces (keys, values, list items, indicators: the YAML lexer's tokens) a snapshot's YAML
  * may have. Parsed, each costs ~300 bytes of memory (400,000 constraints, 4.7 MB of YAML: 8.7 s
  * and 670 MB); a snapshot's fields are a few thousand at most (Layer 2 fits in 500 tokens).
  */
-export const FRONT_MATTER_PIECES = 200_000;
+const FRONT_MATTER_PIECES = 200_000;
 
 /**
  * Refuses YAML too long, or of too many pieces, to be a snapshot's, before it is parsed: its size,

@@ -92,7 +92,7 @@ const LINE_BREAK = /[\n\v\f\r\x1c-\x1e\x85\u2028\u2029]/;
  * longer one came from a peer or an older version; it is cut, with a marker, so that no stored
  * value can make a restore block (or a hook's reply) unbounded.
  */
-export const SHOWN_MAX = FIELD_MAX;
+const SHOWN_MAX = FIELD_MAX;
 
 /**
  * A value inside one line of the restore block: as written, or, when it holds a line break, quoted
