@@ -75,8 +75,6 @@ export function normaliseGraph(v: unknown, data: Obj, kept: Obj, warnings: strin
       if (typeof name === "string" && name.trim()) {
         const { item: _i, name: _n, ...entry } = x as Obj;
         out[name.trim()] = normaliseEntry(name.trim(), entry, warnings, where);
-      } else if (typeof x === "string" && x.trim()) {
-        rest.push(x);
       } else {
         rest.push(x);
       }
