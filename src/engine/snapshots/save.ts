@@ -30,12 +30,12 @@ import { currentWorkspace, resolveProject, type ProjectContext } from "../projec
 import type { SnapshotRecord, SnapshotStatus, StoredFile, StoreWriter } from "../../store/store.ts";
 import { MAX_AHEAD_MS } from "../../store/store.ts";
 
-// The budget checks moved to budgets.ts; hooks and tests import them from here too.
+// The budget checks moved to budgets.ts; a hook's auto-snapshot imports checkLayer1 from here too.
 
 /** How the warning about active files missing here begins; import folds these by it. */
 export const ABSENT_FILES = "Active file(s) not found on this host";
 
-export { checkLayer1, fitLayer2 } from "./budgets.ts";
+export { checkLayer1 } from "./budgets.ts";
 
 export const SNAPSHOT_VERSION = "3.5";
 const HASH_LIMIT = 8 * 1024 * 1024;
