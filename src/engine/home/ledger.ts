@@ -45,7 +45,7 @@ const isRegularFile = (path: string) => {
 const plainName = (name: unknown): name is string => typeof name === "string" && name !== "" && name !== "." && name !== ".." && basename(name) === name && !name.includes("\\");
 
 /** The names the ledger records, oldest first; none when it is missing, a link, or unreadable. */
-export function recordedBackups(ledger: string): string[] {
+function recordedBackups(ledger: string): string[] {
   try {
     if (!lstatSync(ledger).isFile()) return [];
     const parsed = JSON.parse(readFileSync(ledger, "utf8")) as Partial<LedgerFile>;

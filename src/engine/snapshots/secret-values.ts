@@ -14,7 +14,7 @@ export function entropy(s: string): number {
 }
 
 /** Words, joined by `-`, `_`, `.` or `/`, and short numbers: `rotate`, `JWT-based`, `v1.2.3-rc1`. */
-export function wordish(value: string): boolean {
+function wordish(value: string): boolean {
   return value.split(/[-_./]+/).every((s) => /^(?:[a-z]*|[A-Z][a-z]+|[A-Z]+|\d{1,4}|[a-z]{0,3}\d{1,4})$/.test(s));
 }
 
