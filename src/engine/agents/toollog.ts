@@ -35,8 +35,8 @@ const sessionRowId = (projectId: string, c: ToolCallInput) => derivedId("t", pro
  * resumed session's second transcript with another session id), so it lands on one row and sync
  * merges the copies; a place in a file or a content key means something only within its session.
  */
-export function toolCallRowId(projectId: string, c: ToolCallInput): string {
-  return c.source_id && !PLACE_ID.test(c.source_id) ? derivedId("t", projectId, "call", c.source_id) : sessionRowId(projectId, c);
+function toolCallRowId(projectId: string, c: ToolCallInput, sessionRow: string): string {
+  return c.source_id && !PLACE_ID.test(c.source_id) ? derivedId("t", projectId, "call", c.source_id) : sessionRow;
 }
 
 /** The spec's action words from a tool name. */
@@ -56,8 +56,10 @@ export function actionFor(tool: string): string {
 export async function appendToolCalls(w: StoreWriter, projectId: string, calls: ToolCallInput[]): Promise<number> {
   let added = 0;
   for (const c of calls) {
+    // A call logged before rows were named by the agent's id is there under its session's row id.
+    const earlier = sessionRowId(projectId, c);
     const rec: ToolCallRecord = {
-      id: toolCallRowId(projectId, c),
+      id: toolCallRowId(projectId, c, earlier),
       project_id: projectId,
       session_id: c.session_id ? redactHead(c.session_id, 200) : null,
       timestamp: redactHead(c.timestamp, 100),
@@ -66,8 +68,6 @@ export async function appendToolCalls(w: StoreWriter, projectId: string, calls: 
       target: redactHead(c.target, 2000),
       summary: redactHead(c.summary ?? "", 2000),
     };
-    // A call logged before rows were named by the agent's id is there under its session's row id.
-    const earlier = sessionRowId(projectId, c);
     if (await w.addToolCall(rec, earlier === rec.id ? [] : [earlier])) added++;
   }
   return added;
