@@ -2,8 +2,8 @@
 // a cap checked before the input is read whole: an oversized file is refused from its size alone,
 // and a pipe or a file that grows is read only up to the cap, so memory stays bounded whatever
 // comes in (a 300 MB field used to be read, parsed and copied before it was refused).
-import { closeSync, fstatSync, lstatSync, openSync, readSync, constants } from "node:fs";
-import { basename } from "node:path";
+import { closeSync, fstatSync, openSync, readSync, constants } from "node:fs";
+import { regularFileStat } from "./fs.ts";
 import { byteSize } from "./text.ts";
 
 /** Input over its cap: `size` is what was known of it when reading stopped (at least `max` + 1). */
@@ -46,9 +46,7 @@ export function readTextCapped(path: string, max: number): string {
  * make us read `/etc/passwd` through one), refused (TooLarge) past `max` bytes.
  */
 export function readTextNoFollowCapped(path: string, max: number): string {
-  const st = lstatSync(path);
-  if (st.isSymbolicLink()) throw new Error(`${basename(path)} is a symbolic link, not followed`);
-  if (!st.isFile()) throw new Error(`${basename(path)} is not a regular file`);
+  const st = regularFileStat(path);
   if (st.size > max) throw new TooLarge(st.size, max, true);
   // O_NOFOLLOW where there is one: the path cannot be swapped for a link between lstat and open.
   const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));

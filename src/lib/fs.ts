@@ -1,7 +1,7 @@
 // File-system primitives every layer shares. Writes go through a temporary file and a rename, so
 // a reader (or a crash) never sees half a file; a small helper rather than write-file-atomic
 // because we also need an atomic copy (binaries) and nothing of its ownership and queueing logic.
-import { chmodSync, copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { type Stats, chmodSync, copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 
 const tempName = (path: string) => `${path}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
@@ -86,10 +86,16 @@ export function isSymlink(path: string): boolean {
  * (an import, a shared drive) must not make us read `/etc/passwd` through a link.
  */
 export function readTextNoFollow(path: string): string {
+  regularFileStat(path);
+  return readFileSync(path, "utf8");
+}
+
+/** `path`'s own status when it is a regular file; a symbolic link (not followed) or anything else throws. */
+export function regularFileStat(path: string): Stats {
   const st = lstatSync(path);
   if (st.isSymbolicLink()) throw new Error(`${basename(path)} is a symbolic link, not followed`);
   if (!st.isFile()) throw new Error(`${basename(path)} is not a regular file`);
-  return readFileSync(path, "utf8");
+  return st;
 }
 
 /** A folder's entries, sorted; none when the folder is a symbolic link or cannot be read. */
