@@ -51,7 +51,7 @@ const BASE = ["OK", "ERROR", "INTERNAL", "PERM", "ABORT", "BUSY", "LOCKED", "NOM
  * A driver's SQLite error (libSQL's SqliteError, Bun's SQLiteError) as a DbError: the primary code
  * from the raw one, the driver's code as the extended one. Other errors pass as they are.
  */
-export function sqliteError(e: unknown): unknown {
+function sqliteError(e: unknown): unknown {
   if (!(e instanceof Error) || (e.name !== "SqliteError" && e.name !== "SQLiteError")) return e;
   const x = e as Error & { code: string; rawCode?: number; errno?: number };
   const raw = x.rawCode ?? x.errno;

@@ -68,7 +68,7 @@ function sameRecord(a: SyncRow, b: SyncRow): boolean {
 }
 
 /** Meta key prefix: a peer's row this store refused (see `quarantine`), one key per peer and row. */
-export const QUARANTINE = "quarantine:";
+const QUARANTINE = "quarantine:";
 
 /** A peer's row this store refused: not merged, asked for again at each sync with that peer. */
 export interface Quarantined {
