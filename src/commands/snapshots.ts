@@ -6,6 +6,7 @@ import { cleanSnapshots, deleteSnapshot, layer2MovedText, setSnapshotStatus, sna
 import { toHostPath } from "../engine/projects/paths.ts";
 import { pruneCandidates, pruneSnapshots, parseAge } from "../engine/snapshots/retention.ts";
 import { archivedCountText, listNumbers, nameColumn, someNames } from "../engine/snapshots/summaries.ts";
+import { SNAPSHOT_STATUSES } from "../engine/snapshots/input.ts";
 import { confirm, print, printJson, warn, withSession } from "./shared.ts";
 import { age, padEnd, truncate } from "../lib/text.ts";
 import { terminalColumns } from "../lib/out.ts";
@@ -135,9 +136,8 @@ function pruneLines(found: PruneRow[], most: number): string[] {
 
 /** The prune's filters, checked before the store is opened. */
 function pruneOptions(opts: { olderThan?: string; status?: string }): { olderThanDays?: number; status?: SnapshotStatus } {
-  const statuses: SnapshotStatus[] = ["in_progress", "completed", "blocked"];
-  if (opts.status !== undefined && !statuses.includes(opts.status as SnapshotStatus)) {
-    throw new UserError(`--status takes one of ${statuses.join(", ")}; ${JSON.stringify(opts.status)} is not one.`);
+  if (opts.status !== undefined && !SNAPSHOT_STATUSES.includes(opts.status as SnapshotStatus)) {
+    throw new UserError(`--status takes one of ${SNAPSHOT_STATUSES.join(", ")}; ${JSON.stringify(opts.status)} is not one.`);
   }
   return { olderThanDays: opts.olderThan === undefined ? undefined : parseAge(opts.olderThan), status: opts.status as SnapshotStatus | undefined };
 }

@@ -52,7 +52,9 @@ export interface FailureGraphEntry {
   [other: string]: unknown;
 }
 
-export type SnapshotStatus = "in_progress" | "completed" | "blocked";
+/** Every status a snapshot may have: checked by save, prune and sync alike. */
+export const SNAPSHOT_STATUSES = ["in_progress", "completed", "blocked"] as const;
+export type SnapshotStatus = (typeof SNAPSHOT_STATUSES)[number];
 export type SnapshotKind = "full" | "overflow";
 
 export interface SnapshotRecord extends Replicated {

@@ -1,6 +1,7 @@
 // The MCP tools' argument and result schemas. The descriptions are what an agent reads to fill
 // the arguments in, so they say what each field means in MindSave's words.
 import { z } from "zod";
+import { SNAPSHOT_STATUSES } from "../../engine/snapshots/input.ts";
 
 export const INSTRUCTIONS = `MindSave is a save game for your working state in this project. Call \`load\` at the start of a session to resume from the newest snapshot (continue from its next action; never retry what its failure graph rejects). Call \`save\` at milestones, before the context fills up (\`overflow: true\` when it is nearly full), and before ending. Record a rejected approach with \`fail\` the moment it is rejected. \`recall\` searches every snapshot or reads the cold archive (Layer 3). Standing rules (\`rules\`) always apply; \`retire\` marks a constraint or decision that is no longer true; \`fact\` records a belief that expires; \`plan\` keeps your task list; \`diff\` shows what changed between snapshots.`;
 
@@ -26,7 +27,7 @@ export const saveInput = {
   decisions: textList("Layer 2: decisions already taken, so a resumed session does not reopen them (e.g. 'use polling, not websockets')."),
   failed: textList("Layer 2 failure graph, legacy excluded-paths style: rejected approaches as lines like \"Don't use Tailwind — style conflicts\" (item before the dash, reason after). For who rejected it, scope and alternatives use the fail tool."),
   topic: z.string().optional().describe("Topic slug for the snapshot id {topic}_{YYYY-MM-DD} (up to 20 characters; default: derived from the goal)."),
-  status: z.enum(["in_progress", "completed", "blocked"]).optional()
+  status: z.enum(SNAPSHOT_STATUSES).optional()
     .describe("in_progress, completed or blocked (default: blocked when there is a blocker, else in_progress). Completed snapshots older than 30 days are cleaned up; the others are kept."),
   layer3: z.string().optional().describe("Layer 3 (cold archive, never restored automatically; read back with recall): markdown worth keeping, e.g. completed steps, findings, commands, logs."),
   plan: z.array(z.union([z.string(), z.object({ content: z.string(), status: z.enum(["pending", "in_progress", "completed"]), activeForm: z.string().optional() }).passthrough()])).optional()

@@ -10,6 +10,7 @@ import { checkSizes, controlWarning, stripControl, stripControlDeep, FIELD_MAX, 
 import { asWritten, parsePlan, planAsWritten } from "./plan.ts";
 import { shownKey } from "./redact.ts";
 import type { FailureGraphEntry, PlanItem, SnapshotStatus } from "../../store/store.ts";
+import { SNAPSHOT_STATUSES } from "../../store/records.ts";
 
 export interface SnapshotInput {
   goal: string;
@@ -50,6 +51,8 @@ const STATUS_ALIASES: Record<string, SnapshotStatus> = {
   completed: "completed", complete: "completed", done: "completed",
   blocked: "blocked",
 };
+
+export { SNAPSHOT_STATUSES };
 
 export function parseStatus(value: unknown): SnapshotStatus {
   const s = String(value).trim().toLowerCase();

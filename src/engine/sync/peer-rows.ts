@@ -8,6 +8,7 @@ import { PLAN_ITEM_MAX, PLAN_MAX_ITEMS } from "../snapshots/plan.ts";
 import { safeName } from "../snapshots/slug.ts";
 import { MAX_AHEAD_MS } from "../../store/hlc.ts";
 import { keyOf, type SyncRow, type SyncSide } from "../../store/sync.ts";
+import { SNAPSHOT_STATUSES } from "../../store/records.ts";
 
 type Value = SyncRow[string];
 /** What is wrong with a value, as the end of a sentence that names it ("is not text"); null when it is fine. */
@@ -62,7 +63,7 @@ const SHAPES: Record<string, Record<string, Check>> = {
   projects: { id, identity: FIELD, name: FIELD, remote: orNull(FIELD), created_at: date, merged_into: orNull(id), ...REPLICATED },
   roots: { id, project_id: id, host_id: id, path: FIELD, last_used: date, ...REPLICATED },
   snapshots: {
-    id, project_id: id, name: FIELD, topic: FIELD, kind: oneOf("full", "overflow"), status: oneOf("in_progress", "completed", "blocked"),
+    id, project_id: id, name: FIELD, topic: FIELD, kind: oneOf("full", "overflow"), status: oneOf(...SNAPSHOT_STATUSES),
     created_at: date, version: text(64), goal: FIELD, state: FIELD, next_action: FIELD, blocker: FIELD,
     active_files: files, constraints: textList, decisions: textList, failure_graph: graph, compressed: orNull(map),
     layer3: text(LAYER3_MAX), auto_trigger: orNull(map), extra: orNull(map), l1_tokens: count, l2_tokens: count,
