@@ -146,7 +146,7 @@ export interface Admission {
 
 /**
  * The rows of one batch that may enter `w`'s store: each passes the shape checks of a save or an
- * import (peer-rows.ts), or it is refused: kept there by name (never merged, never blocking the
+ * import (`refusal` above), or it is refused: kept there by name (never merged, never blocking the
  * others) and listed in `refused`. A row refused before and offered well formed now is let go.
  */
 export async function admit(w: SyncSide, tbl: string, offered: SyncRow[], a: Admission): Promise<SyncRow[]> {
