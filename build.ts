@@ -5,7 +5,16 @@
 // Each binary embeds its own platform's libSQL addon (see the plugin below) and runs from a
 // directory with no node_modules anywhere above it. Needs `bun install --os='*' --cpu='*'` so the
 // other platforms' addons are present.
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { BunPlugin } from "bun";
@@ -47,13 +56,20 @@ export function libsqlAddon(target: Target): BunPlugin {
         const source = readFileSync(args.path, "utf8");
         const dynamic = "return require(`@libsql/${target}`);";
         if (!source.includes(dynamic)) {
-          throw new Error(`libsql/index.js no longer contains ${dynamic}; update build.ts for the new layout.`);
+          throw new Error(
+            `libsql/index.js no longer contains ${dynamic}; update build.ts for the new layout.`,
+          );
         }
         const addon = join(dirname(args.path), "..", "@libsql", target.addon, "index.node");
         if (!existsSync(addon)) {
-          throw new Error(`Missing ${addon}: run \`bun install --os='*' --cpu='*'\` to fetch every platform's libSQL addon.`);
+          throw new Error(
+            `Missing ${addon}: run \`bun install --os='*' --cpu='*'\` to fetch every platform's libSQL addon.`,
+          );
         }
-        return { contents: source.replace(dynamic, `return require(${JSON.stringify(addon)});`), loader: "js" };
+        return {
+          contents: source.replace(dynamic, `return require(${JSON.stringify(addon)});`),
+          loader: "js",
+        };
       });
     },
   };
@@ -69,11 +85,17 @@ export function libsqlAddon(target: Target): BunPlugin {
 export const commanderLight: BunPlugin = {
   name: "commander-light",
   setup(build) {
-    const util = ["import { stripVTControlCharacters } from 'node:util';", "const stripVTControlCharacters = (s) => require('node:util').stripVTControlCharacters(s);"];
+    const util = [
+      "import { stripVTControlCharacters } from 'node:util';",
+      "const stripVTControlCharacters = (s) => require('node:util').stripVTControlCharacters(s);",
+    ];
     const swaps: Record<string, string[][]> = {
       "command.js": [
         ["import { EventEmitter } from 'node:events';", EVENT_EMITTER],
-        ["import childProcess from 'node:child_process';", "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };"],
+        [
+          "import childProcess from 'node:child_process';",
+          "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };",
+        ],
         util,
       ],
       "help.js": [util],
@@ -81,7 +103,8 @@ export const commanderLight: BunPlugin = {
     build.onLoad({ filter: /[\\/]node_modules[\\/]commander[\\/]lib[\\/](command|help)\.js$/ }, (args) => {
       let source = readFileSync(args.path, "utf8");
       for (const [from, to] of swaps[basename(args.path)]) {
-        if (!source.includes(from)) throw new Error(`${args.path} no longer contains ${from}; update build.ts (commanderLight).`);
+        if (!source.includes(from))
+          throw new Error(`${args.path} no longer contains ${from}; update build.ts (commanderLight).`);
         source = source.replace(from, () => to);
       }
       return { contents: source, loader: "js" };
@@ -113,8 +136,14 @@ const EVENT_EMITTER = `class EventEmitter {
 const devtoolsStub: BunPlugin = {
   name: "devtools-stub",
   setup(build) {
-    build.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: "react-devtools-core", namespace: "stub" }));
-    build.onLoad({ filter: /.*/, namespace: "stub" }, () => ({ contents: "export default { connectToDevTools() {}, initialize() {} };", loader: "js" }));
+    build.onResolve({ filter: /^react-devtools-core$/ }, () => ({
+      path: "react-devtools-core",
+      namespace: "stub",
+    }));
+    build.onLoad({ filter: /.*/, namespace: "stub" }, () => ({
+      contents: "export default { connectToDevTools() {}, initialize() {} };",
+      loader: "js",
+    }));
   },
 };
 
@@ -158,7 +187,8 @@ export function sourcesHash(): string {
   };
   walk(join(ROOT, "src"));
   walk(join(ROOT, "ui"));
-  for (const f of ["package.json", "bun.lock", "build.ts"]) hash.update(f).update(readFileSync(join(ROOT, f)));
+  for (const f of ["package.json", "bun.lock", "build.ts"])
+    hash.update(f).update(readFileSync(join(ROOT, f)));
   return hash.digest("hex");
 }
 
@@ -167,7 +197,10 @@ export function selectTargets(spec: string): Target[] {
   if (spec === "host") return [hostTarget()];
   return spec.split(",").map((name) => {
     const t = TARGETS.find((x) => x.name === name.trim());
-    if (!t) throw new Error(`Unknown target ${name}; choose from ${TARGETS.map((x) => x.name).join(", ")}, host or all.`);
+    if (!t)
+      throw new Error(
+        `Unknown target ${name}; choose from ${TARGETS.map((x) => x.name).join(", ")}, host or all.`,
+      );
     return t;
   });
 }
@@ -175,7 +208,11 @@ export function selectTargets(spec: string): Target[] {
 if (import.meta.main) {
   const { values } = parseArgs({
     args: Bun.argv.slice(2),
-    options: { target: { type: "string", default: "all" }, outdir: { type: "string", default: join(ROOT, "dist") }, quiet: { type: "boolean", default: false } },
+    options: {
+      target: { type: "string", default: "all" },
+      outdir: { type: "string", default: join(ROOT, "dist") },
+      quiet: { type: "boolean", default: false },
+    },
   });
   const outdir = resolve(values.outdir!);
   // Hashed before building: a source changed during the build makes the binary stale, not fresh.
@@ -185,6 +222,9 @@ if (import.meta.main) {
     const file = await buildTarget(target, outdir);
     const mb = (statSync(file).size / 1024 / 1024).toFixed(0);
     writeFileSync(join(dirname(file), "sources.sha256"), sources + "\n");
-    if (!values.quiet) console.log(`${target.name.padEnd(13)} ${file} (${mb} MB, ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    if (!values.quiet)
+      console.log(
+        `${target.name.padEnd(13)} ${file} (${mb} MB, ${((performance.now() - started) / 1000).toFixed(1)} s)`,
+      );
   }
 }

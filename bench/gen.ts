@@ -22,8 +22,24 @@ export interface GenConfig {
   seed: number;
 }
 
-export const FULL: GenConfig = { projects: 50, snapshots: 10_000, failures: 2_000, bigSnapshots: 10_000, midSnapshots: 1_000, transcriptBytes: 5 * 1024 * 1024, seed: 20261123 };
-export const TINY: GenConfig = { projects: 3, snapshots: 20, failures: 12, bigSnapshots: 20, midSnapshots: 5, transcriptBytes: 64 * 1024, seed: 20261123 };
+export const FULL: GenConfig = {
+  projects: 50,
+  snapshots: 10_000,
+  failures: 2_000,
+  bigSnapshots: 10_000,
+  midSnapshots: 1_000,
+  transcriptBytes: 5 * 1024 * 1024,
+  seed: 20261123,
+};
+export const TINY: GenConfig = {
+  projects: 3,
+  snapshots: 20,
+  failures: 12,
+  bigSnapshots: 20,
+  midSnapshots: 5,
+  transcriptBytes: 64 * 1024,
+  seed: 20261123,
+};
 
 /** Searched for by `recall`: in about one snapshot in 500, and in about half of them. */
 export const RARE_WORD = "zeppelin";
@@ -47,22 +63,314 @@ type Rand = () => number;
 const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
 const int = (r: Rand, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
 
-const VERBS = ["Add", "Fix", "Refactor", "Migrate", "Speed up", "Document", "Remove", "Split", "Harden", "Rewrite", "Test", "Cache", "Validate", "Port", "Simplify"];
-const THINGS = ["JWT refresh", "session store", "billing webhook", "search index", "CSV export", "retry policy", "rate limiter", "image resizer", "feature flags", "audit log", "OAuth callback", "cron scheduler", "email templates", "GraphQL resolver", "upload pipeline", "cache layer", "config loader", "payment form", "websocket relay", "i18n bundle"];
-const PLACES = ["in the auth service", "for the admin dashboard", "behind the API gateway", "in the worker queue", "for mobile clients", "in the checkout flow", "across the monorepo", "in the CLI", "for the public API", "in the reporting job"];
-const STATES = ["endpoint written, two tests red", "half the call sites moved", "design agreed, nothing coded yet", "passing locally, CI flaky on Windows", "benchmarks show 30% less latency", "schema drafted, migration pending review", "prototype works behind a flag", "blocked on a reply from the platform team", "all unit tests green, e2e pending", "profiling shows the hot path in JSON parsing"];
-const NEXTS = ["fix the clock skew in the expiry test", "write the migration and run it on staging", "split the handler into read and write paths", "add a property test for the parser", "ask the platform team about the quota", "measure again with a cold cache", "remove the old code path and its flag", "update the docs and the changelog", "wire the retry into the client", "review the diff and open the pull request"];
-const BLOCKERS = ["waiting for staging credentials", "CI runner out of disk", "upstream API returns 500 on sandbox", "design review not scheduled", "flaky integration test hides the real failure"];
-const CONSTRAINTS = ["no new runtime dependencies", "keep the public API backwards compatible", "must run on Node 18 and Bun", "no tailwind, plain CSS modules", "every query goes through the repository layer", "keep p95 latency under 200 ms", "do not touch the legacy billing tables", "tests must not hit the network", "prefer composition over inheritance", "logs never contain personal data", "migrations must be reversible", "use the existing HTTP client, not fetch directly", "support Postgres 13 and later", "feature work goes behind a flag", "keep bundle size under 250 KB"];
-const DECISIONS = ["rotate refresh tokens on every use", "use polling, not websockets", "store money as integer cents", "validate input with zod at the edge", "keep one SQLite file per tenant", "retry with exponential backoff and jitter", "generate ids as UUIDv7", "cache for 60 s with stale-while-revalidate", "render emails server-side with MJML", "run cron jobs in the worker, not the web process", "keep the old endpoint for one release", "split reads and writes into two services"];
-const FAILS = ["websocket reconnect", "localStorage for tokens", "global mutex in the scheduler", "ORM lazy loading", "moment.js for dates", "shared test database", "regex HTML parser", "polling every 100 ms", "client-side PDF rendering", "eval in the template engine", "synchronous file IO in the handler", "one giant migration", "mocking the HTTP client everywhere", "storing sessions in memory", "float math for prices", "deep cloning with JSON", "catching every exception", "nested transactions in SQLite", "threads for CPU-bound parsing", "hand-written YAML emitter"];
-const REASONS = ["corporate proxy drops idle sockets", "XSS exposure", "deadlocks under load", "N+1 queries on the list page", "bundle size doubled", "tests interfere with each other", "breaks on nested tags", "hammers the database", "too slow on old phones", "security review rejected it", "blocks the event loop", "could not be rolled back", "tests passed but production broke", "lost on every deploy", "rounding errors in invoices", "loses dates and Maps", "hid a real bug for a week", "SQLite has no nested transactions", "GC pauses got worse", "quoting bugs in edge cases"];
-const ALTS = ["long polling", "httpOnly cookie", "per-job lock rows", "explicit joins", "date-fns", "a database per test file", "a real HTML parser", "server-sent events", "server-side rendering", "a sandboxed template", "streams", "small reversible steps", "a fake server", "the session table", "integer cents", "structuredClone", "typed errors", "savepoints", "a worker pool", "the yaml library"];
-const WORDS = ["the", "handler", "returns", "cache", "after", "timeout", "request", "token", "expired", "middleware", "logs", "parser", "queue", "worker", "retries", "payload", "schema", "column", "index", "query", "latency", "fixture", "snapshot", "client", "server", "config", "deploy", "branch", "commit", "review", "because", "when", "then", "with", "without", "before", "should", "could", "never", "always", "batch", "stream", "buffer", "encoder", "decoder", "mutex", "deadline", "tenant", "invoice", "webhook", "signature", "header", "cookie", "session", "upload", "bucket", "thumbnail", "metric", "alert", "dashboard", "flag", "rollout", "canary", "replica", "shard", "vacuum", "checkpoint", "journal", "trigger", "view"];
-const DIRS = ["src", "src/api", "src/auth", "src/db", "src/jobs", "src/lib", "src/ui", "test", "scripts", "config"];
-const FILES = ["index", "handler", "client", "schema", "routes", "worker", "queue", "cache", "config", "utils", "session", "token", "billing", "export", "search", "upload", "mailer", "metrics", "flags", "retry"];
+const VERBS = [
+  "Add",
+  "Fix",
+  "Refactor",
+  "Migrate",
+  "Speed up",
+  "Document",
+  "Remove",
+  "Split",
+  "Harden",
+  "Rewrite",
+  "Test",
+  "Cache",
+  "Validate",
+  "Port",
+  "Simplify",
+];
+const THINGS = [
+  "JWT refresh",
+  "session store",
+  "billing webhook",
+  "search index",
+  "CSV export",
+  "retry policy",
+  "rate limiter",
+  "image resizer",
+  "feature flags",
+  "audit log",
+  "OAuth callback",
+  "cron scheduler",
+  "email templates",
+  "GraphQL resolver",
+  "upload pipeline",
+  "cache layer",
+  "config loader",
+  "payment form",
+  "websocket relay",
+  "i18n bundle",
+];
+const PLACES = [
+  "in the auth service",
+  "for the admin dashboard",
+  "behind the API gateway",
+  "in the worker queue",
+  "for mobile clients",
+  "in the checkout flow",
+  "across the monorepo",
+  "in the CLI",
+  "for the public API",
+  "in the reporting job",
+];
+const STATES = [
+  "endpoint written, two tests red",
+  "half the call sites moved",
+  "design agreed, nothing coded yet",
+  "passing locally, CI flaky on Windows",
+  "benchmarks show 30% less latency",
+  "schema drafted, migration pending review",
+  "prototype works behind a flag",
+  "blocked on a reply from the platform team",
+  "all unit tests green, e2e pending",
+  "profiling shows the hot path in JSON parsing",
+];
+const NEXTS = [
+  "fix the clock skew in the expiry test",
+  "write the migration and run it on staging",
+  "split the handler into read and write paths",
+  "add a property test for the parser",
+  "ask the platform team about the quota",
+  "measure again with a cold cache",
+  "remove the old code path and its flag",
+  "update the docs and the changelog",
+  "wire the retry into the client",
+  "review the diff and open the pull request",
+];
+const BLOCKERS = [
+  "waiting for staging credentials",
+  "CI runner out of disk",
+  "upstream API returns 500 on sandbox",
+  "design review not scheduled",
+  "flaky integration test hides the real failure",
+];
+const CONSTRAINTS = [
+  "no new runtime dependencies",
+  "keep the public API backwards compatible",
+  "must run on Node 18 and Bun",
+  "no tailwind, plain CSS modules",
+  "every query goes through the repository layer",
+  "keep p95 latency under 200 ms",
+  "do not touch the legacy billing tables",
+  "tests must not hit the network",
+  "prefer composition over inheritance",
+  "logs never contain personal data",
+  "migrations must be reversible",
+  "use the existing HTTP client, not fetch directly",
+  "support Postgres 13 and later",
+  "feature work goes behind a flag",
+  "keep bundle size under 250 KB",
+];
+const DECISIONS = [
+  "rotate refresh tokens on every use",
+  "use polling, not websockets",
+  "store money as integer cents",
+  "validate input with zod at the edge",
+  "keep one SQLite file per tenant",
+  "retry with exponential backoff and jitter",
+  "generate ids as UUIDv7",
+  "cache for 60 s with stale-while-revalidate",
+  "render emails server-side with MJML",
+  "run cron jobs in the worker, not the web process",
+  "keep the old endpoint for one release",
+  "split reads and writes into two services",
+];
+const FAILS = [
+  "websocket reconnect",
+  "localStorage for tokens",
+  "global mutex in the scheduler",
+  "ORM lazy loading",
+  "moment.js for dates",
+  "shared test database",
+  "regex HTML parser",
+  "polling every 100 ms",
+  "client-side PDF rendering",
+  "eval in the template engine",
+  "synchronous file IO in the handler",
+  "one giant migration",
+  "mocking the HTTP client everywhere",
+  "storing sessions in memory",
+  "float math for prices",
+  "deep cloning with JSON",
+  "catching every exception",
+  "nested transactions in SQLite",
+  "threads for CPU-bound parsing",
+  "hand-written YAML emitter",
+];
+const REASONS = [
+  "corporate proxy drops idle sockets",
+  "XSS exposure",
+  "deadlocks under load",
+  "N+1 queries on the list page",
+  "bundle size doubled",
+  "tests interfere with each other",
+  "breaks on nested tags",
+  "hammers the database",
+  "too slow on old phones",
+  "security review rejected it",
+  "blocks the event loop",
+  "could not be rolled back",
+  "tests passed but production broke",
+  "lost on every deploy",
+  "rounding errors in invoices",
+  "loses dates and Maps",
+  "hid a real bug for a week",
+  "SQLite has no nested transactions",
+  "GC pauses got worse",
+  "quoting bugs in edge cases",
+];
+const ALTS = [
+  "long polling",
+  "httpOnly cookie",
+  "per-job lock rows",
+  "explicit joins",
+  "date-fns",
+  "a database per test file",
+  "a real HTML parser",
+  "server-sent events",
+  "server-side rendering",
+  "a sandboxed template",
+  "streams",
+  "small reversible steps",
+  "a fake server",
+  "the session table",
+  "integer cents",
+  "structuredClone",
+  "typed errors",
+  "savepoints",
+  "a worker pool",
+  "the yaml library",
+];
+const WORDS = [
+  "the",
+  "handler",
+  "returns",
+  "cache",
+  "after",
+  "timeout",
+  "request",
+  "token",
+  "expired",
+  "middleware",
+  "logs",
+  "parser",
+  "queue",
+  "worker",
+  "retries",
+  "payload",
+  "schema",
+  "column",
+  "index",
+  "query",
+  "latency",
+  "fixture",
+  "snapshot",
+  "client",
+  "server",
+  "config",
+  "deploy",
+  "branch",
+  "commit",
+  "review",
+  "because",
+  "when",
+  "then",
+  "with",
+  "without",
+  "before",
+  "should",
+  "could",
+  "never",
+  "always",
+  "batch",
+  "stream",
+  "buffer",
+  "encoder",
+  "decoder",
+  "mutex",
+  "deadline",
+  "tenant",
+  "invoice",
+  "webhook",
+  "signature",
+  "header",
+  "cookie",
+  "session",
+  "upload",
+  "bucket",
+  "thumbnail",
+  "metric",
+  "alert",
+  "dashboard",
+  "flag",
+  "rollout",
+  "canary",
+  "replica",
+  "shard",
+  "vacuum",
+  "checkpoint",
+  "journal",
+  "trigger",
+  "view",
+];
+const DIRS = [
+  "src",
+  "src/api",
+  "src/auth",
+  "src/db",
+  "src/jobs",
+  "src/lib",
+  "src/ui",
+  "test",
+  "scripts",
+  "config",
+];
+const FILES = [
+  "index",
+  "handler",
+  "client",
+  "schema",
+  "routes",
+  "worker",
+  "queue",
+  "cache",
+  "config",
+  "utils",
+  "session",
+  "token",
+  "billing",
+  "export",
+  "search",
+  "upload",
+  "mailer",
+  "metrics",
+  "flags",
+  "retry",
+];
 const EXTS = [".ts", ".ts", ".ts", ".tsx", ".sql", ".json", ".md"];
-const NAME_A = ["shop", "billing", "auth", "search", "media", "admin", "mail", "report", "mobile", "gateway", "ledger", "notify", "catalog", "checkout", "analytics", "infra", "docs", "cli", "sync", "chat"];
+const NAME_A = [
+  "shop",
+  "billing",
+  "auth",
+  "search",
+  "media",
+  "admin",
+  "mail",
+  "report",
+  "mobile",
+  "gateway",
+  "ledger",
+  "notify",
+  "catalog",
+  "checkout",
+  "analytics",
+  "infra",
+  "docs",
+  "cli",
+  "sync",
+  "chat",
+];
 const NAME_B = ["api", "web", "worker", "service", "app", "jobs", "core", "sdk", "portal", "engine"];
 
 function sentence(r: Rand, words = int(r, 8, 18), extra?: string): string {
@@ -85,21 +393,46 @@ function layer3(r: Rand, target: number, words: string[]): string {
   };
   const pending = [...words];
   const withWord = () => (pending.length && r() < 0.3 ? pending.shift() : undefined);
-  push("### Completed Steps\n" + Array.from({ length: int(r, 2, 6) }, (_, i) => `${i + 1}. ${sentence(r, int(r, 5, 10), withWord())}`).join("\n"));
+  push(
+    "### Completed Steps\n" +
+      Array.from(
+        { length: int(r, 2, 6) },
+        (_, i) => `${i + 1}. ${sentence(r, int(r, 5, 10), withWord())}`,
+      ).join("\n"),
+  );
   while (size < target) {
     const kind = r();
-    if (kind < 0.45) push("### Notes\n" + Array.from({ length: int(r, 3, 7) }, () => sentence(r, undefined, withWord())).join(" "));
+    if (kind < 0.45)
+      push(
+        "### Notes\n" +
+          Array.from({ length: int(r, 3, 7) }, () => sentence(r, undefined, withWord())).join(" "),
+      );
     else if (kind < 0.7) {
       const lines = Array.from({ length: int(r, 6, 30) }, () => {
         const f = pick(r, FILES);
-        return pick(r, [`const ${f} = await load${f[0].toUpperCase()}${f.slice(1)}(req.${pick(r, WORDS)});`, `if (!${f}) throw new Error("${pick(r, WORDS)} ${pick(r, WORDS)}");`, `export function ${f}(${pick(r, WORDS)}: string) {`, `  return ${pick(r, WORDS)}.${pick(r, WORDS)}(${f});`, "}"]);
+        return pick(r, [
+          `const ${f} = await load${f[0].toUpperCase()}${f.slice(1)}(req.${pick(r, WORDS)});`,
+          `if (!${f}) throw new Error("${pick(r, WORDS)} ${pick(r, WORDS)}");`,
+          `export function ${f}(${pick(r, WORDS)}: string) {`,
+          `  return ${pick(r, WORDS)}.${pick(r, WORDS)}(${f});`,
+          "}",
+        ]);
       });
       push("### Code\n```ts\n" + lines.join("\n") + "\n```");
     } else if (kind < 0.85) {
-      const lines = Array.from({ length: int(r, 4, 20) }, () => `${r() < 0.8 ? "PASS" : "FAIL"} ${filePath(r)} (${int(r, 2, 900)} ms)`);
+      const lines = Array.from(
+        { length: int(r, 4, 20) },
+        () => `${r() < 0.8 ? "PASS" : "FAIL"} ${filePath(r)} (${int(r, 2, 900)} ms)`,
+      );
       push("### Test Output\n```\n" + lines.join("\n") + "\n```");
     } else {
-      push("### Diff\n" + Array.from({ length: int(r, 2, 8) }, () => `- ${filePath(r)}: +${int(r, 1, 120)} -${int(r, 0, 80)}`).join("\n"));
+      push(
+        "### Diff\n" +
+          Array.from(
+            { length: int(r, 2, 8) },
+            () => `- ${filePath(r)}: +${int(r, 1, 120)} -${int(r, 0, 80)}`,
+          ).join("\n"),
+      );
     }
   }
   // Words not placed yet go into a last note, so every asked-for word is there.
@@ -117,7 +450,10 @@ export interface GeneratedSnapshot {
 }
 
 /** One snapshot file in the spec's template (YAML front matter in JSON flow style, markdown body). */
-export function snapshotText(r: Rand, opts: { id: string; created: Date; status: string; failures: string[]; words: string[]; l3Bytes: number }): string {
+export function snapshotText(
+  r: Rand,
+  opts: { id: string; created: Date; status: string; failures: string[]; words: string[]; l3Bytes: number },
+): string {
   const blocked = opts.status === "blocked";
   const goal = `${pick(r, VERBS)} ${pick(r, THINGS)} ${pick(r, PLACES)}`;
   const files = Array.from({ length: int(r, 1, 6) }, () => filePath(r));
@@ -126,7 +462,12 @@ export function snapshotText(r: Rand, opts: { id: string; created: Date; status:
   const fg: Record<string, unknown> = {};
   for (const item of opts.failures) {
     const i = FAILS.indexOf(item.replace(/ #\d+$/, ""));
-    fg[item] = { rejected_by: r() < 0.5 ? "user" : "system", reason: REASONS[Math.max(0, i)], repeat_count: int(r, 1, 3), alternatives: [ALTS[Math.max(0, i)]] };
+    fg[item] = {
+      rejected_by: r() < 0.5 ? "user" : "system",
+      reason: REASONS[Math.max(0, i)],
+      repeat_count: int(r, 1, 3),
+      alternatives: [ALTS[Math.max(0, i)]],
+    };
   }
   const lines = [
     "---",
@@ -148,7 +489,12 @@ export function snapshotText(r: Rand, opts: { id: string; created: Date; status:
 }
 
 function slug(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "").slice(0, 20).replace(/_$/, "");
+  return s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_|_$/g, "")
+    .slice(0, 20)
+    .replace(/_$/, "");
 }
 
 export interface TreeSpec {
@@ -174,15 +520,31 @@ export function writeTree(t: TreeSpec): void {
   mkdirSync(join(root, "snapshots"), { recursive: true });
   mkdirSync(join(root, "failure_graph", "project"), { recursive: true });
   mkdirSync(join(root, "failure_graph", "global"), { recursive: true });
-  writeFileSync(join(root, "project.json"), JSON.stringify({ id: t.projectId, name: t.name, created_at: "2025-11-01T00:00:00.000Z" }, null, 2) + "\n");
+  writeFileSync(
+    join(root, "project.json"),
+    JSON.stringify({ id: t.projectId, name: t.name, created_at: "2025-11-01T00:00:00.000Z" }, null, 2) + "\n",
+  );
 
-  const projectItems = Array.from({ length: t.projectFailures }, (_, i) => (i < FAILS.length ? FAILS[i] : `${FAILS[i % FAILS.length]} #${Math.floor(i / FAILS.length) + 1}`));
+  const projectItems = Array.from({ length: t.projectFailures }, (_, i) =>
+    i < FAILS.length ? FAILS[i] : `${FAILS[i % FAILS.length]} #${Math.floor(i / FAILS.length) + 1}`,
+  );
   const day = 24 * 3600 * 1000;
   const span = 365 * day;
   // Oldest first, spread over a year; the newest within the last hour.
-  const times = Array.from({ length: t.snapshots }, () => t.now.getTime() - 3600_000 - Math.floor(r() * span)).sort((a, b) => a - b);
+  const times = Array.from(
+    { length: t.snapshots },
+    () => t.now.getTime() - 3600_000 - Math.floor(r() * span),
+  ).sort((a, b) => a - b);
   const used = new Set<string>();
-  const index: { id: string; path: string; created_at: string; goal: string; active_files: string[]; blocker: string; layers: string[] }[] = [];
+  const index: {
+    id: string;
+    path: string;
+    created_at: string;
+    goal: string;
+    active_files: string[];
+    blocker: string;
+    layers: string[];
+  }[] = [];
   for (let i = 0; i < t.snapshots; i++) {
     const created = new Date(times[i]);
     const newest = t.snapshots - i;
@@ -192,7 +554,9 @@ export function writeTree(t: TreeSpec): void {
     const words: string[] = [];
     if (r() < 0.5) for (let k = int(r, 1, 3); k > 0; k--) words.push(COMMON_WORD);
     if (r() < 0.002 || i === t.forceRare) words.push(RARE_WORD);
-    const failures = projectItems.length ? Array.from(new Set(Array.from({ length: int(r, 0, 3) }, () => pick(r, projectItems)))) : [];
+    const failures = projectItems.length
+      ? Array.from(new Set(Array.from({ length: int(r, 0, 3) }, () => pick(r, projectItems))))
+      : [];
     const topic = slug(`${pick(r, VERBS)} ${pick(r, THINGS)}`);
     const base = `${topic}_${created.toISOString().slice(0, 10)}`;
     let id = base;
@@ -202,7 +566,15 @@ export function writeTree(t: TreeSpec): void {
     writeFileSync(join(root, "snapshots", `${id}.md`), text);
     if (newest <= 20) {
       const goal = /^goal: (.*)$/m.exec(text)![1];
-      index.push({ id, path: `.mindsave/snapshots/${id}.md`, created_at: created.toISOString(), goal: JSON.parse(goal), active_files: [], blocker: "none", layers: ["L1", "L2", "L3"] });
+      index.push({
+        id,
+        path: `.mindsave/snapshots/${id}.md`,
+        created_at: created.toISOString(),
+        goal: JSON.parse(goal),
+        active_files: [],
+        blocker: "none",
+        layers: ["L1", "L2", "L3"],
+      });
     }
   }
   writeFileSync(join(root, "index.json"), JSON.stringify({ snapshots: index.reverse() }, null, 2) + "\n");
@@ -212,15 +584,30 @@ export function writeTree(t: TreeSpec): void {
     const last = new Date(t.now.getTime() - Math.floor(r() * span));
     const first = new Date(last.getTime() - Math.floor(r() * 90 * day));
     return {
-      item, schema_version: "2.0", rejected_by: r() < 0.5 ? "user" : "system", reason: REASONS[Math.max(0, k)] ?? "did not work",
-      repeat_count: int(r, 1, 6), scope, related: [], alternatives: [ALTS[Math.max(0, k)] ?? `alternative ${i}`],
-      first_seen: first.toISOString(), last_seen: last.toISOString(),
+      item,
+      schema_version: "2.0",
+      rejected_by: r() < 0.5 ? "user" : "system",
+      reason: REASONS[Math.max(0, k)] ?? "did not work",
+      repeat_count: int(r, 1, 6),
+      scope,
+      related: [],
+      alternatives: [ALTS[Math.max(0, k)] ?? `alternative ${i}`],
+      first_seen: first.toISOString(),
+      last_seen: last.toISOString(),
     };
   };
-  projectItems.forEach((item, i) => writeFileSync(join(root, "failure_graph", "project", `f${i}.json`), JSON.stringify(node(item, "project", i), null, 2) + "\n"));
+  projectItems.forEach((item, i) =>
+    writeFileSync(
+      join(root, "failure_graph", "project", `f${i}.json`),
+      JSON.stringify(node(item, "project", i), null, 2) + "\n",
+    ),
+  );
   for (let i = 0; i < t.globalFailures; i++) {
     const item = `global: ${FAILS[(t.globalBase + i) % FAILS.length]} #${t.globalBase + i}`;
-    writeFileSync(join(root, "failure_graph", "global", `g${t.globalBase + i}.json`), JSON.stringify(node(item, "global", i), null, 2) + "\n");
+    writeFileSync(
+      join(root, "failure_graph", "global", `g${t.globalBase + i}.json`),
+      JSON.stringify(node(item, "global", i), null, 2) + "\n",
+    );
   }
 }
 
@@ -250,10 +637,28 @@ export function writeTranscript(path: string, bytes: number, cwd: string, seed: 
   const t0 = Date.UTC(2026, 10, 20, 9, 0, 0);
   let n = 0;
   const ts = () => new Date(t0 + n * 7000).toISOString();
-  add({ type: "user", sessionId: "bench-session", cwd, timestamp: ts(), message: { role: "user", content: "Add JWT refresh-token rotation to the auth service and keep the old endpoint for one release." } });
+  add({
+    type: "user",
+    sessionId: "bench-session",
+    cwd,
+    timestamp: ts(),
+    message: {
+      role: "user",
+      content:
+        "Add JWT refresh-token rotation to the auth service and keep the old endpoint for one release.",
+    },
+  });
   const todos = [
-    { content: "Write the rotation endpoint", status: "completed", activeForm: "Writing the rotation endpoint" },
-    { content: "Fix the clock skew in the expiry tests", status: "in_progress", activeForm: "Fixing the clock skew" },
+    {
+      content: "Write the rotation endpoint",
+      status: "completed",
+      activeForm: "Writing the rotation endpoint",
+    },
+    {
+      content: "Fix the clock skew in the expiry tests",
+      status: "in_progress",
+      activeForm: "Fixing the clock skew",
+    },
     { content: "Update the docs", status: "pending", activeForm: "Updating the docs" },
   ];
   while (size < bytes) {
@@ -264,14 +669,44 @@ export function writeTranscript(path: string, bytes: number, cwd: string, seed: 
     let input: Record<string, unknown>;
     let name: string;
     if (kind < 0.3) [name, input] = ["Read", { file_path: file }];
-    else if (kind < 0.55) [name, input] = ["Edit", { file_path: file, old_string: sentence(r, 6), new_string: sentence(r, 8) }];
-    else if (kind < 0.8) [name, input] = ["Bash", { command: `bun test ${filePath(r)}`, description: "Run the tests" }];
+    else if (kind < 0.55)
+      [name, input] = ["Edit", { file_path: file, old_string: sentence(r, 6), new_string: sentence(r, 8) }];
+    else if (kind < 0.8)
+      [name, input] = ["Bash", { command: `bun test ${filePath(r)}`, description: "Run the tests" }];
     else if (kind < 0.95) [name, input] = ["Grep", { pattern: pick(r, WORDS), path: cwd }];
     else [name, input] = ["TodoWrite", { todos }];
-    const usage = { input_tokens: int(r, 5, 50), cache_read_input_tokens: 70_000 + int(r, 0, 10_000), cache_creation_input_tokens: int(r, 100, 2000), output_tokens: int(r, 20, 800) };
-    add({ type: "assistant", sessionId: "bench-session", cwd, timestamp: ts(), message: { role: "assistant", model: "claude-sonnet-4-5", content: [{ type: "text", text: sentence(r) }, { type: "tool_use", id, name, input }], usage } });
+    const usage = {
+      input_tokens: int(r, 5, 50),
+      cache_read_input_tokens: 70_000 + int(r, 0, 10_000),
+      cache_creation_input_tokens: int(r, 100, 2000),
+      output_tokens: int(r, 20, 800),
+    };
+    add({
+      type: "assistant",
+      sessionId: "bench-session",
+      cwd,
+      timestamp: ts(),
+      message: {
+        role: "assistant",
+        model: "claude-sonnet-4-5",
+        content: [
+          { type: "text", text: sentence(r) },
+          { type: "tool_use", id, name, input },
+        ],
+        usage,
+      },
+    });
     const result = Array.from({ length: int(r, 5, 40) }, () => sentence(r)).join("\n");
-    add({ type: "user", sessionId: "bench-session", cwd, timestamp: ts(), message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: result, is_error: r() < 0.05 }] } });
+    add({
+      type: "user",
+      sessionId: "bench-session",
+      cwd,
+      timestamp: ts(),
+      message: {
+        role: "user",
+        content: [{ type: "tool_result", tool_use_id: id, content: result, is_error: r() < 0.05 }],
+      },
+    });
   }
   writeFileSync(path, lines.join("\n") + "\n");
 }
@@ -302,7 +737,13 @@ export interface Runner {
  * generated and imported through `exe` (the compiled binary). `key` should change whenever the
  * generator or the store's schema does.
  */
-export function prepareData(cacheRoot: string, config: GenConfig, key: string, run: Runner, log: (s: string) => void): DataSet {
+export function prepareData(
+  cacheRoot: string,
+  config: GenConfig,
+  key: string,
+  run: Runner,
+  log: (s: string) => void,
+): DataSet {
   const dir = join(cacheRoot, `data-${key}`);
   const manifest = join(dir, "ready.json");
   if (existsSync(manifest)) {
@@ -332,37 +773,109 @@ export function prepareData(cacheRoot: string, config: GenConfig, key: string, r
     const name = projectName(i);
     const ws = join(tmp, "ws", name);
     const projectId = `bench-${config.seed}-${i}`;
-    writeTree({ dir: ws, projectId, name, snapshots: sizes[i], projectFailures: failShare[i], globalFailures: globalShare[i], globalBase, seed: config.seed + i, now, forceRare: Math.floor(sizes[i] / 2) });
+    writeTree({
+      dir: ws,
+      projectId,
+      name,
+      snapshots: sizes[i],
+      projectFailures: failShare[i],
+      globalFailures: globalShare[i],
+      globalBase,
+      seed: config.seed + i,
+      now,
+      forceRare: Math.floor(sizes[i] / 2),
+    });
     globalBase += globalShare[i];
-    projects.push({ id: projectId, name, workspace: at(`ws/${name}`), exported: at(`export/${name}`), snapshots: sizes[i] });
+    projects.push({
+      id: projectId,
+      name,
+      workspace: at(`ws/${name}`),
+      exported: at(`export/${name}`),
+      snapshots: sizes[i],
+    });
   }
-  log(`generated ${config.snapshots} snapshots in ${config.projects} projects (${((performance.now() - started) / 1000).toFixed(1)} s); importing…`);
+  log(
+    `generated ${config.snapshots} snapshots in ${config.projects} projects (${((performance.now() - started) / 1000).toFixed(1)} s); importing…`,
+  );
   const env = { HOME: userHome, MINDSAVE_HOST: "bench-a", NO_COLOR: "1" };
   // Imported at the cache path: the store records each project's root on this host.
   renameSync(tmp, dir);
-  for (const p of projects) run(["import", p.workspace, "--home", at("home"), "--workspace", p.workspace], { cwd: p.workspace, env: { ...env, HOME: at("userhome") } });
-  log(`imported (${((performance.now() - started) / 1000).toFixed(1)} s); exporting the file-based baseline…`);
+  for (const p of projects)
+    run(["import", p.workspace, "--home", at("home"), "--workspace", p.workspace], {
+      cwd: p.workspace,
+      env: { ...env, HOME: at("userhome") },
+    });
+  log(
+    `imported (${((performance.now() - started) / 1000).toFixed(1)} s); exporting the file-based baseline…`,
+  );
   for (const p of projects) {
     mkdirSync(p.exported, { recursive: true });
-    run(["export", "--out", p.exported, "--home", at("home"), "--workspace", p.workspace], { cwd: p.workspace, env: { ...env, HOME: at("userhome") } });
+    run(["export", "--out", p.exported, "--home", at("home"), "--workspace", p.workspace], {
+      cwd: p.workspace,
+      env: { ...env, HOME: at("userhome") },
+    });
   }
   const bigWs = at("big");
-  writeTree({ dir: bigWs, projectId: `bench-${config.seed}-big`, name: "big", snapshots: config.bigSnapshots, projectFailures: Math.min(200, config.failures), globalFailures: 0, globalBase: 0, seed: config.seed + 1000, now, forceRare: 0 });
+  writeTree({
+    dir: bigWs,
+    projectId: `bench-${config.seed}-big`,
+    name: "big",
+    snapshots: config.bigSnapshots,
+    projectFailures: Math.min(200, config.failures),
+    globalFailures: 0,
+    globalBase: 0,
+    seed: config.seed + 1000,
+    now,
+    forceRare: 0,
+  });
   const midWs = at("mid");
-  writeTree({ dir: midWs, projectId: `bench-${config.seed}-mid`, name: "mid", snapshots: config.midSnapshots, projectFailures: Math.min(40, config.failures), globalFailures: 0, globalBase: 0, seed: config.seed + 2000, now, forceRare: 0 });
+  writeTree({
+    dir: midWs,
+    projectId: `bench-${config.seed}-mid`,
+    name: "mid",
+    snapshots: config.midSnapshots,
+    projectFailures: Math.min(40, config.failures),
+    globalFailures: 0,
+    globalBase: 0,
+    seed: config.seed + 2000,
+    now,
+    forceRare: 0,
+  });
   log(`importing the ${config.bigSnapshots}-snapshot tree as a second host (the sync peer)…`);
   const homeB = at("home-b");
   mkdirSync(homeB, { recursive: true });
-  run(["import", bigWs, "--home", homeB, "--workspace", bigWs], { cwd: bigWs, env: { ...env, HOME: at("userhome"), MINDSAVE_HOST: "bench-b" } });
+  run(["import", bigWs, "--home", homeB, "--workspace", bigWs], {
+    cwd: bigWs,
+    env: { ...env, HOME: at("userhome"), MINDSAVE_HOST: "bench-b" },
+  });
   const transcript = at("transcript.jsonl");
   writeTranscript(transcript, config.transcriptBytes, projects[0].workspace, config.seed);
   const saveInput = at("save-input.md");
-  writeFileSync(saveInput, snapshotText(rng(config.seed + 7), { id: "bench_save", created: now, status: "in_progress", failures: [], words: [COMMON_WORD], l3Bytes: 10 * 1024 })
-    .replace(/^snapshot_id: .*\n/m, "").replace(/^created_at: .*\n/m, ""));
+  writeFileSync(
+    saveInput,
+    snapshotText(rng(config.seed + 7), {
+      id: "bench_save",
+      created: now,
+      status: "in_progress",
+      failures: [],
+      words: [COMMON_WORD],
+      l3Bytes: 10 * 1024,
+    })
+      .replace(/^snapshot_id: .*\n/m, "")
+      .replace(/^created_at: .*\n/m, ""),
+  );
   const ds: DataSet = {
-    dir, config, userHome: at("userhome"), home: at("home"), db: at("home/mindsave.db"), projects,
-    big: { workspace: bigWs, snapshots: config.bigSnapshots }, mid: { workspace: midWs, snapshots: config.midSnapshots }, homeB,
-    transcript, saveInput,
+    dir,
+    config,
+    userHome: at("userhome"),
+    home: at("home"),
+    db: at("home/mindsave.db"),
+    projects,
+    big: { workspace: bigWs, snapshots: config.bigSnapshots },
+    mid: { workspace: midWs, snapshots: config.midSnapshots },
+    homeB,
+    transcript,
+    saveInput,
     generatedSeconds: (performance.now() - started) / 1000,
   };
   writeFileSync(manifest, JSON.stringify(ds, null, 2) + "\n");

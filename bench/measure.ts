@@ -97,7 +97,10 @@ export async function runProc(spec: ProcSpec): Promise<ProcResult> {
 }
 
 /** The fallback: Bun's own figures (exact CPU; RSS at least the benchmark's, see above). */
-function bunSample(p: { resourceUsage(): ReturnType<Bun.Subprocess["resourceUsage"]> }, wall: number): Sample {
+function bunSample(
+  p: { resourceUsage(): ReturnType<Bun.Subprocess["resourceUsage"]> },
+  wall: number,
+): Sample {
   const ru = p.resourceUsage();
   const user = ru ? Number(ru.cpuTime.user) / 1000 : NaN;
   const sys = ru ? Number(ru.cpuTime.system) / 1000 : NaN;
@@ -115,14 +118,24 @@ export function percentile(sorted: number[], p: number): number {
 
 export function stats(xs: number[]): Stats {
   const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-  return { n: s.length, median: percentile(s, 0.5), p10: percentile(s, 0.1), p90: percentile(s, 0.9), min: s[0] ?? NaN, max: s[s.length - 1] ?? NaN };
+  return {
+    n: s.length,
+    median: percentile(s, 0.5),
+    p10: percentile(s, 0.1),
+    p90: percentile(s, 0.9),
+    min: s[0] ?? NaN,
+    max: s[s.length - 1] ?? NaN,
+  };
 }
 
 /** A tmux server of our own (its own socket file, removed by kill), so nothing touches a person's tmux. */
 export class Tmux {
   private readonly path: string;
 
-  constructor(readonly socket: string, readonly bin = "tmux") {
+  constructor(
+    readonly socket: string,
+    readonly bin = "tmux",
+  ) {
     this.path = join(tmpdir(), `${socket}.sock`);
   }
 
@@ -169,10 +182,13 @@ function startInTmux(o: TmuxRun) {
   const t = new Tmux(o.socket);
   const envs = Object.entries({ ...o.env, NO_COLOR: undefined, LANG: "C.UTF-8", TERM: "xterm-256color" })
     .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${k}='${String(v).replace(/'/g, "'\\''")}'`).join(" ");
+    .map(([k, v]) => `${k}='${String(v).replace(/'/g, "'\\''")}'`)
+    .join(" ");
   const done = `${o.timeFile}.done`;
   const args = (o.args ?? []).map((a) => `'${a}'`).join(" ");
-  const measure = helper ? `'${helper}' '${o.timeFile}'` : `/usr/bin/time -f '%e %U %S %M' -o '${o.timeFile}'`;
+  const measure = helper
+    ? `'${helper}' '${o.timeFile}'`
+    : `/usr/bin/time -f '%e %U %S %M' -o '${o.timeFile}'`;
   const shell = `cd '${o.cwd}' && env ${envs} ${measure} '${o.exe}' ${args}; touch '${done}'; sleep 30`;
   const started = performance.now();
   t.cmd("new-session", "-d", "-s", "main", "-x", "80", "-y", "24", shell);
@@ -190,7 +206,9 @@ function startInTmux(o: TmuxRun) {
     while (!existsSync(done) && performance.now() < deadline) await Bun.sleep(5);
     if (helper) return readReport(o.timeFile) ?? { wall: NaN, user: NaN, sys: NaN, cpu: NaN, rss: NaN };
     const line = existsSync(o.timeFile) ? readFileSync(o.timeFile, "utf8").trim().split("\n").pop()! : "";
-    const [e, u, s, m] = /^[\d.]+ [\d.]+ [\d.]+ \d+$/.test(line) ? line.split(" ").map(Number) : [NaN, NaN, NaN, NaN];
+    const [e, u, s, m] = /^[\d.]+ [\d.]+ [\d.]+ \d+$/.test(line)
+      ? line.split(" ").map(Number)
+      : [NaN, NaN, NaN, NaN];
     return { wall: e * 1000, user: u * 1000, sys: s * 1000, cpu: (u + s) * 1000, rss: m / 1024 };
   };
   return { t, poll, finish };
@@ -212,11 +230,14 @@ export async function tmuxFirstPaint(o: TmuxRun & { expect: string }): Promise<S
  * row, press Enter (the current directory's project is preselected), poll until the picker's
  * first row, then quit with q q. CPU and max RSS are the TUI process's, from /usr/bin/time.
  */
-export async function tuiFirstPaint(o: Omit<TmuxRun, "args"> & { home: string; project: string }): Promise<TuiTiming> {
+export async function tuiFirstPaint(
+  o: Omit<TmuxRun, "args"> & { home: string; project: string },
+): Promise<TuiTiming> {
   const { t, poll, finish } = startInTmux({ ...o, args: ["--home", o.home, "ui"] });
   // A picker row: the pointer, then a snapshot name ({topic}_{date}).
   const pickerRow = (s: string) => !s.includes("Projects (") && /[›>] \S+_\d{4}-\d{2}-\d{2}/.test(s);
-  const homeRow = (s: string) => s.includes("Projects (") && s.split("\n").some((l) => /[›>]/.test(l) && l.includes(o.project));
+  const homeRow = (s: string) =>
+    s.includes("Projects (") && s.split("\n").some((l) => /[›>]/.test(l) && l.includes(o.project));
   try {
     // The TUI opens on the home screen, or (from inside a project) straight on its picker.
     let home = await poll((s) => homeRow(s) || pickerRow(s), "the home screen's or the picker's first row");
@@ -242,7 +263,12 @@ export async function tuiFirstPaint(o: Omit<TmuxRun, "args"> & { home: string; p
  * tools/call of load over stdio, and time until the call's answer arrives. CPU and RSS are the
  * whole server process's (its stdin is closed after the answer, so it exits).
  */
-export async function mcpLoad(opts: { exe: string; home: string; cwd: string; env: Record<string, string | undefined> }): Promise<Sample & { answer: number }> {
+export async function mcpLoad(opts: {
+  exe: string;
+  home: string;
+  cwd: string;
+  env: Record<string, string | undefined>;
+}): Promise<Sample & { answer: number }> {
   const w = wrapped([opts.exe, "mcp", "--home", opts.home, "--workspace", opts.cwd]);
   const t0 = performance.now();
   const p = Bun.spawn(w.cmd, { cwd: opts.cwd, env: opts.env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
@@ -250,9 +276,23 @@ export async function mcpLoad(opts: { exe: string; home: string; cwd: string; en
     p.stdin.write(JSON.stringify(o) + "\n");
     p.stdin.flush();
   };
-  send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "mindsave-bench", version: "1" } } });
+  send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "mindsave-bench", version: "1" },
+    },
+  });
   send({ jsonrpc: "2.0", method: "notifications/initialized" });
-  send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "load", arguments: { workspace: opts.cwd } } });
+  send({
+    jsonrpc: "2.0",
+    id: 2,
+    method: "tools/call",
+    params: { name: "load", arguments: { workspace: opts.cwd } },
+  });
   const reader = p.stdout.getReader();
   const dec = new TextDecoder();
   let buf = "";
@@ -280,7 +320,8 @@ export async function mcpLoad(opts: { exe: string; home: string; cwd: string; en
   void reader.cancel().catch(() => {});
   await p.exited;
   const wall = performance.now() - t0;
-  if (!Number.isFinite(answer)) throw new Error(`the MCP server gave no answer to load: ${await new Response(p.stderr).text()}`);
+  if (!Number.isFinite(answer))
+    throw new Error(`the MCP server gave no answer to load: ${await new Response(p.stderr).text()}`);
   const sample = (w.report && readReport(w.report)) || bunSample(p, wall);
   return { ...sample, answer };
 }

@@ -23,7 +23,14 @@ export interface PhaseContext {
 }
 
 /** Runs `one` at least `min` times (1), then up to `runs` times while `seconds` last. */
-async function budgeted(m: Measurement, runs: number, seconds: number, notes: string[], one: (i: number) => Promise<Sample>, min = 1): Promise<Measurement> {
+async function budgeted(
+  m: Measurement,
+  runs: number,
+  seconds: number,
+  notes: string[],
+  one: (i: number) => Promise<Sample>,
+  min = 1,
+): Promise<Measurement> {
   const t0 = performance.now();
   for (let i = 0; i < runs; i++) {
     if (i >= min && performance.now() - t0 > seconds * 1000) {
@@ -45,13 +52,45 @@ export async function tuiPhase(c: PhaseContext): Promise<Measurement[]> {
   const p0 = c.ds.projects[0];
   const runs = c.tiny ? 1 : 5;
   log(`TUI first paint through tmux: up to ${runs} runs…`);
-  const floor: Measurement = { id: "tui.floor", label: "runtime floor in tmux: hello world's output on screen", kind: "floor", samples: [] };
-  const picker: Measurement = { id: "tui", label: "mindsave ui: first picker row", kind: "mindsave", floor: "tui.floor", samples: [] };
-  const home: Measurement = { id: "tui.home", label: "↳ mindsave ui: first home-screen row", kind: "mindsave", floor: "tui.floor", samples: [] };
+  const floor: Measurement = {
+    id: "tui.floor",
+    label: "runtime floor in tmux: hello world's output on screen",
+    kind: "floor",
+    samples: [],
+  };
+  const picker: Measurement = {
+    id: "tui",
+    label: "mindsave ui: first picker row",
+    kind: "mindsave",
+    floor: "tui.floor",
+    samples: [],
+  };
+  const home: Measurement = {
+    id: "tui.home",
+    label: "↳ mindsave ui: first home-screen row",
+    kind: "mindsave",
+    floor: "tui.floor",
+    samples: [],
+  };
   const once = async (i: number) => {
     const socket = `mindsave-bench-${process.pid}-${i}`;
-    const f = await tmuxFirstPaint({ exe: c.hello, cwd: p0.workspace, env: c.work.env, socket: `${socket}-f`, timeFile: join(c.work.dir, `tui-floor-${i}.txt`), expect: "hello" });
-    const t = await tuiFirstPaint({ exe: c.exe, home: c.work.home, cwd: p0.workspace, env: c.work.env, socket, timeFile: join(c.work.dir, `tui-${i}.txt`), project: p0.name });
+    const f = await tmuxFirstPaint({
+      exe: c.hello,
+      cwd: p0.workspace,
+      env: c.work.env,
+      socket: `${socket}-f`,
+      timeFile: join(c.work.dir, `tui-floor-${i}.txt`),
+      expect: "hello",
+    });
+    const t = await tuiFirstPaint({
+      exe: c.exe,
+      home: c.work.home,
+      cwd: p0.workspace,
+      env: c.work.env,
+      socket,
+      timeFile: join(c.work.dir, `tui-${i}.txt`),
+      project: p0.name,
+    });
     return { f, t };
   };
   for (let w = 0; w < Math.min(1, c.warmups); w++) await once(-1);
@@ -61,7 +100,8 @@ export async function tuiPhase(c: PhaseContext): Promise<Measurement[]> {
     if (Number.isFinite(t.home)) home.samples.push({ ...t.sample, wall: t.home });
     return { ...t.sample, wall: t.picker };
   });
-  if (!home.samples.length) c.notes.push("The TUI opened straight on the current project's picker (no home screen to time).");
+  if (!home.samples.length)
+    c.notes.push("The TUI opened straight on the current project's picker (no home screen to time).");
   return home.samples.length ? [floor, picker, home] : [floor, picker];
 }
 
@@ -69,7 +109,13 @@ export async function mcpPhase(c: PhaseContext): Promise<Measurement[]> {
   const p0 = c.ds.projects[0];
   const runs = c.tiny ? 3 : 10;
   log(`MCP load round trip: up to ${runs} runs…`);
-  const m: Measurement = { id: "mcp.load", label: "mindsave mcp: initialize + tools/call load, to the answer", kind: "mindsave", floor: "hello", samples: [] };
+  const m: Measurement = {
+    id: "mcp.load",
+    label: "mindsave mcp: initialize + tools/call load, to the answer",
+    kind: "mindsave",
+    floor: "hello",
+    samples: [],
+  };
   const opts = { exe: c.exe, home: c.work.home, cwd: p0.workspace, env: c.work.env };
   for (let w = 0; w < c.warmups; w++) await mcpLoad(opts);
   await budgeted(m, runs, c.budget.mcp, c.notes, async () => {
@@ -83,7 +129,9 @@ export async function mcpPhase(c: PhaseContext): Promise<Measurement[]> {
  * Import into a fresh store (host bench-b): the 1,000-snapshot tree, then 10,000 if it fits.
  * The first small import's store is kept (`smallHome`) for the export phase.
  */
-export async function importPhase(c: PhaseContext): Promise<{ measurements: Measurement[]; smallHome: string }> {
+export async function importPhase(
+  c: PhaseContext,
+): Promise<{ measurements: Measurement[]; smallHome: string }> {
   const out: Measurement[] = [];
   const t0 = performance.now();
   const smallHome = join(c.work.dir, "import-small-0");
@@ -91,13 +139,24 @@ export async function importPhase(c: PhaseContext): Promise<{ measurements: Meas
     const home = join(c.work.dir, `import-${tag}-${i}`);
     mkdirSync(home, { recursive: true });
     try {
-      return await runProc({ cmd: [c.exe, "import", tree.workspace], cwd: tree.workspace, env: { ...c.work.env, MINDSAVE_HOME: home, MINDSAVE_HOST: "bench-b" } });
+      return await runProc({
+        cmd: [c.exe, "import", tree.workspace],
+        cwd: tree.workspace,
+        env: { ...c.work.env, MINDSAVE_HOME: home, MINDSAVE_HOST: "bench-b" },
+      });
     } finally {
       if (home !== smallHome) rmSync(home, { recursive: true, force: true });
     }
   };
   const { mid, big } = c.ds;
-  const midM: Measurement = { id: "import.small", label: `mindsave import (${fmtN(mid.snapshots)} snapshots, fresh store)`, kind: "mindsave", floor: "hello", samples: [], throughput: mid.snapshots };
+  const midM: Measurement = {
+    id: "import.small",
+    label: `mindsave import (${fmtN(mid.snapshots)} snapshots, fresh store)`,
+    kind: "mindsave",
+    floor: "hello",
+    samples: [],
+    throughput: mid.snapshots,
+  };
   log(`import of ${fmtN(mid.snapshots)} snapshots…`);
   midM.samples.push(await one(mid, 0, "small")());
   out.push(midM);
@@ -105,12 +164,21 @@ export async function importPhase(c: PhaseContext): Promise<{ measurements: Meas
   const left = c.budget.import - (performance.now() - t0) / 1000;
   const projected = big.snapshots / rate;
   if (projected <= left) {
-    const bigM: Measurement = { id: "import", label: `mindsave import (${fmtN(big.snapshots)} snapshots, fresh store)`, kind: "mindsave", floor: "hello", samples: [], throughput: big.snapshots };
+    const bigM: Measurement = {
+      id: "import",
+      label: `mindsave import (${fmtN(big.snapshots)} snapshots, fresh store)`,
+      kind: "mindsave",
+      floor: "hello",
+      samples: [],
+      throughput: big.snapshots,
+    };
     log(`import of ${fmtN(big.snapshots)} snapshots: up to ${c.heavyRuns} runs…`);
     await budgeted(bigM, c.heavyRuns, left, c.notes, (i) => one(big, i, "big")());
     out.push(bigM);
   } else {
-    c.notes.push(`import of ${fmtN(big.snapshots)} snapshots not run: at ${Math.round(rate)}/s it would take about ${Math.round(projected)} s, over the ${c.budget.import} s budget; the import goal is judged on ${fmtN(mid.snapshots)}.`);
+    c.notes.push(
+      `import of ${fmtN(big.snapshots)} snapshots not run: at ${Math.round(rate)}/s it would take about ${Math.round(projected)} s, over the ${c.budget.import} s budget; the import goal is judged on ${fmtN(mid.snapshots)}.`,
+    );
     await budgeted(midM, c.heavyRuns, left, c.notes, (i) => one(mid, i + 1, "small")());
   }
   return { measurements: out, smallHome };
@@ -126,13 +194,24 @@ export async function exportPhase(c: PhaseContext, midHome: string): Promise<Mea
   const one = (home: string, ws: string, i: number) => async () => {
     const dir = join(c.work.dir, `export-${i}`);
     try {
-      return await runProc({ cmd: [c.exe, "export", "--out", dir], cwd: ws, env: { ...c.work.env, MINDSAVE_HOME: home, MINDSAVE_HOST: "bench-b" } });
+      return await runProc({
+        cmd: [c.exe, "export", "--out", dir],
+        cwd: ws,
+        env: { ...c.work.env, MINDSAVE_HOME: home, MINDSAVE_HOST: "bench-b" },
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   };
   log(`export of ${fmtN(mid.snapshots)} snapshots…`);
-  const midM: Measurement = { id: "export.small", label: `mindsave export (${fmtN(mid.snapshots)} snapshots)`, kind: "mindsave", floor: "hello", samples: [], throughput: mid.snapshots };
+  const midM: Measurement = {
+    id: "export.small",
+    label: `mindsave export (${fmtN(mid.snapshots)} snapshots)`,
+    kind: "mindsave",
+    floor: "hello",
+    samples: [],
+    throughput: mid.snapshots,
+  };
   midM.samples.push(await one(midHome, mid.workspace, 0)());
   const rate = mid.snapshots / (midM.samples[0].wall / 1000);
   const left = c.budget.export - (performance.now() - t0) / 1000;
@@ -141,13 +220,22 @@ export async function exportPhase(c: PhaseContext, midHome: string): Promise<Mea
   if (projected <= left) {
     const home = join(c.work.dir, "export-big-home");
     cpSync(c.ds.homeB, home, { recursive: true });
-    const bigM: Measurement = { id: "export", label: `mindsave export (${fmtN(big.snapshots)} snapshots)`, kind: "mindsave", floor: "hello", samples: [], throughput: big.snapshots };
+    const bigM: Measurement = {
+      id: "export",
+      label: `mindsave export (${fmtN(big.snapshots)} snapshots)`,
+      kind: "mindsave",
+      floor: "hello",
+      samples: [],
+      throughput: big.snapshots,
+    };
     log(`export of ${fmtN(big.snapshots)} snapshots: up to ${c.heavyRuns} runs…`);
     await budgeted(bigM, c.heavyRuns, left, c.notes, (i) => one(home, big.workspace, i + 1)());
     rmSync(home, { recursive: true, force: true });
     out.push(bigM);
   } else {
-    c.notes.push(`export of ${fmtN(big.snapshots)} snapshots not run: at ${Math.round(rate)}/s it would take about ${Math.round(projected)} s, over the ${c.budget.export} s budget.`);
+    c.notes.push(
+      `export of ${fmtN(big.snapshots)} snapshots not run: at ${Math.round(rate)}/s it would take about ${Math.round(projected)} s, over the ${c.budget.export} s budget.`,
+    );
     await budgeted(midM, c.heavyRuns, left, c.notes, (i) => one(midHome, mid.workspace, i + 1)());
   }
   rmSync(midHome, { recursive: true, force: true });
@@ -159,8 +247,21 @@ export async function syncPhase(c: PhaseContext): Promise<Measurement[]> {
   const a = c.ds.config.snapshots;
   const b = c.ds.big.snapshots;
   const p0 = c.ds.projects[0];
-  const first: Measurement = { id: "sync.first", label: `mindsave sync: first, stores of ${fmtN(a)} and ${fmtN(b)} snapshots`, kind: "mindsave", floor: "hello", samples: [], throughput: a + b };
-  const again: Measurement = { id: "sync.one", label: "mindsave sync: again, after one new snapshot", kind: "mindsave", floor: "hello", samples: [] };
+  const first: Measurement = {
+    id: "sync.first",
+    label: `mindsave sync: first, stores of ${fmtN(a)} and ${fmtN(b)} snapshots`,
+    kind: "mindsave",
+    floor: "hello",
+    samples: [],
+    throughput: a + b,
+  };
+  const again: Measurement = {
+    id: "sync.one",
+    label: "mindsave sync: again, after one new snapshot",
+    kind: "mindsave",
+    floor: "hello",
+    samples: [],
+  };
   const oneRuns = c.tiny ? 1 : 5;
   log(`sync: up to ${c.heavyRuns} first syncs, then ${oneRuns} after one new snapshot each…`);
   let pair = "";
@@ -169,13 +270,37 @@ export async function syncPhase(c: PhaseContext): Promise<Measurement[]> {
     pair = join(c.work.dir, `sync-${i}`);
     cpSync(c.work.home, join(pair, "a"), { recursive: true });
     cpSync(c.ds.homeB, join(pair, "b"), { recursive: true });
-    return runProc({ cmd: [c.exe, "sync", join(pair, "b", "mindsave.db")], cwd: p0.workspace, env: { ...c.work.env, MINDSAVE_HOME: join(pair, "a") } });
+    return runProc({
+      cmd: [c.exe, "sync", join(pair, "b", "mindsave.db")],
+      cwd: p0.workspace,
+      env: { ...c.work.env, MINDSAVE_HOME: join(pair, "a") },
+    });
   });
   const env = { ...c.work.env, MINDSAVE_HOME: join(pair, "a") };
-  await budgeted(again, oneRuns, c.budget.syncAgain, c.notes, async (i) => {
-    await runProc({ cmd: [c.exe, "save", "--goal", `bench sync ${i}`, "--state", "one more snapshot", "--next", "sync again"], cwd: p0.workspace, env });
-    return runProc({ cmd: [c.exe, "sync", join(pair, "b", "mindsave.db")], cwd: p0.workspace, env });
-  }, Math.min(3, oneRuns));
+  await budgeted(
+    again,
+    oneRuns,
+    c.budget.syncAgain,
+    c.notes,
+    async (i) => {
+      await runProc({
+        cmd: [
+          c.exe,
+          "save",
+          "--goal",
+          `bench sync ${i}`,
+          "--state",
+          "one more snapshot",
+          "--next",
+          "sync again",
+        ],
+        cwd: p0.workspace,
+        env,
+      });
+      return runProc({ cmd: [c.exe, "sync", join(pair, "b", "mindsave.db")], cwd: p0.workspace, env });
+    },
+    Math.min(3, oneRuns),
+  );
   rmSync(pair, { recursive: true, force: true });
   return [first, again];
 }

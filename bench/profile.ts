@@ -45,14 +45,33 @@ interface ProfCase {
 
 function payload(event: string): string {
   const path = join(work.dir, `payload-${event}.json`);
-  writeFileSync(path, JSON.stringify({ session_id: "bench-session", transcript_path: ds.transcript, cwd: p0.workspace, hook_event_name: event }));
+  writeFileSync(
+    path,
+    JSON.stringify({
+      session_id: "bench-session",
+      transcript_path: ds.transcript,
+      cwd: p0.workspace,
+      hook_event_name: event,
+    }),
+  );
   return path;
 }
 
 async function importTree(): Promise<string> {
   const { writeTree } = await import("./gen.ts");
   const dir = join(work.dir, "import-src");
-  writeTree({ dir, projectId: "bench-profile-import", name: "profile-import", snapshots: IMPORT_SNAPSHOTS, projectFailures: 40, globalFailures: 0, globalBase: 0, seed: 99, now: new Date(), forceRare: 0 });
+  writeTree({
+    dir,
+    projectId: "bench-profile-import",
+    name: "profile-import",
+    snapshots: IMPORT_SNAPSHOTS,
+    projectFailures: 40,
+    globalFailures: 0,
+    globalBase: 0,
+    seed: 99,
+    now: new Date(),
+    forceRare: 0,
+  });
   return dir;
 }
 
@@ -64,11 +83,29 @@ const CASES: Record<string, () => Promise<ProfCase>> = {
   list: async () => ({ args: ["snapshots", "list"], cwd: p0.workspace }),
   save: async () => {
     const path = join(work.dir, "save.md");
-    writeFileSync(path, snapshotText(rng(7), { id: "x", created: new Date(), status: "in_progress", failures: [], words: [], l3Bytes: 10240 }).replace(/^(snapshot_id|created_at): .*\n/gm, ""));
+    writeFileSync(
+      path,
+      snapshotText(rng(7), {
+        id: "x",
+        created: new Date(),
+        status: "in_progress",
+        failures: [],
+        words: [],
+        l3Bytes: 10240,
+      }).replace(/^(snapshot_id|created_at): .*\n/gm, ""),
+    );
     return { args: ["save"], cwd: p0.workspace, stdin: path };
   },
-  "hook.session-start": async () => ({ args: ["hook", "session-start"], cwd: p0.workspace, stdin: payload("SessionStart") }),
-  "hook.post-tool-use": async () => ({ args: ["hook", "post-tool-use"], cwd: p0.workspace, stdin: payload("PostToolUse") }),
+  "hook.session-start": async () => ({
+    args: ["hook", "session-start"],
+    cwd: p0.workspace,
+    stdin: payload("SessionStart"),
+  }),
+  "hook.post-tool-use": async () => ({
+    args: ["hook", "post-tool-use"],
+    cwd: p0.workspace,
+    stdin: payload("PostToolUse"),
+  }),
   "hook.stop": async () => ({ args: ["hook", "stop"], cwd: p0.workspace, stdin: payload("Stop") }),
   import: async () => {
     const dir = await importTree();
@@ -100,11 +137,15 @@ function where(url: string): string {
 }
 
 /** Inclusive and self time per function, self time per module, from a .cpuprofile. */
-export function summarise(p: Profile, n: number): { total: number; inclusive: [string, number][]; self: [string, number][]; modules: [string, number][] } {
+export function summarise(
+  p: Profile,
+  n: number,
+): { total: number; inclusive: [string, number][]; self: [string, number][]; modules: [string, number][] } {
   const byId = new Map(p.nodes.map((x) => [x.id, x]));
   const parent = new Map<number, number>();
   for (const x of p.nodes) for (const c of x.children ?? []) parent.set(c, x.id);
-  const key = (x: Node) => `${x.callFrame.functionName || "(anonymous)"} ${where(x.callFrame.url)}${x.callFrame.lineNumber >= 0 ? `:${x.callFrame.lineNumber + 1}` : ""}`;
+  const key = (x: Node) =>
+    `${x.callFrame.functionName || "(anonymous)"} ${where(x.callFrame.url)}${x.callFrame.lineNumber >= 0 ? `:${x.callFrame.lineNumber + 1}` : ""}`;
   const inclusive = new Map<string, number>();
   const self = new Map<string, number>();
   const modules = new Map<string, number>();
@@ -130,13 +171,22 @@ export function summarise(p: Profile, n: number): { total: number; inclusive: [s
   });
   const sorted = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n);
   // Inclusive: the engine's and store's own functions and the libraries' entry points, not the module wrappers.
-  const inc = [...inclusive].filter(([k]) => !/^\(module\)|^\(anonymous\) \(native\)|^(run|main) /.test(k)).sort((a, b) => b[1] - a[1]).slice(0, n);
+  const inc = [...inclusive]
+    .filter(([k]) => !/^\(module\)|^\(anonymous\) \(native\)|^(run|main) /.test(k))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n);
   return { total, inclusive: inc, self: sorted(self), modules: sorted(modules) };
 }
 
-const lines: string[] = [`# CPU profiles (${new Date().toISOString().slice(0, 10)}, bun ${Bun.version}, from source, ${ds.config.snapshots.toLocaleString("en-US")}-snapshot store; project ${p0.name} with ${p0.snapshots} snapshots)`, ""];
+const lines: string[] = [
+  `# CPU profiles (${new Date().toISOString().slice(0, 10)}, bun ${Bun.version}, from source, ${ds.config.snapshots.toLocaleString("en-US")}-snapshot store; project ${p0.name} with ${p0.snapshots} snapshots)`,
+  "",
+];
 try {
-  for (const name of values.cases!.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const name of values
+    .cases!.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const make = CASES[name];
     if (!make) throw new Error(`Unknown case ${name}; choose from ${Object.keys(CASES).join(", ")}.`);
     const c = await make();
@@ -144,16 +194,41 @@ try {
     rmSync(join(outDir, file), { force: true });
     log(`profiling ${name}…`);
     const t0 = performance.now();
-    const r = Bun.spawnSync([process.execPath, "--cpu-prof", `--cpu-prof-dir=${outDir}`, `--cpu-prof-name=${file}`, "--cpu-prof-interval=250", main, ...c.args], {
-      cwd: c.cwd, env: { ...work.env, ...c.env }, stdin: c.stdin ? Bun.file(c.stdin) : "ignore", stdout: "ignore", stderr: "pipe",
-    });
+    const r = Bun.spawnSync(
+      [
+        process.execPath,
+        "--cpu-prof",
+        `--cpu-prof-dir=${outDir}`,
+        `--cpu-prof-name=${file}`,
+        "--cpu-prof-interval=250",
+        main,
+        ...c.args,
+      ],
+      {
+        cwd: c.cwd,
+        env: { ...work.env, ...c.env },
+        stdin: c.stdin ? Bun.file(c.stdin) : "ignore",
+        stdout: "ignore",
+        stderr: "pipe",
+      },
+    );
     const wall = performance.now() - t0;
-    if (r.exitCode !== 0) throw new Error(`${name} exited ${r.exitCode}: ${r.stderr.toString().slice(-1500)}`);
+    if (r.exitCode !== 0)
+      throw new Error(`${name} exited ${r.exitCode}: ${r.stderr.toString().slice(-1500)}`);
     const prof = JSON.parse(readFileSync(join(outDir, file), "utf8")) as Profile;
     const s = summarise(prof, top);
     const fmt = (xs: [string, number][]) => xs.map(([k, v]) => `  - ${v.toFixed(1)} ms ${k}`).join("\n");
-    lines.push(`## ${name}: \`mindsave ${c.args.join(" ")}\` (${s.total.toFixed(0)} ms sampled, ${wall.toFixed(0)} ms wall)`, "",
-      "- inclusive:", fmt(s.inclusive), "- self:", fmt(s.self), "- self by module (native time charged to its caller):", fmt(s.modules), "");
+    lines.push(
+      `## ${name}: \`mindsave ${c.args.join(" ")}\` (${s.total.toFixed(0)} ms sampled, ${wall.toFixed(0)} ms wall)`,
+      "",
+      "- inclusive:",
+      fmt(s.inclusive),
+      "- self:",
+      fmt(s.self),
+      "- self by module (native time charged to its caller):",
+      fmt(s.modules),
+      "",
+    );
   }
   const text = lines.join("\n");
   writeFileSync(join(outDir, "summary.md"), text + "\n");

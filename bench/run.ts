@@ -21,7 +21,18 @@ import { encode } from "gpt-tokenizer/encoding/cl100k_base";
 import { COMMON_WORD, FULL, RARE_WORD, TINY } from "./gen.ts";
 import { runProc, stats, useRusageHelper, type ProcSpec } from "./measure.ts";
 import { exportPhase, importPhase, mcpPhase, syncPhase, tuiPhase, type PhaseContext } from "./phases.ts";
-import { compileBaseline, compileLibsqlBaseline, compileRusageHelper, data, git, hostExe, log, machine, ROOT, workCopy } from "./setup.ts";
+import {
+  compileBaseline,
+  compileLibsqlBaseline,
+  compileRusageHelper,
+  data,
+  git,
+  hostExe,
+  log,
+  machine,
+  ROOT,
+  workCopy,
+} from "./setup.ts";
 import { evaluateGoals, renderTable, type Measurement, type Results } from "./report.ts";
 
 const { values } = parseArgs({
@@ -54,11 +65,16 @@ const BUDGET = tiny
 const TOTAL_SECONDS = tiny ? 0 : 280;
 const RESERVE_SECONDS = 25;
 const cacheRoot = resolve(values.cache ?? join(ROOT, ".bench"));
-const resultsDir = resolve(values.results ?? (tiny ? join(cacheRoot, "results-tiny") : join(ROOT, "bench", "results")));
+const resultsDir = resolve(
+  values.results ?? (tiny ? join(cacheRoot, "results-tiny") : join(ROOT, "bench", "results")),
+);
 const started = performance.now();
 const notes: string[] = [];
 const loadStart = loadavg()[0];
-if (loadStart > 2.5) notes.push(`The machine was busy when the run started (load average ${loadStart.toFixed(1)} on ${navigator.hardwareConcurrency} cores): wall times are inflated; CPU times much less so.`);
+if (loadStart > 2.5)
+  notes.push(
+    `The machine was busy when the run started (load average ${loadStart.toFixed(1)} on ${navigator.hardwareConcurrency} cores): wall times are inflated; CPU times much less so.`,
+  );
 
 const binDir = join(cacheRoot, "bin");
 log(`building the host binary${values.exe ? " (given)" : ""} and the baselines…`);
@@ -79,7 +95,10 @@ for (const sig of ["SIGINT", "SIGTERM"] as const) {
 const env = work.env;
 const ru = compileRusageHelper(binDir);
 useRusageHelper(ru, work.dir);
-if (!ru) notes.push("No C compiler: CPU and wall come from Bun's resourceUsage(), and max RSS is at least the harness's own RSS (Linux carries the parent's high-water mark into a spawned child), so the memory goal is not judged.");
+if (!ru)
+  notes.push(
+    "No C compiler: CPU and wall come from Bun's resourceUsage(), and max RSS is at least the harness's own RSS (Linux carries the parent's high-water mark into a spawned child), so the memory goal is not judged.",
+  );
 const p0 = ds.projects[0];
 const exported = join(p0.exported, ".mindsave");
 
@@ -88,7 +107,15 @@ if (!sqlite) notes.push("sqlite3 is not installed: its baselines are skipped (ap
 const sql = (q: string) => (sqlite ? [sqlite, "-readonly", work.db, q] : []);
 let projectId = "";
 if (sqlite) {
-  const r = Bun.spawnSync([sqlite, "-readonly", work.db, `SELECT id FROM projects WHERE identity = 'file:${p0.id}' AND deleted = 0`], { stdout: "pipe" });
+  const r = Bun.spawnSync(
+    [
+      sqlite,
+      "-readonly",
+      work.db,
+      `SELECT id FROM projects WHERE identity = 'file:${p0.id}' AND deleted = 0`,
+    ],
+    { stdout: "pipe" },
+  );
   projectId = r.stdout.toString().trim().split("\n")[0] ?? "";
 }
 const lit = (s: string) => `'${s.replaceAll("'", "''")}'`;
@@ -100,62 +127,216 @@ try {
   const economy: { project: string; snapshots: number; block_tokens: number; file_tokens: number }[] = [];
   // The biggest project first, then the rest in a fixed shuffled order: a run cut short by the
   // budget still has a fair sample of sizes.
-  const order = [ds.projects[0], ...ds.projects.slice(1).map((p, i) => ({ p, k: (i * 7919) % 997 })).sort((a, b) => a.k - b.k).map((x) => x.p)];
+  const order = [
+    ds.projects[0],
+    ...ds.projects
+      .slice(1)
+      .map((p, i) => ({ p, k: (i * 7919) % 997 }))
+      .sort((a, b) => a.k - b.k)
+      .map((x) => x.p),
+  ];
   const economyStart = performance.now();
   for (const p of order) {
     if (economy.length >= 3 && performance.now() - economyStart > BUDGET.economy * 1000) {
-      notes.push(`Restore economy: ${economy.length} of ${ds.projects.length} projects (a random sample), to stay within its ${BUDGET.economy} s budget.`);
+      notes.push(
+        `Restore economy: ${economy.length} of ${ds.projects.length} projects (a random sample), to stay within its ${BUDGET.economy} s budget.`,
+      );
       break;
     }
     const r = await runProc({ cmd: [exe, "load", "--latest", "--json"], cwd: p.workspace, env });
     const block = JSON.parse(r.stdout) as { tokens?: number; restore_block?: string };
-    const index = JSON.parse(readFileSync(join(p.exported, ".mindsave", "index.json"), "utf8")) as { snapshots: { path: string }[] };
+    const index = JSON.parse(readFileSync(join(p.exported, ".mindsave", "index.json"), "utf8")) as {
+      snapshots: { path: string }[];
+    };
     const file = readFileSync(join(p.exported, index.snapshots[0].path), "utf8");
-    economy.push({ project: p.name, snapshots: p.snapshots, block_tokens: block.tokens ?? encode(block.restore_block ?? "").length, file_tokens: encode(file).length });
+    economy.push({
+      project: p.name,
+      snapshots: p.snapshots,
+      block_tokens: block.tokens ?? encode(block.restore_block ?? "").length,
+      file_tokens: encode(file).length,
+    });
   }
 
   // ---------------------------------------------------------------------------------------------
   // The quick commands and their baselines (run after the long measurements, below).
   const payload = (name: string, o: Record<string, unknown>) => {
     const path = join(work.dir, `payload-${name}.json`);
-    writeFileSync(path, JSON.stringify({ session_id: "bench-session", transcript_path: ds.transcript, cwd: p0.workspace, ...o }));
+    writeFileSync(
+      path,
+      JSON.stringify({
+        session_id: "bench-session",
+        transcript_path: ds.transcript,
+        cwd: p0.workspace,
+        ...o,
+      }),
+    );
     return path;
   };
   const payloads = {
     "session-start": payload("session-start", { hook_event_name: "SessionStart", source: "startup" }),
-    "post-tool-use": payload("post-tool-use", { hook_event_name: "PostToolUse", tool_name: "Edit", tool_input: { file_path: join(p0.workspace, "src/auth/token.ts"), old_string: "a", new_string: "b" }, tool_response: { success: true } }),
+    "post-tool-use": payload("post-tool-use", {
+      hook_event_name: "PostToolUse",
+      tool_name: "Edit",
+      tool_input: { file_path: join(p0.workspace, "src/auth/token.ts"), old_string: "a", new_string: "b" },
+      tool_response: { success: true },
+    }),
     stop: payload("stop", { hook_event_name: "Stop", stop_hook_active: false }),
   };
   const sh = (cmd: string): string[] => ["sh", "-c", cmd];
   const q = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
-  const at = (cmd: string[], extra: Partial<ProcSpec> = {}): ProcSpec => ({ cmd, cwd: p0.workspace, env, ...extra });
+  const at = (cmd: string[], extra: Partial<ProcSpec> = {}): ProcSpec => ({
+    cmd,
+    cwd: p0.workspace,
+    env,
+    ...extra,
+  });
   const cases: Measurement[] = [];
   const add = (m: Omit<Measurement, "samples">) => {
     if (m.spec && !m.spec.cmd.length) return; // a baseline whose tool is missing
     cases.push({ ...m, samples: [] });
   };
   add({ id: "hello", label: "runtime floor: compiled hello world", kind: "floor", spec: at([hello]) });
-  add({ id: "hello-pipe", label: "runtime floor for hooks: sh, cat payload | hello", kind: "floor", spec: at(sh(`cat ${q(payloads["post-tool-use"])} | ${q(hello)}`)) });
+  add({
+    id: "hello-pipe",
+    label: "runtime floor for hooks: sh, cat payload | hello",
+    kind: "floor",
+    spec: at(sh(`cat ${q(payloads["post-tool-use"])} | ${q(hello)}`)),
+  });
   // Our stack's own floor: opening the store with Bun's SQLite, one SELECT (and with libSQL's
   // native module, what an encrypted store pays).
-  add({ id: "sqlite", label: "store floor: compiled, opens the store read-only with Bun's SQLite, one SELECT", kind: "floor", floor: "hello", spec: at([sqliteFloor, work.db]) });
-  add({ id: "libsql", label: "libSQL floor (encrypted stores): compiled, loads libSQL, opens the store read-only, one SELECT", kind: "floor", floor: "hello", spec: at([libsqlFloor, work.db]) });
-  add({ id: "version", label: "mindsave --version", kind: "mindsave", floor: "hello", spec: at([exe, "--version"]) });
-  add({ id: "load", label: "mindsave load --latest", kind: "mindsave", floor: "hello", spec: at([exe, "load", "--latest"]) });
-  add({ id: "load.file", label: "↳ spec's file load (index.json + 1 file)", kind: "file", of: "load", floor: "hello", spec: at([specLoad, exported]) });
-  add({ id: "load.sqlite", label: "↳ sqlite3, same queries", kind: "sqlite", of: "load", floor: "hello", spec: at(sql(`SELECT * FROM snapshots WHERE project_id = ${lit(projectId)} AND deleted = 0 ORDER BY created_at DESC, id DESC LIMIT 1; SELECT * FROM failures WHERE deleted = 0 AND (project_id = ${lit(projectId)} OR scope = 'global') ORDER BY last_seen DESC;`)) });
-  add({ id: "save", label: "mindsave save (YAML on stdin, 10 KB Layer 3)", kind: "mindsave", floor: "hello", spec: at([exe, "save"], { stdinFile: ds.saveInput }) });
-  for (const [word, which] of [[RARE_WORD, "rare"], [COMMON_WORD, "common"]] as const) {
-    add({ id: `recall.${which}`, label: `mindsave recall ${word} (${which})`, kind: "mindsave", floor: "hello", spec: at([exe, "recall", word]) });
-    add({ id: `recall.${which}.grep`, label: `↳ grep -r ${word} .mindsave/`, kind: "grep", of: `recall.${which}`, floor: "hello", spec: at(["grep", "-r", word, ".mindsave"], { cwd: p0.exported, ok: [0, 1] }) });
-    add({ id: `recall.${which}.sqlite`, label: "↳ sqlite3, same FTS query", kind: "sqlite", of: `recall.${which}`, floor: "hello", spec: at(sql(`SELECT s.id, s.name, s.created_at, s.goal, substr(f.layer3, max(1, instr(lower(f.layer3), ${lit(word)}) - 80), 240) FROM snapshot_search f JOIN snapshots s ON s.rowid = f.rowid WHERE s.deleted = 0 AND snapshot_search MATCH ${lit(`"${word}"`)} AND s.project_id = ${lit(projectId)} ORDER BY s.created_at DESC, s.id DESC LIMIT 21;`)) });
+  add({
+    id: "sqlite",
+    label: "store floor: compiled, opens the store read-only with Bun's SQLite, one SELECT",
+    kind: "floor",
+    floor: "hello",
+    spec: at([sqliteFloor, work.db]),
+  });
+  add({
+    id: "libsql",
+    label: "libSQL floor (encrypted stores): compiled, loads libSQL, opens the store read-only, one SELECT",
+    kind: "floor",
+    floor: "hello",
+    spec: at([libsqlFloor, work.db]),
+  });
+  add({
+    id: "version",
+    label: "mindsave --version",
+    kind: "mindsave",
+    floor: "hello",
+    spec: at([exe, "--version"]),
+  });
+  add({
+    id: "load",
+    label: "mindsave load --latest",
+    kind: "mindsave",
+    floor: "hello",
+    spec: at([exe, "load", "--latest"]),
+  });
+  add({
+    id: "load.file",
+    label: "↳ spec's file load (index.json + 1 file)",
+    kind: "file",
+    of: "load",
+    floor: "hello",
+    spec: at([specLoad, exported]),
+  });
+  add({
+    id: "load.sqlite",
+    label: "↳ sqlite3, same queries",
+    kind: "sqlite",
+    of: "load",
+    floor: "hello",
+    spec: at(
+      sql(
+        `SELECT * FROM snapshots WHERE project_id = ${lit(projectId)} AND deleted = 0 ORDER BY created_at DESC, id DESC LIMIT 1; SELECT * FROM failures WHERE deleted = 0 AND (project_id = ${lit(projectId)} OR scope = 'global') ORDER BY last_seen DESC;`,
+      ),
+    ),
+  });
+  add({
+    id: "save",
+    label: "mindsave save (YAML on stdin, 10 KB Layer 3)",
+    kind: "mindsave",
+    floor: "hello",
+    spec: at([exe, "save"], { stdinFile: ds.saveInput }),
+  });
+  for (const [word, which] of [
+    [RARE_WORD, "rare"],
+    [COMMON_WORD, "common"],
+  ] as const) {
+    add({
+      id: `recall.${which}`,
+      label: `mindsave recall ${word} (${which})`,
+      kind: "mindsave",
+      floor: "hello",
+      spec: at([exe, "recall", word]),
+    });
+    add({
+      id: `recall.${which}.grep`,
+      label: `↳ grep -r ${word} .mindsave/`,
+      kind: "grep",
+      of: `recall.${which}`,
+      floor: "hello",
+      spec: at(["grep", "-r", word, ".mindsave"], { cwd: p0.exported, ok: [0, 1] }),
+    });
+    add({
+      id: `recall.${which}.sqlite`,
+      label: "↳ sqlite3, same FTS query",
+      kind: "sqlite",
+      of: `recall.${which}`,
+      floor: "hello",
+      spec: at(
+        sql(
+          `SELECT s.id, s.name, s.created_at, s.goal, substr(f.layer3, max(1, instr(lower(f.layer3), ${lit(word)}) - 80), 240) FROM snapshot_search f JOIN snapshots s ON s.rowid = f.rowid WHERE s.deleted = 0 AND snapshot_search MATCH ${lit(`"${word}"`)} AND s.project_id = ${lit(projectId)} ORDER BY s.created_at DESC, s.id DESC LIMIT 21;`,
+        ),
+      ),
+    });
   }
-  add({ id: "list", label: "mindsave snapshots list", kind: "mindsave", floor: "hello", spec: at([exe, "snapshots", "list"]) });
-  add({ id: "list.sqlite", label: "↳ sqlite3, same query", kind: "sqlite", of: "list", floor: "hello", spec: at(sql(`SELECT id, name, kind, status, created_at, goal, blocker, length(CAST(goal || state || next_action || blocker || active_files || constraints || decisions || failure_graph || layer3 AS BLOB)) FROM snapshots WHERE project_id = ${lit(projectId)} AND deleted = 0 ORDER BY created_at DESC, id DESC;`)) });
-  add({ id: "stats", label: "mindsave snapshots stats", kind: "mindsave", floor: "hello", spec: at([exe, "snapshots", "stats"]) });
-  add({ id: "stats.sqlite", label: "↳ sqlite3, same queries", kind: "sqlite", of: "stats", floor: "hello", spec: at(sql(`SELECT count(*), sum(length(goal) + length(state) + length(next_action) + length(blocker) + length(active_files)), sum(length(constraints) + length(decisions) + length(failure_graph)), sum(length(layer3)), min(created_at), max(created_at) FROM snapshots WHERE project_id = ${lit(projectId)} AND deleted = 0; SELECT status, count(*) FROM snapshots WHERE project_id = ${lit(projectId)} AND deleted = 0 GROUP BY status;`)) });
+  add({
+    id: "list",
+    label: "mindsave snapshots list",
+    kind: "mindsave",
+    floor: "hello",
+    spec: at([exe, "snapshots", "list"]),
+  });
+  add({
+    id: "list.sqlite",
+    label: "↳ sqlite3, same query",
+    kind: "sqlite",
+    of: "list",
+    floor: "hello",
+    spec: at(
+      sql(
+        `SELECT id, name, kind, status, created_at, goal, blocker, length(CAST(goal || state || next_action || blocker || active_files || constraints || decisions || failure_graph || layer3 AS BLOB)) FROM snapshots WHERE project_id = ${lit(projectId)} AND deleted = 0 ORDER BY created_at DESC, id DESC;`,
+      ),
+    ),
+  });
+  add({
+    id: "stats",
+    label: "mindsave snapshots stats",
+    kind: "mindsave",
+    floor: "hello",
+    spec: at([exe, "snapshots", "stats"]),
+  });
+  add({
+    id: "stats.sqlite",
+    label: "↳ sqlite3, same queries",
+    kind: "sqlite",
+    of: "stats",
+    floor: "hello",
+    spec: at(
+      sql(
+        `SELECT count(*), sum(length(goal) + length(state) + length(next_action) + length(blocker) + length(active_files)), sum(length(constraints) + length(decisions) + length(failure_graph)), sum(length(layer3)), min(created_at), max(created_at) FROM snapshots WHERE project_id = ${lit(projectId)} AND deleted = 0; SELECT status, count(*) FROM snapshots WHERE project_id = ${lit(projectId)} AND deleted = 0 GROUP BY status;`,
+      ),
+    ),
+  });
   for (const event of ["session-start", "post-tool-use", "stop"] as const) {
-    add({ id: `hook.${event}`, label: `mindsave hook ${event}${event === "session-start" ? "" : " (5 MB transcript)"}`, kind: "mindsave", floor: "hello-pipe", spec: at(sh(`cat ${q(payloads[event])} | ${q(exe)} hook ${event}`)) });
+    add({
+      id: `hook.${event}`,
+      label: `mindsave hook ${event}${event === "session-start" ? "" : " (5 MB transcript)"}`,
+      kind: "mindsave",
+      floor: "hello-pipe",
+      spec: at(sh(`cat ${q(payloads[event])} | ${q(exe)} hook ${event}`)),
+    });
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -178,13 +359,19 @@ try {
   heavy.push(...((await part("sync", () => syncPhase(phase))) ?? []));
 
   // The quick commands, round-robin: each round runs every case once, starting one further along.
-  const quickSeconds = TOTAL_SECONDS ? Math.max(0, TOTAL_SECONDS - RESERVE_SECONDS - (performance.now() - started) / 1000) : 0;
-  log(`quick commands: ${cases.length} cases × up to ${quickRuns} rounds in about ${Math.round(quickSeconds)} s, interleaved (${warmups} warm-up run(s) each first)…`);
+  const quickSeconds = TOTAL_SECONDS
+    ? Math.max(0, TOTAL_SECONDS - RESERVE_SECONDS - (performance.now() - started) / 1000)
+    : 0;
+  log(
+    `quick commands: ${cases.length} cases × up to ${quickRuns} rounds in about ${Math.round(quickSeconds)} s, interleaved (${warmups} warm-up run(s) each first)…`,
+  );
   for (let w = 0; w < warmups; w++) for (const c of cases) await runProc(c.spec!);
   const quickStart = performance.now();
   for (let r = 0; r < quickRuns; r++) {
     if (r >= 3 && performance.now() - quickStart > quickSeconds * 1000) {
-      notes.push(`Quick commands: ${r} of ${quickRuns} rounds, to stay within the time left for them (${Math.round(quickSeconds)} s).`);
+      notes.push(
+        `Quick commands: ${r} of ${quickRuns} rounds, to stay within the time left for them (${Math.round(quickSeconds)} s).`,
+      );
       break;
     }
     for (let i = 0; i < cases.length; i++) {
@@ -192,33 +379,66 @@ try {
       c.samples.push(await runProc(c.spec!));
     }
   }
-  heavy.push(...((await part("TUI", () => tuiPhase(phase))) ?? []), ...((await part("MCP", () => mcpPhase(phase))) ?? []));
+  heavy.push(
+    ...((await part("TUI", () => tuiPhase(phase))) ?? []),
+    ...((await part("MCP", () => mcpPhase(phase))) ?? []),
+  );
 
   // ---------------------------------------------------------------------------------------------
   // The table's order: the quick commands, then the TUI, MCP, import, export and sync.
-  const rank = (m: Measurement) => ["tui", "mcp", "import", "export", "sync"].findIndex((k) => m.id.startsWith(k));
+  const rank = (m: Measurement) =>
+    ["tui", "mcp", "import", "export", "sync"].findIndex((k) => m.id.startsWith(k));
   const all = [...cases, ...heavy.sort((a, b) => rank(a) - rank(b))];
   const commit = git(["rev-parse", "--short=12", "HEAD"]) || "unknown";
   const dirty = git(["status", "--porcelain", "--", "src", "ui", "build.ts", "package.json"]) !== "";
   const date = new Date().toISOString().slice(0, 10);
   const results: Results = {
-    date: new Date().toISOString(), commit, dirty, bun: Bun.version, machine: { ...machine(), load_average: { start: round(loadStart), end: round(loadavg()[0]) } },
-    size: tiny ? "tiny" : "full", config, data_set: ds.dir.split("/").pop()!,
-    words: { rare: RARE_WORD, common: COMMON_WORD }, runs: { quick: quickRuns, heavy: heavyRuns },
-    measurements: Object.fromEntries(all.map((m) => [m.id, {
-      label: m.label, kind: m.kind, floor: m.floor ?? null, of: m.of ?? null, throughput: m.throughput ?? null,
-      command: m.spec?.cmd.map((a) => a.replace(ROOT + "/", "")).join(" ") ?? null,
-      n: m.samples.length,
-      wall_ms: stats(m.samples.map((s) => s.wall)), cpu_ms: stats(m.samples.map((s) => s.cpu)),
-      user_ms: stats(m.samples.map((s) => s.user)), sys_ms: stats(m.samples.map((s) => s.sys)), rss_mb: stats(m.samples.map((s) => s.rss)),
-      samples: m.samples.map((s) => ({ wall_ms: round(s.wall), cpu_ms: round(s.cpu), user_ms: round(s.user), sys_ms: round(s.sys), rss_mb: round(s.rss) })),
-    }])),
+    date: new Date().toISOString(),
+    commit,
+    dirty,
+    bun: Bun.version,
+    machine: { ...machine(), load_average: { start: round(loadStart), end: round(loadavg()[0]) } },
+    size: tiny ? "tiny" : "full",
+    config,
+    data_set: ds.dir.split("/").pop()!,
+    words: { rare: RARE_WORD, common: COMMON_WORD },
+    runs: { quick: quickRuns, heavy: heavyRuns },
+    measurements: Object.fromEntries(
+      all.map((m) => [
+        m.id,
+        {
+          label: m.label,
+          kind: m.kind,
+          floor: m.floor ?? null,
+          of: m.of ?? null,
+          throughput: m.throughput ?? null,
+          command: m.spec?.cmd.map((a) => a.replace(ROOT + "/", "")).join(" ") ?? null,
+          n: m.samples.length,
+          wall_ms: stats(m.samples.map((s) => s.wall)),
+          cpu_ms: stats(m.samples.map((s) => s.cpu)),
+          user_ms: stats(m.samples.map((s) => s.user)),
+          sys_ms: stats(m.samples.map((s) => s.sys)),
+          rss_mb: stats(m.samples.map((s) => s.rss)),
+          samples: m.samples.map((s) => ({
+            wall_ms: round(s.wall),
+            cpu_ms: round(s.cpu),
+            user_ms: round(s.user),
+            sys_ms: round(s.sys),
+            rss_mb: round(s.rss),
+          })),
+        },
+      ]),
+    ),
     economy: {
       projects: economy,
-      block_tokens: stats(economy.map((e) => e.block_tokens)), block_p95: p95(economy.map((e) => e.block_tokens)),
-      file_tokens: stats(economy.map((e) => e.file_tokens)), file_p95: p95(economy.map((e) => e.file_tokens)),
+      block_tokens: stats(economy.map((e) => e.block_tokens)),
+      block_p95: p95(economy.map((e) => e.block_tokens)),
+      file_tokens: stats(economy.map((e) => e.file_tokens)),
+      file_p95: p95(economy.map((e) => e.file_tokens)),
     },
-    goals: [], notes, seconds: 0,
+    goals: [],
+    notes,
+    seconds: 0,
   };
   results.goals = evaluateGoals(results);
   results.seconds = round((performance.now() - started) / 1000);

@@ -11,7 +11,7 @@ import { GEN_VERSION, prepareData, type DataSet, type GenConfig } from "./gen.ts
 export const ROOT = resolve(import.meta.dir, "..");
 
 export function log(msg: string): void {
-  process.stderr.write(`[bench ${((performance.now()) / 1000).toFixed(1).padStart(6)} s] ${msg}\n`);
+  process.stderr.write(`[bench ${(performance.now() / 1000).toFixed(1).padStart(6)} s] ${msg}\n`);
 }
 
 const sha = (s: string | Buffer) => createHash("sha256").update(s).digest("hex");
@@ -22,7 +22,10 @@ export function compileBaseline(name: string, binDir: string): string {
   const out = join(binDir, `${name}-${sha(readFileSync(src) + Bun.version).slice(0, 12)}`);
   if (existsSync(out)) return out;
   mkdirSync(binDir, { recursive: true });
-  const r = Bun.spawnSync([process.execPath, "build", "--compile", "--minify", src, "--outfile", out], { stdout: "ignore", stderr: "pipe" });
+  const r = Bun.spawnSync([process.execPath, "build", "--compile", "--minify", src, "--outfile", out], {
+    stdout: "ignore",
+    stderr: "pipe",
+  });
   if (r.exitCode !== 0) throw new Error(`could not compile ${src}: ${r.stderr.toString()}`);
   return out;
 }
@@ -33,13 +36,20 @@ export function compileBaseline(name: string, binDir: string): string {
  */
 export async function compileLibsqlBaseline(name: string, binDir: string): Promise<string> {
   const src = join(ROOT, "bench", "baselines", `${name}.ts`);
-  const out = join(binDir, `${name}-${sha(readFileSync(src, "utf8") + readFileSync(join(ROOT, "build.ts"), "utf8") + Bun.version).slice(0, 12)}`);
+  const out = join(
+    binDir,
+    `${name}-${sha(readFileSync(src, "utf8") + readFileSync(join(ROOT, "build.ts"), "utf8") + Bun.version).slice(0, 12)}`,
+  );
   if (existsSync(out)) return out;
   mkdirSync(binDir, { recursive: true });
   const target = hostTarget();
   const r = await Bun.build({
-    entrypoints: [src], compile: { target: target.bun, outfile: out, autoloadDotenv: false, autoloadBunfig: false },
-    bytecode: true, format: "esm", minify: true, plugins: [libsqlAddon(target)],
+    entrypoints: [src],
+    compile: { target: target.bun, outfile: out, autoloadDotenv: false, autoloadBunfig: false },
+    bytecode: true,
+    format: "esm",
+    minify: true,
+    plugins: [libsqlAddon(target)],
   });
   if (!r.success) throw new Error(`could not compile ${src}: ${r.logs.map(String).join("\n")}`);
   return out;
@@ -50,7 +60,12 @@ export function compileRusageHelper(binDir: string): string | null {
   const src = join(ROOT, "bench", "ru.c");
   const out = join(binDir, `ru-${sha(readFileSync(src)).slice(0, 12)}`);
   if (existsSync(out)) return out;
-  const cc = Bun.spawnSync(["sh", "-c", "command -v cc || command -v gcc || command -v clang"], { stdout: "pipe" }).stdout.toString().trim().split("\n")[0];
+  const cc = Bun.spawnSync(["sh", "-c", "command -v cc || command -v gcc || command -v clang"], {
+    stdout: "pipe",
+  })
+    .stdout.toString()
+    .trim()
+    .split("\n")[0];
   if (!cc) return null;
   mkdirSync(binDir, { recursive: true });
   const r = Bun.spawnSync([cc, "-O2", "-o", out, src], { stdout: "ignore", stderr: "pipe" });
@@ -74,7 +89,11 @@ export function dataKey(name: string, config: GenConfig, exe: string, scratch: s
   try {
     rmSync(scratch, { recursive: true, force: true });
     mkdirSync(join(scratch, "home"), { recursive: true });
-    const r = Bun.spawnSync([exe, "doctor", "--json"], { env: { PATH: process.env.PATH, HOME: scratch, MINDSAVE_HOME: join(scratch, "home") }, stdout: "pipe", stderr: "ignore" });
+    const r = Bun.spawnSync([exe, "doctor", "--json"], {
+      env: { PATH: process.env.PATH, HOME: scratch, MINDSAVE_HOME: join(scratch, "home") },
+      stdout: "pipe",
+      stderr: "ignore",
+    });
     const v = (JSON.parse(r.stdout.toString()) as { schema_supported?: unknown }).schema_supported;
     if (typeof v === "number") schema = `schema${v}`;
   } catch {
@@ -90,10 +109,24 @@ export function dataKey(name: string, config: GenConfig, exe: string, scratch: s
 /** The data set (generated and imported through `exe` when not cached). */
 export function data(cacheRoot: string, name: string, config: GenConfig, exe: string): DataSet {
   const key = dataKey(name, config, exe, join(cacheRoot, `doctor-${process.pid}`));
-  return prepareData(cacheRoot, config, key, (args, o) => {
-    const r = Bun.spawnSync([exe, ...args], { cwd: o.cwd, env: { PATH: process.env.PATH, ...o.env }, stdout: "pipe", stderr: "pipe" });
-    if (r.exitCode !== 0) throw new Error(`mindsave ${args.join(" ")} exited ${r.exitCode}: ${r.stderr.toString().slice(-2000)}`);
-  }, log);
+  return prepareData(
+    cacheRoot,
+    config,
+    key,
+    (args, o) => {
+      const r = Bun.spawnSync([exe, ...args], {
+        cwd: o.cwd,
+        env: { PATH: process.env.PATH, ...o.env },
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      if (r.exitCode !== 0)
+        throw new Error(
+          `mindsave ${args.join(" ")} exited ${r.exitCode}: ${r.stderr.toString().slice(-2000)}`,
+        );
+    },
+    log,
+  );
 }
 
 export interface Work {
@@ -112,8 +145,13 @@ export function workCopy(ds: DataSet, dir: string): Work {
   mkdirSync(userHome, { recursive: true });
   cpSync(ds.home, home, { recursive: true });
   const env = {
-    PATH: process.env.PATH, HOME: userHome, MINDSAVE_HOME: home, MINDSAVE_HOST: "bench-a",
-    NO_COLOR: "1", LANG: "C.UTF-8", TMPDIR: process.env.TMPDIR,
+    PATH: process.env.PATH,
+    HOME: userHome,
+    MINDSAVE_HOME: home,
+    MINDSAVE_HOST: "bench-a",
+    NO_COLOR: "1",
+    LANG: "C.UTF-8",
+    TMPDIR: process.env.TMPDIR,
   };
   return { dir, home, db: join(home, "mindsave.db"), userHome, env };
 }
@@ -132,5 +170,10 @@ export function machine() {
   } catch {
     // not Linux
   }
-  return { cores: cpu.length, memory_gb: Math.round(totalmem() / 1024 ** 3), cpu: model, os: `${process.platform}-${process.arch}` };
+  return {
+    cores: cpu.length,
+    memory_gb: Math.round(totalmem() / 1024 ** 3),
+    cpu: model,
+    os: `${process.platform}-${process.arch}`,
+  };
 }

@@ -32,7 +32,9 @@ export function buildRanks(): Uint8Array {
   const dec = core.bytePairRankDecoder;
   const te = new TextEncoder();
   const n = dec.length;
-  const tokens = dec.map((v) => (v === undefined ? new Uint8Array(0) : typeof v === "string" ? te.encode(v) : new Uint8Array(v)));
+  const tokens = dec.map((v) =>
+    v === undefined ? new Uint8Array(0) : typeof v === "string" ? te.encode(v) : new Uint8Array(v),
+  );
   const poolSize = tokens.reduce((s, t) => s + t.length, 0);
   const slots = 1 << 18;
   const out = new Uint8Array(16 + 4 * (n + 1) + 4 * slots + poolSize);
@@ -51,7 +53,8 @@ export function buildRanks(): Uint8Array {
     at += tokens[r].length;
   }
   view.setUint32(offsets + 4 * n, at, true);
-  const same = (r: number, b: Uint8Array) => tokens[r].length === b.length && tokens[r].every((x, i) => x === b[i]);
+  const same = (r: number, b: Uint8Array) =>
+    tokens[r].length === b.length && tokens[r].every((x, i) => x === b[i]);
   for (let r = 0; r < n; r++) {
     const b = tokens[r];
     if (!b.length) continue;
@@ -74,7 +77,11 @@ if (import.meta.main) {
   const data = buildRanks();
   if (Bun.argv.includes("--check")) {
     const same = Buffer.from(readFileSync(RANKS_FILE)).equals(Buffer.from(data));
-    console.log(same ? "cl100k.ranks is up to date" : "cl100k.ranks differs from gpt-tokenizer's vocabulary: run bun scripts/cl100k-ranks.ts");
+    console.log(
+      same
+        ? "cl100k.ranks is up to date"
+        : "cl100k.ranks differs from gpt-tokenizer's vocabulary: run bun scripts/cl100k-ranks.ts",
+    );
     process.exit(same ? 0 : 1);
   }
   writeFileSync(RANKS_FILE, data);

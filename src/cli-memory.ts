@@ -13,7 +13,7 @@ export function addMemoryCommands(program: Command): void {
   rules
     .command("add")
     .description("Add a rule (one line; all rules of a project share a 150-token budget)")
-    .argument("<text...>", "the rule, e.g. \"Never push to main\"")
+    .argument("<text...>", 'the rule, e.g. "Never push to main"')
     .option("--scope <scope>", "project (default) or global (every project)")
     .action(lazy(() => import("./commands/rules.ts").then((m) => ({ run: m.add }))));
   rules
@@ -34,8 +34,13 @@ export function addMemoryCommands(program: Command): void {
 
   program
     .command("retire")
-    .description("Mark a constraint or decision as no longer true: never carried forward nor restored (alone: list)")
-    .argument("[item...]", "its number in the list `mindsave retire` prints, or its text (a unique part is enough)")
+    .description(
+      "Mark a constraint or decision as no longer true: never carried forward nor restored (alone: list)",
+    )
+    .argument(
+      "[item...]",
+      "its number in the list `mindsave retire` prints, or its text (a unique part is enough)",
+    )
     .option("--reason <text>", "why it is no longer true")
     .option("--undo", "bring a retired item back (its number in the retired list, or its text)")
     .action(lazy(() => import("./commands/retire.ts")));
@@ -43,8 +48,11 @@ export function addMemoryCommands(program: Command): void {
   program
     .command("fact")
     .description("Record a fact about the world that expires (fresh facts are restored, expired ones never)")
-    .argument("<text...>", "the fact, e.g. \"staging DB is read-only until Friday\"")
-    .option("--ttl <span>", "how long it holds: 30m, 12h, 3d, 2w or never (default 7d; stated again, the fact keeps its own)")
+    .argument("<text...>", 'the fact, e.g. "staging DB is read-only until Friday"')
+    .option(
+      "--ttl <span>",
+      "how long it holds: 30m, 12h, 3d, 2w or never (default 7d; stated again, the fact keeps its own)",
+    )
     .option("--confidence <level>", "low, medium (default) or high (stated again, the fact keeps its own)")
     .option("--scope <scope>", "project (default) or global")
     .action(lazy(() => import("./commands/facts.ts").then((m) => ({ run: m.add }))));
@@ -74,22 +82,42 @@ export function addMemoryCommands(program: Command): void {
     .action(groupDefault(() => import("./commands/plan.ts").then((m) => ({ run: m.show }))));
   plan
     .command("set")
-    .description("Replace the plan: a checklist ('- [x] done', '- [ ] next', or `mindsave plan`'s output) or YAML/JSON list from a file or stdin ('-'), or --item flags")
+    .description(
+      "Replace the plan: a checklist ('- [x] done', '- [ ] next', or `mindsave plan`'s output) or YAML/JSON list from a file or stdin ('-'), or --item flags",
+    )
     .argument("[file]", "a YAML/JSON file with the steps ('-' for stdin)")
-    .option("--item <text>", "a step; \"[x] …\" done, \"[>] …\" in progress, else pending (repeatable)", collect)
+    .option("--item <text>", 'a step; "[x] …" done, "[>] …" in progress, else pending (repeatable)', collect)
     .action(lazy(() => import("./commands/plan.ts").then((m) => ({ run: m.set }))));
-  for (const [name, status, what] of [["done", "completed", "Mark step N completed"], ["start", "in_progress", "Mark step N in progress"], ["reopen", "pending", "Mark step N pending again"]] as const) {
+  for (const [name, status, what] of [
+    ["done", "completed", "Mark step N completed"],
+    ["start", "in_progress", "Mark step N in progress"],
+    ["reopen", "pending", "Mark step N pending again"],
+  ] as const) {
     plan
       .command(name)
       .description(what)
       .argument("<n>", "the step's number in `mindsave plan`")
-      .action(lazy(() => import("./commands/plan.ts").then((m) => ({ run: (o: { snapshot?: string }, a: string[], g) => m.mark(status, o, a, g) }))));
+      .action(
+        lazy(() =>
+          import("./commands/plan.ts").then((m) => ({
+            run: (o: { snapshot?: string }, a: string[], g) => m.mark(status, o, a, g),
+          })),
+        ),
+      );
   }
 
   program
     .command("diff")
-    .description("What changed from snapshot A to snapshot B, per layer (default: from the second newest to the newest)")
-    .argument("[a]", "the snapshot to compare from (name, id prefix or number in `snapshots list`, 1 = newest)")
-    .argument("[b]", "the one to compare to (default: the newest); `diff 2 1` shows what 1 changed, `diff 1 2` the way back")
+    .description(
+      "What changed from snapshot A to snapshot B, per layer (default: from the second newest to the newest)",
+    )
+    .argument(
+      "[a]",
+      "the snapshot to compare from (name, id prefix or number in `snapshots list`, 1 = newest)",
+    )
+    .argument(
+      "[b]",
+      "the one to compare to (default: the newest); `diff 2 1` shows what 1 changed, `diff 1 2` the way back",
+    )
     .action(lazy(() => import("./commands/diff.ts")));
 }

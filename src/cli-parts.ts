@@ -21,7 +21,12 @@ export function lazy(load: () => Promise<{ run: Runner }>) {
     const own = Object.fromEntries(Object.entries(cmd.opts()).filter(([, v]) => v !== undefined));
     const opts = { ...group, ...own };
     const all = cmd.optsWithGlobals() as GlobalOptions & { in?: string };
-    const globals: GlobalOptions = { home: all.home, workspace: all.workspace, project: all.in, json: all.json };
+    const globals: GlobalOptions = {
+      home: all.home,
+      workspace: all.workspace,
+      project: all.in,
+      json: all.json,
+    };
     const { run } = await load();
     const code = await run(opts, args, globals);
     if (typeof code === "number" && code !== 0) process.exitCode = code;
@@ -39,9 +44,12 @@ export function groupDefault(load: (() => Promise<{ run: Runner }>) | null) {
     const names = cmd.commands.map((c) => c.name());
     if (cmd.args.length || !runDefault) {
       const word = cmd.args[0];
-      if (word === undefined) throw new UserError(`\`mindsave ${cmd.name()}\` needs a command: ${names.join(", ")}.`);
+      if (word === undefined)
+        throw new UserError(`\`mindsave ${cmd.name()}\` needs a command: ${names.join(", ")}.`);
       const near = names.find((n) => editDistance(n, word) <= 2);
-      throw new UserError(`Unknown command \`mindsave ${cmd.name()} ${word}\`; choose ${names.join(", ")}.${near ? ` Did you mean ${near}?` : ""}`);
+      throw new UserError(
+        `Unknown command \`mindsave ${cmd.name()} ${word}\`; choose ${names.join(", ")}.${near ? ` Did you mean ${near}?` : ""}`,
+      );
     }
     return runDefault(...params);
   };
@@ -51,7 +59,15 @@ export function groupDefault(load: (() => Promise<{ run: Runner }>) | null) {
 export function dashWordHint(cmd: Command): Command {
   const error = cmd.error.bind(cmd);
   cmd.error = (message, options) =>
-    error(options?.code === "commander.unknownOption" ? message.replace(/^(error: unknown option '[^']*')/, "$1 (put -- before a keyword that starts with -)") : message, options);
+    error(
+      options?.code === "commander.unknownOption"
+        ? message.replace(
+            /^(error: unknown option '[^']*')/,
+            "$1 (put -- before a keyword that starts with -)",
+          )
+        : message,
+      options,
+    );
   return cmd;
 }
 
@@ -59,7 +75,8 @@ export function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
     prev = cur;
   }
   return prev[b.length];
@@ -67,14 +84,17 @@ export function editDistance(a: string, b: string): number {
 
 export function parseCount(flag: string, v: string): number {
   const n = Number(v);
-  if (!/^\d+$/.test(v) || n < 1) throw new UserError(`${flag} must be a whole number of at least 1, not ${JSON.stringify(v)}.`);
+  if (!/^\d+$/.test(v) || n < 1)
+    throw new UserError(`${flag} must be a whole number of at least 1, not ${JSON.stringify(v)}.`);
   return n;
 }
 
 export function parseRatio(v: string, [lo, hi]: [number, number] = [0, 1], flag = "A ratio"): number {
   const n = Number(v);
   if (!v.trim() || !Number.isFinite(n) || n < lo || n > hi) {
-    throw new UserError(`${flag} must be a number from ${lo.toFixed(lo % 1 ? 2 : 0)} to ${hi.toFixed(hi % 1 ? 2 : 0)}, not ${JSON.stringify(v)}.`);
+    throw new UserError(
+      `${flag} must be a number from ${lo.toFixed(lo % 1 ? 2 : 0)} to ${hi.toFixed(hi % 1 ? 2 : 0)}, not ${JSON.stringify(v)}.`,
+    );
   }
   return n;
 }

@@ -11,7 +11,11 @@ import { VERSION } from "./version.ts";
 
 /** Commander's error as one line starting with a capital, like MindSave's own messages. */
 function sentence(s: string): string {
-  const line = s.replace(/^error: /, "").trim().replace(/\s*\n\s*/g, " ").replace(/\.$/, "");
+  const line = s
+    .replace(/^error: /, "")
+    .trim()
+    .replace(/\s*\n\s*/g, " ")
+    .replace(/\.$/, "");
   return line.charAt(0).toUpperCase() + line.slice(1);
 }
 
@@ -23,10 +27,19 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
   const program = new Command("mindsave")
     .description("A portable save game for AI coding agents: save and restore an agent's working state.")
     .version(VERSION, "-V, --version", "print the version and exit")
-    .option("--home <dir>", "the MindSave home (directory holding mindsave.db); default: MINDSAVE_HOME, the drive beside the binary, or ~/.mindsave")
-    .option("--workspace <dir>", "the workspace root to use instead of resolving it from the current directory")
+    .option(
+      "--home <dir>",
+      "the MindSave home (directory holding mindsave.db); default: MINDSAVE_HOME, the drive beside the binary, or ~/.mindsave",
+    )
+    .option(
+      "--workspace <dir>",
+      "the workspace root to use instead of resolving it from the current directory",
+    )
     // Not --project: `hooks install --project` (the issue's flag) means the project's settings file.
-    .option("--in <project>", "act on this project (id, name, or its folder's name on this host) instead of the current directory's")
+    .option(
+      "--in <project>",
+      "act on this project (id, name, or its folder's name on this host) instead of the current directory's",
+    )
     .option("--json", "print JSON for machines instead of text")
     .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
     // Set before the subcommands are added: they inherit these settings when created. A usage
@@ -40,7 +53,9 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
 
   program
     .command("ui")
-    .description("The terminal UI: projects, snapshot picker, snapshot view, failure graph (also `mindsave` alone)")
+    .description(
+      "The terminal UI: projects, snapshot picker, snapshot view, failure graph (also `mindsave` alone)",
+    )
     .action(lazy(() => import("./commands/ui.ts")));
 
   program
@@ -54,12 +69,21 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
     .option("--blocker <text>", "Layer 1: what blocks progress, or 'none'")
     .option("--constraint <text>", "Layer 2: a user preference or rule (repeatable)", collect)
     .option("--decision <text>", "Layer 2: a decision taken (repeatable)", collect)
-    .option("--failed <text>", "Layer 2: a rejected approach, legacy excluded_paths style (repeatable)", collect)
+    .option(
+      "--failed <text>",
+      "Layer 2: a rejected approach, legacy excluded_paths style (repeatable)",
+      collect,
+    )
     .option("--topic <slug>", "topic for the snapshot id (default: from the goal)")
-    .option("--status <status>", "in_progress, completed or blocked (default: blocked when there is a blocker, else in_progress)")
+    .option(
+      "--status <status>",
+      "in_progress, completed or blocked (default: blocked when there is a blocker, else in_progress)",
+    )
     .option("--tag <tag>", "a tag to list, recall and filter by (repeatable)", collect)
     .option("--overflow", "write an L1-only OVF_ snapshot (context overflow)")
-    .option("--keep <n>", "snapshots left listed per project (older ones are archived, never deleted)", (v) => parseCount("--keep", v))
+    .option("--keep <n>", "snapshots left listed per project (older ones are archived, never deleted)", (v) =>
+      parseCount("--keep", v),
+    )
     .action(lazy(() => import("./commands/save.ts")));
 
   program
@@ -102,13 +126,17 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
     .action(lazy(() => import("./commands/snapshots.ts").then((m) => ({ run: m.stats }))));
   snapshots
     .command("clean")
-    .description("Apply retention now: archive completed snapshots older than 30 days and all but the newest N (nothing is deleted)")
+    .description(
+      "Apply retention now: archive completed snapshots older than 30 days and all but the newest N (nothing is deleted)",
+    )
     .option("--keep <n>", "snapshots to keep listed", (v) => parseCount("--keep", v), 20)
     .option("--dry-run", "show what would be archived")
     .action(lazy(() => import("./commands/snapshots.ts").then((m) => ({ run: m.clean }))));
   snapshots
     .command("prune")
-    .description("Delete archived snapshots for good (lists them, then asks; never the newest or what load restores)")
+    .description(
+      "Delete archived snapshots for good (lists them, then asks; never the newest or what load restores)",
+    )
     .option("--older-than <age>", "only those saved more than this long ago, in days (90d)")
     .option("--status <status>", "only those of this status (in_progress, completed, blocked)")
     .option("--dry-run", "list what would be deleted, delete nothing")
@@ -141,7 +169,9 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
     .action(lazy(() => import("./commands/projects.ts").then((m) => ({ run: m.list }))));
   projects
     .command("link")
-    .description("Merge another project and this one (same codebase tracked twice); the one made first keeps its name")
+    .description(
+      "Merge another project and this one (same codebase tracked twice); the one made first keeps its name",
+    )
     .argument("<other>", "the other project's id or name")
     .action(lazy(() => import("./commands/projects.ts").then((m) => ({ run: m.link }))));
   projects
@@ -150,7 +180,9 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
     .action(lazy(() => import("./commands/projects.ts").then((m) => ({ run: m.split }))));
   projects
     .command("attach")
-    .description("Say which project this checkout is (of those sharing its history); nothing is renamed or merged")
+    .description(
+      "Say which project this checkout is (of those sharing its history); nothing is renamed or merged",
+    )
     .argument("<project>", "the project's id or name")
     .action(lazy(() => import("./commands/projects.ts").then((m) => ({ run: m.attach }))));
 
@@ -160,8 +192,19 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
     .argument("<item>", "what was rejected, e.g. Tailwind")
     .option("-r, --reason <text>", "why it failed (required the first time)")
     .addOption(new Option("--by <who>", "who rejected it").choices(["user", "system"]))
-    .addOption(new Option("--scope <scope>", "project, or global (shown in every project)").choices(["project", "global"]))
-    .addOption(new Option("--confidence <level>", "how sure (default: from repeats)").choices(["high", "medium", "low"]))
+    .addOption(
+      new Option("--scope <scope>", "project, or global (shown in every project)").choices([
+        "project",
+        "global",
+      ]),
+    )
+    .addOption(
+      new Option("--confidence <level>", "how sure (default: from repeats)").choices([
+        "high",
+        "medium",
+        "low",
+      ]),
+    )
     .option("--related <item>", "a related item (repeatable)", collect)
     .option("--alt <item>", "an alternative to try instead (repeatable)", collect)
     .action(lazy(() => import("./commands/fail.ts")));
@@ -169,14 +212,21 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
   const failures = program
     .command("failures")
     .allowExcessArguments(true)
-    .description("The failure graph: this project's and the global failures (`failures forget ITEM` removes one)")
+    .description(
+      "The failure graph: this project's and the global failures (`failures forget ITEM` removes one)",
+    )
     .addOption(new Option("--scope <scope>", "only this scope").choices(["project", "global"]))
     .action(groupDefault(() => import("./commands/failures.ts")));
   failures
     .command("forget")
     .description("Remove a failure recorded by mistake")
     .argument("<item>", "the rejected item")
-    .addOption(new Option("--scope <scope>", "which graph (default: the project's, else the global one)").choices(["project", "global"]))
+    .addOption(
+      new Option("--scope <scope>", "which graph (default: the project's, else the global one)").choices([
+        "project",
+        "global",
+      ]),
+    )
     .action(lazy(() => import("./commands/failures.ts").then((m) => ({ run: m.forget }))));
 
   addMemoryCommands(program);
@@ -187,8 +237,12 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
     .option("--ratio <r>", "record the context fill ratio (0–1)", (v) => parseRatio(v))
     .option("--tool-call [n]", "record tool calls (default 1)", (v) => parseCount("--tool-call", v))
     .option("--turn", "record a conversation turn")
-    .option("--base-warning <r>", "set base_warning (0.50–0.70)", (v) => parseRatio(v, [0.5, 0.7], "--base-warning"))
-    .option("--base-critical <r>", "set base_critical (0.70–0.90)", (v) => parseRatio(v, [0.7, 0.9], "--base-critical"))
+    .option("--base-warning <r>", "set base_warning (0.50–0.70)", (v) =>
+      parseRatio(v, [0.5, 0.7], "--base-warning"),
+    )
+    .option("--base-critical <r>", "set base_critical (0.70–0.90)", (v) =>
+      parseRatio(v, [0.7, 0.9], "--base-critical"),
+    )
     .action(lazy(() => import("./commands/signal.ts")));
 
   const drive = program
@@ -201,7 +255,10 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
     .description("Lay out PATH/mindsave/: a binary per OS, launchers, an empty store, a README.txt")
     .argument("<path>", "the drive's mount point, e.g. /media/usb")
     .option("--from <dir>", "where the built binaries are (default: beside this binary, or dist/)")
-    .option("--encrypt", "create the drive's store encrypted (passphrase from MINDSAVE_PASSPHRASE, else asked)")
+    .option(
+      "--encrypt",
+      "create the drive's store encrypted (passphrase from MINDSAVE_PASSPHRASE, else asked)",
+    )
     .action(lazy(() => import("./commands/drive.ts").then((m) => ({ run: m.init }))));
 
   program
@@ -213,66 +270,120 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
   const hooks = program
     .command("hooks")
     .allowExcessArguments(true)
-    .description("Agent hooks: restore at session start, snapshots before compaction, checkpoints (Claude Code, Codex, Gemini, Copilot, Cursor, Cline, opencode)")
+    .description(
+      "Agent hooks: restore at session start, snapshots before compaction, checkpoints (Claude Code, Codex, Gemini, Copilot, Cursor, Cline, opencode)",
+    )
     .action(groupDefault(null));
-  for (const [name, what] of [["install", "Merge MindSave's hooks into an agent's hooks settings (idempotent; the file's formatting kept)"], ["uninstall", "Remove exactly the hooks install added"]] as const) {
+  for (const [name, what] of [
+    [
+      "install",
+      "Merge MindSave's hooks into an agent's hooks settings (idempotent; the file's formatting kept)",
+    ],
+    ["uninstall", "Remove exactly the hooks install added"],
+  ] as const) {
     hooks
       .command(name)
       .description(what)
-      .option("--agent <agent>", `the agent: ${AGENT_NAMES}, or all (every agent found on this host); default claude`)
-      .option("--project", "the project's file: .claude/settings.json, .codex/hooks.json, .gemini/settings.json, .github/hooks/mindsave.json, .cursor/hooks.json, .clinerules/hooks/, .opencode/plugins/mindsave.js")
-      .option("--user", "the agent's per-user file (the default): ~/.claude/settings.json, ~/.codex/hooks.json, …")
-      .option("--command <path>", "an absolute binary path for the hooks (default: ~/.mindsave/bin/mindsave, else mindsave on PATH, else nothing)")
+      .option(
+        "--agent <agent>",
+        `the agent: ${AGENT_NAMES}, or all (every agent found on this host); default claude`,
+      )
+      .option(
+        "--project",
+        "the project's file: .claude/settings.json, .codex/hooks.json, .gemini/settings.json, .github/hooks/mindsave.json, .cursor/hooks.json, .clinerules/hooks/, .opencode/plugins/mindsave.js",
+      )
+      .option(
+        "--user",
+        "the agent's per-user file (the default): ~/.claude/settings.json, ~/.codex/hooks.json, …",
+      )
+      .option(
+        "--command <path>",
+        "an absolute binary path for the hooks (default: ~/.mindsave/bin/mindsave, else mindsave on PATH, else nothing)",
+      )
       .action(lazy(() => import("./commands/hooks.ts").then((m) => ({ run: m[name] }))));
   }
 
   program
     .command("hook")
     .description("Run one hook event with its JSON on stdin (what the installed hooks call; always exits 0)")
-    .argument("<event>", "session-start, user-prompt-submit, post-tool-use, post-tool-use-failure, pre-compact, stop or session-end")
+    .argument(
+      "<event>",
+      "session-start, user-prompt-submit, post-tool-use, post-tool-use-failure, pre-compact, stop or session-end",
+    )
     // Not .choices(): an unknown agent must still exit 0 (a hook never breaks the agent).
-    .option("--agent <agent>", `whose hook payload this is and whose output shape to print: ${AGENT_NAMES} (default claude)`)
+    .option(
+      "--agent <agent>",
+      `whose hook payload this is and whose output shape to print: ${AGENT_NAMES} (default claude)`,
+    )
     .action(lazy(() => import("./commands/hook.ts")));
 
   program
     .command("ingest")
-    .description("Append a Claude Code transcript's tool calls to the project's tool log (Layer 3, secrets redacted)")
+    .description(
+      "Append a Claude Code transcript's tool calls to the project's tool log (Layer 3, secrets redacted)",
+    )
     .argument("<transcript>", "a transcript .jsonl file")
     .action(lazy(() => import("./commands/ingest.ts")));
 
   program
     .command("skill")
-    .description("Print the SKILL.md that teaches any agent to use mindsave; --install writes it for Claude Code, or with --agent another agent's instructions file")
-    .option("--install", "write it to ~/.claude/skills/mindsave/SKILL.md, with /save, /load, /recall, /snapshots and /auto-snapshot")
+    .description(
+      "Print the SKILL.md that teaches any agent to use mindsave; --install writes it for Claude Code, or with --agent another agent's instructions file",
+    )
+    .option(
+      "--install",
+      "write it to ~/.claude/skills/mindsave/SKILL.md, with /save, /load, /recall, /snapshots and /auto-snapshot",
+    )
     .option("--uninstall", "remove exactly the skills (or the instructions section) --install wrote")
-    .option("--agent <agent>", `the agent whose instructions file to write: ${AGENT_NAMES} (default claude: the skill)`)
-    .option("--project", "the project's instructions file (the default with --agent): AGENTS.md, GEMINI.md, .github/copilot-instructions.md, .clinerules/, .cursor/rules/")
+    .option(
+      "--agent <agent>",
+      `the agent whose instructions file to write: ${AGENT_NAMES} (default claude: the skill)`,
+    )
+    .option(
+      "--project",
+      "the project's instructions file (the default with --agent): AGENTS.md, GEMINI.md, .github/copilot-instructions.md, .clinerules/, .cursor/rules/",
+    )
     .option("--user", "the agent's per-user instructions file (~/.codex/AGENTS.md, ~/.gemini/GEMINI.md, …)")
     .action(lazy(() => import("./commands/skill.ts")));
 
   program
     .command("agents")
-    .description("The coding agents on this host and what MindSave has installed in each (MCP server, instructions, hooks), current or not")
+    .description(
+      "The coding agents on this host and what MindSave has installed in each (MCP server, instructions, hooks), current or not",
+    )
     .action(lazy(() => import("./commands/agents.ts")));
 
   program
     .command("import")
-    .description("Import a workspace's .mindsave/ written by the original MindSave skill or SDK (snapshots, failure graph, tool logs, signal.json)")
+    .description(
+      "Import a workspace's .mindsave/ written by the original MindSave skill or SDK (snapshots, failure graph, tool logs, signal.json)",
+    )
     .argument("<dir>", "the workspace root, or its .mindsave folder")
-    .option("--into <project>", "the project to import into (default: the one an export came from, else DIR's workspace)")
-    .option("--restore-deleted", "bring back snapshots deleted in this store (by default an import leaves them deleted)")
+    .option(
+      "--into <project>",
+      "the project to import into (default: the one an export came from, else DIR's workspace)",
+    )
+    .option(
+      "--restore-deleted",
+      "bring back snapshots deleted in this store (by default an import leaves them deleted)",
+    )
     .action(lazy(() => import("./commands/import.ts")));
 
   program
     .command("export")
-    .description("Write this project in the original MindSave's .mindsave/ layout (snapshots, index.json, failure graph, tool logs, signal.json)")
+    .description(
+      "Write this project in the original MindSave's .mindsave/ layout (snapshots, index.json, failure graph, tool logs, signal.json)",
+    )
     .option("--out <dir>", "where to write .mindsave/ (default: the workspace root)")
     .action(lazy(() => import("./commands/export.ts")));
 
   program
     .command("sync")
     .description("Merge this store with a drive, a home, a store file or a libSQL server, both ways")
-    .argument("[peer]", "a path (store file, home, or drive) or libsql://… / http://… (token from MINDSAVE_SYNC_TOKEN); default: the drive's local home, or known peers and mounted drives")
+    .argument(
+      "[peer]",
+      "a path (store file, home, or drive) or libsql://… / http://… (token from MINDSAVE_SYNC_TOKEN); default: the drive's local home, or known peers and mounted drives",
+    )
     .option("--dry-run", "show what would change each way, change nothing")
     .option("--add-peer <path>", "remember a peer for plain `mindsave sync`")
     .option("--remove-peer <path|id>", "forget a peer (its store is untouched)")
@@ -282,45 +393,80 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
   const mcp = program
     .command("mcp")
     .allowExcessArguments(true)
-    .description("Serve MindSave to an agent over MCP on stdio (tools: save, load, recall, list, fail, rules, fact, facts, retire, plan, diff; resource mindsave://restore-block; prompts: save, load, recall); `mcp install --agent NAME` adds it to an agent")
+    .description(
+      "Serve MindSave to an agent over MCP on stdio (tools: save, load, recall, list, fail, rules, fact, facts, retire, plan, diff; resource mindsave://restore-block; prompts: save, load, recall); `mcp install --agent NAME` adds it to an agent",
+    )
     .action(groupDefault(() => import("./commands/mcp.ts")));
   for (const [name, what] of [
-    ["install", "Add the `mindsave mcp` server to an agent's MCP settings (idempotent; the file's formatting kept)"],
+    [
+      "install",
+      "Add the `mindsave mcp` server to an agent's MCP settings (idempotent; the file's formatting kept)",
+    ],
     ["uninstall", "Remove exactly the entry install added (the file back byte for byte while unchanged)"],
   ] as const) {
     mcp
       .command(name)
       .description(what)
       .requiredOption("--agent <agent>", `the agent: ${AGENT_NAMES}`)
-      .option("--project", "the project's MCP settings (.mcp.json, .codex/config.toml, .gemini/settings.json, …)")
+      .option(
+        "--project",
+        "the project's MCP settings (.mcp.json, .codex/config.toml, .gemini/settings.json, …)",
+      )
       .option("--user", "the agent's per-user MCP settings (the default)")
       .action(lazy(() => import("./commands/mcp.ts").then((m) => ({ run: m[name] }))));
   }
 
   for (const [name, what] of [
-    ["encrypt", "Encrypt the home's store with a passphrase (MINDSAVE_PASSPHRASE, else asked); the old file is kept as a backup"],
-    ["decrypt", "Turn the home's encrypted store back into a plain one (its passphrase is needed); the old file is kept as a backup"],
+    [
+      "encrypt",
+      "Encrypt the home's store with a passphrase (MINDSAVE_PASSPHRASE, else asked); the old file is kept as a backup",
+    ],
+    [
+      "decrypt",
+      "Turn the home's encrypted store back into a plain one (its passphrase is needed); the old file is kept as a backup",
+    ],
   ] as const) {
-    program.command(name).description(what).action(lazy(() => import("./commands/encrypt.ts").then((m) => ({ run: m[name] }))));
+    program
+      .command(name)
+      .description(what)
+      .action(lazy(() => import("./commands/encrypt.ts").then((m) => ({ run: m[name] }))));
   }
 
   program
     .command("scan")
-    .description("Look for secrets the store already holds (table, record, field, kind; never the secret); exit 1 when any are found")
-    .option("--fix", "redact them in place, in one transaction, after a backup copy of the store (mindsave.db.bak-<time>, the newest 3 MindSave made kept); exit 0 once done")
-    .addHelpText("after", "\nExit status: 0 when the store is clean (or --fix cleaned it), 1 when secrets were found.")
+    .description(
+      "Look for secrets the store already holds (table, record, field, kind; never the secret); exit 1 when any are found",
+    )
+    .option(
+      "--fix",
+      "redact them in place, in one transaction, after a backup copy of the store (mindsave.db.bak-<time>, the newest 3 MindSave made kept); exit 0 once done",
+    )
+    .addHelpText(
+      "after",
+      "\nExit status: 0 when the store is clean (or --fix cleaned it), 1 when secrets were found.",
+    )
     .action(lazy(() => import("./commands/scan.ts")));
 
   program
     .command("doctor")
-    .description("Which home is in use and why, the store's health, this host; what is wrong with a damaged store")
-    .option("--full", "check every page of the store and the search index's own consistency (by default a quick check: a moment at any size)")
-    .option("--repair", "recover what can be read of a damaged store into a new one (the damaged file is kept as a backup)")
+    .description(
+      "Which home is in use and why, the store's health, this host; what is wrong with a damaged store",
+    )
+    .option(
+      "--full",
+      "check every page of the store and the search index's own consistency (by default a quick check: a moment at any size)",
+    )
+    .option(
+      "--repair",
+      "recover what can be read of a damaged store into a new one (the damaged file is kept as a backup)",
+    )
     .action(lazy(() => import("./commands/doctor.ts")));
 
   program
     .command("eject")
-    .description("Fold the store's journal into mindsave.db and check nothing is left waiting, so the drive can be pulled out")
+    .description(
+      "Fold the store's journal into mindsave.db and check nothing is left waiting, so the drive can be pulled out",
+    )
     .action(lazy(() => import("./commands/eject.ts")));
 
   return program;
@@ -340,17 +486,25 @@ export async function runCli(argv: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof CommanderError) {
       // --help and --version end here with code 0; parse errors were already printed (not with --json).
-      if (e.exitCode !== 0 && json) writeErr(JSON.stringify({ error: sentence(e.message), exit_code: 1 }) + "\n");
+      if (e.exitCode !== 0 && json)
+        writeErr(JSON.stringify({ error: sentence(e.message), exit_code: 1 }) + "\n");
       return e.exitCode === 0 ? 0 : 1;
     }
     if (e instanceof UserError) {
       // A refusal may quote a peer's text (a goal, a host's name): shown without escape sequences.
-      writeErr(json ? JSON.stringify({ error: e.message, exit_code: 1 }) + "\n" : `mindsave: ${printable(e.message)}\n`);
+      writeErr(
+        json
+          ? JSON.stringify({ error: e.message, exit_code: 1 }) + "\n"
+          : `mindsave: ${printable(e.message)}\n`,
+      );
       if (e.hint && !json) writeErr(`${printable(e.hint)}\n`);
       return 1;
     }
     const err = e as Error;
-    if (json) writeErr(JSON.stringify({ error: `internal error: ${err?.message ?? String(e)}`, exit_code: 2 }) + "\n");
+    if (json)
+      writeErr(
+        JSON.stringify({ error: `internal error: ${err?.message ?? String(e)}`, exit_code: 2 }) + "\n",
+      );
     else writeErr(`mindsave: internal error: ${err?.message ?? String(e)}\n`);
     if (process.env.MINDSAVE_DEBUG) writeErr(`${err?.stack ?? ""}\n`);
     return 2;

@@ -3,7 +3,10 @@
 
 export class UserError extends Error {
   readonly exitCode = 1;
-  constructor(message: string, readonly hint?: string) {
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
     super(shortQuotes(message));
     this.name = "UserError";
   }
@@ -27,7 +30,10 @@ function shortQuotes(message: string): string {
       // (Not JSON's quoting: count what is between the quotes.)
     }
     // Never half an escape or half a surrogate pair.
-    const start = q.slice(0, QUOTE_MAX / 2).replace(/\\u?[0-9a-fA-F]{0,3}$|\\+$/, "").replace(/[\ud800-\udbff]$/, "");
+    const start = q
+      .slice(0, QUOTE_MAX / 2)
+      .replace(/\\u?[0-9a-fA-F]{0,3}$|\\+$/, "")
+      .replace(/[\ud800-\udbff]$/, "");
     return `${start}…" (${length} characters)`;
   });
 }

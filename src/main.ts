@@ -23,7 +23,8 @@ const { guardStreams, isTerminal } = await import("./lib/out.ts");
 const { commandWords } = await import("./cli-only.ts");
 const [word, sub] = commandWords(argv) ?? [];
 // (`mcp install|uninstall` print like any other command; only the server writes through the streams.)
-if (word === undefined || word === "ui" || (word === "mcp" && sub !== "install" && sub !== "uninstall")) guardStreams();
+if (word === undefined || word === "ui" || (word === "mcp" && sub !== "install" && sub !== "uninstall"))
+  guardStreams();
 
 /** True when argv holds only global options (`mindsave --home /media/usb/mindsave`). */
 function onlyGlobalOptions(args: string[]): boolean {

@@ -13,8 +13,24 @@
 import { commandWord } from "./cli-only.ts";
 
 const QUICK = new Set([
-  "save", "load", "snapshots", "projects", "fail", "failures", "forget", "signal", "hook",
-  "rules", "retire", "fact", "facts", "plan", "diff", "agents", "hooks", "recall",
+  "save",
+  "load",
+  "snapshots",
+  "projects",
+  "fail",
+  "failures",
+  "forget",
+  "signal",
+  "hook",
+  "rules",
+  "retire",
+  "fact",
+  "facts",
+  "plan",
+  "diff",
+  "agents",
+  "hooks",
+  "recall",
 ]);
 
 /** How many times more reluctant to compile a quick command's JIT is (10,000: measured as low as any higher value). */
@@ -48,7 +64,9 @@ export function tuneJitFor(argv: string[]): void {
   if (word !== "import" || typeof process.execve !== "function" || process.platform === "win32") return;
   // A compiled binary's argv[1] is its own script inside the binary; from source it is main.ts.
   const compiled = import.meta.path.startsWith("/$bunfs/");
-  const args = compiled ? [process.execPath, ...argv] : [process.execPath, ...process.execArgv, ...process.argv.slice(1)];
+  const args = compiled
+    ? [process.execPath, ...argv]
+    : [process.execPath, ...process.execArgv, ...process.argv.slice(1)];
   try {
     process.execve(process.execPath, args, { ...env, [MARK]: "1", [TOP_TIER]: "0" });
   } catch {

@@ -10,7 +10,11 @@ describe("paths: a Windows network (UNC) path stays absolute", () => {
   test("the path functions, on both flavours", () => {
     const p = nodePath.posix;
     const w = nodePath.win32;
-    for (const unc of ["\\\\fileserver\\share\\notes.md", "//fileserver/share/notes.md", "\\\\fileserver\\share\\old\\..\\notes.md"]) {
+    for (const unc of [
+      "\\\\fileserver\\share\\notes.md",
+      "//fileserver/share/notes.md",
+      "\\\\fileserver\\share\\old\\..\\notes.md",
+    ]) {
       expect(isAbsoluteAny(unc)).toBe(true);
       // From the root or a folder under it: never a file inside the project.
       expect(toStoredPath(unc, "/repo", "/repo", p)).toBe("//fileserver/share/notes.md");
@@ -18,10 +22,19 @@ describe("paths: a Windows network (UNC) path stays absolute", () => {
       expect(toStoredPath(unc, "C:\\repo", "C:\\repo", w)).toBe("//fileserver/share/notes.md");
     }
     expect(toStoredPath("C:\\Users\\ada\\notes.md", "/repo", "/repo/src", p)).toBe("C:/Users/ada/notes.md");
-    expect(toHostPath("//fileserver/share/notes.md", "/home/ada/repo", p)).toBe("//fileserver/share/notes.md");
+    expect(toHostPath("//fileserver/share/notes.md", "/home/ada/repo", p)).toBe(
+      "//fileserver/share/notes.md",
+    );
     expect(toHostPath("//fileserver/share/notes.md", "C:\\repo", w)).toBe("\\\\fileserver\\share\\notes.md");
     // A project on a share: its files are stored relative to it.
-    expect(toStoredPath("\\\\fileserver\\share\\shop\\src\\a.ts", "\\\\fileserver\\share\\shop", "\\\\fileserver\\share\\shop", w)).toBe("src/a.ts");
+    expect(
+      toStoredPath(
+        "\\\\fileserver\\share\\shop\\src\\a.ts",
+        "\\\\fileserver\\share\\shop",
+        "\\\\fileserver\\share\\shop",
+        w,
+      ),
+    ).toBe("src/a.ts");
     // POSIX paths are as before.
     expect(toStoredPath("/etc/hosts", "/repo", "/repo", p)).toBe("/etc/hosts");
     expect(toStoredPath("src\\b.ts", "/repo", "/repo", p)).toBe("src/b.ts");
@@ -30,12 +43,37 @@ describe("paths: a Windows network (UNC) path stays absolute", () => {
   test("save --active-file '\\\\server\\share\\…': stored as //server/share/…, restored as that, not under the root", async () => {
     const t = fixture("mindsave-walk-unc-");
     mkdirSync(join(t.repo, "src"), { recursive: true });
-    const r = await t.okCli(["save", "--goal", "g", "--state", "s", "--next", "n", "--active-file", "\\\\fileserver\\share\\notes.md", "--active-file", "//fileserver/share/plan.md", "--active-file", "C:\\work\\todo.md"], { cwd: join(t.repo, "src") });
+    const r = await t.okCli(
+      [
+        "save",
+        "--goal",
+        "g",
+        "--state",
+        "s",
+        "--next",
+        "n",
+        "--active-file",
+        "\\\\fileserver\\share\\notes.md",
+        "--active-file",
+        "//fileserver/share/plan.md",
+        "--active-file",
+        "C:\\work\\todo.md",
+      ],
+      { cwd: join(t.repo, "src") },
+    );
     expect(r.stderr).toContain("//fileserver/share/notes.md");
     const [row] = await sql(t.db, "SELECT active_files FROM snapshots WHERE deleted = 0");
-    expect(JSON.parse(String(row!.active_files)).map((f: { path: string }) => f.path)).toEqual(["//fileserver/share/notes.md", "//fileserver/share/plan.md", "C:/work/todo.md"]);
+    expect(JSON.parse(String(row!.active_files)).map((f: { path: string }) => f.path)).toEqual([
+      "//fileserver/share/notes.md",
+      "//fileserver/share/plan.md",
+      "C:/work/todo.md",
+    ]);
     const loaded = await t.json(["load", "--latest"]);
-    expect(loaded.layer1.active_files).toEqual(["//fileserver/share/notes.md", "//fileserver/share/plan.md", "C:/work/todo.md"]);
+    expect(loaded.layer1.active_files).toEqual([
+      "//fileserver/share/notes.md",
+      "//fileserver/share/plan.md",
+      "C:/work/todo.md",
+    ]);
     const block = (await t.okCli(["load", "--latest"])).stdout;
     expect(block).toContain("//fileserver/share/notes.md");
     expect(block).not.toContain(join(t.repo, "fileserver"));
@@ -48,7 +86,23 @@ describe("a file outside the project, restored on another laptop", () => {
     const sib = join(w.base, "laptop-a-work", "sib");
     mkdirSync(sib, { recursive: true });
     writeFileSync(join(sib, "s.ts"), "x\n");
-    expect((await w.a.cli(["save", "--goal", "g", "--state", "s", "--next", "n", "--active-file", "../sib/s.ts", "--active-file", "src/auth.ts"])).code).toBe(0);
+    expect(
+      (
+        await w.a.cli([
+          "save",
+          "--goal",
+          "g",
+          "--state",
+          "s",
+          "--next",
+          "n",
+          "--active-file",
+          "../sib/s.ts",
+          "--active-file",
+          "src/auth.ts",
+        ])
+      ).code,
+    ).toBe(0);
     const onA = (await w.a.cli(["load", "--latest"])).stdout;
     expect(onA).toContain(`  - ${join(sib, "s.ts")}\n`);
     await w.a.json(["sync", w.drive]);

@@ -14,13 +14,24 @@ describe("a snapshot saved by one agent is restored by another, across laptops",
 
     // Laptop A: Codex compacts; its PreCompact hook saves from the rollout and prints nothing.
     const rollout = transcriptFixture("codex-rollout.jsonl", w.base, a.repo);
-    const pre = await a.cli(["hook", "pre-compact", "--agent", "codex"], { stdin: JSON.stringify(payloads("codex", a.repo, rollout).PreCompact.payload) });
+    const pre = await a.cli(["hook", "pre-compact", "--agent", "codex"], {
+      stdin: JSON.stringify(payloads("codex", a.repo, rollout).PreCompact.payload),
+    });
     expect(pre).toMatchObject({ code: 0, stdout: "", stderr: "" });
     await a.json(["sync", w.drive]);
     await b.json(["sync", w.drive]);
 
     // Laptop B: Claude Code starts a session in its own clone of the project.
-    const start = await b.cli(["hook", "session-start"], { stdin: JSON.stringify({ session_id: "cc-b-1", transcript_path: null, cwd: b.repo, permission_mode: "default", hook_event_name: "SessionStart", source: "startup" }) });
+    const start = await b.cli(["hook", "session-start"], {
+      stdin: JSON.stringify({
+        session_id: "cc-b-1",
+        transcript_path: null,
+        cwd: b.repo,
+        permission_mode: "default",
+        hook_event_name: "SessionStart",
+        source: "startup",
+      }),
+    });
     expect(start.code).toBe(0);
     const out = JSON.parse(start.stdout);
     expect(Object.keys(out)).toEqual(["hookSpecificOutput"]);
@@ -38,18 +49,39 @@ describe("a snapshot saved by one agent is restored by another, across laptops",
     // Laptop B: Claude Code works on, then compacts; its PreCompact hook saves from its transcript.
     const t = new Transcript(w.base, b.repo, "cc-b-1");
     t.prompt("Now add the refresh-token endpoint");
-    t.todos([
-      { content: "Add POST /auth/refresh", status: "in_progress", activeForm: "Adding POST /auth/refresh" },
-      { content: "Rotate the refresh token", status: "pending", activeForm: "Rotating the refresh token" },
-    ], 40_000);
-    t.tool("Edit", { file_path: `${b.repo}/src/refresh.ts`, old_string: "", new_string: "export {}" }, 41_000, { patch: { file: `${b.repo}/src/refresh.ts`, lines: ["+export {}"] } });
-    const save = await b.cli(["hook", "pre-compact"], { stdin: JSON.stringify(payload("PreCompact", { sessionId: "cc-b-1", path: t.path, cwd: b.repo }, { trigger: "manual", custom_instructions: "" })) });
+    t.todos(
+      [
+        { content: "Add POST /auth/refresh", status: "in_progress", activeForm: "Adding POST /auth/refresh" },
+        { content: "Rotate the refresh token", status: "pending", activeForm: "Rotating the refresh token" },
+      ],
+      40_000,
+    );
+    t.tool(
+      "Edit",
+      { file_path: `${b.repo}/src/refresh.ts`, old_string: "", new_string: "export {}" },
+      41_000,
+      { patch: { file: `${b.repo}/src/refresh.ts`, lines: ["+export {}"] } },
+    );
+    const save = await b.cli(["hook", "pre-compact"], {
+      stdin: JSON.stringify(
+        payload(
+          "PreCompact",
+          { sessionId: "cc-b-1", path: t.path, cwd: b.repo },
+          { trigger: "manual", custom_instructions: "" },
+        ),
+      ),
+    });
     expect(save).toMatchObject({ code: 0, stdout: "", stderr: "" });
     await b.json(["sync", w.drive]);
     await a.json(["sync", w.drive]);
 
     // Laptop A: a new Codex session restores Claude Code's snapshot, in Codex's exact shape.
-    const codexStart = await a.cli(["hook", "session-start", "--agent", "codex"], { stdin: JSON.stringify({ ...payloads("codex", a.repo, rollout).SessionStart.payload, session_id: "codex-a-2" }) });
+    const codexStart = await a.cli(["hook", "session-start", "--agent", "codex"], {
+      stdin: JSON.stringify({
+        ...payloads("codex", a.repo, rollout).SessionStart.payload,
+        session_id: "codex-a-2",
+      }),
+    });
     expect(codexStart.code).toBe(0);
     // Plain text, which Codex gives the model (codex-cli 0.154.0 failed any `additionalContext` JSON).
     const back = codexStart.stdout;

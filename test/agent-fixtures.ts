@@ -22,20 +22,36 @@ export function transcriptFixture(name: string, dir: string, cwd: string): strin
 type Payloads = Record<string, Record<string, { arg: string; payload: Record<string, unknown> }>>;
 
 /** Every fixture payload of `agent`, by its own event name, for the project at `cwd`. */
-export function payloads(agent: string, cwd: string, transcript?: string): Record<string, { arg: string; payload: Record<string, unknown> }> {
-  const all = JSON.parse(fill(readFileSync(join(FIXTURES, "payloads.json"), "utf8"), { cwd, transcript })) as Payloads;
+export function payloads(
+  agent: string,
+  cwd: string,
+  transcript?: string,
+): Record<string, { arg: string; payload: Record<string, unknown> }> {
+  const all = JSON.parse(
+    fill(readFileSync(join(FIXTURES, "payloads.json"), "utf8"), { cwd, transcript }),
+  ) as Payloads;
   return all[agent];
 }
 
 /** A project (a git repo) on a laptop, and the CLI and hooks as that laptop runs them there. */
 export function agentProject(prefix = "mindsave-agents-") {
   const base = tempDir(prefix);
-  const repo = gitRepo(join(base, "shop"), { "src/auth.ts": "export const auth = 1;\n", "README.md": "# shop\n" });
+  const repo = gitRepo(join(base, "shop"), {
+    "src/auth.ts": "export const auth = 1;\n",
+    "README.md": "# shop\n",
+  });
   const pc = laptop("agent-laptop", base);
   const home = join(pc.home, ".mindsave");
   const cli = (args: string[], stdin?: string) => run(args, { cwd: repo, env: pc.env, stdin });
-  const hook = (agent: string | null, arg: string, payload: Record<string, unknown> | string): Promise<RunResult> =>
-    cli(["hook", arg, ...(agent ? ["--agent", agent] : [])], typeof payload === "string" ? payload : JSON.stringify(payload));
+  const hook = (
+    agent: string | null,
+    arg: string,
+    payload: Record<string, unknown> | string,
+  ): Promise<RunResult> =>
+    cli(
+      ["hook", arg, ...(agent ? ["--agent", agent] : [])],
+      typeof payload === "string" ? payload : JSON.stringify(payload),
+    );
   const json = async (args: string[]) => {
     const r = await cli(["--json", ...args]);
     if (r.code !== 0) throw new Error(`${args.join(" ")}: ${r.stderr}`);

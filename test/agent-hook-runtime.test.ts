@@ -20,12 +20,21 @@ const START_SHAPE: Record<string, (context: string) => unknown> = {
 };
 
 const TRANSCRIPT: Record<string, string | undefined> = {
-  codex: "codex-rollout.jsonl", gemini: "gemini-session.jsonl", copilot: "copilot-events.jsonl", cursor: "cursor-transcript.jsonl",
+  codex: "codex-rollout.jsonl",
+  gemini: "gemini-session.jsonl",
+  copilot: "copilot-events.jsonl",
+  cursor: "cursor-transcript.jsonl",
 };
 
 /** Claude Code's restore block for the same project and source: every agent must get exactly this text. */
 async function claudeBlock(t: ReturnType<typeof agentProject>, source: string): Promise<string> {
-  const r = await t.hook(null, "session-start", { session_id: "probe", cwd: t.repo, hook_event_name: "SessionStart", permission_mode: "default", source });
+  const r = await t.hook(null, "session-start", {
+    session_id: "probe",
+    cwd: t.repo,
+    hook_event_name: "SessionStart",
+    permission_mode: "default",
+    source,
+  });
   return JSON.parse(r.stdout).hookSpecificOutput.additionalContext;
 }
 
@@ -33,18 +42,24 @@ async function claudeBlock(t: ReturnType<typeof agentProject>, source: string): 
 const ageless = (text: string) => text.replace(/\([^()]* ago\)/g, "(…)");
 
 const snapshots = (t: ReturnType<typeof agentProject>) =>
-  sql(t.db, "SELECT name, goal, state, active_files, saved_agent FROM snapshots WHERE deleted = 0 ORDER BY created_at, name");
+  sql(
+    t.db,
+    "SELECT name, goal, state, active_files, saved_agent FROM snapshots WHERE deleted = 0 ORDER BY created_at, name",
+  );
 
 describe("each agent's events → the exact output it accepts", () => {
   for (const agent of ["codex", "gemini", "copilot", "cursor", "cline", "opencode"]) {
     test(`${agent}: session start gives the restore block in its own shape; every other event prints nothing`, async () => {
       const t = agentProject();
       expect((await t.cli(["save", "--goal", GOAL, "--next", "add the expiry check"])).code).toBe(0);
-      const transcript = TRANSCRIPT[agent] ? transcriptFixture(TRANSCRIPT[agent]!, t.base, t.repo) : undefined;
+      const transcript = TRANSCRIPT[agent]
+        ? transcriptFixture(TRANSCRIPT[agent]!, t.base, t.repo)
+        : undefined;
       for (const [name, { arg, payload }] of Object.entries(payloads(agent, t.repo, transcript))) {
         if (name.startsWith("claude-")) continue;
         const continuing = name === "TaskResume";
-        const expected = arg === "session-start" ? await claudeBlock(t, continuing ? "resume" : "startup") : "";
+        const expected =
+          arg === "session-start" ? await claudeBlock(t, continuing ? "resume" : "startup") : "";
         const r = await t.hook(agent, arg, payload);
         expect({ name, code: r.code, stderr: r.stderr }).toEqual({ name, code: 0, stderr: "" });
         if (agent === "opencode" && arg === "pre-compact") {
@@ -76,8 +91,31 @@ describe("each agent's events → the exact output it accepts", () => {
     const codex = agentProject();
     await codex.cli(["save", "--goal", GOAL, "--next", "add the expiry check"]);
     const rollout = transcriptFixture("codex-rollout.jsonl", codex.base, codex.repo);
-    appendFileSync(rollout, JSON.stringify({ timestamp: "2026-09-20T10:00:12.000Z", type: "event_msg", payload: { type: "token_count", info: { last_token_usage: { input_tokens: 195_000, cached_input_tokens: 180_000, output_tokens: 5_000, reasoning_output_tokens: 0, total_tokens: 200_000 }, model_context_window: 272_000 }, rate_limits: null } }) + "\n");
-    const c = JSON.parse((await codex.hook("codex", "post-tool-use", payloads("codex", codex.repo, rollout).PostToolUse.payload)).stdout);
+    appendFileSync(
+      rollout,
+      JSON.stringify({
+        timestamp: "2026-09-20T10:00:12.000Z",
+        type: "event_msg",
+        payload: {
+          type: "token_count",
+          info: {
+            last_token_usage: {
+              input_tokens: 195_000,
+              cached_input_tokens: 180_000,
+              output_tokens: 5_000,
+              reasoning_output_tokens: 0,
+              total_tokens: 200_000,
+            },
+            model_context_window: 272_000,
+          },
+          rate_limits: null,
+        },
+      }) + "\n",
+    );
+    const c = JSON.parse(
+      (await codex.hook("codex", "post-tool-use", payloads("codex", codex.repo, rollout).PostToolUse.payload))
+        .stdout,
+    );
     expect(Object.keys(c)).toEqual(["systemMessage", "hookSpecificOutput"]);
     expect(Object.keys(c.hookSpecificOutput)).toEqual(["hookEventName", "additionalContext"]);
     expect(c.hookSpecificOutput.hookEventName).toBe("PostToolUse");
@@ -86,15 +124,33 @@ describe("each agent's events → the exact output it accepts", () => {
     const gemini = agentProject();
     await gemini.cli(["save", "--goal", GOAL, "--next", "add the expiry check"]);
     const chat = transcriptFixture("gemini-session.jsonl", gemini.base, gemini.repo);
-    appendFileSync(chat, JSON.stringify({ id: "m8", timestamp: "2026-09-21T08:03:00.000Z", type: "gemini", content: "", model: "gemini-2.5-pro", tokens: { input: 760_000, output: 10, cached: 0, thoughts: 0, tool: 0, total: 760_010 } }) + "\n");
-    const g = JSON.parse((await gemini.hook("gemini", "post-tool-use", payloads("gemini", gemini.repo, chat).AfterTool.payload)).stdout);
+    appendFileSync(
+      chat,
+      JSON.stringify({
+        id: "m8",
+        timestamp: "2026-09-21T08:03:00.000Z",
+        type: "gemini",
+        content: "",
+        model: "gemini-2.5-pro",
+        tokens: { input: 760_000, output: 10, cached: 0, thoughts: 0, tool: 0, total: 760_010 },
+      }) + "\n",
+    );
+    const g = JSON.parse(
+      (await gemini.hook("gemini", "post-tool-use", payloads("gemini", gemini.repo, chat).AfterTool.payload))
+        .stdout,
+    );
     expect(Object.keys(g)).toEqual(["systemMessage", "hookSpecificOutput"]);
-    expect(g.hookSpecificOutput).toEqual({ hookEventName: "AfterTool", additionalContext: expect.stringContaining("73% full (warning threshold 72%)") });
+    expect(g.hookSpecificOutput).toEqual({
+      hookEventName: "AfterTool",
+      additionalContext: expect.stringContaining("73% full (warning threshold 72%)"),
+    });
 
     // Copilot's postToolUse names no transcript and its log keeps no per-request usage: nothing to say.
     const copilot = agentProject();
     await copilot.cli(["save", "--goal", GOAL, "--next", "add the expiry check"]);
-    expect(await copilot.hook("copilot", "post-tool-use", payloads("copilot", copilot.repo).postToolUse.payload)).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    expect(
+      await copilot.hook("copilot", "post-tool-use", payloads("copilot", copilot.repo).postToolUse.payload),
+    ).toMatchObject({ code: 0, stdout: "", stderr: "" });
   });
 });
 
@@ -105,11 +161,14 @@ describe("tool failures from agents whose postToolUse fires only for a success",
       await t.cli(["save", "--goal", GOAL]);
       const all = payloads(agent, t.repo);
       const p = all.postToolUseFailure;
-      for (let i = 0; i < 3; i++) expect(await t.hook(agent, p.arg, p.payload)).toMatchObject({ code: 0, stdout: "", stderr: "" });
+      for (let i = 0; i < 3; i++)
+        expect(await t.hook(agent, p.arg, p.payload)).toMatchObject({ code: 0, stdout: "", stderr: "" });
       // The next checkpoint records what the session's failures add up to.
       expect((await t.hook(agent, all.preCompact.arg, all.preCompact.payload)).code).toBe(0);
       const failures = Object.entries((await t.json(["failures"])).failure_graph.project) as [string, any][];
-      expect({ agent, failures: failures.map(([item, f]) => [item, f.rejected_by, f.repeat_count]) }).toEqual({ agent, failures: [[`${agent === "copilot" ? "bash" : "Shell"} npm test`, "system", 3]] });
+      expect({ agent, failures: failures.map(([item, f]) => [item, f.rejected_by, f.repeat_count]) }).toEqual(
+        { agent, failures: [[`${agent === "copilot" ? "bash" : "Shell"} npm test`, "system", 3]] },
+      );
       expect(failures[0][1].reason).toContain("npm test exited 1: 3 failing");
     }
   });
@@ -122,9 +181,15 @@ describe("snapshots from every agent, with the agent that saved them", () => {
     const r = await t.hook("codex", "pre-compact", payloads("codex", t.repo, rollout).PreCompact.payload);
     expect(r).toMatchObject({ code: 0, stdout: "", stderr: "" });
     const [s] = await snapshots(t);
-    expect(s).toMatchObject({ goal: "把登录改成用 JWT，并加上过期检查", state: "In progress: Switch login to JWT (1/3 steps done)", saved_agent: "codex" });
+    expect(s).toMatchObject({
+      goal: "把登录改成用 JWT，并加上过期检查",
+      state: "In progress: Switch login to JWT (1/3 steps done)",
+      saved_agent: "codex",
+    });
     expect(String(s.active_files)).toContain("src/jwt.ts");
-    const start = (await t.hook("codex", "session-start", payloads("codex", t.repo, rollout).SessionStart.payload)).stdout;
+    const start = (
+      await t.hook("codex", "session-start", payloads("codex", t.repo, rollout).SessionStart.payload)
+    ).stdout;
     expect(start).toMatch(/^# MindSave restore: /); // plain text, not JSON
     expect(start).toMatch(/saved .* by Codex CLI on this host/);
     expect(start).toContain("src/jwt.ts");
@@ -133,9 +198,14 @@ describe("snapshots from every agent, with the agent that saved them", () => {
   test("Cline (no transcript): the task's trail — its first task, the checklist, the written file — makes the pre-compact snapshot", async () => {
     const t = agentProject();
     const p = payloads("cline", t.repo);
-    for (const name of ["TaskStart", "UserPromptSubmit", "PostToolUse", "PreCompact"]) expect((await t.hook("cline", p[name].arg, p[name].payload)).stdout).toBe("");
+    for (const name of ["TaskStart", "UserPromptSubmit", "PostToolUse", "PreCompact"])
+      expect((await t.hook("cline", p[name].arg, p[name].payload)).stdout).toBe("");
     const [s] = await snapshots(t);
-    expect(s).toMatchObject({ goal: "Migrate the user table to UUID keys", state: "In progress: Write the migration (1/3 steps done)", saved_agent: "cline" });
+    expect(s).toMatchObject({
+      goal: "Migrate the user table to UUID keys",
+      state: "In progress: Write the migration (1/3 steps done)",
+      saved_agent: "cline",
+    });
     expect(String(s.active_files)).toContain("migrations/003_uuid.sql");
     // TaskResume gives the block back as Cline's contextModification.
     const resumed = JSON.parse((await t.hook("cline", "session-start", p.TaskResume.payload)).stdout);
@@ -148,9 +218,27 @@ describe("snapshots from every agent, with the agent that saved them", () => {
     const t = agentProject();
     const p = payloads("cline", t.repo);
     const key = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789";
-    const start = { ...p.TaskStart.payload, taskStart: { taskMetadata: { taskId: "1790060400000", initialTask: `deploy with OPENAI_API_KEY=${key}` } } };
-    const call = { ...p.PostToolUse.payload, postToolUse: { toolName: "execute_command", parameters: { command: `OPENAI_API_KEY=${key} npm run deploy` }, result: "ok", success: true } };
-    for (const [arg, body] of [["session-start", start], ["post-tool-use", call], ["pre-compact", p.PreCompact.payload]] as const) expect((await t.hook("cline", arg, body)).code).toBe(0);
+    const start = {
+      ...p.TaskStart.payload,
+      taskStart: {
+        taskMetadata: { taskId: "1790060400000", initialTask: `deploy with OPENAI_API_KEY=${key}` },
+      },
+    };
+    const call = {
+      ...p.PostToolUse.payload,
+      postToolUse: {
+        toolName: "execute_command",
+        parameters: { command: `OPENAI_API_KEY=${key} npm run deploy` },
+        result: "ok",
+        success: true,
+      },
+    };
+    for (const [arg, body] of [
+      ["session-start", start],
+      ["post-tool-use", call],
+      ["pre-compact", p.PreCompact.payload],
+    ] as const)
+      expect((await t.hook("cline", arg, body)).code).toBe(0);
     expect((await snapshots(t)).length).toBe(1);
     const dump = await dumpStore(t.db);
     expect(dump).not.toContain("abcdefghijklmnopqrstuvwxyz0123456789");
@@ -178,7 +266,11 @@ describe("agents that also run Claude Code's hooks fire each event twice: it cou
     const p = payloads("copilot", t.repo, log);
     const viaClaude = await t.hook("claude", "session-start", p["claude-SessionStart"].payload);
     expect(JSON.parse(viaClaude.stdout).hookSpecificOutput.additionalContext).toContain(`goal: ${GOAL}`);
-    expect(await t.hook("copilot", "session-start", p.sessionStart.payload)).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    expect(await t.hook("copilot", "session-start", p.sessionStart.payload)).toMatchObject({
+      code: 0,
+      stdout: "",
+      stderr: "",
+    });
     // One tool call, heard twice: counted once.
     expect((await t.hook("copilot", "post-tool-use", p.postToolUse.payload)).code).toBe(0);
     expect((await t.hook("claude", "post-tool-use", p["claude-PostToolUse"].payload)).code).toBe(0);
@@ -187,10 +279,17 @@ describe("agents that also run Claude Code's hooks fire each event twice: it cou
     // The other order for the turn's end: Copilot's own hook first, Claude Code's copy second.
     expect((await t.hook("copilot", "stop", p.agentStop.payload)).code).toBe(0);
     expect((await snapshots(t)).length).toBe(before + 1);
-    expect(await t.hook("claude", "stop", p["claude-Stop"].payload)).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    expect(await t.hook("claude", "stop", p["claude-Stop"].payload)).toMatchObject({
+      code: 0,
+      stdout: "",
+      stderr: "",
+    });
     const after = await snapshots(t);
     expect(after.length).toBe(before + 1);
-    expect(after.at(-1)).toMatchObject({ state: "Last action: bash npm test -- export (3 tool calls this session)", saved_agent: "copilot" });
+    expect(after.at(-1)).toMatchObject({
+      state: "Last action: bash npm test -- export (3 tool calls this session)",
+      saved_agent: "copilot",
+    });
     expect(String(after.at(-1)!.active_files)).toContain("src/export.ts");
   });
 
@@ -203,8 +302,18 @@ describe("agents that also run Claude Code's hooks fire each event twice: it cou
     const copy = { ...p.sessionStart.payload, hook_event_name: "SessionStart", source: "startup" };
     expect(await t.hook("claude", "session-start", copy)).toMatchObject({ code: 0, stdout: "" });
     // Claude Code's own payloads (no Cursor or Copilot keys) always run.
-    const claude = { session_id: "cc-1", cwd: t.repo, hook_event_name: "SessionStart", permission_mode: "default", source: "startup" };
-    for (let i = 0; i < 2; i++) expect(JSON.parse((await t.hook("claude", "session-start", claude)).stdout).hookSpecificOutput.additionalContext).toContain(GOAL);
+    const claude = {
+      session_id: "cc-1",
+      cwd: t.repo,
+      hook_event_name: "SessionStart",
+      permission_mode: "default",
+      source: "startup",
+    };
+    for (let i = 0; i < 2; i++)
+      expect(
+        JSON.parse((await t.hook("claude", "session-start", claude)).stdout).hookSpecificOutput
+          .additionalContext,
+      ).toContain(GOAL);
   });
 });
 
@@ -223,11 +332,21 @@ describe("fail-safe", () => {
     for (const agent of ["codex", "gemini", "copilot", "cursor", "cline", "opencode"]) {
       for (const body of ["{not json", "[1,2,3]", "null"]) {
         const r = await t.hook(agent, "pre-compact", body);
-        expect({ agent, body, code: r.code, stdout: r.stdout, lines: r.stderr.trim().split("\n").length }).toEqual({ agent, body, code: 0, stdout: "", lines: 1 });
+        expect({
+          agent,
+          body,
+          code: r.code,
+          stdout: r.stdout,
+          lines: r.stderr.trim().split("\n").length,
+        }).toEqual({ agent, body, code: 0, stdout: "", lines: 1 });
       }
     }
     // Wrongly typed fields are not a crash either: nothing to read, nothing saved.
-    const odd = await t.hook("cline", "post-tool-use", { taskId: 7, workspaceRoots: "nope", postToolUse: { toolName: 3, parameters: [1], success: "yes" } });
+    const odd = await t.hook("cline", "post-tool-use", {
+      taskId: 7,
+      workspaceRoots: "nope",
+      postToolUse: { toolName: 3, parameters: [1], success: "yes" },
+    });
     expect(odd).toMatchObject({ code: 0, stdout: "" });
     expect(existsSync(join(t.home, "mindsave.db")) ? (await snapshots(t)).length : 0).toBe(0);
   });
@@ -243,11 +362,26 @@ describe("a hook never waits out another MindSave's long write (a first sync, an
     const before = await dumpStore(t.db);
     const lock = await holdWriteLock(t.db);
     try {
-      const start = await t.hook(null, "session-start", { session_id: "busy-1", cwd: t.repo, hook_event_name: "SessionStart", source: "startup" });
+      const start = await t.hook(null, "session-start", {
+        session_id: "busy-1",
+        cwd: t.repo,
+        hook_event_name: "SessionStart",
+        source: "startup",
+      });
       expect(start.code).toBe(0);
       expect(JSON.parse(start.stdout).hookSpecificOutput.additionalContext).toContain(`goal: ${GOAL}`);
-      for (const [event, name] of [["post-tool-use", "PostToolUse"], ["stop", "Stop"]]) {
-        const r = await t.hook(null, event, { session_id: "busy-1", cwd: t.repo, hook_event_name: name, tool_name: "Bash", tool_input: { command: "ls" }, tool_response: { stdout: "x" } });
+      for (const [event, name] of [
+        ["post-tool-use", "PostToolUse"],
+        ["stop", "Stop"],
+      ]) {
+        const r = await t.hook(null, event, {
+          session_id: "busy-1",
+          cwd: t.repo,
+          hook_event_name: name,
+          tool_name: "Bash",
+          tool_input: { command: "ls" },
+          tool_response: { stdout: "x" },
+        });
         expect([r.code, r.stdout]).toEqual([0, ""]);
         expect(r.stderr).toContain("is busy (another MindSave, or another program, is using it)");
       }
@@ -263,13 +397,24 @@ describe("a hook never waits out another MindSave's long write (a first sync, an
     await t.cli(["save", "--goal", GOAL, "--next", "wire the refresh endpoint"]);
     const lock = await holdWriteLock(t.db, "read");
     try {
-      expect((await t.cli(["save", "--goal", "saved while read", "--state", "s", "--next", "n"])).code).toBe(0);
-      const r = await t.hook(null, "post-tool-use", { session_id: "reader-2", cwd: t.repo, hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "ls" }, tool_response: { stdout: "x" } });
+      expect((await t.cli(["save", "--goal", "saved while read", "--state", "s", "--next", "n"])).code).toBe(
+        0,
+      );
+      const r = await t.hook(null, "post-tool-use", {
+        session_id: "reader-2",
+        cwd: t.repo,
+        hook_event_name: "PostToolUse",
+        tool_name: "Bash",
+        tool_input: { command: "ls" },
+        tool_response: { stdout: "x" },
+      });
       expect([r.code, r.stdout, r.stderr]).toEqual([0, "", ""]);
     } finally {
       await lock.release();
     }
-    expect((await sql(t.db, "SELECT count(*) AS n FROM snapshots WHERE goal = 'saved while read'"))[0].n).toBe(1);
+    expect(
+      (await sql(t.db, "SELECT count(*) AS n FROM snapshots WHERE goal = 'saved while read'"))[0].n,
+    ).toBe(1);
   }, 10_000);
 
   test("a drive's store while another program reads it: session-start's write cannot commit, and it still restores", async () => {
@@ -280,7 +425,12 @@ describe("a hook never waits out another MindSave's long write (a first sync, an
     await t.cli(["save", "--goal", GOAL, "--next", "wire the refresh endpoint"]);
     const lock = await holdWriteLock(t.db, "read");
     try {
-      const start = await t.hook(null, "session-start", { session_id: "reader-1", cwd: t.repo, hook_event_name: "SessionStart", source: "startup" });
+      const start = await t.hook(null, "session-start", {
+        session_id: "reader-1",
+        cwd: t.repo,
+        hook_event_name: "SessionStart",
+        source: "startup",
+      });
       expect(start.code).toBe(0);
       expect(JSON.parse(start.stdout).hookSpecificOutput.additionalContext).toContain(`goal: ${GOAL}`);
       expect(start.stderr).not.toContain("SQLITE");
@@ -293,8 +443,15 @@ describe("a hook never waits out another MindSave's long write (a first sync, an
 describe("Codex: session start in plain text", () => {
   test("session-start --agent codex prints the restore block as plain text (no additionalContext JSON, which codex-cli 0.154.0 fails)", async () => {
     const t = agentProject();
-    expect((await t.cli(["save", "--goal", "Ship the JWT login", "--next", "add the expiry check"])).code).toBe(0);
-    const claude = await t.hook(null, "session-start", { session_id: "probe", cwd: t.repo, hook_event_name: "SessionStart", source: "startup" });
+    expect(
+      (await t.cli(["save", "--goal", "Ship the JWT login", "--next", "add the expiry check"])).code,
+    ).toBe(0);
+    const claude = await t.hook(null, "session-start", {
+      session_id: "probe",
+      cwd: t.repo,
+      hook_event_name: "SessionStart",
+      source: "startup",
+    });
     const block: string = JSON.parse(claude.stdout).hookSpecificOutput.additionalContext;
     const r = await t.hook("codex", "session-start", payloads("codex", t.repo).SessionStart.payload);
     expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
@@ -310,19 +467,32 @@ describe("opencode: snapshots without the user's prompt", () => {
   test("no snapshot yet: the goal is marked unknown (not an instruction), named unknown_goal_<date>; with one, the newest's goal carries on", async () => {
     const t = agentProject();
     const p = payloads("opencode", t.repo);
-    for (const name of ["session.start", "tool.execute.after", "session.compacting"]) expect((await t.hook("opencode", p[name].arg, p[name].payload)).code).toBe(0);
+    for (const name of ["session.start", "tool.execute.after", "session.compacting"])
+      expect((await t.hook("opencode", p[name].arg, p[name].payload)).code).toBe(0);
     const [first] = await sql(t.db, "SELECT name, goal, saved_agent FROM snapshots WHERE deleted = 0");
-    expect(first).toMatchObject({ goal: "(unknown: no prompt of this session reached MindSave)", saved_agent: "opencode" });
+    expect(first).toMatchObject({
+      goal: "(unknown: no prompt of this session reached MindSave)",
+      saved_agent: "opencode",
+    });
     expect(String(first!.name)).toMatch(/^unknown_goal_\d{4}-\d\d-\d\d$/);
     expect(String(first!.goal)).not.toContain("Continue the current task");
 
     // A project with a snapshot: a prompt-less opencode session carries its goal on, as Claude Code's "continue" does.
     const u = agentProject();
-    expect((await u.cli(["save", "--goal", "Cache the product list", "--next", "raise the TTL"])).code).toBe(0);
+    expect((await u.cli(["save", "--goal", "Cache the product list", "--next", "raise the TTL"])).code).toBe(
+      0,
+    );
     const q = payloads("opencode", u.repo);
-    for (const name of ["session.start", "tool.execute.after", "session.compacting"]) expect((await u.hook("opencode", q[name].arg, q[name].payload)).code).toBe(0);
-    const rows = await sql(u.db, "SELECT goal, saved_agent FROM snapshots WHERE deleted = 0 ORDER BY created_at");
-    expect(rows.map((r) => [r.goal, r.saved_agent])).toEqual([["Cache the product list", null], ["Cache the product list", "opencode"]]);
+    for (const name of ["session.start", "tool.execute.after", "session.compacting"])
+      expect((await u.hook("opencode", q[name].arg, q[name].payload)).code).toBe(0);
+    const rows = await sql(
+      u.db,
+      "SELECT goal, saved_agent FROM snapshots WHERE deleted = 0 ORDER BY created_at",
+    );
+    expect(rows.map((r) => [r.goal, r.saved_agent])).toEqual([
+      ["Cache the product list", null],
+      ["Cache the product list", "opencode"],
+    ]);
   });
 });
 
@@ -331,30 +501,60 @@ describe("opencode: the person's message is the session's goal", () => {
     const t = agentProject();
     const p = payloads("opencode", t.repo);
     const prompt = "Add an index on orders.created_at";
-    const message = { hook_event_name: "chat.message", session_id: p["session.start"].payload.session_id, cwd: t.repo, worktree: t.repo, prompt };
+    const message = {
+      hook_event_name: "chat.message",
+      session_id: p["session.start"].payload.session_id,
+      cwd: t.repo,
+      worktree: t.repo,
+      prompt,
+    };
     expect((await t.hook("opencode", "session-start", p["session.start"].payload)).code).toBe(0);
     expect(await t.hook("opencode", "user-prompt-submit", message)).toMatchObject({ code: 0, stdout: "" });
-    for (const name of ["tool.execute.after", "session.compacting"]) expect((await t.hook("opencode", p[name].arg, p[name].payload)).code).toBe(0);
+    for (const name of ["tool.execute.after", "session.compacting"])
+      expect((await t.hook("opencode", p[name].arg, p[name].payload)).code).toBe(0);
     const rows = await sql(t.db, "SELECT goal, saved_agent FROM snapshots WHERE deleted = 0");
     expect(rows.map((r) => [r.goal, r.saved_agent])).toEqual([[prompt, "opencode"]]);
   });
 });
 
 describe("a session in a folder that is no project yet (Cline, no transcript)", () => {
-  test("its first task is kept until a save makes the project: the snapshots restore that task, not an unknown goal nor the last \"thanks, done\"", async () => {
+  test('its first task is kept until a save makes the project: the snapshots restore that task, not an unknown goal nor the last "thanks, done"', async () => {
     const t = plainFolder();
     expect((await t.cli(["save", "--goal", "elsewhere"], { cwd: t.other })).code).toBe(0);
     const base = { taskId: "ct", workspaceRoots: [t.dir], model: { slug: "m" } };
-    const hook = (arg: string, payload: Record<string, unknown>) => t.cli(["hook", arg, "--agent", "cline"], { stdin: JSON.stringify({ ...base, ...payload }) });
-    const start = await hook("session-start", { hookName: "TaskStart", taskStart: { taskMetadata: { taskId: "ct", initialTask: "Fix the login bug in auth.ts" } } });
+    const hook = (arg: string, payload: Record<string, unknown>) =>
+      t.cli(["hook", arg, "--agent", "cline"], { stdin: JSON.stringify({ ...base, ...payload }) });
+    const start = await hook("session-start", {
+      hookName: "TaskStart",
+      taskStart: { taskMetadata: { taskId: "ct", initialTask: "Fix the login bug in auth.ts" } },
+    });
     expect([start.code, start.stderr]).toEqual([0, ""]);
     // Nothing is written into the folder for a session that has not saved yet.
     expect(existsSync(join(t.dir, ".mindsave"))).toBe(false);
     for (let i = 0; i < 11; i++) {
-      expect((await hook("post-tool-use", { hookName: "PostToolUse", postToolUse: { toolName: "replace_in_file", parameters: { path: "src/auth.ts" }, success: true } })).code).toBe(0);
+      expect(
+        (
+          await hook("post-tool-use", {
+            hookName: "PostToolUse",
+            postToolUse: { toolName: "replace_in_file", parameters: { path: "src/auth.ts" }, success: true },
+          })
+        ).code,
+      ).toBe(0);
     }
-    expect((await hook("user-prompt-submit", { hookName: "UserPromptSubmit", userPromptSubmit: { prompt: "thanks, done" } })).code).toBe(0);
-    const goals = (await sql(t.db, "SELECT s.goal FROM snapshots s JOIN projects p ON p.id = s.project_id WHERE s.deleted = 0 AND p.name = 'app'")).map((r) => r.goal);
+    expect(
+      (
+        await hook("user-prompt-submit", {
+          hookName: "UserPromptSubmit",
+          userPromptSubmit: { prompt: "thanks, done" },
+        })
+      ).code,
+    ).toBe(0);
+    const goals = (
+      await sql(
+        t.db,
+        "SELECT s.goal FROM snapshots s JOIN projects p ON p.id = s.project_id WHERE s.deleted = 0 AND p.name = 'app'",
+      )
+    ).map((r) => r.goal);
     expect(goals.length).toBeGreaterThan(0);
     expect(new Set(goals)).toEqual(new Set(["Fix the login bug in auth.ts"]));
     // The waiting trail went into the project's note once the project was there.

@@ -30,14 +30,24 @@ describe("Codex rollout", () => {
       { content: "Add the expiry check", status: "pending" },
     ]);
     expect(f.edited_files).toEqual([`${CWD}/src/auth.ts`, `${CWD}/src/jwt.ts`]);
-    expect(f.patches).toEqual([{ path: `${CWD}/src/auth.ts`, added: 2, removed: 1 }, { path: `${CWD}/src/jwt.ts`, added: 1, removed: 0 }]);
-    expect(f.tool_uses.map((t) => [t.name, t.input.command ?? t.input.file_path ?? "", !!t.is_error])).toEqual([
+    expect(f.patches).toEqual([
+      { path: `${CWD}/src/auth.ts`, added: 2, removed: 1 },
+      { path: `${CWD}/src/jwt.ts`, added: 1, removed: 0 },
+    ]);
+    expect(
+      f.tool_uses.map((t) => [t.name, t.input.command ?? t.input.file_path ?? "", !!t.is_error]),
+    ).toEqual([
       ["update_plan", "", false],
       ["shell", "cat src/auth.ts", false],
       ["apply_patch", "src/auth.ts", false],
       ["shell", "npm test", true],
     ]);
-    expect(f.usage).toMatchObject({ context: 150_500, window: 272_000, cache_read_input_tokens: 130_000, model: "gpt-5.3-codex" });
+    expect(f.usage).toMatchObject({
+      context: 150_500,
+      window: 272_000,
+      cache_read_input_tokens: 130_000,
+      model: "gpt-5.3-codex",
+    });
     expect(f.skipped_bytes).toBe(0);
     // The assistant's message after the last call: what PreCompact and SessionEnd restore as the last reply.
     expect(f.last_reply).toBe("Login now signs a JWT; the expiry check is next.");
@@ -46,7 +56,14 @@ describe("Codex rollout", () => {
   test("the fill is the newest token_count, and none after a compaction until the next one", () => {
     const path = transcriptFixture("codex-rollout.jsonl", tempDir(), CWD);
     expect(lastRolloutUsage(path)).toMatchObject({ context: 150_500, window: 272_000 });
-    appendFileSync(path, JSON.stringify({ timestamp: "2026-09-20T10:05:00.000Z", type: "compacted", payload: { message: "summary" } }) + "\n");
+    appendFileSync(
+      path,
+      JSON.stringify({
+        timestamp: "2026-09-20T10:05:00.000Z",
+        type: "compacted",
+        payload: { message: "summary" },
+      }) + "\n",
+    );
     expect(lastRolloutUsage(path)).toBeNull();
     expect(readRollout(path).compactions).toBe(1);
   });
@@ -54,9 +71,20 @@ describe("Codex rollout", () => {
   test("a rollout longer than the budget: identity and first prompt from the head, facts from the tail only", () => {
     const path = transcriptFixture("codex-rollout.jsonl", tempDir(), CWD);
     const lines = readFileSync(path, "utf8");
-    const filler = JSON.stringify({ timestamp: "2026-09-20T10:00:30.000Z", type: "response_item", payload: { type: "reasoning", summary: [], encrypted_content: "x".repeat(2000) } }) + "\n";
+    const filler =
+      JSON.stringify({
+        timestamp: "2026-09-20T10:00:30.000Z",
+        type: "response_item",
+        payload: { type: "reasoning", summary: [], encrypted_content: "x".repeat(2000) },
+      }) + "\n";
     // The plan (line 7) stays in the head; the patch and the newest calls are in the tail.
-    writeFileSync(path, lines.split("\n").slice(0, 7).join("\n") + "\n" + filler.repeat(60) + lines.split("\n").slice(7).join("\n"));
+    writeFileSync(
+      path,
+      lines.split("\n").slice(0, 7).join("\n") +
+        "\n" +
+        filler.repeat(60) +
+        lines.split("\n").slice(7).join("\n"),
+    );
     const f = readRollout(path, { head: 4096, tail: 8192 });
     expect(f.session_id).toBe("0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b");
     expect(f.first_prompt).toBe("把登录改成用 JWT，并加上过期检查");
@@ -67,8 +95,14 @@ describe("Codex rollout", () => {
   });
 
   test("apply_patch texts: added, updated, deleted and moved files with their lines", () => {
-    expect(patchFiles("*** Begin Patch\n*** Update File: a.ts\n*** Move to: b.ts\n@@\n-x\n+y\n*** Delete File: c.ts\n*** Add File: d.ts\n+1\n+2\n*** End Patch")).toEqual([
-      { path: "b.ts", added: 1, removed: 1 }, { path: "c.ts", added: 0, removed: 0 }, { path: "d.ts", added: 2, removed: 0 },
+    expect(
+      patchFiles(
+        "*** Begin Patch\n*** Update File: a.ts\n*** Move to: b.ts\n@@\n-x\n+y\n*** Delete File: c.ts\n*** Add File: d.ts\n+1\n+2\n*** End Patch",
+      ),
+    ).toEqual([
+      { path: "b.ts", added: 1, removed: 1 },
+      { path: "c.ts", added: 0, removed: 0 },
+      { path: "d.ts", added: 2, removed: 0 },
     ]);
   });
 
@@ -93,7 +127,12 @@ describe("Gemini CLI chat recording", () => {
     ]);
     // wrong.ts was rewound away; the replaced record's tool calls count once.
     expect(f.edited_files).toEqual([`${CWD}/src/gateway.ts`, `${CWD}/src/limit.ts`]);
-    expect(f.tool_uses.map((t) => [t.name, !!t.is_error])).toEqual([["write_todos", false], ["replace", false], ["run_shell_command", true], ["write_file", false]]);
+    expect(f.tool_uses.map((t) => [t.name, !!t.is_error])).toEqual([
+      ["write_todos", false],
+      ["replace", false],
+      ["run_shell_command", true],
+      ["write_file", false],
+    ]);
     expect(f.usage).toMatchObject({ context: 61_000, window: 1_048_576, model: "gemini-2.5-pro" });
   });
 
@@ -102,15 +141,28 @@ describe("Gemini CLI chat recording", () => {
     const path = join(dir, "session-2026-05-01T09-00-0a1b2c3d.json");
     writeFileSync(path, readFileSync(join(FIXTURES, "gemini-session.json"), "utf8"));
     const f = readChatRecording(path);
-    expect(f).toMatchObject({ session_id: "0a1b2c3d-legacy", first_prompt: "Fix the flaky upload test", edited_files: ["/work/app/test/upload.test.ts"] });
+    expect(f).toMatchObject({
+      session_id: "0a1b2c3d-legacy",
+      first_prompt: "Fix the flaky upload test",
+      edited_files: ["/work/app/test/upload.test.ts"],
+    });
   });
 });
 
 describe("Copilot CLI event log", () => {
   test("session.start, user.message, tool.execution_start/complete (a failure marked), edits by path, compaction's token count", () => {
     const f = readCopilotEvents(transcriptFixture("copilot-events.jsonl", tempDir(), CWD));
-    expect(f).toMatchObject({ session_id: "c0p1l0t0-1111-4222-8333-944455556666", cwd: CWD, first_prompt: "Make the CSV export stream rows instead of buffering", compactions: 1 });
-    expect(f.tool_uses.map((t) => [t.name, !!t.is_error])).toEqual([["view", false], ["edit", false], ["bash", true]]);
+    expect(f).toMatchObject({
+      session_id: "c0p1l0t0-1111-4222-8333-944455556666",
+      cwd: CWD,
+      first_prompt: "Make the CSV export stream rows instead of buffering",
+      compactions: 1,
+    });
+    expect(f.tool_uses.map((t) => [t.name, !!t.is_error])).toEqual([
+      ["view", false],
+      ["edit", false],
+      ["bash", true],
+    ]);
     expect(f.edited_files).toEqual([`${CWD}/src/export.ts`]);
     expect(f.usage).toMatchObject({ context: 96_000, window: 128_000 });
   });
@@ -133,19 +185,42 @@ describe("Cursor agent transcript", () => {
     mkdirSync(join(dir, "conv-2"), { recursive: true });
     writeFileSync(join(dir, "conv-1.jsonl"), "");
     writeFileSync(join(dir, "conv-2", "conv-2.jsonl"), "");
-    expect(cursorTranscriptPath("/home/dev/my.shop", "conv-1", { HOME: home })).toBe(join(dir, "conv-1.jsonl"));
-    expect(cursorTranscriptPath("/home/dev/my.shop", "conv-2", { HOME: home })).toBe(join(dir, "conv-2", "conv-2.jsonl"));
+    expect(cursorTranscriptPath("/home/dev/my.shop", "conv-1", { HOME: home })).toBe(
+      join(dir, "conv-1.jsonl"),
+    );
+    expect(cursorTranscriptPath("/home/dev/my.shop", "conv-2", { HOME: home })).toBe(
+      join(dir, "conv-2", "conv-2.jsonl"),
+    );
     expect(cursorTranscriptPath("/home/dev/my.shop", "../etc", { HOME: home })).toBeUndefined();
   });
 });
 
 describe("payload-only agents (Cline, opencode): the hooks' trail", () => {
   test("a task list from `todos` or Cline's task_progress checklist; facts with stable ids from the trail", () => {
-    expect(todosIn({ todos: [{ content: "a", status: "completed" }, { content: "b", status: "in_progress" }] })).toEqual([{ content: "a", status: "completed" }, { content: "b", status: "in_progress" }]);
-    expect(todosIn({ task_progress: "- [x] Read the schema\n- [ ] Write the migration\n- [ ] Update the models" })).toEqual([
-      { content: "Read the schema", status: "completed" }, { content: "Write the migration", status: "in_progress" }, { content: "Update the models", status: "pending" },
+    expect(
+      todosIn({
+        todos: [
+          { content: "a", status: "completed" },
+          { content: "b", status: "in_progress" },
+        ],
+      }),
+    ).toEqual([
+      { content: "a", status: "completed" },
+      { content: "b", status: "in_progress" },
     ]);
-    const trail = { first_prompt: "Migrate", started: "2026-09-22T07:00:00.000Z", tools: [{ name: "write_to_file", field: "path", target: "m.sql", at: "2026-09-22T07:00:01.000Z" }], files: ["m.sql"] };
+    expect(
+      todosIn({ task_progress: "- [x] Read the schema\n- [ ] Write the migration\n- [ ] Update the models" }),
+    ).toEqual([
+      { content: "Read the schema", status: "completed" },
+      { content: "Write the migration", status: "in_progress" },
+      { content: "Update the models", status: "pending" },
+    ]);
+    const trail = {
+      first_prompt: "Migrate",
+      started: "2026-09-22T07:00:00.000Z",
+      tools: [{ name: "write_to_file", field: "path", target: "m.sql", at: "2026-09-22T07:00:01.000Z" }],
+      files: ["m.sql"],
+    };
     const a = trailFacts(trail, "task-1");
     expect(a).toMatchObject({ session_id: "task-1", first_prompt: "Migrate", edited_files: ["m.sql"] });
     expect(a.tool_uses[0]).toMatchObject({ name: "write_to_file", input: { path: "m.sql" } });

@@ -9,15 +9,18 @@ const DOC = join(REPO, "docs", "architecture.md");
 
 /** Repo-relative paths of the files under `dir`. */
 function files(dir: string): string[] {
-  return readdirSync(join(REPO, dir)).sort().flatMap((e) => {
-    const p = `${dir}/${e}`;
-    return statSync(join(REPO, p)).isDirectory() ? files(p) : [p];
-  });
+  return readdirSync(join(REPO, dir))
+    .sort()
+    .flatMap((e) => {
+      const p = `${dir}/${e}`;
+      return statSync(join(REPO, p)).isDirectory() ? files(p) : [p];
+    });
 }
 
 // (`.mindsave/` and `~/.mindsave/bin` are places on a host, not modules.)
 const isPath = (t: string) => /^[\w*-][\w.*-]*\/[\w./*-]*$|^[\w-][\w.-]*\.(ts|tsx|ranks)$/.test(t);
-const isName = (t: string) => /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)?$/.test(t) && !/\.(ts|tsx|ranks|md|json|db)$/.test(t);
+const isName = (t: string) =>
+  /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)?$/.test(t) && !/\.(ts|tsx|ranks|md|json|db)$/.test(t);
 const tokens = (line: string) => [...line.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
 const exists = (p: string) => {
   if (!p.includes("*")) return existsSync(join(REPO, p));
@@ -25,10 +28,20 @@ const exists = (p: string) => {
   return files(dirname(p)).some((f) => pattern.test(f));
 };
 /** The doc without its fenced blocks (the drawing). */
-const lines = () => readFileSync(DOC, "utf8").replace(/^```[\s\S]*?^```$/gm, "").split("\n");
+const lines = () =>
+  readFileSync(DOC, "utf8")
+    .replace(/^```[\s\S]*?^```$/gm, "")
+    .split("\n");
 
-interface Row { line: string; cells: string[]; base: string }
-interface Resolved { named: string[]; missing: string[] }
+interface Row {
+  line: string;
+  cells: string[];
+  base: string;
+}
+interface Resolved {
+  named: string[];
+  missing: string[];
+}
 
 /** Table rows, each with its section's folder (the heading's first folder token, else the repo). */
 function tableRows(): Row[] {
@@ -36,7 +49,8 @@ function tableRows(): Row[] {
   const rows: Row[] = [];
   for (const line of lines()) {
     if (/^#{2,3} /.test(line)) base = tokens(line).find((t) => t.endsWith("/")) ?? "";
-    else if (line.startsWith("|") && !/^\|[-|]+\|$/.test(line)) rows.push({ line, cells: line.split("|").slice(1, -1), base });
+    else if (line.startsWith("|") && !/^\|[-|]+\|$/.test(line))
+      rows.push({ line, cells: line.split("|").slice(1, -1), base });
   }
   return rows;
 }
@@ -81,23 +95,35 @@ const defines = (src: string, name: string) =>
 
 describe("docs/architecture.md", () => {
   test("every module, folder and path its tables name exists", () => {
-    const missing = tableRows().flatMap((r) => resolveCells(r.cells, r.base).missing.map((t) => `${t} (in: ${r.line.slice(0, 60)})`));
+    const missing = tableRows().flatMap((r) =>
+      resolveCells(r.cells, r.base).missing.map((t) => `${t} (in: ${r.line.slice(0, 60)})`),
+    );
     expect(missing).toEqual([]);
   });
 
   test("every module of src/ and ui/ is in a table (a folder named whole counts for what it holds)", () => {
     const named = new Set(tableRows().flatMap((r) => resolveCells(r.cells.slice(0, 1), r.base).named));
     const folders = [...named].filter((n) => n.endsWith("/") && n.split("/").length > 2);
-    const unnamed = [...files("src"), ...files("ui")].filter((f) => !named.has(f) && !folders.some((d) => f.startsWith(d) && (d.startsWith("ui/") || dirname(f) + "/" === d)));
+    const unnamed = [...files("src"), ...files("ui")].filter(
+      (f) =>
+        !named.has(f) &&
+        !folders.some((d) => f.startsWith(d) && (d.startsWith("ui/") || dirname(f) + "/" === d)),
+    );
     expect(unnamed).toEqual([]);
   });
 
   test("each function or type a table row names is in one of that row's modules", () => {
     const wrong = tableRows().flatMap((r) => {
-      const sources = resolveCells(r.cells, r.base).named.filter((f) => /\.(ts|tsx)$/.test(f) && !f.includes("*")).map((f) => readFileSync(join(REPO, f), "utf8"));
+      const sources = resolveCells(r.cells, r.base)
+        .named.filter((f) => /\.(ts|tsx)$/.test(f) && !f.includes("*"))
+        .map((f) => readFileSync(join(REPO, f), "utf8"));
       if (!sources.length) return [];
       const word = (name: string) => new RegExp(`(^|[^\\w$])${name}([^\\w$]|$)`, "m");
-      return r.cells.flatMap(tokens).filter(isName).filter((n) => !sources.some((src) => word(n.split(".").pop()!).test(src))).map((n) => `${n} (in: ${r.line.slice(0, 60)})`);
+      return r.cells
+        .flatMap(tokens)
+        .filter(isName)
+        .filter((n) => !sources.some((src) => word(n.split(".").pop()!).test(src)))
+        .map((n) => `${n} (in: ${r.line.slice(0, 60)})`);
     });
     expect(wrong).toEqual([]);
   });
@@ -105,7 +131,11 @@ describe("docs/architecture.md", () => {
   test("the three traces are there, and each names files by their full paths, all of which exist", () => {
     const all = traces();
     expect(all.size).toBe(3);
-    const bad = [...all.values()].flat().flatMap((step) => tokens(step).filter(isPath).filter((t) => !t.includes("/") || !exists(t)));
+    const bad = [...all.values()].flat().flatMap((step) =>
+      tokens(step)
+        .filter(isPath)
+        .filter((t) => !t.includes("/") || !exists(t)),
+    );
     expect(bad).toEqual([]);
   });
 
@@ -118,7 +148,8 @@ describe("docs/architecture.md", () => {
         const sources = visited.map((f) => readFileSync(join(REPO, f), "utf8"));
         for (const name of tokens(step).filter(isName)) {
           const member = name.split(".").pop()!;
-          if (!sources.some((src) => defines(src, member))) wrong.push(`${name} (${heading.slice(4, 50)}, step ${step.split(".")[0]})`);
+          if (!sources.some((src) => defines(src, member)))
+            wrong.push(`${name} (${heading.slice(4, 50)}, step ${step.split(".")[0]})`);
         }
       }
     }

@@ -22,8 +22,13 @@ describe("MCP list and archived snapshots", () => {
     const r = await withMcp(t.home, t.repo, t.pc.env, (c) => callTool(c, "list", { limit: 1000 }));
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent.archived_count).toBe(2);
-    expect(r.structuredContent.snapshots.map((s: { snapshot_id: string }) => s.snapshot_id)).toEqual([names[3], names[2]]);
-    expect(r.content[0].text).toContain("2 older snapshot(s) are archived: the list tool with all: true shows them.");
+    expect(r.structuredContent.snapshots.map((s: { snapshot_id: string }) => s.snapshot_id)).toEqual([
+      names[3],
+      names[2],
+    ]);
+    expect(r.content[0].text).toContain(
+      "2 older snapshot(s) are archived: the list tool with all: true shows them.",
+    );
     expect(r.content[0].text).not.toContain(names[0]);
   });
 
@@ -32,7 +37,12 @@ describe("MCP list and archived snapshots", () => {
     expect(r.isError).toBeFalsy();
     const rows = r.structuredContent.snapshots;
     expect(rows.map((s: { snapshot_id: string }) => s.snapshot_id)).toEqual([...names].reverse());
-    expect(rows.map((s: { n?: number; archived: boolean }) => [s.n, s.archived])).toEqual([[1, false], [2, false], [undefined, true], [undefined, true]]);
+    expect(rows.map((s: { n?: number; archived: boolean }) => [s.n, s.archived])).toEqual([
+      [1, false],
+      [2, false],
+      [undefined, true],
+      [undefined, true],
+    ]);
     expect(r.structuredContent.archived_count).toBe(2);
     const text = r.content[0].text!;
     expect(text).toContain(`${names[0]} (archived)`);
@@ -44,14 +54,26 @@ describe("MCP list and archived snapshots", () => {
 describe("MCP list of a long history", () => {
   test("with all: true and no limit, a page of the newest 50 and a line saying how to see more", async () => {
     const long = projectOnLaptop("mindsave-archived-long-");
-    writeTree({ dir: long.repo, projectId: "long-history", name: "long", snapshots: 70, projectFailures: 0, globalFailures: 0, globalBase: 0, seed: 11, now: new Date("2026-11-28T12:00:00Z") });
+    writeTree({
+      dir: long.repo,
+      projectId: "long-history",
+      name: "long",
+      snapshots: 70,
+      projectFailures: 0,
+      globalFailures: 0,
+      globalBase: 0,
+      seed: 11,
+      now: new Date("2026-11-28T12:00:00Z"),
+    });
     await long.okCli(["import", ".mindsave"]);
     const r = await withMcp(long.home, long.repo, long.pc.env, (c) => callTool(c, "list", { all: true }));
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent.snapshots).toHaveLength(50);
     expect(r.structuredContent.archived_count).toBe(50);
     expect(r.content[0].text).toContain("The newest 50 are shown (50 archived in all); pass limit for more.");
-    const wide = await withMcp(long.home, long.repo, long.pc.env, (c) => callTool(c, "list", { all: true, limit: 100 }));
+    const wide = await withMcp(long.home, long.repo, long.pc.env, (c) =>
+      callTool(c, "list", { all: true, limit: 100 }),
+    );
     expect(wide.structuredContent.snapshots).toHaveLength(70);
     expect(wide.content[0].text).not.toContain("pass limit for more");
   }, 60_000);
@@ -60,7 +82,9 @@ describe("MCP list of a long history", () => {
 describe("load of an archived snapshot says so", () => {
   test("CLI load NAME: a line in the text, archived: true in --json; nothing for a listed one", async () => {
     const text = (await t.okCli(["load", names[0]])).stdout;
-    expect(text.split("\n")[0]).toContain("Archived: retention left this snapshot out of the default lists (`mindsave snapshots list --all` shows it)");
+    expect(text.split("\n")[0]).toContain(
+      "Archived: retention left this snapshot out of the default lists (`mindsave snapshots list --all` shows it)",
+    );
     expect(text).toContain("oldest 最早 work");
     expect((await t.json(["load", names[0]])).archived).toBe(true);
     const listed = await t.okCli(["load", names[3]]);
@@ -69,9 +93,14 @@ describe("load of an archived snapshot says so", () => {
   });
 
   test("MCP load by name: archived in the text and the structured content; nothing for a listed one", async () => {
-    const [old, recent] = await withMcp(t.home, t.repo, t.pc.env, async (c) => [await callTool(c, "load", { snapshot: names[1] }), await callTool(c, "load", { snapshot: names[2] })]);
+    const [old, recent] = await withMcp(t.home, t.repo, t.pc.env, async (c) => [
+      await callTool(c, "load", { snapshot: names[1] }),
+      await callTool(c, "load", { snapshot: names[2] }),
+    ]);
     expect(old.structuredContent.archived).toBe(true);
-    expect(old.content[0].text).toStartWith("Archived: retention left this snapshot out of the default lists (the list tool with all: true shows it)");
+    expect(old.content[0].text).toStartWith(
+      "Archived: retention left this snapshot out of the default lists (the list tool with all: true shows it)",
+    );
     expect(recent.structuredContent.archived).toBe(false);
     expect(recent.content[0].text).not.toContain("Archived");
   });

@@ -5,7 +5,17 @@
 // files MindSave made, never a link nor what it points at. After a `scan --fix`, scan and doctor say the
 // backups may still hold what it removed.
 import { describe, expect, test } from "bun:test";
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, join } from "node:path";
 import { gitRepo, laptop, ok, okJson, run, sql, tempDir } from "./helpers.ts";
 import { fakeSecrets } from "./secrets.ts";
@@ -23,10 +33,20 @@ interface Planted {
 }
 
 /** Plants, beside `dir`'s files, regular files and links named `${prefix}<name>`. */
-function plant(dir: string, outside: string, prefix: string, names: { files: string[]; links: string[] }): Planted {
+function plant(
+  dir: string,
+  outside: string,
+  prefix: string,
+  names: { files: string[]; links: string[] },
+): Planted {
   const files = new Map(names.files.map((n) => [join(dir, prefix + n), `not MindSave's: ${n} 数据`]));
   for (const [f, bytes] of files) writeFileSync(f, bytes);
-  const links = new Map(names.links.map((n, i) => [join(dir, prefix + n), { target: join(outside, `must-survive-${i}.txt`), bytes: `someone's file ${i}` }]));
+  const links = new Map(
+    names.links.map((n, i) => [
+      join(dir, prefix + n),
+      { target: join(outside, `must-survive-${i}.txt`), bytes: `someone's file ${i}` },
+    ]),
+  );
   for (const [link, { target, bytes }] of links) {
     writeFileSync(target, bytes);
     symlinkSync(target, link);
@@ -66,11 +86,18 @@ function storeHome() {
   const repo = gitRepo(join(base, "shop"));
   const opts = { cwd: repo, env: pc.env };
   const db = join(home, "mindsave.db");
-  const cli = (args: string[], env: Record<string, string> = {}) => okJson([...args, "--home", home], { ...opts, env: { ...pc.env, ...env } });
+  const cli = (args: string[], env: Record<string, string> = {}) =>
+    okJson([...args, "--home", home], { ...opts, env: { ...pc.env, ...env } });
   // MindSave's own backups: named like one, neither planted nor a key file.
-  const own = (p: Planted) => readdirSync(home).filter((f) => f.startsWith("mindsave.db.bak-") && !f.endsWith(".key.json")).map((f) => join(home, f)).filter((f) => !p.files.has(f) && !p.links.has(f)).sort();
+  const own = (p: Planted) =>
+    readdirSync(home)
+      .filter((f) => f.startsWith("mindsave.db.bak-") && !f.endsWith(".key.json"))
+      .map((f) => join(home, f))
+      .filter((f) => !p.files.has(f) && !p.links.has(f))
+      .sort();
   // A secret written past redaction (as an older version stored it), so scan --fix has work to do.
-  const fixNeeded = (i: number) => sql(db, "UPDATE snapshots SET goal = ?", [`Run ${i}: found ${githubToken().secret} in the CI log`]);
+  const fixNeeded = (i: number) =>
+    sql(db, "UPDATE snapshots SET goal = ?", [`Run ${i}: found ${githubToken().secret} in the CI log`]);
   return { base, home, db, outside, opts, cli, own, fixNeeded };
 }
 
@@ -85,7 +112,10 @@ describe("store backups are rotated by the order MindSave made them", () => {
   test("scan --fix four times beside files and links named like backups: the backup just made stays, only MindSave's own oldest goes", async () => {
     const s = storeHome();
     await ok(["save", "--goal", "Ship the billing page", "--home", s.home], s.opts);
-    const p = plant(s.home, s.outside, "mindsave.db.bak-", { files: [...LATER, ...EARLIER], links: [LATER_LINK, EARLIER_LINK] });
+    const p = plant(s.home, s.outside, "mindsave.db.bak-", {
+      files: [...LATER, ...EARLIER],
+      links: [LATER_LINK, EARLIER_LINK],
+    });
     const made: string[] = [];
     for (let i = 0; i < 4; i++) {
       await s.fixNeeded(i);
@@ -101,13 +131,19 @@ describe("store backups are rotated by the order MindSave made them", () => {
   test("doctor --repair, encrypt and decrypt share one record: a damaged store's backup is rotated in turn, a decrypt's backup leaves with its key file", async () => {
     const s = storeHome();
     for (let i = 1; i <= 4; i++) {
-      await ok(["save", "--home", s.home], { ...s.opts, stdin: `---\ngoal: goal number ${i}\nstate: working\n---\n${`archived note ${i} `.repeat(2500)}\n` });
+      await ok(["save", "--home", s.home], {
+        ...s.opts,
+        stdin: `---\ngoal: goal number ${i}\nstate: working\n---\n${`archived note ${i} `.repeat(2500)}\n`,
+      });
     }
     await ok(["eject", "--home", s.home], s.opts); // everything in mindsave.db alone
     const bytes = readFileSync(s.db);
     bytes.fill(0xab, Math.floor(bytes.length * 0.45), Math.floor(bytes.length * 0.6));
     writeFileSync(s.db, bytes);
-    const p = plant(s.home, s.outside, "mindsave.db.bak-", { files: [...LATER, ...EARLIER, `${LATER[0]}.key.json`], links: [LATER_LINK, EARLIER_LINK] });
+    const p = plant(s.home, s.outside, "mindsave.db.bak-", {
+      files: [...LATER, ...EARLIER, `${LATER[0]}.key.json`],
+      links: [LATER_LINK, EARLIER_LINK],
+    });
 
     const pass = { MINDSAVE_PASSPHRASE: "correct horse battery staple" };
     const repaired = await s.cli(["doctor", "--repair"]);
@@ -122,7 +158,9 @@ describe("store backups are rotated by the order MindSave made them", () => {
       untouched(p);
     }
     // The decrypts' backups are encrypted, each with its key file: the first one's went with it.
-    const keys = readdirSync(s.home).filter((f) => f.endsWith(".key.json") && f.startsWith("mindsave.db.bak-")).map((f) => join(s.home, f));
+    const keys = readdirSync(s.home)
+      .filter((f) => f.endsWith(".key.json") && f.startsWith("mindsave.db.bak-"))
+      .map((f) => join(s.home, f));
     expect(keys.filter((k) => !p.files.has(k)).sort()).toEqual([`${made[4]}.key.json`]);
   });
 
@@ -150,7 +188,9 @@ describe("store backups are rotated by the order MindSave made them", () => {
     expect(await fix(5)).toEqual([made[2]]);
     expect(found(made[0]!)).toBe("link");
     expect(found(target)).toBe("someone's file");
-    expect(s.own({ files: new Map(), links: new Map([[made[0]!, { target, bytes: "" }]]) })).toEqual(made.slice(-3).sort());
+    expect(s.own({ files: new Map(), links: new Map([[made[0]!, { target, bytes: "" }]]) })).toEqual(
+      made.slice(-3).sort(),
+    );
   });
 
   test("a record edited to name files elsewhere cannot make rotation remove them", async () => {
@@ -158,7 +198,10 @@ describe("store backups are rotated by the order MindSave made them", () => {
     await ok(["save", "--goal", "Ship the billing page", "--home", s.home], s.opts);
     const victims = [join(s.outside, "victim.txt"), join(s.base, "mindsave.db.bak-20200101T000000Z")];
     for (const v of victims) writeFileSync(v, "someone's file");
-    writeFileSync(join(s.home, "mindsave.db.backups.json"), JSON.stringify({ made: ["../outside/victim.txt", victims[1], "..", 42] }));
+    writeFileSync(
+      join(s.home, "mindsave.db.backups.json"),
+      JSON.stringify({ made: ["../outside/victim.txt", victims[1], "..", 42] }),
+    );
     const made: string[] = [];
     for (let i = 0; i < 4; i++) {
       await s.fixNeeded(i);
@@ -192,8 +235,16 @@ describe("settings backups are rotated by the order MindSave made them", () => {
     const prefix = basename(made[0]!).split(".")[0] + ".";
     const outside = join(base, "outside");
     mkdirSync(outside);
-    const p = plant(dir, outside, prefix, { files: ["20990101T000000Z.9998.json", "20990101T000000Z.9999.json", "19700101T000000Z.0001.json"], links: ["20990102T000000Z.9999.json", "19700101T000000Z.0002.json"] });
-    const own = () => readdirSync(dir).filter((f) => f.startsWith(prefix)).map((f) => join(dir, f)).filter((f) => !p.files.has(f) && !p.links.has(f)).sort();
+    const p = plant(dir, outside, prefix, {
+      files: ["20990101T000000Z.9998.json", "20990101T000000Z.9999.json", "19700101T000000Z.0001.json"],
+      links: ["20990102T000000Z.9999.json", "19700101T000000Z.0002.json"],
+    });
+    const own = () =>
+      readdirSync(dir)
+        .filter((f) => f.startsWith(prefix))
+        .map((f) => join(dir, f))
+        .filter((f) => !p.files.has(f) && !p.links.has(f))
+        .sort();
     for (let i = 0; i < 6; i++) {
       made.push((await cli(["hooks", i % 2 ? "install" : "uninstall"])).backup);
       expect(own()).toEqual(made.slice(-5).sort());
@@ -230,10 +281,14 @@ describe("scan: backups made before a fix", () => {
     const clean = await t.cli(["scan"]);
     expect(clean.code).toBe(0);
     expect(clean.stdout).toContain("No secrets found");
-    expect(clean.stdout).toContain(`1 file(s) named like backups of the store (mindsave.db.bak-* in ${t.home}, made before an earlier \`scan --fix\` or other rewrite, or put there by someone else) may still hold what it removed: delete them`);
+    expect(clean.stdout).toContain(
+      `1 file(s) named like backups of the store (mindsave.db.bak-* in ${t.home}, made before an earlier \`scan --fix\` or other rewrite, or put there by someone else) may still hold what it removed: delete them`,
+    );
     expect(clean.stdout.trim().split("\n")).toHaveLength(1);
     expect(JSON.parse((await t.cli(["scan", "--json"])).stdout).backups).toEqual([join(t.home, backups[0]!)]);
-    expect((await t.cli(["doctor"])).stdout).toMatch(/backups: .*mindsave\.db\.bak-.* \(files named like the store's backups, MindSave's or not: after a `scan --fix` they may still hold what it redacted\)/);
+    expect((await t.cli(["doctor"])).stdout).toMatch(
+      /backups: .*mindsave\.db\.bak-.* \(files named like the store's backups, MindSave's or not: after a `scan --fix` they may still hold what it redacted\)/,
+    );
 
     rmSync(join(t.home, backups[0]!));
     expect(existsSync(join(t.home, backups[0]!))).toBe(false);

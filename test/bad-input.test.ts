@@ -3,7 +3,19 @@ import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, copyFileSync } from "node:fs";
 import { join } from "node:path";
-import { dumpStore, gitRepo, laptop, laptopWithApp as setup, ok, okJson, plainFolder, projectOnLaptop, run, sql, tempDir } from "./helpers.ts";
+import {
+  dumpStore,
+  gitRepo,
+  laptop,
+  laptopWithApp as setup,
+  ok,
+  okJson,
+  plainFolder,
+  projectOnLaptop,
+  run,
+  sql,
+  tempDir,
+} from "./helpers.ts";
 
 async function seeded() {
   const base = tempDir();
@@ -29,7 +41,10 @@ function expectOneSentence(stderr: string, ...parts: string[]) {
 describe("bad input", () => {
   test("malformed YAML", async () => {
     const t = await seeded();
-    const r = await run(["save", "--home", t.home], { ...t.opts, stdin: "---\ngoal: [unclosed\nstate: x\n---\n" });
+    const r = await run(["save", "--home", t.home], {
+      ...t.opts,
+      stdin: "---\ngoal: [unclosed\nstate: x\n---\n",
+    });
     expect(r.code).toBe(1);
     expectOneSentence(r.stderr, "not valid YAML");
     expect(await dumpStore(t.db)).toBe(t.before);
@@ -61,7 +76,13 @@ describe("bad input", () => {
 
   test("an id that does not exist, and a list number out of range", async () => {
     const t = await seeded();
-    for (const args of [["load", "no_such_snapshot"], ["load", "7"], ["snapshots", "delete", "nope"], ["snapshots", "complete", "nope"], ["recall", "--snapshot", "nope"]]) {
+    for (const args of [
+      ["load", "no_such_snapshot"],
+      ["load", "7"],
+      ["snapshots", "delete", "nope"],
+      ["snapshots", "complete", "nope"],
+      ["recall", "--snapshot", "nope"],
+    ]) {
       const r = await run([...args, "--home", t.home], t.opts);
       expect(r.code).toBe(1);
       expectOneSentence(r.stderr);
@@ -71,12 +92,20 @@ describe("bad input", () => {
 
   test("unknown commands, unknown options and bad option values", async () => {
     const t = await seeded();
-    for (const args of [["frobnicate"], ["save", "--bogus"], ["save", "--goal", "x", "--status", "maybe"], ["save", "--goal", "x", "--keep", "zero"], ["signal", "--ratio", "7"], ["fail", "X", "--by", "robot"]]) {
+    for (const args of [
+      ["frobnicate"],
+      ["save", "--bogus"],
+      ["save", "--goal", "x", "--status", "maybe"],
+      ["save", "--goal", "x", "--keep", "zero"],
+      ["signal", "--ratio", "7"],
+      ["fail", "X", "--by", "robot"],
+    ]) {
       const r = await run([...args, "--home", t.home], t.opts);
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/^mindsave: [^\n]+\n$/);
       // Commander's own errors (it starts them lower-case) read as MindSave's sentences do.
-      if (args[0] === "frobnicate" || args[1] === "--bogus") expect(r.stderr).toMatch(/^mindsave: Unknown (command|option) /);
+      if (args[0] === "frobnicate" || args[1] === "--bogus")
+        expect(r.stderr).toMatch(/^mindsave: Unknown (command|option) /);
     }
     expect(await dumpStore(t.db)).toBe(t.before);
   });
@@ -172,12 +201,20 @@ describe("bad input", () => {
   test("two saves at the same moment both land, with distinct ids", async () => {
     const t = await seeded();
     const results = await Promise.all(
-      Array.from({ length: 4 }, (_, i) => run(["save", "--goal", "parallel save", "--state", `writer ${i}`, "--home", t.home, "--json"], t.opts)),
+      Array.from({ length: 4 }, (_, i) =>
+        run(
+          ["save", "--goal", "parallel save", "--state", `writer ${i}`, "--home", t.home, "--json"],
+          t.opts,
+        ),
+      ),
     );
     for (const r of results) expect(r.code).toBe(0);
     const names = results.map((r) => JSON.parse(r.stdout).saved);
     expect(new Set(names).size).toBe(4);
-    const rows = await sql(t.db, "SELECT state FROM snapshots WHERE goal = 'parallel save' AND deleted = 0 ORDER BY state");
+    const rows = await sql(
+      t.db,
+      "SELECT state FROM snapshots WHERE goal = 'parallel save' AND deleted = 0 ORDER BY state",
+    );
     expect(rows.map((r) => r.state)).toEqual(["writer 0", "writer 1", "writer 2", "writer 3"]);
   });
 
@@ -185,7 +222,9 @@ describe("bad input", () => {
     const t = await seeded();
     const home = join(t.base, "fresh");
     mkdirSync(home);
-    const results = await Promise.all(Array.from({ length: 3 }, (_, i) => run(["save", "--goal", `racer ${i}`, "--home", home], t.opts)));
+    const results = await Promise.all(
+      Array.from({ length: 3 }, (_, i) => run(["save", "--goal", `racer ${i}`, "--home", home], t.opts)),
+    );
     for (const r of results) expect(r.code).toBe(0);
     expect((await okJson(["snapshots", "list", "--home", home], t.opts)).snapshots).toHaveLength(3);
   });
@@ -195,7 +234,17 @@ describe("bad input", () => {
     const help = await run(["--help"], t.opts);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("save");
-    for (const cmd of ["save", "load", "recall", "snapshots", "projects", "fail", "failures", "signal", "doctor"]) {
+    for (const cmd of [
+      "save",
+      "load",
+      "recall",
+      "snapshots",
+      "projects",
+      "fail",
+      "failures",
+      "signal",
+      "doctor",
+    ]) {
       const r = await run([cmd, "--help"], t.opts);
       expect(r.code).toBe(0);
       expect(r.stdout).toContain(`Usage: mindsave ${cmd}`);
@@ -206,7 +255,11 @@ describe("bad input", () => {
 describe("a command that fails writes nothing into the working tree", () => {
   test("fail without a reason, fact with a bad --ttl, an over-long rule: exit 1 and no .mindsave/project.json in a plain folder; a command that succeeds then writes it", async () => {
     const t = plainFolder();
-    for (const args of [["fail", "thing"], ["fact", "f", "--ttl", "bad"], ["rules", "add", "x".repeat(5000)]]) {
+    for (const args of [
+      ["fail", "thing"],
+      ["fact", "f", "--ttl", "bad"],
+      ["rules", "add", "x".repeat(5000)],
+    ]) {
       const r = await t.cli(args);
       expect({ args: args[0], code: r.code }).toEqual({ args: args[0], code: 1 });
       expect(r.stderr).toMatch(/^mindsave: .+\n$/);
@@ -218,7 +271,10 @@ describe("a command that fails writes nothing into the working tree", () => {
 
   test("a fact with a bad --ttl or --confidence on a fresh home starts no store", async () => {
     const t = plainFolder();
-    for (const args of [["fact", "f", "--ttl", "bad"], ["fact", "f", "--confidence", "sure"]]) {
+    for (const args of [
+      ["fact", "f", "--ttl", "bad"],
+      ["fact", "f", "--confidence", "sure"],
+    ]) {
       expect((await t.cli(args)).code).toBe(1);
       expect(readdirSync(t.home)).toEqual([]);
     }
@@ -239,14 +295,18 @@ describe("a message that repeats a long value", () => {
     await t.okCli(["save", "--goal", "g"]);
     const r = await t.cli(["load", "é".repeat(5000)]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`mindsave: No snapshot "${"é".repeat(99)}…" (5000 characters) in this project; see \`mindsave snapshots list\`.\n`);
+    expect(r.stderr).toBe(
+      `mindsave: No snapshot "${"é".repeat(99)}…" (5000 characters) in this project; see \`mindsave snapshots list\`.\n`,
+    );
   });
 });
 
 describe("words and ranges of options", () => {
   test("--status takes the same words as YAML status; base thresholds outside their range are refused", async () => {
     const t = setup();
-    expect((await okJson(["save", "--goal", "g", "--status", "done", "--home", t.home], t.at(t.repo))).status).toBe("completed");
+    expect(
+      (await okJson(["save", "--goal", "g", "--status", "done", "--home", t.home], t.at(t.repo))).status,
+    ).toBe("completed");
     const bad = await run(["signal", "--base-warning", "0.95", "--home", t.home], t.at(t.repo));
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("--base-warning must be a number from 0.50 to 0.70");
@@ -256,7 +316,10 @@ describe("words and ranges of options", () => {
 describe("MINDSAVE_HOST", () => {
   test("an invalid MINDSAVE_HOST is the user's input: exit 1, one sentence", async () => {
     const t = setup();
-    const r = await run(["load", "--home", t.home], { ...t.at(), env: { ...t.pc.env, MINDSAVE_HOST: "not a host id!" } });
+    const r = await run(["load", "--home", t.home], {
+      ...t.at(),
+      env: { ...t.pc.env, MINDSAVE_HOST: "not a host id!" },
+    });
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
     expect(r.stderr).toContain("MINDSAVE_HOST must be");

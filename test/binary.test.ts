@@ -10,7 +10,10 @@ import { REPO, TEST_BIN_DIR, gitRepo, laptop, run, sql, tempDir } from "./helper
 const QEMU = spawnSync("sh", ["-c", "command -v qemu-aarch64-static"]).stdout?.toString().trim();
 const ARM_SYSROOT = "/usr/aarch64-linux-gnu";
 const canRunArm = !!QEMU && existsSync(ARM_SYSROOT) && process.platform === "linux";
-if (!canRunArm) console.log("skipped arm64 test: qemu-aarch64-static or the arm64 libc (/usr/aarch64-linux-gnu) is not installed (apt-get install qemu-user-static libc6-arm64-cross libgcc-s1-arm64-cross)");
+if (!canRunArm)
+  console.log(
+    "skipped arm64 test: qemu-aarch64-static or the arm64 libc (/usr/aarch64-linux-gnu) is not installed (apt-get install qemu-user-static libc6-arm64-cross libgcc-s1-arm64-cross)",
+  );
 
 /**
  * Every target's binary, beside the host one `bun run test` builds: each is built again only when
@@ -34,7 +37,11 @@ beforeAll(async () => {
 }, 240_000);
 
 const ADDON_DIR: Record<string, string> = {
-  "linux-x64": "linux-x64-gnu", "linux-arm64": "linux-arm64-gnu", "darwin-x64": "darwin-x64", "darwin-arm64": "darwin-arm64", "windows-x64": "win32-x64-msvc",
+  "linux-x64": "linux-x64-gnu",
+  "linux-arm64": "linux-arm64-gnu",
+  "darwin-x64": "darwin-x64",
+  "darwin-arm64": "darwin-arm64",
+  "windows-x64": "win32-x64-msvc",
 };
 
 /** The executable format from its header: what `file` would say, read directly. */
@@ -58,8 +65,11 @@ function format(bytes: Buffer): string {
 }
 
 const EXPECTED: Record<string, string> = {
-  "linux-x64": "ELF 64-bit x86-64", "linux-arm64": "ELF 64-bit aarch64", "darwin-x64": "Mach-O 64-bit x86_64",
-  "darwin-arm64": "Mach-O 64-bit arm64", "windows-x64": "PE32+ x86-64",
+  "linux-x64": "ELF 64-bit x86-64",
+  "linux-arm64": "ELF 64-bit aarch64",
+  "darwin-x64": "Mach-O 64-bit x86_64",
+  "darwin-arm64": "Mach-O 64-bit arm64",
+  "windows-x64": "PE32+ x86-64",
 };
 
 /** No node_modules in this directory or any above it: the binary must carry everything. */
@@ -81,15 +91,21 @@ function emptyDirWith(target: Target, name = "bin"): string {
 
 describe("compiled binaries", () => {
   test("every target has its format and embeds its own platform's libSQL addon, and only that one", () => {
-    const addons = Object.fromEntries(Object.entries(ADDON_DIR).map(([t, a]) => {
-      const bytes = readFileSync(join(REPO, "node_modules", "@libsql", a, "index.node"));
-      return [t, bytes.subarray(bytes.length >> 1, (bytes.length >> 1) + 512)];
-    }));
+    const addons = Object.fromEntries(
+      Object.entries(ADDON_DIR).map(([t, a]) => {
+        const bytes = readFileSync(join(REPO, "node_modules", "@libsql", a, "index.node"));
+        return [t, bytes.subarray(bytes.length >> 1, (bytes.length >> 1) + 512)];
+      }),
+    );
     for (const t of TARGETS) {
       const bytes = readFileSync(built.get(t.name)!);
       expect(format(bytes)).toBe(EXPECTED[t.name]);
       for (const [other, sample] of Object.entries(addons)) {
-        expect({ target: t.name, addon: other, embedded: bytes.includes(sample) }).toEqual({ target: t.name, addon: other, embedded: other === t.name });
+        expect({ target: t.name, addon: other, embedded: bytes.includes(sample) }).toEqual({
+          target: t.name,
+          addon: other,
+          embedded: other === t.name,
+        });
       }
     }
   });
@@ -101,7 +117,10 @@ describe("compiled binaries", () => {
     const pc = laptop("compiled", dirname(dir));
     const repo = gitRepo(join(dirname(dir), "repo"));
     const opts = { cwd: join(repo, "src"), env: pc.env, bin: [exe] };
-    const saved = await run(["save", "--goal", "compiled end to end", "--next", "check the list", "--active-file", "auth.ts"], opts);
+    const saved = await run(
+      ["save", "--goal", "compiled end to end", "--next", "check the list", "--active-file", "auth.ts"],
+      opts,
+    );
     expect(saved.stderr).toBe("");
     expect(saved.code).toBe(0);
     const list = await run(["snapshots", "list"], opts);
@@ -116,7 +135,11 @@ describe("compiled binaries", () => {
     const exe = emptyDirWith(hostTarget());
     const home = join(dirname(exe), "home");
     mkdirSync(home);
-    const env = { ...laptop("lazy").env, TMPDIR: "/nonexistent/mindsave-tmp", MINDSAVE_PASSPHRASE: "correct horse battery staple" };
+    const env = {
+      ...laptop("lazy").env,
+      TMPDIR: "/nonexistent/mindsave-tmp",
+      MINDSAVE_PASSPHRASE: "correct horse battery staple",
+    };
     const version = await run(["--version"], { cwd: dirname(exe), env, bin: [exe] });
     expect(version.code).toBe(0);
     expect(version.stdout).toMatch(/^mindsave \d+\.\d+\.\d+ \(.+\) · home /);
@@ -125,12 +148,17 @@ describe("compiled binaries", () => {
     expect(help.stdout).toContain("Usage: mindsave");
     // A plain store runs on the SQLite built into the runtime: nothing to unpack.
     const repo = gitRepo(join(dirname(exe), "repo"));
-    const saved = await run(["save", "--goal", "no temp dir", "--state", "s", "--next", "n", "--home", home], { cwd: repo, env, bin: [exe] });
+    const saved = await run(
+      ["save", "--goal", "no temp dir", "--state", "s", "--next", "n", "--home", home],
+      { cwd: repo, env, bin: [exe] },
+    );
     expect({ code: saved.code, stderr: saved.stderr }).toEqual({ code: 0, stderr: "" });
     // An encrypted one needs libSQL's addon, unpacked into the temp directory: a sentence, not a loader stack trace.
     const encrypt = await run(["encrypt", "--home", home], { cwd: dirname(exe), env, bin: [exe] });
     expect(encrypt.code).toBe(1);
-    expect(encrypt.stderr.trim()).toBe("mindsave: MindSave cannot unpack its database engine into the temp directory /nonexistent/mindsave-tmp (missing, not writable, or mounted noexec); set TMPDIR to a writable directory programs may run from.");
+    expect(encrypt.stderr.trim()).toBe(
+      "mindsave: MindSave cannot unpack its database engine into the temp directory /nonexistent/mindsave-tmp (missing, not writable, or mounted noexec); set TMPDIR to a writable directory programs may run from.",
+    );
     // Refused before anything was written: the store is still plain and as it was.
     const load = await run(["load", "--home", home], { cwd: repo, env, bin: [exe] });
     expect(load.code).toBe(0);
@@ -156,7 +184,8 @@ describe("compiled binaries", () => {
     expect(init.code).toBe(0);
     const root = join(usb, "mindsave");
     for (const t of TARGETS) expect(existsSync(join(root, "bin", t.name, t.exe))).toBe(true);
-    for (const f of ["mindsave", "mindsave.cmd", "README.txt", "mindsave.db"]) expect(existsSync(join(root, f))).toBe(true);
+    for (const f of ["mindsave", "mindsave.cmd", "README.txt", "mindsave.db"])
+      expect(existsSync(join(root, f))).toBe(true);
     expect(readFileSync(join(root, "mindsave.cmd"), "utf8")).toContain("bin\\windows-x64\\mindsave.exe");
     expect(readFileSync(join(root, "README.txt"), "utf8")).toContain("If you found this drive");
     expect(noNodeModulesAbove(root)).toBe(true);
@@ -165,11 +194,19 @@ describe("compiled binaries", () => {
     const repo = gitRepo(join(base, "repo"));
     const launcher = { cwd: repo, env: a.env, bin: ["sh", join(root, "mindsave")] };
     const doctor = JSON.parse((await run(["doctor", "--json"], launcher)).stdout);
-    expect(doctor).toMatchObject({ home: root, store: join(root, "mindsave.db"), journal_mode: "delete", on_drive: true, integrity: "ok" });
+    expect(doctor).toMatchObject({
+      home: root,
+      store: join(root, "mindsave.db"),
+      journal_mode: "delete",
+      on_drive: true,
+      integrity: "ok",
+    });
     expect(doctor.home_reason).toContain("portable");
     expect((await run(["--version"], launcher)).stdout).toContain(`home ${root} (portable`);
     expect((await run(["save", "--goal", "saved on the drive"], launcher)).code).toBe(0);
-    expect((await sql(join(root, "mindsave.db"), "SELECT goal FROM snapshots")).map((r) => r.goal)).toEqual(["saved on the drive"]);
+    expect((await sql(join(root, "mindsave.db"), "SELECT goal FROM snapshots")).map((r) => r.goal)).toEqual([
+      "saved on the drive",
+    ]);
 
     // Laptop B runs the drive's binary directly and sees the same store.
     const b = laptop("laptop-b", base);
@@ -186,16 +223,41 @@ describe("compiled binaries", () => {
     expect(localVersion.stdout).toContain(`home ${join(b.home, ".mindsave")} (default local home)`);
     // With a store in ~/.mindsave beside ~/.mindsave/bin, the installed copy still sees the local
     // home (not a drive): WAL journal, and every write folded back into mindsave.db on close.
-    expect((await run(["save", "--goal", "saved by the installed copy", "--workspace", base], { cwd: base, env: b.env, bin: [local] })).code).toBe(0);
-    const localDoctor = JSON.parse((await run(["doctor", "--json"], { cwd: base, env: b.env, bin: [local] })).stdout);
-    expect(localDoctor).toMatchObject({ home: join(b.home, ".mindsave"), home_reason: "default local home", journal_mode: "wal", on_drive: false });
+    expect(
+      (
+        await run(["save", "--goal", "saved by the installed copy", "--workspace", base], {
+          cwd: base,
+          env: b.env,
+          bin: [local],
+        })
+      ).code,
+    ).toBe(0);
+    const localDoctor = JSON.parse(
+      (await run(["doctor", "--json"], { cwd: base, env: b.env, bin: [local] })).stdout,
+    );
+    expect(localDoctor).toMatchObject({
+      home: join(b.home, ".mindsave"),
+      home_reason: "default local home",
+      journal_mode: "wal",
+      on_drive: false,
+    });
     const copy = join(base, "backup");
     mkdirSync(copy);
     copyFileSync(join(b.home, ".mindsave", "mindsave.db"), join(copy, "mindsave.db"));
-    const fromCopy = JSON.parse((await run(["snapshots", "list", "--json", "--workspace", base, "--home", copy], { cwd: base, env: b.env, bin: [local] })).stdout);
+    const fromCopy = JSON.parse(
+      (
+        await run(["snapshots", "list", "--json", "--workspace", base, "--home", copy], {
+          cwd: base,
+          env: b.env,
+          bin: [local],
+        })
+      ).stdout,
+    );
     expect(fromCopy.snapshots.map((s: any) => s.goal)).toEqual(["saved by the installed copy"]);
     // Re-running init keeps the store.
-    expect((await run(["drive", "init", usb, "--from", dist], { cwd: base, env: a.env })).stdout).toContain("kept as it was");
+    expect((await run(["drive", "init", usb, "--from", dist], { cwd: base, env: a.env })).stdout).toContain(
+      "kept as it was",
+    );
     expect((await sql(join(root, "mindsave.db"), "SELECT count(*) AS n FROM snapshots"))[0].n).toBe(1);
   });
 
@@ -216,7 +278,9 @@ describe("compiled binaries", () => {
     const base = tempDir("mindsave-kill-");
     const db = join(base, "mindsave.db");
     const script = join(base, "writer.ts");
-    require("node:fs").writeFileSync(script, `
+    require("node:fs").writeFileSync(
+      script,
+      `
       import { Store } from ${JSON.stringify(join(REPO, "src", "store", "store.ts"))};
       const s = await Store.open(${JSON.stringify(db)}, { journalMode: "DELETE" });
       await s.write("killer", async (w) => {
@@ -224,9 +288,12 @@ describe("compiled binaries", () => {
         process.stdout.write("inside\\n");
         await new Promise(() => setInterval(() => {}, 2 ** 30)); // (a timer: no core spun while it waits)
       });
-    `);
+    `,
+    );
     const child = spawn(process.execPath, [script], { stdio: ["ignore", "pipe", "inherit"] });
-    await new Promise<void>((resolve) => child.stdout!.on("data", (d) => String(d).includes("inside") && resolve()));
+    await new Promise<void>((resolve) =>
+      child.stdout!.on("data", (d) => String(d).includes("inside") && resolve()),
+    );
     expect(existsSync(`${db}-journal`)).toBe(true); // a hot journal: the kill lands mid-transaction
     child.kill("SIGKILL");
     await new Promise((r) => child.on("exit", r));
@@ -237,7 +304,14 @@ describe("compiled binaries", () => {
     // (A project of its own beside the store: the drive's folder, which holds the store, is no project.)
     const work = join(base, "work");
     mkdirSync(work);
-    expect((await run(["save", "--goal", "after the crash", "--workspace", work, "--home", base], { cwd: base, env: pc.env })).code).toBe(0);
+    expect(
+      (
+        await run(["save", "--goal", "after the crash", "--workspace", work, "--home", base], {
+          cwd: base,
+          env: pc.env,
+        })
+      ).code,
+    ).toBe(0);
   });
 });
 
@@ -246,8 +320,17 @@ describe("the binary's command line", () => {
     // Bun loads those modules as JavaScript at start: every command paid for them (docs/benchmarks.md).
     const out = tempDir("mindsave-commander-");
     const entry = join(out, "entry.ts");
-    writeFileSync(entry, `import { Command } from ${JSON.stringify(join(REPO, "node_modules", "commander", "index.js"))};\nconsole.log(new Command("x").name());\n`);
-    const built = await Bun.build({ entrypoints: [entry], outdir: join(out, "dist"), target: "bun", format: "esm", plugins: [commanderLight] });
+    writeFileSync(
+      entry,
+      `import { Command } from ${JSON.stringify(join(REPO, "node_modules", "commander", "index.js"))};\nconsole.log(new Command("x").name());\n`,
+    );
+    const built = await Bun.build({
+      entrypoints: [entry],
+      outdir: join(out, "dist"),
+      target: "bun",
+      format: "esm",
+      plugins: [commanderLight],
+    });
     expect(built.success).toBe(true);
     const code = readFileSync(join(out, "dist", "entry.js"), "utf8");
     expect(code).not.toMatch(/from\s*["'](node:)?events["']/);

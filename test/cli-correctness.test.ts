@@ -14,9 +14,12 @@ function setup() {
   const pc = laptop("fix-laptop", base);
   const home = join(base, "home");
   mkdirSync(home);
-  const cli = (args: string[], o: { cwd?: string; stdin?: string } = {}) => run([...args, "--home", home], { cwd: o.cwd ?? repo, env: pc.env, stdin: o.stdin });
-  const okc = (args: string[], cwd?: string) => ok([...args, "--home", home], { cwd: cwd ?? repo, env: pc.env });
-  const json = (args: string[], cwd?: string) => okJson([...args, "--home", home], { cwd: cwd ?? repo, env: pc.env });
+  const cli = (args: string[], o: { cwd?: string; stdin?: string } = {}) =>
+    run([...args, "--home", home], { cwd: o.cwd ?? repo, env: pc.env, stdin: o.stdin });
+  const okc = (args: string[], cwd?: string) =>
+    ok([...args, "--home", home], { cwd: cwd ?? repo, env: pc.env });
+  const json = (args: string[], cwd?: string) =>
+    okJson([...args, "--home", home], { cwd: cwd ?? repo, env: pc.env });
   return { base, repo, home, db: join(home, "mindsave.db"), pc, cli, ok: okc, json };
 }
 
@@ -28,12 +31,20 @@ describe("numbers a command announces", () => {
     const added = await t.ok(["rules", "add", "--scope", "global", "Answer in English"]);
     const announced = Number(/^Added global rule (\d+):/.exec(added.stdout)?.[1]);
     const list = (await t.json(["rules", "list"])).rules;
-    expect(list.map((r: any) => r.text)).toEqual(["Answer in English", "Never push to main", "Run the linter before a commit"]);
+    expect(list.map((r: any) => r.text)).toEqual([
+      "Answer in English",
+      "Never push to main",
+      "Run the linter before a commit",
+    ]);
     expect(announced).toBe(1);
     const again = (await t.json(["rules", "add", "Keep the API stable"])).added;
     expect(again.number).toBe(4);
     await t.ok(["rules", "remove", String(announced)]);
-    expect((await t.json(["rules", "list"])).rules.map((r: any) => r.text)).toEqual(["Never push to main", "Run the linter before a commit", "Keep the API stable"]);
+    expect((await t.json(["rules", "list"])).rules.map((r: any) => r.text)).toEqual([
+      "Never push to main",
+      "Run the linter before a commit",
+      "Keep the API stable",
+    ]);
   });
 
   test("rules add of a rule's old words after an edit adds a rule beside it, never over it; an edit to another rule's words is refused", async () => {
@@ -46,7 +57,9 @@ describe("numbers a command announces", () => {
     const before = await dumpStore(t.db);
     const refused = await t.cli(["rules", "edit", "2", "use pnpm 9, never npm"]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr.trim()).toBe("mindsave: That is already rule 1: Use pnpm 9, never npm; remove one of them instead (`mindsave rules remove N`).");
+    expect(refused.stderr.trim()).toBe(
+      "mindsave: That is already rule 1: Use pnpm 9, never npm; remove one of them instead (`mindsave rules remove N`).",
+    );
     expect(await dumpStore(t.db)).toBe(before);
   });
 
@@ -58,7 +71,9 @@ describe("numbers a command announces", () => {
     expect(fact.number).toBe(list.findIndex((f: any) => f.text === "CI is slow on Mondays") + 1);
     expect(fact.number).toBeGreaterThan(0);
     await t.ok(["facts", "drop", String(fact.number)]);
-    expect((await t.json(["facts"])).facts.map((f: any) => f.text)).toEqual(["staging is read-only until Friday"]);
+    expect((await t.json(["facts"])).facts.map((f: any) => f.text)).toEqual([
+      "staging is read-only until Friday",
+    ]);
   });
 });
 
@@ -78,7 +93,9 @@ describe("diff A B", () => {
     expect(reverse.stdout).toContain(back);
     expect(reverse.stdout).toContain('  next_action: "step two" → "step one"');
     const j = await t.json(["diff", "1", "2"]);
-    expect([j.from.name, j.to.name]).toEqual((await t.json(["snapshots", "list"])).snapshots.map((s: any) => s.name));
+    expect([j.from.name, j.to.name]).toEqual(
+      (await t.json(["snapshots", "list"])).snapshots.map((s: any) => s.name),
+    );
     const help = (await t.ok(["diff", "--help"])).stdout.replace(/\s+/g, " ");
     expect(help).toContain("What changed from snapshot A to snapshot B");
     expect(help).toContain("from the second newest to the newest");
@@ -91,7 +108,9 @@ describe("diff and retirements", () => {
     await t.ok(["save", "--goal", "g", "--state", "s", "--next", "n", "--constraint", "no tailwind"]);
     await t.ok(["retire", "no tailwind", "--reason", "we use tailwind now"]);
     await t.ok(["save", "--goal", "g", "--state", "s2", "--next", "n"]);
-    expect((await t.ok(["diff", "1", "2"])).stdout).toContain("+ constraint: no tailwind (retired since: no longer restored)");
+    expect((await t.ok(["diff", "1", "2"])).stdout).toContain(
+      "+ constraint: no tailwind (retired since: no longer restored)",
+    );
     expect((await t.ok(["diff", "2", "1"])).stdout).toContain("retired constraint: no tailwind (by ");
     expect((await t.json(["diff", "1", "2"])).constraints.added_retired).toEqual(["no tailwind"]);
   });
@@ -139,7 +158,9 @@ describe("Claude Code SessionStart source", () => {
     const t = setup();
     await t.ok(["save", "--goal", "Old task", "--next", "old next step"]);
     const start = async (payload: Record<string, unknown>) => {
-      const r = await t.cli(["hook", "session-start"], { stdin: JSON.stringify({ session_id: "s1", cwd: t.repo, hook_event_name: "SessionStart", ...payload }) });
+      const r = await t.cli(["hook", "session-start"], {
+        stdin: JSON.stringify({ session_id: "s1", cwd: t.repo, hook_event_name: "SessionStart", ...payload }),
+      });
       expect(r.code).toBe(0);
       return JSON.parse(r.stdout).hookSpecificOutput.additionalContext as string;
     };
@@ -178,14 +199,18 @@ describe("nothing to load here: where to go next", () => {
     const other = join(t.base, "other-home");
     mkdirSync(other);
     await t.ok(["sync", join(other, "mindsave.db")]);
-    expect((await t.cli(["load"], { cwd: plain })).stderr).toContain("or run `mindsave sync` to bring in what your other homes and drives hold");
+    expect((await t.cli(["load"], { cwd: plain })).stderr).toContain(
+      "or run `mindsave sync` to bring in what your other homes and drives hold",
+    );
 
     // A project with no snapshots yet (a rule made it) says the same.
     const api = gitRepo(join(t.base, "api"));
     await t.ok(["rules", "add", "Keep the API stable"], api);
     const empty = await t.cli(["load"], { cwd: api });
     expect(empty.code).toBe(1);
-    expect(empty.stderr).toContain("No snapshots in project api yet; save one with `mindsave save`, or pick a project of this store with `--in NAME` (shop;");
+    expect(empty.stderr).toContain(
+      "No snapshots in project api yet; save one with `mindsave save`, or pick a project of this store with `--in NAME` (shop;",
+    );
   });
 
   test("from a drive folder, load suggests sync; an empty store adds nothing", async () => {
@@ -203,20 +228,26 @@ describe("nothing to load here: where to go next", () => {
     const bare = await run(["load", "--home", home], { cwd: base, env: pc.env });
     expect(bare.code).toBe(1);
     // A folder that holds no store is not made one by a read (test/read-commands.test.ts).
-    expect(bare.stderr).toBe(`mindsave: There is no MindSave store in ${home} (set by --home ${home}: the folder that holds mindsave.db); nothing was created. \`mindsave save\` there starts one.\n`);
+    expect(bare.stderr).toBe(
+      `mindsave: There is no MindSave store in ${home} (set by --home ${home}: the folder that holds mindsave.db); nothing was created. \`mindsave save\` there starts one.\n`,
+    );
     expect(readdirSync(home)).toEqual([]);
   });
 });
 
 describe("one choice", () => {
-  test("a wrong number with one item says 1, never \"from 1 to 1\"; with several, the range", async () => {
+  test('a wrong number with one item says 1, never "from 1 to 1"; with several, the range', async () => {
     const t = setup();
     await t.ok(["rules", "add", "Never push to main"]);
     const one = await t.cli(["rules", "remove", "3"]);
     expect(one.code).toBe(1);
-    expect(one.stderr).toContain("There is no rule number 3; give 1 (there is only one rule) or a piece of its text");
+    expect(one.stderr).toContain(
+      "There is no rule number 3; give 1 (there is only one rule) or a piece of its text",
+    );
     await t.ok(["rules", "add", "Run the linter"]);
-    expect((await t.cli(["rules", "remove", "3"])).stderr).toContain("give a number from 1 to 2 or a piece of its text");
+    expect((await t.cli(["rules", "remove", "3"])).stderr).toContain(
+      "give a number from 1 to 2 or a piece of its text",
+    );
 
     await t.ok(["save", "--goal", "plan it"]);
     await t.ok(["plan", "set", "--item", "write the limiter"]);
@@ -234,7 +265,9 @@ describe("snapshots list outside any project", () => {
     for (const args of [["snapshots", "list"], ["load"]]) {
       const r = await t.cli(args);
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain("pick a project of this store with `--in NAME` (other; `mindsave projects` lists them)");
+      expect(r.stderr).toContain(
+        "pick a project of this store with `--in NAME` (other; `mindsave projects` lists them)",
+      );
     }
   });
 });

@@ -36,7 +36,8 @@ describe("the counter", () => {
 
   test("parseHlc reads what formatHlc writes and survives garbage and old 5-digit counters", () => {
     expect(parseHlc(formatHlc(T, 42, "host-with-dashes"))).toEqual({ wall: T, counter: 42 });
-    for (const bad of ["", "garbage", "-1-2", "12x-3", null, undefined, "1.5-2-h"]) expect(parseHlc(bad)).toEqual({ wall: 0, counter: 0 });
+    for (const bad of ["", "garbage", "-1-2", "12x-3", null, undefined, "1.5-2-h"])
+      expect(parseHlc(bad)).toEqual({ wall: 0, counter: 0 });
     expect(parseHlc(`${T}-10000-h`)).toEqual({ wall: T + 1, counter: 0 });
     // A row stamped before the overflow rule (5-digit counter) still orders by value.
     expect(compareHlc(`${T}-10000-h`, `${T}-9999-h`)).toBe(1);
@@ -47,17 +48,25 @@ describe("the counter", () => {
   test("25,000 ticks within one frozen millisecond give strictly increasing strings, and the next write follows them", async () => {
     const store = await Store.open(join(tempDir(), "mindsave.db"));
     try {
-      const ticks = await store.write("host-a", async (w) => {
-        const out: string[] = [];
-        for (let i = 0; i < 25_000; i++) out.push(await w.tick());
-        return out;
-      }, () => T);
+      const ticks = await store.write(
+        "host-a",
+        async (w) => {
+          const out: string[] = [];
+          for (let i = 0; i < 25_000; i++) out.push(await w.tick());
+          return out;
+        },
+        () => T,
+      );
       for (let i = 1; i < ticks.length; i++) {
         if (!(ticks[i - 1] < ticks[i])) throw new Error(`tick ${i}: ${ticks[i - 1]} !< ${ticks[i]}`);
       }
       expect(ticks[0]).toBe(formatHlc(T, 0, "host-a"));
       expect(ticks.at(-1)).toBe(formatHlc(T + 2, 4999, "host-a"));
-      const next = await store.write("host-a", (w) => w.tick(), () => T);
+      const next = await store.write(
+        "host-a",
+        (w) => w.tick(),
+        () => T,
+      );
       expect(next > ticks.at(-1)!).toBe(true);
     } finally {
       store.close();
@@ -74,7 +83,14 @@ async function machine(base: string, name: string, at: number) {
   const env = { ...process.env, ...pc.env, MINDSAVE_HOST: `host-${name}` };
   const session = await Session.open({ home, cwd: repo, env, now: () => new Date(at) }, { write: true });
   const ctx = await session.write((w) => resolveProject(session, { create: true, w }));
-  return { session, home, repo, env: { ...pc.env, MINDSAVE_HOST: `host-${name}` }, db: join(home, "mindsave.db"), project: ctx.project };
+  return {
+    session,
+    home,
+    repo,
+    env: { ...pc.env, MINDSAVE_HOST: `host-${name}` },
+    db: join(home, "mindsave.db"),
+    project: ctx.project,
+  };
 }
 
 async function syncFrom(here: Awaited<ReturnType<typeof machine>>, peerDb: string) {
@@ -115,10 +131,16 @@ describe("a peer whose clock is far ahead", () => {
 
     const doctor = await okJson(["doctor", "--home", here.home], { cwd: here.repo, env: here.env });
     expect(doctor.clocks_ahead).toHaveLength(1);
-    expect(doctor.clocks_ahead[0]).toMatchObject({ host_id: "host-future", host_name: "future", ahead_days: 3 * 365 });
+    expect(doctor.clocks_ahead[0]).toMatchObject({
+      host_id: "host-future",
+      host_name: "future",
+      ahead_days: 3 * 365,
+    });
     expect(doctor.clocks_ahead[0].wins_until).toBe(new Date(now + 3 * 365 * DAY).toISOString());
     const text = await run(["doctor", "--home", here.home], { cwd: here.repo, env: here.env });
-    expect(text.stdout).toContain(`host future (host-future)'s clock is ${3 * 365} days ahead of this one; its edits win over newer ones here until`);
+    expect(text.stdout).toContain(
+      `host future (host-future)'s clock is ${3 * 365} days ahead of this one; its edits win over newer ones here until`,
+    );
   });
 
   test("a peer within 24 h ahead still moves this store's clock, so the next write sorts after its rows", async () => {
@@ -131,7 +153,7 @@ describe("a peer whose clock is far ahead", () => {
       await syncFrom(here, ahead.db);
       const tick = await here.session.write((w) => w.tick());
       expect(parseHlc(tick).wall).toBe(now + 2 * 60 * 60 * 1000);
-      expect((await here.session.store.clocksAhead())).toEqual([]);
+      expect(await here.session.store.clocksAhead()).toEqual([]);
     } finally {
       await here.session.close();
     }
@@ -150,17 +172,21 @@ describe("a laptop whose clock runs ahead", () => {
       git(base, "clone", "-q", origin, repo);
       const clock = { at: 0 };
       const env = { ...process.env, ...pc.env, MINDSAVE_HOST: `host-${name}` };
-      const open = () => Session.open({ home, cwd: repo, env, now: () => new Date(clock.at) }, { write: true });
+      const open = () =>
+        Session.open({ home, cwd: repo, env, now: () => new Date(clock.at) }, { write: true });
       const save = async (goal: string) => {
         const s = await open();
         try {
-          return (await saveSnapshot(s, { input: { ...emptyInput(), goal, state: "s", next_action: "n" } })).snapshot;
+          return (await saveSnapshot(s, { input: { ...emptyInput(), goal, state: "s", next_action: "n" } }))
+            .snapshot;
         } finally {
           await s.close();
         }
       };
       /** `read` of the project's newest snapshot here, as `load --latest` picks it (null: none). */
-      const newest = async <T>(read: (s: Session, ctx: ProjectContext, snap: SnapshotRecord | null) => Promise<T>) => {
+      const newest = async <T>(
+        read: (s: Session, ctx: ProjectContext, snap: SnapshotRecord | null) => Promise<T>,
+      ) => {
         const s = await open();
         try {
           const ctx = (await resolveProject(s, { create: false }))!;
@@ -202,7 +228,7 @@ describe("a laptop whose clock runs ahead", () => {
     expect(await a.latest()).toBe("B just now");
   });
 
-  test("2 h ahead: the laptop behind says its snapshot was saved ahead of its clock, never \"0s ago\"", async () => {
+  test('2 h ahead: the laptop behind says its snapshot was saved ahead of its clock, never "0s ago"', async () => {
     const now = Date.now();
     const { a, b } = await clones(tempDir("mindsave-clock-"));
     a.clock.at = now + 2 * 60 * 60 * 1000;
@@ -242,7 +268,9 @@ describe("a laptop whose clock runs ahead", () => {
     await a.syncWithDb(b.db);
     for (const db of [a.db, b.db]) {
       expect(await sql(db, "SELECT text FROM rules WHERE deleted = 0")).toEqual([{ text: "use bun" }]);
-      expect(await sql(db, "SELECT status FROM snapshots WHERE name = ?", [fromA.name])).toEqual([{ status: "completed" }]);
+      expect(await sql(db, "SELECT status FROM snapshots WHERE name = ?", [fromA.name])).toEqual([
+        { status: "completed" },
+      ]);
     }
     // This store's own clock did not follow the row 3 days ahead.
     s = await b.open();

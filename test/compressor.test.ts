@@ -14,7 +14,12 @@ describe("spec example (v3.5)", () => {
     expect(run(["no tailwind", "use css variables", "avoid utility css", "no utility framework"])).toEqual({
       constraints: [],
       symbolic: {
-        theme_system: { strategy: "css_variables", preferred: ["css variables"], rejected: ["Tailwind", "utility-first"], sources: 4 },
+        theme_system: {
+          strategy: "css_variables",
+          preferred: ["css variables"],
+          rejected: ["Tailwind", "utility-first"],
+          sources: 4,
+        },
       },
       conflicts: [],
       dropped_duplicates: 0,
@@ -46,12 +51,19 @@ describe("each category, English", () => {
   });
 
   test("auth_strategy: the generic word stands alone when nothing specific is said", () => {
-    expect(run(["no auth"]).symbolic).toEqual({ auth_strategy: { preferred: [], rejected: ["auth"], sources: 1 } });
+    expect(run(["no auth"]).symbolic).toEqual({
+      auth_strategy: { preferred: [], rejected: ["auth"], sources: 1 },
+    });
   });
 
   test("session_management", () => {
     expect(run(["no server-side sessions", "keep it stateless"]).symbolic).toEqual({
-      session_management: { strategy: "stateless", preferred: ["stateless"], rejected: ["server-side session"], sources: 2 },
+      session_management: {
+        strategy: "stateless",
+        preferred: ["stateless"],
+        rejected: ["server-side session"],
+        sources: 2,
+      },
     });
   });
 
@@ -80,7 +92,12 @@ describe("each category, English", () => {
 describe("each category, Chinese and mixed", () => {
   test("theme_system", () => {
     expect(run(["禁止使用原子化CSS", "使用 CSS 变量"]).symbolic).toEqual({
-      theme_system: { strategy: "css_variables", preferred: ["css variables"], rejected: ["utility-first"], sources: 2 },
+      theme_system: {
+        strategy: "css_variables",
+        preferred: ["css variables"],
+        rejected: ["utility-first"],
+        sources: 2,
+      },
     });
   });
 
@@ -121,7 +138,9 @@ describe("each category, Chinese and mixed", () => {
     expect(run(["使用REST风格接口，不用GraphQL"]).symbolic).toEqual({
       api_style: { strategy: "rest", preferred: ["REST"], rejected: ["GraphQL"], sources: 1 },
     });
-    expect(run(["避免图查询接口"]).symbolic).toEqual({ api_style: { preferred: [], rejected: ["GraphQL"], sources: 1 } });
+    expect(run(["避免图查询接口"]).symbolic).toEqual({
+      api_style: { preferred: [], rejected: ["GraphQL"], sources: 1 },
+    });
   });
 
   test("one constraint can speak about two categories", () => {
@@ -141,7 +160,9 @@ describe("word boundaries (the original matched substrings)", () => {
   test("'restore' does not hit REST", () => {
     const r = run(["use REST", "don't restore old snapshots"]);
     expect(r.conflicts).toEqual([]);
-    expect(r.symbolic).toEqual({ api_style: { strategy: "rest", preferred: ["REST"], rejected: [], sources: 1 } });
+    expect(r.symbolic).toEqual({
+      api_style: { strategy: "rest", preferred: ["REST"], rejected: [], sources: 1 },
+    });
     expect(r.constraints).toEqual(["don't restore old snapshots"]);
   });
 
@@ -154,7 +175,9 @@ describe("word boundaries (the original matched substrings)", () => {
   test("'authors' does not hit auth", () => {
     const r = run(["require auth", "no authors field"]);
     expect(r.conflicts).toEqual([]);
-    expect(r.symbolic).toEqual({ auth_strategy: { strategy: "auth", preferred: ["auth"], rejected: [], sources: 1 } });
+    expect(r.symbolic).toEqual({
+      auth_strategy: { strategy: "auth", preferred: ["auth"], rejected: [], sources: 1 },
+    });
     expect(r.constraints).toEqual(["no authors field"]);
   });
 
@@ -184,27 +207,63 @@ describe("word boundaries (the original matched substrings)", () => {
 describe("positive vs negative", () => {
   test("a stated preference is preferred, not rejected", () => {
     for (const text of ["Use JWT for auth", "使用JWT认证", "prefer JWT", "JWT only"]) {
-      expect(run([text]).symbolic.auth_strategy).toEqual({ strategy: "jwt", preferred: ["JWT"], rejected: [], sources: 1 });
+      expect(run([text]).symbolic.auth_strategy).toEqual({
+        strategy: "jwt",
+        preferred: ["JWT"],
+        rejected: [],
+        sources: 1,
+      });
     }
   });
 
   test("negation markers, English and Chinese", () => {
     const texts = [
-      "no tailwind", "not tailwind", "don't use tailwind", "do not use Tailwind", "never use tailwind", "avoid tailwind",
-      "without tailwind", "stop using tailwind", "Tailwind is banned", "不要Tailwind", "不用Tailwind", "别用Tailwind",
-      "禁止使用Tailwind", "避免Tailwind", "不使用Tailwind", "弃用Tailwind", "放弃Tailwind", "Tailwind 禁用",
+      "no tailwind",
+      "not tailwind",
+      "don't use tailwind",
+      "do not use Tailwind",
+      "never use tailwind",
+      "avoid tailwind",
+      "without tailwind",
+      "stop using tailwind",
+      "Tailwind is banned",
+      "不要Tailwind",
+      "不用Tailwind",
+      "别用Tailwind",
+      "禁止使用Tailwind",
+      "避免Tailwind",
+      "不使用Tailwind",
+      "弃用Tailwind",
+      "放弃Tailwind",
+      "Tailwind 禁用",
     ];
     for (const text of texts) {
-      expect([text, run([text]).symbolic.theme_system]).toEqual([text, { preferred: [], rejected: ["Tailwind"], sources: 1 }]);
+      expect([text, run([text]).symbolic.theme_system]).toEqual([
+        text,
+        { preferred: [], rejected: ["Tailwind"], sources: 1 },
+      ]);
     }
   });
 
   test("X instead of / rather than Y: X preferred, Y rejected", () => {
-    const expected = { theme_system: { strategy: "css_variables", preferred: ["css variables"], rejected: ["Tailwind"], sources: 1 } };
+    const expected = {
+      theme_system: {
+        strategy: "css_variables",
+        preferred: ["css variables"],
+        rejected: ["Tailwind"],
+        sources: 1,
+      },
+    };
     for (const text of [
-      "use css variables instead of tailwind", "css variables rather than Tailwind", "CSS variables instead of using Tailwind",
-      "no tailwind, css variables only", "avoid tailwind and use css variables", "replace Tailwind with CSS variables",
-      "switch from Tailwind to CSS variables", "把Tailwind换成CSS变量", "使用CSS变量而不是Tailwind",
+      "use css variables instead of tailwind",
+      "css variables rather than Tailwind",
+      "CSS variables instead of using Tailwind",
+      "no tailwind, css variables only",
+      "avoid tailwind and use css variables",
+      "replace Tailwind with CSS variables",
+      "switch from Tailwind to CSS variables",
+      "把Tailwind换成CSS变量",
+      "使用CSS变量而不是Tailwind",
     ]) {
       expect([text, run([text]).symbolic]).toEqual([text, expected]);
     }
@@ -226,7 +285,11 @@ describe("positive vs negative", () => {
 
 describe("lossless folding", () => {
   test("a constraint that says more than its entry could hold stays verbatim", () => {
-    const texts = ["Never use Tailwind in the admin panel", "禁止在用户界面使用Tailwind", "Never store tokens in localStorage"];
+    const texts = [
+      "Never use Tailwind in the admin panel",
+      "禁止在用户界面使用Tailwind",
+      "Never store tokens in localStorage",
+    ];
     const r = run(texts);
     expect(r.constraints).toEqual(texts);
     expect(r.symbolic).toEqual({});
@@ -235,7 +298,9 @@ describe("lossless folding", () => {
   test("a single foldable constraint is folded (one rule, applied consistently)", () => {
     const r = run(["use PostgreSQL"]);
     expect(r.constraints).toEqual([]);
-    expect(r.symbolic).toEqual({ db_type: { strategy: "postgresql", preferred: ["PostgreSQL"], rejected: [], sources: 1 } });
+    expect(r.symbolic).toEqual({
+      db_type: { strategy: "postgresql", preferred: ["PostgreSQL"], rejected: [], sources: 1 },
+    });
   });
 });
 
@@ -244,7 +309,14 @@ describe("contradictions", () => {
     expect(run(["no tailwind", "use tailwind", "avoid utility css"])).toEqual({
       constraints: ["no tailwind", "use tailwind"],
       symbolic: { theme_system: { preferred: [], rejected: ["utility-first"], sources: 1 } },
-      conflicts: [{ category: "theme_system", subject: "Tailwind", rejected_by: "no tailwind", preferred_by: "use tailwind" }],
+      conflicts: [
+        {
+          category: "theme_system",
+          subject: "Tailwind",
+          rejected_by: "no tailwind",
+          preferred_by: "use tailwind",
+        },
+      ],
       dropped_duplicates: 0,
       overflow: [],
     });
@@ -252,7 +324,14 @@ describe("contradictions", () => {
 
   test("across languages, through canonical labels", () => {
     const r = run(["Use Tailwind", "不要用Tailwind"]);
-    expect(r.conflicts).toEqual([{ category: "theme_system", subject: "Tailwind", rejected_by: "不要用Tailwind", preferred_by: "Use Tailwind" }]);
+    expect(r.conflicts).toEqual([
+      {
+        category: "theme_system",
+        subject: "Tailwind",
+        rejected_by: "不要用Tailwind",
+        preferred_by: "Use Tailwind",
+      },
+    ]);
     expect(r.constraints).toEqual(["Use Tailwind", "不要用Tailwind"]);
     expect(r.symbolic).toEqual({});
   });
@@ -271,7 +350,11 @@ describe("contradictions", () => {
     expect(scoped.constraints).toEqual(["Use Tailwind for the admin, no Tailwind elsewhere"]);
     // Its other subjects are not folded either: that would keep half of the sentence.
     const r = run(["Use Tailwind and CSS variables, no Tailwind"]);
-    expect(r).toMatchObject({ constraints: ["Use Tailwind and CSS variables, no Tailwind"], symbolic: {}, conflicts: [] });
+    expect(r).toMatchObject({
+      constraints: ["Use Tailwind and CSS variables, no Tailwind"],
+      symbolic: {},
+      conflicts: [],
+    });
   });
 });
 
@@ -320,23 +403,44 @@ describe("maxConstraints and overflow", () => {
 
 describe("reasons", () => {
   test("dash, 'because' and 因为 reasons are kept", () => {
-    expect(run(["no tailwind — causes style conflict"]).symbolic.theme_system.reason).toBe("causes style conflict");
-    expect(run(["no tailwind - causes style conflict"]).symbolic.theme_system.reason).toBe("causes style conflict");
-    expect(run(["No Tailwind because it bloats the markup."]).symbolic.theme_system.reason).toBe("it bloats the markup");
+    expect(run(["no tailwind — causes style conflict"]).symbolic.theme_system.reason).toBe(
+      "causes style conflict",
+    );
+    expect(run(["no tailwind - causes style conflict"]).symbolic.theme_system.reason).toBe(
+      "causes style conflict",
+    );
+    expect(run(["No Tailwind because it bloats the markup."]).symbolic.theme_system.reason).toBe(
+      "it bloats the markup",
+    );
     expect(run(["不要用Tailwind,因为会造成样式冲突"]).symbolic.theme_system).toEqual({
-      preferred: [], rejected: ["Tailwind"], reason: "会造成样式冲突", sources: 1,
+      preferred: [],
+      rejected: ["Tailwind"],
+      reason: "会造成样式冲突",
+      sources: 1,
     });
   });
 
   test("keywords inside the reason are not subjects", () => {
     expect(run(["use css variables because Tailwind bloats the bundle"]).symbolic).toEqual({
-      theme_system: { strategy: "css_variables", preferred: ["css variables"], rejected: [], reason: "Tailwind bloats the bundle", sources: 1 },
+      theme_system: {
+        strategy: "css_variables",
+        preferred: ["css variables"],
+        rejected: [],
+        reason: "Tailwind bloats the bundle",
+        sources: 1,
+      },
     });
   });
 
   test("several reasons in one entry say which subject each is about", () => {
-    const r = run(["no tailwind — conflicts with our tokens", "avoid utility css because of markup bloat", "use css variables"]);
-    expect(r.symbolic.theme_system.reason).toBe("Tailwind: conflicts with our tokens; utility-first: markup bloat");
+    const r = run([
+      "no tailwind — conflicts with our tokens",
+      "avoid utility css because of markup bloat",
+      "use css variables",
+    ]);
+    expect(r.symbolic.theme_system.reason).toBe(
+      "Tailwind: conflicts with our tokens; utility-first: markup bloat",
+    );
   });
 
   test("no reason, no reason field", () => {
@@ -346,7 +450,9 @@ describe("reasons", () => {
 
 describe("compressLayer2", () => {
   test("spec SDK example: constraints compress, decisions and excluded paths pass through", () => {
-    expect(compressLayer2(["No Tailwind CSS", "Use JWT"], ["REST API first"], ["localStorage for tokens"])).toEqual({
+    expect(
+      compressLayer2(["No Tailwind CSS", "Use JWT"], ["REST API first"], ["localStorage for tokens"]),
+    ).toEqual({
       constraints: [],
       symbolic: {
         theme_system: { preferred: [], rejected: ["Tailwind"], sources: 1 },
@@ -379,8 +485,14 @@ describe("compressLayer2", () => {
 
 describe("determinism", () => {
   const input = [
-    "prefer REST over GraphQL", "keep files small", "no tailwind", "Use JWT for auth", "use tailwind",
-    "不要用MongoDB，使用关系型数据库", "avoid utility css because bloat", "no tailwind",
+    "prefer REST over GraphQL",
+    "keep files small",
+    "no tailwind",
+    "Use JWT for auth",
+    "use tailwind",
+    "不要用MongoDB，使用关系型数据库",
+    "avoid utility css because bloat",
+    "no tailwind",
   ];
 
   test("same input → identical output, including key order", () => {
@@ -402,14 +514,24 @@ describe("determinism", () => {
     const c = new ConstraintCompressor().addConstraint("no tailwind");
     expect(c.compress().symbolic.theme_system.sources).toBe(1);
     c.addConstraints(new Set(["avoid utility css"]));
-    expect(c.compress().symbolic.theme_system).toEqual({ preferred: [], rejected: ["Tailwind", "utility-first"], sources: 2 });
+    expect(c.compress().symbolic.theme_system).toEqual({
+      preferred: [],
+      rejected: ["Tailwind", "utility-first"],
+      sources: 2,
+    });
   });
 });
 
 describe("COMPRESSION_RULES", () => {
   test("the categories from the original, api_style merged into one", () => {
     expect(COMPRESSION_RULES.map((r) => r.category)).toEqual([
-      "theme_system", "ui_framework", "auth_strategy", "session_management", "db_access", "db_type", "api_style",
+      "theme_system",
+      "ui_framework",
+      "auth_strategy",
+      "session_management",
+      "db_access",
+      "db_type",
+      "api_style",
     ]);
   });
 

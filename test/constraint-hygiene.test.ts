@@ -11,7 +11,11 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { constraintHygiene, constraintKey, foldDuplicates } from "../src/engine/snapshots/constraint-hygiene.ts";
+import {
+  constraintHygiene,
+  constraintKey,
+  foldDuplicates,
+} from "../src/engine/snapshots/constraint-hygiene.ts";
 import { ConstraintCompressor } from "../src/engine/snapshots/compressor.ts";
 import { legacyExcludedPath } from "../src/engine/snapshots/legacy-failures.ts";
 import { buildRestoreBlock } from "../src/engine/snapshots/restore.ts";
@@ -21,28 +25,75 @@ import { gitRepo, laptop, ok, okJson, tempDir } from "./helpers.ts";
 describe("duplicates", () => {
   test("case, spacing, punctuation, a trailing period and contractions fold into the first wording", () => {
     const r = foldDuplicates([
-      "No new dependencies.", "no new dependencies", "  NO NEW   DEPENDENCIES!  ", "no new dependencies;",
-      "don't use Redis", "Do not use Redis", "do  not use redis.", "dont use redis",
-      "can't touch the schema", "cannot touch the schema", "Can not touch the schema",
-      "不要用 Redis。", "不要使用Redis", "use `any` sparingly", "use any sparingly",
-      "utility-first CSS", "utility first css", "", "   ",
+      "No new dependencies.",
+      "no new dependencies",
+      "  NO NEW   DEPENDENCIES!  ",
+      "no new dependencies;",
+      "don't use Redis",
+      "Do not use Redis",
+      "do  not use redis.",
+      "dont use redis",
+      "can't touch the schema",
+      "cannot touch the schema",
+      "Can not touch the schema",
+      "不要用 Redis。",
+      "不要使用Redis",
+      "use `any` sparingly",
+      "use any sparingly",
+      "utility-first CSS",
+      "utility first css",
+      "",
+      "   ",
     ]);
-    expect(r.kept).toEqual(["No new dependencies.", "don't use Redis", "can't touch the schema", "不要用 Redis。", "use `any` sparingly", "utility-first CSS"]);
+    expect(r.kept).toEqual([
+      "No new dependencies.",
+      "don't use Redis",
+      "can't touch the schema",
+      "不要用 Redis。",
+      "use `any` sparingly",
+      "utility-first CSS",
+    ]);
     expect(r.folded).toHaveLength(11);
     expect(r.folded[0]).toEqual({ kept: "No new dependencies.", dropped: "no new dependencies" });
   });
 
   test("what differs in meaning is not folded", () => {
-    const distinct = ["use C++", "use C#", "use C", "use node.js", "use nodejs", "never use Redis", "don't use Redis", "use Redis", "use shadcn/ui", "use shadcn ui v2",
+    const distinct = [
+      "use C++",
+      "use C#",
+      "use C",
+      "use node.js",
+      "use nodejs",
+      "never use Redis",
+      "don't use Redis",
+      "use Redis",
+      "use shadcn/ui",
+      "use shadcn ui v2",
       // A symbol can be the whole meaning.
-      "pin lodash to ^4.17", "pin lodash to ~4.17", "env var is API_URL", "env var is api-url", "compare with ===", "compare with !==",
-      "x² term stays", "x2 term stays", "no", "\"no\"", "x > y", "x < y", "- x", ": x", "x"];
+      "pin lodash to ^4.17",
+      "pin lodash to ~4.17",
+      "env var is API_URL",
+      "env var is api-url",
+      "compare with ===",
+      "compare with !==",
+      "x² term stays",
+      "x2 term stays",
+      "no",
+      '"no"',
+      "x > y",
+      "x < y",
+      "- x",
+      ": x",
+      "x",
+    ];
     expect(foldDuplicates(distinct).kept).toEqual(distinct);
     expect(new Set(distinct.map(constraintKey)).size).toBe(distinct.length);
   });
 
   test("the compressor folds with the same key", () => {
-    const r = new ConstraintCompressor().addConstraints(["Keep commits small.", "keep commits small", "Don't log tokens", "do not log tokens"]).compress();
+    const r = new ConstraintCompressor()
+      .addConstraints(["Keep commits small.", "keep commits small", "Don't log tokens", "do not log tokens"])
+      .compress();
     expect(r.constraints).toEqual(["Keep commits small.", "Don't log tokens"]);
     expect(r.dropped_duplicates).toBe(2);
   });
@@ -71,20 +122,35 @@ describe("contradictions", () => {
 
   for (const [rejecting, preferring, subject] of CONTRADICTIONS) {
     test(`${rejecting} ↔ ${preferring}`, () => {
-      for (const texts of [[rejecting, preferring], [preferring, rejecting]]) {
+      for (const texts of [
+        [rejecting, preferring],
+        [preferring, rejecting],
+      ]) {
         const r = constraintHygiene(texts);
         expect(r.constraints).toEqual(texts);
-        expect(r.conflicts).toEqual([{ category: "general", subject, rejected_by: rejecting, preferred_by: preferring }]);
+        expect(r.conflicts).toEqual([
+          { category: "general", subject, rejected_by: rejecting, preferred_by: preferring },
+        ]);
       }
     });
   }
 
   test("subjects the rule table knows compare through their labels, across languages", () => {
     expect(constraintHygiene(["No Tailwind", "使用Tailwind"]).conflicts).toEqual([
-      { category: "theme_system", subject: "Tailwind", rejected_by: "No Tailwind", preferred_by: "使用Tailwind" },
+      {
+        category: "theme_system",
+        subject: "Tailwind",
+        rejected_by: "No Tailwind",
+        preferred_by: "使用Tailwind",
+      },
     ]);
     expect(constraintHygiene(["use JWT instead of sessions", "use sessions"]).conflicts).toEqual([
-      { category: "session_management", subject: "session", rejected_by: "use JWT instead of sessions", preferred_by: "use sessions" },
+      {
+        category: "session_management",
+        subject: "session",
+        rejected_by: "use JWT instead of sessions",
+        preferred_by: "use sessions",
+      },
     ]);
     expect(constraintHygiene(["Do not use GraphQL", "prefer GraphQL"]).conflicts).toHaveLength(1);
   });
@@ -120,7 +186,13 @@ describe("contradictions", () => {
   }
 
   test("nothing is dropped: both sides stay as written, in order, and each pair is reported once", () => {
-    const texts = ["don't use Redis", "Keep commits small", "use Redis for sessions", "always use Redis", "Don't use Redis."];
+    const texts = [
+      "don't use Redis",
+      "Keep commits small",
+      "use Redis for sessions",
+      "always use Redis",
+      "Don't use Redis.",
+    ];
     const r = constraintHygiene(texts);
     expect(r.constraints).toEqual(texts.slice(0, 4));
     expect(r.conflicts.map((c) => [c.rejected_by, c.preferred_by])).toEqual([
@@ -130,28 +202,67 @@ describe("contradictions", () => {
   });
 
   test("the compressor keeps both sides of a generic contradiction verbatim and reports it", () => {
-    const r = new ConstraintCompressor().addConstraints(["no tailwind", "don't use Redis", "use Redis for sessions"]).compress();
-    expect(r.conflicts).toEqual([{ category: "general", subject: "redis", rejected_by: "don't use Redis", preferred_by: "use Redis for sessions" }]);
+    const r = new ConstraintCompressor()
+      .addConstraints(["no tailwind", "don't use Redis", "use Redis for sessions"])
+      .compress();
+    expect(r.conflicts).toEqual([
+      {
+        category: "general",
+        subject: "redis",
+        rejected_by: "don't use Redis",
+        preferred_by: "use Redis for sessions",
+      },
+    ]);
     expect(r.constraints).toEqual(["don't use Redis", "use Redis for sessions"]);
     expect(r.symbolic.theme_system.rejected).toEqual(["Tailwind"]);
   });
 });
 
 describe("the restore block marks a contradiction within its budget", () => {
-  const record = (constraints: string[], compressed: Record<string, unknown> | null): SnapshotRecord => ({
-    id: "s1", project_id: "p1", name: "redis_2026-11-23", topic: "redis", kind: "full", status: "in_progress",
-    created_at: "2026-11-23T10:00:00.000Z", version: "3.5", goal: "pick a session store", state: "comparing", next_action: "ask",
-    blocker: "none", active_files: [], constraints, decisions: [], failure_graph: {}, compressed, layer3: "", auto_trigger: null,
-    extra: null, l1_tokens: 0, l2_tokens: 0, saved_host: "h1", saved_root: null, hlc: "0", host: "h1", deleted: false,
-  } as unknown as SnapshotRecord);
-  const constraints = ["don't use Redis", "use Redis for sessions", ...Array.from({ length: 6 }, (_, i) => `keep module ${i} free of side effects in its public functions`)];
+  const record = (constraints: string[], compressed: Record<string, unknown> | null): SnapshotRecord =>
+    ({
+      id: "s1",
+      project_id: "p1",
+      name: "redis_2026-11-23",
+      topic: "redis",
+      kind: "full",
+      status: "in_progress",
+      created_at: "2026-11-23T10:00:00.000Z",
+      version: "3.5",
+      goal: "pick a session store",
+      state: "comparing",
+      next_action: "ask",
+      blocker: "none",
+      active_files: [],
+      constraints,
+      decisions: [],
+      failure_graph: {},
+      compressed,
+      layer3: "",
+      auto_trigger: null,
+      extra: null,
+      l1_tokens: 0,
+      l2_tokens: 0,
+      saved_host: "h1",
+      saved_root: null,
+      hlc: "0",
+      host: "h1",
+      deleted: false,
+    }) as unknown as SnapshotRecord;
+  const constraints = [
+    "don't use Redis",
+    "use Redis for sessions",
+    ...Array.from({ length: 6 }, (_, i) => `keep module ${i} free of side effects in its public functions`),
+  ];
   const { conflicts } = constraintHygiene(constraints);
   const mark = `- ⚠ contradicts: "don't use Redis" ↔ "use Redis for sessions" — ask the user which holds`;
   const ctx = { root: null, savedOn: null, failures: [], now: new Date("2026-11-23T11:00:00Z") };
 
   test("the mark follows the pair, once", async () => {
     const block = await buildRestoreBlock(record(constraints, { conflicts }), ctx);
-    expect(block.text).toContain(`constraints:\n- don't use Redis\n- use Redis for sessions\n${mark}\n- keep module 0`);
+    expect(block.text).toContain(
+      `constraints:\n- don't use Redis\n- use Redis for sessions\n${mark}\n- keep module 0`,
+    );
     expect(block.text.split(mark)).toHaveLength(2);
     // No conflicts stored, no mark.
     expect((await buildRestoreBlock(record(constraints, null), ctx)).text).not.toContain("contradicts");
@@ -176,7 +287,11 @@ describe("the restore block marks a contradiction within its budget", () => {
 describe("legacy excluded_paths lines", () => {
   const cases: [string, string, Record<string, unknown>][] = [
     // The spec's own examples.
-    ["websocket reconnect failed 3 times, switched to polling", "websocket reconnect", { reason: "failed 3 times", repeat_count: 3, alternatives: ["polling"] }],
+    [
+      "websocket reconnect failed 3 times, switched to polling",
+      "websocket reconnect",
+      { reason: "failed 3 times", repeat_count: 3, alternatives: ["polling"] },
+    ],
     ["Don't use Tailwind — causes style conflict", "Tailwind", { reason: "causes style conflict" }],
     ["localStorage for tokens", "localStorage for tokens", { reason: "(no reason recorded)" }],
     ["websocket failed", "websocket", { reason: "failed" }],
@@ -186,18 +301,42 @@ describe("legacy excluded_paths lines", () => {
     ["Redux — too heavy, use Zustand instead", "Redux", { reason: "too heavy", alternatives: ["Zustand"] }],
     ["use Zustand instead of Redux — too heavy", "Redux", { reason: "too heavy", alternatives: ["Zustand"] }],
     ["Redis cache — failed twice", "Redis cache", { reason: "failed twice", repeat_count: 2 }],
-    ["polling every second failed x3; replaced it with webhooks", "polling every second", { reason: "failed x3", repeat_count: 3, alternatives: ["webhooks"] }],
-    ["websocket reconnect failed 3 times behind the proxy, switched to long polling", "websocket reconnect", { reason: "failed 3 times behind the proxy", repeat_count: 3, alternatives: ["long polling"] }],
-    ["retrying failed jobs inline — blocks the queue", "retrying failed jobs inline", { reason: "blocks the queue" }],
+    [
+      "polling every second failed x3; replaced it with webhooks",
+      "polling every second",
+      { reason: "failed x3", repeat_count: 3, alternatives: ["webhooks"] },
+    ],
+    [
+      "websocket reconnect failed 3 times behind the proxy, switched to long polling",
+      "websocket reconnect",
+      { reason: "failed 3 times behind the proxy", repeat_count: 3, alternatives: ["long polling"] },
+    ],
+    [
+      "retrying failed jobs inline — blocks the queue",
+      "retrying failed jobs inline",
+      { reason: "blocks the queue" },
+    ],
     ["MongoDB: no transactions", "MongoDB", { reason: "no transactions" }],
-    ["websocket重连失败了3次，改用轮询", "websocket重连", { reason: "失败了3次", repeat_count: 3, alternatives: ["轮询"] }],
+    [
+      "websocket重连失败了3次，改用轮询",
+      "websocket重连",
+      { reason: "失败了3次", repeat_count: 3, alternatives: ["轮询"] },
+    ],
     ["websocket重连失败了三次", "websocket重连", { reason: "失败了三次", repeat_count: 3 }],
     ["不要用Redux：太重了，改用Zustand", "Redux", { reason: "太重了", alternatives: ["Zustand"] }],
     ["用Zustand代替Redux", "Redux", { reason: "(no reason recorded)", alternatives: ["Zustand"] }],
     // The replacement is named in its own clause: the rejected item is never taken for it.
-    ["don't use Redis, use Memcached instead", "Redis", { reason: "(no reason recorded)", alternatives: ["Memcached"] }],
+    [
+      "don't use Redis, use Memcached instead",
+      "Redis",
+      { reason: "(no reason recorded)", alternatives: ["Memcached"] },
+    ],
     ["never use var, use let instead", "var", { reason: "(no reason recorded)", alternatives: ["let"] }],
-    ["do not use moment; use dayjs instead", "moment", { reason: "(no reason recorded)", alternatives: ["dayjs"] }],
+    [
+      "do not use moment; use dayjs instead",
+      "moment",
+      { reason: "(no reason recorded)", alternatives: ["dayjs"] },
+    ],
     ["tried it once more, then gave up", "it once more, then gave up", { reason: "(no reason recorded)" }],
   ];
   for (const [line, item, entry] of cases) {
@@ -221,26 +360,66 @@ function cliProject() {
 describe("through the real CLI", () => {
   test("save warns about a contradiction, folds the duplicate, and load marks it", async () => {
     const { home, opts } = cliProject();
-    const saved = await ok(["save", "--home", home, "--goal", "pick a session store",
-      "--constraint", "don't use Redis", "--constraint", "use Redis for sessions",
-      "--constraint", "No new dependencies.", "--constraint", "no new dependencies"], opts);
-    expect(saved.stderr).toContain(`constraints contradict: "don't use Redis" vs "use Redis for sessions"; keep the one you mean.`);
+    const saved = await ok(
+      [
+        "save",
+        "--home",
+        home,
+        "--goal",
+        "pick a session store",
+        "--constraint",
+        "don't use Redis",
+        "--constraint",
+        "use Redis for sessions",
+        "--constraint",
+        "No new dependencies.",
+        "--constraint",
+        "no new dependencies",
+      ],
+      opts,
+    );
+    expect(saved.stderr).toContain(
+      `constraints contradict: "don't use Redis" vs "use Redis for sessions"; keep the one you mean.`,
+    );
     expect(saved.stderr.match(/contradict/g)).toHaveLength(1);
     // What is left out is said, never silent.
-    expect(saved.stderr).toContain(`Constraint "no new dependencies" was left out: it repeats "No new dependencies.".`);
+    expect(saved.stderr).toContain(
+      `Constraint "no new dependencies" was left out: it repeats "No new dependencies.".`,
+    );
     const loaded = await okJson(["load", "--latest", "--home", home], opts);
-    expect(loaded.layer2.constraints).toEqual(["don't use Redis", "use Redis for sessions", "No new dependencies."]);
+    expect(loaded.layer2.constraints).toEqual([
+      "don't use Redis",
+      "use Redis for sessions",
+      "No new dependencies.",
+    ]);
     const block = (await ok(["load", "--latest", "--home", home], opts)).stdout;
-    expect(block).toContain(`- use Redis for sessions\n- ⚠ contradicts: "don't use Redis" ↔ "use Redis for sessions" — ask the user which holds\n`);
+    expect(block).toContain(
+      `- use Redis for sessions\n- ⚠ contradicts: "don't use Redis" ↔ "use Redis for sessions" — ask the user which holds\n`,
+    );
     const shown = await okJson(["snapshots", "show", "--home", home], opts);
-    expect(JSON.stringify(shown)).toContain("\"rejected_by\":\"don't use Redis\"");
+    expect(JSON.stringify(shown)).toContain('"rejected_by":"don\'t use Redis"');
   });
 
   test("--failed lines: each its own failure, the replacement never taken for the item, none merged away", async () => {
     const { home, opts } = cliProject();
-    const saved = await ok(["save", "--home", home, "--goal", "pick a cache",
-      "--failed", "don't use Redis, use Memcached instead", "--failed", "don't use moment, use dayjs instead",
-      "--failed", "Redis: too slow under load", "--failed", "Redis: too slow under load"], opts);
+    const saved = await ok(
+      [
+        "save",
+        "--home",
+        home,
+        "--goal",
+        "pick a cache",
+        "--failed",
+        "don't use Redis, use Memcached instead",
+        "--failed",
+        "don't use moment, use dayjs instead",
+        "--failed",
+        "Redis: too slow under load",
+        "--failed",
+        "Redis: too slow under load",
+      ],
+      opts,
+    );
     const graph = (await okJson(["snapshots", "show", "--home", home], opts)).failure_graph;
     expect(Object.keys(graph).sort()).toEqual(["Redis", "Redis: too slow under load", "moment"]);
     expect(graph.Redis.alternatives).toEqual(["Memcached"]);
@@ -251,7 +430,20 @@ describe("through the real CLI", () => {
 
   test("an export with a contradiction imports back with the contradiction recomputed, not as an extra field", async () => {
     const { base, home, repo, opts } = cliProject();
-    await ok(["save", "--home", home, "--goal", "pick a session store", "--constraint", "don't use Redis", "--constraint", "use Redis for sessions"], opts);
+    await ok(
+      [
+        "save",
+        "--home",
+        home,
+        "--goal",
+        "pick a session store",
+        "--constraint",
+        "don't use Redis",
+        "--constraint",
+        "use Redis for sessions",
+      ],
+      opts,
+    );
     await ok(["export", "--home", home], opts);
     const other = join(base, "other-home");
     mkdirSync(other);
@@ -259,6 +451,6 @@ describe("through the real CLI", () => {
     const recalled = await okJson(["recall", "--home", other], opts);
     expect(recalled.extra).toEqual({});
     const block = (await ok(["load", "--latest", "--home", other], opts)).stdout;
-    expect(block).toContain("⚠ contradicts: \"don't use Redis\" ↔ \"use Redis for sessions\"");
+    expect(block).toContain('⚠ contradicts: "don\'t use Redis" ↔ "use Redis for sessions"');
   });
 });

@@ -27,10 +27,16 @@ interface Spawned {
   waitFor: (needle: string) => Promise<string>;
 }
 
-function spawnCli(args: string[], opts: { cwd: string; env: Record<string, string>; stdin?: string }): Spawned {
+function spawnCli(
+  args: string[],
+  opts: { cwd: string; env: Record<string, string>; stdin?: string },
+): Spawned {
   const proc = Bun.spawn([...CLI, ...args], {
-    cwd: opts.cwd, env: childEnv(opts.env),
-    stdin: opts.stdin === undefined ? "ignore" : new TextEncoder().encode(opts.stdin), stdout: "ignore", stderr: "pipe",
+    cwd: opts.cwd,
+    env: childEnv(opts.env),
+    stdin: opts.stdin === undefined ? "ignore" : new TextEncoder().encode(opts.stdin),
+    stdout: "ignore",
+    stderr: "pipe",
   });
   let err = "";
   const reader = proc.stderr.getReader();
@@ -46,17 +52,26 @@ function spawnCli(args: string[], opts: { cwd: string; env: Record<string, strin
 }
 
 /** Runs the CLI until it stalls at `point`, then SIGKILLs it there (it must still be alive). */
-async function killAt(point: string, args: string[], opts: { cwd: string; env: Record<string, string>; stdin?: string }): Promise<void> {
+async function killAt(
+  point: string,
+  args: string[],
+  opts: { cwd: string; env: Record<string, string>; stdin?: string },
+): Promise<void> {
   const { proc, waitFor } = spawnCli(args, { ...opts, env: { ...opts.env, MINDSAVE_STALL: point } });
   const err = await waitFor(`stalled at ${point}\n`);
-  if (!err.includes(`stalled at ${point}\n`)) throw new Error(`mindsave ${args[0]} never reached ${point} (exit ${await proc.exited}): ${err}`);
+  if (!err.includes(`stalled at ${point}\n`))
+    throw new Error(`mindsave ${args[0]} never reached ${point} (exit ${await proc.exited}): ${err}`);
   proc.kill("SIGKILL");
   await proc.exited;
   expect(proc.signalCode).toBe("SIGKILL");
 }
 
 /** Runs the CLI and SIGKILLs it after `ms` (unless it ended first): wherever it happens to be. */
-async function killAfter(ms: number, args: string[], opts: { cwd: string; env: Record<string, string>; stdin?: string }): Promise<void> {
+async function killAfter(
+  ms: number,
+  args: string[],
+  opts: { cwd: string; env: Record<string, string>; stdin?: string },
+): Promise<void> {
   const { proc } = spawnCli(args, opts);
   const timer = setTimeout(() => proc.kill("SIGKILL"), ms);
   await proc.exited;
@@ -64,17 +79,25 @@ async function killAfter(ms: number, args: string[], opts: { cwd: string; env: R
 }
 
 /** Runs each lane's jobs in order, the lanes at once (`laneOf`: a job's lane; else round robin). */
-async function inLanes<T>(jobs: T[], work: (job: T, lane: number) => Promise<void>, laneOf = (_: T, i: number) => i % LANES): Promise<void> {
+async function inLanes<T>(
+  jobs: T[],
+  work: (job: T, lane: number) => Promise<void>,
+  laneOf = (_: T, i: number) => i % LANES,
+): Promise<void> {
   const lanes = Array.from({ length: LANES }, (_, lane) => jobs.filter((job, i) => laneOf(job, i) === lane));
-  await Promise.all(lanes.map(async (queue, lane) => {
-    for (const job of queue) await work(job, lane);
-  }));
+  await Promise.all(
+    lanes.map(async (queue, lane) => {
+      for (const job of queue) await work(job, lane);
+    }),
+  );
 }
 
 /** `n` of `all` (which must have that many), chosen by the seeded generator, in their original order. */
 function pick<T>(all: T[], n: number, seed: number): T[] {
   expect(all.length).toBeGreaterThanOrEqual(n);
-  const chosen = new Set(fc.sample(fc.shuffledSubarray([...all.keys()], { minLength: n, maxLength: n }), { seed, numRuns: 1 })[0]!);
+  const chosen = new Set(
+    fc.sample(fc.shuffledSubarray([...all.keys()], { minLength: n, maxLength: n }), { seed, numRuns: 1 })[0]!,
+  );
   return all.filter((_, i) => chosen.has(i));
 }
 
@@ -89,13 +112,27 @@ function copyStore(from: string, dir: string): string {
   return join(dir, "mindsave.db");
 }
 
-const TEXTS = ["fix the login flow", "重构认证模块", "ship it 🚀", "don't break \"prod\"", "key: value, then: more", "line one\nline two", "不要用Redux：太重了"];
+const TEXTS = [
+  "fix the login flow",
+  "重构认证模块",
+  "ship it 🚀",
+  'don\'t break "prod"',
+  "key: value, then: more",
+  "line one\nline two",
+  "不要用Redux：太重了",
+];
 const text = fc.constantFrom(...TEXTS);
 
 /** Snapshots of varied content: each has a unique goal, some constraints and decisions, and 1–3 failures. */
 const snapshotData = fc.record({
-  tag: fc.integer({ min: 1000, max: 9999 }), goal: text, constraints: fc.uniqueArray(text, { maxLength: 2 }),
-  decisions: fc.uniqueArray(text, { maxLength: 2 }), failures: fc.uniqueArray(fc.constantFrom("Redux", "Tailwind", "SSR", "GraphQL"), { minLength: 1, maxLength: 3 }),
+  tag: fc.integer({ min: 1000, max: 9999 }),
+  goal: text,
+  constraints: fc.uniqueArray(text, { maxLength: 2 }),
+  decisions: fc.uniqueArray(text, { maxLength: 2 }),
+  failures: fc.uniqueArray(fc.constantFrom("Redux", "Tailwind", "SSR", "GraphQL"), {
+    minLength: 1,
+    maxLength: 3,
+  }),
 });
 type SnapshotData = typeof snapshotData extends fc.Arbitrary<infer T> ? T : never;
 
@@ -103,9 +140,12 @@ function yamlOf(d: SnapshotData, i: number): { goal: string; yaml: string } {
   const goal = `${d.goal} #${d.tag}-${i}`;
   const q = JSON.stringify;
   const yaml = [
-    `goal: ${q(goal)}`, `state: ${q(d.goal)}`,
-    `constraints: ${q(d.constraints)}`, `decisions: ${q(d.decisions)}`,
-    `failure_graph:`, ...d.failures.map((f) => `  ${f}: {reason: ${q(`rejected in ${d.tag}`)}, rejected_by: user}`),
+    `goal: ${q(goal)}`,
+    `state: ${q(d.goal)}`,
+    `constraints: ${q(d.constraints)}`,
+    `decisions: ${q(d.decisions)}`,
+    `failure_graph:`,
+    ...d.failures.map((f) => `  ${f}: {reason: ${q(`rejected in ${d.tag}`)}, rejected_by: user}`),
   ].join("\n");
   return { goal, yaml };
 }
@@ -129,46 +169,78 @@ async function engine<T>(host: Host, dir: string, fn: (s: Session) => Promise<T>
   }
 }
 
-const save = (s: Session, goal: string, more: Record<string, unknown> = {}) => saveSnapshot(s, { input: fromFields({ goal, ...more }) });
+const save = (s: Session, goal: string, more: Record<string, unknown> = {}) =>
+  saveSnapshot(s, { input: fromFields({ goal, ...more }) });
 
 describe("SIGKILL at every stop point", () => {
   test("save: killed at 30+ points inside its transaction leaves the store intact and without the snapshot; a later save is whole", async () => {
     const variants = fc.sample(snapshotData, { seed: SEED, numRuns: 4 });
     // One home per lane, each with snapshots for retention to archive (`--keep 2` below).
     const lanes = [world.a, world.b].map((host, i) => ({ host, dir: home(`save-${i}`) }));
-    const project = await Promise.all(lanes.map((l) => engine(l.host, l.dir, async (s) => {
-      for (let i = 0; i < 4; i++) await save(s, `done ${i}`, { status: "completed" });
-      return (await save(s, "still going")).snapshot.project_id;
-    })));
-    const jobs = pick(variants.flatMap((d, v) => {
-      const points = ["save-before-insert", "save-after-insert", ...d.failures.map((_, i) => `save-failure-${i + 1}`), "save-after-signal", "retention-unarchived", "retention-archived", "save-after-retention"];
-      return points.map((point) => ({ point, d, v }));
-    }), 30, SEED);
+    const project = await Promise.all(
+      lanes.map((l) =>
+        engine(l.host, l.dir, async (s) => {
+          for (let i = 0; i < 4; i++) await save(s, `done ${i}`, { status: "completed" });
+          return (await save(s, "still going")).snapshot.project_id;
+        }),
+      ),
+    );
+    const jobs = pick(
+      variants.flatMap((d, v) => {
+        const points = [
+          "save-before-insert",
+          "save-after-insert",
+          ...d.failures.map((_, i) => `save-failure-${i + 1}`),
+          "save-after-signal",
+          "retention-unarchived",
+          "retention-archived",
+          "save-after-retention",
+        ];
+        return points.map((point) => ({ point, d, v }));
+      }),
+      30,
+      SEED,
+    );
     const db = lanes.map((l) => join(l.dir, "mindsave.db"));
     const before = await Promise.all(db.map((f) => dumpStore(f)));
     await inLanes(jobs, async ({ point, d, v }, lane) => {
       const { host, dir } = lanes[lane]!;
       // `--in`: the project by id, so no git runs before the transaction (it costs time, not safety).
-      await killAt(point, ["save", "--file", "-", "--keep", "2", "--in", project[lane]!, "--home", dir], { cwd: host.repo, env: host.env, stdin: yamlOf(d, v).yaml });
+      await killAt(point, ["save", "--file", "-", "--keep", "2", "--in", project[lane]!, "--home", dir], {
+        cwd: host.repo,
+        env: host.env,
+        stdin: yamlOf(d, v).yaml,
+      });
       expect(await integrity(db[lane]!)).toBe("ok");
       // All or nothing: every stop point is inside the transaction, so nothing of it is left.
       expect(await dumpStore(db[lane]!)).toBe(before[lane]!);
     });
     // After all those kills the store takes a save whole.
     const { goal, yaml } = yamlOf(variants[0]!, 99);
-    await ok(["save", "--file", "-", "--keep", "2", "--home", lanes[0]!.dir], { cwd: world.a.repo, env: world.a.env, stdin: yaml });
+    await ok(["save", "--file", "-", "--keep", "2", "--home", lanes[0]!.dir], {
+      cwd: world.a.repo,
+      env: world.a.env,
+      stdin: yaml,
+    });
     expect(await integrity(db[0]!)).toBe("ok");
     await expectWhole(db[0]!, goal, variants[0]!);
   });
 
   test("import: killed after each of 1–16 snapshots (two data sets) leaves none of them; a re-run imports all", async () => {
     const COUNT = 16;
-    const lanes = [world.a, world.b].map((host, i) => ({ host, dir: home(`import-${i}`), ws: join(world.base, `seed-${i}`) }));
+    const lanes = [world.a, world.b].map((host, i) => ({
+      host,
+      dir: home(`import-${i}`),
+      ws: join(world.base, `seed-${i}`),
+    }));
     for (const [lane, l] of lanes.entries()) {
       mkdirSync(join(l.ws, ".mindsave", "snapshots"), { recursive: true });
       fc.sample(snapshotData, { seed: SEED + 1 + lane, numRuns: COUNT }).forEach((d, i) => {
         const day = String(1 + (i % 28)).padStart(2, "0");
-        writeFileSync(join(l.ws, ".mindsave", "snapshots", `task_${lane}_${i}_202603${day}.md`), `---\ncreated_at: "2026-03-${day}T12:${String(i).padStart(2, "0")}:00Z"\n${yamlOf(d, i).yaml}\n---\nLayer 3 of ${i}: 日志 🚀\n`);
+        writeFileSync(
+          join(l.ws, ".mindsave", "snapshots", `task_${lane}_${i}_202603${day}.md`),
+          `---\ncreated_at: "2026-03-${day}T12:${String(i).padStart(2, "0")}:00Z"\n${yamlOf(d, i).yaml}\n---\nLayer 3 of ${i}: 日志 🚀\n`,
+        );
       });
       await engine(l.host, l.dir, (s) => save(s, "already here"));
     }
@@ -180,18 +252,30 @@ describe("SIGKILL at every stop point", () => {
     const schemaBefore = await Promise.all(db.map(schema));
     // Lane i imports data set i into its own store; "import-indexed": all saved and indexed, not committed.
     const jobs = [
-      ...pick(lanes.flatMap((_, lane) => Array.from({ length: COUNT }, (_, i) => ({ lane, point: `import-${i + 1}` }))), 30, SEED + 1),
+      ...pick(
+        lanes.flatMap((_, lane) =>
+          Array.from({ length: COUNT }, (_, i) => ({ lane, point: `import-${i + 1}` })),
+        ),
+        30,
+        SEED + 1,
+      ),
       ...lanes.map((_, lane) => ({ lane, point: "import-indexed" })),
     ];
-    await inLanes(jobs, async ({ point }, lane) => {
-      const l = lanes[lane]!;
-      await killAt(point, ["import", l.ws, "--home", l.dir], { cwd: l.host.repo, env: l.host.env });
-      expect(await integrity(db[lane]!)).toBe("ok");
-      expect(await dumpStore(db[lane]!)).toBe(before[lane]!);
-      expect(await schema(db[lane]!)).toEqual(schemaBefore[lane]!);
-    }, (job) => job.lane);
+    await inLanes(
+      jobs,
+      async ({ point }, lane) => {
+        const l = lanes[lane]!;
+        await killAt(point, ["import", l.ws, "--home", l.dir], { cwd: l.host.repo, env: l.host.env });
+        expect(await integrity(db[lane]!)).toBe("ok");
+        expect(await dumpStore(db[lane]!)).toBe(before[lane]!);
+        expect(await schema(db[lane]!)).toEqual(schemaBefore[lane]!);
+      },
+      (job) => job.lane,
+    );
     await ok(["import", lanes[0]!.ws, "--home", lanes[0]!.dir], { cwd: world.a.repo, env: world.a.env });
-    expect(Number((await sql(db[0]!, "SELECT count(*) AS n FROM snapshots WHERE deleted = 0"))[0]!.n)).toBe(COUNT + 1);
+    expect(Number((await sql(db[0]!, "SELECT count(*) AS n FROM snapshots WHERE deleted = 0"))[0]!.n)).toBe(
+      COUNT + 1,
+    );
   });
 
   test("sync: killed at 30+ points (each batch of each direction, between them) leaves both stores valid; a re-run converges to the same stores", async () => {
@@ -203,19 +287,32 @@ describe("SIGKILL at every stop point", () => {
     ];
     const all: { pair: number; point: string }[] = [];
     const reference: Map<string, Record<string, unknown>>[] = [];
-    const before = await Promise.all(pairs.map(async (p) => ({ local: await dumpStore(p.local), peer: await dumpStore(p.peer) })));
+    const before = await Promise.all(
+      pairs.map(async (p) => ({ local: await dumpStore(p.local), peer: await dumpStore(p.peer) })),
+    );
     for (const [i, p] of pairs.entries()) {
       // The reference: the same sync, never killed. Its logs also say which batches each direction has.
       const dir = tempDir("mindsave-crash-ref-");
       const local = copyStore(p.local, join(dir, "local"));
       const peer = copyStore(p.peer, join(dir, "peer"));
       const [mine, theirs] = [await storeId(local), await storeId(peer)];
-      const tables = async (db: string, skip: string) => (await sql(db, "SELECT DISTINCT tbl FROM changes WHERE origin IS NULL OR origin <> ?", [skip])).map((r) => String(r.tbl));
+      const tables = async (db: string, skip: string) =>
+        (await sql(db, "SELECT DISTINCT tbl FROM changes WHERE origin IS NULL OR origin <> ?", [skip])).map(
+          (r) => String(r.tbl),
+        );
       const pulled = await tables(peer, mine);
       await syncInProcess(p.host, join(dir, "local"), peer);
       const pushed = await tables(local, theirs);
-      for (const [phase, tbls] of [["pull", pulled], ["push", pushed]] as const) {
-        all.push(...[`${phase}-begin`, ...tbls.map((t) => `${phase}-${t}-1`), `in-${phase}`].map((point) => ({ pair: i, point })));
+      for (const [phase, tbls] of [
+        ["pull", pulled],
+        ["push", pushed],
+      ] as const) {
+        all.push(
+          ...[`${phase}-begin`, ...tbls.map((t) => `${phase}-${t}-1`), `in-${phase}`].map((point) => ({
+            pair: i,
+            point,
+          })),
+        );
       }
       all.push({ pair: i, point: "between" });
       reference.push(await replicatedRows(local));
@@ -228,7 +325,10 @@ describe("SIGKILL at every stop point", () => {
       const dir = join(world.base, `kill-${n++}`);
       const local = copyStore(p.local, join(dir, "local"));
       const peer = copyStore(p.peer, join(dir, "peer"));
-      await killAt(point, ["sync", peer, "--home", join(dir, "local")], { cwd: p.host.repo, env: p.host.env });
+      await killAt(point, ["sync", peer, "--home", join(dir, "local")], {
+        cwd: p.host.repo,
+        env: p.host.env,
+      });
       expect(await integrity(local)).toBe("ok");
       expect(await integrity(peer)).toBe("ok");
       // The direction killed left nothing in the store it was writing.
@@ -247,7 +347,11 @@ describe("SIGKILL after a random delay (smoke)", () => {
     const d = fc.sample(snapshotData, { seed: SEED + 9, numRuns: 1 })[0]!;
     const ws = join(world.base, "random-seed");
     mkdirSync(join(ws, ".mindsave", "snapshots"), { recursive: true });
-    for (let i = 0; i < 6; i++) writeFileSync(join(ws, ".mindsave", "snapshots", `rnd_${i}_2026-03-0${i + 1}.md`), `---\n${yamlOf(d, i).yaml}\n---\n`);
+    for (let i = 0; i < 6; i++)
+      writeFileSync(
+        join(ws, ".mindsave", "snapshots", `rnd_${i}_2026-03-0${i + 1}.md`),
+        `---\n${yamlOf(d, i).yaml}\n---\n`,
+      );
     // Within a command's run on this machine (process start included): ~100–400 ms.
     const delays = fc.sample(fc.integer({ min: 40, max: 400 }), { seed: SEED, numRuns: 6 });
     const a = world.a;
@@ -255,18 +359,30 @@ describe("SIGKILL after a random delay (smoke)", () => {
       const dir = join(world.base, `random-${k}`);
       const db = copyStore(pristine.a, join(dir, "save"));
       const { goal, yaml } = yamlOf(d, 100 + k);
-      await killAfter(delays[3 * k]!, ["save", "--file", "-", "--home", join(dir, "save")], { cwd: a.repo, env: a.env, stdin: yaml });
+      await killAfter(delays[3 * k]!, ["save", "--file", "-", "--home", join(dir, "save")], {
+        cwd: a.repo,
+        env: a.env,
+        stdin: yaml,
+      });
       expect(await integrity(db)).toBe("ok");
       await expectWhole(db, goal, d, { orAbsent: true });
 
       const idb = copyStore(pristine.a, join(dir, "import"));
-      await killAfter(delays[3 * k + 1]!, ["import", ws, "--home", join(dir, "import")], { cwd: a.repo, env: a.env });
+      await killAfter(delays[3 * k + 1]!, ["import", ws, "--home", join(dir, "import")], {
+        cwd: a.repo,
+        env: a.env,
+      });
       expect(await integrity(idb)).toBe("ok");
-      expect([0, 6]).toContain(Number((await sql(idb, "SELECT count(*) AS n FROM snapshots WHERE name LIKE 'rnd%'"))[0]!.n));
+      expect([0, 6]).toContain(
+        Number((await sql(idb, "SELECT count(*) AS n FROM snapshots WHERE name LIKE 'rnd%'"))[0]!.n),
+      );
 
       const local = copyStore(pristine.a, join(dir, "local"));
       const peer = copyStore(pristine.drive, join(dir, "peer"));
-      await killAfter(delays[3 * k + 2]!, ["sync", peer, "--home", join(dir, "local")], { cwd: a.repo, env: a.env });
+      await killAfter(delays[3 * k + 2]!, ["sync", peer, "--home", join(dir, "local")], {
+        cwd: a.repo,
+        env: a.env,
+      });
       expect(await integrity(local)).toBe("ok");
       expect(await integrity(peer)).toBe("ok");
       await syncInProcess(a, join(dir, "local"), peer);
@@ -276,7 +392,12 @@ describe("SIGKILL after a random delay (smoke)", () => {
 });
 
 /** The snapshot saved with `goal` is there whole (its layers and its failures), or (`orAbsent`) not at all. */
-async function expectWhole(db: string, goal: string, d: SnapshotData, opts: { orAbsent?: boolean } = {}): Promise<void> {
+async function expectWhole(
+  db: string,
+  goal: string,
+  d: SnapshotData,
+  opts: { orAbsent?: boolean } = {},
+): Promise<void> {
   const rows = await sql(db, "SELECT * FROM snapshots WHERE goal = ? AND deleted = 0", [goal]);
   if (opts.orAbsent && rows.length === 0) return;
   expect(rows).toHaveLength(1);
@@ -317,11 +438,20 @@ async function syncWorld(): Promise<{ a: string; b: string; drive: string }> {
   const dir = join(world.base, name);
   const drive = home(`${name}/drive`);
   writeFileSync(join(drive, "drive.json"), "{}");
-  for (const [host, who] of [[world.a, "A"], [world.b, "B"]] as const) {
+  for (const [host, who] of [
+    [world.a, "A"],
+    [world.b, "B"],
+  ] as const) {
     await engine(host, home(`${name}/${who}`), async (s) => {
       const ids = [];
-      for (const g of ["one", "two", "three"]) ids.push((await save(s, `${g} on ${who}: 重构 🚀`, { constraints: [`rule ${g}`] })).snapshot.id);
-      await recordFailure(s, { item: "Redux", reason: `too heavy for ${who}`, alternatives: ["Zustand"], increment: true });
+      for (const g of ["one", "two", "three"])
+        ids.push((await save(s, `${g} on ${who}: 重构 🚀`, { constraints: [`rule ${g}`] })).snapshot.id);
+      await recordFailure(s, {
+        item: "Redux",
+        reason: `too heavy for ${who}`,
+        alternatives: ["Zustand"],
+        increment: true,
+      });
       await recordFailure(s, { item: `Tailwind ${who}`, reason: "style conflict", increment: true });
       await setStatusById(s, ids[0]!, "completed");
       await deleteById(s, ids[1]!);
@@ -332,5 +462,9 @@ async function syncWorld(): Promise<{ a: string; b: string; drive: string }> {
   const copies = join(dir, "pristine");
   const driveCopy = copyStore(join(drive, "mindsave.db"), join(copies, "drive"));
   expect(String((await sql(driveCopy, "PRAGMA journal_mode"))[0]!.journal_mode)).toBe("delete");
-  return { a: copyStore(join(dir, "A", "mindsave.db"), join(copies, "a")), b: copyStore(join(dir, "B", "mindsave.db"), join(copies, "b")), drive: driveCopy };
+  return {
+    a: copyStore(join(dir, "A", "mindsave.db"), join(copies, "a")),
+    b: copyStore(join(dir, "B", "mindsave.db"), join(copies, "b")),
+    drive: driveCopy,
+  };
 }

@@ -1,6 +1,12 @@
 // diff between two snapshots, through the real CLI on a real store.
 import { describe, expect, test } from "bun:test";
-import { laptopAndHome as newcomer, ok, projectOnLaptop, projectOnLaptop as fixture, saveGoal as save } from "./helpers.ts";
+import {
+  laptopAndHome as newcomer,
+  ok,
+  projectOnLaptop,
+  projectOnLaptop as fixture,
+  saveGoal as save,
+} from "./helpers.ts";
 
 describe("diff keeps the failures of its window", () => {
   test("a failure added between A and B stays added after it recurs or is edited later; one seen again in between is repeated", async () => {
@@ -31,7 +37,10 @@ describe("diff", () => {
   test("a constraint, a step or a tag with a line break is one quoted line of the diff", async () => {
     const p = projectOnLaptop("mindsave-walk5-diff-");
     await p.okCli(["save", "--goal", "g", "--state", "s", "--next", "n"]);
-    await p.okCli(["save"], { stdin: 'goal: g\nstate: s2\nnext_action: n\nconstraints: ["keep API\\n- FORGED constraint"]\nplan: ["step one\\n## FORGED step"]\n' });
+    await p.okCli(["save"], {
+      stdin:
+        'goal: g\nstate: s2\nnext_action: n\nconstraints: ["keep API\\n- FORGED constraint"]\nplan: ["step one\\n## FORGED step"]\n',
+    });
     const out = (await p.okCli(["diff"])).stdout;
     expect(out.split("\n").filter((l) => /^\s*(- FORGED|## FORGED)/.test(l))).toEqual([]);
     expect(out).toContain(`+ constraint: ${JSON.stringify("keep API\n- FORGED constraint")}`);
@@ -39,7 +48,7 @@ describe("diff", () => {
   }, 30_000);
 });
 
-test("diff: a step added already completed (or started) is one line saying so, not a second \"completed:\" line", async () => {
+test('diff: a step added already completed (or started) is one line saying so, not a second "completed:" line', async () => {
   const t = newcomer("mindsave-newcomer-diff-");
   const { home, pc } = t;
   const repo = t.repo();
@@ -47,14 +56,39 @@ test("diff: a step added already completed (or started) is one line saying so, n
   await ok(["save", "--home", home, "--goal", "ship the limiter", "--state", "begun"], at);
   await ok(["plan", "set", "--home", home, "--item", "[x] write it", "--item", "wire it"], at);
   await ok(["save", "--home", home, "--goal", "ship the limiter", "--state", "wired"], at);
-  await ok(["plan", "set", "--home", home, "--item", "[x] write it", "--item", "[x] wire it", "--item", "[x] docs", "--item", "[>] load test", "--item", "release"], at);
+  await ok(
+    [
+      "plan",
+      "set",
+      "--home",
+      home,
+      "--item",
+      "[x] write it",
+      "--item",
+      "[x] wire it",
+      "--item",
+      "[x] docs",
+      "--item",
+      "[>] load test",
+      "--item",
+      "release",
+    ],
+    at,
+  );
   const out = (await ok(["diff", "--home", home], at)).stdout;
   const plan = out.slice(out.indexOf("\nPlan "));
-  expect(plan.split("\n").filter((l) => l.startsWith("  ")).join("\n") + "\n").toBe([
-    "  completed: wire it",
-    "  + step: docs (completed)",
-    "  + step: load test (in progress)",
-    "  + step: release",
-    "",
-  ].join("\n"));
+  expect(
+    plan
+      .split("\n")
+      .filter((l) => l.startsWith("  "))
+      .join("\n") + "\n",
+  ).toBe(
+    [
+      "  completed: wire it",
+      "  + step: docs (completed)",
+      "  + step: load test (in progress)",
+      "  + step: release",
+      "",
+    ].join("\n"),
+  );
 });

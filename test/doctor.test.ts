@@ -2,7 +2,15 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { destroyTable, laptopAndHome as newcomer, ok, projectOnLaptop as fixture, run, saveGoal as save, sql } from "./helpers.ts";
+import {
+  destroyTable,
+  laptopAndHome as newcomer,
+  ok,
+  projectOnLaptop as fixture,
+  run,
+  saveGoal as save,
+  sql,
+} from "./helpers.ts";
 
 describe("doctor on a damaged store", () => {
   test("says what to run without sending the reader back to doctor", async () => {
@@ -22,7 +30,7 @@ describe("doctor on a damaged store", () => {
   });
 });
 
-test("doctor gives a small store's size in KB, not \"0.0 MiB\"", async () => {
+test('doctor gives a small store\'s size in KB, not "0.0 MiB"', async () => {
   const t = newcomer("mindsave-newcomer-doctor-");
   const { home, pc } = t;
   const repo = t.repo();
@@ -33,7 +41,12 @@ test("doctor gives a small store's size in KB, not \"0.0 MiB\"", async () => {
   writeFileSync(db, readFileSync(db).subarray(0, 5000)); // cut short, as a pulled drive may leave it
   const r = await run(["doctor", "--home", home], { cwd: repo, env: pc.env });
   expect(r.code).toBe(1);
-  expect(r.stdout).toMatch(new RegExp(`^file: +4\\.9 KB, but its header says ${(whole / 1024).toFixed(1)} KB: it was cut short$`, "m"));
+  expect(r.stdout).toMatch(
+    new RegExp(
+      `^file: +4\\.9 KB, but its header says ${(whole / 1024).toFixed(1)} KB: it was cut short$`,
+      "m",
+    ),
+  );
   expect(r.stdout).not.toContain("MiB");
 });
 
@@ -46,12 +59,18 @@ describe("doctor's quick check and --full", () => {
     const quick = await t.cli(["doctor"]);
     expect(quick.code).toBe(0);
     expect(quick.stdout).toContain("integrity: ok (quick check; `doctor --full` checks every page)");
-    expect(JSON.parse((await t.cli(["--json", "doctor"])).stdout)).toMatchObject({ integrity: "ok", check: "quick", problem: null });
+    expect(JSON.parse((await t.cli(["--json", "doctor"])).stdout)).toMatchObject({
+      integrity: "ok",
+      check: "quick",
+      problem: null,
+    });
 
     const full = await t.cli(["doctor", "--full"]);
     expect(full.code).toBe(1);
     expect(full.stdout).not.toMatch(/^integrity: ok/m);
-    expect(full.stdout.split("\n").find((l) => l.startsWith("problem:"))).toContain("mindsave doctor --repair");
+    expect(full.stdout.split("\n").find((l) => l.startsWith("problem:"))).toContain(
+      "mindsave doctor --repair",
+    );
     const j = JSON.parse((await t.cli(["--json", "doctor", "--full"])).stdout);
     expect(j).toMatchObject({ check: "full", problem_kind: "damaged" });
     expect(j.integrity).not.toBe("ok");
@@ -64,7 +83,10 @@ describe("doctor's quick check and --full", () => {
     expect(full.code).toBe(0);
     expect(full.stdout).toContain("integrity: ok (every page checked)");
     expect(full.stderr).toBe(""); // no progress line without a terminal
-    expect(JSON.parse((await t.cli(["--json", "doctor", "--full"])).stdout)).toMatchObject({ integrity: "ok", check: "full" });
+    expect(JSON.parse((await t.cli(["--json", "doctor", "--full"])).stdout)).toMatchObject({
+      integrity: "ok",
+      check: "full",
+    });
   });
 
   test("the quick check finds a search index that lost a snapshot's row", async () => {
@@ -73,7 +95,11 @@ describe("doctor's quick check and --full", () => {
     await sql(t.db, "DELETE FROM snapshot_search WHERE rowid = (SELECT min(rowid) FROM snapshots)"); // the snapshot stays
     const r = await t.cli(["--json", "doctor"]);
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout)).toMatchObject({ check: "quick", problem_kind: "damaged", integrity: "the search index holds 1 snapshots, the store 2" });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      check: "quick",
+      problem_kind: "damaged",
+      integrity: "the search index holds 1 snapshots, the store 2",
+    });
     expect((await t.cli(["doctor"])).stdout).toContain("the search index holds 1 snapshots, the store 2");
   });
 });

@@ -4,13 +4,29 @@
 // concurrently from two laptops, sync with a home and eject.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync, writeSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { hostTarget } from "../build.ts";
 import { gitRepo, hostBinary, laptop, run, sql, tempDir, type Laptop } from "./helpers.ts";
 
 const PATH = `${process.env.PATH ?? ""}:/usr/sbin:/sbin`;
-const sh = (cmd: string, args: string[]): SpawnSyncReturns<string> => spawnSync(cmd, args, { encoding: "utf8", env: { ...process.env, PATH } });
+const sh = (cmd: string, args: string[]): SpawnSyncReturns<string> =>
+  spawnSync(cmd, args, { encoding: "utf8", env: { ...process.env, PATH } });
 const must = (r: SpawnSyncReturns<string>, what: string) => {
   if (r.status !== 0) throw new Error(`${what} failed: ${r.stderr || r.error}`);
   return r.stdout.trim();
@@ -22,7 +38,9 @@ function cannotMount(tools: string[]): string | null {
   if (process.getuid?.() !== 0) return "mounting images needs root";
   if (!existsSync("/dev/fuse")) return "/dev/fuse is missing";
   const missing = tools.filter((t) => sh("sh", ["-c", `command -v ${t}`]).status !== 0);
-  return missing.length ? `${missing.join(", ")} not installed (apt-get install dosfstools exfatprogs fusefat exfat-fuse)` : null;
+  return missing.length
+    ? `${missing.join(", ")} not installed (apt-get install dosfstools exfatprogs fusefat exfat-fuse)`
+    : null;
 }
 const noFat = cannotMount(["mkfs.vfat", "fusefat"]);
 const noExfat = cannotMount(["mkfs.exfat", "mount.exfat-fuse", "losetup"]);
@@ -79,7 +97,10 @@ function fusefatKeepsFiles(): boolean {
   return whole;
 }
 const fatLosesFiles = !noFat && !fusefatKeepsFiles();
-if (fatLosesFiles) console.log("skipped the FAT32 store test: this fusefat loses clusters of a file rewritten then grown (its rw+ mode is experimental), so no SQLite file stays whole on it");
+if (fatLosesFiles)
+  console.log(
+    "skipped the FAT32 store test: this fusefat loses clusters of a file rewritten then grown (its rw+ mode is experimental), so no SQLite file stays whole on it",
+  );
 
 /** A folder of per-target folders holding only this host's binary, as `drive init --from` takes. */
 let dist = "";
@@ -92,13 +113,21 @@ beforeAll(async () => {
 }, 120_000);
 
 /** A drive's launcher, run from a repo on a laptop. */
-const launcher = (root: string, repo: string, l: Laptop, extra: Record<string, string> = {}) => ({ cwd: repo, env: { ...l.env, ...extra }, bin: ["sh", join(root, "mindsave")] });
+const launcher = (root: string, repo: string, l: Laptop, extra: Record<string, string> = {}) => ({
+  cwd: repo,
+  env: { ...l.env, ...extra },
+  bin: ["sh", join(root, "mindsave")],
+});
 
 async function initDrive(mount: string, base: string, l: Laptop): Promise<string> {
   const init = await run(["drive", "init", mount, "--from", dist], { cwd: base, env: l.env });
-  expect({ code: init.code, stdout: init.stdout }).toMatchObject({ code: 0, stdout: expect.stringContaining("Drive ready at") });
+  expect({ code: init.code, stdout: init.stdout }).toMatchObject({
+    code: 0,
+    stdout: expect.stringContaining("Drive ready at"),
+  });
   const root = join(mount, "mindsave");
-  for (const f of ["mindsave", "README.txt", "mindsave.db", join("bin", hostTarget().name, hostTarget().exe)]) expect(existsSync(join(root, f))).toBe(true);
+  for (const f of ["mindsave", "README.txt", "mindsave.db", join("bin", hostTarget().name, hostTarget().exe)])
+    expect(existsSync(join(root, f))).toBe(true);
   return root;
 }
 
@@ -108,7 +137,11 @@ function contents(dir: string): Record<string, string> {
   for (const name of readdirSync(dir, { recursive: true }) as string[]) {
     const path = join(dir, name);
     const st = statSync(path);
-    out[name] = st.isDirectory() ? "(folder)" : st.size > 65536 ? `(${st.size} bytes)` : readFileSync(path, "utf8");
+    out[name] = st.isDirectory()
+      ? "(folder)"
+      : st.size > 65536
+        ? `(${st.size} bytes)`
+        : readFileSync(path, "utf8");
   }
   return out;
 }
@@ -141,21 +174,27 @@ async function driveInUse(root: string, base: string) {
   const a = laptop("laptop-a", base);
   const b = laptop("laptop-b", base);
   const repo = gitRepo(join(base, "repo"));
-  const saved = await run(["save", "--goal", "修复登录 on the stick", "--next", "run the suite"], launcher(root, repo, a));
+  const saved = await run(
+    ["save", "--goal", "修复登录 on the stick", "--next", "run the suite"],
+    launcher(root, repo, a),
+  );
   expect({ code: saved.code, stderr: saved.stderr }).toEqual({ code: 0, stderr: "" });
   const load = await run(["load"], launcher(root, repo, b));
   expect(load.code).toBe(0);
   expect(load.stdout).toContain("goal: 修复登录 on the stick");
 
   const goals = ["修复登录 on the stick"];
-  const saves = [a, b].flatMap((l, n) => Array.from({ length: 15 }, (_, i) => {
-    const goal = `${n ? "B" : "A"} concurrent save ${i + 1}`;
-    goals.push(goal);
-    return run(["save", "--goal", goal], launcher(root, repo, l));
-  }));
+  const saves = [a, b].flatMap((l, n) =>
+    Array.from({ length: 15 }, (_, i) => {
+      const goal = `${n ? "B" : "A"} concurrent save ${i + 1}`;
+      goals.push(goal);
+      return run(["save", "--goal", goal], launcher(root, repo, l));
+    }),
+  );
   const results = await Promise.all(saves);
   expect(results.filter((r) => r.code !== 0).map((r) => r.stderr)).toEqual([]);
-  const goalsIn = async (db: string) => (await sql(db, "SELECT goal FROM snapshots")).map((r) => r.goal as string).sort();
+  const goalsIn = async (db: string) =>
+    (await sql(db, "SELECT goal FROM snapshots")).map((r) => r.goal as string).sort();
   expect(await goalsIn(join(root, "mindsave.db"))).toEqual([...goals].sort());
 
   // Sync from the drive with laptop A's own home: it then holds every snapshot too.
@@ -172,31 +211,41 @@ async function driveInUse(root: string, base: string) {
 }
 
 describe.skipIf(!!noFat)("a FAT32 drive (fusefat)", () => {
-  test.skipIf(fatLosesFiles)("drive init succeeds though the file system refuses chmod, and the launcher runs the drive's binary", async () => {
-    const mount = mountImage("fat32", 300);
-    const base = tempDir("mindsave-fat32-use-");
-    const a = laptop("laptop-a", base);
-    const root = await initDrive(mount, base, a);
-    // What made init fail before: this file system keeps no permissions.
-    expect(() => chmodSync(join(root, "README.txt"), 0o644)).toThrow(/ENOSYS|EPERM/);
-    const version = await run(["--version"], launcher(root, base, a));
-    expect(version.code).toBe(0);
-    expect(version.stdout).toContain(`home ${root} (portable`);
-  });
+  test.skipIf(fatLosesFiles)(
+    "drive init succeeds though the file system refuses chmod, and the launcher runs the drive's binary",
+    async () => {
+      const mount = mountImage("fat32", 300);
+      const base = tempDir("mindsave-fat32-use-");
+      const a = laptop("laptop-a", base);
+      const root = await initDrive(mount, base, a);
+      // What made init fail before: this file system keeps no permissions.
+      expect(() => chmodSync(join(root, "README.txt"), 0o644)).toThrow(/ENOSYS|EPERM/);
+      const version = await run(["--version"], launcher(root, base, a));
+      expect(version.code).toBe(0);
+      expect(version.stdout).toContain(`home ${root} (portable`);
+    },
+  );
 
-  test.skipIf(!fatLosesFiles)("on a fusefat that loses clusters, drive init gets past the refused chmod, finds the new store damaged when it reads it back, and leaves the drive as it was", async () => {
-    const mount = mountImage("fat32", 40);
-    writeFileSync(join(mount, "notes.txt"), "the owner's own file\n");
-    expect(() => chmodSync(join(mount, "notes.txt"), 0o644)).toThrow(/ENOSYS|EPERM/);
-    const before = contents(mount);
-    const from = fakeDist(1);
-    const r = await run(["drive", "init", mount, "--from", from], { cwd: from, env: laptop("fat").env });
-    expect(r.code).toBe(1);
-    expect(r.stderr).toStartWith("mindsave: The drive did not keep the new store whole when it was read back (");
-    expect(r.stderr).toContain("its file system loses what is written to it, so MindSave keeps nothing on it; check the drive or format it again.");
-    expect(r.stderr.trim().split("\n")).toHaveLength(1);
-    expect(contents(mount)).toEqual(before);
-  });
+  test.skipIf(!fatLosesFiles)(
+    "on a fusefat that loses clusters, drive init gets past the refused chmod, finds the new store damaged when it reads it back, and leaves the drive as it was",
+    async () => {
+      const mount = mountImage("fat32", 40);
+      writeFileSync(join(mount, "notes.txt"), "the owner's own file\n");
+      expect(() => chmodSync(join(mount, "notes.txt"), 0o644)).toThrow(/ENOSYS|EPERM/);
+      const before = contents(mount);
+      const from = fakeDist(1);
+      const r = await run(["drive", "init", mount, "--from", from], { cwd: from, env: laptop("fat").env });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toStartWith(
+        "mindsave: The drive did not keep the new store whole when it was read back (",
+      );
+      expect(r.stderr).toContain(
+        "its file system loses what is written to it, so MindSave keeps nothing on it; check the drive or format it again.",
+      );
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(contents(mount)).toEqual(before);
+    },
+  );
 
   test.skipIf(fatLosesFiles)("save, load, 2×15 concurrent saves, sync with a home and eject", async () => {
     const mount = mountImage("fat32", 300);
@@ -230,7 +279,10 @@ describe.skipIf(!!noExfat)("an exFAT drive (exfat-fuse on a loop device)", () =>
     const seen = join(noexec, "mindsave");
     const tmp = tempDir("mindsave-tmpdir-");
     undo.push(removeDir(tmp));
-    const copies = () => (readdirSync(tmp, { recursive: true }) as string[]).map((f) => join(tmp, f)).filter((f) => statSync(f).isFile());
+    const copies = () =>
+      (readdirSync(tmp, { recursive: true }) as string[])
+        .map((f) => join(tmp, f))
+        .filter((f) => statSync(f).isFile());
     const version = async () => {
       const r = await run(["--version"], launcher(seen, base, a, { TMPDIR: tmp }));
       expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });

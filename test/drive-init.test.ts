@@ -23,26 +23,29 @@ describe("drive init, from where the user stands", () => {
     expect(existsSync(join(usb, "mindsave"))).toBe(false);
   }, 180_000);
 
-  test.skipIf(process.platform === "win32")("to a path with a space: the next-step command, pasted into a shell, runs the drive's launcher", async () => {
-    const base = tempDir("mindsave-newcomer-drive-");
-    const pc = laptop("ada", base);
-    // Built binaries for this host only: a stand-in that says it ran.
-    const from = join(base, "built");
-    const exe = join(from, `${process.platform}-${process.arch}`, "mindsave");
-    mkdirSync(dirname(exe), { recursive: true });
-    writeFileSync(exe, "#!/bin/sh\necho \"launched: $*\"\n");
-    chmodSync(exe, 0o755);
-    const usb = join(base, "my usb");
-    mkdirSync(usb);
-    const r = await ok(["drive", "init", usb, "--from", from], { cwd: base, env: pc.env });
-    const next = /On any laptop, run (.+) \(macOS, Linux\)/.exec(r.stdout)?.[1];
-    expect(next).toBe(`'${join(usb, "mindsave", "mindsave")}'`);
-    const pasted = spawnSync("sh", ["-c", `${next} load --latest`], { cwd: base, encoding: "utf8" });
-    expect(pasted.stdout.trim()).toBe("launched: load --latest");
-    // The other systems are missing: the warning's command to run again is quoted too.
-    expect(r.stderr).toContain(`mindsave drive init '${usb}'`);
-    // No Windows binary, so no Windows launcher, and the next step names none.
-    expect(existsSync(join(usb, "mindsave", "mindsave.cmd"))).toBe(false);
-    expect(r.stdout).not.toContain("mindsave.cmd");
-  });
+  test.skipIf(process.platform === "win32")(
+    "to a path with a space: the next-step command, pasted into a shell, runs the drive's launcher",
+    async () => {
+      const base = tempDir("mindsave-newcomer-drive-");
+      const pc = laptop("ada", base);
+      // Built binaries for this host only: a stand-in that says it ran.
+      const from = join(base, "built");
+      const exe = join(from, `${process.platform}-${process.arch}`, "mindsave");
+      mkdirSync(dirname(exe), { recursive: true });
+      writeFileSync(exe, '#!/bin/sh\necho "launched: $*"\n');
+      chmodSync(exe, 0o755);
+      const usb = join(base, "my usb");
+      mkdirSync(usb);
+      const r = await ok(["drive", "init", usb, "--from", from], { cwd: base, env: pc.env });
+      const next = /On any laptop, run (.+) \(macOS, Linux\)/.exec(r.stdout)?.[1];
+      expect(next).toBe(`'${join(usb, "mindsave", "mindsave")}'`);
+      const pasted = spawnSync("sh", ["-c", `${next} load --latest`], { cwd: base, encoding: "utf8" });
+      expect(pasted.stdout.trim()).toBe("launched: load --latest");
+      // The other systems are missing: the warning's command to run again is quoted too.
+      expect(r.stderr).toContain(`mindsave drive init '${usb}'`);
+      // No Windows binary, so no Windows launcher, and the next step names none.
+      expect(existsSync(join(usb, "mindsave", "mindsave.cmd"))).toBe(false);
+      expect(r.stdout).not.toContain("mindsave.cmd");
+    },
+  );
 });

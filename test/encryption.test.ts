@@ -3,10 +3,30 @@
 // round-trips every row, and sync works between an encrypted drive and a plain home.
 import { describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { CLI, dumpStore, gitRepo, laptop, ok, okJson, plainFolder, run, sql, tempDir, type RunOptions } from "./helpers.ts";
+import {
+  CLI,
+  dumpStore,
+  gitRepo,
+  laptop,
+  ok,
+  okJson,
+  plainFolder,
+  run,
+  sql,
+  tempDir,
+  type RunOptions,
+} from "./helpers.ts";
 
 const PASS = "correct horse battery staple";
 const MAGIC = "SQLite format 3\0";
@@ -34,14 +54,28 @@ function setup() {
   const repo = gitRepo(join(base, "repo"));
   const home = join(base, "home");
   mkdirSync(home);
-  const opts = (extra: Record<string, string> = {}, more: Partial<RunOptions> = {}): RunOptions => ({ cwd: repo, env: { ...pc.env, ...extra }, ...more });
+  const opts = (extra: Record<string, string> = {}, more: Partial<RunOptions> = {}): RunOptions => ({
+    cwd: repo,
+    env: { ...pc.env, ...extra },
+    ...more,
+  });
   const withPass = (pass = PASS) => opts({ MINDSAVE_PASSPHRASE: pass });
   return { base, pc, repo, home, db: join(home, "mindsave.db"), opts, withPass };
 }
 
 /** Runs the CLI until it says it stalled at `point` (MINDSAVE_SYNC_STALL), calls `look`, then kills it. */
-async function whileStalled(args: string[], point: string, env: Record<string, string>, cwd: string, look: () => void): Promise<void> {
-  const child = spawn(CLI[0], [...CLI.slice(1), ...args], { cwd, env: { ...process.env, ...env, MINDSAVE_SYNC_STALL: point }, stdio: ["ignore", "ignore", "pipe"] });
+async function whileStalled(
+  args: string[],
+  point: string,
+  env: Record<string, string>,
+  cwd: string,
+  look: () => void,
+): Promise<void> {
+  const child = spawn(CLI[0], [...CLI.slice(1), ...args], {
+    cwd,
+    env: { ...process.env, ...env, MINDSAVE_SYNC_STALL: point },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let err = "";
   await new Promise<void>((resolve, reject) => {
     child.stderr!.on("data", (d) => {
@@ -73,7 +107,9 @@ describe("a command that has the store open while encrypt swaps its file", () =>
     const open = await Store.open(join(t.home, "mindsave.db"));
     try {
       const done = await okJson(["--home", t.home, "encrypt"], t.withPass());
-      await expect(open.write("host-test", (w) => w.setMeta("late_write", "lost?"))).rejects.toThrow("was replaced by another command (encrypt, decrypt or a repair) while this one had it open");
+      await expect(open.write("host-test", (w) => w.setMeta("late_write", "lost?"))).rejects.toThrow(
+        "was replaced by another command (encrypt, decrypt or a repair) while this one had it open",
+      );
       expect(await sql(done.backup, "SELECT value FROM meta WHERE key = 'late_write'")).toEqual([]);
     } finally {
       open.close();
@@ -87,7 +123,11 @@ describe("encryption at rest", () => {
     const canary = `zebracanary${randomBytes(6).toString("hex")}`;
     const created = await okJson(["--home", t.home, "encrypt"], t.withPass());
     // The suite's cheaper cost (MINDSAVE_KDF_LOG_N=14, from test/helpers.ts), recorded in the key file.
-    expect(created).toMatchObject({ encrypted: true, backup: null, kdf: { name: "scrypt", N: 16384, r: 8, p: 1 } });
+    expect(created).toMatchObject({
+      encrypted: true,
+      backup: null,
+      kdf: { name: "scrypt", N: 16384, r: 8, p: 1 },
+    });
     const yaml = `---\ngoal: "${canary} goal"\nstate: "${canary} state"\nnext_action: "${canary} next"\nconstraints:\n  - "${canary} constraint"\ndecisions:\n  - "${canary} decision"\n---\n# Notes\n${canary} in the cold archive.\n`;
     await ok(["--home", t.home, "save"], { ...t.withPass(), stdin: yaml });
     await ok(["--home", t.home, "fail", `${canary}-approach`, "--reason", `${canary} reason`], t.withPass());
@@ -102,15 +142,26 @@ describe("encryption at rest", () => {
     mkdirSync(peer);
     await ok(["--home", peer, "save", "--goal", `${canary} from the plain peer`], t.opts());
     expect(filesWith(peer, canary).length).toBeGreaterThan(0);
-    await whileStalled(["sync", join(peer, "mindsave.db"), "--home", t.home], "between", { ...t.pc.env, MINDSAVE_PASSPHRASE: PASS }, t.repo, () => {
-      expect(statSync(`${t.db}-wal`).size).toBeGreaterThan(0);
-      expect(filesWith(t.home, canary)).toEqual([]);
-    });
-    const goals = (await okJson(["--home", t.home, "snapshots", "list"], t.withPass())).snapshots.map((s: any) => s.goal);
+    await whileStalled(
+      ["sync", join(peer, "mindsave.db"), "--home", t.home],
+      "between",
+      { ...t.pc.env, MINDSAVE_PASSPHRASE: PASS },
+      t.repo,
+      () => {
+        expect(statSync(`${t.db}-wal`).size).toBeGreaterThan(0);
+        expect(filesWith(t.home, canary)).toEqual([]);
+      },
+    );
+    const goals = (await okJson(["--home", t.home, "snapshots", "list"], t.withPass())).snapshots.map(
+      (s: any) => s.goal,
+    );
     expect(goals).toEqual([`${canary} from the plain peer`, `${canary} goal`]);
     expect(filesWith(t.home, canary)).toEqual([]);
     expect(header(t.db)).not.toBe(MAGIC);
-    expect((await okJson(["--home", t.home, "doctor"], t.withPass())).encryption).toMatchObject({ encrypted: true, cipher: "aes256cbc" });
+    expect((await okJson(["--home", t.home, "doctor"], t.withPass())).encryption).toMatchObject({
+      encrypted: true,
+      cipher: "aes256cbc",
+    });
   });
 
   test("an encrypted drive keeps its rollback journal encrypted too", async () => {
@@ -118,18 +169,29 @@ describe("encryption at rest", () => {
     const canary = `okapicanary${randomBytes(6).toString("hex")}`;
     const usb = join(t.base, "usb");
     mkdirSync(usb);
-    const init = await okJson(["drive", "init", usb, "--encrypt", "--from", fakeBinaries(t.base)], t.withPass());
+    const init = await okJson(
+      ["drive", "init", usb, "--encrypt", "--from", fakeBinaries(t.base)],
+      t.withPass(),
+    );
     expect(init).toMatchObject({ created_store: true, encrypted: true });
     const drive = join(usb, "mindsave");
     await ok(["--home", t.home, "save", "--goal", `${canary} one`], t.opts());
     await ok(["--home", t.home, "sync", usb], t.withPass());
     await ok(["--home", t.home, "save", "--goal", `${canary} two`], t.opts());
     // Stopped inside the write transaction on the drive: its hot journal holds pages with `one`.
-    await whileStalled(["sync", usb, "--home", t.home], "in-push", { ...t.pc.env, MINDSAVE_PASSPHRASE: PASS }, t.repo, () => {
-      expect(statSync(join(drive, "mindsave.db-journal")).size).toBeGreaterThan(0);
-      expect(filesWith(drive, canary)).toEqual([]);
-    });
-    const goals = (await okJson(["--home", drive, "snapshots", "list"], t.withPass())).snapshots.map((s: any) => s.goal);
+    await whileStalled(
+      ["sync", usb, "--home", t.home],
+      "in-push",
+      { ...t.pc.env, MINDSAVE_PASSPHRASE: PASS },
+      t.repo,
+      () => {
+        expect(statSync(join(drive, "mindsave.db-journal")).size).toBeGreaterThan(0);
+        expect(filesWith(drive, canary)).toEqual([]);
+      },
+    );
+    const goals = (await okJson(["--home", drive, "snapshots", "list"], t.withPass())).snapshots.map(
+      (s: any) => s.goal,
+    );
     expect(goals).toEqual([`${canary} one`]);
     expect(filesWith(usb, canary)).toEqual([]);
   });
@@ -140,10 +202,18 @@ describe("encryption at rest", () => {
     await ok(["--home", t.home, "encrypt"], t.withPass());
     await ok(["--home", t.home, "save", "--goal", "after encryption"], t.withPass());
     const before = allFiles(t.home);
-    for (const args of [["load"], ["save", "--goal", "never written"], ["sync", "--list-peers"], ["decrypt"], ["doctor"]]) {
+    for (const args of [
+      ["load"],
+      ["save", "--goal", "never written"],
+      ["sync", "--list-peers"],
+      ["decrypt"],
+      ["doctor"],
+    ]) {
       const r = await run(["--home", t.home, ...args], t.withPass("not the passphrase"));
       expect(r.code).toBe(1);
-      expect(r.stderr.trim().split("\n")).toEqual([`mindsave: Wrong passphrase for the encrypted store ${t.db}; nothing was changed.`]);
+      expect(r.stderr.trim().split("\n")).toEqual([
+        `mindsave: Wrong passphrase for the encrypted store ${t.db}; nothing was changed.`,
+      ]);
     }
     const after = allFiles(t.home);
     expect([...after.keys()]).toEqual([...before.keys()]);
@@ -157,18 +227,27 @@ describe("encryption at rest", () => {
     for (const args of [["load"], ["save", "--goal", "x"]]) {
       const r = await run(["--home", t.home, ...args], t.opts());
       expect(r.code).toBe(1);
-      expect(r.stderr).toBe("mindsave: This store is encrypted; set MINDSAVE_PASSPHRASE or run on a terminal.\n");
+      expect(r.stderr).toBe(
+        "mindsave: This store is encrypted; set MINDSAVE_PASSPHRASE or run on a terminal.\n",
+      );
     }
     const json = await run(["--json", "--home", t.home, "load"], t.opts());
-    expect(JSON.parse(json.stderr)).toEqual({ error: "This store is encrypted; set MINDSAVE_PASSPHRASE or run on a terminal.", exit_code: 1 });
+    expect(JSON.parse(json.stderr)).toEqual({
+      error: "This store is encrypted; set MINDSAVE_PASSPHRASE or run on a terminal.",
+      exit_code: 1,
+    });
     const after = allFiles(t.home);
     for (const [p, bytes] of before) expect(after.get(p)!.equals(bytes)).toBe(true);
     // Encrypting needs one too, and a short one is refused.
     const plain = join(t.base, "plain");
     mkdirSync(plain);
     await ok(["--home", plain, "save", "--goal", "plain"], t.opts());
-    expect((await run(["--home", plain, "encrypt"], t.opts())).stderr).toContain("set MINDSAVE_PASSPHRASE or run on a terminal");
-    expect((await run(["--home", plain, "encrypt"], t.withPass("short"))).stderr).toContain("at least 8 characters");
+    expect((await run(["--home", plain, "encrypt"], t.opts())).stderr).toContain(
+      "set MINDSAVE_PASSPHRASE or run on a terminal",
+    );
+    expect((await run(["--home", plain, "encrypt"], t.withPass("short"))).stderr).toContain(
+      "at least 8 characters",
+    );
     expect(header(join(plain, "mindsave.db"))).toBe(MAGIC);
     expect(existsSync(join(plain, "mindsave.db.key.json"))).toBe(false);
   });
@@ -176,12 +255,20 @@ describe("encryption at rest", () => {
   test("encrypt then decrypt round-trips every snapshot and row; backups: the last 3", async () => {
     const t = setup();
     await ok(["--home", t.home, "save", "--goal", "first", "--decision", "keep it small"], t.opts());
-    await ok(["--home", t.home, "save"], { ...t.opts(), stdin: "---\ngoal: second\nstate: halfway\n---\n# Layer 3\nlong notes\n" });
+    await ok(["--home", t.home, "save"], {
+      ...t.opts(),
+      stdin: "---\ngoal: second\nstate: halfway\n---\n# Layer 3\nlong notes\n",
+    });
     await ok(["--home", t.home, "save", "--goal", "third", "--blocker", "waiting for review"], t.opts());
     await ok(["--home", t.home, "fail", "Tailwind", "--reason", "style conflict"], t.opts());
     const shows = async (o: RunOptions) => {
       const list = (await okJson(["--home", t.home, "snapshots", "list"], o)).snapshots;
-      return Promise.all(list.map(async (_: unknown, i: number) => (await ok(["--home", t.home, "snapshots", "show", String(i + 1)], o)).stdout));
+      return Promise.all(
+        list.map(
+          async (_: unknown, i: number) =>
+            (await ok(["--home", t.home, "snapshots", "show", String(i + 1)], o)).stdout,
+        ),
+      );
     };
     const shown = await shows(t.opts());
     expect(shown).toHaveLength(3);
@@ -213,7 +300,8 @@ describe("encryption at rest", () => {
     }
     const left = readdirSync(t.home).filter((f) => f.startsWith("mindsave.db.bak-"));
     expect(left.filter((f) => !f.endsWith(".key.json"))).toHaveLength(3);
-    for (const f of left.filter((f) => f.endsWith(".key.json"))) expect(left).toContain(f.slice(0, -".key.json".length));
+    for (const f of left.filter((f) => f.endsWith(".key.json")))
+      expect(left).toContain(f.slice(0, -".key.json".length));
     expect(readdirSync(t.home).filter((f) => f.includes("converting"))).toEqual([]);
     expect(await dumpStore(t.db)).toBe(rows);
   });
@@ -243,7 +331,9 @@ describe("encryption at rest", () => {
     // Without the drive's passphrase the sync says which store needs one, and which setting gives it.
     const locked = await run(["--home", t.home, "sync", usb], t.opts());
     expect(locked.code).toBe(1);
-    expect(locked.stderr).toBe(`mindsave: The sync peer ${join(drive, "mindsave.db")} is encrypted; set MINDSAVE_PEER_PASSPHRASE (or MINDSAVE_PASSPHRASE, when it is the same) or run on a terminal.\n`);
+    expect(locked.stderr).toBe(
+      `mindsave: The sync peer ${join(drive, "mindsave.db")} is encrypted; set MINDSAVE_PEER_PASSPHRASE (or MINDSAVE_PASSPHRASE, when it is the same) or run on a terminal.\n`,
+    );
     // From the laptop (plain) with the drive as peer, and back from the drive with the laptop as peer.
     const first = await okJson(["--home", t.home, "sync", usb], t.opts({ MINDSAVE_PEER_PASSPHRASE: PASS }));
     expect(first.pulled.snapshots.added).toBe(1);
@@ -252,7 +342,10 @@ describe("encryption at rest", () => {
     const back = await okJson(["--home", drive, "sync", t.home], t.withPass());
     expect(back.pulled.snapshots.added).toBe(1);
 
-    const goals = (o: RunOptions, home: string) => okJson(["--home", home, "snapshots", "list"], o).then((r) => r.snapshots.map((s: any) => s.goal).sort());
+    const goals = (o: RunOptions, home: string) =>
+      okJson(["--home", home, "snapshots", "list"], o).then((r) =>
+        r.snapshots.map((s: any) => s.goal).sort(),
+      );
     const all = ["laptop again", "saved on the drive", "saved on the laptop"];
     expect(await goals(t.withPass(), drive)).toEqual(all);
     expect(await goals(t.opts(), t.home)).toEqual(all);
@@ -265,16 +358,25 @@ describe("encryption at rest", () => {
 
 test("a new key costs scrypt N=2^17 unless the suite's MINDSAVE_KDF_LOG_N asks for less", async () => {
   const { newKey } = await import("../src/engine/home/encryption.ts");
-  expect((await newKey("correct horse battery", new Date(), {})).file.params).toEqual({ N: 131072, r: 8, p: 1 });
-  expect((await newKey("correct horse battery", new Date(), { MINDSAVE_KDF_LOG_N: "14" })).file.params.N).toBe(16384);
-  expect((await newKey("correct horse battery", new Date(), { MINDSAVE_KDF_LOG_N: "4" })).file.params.N).toBe(131072);
+  expect((await newKey("correct horse battery", new Date(), {})).file.params).toEqual({
+    N: 131072,
+    r: 8,
+    p: 1,
+  });
+  expect(
+    (await newKey("correct horse battery", new Date(), { MINDSAVE_KDF_LOG_N: "14" })).file.params.N,
+  ).toBe(16384);
+  expect((await newKey("correct horse battery", new Date(), { MINDSAVE_KDF_LOG_N: "4" })).file.params.N).toBe(
+    131072,
+  );
 });
 
 describe("doctor --repair on an encrypted store whose key file is missing", () => {
   test("says to put the key file back first (a backup is the plain store from before the encryption), and changes nothing", async () => {
     const t = plainFolder();
     const pass = { MINDSAVE_PASSPHRASE: "pass-one-1" };
-    const withPass = (args: string[]) => run([...args, "--home", t.home], { cwd: t.other, env: { ...laptop("walker", t.base).env, ...pass } });
+    const withPass = (args: string[]) =>
+      run([...args, "--home", t.home], { cwd: t.other, env: { ...laptop("walker", t.base).env, ...pass } });
     expect((await withPass(["save", "--goal", "before"])).code).toBe(0);
     expect((await withPass(["encrypt"])).code).toBe(0);
     expect((await withPass(["save", "--goal", "after the encryption"])).code).toBe(0);
@@ -284,7 +386,9 @@ describe("doctor --repair on an encrypted store whose key file is missing", () =
     const listing = readdirSync(t.home).sort();
     const r = await withPass(["doctor", "--repair"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^mindsave: .* if it was encrypted, put its key file mindsave\.db\.key\.json back beside it \(a backup lacks everything saved after it was made\), else restore the newest backup .*\.\n$/);
+    expect(r.stderr).toMatch(
+      /^mindsave: .* if it was encrypted, put its key file mindsave\.db\.key\.json back beside it \(a backup lacks everything saved after it was made\), else restore the newest backup .*\.\n$/,
+    );
     expect(readFileSync(t.db).equals(bytes)).toBe(true);
     expect(readdirSync(t.home).sort()).toEqual(listing);
   });
@@ -298,7 +402,11 @@ describe("doctor after encrypt", () => {
     expect((await cli(["save", "--goal", "before"])).code).toBe(0);
     expect((await cli(["encrypt"])).code).toBe(0);
     const r = await cli(["doctor"]);
-    expect(r.stdout).toMatch(/\n {11}\S*mindsave\.db\.bak-\S+ is not encrypted: what was saved before `encrypt`, readable by anyone with the file; delete it once you no longer need it\n/);
-    expect((await run(["--json", "doctor", "--home", t.home], { cwd: t.other, env })).stdout).toContain('"plain_backups": [');
+    expect(r.stdout).toMatch(
+      /\n {11}\S*mindsave\.db\.bak-\S+ is not encrypted: what was saved before `encrypt`, readable by anyone with the file; delete it once you no longer need it\n/,
+    );
+    expect((await run(["--json", "doctor", "--home", t.home], { cwd: t.other, env })).stdout).toContain(
+      '"plain_backups": [',
+    );
   });
 });

@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { gitRepo, laptop, okJson, sql, tempDir, twoLaptops } from "./helpers.ts";
 
 const DAY = 86_400_000;
-const span = (f: { confirmed_at: string; expires_at: string | null }) => (f.expires_at === null ? null : Date.parse(f.expires_at) - Date.parse(f.confirmed_at));
+const span = (f: { confirmed_at: string; expires_at: string | null }) =>
+  f.expires_at === null ? null : Date.parse(f.expires_at) - Date.parse(f.confirmed_at);
 
 describe("restating a fact keeps what it was", () => {
   test("`fact` again without --confidence/--ttl keeps high and never, or its own span; given ones win; `facts renew` alike", async () => {
@@ -27,7 +28,8 @@ describe("restating a fact keeps what it was", () => {
     expect(restated.confidence).toBe("low");
     expect(span(restated)).toBe(3 * DAY);
     // New ones given are taken.
-    const changed = (await json(["fact", "staging DB read-only", "--ttl", "12h", "--confidence", "high"])).fact;
+    const changed = (await json(["fact", "staging DB read-only", "--ttl", "12h", "--confidence", "high"]))
+      .fact;
     expect(changed.confidence).toBe("high");
     expect(span(changed)).toBe(12 * 3_600_000);
     // A new fact still gets the defaults.
@@ -38,7 +40,11 @@ describe("restating a fact keeps what it was", () => {
     const renewed = (await json(["facts", "renew", "staging DB"])).renewed;
     expect(renewed.confidence).toBe("high");
     expect(span(renewed)).toBe(12 * 3_600_000);
-    const stored = await sql(join(home, "mindsave.db"), "SELECT confidence, expires_at FROM facts WHERE text = ? AND deleted = 0", ["api frozen"]);
+    const stored = await sql(
+      join(home, "mindsave.db"),
+      "SELECT confidence, expires_at FROM facts WHERE text = ? AND deleted = 0",
+      ["api frozen"],
+    );
     expect(stored).toEqual([{ confidence: "high", expires_at: null }]);
   });
 
@@ -52,7 +58,9 @@ describe("restating a fact keeps what it was", () => {
     expect((await w.a.cli(["sync", w.drive])).code).toBe(0);
     for (const pc of [w.a, w.b]) {
       const facts = (await pc.json(["facts"])).facts;
-      expect(facts.map((f: any) => [f.text, f.confidence, f.expires_at])).toEqual([["api frozen", "high", null]]);
+      expect(facts.map((f: any) => [f.text, f.confidence, f.expires_at])).toEqual([
+        ["api frozen", "high", null],
+      ]);
     }
   }, 60_000);
 });

@@ -5,7 +5,8 @@ import { ok, okJson, twoLaptops, type LaptopWithClone } from "./helpers.ts";
 
 /** Records the failure `times` times in the store at `home`, from laptop `l` (its host id). */
 async function failTimes(l: LaptopWithClone, home: string, times: number): Promise<void> {
-  for (let i = 0; i < times; i++) await ok(["fail", "websocket reconnect", "--reason", "the proxy drops it", "--home", home], l.opts());
+  for (let i = 0; i < times; i++)
+    await ok(["fail", "websocket reconnect", "--reason", "the proxy drops it", "--home", home], l.opts());
 }
 
 async function repeats(l: LaptopWithClone, home: string): Promise<number> {

@@ -7,7 +7,8 @@ import { INDEXES } from "../src/store/migrations.ts";
 import { gitRepo, laptop, ok, sql, storeClient, tempDir } from "./helpers.ts";
 
 describe("the failure ranking's indexes: another writer, and ties", () => {
-  const names = async (db: string) => (await sql(db, "SELECT name FROM sqlite_master WHERE type = 'index'")).map((r) => String(r.name));
+  const names = async (db: string) =>
+    (await sql(db, "SELECT name FROM sqlite_master WHERE type = 'index'")).map((r) => String(r.name));
 
   test("a store without them opens while another connection holds the write lock, and a later open makes them", async () => {
     const pc = laptop("indexes-busy");
@@ -44,13 +45,16 @@ describe("the failure ranking's indexes: another writer, and ties", () => {
     const projectId = String((await sql(db, "SELECT id FROM projects"))[0].id);
     // The same item in both scopes (as a sync of two hosts can leave it), seen at the same moment:
     // the global one written first, the project's id first.
-    const row = "INSERT INTO failures(id, project_id, scope, item, rejected_by, reason, confidence, schema_version, first_seen, last_seen, hlc, host, deleted) VALUES (?, ?, ?, 'same', 'user', 'r', 'high', '1.0', '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z', '0000000000000-0000-h', 'h', 0)";
+    const row =
+      "INSERT INTO failures(id, project_id, scope, item, rejected_by, reason, confidence, schema_version, first_seen, last_seen, hlc, host, deleted) VALUES (?, ?, ?, 'same', 'user', 'r', 'high', '1.0', '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z', '0000000000000-0000-h', 'h', 0)";
     await sql(db, row, ["f_b_global", null, "global"]);
     await sql(db, row, ["f_a_project", projectId, "project"]);
     const ranks = async () => {
       const c = await storeClient(db);
       try {
-        return (await new Queries(c).failureRanks(projectId)).filter((f) => f.item === "same").map((f) => f.id);
+        return (await new Queries(c).failureRanks(projectId))
+          .filter((f) => f.item === "same")
+          .map((f) => f.id);
       } finally {
         c.close();
       }

@@ -28,10 +28,24 @@ describe("the restore block", () => {
       mkdirSync(join(t.repo, f, ".."), { recursive: true });
       writeFileSync(join(t.repo, f), `export const n = ${f.length};\n`);
     }
-    const args = ["save", "--home", t.home, "--goal", "Refactor every handler to the new request context", "--state", "half of the handlers moved",
-      "--next", "move module15's handler", ...files.flatMap((f) => ["--active-file", f]),
-      "--constraint", "keep the public API stable", "--constraint", "no new runtime dependencies",
-      "--decision", "request context travels as the first argument"];
+    const args = [
+      "save",
+      "--home",
+      t.home,
+      "--goal",
+      "Refactor every handler to the new request context",
+      "--state",
+      "half of the handlers moved",
+      "--next",
+      "move module15's handler",
+      ...files.flatMap((f) => ["--active-file", f]),
+      "--constraint",
+      "keep the public API stable",
+      "--constraint",
+      "no new runtime dependencies",
+      "--decision",
+      "request context travels as the first argument",
+    ];
     const saved = await okJson(args, t.opts());
     const loaded = await ok(["load", "--latest", "--home", t.home], t.opts());
     const block = loaded.stdout.trimEnd();
@@ -39,7 +53,9 @@ describe("the restore block", () => {
     expect(block).toContain("keep the public API stable");
     expect(block).toContain("request context travels as the first argument");
     // Every file Layer 1 kept within its budget is named or counted, the rest moved to Layer 3; the root is said once.
-    const moved = Number(/"Moved from Layer 1": (\d+) active file\(s\)/.exec(saved.warnings.join("\n"))?.[1] ?? 0);
+    const moved = Number(
+      /"Moved from Layer 1": (\d+) active file\(s\)/.exec(saved.warnings.join("\n"))?.[1] ?? 0,
+    );
     const named = files.filter((f) => block.includes(f)).length;
     const more = /\+(\d+) more/.exec(block);
     expect(named + Number(more?.[1] ?? 0)).toBe(30 - moved);
@@ -56,13 +72,48 @@ describe("the restore block", () => {
   test("when the block is trimmed, decisions go before failures (the spec's density ranking)", async () => {
     const t = setup();
     for (let i = 0; i < 6; i++) {
-      await ok(["fail", `approach ${i}`, "--reason", `it broke the build in a way that took an afternoon to find (${i})`, "--home", t.home], t.opts());
+      await ok(
+        [
+          "fail",
+          `approach ${i}`,
+          "--reason",
+          `it broke the build in a way that took an afternoon to find (${i})`,
+          "--home",
+          t.home,
+        ],
+        t.opts(),
+      );
     }
     for (let i = 6; i < 12; i++) {
-      await ok(["fail", `approach ${i}`, "--reason", `it broke the build in a way that took an afternoon to find (${i})`, "--home", t.home], t.opts());
+      await ok(
+        [
+          "fail",
+          `approach ${i}`,
+          "--reason",
+          `it broke the build in a way that took an afternoon to find (${i})`,
+          "--home",
+          t.home,
+        ],
+        t.opts(),
+      );
     }
-    const decisions = Array.from({ length: 18 }, (_, i) => ["--decision", `decision ${i}: we settled this after a long discussion about trade-offs and wrote it down`]).flat();
-    await ok(["save", "--home", t.home, "--goal", "ship the release", "--constraint", "never force-push main", ...decisions], t.opts());
+    const decisions = Array.from({ length: 18 }, (_, i) => [
+      "--decision",
+      `decision ${i}: we settled this after a long discussion about trade-offs and wrote it down`,
+    ]).flat();
+    await ok(
+      [
+        "save",
+        "--home",
+        t.home,
+        "--goal",
+        "ship the release",
+        "--constraint",
+        "never force-push main",
+        ...decisions,
+      ],
+      t.opts(),
+    );
     const j = await okJson(["load", "--latest", "--home", t.home], t.opts());
     expect(countTokens(j.restore_block)).toBeLessThanOrEqual(800);
     expect(j.omitted.decisions).toBeGreaterThan(0);
@@ -76,7 +127,10 @@ describe("one calendar", () => {
   test("ids, lists and exports agree on the UTC date in UTC+14 and UTC-12", async () => {
     for (const TZ of ["Pacific/Kiritimati", "Etc/GMT+12"]) {
       const t = setup();
-      const saved = await okJson(["save", "--home", t.home, "--goal", "Fix login bug"], t.opts(t.repo, { TZ }));
+      const saved = await okJson(
+        ["save", "--home", t.home, "--goal", "Fix login bug"],
+        t.opts(t.repo, { TZ }),
+      );
       const list = await okJson(["snapshots", "list", "--home", t.home], t.opts(t.repo, { TZ }));
       const created: string = list.snapshots[0].created_at;
       expect(saved.saved).toBe(`fix_login_bug_${created.slice(0, 10)}`);
@@ -92,17 +146,57 @@ describe("one calendar", () => {
 describe("a save never makes the restore worse", () => {
   test("a missing, empty or Q&A-only transcript writes no hook snapshot over a good one", async () => {
     const t = setup();
-    await ok(["save", "--home", t.home, "--goal", "Add JWT refresh", "--next", "fix the expiry test", "--constraint", "no new dependencies"], t.opts());
+    await ok(
+      [
+        "save",
+        "--home",
+        t.home,
+        "--goal",
+        "Add JWT refresh",
+        "--next",
+        "fix the expiry test",
+        "--constraint",
+        "no new dependencies",
+      ],
+      t.opts(),
+    );
     const qa = join(t.base, "qa.jsonl");
-    writeFileSync(qa, [
-      { type: "user", sessionId: "s-qa", cwd: t.repo, timestamp: "2026-11-22T10:00:00.000Z", message: { role: "user", content: "Quick question: what does HTTP 418 mean?" } },
-      { type: "assistant", sessionId: "s-qa", cwd: t.repo, timestamp: "2026-11-22T10:00:05.000Z", message: { role: "assistant", model: "claude-sonnet-4-5", content: [{ type: "text", text: "I'm a teapot." }], usage: { input_tokens: 900, output_tokens: 12 } } },
-    ].map((l) => JSON.stringify(l)).join("\n") + "\n");
+    writeFileSync(
+      qa,
+      [
+        {
+          type: "user",
+          sessionId: "s-qa",
+          cwd: t.repo,
+          timestamp: "2026-11-22T10:00:00.000Z",
+          message: { role: "user", content: "Quick question: what does HTTP 418 mean?" },
+        },
+        {
+          type: "assistant",
+          sessionId: "s-qa",
+          cwd: t.repo,
+          timestamp: "2026-11-22T10:00:05.000Z",
+          message: {
+            role: "assistant",
+            model: "claude-sonnet-4-5",
+            content: [{ type: "text", text: "I'm a teapot." }],
+            usage: { input_tokens: 900, output_tokens: 12 },
+          },
+        },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join("\n") + "\n",
+    );
     const empty = join(t.base, "empty.jsonl");
     writeFileSync(empty, "");
     for (const transcript of [join(t.base, "missing.jsonl"), empty, qa]) {
       for (const event of ["pre-compact", "session-end"]) {
-        const payload = JSON.stringify({ session_id: "s-qa", transcript_path: transcript, cwd: t.repo, hook_event_name: event });
+        const payload = JSON.stringify({
+          session_id: "s-qa",
+          transcript_path: transcript,
+          cwd: t.repo,
+          hook_event_name: event,
+        });
         const r = await ok(["hook", event, "--home", t.home], { ...t.opts(), stdin: payload });
         expect(r.stdout).toBe("");
       }
@@ -118,8 +212,35 @@ describe("a save never makes the restore worse", () => {
 describe("an overflow snapshot keeps the Layer 2 it stands on", () => {
   test("a manual save --overflow points at the newest full snapshot, whose Layer 2 load still shows", async () => {
     const t = setup();
-    await ok(["save", "--home", t.home, "--goal", "ship it", "--constraint", "never force-push main", "--decision", "release on Fridays"], t.opts());
-    const ovf = await okJson(["save", "--overflow", "--home", t.home, "--goal", "ship it", "--state", "context nearly full", "--next", "tag the release"], t.opts());
+    await ok(
+      [
+        "save",
+        "--home",
+        t.home,
+        "--goal",
+        "ship it",
+        "--constraint",
+        "never force-push main",
+        "--decision",
+        "release on Fridays",
+      ],
+      t.opts(),
+    );
+    const ovf = await okJson(
+      [
+        "save",
+        "--overflow",
+        "--home",
+        t.home,
+        "--goal",
+        "ship it",
+        "--state",
+        "context nearly full",
+        "--next",
+        "tag the release",
+      ],
+      t.opts(),
+    );
     expect(ovf.kind).toBe("overflow");
     const block = (await ok(["load", "--latest", "--home", t.home], t.opts())).stdout;
     expect(block).toContain("next_action: tag the release");

@@ -43,7 +43,13 @@ describe("HEAD read from git's files", () => {
     expect(existsSync(join(shallow, ".git", "shallow"))).toBe(true);
     expect(head(shallow)).toBeNull();
     const replaced = gitRepo(join(tempDir(), "replaced"));
-    git(replaced, "replace", git(replaced, "rev-parse", "HEAD"), git(replaced, "rev-parse", "HEAD"), "--force");
+    git(
+      replaced,
+      "replace",
+      git(replaced, "rev-parse", "HEAD"),
+      git(replaced, "rev-parse", "HEAD"),
+      "--force",
+    );
     expect(head(replaced)).toBeNull();
   });
 });
@@ -59,7 +65,9 @@ describe("the root commit remembered by HEAD commit", () => {
     expect(first).toEqual([git(repo, "rev-list", "--max-parents=0", "HEAD")]);
     expect(rootCommitsOf(repo, common, home, ask)).toEqual(first!);
     expect(asked).toBe(1);
-    expect(JSON.parse(readFileSync(join(home, "git-roots.json"), "utf8"))).toEqual({ [git(repo, "rev-parse", "HEAD")]: first });
+    expect(JSON.parse(readFileSync(join(home, "git-roots.json"), "utf8"))).toEqual({
+      [git(repo, "rev-parse", "HEAD")]: first,
+    });
     writeFileSync(join(repo, "c.txt"), "c\n");
     git(repo, "add", "-A");
     git(repo, "commit", "-q", "-m", "next");
@@ -76,7 +84,10 @@ describe("the root commit remembered by HEAD commit", () => {
     const log = join(tempDir(), "rev-list.log");
     const pc = laptop("git-roots");
     const repo = gitRepo(join(tempDir(), "repo"));
-    const opts = { cwd: repo, env: { ...pc.env, PATH: gitProbePath(`case "$*" in *rev-list*) echo x >> "${log}";; esac`) } };
+    const opts = {
+      cwd: repo,
+      env: { ...pc.env, PATH: gitProbePath(`case "$*" in *rev-list*) echo x >> "${log}";; esac`) },
+    };
     const asked = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).length : 0);
     await ok(["save", "--goal", "remembered root", "--state", "s", "--next", "n"], opts);
     expect(asked()).toBe(1);
@@ -89,7 +100,13 @@ describe("the root commit remembered by HEAD commit", () => {
     const log = join(tempDir(), "git.log");
     const pc = laptop("git-roots-since");
     const repo = gitRepo(join(tempDir(), "repo"));
-    const opts = { cwd: repo, env: { ...pc.env, PATH: gitProbePath(`case "$*" in *rev-list*|*merge-base*) printf '%s\\n' "$*" >> "${log}";; esac`) } };
+    const opts = {
+      cwd: repo,
+      env: {
+        ...pc.env,
+        PATH: gitProbePath(`case "$*" in *rev-list*|*merge-base*) printf '%s\\n' "$*" >> "${log}";; esac`),
+      },
+    };
     const calls = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean) : []);
     const remembered = () => JSON.parse(readFileSync(join(pc.home, ".mindsave", "git-roots.json"), "utf8"));
     const realRoots = () => git(repo, "rev-list", "--max-parents=0", "HEAD").split("\n").sort();
@@ -105,7 +122,10 @@ describe("the root commit remembered by HEAD commit", () => {
     const before = calls().length;
     await ok(["load"], opts);
     const merged = git(repo, "rev-parse", "HEAD");
-    expect(calls().slice(before)).toEqual([`-C ${repo} merge-base --is-ancestor ${first} HEAD`, `-C ${repo} rev-list --max-parents=0 HEAD ^${first}`]);
+    expect(calls().slice(before)).toEqual([
+      `-C ${repo} merge-base --is-ancestor ${first} HEAD`,
+      `-C ${repo} rev-list --max-parents=0 HEAD ^${first}`,
+    ]);
     expect(realRoots()).toHaveLength(2);
     expect(remembered()[merged]).toEqual(realRoots());
     // A checkout of another history: the remembered HEAD is no ancestor, so the whole history is asked.
@@ -122,11 +142,20 @@ describe("the root commit remembered by HEAD commit", () => {
   test("a git too slow to name the root commit never gives the checkout a project.json (a second project split from its history)", async () => {
     const pc = laptop("slow-git");
     const repo = gitRepo(join(tempDir(), "repo"));
-    await ok(["save", "--goal", "known by its history", "--state", "s", "--next", "n"], { cwd: repo, env: pc.env });
+    await ok(["save", "--goal", "known by its history", "--state", "s", "--next", "n"], {
+      cwd: repo,
+      env: pc.env,
+    });
     git(repo, "commit", "-q", "--allow-empty", "-m", "new HEAD: git is asked again");
     // rev-list outlives MindSave's wait for git.
-    const slow = { cwd: repo, env: { ...pc.env, PATH: gitProbePath(`case "$*" in *rev-list*) exec sleep 60;; esac`) } };
-    const r = await run(["hook", "post-tool-use"], { ...slow, stdin: JSON.stringify({ session_id: "s", cwd: repo, tool_name: "Bash", tool_input: { command: "ls" } }) });
+    const slow = {
+      cwd: repo,
+      env: { ...pc.env, PATH: gitProbePath(`case "$*" in *rev-list*) exec sleep 60;; esac`) },
+    };
+    const r = await run(["hook", "post-tool-use"], {
+      ...slow,
+      stdin: JSON.stringify({ session_id: "s", cwd: repo, tool_name: "Bash", tool_input: { command: "ls" } }),
+    });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(repo);
     expect(existsSync(join(repo, ".mindsave"))).toBe(false);
@@ -153,15 +182,19 @@ describe("a checkout with several root commits", () => {
     expect(other < original).toBe(true);
     git(repo, "checkout", "-q", "main");
     git(repo, "merge", "-q", "--allow-unrelated-histories", "-m", "merge vendored", "vendored");
-    expect(git(repo, "rev-list", "--max-parents=0", "HEAD").split("\n").sort()).toEqual([other, original].sort());
+    expect(git(repo, "rev-list", "--max-parents=0", "HEAD").split("\n").sort()).toEqual(
+      [other, original].sort(),
+    );
     expect((await ok(["load"], opts)).stdout).toContain("goal: before the merge");
     await ok(["save", "--goal", "after the merge", "--state", "s", "--next", "n"], opts);
     const list = await okJson(["snapshots", "list", "--json"], opts);
-    expect(list.snapshots.map((x: { goal: string }) => x.goal).sort()).toEqual(["after the merge", "before the merge"]);
+    expect(list.snapshots.map((x: { goal: string }) => x.goal).sort()).toEqual([
+      "after the merge",
+      "before the merge",
+    ]);
     expect((await okJson(["projects", "list", "--json"], opts)).projects).toHaveLength(1);
   });
 });
-
 
 /** A repository of three commits, so a clone `--depth 1` has another first commit than a full one. */
 function originOfThreeCommits(base: string): string {
@@ -199,14 +232,19 @@ function twoLaptopsOneDrive() {
   const [a, b] = [laptop("laptop-a", base), laptop("laptop-b", base)];
   const home = join(base, "drive");
   mkdirSync(home);
-  const cli = (pc: Laptop, cwd: string, ...args: string[]) => run([...args, "--home", home], { cwd, env: pc.env });
+  const cli = (pc: Laptop, cwd: string, ...args: string[]) =>
+    run([...args, "--home", home], { cwd, env: pc.env });
   /** b's checkout `there` restores what a saved in `here` last (`goal`), and a restores what b saves next: one project. */
   const sameProject = async (here: string, there: string, goal: string) => {
     const loaded = await cli(b, there, "--json", "load", "--latest");
     expect(loaded.code).toBe(0);
     expect(JSON.parse(loaded.stdout).layer1.goal).toBe(goal);
-    expect((await cli(b, there, "save", "--goal", "saved on laptop b", "--state", "s", "--next", "n")).code).toBe(0);
-    expect(JSON.parse((await cli(a, here, "--json", "load", "--latest")).stdout).layer1.goal).toBe("saved on laptop b");
+    expect(
+      (await cli(b, there, "save", "--goal", "saved on laptop b", "--state", "s", "--next", "n")).code,
+    ).toBe(0);
+    expect(JSON.parse((await cli(a, here, "--json", "load", "--latest")).stdout).layer1.goal).toBe(
+      "saved on laptop b",
+    );
     expect(JSON.parse((await cli(a, here, "--json", "projects", "list")).stdout).projects).toHaveLength(1);
   };
   return { base, home, a, b, cli, sameProject };
@@ -223,11 +261,24 @@ describe("a shallow clone on another laptop", () => {
     git(origin, "checkout", "-q", "main");
     const full = join(base, "a-full");
     git(base, "clone", "-q", "--template=", `file://${origin}`, full);
-    expect((await cli(a, full, "save", "--goal", "saved on the full clone", "--state", "s", "--next", "n")).code).toBe(0);
+    expect(
+      (await cli(a, full, "save", "--goal", "saved on the full clone", "--state", "s", "--next", "n")).code,
+    ).toBe(0);
     const project = JSON.parse((await cli(a, full, "--json", "projects", "list")).stdout).projects[0];
     for (const branch of ["main", "gh-pages"]) {
       const shallow = join(base, `b-${branch}`);
-      git(base, "clone", "-q", "--template=", "--depth", "1", "--branch", branch, `file://${origin}`, shallow);
+      git(
+        base,
+        "clone",
+        "-q",
+        "--template=",
+        "--depth",
+        "1",
+        "--branch",
+        branch,
+        `file://${origin}`,
+        shallow,
+      );
       const said = await cli(b, shallow, "load", "--latest");
       expect(said.code).not.toBe(0);
       expect(said.stderr).toContain("No MindSave project here yet");
@@ -236,8 +287,13 @@ describe("a shallow clone on another laptop", () => {
     git(join(base, "b-main"), "fetch", "-q", "--unshallow");
     await sameProject(full, join(base, "b-main"), "saved on the full clone");
     // The orphan branch's first save is a project of its own: the full clone still restores its own line of work.
-    expect((await cli(b, join(base, "b-gh-pages"), "save", "--goal", "pages work", "--state", "s", "--next", "n")).code).toBe(0);
-    expect(JSON.parse((await cli(a, full, "--json", "load", "--latest")).stdout).layer1.goal).toBe("saved on laptop b");
+    expect(
+      (await cli(b, join(base, "b-gh-pages"), "save", "--goal", "pages work", "--state", "s", "--next", "n"))
+        .code,
+    ).toBe(0);
+    expect(JSON.parse((await cli(a, full, "--json", "load", "--latest")).stdout).layer1.goal).toBe(
+      "saved on laptop b",
+    );
   });
 });
 
@@ -247,12 +303,29 @@ describe("a project made before the repository's first commit", () => {
     const repo = join(base, "new-repo");
     mkdirSync(repo);
     git(repo, "init", "-q", "--template=", "-b", "main");
-    expect((await cli(a, repo, "save", "--goal", "before the first commit", "--state", "s", "--next", "n")).code).toBe(0);
-    expect(JSON.parse(readFileSync(join(repo, ".mindsave", "project.json"), "utf8")).before_first_commit).toBe(true);
+    expect(
+      (await cli(a, repo, "save", "--goal", "before the first commit", "--state", "s", "--next", "n")).code,
+    ).toBe(0);
+    expect(
+      JSON.parse(readFileSync(join(repo, ".mindsave", "project.json"), "utf8")).before_first_commit,
+    ).toBe(true);
     // Until the first commit, commands and hooks there do not ask git for a history it does not have.
     const log = join(base, "git-asked.log");
     const probed = { ...a.env, PATH: gitProbePath(`case "$*" in *rev-list*) echo x >> "${log}";; esac`) };
-    expect((await run(["--home", home, "hook", "post-tool-use"], { cwd: repo, env: probed, stdin: JSON.stringify({ cwd: repo, session_id: "s1", tool_name: "Edit", tool_input: { file_path: join(repo, "a.ts") } }) })).code).toBe(0);
+    expect(
+      (
+        await run(["--home", home, "hook", "post-tool-use"], {
+          cwd: repo,
+          env: probed,
+          stdin: JSON.stringify({
+            cwd: repo,
+            session_id: "s1",
+            tool_name: "Edit",
+            tool_input: { file_path: join(repo, "a.ts") },
+          }),
+        })
+      ).code,
+    ).toBe(0);
     expect((await run(["--home", home, "load"], { cwd: repo, env: probed })).code).toBe(0);
     expect(existsSync(log)).toBe(false);
     // `git add -A` takes no part of .mindsave/: its .gitignore ignores it all.
@@ -260,7 +333,9 @@ describe("a project made before the repository's first commit", () => {
     git(repo, "add", "-A");
     git(repo, "commit", "-q", "-m", "first");
     expect(git(repo, "ls-files")).toBe("README.md");
-    expect((await cli(a, repo, "save", "--goal", "after the first commit", "--state", "s", "--next", "n")).code).toBe(0);
+    expect(
+      (await cli(a, repo, "save", "--goal", "after the first commit", "--state", "s", "--next", "n")).code,
+    ).toBe(0);
     const clone = join(base, "clone");
     git(base, "clone", "-q", "--template=", repo, clone);
     expect(existsSync(join(clone, ".mindsave"))).toBe(false);

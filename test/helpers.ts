@@ -1,5 +1,13 @@
 // Test helpers: temp dirs, git repos, and the real CLI run as a subprocess against real libSQL files.
-import { chmodSync, existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync, realpathSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  mkdirSync,
+  readFileSync,
+  writeFileSync,
+  realpathSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { sourcesHash } from "../build.ts";
@@ -10,7 +18,11 @@ export const MAIN = join(REPO, "src", "main.ts");
 
 /** Where `bun run test` builds this host's binary once, before the tests (see package.json). */
 export const TEST_BIN_DIR = join(REPO, ".cache", "test-bin");
-const HOST_EXE = join(TEST_BIN_DIR, `${process.platform === "win32" ? "windows" : process.platform}-${process.arch}`, process.platform === "win32" ? "mindsave.exe" : "mindsave");
+const HOST_EXE = join(
+  TEST_BIN_DIR,
+  `${process.platform === "win32" ? "windows" : process.platform}-${process.arch}`,
+  process.platform === "win32" ? "mindsave.exe" : "mindsave",
+);
 
 /**
  * The compiled host binary `bun run test` built, when it was built from exactly the sources here
@@ -72,7 +84,8 @@ export function laptop(name: string, base = tempDir("mindsave-laptop-")): Laptop
 /** The environment of a CLI child: this one without any MINDSAVE_ setting, plus `extra`. */
 export function childEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("MINDSAVE_")) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !k.startsWith("MINDSAVE_")) env[k] = v;
   env.NO_COLOR = "1";
   // Encrypted stores made by tests use a cheaper KDF (the cost is stored with each key; see encryption.ts).
   env.MINDSAVE_KDF_LOG_N = "14";
@@ -97,14 +110,19 @@ export async function run(args: string[], opts: RunOptions = {}): Promise<RunRes
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   return { code, stdout, stderr };
 }
 
 /** Runs and expects exit 0, with the output in the failure message otherwise. */
 export async function ok(args: string[], opts: RunOptions = {}): Promise<RunResult> {
   const r = await run(args, opts);
-  if (r.code !== 0) throw new Error(`mindsave ${args.join(" ")} exited ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
+  if (r.code !== 0)
+    throw new Error(`mindsave ${args.join(" ")} exited ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
   return r;
 }
 
@@ -115,16 +133,28 @@ export async function okJson<T = any>(args: string[], opts: RunOptions = {}): Pr
 
 export function git(cwd: string, ...args: string[]): string {
   const r = spawnSync("git", args, {
-    cwd, encoding: "utf8",
+    cwd,
+    encoding: "utf8",
     // Pinned dates: the same files give the same root commit (one project identity) whatever the clock says.
-    env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.com", GIT_AUTHOR_DATE: "2026-01-01T12:00:00Z", GIT_COMMITTER_DATE: "2026-01-01T12:00:00Z" },
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@example.com",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@example.com",
+      GIT_AUTHOR_DATE: "2026-01-01T12:00:00Z",
+      GIT_COMMITTER_DATE: "2026-01-01T12:00:00Z",
+    },
   });
   if (r.status !== 0) throw new Error(`git ${args.join(" ")} failed: ${r.stderr}`);
   return r.stdout.trim();
 }
 
 /** A git repository with one commit and a couple of files. */
-export function gitRepo(dir: string, files: Record<string, string> = { "src/auth.ts": "export const auth = 1;\n", "README.md": "# demo\n" }): string {
+export function gitRepo(
+  dir: string,
+  files: Record<string, string> = { "src/auth.ts": "export const auth = 1;\n", "README.md": "# demo\n" },
+): string {
   mkdirSync(dir, { recursive: true });
   // No template: git's sample hooks are ~20 files to write per repository, and MindSave reads none of them.
   git(dir, "init", "-q", "--template=", "-b", "main");
@@ -150,9 +180,13 @@ export async function storeClient(dbPath: string) {
 
 /** Every row of every table, for "the store is exactly as it was" checks; `via`: read through that client instead (left open). */
 export async function dumpStore(dbPath: string, via?: import("../src/store/db.ts").Exec): Promise<string> {
-  const c = via ?? await storeClient(dbPath);
+  const c = via ?? (await storeClient(dbPath));
   try {
-    const tables = (await c.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'snapshot_search%' ORDER BY name")).rows.map((r) => String(r.name));
+    const tables = (
+      await c.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'snapshot_search%' ORDER BY name",
+      )
+    ).rows.map((r) => String(r.name));
     const out: string[] = [];
     for (const t of tables) {
       const rows = (await c.execute(`SELECT * FROM "${t}" ORDER BY 1`)).rows;
@@ -176,10 +210,17 @@ export function gitProbePath(shell: string): string {
   return `${bin}:${process.env.PATH}`;
 }
 
-export async function sql(dbPath: string, statement: string, args: unknown[] = []): Promise<Record<string, unknown>[]> {
+export async function sql(
+  dbPath: string,
+  statement: string,
+  args: unknown[] = [],
+): Promise<Record<string, unknown>[]> {
   const c = await storeClient(dbPath);
   try {
-    return (await c.execute({ sql: statement, args: args as never })).rows as unknown as Record<string, unknown>[];
+    return (await c.execute({ sql: statement, args: args as never })).rows as unknown as Record<
+      string,
+      unknown
+    >[];
   } finally {
     c.close();
   }
@@ -218,12 +259,29 @@ export function twoLaptops(prefix = "mindsave-laptops-") {
       if (r.code !== 0) throw new Error(`${args.join(" ")}: ${r.stderr}`);
       return JSON.parse(r.stdout);
     };
-    return { name, home, repo, db: join(home, "mindsave.db"), pc, env, opts: (cwd = repo) => ({ cwd, env }), cli, json };
+    return {
+      name,
+      home,
+      repo,
+      db: join(home, "mindsave.db"),
+      pc,
+      env,
+      opts: (cwd = repo) => ({ cwd, env }),
+      cli,
+      json,
+    };
   };
   const drive = join(base, "usb", "mindsave");
   mkdirSync(drive, { recursive: true });
   writeFileSync(join(drive, "drive.json"), "{}");
-  return { base, origin, a: mk("laptop-a", "host-a"), b: mk("laptop-b", "host-b"), drive, driveDb: join(drive, "mindsave.db") };
+  return {
+    base,
+    origin,
+    a: mk("laptop-a", "host-a"),
+    b: mk("laptop-b", "host-b"),
+    drive,
+    driveDb: join(drive, "mindsave.db"),
+  };
 }
 
 /** A laptop with a git project `shop` and a home; the CLI runs in the project (or `cwd`) on that home. */
@@ -234,8 +292,10 @@ export function projectOnLaptop(prefix: string) {
   mkdirSync(home);
   const repo = gitRepo(join(base, "shop"));
   const at = (o: { cwd?: string; stdin?: string }) => ({ cwd: o.cwd ?? repo, env: pc.env, stdin: o.stdin });
-  const cli = (args: string[], o: { cwd?: string; stdin?: string } = {}) => run([...args, "--home", home], at(o));
-  const okCli = (args: string[], o: { cwd?: string; stdin?: string } = {}) => ok([...args, "--home", home], at(o));
+  const cli = (args: string[], o: { cwd?: string; stdin?: string } = {}) =>
+    run([...args, "--home", home], at(o));
+  const okCli = (args: string[], o: { cwd?: string; stdin?: string } = {}) =>
+    ok([...args, "--home", home], at(o));
   const json = (args: string[], cwd = repo) => okJson([...args, "--home", home], { cwd, env: pc.env });
   return { base, pc, home, db: join(home, "mindsave.db"), repo, cli, okCli, json };
 }
@@ -243,7 +303,8 @@ export function projectOnLaptop(prefix: string) {
 export type ProjectOnLaptop = ReturnType<typeof projectOnLaptop>;
 
 /** Save a snapshot of `goal` through the CLI, its state and next action placeholders; `more` adds flags. */
-export const saveGoal = (t: ProjectOnLaptop, goal: string, ...more: string[]) => t.okCli(["save", "--goal", goal, "--state", "s", "--next", "n", ...more]);
+export const saveGoal = (t: ProjectOnLaptop, goal: string, ...more: string[]) =>
+  t.okCli(["save", "--goal", goal, "--state", "s", "--next", "n", ...more]);
 
 /** A laptop with an empty home and one git project `app`; `at(cwd)` runs the CLI there (default: in the project). */
 export function laptopWithApp() {
@@ -276,7 +337,8 @@ export function plainFolder() {
   mkdirSync(join(dir, "src"), { recursive: true });
   writeFileSync(join(dir, "package.json"), "{}\n");
   writeFileSync(join(dir, "src", "auth.ts"), "x\n");
-  const cli = (args: string[], o: { cwd?: string; stdin?: string } = {}) => run([...args, "--home", home], { cwd: o.cwd ?? dir, env: pc.env, stdin: o.stdin });
+  const cli = (args: string[], o: { cwd?: string; stdin?: string } = {}) =>
+    run([...args, "--home", home], { cwd: o.cwd ?? dir, env: pc.env, stdin: o.stdin });
   return { base, home, db: join(home, "mindsave.db"), dir, other, cli };
 }
 
@@ -285,9 +347,22 @@ export function plainFolder() {
  * transaction (another program reading it), until `release`: it says so on stdout once it has the
  * lock, and this waits for that (no sleep).
  */
-export async function holdWriteLock(db: string, mode: "write" | "read" = "write"): Promise<{ release: () => Promise<void> }> {
-  const take = mode === "write" ? `d.exec("BEGIN IMMEDIATE"); d.exec("UPDATE meta SET value = value WHERE key = 'clock'");` : `d.exec("BEGIN"); d.query("SELECT count(*) FROM snapshots").get();`;
-  const holder = Bun.spawn([process.execPath, "-e", `const d = new (require("bun:sqlite").Database)(${JSON.stringify(db)}); ${take} console.log("locked"); setInterval(() => {}, 1000);`], { stdout: "pipe" });
+export async function holdWriteLock(
+  db: string,
+  mode: "write" | "read" = "write",
+): Promise<{ release: () => Promise<void> }> {
+  const take =
+    mode === "write"
+      ? `d.exec("BEGIN IMMEDIATE"); d.exec("UPDATE meta SET value = value WHERE key = 'clock'");`
+      : `d.exec("BEGIN"); d.query("SELECT count(*) FROM snapshots").get();`;
+  const holder = Bun.spawn(
+    [
+      process.execPath,
+      "-e",
+      `const d = new (require("bun:sqlite").Database)(${JSON.stringify(db)}); ${take} console.log("locked"); setInterval(() => {}, 1000);`,
+    ],
+    { stdout: "pipe" },
+  );
   const release = async () => {
     holder.kill();
     await holder.exited;
@@ -309,17 +384,35 @@ export async function holdWriteLock(db: string, mode: "write" | "read" = "write"
  * The session-start hook's reply in `repo` as Claude Code gets it (JSON: its additionalContext, and
  * the raw stdout) and as Codex gets it (plain text); both must exit 0.
  */
-export async function sessionStartReplies(cli: (args: string[], o: { stdin?: string }) => Promise<RunResult>, repo: string) {
-  const payload = JSON.stringify({ session_id: "s1", cwd: repo, hook_event_name: "SessionStart", source: "startup", transcript_path: null });
+export async function sessionStartReplies(
+  cli: (args: string[], o: { stdin?: string }) => Promise<RunResult>,
+  repo: string,
+) {
+  const payload = JSON.stringify({
+    session_id: "s1",
+    cwd: repo,
+    hook_event_name: "SessionStart",
+    source: "startup",
+    transcript_path: null,
+  });
   const claude = await cli(["hook", "session-start"], { stdin: payload });
   const codex = await cli(["hook", "session-start", "--agent", "codex"], { stdin: payload });
-  if (claude.code !== 0 || codex.code !== 0) throw new Error(`session-start exited ${claude.code}/${codex.code}: ${claude.stderr}${codex.stderr}`);
-  return { claudeContext: JSON.parse(claude.stdout).hookSpecificOutput.additionalContext as string, claudeStdout: claude.stdout, codex: codex.stdout };
+  if (claude.code !== 0 || codex.code !== 0)
+    throw new Error(`session-start exited ${claude.code}/${codex.code}: ${claude.stderr}${codex.stderr}`);
+  return {
+    claudeContext: JSON.parse(claude.stdout).hookSpecificOutput.additionalContext as string,
+    claudeStdout: claude.stdout,
+    codex: codex.stdout,
+  };
 }
 
 /** Overwrites the one page of `table` with garbage: all its rows unreadable, every other table as it was. */
 export async function destroyTable(db: string, table: string): Promise<void> {
-  const [{ rootpage }] = await sql(db, "SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = ?", [table]);
+  const [{ rootpage }] = await sql(
+    db,
+    "SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = ?",
+    [table],
+  );
   const bytes = readFileSync(db);
   const pageSize = bytes.readUInt16BE(16);
   const at = (Number(rootpage) - 1) * pageSize;

@@ -30,18 +30,40 @@ async function migration(): Promise<Laptop> {
 }
 
 const snapshots = async (t: Laptop) =>
-  (await sql(t.db, "SELECT name, goal, state, next_action, active_files, auto_trigger FROM snapshots WHERE deleted = 0 ORDER BY created_at")).map((r) => ({
-    ...r, files: (JSON.parse(String(r.active_files)) as { path: string }[]).map((f) => f.path), auto: r.auto_trigger ? JSON.parse(String(r.auto_trigger)) : null,
-  })) as { name: string; goal: string; state: string; next_action: string; files: string[]; auto: Record<string, unknown> | null }[];
+  (
+    await sql(
+      t.db,
+      "SELECT name, goal, state, next_action, active_files, auto_trigger FROM snapshots WHERE deleted = 0 ORDER BY created_at",
+    )
+  ).map((r) => ({
+    ...r,
+    files: (JSON.parse(String(r.active_files)) as { path: string }[]).map((f) => f.path),
+    auto: r.auto_trigger ? JSON.parse(String(r.auto_trigger)) : null,
+  })) as {
+    name: string;
+    goal: string;
+    state: string;
+    next_action: string;
+    files: string[];
+    auto: Record<string, unknown> | null;
+  }[];
 
 const toolCalls = async (t: Laptop) => Number((await sql(t.db, "SELECT count(*) AS n FROM tool_calls"))[0].n);
 
 /** The hook for `event` on this transcript: exit 0. */
-async function fire(t: Laptop, tr: Transcript, event: "session-end" | "stop" | "pre-compact", reply = "Here is what is in the folder.") {
+async function fire(
+  t: Laptop,
+  tr: Transcript,
+  event: "session-end" | "stop" | "pre-compact",
+  reply = "Here is what is in the folder.",
+) {
   const at = { sessionId: tr.sessionId, path: tr.path, cwd: t.repo };
-  const body = event === "session-end" ? payload("SessionEnd", at, events.sessionEnd())
-    : event === "stop" ? payload("Stop", at, events.stop(reply))
-    : payload("PreCompact", at, events.preCompact("auto"));
+  const body =
+    event === "session-end"
+      ? payload("SessionEnd", at, events.sessionEnd())
+      : event === "stop"
+        ? payload("Stop", at, events.stop(reply))
+        : payload("PreCompact", at, events.preCompact("auto"));
   const r = await t.hook(event, body);
   expect(r).toMatchObject({ code: 0, stderr: "" });
   return r;
@@ -49,7 +71,10 @@ async function fire(t: Laptop, tr: Transcript, event: "session-end" | "stop" | "
 
 /** What the next session is given at its start. */
 async function restored(t: Laptop, sessionId = "s9"): Promise<string> {
-  const r = await t.hook("session-start", payload("SessionStart", { sessionId, path: null, cwd: t.repo }, events.sessionStart("startup")));
+  const r = await t.hook(
+    "session-start",
+    payload("SessionStart", { sessionId, path: null, cwd: t.repo }, events.sessionStart("startup")),
+  );
   expect(r.code).toBe(0);
   return JSON.parse(r.stdout).hookSpecificOutput.additionalContext;
 }
@@ -71,14 +96,22 @@ describe("a hook snapshot that knows less never becomes latest", () => {
       // The new session begins after the save.
       const tr = new Transcript(t.base, t.repo, "s2", { startedAt: Date.now() });
       tr.prompt("continue");
-      tr.tool("Bash", { command: "ls", description: "List files" }, 30_000, { toolUseResult: { stdout: "a.ts\nsrc", stderr: "", interrupted: false, isImage: false } });
+      tr.tool("Bash", { command: "ls", description: "List files" }, 30_000, {
+        toolUseResult: { stdout: "a.ts\nsrc", stderr: "", interrupted: false, isImage: false },
+      });
       await fire(t, tr, event);
       // The hook did read the transcript (its call is in the tool log) …
       expect(await toolCalls(t)).toBe(1);
       // … and wrote nothing poorer: the person's snapshot is still the latest, whole.
       const all = await snapshots(t);
       expect(all).toHaveLength(1);
-      expect(all[0]).toMatchObject({ goal: GOAL, state: STATE, next_action: NEXT, files: ["a.ts"], auto: null });
+      expect(all[0]).toMatchObject({
+        goal: GOAL,
+        state: STATE,
+        next_action: NEXT,
+        files: ["a.ts"],
+        auto: null,
+      });
       expectMigration(await restored(t), t.repo);
     });
   }
@@ -90,9 +123,12 @@ describe("a hook snapshot that knows less never becomes latest", () => {
     const tr = new Transcript(t.base, t.repo, "s1");
     tr.prompt(GOAL);
     tr.reply("Starting with the backfill.");
-    expect((await t.cli(["save", "--goal", GOAL, "--state", STATE, "--next", NEXT, "--active-file", "a.ts"])).code).toBe(0);
+    expect(
+      (await t.cli(["save", "--goal", GOAL, "--state", STATE, "--next", NEXT, "--active-file", "a.ts"])).code,
+    ).toBe(0);
     tr.tool("Read", { file_path: join(t.repo, "a.ts") }, 40_000);
-    for (const event of ["stop", "pre-compact", "session-end"] as const) await fire(t, tr, event, "The backfill constant is 1200000.");
+    for (const event of ["stop", "pre-compact", "session-end"] as const)
+      await fire(t, tr, event, "The backfill constant is 1200000.");
     expect(await toolCalls(t)).toBe(1);
     const all = await snapshots(t);
     expect(all).toHaveLength(1);
@@ -102,7 +138,14 @@ describe("a hook snapshot that knows less never becomes latest", () => {
 
   test("continuation words in English and Chinese name no task: the goal and next action are the newest's", async () => {
     const t = await migration();
-    for (const [i, word] of ["go on", "继续", "ok", "Please continue where you left off.", "resume", "好的，继续"].entries()) {
+    for (const [i, word] of [
+      "go on",
+      "继续",
+      "ok",
+      "Please continue where you left off.",
+      "resume",
+      "好的，继续",
+    ].entries()) {
       const tr = new Transcript(t.base, t.repo, `w${i}`, { startedAt: Date.now() });
       tr.prompt(word);
       tr.tool("Grep", { pattern: "backfill", path: t.repo }, 30_000);
@@ -116,16 +159,22 @@ describe("a hook snapshot that knows less never becomes latest", () => {
 });
 
 describe("a session that did new work still saves it as latest", () => {
-  test("\"continue\", then edits to a new file: a new latest snapshot with that file, the goal and next action carried on; a later look-only session leaves it latest", async () => {
+  test('"continue", then edits to a new file: a new latest snapshot with that file, the goal and next action carried on; a later look-only session leaves it latest', async () => {
     const t = await migration();
     const tr = new Transcript(t.base, t.repo, "s2", { startedAt: Date.now() });
     tr.prompt("continue");
     const file = join(t.repo, "migrations", "002_orders_backfill.sql");
-    tr.tool("Write", { file_path: file, content: "UPDATE orders SET v2 = 1 WHERE id > 1200000;" }, 40_000, { patch: { file, lines: ["+UPDATE orders SET v2 = 1 WHERE id > 1200000;"] } });
+    tr.tool("Write", { file_path: file, content: "UPDATE orders SET v2 = 1 WHERE id > 1200000;" }, 40_000, {
+      patch: { file, lines: ["+UPDATE orders SET v2 = 1 WHERE id > 1200000;"] },
+    });
     await fire(t, tr, "session-end");
     let all = await snapshots(t);
     expect(all).toHaveLength(2);
-    expect(all[1]).toMatchObject({ goal: GOAL, next_action: NEXT, files: ["migrations/002_orders_backfill.sql"] });
+    expect(all[1]).toMatchObject({
+      goal: GOAL,
+      next_action: NEXT,
+      files: ["migrations/002_orders_backfill.sql"],
+    });
     expect(all[1].auto).toMatchObject({ reason: "session-end", session_id: "s2" });
     expect(all[1].state).toBe(`Last action: Write ${file} (1 tool call this session)`);
     const block = await restored(t);
@@ -147,11 +196,20 @@ describe("a session that did new work still saves it as latest", () => {
     const tr = new Transcript(t.base, t.repo, "s2", { startedAt: Date.now() });
     tr.prompt(request);
     const file = join(t.repo, "migrations", "003_orders_created_at_index.sql");
-    tr.tool("Write", { file_path: file, content: "CREATE INDEX orders_created_at ON orders(created_at);" }, 40_000, { patch: { file, lines: ["+CREATE INDEX orders_created_at ON orders(created_at);"] } });
+    tr.tool(
+      "Write",
+      { file_path: file, content: "CREATE INDEX orders_created_at ON orders(created_at);" },
+      40_000,
+      { patch: { file, lines: ["+CREATE INDEX orders_created_at ON orders(created_at);"] } },
+    );
     await fire(t, tr, "stop", "Added the index migration.");
     const all = await snapshots(t);
     expect(all).toHaveLength(2);
-    expect(all[1]).toMatchObject({ goal: request, next_action: PLACEHOLDER, files: ["migrations/003_orders_created_at_index.sql"] });
+    expect(all[1]).toMatchObject({
+      goal: request,
+      next_action: PLACEHOLDER,
+      files: ["migrations/003_orders_created_at_index.sql"],
+    });
     expect(all[1].state).toBe("Last reply: Added the index migration. (after 1 tool call)");
     const block = await restored(t);
     expect(block).toContain(`goal: ${request}`);
@@ -167,12 +225,17 @@ describe("the end of a session right after its own snapshot", () => {
       const tr = new Transcript(t.base, t.repo, "s2", { startedAt: Date.now() });
       tr.prompt("continue");
       const file = join(t.repo, "migrations", "002_orders_backfill.sql");
-      tr.tool("Write", { file_path: file, content: "UPDATE orders SET v2 = 1;" }, 40_000, { patch: { file, lines: ["+UPDATE orders SET v2 = 1;"] } });
+      tr.tool("Write", { file_path: file, content: "UPDATE orders SET v2 = 1;" }, 40_000, {
+        patch: { file, lines: ["+UPDATE orders SET v2 = 1;"] },
+      });
       tr.reply("Wrote the backfill migration.");
       await fire(t, tr, "stop", "Wrote the backfill migration.");
       expect(await snapshots(t)).toHaveLength(2);
       const other = join(t.repo, "migrations", "003_orders_index.sql");
-      if (more) tr.tool("Write", { file_path: other, content: "CREATE INDEX i ON orders(id);" }, 45_000, { patch: { file: other, lines: ["+CREATE INDEX i ON orders(id);"] } });
+      if (more)
+        tr.tool("Write", { file_path: other, content: "CREATE INDEX i ON orders(id);" }, 45_000, {
+          patch: { file: other, lines: ["+CREATE INDEX i ON orders(id);"] },
+        });
       await fire(t, tr, "session-end");
       const all = await snapshots(t);
       expect({ more, n: all.length }).toEqual({ more, n: more ? 3 : 2 });
@@ -189,7 +252,19 @@ describe("two sessions on one project", () => {
     a.prompt("Fix the login redirect bug");
     a.tool("Edit", { file_path: join(t.repo, "login.ts"), old_string: "1", new_string: "2" }, 40_000);
     // Session B, in another terminal on the same checkout, saves its own task by hand.
-    expect((await t.cli(["save", "--goal", "Write the billing API docs", "--state", "outline done", "--next", "document webhooks"])).code).toBe(0);
+    expect(
+      (
+        await t.cli([
+          "save",
+          "--goal",
+          "Write the billing API docs",
+          "--state",
+          "outline done",
+          "--next",
+          "document webhooks",
+        ])
+      ).code,
+    ).toBe(0);
     await fire(t, a, "stop", "Fixed the redirect.");
     const all = await snapshots(t);
     expect(all.map((s) => s.goal)).toEqual(["Write the billing API docs", "Fix the login redirect bug"]);
@@ -203,8 +278,18 @@ describe("two sessions on one project", () => {
     const a = new Transcript(t.base, t.repo, "sa");
     a.prompt("Look into the flaky login test");
     const goal = "Stabilise the login test by pinning the clock";
-    a.tool("Bash", { command: `mindsave save --goal "${goal}" --next "pin the clock in setup"`, description: "Save progress" }, 40_000);
-    expect((await t.cli(["save", "--goal", goal, "--state", "cause found", "--next", "pin the clock in setup"])).code).toBe(0);
+    a.tool(
+      "Bash",
+      {
+        command: `mindsave save --goal "${goal}" --next "pin the clock in setup"`,
+        description: "Save progress",
+      },
+      40_000,
+    );
+    expect(
+      (await t.cli(["save", "--goal", goal, "--state", "cause found", "--next", "pin the clock in setup"]))
+        .code,
+    ).toBe(0);
     a.tool("Edit", { file_path: join(t.repo, "login.ts"), old_string: "1", new_string: "2" }, 41_000);
     await fire(t, a, "stop", "Pinned the clock.");
     const all = await snapshots(t);

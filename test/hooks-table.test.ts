@@ -9,10 +9,12 @@ import { installMcp, mcpFile, uninstallMcp } from "../src/engine/agents/mcp-conf
 import { REPO, tempDir } from "./helpers.ts";
 
 function sources(dir: string): string[] {
-  return readdirSync(dir).sort().flatMap((e) => {
-    const p = join(dir, e);
-    return statSync(p).isDirectory() ? sources(p) : /\.tsx?$/.test(e) ? [p] : [];
-  });
+  return readdirSync(dir)
+    .sort()
+    .flatMap((e) => {
+      const p = join(dir, e);
+      return statSync(p).isDirectory() ? sources(p) : /\.tsx?$/.test(e) ? [p] : [];
+    });
 }
 
 const rel = (p: string) => relative(REPO, p).split("\\").join("/");
@@ -21,12 +23,17 @@ const read = (f: string) => readFileSync(f, "utf8");
 
 describe("one installer, one JSON edit mechanism", () => {
   test("only json-edit.ts loads jsonc-parser", () => {
-    expect(SRC.filter((f) => read(f).includes("jsonc-parser")).map(rel)).toEqual(["src/engine/agents/json-edit.ts"]);
+    expect(SRC.filter((f) => read(f).includes("jsonc-parser")).map(rel)).toEqual([
+      "src/engine/agents/json-edit.ts",
+    ]);
   });
 
   test("Claude Code's settings writer is reached only through the installer's table", () => {
     const callers = SRC.filter((f) => /\b(installHooks|uninstallHooks)\(/.test(read(f))).map(rel);
-    expect(callers.sort()).toEqual(["src/engine/agents/agent-hooks-install.ts", "src/engine/agents/hooks.ts"]);
+    expect(callers.sort()).toEqual([
+      "src/engine/agents/agent-hooks-install.ts",
+      "src/engine/agents/hooks.ts",
+    ]);
   });
 
   test("every agent, Claude Code included, installs and uninstalls through one call; a shared file comes back byte for byte", () => {
@@ -49,10 +56,23 @@ describe("one installer, one JSON edit mechanism", () => {
   test("without the install's record (a teammate's uninstall), a file written on one line loses just MindSave's hooks, byte for byte", () => {
     const base = tempDir("mindsave-hooks-oneline-");
     const root = join(base, "repo");
-    const files = { claude: join(root, ".claude", "settings.json"), codex: join(root, ".codex", "hooks.json") };
-    const mine = JSON.stringify({ model: "opus", hooks: { SessionStart: [{ matcher: "startup", hooks: [{ type: "command", command: "echo 你好" }] }] }, z: [1, 2] });
-    const ada = { env: { HOME: join(base, "ada"), USERPROFILE: join(base, "ada"), PATH: "" } as NodeJS.ProcessEnv, root };
-    const bob = { env: { HOME: join(base, "bob"), USERPROFILE: join(base, "bob"), PATH: "" } as NodeJS.ProcessEnv, root };
+    const files = {
+      claude: join(root, ".claude", "settings.json"),
+      codex: join(root, ".codex", "hooks.json"),
+    };
+    const mine = JSON.stringify({
+      model: "opus",
+      hooks: { SessionStart: [{ matcher: "startup", hooks: [{ type: "command", command: "echo 你好" }] }] },
+      z: [1, 2],
+    });
+    const ada = {
+      env: { HOME: join(base, "ada"), USERPROFILE: join(base, "ada"), PATH: "" } as NodeJS.ProcessEnv,
+      root,
+    };
+    const bob = {
+      env: { HOME: join(base, "bob"), USERPROFILE: join(base, "bob"), PATH: "" } as NodeJS.ProcessEnv,
+      root,
+    };
     for (const [agent, file] of Object.entries(files) as ["claude" | "codex", string][]) {
       mkdirSync(join(file, ".."), { recursive: true });
       writeFileSync(file, mine);
@@ -68,9 +88,25 @@ describe("one installer, one JSON edit mechanism", () => {
     const root = join(home, "repo");
     const file = join(root, ".claude", "settings.json");
     mkdirSync(join(root, ".claude"), { recursive: true });
-    const earlier = { model: "opus", hooks: { Stop: [{ hooks: [{ type: "command", command: "'/home/ada/.mindsave/bin/mindsave' hook stop", timeout: 10 }] }] } };
+    const earlier = {
+      model: "opus",
+      hooks: {
+        Stop: [
+          {
+            hooks: [
+              { type: "command", command: "'/home/ada/.mindsave/bin/mindsave' hook stop", timeout: 10 },
+            ],
+          },
+        ],
+      },
+    };
     writeFileSync(file, JSON.stringify(earlier));
-    const r = installAgentHooks("claude", "project", { env: { HOME: home, USERPROFILE: home, PATH: "" } as NodeJS.ProcessEnv, root }, null);
+    const r = installAgentHooks(
+      "claude",
+      "project",
+      { env: { HOME: home, USERPROFILE: home, PATH: "" } as NodeJS.ProcessEnv, root },
+      null,
+    );
     expect(r).toMatchObject({ updated: [expect.stringContaining("hook stop")] });
     const text = read(file);
     expect(text.split("\n")).toHaveLength(1);
@@ -81,11 +117,20 @@ describe("one installer, one JSON edit mechanism", () => {
   test("an MCP entry taken out by key (a teammate's uninstall) leaves a file written on one line as it was", () => {
     const base = tempDir("mindsave-mcp-oneline-");
     const root = join(base, "repo");
-    const ada = { env: { HOME: join(base, "ada"), USERPROFILE: join(base, "ada"), PATH: "" } as NodeJS.ProcessEnv, root };
-    const bob = { env: { HOME: join(base, "bob"), USERPROFILE: join(base, "bob"), PATH: "" } as NodeJS.ProcessEnv, root };
+    const ada = {
+      env: { HOME: join(base, "ada"), USERPROFILE: join(base, "ada"), PATH: "" } as NodeJS.ProcessEnv,
+      root,
+    };
+    const bob = {
+      env: { HOME: join(base, "bob"), USERPROFILE: join(base, "bob"), PATH: "" } as NodeJS.ProcessEnv,
+      root,
+    };
     const file = mcpFile("cursor", "project", ada);
     mkdirSync(join(file, ".."), { recursive: true });
-    const mine = JSON.stringify({ mcpServers: { docs: { command: "docs-mcp", args: ["--port", "1"] } }, theme: "暗" });
+    const mine = JSON.stringify({
+      mcpServers: { docs: { command: "docs-mcp", args: ["--port", "1"] } },
+      theme: "暗",
+    });
     writeFileSync(file, mine);
     installMcp("cursor", "project", ada);
     expect(read(file)).not.toBe(mine);

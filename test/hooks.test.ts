@@ -12,31 +12,94 @@ beforeAll(async () => {
   exe = await hostBinary();
 }, 120_000);
 
-interface Line { [k: string]: unknown }
+interface Line {
+  [k: string]: unknown;
+}
 
 /** Transcript lines in the shape Claude Code writes (one JSON object per line). */
 const T = {
-  prompt: (text: string, at = "2026-11-21T10:00:00.000Z"): Line => ({ type: "user", sessionId: "sess-1", cwd: "", timestamp: at, uuid: crypto.randomUUID(), message: { role: "user", content: text } }),
-  tool: (id: string, name: string, input: Record<string, unknown>, usage?: Record<string, number>, at = "2026-11-21T10:01:00.000Z"): Line => ({
-    type: "assistant", sessionId: "sess-1", timestamp: at, uuid: crypto.randomUUID(),
-    message: { role: "assistant", model: "claude-sonnet-4-5", content: [{ type: "tool_use", id, name, input }], ...(usage ? { usage } : {}) },
+  prompt: (text: string, at = "2026-11-21T10:00:00.000Z"): Line => ({
+    type: "user",
+    sessionId: "sess-1",
+    cwd: "",
+    timestamp: at,
+    uuid: crypto.randomUUID(),
+    message: { role: "user", content: text },
+  }),
+  tool: (
+    id: string,
+    name: string,
+    input: Record<string, unknown>,
+    usage?: Record<string, number>,
+    at = "2026-11-21T10:01:00.000Z",
+  ): Line => ({
+    type: "assistant",
+    sessionId: "sess-1",
+    timestamp: at,
+    uuid: crypto.randomUUID(),
+    message: {
+      role: "assistant",
+      model: "claude-sonnet-4-5",
+      content: [{ type: "tool_use", id, name, input }],
+      ...(usage ? { usage } : {}),
+    },
   }),
   result: (id: string, patch?: { filePath: string; lines: string[] }, isError = false): Line => ({
-    type: "user", sessionId: "sess-1", timestamp: "2026-11-21T10:01:01.000Z", uuid: crypto.randomUUID(),
-    message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: isError ? "error" : "ok", ...(isError ? { is_error: true } : {}) }] },
-    ...(patch ? { toolUseResult: { filePath: patch.filePath, structuredPatch: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 2, lines: patch.lines }], type: "update" } } : {}),
+    type: "user",
+    sessionId: "sess-1",
+    timestamp: "2026-11-21T10:01:01.000Z",
+    uuid: crypto.randomUUID(),
+    message: {
+      role: "user",
+      content: [
+        {
+          type: "tool_result",
+          tool_use_id: id,
+          content: isError ? "error" : "ok",
+          ...(isError ? { is_error: true } : {}),
+        },
+      ],
+    },
+    ...(patch
+      ? {
+          toolUseResult: {
+            filePath: patch.filePath,
+            structuredPatch: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 2, lines: patch.lines }],
+            type: "update",
+          },
+        }
+      : {}),
   }),
-  text: (text: string, usage?: Record<string, number>): Line => ({ type: "assistant", sessionId: "sess-1", timestamp: "2026-11-21T10:02:00.000Z", message: { role: "assistant", content: [{ type: "text", text }], ...(usage ? { usage } : {}) } }),
-  compact: (): Line => ({ type: "system", subtype: "compact_boundary", content: "Conversation compacted", sessionId: "sess-1", timestamp: "2026-11-21T10:03:00.000Z" }),
+  text: (text: string, usage?: Record<string, number>): Line => ({
+    type: "assistant",
+    sessionId: "sess-1",
+    timestamp: "2026-11-21T10:02:00.000Z",
+    message: { role: "assistant", content: [{ type: "text", text }], ...(usage ? { usage } : {}) },
+  }),
+  compact: (): Line => ({
+    type: "system",
+    subtype: "compact_boundary",
+    content: "Conversation compacted",
+    sessionId: "sess-1",
+    timestamp: "2026-11-21T10:03:00.000Z",
+  }),
 };
 
 function usage(context: number) {
-  return { input_tokens: 100, cache_read_input_tokens: context - 300, cache_creation_input_tokens: 200, output_tokens: 40 };
+  return {
+    input_tokens: 100,
+    cache_read_input_tokens: context - 300,
+    cache_creation_input_tokens: 200,
+    output_tokens: 40,
+  };
 }
 
 function setup() {
   const base = tempDir("mindsave-hooks-");
-  const repo = gitRepo(join(base, "shop"), { "src/auth.ts": "export const auth = 1;\n", "src/login.tsx": "a\n" });
+  const repo = gitRepo(join(base, "shop"), {
+    "src/auth.ts": "export const auth = 1;\n",
+    "src/login.tsx": "a\n",
+  });
   const pc = laptop("agent-laptop", base);
   const home = join(pc.home, ".mindsave");
   const transcript = (lines: Line[]) => {
@@ -45,7 +108,15 @@ function setup() {
     return path;
   };
   const hook = (event: string, payload: Record<string, unknown> | string): Promise<RunResult> =>
-    run(["hook", event], { cwd: repo, env: pc.env, bin: [exe], stdin: typeof payload === "string" ? payload : JSON.stringify({ session_id: "sess-1", cwd: repo, hook_event_name: event, ...payload }) });
+    run(["hook", event], {
+      cwd: repo,
+      env: pc.env,
+      bin: [exe],
+      stdin:
+        typeof payload === "string"
+          ? payload
+          : JSON.stringify({ session_id: "sess-1", cwd: repo, hook_event_name: event, ...payload }),
+    });
   const cli = (args: string[]) => run(args, { cwd: repo, env: pc.env, bin: [exe] });
   const json = async (args: string[]) => JSON.parse((await cli(["--json", ...args])).stdout);
   return { base, repo, pc, home, db: join(home, "mindsave.db"), transcript, hook, cli, json };
@@ -79,12 +150,28 @@ describe("hooks install / uninstall", () => {
     // One portable command for every machine: the local copy, else `mindsave` on PATH, else nothing.
     const cmd = (arg: string) => hookCommand(null, arg);
     expect(readFileSync(settingsFile, "utf8")).not.toContain(t.pc.home);
-    expect(after.hooks.SessionStart[1]).toEqual({ matcher: "startup|resume|clear|compact|fork", hooks: [{ type: "command", command: cmd("session-start"), timeout: 10 }] });
-    expect(after.hooks.UserPromptSubmit).toEqual([{ hooks: [{ type: "command", command: cmd("user-prompt-submit"), timeout: 10 }] }]);
+    expect(after.hooks.SessionStart[1]).toEqual({
+      matcher: "startup|resume|clear|compact|fork",
+      hooks: [{ type: "command", command: cmd("session-start"), timeout: 10 }],
+    });
+    expect(after.hooks.UserPromptSubmit).toEqual([
+      { hooks: [{ type: "command", command: cmd("user-prompt-submit"), timeout: 10 }] },
+    ]);
     // PostToolUse warns the user, so it runs in line; PostToolUseFailure only counts, in the background.
-    expect(after.hooks.PostToolUse).toEqual([{ matcher: "", hooks: [{ type: "command", command: cmd("post-tool-use"), timeout: 5 }] }]);
-    expect(after.hooks.PostToolUseFailure).toEqual([{ matcher: "", hooks: [{ type: "command", command: cmd("post-tool-use-failure"), timeout: 5, async: true }] }]);
-    for (const [event, arg] of [["PreCompact", "pre-compact"], ["Stop", "stop"], ["SessionEnd", "session-end"]]) {
+    expect(after.hooks.PostToolUse).toEqual([
+      { matcher: "", hooks: [{ type: "command", command: cmd("post-tool-use"), timeout: 5 }] },
+    ]);
+    expect(after.hooks.PostToolUseFailure).toEqual([
+      {
+        matcher: "",
+        hooks: [{ type: "command", command: cmd("post-tool-use-failure"), timeout: 5, async: true }],
+      },
+    ]);
+    for (const [event, arg] of [
+      ["PreCompact", "pre-compact"],
+      ["Stop", "stop"],
+      ["SessionEnd", "session-end"],
+    ]) {
       expect(after.hooks[event].at(-1).hooks[0].command).toBe(cmd(arg));
     }
     // Idempotent: a second install changes nothing and writes no backup.
@@ -104,15 +191,32 @@ describe("hooks install / uninstall", () => {
     const settingsFile = join(t.pc.home, ".claude", "settings.json");
     const local = join(t.home, "bin", hostTarget().exe);
     mkdirSync(join(t.pc.home, ".claude"), { recursive: true });
-    const old = { hooks: { SessionStart: [{ matcher: "startup|resume|clear|compact", hooks: [{ type: "command", command: `'${local}' hook session-start`, timeout: 10 }] }] } };
+    const old = {
+      hooks: {
+        SessionStart: [
+          {
+            matcher: "startup|resume|clear|compact",
+            hooks: [{ type: "command", command: `'${local}' hook session-start`, timeout: 10 }],
+          },
+        ],
+      },
+    };
     writeFileSync(settingsFile, JSON.stringify(old, null, 2));
-    writeFileSync(join(t.home, "hooks-installed.json"), JSON.stringify({ installed: { [settingsFile]: [`'${local}' hook session-start`] } }));
+    writeFileSync(
+      join(t.home, "hooks-installed.json"),
+      JSON.stringify({ installed: { [settingsFile]: [`'${local}' hook session-start`] } }),
+    );
     const r = await t.json(["hooks", "install"]);
     expect(r.updated).toEqual([hookCommand(null, "session-start")]);
     expect(r.added).toHaveLength(6);
     const now = JSON.parse(readFileSync(settingsFile, "utf8"));
-    expect(now.hooks.SessionStart).toEqual([{ matcher: "startup|resume|clear|compact|fork", hooks: [{ type: "command", command: hookCommand(null, "session-start"), timeout: 10 }] }]);
-    expect((await t.json(["hooks", "install"]))).toMatchObject({ added: [], updated: [] });
+    expect(now.hooks.SessionStart).toEqual([
+      {
+        matcher: "startup|resume|clear|compact|fork",
+        hooks: [{ type: "command", command: hookCommand(null, "session-start"), timeout: 10 }],
+      },
+    ]);
+    expect(await t.json(["hooks", "install"])).toMatchObject({ added: [], updated: [] });
     expect((await t.json(["hooks", "uninstall"])).removed).toHaveLength(7);
     expect(JSON.parse(readFileSync(settingsFile, "utf8"))).toEqual({});
   });
@@ -122,7 +226,15 @@ describe("hooks install / uninstall", () => {
     expect((await t.cli(["install"])).code).toBe(0);
     const r = await t.json(["hooks", "install", "--project"]);
     expect(r.settings).toBe(join(t.repo, ".claude", "settings.json"));
-    expect(Object.keys(JSON.parse(readFileSync(r.settings, "utf8")).hooks)).toEqual(["SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "PreCompact", "Stop", "SessionEnd"]);
+    expect(Object.keys(JSON.parse(readFileSync(r.settings, "utf8")).hooks)).toEqual([
+      "SessionStart",
+      "UserPromptSubmit",
+      "PostToolUse",
+      "PostToolUseFailure",
+      "PreCompact",
+      "Stop",
+      "SessionEnd",
+    ]);
     writeFileSync(r.settings, "{ not json");
     const bad = await t.cli(["hooks", "uninstall", "--project"]);
     expect(bad.code).toBe(1);
@@ -146,11 +258,22 @@ describe("hooks install / uninstall", () => {
 describe("hook events", () => {
   test("session-start: nothing without a snapshot; the newest restore block as additionalContext with one", async () => {
     const t = setup();
-    const none = await t.hook("session-start", { source: "startup", transcript_path: t.transcript([T.prompt("hi")]) });
+    const none = await t.hook("session-start", {
+      source: "startup",
+      transcript_path: t.transcript([T.prompt("hi")]),
+    });
     expect(none.code).toBe(0);
     expect(none.stdout).toBe("");
     expect(none.stderr).toBe("");
-    await t.cli(["save", "--goal", "Ship the login page", "--next", "write the e2e test", "--constraint", "no new dependencies"]);
+    await t.cli([
+      "save",
+      "--goal",
+      "Ship the login page",
+      "--next",
+      "write the e2e test",
+      "--constraint",
+      "no new dependencies",
+    ]);
     for (const source of ["startup", "resume", "clear", "compact", "fork"]) {
       const r = await t.hook("session-start", { source });
       expect(r.code).toBe(0);
@@ -165,8 +288,19 @@ describe("hook events", () => {
     const t = setup();
     await t.cli(["save", "--goal", "Refactor auth", "--next", "split the module"]);
     // 65% of 200k, slow growth: below the 72% warning.
-    const green = t.transcript([T.prompt("refactor auth"), T.tool("a1", "Read", { file_path: join(t.repo, "src/auth.ts") }, usage(130_000))]);
-    expect((await t.hook("post-tool-use", { transcript_path: green, tool_name: "Read", tool_input: { file_path: join(t.repo, "src/auth.ts") } })).stdout).toBe("");
+    const green = t.transcript([
+      T.prompt("refactor auth"),
+      T.tool("a1", "Read", { file_path: join(t.repo, "src/auth.ts") }, usage(130_000)),
+    ]);
+    expect(
+      (
+        await t.hook("post-tool-use", {
+          transcript_path: green,
+          tool_name: "Read",
+          tool_input: { file_path: join(t.repo, "src/auth.ts") },
+        })
+      ).stdout,
+    ).toBe("");
     let sig = await t.json(["signal"]);
     expect(sig.estimated_tokens_ratio).toBe(0.65);
     expect(sig.pressure_state).toBe("GREEN");
@@ -175,10 +309,24 @@ describe("hook events", () => {
     // 75%: YELLOW. A checkpoint from the transcript, and a message for the user.
     const yellow = t.transcript([
       T.prompt("refactor auth"),
-      T.tool("b1", "TodoWrite", { todos: [{ content: "Split the module", status: "in_progress", activeForm: "Splitting the module" }, { content: "Update imports", status: "pending" }] }),
-      T.tool("b2", "Edit", { file_path: join(t.repo, "src/auth.ts"), old_string: "1", new_string: "2" }, usage(150_000)),
+      T.tool("b1", "TodoWrite", {
+        todos: [
+          { content: "Split the module", status: "in_progress", activeForm: "Splitting the module" },
+          { content: "Update imports", status: "pending" },
+        ],
+      }),
+      T.tool(
+        "b2",
+        "Edit",
+        { file_path: join(t.repo, "src/auth.ts"), old_string: "1", new_string: "2" },
+        usage(150_000),
+      ),
     ]);
-    const y = await t.hook("post-tool-use", { transcript_path: yellow, tool_name: "Edit", tool_input: { file_path: join(t.repo, "src/auth.ts") } });
+    const y = await t.hook("post-tool-use", {
+      transcript_path: yellow,
+      tool_name: "Edit",
+      tool_input: { file_path: join(t.repo, "src/auth.ts") },
+    });
     expect(y.code).toBe(0);
     const yOut = JSON.parse(y.stdout);
     expect(yOut.systemMessage).toContain("auto-checkpoint saved");
@@ -187,18 +335,39 @@ describe("hook events", () => {
     expect(yOut.hookSpecificOutput.additionalContext).toContain("75% full");
     const list = (await t.json(["snapshots", "list"])).snapshots;
     expect(list).toHaveLength(2);
-    const auto = (await t.json(["load", "1"]));
-    expect(auto.layer1).toMatchObject({ goal: "Refactor auth", state: "In progress: Splitting the module (0/2 steps done)", next_action: "Split the module", active_files: [join(t.repo, "src/auth.ts")] });
+    const auto = await t.json(["load", "1"]);
+    expect(auto.layer1).toMatchObject({
+      goal: "Refactor auth",
+      state: "In progress: Splitting the module (0/2 steps done)",
+      next_action: "Split the module",
+      active_files: [join(t.repo, "src/auth.ts")],
+    });
     const trig = await sql(t.db, "SELECT auto_trigger FROM snapshots ORDER BY created_at DESC LIMIT 1");
     expect(JSON.parse(String(trig[0].auto_trigger))).toMatchObject({ reason: "context-pressure" });
     // Within the cooldown: YELLOW again saves nothing.
-    const again = await t.hook("post-tool-use", { transcript_path: yellow, tool_name: "Edit", tool_input: { file_path: join(t.repo, "src/auth.ts") } });
+    const again = await t.hook("post-tool-use", {
+      transcript_path: yellow,
+      tool_name: "Edit",
+      tool_input: { file_path: join(t.repo, "src/auth.ts") },
+    });
     expect(again.stdout).toBe("");
     expect((await t.json(["snapshots", "list"])).snapshots).toHaveLength(2);
 
     // 97%: RED, an emergency Layer 1 snapshot of the new work (an edit), even inside the cooldown.
-    const red = t.transcript([T.prompt("refactor auth"), T.tool("c1", "Edit", { file_path: join(t.repo, "src/login.tsx"), old_string: "a", new_string: "b" }, usage(194_000))]);
-    const r = await t.hook("post-tool-use", { transcript_path: red, tool_name: "Edit", tool_input: { file_path: join(t.repo, "src/login.tsx") } });
+    const red = t.transcript([
+      T.prompt("refactor auth"),
+      T.tool(
+        "c1",
+        "Edit",
+        { file_path: join(t.repo, "src/login.tsx"), old_string: "a", new_string: "b" },
+        usage(194_000),
+      ),
+    ]);
+    const r = await t.hook("post-tool-use", {
+      transcript_path: red,
+      tool_name: "Edit",
+      tool_input: { file_path: join(t.repo, "src/login.tsx") },
+    });
     const rOut = JSON.parse(r.stdout);
     expect(rOut.systemMessage).toContain("Context overflow imminent");
     expect(rOut.hookSpecificOutput.additionalContext).toContain("past the critical threshold");
@@ -211,8 +380,16 @@ describe("hook events", () => {
 
   test("at RED one emergency snapshot per cooldown, named from the task (never OVF_ovf_…); the tool log has each call once", async () => {
     const t = setup();
-    const red = t.transcript([T.prompt("Port the billing job to Rust"), T.tool("r1", "Edit", { file_path: join(t.repo, "src/auth.ts") }, usage(196_000))]);
-    for (let i = 0; i < 4; i++) await t.hook("post-tool-use", { transcript_path: red, tool_name: "Edit", tool_input: { file_path: join(t.repo, "src/auth.ts") } });
+    const red = t.transcript([
+      T.prompt("Port the billing job to Rust"),
+      T.tool("r1", "Edit", { file_path: join(t.repo, "src/auth.ts") }, usage(196_000)),
+    ]);
+    for (let i = 0; i < 4; i++)
+      await t.hook("post-tool-use", {
+        transcript_path: red,
+        tool_name: "Edit",
+        tool_input: { file_path: join(t.repo, "src/auth.ts") },
+      });
     const names = (await t.json(["snapshots", "list"])).snapshots.map((s: any) => s.name);
     expect(names).toHaveLength(1);
     expect(names[0]).toMatch(/^OVF_port_the_billing_job_\d{4}/);
@@ -230,10 +407,14 @@ describe("hook events", () => {
     const ctx = JSON.parse(start.stdout).hookSpecificOutput.additionalContext;
     expect(ctx).toContain("If the user's request continues it");
     expect(ctx).not.toContain("Entering Continuation Mode");
-    const resumed = JSON.parse((await t.hook("session-start", { source: "compact" })).stdout).hookSpecificOutput.additionalContext;
+    const resumed = JSON.parse((await t.hook("session-start", { source: "compact" })).stdout)
+      .hookSpecificOutput.additionalContext;
     expect(resumed).toContain("Entering Continuation Mode");
     const later = new Date(Date.now() + 60_000).toISOString();
-    const path = t.transcript([T.prompt("Add rate limiting to the login endpoint", later), T.tool("n1", "Write", { file_path: join(t.repo, "src/limit.ts") }, undefined, later)]);
+    const path = t.transcript([
+      T.prompt("Add rate limiting to the login endpoint", later),
+      T.tool("n1", "Write", { file_path: join(t.repo, "src/limit.ts") }, undefined, later),
+    ]);
     await t.hook("pre-compact", { transcript_path: path, trigger: "manual" });
     const snap = await t.json(["load", "--latest"]);
     expect(snap.layer1.goal).toBe("Add rate limiting to the login endpoint");
@@ -242,7 +423,11 @@ describe("hook events", () => {
   test("post-tool-use with a transcript that has no usage field counts the call and keeps the ratio", async () => {
     const t = setup();
     const path = t.transcript([T.prompt("hello"), T.tool("d1", "Read", { file_path: "README.md" })]);
-    const r = await t.hook("post-tool-use", { transcript_path: path, tool_name: "Read", tool_input: { file_path: "README.md" } });
+    const r = await t.hook("post-tool-use", {
+      transcript_path: path,
+      tool_name: "Read",
+      tool_input: { file_path: "README.md" },
+    });
     expect(r).toMatchObject({ code: 0, stdout: "", stderr: "" });
     const sig = await t.json(["signal"]);
     expect(sig).toMatchObject({ tool_calls_since_save: 1, estimated_tokens_ratio: 0 });
@@ -252,8 +437,19 @@ describe("hook events", () => {
     const t = setup();
     const path = t.transcript([
       T.prompt("Add a login form with validation. Keep it accessible."),
-      T.tool("e1", "TodoWrite", { todos: [{ content: "Build the form", status: "completed" }, { content: "Add validation", status: "in_progress", activeForm: "Adding validation" }, { content: "Write tests", status: "pending" }] }),
-      T.tool("e2", "Edit", { file_path: join(t.repo, "src/login.tsx"), old_string: "a", new_string: "b" }, usage(100_000)),
+      T.tool("e1", "TodoWrite", {
+        todos: [
+          { content: "Build the form", status: "completed" },
+          { content: "Add validation", status: "in_progress", activeForm: "Adding validation" },
+          { content: "Write tests", status: "pending" },
+        ],
+      }),
+      T.tool(
+        "e2",
+        "Edit",
+        { file_path: join(t.repo, "src/login.tsx"), old_string: "a", new_string: "b" },
+        usage(100_000),
+      ),
       T.result("e2", { filePath: join(t.repo, "src/login.tsx"), lines: ["-a", "+b", "+c"] }),
       T.compact(),
       T.prompt("continue"),
@@ -277,16 +473,29 @@ describe("hook events", () => {
     const trig = await sql(t.db, "SELECT auto_trigger FROM snapshots");
     expect(JSON.parse(String(trig[0].auto_trigger)).reason).toBe("pre-compact:auto");
     // The transcript's tool calls are in the tool log (Layer 3).
-    expect((await t.json(["recall", "--tools"])).tool_calls.map((c: any) => c.tool)).toEqual(["TodoWrite", "Edit", "Write", "Bash"]);
+    expect((await t.json(["recall", "--tools"])).tool_calls.map((c: any) => c.tool)).toEqual([
+      "TodoWrite",
+      "Edit",
+      "Write",
+      "Bash",
+    ]);
   });
 
   test("pre-compact in Chinese: a long prompt and task are cut to Layer 1's budget, not left unsaved or cut to a bare prefix", async () => {
     const t = setup();
     // About a token a character: three fields of 240 characters are over Layer 1's 300 tokens.
-    const task = "我们需要重构数据库访问层，把所有直接写的查询都迁移到仓储模式里面，同时保持现有接口不变并补充完整的单元测试和集成测试，确保在迁移过程中不会破坏任何现有功能".repeat(4);
+    const task =
+      "我们需要重构数据库访问层，把所有直接写的查询都迁移到仓储模式里面，同时保持现有接口不变并补充完整的单元测试和集成测试，确保在迁移过程中不会破坏任何现有功能".repeat(
+        4,
+      );
     const path = t.transcript([
       T.prompt(task),
-      T.tool("z1", "TodoWrite", { todos: [{ content: `实现${task}`, status: "in_progress", activeForm: `正在实现${task}` }, { content: "写测试", status: "pending" }] }),
+      T.tool("z1", "TodoWrite", {
+        todos: [
+          { content: `实现${task}`, status: "in_progress", activeForm: `正在实现${task}` },
+          { content: "写测试", status: "pending" },
+        ],
+      }),
       T.tool("z2", "Edit", { file_path: join(t.repo, "src/auth.ts"), old_string: "1", new_string: "2" }),
     ]);
     const r = await t.hook("pre-compact", { transcript_path: path, trigger: "auto" });
@@ -312,13 +521,18 @@ describe("hook events", () => {
     const files: string[] = snap.layer1.active_files;
     expect(files).toContain(join(t.repo, "src/auth.ts"));
     expect(files.some((f) => f.includes("very-long-segment"))).toBe(false);
-    expect(JSON.stringify(await t.json(["snapshots", "show", snap.snapshot_id]))).toContain("(1 active file(s) left out of Layer 1 to keep it within its budget.)");
+    expect(JSON.stringify(await t.json(["snapshots", "show", snap.snapshot_id]))).toContain(
+      "(1 active file(s) left out of Layer 1 to keep it within its budget.)",
+    );
   });
 
   test("stop: counts a turn, logs tool calls, checkpoints only when the cooldown allows; session-end always saves", async () => {
     const t = setup();
     await t.cli(["save", "--goal", "Fix flaky test", "--next", "rerun CI"]);
-    const path = t.transcript([T.prompt("fix it"), T.tool("f1", "Edit", { file_path: join(t.repo, "src/auth.ts"), old_string: "1", new_string: "3" })]);
+    const path = t.transcript([
+      T.prompt("fix it"),
+      T.tool("f1", "Edit", { file_path: join(t.repo, "src/auth.ts"), old_string: "1", new_string: "3" }),
+    ]);
     // The save just now started the cooldown? No: it was manual; the first stop may checkpoint.
     const first = await t.hook("stop", { transcript_path: path, stop_hook_active: false });
     expect(first.code).toBe(0);
@@ -330,7 +544,11 @@ describe("hook events", () => {
     await t.hook("session-end", { transcript_path: path, reason: "exit" });
     expect((await t.json(["snapshots", "list"])).snapshots.length).toBe(afterFirst);
     // With new work, session-end saves even inside the cooldown.
-    const more = t.transcript([T.prompt("fix it"), T.tool("f1", "Edit", { file_path: join(t.repo, "src/auth.ts"), old_string: "1", new_string: "3" }), T.tool("f2", "Edit", { file_path: join(t.repo, "src/login.tsx"), old_string: "a", new_string: "z" })]);
+    const more = t.transcript([
+      T.prompt("fix it"),
+      T.tool("f1", "Edit", { file_path: join(t.repo, "src/auth.ts"), old_string: "1", new_string: "3" }),
+      T.tool("f2", "Edit", { file_path: join(t.repo, "src/login.tsx"), old_string: "a", new_string: "z" }),
+    ]);
     await t.hook("session-end", { transcript_path: more, reason: "exit" });
     const snaps = (await t.json(["snapshots", "list"])).snapshots;
     expect(snaps.length).toBe(afterFirst + 1);
@@ -361,7 +579,9 @@ describe("ingest and skill", () => {
     const t = setup();
     const path = t.transcript([
       T.prompt("deploy"),
-      T.tool("g1", "Bash", { command: "curl -H 'Authorization: Bearer abcdefghijklmnopqrstuvwxyz123456' https://api.example.com" }),
+      T.tool("g1", "Bash", {
+        command: "curl -H 'Authorization: Bearer abcdefghijklmnopqrstuvwxyz123456' https://api.example.com",
+      }),
       T.tool("g2", "Bash", { command: "export OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz && deploy" }),
       T.tool("g3", "Read", { file_path: join(t.repo, "src/auth.ts") }),
     ]);
@@ -380,7 +600,18 @@ describe("ingest and skill", () => {
     const t = setup();
     const text = (await t.cli(["skill"])).stdout;
     expect(text).toStartWith("---\nname: mindsave\n");
-    for (const cmd of ["/save", "/load", "/recall", "/snapshots", "/auto-snapshot", "next_action", "failure_graph", "load --latest", "save --overflow"]) expect(text).toContain(cmd);
+    for (const cmd of [
+      "/save",
+      "/load",
+      "/recall",
+      "/snapshots",
+      "/auto-snapshot",
+      "next_action",
+      "failure_graph",
+      "load --latest",
+      "save --overflow",
+    ])
+      expect(text).toContain(cmd);
     const skills = join(t.pc.home, ".claude", "skills");
     // Someone's own skills stay untouched by install and uninstall, including one named like ours.
     mkdirSync(join(skills, "deploy"), { recursive: true });
@@ -425,13 +656,26 @@ describe("a hook whose cwd cannot be a project", () => {
     expect((await t.cli(["save", "--goal", "elsewhere"], { cwd: t.other })).code).toBe(0);
     const gone = join(t.base, "removed-worktree", "y");
     for (const arg of ["post-tool-use", "stop", "pre-compact", "session-end"]) {
-      const r = await t.cli(["hook", arg], { stdin: JSON.stringify({ session_id: "q", cwd: gone, tool_name: "Bash", transcript_path: join(t.base, "none.jsonl") }), cwd: t.other });
+      const r = await t.cli(["hook", arg], {
+        stdin: JSON.stringify({
+          session_id: "q",
+          cwd: gone,
+          tool_name: "Bash",
+          transcript_path: join(t.base, "none.jsonl"),
+        }),
+        cwd: t.other,
+      });
       expect(r.code).toBe(0);
     }
     expect(existsSync(join(t.base, "removed-worktree"))).toBe(false);
-    const inHome = await t.cli(["hook", "post-tool-use"], { stdin: JSON.stringify({ session_id: "q", cwd: t.home, tool_name: "Bash" }), cwd: t.other });
+    const inHome = await t.cli(["hook", "post-tool-use"], {
+      stdin: JSON.stringify({ session_id: "q", cwd: t.home, tool_name: "Bash" }),
+      cwd: t.other,
+    });
     expect(inHome.code).toBe(0);
     expect(existsSync(join(t.home, ".mindsave"))).toBe(false);
-    expect((await sql(t.db, "SELECT name FROM projects WHERE deleted = 0")).map((r) => r.name)).toEqual(["other"]);
+    expect((await sql(t.db, "SELECT name FROM projects WHERE deleted = 0")).map((r) => r.name)).toEqual([
+      "other",
+    ]);
   });
 });

@@ -6,7 +6,6 @@ import { join } from "node:path";
 import { CLI, ok, okJson, run, sql, twoLaptops } from "./helpers.ts";
 import { isSafeName, safeName } from "../src/engine/snapshots/slug.ts";
 
-
 describe("names from outside", () => {
   test("a hostile peer's snapshot names are renamed on merge, the same on every store, and export writes only below its folder", async () => {
     const w = twoLaptops();
@@ -20,7 +19,9 @@ describe("names from outside", () => {
     await sql(w.a.db, "UPDATE snapshots SET name = ? WHERE goal = 'device one'", ["CON"]);
     await ok(["sync", w.a.db, "--home", w.b.home], w.b.opts());
 
-    const names = (await okJson(["snapshots", "list", "--home", w.b.home], w.b.opts())).snapshots.map((s: any) => s.name);
+    const names = (await okJson(["snapshots", "list", "--home", w.b.home], w.b.opts())).snapshots.map(
+      (s: any) => s.name,
+    );
     expect(names).toHaveLength(3);
     for (const n of names) expect(isSafeName(n)).toBe(true);
     expect(names.filter((n: string) => /-[0-9a-f]{8}$/.test(n))).toHaveLength(2);
@@ -29,23 +30,47 @@ describe("names from outside", () => {
     const c = join(w.base, "c-home");
     mkdirSync(c);
     await ok(["sync", w.b.db, "--home", c], w.b.opts());
-    expect((await okJson(["snapshots", "list", "--home", c], w.b.opts())).snapshots.map((s: any) => s.name).sort()).toEqual([...names].sort());
+    expect(
+      (await okJson(["snapshots", "list", "--home", c], w.b.opts())).snapshots.map((s: any) => s.name).sort(),
+    ).toEqual([...names].sort());
 
     const out = join(w.base, "export");
     await ok(["export", "--out", out, "--home", w.b.home], w.b.opts());
     expect(existsSync(`${target}.md`)).toBe(false);
     expect(existsSync(join(w.b.pc.home, ".claude"))).toBe(false);
-    expect(readdirSync(join(out, ".mindsave", "snapshots")).sort()).toEqual(names.map((n: string) => `${n}.md`).sort());
+    expect(readdirSync(join(out, ".mindsave", "snapshots")).sort()).toEqual(
+      names.map((n: string) => `${n}.md`).sort(),
+    );
   }, 60_000);
 
   test("the name rules: separators, dot-dot, device names, NUL and length are never safe; renames are deterministic", () => {
-    for (const bad of ["../x", "a/b", "a\\b", "..", "a..b", "CON", "con.md", "LPT1", "nul.txt", "x\u0000y", "x".repeat(121), "", ".hidden", "trailing."]) {
+    for (const bad of [
+      "../x",
+      "a/b",
+      "a\\b",
+      "..",
+      "a..b",
+      "CON",
+      "con.md",
+      "LPT1",
+      "nul.txt",
+      "x\u0000y",
+      "x".repeat(121),
+      "",
+      ".hidden",
+      "trailing.",
+    ]) {
       expect(isSafeName(bad)).toBe(false);
       const renamed = safeName(bad, "0193f2a1-aaaa-7bbb-8ccc-1234567890ab");
       expect(isSafeName(renamed)).toBe(true);
       expect(safeName(bad, "0193f2a1-aaaa-7bbb-8ccc-1234567890ab")).toBe(renamed);
     }
-    for (const good of ["fix_login_bug_2026-11-22", "重构认证_2026-11-22-2", "OVF_task_2026-11-22_101500", "console_2026-01-01"]) {
+    for (const good of [
+      "fix_login_bug_2026-11-22",
+      "重构认证_2026-11-22-2",
+      "OVF_task_2026-11-22_101500",
+      "console_2026-01-01",
+    ]) {
       expect(isSafeName(good)).toBe(true);
       expect(safeName(good, "id")).toBe(good);
     }
@@ -59,13 +84,18 @@ describe("folders from outside", () => {
     writeFileSync(secret, "CANARY-not-for-import root:x:0:0\n");
     const ws = join(w.base, "ws");
     mkdirSync(join(ws, ".mindsave", "snapshots"), { recursive: true });
-    writeFileSync(join(ws, ".mindsave", "snapshots", "real_2026-01-01.md"), `---\ngoal: "a real snapshot"\n---\n`);
+    writeFileSync(
+      join(ws, ".mindsave", "snapshots", "real_2026-01-01.md"),
+      `---\ngoal: "a real snapshot"\n---\n`,
+    );
     symlinkSync(secret, join(ws, ".mindsave", "snapshots", "leak_2026-01-01.md"));
     symlinkSync(secret, join(ws, ".mindsave", "signal.json"));
     const r = await run(["import", ws, "--home", w.a.home], w.a.opts());
     expect(r.stdout + r.stderr).not.toContain("CANARY");
     expect(r.stdout + r.stderr).toContain("symbolic link");
-    const goals = (await okJson(["snapshots", "list", "--in", "ws", "--home", w.a.home], w.a.opts())).snapshots.map((s: any) => s.goal);
+    const goals = (
+      await okJson(["snapshots", "list", "--in", "ws", "--home", w.a.home], w.a.opts())
+    ).snapshots.map((s: any) => s.goal);
     expect(goals).toEqual(["a real snapshot"]);
 
     const linked = join(w.base, "linked");
@@ -100,13 +130,23 @@ describe("import is all or nothing", () => {
     mkdirSync(join(ws, ".mindsave", "snapshots"), { recursive: true });
     for (let i = 0; i < 40; i++) {
       const day = String(1 + (i % 28)).padStart(2, "0");
-      writeFileSync(join(ws, ".mindsave", "snapshots", `task_${i}_202603${day}.md`), `---\ncreated_at: "2026-03-${day}T12:${String(i).padStart(2, "0")}:00Z"\ngoal: "Task number ${i}"\n---\n`);
+      writeFileSync(
+        join(ws, ".mindsave", "snapshots", `task_${i}_202603${day}.md`),
+        `---\ncreated_at: "2026-03-${day}T12:${String(i).padStart(2, "0")}:00Z"\ngoal: "Task number ${i}"\n---\n`,
+      );
     }
-    const count = async () => Number((await sql(w.a.db, "SELECT count(*) AS n FROM snapshots WHERE deleted = 0"))[0]?.n ?? 0);
+    const count = async () =>
+      Number((await sql(w.a.db, "SELECT count(*) AS n FROM snapshots WHERE deleted = 0"))[0]?.n ?? 0);
     await ok(["save", "--goal", "already here", "--home", w.a.home], w.a.opts());
     for (const point of ["import-1", "import-17", "import-40"]) {
-      const child = spawn(CLI[0], [...CLI.slice(1), "import", ws, "--home", w.a.home], { cwd: w.a.repo, env: { ...process.env, ...w.a.opts().env, MINDSAVE_STALL: point }, stdio: ["ignore", "ignore", "pipe"] });
-      await new Promise<void>((resolve) => child.stderr!.on("data", (d) => String(d).includes("stalled") && resolve()));
+      const child = spawn(CLI[0], [...CLI.slice(1), "import", ws, "--home", w.a.home], {
+        cwd: w.a.repo,
+        env: { ...process.env, ...w.a.opts().env, MINDSAVE_STALL: point },
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+      await new Promise<void>((resolve) =>
+        child.stderr!.on("data", (d) => String(d).includes("stalled") && resolve()),
+      );
       child.kill("SIGKILL");
       await new Promise((r) => child.once("exit", r));
       expect(await count()).toBe(1);

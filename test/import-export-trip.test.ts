@@ -5,7 +5,18 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { dumpStore, git, gitRepo, laptop, ok, okJson, projectOnLaptop, run, tempDir, twoLaptops } from "./helpers.ts";
+import {
+  dumpStore,
+  git,
+  gitRepo,
+  laptop,
+  ok,
+  okJson,
+  projectOnLaptop,
+  run,
+  tempDir,
+  twoLaptops,
+} from "./helpers.ts";
 import { replicatedRows } from "./stores.ts";
 
 /** Every file under `dir`, relative, sorted. */
@@ -14,7 +25,10 @@ const filesUnder = (dir: string): string[] => (readdirSync(dir, { recursive: tru
 function setup() {
   const base = tempDir("mindsave-trip-");
   const pc = laptop("alpha", base);
-  const repo = gitRepo(join(base, "my proj 项目"), { "src/auth.ts": "export const auth = 1;\n", "README.md": "# demo\n" });
+  const repo = gitRepo(join(base, "my proj 项目"), {
+    "src/auth.ts": "export const auth = 1;\n",
+    "README.md": "# demo\n",
+  });
   const home = join(base, "home-a");
   mkdirSync(home);
   const out = join(base, "usb export");
@@ -25,7 +39,22 @@ describe("import of an `export --out` folder", () => {
   test("into a store that has its project, from outside the project: back into that project, active files relative to its root; a snapshot deleted since is not brought back", async () => {
     const { base, pc, repo, home, out } = setup();
     const at = { cwd: repo, env: pc.env };
-    const saved = await okJson(["save", "--home", home, "--goal", "fix auth", "--state", "s", "--next", "n", "--active-file", "src/auth.ts"], at);
+    const saved = await okJson(
+      [
+        "save",
+        "--home",
+        home,
+        "--goal",
+        "fix auth",
+        "--state",
+        "s",
+        "--next",
+        "n",
+        "--active-file",
+        "src/auth.ts",
+      ],
+      at,
+    );
     const name = saved.saved;
     await ok(["export", "--home", home, "--out", out], at);
     const exported = filesUnder(out);
@@ -49,14 +78,31 @@ describe("import of an `export --out` folder", () => {
     // Deleted in the store it came from: the older export does not undo the deletion.
     await ok(["snapshots", "delete", name, "--home", home], at);
     const again = await ok(["import", out, "--home", home], { cwd: base, env: pc.env });
-    expect(again.stdout).toContain("0 imported, 0 skipped (already in the store), 1 deleted here earlier (not brought back; --restore-deleted brings them back)");
+    expect(again.stdout).toContain(
+      "0 imported, 0 skipped (already in the store), 1 deleted here earlier (not brought back; --restore-deleted brings them back)",
+    );
     expect(again.stderr).toContain(`this snapshot (${name}) was deleted in this store; not brought back.`);
     expect((await run(["load", name, "--home", home], at)).code).toBe(1);
   });
 
   test("on a second laptop with a fresh store: into the project of the clone it is run from; refused from a plain folder", async () => {
     const { base, pc, repo, home, out } = setup();
-    await okJson(["save", "--home", home, "--goal", "fix auth", "--state", "s", "--next", "n", "--active-file", "src/auth.ts"], { cwd: repo, env: pc.env });
+    await okJson(
+      [
+        "save",
+        "--home",
+        home,
+        "--goal",
+        "fix auth",
+        "--state",
+        "s",
+        "--next",
+        "n",
+        "--active-file",
+        "src/auth.ts",
+      ],
+      { cwd: repo, env: pc.env },
+    );
     await ok(["export", "--home", home, "--out", out], { cwd: repo, env: pc.env });
     const exported = filesUnder(out);
 
@@ -67,7 +113,9 @@ describe("import of an `export --out` folder", () => {
     mkdirSync(plain);
     const refused = await run(["import", out, "--home", home2], { cwd: plain, env: pc2.env });
     expect(refused.code).toBe(1);
-    expect(refused.stderr.trim()).toBe(`mindsave: ${join(out, ".mindsave")} was exported from project my proj 项目, which this store does not have yet; run the import from that project's folder on this host, or give --into PROJECT.`);
+    expect(refused.stderr.trim()).toBe(
+      `mindsave: ${join(out, ".mindsave")} was exported from project my proj 项目, which this store does not have yet; run the import from that project's folder on this host, or give --into PROJECT.`,
+    );
     expect(existsSync(join(plain, ".mindsave"))).toBe(false);
 
     const clone = join(base, "clone");
@@ -75,9 +123,14 @@ describe("import of an `export --out` folder", () => {
     const r = await okJson(["import", out, "--home", home2], { cwd: clone, env: pc2.env });
     expect(r.root).toBe(clone);
     expect(r.snapshots.imported.length).toBe(1);
-    const show = await okJson(["snapshots", "show", r.snapshots.imported[0], "--home", home2], { cwd: clone, env: pc2.env });
+    const show = await okJson(["snapshots", "show", r.snapshots.imported[0], "--home", home2], {
+      cwd: clone,
+      env: pc2.env,
+    });
     expect(show.active_files.map((f: any) => f.path)).toEqual(["src/auth.ts"]);
-    expect((await ok(["load", "--latest", "--home", home2], { cwd: clone, env: pc2.env })).stdout).toContain(join(clone, "src", "auth.ts"));
+    expect((await ok(["load", "--latest", "--home", home2], { cwd: clone, env: pc2.env })).stdout).toContain(
+      join(clone, "src", "auth.ts"),
+    );
     expect(filesUnder(out)).toEqual(exported);
   });
 });
@@ -86,7 +139,17 @@ describe("an export is the store's own records: an import elsewhere and a sync h
   test("export on A, import on B, then sync: one snapshot, repeats counted once, A's later edits kept, nothing removed comes back", async () => {
     const { a, b, base } = twoLaptops("mindsave-trip-sync-");
     const out = join(base, "usb export");
-    const saved = await a.json(["save", "--goal", "fix auth", "--state", "s", "--next", "n", "--active-file", "src/auth.ts"]);
+    const saved = await a.json([
+      "save",
+      "--goal",
+      "fix auth",
+      "--state",
+      "s",
+      "--next",
+      "n",
+      "--active-file",
+      "src/auth.ts",
+    ]);
     for (let i = 0; i < 2; i++) await a.json(["fail", "websocket reconnect", "--reason", "proxy drops it"]);
     await a.json(["rules", "add", "Never push to main"]);
     await a.json(["rules", "add", "Answer in English"]);
@@ -108,7 +171,9 @@ describe("an export is the store's own records: an import elsewhere and a sync h
       const list = await side.json(["snapshots", "list"]);
       expect(list.snapshots.map((s: any) => [s.name, s.status])).toEqual([[saved.saved, "completed"]]);
       const graph = (await side.json(["failures"])).failure_graph.project;
-      expect(Object.entries(graph).map(([item, f]: [string, any]) => [item, f.repeat_count, f.reason])).toEqual([["websocket reconnect", 3, "still drops it"]]);
+      expect(
+        Object.entries(graph).map(([item, f]: [string, any]) => [item, f.repeat_count, f.reason]),
+      ).toEqual([["websocket reconnect", 3, "still drops it"]]);
       const rules = await side.json(["rules"]);
       expect(rules.rules.map((r: any) => r.text)).toEqual(["Never push to main; open a pull request"]);
       expect((await side.json(["facts"])).facts.map((f: any) => f.text)).toEqual(["staging is read-only"]);
@@ -118,8 +183,10 @@ describe("an export is the store's own records: an import elsewhere and a sync h
     const rowsB = await replicatedRows(b.db);
     for (const table of ["snapshots", "failures", "failure_counts", "rules", "facts"]) {
       // A per-host counter merges by its count (the larger wins), its clock is each store's own.
-      const pick = (m: Map<string, Record<string, unknown>>) => [...m].filter(([k]) => k.startsWith(`${table}:`))
-        .map(([k, row]) => [k, table === "failure_counts" ? { ...row, hlc: undefined } : row]);
+      const pick = (m: Map<string, Record<string, unknown>>) =>
+        [...m]
+          .filter(([k]) => k.startsWith(`${table}:`))
+          .map(([k, row]) => [k, table === "failure_counts" ? { ...row, hlc: undefined } : row]);
       expect(pick(rowsB)).toEqual(pick(rowsA));
     }
   });
@@ -127,9 +194,13 @@ describe("an export is the store's own records: an import elsewhere and a sync h
   test("a re-import into the store it came from adds nothing, same-name snapshots of two hosts included; a removed rule and a forgotten failure stay removed", async () => {
     const { a, b, base } = twoLaptops("mindsave-trip-again-");
     const out = join(base, "export");
-    const input = (goal: string) => `---\nsnapshot_id: same_name_2026-05-10\ncreated_at: 2026-05-10T10:00:00Z\ngoal: ${goal}\nstate: s\nnext_action: n\n---\n`;
+    const input = (goal: string) =>
+      `---\nsnapshot_id: same_name_2026-05-10\ncreated_at: 2026-05-10T10:00:00Z\ngoal: ${goal}\nstate: s\nnext_action: n\n---\n`;
     expect((await a.cli(["save", "--file", "-"], { stdin: input("on host a") })).code).toBe(0);
-    expect((await b.cli(["save", "--file", "-"], { stdin: input("on host b").replace("10:00:00Z", "11:00:00Z") })).code).toBe(0);
+    expect(
+      (await b.cli(["save", "--file", "-"], { stdin: input("on host b").replace("10:00:00Z", "11:00:00Z") }))
+        .code,
+    ).toBe(0);
     await a.json(["rules", "add", "Keep commits small"]);
     await a.json(["fail", "moment.js", "--reason", "too big"]);
     await a.json(["sync", b.home]);
@@ -143,10 +214,14 @@ describe("an export is the store's own records: an import elsewhere and a sync h
     const again = await okJson(["import", out, "--home", a.home], a.opts());
     expect(again.snapshots.imported).toEqual([]);
     expect(again.snapshots.skipped.length).toBe(2);
-    expect(again.warnings.join("\n")).toContain(`rule "Keep commits small" was removed in this store after it was exported; not brought back.`);
+    expect(again.warnings.join("\n")).toContain(
+      `rule "Keep commits small" was removed in this store after it was exported; not brought back.`,
+    );
     expect((await a.json(["snapshots", "list"])).snapshots.map((s: any) => s.id).sort()).toEqual(before);
     expect((await a.json(["rules"])).rules).toEqual([]);
-    expect(again.warnings.join("\n")).toContain(`failure "moment.js" was forgotten in this store after it was exported; not brought back.`);
+    expect(again.warnings.join("\n")).toContain(
+      `failure "moment.js" was forgotten in this store after it was exported; not brought back.`,
+    );
     expect((await a.json(["failures"])).failure_graph.project).toEqual({});
   });
 
@@ -160,23 +235,46 @@ describe("an export is the store's own records: an import elsewhere and a sync h
     const ms = join(out, ".mindsave");
     // A rule edited by hand in the export: its id and clock no longer describe it.
     const rulesFile = join(ms, "rules.json");
-    writeFileSync(rulesFile, readFileSync(rulesFile, "utf8").replace("Keep commits small", "Keep commits tiny"));
-    const nodeFile = join(ms, "failure_graph", "project", readdirSync(join(ms, "failure_graph", "project"))[0]);
+    writeFileSync(
+      rulesFile,
+      readFileSync(rulesFile, "utf8").replace("Keep commits small", "Keep commits tiny"),
+    );
+    const nodeFile = join(
+      ms,
+      "failure_graph",
+      "project",
+      readdirSync(join(ms, "failure_graph", "project"))[0],
+    );
     const node = JSON.parse(readFileSync(nodeFile, "utf8"));
     node._mindsave.counts = { "host-x": 40 }; // repeat_count says 1
     writeFileSync(nodeFile, JSON.stringify(node));
     // A second snapshot file that claims the first one's record id, with another time.
     const snapFile = join(ms, "snapshots", `${first.saved}.md`);
-    writeFileSync(join(ms, "snapshots", "other_2026-05-10.md"), readFileSync(snapFile, "utf8")
-      .replace(/^snapshot_id: .*$/m, "snapshot_id: other_2026-05-10").replace(/^created_at: .*$/m, "created_at: 2026-05-10T10:00:00Z"));
+    writeFileSync(
+      join(ms, "snapshots", "other_2026-05-10.md"),
+      readFileSync(snapFile, "utf8")
+        .replace(/^snapshot_id: .*$/m, "snapshot_id: other_2026-05-10")
+        .replace(/^created_at: .*$/m, "created_at: 2026-05-10T10:00:00Z"),
+    );
 
     const r = await okJson(["import", out, "--home", a.home], a.opts());
-    expect(r.warnings.join("\n")).toContain("_mindsave.counts is not a set of per-host counts adding up to repeat_count 1; read repeat_count as the least count.");
-    expect(r.warnings.join("\n")).toContain(`snapshots/other_2026-05-10.md: its record id is another snapshot's in this store (${first.saved}); imported as a new record.`);
-    expect(r.warnings.join("\n")).toContain(`rule "Keep commits tiny" differs from the record it was exported as; imported as a new one.`);
-    expect((await a.json(["rules"])).rules.map((x: any) => x.text).sort()).toEqual(["Keep commits small", "Keep commits tiny"]);
+    expect(r.warnings.join("\n")).toContain(
+      "_mindsave.counts is not a set of per-host counts adding up to repeat_count 1; read repeat_count as the least count.",
+    );
+    expect(r.warnings.join("\n")).toContain(
+      `snapshots/other_2026-05-10.md: its record id is another snapshot's in this store (${first.saved}); imported as a new record.`,
+    );
+    expect(r.warnings.join("\n")).toContain(
+      `rule "Keep commits tiny" differs from the record it was exported as; imported as a new one.`,
+    );
+    expect((await a.json(["rules"])).rules.map((x: any) => x.text).sort()).toEqual([
+      "Keep commits small",
+      "Keep commits tiny",
+    ]);
     expect(r.snapshots.imported).toEqual(["other_2026-05-10"]);
-    expect(Object.values((await a.json(["failures"])).failure_graph.project).map((f: any) => f.repeat_count)).toEqual([1]);
+    expect(
+      Object.values((await a.json(["failures"])).failure_graph.project).map((f: any) => f.repeat_count),
+    ).toEqual([1]);
     const ids = (await a.json(["snapshots", "list"])).snapshots.map((s: any) => s.id);
     expect(new Set(ids).size).toBe(2);
   });
@@ -185,7 +283,10 @@ describe("an export is the store's own records: an import elsewhere and a sync h
 describe("two laptops' snapshots of one name, exported, imported elsewhere and synced", () => {
   test("each is there once on every store: the one exported under a told-apart file name is still its record", async () => {
     const w = twoLaptops();
-    for (const pc of [w.a, w.b]) expect((await pc.cli(["save", "--goal", "Fix login bug", "--state", pc.name, "--next", "n"])).code).toBe(0);
+    for (const pc of [w.a, w.b])
+      expect(
+        (await pc.cli(["save", "--goal", "Fix login bug", "--state", pc.name, "--next", "n"])).code,
+      ).toBe(0);
     expect((await w.a.cli(["sync", w.b.home])).code).toBe(0);
     const out = join(w.base, "export");
     expect((await w.a.cli(["export", "--out", out])).code).toBe(0);
@@ -196,7 +297,10 @@ describe("two laptops' snapshots of one name, exported, imported elsewhere and s
     const imported = await run(["import", out, "--home", c], { cwd: w.a.repo, env });
     expect(imported.stderr).not.toContain("differs from the record");
     expect((await run(["sync", w.a.home, "--home", c], { cwd: w.a.repo, env })).code).toBe(0);
-    const ids = async (home: string) => (await okJson(["snapshots", "list", "--home", home], { cwd: w.a.repo, env })).snapshots.map((s: { id: string }) => s.id).sort();
+    const ids = async (home: string) =>
+      (await okJson(["snapshots", "list", "--home", home], { cwd: w.a.repo, env })).snapshots
+        .map((s: { id: string }) => s.id)
+        .sort();
     expect(await ids(w.a.home)).toHaveLength(2);
     expect(await ids(c)).toEqual(await ids(w.a.home));
   }, 60_000);
@@ -207,11 +311,22 @@ describe("an imported record is the record that was exported, or a new one", () 
     const { a, b, base } = twoLaptops("mindsave-trip-same-");
     const out = join(base, "export");
     writeFileSync(join(a.repo, "src", "auth.ts"), "export const auth = 2;\n");
-    const saved = await a.json(["save", "--goal", "rotate tokens", "--state", "s", "--next", "n", "--active-file", "src/auth.ts"]);
+    const saved = await a.json([
+      "save",
+      "--goal",
+      "rotate tokens",
+      "--state",
+      "s",
+      "--next",
+      "n",
+      "--active-file",
+      "src/auth.ts",
+    ]);
     await a.json(["export", "--out", out]);
 
     // B's clone still has the file as committed (auth = 1): it changed since the save on A.
-    const block = (await b.cli(["import", out])).code === 0 ? (await b.cli(["load", "--latest", "--verify"])).stdout : "";
+    const block =
+      (await b.cli(["import", out])).code === 0 ? (await b.cli(["load", "--latest", "--verify"])).stdout : "";
     // Named as the export names it: B never met A, yet the block says which laptop saved it.
     expect(block).toContain("on laptop-a");
     expect(block).not.toContain("on this host");
@@ -219,10 +334,15 @@ describe("an imported record is the record that was exported, or a new one", () 
 
     // The same file edited by hand before a second import elsewhere: not the record any more.
     const file = join(out, ".mindsave", "snapshots", `${saved.saved}.md`);
-    writeFileSync(file, readFileSync(file, "utf8").replace("goal: rotate tokens", "goal: rotate tokens (edited)"));
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8").replace("goal: rotate tokens", "goal: rotate tokens (edited)"),
+    );
     const c = twoLaptops("mindsave-trip-edited-").b;
     const r = await okJson(["import", out, "--home", c.home], c.opts());
-    expect(r.warnings.join("\n")).toContain("It differs from the record it was exported as (edited since, or made by another version); imported as a new snapshot.");
+    expect(r.warnings.join("\n")).toContain(
+      "It differs from the record it was exported as (edited since, or made by another version); imported as a new snapshot.",
+    );
     const [mine] = (await c.json(["snapshots", "list"])).snapshots;
     const [theirs] = (await a.json(["snapshots", "list"])).snapshots;
     expect(mine.id).not.toBe(theirs.id);
@@ -263,8 +383,13 @@ describe("an older export never undoes what changed here since", () => {
     const r = await inLib(["import", out]);
     expect(r.snapshots.imported).toEqual([]);
     expect(r.snapshots.deleted).toEqual([one]);
-    expect(r.warnings.join("\n")).toContain(`failure "Y" was forgotten in this store after it was exported; not brought back.`);
-    expect((await inApp(["snapshots", "list"])).snapshots.map((s: any) => s.goal).sort()).toEqual(["app", "two"]);
+    expect(r.warnings.join("\n")).toContain(
+      `failure "Y" was forgotten in this store after it was exported; not brought back.`,
+    );
+    expect((await inApp(["snapshots", "list"])).snapshots.map((s: any) => s.goal).sort()).toEqual([
+      "app",
+      "two",
+    ]);
     expect((await inApp(["failures"])).failure_graph.project).toEqual({});
   });
 });
@@ -279,7 +404,9 @@ describe("an import that takes in nothing", () => {
     writeFileSync(join(src, ".mindsave", "snapshots", "x_2026-01-01.md"), "---\ngoal: [unclosed\n---\n");
     const r = await t.cli(["import", src]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`Nothing was imported from ${join(src, ".mindsave")}: its one snapshot could not be read (snapshots/x_2026-01-01.md is not valid YAML`);
+    expect(r.stderr).toContain(
+      `Nothing was imported from ${join(src, ".mindsave")}: its one snapshot could not be read (snapshots/x_2026-01-01.md is not valid YAML`,
+    );
     expect(await dumpStore(t.db)).toBe(before);
     // A plain folder's workspace gets no project.json from an import that took nothing in.
     const plain = join(t.base, "plain");
@@ -294,7 +421,18 @@ describe("an import that takes in nothing", () => {
 describe("import of many snapshots naming files not on this host", () => {
   test("says it once: how many snapshots, the first files and how many more; --json keeps each", async () => {
     const t = projectOnLaptop("mindsave-seven-");
-    for (let i = 0; i < 5; i++) await t.okCli(["save", "--goal", `step ${i}`, "--topic", `step-${i}`, "--active-file", `src/gone-${i}.ts`, "--active-file", "src/shared.ts"]);
+    for (let i = 0; i < 5; i++)
+      await t.okCli([
+        "save",
+        "--goal",
+        `step ${i}`,
+        "--topic",
+        `step-${i}`,
+        "--active-file",
+        `src/gone-${i}.ts`,
+        "--active-file",
+        "src/shared.ts",
+      ]);
     const out = join(t.base, "out");
     await t.okCli(["export", "--out", out]);
     const other = projectOnLaptop("mindsave-seven-");
@@ -302,7 +440,9 @@ describe("import of many snapshots naming files not on this host", () => {
     const lines = r.stderr.split("\n").filter((l) => l.includes("not found on this host"));
     expect(lines).toHaveLength(1);
     // Six distinct files in all (five own ones and one they share): three named, three more.
-    expect(lines[0]).toMatch(/^mindsave: warning: 5 imported snapshots name active files not found on this host \(src\/\S+\.ts, src\/\S+\.ts, src\/\S+\.ts and 3 more\): they were saved by path only/);
+    expect(lines[0]).toMatch(
+      /^mindsave: warning: 5 imported snapshots name active files not found on this host \(src\/\S+\.ts, src\/\S+\.ts, src\/\S+\.ts and 3 more\): they were saved by path only/,
+    );
     const again = projectOnLaptop("mindsave-seven-");
     const j = JSON.parse((await again.okCli(["import", out, "--json"])).stdout) as { warnings: string[] };
     expect(j.warnings.filter((w) => w.includes("Active file(s) not found on this host"))).toHaveLength(5);

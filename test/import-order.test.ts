@@ -5,7 +5,11 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { quickCreatedAt, readSnapshotHead, type IndexInfo } from "../src/engine/formats/seed-read-snapshots.ts";
+import {
+  quickCreatedAt,
+  readSnapshotHead,
+  type IndexInfo,
+} from "../src/engine/formats/seed-read-snapshots.ts";
 import { gitRepo, laptop, okJson, tempDir } from "./helpers.ts";
 
 const NO_INDEX: IndexInfo = { byId: new Map(), byFile: new Map(), origRoots: [], entries: [] };
@@ -22,10 +26,18 @@ function headTime(text: string): number | undefined {
 
 describe("the quick time of a snapshot file", () => {
   test("is read from the lines MindSave's export and the original SDK write", () => {
-    expect(quickCreatedAt(snapshot("snapshot_id: a_20260510\ncreated_at: 2026-05-10T06:30:00.000Z\ngoal: g"))).toBe(Date.UTC(2026, 4, 10, 6, 30));
-    expect(quickCreatedAt(snapshot('goal: g\ncreated_at: "2026-05-10T14:30:00+08:00"'))).toBe(Date.UTC(2026, 4, 10, 6, 30));
-    expect(quickCreatedAt(snapshot("created_at: '2026-05-10T06:30Z'\ngoal: g"))).toBe(Date.UTC(2026, 4, 10, 6, 30));
-    expect(quickCreatedAt(`\uFEFF---\r\ncreated_at: 2026-05-10T06:30:00Z\r\ngoal: g\r\n---\r\nbody`)).toBe(Date.UTC(2026, 4, 10, 6, 30));
+    expect(
+      quickCreatedAt(snapshot("snapshot_id: a_20260510\ncreated_at: 2026-05-10T06:30:00.000Z\ngoal: g")),
+    ).toBe(Date.UTC(2026, 4, 10, 6, 30));
+    expect(quickCreatedAt(snapshot('goal: g\ncreated_at: "2026-05-10T14:30:00+08:00"'))).toBe(
+      Date.UTC(2026, 4, 10, 6, 30),
+    );
+    expect(quickCreatedAt(snapshot("created_at: '2026-05-10T06:30Z'\ngoal: g"))).toBe(
+      Date.UTC(2026, 4, 10, 6, 30),
+    );
+    expect(quickCreatedAt(`\uFEFF---\r\ncreated_at: 2026-05-10T06:30:00Z\r\ngoal: g\r\n---\r\nbody`)).toBe(
+      Date.UTC(2026, 4, 10, 6, 30),
+    );
   });
 
   test("is left to the whole reading when one line does not decide it", () => {
@@ -46,7 +58,19 @@ describe("the quick time of a snapshot file", () => {
   });
 
   test("agrees with the whole reading of the head whenever it answers (generated front matter)", () => {
-    const times = ["2026-05-10T06:30:00.000Z", "2026-05-10T14:30:00+08:00", "2026-05-10T14:30:00+0800", "2026-05-10T06:30:00.123456Z", "2026-05-10T06:30Z", "2026-05-10T06:30:00", "2026-05-10", "20260510", "2026-13-40T99:99:99Z", "null", "[a, b]"];
+    const times = [
+      "2026-05-10T06:30:00.000Z",
+      "2026-05-10T14:30:00+08:00",
+      "2026-05-10T14:30:00+0800",
+      "2026-05-10T06:30:00.123456Z",
+      "2026-05-10T06:30Z",
+      "2026-05-10T06:30:00",
+      "2026-05-10",
+      "20260510",
+      "2026-13-40T99:99:99Z",
+      "null",
+      "[a, b]",
+    ];
     const time = fc.constantFrom(...times);
     const quote = fc.constantFrom("", '"', "'");
     const line = fc.oneof(
@@ -96,19 +120,41 @@ describe("import saves oldest first, however the files' times are written", () =
     mkdirSync(home);
     const snaps = join(repo, ".mindsave", "snapshots");
     mkdirSync(snaps, { recursive: true });
-    const full = (goal: string) => `goal: ${goal}\nstate: s\nnext_action: n\nconstraints:\n  - "${goal} constraint"`;
+    const full = (goal: string) =>
+      `goal: ${goal}\nstate: s\nnext_action: n\nconstraints:\n  - "${goal} constraint"`;
     // Named so that no order of names is the order of times.
-    writeFileSync(join(snaps, "a_late_20260103.md"), snapshot(`created_at: 2026-01-03T00:00:00Z\n${full("late full")}`));
-    writeFileSync(join(snaps, "z_early_20260101.md"), snapshot(`created_at: 2026-01-01\n${full("early full")}`)); // read whole
+    writeFileSync(
+      join(snaps, "a_late_20260103.md"),
+      snapshot(`created_at: 2026-01-03T00:00:00Z\n${full("late full")}`),
+    );
+    writeFileSync(
+      join(snaps, "z_early_20260101.md"),
+      snapshot(`created_at: 2026-01-01\n${full("early full")}`),
+    ); // read whole
     // Layer 1 only, as an emergency save writes it.
-    writeFileSync(join(snaps, "OVF_middle_20260102.md"), "---\ncreated_at: 2026-01-02T00:00:00+00:00\ngoal: emergency\nstate: s\nnext_action: n\n---\n");
+    writeFileSync(
+      join(snaps, "OVF_middle_20260102.md"),
+      "---\ncreated_at: 2026-01-02T00:00:00+00:00\ngoal: emergency\nstate: s\nnext_action: n\n---\n",
+    );
     writeFileSync(join(snaps, "m_last_20260104.md"), snapshot(full("last full"))); // its time is in the index
-    writeFileSync(join(repo, ".mindsave", "index.json"), JSON.stringify({ snapshots: [{ id: "m_last_20260104", path: "snapshots/m_last_20260104.md", created_at: "2026-01-04T00:00:00Z" }] }));
+    writeFileSync(
+      join(repo, ".mindsave", "index.json"),
+      JSON.stringify({
+        snapshots: [
+          { id: "m_last_20260104", path: "snapshots/m_last_20260104.md", created_at: "2026-01-04T00:00:00Z" },
+        ],
+      }),
+    );
     const opts = { cwd: repo, env: pc.env };
 
     const r = await okJson(["import", repo, "--home", home], opts);
     expect(r.snapshots.failed).toEqual([]);
-    expect(r.snapshots.imported).toEqual(["z_early_20260101", "OVF_middle_20260102", "a_late_20260103", "m_last_20260104"]);
+    expect(r.snapshots.imported).toEqual([
+      "z_early_20260101",
+      "OVF_middle_20260102",
+      "a_late_20260103",
+      "m_last_20260104",
+    ]);
     const list = await okJson(["snapshots", "list", "--home", home], opts);
     expect(list.snapshots.map((s: any) => [s.name, s.created_at])).toEqual([
       ["m_last_20260104", "2026-01-04T00:00:00.000Z"],

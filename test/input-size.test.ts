@@ -26,8 +26,18 @@ function hugeSnapshot(path: string, size = HUGE): string {
 
 /** The CLI with stdin read from a file (the whole file is offered; the CLI reads what it wants). */
 async function runWithStdinFile(args: string[], stdinFile: string, cwd: string, env: Record<string, string>) {
-  const proc = Bun.spawn([...CLI, ...args], { cwd, env: childEnv(env), stdin: Bun.file(stdinFile), stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const proc = Bun.spawn([...CLI, ...args], {
+    cwd,
+    env: childEnv(env),
+    stdin: Bun.file(stdinFile),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   return { code, stdout, stderr };
 }
 
@@ -43,7 +53,10 @@ function oneSentence(stderr: string): string {
  * A project with one snapshot and a 300 MB snapshot file at `relPath` (under the project's base
  * folder): `refuse` runs the refusals, then the store must be exactly as before; the file is removed.
  */
-async function refusedWithHugeFile(relPath: string, refuse: (t: ReturnType<typeof projectOnLaptop>, file: string) => Promise<void>): Promise<void> {
+async function refusedWithHugeFile(
+  relPath: string,
+  refuse: (t: ReturnType<typeof projectOnLaptop>, file: string) => Promise<void>,
+): Promise<void> {
   const t = projectOnLaptop("mindsave-size-");
   await t.okCli(["save", "--goal", "before", "--state", "s"]);
   const before = await dumpStore(t.db);
@@ -75,7 +88,9 @@ describe("a 300 MB field is refused before it is read", () => {
       for (const args of [["save"], ["save", "--file", "-"]]) {
         const r = await runWithStdinFile([...args, "--home", t.home], file, t.repo, t.pc.env);
         expect(r.code).toBe(1);
-        expect(oneSentence(r.stderr)).toContain(`The snapshot on stdin is over ${CAP}, the most a snapshot may be`);
+        expect(oneSentence(r.stderr)).toContain(
+          `The snapshot on stdin is over ${CAP}, the most a snapshot may be`,
+        );
       }
     });
   }, 60_000);
@@ -97,10 +112,18 @@ describe("a 300 MB field is refused before it is read", () => {
     mkdirSync(snaps, { recursive: true });
     const file = hugeSnapshot(join(snaps, "huge_2026-01-01.md"));
     try {
-      writeFileSync(join(snaps, "fine_2026-01-02.md"), "---\ngoal: a fine snapshot\ncreated_at: 2026-01-02T10:00:00Z\n---\n");
+      writeFileSync(
+        join(snaps, "fine_2026-01-02.md"),
+        "---\ngoal: a fine snapshot\ncreated_at: 2026-01-02T10:00:00Z\n---\n",
+      );
       const mixed = await t.json(["import", join(t.base, "old-workspace")]);
       expect(mixed.snapshots.imported).toEqual(["fine_2026-01-02"]);
-      expect(mixed.snapshots.failed).toEqual([{ file: "snapshots/huge_2026-01-01.md", reason: expect.stringContaining(`is ${mib(HUGE)}; a snapshot is at most ${CAP}`) }]);
+      expect(mixed.snapshots.failed).toEqual([
+        {
+          file: "snapshots/huge_2026-01-01.md",
+          reason: expect.stringContaining(`is ${mib(HUGE)}; a snapshot is at most ${CAP}`),
+        },
+      ]);
     } finally {
       rmSync(file, { force: true });
     }
@@ -114,11 +137,18 @@ describe("a 300 MB field is refused before it is read", () => {
     const index = hugeSnapshot(join(seed, "index.json"));
     const log = hugeSnapshot(join(seed, "tool_logs", "2026-01-02.jsonl"));
     try {
-      writeFileSync(join(seed, "snapshots", "fine_2026-01-02.md"), "---\ngoal: a fine snapshot\ncreated_at: 2026-01-02T10:00:00Z\n---\n");
+      writeFileSync(
+        join(seed, "snapshots", "fine_2026-01-02.md"),
+        "---\ngoal: a fine snapshot\ncreated_at: 2026-01-02T10:00:00Z\n---\n",
+      );
       const r = await t.json(["import", join(t.base, "old-workspace")]);
       expect(r.snapshots.imported).toEqual(["fine_2026-01-02"]);
-      expect(r.warnings).toContain(`index.json: cannot be read (it is ${mib(HUGE)}, over the ${mib(1024 * 1024)} read of one file); not imported.`);
-      expect(r.warnings).toContain(`tool_logs/2026-01-02.jsonl: cannot be read (it is ${mib(HUGE)}, over the ${mib(8 * 1024 * 1024)} read of one file); not imported.`);
+      expect(r.warnings).toContain(
+        `index.json: cannot be read (it is ${mib(HUGE)}, over the ${mib(1024 * 1024)} read of one file); not imported.`,
+      );
+      expect(r.warnings).toContain(
+        `tool_logs/2026-01-02.jsonl: cannot be read (it is ${mib(HUGE)}, over the ${mib(8 * 1024 * 1024)} read of one file); not imported.`,
+      );
     } finally {
       rmSync(index, { force: true });
       rmSync(log, { force: true });
@@ -133,7 +163,9 @@ describe("a 300 MB field is refused before it is read", () => {
     writeFileSync(file, `---\n${fields}---\n`);
     const r = await t.cli(["save", "--file", file]);
     expect(r.code).toBe(1);
-    expect(oneSentence(r.stderr)).toContain(`has ${fields.length.toLocaleString("en-US")} characters of YAML fields; a snapshot's are at most 8,388,608`);
+    expect(oneSentence(r.stderr)).toContain(
+      `has ${fields.length.toLocaleString("en-US")} characters of YAML fields; a snapshot's are at most 8,388,608`,
+    );
   }, 60_000);
 });
 
@@ -143,10 +175,15 @@ describe("YAML of more pieces than a snapshot's fields can be", () => {
     await t.okCli(["save", "--goal", "before", "--state", "s"]);
     const before = await dumpStore(t.db);
     const file = join(t.base, "many.md");
-    writeFileSync(file, `---\ngoal: g\nconstraints:\n${Array.from({ length: 60_000 }, (_, i) => `  - c${i}\n`).join("")}---\n`);
+    writeFileSync(
+      file,
+      `---\ngoal: g\nconstraints:\n${Array.from({ length: 60_000 }, (_, i) => `  - c${i}\n`).join("")}---\n`,
+    );
     const r = await t.cli(["save", "--file", file]);
     expect(r.code).toBe(1);
-    expect(oneSentence(r.stderr)).toContain("many.md has more than 200,000 pieces of YAML (keys, values, list items)");
+    expect(oneSentence(r.stderr)).toContain(
+      "many.md has more than 200,000 pieces of YAML (keys, values, list items)",
+    );
     expect(await dumpStore(t.db)).toBe(before);
   }, 60_000);
 });

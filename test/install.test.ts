@@ -2,12 +2,27 @@
 // byte for byte whatever its layout, a project's settings hold a command that works on every
 // machine, backups live in the MindSave home, and what install created goes again on uninstall.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join, relative } from "node:path";
 import { parse } from "jsonc-parser";
 import { hostTarget } from "../build.ts";
-import { hookCommand, HOOK_ARGS, installHooks, KEEP_SETTINGS_BACKUPS, SETTINGS_LEDGER, uninstallHooks } from "../src/engine/agents/hooks.ts";
+import {
+  hookCommand,
+  HOOK_ARGS,
+  installHooks,
+  KEEP_SETTINGS_BACKUPS,
+  SETTINGS_LEDGER,
+  uninstallHooks,
+} from "../src/engine/agents/hooks.ts";
 import { gitRepo, hostBinary, laptop, laptopAndHome as newcomer, ok, REPO, run, tempDir } from "./helpers.ts";
 
 let exe = "";
@@ -59,7 +74,10 @@ const INLINE = `{
 }
 `;
 const VALUE = JSON.parse(INLINE);
-const COMMENTED = INLINE.replace('{\n  "$schema"', '// Team defaults: keep in sync with the wiki.\n{\n  "$schema"')
+const COMMENTED = INLINE.replace(
+  '{\n  "$schema"',
+  '// Team defaults: keep in sync with the wiki.\n{\n  "$schema"',
+)
   .replace('  "model": "opus",', '  "model": "opus", // the big one\n  /* no network tools */')
   .replace('  "statusLine"', '  // status line from dotfiles\n  "statusLine"');
 
@@ -73,7 +91,10 @@ const FIXTURES: Record<string, string> = {
   "no trailing newline": JSON.stringify(VALUE, null, 2),
   "one line": JSON.stringify(VALUE),
   "no hooks yet": JSON.stringify({ model: "sonnet", permissions: { allow: ["Read"] } }, null, 2) + "\n",
-  "empty hooks and an empty list": `{\n  "hooks": {},\n  "model": "opus"\n}\n`.replace('"hooks": {}', '"hooks": {\n    "Stop": []\n  }'),
+  "empty hooks and an empty list": `{\n  "hooks": {},\n  "model": "opus"\n}\n`.replace(
+    '"hooks": {}',
+    '"hooks": {\n    "Stop": []\n  }',
+  ),
   "empty object": "{}",
   "empty object, newline": "{}\n",
 };
@@ -97,13 +118,17 @@ describe("settings.json round trip: install then uninstall gives back the origin
       const before = parse(original);
       // Everything that was there is still there, and ours is added.
       for (const [k, v] of Object.entries(before)) if (k !== "hooks") expect(value[k]).toEqual(v);
-      for (const [event, groups] of Object.entries((before.hooks ?? {}) as Record<string, unknown[]>)) expect(value.hooks[event].slice(0, groups.length)).toEqual(groups);
-      const commands = Object.values(value.hooks as Record<string, { hooks: { command: string }[] }[]>).flat().flatMap((g) => g.hooks.map((h) => h.command));
+      for (const [event, groups] of Object.entries((before.hooks ?? {}) as Record<string, unknown[]>))
+        expect(value.hooks[event].slice(0, groups.length)).toEqual(groups);
+      const commands = Object.values(value.hooks as Record<string, { hooks: { command: string }[] }[]>)
+        .flat()
+        .flatMap((g) => g.hooks.map((h) => h.command));
       for (const arg of HOOK_ARGS) expect(commands).toContain(hookCommand(null, arg));
       const commented = original.includes("// the big one");
       if (!commented) expect(JSON.parse(after)).toEqual(value);
       // The person's own lines are untouched: an inline array stays inline, CRLF stays CRLF.
-      if (original.includes('"deny": ["WebFetch"')) expect(after).toContain('"deny": ["WebFetch", "Bash(curl:*)"]');
+      if (original.includes('"deny": ["WebFetch"'))
+        expect(after).toContain('"deny": ["WebFetch", "Bash(curl:*)"]');
       if (original.includes("\r\n")) expect(after.replace(/\r\n/g, "")).not.toContain("\n");
       if (commented) expect(after).toContain('"model": "opus", // the big one\n  /* no network tools */');
       expect(installHooks(path, null, env, NOW).added).toEqual([]);
@@ -119,9 +144,14 @@ describe("settings.json round trip: install then uninstall gives back the origin
     mkdirSync(join(home, ".claude"));
     writeFileSync(path, INLINE);
     installHooks(path, null, env, NOW);
-    writeFileSync(path, readFileSync(path, "utf8").replace('"Read(~/.zshrc)"', '"Read(~/.zshrc)",\n      "Bash(git status)"'));
+    writeFileSync(
+      path,
+      readFileSync(path, "utf8").replace('"Read(~/.zshrc)"', '"Read(~/.zshrc)",\n      "Bash(git status)"'),
+    );
     uninstallHooks(path, env, NOW);
-    expect(readFileSync(path, "utf8")).toBe(INLINE.replace('"Read(~/.zshrc)"', '"Read(~/.zshrc)",\n      "Bash(git status)"'));
+    expect(readFileSync(path, "utf8")).toBe(
+      INLINE.replace('"Read(~/.zshrc)"', '"Read(~/.zshrc)",\n      "Bash(git status)"'),
+    );
   });
 
   test("a settings file and .claude/ that install created are removed by uninstall", () => {
@@ -145,7 +175,8 @@ describe("hooks install through the CLI", () => {
     const repo = gitRepo(join(base, "shop"));
     const pc = laptop("ada-laptop", base);
     const cli = (args: string[], cwd = repo) => run(args, { cwd, env: pc.env, bin: [exe] });
-    const json = async (args: string[], cwd = repo) => JSON.parse((await cli(["--json", ...args], cwd)).stdout);
+    const json = async (args: string[], cwd = repo) =>
+      JSON.parse((await cli(["--json", ...args], cwd)).stdout);
     return { base, repo, pc, cli, json };
   }
   /** Runs a hook command the way Claude Code does: through a shell, the event's JSON on stdin. */
@@ -162,11 +193,18 @@ describe("hooks install through the CLI", () => {
     const start = parse(text).hooks.SessionStart[0].hooks[0].command;
     expect(start).toBe(hookCommand(null, "session-start"));
     await t.cli(["save", "--goal", "Ship the login page", "--next", "write the e2e test"]);
-    const payload = JSON.stringify({ session_id: "s1", cwd: t.repo, hook_event_name: "SessionStart", source: "startup" });
+    const payload = JSON.stringify({
+      session_id: "s1",
+      cwd: t.repo,
+      hook_event_name: "SessionStart",
+      source: "startup",
+    });
     // This machine: the copy in ~/.mindsave/bin answers.
     const here = sh(start, { PATH: "/usr/bin:/bin", ...t.pc.env }, t.repo, payload);
     expect(here.status).toBe(0);
-    expect(JSON.parse(here.stdout).hookSpecificOutput.additionalContext).toContain("goal: Ship the login page");
+    expect(JSON.parse(here.stdout).hookSpecificOutput.additionalContext).toContain(
+      "goal: Ship the login page",
+    );
     // A teammate without MindSave: nothing happens, nothing is printed, Claude Code sees success.
     const bare = laptop("bob-laptop", t.base);
     const none = sh(start, { PATH: "/usr/bin:/bin", ...bare.env }, t.repo, payload);
@@ -186,7 +224,23 @@ describe("hooks install through the CLI", () => {
     const settings = join(t.repo, ".claude", "settings.json");
     mkdirSync(join(t.repo, ".claude"));
     const ada = "/home/ada/.mindsave/bin/mindsave";
-    const old = { permissions: { allow: ["Read"] }, hooks: Object.fromEntries(HOOK_ARGS.map((arg, i) => [["SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "PreCompact", "Stop", "SessionEnd"][i], [{ hooks: [{ type: "command", command: `'${ada}' hook ${arg}`, timeout: 10 }] }]])) };
+    const old = {
+      permissions: { allow: ["Read"] },
+      hooks: Object.fromEntries(
+        HOOK_ARGS.map((arg, i) => [
+          [
+            "SessionStart",
+            "UserPromptSubmit",
+            "PostToolUse",
+            "PostToolUseFailure",
+            "PreCompact",
+            "Stop",
+            "SessionEnd",
+          ][i],
+          [{ hooks: [{ type: "command", command: `'${ada}' hook ${arg}`, timeout: 10 }] }],
+        ]),
+      ),
+    };
     writeFileSync(settings, JSON.stringify(old, null, 2) + "\n");
     const r = await t.json(["hooks", "install", "--project"]);
     expect(r.added).toEqual([]);
@@ -195,7 +249,10 @@ describe("hooks install through the CLI", () => {
     expect((await t.json(["hooks", "install", "--project"])).updated).toEqual([]);
     // Another person (no record of this install in their home) removes them all.
     const bob = laptop("bob-laptop", t.base);
-    const out = JSON.parse((await run(["--json", "hooks", "uninstall", "--project"], { cwd: t.repo, env: bob.env, bin: [exe] })).stdout);
+    const out = JSON.parse(
+      (await run(["--json", "hooks", "uninstall", "--project"], { cwd: t.repo, env: bob.env, bin: [exe] }))
+        .stdout,
+    );
     expect(out.removed).toHaveLength(7);
     expect(JSON.parse(readFileSync(settings, "utf8"))).toEqual({ permissions: { allow: ["Read"] } });
   });
@@ -217,14 +274,22 @@ describe("hooks install through the CLI", () => {
     }
     expect(readdirSync(join(t.repo, ".claude"))).toEqual(["settings.json"]);
     expect(readFileSync(settings, "utf8")).toBe(INLINE);
-    expect(readdirSync(backups).filter((f) => f !== SETTINGS_LEDGER).map((f) => join(backups, f)).sort()).toEqual(made.slice(-KEEP_SETTINGS_BACKUPS).sort());
+    expect(
+      readdirSync(backups)
+        .filter((f) => f !== SETTINGS_LEDGER)
+        .map((f) => join(backups, f))
+        .sort(),
+    ).toEqual(made.slice(-KEEP_SETTINGS_BACKUPS).sort());
     const text = (await t.cli(["hooks", "install", "--project"])).stdout;
     expect(text).toContain(`(backup: ${backups}`);
     expect(text).toContain("so the file can be committed");
   });
 
   test("on a fresh machine: hooks and skills installed then uninstalled, in either order, leave no .claude/ behind", async () => {
-    for (const order of [["hooks", "skill"], ["skill", "hooks"]]) {
+    for (const order of [
+      ["hooks", "skill"],
+      ["skill", "hooks"],
+    ]) {
       const t = setup();
       expect((await t.cli(["install"])).code).toBe(0);
       const repoBefore = tree(t.repo);
@@ -232,7 +297,10 @@ describe("hooks install through the CLI", () => {
       expect((await t.cli(["hooks", "install", "--project"])).code).toBe(0);
       expect((await t.cli(["skill", "--install"])).code).toBe(0);
       expect(existsSync(join(t.pc.home, ".claude", "settings.json"))).toBe(true);
-      for (const what of order) expect((await t.cli(what === "hooks" ? ["hooks", "uninstall"] : ["skill", "--uninstall"])).code).toBe(0);
+      for (const what of order)
+        expect((await t.cli(what === "hooks" ? ["hooks", "uninstall"] : ["skill", "--uninstall"])).code).toBe(
+          0,
+        );
       expect((await t.cli(["hooks", "uninstall", "--project"])).code).toBe(0);
       expect(existsSync(join(t.pc.home, ".claude"))).toBe(false);
       expect(tree(t.repo)).toEqual(repoBefore);
@@ -244,7 +312,10 @@ describe("hooks install through the CLI", () => {
     const claude = join(t.pc.home, ".claude");
     mkdirSync(join(claude, "skills", "deploy"), { recursive: true });
     writeFileSync(join(claude, "settings.json"), INLINE);
-    writeFileSync(join(claude, "skills", "deploy", "SKILL.md"), "---\nname: deploy\ndescription: mine\n---\n");
+    writeFileSync(
+      join(claude, "skills", "deploy", "SKILL.md"),
+      "---\nname: deploy\ndescription: mine\n---\n",
+    );
     const before = tree(claude);
     expect((await t.cli(["skill", "--install"])).code).toBe(0);
     expect(tree(claude)).not.toEqual(before);
@@ -268,30 +339,48 @@ describe("the README's first screen", () => {
       return typeof s === "string" ? first.indexOf(s) : first.search(s);
     };
     // The test command's line says how many tests and how long they take on 2 cores.
-    const order = [at("save game for AI coding agents"), at("MindSave · shop-api · 4 snapshots"), at("./setup.sh"), at(/\(\d+ tests: ≈\d+–\d+ s on a 2-core machine/), at("drive init"), at("hooks install")];
+    const order = [
+      at("save game for AI coding agents"),
+      at("MindSave · shop-api · 4 snapshots"),
+      at("./setup.sh"),
+      at(/\(\d+ tests: ≈\d+–\d+ s on a 2-core machine/),
+      at("drive init"),
+      at("hooks install"),
+    ];
     expect([...order].sort((a, b) => a - b)).toEqual(order);
-    expect([...first.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1].trim().split("\n").length)).toEqual([2, 3, 3]);
+    expect([...first.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1].trim().split("\n").length)).toEqual([
+      2, 3, 3,
+    ]);
     // The agent setup works as written on a checkout: a built binary, installed, on PATH.
     expect(first).toContain("bun run build --target host && bun src/main.ts install");
   });
 });
 
 describe("the local home made by a setup command", () => {
-  test.skipIf(process.platform === "win32")("mcp install and skill --install make ~/.mindsave private (0700), as a store's first save does", async () => {
-    for (const args of [["mcp", "install", "--agent", "claude", "--user"], ["skill", "--install"]]) {
-      const pc = laptop("fresh", tempDir("mindsave-seven-"));
-      const r = await run(args, { cwd: pc.home, env: pc.env });
-      expect(r.code).toBe(0);
-      expect({ args: args.join(" "), mode: (statSync(join(pc.home, ".mindsave")).mode & 0o777).toString(8) }).toEqual({ args: args.join(" "), mode: "700" });
-    }
-  });
+  test.skipIf(process.platform === "win32")(
+    "mcp install and skill --install make ~/.mindsave private (0700), as a store's first save does",
+    async () => {
+      for (const args of [
+        ["mcp", "install", "--agent", "claude", "--user"],
+        ["skill", "--install"],
+      ]) {
+        const pc = laptop("fresh", tempDir("mindsave-seven-"));
+        const r = await run(args, { cwd: pc.home, env: pc.env });
+        expect(r.code).toBe(0);
+        expect({
+          args: args.join(" "),
+          mode: (statSync(join(pc.home, ".mindsave")).mode & 0o777).toString(8),
+        }).toEqual({ args: args.join(" "), mode: "700" });
+      }
+    },
+  );
 });
 
 describe("the local home made by a first save", () => {
-test("the default home a first save makes (~/.mindsave) is the owner's alone (0700): other users on the laptop cannot read the store or its backups", async () => {
-  const n = newcomer("mindsave-home-mode-");
-  await ok(["save", "--goal", "private work"], { cwd: n.repo(), env: n.pc.env });
-  expect(statSync(join(n.pc.home, ".mindsave")).mode & 0o777).toBe(0o700);
-  expect(existsSync(join(n.pc.home, ".mindsave", "mindsave.db"))).toBe(true);
-});
+  test("the default home a first save makes (~/.mindsave) is the owner's alone (0700): other users on the laptop cannot read the store or its backups", async () => {
+    const n = newcomer("mindsave-home-mode-");
+    await ok(["save", "--goal", "private work"], { cwd: n.repo(), env: n.pc.env });
+    expect(statSync(join(n.pc.home, ".mindsave")).mode & 0o777).toBe(0o700);
+    expect(existsSync(join(n.pc.home, ".mindsave", "mindsave.db"))).toBe(true);
+  });
 });

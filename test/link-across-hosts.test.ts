@@ -21,7 +21,8 @@ function twoLaptopsTwoRepos() {
     const repos = { web: join(base, `${name}-work`, "web"), api: join(base, `${name}-work`, "api") };
     for (const r of ["web", "api"] as const) git(base, "clone", "-q", origins[r], repos[r]);
     const env = { ...pc.env, MINDSAVE_HOST: hostId };
-    const cli = (repo: "web" | "api", args: string[]): Promise<RunResult> => run([...args, "--home", home], { cwd: repos[repo], env });
+    const cli = (repo: "web" | "api", args: string[]): Promise<RunResult> =>
+      run([...args, "--home", home], { cwd: repos[repo], env });
     const json = async (repo: "web" | "api", args: string[]) => {
       const r = await cli(repo, ["--json", ...args]);
       if (r.code !== 0) throw new Error(`${args.join(" ")} in ${repo}: ${r.stderr}`);
@@ -61,7 +62,8 @@ describe("a project linked into another is an alias of it on every host", () => 
       expect(await projectIds(l)).toEqual([web]);
     }
     // Both stores hold the same snapshots, all in the merged project.
-    const rows = (db: string) => sql(db, "SELECT id, project_id FROM snapshots WHERE deleted = 0 ORDER BY id");
+    const rows = (db: string) =>
+      sql(db, "SELECT id, project_id FROM snapshots WHERE deleted = 0 ORDER BY id");
     const [ra, rb] = [await rows(a.db), await rows(b.db)];
     expect(ra.map((r) => r.project_id)).toEqual([web, web, web]);
     expect(rb).toEqual(ra);
@@ -115,7 +117,9 @@ describe("a project linked into another is an alias of it on every host", () => 
         // Seen once on A, once on B: two, however many times the moves met.
         expect(failures["Redis sessions"].repeat_count).toBe(2);
         expect((await l.json(repo, ["rules"])).rules.map((r: any) => r.text)).toEqual(["Never push to main"]);
-        expect((await l.json(repo, ["facts"])).facts.map((f: any) => f.text)).toEqual(["staging DB is read-only"]);
+        expect((await l.json(repo, ["facts"])).facts.map((f: any) => f.text)).toEqual([
+          "staging DB is read-only",
+        ]);
         expect((await l.json(repo, ["retire"])).retired.map((r: any) => r.text)).toEqual(["no new deps"]);
       }
     }
@@ -160,7 +164,8 @@ async function linkedPair(prefix: string) {
   const opts = (cwd: string, env: Record<string, string> = {}) => ({ cwd, env: { ...pc.env, ...env } });
   const cli = (cwd: string, args: string[]) => run([...args, "--home", home], opts(cwd));
   const json = (cwd: string, args: string[]) => okJson([...args, "--home", home], opts(cwd));
-  const save = (cwd: string, goal: string) => json(cwd, ["save", "--goal", goal, "--state", "s", "--next", "n"]);
+  const save = (cwd: string, goal: string) =>
+    json(cwd, ["save", "--goal", goal, "--state", "s", "--next", "n"]);
   await save(app, "app work");
   await save(lib, "lib work");
   await json(app, ["projects", "link", "lib"]);
@@ -200,7 +205,22 @@ describe("a linked project's root on this host is the folder in use", () => {
     // An export of a snapshot of app, made on another home, whose active file exists only in app.
     const other = join(t.base, "other-home");
     mkdirSync(other);
-    await ok(["save", "--goal", "from the other home", "--state", "s", "--next", "n", "--active-file", "src/app.ts", "--home", other], t.opts(t.app));
+    await ok(
+      [
+        "save",
+        "--goal",
+        "from the other home",
+        "--state",
+        "s",
+        "--next",
+        "n",
+        "--active-file",
+        "src/app.ts",
+        "--home",
+        other,
+      ],
+      t.opts(t.app),
+    );
     const out = join(t.base, "export");
     await ok(["export", "--out", out, "--home", other], t.opts(t.app));
 
@@ -208,7 +228,9 @@ describe("a linked project's root on this host is the folder in use", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`(${t.app})`);
     expect(r.stderr).not.toContain("not found");
-    const rows = await sql(t.db, "SELECT saved_root FROM snapshots WHERE goal = ? AND deleted = 0", ["from the other home"]);
+    const rows = await sql(t.db, "SELECT saved_root FROM snapshots WHERE goal = ? AND deleted = 0", [
+      "from the other home",
+    ]);
     expect(rows).toEqual([{ saved_root: t.app }]);
   });
 });

@@ -4,7 +4,8 @@
 import { describe, expect, test } from "bun:test";
 import { TMUX, terminal } from "./terminal.ts";
 
-if (!TMUX) console.log("skipped the lists on an 80-column terminal: tmux is not installed (apt-get install tmux)");
+if (!TMUX)
+  console.log("skipped the lists on an 80-column terminal: tmux is not installed (apt-get install tmux)");
 
 const GOALS = ["fix the login form", "add tests", "修复登录页面的会话超时问题并补充测试"];
 

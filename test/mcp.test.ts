@@ -8,7 +8,19 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { CallToolResultSchema, ListRootsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { pathToFileURL } from "node:url";
-import { CLI, REPO, gitRepo, holdWriteLock, laptop, ok, okJson, projectOnLaptop as fixture, saveGoal as save, tempDir, type ProjectOnLaptop as Fixture } from "./helpers.ts";
+import {
+  CLI,
+  REPO,
+  gitRepo,
+  holdWriteLock,
+  laptop,
+  ok,
+  okJson,
+  projectOnLaptop as fixture,
+  saveGoal as save,
+  tempDir,
+  type ProjectOnLaptop as Fixture,
+} from "./helpers.ts";
 import type { GlobalOptions } from "../src/types.ts";
 
 const base = tempDir("mindsave-mcp-");
@@ -21,10 +33,16 @@ const pc = laptop("ada", base);
 const importRun = `import { run } from ${JSON.stringify(join(REPO, "src", "commands", "mcp.ts"))};\n`;
 // A server with a careless console.log once it runs: the guard must send it to stderr, not the protocol.
 const chattyLauncher = join(base, "launch-chatty.ts");
-writeFileSync(chattyLauncher, `${importRun}const done = run({}, [], JSON.parse(process.argv[2]));\nconsole.log("stray diagnostic");\nprocess.exitCode = await done;\n`);
+writeFileSync(
+  chattyLauncher,
+  `${importRun}const done = run({}, [], JSON.parse(process.argv[2]));\nconsole.log("stray diagnostic");\nprocess.exitCode = await done;\n`,
+);
 // The control: a line on stdout that is not protocol, which the client must notice.
 const brokenLauncher = join(base, "launch-broken.ts");
-writeFileSync(brokenLauncher, `${importRun}process.stdout.write("not protocol\\n");\nprocess.exitCode = await run({}, [], JSON.parse(process.argv[2]));\n`);
+writeFileSync(
+  brokenLauncher,
+  `${importRun}process.stdout.write("not protocol\\n");\nprocess.exitCode = await run({}, [], JSON.parse(process.argv[2]));\n`,
+);
 
 interface Server {
   client: Client;
@@ -35,8 +53,17 @@ interface Server {
 }
 
 /** The real `mindsave mcp` command; the two odd launchers (stray output) call `run()` directly. */
-async function startServer(globals: GlobalOptions, env: Record<string, string> = {}, script?: string, opts: { roots?: string[]; cwd?: string } = {}): Promise<Server> {
-  const cli = ["mcp", ...(globals.home ? ["--home", globals.home] : []), ...(globals.workspace ? ["--workspace", globals.workspace] : [])];
+async function startServer(
+  globals: GlobalOptions,
+  env: Record<string, string> = {},
+  script?: string,
+  opts: { roots?: string[]; cwd?: string } = {},
+): Promise<Server> {
+  const cli = [
+    "mcp",
+    ...(globals.home ? ["--home", globals.home] : []),
+    ...(globals.workspace ? ["--workspace", globals.workspace] : []),
+  ];
   const transport = new StdioClientTransport({
     command: script ? process.execPath : CLI[0],
     args: script ? [script, JSON.stringify(globals)] : [...CLI.slice(1), ...cli],
@@ -46,8 +73,14 @@ async function startServer(globals: GlobalOptions, env: Record<string, string> =
   });
   let err = "";
   transport.stderr?.on("data", (d: Buffer) => (err += d.toString()));
-  const client = new Client({ name: "mindsave-test", version: "0.0.0" }, opts.roots ? { capabilities: { roots: { listChanged: true } } } : {});
-  if (opts.roots) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: opts.roots!.map((r) => ({ uri: pathToFileURL(r).href, name: r })) }));
+  const client = new Client(
+    { name: "mindsave-test", version: "0.0.0" },
+    opts.roots ? { capabilities: { roots: { listChanged: true } } } : {},
+  );
+  if (opts.roots)
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({
+      roots: opts.roots!.map((r) => ({ uri: pathToFileURL(r).href, name: r })),
+    }));
   const errors: string[] = [];
   client.onerror = (e) => void errors.push(e.message);
   await client.connect(transport);
@@ -55,7 +88,8 @@ async function startServer(globals: GlobalOptions, env: Record<string, string> =
 }
 
 type ToolResult = { content: { type: string; text?: string }[]; structuredContent?: any; isError?: boolean };
-const call = async (s: Server, name: string, args: Record<string, unknown> = {}) => (await s.client.callTool({ name, arguments: args })) as ToolResult;
+const call = async (s: Server, name: string, args: Record<string, unknown> = {}) =>
+  (await s.client.callTool({ name, arguments: args })) as ToolResult;
 const text = (r: ToolResult) => r.content.map((c) => c.text ?? "").join("\n");
 const cli = { cwd: repo, env: pc.env };
 
@@ -71,12 +105,39 @@ afterAll(async () => {
 describe("mindsave mcp", () => {
   test("lists the tools with input schemas an agent can follow", async () => {
     const { tools } = await server.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["diff", "fact", "facts", "fail", "list", "load", "plan", "recall", "retire", "rules", "save"]);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      "diff",
+      "fact",
+      "facts",
+      "fail",
+      "list",
+      "load",
+      "plan",
+      "recall",
+      "retire",
+      "rules",
+      "save",
+    ]);
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     const save = byName.save.inputSchema as any;
     expect(save.required).toEqual(["goal"]);
-    expect(Object.keys(save.properties).sort()).toEqual(
-      ["active_files", "blocker", "constraints", "decisions", "failed", "goal", "layer3", "next_action", "overflow", "plan", "state", "status", "tags", "topic", "workspace"]);
+    expect(Object.keys(save.properties).sort()).toEqual([
+      "active_files",
+      "blocker",
+      "constraints",
+      "decisions",
+      "failed",
+      "goal",
+      "layer3",
+      "next_action",
+      "overflow",
+      "plan",
+      "state",
+      "status",
+      "tags",
+      "topic",
+      "workspace",
+    ]);
     expect(save.properties.goal.description).toContain("Layer 1");
     expect(save.properties.constraints.description).toContain("Layer 2");
     expect(save.properties.layer3.description).toContain("Layer 3");
@@ -87,7 +148,12 @@ describe("mindsave mcp", () => {
     expect(fail.required).toEqual(["item"]);
     expect(fail.properties.rejected_by.enum).toEqual(["user", "system"]);
     expect(fail.properties.scope.enum).toEqual(["project", "global"]);
-    expect(Object.keys((byName.load.inputSchema as any).properties).sort()).toEqual(["full", "snapshot", "verify", "workspace"]);
+    expect(Object.keys((byName.load.inputSchema as any).properties).sort()).toEqual([
+      "full",
+      "snapshot",
+      "verify",
+      "workspace",
+    ]);
     expect((byName.recall.inputSchema as any).properties.keyword.type).toBe("string");
     expect((byName.list.inputSchema as any).properties.limit.type).toBe("integer");
     // Every field says what it is for.
@@ -108,9 +174,15 @@ describe("mindsave mcp", () => {
   let saved = "";
   test("save stores a snapshot (seen by the CLI) and returns its id and token counts", async () => {
     const r = await call(server, "save", {
-      goal: "Add JWT refresh-token rotation", state: "endpoint written, 2 tests red", next_action: "fix clock skew in the expiry test",
-      active_files: ["src/auth.ts"], blocker: "none", constraints: ["no new dependencies"], decisions: ["rotate refresh tokens on use"],
-      failed: ["Don't use localStorage for tokens — XSS exposure"], topic: "jwt-refresh",
+      goal: "Add JWT refresh-token rotation",
+      state: "endpoint written, 2 tests red",
+      next_action: "fix clock skew in the expiry test",
+      active_files: ["src/auth.ts"],
+      blocker: "none",
+      constraints: ["no new dependencies"],
+      decisions: ["rotate refresh tokens on use"],
+      failed: ["Don't use localStorage for tokens — XSS exposure"],
+      topic: "jwt-refresh",
       layer3: "### Completed Steps\n1. Wrote the refresh endpoint after the zebrafish incident\n",
     });
     expect(r.isError).toBeFalsy();
@@ -135,7 +207,12 @@ describe("mindsave mcp", () => {
     const r = await call(server, "list");
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent.snapshots).toHaveLength(1);
-    expect(r.structuredContent.snapshots[0]).toMatchObject({ n: 1, snapshot_id: saved, status: "in_progress", goal: "Add JWT refresh-token rotation" });
+    expect(r.structuredContent.snapshots[0]).toMatchObject({
+      n: 1,
+      snapshot_id: saved,
+      status: "in_progress",
+      goal: "Add JWT refresh-token rotation",
+    });
     expect(text(r)).toContain(`1. ${saved}`);
   });
 
@@ -151,7 +228,9 @@ describe("mindsave mcp", () => {
 
     const byNumber = await call(server, "load", { snapshot: "1", verify: true });
     expect(byNumber.isError).toBeFalsy();
-    expect(byNumber.structuredContent.verify).toEqual([expect.objectContaining({ path: "src/auth.ts", status: "ok" })]);
+    expect(byNumber.structuredContent.verify).toEqual([
+      expect.objectContaining({ path: "src/auth.ts", status: "ok" }),
+    ]);
     expect(text(byNumber)).toContain("Workspace matches the snapshot");
     expect(text(byNumber)).toContain("Add JWT refresh-token rotation");
   });
@@ -176,11 +255,20 @@ describe("mindsave mcp", () => {
 
   test("fail records a rejected approach that load then shows", async () => {
     const r = await call(server, "fail", {
-      item: "websocket reconnect", reason: "corporate proxy drops idle sockets", rejected_by: "system",
-      alternatives: ["long polling"], related: ["socket.io"],
+      item: "websocket reconnect",
+      reason: "corporate proxy drops idle sockets",
+      rejected_by: "system",
+      alternatives: ["long polling"],
+      related: ["socket.io"],
     });
     expect(r.isError).toBeFalsy();
-    expect(r.structuredContent).toMatchObject({ item: "websocket reconnect", scope: "project", rejected_by: "system", repeat_count: 1, alternatives: ["long polling"] });
+    expect(r.structuredContent).toMatchObject({
+      item: "websocket reconnect",
+      scope: "project",
+      rejected_by: "system",
+      repeat_count: 1,
+      alternatives: ["long polling"],
+    });
     const again = await call(server, "fail", { item: "websocket reconnect" });
     expect(again.structuredContent.repeat_count).toBe(2);
 
@@ -193,7 +281,9 @@ describe("mindsave mcp", () => {
 
   test("the resource mindsave://restore-block is the newest restore block", async () => {
     const { resources } = await server.client.listResources();
-    expect(resources).toContainEqual(expect.objectContaining({ uri: "mindsave://restore-block", mimeType: "text/markdown" }));
+    expect(resources).toContainEqual(
+      expect.objectContaining({ uri: "mindsave://restore-block", mimeType: "text/markdown" }),
+    );
     const r = await server.client.readResource({ uri: "mindsave://restore-block" });
     expect(r.contents).toHaveLength(1);
     expect(r.contents[0].mimeType).toBe("text/markdown");
@@ -205,7 +295,9 @@ describe("mindsave mcp", () => {
   test("bad calls come back as tool errors with one sentence, and the server keeps working", async () => {
     const missing = await call(server, "load", { snapshot: "no-such-snapshot" });
     expect(missing.isError).toBe(true);
-    expect(text(missing)).toBe('No snapshot "no-such-snapshot" in this project; see `mindsave snapshots list`.');
+    expect(text(missing)).toBe(
+      'No snapshot "no-such-snapshot" in this project; see `mindsave snapshots list`.',
+    );
 
     const number = await call(server, "load", { snapshot: "99" });
     expect(number.isError).toBe(true);
@@ -222,7 +314,11 @@ describe("mindsave mcp", () => {
     expect(noReason.isError).toBe(true);
     expect(text(noReason)).toContain("A new failure needs a reason");
 
-    const badEnum = await call(server, "fail", { item: "Tailwind", reason: "style conflicts", scope: "everywhere" });
+    const badEnum = await call(server, "fail", {
+      item: "Tailwind",
+      reason: "style conflicts",
+      scope: "everywhere",
+    });
     expect(badEnum.isError).toBe(true);
 
     // Nothing was written by the failed calls, and the next call works.
@@ -236,10 +332,17 @@ describe("mindsave mcp", () => {
   test("a save from another process between calls is seen by the next call", async () => {
     await ok(["--home", home, "save", "--goal", "Saved by the CLI meanwhile"], cli);
     const list = await call(server, "list");
-    expect(list.structuredContent.snapshots.map((s: any) => s.goal)).toEqual(["Saved by the CLI meanwhile", "Add JWT refresh-token rotation"]);
+    expect(list.structuredContent.snapshots.map((s: any) => s.goal)).toEqual([
+      "Saved by the CLI meanwhile",
+      "Add JWT refresh-token rotation",
+    ]);
     expect(text(await call(server, "load"))).toContain("Saved by the CLI meanwhile");
     // Overflow: Layer 1 only, an OVF_ id.
-    const ovf = await call(server, "save", { goal: "Context nearly full", constraints: ["dropped here"], overflow: true });
+    const ovf = await call(server, "save", {
+      goal: "Context nearly full",
+      constraints: ["dropped here"],
+      overflow: true,
+    });
     expect(ovf.isError).toBeFalsy();
     expect(ovf.structuredContent.snapshot_id).toMatch(/^OVF_/);
     expect(ovf.structuredContent.kind).toBe("overflow");
@@ -254,12 +357,19 @@ describe("mindsave mcp", () => {
     try {
       const r = await call(lost, "load");
       expect(r.isError).toBe(true);
-      expect(text(r)).toBe(`No MindSave project here yet (${empty}); save a snapshot first with \`mindsave save\`.`);
-      await expect(lost.client.readResource({ uri: "mindsave://restore-block" })).rejects.toThrow("No MindSave project here yet");
+      expect(text(r)).toBe(
+        `No MindSave project here yet (${empty}); save a snapshot first with \`mindsave save\`.`,
+      );
+      await expect(lost.client.readResource({ uri: "mindsave://restore-block" })).rejects.toThrow(
+        "No MindSave project here yet",
+      );
       expect((await call(lost, "list")).isError).toBe(true);
       // A write that fails leaves nothing in the folder: no .mindsave/project.json.
       const failed = await call(lost, "fail", { item: "thing" });
-      expect([failed.isError, text(failed)]).toEqual([true, 'A new failure needs a reason: say why "thing" failed or was rejected (the reason).']);
+      expect([failed.isError, text(failed)]).toEqual([
+        true,
+        'A new failure needs a reason: say why "thing" failed or was rejected (the reason).',
+      ]);
       expect(readdirSync(empty)).toEqual([]);
     } finally {
       await lost.client.close();
@@ -316,21 +426,52 @@ describe("mindsave mcp", () => {
       call(server, "list", {}),
     ]);
     for (const r of results) expect(r.isError ?? false).toBe(false);
-    const goals = (await okJson(["snapshots", "list", "--home", home], { cwd: repo, env: pc.env })).snapshots.map((x: any) => x.goal);
+    const goals = (
+      await okJson(["snapshots", "list", "--home", home], { cwd: repo, env: pc.env })
+    ).snapshots.map((x: any) => x.goal);
     expect(goals).toContain("burst one");
     expect(goals).toContain("burst two");
     // Raw lines piped in, stdin closed at once: every request still gets its answer.
-    const lines = [
-      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "pipe", version: "1" } } },
-      { jsonrpc: "2.0", method: "notifications/initialized" },
-      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "save", arguments: { goal: "piped one" } } },
-      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "save", arguments: { goal: "piped two" } } },
-    ].map((l) => JSON.stringify(l)).join("\n") + "\n";
-    const piped = Bun.spawnSync([...CLI, "mcp", "--home", home], { cwd: repo, env: { ...process.env, ...pc.env }, stdin: new TextEncoder().encode(lines) });
-    const ids = piped.stdout.toString().trim().split("\n").map((l) => JSON.parse(l).id);
+    const lines =
+      [
+        {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: {
+            protocolVersion: "2025-06-18",
+            capabilities: {},
+            clientInfo: { name: "pipe", version: "1" },
+          },
+        },
+        { jsonrpc: "2.0", method: "notifications/initialized" },
+        {
+          jsonrpc: "2.0",
+          id: 2,
+          method: "tools/call",
+          params: { name: "save", arguments: { goal: "piped one" } },
+        },
+        {
+          jsonrpc: "2.0",
+          id: 3,
+          method: "tools/call",
+          params: { name: "save", arguments: { goal: "piped two" } },
+        },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join("\n") + "\n";
+    const piped = Bun.spawnSync([...CLI, "mcp", "--home", home], {
+      cwd: repo,
+      env: { ...process.env, ...pc.env },
+      stdin: new TextEncoder().encode(lines),
+    });
+    const ids = piped.stdout
+      .toString()
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).id);
     expect(ids).toEqual([1, 2, 3]);
   });
-
 });
 
 describe("mindsave mcp finds the project the way the client means it", () => {
@@ -341,15 +482,23 @@ describe("mindsave mcp finds the project the way the client means it", () => {
     const s = await startServer({ home: h }, {}, undefined, { roots: [repo] });
     try {
       expect((await call(s, "save", { goal: "saved through the client's root" })).isError).toBeFalsy();
-      expect((await call(s, "save", { goal: "saved in the other repo", workspace: other })).isError).toBeFalsy();
+      expect(
+        (await call(s, "save", { goal: "saved in the other repo", workspace: other })).isError,
+      ).toBeFalsy();
       const relative = await call(s, "list", { workspace: "other-repo" });
       expect(relative.isError).toBe(true);
       expect(text(relative)).toContain("absolute path");
     } finally {
       await s.client.close();
     }
-    expect((await okJson(["--home", h, "snapshots", "list"], cli)).snapshots.map((x: any) => x.goal)).toEqual(["saved through the client's root"]);
-    expect((await okJson(["--home", h, "snapshots", "list"], { cwd: other, env: pc.env })).snapshots.map((x: any) => x.goal)).toEqual(["saved in the other repo"]);
+    expect((await okJson(["--home", h, "snapshots", "list"], cli)).snapshots.map((x: any) => x.goal)).toEqual(
+      ["saved through the client's root"],
+    );
+    expect(
+      (await okJson(["--home", h, "snapshots", "list"], { cwd: other, env: pc.env })).snapshots.map(
+        (x: any) => x.goal,
+      ),
+    ).toEqual(["saved in the other repo"]);
   });
 
   test("a tool's workspace inside a project finds the project, as a folder inside it does on the command line", async () => {
@@ -359,7 +508,15 @@ describe("mindsave mcp finds the project the way the client means it", () => {
     const app = gitRepo(join(base, "app-repo"), { "a.ts": "a\n", "src/x.ts": "x\n" });
     const s = await startServer({ home: h }, {}, undefined, { roots: [repo] });
     try {
-      expect((await call(s, "save", { goal: "saved from a subfolder", workspace: join(app, "src"), active_files: [join(app, "a.ts")] })).isError).toBeFalsy();
+      expect(
+        (
+          await call(s, "save", {
+            goal: "saved from a subfolder",
+            workspace: join(app, "src"),
+            active_files: [join(app, "a.ts")],
+          })
+        ).isError,
+      ).toBeFalsy();
       const missing = await call(s, "list", { workspace: join(app, "no-such-folder") });
       expect(missing.isError).toBe(true);
       expect(text(missing)).toContain("is not a folder");
@@ -400,32 +557,78 @@ describe("mindsave mcp finds the project the way the client means it", () => {
     const { prompts } = await server.client.listPrompts();
     expect(prompts.map((p) => p.name).sort()).toEqual(["load", "recall", "save"]);
     const recall = await server.client.getPrompt({ name: "recall", arguments: { keyword: "JWT" } });
-    expect(JSON.stringify(recall.messages)).toContain("`recall` tool with keyword \\\"JWT\\\"");
+    expect(JSON.stringify(recall.messages)).toContain('`recall` tool with keyword \\"JWT\\"');
   });
   test("memory over weeks through MCP: save with a plan and tags, rules, fact, retire (by the client), plan step, diff", async () => {
     const weeks = gitRepo(join(base, "weeks"), { "src/limit.ts": "export {};\n" });
     const ws = { workspace: weeks };
-    const saved = await call(server, "save", { ...ws, goal: "Add rate limiting", next_action: "wire it", constraints: ["no new dependencies", "keep the API stable"], plan: [{ content: "limiter", status: "completed" }, { content: "wire it", status: "in_progress", activeForm: "Wiring it" }, "load test"], tags: ["sprint-3"] });
+    const saved = await call(server, "save", {
+      ...ws,
+      goal: "Add rate limiting",
+      next_action: "wire it",
+      constraints: ["no new dependencies", "keep the API stable"],
+      plan: [
+        { content: "limiter", status: "completed" },
+        { content: "wire it", status: "in_progress", activeForm: "Wiring it" },
+        "load test",
+      ],
+      tags: ["sprint-3"],
+    });
     expect(saved.isError).toBeFalsy();
     expect(saved.structuredContent.tags).toEqual(["sprint-3"]);
-    expect((await call(server, "rules", { ...ws, action: "add", text: "Never push to main" })).structuredContent.rules).toEqual([{ number: 1, text: "Never push to main", scope: "project" }]);
-    expect((await call(server, "fact", { ...ws, text: "staging is read-only until Friday", ttl: "3d", confidence: "high" })).structuredContent).toMatchObject({ confidence: "high", renewed: false });
+    expect(
+      (await call(server, "rules", { ...ws, action: "add", text: "Never push to main" })).structuredContent
+        .rules,
+    ).toEqual([{ number: 1, text: "Never push to main", scope: "project" }]);
+    expect(
+      (
+        await call(server, "fact", {
+          ...ws,
+          text: "staging is read-only until Friday",
+          ttl: "3d",
+          confidence: "high",
+        })
+      ).structuredContent,
+    ).toMatchObject({ confidence: "high", renewed: false });
     const retired = await call(server, "retire", { ...ws, item: "dependencies", reason: "zod approved" });
-    expect(retired.structuredContent.retired).toEqual([expect.objectContaining({ kind: "constraint", text: "no new dependencies", reason: "zod approved", retired_by: "ada (mindsave-test)" })]);
+    expect(retired.structuredContent.retired).toEqual([
+      expect.objectContaining({
+        kind: "constraint",
+        text: "no new dependencies",
+        reason: "zod approved",
+        retired_by: "ada (mindsave-test)",
+      }),
+    ]);
     const step = await call(server, "plan", { ...ws, step: 2, status: "completed" });
     expect(step.structuredContent.progress).toBe("plan 2/3 · next: load test");
-    expect(step.structuredContent.plan[1]).toEqual({ content: "wire it", status: "completed", activeForm: "Wiring it" });
+    expect(step.structuredContent.plan[1]).toEqual({
+      content: "wire it",
+      status: "completed",
+      activeForm: "Wiring it",
+    });
     const block = (await call(server, "load", ws)).structuredContent.restore_block as string;
     expect(block).toContain("## Standing rules (always apply)\n- Never push to main");
     expect(block).toContain("\nplan 2/3 · next: load test\n");
     expect(block).toContain("- staging is read-only until Friday [high");
     expect(block).not.toContain("no new dependencies");
-    await call(server, "save", { ...ws, goal: "Add rate limiting", next_action: "load test", constraints: ["keep the API stable"] });
+    await call(server, "save", {
+      ...ws,
+      goal: "Add rate limiting",
+      next_action: "load test",
+      constraints: ["keep the API stable"],
+    });
     const diff = await call(server, "diff", ws);
-    expect(diff.structuredContent.lines).toContain("  next_action: \"wire it\" → \"load test\"");
-    expect(diff.structuredContent.lines.some((l: string) => /^ {2}retired constraint: no new dependencies \(by ada \(mindsave-test\), /.test(l))).toBe(true);
+    expect(diff.structuredContent.lines).toContain('  next_action: "wire it" → "load test"');
+    expect(
+      diff.structuredContent.lines.some((l: string) =>
+        /^ {2}retired constraint: no new dependencies \(by ada \(mindsave-test\), /.test(l),
+      ),
+    ).toBe(true);
     const bad = await call(server, "rules", { ...ws, action: "remove" });
-    expect([bad.isError, text(bad)]).toEqual([true, "rules remove needs the rule's number or a piece of its text."]);
+    expect([bad.isError, text(bad)]).toEqual([
+      true,
+      "rules remove needs the rule's number or a piece of its text.",
+    ]);
     const removed = await call(server, "rules", { ...ws, action: "remove", number: "PUSH to main" });
     expect(removed.structuredContent.rules).toEqual([]);
   });
@@ -459,8 +662,11 @@ describe("mcp: the plan tool given set with step and status, and tools/call give
   });
   async function connect(t: Fixture): Promise<Client> {
     const transport = new StdioClientTransport({
-      command: CLI[0], args: [...CLI.slice(1), "mcp", "--home", t.home], cwd: t.repo,
-      env: { ...t.pc.env, PATH: process.env.PATH ?? "", NO_COLOR: "1", CLAUDE_PROJECT_DIR: t.repo }, stderr: "pipe",
+      command: CLI[0],
+      args: [...CLI.slice(1), "mcp", "--home", t.home],
+      cwd: t.repo,
+      env: { ...t.pc.env, PATH: process.env.PATH ?? "", NO_COLOR: "1", CLAUDE_PROJECT_DIR: t.repo },
+      stderr: "pipe",
     });
     client = new Client({ name: "mindsave-test", version: "0.0.0" });
     await client.connect(transport);
@@ -472,13 +678,22 @@ describe("mcp: the plan tool given set with step and status, and tools/call give
     const t = fixture("mindsave-walk2-mcp-plan-");
     await save(t, "limit logins");
     const c = await connect(t);
-    const r = (await c.callTool({ name: "plan", arguments: { set: ["a", "[x] b"], step: 1, status: "completed" } })) as ToolResult;
+    const r = (await c.callTool({
+      name: "plan",
+      arguments: { set: ["a", "[x] b"], step: 1, status: "completed" },
+    })) as ToolResult;
     expect(r.isError).toBeFalsy();
-    const both = [{ content: "a", status: "completed" }, { content: "b", status: "completed" }];
+    const both = [
+      { content: "a", status: "completed" },
+      { content: "b", status: "completed" },
+    ];
     expect(r.structuredContent.plan).toEqual(both);
     expect((await t.json(["plan"])).plan).toEqual(both);
     // A step the given plan does not have: a tool error, and the plan stays as it was.
-    const bad = (await c.callTool({ name: "plan", arguments: { set: ["x"], step: 2, status: "completed" } })) as ToolResult;
+    const bad = (await c.callTool({
+      name: "plan",
+      arguments: { set: ["x"], step: 2, status: "completed" },
+    })) as ToolResult;
     expect(bad.isError).toBe(true);
     expect(bad.content[0].text).toContain("no step 2");
     expect((await t.json(["plan"])).plan).toEqual(both);
@@ -490,7 +705,10 @@ describe("mcp: the plan tool given set with step and status, and tools/call give
     const c = await connect(t);
     let error: unknown = null;
     try {
-      await c.request({ method: "tools/call", params: { name: "list", arguments: [1, 2] as never } }, CallToolResultSchema);
+      await c.request(
+        { method: "tools/call", params: { name: "list", arguments: [1, 2] as never } },
+        CallToolResultSchema,
+      );
     } catch (e) {
       error = e;
     }

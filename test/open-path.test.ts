@@ -4,12 +4,27 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { gitRepo, laptop, ok, okJson, run, sql, tempDir, type RunOptions } from "./helpers.ts";
 
 const READS = [["load"], ["recall", "goal"], ["snapshots", "list"], ["doctor"]];
-const WRITES = [["save", "--goal", "x"], ["fail", "Redux", "--reason", "boilerplate"]];
+const WRITES = [
+  ["save", "--goal", "x"],
+  ["fail", "Redux", "--reason", "boilerplate"],
+];
 
 let opts: RunOptions;
 beforeAll(() => {
@@ -19,7 +34,17 @@ beforeAll(() => {
 
 /** Every file of a folder with its bytes and mtime, for "not one byte, nothing beside it" checks. */
 function files(dir: string, skip: RegExp = /^$/): Map<string, string> {
-  return new Map(readdirSync(dir).filter((f) => !skip.test(f)).sort().map((f) => [f, `${statSync(join(dir, f)).mtimeMs} ${createHash("sha256").update(readFileSync(join(dir, f))).digest("hex")}`]));
+  return new Map(
+    readdirSync(dir)
+      .filter((f) => !skip.test(f))
+      .sort()
+      .map((f) => [
+        f,
+        `${statSync(join(dir, f)).mtimeMs} ${createHash("sha256")
+          .update(readFileSync(join(dir, f)))
+          .digest("hex")}`,
+      ]),
+  );
 }
 
 /** Runs `body` (statements on a Bun SQLite connection `d` to `db`) in a child that is killed before it closes: what it wrote stays in the log or journal. */
@@ -92,10 +117,13 @@ describe("a journal or log beside the target of a symlinked store is seen", () =
   test("a foreign database left mid-write (a hot journal beside its target): refused, neither the file nor its journal touched", async () => {
     const dir = tempDir("mindsave-target-");
     const target = join(dir, "orders.db");
-    killedWriter(target, `d.exec("PRAGMA journal_mode = DELETE"); d.exec("PRAGMA cache_size = 10");
+    killedWriter(
+      target,
+      `d.exec("PRAGMA journal_mode = DELETE"); d.exec("PRAGMA cache_size = 10");
       d.exec("CREATE TABLE orders (id INTEGER PRIMARY KEY, note TEXT)");
       for (let i = 1; i <= 200; i++) d.query("INSERT INTO orders(note) VALUES (?)").run("x".repeat(2000));
-      d.exec("BEGIN"); for (let i = 1; i <= 200; i++) d.query("UPDATE orders SET note = ? WHERE id = ?").run("y".repeat(2000), i)`);
+      d.exec("BEGIN"); for (let i = 1; i <= 200; i++) d.query("UPDATE orders SET note = ? WHERE id = ?").run("y".repeat(2000), i)`,
+    );
     expect(statSync(`${target}-journal`).size).toBeGreaterThan(0);
     const home = linkedHome(target);
     const before = files(dir);
@@ -209,7 +237,9 @@ describe("a symlinked store converted or repaired stays a symlink: the new store
     // Its key file is beside the store itself: the target's folder alone (a drive seen on another laptop) opens.
     expect(existsSync(`${target}.key.json`)).toBe(true);
     expect(existsSync(`${link}.key.json`)).toBe(false);
-    expect((await ok(["load", "--home", join(target, "..")], pass)).stdout).toContain("走链接的存储 stays linked");
+    expect((await ok(["load", "--home", join(target, "..")], pass)).stdout).toContain(
+      "走链接的存储 stays linked",
+    );
     // A key file beside the link, where older versions put it, is still found.
     renameSync(`${target}.key.json`, `${link}.key.json`);
     expect((await ok(["load", "--home", home], pass)).stdout).toContain("走链接的存储 stays linked");
@@ -228,7 +258,11 @@ describe("a symlinked store converted or repaired stays a symlink: the new store
     // The middle of the file damaged, its schema's pages aside (where they fall moves with every
     // schema change; a store without its schema has nothing to recover, a case of its own).
     const size = Number((await sql(target, "PRAGMA page_size"))[0].page_size);
-    const schema = new Set((await sql(target, "SELECT pageno FROM dbstat WHERE name = 'sqlite_schema'")).map((r) => Number(r.pageno)));
+    const schema = new Set(
+      (await sql(target, "SELECT pageno FROM dbstat WHERE name = 'sqlite_schema'")).map((r) =>
+        Number(r.pageno),
+      ),
+    );
     const bytes = readFileSync(target);
     for (let p = Math.floor((bytes.length * 0.45) / size); p < Math.floor((bytes.length * 0.6) / size); p++) {
       if (!schema.has(p + 1)) bytes.fill(0xab, p * size, (p + 1) * size);
@@ -243,7 +277,9 @@ describe("a symlinked store converted or repaired stays a symlink: the new store
     expect((await ok(["doctor", "--home", home], opts)).stdout).toContain("integrity: ok");
     expect(readdirSync(join(target, "..")).filter((f) => f.includes(".repaired-"))).toEqual([]);
     await ok(["save", "--goal", "after the repair", "--home", home], opts);
-    expect((await ok(["load", "--home", target.replace(/\/mindsave\.db$/, "")], opts)).stdout).toContain("after the repair");
+    expect((await ok(["load", "--home", target.replace(/\/mindsave\.db$/, "")], opts)).stdout).toContain(
+      "after the repair",
+    );
   });
 });
 
@@ -256,7 +292,9 @@ test("a laptop home whose store is a symlink into a drive's folder writes it wit
   symlinkSync(join(drive, "mindsave.db"), join(home, "mindsave.db"));
   await ok(["save", "--goal", "through the link", "--home", home], opts);
   expect((await okJson(["doctor", "--home", home], opts)).journal_mode).toBe("delete");
-  expect(String((await sql(join(drive, "mindsave.db"), "PRAGMA journal_mode"))[0]!.journal_mode)).toBe("delete");
+  expect(String((await sql(join(drive, "mindsave.db"), "PRAGMA journal_mode"))[0]!.journal_mode)).toBe(
+    "delete",
+  );
   // The same store reached through a plain laptop home's link keeps WAL when its target is no drive's.
   const plain = tempDir("mindsave-target-");
   await ok(["save", "--goal", "on the laptop", "--home", plain], opts);

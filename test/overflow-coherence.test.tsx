@@ -16,14 +16,24 @@ import { gitRepo, laptop, ok, okJson, tempDir } from "./helpers.ts";
 afterEach(closeAll);
 
 const full = async (session: Session, goal: string, constraints: string[], decisions: string[] = []) =>
-  (await saveSnapshot(session, { input: fromFields({ goal, state: "s", next_action: "n", constraints, decisions }) })).snapshot;
+  (
+    await saveSnapshot(session, {
+      input: fromFields({ goal, state: "s", next_action: "n", constraints, decisions }),
+    })
+  ).snapshot;
 const overflow = async (session: Session, goal: string) =>
-  (await saveSnapshot(session, { input: fromFields({ goal, state: "almost", next_action: "tests" }), overflow: true })).snapshot;
+  (
+    await saveSnapshot(session, {
+      input: fromFields({ goal, state: "almost", next_action: "tests" }),
+      overflow: true,
+    })
+  ).snapshot;
 
 /** A wrapped status line read as one sentence. */
 const flat = (f: string) => f.replace(/\s+/g, " ");
 const view = (snapshotId: string) => [{ name: "home" as const }, { name: "snapshot" as const, snapshotId }];
-const names = async (session: Session, projectId: string) => (await projectSnapshots(session, projectId)).map((s) => s.name);
+const names = async (session: Session, projectId: string) =>
+  (await projectSnapshots(session, projectId)).map((s) => s.name);
 
 describe("TUI delete of the full snapshot an overflow one builds on", () => {
   test("x asks with where the overflow snapshot takes its Layer 2 afterwards (an older full one, else Layer 1 only; none builds on it: the plain question); y deletes and load agrees", async () => {
@@ -33,7 +43,9 @@ describe("TUI delete of the full snapshot an overflow one builds on", () => {
     const ovf = await overflow(session, "Ship v2");
     const later = await full(session, "later plan", ["no Mongo"]);
     const projectId = ovf.project_id;
-    expect((await restoreById(session, ovf.id)).block.text).toContain(`overflow (Layer 1; Layer 2 from ${base.name})`);
+    expect((await restoreById(session, ovf.id)).block.text).toContain(
+      `overflow (Layer 1; Layer 2 from ${base.name})`,
+    );
 
     // Saved after the overflow one, so none builds on it: the plain question.
     const h0 = mount(session, { initial: view(later.id), columns: 120, rows: 30 });
@@ -48,7 +60,9 @@ describe("TUI delete of the full snapshot an overflow one builds on", () => {
     await h.until((x) => x.includes("Layer 1") && x.includes("x delete"), "the full snapshot's view");
     h.press("x");
     let f = flat(await h.until((x) => x.includes("y to delete"), "the delete question"));
-    expect(f).toContain(`Delete ${base.name}? ${ovf.name} takes its Layer 2 from this one; afterwards it takes it from ${older.name}. y to delete, any other key to keep it.`);
+    expect(f).toContain(
+      `Delete ${base.name}? ${ovf.name} takes its Layer 2 from this one; afterwards it takes it from ${older.name}. y to delete, any other key to keep it.`,
+    );
     h.press("n");
     await h.until((x) => x.includes("Delete cancelled."), "kept");
     expect(await names(session, projectId)).toEqual([later.name, ovf.name, base.name, older.name]);
@@ -66,7 +80,9 @@ describe("TUI delete of the full snapshot an overflow one builds on", () => {
     await h2.until((x) => x.includes("Layer 1") && x.includes("x delete"), "the older snapshot's view");
     h2.press("x");
     f = flat(await h2.until((x) => x.includes("y to delete"), "the delete question"));
-    expect(f).toContain(`${ovf.name} takes its Layer 2 from this one; no older full snapshot would be left, so afterwards it restores Layer 1 only.`);
+    expect(f).toContain(
+      `${ovf.name} takes its Layer 2 from this one; no older full snapshot would be left, so afterwards it restores Layer 1 only.`,
+    );
     h2.press("y");
     await h2.until((x) => !x.includes("x delete"), "deleted");
     expect((await restoreById(session, ovf.id)).block.text).toContain("overflow (Layer 1 only)");
@@ -79,10 +95,15 @@ describe("TUI view of an overflow snapshot", () => {
     const base = await full(session, "Ship v2", ["no new deps"], ["use zod"]);
     const ovf = await overflow(session, "Ship v2");
     const h = mount(session, { initial: view(ovf.id), columns: 120, rows: 40 });
-    let f = await h.until((x) => x.includes("Layer 2") && x.includes("next action"), "the overflow snapshot's view");
+    let f = await h.until(
+      (x) => x.includes("Layer 2") && x.includes("next action"),
+      "the overflow snapshot's view",
+    );
     expect(f).toContain(`overflow (Layer 1; Layer 2 from ${base.name})`);
     expect(f).not.toContain("Layer 1 only");
-    expect(flat(f)).toContain(`from ${base.name}, the full snapshot this overflow one extends: load restores it with this one`);
+    expect(flat(f)).toContain(
+      `from ${base.name}, the full snapshot this overflow one extends: load restores it with this one`,
+    );
     expect(f).toMatch(/constraints\n\s*• no new deps/);
     expect(f).toMatch(/decisions\n\s*• use zod/);
     expect(f).not.toContain("(empty)");
@@ -90,9 +111,14 @@ describe("TUI view of an overflow snapshot", () => {
     h.press(KEY.tab);
     await h.until((x) => /›[^\n]*no new deps/.test(x), "the borrowed constraint selected");
     h.press("r");
-    f = await h.until((x) => x.includes("Retired the constraint (never restored; r undoes): no new deps"), "the retirement");
+    f = await h.until(
+      (x) => x.includes("Retired the constraint (never restored; r undoes): no new deps"),
+      "the retirement",
+    );
     expect(f).toMatch(/× no new deps +\(retired/);
-    expect((await retireCandidates(session)).retired.map((r) => [r.kind, r.text])).toEqual([["constraint", "no new deps"]]);
+    expect((await retireCandidates(session)).retired.map((r) => [r.kind, r.text])).toEqual([
+      ["constraint", "no new deps"],
+    ]);
 
     h.press(KEY.esc, "l");
     await h.until(() => h.exited.called, "the restore block printed");
@@ -103,7 +129,10 @@ describe("TUI view of an overflow snapshot", () => {
     // No full snapshot left to extend: Layer 1 only, and an empty Layer 2.
     await deleteSnapshot(session, base.name);
     const h2 = mount(session, { initial: view(ovf.id), columns: 120, rows: 40 });
-    f = await h2.until((x) => x.includes("Layer 2") && x.includes("next action"), "the overflow snapshot's view again");
+    f = await h2.until(
+      (x) => x.includes("Layer 2") && x.includes("next action"),
+      "the overflow snapshot's view again",
+    );
     expect(f).toContain("overflow (Layer 1 only)");
     expect(f).toContain("(empty)");
     expect(f).not.toContain("use zod");
@@ -126,21 +155,58 @@ describe("diff compares the Layer 2 each snapshot restores", () => {
 
   test("full → overflow: nothing removed from Layer 2, and the overflow side says whose Layer 2 it restores; real changes still show", async () => {
     const t = fixture();
-    const base = (await t.json(["save", "--goal", "Ship v2", "--state", "s", "--next", "n", "--constraint", "no new deps", "--decision", "use zod"])).saved;
-    const ovf = (await t.json(["save", "--overflow", "--goal", "Ship v2", "--state", "almost", "--next", "tests"])).saved;
+    const base = (
+      await t.json([
+        "save",
+        "--goal",
+        "Ship v2",
+        "--state",
+        "s",
+        "--next",
+        "n",
+        "--constraint",
+        "no new deps",
+        "--decision",
+        "use zod",
+      ])
+    ).saved;
+    const ovf = (
+      await t.json(["save", "--overflow", "--goal", "Ship v2", "--state", "almost", "--next", "tests"])
+    ).saved;
 
     const text = await t.cli(["diff"]);
-    expect(text.split("\n")[0]).toMatch(new RegExp(`^${base} \\(.*\\) → ${ovf} \\(.*, Layer 2 from ${base}\\)$`));
+    expect(text.split("\n")[0]).toMatch(
+      new RegExp(`^${base} \\(.*\\) → ${ovf} \\(.*, Layer 2 from ${base}\\)$`),
+    );
     expect(text).toContain('state: "s" → "almost"');
     expect(text).not.toContain("constraint: no new deps");
     expect(text).not.toContain("decision: use zod");
     const d = await t.json(["diff", base, ovf]);
     expect(d.to.layer2_from).toBe(base);
     expect(d.from.layer2_from).toBeUndefined();
-    expect([d.constraints.removed, d.decisions.removed, d.constraints.added, d.decisions.added]).toEqual([[], [], [], []]);
+    expect([d.constraints.removed, d.decisions.removed, d.constraints.added, d.decisions.added]).toEqual([
+      [],
+      [],
+      [],
+      [],
+    ]);
 
     // A later full snapshot that really changes Layer 2: the change shows, from the borrowed one.
-    const next = (await t.json(["save", "--goal", "Ship v3", "--state", "s", "--next", "n", "--constraint", "no deps at all", "--decision", "use zod"])).saved;
+    const next = (
+      await t.json([
+        "save",
+        "--goal",
+        "Ship v3",
+        "--state",
+        "s",
+        "--next",
+        "n",
+        "--constraint",
+        "no deps at all",
+        "--decision",
+        "use zod",
+      ])
+    ).saved;
     const later = await t.cli(["diff", ovf, next]);
     expect(later).toContain(`Layer 2 (${ovf}: from ${base})`);
     expect(later).toContain("+ constraint: no deps at all");
@@ -152,10 +218,17 @@ describe("diff compares the Layer 2 each snapshot restores", () => {
     const { session } = await openStore("mindsave-ovf-diff-tui-");
     const base = await full(session, "Ship v2", ["no new deps"], ["use zod"]);
     const ovf = await overflow(session, "Ship v2");
-    const h = mount(session, { initial: [{ name: "home" }, { name: "picker", projectId: ovf.project_id, projectName: "webapp" }], columns: 120, rows: 30 });
+    const h = mount(session, {
+      initial: [{ name: "home" }, { name: "picker", projectId: ovf.project_id, projectName: "webapp" }],
+      columns: 120,
+      rows: 30,
+    });
     await h.until((x) => x.includes("webapp · 2 snapshots"), "the picker");
     h.press("d");
-    const f = await h.until((x) => x.includes("webapp · what changed") && !x.includes("Comparing…"), "the diff");
+    const f = await h.until(
+      (x) => x.includes("webapp · what changed") && !x.includes("Comparing…"),
+      "the diff",
+    );
     expect(flat(f)).toContain(`Layer 2 from ${base.name})`);
     expect(f).toContain('state: "s" → "almost"');
     expect(f).not.toContain("no new deps");

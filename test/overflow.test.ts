@@ -6,11 +6,49 @@ import { projectOnLaptop as fixture, twoLaptops } from "./helpers.ts";
 describe("overflow snapshots: deleting the full snapshot one builds on", () => {
   test("its Layer 2 comes from the newest older full snapshot still there; delete says so; none left: Layer 1 only", async () => {
     const t = fixture("mindsave-walk-ovf-");
-    const older = (await t.json(["save", "--goal", "older plan", "--state", "s", "--next", "n", "--constraint", "no Redis"])).saved;
-    const base = (await t.json(["save", "--goal", "newer plan", "--state", "s", "--next", "n", "--constraint", "no Kafka"])).saved;
-    const ovf = (await t.json(["save", "--overflow", "--goal", "context nearly full", "--state", "s", "--next", "n"])).saved;
+    const older = (
+      await t.json([
+        "save",
+        "--goal",
+        "older plan",
+        "--state",
+        "s",
+        "--next",
+        "n",
+        "--constraint",
+        "no Redis",
+      ])
+    ).saved;
+    const base = (
+      await t.json([
+        "save",
+        "--goal",
+        "newer plan",
+        "--state",
+        "s",
+        "--next",
+        "n",
+        "--constraint",
+        "no Kafka",
+      ])
+    ).saved;
+    const ovf = (
+      await t.json(["save", "--overflow", "--goal", "context nearly full", "--state", "s", "--next", "n"])
+    ).saved;
     // A full snapshot saved after the overflow one is no part of it.
-    const later = (await t.json(["save", "--goal", "later plan", "--state", "s", "--next", "n", "--constraint", "no Mongo"])).saved;
+    const later = (
+      await t.json([
+        "save",
+        "--goal",
+        "later plan",
+        "--state",
+        "s",
+        "--next",
+        "n",
+        "--constraint",
+        "no Mongo",
+      ])
+    ).saved;
     const layer2 = async () => (await t.json(["load", ovf])).layer2.constraints;
     const header = async () => (await t.okCli(["load", ovf])).stdout.split("\n")[1];
     expect(await header()).toContain(`overflow (Layer 1; Layer 2 from ${base})`);
@@ -29,7 +67,9 @@ describe("overflow snapshots: deleting the full snapshot one builds on", () => {
 
     const last = await t.json(["snapshots", "delete", older]);
     expect(last.layer2_moved).toEqual([{ overflow: ovf, layer2_from: null }]);
-    expect(last.warnings).toEqual([`${ovf} took its Layer 2 from ${older}; no older full snapshot is left, so it now restores Layer 1 only.`]);
+    expect(last.warnings).toEqual([
+      `${ovf} took its Layer 2 from ${older}; no older full snapshot is left, so it now restores Layer 1 only.`,
+    ]);
     expect(await header()).toContain("overflow (Layer 1 only)");
     expect(await layer2()).toEqual([]);
   });
@@ -38,13 +78,21 @@ describe("overflow snapshots: deleting the full snapshot one builds on", () => {
 describe("an overflow snapshot whose full one shares its name with another laptop's", () => {
   test("the block's header says which one its Layer 2 is from: the host and an id prefix", async () => {
     const w = twoLaptops("mindsave-seven-");
-    expect((await w.a.cli(["save", "--goal", "work", "--topic", "work", "--constraint", "from A"])).code).toBe(0);
-    expect((await w.b.cli(["save", "--goal", "work", "--topic", "work", "--constraint", "from B"])).code).toBe(0);
+    expect(
+      (await w.a.cli(["save", "--goal", "work", "--topic", "work", "--constraint", "from A"])).code,
+    ).toBe(0);
+    expect(
+      (await w.b.cli(["save", "--goal", "work", "--topic", "work", "--constraint", "from B"])).code,
+    ).toBe(0);
     await w.a.json(["sync", w.drive]);
     await w.b.json(["sync", w.drive]);
     await w.a.json(["sync", w.drive]);
-    expect((await w.a.cli(["save", "--overflow", "--goal", "more work", "--state", "s", "--next", "n"])).code).toBe(0);
+    expect(
+      (await w.a.cli(["save", "--overflow", "--goal", "more work", "--state", "s", "--next", "n"])).code,
+    ).toBe(0);
     const block = (await w.a.cli(["load", "--latest"])).stdout;
-    expect(block).toMatch(/overflow \(Layer 1; Layer 2 from work_\d{4}-\d\d-\d\d \((this host|laptop-b), id [0-9a-z-]+\)\)/);
+    expect(block).toMatch(
+      /overflow \(Layer 1; Layer 2 from work_\d{4}-\d\d-\d\d \((this host|laptop-b), id [0-9a-z-]+\)\)/,
+    );
   });
 });

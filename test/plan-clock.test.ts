@@ -14,7 +14,10 @@ const HOUR = 60 * 60 * 1000;
 
 /** Runs `fn` on laptop `l` with its clock `behind` ms behind this machine's. */
 async function on<T>(l: LaptopWithClone, behind: number, fn: (s: Session) => Promise<T>): Promise<T> {
-  const s = await Session.open({ home: l.home, cwd: l.repo, env: childEnv(l.env), now: () => new Date(Date.now() - behind) }, { write: true });
+  const s = await Session.open(
+    { home: l.home, cwd: l.repo, env: childEnv(l.env), now: () => new Date(Date.now() - behind) },
+    { write: true },
+  );
   try {
     return await fn(s);
   } finally {
@@ -33,20 +36,27 @@ async function sync(l: LaptopWithClone, behind: number, peerDb: string): Promise
   });
 }
 
-const steps = async (l: LaptopWithClone, behind: number) => (await on(l, behind, (s) => planOf(s))).plan!.map((p) => `${p.status} ${p.content}`);
+const steps = async (l: LaptopWithClone, behind: number) =>
+  (await on(l, behind, (s) => planOf(s))).plan!.map((p) => `${p.status} ${p.content}`);
 
 describe("plan steps timed by the store's clock", () => {
   test("a step reopened on a laptop whose clock is 2 h behind, after it synced in the step's completion, stands against the other laptop's concurrent progress", async () => {
     const w = twoLaptops("mindsave-plan-clock-");
     const A = 2 * HOUR; // laptop A's clock is two hours behind
     await on(w.b, 0, async (s) => {
-      await saveSnapshot(s, { input: applyFlags(emptyInput(), { goal: "Ship the release", state: "started", next: "migrate" }) });
+      await saveSnapshot(s, {
+        input: applyFlags(emptyInput(), { goal: "Ship the release", state: "started", next: "migrate" }),
+      });
       await setPlan(s, ["migrate the schema", "write the docs", "tag the release"]);
       await markStep(s, "1", "done");
     });
     await sync(w.b, 0, w.driveDb);
     await sync(w.a, A, w.driveDb);
-    expect(await steps(w.a, A)).toEqual(["completed migrate the schema", "pending write the docs", "pending tag the release"]);
+    expect(await steps(w.a, A)).toEqual([
+      "completed migrate the schema",
+      "pending write the docs",
+      "pending tag the release",
+    ]);
 
     // Between two syncs: A reopens step 1 (its migration was wrong); B finishes step 2.
     await on(w.a, A, (s) => markStep(s, "1", "pending"));

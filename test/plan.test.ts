@@ -30,7 +30,11 @@ describe("a plan carried to a later save of its goal", () => {
     await p.okCli(["plan", "done", "2"]);
     await p.okCli(["save", "--goal", "Fix the 500 on /health", "--next", "monitor"]);
     await p.okCli(["save", "--goal", "Add rate limiting", "--next", "write the docs"]);
-    expect((await p.json(["plan"])).plan.map((s: { status: string }) => s.status)).toEqual(["completed", "completed", "pending"]);
+    expect((await p.json(["plan"])).plan.map((s: { status: string }) => s.status)).toEqual([
+      "completed",
+      "completed",
+      "pending",
+    ]);
   });
 });
 
@@ -44,16 +48,28 @@ describe("plan set reads a checklist and its own output", () => {
   test("a markdown checklist on stdin (- [x], - [>], - [ ], * and CRLF) sets the plan", async () => {
     const t = fixture("mindsave-walk2-plan-md-");
     await save(t, "limit logins");
-    await t.okCli(["plan", "set", "-"], { stdin: "- [x] write the limiter\r\n* [>] wire it into 登录\r\n- [ ] load test\r\n" });
+    await t.okCli(["plan", "set", "-"], {
+      stdin: "- [x] write the limiter\r\n* [>] wire it into 登录\r\n- [ ] load test\r\n",
+    });
     expect((await t.json(["plan"])).plan).toEqual(PLAN);
     await t.okCli(["plan", "set", "-"], { stdin: "- [x] a\n- [ ] b\n" });
-    expect((await t.json(["plan"])).plan).toEqual([{ content: "a", status: "completed" }, { content: "b", status: "pending" }]);
+    expect((await t.json(["plan"])).plan).toEqual([
+      { content: "a", status: "completed" },
+      { content: "b", status: "pending" },
+    ]);
   });
 
   test("`mindsave plan | mindsave plan set -` gives the same plan back", async () => {
     const t = fixture("mindsave-walk2-plan-trip-");
     await save(t, "limit logins");
-    await t.okCli(["plan", "set", ...PLAN.flatMap((p) => ["--item", `${{ completed: "[x]", in_progress: "[>]", pending: "[ ]" }[p.status]} ${p.content}`])]);
+    await t.okCli([
+      "plan",
+      "set",
+      ...PLAN.flatMap((p) => [
+        "--item",
+        `${{ completed: "[x]", in_progress: "[>]", pending: "[ ]" }[p.status]} ${p.content}`,
+      ]),
+    ]);
     const shown = (await t.okCli(["plan"])).stdout;
     await t.okCli(["plan", "set", "-"], { stdin: "- [ ] something else\n" });
     await t.okCli(["plan", "set", "-"], { stdin: shown });
@@ -64,7 +80,10 @@ describe("plan set reads a checklist and its own output", () => {
     const t = fixture("mindsave-walk2-plan-bad-");
     await save(t, "limit logins");
     await t.okCli(["plan", "set", "-"], { stdin: "- content: a\n  status: done\n- b\n" });
-    expect((await t.json(["plan"])).plan).toEqual([{ content: "a", status: "completed" }, { content: "b", status: "pending" }]);
+    expect((await t.json(["plan"])).plan).toEqual([
+      { content: "a", status: "completed" },
+      { content: "b", status: "pending" },
+    ]);
     const before = await dumpStore(t.db);
     for (const stdin of ["hello\nworld: [\n", "just a sentence\n"]) {
       const r = await t.cli(["plan", "set", "-"], { stdin });

@@ -47,18 +47,26 @@ describe("project identity", () => {
       expect(r.stderr).toContain("mindsave projects attach");
     }
 
-    const attached = await ok(["projects", "attach", forkProject.name, "--home", w.home], w.as("host-b", fresh));
+    const attached = await ok(
+      ["projects", "attach", forkProject.name, "--home", w.home],
+      w.as("host-b", fresh),
+    );
     expect(attached.stdout).toContain(`is now project ${forkProject.name}`);
     const after = await run(["load", "--latest", "--home", w.home], w.as("host-b", fresh));
     expect(after.stderr).toBe("");
     expect(after.stdout).toContain("goal: fork work");
-    const names = (await okJson(["projects", "--home", w.home], w.as("host-b", fresh))).projects.map((p: any) => p.name).sort();
+    const names = (await okJson(["projects", "--home", w.home], w.as("host-b", fresh))).projects
+      .map((p: any) => p.name)
+      .sort();
     expect(names).toEqual([forkProject.name, upstreamProject.name].sort());
 
     // A project of another history cannot be attached: that is what link is for.
     const other = gitRepo(join(w.base, "other"), { "a.txt": "other\n" });
     await ok(["save", "--goal", "other work", "--home", w.home], w.as("host-b", other));
-    const refused = await run(["projects", "attach", forkProject.name, "--home", w.home], w.as("host-b", other));
+    const refused = await run(
+      ["projects", "attach", forkProject.name, "--home", w.home],
+      w.as("host-b", other),
+    );
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("projects link");
   }, 60_000);
@@ -93,7 +101,9 @@ describe("project identity", () => {
     mkdirSync(deeper, { recursive: true });
     await ok(["save", "--goal", "draft chapter 3", "--home", w.home], w.as("host-a", deeper));
     const projects = (await okJson(["projects", "--home", w.home], w.as("host-a", deeper))).projects;
-    expect(projects.map((p: any) => [p.name, p.root])).toEqual([["book", join(w.pc.home, "Documents", "book")]]);
+    expect(projects.map((p: any) => [p.name, p.root])).toEqual([
+      ["book", join(w.pc.home, "Documents", "book")],
+    ]);
     // A later save from a sibling folder lands in the same project.
     const sibling = join(w.pc.home, "Documents", "book", "part2");
     mkdirSync(sibling, { recursive: true });
@@ -111,8 +121,13 @@ describe("project identity", () => {
     writeFileSync(join(webapp, "package.json"), "{}\n");
     await ok(["save", "--goal", "web work", "--home", w.home], w.as("host-a", webapp));
     const projects = (await okJson(["projects", "--home", w.home], w.as("host-a", webapp))).projects;
-    expect(projects.map((p: any) => [p.name, p.root]).sort()).toEqual([["notes", join(w.pc.home, "notes")], ["webapp", webapp]]);
-    expect((await okJson(["load", "--latest", "--home", w.home], w.as("host-a", chapter))).layer1.goal).toBe("draft chapter 3");
+    expect(projects.map((p: any) => [p.name, p.root]).sort()).toEqual([
+      ["notes", join(w.pc.home, "notes")],
+      ["webapp", webapp],
+    ]);
+    expect((await okJson(["load", "--latest", "--home", w.home], w.as("host-a", chapter))).layer1.goal).toBe(
+      "draft chapter 3",
+    );
   });
 
   test("folder paths compare as the file system does: case-folded on Windows and macOS, exact on Linux", () => {

@@ -29,7 +29,10 @@ describe("projects across hosts", () => {
     // B changes its remote; identity is the root commit, so nothing changes.
     git(cloneB, "remote", "set-url", "origin", "git@example.com:someone/else.git");
 
-    await ok(["save", "--goal", "started on A", "--active-file", "src/auth.ts", "--home", shared], { cwd: cloneA, env: a.env });
+    await ok(["save", "--goal", "started on A", "--active-file", "src/auth.ts", "--home", shared], {
+      cwd: cloneA,
+      env: a.env,
+    });
     const onB = await okJson(["load", "--home", shared], { cwd: join(cloneB, "src"), env: b.env });
     expect(onB.layer1.goal).toBe("started on A");
     // The path is printed for the host that loads it.
@@ -42,7 +45,10 @@ describe("projects across hosts", () => {
     expect(fromA.projects[0].root).toBe(cloneA);
     expect(fromA.projects[0].snapshots).toBe(2);
     expect(fromA.projects[0].other_hosts).toEqual([{ host: "laptop-b", path: cloneB }]);
-    const roots = await sql(join(shared, "mindsave.db"), "SELECT count(DISTINCT host_id) AS hosts, count(*) AS n FROM roots WHERE deleted = 0");
+    const roots = await sql(
+      join(shared, "mindsave.db"),
+      "SELECT count(DISTINCT host_id) AS hosts, count(*) AS n FROM roots WHERE deleted = 0",
+    );
     expect(roots[0]).toMatchObject({ hosts: 2, n: 2 });
 
     // A project with no root on this host says so.
@@ -59,14 +65,26 @@ describe("projects across hosts", () => {
     mkdirSync(home);
     const repo = gitRepo(join(base, "repo"));
     const pc = laptop("x", base);
-    await ok(["save", "--goal", "g", "--home", home], { cwd: repo, env: { ...pc.env, MINDSAVE_HOST: "host-one" } });
-    await ok(["save", "--goal", "g2", "--home", home], { cwd: repo, env: { ...pc.env, MINDSAVE_HOST: "host-two" } });
+    await ok(["save", "--goal", "g", "--home", home], {
+      cwd: repo,
+      env: { ...pc.env, MINDSAVE_HOST: "host-one" },
+    });
+    await ok(["save", "--goal", "g2", "--home", home], {
+      cwd: repo,
+      env: { ...pc.env, MINDSAVE_HOST: "host-two" },
+    });
     const hosts = await sql(join(home, "mindsave.db"), "SELECT id FROM hosts ORDER BY id");
     expect(hosts.map((h) => h.id)).toEqual(["host-one", "host-two"]);
-    const snaps = await sql(join(home, "mindsave.db"), "SELECT saved_host, host, hlc FROM snapshots ORDER BY created_at");
+    const snaps = await sql(
+      join(home, "mindsave.db"),
+      "SELECT saved_host, host, hlc FROM snapshots ORDER BY created_at",
+    );
     expect(snaps.map((s) => s.saved_host)).toEqual(["host-one", "host-two"]);
     expect(String(snaps[1].hlc)).toMatch(/^\d{13}-\d{4}-host-two$/);
-    const bad = await run(["save", "--goal", "g", "--home", home], { cwd: repo, env: { ...pc.env, MINDSAVE_HOST: "bad host/../x" } });
+    const bad = await run(["save", "--goal", "g", "--home", home], {
+      cwd: repo,
+      env: { ...pc.env, MINDSAVE_HOST: "bad host/../x" },
+    });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("MINDSAVE_HOST must be");
   });
@@ -101,7 +119,10 @@ describe("projects across hosts", () => {
     const fork = join(base, "app-fork");
     git(base, "clone", "-q", original, fork);
     await ok(["save", "--goal", "work in the original", "--home", home], { cwd: original, env: pc.env });
-    const forked = await run(["save", "--goal", "work in the fork", "--home", home], { cwd: fork, env: pc.env });
+    const forked = await run(["save", "--goal", "work in the fork", "--home", home], {
+      cwd: fork,
+      env: pc.env,
+    });
     expect(forked.code).toBe(0);
     expect(forked.stderr).toContain("tracked as a separate project");
     const projects = await okJson(["projects", "--home", home], { cwd: fork, env: pc.env });
@@ -109,26 +130,44 @@ describe("projects across hosts", () => {
     const forkProject = projects.projects.find((p: any) => p.current);
     const origProject = projects.projects.find((p: any) => !p.current);
     expect(forkProject.root).toBe(fork);
-    expect((await okJson(["load", "--home", home], { cwd: original, env: pc.env })).layer1.goal).toBe("work in the original");
+    expect((await okJson(["load", "--home", home], { cwd: original, env: pc.env })).layer1.goal).toBe(
+      "work in the original",
+    );
 
     // Link names a project whole: a prefix of its id or name merges nothing.
-    const prefixed = await run(["projects", "link", forkProject.id.slice(0, 6), "--home", home], { cwd: original, env: pc.env });
+    const prefixed = await run(["projects", "link", forkProject.id.slice(0, 6), "--home", home], {
+      cwd: original,
+      env: pc.env,
+    });
     expect(prefixed.code).toBe(1);
     expect(prefixed.stderr).toContain(`No project has the name or id "${forkProject.id.slice(0, 6)}"`);
     expect((await okJson(["projects", "--home", home], { cwd: fork, env: pc.env })).projects).toHaveLength(2);
     // Link: the fork's snapshots join the original's project.
-    const linked = await okJson(["projects", "link", forkProject.id, "--home", home], { cwd: original, env: pc.env });
+    const linked = await okJson(["projects", "link", forkProject.id, "--home", home], {
+      cwd: original,
+      env: pc.env,
+    });
     expect(linked.snapshots).toBe(1);
     const after = await okJson(["projects", "--home", home], { cwd: fork, env: pc.env });
     expect(after.projects).toHaveLength(1);
     expect(after.projects[0].id).toBe(origProject.id);
-    expect((await okJson(["snapshots", "list", "--home", home], { cwd: fork, env: pc.env })).snapshots).toHaveLength(2);
+    expect(
+      (await okJson(["snapshots", "list", "--home", home], { cwd: fork, env: pc.env })).snapshots,
+    ).toHaveLength(2);
 
     // Split: the fork becomes its own project again, taking the snapshot saved there.
     const split = await okJson(["projects", "split", "--home", home], { cwd: fork, env: pc.env });
     expect(split.snapshots).toBe(1);
-    expect((await okJson(["snapshots", "list", "--home", home], { cwd: fork, env: pc.env })).snapshots.map((s: any) => s.goal)).toEqual(["work in the fork"]);
-    expect((await okJson(["snapshots", "list", "--home", home], { cwd: original, env: pc.env })).snapshots.map((s: any) => s.goal)).toEqual(["work in the original"]);
+    expect(
+      (await okJson(["snapshots", "list", "--home", home], { cwd: fork, env: pc.env })).snapshots.map(
+        (s: any) => s.goal,
+      ),
+    ).toEqual(["work in the fork"]);
+    expect(
+      (await okJson(["snapshots", "list", "--home", home], { cwd: original, env: pc.env })).snapshots.map(
+        (s: any) => s.goal,
+      ),
+    ).toEqual(["work in the original"]);
   });
 
   test("`projects link` run from a second checkout, as MindSave's hint says, keeps the project's name and id", async () => {
@@ -136,7 +175,11 @@ describe("projects across hosts", () => {
     await ok(["save", "--goal", "work in the original", "--home", home], { cwd: original, env: pc.env });
     const app = (await okJson(["projects", "--home", home], { cwd: original, env: pc.env })).projects[0];
     expect(app.name).toBe("app");
-    const names = async (cwd: string) => (await okJson(["projects", "--home", home], { cwd, env: pc.env })).projects.map((p: any) => [p.id, p.name]);
+    const names = async (cwd: string) =>
+      (await okJson(["projects", "--home", home], { cwd, env: pc.env })).projects.map((p: any) => [
+        p.id,
+        p.name,
+      ]);
 
     // A clone with no project yet: `load` there says to link, and linking renames nothing.
     const copy = join(base, "app-copy");
@@ -147,17 +190,25 @@ describe("projects across hosts", () => {
     expect(linked.into).toBe(app.id);
     expect(await names(copy)).toEqual([[app.id, "app"]]);
     expect(await names(original)).toEqual([[app.id, "app"]]);
-    expect((await okJson(["save", "--goal", "work in the copy", "--home", home], { cwd: copy, env: pc.env })).project).toMatchObject({ id: app.id, name: "app" });
+    expect(
+      (await okJson(["save", "--goal", "work in the copy", "--home", home], { cwd: copy, env: pc.env }))
+        .project,
+    ).toMatchObject({ id: app.id, name: "app" });
 
     // A fork that saved first is its own project, with the same hint: linked from there, it joins "app".
     const fork = join(base, "app-fork");
     git(base, "clone", "-q", original, fork);
-    const forked = await run(["save", "--goal", "work in the fork", "--home", home], { cwd: fork, env: pc.env });
+    const forked = await run(["save", "--goal", "work in the fork", "--home", home], {
+      cwd: fork,
+      env: pc.env,
+    });
     expect(forked.stderr).toContain(`run \`mindsave projects link ${app.id}\` here to merge them`);
     const text = (await ok(["projects", "link", app.id, "--home", home], { cwd: fork, env: pc.env })).stdout;
     expect(text).toBe("Linked app-fork into app: moved 1 snapshot(s) and 0 failure(s).\n");
     for (const cwd of [original, copy, fork]) expect(await names(cwd)).toEqual([[app.id, "app"]]);
-    const goals = (await okJson(["snapshots", "list", "--home", home], { cwd: fork, env: pc.env })).snapshots.map((s: any) => s.goal).sort();
+    const goals = (await okJson(["snapshots", "list", "--home", home], { cwd: fork, env: pc.env })).snapshots
+      .map((s: any) => s.goal)
+      .sort();
     expect(goals).toEqual(["work in the copy", "work in the fork", "work in the original"]);
   });
 
@@ -182,7 +233,10 @@ describe("projects across hosts", () => {
     mkdirSync(home);
     const pc = laptop("p", base);
     const repo = gitRepo(join(base, "service"));
-    await ok(["save", "--goal", "via workspace flag", "--workspace", repo, "--home", home], { cwd: base, env: pc.env });
+    await ok(["save", "--goal", "via workspace flag", "--workspace", repo, "--home", home], {
+      cwd: base,
+      env: pc.env,
+    });
     const viaName = await okJson(["load", "--in", "service", "--home", home], { cwd: base, env: pc.env });
     expect(viaName.layer1.goal).toBe("via workspace flag");
     const none = await run(["load", "--in", "nope", "--home", home], { cwd: base, env: pc.env });
@@ -203,8 +257,19 @@ describe("a folder that holds everything is never made a project", () => {
     try {
       const r = await run(["save", "--goal", "scratch work"], { cwd: top, env });
       expect(r.code).toBe(1);
-      expect(r.stderr).toBe(`mindsave: ${top} holds too many unrelated folders to be a project; run MindSave inside a project folder, or give its folder (--workspace, or the MCP tools' workspace).\n`);
-      const hook = await run(["hook", "post-tool-use"], { cwd: top, env, stdin: JSON.stringify({ session_id: "t", cwd: top, tool_name: "Bash", tool_input: { command: "ls" } }) });
+      expect(r.stderr).toBe(
+        `mindsave: ${top} holds too many unrelated folders to be a project; run MindSave inside a project folder, or give its folder (--workspace, or the MCP tools' workspace).\n`,
+      );
+      const hook = await run(["hook", "post-tool-use"], {
+        cwd: top,
+        env,
+        stdin: JSON.stringify({
+          session_id: "t",
+          cwd: top,
+          tool_name: "Bash",
+          tool_input: { command: "ls" },
+        }),
+      });
       expect([hook.code, hook.stdout]).toEqual([0, ""]);
       expect(existsSync(dot)).toBe(had);
     } finally {
@@ -216,7 +281,9 @@ describe("a folder that holds everything is never made a project", () => {
 describe("--in finds a project by its folder's name on this host", () => {
   test("after a sync gives B's clones their names from A, `--in` with B's folder name finds it; a folder name of two projects is refused with both", async () => {
     const base = tempDir("mindsave-walk4-in-");
-    const origins = [1, 2, 3].map((n) => gitRepo(join(base, `origin-${n}`), { [`src/m${n}.ts`]: `export const m = ${n};\n` }));
+    const origins = [1, 2, 3].map((n) =>
+      gitRepo(join(base, `origin-${n}`), { [`src/m${n}.ts`]: `export const m = ${n};\n` }),
+    );
     const side = (name: string, folders: string[]) => {
       const pc = laptop(name, base);
       const home = join(base, `${name}-home`);
@@ -228,14 +295,17 @@ describe("--in finds a project by its folder's name on this host", () => {
       });
       const env = { ...pc.env, MINDSAVE_HOST: `host-${name}` };
       return {
-        home, repos,
+        home,
+        repos,
         cli: (args: string[], cwd = base) => run([...args, "--home", home], { cwd, env }),
         json: (args: string[], cwd = base) => okJson([...args, "--home", home], { cwd, env }),
       };
     };
     const a = side("a", ["shop-api", "billing", "search"]);
     const b = side("b", ["scratch-copy", "one/svc", "two/svc"]);
-    for (const s of [a, b]) for (const repo of s.repos) await s.json(["save", "--goal", `saved in ${repo}`, "--state", "s", "--next", "n"], repo);
+    for (const s of [a, b])
+      for (const repo of s.repos)
+        await s.json(["save", "--goal", `saved in ${repo}`, "--state", "s", "--next", "n"], repo);
     await b.json(["sync", a.home]);
     const names = (await b.json(["projects"])).projects.map((p: any) => p.name).sort();
     expect(names).toEqual(["billing", "search", "shop-api"]);
@@ -270,7 +340,9 @@ describe("projects split", () => {
     expect(hint.code).toBe(1);
     expect(hint.stderr).toContain("shares its history with project app");
     await ok(["save", "--goal", "in the copy", "--home", t.home], t.at(copy));
-    const names = (await okJson(["projects", "--home", t.home], t.at(copy))).projects.map((p: any) => p.name).sort();
+    const names = (await okJson(["projects", "--home", t.home], t.at(copy))).projects
+      .map((p: any) => p.name)
+      .sort();
     expect(names).toEqual(["app", "app-copy"]);
   });
 });

@@ -18,10 +18,14 @@ const expectCancelled = (r: { screen: string; code: number }) => {
 };
 
 describe.skipIf(!TMUX)("a prompt on a terminal cancelled with Ctrl-C or Ctrl-D", () => {
-  for (const [name, key] of [["Ctrl-C", "C-c"], ["Ctrl-D", "C-d"]]) {
+  for (const [name, key] of [
+    ["Ctrl-C", "C-c"],
+    ["Ctrl-D", "C-d"],
+  ]) {
     test(`load's "Load which?" and ${name}: cancelled, exit 1, no restore block`, async () => {
       const s = setup();
-      for (const goal of ["alpha refactor", "beta migration"]) await s.cli(["save", "--goal", goal, "--next", `continue ${goal}`]);
+      for (const goal of ["alpha refactor", "beta migration"])
+        await s.cli(["save", "--goal", goal, "--next", `continue ${goal}`]);
       try {
         s.start(["load"]);
         const r = await s.answer("Load which?", key);
@@ -51,7 +55,8 @@ describe.skipIf(!TMUX)("a prompt on a terminal cancelled with Ctrl-C or Ctrl-D",
   test("snapshots prune's y/N and Ctrl-C: cancelled, exit 1, nothing deleted", async () => {
     const s = setup();
     // Two snapshots past --keep 1 are archived: what a prune would delete.
-    for (const goal of ["one", "two", "three"]) await s.cli(["save", "--goal", goal, "--next", "n", "--keep", "1"]);
+    for (const goal of ["one", "two", "three"])
+      await s.cli(["save", "--goal", goal, "--next", "n", "--keep", "1"]);
     const before = await dumpStore(join(s.home, "mindsave.db"));
     try {
       s.start(["snapshots", "prune"]);

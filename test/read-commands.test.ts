@@ -13,11 +13,16 @@ describe("a read command never makes a store", () => {
     for (const args of [["snapshots", "list"], ["load"], ["recall", "x"], ["failures"]]) {
       const r = await run([...args, "--home", folder], { cwd: p.repo, env: p.pc.env });
       expect(r.code).toBe(1);
-      expect(r.stderr.trim()).toBe(`mindsave: There is no MindSave store in ${folder} (set by --home ${folder}: the folder that holds mindsave.db); nothing was created. \`mindsave save\` there starts one.`);
+      expect(r.stderr.trim()).toBe(
+        `mindsave: There is no MindSave store in ${folder} (set by --home ${folder}: the folder that holds mindsave.db); nothing was created. \`mindsave save\` there starts one.`,
+      );
       expect(readdirSync(folder)).toEqual([]);
     }
     // A save there starts one.
-    await run(["save", "--goal", "g", "--state", "s", "--next", "n", "--home", folder], { cwd: p.repo, env: p.pc.env });
+    await run(["save", "--goal", "g", "--state", "s", "--next", "n", "--home", folder], {
+      cwd: p.repo,
+      env: p.pc.env,
+    });
     expect(existsSync(join(folder, "mindsave.db"))).toBe(true);
   }, 30_000);
 
@@ -26,7 +31,9 @@ describe("a read command never makes a store", () => {
     await p.okCli(["save", "--goal", "g", "--state", "s", "--next", "n"]);
     const r = await p.cli(["load"], { cwd: "/" });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("mindsave: / holds too many unrelated folders to be a project; run MindSave inside a project folder");
+    expect(r.stderr).toContain(
+      "mindsave: / holds too many unrelated folders to be a project; run MindSave inside a project folder",
+    );
     expect(r.stderr).not.toContain("save a snapshot first");
   }, 30_000);
 });

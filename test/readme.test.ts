@@ -16,7 +16,11 @@ const flat = (s: string) => s.replace(/\s+/g, " ");
 function listAfter(text: string, label: RegExp): string[] {
   const m = new RegExp(`${label.source}([a-z, ]+)(?:[;)]|$)`).exec(flat(text));
   if (!m) throw new Error(`no list after ${label} in:\n${text}`);
-  return m[1].split(",").map((s) => s.trim()).filter(Boolean).sort();
+  return m[1]
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .sort();
 }
 
 describe("the MCP server's tools, as help and the README name them", () => {
@@ -25,7 +29,13 @@ describe("the MCP server's tools, as help and the README name them", () => {
 
   test("mcp --help and the README list every tool (and prompt) a real server registers", async () => {
     const { base, home, pc } = newcomer("mindsave-newcomer-mcp-");
-    const transport = new StdioClientTransport({ command: CLI[0], args: [...CLI.slice(1), "mcp", "--home", home], cwd: base, env: childEnv(pc.env), stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command: CLI[0],
+      args: [...CLI.slice(1), "mcp", "--home", home],
+      cwd: base,
+      env: childEnv(pc.env),
+      stderr: "pipe",
+    });
     client = new Client({ name: "newcomer-test", version: "0.0.0" });
     await client.connect(transport);
     const tools = (await client.listTools()).tools.map((t) => t.name).sort();
@@ -36,7 +46,9 @@ describe("the MCP server's tools, as help and the README name them", () => {
     expect(listAfter(help, /tools: /)).toEqual(tools);
     expect(listAfter(help, /prompts: /)).toEqual(prompts);
     // The README's "Use it with any MCP client" line.
-    const line = README.split("\n").find((l) => l.startsWith("mindsave mcp ") && l.includes("an MCP server on stdio"));
+    const line = README.split("\n").find(
+      (l) => l.startsWith("mindsave mcp ") && l.includes("an MCP server on stdio"),
+    );
     expect(line).toBeDefined();
     expect(listAfter(line!, /tools /)).toEqual(tools);
     expect(listAfter(line!, /prompts /)).toEqual(prompts);
@@ -62,8 +74,13 @@ function commands(): { path: string[]; flags: string[] }[] {
     for (const sub of c.commands) {
       const p = [...path, sub.name()];
       const help = sub.helpInformation();
-      const own = help.slice(help.indexOf("\nOptions:"), help.indexOf("\nGlobal Options:") === -1 ? undefined : help.indexOf("\nGlobal Options:"));
-      const flags = [...own.matchAll(/^ {2}(?:-\w, )?(--[a-z][a-z-]*)/gm)].map((m) => m[1]).filter((f) => f !== "--help");
+      const own = help.slice(
+        help.indexOf("\nOptions:"),
+        help.indexOf("\nGlobal Options:") === -1 ? undefined : help.indexOf("\nGlobal Options:"),
+      );
+      const flags = [...own.matchAll(/^ {2}(?:-\w, )?(--[a-z][a-z-]*)/gm)]
+        .map((m) => m[1])
+        .filter((f) => f !== "--help");
       out.push({ path: p, flags });
       walk(sub, p);
     }
@@ -81,14 +98,19 @@ describe("the README's command table", () => {
     const missing: string[] = [];
     for (const { path, flags } of all) {
       // The rows whose first cell has a `span` starting with the command's name.
-      const mine = rows.filter((r) => [...r[0].matchAll(/`([^`]+)`/g)].some((m) => new RegExp(`^${path[0]}(?![\\w-])`).test(m[1])));
+      const mine = rows.filter((r) =>
+        [...r[0].matchAll(/`([^`]+)`/g)].some((m) => new RegExp(`^${path[0]}(?![\\w-])`).test(m[1])),
+      );
       if (!mine.length) {
         missing.push(`no row for \`${path[0]}\``);
         continue;
       }
       const text = mine.join(" ");
-      for (const word of path.slice(1)) if (!new RegExp(`(?<![\\w-])${word}(?![\\w-])`).test(text)) missing.push(`${path.join(" ")}: the subcommand`);
-      for (const f of flags) if (!new RegExp(`${f}(?![\\w-])`).test(text)) missing.push(`${path.join(" ")} ${f}`);
+      for (const word of path.slice(1))
+        if (!new RegExp(`(?<![\\w-])${word}(?![\\w-])`).test(text))
+          missing.push(`${path.join(" ")}: the subcommand`);
+      for (const f of flags)
+        if (!new RegExp(`${f}(?![\\w-])`).test(text)) missing.push(`${path.join(" ")} ${f}`);
     }
     expect(missing).toEqual([]);
   });

@@ -13,15 +13,40 @@ function setup() {
   const repo = gitRepo(join(base, "repo"));
   const other = gitRepo(join(base, "other"), { "x.txt": "other project\n" });
   const pc = laptop("p", base);
-  return { base, home, repo, other, env: pc.env, db: join(home, "mindsave.db"), at: (cwd: string) => ({ cwd, env: pc.env }) };
+  return {
+    base,
+    home,
+    repo,
+    other,
+    env: pc.env,
+    db: join(home, "mindsave.db"),
+    at: (cwd: string) => ({ cwd, env: pc.env }),
+  };
 }
 
 describe("recall", () => {
   test("searches every layer with a context line per hit; any keyword searches, none crashes", async () => {
     const t = setup();
-    await ok(["save", "--home", t.home], { ...t.at(t.repo), stdin: `---\ngoal: Add JWT refresh\nstate: endpoint done\n---\n### Recent Tool Calls\n1. curl -X POST /auth/refresh returned 401 "expired"\n` });
-    await ok(["save", "--goal", "修复令牌刷新的并发问题", "--decision", "使用互斥锁保护刷新流程", "--home", t.home], t.at(t.repo));
-    await ok(["save", "--goal", "Tune the C++ build (-O2 vs -O3)", "--constraint", "keep NOT NULL columns", "--home", t.home], t.at(t.repo));
+    await ok(["save", "--home", t.home], {
+      ...t.at(t.repo),
+      stdin: `---\ngoal: Add JWT refresh\nstate: endpoint done\n---\n### Recent Tool Calls\n1. curl -X POST /auth/refresh returned 401 "expired"\n`,
+    });
+    await ok(
+      ["save", "--goal", "修复令牌刷新的并发问题", "--decision", "使用互斥锁保护刷新流程", "--home", t.home],
+      t.at(t.repo),
+    );
+    await ok(
+      [
+        "save",
+        "--goal",
+        "Tune the C++ build (-O2 vs -O3)",
+        "--constraint",
+        "keep NOT NULL columns",
+        "--home",
+        t.home,
+      ],
+      t.at(t.repo),
+    );
 
     const jwt = await ok(["recall", "jwt", "--home", t.home], t.at(t.repo));
     expect(jwt.stdout).toContain("1 snapshot(s) match");
@@ -34,7 +59,26 @@ describe("recall", () => {
     expect(zh.hits.map((h: any) => h.goal)).toEqual(["修复令牌刷新的并发问题"]);
     expect((await okJson(["recall", "互斥锁", "--home", t.home], t.at(t.repo))).hits).toHaveLength(1);
 
-    for (const keyword of ['"', "*", "-", "OR", "NOT", "AND", "(", ")", "^", "NEAR(", 'a"b', "-O2", "C++", "'; DROP TABLE snapshots; --", "col:val", "{x}", "%", "_"]) {
+    for (const keyword of [
+      '"',
+      "*",
+      "-",
+      "OR",
+      "NOT",
+      "AND",
+      "(",
+      ")",
+      "^",
+      "NEAR(",
+      'a"b',
+      "-O2",
+      "C++",
+      "'; DROP TABLE snapshots; --",
+      "col:val",
+      "{x}",
+      "%",
+      "_",
+    ]) {
       const r = await run(["recall", "--home", t.home, "--json", "--", keyword], t.at(t.repo));
       expect(r.code).toBe(0);
       expect(Array.isArray(JSON.parse(r.stdout).hits)).toBe(true);
@@ -42,7 +86,9 @@ describe("recall", () => {
     expect((await okJson(["recall", "--home", t.home, "--", "-O2"], t.at(t.repo))).hits).toHaveLength(1);
     expect((await okJson(["recall", "--home", t.home, "--", "C++"], t.at(t.repo))).hits).toHaveLength(1);
     expect((await okJson(["recall", "--home", t.home, "--", "NOT NULL"], t.at(t.repo))).hits).toHaveLength(1);
-    expect((await okJson(["recall", "--home", t.home, "--", '"expired"'], t.at(t.repo))).hits).toHaveLength(1);
+    expect((await okJson(["recall", "--home", t.home, "--", '"expired"'], t.at(t.repo))).hits).toHaveLength(
+      1,
+    );
     expect((await sql(t.db, "SELECT count(*) AS n FROM snapshots"))[0].n).toBe(3);
   });
 
@@ -51,23 +97,61 @@ describe("recall", () => {
     await ok(["save", "--goal", "database migration in repo", "--home", t.home], t.at(t.repo));
     await ok(["save", "--goal", "database tuning in other", "--home", t.home], t.at(t.other));
     expect((await okJson(["recall", "database", "--home", t.home], t.at(t.repo))).hits).toHaveLength(1);
-    expect((await okJson(["recall", "database", "--all-projects", "--home", t.home], t.at(t.repo))).hits).toHaveLength(2);
+    expect(
+      (await okJson(["recall", "database", "--all-projects", "--home", t.home], t.at(t.repo))).hits,
+    ).toHaveLength(2);
   });
 
   test("without a keyword shows the newest or a chosen snapshot's Layer 3", async () => {
     const t = setup();
-    await ok(["save", "--home", t.home, "--topic", "older"], { ...t.at(t.repo), stdin: "---\ngoal: older\n---\n### Completed Steps\n1. old step\n" });
-    await ok(["save", "--home", t.home], { ...t.at(t.repo), stdin: "---\ngoal: newer\n---\n### Completed Steps\n1. new step\n" });
+    await ok(["save", "--home", t.home, "--topic", "older"], {
+      ...t.at(t.repo),
+      stdin: "---\ngoal: older\n---\n### Completed Steps\n1. old step\n",
+    });
+    await ok(["save", "--home", t.home], {
+      ...t.at(t.repo),
+      stdin: "---\ngoal: newer\n---\n### Completed Steps\n1. new step\n",
+    });
     expect((await ok(["recall", "--home", t.home], t.at(t.repo))).stdout).toContain("new step");
-    expect((await ok(["recall", "--snapshot", "older", "--home", t.home], t.at(t.repo))).stdout).toContain("old step");
+    expect((await ok(["recall", "--snapshot", "older", "--home", t.home], t.at(t.repo))).stdout).toContain(
+      "old step",
+    );
   });
 });
 
 describe("failure graph", () => {
   test("the same item again increments repeat_count and merges related and alternatives", async () => {
     const t = setup();
-    await ok(["fail", "Tailwind", "--reason", "style conflict", "--related", "Bootstrap", "--alt", "CSS Modules", "--home", t.home], t.at(t.repo));
-    await ok(["fail", "tailwind", "--related", "utility-first CSS", "--alt", "CSS Modules", "--alt", "vanilla CSS", "--home", t.home], t.at(t.repo));
+    await ok(
+      [
+        "fail",
+        "Tailwind",
+        "--reason",
+        "style conflict",
+        "--related",
+        "Bootstrap",
+        "--alt",
+        "CSS Modules",
+        "--home",
+        t.home,
+      ],
+      t.at(t.repo),
+    );
+    await ok(
+      [
+        "fail",
+        "tailwind",
+        "--related",
+        "utility-first CSS",
+        "--alt",
+        "CSS Modules",
+        "--alt",
+        "vanilla CSS",
+        "--home",
+        t.home,
+      ],
+      t.at(t.repo),
+    );
     const third = await okJson(["fail", "Tailwind", "--by", "system", "--home", t.home], t.at(t.repo));
     expect(third.repeat_count).toBe(3);
     expect(third.confidence).toBe("high");
@@ -75,14 +159,34 @@ describe("failure graph", () => {
     expect(third.related).toEqual(["Bootstrap", "utility-first CSS"]);
     expect(third.alternatives).toEqual(["CSS Modules", "vanilla CSS"]);
     const graph = (await okJson(["failures", "--home", t.home], t.at(t.repo))).failure_graph.project;
-    expect(graph.Tailwind).toMatchObject({ schema_version: "1.0", rejected_by: "system", repeat_count: 3, confidence: "high", scope: "project" });
+    expect(graph.Tailwind).toMatchObject({
+      schema_version: "1.0",
+      rejected_by: "system",
+      repeat_count: 3,
+      confidence: "high",
+      scope: "project",
+    });
     // Counted per host: all three on this host.
     expect(await sql(t.db, "SELECT count FROM failure_counts")).toEqual([{ count: 3 }] as any);
   });
 
   test("global failures show in every project's restore block; project ones only in theirs", async () => {
     const t = setup();
-    await ok(["fail", "localStorage for tokens", "--reason", "XSS exposure", "--scope", "global", "--alt", "httpOnly cookies", "--home", t.home], t.at(t.repo));
+    await ok(
+      [
+        "fail",
+        "localStorage for tokens",
+        "--reason",
+        "XSS exposure",
+        "--scope",
+        "global",
+        "--alt",
+        "httpOnly cookies",
+        "--home",
+        t.home,
+      ],
+      t.at(t.repo),
+    );
     await ok(["fail", "websocket reconnect", "--reason", "proxy drops it", "--home", t.home], t.at(t.repo));
     await ok(["save", "--goal", "repo task", "--home", t.home], t.at(t.repo));
     await ok(["save", "--goal", "other task", "--home", t.home], t.at(t.other));
@@ -90,7 +194,9 @@ describe("failure graph", () => {
     const otherBlock = (await ok(["load", "--home", t.home], t.at(t.other))).stdout;
     expect(repoBlock).toContain("localStorage for tokens: XSS exposure");
     expect(repoBlock).toContain("websocket reconnect: proxy drops it");
-    expect(otherBlock).toContain("localStorage for tokens: XSS exposure [user, ×1, medium, global] → instead: httpOnly cookies");
+    expect(otherBlock).toContain(
+      "localStorage for tokens: XSS exposure [user, ×1, medium, global] → instead: httpOnly cookies",
+    );
     expect(otherBlock).not.toContain("websocket reconnect");
   });
 
@@ -98,13 +204,20 @@ describe("failure graph", () => {
     const t = setup();
     const yaml = `goal: legacy import\nexcluded_paths:\n  - "Don't use Tailwind — causes style conflict"\n  - "websocket reconnect failed 3 times, switched to polling"\n  - "不要用Redux：太重了"\n`;
     await ok(["save", "--home", t.home], { ...t.at(t.repo), stdin: yaml });
-    await ok(["save", "--goal", "flag form", "--failed", "MongoDB: no transactions", "--home", t.home], t.at(t.repo));
+    await ok(
+      ["save", "--goal", "flag form", "--failed", "MongoDB: no transactions", "--home", t.home],
+      t.at(t.repo),
+    );
     const graph = (await okJson(["failures", "--home", t.home], t.at(t.repo))).failure_graph.project;
     expect(graph.Tailwind.reason).toBe("causes style conflict");
     expect(graph.Redux.reason).toBe("太重了");
     expect(graph.MongoDB.reason).toBe("no transactions");
     // The spec's own example: the item, how often it failed, and what replaced it.
-    expect(graph["websocket reconnect"]).toMatchObject({ reason: "failed 3 times", repeat_count: 3, alternatives: ["polling"] });
+    expect(graph["websocket reconnect"]).toMatchObject({
+      reason: "failed 3 times",
+      repeat_count: 3,
+      alternatives: ["polling"],
+    });
     const row = await sql(t.db, "SELECT failure_graph FROM snapshots WHERE goal = 'legacy import'");
     expect(Object.keys(JSON.parse(String(row[0].failure_graph)))).toHaveLength(3);
   });
@@ -114,7 +227,10 @@ describe("failure graph", () => {
     const yaml = "goal: g\nfailure_graph:\n  Redis cache:\n    reason: stale reads\n    repeat_count: 2\n";
     await ok(["save", "--home", t.home], { ...t.at(t.repo), stdin: yaml });
     await ok(["save", "--home", t.home], { ...t.at(t.repo), stdin: yaml });
-    expect((await okJson(["failures", "--home", t.home], t.at(t.repo))).failure_graph.project["Redis cache"].repeat_count).toBe(2);
+    expect(
+      (await okJson(["failures", "--home", t.home], t.at(t.repo))).failure_graph.project["Redis cache"]
+        .repeat_count,
+    ).toBe(2);
   });
 
   test("the restore block stays within 800 tokens and says what it left out", async () => {
@@ -124,12 +240,19 @@ describe("failure graph", () => {
     const session = await Session.open({ home: t.home, cwd: t.repo, env: childEnv(t.env) }, { write: true });
     try {
       for (let i = 0; i < 40; i++) {
-        await recordFailure(session, { item: `approach number ${i} with a fairly long descriptive name`, reason: `it failed for reason ${i}, which took a long time to find out`, increment: true });
+        await recordFailure(session, {
+          item: `approach number ${i} with a fairly long descriptive name`,
+          reason: `it failed for reason ${i}, which took a long time to find out`,
+          increment: true,
+        });
       }
     } finally {
       await session.close();
     }
-    await ok(["save", "--goal", "many failures", "--constraint", "always keep this constraint", "--home", t.home], t.at(t.repo));
+    await ok(
+      ["save", "--goal", "many failures", "--constraint", "always keep this constraint", "--home", t.home],
+      t.at(t.repo),
+    );
     const j = await okJson(["load", "--home", t.home], t.at(t.repo));
     expect(j.tokens).toBeLessThanOrEqual(800);
     expect(j.omitted.failures).toBeGreaterThan(0);
@@ -144,11 +267,20 @@ describe("a failure given another reason", () => {
   test("says which reason it replaced, in the text and in --json", async () => {
     const t = setup();
     await ok(["fail", "redis cache", "--reason", "memory leak", "--home", t.home], t.at(t.repo));
-    const text = await ok(["fail", "redis cache", "--reason", "too slow under load", "--home", t.home], t.at(t.repo));
+    const text = await ok(
+      ["fail", "redis cache", "--reason", "too slow under load", "--home", t.home],
+      t.at(t.repo),
+    );
     expect(text.stdout).toContain(`Its reason was "memory leak"; it is now "too slow under load".`);
-    const same = await ok(["fail", "redis cache", "--reason", "too slow under load", "--home", t.home], t.at(t.repo));
+    const same = await ok(
+      ["fail", "redis cache", "--reason", "too slow under load", "--home", t.home],
+      t.at(t.repo),
+    );
     expect(same.stdout).not.toContain("Its reason was");
-    const json = await okJson(["fail", "redis cache", "--reason", "leaks again", "--home", t.home], t.at(t.repo));
+    const json = await okJson(
+      ["fail", "redis cache", "--reason", "leaks again", "--home", t.home],
+      t.at(t.repo),
+    );
     expect([json.reason, json.replaced_reason]).toEqual(["leaks again", "too slow under load"]);
   });
 });
@@ -159,12 +291,30 @@ describe("signal", () => {
     await ok(["save", "--goal", "g", "--home", t.home], t.at(t.repo));
     const green = await okJson(["signal", "--ratio", "0.5", "--home", t.home], t.at(t.repo));
     expect(Object.keys(green).sort()).toEqual([
-      "auto_save_count", "complexity", "estimated_tokens_ratio", "growth_rate", "last_auto_save_time", "last_auto_save_turn",
-      "last_save", "pressure_state", "thresholds", "tool_calls_since_save", "trigger_reason",
+      "auto_save_count",
+      "complexity",
+      "estimated_tokens_ratio",
+      "growth_rate",
+      "last_auto_save_time",
+      "last_auto_save_turn",
+      "last_save",
+      "pressure_state",
+      "thresholds",
+      "tool_calls_since_save",
+      "trigger_reason",
     ]);
-    expect(green).toMatchObject({ pressure_state: "GREEN", growth_rate: "slow", thresholds: { warning: 0.72, critical: 0.96 } });
+    expect(green).toMatchObject({
+      pressure_state: "GREEN",
+      growth_rate: "slow",
+      thresholds: { warning: 0.72, critical: 0.96 },
+    });
     const fast = await okJson(["signal", "--tool-call", "8", "--home", t.home], t.at(t.repo));
-    expect(fast).toMatchObject({ growth_rate: "fast", pressure_state: "YELLOW", tool_calls_since_save: 8, thresholds: { warning: 0.48, critical: 0.64 } });
+    expect(fast).toMatchObject({
+      growth_rate: "fast",
+      pressure_state: "YELLOW",
+      tool_calls_since_save: 8,
+      thresholds: { warning: 0.48, critical: 0.64 },
+    });
     const red = await ok(["signal", "--ratio", "0.7", "--home", t.home], t.at(t.repo));
     expect(red.stdout).toContain("Pressure RED");
     await ok(["save", "--goal", "g2", "--home", t.home], t.at(t.repo));

@@ -24,12 +24,15 @@ describe("recall in a project", () => {
     mkdirSync(home);
     const repos = [gitRepo(join(base, "shop")), gitRepo(join(base, "blog"))];
     // Seeded: 70 snapshots spread over two projects, written in a shuffled time order.
-    const plan = fc.sample(fc.record({
-      repo: fc.integer({ min: 0, max: 1 }),
-      day: fc.integer({ min: 0, max: 400 }),
-      words: fc.subarray(WORDS, { minLength: 0, maxLength: 4 }),
-      tag: fc.constantFrom("alpha", "beta"),
-    }), { seed: 14, numRuns: 70 });
+    const plan = fc.sample(
+      fc.record({
+        repo: fc.integer({ min: 0, max: 1 }),
+        day: fc.integer({ min: 0, max: 400 }),
+        words: fc.subarray(WORDS, { minLength: 0, maxLength: 4 }),
+        tag: fc.constantFrom("alpha", "beta"),
+      }),
+      { seed: 14, numRuns: 70 },
+    );
     const start = Date.UTC(2025, 0, 1);
     for (const [r, repo] of repos.entries()) {
       const session = await Session.open({ home, cwd: repo, env: childEnv(pc.env) }, { write: true });
@@ -38,7 +41,10 @@ describe("recall in a project", () => {
           if (p.repo !== r) continue;
           const body = `## Notes\nentry ${i}: ${p.words.map((w) => (i % 2 ? w.toUpperCase() : w)).join(" and ")}\n`;
           await saveSnapshot(session, {
-            input: fromFields({ goal: `task ${i}`, state: "working", next_action: "go on", tags: [p.tag] }, body),
+            input: fromFields(
+              { goal: `task ${i}`, state: "working", next_action: "go on", tags: [p.tag] },
+              body,
+            ),
             createdAt: new Date(start + p.day * DAY + i * 1000),
             noRetention: true,
           });
@@ -50,46 +56,89 @@ describe("recall in a project", () => {
 
     const db = join(home, "mindsave.db");
     // Every third snapshot archived (as retention would): the picker's search with archived hidden leaves them out.
-    const all = (await sql(db, "SELECT id FROM snapshots WHERE deleted = 0 ORDER BY id")).map((r) => String(r.id));
+    const all = (await sql(db, "SELECT id FROM snapshots WHERE deleted = 0 ORDER BY id")).map((r) =>
+      String(r.id),
+    );
     const archiver = await Session.open({ home, cwd: repos[0], env: childEnv(pc.env) }, { write: true });
     await archiver.write((w) => w.archiveSnapshots(all.filter((_, i) => i % 3 === 0)));
     await archiver.close();
-    const listedIds = new Set((await sql(db, "SELECT snapshot_id FROM listed_snapshots")).map((r) => String(r.snapshot_id)));
+    const listedIds = new Set(
+      (await sql(db, "SELECT snapshot_id FROM listed_snapshots")).map((r) => String(r.snapshot_id)),
+    );
     expect(listedIds.size).toBe(all.length - Math.ceil(all.length / 3));
-    const rows = (await sql(db, "SELECT id, project_id, created_at, layer3, tags FROM snapshots WHERE deleted = 0"))
-      .map((r) => ({ id: String(r.id), project_id: String(r.project_id), created_at: String(r.created_at), layer3: String(r.layer3), tags: JSON.parse(String(r.tags)) as string[] }));
+    const rows = (
+      await sql(db, "SELECT id, project_id, created_at, layer3, tags FROM snapshots WHERE deleted = 0")
+    ).map((r) => ({
+      id: String(r.id),
+      project_id: String(r.project_id),
+      created_at: String(r.created_at),
+      layer3: String(r.layer3),
+      tags: JSON.parse(String(r.tags)) as string[],
+    }));
     const projects = [...new Set(rows.map((r) => r.project_id))];
     expect(projects).toHaveLength(2);
-    const expected = (projectId: string | null, terms: string[], limit: number, tag?: string, listed = false) => rows
-      .filter((r) => projectId === null || r.project_id === projectId)
-      .filter((r) => !listed || listedIds.has(r.id))
-      .filter((r) => terms.every((t) => r.layer3.toLowerCase().includes(t.toLowerCase())))
-      .filter((r) => tag === undefined || r.tags.includes(tag))
-      .sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1))
-      .slice(0, limit)
-      .map((r) => r.id);
+    const expected = (
+      projectId: string | null,
+      terms: string[],
+      limit: number,
+      tag?: string,
+      listed = false,
+    ) =>
+      rows
+        .filter((r) => projectId === null || r.project_id === projectId)
+        .filter((r) => !listed || listedIds.has(r.id))
+        .filter((r) => terms.every((t) => r.layer3.toLowerCase().includes(t.toLowerCase())))
+        .filter((r) => tag === undefined || r.tags.includes(tag))
+        .sort((a, b) =>
+          a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1,
+        )
+        .slice(0, limit)
+        .map((r) => r.id);
 
     const session = await Session.open({ home, cwd: repos[0], env: childEnv(pc.env) });
     try {
       const cases: [string[], number, string?][] = [
-        [["common"], 5], [["common"], 50], [["rare"], 5], [["xq"], 5], [["common", "xq"], 5],
-        [["rare", "xq", "mixedword"], 50], [["common"], 5, "beta"], [["xq"], 50, "alpha"], [["nothing-like-it"], 5],
+        [["common"], 5],
+        [["common"], 50],
+        [["rare"], 5],
+        [["xq"], 5],
+        [["common", "xq"], 5],
+        [["rare", "xq", "mixedword"], 50],
+        [["common"], 5, "beta"],
+        [["xq"], 50, "alpha"],
+        [["nothing-like-it"], 5],
       ];
       let nonEmpty = 0;
       for (const projectId of [...projects, null]) {
-        for (const [terms, limit, tag] of cases) for (const listed of [false, true]) {
-          const want = expected(projectId, terms, limit, tag, listed);
-          const hits = (await search(session, projectId, terms, limit, { tag, listed })).hits;
-          expect({ projectId, terms, tag, listed, got: hits.map((h) => h.id) }).toEqual({ projectId, terms, tag, listed, got: want });
-          expect(hits.map((h) => h.archived)).toEqual(hits.map((h) => !listedIds.has(h.id)));
-          // Both ways of searching a project: walking its index (any match counts as many), and
-          // joining the matches (no number of them does); the store picks one by the number of matches.
-          for (const manyMatches of [0, Number.MAX_SAFE_INTEGER]) {
-            const way = (await session.store.searchSnapshots(projectId, terms, limit, { tag, listed, manyMatches })).map((h) => h.id);
-            expect({ projectId, terms, tag, listed, manyMatches, way }).toEqual({ projectId, terms, tag, listed, manyMatches, way: want });
+        for (const [terms, limit, tag] of cases)
+          for (const listed of [false, true]) {
+            const want = expected(projectId, terms, limit, tag, listed);
+            const hits = (await search(session, projectId, terms, limit, { tag, listed })).hits;
+            expect({ projectId, terms, tag, listed, got: hits.map((h) => h.id) }).toEqual({
+              projectId,
+              terms,
+              tag,
+              listed,
+              got: want,
+            });
+            expect(hits.map((h) => h.archived)).toEqual(hits.map((h) => !listedIds.has(h.id)));
+            // Both ways of searching a project: walking its index (any match counts as many), and
+            // joining the matches (no number of them does); the store picks one by the number of matches.
+            for (const manyMatches of [0, Number.MAX_SAFE_INTEGER]) {
+              const way = (
+                await session.store.searchSnapshots(projectId, terms, limit, { tag, listed, manyMatches })
+              ).map((h) => h.id);
+              expect({ projectId, terms, tag, listed, manyMatches, way }).toEqual({
+                projectId,
+                terms,
+                tag,
+                listed,
+                manyMatches,
+                way: want,
+              });
+            }
+            if (want.length) nonEmpty++;
           }
-          if (want.length) nonEmpty++;
-        }
       }
       expect(nonEmpty).toBeGreaterThan(15);
     } finally {

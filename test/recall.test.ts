@@ -2,12 +2,21 @@
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { laptopWithApp as setup, ok, okJson, projectOnLaptop as fixture, saveGoal as save } from "./helpers.ts";
+import {
+  laptopWithApp as setup,
+  ok,
+  okJson,
+  projectOnLaptop as fixture,
+  saveGoal as save,
+} from "./helpers.ts";
 
 describe("recall", () => {
   test("with no keyword, when the newest snapshot has no Layer 3, says so before the older archive it shows", async () => {
     const t = fixture("mindsave-walk2-recall-");
-    await t.okCli(["save"], { stdin: "---\ngoal: archived work\nstate: s\nnext_action: n\n---\n### Completed Steps\n1. tuned the zebrafish limiter\n" });
+    await t.okCli(["save"], {
+      stdin:
+        "---\ngoal: archived work\nstate: s\nnext_action: n\n---\n### Completed Steps\n1. tuned the zebrafish limiter\n",
+    });
     const older = (await t.json(["snapshots", "list"])).snapshots[0].name;
     const newest = (await t.json(["save", "--goal", "no archive here", "--state", "s", "--next", "n"])).saved;
     const out = (await t.okCli(["recall"])).stdout;
@@ -17,7 +26,9 @@ describe("recall", () => {
     expect(out).toContain("zebrafish limiter");
     expect((await t.json(["recall"])).newest_without_layer3).toBe(newest);
     // The newest with an archive of its own: no such line.
-    await t.okCli(["save"], { stdin: "---\ngoal: archived again\nstate: s\nnext_action: n\n---\n### Notes\nkept\n" });
+    await t.okCli(["save"], {
+      stdin: "---\ngoal: archived again\nstate: s\nnext_action: n\n---\n### Notes\nkept\n",
+    });
     expect((await t.okCli(["recall"])).stdout).toStartWith("## Layer 3: Cold Archive of");
   });
 
@@ -31,7 +42,9 @@ describe("recall", () => {
     expect(j.code).toBe(1);
     expect(JSON.parse(j.stderr).error).toContain("(put -- before a keyword that starts with -)");
     // Everything after -- is a keyword, so --home goes before it.
-    expect((await ok(["recall", "--home", t.home, "--", "-x"], { cwd: t.repo, env: t.pc.env })).stdout).toContain("flags -x");
+    expect(
+      (await ok(["recall", "--home", t.home, "--", "-x"], { cwd: t.repo, env: t.pc.env })).stdout,
+    ).toContain("flags -x");
   });
 });
 
@@ -39,17 +52,36 @@ describe("recall with keywords: order, limit and context", () => {
   test("recall: newest first, says when --limit hides more, context shows whole words and separates fields", async () => {
     const t = setup();
     for (let i = 1; i <= 5; i++) {
-      await ok(["save", "--goal", `step ${i} of the refresh endpoint work`, "--state", `state ${i}`, "--constraint", `rule ${i}`, "--home", t.home], t.at(t.repo));
+      await ok(
+        [
+          "save",
+          "--goal",
+          `step ${i} of the refresh endpoint work`,
+          "--state",
+          `state ${i}`,
+          "--constraint",
+          `rule ${i}`,
+          "--home",
+          t.home,
+        ],
+        t.at(t.repo),
+      );
     }
     const r = await okJson(["recall", "refresh", "endpoint", "--limit", "3", "--home", t.home], t.at(t.repo));
-    expect(r.hits.map((h: any) => h.goal)).toEqual(["step 5 of the refresh endpoint work", "step 4 of the refresh endpoint work", "step 3 of the refresh endpoint work"]);
+    expect(r.hits.map((h: any) => h.goal)).toEqual([
+      "step 5 of the refresh endpoint work",
+      "step 4 of the refresh endpoint work",
+      "step 3 of the refresh endpoint work",
+    ]);
     expect(r.more).toBe(true);
     expect(r.hits[0].context).toContain("«refresh» «endpoint»");
     expect(r.hits[0].context).toContain(" · state 5");
     const text = await ok(["recall", "refresh", "--limit", "2", "--home", t.home], t.at(t.repo));
     expect(text.stdout).toContain("More than 2 snapshots match");
     // The date inside a snapshot's id is not content: "2026" matches nothing here.
-    expect((await okJson(["recall", String(new Date().getFullYear()), "--home", t.home], t.at(t.repo))).hits).toHaveLength(0);
+    expect(
+      (await okJson(["recall", String(new Date().getFullYear()), "--home", t.home], t.at(t.repo))).hits,
+    ).toHaveLength(0);
     // List items are indexed as text, not as JSON.
     const rule = await okJson(["recall", "rule 3", "--home", t.home], t.at(t.repo));
     expect(rule.hits[0].context).not.toContain('","');
@@ -60,7 +92,10 @@ describe("recall without a keyword", () => {
   test("recall without a keyword shows the newest Layer 3 there is; a manual save gets the spec's automatic parts", async () => {
     const t = setup();
     writeFileSync(join(t.repo, "src", "auth.ts"), "export const auth = 2;\n");
-    await ok(["save", "--home", t.home], { ...t.at(), stdin: "---\ngoal: with an archive\n---\n### Completed Steps\n1. wrote the parser\n" });
+    await ok(["save", "--home", t.home], {
+      ...t.at(),
+      stdin: "---\ngoal: with an archive\n---\n### Completed Steps\n1. wrote the parser\n",
+    });
     const first = await okJson(["recall", "--home", t.home], t.at());
     expect(first.layer3).toContain("### File Changes");
     expect(first.layer3).toContain("src/auth.ts");
@@ -80,7 +115,9 @@ describe("recall context", () => {
     const context: string = j.hits[0].context;
     expect(context).toContain("«needle»");
     // No lone surrogate and no replacement character anywhere in the line.
-    expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(context)).toBe(false);
+    expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(context)).toBe(
+      false,
+    );
     expect(context).not.toContain("\uFFFD");
     expect(context.startsWith("…😀")).toBe(true);
   });

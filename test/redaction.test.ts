@@ -18,7 +18,11 @@ const { fakes, pick } = fakeSecrets(0x5ec12e7);
 const corpus = Array.from({ length: 12 * fakes.length }, (_, i) => {
   const fake = fakes[i % fakes.length]!();
   const line = pick(fake.lines ?? ANYWHERE);
-  return { ...fake, text: line.replaceAll("{s}", fake.secret), expected: line.replaceAll("{s}", `[REDACTED:${fake.kind}]`) };
+  return {
+    ...fake,
+    text: line.replaceAll("{s}", fake.secret),
+    expected: line.replaceAll("{s}", `[REDACTED:${fake.kind}]`),
+  };
 });
 
 describe("secrets are replaced by their kind", () => {
@@ -29,7 +33,9 @@ describe("secrets are replaced by their kind", () => {
   });
 
   test("every secret is replaced by [REDACTED:<kind>], its characters gone, the sentence around it intact", () => {
-    const wrong = corpus.filter((c) => redact(c.text) !== c.expected).map((c) => ({ kind: c.kind, got: redact(c.text), expected: c.expected }));
+    const wrong = corpus
+      .filter((c) => redact(c.text) !== c.expected)
+      .map((c) => ({ kind: c.kind, got: redact(c.text), expected: c.expected }));
     expect(wrong).toEqual([]);
     for (const c of corpus) expect(redact(c.text)).not.toContain(c.secret);
   });
@@ -38,14 +44,22 @@ describe("secrets are replaced by their kind", () => {
     expect(redact("password: hunter2!x")).toBe("password: [REDACTED:password]");
     expect(redact("DB_PASSWORD=s3cr3tP@ss")).toBe("DB_PASSWORD=[REDACTED:password]");
     expect(redact("auth: switch to JWT refresh")).toBe("auth: switch to JWT refresh");
-    expect(redact("author: Jane reviewed; token: rotate on use")).toBe("author: Jane reviewed; token: rotate on use");
+    expect(redact("author: Jane reviewed; token: rotate on use")).toBe(
+      "author: Jane reviewed; token: rotate on use",
+    );
     expect(redact("password field")).toBe("password field");
     // A short password after its name, in every form the README lists; short words and numbers stay.
-    for (const [text, redacted] of [["password: hunter2", "password: [REDACTED:password]"], ["DB_PASSWORD=hunter2", "DB_PASSWORD=[REDACTED:password]"], ["--password hunter2", "--password [REDACTED:password]"], ["password: Admin123", "password: [REDACTED:password]"]]) {
+    for (const [text, redacted] of [
+      ["password: hunter2", "password: [REDACTED:password]"],
+      ["DB_PASSWORD=hunter2", "DB_PASSWORD=[REDACTED:password]"],
+      ["--password hunter2", "--password [REDACTED:password]"],
+      ["password: Admin123", "password: [REDACTED:password]"],
+    ]) {
       expect(redact(text)).toBe(redacted);
     }
     // Types, keywords and values too short to be one stay (word passwords: test/word-passwords.test.ts).
-    for (const text of ["password: required", "password: v2", "password: string", "token: rotate on use"]) expect(redact(text)).toBe(text);
+    for (const text of ["password: required", "password: v2", "password: string", "token: rotate on use"])
+      expect(redact(text)).toBe(text);
   });
 
   test("redacting twice changes nothing more", () => {
@@ -53,7 +67,14 @@ describe("secrets are replaced by their kind", () => {
   });
 
   test("documented examples and placeholders stay", () => {
-    for (const text of ["AKIAIOSFODNN7EXAMPLE", "password=${DB_PASSWORD}", "API_KEY=your-api-key-here", "token: {{ secrets.GITHUB_TOKEN }}", "csrf_token=abc123def456ghi", "const token = crypto.randomBytes(32)"]) {
+    for (const text of [
+      "AKIAIOSFODNN7EXAMPLE",
+      "password=${DB_PASSWORD}",
+      "API_KEY=your-api-key-here",
+      "token: {{ secrets.GITHUB_TOKEN }}",
+      "csrf_token=abc123def456ghi",
+      "const token = crypto.randomBytes(32)",
+    ]) {
       expect(redact(text)).toBe(text);
     }
   });
@@ -91,7 +112,14 @@ describe("prose is never touched", () => {
   });
 
   test("pathological input stays fast (no catastrophic backtracking)", () => {
-    const inputs = ["password=" + "a".repeat(200_000), "ey" + "A".repeat(200_000), "-----BEGIN PRIVATE KEY-----" + " x".repeat(100_000), "https://" + "u:".repeat(100_000), "Bearer ".repeat(50_000), "token = ".repeat(50_000) + "x"];
+    const inputs = [
+      "password=" + "a".repeat(200_000),
+      "ey" + "A".repeat(200_000),
+      "-----BEGIN PRIVATE KEY-----" + " x".repeat(100_000),
+      "https://" + "u:".repeat(100_000),
+      "Bearer ".repeat(50_000),
+      "token = ".repeat(50_000) + "x",
+    ];
     for (const text of inputs) {
       const start = performance.now();
       redact(text);
@@ -104,14 +132,25 @@ describe("redactDeep", () => {
   test("redacts values at any depth and object keys, keeping keys that collide", () => {
     const a = corpus.find((c) => c.kind === "github-pat")!.secret;
     const b = fakes[2]!().secret;
-    const input = { goal: "auth: switch to JWT refresh", list: [`token=${a}`, { deep: b }], [a]: "first", [b]: "second", "[REDACTED:github-pat]": "third", n: 3, ok: true, none: null };
+    const input = {
+      goal: "auth: switch to JWT refresh",
+      list: [`token=${a}`, { deep: b }],
+      [a]: "first",
+      [b]: "second",
+      "[REDACTED:github-pat]": "third",
+      n: 3,
+      ok: true,
+      none: null,
+    };
     expect(redactDeep(input)).toEqual({
       goal: "auth: switch to JWT refresh",
       list: ["token=[REDACTED:github-pat]", { deep: "[REDACTED:github-pat]" }],
       "[REDACTED:github-pat] (2)": "first",
       "[REDACTED:github-pat] (3)": "second",
       "[REDACTED:github-pat]": "third",
-      n: 3, ok: true, none: null,
+      n: 3,
+      ok: true,
+      none: null,
     });
     expect(JSON.stringify(redactDeep(input))).not.toContain(a);
   });
@@ -128,7 +167,10 @@ describe("through the CLI", () => {
     const opts = { cwd: base, env: pc.env };
     const goal = "auth: switch to JWT refresh";
     const state = "author: Jane reviewed; token: rotate on use";
-    const saved = await okJson(["save", "--goal", goal, "--state", state, "--home", home, "--workspace", workspace], opts);
+    const saved = await okJson(
+      ["save", "--goal", goal, "--state", state, "--home", home, "--workspace", workspace],
+      opts,
+    );
     const loaded = await okJson(["load", "--home", home, "--workspace", workspace], opts);
     expect(loaded.layer1.goal).toBe(goal);
     expect(loaded.layer1.state).toBe(state);
@@ -136,9 +178,25 @@ describe("through the CLI", () => {
     expect(saved.saved).toBe(loaded.snapshot_id);
     expect(loaded.snapshot_id).toStartWith("auth_switch");
     // A save whose text held a secret says how many it replaced (never which); prose says nothing.
-    const plain = await run(["save", "--goal", goal, "--state", state, "--home", home, "--workspace", workspace], opts);
+    const plain = await run(
+      ["save", "--goal", goal, "--state", state, "--home", home, "--workspace", workspace],
+      opts,
+    );
     expect(plain.stderr).not.toContain("secret");
-    const secret = await run(["save", "--goal", "rotate OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD", "--state", "DB_PASSWORD=hunter2", "--home", home, "--workspace", workspace], opts);
+    const secret = await run(
+      [
+        "save",
+        "--goal",
+        "rotate OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD",
+        "--state",
+        "DB_PASSWORD=hunter2",
+        "--home",
+        home,
+        "--workspace",
+        workspace,
+      ],
+      opts,
+    );
     expect(secret.code).toBe(0);
     expect(secret.stderr).toContain("Replaced 2 secret(s) with [REDACTED:<kind>] before storing");
     expect(secret.stderr).not.toContain("hunter2");
@@ -150,11 +208,29 @@ describe("the keyword scan that picks the rules to run", () => {
   test("finds exactly the keywords an includes() per keyword finds, overlapping and nested ones too", () => {
     const KEYWORDS = allKeywords();
     // Keywords, their pieces and neighbours: "ey" inside "key", "sk" before "sk_live", "pass" in "passwd".
-    const piece = fc.constantFrom(...KEYWORDS, ...KEYWORDS.map((k) => k.slice(1)), ...KEYWORDS.map((k) => k.slice(0, -1)), "a", " ", "_", "-", "中", "x");
-    fc.assert(fc.property(fc.array(piece, { maxLength: 12 }).map((xs) => xs.join("")), (lower) => {
-      expect([...keywordsIn(lower)].sort()).toEqual(KEYWORDS.filter((k) => lower.includes(k)).sort());
-    }), { seed: Number(process.env.PROPERTY_SEED) || 20261123, numRuns: 3000 });
-    expect([...keywordsIn("the monkey asked for a sk_live key")].sort()).toEqual(KEYWORDS.filter((k) => "the monkey asked for a sk_live key".includes(k)).sort());
+    const piece = fc.constantFrom(
+      ...KEYWORDS,
+      ...KEYWORDS.map((k) => k.slice(1)),
+      ...KEYWORDS.map((k) => k.slice(0, -1)),
+      "a",
+      " ",
+      "_",
+      "-",
+      "中",
+      "x",
+    );
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 12 }).map((xs) => xs.join("")),
+        (lower) => {
+          expect([...keywordsIn(lower)].sort()).toEqual(KEYWORDS.filter((k) => lower.includes(k)).sort());
+        },
+      ),
+      { seed: Number(process.env.PROPERTY_SEED) || 20261123, numRuns: 3000 },
+    );
+    expect([...keywordsIn("the monkey asked for a sk_live key")].sort()).toEqual(
+      KEYWORDS.filter((k) => "the monkey asked for a sk_live key".includes(k)).sort(),
+    );
     expect(keywordsIn("the monkey asked").size).toBeGreaterThan(1);
   });
 });
@@ -169,7 +245,8 @@ function bytesUnder(dir: string): Buffer[] {
 
 /** Fragments of key=value secrets whose values hold symbols; none may reach a store file. */
 const FRAGMENTS = ["Ab1!cd", "(ef)gh", "Tr0ub4dor", "&3x", "abc123,def456", "def456"];
-const leaked = (home: string): string[] => FRAGMENTS.filter((f) => bytesUnder(home).some((b) => b.includes(f)));
+const leaked = (home: string): string[] =>
+  FRAGMENTS.filter((f) => bytesUnder(home).some((b) => b.includes(f)));
 
 describe("secrets: a key=value secret is redacted whole, up to the next space", () => {
   test("save: a bracket, an ampersand or a comma inside the value no longer cuts it; every spelling and separator", async () => {
@@ -188,18 +265,20 @@ describe("secrets: a key=value secret is redacted whole, up to the next space", 
     ].join(" ");
     await t.okCli(["save", "--goal", "g", "--state", state, "--next", "n"]);
     const loaded = await t.json(["load", "--latest"]);
-    expect(loaded.layer1.state).toBe([
-      "password=[REDACTED:password];",
-      "then password=[REDACTED:password]",
-      "and secret=[REDACTED:generic-api-key].",
-      "PASSWORD: '[REDACTED:password]'",
-      '"api_key": "[REDACTED:generic-api-key]"',
-      "(DB_PWD=[REDACTED:password])",
-      "pwd:[REDACTED:password]",
-      '-e "AUTH_TOKEN=[REDACTED:generic-api-key]"',
-      "--passwd [REDACTED:password]",
-      "配置 passwd=[REDACTED:password]，完成",
-    ].join(" "));
+    expect(loaded.layer1.state).toBe(
+      [
+        "password=[REDACTED:password];",
+        "then password=[REDACTED:password]",
+        "and secret=[REDACTED:generic-api-key].",
+        "PASSWORD: '[REDACTED:password]'",
+        '"api_key": "[REDACTED:generic-api-key]"',
+        "(DB_PWD=[REDACTED:password])",
+        "pwd:[REDACTED:password]",
+        '-e "AUTH_TOKEN=[REDACTED:generic-api-key]"',
+        "--passwd [REDACTED:password]",
+        "配置 passwd=[REDACTED:password]，完成",
+      ].join(" "),
+    );
     expect(leaked(t.home)).toEqual([]);
   });
 
@@ -223,12 +302,21 @@ describe("secrets: a key=value secret is redacted whole, up to the next space", 
     const tr = new Transcript(t.base, t.repo, "walk-1");
     tr.prompt("Set up the staging database");
     tr.tool("Edit", { file_path: join(t.repo, "src/auth.ts"), old_string: "1", new_string: "2" }, 30_000);
-    const reply = "Done: password=Ab1!cd(ef)gh, then password=Tr0ub4dor&3x and secret=abc123,def456 are in the vault.";
-    const r = await run(["hook", "stop", "--home", t.home], { cwd: t.repo, env: t.pc.env, stdin: JSON.stringify(payload("Stop", { sessionId: "walk-1", path: tr.path, cwd: t.repo }, events.stop(reply))) });
+    const reply =
+      "Done: password=Ab1!cd(ef)gh, then password=Tr0ub4dor&3x and secret=abc123,def456 are in the vault.";
+    const r = await run(["hook", "stop", "--home", t.home], {
+      cwd: t.repo,
+      env: t.pc.env,
+      stdin: JSON.stringify(
+        payload("Stop", { sessionId: "walk-1", path: tr.path, cwd: t.repo }, events.stop(reply)),
+      ),
+    });
     expect(r.code).toBe(0);
     const rows = await sql(t.db, "SELECT state, layer3 FROM snapshots WHERE deleted = 0");
     expect(rows).toHaveLength(1);
-    expect(String(rows[0]!.state)).toContain("Done: password=[REDACTED:password], then password=[REDACTED:password] and secret=[REDACTED:generic-api-key] are in the vault.");
+    expect(String(rows[0]!.state)).toContain(
+      "Done: password=[REDACTED:password], then password=[REDACTED:password] and secret=[REDACTED:generic-api-key] are in the vault.",
+    );
     expect(leaked(t.home)).toEqual([]);
   });
 
@@ -241,11 +329,19 @@ describe("secrets: a key=value secret is redacted whole, up to the next space", 
     const scan = await t.cli(["scan", "--json"]);
     expect(scan.code).toBe(1);
     for (const f of FRAGMENTS) expect(scan.stdout + scan.stderr).not.toContain(f);
-    const found = JSON.parse(scan.stdout).findings.filter((f: any) => f.table === "snapshots" && f.field === "state");
-    expect(found.map((f: any) => [f.kind, f.preview])).toEqual([["password", "…(12)"], ["generic-api-key", "…(13)"], ["password", "…(3)"]]);
+    const found = JSON.parse(scan.stdout).findings.filter(
+      (f: any) => f.table === "snapshots" && f.field === "state",
+    );
+    expect(found.map((f: any) => [f.kind, f.preview])).toEqual([
+      ["password", "…(12)"],
+      ["generic-api-key", "…(13)"],
+      ["password", "…(3)"],
+    ]);
     expect((await t.cli(["scan", "--fix"])).code).toBe(0);
     const [row] = await sql(t.db, "SELECT state FROM snapshots WHERE id = ?", [saved.id]);
-    expect(row!.state).toBe("password=[REDACTED:password] secret=[REDACTED:generic-api-key] password=[REDACTED:password]");
+    expect(row!.state).toBe(
+      "password=[REDACTED:password] secret=[REDACTED:generic-api-key] password=[REDACTED:password]",
+    );
     expect((await t.cli(["scan"])).code).toBe(0);
   });
 });

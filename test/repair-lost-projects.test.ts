@@ -4,11 +4,29 @@
 // and says how it finds its folder. And a look at a damaged store leaves nothing beside it: no
 // -wal, no -shm, no git-roots.json. All through the real CLI, on real store files.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { destroyTable, gitRepo, laptop, ok, okJson, run, tempDir, type RunOptions } from "./helpers.ts";
 
-let golden: { db: string; base: string; shop: string; api: string; env: Record<string, string>; ids: Record<string, string>; identities: Record<string, string> };
+let golden: {
+  db: string;
+  base: string;
+  shop: string;
+  api: string;
+  env: Record<string, string>;
+  ids: Record<string, string>;
+  identities: Record<string, string>;
+};
 
 beforeAll(async () => {
   const base = tempDir("mindsave-lost-projects-");
@@ -17,13 +35,26 @@ beforeAll(async () => {
   const api = gitRepo(join(base, "api"), { "main.go": "package main\n" });
   const home = join(base, "golden");
   mkdirSync(home);
-  for (let i = 1; i <= 3; i++) await ok(["save", "--goal", `shop goal ${i}`, "--home", home], { cwd: shop, env: pc.env });
-  await ok(["fail", "Tailwind", "--reason", "conflicts with the design system", "--home", home], { cwd: shop, env: pc.env });
-  for (let i = 1; i <= 2; i++) await ok(["save", "--goal", `api goal ${i}`, "--home", home], { cwd: api, env: pc.env });
+  for (let i = 1; i <= 3; i++)
+    await ok(["save", "--goal", `shop goal ${i}`, "--home", home], { cwd: shop, env: pc.env });
+  await ok(["fail", "Tailwind", "--reason", "conflicts with the design system", "--home", home], {
+    cwd: shop,
+    env: pc.env,
+  });
+  for (let i = 1; i <= 2; i++)
+    await ok(["save", "--goal", `api goal ${i}`, "--home", home], { cwd: api, env: pc.env });
   await ok(["eject", "--home", home], { cwd: shop, env: pc.env }); // everything in mindsave.db alone
-  const projects = (await okJson(["projects", "--home", home], { cwd: base, env: pc.env })).projects as { id: string; name: string; identity: string }[];
+  const projects = (await okJson(["projects", "--home", home], { cwd: base, env: pc.env })).projects as {
+    id: string;
+    name: string;
+    identity: string;
+  }[];
   golden = {
-    db: join(home, "mindsave.db"), base, shop, api, env: pc.env,
+    db: join(home, "mindsave.db"),
+    base,
+    shop,
+    api,
+    env: pc.env,
     ids: Object.fromEntries(projects.map((p) => [p.name, p.id])),
     identities: Object.fromEntries(projects.map((p) => [p.name, p.identity])),
   };
@@ -54,30 +85,60 @@ describe("a repair that lost the projects' rows", () => {
       expect(repair.code).toBe(0);
 
       // Every list shows them again, with all their snapshots.
-      const listed = (await okJson(["projects", "--home", home], opts(golden.shop))).projects as { id: string; name: string; snapshots: number }[];
-      expect(listed.map((p) => [p.id, p.name, p.snapshots]).sort()).toEqual([[golden.ids.api, "api", 2], [golden.ids.shop, "shop", 3]].sort());
-      const inShop = (await okJson(["snapshots", "list", "--home", home], opts(golden.shop))).snapshots as { goal: string }[];
+      const listed = (await okJson(["projects", "--home", home], opts(golden.shop))).projects as {
+        id: string;
+        name: string;
+        snapshots: number;
+      }[];
+      expect(listed.map((p) => [p.id, p.name, p.snapshots]).sort()).toEqual(
+        [
+          [golden.ids.api, "api", 2],
+          [golden.ids.shop, "shop", 3],
+        ].sort(),
+      );
+      const inShop = (await okJson(["snapshots", "list", "--home", home], opts(golden.shop))).snapshots as {
+        goal: string;
+      }[];
       expect(inShop.map((s) => s.goal).sort()).toEqual(["shop goal 1", "shop goal 2", "shop goal 3"]);
-      const inApi = (await okJson(["snapshots", "list", "--in", golden.ids.api, "--home", home], opts(golden.shop))).snapshots as { goal: string }[];
+      const inApi = (
+        await okJson(["snapshots", "list", "--in", golden.ids.api, "--home", home], opts(golden.shop))
+      ).snapshots as { goal: string }[];
       expect(inApi.map((s) => s.goal).sort()).toEqual(["api goal 1", "api goal 2"]);
       expect((await ok(["failures", "--home", home], opts(golden.shop))).stdout).toContain("Tailwind");
 
       // Doctor named each, and how it finds its folder.
       expect(repair.stdout).toContain("2 project(s) had lost their own record");
-      expect(repair.stdout).toContain(`  shop (${golden.ids.shop}): its folder ${golden.shop} finds it again.`);
-      expect(repair.stdout).toContain(`  api (${golden.ids.api}): see it with \`mindsave snapshots list --in ${golden.ids.api}\``);
-      expect(repair.stdout).toContain(`run \`mindsave projects link ${golden.ids.api}\` in that folder (it was last at ${golden.api})`);
+      expect(repair.stdout).toContain(
+        `  shop (${golden.ids.shop}): its folder ${golden.shop} finds it again.`,
+      );
+      expect(repair.stdout).toContain(
+        `  api (${golden.ids.api}): see it with \`mindsave snapshots list --in ${golden.ids.api}\``,
+      );
+      expect(repair.stdout).toContain(
+        `run \`mindsave projects link ${golden.ids.api}\` in that folder (it was last at ${golden.api})`,
+      );
       expect((await okJson(["doctor", "--repair", "--home", home], opts(golden.shop))).repaired).toBe(false); // healthy since
 
       // The shop folder is that project again: a new save goes to it, not to a new "shop~2".
       await ok(["save", "--goal", "after the repair", "--home", home], opts(golden.shop));
-      const after = (await okJson(["projects", "--home", home], opts(golden.shop))).projects as { id: string; name: string; snapshots: number }[];
-      expect(after.map((p) => [p.id, p.snapshots]).sort()).toEqual([[golden.ids.api, 2], [golden.ids.shop, 4]].sort());
+      const after = (await okJson(["projects", "--home", home], opts(golden.shop))).projects as {
+        id: string;
+        name: string;
+        snapshots: number;
+      }[];
+      expect(after.map((p) => [p.id, p.snapshots]).sort()).toEqual(
+        [
+          [golden.ids.api, 2],
+          [golden.ids.shop, 4],
+        ].sort(),
+      );
 
       // What doctor said to do for api works: linked into a folder's project, its snapshots are there.
       const api2 = gitRepo(join(tempDir("mindsave-api2-"), "api2"), { "main.go": "package main // again\n" });
       await ok(["projects", "link", golden.ids.api, "--home", home], opts(api2));
-      const linked = (await okJson(["snapshots", "list", "--home", home], opts(api2))).snapshots as { goal: string }[];
+      const linked = (await okJson(["snapshots", "list", "--home", home], opts(api2))).snapshots as {
+        goal: string;
+      }[];
       expect(linked.map((s) => s.goal).sort()).toEqual(["api goal 1", "api goal 2"]);
     } finally {
       renameSync(apiHidden, golden.api);
@@ -92,17 +153,30 @@ describe("a repair that lost the projects' rows", () => {
     renameSync(golden.api, apiHidden);
     try {
       const r = await okJson(["doctor", "--repair", "--home", home], opts(golden.shop));
-      expect(r.recreated.map((p: { id: string }) => p.id).sort()).toEqual([golden.ids.api, golden.ids.shop].sort());
+      expect(r.recreated.map((p: { id: string }) => p.id).sort()).toEqual(
+        [golden.ids.api, golden.ids.shop].sort(),
+      );
     } finally {
       renameSync(apiHidden, golden.api);
     }
-    const before = (await okJson(["projects", "--home", home], opts(golden.base))).projects as { id: string; identity: string }[];
+    const before = (await okJson(["projects", "--home", home], opts(golden.base))).projects as {
+      id: string;
+      identity: string;
+    }[];
     expect(before.find((p) => p.id === golden.ids.api)!.identity).not.toBe(golden.identities.api); // no folder told it here
     await ok(["sync", peer.home, "--home", home], opts(golden.base));
     for (const h of [home, peer.home]) {
-      const projects = (await okJson(["projects", "--home", h], opts(golden.base))).projects as { id: string; name: string; identity: string }[];
+      const projects = (await okJson(["projects", "--home", h], opts(golden.base))).projects as {
+        id: string;
+        name: string;
+        identity: string;
+      }[];
       expect(projects.map((p) => [p.id, p.name, p.identity]).sort()).toEqual(
-        [[golden.ids.api, "api", golden.identities.api], [golden.ids.shop, "shop", golden.identities.shop]].sort());
+        [
+          [golden.ids.api, "api", golden.identities.api],
+          [golden.ids.shop, "shop", golden.identities.shop],
+        ].sort(),
+      );
     }
   });
 });
@@ -115,9 +189,16 @@ describe("a repair that lost the roots' rows", () => {
     expect(repair.stdout).toContain("Some projects' folders (roots) were lost");
     expect(repair.stdout).toContain("`mindsave projects attach PROJECT`");
     expect(repair.stdout).not.toContain("had lost their own record"); // the projects were saved
-    const inShop = (await okJson(["snapshots", "list", "--home", home], opts(golden.shop))).snapshots as { goal: string }[];
+    const inShop = (await okJson(["snapshots", "list", "--home", home], opts(golden.shop))).snapshots as {
+      goal: string;
+    }[];
     expect(inShop.map((s) => s.goal).sort()).toEqual(["shop goal 1", "shop goal 2", "shop goal 3"]);
-    const shop = ((await okJson(["projects", "--home", home], opts(golden.shop))).projects as { id: string; root: string | null }[]).find((p) => p.id === golden.ids.shop);
+    const shop = (
+      (await okJson(["projects", "--home", home], opts(golden.shop))).projects as {
+        id: string;
+        root: string | null;
+      }[]
+    ).find((p) => p.id === golden.ids.shop);
     expect(shop?.root).toBe(golden.shop); // recorded again
   });
 });
@@ -134,7 +215,14 @@ describe("a look at a damaged store leaves nothing beside it", () => {
       const { home, db } = homeWithCopy();
       await damage(db);
       const bytes = readFileSync(db);
-      for (const args of [["snapshots", "list"], ["load"], ["projects"], ["recall", "goal"], ["doctor"], ["doctor", "--json"]]) {
+      for (const args of [
+        ["snapshots", "list"],
+        ["load"],
+        ["projects"],
+        ["recall", "goal"],
+        ["doctor"],
+        ["doctor", "--json"],
+      ]) {
         const r = await run([...args, "--home", home], opts(golden.shop));
         expect(r.code).toBe(1);
         expect(readdirSync(home)).toEqual(["mindsave.db"]);
@@ -147,7 +235,8 @@ describe("a look at a damaged store leaves nothing beside it", () => {
     const { home, db } = homeWithCopy();
     const env = { ...golden.env, MINDSAVE_PASSPHRASE: "a long enough passphrase" };
     await ok(["encrypt", "--home", home], { cwd: golden.shop, env });
-    for (const f of readdirSync(home)) if (f.includes(".bak-") || f === "mindsave.db.backups.json") rmSync(join(home, f));
+    for (const f of readdirSync(home))
+      if (f.includes(".bak-") || f === "mindsave.db.backups.json") rmSync(join(home, f));
     const bytes = readFileSync(db);
     // Past the schema's pages: the store opens (for writing, on libSQL's driver) and its integrity check fails.
     bytes.fill(0xab, Math.floor(bytes.length * 0.7), Math.floor(bytes.length * 0.8));

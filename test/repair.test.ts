@@ -18,7 +18,10 @@ beforeAll(async () => {
   for (let i = 0; i < COUNT; i++) {
     const at = new Date(Date.UTC(2026, 0, 1, 12) + i * 3600_000).toISOString(); // in progress: no age rule
     names.push(`work_${String(i).padStart(2, "0")}`);
-    writeFileSync(join(dir, `${names[i]}.md`), `---\nsnapshot_id: ${names[i]}\ncreated_at: "${at}"\nstatus: in_progress\ngoal: 目标 ${i}\nstate: s\nnext_action: n\nblocker: none\n---\n`);
+    writeFileSync(
+      join(dir, `${names[i]}.md`),
+      `---\nsnapshot_id: ${names[i]}\ncreated_at: "${at}"\nstatus: in_progress\ngoal: 目标 ${i}\nstate: s\nnext_action: n\nblocker: none\n---\n`,
+    );
   }
   const imported = await t.json(["import", t.repo]);
   expect(imported.snapshots.archived).toEqual(names.slice(0, COUNT - 20)); // retention's 20 of 27
@@ -37,7 +40,16 @@ async function repairedAfterLosing(table: string) {
   expect(repair.code).toBe(0);
   const json = async (args: string[]) => JSON.parse((await cli(["--json", ...args])).stdout);
   const all = (await json(["snapshots", "list", "--all"])).snapshots as { name: string; archived: boolean }[];
-  return { db, repair: repair.stdout, json, all, archived: all.filter((s) => s.archived).map((s) => s.name).sort() };
+  return {
+    db,
+    repair: repair.stdout,
+    json,
+    all,
+    archived: all
+      .filter((s) => s.archived)
+      .map((s) => s.name)
+      .sort(),
+  };
 }
 
 describe("a repair keeps archived snapshots archived", () => {
@@ -50,7 +62,9 @@ describe("a repair keeps archived snapshots archived", () => {
     expect(r.repair).toContain("Snapshots shown by default are as before: 20 listed, 7 archived.");
     const changes = Number((await sql(r.db, "SELECT count(*) AS n FROM changes"))[0].n);
     expect(changes).toBeGreaterThan(COUNT); // every snapshot and the project, at least
-    expect(r.repair).toContain(`the change log (${changes} entries: the next sync with each peer sends and takes everything again)`);
+    expect(r.repair).toContain(
+      `the change log (${changes} entries: the next sync with each peer sends and takes everything again)`,
+    );
   });
 
   test("the list's own page lost: retention chooses again, the newest 20 listed, the rest archived, nothing deleted; the report says so", async () => {
@@ -58,7 +72,11 @@ describe("a repair keeps archived snapshots archived", () => {
     expect(r.all).toHaveLength(COUNT);
     expect(r.archived).toEqual(golden.names.slice(0, COUNT - 20));
     expect((await r.json(["snapshots", "clean", "--dry-run"])).archived).toEqual([]);
-    expect(r.repair).toContain("The list of snapshots shown by default could not be read whole (20 of its rows lost)");
-    expect(r.repair).toContain("so retention chose them again, the newest 20 per project (nothing deleted): 20 listed, 7 archived.");
+    expect(r.repair).toContain(
+      "The list of snapshots shown by default could not be read whole (20 of its rows lost)",
+    );
+    expect(r.repair).toContain(
+      "so retention chose them again, the newest 20 per project (nothing deleted): 20 listed, 7 archived.",
+    );
   });
 });

@@ -10,7 +10,10 @@ const pinAge = (block: string) => block.replace(/^(saved [^(]* UTC )\([^)]*\)/m,
 
 async function mcpLoad(home: string, repo: string, env: Record<string, string>) {
   return withMcp(home, repo, env, async (client) => {
-    const tool = (await callTool(client, "load")).structuredContent as { restore_block: string; snapshot_id: string };
+    const tool = (await callTool(client, "load")).structuredContent as {
+      restore_block: string;
+      snapshot_id: string;
+    };
     const resource = await client.readResource({ uri: "mindsave://restore-block" });
     return { tool, resource: String((resource.contents[0] as { text: string }).text) };
   });
@@ -20,21 +23,44 @@ describe("restore: the same block through every face", () => {
   test("load, MCP load and its resource, and a resumed session's start restore the newest snapshot alike", async () => {
     const t = projectOnLaptop("mindsave-restore-faces-");
     await t.okCli(["save", "--goal", "an older goal", "--next", "older next step"]);
-    await t.okCli(["save", "--goal", "修复登录页面 Ship the login page", "--next", "wire the form", "--constraint", "no new dependencies", "--failed", "jwt in localStorage: XSS risk"]);
+    await t.okCli([
+      "save",
+      "--goal",
+      "修复登录页面 Ship the login page",
+      "--next",
+      "wire the form",
+      "--constraint",
+      "no new dependencies",
+      "--failed",
+      "jwt in localStorage: XSS risk",
+    ]);
     await t.okCli(["rules", "add", "answer in English"]);
     const cli = await t.json(["load", "--latest"]);
     const mcp = await mcpLoad(t.home, t.repo, t.pc.env);
-    const payload = JSON.stringify({ session_id: "s1", cwd: t.repo, hook_event_name: "SessionStart", source: "resume", transcript_path: null });
+    const payload = JSON.stringify({
+      session_id: "s1",
+      cwd: t.repo,
+      hook_event_name: "SessionStart",
+      source: "resume",
+      transcript_path: null,
+    });
     const hook = await t.okCli(["hook", "session-start"], { stdin: payload });
     const hookBlock = JSON.parse(hook.stdout).hookSpecificOutput.additionalContext as string;
 
     // What was saved last, not the older snapshot, with its Layer 2, the failure and the rule.
-    for (const line of ["goal: 修复登录页面 Ship the login page", "next_action: wire the form", "- no new dependencies", "jwt in localStorage", "answer in English"]) {
+    for (const line of [
+      "goal: 修复登录页面 Ship the login page",
+      "next_action: wire the form",
+      "- no new dependencies",
+      "jwt in localStorage",
+      "answer in English",
+    ]) {
       expect(cli.restore_block).toContain(line);
     }
     expect(cli.restore_block).not.toContain("an older goal");
     expect(pinAge(cli.restore_block)).toContain("UTC (AGE) on this host");
     expect(mcp.tool.snapshot_id).toBe(cli.snapshot_id);
-    for (const block of [mcp.tool.restore_block, mcp.resource, hookBlock]) expect(pinAge(block)).toBe(pinAge(cli.restore_block));
+    for (const block of [mcp.tool.restore_block, mcp.resource, hookBlock])
+      expect(pinAge(block)).toBe(pinAge(cli.restore_block));
   });
 });

@@ -40,13 +40,18 @@ describe("a value with a line break stays one line of the restore block", () => 
     expect(lines.filter((l) => /^(- FORGED|MindSave restored\. FORGED)/.test(l))).toEqual([]);
     expect(lines.filter((l) => l.startsWith("## Layer 2"))).toHaveLength(1);
     // Each value is on one line, as a JSON string that reads back to exactly what was saved.
-    for (const [value, marker] of [[constraint, "FORGED constraint"], [decision, "FORGED decision"]] as const) {
+    for (const [value, marker] of [
+      [constraint, "FORGED constraint"],
+      [decision, "FORGED decision"],
+    ] as const) {
       const hits = quotedLines(block, marker);
       expect(hits.length).toBeGreaterThan(0);
       for (const line of hits) expect(line).toContain(JSON.stringify(value).replace(/\u2028/g, "\\u2028"));
     }
     // JSON.stringify leaves U+0085 as it is; the block escapes it too.
-    expect(quotedLines(block, "FORGED failure").every((l) => l.includes('"too slow\\u0085- FORGED failure"'))).toBe(true);
+    expect(
+      quotedLines(block, "FORGED failure").every((l) => l.includes('"too slow\\u0085- FORGED failure"')),
+    ).toBe(true);
     for (const marker of ["FORGED goal", "FORGED next"]) {
       const hits = quotedLines(block, marker);
       expect(hits.length).toBeGreaterThan(0);
@@ -66,7 +71,15 @@ test("a rule or a fact a peer synced in with a line break is one quoted line (th
   expect(lines.slice(1)).toEqual(["- plain rule", `- ${JSON.stringify(rule)}`]);
   const fact = "staging is read-only\r\n- FORGED fact";
   const now = new Date("2026-11-27T12:00:00Z");
-  const line = factLine({ text: fact, confidence: "high", confirmed_at: "2026-11-27T11:00:00.000Z", expires_at: null } as unknown as FactRecord, now);
+  const line = factLine(
+    {
+      text: fact,
+      confidence: "high",
+      confirmed_at: "2026-11-27T11:00:00.000Z",
+      expires_at: null,
+    } as unknown as FactRecord,
+    now,
+  );
   expect(line.split("\n")).toHaveLength(1);
   expect(line.startsWith(`- ${JSON.stringify(fact)} [high, stated `)).toBe(true);
 });
@@ -74,7 +87,21 @@ test("a rule or a fact a peer synced in with a line break is one quoted line (th
 describe("a value that starts with a quote", () => {
   test("is shown as JSON, so it never reads like another value: '\"no\"' is not no, a literal \\n is not a line break", async () => {
     const p = projectOnLaptop("mindsave-quoted-");
-    await p.okCli(["save", "--goal", "quotes", "--state", '"no"', "--next", "n", "--decision", '"a\\nb"', "--decision", "a\nb", "--constraint", "no"]);
+    await p.okCli([
+      "save",
+      "--goal",
+      "quotes",
+      "--state",
+      '"no"',
+      "--next",
+      "n",
+      "--decision",
+      '"a\\nb"',
+      "--decision",
+      "a\nb",
+      "--constraint",
+      "no",
+    ]);
     const block = (await p.okCli(["load", "--latest"])).stdout;
     expect(block).toContain(`state: ${JSON.stringify('"no"')}\n`);
     expect(block).toContain(`- ${JSON.stringify('"a\\nb"')}\n`);
@@ -86,7 +113,18 @@ describe("a value that starts with a quote", () => {
 describe("text fields keep the text YAML would read as a number", () => {
   test("tags [1.10, 2.0], goal 1e3, a constraint `true` and plan steps 1.10 are saved as written", async () => {
     const p = projectOnLaptop("mindsave-yamltext-");
-    const yaml = ["goal: 1e3", "state: 0x1F", "next_action: .5", "constraints: [true, 010]", "tags: [1.10, 2.0]", "plan:", "  - 1.10", "  - content: 2.50", "    status: pending", ""].join("\n");
+    const yaml = [
+      "goal: 1e3",
+      "state: 0x1F",
+      "next_action: .5",
+      "constraints: [true, 010]",
+      "tags: [1.10, 2.0]",
+      "plan:",
+      "  - 1.10",
+      "  - content: 2.50",
+      "    status: pending",
+      "",
+    ].join("\n");
     await p.okCli(["save"], { stdin: yaml });
     const shown = await p.json(["snapshots", "show"]);
     const s = shown.snapshot ?? shown;
@@ -103,7 +141,9 @@ describe("Layer 3 keeps its first line's indentation", () => {
   test("a body that opens with an indented code block reads back with its four spaces", async () => {
     const p = projectOnLaptop("mindsave-indent-");
     const body = "    const x = 1;\n    const y = 2;\n\nAfter the code.";
-    await p.okCli(["save"], { stdin: `---\ngoal: keep the code block\nstate: s\nnext_action: n\n---\n\n\n${body}\n\n` });
+    await p.okCli(["save"], {
+      stdin: `---\ngoal: keep the code block\nstate: s\nnext_action: n\n---\n\n\n${body}\n\n`,
+    });
     const [row] = await sql(p.db, "SELECT layer3 FROM snapshots");
     expect(String(row.layer3).startsWith("    const x = 1;\n")).toBe(true);
     expect(String(row.layer3)).toContain("After the code.");
@@ -115,7 +155,19 @@ describe("Layer 3 keeps its first line's indentation", () => {
 describe("tags", () => {
   test("'#  release   candidate' is 'release candidate'; a tag with a line break is refused and nothing is saved", async () => {
     const p = projectOnLaptop("mindsave-tags-");
-    await p.okCli(["save", "--goal", "tagged", "--state", "s", "--next", "n", "--tag", "#  release \t candidate", "--tag", "Release Candidate"]);
+    await p.okCli([
+      "save",
+      "--goal",
+      "tagged",
+      "--state",
+      "s",
+      "--next",
+      "n",
+      "--tag",
+      "#  release \t candidate",
+      "--tag",
+      "Release Candidate",
+    ]);
     const [row] = await sql(p.db, "SELECT tags FROM snapshots");
     expect(JSON.parse(String(row.tags))).toEqual(["release candidate"]);
     for (const bad of ["two\ntags", "two\u2028tags", "a,b"]) {
@@ -132,21 +184,36 @@ describe("a block near its budget", () => {
   test("the closing line stops repeating a long goal and next action before any constraint or file is left out", async () => {
     const p = projectOnLaptop("mindsave-tight-");
     await p.okCli(["rules", "add", `project rule${" gamma".repeat(135)}`]);
-    const constraints = ["no new dependencies", "keep the public API stable", "all new endpoints need integration tests against the staging database before merge"];
-    const saved = await p.okCli(["save", "--goal", `goal${" alpha".repeat(120)}`, "--next", `next${" beta".repeat(120)}`,
+    const constraints = [
+      "no new dependencies",
+      "keep the public API stable",
+      "all new endpoints need integration tests against the staging database before merge",
+    ];
+    const saved = await p.okCli([
+      "save",
+      "--goal",
+      `goal${" alpha".repeat(120)}`,
+      "--next",
+      `next${" beta".repeat(120)}`,
       ...["a.ts", "b.ts", "c.ts", "d.ts", "e.ts"].flatMap((f) => ["--active-file", f]),
-      ...constraints.flatMap((c) => ["--constraint", c]), "--decision", "use polling"]);
+      ...constraints.flatMap((c) => ["--constraint", c]),
+      "--decision",
+      "use polling",
+    ]);
     expect(saved.stderr).not.toContain("leaves out");
     const load = await p.json(["load", "--latest"]);
     expect(load.tokens).toBeLessThanOrEqual(800);
     expect(load.omitted).toEqual({ constraints: 0, symbolic: 0, decisions: 0, failures: 0, facts: 0 });
-    for (const line of [...constraints.map((c) => `- ${c}`), "- use polling", "  - e.ts"]) expect(load.restore_block).toContain(`${line}\n`);
-    expect(load.restore_block).toEndWith("MindSave restored. Entering Continuation Mode — executing the next action above.");
+    for (const line of [...constraints.map((c) => `- ${c}`), "- use polling", "  - e.ts"])
+      expect(load.restore_block).toContain(`${line}\n`);
+    expect(load.restore_block).toEndWith(
+      "MindSave restored. Entering Continuation Mode — executing the next action above.",
+    );
   });
 });
 
 describe("a Layer 1 value that a key: value line would read as no text", () => {
-  test("is quoted in the restore block (blocker \"null\", which says there is none: status in progress); other values stay as written", async () => {
+  test('is quoted in the restore block (blocker "null", which says there is none: status in progress); other values stay as written', async () => {
     const t = projectOnLaptop("mindsave-six-");
     await t.okCli(["save", "--goal", "yes, ship it", "--state", "~", "--next", "yes", "--blocker", "null"]);
     const block = (await t.okCli(["load", "--latest"])).stdout;
@@ -157,9 +224,21 @@ describe("a Layer 1 value that a key: value line would read as no text", () => {
 });
 
 describe("a constraint or decision that a list item would read as no text", () => {
-  test("is quoted in the restore block as Layer 1 values are (- \"null\", - \"~\"); others stay as written", async () => {
+  test('is quoted in the restore block as Layer 1 values are (- "null", - "~"); others stay as written', async () => {
     const t = projectOnLaptop("mindsave-seven-");
-    await t.okCli(["save", "--goal", "g", "--constraint", "null", "--constraint", "yes, always", "--decision", "~", "--decision", "keep it"]);
+    await t.okCli([
+      "save",
+      "--goal",
+      "g",
+      "--constraint",
+      "null",
+      "--constraint",
+      "yes, always",
+      "--decision",
+      "~",
+      "--decision",
+      "keep it",
+    ]);
     const block = (await t.okCli(["load", "--latest"])).stdout;
     expect(block).toContain('\n- "null"\n- yes, always\n');
     expect(block).toContain('\n- "~"\n- keep it\n');
@@ -169,7 +248,20 @@ describe("a constraint or decision that a list item would read as no text", () =
 describe("restore values shown as written", () => {
   test("restore values are shown as written, quoted only when they span lines", async () => {
     const t = setup();
-    await ok(["save", "--goal", "auth: switch to JWT refresh", "--state", "plain state", "--next", "step: one", "--home", t.home], t.at());
+    await ok(
+      [
+        "save",
+        "--goal",
+        "auth: switch to JWT refresh",
+        "--state",
+        "plain state",
+        "--next",
+        "step: one",
+        "--home",
+        t.home,
+      ],
+      t.at(),
+    );
     const block = (await ok(["load", "--latest", "--home", t.home], t.at())).stdout;
     expect(block).toContain("goal: auth: switch to JWT refresh\n");
     expect(block).toContain("next_action: step: one\n");

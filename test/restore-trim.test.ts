@@ -14,24 +14,66 @@ const at = (ms: number) => new Date(T0 + ms).toISOString();
 
 function snapshot(decisions: string[] = []): SnapshotRecord {
   return {
-    id: "s1", project_id: "p1", name: "release_2026-11-20", topic: "release", kind: "full", status: "in_progress",
-    created_at: at(0), version: "3.5", goal: "ship the release", state: "testing", next_action: "run the suite",
-    blocker: "none", active_files: [], constraints: [], decisions, failure_graph: {}, compressed: null, layer3: "", auto_trigger: null,
-    extra: null, l1_tokens: 0, l2_tokens: 0, saved_host: "h1", saved_root: null, hlc: "0", host: "h1", deleted: false,
+    id: "s1",
+    project_id: "p1",
+    name: "release_2026-11-20",
+    topic: "release",
+    kind: "full",
+    status: "in_progress",
+    created_at: at(0),
+    version: "3.5",
+    goal: "ship the release",
+    state: "testing",
+    next_action: "run the suite",
+    blocker: "none",
+    active_files: [],
+    constraints: [],
+    decisions,
+    failure_graph: {},
+    compressed: null,
+    layer3: "",
+    auto_trigger: null,
+    extra: null,
+    l1_tokens: 0,
+    l2_tokens: 0,
+    saved_host: "h1",
+    saved_root: null,
+    hlc: "0",
+    host: "h1",
+    deleted: false,
   } as unknown as SnapshotRecord;
 }
 
 function failure(item: string, o: Partial<FailureRecord>): FailureRecord {
   return {
-    id: `f_${item}`, project_id: "p1", scope: "project", item, rejected_by: "user", reason: "it broke the build in a way that took an afternoon to find",
-    confidence: "medium", schema_version: "3.5", first_seen: at(0), last_seen: at(0), repeat_count: 1, related: [], alternatives: [],
-    hlc: "0", host: "h1", deleted: false, ...o,
+    id: `f_${item}`,
+    project_id: "p1",
+    scope: "project",
+    item,
+    rejected_by: "user",
+    reason: "it broke the build in a way that took an afternoon to find",
+    confidence: "medium",
+    schema_version: "3.5",
+    first_seen: at(0),
+    last_seen: at(0),
+    repeat_count: 1,
+    related: [],
+    alternatives: [],
+    hlc: "0",
+    host: "h1",
+    deleted: false,
+    ...o,
   };
 }
 
 describe("failures are trimmed by weight", () => {
   test("a ×8 high-confidence failure outranks seven ×1 medium ones recorded a second later", async () => {
-    const heavy = failure("websocket transport", { rejected_by: "system", confidence: "high", repeat_count: 8, last_seen: at(0) });
+    const heavy = failure("websocket transport", {
+      rejected_by: "system",
+      confidence: "high",
+      repeat_count: 8,
+      last_seen: at(0),
+    });
     const light = Array.from({ length: 7 }, (_, i) => failure(`approach ${i}`, { last_seen: at(1000) }));
     const ctx = { root: null, savedOn: null, failures: [...light, heavy], now: new Date(T0 + 3_600_000) };
     const full = await buildRestoreBlock(snapshot(), ctx);
@@ -50,8 +92,13 @@ describe("failures are trimmed by weight", () => {
 
 describe("decisions go one at a time", () => {
   test("a long failure list leaves the first decisions in, and the last decision goes first", async () => {
-    const failures = Array.from({ length: 25 }, (_, i) => failure(`approach ${i} with a long name`, { last_seen: at(i * 1000) }));
-    const decisions = Array.from({ length: 12 }, (_, i) => `decision ${i}: use the component library variant ${i} for its accessibility`);
+    const failures = Array.from({ length: 25 }, (_, i) =>
+      failure(`approach ${i} with a long name`, { last_seen: at(i * 1000) }),
+    );
+    const decisions = Array.from(
+      { length: 12 },
+      (_, i) => `decision ${i}: use the component library variant ${i} for its accessibility`,
+    );
     const ctx = { root: null, savedOn: null, failures, now: new Date(T0 + 3_600_000) };
     const b = await buildRestoreBlock(snapshot(decisions), ctx);
     expect(b.tokens).toBeLessThanOrEqual(800);
@@ -78,12 +125,30 @@ describe("the Layer 1 count covers every active file", () => {
   test("a save of 40 active files reports the tokens of the Layer 1 it keeps, and the files it moved are in Layer 3", async () => {
     await loadTokenizer();
     const p = projectOnLaptop("mindsave-trim-");
-    const files = Array.from({ length: 40 }, (_, i) => `src/components/feature${i}/widgets/Component${i}.tsx`);
-    const saved = await p.json(["save", "--goal", "Move every widget to the new theme", "--state", "half moved", "--next", "move the rest", ...files.flatMap((f) => ["--active-file", f])]);
+    const files = Array.from(
+      { length: 40 },
+      (_, i) => `src/components/feature${i}/widgets/Component${i}.tsx`,
+    );
+    const saved = await p.json([
+      "save",
+      "--goal",
+      "Move every widget to the new theme",
+      "--state",
+      "half moved",
+      "--next",
+      "move the rest",
+      ...files.flatMap((f) => ["--active-file", f]),
+    ]);
     const shown = await p.json(["load", "--latest", "--full"]);
     const l1 = shown.layer1;
     // What is reported is what Layer 1 renders with every file it keeps (relative to the root).
-    const rendered = layer1Text({ goal: l1.goal, state: l1.state, next_action: l1.next_action, active_files: l1.active_files.map((f: string) => f.slice(p.repo.length + 1)), blocker: l1.blocker });
+    const rendered = layer1Text({
+      goal: l1.goal,
+      state: l1.state,
+      next_action: l1.next_action,
+      active_files: l1.active_files.map((f: string) => f.slice(p.repo.length + 1)),
+      blocker: l1.blocker,
+    });
     expect(saved.tokens.layer1).toBe(countTokens(rendered));
     expect(saved.tokens.layer1).toBeLessThanOrEqual(300);
     // Nothing is lost: the files Layer 1 does not keep are in Layer 3, and the save says so.
@@ -91,6 +156,8 @@ describe("the Layer 1 count covers every active file", () => {
     expect(kept).toBeLessThan(40);
     const archive = (await p.okCli(["recall"])).stdout;
     for (const f of files.slice(kept)) expect(archive).toContain(`- ${f}`);
-    expect(saved.warnings.join("\n")).toContain(`moved to Layer 3 under "Moved from Layer 1": ${40 - kept} active file(s)`);
+    expect(saved.warnings.join("\n")).toContain(
+      `moved to Layer 3 under "Moved from Layer 1": ${40 - kept} active file(s)`,
+    );
   }, 60_000);
 });

@@ -5,14 +5,26 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { dumpStore, projectOnLaptop as fixture, saveGoal as save, sql, twoLaptops, type LaptopWithClone } from "./helpers.ts";
+import {
+  dumpStore,
+  projectOnLaptop as fixture,
+  saveGoal as save,
+  sql,
+  twoLaptops,
+  type LaptopWithClone,
+} from "./helpers.ts";
 import { SCHEMA_VERSION } from "../src/store/migrations.ts";
 import { TMUX, terminal } from "./terminal.ts";
 
-if (!TMUX) console.log("skipped prune's question on a terminal: tmux is not installed (apt-get install tmux)");
+if (!TMUX)
+  console.log("skipped prune's question on a terminal: tmux is not installed (apt-get install tmux)");
 
 /** Writes `count` snapshot files into the laptop's project (.mindsave/snapshots), one a day from `start`. */
-function seedFiles(l: Pick<LaptopWithClone, "repo">, count: number, opts: { start?: number; status?: string; prefix?: string } = {}): string[] {
+function seedFiles(
+  l: Pick<LaptopWithClone, "repo">,
+  count: number,
+  opts: { start?: number; status?: string; prefix?: string } = {},
+): string[] {
   const dir = join(l.repo, ".mindsave", "snapshots");
   mkdirSync(dir, { recursive: true });
   const start = opts.start ?? Date.UTC(2026, 0, 1, 12);
@@ -21,13 +33,18 @@ function seedFiles(l: Pick<LaptopWithClone, "repo">, count: number, opts: { star
     const at = new Date(start + i * 24 * 60 * 60 * 1000).toISOString();
     const name = `${opts.prefix ?? "task"}_${String(i).padStart(2, "0")}_${at.slice(0, 10).replaceAll("-", "")}`;
     names.push(name);
-    writeFileSync(join(dir, `${name}.md`), `---\nsnapshot_id: ${name}\ncreated_at: "${at}"\nstatus: ${opts.status ?? "in_progress"}\ngoal: goal ${i} 任务\nstate: working\nnext_action: go on\nblocker: none\n---\n## Notes\nmarker${opts.prefix ?? "task"}${i}x in the cold archive\n`);
+    writeFileSync(
+      join(dir, `${name}.md`),
+      `---\nsnapshot_id: ${name}\ncreated_at: "${at}"\nstatus: ${opts.status ?? "in_progress"}\ngoal: goal ${i} 任务\nstate: working\nnext_action: go on\nblocker: none\n---\n## Notes\nmarker${opts.prefix ?? "task"}${i}x in the cold archive\n`,
+    );
   }
   return names;
 }
 
-const live = async (db: string) => Number((await sql(db, "SELECT count(*) AS n FROM snapshots WHERE deleted = 0"))[0].n);
-const tombstones = async (db: string) => Number((await sql(db, "SELECT count(*) AS n FROM snapshots WHERE deleted = 1"))[0].n);
+const live = async (db: string) =>
+  Number((await sql(db, "SELECT count(*) AS n FROM snapshots WHERE deleted = 0"))[0].n);
+const tombstones = async (db: string) =>
+  Number((await sql(db, "SELECT count(*) AS n FROM snapshots WHERE deleted = 1"))[0].n);
 const goals = (list: { snapshots: { goal: string }[] }) => list.snapshots.map((s) => s.goal);
 
 describe("retention archives, never deletes", () => {
@@ -39,7 +56,9 @@ describe("retention archives, never deletes", () => {
     // The import says what it archived: the oldest 10, never what it just imported beyond that.
     expect(imported.snapshots.archived).toEqual(names.slice(0, 10));
     const text = await w.a.cli(["snapshots", "list"]);
-    expect(text.stdout).toContain("10 older snapshot(s) are archived: `mindsave snapshots list --all` shows them.");
+    expect(text.stdout).toContain(
+      "10 older snapshot(s) are archived: `mindsave snapshots list --all` shows them.",
+    );
 
     const saved = await w.a.json(["save", "--goal", "the newest work", "--state", "s", "--next", "n"]);
     expect(saved.archived).toEqual([names[10]]);
@@ -53,7 +72,12 @@ describe("retention archives, never deletes", () => {
     expect(goals(list).at(-1)).toBe("goal 11 任务");
     const all = await w.a.json(["snapshots", "list", "--all"]);
     expect(all.snapshots).toHaveLength(31);
-    expect(all.snapshots.filter((s: { archived: boolean }) => s.archived).map((s: { name: string }) => s.name).sort()).toEqual(names.slice(0, 11));
+    expect(
+      all.snapshots
+        .filter((s: { archived: boolean }) => s.archived)
+        .map((s: { name: string }) => s.name)
+        .sort(),
+    ).toEqual(names.slice(0, 11));
     const allText = (await w.a.cli(["snapshots", "list", "--all"])).stdout;
     expect(allText).toContain(`${names[0]} (archived)`);
     expect(allText).toContain("archived ones included");
@@ -72,7 +96,9 @@ describe("retention archives, never deletes", () => {
     expect((await w.a.cli(["load"])).stdout).toContain("20 snapshots. Load one with `mindsave load N`");
     const out = join(w.base, "exported");
     await w.a.json(["export", "--out", out]);
-    expect(readdirSync(join(out, ".mindsave", "snapshots")).filter((f) => f.endsWith(".md"))).toHaveLength(31);
+    expect(readdirSync(join(out, ".mindsave", "snapshots")).filter((f) => f.endsWith(".md"))).toHaveLength(
+      31,
+    );
 
     // The text names the first five archived and counts the rest (a first save after an upgrade may archive 100,000).
     const clean = await w.a.cli(["snapshots", "clean", "--keep", "3"]);
@@ -90,7 +116,18 @@ describe("retention archives, never deletes", () => {
     seedFiles(w.a, 4, { status: "blocked" });
     await w.a.json(["import", w.a.repo]);
     for (const goal of ["overflow one", "overflow two"]) {
-      const r = await w.a.json(["save", "--overflow", "--goal", goal, "--state", "s", "--next", "n", "--keep", "2"]);
+      const r = await w.a.json([
+        "save",
+        "--overflow",
+        "--goal",
+        goal,
+        "--state",
+        "s",
+        "--next",
+        "n",
+        "--keep",
+        "2",
+      ]);
       expect(r.archived.length).toBeGreaterThan(0);
     }
     // Kept: the newest (an overflow snapshot) and the newest full one, whose Layer 2 it restores.
@@ -143,7 +180,8 @@ describe("the upgrade to retention's archive", () => {
     seedFiles(w.a, 30);
     await w.a.json(["import", w.a.repo]);
     // Back to schema 4, as the previous MindSave left it: no table of listed snapshots, no triggers.
-    for (const t of ["snapshots_listed_ai", "snapshots_listed_au", "snapshots_listed_ad"]) await sql(w.a.db, `DROP TRIGGER ${t}`);
+    for (const t of ["snapshots_listed_ai", "snapshots_listed_au", "snapshots_listed_ad"])
+      await sql(w.a.db, `DROP TRIGGER ${t}`);
     await sql(w.a.db, "DROP TABLE listed_snapshots");
     await sql(w.a.db, "UPDATE meta SET value = '4' WHERE key = 'schema_version'");
     const rows = () => sql(w.a.db, "SELECT * FROM snapshots ORDER BY id");
@@ -178,7 +216,9 @@ describe("snapshots prune: only a person deletes", () => {
     expect(dry.stdout).toContain("old_00_20240101 (completed, saved 2024-01-01)");
     const refused = await w.a.cli(["snapshots", "prune"]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toBe("mindsave: Pruning deletes 5 snapshot(s) for good (old_00_20240101, old_01_20240102, old_02_20240103, wip_00_20260101, wip_01_20260102) and there is no terminal to ask on; add --yes to confirm (or --dry-run to list them all). Nothing was deleted.\n");
+    expect(refused.stderr).toBe(
+      "mindsave: Pruning deletes 5 snapshot(s) for good (old_00_20240101, old_01_20240102, old_02_20240103, wip_00_20260101, wip_01_20260102) and there is no terminal to ask on; add --yes to confirm (or --dry-run to list them all). Nothing was deleted.\n",
+    );
     expect(refused.stdout).toBe("");
     expect(await dumpStore(w.a.db)).toBe(before);
   });
@@ -192,7 +232,9 @@ describe("snapshots prune: only a person deletes", () => {
     const refused = await w.a.cli(["snapshots", "prune"]);
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe("");
-    expect(refused.stderr).toBe(`mindsave: Pruning deletes 14 snapshot(s) for good (${names.slice(0, 10).join(", ")} and 4 more) and there is no terminal to ask on; add --yes to confirm (or --dry-run to list them all). Nothing was deleted.\n`);
+    expect(refused.stderr).toBe(
+      `mindsave: Pruning deletes 14 snapshot(s) for good (${names.slice(0, 10).join(", ")} and 4 more) and there is no terminal to ask on; add --yes to confirm (or --dry-run to list them all). Nothing was deleted.\n`,
+    );
     const dry = (await w.a.cli(["snapshots", "prune", "--dry-run"])).stdout;
     for (const name of names.slice(0, 14)) expect(dry).toContain(`  ${name} (completed, saved `);
     expect(dry).not.toContain("more");
@@ -210,13 +252,18 @@ describe("snapshots prune: only a person deletes", () => {
     const rest = await w.a.json(["snapshots", "prune", "--yes"]);
     expect(rest.deleted).toHaveLength(2);
     expect(await live(w.a.db)).toBe(2);
-    expect((await w.a.cli(["snapshots", "prune", "--yes"])).stdout).toContain("No archived snapshot matches; nothing to delete.");
+    expect((await w.a.cli(["snapshots", "prune", "--yes"])).stdout).toContain(
+      "No archived snapshot matches; nothing to delete.",
+    );
   });
 
   test("bad filters: one sentence, exit 1, the store as it was", async () => {
     const w = await world();
     const before = await dumpStore(w.a.db);
-    for (const [args, says] of [[["--status", "done"], "--status takes one of"], [["--older-than", "soon"], "--older-than takes a number of days"]] as const) {
+    for (const [args, says] of [
+      [["--status", "done"], "--status takes one of"],
+      [["--older-than", "soon"], "--older-than takes a number of days"],
+    ] as const) {
       const r = await w.a.cli(["snapshots", "prune", ...args, "--yes"]);
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(says);
@@ -227,11 +274,15 @@ describe("snapshots prune: only a person deletes", () => {
 });
 
 describe.skipIf(!TMUX)("snapshots prune on a terminal asks y/N", () => {
-  for (const [answer, deleted] of [["n", false], ["y", true]] as const) {
+  for (const [answer, deleted] of [
+    ["n", false],
+    ["y", true],
+  ] as const) {
     test(`answered ${answer}: ${deleted ? "deletes the archived ones, never the listed" : "nothing deleted"}`, async () => {
       const t = terminal("mindsave-prune-ask-");
       // Two snapshots past --keep 1 are archived: what a prune would delete.
-      for (const goal of ["one 一", "two", "three"]) await t.cli(["save", "--goal", goal, "--next", "n", "--keep", "1"]);
+      for (const goal of ["one 一", "two", "three"])
+        await t.cli(["save", "--goal", goal, "--next", "n", "--keep", "1"]);
       const db = join(t.home, "mindsave.db");
       const before = await dumpStore(db);
       try {
@@ -268,7 +319,9 @@ describe.skipIf(!TMUX)("snapshots prune on a terminal with more than a screenful
       const shown = names.filter((n) => r.screen.includes(`  ${n} (completed`));
       expect(shown.length).toBeGreaterThanOrEqual(5);
       expect(shown).toEqual(names.slice(0, shown.length));
-      expect(r.screen).toContain(`  … and ${41 - shown.length} more (the same prune with --dry-run lists them all)`);
+      expect(r.screen).toContain(
+        `  … and ${41 - shown.length} more (the same prune with --dry-run lists them all)`,
+      );
     } finally {
       t.stop();
     }
@@ -286,7 +339,9 @@ describe("snapshots clean --dry-run", () => {
     await save(t, "done four", "--status", "completed");
     const out = (await t.okCli(["snapshots", "clean", "--keep", "2", "--dry-run"])).stdout;
     // Keep 2 counts every snapshot: the three oldest would be archived, in progress or not.
-    expect(out).toMatch(/^Would archive 3 snapshot\(s\): one_under_way_\d{4}-\d\d-\d\d, two_under_way_\d{4}-\d\d-\d\d, done_but_waiting_\d{4}-\d\d-\d\d\.$/m);
+    expect(out).toMatch(
+      /^Would archive 3 snapshot\(s\): one_under_way_\d{4}-\d\d-\d\d, two_under_way_\d{4}-\d\d-\d\d, done_but_waiting_\d{4}-\d\d-\d\d\.$/m,
+    );
     expect(out).toContain("2 snapshot(s) would stay listed. Archiving deletes nothing:");
     expect((await t.json(["snapshots", "list"])).snapshots).toHaveLength(5);
   });
@@ -296,7 +351,22 @@ describe("snapshots clean --dry-run", () => {
     await save(t, "under way one");
     await save(t, "under way two");
     await save(t, "done full", "--status", "completed", "--constraint", "no new deps");
-    expect((await t.cli(["save", "--overflow", "--goal", "done overflow", "--state", "s", "--next", "n", "--status", "completed"])).code).toBe(0);
+    expect(
+      (
+        await t.cli([
+          "save",
+          "--overflow",
+          "--goal",
+          "done overflow",
+          "--state",
+          "s",
+          "--next",
+          "n",
+          "--status",
+          "completed",
+        ])
+      ).code,
+    ).toBe(0);
     // The block without its ages, which move with the clock.
     const block = async () => (await t.okCli(["load", "--latest"])).stdout.replace(/\([^)]*ago\)/g, "");
     const before = await block();

@@ -13,7 +13,10 @@ function setup() {
   /** The project root a first save in `cwd` is made at, under `ceiling`. */
   const rootOf = async (cwd: string, ceiling: string) => {
     mkdirSync(cwd, { recursive: true });
-    const saved = await okJson(["save", "--goal", "notes", "--state", "s", "--next", "n", "--home", home], { cwd, env: { ...pc.env, MINDSAVE_ROOT_CEILING: ceiling } });
+    const saved = await okJson(["save", "--goal", "notes", "--state", "s", "--next", "n", "--home", home], {
+      cwd,
+      env: { ...pc.env, MINDSAVE_ROOT_CEILING: ceiling },
+    });
     return saved.project.root as string;
   };
   return { base, rootOf };

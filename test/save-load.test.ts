@@ -2,7 +2,18 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { childEnv, dumpStore, gitRepo, laptop, ok, okJson, projectOnLaptop, run, sql, tempDir } from "./helpers.ts";
+import {
+  childEnv,
+  dumpStore,
+  gitRepo,
+  laptop,
+  ok,
+  okJson,
+  projectOnLaptop,
+  run,
+  sql,
+  tempDir,
+} from "./helpers.ts";
 import { normaliseEntry } from "../src/engine/formats/seed-read-failure-graph.ts";
 import { Session } from "../src/engine/session.ts";
 import { saveSnapshot } from "../src/engine/snapshots/save.ts";
@@ -77,8 +88,12 @@ describe("save and load", () => {
     expect(block).toContain("goal: Add JWT refresh to the auth service");
     expect(block).toContain(join(t.repo, "src", "auth.ts"));
     expect(block).toContain("- no tailwind");
-    expect(block).toContain("websocket reconnect: failed 3 times behind the proxy [system, ×3, high, project] → instead: long polling");
-    expect(block).toContain("MindSave restored. Goal: Add JWT refresh to the auth service. Next: Fix the clock skew");
+    expect(block).toContain(
+      "websocket reconnect: failed 3 times behind the proxy [system, ×3, high, project] → instead: long polling",
+    );
+    expect(block).toContain(
+      "MindSave restored. Goal: Add JWT refresh to the auth service. Next: Fix the clock skew",
+    );
     expect(block).not.toContain("Wrote the refresh endpoint"); // Layer 3 is never auto-restored
 
     const recall = await ok(["recall", "--home", t.home], t.opts());
@@ -91,7 +106,10 @@ describe("save and load", () => {
     const deep = join(t.repo, "src", "deep", "dir");
     mkdirSync(deep, { recursive: true });
     await ok(["save", "--goal", "from the root", "--home", t.home], t.opts());
-    await ok(["save", "--goal", "from deep inside", "--active-file", "../../auth.ts", "--home", t.home], t.opts(deep));
+    await ok(
+      ["save", "--goal", "from deep inside", "--active-file", "../../auth.ts", "--home", t.home],
+      t.opts(deep),
+    );
     const list = await okJson(["snapshots", "list", "--home", t.home], t.opts(deep));
     expect(list.snapshots.map((s: any) => s.goal)).toEqual(["from deep inside", "from the root"]);
     const projects = await okJson(["projects", "--home", t.home], t.opts(deep));
@@ -107,16 +125,23 @@ describe("save and load", () => {
   test("ids are {topic}_{date}, then -2 and -3 the same day; Chinese goals give Chinese slugs", async () => {
     const t = setup();
     const names: string[] = [];
-    for (let i = 0; i < 3; i++) names.push((await okJson(["save", "--goal", "Fix login bug", "--home", t.home], t.opts())).saved);
+    for (let i = 0; i < 3; i++)
+      names.push((await okJson(["save", "--goal", "Fix login bug", "--home", t.home], t.opts())).saved);
     const day = names[0].slice(-10);
     expect(names).toEqual([`fix_login_bug_${day}`, `fix_login_bug_${day}-2`, `fix_login_bug_${day}-3`]);
-    const zh = await okJson(["save", "--goal", "重构认证模块并修复令牌刷新的问题以及相关的所有测试用例", "--home", t.home], t.opts());
+    const zh = await okJson(
+      ["save", "--goal", "重构认证模块并修复令牌刷新的问题以及相关的所有测试用例", "--home", t.home],
+      t.opts(),
+    );
     const topic = zh.saved.slice(0, -11);
     expect([...topic].length).toBeLessThanOrEqual(20);
     expect(topic).toMatch(/^[\u4e00-\u9fff]+$/u);
     const symbols = await okJson(["save", "--goal", "!!!", "--home", t.home], t.opts());
     expect(symbols.saved).toStartWith("snapshot_");
-    const custom = await okJson(["save", "--goal", "x", "--topic", "My Topic: auth/jwt", "--home", t.home], t.opts());
+    const custom = await okJson(
+      ["save", "--goal", "x", "--topic", "My Topic: auth/jwt", "--home", t.home],
+      t.opts(),
+    );
     expect(custom.saved).toStartWith("my_topic_auth_jwt_");
   });
 
@@ -129,7 +154,9 @@ describe("save and load", () => {
     expect(list.stdout).toMatch(/^ ?2\. first_\S+ .*first task$/m);
     expect(list.stdout).not.toContain("MindSave restored");
     expect((await ok(["load", "2", "--home", t.home], t.opts())).stdout).toContain("goal: first task");
-    expect((await ok(["load", "--latest", "--home", t.home], t.opts())).stdout).toContain("goal: second task");
+    expect((await ok(["load", "--latest", "--home", t.home], t.opts())).stdout).toContain(
+      "goal: second task",
+    );
     expect((await ok(["load", "fir", "--home", t.home], t.opts())).stdout).toContain("goal: first task");
     const choose = await okJson(["load", "--home", t.home], t.opts());
     expect(choose.choose.map((c: any) => c.n)).toEqual([1, 2]);
@@ -138,7 +165,22 @@ describe("save and load", () => {
   test("--verify reports missing and modified active files", async () => {
     const t = setup();
     writeFileSync(join(t.repo, "src", "keep.ts"), "same\n");
-    await ok(["save", "--goal", "verify me", "--active-file", "src/auth.ts", "--active-file", "src/keep.ts", "--active-file", "src/gone.ts", "--home", t.home], t.opts());
+    await ok(
+      [
+        "save",
+        "--goal",
+        "verify me",
+        "--active-file",
+        "src/auth.ts",
+        "--active-file",
+        "src/keep.ts",
+        "--active-file",
+        "src/gone.ts",
+        "--home",
+        t.home,
+      ],
+      t.opts(),
+    );
     writeFileSync(join(t.repo, "src", "auth.ts"), "changed!\n");
     const r = await ok(["load", "--verify", "--home", t.home], t.opts());
     expect(r.stdout).toContain("⚠ Workspace differs from snapshot:");
@@ -146,12 +188,30 @@ describe("save and load", () => {
     expect(r.stdout).toContain("- src/gone.ts is missing on this host");
     expect(r.stdout).not.toContain("src/keep.ts has changed");
     const j = await okJson(["load", "--verify", "--home", t.home], t.opts());
-    expect(Object.fromEntries(j.verify.map((v: any) => [v.path, v.status]))).toEqual({ "src/auth.ts": "modified", "src/keep.ts": "ok", "src/gone.ts": "missing" });
+    expect(Object.fromEntries(j.verify.map((v: any) => [v.path, v.status]))).toEqual({
+      "src/auth.ts": "modified",
+      "src/keep.ts": "ok",
+      "src/gone.ts": "missing",
+    });
   });
 
   test("--overflow writes an L1-only OVF_ snapshot", async () => {
     const t = setup();
-    const r = await run(["save", "--overflow", "--goal", "Ship release", "--state", "tagging", "--constraint", "no force push", "--home", t.home], t.opts());
+    const r = await run(
+      [
+        "save",
+        "--overflow",
+        "--goal",
+        "Ship release",
+        "--state",
+        "tagging",
+        "--constraint",
+        "no force push",
+        "--home",
+        t.home,
+      ],
+      t.opts(),
+    );
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("keeps Layer 1 only");
     const rows = await sql(t.db, "SELECT name, kind, constraints FROM snapshots");
@@ -166,7 +226,9 @@ describe("save and load", () => {
     const long = Array.from({ length: 120 }, (_, i) => `step${i} done`).join(", ");
     const r = await run(["save", "--goal", "too big", "--state", long, "--home", t.home], t.opts());
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/Layer 1 was \d+ tokens, over its 300-token budget: moved to Layer 3 under "Moved from Layer 1": the rest of state\./);
+    expect(r.stderr).toMatch(
+      /Layer 1 was \d+ tokens, over its 300-token budget: moved to Layer 3 under "Moved from Layer 1": the rest of state\./,
+    );
     const row = (await sql(t.db, "SELECT state, layer3, l1_tokens FROM snapshots WHERE goal = 'too big'"))[0];
     expect(Number(row.l1_tokens)).toBeLessThanOrEqual(300);
     expect(long.startsWith(String(row.state).slice(0, -1))).toBe(true);
@@ -176,16 +238,44 @@ describe("save and load", () => {
   test("Layer 2 over 500 tokens is compressed first; what still does not fit moves to Layer 3", async () => {
     const t = setup();
     // The same few rules said many ways, as agents accumulate them over a long session.
-    const subjects: [string, string | null][] = [["tailwind", "css variables"], ["bootstrap", null], ["mongodb", null], ["graphql", "REST"], ["an orm", null], ["sessions", "JWT"]];
+    const subjects: [string, string | null][] = [
+      ["tailwind", "css variables"],
+      ["bootstrap", null],
+      ["mongodb", null],
+      ["graphql", "REST"],
+      ["an orm", null],
+      ["sessions", "JWT"],
+    ];
     // (Each form differs in words: "don't use X" would fold into "do not use X" as a near duplicate.)
-    const forms = ["no X", "never use X", "avoid X", "do not use X", "we never want X", "X is banned", "stop using X", "不要用X", "禁止使用X"];
+    const forms = [
+      "no X",
+      "never use X",
+      "avoid X",
+      "do not use X",
+      "we never want X",
+      "X is banned",
+      "stop using X",
+      "不要用X",
+      "禁止使用X",
+    ];
     const constraints: string[] = [];
     for (const [x, y] of subjects) {
       for (const f of forms) constraints.push(f.replace("X", x));
       if (y) constraints.push(`use ${y}`, `prefer ${y}`);
     }
-    const decisions = Array.from({ length: 8 }, (_, i) => `decision number ${i} keeps module ${i} independent of the others`);
-    const args = ["save", "--goal", "compress me", "--home", t.home, ...constraints.flatMap((c) => ["--constraint", c]), ...decisions.flatMap((d) => ["--decision", d])];
+    const decisions = Array.from(
+      { length: 8 },
+      (_, i) => `decision number ${i} keeps module ${i} independent of the others`,
+    );
+    const args = [
+      "save",
+      "--goal",
+      "compress me",
+      "--home",
+      t.home,
+      ...constraints.flatMap((c) => ["--constraint", c]),
+      ...decisions.flatMap((d) => ["--decision", d]),
+    ];
     const fits = await run(args, t.opts());
     expect(fits.code).toBe(0);
     expect(fits.stderr).toContain("was compressed");
@@ -197,14 +287,24 @@ describe("save and load", () => {
     const recall = await ok(["recall", "--home", t.home], t.opts());
     expect(recall.stdout).toContain("Constraints Before Compression");
 
-    const huge = Array.from({ length: 60 }, (_, i) => `decision ${i}: the module ${i} must keep its own independent data layer`);
-    const r = await run(["save", "--goal", "too much", "--home", t.home, ...huge.flatMap((d) => ["--decision", d])], t.opts());
+    const huge = Array.from(
+      { length: 60 },
+      (_, i) => `decision ${i}: the module ${i} must keep its own independent data layer`,
+    );
+    const r = await run(
+      ["save", "--goal", "too much", "--home", t.home, ...huge.flatMap((d) => ["--decision", d])],
+      t.opts(),
+    );
     expect(r.code).toBe(0);
-    const saved = (await sql(t.db, "SELECT decisions, layer3, l2_tokens FROM snapshots WHERE goal = 'too much'"))[0];
+    const saved = (
+      await sql(t.db, "SELECT decisions, layer3, l2_tokens FROM snapshots WHERE goal = 'too much'")
+    )[0];
     expect(Number(saved.l2_tokens)).toBeLessThanOrEqual(500);
     const kept: string[] = JSON.parse(String(saved.decisions));
     expect(kept).toEqual(huge.slice(0, kept.length));
-    expect(r.stderr).toContain(`moved to Layer 3 under "Moved from Layer 2": ${huge.length - kept.length} decision(s).`);
+    expect(r.stderr).toContain(
+      `moved to Layer 3 under "Moved from Layer 2": ${huge.length - kept.length} decision(s).`,
+    );
     for (const d of huge.slice(kept.length)) expect(String(saved.layer3)).toContain(`- ${d}`);
   });
 
@@ -215,7 +315,8 @@ describe("save and load", () => {
     // Twenty more saved by the engine in one process (what `mindsave save` runs, retention included).
     const session = await Session.open({ home: t.home, cwd: t.repo, env: childEnv(t.env) }, { write: true });
     try {
-      for (let i = 0; i < 20; i++) await saveSnapshot(session, { input: fromFields({ goal: `done ${i}`, status: "completed" }) });
+      for (let i = 0; i < 20; i++)
+        await saveSnapshot(session, { input: fromFields({ goal: `done ${i}`, status: "completed" }) });
     } finally {
       await session.close();
     }
@@ -236,7 +337,12 @@ describe("save and load", () => {
     expect((await sql(t.db, "SELECT count(*) AS n FROM snapshots WHERE deleted = 1"))[0].n).toBe(0);
     const all = await okJson(["snapshots", "list", "--all", "--home", t.home], t.opts());
     expect(all.snapshots).toHaveLength(24);
-    expect(all.snapshots.filter((s: any) => s.archived).map((s: any) => s.goal).sort()).toEqual(["blocked one", "done 18", "wip 0", "wip 1", "wip 2"]);
+    expect(
+      all.snapshots
+        .filter((s: any) => s.archived)
+        .map((s: any) => s.goal)
+        .sort(),
+    ).toEqual(["blocked one", "done 18", "wip 0", "wip 1", "wip 2"]);
   });
 
   test("snapshots show prints the spec's file format and complete/delete change the store", async () => {
@@ -256,13 +362,42 @@ describe("save and load", () => {
 
   test("sizes are UTF-8 bytes of everything stored, and the list's add up to the stats' total", async () => {
     const t = setup();
-    await ok(["save", "--goal", "重构认证模块", "--constraint", "不要改接口", "--decision", "use 令牌", "--home", t.home], t.opts());
+    await ok(
+      [
+        "save",
+        "--goal",
+        "重构认证模块",
+        "--constraint",
+        "不要改接口",
+        "--decision",
+        "use 令牌",
+        "--home",
+        t.home,
+      ],
+      t.opts(),
+    );
     await ok(["save", "--goal", "second one", "--state", "état: à moitié", "--home", t.home], t.opts());
-    const list = (await okJson(["snapshots", "list", "--home", t.home], t.opts())).snapshots as { size: number }[];
+    const list = (await okJson(["snapshots", "list", "--home", t.home], t.opts())).snapshots as {
+      size: number;
+    }[];
     const stats = await okJson(["snapshots", "stats", "--home", t.home], t.opts());
-    const columns = ["goal", "state", "next_action", "blocker", "active_files", "constraints", "decisions", "failure_graph", "compressed", "layer3"];
+    const columns = [
+      "goal",
+      "state",
+      "next_action",
+      "blocker",
+      "active_files",
+      "constraints",
+      "decisions",
+      "failure_graph",
+      "compressed",
+      "layer3",
+    ];
     const rows = await sql(t.db, `SELECT ${columns.join(", ")} FROM snapshots WHERE deleted = 0`);
-    const stored = rows.reduce((n, r) => n + columns.reduce((m, c) => m + Buffer.byteLength(String(r[c] ?? ""), "utf8"), 0), 0);
+    const stored = rows.reduce(
+      (n, r) => n + columns.reduce((m, c) => m + Buffer.byteLength(String(r[c] ?? ""), "utf8"), 0),
+      0,
+    );
     expect(stats.bytes).toBe(stored);
     expect(list.reduce((n, s) => n + s.size, 0)).toBe(stored);
     expect(stats.layer1 + stats.layer2 + stats.layer3).toBe(stats.bytes);
@@ -272,7 +407,10 @@ describe("save and load", () => {
     const t = setup();
     await ok(["--home", t.home, "--json", "save", "--goal", "before"], t.opts());
     await ok(["save", "--goal", "after", "--home", t.home, "--json"], t.opts());
-    const viaEnv = await okJson(["snapshots", "list"], { cwd: t.repo, env: { ...t.env, MINDSAVE_HOME: t.home } });
+    const viaEnv = await okJson(["snapshots", "list"], {
+      cwd: t.repo,
+      env: { ...t.env, MINDSAVE_HOME: t.home },
+    });
     expect(viaEnv.snapshots.map((s: any) => s.goal)).toEqual(["after", "before"]);
     // Without --home or MINDSAVE_HOME the store is ~/.mindsave/mindsave.db of this HOME.
     await ok(["save", "--goal", "default home"], t.opts());
@@ -285,13 +423,53 @@ describe("save and load", () => {
 describe("a save that leaves the newest snapshot's constraints and decisions behind", () => {
   test("says how many `load` stops restoring; a save that gives them again, or an overflow one, says nothing", async () => {
     const t = setup();
-    await ok(["save", "--goal", "g", "--state", "s", "--next", "n", "--constraint", "no new dependencies", "--decision", "use polling", "--home", t.home], t.opts());
-    const again = await ok(["save", "--goal", "g", "--state", "s2", "--next", "n", "--constraint", "No new dependencies.", "--decision", "use polling", "--home", t.home], t.opts());
+    await ok(
+      [
+        "save",
+        "--goal",
+        "g",
+        "--state",
+        "s",
+        "--next",
+        "n",
+        "--constraint",
+        "no new dependencies",
+        "--decision",
+        "use polling",
+        "--home",
+        t.home,
+      ],
+      t.opts(),
+    );
+    const again = await ok(
+      [
+        "save",
+        "--goal",
+        "g",
+        "--state",
+        "s2",
+        "--next",
+        "n",
+        "--constraint",
+        "No new dependencies.",
+        "--decision",
+        "use polling",
+        "--home",
+        t.home,
+      ],
+      t.opts(),
+    );
     expect(again.stderr).not.toContain("are not in this snapshot");
-    const progress = await ok(["save", "--goal", "g", "--state", "s3", "--next", "n", "--home", t.home], t.opts());
+    const progress = await ok(
+      ["save", "--goal", "g", "--state", "s3", "--next", "n", "--home", t.home],
+      t.opts(),
+    );
     expect(progress.stderr).toContain("1 constraint(s) and 1 decision(s) of ");
     expect(progress.stderr).toContain("are not in this snapshot, so `load` no longer restores them");
-    const overflow = await ok(["save", "--goal", "g", "--state", "s4", "--next", "n", "--overflow", "--home", t.home], t.opts());
+    const overflow = await ok(
+      ["save", "--goal", "g", "--state", "s4", "--next", "n", "--overflow", "--home", t.home],
+      t.opts(),
+    );
     expect(overflow.stderr).not.toContain("are not in this snapshot");
   });
 });
@@ -303,13 +481,22 @@ describe("snapshot YAML that cannot mean one thing is refused, and nothing is wr
     const before = await dumpStore(p.db);
     const twice = await p.cli(["save"], { stdin: "---\ngoal: x\nstate: s\ngoal: y\n---\n" });
     expect(twice.code).toBe(1);
-    expect(twice.stderr.trim()).toBe('mindsave: The snapshot on stdin gives "goal" twice (the second at line 4); give each field once.');
-    const lots = await p.cli(["save"], { stdin: "goal: x\nfailure_graph:\n  redis: {reason: slow, repeat_count: lots}\n" });
+    expect(twice.stderr.trim()).toBe(
+      'mindsave: The snapshot on stdin gives "goal" twice (the second at line 4); give each field once.',
+    );
+    const lots = await p.cli(["save"], {
+      stdin: "goal: x\nfailure_graph:\n  redis: {reason: slow, repeat_count: lots}\n",
+    });
     expect(lots.code).toBe(1);
-    expect(lots.stderr.trim()).toBe('mindsave: failure_graph entry "redis" has repeat_count "lots"; give a whole number (how many times it was tried).');
+    expect(lots.stderr.trim()).toBe(
+      'mindsave: failure_graph entry "redis" has repeat_count "lots"; give a whole number (how many times it was tried).',
+    );
     expect(await dumpStore(p.db)).toBe(before);
     // A count written as text that is a number is still one.
-    await p.okCli(["save"], { stdin: "goal: x\nstate: s\nnext_action: n\nfailure_graph:\n  redis: {reason: slow, repeat_count: '3'}\n" });
+    await p.okCli(["save"], {
+      stdin:
+        "goal: x\nstate: s\nnext_action: n\nfailure_graph:\n  redis: {reason: slow, repeat_count: '3'}\n",
+    });
   }, 30_000);
 
   test("an import keeps a file whose repeat_count is no number, the value set aside with a warning", () => {
@@ -317,7 +504,9 @@ describe("snapshot YAML that cannot mean one thing is refused, and nothing is wr
     const e = normaliseEntry("redis", { reason: "slow", repeat_count: "lots" }, warnings, "snapshots/a.md");
     expect(e.repeat_count).toBeUndefined();
     expect((e as Record<string, unknown>).original_repeat_count).toBe("lots");
-    expect(warnings).toEqual(['snapshots/a.md: failure "redis" has repeat_count "lots", which is not a number; kept as original_repeat_count.']);
+    expect(warnings).toEqual([
+      'snapshots/a.md: failure "redis" has repeat_count "lots", which is not a number; kept as original_repeat_count.',
+    ]);
     expect(normaliseEntry("redis", { repeat_count: " 4 " }, [], "x").repeat_count).toBe(4);
   });
 
@@ -339,7 +528,20 @@ describe("save keeps what is distinct", () => {
     const t = projectOnLaptop("mindsave-six-");
     const files = ["Foo.ts", "foo.ts", "b c.ts", "b  c.ts"];
     for (const f of files) writeFileSync(join(t.repo, f), "x\n");
-    const saved = await t.cli(["save", "--goal", "g", "--state", "s", "--next", "n", ...files.flatMap((f) => ["--active-file", f]), "--decision", "Use X", "--decision", "use  x"]);
+    const saved = await t.cli([
+      "save",
+      "--goal",
+      "g",
+      "--state",
+      "s",
+      "--next",
+      "n",
+      ...files.flatMap((f) => ["--active-file", f]),
+      "--decision",
+      "Use X",
+      "--decision",
+      "use  x",
+    ]);
     expect(saved.code).toBe(0);
     expect(saved.stderr).toContain('Decision "use  x" was left out: it repeats "Use X".');
     const load = await t.json(["load", "--latest"]);
@@ -351,13 +553,21 @@ describe("save keeps what is distinct", () => {
 describe("load --json carries what the block restores", () => {
   test("standing rules, unexpired facts, the plan and the tags, beside the layers", async () => {
     const t = projectOnLaptop("mindsave-six-");
-    await t.okCli(["save"], { stdin: "goal: ship\nstate: s\nnext_action: n\nplan:\n  - {content: write it, status: completed}\n  - {content: test it, status: in_progress}\ntags: [sprint-3]\n" });
+    await t.okCli(["save"], {
+      stdin:
+        "goal: ship\nstate: s\nnext_action: n\nplan:\n  - {content: write it, status: completed}\n  - {content: test it, status: in_progress}\ntags: [sprint-3]\n",
+    });
     await t.okCli(["rules", "add", "Never push to main"]);
     await t.okCli(["fact", "the staging DB is read-only", "--ttl", "7d"]);
     const load = await t.json(["load", "--latest"]);
     expect(load.rules).toEqual([{ text: "Never push to main", scope: "project" }]);
-    expect(load.facts.map((f: any) => [f.text, f.scope])).toEqual([["the staging DB is read-only", "project"]]);
-    expect(load.plan).toEqual([{ content: "write it", status: "completed" }, { content: "test it", status: "in_progress" }]);
+    expect(load.facts.map((f: any) => [f.text, f.scope])).toEqual([
+      ["the staging DB is read-only", "project"],
+    ]);
+    expect(load.plan).toEqual([
+      { content: "write it", status: "completed" },
+      { content: "test it", status: "in_progress" },
+    ]);
     expect(load.tags).toEqual(["sprint-3"]);
   });
 });

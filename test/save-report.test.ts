@@ -18,7 +18,13 @@ describe("save: one result shape", () => {
     expect(cli.project).toEqual({ id: cliLoaded.project.id, name: "shop", root: realpathSync(t.repo) });
     expect(cli.tokens.restore_block).toBe(cliLoaded.tokens);
 
-    const mcp = await withMcp(t.home, t.repo, t.pc.env, async (c) => (await callTool(c, "save", { goal: "重构认证模块 from MCP", tags: ["auth"] })).structuredContent);
+    const mcp = await withMcp(
+      t.home,
+      t.repo,
+      t.pc.env,
+      async (c) =>
+        (await callTool(c, "save", { goal: "重构认证模块 from MCP", tags: ["auth"] })).structuredContent,
+    );
     const mcpLoaded = await t.json(["--json", "load", "--latest"]);
     expect(mcp.snapshot_id).toBe(mcpLoaded.snapshot_id);
     expect(mcp.id).toBe(mcpLoaded.id);
@@ -37,9 +43,13 @@ describe("save: one result shape", () => {
     const cli = await t.cli(["save", "--goal", "   "]);
     expect(cli.code).toBe(1);
     expect(cli.stderr.trim()).toBe('mindsave: A snapshot needs a goal: give --goal "…" or a `goal:` field.');
-    const mcp = await withMcp(t.home, t.repo, t.pc.env, (c) => callTool(c, "save", { goal: "   ", state: "no goal given" }));
+    const mcp = await withMcp(t.home, t.repo, t.pc.env, (c) =>
+      callTool(c, "save", { goal: "   ", state: "no goal given" }),
+    );
     expect(mcp.isError).toBe(true);
-    expect(mcp.content.map((x) => x.text).join("\n")).toBe("A snapshot needs a goal: the task's objective in one sentence.");
+    expect(mcp.content.map((x) => x.text).join("\n")).toBe(
+      "A snapshot needs a goal: the task's objective in one sentence.",
+    );
     expect(await dumpStore(t.db)).toBe(before);
   });
 });

@@ -16,8 +16,11 @@ import { ANYWHERE, fakeSecrets } from "./secrets.ts";
 
 const { fakes } = fakeSecrets(0x0dd5eed);
 /** One secret of each kind, in the first sentence its kind is written in. */
-const SECRETS = [...new Map(fakes.map((g) => g()).map((f) => [f.kind, f])).values()]
-  .map((f) => ({ kind: f.kind, secret: f.secret, line: (f.lines ?? ANYWHERE)[0]!.replaceAll("{s}", f.secret) }));
+const SECRETS = [...new Map(fakes.map((g) => g()).map((f) => [f.kind, f])).values()].map((f) => ({
+  kind: f.kind,
+  secret: f.secret,
+  line: (f.lines ?? ANYWHERE)[0]!.replaceAll("{s}", f.secret),
+}));
 const LINES = SECRETS.map((s) => s.line);
 /** Sentences on one line (for YAML keys, file paths and the like). */
 const ONE_LINE = LINES.filter((l) => !l.includes("\n"));
@@ -54,7 +57,8 @@ function leaks(dir: string, opts: { backups?: boolean; only?: (file: string) => 
     if (!opts.backups && /\.bak-/.test(basename(file))) continue;
     if (opts.only && !opts.only(file)) continue;
     const bytes = readFileSync(file);
-    for (const s of SECRETS) if (needles(s.secret).some((n) => bytes.includes(n))) out.push(`${s.kind} in ${basename(file)}`);
+    for (const s of SECRETS)
+      if (needles(s.secret).some((n) => bytes.includes(n))) out.push(`${s.kind} in ${basename(file)}`);
   }
   return out;
 }
@@ -78,37 +82,71 @@ function fixture(prefix: string) {
 }
 
 const { base, pc, home, repo, opts, cli } = fixture("mindsave-secrets-");
-const rows = async (table: string) => Number((await sql(join(home, "mindsave.db"), `SELECT count(*) AS n FROM ${table}`))[0]!.n);
+const rows = async (table: string) =>
+  Number((await sql(join(home, "mindsave.db"), `SELECT count(*) AS n FROM ${table}`))[0]!.n);
 const tags = () => readFileSync(join(home, "mindsave.db")).toString("latin1").split("[REDACTED:").length - 1;
 
 /** A Claude Code transcript with every secret in a prompt, tool inputs, a TodoWrite list and file paths. */
 function transcript(session: string, lines: string[]): string {
   const time = (n: number) => `2026-11-21T10:${String(n % 60).padStart(2, "0")}:00.000Z`;
-  const line = (type: string, n: number, content: unknown, extra = {}) =>
-    ({ type, sessionId: session, cwd: repo, timestamp: time(n), uuid: crypto.randomUUID(), message: { role: type, model: "claude-sonnet-4-5", content }, ...extra });
+  const line = (type: string, n: number, content: unknown, extra = {}) => ({
+    type,
+    sessionId: session,
+    cwd: repo,
+    timestamp: time(n),
+    uuid: crypto.randomUUID(),
+    message: { role: type, model: "claude-sonnet-4-5", content },
+    ...extra,
+  });
   const out: object[] = [line("user", 0, `Please fix the deploy. ${lines.slice(0, 2).join(" ")}`)];
   lines.forEach((l, i) => {
     const id = `${session}-${i}`;
-    const [name, input] = ([
-      ["Bash", { command: `deploy.sh && echo '${l}'`, description: l }],
-      ["Read", { file_path: `${repo}/${l}` }],
-      ["Edit", { file_path: `${repo}/${l}`, old_string: "a", new_string: l }],
-      ["Grep", { pattern: l, path: repo }],
-      ["WebFetch", { url: `https://example.com/fetch?doc=${l}`, prompt: l }],
-      ["Task", { description: l, prompt: l }],
-    ] as const)[i % 6]!;
+    const [name, input] = (
+      [
+        ["Bash", { command: `deploy.sh && echo '${l}'`, description: l }],
+        ["Read", { file_path: `${repo}/${l}` }],
+        ["Edit", { file_path: `${repo}/${l}`, old_string: "a", new_string: l }],
+        ["Grep", { pattern: l, path: repo }],
+        ["WebFetch", { url: `https://example.com/fetch?doc=${l}`, prompt: l }],
+        ["Task", { description: l, prompt: l }],
+      ] as const
+    )[i % 6]!;
     out.push(line("assistant", i + 1, [{ type: "tool_use", id, name, input }]));
     if (name === "Edit") {
-      out.push(line("user", i + 1, [{ type: "tool_result", tool_use_id: id, content: "ok" }], { toolUseResult: { filePath: `${repo}/${l}`, structuredPatch: [{ lines: ["-a", `+${l}`] }] } }));
+      out.push(
+        line("user", i + 1, [{ type: "tool_result", tool_use_id: id, content: "ok" }], {
+          toolUseResult: { filePath: `${repo}/${l}`, structuredPatch: [{ lines: ["-a", `+${l}`] }] },
+        }),
+      );
     }
   });
   // Long commands are kept cut short (the tool log shows 300 characters, facts keep 1,000): a secret
   // the cut goes through must be redacted whole first, not cut in half past recognition.
-  for (const [n, filler] of [[270, "x"], [975, "y"]] as const) {
-    out.push(line("assistant", 58, [{ type: "tool_use", id: `${session}-long-${n}`, name: "Bash", input: { command: `${`${filler} `.repeat(n / 2)}${lineOf("github-pat")} ${lineOf("anthropic-api-key")}` } }]));
+  for (const [n, filler] of [
+    [270, "x"],
+    [975, "y"],
+  ] as const) {
+    out.push(
+      line("assistant", 58, [
+        {
+          type: "tool_use",
+          id: `${session}-long-${n}`,
+          name: "Bash",
+          input: {
+            command: `${`${filler} `.repeat(n / 2)}${lineOf("github-pat")} ${lineOf("anthropic-api-key")}`,
+          },
+        },
+      ]),
+    );
   }
-  const todos = lines.map((l, i) => ({ content: l, activeForm: l, status: i === 0 ? "in_progress" : i % 3 ? "pending" : "completed" }));
-  out.push(line("assistant", 59, [{ type: "tool_use", id: `${session}-todo`, name: "TodoWrite", input: { todos } }]));
+  const todos = lines.map((l, i) => ({
+    content: l,
+    activeForm: l,
+    status: i === 0 ? "in_progress" : i % 3 ? "pending" : "completed",
+  }));
+  out.push(
+    line("assistant", 59, [{ type: "tool_use", id: `${session}-todo`, name: "TodoWrite", input: { todos } }]),
+  );
   const path = join(base, `${session}.jsonl`);
   writeFileSync(path, out.map((o) => JSON.stringify(o)).join("\n") + "\n");
   return path;
@@ -118,8 +156,25 @@ describe("no secret reaches the store, by any path", () => {
   test("save: every Layer 1 and Layer 2 flag", async () => {
     // 16 secrets a save (Layer 2 stays within its budget), until every one went through.
     for (let o = 0; o < LINES.length; o += 16) {
-      const args = ["save", "--goal", at(o), "--state", at(o + 1), "--next", at(o + 2), "--blocker", at(o + 3), "--topic", one(o + 4)];
-      for (const [flag, from, n] of [["--active-file", 5, 3], ["--constraint", 8, 3], ["--decision", 11, 3], ["--failed", 14, 2]] as const) {
+      const args = [
+        "save",
+        "--goal",
+        at(o),
+        "--state",
+        at(o + 1),
+        "--next",
+        at(o + 2),
+        "--blocker",
+        at(o + 3),
+        "--topic",
+        one(o + 4),
+      ];
+      for (const [flag, from, n] of [
+        ["--active-file", 5, 3],
+        ["--constraint", 8, 3],
+        ["--decision", 11, 3],
+        ["--failed", 14, 2],
+      ] as const) {
         for (let i = o + from; i < o + from + n; i++) args.push(flag, at(i));
       }
       expect((await cli(args)).code).toBe(0);
@@ -132,9 +187,19 @@ describe("no secret reaches the store, by any path", () => {
 
   test("save: YAML on stdin, values and keys (a failure_graph item, an unknown field kept in extra, Layer 3)", async () => {
     const fields = {
-      goal: at(5), state: at(6), next_action: at(7), blocker: "none", active_files: [at(8), at(9)],
-      constraints: [at(10), at(11)], decisions: [at(12), at(13)],
-      failure_graph: Object.fromEntries(ONE_LINE.slice(0, 3).map((k, i) => [k, { reason: at(14 + i), alternatives: [at(20 + i)], related: [one(i + 1)] }])),
+      goal: at(5),
+      state: at(6),
+      next_action: at(7),
+      blocker: "none",
+      active_files: [at(8), at(9)],
+      constraints: [at(10), at(11)],
+      decisions: [at(12), at(13)],
+      failure_graph: Object.fromEntries(
+        ONE_LINE.slice(0, 3).map((k, i) => [
+          k,
+          { reason: at(14 + i), alternatives: [at(20 + i)], related: [one(i + 1)] },
+        ]),
+      ),
       [one(7)]: at(26),
       custom_notes: { [one(8)]: [at(27), at(28)], deploy: at(29) },
     };
@@ -158,22 +223,75 @@ describe("no secret reaches the store, by any path", () => {
   test("import of a .mindsave/ folder: snapshot files, failure nodes, tool logs, signal.json", async () => {
     const ws = gitRepo(join(base, "imported"));
     const seed = join(ws, ".mindsave");
-    for (const d of ["snapshots", "failure_graph/project", "failure_graph/global", "tool_logs"]) mkdirSync(join(seed, d), { recursive: true });
+    for (const d of ["snapshots", "failure_graph/project", "failure_graph/global", "tool_logs"])
+      mkdirSync(join(seed, d), { recursive: true });
     const ghp = secretOf("github-pat");
     const front = (o: object, body: string) => `---\n${stringify(o)}---\n${body}\n`;
-    writeFileSync(join(seed, "snapshots", `deploy_${ghp}_2026-11-20.md`), front({
-      created_at: "2026-11-20T09:00:00Z", goal: at(0), state: at(1), next_action: at(2), files: [at(3)], constraints: [at(4)],
-      decisions: [at(5)], failure_graph: { [one(3)]: { reason: at(6), alternatives: [at(7)] } }, [one(4)]: at(8),
-    }, LINES.join("\n\n")));
-    writeFileSync(join(seed, "snapshots", "second.md"), front({ snapshot_id: `fix_${secretOf("gitlab-pat")}_2026-11-21`, created_at: "2026-11-21T09:00:00Z", goal: at(9), excluded: [at(10)] }, at(11)));
-    LINES.forEach((l, i) => writeFileSync(join(seed, "failure_graph", i % 2 ? "project" : "global", `node-${i}.json`), JSON.stringify({
-      item: l, reason: at(i + 1), related: [at(i + 2)], alternatives: [at(i + 3)], repeat_count: 2, [one(i)]: at(i + 4),
-    })));
+    writeFileSync(
+      join(seed, "snapshots", `deploy_${ghp}_2026-11-20.md`),
+      front(
+        {
+          created_at: "2026-11-20T09:00:00Z",
+          goal: at(0),
+          state: at(1),
+          next_action: at(2),
+          files: [at(3)],
+          constraints: [at(4)],
+          decisions: [at(5)],
+          failure_graph: { [one(3)]: { reason: at(6), alternatives: [at(7)] } },
+          [one(4)]: at(8),
+        },
+        LINES.join("\n\n"),
+      ),
+    );
+    writeFileSync(
+      join(seed, "snapshots", "second.md"),
+      front(
+        {
+          snapshot_id: `fix_${secretOf("gitlab-pat")}_2026-11-21`,
+          created_at: "2026-11-21T09:00:00Z",
+          goal: at(9),
+          excluded: [at(10)],
+        },
+        at(11),
+      ),
+    );
+    LINES.forEach((l, i) =>
+      writeFileSync(
+        join(seed, "failure_graph", i % 2 ? "project" : "global", `node-${i}.json`),
+        JSON.stringify({
+          item: l,
+          reason: at(i + 1),
+          related: [at(i + 2)],
+          alternatives: [at(i + 3)],
+          repeat_count: 2,
+          [one(i)]: at(i + 4),
+        }),
+      ),
+    );
     writeFileSync(join(seed, "failure_graph", "project", `${ghp}.json`), JSON.stringify({ reason: at(12) }));
-    writeFileSync(join(seed, "tool_logs", `${ghp}.jsonl`), LINES.map((l, i) => JSON.stringify({
-      timestamp: `2026-11-20T10:${String(i).padStart(2, "0")}:00Z`, action: "bash", tool: "Bash", target: l, summary: at(i + 1), note: at(i + 2),
-    })).join("\n") + "\n");
-    writeFileSync(join(seed, "signal.json"), JSON.stringify({ last_save: "2026-11-21T09:30:00Z", trigger_reason: at(13), tool_calls_since_save: 3, note: at(14) }));
+    writeFileSync(
+      join(seed, "tool_logs", `${ghp}.jsonl`),
+      LINES.map((l, i) =>
+        JSON.stringify({
+          timestamp: `2026-11-20T10:${String(i).padStart(2, "0")}:00Z`,
+          action: "bash",
+          tool: "Bash",
+          target: l,
+          summary: at(i + 1),
+          note: at(i + 2),
+        }),
+      ).join("\n") + "\n",
+    );
+    writeFileSync(
+      join(seed, "signal.json"),
+      JSON.stringify({
+        last_save: "2026-11-21T09:30:00Z",
+        trigger_reason: at(13),
+        tool_calls_since_save: 3,
+        note: at(14),
+      }),
+    );
     const r = await okJson(["import", ws, "--home", home], opts);
     expect(r.snapshots.imported).toHaveLength(2);
     expect(r.failures.imported).toBeGreaterThan(0);
@@ -195,27 +313,65 @@ describe("no secret reaches the store, by any path", () => {
   });
 
   test("the hooks: session-start, post-tool-use (tool_input), prompts and failures, stop, pre-compact, session-end (a transcript)", async () => {
-    const hook = (event: string, payload: object) => cli(["hook", event], JSON.stringify({ cwd: repo, hook_event_name: event, ...payload }));
+    const hook = (event: string, payload: object) =>
+      cli(["hook", event], JSON.stringify({ cwd: repo, hook_event_name: event, ...payload }));
     const snapshots = await rows("snapshots");
     const calls = await rows("tool_calls");
     const sessionId = one(5);
     const results = [await hook("session-start", { session_id: sessionId, source: "startup" })];
     for (let i = 0; i < 6; i++) {
-      results.push(await hook("post-tool-use", {
-        session_id: sessionId, tool_name: i % 2 ? "Write" : "Edit", tool_use_id: `ptu-${i}`,
-        tool_input: { file_path: `${repo}/${one(i)}`, old_string: at(i), new_string: at(i + 1), content: at(i + 2), command: at(i + 3) },
-        tool_response: { filePath: `${repo}/${one(i)}`, success: true },
-      }));
+      results.push(
+        await hook("post-tool-use", {
+          session_id: sessionId,
+          tool_name: i % 2 ? "Write" : "Edit",
+          tool_use_id: `ptu-${i}`,
+          tool_input: {
+            file_path: `${repo}/${one(i)}`,
+            old_string: at(i),
+            new_string: at(i + 1),
+            content: at(i + 2),
+            command: at(i + 3),
+          },
+          tool_response: { filePath: `${repo}/${one(i)}`, success: true },
+        }),
+      );
     }
     // What the user says (a correction becomes a constraint candidate) and what failed (the
     // command and the error; three times makes a failure-graph candidate) are noted per session.
     for (let i = 0; i < 3; i++) {
-      results.push(await hook("user-prompt-submit", { session_id: sessionId, prompt: `No, I meant ${at(20 + i)}` }));
-      results.push(await hook("post-tool-use-failure", { session_id: sessionId, tool_name: "Bash", tool_input: { command: at(23) }, error: `Exit code 1\n${at(24 + i)}` }));
+      results.push(
+        await hook("user-prompt-submit", { session_id: sessionId, prompt: `No, I meant ${at(20 + i)}` }),
+      );
+      results.push(
+        await hook("post-tool-use-failure", {
+          session_id: sessionId,
+          tool_name: "Bash",
+          tool_input: { command: at(23) },
+          error: `Exit code 1\n${at(24 + i)}`,
+        }),
+      );
     }
-    results.push(await hook("stop", { session_id: sessionId, transcript_path: transcript("hook-stop", LINES), stop_hook_active: false }));
-    results.push(await hook("pre-compact", { session_id: sessionId, transcript_path: transcript("hook-compact", [...LINES].reverse()), trigger: "auto" }));
-    results.push(await hook("session-end", { session_id: sessionId, transcript_path: transcript("hook-end", [...LINES.slice(3), ...LINES.slice(0, 3)]), reason: "exit" }));
+    results.push(
+      await hook("stop", {
+        session_id: sessionId,
+        transcript_path: transcript("hook-stop", LINES),
+        stop_hook_active: false,
+      }),
+    );
+    results.push(
+      await hook("pre-compact", {
+        session_id: sessionId,
+        transcript_path: transcript("hook-compact", [...LINES].reverse()),
+        trigger: "auto",
+      }),
+    );
+    results.push(
+      await hook("session-end", {
+        session_id: sessionId,
+        transcript_path: transcript("hook-end", [...LINES.slice(3), ...LINES.slice(0, 3)]),
+        reason: "exit",
+      }),
+    );
     for (const r of results) expect(r).toMatchObject({ code: 0, stderr: "" });
     expect(await rows("snapshots")).toBeGreaterThan(snapshots);
     expect(await rows("tool_calls")).toBeGreaterThan(calls);
@@ -226,8 +382,11 @@ describe("no secret reaches the store, by any path", () => {
     let client: Client;
     beforeAll(async () => {
       const transport = new StdioClientTransport({
-        command: CLI[0]!, args: [...CLI.slice(1), "mcp", "--home", home], cwd: base,
-        env: { ...pc.env, NO_COLOR: "1", CLAUDE_PROJECT_DIR: repo }, stderr: "pipe",
+        command: CLI[0]!,
+        args: [...CLI.slice(1), "mcp", "--home", home],
+        cwd: base,
+        env: { ...pc.env, NO_COLOR: "1", CLAUDE_PROJECT_DIR: repo },
+        stderr: "pipe",
       });
       client = new Client({ name: "mindsave-secrets-test", version: "0.0.0" });
       await client.connect(transport);
@@ -236,15 +395,31 @@ describe("no secret reaches the store, by any path", () => {
 
     test("tools save (every field) and fail", async () => {
       const call = async (name: string, args: Record<string, unknown>) => {
-        const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text?: string }[] };
+        const r = (await client.callTool({ name, arguments: args })) as {
+          isError?: boolean;
+          content: { text?: string }[];
+        };
         expect(r.isError ? r.content.map((c) => c.text).join("\n") : "").toBe("");
       };
       const snapshots = await rows("snapshots");
       await call("save", {
-        goal: at(15), state: at(16), next_action: at(17), active_files: [at(18), at(19)], blocker: at(20),
-        constraints: [at(21), at(22)], decisions: [at(23), at(24)], failed: [at(25), at(26)], topic: one(9), layer3: LINES.join("\n\n"),
+        goal: at(15),
+        state: at(16),
+        next_action: at(17),
+        active_files: [at(18), at(19)],
+        blocker: at(20),
+        constraints: [at(21), at(22)],
+        decisions: [at(23), at(24)],
+        failed: [at(25), at(26)],
+        topic: one(9),
+        layer3: LINES.join("\n\n"),
       });
-      await call("fail", { item: at(27), reason: at(28), alternatives: LINES.slice(0, 12), related: LINES.slice(12) });
+      await call("fail", {
+        item: at(27),
+        reason: at(28),
+        alternatives: LINES.slice(0, 12),
+        related: LINES.slice(12),
+      });
       expect(await rows("snapshots")).toBe(snapshots + 1);
       expect(leaks(home)).toEqual([]);
     });
@@ -260,26 +435,79 @@ describe("no secret reaches the store, by any path", () => {
 
 /** Plants secrets the way an older MindSave would have stored them: straight into the rows. */
 async function plant(db: string): Promise<void> {
-  const [snap] = await sql(db, "SELECT id, failure_graph FROM snapshots WHERE deleted = 0 ORDER BY created_at DESC LIMIT 1");
+  const [snap] = await sql(
+    db,
+    "SELECT id, failure_graph FROM snapshots WHERE deleted = 0 ORDER BY created_at DESC LIMIT 1",
+  );
   const graph = { ...JSON.parse(String(snap!.failure_graph)), [one(0)]: { reason: at(1) } };
-  await sql(db, "UPDATE snapshots SET goal = goal || ' ' || ?, layer3 = ?, failure_graph = ?, extra = ?, constraints = json_insert(constraints, '$[#]', ?) WHERE id = ?",
-    [one(2), LINES.join("\n\n"), JSON.stringify(graph), JSON.stringify({ [one(3)]: at(4), notes: { deep: [at(5)] } }), at(6), snap!.id]);
+  await sql(
+    db,
+    "UPDATE snapshots SET goal = goal || ' ' || ?, layer3 = ?, failure_graph = ?, extra = ?, constraints = json_insert(constraints, '$[#]', ?) WHERE id = ?",
+    [
+      one(2),
+      LINES.join("\n\n"),
+      JSON.stringify(graph),
+      JSON.stringify({ [one(3)]: at(4), notes: { deep: [at(5)] } }),
+      at(6),
+      snap!.id,
+    ],
+  );
   await sql(db, "UPDATE failures SET reason = ? WHERE rowid = (SELECT min(rowid) FROM failures)", [at(7)]);
-  await sql(db, "UPDATE failures SET item = ?, reason = ?, deleted = 1 WHERE rowid = (SELECT max(rowid) FROM failures)", [one(8), at(9)]);
-  await sql(db, "UPDATE failure_links SET value = ? WHERE rowid = (SELECT min(rowid) FROM failure_links)", [at(10)]);
+  await sql(
+    db,
+    "UPDATE failures SET item = ?, reason = ?, deleted = 1 WHERE rowid = (SELECT max(rowid) FROM failures)",
+    [one(8), at(9)],
+  );
+  await sql(db, "UPDATE failure_links SET value = ? WHERE rowid = (SELECT min(rowid) FROM failure_links)", [
+    at(10),
+  ]);
   await sql(db, "UPDATE tool_calls SET target = ?, summary = ?, session_id = ?", [at(11), at(12), one(13)]);
-  await sql(db, "UPDATE signals SET data = json_set(data, '$.trigger_reason', ?, '$.session_files', json_array(?))", [at(14), one(15)]);
-  await sql(db, "UPDATE projects SET remote = ?", [`https://deploy:${secretOf("password")}@git.example.com/acme/shop.git`]);
-  await sql(db, "INSERT INTO sync_peers(store_id, location) VALUES ('peer-1', ?)", [`https://sync.example.com/db?token=${secretOf("jwt")}`]);
+  await sql(
+    db,
+    "UPDATE signals SET data = json_set(data, '$.trigger_reason', ?, '$.session_files', json_array(?))",
+    [at(14), one(15)],
+  );
+  await sql(db, "UPDATE projects SET remote = ?", [
+    `https://deploy:${secretOf("password")}@git.example.com/acme/shop.git`,
+  ]);
+  await sql(db, "INSERT INTO sync_peers(store_id, location) VALUES ('peer-1', ?)", [
+    `https://sync.example.com/db?token=${secretOf("jwt")}`,
+  ]);
 }
 
 describe("mindsave scan", () => {
   async function filled() {
     const s = fixture("mindsave-scan-");
-    await ok(["save", "--goal", "Ship the billing page", "--failed", "Stripe Elements: too heavy", "--home", s.home], s.opts);
-    await ok(["fail", "Moment.js", "--reason", "too big", "--alt", "date-fns", "--related", "bundle size", "--home", s.home], s.opts);
+    await ok(
+      ["save", "--goal", "Ship the billing page", "--failed", "Stripe Elements: too heavy", "--home", s.home],
+      s.opts,
+    );
+    await ok(
+      [
+        "fail",
+        "Moment.js",
+        "--reason",
+        "too big",
+        "--alt",
+        "date-fns",
+        "--related",
+        "bundle size",
+        "--home",
+        s.home,
+      ],
+      s.opts,
+    );
     const t = join(s.repo, "..", "t.jsonl");
-    writeFileSync(t, JSON.stringify({ type: "assistant", sessionId: "s1", cwd: s.repo, timestamp: "2026-11-21T10:00:00Z", message: { content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "bun test" } }] } }) + "\n");
+    writeFileSync(
+      t,
+      JSON.stringify({
+        type: "assistant",
+        sessionId: "s1",
+        cwd: s.repo,
+        timestamp: "2026-11-21T10:00:00Z",
+        message: { content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "bun test" } }] },
+      }) + "\n",
+    );
     await ok(["ingest", t, "--home", s.home], s.opts);
     return s;
   }
@@ -290,11 +518,19 @@ describe("mindsave scan", () => {
     const { SYNCED_TABLES } = await import("../src/store/migrations.ts");
     // Ids, clocks, times and checked values; hosts and roots are written again by every command from the machine itself.
     const notFreeText: Record<string, string[]> = {
-      hosts: ["*"], roots: ["*"], failure_counts: ["*"], signals: [],
-      projects: ["identity", "created_at", "merged_into"], snapshots: ["kind", "status", "created_at", "version", "saved_host", "saved_agent"],
-      failures: ["scope", "rejected_by", "confidence", "schema_version", "first_seen", "last_seen"], failure_links: ["failure_id", "kind"],
-      tool_calls: [], sync_peers: ["store_id", "last_sync"],
-      rules: ["scope", "created_at"], facts: ["scope", "confidence", "created_at", "confirmed_at", "expires_at"], retirements: ["kind", "retired_at"],
+      hosts: ["*"],
+      roots: ["*"],
+      failure_counts: ["*"],
+      signals: [],
+      projects: ["identity", "created_at", "merged_into"],
+      snapshots: ["kind", "status", "created_at", "version", "saved_host", "saved_agent"],
+      failures: ["scope", "rejected_by", "confidence", "schema_version", "first_seen", "last_seen"],
+      failure_links: ["failure_id", "kind"],
+      tool_calls: [],
+      sync_peers: ["store_id", "last_sync"],
+      rules: ["scope", "created_at"],
+      facts: ["scope", "confidence", "created_at", "confirmed_at", "expires_at"],
+      retirements: ["kind", "retired_at"],
     };
     const missed: string[] = [];
     for (const t of [...SYNCED_TABLES.map((x) => x.name), "sync_peers"]) {
@@ -330,9 +566,22 @@ describe("mindsave scan", () => {
     }
     const r = JSON.parse(json.stdout);
     expect(r.clean).toBe(false);
-    expect(new Set(r.findings.map((f: any) => f.table))).toEqual(new Set(["snapshots", "failures", "failure_links", "tool_calls", "signals", "projects", "sync_peers"]));
+    expect(new Set(r.findings.map((f: any) => f.table))).toEqual(
+      new Set(["snapshots", "failures", "failure_links", "tool_calls", "signals", "projects", "sync_peers"]),
+    );
     const fields = r.findings.map((f: any) => `${f.table}.${f.field}`);
-    for (const f of ["snapshots.goal", "snapshots.layer3", "failures.reason", "failures.item", "failure_links.value", "tool_calls.target", "tool_calls.session_id", "signals.data.trigger_reason", "projects.remote", "sync_peers.location"]) {
+    for (const f of [
+      "snapshots.goal",
+      "snapshots.layer3",
+      "failures.reason",
+      "failures.item",
+      "failure_links.value",
+      "tool_calls.target",
+      "tool_calls.session_id",
+      "signals.data.trigger_reason",
+      "projects.remote",
+      "sync_peers.location",
+    ]) {
       expect(fields).toContain(f);
     }
     expect(fields.some((f: string) => /^snapshots\.failure_graph\..* \(key\)$/.test(f))).toBe(true);
@@ -361,8 +610,12 @@ describe("mindsave scan", () => {
     const hits = await okJson(["recall", "billing", "--home", s.home], s.opts);
     expect(hits.hits).toHaveLength(1);
     expect(JSON.stringify(hits)).toContain("[REDACTED:");
-    expect((await okJson(["recall", secretOf("github-pat").slice(4, 20), "--home", s.home], s.opts)).hits).toEqual([]);
-    expect((await okJson(["load", "--latest", "--home", s.home], s.opts)).layer1.goal).toStartWith("Ship the billing page Found [REDACTED:");
+    expect(
+      (await okJson(["recall", secretOf("github-pat").slice(4, 20), "--home", s.home], s.opts)).hits,
+    ).toEqual([]);
+    expect((await okJson(["load", "--latest", "--home", s.home], s.opts)).layer1.goal).toStartWith(
+      "Ship the billing page Found [REDACTED:",
+    );
     const failures = await okJson(["failures", "--home", s.home], s.opts);
     expect(JSON.stringify(failures)).toContain("[REDACTED:");
     expect((await sql(s.db, "SELECT count(*) AS n FROM failures WHERE deleted = 1"))[0]!.n).toBe(1);
@@ -373,7 +626,10 @@ describe("mindsave scan", () => {
 
   test("--fix keeps the last 3 backups", async () => {
     const s = await filled();
-    const backups = () => readdirSync(s.home).filter((f) => f.startsWith("mindsave.db.bak-")).sort();
+    const backups = () =>
+      readdirSync(s.home)
+        .filter((f) => f.startsWith("mindsave.db.bak-"))
+        .sort();
     const made: string[] = [];
     for (let i = 0; i < 4; i++) {
       await sql(s.db, "UPDATE snapshots SET goal = ?", [at(i)]);
@@ -388,7 +644,8 @@ describe("mindsave scan", () => {
     const env = { ...s.opts.env, MINDSAVE_PASSPHRASE: "correct horse battery staple" };
     const c = (args: string[]) => run([...args, "--home", s.home], { ...s.opts, env });
     expect((await c(["encrypt"])).code).toBe(0);
-    for (const f of readdirSync(s.home).filter((f) => f.startsWith("mindsave.db.bak-"))) rmSync(join(s.home, f)); // encrypt's own backup: plain
+    for (const f of readdirSync(s.home).filter((f) => f.startsWith("mindsave.db.bak-")))
+      rmSync(join(s.home, f)); // encrypt's own backup: plain
     const r = await c(["scan", "--fix", "--json"]);
     expect(r.code).toBe(0);
     const fix = JSON.parse(r.stdout);

@@ -6,7 +6,17 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
-import { gitRepo, laptop, ok, okJson, projectOnLaptop, run, sql, tempDir, type RunOptions } from "./helpers.ts";
+import {
+  gitRepo,
+  laptop,
+  ok,
+  okJson,
+  projectOnLaptop,
+  run,
+  sql,
+  tempDir,
+  type RunOptions,
+} from "./helpers.ts";
 
 const cli = (args: string[], opts: RunOptions = {}) => run(args, opts);
 const cliOk = (args: string[], opts: RunOptions = {}) => ok(args, opts);
@@ -24,7 +34,9 @@ const json = (v: unknown) => JSON.stringify(v, null, 2);
 /** A .mindsave/ tree as the original skill and SDK leave it, in `root`; the laptop's HOME holds ~/.mindsave/global. */
 function originalTree(root: string, home: string) {
   const ms = join(root, ".mindsave");
-  write(join(ms, "snapshots", "add_jwt_refresh_20260510.md"), `---
+  write(
+    join(ms, "snapshots", "add_jwt_refresh_20260510.md"),
+    `---
 snapshot_id: "add_jwt_refresh_20260510"
 created_at: "2026-05-10T14:30:00+08:00"
 version: "3.0"
@@ -69,9 +81,12 @@ auto_trigger:
 
 ### Recent Tool Calls
 1. bun test test/auth.test.ts
-`);
+`,
+  );
   // Written by the v3.5 SDK: failure_graph and _compressed as JSON text in YAML block scalars.
-  write(join(ms, "snapshots", "重构认证模块_20260511.md"), `---
+  write(
+    join(ms, "snapshots", "重构认证模块_20260511.md"),
+    `---
 snapshot_id: "重构认证模块_20260511"
 created_at: "2026-05-11T09:15:00+08:00"
 version: "3.5"
@@ -116,9 +131,12 @@ failure_graph: |
 
 ### Completed Steps
 1. 重写了令牌刷新逻辑
-`);
+`,
+  );
   // v3.4: the flat excluded_paths list.
-  write(join(ms, "snapshots", "legacy_css_20260420.md"), `---
+  write(
+    join(ms, "snapshots", "legacy_css_20260420.md"),
+    `---
 snapshot_id: "legacy_css_20260420"
 created_at: "2026-04-20T10:00:00+00:00"
 version: "3.4"
@@ -135,9 +153,12 @@ excluded_paths:
 
 ### Completed Steps
 1. Defined the CSS variables
-`);
+`,
+  );
   // An older version with other field names, and a field nobody defined.
-  write(join(ms, "snapshots", "dark_mode_20260301.md"), `---
+  write(
+    join(ms, "snapshots", "dark_mode_20260301.md"),
+    `---
 id: "dark_mode_20260301"
 created: "2026-03-01T08:00:00Z"
 task_goal: "Implement dark mode toggle for the settings page"
@@ -158,8 +179,11 @@ owner: "Lin"
 
 ## Key Context
 - Using CSS variables for theme switching (not class-based)
-`);
-  write(join(ms, "snapshots", "OVF_add_jwt_20260512_101500.md"), `---
+`,
+  );
+  write(
+    join(ms, "snapshots", "OVF_add_jwt_20260512_101500.md"),
+    `---
 snapshot_id: "OVF_add_jwt_20260512_101500"
 created_at: "2026-05-12T10:15:00+08:00"
 version: "3.5"
@@ -170,56 +194,145 @@ active_files:
   - "${ORIGINAL_ROOT}/src/jwt.ts"
 blocker: "none"
 ---
-`);
+`,
+  );
   const entry = (id: string, created_at: string, goal: string, layers = ["L1", "L2", "L3"]) => ({
-    id, path: `${ORIGINAL_ROOT}/.mindsave/snapshots/${id}.md`, created_at, goal, active_files: [], blocker: "none", layers, auto_trigger: null,
+    id,
+    path: `${ORIGINAL_ROOT}/.mindsave/snapshots/${id}.md`,
+    created_at,
+    goal,
+    active_files: [],
+    blocker: "none",
+    layers,
+    auto_trigger: null,
   });
-  write(join(ms, "index.json"), json({
-    snapshots: [
-      entry("OVF_add_jwt_20260512_101500", "2026-05-12T02:15:00+00:00", "Add JWT refresh to the auth service", ["L1"]),
-      entry("重构认证模块_20260511", "2026-05-11T01:15:00+00:00", "重构认证模块并修复令牌刷新问题"),
-      entry("add_jwt_refresh_20260510", "2026-05-10T06:30:00+00:00", "Add JWT refresh to the auth service"),
-      entry("legacy_css_20260420", "2026-04-20T10:00:00+00:00", "Restyle the settings page"),
-      entry("dark_mode_20260301", "2026-03-01T08:00:00+00:00", "Implement dark mode toggle for the settings page"),
-      entry("old_task_20260101", "2026-01-01T08:00:00+00:00", "A snapshot whose file was deleted"),
-    ],
-  }));
+  write(
+    join(ms, "index.json"),
+    json({
+      snapshots: [
+        entry(
+          "OVF_add_jwt_20260512_101500",
+          "2026-05-12T02:15:00+00:00",
+          "Add JWT refresh to the auth service",
+          ["L1"],
+        ),
+        entry("重构认证模块_20260511", "2026-05-11T01:15:00+00:00", "重构认证模块并修复令牌刷新问题"),
+        entry("add_jwt_refresh_20260510", "2026-05-10T06:30:00+00:00", "Add JWT refresh to the auth service"),
+        entry("legacy_css_20260420", "2026-04-20T10:00:00+00:00", "Restyle the settings page"),
+        entry(
+          "dark_mode_20260301",
+          "2026-03-01T08:00:00+00:00",
+          "Implement dark mode toggle for the settings page",
+        ),
+        entry("old_task_20260101", "2026-01-01T08:00:00+00:00", "A snapshot whose file was deleted"),
+      ],
+    }),
+  );
   // Failure nodes: the original names the file after the item and keeps no name inside.
-  write(join(ms, "failure_graph", "project", "websocket_reconnect.json"), json({
-    schema_version: "1.0", rejected_by: "system", reason: "corporate proxy drops idle sockets", repeat_count: 4, confidence: "high", scope: "project",
-    related: ["socket.io"], alternatives: ["long polling", "server-sent events"], first_seen: "2026-05-01T10:00:00+00:00", last_seen: "2026-05-12T01:00:00+00:00",
-  }));
+  write(
+    join(ms, "failure_graph", "project", "websocket_reconnect.json"),
+    json({
+      schema_version: "1.0",
+      rejected_by: "system",
+      reason: "corporate proxy drops idle sockets",
+      repeat_count: 4,
+      confidence: "high",
+      scope: "project",
+      related: ["socket.io"],
+      alternatives: ["long polling", "server-sent events"],
+      first_seen: "2026-05-01T10:00:00+00:00",
+      last_seen: "2026-05-12T01:00:00+00:00",
+    }),
+  );
   // A Chinese item: the original's file name is "unknown"; the name is only inside.
-  write(join(ms, "failure_graph", "project", "unknown.json"), json({
-    item: "用 Redux 管理表单状态", schema_version: "1.0", rejected_by: "user", reason: "样板代码太多", repeat_count: 2, confidence: "medium", scope: "project",
-    related: [], alternatives: ["React Hook Form"], first_seen: "2026-05-09T03:00:00+00:00", last_seen: "2026-05-11T01:15:00+00:00",
-  }));
-  write(join(ms, "failure_graph", "global", "localStorage_for_tokens.json"), json({
-    schema_version: "1.0", rejected_by: "user", reason: "XSS exposure", repeat_count: 1, confidence: "low", scope: "global",
-    related: [], alternatives: ["httpOnly cookie"], first_seen: "2026-02-01T00:00:00+00:00", last_seen: "2026-02-01T00:00:00+00:00",
-  }));
-  write(join(home, ".mindsave", "global", "moment_js.json"), json({
-    name: "moment.js", schema_version: "1.0", rejected_by: "ai", reason: "too large for the bundle", repeat_count: 3, confidence: "high", scope: "global",
-    related: ["date-fns"], alternatives: ["Temporal", "date-fns"], first_seen: "2026-01-10T00:00:00+00:00", last_seen: "2026-04-01T00:00:00+00:00",
-  }));
+  write(
+    join(ms, "failure_graph", "project", "unknown.json"),
+    json({
+      item: "用 Redux 管理表单状态",
+      schema_version: "1.0",
+      rejected_by: "user",
+      reason: "样板代码太多",
+      repeat_count: 2,
+      confidence: "medium",
+      scope: "project",
+      related: [],
+      alternatives: ["React Hook Form"],
+      first_seen: "2026-05-09T03:00:00+00:00",
+      last_seen: "2026-05-11T01:15:00+00:00",
+    }),
+  );
+  write(
+    join(ms, "failure_graph", "global", "localStorage_for_tokens.json"),
+    json({
+      schema_version: "1.0",
+      rejected_by: "user",
+      reason: "XSS exposure",
+      repeat_count: 1,
+      confidence: "low",
+      scope: "global",
+      related: [],
+      alternatives: ["httpOnly cookie"],
+      first_seen: "2026-02-01T00:00:00+00:00",
+      last_seen: "2026-02-01T00:00:00+00:00",
+    }),
+  );
+  write(
+    join(home, ".mindsave", "global", "moment_js.json"),
+    json({
+      name: "moment.js",
+      schema_version: "1.0",
+      rejected_by: "ai",
+      reason: "too large for the bundle",
+      repeat_count: 3,
+      confidence: "high",
+      scope: "global",
+      related: ["date-fns"],
+      alternatives: ["Temporal", "date-fns"],
+      first_seen: "2026-01-10T00:00:00+00:00",
+      last_seen: "2026-04-01T00:00:00+00:00",
+    }),
+  );
   // v2 named tool logs by session; v3.5 by anything. One line is broken, one has a field more.
-  write(join(ms, "tool_logs", "sess-abc123.jsonl"), [
-    `{"timestamp":"2026-05-10T14:20:00+08:00","action":"edit","target":"src/auth.ts","summary":"added the refresh endpoint"}`,
-    `{"timestamp":"2026-05-10T14:25:00+08:00","action":"bash","target":"bun test","summary":"2 failures","exit_code":1}`,
-    `{"timestamp":"2026-05-10T14:26:00+08:00","action":"Read","target":"src/jwt.ts","summary":"checked the expiry"}`,
-    `not json at all`,
-  ].join("\n") + "\n");
-  write(join(ms, "tool_logs", "2026-05-11.jsonl"), `{"timestamp":"2026-05-11T09:00:00+08:00","action":"write","target":"src/auth.ts","summary":"重写令牌刷新"}\n`);
-  write(join(ms, "signal.json"), json({
-    last_save: "2026-05-12T10:15:00+08:00", last_auto_save_time: "2026-05-12T10:15:00+08:00", last_auto_save_turn: 12,
-    tool_calls_since_save: 0, auto_save_count: 3, trigger_reason: "sub-task completed", pressure_state: "YELLOW",
-    thresholds: { warning: 0.6, critical: 0.8 }, growth_rate: "normal", complexity: "low", estimated_tokens_ratio: 0.65,
-  }));
+  write(
+    join(ms, "tool_logs", "sess-abc123.jsonl"),
+    [
+      `{"timestamp":"2026-05-10T14:20:00+08:00","action":"edit","target":"src/auth.ts","summary":"added the refresh endpoint"}`,
+      `{"timestamp":"2026-05-10T14:25:00+08:00","action":"bash","target":"bun test","summary":"2 failures","exit_code":1}`,
+      `{"timestamp":"2026-05-10T14:26:00+08:00","action":"Read","target":"src/jwt.ts","summary":"checked the expiry"}`,
+      `not json at all`,
+    ].join("\n") + "\n",
+  );
+  write(
+    join(ms, "tool_logs", "2026-05-11.jsonl"),
+    `{"timestamp":"2026-05-11T09:00:00+08:00","action":"write","target":"src/auth.ts","summary":"重写令牌刷新"}\n`,
+  );
+  write(
+    join(ms, "signal.json"),
+    json({
+      last_save: "2026-05-12T10:15:00+08:00",
+      last_auto_save_time: "2026-05-12T10:15:00+08:00",
+      last_auto_save_turn: 12,
+      tool_calls_since_save: 0,
+      auto_save_count: 3,
+      trigger_reason: "sub-task completed",
+      pressure_state: "YELLOW",
+      thresholds: { warning: 0.6, critical: 0.8 },
+      growth_rate: "normal",
+      complexity: "low",
+      estimated_tokens_ratio: 0.65,
+    }),
+  );
   write(join(ms, "execution_graphs", "dag_20260510.json"), "{}\n");
   write(join(ms, "notes.txt"), "scratch\n");
 }
 
-const SNAPSHOT_IDS = ["OVF_add_jwt_20260512_101500", "重构认证模块_20260511", "add_jwt_refresh_20260510", "legacy_css_20260420", "dark_mode_20260301"];
+const SNAPSHOT_IDS = [
+  "OVF_add_jwt_20260512_101500",
+  "重构认证模块_20260511",
+  "add_jwt_refresh_20260510",
+  "legacy_css_20260420",
+  "dark_mode_20260301",
+];
 
 function setup() {
   const base = tempDir("mindsave-seed-");
@@ -273,7 +386,9 @@ describe("import the original's .mindsave/", () => {
     const list = await okJson(["snapshots", "list", "--all", "--home", home], opts());
     expect(list.snapshots.map((s: any) => s.name)).toEqual(SNAPSHOT_IDS);
     const listed = await okJson(["snapshots", "list", "--home", home], opts());
-    expect(listed.snapshots.map((s: any) => s.name)).toEqual(SNAPSHOT_IDS.filter((n) => n !== "legacy_css_20260420"));
+    expect(listed.snapshots.map((s: any) => s.name)).toEqual(
+      SNAPSHOT_IDS.filter((n) => n !== "legacy_css_20260420"),
+    );
     const show = (id: string) => okJson(["snapshots", "show", id, "--home", home], opts());
 
     const jwt = await show("add_jwt_refresh_20260510");
@@ -294,7 +409,9 @@ describe("import the original's .mindsave/", () => {
 
     const old = await show("dark_mode_20260301");
     expect(old.goal).toBe("Implement dark mode toggle for the settings page");
-    expect(old.next_action).toBe("Add toggle component to Settings page; Persist theme preference to localStorage");
+    expect(old.next_action).toBe(
+      "Add toggle component to Settings page; Persist theme preference to localStorage",
+    );
     expect(old.blocker).toBe("waiting for the design review");
     expect(old.status).toBe("in_progress");
     expect(old.active_files.map((f: any) => f.path)).toEqual(["src/components/Settings.tsx"]);
@@ -318,10 +435,31 @@ describe("import the original's .mindsave/", () => {
     expect(ws.alternatives).toEqual(["long polling", "server-sent events"]);
     expect(ws.first_seen).toBe("2026-05-01T10:00:00.000Z");
     expect(ws.last_seen).toBe("2026-05-12T01:00:00.000Z");
-    expect(f.failure_graph.project["用 Redux 管理表单状态"]).toMatchObject({ repeat_count: 2, rejected_by: "user", reason: "样板代码太多" });
-    expect(Object.keys(f.failure_graph.project).sort()).toEqual(["CSS-in-JS themes", "localStorage 存令牌", "Tailwind", "websocket reconnect", "用 Redux 管理表单状态"].sort());
-    expect(f.failure_graph.global["localStorage for tokens"]).toMatchObject({ reason: "XSS exposure", alternatives: ["httpOnly cookie"], first_seen: "2026-02-01T00:00:00.000Z" });
-    expect(f.failure_graph.global["moment.js"]).toMatchObject({ rejected_by: "system", repeat_count: 3, confidence: "high", alternatives: ["Temporal", "date-fns"] });
+    expect(f.failure_graph.project["用 Redux 管理表单状态"]).toMatchObject({
+      repeat_count: 2,
+      rejected_by: "user",
+      reason: "样板代码太多",
+    });
+    expect(Object.keys(f.failure_graph.project).sort()).toEqual(
+      [
+        "CSS-in-JS themes",
+        "localStorage 存令牌",
+        "Tailwind",
+        "websocket reconnect",
+        "用 Redux 管理表单状态",
+      ].sort(),
+    );
+    expect(f.failure_graph.global["localStorage for tokens"]).toMatchObject({
+      reason: "XSS exposure",
+      alternatives: ["httpOnly cookie"],
+      first_seen: "2026-02-01T00:00:00.000Z",
+    });
+    expect(f.failure_graph.global["moment.js"]).toMatchObject({
+      rejected_by: "system",
+      repeat_count: 3,
+      confidence: "high",
+      alternatives: ["Temporal", "date-fns"],
+    });
 
     // Load and recall see the imported snapshots (Chinese included).
     const load = await ok(["load", "重构认证模块_20260511", "--home", home], opts());
@@ -332,13 +470,27 @@ describe("import the original's .mindsave/", () => {
     const recallEn = await ok(["recall", "clock skew", "--home", home], opts());
     expect(recallEn.stdout).toContain("add_jwt_refresh_20260510");
 
-    const calls = await sql(db, "SELECT timestamp, action, tool, target, summary, session_id FROM tool_calls ORDER BY timestamp");
+    const calls = await sql(
+      db,
+      "SELECT timestamp, action, tool, target, summary, session_id FROM tool_calls ORDER BY timestamp",
+    );
     expect(calls.length).toBe(4);
-    expect(calls[0]).toMatchObject({ timestamp: "2026-05-10T06:20:00.000Z", action: "edit", target: "src/auth.ts", session_id: "sess-abc123" });
+    expect(calls[0]).toMatchObject({
+      timestamp: "2026-05-10T06:20:00.000Z",
+      action: "edit",
+      target: "src/auth.ts",
+      session_id: "sess-abc123",
+    });
     expect(calls[1].summary).toBe('2 failures {"exit_code":1}');
     expect(calls[2]).toMatchObject({ action: "read", tool: "Read" });
     const signal = await okJson(["signal", "--home", home], opts());
-    expect(signal).toMatchObject({ last_save: "2026-05-12T02:15:00.000Z", auto_save_count: 3, last_auto_save_turn: 12, trigger_reason: "sub-task completed", estimated_tokens_ratio: 0.65 });
+    expect(signal).toMatchObject({
+      last_save: "2026-05-12T02:15:00.000Z",
+      auto_save_count: 3,
+      last_auto_save_turn: 12,
+      trigger_reason: "sub-task completed",
+      estimated_tokens_ratio: 0.65,
+    });
 
     // Again: nothing new, nothing changed.
     const rows = await contentRows(db);
@@ -369,11 +521,17 @@ describe("import the original's .mindsave/", () => {
 
   test("a snapshot that cannot be read is reported and the rest still land", async () => {
     const { home, repo, opts } = setup();
-    write(join(repo, ".mindsave", "snapshots", "broken_20260513.md"), `---\ngoal: "unterminated\nstate: [\n---\n`);
+    write(
+      join(repo, ".mindsave", "snapshots", "broken_20260513.md"),
+      `---\ngoal: "unterminated\nstate: [\n---\n`,
+    );
     write(join(repo, ".mindsave", "snapshots", "nogoal_20260514.md"), `---\nstate: "no goal here"\n---\n`);
     const r = await cliJson(["import", repo, "--home", home], opts());
     expect(r.snapshots.imported.length).toBe(5);
-    expect(r.snapshots.failed.map((f: any) => f.file).sort()).toEqual(["snapshots/broken_20260513.md", "snapshots/nogoal_20260514.md"]);
+    expect(r.snapshots.failed.map((f: any) => f.file).sort()).toEqual([
+      "snapshots/broken_20260513.md",
+      "snapshots/nogoal_20260514.md",
+    ]);
     expect(r.snapshots.failed.find((f: any) => f.file.includes("nogoal")).reason).toContain("needs a goal");
   });
 });
@@ -382,12 +540,16 @@ describe("import fills the full-text index once, at its end", () => {
   test("a recall right after an import finds words of every layer; the index holds each live snapshot once; later saves are indexed again", async () => {
     const { home, repo, opts, db } = setup();
     // A snapshot already in the store: indexed by the trigger, before the import.
-    await cliOk(["save", "--goal", "Survey the zeppelin hangar", "--next", "count the mooring lines", "--home", home], opts());
+    await cliOk(
+      ["save", "--goal", "Survey the zeppelin hangar", "--next", "count the mooring lines", "--home", home],
+      opts(),
+    );
     const triggers = "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name";
     const before = await sql(db, triggers);
     const r = await cliJson(["import", repo, "--home", home], opts());
     expect(r.snapshots.imported.length).toBe(5);
-    const found = async (words: string) => (await okJson(["recall", words, "--home", home], opts())).hits.map((h: any) => h.name);
+    const found = async (words: string) =>
+      (await okJson(["recall", words, "--home", home], opts())).hits.map((h: any) => h.name);
     expect(await found("auth service")).toContain("add_jwt_refresh_20260510"); // Layer 1: goal
     expect(await found("runtime dependencies")).toContain("add_jwt_refresh_20260510"); // Layer 2: a constraint
     expect(await found("corporate proxy")).toContain("add_jwt_refresh_20260510"); // Layer 2: a failure's reason
@@ -410,16 +572,58 @@ describe("export to the original's layout", () => {
     const { home, repo, opts, pc } = setup();
     await cliOk(["import", repo, "--home", home], opts());
     // Native MindSave state too: a topic of its own, a Layer 2 big enough to be compressed, a failure, signal counters.
-    const techs = ["Tailwind", "Bootstrap", "Sass", "Material UI", "Ant Design", "Chakra UI", "styled-components", "OAuth", "SAML", "MongoDB", "GraphQL"];
+    const techs = [
+      "Tailwind",
+      "Bootstrap",
+      "Sass",
+      "Material UI",
+      "Ant Design",
+      "Chakra UI",
+      "styled-components",
+      "OAuth",
+      "SAML",
+      "MongoDB",
+      "GraphQL",
+    ];
     const constraints = [
-      ...techs.flatMap((t) => [`no ${t}`, `avoid ${t}`, `do not use ${t}`, `never use ${t}`, `don't use ${t}`, `no ${t} anywhere`, `no ${t} at all`, `stop using ${t}`]),
+      ...techs.flatMap((t) => [
+        `no ${t}`,
+        `avoid ${t}`,
+        `do not use ${t}`,
+        `never use ${t}`,
+        `don't use ${t}`,
+        `no ${t} anywhere`,
+        `no ${t} at all`,
+        `stop using ${t}`,
+      ]),
       "keep every page under 200 kB of JavaScript",
     ];
-    await ok(["save", "--file", "-", "--home", home], { ...opts(), stdin: `---\ngoal: "Tidy the settings styles"\nstate: "half done"\nnext_action: "finish the form"\ntopic: "styles"\nconstraints:\n${constraints.map((c) => `  - "${c}"`).join("\n")}\nreviewer: "Mo"\n---\n### Completed Steps\n1. the header\n` });
-    await ok(["fail", "jQuery", "--reason", "legacy only", "--scope", "global", "--confidence", "low", "--alt", "vanilla DOM", "--home", home], opts());
+    await ok(["save", "--file", "-", "--home", home], {
+      ...opts(),
+      stdin: `---\ngoal: "Tidy the settings styles"\nstate: "half done"\nnext_action: "finish the form"\ntopic: "styles"\nconstraints:\n${constraints.map((c) => `  - "${c}"`).join("\n")}\nreviewer: "Mo"\n---\n### Completed Steps\n1. the header\n`,
+    });
+    await ok(
+      [
+        "fail",
+        "jQuery",
+        "--reason",
+        "legacy only",
+        "--scope",
+        "global",
+        "--confidence",
+        "low",
+        "--alt",
+        "vanilla DOM",
+        "--home",
+        home,
+      ],
+      opts(),
+    );
     await ok(["signal", "--tool-call", "3", "--ratio", "0.3", "--home", home], opts());
     // Archived snapshots are exported too (the completed legacy_css one: completed and older than 30 days).
-    const list = (await okJson(["snapshots", "list", "--all", "--home", home], opts())).snapshots.map((s: any) => s.name);
+    const list = (await okJson(["snapshots", "list", "--all", "--home", home], opts())).snapshots.map(
+      (s: any) => s.name,
+    );
     expect(list.length).toBe(6);
     const native = await okJson(["snapshots", "show", list[0], "--home", home], opts());
     expect(native.topic).toBe("styles");
@@ -436,14 +640,25 @@ describe("export to the original's layout", () => {
     const times = index.snapshots.map((e: any) => Date.parse(e.created_at));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
     for (const e of index.snapshots) {
-      expect(Object.keys(e)).toEqual(["id", "path", "created_at", "goal", "active_files", "blocker", "layers", "auto_trigger"]);
+      expect(Object.keys(e)).toEqual([
+        "id",
+        "path",
+        "created_at",
+        "goal",
+        "active_files",
+        "blocker",
+        "layers",
+        "auto_trigger",
+      ]);
       expect(e.path).toBe(`.mindsave/snapshots/${e.id}.md`);
     }
     const indexText = readFileSync(join(ms, "index.json"), "utf8");
     expect(indexText).not.toContain(repo);
     expect(indexText).not.toContain(ORIGINAL_ROOT);
     expect(index.snapshots.find((e: any) => e.id === "add_jwt_refresh_20260510")).toMatchObject({
-      active_files: ["src/auth.ts", "src/jwt.ts"], layers: ["L1", "L2", "L3"], auto_trigger: "key-decision",
+      active_files: ["src/auth.ts", "src/jwt.ts"],
+      layers: ["L1", "L2", "L3"],
+      auto_trigger: "key-decision",
     });
 
     // A snapshot file in the spec's template with relative active files.
@@ -454,19 +669,57 @@ describe("export to the original's layout", () => {
     expect(file).not.toContain(repo);
 
     // Failure nodes: the v3.5 fields plus the real name; existing files are reused by the name inside.
-    const node = (scope: string, name: string) => JSON.parse(readFileSync(join(ms, "failure_graph", scope, name), "utf8"));
+    const node = (scope: string, name: string) =>
+      JSON.parse(readFileSync(join(ms, "failure_graph", scope, name), "utf8"));
     const wsNode = node("project", "websocket_reconnect.json");
-    expect(Object.keys(wsNode).sort()).toEqual(["_mindsave", "alternatives", "confidence", "first_seen", "item", "last_seen", "reason", "rejected_by", "related", "repeat_count", "schema_version", "scope"]);
+    expect(Object.keys(wsNode).sort()).toEqual([
+      "_mindsave",
+      "alternatives",
+      "confidence",
+      "first_seen",
+      "item",
+      "last_seen",
+      "reason",
+      "rejected_by",
+      "related",
+      "repeat_count",
+      "schema_version",
+      "scope",
+    ]);
     expect(wsNode).toMatchObject({ item: "websocket reconnect", repeat_count: 4, scope: "project" });
     // Which host counted the repeats (all this laptop's: it imported them), adding up to repeat_count.
     expect(Object.values(wsNode._mindsave.counts)).toEqual([4]);
     expect(node("project", "unknown.json").item).toBe("用 Redux 管理表单状态");
     expect(node("global", "moment_js.json").item).toBe("moment.js");
-    expect(node("global", "jQuery.json")).toMatchObject({ item: "jQuery", confidence: "low", alternatives: ["vanilla DOM"] });
-    expect(readdirSync(join(ms, "failure_graph", "project")).sort()).toEqual(["CSS_in_JS_themes.json", "Tailwind.json", "localStorage_存令牌.json", "unknown.json", "websocket_reconnect.json"].sort());
+    expect(node("global", "jQuery.json")).toMatchObject({
+      item: "jQuery",
+      confidence: "low",
+      alternatives: ["vanilla DOM"],
+    });
+    expect(readdirSync(join(ms, "failure_graph", "project")).sort()).toEqual(
+      [
+        "CSS_in_JS_themes.json",
+        "Tailwind.json",
+        "localStorage_存令牌.json",
+        "unknown.json",
+        "websocket_reconnect.json",
+      ].sort(),
+    );
 
     const signal = JSON.parse(readFileSync(join(ms, "signal.json"), "utf8"));
-    expect(Object.keys(signal)).toEqual(["last_save", "last_auto_save_time", "last_auto_save_turn", "tool_calls_since_save", "auto_save_count", "trigger_reason", "pressure_state", "thresholds", "growth_rate", "complexity", "estimated_tokens_ratio"]);
+    expect(Object.keys(signal)).toEqual([
+      "last_save",
+      "last_auto_save_time",
+      "last_auto_save_turn",
+      "tool_calls_since_save",
+      "auto_save_count",
+      "trigger_reason",
+      "pressure_state",
+      "thresholds",
+      "growth_rate",
+      "complexity",
+      "estimated_tokens_ratio",
+    ]);
     expect(signal.tool_calls_since_save).toBe(3);
     // Every call is already in a log on disk: export adds no duplicate lines.
     expect(ex.tool_calls).toBe(0);
@@ -492,8 +745,14 @@ describe("export to the original's layout", () => {
     const fa = await okJson(["failures", "--home", home], opts());
     const fb = await okJson(["failures", "--home", home2], opts());
     expect(fb).toEqual(fa);
-    const sa = await sql(join(home, "mindsave.db"), "SELECT timestamp, action, tool, target, summary, session_id FROM tool_calls ORDER BY timestamp, target");
-    const sb = await sql(join(home2, "mindsave.db"), "SELECT timestamp, action, tool, target, summary, session_id FROM tool_calls ORDER BY timestamp, target");
+    const sa = await sql(
+      join(home, "mindsave.db"),
+      "SELECT timestamp, action, tool, target, summary, session_id FROM tool_calls ORDER BY timestamp, target",
+    );
+    const sb = await sql(
+      join(home2, "mindsave.db"),
+      "SELECT timestamp, action, tool, target, summary, session_id FROM tool_calls ORDER BY timestamp, target",
+    );
     expect(sb).toEqual(sa);
   });
 
@@ -505,12 +764,18 @@ describe("export to the original's layout", () => {
     const ws = join(base, "notes"); // not a git repository: the project id lives in .mindsave/project.json
     for (let i = 1; i <= 22; i++) {
       const day = String(i).padStart(2, "0");
-      write(join(ws, ".mindsave", "snapshots", `task_${i}_202603${day}.md`), `---\nsnapshot_id: "task_${i}_202603${day}"\ncreated_at: "2026-03-${day}T12:00:00Z"\ngoal: "Task number ${i}"\nstate: "started"\nnext_action: "continue"\nactive_files: ["docs/t${i}.md"]\nblocker: "none"\n---\n`);
+      write(
+        join(ws, ".mindsave", "snapshots", `task_${i}_202603${day}.md`),
+        `---\nsnapshot_id: "task_${i}_202603${day}"\ncreated_at: "2026-03-${day}T12:00:00Z"\ngoal: "Task number ${i}"\nstate: "started"\nnext_action: "continue"\nactive_files: ["docs/t${i}.md"]\nblocker: "none"\n---\n`,
+      );
     }
-    write(join(ws, ".mindsave", "tool_logs", "log.jsonl"), [
-      `{"timestamp":"2026-03-01T10:00:00Z","action":"edit","target":"docs/t1.md","summary":"first"}`,
-      `{"timestamp":"2026-03-02T10:00:00Z","action":"bash","target":"make","summary":"second"}`,
-    ].join("\n") + "\n");
+    write(
+      join(ws, ".mindsave", "tool_logs", "log.jsonl"),
+      [
+        `{"timestamp":"2026-03-01T10:00:00Z","action":"edit","target":"docs/t1.md","summary":"first"}`,
+        `{"timestamp":"2026-03-02T10:00:00Z","action":"bash","target":"make","summary":"second"}`,
+      ].join("\n") + "\n",
+    );
     const opts = { cwd: ws, env: pc.env };
     const r = await cliJson(["import", ws, "--home", home], opts);
     expect(r.snapshots.imported.length).toBe(22);
@@ -524,34 +789,58 @@ describe("export to the original's layout", () => {
     expect(index.snapshots[0].id).toBe("task_22_20260322");
     expect(index.snapshots[19].id).toBe("task_3_20260303");
     expect(readdirSync(join(out, ".mindsave", "snapshots")).length).toBe(22);
-    expect(readdirSync(join(out, ".mindsave", "tool_logs")).sort()).toEqual(["2026-03-01.jsonl", "2026-03-02.jsonl"]);
-    const line = JSON.parse(readFileSync(join(out, ".mindsave", "tool_logs", "2026-03-01.jsonl"), "utf8").trim());
-    expect(line).toEqual({ timestamp: "2026-03-01T10:00:00.000Z", action: "edit", target: "docs/t1.md", summary: "first", session_id: "log" });
+    expect(readdirSync(join(out, ".mindsave", "tool_logs")).sort()).toEqual([
+      "2026-03-01.jsonl",
+      "2026-03-02.jsonl",
+    ]);
+    const line = JSON.parse(
+      readFileSync(join(out, ".mindsave", "tool_logs", "2026-03-01.jsonl"), "utf8").trim(),
+    );
+    expect(line).toEqual({
+      timestamp: "2026-03-01T10:00:00.000Z",
+      action: "edit",
+      target: "docs/t1.md",
+      summary: "first",
+      session_id: "log",
+    });
     const snap = readFileSync(join(out, ".mindsave", "snapshots", "task_1_20260301.md"), "utf8");
     expect(snap).toContain("active_files:\n  - docs/t1.md\n");
 
     // A second export changes nothing it does not own and adds no duplicate log lines.
     const again = await cliJson(["export", "--out", out, "--home", home], opts);
     expect(again.tool_calls).toBe(0);
-    expect(readFileSync(join(out, ".mindsave", "tool_logs", "2026-03-01.jsonl"), "utf8").trim().split("\n").length).toBe(1);
+    expect(
+      readFileSync(join(out, ".mindsave", "tool_logs", "2026-03-01.jsonl"), "utf8")
+        .trim()
+        .split("\n").length,
+    ).toBe(1);
   });
 
   test("export refuses to overwrite a different snapshot that exists only on disk", async () => {
     const { home, repo, opts } = setup();
     await ok(["save", "--goal", "Write the changelog", "--topic", "changelog", "--home", home], opts());
     const name = (await okJson(["snapshots", "list", "--home", home], opts())).snapshots[0].name;
-    write(join(repo, ".mindsave", "snapshots", `${name}.md`), `---\nsnapshot_id: "${name}"\ncreated_at: "2020-01-01T00:00:00Z"\ngoal: "Something else entirely"\n---\n`);
+    write(
+      join(repo, ".mindsave", "snapshots", `${name}.md`),
+      `---\nsnapshot_id: "${name}"\ncreated_at: "2020-01-01T00:00:00Z"\ngoal: "Something else entirely"\n---\n`,
+    );
     const r = await cli(["export", "--home", home], opts());
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`snapshots/${name}.md`);
-    expect(readFileSync(join(repo, ".mindsave", "snapshots", `${name}.md`), "utf8")).toContain("Something else entirely");
+    expect(readFileSync(join(repo, ".mindsave", "snapshots", `${name}.md`), "utf8")).toContain(
+      "Something else entirely",
+    );
     // Imported first, the disk's snapshot gets its own id; then export writes both.
     const imp = await cliJson(["import", repo, "--home", home], opts());
     expect(imp.snapshots.imported).toContain(`${name}-2`);
     expect(imp.warnings.join("\n")).toContain(`imported as ${name}-2`);
     await cliOk(["export", "--home", home], opts());
-    expect(readFileSync(join(repo, ".mindsave", "snapshots", `${name}.md`), "utf8")).toContain("Write the changelog");
-    expect(readFileSync(join(repo, ".mindsave", "snapshots", `${name}-2.md`), "utf8")).toContain("Something else entirely");
+    expect(readFileSync(join(repo, ".mindsave", "snapshots", `${name}.md`), "utf8")).toContain(
+      "Write the changelog",
+    );
+    expect(readFileSync(join(repo, ".mindsave", "snapshots", `${name}-2.md`), "utf8")).toContain(
+      "Something else entirely",
+    );
   });
 });
 
@@ -563,14 +852,39 @@ describe("exported files read the same in YAML 1.1 (the original's Python SDK)",
     const home = join(base, "home");
     mkdirSync(home);
     const at: RunOptions = { cwd: repo, env: pc.env };
-    await ok(["save", "--home", home, "--goal", "ship it", "--state", "yes", "--next", "1:20", "--blocker", "off", "--constraint", "1_000", "--decision", "no"], at);
+    await ok(
+      [
+        "save",
+        "--home",
+        home,
+        "--goal",
+        "ship it",
+        "--state",
+        "yes",
+        "--next",
+        "1:20",
+        "--blocker",
+        "off",
+        "--constraint",
+        "1_000",
+        "--decision",
+        "no",
+      ],
+      at,
+    );
     const ex = await okJson(["export", "--home", home, "--out", join(base, "out")], at);
     const text = readFileSync(join(ex.dir, "snapshots", `${ex.snapshots[0]}.md`), "utf8");
     const front = text.split("\n---\n")[0].replace(/^---\n/, "");
     const { parse } = await import("yaml");
     for (const version of ["1.1", "1.2"] as const) {
       const data = parse(front, { version });
-      expect([data.state, data.next_action, data.blocker, data.constraints, data.decisions]).toEqual(["yes", "1:20", "off", ["1_000"], ["no"]]);
+      expect([data.state, data.next_action, data.blocker, data.constraints, data.decisions]).toEqual([
+        "yes",
+        "1:20",
+        "off",
+        ["1_000"],
+        ["no"],
+      ]);
     }
   });
 });
@@ -579,30 +893,81 @@ describe("exported files read the same in YAML 1.1 (the original's Python SDK)",
 const pyyaml = spawnSync("python3", ["-c", "import yaml"]).status === 0;
 
 describe("the spec's files read the same in YAML 1.1", () => {
-  const values = ["<<", "=", "2024-01-01", "2024-1-1 10:00:00", "2001-12-14 21:59:43.10 -5", "+0x1F", "+017", "plain words"];
+  const values = [
+    "<<",
+    "=",
+    "2024-01-01",
+    "2024-1-1 10:00:00",
+    "2001-12-14 21:59:43.10 -5",
+    "+0x1F",
+    "+017",
+    "plain words",
+  ];
 
   test("snapshots show quotes a merge key, a value key, dates and signed hex or octal numbers", async () => {
     const t = projectOnLaptop("mindsave-six-");
-    await t.okCli(["save", "--goal", "g", "--state", "s", "--next", "n", ...values.flatMap((v) => ["--decision", v])]);
+    await t.okCli([
+      "save",
+      "--goal",
+      "g",
+      "--state",
+      "s",
+      "--next",
+      "n",
+      ...values.flatMap((v) => ["--decision", v]),
+    ]);
     const shown = (await t.okCli(["snapshots", "show"])).stdout;
     for (const v of values.slice(0, -1)) expect(shown).toContain(`  - "${v}"\n`);
     expect(shown).toContain("  - plain words\n");
   });
 
-  test.skipIf(!pyyaml)("PyYAML reads every value back as the text it was (needs python3 with PyYAML)", async () => {
-    const t = projectOnLaptop("mindsave-six-");
-    await t.okCli(["save", "--goal", "g", "--state", "s", "--next", "n", ...values.flatMap((v) => ["--decision", v]), "--failed", "<<", "--failed", "2024-01-01"]);
-    const shown = (await t.okCli(["snapshots", "show"])).stdout;
-    const read = spawnSync("python3", ["-c", "import sys, yaml, json; d = yaml.safe_load(sys.stdin.read().split('\\n---\\n', 1)[0][4:]); print(json.dumps([d['decisions'], sorted(d['failure_graph'])]))"], { input: shown, encoding: "utf8" });
-    expect(read.stderr).toBe("");
-    expect(JSON.parse(read.stdout)).toEqual([values, ["2024-01-01", "<<"]]);
-  });
+  test.skipIf(!pyyaml)(
+    "PyYAML reads every value back as the text it was (needs python3 with PyYAML)",
+    async () => {
+      const t = projectOnLaptop("mindsave-six-");
+      await t.okCli([
+        "save",
+        "--goal",
+        "g",
+        "--state",
+        "s",
+        "--next",
+        "n",
+        ...values.flatMap((v) => ["--decision", v]),
+        "--failed",
+        "<<",
+        "--failed",
+        "2024-01-01",
+      ]);
+      const shown = (await t.okCli(["snapshots", "show"])).stdout;
+      const read = spawnSync(
+        "python3",
+        [
+          "-c",
+          "import sys, yaml, json; d = yaml.safe_load(sys.stdin.read().split('\\n---\\n', 1)[0][4:]); print(json.dumps([d['decisions'], sorted(d['failure_graph'])]))",
+        ],
+        { input: shown, encoding: "utf8" },
+      );
+      expect(read.stderr).toBe("");
+      expect(JSON.parse(read.stdout)).toEqual([values, ["2024-01-01", "<<"]]);
+    },
+  );
 });
 
 describe("importing the same folder again", () => {
   // A failure node (the original's last word on the failure) and snapshots that mention it with an
   // older word: rejected by the system then, by the user by the node's last_seen.
-  const NODE = { item: "moment.js", rejected_by: "user", reason: "too heavy for the bundle", repeat_count: 2, scope: "project", related: [], alternatives: ["date-fns"], first_seen: "2026-03-01T10:00:00.000Z", last_seen: "2026-03-05T10:00:00.000Z" };
+  const NODE = {
+    item: "moment.js",
+    rejected_by: "user",
+    reason: "too heavy for the bundle",
+    repeat_count: 2,
+    scope: "project",
+    related: [],
+    alternatives: ["date-fns"],
+    first_seen: "2026-03-01T10:00:00.000Z",
+    last_seen: "2026-03-05T10:00:00.000Z",
+  };
   const snapshot = (id: string, at: string) => `---
 snapshot_id: "${id}"
 created_at: "${at}"
@@ -622,10 +987,14 @@ failure_graph:
   function folder() {
     const t = projectOnLaptop("mindsave-seed-again-");
     write(join(t.repo, ".mindsave", "failure_graph", "project", "moment_js.json"), json(NODE));
-    write(join(t.repo, ".mindsave", "snapshots", "dates_20260305.md"), snapshot("dates_20260305", "2026-03-05T10:00:00.000Z"));
+    write(
+      join(t.repo, ".mindsave", "snapshots", "dates_20260305.md"),
+      snapshot("dates_20260305", "2026-03-05T10:00:00.000Z"),
+    );
     return t;
   }
-  const failureRow = async (db: string) => (await sql(db, "SELECT rejected_by, reason, hlc FROM failures WHERE item = ?", ["moment.js"]))[0];
+  const failureRow = async (db: string) =>
+    (await sql(db, "SELECT rejected_by, reason, hlc FROM failures WHERE item = ?", ["moment.js"]))[0];
 
   test("an older snapshot mentioning a known failure does not rewrite it: the node file's word stands, the failure is skipped", async () => {
     const t = folder();
@@ -634,7 +1003,10 @@ failure_graph:
     expect(first.rejected_by).toBe(NODE.rejected_by);
     expect(first.reason).toBe(NODE.reason);
     // A snapshot from before the node's last_seen appears in the folder (copied in from elsewhere).
-    write(join(t.repo, ".mindsave", "snapshots", "dates_20260302.md"), snapshot("dates_20260302", "2026-03-02T10:00:00.000Z"));
+    write(
+      join(t.repo, ".mindsave", "snapshots", "dates_20260302.md"),
+      snapshot("dates_20260302", "2026-03-02T10:00:00.000Z"),
+    );
     const r = await t.json(["import", ".mindsave"]);
     expect(r.snapshots.imported).toEqual(["dates_20260302"]);
     expect(r.failures).toEqual({ imported: 0, skipped: 1 });
@@ -644,12 +1016,18 @@ failure_graph:
 
   test("a snapshot deleted here stays deleted; the summary says so, and --restore-deleted brings it back", async () => {
     const t = folder();
-    write(join(t.repo, ".mindsave", "snapshots", "dates_20260302.md"), snapshot("dates_20260302", "2026-03-02T10:00:00.000Z"));
+    write(
+      join(t.repo, ".mindsave", "snapshots", "dates_20260302.md"),
+      snapshot("dates_20260302", "2026-03-02T10:00:00.000Z"),
+    );
     await t.okCli(["import", ".mindsave"]);
     await t.okCli(["snapshots", "delete", "dates_20260302"]);
     const again = await t.okCli(["import", ".mindsave"]);
-    expect(again.stdout).toContain("0 imported, 1 skipped (already in the store), 1 deleted here earlier (not brought back; --restore-deleted brings them back)");
-    const names = async () => (await t.json(["snapshots", "list", "--all"])).snapshots.map((s: any) => s.name);
+    expect(again.stdout).toContain(
+      "0 imported, 1 skipped (already in the store), 1 deleted here earlier (not brought back; --restore-deleted brings them back)",
+    );
+    const names = async () =>
+      (await t.json(["snapshots", "list", "--all"])).snapshots.map((s: any) => s.name);
     expect(await names()).toEqual(["dates_20260305"]);
     const json = await t.json(["import", ".mindsave"]);
     expect(json.snapshots.deleted).toEqual(["dates_20260302"]);
@@ -664,7 +1042,8 @@ failure_graph:
     await t.okCli(["save", "--goal", "Port the invoice page", "--state", "s", "--next", "n"]);
     const out = join(t.base, "out");
     await t.okCli(["export", "--out", out]);
-    const names = async () => (await t.json(["snapshots", "list", "--all"])).snapshots.map((s: any) => s.name).sort();
+    const names = async () =>
+      (await t.json(["snapshots", "list", "--all"])).snapshots.map((s: any) => s.name).sort();
     const all = await names();
     const gone = all.find((n: string) => n.startsWith("port_the_billing"))!;
     await t.okCli(["snapshots", "delete", gone]);

@@ -13,59 +13,82 @@ const realGit = Bun.which("git");
 const linux = process.platform === "linux" && existsSync("/proc/self/environ");
 
 /** A PATH whose `git` records the environments into `probes`, then runs the real one. */
-const probingPath = (probes: string) => gitProbePath(`tr '\\0' '\\n' < /proc/$PPID/environ > "${probes}/parent.$$"\nenv > "${probes}/own.$$"`);
+const probingPath = (probes: string) =>
+  gitProbePath(`tr '\\0' '\\n' < /proc/$PPID/environ > "${probes}/parent.$$"\nenv > "${probes}/own.$$"`);
 
 /** Every environment the probe recorded, of the parent or its own, as lists of NAME=VALUE lines. */
 function recorded(probes: string, kind: "parent" | "own"): string[][] {
-  return readdirSync(probes).filter((f) => f.startsWith(`${kind}.`)).map((f) => readFileSync(join(probes, f), "utf8").split("\n"));
+  return readdirSync(probes)
+    .filter((f) => f.startsWith(`${kind}.`))
+    .map((f) => readFileSync(join(probes, f), "utf8").split("\n"));
 }
 
 /** The runtime's settings and the restart's mark in an environment. */
 const tuning = (env: string[]) => env.filter((l) => /^(BUN_JSC_use|MINDSAVE_SHORT_RUN)/.test(l)).sort();
 /** How many functions the JIT compiled, from the runtime's report on stderr. */
-const compiled = (stderr: string) => stderr.split("\n").filter((l) => /^Optimized .* using (Baseline|DFG|FTL)\b/.test(l)).length;
+const compiled = (stderr: string) =>
+  stderr.split("\n").filter((l) => /^Optimized .* using (Baseline|DFG|FTL)\b/.test(l)).length;
 const REPORT = { BUN_JSC_reportCompileTimes: "1" };
 
-describe.skipIf(!linux || !realGit)("quick commands hold the JIT back; an import restarts without its top tier (Linux: read from /proc)", () => {
-  /** Runs each of `commands` in one new repository (a new project: MindSave asks git about it) and returns what the probe saw. */
-  async function probe(commands: string[][], extraEnv: Record<string, string> = {}, prepare?: (repo: string) => void) {
-    const probes = tempDir();
-    // (The JIT setting as a person's environment has it: not the interpreter-only runs of other tests.)
-    const pc = laptop("short-run");
-    const repo = gitRepo(join(tempDir(), "repo"));
-    prepare?.(repo);
-    const stderr: string[] = [];
-    for (const args of commands) stderr.push((await ok(args, { cwd: repo, env: { ...pc.env, PATH: probingPath(probes), BUN_JSC_useJIT: undefined, ...extraEnv } })).stderr);
-    const parents = recorded(probes, "parent");
-    const own = recorded(probes, "own");
-    expect(parents.length).toBeGreaterThan(0); // MindSave did run git
-    return { parents, own, stderr };
-  }
-  const save = ["save", "--goal", "quick run", "--state", "s", "--next", "n"];
+describe.skipIf(!linux || !realGit)(
+  "quick commands hold the JIT back; an import restarts without its top tier (Linux: read from /proc)",
+  () => {
+    /** Runs each of `commands` in one new repository (a new project: MindSave asks git about it) and returns what the probe saw. */
+    async function probe(
+      commands: string[][],
+      extraEnv: Record<string, string> = {},
+      prepare?: (repo: string) => void,
+    ) {
+      const probes = tempDir();
+      // (The JIT setting as a person's environment has it: not the interpreter-only runs of other tests.)
+      const pc = laptop("short-run");
+      const repo = gitRepo(join(tempDir(), "repo"));
+      prepare?.(repo);
+      const stderr: string[] = [];
+      for (const args of commands)
+        stderr.push(
+          (
+            await ok(args, {
+              cwd: repo,
+              env: { ...pc.env, PATH: probingPath(probes), BUN_JSC_useJIT: undefined, ...extraEnv },
+            })
+          ).stderr,
+        );
+      const parents = recorded(probes, "parent");
+      const own = recorded(probes, "own");
+      expect(parents.length).toBeGreaterThan(0); // MindSave did run git
+      return { parents, own, stderr };
+    }
+    const save = ["save", "--goal", "quick run", "--state", "s", "--next", "n"];
 
-  test("save and recall compile nothing and do not restart; git, their child, gets the environment as it was", async () => {
-    const { parents, own, stderr } = await probe([save, ["recall", "quick"]], REPORT);
-    expect(stderr.map(compiled)).toEqual([0, 0]);
-    for (const env of parents) expect(tuning(env)).toEqual([]);
-    for (const env of own) expect(tuning(env)).toEqual([]);
-  });
+    test("save and recall compile nothing and do not restart; git, their child, gets the environment as it was", async () => {
+      const { parents, own, stderr } = await probe([save, ["recall", "quick"]], REPORT);
+      expect(stderr.map(compiled)).toEqual([0, 0]);
+      for (const env of parents) expect(tuning(env)).toEqual([]);
+      for (const env of own) expect(tuning(env)).toEqual([]);
+    });
 
-  test("import, bulk work, restarts with only the top tier off; git gets the environment as it was", async () => {
-    const tree = (repo: string) => {
-      mkdirSync(join(repo, ".mindsave", "snapshots"), { recursive: true });
-      writeFileSync(join(repo, ".mindsave", "snapshots", "one_2026-11-20.md"), "---\ncreated_at: 2026-11-20T09:00:00Z\ngoal: imported\nstate: s\nnext_action: n\n---\nbody\n");
-    };
-    const imported = await probe([["import", "."]], {}, tree);
-    for (const env of imported.parents) expect(tuning(env)).toEqual(["BUN_JSC_useFTLJIT=0", "MINDSAVE_SHORT_RUN=1"]);
-    for (const env of imported.own) expect(tuning(env)).toEqual([]);
-  });
+    test("import, bulk work, restarts with only the top tier off; git gets the environment as it was", async () => {
+      const tree = (repo: string) => {
+        mkdirSync(join(repo, ".mindsave", "snapshots"), { recursive: true });
+        writeFileSync(
+          join(repo, ".mindsave", "snapshots", "one_2026-11-20.md"),
+          "---\ncreated_at: 2026-11-20T09:00:00Z\ngoal: imported\nstate: s\nnext_action: n\n---\nbody\n",
+        );
+      };
+      const imported = await probe([["import", "."]], {}, tree);
+      for (const env of imported.parents)
+        expect(tuning(env)).toEqual(["BUN_JSC_useFTLJIT=0", "MINDSAVE_SHORT_RUN=1"]);
+      for (const env of imported.own) expect(tuning(env)).toEqual([]);
+    });
 
-  test("a setting of the person's own is left as it is, and MINDSAVE_JIT=on keeps the JIT: the same save compiles", async () => {
-    const own = await probe([save], { ...REPORT, BUN_JSC_useBaselineJIT: "1" });
-    for (const env of own.parents) expect(tuning(env)).toEqual(["BUN_JSC_useBaselineJIT=1"]);
-    expect(compiled(own.stderr[0])).toBeGreaterThan(0);
-    const on = await probe([save], { ...REPORT, MINDSAVE_JIT: "on" });
-    for (const env of on.parents) expect(tuning(env)).toEqual([]);
-    expect(compiled(on.stderr[0])).toBeGreaterThan(0);
-  });
-});
+    test("a setting of the person's own is left as it is, and MINDSAVE_JIT=on keeps the JIT: the same save compiles", async () => {
+      const own = await probe([save], { ...REPORT, BUN_JSC_useBaselineJIT: "1" });
+      for (const env of own.parents) expect(tuning(env)).toEqual(["BUN_JSC_useBaselineJIT=1"]);
+      expect(compiled(own.stderr[0])).toBeGreaterThan(0);
+      const on = await probe([save], { ...REPORT, MINDSAVE_JIT: "on" });
+      for (const env of on.parents) expect(tuning(env)).toEqual([]);
+      expect(compiled(on.stderr[0])).toBeGreaterThan(0);
+    });
+  },
+);

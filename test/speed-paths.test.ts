@@ -21,7 +21,13 @@ const SEED = Number(process.env.PROPERTY_SEED) || 20261123;
 
 /** What a caller can see of a row: named columns (as spread and Object.keys see them), numbered ones, length, JSON. */
 function seen(rows: ArrayLike<unknown>[]) {
-  return rows.map((r) => ({ keys: Object.keys(r), spread: { ...r }, byNumber: Array.from({ length: r.length }, (_, i) => r[i]), length: r.length, json: JSON.stringify(r) }));
+  return rows.map((r) => ({
+    keys: Object.keys(r),
+    spread: { ...r },
+    byNumber: Array.from({ length: r.length }, (_, i) => r[i]),
+    length: r.length,
+    json: JSON.stringify(r),
+  }));
 }
 
 /**
@@ -31,10 +37,20 @@ function seen(rows: ArrayLike<unknown>[]) {
 async function outcome(c: Exec, sql: string, args: unknown[] = []) {
   try {
     const r = await c.execute({ sql, args: args as never });
-    return { rows: seen(r.rows as never), columns: r.columns, rowsAffected: r.rowsAffected, lastInsertRowid: r.lastInsertRowid };
+    return {
+      rows: seen(r.rows as never),
+      columns: r.columns,
+      rowsAffected: r.rowsAffected,
+      lastInsertRowid: r.lastInsertRowid,
+    };
   } catch (e) {
     const x = e as { message?: string; code?: string; extendedCode?: string; rawCode?: number };
-    return { error: x.code === undefined ? { type: (e as Error).constructor.name } : { message: x.message, code: x.code, extendedCode: x.extendedCode, rawCode: x.rawCode } };
+    return {
+      error:
+        x.code === undefined
+          ? { type: (e as Error).constructor.name }
+          : { message: x.message, code: x.code, extendedCode: x.extendedCode, rawCode: x.rawCode },
+    };
   }
 }
 
@@ -49,7 +65,7 @@ describe("the local store drivers answer as the libSQL client does", () => {
     ["INSERT INTO t VALUES (?, ?, ?, ?, ?)", ["a", 3, 0, null, "duplicate key"]],
     ["SELECT * FROM t ORDER BY id", []],
     ["SELECT id, n AS id, s FROM t ORDER BY id", []],
-    ["SELECT 1, 2 AS \"0\", 'x' AS \"1\"", []],
+    ['SELECT 1, 2 AS "0", \'x\' AS "1"', []],
     ["SELECT count(*) FROM t WHERE n > ?", [0]],
     ["SELECT * FROM t WHERE id = ?", ["nobody"]],
     ["UPDATE t SET s = ? WHERE n >= ?", ["updated", 1]],
@@ -71,7 +87,10 @@ describe("the local store drivers answer as the libSQL client does", () => {
     ["SELECT id, s FROM t ORDER BY id", []],
   ];
 
-  test.each([["Bun's SQLite (a plain file)", false], ["libSQL's driver", true]])("the same rows, counts and errors, statement by statement, on %s", async (_, libsql) => {
+  test.each([
+    ["Bun's SQLite (a plain file)", false],
+    ["libSQL's driver", true],
+  ])("the same rows, counts and errors, statement by statement, on %s", async (_, libsql) => {
     const dir = tempDir();
     const theirs = createClient({ url: `file:${join(dir, "client.db")}` });
     const ours = await openDb(join(dir, "ours.db"), { timeoutMs: 1000, libsql });
@@ -79,7 +98,11 @@ describe("the local store drivers answer as the libSQL client does", () => {
     try {
       for (const [sql, args] of STATEMENTS) {
         // Twice: the second run of a statement is the prepared one.
-        for (let i = 0; i < 2; i++) expect({ sql, ...(await outcome(ours, sql, args)) }).toEqual({ sql, ...(await outcome(theirs, sql, args)) });
+        for (let i = 0; i < 2; i++)
+          expect({ sql, ...(await outcome(ours, sql, args)) }).toEqual({
+            sql,
+            ...(await outcome(theirs, sql, args)),
+          });
       }
       // Its failures are the store's own errors, not the client's class.
       await expect(ours.execute("SELEC oops")).rejects.toBeInstanceOf(DbError);
@@ -89,36 +112,47 @@ describe("the local store drivers answer as the libSQL client does", () => {
     }
   });
 
-  test.each([["Bun's SQLite", false], ["libSQL's driver", true]])("transactions on %s: committed, rolled back, closed; one at a time; nothing after close", async (_, libsql) => {
-    const ours = await openDb(join(tempDir(), "tx.db"), { timeoutMs: 1000, libsql });
-    await ours.execute("CREATE TABLE t (v TEXT)");
-    const tx = await ours.transaction("write");
-    await tx.execute({ sql: "INSERT INTO t VALUES (?)", args: ["kept"] });
-    await expect(ours.execute("SELECT * FROM t")).rejects.toMatchObject({ code: "TX_ACTIVE" });
-    await tx.commit();
-    expect(tx.closed).toBe(true);
-    const undone = await ours.transaction("write");
-    await undone.execute({ sql: "INSERT INTO t VALUES (?)", args: ["undone"] });
-    await undone.rollback();
-    const dropped = await ours.transaction("write");
-    await dropped.execute({ sql: "INSERT INTO t VALUES (?)", args: ["dropped"] });
-    dropped.close();
-    await expect(dropped.execute("SELECT 1")).rejects.toMatchObject({ code: "TX_CLOSED" });
-    expect((await ours.execute("SELECT v FROM t")).rows.map((r) => r.v)).toEqual(["kept"]);
-    // Inside a write transaction a `SELECT *` is kept prepared; a column added there is still seen.
-    const migrating = await ours.transaction("write");
-    expect((await migrating.execute("SELECT * FROM t")).columns).toEqual(["v"]);
-    await migrating.execute("ALTER TABLE t ADD COLUMN w TEXT DEFAULT 'x'");
-    expect((await migrating.execute("SELECT * FROM t")).rows.map((r) => ({ ...r }) as unknown)).toEqual([{ v: "kept", w: "x" }]);
-    await migrating.commit();
-    ours.close();
-    await expect(ours.execute("SELECT 1")).rejects.toMatchObject({ code: "DB_CLOSED" });
-  });
+  test.each([
+    ["Bun's SQLite", false],
+    ["libSQL's driver", true],
+  ])(
+    "transactions on %s: committed, rolled back, closed; one at a time; nothing after close",
+    async (_, libsql) => {
+      const ours = await openDb(join(tempDir(), "tx.db"), { timeoutMs: 1000, libsql });
+      await ours.execute("CREATE TABLE t (v TEXT)");
+      const tx = await ours.transaction("write");
+      await tx.execute({ sql: "INSERT INTO t VALUES (?)", args: ["kept"] });
+      await expect(ours.execute("SELECT * FROM t")).rejects.toMatchObject({ code: "TX_ACTIVE" });
+      await tx.commit();
+      expect(tx.closed).toBe(true);
+      const undone = await ours.transaction("write");
+      await undone.execute({ sql: "INSERT INTO t VALUES (?)", args: ["undone"] });
+      await undone.rollback();
+      const dropped = await ours.transaction("write");
+      await dropped.execute({ sql: "INSERT INTO t VALUES (?)", args: ["dropped"] });
+      dropped.close();
+      await expect(dropped.execute("SELECT 1")).rejects.toMatchObject({ code: "TX_CLOSED" });
+      expect((await ours.execute("SELECT v FROM t")).rows.map((r) => r.v)).toEqual(["kept"]);
+      // Inside a write transaction a `SELECT *` is kept prepared; a column added there is still seen.
+      const migrating = await ours.transaction("write");
+      expect((await migrating.execute("SELECT * FROM t")).columns).toEqual(["v"]);
+      await migrating.execute("ALTER TABLE t ADD COLUMN w TEXT DEFAULT 'x'");
+      expect((await migrating.execute("SELECT * FROM t")).rows.map((r) => ({ ...r }) as unknown)).toEqual([
+        { v: "kept", w: "x" },
+      ]);
+      await migrating.commit();
+      ours.close();
+      await expect(ours.execute("SELECT 1")).rejects.toMatchObject({ code: "DB_CLOSED" });
+    },
+  );
 
   test("a file that is no database fails as the client's does", async () => {
     const dir = tempDir();
     const path = join(dir, "junk.db");
-    await Bun.write(path, "this is not a database, just text that is long enough to have a header".repeat(20));
+    await Bun.write(
+      path,
+      "this is not a database, just text that is long enough to have a header".repeat(20),
+    );
     const err = async (open: () => Promise<Exec>) => {
       try {
         const c = await open();
@@ -141,14 +175,29 @@ describe("one store file for both SQLites", () => {
     const pc = laptop("interop");
     const repo = gitRepo(join(tempDir(), "repo"));
     const opts = { cwd: repo, env: pc.env };
-    await ok(["save", "--goal", "同步 zeppelin 重构", "--state", "half done", "--next", "tests", "--constraint", "keep the API"], opts);
+    await ok(
+      [
+        "save",
+        "--goal",
+        "同步 zeppelin 重构",
+        "--state",
+        "half done",
+        "--next",
+        "tests",
+        "--constraint",
+        "keep the API",
+      ],
+      opts,
+    );
     await ok(["fail", "use redis", "--reason", "too slow", "--alt", "memcached"], opts);
     const db = join(pc.home, ".mindsave", "mindsave.db");
     // libSQL in a process of its own, as on another laptop: two SQLite libraries in one process
     // share POSIX locks, so one's close drops the other's locks and WAL (SQLite's "multiple copies
     // of SQLite" hazard), which made this test miss libSQL's write now and then.
     const script = join(tempDir(), "libsql-side.ts");
-    writeFileSync(script, `
+    writeFileSync(
+      script,
+      `
       import { createClient } from ${JSON.stringify(Bun.resolveSync("@libsql/client", import.meta.dir))};
       import { dumpStore } from ${JSON.stringify(join(import.meta.dir, "helpers.ts"))};
       const theirs = createClient({ url: ${JSON.stringify(pathToFileURL(db).href)} });
@@ -159,7 +208,8 @@ describe("one store file for both SQLites", () => {
       await theirs.execute("UPDATE snapshots SET state = 'blocked on 飞艇 review'");
       theirs.close();
       process.stdout.write(JSON.stringify({ integrity, dump }));
-    `);
+    `,
+    );
     const before = await dumpStore(db);
     const side = Bun.spawnSync([process.execPath, script], { stderr: "pipe" });
     expect(side.stderr.toString()).toBe("");
@@ -179,25 +229,49 @@ describe("one store file for both SQLites", () => {
 });
 
 describe("a name prefix as a range of the name index", () => {
-  const piece = fc.constantFrom("a", "b", "z", "_", "-", "2", "é", "中", "文", "\ud7ff", "\ue000", "\uffff", "\u{10000}", "\u{10ffff}", "\u{10fffe}");
+  const piece = fc.constantFrom(
+    "a",
+    "b",
+    "z",
+    "_",
+    "-",
+    "2",
+    "é",
+    "中",
+    "文",
+    "\ud7ff",
+    "\ue000",
+    "\uffff",
+    "\u{10000}",
+    "\u{10ffff}",
+    "\u{10fffe}",
+  );
   const text = fc.array(piece, { maxLength: 6 }).map((xs) => xs.join(""));
   const bytes = (t: string) => Buffer.from(t, "utf8");
 
   test("a text starts with the prefix exactly when it is at or after the prefix and before nextText (UTF-8 byte order, as SQLite's BINARY)", () => {
-    fc.assert(fc.property(text, text, text, (prefix, tail, other) => {
-      const above = nextText(prefix);
-      for (const t of [prefix + tail, other, prefix.slice(0, -1) + tail]) {
-        const inRange = Buffer.compare(bytes(t), bytes(prefix)) >= 0 && (above === null || Buffer.compare(bytes(t), bytes(above)) < 0);
-        expect(inRange).toBe(t.startsWith(prefix));
-      }
-    }), { seed: SEED, numRuns: 3000 });
+    fc.assert(
+      fc.property(text, text, text, (prefix, tail, other) => {
+        const above = nextText(prefix);
+        for (const t of [prefix + tail, other, prefix.slice(0, -1) + tail]) {
+          const inRange =
+            Buffer.compare(bytes(t), bytes(prefix)) >= 0 &&
+            (above === null || Buffer.compare(bytes(t), bytes(above)) < 0);
+          expect(inRange).toBe(t.startsWith(prefix));
+        }
+      }),
+      { seed: SEED, numRuns: 3000 },
+    );
   });
 });
 
 describe("the failure ranking's indexes", () => {
   const [rankSql] = failureRanksQuery("p");
   const ranking = `EXPLAIN QUERY PLAN ${rankSql}`;
-  const names = async (db: string) => (await sql(db, "SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name")).map((r) => String(r.name));
+  const names = async (db: string) =>
+    (await sql(db, "SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name")).map((r) =>
+      String(r.name),
+    );
 
   test("a store without them (an older build's) gets them on a writable open, same schema version, and the ranking reads only them (never the table)", async () => {
     const pc = laptop("indexes");
@@ -229,11 +303,22 @@ describe("the restore block's failure order", () => {
     rejected_by: fc.constantFrom("user", "system"),
     repeat_count: fc.integer({ min: 1, max: 4 }),
     confidence: fc.constantFrom(null, "high", "medium", "low"),
-    last_seen: fc.constantFrom("2026-11-20T10:00:00.000Z", "2026-10-01T00:00:00.000Z", "2026-11-23T05:00:00.000Z", "2025-01-01T00:00:00.000Z", "2026-11-20"),
+    last_seen: fc.constantFrom(
+      "2026-11-20T10:00:00.000Z",
+      "2026-10-01T00:00:00.000Z",
+      "2026-11-23T05:00:00.000Z",
+      "2025-01-01T00:00:00.000Z",
+      "2026-11-20",
+    ),
   });
 
   /** Failures with distinct ids, as a store holds them. */
-  const failures = fc.array(failure, { maxLength: 40 }).map((xs) => xs.map((x, i) => ({ ...x, id: `f_${String(i).padStart(3, "0")}` })) as unknown as FailureRecord[]);
+  const failures = fc
+    .array(failure, { maxLength: 40 })
+    .map(
+      (xs) =>
+        xs.map((x, i) => ({ ...x, id: `f_${String(i).padStart(3, "0")}` })) as unknown as FailureRecord[],
+    );
 
   test("sortFailures is the order of the priority comparator: weight, repeats, recency, item, then item's bytes and id", () => {
     const now = new Date("2026-11-23T06:00:00.000Z");
@@ -241,44 +326,97 @@ describe("the restore block's failure order", () => {
     // two keys are what SQL's `ORDER BY f.item, f.id` gave before the ranks query stopped sorting.
     const bytes = (s: string) => Buffer.from(s, "utf8");
     const priority = (a: FailureRecord, b: FailureRecord) =>
-      failureWeight(b, now) - failureWeight(a, now) || b.repeat_count - a.repeat_count ||
-      compareCodes(b.last_seen, a.last_seen) || compareText(a.item, b.item) ||
-      Buffer.compare(bytes(a.item), bytes(b.item)) || compareCodes(a.id, b.id);
-    fc.assert(fc.property(failures, (fs) => {
-      expect(sortFailures(fs, now)).toEqual([...fs].sort(priority));
-    }), { seed: SEED, numRuns: 500 });
+      failureWeight(b, now) - failureWeight(a, now) ||
+      b.repeat_count - a.repeat_count ||
+      compareCodes(b.last_seen, a.last_seen) ||
+      compareText(a.item, b.item) ||
+      Buffer.compare(bytes(a.item), bytes(b.item)) ||
+      compareCodes(a.id, b.id);
+    fc.assert(
+      fc.property(failures, (fs) => {
+        expect(sortFailures(fs, now)).toEqual([...fs].sort(priority));
+      }),
+      { seed: SEED, numRuns: 500 },
+    );
   });
 
   test("the order never depends on the order the rows came in (the ranks query has no ORDER BY)", () => {
     const now = new Date("2026-11-23T06:00:00.000Z");
-    fc.assert(fc.property(failures, fc.integer(), (fs, seed) => {
-      const shuffled = [...fs].sort((a, b) => ((Number(a.id.slice(2)) * 7919 + seed) % 101) - ((Number(b.id.slice(2)) * 7919 + seed) % 101));
-      expect(sortFailures(shuffled, now).map((f) => f.id)).toEqual(sortFailures(fs, now).map((f) => f.id));
-    }), { seed: SEED, numRuns: 500 });
+    fc.assert(
+      fc.property(failures, fc.integer(), (fs, seed) => {
+        const shuffled = [...fs].sort(
+          (a, b) =>
+            ((Number(a.id.slice(2)) * 7919 + seed) % 101) - ((Number(b.id.slice(2)) * 7919 + seed) % 101),
+        );
+        expect(sortFailures(shuffled, now).map((f) => f.id)).toEqual(sortFailures(fs, now).map((f) => f.id));
+      }),
+      { seed: SEED, numRuns: 500 },
+    );
   });
 
   test("compareCodePoints orders as SQLite's BINARY collation (UTF-8 bytes), past U+FFFF too", () => {
     const chars = fc.constantFrom("a", "Z", "é", "重", "\ue000", "\uffff", "😀", "𝄞", "\ud7ff");
-    fc.assert(fc.property(fc.array(chars, { maxLength: 4 }).map((x) => x.join("")), fc.array(chars, { maxLength: 4 }).map((x) => x.join("")), (a, b) => {
-      expect(Math.sign(compareCodePoints(a, b))).toBe(Math.sign(Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"))));
-    }), { seed: SEED, numRuns: 1000 });
+    fc.assert(
+      fc.property(
+        fc.array(chars, { maxLength: 4 }).map((x) => x.join("")),
+        fc.array(chars, { maxLength: 4 }).map((x) => x.join("")),
+        (a, b) => {
+          expect(Math.sign(compareCodePoints(a, b))).toBe(
+            Math.sign(Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"))),
+          );
+        },
+      ),
+      { seed: SEED, numRuns: 1000 },
+    );
   });
 });
 
 describe("grapheme boundaries without a segmenter between plain characters", () => {
   // Pieces that join (marks, ZWJ sequences, flags, Hangul jamo, CR LF, skin tones) beside ones that never do.
-  const piece = fc.constantFrom("a", "Z", " ", "\t", "\n", "\r", "\r\n", "é", "e\u0301", "\u0308", "中", "文", "ü", "ʰ", "\u200d",
-    "\ufe0f", "👍🏽", "🇫🇷", "👨‍👩‍👧", "한", "\u1100\u1161", "\u0915\u094d", "\u0600", "\u00ad", "\u007f", "¿");
+  const piece = fc.constantFrom(
+    "a",
+    "Z",
+    " ",
+    "\t",
+    "\n",
+    "\r",
+    "\r\n",
+    "é",
+    "e\u0301",
+    "\u0308",
+    "中",
+    "文",
+    "ü",
+    "ʰ",
+    "\u200d",
+    "\ufe0f",
+    "👍🏽",
+    "🇫🇷",
+    "👨‍👩‍👧",
+    "한",
+    "\u1100\u1161",
+    "\u0915\u094d",
+    "\u0600",
+    "\u00ad",
+    "\u007f",
+    "¿",
+  );
 
   test("graphemeBoundary is the segmenter's nearest boundary, down and up, at every index", () => {
     const seg = new Intl.Segmenter(undefined, { granularity: "grapheme" });
-    fc.assert(fc.property(fc.array(piece, { maxLength: 30 }).map((xs) => xs.join("")), (text) => {
-      const bounds = [...seg.segment(text)].map((s) => s.index).concat(text.length);
-      for (let i = 0; i <= text.length; i++) {
-        expect(graphemeBoundary(text, i, "down")).toBe(Math.max(...bounds.filter((b) => b <= i)));
-        expect(graphemeBoundary(text, i, "up")).toBe(Math.min(...bounds.filter((b) => b >= i)));
-      }
-    }), { seed: SEED, numRuns: 400 });
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 30 }).map((xs) => xs.join("")),
+        (text) => {
+          const bounds = [...seg.segment(text)].map((s) => s.index).concat(text.length);
+          for (let i = 0; i <= text.length; i++) {
+            expect(graphemeBoundary(text, i, "down")).toBe(Math.max(...bounds.filter((b) => b <= i)));
+            expect(graphemeBoundary(text, i, "up")).toBe(Math.min(...bounds.filter((b) => b >= i)));
+          }
+        },
+      ),
+      { seed: SEED, numRuns: 400 },
+    );
   });
 });
 
@@ -302,7 +440,8 @@ describe("a command line that declares only the command it runs", () => {
     expect(typo.stderr).toMatch(/Unknown command 'lod'/);
     expect(typo.stderr).toMatch(/load/);
     const help = await run(["--help"], { cwd });
-    for (const name of ["save", "load", "recall", "snapshots", "hook", "import", "sync"]) expect(help.stdout).toContain(`  ${name}`);
+    for (const name of ["save", "load", "recall", "snapshots", "hook", "import", "sync"])
+      expect(help.stdout).toContain(`  ${name}`);
     const unknownOption = await run(["load", "--no-such-option"], { cwd });
     expect(unknownOption.code).toBe(1);
     expect(unknownOption.stderr).toMatch(/Unknown option '--no-such-option'/);

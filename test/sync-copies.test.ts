@@ -21,7 +21,10 @@ function office() {
       return r.stdout;
     };
     const save = (goal: string) => cli("save", "--goal", goal, "--state", "s", "--next", "n");
-    const goals = async () => JSON.parse(await cli("--json", "snapshots", "list")).snapshots.map((s: { goal: string }) => s.goal).sort();
+    const goals = async () =>
+      JSON.parse(await cli("--json", "snapshots", "list"))
+        .snapshots.map((s: { goal: string }) => s.goal)
+        .sort();
     return { home, cli, save, goals };
   };
   const drive = (name: string) => {
@@ -99,7 +102,9 @@ describe("copies of one store", () => {
     expect(dry.reidentified).toEqual([expect.objectContaining({ side: "peer" })]);
     expect(dry.pulled.snapshots.added).toBe(1);
     const real = JSON.parse(await a.cli("--json", "sync", d2));
-    expect(real.reidentified).toEqual([expect.objectContaining({ side: "peer", old_id: dry.reidentified[0].old_id })]);
+    expect(real.reidentified).toEqual([
+      expect.objectContaining({ side: "peer", old_id: dry.reidentified[0].old_id }),
+    ]);
     expect(real.reidentified[0].new_id).not.toBe(dry.reidentified[0].new_id);
     expect(await a.goals()).toEqual(["A first", "A second", "X on stick 1", "Y on stick 2"]);
   }, 60_000);
@@ -111,14 +116,37 @@ describe("load --verify on another laptop", () => {
     const w = twoLaptops("mindsave-verify-elsewhere-");
     const outside = join(w.base, "notes.txt");
     writeFileSync(outside, "on both machines' disks, but a place on laptop A\n");
-    expect((await w.a.cli(["save", "--goal", "g", "--state", "s", "--next", "n", "--active-file", "src/auth.ts", "--active-file", outside])).code).toBe(0);
+    expect(
+      (
+        await w.a.cli([
+          "save",
+          "--goal",
+          "g",
+          "--state",
+          "s",
+          "--next",
+          "n",
+          "--active-file",
+          "src/auth.ts",
+          "--active-file",
+          outside,
+        ])
+      ).code,
+    ).toBe(0);
     for (const pc of [w.a, w.b]) expect((await pc.cli(["sync", w.drive])).code).toBe(0);
     const checks = (await w.b.json(["load", "--latest", "--verify"])).verify;
-    expect(checks.map((c: { path: string; status: string }) => [c.path, c.status])).toEqual([["src/auth.ts", "ok"], [outside, "unknown"]]);
+    expect(checks.map((c: { path: string; status: string }) => [c.path, c.status])).toEqual([
+      ["src/auth.ts", "ok"],
+      [outside, "unknown"],
+    ]);
     const text = (await w.b.cli(["load", "--latest", "--verify"])).stdout;
-    expect(text).toContain("1 active file(s) unchanged; 1 not checked: outside the project on the laptop that saved it");
+    expect(text).toContain(
+      "1 active file(s) unchanged; 1 not checked: outside the project on the laptop that saved it",
+    );
     // On the laptop that saved it, it is checked.
-    expect((await w.a.json(["load", "--latest", "--verify"])).verify.map((c: { status: string }) => c.status)).toEqual(["ok", "ok"]);
+    expect(
+      (await w.a.json(["load", "--latest", "--verify"])).verify.map((c: { status: string }) => c.status),
+    ).toEqual(["ok", "ok"]);
   }, 60_000);
 });
 
@@ -132,21 +160,24 @@ describe("a home copied to another machine", () => {
     }
     return null;
   })();
-  test.skipIf(process.platform !== "linux" || own === null)("its host.json gives this machine an id of its own, kept beside the other machine's; an older host.json learns this machine's id", async () => {
-    const { currentHost } = await import("../src/engine/home/host.ts");
-    const home = tempDir("mindsave-hostjson-");
-    const env = { HOME: home, USERPROFILE: home };
-    mkdirSync(join(home, ".mindsave"), { recursive: true });
-    const file = join(home, ".mindsave", "host.json");
-    writeFileSync(file, JSON.stringify({ id: "h-other-laptop", name: "other", machine: "0".repeat(32) }));
-    const here = currentHost(env).id;
-    expect(here).not.toBe("h-other-laptop");
-    expect(currentHost(env).id).toBe(here);
-    const kept = JSON.parse(readFileSync(file, "utf8"));
-    expect([kept.id, kept.machine, kept.machines[own!]]).toEqual(["h-other-laptop", "0".repeat(32), here]);
-    // Written before machine ids were kept: the id stands, and the file learns whose it is.
-    writeFileSync(file, JSON.stringify({ id: "h-older", name: "this" }));
-    expect(currentHost(env).id).toBe("h-older");
-    expect(JSON.parse(readFileSync(file, "utf8")).machine).toBe(own);
-  });
+  test.skipIf(process.platform !== "linux" || own === null)(
+    "its host.json gives this machine an id of its own, kept beside the other machine's; an older host.json learns this machine's id",
+    async () => {
+      const { currentHost } = await import("../src/engine/home/host.ts");
+      const home = tempDir("mindsave-hostjson-");
+      const env = { HOME: home, USERPROFILE: home };
+      mkdirSync(join(home, ".mindsave"), { recursive: true });
+      const file = join(home, ".mindsave", "host.json");
+      writeFileSync(file, JSON.stringify({ id: "h-other-laptop", name: "other", machine: "0".repeat(32) }));
+      const here = currentHost(env).id;
+      expect(here).not.toBe("h-other-laptop");
+      expect(currentHost(env).id).toBe(here);
+      const kept = JSON.parse(readFileSync(file, "utf8"));
+      expect([kept.id, kept.machine, kept.machines[own!]]).toEqual(["h-other-laptop", "0".repeat(32), here]);
+      // Written before machine ids were kept: the id stands, and the file learns whose it is.
+      writeFileSync(file, JSON.stringify({ id: "h-older", name: "this" }));
+      expect(currentHost(env).id).toBe("h-older");
+      expect(JSON.parse(readFileSync(file, "utf8")).machine).toBe(own);
+    },
+  );
 });

@@ -54,9 +54,18 @@ describe("sync takes one thing at a time", () => {
     mkdirSync(peer);
     const before = await dumpStore(t.db);
     const cases: [string[], string][] = [
-      [["sync", "--add-peer", peer, "--dry-run"], "--add-peer changes or shows the list of peers and syncs nothing; give it without --dry-run."],
-      [["sync", "--add-peer", peer, "--remove-peer", peer], "Give one of --add-peer and --remove-peer at a time."],
-      [["sync", peer, "--list-peers"], `--list-peers changes or shows the list of peers and syncs nothing; give it without the peer ${JSON.stringify(peer)}.`],
+      [
+        ["sync", "--add-peer", peer, "--dry-run"],
+        "--add-peer changes or shows the list of peers and syncs nothing; give it without --dry-run.",
+      ],
+      [
+        ["sync", "--add-peer", peer, "--remove-peer", peer],
+        "Give one of --add-peer and --remove-peer at a time.",
+      ],
+      [
+        ["sync", peer, "--list-peers"],
+        `--list-peers changes or shows the list of peers and syncs nothing; give it without the peer ${JSON.stringify(peer)}.`,
+      ],
       [["sync", ""], "The peer is empty"],
       [["sync", "ftp://example.com/store"], "ftp://example.com/store is no place MindSave syncs with"],
     ];

@@ -7,7 +7,6 @@ import { git, gitRepo, laptop, okJson, run, tempDir, twoLaptops } from "./helper
 
 const NAME = "fix_login_bug_2026-11-22";
 
-
 /** The same snapshot id on both laptops, as two saves of one goal on one day give. */
 const snapshot = (goal: string) => `---\nsnapshot_id: "${NAME}"\ngoal: "${goal}"\nstate: "started"\n---\n`;
 
@@ -15,13 +14,22 @@ describe("names across hosts", () => {
   test("after a sync, load/show/delete/complete/recall by an ambiguous name refuse with the candidates; number and id prefix choose", async () => {
     const w = twoLaptops();
     expect((await w.a.cli(["save"], { stdin: snapshot("Fix login bug (A: the cookie path)") })).code).toBe(0);
-    expect((await w.b.cli(["save"], { stdin: snapshot("Fix login bug (B: the redirect loop)") })).code).toBe(0);
+    expect((await w.b.cli(["save"], { stdin: snapshot("Fix login bug (B: the redirect loop)") })).code).toBe(
+      0,
+    );
     for (const pc of [w.a, w.b, w.a]) expect((await pc.cli(["sync", w.drive])).code).toBe(0);
 
     for (const pc of [w.a, w.b]) {
       const list = (await pc.json(["snapshots", "list"])).snapshots;
       expect(list.map((s: any) => s.name)).toEqual([NAME, NAME]);
-      for (const cmd of [["load", NAME], ["snapshots", "show", NAME], ["snapshots", "delete", NAME], ["snapshots", "complete", NAME], ["recall", "--snapshot", NAME], ["load", "fix_login"]]) {
+      for (const cmd of [
+        ["load", NAME],
+        ["snapshots", "show", NAME],
+        ["snapshots", "delete", NAME],
+        ["snapshots", "complete", NAME],
+        ["recall", "--snapshot", NAME],
+        ["load", "fix_login"],
+      ]) {
         const r = await pc.cli(cmd);
         expect(r.code).toBe(1);
         expect(r.stderr).toContain(`"${NAME}" names 2 snapshots`);
@@ -31,7 +39,10 @@ describe("names across hosts", () => {
         expect(r.stderr).toContain("#2");
       }
       // Nothing was deleted or completed by the refusals.
-      expect((await pc.json(["snapshots", "list"])).snapshots.map((s: any) => s.status)).toEqual(["in_progress", "in_progress"]);
+      expect((await pc.json(["snapshots", "list"])).snapshots.map((s: any) => s.status)).toEqual([
+        "in_progress",
+        "in_progress",
+      ]);
     }
 
     // load's list to choose from tells them apart as `snapshots list` does.
@@ -70,7 +81,9 @@ describe("names across hosts", () => {
     expect(r.code).toBe(0);
     const files = readdirSync(join(out, ".mindsave", "snapshots")).sort();
     expect(files).toHaveLength(2);
-    const texts = await Promise.all(files.map((f) => Bun.file(join(out, ".mindsave", "snapshots", f)).text()));
+    const texts = await Promise.all(
+      files.map((f) => Bun.file(join(out, ".mindsave", "snapshots", f)).text()),
+    );
     expect(texts.some((t) => t.includes("the cookie path"))).toBe(true);
     expect(texts.some((t) => t.includes("the redirect loop"))).toBe(true);
     const index = JSON.parse(await Bun.file(join(out, ".mindsave", "index.json")).text()).snapshots;

@@ -16,13 +16,16 @@ const DAY = 24 * 60 * 60 * 1000;
 
 /** The goals of the live snapshots in a store, sorted. */
 async function goals(db: string): Promise<string[]> {
-  return (await sql(db, "SELECT goal FROM snapshots WHERE deleted = 0 ORDER BY goal")).map((r) => String(r.goal));
+  return (await sql(db, "SELECT goal FROM snapshots WHERE deleted = 0 ORDER BY goal")).map((r) =>
+    String(r.goal),
+  );
 }
 
 describe("a peer's malformed rows", () => {
   test("are refused one by one: the rest merge, the sync names them and exits 0, doctor lists them, and no word says this store is damaged", async () => {
     const w = twoLaptops("mindsave-quarantine-");
-    for (const goal of ["修复登录 good one", "bad json", "bad status"]) await ok(["save", "--goal", goal, "--home", w.a.home], w.a.opts());
+    for (const goal of ["修复登录 good one", "bad json", "bad status"])
+      await ok(["save", "--goal", goal, "--home", w.a.home], w.a.opts());
     await ok(["fail", "GraphQL", "--reason", "too heavy", "--home", w.a.home], w.a.opts());
     await ok(["rules", "add", "Never push to main", "--home", w.a.home], w.a.opts());
     // The peer's own file, written under the CLI's feet (its search-index trigger would refuse the JSON).
@@ -95,16 +98,21 @@ describe("a peer's malformed rows", () => {
 describe("this store's own malformed rows", () => {
   test("are refused by the peer the same way: the summary says so, and the peer's doctor names them", async () => {
     const w = twoLaptops("mindsave-quarantine-");
-    for (const goal of ["fine", "broken tags"]) await ok(["save", "--goal", goal, "--home", w.b.home], w.b.opts());
+    for (const goal of ["fine", "broken tags"])
+      await ok(["save", "--goal", goal, "--home", w.b.home], w.b.opts());
     await sql(w.b.db, "DROP TRIGGER snapshots_au");
     await sql(w.b.db, "UPDATE snapshots SET tags = '[1, 2]' WHERE goal = 'broken tags'");
     const r = await run(["sync", w.a.db, "--home", w.b.home], w.b.opts());
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("1 row from this store refused, not merged (by the peer; the rest merged): snapshots");
+    expect(r.stdout).toContain(
+      "1 row from this store refused, not merged (by the peer; the rest merged): snapshots",
+    );
     expect(r.stdout).toContain("tags is not a list of text");
     expect(await goals(w.a.db)).toEqual(["fine"]);
     const doctor = await okJson(["doctor", "--home", w.a.home], w.a.opts());
-    expect(doctor.refused_rows.map((x: any) => [x.table, x.why, x.location])).toEqual([["snapshots", "tags is not a list of text", w.b.db]]);
+    expect(doctor.refused_rows.map((x: any) => [x.table, x.why, x.location])).toEqual([
+      ["snapshots", "tags is not a list of text", w.b.db],
+    ]);
   }, 60_000);
 });
 
@@ -119,7 +127,9 @@ describe("a peer's snapshot dated ahead of this host's clock", () => {
     expect(r.code).toBe(0);
     expect((await ok(["load", "--latest", "--home", w.b.home], w.b.opts())).stdout).toContain("B's own work");
     expect(await goals(w.b.db)).toEqual(["B's own work"]);
-    expect(r.stdout).toMatch(/1 row from .* refused, not merged .*created_at is 109[45] day\(s\) ahead of this host's clock/);
+    expect(r.stdout).toMatch(
+      /1 row from .* refused, not merged .*created_at is 109[45] day\(s\) ahead of this host's clock/,
+    );
   }, 60_000);
 
   test("refused while more than a day ahead, taken in by a later sync once it is within a day of this host's clock", async () => {
@@ -131,10 +141,16 @@ describe("a peer's snapshot dated ahead of this host's clock", () => {
       const home = join(base, `${name}-home`);
       mkdirSync(home, { recursive: true });
       const env = { ...process.env, ...pc.env, MINDSAVE_HOST: `host-${name}` };
-      return { home, db: join(home, "mindsave.db"), session: await Session.open({ home, cwd: repo, env, now: () => new Date(at) }, { write: true }) };
+      return {
+        home,
+        db: join(home, "mindsave.db"),
+        session: await Session.open({ home, cwd: repo, env, now: () => new Date(at) }, { write: true }),
+      };
     };
     const ahead = await open("ahead", now + 3 * DAY);
-    await saveSnapshot(ahead.session, { input: { ...emptyInput(), goal: "saved 3 days ahead", state: "s", next_action: "n" } });
+    await saveSnapshot(ahead.session, {
+      input: { ...emptyInput(), goal: "saved 3 days ahead", state: "s", next_action: "n" },
+    });
     await ahead.session.close();
 
     const syncAt = async (at: number) => {
@@ -148,7 +164,9 @@ describe("a peer's snapshot dated ahead of this host's clock", () => {
       }
     };
     const first = await syncAt(now);
-    expect(first.refused.from_peer.map((x) => x.why)).toEqual(["created_at is 3 day(s) ahead of this host's clock"]);
+    expect(first.refused.from_peer.map((x) => x.why)).toEqual([
+      "created_at is 3 day(s) ahead of this host's clock",
+    ]);
     expect(await goals(join(base, "here-home", "mindsave.db"))).toEqual([]);
     // Nothing changed on the peer since; two and a half days later it is half a day ahead: taken in.
     const later = await syncAt(now + 2.5 * DAY);

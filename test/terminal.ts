@@ -38,9 +38,21 @@ export function terminal(prefix = "mindsave-prompt-") {
   };
   /** Starts `mindsave --home HOME args` on a terminal `columns` wide; its exit code lands in a file. */
   const start = (args: string[], columns = 200) => {
-    const env = Object.entries(childEnv({ ...pc.env, LANG: "C.UTF-8", TERM: "xterm-256color" })).map(([k, v]) => `${k}=${quote(v)}`).join(" ");
+    const env = Object.entries(childEnv({ ...pc.env, LANG: "C.UTF-8", TERM: "xterm-256color" }))
+      .map(([k, v]) => `${k}=${quote(v)}`)
+      .join(" ");
     const cmd = [...CLI, "--home", home, ...args].map(quote).join(" ");
-    tmux("new-session", "-d", "-s", "main", "-x", String(columns), "-y", "30", `cd ${quote(repo)} && env -i ${env} ${cmd}; echo "exit=$?" > ${quote(join(base, "rc"))}; echo ${ENDED}; sleep 60`);
+    tmux(
+      "new-session",
+      "-d",
+      "-s",
+      "main",
+      "-x",
+      String(columns),
+      "-y",
+      "30",
+      `cd ${quote(repo)} && env -i ${env} ${cmd}; echo "exit=$?" > ${quote(join(base, "rc"))}; echo ${ENDED}; sleep 60`,
+    );
   };
   /** Sends `keys` (tmux key names: "y", "Enter", "C-c") once `prompt` shows, and returns the screen and exit code once the command ended. */
   const answer = async (prompt: string, ...keys: string[]): Promise<{ screen: string; code: number }> => {
@@ -53,10 +65,14 @@ export function terminal(prefix = "mindsave-prompt-") {
     const rc = join(base, "rc");
     // The marker, not the rc file: the file is written straight to disk, while the command's last
     // lines may still be on their way through the terminal; the marker comes after them.
-    const shown = await waitFor((s) => s.includes(ENDED) && existsSync(rc) && readFileSync(rc, "utf8").includes("\n"), "the command's end");
+    const shown = await waitFor(
+      (s) => s.includes(ENDED) && existsSync(rc) && readFileSync(rc, "utf8").includes("\n"),
+      "the command's end",
+    );
     return { screen: shown, code: Number(readFileSync(rc, "utf8").trim().replace("exit=", "")) };
   };
-  const cli = (args: string[], env: Record<string, string> = {}) => ok(["--home", home, ...args], { cwd: repo, env: { ...pc.env, ...env } });
+  const cli = (args: string[], env: Record<string, string> = {}) =>
+    ok(["--home", home, ...args], { cwd: repo, env: { ...pc.env, ...env } });
   /** The screen with each line the command wrote on one line (tmux joins the rows it wrapped). */
   const lines = () => tmux("capture-pane", "-p", "-J", "-t", "main").split("\n");
   return { base, home, repo, start, answer, ended, lines, cli, stop: () => tmux("kill-server") };

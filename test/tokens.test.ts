@@ -15,28 +15,126 @@ import { buildRanks, RANKS_FILE } from "../scripts/cl100k-ranks.ts";
 import { REPO } from "./helpers.ts";
 
 const SEED = Number(process.env.PROPERTY_SEED) || 20261123;
-const run = <T>(p: fc.IProperty<T>, numRuns: number) => fc.assert(p, { seed: SEED, numRuns, endOnFailure: true });
+const run = <T>(p: fc.IProperty<T>, numRuns: number) =>
+  fc.assert(p, { seed: SEED, numRuns, endOnFailure: true });
 /** gpt-tokenizer's count, special-token text counted as text (as MindSave counts it). */
 const reference = (s: string) => gptCount(s, { disallowedSpecial: new Set() });
 
 /** What restore blocks, snapshots and transcripts hold, and what is hard for a tokenizer's split. */
 const PIECES = [
-  "fix", "the", " the", "auth", "Login", "'s", "'LL", "don't", "x", "Z", "é", "café", "ß", "İ", "ﬁ", "测试", "不要用Redux", "令牌",
-  "🚀", "👩‍💻", "🏽", "✅", "\ud800", "\udc00", "0", "12", "3456", "0x1F", "1e3", ".", ",", ":", ": ", "!", "?", "…", "—", "-", "- ",
-  "#", "## ", "*", "`", "```", "\"", "'", "(", ")", "[", "]", "{", "}", "<|endoftext|>", "<|im_start|>", "\\", "/", "//", "=>",
-  " ", "  ", "    ", "\t", "\n", "\n\n", "\r\n", "\r", "\u00a0", "\u3000", "\u2028", "\u000b", "\f",
-  "https://example.com/a?b=c#d", "C:\\Users\\me", "src/auth/token.ts", "[user, ×6, high, project]", "→ instead:",
+  "fix",
+  "the",
+  " the",
+  "auth",
+  "Login",
+  "'s",
+  "'LL",
+  "don't",
+  "x",
+  "Z",
+  "é",
+  "café",
+  "ß",
+  "İ",
+  "ﬁ",
+  "测试",
+  "不要用Redux",
+  "令牌",
+  "🚀",
+  "👩‍💻",
+  "🏽",
+  "✅",
+  "\ud800",
+  "\udc00",
+  "0",
+  "12",
+  "3456",
+  "0x1F",
+  "1e3",
+  ".",
+  ",",
+  ":",
+  ": ",
+  "!",
+  "?",
+  "…",
+  "—",
+  "-",
+  "- ",
+  "#",
+  "## ",
+  "*",
+  "`",
+  "```",
+  '"',
+  "'",
+  "(",
+  ")",
+  "[",
+  "]",
+  "{",
+  "}",
+  "<|endoftext|>",
+  "<|im_start|>",
+  "\\",
+  "/",
+  "//",
+  "=>",
+  " ",
+  "  ",
+  "    ",
+  "\t",
+  "\n",
+  "\n\n",
+  "\r\n",
+  "\r",
+  "\u00a0",
+  "\u3000",
+  "\u2028",
+  "\u000b",
+  "\f",
+  "https://example.com/a?b=c#d",
+  "C:\\Users\\me",
+  "src/auth/token.ts",
+  "[user, ×6, high, project]",
+  "→ instead:",
 ];
-const text = (max: number) => fc.array(fc.constantFrom(...PIECES), { maxLength: max }).map((xs) => xs.join(""));
+const text = (max: number) =>
+  fc.array(fc.constantFrom(...PIECES), { maxLength: max }).map((xs) => xs.join(""));
 /** Lines as a block has them: any content, joined with "\n", blank and indented lines included. */
-const lines = fc.array(fc.oneof(text(12), fc.constant(""), text(6).map((s) => `  ${s}`), fc.string({ maxLength: 20 }), fc.string({ unit: "binary", maxLength: 12 })), { maxLength: 12 }).map((ls) => ls.join("\n"));
+const lines = fc
+  .array(
+    fc.oneof(
+      text(12),
+      fc.constant(""),
+      text(6).map((s) => `  ${s}`),
+      fc.string({ maxLength: 20 }),
+      fc.string({ unit: "binary", maxLength: 12 }),
+    ),
+    { maxLength: 12 },
+  )
+  .map((ls) => ls.join("\n"));
 
 describe("the cl100k counter", () => {
   test("counts exactly what gpt-tokenizer counts", () => {
-    run(fc.property(fc.oneof(text(40), lines, fc.string({ maxLength: 60 }), fc.string({ unit: "binary", maxLength: 40 })), (s) => {
+    run(
+      fc.property(
+        fc.oneof(text(40), lines, fc.string({ maxLength: 60 }), fc.string({ unit: "binary", maxLength: 40 })),
+        (s) => {
+          expect(countCl100k(s)).toBe(reference(s));
+        },
+      ),
+      3000,
+    );
+    for (const s of [
+      "",
+      "hello world",
+      "a <|endoftext|> b",
+      "lone \ud800 surrogate",
+      "x:\n\n- y",
+      "   \n\n  \t foo  ",
+    ])
       expect(countCl100k(s)).toBe(reference(s));
-    }), 3000);
-    for (const s of ["", "hello world", "a <|endoftext|> b", "lone \ud800 surrogate", "x:\n\n- y", "   \n\n  \t foo  "]) expect(countCl100k(s)).toBe(reference(s));
   });
 
   test("on real files: our source, the README, a Chinese text", () => {
@@ -70,9 +168,12 @@ describe("counts add up over lines", () => {
   const parts = (s: string) => s.split(/(?<=\n)(?=\S)/);
 
   test("gpt-tokenizer's count of a text is the sum of its parts' counts", () => {
-    run(fc.property(lines, (s) => {
-      expect(parts(s).reduce((n, p) => n + reference(p), 0)).toBe(reference(s));
-    }), 3000);
+    run(
+      fc.property(lines, (s) => {
+        expect(parts(s).reduce((n, p) => n + reference(p), 0)).toBe(reference(s));
+      }),
+      3000,
+    );
   });
 
   test("but not across a newline followed by white space (why the cut is only before a non-space)", () => {
@@ -82,30 +183,44 @@ describe("counts add up over lines", () => {
   });
 
   test("countTokens is the reference count on text without long runs, cached or not", () => {
-    run(fc.property(lines, (s) => {
-      fc.pre(runCuts(s).length === 0);
-      expect(countTokens(s)).toBe(reference(s));
-      expect(countTokens(s)).toBe(reference(s)); // the second time from the cache
-    }), 1500);
+    run(
+      fc.property(lines, (s) => {
+        fc.pre(runCuts(s).length === 0);
+        expect(countTokens(s)).toBe(reference(s));
+        expect(countTokens(s)).toBe(reference(s)); // the second time from the cache
+      }),
+      1500,
+    );
   });
 
   test("tokenLowerBound is never above countTokens, long runs (cut into segments) included, and is the piece count of plain words", () => {
-    const runs = fc.tuple(fc.constantFrom("a", "7", " ", "-", "测"), fc.integer({ min: 200, max: 700 })).map(([c, n]) => c.repeat(n));
-    run(fc.property(fc.array(fc.oneof(lines, runs), { maxLength: 3 }).map((xs) => xs.join("")), (s) => {
-      expect(tokenLowerBound(s)).toBeLessThanOrEqual(countTokens(s));
-    }), 800);
+    const runs = fc
+      .tuple(fc.constantFrom("a", "7", " ", "-", "测"), fc.integer({ min: 200, max: 700 }))
+      .map(([c, n]) => c.repeat(n));
+    run(
+      fc.property(
+        fc.array(fc.oneof(lines, runs), { maxLength: 3 }).map((xs) => xs.join("")),
+        (s) => {
+          expect(tokenLowerBound(s)).toBeLessThanOrEqual(countTokens(s));
+        },
+      ),
+      800,
+    );
     // Where every piece is one token, the bound is the count itself: it is not a constant.
     expect(tokenLowerBound("- the fix: the auth\n")).toBe(countTokens("- the fix: the auth\n"));
     expect(tokenLowerBound("- the fix: the auth\n")).toBeGreaterThan(3);
   });
 
   test("countTokensWithin is exact up to the limit and above it past the limit", () => {
-    run(fc.property(lines, fc.nat({ max: 60 }), (s, limit) => {
-      const exact = reference(s);
-      const within = countTokensWithin(s, limit);
-      if (exact <= limit) expect(within).toBe(exact);
-      else expect(within).toBeGreaterThan(limit);
-    }), 1500);
+    run(
+      fc.property(lines, fc.nat({ max: 60 }), (s, limit) => {
+        const exact = reference(s);
+        const within = countTokensWithin(s, limit);
+        if (exact <= limit) expect(within).toBe(exact);
+        else expect(within).toBeGreaterThan(limit);
+      }),
+      1500,
+    );
   });
 
   test("the cache of counted lines keeps no text it was cut from alive (an import counts thousands of snapshots)", () => {
@@ -113,9 +228,12 @@ describe("counts add up over lines", () => {
     // there). A cached line that shared its text's memory kept all 100 MB alive.
     Bun.gc(true);
     const before = heapStats();
-    for (let i = 0; i < 100; i++) countTokensWithin(`line ${i} of a snapshot\n${String(i).repeat(1_000_000 / String(i).length)}\n`, 1);
+    for (let i = 0; i < 100; i++)
+      countTokensWithin(`line ${i} of a snapshot\n${String(i).repeat(1_000_000 / String(i).length)}\n`, 1);
     Bun.gc(true);
     const after = heapStats();
-    expect((after.heapSize + after.extraMemorySize - before.heapSize - before.extraMemorySize) / 1e6).toBeLessThan(30);
+    expect(
+      (after.heapSize + after.extraMemorySize - before.heapSize - before.extraMemorySize) / 1e6,
+    ).toBeLessThan(30);
   });
 });

@@ -17,15 +17,31 @@ interface Call {
 /** Calls with pinned times (2026-11-20, 10:00 UTC plus `minute` and the index in seconds). */
 const calls = (prefix: string, n: number, minute = 0): Call[] =>
   Array.from({ length: n }, (_, i) => ({
-    id: `toolu_${prefix}${i}`, at: `2026-11-20T10:${String(minute).padStart(2, "0")}:${String(i + 1).padStart(2, "0")}.000Z`, command: `echo ${prefix} ${i}`,
+    id: `toolu_${prefix}${i}`,
+    at: `2026-11-20T10:${String(minute).padStart(2, "0")}:${String(i + 1).padStart(2, "0")}.000Z`,
+    command: `echo ${prefix} ${i}`,
   }));
 
 /** A Claude Code transcript of `sessionId` in `cwd` holding `list` as Bash calls. */
 function transcript(dir: string, cwd: string, sessionId: string, list: Call[]): string {
   const base = { cwd, sessionId, isSidechain: false, userType: "external", version: "2.1.220" };
   const lines = [
-    { ...base, type: "user", timestamp: "2026-11-20T09:59:00.000Z", message: { role: "user", content: "tidy the parser" } },
-    ...list.map((c) => ({ ...base, type: "assistant", timestamp: c.at, message: { role: "assistant", model: "claude-opus-4-5", content: [{ type: "tool_use", id: c.id, name: "Bash", input: { command: c.command } }] } })),
+    {
+      ...base,
+      type: "user",
+      timestamp: "2026-11-20T09:59:00.000Z",
+      message: { role: "user", content: "tidy the parser" },
+    },
+    ...list.map((c) => ({
+      ...base,
+      type: "assistant",
+      timestamp: c.at,
+      message: {
+        role: "assistant",
+        model: "claude-opus-4-5",
+        content: [{ type: "tool_use", id: c.id, name: "Bash", input: { command: c.command } }],
+      },
+    })),
   ];
   const path = join(dir, `${sessionId}-${crypto.randomUUID()}.jsonl`);
   writeFileSync(path, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
@@ -34,7 +50,9 @@ function transcript(dir: string, cwd: string, sessionId: string, list: Call[]): 
 
 /** The tool log holds each of `list` once, and nothing else. */
 async function loggedOnce(json: (args: string[]) => Promise<any>, list: Call[]): Promise<void> {
-  const logged = ((await json(["recall", "--tools"])).tool_calls as { target: string }[]).map((c) => c.target);
+  const logged = ((await json(["recall", "--tools"])).tool_calls as { target: string }[]).map(
+    (c) => c.target,
+  );
   expect(logged.sort()).toEqual(list.map((c) => c.command).sort());
 }
 
@@ -45,7 +63,13 @@ describe("each tool call once", () => {
     const resumed = [...first, ...calls("b", 1, 1)];
     expect((await p.json(["ingest", transcript(p.base, p.repo, "sess-first", first)])).added).toBe(3);
     const second = transcript(p.base, p.repo, "sess-resumed", resumed);
-    const payload = JSON.stringify({ session_id: "sess-resumed", transcript_path: second, cwd: p.repo, hook_event_name: "SessionEnd", reason: "exit" });
+    const payload = JSON.stringify({
+      session_id: "sess-resumed",
+      transcript_path: second,
+      cwd: p.repo,
+      hook_event_name: "SessionEnd",
+      reason: "exit",
+    });
     const hooked = await p.cli(["hook", "session-end"], { stdin: payload });
     expect(hooked.code).toBe(0);
     expect((await p.json(["ingest", second])).added).toBe(0);
@@ -62,7 +86,10 @@ describe("each tool call once", () => {
       const [row] = await sql(p.db, "SELECT project_id FROM tool_calls WHERE target = ?", [c.command]);
       const h = new Bun.CryptoHasher("sha256");
       for (const part of [String(row.project_id), "sess-one", c.id]) h.update(part).update("\0");
-      await sql(p.db, "UPDATE tool_calls SET id = ? WHERE target = ?", [`t_${h.digest("hex").slice(0, 24)}`, c.command]);
+      await sql(p.db, "UPDATE tool_calls SET id = ? WHERE target = ?", [
+        `t_${h.digest("hex").slice(0, 24)}`,
+        c.command,
+      ]);
     }
     expect((await p.json(["ingest", path])).added).toBe(0);
     await loggedOnce(p.json, list);
@@ -107,6 +134,8 @@ describe("Recent Tool Calls on save", () => {
     expect((await p.json(["recall"])).layer3).toBe(body);
     // Given by flags, the same save gets the session's calls.
     await p.json(["save", "--goal", "Tidy the parser", "--state", "half done"]);
-    expect((await p.json(["recall"])).layer3).toContain("### Recent Tool Calls\n1. Bash echo f 0\n2. Bash echo f 1");
+    expect((await p.json(["recall"])).layer3).toContain(
+      "### Recent Tool Calls\n1. Bash echo f 0\n2. Bash echo f 1",
+    );
   }, 60_000);
 });

@@ -25,7 +25,10 @@ describe("the picker and archived snapshots", () => {
     expect(f).toMatch(/oldest_\S*\s+\S+\s+archived\s+oldest 最早 work/);
     expect(f).toMatch(/newest_work\S*\s+\S+\s+in progress/);
     h.press("a");
-    f = await h.until((x) => x.includes("webapp · 2 snapshots") && !x.includes("archived too"), "hidden again");
+    f = await h.until(
+      (x) => x.includes("webapp · 2 snapshots") && !x.includes("archived too"),
+      "hidden again",
+    );
     expect(f).not.toContain("oldest 最早 work");
   });
 
@@ -33,7 +36,10 @@ describe("the picker and archived snapshots", () => {
     const { session } = await openStore("mindsave-tui-archived-screen-");
     const saved = [];
     for (const goal of ["oldest 最早 work", "middle work", "newest work"]) {
-      saved.push((await saveSnapshot(session, { input: fromFields({ goal, state: "s", next_action: "n" }), keep: 2 })).snapshot);
+      saved.push(
+        (await saveSnapshot(session, { input: fromFields({ goal, state: "s", next_action: "n" }), keep: 2 }))
+          .snapshot,
+      );
     }
     const old = mount(session, { initial: [{ name: "snapshot", snapshotId: saved[0].id }] });
     const f = await old.until((x) => x.includes("oldest 最早 work"), "the archived snapshot's screen");
@@ -46,9 +52,18 @@ describe("the picker and archived snapshots", () => {
   // Five saves, two kept listed: "zeppelin" is in two archived snapshots and one listed one.
   async function zeppelins() {
     const { session } = await openStore("mindsave-tui-archived-filter-");
-    const saves: [string, string][] = [["zeppelin 飞艇 first", "air"], ["zeppelin second", "air"], ["plain third", "air"], ["zeppelin fourth", "air"], ["newest plain", "sea"]];
+    const saves: [string, string][] = [
+      ["zeppelin 飞艇 first", "air"],
+      ["zeppelin second", "air"],
+      ["plain third", "air"],
+      ["zeppelin fourth", "air"],
+      ["newest plain", "sea"],
+    ];
     for (const [goal, tag] of saves) {
-      await saveSnapshot(session, { input: fromFields({ goal, state: "s", next_action: "n", tags: [tag] }), keep: 2 });
+      await saveSnapshot(session, {
+        input: fromFields({ goal, state: "s", next_action: "n", tags: [tag] }),
+        keep: 2,
+      });
     }
     const projectId = (await resolveProject(session, { create: false }))!.project.id;
     return mount(session, { initial: [{ name: "picker", projectId, projectName: "webapp" }], columns: 80 });

@@ -44,14 +44,34 @@ async function scene() {
   const repo = gitRepo(join(base, "webapp"));
   const pc = laptop("tmux-laptop", base);
   for (const goal of ["alpha refactor", "beta migration", "gamma refactor"]) {
-    expect((await run(["save", "--goal", goal, "--next", `continue ${goal}`, "--home", home], { cwd: repo, env: pc.env, bin: [exe] })).code).toBe(0);
+    expect(
+      (
+        await run(["save", "--goal", goal, "--next", `continue ${goal}`, "--home", home], {
+          cwd: repo,
+          env: pc.env,
+          bin: [exe],
+        })
+      ).code,
+    ).toBe(0);
   }
   const socket = join(base, "tmux.sock");
-  const env = Object.entries({ ...pc.env, LANG: "C.UTF-8", TERM: "xterm-256color", CI: "true" }).map(([k, v]) => `${k}='${v}'`).join(" ");
+  const env = Object.entries({ ...pc.env, LANG: "C.UTF-8", TERM: "xterm-256color", CI: "true" })
+    .map(([k, v]) => `${k}='${v}'`)
+    .join(" ");
   // 80×24: the smallest terminal the TUI promises to work in.
   const start = (args: string, cwd = repo) =>
-    tmux(socket, "new-session", "-d", "-s", "main", "-x", "80", "-y", "24",
-      `cd '${cwd}' && env ${env} '${exe}' --home '${home}' ${args} > '${base}/out.txt'; stty -a > '${base}/stty.txt'; touch '${base}/done'; sleep 60`);
+    tmux(
+      socket,
+      "new-session",
+      "-d",
+      "-s",
+      "main",
+      "-x",
+      "80",
+      "-y",
+      "24",
+      `cd '${cwd}' && env ${env} '${exe}' --home '${home}' ${args} > '${base}/out.txt'; stty -a > '${base}/stty.txt'; touch '${base}/done'; sleep 60`,
+    );
   const keys = (...k: string[]) => tmux(socket, "send-keys", "-t", "main", ...k);
   return { base, home, repo, socket, start, keys, env: pc.env, done: join(base, "done") };
 }
@@ -61,13 +81,21 @@ describe.skipIf(!TMUX)("TUI in tmux (compiled binary)", () => {
     const s = await scene();
     try {
       s.start("ui");
-      await waitFor(s.socket, (x) => x.includes("webapp · 3 snapshots") && x.includes("q projects"), "the project's picker, no Enter needed");
+      await waitFor(
+        s.socket,
+        (x) => x.includes("webapp · 3 snapshots") && x.includes("q projects"),
+        "the project's picker, no Enter needed",
+      );
       tmux(s.socket, "send-keys", "-t", "main", "/");
       await waitFor(s.socket, (x) => x.includes("Enter keep"), "the filter prompt");
       tmux(s.socket, "send-keys", "-t", "main", "-l", "refactor");
       await waitFor(s.socket, (x) => x.includes("2 of 3 match"), "two matches");
       tmux(s.socket, "send-keys", "-t", "main", "Enter", "j", "Enter");
-      const view = await waitFor(s.socket, (x) => x.includes("Layer 1") && x.includes("goal"), "the snapshot view");
+      const view = await waitFor(
+        s.socket,
+        (x) => x.includes("Layer 1") && x.includes("goal"),
+        "the snapshot view",
+      );
       expect(view).toContain("alpha refactor");
       tmux(s.socket, "send-keys", "-t", "main", "l");
       await waitForFile(s.done, "the TUI's exit");
@@ -90,7 +118,14 @@ describe.skipIf(!TMUX)("TUI in tmux (compiled binary)", () => {
       // A resize re-lays the screen out at the new width.
       tmux(s.socket, "resize-window", "-t", "main", "-x", "60", "-y", "20");
       // Re-laid out: the title line's right end (the host) sits at the new edge.
-      const narrow = await waitFor(s.socket, (x) => x.includes("3 snapshots") && x.split("\n").every((l) => Bun.stringWidth(l.trimEnd()) <= 60) && Bun.stringWidth(x.split("\n")[0].trimEnd()) === 60, "the narrower layout");
+      const narrow = await waitFor(
+        s.socket,
+        (x) =>
+          x.includes("3 snapshots") &&
+          x.split("\n").every((l) => Bun.stringWidth(l.trimEnd()) <= 60) &&
+          Bun.stringWidth(x.split("\n")[0].trimEnd()) === 60,
+        "the narrower layout",
+      );
       expect(narrow.split("\n").filter((l) => l.trim()).length).toBeLessThanOrEqual(20);
       tmux(s.socket, "send-keys", "-t", "main", "C-c");
       await waitForFile(s.done, "the TUI's exit");
@@ -122,7 +157,11 @@ describe.skipIf(!TMUX)("TUI in tmux (compiled binary)", () => {
     const o = await scene();
     try {
       o.start("", o.base);
-      const list = await waitFor(o.socket, (x) => x.includes("Projects (1)") && x.includes("webapp"), "the projects list outside any project");
+      const list = await waitFor(
+        o.socket,
+        (x) => x.includes("Projects (1)") && x.includes("webapp"),
+        "the projects list outside any project",
+      );
       expect(list).not.toContain("snapshots ·");
     } finally {
       tmux(o.socket, "kill-server");
@@ -133,9 +172,17 @@ describe.skipIf(!TMUX)("TUI in tmux (compiled binary)", () => {
     const s = await scene();
     try {
       s.start("");
-      await waitFor(s.socket, (x) => x.includes("webapp · 3 snapshots") && x.includes("R rules"), "the picker with the rules key");
+      await waitFor(
+        s.socket,
+        (x) => x.includes("webapp · 3 snapshots") && x.includes("R rules"),
+        "the picker with the rules key",
+      );
       s.keys("R");
-      const rules = await waitFor(s.socket, (x) => x.includes("Standing rules · webapp + global") && x.includes("0/150 tokens"), "the rules screen");
+      const rules = await waitFor(
+        s.socket,
+        (x) => x.includes("Standing rules · webapp + global") && x.includes("0/150 tokens"),
+        "the rules screen",
+      );
       expect(rules).toContain("a add");
       expect(rules.trimEnd().split("\n").length).toBeLessThanOrEqual(24);
       for (const line of rules.split("\n")) expect(Bun.stringWidth(line.trimEnd())).toBeLessThanOrEqual(80);
@@ -153,16 +200,33 @@ describe.skipIf(!TMUX)("TUI in tmux (compiled binary)", () => {
     try {
       const steps = Array.from({ length: 40 }, (_, i) => `${i + 1}. archived step ${i + 1}`).join("\n");
       const yaml = `---\ngoal: long snapshot\nstate: halfway\nnext_action: keep going\nconstraints:\n${Array.from({ length: 12 }, (_, i) => `  - constraint number ${i + 1}`).join("\n")}\n---\n### Completed Steps\n${steps}\n`;
-      expect((await run(["save", "-f", "-", "--home", s.home], { cwd: s.repo, env: s.env, bin: [exe], stdin: yaml })).code).toBe(0);
+      expect(
+        (
+          await run(["save", "-f", "-", "--home", s.home], {
+            cwd: s.repo,
+            env: s.env,
+            bin: [exe],
+            stdin: yaml,
+          })
+        ).code,
+      ).toBe(0);
       s.start("");
       await waitFor(s.socket, (x) => x.includes("4 snapshots") && /› long_snapshot/.test(x), "the picker");
       s.keys("Enter");
-      let view = await waitFor(s.socket, (x) => x.includes("Layer 1") && /↓ \d+ more lines/.test(x), "the snapshot with its marker");
+      let view = await waitFor(
+        s.socket,
+        (x) => x.includes("Layer 1") && /↓ \d+ more lines/.test(x),
+        "the snapshot with its marker",
+      );
       expect(view).toContain("3 → Layer 3 (cold archive, 41 lines)");
       expect(view).not.toContain("archived step 1");
       expect(view.trimEnd().split("\n").length).toBeLessThanOrEqual(24);
       s.keys("3");
-      view = await waitFor(s.socket, (x) => x.includes("Layer 3 · Cold Archive") && x.includes("archived step 1"), "Layer 3 on screen at once");
+      view = await waitFor(
+        s.socket,
+        (x) => x.includes("Layer 3 · Cold Archive") && x.includes("archived step 1"),
+        "Layer 3 on screen at once",
+      );
       expect(view).toMatch(/↓ \d+ more lines/);
       s.keys("PageDown");
       view = await waitFor(s.socket, (x) => x.includes("archived step 25"), "a page further");
@@ -182,10 +246,22 @@ describe.skipIf(!TMUX)("TUI in tmux (compiled binary)", () => {
 describe.skipIf(!TMUX)("a hook run by hand on a terminal (compiled binary, tmux)", () => {
   test("an encrypted store without MINDSAVE_PASSPHRASE: one sentence, never a passphrase prompt (its stdin was the payload)", async () => {
     const s = await scene();
-    expect((await run(["encrypt", "--home", s.home], { cwd: s.repo, env: { ...s.env, MINDSAVE_PASSPHRASE: "correct horse battery" }, bin: [exe] })).code).toBe(0);
+    expect(
+      (
+        await run(["encrypt", "--home", s.home], {
+          cwd: s.repo,
+          env: { ...s.env, MINDSAVE_PASSPHRASE: "correct horse battery" },
+          bin: [exe],
+        })
+      ).code,
+    ).toBe(0);
     try {
       s.start("hook session-start");
-      s.keys(JSON.stringify({ session_id: "by-hand", cwd: s.repo, hook_event_name: "SessionStart" }), "Enter", "C-d");
+      s.keys(
+        JSON.stringify({ session_id: "by-hand", cwd: s.repo, hook_event_name: "SessionStart" }),
+        "Enter",
+        "C-d",
+      );
       await waitForFile(s.done, "the hook's end");
       const screen = tmux(s.socket, "capture-pane", "-p", "-t", "main");
       expect(screen).toContain("This store is encrypted; set MINDSAVE_PASSPHRASE");

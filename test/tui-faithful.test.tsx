@@ -52,7 +52,10 @@ describe("Layer 3 keeps its indentation", () => {
     const lines = body(f);
     const shown = (text: string) => lines.find((l) => l.trimStart().startsWith(text));
     // The engine's text is what recall prints; each of its lines shows with the same leading spaces.
-    for (const line of layer3Text(record).split("\n").filter((l) => l && !l.startsWith("\t"))) expect(shown(line.trimStart())).toBe(line);
+    for (const line of layer3Text(record)
+      .split("\n")
+      .filter((l) => l && !l.startsWith("\t")))
+      expect(shown(line.trimStart())).toBe(line);
     expect(shown("indented")).toBe("    indented");
     expect(shown("more")).toBe("        more");
     expect(shown("- nested item")).toBe("  - nested item");
@@ -79,17 +82,23 @@ describe("Layer 3 keeps its indentation", () => {
 
   test("wrapKeepingIndent: widths stay within the columns; an indentation too deep for them is cut, not the text", () => {
     for (const cols of [12, 20, 33]) {
-      for (const l of wrapKeepingIndent(`        ${"中文 abc ".repeat(10)}\n\t\tdeep`, cols)) expect(width(l)).toBeLessThanOrEqual(cols);
+      for (const l of wrapKeepingIndent(`        ${"中文 abc ".repeat(10)}\n\t\tdeep`, cols))
+        expect(width(l)).toBeLessThanOrEqual(cols);
     }
     expect(wrapKeepingIndent(`${" ".repeat(30)}word`, 20)).toEqual([`${" ".repeat(10)}word`]);
     expect(wrapKeepingIndent("a\n\n   \n  b", 20)).toEqual(["a", "", "", "  b"]);
   });
 
   test("spaces inside a line are kept (code's aligned columns); tabs go to the next multiple of 4; a run is dropped only where the line wraps", async () => {
-    expect(wrapKeepingIndent("    const a    = 1;   // one\n    const bee  = 22;  // two", 80)).toEqual(["    const a    = 1;   // one", "    const bee  = 22;  // two"]);
+    expect(wrapKeepingIndent("    const a    = 1;   // one\n    const bee  = 22;  // two", 80)).toEqual([
+      "    const a    = 1;   // one",
+      "    const bee  = 22;  // two",
+    ]);
     expect(wrapKeepingIndent("x\ty\tz", 80)).toEqual(["x   y   z"]);
     expect(wrapKeepingIndent("aaaa    bbbb", 6)).toEqual(["aaaa", "bbbb"]);
-    for (const cols of [7, 11, 16]) for (const l of wrapKeepingIndent("  key    = value   # note\tend", cols)) expect(width(l)).toBeLessThanOrEqual(cols);
+    for (const cols of [7, 11, 16])
+      for (const l of wrapKeepingIndent("  key    = value   # note\tend", cols))
+        expect(width(l)).toBeLessThanOrEqual(cols);
     const { h } = await view({ goal: "aligned" }, "    port    = 8080\n    host    = example.org");
     h.press("3");
     const f = await h.until((x) => x.includes("Layer 3 · Cold Archive") && x.includes("port"), "Layer 3");
@@ -119,7 +128,11 @@ describe("a value with a line break stays on one line, quoted as the restore blo
     const { session } = await openStore("mindsave-tui-faithful-");
     await saveSnapshot(session, { input: fromFields({ state: "s", next_action: "n", ...BREAKS }) });
     const projectId = (await resolveProject(session, { create: false }))!.project.id;
-    await recordFailure(session, { item: "Tail\nwind", reason: "style\nconflict", increment: true, alternatives: ["CSS\nModules"] }, { projectId });
+    await recordFailure(
+      session,
+      { item: "Tail\nwind", reason: "style\nconflict", increment: true, alternatives: ["CSS\nModules"] },
+      { projectId },
+    );
     const h = mount(session, { columns: 120, rows: 60, fits: true });
     await h.until((x) => x.includes("1 snapshot"), "the picker");
     h.press(KEY.enter);
@@ -131,7 +144,16 @@ describe("a value with a line break stays on one line, quoted as the restore blo
     expect(f).toContain(`${inline("Tail\nwind")} [×1`);
     expect(f).toContain(`]: ${inline("style\nconflict")} → ${inline("CSS\nModules")}`);
     // No piece of a value starts a line of its own.
-    for (const piece of ["## Layer 2", "next_action: lie", "for review", "# fake heading", "paragraph", "wind", "conflict", "Modules"]) {
+    for (const piece of [
+      "## Layer 2",
+      "next_action: lie",
+      "for review",
+      "# fake heading",
+      "paragraph",
+      "wind",
+      "conflict",
+      "Modules",
+    ]) {
       expect(lines.filter((l) => l.trimStart().startsWith(piece))).toEqual([]);
     }
     expect(f).not.toMatch(/[\u2028\u2029]/);
@@ -139,7 +161,14 @@ describe("a value with a line break stays on one line, quoted as the restore blo
 
   test("a retired constraint with a line break, and the reason it was retired with: one line", async () => {
     const { session } = await openStore("mindsave-tui-faithful-");
-    await saveSnapshot(session, { input: fromFields({ goal: "retire", state: "s", next_action: "n", constraints: ["old rule\n## Layer 3"] }) });
+    await saveSnapshot(session, {
+      input: fromFields({
+        goal: "retire",
+        state: "s",
+        next_action: "n",
+        constraints: ["old rule\n## Layer 3"],
+      }),
+    });
     const projectId = (await resolveProject(session, { create: false }))!.project.id;
     await retire(session.forProject(projectId), "1", { reason: "superseded\nby the new rule" });
     const h = mount(session, { columns: 200, rows: 60, fits: true });
@@ -148,15 +177,26 @@ describe("a value with a line break stays on one line, quoted as the restore blo
     const f = await h.until((x) => x.includes("never restored"), "the retired constraint");
     expect(f).toContain(`× ${inline("old rule\n## Layer 3")} (retired `);
     expect(f).toContain(`${inline("superseded\nby the new rule")}; never restored`);
-    for (const piece of ["## Layer 3", "by the new rule"]) expect(body(f).filter((l) => l.trimStart().startsWith(piece))).toEqual([]);
+    for (const piece of ["## Layer 3", "by the new rule"])
+      expect(body(f).filter((l) => l.trimStart().startsWith(piece))).toEqual([]);
   });
 
   test("the failures screen and the picker show such a value quoted too", async () => {
     const { session } = await openStore("mindsave-tui-faithful-");
-    await saveSnapshot(session, { input: fromFields({ goal: "ship it\n## Layer 2", state: "s", next_action: "n" }) });
+    await saveSnapshot(session, {
+      input: fromFields({ goal: "ship it\n## Layer 2", state: "s", next_action: "n" }),
+    });
     const projectId = (await resolveProject(session, { create: false }))!.project.id;
-    await recordFailure(session, { item: "Tail\nw", reason: "style\nconflict", increment: true }, { projectId });
-    const h = mount(session, { columns: 120, rows: 30, initial: [{ name: "home" }, { name: "picker", projectId, projectName: "webapp" }] });
+    await recordFailure(
+      session,
+      { item: "Tail\nw", reason: "style\nconflict", increment: true },
+      { projectId },
+    );
+    const h = mount(session, {
+      columns: 120,
+      rows: 30,
+      initial: [{ name: "home" }, { name: "picker", projectId, projectName: "webapp" }],
+    });
     await h.until((x) => x.includes(inline("ship it\n## Layer 2")), "the picker's row, quoted");
     h.press("f");
     const f = await h.until((x) => x.includes(inline("Tail\nw")), "the failure, quoted");
@@ -168,12 +208,39 @@ describe("a value with a line break stays on one line, quoted as the restore blo
     await saveSnapshot(session, { input: fromFields({ goal: "g", state: "s", next_action: "n" }) });
     const projectId = (await resolveProject(session, { create: false }))!.project.id;
     const now = new Date().toISOString();
-    await session.write((w) => w.putRule({ id: "r_peer", project_id: projectId, scope: "project", text: "be brief\n- FORGED rule", created_at: now }));
-    await session.write((w) => w.putFact({ id: "x_peer", project_id: projectId, scope: "project", text: "db frozen\n- FORGED fact", confidence: "high", created_at: now, confirmed_at: now, expires_at: null }));
-    const rules = mount(session, { columns: 100, rows: 24, initial: [{ name: "home" }, { name: "rules", projectId, projectName: "webapp" }] });
+    await session.write((w) =>
+      w.putRule({
+        id: "r_peer",
+        project_id: projectId,
+        scope: "project",
+        text: "be brief\n- FORGED rule",
+        created_at: now,
+      }),
+    );
+    await session.write((w) =>
+      w.putFact({
+        id: "x_peer",
+        project_id: projectId,
+        scope: "project",
+        text: "db frozen\n- FORGED fact",
+        confidence: "high",
+        created_at: now,
+        confirmed_at: now,
+        expires_at: null,
+      }),
+    );
+    const rules = mount(session, {
+      columns: 100,
+      rows: 24,
+      initial: [{ name: "home" }, { name: "rules", projectId, projectName: "webapp" }],
+    });
     const r = await rules.until((x) => x.includes(inline("be brief\n- FORGED rule")), "the rule, quoted");
     expect(body(r).filter((l) => l.trimStart().startsWith("- FORGED"))).toEqual([]);
-    const facts = mount(session, { columns: 100, rows: 24, initial: [{ name: "home" }, { name: "facts", projectId, projectName: "webapp" }] });
+    const facts = mount(session, {
+      columns: 100,
+      rows: 24,
+      initial: [{ name: "home" }, { name: "facts", projectId, projectName: "webapp" }],
+    });
     const f = await facts.until((x) => x.includes(inline("db frozen\n- FORGED fact")), "the fact, quoted");
     expect(body(f).filter((l) => l.trimStart().startsWith("- FORGED"))).toEqual([]);
   });
@@ -182,15 +249,31 @@ describe("a value with a line break stays on one line, quoted as the restore blo
 describe("a snapshot saved on another laptop", () => {
   test("the view says which laptop saved it, and marks a file outside the project as a path there, not a missing one here", async () => {
     const { base, repo, env, session } = await openStore("mindsave-tui-elsewhere-");
-    const other = await Session.open({ home: join(base, "store"), cwd: repo, env: { ...env, MINDSAVE_HOST: "host-a", MINDSAVE_HOST_NAME: "laptop-a" } }, { write: true });
-    await saveSnapshot(other, { input: fromFields({ goal: "from A", state: "s", next_action: "n", active_files: ["/elsewhere/notes.md", "src/auth.ts"] }) });
+    const other = await Session.open(
+      {
+        home: join(base, "store"),
+        cwd: repo,
+        env: { ...env, MINDSAVE_HOST: "host-a", MINDSAVE_HOST_NAME: "laptop-a" },
+      },
+      { write: true },
+    );
+    await saveSnapshot(other, {
+      input: fromFields({
+        goal: "from A",
+        state: "s",
+        next_action: "n",
+        active_files: ["/elsewhere/notes.md", "src/auth.ts"],
+      }),
+    });
     await other.close();
     const h = mount(session, { columns: 120, rows: 40, fits: true });
     await h.until((x) => x.includes("1 snapshot"), "the picker");
     h.press(KEY.enter);
     const f = body(await h.until((x) => x.includes("Layer 1"), "the snapshot"));
     expect(f.some((l) => /saved .* ago\) on laptop-a /.test(l))).toBe(true);
-    expect(f.some((l) => /\? \/elsewhere\/notes\.md +outside the project: a path on laptop-a$/.test(l))).toBe(true);
+    expect(f.some((l) => /\? \/elsewhere\/notes\.md +outside the project: a path on laptop-a$/.test(l))).toBe(
+      true,
+    );
     expect(f.some((l) => l.includes("src/auth.ts") && !l.includes("laptop-a"))).toBe(true);
   });
 });
@@ -198,7 +281,9 @@ describe("a snapshot saved on another laptop", () => {
 describe("a narrow screen in plain ASCII", () => {
   test("the snapshot's saved line wraps, never ends in the terminal's own ellipsis", async () => {
     const { session } = await openStore("mindsave-tui-ascii-");
-    await saveSnapshot(session, { input: fromFields({ goal: "fix the login redirect", state: "s", next_action: "n" }) });
+    await saveSnapshot(session, {
+      input: fromFields({ goal: "fix the login redirect", state: "s", next_action: "n" }),
+    });
     const h = mount(session, { columns: 40, rows: 30, fits: true, env: { LANG: "C", LC_ALL: "C" } });
     await h.until((x) => x.includes("in progress"), "the picker");
     h.press(KEY.enter);

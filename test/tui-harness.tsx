@@ -14,7 +14,16 @@ import { fromFields } from "../src/engine/snapshots/input.ts";
 import { width } from "../src/lib/text.ts";
 import { gitRepo, tempDir } from "./helpers.ts";
 
-export const KEY = { up: "\x1b[A", down: "\x1b[B", enter: "\r", esc: "\x1b", pgdn: "\x1b[6~", pgup: "\x1b[5~", tab: "\t", shiftTab: "\x1b[Z" };
+export const KEY = {
+  up: "\x1b[A",
+  down: "\x1b[B",
+  enter: "\r",
+  esc: "\x1b",
+  pgdn: "\x1b[6~",
+  pgup: "\x1b[5~",
+  tab: "\t",
+  shiftTab: "\x1b[Z",
+};
 
 const open: { unmount: () => void; session: Session }[] = [];
 /** Unmounts every app mounted and closes its session: each test file's afterEach. */
@@ -30,7 +39,12 @@ export function closeAll() {
 export async function openStore(prefix: string, files: Record<string, string> = {}) {
   const base = tempDir(prefix);
   const repo = gitRepo(join(base, "webapp"), { "src/auth.ts": "export const a = 1;\n", ...files });
-  const env = { ...process.env, HOME: join(base, "home"), MINDSAVE_HOST: "tui-host", MINDSAVE_HOST_NAME: "tui-host" };
+  const env = {
+    ...process.env,
+    HOME: join(base, "home"),
+    MINDSAVE_HOST: "tui-host",
+    MINDSAVE_HOST_NAME: "tui-host",
+  };
   mkdirSync(join(base, "store"));
   const session = await Session.open({ home: join(base, "store"), cwd: repo, env }, { write: true });
   return { base, repo, env, session };
@@ -91,7 +105,10 @@ export function mount(session: Session, opts: MountOptions = {}): Harness {
   const columns = opts.columns ?? 100;
   const rows = opts.rows ?? 30;
   const value: UiContextValue = {
-    session, theme: makeTheme(opts.env ?? { LANG: "en_US.UTF-8" }), now: opts.now ?? (() => new Date()), every: opts.every,
+    session,
+    theme: makeTheme(opts.env ?? { LANG: "en_US.UTF-8" }),
+    now: opts.now ?? (() => new Date()),
+    every: opts.every,
     exit: (output) => Object.assign(exited, { called: true, output }),
     writeTerminal: (d) => terminal.push(d),
   };
@@ -103,7 +120,10 @@ export function mount(session: Session, opts: MountOptions = {}): Harness {
   open.push({ unmount: r.unmount, session });
   const frame = () => r.lastFrame() ?? "";
   return {
-    frame, exited, terminal, session,
+    frame,
+    exited,
+    terminal,
+    session,
     press: (...keys) => keys.forEach((k) => r.stdin.write(k)),
     // Waits for what the screen must show next: a condition, checked as renders happen, bounded.
     until: async (pred, what, ms = 3000) => {
@@ -129,12 +149,21 @@ export const SAVED_AT = Date.UTC(2026, 10, 23, 9, 0, 0);
 /** A project "webapp" with one snapshot per goal, all saved at SAVED_AT. */
 export async function webappStore(goals: string[]) {
   const s = await openStore("mindsave-tui-webapp-");
-  const at = await Session.open({ home: s.session.home.dir, cwd: s.repo, env: s.env, now: () => new Date(SAVED_AT) }, { write: true });
-  for (const goal of goals) await saveSnapshot(at, { input: fromFields({ goal, state: `state of ${goal}`, next_action: `next for ${goal}` }) });
+  const at = await Session.open(
+    { home: s.session.home.dir, cwd: s.repo, env: s.env, now: () => new Date(SAVED_AT) },
+    { write: true },
+  );
+  for (const goal of goals)
+    await saveSnapshot(at, {
+      input: fromFields({ goal, state: `state of ${goal}`, next_action: `next for ${goal}` }),
+    });
   const projectId = (await resolveProject(at, { create: false }))!.project.id;
   at.close();
   return { ...s, projectId };
 }
 
 /** The screens to open webappStore's picker on, the projects list behind it. */
-export const webappPicker = (projectId: string): Screen[] => [{ name: "home" }, { name: "picker", projectId, projectName: "webapp" }];
+export const webappPicker = (projectId: string): Screen[] => [
+  { name: "home" },
+  { name: "picker", projectId, projectName: "webapp" },
+];

@@ -31,7 +31,10 @@ describe("Esc then a key in one read: Esc, then the key", () => {
     h.press("/", "beta", KEY.enter);
     await h.until((x) => x.includes("1 of 3 match") && /› beta_/.test(x), "the filter kept");
     h.press("\x1bj");
-    await h.until((x) => x.includes("webapp · 3 snapshots") && /› beta_/.test(x) && x.includes("press / to filter"), "the filter cleared and the second row selected");
+    await h.until(
+      (x) => x.includes("webapp · 3 snapshots") && /› beta_/.test(x) && x.includes("press / to filter"),
+      "the filter cleared and the second row selected",
+    );
     h.press("/", "gam");
     await h.until((x) => x.includes("1 of 3 match") && x.includes("type to filter"), "typing in the filter");
     h.press("\x1bq");
@@ -45,7 +48,10 @@ describe("Esc then a key in one read: Esc, then the key", () => {
     h.press("R", "a", "Never push to main");
     await h.until((x) => x.includes("Add a rule") && x.includes("Never push to main"), "the typed rule");
     h.press("\x1bq");
-    await h.until((x) => x.includes("webapp · 1 snapshot") && !x.includes("Standing rules"), "the picker, the form cancelled");
+    await h.until(
+      (x) => x.includes("webapp · 1 snapshot") && !x.includes("Standing rules"),
+      "the picker, the form cancelled",
+    );
     expect((await rulesHere(session)).rules).toEqual([]);
     h.press("?");
     await h.until((x) => x.includes("Keys · snapshots"), "the picker's keys");
@@ -62,14 +68,23 @@ describe("Esc then a key in one read: Esc, then the key", () => {
     h.press("\x1bb", "x");
     await h.until((x) => x.includes("fix the xlogin"), "x typed before the last word");
     h.press("\x1bf", "\x1b\x7f", "logout");
-    await h.until((x) => x.includes("fix the logout") && x.includes("type to filter"), "the last word deleted and another typed, still typing");
+    await h.until(
+      (x) => x.includes("fix the logout") && x.includes("type to filter"),
+      "the last word deleted and another typed, still typing",
+    );
     expect(editField(field("a b c"), "f", { meta: true })).toEqual(field("a b c"));
-    expect(editField({ text: "a b c", cursor: 0 }, "f", { meta: true })).toEqual({ text: "a b c", cursor: 1 });
+    expect(editField({ text: "a b c", cursor: 0 }, "f", { meta: true })).toEqual({
+      text: "a b c",
+      cursor: 1,
+    });
   });
 
   test("escapeThenKey: any Alt key is Esc then the key, but the word keys while typing", () => {
     const key = (k: Partial<Key>) => ({ meta: true, ...k }) as Key;
-    expect(escapeThenKey("q", key({}), false)!.map(([i, k]) => [i, !!k.escape, k.meta])).toEqual([["", true, false], ["q", false, false]]);
+    expect(escapeThenKey("q", key({}), false)!.map(([i, k]) => [i, !!k.escape, k.meta])).toEqual([
+      ["", true, false],
+      ["q", false, false],
+    ]);
     expect(escapeThenKey("Q", key({ shift: true }), true)![1][1].shift).toBe(true);
     expect(escapeThenKey("", key({ escape: true }), false)!.map(([, k]) => k.escape)).toEqual([true, true]);
     expect(escapeThenKey("", key({ return: true }), false)![1][1].return).toBe(true);

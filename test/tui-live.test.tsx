@@ -4,7 +4,15 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { Session } from "../src/engine/session.ts";
 import { addFact } from "../src/engine/memory/facts.ts";
-import { closeAll, KEY, mount, SAVED_AT as T0, testClock, webappPicker as picker, webappStore as store } from "./tui-harness.tsx";
+import {
+  closeAll,
+  KEY,
+  mount,
+  SAVED_AT as T0,
+  testClock,
+  webappPicker as picker,
+  webappStore as store,
+} from "./tui-harness.tsx";
 import { gitRepo, ok, tempDir } from "./helpers.ts";
 
 afterEach(closeAll);
@@ -19,21 +27,46 @@ describe("a save made by another process while the TUI is open", () => {
     const clock = testClock(T0 + 3 * MIN);
     const h = mount(session, { initial: picker(projectId), now: clock.now, every: clock.every });
     const pointed = (x: string) => x.split("\n").find((l) => l.trimStart().startsWith("›")) ?? "";
-    await h.until((x) => rowsWith(x, "_2026-11-23").length === 2 && pointed(x).includes("beta"), "the picker on beta");
+    await h.until(
+      (x) => rowsWith(x, "_2026-11-23").length === 2 && pointed(x).includes("beta"),
+      "the picker on beta",
+    );
     h.press("j");
     await h.until((x) => pointed(x).includes("alpha"), "alpha selected");
-    await ok(["save", "--home", session.home.dir, "--goal", "gamma from a terminal", "--state", "s", "--next", "n"], { cwd: repo, env });
+    await ok(
+      ["save", "--home", session.home.dir, "--goal", "gamma from a terminal", "--state", "s", "--next", "n"],
+      { cwd: repo, env },
+    );
     clock.advance(10_000);
     const f = await h.until((x) => x.includes("gamma"), "the new snapshot in the open picker");
     expect(pointed(f)).toContain("alpha");
     h.press("q");
-    await h.until((x) => x.includes("Projects (1)") && x.includes("gamma from a terminal"), "the projects list with the newest goal");
-    await ok(["save", "--home", session.home.dir, "--goal", "delta from a terminal", "--state", "s", "--next", "n"], { cwd: repo, env });
+    await h.until(
+      (x) => x.includes("Projects (1)") && x.includes("gamma from a terminal"),
+      "the projects list with the newest goal",
+    );
+    await ok(
+      ["save", "--home", session.home.dir, "--goal", "delta from a terminal", "--state", "s", "--next", "n"],
+      { cwd: repo, env },
+    );
     clock.advance(10_000);
     await h.until((x) => x.includes("delta from a terminal"), "the list's newest goal, read again");
     // New projects saved elsewhere join the list (the current one first, then by name); the selected one stays selected.
     const project = async (name: string) => {
-      await ok(["save", "--home", session.home.dir, "--goal", `${name} saved elsewhere`, "--state", "s", "--next", "n"], { cwd: gitRepo(join(tempDir(), name), { "own.txt": `${name}\n` }), env });
+      await ok(
+        [
+          "save",
+          "--home",
+          session.home.dir,
+          "--goal",
+          `${name} saved elsewhere`,
+          "--state",
+          "s",
+          "--next",
+          "n",
+        ],
+        { cwd: gitRepo(join(tempDir(), name), { "own.txt": `${name}\n` }), env },
+      );
       clock.advance(10_000);
     };
     await project("mmm-second");
@@ -52,8 +85,12 @@ describe("a save made by another process while the TUI is open", () => {
     const pointed = (x: string) => x.split("\n").find((l) => l.trimStart().startsWith("›")) ?? "";
     await h.until((x) => rowsWith(x, "_2026-11-23").length === 4, "the picker");
     h.press(" ", "j");
-    await h.until((x) => x.includes("1 marked") && pointed(x).includes("three_"), "four marked, three selected");
-    for (const name of ["four_2026-11-23", "three_2026-11-23"]) await ok(["snapshots", "delete", name, "--home", session.home.dir], { cwd: repo, env });
+    await h.until(
+      (x) => x.includes("1 marked") && pointed(x).includes("three_"),
+      "four marked, three selected",
+    );
+    for (const name of ["four_2026-11-23", "three_2026-11-23"])
+      await ok(["snapshots", "delete", name, "--home", session.home.dir], { cwd: repo, env });
     clock.advance(10_000);
     const f = await h.until((x) => rowsWith(x, "_2026-11-23").length === 2, "two rows left");
     expect(f).not.toContain("marked");
@@ -70,28 +107,50 @@ describe("ages follow the app's clock while a screen stays open", () => {
     for (const row of rowsWith(f, "_2026-11-23")) expect(row).toMatch(/_2026-11-23 +3m +in progress/);
 
     clock.advance(57 * MIN);
-    f = await h.until((x) => rowsWith(x, "_2026-11-23").every((row) => / 1h +in progress/.test(row)), "the ages an hour on");
+    f = await h.until(
+      (x) => rowsWith(x, "_2026-11-23").every((row) => / 1h +in progress/.test(row)),
+      "the ages an hour on",
+    );
     expect(f).not.toMatch(/ 3m /);
 
     h.press(KEY.enter);
-    await h.until((x) => x.includes("saved 2026-11-23 09:00 UTC (1h ago)"), "the snapshot, saved an hour ago");
+    await h.until(
+      (x) => x.includes("saved 2026-11-23 09:00 UTC (1h ago)"),
+      "the snapshot, saved an hour ago",
+    );
     clock.advance(60 * MIN);
-    await h.until((x) => x.includes("saved 2026-11-23 09:00 UTC (2h ago)"), "the snapshot's age two hours on");
+    await h.until(
+      (x) => x.includes("saved 2026-11-23 09:00 UTC (2h ago)"),
+      "the snapshot's age two hours on",
+    );
 
     h.press("q", "q");
     await h.until((x) => x.includes("Projects (1)") && / 2h /.test(x), "the projects list");
     clock.advance(60 * MIN);
-    await h.until((x) => x.includes("Projects (1)") && / 3h /.test(x), "the newest snapshot's age three hours on");
+    await h.until(
+      (x) => x.includes("Projects (1)") && / 3h /.test(x),
+      "the newest snapshot's age three hours on",
+    );
   });
 
   test("the facts screen: a fact expires on screen when its time comes, without a key", async () => {
     const { session, projectId } = await store(["facts"]);
-    const at = await Session.open({ home: session.home.dir, cwd: session.cwd, env: session.env, now: () => new Date(T0) }, { write: true });
+    const at = await Session.open(
+      { home: session.home.dir, cwd: session.cwd, env: session.env, now: () => new Date(T0) },
+      { write: true },
+    );
     await addFact(at, "the deploy lock is held", { ttl: "1m" });
     at.close();
     const clock = testClock(T0 + 45_000);
-    const h = mount(session, { initial: [...picker(projectId), { name: "facts", projectId, projectName: "webapp" }], now: clock.now, every: clock.every });
-    await h.until((x) => x.includes("the deploy lock is held") && x.includes("expires in 15s"), "the fresh fact");
+    const h = mount(session, {
+      initial: [...picker(projectId), { name: "facts", projectId, projectName: "webapp" }],
+      now: clock.now,
+      every: clock.every,
+    });
+    await h.until(
+      (x) => x.includes("the deploy lock is held") && x.includes("expires in 15s"),
+      "the fresh fact",
+    );
     clock.advance(30_000);
     await h.until((x) => x.includes("EXPIRED 15s ago") && x.includes("1 expired"), "the fact expired");
   });

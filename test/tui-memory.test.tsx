@@ -21,16 +21,29 @@ afterEach(closeAll);
 async function store(goals: string[], extra: Record<string, unknown> = {}) {
   const { base, repo, env, session } = await openStore("mindsave-tui-memory-");
   for (const goal of goals) {
-    await saveSnapshot(session, { input: fromFields({ goal, state: `state of ${goal}`, next_action: `next for ${goal}`, constraints: ["no tailwind"], decisions: ["use polling"], ...extra }) });
+    await saveSnapshot(session, {
+      input: fromFields({
+        goal,
+        state: `state of ${goal}`,
+        next_action: `next for ${goal}`,
+        constraints: ["no tailwind"],
+        decisions: ["use polling"],
+        ...extra,
+      }),
+    });
   }
   const projectId = (await resolveProject(session, { create: false }))?.project.id ?? "";
   return { base, repo, env, session, projectId };
 }
 
 /** The app at 80×24: every frame a test waits for must fit it, Chinese text included. */
-const mount = (session: Session, initial?: Screen[], now?: () => Date) => mountApp(session, { initial, now, columns: 80, rows: 24, fits: true });
+const mount = (session: Session, initial?: Screen[], now?: () => Date) =>
+  mountApp(session, { initial, now, columns: 80, rows: 24, fits: true });
 
-const picker = (projectId: string): Screen[] => [{ name: "home" }, { name: "picker", projectId, projectName: "webapp" }];
+const picker = (projectId: string): Screen[] => [
+  { name: "home" },
+  { name: "picker", projectId, projectName: "webapp" },
+];
 
 describe("rules screen", () => {
   test("R opens it from the picker and home; a adds (project or global), e edits, x removes after y; over the budget is refused, nothing changed", async () => {
@@ -39,7 +52,10 @@ describe("rules screen", () => {
     let f = await h.until((x) => x.includes("webapp · 1 snapshot"), "the picker");
     expect(f).toContain("R rules");
     h.press("R");
-    f = await h.until((x) => x.includes("Standing rules · webapp + global · 0") && x.includes("0/150 tokens"), "the empty rules screen");
+    f = await h.until(
+      (x) => x.includes("Standing rules · webapp + global · 0") && x.includes("0/150 tokens"),
+      "the empty rules screen",
+    );
     expect(f).toContain("Press a to add one");
 
     h.press("a", "总是用中文写提交信息");
@@ -53,7 +69,10 @@ describe("rules screen", () => {
     h.press(KEY.enter);
     f = await h.until((x) => x.includes("Added global rule: Never push to main"), "the global rule");
     const here = await rulesHere(session);
-    expect(here.rules.map((r) => [r.scope, r.text])).toEqual([["global", "Never push to main"], ["project", "总是用中文写提交信息"]]);
+    expect(here.rules.map((r) => [r.scope, r.text])).toEqual([
+      ["global", "Never push to main"],
+      ["project", "总是用中文写提交信息"],
+    ]);
     expect(f).toContain(`${here.tokens}/150 tokens`);
 
     // A rule that would take the rules over their budget: one line saying so, nothing changed.
@@ -80,24 +99,35 @@ describe("rules screen", () => {
     await h.until((x) => x.includes("Removed rule 2: 总是用中文写提交信息"), "removed");
     expect((await rulesHere(session)).rules.map((r) => r.text)).toEqual(["Never push to develop"]);
     h.press("?");
-    await h.until((x) => x.includes("Keys · standing rules") && x.includes("remove the selected rule"), "the rules' keys");
+    await h.until(
+      (x) => x.includes("Keys · standing rules") && x.includes("remove the selected rule"),
+      "the rules' keys",
+    );
     h.press(KEY.esc);
     await h.until((x) => x.includes("Standing rules ·"), "the rules again");
     h.press("q", "q");
     f = await h.until((x) => x.includes("Projects (1)"), "home");
     expect(f).toContain("R rules");
     h.press("R");
-    await h.until((x) => x.includes("Standing rules · webapp + global · 1") && x.includes("Never push to develop"), "the rules from home");
+    await h.until(
+      (x) => x.includes("Standing rules · webapp + global · 1") && x.includes("Never push to develop"),
+      "the rules from home",
+    );
   });
 });
 
 describe("snapshot view: the plan, tags, and retiring", () => {
   test("shows plan 1/3 with a bar and marks, the tags; Tab selects a constraint, r retires it (and brings it back), for the snapshot's own project", async () => {
     const { session, base, env } = await store([]);
-    await saveSnapshot(session, { input: fromFields({
-      goal: "ship the plan", constraints: ["no tailwind", "不要修改数据库结构"], decisions: ["use polling"],
-      plan: ["[x] write the schema", "[>] 实现令牌刷新", "ship it"], tags: ["release", "夜间"],
-    }) });
+    await saveSnapshot(session, {
+      input: fromFields({
+        goal: "ship the plan",
+        constraints: ["no tailwind", "不要修改数据库结构"],
+        decisions: ["use polling"],
+        plan: ["[x] write the schema", "[>] 实现令牌刷新", "ship it"],
+        tags: ["release", "夜间"],
+      }),
+    });
     const projectId = (await resolveProject(session, { create: false }))!.project.id;
     const [snap] = await projectSnapshots(session, projectId);
     // Opened from outside the project: retiring still acts on the snapshot's project.
@@ -105,7 +135,10 @@ describe("snapshot view: the plan, tags, and retiring", () => {
     mkdirSync(outside);
     const away = await Session.open({ home: session.home.dir, cwd: outside, env }, { write: true });
     const h = mount(away, [{ name: "home" }, { name: "snapshot", snapshotId: snap.id }]);
-    let f = await h.until((x) => x.includes("Layer 1") && x.includes("plan 1/3"), "the snapshot with its plan");
+    let f = await h.until(
+      (x) => x.includes("Layer 1") && x.includes("plan 1/3"),
+      "the snapshot with its plan",
+    );
     expect(f).toMatch(/plan 1\/3 █+░+/);
     expect(f).toContain("✓ write the schema");
     expect(f).toContain("▶ 实现令牌刷新");
@@ -114,24 +147,36 @@ describe("snapshot view: the plan, tags, and retiring", () => {
     expect(f).toContain("Tab select");
 
     h.press(KEY.tab);
-    f = await h.until((x) => /›[^\n]*no tailwind/.test(x), "the first constraint selected (scrolled into view)");
+    f = await h.until(
+      (x) => /›[^\n]*no tailwind/.test(x),
+      "the first constraint selected (scrolled into view)",
+    );
     expect(f).toContain("r retire");
     h.press(KEY.tab, KEY.tab, KEY.shiftTab);
     await h.until((x) => /›[^\n]*不要修改数据库结构/.test(x), "the second constraint selected");
     h.press("r");
-    f = await h.until((x) => x.includes("Retired the constraint (never restored; r undoes): 不要修改数据库结构"), "the retirement");
+    f = await h.until(
+      (x) => x.includes("Retired the constraint (never restored; r undoes): 不要修改数据库结构"),
+      "the retirement",
+    );
     expect(f).toMatch(/× 不要修改数据库结构 +\(retired \d{4}-\d\d-\d\d by host tui-host; never restored\)/);
     expect(f).toContain("r bring back");
     const after = await retireCandidates(session);
     expect(after.retired.map((r) => [r.kind, r.text])).toEqual([["constraint", "不要修改数据库结构"]]);
     expect((await restoreById(session, snap.id)).block.text).not.toContain("不要修改数据库结构");
     h.press("r");
-    await h.until((x) => x.includes("Brought back the constraint (carried forward again): 不要修改数据库结构"), "brought back");
+    await h.until(
+      (x) => x.includes("Brought back the constraint (carried forward again): 不要修改数据库结构"),
+      "brought back",
+    );
     expect((await retireCandidates(session)).retired).toEqual([]);
     h.press(KEY.esc);
     await h.until((x) => !x.includes("r retire") && x.includes("l load"), "nothing selected");
     h.press("?");
-    await h.until((x) => x.includes("Keys · snapshot") && x.includes("retire the selected one"), "the snapshot's keys");
+    await h.until(
+      (x) => x.includes("Keys · snapshot") && x.includes("retire the selected one"),
+      "the snapshot's keys",
+    );
   });
 });
 
@@ -139,7 +184,15 @@ describe("facts screen", () => {
   test("lists fresh and expired facts; r renews an expired one after y; x drops one after y", async () => {
     const { session, projectId } = await store(["facts here"]);
     // Stated two hours ago for one hour: expired now.
-    const earlier = await Session.open({ home: session.home.dir, cwd: session.cwd, env: session.env, now: () => new Date(Date.now() - 2 * 3_600_000) }, { write: true });
+    const earlier = await Session.open(
+      {
+        home: session.home.dir,
+        cwd: session.cwd,
+        env: session.env,
+        now: () => new Date(Date.now() - 2 * 3_600_000),
+      },
+      { write: true },
+    );
     await addFact(earlier, "预发布数据库只读", { ttl: "1h" });
     await earlier.close();
     await addFact(session, "CI is slow on Mondays", { ttl: "3d", confidence: "high" });
@@ -172,18 +225,28 @@ describe("facts screen", () => {
 describe("diff from the picker", () => {
   test("d without marks: the selected against the one before; Space marks two and d compares them; long diffs scroll", async () => {
     const { session, projectId } = await store(["first step", "second step"]);
-    await saveSnapshot(session, { input: fromFields({
-      goal: "third step", constraints: Array.from({ length: 30 }, (_, i) => `约束 number ${i + 1}`), decisions: ["use polling"],
-    }) });
+    await saveSnapshot(session, {
+      input: fromFields({
+        goal: "third step",
+        constraints: Array.from({ length: 30 }, (_, i) => `约束 number ${i + 1}`),
+        decisions: ["use polling"],
+      }),
+    });
     const h = mount(session, picker(projectId));
     await h.until((x) => x.includes("webapp · 3 snapshots") && /› third_step/.test(x), "the picker");
     h.press("j", "d");
     // (The title shows while the diff is still computed: "Comparing…". Wait for the diff itself.)
-    let f = await h.until((x) => x.includes("webapp · what changed") && !x.includes("Comparing…"), "the diff of the second and the first");
+    let f = await h.until(
+      (x) => x.includes("webapp · what changed") && !x.includes("Comparing…"),
+      "the diff of the second and the first",
+    );
     expect(f).toMatch(/first_step\S* \(.*\) → second_step/);
     expect(f).toContain('goal: "first step" → "second step"');
     h.press("q", "k", "d");
-    f = await h.until((x) => /second_step\S* \(.*\) → third_step/.test(x), "the newest against the one before");
+    f = await h.until(
+      (x) => /second_step\S* \(.*\) → third_step/.test(x),
+      "the newest against the one before",
+    );
     expect(f).toContain("+ constraint: 约束 number 1");
     expect(f).toMatch(/↓ \d+ more lines/);
     h.press("G");
@@ -197,11 +260,17 @@ describe("diff from the picker", () => {
     h.press("q", "g", " ");
     await h.until((x) => x.includes("1 marked"), "third_step unmarked, first_step still marked");
     h.press("d");
-    await h.until((x) => /first_step\S* \(.*\) → third_step/.test(x), "the marked one against the selected one");
+    await h.until(
+      (x) => /first_step\S* \(.*\) → third_step/.test(x),
+      "the marked one against the selected one",
+    );
     h.press("q", "G", " ");
     await h.until((x) => !x.includes("marked"), "none marked");
     h.press("d");
-    await h.until((x) => x.includes("first_step") && x.includes("is the oldest snapshot: nothing before it"), "the oldest has nothing before it");
+    await h.until(
+      (x) => x.includes("first_step") && x.includes("is the oldest snapshot: nothing before it"),
+      "the oldest has nothing before it",
+    );
   });
 });
 
@@ -216,15 +285,24 @@ describe("tag filter in the picker", () => {
     h.press("t");
     f = await h.until((x) => x.includes("type a tag") && x.includes("tags here: #"), "the tag field");
     h.press("夜");
-    await h.until((x) => x.includes("tags here: #夜间") && !x.includes("#release  "), "the tags that start so");
+    await h.until(
+      (x) => x.includes("tags here: #夜间") && !x.includes("#release  "),
+      "the tags that start so",
+    );
     h.press("间");
     f = await h.until((x) => x.includes("1 of 3 snapshots · #夜间"), "one snapshot tagged 夜间");
     expect(f).toContain("夜间构建");
     expect(f).not.toContain("release candidate");
     h.press(KEY.esc);
-    await h.until((x) => x.includes("webapp · 3 snapshots") && x.includes("untagged work"), "cleared while typing");
+    await h.until(
+      (x) => x.includes("webapp · 3 snapshots") && x.includes("untagged work"),
+      "cleared while typing",
+    );
     h.press("t", "#Release", KEY.enter);
-    f = await h.until((x) => x.includes("2 of 3 snapshots · #Release") && !x.includes("type a tag"), "the tag kept (case folded)");
+    f = await h.until(
+      (x) => x.includes("2 of 3 snapshots · #Release") && !x.includes("type a tag"),
+      "the tag kept (case folded)",
+    );
     expect(f).not.toContain("untagged work");
     expect(f).toContain("t changes the tag, Esc clears it");
     h.press(KEY.enter);
@@ -232,7 +310,10 @@ describe("tag filter in the picker", () => {
     h.press("q");
     await h.until((x) => x.includes("2 of 3 snapshots · #Release"), "back on the filtered list");
     h.press(KEY.esc);
-    await h.until((x) => x.includes("webapp · 3 snapshots") && x.includes("untagged work"), "the tag cleared");
+    await h.until(
+      (x) => x.includes("webapp · 3 snapshots") && x.includes("untagged work"),
+      "the tag cleared",
+    );
   });
 });
 
@@ -241,7 +322,11 @@ describe("80 columns: prompts, status lines and picker rows keep what matters", 
     const { session, projectId } = await store(["long texts"]);
     const long = "所有回答都用简体中文，先列出计划然后逐步执行，每一步都说明理由并给出可以运行的测试命令";
     await addRule(session, long, "project");
-    await addFact(session, `the staging database is read-only until the migration of ${"every table ".repeat(6)}is done`, { ttl: "3d" });
+    await addFact(
+      session,
+      `the staging database is read-only until the migration of ${"every table ".repeat(6)}is done`,
+      { ttl: "3d" },
+    );
     const h = mount(session, picker(projectId));
     await h.until((x) => x.includes("webapp · 1 snapshot"), "the picker");
     h.press("R");
@@ -254,8 +339,13 @@ describe("80 columns: prompts, status lines and picker rows keep what matters", 
     // Over the budget: the engine's one sentence, ~200 characters, shows whole over up to three lines.
     h.press("a", Array.from({ length: 100 }, (_, i) => `word${i}`).join(" "), KEY.enter);
     f = await h.until((x) => x.includes("over their 150-token budget"), "the refusal");
-    const said = f.split("\n").map((l) => l.trim()).join(" ");
-    expect(said).toMatch(/This rule would make the rules \d+ tokens, over their 150-token budget \(now 52 tokens in 1 rule\(s\)\), so nothing was changed: shorten it, or remove a rule first \(`mindsave rules list`\)\./);
+    const said = f
+      .split("\n")
+      .map((l) => l.trim())
+      .join(" ");
+    expect(said).toMatch(
+      /This rule would make the rules \d+ tokens, over their 150-token budget \(now 52 tokens in 1 rule\(s\)\), so nothing was changed: shorten it, or remove a rule first \(`mindsave rules list`\)\./,
+    );
     h.press(KEY.esc); // alone: Esc followed at once by a key reads as Alt+key
     await h.until((x) => x.includes("Cancelled."), "the form closed");
     h.press("q", "F");
@@ -266,7 +356,11 @@ describe("80 columns: prompts, status lines and picker rows keep what matters", 
   });
 
   test("picker rows keep their names whole: the -2/-3 suffixes show, the goal gives way", async () => {
-    const { session, projectId } = await store(["add rate limiting to the api gateway", "add rate limiting to the api gateway", "add rate limiting to the api gateway"]);
+    const { session, projectId } = await store([
+      "add rate limiting to the api gateway",
+      "add rate limiting to the api gateway",
+      "add rate limiting to the api gateway",
+    ]);
     const names = (await projectSnapshots(session, projectId)).map((s) => s.name);
     expect(names[0]).toMatch(/^add_rate_limiting_to_\d{4}-\d\d-\d\d-3$/);
     const h = mount(session, picker(projectId));
@@ -277,21 +371,29 @@ describe("80 columns: prompts, status lines and picker rows keep what matters", 
   test("tag filter: Tab completes to the first tag suggested; Enter takes the only tag that starts so", async () => {
     const { session, projectId } = await store(["untagged"]);
     await saveSnapshot(session, { input: fromFields({ goal: "faster queries", tags: ["perf"] }) });
-    await saveSnapshot(session, { input: fromFields({ goal: "cut a release", tags: ["release", "regression"] }) });
+    await saveSnapshot(session, {
+      input: fromFields({ goal: "cut a release", tags: ["release", "regression"] }),
+    });
     const h = mount(session, picker(projectId));
     await h.until((x) => x.includes("webapp · 3 snapshots"), "the picker");
     h.press("t", "pe");
     let f = await h.until((x) => x.includes("tags here: #perf  (Enter keeps #perf)"), "the only suggestion");
     expect(f).toContain("Tab complete");
     h.press(KEY.enter);
-    f = await h.until((x) => x.includes("1 of 3 snapshots · #perf") && !x.includes("type a tag"), "#perf kept, not #pe");
+    f = await h.until(
+      (x) => x.includes("1 of 3 snapshots · #perf") && !x.includes("type a tag"),
+      "#perf kept, not #pe",
+    );
     expect(f).toContain("faster queries");
     h.press(KEY.esc);
     await h.until((x) => x.includes("webapp · 3 snapshots"), "the tag cleared");
     h.press("t", "re");
     await h.until((x) => x.includes("tags here: #release #regression  (Tab: #release)"), "two suggestions");
     h.press(KEY.tab);
-    await h.until((x) => x.includes("1 of 3 snapshots · #release") && x.includes("cut a release"), "completed to #release while typing");
+    await h.until(
+      (x) => x.includes("1 of 3 snapshots · #release") && x.includes("cut a release"),
+      "completed to #release while typing",
+    );
   });
 
   test("a third Space says that at most two snapshots can be marked", async () => {
@@ -308,14 +410,20 @@ describe("screens never go stale", () => {
   test("the facts screen works freshness out again: a fact that expired while it was shown says so", async () => {
     const { session, projectId } = await store(["facts"]);
     const t0 = Date.now();
-    const then = await Session.open({ home: session.home.dir, cwd: session.cwd, env: session.env, now: () => new Date(t0) }, { write: true });
+    const then = await Session.open(
+      { home: session.home.dir, cwd: session.cwd, env: session.env, now: () => new Date(t0) },
+      { write: true },
+    );
     await addFact(then, "the deploy lock is held", { ttl: "1m" });
     await then.close();
     let clock = t0 + 45_000;
     const h = mount(session, picker(projectId), () => new Date(clock));
     await h.until((x) => x.includes("webapp · 1 snapshot"), "the picker");
     h.press("F");
-    await h.until((x) => x.includes("the deploy lock is held") && x.includes("expires in 15s"), "the fresh fact");
+    await h.until(
+      (x) => x.includes("the deploy lock is held") && x.includes("expires in 15s"),
+      "the fresh fact",
+    );
     clock = t0 + 75_000;
     h.press("z"); // any key, even one that does nothing
     const f = await h.until((x) => x.includes("EXPIRED 15s ago"), "the fact expired");
@@ -342,6 +450,8 @@ describe("snapshot view: a retired item's reason", () => {
     const [snap] = await projectSnapshots(session, projectId);
     const h = mount(session, [{ name: "home" }, { name: "snapshot", snapshotId: snap.id }]);
     const f = await h.until((x) => x.includes("Layer 2"), "the snapshot");
-    expect(f.replace(/\s+/g, " ")).toMatch(/× no tailwind \(retired \d{4}-\d\d-\d\d by host tui-host — "we use 503 now"; never restored\)/);
+    expect(f.replace(/\s+/g, " ")).toMatch(
+      /× no tailwind \(retired \d{4}-\d\d-\d\d by host tui-host — "we use 503 now"; never restored\)/,
+    );
   });
 });

@@ -45,7 +45,10 @@ describe("TUI sync: the CLI's use case", () => {
     const copy = join(b.base, "copy.db");
     copyFileSync(peerDb, copy);
     other.close();
-    expect((await sql(copy, "SELECT goal FROM snapshots ORDER BY goal")).map((r) => r.goal)).toEqual(["on laptop A", "on laptop B"]);
+    expect((await sql(copy, "SELECT goal FROM snapshots ORDER BY goal")).map((r) => r.goal)).toEqual([
+      "on laptop A",
+      "on laptop B",
+    ]);
   });
 
   test("a dry run with a peer whose store is gone is refused in one sentence and starts no store there", async () => {

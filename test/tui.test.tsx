@@ -13,7 +13,17 @@ import { recordFailure, failuresFor, removeFailure } from "../src/engine/failure
 import { newId } from "../src/engine/ids.ts";
 import { addPeer } from "../src/engine/sync/sync.ts";
 import { listProjects } from "../src/engine/projects/projects.ts";
-import { fit, fitMiddle, fitStart, graphemes, pad, printable, truncate, width, wrap } from "../src/lib/text.ts";
+import {
+  fit,
+  fitMiddle,
+  fitStart,
+  graphemes,
+  pad,
+  printable,
+  truncate,
+  width,
+  wrap,
+} from "../src/lib/text.ts";
 import { rulesHere } from "../src/engine/memory/rules.ts";
 import { nameCell, PICKER_KEYS } from "../ui/components/PickerScreen.tsx";
 import { fieldWindow } from "../ui/components/TextField.tsx";
@@ -28,7 +38,19 @@ const DAY = 24 * 60 * 60 * 1000;
 async function store(goals: string[], extra: { files?: Record<string, string> } = {}) {
   const { base, repo, env, session } = await openStore("mindsave-tui-", extra.files);
   for (const goal of goals) {
-    await saveSnapshot(session, { input: fromFields({ goal, state: `state of ${goal}`, next_action: `next for ${goal}`, active_files: ["src/auth.ts", "src/gone.ts"], constraints: ["no tailwind"], decisions: ["use polling"] }, `### Completed Steps\n1. archive of ${goal}`) });
+    await saveSnapshot(session, {
+      input: fromFields(
+        {
+          goal,
+          state: `state of ${goal}`,
+          next_action: `next for ${goal}`,
+          active_files: ["src/auth.ts", "src/gone.ts"],
+          constraints: ["no tailwind"],
+          decisions: ["use polling"],
+        },
+        `### Completed Steps\n1. archive of ${goal}`,
+      ),
+    });
   }
   return { base, repo, env, session };
 }
@@ -44,7 +66,13 @@ async function bulk(session: Session, count: number, goal = (i: number) => `bulk
     const full = (await w.getSnapshot(seed.id))!;
     for (let i = 0; i < count; i++) {
       const at = new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString();
-      await w.insertSnapshot({ ...full, id: newId(), name: `bulk_${String(i).padStart(5, "0")}`, created_at: at, goal: goal(i) });
+      await w.insertSnapshot({
+        ...full,
+        id: newId(),
+        name: `bulk_${String(i).padStart(5, "0")}`,
+        created_at: at,
+        goal: goal(i),
+      });
     }
   });
   return ctx.project.id;
@@ -54,10 +82,16 @@ describe("where the TUI opens", () => {
   test("inside a project: on its snapshot picker, with q and Esc going to the projects list", async () => {
     const { session } = await store(["first goal", "second goal"]);
     const h = mount(session);
-    await h.until((x) => x.includes("webapp · 2 snapshots") && /› second_goal/.test(x), "the project's picker, without pressing Enter");
+    await h.until(
+      (x) => x.includes("webapp · 2 snapshots") && /› second_goal/.test(x),
+      "the project's picker, without pressing Enter",
+    );
     expect(h.frame()).toContain("q projects");
     h.press("q");
-    await h.until((x) => x.includes("Projects (1)") && /›●webapp/.test(x), "the projects list, this project selected");
+    await h.until(
+      (x) => x.includes("Projects (1)") && /›●webapp/.test(x),
+      "the projects list, this project selected",
+    );
     h.press(KEY.enter);
     await h.until((x) => x.includes("webapp · 2 snapshots"), "the picker again");
     h.press(KEY.esc);
@@ -96,7 +130,14 @@ describe("home screen", () => {
     const { session, base } = await store(["first goal", "newest goal"]);
     // A second project, saved from another folder, with no root on this host.
     const other = gitRepo(join(base, "other"));
-    const s2 = await Session.open({ home: session.home.dir, cwd: other, env: { ...process.env, HOME: join(base, "home2"), MINDSAVE_HOST: "laptop-b" } }, { write: true });
+    const s2 = await Session.open(
+      {
+        home: session.home.dir,
+        cwd: other,
+        env: { ...process.env, HOME: join(base, "home2"), MINDSAVE_HOST: "laptop-b" },
+      },
+      { write: true },
+    );
     await saveSnapshot(s2, { input: fromFields({ goal: "work on the other laptop" }) });
     s2.close();
     const h = mount(session, { initial: [{ name: "home" }] });
@@ -104,7 +145,9 @@ describe("home screen", () => {
     // The home in full, or its start cut ("…") when the header is too narrow for a long temp path.
     const shown = f.match(/ home (.+?) · host tui-host/)?.[1] ?? "";
     expect(shown.endsWith("store")).toBe(true);
-    expect(shown === session.home.dir || (shown.startsWith("…") && session.home.dir.endsWith(shown.slice(1)))).toBe(true);
+    expect(
+      shown === session.home.dir || (shown.startsWith("…") && session.home.dir.endsWith(shown.slice(1))),
+    ).toBe(true);
     expect(f).toContain("2 snaps");
     expect(f).toContain("newest goal");
     expect(f).toContain("not on this host");
@@ -137,7 +180,10 @@ describe("home screen", () => {
     const h2 = mount(single.session, { initial: [{ name: "home" }] });
     await h2.until((x) => x.includes("webapp"), "the project");
     h2.press(KEY.enter);
-    await h2.until((x) => x.includes("Layer 1") && x.includes("only snapshot"), "the snapshot opened directly");
+    await h2.until(
+      (x) => x.includes("Layer 1") && x.includes("only snapshot"),
+      "the snapshot opened directly",
+    );
   });
 });
 
@@ -145,9 +191,13 @@ describe("snapshot picker", () => {
   test("newest first; ↑/↓ j/k g/G move; / filters as you type with full-text search; Esc clears; Enter opens", async () => {
     const { session } = await store(["alpha refactor", "beta migration", "gamma refactor", "delta docs"]);
     const projectId = (await resolveProject(session, { create: false }))!.project.id;
-    const h = mount(session, { initial: [{ name: "home" }, { name: "picker", projectId, projectName: "webapp" }] });
+    const h = mount(session, {
+      initial: [{ name: "home" }, { name: "picker", projectId, projectName: "webapp" }],
+    });
     let f = await h.until((x) => x.includes("4 snapshots"), "the list");
-    const order = ["delta docs", "gamma refactor", "beta migration", "alpha refactor"].map((g) => f.indexOf(g));
+    const order = ["delta docs", "gamma refactor", "beta migration", "alpha refactor"].map((g) =>
+      f.indexOf(g),
+    );
     expect(order).toEqual([...order].sort((a, b) => a - b));
     expect(f).toMatch(/› delta_docs/);
     h.press(KEY.down, "j");
@@ -190,7 +240,13 @@ describe("snapshot picker", () => {
     const twin = newId();
     await s.session.write(async (w) => {
       const full = (await w.getSnapshot(seed.id))!;
-      await w.insertSnapshot({ ...full, id: twin, goal: "Fix login bug on the other laptop", saved_host: "laptop-b", created_at: new Date(Date.parse(full.created_at) - 60_000).toISOString() });
+      await w.insertSnapshot({
+        ...full,
+        id: twin,
+        goal: "Fix login bug on the other laptop",
+        saved_host: "laptop-b",
+        created_at: new Date(Date.parse(full.created_at) - 60_000).toISOString(),
+      });
     });
     const h = mount(s.session, { columns: 120 });
     const f = await h.until((x) => x.includes("other laptop"), "both snapshots");
@@ -201,15 +257,25 @@ describe("snapshot picker", () => {
     expect(row(/Write the changelog/)).not.toContain("id ");
     // At 50 columns, where the goal column has no room for the id, the name keeps its id's end.
     const narrow = mount(s.session, { columns: 50 });
-    const n = await narrow.until((x) => x.split("\n").filter((l) => l.includes("in progress")).length === 3, "the three rows");
-    const ends = n.split("\n").filter((l) => l.includes("in progress")).map((l) => /~([0-9a-f]{4})/.exec(l)?.[1] ?? null);
+    const n = await narrow.until(
+      (x) => x.split("\n").filter((l) => l.includes("in progress")).length === 3,
+      "the three rows",
+    );
+    const ends = n
+      .split("\n")
+      .filter((l) => l.includes("in progress"))
+      .map((l) => /~([0-9a-f]{4})/.exec(l)?.[1] ?? null);
     expect(ends.filter((e) => e !== null).sort()).toEqual([seed.id.slice(-4), twin.slice(-4)].sort());
   });
 
   test("5,000 snapshots: only the visible rows are rendered and the end is one key away", async () => {
     const { session } = await store(["seed"]);
     const projectId = await bulk(session, 5000);
-    const h = mount(session, { initial: [{ name: "picker", projectId, projectName: "webapp" }], rows: 24, columns: 80 });
+    const h = mount(session, {
+      initial: [{ name: "picker", projectId, projectName: "webapp" }],
+      rows: 24,
+      columns: 80,
+    });
     const f = await h.until((x) => x.includes("5001 snapshots"), "the big list");
     expect(f.split("\n").filter((l) => l.includes("bulk_")).length).toBeLessThanOrEqual(20);
     expect(f.split("\n").length).toBeLessThanOrEqual(24);
@@ -230,9 +296,19 @@ describe("snapshot view", () => {
   async function openView(goals = ["first", "target task"], rows = 30) {
     const t = await store(goals);
     writeFileSync(join(t.repo, "src", "auth.ts"), "changed after the save\n");
-    await recordFailure(t.session, { item: "Tailwind", reason: "style conflict", increment: true, alternatives: ["CSS Modules"] }, { projectId: (await resolveProject(t.session, { create: false }))!.project.id });
-    const list = await projectSnapshots(t.session, (await resolveProject(t.session, { create: false }))!.project.id);
-    const h = mount(t.session, { initial: [{ name: "home" }, { name: "snapshot", snapshotId: list[0].id }], rows });
+    await recordFailure(
+      t.session,
+      { item: "Tailwind", reason: "style conflict", increment: true, alternatives: ["CSS Modules"] },
+      { projectId: (await resolveProject(t.session, { create: false }))!.project.id },
+    );
+    const list = await projectSnapshots(
+      t.session,
+      (await resolveProject(t.session, { create: false }))!.project.id,
+    );
+    const h = mount(t.session, {
+      initial: [{ name: "home" }, { name: "snapshot", snapshotId: list[0].id }],
+      rows,
+    });
     await h.until((x) => x.includes("Layer 1"), "the snapshot");
     return { ...t, h, id: list[0].id, projectId: list[0].project_id };
   }
@@ -283,7 +359,10 @@ describe("snapshot view", () => {
     h.press("G");
     await h.until((x) => x.includes("press 3 to show it"), "the end of the snapshot");
     h.press("g");
-    await h.until((x) => x.includes("saved 20") && !x.replace(/\s+/g, " ").includes("missing on this host"), "the top, with the file now found");
+    await h.until(
+      (x) => x.includes("saved 20") && !x.replace(/\s+/g, " ").includes("missing on this host"),
+      "the top, with the file now found",
+    );
     h.press("j");
     await h.until((x) => !x.includes("saved 20"), "scrolled down one line");
     h.press("k");
@@ -313,10 +392,19 @@ describe("snapshot view scrolling and Layer 3", () => {
   async function longSnapshot(rows = 24) {
     const t = await store([]);
     const steps = Array.from({ length: 40 }, (_, i) => `${i + 1}. archived step ${i + 1}`).join("\n");
-    await saveSnapshot(t.session, { input: fromFields({
-      goal: "long snapshot", state: "s", next_action: "n", active_files: ["src/auth.ts"],
-      constraints: Array.from({ length: 12 }, (_, i) => `constraint number ${i + 1}`), decisions: ["use polling"],
-    }, `### Completed Steps\n${steps}`) });
+    await saveSnapshot(t.session, {
+      input: fromFields(
+        {
+          goal: "long snapshot",
+          state: "s",
+          next_action: "n",
+          active_files: ["src/auth.ts"],
+          constraints: Array.from({ length: 12 }, (_, i) => `constraint number ${i + 1}`),
+          decisions: ["use polling"],
+        },
+        `### Completed Steps\n${steps}`,
+      ),
+    });
     const h = mount(t.session, { rows, columns: 80 });
     await h.until((x) => x.includes("1 snapshot"), "the picker");
     h.press(KEY.enter);
@@ -334,7 +422,10 @@ describe("snapshot view scrolling and Layer 3", () => {
     expect(f).not.toContain("archived step 1");
     const below = Number(/↓ (\d+) more lines/.exec(f)![1]);
     h.press("j");
-    f = await h.until((x) => x.includes(`↓ ${below - 1} more lines`) && x.includes("↑ 1 above"), "one line down");
+    f = await h.until(
+      (x) => x.includes(`↓ ${below - 1} more lines`) && x.includes("↑ 1 above"),
+      "one line down",
+    );
     h.press(KEY.down);
     await h.until((x) => x.includes(`↓ ${below - 2} more lines`), "another line down");
     h.press("k", KEY.up);
@@ -345,16 +436,25 @@ describe("snapshot view scrolling and Layer 3", () => {
     h.press(KEY.pgup);
     await h.until((x) => !x.includes("above"), "a page up");
     h.press("3");
-    f = await h.until((x) => x.includes("Layer 3 · Cold Archive") && x.includes("archived step 1"), "Layer 3 at once, without scrolling");
+    f = await h.until(
+      (x) => x.includes("Layer 3 · Cold Archive") && x.includes("archived step 1"),
+      "Layer 3 at once, without scrolling",
+    );
     expect(f.split("\n")[1]).toContain("Layer 3 · Cold Archive"); // at the top of the view
     expect(f).not.toContain("3 → Layer 3");
     h.press("G");
     f = await h.until((x) => x.includes("archived step 40") && x.includes("end"), "the end");
     expect(f).not.toMatch(/more lines/);
     h.press("3");
-    await h.until((x) => !x.includes("archived step") && x.includes("press 3 to show it"), "Layer 3 hidden again");
+    await h.until(
+      (x) => !x.includes("archived step") && x.includes("press 3 to show it"),
+      "Layer 3 hidden again",
+    );
     h.press("g");
-    await h.until((x) => x.includes("saved 20") && x.includes("3 → Layer 3"), "the top, with the Layer 3 hint still there");
+    await h.until(
+      (x) => x.includes("saved 20") && x.includes("3 → Layer 3"),
+      "the top, with the Layer 3 hint still there",
+    );
   });
 
   test("a short snapshot without Layer 3 says so and offers no 3 key; one with Layer 3 always shows the hint", async () => {
@@ -363,7 +463,10 @@ describe("snapshot view scrolling and Layer 3", () => {
     const h = mount(t.session, { rows: 24, columns: 80 });
     await h.until((x) => x.includes("1 snapshot"), "the picker");
     h.press(KEY.enter);
-    let f = await h.until((x) => x.includes("no archive here") && x.includes("Layer 3 (cold archive): empty."), "the snapshot");
+    let f = await h.until(
+      (x) => x.includes("no archive here") && x.includes("Layer 3 (cold archive): empty."),
+      "the snapshot",
+    );
     expect(f).not.toContain("3 layer 3");
     expect(f).not.toMatch(/more lines/);
     h.press("3");
@@ -385,10 +488,27 @@ describe("failure graph screen", () => {
     const { session } = await store(["g"]);
     const projectId = (await resolveProject(session, { create: false }))!.project.id;
     await recordFailure(session, { item: "Redux", reason: "too heavy", increment: true }, { projectId });
-    for (let i = 0; i < 3; i++) await recordFailure(session, { item: "Tailwind", reason: "style conflict", increment: true }, { projectId });
+    for (let i = 0; i < 3; i++)
+      await recordFailure(
+        session,
+        { item: "Tailwind", reason: "style conflict", increment: true },
+        { projectId },
+      );
     // Seen a minute later, so "last seen" orders it first whatever the machine's speed.
-    const later = await Session.open({ home: session.home.dir, cwd: session.cwd, env: session.env, now: () => new Date(Date.now() + 60_000) }, { write: true });
-    await recordFailure(later, { item: "localStorage tokens", reason: "XSS", scope: "global", increment: true }, { projectId: null });
+    const later = await Session.open(
+      {
+        home: session.home.dir,
+        cwd: session.cwd,
+        env: session.env,
+        now: () => new Date(Date.now() + 60_000),
+      },
+      { write: true },
+    );
+    await recordFailure(
+      later,
+      { item: "localStorage tokens", reason: "XSS", scope: "global", increment: true },
+      { projectId: null },
+    );
     await later.close();
     const h = mount(session, { initial: [{ name: "failures", projectId }] });
     let f = await h.until((x) => x.includes("Tailwind") && x.includes("localStorage tokens"), "the failures");
@@ -408,7 +528,11 @@ describe("failure graph screen", () => {
     await h.until((x) => x.includes("team knows REST"), "the typed reason");
     h.press(KEY.enter);
     await h.until((x) => x.includes("Recorded GraphQL"), "the saved failure");
-    expect((await failuresFor(session, projectId)).find((x) => x.item === "GraphQL")).toMatchObject({ reason: "team knows REST", scope: "project", repeat_count: 1 });
+    expect((await failuresFor(session, projectId)).find((x) => x.item === "GraphQL")).toMatchObject({
+      reason: "team knows REST",
+      scope: "project",
+      repeat_count: 1,
+    });
 
     h.press("g", "e");
     await h.until((x) => x.includes("Edit "), "the edit form");
@@ -417,7 +541,9 @@ describe("failure graph screen", () => {
     await h.until((x) => x.includes("Svelte stores"), "the typed alternative");
     h.press(KEY.enter);
     await h.until((x) => x.includes("Updated"), "the update");
-    const edited = (await failuresFor(session, projectId)).find((x) => x.alternatives.includes("Svelte stores"));
+    const edited = (await failuresFor(session, projectId)).find((x) =>
+      x.alternatives.includes("Svelte stores"),
+    );
     expect(edited).toBeDefined();
 
     h.press("a");
@@ -433,9 +559,31 @@ describe("failure graph: sorting keeps the item, editing shows alternatives, sco
   async function graph() {
     const { session, base, env } = await store(["g"]);
     const projectId = (await resolveProject(session, { create: false }))!.project.id;
-    for (let i = 0; i < 3; i++) await recordFailure(session, { item: "Tailwind", reason: "style conflict", increment: true, alternatives: i ? [] : ["CSS Modules"] }, { projectId });
-    const later = await Session.open({ home: session.home.dir, cwd: session.cwd, env: session.env, now: () => new Date(Date.now() + 60_000) }, { write: true });
-    await recordFailure(later, { item: "Redux", reason: "too heavy", increment: true, alternatives: ["Zustand", "signals"] }, { projectId });
+    for (let i = 0; i < 3; i++)
+      await recordFailure(
+        session,
+        {
+          item: "Tailwind",
+          reason: "style conflict",
+          increment: true,
+          alternatives: i ? [] : ["CSS Modules"],
+        },
+        { projectId },
+      );
+    const later = await Session.open(
+      {
+        home: session.home.dir,
+        cwd: session.cwd,
+        env: session.env,
+        now: () => new Date(Date.now() + 60_000),
+      },
+      { write: true },
+    );
+    await recordFailure(
+      later,
+      { item: "Redux", reason: "too heavy", increment: true, alternatives: ["Zustand", "signals"] },
+      { projectId },
+    );
     await later.close();
     return { session, base, env, projectId };
   }
@@ -472,7 +620,9 @@ describe("failure graph: sorting keeps the item, editing shows alternatives, sco
     expect(f).toMatch(/alternatives:\s+Zustand; signals/);
     h.press(KEY.tab, "MobX", KEY.enter);
     await h.until((x) => x.includes("Updated Redux"), "the update");
-    expect((await failuresFor(session, projectId)).find((x) => x.item === "Redux")!.alternatives.sort()).toEqual(["MobX", "Zustand", "signals"]);
+    expect(
+      (await failuresFor(session, projectId)).find((x) => x.item === "Redux")!.alternatives.sort(),
+    ).toEqual(["MobX", "Zustand", "signals"]);
     h.press("e");
     f = await h.until((x) => x.includes("Edit Redux"), "the edit form again");
     expect(f).toContain("MobX");
@@ -483,7 +633,10 @@ describe("failure graph: sorting keeps the item, editing shows alternatives, sco
     const h = mount(session, { initial: [{ name: "failures", projectId }] });
     await h.until((x) => x.includes("Tailwind"), "the failures");
     h.press("a", "GraphQL", KEY.tab, "team knows REST", KEY.tab);
-    let f = await h.until((x) => x.includes("(•) project  ( ) global") && x.includes("Space/←/→ project or global"), "the scope toggle");
+    let f = await h.until(
+      (x) => x.includes("(•) project  ( ) global") && x.includes("Space/←/→ project or global"),
+      "the scope toggle",
+    );
     h.press("team");
     f = await h.until((x) => x.includes("team knows REST"), "letters ignored");
     expect(f).toContain("(•) project  ( ) global");
@@ -495,7 +648,10 @@ describe("failure graph: sorting keeps the item, editing shows alternatives, sco
     await h.until((x) => x.includes("( ) project  (•) global"), "global again");
     h.press(KEY.enter);
     await h.until((x) => x.includes("Recorded GraphQL (global"), "the saved failure");
-    expect((await failuresFor(session, null)).find((x) => x.item === "GraphQL")).toMatchObject({ scope: "global", reason: "team knows REST" });
+    expect((await failuresFor(session, null)).find((x) => x.item === "GraphQL")).toMatchObject({
+      scope: "global",
+      reason: "team knows REST",
+    });
 
     const h2 = mount(session, { initial: [{ name: "failures", projectId: null }] });
     await h2.until((x) => x.includes("GraphQL"), "the global graph");
@@ -512,7 +668,10 @@ describe("sync screen", () => {
   test("no peers: no sync keys offered, and how to add one (a drive, mindsave sync PATH, --add-peer)", async () => {
     const { session } = await store(["alone"]);
     const h = mount(session, { initial: [{ name: "home" }, { name: "sync" }], columns: 80, rows: 24 });
-    const f = await h.until((x) => x.includes("Sync · 0 peers") && x.includes("No peers yet"), "the empty sync screen");
+    const f = await h.until(
+      (x) => x.includes("Sync · 0 peers") && x.includes("No peers yet"),
+      "the empty sync screen",
+    );
     expect(f).toContain("mindsave sync PATH");
     expect(f).toContain("mindsave sync --add-peer PATH");
     expect(f).toContain("Plug in a MindSave drive");
@@ -554,7 +713,8 @@ describe("sync screen", () => {
     expect(f).toMatch(/into the peer:\s+snapshots \+1/);
     const other = await Session.open({ home: b.session.home.dir, cwd: b.repo, env: b.env }, { write: false });
     const goals: string[] = [];
-    for (const p of await listProjects(other)) goals.push(...(await projectSnapshots(other, p.id)).map((s) => s.goal));
+    for (const p of await listProjects(other))
+      goals.push(...(await projectSnapshots(other, p.id)).map((s) => s.goal));
     expect(goals.sort()).toEqual(["on laptop A", "on laptop B"]);
     await other.close();
     await h.until((x) => !x.includes("last sync never"), "the peer's last sync");
@@ -575,10 +735,23 @@ describe("10,001 snapshots, long names and multibyte text", () => {
     const name = "🔥🔥🚀💾".repeat(8);
     const repo = gitRepo(join(base, name));
     mkdirSync(join(base, "store"));
-    const env = { ...process.env, HOME: join(base, "home"), MINDSAVE_HOST: "tui-host", MINDSAVE_HOST_NAME: "tui-host" };
+    const env = {
+      ...process.env,
+      HOME: join(base, "home"),
+      MINDSAVE_HOST: "tui-host",
+      MINDSAVE_HOST_NAME: "tui-host",
+    };
     const session = await Session.open({ home: join(base, "store"), cwd: repo, env }, { write: true });
-    await saveSnapshot(session, { input: fromFields({ goal: "seed 👨‍👩‍👧‍👦 family e\u0301te\u0301 重构认证模块并修复令牌刷新问题以及所有相关的集成测试用例和文档说明" }) });
-    await bulk(session, 10000, (i) => `bulk goal ${i} 👨‍👩‍👧‍👦 重构认证模块并修复令牌刷新问题以及所有相关的集成测试用例和文档说明`);
+    await saveSnapshot(session, {
+      input: fromFields({
+        goal: "seed 👨‍👩‍👧‍👦 family e\u0301te\u0301 重构认证模块并修复令牌刷新问题以及所有相关的集成测试用例和文档说明",
+      }),
+    });
+    await bulk(
+      session,
+      10000,
+      (i) => `bulk goal ${i} 👨‍👩‍👧‍👦 重构认证模块并修复令牌刷新问题以及所有相关的集成测试用例和文档说明`,
+    );
     const h = mount(session, { columns: 80, rows: 24 });
     await h.until((x) => x.includes("10001 snapshots"), "the picker", 20_000);
     h.press("/", "bulk");
@@ -590,7 +763,11 @@ describe("10,001 snapshots, long names and multibyte text", () => {
     f = await h.until((x) => x.includes("1 of 10001 match"), "an exact count", 20_000);
     expect(f).not.toContain("+ of");
     h.press(KEY.esc, KEY.esc, "q");
-    f = await h.until((x) => x.includes("Projects (1)") && x.includes("10001 snaps"), "the projects list", 20_000);
+    f = await h.until(
+      (x) => x.includes("Projects (1)") && x.includes("10001 snaps"),
+      "the projects list",
+      20_000,
+    );
     for (const line of f.split("\n")) {
       expect(width(line)).toBeLessThanOrEqual(80);
       expect(line).not.toMatch(BROKEN);
@@ -615,7 +792,14 @@ describe("text helpers cut by grapheme cluster and display width", () => {
     expect(width("x\uD83D")).toBe(1); // half a surrogate pair prints nothing here
   });
   test("fit and pad never split a cluster and never exceed the width", () => {
-    for (const text of [family.repeat(5), flag.repeat(5), accented.repeat(9), "重构认证模块并修复", "🔥🔥🚀💾".repeat(4), `a${family}b${flag}c重${accented}`]) {
+    for (const text of [
+      family.repeat(5),
+      flag.repeat(5),
+      accented.repeat(9),
+      "重构认证模块并修复",
+      "🔥🔥🚀💾".repeat(4),
+      `a${family}b${flag}c重${accented}`,
+    ]) {
       for (let cols = 0; cols <= 12; cols++) {
         const cut = fit(text, cols);
         expect(width(cut)).toBeLessThanOrEqual(cols);
@@ -640,7 +824,8 @@ describe("text helpers cut by grapheme cluster and display width", () => {
     expect(wrap(`${flag}${flag}${flag}`, 5)).toEqual([`${flag}${flag}`, flag]);
     expect(wrap("重构认证模块", 5)).toEqual(["重构", "认证", "模块"]);
     expect(wrap(accented.repeat(6), 4)).toEqual([accented.repeat(4), accented.repeat(2)]);
-    for (const l of wrap(`${family} word ${flag}重构 ${accented}`.repeat(5), 7)) expect(width(l)).toBeLessThanOrEqual(7);
+    for (const l of wrap(`${family} word ${flag}重构 ${accented}`.repeat(5), 7))
+      expect(width(l)).toBeLessThanOrEqual(7);
     expect(editField(field(`ok${family}`), "", { backspace: true })?.text).toBe("ok");
     expect(editField(field(`caf${accented}`), "", { backspace: true })?.text).toBe("caf");
     expect(editField(field("a"), "b\x1b", {})?.text).toBe("ab");
@@ -673,11 +858,24 @@ describe("terminal degrades", () => {
 });
 
 describe("text fields: a cursor that moves, edits at the cursor, whole characters at a time", () => {
-  const K = { left: "\x1b[D", right: "\x1b[C", home: "\x1b[H", end: "\x1b[F", del: "\x1b[3~", bs: "\x7f", ctrlA: "\x01", ctrlE: "\x05" };
+  const K = {
+    left: "\x1b[D",
+    right: "\x1b[C",
+    home: "\x1b[H",
+    end: "\x1b[F",
+    del: "\x1b[3~",
+    bs: "\x7f",
+    ctrlA: "\x01",
+    ctrlE: "\x05",
+  };
   test("←/→ Home/End Ctrl-A/Ctrl-E move; typing, Backspace and Delete act at the cursor (emoji and CJK whole)", async () => {
     const { session } = await store(["fields"]);
     const projectId = (await resolveProject(session, { create: false }))!.project.id;
-    const h = mount(session, { initial: [{ name: "home" }, { name: "rules", projectId, projectName: "webapp" }], columns: 80, rows: 24 });
+    const h = mount(session, {
+      initial: [{ name: "home" }, { name: "rules", projectId, projectName: "webapp" }],
+      columns: 80,
+      rows: 24,
+    });
     await h.until((x) => x.includes("Standing rules"), "the rules screen");
     h.press("a", "ac", K.left, "b");
     await h.until((x) => /rule: {2}abc +│/.test(x), "b typed between a and c (the cursor on c)");
@@ -696,12 +894,19 @@ describe("text fields: a cursor that moves, edits at the cursor, whole character
     const text = "0123456789abcdefghij";
     expect(fieldWindow(field(text), 10, "…")).toEqual({ before: "…cdefghij", under: "", after: "" });
     expect(fieldWindow({ text, cursor: 0 }, 10, "…")).toEqual({ before: "", under: "0", after: "12345678…" });
-    expect(fieldWindow({ text, cursor: 12 }, 10, "…")).toEqual({ before: "…56789ab", under: "c", after: "…" });
+    expect(fieldWindow({ text, cursor: 12 }, 10, "…")).toEqual({
+      before: "…56789ab",
+      under: "c",
+      after: "…",
+    });
     const wide = "重构认证模块";
     const w = fieldWindow({ text: wide, cursor: 3 }, 7, "…");
     expect(width(w.before + w.under + w.after)).toBeLessThanOrEqual(7);
     expect(w.under).toBe("证");
-    expect(editField({ text: "a👨‍👩‍👧‍👦b", cursor: 1 }, "", { rightArrow: true })).toEqual({ text: "a👨‍👩‍👧‍👦b", cursor: 1 + "👨‍👩‍👧‍👦".length });
+    expect(editField({ text: "a👨‍👩‍👧‍👦b", cursor: 1 }, "", { rightArrow: true })).toEqual({
+      text: "a👨‍👩‍👧‍👦b",
+      cursor: 1 + "👨‍👩‍👧‍👦".length,
+    });
     expect(editField({ text: "caf", cursor: 3 }, "\u0301", {})).toEqual({ text: "caf\u0301", cursor: 4 });
     expect(editField(field("x"), "", { upArrow: true } as never)).toBeNull();
   });
@@ -712,20 +917,32 @@ describe("picker names on a narrow terminal", () => {
     expect(fitMiddle("add_rate_limiting_to_2026-11-23-3", 22, "…", 12)).toBe("add_rate_…2026-11-23-3");
     expect(fitMiddle("重构认证模块_2026-11-23-2", 16, "…", 12)).toBe("重…2026-11-23-2"); // a wide character that would straddle is left out
     expect(nameCell("add_rate_limiting_to_2026-11-23-3", 22, "…")).toBe("add_rate_…2026-11-23-3");
-    const { session } = await store(["add rate limiting to the api gateway", "add rate limiting to the api gateway", "add rate limiting to the api gateway"]);
-    const names = (await projectSnapshots(session, (await resolveProject(session, { create: false }))!.project.id)).map((s) => s.name);
+    const { session } = await store([
+      "add rate limiting to the api gateway",
+      "add rate limiting to the api gateway",
+      "add rate limiting to the api gateway",
+    ]);
+    const names = (
+      await projectSnapshots(session, (await resolveProject(session, { create: false }))!.project.id)
+    ).map((s) => s.name);
     const h = mount(session, { columns: 50, rows: 24 });
     const f = await h.until((x) => x.includes("3 snapshots"), "the picker at 50 columns");
-    for (const name of names) expect(f).toMatch(new RegExp(`add_\\S*…${name.slice(name.lastIndexOf("_") + 1)} `));
+    for (const name of names)
+      expect(f).toMatch(new RegExp(`add_\\S*…${name.slice(name.lastIndexOf("_") + 1)} `));
     for (const l of f.split("\n")) expect(width(l)).toBeLessThanOrEqual(50);
   });
 
   test("at 40 columns the name column is 8 wide: it keeps its end, the day and the -N suffix", async () => {
     expect(nameCell("ｆｕｌｌ_width_2026-11-27-2", 8, "…")).toBe("ｆ…27-2 ");
     const { session } = await store(["ｆｕｌｌ width goal", "ｆｕｌｌ width goal"]);
-    const names = (await projectSnapshots(session, (await resolveProject(session, { create: false }))!.project.id)).map((s) => s.name);
+    const names = (
+      await projectSnapshots(session, (await resolveProject(session, { create: false }))!.project.id)
+    ).map((s) => s.name);
     const h = mount(session, { columns: 40, rows: 24 });
-    const f = await h.until((x) => x.split("in progress").length === 3, "the picker's two rows at 40 columns");
+    const f = await h.until(
+      (x) => x.split("in progress").length === 3,
+      "the picker's two rows at 40 columns",
+    );
     for (const name of names) expect(f).toContain(`…${name.slice(-4)} `);
     // The way to the keys and the way back show however narrow: the hints before them give way.
     expect(f.trimEnd().split("\n").at(-1)).toMatch(/ · \? keys · q projects$/);
@@ -735,7 +952,9 @@ describe("picker names on a narrow terminal", () => {
   test("at 80 columns a long name gives way to the goal, which keeps 45% of the row; the name keeps its date", async () => {
     const goal = "重构认证模块并修复令牌刷新问题以及会话过期处理的边界情况";
     const { session } = await store([goal]);
-    const name = (await projectSnapshots(session, (await resolveProject(session, { create: false }))!.project.id))[0].name;
+    const name = (
+      await projectSnapshots(session, (await resolveProject(session, { create: false }))!.project.id)
+    )[0].name;
     const h = mount(session, { columns: 80, rows: 24 });
     const f = await h.until((x) => x.includes("1 snapshot"), "the picker at 80 columns");
     const row = f.split("\n").find((l) => l.includes("in progress"))!;
@@ -748,7 +967,9 @@ describe("picker names on a narrow terminal", () => {
   test("the snapshot view's title cuts a long name in its middle too: its date stays", async () => {
     const goal = "重构认证模块并修复令牌刷新问题以及会话过期处理的边界情况";
     const { session } = await store([goal]);
-    const name = (await projectSnapshots(session, (await resolveProject(session, { create: false }))!.project.id))[0].name;
+    const name = (
+      await projectSnapshots(session, (await resolveProject(session, { create: false }))!.project.id)
+    )[0].name;
     const date = name.slice(name.lastIndexOf("_") + 1);
     const h = mount(session, { columns: 80, rows: 24 });
     await h.until((x) => x.includes("1 snapshot"), "the picker");
@@ -767,7 +988,10 @@ describe("failure graph: an edit is not a new sighting", () => {
     await saveSnapshot(session, { input: fromFields({ goal: "g" }) });
     const projectId = (await resolveProject(session, { create: false }))!.project.id;
     const at = async (ms: number, item: string, reason: string) => {
-      const s = await Session.open({ home: session.home.dir, cwd: session.cwd, env, now: () => new Date(Date.now() - ms) }, { write: true });
+      const s = await Session.open(
+        { home: session.home.dir, cwd: session.cwd, env, now: () => new Date(Date.now() - ms) },
+        { write: true },
+      );
       await recordFailure(s, { item, reason, increment: true }, { projectId });
       s.close();
     };
@@ -792,7 +1016,11 @@ describe("failure graph: an edit is not a new sighting", () => {
     expect(f).toMatch(/› Tailwind/);
     const after = (await tailwind())!;
     expect(after.reason).toBe("style conflict breaks the grid");
-    expect({ last_seen: after.last_seen, first_seen: after.first_seen, repeat_count: after.repeat_count }).toEqual({ last_seen: before.last_seen, first_seen: before.first_seen, repeat_count: 1 });
+    expect({
+      last_seen: after.last_seen,
+      first_seen: after.first_seen,
+      repeat_count: after.repeat_count,
+    }).toEqual({ last_seen: before.last_seen, first_seen: before.first_seen, repeat_count: 1 });
   });
 
   test("the selection follows the edited failure when the reloaded list puts it elsewhere", async () => {
@@ -803,10 +1031,17 @@ describe("failure graph: an edit is not a new sighting", () => {
     await h.until((x) => x.includes("Edit Tailwind"), "the edit form");
     // Meanwhile another terminal records a failure that sorts first: Tailwind moves from row 2 to row 3.
     const other = await Session.open({ home: session.home.dir, cwd: session.cwd, env }, { write: true });
-    await recordFailure(other, { item: "GraphQL", reason: "team knows REST", increment: true }, { projectId });
+    await recordFailure(
+      other,
+      { item: "GraphQL", reason: "team knows REST", increment: true },
+      { projectId },
+    );
     other.close();
     h.press(KEY.tab, "CSS Modules", KEY.enter);
-    const f = await h.until((x) => x.includes("Updated Tailwind") && /› Tailwind/.test(x), "the update, Tailwind still selected");
+    const f = await h.until(
+      (x) => x.includes("Updated Tailwind") && /› Tailwind/.test(x),
+      "the update, Tailwind still selected",
+    );
     expect(f.indexOf("GraphQL")).toBeLessThan(f.indexOf("Redux"));
     expect(f.indexOf("Redux")).toBeLessThan(f.indexOf("Tailwind"));
   });
@@ -834,13 +1069,20 @@ describe("TUI in a small terminal", () => {
     const h = mount(session, { columns: 60, rows: 20, fits: true });
     await h.until((x) => x.includes("2 snapshots"), "the picker");
     h.press("?");
-    const inner = (f: string) => f.split("\n").filter((l) => l.startsWith("│")).map((l) => l.replace(/^│ /, "").replace(/ *│$/, ""));
+    const inner = (f: string) =>
+      f
+        .split("\n")
+        .filter((l) => l.startsWith("│"))
+        .map((l) => l.replace(/^│ /, "").replace(/ *│$/, ""));
     const isMarker = (l: string) => /^(↓ \d+ more|↑ \d+ above)/.test(l);
     const body = (f: string) => {
       const lines = inner(f);
       return lines.slice(1, lines.findIndex(isMarker));
     };
-    let f = await h.until((x) => x.includes("Keys · snapshots") && x.includes("more (↓/PgDn)"), "the keys, clipped with a marker");
+    let f = await h.until(
+      (x) => x.includes("Keys · snapshots") && x.includes("more (↓/PgDn)"),
+      "the keys, clipped with a marker",
+    );
     const seen = [...body(f)];
     const rows = seen.length;
     for (let i = 0; f.includes("more (↓/PgDn)"); i++) {
@@ -868,7 +1110,10 @@ describe("TUI in a small terminal", () => {
     const { session, base, env } = await openStore("mindsave-wt3-");
     await saveSnapshot(session, { input: fromFields({ goal: "webapp goal" }) });
     for (let i = 1; i <= 10; i++) {
-      const s = await Session.open({ home: session.home.dir, cwd: gitRepo(join(base, `proj${i}`)), env }, { write: true });
+      const s = await Session.open(
+        { home: session.home.dir, cwd: gitRepo(join(base, `proj${i}`)), env },
+        { write: true },
+      );
       await saveSnapshot(s, { input: fromFields({ goal: `goal ${i}` }) });
       s.close();
     }
@@ -891,22 +1136,37 @@ describe("TUI: the picker after d, the delete question's name, the failure graph
 
   async function store(goals: string[], topic?: string) {
     const s = await openStore("mindsave-newcomer-tui-");
-    for (const goal of goals) await saveSnapshot(s.session, { input: fromFields({ goal, state: `state of ${goal}`, next_action: "go on", ...(topic ? { topic } : {}) }) });
+    for (const goal of goals)
+      await saveSnapshot(s.session, {
+        input: fromFields({
+          goal,
+          state: `state of ${goal}`,
+          next_action: "go on",
+          ...(topic ? { topic } : {}),
+        }),
+      });
     const projectId = (await resolveProject(s.session, { create: false }))!.project.id;
     return { ...s, projectId };
   }
 
   test("d in the snapshot view, then back: the picker shows the new status, its selection kept", async () => {
     const { session, projectId } = await store(["alpha task", "beta task"]);
-    const h = mount(session, { initial: [{ name: "home" }, { name: "picker", projectId, projectName: "webapp" }] });
+    const h = mount(session, {
+      initial: [{ name: "home" }, { name: "picker", projectId, projectName: "webapp" }],
+    });
     await h.until((x) => x.includes("webapp · 2 snapshots"), "the picker");
     h.press("j", KEY.enter);
     await h.until((x) => x.includes("goal         alpha task"), "the older snapshot");
     h.press("d");
     await h.until((x) => x.includes("Marked") && x.includes("completed"), "marked completed");
-    expect((await projectSnapshots(session, projectId)).find((s) => s.goal === "alpha task")!.status).toBe("completed");
+    expect((await projectSnapshots(session, projectId)).find((s) => s.goal === "alpha task")!.status).toBe(
+      "completed",
+    );
     h.press("q");
-    const f = await h.until((x) => x.includes("webapp · 2 snapshots") && /alpha task/.test(x) && / completed /.test(x), "the picker with the new status");
+    const f = await h.until(
+      (x) => x.includes("webapp · 2 snapshots") && /alpha task/.test(x) && / completed /.test(x),
+      "the picker with the new status",
+    );
     const row = f.split("\n").find((l) => l.includes("alpha task"))!;
     expect(row).toMatch(/^› .* completed /);
     expect(f.split("\n").find((l) => l.includes("beta task"))).toMatch(/in progress/);
@@ -916,7 +1176,11 @@ describe("TUI: the picker after d, the delete question's name, the failure graph
     const { session, projectId } = await store(["one", "two"], "refactor-the-authentication-layer");
     const [newest] = await projectSnapshots(session, projectId);
     expect(newest.name).toMatch(/-2$/);
-    const h = mount(session, { initial: [{ name: "home" }, { name: "snapshot", snapshotId: newest.id }], columns: 60, fits: true });
+    const h = mount(session, {
+      initial: [{ name: "home" }, { name: "snapshot", snapshotId: newest.id }],
+      columns: 60,
+      fits: true,
+    });
     await h.until((x) => x.includes("goal         two"), "the snapshot");
     h.press("x");
     const f = await h.until((x) => x.includes("y to delete"), "the question");
@@ -929,7 +1193,14 @@ describe("TUI: the picker after d, the delete question's name, the failure graph
 
   test("the failure graph's title fits 80 columns with a long project name: the count and the sort show", async () => {
     const { session, projectId } = await store(["one"]);
-    const h = mount(session, { initial: [{ name: "home" }, { name: "failures", projectId, projectName: "customer-billing-service-backend" }], columns: 80, fits: true });
+    const h = mount(session, {
+      initial: [
+        { name: "home" },
+        { name: "failures", projectId, projectName: "customer-billing-service-backend" },
+      ],
+      columns: 80,
+      fits: true,
+    });
     const f = await h.until((x) => x.includes("Failure graph"), "the failure graph");
     const title = f.split("\n")[0];
     expect(title).toContain("+ global · 0 · by repeat count");

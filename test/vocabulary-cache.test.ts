@@ -3,7 +3,20 @@
 // missing, cut short, damaged or impossible to write, the binary reads its own and the restore
 // block is the same byte for byte.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { chownSync, chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  chownSync,
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { REPO, gitRepo, hostBinary, laptop, run, tempDir } from "./helpers.ts";
 
@@ -23,9 +36,24 @@ beforeAll(async () => {
   // The fixture's runs fill another cache folder: the first test sees the first run of its own.
   const setup = { ...pc.env, XDG_CACHE_HOME: join(base, "setup-cache") };
   env = { ...pc.env, XDG_CACHE_HOME: cache };
-  const save = await run(["save", "--goal", "认证 flow: tokens counted in every load", "--state", "half done", "--next", "finish the 认证 handler"], { bin: [bin], cwd: repo, env: setup });
+  const save = await run(
+    [
+      "save",
+      "--goal",
+      "认证 flow: tokens counted in every load",
+      "--state",
+      "half done",
+      "--next",
+      "finish the 认证 handler",
+    ],
+    { bin: [bin], cwd: repo, env: setup },
+  );
   expect(save.code).toBe(0);
-  await run(["fail", "Tailwind", "--reason", "clashes with the design system"], { bin: [bin], cwd: repo, env: setup });
+  await run(["fail", "Tailwind", "--reason", "clashes with the design system"], {
+    bin: [bin],
+    cwd: repo,
+    env: setup,
+  });
 }, 240_000);
 
 const doctor = async (e: Record<string, string | undefined>) => {
@@ -51,7 +79,10 @@ const seeded = () => {
   mkdirSync(join(xdg, "mindsave"), { recursive: true, mode: 0o700 });
   return { xdg, file: join(xdg, "mindsave", copies()[0]) };
 };
-const copies = () => (existsSync(join(cache, "mindsave")) ? readdirSync(join(cache, "mindsave")).filter((f) => f.endsWith(".ranks")) : []);
+const copies = () =>
+  existsSync(join(cache, "mindsave"))
+    ? readdirSync(join(cache, "mindsave")).filter((f) => f.endsWith(".ranks"))
+    : [];
 
 describe("the tokenizer's vocabulary, mapped from a cache copy on this host", () => {
   test("the first run reads the binary's own and writes the copy whole (owner only); later runs map it; the block is the same", async () => {
@@ -71,9 +102,19 @@ describe("the tokenizer's vocabulary, mapped from a cache copy on this host", ()
     const mapped = await load(env);
     expect(mapped).toContain("认证");
     expect(await load({ ...env, HOME: undefined, XDG_CACHE_HOME: undefined })).toBe(mapped);
-    expect(await doctor({ ...env, HOME: undefined, XDG_CACHE_HOME: undefined })).toEqual({ how: "read", path: first.path, cache: "not cached: no cache folder (HOME is not set)" });
-    const text = await run(["doctor"], { bin: [bin], cwd: repo, env: { ...env, HOME: undefined, XDG_CACHE_HOME: undefined } });
-    expect(text.stdout).toContain("\ntokenizer: vocabulary read from the binary; not cached: no cache folder (HOME is not set)\n");
+    expect(await doctor({ ...env, HOME: undefined, XDG_CACHE_HOME: undefined })).toEqual({
+      how: "read",
+      path: first.path,
+      cache: "not cached: no cache folder (HOME is not set)",
+    });
+    const text = await run(["doctor"], {
+      bin: [bin],
+      cwd: repo,
+      env: { ...env, HOME: undefined, XDG_CACHE_HOME: undefined },
+    });
+    expect(text.stdout).toContain(
+      "\ntokenizer: vocabulary read from the binary; not cached: no cache folder (HOME is not set)\n",
+    );
   });
 
   test("a copy cut short, or damaged past its header, is never mapped: the binary's own is read and the copy written again", async () => {
@@ -100,7 +141,11 @@ describe("the tokenizer's vocabulary, mapped from a cache copy on this host", ()
     const expected = await load(env);
     const blocked = join(tempDir("mindsave-vocab-ro-"), "not-a-folder");
     writeFileSync(blocked, "a file where the cache folder would be\n");
-    const r = await run(["load", "--latest"], { bin: [bin], cwd: repo, env: { ...env, XDG_CACHE_HOME: blocked } });
+    const r = await run(["load", "--latest"], {
+      bin: [bin],
+      cwd: repo,
+      env: { ...env, XDG_CACHE_HOME: blocked },
+    });
     expect([r.code, r.stderr, sameAge(r.stdout)]).toEqual([0, "", expected]);
     expect(readdirSync(join(blocked, ".."))).toEqual(["not-a-folder"]);
   });
@@ -125,7 +170,11 @@ describe("the tokenizer's vocabulary, mapped from a cache copy on this host", ()
     writeFileSync(elsewhere, VOCABULARY);
     symlinkSync(elsewhere, file);
     const before = statSync(elsewhere);
-    expect(await doctor({ ...env, XDG_CACHE_HOME: xdg })).toEqual({ how: "read", path: expect.stringMatching(/^\/\$bunfs\//), cache: expect.stringMatching(/^copied to /) });
+    expect(await doctor({ ...env, XDG_CACHE_HOME: xdg })).toEqual({
+      how: "read",
+      path: expect.stringMatching(/^\/\$bunfs\//),
+      cache: expect.stringMatching(/^copied to /),
+    });
     expect(lstatSync(file).isFile()).toBe(true);
     expect(Buffer.compare(readFileSync(file), VOCABULARY)).toBe(0);
     expect([statSync(elsewhere).ino, statSync(elsewhere).mtimeMs]).toEqual([before.ino, before.mtimeMs]);
@@ -138,7 +187,11 @@ describe("the tokenizer's vocabulary, mapped from a cache copy on this host", ()
     writeFileSync(victim, "someone's file\n");
     // The binary runs as this shell's pid (exec), so the link is at the exact name it writes first.
     const plant = ["sh", "-c", `ln -s "${victim}" "${file}.$$.tmp" && exec "$0" "$@"`, bin];
-    const r = await run(["load", "--latest"], { bin: plant, cwd: repo, env: { ...env, XDG_CACHE_HOME: xdg } });
+    const r = await run(["load", "--latest"], {
+      bin: plant,
+      cwd: repo,
+      env: { ...env, XDG_CACHE_HOME: xdg },
+    });
     expect([r.code, r.stderr, sameAge(r.stdout)]).toEqual([0, "", await load(env)]);
     expect(readFileSync(victim, "utf8")).toBe("someone's file\n");
   });
@@ -148,7 +201,10 @@ describe("the tokenizer's vocabulary, mapped from a cache copy on this host", ()
     writeFileSync(open.file, VOCABULARY, { mode: 0o600 });
     chmodSync(join(open.xdg, "mindsave"), 0o777);
     const before = statSync(open.file);
-    expect(await doctor({ ...env, XDG_CACHE_HOME: open.xdg })).toMatchObject({ how: "read", cache: `not cached: ${join(open.xdg, "mindsave")} is not a folder of this user's that only it can write` });
+    expect(await doctor({ ...env, XDG_CACHE_HOME: open.xdg })).toMatchObject({
+      how: "read",
+      cache: `not cached: ${join(open.xdg, "mindsave")} is not a folder of this user's that only it can write`,
+    });
     expect(statSync(open.file).ino).toBe(before.ino);
     expect(readdirSync(join(open.xdg, "mindsave"))).toEqual([copies()[0]]);
     // (chown needs root, as in CI: another user's folder, and a cache folder that would be made inside another user's home.)

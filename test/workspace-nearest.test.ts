@@ -20,18 +20,28 @@ describe("the nearest workspace wins", () => {
     const t = setup();
     const parent = join(t.base, "work");
     const repo = gitRepo(join(parent, "repo"));
-    const mine = (await t.json(["save", "--goal", "fix the login bug", "--state", "s", "--next", "n"], repo)).project.id;
-    const theirs = (await t.json(["save", "--goal", "sort the meeting notes", "--state", "s", "--next", "n"], parent)).project.id;
+    const mine = (await t.json(["save", "--goal", "fix the login bug", "--state", "s", "--next", "n"], repo))
+      .project.id;
+    const theirs = (
+      await t.json(["save", "--goal", "sort the meeting notes", "--state", "s", "--next", "n"], parent)
+    ).project.id;
     expect(theirs).not.toBe(mine);
     expect(existsSync(join(parent, ".mindsave", "project.json"))).toBe(true);
     const load = await t.json(["load", "--latest"], repo);
     expect([load.project.id, load.layer1.goal]).toEqual([mine, "fix the login bug"]);
-    const hook = await run(["hook", "session-start", "--home", t.home], { cwd: repo, env: t.pc.env, stdin: JSON.stringify({ session_id: "s1", source: "startup", cwd: repo }) });
+    const hook = await run(["hook", "session-start", "--home", t.home], {
+      cwd: repo,
+      env: t.pc.env,
+      stdin: JSON.stringify({ session_id: "s1", source: "startup", cwd: repo }),
+    });
     expect(hook.code).toBe(0);
     expect(hook.stdout).toContain("fix the login bug");
     expect(hook.stdout).not.toContain("sort the meeting notes");
     // A save in the repository goes on in its own project.
-    expect((await t.json(["save", "--goal", "fix the login bug", "--state", "tests pass", "--next", "n"], repo)).project.id).toBe(mine);
+    expect(
+      (await t.json(["save", "--goal", "fix the login bug", "--state", "tests pass", "--next", "n"], repo))
+        .project.id,
+    ).toBe(mine);
   });
 
   test("a folder `export --out` wrote is no workspace: a folder inside it is a project of its own", async () => {
@@ -42,7 +52,10 @@ describe("the nearest workspace wins", () => {
     await t.json(["export", "--out", out], repo);
     const inside = join(out, "notes");
     mkdirSync(inside);
-    const saved = await t.json(["save", "--goal", "notes beside the backup", "--state", "s", "--next", "n"], inside);
+    const saved = await t.json(
+      ["save", "--goal", "notes beside the backup", "--state", "s", "--next", "n"],
+      inside,
+    );
     expect(saved.project.name).toBe("notes");
     expect(existsSync(join(out, ".mindsave", "project.json"))).toBe(false);
   });
@@ -53,7 +66,10 @@ describe("the nearest workspace wins", () => {
     const marker = join(temp, ".mindsave");
     const had = existsSync(marker);
     try {
-      const r = await run(["save", "--goal", "everything", "--workspace", temp, "--home", t.home], { cwd: t.base, env: t.pc.env });
+      const r = await run(["save", "--goal", "everything", "--workspace", temp, "--home", t.home], {
+        cwd: t.base,
+        env: t.pc.env,
+      });
       expect(r.code).toBe(1);
       expect(r.stderr).toContain("holds too many unrelated folders to be a project");
       expect(existsSync(marker)).toBe(had);
@@ -70,9 +86,27 @@ describe("a project reached through a symlink", () => {
     const repo = gitRepo(join(t.base, "real", "shop"));
     const link = join(t.base, "linked-shop");
     symlinkSync(repo, link);
-    await t.json(["save", "--goal", "through the link", "--state", "s", "--next", "n", "--active-file", join(link, "src", "auth.ts"), "--active-file", join(link, "notes", "draft.md")], link);
+    await t.json(
+      [
+        "save",
+        "--goal",
+        "through the link",
+        "--state",
+        "s",
+        "--next",
+        "n",
+        "--active-file",
+        join(link, "src", "auth.ts"),
+        "--active-file",
+        join(link, "notes", "draft.md"),
+      ],
+      link,
+    );
     const shown = await t.json(["snapshots", "show"], repo);
-    expect(shown.active_files.map((f: { path: string }) => f.path)).toEqual(["src/auth.ts", "notes/draft.md"]);
+    expect(shown.active_files.map((f: { path: string }) => f.path)).toEqual([
+      "src/auth.ts",
+      "notes/draft.md",
+    ]);
     expect((await t.json(["load", "--latest"], repo)).outside_project).toEqual([]);
   });
 });
@@ -82,7 +116,24 @@ describe("--in", () => {
     const t = setup();
     const repo = gitRepo(join(t.base, "shop"));
     const id = (await t.json(["save", "--goal", "first", "--state", "s", "--next", "n"], repo)).project.id;
-    await t.json(["--in", id, "save", "--goal", "named project", "--state", "s", "--next", "n", "--active-file", "auth.ts", "--active-file", join(repo, "README.md")], join(repo, "src"));
+    await t.json(
+      [
+        "--in",
+        id,
+        "save",
+        "--goal",
+        "named project",
+        "--state",
+        "s",
+        "--next",
+        "n",
+        "--active-file",
+        "auth.ts",
+        "--active-file",
+        join(repo, "README.md"),
+      ],
+      join(repo, "src"),
+    );
     const shown = await t.json(["snapshots", "show"], repo);
     expect(shown.goal).toBe("named project");
     expect(shown.active_files.map((f: { path: string }) => f.path)).toEqual(["src/auth.ts", "README.md"]);
@@ -93,8 +144,25 @@ describe("a file that is not there yet", () => {
   test("saved from a subfolder, the warning says which root its path is taken from", async () => {
     const t = setup();
     const repo = gitRepo(join(t.base, "shop"));
-    const r = await run(["save", "--goal", "draft", "--state", "s", "--next", "n", "--active-file", "draft.md", "--home", t.home], { cwd: join(repo, "src"), env: t.pc.env });
+    const r = await run(
+      [
+        "save",
+        "--goal",
+        "draft",
+        "--state",
+        "s",
+        "--next",
+        "n",
+        "--active-file",
+        "draft.md",
+        "--home",
+        t.home,
+      ],
+      { cwd: join(repo, "src"), env: t.pc.env },
+    );
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain(`Active file(s) not found on this host (saved by path only, from the project root ${repo}): draft.md.`);
+    expect(r.stderr).toContain(
+      `Active file(s) not found on this host (saved by path only, from the project root ${repo}): draft.md.`,
+    );
   });
 });

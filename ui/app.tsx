@@ -4,7 +4,14 @@
 // functions. Started inside a project, it opens on that project's snapshots (q: the project list).
 import React, { useEffect, useRef, useState } from "react";
 import { Box, Text, useInput, useWindowSize, type Key } from "ink";
-import { escapeThenKey, KeyRouterContext, ScreenIdContext, splitKeys, type KeyRouter, type KeyTarget } from "./hooks/useKeys.ts";
+import {
+  escapeThenKey,
+  KeyRouterContext,
+  ScreenIdContext,
+  splitKeys,
+  type KeyRouter,
+  type KeyTarget,
+} from "./hooks/useKeys.ts";
 import { useRefState } from "./hooks/useRefState.ts";
 import { useStoreChanges } from "./hooks/useStoreChanges.ts";
 import { currentProject, projectSnapshots } from "../src/engine/snapshots/catalog.ts";
@@ -33,8 +40,14 @@ export type Screen =
 
 /** Each screen's `?` overlay: its title and keys. */
 const HELP: Record<Screen["name"], [string, HelpKeys]> = {
-  home: ["projects", HOME_KEYS], picker: ["snapshots", PICKER_KEYS], snapshot: ["snapshot", SNAPSHOT_KEYS], failures: ["failure graph", FAILURE_KEYS],
-  sync: ["sync", SYNC_KEYS], rules: ["standing rules", RULES_KEYS], facts: ["facts", FACTS_KEYS], diff: ["what changed", DIFF_KEYS],
+  home: ["projects", HOME_KEYS],
+  picker: ["snapshots", PICKER_KEYS],
+  snapshot: ["snapshot", SNAPSHOT_KEYS],
+  failures: ["failure graph", FAILURE_KEYS],
+  sync: ["sync", SYNC_KEYS],
+  rules: ["standing rules", RULES_KEYS],
+  facts: ["facts", FACTS_KEYS],
+  diff: ["what changed", DIFF_KEYS],
 };
 
 interface Entry {
@@ -45,7 +58,8 @@ interface Entry {
 /** Where the TUI opens: inside a project with snapshots, on its picker (the list below it); else the list. */
 export async function startScreens(session: Session): Promise<Screen[]> {
   const here = await currentProject(session).catch(() => null);
-  if (here && here.snapshots > 0) return [{ name: "home" }, { name: "picker", projectId: here.id, projectName: here.name }];
+  if (here && here.snapshots > 0)
+    return [{ name: "home" }, { name: "picker", projectId: here.id, projectName: here.name }];
   return [{ name: "home" }];
 }
 
@@ -57,7 +71,9 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
   const uids = useRef(0);
   const entries = (screens: Screen[]): Entry[] => screens.map((screen) => ({ uid: ++uids.current, screen }));
   // The stack is read by the key router between renders, so it lives in a ref too.
-  const [getStack, setStackState] = useRefState<Entry[] | null>(props.initial ? entries(props.initial) : null);
+  const [getStack, setStackState] = useRefState<Entry[] | null>(
+    props.initial ? entries(props.initial) : null,
+  );
   const [getHelp, setHelp] = useRefState(false);
   // The first line of keys the overlay shows (a short terminal scrolls them); the size in a ref, as keys are handled between renders.
   const [getHelpTop, setHelpTop] = useRefState(0);
@@ -83,7 +99,8 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
     try {
       while (queue.current.length) {
         const stack = getStack();
-        const target = stack && !holding.current ? targets.current.get(String(stack[stack.length - 1].uid)) : undefined;
+        const target =
+          stack && !holding.current ? targets.current.get(String(stack[stack.length - 1].uid)) : undefined;
         // The keys go nowhere yet: the stack is changing or the screen is still mounting.
         if (!getHelp() && !target) return;
         // Esc and a key in one read: two keys, told apart now that it is known whether a field takes them.
@@ -98,8 +115,22 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
           if (input === "?" || key.escape || input === "q") setHelp(false);
           else if (stack) {
             const [, keys] = HELP[stack[stack.length - 1].screen.name];
-            const { room, maxTop } = helpLayout(keys, size.current.columns, size.current.rows - 1, theme.ascii);
-            const by = key.downArrow || input === "j" ? 1 : key.upArrow || input === "k" ? -1 : key.pageDown || input === " " ? room : key.pageUp ? -room : 0;
+            const { room, maxTop } = helpLayout(
+              keys,
+              size.current.columns,
+              size.current.rows - 1,
+              theme.ascii,
+            );
+            const by =
+              key.downArrow || input === "j"
+                ? 1
+                : key.upArrow || input === "k"
+                  ? -1
+                  : key.pageDown || input === " "
+                    ? room
+                    : key.pageUp
+                      ? -room
+                      : 0;
             if (by) setHelpTop(Math.max(0, Math.min(maxTop, getHelpTop() + by)));
           }
           continue;
@@ -158,7 +189,12 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
 
   const stack = getStack();
   const help = getHelp();
-  if (!stack) return <Box width={columns} height={rows - 1}><Text> </Text></Box>;
+  if (!stack)
+    return (
+      <Box width={columns} height={rows - 1}>
+        <Text> </Text>
+      </Box>
+    );
   const top = stack[stack.length - 1].screen;
 
   // Screens below the top stay mounted (hidden), so going back finds the picker's filter and
@@ -170,57 +206,115 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
     let node: React.ReactNode;
     if (screen.name === "home") {
       node = (
-        <HomeScreen {...common} status={status} edits={edits}
+        <HomeScreen
+          {...common}
+          status={status}
+          edits={edits}
           onQuit={() => exit()}
           onFailures={(projectId, projectName) => push({ name: "failures", projectId, projectName })}
           onSync={() => push({ name: "sync" })}
           onRules={(projectId, projectName) => push({ name: "rules", projectId, projectName })}
           onFacts={(projectId, projectName) => push({ name: "facts", projectId, projectName })}
-          onOpen={(p) => holdDuring(async () => {
-            setStatus(undefined);
-            if (p.snapshots === 0) return setStatus(`${p.name} has no snapshots yet: save one from its folder with \`mindsave save\`.`);
-            // The spec's rule: a single snapshot is opened directly.
-            if (p.snapshots === 1) {
-              const [only] = await projectSnapshots(session, p.id, { limit: 1 });
-              if (only) return push({ name: "snapshot", snapshotId: only.id });
-            }
-            push({ name: "picker", projectId: p.id, projectName: p.name });
-          })} />
+          onOpen={(p) =>
+            holdDuring(async () => {
+              setStatus(undefined);
+              if (p.snapshots === 0)
+                return setStatus(
+                  `${p.name} has no snapshots yet: save one from its folder with \`mindsave save\`.`,
+                );
+              // The spec's rule: a single snapshot is opened directly.
+              if (p.snapshots === 1) {
+                const [only] = await projectSnapshots(session, p.id, { limit: 1 });
+                if (only) return push({ name: "snapshot", snapshotId: only.id });
+              }
+              push({ name: "picker", projectId: p.id, projectName: p.name });
+            })
+          }
+        />
       );
     } else if (screen.name === "picker") {
       node = (
-        <PickerScreen {...common} projectId={screen.projectId} projectName={screen.projectName} edits={edits}
+        <PickerScreen
+          {...common}
+          projectId={screen.projectId}
+          projectName={screen.projectName}
+          edits={edits}
           onOpen={(snapshotId) => push({ name: "snapshot", snapshotId })}
-          onBack={pop} onTyping={setTyping}
-          onFailures={() => push({ name: "failures", projectId: screen.projectId, projectName: screen.projectName })}
-          onRules={() => push({ name: "rules", projectId: screen.projectId, projectName: screen.projectName })}
-          onFacts={() => push({ name: "facts", projectId: screen.projectId, projectName: screen.projectName })}
-          onDiff={(from, to) => push({ name: "diff", projectId: screen.projectId, projectName: screen.projectName, from, to })} />
+          onBack={pop}
+          onTyping={setTyping}
+          onFailures={() =>
+            push({ name: "failures", projectId: screen.projectId, projectName: screen.projectName })
+          }
+          onRules={() =>
+            push({ name: "rules", projectId: screen.projectId, projectName: screen.projectName })
+          }
+          onFacts={() =>
+            push({ name: "facts", projectId: screen.projectId, projectName: screen.projectName })
+          }
+          onDiff={(from, to) =>
+            push({ name: "diff", projectId: screen.projectId, projectName: screen.projectName, from, to })
+          }
+        />
       );
     } else if (screen.name === "snapshot") {
       node = (
-        <SnapshotScreen {...common} snapshotId={screen.snapshotId}
+        <SnapshotScreen
+          {...common}
+          snapshotId={screen.snapshotId}
           onBack={(change) => {
             pop();
             if (change === "deleted") setVersion((v) => v + 1);
             // Marked completed: the picker reads its rows again, keeping its filter and selection.
             else if (change === "edited") setEdits((n) => n + 1);
           }}
-          onFailures={(projectId, projectName) => push({ name: "failures", projectId, projectName })} />
+          onFailures={(projectId, projectName) => push({ name: "failures", projectId, projectName })}
+        />
       );
     } else if (screen.name === "sync") {
-      node = <SyncScreen {...common} onBack={() => {
-        pop();
-        setVersion((v) => v + 1); // what a sync brought in shows on the screens below
-      }} />;
+      node = (
+        <SyncScreen
+          {...common}
+          onBack={() => {
+            pop();
+            setVersion((v) => v + 1); // what a sync brought in shows on the screens below
+          }}
+        />
+      );
     } else if (screen.name === "rules") {
-      node = <RulesScreen {...common} projectId={screen.projectId} projectName={screen.projectName} onBack={pop} onTyping={setTyping} />;
+      node = (
+        <RulesScreen
+          {...common}
+          projectId={screen.projectId}
+          projectName={screen.projectName}
+          onBack={pop}
+          onTyping={setTyping}
+        />
+      );
     } else if (screen.name === "facts") {
-      node = <FactsScreen {...common} projectId={screen.projectId} projectName={screen.projectName} onBack={pop} />;
+      node = (
+        <FactsScreen {...common} projectId={screen.projectId} projectName={screen.projectName} onBack={pop} />
+      );
     } else if (screen.name === "diff") {
-      node = <DiffScreen {...common} projectId={screen.projectId} projectName={screen.projectName} from={screen.from} to={screen.to} onBack={pop} />;
+      node = (
+        <DiffScreen
+          {...common}
+          projectId={screen.projectId}
+          projectName={screen.projectName}
+          from={screen.from}
+          to={screen.to}
+          onBack={pop}
+        />
+      );
     } else {
-      node = <FailuresScreen {...common} projectId={screen.projectId} projectName={screen.projectName} onBack={pop} onTyping={setTyping} />;
+      node = (
+        <FailuresScreen
+          {...common}
+          projectId={screen.projectId}
+          projectName={screen.projectName}
+          onBack={pop}
+          onTyping={setTyping}
+        />
+      );
     }
     return (
       <ScreenIdContext.Provider key={`${uid}:${version}`} value={String(uid)}>
@@ -234,7 +328,9 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
   return (
     <KeyRouterContext.Provider value={router}>
       <Box flexDirection="column" width={columns} height={rows - 1}>
-        {help ? <HelpOverlay title={helpTitle} keys={keys} width={columns} height={rows - 1} top={getHelpTop()} /> : null}
+        {help ? (
+          <HelpOverlay title={helpTitle} keys={keys} width={columns} height={rows - 1} top={getHelpTop()} />
+        ) : null}
         {screens}
       </Box>
     </KeyRouterContext.Provider>

@@ -13,13 +13,19 @@ export interface UiResult {
 }
 
 export async function runUi(session: Session, opts: { initial?: Screen[] } = {}): Promise<UiResult> {
-  const screen: NodeJS.WriteStream = process.stdout.isTTY ? process.stdout : process.stderr.isTTY ? process.stderr : (new WriteStream(openSync("/dev/tty", "w")) as NodeJS.WriteStream);
+  const screen: NodeJS.WriteStream = process.stdout.isTTY
+    ? process.stdout
+    : process.stderr.isTTY
+      ? process.stderr
+      : (new WriteStream(openSync("/dev/tty", "w")) as NodeJS.WriteStream);
   let output: string | undefined;
   let restore = () => {};
   const done = new Promise<void>((resolve) => {
     const theme = makeTheme();
     const value = {
-      session, theme, now: () => session.now(),
+      session,
+      theme,
+      now: () => session.now(),
       exit: (text?: string) => {
         output = text;
         instance.unmount();
@@ -33,7 +39,14 @@ export async function runUi(session: Session, opts: { initial?: Screen[] } = {})
         <App initial={opts.initial} />
       </UiContext.Provider>,
       // CI=true would make ink non-interactive; a person (or tmux) at a terminal is interactive.
-      { stdout: screen, stdin: process.stdin, exitOnCtrlC: true, interactive: true, alternateScreen: true, patchConsole: true },
+      {
+        stdout: screen,
+        stdin: process.stdin,
+        exitOnCtrlC: true,
+        interactive: true,
+        alternateScreen: true,
+        patchConsole: true,
+      },
     );
     restore = () => {
       try {
@@ -43,7 +56,10 @@ export async function runUi(session: Session, opts: { initial?: Screen[] } = {})
       }
       if (process.stdin.isTTY) process.stdin.setRawMode?.(false);
     };
-    instance.waitUntilExit().then(() => resolve(), () => resolve());
+    instance.waitUntilExit().then(
+      () => resolve(),
+      () => resolve(),
+    );
   });
   // Never leave the terminal in raw mode, whatever happens.
   const onCrash = (e: unknown) => {

@@ -3,13 +3,33 @@
 export interface Theme {
   ascii: boolean;
   color: boolean;
-  g: { ok: string; bad: string; changed: string; pointer: string; bullet: string; sep: string; up: string; down: string; arrow: string; ellipsis: string; current: string; times: string };
+  g: {
+    ok: string;
+    bad: string;
+    changed: string;
+    pointer: string;
+    bullet: string;
+    sep: string;
+    up: string;
+    down: string;
+    arrow: string;
+    ellipsis: string;
+    current: string;
+    times: string;
+  };
   /** A colour name when colours are on, else undefined (ink then prints plain text). */
   c: (name: "accent" | "muted" | "good" | "bad" | "warn" | "title") => string | undefined;
   border: "round" | "classic";
 }
 
-const COLORS = { accent: "cyan", muted: "gray", good: "green", bad: "red", warn: "yellow", title: "magenta" } as const;
+const COLORS = {
+  accent: "cyan",
+  muted: "gray",
+  good: "green",
+  bad: "red",
+  warn: "yellow",
+  title: "magenta",
+} as const;
 
 export function isUtf8Terminal(env: NodeJS.ProcessEnv = process.env): boolean {
   if (process.platform === "win32") return true;
@@ -22,9 +42,41 @@ export function makeTheme(env: NodeJS.ProcessEnv = process.env): Theme {
   // A terminal that is not UTF-8 is an old or minimal one: plain text, no colour either (as the README says).
   const color = !env.NO_COLOR && env.TERM !== "dumb" && isUtf8Terminal(env);
   const g = ascii
-    ? { ok: "+", bad: "x", changed: "~", pointer: ">", bullet: "*", sep: "-", up: "^", down: "v", arrow: "->", ellipsis: "...", current: "*", times: "x" }
-    : { ok: "✓", bad: "✗", changed: "~", pointer: "›", bullet: "•", sep: "·", up: "↑", down: "↓", arrow: "→", ellipsis: "…", current: "●", times: "×" };
-  return { ascii, color, g, c: (name) => (color ? COLORS[name] : undefined), border: ascii ? "classic" : "round" };
+    ? {
+        ok: "+",
+        bad: "x",
+        changed: "~",
+        pointer: ">",
+        bullet: "*",
+        sep: "-",
+        up: "^",
+        down: "v",
+        arrow: "->",
+        ellipsis: "...",
+        current: "*",
+        times: "x",
+      }
+    : {
+        ok: "✓",
+        bad: "✗",
+        changed: "~",
+        pointer: "›",
+        bullet: "•",
+        sep: "·",
+        up: "↑",
+        down: "↓",
+        arrow: "→",
+        ellipsis: "…",
+        current: "●",
+        times: "×",
+      };
+  return {
+    ascii,
+    color,
+    g,
+    c: (name) => (color ? COLORS[name] : undefined),
+    border: ascii ? "classic" : "round",
+  };
 }
 
 /** A progress bar `cols` wide: filled for `done` of `total`. */

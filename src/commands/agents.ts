@@ -13,7 +13,9 @@ const tilde = (path: string) => {
 
 function line(label: string, items: Placed<string>[], none: string): string {
   const shown = items.filter((i) => i.state !== "absent");
-  const text = shown.length ? shown.map((i) => `${i.state} in ${tilde(i.path)} (${i.scope})`).join("; ") : none;
+  const text = shown.length
+    ? shown.map((i) => `${i.state} in ${tilde(i.path)} (${i.scope})`).join("; ")
+    : none;
   return `  ${label.padEnd(13)}${text}`;
 }
 
@@ -25,18 +27,38 @@ export async function run(_opts: unknown, _a: string[], g: GlobalOptions): Promi
   }
   // An agent is shown when it is here or when MindSave has something installed for it (a project's
   // config is there for teammates even when this host lacks the agent).
-  const installed = (a: (typeof agents)[number]) => [...a.mcp, ...a.instructions, ...(a.hooks ?? [])].some((i) => i.state !== "absent");
+  const installed = (a: (typeof agents)[number]) =>
+    [...a.mcp, ...a.instructions, ...(a.hooks ?? [])].some((i) => i.state !== "absent");
   const found = agents.filter((a) => a.found || installed(a));
-  if (!found.length) print("No coding agent found on this host (none of their folders, none of their executables on PATH).");
+  if (!found.length)
+    print("No coding agent found on this host (none of their folders, none of their executables on PATH).");
   for (const a of found) {
-    const where = [...a.dirs.map(tilde), ...a.executables.map((x) => `${x} on PATH`)].join(", ") || "not found on this host";
+    const where =
+      [...a.dirs.map(tilde), ...a.executables.map((x) => `${x} on PATH`)].join(", ") ||
+      "not found on this host";
     print(`${a.name} (${a.id}): ${where}`);
     print(line("MCP server", a.mcp, "not installed (`mindsave mcp install --agent " + a.id + "`)"));
-    print(line(a.id === "claude" ? "skill" : "instructions", a.instructions, `not installed (\`mindsave skill --install${a.id === "claude" ? "" : " --agent " + a.id}\`)`));
-    print(line("hooks", a.hooks, `not installed (\`mindsave hooks install${a.id === "claude" ? "" : " --agent " + a.id}\`)`));
-    print(`  ${"hook events".padEnd(13)}${a.works.hooks}${a.missingEvents.length ? `; none for ${a.missingEvents.join(", ")}` : ""}`);
+    print(
+      line(
+        a.id === "claude" ? "skill" : "instructions",
+        a.instructions,
+        `not installed (\`mindsave skill --install${a.id === "claude" ? "" : " --agent " + a.id}\`)`,
+      ),
+    );
+    print(
+      line(
+        "hooks",
+        a.hooks,
+        `not installed (\`mindsave hooks install${a.id === "claude" ? "" : " --agent " + a.id}\`)`,
+      ),
+    );
+    print(
+      `  ${"hook events".padEnd(13)}${a.works.hooks}${a.missingEvents.length ? `; none for ${a.missingEvents.join(", ")}` : ""}`,
+    );
     if (a.claudeHooksAlsoRun.length && a.hooks.some((h) => h.state !== "absent")) {
-      print(`  ${"both fire".padEnd(13)}${a.name} also runs the Claude Code hooks in ${a.claudeHooksAlsoRun.map(tilde).join(" and ")}, which hold MindSave's hooks too`);
+      print(
+        `  ${"both fire".padEnd(13)}${a.name} also runs the Claude Code hooks in ${a.claudeHooksAlsoRun.map(tilde).join(" and ")}, which hold MindSave's hooks too`,
+      );
     }
     print(`  ${"transcript".padEnd(13)}${a.works.transcript}`);
     if (a.lacks.length) print(`  ${"lacks".padEnd(13)}${a.lacks.join("; ")}`);

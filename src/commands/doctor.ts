@@ -1,6 +1,11 @@
 // `mindsave doctor`: which home and why, the store's health, this host, hosts with clocks far ahead;
 // what is wrong with a damaged store and, with --repair, recovering what can be read of it.
-import { fullCheckEstimate, healthReport, type HealthReport, type RefusedRow } from "../engine/home/doctor.ts";
+import {
+  fullCheckEstimate,
+  healthReport,
+  type HealthReport,
+  type RefusedRow,
+} from "../engine/home/doctor.ts";
 import { refusedText } from "../engine/sync/summary.ts";
 import { repairHome, type RepairResult } from "../engine/home/repair.ts";
 import { DEFAULT_KEEP } from "../engine/snapshots/layers.ts";
@@ -8,7 +13,11 @@ import { print, printJson } from "./shared.ts";
 import { byteSize } from "../lib/text.ts";
 import type { GlobalOptions } from "../types.ts";
 
-export async function run(o: { repair?: boolean; full?: boolean }, _a: string[], g: GlobalOptions): Promise<number> {
+export async function run(
+  o: { repair?: boolean; full?: boolean },
+  _a: string[],
+  g: GlobalOptions,
+): Promise<number> {
   if (o.repair) {
     const r = await repairHome({ home: g.home });
     if (g.json) printJson(r);
@@ -16,7 +25,10 @@ export async function run(o: { repair?: boolean; full?: boolean }, _a: string[],
     return 0;
   }
   if (o.full && !g.json && process.stderr.isTTY) process.stderr.write(fullCheckLine(g));
-  const r = await healthReport({ home: g.home, workspace: g.workspace, project: g.project }, o.full ? "full" : "quick");
+  const r = await healthReport(
+    { home: g.home, workspace: g.workspace, project: g.project },
+    o.full ? "full" : "quick",
+  );
   if (g.json) printJson(r);
   else print(reportText(r));
   return r.problem === null && r.integrity === "ok" ? 0 : 1;
@@ -35,15 +47,32 @@ function reportText(r: HealthReport): string {
     `MindSave ${r.version} (${r.target}${r.compiled ? `, compiled: ${r.binary}` : ", from source"})`,
     `home:      ${r.home} (${r.home_reason})`,
     `store:     ${r.store}${r.read_only ? " (read-only here)" : ""}`,
-    ...(e ? [`encrypted: ${e.encrypted ? `yes (${e.cipher}, key from a passphrase by ${e.kdf}; key file ${e.key_file})` : "no"}${e.stale_key_file ? ` (ignoring ${e.stale_key_file}, left by an interrupted conversion)` : ""}`] : []),
+    ...(e
+      ? [
+          `encrypted: ${e.encrypted ? `yes (${e.cipher}, key from a passphrase by ${e.kdf}; key file ${e.key_file})` : "no"}${e.stale_key_file ? ` (ignoring ${e.stale_key_file}, left by an interrupted conversion)` : ""}`,
+        ]
+      : []),
     `schema:    ${r.schema_version ?? "unknown"} (this build supports up to ${r.schema_supported})${r.journal_mode ? `, journal ${r.journal_mode}` : ""}`,
     `integrity: ${integrityText(r.integrity)}${r.integrity !== "ok" ? "" : r.check === "quick" ? " (quick check; `doctor --full` checks every page)" : " (every page checked)"}`,
     ...(r.problem ? [`problem:   ${r.problem}`] : []),
-    ...(d ? [
-      `file:      ${byteSize(d.size)}${d.expected_size !== null && d.expected_size > d.size ? `, but its header says ${byteSize(d.expected_size)}: it was cut short` : ""}${d.wal_bytes ? `, ${byteSize(d.wal_bytes)} in its write-ahead log` : ""}${d.journal_bytes ? `, a journal of ${byteSize(d.journal_bytes)}` : ""}`,
-      ...(Object.keys(d.tables).length ? [`tables:    ${Object.entries(d.tables).filter(([t]) => !t.startsWith("snapshot_search_")).map(([t, n]) => `${t} ${n === null ? "unreadable" : n}`).join(", ")}`] : []),
-    ] : []),
-    ...(r.backups.length ? [`backups:   ${r.backups.join(", ")} (files named like the store's backups, MindSave's or not: after a \`scan --fix\` they may still hold what it redacted)`] : []),
+    ...(d
+      ? [
+          `file:      ${byteSize(d.size)}${d.expected_size !== null && d.expected_size > d.size ? `, but its header says ${byteSize(d.expected_size)}: it was cut short` : ""}${d.wal_bytes ? `, ${byteSize(d.wal_bytes)} in its write-ahead log` : ""}${d.journal_bytes ? `, a journal of ${byteSize(d.journal_bytes)}` : ""}`,
+          ...(Object.keys(d.tables).length
+            ? [
+                `tables:    ${Object.entries(d.tables)
+                  .filter(([t]) => !t.startsWith("snapshot_search_"))
+                  .map(([t, n]) => `${t} ${n === null ? "unreadable" : n}`)
+                  .join(", ")}`,
+              ]
+            : []),
+        ]
+      : []),
+    ...(r.backups.length
+      ? [
+          `backups:   ${r.backups.join(", ")} (files named like the store's backups, MindSave's or not: after a \`scan --fix\` they may still hold what it redacted)`,
+        ]
+      : []),
     ...plainBackupsLine(r.plain_backups),
     `host:      ${r.host.name} (${r.host.id}, ${r.host.platform})`,
     `free:      ${r.free_bytes === null ? "unknown" : byteSize(r.free_bytes)} on the ${r.on_drive ? "drive" : "home's disk"}`,
@@ -57,7 +86,10 @@ function reportText(r: HealthReport): string {
 function refusedLines(rows: RefusedRow[]): string[] {
   const byPeer = new Map<string, RefusedRow[]>();
   for (const x of rows) byPeer.set(x.location, [...(byPeer.get(x.location) ?? []), x]);
-  return [...byPeer].map(([location, all]) => `refused:   ${refusedText(all, location, "malformed, or a snapshot dated ahead of this host's clock; each sync with that peer asks for them again")}`);
+  return [...byPeer].map(
+    ([location, all]) =>
+      `refused:   ${refusedText(all, location, "malformed, or a snapshot dated ahead of this host's clock; each sync with that peer asks for them again")}`,
+  );
 }
 
 /** At most three findings of the integrity check on screen (--json has them all). */
@@ -68,12 +100,20 @@ function integrityText(integrity: string): string {
 
 function repairText(r: RepairResult): string {
   if (!r.repaired) return `The store ${r.store} is healthy; nothing to repair.`;
-  const list = (k: "saved" | "lost") => Object.entries(r.tables).filter(([, t]) => t[k] > 0).map(([name, t]) => `${name} ${t[k]}`).join(", ");
+  const list = (k: "saved" | "lost") =>
+    Object.entries(r.tables)
+      .filter(([, t]) => t[k] > 0)
+      .map(([name, t]) => `${name} ${t[k]}`)
+      .join(", ");
   return [
     `Repaired the store ${r.store}: ${r.saved} rows saved (${list("saved") || "none"}), ${r.lost} rows lost${r.lost ? ` (${list("lost")})` : ""}${r.end_lost.length ? `, and the end of ${r.end_lost.join(", ")} could not be read (rows after the last one saved are lost too)` : ""}; the search index was rebuilt (${r.indexed_snapshots} snapshots), and the change log (${r.change_log} entries: the next sync with each peer sends and takes everything again).`,
     ...listedText(r),
     `The damaged file is kept as ${r.backup}${r.pruned.length ? ` (older backups removed: ${r.pruned.join(", ")})` : ""}.`,
-    ...(r.lost || r.end_lost.length ? ["Sync with your other homes or drives (`mindsave sync`) to bring back what they still hold of what was lost."] : []),
+    ...(r.lost || r.end_lost.length
+      ? [
+          "Sync with your other homes or drives (`mindsave sync`) to bring back what they still hold of what was lost.",
+        ]
+      : []),
     ...recreatedText(r),
   ].join("\n");
 }
@@ -84,24 +124,33 @@ function listedText(r: RepairResult): string[] {
   if (!l) return [];
   const counts = `${l.listed} listed, ${l.archived} archived`;
   if (l.how === "carried") return [`Snapshots shown by default are as before: ${counts}.`];
-  if (l.how === "none archived") return [`Snapshots shown by default: all ${l.listed} (the damaged store predates archiving).`];
+  if (l.how === "none archived")
+    return [`Snapshots shown by default: all ${l.listed} (the damaged store predates archiving).`];
   const why = l.read.error ?? (l.read.lost ? `${l.read.lost} of its rows lost` : "its end unreadable");
-  return [`The list of snapshots shown by default could not be read whole (${why}), so retention chose them again, the newest ${DEFAULT_KEEP} per project (nothing deleted): ${counts}.`];
+  return [
+    `The list of snapshots shown by default could not be read whole (${why}), so retention chose them again, the newest ${DEFAULT_KEEP} per project (nothing deleted): ${counts}.`,
+  ];
 }
 
 /** The projects made again, and how each finds its folder; lost roots, and how a folder finds its project. */
 function recreatedText(r: RepairResult): string[] {
   const out: string[] = [];
   if (r.recreated.length) {
-    out.push(`${r.recreated.length} project(s) had lost their own record and were made again from the rows that name them (a sync with a home or drive that still holds them brings back their own names):`);
+    out.push(
+      `${r.recreated.length} project(s) had lost their own record and were made again from the rows that name them (a sync with a home or drive that still holds them brings back their own names):`,
+    );
     for (const p of r.recreated) {
-      out.push(p.root
-        ? `  ${p.name} (${p.id}): its folder ${p.root} finds it again.`
-        : `  ${p.name} (${p.id}): see it with \`mindsave snapshots list --in ${p.id}\`; to make it a folder's project, run \`mindsave projects link ${p.id}\` in that folder${p.last_seen_at ? ` (it was last at ${p.last_seen_at})` : ""}.`);
+      out.push(
+        p.root
+          ? `  ${p.name} (${p.id}): its folder ${p.root} finds it again.`
+          : `  ${p.name} (${p.id}): see it with \`mindsave snapshots list --in ${p.id}\`; to make it a folder's project, run \`mindsave projects link ${p.id}\` in that folder${p.last_seen_at ? ` (it was last at ${p.last_seen_at})` : ""}.`,
+      );
     }
   }
   if ((r.tables.roots?.lost ?? 0) > 0 || r.end_lost.includes("roots")) {
-    out.push("Some projects' folders (roots) were lost: a folder finds its project again by its history the next time MindSave runs there; where several projects share that history, `mindsave projects attach PROJECT` in the folder says which it is.");
+    out.push(
+      "Some projects' folders (roots) were lost: a folder finds its project again by its history the next time MindSave runs there; where several projects share that history, `mindsave projects attach PROJECT` in the folder says which it is.",
+    );
   }
   return out;
 }
@@ -110,5 +159,7 @@ function recreatedText(r: RepairResult): string[] {
 function plainBackupsLine(plain: string[]): string[] {
   if (!plain.length) return [];
   const [verb, it] = plain.length === 1 ? ["is", "it"] : ["are", "them"];
-  return [`           ${plain.join(", ")} ${verb} not encrypted: what was saved before \`encrypt\`, readable by anyone with the file; delete ${it} once you no longer need ${it}`];
+  return [
+    `           ${plain.join(", ")} ${verb} not encrypted: what was saved before \`encrypt\`, readable by anyone with the file; delete ${it} once you no longer need ${it}`,
+  ];
 }

@@ -9,8 +9,13 @@ export async function encrypt(_o: unknown, _a: string[], g: GlobalOptions): Prom
   if (g.json) printJson(r);
   else {
     print(summary(r, "Encrypted"));
-    if (r.backup) warn(`the backup ${r.backup} is the old, unencrypted store: delete it once you have checked the encrypted one, or its contents stay readable on this disk.`);
-    print(`Keep ${r.key_file} beside the store, and the passphrase somewhere safe: without either, the store cannot be opened by anyone, you included.`);
+    if (r.backup)
+      warn(
+        `the backup ${r.backup} is the old, unencrypted store: delete it once you have checked the encrypted one, or its contents stay readable on this disk.`,
+      );
+    print(
+      `Keep ${r.key_file} beside the store, and the passphrase somewhere safe: without either, the store cannot be opened by anyone, you included.`,
+    );
   }
   return 0;
 }
@@ -25,7 +30,13 @@ export async function decrypt(_o: unknown, _a: string[], g: GlobalOptions): Prom
 function summary(r: ConvertResult, what: string): string {
   const rows = Object.values(r.rows).reduce((a, b) => a + b, 0);
   return [
-    r.backup ? `${what} ${r.store} (${rows} rows in ${Object.keys(r.rows).length} tables, checked).` : `${what} ${r.store} (a new, empty store).`,
-    ...(r.backup ? [`The old file is kept as ${r.backup}${r.pruned.length ? `; ${r.pruned.length} older backup${r.pruned.length === 1 ? "" : "s"} removed` : ""}.`] : []),
+    r.backup
+      ? `${what} ${r.store} (${rows} rows in ${Object.keys(r.rows).length} tables, checked).`
+      : `${what} ${r.store} (a new, empty store).`,
+    ...(r.backup
+      ? [
+          `The old file is kept as ${r.backup}${r.pruned.length ? `; ${r.pruned.length} older backup${r.pruned.length === 1 ? "" : "s"} removed` : ""}.`,
+        ]
+      : []),
   ].join("\n");
 }

@@ -6,7 +6,8 @@ import { UserError } from "../errors.ts";
 import type { GlobalOptions } from "../types.ts";
 
 export async function run(opts: { out?: string }, _args: string[], g: GlobalOptions): Promise<number> {
-  if (opts.out !== undefined && !opts.out.trim()) throw new UserError("--out is empty; give the folder to export to.");
+  if (opts.out !== undefined && !opts.out.trim())
+    throw new UserError("--out is empty; give the folder to export to.");
   const r = await withSession(g, false, (s) => exportSeed(s, { out: opts.out }));
   if (g.json) {
     printJson(r);
@@ -17,10 +18,15 @@ export async function run(opts: { out?: string }, _args: string[], g: GlobalOpti
   print(`Exported project ${r.project.name} to ${r.dir}:`);
   print(`  snapshots   ${r.snapshots.length} (index.json lists the newest ${r.index})`);
   print(`  failures    ${total} (${r.failures.project} project, ${r.failures.global} global)`);
-  print(`  tool calls  ${r.tool_calls} new${r.tool_log_files.length ? ` in ${r.tool_log_files.join(", ")}` : ""}`);
+  print(
+    `  tool calls  ${r.tool_calls} new${r.tool_log_files.length ? ` in ${r.tool_log_files.join(", ")}` : ""}`,
+  );
   print(`  signal.json written`);
   const m = r.memory;
-  if (m.rules || m.facts || m.retired) print(`  memory      ${m.rules} rule(s) in rules.json, ${m.facts} fact(s) in facts.json, ${m.retired} retirement(s) in retired.json`);
+  if (m.rules || m.facts || m.retired)
+    print(
+      `  memory      ${m.rules} rule(s) in rules.json, ${m.facts} fact(s) in facts.json, ${m.retired} retirement(s) in retired.json`,
+    );
   print("The original MindSave skill and SDK read this layout; `mindsave import` reads it back.");
   return 0;
 }

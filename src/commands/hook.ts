@@ -35,7 +35,8 @@ async function readPayload(max: number): Promise<string | null> {
 
 export async function run(o: { agent?: string }, args: string[], g: GlobalOptions): Promise<number> {
   const event = args[0];
-  const note = (msg: string) => writeErr(`mindsave hook ${event ?? ""}${o.agent ? ` --agent ${o.agent}` : ""}: ${msg}\n`);
+  const note = (msg: string) =>
+    writeErr(`mindsave hook ${event ?? ""}${o.agent ? ` --agent ${o.agent}` : ""}: ${msg}\n`);
   // A hook that hangs is worse than none: give up quietly well inside the agent's own timeout.
   const watchdog = setTimeout(() => {
     note(`gave up after ${BUDGET_MS / 1000} s`);
@@ -73,9 +74,15 @@ export async function run(o: { agent?: string }, args: string[], g: GlobalOption
     }
     const call = readHook(o.agent, event as HookEvent, payload, process.env);
     if (!call) return 0; // checked above
-    const cwd = (typeof call.payload.cwd === "string" && call.payload.cwd) || process.env.CLAUDE_PROJECT_DIR || process.cwd();
+    const cwd =
+      (typeof call.payload.cwd === "string" && call.payload.cwd) ||
+      process.env.CLAUDE_PROJECT_DIR ||
+      process.cwd();
     // Session start restores from a store it cannot write to as well (a write-protected drive).
-    const session = await Session.open({ home: g.home, workspace: g.workspace, cwd, busyTimeoutMs: HOOK_BUSY_MS }, { write: event !== "session-start" });
+    const session = await Session.open(
+      { home: g.home, workspace: g.workspace, cwd, busyTimeoutMs: HOOK_BUSY_MS },
+      { write: event !== "session-start" },
+    );
     const out = await session.run((s) => runHook(s, call));
     if (out) writeOut(out);
     return 0;

@@ -4,7 +4,12 @@
 import { existsSync } from "node:fs";
 import { UserError } from "../errors.ts";
 import { localBinary, type HooksResult } from "../engine/agents/hooks.ts";
-import { agentsAlsoRunning, installAgentHooks, uninstallAgentHooks, type AgentHooksResult } from "../engine/agents/agent-hooks-install.ts";
+import {
+  agentsAlsoRunning,
+  installAgentHooks,
+  uninstallAgentHooks,
+  type AgentHooksResult,
+} from "../engine/agents/agent-hooks-install.ts";
 import { listAgents } from "../engine/agents/inventory.ts";
 import { AGENT_IDS, agentSpec, type AgentId, type Place, type Scope } from "../engine/agents/registry.ts";
 import { print, printJson, projectPlace, warn } from "./shared.ts";
@@ -23,41 +28,72 @@ function targets(opts: HooksFlags, place: Place): { agents: AgentId[]; scope: Sc
   const scope: Scope = opts.project ? "project" : "user";
   const name = opts.agent ?? "claude";
   if (name === "all") {
-    const found = listAgents(place).filter((a) => a.found).map((a) => a.id);
-    if (!found.length) throw new UserError("No coding agent was found on this host (none of their folders, none of their executables on PATH); name one with --agent.");
+    const found = listAgents(place)
+      .filter((a) => a.found)
+      .map((a) => a.id);
+    if (!found.length)
+      throw new UserError(
+        "No coding agent was found on this host (none of their folders, none of their executables on PATH); name one with --agent.",
+      );
     return { agents: found, scope };
   }
-  if (!(AGENT_IDS as readonly string[]).includes(name)) throw new UserError(`--agent must be one of ${AGENT_IDS.join(", ")} or all, not ${JSON.stringify(name)}.`);
+  if (!(AGENT_IDS as readonly string[]).includes(name))
+    throw new UserError(
+      `--agent must be one of ${AGENT_IDS.join(", ")} or all, not ${JSON.stringify(name)}.`,
+    );
   return { agents: [name as AgentId], scope };
 }
 
 const events = (cs: string[]) => cs.map((c) => / hook (\S+)$/.exec(c)?.[1] ?? c).join(", ");
 const runs = (opts: HooksFlags) =>
-  opts.command ? `They run ${opts.command}.` : `They run ~/.mindsave/bin/mindsave, else \`mindsave\` on PATH, and do nothing where MindSave is not installed${opts.project ? ", so the file can be committed" : ""}.`;
+  opts.command
+    ? `They run ${opts.command}.`
+    : `They run ~/.mindsave/bin/mindsave, else \`mindsave\` on PATH, and do nothing where MindSave is not installed${opts.project ? ", so the file can be committed" : ""}.`;
 
 function sayClaude(r: HooksResult, opts: HooksFlags, scope: Scope, place: Place): void {
-  if (!r.added.length && !r.updated.length) print(`MindSave's hooks are already in ${r.settings}; nothing changed.`);
+  if (!r.added.length && !r.updated.length)
+    print(`MindSave's hooks are already in ${r.settings}; nothing changed.`);
   else {
-    if (r.added.length) print(`Added ${r.added.length} MindSave hook(s) to ${r.settings}${r.backup ? ` (backup: ${r.backup})` : ""}: ${events(r.added)}.`);
-    if (r.updated.length) print(`Updated ${r.updated.length} MindSave hook(s) in ${r.settings} from an earlier install${r.backup && !r.added.length ? ` (backup: ${r.backup})` : ""}: ${events(r.updated)}.`);
+    if (r.added.length)
+      print(
+        `Added ${r.added.length} MindSave hook(s) to ${r.settings}${r.backup ? ` (backup: ${r.backup})` : ""}: ${events(r.added)}.`,
+      );
+    if (r.updated.length)
+      print(
+        `Updated ${r.updated.length} MindSave hook(s) in ${r.settings} from an earlier install${r.backup && !r.added.length ? ` (backup: ${r.backup})` : ""}: ${events(r.updated)}.`,
+      );
     print(runs(opts));
   }
   const others = agentsAlsoRunning(scope, place).map((a) => agentSpec(a).name);
-  if (others.length) print(`${others.join(" and ")} also run${others.length > 1 ? "" : "s"} these Claude Code hooks and ${others.length > 1 ? "have" : "has"} MindSave's own hooks too: both fire for one event.`);
+  if (others.length)
+    print(
+      `${others.join(" and ")} also run${others.length > 1 ? "" : "s"} these Claude Code hooks and ${others.length > 1 ? "have" : "has"} MindSave's own hooks too: both fire for one event.`,
+    );
 }
 
 function sayAgent(r: AgentHooksResult, opts: HooksFlags): void {
   const name = agentSpec(r.agent).name;
   const what = r.agent === "cline" ? "hook scripts" : r.agent === "opencode" ? "plugin" : "hooks";
-  if (r.action === "unchanged") print(`MindSave's ${name} ${what} ${what === "plugin" ? "is" : "are"} already in ${r.path}; nothing changed.`);
+  if (r.action === "unchanged")
+    print(
+      `MindSave's ${name} ${what} ${what === "plugin" ? "is" : "are"} already in ${r.path}; nothing changed.`,
+    );
   else {
     const verb = r.action === "updated" ? "Updated" : "Added";
-    print(`${verb} MindSave's ${name} ${what} in ${r.path}${r.wholeFile && r.agent !== "cline" && r.action === "installed" ? " (a new file)" : ""}: ${r.events.join(", ")}.`);
+    print(
+      `${verb} MindSave's ${name} ${what} in ${r.path}${r.wholeFile && r.agent !== "cline" && r.action === "installed" ? " (a new file)" : ""}: ${r.events.join(", ")}.`,
+    );
     print(runs(opts));
   }
-  if (r.skipped.length) warn(`left alone ${r.skipped.join(", ")}: your own scripts under those names, so those events do not run MindSave.`);
+  if (r.skipped.length)
+    warn(
+      `left alone ${r.skipped.join(", ")}: your own scripts under those names, so those events do not run MindSave.`,
+    );
   if (r.todo && r.action !== "unchanged") print(r.todo);
-  if (r.alsoFires.length) print(`${name} also runs the Claude Code hooks in ${r.alsoFires.join(" and ")}, which hold MindSave's hooks too: both fire for one event.`);
+  if (r.alsoFires.length)
+    print(
+      `${name} also runs the Claude Code hooks in ${r.alsoFires.join(" and ")}, which hold MindSave's hooks too: both fire for one event.`,
+    );
 }
 
 export async function install(opts: HooksFlags, _a: string[], g: GlobalOptions): Promise<number> {
@@ -95,13 +131,19 @@ export async function uninstall(opts: HooksFlags, _a: string[], g: GlobalOptions
     if ("settings" in r) {
       if (!r.removed.length) warn(`No hooks added by MindSave were found in ${r.settings}; nothing changed.`);
       else {
-        print(`Removed ${r.removed.length} MindSave hook(s) from ${r.settings}${r.backup ? ` (backup: ${r.backup})` : ""}.`);
+        print(
+          `Removed ${r.removed.length} MindSave hook(s) from ${r.settings}${r.backup ? ` (backup: ${r.backup})` : ""}.`,
+        );
         if (r.deleted) print(`Install had created ${r.deleted.join(" and ")}; removed, as it was.`);
       }
-    } else if (r.action === "absent") warn(`No hooks added by MindSave were found in ${r.path}; nothing changed.`);
+    } else if (r.action === "absent")
+      warn(`No hooks added by MindSave were found in ${r.path}; nothing changed.`);
     else if (r.agent === "cline") print(`Removed MindSave's Cline hook scripts from ${r.path}.`);
     else if (r.wholeFile) print(`Removed ${r.path}, which install had created for MindSave's hooks.`);
-    else print(`Removed MindSave's hooks from ${r.path}${r.exact === false ? " (the file changed since the install, so only MindSave's entries were taken out)" : ""}.`);
+    else
+      print(
+        `Removed MindSave's hooks from ${r.path}${r.exact === false ? " (the file changed since the install, so only MindSave's entries were taken out)" : ""}.`,
+      );
   }
   if (g.json) printJson(opts.agent === "all" ? { agents: results } : results[0]);
   return 0;

@@ -9,19 +9,31 @@ import { isStandaloneExport, locateSeed } from "../engine/formats/seed-layout.ts
 import { print, printJson, warn, withSession } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
 
-export async function run(opts: { into?: string; restoreDeleted?: boolean }, args: string[], g: GlobalOptions): Promise<number> {
+export async function run(
+  opts: { into?: string; restoreDeleted?: boolean },
+  args: string[],
+  g: GlobalOptions,
+): Promise<number> {
   const source = args[0];
-  if (!source) throw new UserError("Give the workspace to import from (or its .mindsave folder): mindsave import DIR.");
-  if (opts.into && g.project && opts.into !== g.project) throw new UserError("Give the target project once: --into PROJECT (or --in PROJECT).");
+  if (!source)
+    throw new UserError("Give the workspace to import from (or its .mindsave folder): mindsave import DIR.");
+  if (opts.into && g.project && opts.into !== g.project)
+    throw new UserError("Give the target project once: --into PROJECT (or --in PROJECT).");
   const into = opts.into ?? g.project;
   const loc = locateSeed(source);
   // A workspace's .mindsave/ goes to that workspace's project; a folder written by `export --out`
   // is no workspace, so the current one (or --workspace) is where it goes when its project is new here.
   const standalone = isStandaloneExport(loc);
   if (!standalone && g.workspace && resolve(g.workspace) !== loc.root) {
-    throw new UserError(`import takes the workspace from DIR (${loc.root}); drop \`--workspace ${g.workspace}\`.`);
+    throw new UserError(
+      `import takes the workspace from DIR (${loc.root}); drop \`--workspace ${g.workspace}\`.`,
+    );
   }
-  const r = await withSession({ ...g, project: undefined, workspace: standalone ? g.workspace : loc.root }, true, (s) => importSeed(s, loc, { into, restoreDeleted: opts.restoreDeleted }));
+  const r = await withSession(
+    { ...g, project: undefined, workspace: standalone ? g.workspace : loc.root },
+    true,
+    (s) => importSeed(s, loc, { into, restoreDeleted: opts.restoreDeleted }),
+  );
   if (g.json) {
     printJson(r);
     return 0;
@@ -30,15 +42,33 @@ export async function run(opts: { into?: string; restoreDeleted?: boolean }, arg
   for (const f of r.snapshots.failed) warn(`${f.file} was not imported: ${f.reason}`);
   const s = r.snapshots;
   print(`Imported ${r.source} into project ${r.project?.name ?? "?"} (${r.root ?? "no root on this host"}):`);
-  print(`  snapshots   ${s.imported.length} imported, ${s.skipped.length} skipped (already in the store)${s.deleted.length ? `, ${s.deleted.length} deleted here earlier (not brought back; --restore-deleted brings them back)` : ""}${s.failed.length ? `, ${s.failed.length} could not be imported (see above; fix and run import again)` : ""}`);
-  print(`  failures    ${r.failures.imported} imported, ${r.failures.skipped} skipped (already in the store)`);
-  print(`  tool calls  ${r.tool_calls.imported} imported, ${r.tool_calls.skipped} skipped (already in the store)`);
-  const signal = { imported: "imported", unchanged: "already in the store", older: "older than the project's, kept the project's", absent: "none" }[r.signal];
+  print(
+    `  snapshots   ${s.imported.length} imported, ${s.skipped.length} skipped (already in the store)${s.deleted.length ? `, ${s.deleted.length} deleted here earlier (not brought back; --restore-deleted brings them back)` : ""}${s.failed.length ? `, ${s.failed.length} could not be imported (see above; fix and run import again)` : ""}`,
+  );
+  print(
+    `  failures    ${r.failures.imported} imported, ${r.failures.skipped} skipped (already in the store)`,
+  );
+  print(
+    `  tool calls  ${r.tool_calls.imported} imported, ${r.tool_calls.skipped} skipped (already in the store)`,
+  );
+  const signal = {
+    imported: "imported",
+    unchanged: "already in the store",
+    older: "older than the project's, kept the project's",
+    absent: "none",
+  }[r.signal];
   print(`  signal.json ${signal}`);
   const m = r.memory;
-  if (m.rules || m.facts || m.retired) print(`  memory      ${m.rules} rule(s), ${m.facts} fact(s), ${m.retired} retirement(s) added`);
-  if (s.archived.length) print(`  archived    ${s.archived.length} older snapshot(s), out of the default list (nothing deleted; \`mindsave snapshots list --all\` shows them)`);
-  if (s.imported.length) print(`Restore the newest with \`mindsave load --latest\`; \`mindsave snapshots\` lists ${s.archived.length ? "the newest" : "them all"}.`);
+  if (m.rules || m.facts || m.retired)
+    print(`  memory      ${m.rules} rule(s), ${m.facts} fact(s), ${m.retired} retirement(s) added`);
+  if (s.archived.length)
+    print(
+      `  archived    ${s.archived.length} older snapshot(s), out of the default list (nothing deleted; \`mindsave snapshots list --all\` shows them)`,
+    );
+  if (s.imported.length)
+    print(
+      `Restore the newest with \`mindsave load --latest\`; \`mindsave snapshots\` lists ${s.archived.length ? "the newest" : "them all"}.`,
+    );
   return 0;
 }
 
@@ -65,7 +95,9 @@ function foldRepeats(warnings: string[]): string[] {
   return out.flatMap((o) => {
     if (typeof o === "string") return [o];
     const files = byText.get(o.text)!;
-    return files.length <= 3 ? files.map((f) => `${f}: ${o.text}`) : [`${files[0]} and ${files.length - 1} other snapshot files: ${o.text}`];
+    return files.length <= 3
+      ? files.map((f) => `${f}: ${o.text}`)
+      : [`${files[0]} and ${files.length - 1} other snapshot files: ${o.text}`];
   });
 }
 

@@ -11,10 +11,21 @@ export async function run(_o: unknown, args: string[], g: GlobalOptions): Promis
   const path = args[0];
   if (!existsSync(path)) throw new UserError(`No transcript at ${path}.`);
   // The transcript knows where the agent worked: that is the project, unless --workspace says otherwise.
-  const cwd = g.workspace ? undefined : readTranscript(path).cwd ?? undefined;
-  const session = await Session.open({ home: g.home, workspace: g.workspace, project: g.project, cwd: cwd && existsSync(cwd) ? cwd : undefined }, { write: true });
+  const cwd = g.workspace ? undefined : (readTranscript(path).cwd ?? undefined);
+  const session = await Session.open(
+    {
+      home: g.home,
+      workspace: g.workspace,
+      project: g.project,
+      cwd: cwd && existsSync(cwd) ? cwd : undefined,
+    },
+    { write: true },
+  );
   const r = await session.run((s) => ingestTranscript(s, path));
   if (g.json) printJson(r);
-  else print(`Ingested ${r.added} new tool call(s) of ${r.seen} into project ${r.project}'s tool log (Layer 3; never auto-restored).`);
+  else
+    print(
+      `Ingested ${r.added} new tool call(s) of ${r.seen} into project ${r.project}'s tool log (Layer 3; never auto-restored).`,
+    );
   return 0;
 }

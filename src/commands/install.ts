@@ -8,7 +8,10 @@ export async function run(opts: { from?: string }, _a: string[], g: GlobalOption
   if (g.json) printJson(r);
   else {
     print(`Installed ${r.target} binary at ${r.binary}.`);
-    if (!r.on_path) print(`Add its folder to your PATH to run \`mindsave\` anywhere: export PATH="${r.binary.replace(/[\\/][^\\/]+$/, "")}:$PATH"`);
+    if (!r.on_path)
+      print(
+        `Add its folder to your PATH to run \`mindsave\` anywhere: export PATH="${r.binary.replace(/[\\/][^\\/]+$/, "")}:$PATH"`,
+      );
   }
   return 0;
 }

@@ -9,27 +9,56 @@ import { archivedLoadText, numberedList, verifyText } from "../engine/snapshots/
 import type { GlobalOptions } from "../types.ts";
 import { requireProject } from "../engine/projects/resolve.ts";
 
-export async function run(opts: { latest?: boolean; verify?: boolean; full?: boolean }, args: string[], g: GlobalOptions): Promise<number> {
+export async function run(
+  opts: { latest?: boolean; verify?: boolean; full?: boolean },
+  args: string[],
+  g: GlobalOptions,
+): Promise<number> {
   return withSession(g, false, async (session) => {
     const ctx = await requireProject(session, () => nextSteps(session, null));
     const how = { latest: !!opts.latest, verify: opts.verify, full: opts.full };
     let sel = await restore(session, ctx, args[0], how);
-    if (sel.kind === "none") throw new UserError(`No snapshots in project ${ctx.project.name} yet; save one with \`mindsave save\`${await nextSteps(session, ctx.project.id)}.`);
+    if (sel.kind === "none")
+      throw new UserError(
+        `No snapshots in project ${ctx.project.name} yet; save one with \`mindsave save\`${await nextSteps(session, ctx.project.id)}.`,
+      );
     if (sel.kind === "choose") {
       // On a terminal each line fits its width; piped, a line is at most 120 columns.
-      const list = numberedList(sel.choices, session.now(), process.stdout.isTTY ? process.stdout.columns || 80 : 120, await sameNameLabels(session, ctx.project.id, sel.choices), !!process.stdout.isTTY);
+      const list = numberedList(
+        sel.choices,
+        session.now(),
+        process.stdout.isTTY ? process.stdout.columns || 80 : 120,
+        await sameNameLabels(session, ctx.project.id, sel.choices),
+        !!process.stdout.isTTY,
+      );
       if (g.json || !process.stdin.isTTY || !process.stdout.isTTY) {
-        if (g.json) printJson({ choose: sel.choices.map((c, i) => ({ n: i + 1, id: c.name, created_at: c.created_at, status: c.status, goal: c.goal })) });
-        else print(`${list}\n\n${sel.choices.length} snapshots. Load one with \`mindsave load N\` (or \`mindsave load --latest\`).`);
+        if (g.json)
+          printJson({
+            choose: sel.choices.map((c, i) => ({
+              n: i + 1,
+              id: c.name,
+              created_at: c.created_at,
+              status: c.status,
+              goal: c.goal,
+            })),
+          });
+        else
+          print(
+            `${list}\n\n${sel.choices.length} snapshots. Load one with \`mindsave load N\` (or \`mindsave load --latest\`).`,
+          );
         return 0;
       }
       print(list);
       const count = sel.choices.length;
-      const n = await askUntil(`Load which? [1-${count}, Enter = 1, q = quit] `, (a) => {
-        if (a === "q") return 0;
-        const choice = Number(a || "1");
-        return Number.isInteger(choice) && choice >= 1 && choice <= count ? choice : undefined;
-      }, `Please answer a number from 1 to ${count}.`);
+      const n = await askUntil(
+        `Load which? [1-${count}, Enter = 1, q = quit] `,
+        (a) => {
+          if (a === "q") return 0;
+          const choice = Number(a || "1");
+          return Number.isInteger(choice) && choice >= 1 && choice <= count ? choice : undefined;
+        },
+        `Please answer a number from 1 to ${count}.`,
+      );
       if (n === 0) return 0;
       sel = await restore(session, ctx, String(n), how);
     }
@@ -48,19 +77,53 @@ export async function run(opts: { latest?: boolean; verify?: boolean; full?: boo
 function toJson(r: LoadResult) {
   const s = r.snapshot;
   return {
-    snapshot_id: s.name, id: s.id, created_at: s.created_at, status: s.status, kind: s.kind,
+    snapshot_id: s.name,
+    id: s.id,
+    created_at: s.created_at,
+    status: s.status,
+    kind: s.kind,
     project: { id: r.context.project.id, name: r.context.project.name, root: r.context.root },
     // saved_on: the laptop that saved it, when another one did; outside_project: active files kept
     // by an absolute path, which name places on that laptop, not on this one.
     saved_on: r.savedOn,
-    layer1: { goal: s.goal, state: s.state, next_action: s.next_action, active_files: s.active_files.map((f) => toHostPath(f.path, r.context.root)), blocker: s.blocker },
-    outside_project: s.active_files.filter((f) => isAbsoluteAny(f.path)).map((f) => toHostPath(f.path, r.context.root)),
-    layer2: { constraints: r.layer2.constraints, decisions: r.layer2.decisions, compressed: r.layer2.compressed?.symbolic ?? {} },
-    failures: r.block.failures.map((f) => ({ item: f.item, reason: f.reason, rejected_by: f.rejected_by, repeat_count: f.repeat_count, scope: f.scope, alternatives: f.alternatives, related: f.related })),
+    layer1: {
+      goal: s.goal,
+      state: s.state,
+      next_action: s.next_action,
+      active_files: s.active_files.map((f) => toHostPath(f.path, r.context.root)),
+      blocker: s.blocker,
+    },
+    outside_project: s.active_files
+      .filter((f) => isAbsoluteAny(f.path))
+      .map((f) => toHostPath(f.path, r.context.root)),
+    layer2: {
+      constraints: r.layer2.constraints,
+      decisions: r.layer2.decisions,
+      compressed: r.layer2.compressed?.symbolic ?? {},
+    },
+    failures: r.block.failures.map((f) => ({
+      item: f.item,
+      reason: f.reason,
+      rejected_by: f.rejected_by,
+      repeat_count: f.repeat_count,
+      scope: f.scope,
+      alternatives: f.alternatives,
+      related: f.related,
+    })),
     rules: r.rules.map((x) => ({ text: x.text, scope: x.scope })),
-    facts: r.facts.map((f) => ({ text: f.text, scope: f.scope, confidence: f.confidence, expires_at: f.expires_at })),
-    plan: s.plan ?? [], tags: s.tags,
-    restore_block: r.block.text, tokens: r.block.tokens, budget: r.block.budget, omitted: r.block.omitted, archived: r.archived,
+    facts: r.facts.map((f) => ({
+      text: f.text,
+      scope: f.scope,
+      confidence: f.confidence,
+      expires_at: f.expires_at,
+    })),
+    plan: s.plan ?? [],
+    tags: s.tags,
+    restore_block: r.block.text,
+    tokens: r.block.tokens,
+    budget: r.block.budget,
+    omitted: r.block.omitted,
+    archived: r.archived,
     ...(r.verify ? { verify: r.verify } : {}),
   };
 }

@@ -14,7 +14,9 @@ function say(r: McpResult, g: GlobalOptions): void {
     installed: `Added the MindSave MCP server (\`mindsave mcp\`) to ${r.path}${r.wholeFile ? " (a new file)" : ""}. Restart the agent to load it.`,
     updated: `Updated the MindSave MCP server in ${r.path}.`,
     unchanged: `The MindSave MCP server is already in ${r.path}; nothing changed.`,
-    removed: r.wholeFile ? `Removed ${r.path}, which held only the MindSave MCP server.` : `Removed the MindSave MCP server from ${r.path}${r.exact === false ? " (the file changed since the install, so only the entry was taken out)" : ""}.`,
+    removed: r.wholeFile
+      ? `Removed ${r.path}, which held only the MindSave MCP server.`
+      : `Removed the MindSave MCP server from ${r.path}${r.exact === false ? " (the file changed since the install, so only the entry was taken out)" : ""}.`,
     absent: `No MindSave MCP server in ${r.path}; nothing changed.`,
   }[r.action];
   print(what);
@@ -38,7 +40,8 @@ export async function uninstall(opts: AgentFlags, _a: string[], g: GlobalOptions
  */
 export async function run(_opts: unknown, _args: string[], g: GlobalOptions): Promise<number> {
   // stdout is the protocol: anything a library prints by mistake goes to stderr instead.
-  const toStderr = (...args: unknown[]) => void process.stderr.write(args.map((a) => (typeof a === "string" ? a : Bun.inspect(a))).join(" ") + "\n");
+  const toStderr = (...args: unknown[]) =>
+    void process.stderr.write(args.map((a) => (typeof a === "string" ? a : Bun.inspect(a))).join(" ") + "\n");
   console.log = console.info = console.debug = toStderr;
 
   // Loaded here, not at the top: the SDK and the tools' schemas are ~40 ms that `mcp install` never needs.
@@ -53,7 +56,9 @@ export async function run(_opts: unknown, _args: string[], g: GlobalOptions): Pr
   server.server.onerror = (e) => void process.stderr.write(`mindsave mcp: ${e.message}\n`);
   await server.connect(transport);
   if (process.stdin.isTTY) {
-    process.stderr.write("mindsave mcp: serving MCP on stdin/stdout for an MCP client (e.g. `claude mcp add mindsave -- mindsave mcp`); Ctrl-C quits.\n");
+    process.stderr.write(
+      "mindsave mcp: serving MCP on stdin/stdout for an MCP client (e.g. `claude mcp add mindsave -- mindsave mcp`); Ctrl-C quits.\n",
+    );
   }
   // The SDK's stdio transport does not notice the client hanging up; end of stdin is the signal.
   // Calls already received still finish and are answered before the server closes.

@@ -10,7 +10,10 @@ export async function show(opts: { snapshot?: string }, _a: string[], g: GlobalO
   return withSession(g, false, async (session) => {
     const { snapshot, plan } = await planOf(session, opts.snapshot);
     if (g.json) printJson({ snapshot: snapshot.name, plan, progress: planLine(plan) });
-    else if (!plan?.length) print(`Snapshot ${snapshot.name} has no plan. Set one with \`mindsave plan set\` (a checklist or YAML list on stdin) or \`--item "…"\`.`);
+    else if (!plan?.length)
+      print(
+        `Snapshot ${snapshot.name} has no plan. Set one with \`mindsave plan set\` (a checklist or YAML list on stdin) or \`--item "…"\`.`,
+      );
     else print(`${planLine(plan)}   (snapshot ${snapshot.name})\n\n${planText(plan)}`);
     return 0;
   });
@@ -32,7 +35,9 @@ export async function set(opts: { item?: string[] }, args: string[], g: GlobalOp
     }
     raw = parsePlanText(text, args[0]);
   } else {
-    throw new UserError("Give the plan: a checklist (\"- [x] done\") or YAML list on stdin or in a file (`mindsave plan set plan.md`), or --item \"…\" flags.");
+    throw new UserError(
+      'Give the plan: a checklist ("- [x] done") or YAML list on stdin or in a file (`mindsave plan set plan.md`), or --item "…" flags.',
+    );
   }
   return withSession(g, true, async (session) => {
     const { snapshot, plan } = await setPlan(session, raw);
@@ -42,7 +47,12 @@ export async function set(opts: { item?: string[] }, args: string[], g: GlobalOp
   });
 }
 
-export async function mark(status: string, opts: { snapshot?: string }, args: string[], g: GlobalOptions): Promise<number> {
+export async function mark(
+  status: string,
+  opts: { snapshot?: string },
+  args: string[],
+  g: GlobalOptions,
+): Promise<number> {
   return withSession(g, true, async (session) => {
     const { snapshot, plan, step } = await markStep(session, args[0], status, opts.snapshot);
     if (g.json) printJson({ snapshot: snapshot.name, plan, progress: planLine(plan) });

@@ -21,7 +21,9 @@ export async function list(_o: unknown, _a: string[], g: GlobalOptions): Promise
     for (const p of projects) {
       const where = p.root ? (p.root_exists ? p.root : `${p.root} (missing)`) : "not on this host";
       const newest = p.newest ? `, newest ${age(p.newest, now, "long")}` : "";
-      print(`${p.current ? "*" : " "} ${padEnd(truncate(p.name, 28), w)}  ${padEnd(`${p.snapshots} snapshot(s)${newest}`, 36)}  ${where}`);
+      print(
+        `${p.current ? "*" : " "} ${padEnd(truncate(p.name, 28), w)}  ${padEnd(`${p.snapshots} snapshot(s)${newest}`, 36)}  ${where}`,
+      );
     }
     return 0;
   });
@@ -31,7 +33,10 @@ export async function link(_o: unknown, args: string[], g: GlobalOptions): Promi
   return withSession(g, true, async (session) => {
     const r = await linkProjects(session, args[0]);
     if (g.json) printJson({ into: r.into.id, from: r.from.id, snapshots: r.snapshots, failures: r.failures });
-    else print(`Linked ${r.from.name} into ${r.into.name}: moved ${r.snapshots} snapshot(s) and ${r.failures} failure(s).`);
+    else
+      print(
+        `Linked ${r.from.name} into ${r.into.name}: moved ${r.snapshots} snapshot(s) and ${r.failures} failure(s).`,
+      );
     return 0;
   });
 }
@@ -39,8 +44,12 @@ export async function link(_o: unknown, args: string[], g: GlobalOptions): Promi
 export async function split(_o: unknown, _a: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, true, async (session) => {
     const r = await splitProject(session);
-    if (g.json) printJson({ project: r.project.id, name: r.project.name, from: r.from.id, snapshots: r.snapshots });
-    else print(`This checkout is now project ${r.project.name} (${r.project.id}), split from ${r.from.name}; ${r.snapshots} snapshot(s) saved here moved with it.`);
+    if (g.json)
+      printJson({ project: r.project.id, name: r.project.name, from: r.from.id, snapshots: r.snapshots });
+    else
+      print(
+        `This checkout is now project ${r.project.name} (${r.project.id}), split from ${r.from.name}; ${r.snapshots} snapshot(s) saved here moved with it.`,
+      );
     return 0;
   });
 }
@@ -48,8 +57,12 @@ export async function split(_o: unknown, _a: string[], g: GlobalOptions): Promis
 export async function attach(_o: unknown, args: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, true, async (session) => {
     const r = await attachProject(session, args[0]);
-    if (g.json) printJson({ project: r.project.id, name: r.project.name, root: r.root, from: r.from?.id ?? null });
-    else print(`This checkout (${r.root}) is now project ${r.project.name} on this host${r.from ? ` (it was ${r.from.name}, which is unchanged)` : ""}.`);
+    if (g.json)
+      printJson({ project: r.project.id, name: r.project.name, root: r.root, from: r.from?.id ?? null });
+    else
+      print(
+        `This checkout (${r.root}) is now project ${r.project.name} on this host${r.from ? ` (it was ${r.from.name}, which is unchanged)` : ""}.`,
+      );
     return 0;
   });
 }

@@ -24,7 +24,16 @@ async function readStdin(): Promise<string> {
   }
 }
 
-const FIELD_FLAGS = ["goal", "state", "next", "activeFile", "blocker", "constraint", "decision", "failed"] as const;
+const FIELD_FLAGS = [
+  "goal",
+  "state",
+  "next",
+  "activeFile",
+  "blocker",
+  "constraint",
+  "decision",
+  "failed",
+] as const;
 
 export async function run(opts: SaveFlags, _args: string[], g: GlobalOptions): Promise<number> {
   let source: { text: string; origin: string } | null = null;
@@ -42,10 +51,14 @@ export async function run(opts: SaveFlags, _args: string[], g: GlobalOptions): P
     const text = await readStdin();
     if (text.trim()) source = { text, origin: "stdin" };
   }
-  const input = source ? parseSnapshotText(source.text, source.origin === "stdin" ? "The snapshot on stdin" : source.origin) : emptyInput();
+  const input = source
+    ? parseSnapshotText(source.text, source.origin === "stdin" ? "The snapshot on stdin" : source.origin)
+    : emptyInput();
   applyFlags(input, opts);
 
-  const result = await withSession(g, true, (s) => saveSnapshot(s, { input, overflow: opts.overflow, keep: opts.keep, whole: opts.file !== undefined }));
+  const result = await withSession(g, true, (s) =>
+    saveSnapshot(s, { input, overflow: opts.overflow, keep: opts.keep, whole: opts.file !== undefined }),
+  );
   if (g.json) {
     // `saved`: the name this JSON gave snapshot_id before both faces shared one shape, kept for scripts.
     const report = saveReport(result);

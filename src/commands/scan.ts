@@ -13,7 +13,10 @@ function table(findings: ScanFinding[]): string[] {
     Math.min(48, Math.max(...findings.map((f) => f.field.length))),
     Math.max(...findings.map((f) => f.kind.length)),
   ];
-  return findings.map((f) => `  ${pad(f.table, cols[0]!)}  ${pad(f.record + (f.deleted ? " (deleted)" : ""), cols[1]!)}  ${pad(f.field, cols[2]!)}  ${pad(f.kind, cols[3]!)}  ${f.preview}`);
+  return findings.map(
+    (f) =>
+      `  ${pad(f.table, cols[0]!)}  ${pad(f.record + (f.deleted ? " (deleted)" : ""), cols[1]!)}  ${pad(f.field, cols[2]!)}  ${pad(f.kind, cols[3]!)}  ${f.preview}`,
+  );
 }
 
 /** After "No secrets found": the backups beside the store were not scanned and may hold what an earlier fix redacted. */
@@ -26,7 +29,8 @@ export async function run(opts: { fix?: boolean }, _args: string[], g: GlobalOpt
   if (!opts.fix) {
     const r = await withSession(g, false, scanStore);
     if (g.json) printJson({ ...r, clean: r.findings.length === 0 });
-    else if (!r.findings.length) print(`No secrets found in ${r.store} (${r.rows} record(s) scanned).${backupsNote(r)}`);
+    else if (!r.findings.length)
+      print(`No secrets found in ${r.store} (${r.rows} record(s) scanned).${backupsNote(r)}`);
     else {
       print(`${r.findings.length} secret(s) found in ${r.store} (${r.rows} record(s) scanned):`);
       print(table(r.findings).join("\n"));
@@ -36,14 +40,24 @@ export async function run(opts: { fix?: boolean }, _args: string[], g: GlobalOpt
   }
   const r = await withSession(g, true, fixStore);
   if (g.json) printJson({ ...r, clean: true });
-  else if (!r.findings.length) print(`No secrets found in ${r.store} (${r.rows} record(s) scanned); its file was rebuilt without free pages${r.compacted ? "" : " (not all of it: another program has it open)"}.${backupsNote(r)}`);
+  else if (!r.findings.length)
+    print(
+      `No secrets found in ${r.store} (${r.rows} record(s) scanned); its file was rebuilt without free pages${r.compacted ? "" : " (not all of it: another program has it open)"}.${backupsNote(r)}`,
+    );
   else {
     print(`Redacted ${r.findings.length} secret(s) in ${r.fixed_records} record(s) of ${r.store}:`);
     print(table(r.findings).join("\n"));
-    print(`Backup of the store as it was: ${r.backup} (it still holds them: delete it once you have checked the store).`);
+    print(
+      `Backup of the store as it was: ${r.backup} (it still holds them: delete it once you have checked the store).`,
+    );
     if (r.pruned.length) print(`Removed older backup(s): ${r.pruned.join(", ")}.`);
-    if (!r.compacted) print("Another program has the store open, so its old pages could not be rewritten yet: close it and run `mindsave scan --fix` again.");
-    print("Peers get the redacted records on their next sync; run `mindsave scan --fix` there too, so their files are rebuilt without the old pages.");
+    if (!r.compacted)
+      print(
+        "Another program has the store open, so its old pages could not be rewritten yet: close it and run `mindsave scan --fix` again.",
+      );
+    print(
+      "Peers get the redacted records on their next sync; run `mindsave scan --fix` there too, so their files are rebuilt without the old pages.",
+    );
   }
   return 0;
 }

@@ -7,7 +7,11 @@ import { printable } from "../lib/text.ts";
 import { AGENT_IDS, type AgentId, type Place, type Scope } from "../engine/agents/registry.ts";
 import type { GlobalOptions } from "../types.ts";
 
-export async function withSession<T>(g: GlobalOptions, write: boolean, fn: (s: Session) => Promise<T>): Promise<T> {
+export async function withSession<T>(
+  g: GlobalOptions,
+  write: boolean,
+  fn: (s: Session) => Promise<T>,
+): Promise<T> {
   const session = await Session.open({ home: g.home, workspace: g.workspace, project: g.project }, { write });
   try {
     return await session.run(fn);
@@ -29,7 +33,12 @@ export function print(text: string): void {
 const RAW_IN_JSON = /[\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
 
 export function printJson(value: unknown): void {
-  writeOut(JSON.stringify(value, null, 2).replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`) + "\n");
+  writeOut(
+    JSON.stringify(value, null, 2).replace(
+      RAW_IN_JSON,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+    ) + "\n",
+  );
 }
 
 export function warn(message: string): void {
@@ -42,7 +51,10 @@ export function note(message: string): void {
 
 /** Where an agent-settings command acts: this environment, and the current project's root (or the cwd). */
 export function projectPlace(g: GlobalOptions): Place {
-  const root = resolveWorkspace(process.cwd(), { override: g.workspace, create: false })?.root ?? g.workspace ?? process.cwd();
+  const root =
+    resolveWorkspace(process.cwd(), { override: g.workspace, create: false })?.root ??
+    g.workspace ??
+    process.cwd();
   return { env: process.env, root };
 }
 
@@ -55,7 +67,10 @@ export interface AgentFlags {
 /** The agent and scope of an `--agent NAME [--project|--user]` command (user by default). */
 export function agentScope(opts: AgentFlags, fallback: Scope = "user"): { agent: AgentId; scope: Scope } {
   const agent = opts.agent as AgentId;
-  if (!AGENT_IDS.includes(agent)) throw new UserError(`--agent must be one of ${AGENT_IDS.join(", ")}${opts.agent ? `, not ${JSON.stringify(opts.agent)}` : ""}.`);
+  if (!AGENT_IDS.includes(agent))
+    throw new UserError(
+      `--agent must be one of ${AGENT_IDS.join(", ")}${opts.agent ? `, not ${JSON.stringify(opts.agent)}` : ""}.`,
+    );
   if (opts.project && opts.user) throw new UserError("Choose one of --project and --user.");
   return { agent, scope: opts.project ? "project" : opts.user ? "user" : fallback };
 }
@@ -67,7 +82,11 @@ export function agentScope(opts: AgentFlags, fallback: Scope = "user"): { agent:
  * Asks `question` until `parse` accepts the answer (trimmed), saying `again` after each answer it
  * refuses. One reader for every try, so lines typed ahead are not lost between them.
  */
-export async function askUntil<T>(question: string, parse: (answer: string) => T | undefined, again: string): Promise<T> {
+export async function askUntil<T>(
+  question: string,
+  parse: (answer: string) => T | undefined,
+  again: string,
+): Promise<T> {
   // Loaded here: most commands never ask.
   const { createInterface } = await import("node:readline");
   const rl = createInterface({ input: process.stdin, output: process.stderr });

@@ -12,28 +12,40 @@ interface SignalFlags {
 }
 
 export async function run(opts: SignalFlags, _a: string[], g: GlobalOptions): Promise<number> {
-  const changes = opts.ratio !== undefined || opts.toolCall !== undefined || opts.turn || opts.baseWarning !== undefined || opts.baseCritical !== undefined;
+  const changes =
+    opts.ratio !== undefined ||
+    opts.toolCall !== undefined ||
+    opts.turn ||
+    opts.baseWarning !== undefined ||
+    opts.baseCritical !== undefined;
   return withSession(g, changes, async (session) => {
     const { signal, decision, project } = await observeSignal(session, {
-      ratio: opts.ratio, toolCalls: opts.toolCall === true ? 1 : opts.toolCall, turn: opts.turn,
-      baseWarning: opts.baseWarning, baseCritical: opts.baseCritical,
+      ratio: opts.ratio,
+      toolCalls: opts.toolCall === true ? 1 : opts.toolCall,
+      turn: opts.turn,
+      baseWarning: opts.baseWarning,
+      baseCritical: opts.baseCritical,
     });
     if (g.json) {
       printJson(toSignalJson(signal));
       return 0;
     }
     const pct = (x: number) => `${Math.round(x * 100)}%`;
-    print([
-      `Pressure ${signal.pressure_state} for ${project ?? "this workspace (no project yet)"}: context ${pct(signal.estimated_tokens_ratio)} full; warning at ${pct(signal.thresholds.warning)}, critical at ${pct(signal.thresholds.critical)}.`,
-      `Growth ${signal.growth_rate}, complexity ${signal.complexity}; ${signal.tool_calls_since_save} tool call(s) since the last save (${signal.last_save ?? "never"}).`,
-      decision.action === "none"
-        ? decision.cooling ? `An auto-save is due (${decision.reason}) but the cooldown holds it (5 minutes or 10 turns).` : "No auto-save needed."
-        : decision.action === "emergency"
-          ? signal.last_emergency_time && signal.last_save && signal.last_emergency_time >= signal.last_save
-            ? `RED: an emergency Layer 1 snapshot was saved at ${signal.last_emergency_time.slice(11, 16)} UTC; start a new session and restore it with \`mindsave load\`.`
-            : "RED: save Layer 1 now (`mindsave save --overflow …`) and start a new session."
-          : `Auto-save due (${decision.reason}): save a Layer 1 checkpoint.`,
-    ].join("\n"));
+    print(
+      [
+        `Pressure ${signal.pressure_state} for ${project ?? "this workspace (no project yet)"}: context ${pct(signal.estimated_tokens_ratio)} full; warning at ${pct(signal.thresholds.warning)}, critical at ${pct(signal.thresholds.critical)}.`,
+        `Growth ${signal.growth_rate}, complexity ${signal.complexity}; ${signal.tool_calls_since_save} tool call(s) since the last save (${signal.last_save ?? "never"}).`,
+        decision.action === "none"
+          ? decision.cooling
+            ? `An auto-save is due (${decision.reason}) but the cooldown holds it (5 minutes or 10 turns).`
+            : "No auto-save needed."
+          : decision.action === "emergency"
+            ? signal.last_emergency_time && signal.last_save && signal.last_emergency_time >= signal.last_save
+              ? `RED: an emergency Layer 1 snapshot was saved at ${signal.last_emergency_time.slice(11, 16)} UTC; start a new session and restore it with \`mindsave load\`.`
+              : "RED: save Layer 1 now (`mindsave save --overflow …`) and start a new session."
+            : `Auto-save due (${decision.reason}): save a Layer 1 checkpoint.`,
+      ].join("\n"),
+    );
     return 0;
   });
 }

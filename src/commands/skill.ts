@@ -3,7 +3,12 @@
 // /recall, /snapshots and /auto-snapshot can be typed. With another agent, its instructions file
 // (AGENTS.md, GEMINI.md, …) gets the same teaching without slash commands, between markers.
 import { UserError } from "../errors.ts";
-import { installInstructions, instructionsText, uninstallInstructions, type InstructionsResult } from "../engine/agents/instructions.ts";
+import {
+  installInstructions,
+  instructionsText,
+  uninstallInstructions,
+  type InstructionsResult,
+} from "../engine/agents/instructions.ts";
 import { installSkill, skillText, uninstallSkill } from "../engine/agents/skill.ts";
 import { agentScope, print, printJson, projectPlace, type AgentFlags } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
@@ -16,15 +21,19 @@ interface SkillFlags extends AgentFlags {
 
 function say(r: InstructionsResult, g: GlobalOptions): void {
   if (g.json) return printJson(r);
-  print({
-    installed: `Wrote MindSave's instructions to ${r.path}${r.wholeFile ? " (a new file)" : " (a section between MindSave's markers)"}.`,
-    updated: `Updated MindSave's instructions in ${r.path}.`,
-    unchanged: `MindSave's instructions in ${r.path} are current; nothing changed.`,
-    removed: r.wholeFile ? `Removed ${r.path}, which held only MindSave's instructions.`
-      : r.kept_for ? `MindSave's section in ${r.path} is no longer for ${r.agent}; it stays for ${r.kept_for.join(", ")}, which read${r.kept_for.length === 1 ? "s" : ""} the same file.`
-      : `Removed MindSave's section from ${r.path}.`,
-    absent: `No MindSave instructions in ${r.path}; nothing changed.`,
-  }[r.action]);
+  print(
+    {
+      installed: `Wrote MindSave's instructions to ${r.path}${r.wholeFile ? " (a new file)" : " (a section between MindSave's markers)"}.`,
+      updated: `Updated MindSave's instructions in ${r.path}.`,
+      unchanged: `MindSave's instructions in ${r.path} are current; nothing changed.`,
+      removed: r.wholeFile
+        ? `Removed ${r.path}, which held only MindSave's instructions.`
+        : r.kept_for
+          ? `MindSave's section in ${r.path} is no longer for ${r.agent}; it stays for ${r.kept_for.join(", ")}, which read${r.kept_for.length === 1 ? "s" : ""} the same file.`
+          : `Removed MindSave's section from ${r.path}.`,
+      absent: `No MindSave instructions in ${r.path}; nothing changed.`,
+    }[r.action],
+  );
 }
 
 /** Another agent's instructions file: the project's by default (AGENTS.md and the like live in the repository). */
@@ -41,12 +50,16 @@ function forAgent(opts: SkillFlags, g: GlobalOptions): number {
 export async function run(opts: SkillFlags, _a: string[], g: GlobalOptions): Promise<number> {
   if (opts.install && opts.uninstall) throw new UserError("Choose one of --install and --uninstall.");
   if (opts.agent && opts.agent !== "claude") return forAgent(opts, g);
-  if (opts.project) throw new UserError("Claude Code's skills are per user (~/.claude/skills); --project applies to other agents' instructions files.");
+  if (opts.project)
+    throw new UserError(
+      "Claude Code's skills are per user (~/.claude/skills); --project applies to other agents' instructions files.",
+    );
   if (opts.uninstall) {
     const r = uninstallSkill(process.env);
     if (g.json) printJson(r);
     else if (!r.removed.length) print("No skills written by MindSave were found; nothing changed.");
-    else print(`Removed ${r.removed.length} MindSave skill(s):\n${r.removed.map((f) => `  ${f}`).join("\n")}`);
+    else
+      print(`Removed ${r.removed.length} MindSave skill(s):\n${r.removed.map((f) => `  ${f}`).join("\n")}`);
     return 0;
   }
   if (!opts.install) {
@@ -57,7 +70,9 @@ export async function run(opts: SkillFlags, _a: string[], g: GlobalOptions): Pro
   const r = installSkill(process.env);
   if (g.json) printJson(r);
   else {
-    print(`${r.replaced ? "Updated" : "Installed"} the MindSave skill at ${r.path}, and the slash commands ${r.commands.map((f) => `/${f.split(/[\\/]/).at(-2)}`).join(", ")}.`);
+    print(
+      `${r.replaced ? "Updated" : "Installed"} the MindSave skill at ${r.path}, and the slash commands ${r.commands.map((f) => `/${f.split(/[\\/]/).at(-2)}`).join(", ")}.`,
+    );
     for (const f of r.skipped) print(`Left ${f} alone: a skill of that name that MindSave did not write.`);
   }
   return 0;

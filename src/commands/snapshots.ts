@@ -2,7 +2,13 @@
 import { UserError } from "../errors.ts";
 import { sameNameLabels, selectSnapshot } from "../engine/snapshots/select.ts";
 import { snapshotList, snapshotStats } from "../engine/snapshots/catalog.ts";
-import { cleanSnapshots, deleteSnapshot, layer2MovedText, setSnapshotStatus, snapshotFile } from "../engine/snapshots/manage.ts";
+import {
+  cleanSnapshots,
+  deleteSnapshot,
+  layer2MovedText,
+  setSnapshotStatus,
+  snapshotFile,
+} from "../engine/snapshots/manage.ts";
 import { toHostPath } from "../engine/projects/paths.ts";
 import { pruneCandidates, pruneSnapshots, parseAge } from "../engine/snapshots/retention.ts";
 import { archivedCountText, listNumbers, nameColumn, someNames } from "../engine/snapshots/summaries.ts";
@@ -16,41 +22,75 @@ import { requireProject } from "../engine/projects/resolve.ts";
 
 const kb = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`);
 
-export async function list(opts: { limit?: number; tag?: string; all?: boolean }, _args: string[], g: GlobalOptions): Promise<number> {
+export async function list(
+  opts: { limit?: number; tag?: string; all?: boolean },
+  _args: string[],
+  g: GlobalOptions,
+): Promise<number> {
   return withSession(g, false, async (session) => {
-    const { context: ctx, snapshots: rows, archived } = await snapshotList(session, { limit: opts.limit, tag: opts.tag, all: opts.all });
+    const {
+      context: ctx,
+      snapshots: rows,
+      archived,
+    } = await snapshotList(session, { limit: opts.limit, tag: opts.tag, all: opts.all });
     if (g.json) {
       printJson({ project: { id: ctx.project.id, name: ctx.project.name }, snapshots: rows, archived });
       return 0;
     }
     const more = !opts.all && archived ? archivedCountText(archived, "cli") : "";
     if (!rows.length) {
-      print(opts.tag !== undefined ? `No snapshot of ${ctx.project.name} is tagged ${JSON.stringify(opts.tag)}.` : `No snapshots in project ${ctx.project.name} yet.`);
+      print(
+        opts.tag !== undefined
+          ? `No snapshot of ${ctx.project.name} is tagged ${JSON.stringify(opts.tag)}.`
+          : `No snapshots in project ${ctx.project.name} yet.`,
+      );
       if (more) print(more);
       return 0;
     }
-    print(listLines(rows, ctx.project.name, await sameNameLabels(session, ctx.project.id, rows), session.now(), opts).join("\n"));
+    print(
+      listLines(
+        rows,
+        ctx.project.name,
+        await sameNameLabels(session, ctx.project.id, rows),
+        session.now(),
+        opts,
+      ).join("\n"),
+    );
     if (more) print(more);
     return 0;
   });
 }
 
 /** The list's lines: numbered as `load N` takes them; an archived snapshot has no number and says it is archived. */
-function listLines(rows: SnapshotSummary[], project: string, labels: Map<string, string>, now: Date, opts: { tag?: string; all?: boolean }): string[] {
+function listLines(
+  rows: SnapshotSummary[],
+  project: string,
+  labels: Map<string, string>,
+  now: Date,
+  opts: { tag?: string; all?: boolean },
+): string[] {
   // Two snapshots of one name (two hosts, then a sync): each says its host and id prefix.
   const names = rows.map((r) => (labels.has(r.id) ? `${r.name} (${labels.get(r.id)})` : r.name));
   // Piped, names stay whole (a script may take them) and the goal gives way. On a terminal each
   // row fits its width: past the number, gaps, age, status, layers and size (50 columns) and 10 of
   // goal, a long name is cut in its middle; its number or its start still selects it.
   const cols = terminalColumns();
-  const { cells, width: nameW } = nameColumn(names, rows.map((r) => !!r.archived), cols ? cols - 50 - 10 : Infinity);
+  const { cells, width: nameW } = nameColumn(
+    names,
+    rows.map((r) => !!r.archived),
+    cols ? cols - 50 - 10 : Infinity,
+  );
   const goalW = Math.max(cols ? 10 : 20, (cols || 120) - nameW - 50);
-  const lines = [`Snapshots of ${project}${opts.tag !== undefined ? ` tagged ${JSON.stringify(opts.tag)}` : ""}, newest first${opts.all ? ", archived ones included" : ""} (the layers each holds, its size):`];
+  const lines = [
+    `Snapshots of ${project}${opts.tag !== undefined ? ` tagged ${JSON.stringify(opts.tag)}` : ""}, newest first${opts.all ? ", archived ones included" : ""} (the layers each holds, its size):`,
+  ];
   const numbers = listNumbers(rows);
   rows.forEach((r, i) => {
     const layers = ["L1", r.has_layer2 ? "L2" : "", r.has_layer3 ? "L3" : ""].filter(Boolean).join("+");
     const number = numbers[i] === undefined ? "    " : `${String(numbers[i]).padStart(3)}.`;
-    lines.push(`${number} ${padEnd(cells[i], nameW)}  ${padEnd(age(r.created_at, now, "long"), 12)} ${padEnd(r.status, 11)} ${padEnd(layers, 8)} ${padEnd(kb(r.size), 8)} ${truncate(r.goal + (r.tags.length ? `  #${r.tags.join(" #")}` : ""), goalW)}`);
+    lines.push(
+      `${number} ${padEnd(cells[i], nameW)}  ${padEnd(age(r.created_at, now, "long"), 12)} ${padEnd(r.status, 11)} ${padEnd(layers, 8)} ${padEnd(kb(r.size), 8)} ${truncate(r.goal + (r.tags.length ? `  #${r.tags.join(" #")}` : ""), goalW)}`,
+    );
   });
   return lines;
 }
@@ -64,37 +104,63 @@ export async function stats(_o: unknown, _args: string[], g: GlobalOptions): Pro
       return 0;
     }
     const pct = (n: number) => (st.bytes ? `${Math.round((n / st.bytes) * 100)}%` : "0%");
-    print([
-      `Project ${ctx.project.name}: ${st.count} snapshot(s), ${kb(st.bytes)} of text.`,
-      `By status: ${Object.entries(st.by_status).map(([k, v]) => `${k} ${v}`).join(", ") || "none"}.`,
-      `Layer 1: ${kb(st.layer1)} (${pct(st.layer1)}), ${st.count ? Math.round(st.l1_tokens / st.count) : 0} tokens on average.`,
-      `Layer 2: ${kb(st.layer2)} (${pct(st.layer2)}), ${st.count ? Math.round(st.l2_tokens / st.count) : 0} tokens on average.`,
-      `Layer 3: ${kb(st.layer3)} (${pct(st.layer3)}).`,
-      st.count ? `Oldest ${st.oldest?.slice(0, 10)}, newest ${st.newest?.slice(0, 10)}.` : "",
-    ].filter(Boolean).join("\n"));
+    print(
+      [
+        `Project ${ctx.project.name}: ${st.count} snapshot(s), ${kb(st.bytes)} of text.`,
+        `By status: ${
+          Object.entries(st.by_status)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(", ") || "none"
+        }.`,
+        `Layer 1: ${kb(st.layer1)} (${pct(st.layer1)}), ${st.count ? Math.round(st.l1_tokens / st.count) : 0} tokens on average.`,
+        `Layer 2: ${kb(st.layer2)} (${pct(st.layer2)}), ${st.count ? Math.round(st.l2_tokens / st.count) : 0} tokens on average.`,
+        `Layer 3: ${kb(st.layer3)} (${pct(st.layer3)}).`,
+        st.count ? `Oldest ${st.oldest?.slice(0, 10)}, newest ${st.newest?.slice(0, 10)}.` : "",
+      ]
+        .filter(Boolean)
+        .join("\n"),
+    );
     return 0;
   });
 }
 
-export async function clean(opts: { keep: number; dryRun?: boolean }, _args: string[], g: GlobalOptions): Promise<number> {
+export async function clean(
+  opts: { keep: number; dryRun?: boolean },
+  _args: string[],
+  g: GlobalOptions,
+): Promise<number> {
   return withSession(g, true, async (session) => {
     const r = await cleanSnapshots(session, { keep: opts.keep, dryRun: opts.dryRun });
     if (g.json) printJson({ dry_run: !!opts.dryRun, ...r });
     else {
-      print(r.archived.length ? `${opts.dryRun ? "Would archive" : "Archived"} ${r.archived.length} snapshot(s): ${someNames(r.archived)}.` : "Nothing to archive.");
-      print(`${r.listed} snapshot(s) ${opts.dryRun ? "would stay" : "stay"} listed. Archiving deletes nothing: \`mindsave snapshots list --all\`, recall and \`mindsave load ID\` still reach every snapshot; \`mindsave snapshots prune\` deletes archived ones.`);
+      print(
+        r.archived.length
+          ? `${opts.dryRun ? "Would archive" : "Archived"} ${r.archived.length} snapshot(s): ${someNames(r.archived)}.`
+          : "Nothing to archive.",
+      );
+      print(
+        `${r.listed} snapshot(s) ${opts.dryRun ? "would stay" : "stay"} listed. Archiving deletes nothing: \`mindsave snapshots list --all\`, recall and \`mindsave load ID\` still reach every snapshot; \`mindsave snapshots prune\` deletes archived ones.`,
+      );
     }
     return 0;
   });
 }
 
-export async function prune(opts: { olderThan?: string; status?: string; dryRun?: boolean; yes?: boolean }, _args: string[], g: GlobalOptions): Promise<number> {
+export async function prune(
+  opts: { olderThan?: string; status?: string; dryRun?: boolean; yes?: boolean },
+  _args: string[],
+  g: GlobalOptions,
+): Promise<number> {
   const filter = pruneOptions(opts);
   return withSession(g, !opts.dryRun, async (session) => {
     const ctx = await requireProject(session);
     const found = await pruneCandidates(session, ctx.project.id, { ...filter, now: session.now() });
     if (g.json && (opts.dryRun || !found.length)) {
-      printJson({ dry_run: !!opts.dryRun, deleted: [], would_delete: opts.dryRun ? found.map((s) => s.name) : [] });
+      printJson({
+        dry_run: !!opts.dryRun,
+        deleted: [],
+        would_delete: opts.dryRun ? found.map((s) => s.name) : [],
+      });
       return 0;
     }
     if (!found.length) {
@@ -103,7 +169,12 @@ export async function prune(opts: { olderThan?: string; status?: string; dryRun?
     }
     // Without a terminal the refusal comes first and alone: thousands of names before it hid it.
     if (!opts.yes && !opts.dryRun && !process.stdin.isTTY) {
-      throw new UserError(`Pruning deletes ${found.length} snapshot(s) for good (${someNames(found.map((s) => s.name), 10)}) and there is no terminal to ask on; add --yes to confirm (or --dry-run to list them all). Nothing was deleted.`);
+      throw new UserError(
+        `Pruning deletes ${found.length} snapshot(s) for good (${someNames(
+          found.map((s) => s.name),
+          10,
+        )}) and there is no terminal to ask on; add --yes to confirm (or --dry-run to list them all). Nothing was deleted.`,
+      );
     }
     const head = `${opts.dryRun ? "Would delete" : "Pruning deletes these"} ${found.length} archived snapshot(s) of ${ctx.project.name} for good:`;
     // Before the question, a screenful at most: the heading, the list, the question, its outcome
@@ -131,15 +202,26 @@ function pruneLines(found: PruneRow[], most: number): string[] {
   const line = (s: PruneRow) => `  ${s.name} (${s.status}, saved ${s.created_at.slice(0, 10)})`;
   if (found.length <= most) return found.map(line);
   const shown = found.slice(0, most - 1);
-  return [...shown.map(line), `  … and ${found.length - shown.length} more (the same prune with --dry-run lists them all)`];
+  return [
+    ...shown.map(line),
+    `  … and ${found.length - shown.length} more (the same prune with --dry-run lists them all)`,
+  ];
 }
 
 /** The prune's filters, checked before the store is opened. */
-function pruneOptions(opts: { olderThan?: string; status?: string }): { olderThanDays?: number; status?: SnapshotStatus } {
+function pruneOptions(opts: { olderThan?: string; status?: string }): {
+  olderThanDays?: number;
+  status?: SnapshotStatus;
+} {
   if (opts.status !== undefined && !SNAPSHOT_STATUSES.includes(opts.status as SnapshotStatus)) {
-    throw new UserError(`--status takes one of ${SNAPSHOT_STATUSES.join(", ")}; ${JSON.stringify(opts.status)} is not one.`);
+    throw new UserError(
+      `--status takes one of ${SNAPSHOT_STATUSES.join(", ")}; ${JSON.stringify(opts.status)} is not one.`,
+    );
   }
-  return { olderThanDays: opts.olderThan === undefined ? undefined : parseAge(opts.olderThan), status: opts.status as SnapshotStatus | undefined };
+  return {
+    olderThanDays: opts.olderThan === undefined ? undefined : parseAge(opts.olderThan),
+    status: opts.status as SnapshotStatus | undefined,
+  };
 }
 
 export async function show(_o: unknown, args: string[], g: GlobalOptions): Promise<number> {
@@ -149,7 +231,13 @@ export async function show(_o: unknown, args: string[], g: GlobalOptions): Promi
     if (sel.kind !== "snapshot") throw new UserError(`No snapshots in project ${ctx.project.name} yet.`);
     const s = sel.snapshot;
     if (g.json) printJson(s);
-    else print(snapshotFile(s, s.active_files.map((f) => toHostPath(f.path, ctx.root))));
+    else
+      print(
+        snapshotFile(
+          s,
+          s.active_files.map((f) => toHostPath(f.path, ctx.root)),
+        ),
+      );
     return 0;
   });
 }

@@ -17,14 +17,22 @@ interface SyncFlags {
 
 export async function run(opts: SyncFlags, args: string[], g: GlobalOptions): Promise<number> {
   // One thing at a time: a flag that would be ignored is refused instead.
-  const peerList = [opts.listPeers && "--list-peers", opts.addPeer !== undefined && "--add-peer", opts.removePeer !== undefined && "--remove-peer"].filter((x): x is string => !!x);
+  const peerList = [
+    opts.listPeers && "--list-peers",
+    opts.addPeer !== undefined && "--add-peer",
+    opts.removePeer !== undefined && "--remove-peer",
+  ].filter((x): x is string => !!x);
   if (peerList.length > 1) throw new UserError(`Give one of ${peerList.join(" and ")} at a time.`);
   if (peerList.length && (args[0] !== undefined || opts.dryRun)) {
-    throw new UserError(`${peerList[0]} changes or shows the list of peers and syncs nothing; give it without ${args[0] !== undefined ? `the peer ${JSON.stringify(args[0])}` : "--dry-run"}.`);
+    throw new UserError(
+      `${peerList[0]} changes or shows the list of peers and syncs nothing; give it without ${args[0] !== undefined ? `the peer ${JSON.stringify(args[0])}` : "--dry-run"}.`,
+    );
   }
-  if (args[0] !== undefined && !args[0].trim()) throw new UserError("The peer is empty; give a drive, a home, a store file or a libSQL server URL.");
+  if (args[0] !== undefined && !args[0].trim())
+    throw new UserError("The peer is empty; give a drive, a home, a store file or a libSQL server URL.");
   // Before the session opens: a sync that cannot happen starts no store on this home (syncPeers checks again).
-  if (!peerList.length) checkBeforeSync(args[0], { dryRun: !!opts.dryRun, localDb: resolveHome({ flag: g.home }).dbPath });
+  if (!peerList.length)
+    checkBeforeSync(args[0], { dryRun: !!opts.dryRun, localDb: resolveHome({ flag: g.home }).dbPath });
   return withSession(g, true, async (session) => {
     if (opts.listPeers) {
       const peers = await listPeers(session);
@@ -33,7 +41,9 @@ export async function run(opts: SyncFlags, args: string[], g: GlobalOptions): Pr
       else {
         for (const p of peers) {
           const state = p.reachable === null ? "server" : p.reachable ? "here" : "not here now";
-          print(`${(p.location ?? p.store_id).padEnd(50)} ${state.padEnd(13)} last sync ${p.last_sync?.slice(0, 16).replace("T", " ") ?? "never"}`);
+          print(
+            `${(p.location ?? p.store_id).padEnd(50)} ${state.padEnd(13)} last sync ${p.last_sync?.slice(0, 16).replace("T", " ") ?? "never"}`,
+          );
         }
       }
       return 0;
@@ -53,9 +63,14 @@ export async function run(opts: SyncFlags, args: string[], g: GlobalOptions): Pr
     const tty = !g.json && process.stderr.isTTY;
     const { results, failed } = await syncPeers(session, args[0], {
       dryRun: opts.dryRun,
-      progress: tty ? (phase, done, total) => {
-        if (total >= 500) process.stderr.write(`\r${phase === "pull" ? "receiving" : "sending"} ${done}/${total}${done === total ? "\n" : ""}`);
-      } : undefined,
+      progress: tty
+        ? (phase, done, total) => {
+            if (total >= 500)
+              process.stderr.write(
+                `\r${phase === "pull" ? "receiving" : "sending"} ${done}/${total}${done === total ? "\n" : ""}`,
+              );
+          }
+        : undefined,
       // --json prints everything at the end, as one document.
       onSynced: g.json ? undefined : (r) => print(syncSummary(r)),
       onSkipped: g.json ? undefined : (peer, error) => warn(`skipped ${peer}: ${error}`),

@@ -12,6 +12,7 @@ export async function run(_o: unknown, _a: string[], g: GlobalOptions): Promise<
     const { runUi } = await import("../../ui/run.tsx");
     return runUi(session);
   });
-  if (result.output) process.stdout.write(result.output.endsWith("\n") ? result.output : result.output + "\n");
+  if (result.output)
+    process.stdout.write(result.output.endsWith("\n") ? result.output : result.output + "\n");
   return 0;
 }

@@ -31,7 +31,10 @@ export class Session {
     private readonly remember: (() => void)[] = [],
   ) {}
 
-  static async open(opts: SessionOptions = {}, mode: { write: boolean } = { write: false }): Promise<Session> {
+  static async open(
+    opts: SessionOptions = {},
+    mode: { write: boolean } = { write: false },
+  ): Promise<Session> {
     const env = opts.env ?? process.env;
     const home = resolveHome({ flag: opts.home, env });
     prepareHome(home, { write: mode.write || !existsSync(home.dbPath) });
@@ -40,7 +43,9 @@ export class Session {
     // An encrypted store opens with its passphrase's key (home/encryption.ts); an older schema is backed up before its upgrade.
     let upgraded: string | null = null;
     const store = await openStore(home.dbPath, {
-      journalMode: journalModeFor(home), busyTimeoutMs: opts.busyTimeoutMs, env,
+      journalMode: journalModeFor(home),
+      busyTimeoutMs: opts.busyTimeoutMs,
+      env,
       beforeMigrate: async (s, from) => {
         const { backup } = await backupStore(s, home.dbPath, { at: opts.now ? opts.now() : new Date(), env });
         upgraded = `Upgraded the store ${home.dbPath} from schema ${from} to ${SCHEMA_VERSION}; the store as it was is kept as ${backup}.`;
@@ -51,9 +56,13 @@ export class Session {
     return session;
   }
 
-  get cwd(): string { return this.opts.cwd ?? process.cwd(); }
+  get cwd(): string {
+    return this.opts.cwd ?? process.cwd();
+  }
 
-  get env(): NodeJS.ProcessEnv { return this.opts.env ?? process.env; }
+  get env(): NodeJS.ProcessEnv {
+    return this.opts.env ?? process.env;
+  }
 
   now(): Date {
     return this.opts.now ? this.opts.now() : new Date();
@@ -65,7 +74,9 @@ export class Session {
   /** What a failed command takes back at `close`, e.g. the `.mindsave/project.json` it wrote. */
   private readonly undo: (() => Promise<void>)[] = [];
 
-  onFailure(takeBack: () => Promise<void>): void { this.undo.push(takeBack); }
+  onFailure(takeBack: () => Promise<void>): void {
+    this.undo.push(takeBack);
+  }
 
   /**
    * Closes the store (folding a WAL back into mindsave.db after writes), and remembers git's
@@ -90,7 +101,9 @@ export class Session {
   private writer: StoreWriter | null = null;
 
   /** Where to read: the open write transaction when there is one (its connection is the only one), else the store. */
-  get reader(): Queries { return this.writer ?? this.store; }
+  get reader(): Queries {
+    return this.writer ?? this.store;
+  }
 
   /** Changes whenever another process commits to the store (a screen kept open reads its rows again then). */
   storeVersion = (): Promise<number> => this.store.dataVersion();
@@ -101,17 +114,21 @@ export class Session {
    */
   async write<T>(fn: (w: StoreWriter) => Promise<T>): Promise<T> {
     if (this.writer) return fn(this.writer);
-    return this.store.write(this.host.id, async (w) => {
-      // The signal's free-form data is redacted as a whole where it is stored (every other table
-      // has one engine function its rows come in through, which redacts them).
-      w.scrubSignal = redactDeep;
-      this.writer = w;
-      try {
-        return await this.hostThen(w, fn);
-      } finally {
-        this.writer = null;
-      }
-    }, () => this.now().getTime());
+    return this.store.write(
+      this.host.id,
+      async (w) => {
+        // The signal's free-form data is redacted as a whole where it is stored (every other table
+        // has one engine function its rows come in through, which redacts them).
+        w.scrubSignal = redactDeep;
+        this.writer = w;
+        try {
+          return await this.hostThen(w, fn);
+        } finally {
+          this.writer = null;
+        }
+      },
+      () => this.now().getTime(),
+    );
   }
 
   /** Records this host (at most once a day), then runs `fn`. */
@@ -119,7 +136,13 @@ export class Session {
     const now = this.now().toISOString();
     const known = await w.getHost(this.host.id);
     if (!known || known.name !== this.host.name || known.last_seen.slice(0, 10) !== now.slice(0, 10)) {
-      await w.upsertHost({ id: this.host.id, name: this.host.name, platform: this.host.platform, first_seen: known?.first_seen ?? now, last_seen: now });
+      await w.upsertHost({
+        id: this.host.id,
+        name: this.host.name,
+        platform: this.host.platform,
+        first_seen: known?.first_seen ?? now,
+        last_seen: now,
+      });
     }
     return fn(w);
   }
@@ -127,10 +150,14 @@ export class Session {
   private pinned: string | undefined;
 
   /** The project chosen by id or name for this session (`--in`, `import --into`), if any. */
-  get projectKey(): string | undefined { return this.pinned ?? this.opts.project; }
+  get projectKey(): string | undefined {
+    return this.pinned ?? this.opts.project;
+  }
 
   /** From now on this session acts on project `id`, whatever the workspace (see projects/resolve.ts's pinProject). */
-  pin(id: string): void { this.pinned = id; }
+  pin(id: string): void {
+    this.pinned = id;
+  }
 
   /**
    * The same store and host acting on project `id`, as `--in` would: what the TUI uses on a screen
@@ -143,5 +170,7 @@ export class Session {
   /** Sentences for the person (e.g. "this checkout matches two projects"), each said once. */
   readonly notices: string[] = [];
 
-  notice(text: string): void { if (!this.notices.includes(text)) this.notices.push(text); }
+  notice(text: string): void {
+    if (!this.notices.includes(text)) this.notices.push(text);
+  }
 }

@@ -8,7 +8,11 @@ import { byteSize } from "./text.ts";
 
 /** Input over its cap: `size` is what was known of it when reading stopped (at least `max` + 1). */
 export class TooLarge extends Error {
-  constructor(readonly size: number, readonly max: number, readonly whole: boolean) {
+  constructor(
+    readonly size: number,
+    readonly max: number,
+    readonly whole: boolean,
+  ) {
     super(`${whole ? `it is ${byteSize(size)}, over` : "it is over"} the ${byteSize(max)} read of one file`);
   }
 }

@@ -1,7 +1,20 @@
 // File-system primitives every layer shares. Writes go through a temporary file and a rename, so
 // a reader (or a crash) never sees half a file; a small helper rather than write-file-atomic
 // because we also need an atomic copy (binaries) and nothing of its ownership and queueing logic.
-import { type Stats, chmodSync, copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  type Stats,
+  chmodSync,
+  copyFileSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 
 const tempName = (path: string) => `${path}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;

@@ -17,7 +17,8 @@ const segmenter = () => (graphemeSegmenter ??= new Intl.Segmenter(undefined, { g
  * wherever it is made.
  */
 let englishCollator: Intl.Collator | null = null;
-export const compareText = (a: string, b: string): number => printableAsciiOrder(a, b) ?? (englishCollator ??= new Intl.Collator("en")).compare(a, b);
+export const compareText = (a: string, b: string): number =>
+  printableAsciiOrder(a, b) ?? (englishCollator ??= new Intl.Collator("en")).compare(a, b);
 
 /**
  * English collation of two printable-ASCII texts without ICU's collator (making one costs ~0.5 ms,
@@ -25,7 +26,8 @@ export const compareText = (a: string, b: string): number => printableAsciiOrder
  * (punctuation, digits, then letters, case aside), then lowercase before uppercase. Null for any
  * other text. test/property.test.ts checks it against Intl.Collator("en").
  */
-const ASCII_COLLATION = " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$0123456789aAbBcCdDeEfFgGhHiIjJkKlLmMnNoOpPqQrRsStTuUvVwWxXyYzZ";
+const ASCII_COLLATION =
+  " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$0123456789aAbBcCdDeEfFgGhHiIjJkKlLmMnNoOpPqQrRsStTuUvVwWxXyYzZ";
 let asciiWeights: { primary: Int8Array; upper: Uint8Array } | null = null;
 export function printableAsciiOrder(a: string, b: string): number | null {
   const w = (asciiWeights ??= (() => {
@@ -41,7 +43,8 @@ export function printableAsciiOrder(a: string, b: string): number | null {
     }
     return { primary, upper };
   })());
-  for (const t of [a, b]) for (let i = 0; i < t.length; i++) if (t.charCodeAt(i) < 32 || t.charCodeAt(i) > 126) return null;
+  for (const t of [a, b])
+    for (let i = 0; i < t.length; i++) if (t.charCodeAt(i) < 32 || t.charCodeAt(i) > 126) return null;
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const d = w.primary[a.charCodeAt(i)] - w.primary[b.charCodeAt(i)];
@@ -92,7 +95,8 @@ const ASCII = /^[\x20-\x7e]*$/;
  * embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069): a terminal would act on them,
  * show "�", or show the rest of the line reversed (a peer's "‮" making one text look like another).
  */
-const UNPRINTABLE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const UNPRINTABLE =
+  /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
  * Escape sequences a terminal acts on, taken out whole so their parameters are not left behind as
@@ -100,7 +104,8 @@ const UNPRINTABLE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]|[\u
  * ended by BEL or ST (`ESC ] 52 ; c ; … BEL` writes the clipboard), and two-character ones
  * (`ESC c` resets the terminal). An unended string is left to UNPRINTABLE, which takes its ESC.
  */
-const ESCAPE_SEQUENCE = /\x1b\[[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[\x20-\x2f]*[\x30-\x7e]/g;
+const ESCAPE_SEQUENCE =
+  /\x1b\[[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[\x20-\x2f]*[\x30-\x7e]/g;
 
 /**
  * Text safe to print: escape sequences, control characters (all but tab and newline), bidi
@@ -167,7 +172,8 @@ export function width(text: string): number {
 
 /** The longest start of `text` (whole clusters) that fits in `cols` columns, and its width. */
 function head(text: string, cols: number): { text: string; width: number } {
-  if (ASCII.test(text)) return { text: text.slice(0, Math.max(0, cols)), width: Math.max(0, Math.min(text.length, cols)) };
+  if (ASCII.test(text))
+    return { text: text.slice(0, Math.max(0, cols)), width: Math.max(0, Math.min(text.length, cols)) };
   let out = "";
   let w = 0;
   for (const { segment } of segmenter().segment(text)) {

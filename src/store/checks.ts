@@ -10,7 +10,9 @@ function cutShort(path: string): string | null {
   if (!existsSync(path)) return null; // a remote store: its server keeps the file
   const { expected_size } = headerFacts(path);
   const size = sizeOf(path);
-  return expected_size !== null && size < expected_size ? `the file holds ${size} bytes but its header says ${expected_size}: it was cut short` : null;
+  return expected_size !== null && size < expected_size
+    ? `the file holds ${size} bytes but its header says ${expected_size}: it was cut short`
+    : null;
 }
 
 export async function integrityCheck(conn: Exec): Promise<string> {
@@ -29,7 +31,7 @@ export async function integrityCheck(conn: Exec): Promise<string> {
  */
 export async function quickCheck(conn: Exec, path: string): Promise<string> {
   try {
-    const found = [cutShort(realStorePath(path)), await freeListCheck(conn), ...await countCheck(conn)];
+    const found = [cutShort(realStorePath(path)), await freeListCheck(conn), ...(await countCheck(conn))];
     const problems = found.filter((x): x is string => x !== null);
     return problems.length ? problems.join("; ") : "ok";
   } catch (e) {
@@ -46,7 +48,11 @@ async function freeListCheck(conn: Exec): Promise<string | null> {
 /** Each table that cannot be counted, and a search index whose row count is not the live snapshots'. */
 async function countCheck(conn: Exec): Promise<string[]> {
   // The search index's text and segments are most of a large store: their pages wait for --full.
-  const names = (await conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' AND name NOT IN ('snapshot_search_data', 'snapshot_search_content')")).rows.map((r) => str(r.name));
+  const names = (
+    await conn.execute(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' AND name NOT IN ('snapshot_search_data', 'snapshot_search_content')",
+    )
+  ).rows.map((r) => str(r.name));
   const out: string[] = [];
   for (const name of names) {
     try {
@@ -56,8 +62,13 @@ async function countCheck(conn: Exec): Promise<string[]> {
       out.push(`${name}: ${(e as Error).message.split("\n")[0]}`);
     }
   }
-  const [row] = (await conn.execute("SELECT (SELECT count(*) FROM snapshots WHERE deleted = 0) AS live, (SELECT count(*) FROM snapshot_search_docsize) AS indexed")).rows;
-  const live = Number(row?.live ?? 0), indexed = Number(row?.indexed ?? 0);
+  const [row] = (
+    await conn.execute(
+      "SELECT (SELECT count(*) FROM snapshots WHERE deleted = 0) AS live, (SELECT count(*) FROM snapshot_search_docsize) AS indexed",
+    )
+  ).rows;
+  const live = Number(row?.live ?? 0),
+    indexed = Number(row?.indexed ?? 0);
   if (live !== indexed) out.push(`the search index holds ${indexed} snapshots, the store ${live}`);
   return out;
 }

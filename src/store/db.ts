@@ -62,7 +62,13 @@ export interface Db extends Exec {
  * (doctor's integrity line) still says which failure it was.
  */
 export class DbError extends Error {
-  constructor(message: string, readonly code: string, readonly extendedCode?: string, readonly rawCode?: number, cause?: unknown) {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly extendedCode?: string,
+    readonly rawCode?: number,
+    cause?: unknown,
+  ) {
     super(`${code}: ${message}`, { cause });
     this.name = "DbError";
   }
@@ -75,4 +81,5 @@ export const dbClosed = () => new DbError("the store's connection is closed", "D
 export const txClosed = () => new DbError("the transaction is over", "TX_CLOSED");
 
 /** A statement or a second transaction while a transaction holds the connection's one session. */
-export const txActive = () => new DbError("a transaction holds this connection; commit or roll it back first", "TX_ACTIVE");
+export const txActive = () =>
+  new DbError("a transaction holds this connection; commit or roll it back first", "TX_ACTIVE");

@@ -3,7 +3,17 @@
 // connection is a SQLite URI with `mode=ro` (`immutable=1` too when nothing beside the file can be
 // created): it never writes a byte of the file, so a store can be checked before it is trusted,
 // and read on a write-protected drive.
-import { accessSync, closeSync, constants, existsSync, openSync, readSync, realpathSync, rmSync, statSync } from "node:fs";
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  openSync,
+  readSync,
+  realpathSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { tmpdir } from "../lib/os.ts";
 import { UserError } from "../errors.ts";
@@ -56,15 +66,23 @@ export async function openDb(path: string, o: OpenDbOptions): Promise<Db> {
   const url = Bun.pathToFileURL(path).href;
   const engine: LocalEngine = o.encryptionKey || o.libsql ? "libsql" : "bun";
   const [driver, { localDb }] = await Promise.all([
-    engine === "libsql" ? load(() => import("libsql")).then((m) => ({ libsql: m.default })) : import("bun:sqlite").then((m) => ({ bun: m.Database })),
+    engine === "libsql"
+      ? load(() => import("libsql")).then((m) => ({ libsql: m.default }))
+      : import("bun:sqlite").then((m) => ({ bun: m.Database })),
     import("./local.ts"),
   ]);
   // A read-only open is a URI with SQLite's own parameters; a writable one the file's path.
-  const at = o.readOnly ? `${url}?mode=ro${o.immutable ? "&immutable=1" : ""}` : decodeURIComponent(new URL(url).pathname);
+  const at = o.readOnly
+    ? `${url}?mode=ro${o.immutable ? "&immutable=1" : ""}`
+    : decodeURIComponent(new URL(url).pathname);
   const before = fileIdentity(path);
   if (before) refuseOtherLibrary(path, before, engine);
   let release = () => {};
-  const db = localDb(driver, at, { encryptionKey: o.encryptionKey, timeoutMs: o.timeoutMs, onClose: () => release() });
+  const db = localDb(driver, at, {
+    encryptionKey: o.encryptionKey,
+    timeoutMs: o.timeoutMs,
+    onClose: () => release(),
+  });
   // (A file the open created has an identity only now.)
   const id = before ?? fileIdentity(path);
   if (id) release = claimFile(id, engine);
@@ -84,7 +102,9 @@ function refuseOtherLibrary(path: string, id: string, engine: LocalEngine): void
   const held = openFiles.get(id);
   if (held && held.engine !== engine) {
     const name = (e: LocalEngine) => (e === "bun" ? "Bun's SQLite" : "libSQL's driver");
-    throw new Error(`${path} is open through ${name(held.engine)} in this process, so it cannot be opened through ${name(engine)} too (two SQLite libraries on one file release each other's locks); close it first.`);
+    throw new Error(
+      `${path} is open through ${name(held.engine)} in this process, so it cannot be opened through ${name(engine)} too (two SQLite libraries on one file release each other's locks); close it first.`,
+    );
   }
 }
 
@@ -195,12 +215,20 @@ export function storeFileKind(path: string): StoreFileKind {
   return headerBytes(path, 16).toString("latin1") === SQLITE_MAGIC ? "plain" : "other";
 }
 
-export interface SideFiles { ino: number; wal: boolean; shm: boolean }
+export interface SideFiles {
+  ino: number;
+  wal: boolean;
+  shm: boolean;
+}
 
 /** The store file's identity and which of its WAL files exist. */
 export function sideFiles(link: string): SideFiles {
   const path = realStorePath(link);
-  return { ino: statSync(path, { throwIfNoEntry: false })?.ino ?? -1, wal: existsSync(path + "-wal"), shm: existsSync(path + "-shm") };
+  return {
+    ino: statSync(path, { throwIfNoEntry: false })?.ino ?? -1,
+    wal: existsSync(path + "-wal"),
+    shm: existsSync(path + "-shm"),
+  };
 }
 
 /**

@@ -87,7 +87,12 @@ export function readClockAhead(key: string, value: string): ClockAhead | null {
   try {
     const v = JSON.parse(value) as Partial<ClockAhead>;
     if (typeof v.hlc !== "string") return null;
-    return { host: key.slice(CLOCK_AHEAD_KEY.length), hlc: v.hlc, ahead_ms: Number(v.ahead_ms) || 0, seen_at: String(v.seen_at ?? "") };
+    return {
+      host: key.slice(CLOCK_AHEAD_KEY.length),
+      hlc: v.hlc,
+      ahead_ms: Number(v.ahead_ms) || 0,
+      seen_at: String(v.seen_at ?? ""),
+    };
   } catch {
     return null;
   }

@@ -13,7 +13,18 @@
 // two in a process (driver.ts refuses the other): two SQLite libraries on one file in one process
 // would release each other's POSIX locks.
 import type LibsqlDatabase from "libsql";
-import { type Db, DbError, type Engine, type Result, type Row, type Statement, type Tx, dbClosed, txActive, txClosed } from "./db.ts";
+import {
+  type Db,
+  DbError,
+  type Engine,
+  type Result,
+  type Row,
+  type Statement,
+  type Tx,
+  dbClosed,
+  txActive,
+  txClosed,
+} from "./db.ts";
 
 /** What a connection needs of either driver's statements. */
 interface NativeStatement {
@@ -43,9 +54,37 @@ const DDL = /^\s*(CREATE|ALTER|DROP)\b/i;
 const CACHE_MAX = 256;
 
 /** SQLite's primary result codes by number (an extended code is primary | (n << 8)). */
-const BASE = ["OK", "ERROR", "INTERNAL", "PERM", "ABORT", "BUSY", "LOCKED", "NOMEM", "READONLY", "INTERRUPT", "IOERR", "CORRUPT",
-  "NOTFOUND", "FULL", "CANTOPEN", "PROTOCOL", "EMPTY", "SCHEMA", "TOOBIG", "CONSTRAINT", "MISMATCH", "MISUSE", "NOLFS", "AUTH",
-  "FORMAT", "RANGE", "NOTADB", "NOTICE", "WARNING"];
+const BASE = [
+  "OK",
+  "ERROR",
+  "INTERNAL",
+  "PERM",
+  "ABORT",
+  "BUSY",
+  "LOCKED",
+  "NOMEM",
+  "READONLY",
+  "INTERRUPT",
+  "IOERR",
+  "CORRUPT",
+  "NOTFOUND",
+  "FULL",
+  "CANTOPEN",
+  "PROTOCOL",
+  "EMPTY",
+  "SCHEMA",
+  "TOOBIG",
+  "CONSTRAINT",
+  "MISMATCH",
+  "MISUSE",
+  "NOLFS",
+  "AUTH",
+  "FORMAT",
+  "RANGE",
+  "NOTADB",
+  "NOTICE",
+  "WARNING",
+];
 
 /**
  * A driver's SQLite error (libSQL's SqliteError, Bun's SQLiteError) as a DbError: the primary code
@@ -55,7 +94,12 @@ function sqliteError(e: unknown): unknown {
   if (!(e instanceof Error) || (e.name !== "SqliteError" && e.name !== "SQLiteError")) return e;
   const x = e as Error & { code: string; rawCode?: number; errno?: number };
   const raw = x.rawCode ?? x.errno;
-  const code = raw === undefined ? "SQLITE_UNKNOWN" : (raw & 0xff) >= 1 && (raw & 0xff) < BASE.length ? `SQLITE_${BASE[raw & 0xff]}` : `SQLITE_UNKNOWN_${raw & 0xff}`;
+  const code =
+    raw === undefined
+      ? "SQLITE_UNKNOWN"
+      : (raw & 0xff) >= 1 && (raw & 0xff) < BASE.length
+        ? `SQLITE_${BASE[raw & 0xff]}`
+        : `SQLITE_UNKNOWN_${raw & 0xff}`;
   return new DbError(e.message, code, x.code, raw, e);
 }
 
@@ -65,17 +109,22 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 /** A value as a row holds it: an integer as a number (refused beyond the safe range), bytes as an ArrayBuffer. */
 function fromSql(v: unknown): unknown {
   if (typeof v === "bigint") {
-    if (v < MIN_SAFE || v > MAX_SAFE) throw new RangeError(`The integer ${v} is beyond the numbers JavaScript holds exactly`);
+    if (v < MIN_SAFE || v > MAX_SAFE)
+      throw new RangeError(`The integer ${v} is beyond the numbers JavaScript holds exactly`);
     return Number(v);
   }
   // A blob: its own bytes as an ArrayBuffer (a view may sit in a larger buffer).
-  if (v instanceof Uint8Array) return v.byteOffset === 0 && v.byteLength === v.buffer.byteLength ? v.buffer : v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength);
+  if (v instanceof Uint8Array)
+    return v.byteOffset === 0 && v.byteLength === v.buffer.byteLength
+      ? v.buffer
+      : v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength);
   return v;
 }
 
 /** An argument as the driver binds it: a boolean as 0 or 1, bytes as a Buffer. */
 function toSql(v: unknown): unknown {
-  if (typeof v === "number" && !Number.isFinite(v)) throw new RangeError(`${v} cannot be stored (only finite numbers)`);
+  if (typeof v === "number" && !Number.isFinite(v))
+    throw new RangeError(`${v} cannot be stored (only finite numbers)`);
   if (typeof v === "boolean") return v ? 1 : 0;
   if (v instanceof ArrayBuffer) return Buffer.from(v);
   if (v instanceof Date) return v.valueOf();
@@ -87,7 +136,8 @@ function args(a: Exclude<Statement, string>["args"]): unknown {
   if (a === undefined) return [];
   if (Array.isArray(a)) return a.map(toSql);
   const named: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(a)) named[k[0] === "@" || k[0] === "$" || k[0] === ":" ? k.slice(1) : k] = toSql(v);
+  for (const [k, v] of Object.entries(a))
+    named[k[0] === "@" || k[0] === "$" || k[0] === ":" ? k.slice(1) : k] = toSql(v);
   return named;
 }
 
@@ -95,10 +145,17 @@ function args(a: Exclude<Statement, string>["args"]): unknown {
 function rowMaker(columns: string[]): (values: unknown[]) => Row {
   // A repeated name, or a name that is a number ("SELECT 1"), would clash with a numbered column:
   // those rows are built one property at a time, the first of a repeated name kept.
-  if (new Set(columns).size < columns.length || columns.some((c) => /^\d+$/.test(c))) return (values) => clashingRow(values, columns);
+  if (new Set(columns).size < columns.length || columns.some((c) => /^\d+$/.test(c)))
+    return (values) => clashingRow(values, columns);
   const proto: object = {};
   Object.defineProperty(proto, "length", { value: columns.length });
-  columns.forEach((c, i) => Object.defineProperty(proto, i, { get(this: Record<string, unknown>) { return this[c]; } }));
+  columns.forEach((c, i) =>
+    Object.defineProperty(proto, i, {
+      get(this: Record<string, unknown>) {
+        return this[c];
+      },
+    }),
+  );
   return (values) => {
     const row = Object.create(proto) as Record<string, unknown>;
     for (let i = 0; i < columns.length; i++) row[columns[i]] = fromSql(values[i]);
@@ -112,7 +169,8 @@ function clashingRow(values: unknown[], columns: string[]): Row {
   values.forEach((v, i) => {
     const value = fromSql(v);
     Object.defineProperty(row, i, { value });
-    if (!Object.hasOwn(row, columns[i])) Object.defineProperty(row, columns[i], { value, enumerable: true, configurable: true, writable: true });
+    if (!Object.hasOwn(row, columns[i]))
+      Object.defineProperty(row, columns[i], { value, enumerable: true, configurable: true, writable: true });
   });
   return row as Row;
 }
@@ -166,7 +224,12 @@ class Connection {
         this.prepared.clear();
         this.starred.clear();
       }
-      return { columns: [], rows: [], rowsAffected: info.changes, lastInsertRowid: BigInt(info.lastInsertRowid) };
+      return {
+        columns: [],
+        rows: [],
+        rowsAffected: info.changes,
+        lastInsertRowid: BigInt(info.lastInsertRowid),
+      };
     } catch (e) {
       throw sqliteError(e);
     }
@@ -190,7 +253,10 @@ class Connection {
 /** A transaction on the connection: rolled back on close unless committed. */
 class LocalTx implements Tx {
   private settled = false;
-  constructor(private readonly conn: Connection, private readonly release: () => void) {}
+  constructor(
+    private readonly conn: Connection,
+    private readonly release: () => void,
+  ) {}
 
   get closed(): boolean {
     return this.settled || !this.conn.db.open || !this.conn.db.inTransaction;
@@ -241,7 +307,11 @@ class LocalTx implements Tx {
 class LocalDb implements Db {
   private closed = false;
   private inTransaction = false;
-  constructor(private readonly conn: Connection, readonly engine: LocalEngine, private readonly onClose: () => void) {}
+  constructor(
+    private readonly conn: Connection,
+    readonly engine: LocalEngine,
+    private readonly onClose: () => void,
+  ) {}
 
   async execute(statement: Statement): Promise<Result> {
     this.usable();
@@ -279,7 +349,11 @@ class LocalDb implements Db {
 }
 
 /** libSQL's driver as a Native: integers as bigints (made numbers, or refused, by fromSql), rows as arrays. */
-function libsqlNative(Driver: typeof LibsqlDatabase, path: string, o: { encryptionKey?: string; timeoutMs: number }): Native {
+function libsqlNative(
+  Driver: typeof LibsqlDatabase,
+  path: string,
+  o: { encryptionKey?: string; timeoutMs: number },
+): Native {
   const db = new Driver(path, { encryptionKey: o.encryptionKey, timeout: o.timeoutMs } as never);
   return {
     prepare(sql) {
@@ -315,7 +389,10 @@ function libsqlNative(Driver: typeof LibsqlDatabase, path: string, o: { encrypti
 type BunDatabase = typeof import("bun:sqlite").Database;
 
 // SQLite's open flags (sqlite3.h).
-const OPEN_READONLY = 0x1, OPEN_READWRITE = 0x2, OPEN_CREATE = 0x4, OPEN_URI = 0x40;
+const OPEN_READONLY = 0x1,
+  OPEN_READWRITE = 0x2,
+  OPEN_CREATE = 0x4,
+  OPEN_URI = 0x40;
 
 /**
  * Bun's SQLite as a Native, set up as libSQL's build is: foreign keys on and temporary tables in
@@ -326,13 +403,29 @@ function bunNative(Database: BunDatabase, path: string, timeoutMs: number): Nati
   const uri = path.startsWith("file:");
   const db = new Database(path, uri ? OPEN_URI | OPEN_READONLY : OPEN_READWRITE | OPEN_CREATE);
   let open = true;
-  for (const pragma of [`busy_timeout = ${Math.max(0, Math.floor(timeoutMs))}`, "foreign_keys = ON", "temp_store = MEMORY"]) db.run(`PRAGMA ${pragma}`);
+  for (const pragma of [
+    `busy_timeout = ${Math.max(0, Math.floor(timeoutMs))}`,
+    "foreign_keys = ON",
+    "temp_store = MEMORY",
+  ])
+    db.run(`PRAGMA ${pragma}`);
   return {
     prepare(sql) {
       const s = db.prepare(sql);
       s.safeIntegers(true);
       // Positional arguments are spread; named ones are given under each prefix SQLite accepts.
-      const bind = (a: unknown): unknown[] => Array.isArray(a) ? a : [Object.fromEntries(Object.entries(a as object).flatMap(([k, v]) => [[`:${k}`, v], [`@${k}`, v], [`$${k}`, v]]))];
+      const bind = (a: unknown): unknown[] =>
+        Array.isArray(a)
+          ? a
+          : [
+              Object.fromEntries(
+                Object.entries(a as object).flatMap(([k, v]) => [
+                  [`:${k}`, v],
+                  [`@${k}`, v],
+                  [`$${k}`, v],
+                ]),
+              ),
+            ];
       return {
         reader: s.columnNames.length > 0,
         columns: () => s.columnNames,
@@ -361,7 +454,11 @@ function bunNative(Database: BunDatabase, path: string, timeoutMs: number): Nati
  * driver, its first page read (a file that is no database fails here). `onClose` runs once, when
  * it is closed.
  */
-export function localDb(driver: { libsql: typeof LibsqlDatabase } | { bun: BunDatabase }, path: string, o: { encryptionKey?: string; timeoutMs: number; onClose?: () => void }): Db {
+export function localDb(
+  driver: { libsql: typeof LibsqlDatabase } | { bun: BunDatabase },
+  path: string,
+  o: { encryptionKey?: string; timeoutMs: number; onClose?: () => void },
+): Db {
   const engine: LocalEngine = "bun" in driver ? "bun" : "libsql";
   let db: Native;
   try {

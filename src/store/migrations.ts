@@ -37,7 +37,9 @@ export function snapshotSearchText(row: string): string {
   const [rowid, layer1, layer2, layer3] = searchParts(row);
   const plan = `coalesce((SELECT group_concat(json_extract(value, '$.content'), char(10)) FROM json_each(${row}.plan)), '')`;
   const tags = `coalesce((SELECT group_concat(value, ' ') FROM json_each(${row}.tags)), '')`;
-  return [rowid, `${layer1} || char(10) ||\n    ${plan} || char(10) || ${tags}`, layer2, layer3].join(",\n  ");
+  return [rowid, `${layer1} || char(10) ||\n    ${plan} || char(10) || ${tags}`, layer2, layer3].join(
+    ",\n  ",
+  );
 }
 
 type SyncedTable = { name: string; key: readonly string[]; counter?: true };
@@ -67,14 +69,18 @@ export const SYNCED_TABLES: readonly SyncedTable[] = [...SYNCED_TABLES_3, ...SYN
 
 /** The change-log triggers of a synced table (see migration 3). */
 function changeLogTriggers(tables: readonly SyncedTable[]): string[] {
-  return tables.flatMap(({ name, key }) => ["INSERT", "UPDATE"].map((op) =>
-    // Delete-then-insert, not INSERT OR REPLACE: an outer upsert's conflict rule would override
-    // the trigger's OR REPLACE and fail on the unique key.
-    `CREATE TRIGGER ${name}_log_${op.toLowerCase()} AFTER ${op} ON ${name} BEGIN
+  return tables.flatMap(({ name, key }) =>
+    ["INSERT", "UPDATE"].map(
+      (op) =>
+        // Delete-then-insert, not INSERT OR REPLACE: an outer upsert's conflict rule would override
+        // the trigger's OR REPLACE and fail on the unique key.
+        `CREATE TRIGGER ${name}_log_${op.toLowerCase()} AFTER ${op} ON ${name} BEGIN
       DELETE FROM changes WHERE tbl = '${name}' AND key = ${key.map((k) => `new.${k}`).join(" || char(31) || ")};
       INSERT INTO changes(tbl, key, origin)
       VALUES ('${name}', ${key.map((k) => `new.${k}`).join(" || char(31) || ")}, (SELECT value FROM meta WHERE key = 'sync_origin'));
-    END`));
+    END`,
+    ),
+  );
 }
 
 export const MIGRATIONS: readonly string[][] = [
@@ -222,7 +228,10 @@ export const MIGRATIONS: readonly string[][] = [
     )`,
     ...changeLogTriggers(SYNCED_TABLES_3),
     // Rows written before this version enter the log once.
-    ...SYNCED_TABLES_3.map(({ name, key }) => `INSERT OR IGNORE INTO changes(tbl, key) SELECT '${name}', ${key.join(" || char(31) || ")} FROM ${name}`),
+    ...SYNCED_TABLES_3.map(
+      ({ name, key }) =>
+        `INSERT OR IGNORE INTO changes(tbl, key) SELECT '${name}', ${key.join(" || char(31) || ")} FROM ${name}`,
+    ),
   ],
   // 4: memory over weeks. Standing rules (project or global, restored first, never trimmed);
   // facts with a time to live and a confidence; retirements (a constraint or decision marked no
@@ -323,18 +332,34 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
  * link, and the global failures without a scan of every project's.
  */
 export const INDEXES: readonly { name: string; sql: string }[] = [
-  { name: "failure_counts_repeats", sql: "CREATE INDEX IF NOT EXISTS failure_counts_repeats ON failure_counts(failure_id, host_id, count)" },
-  { name: "failure_links_forgotten", sql: "CREATE INDEX IF NOT EXISTS failure_links_forgotten ON failure_links(failure_id) WHERE kind = 'forgotten' AND deleted = 0" },
+  {
+    name: "failure_counts_repeats",
+    sql: "CREATE INDEX IF NOT EXISTS failure_counts_repeats ON failure_counts(failure_id, host_id, count)",
+  },
+  {
+    name: "failure_links_forgotten",
+    sql: "CREATE INDEX IF NOT EXISTS failure_links_forgotten ON failure_links(failure_id) WHERE kind = 'forgotten' AND deleted = 0",
+  },
   // What failureRanksQuery reads, whole: a project's failures, then the global ones. (The second
   // replaces failures_global, which older builds made: a store may keep it, unused.)
-  { name: "failures_rank", sql: "CREATE INDEX IF NOT EXISTS failures_rank ON failures(project_id, deleted, id, scope, item, rejected_by, confidence, last_seen)" },
-  { name: "failures_rank_global", sql: "CREATE INDEX IF NOT EXISTS failures_rank_global ON failures(deleted, project_id, id, item, rejected_by, confidence, last_seen) WHERE scope = 'global'" },
+  {
+    name: "failures_rank",
+    sql: "CREATE INDEX IF NOT EXISTS failures_rank ON failures(project_id, deleted, id, scope, item, rejected_by, confidence, last_seen)",
+  },
+  {
+    name: "failures_rank_global",
+    sql: "CREATE INDEX IF NOT EXISTS failures_rank_global ON failures(deleted, project_id, id, item, rejected_by, confidence, last_seen) WHERE scope = 'global'",
+  },
 ];
 
 /** Makes the INDEXES a store lacks; true when it made some. When it cannot now (another writer, a full disk), a later open will. */
 export async function ensureIndexes(db: Pick<Db, "execute" | "transaction">): Promise<boolean> {
   const names = INDEXES.map((i) => `'${i.name}'`).join(", ");
-  const have = new Set((await db.execute(`SELECT name FROM sqlite_master WHERE type = 'index' AND name IN (${names})`)).rows.map((r) => String(r.name)));
+  const have = new Set(
+    (await db.execute(`SELECT name FROM sqlite_master WHERE type = 'index' AND name IN (${names})`)).rows.map(
+      (r) => String(r.name),
+    ),
+  );
   const missing = INDEXES.filter((i) => !have.has(i.name));
   if (!missing.length) return false;
   // Another writer holding the lock (an import is one long transaction): no wait for it, the open

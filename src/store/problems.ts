@@ -21,7 +21,12 @@ export type StoreProblemKind =
 /** A store that cannot be used as it is: the person's to fix (exit 1), never an internal error. */
 export class StoreProblem extends UserError {
   /** `inDoctor`: the sentence `mindsave doctor` itself shows, when `message` sends the reader to doctor. */
-  constructor(readonly kind: StoreProblemKind, readonly path: string, message: string, readonly inDoctor = message) {
+  constructor(
+    readonly kind: StoreProblemKind,
+    readonly path: string,
+    message: string,
+    readonly inDoctor = message,
+  ) {
     super(message);
     this.name = "StoreProblem";
   }
@@ -29,26 +34,42 @@ export class StoreProblem extends UserError {
 
 /** The driver's codes and message for `e`, in one string to match on. */
 export function driverCodes(e: unknown): string {
-  const x = e as { code?: unknown; extendedCode?: unknown; cause?: { code?: unknown }; message?: unknown } | null;
-  return [x?.extendedCode, x?.code, x?.cause?.code, x?.message].filter((v) => typeof v === "string").join(" ");
+  const x = e as {
+    code?: unknown;
+    extendedCode?: unknown;
+    cause?: { code?: unknown };
+    message?: unknown;
+  } | null;
+  return [x?.extendedCode, x?.code, x?.cause?.code, x?.message]
+    .filter((v) => typeof v === "string")
+    .join(" ");
 }
 
 /** The first line of the driver's message, without its code prefix. */
 function reason(e: unknown): string {
   const msg = e instanceof Error ? e.message : String(e);
-  return msg.split("\n")[0].replace(/^SQLITE_[A-Z_]+:\s*/, "").replace(/\.$/, "");
+  return msg
+    .split("\n")[0]
+    .replace(/^SQLITE_[A-Z_]+:\s*/, "")
+    .replace(/\.$/, "");
 }
 
 export function readOnlyProblem(path: string): StoreProblem {
-  return new StoreProblem("read_only", path,
-    `The store ${path} is read-only here (a write-protected file, folder or drive), so nothing was written; reading it works, and to change it make it writable or copy its home to a writable place.`);
+  return new StoreProblem(
+    "read_only",
+    path,
+    `The store ${path} is read-only here (a write-protected file, folder or drive), so nothing was written; reading it works, and to change it make it writable or copy its home to a writable place.`,
+  );
 }
 
 export function damagedProblem(path: string, why: string): StoreProblem {
   const repair = "`mindsave doctor --repair` to recover what can still be read into a new file";
-  return new StoreProblem("damaged", path,
+  return new StoreProblem(
+    "damaged",
+    path,
     `The store ${path} is damaged (${why}); run \`mindsave doctor\` to see what is wrong and ${repair}.`,
-    `The store ${path} is damaged (${why}); run ${repair}.`);
+    `The store ${path} is damaged (${why}); run ${repair}.`,
+  );
 }
 
 /**
@@ -59,18 +80,28 @@ export function storeProblem(path: string, e: unknown, ctx: { encrypted?: boolea
   if (e instanceof UserError) return e;
   const codes = driverCodes(e);
   if (/SQLITE_FULL|ENOSPC|disk is full|No space left/i.test(codes)) {
-    return new StoreProblem("full", path,
-      `The disk holding the store ${path} is full, so nothing was saved; free some space on it (or choose another home with --home) and try again.`);
+    return new StoreProblem(
+      "full",
+      path,
+      `The disk holding the store ${path} is full, so nothing was saved; free some space on it (or choose another home with --home) and try again.`,
+    );
   }
   if (/READONLY_(ROLLBACK|RECOVERY|CANTINIT|CANTLOCK)/.test(codes)) {
-    return new StoreProblem("needs_writable", path,
-      `The store ${path} was left in the middle of a write and can only be read again once that is finished, which needs its file and folder to be writable; open it once where they are.`);
+    return new StoreProblem(
+      "needs_writable",
+      path,
+      `The store ${path} was left in the middle of a write and can only be read again once that is finished, which needs its file and folder to be writable; open it once where they are.`,
+    );
   }
-  if (/SQLITE_READONLY|EROFS|EACCES|read-only file system|readonly database/i.test(codes)) return readOnlyProblem(path);
+  if (/SQLITE_READONLY|EROFS|EACCES|read-only file system|readonly database/i.test(codes))
+    return readOnlyProblem(path);
   if (/SQLITE_NOTADB|not a database/i.test(codes)) {
     return ctx.encrypted
-      ? new StoreProblem("undecryptable", path,
-        `The encrypted store ${path} cannot be read with the key its key file gives for this passphrase: the file is damaged or is not the store that key file belongs to; restore it from a backup.`)
+      ? new StoreProblem(
+          "undecryptable",
+          path,
+          `The encrypted store ${path} cannot be read with the key its key file gives for this passphrase: the file is damaged or is not the store that key file belongs to; restore it from a backup.`,
+        )
       : damagedProblem(path, "its header is not a readable SQLite database");
   }
   if (/SQLITE_CORRUPT|malformed/i.test(codes)) return damagedProblem(path, reason(e));
@@ -79,17 +110,29 @@ export function storeProblem(path: string, e: unknown, ctx: { encrypted?: boolea
     return new StoreProblem("io", path, `${failed}, then run \`mindsave doctor\`.`, `${failed}.`);
   }
   if (/SQLITE_CANTOPEN|unable to open/i.test(codes)) {
-    return new StoreProblem("cant_open", path, `Cannot open the store ${path}: check that its directory exists and is writable.`);
+    return new StoreProblem(
+      "cant_open",
+      path,
+      `Cannot open the store ${path}: check that its directory exists and is writable.`,
+    );
   }
   if (/SQLITE_BUSY|SQLITE_LOCKED|database is locked/i.test(codes)) {
-    return new StoreProblem("busy", path, `The store ${path} is busy (another MindSave, or another program, is using it); try again in a moment.`);
+    return new StoreProblem(
+      "busy",
+      path,
+      `The store ${path} is busy (another MindSave, or another program, is using it); try again in a moment.`,
+    );
   }
   return e instanceof Error ? e : new Error(String(e));
 }
 
 /** A write refused because the store's file was swapped for another while this command had it open. */
 export function replacedProblem(path: string): StoreProblem {
-  return new StoreProblem("busy", path, `The store ${path} was replaced by another command (encrypt, decrypt or a repair) while this one had it open, so nothing was written here; run the command again (the TUI: quit and open it again).`);
+  return new StoreProblem(
+    "busy",
+    path,
+    `The store ${path} was replaced by another command (encrypt, decrypt or a repair) while this one had it open, so nothing was written here; run the command again (the TUI: quit and open it again).`,
+  );
 }
 
 /** `e`, after marking `seen` when it says the store is damaged. */

@@ -2,12 +2,42 @@
 import { nextText } from "../lib/text.ts";
 import type { Row } from "./db.ts";
 import type {
-  FactRecord, FailureRank, FailureRecord, HostRecord, ProjectRecord, RetirementRecord, RootRecord, RuleRecord, SearchHit, SignalRecord,
-  RetentionRow, SnapshotRecord, SnapshotSummary, ToolCallRecord,
+  FactRecord,
+  FailureRank,
+  FailureRecord,
+  HostRecord,
+  ProjectRecord,
+  RetirementRecord,
+  RootRecord,
+  RuleRecord,
+  SearchHit,
+  SignalRecord,
+  RetentionRow,
+  SnapshotRecord,
+  SnapshotSummary,
+  ToolCallRecord,
 } from "./records.ts";
 import {
-  type Exec, failureRanksQuery, FAILURE_SELECT, HOST_REPEATS, SUMMARY_COLUMNS, TAGGED, json, str, strOrNull,
-  toFact, toFailure, toFailureRank, toHost, toProject, toRetentionRow, toRetirement, toRoot, toRule, toSnapshot, toSummary,
+  type Exec,
+  failureRanksQuery,
+  FAILURE_SELECT,
+  HOST_REPEATS,
+  SUMMARY_COLUMNS,
+  TAGGED,
+  json,
+  str,
+  strOrNull,
+  toFact,
+  toFailure,
+  toFailureRank,
+  toHost,
+  toProject,
+  toRetentionRow,
+  toRetirement,
+  toRoot,
+  toRule,
+  toSnapshot,
+  toSummary,
 } from "./rows.ts";
 import { CLOCK_AHEAD_KEY, type ClockAhead, compareHlc, readClockAhead } from "./hlc.ts";
 import { type ScanRow, scanRows, vacuum } from "./scan.ts";
@@ -23,19 +53,33 @@ const ARCHIVED = "NOT EXISTS (SELECT 1 FROM listed_snapshots ls WHERE ls.snapsho
  * The listed snapshots of a project (`?`), newest first, walked on listed_snapshots' index: a
  * view reads its few listed rows, never the project's archived thousands.
  */
-const LISTED_FROM = "listed_snapshots l JOIN snapshots ON snapshots.id = l.snapshot_id WHERE l.project_id = ? AND snapshots.deleted = 0";
+const LISTED_FROM =
+  "listed_snapshots l JOIN snapshots ON snapshots.id = l.snapshot_id WHERE l.project_id = ? AND snapshots.deleted = 0";
 const LISTED_ORDER = "ORDER BY l.created_at DESC, l.snapshot_id DESC";
 
 /** The live failures of a project and the global ones (or only the project's, or only the global ones without a project). */
 function failuresOf(select: string, projectId: string | null, includeGlobal = true): [string, unknown[]] {
-  const where = projectId ? includeGlobal === false ? "f.project_id = ?" : "(f.project_id = ? OR f.scope = 'global')" : "f.scope = 'global'";
-  return [`${select} WHERE f.deleted = 0 AND ${where}
-       ORDER BY repeat_count DESC, f.last_seen DESC, f.item, f.id`, projectId ? [projectId] : []];
+  const where = projectId
+    ? includeGlobal === false
+      ? "f.project_id = ?"
+      : "(f.project_id = ? OR f.scope = 'global')"
+    : "f.scope = 'global'";
+  return [
+    `${select} WHERE f.deleted = 0 AND ${where}
+       ORDER BY repeat_count DESC, f.last_seen DESC, f.item, f.id`,
+    projectId ? [projectId] : [],
+  ];
 }
 
 const toToolCall = (r: Row): ToolCallRecord => ({
-  id: str(r.id), project_id: str(r.project_id), session_id: strOrNull(r.session_id), timestamp: str(r.timestamp),
-  action: str(r.action), tool: str(r.tool), target: str(r.target), summary: str(r.summary),
+  id: str(r.id),
+  project_id: str(r.project_id),
+  session_id: strOrNull(r.session_id),
+  timestamp: str(r.timestamp),
+  action: str(r.action),
+  tool: str(r.tool),
+  target: str(r.target),
+  summary: str(r.summary),
 });
 
 /** Read queries, usable on the client or inside a write transaction. */
@@ -53,8 +97,13 @@ export class Queries {
 
   /** Hosts whose clocks were seen far ahead of this store's (recorded by sync), newest clock first. */
   async clocksAhead(): Promise<ClockAhead[]> {
-    const rows = await this.rows("SELECT key, value FROM meta WHERE substr(key, 1, ?) = ?", [CLOCK_AHEAD_KEY.length, CLOCK_AHEAD_KEY]);
-    const found = rows.map((r) => readClockAhead(str(r.key), str(r.value))).filter((c): c is ClockAhead => c !== null);
+    const rows = await this.rows("SELECT key, value FROM meta WHERE substr(key, 1, ?) = ?", [
+      CLOCK_AHEAD_KEY.length,
+      CLOCK_AHEAD_KEY,
+    ]);
+    const found = rows
+      .map((r) => readClockAhead(str(r.key), str(r.value)))
+      .filter((c): c is ClockAhead => c !== null);
     return found.sort((a, b) => compareHlc(b.hlc, a.hlc));
   }
 
@@ -74,32 +123,67 @@ export class Queries {
 
   async projectsByIdentity(identity: string): Promise<ProjectRecord[]> {
     return (
-      await this.rows("SELECT * FROM projects WHERE identity = ? AND deleted = 0 AND merged_into IS NULL ORDER BY created_at, id", [identity])
+      await this.rows(
+        "SELECT * FROM projects WHERE identity = ? AND deleted = 0 AND merged_into IS NULL ORDER BY created_at, id",
+        [identity],
+      )
     ).map(toProject);
   }
 
   async listProjects(): Promise<ProjectRecord[]> {
-    return (await this.rows("SELECT * FROM projects WHERE deleted = 0 AND merged_into IS NULL ORDER BY name, id")).map(toProject);
+    return (
+      await this.rows("SELECT * FROM projects WHERE deleted = 0 AND merged_into IS NULL ORDER BY name, id")
+    ).map(toProject);
   }
 
   /** Projects linked into another (merged_into set): aliases of the project their links lead to. */
   async mergedProjects(): Promise<ProjectRecord[]> {
-    return (await this.rows("SELECT * FROM projects WHERE deleted = 0 AND merged_into IS NOT NULL ORDER BY id")).map(toProject);
+    return (
+      await this.rows("SELECT * FROM projects WHERE deleted = 0 AND merged_into IS NOT NULL ORDER BY id")
+    ).map(toProject);
   }
 
   /** Whether any live row (snapshot, root, failure, rule…) still names the project (each by its index). */
   async holdsRows(projectId: string): Promise<boolean> {
-    const tables = ["snapshots", "roots", "failures", "signals", "tool_calls", "rules", "facts", "retirements"];
-    const any = tables.map((t) => `EXISTS (SELECT 1 FROM ${t} WHERE project_id = ? AND deleted = 0)`).join(" OR ");
-    return Number((await this.rows(`SELECT ${any} AS held`, tables.map(() => projectId)))[0].held) === 1;
+    const tables = [
+      "snapshots",
+      "roots",
+      "failures",
+      "signals",
+      "tool_calls",
+      "rules",
+      "facts",
+      "retirements",
+    ];
+    const any = tables
+      .map((t) => `EXISTS (SELECT 1 FROM ${t} WHERE project_id = ? AND deleted = 0)`)
+      .join(" OR ");
+    return (
+      Number(
+        (
+          await this.rows(
+            `SELECT ${any} AS held`,
+            tables.map(() => projectId),
+          )
+        )[0].held,
+      ) === 1
+    );
   }
 
   async rootsOfProject(projectId: string): Promise<RootRecord[]> {
-    return (await this.rows("SELECT * FROM roots WHERE project_id = ? AND deleted = 0 ORDER BY last_used DESC", [projectId])).map(toRoot);
+    return (
+      await this.rows("SELECT * FROM roots WHERE project_id = ? AND deleted = 0 ORDER BY last_used DESC", [
+        projectId,
+      ])
+    ).map(toRoot);
   }
 
   async rootsOnHost(hostId: string): Promise<RootRecord[]> {
-    return (await this.rows("SELECT * FROM roots WHERE host_id = ? AND deleted = 0 ORDER BY last_used DESC", [hostId])).map(toRoot);
+    return (
+      await this.rows("SELECT * FROM roots WHERE host_id = ? AND deleted = 0 ORDER BY last_used DESC", [
+        hostId,
+      ])
+    ).map(toRoot);
   }
 
   async snapshotCounts(): Promise<Map<string, { count: number; newest: string | null }>> {
@@ -110,7 +194,10 @@ export class Queries {
   }
 
   /** Newest first; `listed`: only those retention left in the default views (not archived). */
-  async listSnapshots(projectId: string, opts: { limit?: number; offset?: number; tag?: string; listed?: boolean } = {}): Promise<SnapshotSummary[]> {
+  async listSnapshots(
+    projectId: string,
+    opts: { limit?: number; offset?: number; tag?: string; listed?: boolean } = {},
+  ): Promise<SnapshotSummary[]> {
     const tagged = opts.tag !== undefined ? ` AND ${TAGGED}` : "";
     const rows = await this.rows(
       opts.listed
@@ -123,7 +210,12 @@ export class Queries {
 
   /** `listed`: only those not archived. */
   async countSnapshots(projectId: string, opts: { listed?: boolean } = {}): Promise<number> {
-    const rows = await this.rows(opts.listed ? `SELECT count(*) AS n FROM ${LISTED_FROM}` : "SELECT count(*) AS n FROM snapshots WHERE project_id = ? AND deleted = 0", [projectId]);
+    const rows = await this.rows(
+      opts.listed
+        ? `SELECT count(*) AS n FROM ${LISTED_FROM}`
+        : "SELECT count(*) AS n FROM snapshots WHERE project_id = ? AND deleted = 0",
+      [projectId],
+    );
     return Number(rows[0].n);
   }
 
@@ -134,26 +226,41 @@ export class Queries {
 
   /** The project's snapshots that are not archived, newest first: what the retention pass decides over (the few listed ones, not every row). */
   async listedForRetention(projectId: string): Promise<RetentionRow[]> {
-    const rows = await this.rows(`SELECT id, name, kind, status, snapshots.created_at, saved_host FROM ${LISTED_FROM} ${LISTED_ORDER}`, [projectId]);
+    const rows = await this.rows(
+      `SELECT id, name, kind, status, snapshots.created_at, saved_host FROM ${LISTED_FROM} ${LISTED_ORDER}`,
+      [projectId],
+    );
     return rows.map(toRetentionRow);
   }
 
   /** What `load` restores, which retention never archives: the project's newest snapshot and its newest full one. */
   async restoredIds(projectId: string): Promise<string[]> {
-    const newest = (kind: string) => `SELECT id FROM (SELECT id FROM snapshots WHERE project_id = ? AND deleted = 0${kind}
+    const newest = (
+      kind: string,
+    ) => `SELECT id FROM (SELECT id FROM snapshots WHERE project_id = ? AND deleted = 0${kind}
        ORDER BY created_at DESC, id DESC LIMIT 1)`;
-    const rows = await this.rows(`${newest("")} UNION ${newest(" AND kind = 'full'")}`, [projectId, projectId]);
+    const rows = await this.rows(`${newest("")} UNION ${newest(" AND kind = 'full'")}`, [
+      projectId,
+      projectId,
+    ]);
     return rows.map((r) => str(r.id));
   }
 
   /** The archived snapshots of a project, oldest first; `before` and `status` narrow them (what a prune deletes). */
-  async archivedSnapshots(projectId: string, opts: { before?: string; status?: string } = {}): Promise<RetentionRow[]> {
+  async archivedSnapshots(
+    projectId: string,
+    opts: { before?: string; status?: string } = {},
+  ): Promise<RetentionRow[]> {
     // (A rare command, which lists every one it finds: it walks the project's snapshots.)
     const rows = await this.rows(
       `SELECT id, name, kind, status, created_at, saved_host FROM snapshots
        WHERE project_id = ? AND deleted = 0 AND ${ARCHIVED}${opts.before !== undefined ? " AND created_at < ?" : ""}${opts.status !== undefined ? " AND status = ?" : ""}
        ORDER BY created_at ASC, id ASC`,
-      [projectId, ...(opts.before !== undefined ? [opts.before] : []), ...(opts.status !== undefined ? [opts.status] : [])],
+      [
+        projectId,
+        ...(opts.before !== undefined ? [opts.before] : []),
+        ...(opts.status !== undefined ? [opts.status] : []),
+      ],
     );
     return rows.map(toRetentionRow);
   }
@@ -165,7 +272,10 @@ export class Queries {
 
   /** The project's newest full snapshot (with Layer 2; not an overflow one), or null. */
   async newestFullSnapshot(projectId: string): Promise<SnapshotRecord | null> {
-    const rows = await this.rows("SELECT * FROM snapshots WHERE project_id = ? AND deleted = 0 AND kind = 'full' ORDER BY created_at DESC, id DESC LIMIT 1", [projectId]);
+    const rows = await this.rows(
+      "SELECT * FROM snapshots WHERE project_id = ? AND deleted = 0 AND kind = 'full' ORDER BY created_at DESC, id DESC LIMIT 1",
+      [projectId],
+    );
     return rows.length ? toSnapshot(rows[0]) : null;
   }
 
@@ -174,7 +284,11 @@ export class Queries {
    * whose plan a save of that goal carries. Bounded: unbounded, a goal never saved before walks every
    * snapshot of the project (34 ms at 10,000 here; 1 ms within 100).
    */
-  async newestSnapshotOfGoal(projectId: string, goal: string, within: number): Promise<SnapshotRecord | null> {
+  async newestSnapshotOfGoal(
+    projectId: string,
+    goal: string,
+    within: number,
+  ): Promise<SnapshotRecord | null> {
     const rows = await this.rows(
       `SELECT id FROM (SELECT id, goal, created_at FROM snapshots WHERE project_id = ? AND deleted = 0 ORDER BY created_at DESC, id DESC LIMIT ?)
        WHERE goal = ? ORDER BY created_at DESC, id DESC LIMIT 1`,
@@ -216,11 +330,19 @@ export class Queries {
    * window of CONTEXT_WINDOW characters around the first term, and the context line is cut from
    * that in JS (FTS5's snippet() scores every position of a long layer: minutes on a megabyte).
    */
-  searchSnapshots(projectId: string | null, terms: string[], limit = 50, opts: SearchFilter = {}): Promise<SearchHit[]> {
+  searchSnapshots(
+    projectId: string | null,
+    terms: string[],
+    limit = 50,
+    opts: SearchFilter = {},
+  ): Promise<SearchHit[]> {
     return searchSnapshots(this.db, projectId, terms, limit, opts);
   }
 
-  async listFailures(projectId: string | null, opts: { includeGlobal?: boolean } = {}): Promise<FailureRecord[]> {
+  async listFailures(
+    projectId: string | null,
+    opts: { includeGlobal?: boolean } = {},
+  ): Promise<FailureRecord[]> {
     return (await this.rows(...failuresOf(FAILURE_SELECT, projectId, opts.includeGlobal))).map(toFailure);
   }
 
@@ -236,70 +358,106 @@ export class Queries {
   /** The live and deleted failures with these ids, in no particular order (unknown ids are left out). */
   async failuresByIds(ids: string[]): Promise<FailureRecord[]> {
     if (!ids.length) return [];
-    return (await this.rows(`${FAILURE_SELECT} WHERE f.id IN (SELECT value FROM json_each(?))`, [JSON.stringify(ids)])).map(toFailure);
+    return (
+      await this.rows(`${FAILURE_SELECT} WHERE f.id IN (SELECT value FROM json_each(?))`, [
+        JSON.stringify(ids),
+      ])
+    ).map(toFailure);
   }
 
   /** The rules that apply in a project: global ones first, then the project's, oldest first. */
   async listRules(projectId: string | null): Promise<RuleRecord[]> {
-    return (await this.rows(
-      "SELECT * FROM rules WHERE deleted = 0 AND (project_id IS NULL OR project_id = ?) ORDER BY scope = 'project', created_at, id",
-      [projectId],
-    )).map(toRule);
+    return (
+      await this.rows(
+        "SELECT * FROM rules WHERE deleted = 0 AND (project_id IS NULL OR project_id = ?) ORDER BY scope = 'project', created_at, id",
+        [projectId],
+      )
+    ).map(toRule);
   }
 
   /** The facts of a project and the global ones, newest first (expired ones included: callers decide). */
   async listFacts(projectId: string | null): Promise<FactRecord[]> {
-    return (await this.rows(
-      "SELECT * FROM facts WHERE deleted = 0 AND (project_id IS NULL OR project_id = ?) ORDER BY confirmed_at DESC, id",
-      [projectId],
-    )).map(toFact);
+    return (
+      await this.rows(
+        "SELECT * FROM facts WHERE deleted = 0 AND (project_id IS NULL OR project_id = ?) ORDER BY confirmed_at DESC, id",
+        [projectId],
+      )
+    ).map(toFact);
   }
 
   async listRetirements(projectId: string): Promise<RetirementRecord[]> {
-    return (await this.rows("SELECT * FROM retirements WHERE deleted = 0 AND project_id = ? ORDER BY retired_at DESC, id", [projectId])).map(toRetirement);
+    return (
+      await this.rows(
+        "SELECT * FROM retirements WHERE deleted = 0 AND project_id = ? ORDER BY retired_at DESC, id",
+        [projectId],
+      )
+    ).map(toRetirement);
   }
 
   async getFailure(id: string): Promise<FailureRecord | null> {
-    const rows = await this.rows(
-      `${FAILURE_SELECT} WHERE f.id = ?`,
-      [id],
-    );
+    const rows = await this.rows(`${FAILURE_SELECT} WHERE f.id = ?`, [id]);
     return rows.length ? toFailure(rows[0]) : null;
   }
 
   async failureCount(failureId: string, hostId: string): Promise<number> {
-    const rows = await this.rows("SELECT count FROM failure_counts WHERE failure_id = ? AND host_id = ?", [failureId, hostId]);
+    const rows = await this.rows("SELECT count FROM failure_counts WHERE failure_id = ? AND host_id = ?", [
+      failureId,
+      hostId,
+    ]);
     return rows.length ? Number(rows[0].count) : 0;
   }
 
   /** Each host's repeats of a failure since it was last forgotten (its repeat_count is their sum). */
   async failureCounts(failureId: string): Promise<Record<string, number>> {
-    const rows = await this.rows(`SELECT host_id, ${HOST_REPEATS} AS n FROM failure_counts c WHERE failure_id = ? AND n > 0 ORDER BY host_id`, [failureId]);
+    const rows = await this.rows(
+      `SELECT host_id, ${HOST_REPEATS} AS n FROM failure_counts c WHERE failure_id = ? AND n > 0 ORDER BY host_id`,
+      [failureId],
+    );
     return Object.fromEntries(rows.map((r) => [String(r.host_id), Number(r.n)]));
   }
 
   /** Every host's counter for a failure as it stands, forgotten repeats included (what forgetting records). */
   async failureCounters(failureId: string): Promise<Record<string, number>> {
-    const rows = await this.rows("SELECT host_id, count FROM failure_counts WHERE failure_id = ? ORDER BY host_id", [failureId]);
+    const rows = await this.rows(
+      "SELECT host_id, count FROM failure_counts WHERE failure_id = ? ORDER BY host_id",
+      [failureId],
+    );
     return Object.fromEntries(rows.map((r) => [String(r.host_id), Number(r.count)]));
   }
 
   /** The clock of a rule, fact, retirement or failure by id, deleted ones too (what an import compares with). */
-  async recordClock(table: "rules" | "facts" | "retirements" | "failures", id: string): Promise<{ hlc: string; deleted: boolean } | null> {
+  async recordClock(
+    table: "rules" | "facts" | "retirements" | "failures",
+    id: string,
+  ): Promise<{ hlc: string; deleted: boolean } | null> {
     const rows = await this.rows(`SELECT hlc, deleted FROM ${table} WHERE id = ?`, [id]);
     return rows.length ? { hlc: String(rows[0].hlc), deleted: Number(rows[0].deleted) !== 0 } : null;
   }
 
   /** The project's deleted snapshots (their tombstones keep name and time): what an import will not bring back. */
   async deletedSnapshots(projectId: string): Promise<{ name: string; created_at: string }[]> {
-    const rows = await this.rows("SELECT name, created_at FROM snapshots WHERE project_id = ? AND deleted = 1", [projectId]);
+    const rows = await this.rows(
+      "SELECT name, created_at FROM snapshots WHERE project_id = ? AND deleted = 1",
+      [projectId],
+    );
     return rows.map((r) => ({ name: String(r.name), created_at: String(r.created_at) }));
   }
 
   /** A snapshot record by id, deleted ones too: what an import that carries the id meets. */
-  async snapshotTrace(id: string): Promise<{ project_id: string; name: string; created_at: string; deleted: boolean } | null> {
-    const rows = await this.rows("SELECT project_id, name, created_at, deleted FROM snapshots WHERE id = ?", [id]);
-    return rows.length ? { project_id: String(rows[0].project_id), name: String(rows[0].name), created_at: String(rows[0].created_at), deleted: Number(rows[0].deleted) !== 0 } : null;
+  async snapshotTrace(
+    id: string,
+  ): Promise<{ project_id: string; name: string; created_at: string; deleted: boolean } | null> {
+    const rows = await this.rows("SELECT project_id, name, created_at, deleted FROM snapshots WHERE id = ?", [
+      id,
+    ]);
+    return rows.length
+      ? {
+          project_id: String(rows[0].project_id),
+          name: String(rows[0].name),
+          created_at: String(rows[0].created_at),
+          deleted: Number(rows[0].deleted) !== 0,
+        }
+      : null;
   }
 
   /** The newest `limit` tool calls of a project, oldest first. */
@@ -328,13 +486,24 @@ export class Queries {
   }
 
   async countToolCalls(projectId: string): Promise<number> {
-    return Number((await this.rows("SELECT count(*) AS n FROM tool_calls WHERE project_id = ? AND deleted = 0", [projectId]))[0].n);
+    return Number(
+      (
+        await this.rows("SELECT count(*) AS n FROM tool_calls WHERE project_id = ? AND deleted = 0", [
+          projectId,
+        ])
+      )[0].n,
+    );
   }
 
   async getSignal(projectId: string): Promise<SignalRecord | null> {
     const rows = await this.rows("SELECT * FROM signals WHERE project_id = ? AND deleted = 0", [projectId]);
     if (!rows.length) return null;
-    return { project_id: str(rows[0].project_id), data: json(rows[0].data, {}), hlc: str(rows[0].hlc), host: str(rows[0].host) };
+    return {
+      project_id: str(rows[0].project_id),
+      data: json(rows[0].data, {}),
+      hlc: str(rows[0].hlc),
+      host: str(rows[0].host),
+    };
   }
 
   /** A page of one of scan's tables (see scan.ts), tombstones included. */
@@ -348,8 +517,16 @@ export class Queries {
   }
 
   async snapshotStats(projectId: string): Promise<{
-    count: number; bytes: number; layer1: number; layer2: number; layer3: number;
-    l1_tokens: number; l2_tokens: number; by_status: Record<string, number>; oldest: string | null; newest: string | null;
+    count: number;
+    bytes: number;
+    layer1: number;
+    layer2: number;
+    layer3: number;
+    l1_tokens: number;
+    l2_tokens: number;
+    by_status: Record<string, number>;
+    oldest: string | null;
+    newest: string | null;
   }> {
     const rows = await this.rows(
       `SELECT count(*) AS n,
@@ -366,12 +543,20 @@ export class Queries {
       [projectId],
     );
     const r = rows[0];
-    const l1 = Number(r.l1), l2 = Number(r.l2), l3 = Number(r.l3);
+    const l1 = Number(r.l1),
+      l2 = Number(r.l2),
+      l3 = Number(r.l3);
     return {
-      count: Number(r.n), bytes: l1 + l2 + l3, layer1: l1, layer2: l2, layer3: l3,
-      l1_tokens: Number(r.l1t), l2_tokens: Number(r.l2t),
+      count: Number(r.n),
+      bytes: l1 + l2 + l3,
+      layer1: l1,
+      layer2: l2,
+      layer3: l3,
+      l1_tokens: Number(r.l1t),
+      l2_tokens: Number(r.l2t),
       by_status: Object.fromEntries(byStatus.map((b) => [str(b.status), Number(b.n)])),
-      oldest: strOrNull(r.oldest), newest: strOrNull(r.newest),
+      oldest: strOrNull(r.oldest),
+      newest: strOrNull(r.newest),
     };
   }
 }

@@ -141,11 +141,29 @@ export interface RetirementRecord extends Replicated {
 /** The columns a list or picker needs, without the large ones. */
 export type SnapshotSummary = Pick<
   SnapshotRecord,
-  "id" | "project_id" | "name" | "kind" | "status" | "created_at" | "goal" | "blocker" | "l1_tokens" | "l2_tokens" | "saved_host" | "tags"
-> & { size: number; has_layer2: boolean; has_layer3: boolean; /** Past the retention rules: out of the default views, still whole. */ archived: boolean };
+  | "id"
+  | "project_id"
+  | "name"
+  | "kind"
+  | "status"
+  | "created_at"
+  | "goal"
+  | "blocker"
+  | "l1_tokens"
+  | "l2_tokens"
+  | "saved_host"
+  | "tags"
+> & {
+  size: number;
+  has_layer2: boolean;
+  has_layer3: boolean;
+  /** Past the retention rules: out of the default views, still whole. */ archived: boolean;
+};
 
 /** What the retention pass and a prune decide by: a snapshot's id, name, kind, status, time and saving host. */
-export type RetentionRow = Pick<SnapshotRecord, "id" | "name" | "kind" | "status" | "created_at"> & { saved_host: string | null };
+export type RetentionRow = Pick<SnapshotRecord, "id" | "name" | "kind" | "status" | "created_at"> & {
+  saved_host: string | null;
+};
 
 export interface SearchHit {
   id: string;
@@ -176,7 +194,10 @@ export interface FailureRecord extends Replicated {
 }
 
 /** The columns of a failure that rank it in the restore block: read for every failure, the rest only for those shown. */
-export type FailureRank = Pick<FailureRecord, "id" | "scope" | "item" | "rejected_by" | "confidence" | "last_seen" | "repeat_count">;
+export type FailureRank = Pick<
+  FailureRecord,
+  "id" | "scope" | "item" | "rejected_by" | "confidence" | "last_seen" | "repeat_count"
+>;
 
 export interface SignalRecord {
   project_id: string;

@@ -10,7 +10,13 @@ function serverError(e: unknown): unknown {
   const x = e as { code?: unknown; extendedCode?: unknown; rawCode?: unknown } | null;
   if (!(e instanceof Error) || e instanceof DbError || typeof x?.code !== "string") return e;
   const message = e.message.startsWith(`${x.code}: `) ? e.message.slice(x.code.length + 2) : e.message;
-  return new DbError(message, x.code, typeof x.extendedCode === "string" ? x.extendedCode : undefined, typeof x.rawCode === "number" ? x.rawCode : undefined, e);
+  return new DbError(
+    message,
+    x.code,
+    typeof x.extendedCode === "string" ? x.extendedCode : undefined,
+    typeof x.rawCode === "number" ? x.rawCode : undefined,
+    e,
+  );
 }
 
 async function run<T>(call: () => Promise<T>): Promise<T> {
@@ -23,24 +29,45 @@ async function run<T>(call: () => Promise<T>): Promise<T> {
 
 async function execute(on: Pick<Client, "execute">, statement: Statement): Promise<Result> {
   const r = await run(() => on.execute(statement as Parameters<Client["execute"]>[0]));
-  return { columns: r.columns, rows: r.rows, rowsAffected: r.rowsAffected, lastInsertRowid: r.lastInsertRowid };
+  return {
+    columns: r.columns,
+    rows: r.rows,
+    rowsAffected: r.rowsAffected,
+    lastInsertRowid: r.lastInsertRowid,
+  };
 }
 
 class RemoteTx implements Tx {
   constructor(private readonly tx: Transaction) {}
-  get closed(): boolean { return this.tx.closed; }
-  execute(statement: Statement): Promise<Result> { return execute(this.tx, statement); }
-  commit(): Promise<void> { return run(() => this.tx.commit()); }
-  rollback(): Promise<void> { return run(() => this.tx.rollback()); }
-  close(): void { this.tx.close(); }
+  get closed(): boolean {
+    return this.tx.closed;
+  }
+  execute(statement: Statement): Promise<Result> {
+    return execute(this.tx, statement);
+  }
+  commit(): Promise<void> {
+    return run(() => this.tx.commit());
+  }
+  rollback(): Promise<void> {
+    return run(() => this.tx.rollback());
+  }
+  close(): void {
+    this.tx.close();
+  }
 }
 
 class RemoteDb implements Db {
   readonly engine = "remote";
   constructor(private readonly client: Client) {}
-  execute(statement: Statement): Promise<Result> { return execute(this.client, statement); }
-  async transaction(mode: "write" | "read"): Promise<Tx> { return new RemoteTx(await run(() => this.client.transaction(mode))); }
-  close(): void { this.client.close(); }
+  execute(statement: Statement): Promise<Result> {
+    return execute(this.client, statement);
+  }
+  async transaction(mode: "write" | "read"): Promise<Tx> {
+    return new RemoteTx(await run(() => this.client.transaction(mode)));
+  }
+  close(): void {
+    this.client.close();
+  }
 }
 
 /**
@@ -49,7 +76,8 @@ class RemoteDb implements Db {
  * keeps one SQLite library per file in this process (driver.ts).
  */
 export async function remoteDb(url: string, authToken?: string): Promise<Db> {
-  if (/^file:/i.test(url.trim())) throw new Error("a store file is opened as a file (openDb), not as a server");
+  if (/^file:/i.test(url.trim()))
+    throw new Error("a store file is opened as a file (openDb), not as a server");
   const { createClient } = await loadDriver();
   return new RemoteDb(createClient({ url, authToken }));
 }

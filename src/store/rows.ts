@@ -2,7 +2,18 @@
 // shared column lists of the read queries.
 import type { Exec, Row } from "./db.ts";
 import type {
-  FactRecord, FailureRank, FailureRecord, HostRecord, ProjectRecord, PlanItem, RetentionRow, RetirementRecord, RootRecord, RuleRecord, SnapshotRecord, SnapshotSummary,
+  FactRecord,
+  FailureRank,
+  FailureRecord,
+  HostRecord,
+  ProjectRecord,
+  PlanItem,
+  RetentionRow,
+  RetirementRecord,
+  RootRecord,
+  RuleRecord,
+  SnapshotRecord,
+  SnapshotSummary,
 } from "./records.ts";
 
 export type { Exec };
@@ -25,22 +36,35 @@ function replicated(r: Row) {
 
 export function toProject(r: Row): ProjectRecord {
   return {
-    id: str(r.id), identity: str(r.identity), name: str(r.name), remote: strOrNull(r.remote),
-    created_at: str(r.created_at), merged_into: strOrNull(r.merged_into), ...replicated(r),
+    id: str(r.id),
+    identity: str(r.identity),
+    name: str(r.name),
+    remote: strOrNull(r.remote),
+    created_at: str(r.created_at),
+    merged_into: strOrNull(r.merged_into),
+    ...replicated(r),
   };
 }
 
 export function toRoot(r: Row): RootRecord {
   return {
-    id: str(r.id), project_id: str(r.project_id), host_id: str(r.host_id), path: str(r.path),
-    last_used: str(r.last_used), ...replicated(r),
+    id: str(r.id),
+    project_id: str(r.project_id),
+    host_id: str(r.host_id),
+    path: str(r.path),
+    last_used: str(r.last_used),
+    ...replicated(r),
   };
 }
 
 export function toHost(r: Row): HostRecord {
   return {
-    id: str(r.id), name: str(r.name), platform: str(r.platform), first_seen: str(r.first_seen),
-    last_seen: str(r.last_seen), ...replicated(r),
+    id: str(r.id),
+    name: str(r.name),
+    platform: str(r.platform),
+    first_seen: str(r.first_seen),
+    last_seen: str(r.last_seen),
+    ...replicated(r),
   };
 }
 
@@ -55,7 +79,11 @@ export const PLAN_STATUS_AT = "mindsave_status_at";
 function readPlan(raw: unknown): { plan: PlanItem[] | null; plan_times: (string | null)[] | null } {
   const stored = json<PlanItem[] | null>(raw, null);
   if (!Array.isArray(stored)) return { plan: stored, plan_times: null };
-  const times = stored.map((s) => (s && typeof s === "object" && typeof s[PLAN_STATUS_AT] === "string" ? (s[PLAN_STATUS_AT] as string) : null));
+  const times = stored.map((s) =>
+    s && typeof s === "object" && typeof s[PLAN_STATUS_AT] === "string"
+      ? (s[PLAN_STATUS_AT] as string)
+      : null,
+  );
   const plan = stored.map((s) => {
     if (!s || typeof s !== "object" || !(PLAN_STATUS_AT in s)) return s;
     const { [PLAN_STATUS_AT]: _time, ...step } = s;
@@ -67,45 +95,82 @@ function readPlan(raw: unknown): { plan: PlanItem[] | null; plan_times: (string 
 /** A plan as stored: each step with its time, where MindSave knows one. */
 export function storedPlan(plan: PlanItem[] | null, times?: (string | null)[] | null): string | null {
   if (!plan) return null;
-  return JSON.stringify(times ? plan.map((s, i) => (typeof times[i] === "string" ? { ...s, [PLAN_STATUS_AT]: times[i] } : s)) : plan);
+  return JSON.stringify(
+    times
+      ? plan.map((s, i) => (typeof times[i] === "string" ? { ...s, [PLAN_STATUS_AT]: times[i] } : s))
+      : plan,
+  );
 }
 
 export function toSnapshot(r: Row): SnapshotRecord {
   return {
-    id: str(r.id), project_id: str(r.project_id), name: str(r.name), topic: str(r.topic),
-    kind: str(r.kind) as SnapshotRecord["kind"], status: str(r.status) as SnapshotRecord["status"],
-    created_at: str(r.created_at), version: str(r.version), goal: str(r.goal), state: str(r.state),
-    next_action: str(r.next_action), blocker: str(r.blocker),
-    active_files: json(r.active_files, []), constraints: json(r.constraints, []),
-    decisions: json(r.decisions, []), failure_graph: json(r.failure_graph, {}),
-    compressed: json(r.compressed, null), layer3: str(r.layer3),
-    auto_trigger: json(r.auto_trigger, null), extra: json(r.extra, null),
-    l1_tokens: Number(r.l1_tokens ?? 0), l2_tokens: Number(r.l2_tokens ?? 0),
-    saved_host: str(r.saved_host), saved_root: strOrNull(r.saved_root),
-    ...readPlan(r.plan), tags: json(r.tags, []), saved_agent: strOrNull(r.saved_agent), ...replicated(r),
+    id: str(r.id),
+    project_id: str(r.project_id),
+    name: str(r.name),
+    topic: str(r.topic),
+    kind: str(r.kind) as SnapshotRecord["kind"],
+    status: str(r.status) as SnapshotRecord["status"],
+    created_at: str(r.created_at),
+    version: str(r.version),
+    goal: str(r.goal),
+    state: str(r.state),
+    next_action: str(r.next_action),
+    blocker: str(r.blocker),
+    active_files: json(r.active_files, []),
+    constraints: json(r.constraints, []),
+    decisions: json(r.decisions, []),
+    failure_graph: json(r.failure_graph, {}),
+    compressed: json(r.compressed, null),
+    layer3: str(r.layer3),
+    auto_trigger: json(r.auto_trigger, null),
+    extra: json(r.extra, null),
+    l1_tokens: Number(r.l1_tokens ?? 0),
+    l2_tokens: Number(r.l2_tokens ?? 0),
+    saved_host: str(r.saved_host),
+    saved_root: strOrNull(r.saved_root),
+    ...readPlan(r.plan),
+    tags: json(r.tags, []),
+    saved_agent: strOrNull(r.saved_agent),
+    ...replicated(r),
   };
 }
 
 export function toRule(r: Row): RuleRecord {
   return {
-    id: str(r.id), project_id: strOrNull(r.project_id), scope: str(r.scope) === "global" ? "global" : "project",
-    text: str(r.text), created_at: str(r.created_at), ...replicated(r),
+    id: str(r.id),
+    project_id: strOrNull(r.project_id),
+    scope: str(r.scope) === "global" ? "global" : "project",
+    text: str(r.text),
+    created_at: str(r.created_at),
+    ...replicated(r),
   };
 }
 
 export function toFact(r: Row): FactRecord {
   const c = str(r.confidence);
   return {
-    id: str(r.id), project_id: strOrNull(r.project_id), scope: str(r.scope) === "global" ? "global" : "project",
-    text: str(r.text), confidence: c === "low" || c === "high" ? c : "medium", created_at: str(r.created_at),
-    confirmed_at: str(r.confirmed_at), expires_at: strOrNull(r.expires_at), ...replicated(r),
+    id: str(r.id),
+    project_id: strOrNull(r.project_id),
+    scope: str(r.scope) === "global" ? "global" : "project",
+    text: str(r.text),
+    confidence: c === "low" || c === "high" ? c : "medium",
+    created_at: str(r.created_at),
+    confirmed_at: str(r.confirmed_at),
+    expires_at: strOrNull(r.expires_at),
+    ...replicated(r),
   };
 }
 
 export function toRetirement(r: Row): RetirementRecord {
   return {
-    id: str(r.id), project_id: str(r.project_id), kind: str(r.kind) === "decision" ? "decision" : "constraint",
-    text: str(r.text), reason: str(r.reason), retired_at: str(r.retired_at), retired_by: str(r.retired_by), ...replicated(r),
+    id: str(r.id),
+    project_id: str(r.project_id),
+    kind: str(r.kind) === "decision" ? "decision" : "constraint",
+    text: str(r.text),
+    reason: str(r.reason),
+    retired_at: str(r.retired_at),
+    retired_by: str(r.retired_by),
+    ...replicated(r),
   };
 }
 
@@ -119,7 +184,18 @@ export const TAGGED = "EXISTS (SELECT 1 FROM json_each(tags) WHERE lower(json_ea
 const SUMMARY_GOAL_MAX = 8 * 1024;
 
 /** Columns whose bytes make a snapshot's size: measured one by one, never joined into one text first. */
-const SIZED = ["goal", "state", "next_action", "blocker", "active_files", "constraints", "decisions", "failure_graph", "coalesce(compressed, '')", "layer3"];
+const SIZED = [
+  "goal",
+  "state",
+  "next_action",
+  "blocker",
+  "active_files",
+  "constraints",
+  "decisions",
+  "failure_graph",
+  "coalesce(compressed, '')",
+  "layer3",
+];
 
 // A list reads no more of a snapshot than it shows: a stored 10 MB goal made a session start read
 // it (and every column joined, to measure them) into 168 MB at peak; 86 MB now.
@@ -131,18 +207,32 @@ export const SUMMARY_COLUMNS = `id, snapshots.project_id, name, kind, status, sn
 
 export function toRetentionRow(r: Row): RetentionRow {
   return {
-    id: str(r.id), name: str(r.name), kind: str(r.kind) as RetentionRow["kind"], status: str(r.status) as RetentionRow["status"],
-    created_at: str(r.created_at), saved_host: strOrNull(r.saved_host),
+    id: str(r.id),
+    name: str(r.name),
+    kind: str(r.kind) as RetentionRow["kind"],
+    status: str(r.status) as RetentionRow["status"],
+    created_at: str(r.created_at),
+    saved_host: strOrNull(r.saved_host),
   };
 }
 
 export function toSummary(r: Row): SnapshotSummary {
   return {
-    id: str(r.id), project_id: str(r.project_id), name: str(r.name),
-    kind: str(r.kind) as SnapshotSummary["kind"], status: str(r.status) as SnapshotSummary["status"],
-    created_at: str(r.created_at), goal: str(r.goal), blocker: str(r.blocker),
-    l1_tokens: Number(r.l1_tokens), l2_tokens: Number(r.l2_tokens), saved_host: str(r.saved_host), tags: json(r.tags, []),
-    size: Number(r.size), has_layer2: Number(r.has_layer2) === 1, has_layer3: Number(r.has_layer3) === 1,
+    id: str(r.id),
+    project_id: str(r.project_id),
+    name: str(r.name),
+    kind: str(r.kind) as SnapshotSummary["kind"],
+    status: str(r.status) as SnapshotSummary["status"],
+    created_at: str(r.created_at),
+    goal: str(r.goal),
+    blocker: str(r.blocker),
+    l1_tokens: Number(r.l1_tokens),
+    l2_tokens: Number(r.l2_tokens),
+    saved_host: str(r.saved_host),
+    tags: json(r.tags, []),
+    size: Number(r.size),
+    has_layer2: Number(r.has_layer2) === 1,
+    has_layer3: Number(r.has_layer3) === 1,
     archived: Number(r.archived) === 1,
   };
 }
@@ -179,22 +269,39 @@ export const FAILURE_RANK_SELECT = `SELECT f.id, f.scope, f.item, f.rejected_by,
 export function failureRanksQuery(projectId: string | null): [string, unknown[]] {
   const global = `SELECT f.id, 'global' AS scope, f.item, f.rejected_by, f.confidence, f.last_seen, ${FAILURE_REPEATS} AS repeat_count FROM failures f WHERE f.deleted = 0 AND f.scope = 'global'`;
   if (!projectId) return [global, []];
-  return [`${FAILURE_RANK_SELECT} WHERE f.deleted = 0 AND f.project_id = ? UNION ALL ${global} AND f.project_id IS NOT ?`, [projectId, projectId]];
+  return [
+    `${FAILURE_RANK_SELECT} WHERE f.deleted = 0 AND f.project_id = ? UNION ALL ${global} AND f.project_id IS NOT ?`,
+    [projectId, projectId],
+  ];
 }
 
 export function toFailureRank(r: Row): FailureRank {
   return {
-    id: str(r.id), scope: str(r.scope) as FailureRank["scope"], item: str(r.item), rejected_by: str(r.rejected_by),
-    confidence: strOrNull(r.confidence), last_seen: str(r.last_seen), repeat_count: Number(r.repeat_count ?? 0),
+    id: str(r.id),
+    scope: str(r.scope) as FailureRank["scope"],
+    item: str(r.item),
+    rejected_by: str(r.rejected_by),
+    confidence: strOrNull(r.confidence),
+    last_seen: str(r.last_seen),
+    repeat_count: Number(r.repeat_count ?? 0),
   };
 }
 
 export function toFailure(r: Row): FailureRecord {
   return {
-    id: str(r.id), project_id: strOrNull(r.project_id), scope: str(r.scope) as FailureRecord["scope"],
-    item: str(r.item), rejected_by: str(r.rejected_by), reason: str(r.reason), confidence: strOrNull(r.confidence),
-    schema_version: str(r.schema_version), first_seen: str(r.first_seen), last_seen: str(r.last_seen),
-    repeat_count: Number(r.repeat_count ?? 0), related: json(r.related, []), alternatives: json(r.alternatives, []),
+    id: str(r.id),
+    project_id: strOrNull(r.project_id),
+    scope: str(r.scope) as FailureRecord["scope"],
+    item: str(r.item),
+    rejected_by: str(r.rejected_by),
+    reason: str(r.reason),
+    confidence: strOrNull(r.confidence),
+    schema_version: str(r.schema_version),
+    first_seen: str(r.first_seen),
+    last_seen: str(r.last_seen),
+    repeat_count: Number(r.repeat_count ?? 0),
+    related: json(r.related, []),
+    alternatives: json(r.alternatives, []),
     ...replicated(r),
   };
 }

@@ -37,19 +37,22 @@ export const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
  * valid UTF-8, which a damaged page can hold. `textOf` turns the bytes back into text (invalid
  * sequences become U+FFFD); the store has no BLOB columns, so bytes are always text.
  */
-export const asBytes = (c: string) => `CASE WHEN typeof(${q(c)}) = 'text' THEN CAST(${q(c)} AS BLOB) ELSE ${q(c)} END AS ${q(c)}`;
+export const asBytes = (c: string) =>
+  `CASE WHEN typeof(${q(c)}) = 'text' THEN CAST(${q(c)} AS BLOB) ELSE ${q(c)} END AS ${q(c)}`;
 const decoder = new TextDecoder();
 export function textOf(v: unknown): unknown {
   if (v instanceof ArrayBuffer) return decoder.decode(v);
   if (v instanceof Uint8Array) return decoder.decode(v);
   return v;
 }
-const firstLine = (e: unknown) => (e instanceof Error ? e.message : String(e)).split("\n")[0].replace(/^SQLITE_[A-Z_]+:\s*/, "");
+const firstLine = (e: unknown) =>
+  (e instanceof Error ? e.message : String(e)).split("\n")[0].replace(/^SQLITE_[A-Z_]+:\s*/, "");
 
 /** Size facts from a plain SQLite header (an encrypted one cannot be read). */
 export function headerFacts(path: string): { page_size: number | null; expected_size: number | null } {
   const h = headerBytes(path, 100);
-  if (h.length < 100 || h.subarray(0, 16).toString("latin1") !== "SQLite format 3\0") return { page_size: null, expected_size: null };
+  if (h.length < 100 || h.subarray(0, 16).toString("latin1") !== "SQLite format 3\0")
+    return { page_size: null, expected_size: null };
   const raw = h.readUInt16BE(16);
   const pageSize = raw === 1 ? 65536 : raw;
   // The page count at 28 is valid only when the change counter (24) matches "version valid for" (92).
@@ -68,7 +71,13 @@ async function openDamaged(path: string, encryptionKey?: string): Promise<Db> {
   // open) it is read alone, so looking at it leaves no -wal or -shm beside it.
   const real = realStorePath(path);
   const alone = !["-wal", "-shm", "-journal"].some((s) => existsSync(real + s));
-  const db = await openDb(path, { readOnly: true, immutable: alone || readOnlyMode(path).immutable, timeoutMs: 5000, encryptionKey, libsql: true });
+  const db = await openDb(path, {
+    readOnly: true,
+    immutable: alone || readOnlyMode(path).immutable,
+    timeoutMs: 5000,
+    encryptionKey,
+    libsql: true,
+  });
   try {
     await db.execute("PRAGMA writable_schema = ON");
   } catch (e) {
@@ -79,10 +88,20 @@ async function openDamaged(path: string, encryptionKey?: string): Promise<Db> {
 }
 
 /** A read-only look at the store file at `path`; never writes to it, never throws for damage. */
-export async function inspectStore(path: string, opts: { encryptionKey?: string } = {}): Promise<StoreInspection> {
+export async function inspectStore(
+  path: string,
+  opts: { encryptionKey?: string } = {},
+): Promise<StoreInspection> {
   const out: StoreInspection = {
-    size: sizeOf(path), ...headerFacts(path), wal_bytes: sizeOf(realStorePath(path) + "-wal"), journal_bytes: sizeOf(realStorePath(path) + "-journal"),
-    ours: null, schema_version: null, integrity: [], tables: {}, error: null,
+    size: sizeOf(path),
+    ...headerFacts(path),
+    wal_bytes: sizeOf(realStorePath(path) + "-wal"),
+    journal_bytes: sizeOf(realStorePath(path) + "-journal"),
+    ours: null,
+    schema_version: null,
+    integrity: [],
+    tables: {},
+    error: null,
   };
   let db: Db;
   try {
@@ -97,13 +116,21 @@ export async function inspectStore(path: string, opts: { encryptionKey?: string 
   try {
     let names: string[];
     try {
-      names = (await db.execute(`SELECT ${asBytes("name")} FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)).rows.map((r) => str(textOf(r.name)));
+      names = (
+        await db.execute(
+          `SELECT ${asBytes("name")} FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`,
+        )
+      ).rows.map((r) => str(textOf(r.name)));
     } catch (e) {
       out.error = firstLine(e);
       return out;
     }
     try {
-      const rows = (await db.execute(`SELECT ${asBytes("key")}, ${asBytes("value")} FROM meta WHERE key IN ('app', 'schema_version')`)).rows;
+      const rows = (
+        await db.execute(
+          `SELECT ${asBytes("key")}, ${asBytes("value")} FROM meta WHERE key IN ('app', 'schema_version')`,
+        )
+      ).rows;
       const meta = Object.fromEntries(rows.map((r) => [str(textOf(r.key)), str(textOf(r.value))]));
       out.ours = meta.app === "mindsave";
       out.schema_version = meta.schema_version ? Number(meta.schema_version) : null;
@@ -130,7 +157,11 @@ export async function inspectStore(path: string, opts: { encryptionKey?: string 
 
 /** The integrity check's findings, one a line, without its "in database main" headings. */
 export function integrityLines(rows: Row[]): string[] {
-  return rows.flatMap((r) => str(r[0]).split("\n")).map((l) => l.trim()).filter((l) => l && !/^\*\*\* in database/.test(l)).slice(0, 20);
+  return rows
+    .flatMap((r) => str(r[0]).split("\n"))
+    .map((l) => l.trim())
+    .filter((l) => l && !/^\*\*\* in database/.test(l))
+    .slice(0, 20);
 }
 
 export interface SalvagedTable {
@@ -166,11 +197,19 @@ export async function salvage(source: string, dest: Tx, encryptionKey?: string):
   const src = await openDamaged(source, encryptionKey);
   try {
     const out: Record<string, SalvagedTable> = {};
-    for (const table of ["meta", ...SYNCED_TABLES.map((t) => t.name), "sync_peers"]) out[table] = await copyTable(src, dest, table);
+    for (const table of ["meta", ...SYNCED_TABLES.map((t) => t.name), "sync_peers"])
+      out[table] = await copyTable(src, dest, table);
     const listed = await carryListed(src, dest);
     await dest.execute("UPDATE sync_peers SET pulled_seq = 0");
-    const oldId = await src.execute(`SELECT ${asBytes("value")} FROM meta WHERE key = 'store_id'`).then((r) => textOf(r.rows[0]?.value), () => null);
-    if (oldId) await dest.execute({ sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('repaired_from', ?)", args: [str(oldId)] });
+    const oldId = await src.execute(`SELECT ${asBytes("value")} FROM meta WHERE key = 'store_id'`).then(
+      (r) => textOf(r.rows[0]?.value),
+      () => null,
+    );
+    if (oldId)
+      await dest.execute({
+        sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('repaired_from', ?)",
+        args: [str(oldId)],
+      });
     await keepClockAhead(dest);
     return { tables: out, listed };
   } finally {
@@ -209,15 +248,27 @@ async function carryListed(src: Db, dest: Tx): Promise<ListedCarried> {
   }
   if (!have) return { how: "none archived", read: { saved: 0, lost: 0, end_lost: false, error: null } };
   const ids: string[] = [];
-  const read = await readTable(src, "listed_snapshots", ["snapshot_id"], async (got) => (ids.push(str(got.snapshot_id)), "saved"));
+  const read = await readTable(
+    src,
+    "listed_snapshots",
+    ["snapshot_id"],
+    async (got) => (ids.push(str(got.snapshot_id)), "saved"),
+  );
   if (read.lost || read.end_lost) return { how: "unreadable", read };
-  await dest.execute({ sql: "DELETE FROM listed_snapshots WHERE snapshot_id NOT IN (SELECT value FROM json_each(?))", args: [JSON.stringify(ids)] });
+  await dest.execute({
+    sql: "DELETE FROM listed_snapshots WHERE snapshot_id NOT IN (SELECT value FROM json_each(?))",
+    args: [JSON.stringify(ids)],
+  });
   return { how: "carried", read };
 }
 
 /** How many live snapshots are listed and how many archived (see migration 5). */
 export async function listedCounts(db: Exec): Promise<{ listed: number; archived: number }> {
-  const r = (await db.execute(`SELECT count(*) AS live, (SELECT count(*) FROM listed_snapshots) AS listed FROM snapshots WHERE deleted = 0`)).rows[0];
+  const r = (
+    await db.execute(
+      `SELECT count(*) AS live, (SELECT count(*) FROM listed_snapshots) AS listed FROM snapshots WHERE deleted = 0`,
+    )
+  ).rows[0];
   return { listed: Number(r?.listed ?? 0), archived: Number(r?.live ?? 0) - Number(r?.listed ?? 0) };
 }
 
@@ -237,7 +288,9 @@ async function copyTable(src: Db, dest: Tx, table: string): Promise<SalvagedTabl
   const insert = `INSERT OR IGNORE INTO ${q(table)} (${cols.map(q).join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`;
   return readTable(src, table, cols, async (got) => {
     if (table === "meta" && OWN_META.has(str(got.key))) return "own";
-    return (await dest.execute({ sql: insert, args: cols.map((c) => got[c] as never) })).rowsAffected ? "saved" : "skipped";
+    return (await dest.execute({ sql: insert, args: cols.map((c) => got[c] as never) })).rowsAffected
+      ? "saved"
+      : "skipped";
   });
 }
 
@@ -246,9 +299,17 @@ async function copyTable(src: Db, dest: Tx, table: string): Promise<SalvagedTabl
  * of it ("own": a row that belongs to the new store; a `put` that throws: a row refused, so lost).
  * Counts the rows saved and lost as SalvagedTable says.
  */
-async function readTable(src: Db, table: string, cols: string[], put: (row: Record<string, unknown>) => Promise<"saved" | "own" | "skipped">): Promise<SalvagedTable> {
+async function readTable(
+  src: Db,
+  table: string,
+  cols: string[],
+  put: (row: Record<string, unknown>) => Promise<"saved" | "own" | "skipped">,
+): Promise<SalvagedTable> {
   // A count from damaged pages can be anything: it is believed only when the rowids allow it.
-  const expected = await src.execute(`SELECT count(*) FROM ${q(table)}`).then((r) => Number(r.rows[0]?.[0] ?? 0), () => null);
+  const expected = await src.execute(`SELECT count(*) FROM ${q(table)}`).then(
+    (r) => Number(r.rows[0]?.[0] ?? 0),
+    () => null,
+  );
   const last = await lastRowid(src, table);
   let saved = 0;
   let failed = 0;
@@ -272,7 +333,12 @@ async function readTable(src: Db, table: string, cols: string[], put: (row: Reco
   const plausible = expected !== null && (last === null || expected <= last) && expected >= saved + own;
   // Without a known last rowid, failures past the last row read may be rowids that never existed.
   const endLost = last === null && failedAtEnd > 0;
-  return { saved, lost: plausible ? expected - own - saved : failed - (endLost ? failedAtEnd : 0), end_lost: endLost, error: null };
+  return {
+    saved,
+    lost: plausible ? expected - own - saved : failed - (endLost ? failedAtEnd : 0),
+    end_lost: endLost,
+    error: null,
+  };
 }
 
 /** The last rowid of `table`, from the table or else from its primary-key index; null when neither can be read. */
@@ -292,7 +358,12 @@ async function lastRowid(src: Db, table: string): Promise<number | null> {
  * The rows of `table` in rowid order, as far as they can be read: ranges while they read, one rowid
  * at a time across a range that fails (null for each rowid that fails), then ranges again.
  */
-async function* readRows(src: Db, table: string, cols: string[], last: number | null): AsyncGenerator<Record<string, unknown> | null> {
+async function* readRows(
+  src: Db,
+  table: string,
+  cols: string[],
+  last: number | null,
+): AsyncGenerator<Record<string, unknown> | null> {
   const select = `SELECT rowid AS "__rowid", ${cols.map(asBytes).join(", ")} FROM ${q(table)}`;
   const decoded = (r: Row) => Object.fromEntries(cols.map((c) => [c, textOf(r[c])]));
   let after: number | null = null; // the last rowid dealt with
@@ -301,7 +372,12 @@ async function* readRows(src: Db, table: string, cols: string[], last: number | 
   for (;;) {
     if (single === 0) {
       try {
-        const rows: Row[] = (await src.execute({ sql: `${select} WHERE ? IS NULL OR rowid > ? ORDER BY rowid LIMIT ${BATCH}`, args: [after, after] })).rows;
+        const rows: Row[] = (
+          await src.execute({
+            sql: `${select} WHERE ? IS NULL OR rowid > ? ORDER BY rowid LIMIT ${BATCH}`,
+            args: [after, after],
+          })
+        ).rows;
         if (!rows.length && (last === null || after === null || after >= last)) return;
         for (const r of rows) yield decoded(r);
         if (rows.length) {
@@ -339,7 +415,10 @@ async function keepClockAhead(dest: Tx): Promise<void> {
   }
   if (!newest) return;
   const c = parseHlc(newest);
-  await dest.execute({ sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('clock', ?)", args: [formatHlc(c.wall, c.counter, "")] });
+  await dest.execute({
+    sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('clock', ?)",
+    args: [formatHlc(c.wall, c.counter, "")],
+  });
 }
 
 /** A project no row of `projects` names any more, with what the surviving rows still say about it. */
@@ -352,21 +431,45 @@ export interface LostProject {
 }
 
 /** Tables whose live rows name a project. */
-const PROJECT_REFS = ["snapshots", "roots", "failures", "signals", "tool_calls", "rules", "facts", "retirements"];
+const PROJECT_REFS = [
+  "snapshots",
+  "roots",
+  "failures",
+  "signals",
+  "tool_calls",
+  "rules",
+  "facts",
+  "retirements",
+];
 
 /**
  * The projects that live rows still name but `projects` does not hold: after a repair lost their
  * rows, every list (they all go through projects) would hide those rows.
  */
 export async function lostProjects(db: Exec): Promise<LostProject[]> {
-  const refs = [...PROJECT_REFS.map((t) => `SELECT project_id AS id FROM ${t} WHERE deleted = 0`), "SELECT merged_into FROM projects WHERE deleted = 0"];
-  const ids = (await db.execute(`SELECT id FROM (${refs.join(" UNION ")}) WHERE id IS NOT NULL AND id NOT IN (SELECT id FROM projects) ORDER BY id`)).rows.map((r) => str(r.id));
+  const refs = [
+    ...PROJECT_REFS.map((t) => `SELECT project_id AS id FROM ${t} WHERE deleted = 0`),
+    "SELECT merged_into FROM projects WHERE deleted = 0",
+  ];
+  const ids = (
+    await db.execute(
+      `SELECT id FROM (${refs.join(" UNION ")}) WHERE id IS NOT NULL AND id NOT IN (SELECT id FROM projects) ORDER BY id`,
+    )
+  ).rows.map((r) => str(r.id));
   const out: LostProject[] = [];
   for (const id of ids) {
-    const roots = (await db.execute({ sql: "SELECT host_id, path FROM roots WHERE project_id = ? AND deleted = 0 ORDER BY last_used DESC", args: [id] })).rows;
-    const saved = (await db.execute({
-      sql: "SELECT saved_host, saved_root FROM snapshots WHERE project_id = ? AND deleted = 0 AND saved_root IS NOT NULL ORDER BY created_at DESC LIMIT 20", args: [id],
-    })).rows;
+    const roots = (
+      await db.execute({
+        sql: "SELECT host_id, path FROM roots WHERE project_id = ? AND deleted = 0 ORDER BY last_used DESC",
+        args: [id],
+      })
+    ).rows;
+    const saved = (
+      await db.execute({
+        sql: "SELECT saved_host, saved_root FROM snapshots WHERE project_id = ? AND deleted = 0 AND saved_root IS NOT NULL ORDER BY created_at DESC LIMIT 20",
+        args: [id],
+      })
+    ).rows;
     out.push({
       id,
       roots: roots.map((r) => ({ host_id: str(r.host_id), path: str(r.path) })),
@@ -381,7 +484,11 @@ export async function lostProjects(db: Exec): Promise<LostProject[]> {
  * repair's: a peer that still holds a project's own row (made earlier, or changed since) wins the
  * next sync with it, and gives back its real name and identity.
  */
-export async function recreateProjects(db: Exec, hostId: string, projects: { id: string; identity: string; name: string; remote: string | null; created_at: string }[]): Promise<void> {
+export async function recreateProjects(
+  db: Exec,
+  hostId: string,
+  projects: { id: string; identity: string; name: string; remote: string | null; created_at: string }[],
+): Promise<void> {
   for (const p of projects) {
     await db.execute({
       sql: "INSERT INTO projects(id, identity, name, remote, created_at, merged_into, hlc, host, deleted) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, 0)",

@@ -20,16 +20,43 @@ export interface ScanTable {
 
 export const SCAN_TABLES: readonly ScanTable[] = [
   {
-    name: "snapshots", key: ["id"], replicated: true, page: 16,
+    name: "snapshots",
+    key: ["id"],
+    replicated: true,
+    page: 16,
     text: ["name", "topic", "goal", "state", "next_action", "blocker", "layer3", "saved_root"],
-    json: ["active_files", "constraints", "decisions", "failure_graph", "compressed", "auto_trigger", "extra", "plan", "tags"],
+    json: [
+      "active_files",
+      "constraints",
+      "decisions",
+      "failure_graph",
+      "compressed",
+      "auto_trigger",
+      "extra",
+      "plan",
+      "tags",
+    ],
   },
   { name: "rules", key: ["id"], text: ["text"], json: [], replicated: true, page: 500 },
   { name: "facts", key: ["id"], text: ["text"], json: [], replicated: true, page: 500 },
-  { name: "retirements", key: ["id"], text: ["text", "reason", "retired_by"], json: [], replicated: true, page: 500 },
+  {
+    name: "retirements",
+    key: ["id"],
+    text: ["text", "reason", "retired_by"],
+    json: [],
+    replicated: true,
+    page: 500,
+  },
   { name: "failures", key: ["id"], text: ["item", "reason"], json: [], replicated: true, page: 500 },
   { name: "failure_links", key: ["id"], text: ["value"], json: [], replicated: true, page: 500 },
-  { name: "tool_calls", key: ["id"], text: ["session_id", "timestamp", "action", "tool", "target", "summary"], json: [], replicated: true, page: 500 },
+  {
+    name: "tool_calls",
+    key: ["id"],
+    text: ["session_id", "timestamp", "action", "tool", "target", "summary"],
+    json: [],
+    replicated: true,
+    page: 500,
+  },
   { name: "signals", key: ["project_id"], text: [], json: ["data"], replicated: true, page: 500 },
   { name: "projects", key: ["id"], text: ["name", "remote"], json: [], replicated: true, page: 500 },
   // This store's own record of its peers (never synced): a location may be a URL with a password.
@@ -51,14 +78,21 @@ function table(name: string): ScanTable {
 }
 
 /** Up to `limit` rows of `name` after `afterRowid`, in rowid order, tombstones included. */
-export async function scanRows(db: Exec, name: string, afterRowid: number, limit: number): Promise<ScanRow[]> {
+export async function scanRows(
+  db: Exec,
+  name: string,
+  afterRowid: number,
+  limit: number,
+): Promise<ScanRow[]> {
   const t = table(name);
   const cols = [...t.text, ...t.json];
   const deleted = t.replicated ? "deleted" : "0";
-  const rows = (await db.execute({
-    sql: `SELECT rowid AS scan_rowid, ${deleted} AS scan_deleted, ${[...t.key, ...cols].join(", ")} FROM ${t.name} WHERE rowid > ? ORDER BY rowid LIMIT ?`,
-    args: [afterRowid, limit],
-  })).rows;
+  const rows = (
+    await db.execute({
+      sql: `SELECT rowid AS scan_rowid, ${deleted} AS scan_deleted, ${[...t.key, ...cols].join(", ")} FROM ${t.name} WHERE rowid > ? ORDER BY rowid LIMIT ?`,
+      args: [afterRowid, limit],
+    })
+  ).rows;
   return rows.map((r) => ({
     rowid: Number(r.scan_rowid),
     key: t.key.map((k) => str(r[k])),
@@ -71,10 +105,18 @@ export async function scanRows(db: Exec, name: string, afterRowid: number, limit
  * Rewrites text cells of one row (named by its key). A synced table's row gets the writer's clock
  * and host, so the change log records it and sync carries the new text over every peer's copy.
  */
-export async function rewriteCells(db: Exec, name: string, key: string[], cells: Record<string, string | null>, stamp: { hlc: string; host: string } | null): Promise<void> {
+export async function rewriteCells(
+  db: Exec,
+  name: string,
+  key: string[],
+  cells: Record<string, string | null>,
+  stamp: { hlc: string; host: string } | null,
+): Promise<void> {
   const t = table(name);
   const cols = Object.keys(cells);
-  for (const c of cols) if (!t.text.includes(c) && !t.json.includes(c)) throw new Error(`scan: ${name}.${c} is not a text column`);
+  for (const c of cols)
+    if (!t.text.includes(c) && !t.json.includes(c))
+      throw new Error(`scan: ${name}.${c} is not a text column`);
   if (!cols.length) return;
   const sets = cols.map((c) => `${c} = ?`);
   const args: unknown[] = cols.map((c) => cells[c]);
@@ -82,7 +124,10 @@ export async function rewriteCells(db: Exec, name: string, key: string[], cells:
     sets.push("hlc = ?", "host = ?");
     args.push(stamp.hlc, stamp.host);
   }
-  await db.execute({ sql: `UPDATE ${t.name} SET ${sets.join(", ")} WHERE ${t.key.map((k) => `${k} = ?`).join(" AND ")}`, args: [...args, ...key] as never });
+  await db.execute({
+    sql: `UPDATE ${t.name} SET ${sets.join(", ")} WHERE ${t.key.map((k) => `${k} = ?`).join(" AND ")}`,
+    args: [...args, ...key] as never,
+  });
 }
 
 /** Merges the full-text index's segments, so entries of rewritten rows are gone from it, not only marked. */

@@ -10,14 +10,24 @@ import { asBytes, textOf } from "./salvage.ts";
 const APP_MARK = "mindsave";
 
 /** Whether a file is a MindSave store (or empty), and its schema version. */
-export interface Ownership { ours: boolean; empty: boolean; version: number }
+export interface Ownership {
+  ours: boolean;
+  empty: boolean;
+  version: number;
+}
 
 export async function readOwnership(db: Exec): Promise<Ownership> {
   // Text read as bytes: a damaged page's invalid UTF-8 would abort the driver (see salvage.ts).
-  const tables = (await db.execute(`SELECT ${asBytes("name")} FROM sqlite_master WHERE type = 'table'`)).rows.map((r) => str(textOf(r.name)));
+  const tables = (
+    await db.execute(`SELECT ${asBytes("name")} FROM sqlite_master WHERE type = 'table'`)
+  ).rows.map((r) => str(textOf(r.name)));
   if (tables.length === 0) return { ours: true, empty: true, version: 0 };
   if (!tables.includes("meta")) return { ours: false, empty: false, version: 0 };
-  const rows = (await db.execute(`SELECT ${asBytes("key")}, ${asBytes("value")} FROM meta WHERE key IN ('app', 'schema_version')`)).rows;
+  const rows = (
+    await db.execute(
+      `SELECT ${asBytes("key")}, ${asBytes("value")} FROM meta WHERE key IN ('app', 'schema_version')`,
+    )
+  ).rows;
   const meta = Object.fromEntries(rows.map((r) => [str(textOf(r.key)), str(textOf(r.value))]));
   return { ours: meta.app === APP_MARK, empty: false, version: Number(meta.schema_version ?? 0) };
 }
@@ -25,10 +35,16 @@ export async function readOwnership(db: Exec): Promise<Ownership> {
 /** Refuses another program's database, and a store written by a newer MindSave. */
 export function refuseForeign(path: string, o: Ownership): void {
   if (!o.ours) {
-    throw new StoreProblem("foreign", path, `${path} is a SQLite database but not a MindSave store; refusing to touch it.`);
+    throw new StoreProblem(
+      "foreign",
+      path,
+      `${path} is a SQLite database but not a MindSave store; refusing to touch it.`,
+    );
   }
   if (o.version > SCHEMA_VERSION) {
-    throw new StoreProblem("newer", path,
+    throw new StoreProblem(
+      "newer",
+      path,
       `${path} was written by a newer MindSave (store schema ${o.version}; this build knows up to ${SCHEMA_VERSION}); update MindSave to use it.`,
     );
   }
@@ -45,7 +61,8 @@ export async function migrateSchema(conn: Db, path: string): Promise<boolean> {
     for (let v = now.version; v < SCHEMA_VERSION; v++) {
       for (const sql of MIGRATIONS[v]) await tx.execute(sql);
     }
-    const set = "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value";
+    const set =
+      "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value";
     await tx.execute({ sql: set, args: ["app", APP_MARK] });
     await tx.execute({ sql: set, args: ["schema_version", String(SCHEMA_VERSION)] });
     if (now.empty) {

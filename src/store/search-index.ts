@@ -18,8 +18,15 @@ export interface DeferredSearch {
  * drop back with everything else). Null when there is nothing to defer.
  */
 export async function deferSearch(db: Exec): Promise<DeferredSearch | null> {
-  const trigger = (await db.execute({ sql: "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?", args: [TRIGGER] })).rows[0];
-  const max = Number((await db.execute("SELECT coalesce(max(rowid), 0) AS n FROM snapshots")).rows[0]?.n ?? 0);
+  const trigger = (
+    await db.execute({
+      sql: "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?",
+      args: [TRIGGER],
+    })
+  ).rows[0];
+  const max = Number(
+    (await db.execute("SELECT coalesce(max(rowid), 0) AS n FROM snapshots")).rows[0]?.n ?? 0,
+  );
   // New rows take rowids past the largest one, unless it is the largest SQLite has (never, here).
   if (!trigger || !(max < Number.MAX_SAFE_INTEGER)) return null;
   await db.execute(`DROP TRIGGER ${TRIGGER}`);

@@ -5,7 +5,8 @@ import { graphemeBoundary } from "../lib/text.ts";
 import { TAGGED, str, type Exec } from "./rows.ts";
 import type { SearchHit } from "./records.ts";
 
-const query = async (db: Exec, sql: string, args: unknown[]): Promise<Row[]> => (await db.execute({ sql, args: args as never })).rows;
+const query = async (db: Exec, sql: string, args: unknown[]): Promise<Row[]> =>
+  (await db.execute({ sql, args: args as never })).rows;
 
 /**
  * Full-text search, newest first. Terms of three or more characters go through the FTS5 trigram
@@ -15,7 +16,13 @@ const query = async (db: Exec, sql: string, args: unknown[]): Promise<Row[]> => 
  * window of CONTEXT_WINDOW characters around the first term, and the context line is cut from
  * that in JS (FTS5's snippet() scores every position of a long layer: minutes on a megabyte).
  */
-export async function searchSnapshots(db: Exec, projectId: string | null, terms: string[], limit = 50, opts: SearchFilter = {}): Promise<SearchHit[]> {
+export async function searchSnapshots(
+  db: Exec,
+  projectId: string | null,
+  terms: string[],
+  limit = 50,
+  opts: SearchFilter = {},
+): Promise<SearchHit[]> {
   const { tag, listed = false, manyMatches = MANY_MATCHES } = opts;
   const long = terms.filter((t) => [...t].length >= 3);
   const short = terms.filter((t) => [...t].length < 3).map((t) => t.toLowerCase());
@@ -29,21 +36,30 @@ export async function searchSnapshots(db: Exec, projectId: string | null, terms:
   // full-text query runs once, not again in a join (a rare word: ~1.4 ms less). A search of every
   // project joins the matches and sorts them (no index orders them all by time). All three ways
   // give the same rows.
-  const found = projectId !== null && long.length > 0 ? await matchingRowids(db, match, manyMatches + 1) : null;
+  const found =
+    projectId !== null && long.length > 0 ? await matchingRowids(db, match, manyMatches + 1) : null;
   // Only the listed snapshots of a project (the picker with archived hidden): its few rows in
   // listed_snapshots' index are walked, never its archived thousands (unless the few matches are
   // looked up by their rowids, which is less), and each is matched alone rather than every match
   // read into a set (a word in all of 100,000 snapshots, 20 listed: ~55 ms, not ~110-400 ms).
   const fromListed = listed && projectId !== null && !(found && found.length <= manyMatches);
-  const walked = fromListed ? "listed_snapshots l CROSS JOIN snapshots s ON s.id = l.snapshot_id" : "snapshots s";
-  let from = fromListed ? `${walked} JOIN snapshot_search f ON f.rowid = s.rowid` : "snapshot_search f JOIN snapshots s ON s.rowid = f.rowid";
+  const walked = fromListed
+    ? "listed_snapshots l CROSS JOIN snapshots s ON s.id = l.snapshot_id"
+    : "snapshots s";
+  let from = fromListed
+    ? `${walked} JOIN snapshot_search f ON f.rowid = s.rowid`
+    : "snapshot_search f JOIN snapshots s ON s.rowid = f.rowid";
   if (found && found.length <= manyMatches) {
     // (CROSS JOIN keeps SQLite from walking the project's index instead of looking the rowids up.)
     from = "json_each(?) AS m CROSS JOIN snapshots s ON s.rowid = m.value";
     args.push(JSON.stringify(found));
   } else if (found) {
     from = walked;
-    where.push(fromListed ? "EXISTS (SELECT 1 FROM snapshot_search WHERE rowid = s.rowid AND snapshot_search MATCH ?)" : "s.rowid IN (SELECT rowid FROM snapshot_search WHERE snapshot_search MATCH ?)");
+    where.push(
+      fromListed
+        ? "EXISTS (SELECT 1 FROM snapshot_search WHERE rowid = s.rowid AND snapshot_search MATCH ?)"
+        : "s.rowid IN (SELECT rowid FROM snapshot_search WHERE snapshot_search MATCH ?)",
+    );
     args.push(match);
   } else if (long.length) {
     where.push("snapshot_search MATCH ?");
@@ -52,7 +68,9 @@ export async function searchSnapshots(db: Exec, projectId: string | null, terms:
   const inProject = found !== null;
   const text = "instr(lower(f.layer1 || char(10) || f.layer2 || char(10) || f.layer3), ?) > 0";
   for (const t of short) {
-    where.push(inProject ? `EXISTS (SELECT 1 FROM snapshot_search f WHERE f.rowid = s.rowid AND ${text})` : text);
+    where.push(
+      inProject ? `EXISTS (SELECT 1 FROM snapshot_search f WHERE f.rowid = s.rowid AND ${text})` : text,
+    );
     args.push(t);
   }
   if (projectId) {
@@ -67,9 +85,11 @@ export async function searchSnapshots(db: Exec, projectId: string | null, terms:
   args.push(limit);
   // SQLite's lower() folds ASCII only: fold the anchor the same way, so instr() finds it.
   const anchor = (long[0] ?? short[0] ?? "").replace(/[A-Z]+/g, (c) => c.toLowerCase());
-  const window = (col: string) => `substr(f.${col}, max(1, instr(lower(f.${col}), ?) - ${CONTEXT_BEFORE}), ${CONTEXT_WINDOW}) AS ${col}`;
+  const window = (col: string) =>
+    `substr(f.${col}, max(1, instr(lower(f.${col}), ?) - ${CONTEXT_BEFORE}), ${CONTEXT_WINDOW}) AS ${col}`;
   // The windows are cut for the hits only: the inner query sorts and limits first.
-  const rows = await query(db, 
+  const rows = await query(
+    db,
     `SELECT h.*, ${window("layer1")}, ${window("layer2")}, ${window("layer3")}
      FROM (SELECT s.rowid AS rid, s.id, s.project_id, s.name, s.created_at, s.status, s.goal, NOT ${LISTED} AS archived
            FROM ${from}
@@ -79,8 +99,13 @@ export async function searchSnapshots(db: Exec, projectId: string | null, terms:
     [anchor, anchor, anchor, ...args],
   );
   return rows.map((r) => ({
-    id: str(r.id), project_id: str(r.project_id), name: str(r.name), created_at: str(r.created_at),
-    status: str(r.status) as SearchHit["status"], goal: str(r.goal), archived: Number(r.archived) === 1,
+    id: str(r.id),
+    project_id: str(r.project_id),
+    name: str(r.name),
+    created_at: str(r.created_at),
+    status: str(r.status) as SearchHit["status"],
+    goal: str(r.goal),
+    archived: Number(r.archived) === 1,
     context: matchContext([str(r.layer1), str(r.layer2), str(r.layer3)], terms),
   }));
 }
@@ -97,7 +122,12 @@ export interface SearchFilter {
 
 /** The rowids of at most `n` snapshots the full-text query matches. */
 async function matchingRowids(db: Exec, match: string, n: number): Promise<number[]> {
-  return (await query(db, "SELECT rowid AS r FROM snapshot_search WHERE snapshot_search MATCH ? LIMIT ?", [match, n])).map((r) => Number(r.r));
+  return (
+    await query(db, "SELECT rowid AS r FROM snapshot_search WHERE snapshot_search MATCH ? LIMIT ?", [
+      match,
+      n,
+    ])
+  ).map((r) => Number(r.r));
 }
 
 /** How much of a layer a search hit reads for its context line, and from how far before the first term. */
@@ -130,6 +160,10 @@ function matchContext(texts: string[], terms: string[]): string {
     const marked = text.slice(start, end).replace(re!, (hit) => `«${hit}»`);
     return (start > 0 ? "…" : "") + marked + (end < text.length ? "…" : "");
   }
-  const first = texts.find((t) => t.trim())?.trim().split("\n")[0] ?? "";
+  const first =
+    texts
+      .find((t) => t.trim())
+      ?.trim()
+      .split("\n")[0] ?? "";
   return first.slice(0, graphemeBoundary(first, 200, "down"));
 }

@@ -12,17 +12,58 @@ import { SyncSide } from "./sync.ts";
 import { PLAN_STATUS_AT, str } from "./rows.ts";
 import { Queries } from "./queries.ts";
 import { StoreWriter } from "./writer.ts";
-import { fileIdentity, forgetSideFiles, openDb, readOnlyMode, realStorePath, sideFiles, sizeOf, storeFileKind, writable } from "./driver.ts";
+import {
+  fileIdentity,
+  forgetSideFiles,
+  openDb,
+  readOnlyMode,
+  realStorePath,
+  sideFiles,
+  sizeOf,
+  storeFileKind,
+  writable,
+} from "./driver.ts";
 import { remoteDb } from "./remote.ts";
-import { StoreProblem, driverCodes, guarded, noteDamage, readOnlyProblem, replacedProblem, storeProblem } from "./problems.ts";
-import { inspectStore, listedCounts, lostProjects, recreateProjects, salvage, type LostProject, type Salvaged } from "./salvage.ts";
+import {
+  StoreProblem,
+  driverCodes,
+  guarded,
+  noteDamage,
+  readOnlyProblem,
+  replacedProblem,
+  storeProblem,
+} from "./problems.ts";
+import {
+  inspectStore,
+  listedCounts,
+  lostProjects,
+  recreateProjects,
+  salvage,
+  type LostProject,
+  type Salvaged,
+} from "./salvage.ts";
 
-export { SCHEMA_VERSION, formatHlc, parseHlc, SyncSide, Queries, StoreWriter, StoreProblem, storeFileKind, storeProblem, inspectStore, realStorePath, sizeOf, fileIdentity, PLAN_STATUS_AT, MAX_AHEAD_MS };
+export {
+  SCHEMA_VERSION,
+  formatHlc,
+  parseHlc,
+  SyncSide,
+  Queries,
+  StoreWriter,
+  StoreProblem,
+  storeFileKind,
+  storeProblem,
+  inspectStore,
+  realStorePath,
+  sizeOf,
+  fileIdentity,
+  PLAN_STATUS_AT,
+  MAX_AHEAD_MS,
+};
 export type { StoreFileKind } from "./driver.ts";
 export type { StoreProblemKind } from "./problems.ts";
 export type { StoreInspection, SalvagedTable, LostProject, ListedCarried } from "./salvage.ts";
 export type * from "./records.ts";
-
 
 export interface OpenOptions {
   /** WAL for a laptop's home; the drive issue may choose another journal mode for removable media. */
@@ -43,7 +84,14 @@ export class Store extends Queries {
   private fileId: string | null = null; // the file opened: once the path names another (a swap), writes would be lost there
   private beforeMigrate: OpenOptions["beforeMigrate"];
 
-  private constructor(private readonly conn: Db, readonly path: string, readonly remote = false, readonly encrypted = false, readonly readOnly = false, private readonly seen = { damaged: false }) {
+  private constructor(
+    private readonly conn: Db,
+    readonly path: string,
+    readonly remote = false,
+    readonly encrypted = false,
+    readonly readOnly = false,
+    private readonly seen = { damaged: false },
+  ) {
     // Every read through Queries meets the store's error mapping: a damaged page is a sentence.
     super(guarded(conn, (e) => noteDamage(seen, storeProblem(path, e, { encrypted }))));
   }
@@ -54,7 +102,9 @@ export class Store extends Queries {
   }
 
   /** A read or write met damaged pages: nothing more is to be written beside this file (see Session.close). */
-  get damaged(): boolean { return this.seen.damaged; }
+  get damaged(): boolean {
+    return this.seen.damaged;
+  }
 
   /** A store on a libSQL server (sqld, Turso): the same schema and migrations as a file, so sync merges with it as with a drive. */
   static async openRemote(url: string, authToken?: string): Promise<Store> {
@@ -81,8 +131,17 @@ export class Store extends Queries {
   }
 
   /** Sync writes in one transaction (`rollback`: a dry run that changes nothing); `as` runs a host's own writes in it too. */
-  async syncWrite<T>(fn: (s: SyncSide, as: <R>(hostId: string, now: () => number, write: (w: StoreWriter) => Promise<R>) => Promise<R>) => Promise<T>, opts: { rollback?: boolean } = {}): Promise<T> {
-    return this.transaction((tx) => fn(new SyncSide(tx), (hostId, now, write) => new StoreWriter(tx, hostId, now).within(write)), opts);
+  async syncWrite<T>(
+    fn: (
+      s: SyncSide,
+      as: <R>(hostId: string, now: () => number, write: (w: StoreWriter) => Promise<R>) => Promise<R>,
+    ) => Promise<T>,
+    opts: { rollback?: boolean } = {},
+  ): Promise<T> {
+    return this.transaction(
+      (tx) => fn(new SyncSide(tx), (hostId, now, write) => new StoreWriter(tx, hostId, now).within(write)),
+      opts,
+    );
   }
 
   /** One write transaction: committed when `fn` returns (rolled back for a dry run), rolled back when it throws. */
@@ -122,13 +181,22 @@ export class Store extends Queries {
     const kind = storeFileKind(path);
     // An encrypted file has no readable header: only a plain one can be checked before opening.
     if (!encrypted && kind === "other") {
-      throw new StoreProblem("not_a_database", path, `${path} is not a MindSave store (not a SQLite database); refusing to touch it.`);
+      throw new StoreProblem(
+        "not_a_database",
+        path,
+        `${path} is not a MindSave store (not a SQLite database); refusing to touch it.`,
+      );
     }
     // (The journal and log are beside a symlink's target.) Nothing beside a plain file: the writable
     // connection, which only reads until prepare() checked it, changes nothing (one open, not two).
     const real = realStorePath(path);
     const canWrite = (kind === "missing" || writable(path)) && writable(dirname(real));
-    const quiet = kind === "plain" && canWrite && !encrypted && !existsSync(real + "-wal") && !existsSync(real + "-journal");
+    const quiet =
+      kind === "plain" &&
+      canWrite &&
+      !encrypted &&
+      !existsSync(real + "-wal") &&
+      !existsSync(real + "-journal");
     if ((kind === "plain" || kind === "other") && !quiet) {
       const checked = await Store.openChecked(path, opts, canWrite);
       if (checked === "hot-journal") {
@@ -144,7 +212,11 @@ export class Store extends Queries {
     }
     let conn: Db;
     try {
-      conn = await openDb(path, { timeoutMs: opts.busyTimeoutMs ?? 15000, encryptionKey: opts.encryptionKey, libsql: opts.libsql });
+      conn = await openDb(path, {
+        timeoutMs: opts.busyTimeoutMs ?? 15000,
+        encryptionKey: opts.encryptionKey,
+        libsql: opts.libsql,
+      });
     } catch (e) {
       throw storeProblem(path, e, { encrypted });
     }
@@ -165,24 +237,40 @@ export class Store extends Queries {
    * when it cannot be written, one that needs no upgrade). "hot-journal" when it was left
    * mid-write and reading it first needs a writable open to roll that back.
    */
-  private static async openChecked(path: string, opts: OpenOptions, canWrite: boolean): Promise<Store | "hot-journal"> {
+  private static async openChecked(
+    path: string,
+    opts: OpenOptions,
+    canWrite: boolean,
+  ): Promise<Store | "hot-journal"> {
     const encrypted = !!opts.encryptionKey;
     const mode = readOnlyMode(path);
     if (mode.walStuck) {
-      throw new StoreProblem("needs_writable", path,
-        `The store ${path} has changes in its write-ahead log (${basename(path)}-wal) that can only be read where its folder is writable; copy its home to a writable place and open it there (\`mindsave eject\` before removing a drive avoids this).`);
+      throw new StoreProblem(
+        "needs_writable",
+        path,
+        `The store ${path} has changes in its write-ahead log (${basename(path)}-wal) that can only be read where its folder is writable; copy its home to a writable place and open it there (\`mindsave eject\` before removing a drive avoids this).`,
+      );
     }
     let conn: Db | null = null;
     const before = sideFiles(path);
     try {
-      conn = await openDb(path, { readOnly: true, immutable: mode.immutable, timeoutMs: opts.busyTimeoutMs ?? 15000, encryptionKey: opts.encryptionKey, libsql: opts.libsql });
+      conn = await openDb(path, {
+        readOnly: true,
+        immutable: mode.immutable,
+        timeoutMs: opts.busyTimeoutMs ?? 15000,
+        encryptionKey: opts.encryptionKey,
+        libsql: opts.libsql,
+      });
       const store = new Store(conn, path, false, encrypted, true);
       const own = await readOwnership(conn);
       refuseForeign(path, own);
       if (!canWrite && own.version < SCHEMA_VERSION) {
         if (own.empty) throw noStoreYet(path);
-        throw new StoreProblem("needs_writable", path,
-          `The store ${path} has schema ${own.version} and this MindSave needs ${SCHEMA_VERSION}, but it is read-only here so it cannot be upgraded; open it once where it is writable.`);
+        throw new StoreProblem(
+          "needs_writable",
+          path,
+          `The store ${path} has schema ${own.version} and this MindSave needs ${SCHEMA_VERSION}, but it is read-only here so it cannot be upgraded; open it once where it is writable.`,
+        );
       }
       return store;
     } catch (e) {
@@ -210,8 +298,13 @@ export class Store extends Queries {
     const copy = join(dir, "store.db");
     try {
       copyFileSync(path, copy);
-      if (existsSync(realStorePath(path) + "-journal")) copyFileSync(realStorePath(path) + "-journal", copy + "-journal");
-      const conn = await openDb(copy, { timeoutMs: 1000, encryptionKey: opts.encryptionKey, libsql: opts.libsql });
+      if (existsSync(realStorePath(path) + "-journal"))
+        copyFileSync(realStorePath(path) + "-journal", copy + "-journal");
+      const conn = await openDb(copy, {
+        timeoutMs: 1000,
+        encryptionKey: opts.encryptionKey,
+        libsql: opts.libsql,
+      });
       try {
         refuseForeign(path, await readOwnership(conn));
       } finally {
@@ -234,16 +327,26 @@ export class Store extends Queries {
     if (existsSync(dest)) throw new Error(`${dest} already exists`);
     // Bun's SQLite: plain copies, to a path. libSQL's: a URI with the copy's key (empty: plain; none: this store's).
     const bun = this.conn.engine === "bun";
-    if (bun && encryptionKey !== null) throw new Error("an encrypted copy needs the store opened with { libsql: true }");
-    const target = bun ? dest : `${Bun.pathToFileURL(dest).href}?key=${encodeURIComponent(encryptionKey ?? "")}`;
+    if (bun && encryptionKey !== null)
+      throw new Error("an encrypted copy needs the store opened with { libsql: true }");
+    const target = bun
+      ? dest
+      : `${Bun.pathToFileURL(dest).href}?key=${encodeURIComponent(encryptionKey ?? "")}`;
     await this.db.execute({ sql: "VACUUM INTO ?", args: [target] });
   }
 
   /** The number of rows of every table (virtual tables and their shadow tables included), by name. */
   async tableCounts(): Promise<Record<string, number>> {
-    const names = (await this.db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")).rows.map((r) => str(r.name));
+    const names = (
+      await this.db.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+      )
+    ).rows.map((r) => str(r.name));
     const out: Record<string, number> = {};
-    for (const n of names) out[n] = Number((await this.db.execute(`SELECT count(*) FROM "${n.replaceAll('"', '""')}"`)).rows[0]?.[0] ?? 0);
+    for (const n of names)
+      out[n] = Number(
+        (await this.db.execute(`SELECT count(*) FROM "${n.replaceAll('"', '""')}"`)).rows[0]?.[0] ?? 0,
+      );
     return out;
   }
 
@@ -263,7 +366,8 @@ export class Store extends Queries {
     const own = await readOwnership(this.conn);
     refuseForeign(this.path, own);
     const mode = opts.journalMode ?? "WAL";
-    const journal = async () => str((await this.conn.execute("PRAGMA journal_mode")).rows[0]?.[0]).toUpperCase();
+    const journal = async () =>
+      str((await this.conn.execute("PRAGMA journal_mode")).rows[0]?.[0]).toUpperCase();
     // Changing the journal needs the file to itself: with another process in it, keep the current one.
     let current = await journal();
     if (current !== mode) {
@@ -278,7 +382,7 @@ export class Store extends Queries {
   }
 
   private async migrate(checked?: Ownership): Promise<void> {
-    const before = checked ?? await readOwnership(this.conn);
+    const before = checked ?? (await readOwnership(this.conn));
     refuseForeign(this.path, before);
     if (before.version === SCHEMA_VERSION) return;
     if (!before.empty && this.beforeMigrate) await this.beforeMigrate(this, before.version);
@@ -298,20 +402,36 @@ export class Store extends Queries {
   }
 
   /** Runs `fn` in one write transaction: all of it lands, or none of it. */
-  async write<T>(hostId: string, fn: (w: StoreWriter) => Promise<T>, now: () => number = Date.now): Promise<T> { return this.transaction((tx) => new StoreWriter(tx, hostId, now).within(fn)); }
+  async write<T>(
+    hostId: string,
+    fn: (w: StoreWriter) => Promise<T>,
+    now: () => number = Date.now,
+  ): Promise<T> {
+    return this.transaction((tx) => new StoreWriter(tx, hostId, now).within(fn));
+  }
 
-  private refuseReplaced(): void { if (this.fileId !== null && fileIdentity(this.path) !== this.fileId) throw replacedProblem(this.path); }
+  private refuseReplaced(): void {
+    if (this.fileId !== null && fileIdentity(this.path) !== this.fileId) throw replacedProblem(this.path);
+  }
 
-  async schemaVersion(): Promise<number> { return Number((await this.getMeta("schema_version")) ?? 0); }
+  async schemaVersion(): Promise<number> {
+    return Number((await this.getMeta("schema_version")) ?? 0);
+  }
 
   /** "ok", or up to 20 lines of what SQLite's check of every page finds (`doctor --full`). */
-  async integrityCheck(): Promise<string> { return integrityCheck(this.conn); }
+  async integrityCheck(): Promise<string> {
+    return integrityCheck(this.conn);
+  }
 
   /** What can be checked in a moment at any size (`doctor`): see checks.ts. */
-  async quickCheck(): Promise<string> { return quickCheck(this.conn, this.path); }
+  async quickCheck(): Promise<string> {
+    return quickCheck(this.conn, this.path);
+  }
 
   /** "ok", or what the full-text index's own check says is wrong with it. */
-  async searchIndexCheck(): Promise<string> { return searchIndexCheck(this.conn); }
+  async searchIndexCheck(): Promise<string> {
+    return searchIndexCheck(this.conn);
+  }
 
   /**
    * Fills this store (new and empty) with every row that can still be read from the damaged store
@@ -326,14 +446,21 @@ export class Store extends Queries {
 
   /** The projects rows still name but no project row holds, and making them again (after a repair; see salvage.ts). */
   lostProjects = (): Promise<LostProject[]> => lostProjects(this.db);
-  recreateProjects = (hostId: string, projects: Parameters<typeof recreateProjects>[2]) => this.transaction((tx) => recreateProjects(tx, hostId, projects));
+  recreateProjects = (hostId: string, projects: Parameters<typeof recreateProjects>[2]) =>
+    this.transaction((tx) => recreateProjects(tx, hostId, projects));
 
-  async journalMode(): Promise<string> { return str((await this.db.execute("PRAGMA journal_mode")).rows[0]?.[0]); }
+  async journalMode(): Promise<string> {
+    return str((await this.db.execute("PRAGMA journal_mode")).rows[0]?.[0]);
+  }
 
   /** Closes the store; after writes in WAL mode the log is folded into the file first, so a copy of mindsave.db alone is a whole backup. */
   async closeAsync(): Promise<void> {
     // Never waits for a reader (another program, a long `load`): what it cannot fold now, a later close folds.
-    if (this.wal && this.wrote) await this.conn.execute("PRAGMA busy_timeout = 0").then(() => this.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")).catch(() => {});
+    if (this.wal && this.wrote)
+      await this.conn
+        .execute("PRAGMA busy_timeout = 0")
+        .then(() => this.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)"))
+        .catch(() => {});
     this.conn.close();
     // libSQL's driver lets go of the file (and its WAL files) from the event loop (local.ts): waited for.
     if (this.conn.engine === "libsql") await new Promise((r) => setImmediate(r));
@@ -342,9 +469,12 @@ export class Store extends Queries {
   close(): void {
     this.conn.close();
   }
-
 }
 
 function noStoreYet(path: string): StoreProblem {
-  return new StoreProblem("read_only", path, `There is no MindSave store in ${path} yet and it cannot be created here (read-only); run a command that saves where the home is writable.`);
+  return new StoreProblem(
+    "read_only",
+    path,
+    `There is no MindSave store in ${path} yet and it cannot be created here (read-only); run a command that saves where the home is writable.`,
+  );
 }

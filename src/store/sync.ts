@@ -2,7 +2,16 @@
 // (last writer wins by hybrid logical clock; per-host counters by max). SQL lives here only.
 import type { Exec, Row } from "./db.ts";
 import { SYNCED_TABLES } from "./migrations.ts";
-import { CLOCK_AHEAD_KEY, MAX_AHEAD_MS, compareHlc, formatHlc, hlcHost, isPast, parseHlc, readClockAhead } from "./hlc.ts";
+import {
+  CLOCK_AHEAD_KEY,
+  MAX_AHEAD_MS,
+  compareHlc,
+  formatHlc,
+  hlcHost,
+  isPast,
+  parseHlc,
+  readClockAhead,
+} from "./hlc.ts";
 
 export type SyncRow = Record<string, string | number | null>;
 
@@ -41,7 +50,9 @@ export function tableSpec(name: string) {
 }
 
 export function keyOf(tbl: string, row: SyncRow): string {
-  return tableSpec(tbl).key.map((k) => String(row[k])).join(SEP);
+  return tableSpec(tbl)
+    .key.map((k) => String(row[k]))
+    .join(SEP);
 }
 
 /**
@@ -96,7 +107,11 @@ export class SyncSide {
 
   async setMeta(key: string, value: string | null): Promise<void> {
     if (value === null) await this.db.execute({ sql: "DELETE FROM meta WHERE key = ?", args: [key] });
-    else await this.db.execute({ sql: "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", args: [key, value] });
+    else
+      await this.db.execute({
+        sql: "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        args: [key, value],
+      });
   }
 
   /**
@@ -115,7 +130,12 @@ export class SyncSide {
   /** The peers' rows this store refused (of one peer, or of all), in the order they were refused. */
   async quarantined(peer?: string): Promise<Quarantined[]> {
     const prefix = peer === undefined ? QUARANTINE : `${QUARANTINE}${peer}${SEP}`;
-    const rows = (await this.db.execute({ sql: "SELECT value FROM meta WHERE substr(key, 1, ?) = ?", args: [prefix.length, prefix] })).rows;
+    const rows = (
+      await this.db.execute({
+        sql: "SELECT value FROM meta WHERE substr(key, 1, ?) = ?",
+        args: [prefix.length, prefix],
+      })
+    ).rows;
     const out: Quarantined[] = [];
     for (const r of rows) {
       try {
@@ -134,10 +154,12 @@ export class SyncSide {
 
   /** Changes after `since`, leaving out those that came from `notFrom` (it has them already). */
   async changesSince(since: number, notFrom: string, limit: number): Promise<Change[]> {
-    const rows = (await this.db.execute({
-      sql: "SELECT seq, tbl, key FROM changes WHERE seq > ? AND (origin IS NULL OR origin <> ?) ORDER BY seq LIMIT ?",
-      args: [since, notFrom, limit],
-    })).rows;
+    const rows = (
+      await this.db.execute({
+        sql: "SELECT seq, tbl, key FROM changes WHERE seq > ? AND (origin IS NULL OR origin <> ?) ORDER BY seq LIMIT ?",
+        args: [since, notFrom, limit],
+      })
+    ).rows;
     return rows.map((r) => ({ seq: Number(r.seq), tbl: String(r.tbl), key: String(r.key) }));
   }
 
@@ -147,10 +169,12 @@ export class SyncSide {
    * writes itself). See `continuesLog`.
    */
   async logAnchors(): Promise<Change[]> {
-    const rows = (await this.db.execute(
-      `SELECT seq, tbl, key FROM (SELECT seq, tbl, key FROM changes ORDER BY seq DESC LIMIT ${ANCHORS})
+    const rows = (
+      await this.db.execute(
+        `SELECT seq, tbl, key FROM (SELECT seq, tbl, key FROM changes ORDER BY seq DESC LIMIT ${ANCHORS})
        UNION SELECT seq, tbl, key FROM (SELECT seq, tbl, key FROM changes WHERE tbl = 'snapshots' ORDER BY seq DESC LIMIT 1)`,
-    )).rows;
+      )
+    ).rows;
     return rows.map((r) => ({ seq: Number(r.seq), tbl: String(r.tbl), key: String(r.key) }));
   }
 
@@ -162,7 +186,12 @@ export class SyncSide {
    */
   async continuesLog(anchors: Change[]): Promise<boolean> {
     for (const a of anchors) {
-      const r = (await this.db.execute({ sql: "SELECT seq FROM changes WHERE tbl = ? AND key = ?", args: [a.tbl, a.key] })).rows[0];
+      const r = (
+        await this.db.execute({
+          sql: "SELECT seq FROM changes WHERE tbl = ? AND key = ?",
+          args: [a.tbl, a.key],
+        })
+      ).rows[0];
       if (!r || Number(r.seq) < a.seq) return false;
     }
     return true;
@@ -179,9 +208,12 @@ export class SyncSide {
 
   /** The newest live snapshot of a project here: its id, name, time and plan (what a plan's progress flows on to). */
   async newestSnapshot(projectId: string): Promise<SyncRow | null> {
-    const rows = (await this.db.execute({
-      sql: "SELECT id, name, created_at, plan FROM snapshots WHERE project_id = ? AND deleted = 0 ORDER BY created_at DESC, id DESC LIMIT 1", args: [projectId],
-    })).rows;
+    const rows = (
+      await this.db.execute({
+        sql: "SELECT id, name, created_at, plan FROM snapshots WHERE project_id = ? AND deleted = 0 ORDER BY created_at DESC, id DESC LIMIT 1",
+        args: [projectId],
+      })
+    ).rows;
     return rows.length ? plain(rows[0], ["id", "name", "created_at", "plan"]) : null;
   }
 
@@ -190,7 +222,12 @@ export class SyncSide {
     const out = new Map<string, SyncRow>();
     for (let i = 0; i < ids.length; i += CHUNK) {
       const part = ids.slice(i, i + CHUNK);
-      const rows = (await this.db.execute({ sql: `SELECT id, plan, status, hlc, deleted FROM snapshots WHERE id IN (${part.map(() => "?").join(", ")})`, args: part })).rows;
+      const rows = (
+        await this.db.execute({
+          sql: `SELECT id, plan, status, hlc, deleted FROM snapshots WHERE id IN (${part.map(() => "?").join(", ")})`,
+          args: part,
+        })
+      ).rows;
       for (const r of rows) out.set(String(r.id), plain(r, ["id", "plan", "status", "hlc", "deleted"]));
     }
     return out;
@@ -203,10 +240,12 @@ export class SyncSide {
     const out = new Map<string, SyncRow>();
     for (let i = 0; i < keys.length; i += CHUNK) {
       const part = keys.slice(i, i + CHUNK);
-      const rows = (await this.db.execute({
-        sql: `SELECT ${cols.join(", ")} FROM ${tbl} WHERE ${keyExpr} IN (${part.map(() => "?").join(", ")})`,
-        args: part,
-      })).rows;
+      const rows = (
+        await this.db.execute({
+          sql: `SELECT ${cols.join(", ")} FROM ${tbl} WHERE ${keyExpr} IN (${part.map(() => "?").join(", ")})`,
+          args: part,
+        })
+      ).rows;
       for (const r of rows) {
         const row = plain(r, cols);
         out.set(keyOf(tbl, row), row);
@@ -220,7 +259,9 @@ export class SyncSide {
     const out: Record<string, SyncRow[]> = {};
     for (const t of SYNCED_TABLES) {
       const cols = await this.columnsOf(t.name);
-      const rows = (await this.db.execute(`SELECT ${cols.join(", ")} FROM ${t.name} ORDER BY ${t.key.join(", ")}`)).rows;
+      const rows = (
+        await this.db.execute(`SELECT ${cols.join(", ")} FROM ${t.name} ORDER BY ${t.key.join(", ")}`)
+      ).rows;
       out[t.name] = rows.map((r) => plain(r, cols));
     }
     return out;
@@ -244,9 +285,18 @@ export class SyncSide {
    * not returned, and their host is remembered (see `clockAhead`).
    */
   /** `applied` hears of each incoming row that changed this store (counted in `stats`). */
-  async merge(tbl: string, incoming: SyncRow[], stats: TableStats, now: number = Date.now(), applied?: (row: SyncRow) => void): Promise<string> {
+  async merge(
+    tbl: string,
+    incoming: SyncRow[],
+    stats: TableStats,
+    now: number = Date.now(),
+    applied?: (row: SyncRow) => void,
+  ): Promise<string> {
     const spec = tableSpec(tbl);
-    const local = await this.rowsByKeys(tbl, incoming.map((r) => keyOf(tbl, r)));
+    const local = await this.rowsByKeys(
+      tbl,
+      incoming.map((r) => keyOf(tbl, r)),
+    );
     let maxHlc = "";
     const ahead = new Map<string, string>();
     for (const r of incoming) {
@@ -309,24 +359,53 @@ export class SyncSide {
     }
   }
 
-  async peer(storeId: string): Promise<{ store_id: string; location: string | null; pulled_seq: number; last_sync: string | null } | null> {
-    const rows = (await this.db.execute({ sql: "SELECT * FROM sync_peers WHERE store_id = ?", args: [storeId] })).rows;
+  async peer(
+    storeId: string,
+  ): Promise<{
+    store_id: string;
+    location: string | null;
+    pulled_seq: number;
+    last_sync: string | null;
+  } | null> {
+    const rows = (
+      await this.db.execute({ sql: "SELECT * FROM sync_peers WHERE store_id = ?", args: [storeId] })
+    ).rows;
     if (!rows.length) return null;
     const r = rows[0];
-    return { store_id: String(r.store_id), location: r.location === null ? null : String(r.location), pulled_seq: Number(r.pulled_seq), last_sync: r.last_sync === null ? null : String(r.last_sync) };
+    return {
+      store_id: String(r.store_id),
+      location: r.location === null ? null : String(r.location),
+      pulled_seq: Number(r.pulled_seq),
+      last_sync: r.last_sync === null ? null : String(r.last_sync),
+    };
   }
 
-  async peers(): Promise<{ store_id: string; location: string | null; pulled_seq: number; last_sync: string | null }[]> {
+  async peers(): Promise<
+    { store_id: string; location: string | null; pulled_seq: number; last_sync: string | null }[]
+  > {
     const rows = (await this.db.execute("SELECT * FROM sync_peers ORDER BY last_sync DESC, location")).rows;
-    return rows.map((r) => ({ store_id: String(r.store_id), location: r.location === null ? null : String(r.location), pulled_seq: Number(r.pulled_seq), last_sync: r.last_sync === null ? null : String(r.last_sync) }));
+    return rows.map((r) => ({
+      store_id: String(r.store_id),
+      location: r.location === null ? null : String(r.location),
+      pulled_seq: Number(r.pulled_seq),
+      last_sync: r.last_sync === null ? null : String(r.last_sync),
+    }));
   }
 
-  async setPeer(storeId: string, fields: { location?: string | null; pulled_seq?: number; last_sync?: string }): Promise<void> {
+  async setPeer(
+    storeId: string,
+    fields: { location?: string | null; pulled_seq?: number; last_sync?: string },
+  ): Promise<void> {
     const now = await this.peer(storeId);
     await this.db.execute({
       sql: `INSERT INTO sync_peers(store_id, location, pulled_seq, last_sync) VALUES (?, ?, ?, ?)
             ON CONFLICT(store_id) DO UPDATE SET location = excluded.location, pulled_seq = excluded.pulled_seq, last_sync = excluded.last_sync`,
-      args: [storeId, fields.location ?? now?.location ?? null, fields.pulled_seq ?? now?.pulled_seq ?? 0, fields.last_sync ?? now?.last_sync ?? null],
+      args: [
+        storeId,
+        fields.location ?? now?.location ?? null,
+        fields.pulled_seq ?? now?.pulled_seq ?? 0,
+        fields.last_sync ?? now?.last_sync ?? null,
+      ],
     });
   }
 
@@ -335,14 +414,22 @@ export class SyncSide {
     await this.setMeta(`${PEER_ANCHORS}${storeId}`, null);
     // Its refused rows are asked for no more, so they are named no more either.
     const prefix = `${QUARANTINE}${storeId}${SEP}`;
-    await this.db.execute({ sql: "DELETE FROM meta WHERE substr(key, 1, ?) = ?", args: [prefix.length, prefix] });
+    await this.db.execute({
+      sql: "DELETE FROM meta WHERE substr(key, 1, ?) = ?",
+      args: [prefix.length, prefix],
+    });
   }
 
   /** The anchors of `storeId`'s log as this store last pulled it (none from an older MindSave). */
   async peerAnchors(storeId: string): Promise<Change[]> {
     try {
       const a = JSON.parse((await this.meta(`${PEER_ANCHORS}${storeId}`)) ?? "[]") as unknown;
-      return Array.isArray(a) ? a.filter((c): c is Change => typeof c?.seq === "number" && typeof c?.tbl === "string" && typeof c?.key === "string") : [];
+      return Array.isArray(a)
+        ? a.filter(
+            (c): c is Change =>
+              typeof c?.seq === "number" && typeof c?.tbl === "string" && typeof c?.key === "string",
+          )
+        : [];
     } catch {
       return [];
     }

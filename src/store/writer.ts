@@ -1,13 +1,32 @@
 // Writes to the store (class StoreWriter): every write in one transaction, stamped with the
 // hybrid logical clock and the writing host.
 import type { Tx } from "./db.ts";
-import { type Hlc, MAX_AHEAD_MS, compareHlc, formatHlc, hlcHost, isPast, nextHlc, normalizeHlc, parseHlc } from "./hlc.ts";
+import {
+  type Hlc,
+  MAX_AHEAD_MS,
+  compareHlc,
+  formatHlc,
+  hlcHost,
+  isPast,
+  nextHlc,
+  normalizeHlc,
+  parseHlc,
+} from "./hlc.ts";
 import { Queries } from "./queries.ts";
 import { storedPlan, str } from "./rows.ts";
 import { optimizeSearch, rewriteCells } from "./scan.ts";
 import { deferSearch, resumeSearch } from "./search-index.ts";
 import type {
-  FactRecord, FailureRecord, HostRecord, PlanItem, ProjectRecord, RetirementRecord, RootRecord, RuleRecord, SnapshotRecord, ToolCallRecord,
+  FactRecord,
+  FailureRecord,
+  HostRecord,
+  PlanItem,
+  ProjectRecord,
+  RetirementRecord,
+  RootRecord,
+  RuleRecord,
+  SnapshotRecord,
+  ToolCallRecord,
 } from "./records.ts";
 
 /** Reads and writes inside one write transaction; every write stamps the row with the clock and host. */
@@ -20,7 +39,11 @@ export class StoreWriter extends Queries {
    */
   scrubSignal: (data: object) => object = (data) => data;
 
-  constructor(db: Pick<Tx, "execute">, readonly hostId: string, private readonly now: () => number) {
+  constructor(
+    db: Pick<Tx, "execute">,
+    readonly hostId: string,
+    private readonly now: () => number,
+  ) {
     super(db);
   }
 
@@ -65,7 +88,10 @@ export class StoreWriter extends Queries {
   }
 
   /** The clock and host a write is stamped with: a fresh tick, or a record's own clock taken in (an import). */
-  private async stamp(clock?: string, row?: [table: string, column: string, key: string]): Promise<[string, string]> {
+  private async stamp(
+    clock?: string,
+    row?: [table: string, column: string, key: string],
+  ): Promise<[string, string]> {
     if (!clock) return [row ? await this.stampPast(...row) : await this.tick(), this.hostId];
     await this.takeClock(clock);
     return [clock, hlcHost(clock) || this.hostId];
@@ -91,7 +117,10 @@ export class StoreWriter extends Queries {
   }
 
   async setMeta(key: string, value: string): Promise<void> {
-    await this.run("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [key, value]);
+    await this.run(
+      "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+      [key, value],
+    );
   }
 
   async upsertHost(h: Omit<HostRecord, "hlc" | "host" | "deleted">): Promise<void> {
@@ -111,11 +140,23 @@ export class StoreWriter extends Queries {
   async insertProject(p: Omit<ProjectRecord, "hlc" | "host" | "deleted">): Promise<void> {
     await this.run(
       `INSERT INTO projects(id, identity, name, remote, created_at, merged_into, hlc, host, deleted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)`,
-      [p.id, p.identity, p.name, p.remote, p.created_at, p.merged_into, formatHlc(0, 0, this.hostId), this.hostId],
+      [
+        p.id,
+        p.identity,
+        p.name,
+        p.remote,
+        p.created_at,
+        p.merged_into,
+        formatHlc(0, 0, this.hostId),
+        this.hostId,
+      ],
     );
   }
 
-  async updateProject(id: string, fields: Partial<Pick<ProjectRecord, "name" | "remote" | "merged_into">>): Promise<void> {
+  async updateProject(
+    id: string,
+    fields: Partial<Pick<ProjectRecord, "name" | "remote" | "merged_into">>,
+  ): Promise<void> {
     const cols = Object.keys(fields) as (keyof typeof fields)[];
     if (!cols.length) return;
     await this.run(
@@ -124,17 +165,31 @@ export class StoreWriter extends Queries {
     );
   }
 
-  async upsertRoot(r: Pick<RootRecord, "id" | "project_id" | "host_id" | "path" | "last_used">): Promise<void> {
+  async upsertRoot(
+    r: Pick<RootRecord, "id" | "project_id" | "host_id" | "path" | "last_used">,
+  ): Promise<void> {
     await this.run(
       `INSERT INTO roots(id, project_id, host_id, path, last_used, hlc, host, deleted) VALUES (?, ?, ?, ?, ?, ?, ?, 0)
        ON CONFLICT(id) DO UPDATE SET project_id = excluded.project_id, path = excluded.path, last_used = excluded.last_used,
          hlc = excluded.hlc, host = excluded.host, deleted = 0`,
-      [r.id, r.project_id, r.host_id, r.path, r.last_used, await this.stampPast("roots", "id", r.id), this.hostId],
+      [
+        r.id,
+        r.project_id,
+        r.host_id,
+        r.path,
+        r.last_used,
+        await this.stampPast("roots", "id", r.id),
+        this.hostId,
+      ],
     );
   }
 
   async deleteRoot(id: string): Promise<void> {
-    await this.run("UPDATE roots SET deleted = 1, hlc = ?, host = ? WHERE id = ?", [await this.stampPast("roots", "id", id), this.hostId, id]);
+    await this.run("UPDATE roots SET deleted = 1, hlc = ?, host = ? WHERE id = ?", [
+      await this.stampPast("roots", "id", id),
+      this.hostId,
+      id,
+    ]);
   }
 
   /**
@@ -149,19 +204,51 @@ export class StoreWriter extends Queries {
          saved_host, saved_root, plan, tags, saved_agent, hlc, host, deleted)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
       [
-        s.id, s.project_id, s.name, s.topic, s.kind, s.status, s.created_at, s.version, s.goal, s.state, s.next_action, s.blocker,
-        JSON.stringify(s.active_files), JSON.stringify(s.constraints), JSON.stringify(s.decisions),
-        JSON.stringify(s.failure_graph), s.compressed ? JSON.stringify(s.compressed) : null, s.layer3,
-        s.auto_trigger ? JSON.stringify(s.auto_trigger) : null, s.extra ? JSON.stringify(s.extra) : null,
-        s.l1_tokens, s.l2_tokens, s.saved_host, s.saved_root, storedPlan(s.plan, s.plan_times), JSON.stringify(s.tags ?? []),
-        s.saved_agent ?? null, hlc, host,
+        s.id,
+        s.project_id,
+        s.name,
+        s.topic,
+        s.kind,
+        s.status,
+        s.created_at,
+        s.version,
+        s.goal,
+        s.state,
+        s.next_action,
+        s.blocker,
+        JSON.stringify(s.active_files),
+        JSON.stringify(s.constraints),
+        JSON.stringify(s.decisions),
+        JSON.stringify(s.failure_graph),
+        s.compressed ? JSON.stringify(s.compressed) : null,
+        s.layer3,
+        s.auto_trigger ? JSON.stringify(s.auto_trigger) : null,
+        s.extra ? JSON.stringify(s.extra) : null,
+        s.l1_tokens,
+        s.l2_tokens,
+        s.saved_host,
+        s.saved_root,
+        storedPlan(s.plan, s.plan_times),
+        JSON.stringify(s.tags ?? []),
+        s.saved_agent ?? null,
+        hlc,
+        host,
       ],
     );
   }
 
   /** The plan of a snapshot replaced (`mindsave plan set`): an edit, synced by the snapshot's clock; `times` by step (see storedPlan). */
-  async setSnapshotPlan(id: string, plan: PlanItem[] | null, times?: (string | null)[] | null): Promise<void> {
-    await this.run("UPDATE snapshots SET plan = ?, hlc = ?, host = ? WHERE id = ?", [storedPlan(plan, times), await this.stampPast("snapshots", "id", id), this.hostId, id]);
+  async setSnapshotPlan(
+    id: string,
+    plan: PlanItem[] | null,
+    times?: (string | null)[] | null,
+  ): Promise<void> {
+    await this.run("UPDATE snapshots SET plan = ?, hlc = ?, host = ? WHERE id = ?", [
+      storedPlan(plan, times),
+      await this.stampPast("snapshots", "id", id),
+      this.hostId,
+      id,
+    ]);
   }
 
   /** `clock`: an import keeps the record's own clock (see insertSnapshot). */
@@ -183,7 +270,18 @@ export class StoreWriter extends Queries {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
        ON CONFLICT(id) DO UPDATE SET text = excluded.text, confidence = excluded.confidence, confirmed_at = excluded.confirmed_at,
          expires_at = excluded.expires_at, hlc = excluded.hlc, host = excluded.host, deleted = 0`,
-      [f.id, f.project_id, f.scope, f.text, f.confidence, f.created_at, f.confirmed_at, f.expires_at, hlc, host],
+      [
+        f.id,
+        f.project_id,
+        f.scope,
+        f.text,
+        f.confidence,
+        f.created_at,
+        f.confirmed_at,
+        f.expires_at,
+        hlc,
+        host,
+      ],
     );
   }
 
@@ -201,17 +299,35 @@ export class StoreWriter extends Queries {
 
   /** A removed rule, a dropped fact or an undone retirement: a tombstone that travels by sync. */
   async tombstone(table: "rules" | "facts" | "retirements", id: string): Promise<void> {
-    await this.run(`UPDATE ${table} SET deleted = 1, hlc = ?, host = ? WHERE id = ?`, [await this.stampPast(table, "id", id), this.hostId, id]);
+    await this.run(`UPDATE ${table} SET deleted = 1, hlc = ?, host = ? WHERE id = ?`, [
+      await this.stampPast(table, "id", id),
+      this.hostId,
+      id,
+    ]);
   }
 
   async setSnapshotStatus(id: string, status: SnapshotRecord["status"]): Promise<void> {
-    await this.run("UPDATE snapshots SET status = ?, hlc = ?, host = ? WHERE id = ?", [status, await this.stampPast("snapshots", "id", id), this.hostId, id]);
+    await this.run("UPDATE snapshots SET status = ?, hlc = ?, host = ? WHERE id = ?", [
+      status,
+      await this.stampPast("snapshots", "id", id),
+      this.hostId,
+      id,
+    ]);
   }
 
   async moveSnapshots(fromProject: string, toProject: string, onlyIds?: string[]): Promise<number> {
-    const ids = onlyIds ?? (await this.rows("SELECT id FROM snapshots WHERE project_id = ? AND deleted = 0", [fromProject])).map((r) => str(r.id));
+    const ids =
+      onlyIds ??
+      (await this.rows("SELECT id FROM snapshots WHERE project_id = ? AND deleted = 0", [fromProject])).map(
+        (r) => str(r.id),
+      );
     for (const id of ids) {
-      await this.run("UPDATE snapshots SET project_id = ?, hlc = ?, host = ? WHERE id = ?", [toProject, await this.stampPast("snapshots", "id", id), this.hostId, id]);
+      await this.run("UPDATE snapshots SET project_id = ?, hlc = ?, host = ? WHERE id = ?", [
+        toProject,
+        await this.stampPast("snapshots", "id", id),
+        this.hostId,
+        id,
+      ]);
     }
     return ids.length;
   }
@@ -229,7 +345,9 @@ export class StoreWriter extends Queries {
   /** Archives snapshots (retention): out of the default views (listed_snapshots), still whole. */
   async archiveSnapshots(ids: string[]): Promise<void> {
     if (!ids.length) return;
-    await this.run("DELETE FROM listed_snapshots WHERE snapshot_id IN (SELECT value FROM json_each(?))", [JSON.stringify(ids)]);
+    await this.run("DELETE FROM listed_snapshots WHERE snapshot_id IN (SELECT value FROM json_each(?))", [
+      JSON.stringify(ids),
+    ]);
   }
 
   /** Lists these live snapshots again (what `load` restores is never archived). */
@@ -244,24 +362,45 @@ export class StoreWriter extends Queries {
 
   /** When the project's newest snapshot was made (its `created_at`), or null. */
   async newestCreatedAt(projectId: string): Promise<string | null> {
-    const rows = await this.rows("SELECT max(created_at) AS at FROM snapshots WHERE project_id = ? AND deleted = 0", [projectId]);
+    const rows = await this.rows(
+      "SELECT max(created_at) AS at FROM snapshots WHERE project_id = ? AND deleted = 0",
+      [projectId],
+    );
     return rows[0]?.at === null || rows[0]?.at === undefined ? null : str(rows[0].at);
   }
 
-  async upsertFailure(f: Omit<FailureRecord, "hlc" | "host" | "deleted" | "repeat_count" | "related" | "alternatives">): Promise<void> {
+  async upsertFailure(
+    f: Omit<FailureRecord, "hlc" | "host" | "deleted" | "repeat_count" | "related" | "alternatives">,
+  ): Promise<void> {
     await this.run(
       `INSERT INTO failures(id, project_id, scope, item, rejected_by, reason, confidence, schema_version, first_seen, last_seen, hlc, host, deleted)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
        ON CONFLICT(id) DO UPDATE SET item = excluded.item, rejected_by = excluded.rejected_by, reason = excluded.reason,
          confidence = excluded.confidence, schema_version = excluded.schema_version, first_seen = excluded.first_seen,
          last_seen = excluded.last_seen, hlc = excluded.hlc, host = excluded.host, deleted = 0`,
-      [f.id, f.project_id, f.scope, f.item, f.rejected_by, f.reason, f.confidence, f.schema_version, f.first_seen, f.last_seen,
-        await this.stampPast("failures", "id", f.id), this.hostId],
+      [
+        f.id,
+        f.project_id,
+        f.scope,
+        f.item,
+        f.rejected_by,
+        f.reason,
+        f.confidence,
+        f.schema_version,
+        f.first_seen,
+        f.last_seen,
+        await this.stampPast("failures", "id", f.id),
+        this.hostId,
+      ],
     );
   }
 
   async tombstoneFailure(id: string): Promise<void> {
-    await this.run("UPDATE failures SET deleted = 1, hlc = ?, host = ? WHERE id = ?", [await this.stampPast("failures", "id", id), this.hostId, id]);
+    await this.run("UPDATE failures SET deleted = 1, hlc = ?, host = ? WHERE id = ?", [
+      await this.stampPast("failures", "id", id),
+      this.hostId,
+      id,
+    ]);
   }
 
   private counterKey: string | null = null;
@@ -275,7 +414,9 @@ export class StoreWriter extends Queries {
   async ownCounterKey(): Promise<string> {
     if (this.counterKey === null) {
       const store = await this.getMeta("store_id");
-      const digest = store ? new Bun.CryptoHasher("sha256").update(this.hostId).update("\0").update(store).digest("hex") : null;
+      const digest = store
+        ? new Bun.CryptoHasher("sha256").update(this.hostId).update("\0").update(store).digest("hex")
+        : null;
       this.counterKey = digest ? `sc_${digest.slice(0, 24)}` : this.hostId;
     }
     return this.counterKey;
@@ -316,22 +457,50 @@ export class StoreWriter extends Queries {
   }
 
   /** `forgotten`: the failure's counters when it was forgotten, as JSON (see FAILURE_REPEATS). */
-  async putFailureLink(id: string, failureId: string, kind: "related" | "alternative" | "forgotten", value: string, deleted = false): Promise<void> {
+  async putFailureLink(
+    id: string,
+    failureId: string,
+    kind: "related" | "alternative" | "forgotten",
+    value: string,
+    deleted = false,
+  ): Promise<void> {
     await this.run(
       `INSERT INTO failure_links(id, failure_id, kind, value, hlc, host, deleted) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT(id) DO UPDATE SET value = excluded.value, deleted = excluded.deleted, hlc = excluded.hlc, host = excluded.host`,
-      [id, failureId, kind, value, await this.stampPast("failure_links", "id", id), this.hostId, deleted ? 1 : 0],
+      [
+        id,
+        failureId,
+        kind,
+        value,
+        await this.stampPast("failure_links", "id", id),
+        this.hostId,
+        deleted ? 1 : 0,
+      ],
     );
   }
 
   /** Adds a tool call unless one with its id, or one of `alsoIds` (its ids in earlier versions), is there already (re-ingesting is a no-op). */
   async addToolCall(c: ToolCallRecord, alsoIds: string[] = []): Promise<boolean> {
-    const before = await this.rows("SELECT 1 FROM tool_calls WHERE id IN (SELECT value FROM json_each(?)) LIMIT 1", [JSON.stringify([c.id, ...alsoIds])]);
+    const before = await this.rows(
+      "SELECT 1 FROM tool_calls WHERE id IN (SELECT value FROM json_each(?)) LIMIT 1",
+      [JSON.stringify([c.id, ...alsoIds])],
+    );
     if (before.length) return false;
     await this.run(
       `INSERT INTO tool_calls(id, project_id, session_id, timestamp, action, tool, target, summary, hlc, host, deleted)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
-      [c.id, c.project_id, c.session_id, c.timestamp, c.action, c.tool, c.target, c.summary, await this.tick(), this.hostId],
+      [
+        c.id,
+        c.project_id,
+        c.session_id,
+        c.timestamp,
+        c.action,
+        c.tool,
+        c.target,
+        c.summary,
+        await this.tick(),
+        this.hostId,
+      ],
     );
     return true;
   }
@@ -379,11 +548,20 @@ export class StoreWriter extends Queries {
     await this.run(
       `INSERT INTO signals(project_id, data, hlc, host, deleted) VALUES (?, ?, ?, ?, 0)
        ON CONFLICT(project_id) DO UPDATE SET data = excluded.data, hlc = excluded.hlc, host = excluded.host, deleted = 0`,
-      [projectId, JSON.stringify(this.scrubSignal(data)), await this.stampPast("signals", "project_id", projectId), this.hostId],
+      [
+        projectId,
+        JSON.stringify(this.scrubSignal(data)),
+        await this.stampPast("signals", "project_id", projectId),
+        this.hostId,
+      ],
     );
   }
 
   async tombstoneSignal(projectId: string): Promise<void> {
-    await this.run("UPDATE signals SET deleted = 1, hlc = ?, host = ? WHERE project_id = ?", [await this.stampPast("signals", "project_id", projectId), this.hostId, projectId]);
+    await this.run("UPDATE signals SET deleted = 1, hlc = ?, host = ? WHERE project_id = ?", [
+      await this.stampPast("signals", "project_id", projectId),
+      this.hostId,
+      projectId,
+    ]);
   }
 }

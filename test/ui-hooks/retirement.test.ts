@@ -20,8 +20,11 @@ async function webapp() {
   open.push(session);
   await saveSnapshot(session, {
     input: fromFields({
-      goal: "ship login", state: "s", next_action: "n",
-      constraints: ["Use pnpm, not npm", "不要修改公开 API"], decisions: ["Keep JWT in cookies", "Drop Redis"],
+      goal: "ship login",
+      state: "s",
+      next_action: "n",
+      constraints: ["Use pnpm, not npm", "不要修改公开 API"],
+      decisions: ["Keep JWT in cookies", "Drop Redis"],
     }),
   });
   return session;
@@ -30,7 +33,10 @@ async function webapp() {
 /** What the engine lists now: "kind: text" for each candidate, and each retired item. */
 async function lists(session: Session) {
   const { candidates, retired } = await retireCandidates(session);
-  return { candidates: candidates.map((c) => `${c.kind}: ${c.text}`), retired: retired.map((r) => `${r.kind}: ${r.text}`) };
+  return {
+    candidates: candidates.map((c) => `${c.kind}: ${c.text}`),
+    retired: retired.map((r) => `${r.kind}: ${r.text}`),
+  };
 }
 
 describe("toggleRetired", () => {
@@ -62,17 +68,28 @@ describe("toggleRetired", () => {
 
   test("an item the newest snapshot does not restore (or of the other kind) is refused in one sentence, nothing retired", async () => {
     const session = await webapp();
-    expect(await toggleRetired(session, { kind: "decision", text: "Use pnpm, not npm" }))
-      .toBe("Only what the newest snapshot restores can be retired, and this decision is not in it any more.");
-    expect(await toggleRetired(session, { kind: "constraint", text: "Never deploy on Friday" }))
-      .toBe("Only what the newest snapshot restores can be retired, and this constraint is not in it any more.");
+    expect(await toggleRetired(session, { kind: "decision", text: "Use pnpm, not npm" })).toBe(
+      "Only what the newest snapshot restores can be retired, and this decision is not in it any more.",
+    );
+    expect(await toggleRetired(session, { kind: "constraint", text: "Never deploy on Friday" })).toBe(
+      "Only what the newest snapshot restores can be retired, and this constraint is not in it any more.",
+    );
     expect((await lists(session)).retired).toEqual([]);
   });
 
   test("a newer snapshot without the item: it can no longer be retired from an older snapshot's view", async () => {
     const session = await webapp();
-    await saveSnapshot(session, { input: fromFields({ goal: "ship login", state: "s2", next_action: "n2", constraints: ["Use pnpm, not npm"], decisions: [] }) });
-    expect(await toggleRetired(session, { kind: "decision", text: "Drop Redis" }))
-      .toBe("Only what the newest snapshot restores can be retired, and this decision is not in it any more.");
+    await saveSnapshot(session, {
+      input: fromFields({
+        goal: "ship login",
+        state: "s2",
+        next_action: "n2",
+        constraints: ["Use pnpm, not npm"],
+        decisions: [],
+      }),
+    });
+    expect(await toggleRetired(session, { kind: "decision", text: "Drop Redis" })).toBe(
+      "Only what the newest snapshot restores can be retired, and this decision is not in it any more.",
+    );
   });
 });

@@ -21,7 +21,9 @@ describe("textEdit: moving the cursor", () => {
     const f = field(MIXED);
     expect(keys(f, ["", { leftArrow: true }]).cursor).toBe(6);
     expect(keys(f, ["", { leftArrow: true }], ["", { leftArrow: true }]).cursor).toBe(2);
-    expect(keys(f, ["", { leftArrow: true }], ["", { leftArrow: true }], ["", { leftArrow: true }]).cursor).toBe(1);
+    expect(
+      keys(f, ["", { leftArrow: true }], ["", { leftArrow: true }], ["", { leftArrow: true }]).cursor,
+    ).toBe(1);
     expect(keys({ text: MIXED, cursor: 2 }, ["", { rightArrow: true }]).cursor).toBe(6);
   });
 
@@ -82,7 +84,10 @@ describe("textEdit: words", () => {
 
   test("Alt+Backspace deletes the word before the cursor and the spaces after it", () => {
     expect(keys(field(T), ["", { meta: true, backspace: true }])).toEqual({ text: "hello 世界 ", cursor: 9 });
-    expect(keys({ text: T, cursor: 9 }, ["", { meta: true, backspace: true }])).toEqual({ text: "hello foo", cursor: 6 });
+    expect(keys({ text: T, cursor: 9 }, ["", { meta: true, backspace: true }])).toEqual({
+      text: "hello foo",
+      cursor: 6,
+    });
   });
 
   test("isWordKey names exactly the word keys", () => {

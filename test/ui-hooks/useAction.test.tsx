@@ -55,7 +55,9 @@ describe("useAction", () => {
       throw new Error("There is no rule 9 (this project has 2).");
     });
     expect(action().busy()).toBe(false);
-    expect(await p.until((f) => f !== "status=ready", "the refusal")).toBe("status=There is no rule 9 (this project has 2).");
+    expect(await p.until((f) => f !== "status=ready", "the refusal")).toBe(
+      "status=There is no rule 9 (this project has 2).",
+    );
   });
 
   test("the keys held meanwhile are handed on once it is over, whether it worked or not, and only then", async () => {

@@ -14,8 +14,19 @@ interface Load {
 }
 
 /** Each load waits for the test to settle it (`loads`); the screen shows what the hook holds. */
-function Rows({ project, loads, state }: { project: string; loads: Load[]; state: { current?: AsyncState<string> } }) {
-  const s = useAsync(() => new Promise<string>((resolve, reject) => loads.push({ project, resolve, reject })), [project]);
+function Rows({
+  project,
+  loads,
+  state,
+}: {
+  project: string;
+  loads: Load[];
+  state: { current?: AsyncState<string> };
+}) {
+  const s = useAsync(
+    () => new Promise<string>((resolve, reject) => loads.push({ project, resolve, reject })),
+    [project],
+  );
   state.current = s;
   return <Text>{`loading=${s.loading} data=${s.data ?? "-"} error=${s.error?.message ?? "-"}`}</Text>;
 }
@@ -33,13 +44,17 @@ describe("useAsync", () => {
     expect(p.frame()).toBe("loading=true data=- error=-");
     expect(loads.map((l) => l.project)).toEqual(["webapp"]);
     loads[0].resolve("3 snapshots · 中文");
-    expect(await p.until((f) => f.startsWith("loading=false"), "the data")).toBe("loading=false data=3 snapshots · 中文 error=-");
+    expect(await p.until((f) => f.startsWith("loading=false"), "the data")).toBe(
+      "loading=false data=3 snapshots · 中文 error=-",
+    );
   });
 
   test("a failed load shows its error, not loading", async () => {
     const { p, loads } = mountRows("webapp");
     loads[0].reject(new Error("The store is locked."));
-    expect(await p.until((f) => f.startsWith("loading=false"), "the error")).toBe("loading=false data=- error=The store is locked.");
+    expect(await p.until((f) => f.startsWith("loading=false"), "the error")).toBe(
+      "loading=false data=- error=The store is locked.",
+    );
   });
 
   test("reload() loads again, keeps the old data in sight meanwhile, and resolves only once the new data is in", async () => {
@@ -49,11 +64,15 @@ describe("useAsync", () => {
     let resolved = false;
     const reloaded = state.current!.reload().then(() => (resolved = true));
     await p.until(() => loads.length === 2, "the second load");
-    expect(await p.until((f) => f.startsWith("loading=true"), "loading again")).toBe("loading=true data=one error=-");
+    expect(await p.until((f) => f.startsWith("loading=true"), "loading again")).toBe(
+      "loading=true data=one error=-",
+    );
     expect(resolved).toBe(false);
     loads[1].resolve("two");
     await reloaded;
-    expect(await p.until((f) => f.startsWith("loading=false"), "the new data")).toBe("loading=false data=two error=-");
+    expect(await p.until((f) => f.startsWith("loading=false"), "the new data")).toBe(
+      "loading=false data=two error=-",
+    );
   });
 
   test("new inputs load again; loads overtaken by a newer one answer no reload waiting, and the newest data shows", async () => {
@@ -70,6 +89,8 @@ describe("useAsync", () => {
     expect(resolved).toBe(false);
     loads[2].resolve("api rows");
     await reloaded;
-    expect(await p.until((f) => f.startsWith("loading=false"), "the newest data")).toBe("loading=false data=api rows error=-");
+    expect(await p.until((f) => f.startsWith("loading=false"), "the newest data")).toBe(
+      "loading=false data=api rows error=-",
+    );
   });
 });

@@ -18,7 +18,8 @@ function Rules() {
   useKeys((input) => {
     if (input === MARK) return setMarks((n) => n + 1);
     if (confirm.answer(input, () => note("kept"))) return;
-    if (input === "d") confirm.ask("Remove rule 2? y to remove, any other key to keep it", () => note("removed"));
+    if (input === "d")
+      confirm.ask("Remove rule 2? y to remove, any other key to keep it", () => note("removed"));
     else note(`key ${input}`);
   });
   return <Text>{`question=${confirm.question ?? "none"} log=[${log().join(", ")}] marks=${marks()}`}</Text>;
@@ -27,7 +28,9 @@ function Rules() {
 describe("useConfirm", () => {
   test("asking shows the question; `y` runs the action and closes it", async () => {
     const p = probe(<Rules />);
-    expect(await settle(p, "d")).toBe("question=Remove rule 2? y to remove, any other key to keep it log=[] marks=1");
+    expect(await settle(p, "d")).toBe(
+      "question=Remove rule 2? y to remove, any other key to keep it log=[] marks=1",
+    );
     expect(await settle(p, "y")).toBe("question=none log=[removed] marks=2");
   });
 

@@ -3,7 +3,15 @@
 // app the key router (app.tsx) delivers them, holding them while the screen is not ready.
 import { afterEach, describe, expect, test } from "bun:test";
 import { Text, type Key } from "ink";
-import { escapeThenKey, KeyRouterContext, ScreenIdContext, splitKeys, useKeys, type KeyRouter, type KeyTarget } from "../../ui/hooks/useKeys.ts";
+import {
+  escapeThenKey,
+  KeyRouterContext,
+  ScreenIdContext,
+  splitKeys,
+  useKeys,
+  type KeyRouter,
+  type KeyTarget,
+} from "../../ui/hooks/useKeys.ts";
 import { useRefState } from "../../ui/hooks/useRefState.ts";
 import { KEY, MARK, probe, settle, unmountAll } from "./probe.tsx";
 
@@ -26,7 +34,10 @@ function name(input: string, key: Key): string {
 function Recorder({ isActive }: { isActive?: boolean }) {
   const [keys, setKeys] = useRefState<string[]>([]);
   const [marks, setMarks] = useRefState(0);
-  useKeys((input, key) => (input === MARK ? setMarks((n) => n + 1) : setKeys((k) => [...k, name(input, key)])), { isActive });
+  useKeys(
+    (input, key) => (input === MARK ? setMarks((n) => n + 1) : setKeys((k) => [...k, name(input, key)])),
+    { isActive },
+  );
   return <Text>{`keys=[${keys().join(" ")}] marks=${marks()}`}</Text>;
 }
 
@@ -90,9 +101,20 @@ function testRouter() {
 }
 
 /** A screen inside the app: keys reach it through the router. */
-function Routed({ ready, busy, flushNow }: { ready: boolean; busy: { current: boolean }; flushNow: { current?: () => void } }) {
+function Routed({
+  ready,
+  busy,
+  flushNow,
+}: {
+  ready: boolean;
+  busy: { current: boolean };
+  flushNow: { current?: () => void };
+}) {
   const [keys, setKeys] = useRefState<string[]>([]);
-  flushNow.current = useKeys((input) => setKeys((k) => [...k, input]), { ready, wait: (input) => busy.current && input !== "!" });
+  flushNow.current = useKeys((input) => setKeys((k) => [...k, input]), {
+    ready,
+    wait: (input) => busy.current && input !== "!",
+  });
   return <Text>{`keys=[${keys().join(" ")}]`}</Text>;
 }
 

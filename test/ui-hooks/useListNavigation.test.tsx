@@ -26,7 +26,9 @@ function List({ count, visible, initial, letters, resetKey }: ListProps) {
     if (input === "=") return nav.setSelected(5);
     if (!nav.handle(input, key)) setSeen((s) => ({ ...s, unused: [...s.unused, input] }));
   });
-  return <Text>{`sel=${nav.selected} off=${nav.offset} unused=[${seen().unused.join(",")}] marks=${seen().marks}`}</Text>;
+  return (
+    <Text>{`sel=${nav.selected} off=${nav.offset} unused=[${seen().unused.join(",")}] marks=${seen().marks}`}</Text>
+  );
 }
 
 /** "sel=S off=O" once `keys` have been handled. */

@@ -29,14 +29,24 @@ function Screen({ projectId, here }: { projectId: string | null; here: { current
 async function twoProjects() {
   const t = await openStore("mindsave-project-session-");
   open.push(t.session);
-  await ok(["save", "--home", t.session.home.dir, "--goal", "webapp goal", "--state", "s", "--next", "n"], { cwd: t.repo, env: t.env });
+  await ok(["save", "--home", t.session.home.dir, "--goal", "webapp goal", "--state", "s", "--next", "n"], {
+    cwd: t.repo,
+    env: t.env,
+  });
   const other = gitRepo(join(tempDir(), "接口服务"), { "api.ts": "export const api = 1;\n" });
-  await ok(["save", "--home", t.session.home.dir, "--goal", "api goal", "--state", "s", "--next", "n"], { cwd: other, env: t.env });
+  await ok(["save", "--home", t.session.home.dir, "--goal", "api goal", "--state", "s", "--next", "n"], {
+    cwd: other,
+    env: t.env,
+  });
   const projects = await listProjects(t.session);
   const id = (name: string) => projects.find((p) => p.name === name)!.id;
   const here: { current?: Session } = {};
   const value = { session: t.session } as UiContextValue;
-  const tree = (projectId: string | null) => <UiContext.Provider value={value}><Screen projectId={projectId} here={here} /></UiContext.Provider>;
+  const tree = (projectId: string | null) => (
+    <UiContext.Provider value={value}>
+      <Screen projectId={projectId} here={here} />
+    </UiContext.Provider>
+  );
   return { session: t.session, webapp: id("webapp"), api: id("接口服务"), here, tree };
 }
 

@@ -10,7 +10,11 @@ afterEach(unmountAll);
 
 /** `/` opens a filter; letters typed while it is open go into it, any other time they are counted as strays. */
 function Filter() {
-  const [get, set] = useRefState<{ open: boolean; text: string; strays: number }>({ open: false, text: "", strays: 0 });
+  const [get, set] = useRefState<{ open: boolean; text: string; strays: number }>({
+    open: false,
+    text: "",
+    strays: 0,
+  });
   useKeys((input) => {
     if (input === "/") set((s) => ({ ...s, open: true }));
     else if (get().open) set({ ...get(), text: get().text + input });
@@ -28,7 +32,9 @@ describe("useRefState", () => {
   test("a `/` and the letters after it in one burst: each letter sees the filter the `/` opened", async () => {
     const p = probe(<Filter />);
     p.press("/中文ab");
-    expect(await p.until((f) => f.includes("text=[中文ab]"), "the four letters in the filter")).toBe("open=true text=[中文ab] strays=0");
+    expect(await p.until((f) => f.includes("text=[中文ab]"), "the four letters in the filter")).toBe(
+      "open=true text=[中文ab] strays=0",
+    );
   });
 
   test("an updater function gets the value the previous set left, not the one last rendered", async () => {

@@ -57,7 +57,11 @@ async function watching(opts: { hold?: boolean } = {}) {
   seen.hold = !!opts.hold;
   const changes = { n: 0 };
   const value = { session: t.session, now: clock.now, every: clock.every } as UiContextValue;
-  const p = probe(<UiContext.Provider value={value}><Watcher session={watched} onChange={() => changes.n++} /></UiContext.Provider>);
+  const p = probe(
+    <UiContext.Provider value={value}>
+      <Watcher session={watched} onChange={() => changes.n++} />
+    </UiContext.Provider>,
+  );
   const answered = (n: number) => p.until(() => seen.answered >= n, `answer ${n} from the store`);
   /** Moves the clock one tick and waits for the store's answer to the question it asks. */
   const tick = async () => {
@@ -66,7 +70,10 @@ async function watching(opts: { hold?: boolean } = {}) {
     await answered(n);
   };
   const saveFromTerminal = (goal: string) =>
-    ok(["save", "--home", t.session.home.dir, "--goal", goal, "--state", "s", "--next", "n"], { cwd: t.repo, env: t.env });
+    ok(["save", "--home", t.session.home.dir, "--goal", goal, "--state", "s", "--next", "n"], {
+      cwd: t.repo,
+      env: t.env,
+    });
   return { t, p, clock, seen, release, changes, answered, tick, saveFromTerminal };
 }
 
@@ -93,7 +100,9 @@ describe("useStoreChanges", () => {
   test("the TUI's own write on its connection is no change", async () => {
     const w = await watching();
     await w.answered(1);
-    await saveSnapshot(w.t.session, { input: fromFields({ goal: "saved by the TUI itself", state: "s", next_action: "n" }) });
+    await saveSnapshot(w.t.session, {
+      input: fromFields({ goal: "saved by the TUI itself", state: "s", next_action: "n" }),
+    });
     await w.tick();
     expect(w.changes.n).toBe(0);
   });

@@ -24,7 +24,11 @@ function mountAge(active: boolean) {
   const clock = testClock(START);
   const value = { now: clock.now, every: clock.every } as UiContextValue;
   const now: { current?: () => void } = {};
-  const tree = (a: boolean) => <UiContext.Provider value={value}><Age ms={10_000} active={a} now={now} /></UiContext.Provider>;
+  const tree = (a: boolean) => (
+    <UiContext.Provider value={value}>
+      <Age ms={10_000} active={a} now={now} />
+    </UiContext.Provider>
+  );
   return { p: probe(tree(active)), tree, clock, now };
 }
 

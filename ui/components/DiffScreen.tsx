@@ -13,7 +13,11 @@ import { Frame } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 
 export const DIFF_KEYS: HelpKeys = [
-  ["↑/↓ j/k", "scroll a line"], ["PgUp/PgDn Space b", "scroll a page"], ["g/G Home/End", "top, end"], ["?", "keys"], ["q Esc", "back"],
+  ["↑/↓ j/k", "scroll a line"],
+  ["PgUp/PgDn Space b", "scroll a page"],
+  ["g/G Home/End", "top, end"],
+  ["?", "keys"],
+  ["q Esc", "back"],
 ];
 
 interface Line {
@@ -22,33 +26,63 @@ interface Line {
   bold?: boolean;
 }
 
-export function DiffScreen(props: { projectId: string; projectName: string; from: string; to: string; width: number; height: number; active: boolean; onBack: () => void }) {
+export function DiffScreen(props: {
+  projectId: string;
+  projectName: string;
+  from: string;
+  to: string;
+  width: number;
+  height: number;
+  active: boolean;
+  onBack: () => void;
+}) {
   const { theme } = useUi();
   const here = useProjectSession(props.projectId);
-  const data = useAsync(async () => diffText(await diffInProject(here, props.from, props.to, { olderFirst: true })), [here, props.from, props.to]);
+  const data = useAsync(
+    async () => diffText(await diffInProject(here, props.from, props.to, { olderFirst: true })),
+    [here, props.from, props.to],
+  );
   const cols = props.width;
   const lines = useMemo(() => (data.data ? layout(data.data, cols, theme) : []), [data.data, cols, theme]);
   const visible = Math.max(1, props.height - 3);
   const scroll = useScroll(lines.length, visible);
 
-  useKeys((input, key) => {
-    if (scroll.handle(input, key)) return;
-    if (input === "q" || key.escape) props.onBack();
-  }, { isActive: props.active, ready: !!data.data || !!data.error });
+  useKeys(
+    (input, key) => {
+      if (scroll.handle(input, key)) return;
+      if (input === "q" || key.escape) props.onBack();
+    },
+    { isActive: props.active, ready: !!data.data || !!data.error },
+  );
 
   const g = theme.g;
   const below = Math.max(0, lines.length - scroll.top - visible);
   const marker = [
-    below ? (theme.ascii ? `${below} more line${below === 1 ? "" : "s"} below (Down/PgDn)` : `${g.down} ${below} more line${below === 1 ? "" : "s"} (${g.down}/PgDn)`) : scroll.top ? "end" : "",
+    below
+      ? theme.ascii
+        ? `${below} more line${below === 1 ? "" : "s"} below (Down/PgDn)`
+        : `${g.down} ${below} more line${below === 1 ? "" : "s"} (${g.down}/PgDn)`
+      : scroll.top
+        ? "end"
+        : "",
     scroll.top ? (theme.ascii ? `${scroll.top} above` : `${g.up} ${scroll.top} above`) : "",
-  ].filter(Boolean).join(` ${g.sep} `);
+  ]
+    .filter(Boolean)
+    .join(` ${g.sep} `);
   return (
-    <Frame title={`${fit(props.projectName, Math.max(8, Math.floor(cols / 3)), g.ellipsis)} ${g.sep} what changed`} width={cols} height={props.height} hints={["↑/↓ scroll", "? keys", "q back"]}>
+    <Frame
+      title={`${fit(props.projectName, Math.max(8, Math.floor(cols / 3)), g.ellipsis)} ${g.sep} what changed`}
+      width={cols}
+      height={props.height}
+      hints={["↑/↓ scroll", "? keys", "q back"]}
+    >
       {data.error ? <Text color={theme.c("bad")}>{fit(data.error.message, cols, g.ellipsis)}</Text> : null}
       {!data.data && !data.error ? <Text color={theme.c("muted")}>Comparing…</Text> : null}
       <Box flexDirection="column" height={data.data ? visible : undefined}>
         {lines.slice(scroll.top, scroll.top + visible).map((l, i) => (
-          <Text key={scroll.top + i} color={l.color} bold={l.bold} wrap="truncate">{l.text || " "}</Text>
+          <Text key={scroll.top + i} color={l.color} bold={l.bold} wrap="truncate">
+            {l.text || " "}
+          </Text>
         ))}
       </Box>
       {marker ? <Text color={theme.c("accent")}>{fit(marker, cols, g.ellipsis)}</Text> : null}
@@ -65,11 +99,22 @@ function layout(text: string[], cols: number, theme: ReturnType<typeof useUi>["t
     const lead = /^ */.exec(l)![0];
     const item = l.slice(lead.length);
     const head = i > 0 && !!l && !lead;
-    const color = i === 0 ? theme.c("muted") : head ? theme.c("accent")
-      : item.startsWith("+ ") || item.startsWith("completed:") ? theme.c("good")
-        : item.startsWith("- ") ? theme.c("bad") : item.startsWith("retired ") || item.startsWith("repeated:") ? theme.c("warn") : undefined;
+    const color =
+      i === 0
+        ? theme.c("muted")
+        : head
+          ? theme.c("accent")
+          : item.startsWith("+ ") || item.startsWith("completed:")
+            ? theme.c("good")
+            : item.startsWith("- ")
+              ? theme.c("bad")
+              : item.startsWith("retired ") || item.startsWith("repeated:")
+                ? theme.c("warn")
+                : undefined;
     if (!item) return out.push({ text: "" });
-    wrap(item, Math.max(10, cols - width(lead) - 2)).forEach((part, j) => out.push({ text: `${lead}${j ? "  " : ""}${part}`, color, bold: head }));
+    wrap(item, Math.max(10, cols - width(lead) - 2)).forEach((part, j) =>
+      out.push({ text: `${lead}${j ? "  " : ""}${part}`, color, bold: head }),
+    );
   });
   return out;
 }

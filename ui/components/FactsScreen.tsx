@@ -18,11 +18,21 @@ import type { HelpKeys } from "./HelpOverlay.tsx";
 import { inline } from "../../src/engine/snapshots/layers.ts";
 
 export const FACTS_KEYS: HelpKeys = [
-  ["↑/↓ j/k", "move"], ["r", "renew the selected fact: confirm it as stated now (asks first)"], ["x Delete", "drop the selected fact (asks first)"],
-  ["?", "keys"], ["q Esc", "back"],
+  ["↑/↓ j/k", "move"],
+  ["r", "renew the selected fact: confirm it as stated now (asks first)"],
+  ["x Delete", "drop the selected fact (asks first)"],
+  ["?", "keys"],
+  ["q Esc", "back"],
 ];
 
-export function FactsScreen(props: { projectId: string | null; projectName?: string; width: number; height: number; active: boolean; onBack: () => void }) {
+export function FactsScreen(props: {
+  projectId: string | null;
+  projectName?: string;
+  width: number;
+  height: number;
+  active: boolean;
+  onBack: () => void;
+}) {
   const { theme, now } = useUi();
   const here = useProjectSession(props.projectId);
   const [status, setStatus] = useState<string | undefined>();
@@ -35,29 +45,54 @@ export function FactsScreen(props: { projectId: string | null; projectName?: str
   // "expires in 15s" is worked out at each render: one every 30 s, and one on any key.
   const tick = useTick(30_000, props.active);
 
-  action.release(useKeys((input, key) => {
-    tick();
-    if (confirm.answer(input, () => setStatus("Kept it as it was."))) return;
-    if (nav.handle(input, key)) return;
-    const f = facts[nav.selected];
-    // The engine numbers facts in the order it lists them, as this screen does.
-    const n = String(nav.selected + 1);
-    if (input === "r" && f) {
-      confirm.ask(question('Renew "', f.text, '" as true now? y to renew, any other key keeps it.', props.width, theme.g.ellipsis), () => void action.run(async () => {
-        const renewed = await renewFact(here, n);
-        await data.reload();
-        // Renewed, it is the newest: the selection follows it to the top of the list.
-        nav.setSelected((await factsHere(here)).findIndex((x) => x.id === renewed.id));
-        return `Renewed: ${renewed.text} (${factState(renewed, now())}).`;
-      }));
-    } else if ((input === "x" || key.delete) && f) {
-      confirm.ask(question('Drop "', f.text, '"? y to drop, any other key to keep it.', props.width, theme.g.ellipsis), () => void action.run(async () => {
-        const gone = await dropFact(here, n);
-        await data.reload();
-        return `Dropped: ${gone.text}`;
-      }));
-    } else if (input === "q" || key.escape) props.onBack();
-  }, { isActive: props.active, ready: !!data.data || !!data.error, wait: action.busy }));
+  action.release(
+    useKeys(
+      (input, key) => {
+        tick();
+        if (confirm.answer(input, () => setStatus("Kept it as it was."))) return;
+        if (nav.handle(input, key)) return;
+        const f = facts[nav.selected];
+        // The engine numbers facts in the order it lists them, as this screen does.
+        const n = String(nav.selected + 1);
+        if (input === "r" && f) {
+          confirm.ask(
+            question(
+              'Renew "',
+              f.text,
+              '" as true now? y to renew, any other key keeps it.',
+              props.width,
+              theme.g.ellipsis,
+            ),
+            () =>
+              void action.run(async () => {
+                const renewed = await renewFact(here, n);
+                await data.reload();
+                // Renewed, it is the newest: the selection follows it to the top of the list.
+                nav.setSelected((await factsHere(here)).findIndex((x) => x.id === renewed.id));
+                return `Renewed: ${renewed.text} (${factState(renewed, now())}).`;
+              }),
+          );
+        } else if ((input === "x" || key.delete) && f) {
+          confirm.ask(
+            question(
+              'Drop "',
+              f.text,
+              '"? y to drop, any other key to keep it.',
+              props.width,
+              theme.g.ellipsis,
+            ),
+            () =>
+              void action.run(async () => {
+                const gone = await dropFact(here, n);
+                await data.reload();
+                return `Dropped: ${gone.text}`;
+              }),
+          );
+        } else if (input === "q" || key.escape) props.onBack();
+      },
+      { isActive: props.active, ready: !!data.data || !!data.error, wait: action.busy },
+    ),
+  );
 
   const w = props.width;
   const g = theme.g;
@@ -65,24 +100,50 @@ export function FactsScreen(props: { projectId: string | null; projectName?: str
   const expired = facts.filter((f) => !isFresh(f, t)).length;
   const counts = `${facts.length}${expired ? ` ${g.sep} ${expired} expired` : ""}`;
   // The counts are never cut: the project's name gives way.
-  const whose = props.projectName ? `${fit(props.projectName, nameRoom(w, g.sep, `Facts ${g.sep}  + global ${g.sep} ${counts}`), g.ellipsis)} + global` : props.projectId ? "project + global" : "global";
+  const whose = props.projectName
+    ? `${fit(props.projectName, nameRoom(w, g.sep, `Facts ${g.sep}  + global ${g.sep} ${counts}`), g.ellipsis)} + global`
+    : props.projectId
+      ? "project + global"
+      : "global";
   const shown = facts.slice(nav.offset, nav.offset + visible);
   // Measured over every fact, not only those shown: the columns stay put while the list scrolls.
-  const cols = factColumns(facts.map((f) => [f.confidence, f.scope, factState(f, t)]), w);
+  const cols = factColumns(
+    facts.map((f) => [f.confidence, f.scope, factState(f, t)]),
+    w,
+  );
   const hints = facts.length ? ["r renew", "x drop", "? keys", "q back"] : ["? keys", "q back"];
   return (
-    <Frame title={`Facts ${g.sep} ${whose} ${g.sep} ${counts}`} width={w} height={props.height} status={confirm.question ?? status} hints={hints}>
-      <Text color={theme.c("muted")} wrap="truncate">Fresh facts are restored; expired ones never are until renewed.</Text>
+    <Frame
+      title={`Facts ${g.sep} ${whose} ${g.sep} ${counts}`}
+      width={w}
+      height={props.height}
+      status={confirm.question ?? status}
+      hints={hints}
+    >
+      <Text color={theme.c("muted")} wrap="truncate">
+        Fresh facts are restored; expired ones never are until renewed.
+      </Text>
       <Text color={theme.c("muted")} wrap="truncate">{`    ${cols.row("fact", cols.heads)}`}</Text>
       {facts.length === 0 ? (
-        <Text color={theme.c("muted")}>{fit(data.error ? data.error.message : data.loading ? "Loading…" : "No facts here. State one with: mindsave fact \"TEXT\" --ttl 3d", w, g.ellipsis)}</Text>
+        <Text color={theme.c("muted")}>
+          {fit(
+            data.error
+              ? data.error.message
+              : data.loading
+                ? "Loading…"
+                : 'No facts here. State one with: mindsave fact "TEXT" --ttl 3d',
+            w,
+            g.ellipsis,
+          )}
+        </Text>
       ) : null}
       {shown.map((f, i) => {
         const sel = nav.offset + i === nav.selected;
         const fresh = isFresh(f, t);
         return (
           <Text key={f.id} inverse={sel} wrap="truncate" color={fresh ? undefined : theme.c("warn")}>
-            {sel ? g.pointer : " "} {fresh ? g.ok : g.bad} {cols.row(inline(f.text), [f.confidence, f.scope, factState(f, t)], g.ellipsis)}
+            {sel ? g.pointer : " "} {fresh ? g.ok : g.bad}{" "}
+            {cols.row(inline(f.text), [f.confidence, f.scope, factState(f, t)], g.ellipsis)}
           </Text>
         );
       })}
@@ -100,7 +161,8 @@ export function factColumns(rows: string[][], cols: number) {
   const widest = (i: number) => Math.max(0, ...rows.map((r) => width(r[i])));
   // The pointer and the mark, two spaces after the text, one between the other columns.
   const fixed = 4 + 2 + 1 + 1;
-  const textRoom = (heads: string[]) => cols - fixed - heads.reduce((sum, h, i) => sum + Math.max(width(h), widest(i)), 0);
+  const textRoom = (heads: string[]) =>
+    cols - fixed - heads.reduce((sum, h, i) => sum + Math.max(width(h), widest(i)), 0);
   const full = ["confidence", "scope", "state"];
   const heads = textRoom(full) >= 20 ? full : ["conf.", "scope", "state"];
   const colW = heads.map((h, i) => Math.max(width(h), widest(i)));

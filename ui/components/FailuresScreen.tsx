@@ -7,7 +7,12 @@ import { TextField } from "./TextField.tsx";
 import { useRefState } from "../hooks/useRefState.ts";
 import { editField, field, type Field } from "../hooks/textEdit.ts";
 import { AGES_EVERY_MS, useTick } from "../hooks/useTick.ts";
-import { effectiveConfidence, failuresFor, recordFailure, type FailureRecord } from "../../src/engine/failures/record.ts";
+import {
+  effectiveConfidence,
+  failuresFor,
+  recordFailure,
+  type FailureRecord,
+} from "../../src/engine/failures/record.ts";
 import { inline } from "../../src/engine/snapshots/layers.ts";
 import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
@@ -17,9 +22,15 @@ import { Frame, nameRoom, statusHeight } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 
 export const FAILURE_KEYS: HelpKeys = [
-  ["↑/↓ j/k", "move"], ["s", "sort by repeat count / last seen (keeps the selection)"], ["a", "add a failure"],
-  ["e Enter", "edit the selected failure: reason, another alternative"], ["Tab ↑/↓", "next / previous field in the form"],
-  ["Space ←/→", "scope: project or global (when adding)"], ["Enter", "save the form"], ["?", "keys"], ["q Esc", "back (Esc also cancels the form)"],
+  ["↑/↓ j/k", "move"],
+  ["s", "sort by repeat count / last seen (keeps the selection)"],
+  ["a", "add a failure"],
+  ["e Enter", "edit the selected failure: reason, another alternative"],
+  ["Tab ↑/↓", "next / previous field in the form"],
+  ["Space ←/→", "scope: project or global (when adding)"],
+  ["Enter", "save the form"],
+  ["?", "keys"],
+  ["q Esc", "back (Esc also cancels the form)"],
 ];
 
 type Sort = "repeats" | "last_seen";
@@ -44,13 +55,22 @@ function focusable(f: Form): FieldName[] {
 
 function sorted(list: FailureRecord[], sort: Sort): FailureRecord[] {
   return [...list].sort((a, b) =>
-    sort === "repeats" ? b.repeat_count - a.repeat_count || compareCodes(b.last_seen, a.last_seen) : compareCodes(b.last_seen, a.last_seen) || b.repeat_count - a.repeat_count);
+    sort === "repeats"
+      ? b.repeat_count - a.repeat_count || compareCodes(b.last_seen, a.last_seen)
+      : compareCodes(b.last_seen, a.last_seen) || b.repeat_count - a.repeat_count,
+  );
 }
 
 const isToggle = (input: string, key: Key) => input === " " || key.leftArrow || key.rightArrow;
 
 export function FailuresScreen(props: {
-  projectId: string | null; projectName?: string; width: number; height: number; active: boolean; onBack: () => void; onTyping: (typing: boolean) => void;
+  projectId: string | null;
+  projectName?: string;
+  width: number;
+  height: number;
+  active: boolean;
+  onBack: () => void;
+  onTyping: (typing: boolean) => void;
 }) {
   const { session, theme, now } = useUi();
   const [getSort, setSort] = useRefState<Sort>("repeats");
@@ -89,13 +109,22 @@ export function FailuresScreen(props: {
     if (!f.item.text.trim()) return setStatus("Type the approach that failed first (e.g. Tailwind).");
     saving.current = true;
     try {
-      const { failure: saved } = await recordFailure(session, {
-        item: f.item.text, reason: f.reason.text || undefined, scope: f.scope,
-        alternatives: f.alternative.text.trim() ? [f.alternative.text] : [], ...(f.mode === "add" ? { increment: true } : { edit: true }),
-      }, { projectId: props.projectId });
+      const { failure: saved } = await recordFailure(
+        session,
+        {
+          item: f.item.text,
+          reason: f.reason.text || undefined,
+          scope: f.scope,
+          alternatives: f.alternative.text.trim() ? [f.alternative.text] : [],
+          ...(f.mode === "add" ? { increment: true } : { edit: true }),
+        },
+        { projectId: props.projectId },
+      );
       follow.current = saved.id;
       await data.reload();
-      setStatus(`${f.mode === "add" ? "Recorded" : "Updated"} ${saved.item} (${saved.scope}, ${theme.g.times}${saved.repeat_count}).`);
+      setStatus(
+        `${f.mode === "add" ? "Recorded" : "Updated"} ${saved.item} (${saved.scope}, ${theme.g.times}${saved.repeat_count}).`,
+      );
       setForm(null);
     } catch (e) {
       follow.current = null;
@@ -107,45 +136,68 @@ export function FailuresScreen(props: {
   };
 
   const startEdit = (row: FailureRecord) =>
-    setForm({ mode: "edit", item: field(row.item), reason: field(row.reason), scope: row.scope === "global" ? "global" : "project", alternative: field(), alternatives: row.alternatives, focus: "reason" });
+    setForm({
+      mode: "edit",
+      item: field(row.item),
+      reason: field(row.reason),
+      scope: row.scope === "global" ? "global" : "project",
+      alternative: field(),
+      alternatives: row.alternatives,
+      focus: "reason",
+    });
 
-  const handOn = useKeys((input, key) => {
-    const f = getForm();
-    if (f) {
-      const fields = focusable(f);
-      const at = fields.indexOf(f.focus);
-      if (key.escape) {
-        setForm(null);
-        setStatus("Cancelled.");
-      } else if (key.tab || key.downArrow) setForm({ ...f, focus: fields[(at + 1) % fields.length] });
-      else if (key.upArrow) setForm({ ...f, focus: fields[(at + fields.length - 1) % fields.length] });
-      else if (key.return) void submit(f);
-      else if (f.focus === "scope") {
-        // A toggle, not text: without a project only the global graph can take it.
-        if (!isToggle(input, key)) return;
-        if (!props.projectId) setStatus("No project is open here, so a failure can only be global.");
-        else setForm({ ...f, scope: f.scope === "project" ? "global" : "project" });
-      } else {
-        const next = editField(f[f.focus], input, key);
-        if (next !== null) setForm({ ...f, [f.focus]: next });
+  const handOn = useKeys(
+    (input, key) => {
+      const f = getForm();
+      if (f) {
+        const fields = focusable(f);
+        const at = fields.indexOf(f.focus);
+        if (key.escape) {
+          setForm(null);
+          setStatus("Cancelled.");
+        } else if (key.tab || key.downArrow) setForm({ ...f, focus: fields[(at + 1) % fields.length] });
+        else if (key.upArrow) setForm({ ...f, focus: fields[(at + fields.length - 1) % fields.length] });
+        else if (key.return) void submit(f);
+        else if (f.focus === "scope") {
+          // A toggle, not text: without a project only the global graph can take it.
+          if (!isToggle(input, key)) return;
+          if (!props.projectId) setStatus("No project is open here, so a failure can only be global.");
+          else setForm({ ...f, scope: f.scope === "project" ? "global" : "project" });
+        } else {
+          const next = editField(f[f.focus], input, key);
+          if (next !== null) setForm({ ...f, [f.focus]: next });
+        }
+        return;
       }
-      return;
-    }
-    if (nav.handle(input, key)) return;
-    const row = rows[nav.selected];
-    if (input === "s") {
-      // The selection stays on the same failure, wherever the new order puts it.
-      const next: Sort = getSort() === "repeats" ? "last_seen" : "repeats";
-      setSort(next);
-      if (row) nav.setSelected(sorted(data.data ?? [], next).findIndex((x) => x.id === row.id));
-    } else if (input === "a") {
-      setStatus(undefined);
-      setForm({ mode: "add", item: field(), reason: field(), scope: props.projectId ? "project" : "global", alternative: field(), alternatives: [], focus: "item" });
-    } else if ((input === "e" || key.return) && row) {
-      setStatus(undefined);
-      startEdit(row);
-    } else if (input === "q" || key.escape) props.onBack();
-  }, { isActive: props.active, ready: !!data.data || !!data.error, wait: () => saving.current || follow.current !== null });
+      if (nav.handle(input, key)) return;
+      const row = rows[nav.selected];
+      if (input === "s") {
+        // The selection stays on the same failure, wherever the new order puts it.
+        const next: Sort = getSort() === "repeats" ? "last_seen" : "repeats";
+        setSort(next);
+        if (row) nav.setSelected(sorted(data.data ?? [], next).findIndex((x) => x.id === row.id));
+      } else if (input === "a") {
+        setStatus(undefined);
+        setForm({
+          mode: "add",
+          item: field(),
+          reason: field(),
+          scope: props.projectId ? "project" : "global",
+          alternative: field(),
+          alternatives: [],
+          focus: "item",
+        });
+      } else if ((input === "e" || key.return) && row) {
+        setStatus(undefined);
+        startEdit(row);
+      } else if (input === "q" || key.escape) props.onBack();
+    },
+    {
+      isActive: props.active,
+      ready: !!data.data || !!data.error,
+      wait: () => saving.current || follow.current !== null,
+    },
+  );
 
   // Counts, confidence and ages are never cut: the item gives way down to 10 columns, the reason takes the rest.
   const w = props.width;
@@ -158,49 +210,114 @@ export function FailuresScreen(props: {
   // The project's name gives way, so the count and the sort always show.
   const sep = theme.g.sep;
   const tail = `${rows.length} ${sep} by ${sort === "repeats" ? "repeat count" : "last seen"}`;
-  const whose = props.projectName ? `${fit(props.projectName, nameRoom(w, sep, `Failure graph ${sep}  + global ${sep} ${tail}`), theme.g.ellipsis)} + global` : props.projectId ? "project + global" : "global";
+  const whose = props.projectName
+    ? `${fit(props.projectName, nameRoom(w, sep, `Failure graph ${sep}  + global ${sep} ${tail}`), theme.g.ellipsis)} + global`
+    : props.projectId
+      ? "project + global"
+      : "global";
   const title = `Failure graph ${sep} ${whose} ${sep} ${tail}`;
-  const label = (text: string, on: boolean) => <Text color={on ? theme.c("accent") : undefined}>{pad(`${text}:`, 17)}</Text>;
+  const label = (text: string, on: boolean) => (
+    <Text color={on ? theme.c("accent") : undefined}>{pad(`${text}:`, 17)}</Text>
+  );
   const fieldW = Math.max(10, w - 4 - 17);
-  const hints = !form ? ["a add", "e edit", "s sort", "? keys", "q back"]
-    : form.focus === "scope" ? ["Space/←/→ project or global", "Tab next field", "Enter save", "Esc cancel"]
+  const hints = !form
+    ? ["a add", "e edit", "s sort", "? keys", "q back"]
+    : form.focus === "scope"
+      ? ["Space/←/→ project or global", "Tab next field", "Enter save", "Esc cancel"]
       : ["Tab next field", "Enter save", "Esc cancel"];
   return (
     <Frame title={title} width={w} height={props.height} status={status} hints={hints}>
-      <Text color={theme.c("muted")}>{`  ${pad("item", itemW)} ${pad("scope", 8)}${pad("seen", seenW)}${pad("conf.", 7)}${pad("last", lastW)}reason`}</Text>
-      {rows.length === 0 ? <Text color={theme.c("muted")}>{data.error ? data.error.message : data.loading ? "Loading…" : "No failures recorded. Press a to add one."}</Text> : null}
+      <Text
+        color={theme.c("muted")}
+      >{`  ${pad("item", itemW)} ${pad("scope", 8)}${pad("seen", seenW)}${pad("conf.", 7)}${pad("last", lastW)}reason`}</Text>
+      {rows.length === 0 ? (
+        <Text color={theme.c("muted")}>
+          {data.error
+            ? data.error.message
+            : data.loading
+              ? "Loading…"
+              : "No failures recorded. Press a to add one."}
+        </Text>
+      ) : null}
       {rows.slice(nav.offset, nav.offset + visible).map((f: FailureRecord, i) => {
         const sel = nav.offset + i === nav.selected;
         return (
           <Text key={f.id} inverse={sel} wrap="truncate">
-            {sel ? theme.g.pointer : " "} {pad(inline(f.item), itemW, theme.g.ellipsis)} {pad(f.scope, 8)}{pad(seen(f), seenW)}
-            {pad(effectiveConfidence(f, now()), 7)}{pad(age(f.last_seen, now()), lastW)}{fit(inline(f.reason), reasonW, theme.g.ellipsis)}
+            {sel ? theme.g.pointer : " "} {pad(inline(f.item), itemW, theme.g.ellipsis)} {pad(f.scope, 8)}
+            {pad(seen(f), seenW)}
+            {pad(effectiveConfidence(f, now()), 7)}
+            {pad(age(f.last_seen, now()), lastW)}
+            {fit(inline(f.reason), reasonW, theme.g.ellipsis)}
           </Text>
         );
       })}
       {form ? (
         <Box flexDirection="column" borderStyle={theme.border} paddingX={1} marginTop={1} flexShrink={0}>
-          <Text bold>{form.mode === "add" ? "Add a failure" : fit(`Edit ${inline(form.item.text)}`, w - 4, theme.g.ellipsis)}</Text>
+          <Text bold>
+            {form.mode === "add"
+              ? "Add a failure"
+              : fit(`Edit ${inline(form.item.text)}`, w - 4, theme.g.ellipsis)}
+          </Text>
           {form.mode === "add" ? (
-            <Box>{label("item", form.focus === "item")}<TextField value={form.item} focus={form.focus === "item"} width={fieldW} placeholder="the approach that failed, e.g. Tailwind" /></Box>
+            <Box>
+              {label("item", form.focus === "item")}
+              <TextField
+                value={form.item}
+                focus={form.focus === "item"}
+                width={fieldW}
+                placeholder="the approach that failed, e.g. Tailwind"
+              />
+            </Box>
           ) : null}
-          <Box>{label("reason", form.focus === "reason")}<TextField value={form.reason} focus={form.focus === "reason"} width={fieldW} placeholder="why it failed or was rejected" /></Box>
+          <Box>
+            {label("reason", form.focus === "reason")}
+            <TextField
+              value={form.reason}
+              focus={form.focus === "reason"}
+              width={fieldW}
+              placeholder="why it failed or was rejected"
+            />
+          </Box>
           {form.mode === "add" ? (
             <Box>
               {label("scope", form.focus === "scope")}
               {(["project", "global"] as const).map((s) => (
-                <Text key={s} inverse={form.focus === "scope" && form.scope === s} color={form.scope === s ? theme.c("accent") : theme.c("muted")}>
-                  {`(${form.scope === s ? theme.g.bullet : " "}) ${s}${s === "project" && !props.projectId ? " (no project here)" : ""}`}{"  "}
+                <Text
+                  key={s}
+                  inverse={form.focus === "scope" && form.scope === s}
+                  color={form.scope === s ? theme.c("accent") : theme.c("muted")}
+                >
+                  {`(${form.scope === s ? theme.g.bullet : " "}) ${s}${s === "project" && !props.projectId ? " (no project here)" : ""}`}
+                  {"  "}
                 </Text>
               ))}
             </Box>
           ) : (
-            <Text>{pad("scope:", 17)}{form.scope}<Text color={theme.c("muted")}> (an entry's scope and item are fixed)</Text></Text>
+            <Text>
+              {pad("scope:", 17)}
+              {form.scope}
+              <Text color={theme.c("muted")}> (an entry's scope and item are fixed)</Text>
+            </Text>
           )}
           {form.mode === "edit" ? (
-            <Text>{pad("alternatives:", 17)}{fit(form.alternatives.length ? form.alternatives.map(inline).join("; ") : "(none yet)", fieldW, theme.g.ellipsis)}</Text>
+            <Text>
+              {pad("alternatives:", 17)}
+              {fit(
+                form.alternatives.length ? form.alternatives.map(inline).join("; ") : "(none yet)",
+                fieldW,
+                theme.g.ellipsis,
+              )}
+            </Text>
           ) : null}
-          <Box>{label(form.mode === "edit" ? "add alternative" : "alternative", form.focus === "alternative")}<TextField value={form.alternative} focus={form.focus === "alternative"} width={fieldW} placeholder={form.focus === "alternative" ? "what to try instead (optional)" : undefined} /></Box>
+          <Box>
+            {label(form.mode === "edit" ? "add alternative" : "alternative", form.focus === "alternative")}
+            <TextField
+              value={form.alternative}
+              focus={form.focus === "alternative"}
+              width={fieldW}
+              placeholder={form.focus === "alternative" ? "what to try instead (optional)" : undefined}
+            />
+          </Box>
         </Box>
       ) : null}
     </Frame>

@@ -7,7 +7,14 @@ import { fit, fitStart, width, wrap } from "../../src/lib/text.ts";
 
 /** Arrow keys spelled out for a terminal without Unicode. */
 export function asciiKeys(text: string, ascii: boolean): string {
-  return ascii ? text.replace(/↑/g, "Up").replace(/↓/g, "Down").replace(/←/g, "Left").replace(/→/g, "Right").replace(/…/g, "...") : text;
+  return ascii
+    ? text
+        .replace(/↑/g, "Up")
+        .replace(/↓/g, "Down")
+        .replace(/←/g, "Left")
+        .replace(/→/g, "Right")
+        .replace(/…/g, "...")
+    : text;
 }
 
 /**
@@ -18,7 +25,8 @@ export function asciiKeys(text: string, ascii: boolean): string {
 export function hintLine(hints: string[], more: string[], cols: number, sep: string, ascii: boolean): string {
   const text = (list: string[]) => asciiKeys(list.join(` ${sep} `), ascii);
   let shown = hints;
-  while (shown.length > 2 && width(text(shown)) > cols) shown = shown.length > 3 ? [...shown.slice(0, -3), ...shown.slice(-2)] : shown.slice(1);
+  while (shown.length > 2 && width(text(shown)) > cols)
+    shown = shown.length > 3 ? [...shown.slice(0, -3), ...shown.slice(-2)] : shown.slice(1);
   for (const m of more) {
     const next = [...shown.slice(0, -2), m, ...shown.slice(-2)];
     if (width(text(next)) <= cols) shown = next;
@@ -37,7 +45,10 @@ export function statusLines(status: string | undefined, cols: number, ellipsis =
   if (!status) return [];
   const lines = wrap(status.replace(/\s+/g, " ").trim(), cols);
   if (lines.length <= STATUS_MAX_LINES) return lines;
-  return [...lines.slice(0, STATUS_MAX_LINES - 1), fitStart(lines.slice(STATUS_MAX_LINES - 1).join(" "), cols, ellipsis)];
+  return [
+    ...lines.slice(0, STATUS_MAX_LINES - 1),
+    fitStart(lines.slice(STATUS_MAX_LINES - 1).join(" "), cols, ellipsis),
+  ];
 }
 
 /** How many rows the status line takes (screens leave them out of their lists). */
@@ -50,7 +61,14 @@ export function statusHeight(status: string | undefined, cols: number): number {
  * display width and whole characters, so `lead` + item + `tail` fit in one line of `cols`; `cut`
  * says how (a snapshot name keeps its end).
  */
-export function question(lead: string, item: string, tail: string, cols: number, ellipsis = "…", cut: (text: string, cols: number, ellipsis: string) => string = fit): string {
+export function question(
+  lead: string,
+  item: string,
+  tail: string,
+  cols: number,
+  ellipsis = "…",
+  cut: (text: string, cols: number, ellipsis: string) => string = fit,
+): string {
   return `${lead}${cut(item, Math.max(8, cols - width(lead) - width(tail)), ellipsis)}${tail}`;
 }
 
@@ -65,7 +83,15 @@ export function nameRoom(cols: number, sep: string, rest: string): number {
   return Math.max(4, cols - TITLE_MARGIN - width(`MindSave ${sep} ${rest}`));
 }
 
-export function Frame(props: { title: string; hints: string[]; more?: string[]; status?: string; width: number; height: number; children: React.ReactNode }) {
+export function Frame(props: {
+  title: string;
+  hints: string[];
+  more?: string[];
+  status?: string;
+  width: number;
+  height: number;
+  children: React.ReactNode;
+}) {
   const { session, theme } = useUi();
   const sep = theme.g.sep;
   const title = `MindSave ${sep} ${props.title}`;
@@ -76,17 +102,32 @@ export function Frame(props: { title: string; hints: string[]; more?: string[]; 
   let where = "";
   // The home's path when enough of it shows to mean something ("home …e" does not).
   const pathRoom = room - width(host) - width(home) - 3;
-  if (pathRoom >= Math.min(14, width(session.home.dir))) where = `${home}${fitStart(session.home.dir, pathRoom, theme.g.ellipsis)} ${sep} ${host}`;
+  if (pathRoom >= Math.min(14, width(session.home.dir)))
+    where = `${home}${fitStart(session.home.dir, pathRoom, theme.g.ellipsis)} ${sep} ${host}`;
   else if (room >= width(host)) where = host;
   return (
     <Box flexDirection="column" width={props.width} height={props.height}>
       <Box justifyContent="space-between">
-        <Text bold color={theme.c("title")}>{titleText}</Text>
+        <Text bold color={theme.c("title")}>
+          {titleText}
+        </Text>
         <Text color={theme.c("muted")}>{where}</Text>
       </Box>
-      <Box flexDirection="column" flexGrow={1} overflow="hidden">{props.children}</Box>
-      {statusLines(props.status, props.width, theme.g.ellipsis).map((l, i) => <Text key={i} color={theme.c("warn")}>{l}</Text>)}
-      <Text color={theme.c("muted")}>{fit(hintLine(props.hints, props.more ?? [], props.width, sep, theme.ascii), props.width, theme.g.ellipsis)}</Text>
+      <Box flexDirection="column" flexGrow={1} overflow="hidden">
+        {props.children}
+      </Box>
+      {statusLines(props.status, props.width, theme.g.ellipsis).map((l, i) => (
+        <Text key={i} color={theme.c("warn")}>
+          {l}
+        </Text>
+      ))}
+      <Text color={theme.c("muted")}>
+        {fit(
+          hintLine(props.hints, props.more ?? [], props.width, sep, theme.ascii),
+          props.width,
+          theme.g.ellipsis,
+        )}
+      </Text>
     </Box>
   );
 }

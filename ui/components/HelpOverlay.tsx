@@ -15,7 +15,9 @@ export function helpLayout(keys: HelpKeys, cols: number, rows: number, ascii: bo
   const inner = boxW - 4; // border and padding
   const shown: HelpKeys = keys.map(([k, what]) => [asciiKeys(k, ascii), what]);
   const keyW = Math.min(Math.max(...shown.map(([k]) => width(k))) + 2, Math.floor(inner / 2));
-  const lines = shown.flatMap(([k, what]) => wrap(what, inner - keyW).map((l, i) => ({ key: i ? "" : k, text: l })));
+  const lines = shown.flatMap(([k, what]) =>
+    wrap(what, inner - keyW).map((l, i) => ({ key: i ? "" : k, text: l })),
+  );
   const footer = wrap(FOOTER, inner);
   // Border, title and footer always show; when the keys do not all fit, one line says what is hidden.
   const all = rows - 3 - footer.length;
@@ -23,24 +25,48 @@ export function helpLayout(keys: HelpKeys, cols: number, rows: number, ascii: bo
   return { boxW, inner, keyW, lines, footer, room, maxTop: Math.max(0, lines.length - room) };
 }
 
-export function HelpOverlay(props: { title: string; keys: HelpKeys; width: number; height: number; top: number }) {
+export function HelpOverlay(props: {
+  title: string;
+  keys: HelpKeys;
+  width: number;
+  height: number;
+  top: number;
+}) {
   const { theme } = useUi();
   const g = theme.g;
-  const { boxW, inner, keyW, lines, footer, room, maxTop } = helpLayout(props.keys, props.width, props.height, theme.ascii);
+  const { boxW, inner, keyW, lines, footer, room, maxTop } = helpLayout(
+    props.keys,
+    props.width,
+    props.height,
+    theme.ascii,
+  );
   const top = Math.max(0, Math.min(props.top, maxTop));
   const below = lines.length - top - room;
   const marker = [
-    below > 0 ? (theme.ascii ? `${below} more below (Down/PgDn)` : `${g.down} ${below} more (${g.down}/PgDn)`) : "",
+    below > 0
+      ? theme.ascii
+        ? `${below} more below (Down/PgDn)`
+        : `${g.down} ${below} more (${g.down}/PgDn)`
+      : "",
     top ? (theme.ascii ? `${top} above (Up/PgUp)` : `${g.up} ${top} above (${g.up}/PgUp)`) : "",
-  ].filter(Boolean).join(` ${g.sep} `);
+  ]
+    .filter(Boolean)
+    .join(` ${g.sep} `);
   return (
     <Box flexDirection="column" borderStyle={theme.border} paddingX={1} width={boxW} flexShrink={0}>
       <Text bold>{fit(`Keys ${g.sep} ${props.title}`, inner, g.ellipsis)}</Text>
       {lines.slice(top, top + room).map((l, i) => (
-        <Text key={i}><Text color={theme.c("accent")}>{pad(l.key, keyW - 2, g.ellipsis)}  </Text>{l.text}</Text>
+        <Text key={i}>
+          <Text color={theme.c("accent")}>{pad(l.key, keyW - 2, g.ellipsis)} </Text>
+          {l.text}
+        </Text>
       ))}
       {maxTop ? <Text color={theme.c("muted")}>{fit(marker, inner, g.ellipsis)}</Text> : null}
-      {footer.map((l, i) => <Text key={`f${i}`} color={theme.c("muted")}>{l}</Text>)}
+      {footer.map((l, i) => (
+        <Text key={`f${i}`} color={theme.c("muted")}>
+          {l}
+        </Text>
+      ))}
     </Box>
   );
 }

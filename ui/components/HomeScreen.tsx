@@ -16,30 +16,56 @@ import { Frame, statusHeight } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 
 export const HOME_KEYS: HelpKeys = [
-  ["↑/↓ j/k", "move"], ["Enter", "open the project's snapshots"], ["f", "failure graph of the project"],
-  ["R", "standing rules of the project (and the global ones)"], ["F", "facts of the project (renew or drop expired ones)"], ["s", "sync with a drive, a home or a server"],
-  ["r", "reload"], ["?", "keys"], ["q Esc", "quit"],
+  ["↑/↓ j/k", "move"],
+  ["Enter", "open the project's snapshots"],
+  ["f", "failure graph of the project"],
+  ["R", "standing rules of the project (and the global ones)"],
+  ["F", "facts of the project (renew or drop expired ones)"],
+  ["s", "sync with a drive, a home or a server"],
+  ["r", "reload"],
+  ["?", "keys"],
+  ["q Esc", "quit"],
 ];
 
 interface Row extends ProjectView {
   goal: string;
 }
 
-export function HomeScreen(props: { width: number; height: number; active: boolean; onOpen: (p: ProjectView) => void; onFailures: (projectId: string | null, projectName?: string) => void;
-  onRules: (projectId: string | null, projectName?: string) => void; onFacts: (projectId: string | null, projectName?: string) => void; onSync: () => void; onQuit: () => void; status?: string;
+export function HomeScreen(props: {
+  width: number;
+  height: number;
+  active: boolean;
+  onOpen: (p: ProjectView) => void;
+  onFailures: (projectId: string | null, projectName?: string) => void;
+  onRules: (projectId: string | null, projectName?: string) => void;
+  onFacts: (projectId: string | null, projectName?: string) => void;
+  onSync: () => void;
+  onQuit: () => void;
+  status?: string;
   /** Counts changes of the store made elsewhere: each reads the list again. */
-  edits?: number }) {
+  edits?: number;
+}) {
   const { session, theme, now } = useUi();
   const data = useAsync(async () => {
     const projects = await listProjects(session);
     const rows: Row[] = [];
-    for (const p of projects) rows.push({ ...p, goal: p.snapshots ? (await projectSnapshots(session, p.id, { limit: 1 }))[0]?.goal ?? "" : "" });
+    for (const p of projects)
+      rows.push({
+        ...p,
+        goal: p.snapshots ? ((await projectSnapshots(session, p.id, { limit: 1 }))[0]?.goal ?? "") : "",
+      });
     return rows;
   }, [props.edits]);
   const rows = data.data ?? [];
-  const visible = Math.max(1, Math.floor((props.height - 3 - Math.max(1, statusHeight(props.status, props.width))) / 2));
+  const visible = Math.max(
+    1,
+    Math.floor((props.height - 3 - Math.max(1, statusHeight(props.status, props.width))) / 2),
+  );
   // The current directory's project is preselected when the list arrives.
-  const initial = Math.max(0, rows.findIndex((r) => r.current));
+  const initial = Math.max(
+    0,
+    rows.findIndex((r) => r.current),
+  );
   const nav = useListNavigation(rows.length, visible, initial);
   useHeldSelection(rows, nav, "projects", (r) => r.id);
   // The newest snapshot's age follows the clock while the list is on top.
@@ -60,17 +86,20 @@ export function HomeScreen(props: { width: number; height: number; active: boole
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [props.active]);
 
-  const handOn = useKeys((input, key) => {
-    if (nav.handle(input, key)) return;
-    const row = rows[nav.selected];
-    if (key.return && row) props.onOpen(row);
-    else if (input === "f") props.onFailures(row?.id ?? null, row?.name);
-    else if (input === "R") props.onRules(row?.id ?? null, row?.name);
-    else if (input === "F") props.onFacts(row?.id ?? null, row?.name);
-    else if (input === "s") props.onSync();
-    else if (input === "r") data.reload();
-    else if (input === "q" || key.escape) props.onQuit();
-  }, { isActive: props.active, ready: !!data.data || !!data.error, wait: () => stale.current });
+  const handOn = useKeys(
+    (input, key) => {
+      if (nav.handle(input, key)) return;
+      const row = rows[nav.selected];
+      if (key.return && row) props.onOpen(row);
+      else if (input === "f") props.onFailures(row?.id ?? null, row?.name);
+      else if (input === "R") props.onRules(row?.id ?? null, row?.name);
+      else if (input === "F") props.onFacts(row?.id ?? null, row?.name);
+      else if (input === "s") props.onSync();
+      else if (input === "r") data.reload();
+      else if (input === "q" || key.escape) props.onQuit();
+    },
+    { isActive: props.active, ready: !!data.data || !!data.error, wait: () => stale.current },
+  );
 
   // Counts and ages are never cut: the name gives way down to 8 columns, the goal takes the rest.
   const w = props.width;
@@ -85,7 +114,10 @@ export function HomeScreen(props: { width: number; height: number; active: boole
   ) : data.loading && !data.data ? (
     <Text color={theme.c("muted")}>Loading…</Text>
   ) : rows.length === 0 ? (
-    <Text>No projects yet. Save a snapshot from a project folder: <Text color={theme.c("accent")}>mindsave save --goal "…"</Text></Text>
+    <Text>
+      No projects yet. Save a snapshot from a project folder:{" "}
+      <Text color={theme.c("accent")}>mindsave save --goal "…"</Text>
+    </Text>
   ) : (
     rows.slice(nav.offset, nav.offset + visible).map((r, i) => {
       const index = nav.offset + i;
@@ -96,10 +128,13 @@ export function HomeScreen(props: { width: number; height: number; active: boole
           <Text inverse={sel} wrap="truncate">
             {sel ? theme.g.pointer : " "}
             {r.current ? theme.g.current : " "}
-            {pad(r.name, nameW, theme.g.ellipsis)} {pad(count(r), countW)} {pad(r.newest ? age(r.newest, now()) : "-", ageW)}
-            {" "}{fit(inline(r.goal), goalW, theme.g.ellipsis)}
+            {pad(r.name, nameW, theme.g.ellipsis)} {pad(count(r), countW)}{" "}
+            {pad(r.newest ? age(r.newest, now()) : "-", ageW)} {fit(inline(r.goal), goalW, theme.g.ellipsis)}
           </Text>
-          <Text color={r.root ? theme.c("muted") : theme.c("warn")}>{"   "}{fit(where, w - 3, theme.g.ellipsis)}</Text>
+          <Text color={r.root ? theme.c("muted") : theme.c("warn")}>
+            {"   "}
+            {fit(where, w - 3, theme.g.ellipsis)}
+          </Text>
         </Box>
       );
     })
@@ -108,11 +143,24 @@ export function HomeScreen(props: { width: number; height: number; active: boole
   const g = theme.g;
   const below = Math.max(0, rows.length - nav.offset - visible);
   const marker = [
-    below ? (theme.ascii ? `${below} more below (Down/PgDn)` : `${g.down} ${below} more (${g.down}/PgDn)`) : "",
+    below
+      ? theme.ascii
+        ? `${below} more below (Down/PgDn)`
+        : `${g.down} ${below} more (${g.down}/PgDn)`
+      : "",
     nav.offset ? (theme.ascii ? `${nav.offset} above` : `${g.up} ${nav.offset} above`) : "",
-  ].filter(Boolean).join(` ${g.sep} `);
+  ]
+    .filter(Boolean)
+    .join(` ${g.sep} `);
   return (
-    <Frame title={`Projects (${rows.length})`} height={props.height} hints={["Enter open", "f failures", "R rules", "F facts", "s sync", "? keys", "q quit"]} more={["r reload"]} width={w} status={props.status}>
+    <Frame
+      title={`Projects (${rows.length})`}
+      height={props.height}
+      hints={["Enter open", "f failures", "R rules", "F facts", "s sync", "? keys", "q quit"]}
+      more={["r reload"]}
+      width={w}
+      status={props.status}
+    >
       {body}
       {marker && !data.error ? <Text color={theme.c("muted")}>{fit(marker, w, g.ellipsis)}</Text> : null}
     </Frame>

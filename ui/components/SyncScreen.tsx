@@ -15,8 +15,12 @@ import { Frame } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 
 export const SYNC_KEYS: HelpKeys = [
-  ["↑/↓ j/k", "move"], ["d", "dry run: what a sync would change each way"], ["Enter s", "sync with the selected peer"],
-  ["r", "look for peers again (a drive just plugged in)"], ["?", "keys"], ["q Esc", "back"],
+  ["↑/↓ j/k", "move"],
+  ["d", "dry run: what a sync would change each way"],
+  ["Enter s", "sync with the selected peer"],
+  ["r", "look for peers again (a drive just plugged in)"],
+  ["?", "keys"],
+  ["q Esc", "back"],
 ];
 
 interface PeerRow {
@@ -32,10 +36,18 @@ export function SyncScreen(props: { width: number; height: number; active: boole
   const { session, theme } = useUi();
   const peers = useAsync(async () => {
     const known = await listPeers(session);
-    const rows: PeerRow[] = known.filter((p) => p.location).map((p) => ({ location: p.location!, last_sync: p.last_sync, reachable: p.reachable, kind: "known" }));
+    const rows: PeerRow[] = known
+      .filter((p) => p.location)
+      .map((p) => ({ location: p.location!, last_sync: p.last_sync, reachable: p.reachable, kind: "known" }));
     const drives = mountedDrives(session.env);
     for (const d of await defaultPeers(session)) {
-      if (!rows.some((r) => r.location === d)) rows.push({ location: d, last_sync: null, reachable: true, kind: drives.includes(d) ? "drive" : "local" });
+      if (!rows.some((r) => r.location === d))
+        rows.push({
+          location: d,
+          last_sync: null,
+          reachable: true,
+          kind: drives.includes(d) ? "drive" : "local",
+        });
     }
     return rows;
   }, []);
@@ -54,7 +66,10 @@ export function SyncScreen(props: { width: number; height: number; active: boole
     setStatus(undefined);
     setProgress({ phase: "pull", done: 0, total: 0 });
     try {
-      const { results } = await syncPeers(session, row.location, { dryRun, progress: (phase, done, total) => setProgress({ phase, done, total }) });
+      const { results } = await syncPeers(session, row.location, {
+        dryRun,
+        progress: (phase, done, total) => setProgress({ phase, done, total }),
+      });
       setResult(results[0]);
       setStatus(dryRun ? "Dry run: nothing was changed." : `Synced with ${row.location}.`);
       if (!dryRun) peers.reload();
@@ -66,13 +81,16 @@ export function SyncScreen(props: { width: number; height: number; active: boole
     }
   };
 
-  useKeys((input, key) => {
-    if (nav.handle(input, key)) return;
-    if (input === "d" && rows.length) void start(true);
-    else if ((key.return || input === "s") && rows.length) void start(false);
-    else if (input === "r") peers.reload();
-    else if (input === "q" || key.escape) props.onBack();
-  }, { isActive: props.active, ready: !!peers.data || !!peers.error, wait: () => getBusy() }); // keys wait for a running sync
+  useKeys(
+    (input, key) => {
+      if (nav.handle(input, key)) return;
+      if (input === "d" && rows.length) void start(true);
+      else if ((key.return || input === "s") && rows.length) void start(false);
+      else if (input === "r") peers.reload();
+      else if (input === "q" || key.escape) props.onBack();
+    },
+    { isActive: props.active, ready: !!peers.data || !!peers.error, wait: () => getBusy() },
+  ); // keys wait for a running sync
 
   const w = props.width;
   const barWidth = Math.max(10, Math.min(50, w - 30));
@@ -80,34 +98,70 @@ export function SyncScreen(props: { width: number; height: number; active: boole
     const filled = total ? Math.round((done / total) * barWidth) : 0;
     return (theme.ascii ? "#" : "█").repeat(filled) + (theme.ascii ? "-" : "░").repeat(barWidth - filled);
   };
-  const info = (p: PeerRow) => p.kind === "drive" ? "MindSave drive, plugged in" : p.kind === "local" ? "this laptop's home"
-    : `${p.reachable === false ? "not here now · " : ""}last sync ${p.last_sync ? p.last_sync.slice(0, 16).replace("T", " ") : "never"}`;
+  const info = (p: PeerRow) =>
+    p.kind === "drive"
+      ? "MindSave drive, plugged in"
+      : p.kind === "local"
+        ? "this laptop's home"
+        : `${p.reachable === false ? "not here now · " : ""}last sync ${p.last_sync ? p.last_sync.slice(0, 16).replace("T", " ") : "never"}`;
   const infoW = Math.max(0, ...rows.map((p) => width(info(p))));
   const locW = Math.max(10, w - 4 - 2 - infoW - 1);
   const mark = (p: PeerRow) => (p.reachable === null ? "~" : p.reachable ? theme.g.ok : theme.g.bad);
   const cmd = (text: string) => <Text color={theme.c("accent")}>{text}</Text>;
   const noPeers = (
     <Box flexDirection="column">
-      <Text>{peers.error ? peers.error.message : "No peers yet: a peer is another MindSave store (a drive, a home, a server)."}</Text>
+      <Text>
+        {peers.error
+          ? peers.error.message
+          : "No peers yet: a peer is another MindSave store (a drive, a home, a server)."}
+      </Text>
       <Text> </Text>
-      <Text>{theme.g.bullet} Plug in a MindSave drive (see {cmd("mindsave drive init")}), then press r.</Text>
+      <Text>
+        {theme.g.bullet} Plug in a MindSave drive (see {cmd("mindsave drive init")}), then press r.
+      </Text>
       <Text>{theme.g.bullet} Or add one from a shell:</Text>
-      <Text>{"    "}{cmd("mindsave sync PATH")}{"             sync now, and remember the peer"}</Text>
-      <Text>{"    "}{cmd("mindsave sync --add-peer PATH")}{"  only remember it"}</Text>
-      <Text color={theme.c("muted")}>{"  "}PATH: a drive or home folder, a mindsave.db file, or a libsql:// URL.</Text>
+      <Text>
+        {"    "}
+        {cmd("mindsave sync PATH")}
+        {"             sync now, and remember the peer"}
+      </Text>
+      <Text>
+        {"    "}
+        {cmd("mindsave sync --add-peer PATH")}
+        {"  only remember it"}
+      </Text>
+      <Text color={theme.c("muted")}>
+        {"  "}PATH: a drive or home folder, a mindsave.db file, or a libsql:// URL.
+      </Text>
     </Box>
   );
   return (
-    <Frame title={`Sync ${theme.g.sep} ${rows.length} peer${rows.length === 1 ? "" : "s"}`} width={w} height={props.height} status={status}
-      hints={rows.length ? ["Enter sync", "d dry run", "r reload", "? keys", "q back"] : ["r look again", "? keys", "q back"]}>
+    <Frame
+      title={`Sync ${theme.g.sep} ${rows.length} peer${rows.length === 1 ? "" : "s"}`}
+      width={w}
+      height={props.height}
+      status={status}
+      hints={
+        rows.length
+          ? ["Enter sync", "d dry run", "r reload", "? keys", "q back"]
+          : ["r look again", "? keys", "q back"]
+      }
+    >
       {rows.length === 0 ? (
-        peers.loading && !peers.data ? <Text color={theme.c("muted")}>Looking for peers…</Text> : noPeers
+        peers.loading && !peers.data ? (
+          <Text color={theme.c("muted")}>Looking for peers…</Text>
+        ) : (
+          noPeers
+        )
       ) : (
         rows.slice(nav.offset, nav.offset + Math.max(1, props.height - 10)).map((p, i) => {
           const sel = nav.offset + i === nav.selected;
           return (
             <Text key={p.location} inverse={sel} wrap="truncate">
-              {sel ? theme.g.pointer : " "} {mark(p)} {pad(fitStart(p.location, locW, theme.g.ellipsis), locW)}{"  "}{info(p)}
+              {sel ? theme.g.pointer : " "} {mark(p)}{" "}
+              {pad(fitStart(p.location, locW, theme.g.ellipsis), locW)}
+              {"  "}
+              {info(p)}
             </Text>
           );
         })
@@ -116,16 +170,24 @@ export function SyncScreen(props: { width: number; height: number; active: boole
         <Box marginTop={1}>
           <Text>{progress.phase === "pull" ? "receiving " : "sending   "}</Text>
           <Text color={theme.c("accent")}>{bar(progress.done, progress.total)}</Text>
-          <Text> {progress.done}/{progress.total}</Text>
+          <Text>
+            {" "}
+            {progress.done}/{progress.total}
+          </Text>
         </Box>
       ) : null}
       {result ? (
         <Box flexDirection="column" marginTop={1}>
           <Text bold>{result.dry_run ? "A sync would change:" : "Changed:"}</Text>
           {/* Every count shows: a long line wraps under its label instead of being cut. */}
-          {syncDetails(result).flatMap((l, i) => wrap(l.trim(), Math.max(20, w - 6)).map((part, j) => (
-            <Text key={`${i}:${j}`}>{j === 0 ? "  " : "    "}{part}</Text>
-          )))}
+          {syncDetails(result).flatMap((l, i) =>
+            wrap(l.trim(), Math.max(20, w - 6)).map((part, j) => (
+              <Text key={`${i}:${j}`}>
+                {j === 0 ? "  " : "    "}
+                {part}
+              </Text>
+            )),
+          )}
         </Box>
       ) : null}
     </Frame>

@@ -8,7 +8,11 @@ import { fitStart, graphemes, width as textWidth } from "../../src/lib/text.ts";
 import type { Field } from "../hooks/textEdit.ts";
 
 /** The clusters before the cursor, the one under it (none at the end) and after it, cut to `room` columns around the cursor. */
-export function fieldWindow(f: Field, room: number, ellipsis: string): { before: string; under: string; after: string } {
+export function fieldWindow(
+  f: Field,
+  room: number,
+  ellipsis: string,
+): { before: string; under: string; after: string } {
   const before = graphemes(f.text.slice(0, f.cursor));
   const rest = graphemes(f.text.slice(f.cursor));
   const under = rest[0] ?? "";
@@ -16,7 +20,8 @@ export function fieldWindow(f: Field, room: number, ellipsis: string): { before:
   const w = (parts: string[]) => parts.reduce((n, p) => n + textWidth(p), 0);
   const e = textWidth(ellipsis);
   const cursorW = under ? textWidth(under) : 1;
-  if (w(before) + cursorW + w(after) <= room) return { before: before.join(""), under, after: after.join("") };
+  if (w(before) + cursorW + w(after) <= room)
+    return { before: before.join(""), under, after: after.join("") };
   const cutAfter = after.length ? e : 0;
   if (w(before) + cursorW + cutAfter <= room) {
     // All that was typed before the cursor shows; what follows it fills the rest.
@@ -43,15 +48,26 @@ export function TextField(props: { value: Field; focus: boolean; placeholder?: s
   const { theme } = useUi();
   const block = theme.ascii ? "_" : "█";
   if (!props.value.text && props.placeholder) {
-    return <Text>{props.focus ? block : ""}<Text color={theme.c("muted")}>{props.placeholder}</Text></Text>;
+    return (
+      <Text>
+        {props.focus ? block : ""}
+        <Text color={theme.c("muted")}>{props.placeholder}</Text>
+      </Text>
+    );
   }
   if (!props.focus) {
-    return <Text wrap="truncate">{props.width ? fitStart(props.value.text, props.width, theme.g.ellipsis) : props.value.text}</Text>;
+    return (
+      <Text wrap="truncate">
+        {props.width ? fitStart(props.value.text, props.width, theme.g.ellipsis) : props.value.text}
+      </Text>
+    );
   }
   const { before, under, after } = fieldWindow(props.value, props.width ?? Infinity, theme.g.ellipsis);
   return (
     <Text wrap="truncate">
-      {before}{under ? <Text inverse>{under}</Text> : block}{after}
+      {before}
+      {under ? <Text inverse>{under}</Text> : block}
+      {after}
     </Text>
   );
 }

@@ -61,18 +61,25 @@ export function retiredNote(r: Retired, theme: Pick<Theme, "ascii">): string {
  * stops), its continuation lines too: in markdown, indentation makes code blocks and nested lists.
  */
 export function wrapKeepingIndent(text: string, cols: number): string[] {
-  return printable(text).split("\n").flatMap((line) => {
-    const lead = /^[^\S\n\u2028\u2029]*/.exec(line)![0];
-    let indent = "";
-    for (const c of lead) indent += c === "\t" ? " ".repeat(4 - (indent.length % 4)) : " ".repeat(width(c));
-    // At least 10 columns are left for the text: deeper indentation is cut on a narrow terminal.
-    indent = indent.slice(0, Math.max(0, cols - 10));
-    const rest = line.slice(lead.length);
-    return rest ? wrap(rest, cols - indent.length, { keepSpaces: true }).map((l) => (l ? indent + l : l)) : [""];
-  });
+  return printable(text)
+    .split("\n")
+    .flatMap((line) => {
+      const lead = /^[^\S\n\u2028\u2029]*/.exec(line)![0];
+      let indent = "";
+      for (const c of lead) indent += c === "\t" ? " ".repeat(4 - (indent.length % 4)) : " ".repeat(width(c));
+      // At least 10 columns are left for the text: deeper indentation is cut on a narrow terminal.
+      indent = indent.slice(0, Math.max(0, cols - 10));
+      const rest = line.slice(lead.length);
+      return rest
+        ? wrap(rest, cols - indent.length, { keepSpaces: true }).map((l) => (l ? indent + l : l))
+        : [""];
+    });
 }
 
-const PLAN_MARKS = { utf: { completed: "✓", in_progress: "▶", pending: "○" }, ascii: { completed: "[x]", in_progress: "[>]", pending: "[ ]" } } as const;
+const PLAN_MARKS = {
+  utf: { completed: "✓", in_progress: "▶", pending: "○" },
+  ascii: { completed: "[x]", in_progress: "[>]", pending: "[ ]" },
+} as const;
 
 export function retiredOf(retired: Retired[], kind: RetireKind, text: string): Retired | undefined {
   const key = normaliseItem(text);
@@ -83,7 +90,19 @@ export function retiredOf(retired: Retired[], kind: RetireKind, text: string): R
  * `base`: for an overflow snapshot, the full one whose Layer 2 its restore shows (null: none left,
  * Layer 1 only); its constraints and decisions are shown, and selected and retired, as load restores them.
  */
-export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: FileCheck[], retired: Retired[], showL3: boolean, cols: number, theme: Theme, now: Date, base: SnapshotRecord | null = null, savedOn: string | null = null, archived = false): Layout {
+export function layout(
+  s: SnapshotRecord,
+  failures: FailureRecord[],
+  checks: FileCheck[],
+  retired: Retired[],
+  showL3: boolean,
+  cols: number,
+  theme: Theme,
+  now: Date,
+  base: SnapshotRecord | null = null,
+  savedOn: string | null = null,
+  archived = false,
+): Layout {
   const out: Line[] = [];
   const items: Item[] = [];
   const g = theme.g;
@@ -96,7 +115,10 @@ export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: Fil
   const list = (label: string, texts: string[]) => {
     if (!texts.length) return;
     out.push({ text: label });
-    for (const it of texts) wrap(it, Math.max(10, cols - 4)).forEach((l, i) => out.push({ text: `${i === 0 ? `  ${g.bullet} ` : "    "}${l}` }));
+    for (const it of texts)
+      wrap(it, Math.max(10, cols - 4)).forEach((l, i) =>
+        out.push({ text: `${i === 0 ? `  ${g.bullet} ` : "    "}${l}` }),
+      );
   };
   // A constraint or decision: selectable, and marked when it is retired.
   const selectable = (label: string, kind: RetireKind, texts: string[]) => {
@@ -109,13 +131,24 @@ export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: Fil
       const at = out.length;
       // (The spaces as written: a constraint that is code keeps its indentation inside its quotes.)
       wrap(shown, Math.max(10, cols - 4), { keepSpaces: true }).forEach((l, i) =>
-        out.push({ text: `${i === 0 ? `  ${r ? g.times : g.bullet} ` : "    "}${l}`, color: r ? theme.c("muted") : undefined, item: index }));
+        out.push({
+          text: `${i === 0 ? `  ${r ? g.times : g.bullet} ` : "    "}${l}`,
+          color: r ? theme.c("muted") : undefined,
+          item: index,
+        }),
+      );
       items.push({ kind, text, at, lines: out.length - at });
     }
   };
   // Wrapped, never cut: a narrow screen would end it with the terminal's own "…" (even in ASCII mode).
-  wrap(`saved ${utcMinute(s.created_at)} (${ageAgo(s.created_at, now)})${savedOn ? ` on ${inline(savedOn)}` : ""} ${g.sep} ${s.status.replace("_", " ")}${s.kind === "overflow" ? ` ${g.sep} overflow (${base ? `Layer 1; Layer 2 from ${base.name}` : "Layer 1 only"})` : ""}${archived ? ` ${g.sep} archived` : ""}`, cols).forEach((l) => out.push({ text: l, color: theme.c("muted") }));
-  if (s.tags?.length) wrap(`tags ${s.tags.map((t) => `#${inline(t)}`).join(" ")}`, cols).forEach((l) => out.push({ text: l, color: theme.c("title") }));
+  wrap(
+    `saved ${utcMinute(s.created_at)} (${ageAgo(s.created_at, now)})${savedOn ? ` on ${inline(savedOn)}` : ""} ${g.sep} ${s.status.replace("_", " ")}${s.kind === "overflow" ? ` ${g.sep} overflow (${base ? `Layer 1; Layer 2 from ${base.name}` : "Layer 1 only"})` : ""}${archived ? ` ${g.sep} archived` : ""}`,
+    cols,
+  ).forEach((l) => out.push({ text: l, color: theme.c("muted") }));
+  if (s.tags?.length)
+    wrap(`tags ${s.tags.map((t) => `#${inline(t)}`).join(" ")}`, cols).forEach((l) =>
+      out.push({ text: l, color: theme.c("title") }),
+    );
   out.push({ text: "" });
   head(`Layer 1 ${g.sep} Execution Register`);
   field("goal", s.goal);
@@ -123,13 +156,28 @@ export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: Fil
   field("next action", s.next_action);
   if (!s.active_files.length) field("active files", "(none)");
   checks.forEach((c, i) => {
-    const mark = c.status === "ok" ? g.ok : c.status === "modified" ? g.changed : c.status === "missing" ? g.bad : "?";
+    const mark =
+      c.status === "ok" ? g.ok : c.status === "modified" ? g.changed : c.status === "missing" ? g.bad : "?";
     // A file outside the project is kept by its absolute path: a place on the host that saved it.
-    const elsewhere = savedOn && isAbsoluteAny(c.path) ? `  outside the project: a path on ${inline(savedOn)}` : "";
-    const note = elsewhere || (c.status === "ok" ? "" : c.status === "modified" ? "  changed since the snapshot" : c.status === "missing" ? "  missing on this host" : "  not checked");
-    const color = c.status === "ok" ? theme.c("good") : c.status === "missing" ? theme.c("bad") : theme.c("warn");
+    const elsewhere =
+      savedOn && isAbsoluteAny(c.path) ? `  outside the project: a path on ${inline(savedOn)}` : "";
+    const note =
+      elsewhere ||
+      (c.status === "ok"
+        ? ""
+        : c.status === "modified"
+          ? "  changed since the snapshot"
+          : c.status === "missing"
+            ? "  missing on this host"
+            : "  not checked");
+    const color =
+      c.status === "ok" ? theme.c("good") : c.status === "missing" ? theme.c("bad") : theme.c("warn");
     wrap(`${mark} ${inline(c.absolute)}${note}`, Math.max(10, cols - 13)).forEach((l, j) =>
-      out.push({ text: `${(i === 0 && j === 0 ? "active files" : "").padEnd(13)}${j === 0 ? "" : "  "}${l}`, color }));
+      out.push({
+        text: `${(i === 0 && j === 0 ? "active files" : "").padEnd(13)}${j === 0 ? "" : "  "}${l}`,
+        color,
+      }),
+    );
   });
   field("blocker", s.blocker, noBlocker(s.blocker) ? undefined : theme.c("bad"));
   if (s.plan?.length) {
@@ -138,26 +186,48 @@ export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: Fil
     out.push({ text: "" });
     head(`plan ${p.done}/${p.total} ${bar(theme, p.done, p.total, Math.max(10, Math.min(30, cols - 20)))}`);
     for (const step of s.plan) {
-      const color = step.status === "completed" ? theme.c("good") : step.status === "in_progress" ? theme.c("warn") : undefined;
+      const color =
+        step.status === "completed"
+          ? theme.c("good")
+          : step.status === "in_progress"
+            ? theme.c("warn")
+            : undefined;
       const mark = marks[step.status];
-      wrap(inline(step.content), Math.max(10, cols - 3 - mark.length)).forEach((l, i) => out.push({ text: `  ${i === 0 ? mark : " ".repeat(mark.length)} ${l}`, color }));
+      wrap(inline(step.content), Math.max(10, cols - 3 - mark.length)).forEach((l, i) =>
+        out.push({ text: `  ${i === 0 ? mark : " ".repeat(mark.length)} ${l}`, color }),
+      );
     }
   }
   out.push({ text: "" });
   head(`Layer 2 ${g.sep} Cognitive Cache`);
-  if (base) wrap(`from ${base.name}, the full snapshot this overflow one extends: load restores it with this one`, cols).forEach((l) => out.push({ text: l, color: theme.c("muted") }));
+  if (base)
+    wrap(
+      `from ${base.name}, the full snapshot this overflow one extends: load restores it with this one`,
+      cols,
+    ).forEach((l) => out.push({ text: l, color: theme.c("muted") }));
   const l2 = base ?? s;
   const symbolic = symbolicLines(l2.compressed?.symbolic as Record<string, SymbolicEntryLike> | undefined);
   selectable("constraints", "constraint", l2.constraints);
-  list("compressed constraints", Object.entries(symbolic).map(([k, v]) => `${inline(k)}: ${inline(v)}`));
+  list(
+    "compressed constraints",
+    Object.entries(symbolic).map(([k, v]) => `${inline(k)}: ${inline(v)}`),
+  );
   selectable("decisions", "decision", l2.decisions);
-  if (!l2.constraints.length && !l2.decisions.length && !Object.keys(symbolic).length && !failures.length) out.push({ text: "(empty)", color: theme.c("muted") });
+  if (!l2.constraints.length && !l2.decisions.length && !Object.keys(symbolic).length && !failures.length)
+    out.push({ text: "(empty)", color: theme.c("muted") });
   if (failures.length) {
     out.push({ text: "failure graph (do not retry)" });
     for (const f of failures) {
       const tag = `${g.times}${f.repeat_count} ${effectiveConfidence(f, now)} ${f.scope}`;
-      wrap(`${inline(f.item)} [${tag}]: ${inline(f.reason)}${f.alternatives.length ? ` ${g.arrow} ${f.alternatives.map(inline).join("; ")}` : ""}`, Math.max(10, cols - 4))
-        .forEach((l, i) => out.push({ text: `${i === 0 ? `  ${g.bad} ` : "    "}${l}`, color: i === 0 ? theme.c("warn") : undefined }));
+      wrap(
+        `${inline(f.item)} [${tag}]: ${inline(f.reason)}${f.alternatives.length ? ` ${g.arrow} ${f.alternatives.map(inline).join("; ")}` : ""}`,
+        Math.max(10, cols - 4),
+      ).forEach((l, i) =>
+        out.push({
+          text: `${i === 0 ? `  ${g.bad} ` : "    "}${l}`,
+          color: i === 0 ? theme.c("warn") : undefined,
+        }),
+      );
     }
   }
   out.push({ text: "" });
@@ -170,7 +240,10 @@ export function layout(s: SnapshotRecord, failures: FailureRecord[], checks: Fil
     head(`Layer 3 ${g.sep} Cold Archive (never auto-restored; 3 hides it)`);
     for (const l of archive) out.push({ text: l });
   } else {
-    out.push({ text: `Layer 3 (cold archive, ${archive.length} line${archive.length === 1 ? "" : "s"}) is never auto-restored: press 3 to show it.`, color: theme.c("muted") });
+    out.push({
+      text: `Layer 3 (cold archive, ${archive.length} line${archive.length === 1 ? "" : "s"}) is never auto-restored: press 3 to show it.`,
+      color: theme.c("muted"),
+    });
   }
   return { lines: out, layer3At, layer3Lines: archive.length, items };
 }

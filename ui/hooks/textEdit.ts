@@ -14,8 +14,14 @@ export interface Field {
 export const field = (text = ""): Field => ({ text, cursor: text.length });
 
 export interface EditKey {
-  leftArrow?: boolean; rightArrow?: boolean; home?: boolean; end?: boolean;
-  backspace?: boolean; delete?: boolean; ctrl?: boolean; meta?: boolean;
+  leftArrow?: boolean;
+  rightArrow?: boolean;
+  home?: boolean;
+  end?: boolean;
+  backspace?: boolean;
+  delete?: boolean;
+  ctrl?: boolean;
+  meta?: boolean;
 }
 
 /** The boundary of the character before (`-1`) or after (`+1`) the cursor. */

@@ -21,15 +21,22 @@ export function useAsync<T>(fn: () => Promise<T>, deps: unknown[]): AsyncState<T
       setState(next);
       for (const w of waiting.current.splice(0)) w();
     };
-    fn().then((data) => settle({ data, loading: false }), (error: Error) => settle({ error, loading: false }));
+    fn().then(
+      (data) => settle({ data, loading: false }),
+      (error: Error) => settle({ error, loading: false }),
+    );
     return () => {
       live = false;
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, tick]);
-  const reload = useCallback(() => new Promise<void>((resolve) => {
-    waiting.current.push(resolve);
-    setTick((t) => t + 1);
-  }), []);
+  const reload = useCallback(
+    () =>
+      new Promise<void>((resolve) => {
+        waiting.current.push(resolve);
+        setTick((t) => t + 1);
+      }),
+    [],
+  );
   return { ...state, reload };
 }

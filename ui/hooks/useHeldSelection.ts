@@ -16,7 +16,12 @@ export function useHeldSelection<T>(rows: T[], nav: ListNav, key: unknown, idOf:
     if (at < 0) {
       const before = was.rows.map(idOf);
       const from = before.indexOf(was.id);
-      const next = before.slice(from + 1).find((id) => ids.includes(id)) ?? before.slice(0, Math.max(0, from)).reverse().find((id) => ids.includes(id));
+      const next =
+        before.slice(from + 1).find((id) => ids.includes(id)) ??
+        before
+          .slice(0, Math.max(0, from))
+          .reverse()
+          .find((id) => ids.includes(id));
       at = next === undefined ? -1 : ids.indexOf(next);
     }
     if (at >= 0) nav.setSelected(at);

@@ -9,9 +9,26 @@ import { useInput, type Key } from "ink";
 import { isWordKey } from "./textEdit.ts";
 
 const NO_KEY: Key = {
-  upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false,
-  return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false,
-  super: false, hyper: false, capsLock: false, numLock: false,
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageDown: false,
+  pageUp: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  shift: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  meta: false,
+  super: false,
+  hyper: false,
+  capsLock: false,
+  numLock: false,
 } as Key;
 
 export type KeyHandler = (input: string, key: Key) => void;
@@ -34,7 +51,10 @@ export function splitKeys(input: string, key: Key): [string, Key][] {
  */
 export function escapeThenKey(input: string, key: Key, typing: boolean): [string, Key][] | null {
   if (!key.meta || (typing && isWordKey(input, key))) return null;
-  return [["", { ...NO_KEY, escape: true }], [key.escape ? "" : input, { ...key, meta: false }]];
+  return [
+    ["", { ...NO_KEY, escape: true }],
+    [key.escape ? "" : input, { ...key, meta: false }],
+  ];
 }
 
 /** A screen's key handler as the router sees it: `wait` says a key must wait for data still loading. */
@@ -60,7 +80,10 @@ export const ScreenIdContext = createContext<string | null>(null);
  * those after it wait; the returned function hands held keys on once `wait` has changed without a
  * render. Outside the app (a lone component), ink's input is used directly.
  */
-export function useKeys(handler: KeyHandler, opts: { isActive?: boolean; ready?: boolean; wait?: (input: string, key: Key) => boolean } = {}): () => void {
+export function useKeys(
+  handler: KeyHandler,
+  opts: { isActive?: boolean; ready?: boolean; wait?: (input: string, key: Key) => boolean } = {},
+): () => void {
   const router = useContext(KeyRouterContext);
   const screen = useContext(ScreenIdContext);
   const routed = !!(router && screen);
@@ -73,11 +96,14 @@ export function useKeys(handler: KeyHandler, opts: { isActive?: boolean; ready?:
   useLayoutEffect(() => {
     if (routed) router!.flush();
   });
-  useInput((input, key) => {
-    for (const [i, k] of splitKeys(input, key)) {
-      for (const [i2, k2] of escapeThenKey(i, k, false) ?? [[i, k]]) target.current.handle(i2, k2);
-    }
-  }, { isActive: !routed && (opts.isActive ?? true) });
+  useInput(
+    (input, key) => {
+      for (const [i, k] of splitKeys(input, key)) {
+        for (const [i2, k2] of escapeThenKey(i, k, false) ?? [[i, k]]) target.current.handle(i2, k2);
+      }
+    },
+    { isActive: !routed && (opts.isActive ?? true) },
+  );
   // For a screen whose `wait` just turned false outside a render: hand on the keys held for it.
   return () => router?.flush();
 }

@@ -17,7 +17,12 @@ interface Pos {
   offset: number;
 }
 
-export function useListNavigation(count: number, visible: number, initial = 0, opts: { letters?: boolean; resetKey?: unknown } = {}): ListNav {
+export function useListNavigation(
+  count: number,
+  visible: number,
+  initial = 0,
+  opts: { letters?: boolean; resetKey?: unknown } = {},
+): ListNav {
   const clamp = (p: Pos): Pos => {
     const s = Math.max(0, Math.min(count - 1, p.selected));
     let o = Math.max(0, Math.min(p.offset, Math.max(0, count - visible)));

@@ -15,10 +15,18 @@ export function useStoreChanges(session: Session, onChange: () => void): void {
     const ask = () => {
       if (asking) return;
       asking = true;
-      session.storeVersion().then((v) => {
-        if (last !== null && v !== last) onChange();
-        last = v;
-      }, () => {}).finally(() => { asking = false; });
+      session
+        .storeVersion()
+        .then(
+          (v) => {
+            if (last !== null && v !== last) onChange();
+            last = v;
+          },
+          () => {},
+        )
+        .finally(() => {
+          asking = false;
+        });
     };
     ask();
     return every(AGES_EVERY_MS, ask);

@@ -7,7 +7,13 @@ import type { Readable, Writable } from "node:stream";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ClientRequestSchema, ErrorCode, JSONRPCMessageSchema, RootsListChangedNotificationSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ClientRequestSchema,
+  ErrorCode,
+  JSONRPCMessageSchema,
+  RootsListChangedNotificationSchema,
+  type JSONRPCMessage,
+} from "@modelcontextprotocol/sdk/types.js";
 import { UserError } from "../../errors.ts";
 import { stripControlDeep } from "../../engine/snapshots/input-limits.ts";
 import { Session, type SessionOptions } from "../../engine/session.ts";
@@ -30,13 +36,19 @@ async function firstRoot(server: McpServer): Promise<string | null> {
       if (isDir(dir)) return dir;
     }
   } catch (e) {
-    process.stderr.write(`mindsave mcp: the client did not list its roots (${(e as Error).message}); using the start folder.\n`);
+    process.stderr.write(
+      `mindsave mcp: the client did not list its roots (${(e as Error).message}); using the start folder.\n`,
+    );
   }
   return null;
 }
 
 /** Where the server works: the globals as for every command; else Claude Code's project dir; else the cwd. */
-export function serverSessionOptions(g: GlobalOptions, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): SessionOptions {
+export function serverSessionOptions(
+  g: GlobalOptions,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): SessionOptions {
   let start = cwd;
   const claudeDir = env.CLAUDE_PROJECT_DIR;
   if (!g.workspace && claudeDir) {
@@ -72,16 +84,30 @@ export function createServer(options: SessionOptions): MindSaveServer {
   const clientRoot = () => (root ??= firstRoot(server));
   // Calls run one at a time: a client may send several at once, and each opens the store.
   let queue: Promise<unknown> = Promise.resolve();
-  async function withSession<T>(write: boolean, fn: (s: Session) => Promise<T>, workspace?: string): Promise<T> {
+  async function withSession<T>(
+    write: boolean,
+    fn: (s: Session) => Promise<T>,
+    workspace?: string,
+  ): Promise<T> {
     active++;
     const turn = queue.then(async () => {
-      if (workspace !== undefined && !isAbsolute(workspace)) throw new UserError(`workspace must be an absolute path, not ${JSON.stringify(workspace)}.`);
-      if (workspace && !statSync(workspace, { throwIfNoEntry: false })?.isDirectory()) throw new UserError(`The workspace ${workspace} is not a folder.`);
+      if (workspace !== undefined && !isAbsolute(workspace))
+        throw new UserError(`workspace must be an absolute path, not ${JSON.stringify(workspace)}.`);
+      if (workspace && !statSync(workspace, { throwIfNoEntry: false })?.isDirectory())
+        throw new UserError(`The workspace ${workspace} is not a folder.`);
       // An explicit workspace wins; then --workspace; then the client's root; then the start folder.
       // A tool's workspace is where the project is looked for, as from a folder inside it (its
       // subfolder finds the project's root), never a root as given; --workspace is the root.
       const fromRoot = workspace || options.workspace ? null : await clientRoot();
-      const session = await Session.open({ ...options, workspace: workspace ? undefined : options.workspace, cwd: workspace || (fromRoot ?? options.cwd), busyTimeoutMs: MCP_BUSY_MS }, { write });
+      const session = await Session.open(
+        {
+          ...options,
+          workspace: workspace ? undefined : options.workspace,
+          cwd: workspace || (fromRoot ?? options.cwd),
+          busyTimeoutMs: MCP_BUSY_MS,
+        },
+        { write },
+      );
       return session.run(fn);
     });
     queue = turn.catch(() => {});
@@ -91,7 +117,16 @@ export function createServer(options: SessionOptions): MindSaveServer {
       if (--active === 0 && idle) idle();
     }
   }
-  const drained = () => (active === 0 ? Promise.resolve() : new Promise<void>((r) => (idle = () => { idle = null; r(); })));
+  const drained = () =>
+    active === 0
+      ? Promise.resolve()
+      : new Promise<void>(
+          (r) =>
+            (idle = () => {
+              idle = null;
+              r();
+            }),
+        );
 
   registerTools(server, withSession);
   // Who retired something: the client's own name (e.g. "claude-code"), as it introduced itself.
@@ -101,7 +136,7 @@ export function createServer(options: SessionOptions): MindSaveServer {
   // A request read just before the client hung up may still be in the SDK's validation: wait
   // until the calls have been quiet for a few turns of the event loop, not just idle once.
   const settled = async () => {
-    for (let quiet = 0; quiet < 3; ) {
+    for (let quiet = 0; quiet < 3;) {
       const before = queue;
       await new Promise((r) => setImmediate(r));
       await drained();
@@ -120,7 +155,8 @@ const ID_AT_START = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"[^"]*"\s*,\s*)?"id"\s*:\s*(-?\
 const ID_AT_END = /[{,]\s*"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$/;
 
 /** A JSON-RPC id (a string or a number), else null. */
-const idOf = (id: unknown): string | number | null => (typeof id === "string" || typeof id === "number" ? id : null);
+const idOf = (id: unknown): string | number | null =>
+  typeof id === "string" || typeof id === "number" ? id : null;
 
 /** The id a skipped line shows at its start or end, as JSON text, if any. */
 function sniffId(head: string, tail: string): string | number | null {
@@ -133,8 +169,18 @@ function sniffId(head: string, tail: string): string | number | null {
 }
 
 /** The SDK's schema of each request a client may send, by method. */
-const CLIENT_REQUESTS = new Map<string, (typeof ClientRequestSchema.options)[number]>(ClientRequestSchema.options.map((s) => [s.shape.method.value, s]));
-const TYPE_WORDS: Record<string, string> = { record: "an object", object: "an object", string: "a string", number: "a number", int: "a whole number", boolean: "true or false", array: "an array" };
+const CLIENT_REQUESTS = new Map<string, (typeof ClientRequestSchema.options)[number]>(
+  ClientRequestSchema.options.map((s) => [s.shape.method.value, s]),
+);
+const TYPE_WORDS: Record<string, string> = {
+  record: "an object",
+  object: "an object",
+  string: "a string",
+  number: "a number",
+  int: "a whole number",
+  boolean: "true or false",
+  array: "an array",
+};
 
 /** One sentence for the first way a request's params do not fit its method's schema (not zod's issue dump). */
 function paramsProblem(request: unknown): string | null {
@@ -145,7 +191,11 @@ function paramsProblem(request: unknown): string | null {
   const path = issue.path.slice(1).map(String);
   const where = path.join(".") || "params";
   if (issue.code !== "invalid_type") return `Invalid params: ${where} of ${method}: ${issue.message}.`;
-  const value = issue.path.reduce<unknown>((v, k) => (v && typeof v === "object" ? (v as Record<PropertyKey, unknown>)[k as PropertyKey] : undefined), request);
+  const value = issue.path.reduce<unknown>(
+    (v, k) =>
+      v && typeof v === "object" ? (v as Record<PropertyKey, unknown>)[k as PropertyKey] : undefined,
+    request,
+  );
   const want = TYPE_WORDS[issue.expected] ?? issue.expected;
   if (value === undefined) return `Invalid params: ${method} needs ${where} (${want}).`;
   const got = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
@@ -175,7 +225,11 @@ export class LineTransport implements Transport {
   private head = Buffer.alloc(0);
   private tail = Buffer.alloc(0);
 
-  constructor(private input: Readable = process.stdin, private output: Writable = process.stdout, private max = MAX_MESSAGE_BYTES) {}
+  constructor(
+    private input: Readable = process.stdin,
+    private output: Writable = process.stdout,
+    private max = MAX_MESSAGE_BYTES,
+  ) {}
 
   async start(): Promise<void> {
     this.input.on("data", this.onData);
@@ -185,7 +239,7 @@ export class LineTransport implements Transport {
   private onError = (e: Error) => this.onerror?.(e);
 
   private onData = (chunk: Buffer) => {
-    for (let from = 0; ; ) {
+    for (let from = 0; ;) {
       const nl = chunk.indexOf(10, from);
       this.take(chunk.subarray(from, nl === -1 ? chunk.length : nl));
       if (nl === -1) return;
@@ -219,7 +273,11 @@ export class LineTransport implements Transport {
     this.size = this.skipped = 0;
     this.head = this.tail = Buffer.alloc(0);
     if (skipped) {
-      return this.refuse(ErrorCode.InvalidRequest, `Invalid Request: a message of ${skipped} bytes; at most ${this.max} bytes are read`, sniffId(head, tail));
+      return this.refuse(
+        ErrorCode.InvalidRequest,
+        `Invalid Request: a message of ${skipped} bytes; at most ${this.max} bytes are read`,
+        sniffId(head, tail),
+      );
     }
     if (!line.trim()) return;
     let value: unknown;
@@ -231,11 +289,16 @@ export class LineTransport implements Transport {
     const id = (value as { id?: unknown })?.id;
     const parsed = JSONRPCMessageSchema.safeParse(value);
     if (!parsed.success) {
-      return this.refuse(ErrorCode.InvalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message ("jsonrpc": "2.0", a method or a result)', idOf(id));
+      return this.refuse(
+        ErrorCode.InvalidRequest,
+        'Invalid Request: not a JSON-RPC 2.0 message ("jsonrpc": "2.0", a method or a result)',
+        idOf(id),
+      );
     }
     const message = parsed.data as JSONRPCMessage & { params?: unknown };
     try {
-      if (message.params !== undefined) message.params = stripControlDeep(message.params) as typeof message.params;
+      if (message.params !== undefined)
+        message.params = stripControlDeep(message.params) as typeof message.params;
     } catch (e) {
       return this.refuse(ErrorCode.InvalidRequest, `Invalid Request: ${(e as Error).message}`, idOf(id));
     }

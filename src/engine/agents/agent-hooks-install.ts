@@ -37,8 +37,11 @@ export interface AgentHooksResult {
 export function agentHooksFile(agent: AgentId, scope: Scope, place: Place): string {
   const file = agentHooks(agent).file(scope, place);
   if (file) return file;
-  if (scope === "project" && !place.root) throw new UserError("--project needs a workspace: run it inside the project (or give --workspace).");
-  throw new UserError(`${agentSpec(agent).name} has no ${scope} hooks; use --${scope === "user" ? "project" : "user"}.`);
+  if (scope === "project" && !place.root)
+    throw new UserError("--project needs a workspace: run it inside the project (or give --workspace).");
+  throw new UserError(
+    `${agentSpec(agent).name} has no ${scope} hooks; use --${scope === "user" ? "project" : "user"}.`,
+  );
 }
 
 /** What one install or uninstall did: Claude Code's settings (hooks.ts's report) or another agent's file. */
@@ -50,7 +53,13 @@ type Frame = Omit<AgentHooksResult, "action" | "wholeFile" | "exact">;
 /** How one format of hooks is read, installed and uninstalled. */
 interface HooksWriter {
   state(spec: AgentHooksSpec, path: string, env: NodeJS.ProcessEnv): HooksState;
-  install(spec: AgentHooksSpec, path: string, binary: string | null, env: NodeJS.ProcessEnv, frame: Frame): HooksOutcome;
+  install(
+    spec: AgentHooksSpec,
+    path: string,
+    binary: string | null,
+    env: NodeJS.ProcessEnv,
+    frame: Frame,
+  ): HooksOutcome;
   uninstall(spec: AgentHooksSpec, path: string, env: NodeJS.ProcessEnv, frame: Frame): HooksOutcome;
 }
 
@@ -64,7 +73,10 @@ const WRITERS: Record<HookFormat, HooksWriter> = {
   // Claude Code's report is its own (settings, added, updated, removed, backup), as `--json` has always shown it.
   claude: {
     state: (_spec, path, env) => claudeHooksState(path, env),
-    install: (_spec, path, binary, env) => ({ agent: "claude", ...installHooks(path, binary, env, new Date()) }),
+    install: (_spec, path, binary, env) => ({
+      agent: "claude",
+      ...installHooks(path, binary, env, new Date()),
+    }),
     uninstall: (_spec, path, env) => ({ agent: "claude", ...uninstallHooks(path, env, new Date()) }),
   },
   grouped: JSON_WRITER,
@@ -96,12 +108,15 @@ export function agentHooksState(agent: AgentId, path: string, env: NodeJS.Proces
 export function hasClaudeHooks(path: string): boolean {
   if (!existsSync(path)) return false;
   try {
-    const hooks = (readJsonc(readFileSync(path, "utf8"), path) as { hooks?: Record<string, unknown> }).hooks ?? {};
+    const hooks =
+      (readJsonc(readFileSync(path, "utf8"), path) as { hooks?: Record<string, unknown> }).hooks ?? {};
     return Object.values(hooks).some((groups) =>
-      (Array.isArray(groups) ? groups : []).some((g) => ((g as { hooks?: unknown[] })?.hooks ?? []).some((h) => {
-        const c = (h as { command?: unknown })?.command;
-        return typeof c === "string" && /mindsave/i.test(c) && / hook [a-z-]+$/.test(c);
-      })),
+      (Array.isArray(groups) ? groups : []).some((g) =>
+        ((g as { hooks?: unknown[] })?.hooks ?? []).some((h) => {
+          const c = (h as { command?: unknown })?.command;
+          return typeof c === "string" && /mindsave/i.test(c) && / hook [a-z-]+$/.test(c);
+        }),
+      ),
     );
   } catch {
     return false;
@@ -120,24 +135,46 @@ export function claudeHooksAlsoRun(spec: AgentHooksSpec, place: Place): string[]
 /** For a Claude Code install: the other agents with MindSave's hooks that run this settings file too. */
 export function agentsAlsoRunning(scope: Scope, place: Place): AgentId[] {
   return AGENT_HOOKS.filter((s) => s.runsClaudeHooks?.includes(scope))
-    .filter((s) => (["user", "project"] as const).some((sc) => {
-      const path = s.file(sc, place);
-      return !!path && agentHooksState(s.agent, path, place.env) !== "absent";
-    }))
+    .filter((s) =>
+      (["user", "project"] as const).some((sc) => {
+        const path = s.file(sc, place);
+        return !!path && agentHooksState(s.agent, path, place.env) !== "absent";
+      }),
+    )
     .map((s) => s.agent);
 }
 
 const eventsOf = (spec: AgentHooksSpec) => [...new Set(spec.events.map((e) => e.event))];
 
-export function installAgentHooks(agent: AgentId, scope: Scope, place: Place, binary: string | null): HooksOutcome {
+export function installAgentHooks(
+  agent: AgentId,
+  scope: Scope,
+  place: Place,
+  binary: string | null,
+): HooksOutcome {
   const spec = agentHooks(agent);
   const path = agentHooksFile(agent, scope, place);
-  const frame: Frame = { agent, scope, path, events: eventsOf(spec), skipped: [], alsoFires: claudeHooksAlsoRun(spec, place), todo: spec.afterInstall };
+  const frame: Frame = {
+    agent,
+    scope,
+    path,
+    events: eventsOf(spec),
+    skipped: [],
+    alsoFires: claudeHooksAlsoRun(spec, place),
+    todo: spec.afterInstall,
+  };
   return WRITERS[spec.format].install(spec, path, binary, place.env, frame);
 }
 
 export function uninstallAgentHooks(agent: AgentId, scope: Scope, place: Place): HooksOutcome {
   const spec = agentHooks(agent);
   const path = agentHooksFile(agent, scope, place);
-  return WRITERS[spec.format].uninstall(spec, path, place.env, { agent, scope, path, events: eventsOf(spec), skipped: [], alsoFires: [] });
+  return WRITERS[spec.format].uninstall(spec, path, place.env, {
+    agent,
+    scope,
+    path,
+    events: eventsOf(spec),
+    skipped: [],
+    alsoFires: [],
+  });
 }

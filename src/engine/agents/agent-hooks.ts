@@ -12,7 +12,14 @@ import { join } from "node:path";
 import { home, type AgentId, type Place, type Scope } from "./registry.ts";
 
 /** One of MindSave's hook events (HOOK_ARGS in hooks.ts). */
-export type HookEvent = "session-start" | "user-prompt-submit" | "post-tool-use" | "post-tool-use-failure" | "pre-compact" | "stop" | "session-end";
+export type HookEvent =
+  | "session-start"
+  | "user-prompt-submit"
+  | "post-tool-use"
+  | "post-tool-use-failure"
+  | "pre-compact"
+  | "stop"
+  | "session-end";
 
 export interface AgentHookEvent {
   /** The agent's own event name (for Cline the script's name, for opencode the plugin hook). */
@@ -51,11 +58,19 @@ export const AGENT_HOOKS: readonly AgentHooksSpec[] = [
   {
     agent: "claude",
     format: "claude",
-    file: (scope, p) => (scope === "user" ? join(home(p.env), ".claude", "settings.json") : inProject(p, ".claude", "settings.json")),
+    file: (scope, p) =>
+      scope === "user"
+        ? join(home(p.env), ".claude", "settings.json")
+        : inProject(p, ".claude", "settings.json"),
     timeoutUnit: "s",
     // Written by hooks.ts from its own HOOK_EVENTS, which this list mirrors.
     events: [
-      { event: "SessionStart", arg: "session-start", matcher: "startup|resume|clear|compact|fork", timeout: 10 },
+      {
+        event: "SessionStart",
+        arg: "session-start",
+        matcher: "startup|resume|clear|compact|fork",
+        timeout: 10,
+      },
       { event: "UserPromptSubmit", arg: "user-prompt-submit", timeout: 10 },
       { event: "PostToolUse", arg: "post-tool-use", matcher: "", timeout: 5 },
       { event: "PostToolUseFailure", arg: "post-tool-use-failure", matcher: "", timeout: 5 },
@@ -69,7 +84,8 @@ export const AGENT_HOOKS: readonly AgentHooksSpec[] = [
     // hooks.json beside each config layer (Codex also reads [hooks] in config.toml; see hooks-json.ts).
     agent: "codex",
     format: "grouped",
-    file: (scope, p) => (scope === "user" ? join(codexHome(p.env), "hooks.json") : inProject(p, ".codex", "hooks.json")),
+    file: (scope, p) =>
+      scope === "user" ? join(codexHome(p.env), "hooks.json") : inProject(p, ".codex", "hooks.json"),
     timeoutUnit: "s",
     events: [
       { event: "SessionStart", arg: "session-start", timeout: 10 },
@@ -81,13 +97,21 @@ export const AGENT_HOOKS: readonly AgentHooksSpec[] = [
       // save rolls back whole, and Stop and PreCompact have saved already.
       { event: "SessionEnd", arg: "session-end", timeout: 3 },
     ],
-    lacks: ["no tool-failure event", "PreCompact cannot add context", "new hooks are skipped until the user trusts them (/hooks); project hooks need a trusted project"],
-    afterInstall: "Codex skips new hooks until you trust them: start codex and approve MindSave's hooks in /hooks (or the \"Hooks need review\" screen); after an upgrade that changes them, approve them again.",
+    lacks: [
+      "no tool-failure event",
+      "PreCompact cannot add context",
+      "new hooks are skipped until the user trusts them (/hooks); project hooks need a trusted project",
+    ],
+    afterInstall:
+      'Codex skips new hooks until you trust them: start codex and approve MindSave\'s hooks in /hooks (or the "Hooks need review" screen); after an upgrade that changes them, approve them again.',
   },
   {
     agent: "gemini",
     format: "grouped",
-    file: (scope, p) => (scope === "user" ? join(home(p.env), ".gemini", "settings.json") : inProject(p, ".gemini", "settings.json")),
+    file: (scope, p) =>
+      scope === "user"
+        ? join(home(p.env), ".gemini", "settings.json")
+        : inProject(p, ".gemini", "settings.json"),
     timeoutUnit: "ms",
     events: [
       { event: "SessionStart", arg: "session-start", timeout: 10000 },
@@ -97,13 +121,21 @@ export const AGENT_HOOKS: readonly AgentHooksSpec[] = [
       { event: "AfterAgent", arg: "stop", timeout: 10000 },
       { event: "SessionEnd", arg: "session-end", timeout: 10000 },
     ],
-    lacks: ["no tool-failure event", "no event after compression (PreCompress is advisory)", "plain hook output reaches the user, not the model", "project hooks run only in trusted folders and warn when they change"],
+    lacks: [
+      "no tool-failure event",
+      "no event after compression (PreCompress is advisory)",
+      "plain hook output reaches the user, not the model",
+      "project hooks run only in trusted folders and warn when they change",
+    ],
   },
   {
     // A file of MindSave's own in the hooks folder; Copilot runs every *.json there.
     agent: "copilot",
     format: "flat",
-    file: (scope, p) => (scope === "user" ? join(copilotHome(p.env), "hooks", "mindsave.json") : inProject(p, ".github", "hooks", "mindsave.json")),
+    file: (scope, p) =>
+      scope === "user"
+        ? join(copilotHome(p.env), "hooks", "mindsave.json")
+        : inProject(p, ".github", "hooks", "mindsave.json"),
     timeoutUnit: "s",
     events: [
       { event: "sessionStart", arg: "session-start", timeout: 10 },
@@ -115,13 +147,17 @@ export const AGENT_HOOKS: readonly AgentHooksSpec[] = [
       { event: "agentStop", arg: "stop", timeout: 10 },
       { event: "sessionEnd", arg: "session-end", timeout: 10 },
     ],
-    lacks: ["preCompact only notifies (no context added)", "sessionStart context needs v1.0.11+ and only the last hook's is kept"],
+    lacks: [
+      "preCompact only notifies (no context added)",
+      "sessionStart context needs v1.0.11+ and only the last hook's is kept",
+    ],
     runsClaudeHooks: ["project"],
   },
   {
     agent: "cursor",
     format: "flat",
-    file: (scope, p) => (scope === "user" ? join(home(p.env), ".cursor", "hooks.json") : inProject(p, ".cursor", "hooks.json")),
+    file: (scope, p) =>
+      scope === "user" ? join(home(p.env), ".cursor", "hooks.json") : inProject(p, ".cursor", "hooks.json"),
     // cursor.com/docs/hooks: `timeout` is "Execution timeout in seconds".
     timeoutUnit: "s",
     events: [
@@ -134,7 +170,11 @@ export const AGENT_HOOKS: readonly AgentHooksSpec[] = [
       { event: "stop", arg: "stop", timeout: 10 },
       { event: "sessionEnd", arg: "session-end", timeout: 10 },
     ],
-    lacks: ["the IDE drops sessionStart context (the CLI keeps it)", "preCompact output is ignored", "beforeSubmitPrompt cannot add context"],
+    lacks: [
+      "the IDE drops sessionStart context (the CLI keeps it)",
+      "preCompact output is ignored",
+      "beforeSubmitPrompt cannot add context",
+    ],
     // With "third-party skills" on, Cursor runs ~/.claude/settings.json and the project's too.
     runsClaudeHooks: ["user", "project"],
   },
@@ -142,7 +182,10 @@ export const AGENT_HOOKS: readonly AgentHooksSpec[] = [
     // Executables named after the event (on Windows `<Event>.ps1`, run by PowerShell); 30 s each.
     agent: "cline",
     format: "scripts",
-    file: (scope, p) => (scope === "user" ? join(home(p.env), "Documents", "Cline", "Hooks") : inProject(p, ".clinerules", "hooks")),
+    file: (scope, p) =>
+      scope === "user"
+        ? join(home(p.env), "Documents", "Cline", "Hooks")
+        : inProject(p, ".clinerules", "hooks"),
     timeoutUnit: "fixed 30 s",
     events: [
       { event: "TaskStart", arg: "session-start" },
@@ -153,13 +196,21 @@ export const AGENT_HOOKS: readonly AgentHooksSpec[] = [
       { event: "TaskComplete", arg: "stop" },
       { event: "TaskCancel", arg: "session-end" },
     ],
-    lacks: ["no per-turn stop (TaskComplete stands in)", "hooks get no transcript path or model", "hooks run only once the user enables them"],
-    afterInstall: "Cline runs hooks only when they are enabled: VS Code → Cline settings → Feature Settings → Enable Hooks (CLI: `cline config set hooks-enabled=true`).",
+    lacks: [
+      "no per-turn stop (TaskComplete stands in)",
+      "hooks get no transcript path or model",
+      "hooks run only once the user enables them",
+    ],
+    afterInstall:
+      "Cline runs hooks only when they are enabled: VS Code → Cline settings → Feature Settings → Enable Hooks (CLI: `cline config set hooks-enabled=true`).",
   },
   {
     agent: "opencode",
     format: "plugin",
-    file: (scope, p) => (scope === "user" ? join(xdgConfig(p.env), "opencode", "plugins", "mindsave.js") : inProject(p, ".opencode", "plugins", "mindsave.js")),
+    file: (scope, p) =>
+      scope === "user"
+        ? join(xdgConfig(p.env), "opencode", "plugins", "mindsave.js")
+        : inProject(p, ".opencode", "plugins", "mindsave.js"),
     timeoutUnit: "none",
     events: [
       { event: "experimental.chat.system.transform", arg: "session-start", timeout: 10000 },
@@ -168,7 +219,11 @@ export const AGENT_HOOKS: readonly AgentHooksSpec[] = [
       { event: "experimental.session.compacting", arg: "pre-compact", timeout: 10000 },
       { event: "session.idle", arg: "stop", timeout: 10000 },
     ],
-    lacks: ["no command hooks (a JS plugin runs the CLI)", "no session-start hook: the restore block is asked for at a session's first request and joins its system prompt", "no session-end event; the plugin forwards no tool failures"],
+    lacks: [
+      "no command hooks (a JS plugin runs the CLI)",
+      "no session-start hook: the restore block is asked for at a session's first request and joins its system prompt",
+      "no session-end event; the plugin forwards no tool failures",
+    ],
   },
 ];
 
@@ -192,7 +247,8 @@ export function coveredEvents(agent: AgentId): HookEvent[] {
  */
 export interface OpencodePayload {
   /** opencode's hook: "session.start" (first system transform of a session, again after a compaction), "chat.message", "session.compacting", "tool.execute.after", "session.idle". */
-  hook_event_name: "session.start" | "chat.message" | "session.compacting" | "tool.execute.after" | "session.idle";
+  hook_event_name:
+    "session.start" | "chat.message" | "session.compacting" | "tool.execute.after" | "session.idle";
   session_id: string;
   /** The project directory opencode runs in. */
   cwd: string;
@@ -217,7 +273,12 @@ const psQuote = (s: string) => `'${s.replace(/'/g, "''")}'`;
  * can be committed. `binary` (`--command`): that binary by its path. PowerShell for the agents
  * that run hooks in it on Windows (Copilot's `powershell` field, Gemini CLI there).
  */
-export function agentHookCommand(agent: AgentId, binary: string | null, arg: HookEvent, shell: "sh" | "powershell" = "sh"): string {
+export function agentHookCommand(
+  agent: AgentId,
+  binary: string | null,
+  arg: HookEvent,
+  shell: "sh" | "powershell" = "sh",
+): string {
   const tail = `hook ${arg} --agent ${agent}`;
   if (shell === "powershell") {
     if (binary) return `& ${psQuote(binary)} ${tail}`;
@@ -229,5 +290,9 @@ export function agentHookCommand(agent: AgentId, binary: string | null, arg: Hoo
 
 /** True for a command MindSave's `hooks install --agent <agent>` wrote (any binary, any event). */
 export function isAgentHookCommand(agent: AgentId, command: unknown): boolean {
-  return typeof command === "string" && /mindsave/i.test(command) && new RegExp(`\\bhook [a-z-]+ --agent ${agent}\\b`).test(command);
+  return (
+    typeof command === "string" &&
+    /mindsave/i.test(command) &&
+    new RegExp(`\\bhook [a-z-]+ --agent ${agent}\\b`).test(command)
+  );
 }

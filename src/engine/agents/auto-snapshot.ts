@@ -10,7 +10,14 @@ import { newestSnapshot } from "../snapshots/select.ts";
 import { parsePlan } from "../snapshots/plan.ts";
 import { writtenConstraints } from "../snapshots/layers.ts";
 import { toolTarget, type TranscriptFacts } from "./transcript.ts";
-import { consumed, failureCandidates, hasCandidates, noteOf, withNote, type SessionNote } from "./session-notes.ts";
+import {
+  consumed,
+  failureCandidates,
+  hasCandidates,
+  noteOf,
+  withNote,
+  type SessionNote,
+} from "./session-notes.ts";
 import { changeSignalRow, getSignalRow } from "./signal-row.ts";
 import { isAbsoluteAny, toStoredPath } from "../projects/paths.ts";
 import { gitDiffStat } from "../projects/workspace.ts";
@@ -57,7 +64,10 @@ const knownGoal = (goal: string | undefined) => (goal && goal !== UNKNOWN_GOAL ?
 
 /** A prompt that only says to go on ("continue", "go on", "继续", "ok", …): it names no task of its own. */
 function isContinuation(prompt: string): boolean {
-  const text = prompt.replace(/[\u2018\u2019]/g, "'").replace(/\s+/g, " ").trim();
+  const text = prompt
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(/\s+/g, " ")
+    .trim();
   return text.length <= 80 && CONTINUATION.test(text);
 }
 
@@ -66,13 +76,30 @@ const SAVE_COMMAND = /\bmindsave(?:\.exe|\.cmd)?["']?(?:\s+(?!save\b)\S+){0,6}\s
 
 /** Whether this session's agent saved a snapshot itself, as far as its transcript tells (a command, or MindSave's MCP `save`). */
 function savedByThisSession(facts: TranscriptFacts): boolean {
-  const texts = (v: unknown): string[] => typeof v === "string" ? [v] : Array.isArray(v) ? [v.filter((x) => typeof x === "string").join(" "), ...v.flatMap(texts)] : v && typeof v === "object" ? Object.values(v).flatMap(texts) : [];
-  return facts.tool_uses.some((t) => (/mindsave/i.test(t.name) && /(?:^|[^a-z])save$/i.test(t.name)) || texts(t.input).some((x) => SAVE_COMMAND.test(x)));
+  const texts = (v: unknown): string[] =>
+    typeof v === "string"
+      ? [v]
+      : Array.isArray(v)
+        ? [v.filter((x) => typeof x === "string").join(" "), ...v.flatMap(texts)]
+        : v && typeof v === "object"
+          ? Object.values(v).flatMap(texts)
+          : [];
+  return facts.tool_uses.some(
+    (t) =>
+      (/mindsave/i.test(t.name) && /(?:^|[^a-z])save$/i.test(t.name)) ||
+      texts(t.input).some((x) => SAVE_COMMAND.test(x)),
+  );
 }
 
 /** Whether a saved goal and a prompt name one task: the same words, or one holding the other. */
 function sameTask(goal: string, prompt: string): boolean {
-  const norm = (x: string) => x.normalize("NFC").toLowerCase().replace(/\s+/g, " ").replace(/[\s.!?。！？]+$/u, "").trim();
+  const norm = (x: string) =>
+    x
+      .normalize("NFC")
+      .toLowerCase()
+      .replace(/\s+/g, " ")
+      .replace(/[\s.!?。！？]+$/u, "")
+      .trim();
   const [a, b] = [norm(goal), norm(prompt)];
   return a === b || (a.length >= 12 && b.includes(a)) || (b.length >= 12 && a.includes(b));
 }
@@ -94,10 +121,14 @@ export function autoSnapshotInput(facts: TranscriptFacts, c: AutoContext): Snaps
   // A snapshot saved by hand during this session is its own when its transcript shows it saving, or
   // when it names this session's task: another session on the same project saves by hand too.
   const savedIn = c.newest?.auto_trigger?.session_id;
-  const carriesOn = !c.newest ? false
-    : !intent ? true
-    : savedIn ? savedIn === sessionId
-    : (!facts.started_at || c.newest.created_at >= facts.started_at) && (savedByThisSession(facts) || sameTask(c.newest.goal, intent));
+  const carriesOn = !c.newest
+    ? false
+    : !intent
+      ? true
+      : savedIn
+        ? savedIn === sessionId
+        : (!facts.started_at || c.newest.created_at >= facts.started_at) &&
+          (savedByThisSession(facts) || sameTask(c.newest.goal, intent));
   const newest = carriesOn ? c.newest : null;
   const todos = facts.todos ?? [];
   const doing = todos.find((t) => t.status === "in_progress");
@@ -109,17 +140,40 @@ export function autoSnapshotInput(facts: TranscriptFacts, c: AutoContext): Snaps
   // Layer 1 never knows less than the newest snapshot of the task it carries on: each field this
   // session has nothing of its own for (goal, next action, files, a real state) keeps the newest's.
   input.goal = knownGoal(newest?.goal) || oneLine(intent ?? "") || UNKNOWN_GOAL;
-  if (doing) input.state = oneLine(`In progress: ${doing.activeForm || doing.content} (${done.length}/${todos.length} steps done)`);
-  else if (todos.length) input.state = oneLine(`${done.length}/${todos.length} steps done${pending ? "" : ": all of them"}`);
+  if (doing)
+    input.state = oneLine(
+      `In progress: ${doing.activeForm || doing.content} (${done.length}/${todos.length} steps done)`,
+    );
+  else if (todos.length)
+    input.state = oneLine(`${done.length}/${todos.length} steps done${pending ? "" : ": all of them"}`);
   // Without edits, what this session last did or said is no news about the task: the newest's state
   // stays when it is a real one, or when another session saved it (a look around does not replace it).
-  else if (newest?.state && !facts.edited_files.length && (!ONLY_LAST.test(newest.state) || savedIn !== sessionId)) input.state = newest.state;
-  else if (lastReply) input.state = oneLine(`Last reply: ${oneLine(lastReply, 180)} (after ${facts.tool_uses.length} tool call${facts.tool_uses.length === 1 ? "" : "s"})`);
-  else input.state = oneLine(last ? `Last action: ${last.name} ${toolTarget(last)} (${facts.tool_uses.length} tool call${facts.tool_uses.length === 1 ? "" : "s"} this session)` : "No tool calls yet this session");
+  else if (
+    newest?.state &&
+    !facts.edited_files.length &&
+    (!ONLY_LAST.test(newest.state) || savedIn !== sessionId)
+  )
+    input.state = newest.state;
+  else if (lastReply)
+    input.state = oneLine(
+      `Last reply: ${oneLine(lastReply, 180)} (after ${facts.tool_uses.length} tool call${facts.tool_uses.length === 1 ? "" : "s"})`,
+    );
+  else
+    input.state = oneLine(
+      last
+        ? `Last action: ${last.name} ${toolTarget(last)} (${facts.tool_uses.length} tool call${facts.tool_uses.length === 1 ? "" : "s"} this session)`
+        : "No tool calls yet this session",
+    );
   // The step in progress is the next action; a pending one only when nothing is in progress.
-  input.next_action = doing ? oneLine(doing.content) : pending ? oneLine(pending.content) : newest?.next_action || "Review the latest changes and continue";
+  input.next_action = doing
+    ? oneLine(doing.content)
+    : pending
+      ? oneLine(pending.content)
+      : newest?.next_action || "Review the latest changes and continue";
   const files = [...facts.edited_files].reverse().slice(0, 10);
-  input.active_files = files.length ? files.map((f) => (c.root && isAbsoluteAny(f) ? toStoredPath(f, c.root, c.root) : f)) : newest?.active_files.map((f) => f.path) ?? [];
+  input.active_files = files.length
+    ? files.map((f) => (c.root && isAbsoluteAny(f) ? toStoredPath(f, c.root, c.root) : f))
+    : (newest?.active_files.map((f) => f.path) ?? []);
   input.blocker = newest?.status === "blocked" ? newest.blocker : "none";
   // Constraints and decisions are the project's knowledge: from the newest full snapshot (an
   // overflow one has none), plus what this session taught (corrections, repeated failures).
@@ -129,18 +183,42 @@ export function autoSnapshotInput(facts: TranscriptFacts, c: AutoContext): Snaps
   // The plan verbatim, statuses included (the restore block shows its progress line).
   if (todos.length) input.plan = planOrNull(todos);
   // The newest's topic while its goal stands; a goal still unknown is named so (unknown_goal_<date>).
-  input.topic = input.goal === UNKNOWN_GOAL ? UNKNOWN_TOPIC : knownGoal(newest?.goal) ? newest!.topic.replace(/^(ovf_)+/i, "") || undefined : undefined;
-  input.auto_trigger = { reason: c.reason, tool_calls_since_last: c.toolCalls, ...(sessionId ? { session_id: sessionId } : {}) };
+  input.topic =
+    input.goal === UNKNOWN_GOAL
+      ? UNKNOWN_TOPIC
+      : knownGoal(newest?.goal)
+        ? newest!.topic.replace(/^(ovf_)+/i, "") || undefined
+        : undefined;
+  input.auto_trigger = {
+    reason: c.reason,
+    tool_calls_since_last: c.toolCalls,
+    ...(sessionId ? { session_id: sessionId } : {}),
+  };
   if (c.agent) input.agent = c.agent;
   const l3: string[] = [];
   if (done.length) l3.push("### Completed Steps", ...done.map((t, i) => `${i + 1}. ${t.content}`));
-  const changes = facts.patches.map((p) => ` ${c.root && isAbsoluteAny(p.path) ? toStoredPath(p.path, c.root, c.root) : p.path} | +${p.added} -${p.removed}`);
+  const changes = facts.patches.map(
+    (p) =>
+      ` ${c.root && isAbsoluteAny(p.path) ? toStoredPath(p.path, c.root, c.root) : p.path} | +${p.added} -${p.removed}`,
+  );
   const stat = gitDiffStat(c.root);
-  if (changes.length || stat) l3.push("", "### File Changes", ...(changes.length ? changes : []), ...(stat ? ["", "git diff --stat:", stat] : []));
+  if (changes.length || stat)
+    l3.push(
+      "",
+      "### File Changes",
+      ...(changes.length ? changes : []),
+      ...(stat ? ["", "git diff --stat:", stat] : []),
+    );
   const recent = facts.tool_uses.slice(-5);
-  if (recent.length) l3.push("", "### Recent Tool Calls", ...recent.map((t, i) => `${i + 1}. ${t.name} ${toolTarget(t)}${t.is_error ? " (failed)" : ""}`));
+  if (recent.length)
+    l3.push(
+      "",
+      "### Recent Tool Calls",
+      ...recent.map((t, i) => `${i + 1}. ${t.name} ${toolTarget(t)}${t.is_error ? " (failed)" : ""}`),
+    );
   // Readers that track the newest prompt (not Claude Code's) say what was asked last.
-  if (facts.last_prompt && facts.last_prompt !== facts.first_prompt) l3.push("", "### Last Prompt", oneLine(facts.last_prompt, 500));
+  if (facts.last_prompt && facts.last_prompt !== facts.first_prompt)
+    l3.push("", "### Last Prompt", oneLine(facts.last_prompt, 500));
   if (lastReply) l3.push("", "### Last Reply", lastReply.slice(0, 1000));
   input.layer3 = l3.join("\n").trim();
   return fitLayer1(input);
@@ -162,7 +240,9 @@ function fitLayer1(input: SnapshotInput): SnapshotInput {
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
     }
-    const field = (["goal", "state", "next_action"] as const).reduce((a, b) => (countTokens(input[b]) > countTokens(input[a]) ? b : a));
+    const field = (["goal", "state", "next_action"] as const).reduce((a, b) =>
+      countTokens(input[b]) > countTokens(input[a]) ? b : a,
+    );
     const chars = [...input[field]]; // whole code points: a cut never splits a surrogate pair
     const files = input.active_files.map(countTokens);
     const worst = files.indexOf(Math.max(-1, ...files));
@@ -170,10 +250,16 @@ function fitLayer1(input: SnapshotInput): SnapshotInput {
       input.active_files.splice(worst, 1);
       dropped++;
     } else if (chars.length > 20) {
-      input[field] = chars.slice(0, Math.floor(chars.length * 0.8)).join("").trimEnd() + "…";
+      input[field] =
+        chars
+          .slice(0, Math.floor(chars.length * 0.8))
+          .join("")
+          .trimEnd() + "…";
     } else break;
   }
-  if (dropped) input.layer3 = `${input.layer3}\n\n(${dropped} active file(s) left out of Layer 1 to keep it within its budget.)`.trim();
+  if (dropped)
+    input.layer3 =
+      `${input.layer3}\n\n(${dropped} active file(s) left out of Layer 1 to keep it within its budget.)`.trim();
   return input;
 }
 
@@ -190,7 +276,13 @@ function planOrNull(todos: unknown[]): PlanItem[] | undefined {
 function sameLayer1(a: SnapshotInput, b: SnapshotRecord | null, root: string | null): boolean {
   if (!b) return false;
   const files = (xs: string[]) => xs.map((f) => (root ? toStoredPath(f, root, root) : f)).join("\n");
-  return a.goal === b.goal && a.state === b.state && a.next_action === b.next_action && a.blocker === b.blocker && files(a.active_files) === b.active_files.map((f) => f.path).join("\n");
+  return (
+    a.goal === b.goal &&
+    a.state === b.state &&
+    a.next_action === b.next_action &&
+    a.blocker === b.blocker &&
+    files(a.active_files) === b.active_files.map((f) => f.path).join("\n")
+  );
 }
 
 /** Did this session do anything a snapshot could say? A missing, lagging or Q&A-only transcript did not. */
@@ -210,12 +302,22 @@ export async function sessionNote(session: Session, sessionId: string | null): P
  * `overflow`: Layer 1 only, pointing at the full snapshot it extends.
  */
 /** `nothingNew`: no tool call of the transcript was new to the tool log (a session's end after its turns). */
-export async function writeAuto(session: Session, facts: TranscriptFacts, hook: HookFacts, reason: string, opts: { overflow?: boolean; force?: boolean; nothingNew?: boolean }): Promise<SaveResult | null> {
+export async function writeAuto(
+  session: Session,
+  facts: TranscriptFacts,
+  hook: HookFacts,
+  reason: string,
+  opts: { overflow?: boolean; force?: boolean; nothingNew?: boolean },
+): Promise<SaveResult | null> {
   // A snapshot that knows less than the newest one must never become "latest": skip it.
   if (!hasWork(facts)) return null;
   const ctx = await resolveProject(session, { create: false });
   const newest = ctx ? await session.store.consistentRead((q) => newestSnapshot(q, ctx.project.id)) : null;
-  const full = !ctx ? null : newest?.kind === "full" ? newest : await session.store.newestFullSnapshot(ctx.project.id);
+  const full = !ctx
+    ? null
+    : newest?.kind === "full"
+      ? newest
+      : await session.store.newestFullSnapshot(ctx.project.id);
   const root = ctx?.root ?? currentWorkspace(session, false)?.root ?? null;
   const signal = await getSignalRow(session.store, ctx?.project.id);
   const sessionId = hook.sessionId ?? facts.session_id;
@@ -224,12 +326,28 @@ export async function writeAuto(session: Session, facts: TranscriptFacts, hook: 
   // The session's end after its own snapshot, with no tool call the log did not have yet: it has
   // nothing new to say (and no reply: the end of a session carries none), so the snapshot with the reply stays.
   if (opts.nothingNew && sessionId && newest?.auto_trigger?.session_id === sessionId) return null;
-  const input = autoSnapshotInput(facts, { ...hook, sessionId, newest, full, root, reason, toolCalls: signal.tool_calls_since_save, note });
-  const overflowInput = () => ({ ...input, auto_trigger: { ...input.auto_trigger, ...(full ? { extends: full.id } : {}) } });
+  const input = autoSnapshotInput(facts, {
+    ...hook,
+    sessionId,
+    newest,
+    full,
+    root,
+    reason,
+    toolCalls: signal.tool_calls_since_save,
+    note,
+  });
+  const overflowInput = () => ({
+    ...input,
+    auto_trigger: { ...input.auto_trigger, ...(full ? { extends: full.id } : {}) },
+  });
   if (!opts.force && !(hasCandidates(note) && !opts.overflow) && sameLayer1(input, newest, root)) return null;
   let saved: SaveResult;
   try {
-    saved = await saveSnapshot(session, { input: opts.overflow ? overflowInput() : input, overflow: opts.overflow, auto: true });
+    saved = await saveSnapshot(session, {
+      input: opts.overflow ? overflowInput() : input,
+      overflow: opts.overflow,
+      auto: true,
+    });
   } catch (e) {
     // Over budget even as an auto-snapshot: keep Layer 1 only rather than lose the checkpoint.
     if (!(e instanceof UserError) || opts.overflow) throw e;
@@ -239,7 +357,9 @@ export async function writeAuto(session: Session, facts: TranscriptFacts, hook: 
   if (saved.snapshot.kind === "full" && note && sessionId && hasCandidates(note)) {
     const taken = { constraints: note.constraints ?? [], failures: input.failure_graph };
     const projectId = saved.snapshot.project_id;
-    await session.write((w) => changeSignalRow(w, projectId, (s) => withNote(s, sessionId, session.now(), (n) => consumed(n, taken))));
+    await session.write((w) =>
+      changeSignalRow(w, projectId, (s) => withNote(s, sessionId, session.now(), (n) => consumed(n, taken))),
+    );
   }
   return saved;
 }

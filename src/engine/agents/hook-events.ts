@@ -1,7 +1,14 @@
 // The hook flows of a session's life: session-start (restore, the session's model, counts
 // afresh), post-tool-use (measured pressure: a checkpoint at YELLOW, an emergency snapshot and a
 // warning at RED), and pre-compact, stop and session-end (snapshots from the transcript).
-import { cooldownOver, decideAutoSave, recompute, recordToolCall, recordTurn, type AutoSaveDecision } from "./signal.ts";
+import {
+  cooldownOver,
+  decideAutoSave,
+  recompute,
+  recordToolCall,
+  recordTurn,
+  type AutoSaveDecision,
+} from "./signal.ts";
 import { contextWindow, hookFacts, type HookOutcome, type HookPayload } from "./hook-payload.ts";
 import { sessionNote, writeAuto } from "./auto-snapshot.ts";
 import { newestSnapshot } from "../snapshots/select.ts";
@@ -37,28 +44,36 @@ export async function onSessionStart(session: Session, p: HookPayload): Promise<
   // asked first: with one, the write finds the project itself.)
   if (currentWorkspace(session, false) || (ctx = await resolveProject(session, { create: false }))) {
     // Busy with another process's write (a long sync): the block is restored all the same.
-    ctx = await unlessBusy(true, null, () => session.write(async (w) => {
-      const c = await resolveProject(session, { create: true, w });
-      let s = await getSignalRow(w, c.project.id);
-      if (sessionId && s.session_id !== sessionId) {
-        s = { ...s, session_id: sessionId, turn: 0, recent_tool_calls: [], session_files: [] };
-        if (s.last_auto_save_turn !== null) s.last_auto_save_turn = 0;
-        if (s.last_emergency_turn !== undefined) s.last_emergency_turn = 0;
-      }
-      // A new, cleared, resumed or compacted context: the next reply measures it again.
-      s.estimated_tokens_ratio = 0;
-      const model = typeof p.model === "string" && p.model.trim() ? stripControl(p.model.trim()).slice(0, 100) : undefined;
-      const inherited = latestModel(s);
-      s = withNote(s, sessionId, now, (n) => ({ ...n, model: model ?? n.model ?? inherited }));
-      await putSignalRow(w, c.project.id, recompute(s, now));
-      return c;
-    }));
+    ctx = await unlessBusy(true, null, () =>
+      session.write(async (w) => {
+        const c = await resolveProject(session, { create: true, w });
+        let s = await getSignalRow(w, c.project.id);
+        if (sessionId && s.session_id !== sessionId) {
+          s = { ...s, session_id: sessionId, turn: 0, recent_tool_calls: [], session_files: [] };
+          if (s.last_auto_save_turn !== null) s.last_auto_save_turn = 0;
+          if (s.last_emergency_turn !== undefined) s.last_emergency_turn = 0;
+        }
+        // A new, cleared, resumed or compacted context: the next reply measures it again.
+        s.estimated_tokens_ratio = 0;
+        const model =
+          typeof p.model === "string" && p.model.trim()
+            ? stripControl(p.model.trim()).slice(0, 100)
+            : undefined;
+        const inherited = latestModel(s);
+        s = withNote(s, sessionId, now, (n) => ({ ...n, model: model ?? n.model ?? inherited }));
+        await putSignalRow(w, c.project.id, recompute(s, now));
+        return c;
+      }),
+    );
   }
   // (The project the write found or made: not looked up a third time.)
   const context = await restoreContext(session, p.source, ctx);
   if (context === undefined) return {};
   // Once per session: which project this checkout was taken as, when it could be several.
-  return { context, ...(session.notices.length ? { message: `MindSave: ${session.notices.join(" ")}` } : {}) };
+  return {
+    context,
+    ...(session.notices.length ? { message: `MindSave: ${session.notices.join(" ")}` } : {}),
+  };
 }
 
 /**
@@ -66,8 +81,12 @@ export async function onSessionStart(session: Session, p: HookPayload): Promise<
  * a fork or a compaction the agent carries on; a fresh start or /clear may be about something
  * else, so there the block is offered as context, not as an order to continue.
  */
-export async function restoreContext(session: Session, source?: string, known?: ProjectContext | null): Promise<string | undefined> {
-  const ctx = known ?? await resolveProject(session, { create: false });
+export async function restoreContext(
+  session: Session,
+  source?: string,
+  known?: ProjectContext | null,
+): Promise<string | undefined> {
+  const ctx = known ?? (await resolveProject(session, { create: false }));
   // No source, or one we do not know: a fresh start (offering the state never orders the agent on).
   const r = ctx ? await restore(session, ctx, undefined, { resume: CONTINUING.has(source ?? "") }) : null;
   // No snapshot yet (or no project): the standing rules apply all the same.
@@ -80,7 +99,8 @@ const pct = (x: number) => Math.round(x * 100);
 /** The window a fill is measured against: MINDSAVE_CONTEXT_WINDOW, else the one the transcript records, else the model's. */
 function windowOf(usage: Usage, model: string | undefined, env: NodeJS.ProcessEnv): number {
   const fromEnv = Number(env.MINDSAVE_CONTEXT_WINDOW);
-  if (!(Number.isFinite(fromEnv) && fromEnv > 1000) && usage.window && usage.window > 1000) return usage.window;
+  if (!(Number.isFinite(fromEnv) && fromEnv > 1000) && usage.window && usage.window > 1000)
+    return usage.window;
   return contextWindow(model ?? usage.model, env, usage.context);
 }
 
@@ -95,7 +115,11 @@ function warning(user: string, model: string): Pick<HookOutcome, "message" | "co
  * cooldown) and says so; a call that succeeds after failing twice writes one silently; RED writes
  * an emergency Layer 1 snapshot and warns, once per cooldown, even when nothing new was saved.
  */
-export async function onPostToolUse(session: Session, p: HookPayload, src: TranscriptSource = CLAUDE_SOURCE): Promise<HookOutcome> {
+export async function onPostToolUse(
+  session: Session,
+  p: HookPayload,
+  src: TranscriptSource = CLAUDE_SOURCE,
+): Promise<HookOutcome> {
   const usage = src.usage(p);
   const now = session.now();
   const hook = hookFacts(p);
@@ -106,8 +130,11 @@ export async function onPostToolUse(session: Session, p: HookPayload, src: Trans
     const ctx = await resolveProject(session, { create: true, w });
     let s = recordToolCall(await getSignalRow(w, ctx.project.id), now);
     const before = noteOf(s, hook.sessionId);
-    if (usage) s.estimated_tokens_ratio = Math.round((usage.context / windowOf(usage, before?.model, session.env)) * 1000) / 1000;
-    const back = before && tool ? recovered(before, tool, callTarget(tool, input)) : { failed: 0, note: before };
+    if (usage)
+      s.estimated_tokens_ratio =
+        Math.round((usage.context / windowOf(usage, before?.model, session.env)) * 1000) / 1000;
+    const back =
+      before && tool ? recovered(before, tool, callTarget(tool, input)) : { failed: 0, note: before };
     if (back.failed) s = withNote(s, hook.sessionId, now, () => back.note!);
     const sessionFiles = new Set(s.session_files ?? []);
     for (const file of edited) sessionFiles.add(file);
@@ -117,11 +144,17 @@ export async function onPostToolUse(session: Session, p: HookPayload, src: Trans
     await putSignalRow(w, ctx.project.id, s);
     // The tool log is filled from the transcript (stop, pre-compact, session-end, ingest), where
     // every call has a stable id; logging here too would count each call twice.
-    return { signal: s, projectId: ctx.project.id, note: noteOf(s, hook.sessionId), failedBefore: back.failed };
+    return {
+      signal: s,
+      projectId: ctx.project.id,
+      note: noteOf(s, hook.sessionId),
+      failedBefore: back.failed,
+    };
   });
   let decision: AutoSaveDecision = decideAutoSave(signal, now);
   // The spec's "error recovered": failed twice or more, then succeeded. A checkpoint, if the cooldown allows.
-  if (decision.action === "none" && failedBefore >= 2 && cooldownOver(signal, now)) decision = { action: "checkpoint", reason: "error-recovered", cooling: false };
+  if (decision.action === "none" && failedBefore >= 2 && cooldownOver(signal, now))
+    decision = { action: "checkpoint", reason: "error-recovered", cooling: false };
   if (decision.action === "none" || !canRead(src, p)) return {};
   if (decision.action === "emergency") return onRed(session, p, signal, projectId, note, src);
   if (note?.no_save) return {};
@@ -140,27 +173,57 @@ export async function onPostToolUse(session: Session, p: HookPayload, src: Trans
 }
 
 /** RED, at most once per cooldown: an emergency Layer 1 snapshot when Layer 1 changed, and always the warning. */
-async function onRed(session: Session, p: HookPayload, signal: SignalRow, projectId: string, note: SessionNote | null, src: TranscriptSource): Promise<HookOutcome> {
+async function onRed(
+  session: Session,
+  p: HookPayload,
+  signal: SignalRow,
+  projectId: string,
+  note: SessionNote | null,
+  src: TranscriptSource,
+): Promise<HookOutcome> {
   const now = session.now();
   const { sessionId } = hookFacts(p);
   // Per session (two sessions in one project each hear it); without a session id, per project.
-  const last = sessionId ? { time: note?.red_at, turn: note?.red_turn } : { time: signal.last_emergency_time, turn: signal.last_emergency_turn };
-  if (last.time && !cooldownOver({ ...signal, last_auto_save_time: last.time, last_auto_save_turn: last.turn ?? signal.turn }, now)) return {};
+  const last = sessionId
+    ? { time: note?.red_at, turn: note?.red_turn }
+    : { time: signal.last_emergency_time, turn: signal.last_emergency_turn };
+  if (
+    last.time &&
+    !cooldownOver(
+      { ...signal, last_auto_save_time: last.time, last_auto_save_turn: last.turn ?? signal.turn },
+      now,
+    )
+  )
+    return {};
   let saved: SaveResult | null = null;
-  if (!note?.no_save) saved = await writeAuto(session, await factsFor(session, src, p), hookFacts(p), "context-critical", { overflow: true });
+  if (!note?.no_save)
+    saved = await writeAuto(session, await factsFor(session, src, p), hookFacts(p), "context-critical", {
+      overflow: true,
+    });
   await session.write(async (w) => {
     const s = await getSignalRow(w, projectId);
     const marked = { ...s, last_emergency_time: now.toISOString(), last_emergency_turn: s.turn };
-    await putSignalRow(w, projectId, withNote(marked, sessionId, now, (n) => ({ ...n, red_at: now.toISOString(), red_turn: s.turn })));
+    await putSignalRow(
+      w,
+      projectId,
+      withNote(marked, sessionId, now, (n) => ({ ...n, red_at: now.toISOString(), red_turn: s.turn })),
+    );
   });
-  const newest = saved?.snapshot ?? (note?.no_save ? null : await session.store.consistentRead((q) => newestSnapshot(q, projectId)));
-  const extended = newest?.auto_trigger?.extends ? await session.store.getSnapshot(String(newest.auto_trigger.extends)) : null;
+  const newest =
+    saved?.snapshot ??
+    (note?.no_save ? null : await session.store.consistentRead((q) => newestSnapshot(q, projectId)));
+  const extended = newest?.auto_trigger?.extends
+    ? await session.store.getSnapshot(String(newest.auto_trigger.extends))
+    : null;
   const load = loadCommand(session.env);
   const ratio = pct(signal.estimated_tokens_ratio);
   const what = saved
     ? `MindSave auto-saved ${saved.snapshot.name} (Layer 1${extended ? `; constraints and decisions from ${extended.name}` : ""}).`
-    : newest ? `MindSave's snapshot ${newest.name} already holds the current task state.`
-    : note?.no_save ? "MindSave is not saving this session (you said not to)." : "MindSave has no snapshot of this task yet.";
+    : newest
+      ? `MindSave's snapshot ${newest.name} already holds the current task state.`
+      : note?.no_save
+        ? "MindSave is not saving this session (you said not to)."
+        : "MindSave has no snapshot of this task yet.";
   return {
     ...(saved ? { saved: saved.snapshot.name } : {}),
     ...warning(
@@ -176,7 +239,12 @@ async function onRed(session: Session, p: HookPayload, signal: SignalRow, projec
  * without reading the transcript. Compaction and the end of a session lose context, so they
  * always save (unless nothing changed). Nothing is saved in a session the user said not to save.
  */
-export async function onCheckpoint(session: Session, p: HookPayload, event: "pre-compact" | "stop" | "session-end", src: TranscriptSource = CLAUDE_SOURCE): Promise<HookOutcome> {
+export async function onCheckpoint(
+  session: Session,
+  p: HookPayload,
+  event: "pre-compact" | "stop" | "session-end",
+  src: TranscriptSource = CLAUDE_SOURCE,
+): Promise<HookOutcome> {
   const now = session.now();
   const hook = hookFacts(p);
   let note: SessionNote | null;
@@ -199,7 +267,14 @@ export async function onCheckpoint(session: Session, p: HookPayload, event: "pre
       return logToolCalls(w, ctx.project.id, facts, hook.sessionId, now);
     });
   }
-  const reason = event === "pre-compact" ? `pre-compact${p.trigger ? `:${p.trigger}` : ""}` : event === "stop" ? "turn-end" : "session-end";
-  const saved = await writeAuto(session, facts, hook, reason, { nothingNew: event === "session-end" && logged === 0 });
+  const reason =
+    event === "pre-compact"
+      ? `pre-compact${p.trigger ? `:${p.trigger}` : ""}`
+      : event === "stop"
+        ? "turn-end"
+        : "session-end";
+  const saved = await writeAuto(session, facts, hook, reason, {
+    nothingNew: event === "session-end" && logged === 0,
+  });
   return saved ? { saved: saved.snapshot.name } : {};
 }

@@ -9,7 +9,11 @@ export const LARGE_CONTEXT_WINDOW = 1_000_000;
  * The model's context window: MINDSAVE_CONTEXT_WINDOW; 1M for a `[1m]` model (as SessionStart
  * names it); 1M when the context already holds more than 200k tokens; else 200k.
  */
-export function contextWindow(model: string | null | undefined, env: NodeJS.ProcessEnv = process.env, context = 0): number {
+export function contextWindow(
+  model: string | null | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  context = 0,
+): number {
   const fromEnv = Number(env.MINDSAVE_CONTEXT_WINDOW);
   if (Number.isFinite(fromEnv) && fromEnv > 1000) return fromEnv;
   if (model && /\[1m\]|-1m\b/i.test(model)) return LARGE_CONTEXT_WINDOW;
@@ -59,7 +63,10 @@ export interface HookOutcome {
 export function hookFacts(p: HookPayload): HookFacts {
   return {
     sessionId: typeof p.session_id === "string" && p.session_id ? p.session_id : null,
-    lastReply: typeof p.last_assistant_message === "string" && p.last_assistant_message.trim() ? p.last_assistant_message : undefined,
+    lastReply:
+      typeof p.last_assistant_message === "string" && p.last_assistant_message.trim()
+        ? p.last_assistant_message
+        : undefined,
     ...(typeof p._agent === "string" ? { agent: p._agent } : {}),
   };
 }

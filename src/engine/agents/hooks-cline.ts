@@ -23,7 +23,11 @@ export function clineScriptName(event: string, platform: ClinePlatform = HERE): 
 }
 
 /** The script for one event. */
-export function clineScript(e: AgentHookEvent, binary: string | null, platform: ClinePlatform = HERE): string {
+export function clineScript(
+  e: AgentHookEvent,
+  binary: string | null,
+  platform: ClinePlatform = HERE,
+): string {
   const header = `MindSave's Cline ${e.event} hook: ${MARK}; \`mindsave hooks uninstall --agent cline\` removes it.`;
   if (platform === "posix") return `#!/bin/sh\n# ${header}\n${agentHookCommand("cline", binary, e.arg)}\n`;
   // Windows PowerShell pipes text to a program in $OutputEncoding (ASCII by default): UTF-8, so any language survives.
@@ -52,14 +56,23 @@ export interface ClineResult {
 }
 
 function scripts(dir: string, binary: string | null, platforms: ClinePlatform[]) {
-  return agentHooks("cline").events.flatMap((e) => platforms.map((p) => ({ event: e.event, path: join(dir, clineScriptName(e.event, p)), text: clineScript(e, binary, p), here: p === HERE })));
+  return agentHooks("cline").events.flatMap((e) =>
+    platforms.map((p) => ({
+      event: e.event,
+      path: join(dir, clineScriptName(e.event, p)),
+      text: clineScript(e, binary, p),
+      here: p === HERE,
+    })),
+  );
 }
 
 /** The binary an earlier install wrote (`--command`), read back from one of its scripts. */
 function installedBinary(dir: string): string | null {
   for (const s of scripts(dir, null, [HERE])) {
     const text = read(s.path);
-    const m = text?.includes(MARK) ? /^'((?:[^']|'\\'')*)' hook /m.exec(text) ?? /^\$m = '((?:[^']|'')*)'/m.exec(text) : null;
+    const m = text?.includes(MARK)
+      ? (/^'((?:[^']|'\\'')*)' hook /m.exec(text) ?? /^\$m = '((?:[^']|'')*)'/m.exec(text))
+      : null;
     if (m) return m[1].replace(/'\\''/g, "'").replace(/''/g, "'");
   }
   return null;
@@ -71,7 +84,8 @@ export function clineHooksState(dir: string): HooksState {
   if (!all.some((t, i) => expected[i].here && t?.includes(MARK))) return "absent";
   // This platform's script of each event is ours and current, or the user's own (install leaves that
   // alone); the other platform's, written for a shared project folder, is current where it is ours.
-  const fine = (t: string | null, i: number) => t === expected[i].text || (t === null ? !expected[i].here : !t.includes(MARK));
+  const fine = (t: string | null, i: number) =>
+    t === expected[i].text || (t === null ? !expected[i].here : !t.includes(MARK));
   return all.every(fine) ? "current" : "outdated";
 }
 
@@ -79,14 +93,25 @@ export function clineHooksState(dir: string): HooksState {
  * Writes the scripts: for this platform, and for a project's folder (shared through the
  * repository) Windows' and the others' both, unless `binary` names this machine's own binary.
  */
-export function installClineHooks(dir: string, binary: string | null, env: NodeJS.ProcessEnv, shared: boolean): ClineResult {
+export function installClineHooks(
+  dir: string,
+  binary: string | null,
+  env: NodeJS.ProcessEnv,
+  shared: boolean,
+): ClineResult {
   const r: ClineResult = { action: "unchanged", files: [], skipped: [] };
   let updated = false;
   // An event with a script of the user's own (for either platform) stays theirs, on every platform.
-  const theirs = new Set(agentHooks("cline").events.filter((e) => (["posix", "windows"] as const).some((p) => {
-    const text = read(join(dir, clineScriptName(e.event, p)));
-    return text !== null && !text.includes(MARK);
-  })).map((e) => e.event));
+  const theirs = new Set(
+    agentHooks("cline")
+      .events.filter((e) =>
+        (["posix", "windows"] as const).some((p) => {
+          const text = read(join(dir, clineScriptName(e.event, p)));
+          return text !== null && !text.includes(MARK);
+        }),
+      )
+      .map((e) => e.event),
+  );
   for (const s of scripts(dir, binary, shared && !binary ? ["posix", "windows"] : [HERE])) {
     const text = read(s.path);
     if (theirs.has(s.event)) {

@@ -13,9 +13,22 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { UserError } from "../../errors.ts";
 import { missingParents, removeEmptyDirs, writeFileAtomic } from "../../lib/fs.ts";
-import { agentHookCommand, isAgentHookCommand, type AgentHookEvent, type AgentHooksSpec } from "./agent-hooks.ts";
+import {
+  agentHookCommand,
+  isAgentHookCommand,
+  type AgentHookEvent,
+  type AgentHooksSpec,
+} from "./agent-hooks.ts";
 import { readManifest, writeManifest } from "./hooks-manifest.ts";
-import { appendElement, cutOut, insertProperty, readJsonc, undoInsertions, valueAt, type Insertion } from "./json-edit.ts";
+import {
+  appendElement,
+  cutOut,
+  insertProperty,
+  readJsonc,
+  undoInsertions,
+  valueAt,
+  type Insertion,
+} from "./json-edit.ts";
 import type { AgentId } from "./registry.ts";
 
 /** What install did to one file: recorded so uninstall can undo exactly that. */
@@ -50,22 +63,46 @@ function handler(spec: AgentHooksSpec, e: AgentHookEvent, binary: string | null)
   const t = (key: string) => (e.timeout !== undefined ? { [key]: e.timeout } : {});
   switch (spec.agent) {
     case "copilot":
-      return { type: "command", bash: agentHookCommand("copilot", binary, e.arg), powershell: agentHookCommand("copilot", binary, e.arg, "powershell"), ...t("timeoutSec") };
+      return {
+        type: "command",
+        bash: agentHookCommand("copilot", binary, e.arg),
+        powershell: agentHookCommand("copilot", binary, e.arg, "powershell"),
+        ...t("timeoutSec"),
+      };
     case "cursor":
       return { command: agentHookCommand("cursor", binary, e.arg), ...t("timeout") };
     case "gemini":
       // Gemini CLI runs hooks with PowerShell on Windows, bash elsewhere (hookRunner.ts).
-      return { type: "command", name: `mindsave-${e.arg}`, command: agentHookCommand("gemini", binary, e.arg, process.platform === "win32" ? "powershell" : "sh"), ...t("timeout") };
+      return {
+        type: "command",
+        name: `mindsave-${e.arg}`,
+        command: agentHookCommand(
+          "gemini",
+          binary,
+          e.arg,
+          process.platform === "win32" ? "powershell" : "sh",
+        ),
+        ...t("timeout"),
+      };
     default:
       return { type: "command", command: agentHookCommand(spec.agent, binary, e.arg), ...t("timeout") };
   }
 }
 
 /** The element MindSave adds to `hooks.<event>` for each of the agent's events. */
-export function jsonEntries(spec: AgentHooksSpec, binary: string | null): { event: string; value: Element }[] {
+export function jsonEntries(
+  spec: AgentHooksSpec,
+  binary: string | null,
+): { event: string; value: Element }[] {
   return spec.events.map((e) => {
     const h = handler(spec, e, binary);
-    return { event: e.event, value: spec.format === "grouped" ? { ...(e.matcher !== undefined ? { matcher: e.matcher } : {}), hooks: [h] } : h };
+    return {
+      event: e.event,
+      value:
+        spec.format === "grouped"
+          ? { ...(e.matcher !== undefined ? { matcher: e.matcher } : {}), hooks: [h] }
+          : h,
+    };
   });
 }
 
@@ -74,7 +111,11 @@ export function commandsOf(el: unknown, format: AgentHooksSpec["format"]): strin
   if (!el || typeof el !== "object") return [];
   const list = format === "grouped" ? ((el as { hooks?: unknown }).hooks as unknown[]) : [el];
   if (!Array.isArray(list)) return [];
-  return list.flatMap((h) => (h && typeof h === "object" ? [(h as Element).command ?? (h as Element).bash].filter((c): c is string => typeof c === "string") : []));
+  return list.flatMap((h) =>
+    h && typeof h === "object"
+      ? [(h as Element).command ?? (h as Element).bash].filter((c): c is string => typeof c === "string")
+      : [],
+  );
 }
 
 const read = (path: string) => (existsSync(path) ? readFileSync(path, "utf8") : null);
@@ -83,10 +124,16 @@ const read = (path: string) => (existsSync(path) ? readFileSync(path, "utf8") : 
 function hooksOf(text: string, path: string, events: string[]): Record<string, unknown[]> | undefined {
   const hooks = (readJsonc(text, path) as Element).hooks;
   if (hooks === undefined) return undefined;
-  if (!hooks || typeof hooks !== "object" || Array.isArray(hooks)) throw new UserError(`"hooks" in ${path} is not an object; fix it first (MindSave will not change a file it cannot read).`);
+  if (!hooks || typeof hooks !== "object" || Array.isArray(hooks))
+    throw new UserError(
+      `"hooks" in ${path} is not an object; fix it first (MindSave will not change a file it cannot read).`,
+    );
   for (const e of events) {
     const list = (hooks as Element)[e];
-    if (list !== undefined && !Array.isArray(list)) throw new UserError(`hooks.${e} in ${path} is not a list; fix it first (MindSave will not change a file it cannot read).`);
+    if (list !== undefined && !Array.isArray(list))
+      throw new UserError(
+        `hooks.${e} in ${path} is not a list; fix it first (MindSave will not change a file it cannot read).`,
+      );
   }
   return hooks as Record<string, unknown[]>;
 }
@@ -106,12 +153,17 @@ function saveRecord(env: NodeJS.ProcessEnv, path: string, record: JsonHooksRecor
 
 /** Which elements of `hooks` are MindSave's: by the shape of their command, or the binary install recorded. */
 function oursTest(spec: AgentHooksSpec, rec: JsonHooksRecord | undefined): (el: unknown) => boolean {
-  const known = new Set(jsonEntries(spec, rec?.binary ?? null).flatMap((e) => commandsOf(e.value, spec.format)));
+  const known = new Set(
+    jsonEntries(spec, rec?.binary ?? null).flatMap((e) => commandsOf(e.value, spec.format)),
+  );
   return (el) => commandsOf(el, spec.format).some((c) => known.has(c) || isAgentHookCommand(spec.agent, c));
 }
 
 function countOurs(hooks: Record<string, unknown[]> | undefined, ours: (el: unknown) => boolean): number {
-  return Object.values(hooks ?? {}).reduce((n, list) => n + (Array.isArray(list) ? list.filter(ours).length : 0), 0);
+  return Object.values(hooks ?? {}).reduce(
+    (n, list) => n + (Array.isArray(list) ? list.filter(ours).length : 0),
+    0,
+  );
 }
 
 /** Whether the file holds MindSave's hooks for the agent, and whether they are what install writes now. */
@@ -121,7 +173,13 @@ export function jsonHooksState(spec: AgentHooksSpec, path: string, env: NodeJS.P
   const rec = recordOf(env, path, spec.agent);
   try {
     const entries = jsonEntries(spec, rec?.binary ?? null);
-    const hooks = text.trim() ? hooksOf(text, path, entries.map((e) => e.event)) : undefined;
+    const hooks = text.trim()
+      ? hooksOf(
+          text,
+          path,
+          entries.map((e) => e.event),
+        )
+      : undefined;
     const ours = countOurs(hooks, oursTest(spec, rec));
     if (!ours) return "absent";
     const all = entries.every((e) => (hooks?.[e.event] ?? []).some((el) => Bun.deepEquals(el, e.value)));
@@ -131,7 +189,12 @@ export function jsonHooksState(spec: AgentHooksSpec, path: string, env: NodeJS.P
   }
 }
 
-export function installJsonHooks(spec: AgentHooksSpec, path: string, binary: string | null, env: NodeJS.ProcessEnv): JsonHooksResult {
+export function installJsonHooks(
+  spec: AgentHooksSpec,
+  path: string,
+  binary: string | null,
+  env: NodeJS.ProcessEnv,
+): JsonHooksResult {
   const entries = jsonEntries(spec, binary);
   const events = entries.map((e) => e.event);
   let text = read(path);
@@ -196,7 +259,9 @@ export function takeOutHooks(text: string, path: string, t: TakeOut): string {
       const group = list[i] as { hooks: unknown[] };
       // A group holding other handlers besides ours keeps them.
       const own = !t.grouped || group.hooks.every((h) => t.ours({ hooks: [h] }));
-      at = own ? ["hooks", event, i] : ["hooks", event, i, "hooks", group.hooks.findIndex((h) => t.ours({ hooks: [h] }))];
+      at = own
+        ? ["hooks", event, i]
+        : ["hooks", event, i, "hooks", group.hooks.findIndex((h) => t.ours({ hooks: [h] }))];
       emptied.add(event);
       break;
     }
@@ -208,17 +273,27 @@ export function takeOutHooks(text: string, path: string, t: TakeOut): string {
     if (Array.isArray(left) && !left.length && t.made(event)) text = cutOut(text, ["hooks", event]);
   }
   const hooks = valueAt(text, ["hooks"]);
-  if (hooks && typeof hooks === "object" && !Object.keys(hooks).length && t.madeHooks) text = cutOut(text, ["hooks"]);
+  if (hooks && typeof hooks === "object" && !Object.keys(hooks).length && t.madeHooks)
+    text = cutOut(text, ["hooks"]);
   return text;
 }
 
 /** `text` without MindSave's elements for this agent, by the record of its install (none: every key they leave empty). */
 function takeOut(spec: AgentHooksSpec, text: string, path: string, rec: JsonHooksRecord | undefined): string {
   const made = (k: string) => !rec || rec.keys.includes(k) || rec.keys.includes("hooks");
-  return takeOutHooks(text, path, { ours: oursTest(spec, rec), grouped: spec.format === "grouped", made, madeHooks: !rec || rec.keys.includes("hooks") });
+  return takeOutHooks(text, path, {
+    ours: oursTest(spec, rec),
+    grouped: spec.format === "grouped",
+    made,
+    madeHooks: !rec || rec.keys.includes("hooks"),
+  });
 }
 
-export function uninstallJsonHooks(spec: AgentHooksSpec, path: string, env: NodeJS.ProcessEnv): JsonHooksResult {
+export function uninstallJsonHooks(
+  spec: AgentHooksSpec,
+  path: string,
+  env: NodeJS.ProcessEnv,
+): JsonHooksResult {
   const text = read(path);
   const rec = recordOf(env, path, spec.agent);
   const none: JsonHooksResult = { action: "absent", wholeFile: false };
@@ -233,12 +308,18 @@ export function uninstallJsonHooks(spec: AgentHooksSpec, path: string, env: Node
   }
   // The exact way back: each insertion taken out, last first, while they are all still there.
   let undone: string | null = text;
-  for (const s of [...(rec?.steps ?? [])].reverse()) undone = undone === null ? null : undoInsertions(undone, s);
-  const exact = !!rec && undone !== null && !countOurs(undone.trim() ? hooksOf(undone, path, []) : undefined, oursTest(spec, rec));
+  for (const s of [...(rec?.steps ?? [])].reverse())
+    undone = undone === null ? null : undoInsertions(undone, s);
+  const exact =
+    !!rec &&
+    undone !== null &&
+    !countOurs(undone.trim() ? hooksOf(undone, path, []) : undefined, oursTest(spec, rec));
   const out = exact ? undone! : takeOut(spec, text, path, rec);
   saveRecord(env, path, null);
   // A file install created goes when nothing else is left in it (but the version install put there).
-  const leftover = out.trim() ? Object.keys(readJsonc(out, path) as Element).filter((k) => k !== "version") : [];
+  const leftover = out.trim()
+    ? Object.keys(readJsonc(out, path) as Element).filter((k) => k !== "version")
+    : [];
   if (rec?.created && !leftover.length) {
     rmSync(path);
     removeEmptyDirs(rec.dirs);

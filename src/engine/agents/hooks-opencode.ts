@@ -137,11 +137,16 @@ export interface PluginResult {
   wholeFile: boolean;
 }
 
-export function installOpencodePlugin(path: string, binary: string | null, env: NodeJS.ProcessEnv): PluginResult {
+export function installOpencodePlugin(
+  path: string,
+  binary: string | null,
+  env: NodeJS.ProcessEnv,
+): PluginResult {
   const text = read(path);
   const next = opencodePlugin(binary);
   if (text === next) return { action: "unchanged", wholeFile: false };
-  if (text !== null && !text.includes(MARK)) throw new UserError(`${path} exists and was not written by MindSave; it is left alone.`);
+  if (text !== null && !text.includes(MARK))
+    throw new UserError(`${path} exists and was not written by MindSave; it is left alone.`);
   noteCreatedDirs(env, path);
   writeFileAtomic(path, next);
   return { action: text === null ? "installed" : "updated", wholeFile: true };

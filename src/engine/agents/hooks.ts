@@ -11,13 +11,26 @@ import { ensureLocalHome, localHomeDir } from "../home/home.ts";
 import { newestRecorded, recordAndRotate, taken } from "../home/ledger.ts";
 import { copyFileAtomic, missingParents, writeFileAtomic } from "../../lib/fs.ts";
 import { readManifest, removeCreatedDirs, writeManifest } from "./hooks-manifest.ts";
-import { appendElement, insertProperty, readJsonc, replaceValue, undoInsertions, type Insertion } from "./json-edit.ts";
+import {
+  appendElement,
+  insertProperty,
+  readJsonc,
+  replaceValue,
+  undoInsertions,
+  type Insertion,
+} from "./json-edit.ts";
 import { commandsOf, takeOutHooks } from "./hooks-json.ts";
 
 // PostToolUse stays synchronous: its warnings must reach the user (an async hook's systemMessage
 // is not shown) and its emergency snapshot must be written before the context is lost.
 // PostToolUseFailure only counts failures in the signal, so it runs in the background.
-export const HOOK_EVENTS: readonly { event: string; matcher?: string; arg: string; timeout: number; async?: true }[] = [
+export const HOOK_EVENTS: readonly {
+  event: string;
+  matcher?: string;
+  arg: string;
+  timeout: number;
+  async?: true;
+}[] = [
   { event: "SessionStart", matcher: "startup|resume|clear|compact|fork", arg: "session-start", timeout: 10 },
   { event: "UserPromptSubmit", arg: "user-prompt-submit", timeout: 10 },
   { event: "PostToolUse", matcher: "", arg: "post-tool-use", timeout: 5 },
@@ -57,11 +70,15 @@ function parseSettings(path: string, text: string): Record<string, unknown> {
     v = readJsonc(text, path) as Record<string, unknown>;
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
-    throw new UserError(`${path} is not valid JSON; fix it first (MindSave will not overwrite a settings file it cannot read).`);
+    throw new UserError(
+      `${path} is not valid JSON; fix it first (MindSave will not overwrite a settings file it cannot read).`,
+    );
   }
   const hooks = v.hooks;
   if (hooks === undefined || (hooks && typeof hooks === "object" && !Array.isArray(hooks))) return v;
-  throw new UserError(`"hooks" in ${path} is not an object; fix it first (MindSave will not overwrite a settings file it cannot read).`);
+  throw new UserError(
+    `"hooks" in ${path} is not an object; fix it first (MindSave will not overwrite a settings file it cannot read).`,
+  );
 }
 
 function quote(path: string): string {
@@ -82,7 +99,10 @@ export function hookCommand(binary: string | null, arg: HookArg): string {
 
 /** A hook an earlier version wrote: the local copy by its absolute path, on any machine. */
 function legacyArg(command: unknown): string | null {
-  const m = typeof command === "string" ? /^(['"])[^'"]*[\\/]\.mindsave[\\/]bin[\\/]mindsave(?:\.exe)?\1 hook ([a-z-]+)$/.exec(command) : null;
+  const m =
+    typeof command === "string"
+      ? /^(['"])[^'"]*[\\/]\.mindsave[\\/]bin[\\/]mindsave(?:\.exe)?\1 hook ([a-z-]+)$/.exec(command)
+      : null;
   return m && HOOK_ARGS.includes(m[2]) ? m[2] : null;
 }
 
@@ -112,7 +132,10 @@ function backup(path: string, env: NodeJS.ProcessEnv, now: Date): string | null 
   const ledger = join(dir, SETTINGS_LEDGER);
   const prefix = `${basename(dirname(dirname(path))) || "root"}-${new Bun.CryptoHasher("sha256").update(path).digest("hex").slice(0, 8)}.`;
   const ofThisFile = (name: string) => name.startsWith(prefix) && name.endsWith(".json");
-  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
   const named = (n: number) => join(dir, `${prefix}${stamp}.${String(n).padStart(4, "0")}.json`);
   let n = Number(/\.(\d+)\.json$/.exec(newestRecorded(ledger, ofThisFile) ?? "")?.[1] ?? 0) + 1;
   // A name already there (anything, a link included) is never written over.
@@ -123,9 +146,15 @@ function backup(path: string, env: NodeJS.ProcessEnv, now: Date): string | null 
   return to;
 }
 
-const isGroup = (g: unknown): g is MatcherGroup => !!g && typeof g === "object" && Array.isArray((g as MatcherGroup).hooks);
+const isGroup = (g: unknown): g is MatcherGroup =>
+  !!g && typeof g === "object" && Array.isArray((g as MatcherGroup).hooks);
 
-export function installHooks(path: string, binary: string | null, env: NodeJS.ProcessEnv, now: Date): HooksResult {
+export function installHooks(
+  path: string,
+  binary: string | null,
+  env: NodeJS.ProcessEnv,
+  now: Date,
+): HooksResult {
   const existed = existsSync(path);
   let text = existed ? readFileSync(path, "utf8") : "";
   const settings = parseSettings(path, text);
@@ -137,23 +166,40 @@ export function installHooks(path: string, binary: string | null, env: NodeJS.Pr
   const earlierKeys: string[] = [];
   for (const h of HOOK_EVENTS) {
     const command = hookCommand(binary, h.arg);
-    const group: MatcherGroup = { ...(h.matcher !== undefined ? { matcher: h.matcher } : {}), hooks: [{ type: "command", command, timeout: h.timeout, ...(h.async ? { async: true } : {}) }] };
+    const group: MatcherGroup = {
+      ...(h.matcher !== undefined ? { matcher: h.matcher } : {}),
+      hooks: [{ type: "command", command, timeout: h.timeout, ...(h.async ? { async: true } : {}) }],
+    };
     const groups = hooks[h.event];
-    if (groups !== undefined && !Array.isArray(groups)) throw new UserError(`hooks.${h.event} in ${path} is not a list; fix it first.`);
+    if (groups !== undefined && !Array.isArray(groups))
+      throw new UserError(`hooks.${h.event} in ${path} is not a list; fix it first.`);
     const list = (groups ?? []) as unknown[];
     const mine = (c: HookCommand) => c?.command === command;
     // A group holding only a hook an earlier install wrote for this event is ours to bring up to date.
-    const earlier = (c: HookCommand) => mine(c) || legacyArg(c?.command) === h.arg || (known.has(c?.command) && c.command.endsWith(` hook ${h.arg}`));
+    const earlier = (c: HookCommand) =>
+      mine(c) ||
+      legacyArg(c?.command) === h.arg ||
+      (known.has(c?.command) && c.command.endsWith(` hook ${h.arg}`));
     const at = list.findIndex((g) => isGroup(g) && g.hooks.some(mine));
-    const old = at === -1 ? list.findIndex((g) => isGroup(g) && g.hooks.length === 1 && earlier(g.hooks[0])) : at;
+    const old =
+      at === -1 ? list.findIndex((g) => isGroup(g) && g.hooks.length === 1 && earlier(g.hooks[0])) : at;
     if (old === -1) added.push({ event: h.event, group });
-    else if ((list[old] as MatcherGroup).hooks.length === 1 && JSON.stringify(list[old]) !== JSON.stringify(group)) {
+    else if (
+      (list[old] as MatcherGroup).hooks.length === 1 &&
+      JSON.stringify(list[old]) !== JSON.stringify(group)
+    ) {
       updated.push({ event: h.event, at: old, group });
       // A list holding nothing but that earlier install's group was made by it: uninstall may remove it.
       if (list.length === 1) earlierKeys.push(h.event);
     }
   }
-  const result: HooksResult = { settings: path, added: added.map((a) => a.group.hooks[0].command), updated: updated.map((u) => u.group.hooks[0].command), removed: [], backup: null };
+  const result: HooksResult = {
+    settings: path,
+    added: added.map((a) => a.group.hooks[0].command),
+    updated: updated.map((u) => u.group.hooks[0].command),
+    removed: [],
+    backup: null,
+  };
   if (!added.length && !updated.length) return result;
 
   const created = m.created?.[path] ?? { keys: [] };
@@ -174,7 +220,11 @@ export function installHooks(path: string, binary: string | null, env: NodeJS.Pr
   } else {
     for (const a of added) {
       const fresh = hooks[a.event] === undefined;
-      step(fresh ? insertProperty(text, ["hooks", a.event], [a.group], path) : appendElement(text, ["hooks", a.event], a.group, path));
+      step(
+        fresh
+          ? insertProperty(text, ["hooks", a.event], [a.group], path)
+          : appendElement(text, ["hooks", a.event], a.group, path),
+      );
       if (fresh) created.keys.push(a.event);
     }
   }
@@ -182,7 +232,10 @@ export function installHooks(path: string, binary: string | null, env: NodeJS.Pr
   const dirs = missingParents(path);
   writeFileAtomic(path, text);
   m.installed[path] = [...new Set([...(m.installed[path] ?? []), ...result.added, ...result.updated])];
-  m.created = { ...m.created, [path]: { ...created, keys: [...new Set(created.keys)], steps: [...(created.steps ?? []), ...steps] } };
+  m.created = {
+    ...m.created,
+    [path]: { ...created, keys: [...new Set(created.keys)], steps: [...(created.steps ?? []), ...steps] },
+  };
   m.dirs = [...new Set([...(m.dirs ?? []), ...dirs])];
   writeManifest(env, m);
   return result;
@@ -190,14 +243,17 @@ export function installHooks(path: string, binary: string | null, env: NodeJS.Pr
 
 /** Our commands in `hooks`, in the file's order. */
 function oursIn(hooks: Record<string, unknown>, ours: (c: unknown) => boolean): string[] {
-  return Object.values(hooks).flatMap((groups) => (Array.isArray(groups) ? groups : []).flatMap((g) => commandsOf(g, "grouped").filter(ours)));
+  return Object.values(hooks).flatMap((groups) =>
+    (Array.isArray(groups) ? groups : []).flatMap((g) => commandsOf(g, "grouped").filter(ours)),
+  );
 }
 
 export function uninstallHooks(path: string, env: NodeJS.ProcessEnv, now: Date): HooksResult {
   const m = readManifest(env);
   const known = new Set(m.installed[path] ?? []);
   const portable = new Set(HOOK_ARGS.map((a) => hookCommand(null, a)));
-  const ours = (c: unknown) => typeof c === "string" && (known.has(c) || portable.has(c) || legacyArg(c) !== null);
+  const ours = (c: unknown) =>
+    typeof c === "string" && (known.has(c) || portable.has(c) || legacyArg(c) !== null);
   const result: HooksResult = { settings: path, added: [], updated: [], removed: [], backup: null };
   if (!existsSync(path)) return result;
   const text = readFileSync(path, "utf8");
@@ -206,12 +262,22 @@ export function uninstallHooks(path: string, env: NodeJS.ProcessEnv, now: Date):
   const record = m.created?.[path];
   // The exact way back: install's insertions cut out, last first, while they are all still there.
   let undone: string | null = text;
-  for (const s of [...(record?.steps ?? [])].reverse()) undone = undone === null ? null : undoInsertions(undone, s);
-  const left = undone === null || oursIn((parseSettings(path, undone).hooks ?? {}) as Record<string, unknown>, ours).length > 0;
+  for (const s of [...(record?.steps ?? [])].reverse())
+    undone = undone === null ? null : undoInsertions(undone, s);
+  const left =
+    undone === null ||
+    oursIn((parseSettings(path, undone).hooks ?? {}) as Record<string, unknown>, ours).length > 0;
   // Otherwise (an earlier install's groups updated in place, a file changed since) ours go by key.
   // Without a record (another person's install, an older version), a list MindSave emptied goes.
   const made = (k: string) => !record || record.keys.includes(k) || record.keys.includes("hooks");
-  const out = !left ? undone! : takeOutHooks(undone ?? text, path, { ours: (g) => commandsOf(g, "grouped").some(ours), grouped: true, made, madeHooks: !record || record.keys.includes("hooks") });
+  const out = !left
+    ? undone!
+    : takeOutHooks(undone ?? text, path, {
+        ours: (g) => commandsOf(g, "grouped").some(ours),
+        grouped: true,
+        made,
+        madeHooks: !record || record.keys.includes("hooks"),
+      });
   result.backup = backup(path, env, now);
   if (record?.file && ["", "{}"].includes(out.replace(/\s/g, ""))) {
     // The file install created holds nothing else: it goes, and its folder when install made that too.

@@ -12,12 +12,14 @@ import { AGENT_IDS, agentSpec, type AgentId, type Place, type Scope } from "./re
 import { skillBody } from "./skill.ts";
 
 export const INSTRUCTION_MARKERS: Markers = {
-  begin: "<!-- BEGIN mindsave: written by `mindsave skill --install --agent …`; `mindsave skill --uninstall --agent …` removes it -->",
+  begin:
+    "<!-- BEGIN mindsave: written by `mindsave skill --install --agent …`; `mindsave skill --uninstall --agent …` removes it -->",
   end: "<!-- END mindsave -->",
 };
 
 /** Cursor reads a rule's front matter; alwaysApply puts it in every request. */
-const CURSOR_FRONT_MATTER = "---\ndescription: MindSave: save and restore the task's working state across sessions and machines\nalwaysApply: true\n---\n";
+const CURSOR_FRONT_MATTER =
+  "---\ndescription: MindSave: save and restore the task's working state across sessions and machines\nalwaysApply: true\n---\n";
 
 /** The section: how to use MindSave through its MCP server or its CLI, in any agent. */
 export function instructionsText(binary = "mindsave"): string {
@@ -42,12 +44,18 @@ function written(agents: AgentId[], binary: string): string {
 }
 
 /** The text inside a found section's markers ("\n" line ends). */
-const inner = (body: string) => body.slice(INSTRUCTION_MARKERS.begin.length + 1, body.lastIndexOf(INSTRUCTION_MARKERS.end));
+const inner = (body: string) =>
+  body.slice(INSTRUCTION_MARKERS.begin.length + 1, body.lastIndexOf(INSTRUCTION_MARKERS.end));
 
 /** The agents a section names; null for one written before sections named them (any reader of the file may use it). */
 function sectionAgents(body: string): AgentId[] | null {
   const m = FOR_LINE.exec(inner(body));
-  return m ? (m[1].split(",").map((a) => a.trim()).filter((a) => (AGENT_IDS as readonly string[]).includes(a)) as AgentId[]) : null;
+  return m
+    ? (m[1]
+        .split(",")
+        .map((a) => a.trim())
+        .filter((a) => (AGENT_IDS as readonly string[]).includes(a)) as AgentId[])
+    : null;
 }
 
 /** The agents whose instructions file in this scope is `path`: who may read a section there. */
@@ -59,9 +67,14 @@ export function instructionsFile(agent: AgentId, scope: Scope, place: Place): st
   const spec = agentSpec(agent);
   const file = spec.instructions?.(scope, place) ?? null;
   if (file) return file;
-  if (scope === "project" && !place.root) throw new UserError("--project needs a workspace: run it inside the project (or give --workspace).");
+  if (scope === "project" && !place.root)
+    throw new UserError("--project needs a workspace: run it inside the project (or give --workspace).");
   const other = scope === "user" ? "project" : "user";
-  throw new UserError(spec.instructions?.(other, place) ? `${spec.name} has no ${scope} instructions file; use --${other}.` : `${spec.name} has no instructions file MindSave writes.`);
+  throw new UserError(
+    spec.instructions?.(other, place)
+      ? `${spec.name} has no ${scope} instructions file; use --${other}.`
+      : `${spec.name} has no instructions file MindSave writes.`,
+  );
 }
 
 export type FileState = "absent" | "current" | "outdated";
@@ -86,17 +99,26 @@ export function instructionsState(agent: AgentId, path: string, binary = "mindsa
   const agents = sectionAgents(at.body);
   if (agents === null) return "outdated";
   if (!agents.includes(agent)) return "absent";
-  return at.body === block(INSTRUCTION_MARKERS, forLine(agents) + instructionsText(binary)) && (agent !== "cursor" || text!.startsWith(CURSOR_FRONT_MATTER)) ? "current" : "outdated";
+  return at.body === block(INSTRUCTION_MARKERS, forLine(agents) + instructionsText(binary)) &&
+    (agent !== "cursor" || text!.startsWith(CURSOR_FRONT_MATTER))
+    ? "current"
+    : "outdated";
 }
 
-export function installInstructions(agent: AgentId, scope: Scope, place: Place, binary = "mindsave"): InstructionsResult {
+export function installInstructions(
+  agent: AgentId,
+  scope: Scope,
+  place: Place,
+  binary = "mindsave",
+): InstructionsResult {
   const path = instructionsFile(agent, scope, place);
   const text = read(path);
   const own = agentSpec(agent).ownInstructionsFile;
-  if (own && text !== null && !findBlock(text, INSTRUCTION_MARKERS)) throw new UserError(`${path} exists and was not written by MindSave; it is left alone.`);
+  if (own && text !== null && !findBlock(text, INSTRUCTION_MARKERS))
+    throw new UserError(`${path} exists and was not written by MindSave; it is left alone.`);
   const at = text === null ? null : findBlock(text, INSTRUCTION_MARKERS);
   // The agents it was already installed for keep it; an unnamed section may be any reader's.
-  const before = at ? sectionAgents(at.body) ?? readersOf(path, scope, place) : [];
+  const before = at ? (sectionAgents(at.body) ?? readersOf(path, scope, place)) : [];
   const agents = [agent, ...before.filter((a) => a !== agent)].sort();
   const next = own ? written([agent], binary) : putBlock(text, INSTRUCTION_MARKERS, written(agents, binary));
   if (next === text) return { agent, path, action: "unchanged", wholeFile: false };
@@ -114,7 +136,14 @@ export function uninstallInstructions(agent: AgentId, scope: Scope, place: Place
   const others = agents.filter((a) => a !== agent);
   if (others.length && !agentSpec(agent).ownInstructionsFile) {
     // Another agent reads this section too: it stays, named for them only.
-    writeFileAtomic(path, putBlock(text, INSTRUCTION_MARKERS, block(INSTRUCTION_MARKERS, forLine(others) + inner(at.body).replace(FOR_LINE, ""))));
+    writeFileAtomic(
+      path,
+      putBlock(
+        text,
+        INSTRUCTION_MARKERS,
+        block(INSTRUCTION_MARKERS, forLine(others) + inner(at.body).replace(FOR_LINE, "")),
+      ),
+    );
     return { agent, path, action: "removed", wholeFile: false, kept_for: others };
   }
   const rest = agentSpec(agent).ownInstructionsFile ? null : takeBlock(text, INSTRUCTION_MARKERS);

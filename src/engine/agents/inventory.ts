@@ -43,7 +43,11 @@ export interface AgentReport {
   lacks: string[];
 }
 
-function scoped<S>(spec: (scope: Scope, p: Place) => string | null, place: Place, state: (path: string) => S): Placed<S>[] {
+function scoped<S>(
+  spec: (scope: Scope, p: Place) => string | null,
+  place: Place,
+  state: (path: string) => S,
+): Placed<S>[] {
   const out: Placed<S>[] = [];
   for (const scope of ["user", "project"] as const) {
     const path = spec(scope, place);
@@ -57,7 +61,9 @@ function skillState(env: NodeJS.ProcessEnv): FileState {
   if (!existsSync(path)) return "absent";
   const text = readFileSync(path, "utf8");
   if (!text.includes(SKILL_MARKER)) return "absent";
-  return [localBinary(env), "mindsave"].some((b) => text === skillText(b) + `\n${SKILL_MARKER}\n`) ? "current" : "outdated";
+  return [localBinary(env), "mindsave"].some((b) => text === skillText(b) + `\n${SKILL_MARKER}\n`)
+    ? "current"
+    : "outdated";
 }
 
 /** Claude Code's settings files with MindSave's hooks, from the record `mindsave hooks install` keeps. */
@@ -65,7 +71,8 @@ function claudeHooks(env: NodeJS.ProcessEnv): Placed<FileState>[] {
   return Object.keys(readManifest(env).installed ?? {}).flatMap((path) => {
     const state = claudeHooksState(path, env);
     if (state === "absent") return [];
-    const scope: Scope = path === join(env.HOME || env.USERPROFILE || "", ".claude", "settings.json") ? "user" : "project";
+    const scope: Scope =
+      path === join(env.HOME || env.USERPROFILE || "", ".claude", "settings.json") ? "user" : "project";
     return [{ scope, path, state }];
   });
 }
@@ -81,8 +88,13 @@ function report(a: AgentSpec, place: Place): AgentReport {
     dirs,
     executables,
     mcp: scoped(a.mcp.file, place, (p) => mcpState(a.id, p)),
-    instructions: a.instructions ? scoped(a.instructions, place, (p) => instructionsState(a.id, p)) : [{ scope: "user", path: skillPath(place.env), state: skillState(place.env) }],
-    hooks: a.id === "claude" ? claudeHooks(place.env) : scoped(hooksSpec.file, place, (p) => agentHooksState(a.id, p, place.env)),
+    instructions: a.instructions
+      ? scoped(a.instructions, place, (p) => instructionsState(a.id, p))
+      : [{ scope: "user", path: skillPath(place.env), state: skillState(place.env) }],
+    hooks:
+      a.id === "claude"
+        ? claudeHooks(place.env)
+        : scoped(hooksSpec.file, place, (p) => agentHooksState(a.id, p, place.env)),
     missingEvents: HOOK_ARGS.filter((e) => !coveredEvents(a.id).includes(e as HookEvent)) as HookEvent[],
     claudeHooksAlsoRun: claudeHooksAlsoRun(hooksSpec, place),
     works: { hooks: hooksSpec.events.map((e) => `${e.event}→${e.arg}`).join(", "), transcript: a.transcript },

@@ -34,7 +34,9 @@ export function readJsonc(text: string, path: string): unknown {
   const errors: ParseError[] = [];
   const value = JSONC().parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length || !value || typeof value !== "object" || Array.isArray(value)) {
-    throw new UserError(`${path} is not a JSON object MindSave can read; fix it first (MindSave will not rewrite a file it cannot read).`);
+    throw new UserError(
+      `${path} is not a JSON object MindSave can read; fix it first (MindSave will not rewrite a file it cannot read).`,
+    );
   }
   return value;
 }
@@ -43,18 +45,25 @@ export function readJsonc(text: string, path: string): unknown {
 export function valueAt(text: string, keys: (string | number)[]): unknown {
   const root = JSONC().parseTree(text, [], { allowTrailingComma: true });
   const node = root && JSONC().findNodeAtLocation(root, keys);
-  return node ? JSONC().parse(text.slice(node.offset, node.offset + node.length), [], { allowTrailingComma: true }) : undefined;
+  return node
+    ? JSONC().parse(text.slice(node.offset, node.offset + node.length), [], { allowTrailingComma: true })
+    : undefined;
 }
 
 const lineStart = (text: string, at: number) => text.lastIndexOf("\n", at - 1) + 1;
 const indentAt = (text: string, at: number) => /^[ \t]*/.exec(text.slice(lineStart(text, at)))![0];
 
 function render(value: unknown, indent: string, s: Style): string {
-  return JSON.stringify(value, null, s.unit).split("\n").join(s.eol + indent);
+  return JSON.stringify(value, null, s.unit)
+    .split("\n")
+    .join(s.eol + indent);
 }
 
 /** Applies insertions given at offsets of the original text; returns the new text and the insertions at offsets of it. */
-function apply(text: string, edits: { offset: number; text: string }[]): { text: string; insertions: Insertion[] } {
+function apply(
+  text: string,
+  edits: { offset: number; text: string }[],
+): { text: string; insertions: Insertion[] } {
   const sorted = [...edits].sort((a, b) => a.offset - b.offset);
   let out = "";
   let from = 0;
@@ -72,7 +81,12 @@ function apply(text: string, edits: { offset: number; text: string }[]): { text:
  * `text` with `value` at `keys` (the objects on the way created as needed). The property must not
  * exist yet; `replaceValue` updates one that does.
  */
-export function insertProperty(text: string, keys: string[], value: unknown, path: string): { text: string; insertions: Insertion[] } {
+export function insertProperty(
+  text: string,
+  keys: string[],
+  value: unknown,
+  path: string,
+): { text: string; insertions: Insertion[] } {
   readJsonc(text, path);
   const s = styleOf(text);
   if (!text.trim()) {
@@ -86,7 +100,10 @@ export function insertProperty(text: string, keys: string[], value: unknown, pat
   while (depth < keys.length - 1) {
     const next = JSONC().findNodeAtLocation(container, [keys[depth]]);
     if (!next) break;
-    if (next.type !== "object") throw new UserError(`${path}: "${keys.slice(0, depth + 1).join(".")}" is not an object; MindSave will not change it.`);
+    if (next.type !== "object")
+      throw new UserError(
+        `${path}: "${keys.slice(0, depth + 1).join(".")}" is not an object; MindSave will not change it.`,
+      );
     container = next;
     depth++;
   }
@@ -101,7 +118,10 @@ export function insertProperty(text: string, keys: string[], value: unknown, pat
     const close = container.offset + container.length - 1;
     const between = text.slice(container.offset + 1, close);
     const tail = /^\s*$/.test(between) && between.includes("\n") ? "" : s.eol + outer;
-    const edit = { offset: container.offset + 1, text: `${s.eol}${inner}${JSON.stringify(name)}: ${render(v, inner, s)}${tail}` };
+    const edit = {
+      offset: container.offset + 1,
+      text: `${s.eol}${inner}${JSON.stringify(name)}: ${render(v, inner, s)}${tail}`,
+    };
     return apply(text, [edit]);
   }
   const last = props[props.length - 1];
@@ -113,7 +133,8 @@ export function insertProperty(text: string, keys: string[], value: unknown, pat
   })();
   const rest = text.slice(end, lineEnd);
   const comma = /^\s*,/.exec(rest);
-  const onItsOwnLine = /^\s*,?\s*(\/\/.*)?$/.test(rest) && lineStart(text, last.offset) !== lineStart(text, container.offset);
+  const onItsOwnLine =
+    /^\s*,?\s*(\/\/.*)?$/.test(rest) && lineStart(text, last.offset) !== lineStart(text, container.offset);
   const prop = `${JSON.stringify(name)}: ${render(v, inner, s)}`;
   if (onItsOwnLine) {
     // After the last property's line (a comment at its end stays with it), keeping a trailing comma style.
@@ -122,7 +143,9 @@ export function insertProperty(text: string, keys: string[], value: unknown, pat
     return apply(text, comma ? [line] : [{ offset: end, text: "," }, line]);
   }
   const compact = `${JSON.stringify(name)}: ${JSON.stringify(v)}`;
-  return apply(text, [comma ? { offset: end + comma[0].length, text: ` ${compact},` } : { offset: end, text: `, ${compact}` }]);
+  return apply(text, [
+    comma ? { offset: end + comma[0].length, text: ` ${compact},` } : { offset: end, text: `, ${compact}` },
+  ]);
 }
 
 /** Cuts the insertions out at the offsets given; null when one of them is not there. */
@@ -151,12 +174,19 @@ export function undoInsertions(text: string, insertions: Insertion[]): string | 
   });
   const moved: Insertion[] = [];
   for (let k = 0; k < sorted.length; k++) {
-    const near = [k, ...sorted.map((_, j) => j).filter((j) => j !== k).sort((a, b) => Math.abs(a - k) - Math.abs(b - k) || b - a)].find((j) => shifts[j] !== null);
+    const near = [
+      k,
+      ...sorted
+        .map((_, j) => j)
+        .filter((j) => j !== k)
+        .sort((a, b) => Math.abs(a - k) - Math.abs(b - k) || b - a),
+    ].find((j) => shifts[j] !== null);
     if (near === undefined) return null;
     moved.push({ at: sorted[k].at + shifts[near]!, text: sorted[k].text });
   }
   // Edits may not fall between our pieces: offsets must still be in order and not overlap.
-  for (let k = 1; k < moved.length; k++) if (moved[k].at < moved[k - 1].at + moved[k - 1].text.length) return null;
+  for (let k = 1; k < moved.length; k++)
+    if (moved[k].at < moved[k - 1].at + moved[k - 1].text.length) return null;
   return cut(text, moved);
 }
 
@@ -197,7 +227,8 @@ export function removeProperty(text: string, keys: (string | number)[], dropEmpt
   let out = cutOut(text, keys);
   const parent = keys.slice(0, -1);
   const left = parent.length ? valueAt(out, parent) : undefined;
-  if (dropEmptyParent && left && typeof left === "object" && !Object.keys(left).length) out = cutOut(out, parent);
+  if (dropEmptyParent && left && typeof left === "object" && !Object.keys(left).length)
+    out = cutOut(out, parent);
   return out;
 }
 
@@ -205,18 +236,26 @@ export function removeProperty(text: string, keys: (string | number)[], dropEmpt
  * `text` with `value` appended to the array at `keys` (which must exist), laid out like the
  * array's other elements; the insertions undo it exactly (`undoInsertions`).
  */
-export function appendElement(text: string, keys: (string | number)[], value: unknown, path: string): { text: string; insertions: Insertion[] } {
+export function appendElement(
+  text: string,
+  keys: (string | number)[],
+  value: unknown,
+  path: string,
+): { text: string; insertions: Insertion[] } {
   const s = styleOf(text);
   const root = JSONC().parseTree(text, [], { allowTrailingComma: true });
   const array = root && JSONC().findNodeAtLocation(root, keys);
-  if (!array || array.type !== "array") throw new UserError(`${path}: "${keys.join(".")}" is not a list; MindSave will not change it.`);
+  if (!array || array.type !== "array")
+    throw new UserError(`${path}: "${keys.join(".")}" is not a list; MindSave will not change it.`);
   const items = array.children ?? [];
   if (!items.length) {
     const outer = indentAt(text, array.offset);
     const inner = outer + s.unit;
     const between = text.slice(array.offset + 1, array.offset + array.length - 1);
     const tail = /^\s*$/.test(between) && between.includes("\n") ? "" : s.eol + outer;
-    return apply(text, [{ offset: array.offset + 1, text: `${s.eol}${inner}${render(value, inner, s)}${tail}` }]);
+    return apply(text, [
+      { offset: array.offset + 1, text: `${s.eol}${inner}${render(value, inner, s)}${tail}` },
+    ]);
   }
   const last = items[items.length - 1];
   const end = last.offset + last.length;
@@ -231,5 +270,7 @@ export function appendElement(text: string, keys: (string | number)[], value: un
     return apply(text, comma ? [line] : [{ offset: end, text: "," }, line]);
   }
   const compact = JSON.stringify(value);
-  return apply(text, [comma ? { offset: end + comma[0].length, text: ` ${compact},` } : { offset: end, text: `, ${compact}` }]);
+  return apply(text, [
+    comma ? { offset: end + comma[0].length, text: ` ${compact},` } : { offset: end, text: `, ${compact}` },
+  ]);
 }

@@ -9,7 +9,15 @@ import { UserError } from "../../errors.ts";
 import { block, findBlock, putBlock, takeBlock, type Markers } from "../../lib/blocks.ts";
 import { missingParents, removeEmptyDirs, writeFileAtomic } from "../../lib/fs.ts";
 import { ensureLocalHome, localHomeDir } from "../home/home.ts";
-import { insertProperty, readJsonc, removeProperty, replaceValue, undoInsertions, valueAt, type Insertion } from "./json-edit.ts";
+import {
+  insertProperty,
+  readJsonc,
+  removeProperty,
+  replaceValue,
+  undoInsertions,
+  valueAt,
+  type Insertion,
+} from "./json-edit.ts";
 import { agentSpec, type AgentId, type Place, type Scope } from "./registry.ts";
 
 /** The server's name in every agent's settings. */
@@ -56,8 +64,11 @@ export function mcpFile(agent: AgentId, scope: Scope, place: Place): string {
   const spec = agentSpec(agent);
   const file = spec.mcp.file(scope, place);
   if (file) return file;
-  if (scope === "project" && !place.root) throw new UserError("--project needs a workspace: run it inside the project (or give --workspace).");
-  throw new UserError(`${spec.name} has no ${scope} MCP settings; use --${scope === "user" ? "project" : "user"}.`);
+  if (scope === "project" && !place.root)
+    throw new UserError("--project needs a workspace: run it inside the project (or give --workspace).");
+  throw new UserError(
+    `${spec.name} has no ${scope} MCP settings; use --${scope === "user" ? "project" : "user"}.`,
+  );
 }
 
 const read = (path: string) => (existsSync(path) ? readFileSync(path, "utf8") : null);
@@ -74,7 +85,8 @@ function parseToml(text: string, path: string): Record<string, unknown> {
   }
 }
 
-const tomlServer = (value: Record<string, unknown>) => (value.mcp_servers as Record<string, unknown> | undefined)?.[SERVER_NAME];
+const tomlServer = (value: Record<string, unknown>) =>
+  (value.mcp_servers as Record<string, unknown> | undefined)?.[SERVER_NAME];
 
 export type EntryState = "absent" | "current" | "outdated" | "unreadable";
 
@@ -84,7 +96,10 @@ export function mcpState(agent: AgentId, path: string): EntryState {
   const text = read(path);
   if (text === null) return "absent";
   try {
-    const found = spec.format === "toml" ? tomlServer(parseToml(text, path)) : (readJsonc(text, path), valueAt(text, [...spec.keys(text), SERVER_NAME]));
+    const found =
+      spec.format === "toml"
+        ? tomlServer(parseToml(text, path))
+        : (readJsonc(text, path), valueAt(text, [...spec.keys(text), SERVER_NAME]));
     if (found === undefined) return "absent";
     const keys = spec.keys(text);
     return Bun.deepEquals(found, spec.entry(SERVER_COMMAND, keys)) ? "current" : "outdated";
@@ -131,17 +146,25 @@ function installToml(agent: AgentId, path: string, text: string | null, place: P
   const markers = tomlMarkers(agent);
   const had = text !== null && findBlock(text, markers) !== null;
   if (text !== null && !had && tomlServer(parseToml(text, path)) !== undefined) {
-    throw new UserError(`${path} already has an [mcp_servers.${SERVER_NAME}] that MindSave did not write; it is left alone.`);
+    throw new UserError(
+      `${path} already has an [mcp_servers.${SERVER_NAME}] that MindSave did not write; it is left alone.`,
+    );
   }
   const next = putBlock(text, markers, block(markers, tomlEntry(SERVER_COMMAND)));
   // The result must still be TOML with our server in it (an inline `mcp_servers = {…}` cannot be extended).
   let ok = false;
   try {
-    ok = Bun.deepEquals(tomlServer(Bun.TOML.parse(next) as Record<string, unknown>), agentSpec(agent).mcp.entry(SERVER_COMMAND, []));
+    ok = Bun.deepEquals(
+      tomlServer(Bun.TOML.parse(next) as Record<string, unknown>),
+      agentSpec(agent).mcp.entry(SERVER_COMMAND, []),
+    );
   } catch {
     ok = false;
   }
-  if (!ok) throw new UserError(`${path}: MindSave cannot add [mcp_servers.${SERVER_NAME}] to this file without breaking it (is mcp_servers an inline table?); add it by hand: \`codex mcp add ${SERVER_NAME} -- ${SERVER_COMMAND} mcp\`.`);
+  if (!ok)
+    throw new UserError(
+      `${path}: MindSave cannot add [mcp_servers.${SERVER_NAME}] to this file without breaking it (is mcp_servers an inline table?); add it by hand: \`codex mcp add ${SERVER_NAME} -- ${SERVER_COMMAND} mcp\`.`,
+    );
   const dirs = missingParents(path);
   writeFileAtomic(path, next);
   if (dirs.length) {

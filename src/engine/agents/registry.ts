@@ -47,15 +47,18 @@ export const home = (env: NodeJS.ProcessEnv) => env.HOME || env.USERPROFILE || h
 const codexHome = (env: NodeJS.ProcessEnv) => env.CODEX_HOME || join(home(env), ".codex");
 const xdgConfig = (env: NodeJS.ProcessEnv) => env.XDG_CONFIG_HOME || join(home(env), ".config");
 const inProject = (p: Place, ...parts: string[]) => (p.root ? join(p.root, ...parts) : null);
-const pick = (scope: Scope, user: string | null, project: string | null) => (scope === "user" ? user : project);
+const pick = (scope: Scope, user: string | null, project: string | null) =>
+  scope === "user" ? user : project;
 const MCP_SERVERS = () => ["mcpServers"];
 const plain = (command: string) => ({ command, args: ["mcp"] });
 
 /** VS Code's per-user storage of the Cline extension (saoudrizwan.claude-dev). */
 function clineExtensionDir(env: NodeJS.ProcessEnv): string {
   const storage = ["User", "globalStorage", "saoudrizwan.claude-dev"];
-  if (process.platform === "darwin") return join(home(env), "Library", "Application Support", "Code", ...storage);
-  if (process.platform === "win32") return join(env.APPDATA || join(home(env), "AppData", "Roaming"), "Code", ...storage);
+  if (process.platform === "darwin")
+    return join(home(env), "Library", "Application Support", "Code", ...storage);
+  if (process.platform === "win32")
+    return join(env.APPDATA || join(home(env), "AppData", "Roaming"), "Code", ...storage);
   return join(xdgConfig(env), "Code", ...storage);
 }
 
@@ -74,7 +77,9 @@ function isV2Servers(v: unknown): boolean {
 
 /** opencode reads opencode.json or opencode.jsonc; an existing .jsonc is the one to edit. */
 function opencodeFile(dir: string): string {
-  return existsSync(join(dir, "opencode.jsonc")) && !existsSync(join(dir, "opencode.json")) ? join(dir, "opencode.jsonc") : join(dir, "opencode.json");
+  return existsSync(join(dir, "opencode.jsonc")) && !existsSync(join(dir, "opencode.json"))
+    ? join(dir, "opencode.jsonc")
+    : join(dir, "opencode.json");
 }
 
 export const AGENTS: readonly AgentSpec[] = [
@@ -102,12 +107,14 @@ export const AGENTS: readonly AgentSpec[] = [
     mcp: {
       format: "toml",
       // [mcp_servers.NAME] in $CODEX_HOME/config.toml, or a trusted project's .codex/config.toml.
-      file: (scope, p) => pick(scope, join(codexHome(p.env), "config.toml"), inProject(p, ".codex", "config.toml")),
+      file: (scope, p) =>
+        pick(scope, join(codexHome(p.env), "config.toml"), inProject(p, ".codex", "config.toml")),
       keys: () => ["mcp_servers"],
       entry: plain,
     },
     instructions: (scope, p) => pick(scope, join(codexHome(p.env), "AGENTS.md"), inProject(p, "AGENTS.md")),
-    transcript: "read (rollout JSONL): prompts, update_plan, apply_patch files, tool calls, context fill from token_count",
+    transcript:
+      "read (rollout JSONL): prompts, update_plan, apply_patch files, tool calls, context fill from token_count",
     gaps: [],
   },
   {
@@ -117,11 +124,13 @@ export const AGENTS: readonly AgentSpec[] = [
     executables: ["gemini"],
     mcp: {
       format: "json",
-      file: (scope, p) => pick(scope, join(home(p.env), ".gemini", "settings.json"), inProject(p, ".gemini", "settings.json")),
+      file: (scope, p) =>
+        pick(scope, join(home(p.env), ".gemini", "settings.json"), inProject(p, ".gemini", "settings.json")),
       keys: MCP_SERVERS,
       entry: plain,
     },
-    instructions: (scope, p) => pick(scope, join(home(p.env), ".gemini", "GEMINI.md"), inProject(p, "GEMINI.md")),
+    instructions: (scope, p) =>
+      pick(scope, join(home(p.env), ".gemini", "GEMINI.md"), inProject(p, "GEMINI.md")),
     transcript: "read (chat recording): prompts, write_todos, edited files, tool calls, context fill",
     gaps: [],
   },
@@ -133,12 +142,19 @@ export const AGENTS: readonly AgentSpec[] = [
     mcp: {
       format: "json",
       // ~/.copilot/mcp-config.json; per repository .github/mcp.json (or .mcp.json, which Claude Code reads too).
-      file: (scope, p) => pick(scope, join(home(p.env), ".copilot", "mcp-config.json"), inProject(p, ".github", "mcp.json")),
+      file: (scope, p) =>
+        pick(scope, join(home(p.env), ".copilot", "mcp-config.json"), inProject(p, ".github", "mcp.json")),
       keys: MCP_SERVERS,
       entry: (command) => ({ type: "local", ...plain(command), tools: ["*"] }),
     },
-    instructions: (scope, p) => pick(scope, join(home(p.env), ".copilot", "copilot-instructions.md"), inProject(p, ".github", "copilot-instructions.md")),
-    transcript: "read (the session event log its hooks name; format unverified): prompts, edits, tool calls; no context fill",
+    instructions: (scope, p) =>
+      pick(
+        scope,
+        join(home(p.env), ".copilot", "copilot-instructions.md"),
+        inProject(p, ".github", "copilot-instructions.md"),
+      ),
+    transcript:
+      "read (the session event log its hooks name; format unverified): prompts, edits, tool calls; no context fill",
     gaps: ["workspace MCP files load only in trusted folders"],
   },
   {
@@ -148,7 +164,8 @@ export const AGENTS: readonly AgentSpec[] = [
     executables: ["cursor", "cursor-agent"],
     mcp: {
       format: "json",
-      file: (scope, p) => pick(scope, join(home(p.env), ".cursor", "mcp.json"), inProject(p, ".cursor", "mcp.json")),
+      file: (scope, p) =>
+        pick(scope, join(home(p.env), ".cursor", "mcp.json"), inProject(p, ".cursor", "mcp.json")),
       keys: MCP_SERVERS,
       entry: plain,
     },
@@ -170,7 +187,12 @@ export const AGENTS: readonly AgentSpec[] = [
       keys: MCP_SERVERS,
       entry: (command) => ({ ...plain(command), disabled: false, autoApprove: [] }),
     },
-    instructions: (scope, p) => pick(scope, join(home(p.env), "Documents", "Cline", "Rules", "mindsave.md"), inProject(p, ".clinerules", "mindsave.md")),
+    instructions: (scope, p) =>
+      pick(
+        scope,
+        join(home(p.env), "Documents", "Cline", "Rules", "mindsave.md"),
+        inProject(p, ".clinerules", "mindsave.md"),
+      ),
     ownInstructionsFile: true,
     transcript: "none: built from the hook payloads of the task; no context fill",
     gaps: [],
@@ -182,12 +204,18 @@ export const AGENTS: readonly AgentSpec[] = [
     executables: ["opencode"],
     mcp: {
       format: "json",
-      file: (scope, p) => pick(scope, opencodeFile(join(xdgConfig(p.env), "opencode")), p.root ? opencodeFile(p.root) : null),
+      file: (scope, p) =>
+        pick(scope, opencodeFile(join(xdgConfig(p.env), "opencode")), p.root ? opencodeFile(p.root) : null),
       // opencode 2 keeps servers under mcp.servers (and reads 1's mcp.NAME); a file already in the new shape gets the new shape.
       keys: (text) => (isV2Servers(valueAt(text, ["mcp", "servers"])) ? ["mcp", "servers"] : ["mcp"]),
-      entry: (command, keys) => ({ type: "local", command: [command, "mcp"], ...(keys.length === 1 ? { enabled: true } : {}) }),
+      entry: (command, keys) => ({
+        type: "local",
+        command: [command, "mcp"],
+        ...(keys.length === 1 ? { enabled: true } : {}),
+      }),
     },
-    instructions: (scope, p) => pick(scope, join(xdgConfig(p.env), "opencode", "AGENTS.md"), inProject(p, "AGENTS.md")),
+    instructions: (scope, p) =>
+      pick(scope, join(xdgConfig(p.env), "opencode", "AGENTS.md"), inProject(p, "AGENTS.md")),
     transcript: "none: built from what the plugin sends; no context fill",
     gaps: [],
   },

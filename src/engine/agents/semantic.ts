@@ -9,7 +9,14 @@ import { recompute, recordToolCall } from "./signal.ts";
 import { hookFacts, type HookOutcome, type HookPayload } from "./hook-payload.ts";
 import { sessionNote, writeAuto } from "./auto-snapshot.ts";
 import { logToolCalls } from "./ingest.ts";
-import { addConstraint, callTarget, countFailure, noteOf, withNote, type SessionNote } from "./session-notes.ts";
+import {
+  addConstraint,
+  callTarget,
+  countFailure,
+  noteOf,
+  withNote,
+  type SessionNote,
+} from "./session-notes.ts";
 import { getSignalRow, putSignalRow } from "./signal-row.ts";
 import { redact, redactHead } from "../snapshots/redact.ts";
 import { stripControl } from "../snapshots/input-limits.ts";
@@ -31,18 +38,28 @@ export interface PromptSignals {
 // Whole-prompt endings only: "done" inside a sentence ("is the build done?") is not one.
 const POLITE = String.raw`(?:ok(?:ay)?|thanks|thank you|great|好的?|好了|行|嗯|谢谢)`;
 const ENDINGS = String.raw`(?:done|i'?m done|we'?re done|all done|that'?s all|that is all|that'?s all for (?:now|today)|that'?s it for (?:now|today)|let'?s stop here|stop here for (?:now|today)|结束|结束吧|先这样|先这样吧|就这样|就这样吧|今天就到这里|到此为止|收工)`;
-const ENDING = new RegExp(String.raw`^(?:${POLITE}[\s,，.!！。~]*)*${ENDINGS}[\s,，.!！。~]*(?:${POLITE}[\s,，.!！。~]*)*$`, "iu");
+const ENDING = new RegExp(
+  String.raw`^(?:${POLITE}[\s,，.!！。~]*)*${ENDINGS}[\s,，.!！。~]*(?:${POLITE}[\s,，.!！。~]*)*$`,
+  "iu",
+);
 
 // Corrections at the start of a prompt; the rest of the prompt is what was meant.
-const CORRECTION_EN = /^(?:no+[,.!]?\s+(?=i meant|i said|that'?s not|not that|it should|use\b)|that'?s (?:wrong|not (?:it|right|what i (?:meant|asked|said)))[,.!:]?|that is (?:wrong|not what i (?:meant|asked|said))[,.!:]?|wrong[,.!:]|not what i (?:meant|asked|said)[,.!:]?|(?=i meant\b)|(?=what i meant (?:is|was)\b))\s*/i;
-const CORRECTION_ZH = /^(?:不对(?!劲)|不是这样|错了|你理解错了|你搞错了)[\s,，.。!！:：]*|^(?=我说的是|我的意思是)/u;
+const CORRECTION_EN =
+  /^(?:no+[,.!]?\s+(?=i meant|i said|that'?s not|not that|it should|use\b)|that'?s (?:wrong|not (?:it|right|what i (?:meant|asked|said)))[,.!:]?|that is (?:wrong|not what i (?:meant|asked|said))[,.!:]?|wrong[,.!:]|not what i (?:meant|asked|said)[,.!:]?|(?=i meant\b)|(?=what i meant (?:is|was)\b))\s*/i;
+const CORRECTION_ZH =
+  /^(?:不对(?!劲)|不是这样|错了|你理解错了|你搞错了)[\s,，.。!！:：]*|^(?=我说的是|我的意思是)/u;
 
 // "Don't save" about MindSave, not about a file: the phrase ends the sentence or names the session.
-const NO_SAVE_EN = /\b(?:don'?t|do not|no need to|needn'?t|never|please don'?t)\s+(?:auto-?)?save(?:\s+(?:anything|this(?:\s+(?:session|conversation|chat|one))?|the (?:session|conversation|chat|progress|state)|snapshots?|checkpoints?|progress|state|now|for now|it|please))?\s*(?:[.!,;]|$)|\b(?:no|stop)\s+(?:auto-?)?sav(?:e|ing)\s+(?:snapshots|checkpoints)\b|\bmindsave\b[^.]{0,40}\b(?:don'?t|do not|no need to|stop)\b|\b(?:don'?t|do not|stop)\b[^.]{0,20}\bmindsave\b/i;
-const NO_SAVE_ZH = /(?:不需要|不用|别|不要|无需|没必要)(?:再)?(?:自动)?(?:保存|存档)(?:了|啦|吧|这次|本次|会话|进度|快照|状态|这个会话)?(?=$|[\s,，.。!！;；?？])/u;
+const NO_SAVE_EN =
+  /\b(?:don'?t|do not|no need to|needn'?t|never|please don'?t)\s+(?:auto-?)?save(?:\s+(?:anything|this(?:\s+(?:session|conversation|chat|one))?|the (?:session|conversation|chat|progress|state)|snapshots?|checkpoints?|progress|state|now|for now|it|please))?\s*(?:[.!,;]|$)|\b(?:no|stop)\s+(?:auto-?)?sav(?:e|ing)\s+(?:snapshots|checkpoints)\b|\bmindsave\b[^.]{0,40}\b(?:don'?t|do not|no need to|stop)\b|\b(?:don'?t|do not|stop)\b[^.]{0,20}\bmindsave\b/i;
+const NO_SAVE_ZH =
+  /(?:不需要|不用|别|不要|无需|没必要)(?:再)?(?:自动)?(?:保存|存档)(?:了|啦|吧|这次|本次|会话|进度|快照|状态|这个会话)?(?=$|[\s,，.。!！;；?？])/u;
 
 export function readPrompt(prompt: string): PromptSignals {
-  const text = prompt.replace(/[\u2018\u2019]/g, "'").replace(/\s+/g, " ").trim();
+  const text = prompt
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(/\s+/g, " ")
+    .trim();
   const noSave = NO_SAVE_EN.test(text) || NO_SAVE_ZH.test(text);
   const ending = text.length <= 60 && ENDING.test(text);
   let correction: string | null = null;
@@ -52,7 +69,11 @@ export function readPrompt(prompt: string): PromptSignals {
 }
 
 /** user-prompt-submit: notes a correction or "don't save" for the session; an ending saves now. Prints nothing. */
-export async function onUserPromptSubmit(session: Session, p: HookPayload, src: TranscriptSource = CLAUDE_SOURCE): Promise<HookOutcome> {
+export async function onUserPromptSubmit(
+  session: Session,
+  p: HookPayload,
+  src: TranscriptSource = CLAUDE_SOURCE,
+): Promise<HookOutcome> {
   const said = readPrompt(typeof p.prompt === "string" ? stripControl(p.prompt).slice(0, 10_000) : "");
   if (!said.ending && !said.correction && !said.noSave) return {};
   const hook = hookFacts(p);
@@ -87,7 +108,10 @@ export async function onUserPromptSubmit(session: Session, p: HookPayload, src: 
 
 /** The error's first two lines ("Exit code 1", then what went wrong), secrets redacted. */
 function errorGist(error: unknown): string {
-  const lines = stripControl(String(error ?? "")).split("\n").map((l) => l.trim()).filter(Boolean);
+  const lines = stripControl(String(error ?? ""))
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
   // Redacted before it is cut: a cut first could keep half a token.
   return redactHead(lines.slice(0, 2).join(" — "), 240);
 }
@@ -105,7 +129,8 @@ export async function onPostToolUseFailure(session: Session, p: HookPayload): Pr
   await session.write(async (w) => {
     const ctx = await resolveProject(session, { create: true, w });
     let s = recordToolCall(await getSignalRow(w, ctx.project.id), now);
-    if (!noteOf(s, hook.sessionId)?.no_save) s = withNote(s, hook.sessionId, now, (n) => countFailure(n, tool, target, errorGist(p.error)));
+    if (!noteOf(s, hook.sessionId)?.no_save)
+      s = withNote(s, hook.sessionId, now, (n) => countFailure(n, tool, target, errorGist(p.error)));
     await putSignalRow(w, ctx.project.id, recompute(s, now));
   });
   return {};

@@ -60,21 +60,33 @@ const ITEM_CHARS = 300;
 export const FAILURE_CANDIDATE_AT = 3;
 
 export function noteOf(s: WithNotes, sessionId: string | null | undefined): SessionNote | null {
-  return sessionId ? s.sessions?.[sessionId] ?? null : null;
+  return sessionId ? (s.sessions?.[sessionId] ?? null) : null;
 }
 
 /** The signal with `sessionId`'s note changed by `change` (a new note when there is none). */
-export function withNote<S extends WithNotes>(s: S, sessionId: string | null | undefined, now: Date, change: (n: SessionNote) => SessionNote): S {
+export function withNote<S extends WithNotes>(
+  s: S,
+  sessionId: string | null | undefined,
+  now: Date,
+  change: (n: SessionNote) => SessionNote,
+): S {
   if (!sessionId) return s;
   const sessions = { ...(s.sessions ?? {}) };
-  sessions[sessionId] = { ...change({ ...(sessions[sessionId] ?? { seen: now.toISOString() }) }), seen: now.toISOString() };
-  const newest = Object.entries(sessions).sort((a, b) => compareCodes(b[1].seen, a[1].seen)).slice(0, KEEP_SESSIONS);
+  sessions[sessionId] = {
+    ...change({ ...(sessions[sessionId] ?? { seen: now.toISOString() }) }),
+    seen: now.toISOString(),
+  };
+  const newest = Object.entries(sessions)
+    .sort((a, b) => compareCodes(b[1].seen, a[1].seen))
+    .slice(0, KEEP_SESSIONS);
   return { ...s, sessions: Object.fromEntries(newest) };
 }
 
 /** The model of the session seen most recently (a /clear or a recovered session may not name one). */
 export function latestModel(s: WithNotes): string | undefined {
-  return Object.values(s.sessions ?? {}).filter((n) => n.model).sort((a, b) => compareCodes(b.seen, a.seen))[0]?.model;
+  return Object.values(s.sessions ?? {})
+    .filter((n) => n.model)
+    .sort((a, b) => compareCodes(b.seen, a.seen))[0]?.model;
 }
 
 const clip = (text: string) => redactHead(text.replace(/\s+/g, " ").trim(), ITEM_CHARS);
@@ -100,12 +112,22 @@ export function countFailure(n: SessionNote, tool: string, target: string, reaso
   const all = { ...(n.failures ?? {}) };
   const prev = all[key];
   delete all[key]; // re-added last: insertion order is recency
-  all[key] = { ...prev, tool, target: target.slice(0, 200), count: (prev?.count ?? 0) + 1, reason: clip(reason) || prev?.reason || "" };
+  all[key] = {
+    ...prev,
+    tool,
+    target: target.slice(0, 200),
+    count: (prev?.count ?? 0) + 1,
+    reason: clip(reason) || prev?.reason || "",
+  };
   return { ...n, failures: Object.fromEntries(Object.entries(all).slice(-KEEP_ITEMS * 2)) };
 }
 
 /** A call that succeeded after failing: how often it had failed, and the note without its tally. */
-export function recovered(n: SessionNote, tool: string, target: string): { failed: number; note: SessionNote } {
+export function recovered(
+  n: SessionNote,
+  tool: string,
+  target: string,
+): { failed: number; note: SessionNote } {
   const key = failureKey(tool, target);
   const failed = n.failures?.[key]?.count ?? 0;
   if (!failed) return { failed, note: n };
@@ -119,7 +141,12 @@ export function failureCandidates(n: SessionNote | null): Record<string, Failure
   const out: Record<string, FailureGraphEntry> = {};
   for (const [key, f] of Object.entries(n?.failures ?? {})) {
     if (f.count < FAILURE_CANDIDATE_AT || f.count <= (f.recorded ?? 0)) continue;
-    out[key] = { rejected_by: "system", reason: `failed ${f.count} times in one session${f.reason ? `: ${f.reason}` : ""}`, repeat_count: f.count, scope: "project" };
+    out[key] = {
+      rejected_by: "system",
+      reason: `failed ${f.count} times in one session${f.reason ? `: ${f.reason}` : ""}`,
+      repeat_count: f.count,
+      scope: "project",
+    };
   }
   return out;
 }
@@ -133,8 +160,12 @@ export function hasCandidates(n: SessionNote | null): boolean {
  * The note after a full snapshot took its candidates: the corrections are done; a failure stays
  * counted, so failing again raises its repeat count in the graph with the next snapshot.
  */
-export function consumed(n: SessionNote, taken: { constraints: string[]; failures: Record<string, FailureGraphEntry> }): SessionNote {
+export function consumed(
+  n: SessionNote,
+  taken: { constraints: string[]; failures: Record<string, FailureGraphEntry> },
+): SessionNote {
   const failures = { ...(n.failures ?? {}) };
-  for (const [k, e] of Object.entries(taken.failures)) if (failures[k]) failures[k] = { ...failures[k], recorded: Number(e.repeat_count) };
+  for (const [k, e] of Object.entries(taken.failures))
+    if (failures[k]) failures[k] = { ...failures[k], recorded: Number(e.repeat_count) };
   return { ...n, constraints: (n.constraints ?? []).filter((c) => !taken.constraints.includes(c)), failures };
 }

@@ -37,11 +37,25 @@ export interface SignalState {
 
 export function defaultSignal(): SignalState {
   return {
-    last_save: null, last_auto_save_time: null, last_auto_save_turn: null, tool_calls_since_save: 0,
-    auto_save_count: 0, trigger_reason: null, pressure_state: "GREEN",
-    thresholds: { warning: BASE_WARNING, critical: BASE_CRITICAL }, growth_rate: "normal", complexity: "low",
-    estimated_tokens_ratio: 0, base_warning: BASE_WARNING, base_critical: BASE_CRITICAL, turn: 0,
-    recent_tool_calls: [], active_files: 0, decisions: 0, constraints: 0, updated_at: null,
+    last_save: null,
+    last_auto_save_time: null,
+    last_auto_save_turn: null,
+    tool_calls_since_save: 0,
+    auto_save_count: 0,
+    trigger_reason: null,
+    pressure_state: "GREEN",
+    thresholds: { warning: BASE_WARNING, critical: BASE_CRITICAL },
+    growth_rate: "normal",
+    complexity: "low",
+    estimated_tokens_ratio: 0,
+    base_warning: BASE_WARNING,
+    base_critical: BASE_CRITICAL,
+    turn: 0,
+    recent_tool_calls: [],
+    active_files: 0,
+    decisions: 0,
+    constraints: 0,
+    updated_at: null,
   };
 }
 
@@ -61,7 +75,10 @@ export function fromStored(data: Record<string, unknown> | null | undefined): Si
 }
 
 /** The project's row, in a transaction (`w`) or outside one (the store); the defaults without a project. */
-export async function getSignalRow(r: Pick<Queries, "getSignal">, projectId: string | null | undefined): Promise<SignalRow> {
+export async function getSignalRow(
+  r: Pick<Queries, "getSignal">,
+  projectId: string | null | undefined,
+): Promise<SignalRow> {
   return fromStored(projectId ? (await r.getSignal(projectId))?.data : null);
 }
 
@@ -71,7 +88,11 @@ export function putSignalRow(w: StoreWriter, projectId: string, row: SignalRow):
 }
 
 /** Reads the project's row, applies `change` and writes the result, inside the caller's transaction. */
-export async function changeSignalRow<R extends SignalRow>(w: StoreWriter, projectId: string, change: (row: SignalRow) => R): Promise<R> {
+export async function changeSignalRow<R extends SignalRow>(
+  w: StoreWriter,
+  projectId: string,
+  change: (row: SignalRow) => R,
+): Promise<R> {
   const next = change(await getSignalRow(w, projectId));
   await putSignalRow(w, projectId, next);
   return next;

@@ -3,10 +3,27 @@
 // (active files, decisions, constraints). Stored per project in its signal row (signal-row.ts);
 // `toSignalJson` gives the spec's signal.json shape.
 
-import { changeSignalRow, getSignalRow, type Complexity, type Growth, type Pressure, type SignalRow, type SignalState } from "./signal-row.ts";
+import {
+  changeSignalRow,
+  getSignalRow,
+  type Complexity,
+  type Growth,
+  type Pressure,
+  type SignalRow,
+  type SignalState,
+} from "./signal-row.ts";
 
 // The stored shape and its defaults live with the row's repository; the library's `signal` namespace still offers them here.
-export { BASE_CRITICAL, BASE_WARNING, defaultSignal, fromStored, type Complexity, type Growth, type Pressure, type SignalState } from "./signal-row.ts";
+export {
+  BASE_CRITICAL,
+  BASE_WARNING,
+  defaultSignal,
+  fromStored,
+  type Complexity,
+  type Growth,
+  type Pressure,
+  type SignalState,
+} from "./signal-row.ts";
 
 export const WARNING_RANGE = [0.5, 0.7] as const;
 export const CRITICAL_RANGE = [0.7, 0.9] as const;
@@ -41,7 +58,12 @@ export function complexityOf(activeFiles: number, decisions: number, constraints
 const round = (x: number) => Math.round(x * 1000) / 1000;
 const clamp = (x: number, [lo, hi]: readonly [number, number]) => Math.min(hi, Math.max(lo, x));
 
-export function thresholds(baseWarning: number, baseCritical: number, growth: Growth, complexity: Complexity): { warning: number; critical: number } {
+export function thresholds(
+  baseWarning: number,
+  baseCritical: number,
+  growth: Growth,
+  complexity: Complexity,
+): { warning: number; critical: number } {
   const m = GROWTH_MULTIPLIER[growth] * COMPLEXITY_MULTIPLIER[complexity];
   return {
     warning: round(clamp(baseWarning, WARNING_RANGE) * m),
@@ -60,31 +82,54 @@ export function recompute<S extends SignalState>(s: S, now: Date): S {
   const growth_rate = growthRate(s.recent_tool_calls, now);
   const complexity = complexityOf(s.active_files, s.decisions, s.constraints);
   const t = thresholds(s.base_warning, s.base_critical, growth_rate, complexity);
-  return { ...s, growth_rate, complexity, thresholds: t, pressure_state: pressure(s.estimated_tokens_ratio, t), updated_at: now.toISOString() };
+  return {
+    ...s,
+    growth_rate,
+    complexity,
+    thresholds: t,
+    pressure_state: pressure(s.estimated_tokens_ratio, t),
+    updated_at: now.toISOString(),
+  };
 }
 
 export function recordToolCall<S extends SignalState>(s: S, now: Date, count = 1): S {
   const calls = [...s.recent_tool_calls];
   for (let i = 0; i < count; i++) calls.push(now.toISOString());
-  return recompute({ ...s, tool_calls_since_save: s.tool_calls_since_save + count, recent_tool_calls: calls.slice(-KEEP_CALLS) }, now);
+  return recompute(
+    {
+      ...s,
+      tool_calls_since_save: s.tool_calls_since_save + count,
+      recent_tool_calls: calls.slice(-KEEP_CALLS),
+    },
+    now,
+  );
 }
 
 export function recordTurn<S extends SignalState>(s: S, now: Date): S {
   return recompute({ ...s, turn: s.turn + 1 }, now);
 }
 
-export function recordSave<S extends SignalState>(s: S, now: Date, opts: { auto: boolean; reason: string; activeFiles: number; decisions: number; constraints: number }): S {
+export function recordSave<S extends SignalState>(
+  s: S,
+  now: Date,
+  opts: { auto: boolean; reason: string; activeFiles: number; decisions: number; constraints: number },
+): S {
   const iso = now.toISOString();
-  return recompute({
-    ...s,
-    last_save: iso,
-    tool_calls_since_save: 0,
-    trigger_reason: opts.reason,
-    active_files: opts.activeFiles,
-    decisions: opts.decisions,
-    constraints: opts.constraints,
-    ...(opts.auto ? { last_auto_save_time: iso, last_auto_save_turn: s.turn, auto_save_count: s.auto_save_count + 1 } : {}),
-  }, now);
+  return recompute(
+    {
+      ...s,
+      last_save: iso,
+      tool_calls_since_save: 0,
+      trigger_reason: opts.reason,
+      active_files: opts.activeFiles,
+      decisions: opts.decisions,
+      constraints: opts.constraints,
+      ...(opts.auto
+        ? { last_auto_save_time: iso, last_auto_save_turn: s.turn, auto_save_count: s.auto_save_count + 1 }
+        : {}),
+    },
+    now,
+  );
 }
 
 export interface AutoSaveDecision {
@@ -138,16 +183,23 @@ import type { Session } from "../session.ts";
 import { resolveProject } from "../projects/resolve.ts";
 
 /** Reads the project's signal, applies `change`, recomputes and stores it in one transaction. */
-export async function updateSignal(session: Session, change: (s: SignalRow, now: Date) => SignalRow): Promise<{ signal: SignalRow; decision: AutoSaveDecision; project: string }> {
+export async function updateSignal(
+  session: Session,
+  change: (s: SignalRow, now: Date) => SignalRow,
+): Promise<{ signal: SignalRow; decision: AutoSaveDecision; project: string }> {
   const now = session.now();
   return session.write(async (w) => {
     const ctx = await resolveProject(session, { create: true, w });
-    const signal = await changeSignalRow(w, ctx.project.id, (current) => recompute(change(current, now), now));
+    const signal = await changeSignalRow(w, ctx.project.id, (current) =>
+      recompute(change(current, now), now),
+    );
     return { signal, decision: decideAutoSave(signal, now), project: ctx.project.name };
   });
 }
 
-export async function readSignal(session: Session): Promise<{ signal: SignalRow; decision: AutoSaveDecision; project: string | null }> {
+export async function readSignal(
+  session: Session,
+): Promise<{ signal: SignalRow; decision: AutoSaveDecision; project: string | null }> {
   const now = session.now();
   const ctx = await resolveProject(session, { create: false });
   const signal = recompute(await getSignalRow(session.store, ctx?.project.id), now);
@@ -165,7 +217,12 @@ export interface SignalObservation {
 
 /** The signal use case: record an observation (none: just read the state). */
 export function observeSignal(session: Session, o: SignalObservation): ReturnType<typeof readSignal> {
-  const changes = o.ratio !== undefined || o.toolCalls !== undefined || o.turn || o.baseWarning !== undefined || o.baseCritical !== undefined;
+  const changes =
+    o.ratio !== undefined ||
+    o.toolCalls !== undefined ||
+    o.turn ||
+    o.baseWarning !== undefined ||
+    o.baseCritical !== undefined;
   if (!changes) return readSignal(session);
   return updateSignal(session, (s, now) => {
     let next = { ...s };

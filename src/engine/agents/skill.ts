@@ -10,7 +10,8 @@ import { noteCreatedDirs, removeCreatedDirs } from "./hooks-manifest.ts";
 import { writeFileAtomic } from "../../lib/fs.ts";
 
 /** The line that marks a SKILL.md as written by `mindsave skill --install`. */
-export const SKILL_MARKER = "<!-- written by `mindsave skill --install`; `mindsave skill --uninstall` removes it -->";
+export const SKILL_MARKER =
+  "<!-- written by `mindsave skill --install`; `mindsave skill --uninstall` removes it -->";
 
 interface Section {
   /** The slash command's skill name (a folder under ~/.claude/skills), or null for a section of the main skill only. */
@@ -26,10 +27,14 @@ interface Section {
 const SECTIONS: Section[] = [
   {
     command: "save",
-    description: "MindSave /save: save the task's state (goal, state, next action, files, blocker; constraints, decisions, failures) as a snapshot.",
+    description:
+      "MindSave /save: save the task's state (goal, state, next action, files, blocker; constraints, decisions, failures) as a snapshot.",
     hint: "[what to note]",
     heading: ["/save", "Save"],
-    body: (m, load) => `Write the snapshot as YAML front matter plus a markdown body and pipe it in (stdin is read only when no field flag is given):
+    body: (
+      m,
+      load,
+    ) => `Write the snapshot as YAML front matter plus a markdown body and pipe it in (stdin is read only when no field flag is given):
 
 \`\`\`sh
 ${m} save <<'SNAPSHOT'
@@ -66,18 +71,23 @@ Reply: "💾 MindSave checkpoint saved. Start a new conversation with ${load} to
   },
   {
     command: "load",
-    description: "MindSave /load: restore a saved snapshot (Layer 1 + Layer 2 + failures) and continue the task.",
+    description:
+      "MindSave /load: restore a saved snapshot (Layer 1 + Layer 2 + failures) and continue the task.",
     hint: "[N | name] [--verify]",
     heading: ["/load", "Load"],
-    body: (m) => `\`${m} load --latest\` prints the restore block (Layer 1 + Layer 2 + failures, ≤800 tokens). With several snapshots, \`${m} load\` lists them newest first: show the list, then load the chosen one with \`${m} load N\`. Add \`--verify\` to compare the active files with the workspace, and tell the user about differences before going on.
+    body: (
+      m,
+    ) => `\`${m} load --latest\` prints the restore block (Layer 1 + Layer 2 + failures, ≤800 tokens). With several snapshots, \`${m} load\` lists them newest first: show the list, then load the chosen one with \`${m} load N\`. Add \`--verify\` to compare the active files with the workspace, and tell the user about differences before going on.
 Then reply: "MindSave restored. Goal: {goal}. Next: {next_action}. Entering Continuation Mode — executing next step." and do the next step.`,
   },
   {
     command: "recall",
-    description: "MindSave /recall: show the newest snapshot's Layer 3 (completed steps, file changes, tool calls) or search every snapshot.",
+    description:
+      "MindSave /recall: show the newest snapshot's Layer 3 (completed steps, file changes, tool calls) or search every snapshot.",
     hint: "[keyword]",
     heading: ["/recall", "Recall"],
-    body: (m) => `\`${m} recall\` shows the newest snapshot's Layer 3; \`${m} recall "JWT"\` searches every snapshot (any text, Chinese too). Read-only.`,
+    body: (m) =>
+      `\`${m} recall\` shows the newest snapshot's Layer 3; \`${m} recall "JWT"\` searches every snapshot (any text, Chinese too). Read-only.`,
   },
   {
     command: "snapshots",
@@ -90,13 +100,16 @@ Then reply: "MindSave restored. Goal: {goal}. Next: {next_action}. Entering Cont
     command: null,
     description: "",
     heading: ["Failures: do not retry", "Failures: do not retry"],
-    body: (m) => `When an approach fails or the user rejects one: \`${m} fail "ITEM" --reason "why" --by user|system [--scope global] [--alt "what to do instead"]\`. Repeating it raises its repeat count. Check \`${m} failures\` before trying something that may have failed before.`,
+    body: (m) =>
+      `When an approach fails or the user rejects one: \`${m} fail "ITEM" --reason "why" --by user|system [--scope global] [--alt "what to do instead"]\`. Repeating it raises its repeat count. Check \`${m} failures\` before trying something that may have failed before.`,
   },
   {
     command: null,
     description: "",
     heading: ["Over weeks: rules, retire, facts, plan, diff", "Over weeks: rules, retire, facts, plan, diff"],
-    body: (m) => `- A standing rule the user wants always ("always answer in English", "never push to main"): \`${m} rules add "…" [--scope global]\`; restored first in every block, never trimmed.
+    body: (
+      m,
+    ) => `- A standing rule the user wants always ("always answer in English", "never push to main"): \`${m} rules add "…" [--scope global]\`; restored first in every block, never trimmed.
 - A constraint or decision that is no longer true: \`${m} retire\` lists them numbered, \`${m} retire N --reason "…"\` retires one; it is never carried forward nor restored again.
 - A belief about the world that will change ("staging is read-only until Friday"): \`${m} fact "…" --ttl 3d [--confidence high]\`; expired facts are never restored (\`${m} facts --stale\` to renew or drop).
 - Your task list: save it with the snapshot (\`plan:\` in the YAML, a list of {content, status}) or \`${m} plan set --item "[x] done" --item "[>] doing" --item "todo"\`; \`${m} plan\` prints it whole.
@@ -104,9 +117,13 @@ Then reply: "MindSave restored. Goal: {goal}. Next: {next_action}. Entering Cont
   },
   {
     command: "auto-snapshot",
-    description: "MindSave /auto-snapshot: the context is nearly full; save Layer 1 only (an OVF_ snapshot) and hand over to a new conversation.",
+    description:
+      "MindSave /auto-snapshot: the context is nearly full; save Layer 1 only (an OVF_ snapshot) and hand over to a new conversation.",
     heading: ["/auto-snapshot and pressure", "Context pressure"],
-    body: (m, load) => `When the context is nearly full (RED), save Layer 1 only: \`${m} save --overflow --goal "…" --state "…" --next "…"\`, then tell the user: "⚠️ Context overflow imminent. MindSave auto-saved (Layer 1 only). Start a new conversation with ${load} to continue."
+    body: (
+      m,
+      load,
+    ) => `When the context is nearly full (RED), save Layer 1 only: \`${m} save --overflow --goal "…" --state "…" --next "…"\`, then tell the user: "⚠️ Context overflow imminent. MindSave auto-saved (Layer 1 only). Start a new conversation with ${load} to continue."
 \`${m} signal\` shows GREEN / YELLOW / RED from adaptive thresholds (growth and complexity). With Claude Code, \`${m} hooks install\` does this bookkeeping and the auto-saves from real token counts.`,
   },
 ];
@@ -186,7 +203,10 @@ function ours(path: string): boolean {
   try {
     const text = readFileSync(path, "utf8");
     // The main skill as installs before the marker wrote it is ours too.
-    return text.includes(SKILL_MARKER) || (text.startsWith("---\nname: mindsave\n") && text.includes("# MindSave — hierarchical agent state"));
+    return (
+      text.includes(SKILL_MARKER) ||
+      (text.startsWith("---\nname: mindsave\n") && text.includes("# MindSave — hierarchical agent state"))
+    );
   } catch {
     return false;
   }

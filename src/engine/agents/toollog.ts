@@ -25,10 +25,12 @@ export interface ToolCallInput {
 const PLACE_ID = /^@/;
 
 /** A call's content, its key when the source gives none (an imported log). */
-const contentKey = (c: ToolCallInput) => `${c.timestamp}\0${c.tool ?? c.action}\0${c.target}\0${c.summary ?? ""}`;
+const contentKey = (c: ToolCallInput) =>
+  `${c.timestamp}\0${c.tool ?? c.action}\0${c.target}\0${c.summary ?? ""}`;
 
 /** The row id every earlier version gave a call: its session, then its key. */
-const sessionRowId = (projectId: string, c: ToolCallInput) => derivedId("t", projectId, c.session_id ?? "", c.source_id ?? contentKey(c));
+const sessionRowId = (projectId: string, c: ToolCallInput) =>
+  derivedId("t", projectId, c.session_id ?? "", c.source_id ?? contentKey(c));
 
 /**
  * A call's row: the agent's own id of the call names it wherever it is read (a hook, `ingest`, a
@@ -36,7 +38,9 @@ const sessionRowId = (projectId: string, c: ToolCallInput) => derivedId("t", pro
  * merges the copies; a place in a file or a content key means something only within its session.
  */
 function toolCallRowId(projectId: string, c: ToolCallInput, sessionRow: string): string {
-  return c.source_id && !PLACE_ID.test(c.source_id) ? derivedId("t", projectId, "call", c.source_id) : sessionRow;
+  return c.source_id && !PLACE_ID.test(c.source_id)
+    ? derivedId("t", projectId, "call", c.source_id)
+    : sessionRow;
 }
 
 /** The spec's action words from a tool name. */
@@ -53,7 +57,11 @@ export function actionFor(tool: string): string {
  * Appends tool calls inside the caller's transaction; returns how many were new. Every path into
  * the tool log (ingest, hooks, import) comes through here: each text field is redacted.
  */
-export async function appendToolCalls(w: StoreWriter, projectId: string, calls: ToolCallInput[]): Promise<number> {
+export async function appendToolCalls(
+  w: StoreWriter,
+  projectId: string,
+  calls: ToolCallInput[],
+): Promise<number> {
   let added = 0;
   for (const c of calls) {
     // A call logged before rows were named by the agent's id is there under its session's row id.
@@ -82,6 +90,10 @@ export function recentToolCalls(session: Session, projectId: string, limit = 50)
  * logged on this host in the project. Another session's calls, or another laptop's (synced here),
  * never are; none when no call of a session was logged here.
  */
-export function sessionToolCalls(session: Session, projectId: string, limit: number): Promise<ToolCallRecord[]> {
+export function sessionToolCalls(
+  session: Session,
+  projectId: string,
+  limit: number,
+): Promise<ToolCallRecord[]> {
   return session.store.newestSessionToolCalls(projectId, session.host.id, limit);
 }

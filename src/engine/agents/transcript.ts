@@ -25,7 +25,17 @@ export const HEAD_BYTES = 1024 * 1024;
 export const TAIL_BYTES = 8 * 1024 * 1024;
 const CHUNK = 1024 * 1024;
 /** Tool inputs are kept only as far as a snapshot or the tool log shows them. */
-const INPUT_KEYS = ["file_path", "notebook_path", "path", "command", "pattern", "url", "query", "description", "prompt"];
+const INPUT_KEYS = [
+  "file_path",
+  "notebook_path",
+  "path",
+  "command",
+  "pattern",
+  "url",
+  "query",
+  "description",
+  "prompt",
+];
 const INPUT_TEXT_MAX = 1000;
 /** The most of a prompt, a todo or a path kept (a prompt becomes a one-line goal). */
 const TEXT_MAX = 2000;
@@ -92,8 +102,17 @@ type Line = Record<string, any>;
 /** Facts that know nothing yet. */
 export function emptyFacts(): TranscriptFacts {
   return {
-    session_id: null, started_at: null, cwd: null, first_prompt: null, usage: null, todos: null,
-    edited_files: [], tool_uses: [], patches: [], compactions: 0, skipped_bytes: 0,
+    session_id: null,
+    started_at: null,
+    cwd: null,
+    first_prompt: null,
+    usage: null,
+    todos: null,
+    edited_files: [],
+    tool_uses: [],
+    patches: [],
+    compactions: 0,
+    skipped_bytes: 0,
   };
 }
 
@@ -110,12 +129,17 @@ function usageOf(line: Line): Usage | null {
   const u = line?.message?.usage;
   if (line?.type !== "assistant" || !u || typeof u !== "object") return null;
   const n = (x: unknown) => (typeof x === "number" && Number.isFinite(x) ? x : 0);
-  const input = n(u.input_tokens), read = n(u.cache_read_input_tokens), created = n(u.cache_creation_input_tokens);
+  const input = n(u.input_tokens),
+    read = n(u.cache_read_input_tokens),
+    created = n(u.cache_creation_input_tokens);
   // A `<synthetic>` line (an interruption, an API error) carries zero usage: not a measurement.
   if (line.message.model === "<synthetic>" || input + read + created === 0) return null;
   return {
-    input_tokens: input, cache_read_input_tokens: read, cache_creation_input_tokens: created,
-    model: typeof line.message.model === "string" ? line.message.model : null, context: input + read + created,
+    input_tokens: input,
+    cache_read_input_tokens: read,
+    cache_creation_input_tokens: created,
+    model: typeof line.message.model === "string" ? line.message.model : null,
+    context: input + read + created,
   };
 }
 
@@ -145,13 +169,19 @@ function withTranscript<T>(path: string, fallback: T, fn: (fd: number, size: num
  * line is longer than the window. A line that began before `start` is skipped; a last line without
  * its newline is given only `atEof` (else it goes on past the window).
  */
-function eachLine(fd: number, start: number, end: number, atEof: boolean, fn: (text: string, offset: number) => void): void {
+function eachLine(
+  fd: number,
+  start: number,
+  end: number,
+  atEof: boolean,
+  fn: (text: string, offset: number) => void,
+): void {
   const buf = Buffer.allocUnsafe(CHUNK);
   let parts: Buffer[] = [];
   let lineStart = start;
   // From the byte before the window: when that is a newline, the window starts with a whole line.
   let skipping = start > 0;
-  for (let pos = skipping ? start - 1 : start; pos < end; ) {
+  for (let pos = skipping ? start - 1 : start; pos < end;) {
     const n = readSync(fd, buf, 0, Math.min(CHUNK, end - pos), pos);
     if (n <= 0) break;
     const chunk = buf.subarray(0, n);
@@ -185,7 +215,8 @@ export function lastUsage(path: string, tailBytes = TAIL_BYTES): Usage | null {
         const line = parseLine(text) ?? {};
         const u = usageOf(line);
         if (u) [found, compacted] = [u, false];
-        else if (line.type === "system" && line.subtype === "compact_boundary") [found, compacted] = [null, true];
+        else if (line.type === "system" && line.subtype === "compact_boundary")
+          [found, compacted] = [null, true];
       });
       // A usage from before the newest compaction measures a context that no longer exists.
       if (found || compacted || start === 0 || window >= tailBytes) return found;
@@ -200,13 +231,26 @@ function promptText(line: Line): string | null {
   if (typeof c === "string") text = c;
   else if (Array.isArray(c)) {
     if (c.some((b) => b?.type === "tool_result")) return null;
-    text = c.filter((b) => b?.type === "text").map((b) => String(b.text ?? "")).join("\n");
+    text = c
+      .filter((b) => b?.type === "text")
+      .map((b) => String(b.text ?? ""))
+      .join("\n");
   }
   text = redactHead(text, TEXT_MAX, stripControl).trim();
   // Slash-command wrappers and caveats are the client's, not the person's words.
-  if (!text || text.startsWith("<command-") || text.startsWith("<local-command") || text.startsWith("Caveat:")) return null;
+  if (
+    !text ||
+    text.startsWith("<command-") ||
+    text.startsWith("<local-command") ||
+    text.startsWith("Caveat:")
+  )
+    return null;
   // Nor are an interruption marker and a compaction's summary (also without its flag) a prompt.
-  if (text.startsWith("[Request interrupted by user") || text.startsWith("This session is being continued from a previous conversation")) return null;
+  if (
+    text.startsWith("[Request interrupted by user") ||
+    text.startsWith("This session is being continued from a previous conversation")
+  )
+    return null;
   return text;
 }
 
@@ -219,10 +263,16 @@ export const clean = (v: string, max = TEXT_MAX): string => redactHead(v, max, s
 /** The parts of a tool's input that facts and `toolTarget` use, without control characters or secrets. */
 export function slimInput(input: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k of INPUT_KEYS) if (typeof input[k] === "string") out[k] = clean(input[k] as string, INPUT_TEXT_MAX);
+  for (const k of INPUT_KEYS)
+    if (typeof input[k] === "string") out[k] = clean(input[k] as string, INPUT_TEXT_MAX);
   if (Array.isArray(input.todos)) {
-    out.todos = input.todos.filter((t: any) => t && typeof t.content === "string")
-      .map((t: any) => ({ content: clean(t.content), status: stripControl(String(t.status ?? "pending")), activeForm: typeof t.activeForm === "string" ? clean(t.activeForm) : undefined }));
+    out.todos = input.todos
+      .filter((t: any) => t && typeof t.content === "string")
+      .map((t: any) => ({
+        content: clean(t.content),
+        status: stripControl(String(t.status ?? "pending")),
+        activeForm: typeof t.activeForm === "string" ? clean(t.activeForm) : undefined,
+      }));
   }
   return out;
 }
@@ -233,7 +283,11 @@ export const REPLY_MAX = 4000;
 /** An assistant message's blocks: its text is the last reply, until a tool call follows it. */
 function replyOf(facts: TranscriptFacts, content: unknown[]): void {
   if (content.some((b) => (b as Line)?.type === "tool_use")) facts.last_reply = null;
-  const text = content.filter((b) => (b as Line)?.type === "text" && typeof (b as Line).text === "string").map((b) => (b as Line).text as string).join("\n").trim();
+  const text = content
+    .filter((b) => (b as Line)?.type === "text" && typeof (b as Line).text === "string")
+    .map((b) => (b as Line).text as string)
+    .join("\n")
+    .trim();
   if (text) facts.last_reply = text.slice(0, REPLY_MAX);
 }
 
@@ -260,16 +314,29 @@ class Collector {
     if (usage) facts.usage = usage;
     const content = line.message?.content;
     // (A `<synthetic>` line is Claude Code's stand-in after an interruption, not the agent's words.)
-    if (line.type === "assistant" && !line.isSidechain && line.message?.model !== "<synthetic>" && Array.isArray(content)) replyOf(facts, content);
+    if (
+      line.type === "assistant" &&
+      !line.isSidechain &&
+      line.message?.model !== "<synthetic>" &&
+      Array.isArray(content)
+    )
+      replyOf(facts, content);
     if (Array.isArray(content)) {
       for (let b = 0; b < content.length; b++) {
         const block = content[b];
-        if (block?.type === "tool_use" && typeof block.name === "string") this.toolUse(block, line, `@${offset}.${b}`);
-        else if (block?.type === "tool_result" && block.is_error && block.tool_use_id) this.errors.add(String(block.tool_use_id));
+        if (block?.type === "tool_use" && typeof block.name === "string")
+          this.toolUse(block, line, `@${offset}.${b}`);
+        else if (block?.type === "tool_result" && block.is_error && block.tool_use_id)
+          this.errors.add(String(block.tool_use_id));
       }
     }
     const result = line.toolUseResult;
-    if (result && typeof result === "object" && typeof result.filePath === "string" && Array.isArray(result.structuredPatch)) {
+    if (
+      result &&
+      typeof result === "object" &&
+      typeof result.filePath === "string" &&
+      Array.isArray(result.structuredPatch)
+    ) {
       let added = 0;
       let removed = 0;
       for (const hunk of result.structuredPatch) {
@@ -294,7 +361,12 @@ class Collector {
     const name = clean(block.name, 200);
     // Without an id, the call's place in the file identifies it, so re-reading adds nothing.
     const uses = this.facts.tool_uses;
-    uses.push({ id: String(block.id ?? place), name, input, timestamp: stripControl(String(line.timestamp ?? "")) });
+    uses.push({
+      id: String(block.id ?? place),
+      name,
+      input,
+      timestamp: stripControl(String(line.timestamp ?? "")),
+    });
     if (uses.length >= 2 * MAX_TOOL_USES) uses.splice(0, uses.length - MAX_TOOL_USES);
     if (name === "TodoWrite" && Array.isArray(input.todos)) this.facts.todos = input.todos as Todo[];
     if (EDIT_TOOLS.has(name)) {
@@ -321,8 +393,13 @@ class Collector {
  * only) and the last `tail` bytes. Gives the bytes skipped between the two, or null for a missing
  * file or anything not a regular file. Every agent's reader goes through here.
  */
-export function scanLines(path: string, budget: { head?: number; tail?: number }, fn: (text: string, offset: number, identity: boolean) => void): number | null {
-  const head = budget.head ?? HEAD_BYTES, tail = budget.tail ?? TAIL_BYTES;
+export function scanLines(
+  path: string,
+  budget: { head?: number; tail?: number },
+  fn: (text: string, offset: number, identity: boolean) => void,
+): number | null {
+  const head = budget.head ?? HEAD_BYTES,
+    tail = budget.tail ?? TAIL_BYTES;
   return withTranscript(path, null as number | null, (fd, size) => {
     if (size <= head + tail) {
       eachLine(fd, 0, size, true, (text, at) => fn(text, at, false));
@@ -351,7 +428,22 @@ export function readTranscript(path: string, budget: { head?: number; tail?: num
 /** What a tool call was about, in a few words: its file, command, pattern or URL. */
 export function toolTarget(t: { name: string; input: Record<string, unknown> }): string {
   const i = t.input;
-  const pick = (...keys: string[]) => keys.map((k) => i[k]).find((v) => typeof v === "string" && v) as string | undefined;
+  const pick = (...keys: string[]) =>
+    keys.map((k) => i[k]).find((v) => typeof v === "string" && v) as string | undefined;
   if (t.name === "TodoWrite" && Array.isArray(i.todos)) return `${i.todos.length} todo(s)`;
-  return (pick("file_path", "notebook_path", "path", "command", "pattern", "url", "query", "description", "prompt") ?? "").replace(/\s+/g, " ").slice(0, 300);
+  return (
+    pick(
+      "file_path",
+      "notebook_path",
+      "path",
+      "command",
+      "pattern",
+      "url",
+      "query",
+      "description",
+      "prompt",
+    ) ?? ""
+  )
+    .replace(/\s+/g, " ")
+    .slice(0, 300);
 }

@@ -45,7 +45,9 @@ export function normaliseItem(item: string): string {
 }
 
 export function failureId(scope: FailureScope, projectId: string | null, item: string): string {
-  return scope === "global" ? derivedId("f", "global", normaliseItem(item)) : derivedId("f", "project", projectId ?? "", normaliseItem(item));
+  return scope === "global"
+    ? derivedId("f", "global", normaliseItem(item))
+    : derivedId("f", "project", projectId ?? "", normaliseItem(item));
 }
 
 /** The original's rule: high at 3+ repeats; medium at 2, or once within 7 days; else low. */
@@ -80,12 +82,18 @@ function halfLivesAt(scope: string, seen: number, nowMs: number): number {
 }
 
 /** The confidence stated for a failure, else the original's rule: the spec's `confidence` field. */
-export function statedConfidence(f: Pick<FailureRank, "confidence" | "repeat_count" | "last_seen">, now: Date): Confidence {
+export function statedConfidence(
+  f: Pick<FailureRank, "confidence" | "repeat_count" | "last_seen">,
+  now: Date,
+): Confidence {
   return (f.confidence as Confidence | null) ?? derivedConfidence(f.repeat_count, f.last_seen, now);
 }
 
 /** The confidence the restore block and `mindsave failures` show: the stated one, aged. */
-export function effectiveConfidence(f: Pick<FailureRank, "confidence" | "repeat_count" | "last_seen" | "scope">, now: Date): Confidence {
+export function effectiveConfidence(
+  f: Pick<FailureRank, "confidence" | "repeat_count" | "last_seen" | "scope">,
+  now: Date,
+): Confidence {
   const base = statedConfidence(f, now);
   return LEVELS[Math.max(0, LEVELS.indexOf(base) - Math.floor(halfLives(f, now)))];
 }
@@ -104,18 +112,26 @@ function weightAt(f: FailureRank, nowMs: number): number {
   const seen = timeOf(f.last_seen);
   const base = (f.confidence as Confidence | null) ?? derivedAt(f.repeat_count, seen, nowMs);
   const repeats = 1 + Math.log2(Math.max(1, f.repeat_count));
-  return (LEVELS.indexOf(base) + 1 + (f.rejected_by === "user" ? 1 : 0)) * repeats * 0.5 ** halfLivesAt(f.scope, seen, nowMs);
+  return (
+    (LEVELS.indexOf(base) + 1 + (f.rejected_by === "user" ? 1 : 0)) *
+    repeats *
+    0.5 ** halfLivesAt(f.scope, seen, nowMs)
+  );
 }
 
 function oneOf<T extends string>(field: string, v: string | undefined, allowed: readonly T[]): T | undefined {
   if (v === undefined || v === null || v === "") return undefined;
   const s = String(v).trim().toLowerCase() as T;
-  if (!allowed.includes(s)) throw new UserError(`${field} must be ${allowed.join(" or ")}, not ${JSON.stringify(v)}.`);
+  if (!allowed.includes(s))
+    throw new UserError(`${field} must be ${allowed.join(" or ")}, not ${JSON.stringify(v)}.`);
   return s;
 }
 
 export function validateObservation(o: FailureObservation): void {
-  if (!o.item || !o.item.trim()) throw new UserError("A failure needs the item that was rejected (e.g. `mindsave fail Tailwind --reason ...`).");
+  if (!o.item || !o.item.trim())
+    throw new UserError(
+      "A failure needs the item that was rejected (e.g. `mindsave fail Tailwind --reason ...`).",
+    );
   try {
     oneOf("rejected_by", o.rejected_by, ["user", "system"] as const);
     oneOf("scope", o.scope, ["project", "global"] as const);
@@ -126,7 +142,12 @@ export function validateObservation(o: FailureObservation): void {
 }
 
 /** Removes a failure from the graph (a tombstone, so the removal travels with sync). */
-export async function forgetFailure(w: StoreWriter, projectId: string | null, item: string, scope?: string): Promise<FailureRecord> {
+export async function forgetFailure(
+  w: StoreWriter,
+  projectId: string | null,
+  item: string,
+  scope?: string,
+): Promise<FailureRecord> {
   const candidates = [
     ...(scope !== "global" && projectId ? [failureId("project", projectId, item)] : []),
     ...(scope !== "project" ? [failureId("global", null, item)] : []),
@@ -136,19 +157,31 @@ export async function forgetFailure(w: StoreWriter, projectId: string | null, it
     if (f && !f.deleted) {
       await w.tombstoneFailure(id);
       // Its alternatives and related items go with it: recorded again later, it starts without them.
-      for (const r of f.related) await w.putFailureLink(derivedId("l", id, "related", r), id, "related", r, true);
-      for (const a of f.alternatives) await w.putFailureLink(derivedId("l", id, "alternative", a), id, "alternative", a, true);
+      for (const r of f.related)
+        await w.putFailureLink(derivedId("l", id, "related", r), id, "related", r, true);
+      for (const a of f.alternatives)
+        await w.putFailureLink(derivedId("l", id, "alternative", a), id, "alternative", a, true);
       // Its repeats too: the counters only grow, so where they stand now is where it counts from.
-      await w.putFailureLink(derivedId("l", id, "forgotten"), id, "forgotten", JSON.stringify(await w.failureCounters(id)));
+      await w.putFailureLink(
+        derivedId("l", id, "forgotten"),
+        id,
+        "forgotten",
+        JSON.stringify(await w.failureCounters(id)),
+      );
       return f;
     }
   }
-  throw new UserError(`No failure ${JSON.stringify(item)} in ${scope ? `the ${scope} graph` : "this project's or the global graph"}; see \`mindsave failures\`.`);
+  throw new UserError(
+    `No failure ${JSON.stringify(item)} in ${scope ? `the ${scope} graph` : "this project's or the global graph"}; see \`mindsave failures\`.`,
+  );
 }
 
 /** A new failure without its reason; `how` says where to give it (a command names its flag). */
 export class MissingReason extends UserError {
-  constructor(readonly item: string, how = "the reason") {
+  constructor(
+    readonly item: string,
+    how = "the reason",
+  ) {
     super(`A new failure needs a reason: say why ${JSON.stringify(item)} failed or was rejected (${how}).`);
   }
 }
@@ -156,7 +189,13 @@ export class MissingReason extends UserError {
 const uniq = (xs: string[]) => [...new Set(xs.map((x) => x.trim()).filter(Boolean))];
 
 /** Records an observation of a failure inside the caller's write transaction. */
-export async function observeFailure(w: StoreWriter, projectId: string | null, raw: FailureObservation, now: Date, before?: { reason?: string }): Promise<FailureRecord> {
+export async function observeFailure(
+  w: StoreWriter,
+  projectId: string | null,
+  raw: FailureObservation,
+  now: Date,
+  before?: { reason?: string },
+): Promise<FailureRecord> {
   const o = redactDeep(raw);
   validateObservation(o);
   let scope = oneOf("scope", o.scope, ["project", "global"] as const);
@@ -166,14 +205,18 @@ export async function observeFailure(w: StoreWriter, projectId: string | null, r
     const inGlobal = await w.getFailure(failureId("global", null, o.item));
     scope = (!inProject || inProject.deleted) && inGlobal && !inGlobal.deleted ? "global" : "project";
   }
-  if (scope === "project" && !projectId) throw new UserError("A project-scoped failure needs a project; use --scope global outside a project.");
+  if (scope === "project" && !projectId)
+    throw new UserError("A project-scoped failure needs a project; use --scope global outside a project.");
   const item = o.item.trim();
   const id = failureId(scope, scope === "global" ? null : projectId, item);
   const existing = await w.getFailure(id);
   const live = existing && !existing.deleted ? existing : null;
   if (before && live) before.reason = live.reason; // what the caller may say was replaced
   const iso = now.toISOString();
-  if (!live && o.edit) throw new UserError(`No failure ${JSON.stringify(item)} in the ${scope} graph to edit (forgotten meanwhile?); record it again.`);
+  if (!live && o.edit)
+    throw new UserError(
+      `No failure ${JSON.stringify(item)} in the ${scope} graph to edit (forgotten meanwhile?); record it again.`,
+    );
   if (!live && !o.reason?.trim()) {
     throw new MissingReason(item);
   }
@@ -182,17 +225,26 @@ export async function observeFailure(w: StoreWriter, projectId: string | null, r
   const stale = !!(o.mention && live && iso <= live.last_seen);
   const said: Pick<FailureObservation, "rejected_by" | "reason" | "confidence"> = stale ? {} : o;
   const row = {
-    id, project_id: scope === "global" ? null : projectId, scope, item: live?.item ?? item,
-    rejected_by: oneOf("rejected_by", said.rejected_by, ["user", "system"] as const) ?? live?.rejected_by ?? "user",
+    id,
+    project_id: scope === "global" ? null : projectId,
+    scope,
+    item: live?.item ?? item,
+    rejected_by:
+      oneOf("rejected_by", said.rejected_by, ["user", "system"] as const) ?? live?.rejected_by ?? "user",
     reason: said.reason?.trim() || live?.reason || "",
-    confidence: oneOf("confidence", said.confidence, ["high", "medium", "low"] as const) ?? live?.confidence ?? null,
+    confidence:
+      oneOf("confidence", said.confidence, ["high", "medium", "low"] as const) ?? live?.confidence ?? null,
     schema_version: "1.0",
     first_seen: live && live.first_seen < iso ? live.first_seen : iso,
     last_seen: live && (o.edit || live.last_seen > iso) ? live.last_seen : iso,
   };
   // A repeat that changes nothing of the record is not written again (an import observes each
   // failure once per snapshot that mentions it); its count and links still are, below.
-  const unchanged = live && (["item", "rejected_by", "reason", "confidence", "schema_version", "first_seen", "last_seen"] as const).every((k) => live[k] === row[k]);
+  const unchanged =
+    live &&
+    (
+      ["item", "rejected_by", "reason", "confidence", "schema_version", "first_seen", "last_seen"] as const
+    ).every((k) => live[k] === row[k]);
   if (!unchanged) await w.upsertFailure(row);
   const total = live?.repeat_count ?? 0;
   const mine = o.counts ? 0 : await w.ownFailureCount(id);
@@ -207,9 +259,11 @@ export async function observeFailure(w: StoreWriter, projectId: string | null, r
     await w.setFailureCount(id, mine + (o.atLeast - total));
   }
   const related = new Set(live?.related ?? []);
-  for (const r of uniq(o.related ?? [])) if (!related.has(r)) await w.putFailureLink(derivedId("l", id, "related", r), id, "related", r);
+  for (const r of uniq(o.related ?? []))
+    if (!related.has(r)) await w.putFailureLink(derivedId("l", id, "related", r), id, "related", r);
   const alts = new Set(live?.alternatives ?? []);
-  for (const a of uniq(o.alternatives ?? [])) if (!alts.has(a)) await w.putFailureLink(derivedId("l", id, "alternative", a), id, "alternative", a);
+  for (const a of uniq(o.alternatives ?? []))
+    if (!alts.has(a)) await w.putFailureLink(derivedId("l", id, "alternative", a), id, "alternative", a);
   return (await w.getFailure(id))!;
 }
 
@@ -287,6 +341,11 @@ export function sortFailures<T extends FailureRank>(failures: T[], now: Date): T
  * orders them, then by id. A total order: the ranking never depends on the order rows came in.
  */
 function equalWeightOrder(a: FailureRank, b: FailureRank): number {
-  return b.repeat_count - a.repeat_count || compareCodes(b.last_seen, a.last_seen) || compareText(a.item, b.item)
-    || compareCodePoints(a.item, b.item) || compareCodes(a.id, b.id);
+  return (
+    b.repeat_count - a.repeat_count ||
+    compareCodes(b.last_seen, a.last_seen) ||
+    compareText(a.item, b.item) ||
+    compareCodePoints(a.item, b.item) ||
+    compareCodes(a.id, b.id)
+  );
 }

@@ -1,6 +1,12 @@
 // The failure use cases every adapter shares (CLI, MCP, TUI): record a rejected approach, forget
 // one, list a project's graph, and the one-line summary the CLI and the MCP server both print.
-import { effectiveConfidence, forgetFailure, observeFailure, type Confidence, type FailureObservation } from "./graph.ts";
+import {
+  effectiveConfidence,
+  forgetFailure,
+  observeFailure,
+  type Confidence,
+  type FailureObservation,
+} from "./graph.ts";
 import type { Session } from "../session.ts";
 import { resolveProject } from "../projects/resolve.ts";
 import type { FailureRecord } from "../../store/store.ts";
@@ -21,12 +27,20 @@ export interface RecordedFailure {
  * Records (or repeats) a failure in one transaction. Without `projectId` the current directory's
  * project is used, created when seen for the first time (a global failure needs none).
  */
-export async function recordFailure(session: Session, o: FailureObservation, opts: { projectId?: string | null } = {}): Promise<RecordedFailure> {
+export async function recordFailure(
+  session: Session,
+  o: FailureObservation,
+  opts: { projectId?: string | null } = {},
+): Promise<RecordedFailure> {
   const now = session.now();
   const before: { reason?: string } = {};
   const failure = await session.write(async (w) => {
     let projectId: string | null = null;
-    if (o.scope !== "global") projectId = opts.projectId !== undefined ? opts.projectId : (await resolveProject(session, { create: true, w })).project.id;
+    if (o.scope !== "global")
+      projectId =
+        opts.projectId !== undefined
+          ? opts.projectId
+          : (await resolveProject(session, { create: true, w })).project.id;
     return observeFailure(w, projectId, o, now, before);
   });
   const replaced = before.reason && before.reason !== failure.reason ? { replacedReason: before.reason } : {};
@@ -34,7 +48,9 @@ export async function recordFailure(session: Session, o: FailureObservation, opt
 }
 
 export function failureSummary({ failure: f, confidence, replacedReason }: RecordedFailure): string {
-  const replaced = replacedReason ? ` Its reason was "${inline(replacedReason)}"; it is now "${inline(f.reason)}".` : "";
+  const replaced = replacedReason
+    ? ` Its reason was "${inline(replacedReason)}"; it is now "${inline(f.reason)}".`
+    : "";
   return `Failure graph: ${inline(f.item)} (${f.scope}) rejected by ${f.rejected_by}, seen ${f.repeat_count} time(s), confidence ${confidence}.${replaced}`;
 }
 

@@ -17,30 +17,53 @@ import { requireProject } from "../projects/resolve.ts";
 import type { SnapshotRecord } from "../../store/store.ts";
 import { safeName } from "../snapshots/slug.ts";
 import { isDir, isSymlink, listDir, readTextNoFollow, staysInside, writeFileAtomic } from "../../lib/fs.ts";
-import { failureFileStem, INDEX_MAX, instant, isObj, sameInstant, SEED_DIR, unslug, type ExportReport, type Obj } from "./seed-layout.ts";
+import {
+  failureFileStem,
+  INDEX_MAX,
+  instant,
+  isObj,
+  sameInstant,
+  SEED_DIR,
+  unslug,
+  type ExportReport,
+  type Obj,
+} from "./seed-layout.ts";
 import { FIELD_ALIASES } from "./seed-read-snapshots.ts";
 import { toolCallFromLine, toolKey } from "./seed-read-tool-logs.ts";
 import { memoryFiles, MEMORY_FILES } from "./seed-memory.ts";
 import { compareCodes, compareText } from "../../lib/text.ts";
 
 /** The front matter of an exported snapshot: the spec's template, plus what only MindSave keeps. */
-export function exportedSnapshotFile(s: SnapshotRecord, storedName: string = s.name, hostName?: string): string {
+export function exportedSnapshotFile(
+  s: SnapshotRecord,
+  storedName: string = s.name,
+  hostName?: string,
+): string {
   // The record's id and clock: an import into another store is then this record, not a copy that
   // a sync would add a second time (and never an edit that overrides the original).
   // The digest of the record as an import stores it: under its own (safe) name, not the file's.
   const marker: Obj = {
-    topic: s.topic, kind: s.kind, record: s.id, clock: s.hlc, saved_host: s.saved_host,
-    files: s.active_files, digest: snapshotDigest({ ...s, name: safeName(storedName, s.id) }),
+    topic: s.topic,
+    kind: s.kind,
+    record: s.id,
+    clock: s.hlc,
+    saved_host: s.saved_host,
+    files: s.active_files,
+    digest: snapshotDigest({ ...s, name: safeName(storedName, s.id) }),
   };
   if (storedName !== s.name) marker.name = storedName;
   // The saving host's name: a store that never met that host still says "on laptop-a", not its id.
   if (hostName) marker.saved_host_name = hostName;
   if (s.saved_agent) marker.agent = s.saved_agent;
   if (s.plan_times) marker.plan_times = s.plan_times;
-  if (s.compressed && Array.isArray(s.compressed.original_constraints)) marker.original_constraints = s.compressed.original_constraints;
+  if (s.compressed && Array.isArray(s.compressed.original_constraints))
+    marker.original_constraints = s.compressed.original_constraints;
   // `_compressed` written from the engine's own analysis is derived: import recomputes it.
   if (s.compressed) marker.derived_compressed = true;
-  return snapshotFile({ ...s, extra: { ...(s.extra ?? {}), _mindsave: marker } }, s.active_files.map((f) => f.path));
+  return snapshotFile(
+    { ...s, extra: { ...(s.extra ?? {}), _mindsave: marker } },
+    s.active_files.map((f) => f.path),
+  );
 }
 
 function layersOf(s: SnapshotRecord): string[] {
@@ -54,10 +77,15 @@ function existingSnapshotIdentity(path: string): { id?: string; created?: number
     const text = readTextNoFollow(path);
     const data = parseDocument(splitFrontMatter(text).yaml).toJS() as unknown;
     if (!isObj(data)) return null;
-    const pick = (field: string) => [field, ...(FIELD_ALIASES[field] ?? [])].map((k) => data[k]).find((v) => v !== undefined && v !== null);
+    const pick = (field: string) =>
+      [field, ...(FIELD_ALIASES[field] ?? [])].map((k) => data[k]).find((v) => v !== undefined && v !== null);
     const id = pick("snapshot_id");
     const goal = pick("goal");
-    return { id: id === undefined ? undefined : String(id), created: instant(pick("created_at")), goal: goal === undefined ? undefined : String(goal).trim() };
+    return {
+      id: id === undefined ? undefined : String(id),
+      created: instant(pick("created_at")),
+      goal: goal === undefined ? undefined : String(goal).trim(),
+    };
   } catch {
     return null;
   }
@@ -73,9 +101,13 @@ function uniqueFileNames(records: SnapshotRecord[], warnings: string[]): Snapsho
   const renamed = new Map<string, string>();
   for (const group of groups.values()) {
     if (group.length < 2) continue;
-    const [, ...later] = [...group].sort((a, b) => compareCodes(a.created_at, b.created_at) || compareCodes(a.id, b.id));
+    const [, ...later] = [...group].sort(
+      (a, b) => compareCodes(a.created_at, b.created_at) || compareCodes(a.id, b.id),
+    );
     for (const r of later) renamed.set(r.id, `${r.name}-${r.id.slice(-8)}`);
-    warnings.push(`${group.length} snapshots share the name ${group[0].name} (saved on different hosts); the later ones are exported as ${later.map((r) => renamed.get(r.id)).join(", ")}.`);
+    warnings.push(
+      `${group.length} snapshots share the name ${group[0].name} (saved on different hosts); the later ones are exported as ${later.map((r) => renamed.get(r.id)).join(", ")}.`,
+    );
   }
   return records.map((r) => (renamed.has(r.id) ? { ...r, name: renamed.get(r.id)! } : r));
 }
@@ -90,24 +122,41 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
   const target = opts.out ? resolve(opts.out) : ctx.root;
   if (!target) throw new UserError(`Project ${ctx.project.name} has no root on this host; give --out DIR.`);
   const dir = basename(target) === SEED_DIR ? target : join(target, SEED_DIR);
-  if (existsSync(join(dir, "mindsave.db"))) throw new UserError(`${dir} is a MindSave home (it holds mindsave.db); export to a workspace instead.`);
+  if (existsSync(join(dir, "mindsave.db")))
+    throw new UserError(`${dir} is a MindSave home (it holds mindsave.db); export to a workspace instead.`);
   if (existsSync(target) && !isDir(target)) throw new UserError(`${target} is not a directory.`);
   // At most the last folder of --out is made: a misspelled parent is a mistake, not a place to fill.
-  if (!existsSync(target) && !existsSync(dirname(target))) throw new UserError(`The folder ${dirname(target)} does not exist; check --out ${opts.out}, or create the folder first.`);
-  if (!existsSync(target) && !isDir(dirname(target))) throw new UserError(`${dirname(target)} is not a directory.`);
+  if (!existsSync(target) && !existsSync(dirname(target)))
+    throw new UserError(
+      `The folder ${dirname(target)} does not exist; check --out ${opts.out}, or create the folder first.`,
+    );
+  if (!existsSync(target) && !isDir(dirname(target)))
+    throw new UserError(`${dirname(target)} is not a directory.`);
   // Every file goes below .mindsave/, never through a link: a name or a folder planted by someone
   // else must not turn an export into a write somewhere else (a name is a slug, but check anyway).
   const write = (path: string, text: string) => {
-    if (!staysInside(target, path) || !staysInside(dir, path)) throw new UserError(`Refusing to write ${path}: it is outside ${dir} or reached through a symbolic link. Nothing after it was written.`);
+    if (!staysInside(target, path) || !staysInside(dir, path))
+      throw new UserError(
+        `Refusing to write ${path}: it is outside ${dir} or reached through a symbolic link. Nothing after it was written.`,
+      );
     try {
       writeFileAtomic(path, text);
     } catch (e) {
       const code = (e as { code?: string }).code;
-      if (!code || !["ENOENT", "EACCES", "EPERM", "EROFS", "ENOSPC", "ENOTDIR", "EEXIST", "EISDIR"].includes(code)) throw e;
-      throw new UserError(`Cannot write the export to ${dir} (${code}: ${(e as Error).message.replace(/^\w+: /, "")}); give --out a folder you can write.`);
+      if (
+        !code ||
+        !["ENOENT", "EACCES", "EPERM", "EROFS", "ENOSPC", "ENOTDIR", "EEXIST", "EISDIR"].includes(code)
+      )
+        throw e;
+      throw new UserError(
+        `Cannot write the export to ${dir} (${code}: ${(e as Error).message.replace(/^\w+: /, "")}); give --out a folder you can write.`,
+      );
     }
   };
-  if (isSymlink(dir)) throw new UserError(`${dir} is a symbolic link; export does not write through links (remove it or export elsewhere with --out).`);
+  if (isSymlink(dir))
+    throw new UserError(
+      `${dir} is a symbolic link; export does not write through links (remove it or export elsewhere with --out).`,
+    );
   const projectId = ctx.project.id;
   const now = session.now();
   const warnings: string[] = [];
@@ -116,7 +165,10 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
   const stored: SnapshotRecord[] = [];
   for (const s of summaries) stored.push(await snapshotById(session, s.id));
   // Names stored before names were checked may still be unsafe: they are exported under a safe one.
-  const records = uniqueFileNames(stored.map((r) => ({ ...r, name: safeName(r.name, r.id) })), warnings);
+  const records = uniqueFileNames(
+    stored.map((r) => ({ ...r, name: safeName(r.name, r.id) })),
+    warnings,
+  );
 
   // Never overwrite a different snapshot that only exists on disk.
   const snapDir = join(dir, "snapshots");
@@ -127,19 +179,35 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
     if (!existsSync(path)) continue;
     const found = existingSnapshotIdentity(path);
     if (found && found.id === s.name && sameInstant(found.created, s.created_at)) continue;
-    const inStore = found && Number.isFinite(found.created) && records.some((r) => sameInstant(r.created_at, found.created) && (!found.goal || r.goal === found.goal));
+    const inStore =
+      found &&
+      Number.isFinite(found.created) &&
+      records.some((r) => sameInstant(r.created_at, found.created) && (!found.goal || r.goal === found.goal));
     if (!inStore) conflicts.push(`snapshots/${s.name}.md`);
   }
   if (conflicts.length) {
-    throw new UserError(`${dir} already holds ${conflicts.join(", ")} with a different snapshot that is not in the store; import it first (\`mindsave import ${target}\`) or export elsewhere with --out.`);
+    throw new UserError(
+      `${dir} already holds ${conflicts.join(", ")} with a different snapshot that is not in the store; import it first (\`mindsave import ${target}\`) or export elsewhere with --out.`,
+    );
   }
 
   const storedNames = new Map(stored.map((r) => [r.id, r.name]));
   const hostNames = new Map<string, string | undefined>();
-  for (const s of records) if (!hostNames.has(s.saved_host)) hostNames.set(s.saved_host, (await session.reader.getHost(s.saved_host))?.name);
-  for (const s of records) write(join(snapDir, `${s.name}.md`), exportedSnapshotFile(s, storedNames.get(s.id), hostNames.get(s.saved_host)));
-  const strays = listDir(snapDir).filter((f) => f.toLowerCase().endsWith(".md") && !names.has(f.replace(/\.md$/i, "")));
-  if (strays.length) warnings.push(`snapshots/ also holds ${strays.length} file(s) that are not in the store, left as they are and not in index.json: ${strays.join(", ")}.`);
+  for (const s of records)
+    if (!hostNames.has(s.saved_host))
+      hostNames.set(s.saved_host, (await session.reader.getHost(s.saved_host))?.name);
+  for (const s of records)
+    write(
+      join(snapDir, `${s.name}.md`),
+      exportedSnapshotFile(s, storedNames.get(s.id), hostNames.get(s.saved_host)),
+    );
+  const strays = listDir(snapDir).filter(
+    (f) => f.toLowerCase().endsWith(".md") && !names.has(f.replace(/\.md$/i, "")),
+  );
+  if (strays.length)
+    warnings.push(
+      `snapshots/ also holds ${strays.length} file(s) that are not in the store, left as they are and not in index.json: ${strays.join(", ")}.`,
+    );
 
   const index = records.slice(0, INDEX_MAX).map((s) => ({
     id: s.name,
@@ -149,11 +217,15 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
     active_files: s.active_files.map((f) => f.path),
     blocker: s.blocker,
     layers: layersOf(s),
-    auto_trigger: s.auto_trigger && s.auto_trigger.reason !== undefined ? String(s.auto_trigger.reason) : null,
+    auto_trigger:
+      s.auto_trigger && s.auto_trigger.reason !== undefined ? String(s.auto_trigger.reason) : null,
   }));
   // The project it came from, so `mindsave import` of this folder goes back there (the original ignores it).
   const from = { id: ctx.project.id, name: ctx.project.name };
-  write(join(dir, "index.json"), JSON.stringify({ snapshots: index, mindsave_project: from }, null, 2) + "\n");
+  write(
+    join(dir, "index.json"),
+    JSON.stringify({ snapshots: index, mindsave_project: from }, null, 2) + "\n",
+  );
 
   // Failure nodes: one file each, named as the original would, with the real name inside.
   const failures = await failuresFor(session, projectId);
@@ -170,7 +242,9 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
       let item = unslug(stem);
       try {
         const data = JSON.parse(readTextNoFollow(join(scopeDir, name))) as unknown;
-        const named = isObj(data) ? [data.item, data.name].find((v) => typeof v === "string" && v.trim()) : undefined;
+        const named = isObj(data)
+          ? [data.item, data.name].find((v) => typeof v === "string" && v.trim())
+          : undefined;
         if (typeof named === "string") item = named.trim();
       } catch {
         // unreadable: keep the name from the file name
@@ -187,15 +261,24 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
         byItem.set(normaliseItem(f.item), stem);
       }
       // Which host saw each repeat: an import elsewhere then counts none of them twice after a sync.
-      const node = { item: f.item, ...toGraphEntry(f, now), _mindsave: { counts: await session.reader.failureCounts(f.id), clock: f.hlc } };
+      const node = {
+        item: f.item,
+        ...toGraphEntry(f, now),
+        _mindsave: { counts: await session.reader.failureCounts(f.id), clock: f.hlc },
+      };
       write(join(scopeDir, `${stem}.json`), JSON.stringify(node, null, 2) + "\n");
       written.add(stem.toLowerCase());
       counts[scope]++;
     }
     // Nodes of failures the store no longer has (forgotten here since an earlier export): an
     // import of this folder elsewhere would record them again, so they are named, as stray snapshots are.
-    const stale = listDir(scopeDir).filter((n) => n.toLowerCase().endsWith(".json") && !written.has(n.replace(/\.json$/i, "").toLowerCase()));
-    if (stale.length) warnings.push(`failure_graph/${scope}/ also holds ${stale.length} node(s) of failures that are not in the store (forgotten since an earlier export?), left as they are; an import of this folder would record them again: ${stale.join(", ")}.`);
+    const stale = listDir(scopeDir).filter(
+      (n) => n.toLowerCase().endsWith(".json") && !written.has(n.replace(/\.json$/i, "").toLowerCase()),
+    );
+    if (stale.length)
+      warnings.push(
+        `failure_graph/${scope}/ also holds ${stale.length} node(s) of failures that are not in the store (forgotten since an earlier export?), left as they are; an import of this folder would record them again: ${stale.join(", ")}.`,
+      );
   }
 
   // Tool logs by day; a call already in any log on disk is not written again.
@@ -254,12 +337,24 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
 
   // Rules, facts and retirements: files the original ignores; written only when there are some.
   const memory = await memoryFiles(session.reader, projectId);
-  for (const name of MEMORY_FILES) if (memory[name].length || existsSync(join(dir, name))) write(join(dir, name), JSON.stringify(memory[name], null, 2) + "\n");
+  for (const name of MEMORY_FILES)
+    if (memory[name].length || existsSync(join(dir, name)))
+      write(join(dir, name), JSON.stringify(memory[name], null, 2) + "\n");
 
   return {
-    dir, project: { id: projectId, name: ctx.project.name },
-    snapshots: records.map((s) => s.name), index: index.length, failures: counts,
-    tool_calls: [...byDay.values()].reduce((n, l) => n + l.length, 0), tool_log_files: logFiles.sort(), signal: true,
-    memory: { rules: memory["rules.json"].length, facts: memory["facts.json"].length, retired: memory["retired.json"].length }, warnings,
+    dir,
+    project: { id: projectId, name: ctx.project.name },
+    snapshots: records.map((s) => s.name),
+    index: index.length,
+    failures: counts,
+    tool_calls: [...byDay.values()].reduce((n, l) => n + l.length, 0),
+    tool_log_files: logFiles.sort(),
+    signal: true,
+    memory: {
+      rules: memory["rules.json"].length,
+      facts: memory["facts.json"].length,
+      retired: memory["retired.json"].length,
+    },
+    warnings,
   };
 }

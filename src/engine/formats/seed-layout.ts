@@ -32,7 +32,13 @@ export interface ImportReport {
    * skipped: already in the store; deleted: deleted in this store earlier, by record id or by name
    * and time (not brought back unless asked); archived: left out of the default views by retention (still whole).
    */
-  snapshots: { imported: string[]; skipped: string[]; deleted: string[]; failed: { file: string; reason: string }[]; archived: string[] };
+  snapshots: {
+    imported: string[];
+    skipped: string[];
+    deleted: string[];
+    failed: { file: string; reason: string }[];
+    archived: string[];
+  };
   failures: { imported: number; skipped: number };
   tool_calls: { imported: number; skipped: number };
   /** imported: applied to the project's signal; unchanged: already there; older: the store's is newer; absent: no signal.json. */
@@ -100,11 +106,20 @@ export function readJson(path: string, label: string, warnings: string[]): unkno
 }
 
 export const asStrings = (v: unknown): string[] =>
-  v === null || v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((x) => (typeof x === "string" ? x : JSON.stringify(x))).map((s) => s.trim()).filter(Boolean);
+  v === null || v === undefined
+    ? []
+    : (Array.isArray(v) ? v : [v])
+        .map((x) => (typeof x === "string" ? x : JSON.stringify(x)))
+        .map((s) => s.trim())
+        .filter(Boolean);
 
 /** The original's `_safe_id`: ASCII letters and digits, `_` for the rest, 40 characters. */
 export function originalSafeId(name: string): string {
-  return name.replace(/[^a-zA-Z0-9]/g, "_").slice(0, 40).replace(/_+/g, "_").replace(/^_+|_+$/g, "");
+  return name
+    .replace(/[^a-zA-Z0-9]/g, "_")
+    .slice(0, 40)
+    .replace(/_+/g, "_")
+    .replace(/^_+|_+$/g, "");
 }
 
 /** A failure node's file name: the original's for ASCII names (so it finds the node), letters of any script otherwise. */
@@ -113,7 +128,14 @@ export function failureFileStem(item: string): string {
     const stem = originalSafeId(item) || "unknown";
     return isSafeName(stem) ? stem : `${stem}_`; // CON.json cannot exist on Windows
   }
-  const s = [...item.normalize("NFC").replace(/[^\p{L}\p{N}\p{M}]+/gu, "_").replace(/^_+|_+$/g, "")].slice(0, 40).join("");
+  const s = [
+    ...item
+      .normalize("NFC")
+      .replace(/[^\p{L}\p{N}\p{M}]+/gu, "_")
+      .replace(/^_+|_+$/g, ""),
+  ]
+    .slice(0, 40)
+    .join("");
   return s.replace(/_+$/g, "") || "unknown";
 }
 
@@ -125,11 +147,21 @@ export function unslug(stem: string): string {
 /** DIR may be the workspace root or its `.mindsave/` folder. */
 export function locateSeed(input: string): SeedLocation {
   const abs = resolve(input);
-  if (!isDir(abs)) throw new UserError(`${abs} is not a directory; give the workspace root or its .mindsave folder.`);
+  if (!isDir(abs))
+    throw new UserError(`${abs} is not a directory; give the workspace root or its .mindsave folder.`);
   const dir = basename(abs) === SEED_DIR ? abs : join(abs, SEED_DIR);
-  if (dir !== abs && isSymlink(dir)) throw new UserError(`${dir} is a symbolic link; MindSave does not follow links out of a workspace (give the folder it points to, if you trust it).`);
-  if (!isDir(dir)) throw new UserError(`${abs} has no .mindsave folder; give the workspace root that holds the original MindSave's .mindsave/ (or that folder itself).`);
-  if (existsSync(join(dir, "mindsave.db"))) throw new UserError(`${dir} is a MindSave home (it holds mindsave.db), not a workspace's .mindsave folder.`);
+  if (dir !== abs && isSymlink(dir))
+    throw new UserError(
+      `${dir} is a symbolic link; MindSave does not follow links out of a workspace (give the folder it points to, if you trust it).`,
+    );
+  if (!isDir(dir))
+    throw new UserError(
+      `${abs} has no .mindsave folder; give the workspace root that holds the original MindSave's .mindsave/ (or that folder itself).`,
+    );
+  if (existsSync(join(dir, "mindsave.db")))
+    throw new UserError(
+      `${dir} is a MindSave home (it holds mindsave.db), not a workspace's .mindsave folder.`,
+    );
   return { root: dirname(dir), dir };
 }
 

@@ -22,16 +22,43 @@ export interface MemoryReport {
 }
 
 /** The three files' contents for a project (its own and the global rules and facts). */
-export async function memoryFiles(q: Queries, projectId: string): Promise<Record<(typeof MEMORY_FILES)[number], unknown[]>> {
+export async function memoryFiles(
+  q: Queries,
+  projectId: string,
+): Promise<Record<(typeof MEMORY_FILES)[number], unknown[]>> {
   const rules = await q.listRules(projectId);
   const facts = await q.listFacts(projectId);
   const retired = await q.listRetirements(projectId);
   // Each with its record's id, clock and digest: an import elsewhere is then that record (see importMemory).
-  const record = (r: { id: string; hlc: string }) => ({ id: r.id, clock: r.hlc, digest: contentDigest(r, NOT_DIGESTED) });
+  const record = (r: { id: string; hlc: string }) => ({
+    id: r.id,
+    clock: r.hlc,
+    digest: contentDigest(r, NOT_DIGESTED),
+  });
   return {
-    "rules.json": rules.map((r) => ({ text: r.text, scope: r.scope, created_at: r.created_at, ...record(r) })),
-    "facts.json": facts.map((f) => ({ text: f.text, scope: f.scope, confidence: f.confidence, created_at: f.created_at, confirmed_at: f.confirmed_at, expires_at: f.expires_at, ...record(f) })),
-    "retired.json": retired.map((r) => ({ kind: r.kind, text: r.text, reason: r.reason, retired_at: r.retired_at, retired_by: r.retired_by, ...record(r) })),
+    "rules.json": rules.map((r) => ({
+      text: r.text,
+      scope: r.scope,
+      created_at: r.created_at,
+      ...record(r),
+    })),
+    "facts.json": facts.map((f) => ({
+      text: f.text,
+      scope: f.scope,
+      confidence: f.confidence,
+      created_at: f.created_at,
+      confirmed_at: f.confirmed_at,
+      expires_at: f.expires_at,
+      ...record(f),
+    })),
+    "retired.json": retired.map((r) => ({
+      kind: r.kind,
+      text: r.text,
+      reason: r.reason,
+      retired_at: r.retired_at,
+      retired_by: r.retired_by,
+      ...record(r),
+    })),
   };
 }
 
@@ -42,12 +69,20 @@ const text = (v: unknown): string | null => {
   const t = redact(stripControl(v)).trim();
   return t && t.length <= FIELD_MAX && !/[\r\n]/.test(t) ? t : null;
 };
-const iso = (v: unknown): string | null => (Number.isFinite(instant(v)) ? new Date(instant(v)).toISOString() : null);
+const iso = (v: unknown): string | null =>
+  Number.isFinite(instant(v)) ? new Date(instant(v)).toISOString() : null;
 const scopeOf = (v: unknown): "project" | "global" => (v === "global" ? "global" : "project");
 
 /** Reads the three files (each optional); an entry that cannot be used is named in a warning. */
-export function readMemory(dir: string, warnings: string[], exists: (p: string) => boolean): Record<(typeof MEMORY_FILES)[number], Record<string, unknown>[]> {
-  const out = { "rules.json": [], "facts.json": [], "retired.json": [] } as Record<(typeof MEMORY_FILES)[number], Record<string, unknown>[]>;
+export function readMemory(
+  dir: string,
+  warnings: string[],
+  exists: (p: string) => boolean,
+): Record<(typeof MEMORY_FILES)[number], Record<string, unknown>[]> {
+  const out = { "rules.json": [], "facts.json": [], "retired.json": [] } as Record<
+    (typeof MEMORY_FILES)[number],
+    Record<string, unknown>[]
+  >;
   for (const name of MEMORY_FILES) {
     const path = join(dir, name);
     if (!exists(path)) continue;
@@ -57,7 +92,11 @@ export function readMemory(dir: string, warnings: string[], exists: (p: string) 
       warnings.push(`${name} is not a JSON list; not imported.`);
       continue;
     }
-    data.forEach((e, i) => (isObj(e) && text(e.text) ? out[name].push(e) : warnings.push(`${name} entry ${i + 1} has no usable text (one line); not imported.`)));
+    data.forEach((e, i) =>
+      isObj(e) && text(e.text)
+        ? out[name].push(e)
+        : warnings.push(`${name} entry ${i + 1} has no usable text (one line); not imported.`),
+    );
   }
   return out;
 }
@@ -69,29 +108,54 @@ export function readMemory(dir: string, warnings: string[], exists: (p: string) 
  * two stores that then sync hold one record. An entry without them (an older export, a hand-written
  * file) gets the id made from its text; one removed in this store is not brought back.
  */
-export async function importMemory(w: StoreWriter, projectId: string, data: ReturnType<typeof readMemory>, now: Date, opts: { sameProject: boolean; warnings: string[] }): Promise<MemoryReport> {
+export async function importMemory(
+  w: StoreWriter,
+  projectId: string,
+  data: ReturnType<typeof readMemory>,
+  now: Date,
+  opts: { sameProject: boolean; warnings: string[] },
+): Promise<MemoryReport> {
   const report: MemoryReport = { rules: 0, facts: 0, retired: 0 };
   const label = { rules: "rule", facts: "fact", retirements: "retirement" } as const;
   /**
    * Whether to write the entry, as which row and with which clock. `row(id)` is what would be
    * stored; the exported record's id and clock are kept only when that row is the record itself.
    */
-  const decide = async <T extends { id: string; text: string }>(table: "rules" | "facts" | "retirements", e: Record<string, unknown>, row: (id: string) => T, derived: string, global: boolean) => {
-    const eligible = (global || opts.sameProject) && typeof e.id === "string" && RECORD_ID.test(e.id) && typeof e.clock === "string" && RECORD_CLOCK.test(e.clock);
+  const decide = async <T extends { id: string; text: string }>(
+    table: "rules" | "facts" | "retirements",
+    e: Record<string, unknown>,
+    row: (id: string) => T,
+    derived: string,
+    global: boolean,
+  ) => {
+    const eligible =
+      (global || opts.sameProject) &&
+      typeof e.id === "string" &&
+      RECORD_ID.test(e.id) &&
+      typeof e.clock === "string" &&
+      RECORD_CLOCK.test(e.clock);
     const same = eligible && contentDigest(row(e.id as string), []) === e.digest;
     const t = row(derived).text;
-    if (eligible && !same) opts.warnings.push(`${label[table]} ${JSON.stringify(t)} differs from the record it was exported as; imported as a new one.`);
+    if (eligible && !same)
+      opts.warnings.push(
+        `${label[table]} ${JSON.stringify(t)} differs from the record it was exported as; imported as a new one.`,
+      );
     const id = same ? (e.id as string) : derived;
     const here = await w.recordClock(table, id);
     if (same) {
       if (here && compareHlc(here.hlc, e.clock as string) >= 0) {
-        if (here.deleted) opts.warnings.push(`${label[table]} ${JSON.stringify(t)} was removed in this store after it was exported; not brought back.`);
+        if (here.deleted)
+          opts.warnings.push(
+            `${label[table]} ${JSON.stringify(t)} was removed in this store after it was exported; not brought back.`,
+          );
         return null;
       }
       return { row: row(id), clock: e.clock as string, live: here !== null };
     }
     if (here?.deleted) {
-      opts.warnings.push(`${label[table]} ${JSON.stringify(t)} was removed in this store; not brought back (add it again if it still holds).`);
+      opts.warnings.push(
+        `${label[table]} ${JSON.stringify(t)} was removed in this store; not brought back (add it again if it still holds).`,
+      );
       return null;
     }
     return { row: row(id), clock: undefined, live: here !== null };
@@ -103,7 +167,13 @@ export async function importMemory(w: StoreWriter, projectId: string, data: Retu
     const scope = scopeOf(e.scope);
     const pid = scope === "global" ? null : projectId;
     const created_at = iso(e.created_at) ?? now.toISOString();
-    const to = await decide("rules", e, (id) => ({ id, project_id: pid, scope, text: t, created_at }), ruleId(scope, pid, t), scope === "global");
+    const to = await decide(
+      "rules",
+      e,
+      (id) => ({ id, project_id: pid, scope, text: t, created_at }),
+      ruleId(scope, pid, t),
+      scope === "global",
+    );
     // Without a record: a rule already here (by id, or the same words after an edit) is kept as it is.
     if (!to || (!to.clock && (to.live || rules.some((r) => r.scope === scope && r.text === t)))) continue;
     await w.putRule(to.row, to.clock);
@@ -117,8 +187,14 @@ export async function importMemory(w: StoreWriter, projectId: string, data: Retu
     const confidence = e.confidence === "low" || e.confidence === "high" ? e.confidence : "medium";
     const created_at = iso(e.created_at) ?? now.toISOString();
     const fact = (id: string): Omit<FactRecord, "hlc" | "host" | "deleted"> => ({
-      id, project_id: pid, scope, text: t, confidence,
-      created_at, confirmed_at: iso(e.confirmed_at) ?? created_at, expires_at: e.expires_at === null ? null : iso(e.expires_at),
+      id,
+      project_id: pid,
+      scope,
+      text: t,
+      confidence,
+      created_at,
+      confirmed_at: iso(e.confirmed_at) ?? created_at,
+      expires_at: e.expires_at === null ? null : iso(e.expires_at),
     });
     const to = await decide("facts", e, fact, factId(scope, pid, t), scope === "global");
     if (!to) continue;
@@ -133,7 +209,15 @@ export async function importMemory(w: StoreWriter, projectId: string, data: Retu
     const reason = typeof e.reason === "string" ? redact(stripControl(e.reason)).trim() : "";
     const retired_at = iso(e.retired_at) ?? now.toISOString();
     const retired_by = text(e.retired_by) ?? "import";
-    const row = (id: string) => ({ id, project_id: projectId, kind, text: t, reason, retired_at, retired_by });
+    const row = (id: string) => ({
+      id,
+      project_id: projectId,
+      kind,
+      text: t,
+      reason,
+      retired_at,
+      retired_by,
+    });
     const to = await decide("retirements", e, row, retirementId(projectId, kind, t), false);
     if (!to || (!to.clock && to.live)) continue;
     await w.putRetirement(to.row, to.clock);

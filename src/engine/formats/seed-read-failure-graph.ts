@@ -6,19 +6,49 @@ import { writtenCount } from "../failures/graph.ts";
 import { asStrings, isObj, type Obj } from "./seed-layout.ts";
 
 const WHO: Record<string, "user" | "system"> = {
-  user: "user", human: "user", developer: "user", me: "user", owner: "user",
-  system: "system", ai: "system", agent: "system", assistant: "system", model: "system", test: "system", tests: "system",
-  ci: "system", bot: "system", tool: "system", build: "system", compiler: "system", linter: "system",
+  user: "user",
+  human: "user",
+  developer: "user",
+  me: "user",
+  owner: "user",
+  system: "system",
+  ai: "system",
+  agent: "system",
+  assistant: "system",
+  model: "system",
+  test: "system",
+  tests: "system",
+  ci: "system",
+  bot: "system",
+  tool: "system",
+  build: "system",
+  compiler: "system",
+  linter: "system",
 };
-const SCOPES: Record<string, "project" | "global"> = { project: "project", local: "project", global: "global", shared: "global", "cross-platform": "global" };
+const SCOPES: Record<string, "project" | "global"> = {
+  project: "project",
+  local: "project",
+  global: "global",
+  shared: "global",
+  "cross-platform": "global",
+};
 const CONFIDENCE = new Set(["high", "medium", "low"]);
 
 /**
  * One failure-graph entry in the engine's terms: who/scope/confidence synonyms mapped, lists as
  * lists; a value that cannot be mapped is kept in the entry as `original_<field>`, with a warning.
  */
-export function normaliseEntry(item: string, raw: unknown, warnings: string[], where: string): FailureGraphEntry {
-  const e: FailureGraphEntry = isObj(raw) ? { ...raw } : raw === null || raw === undefined ? {} : { reason: String(raw) };
+export function normaliseEntry(
+  item: string,
+  raw: unknown,
+  warnings: string[],
+  where: string,
+): FailureGraphEntry {
+  const e: FailureGraphEntry = isObj(raw)
+    ? { ...raw }
+    : raw === null || raw === undefined
+      ? {}
+      : { reason: String(raw) };
   const fix = (field: "rejected_by" | "scope" | "confidence", map: (s: string) => string | undefined) => {
     const v = e[field];
     if (v === undefined || v === null || v === "") {
@@ -30,13 +60,16 @@ export function normaliseEntry(item: string, raw: unknown, warnings: string[], w
     else {
       delete e[field];
       e[`original_${field}`] = v;
-      warnings.push(`${where}: failure ${JSON.stringify(item)} has ${field} ${JSON.stringify(v)}, which MindSave does not know; kept as original_${field}.`);
+      warnings.push(
+        `${where}: failure ${JSON.stringify(item)} has ${field} ${JSON.stringify(v)}, which MindSave does not know; kept as original_${field}.`,
+      );
     }
   };
   fix("rejected_by", (s) => WHO[s]);
   fix("scope", (s) => SCOPES[s]);
   fix("confidence", (s) => (CONFIDENCE.has(s) ? s : undefined));
-  for (const list of ["related", "alternatives"] as const) if (e[list] !== undefined) e[list] = asStrings(e[list]);
+  for (const list of ["related", "alternatives"] as const)
+    if (e[list] !== undefined) e[list] = asStrings(e[list]);
   if (e.repeat_count !== undefined && e.repeat_count !== null && typeof e.repeat_count !== "number") {
     const n = writtenCount(e.repeat_count);
     if (!Number.isNaN(n)) e.repeat_count = n;
@@ -44,14 +77,22 @@ export function normaliseEntry(item: string, raw: unknown, warnings: string[], w
       // Not a count: kept aside like any value MindSave does not know, so the file still imports.
       e.original_repeat_count = e.repeat_count;
       delete e.repeat_count;
-      warnings.push(`${where}: failure ${JSON.stringify(item)} has repeat_count ${JSON.stringify(e.original_repeat_count)}, which is not a number; kept as original_repeat_count.`);
+      warnings.push(
+        `${where}: failure ${JSON.stringify(item)} has repeat_count ${JSON.stringify(e.original_repeat_count)}, which is not a number; kept as original_repeat_count.`,
+      );
     }
   }
   return e;
 }
 
 /** failure_graph as a mapping, whatever the version wrote: JSON text (the v3.5 SDK), a list, or a mapping. */
-export function normaliseGraph(v: unknown, data: Obj, kept: Obj, warnings: string[], where: string): Record<string, FailureGraphEntry> | undefined {
+export function normaliseGraph(
+  v: unknown,
+  data: Obj,
+  kept: Obj,
+  warnings: string[],
+  where: string,
+): Record<string, FailureGraphEntry> | undefined {
   if (v === undefined || v === null || v === "") return undefined;
   let value: unknown = v;
   if (typeof v === "string") {
@@ -61,7 +102,9 @@ export function normaliseGraph(v: unknown, data: Obj, kept: Obj, warnings: strin
       const doc = parseDocument(v);
       if (doc.errors.length || !isObj(doc.toJS())) {
         kept.failure_graph_text = v;
-        warnings.push(`${where}: failure_graph is neither JSON nor YAML; kept as text in failure_graph_text.`);
+        warnings.push(
+          `${where}: failure_graph is neither JSON nor YAML; kept as text in failure_graph_text.`,
+        );
         return undefined;
       }
       value = doc.toJS();
@@ -71,7 +114,7 @@ export function normaliseGraph(v: unknown, data: Obj, kept: Obj, warnings: strin
   if (Array.isArray(value)) {
     const rest: unknown[] = [];
     for (const x of value) {
-      const name = isObj(x) ? x.item ?? x.name : undefined;
+      const name = isObj(x) ? (x.item ?? x.name) : undefined;
       if (typeof name === "string" && name.trim()) {
         const { item: _i, name: _n, ...entry } = x as Obj;
         out[name.trim()] = normaliseEntry(name.trim(), entry, warnings, where);
@@ -86,16 +129,21 @@ export function normaliseGraph(v: unknown, data: Obj, kept: Obj, warnings: strin
       const odd = rest.filter((x) => typeof x !== "string");
       if (odd.length) {
         kept.failure_graph_unrecognised = odd;
-        warnings.push(`${where}: ${odd.length} failure_graph entr${odd.length === 1 ? "y has" : "ies have"} no item name; kept in failure_graph_unrecognised.`);
+        warnings.push(
+          `${where}: ${odd.length} failure_graph entr${odd.length === 1 ? "y has" : "ies have"} no item name; kept in failure_graph_unrecognised.`,
+        );
       }
     }
     return out;
   }
   if (!isObj(value)) {
     kept.failure_graph_text = v;
-    warnings.push(`${where}: failure_graph is not a mapping of item → {reason, …}; kept in failure_graph_text.`);
+    warnings.push(
+      `${where}: failure_graph is not a mapping of item → {reason, …}; kept in failure_graph_text.`,
+    );
     return undefined;
   }
-  for (const [item, entry] of Object.entries(value)) if (item.trim()) out[item.trim()] = normaliseEntry(item.trim(), entry, warnings, where);
+  for (const [item, entry] of Object.entries(value))
+    if (item.trim()) out[item.trim()] = normaliseEntry(item.trim(), entry, warnings, where);
   return out;
 }

@@ -27,7 +27,21 @@ export interface ParsedNode {
   clock?: string;
 }
 
-const NODE_FIELDS = new Set(["schema_version", "rejected_by", "reason", "repeat_count", "confidence", "scope", "related", "alternatives", "first_seen", "last_seen", "item", "name", "_mindsave"]);
+const NODE_FIELDS = new Set([
+  "schema_version",
+  "rejected_by",
+  "reason",
+  "repeat_count",
+  "confidence",
+  "scope",
+  "related",
+  "alternatives",
+  "first_seen",
+  "last_seen",
+  "item",
+  "name",
+  "_mindsave",
+]);
 /** More hosts than this, or a count above MAX_COUNT, is not a real export's. */
 const MAX_HOSTS = 256;
 const MAX_COUNT = 1_000_000;
@@ -36,19 +50,37 @@ const MAX_COUNT = 1_000_000;
  * The per-host counters `mindsave export` writes beside repeat_count. Kept only when they are
  * well formed and add up to repeat_count; otherwise the node is read as the original's (a floor).
  */
-function hostCounts(marker: unknown, repeatCount: number, where: string, warnings: string[]): Record<string, number> | undefined {
+function hostCounts(
+  marker: unknown,
+  repeatCount: number,
+  where: string,
+  warnings: string[],
+): Record<string, number> | undefined {
   if (marker === undefined) return undefined;
   const counts = isObj(marker) ? marker.counts : undefined;
   const entries = isObj(counts) ? Object.entries(counts) : null;
-  const ok = entries && entries.length > 0 && entries.length <= MAX_HOSTS &&
-    entries.every(([host, n]) => HOST_ID.test(host) && Number.isInteger(n) && (n as number) > 0 && (n as number) <= MAX_COUNT) &&
+  const ok =
+    entries &&
+    entries.length > 0 &&
+    entries.length <= MAX_HOSTS &&
+    entries.every(
+      ([host, n]) =>
+        HOST_ID.test(host) && Number.isInteger(n) && (n as number) > 0 && (n as number) <= MAX_COUNT,
+    ) &&
     entries.reduce((sum, [, n]) => sum + (n as number), 0) === repeatCount;
   if (ok) return Object.fromEntries(entries as [string, number][]);
-  warnings.push(`${where}: _mindsave.counts is not a set of per-host counts adding up to repeat_count ${repeatCount}; read repeat_count as the least count.`);
+  warnings.push(
+    `${where}: _mindsave.counts is not a set of per-host counts adding up to repeat_count ${repeatCount}; read repeat_count as the least count.`,
+  );
   return undefined;
 }
 
-export function readNodes(dir: string, scope: "project" | "global", label: string, warnings: string[]): ParsedNode[] {
+export function readNodes(
+  dir: string,
+  scope: "project" | "global",
+  label: string,
+  warnings: string[],
+): ParsedNode[] {
   const out: ParsedNode[] = [];
   for (const name of listDirNoFollow(dir)) {
     const path = join(dir, name);
@@ -69,17 +101,33 @@ export function readNodes(dir: string, scope: "project" | "global", label: strin
     const item = named?.trim() ?? unslug(stem);
     const where = `${file} (${JSON.stringify(item)})`;
     const unknown = Object.keys(data).filter((k) => !NODE_FIELDS.has(k));
-    if (unknown.length) warnings.push(`${where}: MindSave's failure graph has no place for ${unknown.join(", ")}; not imported.`);
+    if (unknown.length)
+      warnings.push(
+        `${where}: MindSave's failure graph has no place for ${unknown.join(", ")}; not imported.`,
+      );
     const e = normaliseEntry(item, data, [], file);
-    if (e.scope && e.scope !== scope) warnings.push(`${where}: says scope ${e.scope} but sits in the ${scope} folder; imported as ${scope}.`);
-    if ("original_scope" in e) warnings.push(`${where}: scope ${JSON.stringify(e.original_scope)} is not project or global; imported as ${scope} (its folder).`);
-    if ("original_rejected_by" in e) warnings.push(`${where}: rejected_by ${JSON.stringify(e.original_rejected_by)} is not user or system; imported as user.`);
-    if ("original_confidence" in e) warnings.push(`${where}: confidence ${JSON.stringify(e.original_confidence)} is not high, medium or low; derived from repeats instead.`);
+    if (e.scope && e.scope !== scope)
+      warnings.push(`${where}: says scope ${e.scope} but sits in the ${scope} folder; imported as ${scope}.`);
+    if ("original_scope" in e)
+      warnings.push(
+        `${where}: scope ${JSON.stringify(e.original_scope)} is not project or global; imported as ${scope} (its folder).`,
+      );
+    if ("original_rejected_by" in e)
+      warnings.push(
+        `${where}: rejected_by ${JSON.stringify(e.original_rejected_by)} is not user or system; imported as user.`,
+      );
+    if ("original_confidence" in e)
+      warnings.push(
+        `${where}: confidence ${JSON.stringify(e.original_confidence)} is not high, medium or low; derived from repeats instead.`,
+      );
     const fallback = mtime(path);
     const time = (field: "first_seen" | "last_seen"): Date => {
       const t = instant(data[field]);
       if (Number.isFinite(t)) return new Date(t);
-      if (data[field] !== undefined) warnings.push(`${where}: ${field} ${JSON.stringify(data[field])} is not a time; used the file's modification time.`);
+      if (data[field] !== undefined)
+        warnings.push(
+          `${where}: ${field} ${JSON.stringify(data[field])} is not a time; used the file's modification time.`,
+        );
       return fallback;
     };
     let first_seen = time("first_seen");
@@ -88,13 +136,29 @@ export function readNodes(dir: string, scope: "project" | "global", label: strin
     const count = Number(e.repeat_count);
     const repeat_count = Number.isFinite(count) && count >= 1 ? Math.floor(count) : 1;
     out.push({
-      file, item, scope,
-      reason: typeof e.reason === "string" && e.reason.trim() ? e.reason.trim() : e.reason !== undefined && e.reason !== null && String(e.reason).trim() ? String(e.reason).trim() : "",
+      file,
+      item,
+      scope,
+      reason:
+        typeof e.reason === "string" && e.reason.trim()
+          ? e.reason.trim()
+          : e.reason !== undefined && e.reason !== null && String(e.reason).trim()
+            ? String(e.reason).trim()
+            : "",
       rejected_by: typeof e.rejected_by === "string" ? e.rejected_by : undefined,
       confidence: typeof e.confidence === "string" ? e.confidence : undefined,
-      repeat_count, related: asStrings(e.related), alternatives: asStrings(e.alternatives), first_seen, last_seen,
+      repeat_count,
+      related: asStrings(e.related),
+      alternatives: asStrings(e.alternatives),
+      first_seen,
+      last_seen,
       counts: hostCounts(data._mindsave, repeat_count, where, warnings),
-      clock: isObj(data._mindsave) && typeof data._mindsave.clock === "string" && RECORD_CLOCK.test(data._mindsave.clock) ? data._mindsave.clock : undefined,
+      clock:
+        isObj(data._mindsave) &&
+        typeof data._mindsave.clock === "string" &&
+        RECORD_CLOCK.test(data._mindsave.clock)
+          ? data._mindsave.clock
+          : undefined,
     });
   }
   return out;
@@ -106,6 +170,12 @@ export const failureKey = (scope: string, item: string) => `${scope}\0${normalis
 export function nodeSatisfied(f: FailureRecord | undefined, n: ParsedNode): boolean {
   if (!f) return false;
   const has = (list: string[], want: string[]) => want.every((x) => list.includes(x));
-  return f.repeat_count >= n.repeat_count && (!n.reason || f.reason === n.reason) && (!n.rejected_by || f.rejected_by === n.rejected_by) &&
-    has(f.related, n.related) && has(f.alternatives, n.alternatives) && Date.parse(f.last_seen) >= n.last_seen.getTime();
+  return (
+    f.repeat_count >= n.repeat_count &&
+    (!n.reason || f.reason === n.reason) &&
+    (!n.rejected_by || f.rejected_by === n.rejected_by) &&
+    has(f.related, n.related) &&
+    has(f.alternatives, n.alternatives) &&
+    Date.parse(f.last_seen) >= n.last_seen.getTime()
+  );
 }

@@ -10,7 +10,14 @@ import { redact, redactDeep } from "../snapshots/redact.ts";
 import { stripControl } from "../snapshots/input-limits.ts";
 import { SNAPSHOT_VERSION, type ExportedRecord } from "../snapshots/save.ts";
 import { HOST_ID } from "../home/host.ts";
-import { checkFrontMatter, fromFields, parseSnapshotText, parseStatus, splitFrontMatter, type SnapshotInput } from "../snapshots/input.ts";
+import {
+  checkFrontMatter,
+  fromFields,
+  parseSnapshotText,
+  parseStatus,
+  splitFrontMatter,
+  type SnapshotInput,
+} from "../snapshots/input.ts";
 import type { StoredFile } from "../../store/store.ts";
 import { normaliseGraph } from "./seed-read-failure-graph.ts";
 import { asStrings, instant, isObj, readJson, RECORD_CLOCK, RECORD_ID, type Obj } from "./seed-layout.ts";
@@ -57,9 +64,13 @@ export function readIndex(dir: string, warnings: string[]): IndexInfo {
   if (!existsSync(path)) return info;
   const data = readJson(path, "index.json", warnings);
   if (data === undefined) return info;
-  const list = Array.isArray(data) ? data : isObj(data) && Array.isArray(data.snapshots) ? data.snapshots : null;
+  const list = Array.isArray(data)
+    ? data
+    : isObj(data) && Array.isArray(data.snapshots)
+      ? data.snapshots
+      : null;
   if (!list) {
-    warnings.push("index.json has no \"snapshots\" list; the snapshot files are imported without it.");
+    warnings.push('index.json has no "snapshots" list; the snapshot files are imported without it.');
     return info;
   }
   const roots = new Set<string>();
@@ -120,12 +131,18 @@ interface SnapshotHead {
 }
 
 /** Reads one snapshot file; throws a UserError naming what is wrong when it cannot be imported. */
-export function parseSnapshotFile(text: string, file: string, index: IndexInfo, fileTime: Date): ParsedSnapshot {
+export function parseSnapshotFile(
+  text: string,
+  file: string,
+  index: IndexInfo,
+  fileTime: Date,
+): ParsedSnapshot {
   return withBody(readSnapshotHead(text, file, index, fileTime), text, index);
 }
 
 /** An ISO time with its zone, alone on a top-level `created_at:` line (quoted or not). */
-const CREATED_AT_LINE = /^created_at:[ \t]+(["']?)(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}))\1[ \t]*$/m;
+const CREATED_AT_LINE =
+  /^created_at:[ \t]+(["']?)(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}))\1[ \t]*$/m;
 
 /**
  * The time a snapshot file was saved, read from its front matter without parsing the YAML, when
@@ -155,7 +172,10 @@ export function readSnapshotHead(text: string, file: string, index: IndexInfo, f
     throw new UserError(`${where} is not valid YAML: ${doc.errors[0].message.split("\n")[0]}`);
   }
   const parsed = doc.toJS() as unknown;
-  if (!isObj(parsed)) throw new UserError(`${where} has no snapshot fields (expected YAML front matter with goal, state, next_action, …).`);
+  if (!isObj(parsed))
+    throw new UserError(
+      `${where} has no snapshot fields (expected YAML front matter with goal, state, next_action, …).`,
+    );
   const data: Obj = redactDeep({ ...parsed });
   /** Values import moved aside (each named in its own warning), added to the snapshot's extra. */
   const kept: Obj = {};
@@ -191,12 +211,15 @@ export function readSnapshotHead(text: string, file: string, index: IndexInfo, f
       data.status = parseStatus(data.status);
     } catch {
       kept.original_status = data.status;
-      warnings.push(`${where}: status ${JSON.stringify(data.status)} is not in_progress, completed or blocked; kept as original_status and derived from the blocker.`);
+      warnings.push(
+        `${where}: status ${JSON.stringify(data.status)} is not in_progress, completed or blocked; kept as original_status and derived from the blocker.`,
+      );
       delete data.status;
     }
   }
   if (data.auto_trigger !== undefined && data.auto_trigger !== null && !isObj(data.auto_trigger)) {
-    if (typeof data.auto_trigger === "string" && data.auto_trigger.trim()) data.auto_trigger = { reason: data.auto_trigger.trim() };
+    if (typeof data.auto_trigger === "string" && data.auto_trigger.trim())
+      data.auto_trigger = { reason: data.auto_trigger.trim() };
     else {
       kept.original_auto_trigger = data.auto_trigger;
       delete data.auto_trigger;
@@ -218,13 +241,24 @@ export function readSnapshotHead(text: string, file: string, index: IndexInfo, f
   }
 
   // The id: the file's, else the index's entry for this file, else the file name.
-  const entry = index.byFile.get(file) ?? (typeof data.snapshot_id === "string" ? index.byId.get(data.snapshot_id) : undefined);
+  const entry =
+    index.byFile.get(file) ??
+    (typeof data.snapshot_id === "string" ? index.byId.get(data.snapshot_id) : undefined);
   // The index's id and the file name are redacted too: a re-import finds the snapshot by this id.
-  let id = redact(data.snapshot_id !== undefined && data.snapshot_id !== null && String(data.snapshot_id).trim()
-    ? String(data.snapshot_id).trim()
-    : typeof entry?.id === "string" && entry.id.trim() ? entry.id.trim() : file.replace(/\.md$/i, ""));
+  let id = redact(
+    data.snapshot_id !== undefined && data.snapshot_id !== null && String(data.snapshot_id).trim()
+      ? String(data.snapshot_id).trim()
+      : typeof entry?.id === "string" && entry.id.trim()
+        ? entry.id.trim()
+        : file.replace(/\.md$/i, ""),
+  );
   if (!SAFE_ID.test(id)) {
-    const safe = id.normalize("NFC").replace(/[^\p{L}\p{N}\p{M}_.-]+/gu, "_").replace(/^[._-]+/, "").slice(0, 120) || "snapshot";
+    const safe =
+      id
+        .normalize("NFC")
+        .replace(/[^\p{L}\p{N}\p{M}_.-]+/gu, "_")
+        .replace(/^[._-]+/, "")
+        .slice(0, 120) || "snapshot";
     warnings.push(`${where}: snapshot_id ${JSON.stringify(id)} cannot be a file name; imported as ${safe}.`);
     id = safe;
   }
@@ -235,11 +269,19 @@ export function readSnapshotHead(text: string, file: string, index: IndexInfo, f
   else if (Number.isFinite(instant(entry?.created_at))) createdAt = new Date(instant(entry!.created_at));
   else {
     createdAt = fileTime;
-    warnings.push(`${where}: no readable created_at${data.created_at !== undefined ? ` (${JSON.stringify(data.created_at)})` : ""}; used the file's modification time ${createdAt.toISOString()}.`);
+    warnings.push(
+      `${where}: no readable created_at${data.created_at !== undefined ? ` (${JSON.stringify(data.created_at)})` : ""}; used the file's modification time ${createdAt.toISOString()}.`,
+    );
     if (data.created_at !== undefined && data.created_at !== null) kept.original_created_at = data.created_at;
   }
   delete data.created_at;
-  if (!marker && data.version !== undefined && data.version !== null && String(data.version) !== SNAPSHOT_VERSION) kept.original_version = String(data.version);
+  if (
+    !marker &&
+    data.version !== undefined &&
+    data.version !== null &&
+    String(data.version) !== SNAPSHOT_VERSION
+  )
+    kept.original_version = String(data.version);
   delete data.version;
   if (!data.goal && typeof entry?.goal === "string" && entry.goal.trim()) {
     data.goal = entry.goal.trim();
@@ -250,8 +292,14 @@ export function readSnapshotHead(text: string, file: string, index: IndexInfo, f
   // compresses them again on save, to the same result.
   if (marker && Array.isArray(marker.original_constraints)) data.constraints = marker.original_constraints;
   // In our own export `_compressed` (folded groups, contradictions) is derived: the save recomputes it.
-  if (marker?.derived_compressed === true || (marker && Array.isArray(marker.original_constraints))) delete data._compressed;
-  const topic = typeof marker?.topic === "string" ? marker.topic.replace(/^OVF_/, "") : typeof data.topic === "string" ? undefined : topicFromId(id);
+  if (marker?.derived_compressed === true || (marker && Array.isArray(marker.original_constraints)))
+    delete data._compressed;
+  const topic =
+    typeof marker?.topic === "string"
+      ? marker.topic.replace(/^OVF_/, "")
+      : typeof data.topic === "string"
+        ? undefined
+        : topicFromId(id);
   return { file: where, id, createdAt, warnings, data, kept, marker, topic };
 }
 
@@ -264,20 +312,29 @@ function withBody(head: SnapshotHead, text: string, index: IndexInfo): ParsedSna
   const body = redact(rawBody);
   const input = fromFields(data, body);
   // Our own export's extra fields were named when they were first saved; do not repeat that.
-  for (const w of input.warnings) if (!(marker && w.startsWith("Kept fields"))) warnings.push(`${where}: ${w}`);
+  for (const w of input.warnings)
+    if (!(marker && w.startsWith("Kept fields"))) warnings.push(`${where}: ${w}`);
   input.warnings = [];
   for (const [k, v] of Object.entries(kept)) if (!(k in input.extra)) input.extra[k] = v;
   if (topic) input.topic = topic;
-  if (typeof marker?.agent === "string" && marker.agent.trim()) input.agent = marker.agent.trim().slice(0, 64);
+  if (typeof marker?.agent === "string" && marker.agent.trim())
+    input.agent = marker.agent.trim().slice(0, 64);
   // A file without a plan had none: an import never borrows the previous snapshot's.
   if (input.plan === undefined) input.plan = null;
   // Our export's times of the plan's steps (one per step; anything else is no time).
   const times = marker?.plan_times;
   if (input.plan && Array.isArray(times) && times.length === input.plan.length) {
-    input.plan_times = times.map((t) => (typeof t === "string" && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,3})?Z$/.test(t) ? t : null));
+    input.plan_times = times.map((t) =>
+      typeof t === "string" && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,3})?Z$/.test(t) ? t : null,
+    );
   }
   input.active_files = input.active_files.map((f) => storedActiveFile(f, index.origRoots));
-  const l1Only = !input.constraints.length && !input.decisions.length && !Object.keys(input.failure_graph).length && !input.excluded_paths.length && !input.layer3;
+  const l1Only =
+    !input.constraints.length &&
+    !input.decisions.length &&
+    !Object.keys(input.failure_graph).length &&
+    !input.excluded_paths.length &&
+    !input.layer3;
   const overflow = (marker ? marker.kind === "overflow" : id.startsWith("OVF_")) && l1Only;
   return { file: where, id, createdAt, input, overflow, warnings, record: exportedRecord(marker) };
 }
@@ -286,8 +343,21 @@ function withBody(head: SnapshotHead, text: string, index: IndexInfo): ParsedSna
 function exportedRecord(marker: Obj | null): ParsedSnapshot["record"] {
   if (!marker) return undefined;
   const { record, clock, saved_host: host, files, digest } = marker;
-  if (typeof record !== "string" || !RECORD_ID.test(record) || typeof clock !== "string" || !RECORD_CLOCK.test(clock)) return undefined;
-  if (typeof host !== "string" || !HOST_ID.test(host) || typeof digest !== "string" || !/^[0-9a-f]{32}$/.test(digest) || !Array.isArray(files)) return undefined;
+  if (
+    typeof record !== "string" ||
+    !RECORD_ID.test(record) ||
+    typeof clock !== "string" ||
+    !RECORD_CLOCK.test(clock)
+  )
+    return undefined;
+  if (
+    typeof host !== "string" ||
+    !HOST_ID.test(host) ||
+    typeof digest !== "string" ||
+    !/^[0-9a-f]{32}$/.test(digest) ||
+    !Array.isArray(files)
+  )
+    return undefined;
   const fingerprints: StoredFile[] = [];
   for (const f of files) {
     if (!isObj(f) || typeof f.path !== "string") return undefined;
@@ -298,6 +368,9 @@ function exportedRecord(marker: Obj | null): ParsedSnapshot["record"] {
     fingerprints.push(fp);
   }
   const name = typeof marker.name === "string" && marker.name.trim() ? marker.name.trim() : undefined;
-  const hostName = typeof marker.saved_host_name === "string" ? redact(stripControl(marker.saved_host_name)).trim().slice(0, 200) || undefined : undefined;
+  const hostName =
+    typeof marker.saved_host_name === "string"
+      ? redact(stripControl(marker.saved_host_name)).trim().slice(0, 200) || undefined
+      : undefined;
   return { id: record, clock, savedHost: host, files: fingerprints, digest, name, hostName };
 }

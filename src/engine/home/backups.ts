@@ -21,7 +21,10 @@ const backupParts = (backup: string) => [backup, keyFilePath(backup), ...SIDE_FI
 
 /** `mindsave.db.bak-20250102T030405Z` (with -2, -3… when one already has that name). */
 export function backupName(db: string, at: Date): string {
-  const stamp = at.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  const stamp = at
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
   let name = `${db}.bak-${stamp}`;
   for (let i = 2; backupParts(name).some(taken); i++) name = `${db}.bak-${stamp}-${i}`;
   return name;
@@ -45,7 +48,10 @@ export const newestBackup = (db: string): string | null => newestRecorded(backup
  * before it beyond the newest KEEP_BACKUPS (with their key files); returns the removed ones.
  */
 export function keepBackup(db: string, backup: string): string[] {
-  return recordAndRotate(backupLedger(db), backup, { keep: KEEP_BACKUPS, companions: (b) => backupParts(b).slice(1) });
+  return recordAndRotate(backupLedger(db), backup, {
+    keep: KEEP_BACKUPS,
+    companions: (b) => backupParts(b).slice(1),
+  });
 }
 
 /**
@@ -53,7 +59,11 @@ export function keepBackup(db: string, backup: string): string[] {
  * included, encrypted with the store's own key when it is encrypted (its key file copied beside
  * the backup, so the same passphrase opens it). Then rotates (keepBackup).
  */
-export async function backupStore(store: Store, db: string, opts: { at: Date; env: NodeJS.ProcessEnv }): Promise<{ backup: string; pruned: string[] }> {
+export async function backupStore(
+  store: Store,
+  db: string,
+  opts: { at: Date; env: NodeJS.ProcessEnv },
+): Promise<{ backup: string; pruned: string[] }> {
   const state = encryptionState(db);
   const key = state.encrypted ? await storeKey(db, state.file!, { env: opts.env }) : null;
   const backup = backupName(db, opts.at);
@@ -76,10 +86,18 @@ export async function backupStore(store: Store, db: string, opts: { at: Date; en
  */
 export function backupFileAsIs(db: string, at: Date): { backup: string; pruned: string[] } {
   const backup = backupName(db, at);
-  const parts = [["", ""], [KEY_FILE_SUFFIX, KEY_FILE_SUFFIX], ["-wal", "-wal"], ["-journal", "-journal"]];
+  const parts = [
+    ["", ""],
+    [KEY_FILE_SUFFIX, KEY_FILE_SUFFIX],
+    ["-wal", "-wal"],
+    ["-journal", "-journal"],
+  ];
   // (The log and journal are beside a symlink's target.)
   const real = realStorePath(db);
-  const from = (suffix: string) => (suffix === KEY_FILE_SUFFIX ? storeKeyFile(db) : (suffix === "-wal" || suffix === "-journal" ? real : db) + suffix);
+  const from = (suffix: string) =>
+    suffix === KEY_FILE_SUFFIX
+      ? storeKeyFile(db)
+      : (suffix === "-wal" || suffix === "-journal" ? real : db) + suffix;
   try {
     for (const [f, to] of parts) {
       if (existsSync(from(f)) && (f === "" || statSync(from(f)).size > 0)) copyFileSync(from(f), backup + to);

@@ -40,10 +40,17 @@ export async function encryptHome(opts: ConvertOptions = {}): Promise<ConvertRes
   const home = resolveHome({ flag: opts.home, env });
   prepareHome(home, { write: true });
   const state = encryptionState(home.dbPath);
-  if (state.encrypted) throw new UserError(`The store ${home.dbPath} is already encrypted; nothing was changed.`);
+  if (state.encrypted)
+    throw new UserError(`The store ${home.dbPath} is already encrypted; nothing was changed.`);
   const pass = await askNewPassphrase({ env, store: home.dbPath });
   const { file, key } = await newKey(pass, now(opts), env);
-  const base = { store: home.dbPath, encrypted: true, key_file: state.keyFile, kdf: { name: "scrypt" as const, ...file.params }, cipher: CIPHER };
+  const base = {
+    store: home.dbPath,
+    encrypted: true,
+    key_file: state.keyFile,
+    kdf: { name: "scrypt" as const, ...file.params },
+    cipher: CIPHER,
+  };
   if (!existsSync(home.dbPath)) {
     // Nothing to convert: the key file first, then the store, so a store never exists without it.
     writeKeyFile(state.keyFile, file);
@@ -68,11 +75,21 @@ export async function decryptHome(opts: ConvertOptions = {}): Promise<ConvertRes
   const home = resolveHome({ flag: opts.home, env });
   prepareHome(home, { write: true });
   const state = encryptionState(home.dbPath);
-  if (!state.encrypted) throw new UserError(`The store ${home.dbPath} is not encrypted; nothing was changed.`);
+  if (!state.encrypted)
+    throw new UserError(`The store ${home.dbPath} is not encrypted; nothing was changed.`);
   const key = await storeKey(home.dbPath, state.file!, { env });
   if (!existsSync(home.dbPath)) {
     rmSync(state.keyFile, { force: true });
-    return { store: home.dbPath, encrypted: false, backup: null, pruned: [], key_file: null, kdf: null, cipher: null, rows: {} };
+    return {
+      store: home.dbPath,
+      encrypted: false,
+      backup: null,
+      pruned: [],
+      key_file: null,
+      kdf: null,
+      cipher: null,
+      rows: {},
+    };
   }
   const source = await Store.open(home.dbPath, { journalMode: journalModeFor(home), encryptionKey: key });
   const done = await convert(home, source, null, opts, {
@@ -98,7 +115,13 @@ const now = (opts: ConvertOptions) => (opts.now ? opts.now() : new Date());
  * Copies `source` into a new file encrypted with `key` (plain when null), checks it, and swaps it
  * in. `source` is closed when this returns or throws.
  */
-async function convert(home: Home, source: Store, key: string | null, opts: ConvertOptions, hooks: Hooks): Promise<{ backup: string; pruned: string[]; rows: Record<string, number> }> {
+async function convert(
+  home: Home,
+  source: Store,
+  key: string | null,
+  opts: ConvertOptions,
+  hooks: Hooks,
+): Promise<{ backup: string; pruned: string[]; rows: Record<string, number> }> {
   const db = home.dbPath;
   // A symlinked store is converted where its target is: the link stays, and the swap is one
   // rename on the target's own filesystem.
@@ -109,7 +132,10 @@ async function convert(home: Home, source: Store, key: string | null, opts: Conv
   let open = true;
   let backup: string | null = null;
   let swapped = false;
-  const busy = (why: string) => new UserError(`Another program is using the store ${db} (${why}); close it and try again (nothing was changed).`);
+  const busy = (why: string) =>
+    new UserError(
+      `Another program is using the store ${db} (${why}); close it and try again (nothing was changed).`,
+    );
   try {
     // Another process may write meanwhile: then the copy is stale, and it is made again.
     for (let attempt = 1; ; attempt++) {
@@ -125,7 +151,10 @@ async function convert(home: Home, source: Store, key: string | null, opts: Conv
         if (!(await source.checkpoint())) throw busy("its write-ahead log is in use");
         if ((await source.dataVersion()) === version) break;
       }
-      if (attempt === 3) throw new UserError(`The store ${db} kept changing while it was being converted; stop the agents using it and try again (nothing was changed).`);
+      if (attempt === 3)
+        throw new UserError(
+          `The store ${db} kept changing while it was being converted; stop the agents using it and try again (nothing was changed).`,
+        );
     }
     await source.closeAsync();
     open = false;
@@ -157,18 +186,31 @@ async function convert(home: Home, source: Store, key: string | null, opts: Conv
   }
 }
 
-async function verifyCopy(tmp: string, key: string | null, rows: Record<string, number>, home: Home): Promise<void> {
+async function verifyCopy(
+  tmp: string,
+  key: string | null,
+  rows: Record<string, number>,
+  home: Home,
+): Promise<void> {
   let copy: Store;
   try {
     copy = await Store.open(tmp, { journalMode: journalModeFor(home), encryptionKey: key ?? undefined });
   } catch (e) {
-    throw new UserError(`The converted copy of ${home.dbPath} does not open (${(e as Error).message}); nothing was changed.`);
+    throw new UserError(
+      `The converted copy of ${home.dbPath} does not open (${(e as Error).message}); nothing was changed.`,
+    );
   }
   try {
     const integrity = await copy.integrityCheck();
-    if (integrity !== "ok") throw new UserError(`The converted copy of ${home.dbPath} fails its integrity check (${integrity}); nothing was changed.`);
+    if (integrity !== "ok")
+      throw new UserError(
+        `The converted copy of ${home.dbPath} fails its integrity check (${integrity}); nothing was changed.`,
+      );
     const got = await copy.tableCounts();
-    if (!same(got, rows)) throw new UserError(`The converted copy of ${home.dbPath} does not hold the same rows as the store; nothing was changed.`);
+    if (!same(got, rows))
+      throw new UserError(
+        `The converted copy of ${home.dbPath} does not hold the same rows as the store; nothing was changed.`,
+      );
     if (copy.encrypted !== (key !== null)) throw new Error("converted copy has the wrong encryption");
     await copy.checkpoint();
   } finally {
@@ -189,5 +231,6 @@ function removeStore(path: string): void {
 /** Copies left by a conversion that was killed: never swapped in, so never needed. */
 function removeLeftovers(db: string): void {
   const prefix = `${basename(db)}.converting-`;
-  for (const f of readdirSync(dirname(db))) if (f.startsWith(prefix)) rmSync(join(dirname(db), f), { force: true });
+  for (const f of readdirSync(dirname(db)))
+    if (f.startsWith(prefix)) rmSync(join(dirname(db), f), { force: true });
 }

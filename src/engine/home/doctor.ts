@@ -10,7 +10,15 @@ import { currentTarget } from "./drive.ts";
 import { currentHost } from "./host.ts";
 import { encryptionReport, encryptionState, storeKey } from "./encryption.ts";
 import { listBackups } from "./backups.ts";
-import { SCHEMA_VERSION, StoreProblem, inspectStore, parseHlc, storeFileKind, type StoreInspection, type StoreProblemKind } from "../../store/store.ts";
+import {
+  SCHEMA_VERSION,
+  StoreProblem,
+  inspectStore,
+  parseHlc,
+  storeFileKind,
+  type StoreInspection,
+  type StoreProblemKind,
+} from "../../store/store.ts";
 import { VERSION } from "../../version.ts";
 import { Session, type SessionOptions } from "../session.ts";
 import { loadVocabulary } from "../snapshots/bpe.ts";
@@ -39,7 +47,12 @@ export async function clocksAhead(session: Session): Promise<ClockAheadReport[]>
     const days = Math.max(1, Math.floor(c.ahead_ms / DAY_MS));
     const wins_until = new Date(until).toISOString();
     out.push({
-      host_id: c.host, host_name: name, ahead_days: days, wins_until, hlc: c.hlc, seen_at: c.seen_at,
+      host_id: c.host,
+      host_name: name,
+      ahead_days: days,
+      wins_until,
+      hlc: c.hlc,
+      seen_at: c.seen_at,
       message: `host ${name === c.host ? name : `${name} (${c.host})`}'s clock is ${days} day${days === 1 ? "" : "s"} ahead of this one; its edits win over newer ones here until ${wins_until.slice(0, 10)}.`,
     });
   }
@@ -59,7 +72,12 @@ export interface RefusedRow {
 
 async function refusedRows(session: Session): Promise<RefusedRow[]> {
   return (await session.store.syncReader().quarantined()).map((q) => ({
-    peer_store_id: q.peer, location: q.location, table: q.tbl, key: q.key, why: q.why, refused_at: q.at,
+    peer_store_id: q.peer,
+    location: q.location,
+    table: q.tbl,
+    key: q.key,
+    why: q.why,
+    refused_at: q.at,
   }));
 }
 
@@ -143,7 +161,10 @@ export function fullCheckEstimate(opts: SessionOptions = {}): { bytes: number; s
 }
 
 /** The health of the home's store; a store with a problem is described, never thrown. */
-export async function healthReport(opts: SessionOptions = {}, check: DoctorCheck = "quick"): Promise<HealthReport> {
+export async function healthReport(
+  opts: SessionOptions = {},
+  check: DoctorCheck = "quick",
+): Promise<HealthReport> {
   const env = opts.env ?? process.env;
   const home = resolveHome({ flag: opts.home, env });
   let session: Session | null = null;
@@ -168,7 +189,9 @@ export async function healthReport(opts: SessionOptions = {}, check: DoctorCheck
         read_only: session.store.readOnly,
         clocks_ahead: await clocksAhead(session),
         refused_rows: await refusedRows(session),
-        problem: null, problem_kind: null, damage: null,
+        problem: null,
+        problem_kind: null,
+        damage: null,
       };
       // Readable but not writable: saves, hooks and syncs into it fail, so it is a problem (exit 1).
       if (session.store.readOnly) {
@@ -177,8 +200,11 @@ export async function healthReport(opts: SessionOptions = {}, check: DoctorCheck
       }
       if (integrity === "ok") return report;
       found = integrity;
-      problem = new StoreProblem("damaged", home.dbPath,
-        `The store ${home.dbPath} is damaged (its integrity check fails); run \`mindsave doctor --repair\` to copy what can still be read into a new store (the damaged file is kept as a backup).`);
+      problem = new StoreProblem(
+        "damaged",
+        home.dbPath,
+        `The store ${home.dbPath} is damaged (its integrity check fails); run \`mindsave doctor --repair\` to copy what can still be read into a new store (the damaged file is kept as a backup).`,
+      );
     } catch (e) {
       if (!(e instanceof StoreProblem)) throw e;
       problem = e;
@@ -190,7 +216,12 @@ export async function healthReport(opts: SessionOptions = {}, check: DoctorCheck
 }
 
 /** `found`: what doctor's own check found (else the read-only look's integrity check is what the report says). */
-async function describeProblem(home: Home, env: NodeJS.ProcessEnv, problem: StoreProblem, found: { integrity: string; check: DoctorCheck } | null): Promise<HealthReport> {
+async function describeProblem(
+  home: Home,
+  env: NodeJS.ProcessEnv,
+  problem: StoreProblem,
+  found: { integrity: string; check: DoctorCheck } | null,
+): Promise<HealthReport> {
   let key: string | undefined;
   try {
     const state = encryptionState(home.dbPath);
@@ -204,7 +235,9 @@ async function describeProblem(home: Home, env: NodeJS.ProcessEnv, problem: Stor
     schema_version: damage?.schema_version ?? null,
     schema_supported: SCHEMA_VERSION,
     journal_mode: null,
-    integrity: found?.integrity ?? (damage?.error ? `not checked: ${damage.error}` : (damage?.integrity.join("; ") || "not checked")),
+    integrity:
+      found?.integrity ??
+      (damage?.error ? `not checked: ${damage.error}` : damage?.integrity.join("; ") || "not checked"),
     check: found?.check ?? "full", // the read-only look checks every page it can read
     read_only: false,
     clocks_ahead: [],

@@ -21,7 +21,10 @@ export const DRIVE_TARGETS = [
 ] as const;
 
 export function currentTarget(): string {
-  return process.env.MINDSAVE_BUILD_TARGET || `${process.platform === "win32" ? "windows" : process.platform}-${process.arch}`;
+  return (
+    process.env.MINDSAVE_BUILD_TARGET ||
+    `${process.platform === "win32" ? "windows" : process.platform}-${process.arch}`
+  );
 }
 
 const exeName = (target: string) => (target.startsWith("windows") ? "mindsave.exe" : "mindsave");
@@ -34,7 +37,8 @@ const CHECKOUT = resolve(import.meta.dir, "..", "..", "..");
  * in this checkout; an installed or a drive's binary has no checkout, so it needs one (or another drive) and --from.
  */
 export function buildAdvice(rerun: string): string {
-  if (!isCompiled()) return `run \`bun run build\` in ${shellWord(CHECKOUT)} (it builds every OS), then \`${rerun}\` again`;
+  if (!isCompiled())
+    return `run \`bun run build\` in ${shellWord(CHECKOUT)} (it builds every OS), then \`${rerun}\` again`;
   return `build them in a MindSave checkout with \`bun run build\`, then run \`${rerun} --from CHECKOUT/dist\` (or --from another MindSave drive's mindsave/bin)`;
 }
 
@@ -50,10 +54,15 @@ export function findBinaries(from?: string, rerun = "mindsave install"): string 
   for (const dir of candidates) {
     if (DRIVE_TARGETS.some((t) => existsSync(join(dir, t.name, t.exe)))) return dir;
   }
-  if (from) throw new UserError(`${resolve(from)} holds no MindSave binaries (expected folders like linux-x64/mindsave); ${buildAdvice(rerun)}.`);
-  throw new UserError(isCompiled()
-    ? `${process.execPath} has no binaries for other systems beside it; ${buildAdvice(rerun)}.`
-    : `No built MindSave binaries in ${join(CHECKOUT, "dist")}; ${buildAdvice(rerun)}.`);
+  if (from)
+    throw new UserError(
+      `${resolve(from)} holds no MindSave binaries (expected folders like linux-x64/mindsave); ${buildAdvice(rerun)}.`,
+    );
+  throw new UserError(
+    isCompiled()
+      ? `${process.execPath} has no binaries for other systems beside it; ${buildAdvice(rerun)}.`
+      : `No built MindSave binaries in ${join(CHECKOUT, "dist")}; ${buildAdvice(rerun)}.`,
+  );
 }
 
 const POSIX_LAUNCHER = `#!/bin/sh
@@ -165,7 +174,11 @@ class DriveWrites {
  * Copies the binaries and writes the launchers, README and marker into the drive's folder. The
  * run bit is best-effort: FAT32 keeps none, and the POSIX launcher runs a temp copy then.
  */
-function layOutDrive(dir: string, source: string, made: DriveWrites): { binaries: string[]; missing: string[] } {
+function layOutDrive(
+  dir: string,
+  source: string,
+  made: DriveWrites,
+): { binaries: string[]; missing: string[] } {
   const binaries: string[] = [];
   const missing: string[] = [];
   const write = (path: string, text: string, mode?: number) => {
@@ -186,11 +199,17 @@ function layOutDrive(dir: string, source: string, made: DriveWrites): { binaries
   if (!binaries.length) throw new UserError(`No binaries were copied from ${source}.`);
   // A launcher for each family of systems the drive has a binary for (copied now or before).
   const on = (t: (typeof DRIVE_TARGETS)[number]) => existsSync(join(dir, "bin", t.name, t.exe));
-  if (DRIVE_TARGETS.some((t) => t.name !== "windows-x64" && on(t))) write(join(dir, "mindsave"), POSIX_LAUNCHER, 0o755);
-  if (DRIVE_TARGETS.some((t) => t.name === "windows-x64" && on(t))) write(join(dir, "mindsave.cmd"), WINDOWS_LAUNCHER);
+  if (DRIVE_TARGETS.some((t) => t.name !== "windows-x64" && on(t)))
+    write(join(dir, "mindsave"), POSIX_LAUNCHER, 0o755);
+  if (DRIVE_TARGETS.some((t) => t.name === "windows-x64" && on(t)))
+    write(join(dir, "mindsave.cmd"), WINDOWS_LAUNCHER);
   write(join(dir, "README.txt"), README);
   if (!existsSync(join(dir, DRIVE_MARKER))) {
-    write(join(dir, DRIVE_MARKER), JSON.stringify({ created_at: new Date().toISOString(), created_by: `mindsave ${VERSION}` }, null, 2) + "\n");
+    write(
+      join(dir, DRIVE_MARKER),
+      JSON.stringify({ created_at: new Date().toISOString(), created_by: `mindsave ${VERSION}` }, null, 2) +
+        "\n",
+    );
   }
   return { binaries, missing };
 }
@@ -212,27 +231,44 @@ async function readBack(store: string, encryptionKey?: string): Promise<void> {
     problem = (e as Error).message.split("\n")[0];
   }
   if (problem !== "ok") {
-    throw new UserError(`The drive did not keep the new store whole when it was read back (${problem.split("; ")[0]}): its file system loses what is written to it, so MindSave keeps nothing on it; check the drive or format it again.`);
+    throw new UserError(
+      `The drive did not keep the new store whole when it was read back (${problem.split("; ")[0]}): its file system loses what is written to it, so MindSave keeps nothing on it; check the drive or format it again.`,
+    );
   }
 }
 
 /** `drive init` for this mount point, as a person pastes it. */
-export const driveInitCommand = (mount: string, encrypt?: boolean) => `mindsave drive init ${shellWord(resolve(mount))}${encrypt ? " --encrypt" : ""}`;
+export const driveInitCommand = (mount: string, encrypt?: boolean) =>
+  `mindsave drive init ${shellWord(resolve(mount))}${encrypt ? " --encrypt" : ""}`;
 
-export async function initDrive(path: string, opts: { from?: string; encrypt?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<DriveInitResult> {
+export async function initDrive(
+  path: string,
+  opts: { from?: string; encrypt?: boolean; env?: NodeJS.ProcessEnv } = {},
+): Promise<DriveInitResult> {
   const mount = resolve(path);
-  if (!existsSync(mount)) throw new UserError(`${mount} does not exist; give the drive's mount point, e.g. /media/usb.`);
-  if (!statSync(mount).isDirectory()) throw new UserError(`${mount} is not a directory; give the drive's mount point, e.g. /media/usb.`);
+  if (!existsSync(mount))
+    throw new UserError(`${mount} does not exist; give the drive's mount point, e.g. /media/usb.`);
+  if (!statSync(mount).isDirectory())
+    throw new UserError(`${mount} is not a directory; give the drive's mount point, e.g. /media/usb.`);
   const source = findBinaries(opts.from, driveInitCommand(mount, opts.encrypt));
   const dir = join(mount, "mindsave");
   const store = join(dir, STORE_FILE);
   const state = encryptionState(store);
   const created = !existsSync(store);
   if (opts.encrypt && !created && !state.encrypted) {
-    throw new UserError(`The drive already holds an unencrypted store (${store}); encrypt it with \`mindsave encrypt --home ${shellWord(dir)}\`.`);
+    throw new UserError(
+      `The drive already holds an unencrypted store (${store}); encrypt it with \`mindsave encrypt --home ${shellWord(dir)}\`.`,
+    );
   }
   // Asked before anything is written, so a missing passphrase leaves the drive as it was.
-  const key = opts.encrypt && created ? await newKey(await askNewPassphrase({ env: opts.env ?? process.env, store }), new Date(), opts.env ?? process.env) : null;
+  const key =
+    opts.encrypt && created
+      ? await newKey(
+          await askNewPassphrase({ env: opts.env ?? process.env, store }),
+          new Date(),
+          opts.env ?? process.env,
+        )
+      : null;
   const made = new DriveWrites();
   let laid: { binaries: string[]; missing: string[] };
   try {
@@ -256,7 +292,16 @@ export async function initDrive(path: string, opts: { from?: string; encrypt?: b
     throw new UserError(`Cannot write to the drive at ${dir}: ${(e as Error).message}`);
   }
   const launchers = ["mindsave", "mindsave.cmd"].filter((f) => existsSync(join(dir, f)));
-  return { dir, source, binaries: laid.binaries, missing: laid.missing, store, created_store: created, encrypted: !!key || state.encrypted, launchers };
+  return {
+    dir,
+    source,
+    binaries: laid.binaries,
+    missing: laid.missing,
+    store,
+    created_store: created,
+    encrypted: !!key || state.encrypted,
+    launchers,
+  };
 }
 
 export interface InstallResult {
@@ -266,17 +311,24 @@ export interface InstallResult {
 }
 
 /** Copies the running (compiled) binary to ~/.mindsave/bin/. */
-export function installLocal(env: NodeJS.ProcessEnv = process.env, opts: { from?: string } = {}): InstallResult {
+export function installLocal(
+  env: NodeJS.ProcessEnv = process.env,
+  opts: { from?: string } = {},
+): InstallResult {
   const target = currentTarget();
   let src: string;
   if (opts.from) {
     src = join(findBinaries(opts.from), target, exeName(target));
-    if (!existsSync(src)) throw new UserError(`${src} does not exist; build it with \`bun run build --target host\`.`);
+    if (!existsSync(src))
+      throw new UserError(`${src} does not exist; build it with \`bun run build --target host\`.`);
   } else if (isCompiled()) {
     src = process.execPath;
   } else {
     src = join(findBinaries(), target, exeName(target));
-    if (!existsSync(src)) throw new UserError("`mindsave install` copies a compiled binary; run `bun run build --target host` first.");
+    if (!existsSync(src))
+      throw new UserError(
+        "`mindsave install` copies a compiled binary; run `bun run build --target host` first.",
+      );
   }
   const binDir = join(ensureLocalHome(env), "bin");
   const dest = join(binDir, exeName(target));

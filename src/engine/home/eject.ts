@@ -26,15 +26,26 @@ export async function ejectHome(opts: { home?: string; env?: NodeJS.ProcessEnv }
   prepareHome(home, { write: false });
   const db = home.dbPath;
   const onDrive = home.reason === "portable" || existsSync(join(home.dir, DRIVE_MARKER));
-  const done = onDrive ? "you can remove the drive now (eject it in your system too, so it writes out its cache)." : "nothing waits in a journal or log.";
+  const done = onDrive
+    ? "you can remove the drive now (eject it in your system too, so it writes out its cache)."
+    : "nothing waits in a journal or log.";
   const base = { home: home.dir, store: db, on_drive: onDrive };
-  if (!existsSync(db)) return { ...base, existed: false, read_only: false, journal_mode: null, message: `There is no store at ${db}; ${done}` };
+  if (!existsSync(db))
+    return {
+      ...base,
+      existed: false,
+      read_only: false,
+      journal_mode: null,
+      message: `There is no store at ${db}; ${done}`,
+    };
   const store = await openStore(db, { journalMode: journalModeFor(home), env });
   let mode: string;
   try {
     mode = (await store.journalMode()).toLowerCase();
     if (!(await store.checkpoint())) {
-      throw new UserError(`Another program is using the store ${db} (its write-ahead log is in use); close it (an agent or its hooks) and run \`mindsave eject\` again.`);
+      throw new UserError(
+        `Another program is using the store ${db} (its write-ahead log is in use); close it (an agent or its hooks) and run \`mindsave eject\` again.`,
+      );
     }
   } finally {
     await store.closeAsync();
@@ -43,7 +54,15 @@ export async function ejectHome(opts: { home?: string; env?: NodeJS.ProcessEnv }
   const real = realStorePath(db);
   const left = ["-wal", "-journal"].map((s) => real + s).filter((p) => sizeOf(p) > 0);
   if (left.length) {
-    throw new UserError(`The store ${db} still has changes waiting in ${left.map((p) => basename(p)).join(" and ")} (another program is using it, or it is read-only here); close that program, or run \`mindsave eject\` where the home is writable, before removing the drive.`);
+    throw new UserError(
+      `The store ${db} still has changes waiting in ${left.map((p) => basename(p)).join(" and ")} (another program is using it, or it is read-only here); close that program, or run \`mindsave eject\` where the home is writable, before removing the drive.`,
+    );
   }
-  return { ...base, existed: true, read_only: store.readOnly, journal_mode: mode, message: `Everything is in ${db}; ${done}` };
+  return {
+    ...base,
+    existed: true,
+    read_only: store.readOnly,
+    journal_mode: mode,
+    message: `Everything is in ${db}; ${done}`,
+  };
 }

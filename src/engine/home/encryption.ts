@@ -8,7 +8,14 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import { UserError } from "../../errors.ts";
 import { writeFileAtomic } from "../../lib/fs.ts";
-import { Store, StoreProblem, fileIdentity, realStorePath, storeFileKind, type OpenOptions } from "../../store/store.ts";
+import {
+  Store,
+  StoreProblem,
+  fileIdentity,
+  realStorePath,
+  storeFileKind,
+  type OpenOptions,
+} from "../../store/store.ts";
 import { askPassphrase, type PassphraseRequest } from "./passphrase.ts";
 
 export const KEY_FILE_SUFFIX = ".key.json";
@@ -33,7 +40,8 @@ export interface KeyFile {
   note: string;
 }
 
-const NOTE = "MindSave encryption settings for the store beside this file: no key and no passphrase are stored here. Keep it next to the store; without it (or without the passphrase) the store cannot be opened.";
+const NOTE =
+  "MindSave encryption settings for the store beside this file: no key and no passphrase are stored here. Keep it next to the store; without it (or without the passphrase) the store cannot be opened.";
 const CHECK_LABEL = "mindsave/passphrase-check/v1";
 const KEY_LABEL = "mindsave/store-key/v1";
 
@@ -47,10 +55,16 @@ const crypto = () => import("node:crypto");
 async function scryptAsync(pass: string, salt: Buffer, params: KeyFile["params"]): Promise<Buffer> {
   const opts: ScryptOptions = { ...params, maxmem: 256 * params.N * params.r * params.p };
   const { scrypt } = await crypto();
-  return new Promise((resolve, reject) => scrypt(pass, salt, 32, opts, (e, k) => (e ? reject(e) : resolve(k))));
+  return new Promise((resolve, reject) =>
+    scrypt(pass, salt, 32, opts, (e, k) => (e ? reject(e) : resolve(k))),
+  );
 }
 
-async function derive(pass: string, salt: Buffer, params: KeyFile["params"]): Promise<{ key: string; check: string }> {
+async function derive(
+  pass: string,
+  salt: Buffer,
+  params: KeyFile["params"],
+): Promise<{ key: string; check: string }> {
   const { createHmac } = await crypto();
   const secret = await scryptAsync(pass, salt, params);
   try {
@@ -70,15 +84,33 @@ async function derive(pass: string, salt: Buffer, params: KeyFile["params"]): Pr
  */
 function kdfParams(env: NodeJS.ProcessEnv): KeyFile["params"] {
   const logN = Number(env.MINDSAVE_KDF_LOG_N);
-  return Number.isInteger(logN) && logN >= 14 && logN <= 20 ? { ...KDF_PARAMS, N: 2 ** logN } : { ...KDF_PARAMS };
+  return Number.isInteger(logN) && logN >= 14 && logN <= 20
+    ? { ...KDF_PARAMS, N: 2 ** logN }
+    : { ...KDF_PARAMS };
 }
 
 /** A fresh key file (new salt) for `pass`, and the store key it gives. */
-export async function newKey(pass: string, now = new Date(), env: NodeJS.ProcessEnv = process.env): Promise<{ file: KeyFile; key: string }> {
+export async function newKey(
+  pass: string,
+  now = new Date(),
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ file: KeyFile; key: string }> {
   const salt = (await crypto()).randomBytes(16);
   const params = kdfParams(env);
   const { key, check } = await derive(pass, salt, params);
-  return { key, file: { mindsave_encryption: 1, cipher: CIPHER, kdf: "scrypt", params, salt: salt.toString("base64"), check, created_at: now.toISOString(), note: NOTE } };
+  return {
+    key,
+    file: {
+      mindsave_encryption: 1,
+      cipher: CIPHER,
+      kdf: "scrypt",
+      params,
+      salt: salt.toString("base64"),
+      check,
+      created_at: now.toISOString(),
+      note: NOTE,
+    },
+  };
 }
 
 export function writeKeyFile(path: string, file: KeyFile): void {
@@ -88,18 +120,29 @@ export function writeKeyFile(path: string, file: KeyFile): void {
 /** The key file at `path`, or null when there is none; a damaged one is a sentence. */
 export function readKeyFile(path: string): KeyFile | null {
   if (!existsSync(path)) return null;
-  const damaged = (why: string) => new UserError(`The key file ${path} is damaged (${why}); without it the encrypted store beside it cannot be opened.`);
+  const damaged = (why: string) =>
+    new UserError(
+      `The key file ${path} is damaged (${why}); without it the encrypted store beside it cannot be opened.`,
+    );
   let f: KeyFile;
   try {
     f = JSON.parse(readFileSync(path, "utf8"));
   } catch {
     throw damaged("not valid JSON");
   }
-  if (!f || f.mindsave_encryption !== 1 || f.kdf !== "scrypt" || f.cipher !== CIPHER) throw damaged("unknown format");
+  if (!f || f.mindsave_encryption !== 1 || f.kdf !== "scrypt" || f.cipher !== CIPHER)
+    throw damaged("unknown format");
   const { N, r, p } = f.params ?? {};
-  const ok = (v: unknown, lo: number, hi: number) => Number.isInteger(v) && (v as number) >= lo && (v as number) <= hi;
-  if (!ok(N, 1024, 2 ** 22) || (N & (N - 1)) !== 0 || !ok(r, 1, 32) || !ok(p, 1, 16) || N * r * p > 2 ** 24) throw damaged("bad KDF parameters");
-  if (typeof f.salt !== "string" || Buffer.from(f.salt, "base64").length < 16 || !/^[0-9a-f]{64}$/.test(f.check ?? "")) throw damaged("bad salt or check");
+  const ok = (v: unknown, lo: number, hi: number) =>
+    Number.isInteger(v) && (v as number) >= lo && (v as number) <= hi;
+  if (!ok(N, 1024, 2 ** 22) || (N & (N - 1)) !== 0 || !ok(r, 1, 32) || !ok(p, 1, 16) || N * r * p > 2 ** 24)
+    throw damaged("bad KDF parameters");
+  if (
+    typeof f.salt !== "string" ||
+    Buffer.from(f.salt, "base64").length < 16 ||
+    !/^[0-9a-f]{64}$/.test(f.check ?? "")
+  )
+    throw damaged("bad salt or check");
   return f;
 }
 
@@ -131,7 +174,9 @@ export interface EncryptionState {
 export function storeKeyFile(dbPath: string): string {
   const real = realStorePath(dbPath);
   const beside = keyFilePath(real);
-  return real !== dbPath && !existsSync(beside) && existsSync(keyFilePath(dbPath)) ? keyFilePath(dbPath) : beside;
+  return real !== dbPath && !existsSync(beside) && existsSync(keyFilePath(dbPath))
+    ? keyFilePath(dbPath)
+    : beside;
 }
 
 export function encryptionState(dbPath: string): EncryptionState {
@@ -140,13 +185,21 @@ export function encryptionState(dbPath: string): EncryptionState {
   const present = existsSync(keyFile);
   if (present && kind === "plain") return { encrypted: false, keyFile, file: null, stale: true };
   if (!present && kind === "other") {
-    throw new StoreProblem("not_a_database", dbPath, `${dbPath} is not a MindSave store (not a SQLite database, or an encrypted store whose key file ${basename(keyFile)} is missing beside it); refusing to touch it.`);
+    throw new StoreProblem(
+      "not_a_database",
+      dbPath,
+      `${dbPath} is not a MindSave store (not a SQLite database, or an encrypted store whose key file ${basename(keyFile)} is missing beside it); refusing to touch it.`,
+    );
   }
   return { encrypted: present, keyFile, file: present ? readKeyFile(keyFile) : null, stale: false };
 }
 
 /** The key of the encrypted store `dbPath`, asking for its passphrase; a wrong one is one sentence. */
-export async function storeKey(dbPath: string, file: KeyFile, req: Omit<PassphraseRequest, "store">): Promise<string> {
+export async function storeKey(
+  dbPath: string,
+  file: KeyFile,
+  req: Omit<PassphraseRequest, "store">,
+): Promise<string> {
   const id = `${file.salt}:${file.check}`;
   const known = unlocked.get(id);
   if (known) return known;
@@ -160,20 +213,28 @@ export async function storeKey(dbPath: string, file: KeyFile, req: Omit<Passphra
  * Opens the store at `dbPath` (creating it when missing): a plain one as it is, an encrypted one
  * with the key derived from its passphrase. Every open of a store file goes through here.
  */
-export async function openStore(dbPath: string, opts: OpenOptions & { env: NodeJS.ProcessEnv; peer?: boolean }): Promise<Store> {
+export async function openStore(
+  dbPath: string,
+  opts: OpenOptions & { env: NodeJS.ProcessEnv; peer?: boolean },
+): Promise<Store> {
   // encrypt or decrypt may swap the file and its key file while this opens it (the key read, then
   // the other file met): neither damaged nor the wrong key. Opened again, as they are now.
-  const files = () => `${fileIdentity(realStorePath(dbPath))} ${statSync(keyFilePath(dbPath), { throwIfNoEntry: false })?.mtimeMs ?? "-"}`;
+  const files = () =>
+    `${fileIdentity(realStorePath(dbPath))} ${statSync(keyFilePath(dbPath), { throwIfNoEntry: false })?.mtimeMs ?? "-"}`;
   const before = files();
   try {
     return await openOnce(dbPath, opts);
   } catch (e) {
-    if (!(e instanceof StoreProblem && ["undecryptable", "damaged"].includes(e.kind)) || files() === before) throw e;
+    if (!(e instanceof StoreProblem && ["undecryptable", "damaged"].includes(e.kind)) || files() === before)
+      throw e;
     return openOnce(dbPath, opts);
   }
 }
 
-async function openOnce(dbPath: string, opts: OpenOptions & { env: NodeJS.ProcessEnv; peer?: boolean }): Promise<Store> {
+async function openOnce(
+  dbPath: string,
+  opts: OpenOptions & { env: NodeJS.ProcessEnv; peer?: boolean },
+): Promise<Store> {
   const state = encryptionState(dbPath);
   const { env, peer, ...open } = opts;
   if (!state.encrypted) return Store.open(dbPath, open);
@@ -182,7 +243,13 @@ async function openOnce(dbPath: string, opts: OpenOptions & { env: NodeJS.Proces
 }
 
 /** What doctor says about encryption. */
-export function encryptionReport(dbPath: string): { encrypted: boolean; key_file: string | null; cipher: string | null; kdf: string | null; stale_key_file: string | null } {
+export function encryptionReport(dbPath: string): {
+  encrypted: boolean;
+  key_file: string | null;
+  cipher: string | null;
+  kdf: string | null;
+  stale_key_file: string | null;
+} {
   const s = encryptionState(dbPath);
   const p = s.file?.params;
   return {

@@ -59,7 +59,12 @@ export function resolveHome(opts: { flag?: string; env?: NodeJS.ProcessEnv; exec
     const dir = portableHomeFor(opts.execPath ?? process.execPath);
     // The copy `mindsave install` puts in ~/.mindsave/bin finds ~/.mindsave: that is the local home, not a drive.
     if (dir && resolve(dir) !== resolve(localHomeDir(env))) {
-      return { dir, dbPath: join(dir, STORE_FILE), reason: "portable", why: `portable mode: the ${STORE_FILE} that travels with this executable` };
+      return {
+        dir,
+        dbPath: join(dir, STORE_FILE),
+        reason: "portable",
+        why: `portable mode: the ${STORE_FILE} that travels with this executable`,
+      };
     }
   }
   const dir = localHomeDir(env);
@@ -81,11 +86,17 @@ export function refuseStorelessFolder(home: Home, write: boolean): void {
   // the header read storeFileKind makes: every hook's read passes here, and the store's open reads it.)
   const st = statSync(home.dbPath, { throwIfNoEntry: false });
   if (st?.isFile() && st.size === 0) {
-    throw new StoreProblem("damaged", home.dbPath, `The store ${home.dbPath} is an empty file (0 bytes): a copy cut short, or a store never written. Reading leaves it as it is; put the store back from a copy, or a save starts a new one in it.`);
+    throw new StoreProblem(
+      "damaged",
+      home.dbPath,
+      `The store ${home.dbPath} is an empty file (0 bytes): a copy cut short, or a store never written. Reading leaves it as it is; put the store back from a copy, or a save starts a new one in it.`,
+    );
   }
   if (home.reason !== "flag" && home.reason !== "env") return;
   if (!existsSync(home.dir) || existsSync(home.dbPath) || existsSync(join(home.dir, DRIVE_MARKER))) return;
-  throw new UserError(`There is no MindSave store in ${home.dir} (${home.why}: the folder that holds ${STORE_FILE}); nothing was created. \`mindsave save\` there starts one.`);
+  throw new UserError(
+    `There is no MindSave store in ${home.dir} (${home.why}: the folder that holds ${STORE_FILE}); nothing was created. \`mindsave save\` there starts one.`,
+  );
 }
 
 /** Checks the home before the store is opened, so a bad home gets a sentence instead of a driver error. */
@@ -97,11 +108,15 @@ export function prepareHome(home: Home, opts: { write: boolean }): void {
         mkdirSync(home.dir, { recursive: true, mode: 0o700 });
         return;
       } catch {
-        throw new UserError(`Cannot create the MindSave home ${home.dir}; check that its parent directory is writable.`);
+        throw new UserError(
+          `Cannot create the MindSave home ${home.dir}; check that its parent directory is writable.`,
+        );
       }
     }
     if (home.reason === "default") return;
-    throw new UserError(`The MindSave home ${home.dir} does not exist (${home.why}); create it first or pick another with --home.`);
+    throw new UserError(
+      `The MindSave home ${home.dir} does not exist (${home.why}); create it first or pick another with --home.`,
+    );
   }
   if (!statSync(home.dir).isDirectory()) {
     throw new UserError(`The MindSave home ${home.dir} is not a directory (${home.why}).`);

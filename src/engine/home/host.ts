@@ -21,7 +21,10 @@ export function currentHost(env: NodeJS.ProcessEnv = process.env): HostIdentity 
   const plat = `${process.platform}-${process.arch}`;
   if (env.MINDSAVE_HOST) {
     const id = env.MINDSAVE_HOST.trim();
-    if (!HOST_ID.test(id)) throw new UserError(`MINDSAVE_HOST must be letters, digits, '.', '_', ':' or '-' (at most 64), not ${JSON.stringify(id)}.`);
+    if (!HOST_ID.test(id))
+      throw new UserError(
+        `MINDSAVE_HOST must be letters, digits, '.', '_', ':' or '-' (at most 64), not ${JSON.stringify(id)}.`,
+      );
     return { id, name: env.MINDSAVE_HOST_NAME || id, platform: plat };
   }
   const dir = localHomeDir(env);
@@ -29,7 +32,11 @@ export function currentHost(env: NodeJS.ProcessEnv = process.env): HostIdentity 
   const machine = machineId();
   try {
     if (existsSync(file)) {
-      const saved = JSON.parse(readFileSync(file, "utf8")) as { id?: string; machine?: string; machines?: Record<string, string> };
+      const saved = JSON.parse(readFileSync(file, "utf8")) as {
+        id?: string;
+        machine?: string;
+        machines?: Record<string, string>;
+      };
       if (saved.id && HOST_ID.test(saved.id)) {
         if (!machine || !saved.machine || saved.machine === machine) {
           if (machine && !saved.machine) remember(file, { ...saved, machine });
@@ -49,7 +56,14 @@ export function currentHost(env: NodeJS.ProcessEnv = process.env): HostIdentity 
   const id = `h-${newId()}`;
   try {
     ensureLocalHome(env);
-    writeFileAtomic(file, JSON.stringify({ id, name, created_at: new Date().toISOString(), ...(machine ? { machine } : {}) }, null, 2) + "\n");
+    writeFileAtomic(
+      file,
+      JSON.stringify(
+        { id, name, created_at: new Date().toISOString(), ...(machine ? { machine } : {}) },
+        null,
+        2,
+      ) + "\n",
+    );
     // Two processes racing on first run: whoever renamed last wins; read back so both agree.
     const saved = JSON.parse(readFileSync(file, "utf8")) as { id: string };
     return { id: saved.id, name, platform: plat };
@@ -77,7 +91,10 @@ function machineId(): string | null {
 function addMachine(file: string, saved: { machines?: Record<string, string> }, machine: string): string {
   const mine = `h-${newId()}`;
   try {
-    writeFileAtomic(file, JSON.stringify({ ...saved, machines: { ...saved.machines, [machine]: mine } }, null, 2) + "\n");
+    writeFileAtomic(
+      file,
+      JSON.stringify({ ...saved, machines: { ...saved.machines, [machine]: mine } }, null, 2) + "\n",
+    );
     // Two processes racing: whoever renamed last wins; read back so both agree.
     const again = JSON.parse(readFileSync(file, "utf8")) as { machines?: Record<string, string> };
     const kept = again.machines?.[machine];

@@ -42,7 +42,13 @@ const isRegularFile = (path: string) => {
 
 // A recorded name must be a plain name in the ledger's own folder: an edited ledger cannot point
 // rotation at a file elsewhere.
-const plainName = (name: unknown): name is string => typeof name === "string" && name !== "" && name !== "." && name !== ".." && basename(name) === name && !name.includes("\\");
+const plainName = (name: unknown): name is string =>
+  typeof name === "string" &&
+  name !== "" &&
+  name !== "." &&
+  name !== ".." &&
+  basename(name) === name &&
+  !name.includes("\\");
 
 /** The names the ledger records, oldest first; none when it is missing, a link, or unreadable. */
 function recordedBackups(ledger: string): string[] {
@@ -59,7 +65,9 @@ function recordedBackups(ledger: string): string[] {
 /** The newest backup the ledger records that is still there as a regular file, or null. */
 export function newestRecorded(ledger: string, group: (name: string) => boolean = () => true): string | null {
   const dir = dirname(ledger);
-  const name = recordedBackups(ledger).filter((n) => group(n) && isRegularFile(join(dir, n))).at(-1);
+  const name = recordedBackups(ledger)
+    .filter((n) => group(n) && isRegularFile(join(dir, n)))
+    .at(-1);
   return name ? join(dir, name) : null;
 }
 
@@ -73,17 +81,23 @@ export function newestRecorded(ledger: string, group: (name: string) => boolean 
 export function recordAndRotate(ledger: string, made: string, rotation: Rotation): string[] {
   const dir = dirname(ledger);
   const group = rotation.group ?? (() => true);
-  const names = [...recordedBackups(ledger).filter((n) => n !== basename(made)), basename(made)].filter((n) => isRegularFile(join(dir, n)));
+  const names = [...recordedBackups(ledger).filter((n) => n !== basename(made)), basename(made)].filter((n) =>
+    isRegularFile(join(dir, n)),
+  );
   const mine = names.filter(group);
   const old = new Set(mine.slice(0, Math.max(0, mine.length - rotation.keep)));
   try {
-    writeFileAtomic(ledger, JSON.stringify({ made: names.filter((n) => !old.has(n)) } satisfies LedgerFile, null, 1) + "\n");
+    writeFileAtomic(
+      ledger,
+      JSON.stringify({ made: names.filter((n) => !old.has(n)) } satisfies LedgerFile, null, 1) + "\n",
+    );
   } catch {
     return [];
   }
   const removed: string[] = [];
   for (const name of old) {
-    for (const f of [join(dir, name), ...(rotation.companions?.(join(dir, name)) ?? [])]) removeRegularFile(f);
+    for (const f of [join(dir, name), ...(rotation.companions?.(join(dir, name)) ?? [])])
+      removeRegularFile(f);
     removed.push(join(dir, name));
   }
   return removed;

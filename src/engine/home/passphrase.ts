@@ -39,7 +39,11 @@ export async function askPassphrase(req: PassphraseRequest): Promise<string> {
   if (env !== undefined) return env;
   if (!canPrompt()) {
     // A sync peer's passphrase may differ from this store's: say which store, and which setting.
-    throw new UserError(req.peer ? `The sync peer ${req.store} is encrypted; set MINDSAVE_PEER_PASSPHRASE (or MINDSAVE_PASSPHRASE, when it is the same) or run on a terminal.` : NEEDS_PASSPHRASE);
+    throw new UserError(
+      req.peer
+        ? `The sync peer ${req.store} is encrypted; set MINDSAVE_PEER_PASSPHRASE (or MINDSAVE_PASSPHRASE, when it is the same) or run on a terminal.`
+        : NEEDS_PASSPHRASE,
+    );
   }
   const p = normalize(await readHidden(`Passphrase for ${req.store}: `));
   if (!p) throw new UserError("No passphrase given; nothing was opened.");
@@ -50,13 +54,17 @@ export async function askPassphrase(req: PassphraseRequest): Promise<string> {
 export async function askNewPassphrase(req: PassphraseRequest): Promise<string> {
   let p = fromEnv(req);
   if (p === undefined) {
-    if (!canPrompt()) throw new UserError("Encrypting a store needs a passphrase; set MINDSAVE_PASSPHRASE or run on a terminal.");
+    if (!canPrompt())
+      throw new UserError(
+        "Encrypting a store needs a passphrase; set MINDSAVE_PASSPHRASE or run on a terminal.",
+      );
     p = normalize(await readHidden(`New passphrase for ${req.store}: `));
     if (p.length >= MIN_PASSPHRASE && normalize(await readHidden("Type it again: ")) !== p) {
       throw new UserError("The two passphrases differ; nothing was changed.");
     }
   }
-  if ([...p].length < MIN_PASSPHRASE) throw new UserError(`A passphrase needs at least ${MIN_PASSPHRASE} characters; nothing was changed.`);
+  if ([...p].length < MIN_PASSPHRASE)
+    throw new UserError(`A passphrase needs at least ${MIN_PASSPHRASE} characters; nothing was changed.`);
   return p;
 }
 
@@ -83,7 +91,8 @@ function readHidden(prompt: string): Promise<string> {
         if (ch === "\u0003") return finish(new UserError(CANCELLED));
         if (ch === "\u0004") return text ? finish() : finish(new UserError(CANCELLED));
         if (ch === "\u007f" || ch === "\b") text = [...text].slice(0, -1).join("");
-        else if (ch === "\u001b") break; // an escape sequence (arrow keys…): not part of a passphrase
+        else if (ch === "\u001b")
+          break; // an escape sequence (arrow keys…): not part of a passphrase
         else if (ch >= " ") text += ch;
       }
     };

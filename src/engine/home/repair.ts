@@ -10,7 +10,18 @@
 import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { UserError } from "../../errors.ts";
-import { SCHEMA_VERSION, Store, StoreProblem, inspectStore, realStorePath, storeProblem, type ListedCarried, type LostProject, type SalvagedTable, type StoreInspection } from "../../store/store.ts";
+import {
+  SCHEMA_VERSION,
+  Store,
+  StoreProblem,
+  inspectStore,
+  realStorePath,
+  storeProblem,
+  type ListedCarried,
+  type LostProject,
+  type SalvagedTable,
+  type StoreInspection,
+} from "../../store/store.ts";
 import { prepareHome, resolveHome } from "./home.ts";
 import { currentHost } from "./host.ts";
 import { derivedId } from "../ids.ts";
@@ -77,13 +88,16 @@ export async function repairHome(opts: RepairOptions = {}): Promise<RepairResult
   const home = resolveHome({ flag: opts.home, env });
   prepareHome(home, { write: true });
   const db = home.dbPath;
-  if (!existsSync(db)) throw new UserError(`There is no store at ${db} to repair; the first save creates one.`);
+  if (!existsSync(db))
+    throw new UserError(`There is no store at ${db} to repair; the first save creates one.`);
   // The newest backup MindSave made, by its record: a file merely named later is not offered.
   // (Backups from before the record are pointed at, not chosen.)
   const restore = () => {
     const b = newestBackup(db);
     if (b) return `restore the newest backup (${basename(b)}) by renaming it to ${basename(db)}`;
-    return listBackups(db).length ? `restore one of its backups (${basename(db)}.bak-*) by renaming it to ${basename(db)}` : "move it away to start a new store";
+    return listBackups(db).length
+      ? `restore one of its backups (${basename(db)}.bak-*) by renaming it to ${basename(db)}`
+      : "move it away to start a new store";
   };
   let key: string | undefined;
   try {
@@ -94,18 +108,43 @@ export async function repairHome(opts: RepairOptions = {}): Promise<RepairResult
     // A store encrypted here whose key file went missing looks the same: a backup may be the plain
     // store from before the encryption, so putting the key back comes first.
     const keyName = basename(storeKeyFile(db));
-    throw new UserError(`${db} is neither a SQLite database nor an encrypted store with its key file, so nothing can be recovered from it; if it was encrypted, put its key file ${keyName} back beside it (a backup lacks everything saved after it was made), else ${restore()}.`);
+    throw new UserError(
+      `${db} is neither a SQLite database nor an encrypted store with its key file, so nothing can be recovered from it; if it was encrypted, put its key file ${keyName} back beside it (a backup lacks everything saved after it was made), else ${restore()}.`,
+    );
   }
   const before = await inspectStore(db, { encryptionKey: key });
   if (before.error) {
-    throw new UserError(`Nothing can be read from the store ${db} (${before.error}), so nothing can be recovered from it; ${restore()}.`);
+    throw new UserError(
+      `Nothing can be read from the store ${db} (${before.error}), so nothing can be recovered from it; ${restore()}.`,
+    );
   }
-  if (before.ours === false) throw new UserError(`${db} is a SQLite database but not a MindSave store; refusing to touch it.`);
+  if (before.ours === false)
+    throw new UserError(`${db} is a SQLite database but not a MindSave store; refusing to touch it.`);
   if ((before.schema_version ?? 0) > SCHEMA_VERSION) {
-    throw new UserError(`${db} was written by a newer MindSave (store schema ${before.schema_version}); update MindSave instead of repairing it.`);
+    throw new UserError(
+      `${db} was written by a newer MindSave (store schema ${before.schema_version}); update MindSave instead of repairing it.`,
+    );
   }
-  const healthy = before.integrity.join() === "ok" && Object.values(before.tables).every((n) => n !== null) && before.ours === true;
-  if (healthy) return { store: db, repaired: false, backup: null, pruned: [], tables: {}, saved: 0, lost: 0, end_lost: [], indexed_snapshots: 0, change_log: 0, listed: null, recreated: [], before };
+  const healthy =
+    before.integrity.join() === "ok" &&
+    Object.values(before.tables).every((n) => n !== null) &&
+    before.ours === true;
+  if (healthy)
+    return {
+      store: db,
+      repaired: false,
+      backup: null,
+      pruned: [],
+      tables: {},
+      saved: 0,
+      lost: 0,
+      end_lost: [],
+      indexed_snapshots: 0,
+      change_log: 0,
+      listed: null,
+      recreated: [],
+      before,
+    };
 
   // A symlinked store is repaired where its target is: the link stays (see convert.ts).
   const real = realStorePath(db);
@@ -144,7 +183,21 @@ export async function repairHome(opts: RepairOptions = {}): Promise<RepairResult
   renameSync(fresh, real);
   const sum = (k: "saved" | "lost") => Object.values(tables).reduce((n, t) => n + t[k], 0);
   const endLost = Object.keys(tables).filter((t) => tables[t].end_lost);
-  return { store: db, repaired: true, backup, pruned, tables, saved: sum("saved"), lost: sum("lost"), end_lost: endLost, indexed_snapshots: counts.snapshot_search ?? 0, change_log: counts.changes ?? 0, listed, recreated, before };
+  return {
+    store: db,
+    repaired: true,
+    backup,
+    pruned,
+    tables,
+    saved: sum("saved"),
+    lost: sum("lost"),
+    end_lost: endLost,
+    indexed_snapshots: counts.snapshot_search ?? 0,
+    change_log: counts.changes ?? 0,
+    listed,
+    recreated,
+    before,
+  };
 }
 
 /**
@@ -155,7 +208,12 @@ export async function repairHome(opts: RepairOptions = {}): Promise<RepairResult
  * only recorded for a project of that folder's history). Its name is that folder's; else
  * "recovered-…", and an identity no folder has, so it stays apart until it is linked.
  */
-async function recreate(copy: Store, hostId: string, env: NodeJS.ProcessEnv, at: Date): Promise<RecreatedProject[]> {
+async function recreate(
+  copy: Store,
+  hostId: string,
+  env: NodeJS.ProcessEnv,
+  at: Date,
+): Promise<RecreatedProject[]> {
   const lost = await copy.lostProjects();
   if (!lost.length) return [];
   const taken = new Set((await copy.listProjects()).map((p) => p.name));
@@ -164,11 +222,20 @@ async function recreate(copy: Store, hostId: string, env: NodeJS.ProcessEnv, at:
   for (const p of lost) {
     const found = folderOf(p, hostId, env);
     const last = p.roots[0]?.path ?? p.saved_at[0]?.path ?? null;
-    const base = found?.name || (last && basename(last)) || `recovered-${p.id.replace(/^p_/, "").replaceAll("-", "").slice(-8)}`;
+    const base =
+      found?.name ||
+      (last && basename(last)) ||
+      `recovered-${p.id.replace(/^p_/, "").replaceAll("-", "").slice(-8)}`;
     let name = base;
     for (let n = 2; taken.has(name); n++) name = `${base}~${n}`; // as a new project's name would be
     taken.add(name);
-    rows.push({ id: p.id, identity: found?.identity ?? `recovered:${p.id}`, name, remote: found?.remote ?? null, created_at: at.toISOString() });
+    rows.push({
+      id: p.id,
+      identity: found?.identity ?? `recovered:${p.id}`,
+      name,
+      remote: found?.remote ?? null,
+      created_at: at.toISOString(),
+    });
     out.push({ id: p.id, name, root: found?.root ?? null, last_seen_at: found ? null : last });
   }
   await copy.recreateProjects(hostId, rows);
@@ -176,9 +243,15 @@ async function recreate(copy: Store, hostId: string, env: NodeJS.ProcessEnv, at:
 }
 
 /** The folder here that is this project's checkout, with its identity; null when none is. */
-function folderOf(p: LostProject, hostId: string, env: NodeJS.ProcessEnv): { root: string; name: string; identity: string; remote: string | null } | null {
+function folderOf(
+  p: LostProject,
+  hostId: string,
+  env: NodeJS.ProcessEnv,
+): { root: string; name: string; identity: string; remote: string | null } | null {
   const mine = new Set(p.roots.filter((r) => r.host_id === hostId).map((r) => r.path));
-  const paths = [...new Set([...mine, ...p.roots.map((r) => r.path), ...p.saved_at.map((s) => s.path)])].filter((d) => existsSync(d)).slice(0, 8);
+  const paths = [...new Set([...mine, ...p.roots.map((r) => r.path), ...p.saved_at.map((s) => s.path)])]
+    .filter((d) => existsSync(d))
+    .slice(0, 8);
   let rooted: { root: string; name: string; identity: string; remote: string | null } | null = null;
   for (const path of paths) {
     let ws;
@@ -190,7 +263,8 @@ function folderOf(p: LostProject, hostId: string, env: NodeJS.ProcessEnv): { roo
     if (!ws) continue;
     const derived = ws.identities.find((i) => derivedId("p", i) === p.id);
     if (derived) return { root: ws.root, name: ws.name, identity: derived, remote: ws.remote };
-    if (!rooted && mine.has(path)) rooted = { root: ws.root, name: ws.name, identity: ws.identity, remote: ws.remote };
+    if (!rooted && mine.has(path))
+      rooted = { root: ws.root, name: ws.name, identity: ws.identity, remote: ws.remote };
   }
   return rooted;
 }
@@ -201,18 +275,37 @@ function folderOf(p: LostProject, hostId: string, env: NodeJS.ProcessEnv): { roo
  * again, as after a sync, so the views are short again and nothing is deleted. Either way what
  * `load` restores is listed, as retention always leaves it.
  */
-async function settleListed(copy: Store, carried: ListedCarried, hostId: string, at: Date): Promise<RepairListed> {
+async function settleListed(
+  copy: Store,
+  carried: ListedCarried,
+  hostId: string,
+  at: Date,
+): Promise<RepairListed> {
   const retention = carried.how === "unreadable";
-  await copy.write(hostId, async (w) => {
-    if (retention) return void await applyRetentionEverywhere(w, DEFAULT_KEEP, at);
-    for (const p of await w.listProjects()) await w.unarchiveSnapshots(await w.restoredIds(p.id));
-  }, () => at.getTime());
-  return { how: carried.how === "unreadable" ? "retention" : carried.how, read: carried.read, ...await copy.listedCounts() };
+  await copy.write(
+    hostId,
+    async (w) => {
+      if (retention) return void (await applyRetentionEverywhere(w, DEFAULT_KEEP, at));
+      for (const p of await w.listProjects()) await w.unarchiveSnapshots(await w.restoredIds(p.id));
+    },
+    () => at.getTime(),
+  );
+  return {
+    how: carried.how === "unreadable" ? "retention" : carried.how,
+    read: carried.read,
+    ...(await copy.listedCounts()),
+  };
 }
 
 /** Checks the repaired copy; returns the rows of each of its tables. */
-async function verify(copy: Store, tables: Record<string, SalvagedTable>, db: string, recreated: number): Promise<Record<string, number>> {
-  const fail = (why: string) => new UserError(`The repaired copy of ${db} fails its own check (${why}); the store was left as it was.`);
+async function verify(
+  copy: Store,
+  tables: Record<string, SalvagedTable>,
+  db: string,
+  recreated: number,
+): Promise<Record<string, number>> {
+  const fail = (why: string) =>
+    new UserError(`The repaired copy of ${db} fails its own check (${why}); the store was left as it was.`);
   const integrity = await copy.integrityCheck();
   if (integrity !== "ok") throw fail(`integrity: ${integrity}`);
   const index = await copy.searchIndexCheck();
@@ -220,7 +313,8 @@ async function verify(copy: Store, tables: Record<string, SalvagedTable>, db: st
   const counts = await copy.tableCounts();
   for (const [t, r] of Object.entries(tables)) {
     const expected = r.saved + (t === "projects" ? recreated : 0);
-    if (t !== "meta" && counts[t] !== expected) throw fail(`${t} holds ${counts[t]} rows, not the ${expected} copied and made again`);
+    if (t !== "meta" && counts[t] !== expected)
+      throw fail(`${t} holds ${counts[t]} rows, not the ${expected} copied and made again`);
   }
   return counts;
 }
@@ -232,5 +326,6 @@ function removeStore(path: string): void {
 /** Copies left by a repair that was killed: never swapped in, so never needed. */
 function removeLeftovers(db: string): void {
   const prefix = `${basename(db)}.repaired-`;
-  for (const f of readdirSync(dirname(db))) if (f.startsWith(prefix)) rmSync(join(dirname(db), f), { force: true });
+  for (const f of readdirSync(dirname(db)))
+    if (f.startsWith(prefix)) rmSync(join(dirname(db), f), { force: true });
 }

@@ -77,7 +77,14 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
 function rowFindings(t: ScanTable, row: ScanRow): ScanFinding[] {
   const out: ScanFinding[] = [];
   const found: Found = (field, f) => {
-    out.push({ table: t.name, record: row.key.join("/"), field, kind: f.kind, preview: mask(f.secret), deleted: row.deleted });
+    out.push({
+      table: t.name,
+      record: row.key.join("/"),
+      field,
+      kind: f.kind,
+      preview: mask(f.secret),
+      deleted: row.deleted,
+    });
   };
   for (const c of t.text) if (row.cells[c] !== null) walk(row.cells[c], c, found);
   for (const c of t.json) {
@@ -97,7 +104,8 @@ function fixedCells(t: ScanTable, row: ScanRow): Record<string, string> {
     if (text === null) continue;
     const clean = redact(text);
     // A snapshot's name is a file name on export: it stays one.
-    if (clean !== text) out[c] = t.name === "snapshots" && c === "name" ? safeName(clean, row.key[0]!) : clean;
+    if (clean !== text)
+      out[c] = t.name === "snapshots" && c === "name" ? safeName(clean, row.key[0]!) : clean;
   }
   for (const c of t.json) {
     const text = row.cells[c];
@@ -115,7 +123,10 @@ function fixedCells(t: ScanTable, row: ScanRow): Record<string, string> {
 }
 
 /** Reads every row of every scanned table, a page at a time; `onFound` gets each row with findings. */
-async function scanAll(q: Queries, onFound?: (t: ScanTable, row: ScanRow) => Promise<void>): Promise<{ rows: number; findings: ScanFinding[] }> {
+async function scanAll(
+  q: Queries,
+  onFound?: (t: ScanTable, row: ScanRow) => Promise<void>,
+): Promise<{ rows: number; findings: ScanFinding[] }> {
   let rows = 0;
   const findings: ScanFinding[] = [];
   for (const t of SCAN_TABLES) {
@@ -137,7 +148,11 @@ async function scanAll(q: Queries, onFound?: (t: ScanTable, row: ScanRow) => Pro
 
 /** What the home's store holds that looks like a secret. Reads only. */
 export async function scanStore(session: Session): Promise<ScanReport> {
-  return { store: session.home.dbPath, ...(await scanAll(session.store)), backups: listBackups(session.home.dbPath) };
+  return {
+    store: session.home.dbPath,
+    ...(await scanAll(session.store)),
+    backups: listBackups(session.home.dbPath),
+  };
 }
 
 /**
@@ -172,5 +187,13 @@ export async function fixStore(session: Session): Promise<FixReport> {
     compacted = false; // another process is in the store: the free pages stay until the next fix
   }
   compacted = (await session.store.checkpoint()) && compacted;
-  return { store: before.store, rows: done.rows, findings: done.findings, backups: listBackups(before.store), fixed_records: done.fixed, ...saved, compacted };
+  return {
+    store: before.store,
+    rows: done.rows,
+    findings: done.findings,
+    backups: listBackups(before.store),
+    fixed_records: done.fixed,
+    ...saved,
+    compacted,
+  };
 }

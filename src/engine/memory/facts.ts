@@ -23,13 +23,17 @@ export function parseTtl(value: string | undefined): number | null {
   if (v === "never" || v === "none" || v === "0") return null;
   const m = /^(\d+(?:\.\d+)?)\s*(m|min|h|d|w)$/.exec(v);
   const ms = m ? Number(m[1]) * UNIT_MS[m[2][0]] : NaN;
-  if (!m || !(ms > 0) || ms > 3650 * UNIT_MS.d) throw new UserError(`--ttl must be like 30m, 12h, 3d or 2w (at most 10 years), or never; not ${JSON.stringify(value)}.`);
+  if (!m || !(ms > 0) || ms > 3650 * UNIT_MS.d)
+    throw new UserError(
+      `--ttl must be like 30m, 12h, 3d or 2w (at most 10 years), or never; not ${JSON.stringify(value)}.`,
+    );
   return Math.round(ms);
 }
 
 export function parseConfidence(value: string | undefined): FactConfidence {
   const c = (value ?? "medium").trim().toLowerCase();
-  if (c !== "low" && c !== "medium" && c !== "high") throw new UserError(`--confidence must be low, medium or high, not ${JSON.stringify(value)}.`);
+  if (c !== "low" && c !== "medium" && c !== "high")
+    throw new UserError(`--confidence must be low, medium or high, not ${JSON.stringify(value)}.`);
   return c;
 }
 
@@ -46,7 +50,14 @@ const RANK: Record<FactConfidence, number> = { high: 3, medium: 2, low: 1 };
 
 /** Fresh facts in the order the block keeps them: most sure, then most recently confirmed. */
 export function freshFacts(facts: FactRecord[], now: Date): FactRecord[] {
-  return facts.filter((f) => isFresh(f, now)).sort((a, b) => RANK[b.confidence] - RANK[a.confidence] || compareCodes(b.confirmed_at, a.confirmed_at) || compareCodes(a.id, b.id));
+  return facts
+    .filter((f) => isFresh(f, now))
+    .sort(
+      (a, b) =>
+        RANK[b.confidence] - RANK[a.confidence] ||
+        compareCodes(b.confirmed_at, a.confirmed_at) ||
+        compareCodes(a.id, b.id),
+    );
 }
 
 /** "until 2026-11-26 05:49 UTC", or "with no expiry": what a command says of a fact it wrote. */
@@ -72,11 +83,19 @@ export interface FactOptions {
   scope?: "project" | "global";
 }
 
-export async function addFact(session: Session, text: string, o: FactOptions = {}): Promise<{ fact: FactRecord; renewed: boolean }> {
+export async function addFact(
+  session: Session,
+  text: string,
+  o: FactOptions = {},
+): Promise<{ fact: FactRecord; renewed: boolean }> {
   const clean = redact(stripControl(text)).trim();
-  if (!clean) throw new UserError("A fact needs its text, e.g. `mindsave fact \"staging DB is read-only until Friday\" --ttl 3d`.");
+  if (!clean)
+    throw new UserError(
+      'A fact needs its text, e.g. `mindsave fact "staging DB is read-only until Friday" --ttl 3d`.',
+    );
   if (/[\r\n]/.test(clean)) throw new UserError("A fact is one line; state two facts instead.");
-  if (clean.length > FIELD_MAX) throw new UserError(`A fact is at most ${FIELD_MAX} characters; this one is ${clean.length}.`);
+  if (clean.length > FIELD_MAX)
+    throw new UserError(`A fact is at most ${FIELD_MAX} characters; this one is ${clean.length}.`);
   // Checked before the write; left out, a fact stated again keeps its own (span and confidence).
   const ttl = o.ttl === undefined ? undefined : parseTtl(o.ttl);
   const confidence = o.confidence === undefined ? undefined : parseConfidence(o.confidence);
@@ -89,9 +108,14 @@ export async function addFact(session: Session, text: string, o: FactOptions = {
     const before = (await w.listFacts(projectId)).find((f) => f.id === id);
     const span = ttl !== undefined ? ttl : before ? lifespan(before) : parseTtl(DEFAULT_FACT_TTL);
     const fact = {
-      id, project_id: projectId, scope, text: clean, confidence: confidence ?? before?.confidence ?? parseConfidence(undefined),
+      id,
+      project_id: projectId,
+      scope,
+      text: clean,
+      confidence: confidence ?? before?.confidence ?? parseConfidence(undefined),
       created_at: before?.created_at ?? now.toISOString(),
-      confirmed_at: now.toISOString(), expires_at: span === null ? null : new Date(now.getTime() + span).toISOString(),
+      confirmed_at: now.toISOString(),
+      expires_at: span === null ? null : new Date(now.getTime() + span).toISOString(),
     };
     await w.putFact(fact);
     return { fact: (await w.listFacts(projectId)).find((f) => f.id === id)!, renewed: !!before };
@@ -100,7 +124,12 @@ export async function addFact(session: Session, text: string, o: FactOptions = {
 
 /** The fact `key` names here: its number in `facts` or a piece of its text. */
 async function factByKey(session: Session, key: string): Promise<FactRecord> {
-  return chooseItem(await factsHere(session), key, { what: "fact", list: "mindsave facts", text: (f) => f.text, empty: "There are no facts here yet; state one with `mindsave fact \"…\" --ttl 3d`." });
+  return chooseItem(await factsHere(session), key, {
+    what: "fact",
+    list: "mindsave facts",
+    text: (f) => f.text,
+    empty: 'There are no facts here yet; state one with `mindsave fact "…" --ttl 3d`.',
+  });
 }
 
 /** How long a fact held when it was last confirmed (ms), or null: it never expires. */
@@ -116,7 +145,11 @@ export async function renewFact(session: Session, n: string, ttl?: string): Prom
   const f = await factByKey(session, n);
   const now = session.now();
   const span = ttl !== undefined ? parseTtl(ttl) : lifespan(f);
-  const renewed = { ...f, confirmed_at: now.toISOString(), expires_at: span === null ? null : new Date(now.getTime() + span).toISOString() };
+  const renewed = {
+    ...f,
+    confirmed_at: now.toISOString(),
+    expires_at: span === null ? null : new Date(now.getTime() + span).toISOString(),
+  };
   await session.write((w) => w.putFact(renewed));
   return renewed;
 }
@@ -134,15 +167,29 @@ function until(iso: string, now: Date): string {
 
 /** "EXPIRED 2 days ago", "expires in 5 h" or "does not expire" (the list and the TUI say it alike). */
 export function factState(f: Pick<FactRecord, "expires_at">, now: Date): string {
-  return !isFresh(f, now) ? `EXPIRED ${age(f.expires_at!, now, "long")}` : f.expires_at ? `expires in ${until(f.expires_at, now)}` : "does not expire";
+  return !isFresh(f, now)
+    ? `EXPIRED ${age(f.expires_at!, now, "long")}`
+    : f.expires_at
+      ? `expires in ${until(f.expires_at, now)}`
+      : "does not expire";
 }
 
 export function factsListText(facts: FactRecord[], now: Date, opts: { stale?: boolean } = {}): string {
   const shown = facts.map((f, i) => ({ f, n: i + 1 })).filter(({ f }) => !opts.stale || !isFresh(f, now));
   if (!shown.length) {
-    return opts.stale ? "No expired facts here." : "No facts here. State one with `mindsave fact \"TEXT\" [--ttl 3d] [--confidence high]`.";
+    return opts.stale
+      ? "No expired facts here."
+      : 'No facts here. State one with `mindsave fact "TEXT" [--ttl 3d] [--confidence high]`.';
   }
-  const lines = shown.map(({ f, n }) => `${String(n).padStart(3)}. ${inline(f.text)}  [${inline(f.confidence)}, ${f.scope}, ${factState(f, now)}]`);
-  const hint = shown.some(({ f }) => !isFresh(f, now)) ? ["", "Expired facts are never restored: `mindsave facts renew N [--ttl 3d]` confirms one, `mindsave facts drop N` removes it."] : [];
+  const lines = shown.map(
+    ({ f, n }) =>
+      `${String(n).padStart(3)}. ${inline(f.text)}  [${inline(f.confidence)}, ${f.scope}, ${factState(f, now)}]`,
+  );
+  const hint = shown.some(({ f }) => !isFresh(f, now))
+    ? [
+        "",
+        "Expired facts are never restored: `mindsave facts renew N [--ttl 3d]` confirms one, `mindsave facts drop N` removes it.",
+      ]
+    : [];
   return [...lines, ...hint].join("\n");
 }

@@ -29,7 +29,12 @@ export function ruleId(scope: RuleScope, projectId: string | null, text: string)
  * rule holds it (an edit keeps a rule's id); then one made from that rule's id too, so two hosts
  * adding it still make one record.
  */
-export function newRuleId(existing: Pick<RuleRecord, "id">[], scope: RuleScope, projectId: string | null, text: string): string {
+export function newRuleId(
+  existing: Pick<RuleRecord, "id">[],
+  scope: RuleScope,
+  projectId: string | null,
+  text: string,
+): string {
   const id = ruleId(scope, projectId, text);
   const holder = existing.find((r) => r.id === id);
   return holder ? derivedId("r", id, "beside", holder.id) : id;
@@ -49,12 +54,17 @@ export function rulesWithinBudget(rules: RuleRecord[]): { kept: RuleRecord[]; le
   let kept = rules;
   while (kept.length && countTokens(rulesSection(kept)) > RULES_BUDGET) kept = kept.slice(0, -1);
   const left = rules.length - kept.length;
-  const note = left ? `\n(${left} more rule(s) over the ${RULES_BUDGET}-token budget, after a sync: see \`mindsave rules list\`.)` : "";
+  const note = left
+    ? `\n(${left} more rule(s) over the ${RULES_BUDGET}-token budget, after a sync: see \`mindsave rules list\`.)`
+    : "";
   return { kept, left, text: rulesSection(kept) + note };
 }
 
 /** Where there is no snapshot to restore: the rules that apply, alone (undefined when there are none). */
-export async function rulesOnlyBlock(session: Session, projectId: string | null): Promise<string | undefined> {
+export async function rulesOnlyBlock(
+  session: Session,
+  projectId: string | null,
+): Promise<string | undefined> {
   const rules = await session.reader.listRules(projectId);
   if (!rules.length) return undefined;
   await loadTokenizer();
@@ -69,48 +79,78 @@ export async function rulesTokens(rules: Pick<RuleRecord, "text">[]): Promise<nu
 
 export function parseScope(value: string | undefined): RuleScope {
   const s = (value ?? "project").trim().toLowerCase();
-  if (s !== "project" && s !== "global") throw new UserError(`--scope must be project or global, not ${JSON.stringify(value)}.`);
+  if (s !== "project" && s !== "global")
+    throw new UserError(`--scope must be project or global, not ${JSON.stringify(value)}.`);
   return s;
 }
 
 function cleanRule(text: string): string {
   const t = redact(stripControl(text)).trim();
-  if (!t) throw new UserError("A rule needs its text, e.g. `mindsave rules add \"Never push to main\"`.");
+  if (!t) throw new UserError('A rule needs its text, e.g. `mindsave rules add "Never push to main"`.');
   if (/[\r\n]/.test(t)) throw new UserError("A rule is one line; write two rules instead.");
-  if (t.length > FIELD_MAX) throw new UserError(`A rule is at most ${FIELD_MAX} characters; this one is ${t.length}.`);
+  if (t.length > FIELD_MAX)
+    throw new UserError(`A rule is at most ${FIELD_MAX} characters; this one is ${t.length}.`);
   return t;
 }
 
 /** The rules that apply here (global first, then the project's), numbered from 1 in this order. */
-export async function rulesHere(session: Session): Promise<{ rules: RuleRecord[]; projectId: string | null; tokens: number }> {
+export async function rulesHere(
+  session: Session,
+): Promise<{ rules: RuleRecord[]; projectId: string | null; tokens: number }> {
   const ctx = await resolveProject(session, { create: false });
   const rules = await session.store.listRules(ctx?.project.id ?? null);
   return { rules, projectId: ctx?.project.id ?? null, tokens: await rulesTokens(rules) };
 }
 
 /** The projects a change to global rules must still fit: each with rules of its own (or none at all). */
-async function budgetCheck(q: Queries, rulesOf: (projectId: string | null) => Promise<Pick<RuleRecord, "text">[]>, scope: RuleScope, projectId: string | null, change: string): Promise<void> {
+async function budgetCheck(
+  q: Queries,
+  rulesOf: (projectId: string | null) => Promise<Pick<RuleRecord, "text">[]>,
+  scope: RuleScope,
+  projectId: string | null,
+  change: string,
+): Promise<void> {
   const projects = scope === "global" ? [null, ...(await q.listProjects()).map((p) => p.id)] : [projectId];
   for (const id of projects) {
     const tokens = await rulesTokens(await rulesOf(id));
     if (tokens <= RULES_BUDGET) continue;
     const current = await q.listRules(id);
     const where = id && id !== projectId ? ` in project ${(await q.getProject(id))?.name ?? id}` : "";
-    throw new UserError(`${change} would make the rules${where} ${tokens} tokens, over their ${RULES_BUDGET}-token budget (now ${await rulesTokens(current)} tokens in ${current.length} rule(s)), so nothing was changed: shorten it, or remove a rule first (\`mindsave rules list\`).`);
+    throw new UserError(
+      `${change} would make the rules${where} ${tokens} tokens, over their ${RULES_BUDGET}-token budget (now ${await rulesTokens(current)} tokens in ${current.length} rule(s)), so nothing was changed: shorten it, or remove a rule first (\`mindsave rules list\`).`,
+    );
   }
 }
 
-export async function addRule(session: Session, text: string, scope: RuleScope): Promise<{ rule: RuleRecord; rules: RuleRecord[]; tokens: number }> {
+export async function addRule(
+  session: Session,
+  text: string,
+  scope: RuleScope,
+): Promise<{ rule: RuleRecord; rules: RuleRecord[]; tokens: number }> {
   const clean = cleanRule(text);
   const id = await session.write(async (w) => {
     const ctx = scope === "project" ? await resolveProject(session, { create: true, w }) : null;
     const projectId = ctx?.project.id ?? null;
     const existing = await w.listRules(projectId);
-    const same = existing.findIndex((r) => r.scope === scope && normaliseItem(r.text) === normaliseItem(clean));
+    const same = existing.findIndex(
+      (r) => r.scope === scope && normaliseItem(r.text) === normaliseItem(clean),
+    );
     if (same >= 0) throw new UserError(`That is already rule ${same + 1}: ${existing[same].text}`);
     const rid = newRuleId(existing, scope, projectId, clean);
-    const rule = { id: rid, project_id: projectId, scope, text: clean, created_at: session.now().toISOString() };
-    await budgetCheck(w, async (p) => [...(await w.listRules(p)), ...(p === projectId || scope === "global" ? [rule] : [])], scope, projectId, "This rule");
+    const rule = {
+      id: rid,
+      project_id: projectId,
+      scope,
+      text: clean,
+      created_at: session.now().toISOString(),
+    };
+    await budgetCheck(
+      w,
+      async (p) => [...(await w.listRules(p)), ...(p === projectId || scope === "global" ? [rule] : [])],
+      scope,
+      projectId,
+      "This rule",
+    );
     await w.putRule(rule);
     return rid;
   });
@@ -121,7 +161,12 @@ export async function addRule(session: Session, text: string, scope: RuleScope):
 /** The rule `key` names here (its number in `rules list` or a piece of its text), and its number. */
 async function ruleByKey(session: Session, key: string): Promise<{ rule: RuleRecord; number: number }> {
   const { rules } = await rulesHere(session);
-  const rule = chooseItem(rules, key, { what: "rule", list: "mindsave rules list", text: (r) => r.text, empty: "There are no rules here yet; add one with `mindsave rules add \"…\"`." });
+  const rule = chooseItem(rules, key, {
+    what: "rule",
+    list: "mindsave rules list",
+    text: (r) => r.text,
+    empty: 'There are no rules here yet; add one with `mindsave rules add "…"`.',
+  });
   return { rule, number: rules.indexOf(rule) + 1 };
 }
 
@@ -132,23 +177,45 @@ export async function removeRule(session: Session, n: string): Promise<RuleRecor
 }
 
 /** The edited rule and its number, which an edit keeps (rules are listed by scope and age). */
-export async function editRule(session: Session, n: string, text: string): Promise<{ rule: RuleRecord; number: number }> {
+export async function editRule(
+  session: Session,
+  n: string,
+  text: string,
+): Promise<{ rule: RuleRecord; number: number }> {
   const { rule, number } = await ruleByKey(session, n);
   const clean = cleanRule(text);
   const { rules } = await rulesHere(session);
-  const twin = rules.findIndex((r) => r.id !== rule.id && r.scope === rule.scope && normaliseItem(r.text) === normaliseItem(clean));
-  if (twin >= 0) throw new UserError(`That is already rule ${twin + 1}: ${rules[twin].text}; remove one of them instead (\`mindsave rules remove N\`).`);
+  const twin = rules.findIndex(
+    (r) => r.id !== rule.id && r.scope === rule.scope && normaliseItem(r.text) === normaliseItem(clean),
+  );
+  if (twin >= 0)
+    throw new UserError(
+      `That is already rule ${twin + 1}: ${rules[twin].text}; remove one of them instead (\`mindsave rules remove N\`).`,
+    );
   const edited = { ...rule, text: clean };
   await session.write(async (w) => {
-    await budgetCheck(w, async (p) => (await w.listRules(p)).map((r) => (r.id === rule.id ? edited : r)), rule.scope, rule.project_id, "This edit");
+    await budgetCheck(
+      w,
+      async (p) => (await w.listRules(p)).map((r) => (r.id === rule.id ? edited : r)),
+      rule.scope,
+      rule.project_id,
+      "This edit",
+    );
     await w.putRule(edited);
   });
   return { rule: edited, number };
 }
 
 export function rulesListText(rules: RuleRecord[], tokens: number): string {
-  if (!rules.length) return "No standing rules here. Add one with `mindsave rules add \"TEXT\" [--scope global]`.";
-  const over = tokens > RULES_BUDGET ? ["", `These rules are ${tokens} tokens, over their ${RULES_BUDGET}-token budget (two hosts' rules met in a sync): the restore block leaves out the last ones until you remove or shorten some.`] : [];
+  if (!rules.length)
+    return 'No standing rules here. Add one with `mindsave rules add "TEXT" [--scope global]`.';
+  const over =
+    tokens > RULES_BUDGET
+      ? [
+          "",
+          `These rules are ${tokens} tokens, over their ${RULES_BUDGET}-token budget (two hosts' rules met in a sync): the restore block leaves out the last ones until you remove or shorten some.`,
+        ]
+      : [];
   return [
     `Standing rules (${tokens}/${RULES_BUDGET} tokens, restored first in every block):`,
     ...rules.map((r, i) => `${String(i + 1).padStart(3)}. ${inline(r.text)}  [${r.scope}]`),

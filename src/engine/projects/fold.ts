@@ -27,12 +27,24 @@ export async function moveProjectRows(w: StoreWriter, from: string, to: string):
   let other = await w.moveToolCalls(from, to);
   for (const r of await w.rootsOfProject(from)) {
     await w.deleteRoot(r.id);
-    await w.upsertRoot({ id: derivedId("r", to, r.host_id, r.path), project_id: to, host_id: r.host_id, path: r.path, last_used: r.last_used });
+    await w.upsertRoot({
+      id: derivedId("r", to, r.host_id, r.path),
+      project_id: to,
+      host_id: r.host_id,
+      path: r.path,
+      last_used: r.last_used,
+    });
   }
   const rulesThere = (await w.listRules(to)).filter((r) => r.project_id === to);
   for (const r of (await w.listRules(from)).filter((r) => r.project_id === from)) {
     if (!rulesThere.some((t) => normaliseItem(t.text) === normaliseItem(r.text))) {
-      const rule = { id: newRuleId(rulesThere, "project", to, r.text), project_id: to, scope: "project" as const, text: r.text, created_at: r.created_at };
+      const rule = {
+        id: newRuleId(rulesThere, "project", to, r.text),
+        project_id: to,
+        scope: "project" as const,
+        text: r.text,
+        created_at: r.created_at,
+      };
       await w.putRule(rule);
       rulesThere.push({ ...rule, hlc: "", host: w.hostId, deleted: false });
     }
@@ -45,7 +57,12 @@ export async function moveProjectRows(w: StoreWriter, from: string, to: string):
     const there = factsThere.find((t) => t.id === id);
     // The same fact stated in both: the one confirmed last stands.
     if (!there || there.confirmed_at < f.confirmed_at) {
-      await w.putFact({ ...f, id, project_id: to, created_at: there && there.created_at < f.created_at ? there.created_at : f.created_at });
+      await w.putFact({
+        ...f,
+        id,
+        project_id: to,
+        created_at: there && there.created_at < f.created_at ? there.created_at : f.created_at,
+      });
     }
     await w.tombstone("facts", f.id);
     other++;
@@ -67,18 +84,28 @@ async function moveFailures(w: StoreWriter, from: string, to: string): Promise<n
     const id = failureId("project", to, f.item);
     const target = await w.getFailure(id);
     await w.upsertFailure({
-      id, project_id: to, scope: "project", item: target?.item ?? f.item, rejected_by: f.rejected_by,
-      reason: f.reason || target?.reason || "", confidence: f.confidence ?? target?.confidence ?? null, schema_version: f.schema_version,
+      id,
+      project_id: to,
+      scope: "project",
+      item: target?.item ?? f.item,
+      rejected_by: f.rejected_by,
+      reason: f.reason || target?.reason || "",
+      confidence: f.confidence ?? target?.confidence ?? null,
+      schema_version: f.schema_version,
       first_seen: target && target.first_seen < f.first_seen ? target.first_seen : f.first_seen,
       last_seen: target && target.last_seen > f.last_seen ? target.last_seen : f.last_seen,
     });
     // Each host's count of the old failure becomes a counter of its own on the new one (keyed by
     // host and old id): moved again (on another store, or revived by a host that had not heard of
     // the link), it is taken as the larger count, never counted twice.
-    const counts = Object.entries(await w.failureCounts(f.id)).map(([host, n]) => [derivedId("c", host, f.id), n]);
+    const counts = Object.entries(await w.failureCounts(f.id)).map(([host, n]) => [
+      derivedId("c", host, f.id),
+      n,
+    ]);
     await w.mergeFailureCounts(id, Object.fromEntries(counts));
     for (const r of f.related) await w.putFailureLink(derivedId("l", id, "related", r), id, "related", r);
-    for (const a of f.alternatives) await w.putFailureLink(derivedId("l", id, "alternative", a), id, "alternative", a);
+    for (const a of f.alternatives)
+      await w.putFailureLink(derivedId("l", id, "alternative", a), id, "alternative", a);
     await w.tombstoneFailure(f.id);
   }
   return failures.length;

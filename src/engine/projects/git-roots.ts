@@ -34,7 +34,8 @@ function readHead(root: string, commonDir: string): string | null {
   const gitDir = worktreeGitDir(root);
   if (!gitDir) return null;
   try {
-    if (["reftable", "shallow", "info/grafts", "refs/replace"].some((p) => existsSync(join(commonDir, p)))) return null;
+    if (["reftable", "shallow", "info/grafts", "refs/replace"].some((p) => existsSync(join(commonDir, p))))
+      return null;
     const head = readFileSync(join(gitDir, "HEAD"), "utf8").trim();
     if (COMMIT.test(head)) return head;
     const ref = /^ref: (refs\/heads\/\S+)$/.exec(head)?.[1];
@@ -88,13 +89,17 @@ export function earlierHeads(root: string, max = 20): string[] {
   }
   const out: string[] = [];
   for (const line of text.split("\n").reverse()) {
-    for (const c of line.split(" ", 2).reverse()) if (COMMIT.test(c) && !/^0+$/.test(c) && !out.includes(c)) out.push(c);
+    for (const c of line.split(" ", 2).reverse())
+      if (COMMIT.test(c) && !/^0+$/.test(c) && !out.includes(c)) out.push(c);
     if (out.length >= max) break;
   }
   return out;
 }
 
-const rootsIn = (v: unknown): string[] | null => (Array.isArray(v) && v.length && v.every((c) => typeof c === "string" && COMMIT.test(c)) ? v as string[] : null);
+const rootsIn = (v: unknown): string[] | null =>
+  Array.isArray(v) && v.length && v.every((c) => typeof c === "string" && COMMIT.test(c))
+    ? (v as string[])
+    : null;
 
 /**
  * The root commits of the checkout at `root` (shared git directory `commonDir`), sorted: remembered
@@ -104,7 +109,14 @@ const rootsIn = (v: unknown): string[] | null => (Array.isArray(v) && v.length &
  * then walks the new commits, not the whole history (seconds in a big repository).
  * `later`: the cache is written when it calls the write it is given (or never), not at once.
  */
-export function rootCommitsOf(root: string, commonDir: string | null, cacheDir: string | null, ask: () => string[] | null, later?: (write: () => void) => void, askSince?: (earlier: string) => string[] | null): string[] | null {
+export function rootCommitsOf(
+  root: string,
+  commonDir: string | null,
+  cacheDir: string | null,
+  ask: () => string[] | null,
+  later?: (write: () => void) => void,
+  askSince?: (earlier: string) => string[] | null,
+): string[] | null {
   const head = commonDir && cacheDir ? headCommit(root, commonDir) : null;
   if (!head || !cacheDir || !existsSync(cacheDir)) return ask();
   const file = join(cacheDir, CACHE_FILE);
@@ -122,7 +134,9 @@ export function rootCommitsOf(root: string, commonDir: string | null, cacheDir: 
   const write = () => {
     try {
       // Read again: another answer may have been written since.
-      const kept = Object.entries(readCache(file)).filter(([k, v]) => k !== head && Array.isArray(v)).slice(-(KEEP - 1));
+      const kept = Object.entries(readCache(file))
+        .filter(([k, v]) => k !== head && Array.isArray(v))
+        .slice(-(KEEP - 1));
       writeFileAtomic(file, JSON.stringify(Object.fromEntries([...kept, [head, found]])) + "\n");
     } catch {
       // a read-only home: git is asked again next time

@@ -28,7 +28,12 @@ export function normaliseRelative(p: string): string {
  * that file exists there, else from the root (agents usually write root-relative paths). A path
  * outside the root stays absolute (it cannot be portable) with `/` separators.
  */
-export function toStoredPath(input: string, root: string, cwd: string = root, path: PathFlavor = nodePath): string {
+export function toStoredPath(
+  input: string,
+  root: string,
+  cwd: string = root,
+  path: PathFlavor = nodePath,
+): string {
   const raw = input.trim();
   let abs: string;
   if (isAbsoluteAny(raw)) {
@@ -52,7 +57,7 @@ export function toStoredPath(input: string, root: string, cwd: string = root, pa
 /** The real path of the longest part of `abs` that exists here, with the rest as written (a file saved before it is made). */
 function realPrefix(abs: string): string {
   const rest: string[] = [];
-  for (let head = abs; ; ) {
+  for (let head = abs; ;) {
     try {
       return nodePath.join(realpathSync(head), ...rest);
     } catch {
@@ -66,7 +71,8 @@ function realPrefix(abs: string): string {
 
 /** The absolute path of a stored file on this host. */
 export function toHostPath(stored: string, root: string | null, path: PathFlavor = nodePath): string {
-  if (isAbsoluteAny(stored)) return path === nodePath.win32 || path.sep === "\\" ? stored.replace(/\//g, "\\") : stored;
+  if (isAbsoluteAny(stored))
+    return path === nodePath.win32 || path.sep === "\\" ? stored.replace(/\//g, "\\") : stored;
   if (!root) return stored;
   return path.join(root, ...stored.split("/"));
 }

@@ -7,7 +7,14 @@ import { moveProjectRows } from "./fold.ts";
 import { freeProjectName } from "./names.ts";
 import { samePath } from "./paths.ts";
 import type { Session } from "../session.ts";
-import { currentWorkspace, identitiesOf, namedProject, pinProject, recordRoot, resolveProject } from "./resolve.ts";
+import {
+  currentWorkspace,
+  identitiesOf,
+  namedProject,
+  pinProject,
+  recordRoot,
+  resolveProject,
+} from "./resolve.ts";
 import type { ProjectRecord } from "../../store/store.ts";
 import { compareCodes, compareText } from "../../lib/text.ts";
 
@@ -38,14 +45,25 @@ export async function listProjects(session: Session): Promise<ProjectView[]> {
     // several here); one synced from another laptop is "here" as soon as we stand in its checkout.
     const root = (current?.project.id === p.id ? current.root : null) ?? here?.path ?? null;
     out.push({
-      id: p.id, name: p.name, identity: p.identity,
-      root, root_exists: root ? existsSync(root) : false,
-      other_hosts: roots.filter((r) => r.host_id !== session.host.id).map((r) => ({ host: hostName.get(r.host_id) ?? r.host_id, path: r.path })),
-      snapshots: counts.get(p.id)?.count ?? 0, newest: counts.get(p.id)?.newest ?? null,
+      id: p.id,
+      name: p.name,
+      identity: p.identity,
+      root,
+      root_exists: root ? existsSync(root) : false,
+      other_hosts: roots
+        .filter((r) => r.host_id !== session.host.id)
+        .map((r) => ({ host: hostName.get(r.host_id) ?? r.host_id, path: r.path })),
+      snapshots: counts.get(p.id)?.count ?? 0,
+      newest: counts.get(p.id)?.newest ?? null,
       current: current?.project.id === p.id,
     });
   }
-  return out.sort((a, b) => Number(b.current) - Number(a.current) || compareCodes(b.newest ?? "", a.newest ?? "") || compareText(a.name, b.name));
+  return out.sort(
+    (a, b) =>
+      Number(b.current) - Number(a.current) ||
+      compareCodes(b.newest ?? "", a.newest ?? "") ||
+      compareText(a.name, b.name),
+  );
 }
 
 /**
@@ -54,7 +72,10 @@ export async function listProjects(session: Session): Promise<ProjectView[]> {
  * not rename it), and the other's snapshots, failures, rules, facts, retirements, tool calls and
  * roots move into it; the other stays an alias of it (see fold.ts, aliases.ts).
  */
-export async function linkProjects(session: Session, otherKey: string): Promise<{ into: ProjectRecord; from: ProjectRecord; snapshots: number; failures: number }> {
+export async function linkProjects(
+  session: Session,
+  otherKey: string,
+): Promise<{ into: ProjectRecord; from: ProjectRecord; snapshots: number; failures: number }> {
   return session.write(async (w) => {
     const here = (await resolveProject(session, { create: true, w })).project;
     // Merging is not undone by split on every host: the project is named whole, never by a prefix.
@@ -71,18 +92,37 @@ export async function linkProjects(session: Session, otherKey: string): Promise<
  * Makes this checkout its own project: a new project with the same identity, this root, and the
  * snapshots that were saved from this root on this host.
  */
-export async function splitProject(session: Session): Promise<{ project: ProjectRecord; from: ProjectRecord; snapshots: number }> {
+export async function splitProject(
+  session: Session,
+): Promise<{ project: ProjectRecord; from: ProjectRecord; snapshots: number }> {
   return session.write(async (w) => {
     const here = await resolveProject(session, { create: true, w });
     if (!here.root) throw new UserError("This project has no root on this host to split off.");
-    const others = (await w.rootsOfProject(here.project.id)).filter((r) => !(r.host_id === session.host.id && r.path === here.root));
-    if (!others.length) throw new UserError(`This checkout is the only root of project ${here.project.name}; there is nothing to split it from.`);
+    const others = (await w.rootsOfProject(here.project.id)).filter(
+      (r) => !(r.host_id === session.host.id && r.path === here.root),
+    );
+    if (!others.length)
+      throw new UserError(
+        `This checkout is the only root of project ${here.project.name}; there is nothing to split it from.`,
+      );
     const id = `p_${newId()}`;
     const name = await freeProjectName(w, here.workspace?.name ?? here.project.name);
     // A checkout of a project linked into this one splits off with its own history.
-    const identity = here.workspace && !here.workspace.identities.includes(here.project.identity) ? here.workspace.identity : here.project.identity;
-    await w.insertProject({ id, identity, name, remote: here.workspace?.remote ?? null, created_at: session.now().toISOString(), merged_into: null });
-    const mine = (await w.rootsOnHost(session.host.id)).filter((r) => r.project_id === here.project.id && samePath(r.path, here.root!));
+    const identity =
+      here.workspace && !here.workspace.identities.includes(here.project.identity)
+        ? here.workspace.identity
+        : here.project.identity;
+    await w.insertProject({
+      id,
+      identity,
+      name,
+      remote: here.workspace?.remote ?? null,
+      created_at: session.now().toISOString(),
+      merged_into: null,
+    });
+    const mine = (await w.rootsOnHost(session.host.id)).filter(
+      (r) => r.project_id === here.project.id && samePath(r.path, here.root!),
+    );
     for (const r of mine) await w.deleteRoot(r.id);
     await recordRoot(session, w, id, here.root);
     const ids = (await w.listSnapshots(here.project.id)).map((s) => s.id);
@@ -100,13 +140,21 @@ export async function splitProject(session: Session): Promise<{ project: Project
  * Says "this checkout is project `key`": this folder's root on this host moves to that project.
  * Nothing is renamed or merged; the project must share this checkout's history (same identity).
  */
-export async function attachProject(session: Session, key: string): Promise<{ project: ProjectRecord; root: string; from: ProjectRecord | null }> {
+export async function attachProject(
+  session: Session,
+  key: string,
+): Promise<{ project: ProjectRecord; root: string; from: ProjectRecord | null }> {
   const ws = currentWorkspace(session, false);
-  if (!ws) throw new UserError("This folder has no project identity yet (no git history, no .mindsave/project.json); save a snapshot here first.");
+  if (!ws)
+    throw new UserError(
+      "This folder has no project identity yet (no git history, no .mindsave/project.json); save a snapshot here first.",
+    );
   const target = (await pinProject(session, key)).project;
   return session.write(async (w) => {
     if (!(await identitiesOf(w, target)).some((i) => ws.identities.includes(i))) {
-      throw new UserError(`Project ${target.name} has a different history than this checkout (${ws.identity} here); \`mindsave projects link ${target.id}\` merges two projects instead.`);
+      throw new UserError(
+        `Project ${target.name} has a different history than this checkout (${ws.identity} here); \`mindsave projects link ${target.id}\` merges two projects instead.`,
+      );
     }
     const onHost = (await w.rootsOnHost(session.host.id)).filter((r) => samePath(r.path, ws.root));
     const before = onHost.find((r) => r.project_id !== target.id);

@@ -2,7 +2,16 @@
 // the project of its history on this host (its identity, its kin that share the history, the
 // roots recorded here), or a project named by id or name. The session only holds the store.
 import { existsSync } from "node:fs";
-import { resolveWorkspace, deepenedFrom, gitCommonDir, isShallow, sameOrigin, takeBackProjectFile, tooBroad, type Workspace } from "./workspace.ts";
+import {
+  resolveWorkspace,
+  deepenedFrom,
+  gitCommonDir,
+  isShallow,
+  sameOrigin,
+  takeBackProjectFile,
+  tooBroad,
+  type Workspace,
+} from "./workspace.ts";
 import { pathKey, samePath } from "./paths.ts";
 import { linkTarget } from "./aliases.ts";
 import { linkFirstHistory } from "./first-history.ts";
@@ -25,9 +34,18 @@ export interface ProjectContext {
  * The project this command is about. With `create`, a workspace seen for the first time becomes a
  * project and its root on this host is recorded (inside the caller's transaction `w`).
  */
-export async function resolveProject(session: Session, opts: { create: false }): Promise<ProjectContext | null>;
-export async function resolveProject(session: Session, opts: { create: true; w: StoreWriter }): Promise<ProjectContext>;
-export async function resolveProject(session: Session, opts: { create: boolean; w?: StoreWriter }): Promise<ProjectContext | null> {
+export async function resolveProject(
+  session: Session,
+  opts: { create: false },
+): Promise<ProjectContext | null>;
+export async function resolveProject(
+  session: Session,
+  opts: { create: true; w: StoreWriter },
+): Promise<ProjectContext>;
+export async function resolveProject(
+  session: Session,
+  opts: { create: boolean; w?: StoreWriter },
+): Promise<ProjectContext | null> {
   const q: Queries = opts.w ?? session.reader;
   if (session.projectKey) return namedProject(session, q, session.projectKey);
   const ws = currentWorkspace(session, opts.create);
@@ -64,10 +82,16 @@ export async function projectById(session: Session, id: string): Promise<Project
  * prefix; live projects first, then projects linked into another (each stands for the project
  * its links lead to).
  */
-export async function namedProject(session: Session, q: Queries, key: string, opts: { prefix?: boolean } = {}): Promise<ProjectContext> {
+export async function namedProject(
+  session: Session,
+  q: Queries,
+  key: string,
+  opts: { prefix?: boolean } = {},
+): Promise<ProjectContext> {
   const [all, linked] = await Promise.all([q.listProjects(), q.mergedProjects()]);
   const exact = (p: ProjectRecord) => p.id === key || p.name === key;
-  const prefix = (p: ProjectRecord) => p.id.startsWith(key) || p.name.toLowerCase().startsWith(key.toLowerCase());
+  const prefix = (p: ProjectRecord) =>
+    p.id.startsWith(key) || p.name.toLowerCase().startsWith(key.toLowerCase());
   const matching = async (test: (p: ProjectRecord) => boolean) => {
     const live = all.filter(test);
     return live.length ? live : followAll(q, linked.filter(test));
@@ -76,21 +100,32 @@ export async function namedProject(session: Session, q: Queries, key: string, op
   if (!matches.length) {
     const folders = await projectsByFolder(session, q, key);
     if (folders.length > 1) {
-      throw new UserError(`${JSON.stringify(key)} is the folder of ${folders.length} projects on this host (${folders.map((f) => `${f.project.name} ${f.project.id} at ${f.path}`).join(", ")}); use the id.`);
+      throw new UserError(
+        `${JSON.stringify(key)} is the folder of ${folders.length} projects on this host (${folders.map((f) => `${f.project.name} ${f.project.id} at ${f.path}`).join(", ")}); use the id.`,
+      );
     }
     matches = folders.map((f) => f.project);
   }
   if (!matches.length && opts.prefix !== false) matches = await matching(prefix);
-  if (matches.length === 0) throw new UserError(`No project ${opts.prefix === false ? "has the name or id" : "matches"} ${JSON.stringify(key)}; see \`mindsave projects\`.`);
+  if (matches.length === 0)
+    throw new UserError(
+      `No project ${opts.prefix === false ? "has the name or id" : "matches"} ${JSON.stringify(key)}; see \`mindsave projects\`.`,
+    );
   if (matches.length > 1) {
-    throw new UserError(`${JSON.stringify(key)} matches ${matches.length} projects (${matches.map((p) => `${p.name} ${p.id}`).join(", ")}); use the id.`);
+    throw new UserError(
+      `${JSON.stringify(key)} matches ${matches.length} projects (${matches.map((p) => `${p.name} ${p.id}`).join(", ")}); use the id.`,
+    );
   }
   const project = matches[0];
   return { project, root: await rootOnThisHost(session, q, project.id), workspace: null };
 }
 
 /** The live projects with a root on this host whose folder is called `name` (as the file system compares names). */
-async function projectsByFolder(session: Session, q: Queries, name: string): Promise<{ project: ProjectRecord; path: string }[]> {
+async function projectsByFolder(
+  session: Session,
+  q: Queries,
+  name: string,
+): Promise<{ project: ProjectRecord; path: string }[]> {
   const out: { project: ProjectRecord; path: string }[] = [];
   for (const r of await q.rootsOnHost(session.host.id)) {
     if (pathKey(r.path).split("/").pop() !== pathKey(name)) continue;
@@ -144,7 +179,10 @@ async function followAll(q: Queries, projects: ProjectRecord[]): Promise<Project
 export async function identitiesOf(q: Queries, project: ProjectRecord): Promise<string[]> {
   const linked = await q.mergedProjects();
   const links = new Map(linked.map((p) => [p.id, p.merged_into!]));
-  return [project.identity, ...linked.filter((p) => linkTarget(p.id, links) === project.id).map((p) => p.identity)];
+  return [
+    project.identity,
+    ...linked.filter((p) => linkTarget(p.id, links) === project.id).map((p) => p.identity),
+  ];
 }
 
 /**
@@ -154,20 +192,38 @@ export async function identitiesOf(q: Queries, project: ProjectRecord): Promise<
  * A checkout with several root commits is looked for under each (its identity first): merging
  * another history may have added a smaller root than the one its project was made with.
  */
-async function findProject(session: Session, q: Queries, ws: Workspace): Promise<{ project: ProjectRecord; note?: string } | null> {
+async function findProject(
+  session: Session,
+  q: Queries,
+  ws: Workspace,
+): Promise<{ project: ProjectRecord; note?: string } | null> {
   const onHost = await q.rootsOnHost(session.host.id);
   for (const root of onHost.filter((r) => samePath(r.path, ws.root))) {
     const p = await follow(q, await q.getProject(root.project_id));
     // Its own history first (linked projects' only when that is not it: every hook passes here), then a shallow clone's since deepened.
-    if (p && (ws.identities.includes(p.identity) || (await identitiesOf(q, p)).some((i) => ws.identities.includes(i)) || deepenedFrom(ws, p.identity))) return { project: p };
+    if (
+      p &&
+      (ws.identities.includes(p.identity) ||
+        (await identitiesOf(q, p)).some((i) => ws.identities.includes(i)) ||
+        deepenedFrom(ws, p.identity))
+    )
+      return { project: p };
   }
   for (const identity of ws.identities) {
     const found = await findByIdentity(session, q, ws, identity, onHost);
     if (found) return found;
   }
   // A shallow clone's first commit is only where it was cut: which project it is cannot be known, so it is said, never guessed.
-  const kin = isShallow(ws) ? await followAll(q, [...await q.listProjects(), ...await q.mergedProjects()].filter((p) => sameOrigin(ws, p))) : [];
-  if (kin.length) session.notice(`This shallow clone (${ws.root}) does not reach its first commit, so MindSave cannot tell whether it is ${kin.map((p) => `${p.name} (${p.id})`).join(" or ")}, made from another clone of its origin: \`git fetch --unshallow\` before its first save finds the project by its history; after it, \`mindsave projects link ${kin[0].id}\` merges the two.`);
+  const kin = isShallow(ws)
+    ? await followAll(
+        q,
+        [...(await q.listProjects()), ...(await q.mergedProjects())].filter((p) => sameOrigin(ws, p)),
+      )
+    : [];
+  if (kin.length)
+    session.notice(
+      `This shallow clone (${ws.root}) does not reach its first commit, so MindSave cannot tell whether it is ${kin.map((p) => `${p.name} (${p.id})`).join(" or ")}, made from another clone of its origin: \`git fetch --unshallow\` before its first save finds the project by its history; after it, \`mindsave projects link ${kin[0].id}\` merges the two.`,
+    );
   return null;
 }
 
@@ -177,7 +233,13 @@ async function kinOf(q: Queries, identity: string): Promise<ProjectRecord[]> {
   return followAll(q, [...(await q.projectsByIdentity(identity)), ...linked]);
 }
 
-async function findByIdentity(session: Session, q: Queries, ws: Workspace, identity: string, onHost: RootRecord[]): Promise<{ project: ProjectRecord } | null> {
+async function findByIdentity(
+  session: Session,
+  q: Queries,
+  ws: Workspace,
+  identity: string,
+  onHost: RootRecord[],
+): Promise<{ project: ProjectRecord } | null> {
   const candidates = await kinOf(q, identity);
   const free: { project: ProjectRecord; score: number }[] = [];
   for (const project of candidates) {
@@ -187,8 +249,18 @@ async function findByIdentity(session: Session, q: Queries, ws: Workspace, ident
     for (const r of here) {
       if (!existsSync(r.path)) continue; // moved away: the old root is stale
       const sameRepo = ws.gitCommonDir !== null && gitCommonDir(r.path) === ws.gitCommonDir;
-      if (sameRepo) score += 4; // a worktree of a checkout we know: same project
-      else if (resolveWorkspace(r.path, { override: r.path, create: false, env: session.env, home: gitAnswersHome(session), later: session.later })?.identities.includes(identity)) taken = true;
+      if (sameRepo)
+        score += 4; // a worktree of a checkout we know: same project
+      else if (
+        resolveWorkspace(r.path, {
+          override: r.path,
+          create: false,
+          env: session.env,
+          home: gitAnswersHome(session),
+          later: session.later,
+        })?.identities.includes(identity)
+      )
+        taken = true;
     }
     if (taken && score === 0) continue;
     if (ws.remote && project.remote === ws.remote) score += 2;
@@ -197,7 +269,9 @@ async function findByIdentity(session: Session, q: Queries, ws: Workspace, ident
   if (!free.length) return null;
   free.sort((a, b) => b.score - a.score);
   if (free.length > 1) {
-    session.notice(`This checkout (${ws.root}) could be any of ${free.length} projects that share its history: ${free.map((f) => `${f.project.name} (${f.project.id})`).join(", ")}; using ${free[0].project.name}. Say which it is with \`mindsave projects attach PROJECT\`.`);
+    session.notice(
+      `This checkout (${ws.root}) could be any of ${free.length} projects that share its history: ${free.map((f) => `${f.project.name} (${f.project.id})`).join(", ")}; using ${free[0].project.name}. Say which it is with \`mindsave projects attach PROJECT\`.`,
+    );
   }
   return { project: free[0].project };
 }
@@ -209,7 +283,14 @@ async function createProject(session: Session, w: StoreWriter, ws: Workspace): P
   const primary = derivedId("p", ws.identity);
   const id = existing.length === 0 && !(await w.getProject(primary)) ? primary : `p_${newId()}`;
   const name = await freeProjectName(w, ws.name);
-  await w.insertProject({ id, identity: ws.identity, name, remote: ws.remote, created_at: session.now().toISOString(), merged_into: null });
+  await w.insertProject({
+    id,
+    identity: ws.identity,
+    name,
+    remote: ws.remote,
+    created_at: session.now().toISOString(),
+    merged_into: null,
+  });
   await recordRoot(session, w, id, ws.root);
   const project = (await w.getProject(id))!;
   const note = existing.length
@@ -219,7 +300,12 @@ async function createProject(session: Session, w: StoreWriter, ws: Workspace): P
 }
 
 /** Records `path` as a root of project `projectId` on this host (inside the caller's transaction `w`). */
-export async function recordRoot(session: Session, w: StoreWriter, projectId: string, path: string): Promise<void> {
+export async function recordRoot(
+  session: Session,
+  w: StoreWriter,
+  projectId: string,
+  path: string,
+): Promise<void> {
   const today = session.now().toISOString();
   // The same folder spelled differently (case on Windows/macOS, a trailing slash) is one root.
   const mine = (await w.rootsOnHost(session.host.id)).filter((r) => r.project_id === projectId);
@@ -245,17 +331,35 @@ const workspaces = new WeakMap<Session, Workspace | null>();
 export function currentWorkspace(session: Session, create: boolean): Workspace | null {
   let ws = workspaces.get(session);
   if (ws === undefined || (ws === null && create)) {
-    ws = resolveWorkspace(session.cwd, { override: session.opts.workspace, create, env: session.env, home: gitAnswersHome(session), later: session.later });
+    ws = resolveWorkspace(session.cwd, {
+      override: session.opts.workspace,
+      create,
+      env: session.env,
+      home: gitAnswersHome(session),
+      later: session.later,
+    });
     workspaces.set(session, ws);
     // After a failure, the `.mindsave/project.json` this resolution wrote goes, unless a project of it is in the store.
     const made = ws?.madeFile;
-    if (made) session.onFailure(async () => takeBackProjectFile(made, await session.store.projectsByIdentity(`file:${made.id}`).then((p) => p.length > 0, () => true)));
+    if (made)
+      session.onFailure(async () =>
+        takeBackProjectFile(
+          made,
+          await session.store.projectsByIdentity(`file:${made.id}`).then(
+            (p) => p.length > 0,
+            () => true,
+          ),
+        ),
+      );
   }
   return ws;
 }
 
 /** The current project or a clear sentence saying there is none yet (and, with `nextSteps`, where to go instead). */
-export async function requireProject(session: Session, nextSteps?: () => Promise<string>): Promise<ProjectContext> {
+export async function requireProject(
+  session: Session,
+  nextSteps?: () => Promise<string>,
+): Promise<ProjectContext> {
   const ctx = await resolveProject(session, { create: false });
   if (ctx) return ctx;
   const ws = currentWorkspace(session, false);
@@ -268,6 +372,11 @@ export async function requireProject(session: Session, nextSteps?: () => Promise
     );
   }
   const where = ws?.root ?? session.opts.workspace ?? session.cwd; // (too broad: a save is refused there too)
-  if (ws ? ws.marker === "directory" && tooBroad(ws.root) : tooBroad(where)) throw new UserError(`${where} holds too many unrelated folders to be a project; run MindSave inside a project folder${nextSteps ? await nextSteps() : ""}.`);
-  throw new UserError(`No MindSave project here yet (${where}); save a snapshot first with \`mindsave save\`${nextSteps ? await nextSteps() : ""}.`);
+  if (ws ? ws.marker === "directory" && tooBroad(ws.root) : tooBroad(where))
+    throw new UserError(
+      `${where} holds too many unrelated folders to be a project; run MindSave inside a project folder${nextSteps ? await nextSteps() : ""}.`,
+    );
+  throw new UserError(
+    `No MindSave project here yet (${where}); save a snapshot first with \`mindsave save\`${nextSteps ? await nextSteps() : ""}.`,
+  );
 }

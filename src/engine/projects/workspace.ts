@@ -16,8 +16,21 @@ import { rootCommitsOf, unbornHead } from "./git-roots.ts";
 import { samePath } from "./paths.ts";
 
 export const MARKERS = [
-  "package.json", ".claude", "AGENTS.md", "CLAUDE.md", "Cargo.toml", "go.mod", "pyproject.toml",
-  "setup.py", "pom.xml", "build.gradle", "composer.json", "Gemfile", "deno.json", ".hg", ".svn",
+  "package.json",
+  ".claude",
+  "AGENTS.md",
+  "CLAUDE.md",
+  "Cargo.toml",
+  "go.mod",
+  "pyproject.toml",
+  "setup.py",
+  "pom.xml",
+  "build.gradle",
+  "composer.json",
+  "Gemfile",
+  "deno.json",
+  ".hg",
+  ".svn",
 ] as const;
 
 export type RootMarker = ".mindsave" | "git" | (typeof MARKERS)[number] | "directory" | "flag";
@@ -43,7 +56,6 @@ export interface Workspace {
   madeFile?: { path: string; id: string; madeDir: boolean; gitignore: string | null };
 }
 
-
 /** A `.mindsave/` directory marks a workspace unless it is a MindSave home (which holds mindsave.db). */
 function isWorkspaceMarker(dir: string, env: NodeJS.ProcessEnv): boolean {
   const m = join(dir, ".mindsave");
@@ -58,9 +70,13 @@ function isWorkspaceMarker(dir: string, env: NodeJS.ProcessEnv): boolean {
 /** The project a `mindsave export` folder (its index.json) says it came from, or null. */
 export function exportedFrom(dir: string): { id: string; name: string } | null {
   try {
-    const data = JSON.parse(readTextNoFollowCapped(join(dir, "index.json"), JSON_FILE_MAX)) as { mindsave_project?: { id?: unknown; name?: unknown } };
+    const data = JSON.parse(readTextNoFollowCapped(join(dir, "index.json"), JSON_FILE_MAX)) as {
+      mindsave_project?: { id?: unknown; name?: unknown };
+    };
     const from = data?.mindsave_project;
-    return typeof from?.id === "string" ? { id: from.id, name: typeof from.name === "string" ? from.name : from.id } : null;
+    return typeof from?.id === "string"
+      ? { id: from.id, name: typeof from.name === "string" ? from.name : from.id }
+      : null;
   } catch {
     return null;
   }
@@ -92,18 +108,27 @@ function ancestors(start: string, env: NodeJS.ProcessEnv): string[] {
   }
 }
 
-export function findRoot(start: string, env: NodeJS.ProcessEnv = process.env): { root: string; marker: RootMarker; gitDir: string | null } {
+export function findRoot(
+  start: string,
+  env: NodeJS.ProcessEnv = process.env,
+): { root: string; marker: RootMarker; gitDir: string | null } {
   const dirs = ancestors(start, env);
   const gitAt = dirs.find((d) => existsSync(join(d, ".git"))) ?? null;
   // The nearer of the two: a repository inside a folder someone saved in is its own project, and
   // a .mindsave/ inside a repository (one of a monorepo's parts) is that part's.
   const ms = dirs.find((d) => isWorkspaceMarker(d, env));
   // The user's home directory often holds .claude/; it is not a project root.
-  const markerOf = (d: string) => MARKERS.find((name) => existsSync(join(d, name)) && !(name === ".claude" && d === realDir(env.HOME || "/")));
+  const markerOf = (d: string) =>
+    MARKERS.find(
+      (name) => existsSync(join(d, name)) && !(name === ".claude" && d === realDir(env.HOME || "/")),
+    );
   // Outside git, a project's own marker (package.json…) nearer than a plain folder's .mindsave/
   // above it is a project of its own, not a part of that folder's.
   const marked = gitAt === null ? dirs.find((d) => markerOf(d) !== undefined) : undefined;
-  const msWins = ms && (gitAt === null || dirs.indexOf(ms) <= dirs.indexOf(gitAt)) && (marked === undefined || dirs.indexOf(ms) <= dirs.indexOf(marked));
+  const msWins =
+    ms &&
+    (gitAt === null || dirs.indexOf(ms) <= dirs.indexOf(gitAt)) &&
+    (marked === undefined || dirs.indexOf(ms) <= dirs.indexOf(marked));
   if (ms && msWins) return { root: ms, marker: ".mindsave", gitDir: ms === gitAt ? gitAt : null };
   if (gitAt) return { root: gitAt, marker: "git", gitDir: gitAt };
   if (marked) return { root: marked, marker: markerOf(marked)!, gitDir: null };
@@ -111,7 +136,20 @@ export function findRoot(start: string, env: NodeJS.ProcessEnv = process.env): {
 }
 
 /** Folders that hold many workspaces, never one: a plain folder's root is below them. */
-const CONTAINERS = new Set(["documents", "desktop", "downloads", "code", "src", "projects", "work", "dev", "repos", "git", "workspace", "workspaces"]);
+const CONTAINERS = new Set([
+  "documents",
+  "desktop",
+  "downloads",
+  "code",
+  "src",
+  "projects",
+  "work",
+  "dev",
+  "repos",
+  "git",
+  "workspace",
+  "workspaces",
+]);
 
 /**
  * The root of a folder with no git, no marker and no `.mindsave/` above it: the top-most folder
@@ -136,7 +174,13 @@ function plainFolderRoot(start: string, env: NodeJS.ProcessEnv): string {
 // Null when git failed; undefined when it gave no answer in time.
 function git(root: string, args: string[], timeout = 5000): string | null | undefined {
   try {
-    const r = Bun.spawnSync(["git", "-C", root, ...args], { env: process.env, stdin: "ignore", stdout: "pipe", stderr: "ignore", timeout });
+    const r = Bun.spawnSync(["git", "-C", root, ...args], {
+      env: process.env,
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "ignore",
+      timeout,
+    });
     if (r.exitedDueToTimeout) return undefined;
     return r.exitCode === 0 ? r.stdout.toString("utf8").trimEnd() : null;
   } catch {
@@ -160,7 +204,8 @@ export function gitCommonDir(root: string): string | null {
 
 /** The origin URL, normalised so ssh and https forms of one remote compare equal. */
 export function normaliseRemote(url: string): string {
-  return url.trim()
+  return url
+    .trim()
     .replace(/^[a-z+]+:\/\//i, "")
     .replace(/^[^@/]+@/, "")
     .replace(/:(?!\d+\/)/, "/")
@@ -182,11 +227,16 @@ function gitRemote(gitDir: string | null): string | null {
  */
 export function deepenedFrom(ws: Workspace, identity: string): boolean {
   const commit = /^git:([0-9a-f]{40}(?:[0-9a-f]{24})?)$/.exec(identity)?.[1];
-  return !!commit && ws.gitCommonDir !== null && git(ws.root, ["merge-base", "--is-ancestor", commit, "HEAD"]) === "";
+  return (
+    !!commit &&
+    ws.gitCommonDir !== null &&
+    git(ws.root, ["merge-base", "--is-ancestor", commit, "HEAD"]) === ""
+  );
 }
 
 /** A shallow clone: its first commit is only where the clone was cut, not its history's root. */
-export const isShallow = (ws: Workspace): boolean => ws.gitCommonDir !== null && existsSync(join(ws.gitCommonDir, "shallow"));
+export const isShallow = (ws: Workspace): boolean =>
+  ws.gitCommonDir !== null && existsSync(join(ws.gitCommonDir, "shallow"));
 
 /** Whether git `project` was made from a clone of this checkout's origin (reading `ws.remote` asks git once). */
 export const sameOrigin = (ws: Workspace, project: { identity: string; remote: string | null }): boolean =>
@@ -203,7 +253,7 @@ function workspace(fields: Omit<Workspace, "remote">, gitDir: string | null): Wo
 
 /** `git diff --stat HEAD` of a checkout (what changed since the last commit), or "" outside git; quick or nothing. */
 export function gitDiffStat(root: string | null): string {
-  return root ? git(root, ["diff", "--stat", "HEAD"], 1500) ?? "" : "";
+  return root ? (git(root, ["diff", "--stat", "HEAD"], 1500) ?? "") : "";
 }
 
 /**
@@ -217,7 +267,10 @@ export function gitRootCommitsSince(root: string, earlier: string): string[] | n
   return out === null ? null : out.split(/\s+/).filter((c) => /^[0-9a-f]{40,64}$/.test(c));
 }
 
-const tooSlow = (root: string) => new UserError(`git did not name the first commit of ${root} within 5 s; nothing was done there (try again).`);
+const tooSlow = (root: string) =>
+  new UserError(
+    `git did not name the first commit of ${root} within 5 s; nothing was done there (try again).`,
+  );
 
 /** Sorted so repositories with several root commits (merged histories) agree on every host. */
 export function gitRootCommits(root: string): string[] | null {
@@ -226,7 +279,10 @@ export function gitRootCommits(root: string): string[] | null {
   // (it became a second project, split from its history's).
   if (out === undefined) throw tooSlow(root);
   if (!out) return null;
-  const commits = out.split(/\s+/).filter((c) => /^[0-9a-f]{40,64}$/.test(c)).sort();
+  const commits = out
+    .split(/\s+/)
+    .filter((c) => /^[0-9a-f]{40,64}$/.test(c))
+    .sort();
   return commits.length ? commits : null;
 }
 
@@ -247,16 +303,25 @@ export function readProjectFile(root: string): ProjectFile | null {
   } catch {
     // fall through to the error below
   }
-  throw new UserError(`${file} is not valid MindSave project metadata (expected JSON with an "id"); fix or remove it.`);
+  throw new UserError(
+    `${file} is not valid MindSave project metadata (expected JSON with an "id"); fix or remove it.`,
+  );
 }
 
 export function writeProjectFile(root: string, name: string, beforeFirstCommit = false): ProjectFile {
   const dir = join(root, ".mindsave");
-  const data: ProjectFile = { id: newId(), name, created_at: new Date().toISOString(), ...(beforeFirstCommit ? { before_first_commit: true } : {}) };
+  const data: ProjectFile = {
+    id: newId(),
+    name,
+    created_at: new Date().toISOString(),
+    ...(beforeFirstCommit ? { before_first_commit: true } : {}),
+  };
   try {
     writeFileAtomic(join(dir, "project.json"), JSON.stringify(data, null, 2) + "\n");
   } catch (e) {
-    throw new UserError(`Cannot write ${join(dir, "project.json")} to give this workspace a project id: ${(e as Error).message}`);
+    throw new UserError(
+      `Cannot write ${join(dir, "project.json")} to give this workspace a project id: ${(e as Error).message}`,
+    );
   }
   return readProjectFile(root) ?? data;
 }
@@ -267,7 +332,16 @@ export function writeProjectFile(root: string, name: string, beforeFirstCommit =
  * writable MindSave home, where git's answers are remembered (git-roots.ts); none, none kept.
  * `later`: that answer is written when it calls the write it is given (see Session.close).
  */
-export function resolveWorkspace(start: string, opts: { override?: string; create: boolean; env?: NodeJS.ProcessEnv; home?: string | null; later?: (write: () => void) => void }): Workspace | null {
+export function resolveWorkspace(
+  start: string,
+  opts: {
+    override?: string;
+    create: boolean;
+    env?: NodeJS.ProcessEnv;
+    home?: string | null;
+    later?: (write: () => void) => void;
+  },
+): Workspace | null {
   const env = opts.env ?? process.env;
   let found: { root: string; marker: RootMarker; gitDir: string | null };
   if (opts.override) {
@@ -280,36 +354,78 @@ export function resolveWorkspace(start: string, opts: { override?: string; creat
   const { root } = found;
   const name = basename(root) || root;
   const commonDir = found.gitDir ? gitCommonDir(found.gitDir) : null;
-  const at = (identity: string, others: string[] = []) => workspace({ root, marker: found.marker, name, identity, identities: [identity, ...others], gitCommonDir: commonDir }, found.gitDir);
+  const at = (identity: string, others: string[] = []) =>
+    workspace(
+      {
+        root,
+        marker: found.marker,
+        name,
+        identity,
+        identities: [identity, ...others],
+        gitCommonDir: commonDir,
+      },
+      found.gitDir,
+    );
   const gitDir = found.gitDir;
-  const history = () => gitDir ? rootCommitsOf(gitDir, commonDir, opts.home ?? null, () => gitRootCommits(gitDir), opts.later, (earlier) => gitRootCommitsSince(gitDir, earlier)) : null;
+  const history = () =>
+    gitDir
+      ? rootCommitsOf(
+          gitDir,
+          commonDir,
+          opts.home ?? null,
+          () => gitRootCommits(gitDir),
+          opts.later,
+          (earlier) => gitRootCommitsSince(gitDir, earlier),
+        )
+      : null;
   const file = readProjectFile(root);
   // Its history once it has one: a clone without project.json (a git-ignored .mindsave/) finds the project by it.
   // (Until then git is not asked: every hook would run it.)
-  if (file) return at(`file:${file.id}`, file.before_first_commit && !(commonDir && gitDir && unbornHead(gitDir, commonDir)) ? (history() ?? []).map((c) => `git:${c}`) : []);
+  if (file)
+    return at(
+      `file:${file.id}`,
+      file.before_first_commit && !(commonDir && gitDir && unbornHead(gitDir, commonDir))
+        ? (history() ?? []).map((c) => `git:${c}`)
+        : [],
+    );
   const commits = history();
-  if (commits) return at(`git:${commits[0]}`, commits.slice(1).map((c) => `git:${c}`));
+  if (commits)
+    return at(
+      `git:${commits[0]}`,
+      commits.slice(1).map((c) => `git:${c}`),
+    );
   if (!opts.create) return null;
   // A folder that is not there (an agent's removed worktree in a hook's cwd) is never made.
   if (!isDir(root)) throw new UserError(`The folder ${root} does not exist, so it cannot be a project.`);
   if (existsSync(join(root, "mindsave.db"))) {
-    throw new UserError(`${root} is a MindSave home (it holds mindsave.db), so it cannot be a project; run MindSave inside a project folder.`);
+    throw new UserError(
+      `${root} is a MindSave home (it holds mindsave.db), so it cannot be a project; run MindSave inside a project folder.`,
+    );
   }
   // A folder whose .mindsave/ is a MindSave home (your home directory, a drive) is not a project:
   // writing project.json there would mix the two.
   const dot = join(root, ".mindsave");
   if (existsSync(join(dot, "mindsave.db")) || realDir(dot) === realDir(localHomeDir(env))) {
-    throw new UserError(`${root} holds a MindSave home (${dot}), so it cannot be a project; run MindSave inside a project folder, or give its folder (--workspace, or the MCP tools' workspace).`);
+    throw new UserError(
+      `${root} holds a MindSave home (${dot}), so it cannot be a project; run MindSave inside a project folder, or give its folder (--workspace, or the MCP tools' workspace).`,
+    );
   }
   // Nor a folder that holds everything (/, /tmp, the system's temp folder): its project.json would
   // make every plain folder below it part of one project.
   if ((found.marker === "directory" || found.marker === "flag") && tooBroad(root)) {
-    throw new UserError(`${root} holds too many unrelated folders to be a project; run MindSave inside a project folder, or give its folder (--workspace, or the MCP tools' workspace).`);
+    throw new UserError(
+      `${root} holds too many unrelated folders to be a project; run MindSave inside a project folder, or give its folder (--workspace, or the MCP tools' workspace).`,
+    );
   }
   const madeDir = !existsSync(dot);
   const made = writeProjectFile(root, name, gitDir !== null);
   const ws = at(`file:${made.id}`);
-  ws.madeFile = { path: join(dot, "project.json"), id: made.id, madeDir, gitignore: gitDir !== null ? ignoreInGit(dot, madeDir) : null };
+  ws.madeFile = {
+    path: join(dot, "project.json"),
+    id: made.id,
+    madeDir,
+    gitignore: gitDir !== null ? ignoreInGit(dot, madeDir) : null,
+  };
   return ws;
 }
 
@@ -324,7 +440,12 @@ function ignoreInGit(dot: string, madeDir: boolean): string | null {
   const file = join(dot, ".gitignore");
   if (existsSync(file)) return null;
   try {
-    writeFileAtomic(file, madeDir ? "# Written by MindSave: this folder is this machine's, not the repository's.\n*\n" : "# Written by MindSave: this machine's project id, not the repository's.\n/project.json\n");
+    writeFileAtomic(
+      file,
+      madeDir
+        ? "# Written by MindSave: this folder is this machine's, not the repository's.\n*\n"
+        : "# Written by MindSave: this machine's project id, not the repository's.\n/project.json\n",
+    );
     return file;
   } catch {
     return null; // best effort: project.json is written; at worst git shows it
@@ -351,5 +472,7 @@ export function takeBackProjectFile(made: NonNullable<Workspace["madeFile"]>, kn
 /** The file system's root, a folder right below it (/tmp, /home, C:\\Users), or the system's temp folder. */
 export function tooBroad(root: string): boolean {
   const top = parse(root).root;
-  return root === top || dirname(root) === top || [tmpdir(), "/tmp", "/var/tmp"].some((t) => realDir(t) === root);
+  return (
+    root === top || dirname(root) === top || [tmpdir(), "/tmp", "/var/tmp"].some((t) => realDir(t) === root)
+  );
 }

@@ -9,7 +9,8 @@
 import { type RanksBytes, ranksBytes } from "./ranks-file.ts";
 
 /** gpt-tokenizer's CL100K_TOKEN_SPLIT_PATTERN (v4.0.0), with no special tokens allowed. */
-const SPLIT = /'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s+$|\s*[\r\n]|\s+(?!\S)|\s/gu;
+const SPLIT =
+  /'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s+$|\s*[\r\n]|\s+(?!\S)|\s/gu;
 
 const NONE = 0x7fffffff;
 
@@ -33,7 +34,14 @@ function ranksIn(source: RanksBytes): Ranks | null {
   const slots = head[2];
   const poolSize = head[3];
   // A mapped cache copy is checked for its shape: a table without an empty slot would never end a lookup.
-  if (head[0] !== 0x31455042 || slots < 2 || (slots & (slots - 1)) !== 0 || n >= slots || 16 + 4 * (n + 1) + 4 * slots + poolSize !== data.byteLength) return null;
+  if (
+    head[0] !== 0x31455042 ||
+    slots < 2 ||
+    (slots & (slots - 1)) !== 0 ||
+    n >= slots ||
+    16 + 4 * (n + 1) + 4 * slots + poolSize !== data.byteLength
+  )
+    return null;
   const offsets = new Uint32Array(data.buffer, data.byteOffset + 16, n + 1);
   const table = new Uint32Array(data.buffer, data.byteOffset + 16 + 4 * (n + 1), slots);
   const pool = new Uint8Array(data.buffer, data.byteOffset + 16 + 4 * (n + 1) + 4 * slots, poolSize);
@@ -48,7 +56,14 @@ function ranksIn(source: RanksBytes): Ranks | null {
 
 /** cl100k ranks of a few tokens, spread over the vocabulary (gpt-tokenizer's; test/tokens.test.ts checks them). */
 export const KNOWN_RANKS: [string, number][] = [
-  ["!", 0], [" the", 279], ["hello", 15339], ["一个", 48044], [" resemblance", 70000], ["idUser", 100200], [" Conveyor", 100255], [" MindSave", NONE],
+  ["!", 0],
+  [" the", 279],
+  ["hello", 15339],
+  ["一个", 48044],
+  [" resemblance", 70000],
+  ["idUser", 100200],
+  [" Conveyor", 100255],
+  [" MindSave", NONE],
 ];
 
 /** How the vocabulary was loaded in this process (doctor reports it). */

@@ -14,20 +14,34 @@ export type { SnapshotRecord, SnapshotSummary, SnapshotStatus, FileCheck, LoadRe
  * The list use case: the current project's snapshots, newest first; the archived ones only with
  * `all` (how many there are is told either way).
  */
-export async function snapshotList(session: Session, opts: { limit?: number; tag?: string; all?: boolean } = {}): Promise<{ context: ProjectContext; snapshots: SnapshotSummary[]; archived: number }> {
+export async function snapshotList(
+  session: Session,
+  opts: { limit?: number; tag?: string; all?: boolean } = {},
+): Promise<{ context: ProjectContext; snapshots: SnapshotSummary[]; archived: number }> {
   // Outside a project it says where to go, as load and recall do.
   const context = await requireProject(session, () => nextSteps(session, null));
   const id = context.project.id;
-  return { context, snapshots: await projectSnapshots(session, id, { ...opts, listed: !opts.all }), archived: await archivedCount(session, id) };
+  return {
+    context,
+    snapshots: await projectSnapshots(session, id, { ...opts, listed: !opts.all }),
+    archived: await archivedCount(session, id),
+  };
 }
 
 /** How many of a project's snapshots retention archived (left out of the default views). */
 export async function archivedCount(session: Session, projectId: string): Promise<number> {
-  return await session.store.countSnapshots(projectId) - await session.store.countSnapshots(projectId, { listed: true });
+  return (
+    (await session.store.countSnapshots(projectId)) -
+    (await session.store.countSnapshots(projectId, { listed: true }))
+  );
 }
 
 /** A project's snapshots, newest first: every one (export, sync), or with `listed` those retention left in the views. */
-export function projectSnapshots(session: Session, projectId: string, opts: { limit?: number; offset?: number; tag?: string; listed?: boolean } = {}): Promise<SnapshotSummary[]> {
+export function projectSnapshots(
+  session: Session,
+  projectId: string,
+  opts: { limit?: number; offset?: number; tag?: string; listed?: boolean } = {},
+): Promise<SnapshotSummary[]> {
   return session.store.listSnapshots(projectId, opts);
 }
 
@@ -41,7 +55,11 @@ export function snapshotStats(session: Session, projectId: string) {
   return session.store.snapshotStats(projectId);
 }
 
-export async function setStatusById(session: Session, id: string, status: SnapshotStatus): Promise<SnapshotRecord> {
+export async function setStatusById(
+  session: Session,
+  id: string,
+  status: SnapshotStatus,
+): Promise<SnapshotRecord> {
   const s = await snapshotById(session, id);
   return session.write(async (w) => {
     await w.setSnapshotStatus(s.id, status);
@@ -56,7 +74,11 @@ export async function deleteById(session: Session, id: string): Promise<Snapshot
 }
 
 /** The TUI's load: the restore use case (restore.ts) for a snapshot of any project, by its record id. */
-export async function restoreById(session: Session, id: string, opts: { verify?: boolean } = {}): Promise<LoadResult> {
+export async function restoreById(
+  session: Session,
+  id: string,
+  opts: { verify?: boolean } = {},
+): Promise<LoadResult> {
   const s = await snapshotById(session, id);
   const r = await restore(session, await projectById(session, s.project_id), s.id, opts);
   // A key always names one snapshot or is refused; never a list.
@@ -72,7 +94,9 @@ export function verifyById(session: Session, s: SnapshotRecord, root: string | n
  * The project of the current directory (or the one chosen with --in) and how many snapshots it
  * has; null outside any project. Where the TUI opens: on this project's snapshots, else the list.
  */
-export async function currentProject(session: Session): Promise<{ id: string; name: string; snapshots: number } | null> {
+export async function currentProject(
+  session: Session,
+): Promise<{ id: string; name: string; snapshots: number } | null> {
   const ctx = await resolveProject(session, { create: false }).catch(() => null);
   if (!ctx) return null;
   const counts = await session.store.snapshotCounts();

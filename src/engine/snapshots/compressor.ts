@@ -46,7 +46,10 @@ export interface Layer2Compressed extends CompressionResult {
 // Compression
 
 function strategyOf(label: string): string | undefined {
-  const slug = label.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+  const slug = label
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "");
   return slug || undefined;
 }
 
@@ -86,7 +89,10 @@ export class ConstraintCompressor {
     const acc: (Acc | undefined)[] = COMPRESSION_RULES.map(() => undefined);
     const verbatim: string[] = [];
     items.forEach((a, i) => {
-      if (!a.foldable || pinned.has(i)) { verbatim.push(a.text); return; }
+      if (!a.foldable || pinned.has(i)) {
+        verbatim.push(a.text);
+        return;
+      }
       for (const [rule, labels] of a.subjects) {
         const e: Acc = (acc[rule] ??= { preferred: [], rejected: [], reasons: new Map(), sources: 0 } as Acc);
         e.sources++;
@@ -105,10 +111,11 @@ export class ConstraintCompressor {
       // The strategy is what the user asked for, never a guess: no preference, no strategy.
       const strategy = e.preferred.length ? strategyOf(e.preferred[0]) : undefined;
       const reasons = [...e.reasons];
-      const reason = reasons.length === 1
-        ? reasons[0][0]
-        // Several reasons in one entry: say which subjects each one is about.
-        : reasons.map(([why, labels]) => `${labels.join(", ")}: ${why}`).join("; ");
+      const reason =
+        reasons.length === 1
+          ? reasons[0][0]
+          : // Several reasons in one entry: say which subjects each one is about.
+            reasons.map(([why, labels]) => `${labels.join(", ")}: ${why}`).join("; ");
       symbolic[COMPRESSION_RULES[rule].category] = {
         ...(strategy ? { strategy } : {}),
         preferred: e.preferred,
@@ -135,6 +142,12 @@ export function compressLayer2(
   excludedPaths: string[] = [],
   options: { maxConstraints?: number } = {},
 ): Layer2Compressed {
-  const result = new ConstraintCompressor(options.maxConstraints ?? 20).addConstraints(constraints ?? []).compress();
-  return { ...result, decisions: foldDuplicates(decisions ?? []).kept, excluded_paths: foldDuplicates(excludedPaths ?? []).kept };
+  const result = new ConstraintCompressor(options.maxConstraints ?? 20)
+    .addConstraints(constraints ?? [])
+    .compress();
+  return {
+    ...result,
+    decisions: foldDuplicates(decisions ?? []).kept,
+    excluded_paths: foldDuplicates(excludedPaths ?? []).kept,
+  };
 }

@@ -1,7 +1,12 @@
 // Text analysis for the Constraint Compression Engine: tokenizing a constraint, reading the
 // polarity of each mention, and deciding whether the text can fold into a symbolic entry.
 import {
-  CJK_FILLERS, COMPRESSION_RULES, MARKERS, STOPWORDS, type MarkerKind, type RuleKeyword,
+  CJK_FILLERS,
+  COMPRESSION_RULES,
+  MARKERS,
+  STOPWORDS,
+  type MarkerKind,
+  type RuleKeyword,
 } from "./compression-rules.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -35,24 +40,39 @@ function termRegex(term: string, plural: boolean): RegExp {
     });
     return new RegExp(src, "g");
   }
-  const parts = t.split(/[\s_-]+/).filter(Boolean).map(escapeRe);
+  const parts = t
+    .split(/[\s_-]+/)
+    .filter(Boolean)
+    .map(escapeRe);
   if (plural) parts[parts.length - 1] = pluralize(parts[parts.length - 1]);
   return new RegExp(`(?<![${WORD}])${parts.join("[\\s_-]*")}(?![${WORD}])`, "g");
 }
 
 /** The form all matching works on; the caller's text is never rewritten. */
 export function normalize(text: string): string {
-  return text.normalize("NFKC").replace(/[\u2018\u2019\u02bc]/g, "'").toLowerCase();
+  return text
+    .normalize("NFKC")
+    .replace(/[\u2018\u2019\u02bc]/g, "'")
+    .toLowerCase();
 }
 
-interface CompiledTerm { re: RegExp; rule: number; keyword: RuleKeyword }
-interface CompiledMarker { re: RegExp; kind: MarkerKind }
+interface CompiledTerm {
+  re: RegExp;
+  rule: number;
+  keyword: RuleKeyword;
+}
+interface CompiledMarker {
+  re: RegExp;
+  kind: MarkerKind;
+}
 
 // Compiled on first use, not when the module loads: `load` imports this module but rarely analyses.
 let compiled: { terms: CompiledTerm[]; markers: CompiledMarker[] } | null = null;
 function compiledRules() {
   return (compiled ??= {
-    terms: COMPRESSION_RULES.flatMap((rule, ri) => rule.keywords.map((keyword) => ({ re: termRegex(keyword.term, true), rule: ri, keyword }))),
+    terms: COMPRESSION_RULES.flatMap((rule, ri) =>
+      rule.keywords.map((keyword) => ({ re: termRegex(keyword.term, true), rule: ri, keyword })),
+    ),
     markers: MARKERS.flatMap(([kind, words]) => words.map((w) => ({ re: termRegex(w, false), kind }))),
   });
 }
@@ -70,8 +90,16 @@ type Token =
 
 function guardRejects(text: string, start: number, end: number, k: RuleKeyword): boolean {
   const word = (w: string) => escapeRe(normalize(w));
-  if (k.notBefore?.length && new RegExp(`(?:^|[^${WORD}])(?:${k.notBefore.map(word).join("|")})\\s+$`).test(text.slice(0, start))) return true;
-  if (k.notAfter?.length && new RegExp(`^\\s+(?:${k.notAfter.map(word).join("|")})(?![${WORD}])`).test(text.slice(end))) return true;
+  if (
+    k.notBefore?.length &&
+    new RegExp(`(?:^|[^${WORD}])(?:${k.notBefore.map(word).join("|")})\\s+$`).test(text.slice(0, start))
+  )
+    return true;
+  if (
+    k.notAfter?.length &&
+    new RegExp(`^\\s+(?:${k.notAfter.map(word).join("|")})(?![${WORD}])`).test(text.slice(end))
+  )
+    return true;
   return false;
 }
 
@@ -80,21 +108,34 @@ function tokenize(text: string): Token[] {
   const found: Token[] = [];
   for (const t of compiledRules().terms) {
     for (const m of text.matchAll(t.re)) {
-      const start = m.index!, end = start + m[0].length;
-      if (!guardRejects(text, start, end, t.keyword)) found.push({ start, end, type: "mention", rule: t.rule, keyword: t.keyword });
+      const start = m.index!,
+        end = start + m[0].length;
+      if (!guardRejects(text, start, end, t.keyword))
+        found.push({ start, end, type: "mention", rule: t.rule, keyword: t.keyword });
     }
   }
   for (const mk of compiledRules().markers) {
-    for (const m of text.matchAll(mk.re)) found.push({ start: m.index!, end: m.index! + m[0].length, type: "marker", kind: mk.kind });
+    for (const m of text.matchAll(mk.re))
+      found.push({ start: m.index!, end: m.index! + m[0].length, type: "marker", kind: mk.kind });
   }
-  for (const [re, soft] of [[SOFT_SEP, true], [HARD_SEP, false]] as const) {
-    for (const m of text.matchAll(re)) found.push({ start: m.index!, end: m.index! + m[0].length, type: "sep", soft });
+  for (const [re, soft] of [
+    [SOFT_SEP, true],
+    [HARD_SEP, false],
+  ] as const) {
+    for (const m of text.matchAll(re))
+      found.push({ start: m.index!, end: m.index! + m[0].length, type: "sep", soft });
   }
   const rank = { sep: 0, mention: 1, marker: 2 } as const;
-  found.sort((a, b) => a.start - b.start || b.end - b.start - (a.end - a.start) || rank[a.type] - rank[b.type]);
+  found.sort(
+    (a, b) => a.start - b.start || b.end - b.start - (a.end - a.start) || rank[a.type] - rank[b.type],
+  );
   const out: Token[] = [];
   let last = 0;
-  for (const t of found) if (t.start >= last && t.end > t.start) { out.push(t); last = t.end; }
+  for (const t of found)
+    if (t.start >= last && t.end > t.start) {
+      out.push(t);
+      last = t.end;
+    }
   return out;
 }
 
@@ -115,7 +156,8 @@ export interface Analysis {
 }
 
 const REASON_DASH = /\s+(?:--?|[—–])\s+|\s*[—–]\s*/;
-const REASON_WORD = /(?:\s*[,，;；]\s*|\s+|(?<=[\u3400-\u9fff]))(?:because of|because|due to)(?![a-z])\s*|\s*[,，;；]?\s*(?:因为|由于|原因是|原因[:：])\s*/i;
+const REASON_WORD =
+  /(?:\s*[,，;；]\s*|\s+|(?<=[\u3400-\u9fff]))(?:because of|because|due to)(?![a-z])\s*|\s*[,，;；]?\s*(?:因为|由于|原因是|原因[:：])\s*/i;
 
 /** "no tailwind — causes style conflict" → the constraint and its reason ("because", "因为", a dash). */
 export function splitReason(text: string): { head: string; reason?: string } {
@@ -126,23 +168,42 @@ export function splitReason(text: string): { head: string; reason?: string } {
   }
   if (!best) return { head: text };
   const head = text.slice(0, best.index).replace(/[\s,，;；:：]+$/, "");
-  const reason = text.slice(best.index + best[0].length).trim().replace(/[\s.。!！]+$/, "");
+  const reason = text
+    .slice(best.index + best[0].length)
+    .trim()
+    .replace(/[\s.。!！]+$/, "");
   return head && reason ? { head, reason } : { head: text };
 }
 
-interface Mention { rule: number; keyword: RuleKeyword; polarity: Polarity; uncertain?: boolean }
+interface Mention {
+  rule: number;
+  keyword: RuleKeyword;
+  polarity: Polarity;
+  uncertain?: boolean;
+}
 
-interface Clause { mentions: Mention[]; bare: boolean; softBefore: boolean; conjunction: boolean }
+interface Clause {
+  mentions: Mention[];
+  bare: boolean;
+  softBefore: boolean;
+  conjunction: boolean;
+}
 
-function readPolarities(text: string, tokens: Token[]): { mentions: Mention[]; consumed: [number, number][]; uncertain: boolean } {
+function readPolarities(
+  text: string,
+  tokens: Token[],
+): { mentions: Mention[]; consumed: [number, number][]; uncertain: boolean } {
   const clauses: Clause[] = [];
   const consumed: [number, number][] = [];
   let softBefore = false;
-  for (let i = 0; i <= tokens.length; ) {
+  for (let i = 0; i <= tokens.length;) {
     // One clause: tokens up to the next separator.
     let j = i;
     while (j < tokens.length && tokens[j].type !== "sep") j++;
-    const clauseText = text.slice(i > 0 ? tokens[i - 1].end : 0, j < tokens.length ? tokens[j].start : text.length);
+    const clauseText = text.slice(
+      i > 0 ? tokens[i - 1].end : 0,
+      j < tokens.length ? tokens[j].start : text.length,
+    );
 
     const inClause: Mention[] = [];
     let state: Polarity | null = null;
@@ -164,9 +225,18 @@ function readPolarities(text: string, tokens: Token[]): { mentions: Mention[]; c
       }
       if (t.type !== "marker") continue;
       let kind = t.kind;
-      if (kind === "ctx_to") { if (!enabled.has("from")) continue; kind = "switch"; }
-      if (kind === "ctx_with") { if (!enabled.has("replace")) continue; kind = "switch"; }
-      if (kind === "ctx_over") { if (!enabled.has("prefer")) continue; kind = "contrast"; }
+      if (kind === "ctx_to") {
+        if (!enabled.has("from")) continue;
+        kind = "switch";
+      }
+      if (kind === "ctx_with") {
+        if (!enabled.has("replace")) continue;
+        kind = "switch";
+      }
+      if (kind === "ctx_over") {
+        if (!enabled.has("prefer")) continue;
+        kind = "contrast";
+      }
       consumed.push([t.start, t.end]);
       hasMarker = true;
       // A verb right after a negation belongs to it: "don't use X", "禁止使用X", "不要换成X".
@@ -177,7 +247,10 @@ function readPolarities(text: string, tokens: Token[]): { mentions: Mention[]; c
         // "X is banned", "Tailwind 禁用": a trailing negation applies backwards, if nothing follows.
         pendingBack = governed ? pendingBack : unmarked.length ? unmarked.slice() : null;
       } else if (kind === "pos" || kind === "prefer") {
-        if (!governed) { state = "preferred"; pendingBack = null; }
+        if (!governed) {
+          state = "preferred";
+          pendingBack = null;
+        }
       } else if (kind === "contrast") {
         state = "rejected";
         pendingBack = null;
@@ -217,7 +290,10 @@ function readPolarities(text: string, tokens: Token[]): { mentions: Mention[]; c
     if (before === "rejected") {
       const group = clauses.slice(c, k + 1).flatMap((cl) => cl.mentions);
       if (clauses[k].conjunction) for (const m of group) m.polarity = "rejected";
-      else { uncertain = true; for (const m of group) m.uncertain = true; }
+      else {
+        uncertain = true;
+        for (const m of group) m.uncertain = true;
+      }
     }
     c = k;
   }
@@ -227,15 +303,23 @@ function readPolarities(text: string, tokens: Token[]): { mentions: Mention[]; c
 function hasResidue(text: string, consumed: [number, number][], rules: Set<number>): boolean {
   let rest = "";
   let at = 0;
-  for (const [s, e] of [...consumed].sort((a, b) => a[0] - b[0])) { rest += `${text.slice(at, s)} `; at = Math.max(at, e); }
+  for (const [s, e] of [...consumed].sort((a, b) => a[0] - b[0])) {
+    rest += `${text.slice(at, s)} `;
+    at = Math.max(at, e);
+  }
   rest += text.slice(at);
 
   const topics = [...rules].flatMap((r) => COMPRESSION_RULES[r].topics.map(normalize));
   const words = new Set([...STOPWORDS, ...topics.filter((t) => !CJK_RE.test(t))]);
-  const known = (w: string) => words.has(w) || (w.endsWith("s") && words.has(w.slice(0, -1))) || (w.endsWith("es") && words.has(w.slice(0, -2)));
+  const known = (w: string) =>
+    words.has(w) ||
+    (w.endsWith("s") && words.has(w.slice(0, -1))) ||
+    (w.endsWith("es") && words.has(w.slice(0, -2)));
   for (const w of rest.match(/[a-z0-9]+(?:'[a-z]+)*/g) ?? []) if (!known(w)) return true;
 
-  const fillers = [...CJK_FILLERS, ...topics.filter((t) => CJK_RE.test(t))].sort((a, b) => b.length - a.length);
+  const fillers = [...CJK_FILLERS, ...topics.filter((t) => CJK_RE.test(t))].sort(
+    (a, b) => b.length - a.length,
+  );
   for (let run of rest.match(CJK_RUN) ?? []) {
     for (const f of fillers) run = run.split(f).join("");
     if (run) return true;
@@ -269,6 +353,10 @@ export function analyze(text: string): Analysis {
   }
   for (const [rule, labels] of subjects) if (!labels.size) subjects.delete(rule);
 
-  const foldable = subjects.size > 0 && !ambiguous && !uncertain && !hasResidue(norm, consumed, new Set(mentions.map((m) => m.rule)));
+  const foldable =
+    subjects.size > 0 &&
+    !ambiguous &&
+    !uncertain &&
+    !hasResidue(norm, consumed, new Set(mentions.map((m) => m.rule)));
   return { text, reason, subjects, ambiguous, foldable };
 }

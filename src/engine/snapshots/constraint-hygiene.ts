@@ -55,7 +55,12 @@ const CJK_SPACE = new RegExp(`\\s+(?=[${CJK}])|(?<=[${CJK}])\\s+`, "g");
  * "api-url", "x²" / "x2"), so texts that differ in one are two constraints.
  */
 export function constraintKey(text: string): string {
-  const key = expandContractions(text.normalize("NFC").replace(/[\u2018\u2019\u02bc]/g, "'").toLowerCase())
+  const key = expandContractions(
+    text
+      .normalize("NFC")
+      .replace(/[\u2018\u2019\u02bc]/g, "'")
+      .toLowerCase(),
+  )
     .replace(/使用/g, "用")
     .replace(/`/g, "")
     .replace(/(?<=\p{L})-(?=\p{L})/gu, " ")
@@ -67,7 +72,10 @@ export function constraintKey(text: string): string {
 }
 
 /** Drops empty texts and folds duplicates into the first wording, in input order. */
-export function foldDuplicates(texts: Iterable<string>): { kept: string[]; folded: { kept: string; dropped: string }[] } {
+export function foldDuplicates(texts: Iterable<string>): {
+  kept: string[];
+  folded: { kept: string; dropped: string }[];
+} {
   const first = new Map<string, string>();
   const folded: { kept: string; dropped: string }[] = [];
   for (const raw of texts) {
@@ -86,10 +94,15 @@ export function foldDuplicates(texts: Iterable<string>): { kept: string[]; folde
 // Generic polarity
 
 const alt = (words: readonly string[]) =>
-  [...words].sort((a, b) => b.length - a.length).map((w) => escapeRe(w).replace(/ /g, "\\s+")).join("|");
+  [...words]
+    .sort((a, b) => b.length - a.length)
+    .map((w) => escapeRe(w).replace(/ /g, "\\s+"))
+    .join("|");
 
 const LEAD = `(?:(?:${alt(G.lead)})\\s+)*`;
-const EN_NEG = new RegExp(`^${LEAD}(?:${alt(G.neg)})(?:\\s+(?:ever|again))?(?:\\s+(?:${alt(G.negVerb)}))?\\s+(.+)$`);
+const EN_NEG = new RegExp(
+  `^${LEAD}(?:${alt(G.neg)})(?:\\s+(?:ever|again))?(?:\\s+(?:${alt(G.negVerb)}))?\\s+(.+)$`,
+);
 const EN_POS = new RegExp(`^${LEAD}(?:(?:${alt(G.posLead)})\\s+)*(${alt(G.pos)})\\s+(.+)$`);
 const EN_ALWAYS = new RegExp(`^${LEAD}(?:${alt(G.always)})\\s+(.+)$`);
 const EN_TAIL = new RegExp(`^(.+?)\\s+(?:is|are)\\s+(?:${alt(G.negTail)})$`);
@@ -123,7 +136,10 @@ interface ObjectWords {
   flat: string;
 }
 
-interface Statement { negated: boolean; object: ObjectWords }
+interface Statement {
+  negated: boolean;
+  object: ObjectWords;
+}
 
 function stem(w: string): string {
   if (w.length <= 3) return w;
@@ -137,7 +153,9 @@ const stripFillers = (run: string) => FILLERS.reduce((r, f) => r.split(f).join("
 
 function objectWords(raw: string): ObjectWords | null {
   const text = raw.trim().replace(/\s+/g, " ");
-  const all = (text.match(/[a-z0-9_\u00c0-\u024f][a-z0-9_\u00c0-\u024f.+#/']*/g) ?? []).map((w) => w.replace(/[./']+$/, ""));
+  const all = (text.match(/[a-z0-9_\u00c0-\u024f][a-z0-9_\u00c0-\u024f.+#/']*/g) ?? []).map((w) =>
+    w.replace(/[./']+$/, ""),
+  );
   const content = all.filter((w) => !FUNCTION_WORDS.has(w));
   // Only function words ("don't use any"): then the words themselves are the object.
   const words = new Set((content.length ? content : all).map(stem));
@@ -173,7 +191,11 @@ function statementsOf(clause: string): Statement[] {
 /** The preferred and rejected objects of one constraint, in order. */
 export function readStatements(text: string): Statement[] {
   const head = expandContractions(normalize(splitReason(text).head));
-  return head.split(CLAUSE_SEP).map((c) => c.trim()).filter(Boolean).flatMap(statementsOf);
+  return head
+    .split(CLAUSE_SEP)
+    .map((c) => c.trim())
+    .filter(Boolean)
+    .flatMap(statementsOf);
 }
 
 /** The rejected object is at least as broad as the preferred one: all its content is in it. */
@@ -189,7 +211,10 @@ function covers(rejected: ObjectWords, preferred: ObjectWords): boolean {
  * Contradicting pairs among different constraints, by the rule table's subjects and by generic
  * polarity, and the indices of every text involved (the compressor keeps those verbatim).
  */
-export function findContradictions(items: readonly Analysis[]): { conflicts: ConstraintConflict[]; pinned: Set<number> } {
+export function findContradictions(items: readonly Analysis[]): {
+  conflicts: ConstraintConflict[];
+  pinned: Set<number>;
+} {
   const found: { r: number; p: number; conflict: ConstraintConflict }[] = [];
   const pairs = new Set<string>();
   const pair = (a: number, b: number) => `${Math.min(a, b)}:${Math.max(a, b)}`;
@@ -211,7 +236,16 @@ export function findContradictions(items: readonly Analysis[]): { conflicts: Con
     for (const r of v.rejected) {
       if (!items[r].foldable) continue;
       for (const p of v.preferred) {
-        found.push({ r, p, conflict: { category: COMPRESSION_RULES[v.rule].category, subject: v.label, rejected_by: items[r].text, preferred_by: items[p].text } });
+        found.push({
+          r,
+          p,
+          conflict: {
+            category: COMPRESSION_RULES[v.rule].category,
+            subject: v.label,
+            rejected_by: items[r].text,
+            preferred_by: items[p].text,
+          },
+        });
         pairs.add(pair(r, p));
       }
     }
@@ -224,7 +258,16 @@ export function findContradictions(items: readonly Analysis[]): { conflicts: Con
       statements.forEach((theirs, p) => {
         if (p === r || pairs.has(pair(r, p))) return;
         if (!theirs.some((s) => !s.negated && covers(n.object, s.object))) return;
-        found.push({ r, p, conflict: { category: "general", subject: n.object.text, rejected_by: items[r].text, preferred_by: items[p].text } });
+        found.push({
+          r,
+          p,
+          conflict: {
+            category: "general",
+            subject: n.object.text,
+            rejected_by: items[r].text,
+            preferred_by: items[p].text,
+          },
+        });
         pairs.add(pair(r, p));
       });
     }
@@ -271,9 +314,16 @@ export function contradictionMark([a, b]: [string, string]): string {
 }
 
 /** Conflicts as stored with a snapshot (its `compressed` field), ignoring anything malformed. */
-export function storedConflicts(compressed: Record<string, unknown> | null | undefined): ConstraintConflict[] {
+export function storedConflicts(
+  compressed: Record<string, unknown> | null | undefined,
+): ConstraintConflict[] {
   const list = compressed?.conflicts;
   if (!Array.isArray(list)) return [];
-  return list.filter((c): c is ConstraintConflict =>
-    !!c && typeof c === "object" && typeof (c as ConstraintConflict).rejected_by === "string" && typeof (c as ConstraintConflict).preferred_by === "string");
+  return list.filter(
+    (c): c is ConstraintConflict =>
+      !!c &&
+      typeof c === "object" &&
+      typeof (c as ConstraintConflict).rejected_by === "string" &&
+      typeof (c as ConstraintConflict).preferred_by === "string",
+  );
 }

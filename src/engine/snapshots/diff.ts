@@ -30,7 +30,15 @@ export interface SnapshotDiff {
   fields: { field: string; from: string; to: string }[];
   files: { added: string[]; removed: string[] };
   /** `completed` and `started` include steps added already completed or in progress (also in `added`). */
-  plan: { from: string | null; to: string | null; added: string[]; removed: string[]; started: string[]; completed: string[]; reopened: string[] };
+  plan: {
+    from: string | null;
+    to: string | null;
+    added: string[];
+    removed: string[];
+    started: string[];
+    completed: string[];
+    reopened: string[];
+  };
   constraints: ListChange;
   decisions: ListChange;
   tags: { added: string[]; removed: string[] };
@@ -39,10 +47,16 @@ export interface SnapshotDiff {
 
 const FIELDS = ["goal", "state", "next_action", "blocker", "status"] as const;
 
-function listChange(before: string[], after: string[], retired: RetirementRecord[], kind: RetirementRecord["kind"]): ListChange {
+function listChange(
+  before: string[],
+  after: string[],
+  retired: RetirementRecord[],
+  kind: RetirementRecord["kind"],
+): ListChange {
   const keysAfter = new Set(after.map(normaliseItem));
   const keysBefore = new Set(before.map(normaliseItem));
-  const isRetired = (t: string) => retired.some((x) => x.kind === kind && normaliseItem(x.text) === normaliseItem(t));
+  const isRetired = (t: string) =>
+    retired.some((x) => x.kind === kind && normaliseItem(x.text) === normaliseItem(t));
   const added = after.filter((t) => !keysBefore.has(normaliseItem(t)));
   const out: ListChange = { added, removed: [], retired: [], added_retired: added.filter(isRetired) };
   for (const t of before.filter((x) => !keysAfter.has(normaliseItem(x)))) {
@@ -57,7 +71,15 @@ function planChange(a: PlanItem[] | null, b: PlanItem[] | null): SnapshotDiff["p
   const before = new Map((a ?? []).map((p) => [normaliseItem(p.content), p]));
   const after = new Map((b ?? []).map((p) => [normaliseItem(p.content), p]));
   const progress = (p: PlanItem[] | null) => (p?.length ? `${planProgress(p).done}/${p.length}` : null);
-  const out: SnapshotDiff["plan"] = { from: progress(a), to: progress(b), added: [], removed: [], started: [], completed: [], reopened: [] };
+  const out: SnapshotDiff["plan"] = {
+    from: progress(a),
+    to: progress(b),
+    added: [],
+    removed: [],
+    started: [],
+    completed: [],
+    reopened: [],
+  };
   for (const [k, p] of after) {
     const old = before.get(k);
     if (!old) out.added.push(p.content);
@@ -71,7 +93,12 @@ function planChange(a: PlanItem[] | null, b: PlanItem[] | null): SnapshotDiff["p
 }
 
 /** The change from `a` to `b`, in the order given (a newer `a` shows the way back). */
-export function diffSnapshots(a: SnapshotRecord, b: SnapshotRecord, failures: FailureRecord[], retired: RetirementRecord[]): SnapshotDiff {
+export function diffSnapshots(
+  a: SnapshotRecord,
+  b: SnapshotRecord,
+  failures: FailureRecord[],
+  retired: RetirementRecord[],
+): SnapshotDiff {
   const pathsA = a.active_files.map((f) => f.path);
   const pathsB = b.active_files.map((f) => f.path);
   // Failures first recorded after the older snapshot, up to the newer one (a sighting after the newer
@@ -82,11 +109,17 @@ export function diffSnapshots(a: SnapshotRecord, b: SnapshotRecord, failures: Fa
     from: { id: a.id, name: a.name, created_at: a.created_at },
     to: { id: b.id, name: b.name, created_at: b.created_at },
     fields: FIELDS.filter((k) => a[k] !== b[k]).map((k) => ({ field: k, from: a[k], to: b[k] })),
-    files: { added: pathsB.filter((p) => !pathsA.includes(p)), removed: pathsA.filter((p) => !pathsB.includes(p)) },
+    files: {
+      added: pathsB.filter((p) => !pathsA.includes(p)),
+      removed: pathsA.filter((p) => !pathsB.includes(p)),
+    },
     plan: planChange(a.plan, b.plan),
     constraints: listChange(writtenConstraints(a), writtenConstraints(b), retired, "constraint"),
     decisions: listChange(a.decisions, b.decisions, retired, "decision"),
-    tags: { added: b.tags.filter((t) => !a.tags.includes(t)), removed: a.tags.filter((t) => !b.tags.includes(t)) },
+    tags: {
+      added: b.tags.filter((t) => !a.tags.includes(t)),
+      removed: a.tags.filter((t) => !b.tags.includes(t)),
+    },
     failures: {
       added: failures.filter((f) => within(f.first_seen)),
       repeated: failures.filter((f) => f.first_seen <= older.created_at && within(f.last_seen)),
@@ -99,7 +132,12 @@ export function diffSnapshots(a: SnapshotRecord, b: SnapshotRecord, failures: Fa
  * A alone: from A to the newest; none: from the second newest to the newest. `olderFirst`: from the
  * older of the two whatever the order (the TUI's two marks have none).
  */
-export async function diffInProject(session: Session, keyA?: string, keyB?: string, opts: { olderFirst?: boolean } = {}): Promise<SnapshotDiff> {
+export async function diffInProject(
+  session: Session,
+  keyA?: string,
+  keyB?: string,
+  opts: { olderFirst?: boolean } = {},
+): Promise<SnapshotDiff> {
   const ctx = await requireProject(session);
   const pick = async (key: string) => {
     const sel = await selectSnapshot(session, ctx.project.id, key);
@@ -115,14 +153,21 @@ export async function diffInProject(session: Session, keyA?: string, keyB?: stri
       // One snapshot given: what changed from it to the newest.
       [a, b] = [await pick(keyA), await pick("1")];
     } else {
-      if (total < 2) throw new UserError(`A diff needs two snapshots; project ${ctx.project.name} has ${total}.`);
+      if (total < 2)
+        throw new UserError(`A diff needs two snapshots; project ${ctx.project.name} has ${total}.`);
       [a, b] = [await pick("2"), await pick("1")];
     }
   }
-  if (a.id === b.id) throw new UserError(`Both sides are the same snapshot (${a.name}); give two different ones.`);
+  if (a.id === b.id)
+    throw new UserError(`Both sides are the same snapshot (${a.name}); give two different ones.`);
   if (opts.olderFirst && a.created_at > b.created_at) [a, b] = [b, a];
   const [ra, rb] = [await asRestored(session, a), await asRestored(session, b)];
-  const d = diffSnapshots(ra.snapshot, rb.snapshot, await session.store.listFailures(ctx.project.id), await session.store.listRetirements(ctx.project.id));
+  const d = diffSnapshots(
+    ra.snapshot,
+    rb.snapshot,
+    await session.store.listFailures(ctx.project.id),
+    await session.store.listRetirements(ctx.project.id),
+  );
   return { ...d, from: { ...d.from, ...ra.side }, to: { ...d.to, ...rb.side } };
 }
 
@@ -130,11 +175,16 @@ export async function diffInProject(session: Session, keyA?: string, keyB?: stri
  * A snapshot with the Layer 2 its restore shows: an overflow one's is the full snapshot's it
  * extends (load's rule), so a diff never calls borrowed constraints removed.
  */
-async function asRestored(session: Session, s: SnapshotRecord): Promise<{ snapshot: SnapshotRecord; side: { layer2_from?: string | null } }> {
+async function asRestored(
+  session: Session,
+  s: SnapshotRecord,
+): Promise<{ snapshot: SnapshotRecord; side: { layer2_from?: string | null } }> {
   if (s.kind !== "overflow") return { snapshot: s, side: {} };
   const base = await extendedSnapshot(session, s);
   // None left: its own (empty, as saved), as load shows it.
-  const layer2 = base ? { constraints: base.constraints, decisions: base.decisions, compressed: base.compressed } : {};
+  const layer2 = base
+    ? { constraints: base.constraints, decisions: base.decisions, compressed: base.compressed }
+    : {};
   return { snapshot: { ...s, ...layer2 }, side: { layer2_from: base?.name ?? null } };
 }
 
@@ -148,7 +198,8 @@ const q = (s: string) => (s.length > 160 ? JSON.stringify(`${s.slice(0, 159)}…
 
 /** The diff as text, one change a line (a value with a line break quoted: `inline`), sections only where something changed. */
 export function diffText(d: SnapshotDiff): string[] {
-  const side = (s: DiffSide) => `${s.name} (${utcMinute(s.created_at)}${s.layer2_from === undefined ? "" : s.layer2_from === null ? ", overflow: Layer 1 only" : `, Layer 2 from ${s.layer2_from}`})`;
+  const side = (s: DiffSide) =>
+    `${s.name} (${utcMinute(s.created_at)}${s.layer2_from === undefined ? "" : s.layer2_from === null ? ", overflow: Layer 1 only" : `, Layer 2 from ${s.layer2_from}`})`;
   const out = [`${side(d.from)} → ${side(d.to)}`];
   const section = (title: string, lines: string[]) => {
     if (lines.length) out.push("", title, ...lines.map((l) => `  ${l}`));
@@ -162,24 +213,39 @@ export function diffText(d: SnapshotDiff): string[] {
   // A step added already done or under way is one line, "+ step: x (completed)", not two.
   const added = new Set(p.added);
   const old = (list: string[]) => list.filter((s) => !added.has(s));
-  const addedAs = (s: string) => (p.completed.includes(s) ? " (completed)" : p.started.includes(s) ? " (in progress)" : "");
+  const addedAs = (s: string) =>
+    p.completed.includes(s) ? " (completed)" : p.started.includes(s) ? " (in progress)" : "";
   const planLines = [
-    ...old(p.completed).map((s) => `completed: ${inline(s)}`), ...old(p.started).map((s) => `started: ${inline(s)}`), ...p.reopened.map((s) => `reopened: ${inline(s)}`),
-    ...p.added.map((s) => `+ step: ${inline(s)}${addedAs(s)}`), ...p.removed.map((s) => `- step: ${inline(s)}`),
+    ...old(p.completed).map((s) => `completed: ${inline(s)}`),
+    ...old(p.started).map((s) => `started: ${inline(s)}`),
+    ...p.reopened.map((s) => `reopened: ${inline(s)}`),
+    ...p.added.map((s) => `+ step: ${inline(s)}${addedAs(s)}`),
+    ...p.removed.map((s) => `- step: ${inline(s)}`),
   ];
   section(`Plan ${p.from ?? "none"} → ${p.to ?? "none"}`, planLines);
   const list = (c: ListChange, kind: string) => [
-    ...c.added.map((t) => `+ ${kind}: ${inline(t)}${c.added_retired.includes(t) ? " (retired since: no longer restored)" : ""}`),
+    ...c.added.map(
+      (t) =>
+        `+ ${kind}: ${inline(t)}${c.added_retired.includes(t) ? " (retired since: no longer restored)" : ""}`,
+    ),
     ...c.removed.map((t) => `- ${kind}: ${inline(t)}`),
     ...c.retired.map((r) => `retired ${kind}: ${inline(r.text)} (by ${inline(r.by)}, ${utcMinute(r.at)})`),
   ];
   const from = [borrowed(d.from), borrowed(d.to)].filter(Boolean);
-  section(from.length ? `Layer 2 (${from.join("; ")})` : "Layer 2", [...list(d.constraints, "constraint"), ...list(d.decisions, "decision")]);
+  section(from.length ? `Layer 2 (${from.join("; ")})` : "Layer 2", [
+    ...list(d.constraints, "constraint"),
+    ...list(d.decisions, "decision"),
+  ]);
   section("Failures", [
-    ...d.failures.added.map((f) => `+ ${inline(f.item)}: ${inline(f.reason || "rejected")} [${f.rejected_by}, ${f.scope}]`),
+    ...d.failures.added.map(
+      (f) => `+ ${inline(f.item)}: ${inline(f.reason || "rejected")} [${f.rejected_by}, ${f.scope}]`,
+    ),
     ...d.failures.repeated.map((f) => `repeated: ${inline(f.item)} (×${f.repeat_count} in all)`),
   ]);
-  section("Tags", [...d.tags.added.map((t) => `+ ${inline(t)}`), ...d.tags.removed.map((t) => `- ${inline(t)}`)]);
+  section("Tags", [
+    ...d.tags.added.map((t) => `+ ${inline(t)}`),
+    ...d.tags.removed.map((t) => `- ${inline(t)}`),
+  ]);
   if (out.length === 1) out.push("", "No changes.");
   return out;
 }

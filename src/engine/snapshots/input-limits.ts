@@ -59,7 +59,11 @@ export function stripControl(text: string, tally?: ControlTally): string {
 /** The warning a save gives when it took control characters out: nothing is changed silently. */
 export function controlWarning(tally: ControlTally): string[] {
   const n = tally.dropped;
-  return n ? [`Took out ${n} control character${n === 1 ? "" : "s"} (NUL, ESC and the like, which a terminal or an agent would act on); the rest is saved as written.`] : [];
+  return n
+    ? [
+        `Took out ${n} control character${n === 1 ? "" : "s"} (NUL, ESC and the like, which a terminal or an agent would act on); the rest is saved as written.`,
+      ]
+    : [];
 }
 
 /** The deepest nesting of lists and mappings a snapshot's input may have. */
@@ -69,9 +73,14 @@ export const MAX_DEPTH = 64;
 export function stripControlDeep<T>(value: T, tally?: ControlTally, depth = 0): T {
   if (typeof value === "string") return stripControl(value, tally) as T;
   if (!value || typeof value !== "object" || value instanceof Date) return value;
-  if (depth >= MAX_DEPTH) throw new UserError(`The input is nested more than ${MAX_DEPTH} levels deep; a snapshot's fields are text, lists and mappings of text.`);
+  if (depth >= MAX_DEPTH)
+    throw new UserError(
+      `The input is nested more than ${MAX_DEPTH} levels deep; a snapshot's fields are text, lists and mappings of text.`,
+    );
   if (Array.isArray(value)) return value.map((v) => stripControlDeep(v, tally, depth + 1)) as T;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [stripControl(k, tally), stripControlDeep(v, tally, depth + 1)])) as T;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [stripControl(k, tally), stripControlDeep(v, tally, depth + 1)]),
+  ) as T;
 }
 
 /** The fields of a snapshot's input that are measured. */
@@ -94,24 +103,37 @@ const n = (x: number) => x.toLocaleString("en-US");
 
 function tooLong(field: string, length: number, max: number, rule: string): void {
   if (length <= max) return;
-  const advice = rule.startsWith("Layer 3") ? "Keep the archive to what a later session needs." : "Shorten it, or move the details to Layer 3 (the markdown body).";
-  throw new UserError(`${field} is ${n(length)} characters; ${rule} at most ${n(max)} (${n(max / 1024)} KB). ${advice} Nothing was saved.`);
+  const advice = rule.startsWith("Layer 3")
+    ? "Keep the archive to what a later session needs."
+    : "Shorten it, or move the details to Layer 3 (the markdown body).";
+  throw new UserError(
+    `${field} is ${n(length)} characters; ${rule} at most ${n(max)} (${n(max / 1024)} KB). ${advice} Nothing was saved.`,
+  );
 }
 
 /** Refuses a field too long to be a snapshot's, naming it; cheap (no token is counted). */
 export function checkSizes<T extends SizedInput>(input: T): T {
-  const l1 = "Layer 1 fields are", l2 = "Layer 2 items are";
-  for (const f of ["goal", "state", "next_action", "blocker", "topic"] as const) tooLong(f, (input[f] ?? "").length, FIELD_MAX, l1);
+  const l1 = "Layer 1 fields are",
+    l2 = "Layer 2 items are";
+  for (const f of ["goal", "state", "next_action", "blocker", "topic"] as const)
+    tooLong(f, (input[f] ?? "").length, FIELD_MAX, l1);
   input.active_files.forEach((f, i) => tooLong(`active_files[${i}]`, f.length, FIELD_MAX, l1));
-  for (const f of ["constraints", "decisions", "excluded_paths"] as const) input[f].forEach((item, i) => tooLong(`${f}[${i}]`, item.length, FIELD_MAX, l2));
+  for (const f of ["constraints", "decisions", "excluded_paths"] as const)
+    input[f].forEach((item, i) => tooLong(`${f}[${i}]`, item.length, FIELD_MAX, l2));
   for (const [item, entry] of Object.entries(input.failure_graph)) {
     tooLong("a failure_graph item", item.length, FIELD_MAX, l2);
     for (const [k, v] of Object.entries(entry ?? {})) {
-      if (typeof v === "string") tooLong(`failure_graph[${JSON.stringify(item.slice(0, 40))}].${k}`, v.length, FIELD_MAX, l2);
+      if (typeof v === "string")
+        tooLong(`failure_graph[${JSON.stringify(item.slice(0, 40))}].${k}`, v.length, FIELD_MAX, l2);
     }
   }
   // Fields the spec does not define are kept with Layer 3, so they count towards its size.
   const extra = Object.keys(input.extra).length ? JSON.stringify(input.extra).length : 0;
-  tooLong("Layer 3 (the markdown body, layer3 and fields kept aside)", input.layer3.length + extra, LAYER3_MAX, "Layer 3 is");
+  tooLong(
+    "Layer 3 (the markdown body, layer3 and fields kept aside)",
+    input.layer3.length + extra,
+    LAYER3_MAX,
+    "Layer 3 is",
+  );
   return input;
 }

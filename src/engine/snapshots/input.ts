@@ -2,11 +2,29 @@
 // markdown body (Layer 3), or a plain YAML mapping, or command-line flags. Unknown fields are
 // kept (in `extra`) with a warning naming them, never dropped.
 // Every text read here loses its control characters and is measured (input-limits.ts).
-import { isAlias, isCollection, isMap, isPair, isScalar, Lexer, parseDocument, visit, YAMLParseError, type Document } from "yaml";
+import {
+  isAlias,
+  isCollection,
+  isMap,
+  isPair,
+  isScalar,
+  Lexer,
+  parseDocument,
+  visit,
+  YAMLParseError,
+  type Document,
+} from "yaml";
 import { UserError } from "../../errors.ts";
 import { trimLines, trimValue } from "../../lib/text.ts";
 import { normaliseItem, writtenCount } from "../failures/graph.ts";
-import { checkSizes, controlWarning, stripControl, stripControlDeep, FIELD_MAX, LAYER3_MAX } from "./input-limits.ts";
+import {
+  checkSizes,
+  controlWarning,
+  stripControl,
+  stripControlDeep,
+  FIELD_MAX,
+  LAYER3_MAX,
+} from "./input-limits.ts";
 import { asWritten, parsePlan, planAsWritten } from "./plan.ts";
 import { shownKey } from "./redact.ts";
 import type { FailureGraphEntry, PlanItem, SnapshotStatus } from "../../store/store.ts";
@@ -41,14 +59,35 @@ export interface SnapshotInput {
 
 /** Front-matter fields the spec defines; everything else goes to `extra`. */
 const KNOWN = new Set([
-  "snapshot_id", "created_at", "version", "goal", "state", "next_action", "active_files", "blocker",
-  "constraints", "decisions", "failure_graph", "excluded_paths", "auto_trigger", "status", "topic", "layer3",
-  "plan", "tags",
+  "snapshot_id",
+  "created_at",
+  "version",
+  "goal",
+  "state",
+  "next_action",
+  "active_files",
+  "blocker",
+  "constraints",
+  "decisions",
+  "failure_graph",
+  "excluded_paths",
+  "auto_trigger",
+  "status",
+  "topic",
+  "layer3",
+  "plan",
+  "tags",
 ]);
 
 const STATUS_ALIASES: Record<string, SnapshotStatus> = {
-  in_progress: "in_progress", "in progress": "in_progress", "in-progress": "in_progress", active: "in_progress", wip: "in_progress",
-  completed: "completed", complete: "completed", done: "completed",
+  in_progress: "in_progress",
+  "in progress": "in_progress",
+  "in-progress": "in_progress",
+  active: "in_progress",
+  wip: "in_progress",
+  completed: "completed",
+  complete: "completed",
+  done: "completed",
   blocked: "blocked",
 };
 
@@ -57,14 +96,27 @@ export { SNAPSHOT_STATUSES };
 export function parseStatus(value: unknown): SnapshotStatus {
   const s = String(value).trim().toLowerCase();
   const status = STATUS_ALIASES[s];
-  if (!status) throw new UserError(`status must be in_progress, completed or blocked, not ${JSON.stringify(String(value))}.`);
+  if (!status)
+    throw new UserError(
+      `status must be in_progress, completed or blocked, not ${JSON.stringify(String(value))}.`,
+    );
   return status;
 }
 
 export function emptyInput(): SnapshotInput {
   return {
-    goal: "", state: "", next_action: "", active_files: [], blocker: "none", constraints: [], decisions: [],
-    failure_graph: {}, excluded_paths: [], layer3: "", extra: {}, warnings: [],
+    goal: "",
+    state: "",
+    next_action: "",
+    active_files: [],
+    blocker: "none",
+    constraints: [],
+    decisions: [],
+    failure_graph: {},
+    excluded_paths: [],
+    layer3: "",
+    extra: {},
+    warnings: [],
   };
 }
 
@@ -72,23 +124,27 @@ function text(field: string, v: unknown): string {
   if (v === null || v === undefined) return "";
   if (typeof v === "string") return trimValue(v);
   if (typeof v === "number" || typeof v === "boolean") return String(v);
-  throw new UserError(`${field} must be a single line of text, not a ${Array.isArray(v) ? "list" : "mapping"}.`);
+  throw new UserError(
+    `${field} must be a single line of text, not a ${Array.isArray(v) ? "list" : "mapping"}.`,
+  );
 }
 
 function list(field: string, v: unknown): string[] {
   if (v === null || v === undefined) return [];
   if (typeof v === "string") return trimValue(v) ? [trimValue(v)] : [];
   if (!Array.isArray(v)) throw new UserError(`${field} must be a list of text items.`);
-  return v.map((item, i) => {
-    if (item !== null && typeof item === "object") {
-      // `- {path: src/a.ts}` style entries from other tools: keep the text we can identify.
-      const o = item as Record<string, unknown>;
-      const t = o.path ?? o.file ?? o.text ?? o.value;
-      if (typeof t === "string") return trimValue(t);
-      throw new UserError(`${field}[${i}] must be text, not a mapping.`);
-    }
-    return text(`${field}[${i}]`, item);
-  }).filter((s) => s !== "");
+  return v
+    .map((item, i) => {
+      if (item !== null && typeof item === "object") {
+        // `- {path: src/a.ts}` style entries from other tools: keep the text we can identify.
+        const o = item as Record<string, unknown>;
+        const t = o.path ?? o.file ?? o.text ?? o.value;
+        if (typeof t === "string") return trimValue(t);
+        throw new UserError(`${field}[${i}] must be text, not a mapping.`);
+      }
+      return text(`${field}[${i}]`, item);
+    })
+    .filter((s) => s !== "");
 }
 
 /** Words that say there is no blocker ("none", "n/a", "无", "没有"…): such a snapshot is not blocked. */
@@ -109,7 +165,8 @@ function failureGraph(v: unknown): Record<string, FailureGraphEntry> {
       throw new UserError("failure_graph must be a mapping of item → {reason, rejected_by, …}.");
     }
   }
-  if (typeof v !== "object" || Array.isArray(v)) throw new UserError("failure_graph must be a mapping of item → {reason, rejected_by, …}.");
+  if (typeof v !== "object" || Array.isArray(v))
+    throw new UserError("failure_graph must be a mapping of item → {reason, rejected_by, …}.");
   const out: Record<string, FailureGraphEntry> = {};
   // One failure per item, told apart as the store tells them apart (case and spacing aside).
   const named = new Map<string, string>();
@@ -117,11 +174,15 @@ function failureGraph(v: unknown): Record<string, FailureGraphEntry> {
     const item = raw.trim();
     if (!item) continue;
     const twice = named.get(normaliseItem(item));
-    if (twice !== undefined) throw new UserError(`failure_graph names one failure twice, ${JSON.stringify(twice)} and ${JSON.stringify(raw)} (failures are told apart without case or spacing); give it once.`);
+    if (twice !== undefined)
+      throw new UserError(
+        `failure_graph names one failure twice, ${JSON.stringify(twice)} and ${JSON.stringify(raw)} (failures are told apart without case or spacing); give it once.`,
+      );
     named.set(normaliseItem(item), raw);
     if (entry === null || entry === undefined) out[item] = {};
     else if (typeof entry === "string") out[item] = { reason: entry };
-    else if (typeof entry === "object" && !Array.isArray(entry)) out[item] = failureEntry(item, entry as Record<string, unknown>);
+    else if (typeof entry === "object" && !Array.isArray(entry))
+      out[item] = failureEntry(item, entry as Record<string, unknown>);
     else throw new UserError(`failure_graph entry ${JSON.stringify(item)} must be a mapping.`);
   }
   return out;
@@ -132,20 +193,30 @@ function failureEntry(item: string, e: Record<string, unknown>): FailureGraphEnt
   const where = `failure_graph entry ${JSON.stringify(item)}`;
   // A count that is no whole number ("lots", 2.7) would be stored as something else: refused.
   const count = e.repeat_count;
-  if (count !== undefined && count !== null && !(Number.isInteger(writtenCount(count)) && writtenCount(count) >= 0)) {
-    throw new UserError(`${where} has repeat_count ${JSON.stringify(count)}; give a whole number (how many times it was tried).`);
+  if (
+    count !== undefined &&
+    count !== null &&
+    !(Number.isInteger(writtenCount(count)) && writtenCount(count) >= 0)
+  ) {
+    throw new UserError(
+      `${where} has repeat_count ${JSON.stringify(count)}; give a whole number (how many times it was tried).`,
+    );
   }
   const out: Record<string, unknown> = { ...e };
   for (const k of ["reason", "rejected_by", "scope", "confidence"]) {
     const x = e[k];
-    if (x !== undefined && x !== null && typeof x === "object") throw new UserError(`${where} has a ${k} that is a list or a mapping; give it as one text.`);
+    if (x !== undefined && x !== null && typeof x === "object")
+      throw new UserError(`${where} has a ${k} that is a list or a mapping; give it as one text.`);
   }
   // A list field given one value is a list of one.
   for (const k of ["related", "alternatives"]) {
     const x = e[k];
     if (x === undefined || x === null) continue;
     if (typeof x === "string" || typeof x === "number" || typeof x === "boolean") out[k] = [String(x)];
-    else if (!Array.isArray(x) || x.some((y) => y !== null && typeof y === "object")) throw new UserError(`${where} has ${k} that is not a list of texts; give a list, e.g. ${k}: ["a", "b"].`);
+    else if (!Array.isArray(x) || x.some((y) => y !== null && typeof y === "object"))
+      throw new UserError(
+        `${where} has ${k} that is not a list of texts; give a list, e.g. ${k}: ["a", "b"].`,
+      );
   }
   return out as FailureGraphEntry;
 }
@@ -173,14 +244,22 @@ export function parseSnapshotText(source: string, origin = "the snapshot"): Snap
     const line = e instanceof YAMLParseError && e.linePos ? e.linePos[0].line + offset : null;
     const where = line === null ? "" : ` at line ${line}`;
     if (e.code === "DUPLICATE_KEY") {
-      const key = yaml.slice(e.pos[0]).split("\n")[0].replace(/\s*:(\s.*)?$/, "").replace(/^["']|["']$/g, "");
-      throw new UserError(`${origin} gives ${JSON.stringify(key)} twice${where ? ` (the second${where})` : ""}; give each field once.`);
+      const key = yaml
+        .slice(e.pos[0])
+        .split("\n")[0]
+        .replace(/\s*:(\s.*)?$/, "")
+        .replace(/^["']|["']$/g, "");
+      throw new UserError(
+        `${origin} gives ${JSON.stringify(key)} twice${where ? ` (the second${where})` : ""}; give each field once.`,
+      );
     }
     const what = e.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
     throw new UserError(`${origin} is not valid YAML${where}: ${what}.`.replace(/\.\.$/, "."));
   }
   if (hasAliases(doc) && expandedSize(doc) > EXPANDED_MAX) {
-    throw new UserError(`${origin} uses YAML aliases (*name) that would expand it to more than ${EXPANDED_MAX / 1024 / 1024} MB of text; write the values out instead.`);
+    throw new UserError(
+      `${origin} uses YAML aliases (*name) that would expand it to more than ${EXPANDED_MAX / 1024 / 1024} MB of text; write the values out instead.`,
+    );
   }
   textAsWritten(doc);
   let data: unknown;
@@ -219,14 +298,24 @@ export function fromFields(raw: Record<string, unknown>, rawBody = ""): Snapshot
   }
   if (data.plan !== undefined && data.plan !== null) input.plan = parsePlan(data.plan);
   if (data.tags !== undefined && data.tags !== null) input.tags = list("tags", data.tags);
-  const layer3 = [typeof data.layer3 === "string" ? trimLines(data.layer3) : "", trimLines(body)].filter(Boolean);
+  const layer3 = [typeof data.layer3 === "string" ? trimLines(data.layer3) : "", trimLines(body)].filter(
+    Boolean,
+  );
   input.layer3 = layer3.join("\n\n");
   const unknown = Object.keys(data).filter((k) => !KNOWN.has(k));
   // Defined, not assigned: a field named `__proto__` is kept like any other.
-  for (const k of unknown) Object.defineProperty(input.extra, k, { value: data[k], enumerable: true, writable: true, configurable: true });
+  for (const k of unknown)
+    Object.defineProperty(input.extra, k, {
+      value: data[k],
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   if (unknown.length) {
     // A key may itself be a secret: the warning shows it as it will be stored, redacted.
-    input.warnings.push(`Kept fields the spec does not define (stored with the snapshot's Layer 3): ${unknown.map(shownKey).join(", ")}.`);
+    input.warnings.push(
+      `Kept fields the spec does not define (stored with the snapshot's Layer 3): ${unknown.map(shownKey).join(", ")}.`,
+    );
   }
   return checkSizes(input);
 }
@@ -265,7 +354,20 @@ export function applyFlags(input: SnapshotInput, flags: FlagFields): SnapshotInp
 }
 
 /** Fields of one text, and fields that list texts: what YAML reads there as a number or boolean is text. */
-const TEXT_FIELDS = new Set(["goal", "state", "next_action", "blocker", "topic", "snapshot_id", "layer3", "active_files", "constraints", "decisions", "excluded_paths", "tags"]);
+const TEXT_FIELDS = new Set([
+  "goal",
+  "state",
+  "next_action",
+  "blocker",
+  "topic",
+  "snapshot_id",
+  "layer3",
+  "active_files",
+  "constraints",
+  "decisions",
+  "excluded_paths",
+  "tags",
+]);
 
 /**
  * The snapshot's text fields as written: `tags: [1.10]` is the tag "1.10", not 1.1, and `goal: 1e3`
@@ -280,7 +382,9 @@ function textAsWritten(doc: Document): void {
     else if (key === "failure_graph" && isMap(pair.value)) {
       for (const entry of pair.value.items) {
         asWritten(entry.key);
-        if (isMap(entry.value)) for (const f of entry.value.items) if (!(isScalar(f.key) && f.key.value === "repeat_count")) asWritten(f.value);
+        if (isMap(entry.value))
+          for (const f of entry.value.items)
+            if (!(isScalar(f.key) && f.key.value === "repeat_count")) asWritten(f.value);
       }
     } else if (!KNOWN.has(key)) numbersAsWritten(pair.value);
   }
@@ -292,7 +396,12 @@ function textAsWritten(doc: Document): void {
  */
 function numbersAsWritten(node: unknown): void {
   if (isScalar(node)) {
-    if (typeof node.value === "number" && typeof node.source === "string" && node.source !== String(node.value)) node.value = node.source;
+    if (
+      typeof node.value === "number" &&
+      typeof node.source === "string" &&
+      node.source !== String(node.value)
+    )
+      node.value = node.source;
   } else if (isCollection(node)) {
     for (const item of node.items) numbersAsWritten(isPair(item) ? item.value : item);
   }
@@ -320,13 +429,17 @@ const FRONT_MATTER_PIECES = 200_000;
 export function checkFrontMatter(yaml: string, origin: string): void {
   const n = (x: number) => x.toLocaleString("en-US");
   if (yaml.length > FRONT_MATTER_MAX) {
-    throw new UserError(`${origin} has ${n(yaml.length)} characters of YAML fields; a snapshot's are at most ${n(FRONT_MATTER_MAX)} (a Layer 1 field or Layer 2 item at most ${n(FIELD_MAX)}, Layer 3 at most ${n(LAYER3_MAX)}), so they were not read. Nothing was saved.`);
+    throw new UserError(
+      `${origin} has ${n(yaml.length)} characters of YAML fields; a snapshot's are at most ${n(FRONT_MATTER_MAX)} (a Layer 1 field or Layer 2 item at most ${n(FIELD_MAX)}, Layer 3 at most ${n(LAYER3_MAX)}), so they were not read. Nothing was saved.`,
+    );
   }
   if (yaml.length <= FRONT_MATTER_PIECES) return;
   let pieces = 0;
   for (const _ of new Lexer().lex(yaml)) {
     if (++pieces > FRONT_MATTER_PIECES) {
-      throw new UserError(`${origin} has more than ${n(FRONT_MATTER_PIECES)} pieces of YAML (keys, values, list items); a snapshot's fields are far fewer, so they were not read. Put long lists in Layer 3 (the markdown body). Nothing was saved.`);
+      throw new UserError(
+        `${origin} has more than ${n(FRONT_MATTER_PIECES)} pieces of YAML (keys, values, list items); a snapshot's fields are far fewer, so they were not read. Put long lists in Layer 3 (the markdown body). Nothing was saved.`,
+      );
     }
   }
 }

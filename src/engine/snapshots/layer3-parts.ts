@@ -16,7 +16,13 @@ export async function withAutoParts(session: Session, layer3: string, root: stri
   if (!/^#+\s*Recent Tool Calls/im.test(layer3)) {
     const ctx = await resolveProject(session, { create: false });
     const calls = ctx ? await sessionToolCalls(session, ctx.project.id, 5) : [];
-    if (calls.length) parts.push(["### Recent Tool Calls", ...calls.map((c, i) => `${i + 1}. ${c.tool} ${c.target}${c.summary ? ` (${c.summary})` : ""}`)].join("\n"));
+    if (calls.length)
+      parts.push(
+        [
+          "### Recent Tool Calls",
+          ...calls.map((c, i) => `${i + 1}. ${c.tool} ${c.target}${c.summary ? ` (${c.summary})` : ""}`),
+        ].join("\n"),
+      );
   }
   return [trimLines(layer3), ...parts].filter(Boolean).join("\n\n");
 }

@@ -47,7 +47,9 @@ export function symbolicSummary(e: SymbolicEntryLike): string {
   return line;
 }
 
-export function symbolicLines(symbolic: Record<string, SymbolicEntryLike> | undefined | null): Record<string, string> {
+export function symbolicLines(
+  symbolic: Record<string, SymbolicEntryLike> | undefined | null,
+): Record<string, string> {
   return Object.fromEntries(Object.entries(symbolic ?? {}).map(([k, v]) => [k, symbolicSummary(v)]));
 }
 
@@ -64,13 +66,17 @@ export function yaml(value: unknown): string {
  * `1:20`, `1_000`, `0b1`, `+0x1F`, `+017`), a date or a time (`2024-01-01`, `2024-1-1 10:00:00`),
  * or a key that is no text at all (`<<` merges, `=` is a "value" key: the whole file fails to load).
  */
-const YAML11_NOT_TEXT = new RegExp("^(?:" + [
-  "y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|<<|=",
-  "[-+]?0b[01_]+|[-+]?0x[0-9a-fA-F_]+|[-+]?0[0-7_]+",
-  "[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\\.[0-9_]*)?|[-+]?[0-9][0-9_]*_[0-9_]*(?:\\.[0-9_]*)?",
-  "[0-9]{4}-[0-9]{2}-[0-9]{2}",
-  "[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \\t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\\.[0-9]*)?(?:[ \\t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?",
-].join("|") + ")$");
+const YAML11_NOT_TEXT = new RegExp(
+  "^(?:" +
+    [
+      "y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|<<|=",
+      "[-+]?0b[01_]+|[-+]?0x[0-9a-fA-F_]+|[-+]?0[0-7_]+",
+      "[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\\.[0-9_]*)?|[-+]?[0-9][0-9_]*_[0-9_]*(?:\\.[0-9_]*)?",
+      "[0-9]{4}-[0-9]{2}-[0-9]{2}",
+      "[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \\t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\\.[0-9]*)?(?:[ \\t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?",
+    ].join("|") +
+    ")$",
+);
 
 /** `yaml`, with such strings quoted: a file both versions of YAML read as written (the spec's files). */
 export function yamlFile(value: unknown): string {
@@ -102,7 +108,14 @@ const SHOWN_MAX = FIELD_MAX;
  */
 export function inline(v: string): string {
   const c = clipped(v, SHOWN_MAX);
-  return printable(LINE_BREAK.test(c) ? JSON.stringify(c).replace(/[\x85\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`) : c);
+  return printable(
+    LINE_BREAK.test(c)
+      ? JSON.stringify(c).replace(
+          /[\x85\u2028\u2029]/g,
+          (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
+        )
+      : c,
+  );
 }
 
 /** How many active files Layer 1 may list before the rest become "+N more": all, then 8, then 3. */
@@ -110,7 +123,9 @@ export const FILE_LIST_CAPS = [Infinity, 8, 3] as const;
 
 /** The first `max` files, then one line counting the rest (the whole list is kept in the store). */
 export function shortFileList(files: string[], max: number): string[] {
-  return files.length > max ? [...files.slice(0, max), `… +${files.length - max} more (\`mindsave load --full\` lists them all)`] : files;
+  return files.length > max
+    ? [...files.slice(0, max), `… +${files.length - max} more (\`mindsave load --full\` lists them all)`]
+    : files;
 }
 
 /**
@@ -118,27 +133,46 @@ export function shortFileList(files: string[], max: number): string[] {
  * written (no YAML quoting that would make one value look unlike another); a value over several
  * lines is shown quoted, so the block stays one line a field.
  */
-export function layer1Text(l1: { goal: string; state: string; next_action: string; active_files: string[] | string; blocker: string }): string {
-  const files = typeof l1.active_files === "string" ? [`active_files: ${inline(l1.active_files)}`]
-    : l1.active_files.length ? ["active_files:", ...l1.active_files.map((f) => `  - ${inline(f)}`)] : ["active_files: []"];
-  return [`goal: ${textValue(l1.goal)}`, `state: ${textValue(l1.state)}`, `next_action: ${textValue(l1.next_action)}`, ...files, `blocker: ${textValue(l1.blocker)}`].join("\n");
+export function layer1Text(l1: {
+  goal: string;
+  state: string;
+  next_action: string;
+  active_files: string[] | string;
+  blocker: string;
+}): string {
+  const files =
+    typeof l1.active_files === "string"
+      ? [`active_files: ${inline(l1.active_files)}`]
+      : l1.active_files.length
+        ? ["active_files:", ...l1.active_files.map((f) => `  - ${inline(f)}`)]
+        : ["active_files: []"];
+  return [
+    `goal: ${textValue(l1.goal)}`,
+    `state: ${textValue(l1.state)}`,
+    `next_action: ${textValue(l1.next_action)}`,
+    ...files,
+    `blocker: ${textValue(l1.blocker)}`,
+  ].join("\n");
 }
 
 /** Words a `key: value` line reads as no text (`blocker: null` beside "status blocked"): quoted when one is the whole value. */
-const NOT_TEXT_WORD = /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF)$/;
+const NOT_TEXT_WORD =
+  /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF)$/;
 
 /**
  * A value on its line of the block (a Layer 1 field, a constraint): as written, quoted when it
  * would read as no text, holds a line break, or starts with a quote itself (so a value shown
  * quoted is always JSON: `"no"` typed with its quotes is not `no`, nor `"a\nb"` a line break).
  */
-export const textValue = (v: string) => (NOT_TEXT_WORD.test(v) || v.startsWith('"') ? printable(JSON.stringify(clipped(v, SHOWN_MAX))) : inline(v));
+export const textValue = (v: string) =>
+  NOT_TEXT_WORD.test(v) || v.startsWith('"') ? printable(JSON.stringify(clipped(v, SHOWN_MAX))) : inline(v);
 
 /** Only non-empty parts: an empty Layer 2 costs nothing. */
 export function layer2Parts(l2: Layer2): Record<string, unknown> {
   const parts: Record<string, unknown> = {};
   if (l2.constraints.length) parts.constraints = l2.constraints;
-  if (l2.symbolic && Object.keys(l2.symbolic).length) parts.compressed_constraints = symbolicLines(l2.symbolic);
+  if (l2.symbolic && Object.keys(l2.symbolic).length)
+    parts.compressed_constraints = symbolicLines(l2.symbolic);
   if (l2.decisions.length) parts.decisions = l2.decisions;
   if (Object.keys(l2.failure_graph).length) parts.failure_graph = l2.failure_graph;
   return parts;
@@ -152,5 +186,7 @@ export function layer2Text(l2: Layer2): string {
 /** The constraints as written, before compression folded some into symbolic groups. */
 export function writtenConstraints(s: Pick<SnapshotRecord, "constraints" | "compressed">): string[] {
   const original = s.compressed?.original_constraints;
-  return Array.isArray(original) && original.every((c) => typeof c === "string") ? [...original] : [...s.constraints];
+  return Array.isArray(original) && original.every((c) => typeof c === "string")
+    ? [...original]
+    : [...s.constraints];
 }

@@ -6,7 +6,12 @@ import { withoutRetired } from "../memory/retire.ts";
 import type { Session } from "../session.ts";
 
 /** The warning for a save of `constraints` and `decisions` (retired ones out) that leaves some of the newest full snapshot's behind; none when it keeps them all. */
-export async function leftBehind(session: Session, projectId: string, kept: { constraints: string[]; decisions: string[] }, retired: Set<string>): Promise<string[]> {
+export async function leftBehind(
+  session: Session,
+  projectId: string,
+  kept: { constraints: string[]; decisions: string[] },
+  retired: Set<string>,
+): Promise<string[]> {
   const full = await session.reader.newestFullSnapshot(projectId);
   if (!full) return [];
   const missing = (before: string[], now: string[]) => {
@@ -17,5 +22,7 @@ export async function leftBehind(session: Session, projectId: string, kept: { co
   const d = missing(withoutRetired(full.decisions, "decision", retired), kept.decisions);
   if (!c && !d) return [];
   const what = [c && `${c} constraint(s)`, d && `${d} decision(s)`].filter(Boolean).join(" and ");
-  return [`${what} of ${full.name} are not in this snapshot, so \`load\` no longer restores them: give them again (--constraint, --decision), or keep a lasting one as a rule (\`mindsave rules add\`).`];
+  return [
+    `${what} of ${full.name} are not in this snapshot, so \`load\` no longer restores them: give them again (--constraint, --decision), or keep a lasting one as a rule (\`mindsave rules add\`).`,
+  ];
 }

@@ -17,7 +17,11 @@ async function pick(session: Session, key: string): Promise<SnapshotRecord> {
 }
 
 /** By the keys people type (name, prefix, list number); the by-id work is the catalog's. */
-export async function setSnapshotStatus(session: Session, key: string, status: SnapshotStatus): Promise<SnapshotRecord> {
+export async function setSnapshotStatus(
+  session: Session,
+  key: string,
+  status: SnapshotStatus,
+): Promise<SnapshotRecord> {
   return setStatusById(session, (await pick(session, key)).id, status);
 }
 
@@ -27,7 +31,10 @@ export interface Layer2Moved {
   layer2_from: string | null;
 }
 
-export async function deleteSnapshot(session: Session, key: string): Promise<{ deleted: SnapshotRecord; moved: Layer2Moved[] }> {
+export async function deleteSnapshot(
+  session: Session,
+  key: string,
+): Promise<{ deleted: SnapshotRecord; moved: Layer2Moved[] }> {
   const s = await pick(session, key);
   const moved = await layer2AfterDelete(session, s);
   return { deleted: await deleteById(session, s.id), moved };
@@ -45,28 +52,40 @@ export async function layer2AfterDelete(session: Session, s: SnapshotRecord): Pr
     if (x.kind !== "overflow") continue;
     const o = await session.store.getSnapshot(x.id);
     if (!o || (await extendedSnapshot(session, o))?.id !== s.id) continue;
-    out.push({ overflow: o.name, layer2_from: (await extendedSnapshot(session, o, { without: s.id }))?.name ?? null });
+    out.push({
+      overflow: o.name,
+      layer2_from: (await extendedSnapshot(session, o, { without: s.id }))?.name ?? null,
+    });
   }
   return out;
 }
 
 /** Those moves in words: before the delete (`done` false, `deleted` may be "this one") or after it. */
 export function layer2MovedText(deleted: string, moved: Layer2Moved[], done: boolean): string[] {
-  return moved.map((m) => done
-    ? m.layer2_from
-      ? `${m.overflow} took its Layer 2 from ${deleted}; it now takes it from ${m.layer2_from}.`
-      : `${m.overflow} took its Layer 2 from ${deleted}; no older full snapshot is left, so it now restores Layer 1 only.`
-    : m.layer2_from
-      ? `${m.overflow} takes its Layer 2 from ${deleted}; afterwards it takes it from ${m.layer2_from}.`
-      : `${m.overflow} takes its Layer 2 from ${deleted}; no older full snapshot would be left, so afterwards it restores Layer 1 only.`);
+  return moved.map((m) =>
+    done
+      ? m.layer2_from
+        ? `${m.overflow} took its Layer 2 from ${deleted}; it now takes it from ${m.layer2_from}.`
+        : `${m.overflow} took its Layer 2 from ${deleted}; no older full snapshot is left, so it now restores Layer 1 only.`
+      : m.layer2_from
+        ? `${m.overflow} takes its Layer 2 from ${deleted}; afterwards it takes it from ${m.layer2_from}.`
+        : `${m.overflow} takes its Layer 2 from ${deleted}; no older full snapshot would be left, so afterwards it restores Layer 1 only.`,
+  );
 }
 
 /** Retention now (`snapshots clean`): archives past the rules, deletes nothing; how many stay listed. */
-export async function cleanSnapshots(session: Session, opts: { keep?: number; dryRun?: boolean }): Promise<{ archived: string[]; listed: number }> {
+export async function cleanSnapshots(
+  session: Session,
+  opts: { keep?: number; dryRun?: boolean },
+): Promise<{ archived: string[]; listed: number }> {
   const ctx = await requireProject(session);
   const keep = opts.keep ?? DEFAULT_KEEP;
   return session.write(async (w) => {
-    const archived = await applyRetention(w, ctx.project.id, { keep, now: session.now(), dryRun: opts.dryRun });
+    const archived = await applyRetention(w, ctx.project.id, {
+      keep,
+      now: session.now(),
+      dryRun: opts.dryRun,
+    });
     const listed = await w.countSnapshots(ctx.project.id, { listed: true });
     return { archived, listed: opts.dryRun ? listed - archived.length : listed };
   });
@@ -88,13 +107,15 @@ export function snapshotFile(s: SnapshotRecord, activeFiles: string[]): string {
   if (s.constraints.length) front.constraints = s.constraints;
   if (s.decisions.length) front.decisions = s.decisions;
   if (Object.keys(s.failure_graph).length) front.failure_graph = s.failure_graph;
-  if (s.compressed) front._compressed = { symbolic: s.compressed.symbolic, conflicts: s.compressed.conflicts };
+  if (s.compressed)
+    front._compressed = { symbolic: s.compressed.symbolic, conflicts: s.compressed.conflicts };
   if (s.plan?.length) front.plan = s.plan;
   if (s.tags.length) front.tags = s.tags;
   if (s.auto_trigger) front.auto_trigger = s.auto_trigger;
   // Own keys only (an extra field may be named `constructor`), defined so `__proto__` stays a field.
   for (const [k, v] of Object.entries(s.extra ?? {})) {
-    if (!Object.hasOwn(front, k)) Object.defineProperty(front, k, { value: v, enumerable: true, writable: true, configurable: true });
+    if (!Object.hasOwn(front, k))
+      Object.defineProperty(front, k, { value: v, enumerable: true, writable: true, configurable: true });
   }
   const body = s.layer3.trim() ? `\n${trimLines(s.layer3)}\n` : "";
   return `---\n${yamlFile(front)}\n---\n${body}`;

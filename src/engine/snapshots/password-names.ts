@@ -9,7 +9,20 @@ import { looksSecret, tag, type Found } from "./secret-values.ts";
 import { wordSecret, type Written } from "./word-secrets.ts";
 
 /** Lower-case keywords that make the scan worth running (`redact.ts` looks for them first). */
-export const PASSWORD_NAME_KEYWORDS = ["密码", "密碼", "口令", "パスワード", "비밀번호", "passwort", "kennwort", "mot de passe", "palavra-passe", "contrase", "senha", "пароль"];
+export const PASSWORD_NAME_KEYWORDS = [
+  "密码",
+  "密碼",
+  "口令",
+  "パスワード",
+  "비밀번호",
+  "passwort",
+  "kennwort",
+  "mot de passe",
+  "palavra-passe",
+  "contrase",
+  "senha",
+  "пароль",
+];
 
 /** CJK names: words are not spaced, so the name may end a longer one (`DB密码`, `数据库密码`). */
 const CJK_NAMES = "密码|密碼|口令|パスワード|비밀번호";
@@ -21,24 +34,34 @@ const WORD_NAMES = "mot de passe|palavra-passe|contrase[ñn]a|senha|пароль
 const SEPARATOR = "[:：=]|(?:是|为|為|は)[ \\t]{0,3}[:：]?";
 
 /** CJK letters and punctuation (full-width forms included): a bare value ends at them. */
-const CJK = "\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\\u3000-\\u303F\\uFF00-\\uFFEF";
+const CJK =
+  "\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\\u3000-\\u303F\\uFF00-\\uFFEF";
 const CJK_CHAR = new RegExp(`[${CJK}]`, "u");
 /** A CJK letter (not punctuation): glued to a Latin value, it makes the value part of a word. */
 const CJK_LETTER = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const QUOTED = `"[^"\\n]{1,300}"|'[^'\\n]{1,300}'|“[^”\\n]{1,300}”|「[^」\\n]{1,300}」|『[^』\\n]{1,300}』`;
 const BARE = `[^\\s"'\`${CJK}][^\\s${CJK}]{0,299}`;
 
-const NAMED = () => new RegExp(
-  `(?:${CJK_NAMES}|(?:${COMPOUND_NAMES})(?![\\p{L}\\p{N}])|(?<![\\p{L}\\p{N}_])(?:${WORD_NAMES})(?![\\p{L}\\p{N}]))` +
-  `["'”」]?[ \\t]{0,3}(?:${SEPARATOR})[ \\t]{0,3}(?<value>${QUOTED}|${BARE})`,
-  "giu",
-);
+const NAMED = () =>
+  new RegExp(
+    `(?:${CJK_NAMES}|(?:${COMPOUND_NAMES})(?![\\p{L}\\p{N}])|(?<![\\p{L}\\p{N}_])(?:${WORD_NAMES})(?![\\p{L}\\p{N}]))` +
+      `["'”」]?[ \\t]{0,3}(?:${SEPARATOR})[ \\t]{0,3}(?<value>${QUOTED}|${BARE})`,
+    "giu",
+  );
 let named: RegExp | null = null;
 
 /** Latin letters, digits, symbols (and, quoted, spaces): the script a password is typed in. */
 const LATIN_VALUE = /^(?=.*[\p{L}\p{N}])[\p{Script=Latin}\p{N}\p{P}\p{S} ]+$/u;
 /** A value as a line or a quote gives it: the plain word counts (`word-secrets.ts`). */
-const ALONE: Written = { quoted: false, keyQuoted: false, flag: false, env: false, yamlLine: true, code: false, prefixed: true };
+const ALONE: Written = {
+  quoted: false,
+  keyQuoted: false,
+  flag: false,
+  env: false,
+  yamlLine: true,
+  code: false,
+  prefixed: true,
+};
 
 /** Whether a bare value is a secret; `rest`: the text after it. */
 function bareSecret(value: string, rest: string): boolean {
@@ -51,7 +74,12 @@ function bareSecret(value: string, rest: string): boolean {
 }
 
 function quotedSecret(inner: string): boolean {
-  return inner.length >= 4 && LATIN_VALUE.test(inner) && !CJK_CHAR.test(inner) && wordSecret(inner, true, { ...ALONE, quoted: true });
+  return (
+    inner.length >= 4 &&
+    LATIN_VALUE.test(inner) &&
+    !CJK_CHAR.test(inner) &&
+    wordSecret(inner, true, { ...ALONE, quoted: true })
+  );
 }
 
 /** Every Latin-script value after a password's name in another language, replaced by `[REDACTED:password]`. */

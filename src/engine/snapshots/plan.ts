@@ -15,14 +15,36 @@ export const PLAN_MAX_ITEMS = 200;
 export const PLAN_ITEM_MAX = 2000;
 
 const STATUS: Record<string, PlanStatus> = {
-  pending: "pending", todo: "pending", open: "pending", "not_started": "pending", " ": "pending", "": "pending",
-  in_progress: "in_progress", "in-progress": "in_progress", "in progress": "in_progress", doing: "in_progress", now: "in_progress", active: "in_progress", ">": "in_progress",
-  completed: "completed", complete: "completed", done: "completed", x: "completed",
+  pending: "pending",
+  todo: "pending",
+  open: "pending",
+  not_started: "pending",
+  " ": "pending",
+  "": "pending",
+  in_progress: "in_progress",
+  "in-progress": "in_progress",
+  "in progress": "in_progress",
+  doing: "in_progress",
+  now: "in_progress",
+  active: "in_progress",
+  ">": "in_progress",
+  completed: "completed",
+  complete: "completed",
+  done: "completed",
+  x: "completed",
 };
 
 export function planStatus(value: unknown, where: string): PlanStatus {
-  const s = STATUS[String(value ?? "").trim().toLowerCase()];
-  if (!s) throw new UserError(`${where}: status must be pending, in_progress or completed, not ${JSON.stringify(String(value))}.`);
+  const s =
+    STATUS[
+      String(value ?? "")
+        .trim()
+        .toLowerCase()
+    ];
+  if (!s)
+    throw new UserError(
+      `${where}: status must be pending, in_progress or completed, not ${JSON.stringify(String(value))}.`,
+    );
   return s;
 }
 
@@ -37,15 +59,21 @@ export function parsePlan(raw: unknown, where = "plan"): PlanItem[] {
     const o = value as Record<string, unknown>;
     value = o.plan ?? o.todos ?? o.items;
   }
-  if (!Array.isArray(value)) throw new UserError(`${where} must be a list of steps (text, or mappings with content and status).`);
-  if (value.length > PLAN_MAX_ITEMS) throw new UserError(`${where} has ${value.length} steps; at most ${PLAN_MAX_ITEMS} are kept.`);
+  if (!Array.isArray(value))
+    throw new UserError(`${where} must be a list of steps (text, or mappings with content and status).`);
+  if (value.length > PLAN_MAX_ITEMS)
+    throw new UserError(`${where} has ${value.length} steps; at most ${PLAN_MAX_ITEMS} are kept.`);
   return value.map((item, i) => {
     const at = `${where} step ${i + 1}`;
     if (typeof item === "string" || typeof item === "number") {
       const m = /^\s*\[([ xX>])\]\s*(.*)$/.exec(String(item));
-      return step({ content: m ? m[2] : String(item), status: m ? planStatus(m[1].toLowerCase(), at) : "pending" }, at);
+      return step(
+        { content: m ? m[2] : String(item), status: m ? planStatus(m[1].toLowerCase(), at) : "pending" },
+        at,
+      );
     }
-    if (!item || typeof item !== "object" || Array.isArray(item)) throw new UserError(`${at} must be text or a mapping with content and status.`);
+    if (!item || typeof item !== "object" || Array.isArray(item))
+      throw new UserError(`${at} must be text or a mapping with content and status.`);
     const o = item as Record<string, unknown>;
     const content = o.content ?? o.step ?? o.text ?? o.title;
     if (typeof content !== "string") throw new UserError(`${at} needs its text in \`content\`.`);
@@ -57,7 +85,8 @@ export function parsePlan(raw: unknown, where = "plan"): PlanItem[] {
   });
 }
 
-const FORMATS = "a checklist (\"- [x] done\", \"- [>] now\", \"- [ ] next\", or what `mindsave plan` prints) or a YAML list of steps";
+const FORMATS =
+  'a checklist ("- [x] done", "- [>] now", "- [ ] next", or what `mindsave plan` prints) or a YAML list of steps';
 /** One list line of a checklist: `- [x] a` (markdown), ` 2. [>] b` (`mindsave plan`), `- c` (pending). */
 const LIST_LINE = /^\s*(?:[-*+]|\d+[.)])\s+(?:\[([ xX>]?)\](?:\s+|$))?(.*)$/;
 /** The progress line `mindsave plan` prints above its steps, skipped so its output reads back. */
@@ -89,7 +118,8 @@ export function parsePlanText(text: string, origin: string): PlanItem[] {
     const why = (e as Error).message.split("\n")[0].replace(/:$/, "");
     throw new UserError(`${origin} is not a plan: give ${FORMATS} (YAML: ${why}).`);
   }
-  if (typeof data !== "object" || data === null) throw new UserError(`${origin} is not a plan: give ${FORMATS}.`);
+  if (typeof data !== "object" || data === null)
+    throw new UserError(`${origin} is not a plan: give ${FORMATS}.`);
   return parsePlan(data, origin);
 }
 
@@ -99,11 +129,17 @@ export function parsePlanText(text: string, origin: string): PlanItem[] {
  */
 export function asWritten(node: unknown): void {
   const Y = YAML();
-  if (Y.isScalar(node) && (typeof node.value === "number" || typeof node.value === "boolean") && typeof node.source === "string") node.value = node.source;
+  if (
+    Y.isScalar(node) &&
+    (typeof node.value === "number" || typeof node.value === "boolean") &&
+    typeof node.source === "string"
+  )
+    node.value = node.source;
   else if (Y.isSeq(node)) {
     // A list item written `~` or `null` is that text, not an item that vanishes (an empty `-` still does).
     for (const item of node.items) {
-      if (Y.isScalar(item) && item.value === null && typeof item.source === "string" && item.source) item.value = item.source;
+      if (Y.isScalar(item) && item.value === null && typeof item.source === "string" && item.source)
+        item.value = item.source;
       else asWritten(item);
     }
   }
@@ -120,7 +156,10 @@ export function planAsWritten(node: unknown): void {
   } else if (Y.isSeq(node)) {
     for (const item of node.items) {
       if (!Y.isMap(item)) asWritten(item);
-      else for (const pair of item.items) if (Y.isScalar(pair.key) && ["content", "step", "text", "title"].includes(String(pair.key.value))) asWritten(pair.value);
+      else
+        for (const pair of item.items)
+          if (Y.isScalar(pair.key) && ["content", "step", "text", "title"].includes(String(pair.key.value)))
+            asWritten(pair.value);
     }
   }
 }
@@ -128,15 +167,23 @@ export function planAsWritten(node: unknown): void {
 function step(item: PlanItem, at: string): PlanItem {
   const content = item.content.trim();
   if (!content) throw new UserError(`${at} is empty.`);
-  if (content.length > PLAN_ITEM_MAX) throw new UserError(`${at} is ${content.length} characters; at most ${PLAN_ITEM_MAX}.`);
+  if (content.length > PLAN_ITEM_MAX)
+    throw new UserError(`${at} is ${content.length} characters; at most ${PLAN_ITEM_MAX}.`);
   return { ...item, content };
 }
 
-export function planProgress(plan: PlanItem[]): { done: number; total: number; now: PlanItem | null; next: PlanItem | null } {
+export function planProgress(plan: PlanItem[]): {
+  done: number;
+  total: number;
+  now: PlanItem | null;
+  next: PlanItem | null;
+} {
   const done = plan.filter((p) => p.status === "completed").length;
   const now = plan.find((p) => p.status === "in_progress") ?? null;
   const after = now ? plan.slice(plan.indexOf(now) + 1) : plan;
-  const next = after.find((p) => p.status === "pending") ?? (now ? plan.find((p) => p.status === "pending") ?? null : null);
+  const next =
+    after.find((p) => p.status === "pending") ??
+    (now ? (plan.find((p) => p.status === "pending") ?? null) : null);
   return { done, total: plan.length, now, next };
 }
 
@@ -171,11 +218,18 @@ const STEP_RANK: Record<PlanStatus, number> = { pending: 0, in_progress: 1, comp
  * with the plan (SnapshotRecord.plan_times), so a sync that meets two edits of one plan can tell
  * which side changed a step last.
  */
-export function planTimes(next: PlanItem[], before: PlanItem[] | null | undefined, beforeTimes: (string | null)[] | null | undefined, now: Date): (string | null)[] {
+export function planTimes(
+  next: PlanItem[],
+  before: PlanItem[] | null | undefined,
+  beforeTimes: (string | null)[] | null | undefined,
+  now: Date,
+): (string | null)[] {
   const at = now.toISOString();
   return next.map((step, i) => {
     const was = before?.[i];
-    return was && was.content === step.content && was.status === step.status ? beforeTimes?.[i] ?? null : at;
+    return was && was.content === step.content && was.status === step.status
+      ? (beforeTimes?.[i] ?? null)
+      : at;
   });
 }
 
@@ -193,18 +247,38 @@ function statusTime(step: PlanItem, nowMs: number): number {
  * status either gave it, so no progress is lost. Null when the steps differ (one side replaced the
  * plan): the later edit stands, as for any record.
  */
-export function mergeConcurrentPlans(kept: PlanItem[], other: PlanItem[], nowMs = Date.now()): PlanItem[] | null {
+export function mergeConcurrentPlans(
+  kept: PlanItem[],
+  other: PlanItem[],
+  nowMs = Date.now(),
+): PlanItem[] | null {
   // (A peer's plan is read as stored: a step that is not one is no plan to merge.)
-  const steps = (p: PlanItem[]) => p.every((s) => !!s && typeof s === "object" && typeof s.content === "string");
-  if (!steps(kept) || !steps(other) || kept.length !== other.length || kept.some((step, i) => step.content !== other[i].content)) return null;
+  const steps = (p: PlanItem[]) =>
+    p.every((s) => !!s && typeof s === "object" && typeof s.content === "string");
+  if (
+    !steps(kept) ||
+    !steps(other) ||
+    kept.length !== other.length ||
+    kept.some((step, i) => step.content !== other[i].content)
+  )
+    return null;
   return kept.map((step, i) => {
     const theirs = other[i];
     if (theirs.status === step.status) return step;
     const [mine, their] = [statusTime(step, nowMs), statusTime(theirs, nowMs)];
     const [knowMine, knowTheirs] = [Number.isFinite(mine), Number.isFinite(their)];
-    const theirsWin = knowMine && knowTheirs && mine !== their ? their > mine
-      : knowMine !== knowTheirs ? knowTheirs
-      : STEP_RANK[theirs.status] > STEP_RANK[step.status];
-    return theirsWin ? { ...step, status: theirs.status, ...(knowTheirs ? { [PLAN_STATUS_AT]: theirs[PLAN_STATUS_AT] } : {}) } : step;
+    const theirsWin =
+      knowMine && knowTheirs && mine !== their
+        ? their > mine
+        : knowMine !== knowTheirs
+          ? knowTheirs
+          : STEP_RANK[theirs.status] > STEP_RANK[step.status];
+    return theirsWin
+      ? {
+          ...step,
+          status: theirs.status,
+          ...(knowTheirs ? { [PLAN_STATUS_AT]: theirs[PLAN_STATUS_AT] } : {}),
+        }
+      : step;
   });
 }

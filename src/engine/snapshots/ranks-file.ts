@@ -9,7 +9,22 @@
 // It is trusted only in a folder no other user can write, as a regular file of this user's
 // holding exactly the vocabulary's bytes (its CRC, checked once and remembered beside it with the
 // copy's ctime, which any write changes).
-import { type Stats, closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
+import {
+  type Stats,
+  closeSync,
+  existsSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statfsSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import ranksPath from "./cl100k.ranks" with { type: "file" };
 
@@ -33,7 +48,12 @@ export function cacheFolder(env: NodeJS.ProcessEnv = process.env): string | null
   if (process.platform === "win32") return null; // Bun.mmap is not there
   const home = env.HOME && isAbsolute(env.HOME) ? env.HOME : null;
   if (process.platform === "darwin") return home ? join(home, "Library", "Caches", "mindsave") : null;
-  const xdg = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : home ? join(home, ".cache") : null;
+  const xdg =
+    env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME)
+      ? env.XDG_CACHE_HOME
+      : home
+        ? join(home, ".cache")
+        : null;
   return xdg ? join(xdg, "mindsave") : null;
 }
 
@@ -109,14 +129,21 @@ function writeCopy(folder: string, file: string, bytes: Uint8Array): string {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     if (lstatSync(folder, { throwIfNoEntry: false })) {
-      if (!ownFolder(folder)) return `not cached: ${folder} is not a folder of this user's that only it can write`;
+      if (!ownFolder(folder))
+        return `not cached: ${folder} is not a folder of this user's that only it can write`;
     } else if (!makeFolder(folder)) return `not cached: the folder above ${folder} is another user's`;
     // Never the last free megabytes of a disk, which the store may need.
     const free = statfsSync(folder);
-    if (free.bavail * free.bsize < 32 * bytes.byteLength) return `not cached: less than ${Math.round((32 * bytes.byteLength) / 2 ** 20)} MB free on the disk of ${folder}`;
+    if (free.bavail * free.bsize < 32 * bytes.byteLength)
+      return `not cached: less than ${Math.round((32 * bytes.byteLength) / 2 ** 20)} MB free on the disk of ${folder}`;
     // Half-written copies a killed run left (a live writer finishes in well under a minute).
     for (const f of readdirSync(folder)) {
-      if (/\.ranks(\.checked)?\.\d+\.tmp$/.test(f) && Date.now() - (lstatSync(join(folder, f), { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 10 * 60_000) rmSync(join(folder, f), { force: true });
+      if (
+        /\.ranks(\.checked)?\.\d+\.tmp$/.test(f) &&
+        Date.now() - (lstatSync(join(folder, f), { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) >
+          10 * 60_000
+      )
+        rmSync(join(folder, f), { force: true });
     }
     // "wx": never through a link or into a file someone else made; synced so a crash cannot leave a renamed copy of zeros.
     const fd = openSync(tmp, "wx", 0o600);
@@ -155,8 +182,21 @@ export function ranksBytes(avoid?: string): RanksBytes {
         const bytes = readFileSync(ranksPath);
         return { bytes, how: "read", path: ranksPath, cache: writeCopy(folder, file, bytes) };
       }
-      return { bytes: readFileSync(ranksPath), how: "read", path: ranksPath, cache: "not cached: no cache folder (HOME is not set)" };
+      return {
+        bytes: readFileSync(ranksPath),
+        how: "read",
+        path: ranksPath,
+        cache: "not cached: no cache folder (HOME is not set)",
+      };
     }
   }
-  return { bytes: readFileSync(ranksPath), how: "read", path: ranksPath, cache: process.platform === "win32" ? "not cached: files cannot be mapped on Windows" : "not cached: it cannot be mapped where it is" };
+  return {
+    bytes: readFileSync(ranksPath),
+    how: "read",
+    path: ranksPath,
+    cache:
+      process.platform === "win32"
+        ? "not cached: files cannot be mapped on Windows"
+        : "not cached: it cannot be mapped where it is",
+  };
 }

@@ -31,11 +31,24 @@ export interface SearchResult {
  * Snapshots matching every term, newest first (archived ones too, unless `listed`); each hit's
  * context has its line breaks as " · ".
  */
-export async function search(session: Session, projectId: string | null, words: string[], limit = 20, filter: { tag?: string; listed?: boolean } = {}): Promise<SearchResult> {
+export async function search(
+  session: Session,
+  projectId: string | null,
+  words: string[],
+  limit = 20,
+  filter: { tag?: string; listed?: boolean } = {},
+): Promise<SearchResult> {
   const terms = searchTerms(words);
   if (!terms.length) return { hits: [], more: false };
   const rows = await session.store.searchSnapshots(projectId, terms, limit + 1, filter);
-  const hits = rows.slice(0, limit).map((h) => ({ ...h, context: h.context.replace(/\s*\n+\s*/g, " · ").replace(/\s+/g, " ").trim().replace(/^(?:· )+|(?: ·)+$/g, "") }));
+  const hits = rows.slice(0, limit).map((h) => ({
+    ...h,
+    context: h.context
+      .replace(/\s*\n+\s*/g, " · ")
+      .replace(/\s+/g, " ")
+      .trim()
+      .replace(/^(?:· )+|(?: ·)+$/g, ""),
+  }));
   return { hits, more: rows.length > limit };
 }
 
@@ -45,7 +58,8 @@ export function layer3Text(s: SnapshotRecord): string {
   if (s.layer3.trim()) parts.push(trimLines(s.layer3));
   if (s.extra && Object.keys(s.extra).length) parts.push("### Other Fields\n" + yaml(s.extra));
   const original = s.compressed?.original_constraints as string[] | undefined;
-  if (original?.length) parts.push("### Constraints Before Compression\n" + original.map((c) => `- ${c}`).join("\n"));
+  if (original?.length)
+    parts.push("### Constraints Before Compression\n" + original.map((c) => `- ${c}`).join("\n"));
   return parts.join("\n\n");
 }
 
@@ -59,29 +73,51 @@ export interface RecallHits extends SearchResult {
 }
 
 /** The recall use case with keywords: this project's snapshots, or every project's. */
-export async function recallSearch(session: Session, words: string[], opts: { allProjects?: boolean; limit?: number; tag?: string; nextSteps?: () => Promise<string> } = {}): Promise<RecallHits> {
+export async function recallSearch(
+  session: Session,
+  words: string[],
+  opts: { allProjects?: boolean; limit?: number; tag?: string; nextSteps?: () => Promise<string> } = {},
+): Promise<RecallHits> {
   const ctx = opts.allProjects ? null : await requireProject(session, opts.nextSteps);
-  const { hits, more } = await search(session, ctx?.project.id ?? null, words, opts.limit ?? 20, { tag: opts.tag });
+  const { hits, more } = await search(session, ctx?.project.id ?? null, words, opts.limit ?? 20, {
+    tag: opts.tag,
+  });
   const query = words.join(" ");
   // Retired items stay searchable: the retirement says who retired it and when.
   const retired = ctx ? await retiredMatching(session, ctx.project.id, words) : [];
   if (ctx) return { query, project: ctx.project.name, hits, more, retired };
   const names = new Map((await listProjects(session)).map((p) => [p.id, p.name]));
-  return { query, project: null, hits: hits.map((h) => ({ ...h, project_name: names.get(h.project_id) ?? h.project_id })), more, retired };
+  return {
+    query,
+    project: null,
+    hits: hits.map((h) => ({ ...h, project_name: names.get(h.project_id) ?? h.project_id })),
+    more,
+    retired,
+  };
 }
 
 /** Retirements whose text has every search term (case folded). */
-async function retiredMatching(session: Session, projectId: string, words: string[]): Promise<RetirementRecord[]> {
+async function retiredMatching(
+  session: Session,
+  projectId: string,
+  words: string[],
+): Promise<RetirementRecord[]> {
   const terms = searchTerms(words).map((t) => t.toLowerCase());
   if (!terms.length) return [];
-  return (await session.store.listRetirements(projectId)).filter((r) => terms.every((t) => r.text.normalize("NFC").toLowerCase().includes(t)));
+  return (await session.store.listRetirements(projectId)).filter((r) =>
+    terms.every((t) => r.text.normalize("NFC").toLowerCase().includes(t)),
+  );
 }
 
 /**
  * The recall use case without keywords: one snapshot's cold archive (default: the newest that has
  * one; `newest` then names the newest snapshot when it has none, so the reader is told).
  */
-export async function recallArchive(session: Session, key?: string, nextSteps?: () => Promise<string>): Promise<{ snapshot: SnapshotRecord; text: string; newest?: string }> {
+export async function recallArchive(
+  session: Session,
+  key?: string,
+  nextSteps?: () => Promise<string>,
+): Promise<{ snapshot: SnapshotRecord; text: string; newest?: string }> {
   const ctx = await requireProject(session, nextSteps);
   // Automatic checkpoints often have no Layer 3: by default show the newest archive there is.
   const all = key ? [] : await session.store.listSnapshots(ctx.project.id);

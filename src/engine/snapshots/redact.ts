@@ -11,7 +11,11 @@ import { PASSWORD_NAME_KEYWORDS, redactPasswordNames } from "./password-names.ts
 import { entropy, looksSecret, plausible, tag, type Found, type Groups } from "./secret-values.ts";
 
 /** Runs one regex over the text; `decide` returns the replacement or undefined to leave the match. */
-function replaceAll(text: string, regex: RegExp, decide: (match: string, groups: Groups, offset: number) => string | undefined): string {
+function replaceAll(
+  text: string,
+  regex: RegExp,
+  decide: (match: string, groups: Groups, offset: number) => string | undefined,
+): string {
   return text.replace(regex, (match: string, ...rest: unknown[]) => {
     const last = rest[rest.length - 1];
     const groups = (typeof last === "object" && last !== null ? last : {}) as Groups;
@@ -39,7 +43,9 @@ const ALWAYS = SECRET_RULES.some((r) => !r.keywords);
 
 /** Every keyword the rules (and the assignments) look for, longest first. */
 export function allKeywords(): string[] {
-  return [...new Set([...SECRET_RULES.flatMap((r) => r.keywords ?? []), ...KEY_WORDS, ...PASSWORD_NAME_KEYWORDS])].sort((a, b) => b.length - a.length);
+  return [
+    ...new Set([...SECRET_RULES.flatMap((r) => r.keywords ?? []), ...KEY_WORDS, ...PASSWORD_NAME_KEYWORDS]),
+  ].sort((a, b) => b.length - a.length);
 }
 
 /** The keyword scan, made on first use (every command loads this module; few redact). */
@@ -49,12 +55,17 @@ function keywordScan(): NonNullable<typeof scan> {
   const keywords = allKeywords();
   const known = new Set(keywords);
   // Each keyword with the others that are its prefixes.
-  const prefixes = new Map(keywords.map((k) => {
-    const own: string[] = [];
-    for (let n = 1; n < k.length; n++) if (known.has(k.slice(0, n))) own.push(k.slice(0, n));
-    return [k, own];
-  }));
-  return (scan = { any: new RegExp(keywords.map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "g"), prefixes });
+  const prefixes = new Map(
+    keywords.map((k) => {
+      const own: string[] = [];
+      for (let n = 1; n < k.length; n++) if (known.has(k.slice(0, n))) own.push(k.slice(0, n));
+      return [k, own];
+    }),
+  );
+  return (scan = {
+    any: new RegExp(keywords.map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "g"),
+    prefixes,
+  });
 }
 
 /**
@@ -86,7 +97,8 @@ const redacted = new Set<string>();
 const REMEMBER_FROM = 512;
 // Of the UTF-16 code units, not UTF-8: UTF-8 turns every lone surrogate into U+FFFD, so two
 // different texts would share a digest.
-const digest = (s: string): string => new Bun.CryptoHasher("sha256").update(Buffer.from(s, "utf16le")).digest("base64");
+const digest = (s: string): string =>
+  new Bun.CryptoHasher("sha256").update(Buffer.from(s, "utf16le")).digest("base64");
 
 /** Replaces every secret the rules know in a text; everything else stays byte for byte. */
 export function redact(text: string): string {
@@ -149,14 +161,16 @@ export function redactDeep<T>(value: T): T {
     const entries = Object.entries(value as Record<string, unknown>);
     const keys = entries.map(([k]) => redact(k));
     const taken = new Set(keys.filter((k, i) => k === entries[i]![0]));
-    return Object.fromEntries(entries.map(([k, v], i) => {
-      let key = keys[i]!;
-      if (key !== k) {
-        for (let n = 2; taken.has(key); n++) key = `${keys[i]} (${n})`;
-        taken.add(key);
-      }
-      return [key, redactDeep(v)];
-    })) as T;
+    return Object.fromEntries(
+      entries.map(([k, v], i) => {
+        let key = keys[i]!;
+        if (key !== k) {
+          for (let n = 2; taken.has(key); n++) key = `${keys[i]} (${n})`;
+          taken.add(key);
+        }
+        return [key, redactDeep(v)];
+      }),
+    ) as T;
   }
   return value;
 }
@@ -179,7 +193,8 @@ export function findSecrets(text: string): { kind: string; secret: string }[] {
 }
 
 /** Known prefixes that name a token's format without being part of its secret: shown by `mask`. */
-const FORMAT_PREFIX = /^(?:-----BEGIN[ A-Z0-9_-]{0,40}-----|(?:gh[pousr]|github_pat|glpat|xox[a-z]|npm|pypi|hf|dop_v1|shpat|lin_api|hvs|sk_live|sk_test|rk_live|sk-proj|sk-ant-api03|sk|key|dapi|AGE-SECRET-KEY)[_.-]|AKIA|ASIA|AIza|SG\.|eyJ)/;
+const FORMAT_PREFIX =
+  /^(?:-----BEGIN[ A-Z0-9_-]{0,40}-----|(?:gh[pousr]|github_pat|glpat|xox[a-z]|npm|pypi|hf|dop_v1|shpat|lin_api|hvs|sk_live|sk_test|rk_live|sk-proj|sk-ant-api03|sk|key|dapi|AGE-SECRET-KEY)[_.-]|AKIA|ASIA|AIza|SG\.|eyJ)/;
 
 /**
  * A secret as it may be shown: its format prefix (when it has a known one) and how many
@@ -195,5 +210,7 @@ export function mask(secret: string): string {
 export function redactionWarning(before: unknown, after: unknown): string[] {
   const count = (v: unknown) => (JSON.stringify(v)?.match(/\[REDACTED:[\w-]+\]/g) ?? []).length;
   const n = count(after) - count(before);
-  return n > 0 ? [`Replaced ${n} secret(s) with [REDACTED:<kind>] before storing; the rest is as written.`] : [];
+  return n > 0
+    ? [`Replaced ${n} secret(s) with [REDACTED:<kind>] before storing; the rest is as written.`]
+    : [];
 }

@@ -67,7 +67,9 @@ export function checkUnreadLines(f: RankedFailures, kept: string[], now: Date): 
   // The items a line could start with: "- ITEM: …", cut at each ": " (an item may hold one too).
   const heads = new Set<string>();
   for (const line of kept) {
-    if (line.startsWith("- ")) for (let at = line.indexOf(": ", 2); at >= 0; at = line.indexOf(": ", at + 1)) heads.add(line.slice(2, at));
+    if (line.startsWith("- "))
+      for (let at = line.indexOf(": ", 2); at >= 0; at = line.indexOf(": ", at + 1))
+        heads.add(line.slice(2, at));
   }
   for (let i = f.read.length; i < f.ranked.length; i++) {
     const u = f.ranked[i];
@@ -83,7 +85,13 @@ export function checkUnreadLines(f: RankedFailures, kept: string[], now: Date): 
  * page while `build` asks for more. `everything`: all are read at once (a block without a budget).
  * `reader` must see one moment (Store.consistentRead): the ranks and the pages are separate reads.
  */
-export async function withRankedFailures<T>(reader: Queries, projectId: string, now: Date, everything: boolean, build: (f: RankedFailures) => Promise<T>): Promise<T> {
+export async function withRankedFailures<T>(
+  reader: Queries,
+  projectId: string,
+  now: Date,
+  everything: boolean,
+  build: (f: RankedFailures) => Promise<T>,
+): Promise<T> {
   if (everything) {
     const all = sortFailures(await reader.listFailures(projectId), now);
     return build({ ranked: all, read: all });
@@ -103,7 +111,8 @@ export async function withRankedFailures<T>(reader: Queries, projectId: string, 
       return await build({ ranked, read });
     } catch (e) {
       if (!(e instanceof NeedMoreFailures)) throw e;
-      if (read.length === ranked.length) throw new Error("The restore block asked for a failure past the last one.");
+      if (read.length === ranked.length)
+        throw new Error("The restore block asked for a failure past the last one.");
       // At least one more each time (read.length > 0 here), so this ends once all are read.
       want = Math.min(ranked.length, Math.max(e.count, read.length * 2));
     }

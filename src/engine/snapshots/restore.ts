@@ -4,8 +4,25 @@
 import { age, utcMinute } from "../../lib/text.ts";
 import { UserError } from "../../errors.ts";
 import { sortFailures } from "../failures/graph.ts";
-import { NeedMoreFailures, allFailuresOver, checkUnreadLines, failureLine, withRankedFailures, type RankedFailures } from "./restore-failures.ts";
-import { FILE_LIST_CAPS, RESTORE_BUDGET, inline, layer1Text, shortFileList, symbolicLines, textValue, writtenConstraints, type SymbolicEntryLike } from "./layers.ts";
+import {
+  NeedMoreFailures,
+  allFailuresOver,
+  checkUnreadLines,
+  failureLine,
+  withRankedFailures,
+  type RankedFailures,
+} from "./restore-failures.ts";
+import {
+  FILE_LIST_CAPS,
+  RESTORE_BUDGET,
+  inline,
+  layer1Text,
+  shortFileList,
+  symbolicLines,
+  textValue,
+  writtenConstraints,
+  type SymbolicEntryLike,
+} from "./layers.ts";
 import { isAbsoluteAny, toHostPath } from "../projects/paths.ts";
 import { verifyFiles, type FileCheck } from "./verify.ts";
 import { extendedSnapshot, sameNameLabels, savedOnOtherHost, selectSnapshot } from "./select.ts";
@@ -18,7 +35,14 @@ import { conflictPairs, contradictionMark, storedConflicts } from "./constraint-
 import { isArchived } from "./retention.ts";
 import type { Session } from "../session.ts";
 import { requireProject, type ProjectContext } from "../projects/resolve.ts";
-import type { FactRecord, FailureRecord, RetirementRecord, RuleRecord, SnapshotRecord, SnapshotSummary } from "../../store/store.ts";
+import type {
+  FactRecord,
+  FailureRecord,
+  RetirementRecord,
+  RuleRecord,
+  SnapshotRecord,
+  SnapshotSummary,
+} from "../../store/store.ts";
 import { AGENTS } from "../agents/registry.ts";
 
 /** An agent as a person knows it ("Codex CLI"); an id we do not know as it was stored. */
@@ -81,7 +105,10 @@ const FILE_LEVELS = [
  * the file list is cut to a few with "+N more", and as many pieces as then fit come back. `full`
  * shows everything, whatever its size.
  */
-export async function buildRestoreBlock(s: SnapshotRecord, ctx: BlockContext & { failures: FailureRecord[] }): Promise<RestoreBlock> {
+export async function buildRestoreBlock(
+  s: SnapshotRecord,
+  ctx: BlockContext & { failures: FailureRecord[] },
+): Promise<RestoreBlock> {
   const ranked = sortFailures(ctx.failures, ctx.now);
   return blockWith(s, ctx, { ranked, read: ranked });
 }
@@ -90,7 +117,11 @@ interface BlockContext {
   root: string | null;
   /** The host that saved the snapshot, when another one did (savedOnOtherHost). */
   savedOn: string | null;
-  now: Date; budget?: number; resume?: boolean; full?: boolean; layer2From?: string;
+  now: Date;
+  budget?: number;
+  resume?: boolean;
+  full?: boolean;
+  layer2From?: string;
   /** Standing rules: shown first, never trimmed (their own budget keeps them small). */
   rules?: RuleRecord[];
   /** Facts: only fresh ones are shown, between failures and decisions. */
@@ -102,54 +133,90 @@ interface BlockContext {
  * unread one's line, it throws NeedMoreFailures instead (withRankedFailures reads more and calls it
  * again), so it is the block every failure read in full would give.
  */
-async function blockWith(s: SnapshotRecord, ctx: BlockContext, ranked: RankedFailures): Promise<RestoreBlock> {
+async function blockWith(
+  s: SnapshotRecord,
+  ctx: BlockContext,
+  ranked: RankedFailures,
+): Promise<RestoreBlock> {
   await loadTokenizer();
-  const budget = ctx.full ? Infinity : ctx.budget ?? RESTORE_BUDGET;
+  const budget = ctx.full ? Infinity : (ctx.budget ?? RESTORE_BUDGET);
   const now = ctx.now;
   const stored = s.active_files.map((f) => f.path);
   const rules = rulesWithinBudget(ctx.rules ?? []).text;
   const plan = planLine(s.plan);
   // A file outside the project is kept by its absolute path, which names a place on the host that saved it.
   const savedOn = ctx.savedOn === null ? null : inline(ctx.savedOn);
-  const outside = (f: string) => `${toHostPath(f, ctx.root)}${savedOn ? ` (outside the project: a path on ${savedOn})` : ""}`;
+  const outside = (f: string) =>
+    `${toHostPath(f, ctx.root)}${savedOn ? ` (outside the project: a path on ${savedOn})` : ""}`;
   const layer1 = (level: (typeof FILE_LEVELS)[number]) => {
     const relative = level.fold && ctx.root !== null && stored.some((f) => !isAbsoluteAny(f));
-    const files = shortFileList(stored.map((f) => (isAbsoluteAny(f) ? outside(f) : relative ? f : toHostPath(f, ctx.root))), level.max);
+    const files = shortFileList(
+      stored.map((f) => (isAbsoluteAny(f) ? outside(f) : relative ? f : toHostPath(f, ctx.root))),
+      level.max,
+    );
     return [
       `# MindSave restore: ${inline(s.name)}`,
-      `saved ${utcMinute(s.created_at)} (${age(s.created_at, now, "long")}) ${s.saved_agent ? `by ${agentName(s.saved_agent)} ` : ""}on ${savedOn ?? "this host"} · status ${s.status}${s.kind === "overflow" ? ctx.layer2From ? ` · overflow (Layer 1; Layer 2 from ${inline(ctx.layer2From)})` : " · overflow (Layer 1 only)" : ""}`,
+      `saved ${utcMinute(s.created_at)} (${age(s.created_at, now, "long")}) ${s.saved_agent ? `by ${agentName(s.saved_agent)} ` : ""}on ${savedOn ?? "this host"} · status ${s.status}${s.kind === "overflow" ? (ctx.layer2From ? ` · overflow (Layer 1; Layer 2 from ${inline(ctx.layer2From)})` : " · overflow (Layer 1 only)") : ""}`,
       ...(rules ? ["", rules] : []),
       "",
       "## Layer 1 · Execution Register",
       ...(relative ? [`project root on this host: ${ctx.root} (active files are relative to it)`] : []),
-      layer1Text({ goal: s.goal, state: s.state || NOT_RECORDED, next_action: s.next_action || NOT_RECORDED, active_files: files.length ? files : NOT_RECORDED, blocker: s.blocker }),
+      layer1Text({
+        goal: s.goal,
+        state: s.state || NOT_RECORDED,
+        next_action: s.next_action || NOT_RECORDED,
+        active_files: files.length ? files : NOT_RECORDED,
+        blocker: s.blocker,
+      }),
       ...(plan ? [plan] : []),
     ];
   };
-  const tail = (short: boolean) => [ctx.resume === false
-    ? short ? "MindSave: this is the project's last saved state; continue it only if the user's request does." : `MindSave: this is the project's last saved state (goal: ${inline(s.goal)}). If the user's request continues it, pick up from the next action above; otherwise leave it.`
-    : s.next_action
-      ? short ? "MindSave restored. Entering Continuation Mode — executing the next action above." : `MindSave restored. Goal: ${inline(s.goal)}. Next: ${inline(s.next_action)}. Entering Continuation Mode — executing next step.`
-      : short ? "MindSave restored. No next action was recorded: decide it from the state above." : `MindSave restored. Goal: ${inline(s.goal)}. No next action was recorded: decide it from the state above, then continue.`];
+  const tail = (short: boolean) => [
+    ctx.resume === false
+      ? short
+        ? "MindSave: this is the project's last saved state; continue it only if the user's request does."
+        : `MindSave: this is the project's last saved state (goal: ${inline(s.goal)}). If the user's request continues it, pick up from the next action above; otherwise leave it.`
+      : s.next_action
+        ? short
+          ? "MindSave restored. Entering Continuation Mode — executing the next action above."
+          : `MindSave restored. Goal: ${inline(s.goal)}. Next: ${inline(s.next_action)}. Entering Continuation Mode — executing next step.`
+        : short
+          ? "MindSave restored. No next action was recorded: decide it from the state above."
+          : `MindSave restored. Goal: ${inline(s.goal)}. No next action was recorded: decide it from the state above, then continue.`,
+  ];
 
   const pieces: Piece[] = [];
   const n = (xs: unknown[]) => xs.length;
   const constraintPriority = (i: number) => 400 - i / (n(s.constraints) + 1);
-  s.constraints.forEach((c, i) => pieces.push({ section: "constraints", line: `- ${textValue(c)}`, priority: constraintPriority(i) }));
+  s.constraints.forEach((c, i) =>
+    pieces.push({ section: "constraints", line: `- ${textValue(c)}`, priority: constraintPriority(i) }),
+  );
   // A contradiction is marked right after the later of its two constraints, and goes just before it.
   conflictPairs(storedConflicts(s.compressed)).forEach((pair, k) => {
     const at = Math.max(...pair.map((c) => s.constraints.indexOf(c)));
-    pieces.push({ section: "constraints", line: contradictionMark(pair), priority: constraintPriority(at < 0 ? s.constraints.length : at + 0.5) - k / 1e6 });
+    pieces.push({
+      section: "constraints",
+      line: contradictionMark(pair),
+      priority: constraintPriority(at < 0 ? s.constraints.length : at + 0.5) - k / 1e6,
+    });
   });
   const symbolic = symbolicLines(s.compressed?.symbolic as Record<string, SymbolicEntryLike> | undefined);
-  Object.entries(symbolic).forEach(([k, v], i) => pieces.push({ section: "symbolic", line: `- ${inline(k)}: ${inline(v)}`, priority: 390 - i / 100 }));
+  Object.entries(symbolic).forEach(([k, v], i) =>
+    pieces.push({ section: "symbolic", line: `- ${inline(k)}: ${inline(v)}`, priority: 390 - i / 100 }),
+  );
   const failures = ranked.read;
   const readCount = failures.length;
   const failureLines = ranked.ranked.map((_, i) => (i < readCount ? failureLine(failures[i], now) : null));
-  failureLines.forEach((line, i) => pieces.push({ section: "failures", line, priority: valueAt("failures", i) }));
+  failureLines.forEach((line, i) =>
+    pieces.push({ section: "failures", line, priority: valueAt("failures", i) }),
+  );
   const facts = freshFacts(ctx.facts ?? [], now);
-  facts.forEach((f, i) => pieces.push({ section: "facts", line: factLine(f, now), priority: valueAt("facts", i) }));
-  s.decisions.forEach((d, i) => pieces.push({ section: "decisions", line: `- ${textValue(d)}`, priority: valueAt("decisions", i) }));
+  facts.forEach((f, i) =>
+    pieces.push({ section: "facts", line: factLine(f, now), priority: valueAt("facts", i) }),
+  );
+  s.decisions.forEach((d, i) =>
+    pieces.push({ section: "decisions", line: `- ${textValue(d)}`, priority: valueAt("decisions", i) }),
+  );
 
   const TITLES: Record<Piece["section"], string> = {
     constraints: "constraints:",
@@ -163,7 +230,13 @@ async function blockWith(s: SnapshotRecord, ctx: BlockContext, ranked: RankedFai
     if (kept.length) {
       body.push("", "## Layer 2 · Cognitive Cache");
       // One pass over the kept lines (a block is rendered a dozen times while it is trimmed).
-      const bySection: Record<Piece["section"], string[]> = { constraints: [], symbolic: [], failures: [], facts: [], decisions: [] };
+      const bySection: Record<Piece["section"], string[]> = {
+        constraints: [],
+        symbolic: [],
+        failures: [],
+        facts: [],
+        decisions: [],
+      };
       for (const p of kept) bySection[p.section].push(lineOf(p, readCount));
       for (const section of ["constraints", "symbolic", "failures", "facts", "decisions"] as const) {
         const lines = bySection[section];
@@ -182,7 +255,11 @@ async function blockWith(s: SnapshotRecord, ctx: BlockContext, ranked: RankedFai
   };
   /** The block with the `kept` highest-priority pieces, counted on its exact text. */
   const attempt = (level: (typeof FILE_LEVELS)[number], kept: number) => {
-    const text = render(level, byPriority.slice(0, kept), kept < byPriority.length ? omittedLine(omittedBy(kept), s.name) : null);
+    const text = render(
+      level,
+      byPriority.slice(0, kept),
+      kept < byPriority.length ? omittedLine(omittedBy(kept), s.name) : null,
+    );
     // Exact up to the budget; past it only "too big" matters, so counting stops there.
     return { text, tokens: countTokensWithin(text, budget), kept };
   };
@@ -194,7 +271,11 @@ async function blockWith(s: SnapshotRecord, ctx: BlockContext, ranked: RankedFai
   const fitAt = (level: (typeof FILE_LEVELS)[number]) => {
     let estimate = countTokens(render(level, [], omittedLine(omittedBy(0), s.name)));
     let hi = 0;
-    while (hi < byPriority.length && (estimate += countTokens(lineOf(byPriority[hi], readCount)) + 1) <= budget + 64) hi++;
+    while (
+      hi < byPriority.length &&
+      (estimate += countTokens(lineOf(byPriority[hi], readCount)) + 1) <= budget + 64
+    )
+      hi++;
     let best = attempt(level, 0);
     let lo = 1;
     while (lo <= hi) {
@@ -211,7 +292,8 @@ async function blockWith(s: SnapshotRecord, ctx: BlockContext, ranked: RankedFai
   // once costs less than a root on every line); cutting the file list comes last.
   // With failures unread, the whole block is known to be over the budget (else they are read first).
   const over = allFailuresOver(ranked, failureLines, budget);
-  const all = (level: (typeof FILE_LEVELS)[number]) => (over ? { text: "", tokens: Infinity, kept: byPriority.length } : attempt(level, byPriority.length));
+  const all = (level: (typeof FILE_LEVELS)[number]) =>
+    over ? { text: "", tokens: Infinity, kept: byPriority.length } : attempt(level, byPriority.length);
   let best = all(FILE_LEVELS[stored.length > 3 ? 1 : 0]);
   if (best.tokens > budget) best = all(FILE_LEVELS[1]);
   if (best.tokens > budget) best = all(FILE_LEVELS[2]);
@@ -221,15 +303,30 @@ async function blockWith(s: SnapshotRecord, ctx: BlockContext, ranked: RankedFai
   const kept = byPriority.slice(0, best.kept).map((p) => lineOf(p, readCount));
   checkUnreadLines(ranked, kept, now);
   const keptLines = new Set(kept);
-  return { text: best.text, tokens: best.tokens > budget ? countTokens(best.text) : best.tokens, budget: ctx.budget ?? RESTORE_BUDGET, omitted, failures: failures.filter((_, i) => keptLines.has(failureLines[i] as string)) };
+  return {
+    text: best.text,
+    tokens: best.tokens > budget ? countTokens(best.text) : best.tokens,
+    budget: ctx.budget ?? RESTORE_BUDGET,
+    omitted,
+    failures: failures.filter((_, i) => keptLines.has(failureLines[i] as string)),
+  };
 }
 
 function omittedLine(o: RestoreBlock["omitted"], name: string): string {
   const parts = [
-    o.failures && `${o.failures} failure(s)`, o.facts && `${o.facts} fact(s)`, o.decisions && `${o.decisions} decision(s)`,
-    o.constraints && `${o.constraints} constraint(s)`, o.symbolic && `${o.symbolic} compressed constraint group(s)`,
+    o.failures && `${o.failures} failure(s)`,
+    o.facts && `${o.facts} fact(s)`,
+    o.decisions && `${o.decisions} decision(s)`,
+    o.constraints && `${o.constraints} constraint(s)`,
+    o.symbolic && `${o.symbolic} compressed constraint group(s)`,
   ].filter(Boolean);
-  const where = [o.failures && "`mindsave failures`", o.facts && "`mindsave facts`", (o.decisions || o.constraints || o.symbolic) && `\`mindsave snapshots show ${name}\``].filter(Boolean).join(" and ");
+  const where = [
+    o.failures && "`mindsave failures`",
+    o.facts && "`mindsave facts`",
+    (o.decisions || o.constraints || o.symbolic) && `\`mindsave snapshots show ${name}\``,
+  ]
+    .filter(Boolean)
+    .join(" and ");
   return `(Left out to stay within ${RESTORE_BUDGET} tokens: ${parts.join(", ")}. See them with ${where}.)`;
 }
 
@@ -249,22 +346,59 @@ export interface LoadResult {
   archived: boolean;
 }
 
-export async function loadSnapshot(session: Session, snapshot: SnapshotRecord, context: ProjectContext, opts: { verify?: boolean; resume?: boolean; full?: boolean } = {}): Promise<LoadResult> {
+export async function loadSnapshot(
+  session: Session,
+  snapshot: SnapshotRecord,
+  context: ProjectContext,
+  opts: { verify?: boolean; resume?: boolean; full?: boolean } = {},
+): Promise<LoadResult> {
   const rules = await session.store.listRules(snapshot.project_id);
   const facts = await session.store.listFacts(snapshot.project_id);
   const retired = await session.store.listRetirements(snapshot.project_id);
   const savedOn = await savedOnOtherHost(session, snapshot);
   // An overflow snapshot is Layer 1 over the full snapshot it extends: the block shows that one's Layer 2.
   const base = await extendedSnapshot(session, snapshot);
-  const shown = withoutRetiredItems(base ? { ...snapshot, constraints: base.constraints, decisions: base.decisions, compressed: base.compressed } : snapshot, retired);
+  const shown = withoutRetiredItems(
+    base
+      ? { ...snapshot, constraints: base.constraints, decisions: base.decisions, compressed: base.compressed }
+      : snapshot,
+    retired,
+  );
   const now = session.now();
   // A name two hosts' snapshots share (after a sync) says which one: "work_… (laptop-a, id 01a2)".
-  const twin = base ? (await sameNameLabels(session, base.project_id, (await session.store.findSnapshotsByName(base.project_id, base.name)))).get(base.id) : undefined;
-  const ctx: BlockContext = { root: context.root, savedOn, rules, facts, now, resume: opts.resume ?? true, full: opts.full, layer2From: base ? (twin ? `${base.name} (${twin})` : base.name) : undefined };
-  const block = await session.store.consistentRead((q) => withRankedFailures(q, snapshot.project_id, now, !!opts.full, (failures) => blockWith(shown, ctx, failures)));
+  const twin = base
+    ? (
+        await sameNameLabels(
+          session,
+          base.project_id,
+          await session.store.findSnapshotsByName(base.project_id, base.name),
+        )
+      ).get(base.id)
+    : undefined;
+  const ctx: BlockContext = {
+    root: context.root,
+    savedOn,
+    rules,
+    facts,
+    now,
+    resume: opts.resume ?? true,
+    full: opts.full,
+    layer2From: base ? (twin ? `${base.name} (${twin})` : base.name) : undefined,
+  };
+  const block = await session.store.consistentRead((q) =>
+    withRankedFailures(q, snapshot.project_id, now, !!opts.full, (failures) =>
+      blockWith(shown, ctx, failures),
+    ),
+  );
   return {
-    snapshot, context, block, verify: opts.verify ? verifyFiles(snapshot, context.root, session.host.id) : undefined,
-    layer2: { constraints: shown.constraints, decisions: shown.decisions, compressed: shown.compressed }, rules, facts: freshFacts(facts, now), savedOn,
+    snapshot,
+    context,
+    block,
+    verify: opts.verify ? verifyFiles(snapshot, context.root, session.host.id) : undefined,
+    layer2: { constraints: shown.constraints, decisions: shown.decisions, compressed: shown.compressed },
+    rules,
+    facts: freshFacts(facts, now),
+    savedOn,
     archived: await isArchived(session, snapshot.id),
   };
 }
@@ -278,7 +412,8 @@ export function withoutRetiredItems(s: SnapshotRecord, retired: RetirementRecord
   const keys = retiredKeys(retired);
   if (!keys.size) return s;
   const written = writtenConstraints(s);
-  const touched = s.compressed?.symbolic && withoutRetired(written, "constraint", keys).length < written.length;
+  const touched =
+    s.compressed?.symbolic && withoutRetired(written, "constraint", keys).length < written.length;
   return {
     ...s,
     constraints: withoutRetired(touched ? written : s.constraints, "constraint", keys),
@@ -288,23 +423,36 @@ export function withoutRetiredItems(s: SnapshotRecord, retired: RetirementRecord
 }
 
 /** A restore: the snapshot's block, the list to choose from (several, no key, not `latest`), or none saved yet. */
-export type Restore = { kind: "restored"; result: LoadResult } | { kind: "choose"; choices: SnapshotSummary[] } | { kind: "none" };
+export type Restore =
+  | { kind: "restored"; result: LoadResult }
+  | { kind: "choose"; choices: SnapshotSummary[] }
+  | { kind: "none" };
 
 /**
  * The restore use case, one for every face: `mindsave load`, MCP's load tool and restore-block
  * resource, and the session-start hook. The snapshot `key` names (name, id, prefix or list
  * number), else the newest (newestSnapshot); `latest: false` offers the list when there are several.
  */
-export async function restore(session: Session, context: ProjectContext, key: string | undefined, opts: { latest?: boolean; verify?: boolean; resume?: boolean; full?: boolean } = {}): Promise<Restore> {
+export async function restore(
+  session: Session,
+  context: ProjectContext,
+  key: string | undefined,
+  opts: { latest?: boolean; verify?: boolean; resume?: boolean; full?: boolean } = {},
+): Promise<Restore> {
   const sel = await selectSnapshot(session, context.project.id, key, { latest: opts.latest ?? true });
   if (sel.kind !== "snapshot") return sel;
   return { kind: "restored", result: await loadSnapshot(session, sel.snapshot, context, opts) };
 }
 
 /** restore for a face that cannot offer a list (MCP): the snapshot given or the newest, else how to save one. */
-export async function restoreSnapshot(session: Session, key: string | undefined, opts: { verify?: boolean; full?: boolean; howToSave: string }): Promise<LoadResult> {
+export async function restoreSnapshot(
+  session: Session,
+  key: string | undefined,
+  opts: { verify?: boolean; full?: boolean; howToSave: string },
+): Promise<LoadResult> {
   const ctx = await requireProject(session);
   const r = await restore(session, ctx, key, opts);
-  if (r.kind !== "restored") throw new UserError(`No snapshots in project ${ctx.project.name} yet; save one with ${opts.howToSave}.`);
+  if (r.kind !== "restored")
+    throw new UserError(`No snapshots in project ${ctx.project.name} yet; save one with ${opts.howToSave}.`);
   return r.result;
 }

@@ -25,8 +25,12 @@ export interface RetentionOptions {
  * and the newest full one): those are taken out of the archive if they were in it. Returns the
  * names archived, oldest first. Reads only the listed snapshots, by an index (see migration 5).
  */
-export async function applyRetention(w: StoreWriter, projectId: string, opts: RetentionOptions): Promise<string[]> {
-  const spared = new Set([...await w.restoredIds(projectId), ...(opts.spare ? [opts.spare] : [])]);
+export async function applyRetention(
+  w: StoreWriter,
+  projectId: string,
+  opts: RetentionOptions,
+): Promise<string[]> {
+  const spared = new Set([...(await w.restoredIds(projectId)), ...(opts.spare ? [opts.spare] : [])]);
   if (!opts.dryRun) await w.unarchiveSnapshots([...spared]);
   await stallIfAsked("retention-unarchived");
   const listed = await w.listedForRetention(projectId);
@@ -37,7 +41,12 @@ export async function applyRetention(w: StoreWriter, projectId: string, opts: Re
 }
 
 /** Which of the listed snapshots (newest first) the rules archive, oldest first. */
-function toArchive(listed: RetentionRow[], spared: Set<string>, hostId: string, opts: RetentionOptions): RetentionRow[] {
+function toArchive(
+  listed: RetentionRow[],
+  spared: Set<string>,
+  hostId: string,
+  opts: RetentionOptions,
+): RetentionRow[] {
   const cutoff = opts.now.getTime() - COMPLETED_MAX_AGE_DAYS * DAY_MS;
   // Ages are told by one clock only: this host's. A laptop whose clock runs a month ahead would
   // otherwise find every other laptop's completed snapshots "old".
@@ -74,12 +83,21 @@ export interface PruneOptions {
  * What `snapshots prune` deletes: archived snapshots only (so never the newest, nor the newest full
  * one, which are never archived), narrowed by age and status, oldest first.
  */
-export async function pruneCandidates(session: Session, projectId: string, opts: PruneOptions): Promise<RetentionRow[]> {
+export async function pruneCandidates(
+  session: Session,
+  projectId: string,
+  opts: PruneOptions,
+): Promise<RetentionRow[]> {
   return session.store.archivedSnapshots(projectId, pruneFilter(opts));
 }
 
 /** Deletes (tombstones, as `snapshots delete` does) what pruneCandidates found, in one transaction; the names deleted. */
-export async function pruneSnapshots(session: Session, projectId: string, opts: PruneOptions, expected: RetentionRow[]): Promise<string[]> {
+export async function pruneSnapshots(
+  session: Session,
+  projectId: string,
+  opts: PruneOptions,
+  expected: RetentionRow[],
+): Promise<string[]> {
   return session.write(async (w) => {
     // Read again under the write lock: only what was shown (and is still archived) is deleted.
     const still = new Set((await w.archivedSnapshots(projectId, pruneFilter(opts))).map((s) => s.id));
@@ -91,7 +109,10 @@ export async function pruneSnapshots(session: Session, projectId: string, opts: 
 
 function pruneFilter(opts: PruneOptions): { before?: string; status?: string } {
   return {
-    before: opts.olderThanDays === undefined ? undefined : new Date(opts.now.getTime() - opts.olderThanDays * DAY_MS).toISOString(),
+    before:
+      opts.olderThanDays === undefined
+        ? undefined
+        : new Date(opts.now.getTime() - opts.olderThanDays * DAY_MS).toISOString(),
     status: opts.status,
   };
 }
@@ -99,6 +120,7 @@ function pruneFilter(opts: PruneOptions): { before?: string; status?: string } {
 /** `--older-than 90d` (days; a bare number is days too) as a number of days. */
 export function parseAge(text: string): number {
   const m = /^\s*(\d+)\s*d?\s*$/i.exec(text);
-  if (!m) throw new UserError(`--older-than takes a number of days, like 90d; ${JSON.stringify(text)} is not one.`);
+  if (!m)
+    throw new UserError(`--older-than takes a number of days, like 90d; ${JSON.stringify(text)} is not one.`);
   return Number(m[1]);
 }

@@ -1,7 +1,15 @@
 // Save: validate, budget (compressing Layer 2 when it is over), write in one transaction, archive past the retention rules.
 import { readFileSync, statSync } from "node:fs";
 import { UserError } from "../../errors.ts";
-import { checkImportedLayer1, fitLayer1, fitLayer2, layer1Tokens, movedSections, movedWarnings, nothingMoved } from "./budgets.ts";
+import {
+  checkImportedLayer1,
+  fitLayer1,
+  fitLayer2,
+  layer1Tokens,
+  movedSections,
+  movedWarnings,
+  nothingMoved,
+} from "./budgets.ts";
 import { conflictPairs, constraintHygiene, contradictionWarning } from "./constraint-hygiene.ts";
 import { observeFailure, observationFromEntry } from "../failures/graph.ts";
 import { contentDigest, newId, sha256 } from "../ids.ts";
@@ -122,9 +130,16 @@ export interface SaveReport {
 export function saveReport(r: SaveResult): SaveReport {
   const s = r.snapshot;
   return {
-    snapshot_id: s.name, id: s.id, project: { id: r.context.project.id, name: r.context.project.name, root: r.context.root },
-    status: s.status, kind: s.kind, tags: s.tags, tokens: { layer1: s.l1_tokens, layer2: s.l2_tokens, restore_block: r.restore.tokens },
-    compressed: r.compressed, archived: r.archived, warnings: r.warnings,
+    snapshot_id: s.name,
+    id: s.id,
+    project: { id: r.context.project.id, name: r.context.project.name, root: r.context.root },
+    status: s.status,
+    kind: s.kind,
+    tags: s.tags,
+    tokens: { layer1: s.l1_tokens, layer2: s.l2_tokens, restore_block: r.restore.tokens },
+    compressed: r.compressed,
+    archived: r.archived,
+    warnings: r.warnings,
   };
 }
 
@@ -158,24 +173,46 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   const bounded = checkSizes(stripControlDeep({ ...opts.input, warnings: [] as string[] }, tally));
   const input: SnapshotInput = { ...redactDeep(bounded), warnings: opts.input.warnings };
   const warnings = [...input.warnings, ...controlWarning(tally), ...redactionWarning(bounded, input)];
-  if (!input.goal) throw new UserError(`A snapshot needs a goal: ${opts.goalHint ?? "give --goal \"…\" or a `goal:` field"}.`);
+  if (!input.goal)
+    throw new UserError(`A snapshot needs a goal: ${opts.goalHint ?? 'give --goal "…" or a `goal:` field'}.`);
   const keep = opts.keep ?? DEFAULT_KEEP;
-  if (!Number.isInteger(keep) || keep < 1) throw new UserError("--keep must be a whole number of at least 1.");
+  if (!Number.isInteger(keep) || keep < 1)
+    throw new UserError("--keep must be a whole number of at least 1.");
 
   const tags = normalizeTags(input.tags);
   // An import (named) keeps the file as it was: it was saved before any retirement here.
   const known = opts.name === undefined ? await resolveProject(session, { create: false }) : null;
-  const { retired, restated } = await sortRetired(session, known?.project.id ?? null, input, { restate: !opts.auto && !opts.overflow, quiet: !!opts.auto, warnings });
-  if (known && !opts.auto && !opts.overflow) warnings.push(...await leftBehind(session, known.project.id, { constraints: input.constraints, decisions: input.decisions }, retired));
+  const { retired, restated } = await sortRetired(session, known?.project.id ?? null, input, {
+    restate: !opts.auto && !opts.overflow,
+    quiet: !!opts.auto,
+    warnings,
+  });
+  if (known && !opts.auto && !opts.overflow)
+    warnings.push(
+      ...(await leftBehind(
+        session,
+        known.project.id,
+        { constraints: input.constraints, decisions: input.decisions },
+        retired,
+      )),
+    );
 
   await loadTokenizer();
   const stored = opts.storedRoot !== undefined;
   const ws = stored || session.projectKey ? null : currentWorkspace(session, true);
   // With --in, the named project's root on this host (none here: paths as typed).
-  const root = stored ? opts.storedRoot! : session.projectKey ? known?.root ?? null : ws?.root ?? null;
+  const root = stored ? opts.storedRoot! : session.projectKey ? (known?.root ?? null) : (ws?.root ?? null);
   const cwd = session.cwd;
-  const active = distinctPaths(input.active_files.map((f) => (root && !stored ? toStoredPath(f, root, cwd) : f.replace(/\\/g, "/"))));
-  const written = { goal: input.goal, state: input.state, next_action: input.next_action, active_files: active, blocker: input.blocker || "none" };
+  const active = distinctPaths(
+    input.active_files.map((f) => (root && !stored ? toStoredPath(f, root, cwd) : f.replace(/\\/g, "/"))),
+  );
+  const written = {
+    goal: input.goal,
+    state: input.state,
+    next_action: input.next_action,
+    active_files: active,
+    blocker: input.blocker || "none",
+  };
   // A save is never refused for its size: what does not fit moves to Layer 3 (an import keeps its file as it was).
   const moved = nothingMoved();
   if (stored) checkImportedLayer1(written);
@@ -183,19 +220,37 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   const l1Tokens = layer1Tokens(l1);
 
   // Legacy flat excluded_paths become failure-graph entries.
-  const graph = withLegacyFailures(input.failure_graph, dedupe(input.excluded_paths), (m) => warnings.push(m));
+  const graph = withLegacyFailures(input.failure_graph, dedupe(input.excluded_paths), (m) =>
+    warnings.push(m),
+  );
   // Constraint hygiene on every save: near duplicates folded, contradictions flagged (both kept).
   const hygiene = constraintHygiene(input.constraints);
-  for (const f of hygiene.folded) warnings.push(`Constraint "${inline(f.dropped)}" was left out: it repeats "${inline(f.kept)}".`);
-  let layer2: Layer2 = { constraints: hygiene.constraints, decisions: dedupe(input.decisions, (x, first) => warnings.push(`Decision "${inline(x)}" was left out: it repeats "${inline(first)}".`)), failure_graph: graph };
+  for (const f of hygiene.folded)
+    warnings.push(`Constraint "${inline(f.dropped)}" was left out: it repeats "${inline(f.kept)}".`);
+  let layer2: Layer2 = {
+    constraints: hygiene.constraints,
+    decisions: dedupe(input.decisions, (x, first) =>
+      warnings.push(`Decision "${inline(x)}" was left out: it repeats "${inline(first)}".`),
+    ),
+    failure_graph: graph,
+  };
   let l2Tokens = 0;
   let compressed: Record<string, unknown> | null = null;
   let wasCompressed = false;
   // A manual save (not an import, not a hook's own snapshot, not one given whole) gets the spec's automatic parts.
-  let layer3 = opts.overflow || opts.name !== undefined || opts.auto || opts.whole ? input.layer3 : await withAutoParts(session, input.layer3, root);
+  let layer3 =
+    opts.overflow || opts.name !== undefined || opts.auto || opts.whole
+      ? input.layer3
+      : await withAutoParts(session, input.layer3, root);
   if (opts.overflow) {
-    const dropped = [layer2.constraints.length && "constraints", layer2.decisions.length && "decisions", Object.keys(graph).length && "failures", layer3 && "Layer 3"].filter(Boolean);
-    if (dropped.length) warnings.push(`An overflow snapshot keeps Layer 1 only; not saved here: ${dropped.join(", ")}.`);
+    const dropped = [
+      layer2.constraints.length && "constraints",
+      layer2.decisions.length && "decisions",
+      Object.keys(graph).length && "failures",
+      layer3 && "Layer 3",
+    ].filter(Boolean);
+    if (dropped.length)
+      warnings.push(`An overflow snapshot keeps Layer 1 only; not saved here: ${dropped.join(", ")}.`);
     layer2 = { constraints: [], decisions: [], failure_graph: {} };
     layer3 = "";
   } else {
@@ -205,7 +260,9 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
     l2Tokens = fitted.tokens;
     wasCompressed = fitted.compressed !== null;
     if (wasCompressed) {
-      warnings.push(`Layer 2 was over ${LAYER2_BUDGET} tokens and was compressed to ${l2Tokens} by folding related constraints; the constraints as written are kept in Layer 3 (\`mindsave recall\`).`);
+      warnings.push(
+        `Layer 2 was over ${LAYER2_BUDGET} tokens and was compressed to ${l2Tokens} by folding related constraints; the constraints as written are kept in Layer 3 (\`mindsave recall\`).`,
+      );
     }
     // Contradictions are stored with the snapshot, so the restore block can mark them.
     const conflicts = hygiene.conflicts.length ? { conflicts: hygiene.conflicts } : null;
@@ -218,11 +275,19 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   const observed = opts.overflow ? {} : graph;
   // A record of MindSave's own export keeps the fingerprints taken where it was saved.
   const kept = l1.active_files;
-  const exported = opts.record && opts.record.files.length === kept.length && opts.record.files.every((f, i) => f.path === kept[i]) ? opts.record : undefined;
+  const exported =
+    opts.record &&
+    opts.record.files.length === kept.length &&
+    opts.record.files.every((f, i) => f.path === kept[i])
+      ? opts.record
+      : undefined;
   const localFiles = () => kept.map((p) => fileFingerprint(p, root));
   let files = exported ? exported.files : localFiles();
   const absent = files.filter((f) => f.size === undefined).map((f) => f.path);
-  if (absent.length) warnings.push(`${ABSENT_FILES} (saved by path only${root ? `, from the project root ${root}` : ""}): ${absent.map(inline).join(", ")}.`);
+  if (absent.length)
+    warnings.push(
+      `${ABSENT_FILES} (saved by path only${root ? `, from the project root ${root}` : ""}): ${absent.map(inline).join(", ")}.`,
+    );
   const now = opts.createdAt ?? session.now();
   const topic = (opts.overflow ? "OVF_" : "") + topicSlug(input.topic || input.goal);
   const status = statusFor(input);
@@ -231,37 +296,74 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
     const context = await resolveProject(session, { create: true, w });
     const projectId = context.project.id;
     const wanted = opts.name === undefined ? undefined : redact(opts.name);
-    const build = async (from: ExportedRecord | undefined): Promise<Omit<SnapshotRecord, "hlc" | "host" | "deleted">> => {
+    const build = async (
+      from: ExportedRecord | undefined,
+    ): Promise<Omit<SnapshotRecord, "hlc" | "host" | "deleted">> => {
       const recordId = from?.id ?? newId();
       const given = wanted === undefined ? undefined : safeName(wanted, recordId);
-      if (given !== undefined && given !== wanted && !from) warnings.push(`The snapshot name ${JSON.stringify(wanted)} is not safe as a file name on every system; stored as ${given}.`);
+      if (given !== undefined && given !== wanted && !from)
+        warnings.push(
+          `The snapshot name ${JSON.stringify(wanted)} is not safe as a file name on every system; stored as ${given}.`,
+        );
       // The exported record keeps its name as it is: two hosts' snapshots may share one, as after a sync.
       const name = given
-        ? from ? given : nextFreeName(given, await w.namesWithPrefix(projectId, given))
+        ? from
+          ? given
+          : nextFreeName(given, await w.namesWithPrefix(projectId, given))
         : await chooseName(w, projectId, topic, now, !!opts.overflow, input.snapshot_id, warnings);
       return {
-        id: recordId, project_id: projectId, name, topic, kind: opts.overflow ? "overflow" : "full", status,
-      created_at: (from || opts.createdAt ? now : await afterNewest(w, projectId, now)).toISOString(), version: SNAPSHOT_VERSION,
-      goal: l1.goal, state: l1.state, next_action: l1.next_action, blocker: l1.blocker, active_files: files,
-      constraints: layer2.constraints, decisions: layer2.decisions, failure_graph: layer2.failure_graph, compressed,
-      layer3, auto_trigger: opts.overflow ? await overflowTrigger(w, projectId, input.auto_trigger) : input.auto_trigger ?? null,
-      extra: Object.keys(input.extra).length ? input.extra : null,
-      l1_tokens: l1Tokens, l2_tokens: l2Tokens,
-      saved_host: from?.savedHost ?? session.host.id, saved_root: from && from.savedHost !== session.host.id ? null : context.root,
-      // An import (named) keeps what the file had; a save without a plan may carry the newest one's.
-      // A plan given keeps the times of the steps it did not change since the newest snapshot's.
-      // An import keeps the times its file had.
-      ...(input.plan !== undefined
-        ? { plan: input.plan, plan_times: !input.plan ? null : opts.name !== undefined ? input.plan_times ?? null : await timesAfterNewest(w, projectId, input.plan, opts.createdAt ?? await w.clockNow()) }
-        : opts.name !== undefined ? { plan: null, plan_times: null } : await carriedPlan(w, projectId, l1.goal)),
-      tags, saved_agent: input.agent && /^[\w.-]{1,32}$/.test(input.agent) ? input.agent : null,
+        id: recordId,
+        project_id: projectId,
+        name,
+        topic,
+        kind: opts.overflow ? "overflow" : "full",
+        status,
+        created_at: (from || opts.createdAt ? now : await afterNewest(w, projectId, now)).toISOString(),
+        version: SNAPSHOT_VERSION,
+        goal: l1.goal,
+        state: l1.state,
+        next_action: l1.next_action,
+        blocker: l1.blocker,
+        active_files: files,
+        constraints: layer2.constraints,
+        decisions: layer2.decisions,
+        failure_graph: layer2.failure_graph,
+        compressed,
+        layer3,
+        auto_trigger: opts.overflow
+          ? await overflowTrigger(w, projectId, input.auto_trigger)
+          : (input.auto_trigger ?? null),
+        extra: Object.keys(input.extra).length ? input.extra : null,
+        l1_tokens: l1Tokens,
+        l2_tokens: l2Tokens,
+        saved_host: from?.savedHost ?? session.host.id,
+        saved_root: from && from.savedHost !== session.host.id ? null : context.root,
+        // An import (named) keeps what the file had; a save without a plan may carry the newest one's.
+        // A plan given keeps the times of the steps it did not change since the newest snapshot's.
+        // An import keeps the times its file had.
+        ...(input.plan !== undefined
+          ? {
+              plan: input.plan,
+              plan_times: !input.plan
+                ? null
+                : opts.name !== undefined
+                  ? (input.plan_times ?? null)
+                  : await timesAfterNewest(w, projectId, input.plan, opts.createdAt ?? (await w.clockNow())),
+            }
+          : opts.name !== undefined
+            ? { plan: null, plan_times: null }
+            : await carriedPlan(w, projectId, l1.goal)),
+        tags,
+        saved_agent: input.agent && /^[\w.-]{1,32}$/.test(input.agent) ? input.agent : null,
       };
     };
     let record = await build(exported);
     // Only the very record keeps its id and clock: a file edited since the export (or stored
     // differently here) becomes a new record, never a second version under the same clock.
     if (opts.record && (!exported || snapshotDigest(record) !== exported.digest)) {
-      warnings.push("It differs from the record it was exported as (edited since, or made by another version); imported as a new snapshot.");
+      warnings.push(
+        "It differs from the record it was exported as (edited since, or made by another version); imported as a new snapshot.",
+      );
       if (exported) {
         files = localFiles();
         record = await build(undefined);
@@ -277,11 +379,19 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
       await stallIfAsked(`save-failure-${Object.keys(observed).indexOf(item) + 1}`);
     }
     const reason = String(input.auto_trigger?.reason ?? (opts.overflow ? "overflow" : "manual"));
-    await changeSignalRow(w, projectId, (signal) => recordSave(signal, now, {
-      auto: !!opts.auto, reason, activeFiles: files.length, decisions: layer2.decisions.length, constraints: layer2.constraints.length,
-    }));
+    await changeSignalRow(w, projectId, (signal) =>
+      recordSave(signal, now, {
+        auto: !!opts.auto,
+        reason,
+        activeFiles: files.length,
+        decisions: layer2.decisions.length,
+        constraints: layer2.constraints.length,
+      }),
+    );
     await stallIfAsked("save-after-signal");
-    const archived = opts.noRetention ? [] : await applyRetention(w, projectId, { keep, now: session.now(), spare: record.id });
+    const archived = opts.noRetention
+      ? []
+      : await applyRetention(w, projectId, { keep, now: session.now(), spare: record.id });
     await stallIfAsked("save-after-retention");
     if (context.note) warnings.push(context.note);
     const snapshot = (await w.getSnapshot(record.id))!;
@@ -289,11 +399,15 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   });
   // Only a person's save shows the block's size: an import (named) or a hook's save never does, so
   // neither pays for rendering it.
-  if (opts.name !== undefined || opts.auto) return { ...saved, restore: { tokens: 0, budget: 0, omitted: 0 } };
+  if (opts.name !== undefined || opts.auto)
+    return { ...saved, restore: { tokens: 0, budget: 0, omitted: 0 } };
   // The budget the user sees is the one `load` will meet on this host: the exact rendered block.
   const { block } = await loadSnapshot(session, saved.snapshot, saved.context);
   const omitted = Object.values(block.omitted).reduce((a, b) => a + b, 0);
-  if (omitted) warnings.push(`The restore block on this host leaves out ${omitted} item(s) to stay within ${block.budget} tokens (\`mindsave load --full\` shows them).`);
+  if (omitted)
+    warnings.push(
+      `The restore block on this host leaves out ${omitted} item(s) to stay within ${block.budget} tokens (\`mindsave load --full\` shows them).`,
+    );
   return { ...saved, restore: { tokens: block.tokens, budget: block.budget, omitted } };
 }
 
@@ -305,19 +419,39 @@ const PLAN_LOOKBACK = 100;
  * mid-task), even past snapshots of other goals saved between (a detour); a plan for another goal
  * would be restored as if it were this one's, so never that.
  */
-async function carriedPlan(w: StoreWriter, projectId: string, goal: string): Promise<Pick<SnapshotRecord, "plan" | "plan_times">> {
+async function carriedPlan(
+  w: StoreWriter,
+  projectId: string,
+  goal: string,
+): Promise<Pick<SnapshotRecord, "plan" | "plan_times">> {
   const s = await w.newestSnapshotOfGoal(projectId, goal, PLAN_LOOKBACK);
   return s ? { plan: s.plan, plan_times: s.plan_times ?? null } : { plan: null, plan_times: null };
 }
 
 /** A plan given with a save: the times of its steps, the newest snapshot's where a step stands as it stood there. */
-async function timesAfterNewest(w: StoreWriter, projectId: string, plan: NonNullable<SnapshotRecord["plan"]>, now: Date): Promise<(string | null)[]> {
+async function timesAfterNewest(
+  w: StoreWriter,
+  projectId: string,
+  plan: NonNullable<SnapshotRecord["plan"]>,
+  now: Date,
+): Promise<(string | null)[]> {
   const s = await newestSnapshot(w, projectId);
   return planTimes(plan, s?.plan, s?.plan_times, now);
 }
 
-async function chooseName(w: StoreWriter, projectId: string, topic: string, now: Date, overflow: boolean, wanted: string | undefined, warnings: string[]): Promise<string> {
-  if (wanted && !isSafeName(wanted)) warnings.push(`snapshot_id ${JSON.stringify(wanted)} is not safe as a file name on every system; a new id was given.`);
+async function chooseName(
+  w: StoreWriter,
+  projectId: string,
+  topic: string,
+  now: Date,
+  overflow: boolean,
+  wanted: string | undefined,
+  warnings: string[],
+): Promise<string> {
+  if (wanted && !isSafeName(wanted))
+    warnings.push(
+      `snapshot_id ${JSON.stringify(wanted)} is not safe as a file name on every system; a new id was given.`,
+    );
   if (wanted && isSafeName(wanted)) {
     if ((await w.namesWithPrefix(projectId, wanted)).includes(wanted)) {
       warnings.push(`snapshot_id ${wanted} is already taken in this project; a new id was given.`);
@@ -330,7 +464,11 @@ async function chooseName(w: StoreWriter, projectId: string, topic: string, now:
 }
 
 /** An overflow snapshot is Layer 1 over the newest full one: it points there, so its Layer 2 is restored. */
-async function overflowTrigger(w: StoreWriter, projectId: string, given: SnapshotInput["auto_trigger"]): Promise<Record<string, unknown>> {
+async function overflowTrigger(
+  w: StoreWriter,
+  projectId: string,
+  given: SnapshotInput["auto_trigger"],
+): Promise<Record<string, unknown>> {
   if (given?.extends) return given;
   const full = await w.newestFullSnapshot(projectId);
   return { ...(given ?? { reason: "overflow" }), ...(full ? { extends: full.id } : {}) };

@@ -1,7 +1,13 @@
 // Assignments to a secret's name: `DB_PASSWORD=…`, `"client_secret": "…"`, `--password …`,
 // `"…" == password`. A secret-looking value is replaced; so is a plain word where the writing makes
 // it a value (`word-secrets.ts`).
-import { NAMES_NEEDING_ASSIGNMENT, NOT_SECRET_KEY_PREFIX, NOT_SECRET_KEY_SUFFIX, SECRET_KEY_NAMES, WORDS_NEED_PREFIX } from "./secret-rules.ts";
+import {
+  NAMES_NEEDING_ASSIGNMENT,
+  NOT_SECRET_KEY_PREFIX,
+  NOT_SECRET_KEY_SUFFIX,
+  SECRET_KEY_NAMES,
+  WORDS_NEED_PREFIX,
+} from "./secret-rules.ts";
 import { looksSecret, tag, type Found, type Groups } from "./secret-values.ts";
 import { wordSecret, type Written } from "./word-secrets.ts";
 
@@ -41,14 +47,27 @@ const VALUE = `(?<value>${QUOTED}|${BARE})`;
  * `password "…";`, `("api_token", "…")`), which `formFits` checks. One regex, as each scan of
  * the names costs every text.
  */
-const ASSIGNMENT = () => new RegExp(`${NAME}(?<kq>["']?)[ \\t]{0,3}(?<sep>:=|=>|\\?=|!==?|===?|=(?!=)|:(?![:/])|(?:\\(|,[ \\t]{0,3}|[ \\t]{1,3})(?=["'\`]))[ \\t]{0,3}@?${VALUE}`, "g");
+const ASSIGNMENT = () =>
+  new RegExp(
+    `${NAME}(?<kq>["']?)[ \\t]{0,3}(?<sep>:=|=>|\\?=|!==?|===?|=(?!=)|:(?![:/])|(?:\\(|,[ \\t]{0,3}|[ \\t]{1,3})(?=["'\`]))[ \\t]{0,3}@?${VALUE}`,
+    "g",
+  );
 /** A quoted value compared with a name: `if ("…" == password)`, `"…" !== my_private_key`. */
-const REVERSED = () => new RegExp(`(?<value>${QUOTED})[ \\t]{0,3}(?<sep>!==?|===?)[ \\t]{0,3}(?:[A-Za-z0-9]{1,20}_){0,3}(?<name>${NAMES.map(namePattern).join("|")})(?:_[A-Za-z0-9]{1,20}){0,3}(?![\\w])`, "g");
+const REVERSED = () =>
+  new RegExp(
+    `(?<value>${QUOTED})[ \\t]{0,3}(?<sep>!==?|===?)[ \\t]{0,3}(?:[A-Za-z0-9]{1,20}_){0,3}(?<name>${NAMES.map(namePattern).join("|")})(?:_[A-Za-z0-9]{1,20}){0,3}(?![\\w])`,
+    "g",
+  );
 /** `--name value`, `--db-password value`. */
-const FLAG = () => new RegExp(`(?<![\\w-])--(?:[a-z0-9]{1,20}-){0,3}(?<name>${NAMES.map((n) => n.replaceAll("_", "-?")).join("|")})(?<sep>[ \\t]{1,3})${VALUE}`, "g");
+const FLAG = () =>
+  new RegExp(
+    `(?<![\\w-])--(?:[a-z0-9]{1,20}-){0,3}(?<name>${NAMES.map((n) => n.replaceAll("_", "-?")).join("|")})(?<sep>[ \\t]{1,3})${VALUE}`,
+    "g",
+  );
 /** The regexes, made on first use: every command loads this module, few redact. */
 let assignments: { assignment: RegExp; flag: RegExp; reversed: RegExp } | null = null;
-const assignmentRegexes = () => (assignments ??= { assignment: ASSIGNMENT(), flag: FLAG(), reversed: REVERSED() });
+const assignmentRegexes = () =>
+  (assignments ??= { assignment: ASSIGNMENT(), flag: FLAG(), reversed: REVERSED() });
 
 /** The canonical name a matched spelling stands for (`clientSecret` → secret, `API-KEY` → api_key). */
 function canonical(spelling: string): string {
@@ -70,14 +89,16 @@ export function valueOf(bare: string): string {
     const last = v[v.length - 1]!;
     const open = OPENS[last];
     if (".,;:".includes(last) || (open && count(v, last) > count(v, open))) v = v.slice(0, -1);
-    else if ("\"'`".includes(last) && count(v, last) % 2 === 1) v = v.slice(0, v.endsWith(`\\${last}`) ? -2 : -1);
+    else if ("\"'`".includes(last) && count(v, last) % 2 === 1)
+      v = v.slice(0, v.endsWith(`\\${last}`) ? -2 : -1);
     else break;
   }
   return v;
 }
 
 /** Code that computes or looks a value up, no value itself: `crypto.randomBytes(32)`, `os.environ["TOKEN"]`, `{password}`. */
-const CODE = /^(?:[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$]*)*(?:\([^()]*\)|\[[^[\]]*\])(?:\.[A-Za-z_$][\w$]*|\([^()]*\)|\[[^[\]]*\])*|\{[A-Za-z_$][\w$.]*\})$/;
+const CODE =
+  /^(?:[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$]*)*(?:\([^()]*\)|\[[^[\]]*\])(?:\.[A-Za-z_$][\w$]*|\([^()]*\)|\[[^[\]]*\])*|\{[A-Za-z_$][\w$.]*\})$/;
 
 /**
  * The opening of a JSON object or list, no value (`"credentials": {"value": …}`), or of a call
@@ -100,8 +121,21 @@ function written(text: string, m: RegExpExecArray, value: string, quoted: boolea
   const sep = g.sep ?? "";
   const env = (sep === "=" || sep === ":") && /^[A-Z0-9_.-]+$/.test(key) && /[A-Z]/.test(key);
   const after = text.slice(m.index + m[0].length);
-  const yamlLine = sep === ":" && !quoted && value === g.value && /^[ \t]*(?:-[ \t]+)?[\w.-]*$/.test(text.slice(lineStart, m.index)) && /^[ \t]*(?:#[^\n]*)?(?:\r?\n|$)/.test(after);
-  return { quoted, keyQuoted: !!g.kq, flag, env, yamlLine, code: !quoted && (sep === "=" || sep === ":="), prefixed: prefix !== "" };
+  const yamlLine =
+    sep === ":" &&
+    !quoted &&
+    value === g.value &&
+    /^[ \t]*(?:-[ \t]+)?[\w.-]*$/.test(text.slice(lineStart, m.index)) &&
+    /^[ \t]*(?:#[^\n]*)?(?:\r?\n|$)/.test(after);
+  return {
+    quoted,
+    keyQuoted: !!g.kq,
+    flag,
+    env,
+    yamlLine,
+    code: !quoted && (sep === "=" || sep === ":="),
+    prefixed: prefix !== "",
+  };
 }
 
 const COMPARISON = /^[!=]==?$/;
@@ -109,7 +143,11 @@ const COMPARISON = /^[!=]==?$/;
 /** Whether the words after a key name make it describe a secret (`_FILE`, `Url`, `.name`), not hold one. */
 function describes(suffix: string | undefined): boolean {
   if (!suffix) return false;
-  return suffix.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase().split(/[_.-]+/).some((w) => NOT_SECRET_KEY_SUFFIX.has(w));
+  return suffix
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .toLowerCase()
+    .split(/[_.-]+/)
+    .some((w) => NOT_SECRET_KEY_SUFFIX.has(w));
 }
 
 /** Forms that stand for an assignment only in their own place (see `ASSIGNMENT`): comparisons, calls, `name "…";`. */
@@ -127,7 +165,13 @@ function formFits(text: string, m: RegExpExecArray, quoted: boolean, flag: boole
 const HEADER = /(?:-H|--header)[ \t]+["']?$/;
 
 /** The replacement for one assignment, or undefined to leave it. `reversed`: the value comes first (`"…" == password`). */
-function assignment(text: string, m: RegExpExecArray, flag: boolean, found: Found, reversed = false): string | Replaced | undefined {
+function assignment(
+  text: string,
+  m: RegExpExecArray,
+  flag: boolean,
+  found: Found,
+  reversed = false,
+): string | Replaced | undefined {
   const g = m.groups as Groups;
   const full = g.value!;
   const quoted = /^["'`]/.test(full);
@@ -156,9 +200,14 @@ function assignment(text: string, m: RegExpExecArray, flag: boolean, found: Foun
   // A plain word is a secret where the writing makes it a value; otherwise it must look like one
   // (6 characters on after a password's name or an assignment; others 8, as tokens are long).
   // A name compared or passed with a value (`token == "eof"`, `("api_token", "…")`) is code: only a secret-looking value counts.
-  const words = !g.sep!.startsWith(",") && !COMPARISON.test(g.sep!) && (bare ? !WORDS_NEED_PREFIX.has(name) : true);
+  const words =
+    !g.sep!.startsWith(",") && !COMPARISON.test(g.sep!) && (bare ? !WORDS_NEED_PREFIX.has(name) : true);
   const plain = words && wordSecret(inner, password, written(text, m, value, quoted, flag));
-  if (!plain && (inner.length < (quoted ? 4 : password || strong ? 6 : 8) || !looksSecret(inner, strong || password))) return undefined;
+  if (
+    !plain &&
+    (inner.length < (quoted ? 4 : password || strong ? 6 : 8) || !looksSecret(inner, strong || password))
+  )
+    return undefined;
   const kind = KIND_OF.get(name) ?? "generic-api-key";
   found?.(kind, inner);
   return head + tag(kind) + end;
@@ -183,15 +232,27 @@ function wholeLine(text: string, m: RegExpExecArray, valueAt: number, found: Fou
   const env = /^[A-Z0-9_.-]+$/.test(key);
   if (!value || !/\s/.test(value) || value.split(/\s+/).length > 5 || (!prefix && !env)) return undefined;
   const name = canonical(g.name!);
-  const read: Written = { quoted: true, keyQuoted: false, flag: false, env, yamlLine: true, code: false, prefixed: true };
-  if ((!prefix && WORDS_NEED_PREFIX.has(name)) || !wordSecret(value, KIND_OF.get(name) === "password", read)) return undefined;
+  const read: Written = {
+    quoted: true,
+    keyQuoted: false,
+    flag: false,
+    env,
+    yamlLine: true,
+    code: false,
+    prefixed: true,
+  };
+  if ((!prefix && WORDS_NEED_PREFIX.has(name)) || !wordSecret(value, KIND_OF.get(name) === "password", read))
+    return undefined;
   const kind = KIND_OF.get(name) ?? "generic-api-key";
   found?.(kind, value);
   return { out: m[0].slice(0, valueAt) + tag(kind), length: valueAt + value.length };
 }
 
 /** A replacement standing for more of the text than the match (`wholeLine`). */
-interface Replaced { out: string; length: number }
+interface Replaced {
+  out: string;
+  length: number;
+}
 type Decide = (text: string, m: RegExpExecArray) => string | Replaced | undefined;
 
 function redactAssignment(text: string, regex: RegExp, decide: Decide): string {
@@ -205,7 +266,8 @@ function redactAssignment(text: string, regex: RegExp, decide: Decide): string {
       regex.lastIndex = m.index + 1;
       continue;
     }
-    const [replacement, length] = typeof replaced === "string" ? [replaced, m[0].length] : [replaced.out, replaced.length];
+    const [replacement, length] =
+      typeof replaced === "string" ? [replaced, m[0].length] : [replaced.out, replaced.length];
     out += text.slice(done, m.index) + replacement;
     done = regex.lastIndex = m.index + length;
   }
@@ -217,6 +279,7 @@ export function redactAssignments(text: string, flags: boolean, found: Found): s
   const regexes = assignmentRegexes();
   let out = redactAssignment(text, regexes.assignment, (t, m) => assignment(t, m, false, found));
   if (flags) out = redactAssignment(out, regexes.flag, (t, m) => assignment(t, m, true, found));
-  if (/["'`]/.test(out)) out = redactAssignment(out, regexes.reversed, (t, m) => assignment(t, m, false, found, true));
+  if (/["'`]/.test(out))
+    out = redactAssignment(out, regexes.reversed, (t, m) => assignment(t, m, false, found, true));
   return out;
 }

@@ -15,7 +15,9 @@ export function entropy(s: string): number {
 
 /** Words, joined by `-`, `_`, `.` or `/`, and short numbers: `rotate`, `JWT-based`, `v1.2.3-rc1`. */
 function wordish(value: string): boolean {
-  return value.split(/[-_./]+/).every((s) => /^(?:[a-z]*|[A-Z][a-z]+|[A-Z]+|\d{1,4}|[a-z]{0,3}\d{1,4})$/.test(s));
+  return value
+    .split(/[-_./]+/)
+    .every((s) => /^(?:[a-z]*|[A-Z][a-z]+|[A-Z]+|\d{1,4}|[a-z]{0,3}\d{1,4})$/.test(s));
 }
 
 /** A value found where a secret is expected (an Authorization header, `curl -u`): anything but a word or a placeholder. */

@@ -14,13 +14,24 @@ export type Selection =
  * Finds a snapshot by its name, id, unique name prefix, or list number (1 = newest). Without a key:
  * the newest when `latest` or when there is only one; else the caller lets the user choose.
  */
-export async function selectSnapshot(session: Session, projectId: string, key: string | undefined, opts: { latest?: boolean } = {}): Promise<Selection> {
+export async function selectSnapshot(
+  session: Session,
+  projectId: string,
+  key: string | undefined,
+  opts: { latest?: boolean } = {},
+): Promise<Selection> {
   // One read transaction: a cleanup or a delete by another process between the list and the row
   // read cannot leave a listed snapshot without its row.
   return session.store.consistentRead((q) => select(session, q, projectId, key, opts));
 }
 
-async function select(session: Session, q: Queries, projectId: string, key: string | undefined, opts: { latest?: boolean }): Promise<Selection> {
+async function select(
+  session: Session,
+  q: Queries,
+  projectId: string,
+  key: string | undefined,
+  opts: { latest?: boolean },
+): Promise<Selection> {
   if (key !== undefined && key !== "") {
     if (/^\d+$/.test(key)) {
       const n = Number(key);
@@ -28,8 +39,10 @@ async function select(session: Session, q: Queries, projectId: string, key: stri
       const [s] = await q.listSnapshots(projectId, { limit: 1, offset: n - 1, listed: true });
       if (n >= 1 && s) return { kind: "snapshot", snapshot: (await q.getSnapshot(s.id))! };
       const total = await q.countSnapshots(projectId, { listed: true });
-      const hidden = total < await q.countSnapshots(projectId);
-      throw new UserError(`There is no snapshot number ${key}; this project ${hidden ? "lists" : "has"} ${total} (1 is the newest${hidden ? "; archived ones load by name or id" : ""}).`);
+      const hidden = total < (await q.countSnapshots(projectId));
+      throw new UserError(
+        `There is no snapshot number ${key}; this project ${hidden ? "lists" : "has"} ${total} (1 is the newest${hidden ? "; archived ones load by name or id" : ""}).`,
+      );
     }
     const byName = await q.findSnapshotsByName(projectId, key);
     if (byName.length > 1) throw await ambiguousName(session, q, projectId, key, byName);
@@ -40,16 +53,30 @@ async function select(session: Session, q: Queries, projectId: string, key: stri
     const prefixed = all.filter((s) => s.name.startsWith(key) || s.id.startsWith(key));
     if (prefixed.length === 1) return { kind: "snapshot", snapshot: (await q.getSnapshot(prefixed[0].id))! };
     if (prefixed.length > 1 && prefixed.every((p) => p.name === prefixed[0].name)) {
-      throw await ambiguousName(session, q, projectId, prefixed[0].name, await q.findSnapshotsByName(projectId, prefixed[0].name));
+      throw await ambiguousName(
+        session,
+        q,
+        projectId,
+        prefixed[0].name,
+        await q.findSnapshotsByName(projectId, prefixed[0].name),
+      );
     }
     if (prefixed.length > 1) {
-      throw new UserError(`${JSON.stringify(key)} matches ${prefixed.length} snapshots (${prefixed.slice(0, 5).map((s) => s.name).join(", ")}${prefixed.length > 5 ? ", …" : ""}); give the full name.`);
+      throw new UserError(
+        `${JSON.stringify(key)} matches ${prefixed.length} snapshots (${prefixed
+          .slice(0, 5)
+          .map((s) => s.name)
+          .join(", ")}${prefixed.length > 5 ? ", …" : ""}); give the full name.`,
+      );
     }
-    throw new UserError(`No snapshot ${JSON.stringify(key)} in this project; see \`mindsave snapshots list\`.`);
+    throw new UserError(
+      `No snapshot ${JSON.stringify(key)} in this project; see \`mindsave snapshots list\`.`,
+    );
   }
   // The choice is among the listed ones; with one, or `latest`, it is the newest.
   const listed = opts.latest ? [] : await q.listSnapshots(projectId, { limit: 2, listed: true });
-  if (listed.length > 1) return { kind: "choose", choices: await q.listSnapshots(projectId, { listed: true }) };
+  if (listed.length > 1)
+    return { kind: "choose", choices: await q.listSnapshots(projectId, { listed: true }) };
   const newest = await newestSnapshot(q, projectId);
   return newest ? { kind: "snapshot", snapshot: newest } : { kind: "none" };
 }
@@ -68,7 +95,13 @@ export async function newestSnapshot(q: Queries, projectId: string): Promise<Sna
  * Two hosts saved the same name on the same day and a sync brought them together: never pick one
  * silently. The refusal lists each with its list number and a unique id prefix to choose by.
  */
-async function ambiguousName(session: Session, q: Queries, projectId: string, name: string, matches: SnapshotRecord[]): Promise<UserError> {
+async function ambiguousName(
+  session: Session,
+  q: Queries,
+  projectId: string,
+  name: string,
+  matches: SnapshotRecord[],
+): Promise<UserError> {
   const all = await q.listSnapshots(projectId);
   const ids = matches.map((m) => m.id);
   const prefix = (id: string) => idPrefix(all, id);
@@ -77,15 +110,20 @@ async function ambiguousName(session: Session, q: Queries, projectId: string, na
     const host = (await q.getHost(m.saved_host))?.name ?? m.saved_host;
     // The list's number (archived snapshots have none: the list leaves them out).
     const n = all.filter((s) => !s.archived).findIndex((s) => s.id === m.id) + 1;
-    described.push(`${n ? `#${n} ` : "archived, "}id ${prefix(m.id)} (saved ${utcMinute(m.created_at)} on ${host}${m.saved_host === session.host.id ? ", this host" : ""}: ${m.goal.slice(0, 60)})`);
+    described.push(
+      `${n ? `#${n} ` : "archived, "}id ${prefix(m.id)} (saved ${utcMinute(m.created_at)} on ${host}${m.saved_host === session.host.id ? ", this host" : ""}: ${m.goal.slice(0, 60)})`,
+    );
   }
   const first = all.filter((s) => !s.archived).findIndex((s) => s.id === ids[0]) + 1;
-  return new UserError(`${JSON.stringify(name)} names ${matches.length} snapshots, saved on different hosts: ${described.join("; ")}. Choose one by its number or id prefix instead, e.g. ${first ? `${first} or ` : ""}${prefix(ids[0])}.`);
+  return new UserError(
+    `${JSON.stringify(name)} names ${matches.length} snapshots, saved on different hosts: ${described.join("; ")}. Choose one by its number or id prefix instead, e.g. ${first ? `${first} or ` : ""}${prefix(ids[0])}.`,
+  );
 }
 
 /** The shortest prefix of `id` (8 characters at least) that no other snapshot of `all` shares. */
 function idPrefix(all: Pick<SnapshotSummary, "id">[], id: string): string {
-  for (let n = 8; n < id.length; n++) if (all.filter((s) => s.id.startsWith(id.slice(0, n))).length === 1) return id.slice(0, n);
+  for (let n = 8; n < id.length; n++)
+    if (all.filter((s) => s.id.startsWith(id.slice(0, n))).length === 1) return id.slice(0, n);
   return id;
 }
 
@@ -94,7 +132,11 @@ function idPrefix(all: Pick<SnapshotSummary, "id">[], id: string): string {
  * them together): by id, "laptop-a, id 01a209d1", the host that saved it and a unique id prefix,
  * which load, show and delete take. Snapshots whose name is their own are not in the map.
  */
-export async function sameNameLabels(session: Session, projectId: string, rows: Pick<SnapshotSummary, "id" | "name" | "saved_host">[]): Promise<Map<string, string>> {
+export async function sameNameLabels(
+  session: Session,
+  projectId: string,
+  rows: Pick<SnapshotSummary, "id" | "name" | "saved_host">[],
+): Promise<Map<string, string>> {
   const seen = new Map<string, number>();
   for (const r of rows) seen.set(r.name, (seen.get(r.name) ?? 0) + 1);
   const twins = rows.filter((r) => seen.get(r.name)! > 1);
@@ -109,7 +151,10 @@ export async function sameNameLabels(session: Session, projectId: string, rows: 
 }
 
 /** The name of the host that saved `s`, or null when this host did (a path it kept is one of that host's). */
-export async function savedOnOtherHost(session: Session, s: Pick<SnapshotRecord, "saved_host">): Promise<string | null> {
+export async function savedOnOtherHost(
+  session: Session,
+  s: Pick<SnapshotRecord, "saved_host">,
+): Promise<string | null> {
   if (s.saved_host === session.host.id) return null;
   return (await session.reader.getHost(s.saved_host))?.name ?? s.saved_host;
 }
@@ -120,13 +165,22 @@ export async function savedOnOtherHost(session: Session, s: Pick<SnapshotRecord,
  * cleaned up), the newest full snapshot older than the overflow one still holds it. Null when none.
  * `without`: as if that snapshot were deleted already (what a delete would change, asked before it).
  */
-export async function extendedSnapshot(session: Session, s: SnapshotRecord, opts: { without?: string } = {}): Promise<SnapshotRecord | null> {
+export async function extendedSnapshot(
+  session: Session,
+  s: SnapshotRecord,
+  opts: { without?: string } = {},
+): Promise<SnapshotRecord | null> {
   if (s.kind !== "overflow") return null;
   const id = s.auto_trigger?.extends ?? s.extra?.extends;
-  const base = typeof id === "string" && id && id !== opts.without ? await session.store.getSnapshot(id) : null;
+  const base =
+    typeof id === "string" && id && id !== opts.without ? await session.store.getSnapshot(id) : null;
   if (base && base.project_id === s.project_id && base.kind === "full") return base;
   // Newest first, as the list orders them: the first full one before `s`.
-  const older = (await session.store.listSnapshots(s.project_id))
-    .find((x) => x.kind === "full" && x.id !== opts.without && (x.created_at < s.created_at || (x.created_at === s.created_at && x.id < s.id)));
+  const older = (await session.store.listSnapshots(s.project_id)).find(
+    (x) =>
+      x.kind === "full" &&
+      x.id !== opts.without &&
+      (x.created_at < s.created_at || (x.created_at === s.created_at && x.id < s.id)),
+  );
   return older ? session.store.getSnapshot(older.id) : null;
 }

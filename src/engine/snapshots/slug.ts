@@ -5,7 +5,13 @@
 export const TOPIC_MAX = 20;
 
 export function topicSlug(text: string): string {
-  const chars = [...text.normalize("NFC").replace(/[^\p{L}\p{N}\p{M}]+/gu, "_").replace(/^_+|_+$/g, "").toLowerCase()];
+  const chars = [
+    ...text
+      .normalize("NFC")
+      .replace(/[^\p{L}\p{N}\p{M}]+/gu, "_")
+      .replace(/^_+|_+$/g, "")
+      .toLowerCase(),
+  ];
   let slug = chars.slice(0, TOPIC_MAX).join("");
   // Cut at a word boundary when the cut fell inside a word and a reasonable prefix remains.
   if (chars.length > TOPIC_MAX && chars[TOPIC_MAX] !== "_") {
@@ -22,8 +28,14 @@ export const NAME_MAX = 120;
 
 /** True for a file-name-safe word on every OS: letters, digits, `_`, `-`, `.`; no `..`, no device name. */
 export function isSafeName(name: string): boolean {
-  return typeof name === "string" && name.length <= NAME_MAX && /^[\p{L}\p{N}\p{M}_][\p{L}\p{N}\p{M}_.-]*$/u.test(name)
-    && !name.includes("..") && !name.endsWith(".") && !DEVICE_NAME.test(name);
+  return (
+    typeof name === "string" &&
+    name.length <= NAME_MAX &&
+    /^[\p{L}\p{N}\p{M}_][\p{L}\p{N}\p{M}_.-]*$/u.test(name) &&
+    !name.includes("..") &&
+    !name.endsWith(".") &&
+    !DEVICE_NAME.test(name)
+  );
 }
 
 /**
@@ -35,12 +47,18 @@ export function safeName(name: string, id: string): string {
   if (isSafeName(name)) return name;
   // At most 60 UTF-16 units (not code points): 60 astral letters would pass NAME_MAX.
   let letters = "";
-  for (const ch of String(name ?? "").normalize("NFC").replace(/[^\p{L}\p{N}\p{M}]+/gu, "_").replace(/^_+|_+$/g, "")) {
+  for (const ch of String(name ?? "")
+    .normalize("NFC")
+    .replace(/[^\p{L}\p{N}\p{M}]+/gu, "_")
+    .replace(/^_+|_+$/g, "")) {
     if (letters.length + ch.length > 60) break;
     letters += ch;
   }
   const base = !letters ? "snapshot" : DEVICE_NAME.test(letters) ? `${letters}_` : letters;
-  return `${base}-${String(id).replace(/[^0-9a-z]/gi, "").slice(-8).toLowerCase()}`;
+  return `${base}-${String(id)
+    .replace(/[^0-9a-z]/gi, "")
+    .slice(-8)
+    .toLowerCase()}`;
 }
 
 /** A valid topic given by the user is kept as is (after slugging); `OVF_` prefixes are reserved. */

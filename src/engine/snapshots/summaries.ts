@@ -3,7 +3,15 @@
 import { DEFAULT_KEEP, LAYER1_BUDGET, LAYER2_BUDGET, inline } from "./layers.ts";
 import { COMPLETED_MAX_AGE_DAYS } from "./retention.ts";
 import type { SaveResult } from "./save.ts";
-import { age, fitMiddle, padEnd, printable, truncate, utcMinute, width as textWidth } from "../../lib/text.ts";
+import {
+  age,
+  fitMiddle,
+  padEnd,
+  printable,
+  truncate,
+  utcMinute,
+  width as textWidth,
+} from "../../lib/text.ts";
 import type { FileCheck } from "./verify.ts";
 import type { SnapshotRecord, SnapshotSummary } from "../../store/store.ts";
 import type { RecallHits } from "./recall.ts";
@@ -15,15 +23,23 @@ export type Audience = "cli" | "mcp";
 export function saveSummary(r: SaveResult, audience: Audience, keep = DEFAULT_KEEP): string[] {
   const snap = r.snapshot;
   const l2 = snap.kind === "overflow" ? "Layer 1 only" : `L2 ${snap.l2_tokens}/${LAYER2_BUDGET}`;
-  const block = r.restore.budget ? `; restore block ${r.restore.tokens}/${r.restore.budget} on this host` : "";
-  const lines = [`💾 MindSave checkpoint saved: ${snap.name} (project ${r.context.project.name}; L1 ${snap.l1_tokens}/${LAYER1_BUDGET} tokens, ${l2}${block}).`];
+  const block = r.restore.budget
+    ? `; restore block ${r.restore.tokens}/${r.restore.budget} on this host`
+    : "";
+  const lines = [
+    `💾 MindSave checkpoint saved: ${snap.name} (project ${r.context.project.name}; L1 ${snap.l1_tokens}/${LAYER1_BUDGET} tokens, ${l2}${block}).`,
+  ];
   if (r.archived.length) {
-    lines.push(`Archived ${r.archived.length} older snapshot(s) (completed ones past ${COMPLETED_MAX_AGE_DAYS} days, or past the newest ${keep}): ${someNames(r.archived)}. Nothing was deleted; \`mindsave snapshots list --all\` shows them.`);
+    lines.push(
+      `Archived ${r.archived.length} older snapshot(s) (completed ones past ${COMPLETED_MAX_AGE_DAYS} days, or past the newest ${keep}): ${someNames(r.archived)}. Nothing was deleted; \`mindsave snapshots list --all\` shows them.`,
+    );
   }
   const how = audience === "cli" ? "`mindsave load` (/load for agents)" : "the load tool";
-  lines.push(snap.kind === "overflow"
-    ? `⚠️ Overflow snapshot saved (Layer 1 only). Start a new session and restore it with ${how}.`
-    : `Restore it in a new session with ${how}.`);
+  lines.push(
+    snap.kind === "overflow"
+      ? `⚠️ Overflow snapshot saved (Layer 1 only). Start a new session and restore it with ${how}.`
+      : `Restore it in a new session with ${how}.`,
+  );
   return lines;
 }
 
@@ -44,7 +60,9 @@ export function archivedLoadText(audience: Audience): string {
 
 /** The first `most` names and how many more: a first save after an upgrade may archive 100,000. */
 export function someNames(names: string[], most = 5): string {
-  return names.length <= most ? names.join(", ") : `${names.slice(0, most).join(", ")} and ${names.length - most} more`;
+  return names.length <= most
+    ? names.join(", ")
+    : `${names.slice(0, most).join(", ")} and ${names.length - most} more`;
 }
 
 /**
@@ -52,16 +70,27 @@ export function someNames(names: string[], most = 5): string {
  * goal gives way; on a `screen` a long name too). Numbered as `load N` takes them: an archived
  * snapshot has no number and says so. Names stay whole off a screen: a model or script reads them.
  */
-export function numberedList(choices: SnapshotSummary[], now: Date, columns = 120, labels: Map<string, string> = new Map(), screen = false): string {
+export function numberedList(
+  choices: SnapshotSummary[],
+  now: Date,
+  columns = 120,
+  labels: Map<string, string> = new Map(),
+  screen = false,
+): string {
   const numbers = listNumbers(choices);
   const width = String(choices.length).length;
   // Two snapshots of one name (two hosts, then a sync) say their host and id prefix (sameNameLabels).
   const names = choices.map((c) => (labels.has(c.id) ? `${c.name} (${labels.get(c.id)})` : c.name));
   // The number, the gaps, age (12) and status (11), and at least 10 columns of goal: the rest is the names'.
-  const { cells, width: nameW } = nameColumn(names, choices.map((c) => c.archived), screen ? columns - (width + 1) - 28 - 10 : Infinity);
+  const { cells, width: nameW } = nameColumn(
+    names,
+    choices.map((c) => c.archived),
+    screen ? columns - (width + 1) - 28 - 10 : Infinity,
+  );
   return choices
     .map((c, i) => {
-      const number = numbers[i] === undefined ? " ".repeat(width + 1) : `${String(numbers[i]).padStart(width)}.`;
+      const number =
+        numbers[i] === undefined ? " ".repeat(width + 1) : `${String(numbers[i]).padStart(width)}.`;
       const head = `${number} ${padEnd(cells[i], nameW)}  ${padEnd(age(c.created_at, now, "long"), 12)} ${padEnd(c.status, 11)} `;
       return head + truncate(c.goal, Math.max(10, columns - Bun.stringWidth(head)));
     })
@@ -78,11 +107,18 @@ const NAME_END = 13;
  * so each row fits the screen: a wider name keeps its start (a prefix selects it) and its date.
  * An archived snapshot's name says so after the cut.
  */
-export function nameColumn(names: string[], archived: boolean[], room: number): { cells: string[]; width: number } {
+export function nameColumn(
+  names: string[],
+  archived: boolean[],
+  room: number,
+): { cells: string[]; width: number } {
   const cells = names.map((n, i) => (archived[i] ? { name: n, tail: " (archived)" } : { name: n, tail: "" }));
   const widest = Math.max(...cells.map((c) => textWidth(c.name) + textWidth(c.tail)));
   const w = Math.min(widest, Math.max(NAME_MIN, room));
-  return { cells: cells.map((c) => fitMiddle(c.name, w - textWidth(c.tail), "…", NAME_END) + c.tail), width: w };
+  return {
+    cells: cells.map((c) => fitMiddle(c.name, w - textWidth(c.tail), "…", NAME_END) + c.tail),
+    width: w,
+  };
 }
 
 /** Each snapshot's list number (1 = newest listed), as `load N` takes it; none for an archived one. */
@@ -95,29 +131,55 @@ export function verifyText(checks: FileCheck[]): string {
   const off = checks.filter((c) => c.status === "missing" || c.status === "modified");
   if (!checks.length) return "✓ Verify: the snapshot lists no active files.\n";
   const unchecked = checks.filter((c) => c.status === "unknown").length;
-  const notChecked = unchecked ? `; ${unchecked} not checked: outside the project on the laptop that saved it, or saved without a fingerprint` : "";
-  if (!off.length) return `✓ Workspace matches the snapshot (${checks.length - unchecked} active file(s) unchanged${notChecked}).\n`;
+  const notChecked = unchecked
+    ? `; ${unchecked} not checked: outside the project on the laptop that saved it, or saved without a fingerprint`
+    : "";
+  if (!off.length)
+    return `✓ Workspace matches the snapshot (${checks.length - unchecked} active file(s) unchanged${notChecked}).\n`;
   const lines = off.map((c) =>
     c.status === "missing"
       ? `- ${c.path} is missing on this host (${c.absolute})`
-      : `- ${c.path} has changed since the snapshot (last modified: ${c.modified_at?.slice(0, 16).replace("T", " ")} UTC)`);
-  return ["⚠ Workspace differs from snapshot:", ...lines, ...(unchecked ? [`(${unchecked} not checked: outside the project on the laptop that saved it, or saved without a fingerprint.)`] : []), "Check these files before continuing.", ""].join("\n");
+      : `- ${c.path} has changed since the snapshot (last modified: ${c.modified_at?.slice(0, 16).replace("T", " ")} UTC)`,
+  );
+  return [
+    "⚠ Workspace differs from snapshot:",
+    ...lines,
+    ...(unchecked
+      ? [
+          `(${unchecked} not checked: outside the project on the laptop that saved it, or saved without a fingerprint.)`,
+        ]
+      : []),
+    "Check these files before continuing.",
+    "",
+  ].join("\n");
 }
 
 /** Recall's hits, newest first, with a context line each; `moreHint` says how to see more. */
 export function recallHitsText(r: RecallHits, moreHint: string): string {
-  const retired = r.retired.map((x) => `retired ${x.kind}: ${inline(x.text)} (by ${inline(x.retired_by)}, ${utcMinute(x.retired_at)}${x.reason ? `: ${inline(x.reason)}` : ""})`);
+  const retired = r.retired.map(
+    (x) =>
+      `retired ${x.kind}: ${inline(x.text)} (by ${inline(x.retired_by)}, ${utcMinute(x.retired_at)}${x.reason ? `: ${inline(x.reason)}` : ""})`,
+  );
   const tail = retired.length ? `\n\n${retired.join("\n")}` : "";
-  if (!r.hits.length) return `No snapshot mentions ${JSON.stringify(r.query)}${r.project ? ` in project ${r.project}` : ""}.${tail}`;
+  if (!r.hits.length)
+    return `No snapshot mentions ${JSON.stringify(r.query)}${r.project ? ` in project ${r.project}` : ""}.${tail}`;
   // An archived hit is marked: `snapshots list` leaves it out, `load NAME` still takes it.
-  const label = (h: RecallHits["hits"][number]) => `${h.project_name ? `${h.project_name} / ` : ""}${h.name}${h.archived ? " (archived)" : ""}`;
+  const label = (h: RecallHits["hits"][number]) =>
+    `${h.project_name ? `${h.project_name} / ` : ""}${h.name}${h.archived ? " (archived)" : ""}`;
   const w = Math.max(...r.hits.map((h) => Bun.stringWidth(label(h))));
-  const lines = r.hits.map((h) => `${padEnd(label(h), w)}  ${h.created_at.slice(0, 16).replace("T", " ")}  ${truncate(h.goal, 60)}\n    ${printable(h.context)}`);
-  const head = r.more ? `More than ${r.hits.length} snapshots match; the newest ${r.hits.length} (${moreHint}):` : `${r.hits.length} snapshot(s) match, newest first:`;
+  const lines = r.hits.map(
+    (h) =>
+      `${padEnd(label(h), w)}  ${h.created_at.slice(0, 16).replace("T", " ")}  ${truncate(h.goal, 60)}\n    ${printable(h.context)}`,
+  );
+  const head = r.more
+    ? `More than ${r.hits.length} snapshots match; the newest ${r.hits.length} (${moreHint}):`
+    : `${r.hits.length} snapshot(s) match, newest first:`;
   return `${head}\n${lines.join("\n")}${tail}`;
 }
 
 export function archiveText(s: SnapshotRecord, text: string, newest?: string): string {
-  const note = newest ? `The newest snapshot, ${newest}, has no Layer 3; this is the newest one that has.\n\n` : "";
+  const note = newest
+    ? `The newest snapshot, ${newest}, has no Layer 3; this is the newest one that has.\n\n`
+    : "";
   return `${note}## Layer 3: Cold Archive of ${s.name}\n\n${text || "(empty: this snapshot has no cold archive)"}`;
 }

@@ -4,7 +4,12 @@ import { sha256 } from "../ids.ts";
 import { isAbsoluteAny, toHostPath } from "../projects/paths.ts";
 import type { SnapshotRecord } from "../../store/store.ts";
 
-export type FileCheck = { path: string; absolute: string; status: "ok" | "missing" | "modified" | "unknown"; modified_at?: string };
+export type FileCheck = {
+  path: string;
+  absolute: string;
+  status: "ok" | "missing" | "modified" | "unknown";
+  modified_at?: string;
+};
 
 /**
  * --verify: does each active file exist on this host, and has it changed since the snapshot? A
@@ -14,7 +19,8 @@ export type FileCheck = { path: string; absolute: string; status: "ok" | "missin
 export function verifyFiles(s: SnapshotRecord, root: string | null, hostId?: string): FileCheck[] {
   return s.active_files.map((f) => {
     const absolute = toHostPath(f.path, root);
-    if (hostId !== undefined && s.saved_host !== hostId && isAbsoluteAny(f.path)) return { path: f.path, absolute, status: "unknown" };
+    if (hostId !== undefined && s.saved_host !== hostId && isAbsoluteAny(f.path))
+      return { path: f.path, absolute, status: "unknown" };
     if (!existsSync(absolute)) return { path: f.path, absolute, status: "missing" };
     let st;
     try {
@@ -23,7 +29,8 @@ export function verifyFiles(s: SnapshotRecord, root: string | null, hostId?: str
       return { path: f.path, absolute, status: "missing" };
     }
     const modified_at = new Date(st.mtimeMs).toISOString();
-    if (f.sha256 === undefined && f.size === undefined) return { path: f.path, absolute, status: "unknown", modified_at };
+    if (f.sha256 === undefined && f.size === undefined)
+      return { path: f.path, absolute, status: "unknown", modified_at };
     let changed = f.size !== undefined && st.size !== f.size;
     if (!changed && f.sha256 && st.isFile()) {
       try {

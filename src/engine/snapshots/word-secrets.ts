@@ -27,28 +27,117 @@ export interface Written {
 export const STAND_IN = /^(?:pass(?:word)?|pwd|secret|test|token|\*+|x+|(.)\1*)$/i;
 
 /** Placeholders, references, paths and URLs: values that name a secret without holding one. */
-export const NOT_A_VALUE = /^(?:\$|%\w+%$|\{\{|<.*>$|\[REDACTED|\*+$|x+$|(.)\1*$|[a-z][\w+.-]*:\/\/|~?\/|\.\.?\/|[a-z]:\\)/i;
+export const NOT_A_VALUE =
+  /^(?:\$|%\w+%$|\{\{|<.*>$|\[REDACTED|\*+$|x+$|(.)\1*$|[a-z][\w+.-]*:\/\/|~?\/|\.\.?\/|[a-z]:\\)/i;
 
 /** Values that ask to be replaced: `your-api-key-here`, `REPLACE_ME`, `<token>`, `example`. */
-const ASKS_FOR_ONE = /^(?:your|my|some|insert|enter|put)[-_ .]|[-_ .](?:here|goes[-_]here)$|^replace[-_ ]?(?:me|this)$|^(?:example|sample|dummy|placeholder)$/i;
+const ASKS_FOR_ONE =
+  /^(?:your|my|some|insert|enter|put)[-_ .]|[-_ .](?:here|goes[-_]here)$|^replace[-_ ]?(?:me|this)$|^(?:example|sample|dummy|placeholder)$/i;
 
 /** Types, keywords and the words of a sentence that follow a name without being its value. */
 const NOT_A_PASSWORD = new Set([
-  "string", "str", "text", "int", "integer", "number", "bool", "boolean", "bytes", "char", "any", "object", "unknown", "secretstr",
-  "none", "null", "nil", "undefined", "true", "false", "yes", "no", "on", "off", "empty", "blank", "unset", "optional", "required",
-  "hidden", "masked", "redacted", "omitted", "elided", "removed", "same", "see", "below", "above", "tbd", "todo", "n/a", "na",
-  "the", "a", "an", "to", "is", "was", "be", "and", "or", "of", "in", "for", "with", "from", "by", "as", "at", "if", "it", "this",
-  "that", "expired", "revoked", "rotated", "invalid", "valid", "missing", "set", "present", "absent", "configured", "pending", "ok", "flag", "option", "argument", "field", "value", "here", "there", "instead", "only", "first", "then", "when", "must", "should",
+  "string",
+  "str",
+  "text",
+  "int",
+  "integer",
+  "number",
+  "bool",
+  "boolean",
+  "bytes",
+  "char",
+  "any",
+  "object",
+  "unknown",
+  "secretstr",
+  "none",
+  "null",
+  "nil",
+  "undefined",
+  "true",
+  "false",
+  "yes",
+  "no",
+  "on",
+  "off",
+  "empty",
+  "blank",
+  "unset",
+  "optional",
+  "required",
+  "hidden",
+  "masked",
+  "redacted",
+  "omitted",
+  "elided",
+  "removed",
+  "same",
+  "see",
+  "below",
+  "above",
+  "tbd",
+  "todo",
+  "n/a",
+  "na",
+  "the",
+  "a",
+  "an",
+  "to",
+  "is",
+  "was",
+  "be",
+  "and",
+  "or",
+  "of",
+  "in",
+  "for",
+  "with",
+  "from",
+  "by",
+  "as",
+  "at",
+  "if",
+  "it",
+  "this",
+  "that",
+  "expired",
+  "revoked",
+  "rotated",
+  "invalid",
+  "valid",
+  "missing",
+  "set",
+  "present",
+  "absent",
+  "configured",
+  "pending",
+  "ok",
+  "flag",
+  "option",
+  "argument",
+  "field",
+  "value",
+  "here",
+  "there",
+  "instead",
+  "only",
+  "first",
+  "then",
+  "when",
+  "must",
+  "should",
 ]);
 
 /** An environment variable's name, quoted or not: `"DB_PASSWORD"`, `` `MINDSAVE_PEER_PASSPHRASE` ``. */
 const ENV_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
 
 /** A variable's name in code: `user_password`, `dbPassword`, `self.password`, `args.pw`. */
-const REFERENCE = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$|^[a-z_$][a-z0-9$]*(?:_[a-z0-9$]+)+$|^[a-z$][a-z0-9$]*(?:[A-Z][a-z0-9$]*)+$/;
+const REFERENCE =
+  /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$|^[a-z_$][a-z0-9$]*(?:_[a-z0-9$]+)+$|^[a-z$][a-z0-9$]*(?:[A-Z][a-z0-9$]*)+$/;
 
 /** Words a note starts with: `see the vault`, `stored in 1Password`, `ask ops`. */
-const NOTE_START = /^(?:see|the|a|an|in|on|at|to|from|use|set|stored|kept|ask|check|read|via|same|not|no|none|tbd|todo|rotate[ds]?)\s/i;
+const NOTE_START =
+  /^(?:see|the|a|an|in|on|at|to|from|use|set|stored|kept|ask|check|read|via|same|not|no|none|tbd|todo|rotate[ds]?)\s/i;
 
 /**
  * A sentence of words is a message or a note, not a passphrase: it starts with a capital word or
@@ -56,7 +145,13 @@ const NOTE_START = /^(?:see|the|a|an|in|on|at|to|from|use|set|stored|kept|ask|ch
  */
 function message(value: string): boolean {
   if (!/\s/.test(value)) return false;
-  return /^[A-Z][a-z]+\s/.test(value) || NOTE_START.test(value) || /[.:!?…)]$/.test(value) || /pass(?:word|phrase)|secret|token|\bkey\b|credential/i.test(value) || value.split(/\s+/).length > 5;
+  return (
+    /^[A-Z][a-z]+\s/.test(value) ||
+    NOTE_START.test(value) ||
+    /[.:!?…)]$/.test(value) ||
+    /pass(?:word|phrase)|secret|token|\bkey\b|credential/i.test(value) ||
+    value.split(/\s+/).length > 5
+  );
 }
 
 /**
@@ -66,9 +161,17 @@ function message(value: string): boolean {
  */
 export function wordSecret(value: string, password: boolean, w: Written): boolean {
   // Unquoted in code (`password = other`) a plain word is a variable's name: only ini-style keys with a prefix count there.
-  const valueLike = w.quoted || w.keyQuoted || w.env || w.yamlLine || (password && (w.flag || (w.code && w.prefixed)));
+  const valueLike =
+    w.quoted || w.keyQuoted || w.env || w.yamlLine || (password && (w.flag || (w.code && w.prefixed)));
   if (!valueLike || !value || !/[\p{L}\p{N}]/u.test(value)) return false;
-  if (NOT_A_VALUE.test(value) || STAND_IN.test(value) || ASKS_FOR_ONE.test(value) || ENV_NAME.test(value) || NOT_A_PASSWORD.has(value.toLowerCase())) return false;
+  if (
+    NOT_A_VALUE.test(value) ||
+    STAND_IN.test(value) ||
+    ASKS_FOR_ONE.test(value) ||
+    ENV_NAME.test(value) ||
+    NOT_A_PASSWORD.has(value.toLowerCase())
+  )
+    return false;
   if (/^\d{1,3}$/.test(value)) return false;
   if (w.quoted) return !message(value);
   if (/\s/.test(value)) return false;

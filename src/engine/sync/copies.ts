@@ -18,7 +18,12 @@ export interface Reidentified {
  * The store ids a sync goes by: the stored ones, or, for a side whose log does not continue what
  * the other side last pulled of it, a new one, written into that store unless `dryRun`.
  */
-export async function syncIds(local: Store, peer: Store, ids: { local: string; peer: string }, dryRun: boolean): Promise<{ local: string; peer: string; reidentified: Reidentified[] }> {
+export async function syncIds(
+  local: Store,
+  peer: Store,
+  ids: { local: string; peer: string },
+  dryRun: boolean,
+): Promise<{ local: string; peer: string; reidentified: Reidentified[] }> {
   const out = { ...ids, reidentified: [] as Reidentified[] };
   const sides = [
     { side: "peer" as const, store: peer, reader: local, key: "peer" as const },

@@ -22,67 +22,168 @@ const ID_MAX = 256;
 const CLOCK = /^\d{13}-\d{4,5}-[A-Za-z0-9._:-]{0,64}$/;
 
 /** Text of at most `max` characters (`empty`: may be blank). */
-const text = (max: number, empty = true): Check => (v) => {
-  if (typeof v !== "string") return "is not text";
-  if (v.length > max) return `is ${n(v.length)} characters, more than ${n(max)}`;
-  return !empty && !v.trim() ? "is empty" : null;
-};
-const orNull = (check: Check): Check => (v) => (v === null ? null : check(v));
+const text =
+  (max: number, empty = true): Check =>
+  (v) => {
+    if (typeof v !== "string") return "is not text";
+    if (v.length > max) return `is ${n(v.length)} characters, more than ${n(max)}`;
+    return !empty && !v.trim() ? "is empty" : null;
+  };
+const orNull =
+  (check: Check): Check =>
+  (v) =>
+    v === null ? null : check(v);
 const id = text(ID_MAX, false);
 const clock: Check = (v) => (typeof v === "string" && CLOCK.test(v) ? null : "is not a clock");
 const flag: Check = (v) => (v === 0 || v === 1 ? null : "is not 0 or 1");
-const count: Check = (v) => (typeof v === "number" && Number.isSafeInteger(v) && v >= 0 ? null : "is not a count");
-const date: Check = (v) => (typeof v === "string" && v.length <= 40 && /^\d{4}-\d\d-\d\d/.test(v) && Number.isFinite(Date.parse(v)) ? null : "is not a date");
-const oneOf = (...values: string[]): Check => (v) => (typeof v === "string" && values.includes(v) ? null : `is not one of ${values.join(", ")}`);
+const count: Check = (v) =>
+  typeof v === "number" && Number.isSafeInteger(v) && v >= 0 ? null : "is not a count";
+const date: Check = (v) =>
+  typeof v === "string" && v.length <= 40 && /^\d{4}-\d\d-\d\d/.test(v) && Number.isFinite(Date.parse(v))
+    ? null
+    : "is not a date";
+const oneOf =
+  (...values: string[]): Check =>
+  (v) =>
+    typeof v === "string" && values.includes(v) ? null : `is not one of ${values.join(", ")}`;
 
 /** A JSON column: text that parses, and whose value `shape` accepts. */
-const json = (what: string, shape: (x: unknown) => boolean): Check => (v) => {
-  if (typeof v !== "string") return `is not ${what}`;
-  try {
-    return shape(JSON.parse(v)) ? null : `is not ${what}`;
-  } catch {
-    return `is not valid JSON (${what})`;
-  }
-};
+const json =
+  (what: string, shape: (x: unknown) => boolean): Check =>
+  (v) => {
+    if (typeof v !== "string") return `is not ${what}`;
+    try {
+      return shape(JSON.parse(v)) ? null : `is not ${what}`;
+    } catch {
+      return `is not valid JSON (${what})`;
+    }
+  };
 const isMap = (x: unknown): x is Record<string, unknown> => !!x && typeof x === "object" && !Array.isArray(x);
 const short = (x: unknown) => typeof x === "string" && x.length <= FIELD_MAX;
 const textList = json("a list of text", (x) => Array.isArray(x) && x.every(short));
 const files = json("a list of files", (x) => Array.isArray(x) && x.every((f) => isMap(f) && short(f.path)));
 const map = json("a mapping", isMap);
 /** A failure_graph: each item a mapping, its text fields within a field's size. */
-const graphEntry = ([item, e]: [string, unknown]) => short(item) && isMap(e) && Object.values(e).every((f) => typeof f !== "string" || short(f));
+const graphEntry = ([item, e]: [string, unknown]) =>
+  short(item) && isMap(e) && Object.values(e).every((f) => typeof f !== "string" || short(f));
 const graph = json("a failure graph", (x) => isMap(x) && Object.entries(x).every(graphEntry));
-const planStep = (s: unknown) => isMap(s) && typeof s.content === "string" && s.content.length <= PLAN_ITEM_MAX && ["pending", "in_progress", "completed"].includes(String(s.status));
-const plan = json("a plan (a list of steps with content and status)", (x) => Array.isArray(x) && x.length <= PLAN_MAX_ITEMS && x.every(planStep));
+const planStep = (s: unknown) =>
+  isMap(s) &&
+  typeof s.content === "string" &&
+  s.content.length <= PLAN_ITEM_MAX &&
+  ["pending", "in_progress", "completed"].includes(String(s.status));
+const plan = json(
+  "a plan (a list of steps with content and status)",
+  (x) => Array.isArray(x) && x.length <= PLAN_MAX_ITEMS && x.every(planStep),
+);
 
 /** Every synced table's columns and what each must be. */
 const REPLICATED = { hlc: clock, host: text(ID_MAX), deleted: flag };
 const FIELD = text(FIELD_MAX);
 const SHAPES: Record<string, Record<string, Check>> = {
   hosts: { id, name: FIELD, platform: FIELD, first_seen: date, last_seen: date, ...REPLICATED },
-  projects: { id, identity: FIELD, name: FIELD, remote: orNull(FIELD), created_at: date, merged_into: orNull(id), ...REPLICATED },
+  projects: {
+    id,
+    identity: FIELD,
+    name: FIELD,
+    remote: orNull(FIELD),
+    created_at: date,
+    merged_into: orNull(id),
+    ...REPLICATED,
+  },
   roots: { id, project_id: id, host_id: id, path: FIELD, last_used: date, ...REPLICATED },
   snapshots: {
-    id, project_id: id, name: FIELD, topic: FIELD, kind: oneOf("full", "overflow"), status: oneOf(...SNAPSHOT_STATUSES),
-    created_at: date, version: text(64), goal: FIELD, state: FIELD, next_action: FIELD, blocker: FIELD,
-    active_files: files, constraints: textList, decisions: textList, failure_graph: graph, compressed: orNull(map),
-    layer3: text(LAYER3_MAX), auto_trigger: orNull(map), extra: orNull(map), l1_tokens: count, l2_tokens: count,
-    saved_host: text(ID_MAX), saved_root: orNull(FIELD), plan: orNull(plan), tags: textList, saved_agent: orNull(text(ID_MAX)), ...REPLICATED,
+    id,
+    project_id: id,
+    name: FIELD,
+    topic: FIELD,
+    kind: oneOf("full", "overflow"),
+    status: oneOf(...SNAPSHOT_STATUSES),
+    created_at: date,
+    version: text(64),
+    goal: FIELD,
+    state: FIELD,
+    next_action: FIELD,
+    blocker: FIELD,
+    active_files: files,
+    constraints: textList,
+    decisions: textList,
+    failure_graph: graph,
+    compressed: orNull(map),
+    layer3: text(LAYER3_MAX),
+    auto_trigger: orNull(map),
+    extra: orNull(map),
+    l1_tokens: count,
+    l2_tokens: count,
+    saved_host: text(ID_MAX),
+    saved_root: orNull(FIELD),
+    plan: orNull(plan),
+    tags: textList,
+    saved_agent: orNull(text(ID_MAX)),
+    ...REPLICATED,
   },
   failures: {
-    id, project_id: orNull(id), scope: oneOf("project", "global"), item: text(FIELD_MAX, false), rejected_by: oneOf("user", "system"),
-    reason: FIELD, confidence: orNull(oneOf("high", "medium", "low")), schema_version: text(64), first_seen: date, last_seen: date, ...REPLICATED,
+    id,
+    project_id: orNull(id),
+    scope: oneOf("project", "global"),
+    item: text(FIELD_MAX, false),
+    rejected_by: oneOf("user", "system"),
+    reason: FIELD,
+    confidence: orNull(oneOf("high", "medium", "low")),
+    schema_version: text(64),
+    first_seen: date,
+    last_seen: date,
+    ...REPLICATED,
   },
   failure_counts: { failure_id: id, host_id: id, count, hlc: clock },
-  failure_links: { id, failure_id: id, kind: oneOf("related", "alternative", "forgotten"), value: FIELD, ...REPLICATED },
-  signals: { project_id: id, data: map, ...REPLICATED },
-  tool_calls: { id, project_id: id, session_id: orNull(FIELD), timestamp: FIELD, action: FIELD, tool: FIELD, target: FIELD, summary: FIELD, ...REPLICATED },
-  rules: { id, project_id: orNull(id), scope: oneOf("project", "global"), text: FIELD, created_at: date, ...REPLICATED },
-  facts: {
-    id, project_id: orNull(id), scope: oneOf("project", "global"), text: FIELD, confidence: oneOf("low", "medium", "high"),
-    created_at: date, confirmed_at: date, expires_at: orNull(date), ...REPLICATED,
+  failure_links: {
+    id,
+    failure_id: id,
+    kind: oneOf("related", "alternative", "forgotten"),
+    value: FIELD,
+    ...REPLICATED,
   },
-  retirements: { id, project_id: id, kind: oneOf("constraint", "decision"), text: FIELD, reason: FIELD, retired_at: date, retired_by: FIELD, ...REPLICATED },
+  signals: { project_id: id, data: map, ...REPLICATED },
+  tool_calls: {
+    id,
+    project_id: id,
+    session_id: orNull(FIELD),
+    timestamp: FIELD,
+    action: FIELD,
+    tool: FIELD,
+    target: FIELD,
+    summary: FIELD,
+    ...REPLICATED,
+  },
+  rules: {
+    id,
+    project_id: orNull(id),
+    scope: oneOf("project", "global"),
+    text: FIELD,
+    created_at: date,
+    ...REPLICATED,
+  },
+  facts: {
+    id,
+    project_id: orNull(id),
+    scope: oneOf("project", "global"),
+    text: FIELD,
+    confidence: oneOf("low", "medium", "high"),
+    created_at: date,
+    confirmed_at: date,
+    expires_at: orNull(date),
+    ...REPLICATED,
+  },
+  retirements: {
+    id,
+    project_id: id,
+    kind: oneOf("constraint", "decision"),
+    text: FIELD,
+    reason: FIELD,
+    retired_at: date,
+    retired_by: FIELD,
+    ...REPLICATED,
+  },
 };
 
 /**
@@ -105,9 +206,11 @@ export function refusal(tbl: string, row: SyncRow, now: number): string | null {
 /** What only a snapshot as a whole can break: Layer 3's size, and a date ahead of this host's clock. */
 function snapshotRefusal(row: SyncRow, now: number): string | null {
   const layer3 = String(row.layer3).length + (row.extra === null ? 0 : String(row.extra).length);
-  if (layer3 > LAYER3_MAX) return `Layer 3 (layer3 and extra) is ${n(layer3)} characters, more than ${n(LAYER3_MAX)}`;
+  if (layer3 > LAYER3_MAX)
+    return `Layer 3 (layer3 and extra) is ${n(layer3)} characters, more than ${n(LAYER3_MAX)}`;
   const ahead = Date.parse(String(row.created_at)) - now;
-  if (ahead > MAX_AHEAD_MS) return `created_at is ${Math.floor(ahead / DAY_MS)} day(s) ahead of this host's clock`;
+  if (ahead > MAX_AHEAD_MS)
+    return `created_at is ${Math.floor(ahead / DAY_MS)} day(s) ahead of this host's clock`;
   return null;
 }
 
@@ -157,7 +260,15 @@ export async function admit(w: SyncSide, tbl: string, offered: SyncRow[], a: Adm
     if (why) {
       const kept = key.slice(0, KEY_KEPT);
       a.refused.push({ table: tbl, key: kept, why });
-      await w.quarantine({ peer: a.fromId, location: a.location, tbl, key: kept, why, hlc: String(row.hlc ?? "").slice(0, KEY_KEPT), at: new Date(a.now).toISOString() });
+      await w.quarantine({
+        peer: a.fromId,
+        location: a.location,
+        tbl,
+        key: kept,
+        why,
+        hlc: String(row.hlc ?? "").slice(0, KEY_KEPT),
+        at: new Date(a.now).toISOString(),
+      });
       continue;
     }
     if (a.held.get(tbl)?.has(key)) await w.release(a.fromId, tbl, key);
@@ -171,7 +282,11 @@ export async function admit(w: SyncSide, tbl: string, offered: SyncRow[], a: Adm
  * refused from it before (fixed there since, or a snapshot dated ahead that is within a day of this
  * host's clock now: they go in). `held`: those refused before; `total`: how many keys in all.
  */
-export async function keysToAsk(dst: SyncSide, fromId: string, changes: { tbl: string; key: string }[]): Promise<{ byTable: Map<string, string[]>; held: Map<string, Set<string>>; total: number }> {
+export async function keysToAsk(
+  dst: SyncSide,
+  fromId: string,
+  changes: { tbl: string; key: string }[],
+): Promise<{ byTable: Map<string, string[]>; held: Map<string, Set<string>>; total: number }> {
   const asked = new Map<string, Set<string>>();
   const ask = (tbl: string, key: string) => asked.set(tbl, (asked.get(tbl) ?? new Set()).add(key));
   for (const c of changes) ask(c.tbl, c.key);

@@ -5,17 +5,25 @@ import { stripControl } from "../snapshots/input-limits.ts";
 
 // Bookkeeping (which hosts exist, pressure signals) syncs too but is not what a person asks about.
 const LABEL: Record<Exclude<(typeof CATEGORIES)[number], "bookkeeping">, string> = {
-  snapshots: "snapshots", failures: "failures", rules: "rules", facts: "facts", retirements: "retirements",
-  projects: "projects", roots: "project folders", tool_calls: "tool calls",
+  snapshots: "snapshots",
+  failures: "failures",
+  rules: "rules",
+  facts: "facts",
+  retirements: "retirements",
+  projects: "projects",
+  roots: "project folders",
+  tool_calls: "tool calls",
 };
 
 /** "snapshots +1 added, ~2 updated; failures -1 deleted", or "nothing". */
 export function countsText(c: Counts): string {
-  const parts = (Object.keys(LABEL) as (keyof typeof LABEL)[]).map((k) => {
-    const { added, updated, deleted } = c[k];
-    if (!added && !updated && !deleted) return null;
-    return `${LABEL[k]} ${[added && `+${added} added`, updated && `~${updated} updated`, deleted && `-${deleted} deleted`].filter(Boolean).join(", ")}`;
-  }).filter(Boolean);
+  const parts = (Object.keys(LABEL) as (keyof typeof LABEL)[])
+    .map((k) => {
+      const { added, updated, deleted } = c[k];
+      if (!added && !updated && !deleted) return null;
+      return `${LABEL[k]} ${[added && `+${added} added`, updated && `~${updated} updated`, deleted && `-${deleted} deleted`].filter(Boolean).join(", ")}`;
+    })
+    .filter(Boolean);
   return parts.length ? parts.join("; ") : "nothing";
 }
 
@@ -26,18 +34,28 @@ export function syncDetails(r: SyncResult): string[] {
     `  into the peer:   ${countsText(r.pushed)}`,
     // Said, never silent: which plans took steps from both sides.
     ...(r.plans_merged?.length
-      ? [`  plans edited on both sides since the last sync, merged step by step (each step at its later change; where that cannot be told, its furthest status; check \`mindsave plan\`): ${r.plans_merged.join(", ")}`]
+      ? [
+          `  plans edited on both sides since the last sync, merged step by step (each step at its later change; where that cannot be told, its furthest status; check \`mindsave plan\`): ${r.plans_merged.join(", ")}`,
+        ]
       : []),
     // Said, never silent: a copy of a store found and told apart.
-    ...(r.reidentified ?? []).map((x) => x.side === "peer"
-      ? "  the peer is a copy of a store this one synced with before (the same store id, another history since): it has an id of its own now, and the two stores exchanged everything"
-      : "  this store is a copy of one the peer synced with before (the same store id, another history since): it has an id of its own now, and the two stores exchanged everything"),
+    ...(r.reidentified ?? []).map((x) =>
+      x.side === "peer"
+        ? "  the peer is a copy of a store this one synced with before (the same store id, another history since): it has an id of its own now, and the two stores exchanged everything"
+        : "  this store is a copy of one the peer synced with before (the same store id, another history since): it has an id of its own now, and the two stores exchanged everything",
+    ),
     ...(r.completed_kept?.length
-      ? [`  snapshots completed on one side while the other edited them since the last sync, kept completed: ${r.completed_kept.join(", ")}`]
+      ? [
+          `  snapshots completed on one side while the other edited them since the last sync, kept completed: ${r.completed_kept.join(", ")}`,
+        ]
       : []),
     // Said, never silent: rows one side would not take; the rest merged all the same.
-    ...(r.refused?.from_peer.length ? [`  ${refusedText(r.refused.from_peer, r.peer, "the rest merged; `mindsave doctor` lists them")}`] : []),
-    ...(r.refused?.from_here.length ? [`  ${refusedText(r.refused.from_here, "this store", "by the peer; the rest merged")}`] : []),
+    ...(r.refused?.from_peer.length
+      ? [`  ${refusedText(r.refused.from_peer, r.peer, "the rest merged; `mindsave doctor` lists them")}`]
+      : []),
+    ...(r.refused?.from_here.length
+      ? [`  ${refusedText(r.refused.from_here, "this store", "by the peer; the rest merged")}`]
+      : []),
   ];
 }
 

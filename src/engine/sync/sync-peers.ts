@@ -2,7 +2,15 @@
 // the default peers (unreachable ones skipped and reported), and each peer closed with its WAL
 // folded into its file, so a drive pulled out after a sync holds the whole store.
 import { UserError } from "../../errors.ts";
-import { checkBeforeSync, defaultPeers, listPeers, openPeer, syncWith, type Progress, type SyncResult } from "./sync.ts";
+import {
+  checkBeforeSync,
+  defaultPeers,
+  listPeers,
+  openPeer,
+  syncWith,
+  type Progress,
+  type SyncResult,
+} from "./sync.ts";
 import type { Session } from "../session.ts";
 
 export interface SyncRun {
@@ -20,7 +28,11 @@ export interface SyncPeersOptions {
 }
 
 /** Syncs with `spec`, or without one with the default peers. A named peer that cannot be opened is an error. */
-export async function syncPeers(session: Session, spec: string | undefined, opts: SyncPeersOptions = {}): Promise<SyncRun> {
+export async function syncPeers(
+  session: Session,
+  spec: string | undefined,
+  opts: SyncPeersOptions = {},
+): Promise<SyncRun> {
   checkBeforeSync(spec, { dryRun: !!opts.dryRun, localDb: session.home.dbPath });
   const targets = spec !== undefined ? [spec] : await defaultPeers(session);
   if (!targets.length) throw await noPeer(session);
@@ -36,7 +48,11 @@ export async function syncPeers(session: Session, spec: string | undefined, opts
       continue;
     }
     try {
-      const r = await syncWith(session, peer, { dryRun: opts.dryRun, progress: opts.progress, localLocation: session.home.dbPath });
+      const r = await syncWith(session, peer, {
+        dryRun: opts.dryRun,
+        progress: opts.progress,
+        localLocation: session.home.dbPath,
+      });
       run.results.push(r);
       opts.onSynced?.(r);
     } finally {
@@ -48,7 +64,14 @@ export async function syncPeers(session: Session, spec: string | undefined, opts
 
 /** Why a plain sync has no peer: the known ones are not reachable now, or there are none. */
 async function noPeer(session: Session): Promise<UserError> {
-  const missing = (await listPeers(session)).filter((p) => p.reachable === false && p.location).map((p) => p.location!);
-  if (missing.length) return new UserError(`No peer is here now: ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not reachable (a drive unplugged?); plug it in, or give another peer (\`mindsave sync PATH\`).`);
-  return new UserError("No peer to sync with: plug in the drive, give one (`mindsave sync PATH` or `libsql://…`), or add one with --add-peer.");
+  const missing = (await listPeers(session))
+    .filter((p) => p.reachable === false && p.location)
+    .map((p) => p.location!);
+  if (missing.length)
+    return new UserError(
+      `No peer is here now: ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not reachable (a drive unplugged?); plug it in, or give another peer (\`mindsave sync PATH\`).`,
+    );
+  return new UserError(
+    "No peer to sync with: plug in the drive, give one (`mindsave sync PATH` or `libsql://…`), or add one with --add-peer.",
+  );
 }

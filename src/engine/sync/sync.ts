@@ -25,14 +25,33 @@ import { syncIds, type Reidentified } from "./copies.ts";
 import type { PlanItem } from "../../store/store.ts";
 import type { Session } from "../session.ts";
 
-export const CATEGORIES = ["snapshots", "failures", "rules", "facts", "retirements", "projects", "roots", "tool_calls", "bookkeeping"] as const;
+export const CATEGORIES = [
+  "snapshots",
+  "failures",
+  "rules",
+  "facts",
+  "retirements",
+  "projects",
+  "roots",
+  "tool_calls",
+  "bookkeeping",
+] as const;
 export type Category = (typeof CATEGORIES)[number];
 export type Counts = Record<Category, { added: number; updated: number; deleted: number }>;
 
 const CATEGORY_OF: Record<string, Category> = {
-  snapshots: "snapshots", failures: "failures", failure_counts: "failures", failure_links: "failures",
-  projects: "projects", roots: "roots", tool_calls: "tool_calls", hosts: "bookkeeping", signals: "bookkeeping",
-  rules: "rules", facts: "facts", retirements: "retirements",
+  snapshots: "snapshots",
+  failures: "failures",
+  failure_counts: "failures",
+  failure_links: "failures",
+  projects: "projects",
+  roots: "roots",
+  tool_calls: "tool_calls",
+  hosts: "bookkeeping",
+  signals: "bookkeeping",
+  rules: "rules",
+  facts: "facts",
+  retirements: "retirements",
 };
 
 function emptyCounts(): Counts {
@@ -72,7 +91,10 @@ export interface PeerRef {
 /** Where a peer is: a libSQL server URL, a store file, a home directory, or a drive's mount point. */
 export function peerLocation(spec: string): { url: string } | { file: string } {
   if (/^(libsql|https?|wss?):\/\//i.test(spec)) return { url: spec };
-  if (/^[a-z][a-z0-9+.-]+:\/\//i.test(spec)) throw new UserError(`${spec} is no place MindSave syncs with: give a drive, a home, a store file or a libSQL server (libsql://, https://, wss://).`);
+  if (/^[a-z][a-z0-9+.-]+:\/\//i.test(spec))
+    throw new UserError(
+      `${spec} is no place MindSave syncs with: give a drive, a home, a store file or a libSQL server (libsql://, https://, wss://).`,
+    );
   const p = resolve(spec);
   // A new store is started only where one obviously belongs: a .db file named in an existing
   // folder, or a drive laid out by `drive init`. Any other folder without a store is refused.
@@ -81,12 +103,18 @@ export function peerLocation(spec: string): { url: string } | { file: string } {
     throw new UserError(`There is no store at ${p}.`);
   }
   if (statSync(p).isFile()) return { file: p };
-  for (const candidate of [join(p, STORE_FILE), join(p, "mindsave", STORE_FILE), join(p, ".mindsave", STORE_FILE)]) {
+  for (const candidate of [
+    join(p, STORE_FILE),
+    join(p, "mindsave", STORE_FILE),
+    join(p, ".mindsave", STORE_FILE),
+  ]) {
     if (existsSync(candidate)) return { file: candidate };
   }
   if (existsSync(join(p, DRIVE_MARKER))) return { file: join(p, STORE_FILE) };
   if (existsSync(join(p, "mindsave", DRIVE_MARKER))) return { file: join(p, "mindsave", STORE_FILE) };
-  throw new UserError(`${p} holds no MindSave store (looked for ${STORE_FILE}, mindsave/${STORE_FILE} and .mindsave/${STORE_FILE}); to start one there, name the file: ${join(p, STORE_FILE)}.`);
+  throw new UserError(
+    `${p} holds no MindSave store (looked for ${STORE_FILE}, mindsave/${STORE_FILE} and .mindsave/${STORE_FILE}); to start one there, name the file: ${join(p, STORE_FILE)}.`,
+  );
 }
 
 /**
@@ -98,26 +126,37 @@ export function checkBeforeSync(spec: string | undefined, opts: { dryRun: boolea
   // (An empty file is no store yet either: a dry run would have made one of it.)
   const none = (file: string) => ["missing", "empty"].includes(storeFileKind(file));
   if (opts.dryRun && none(opts.localDb)) {
-    throw new UserError(`This home has no store yet (${opts.localDb}), and a dry run starts none; run the sync without --dry-run to take in what the peer holds.`);
+    throw new UserError(
+      `This home has no store yet (${opts.localDb}), and a dry run starts none; run the sync without --dry-run to take in what the peer holds.`,
+    );
   }
   if (spec === undefined) return;
   const where = peerLocation(spec);
   if ("url" in where) return;
   if (!none(where.file)) encryptionState(where.file);
-  else if (opts.dryRun) throw new UserError(`There is no store at ${where.file} yet, and a dry run starts none; run the sync without --dry-run to start one there.`);
+  else if (opts.dryRun)
+    throw new UserError(
+      `There is no store at ${where.file} yet, and a dry run starts none; run the sync without --dry-run to start one there.`,
+    );
 }
 
 export async function openPeer(spec: string, env: NodeJS.ProcessEnv = process.env): Promise<PeerRef> {
   const where = peerLocation(spec);
   if ("url" in where) {
-    return { store: await Store.openRemote(where.url, env.MINDSAVE_SYNC_TOKEN || undefined), location: where.url, file: null };
+    return {
+      store: await Store.openRemote(where.url, env.MINDSAVE_SYNC_TOKEN || undefined),
+      location: where.url,
+      file: null,
+    };
   }
   const dir = resolve(where.file, "..");
   const home: Home = { dir, dbPath: where.file, reason: "flag", why: "sync peer" };
   // Each side with its own key: an encrypted peer asks for its passphrase (MINDSAVE_PEER_PASSPHRASE first).
   // A peer of an older schema is upgraded on open: backed up first, like this home's own store.
   const store = await openStore(where.file, {
-    journalMode: journalModeFor(home), env, peer: true,
+    journalMode: journalModeFor(home),
+    env,
+    peer: true,
     beforeMigrate: async (s) => void (await backupStore(s, where.file, { at: new Date(), env })),
   });
   return { store, location: where.file, file: where.file };
@@ -125,7 +164,10 @@ export async function openPeer(spec: string, env: NodeJS.ProcessEnv = process.en
 
 async function storeId(s: SyncSide): Promise<string> {
   const id = await s.meta("store_id");
-  if (!id) throw new UserError("A store without a store id cannot be synced; open it once with this version of MindSave.");
+  if (!id)
+    throw new UserError(
+      "A store without a store id cannot be synced; open it once with this version of MindSave.",
+    );
   return id;
 }
 
@@ -135,7 +177,20 @@ const BATCH = 2000;
  * Copies `from`'s changes since `to` last pulled them into `to`, in one transaction on `to`.
  * Rows that `to` itself sent are skipped (they are tagged with its id in `from`'s log).
  */
-async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: Progress; phase: "pull" | "push"; location: string; now: number; hostId: string; fromId: string; toId: string }): Promise<{ counts: Counts; read: number; plansMerged: string[]; completed: string[]; refused: Refused[] }> {
+async function pull(
+  from: Store,
+  to: Store,
+  opts: {
+    dryRun: boolean;
+    progress?: Progress;
+    phase: "pull" | "push";
+    location: string;
+    now: number;
+    hostId: string;
+    fromId: string;
+    toId: string;
+  },
+): Promise<{ counts: Counts; read: number; plansMerged: string[]; completed: string[]; refused: Refused[] }> {
   const src = from.syncReader();
   const dst = to.syncReader();
   const { fromId, toId } = opts;
@@ -164,60 +219,106 @@ async function pull(from: Store, to: Store, opts: { dryRun: boolean; progress?: 
   const failureParts = { added: 0, updated: 0, deleted: 0 };
   const { byTable, held, total } = await keysToAsk(dst, fromId, changes);
   const admission: Admission = { now: opts.now, fromId, location: opts.location, held, refused: [] };
-  await to.syncWrite(async (w, as) => {
-    // Rows merged here are tagged with their origin, so they are not sent straight back.
-    await w.setMeta("sync_origin", fromId);
-    await stallIfAsked(`${opts.phase}-begin`);
-    let done = 0;
-    let newest = "";
-    // Tables in dependency order: projects before their roots and snapshots, failures before counts.
-    for (const tbl of ["hosts", "projects", "roots", "snapshots", "failures", "failure_counts", "failure_links", "signals", "tool_calls", "rules", "facts", "retirements"]) {
-      const keys = byTable.get(tbl) ?? [];
-      for (let i = 0; i < keys.length; i += BATCH) {
-        const offered = [...(await src.rowsByKeys(tbl, keys.slice(i, i + BATCH))).values()];
-        const rows = await admit(w, tbl, offered, admission);
-        // Clocks more than 24 h ahead of ours are merged but never move our clock (see docs/sync.md).
-        const part = tbl === "failure_counts" || tbl === "failure_links";
-        // A failure counts as changed when one of its rows changed this store (not when it merely came along).
-        const touched = part || tbl === "failures" ? (r: SyncRow) => touchedFailures.add(String(part ? r.failure_id : r.id)) : undefined;
-        const mine = tbl === "snapshots" && lastSync !== null ? await w.snapshotPlans(rows.map((r) => String(r.id))) : null;
-        const withPlan = tbl === "snapshots" ? (r: SyncRow) => {
-          changedHere.add(String(r.id));
-          if (r.plan && !Number(r.deleted)) planned.push(r);
-        } : touched;
-        const hlc = await w.merge(tbl, rows, part ? failureParts : counts[CATEGORY_OF[tbl]], opts.now, withPlan);
-        if (mine) {
-          plans.push(...concurrentPlans(rows, mine, lastSync!));
-          completed.push(...completedOnOneSide(rows, mine, lastSync!));
+  await to.syncWrite(
+    async (w, as) => {
+      // Rows merged here are tagged with their origin, so they are not sent straight back.
+      await w.setMeta("sync_origin", fromId);
+      await stallIfAsked(`${opts.phase}-begin`);
+      let done = 0;
+      let newest = "";
+      // Tables in dependency order: projects before their roots and snapshots, failures before counts.
+      for (const tbl of [
+        "hosts",
+        "projects",
+        "roots",
+        "snapshots",
+        "failures",
+        "failure_counts",
+        "failure_links",
+        "signals",
+        "tool_calls",
+        "rules",
+        "facts",
+        "retirements",
+      ]) {
+        const keys = byTable.get(tbl) ?? [];
+        for (let i = 0; i < keys.length; i += BATCH) {
+          const offered = [...(await src.rowsByKeys(tbl, keys.slice(i, i + BATCH))).values()];
+          const rows = await admit(w, tbl, offered, admission);
+          // Clocks more than 24 h ahead of ours are merged but never move our clock (see docs/sync.md).
+          const part = tbl === "failure_counts" || tbl === "failure_links";
+          // A failure counts as changed when one of its rows changed this store (not when it merely came along).
+          const touched =
+            part || tbl === "failures"
+              ? (r: SyncRow) => touchedFailures.add(String(part ? r.failure_id : r.id))
+              : undefined;
+          const mine =
+            tbl === "snapshots" && lastSync !== null
+              ? await w.snapshotPlans(rows.map((r) => String(r.id)))
+              : null;
+          const withPlan =
+            tbl === "snapshots"
+              ? (r: SyncRow) => {
+                  changedHere.add(String(r.id));
+                  if (r.plan && !Number(r.deleted)) planned.push(r);
+                }
+              : touched;
+          const hlc = await w.merge(
+            tbl,
+            rows,
+            part ? failureParts : counts[CATEGORY_OF[tbl]],
+            opts.now,
+            withPlan,
+          );
+          if (mine) {
+            plans.push(...concurrentPlans(rows, mine, lastSync!));
+            completed.push(...completedOnOneSide(rows, mine, lastSync!));
+          }
+          if (compareHlc(hlc, newest) > 0) newest = hlc;
+          done += offered.length;
+          opts.progress?.(opts.phase, done, total);
+          await stallIfAsked(`${opts.phase}-${tbl}-${i / BATCH + 1}`);
         }
-        if (compareHlc(hlc, newest) > 0) newest = hlc;
-        done += offered.length;
-        opts.progress?.(opts.phase, done, total);
-        await stallIfAsked(`${opts.phase}-${tbl}-${i / BATCH + 1}`);
       }
-    }
-    await stallIfAsked(`in-${opts.phase}`);
-    if (lastSync !== null) await planProgressFlowsOn(w, planned, plans, lastSync);
-    await w.setMeta("sync_origin", null);
-    await w.observeClock(newest, opts.now);
-    // Rows of a linked project (saved where the link was not known yet) move to the project it was
-    // linked into, and merged plans are written: stamped after everything taken in, so both travel on.
-    await as(opts.hostId, () => opts.now, async (hw) => {
-      await foldLinkedProjects(hw);
-      for (const p of plans) await hw.setSnapshotPlan(p.id, p.plan);
-      for (const c of completed) await hw.setSnapshotStatus(c.id, "completed");
-      // A merge written here changed this store too: a snapshot no incoming row changed counts as updated.
-      for (const id of new Set([...plans, ...completed].map((x) => x.id))) if (!changedHere.has(id)) counts.snapshots.updated++;
-      // Snapshots taken in meet this store's retention: its views stay short, nothing is deleted
-      // (the archived mark is this store's own and never travels).
-      if (changedHere.size) await applyRetentionEverywhere(hw, DEFAULT_KEEP, new Date(opts.now));
-    });
-    await w.setPeer(fromId, { pulled_seq: upTo, last_sync: new Date(opts.now).toISOString(), location: opts.location });
-    await w.setPeerAnchors(fromId, anchors);
-  }, { rollback: opts.dryRun });
+      await stallIfAsked(`in-${opts.phase}`);
+      if (lastSync !== null) await planProgressFlowsOn(w, planned, plans, lastSync);
+      await w.setMeta("sync_origin", null);
+      await w.observeClock(newest, opts.now);
+      // Rows of a linked project (saved where the link was not known yet) move to the project it was
+      // linked into, and merged plans are written: stamped after everything taken in, so both travel on.
+      await as(
+        opts.hostId,
+        () => opts.now,
+        async (hw) => {
+          await foldLinkedProjects(hw);
+          for (const p of plans) await hw.setSnapshotPlan(p.id, p.plan);
+          for (const c of completed) await hw.setSnapshotStatus(c.id, "completed");
+          // A merge written here changed this store too: a snapshot no incoming row changed counts as updated.
+          for (const id of new Set([...plans, ...completed].map((x) => x.id)))
+            if (!changedHere.has(id)) counts.snapshots.updated++;
+          // Snapshots taken in meet this store's retention: its views stay short, nothing is deleted
+          // (the archived mark is this store's own and never travels).
+          if (changedHere.size) await applyRetentionEverywhere(hw, DEFAULT_KEEP, new Date(opts.now));
+        },
+      );
+      await w.setPeer(fromId, {
+        pulled_seq: upTo,
+        last_sync: new Date(opts.now).toISOString(),
+        location: opts.location,
+      });
+      await w.setPeerAnchors(fromId, anchors);
+    },
+    { rollback: opts.dryRun },
+  );
   const f = counts.failures;
   f.updated = Math.max(f.updated, touchedFailures.size - f.added - f.deleted);
-  return { counts, read: changes.length, plansMerged: plans.map((p) => p.name), completed: completed.map((c) => c.name), refused: admission.refused };
+  return {
+    counts,
+    read: changes.length,
+    plansMerged: plans.map((p) => p.name),
+    completed: completed.map((c) => c.name),
+    refused: admission.refused,
+  };
 }
 
 /** A snapshot row's plan, or null. */
@@ -236,12 +337,23 @@ function planOf(r: SyncRow): PlanItem[] | null {
  * neither side could know of, the plan's edit and the newer snapshot both after the last sync.
  * Adds to (or updates) `plans`, the merged plans to write.
  */
-async function planProgressFlowsOn(w: SyncSide, planned: SyncRow[], plans: { id: string; name: string; plan: PlanItem[] }[], lastSync: number): Promise<void> {
+async function planProgressFlowsOn(
+  w: SyncSide,
+  planned: SyncRow[],
+  plans: { id: string; name: string; plan: PlanItem[] }[],
+  lastSync: number,
+): Promise<void> {
   const pending = (id: string) => plans.find((p) => p.id === id)?.plan;
   for (const r of planned) {
     if (parseHlc(String(r.hlc)).wall <= lastSync) continue;
     const head = await w.newestSnapshot(String(r.project_id));
-    if (!head || head.id === r.id || String(head.created_at) < String(r.created_at) || Date.parse(String(head.created_at)) <= lastSync) continue;
+    if (
+      !head ||
+      head.id === r.id ||
+      String(head.created_at) < String(r.created_at) ||
+      Date.parse(String(head.created_at)) <= lastSync
+    )
+      continue;
     const kept = pending(String(head.id)) ?? planOf(head);
     const other = pending(String(r.id)) ?? planOf(r);
     const merged = kept && other ? mergeConcurrentPlans(kept, other) : null;
@@ -253,7 +365,11 @@ async function planProgressFlowsOn(w: SyncSide, planned: SyncRow[], plans: { id:
 }
 
 /** Plans of snapshots both sides edited since `lastSync` whose merge differs from the version kept. */
-function concurrentPlans(incoming: SyncRow[], mine: Map<string, SyncRow>, lastSync: number): { id: string; name: string; plan: PlanItem[] }[] {
+function concurrentPlans(
+  incoming: SyncRow[],
+  mine: Map<string, SyncRow>,
+  lastSync: number,
+): { id: string; name: string; plan: PlanItem[] }[] {
   const out: { id: string; name: string; plan: PlanItem[] }[] = [];
   for (const r of incoming) {
     const m = mine.get(String(r.id));
@@ -262,7 +378,8 @@ function concurrentPlans(incoming: SyncRow[], mine: Map<string, SyncRow>, lastSy
     const theirsWon = compareHlc(String(r.hlc), String(m.hlc)) > 0;
     const [kept, other] = theirsWon ? [planOf(r), planOf(m)] : [planOf(m), planOf(r)];
     const merged = kept && other ? mergeConcurrentPlans(kept, other) : null;
-    if (merged && JSON.stringify(merged) !== JSON.stringify(kept)) out.push({ id: String(r.id), name: String(r.name), plan: merged });
+    if (merged && JSON.stringify(merged) !== JSON.stringify(kept))
+      out.push({ id: String(r.id), name: String(r.name), plan: merged });
   }
   return out;
 }
@@ -272,14 +389,19 @@ function concurrentPlans(incoming: SyncRow[], mine: Map<string, SyncRow>, lastSy
  * other side's completion (after its save a snapshot's status only moves to completed, and its
  * tags never change): kept completed by a new edit, as a plan's progress is kept.
  */
-function completedOnOneSide(incoming: SyncRow[], mine: Map<string, SyncRow>, lastSync: number): { id: string; name: string }[] {
+function completedOnOneSide(
+  incoming: SyncRow[],
+  mine: Map<string, SyncRow>,
+  lastSync: number,
+): { id: string; name: string }[] {
   const out: { id: string; name: string }[] = [];
   for (const r of incoming) {
     const m = mine.get(String(r.id));
     if (!m || Number(r.deleted) || Number(m.deleted)) continue;
     if (parseHlc(String(r.hlc)).wall <= lastSync || parseHlc(String(m.hlc)).wall <= lastSync) continue;
     const [won, lost] = compareHlc(String(r.hlc), String(m.hlc)) > 0 ? [r, m] : [m, r];
-    if (lost.status === "completed" && won.status !== "completed") out.push({ id: String(r.id), name: String(r.name) });
+    if (lost.status === "completed" && won.status !== "completed")
+      out.push({ id: String(r.id), name: String(r.name) });
   }
   return out;
 }
@@ -290,26 +412,58 @@ async function guard(a: Store, b: Store, bFile: string | null): Promise<void> {
   }
   const [ida, idb] = [await storeId(a.syncReader()), await storeId(b.syncReader())];
   if (ida === idb) {
-    throw new UserError("These two stores are copies of one store (the same store id); sync one of them with its original, or keep one.");
+    throw new UserError(
+      "These two stores are copies of one store (the same store id); sync one of them with its original, or keep one.",
+    );
   }
   for (const s of [a, b]) {
     const v = await s.schemaVersion();
-    if (v !== SCHEMA_VERSION) throw new UserError(`${s.path} has store schema ${v}, this MindSave uses ${SCHEMA_VERSION}; update the older side first.`);
+    if (v !== SCHEMA_VERSION)
+      throw new UserError(
+        `${s.path} has store schema ${v}, this MindSave uses ${SCHEMA_VERSION}; update the older side first.`,
+      );
   }
 }
 
 /** Merges the session's store with `peer` both ways. */
-export async function syncWith(session: Session, peer: PeerRef, opts: { dryRun?: boolean; progress?: Progress; localLocation: string }): Promise<SyncResult> {
+export async function syncWith(
+  session: Session,
+  peer: PeerRef,
+  opts: { dryRun?: boolean; progress?: Progress; localLocation: string },
+): Promise<SyncResult> {
   const local = session.store;
   await guard(local, peer.store, peer.file);
   const dryRun = !!opts.dryRun;
   const now = session.now().getTime();
   const hostId = session.host.id;
-  const ids = await syncIds(local, peer.store, { local: await storeId(local.syncReader()), peer: await storeId(peer.store.syncReader()) }, dryRun);
-  const fromPeer = { dryRun, progress: opts.progress, phase: "pull" as const, location: peer.location, now, hostId, fromId: ids.peer, toId: ids.local };
+  const ids = await syncIds(
+    local,
+    peer.store,
+    { local: await storeId(local.syncReader()), peer: await storeId(peer.store.syncReader()) },
+    dryRun,
+  );
+  const fromPeer = {
+    dryRun,
+    progress: opts.progress,
+    phase: "pull" as const,
+    location: peer.location,
+    now,
+    hostId,
+    fromId: ids.peer,
+    toId: ids.local,
+  };
   const pulled = await pull(peer.store, local, fromPeer);
   await stallIfAsked("between");
-  const pushed = await pull(local, peer.store, { dryRun, progress: opts.progress, phase: "push", location: opts.localLocation, now, hostId, fromId: ids.local, toId: ids.peer });
+  const pushed = await pull(local, peer.store, {
+    dryRun,
+    progress: opts.progress,
+    phase: "push",
+    location: opts.localLocation,
+    now,
+    hostId,
+    fromId: ids.local,
+    toId: ids.peer,
+  });
   // Merges the push made in the peer (a plan's steps, a completion) are edits made there: brought
   // back, so one sync leaves both the same. (Not counted again: the snapshots are counted, and named.)
   if (!dryRun && (pushed.plansMerged.length || pushed.completed.length)) {
@@ -318,8 +472,13 @@ export async function syncWith(session: Session, peer: PeerRef, opts: { dryRun?:
     for (const k of ["plansMerged", "completed"] as const) pulled[k].push(...back[k]);
   }
   return {
-    peer: peer.location, peer_store_id: ids.peer, dry_run: dryRun, reidentified: ids.reidentified,
-    pulled: pulled.counts, pushed: pushed.counts, read: { from_peer: pulled.read, from_here: pushed.read },
+    peer: peer.location,
+    peer_store_id: ids.peer,
+    dry_run: dryRun,
+    reidentified: ids.reidentified,
+    pulled: pulled.counts,
+    pushed: pushed.counts,
+    read: { from_peer: pulled.read, from_here: pushed.read },
     plans_merged: [...new Set([...pulled.plansMerged, ...pushed.plansMerged])],
     completed_kept: [...new Set([...pulled.completed, ...pushed.completed])],
     refused: { from_peer: pulled.refused, from_here: pushed.refused },
@@ -328,24 +487,45 @@ export async function syncWith(session: Session, peer: PeerRef, opts: { dryRun?:
 
 /** Known peers (recorded by earlier syncs or --add-peer), with whether they can be reached now. */
 /** `reachable`: the file is there now; for a server it is not checked (null) until a sync tries it. */
-export async function listPeers(session: Session): Promise<{ store_id: string; location: string | null; last_sync: string | null; reachable: boolean | null }[]> {
+export async function listPeers(
+  session: Session,
+): Promise<
+  { store_id: string; location: string | null; last_sync: string | null; reachable: boolean | null }[]
+> {
   const peers = await session.store.syncReader().peers();
   return peers.map((p) => ({
-    store_id: p.store_id, location: p.location, last_sync: p.last_sync,
-    reachable: p.location && /^(libsql|https?|wss?):/i.test(p.location) ? null : !!p.location && existsSync(p.location),
+    store_id: p.store_id,
+    location: p.location,
+    last_sync: p.last_sync,
+    reachable:
+      p.location && /^(libsql|https?|wss?):/i.test(p.location)
+        ? null
+        : !!p.location && existsSync(p.location),
   }));
 }
 
-export async function removePeer(session: Session, spec: string): Promise<{ store_id: string; location: string | null }> {
+export async function removePeer(
+  session: Session,
+  spec: string,
+): Promise<{ store_id: string; location: string | null }> {
   const peers = await session.store.syncReader().peers();
   const full = /^(libsql|https?|wss?):/i.test(spec) ? spec : resolve(spec);
-  const hit = peers.find((p) => p.store_id === spec || p.location === spec || p.location === full || (p.location && dirname(p.location) === full));
+  const hit = peers.find(
+    (p) =>
+      p.store_id === spec ||
+      p.location === spec ||
+      p.location === full ||
+      (p.location && dirname(p.location) === full),
+  );
   if (!hit) throw new UserError(`No peer ${JSON.stringify(spec)}; see \`mindsave sync --list-peers\`.`);
   await session.store.syncWrite((w) => w.removePeer(hit.store_id));
   return { store_id: hit.store_id, location: hit.location };
 }
 
-export async function addPeer(session: Session, spec: string): Promise<{ store_id: string; location: string }> {
+export async function addPeer(
+  session: Session,
+  spec: string,
+): Promise<{ store_id: string; location: string }> {
   const peer = await openPeer(spec, session.env);
   try {
     await guard(session.store, peer.store, peer.file);
@@ -360,9 +540,10 @@ export async function addPeer(session: Session, spec: string): Promise<{ store_i
 /** Drives mounted on this host that carry a MindSave store. */
 export function mountedDrives(env: NodeJS.ProcessEnv = process.env): string[] {
   const user = env.USER || env.USERNAME || "";
-  const roots = process.platform === "win32"
-    ? "DEFGHIJKLMNOPQRSTUVWXYZ".split("").map((l) => `${l}:\\`)
-    : ["/Volumes", `/media/${user}`, "/media", `/run/media/${user}`, "/mnt"];
+  const roots =
+    process.platform === "win32"
+      ? "DEFGHIJKLMNOPQRSTUVWXYZ".split("").map((l) => `${l}:\\`)
+      : ["/Volumes", `/media/${user}`, "/media", `/run/media/${user}`, "/mnt"];
   const found: string[] = [];
   for (const root of roots) {
     let entries: string[] = [];
@@ -373,7 +554,8 @@ export function mountedDrives(env: NodeJS.ProcessEnv = process.env): string[] {
     }
     for (const e of entries) {
       const dir = join(root, e, "mindsave");
-      if (existsSync(join(dir, STORE_FILE)) && existsSync(join(dir, DRIVE_MARKER))) found.push(join(dir, STORE_FILE));
+      if (existsSync(join(dir, STORE_FILE)) && existsSync(join(dir, DRIVE_MARKER)))
+        found.push(join(dir, STORE_FILE));
     }
   }
   return [...new Set(found)];
@@ -391,8 +573,12 @@ export async function defaultPeers(session: Session): Promise<string[]> {
     if (!existsSync(db)) (await Store.open(db)).close();
     return [db];
   }
-  const known = (await listPeers(session)).filter((p) => p.reachable !== false && p.location).map((p) => p.location!);
+  const known = (await listPeers(session))
+    .filter((p) => p.reachable !== false && p.location)
+    .map((p) => p.location!);
   const drives = mountedDrives(session.env);
   const mine = realpathSync(session.home.dbPath);
-  return [...new Set([...known, ...drives])].filter((p) => /^(libsql|https?|wss?):/i.test(p) || realpathSync(p) !== mine);
+  return [...new Set([...known, ...drives])].filter(
+    (p) => /^(libsql|https?|wss?):/i.test(p) || realpathSync(p) !== mine,
+  );
 }

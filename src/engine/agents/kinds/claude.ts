@@ -17,7 +17,10 @@ export const CLAUDE_SOURCE: TranscriptSource = {
 };
 
 /** Claude Code's own names of the events whose output takes context. */
-const CONTEXT_EVENTS: Partial<Record<HookEvent, string>> = { "session-start": "SessionStart", "post-tool-use": "PostToolUse" };
+const CONTEXT_EVENTS: Partial<Record<HookEvent, string>> = {
+  "session-start": "SessionStart",
+  "post-tool-use": "PostToolUse",
+};
 
 export const claude: AgentKind = {
   id: "claude",

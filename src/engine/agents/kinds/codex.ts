@@ -11,7 +11,15 @@
 // codex-rs/rollout/src/policy.rs), read within transcript.ts's budget.
 import { TAIL_BYTES, scanLines, parseLine, type TranscriptFacts, type Usage } from "../transcript.ts";
 import { FactsBuilder, contentText, patchFiles, todoStatus } from "./facts.ts";
-import { hookSpecificJson, record, stamped, text, type AgentKind, type Reply, type TranscriptSource } from "./kind.ts";
+import {
+  hookSpecificJson,
+  record,
+  stamped,
+  text,
+  type AgentKind,
+  type Reply,
+  type TranscriptSource,
+} from "./kind.ts";
 import type { HookPayload } from "../hook-payload.ts";
 
 /** A patch text anywhere in a tool input (`{input}`, `{command}`, or the input itself). */
@@ -20,7 +28,8 @@ function patchIn(v: unknown): string | null {
   const o = record(v);
   if (!o) return null;
   for (const x of Object.values(o)) {
-    const p = typeof x === "string" ? patchIn(x) : Array.isArray(x) ? x.map(patchIn).find(Boolean) ?? null : null;
+    const p =
+      typeof x === "string" ? patchIn(x) : Array.isArray(x) ? (x.map(patchIn).find(Boolean) ?? null) : null;
     if (p) return p;
   }
   return null;
@@ -32,7 +41,9 @@ function commandOf(args: Record<string, unknown>): string | undefined {
   if (Array.isArray(c)) {
     const argv = c.map(String);
     // `bash -lc "…"`: the script is what was run.
-    return argv.length === 3 && /^(ba|z)?sh$/.test(argv[0].split("/").pop() ?? "") && argv[1].startsWith("-") ? argv[2] : argv.join(" ");
+    return argv.length === 3 && /^(ba|z)?sh$/.test(argv[0].split("/").pop() ?? "") && argv[1].startsWith("-")
+      ? argv[2]
+      : argv.join(" ");
   }
   return text(c);
 }
@@ -48,8 +59,11 @@ function tokenCount(p: Record<string, any>, model: string | null): Usage | null 
   const context = n(last.total_tokens) || n(last.input_tokens) + n(last.output_tokens);
   if (context <= 0) return null;
   return {
-    input_tokens: Math.max(0, n(last.input_tokens) - n(last.cached_input_tokens)), cache_read_input_tokens: n(last.cached_input_tokens),
-    cache_creation_input_tokens: 0, model, context,
+    input_tokens: Math.max(0, n(last.input_tokens) - n(last.cached_input_tokens)),
+    cache_read_input_tokens: n(last.cached_input_tokens),
+    cache_creation_input_tokens: 0,
+    model,
+    context,
     ...(n(p.info.model_context_window) > 0 ? { window: n(p.info.model_context_window) } : {}),
   };
 }
@@ -68,7 +82,8 @@ export function lastRolloutUsage(path: string): Usage | null {
     const skipped = scanLines(path, { head: 0, tail }, (raw, _at, identity) => {
       if (identity || !/"(token_count|compacted|turn_context)"/.test(raw)) return;
       const line = parseLine(raw);
-      if (line?.type === "turn_context" && typeof line.payload?.model === "string") model = line.payload.model;
+      if (line?.type === "turn_context" && typeof line.payload?.model === "string")
+        model = line.payload.model;
       if (line?.type === "compacted") [found, compacted] = [null, true];
       const u = line?.type === "event_msg" && line.payload ? tokenCount(line.payload, model) : null;
       if (u) [found, compacted] = [u, false];
@@ -79,13 +94,20 @@ export function lastRolloutUsage(path: string): Usage | null {
 }
 
 /** One rollout line into the facts. `identity`: the head of a long file, who and when only. */
-function addLine(b: FactsBuilder, raw: string, offset: number, identity: boolean, state: { model: string | null; sawUserEvent: boolean }): void {
+function addLine(
+  b: FactsBuilder,
+  raw: string,
+  offset: number,
+  identity: boolean,
+  state: { model: string | null; sawUserEvent: boolean },
+): void {
   if (!raw.trim()) return;
   const line = parseLine(raw);
   const p = line?.payload;
   if (!line || !p || typeof p !== "object") return;
   const at = typeof line.timestamp === "string" ? line.timestamp : "";
-  if (line.type === "session_meta") b.identity({ session_id: p.id ?? p.meta?.id, started_at: p.timestamp ?? at, cwd: p.cwd });
+  if (line.type === "session_meta")
+    b.identity({ session_id: p.id ?? p.meta?.id, started_at: p.timestamp ?? at, cwd: p.cwd });
   if (line.type === "turn_context") {
     b.identity({ cwd: p.cwd });
     if (typeof p.model === "string") state.model = p.model;
@@ -104,7 +126,13 @@ function addLine(b: FactsBuilder, raw: string, offset: number, identity: boolean
   if (line.type === "compacted") b.compaction();
   const usage = line.type === "event_msg" ? tokenCount(p, state.model) : null;
   if (usage) b.usage(usage);
-  if (line.type === "event_msg" && p.type === "patch_apply_end" && p.success !== false && p.changes && typeof p.changes === "object") {
+  if (
+    line.type === "event_msg" &&
+    p.type === "patch_apply_end" &&
+    p.success !== false &&
+    p.changes &&
+    typeof p.changes === "object"
+  ) {
     for (const path of Object.keys(p.changes)) b.edit(path, cwd);
   }
   if (line.type !== "response_item") return;
@@ -113,22 +141,45 @@ function addLine(b: FactsBuilder, raw: string, offset: number, identity: boolean
   if (p.type === "function_call" && typeof p.name === "string") {
     const args = record(p.arguments) ?? {};
     if (p.name === "update_plan" && Array.isArray(args.plan)) {
-      b.todos(args.plan.filter((s: any) => typeof s?.step === "string").map((s: any) => ({ content: s.step, status: todoStatus(s.status) })));
+      b.todos(
+        args.plan
+          .filter((s: any) => typeof s?.step === "string")
+          .map((s: any) => ({ content: s.step, status: todoStatus(s.status) })),
+      );
     }
-    const patch = p.name === "apply_patch" ? patchIn(args) ?? patchIn(p.arguments) : null;
+    const patch = p.name === "apply_patch" ? (patchIn(args) ?? patchIn(p.arguments)) : null;
     const command = commandOf(args);
     const file = patch ? patchFiles(patch)[0]?.path : undefined;
-    b.tool(id, p.name, { ...(command ? { command } : {}), ...(file ? { file_path: file } : {}), ...(text(args.explanation) ? { description: args.explanation } : {}) }, at);
+    b.tool(
+      id,
+      p.name,
+      {
+        ...(command ? { command } : {}),
+        ...(file ? { file_path: file } : {}),
+        ...(text(args.explanation) ? { description: args.explanation } : {}),
+      },
+      at,
+    );
     if (patch) addPatch(b, patch, cwd);
     // `bash -lc "apply_patch <<'EOF' …"`: older builds edited through the shell.
     else if (command && /\bapply_patch\b/.test(command)) addPatch(b, patchIn(command) ?? "", cwd);
   } else if (p.type === "custom_tool_call" && typeof p.name === "string") {
     const patch = p.name === "apply_patch" ? patchIn(p.input) : null;
-    b.tool(id, p.name, patch ? { file_path: patchFiles(patch)[0]?.path ?? "" } : { description: text(p.input)?.slice(0, 200) ?? "" }, at);
+    b.tool(
+      id,
+      p.name,
+      patch
+        ? { file_path: patchFiles(patch)[0]?.path ?? "" }
+        : { description: text(p.input)?.slice(0, 200) ?? "" },
+      at,
+    );
     if (patch) addPatch(b, patch, cwd);
   } else if (p.type === "local_shell_call" && p.action) {
     b.tool(id, "shell", { command: commandOf(p.action) ?? "" }, at);
-  } else if ((p.type === "function_call_output" || p.type === "custom_tool_call_output") && typeof p.call_id === "string") {
+  } else if (
+    (p.type === "function_call_output" || p.type === "custom_tool_call_output") &&
+    typeof p.call_id === "string"
+  ) {
     // A failed call's output is `{content, success: false}` (a success is a plain string).
     if (p.output && typeof p.output === "object" && p.output.success === false) b.failed(p.call_id);
   }
@@ -145,7 +196,9 @@ function addPatch(b: FactsBuilder, patch: string, cwd: string | null): void {
 export function readRollout(path: string, budget: { head?: number; tail?: number } = {}): TranscriptFacts {
   const b = new FactsBuilder();
   const state = { model: null as string | null, sawUserEvent: false };
-  const skipped = path.endsWith(".zst") ? null : scanLines(path, budget, (raw, at, identity) => addLine(b, raw, at, identity, state));
+  const skipped = path.endsWith(".zst")
+    ? null
+    : scanLines(path, budget, (raw, at, identity) => addLine(b, raw, at, identity, state));
   return b.done(skipped ?? 0);
 }
 
@@ -180,6 +233,10 @@ export const codex: AgentKind = {
     return { event, payload: stamped(p, "codex") };
   },
   source: CODEX_SOURCE,
-  render: (event, reply) => (event === "session-start" ? plainStart(reply) : event === "post-tool-use" ? hookSpecificJson("PostToolUse", reply) : ""),
+  render: (event, reply) =>
+    event === "session-start"
+      ? plainStart(reply)
+      : event === "post-tool-use"
+        ? hookSpecificJson("PostToolUse", reply)
+        : "",
 };
-

@@ -15,7 +15,16 @@
 // hooks' own trail stands in.
 import { parseLine, scanLines, type TranscriptFacts } from "../transcript.ts";
 import { FactsBuilder } from "./facts.ts";
-import { pathOf, pick, record, stamped, text, type AgentKind, type HookEvent, type TranscriptSource } from "./kind.ts";
+import {
+  pathOf,
+  pick,
+  record,
+  stamped,
+  text,
+  type AgentKind,
+  type HookEvent,
+  type TranscriptSource,
+} from "./kind.ts";
 import type { HookPayload } from "../hook-payload.ts";
 
 const EDITS = new Set(["edit", "create", "write", "str_replace", "apply_patch"]);
@@ -25,7 +34,8 @@ function addEvent(b: FactsBuilder, raw: string, identity: boolean): void {
   const d = e?.data;
   if (!e || typeof e.type !== "string" || !d || typeof d !== "object") return;
   const at = typeof e.timestamp === "string" ? e.timestamp : "";
-  if (e.type === "session.start" || e.type === "session.resume") b.identity({ session_id: d.sessionId, started_at: d.startTime ?? at, cwd: d.context?.cwd });
+  if (e.type === "session.start" || e.type === "session.resume")
+    b.identity({ session_id: d.sessionId, started_at: d.startTime ?? at, cwd: d.context?.cwd });
   if (e.type === "user.message" && typeof d.content === "string") b.prompt(d.content, identity);
   if (identity) return;
   if (e.type === "tool.execution_start" && typeof d.toolName === "string") {
@@ -34,15 +44,26 @@ function addEvent(b: FactsBuilder, raw: string, identity: boolean): void {
     b.tool(String(d.toolCallId ?? at), d.toolName, { ...args, ...(file ? { file_path: file } : {}) }, at);
     if (file && EDITS.has(d.toolName)) b.edit(file, b.facts.cwd);
   }
-  if (e.type === "tool.execution_complete" && d.success === false && d.toolCallId) b.failed(String(d.toolCallId));
+  if (e.type === "tool.execution_complete" && d.success === false && d.toolCallId)
+    b.failed(String(d.toolCallId));
   if (e.type === "session.compaction_complete") b.compaction();
   if (e.type === "session.compaction_start" && typeof d.currentTokens === "number" && d.currentTokens > 0) {
-    b.usage({ input_tokens: d.currentTokens, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, model: text(d.model) ?? null, context: d.currentTokens, ...(typeof d.tokenLimit === "number" && d.tokenLimit > 0 ? { window: d.tokenLimit } : {}) });
+    b.usage({
+      input_tokens: d.currentTokens,
+      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: 0,
+      model: text(d.model) ?? null,
+      context: d.currentTokens,
+      ...(typeof d.tokenLimit === "number" && d.tokenLimit > 0 ? { window: d.tokenLimit } : {}),
+    });
   }
 }
 
 /** The facts of a Copilot CLI session event log. */
-export function readCopilotEvents(path: string, budget: { head?: number; tail?: number } = {}): TranscriptFacts {
+export function readCopilotEvents(
+  path: string,
+  budget: { head?: number; tail?: number } = {},
+): TranscriptFacts {
   const b = new FactsBuilder();
   const skipped = scanLines(path, budget, (raw, _at, identity) => addEvent(b, raw, identity));
   return b.done(skipped ?? 0);
@@ -83,11 +104,20 @@ export const copilot: AgentKind = {
     const result = record(raw.toolResult ?? raw.tool_result);
     const kind = text(result?.resultType) ?? text(result?.result_type);
     if (event === "post-tool-use-failure" || (event === "post-tool-use" && kind && kind !== "success")) {
-      const error = text(raw.error) ?? text(record(raw.error)?.message) ?? text(result?.textResultForLlm) ?? text(result?.text_result_for_llm) ?? kind ?? "failed";
+      const error =
+        text(raw.error) ??
+        text(record(raw.error)?.message) ??
+        text(result?.textResultForLlm) ??
+        text(result?.text_result_for_llm) ??
+        kind ??
+        "failed";
       return { event: "post-tool-use-failure", payload: stamped({ ...p, error }, "copilot") };
     }
     return { event, payload: stamped(p, "copilot") };
   },
   source: COPILOT_SOURCE,
-  render: (event: HookEvent, reply) => (reply.context && (event === "session-start" || event === "post-tool-use") ? JSON.stringify({ additionalContext: reply.context }) + "\n" : ""),
+  render: (event: HookEvent, reply) =>
+    reply.context && (event === "session-start" || event === "post-tool-use")
+      ? JSON.stringify({ additionalContext: reply.context }) + "\n"
+      : "",
 };

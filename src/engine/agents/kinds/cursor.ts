@@ -29,13 +29,20 @@ function userText(content: unknown): string {
 }
 
 /** The facts of a Cursor agent transcript. */
-export function readCursorTranscript(path: string, budget: { head?: number; tail?: number } = {}): TranscriptFacts {
+export function readCursorTranscript(
+  path: string,
+  budget: { head?: number; tail?: number } = {},
+): TranscriptFacts {
   const b = new FactsBuilder();
   const skipped = scanLines(path, budget, (raw, offset, identity) => {
     const line = raw.trim() ? parseLine(raw) : null;
     const content = line?.message?.content;
     if (!line || content === undefined) return;
-    if (line.role === "user" && !(Array.isArray(content) && content.some((c: any) => c?.type === "tool_result"))) b.prompt(userText(content), identity);
+    if (
+      line.role === "user" &&
+      !(Array.isArray(content) && content.some((c: any) => c?.type === "tool_result"))
+    )
+      b.prompt(userText(content), identity);
     if (identity || line.role !== "assistant" || !Array.isArray(content)) return;
     content.forEach((block: any, i: number) => {
       if (block?.type !== "tool_use" || typeof block.name !== "string") return;
@@ -52,10 +59,22 @@ export function readCursorTranscript(path: string, budget: { head?: number; tail
 }
 
 /** Where Cursor keeps a conversation's transcript when the payload does not say (the CLI never does). */
-export function cursorTranscriptPath(root: string | undefined, conversation: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+export function cursorTranscriptPath(
+  root: string | undefined,
+  conversation: string | undefined,
+  env: NodeJS.ProcessEnv,
+): string | undefined {
   if (!root || !conversation || /[/\\]/.test(conversation)) return undefined;
-  const dir = join(home(env), ".cursor", "projects", root.replace(/^[/\\]+/, "").replace(/[^A-Za-z0-9]/g, "-"), "agent-transcripts");
-  return [join(dir, `${conversation}.jsonl`), join(dir, conversation, `${conversation}.jsonl`)].find((p) => existsSync(p));
+  const dir = join(
+    home(env),
+    ".cursor",
+    "projects",
+    root.replace(/^[/\\]+/, "").replace(/[^A-Za-z0-9]/g, "-"),
+    "agent-transcripts",
+  );
+  return [join(dir, `${conversation}.jsonl`), join(dir, conversation, `${conversation}.jsonl`)].find((p) =>
+    existsSync(p),
+  );
 }
 
 export const CURSOR_SOURCE: TranscriptSource = {
@@ -86,9 +105,13 @@ export const cursor: AgentKind = {
     // sessionStart fires for a new conversation: a fresh start, not a resume.
     set("source", pick(raw, "source") ?? (event === "session-start" ? "startup" : undefined));
     set("reason", pick(raw, "reason", "status"));
-    if (event === "post-tool-use-failure") set("error", pick(raw, "error_message", "error") ?? pick(raw, "failure_type") ?? "failed");
+    if (event === "post-tool-use-failure")
+      set("error", pick(raw, "error_message", "error") ?? pick(raw, "failure_type") ?? "failed");
     return { event, payload: stamped(p, "cursor") };
   },
   source: CURSOR_SOURCE,
-  render: (event, reply) => (event === "session-start" && reply.context ? JSON.stringify({ additional_context: reply.context }) + "\n" : ""),
+  render: (event, reply) =>
+    event === "session-start" && reply.context
+      ? JSON.stringify({ additional_context: reply.context }) + "\n"
+      : "",
 };

@@ -11,7 +11,12 @@ import { currentWorkspace, resolveProject } from "../../projects/resolve.ts";
 export const DEDUPE_WINDOW_MS = 60_000;
 
 /** True when this copy of `event` should run; false when the other configuration just handled it. */
-export async function claimEvent(session: Session, sessionId: string | null | undefined, event: string, via: string): Promise<boolean> {
+export async function claimEvent(
+  session: Session,
+  sessionId: string | null | undefined,
+  event: string,
+  via: string,
+): Promise<boolean> {
   if (!sessionId) return true;
   // Nowhere to remember it (no project, no workspace with an identity): nothing would be written either.
   if (!currentWorkspace(session, false) && !(await resolveProject(session, { create: false }))) return true;
@@ -21,7 +26,10 @@ export async function claimEvent(session: Session, sessionId: string | null | un
     const s = await getSignalRow(w, ctx.project.id);
     const last = noteOf(s, sessionId)?.fired?.[event];
     if (last && last.via !== via && now.getTime() - Date.parse(last.at) < DEDUPE_WINDOW_MS) return false;
-    const marked = withNote(s, sessionId, now, (n) => ({ ...n, fired: { ...(n.fired ?? {}), [event]: { at: now.toISOString(), via } } }));
+    const marked = withNote(s, sessionId, now, (n) => ({
+      ...n,
+      fired: { ...(n.fired ?? {}), [event]: { at: now.toISOString(), via } },
+    }));
     await putSignalRow(w, ctx.project.id, marked);
     return true;
   });

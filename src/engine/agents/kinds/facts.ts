@@ -3,7 +3,17 @@
 // cleaned and redacted before they are cut, the newest MAX_TOOL_USES calls kept, edited files in
 // order of recency).
 import { isAbsolute, resolve } from "node:path";
-import { MAX_TOOL_USES, REPLY_MAX, clean, emptyFacts, slimInput, type FilePatch, type Todo, type TranscriptFacts, type Usage } from "../transcript.ts";
+import {
+  MAX_TOOL_USES,
+  REPLY_MAX,
+  clean,
+  emptyFacts,
+  slimInput,
+  type FilePatch,
+  type Todo,
+  type TranscriptFacts,
+  type Usage,
+} from "../transcript.ts";
 import { stripControl } from "../../snapshots/input-limits.ts";
 
 export class FactsBuilder {
@@ -16,7 +26,8 @@ export class FactsBuilder {
   identity(id: { session_id?: unknown; started_at?: unknown; cwd?: unknown }): void {
     const f = this.facts;
     if (typeof id.session_id === "string" && id.session_id) f.session_id ??= clean(id.session_id, 200);
-    if (typeof id.started_at === "string" && id.started_at) f.started_at ??= stripControl(id.started_at).slice(0, 40);
+    if (typeof id.started_at === "string" && id.started_at)
+      f.started_at ??= stripControl(id.started_at).slice(0, 40);
     if (typeof id.cwd === "string" && id.cwd) f.cwd ??= id.cwd;
   }
 
@@ -63,7 +74,11 @@ export class FactsBuilder {
   }
 
   todos(list: Todo[]): void {
-    this.facts.todos = list.map((t) => ({ content: clean(t.content), status: stripControl(t.status), ...(t.activeForm ? { activeForm: clean(t.activeForm) } : {}) }));
+    this.facts.todos = list.map((t) => ({
+      content: clean(t.content),
+      status: stripControl(t.status),
+      ...(t.activeForm ? { activeForm: clean(t.activeForm) } : {}),
+    }));
   }
 
   usage(u: Usage): void {
@@ -87,8 +102,18 @@ export class FactsBuilder {
 
 /** A todo status as the snapshot's plan knows them (pending, in_progress, completed; others kept). */
 export function todoStatus(s: unknown): string {
-  const v = typeof s === "string" ? s.trim().toLowerCase().replace(/[\s-]+/g, "_") : "";
-  return v === "done" || v === "complete" ? "completed" : v === "inprogress" || v === "active" ? "in_progress" : v || "pending";
+  const v =
+    typeof s === "string"
+      ? s
+          .trim()
+          .toLowerCase()
+          .replace(/[\s-]+/g, "_")
+      : "";
+  return v === "done" || v === "complete"
+    ? "completed"
+    : v === "inprogress" || v === "active"
+      ? "in_progress"
+      : v || "pending";
 }
 
 /** The files an apply_patch text touches (`*** Add/Update/Delete File:`, `*** Move to:`), with its added and removed lines. */
@@ -111,7 +136,8 @@ export function patchFiles(patch: string): { path: string; added: number; remove
 
 /** The added and removed lines of a unified diff. */
 export function diffCounts(diff: string): { added: number; removed: number } {
-  let added = 0, removed = 0;
+  let added = 0,
+    removed = 0;
   for (const l of diff.split("\n")) {
     if (l.startsWith("+++") || l.startsWith("---")) continue;
     if (l.startsWith("+")) added++;
@@ -124,5 +150,14 @@ export function diffCounts(diff: string): { added: number; removed: number } {
 export function contentText(content: unknown): string {
   if (typeof content === "string") return content;
   const parts = Array.isArray(content) ? content : content && typeof content === "object" ? [content] : [];
-  return parts.map((p: any) => (typeof p === "string" ? p : typeof p?.text === "string" && (!p.type || /text/.test(p.type)) ? p.text : "")).filter(Boolean).join("\n");
+  return parts
+    .map((p: any) =>
+      typeof p === "string"
+        ? p
+        : typeof p?.text === "string" && (!p.type || /text/.test(p.type))
+          ? p.text
+          : "",
+    )
+    .filter(Boolean)
+    .join("\n");
 }

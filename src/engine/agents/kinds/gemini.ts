@@ -11,9 +11,24 @@
 // `{"$rewindTo": id}` dropping that message and everything after it; older files are one JSON
 // ConversationRecord {sessionId, startTime, messages[]}.
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { HEAD_BYTES, TAIL_BYTES, parseLine, scanLines, type TranscriptFacts, type Usage } from "../transcript.ts";
+import {
+  HEAD_BYTES,
+  TAIL_BYTES,
+  parseLine,
+  scanLines,
+  type TranscriptFacts,
+  type Usage,
+} from "../transcript.ts";
 import { FactsBuilder, contentText, todoStatus } from "./facts.ts";
-import { hookSpecificJson, record, stamped, text, type AgentKind, type HookEvent, type TranscriptSource } from "./kind.ts";
+import {
+  hookSpecificJson,
+  record,
+  stamped,
+  text,
+  type AgentKind,
+  type HookEvent,
+  type TranscriptSource,
+} from "./kind.ts";
 import type { HookPayload } from "../hook-payload.ts";
 
 /** What a message record contributes, kept small (the record itself may hold a whole file). */
@@ -32,14 +47,27 @@ function slim(r: Record<string, any>): Slim {
   const s: Slim = { type: String(r.type), at: typeof r.timestamp === "string" ? r.timestamp : "" };
   if (r.type === "user") s.prompt = contentText(r.content).slice(0, 10_000);
   if (Array.isArray(r.toolCalls)) {
-    s.tools = r.toolCalls.filter((t: any) => t && typeof t.name === "string").map((t: any) => ({
-      id: String(t.id ?? ""), name: t.name, args: record(t.args) ?? {}, failed: t.status === "error", at: typeof t.timestamp === "string" ? t.timestamp : s.at,
-    }));
+    s.tools = r.toolCalls
+      .filter((t: any) => t && typeof t.name === "string")
+      .map((t: any) => ({
+        id: String(t.id ?? ""),
+        name: t.name,
+        args: record(t.args) ?? {},
+        failed: t.status === "error",
+        at: typeof t.timestamp === "string" ? t.timestamp : s.at,
+      }));
   }
   const input = r.tokens && typeof r.tokens.input === "number" ? r.tokens.input : 0;
   if (input > 0) {
     const model = typeof r.model === "string" ? r.model : null;
-    s.usage = { input_tokens: input, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, model, context: input, ...(model && /^gemini-/i.test(model) ? { window: GEMINI_WINDOW } : {}) };
+    s.usage = {
+      input_tokens: input,
+      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: 0,
+      model,
+      context: input,
+      ...(model && /^gemini-/i.test(model) ? { window: GEMINI_WINDOW } : {}),
+    };
   }
   return s;
 }
@@ -70,12 +98,22 @@ function facts(rec: Records, skipped: number): TranscriptFacts {
       const id = t.id || `${m.at}#${i}`;
       const file = text(t.args.file_path) ?? text(t.args.dir_path);
       const command = text(t.args.command);
-      b.tool(id, t.name, { ...t.args, ...(file ? { file_path: file } : {}), ...(command ? { command } : {}) }, t.at);
+      b.tool(
+        id,
+        t.name,
+        { ...t.args, ...(file ? { file_path: file } : {}), ...(command ? { command } : {}) },
+        t.at,
+      );
       if (t.failed) b.failed(id);
       if (t.failed) continue;
-      if ((t.name === "write_file" || t.name === "replace") && text(t.args.file_path)) b.edit(t.args.file_path as string);
+      if ((t.name === "write_file" || t.name === "replace") && text(t.args.file_path))
+        b.edit(t.args.file_path as string);
       if (t.name === "write_todos" && Array.isArray(t.args.todos)) {
-        b.todos(t.args.todos.filter((x: any) => typeof x?.description === "string").map((x: any) => ({ content: x.description, status: todoStatus(x.status) })));
+        b.todos(
+          t.args.todos
+            .filter((x: any) => typeof x?.description === "string")
+            .map((x: any) => ({ content: x.description, status: todoStatus(x.status) })),
+        );
       }
     }
   }
@@ -108,7 +146,10 @@ function readLegacy(path: string, rec: Records): boolean {
 }
 
 /** The facts of a Gemini CLI chat recording. */
-export function readChatRecording(path: string, budget: { head?: number; tail?: number } = {}): TranscriptFacts {
+export function readChatRecording(
+  path: string,
+  budget: { head?: number; tail?: number } = {},
+): TranscriptFacts {
   const rec = new Records();
   if (path.endsWith(".json")) {
     readLegacy(path, rec);
@@ -126,13 +167,18 @@ export function readChatRecording(path: string, budget: { head?: number; tail?: 
 
 export const GEMINI_SOURCE: TranscriptSource = {
   facts: (p) => readChatRecording(p.transcript_path ?? ""),
-  usage: (p) => (p.transcript_path ? readChatRecording(p.transcript_path, { head: 0, tail: 2 * 1024 * 1024 }).usage : null),
-  editedFiles: (tool, input) => ((tool === "write_file" || tool === "replace") && text(input.file_path) ? [input.file_path as string] : []),
+  usage: (p) =>
+    p.transcript_path ? readChatRecording(p.transcript_path, { head: 0, tail: 2 * 1024 * 1024 }).usage : null,
+  editedFiles: (tool, input) =>
+    (tool === "write_file" || tool === "replace") && text(input.file_path) ? [input.file_path as string] : [],
   trail: false,
 };
 
 /** Gemini's own names of the events whose output takes context. */
-const CONTEXT_EVENTS: Partial<Record<HookEvent, string>> = { "session-start": "SessionStart", "post-tool-use": "AfterTool" };
+const CONTEXT_EVENTS: Partial<Record<HookEvent, string>> = {
+  "session-start": "SessionStart",
+  "post-tool-use": "AfterTool",
+};
 
 export const gemini: AgentKind = {
   id: "gemini",
@@ -142,7 +188,14 @@ export const gemini: AgentKind = {
     if (typeof raw.prompt_response === "string") p.last_assistant_message = raw.prompt_response;
     // A tool whose response carries an error failed.
     const response = record(raw.tool_response);
-    if (event === "post-tool-use" && response?.error) return { event: "post-tool-use-failure", payload: stamped({ ...p, error: text(response.error) ?? text(record(response.error)?.message) ?? "failed" }, "gemini") };
+    if (event === "post-tool-use" && response?.error)
+      return {
+        event: "post-tool-use-failure",
+        payload: stamped(
+          { ...p, error: text(response.error) ?? text(record(response.error)?.message) ?? "failed" },
+          "gemini",
+        ),
+      };
     return { event, payload: stamped(p, "gemini") };
   },
   source: GEMINI_SOURCE,

@@ -26,7 +26,8 @@ export const agentKindNames = (): string[] => Object.keys(KINDS);
  */
 export function callerOf(route: AgentKind, raw: Record<string, unknown>): AgentKind {
   if (route.id !== "claude") return route;
-  if ("cursor_version" in raw || "conversation_id" in raw || Array.isArray(raw.workspace_roots)) return cursor;
+  if ("cursor_version" in raw || "conversation_id" in raw || Array.isArray(raw.workspace_roots))
+    return cursor;
   if ("sessionId" in raw || (raw.timestamp !== undefined && !("permission_mode" in raw))) return copilot;
   return claude;
 }

@@ -69,17 +69,22 @@ export function pick(raw: Record<string, unknown>, ...keys: string[]): string | 
 }
 
 /** The first workspace root of a payload that names roots instead of a cwd (Cursor, Cline). */
-export const firstRoot = (v: unknown): string | undefined => (Array.isArray(v) ? v.map(text).find(Boolean) : undefined);
+export const firstRoot = (v: unknown): string | undefined =>
+  Array.isArray(v) ? v.map(text).find(Boolean) : undefined;
 
 /** Claude Code's hook JSON for an event that takes context: `hookSpecificOutput` under the event's own name. */
 export function hookSpecificJson(eventName: string | undefined, reply: Reply): string {
   if (!eventName || !reply.context) return "";
-  const out = { ...(reply.message ? { systemMessage: reply.message } : {}), hookSpecificOutput: { hookEventName: eventName, additionalContext: reply.context } };
+  const out = {
+    ...(reply.message ? { systemMessage: reply.message } : {}),
+    hookSpecificOutput: { hookEventName: eventName, additionalContext: reply.context },
+  };
   return JSON.stringify(out) + "\n";
 }
 
 /** A tool input's path under any of the names agents give it. */
-export const pathOf = (input: Record<string, unknown>): string | undefined => text(input.file_path) ?? text(input.path) ?? text(input.filePath) ?? text(input.notebook_path);
+export const pathOf = (input: Record<string, unknown>): string | undefined =>
+  text(input.file_path) ?? text(input.path) ?? text(input.filePath) ?? text(input.notebook_path);
 
 /** Marks the payload with the agent that sent it (the snapshot records who saved it). */
 export function stamped(p: HookPayload, agent: AgentId): HookPayload {

@@ -30,6 +30,9 @@ export const opencode: AgentKind = {
     return { event, payload: stamped(p, "opencode") };
   },
   source: OPENCODE_SOURCE,
-  render: (event, reply) => (reply.context && (event === "session-start" || event === "pre-compact" || event === "post-tool-use") ? reply.context.replace(/\n*$/, "\n") : ""),
+  render: (event, reply) =>
+    reply.context && (event === "session-start" || event === "pre-compact" || event === "post-tool-use")
+      ? reply.context.replace(/\n*$/, "\n")
+      : "",
   compactionContext: true,
 };

@@ -22,7 +22,12 @@ export interface HookCall {
 }
 
 /** A hook call from `--agent` and the payload, or null for an agent we do not know. */
-export function readHook(agent: string | undefined, event: HookEvent, raw: Record<string, unknown>, env: NodeJS.ProcessEnv): HookCall | null {
+export function readHook(
+  agent: string | undefined,
+  event: HookEvent,
+  raw: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+): HookCall | null {
   const route = agentKind(agent);
   if (!route) return null;
   const caller = callerOf(route, raw);
@@ -37,18 +42,32 @@ export async function runHook(session: Session, call: HookCall): Promise<string>
   // At session start the restore block matters more than this bookkeeping: when another
   // MindSave holds the write lock (a long sync), it is left out, not the block.
   const restoring = event === "session-start";
-  if (RUNS_CLAUDE_HOOKS.has(caller.id) && !(await unlessBusy(restoring, true, () => claimEvent(session, typeof p.session_id === "string" ? p.session_id : null, event, route.id)))) return "";
+  if (
+    RUNS_CLAUDE_HOOKS.has(caller.id) &&
+    !(await unlessBusy(restoring, true, () =>
+      claimEvent(session, typeof p.session_id === "string" ? p.session_id : null, event, route.id),
+    ))
+  )
+    return "";
   if (src.trail) await unlessBusy(restoring, undefined, () => recordTrail(session, event, p, src));
   const outcome =
-    event === "session-start" ? await onSessionStart(session, p)
-    : event === "user-prompt-submit" ? await onUserPromptSubmit(session, p, src)
-    : event === "post-tool-use" ? await onPostToolUse(session, p, src)
-    : event === "post-tool-use-failure" ? await onPostToolUseFailure(session, p)
-    : await onCheckpoint(session, p, event, src);
+    event === "session-start"
+      ? await onSessionStart(session, p)
+      : event === "user-prompt-submit"
+        ? await onUserPromptSubmit(session, p, src)
+        : event === "post-tool-use"
+          ? await onPostToolUse(session, p, src)
+          : event === "post-tool-use-failure"
+            ? await onPostToolUseFailure(session, p)
+            : await onCheckpoint(session, p, event, src);
   let reply: Reply = { context: outcome.context, message: outcome.message };
   // Where compaction can carry context (opencode), the summary keeps the task state just saved.
-  if (event === "pre-compact" && route.compactionContext) reply = { context: await restoreContext(session, "compact") };
+  if (event === "pre-compact" && route.compactionContext)
+    reply = { context: await restoreContext(session, "compact") };
   // What goes into the model's context holds no escape sequence, whatever the store holds (a JSON
   // reply would carry one escaped, and the agent would decode it).
-  return route.render(event, { context: reply.context && printable(reply.context), message: reply.message && printable(reply.message) });
+  return route.render(event, {
+    context: reply.context && printable(reply.context),
+    message: reply.message && printable(reply.message),
+  });
 }

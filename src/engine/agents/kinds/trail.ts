@@ -17,17 +17,35 @@ const KEEP_TOOLS = 20;
 const KEEP_FILES = 20;
 const KEEP_TODOS = 30;
 /** The input keys toolTarget reads, in its order: the trail keeps which one a target came from. */
-const TARGET_KEYS = ["file_path", "notebook_path", "path", "command", "pattern", "url", "query", "description", "prompt"];
+const TARGET_KEYS = [
+  "file_path",
+  "notebook_path",
+  "path",
+  "command",
+  "pattern",
+  "url",
+  "query",
+  "description",
+  "prompt",
+];
 
 /** A task list in a tool's input: `todos` [{content|description, status}] or Cline's `task_progress` checklist. */
 export function todosIn(input: Record<string, unknown>): { content: string; status: string }[] | null {
   if (Array.isArray(input.todos)) {
-    const list = input.todos.map((t: any) => ({ content: text(t?.content) ?? text(t?.description) ?? "", status: todoStatus(t?.status) })).filter((t) => t.content);
+    const list = input.todos
+      .map((t: any) => ({
+        content: text(t?.content) ?? text(t?.description) ?? "",
+        status: todoStatus(t?.status),
+      }))
+      .filter((t) => t.content);
     return list.length ? list : null;
   }
   const progress = text(input.task_progress);
   if (!progress) return null;
-  const list = progress.split("\n").map((l) => /^\s*[-*]\s*\[([ xX])\]\s*(.+)$/.exec(l)).filter((m): m is RegExpExecArray => !!m)
+  const list = progress
+    .split("\n")
+    .map((l) => /^\s*[-*]\s*\[([ xX])\]\s*(.+)$/.exec(l))
+    .filter((m): m is RegExpExecArray => !!m)
     .map((m) => ({ content: m[2].trim(), status: m[1] === " " ? "pending" : "completed" }));
   // The first open step is the one in progress.
   const open = list.find((t) => t.status === "pending");
@@ -36,7 +54,13 @@ export function todosIn(input: Record<string, unknown>): { content: string; stat
 }
 
 /** The note with what this event's payload adds to the trail. */
-export function noteTrail(n: SessionNote, event: HookEvent, p: HookPayload, src: TranscriptSource, now: Date): SessionNote {
+export function noteTrail(
+  n: SessionNote,
+  event: HookEvent,
+  p: HookPayload,
+  src: TranscriptSource,
+  now: Date,
+): SessionNote {
   const t: Trail = { ...(n.trail ?? {}) };
   t.started ??= now.toISOString();
   const prompt = typeof p.prompt === "string" ? clean(p.prompt, 1000).trim() : "";
@@ -50,19 +74,37 @@ export function noteTrail(n: SessionNote, event: HookEvent, p: HookPayload, src:
     const failed = event === "post-tool-use-failure";
     const field = TARGET_KEYS.find((k) => typeof input[k] === "string" && input[k]);
     const target = callTarget(tool, input).slice(0, 300);
-    t.tools = [...(t.tools ?? []), { name: tool, ...(field && target ? { field } : {}), target, at: now.toISOString(), ...(failed ? { failed } : {}) }].slice(-KEEP_TOOLS);
+    t.tools = [
+      ...(t.tools ?? []),
+      {
+        name: tool,
+        ...(field && target ? { field } : {}),
+        target,
+        at: now.toISOString(),
+        ...(failed ? { failed } : {}),
+      },
+    ].slice(-KEEP_TOOLS);
     if (!failed) {
       const files = src.editedFiles(tool, input).map((f) => clean(f));
-      if (files.length) t.files = [...(t.files ?? []).filter((f) => !files.includes(f)), ...files].slice(-KEEP_FILES);
+      if (files.length)
+        t.files = [...(t.files ?? []).filter((f) => !files.includes(f)), ...files].slice(-KEEP_FILES);
       const todos = todosIn(input);
-      if (todos) t.todos = todos.slice(0, KEEP_TODOS).map((x) => ({ content: clean(x.content, 300), status: x.status }));
+      if (todos)
+        t.todos = todos
+          .slice(0, KEEP_TODOS)
+          .map((x) => ({ content: clean(x.content, 300), status: x.status }));
     }
   }
   return { ...n, trail: t };
 }
 
 /** The events whose payloads carry something for the trail (a prompt, a tool call). */
-const TRAILED = new Set<HookEvent>(["session-start", "user-prompt-submit", "post-tool-use", "post-tool-use-failure"]);
+const TRAILED = new Set<HookEvent>([
+  "session-start",
+  "user-prompt-submit",
+  "post-tool-use",
+  "post-tool-use-failure",
+]);
 
 /**
  * Trails of sessions in a folder that is no project yet (a plain folder before its first save):
@@ -88,7 +130,12 @@ export async function pendingTrail(session: Session, sessionId: string | null): 
 }
 
 /** Adds this event to the session's trail (one transaction); nothing without a session id. */
-export async function recordTrail(session: Session, event: HookEvent, p: HookPayload, src: TranscriptSource): Promise<void> {
+export async function recordTrail(
+  session: Session,
+  event: HookEvent,
+  p: HookPayload,
+  src: TranscriptSource,
+): Promise<void> {
   const sessionId = typeof p.session_id === "string" && p.session_id ? p.session_id : null;
   if (!sessionId || !src.trail || !TRAILED.has(event)) return;
   const now = session.now();
@@ -97,9 +144,17 @@ export async function recordTrail(session: Session, event: HookEvent, p: HookPay
   if (!currentWorkspace(session, false) && !(await resolveProject(session, { create: false }))) {
     await session.write(async (w) => {
       const all = await pendingTrails(w);
-      const trail = noteTrail({ seen: now.toISOString(), trail: all[sessionId]?.trail }, event, p, src, now).trail!;
+      const trail = noteTrail(
+        { seen: now.toISOString(), trail: all[sessionId]?.trail },
+        event,
+        p,
+        src,
+        now,
+      ).trail!;
       all[sessionId] = { trail: redactDeep(trail) as Trail, seen: now.toISOString() };
-      const kept = Object.entries(all).sort((a, b) => (a[1].seen < b[1].seen ? 1 : -1)).slice(0, KEEP_PENDING);
+      const kept = Object.entries(all)
+        .sort((a, b) => (a[1].seen < b[1].seen ? 1 : -1))
+        .slice(0, KEEP_PENDING);
       await w.setMeta(PENDING, JSON.stringify(Object.fromEntries(kept)));
     });
     return;
@@ -108,7 +163,11 @@ export async function recordTrail(session: Session, event: HookEvent, p: HookPay
     const ctx = await resolveProject(session, { create: true, w });
     const all = await pendingTrails(w);
     const waiting = all[sessionId]?.trail;
-    await changeSignalRow(w, ctx.project.id, (s) => withNote(s, sessionId, now, (n) => noteTrail(waiting && !n.trail ? { ...n, trail: waiting } : n, event, p, src, now)));
+    await changeSignalRow(w, ctx.project.id, (s) =>
+      withNote(s, sessionId, now, (n) =>
+        noteTrail(waiting && !n.trail ? { ...n, trail: waiting } : n, event, p, src, now),
+      ),
+    );
     if (waiting) {
       delete all[sessionId];
       await w.setMeta(PENDING, JSON.stringify(all));
@@ -125,7 +184,9 @@ export function trailFacts(trail: Trail | undefined, sessionId: string | null): 
   f.first_prompt = trail.first_prompt ?? null;
   f.last_prompt = trail.last_prompt ?? null;
   f.tool_uses = (trail.tools ?? []).map((u) => ({
-    id: `${u.at}|${u.name}|${u.target}`, name: u.name, timestamp: u.at,
+    id: `${u.at}|${u.name}|${u.target}`,
+    name: u.name,
+    timestamp: u.at,
     input: u.field ? { [u.field]: u.target } : {},
     ...(u.failed ? { is_error: true } : {}),
   }));
@@ -140,9 +201,16 @@ export function canRead(src: TranscriptSource, p: HookPayload): boolean {
 }
 
 /** The session's facts: the transcript's when it has any work in it, else the trail's. */
-export async function factsFor(session: Session, src: TranscriptSource, p: HookPayload): Promise<TranscriptFacts> {
+export async function factsFor(
+  session: Session,
+  src: TranscriptSource,
+  p: HookPayload,
+): Promise<TranscriptFacts> {
   const facts = src.facts(p);
   if (!src.trail || hasWork(facts)) return facts;
   const sessionId = typeof p.session_id === "string" && p.session_id ? p.session_id : null;
-  return trailFacts((await sessionNote(session, sessionId))?.trail ?? (await pendingTrail(session, sessionId)), sessionId);
+  return trailFacts(
+    (await sessionNote(session, sessionId))?.trail ?? (await pendingTrail(session, sessionId)),
+    sessionId,
+  );
 }
