@@ -6,22 +6,33 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", ".cache/", ".tools/", ".bench/", "dist/", "bench/results/", "test/fixtures/"] },
+  {
+    ignores: ["node_modules/", ".cache/", ".tools/", ".bench/", "dist/", "bench/results/", "test/fixtures/"],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node, Bun: "readonly" } },
     rules: {
       "max-lines-per-function": ["error", { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }],
-      complexity: ["error", 20],
+      // "modified": a switch counts once, as a dispatch table reads.
+      complexity: ["error", { max: 20, variant: "modified" }],
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
   },
   {
     files: ["ui/**/*.{ts,tsx}"],
     plugins: { "react-hooks": reactHooks },
-    rules: reactHooks.configs.recommended.rules,
+    // The two rules of hooks; the React Compiler's rules (refs, immutability…) assume the compiler, which ink does not use.
+    rules: { "react-hooks/rules-of-hooks": "error", "react-hooks/exhaustive-deps": "error" },
   },
-  // Tests: a describe block is a list of cases, not a function to split.
-  { files: ["test/**/*.{ts,tsx}", "bench/**/*.ts"], rules: { "max-lines-per-function": "off" } },
+  // Tests: a describe block is a list of cases, not a function to split; parsed JSON output is read as `any`.
+  {
+    files: ["test/**/*.{ts,tsx}", "bench/**/*.ts"],
+    rules: {
+      "max-lines-per-function": "off",
+      complexity: "off",
+      "@typescript-eslint/no-explicit-any": "off",
+    },
+  },
 );
