@@ -9,7 +9,7 @@ import { countTokens } from "../snapshots/tokens.ts";
 import { newestSnapshot } from "../snapshots/select.ts";
 import { parsePlan } from "../snapshots/plan.ts";
 import { writtenConstraints } from "../snapshots/layers.ts";
-import { toolTarget, type TranscriptFacts } from "./transcript.ts";
+import { toolTarget, type Todo, type TranscriptFacts } from "./transcript.ts";
 import {
   consumed,
   failureCandidates,
@@ -105,110 +105,118 @@ function sameTask(goal: string, prompt: string): boolean {
 }
 
 /**
- * A snapshot from the transcript: goal from the newest snapshot of the task this session carries on
- * or else its first prompt; state, next action (the in-progress step) and completed steps from the
- * latest TodoWrite list; active files from Edit/Write/MultiEdit; Layer 2 from the newest full
- * snapshot plus the session's corrections and repeated failures; Layer 3 from the last tool calls,
- * file changes and the final reply.
+ * Whether this session carries on the newest snapshot's task, so that snapshot speaks for it: it
+ * was saved during this session, or this session named no task of its own (no prompt, or only
+ * "continue"). A snapshot from an earlier session is another task when this session's first prompt
+ * names one. A snapshot saved by hand during this session is its own when its transcript shows it
+ * saving, or when it names this session's task: another session on the same project saves by hand too.
  */
-export function autoSnapshotInput(facts: TranscriptFacts, c: AutoContext): SnapshotInput {
-  const input = emptyInput();
-  const sessionId = c.sessionId ?? facts.session_id;
-  const intent = facts.first_prompt && !isContinuation(facts.first_prompt) ? facts.first_prompt : null;
-  // The newest snapshot speaks for this session if it was saved during it, or if this session named
-  // no task of its own (no prompt, or only "continue"): then it carries on the newest's task. A
-  // snapshot from an earlier session is another task when this session's first prompt names one.
-  // A snapshot saved by hand during this session is its own when its transcript shows it saving, or
-  // when it names this session's task: another session on the same project saves by hand too.
-  const savedIn = c.newest?.auto_trigger?.session_id;
-  const carriesOn = !c.newest
-    ? false
-    : !intent
-      ? true
-      : savedIn
-        ? savedIn === sessionId
-        : (!facts.started_at || c.newest.created_at >= facts.started_at) &&
-          (savedByThisSession(facts) || sameTask(c.newest.goal, intent));
-  const newest = carriesOn ? c.newest : null;
+function carriesOnNewest(
+  facts: TranscriptFacts,
+  newest: SnapshotRecord | null,
+  intent: string | null,
+  sessionId: string | null | undefined,
+): boolean {
+  if (!newest) return false;
+  if (!intent) return true;
+  const savedIn = newest.auto_trigger?.session_id;
+  if (savedIn) return savedIn === sessionId;
+  const sinceStart = !facts.started_at || newest.created_at >= facts.started_at;
+  return sinceStart && (savedByThisSession(facts) || sameTask(newest.goal, intent));
+}
+
+/** The session's task list as progress: the step in progress, the first pending one, the completed ones. */
+interface PlanProgress {
+  todos: Todo[];
+  doing: Todo | undefined;
+  pending: Todo | undefined;
+  done: Todo[];
+}
+
+function planProgress(facts: TranscriptFacts): PlanProgress {
   const todos = facts.todos ?? [];
-  const doing = todos.find((t) => t.status === "in_progress");
-  const pending = todos.find((t) => t.status === "pending");
-  const done = todos.filter((t) => t.status === "completed");
-  const last = facts.tool_uses.at(-1);
-  // Stop's payload gives the final reply; PreCompact and SessionEnd find it in the transcript.
-  const lastReply = (c.lastReply?.trim() || facts.last_reply?.trim()) ?? "";
-  // Layer 1 never knows less than the newest snapshot of the task it carries on: each field this
-  // session has nothing of its own for (goal, next action, files, a real state) keeps the newest's.
-  input.goal = knownGoal(newest?.goal) || oneLine(intent ?? "") || UNKNOWN_GOAL;
-  if (doing)
-    input.state = oneLine(
-      `In progress: ${doing.activeForm || doing.content} (${done.length}/${todos.length} steps done)`,
-    );
-  else if (todos.length)
-    input.state = oneLine(`${done.length}/${todos.length} steps done${pending ? "" : ": all of them"}`);
-  // Without edits, what this session last did or said is no news about the task: the newest's state
-  // stays when it is a real one, or when another session saved it (a look around does not replace it).
-  else if (
-    newest?.state &&
-    !facts.edited_files.length &&
-    (!ONLY_LAST.test(newest.state) || savedIn !== sessionId)
-  )
-    input.state = newest.state;
-  else if (lastReply)
-    input.state = oneLine(
-      `Last reply: ${oneLine(lastReply, 180)} (after ${facts.tool_uses.length} tool call${facts.tool_uses.length === 1 ? "" : "s"})`,
-    );
-  else
-    input.state = oneLine(
-      last
-        ? `Last action: ${last.name} ${toolTarget(last)} (${facts.tool_uses.length} tool call${facts.tool_uses.length === 1 ? "" : "s"} this session)`
-        : "No tool calls yet this session",
-    );
-  // The step in progress is the next action; a pending one only when nothing is in progress.
-  input.next_action = doing
-    ? oneLine(doing.content)
-    : pending
-      ? oneLine(pending.content)
-      : newest?.next_action || "Review the latest changes and continue";
-  const files = [...facts.edited_files].reverse().slice(0, 10);
-  input.active_files = files.length
-    ? files.map((f) => (c.root && isAbsoluteAny(f) ? toStoredPath(f, c.root, c.root) : f))
-    : (newest?.active_files.map((f) => f.path) ?? []);
-  input.blocker = newest?.status === "blocked" ? newest.blocker : "none";
-  // Constraints and decisions are the project's knowledge: from the newest full snapshot (an
-  // overflow one has none), plus what this session taught (corrections, repeated failures).
-  input.constraints = [...(c.full ? writtenConstraints(c.full) : []), ...(c.note?.constraints ?? [])];
-  input.decisions = [...(c.full?.decisions ?? [])];
-  input.failure_graph = failureCandidates(c.note ?? null);
-  // The plan verbatim, statuses included (the restore block shows its progress line).
-  if (todos.length) input.plan = planOrNull(todos);
-  // The newest's topic while its goal stands; a goal still unknown is named so (unknown_goal_<date>).
-  input.topic =
-    input.goal === UNKNOWN_GOAL
-      ? UNKNOWN_TOPIC
-      : knownGoal(newest?.goal)
-        ? newest!.topic.replace(/^(ovf_)+/i, "") || undefined
-        : undefined;
-  input.auto_trigger = {
-    reason: c.reason,
-    tool_calls_since_last: c.toolCalls,
-    ...(sessionId ? { session_id: sessionId } : {}),
+  return {
+    todos,
+    doing: todos.find((t) => t.status === "in_progress"),
+    pending: todos.find((t) => t.status === "pending"),
+    done: todos.filter((t) => t.status === "completed"),
   };
-  if (c.agent) input.agent = c.agent;
-  const l3: string[] = [];
-  if (done.length) l3.push("### Completed Steps", ...done.map((t, i) => `${i + 1}. ${t.content}`));
-  const changes = facts.patches.map(
-    (p) =>
-      ` ${c.root && isAbsoluteAny(p.path) ? toStoredPath(p.path, c.root, c.root) : p.path} | +${p.added} -${p.removed}`,
+}
+
+const calls = (n: number) => `${n} tool call${n === 1 ? "" : "s"}`;
+
+/**
+ * The state: the plan's progress when there is a plan; else, without edits, the newest's state when
+ * it is a real one or another session saved it (what this session last did or said, a look around,
+ * is no news about the task); else the final reply; else the last tool call.
+ */
+function stateOf(
+  facts: TranscriptFacts,
+  plan: PlanProgress,
+  newest: SnapshotRecord | null,
+  lastReply: string,
+  sessionId: string | null | undefined,
+): string {
+  const { todos, doing, pending, done } = plan;
+  const steps = `${done.length}/${todos.length} steps done`;
+  if (doing) return oneLine(`In progress: ${doing.activeForm || doing.content} (${steps})`);
+  if (todos.length) return oneLine(`${steps}${pending ? "" : ": all of them"}`);
+  const savedHere = newest?.auto_trigger?.session_id === sessionId;
+  if (newest?.state && !facts.edited_files.length && (!ONLY_LAST.test(newest.state) || !savedHere))
+    return newest.state;
+  const n = facts.tool_uses.length;
+  if (lastReply) return oneLine(`Last reply: ${oneLine(lastReply, 180)} (after ${calls(n)})`);
+  const last = facts.tool_uses.at(-1);
+  return oneLine(
+    last
+      ? `Last action: ${last.name} ${toolTarget(last)} (${calls(n)} this session)`
+      : "No tool calls yet this session",
   );
-  const stat = gitDiffStat(c.root);
-  if (changes.length || stat)
-    l3.push(
-      "",
-      "### File Changes",
-      ...(changes.length ? changes : []),
-      ...(stat ? ["", "git diff --stat:", stat] : []),
-    );
+}
+
+/** The step in progress is the next action; a pending one only when nothing is in progress. */
+function nextActionOf(plan: PlanProgress, newest: SnapshotRecord | null): string {
+  const step = plan.doing ?? plan.pending;
+  if (step) return oneLine(step.content);
+  return newest?.next_action || "Review the latest changes and continue";
+}
+
+/** A path as a snapshot stores it: relative to the project's root when it lies there. */
+const storedPath = (path: string, root: string | null) =>
+  root && isAbsoluteAny(path) ? toStoredPath(path, root, root) : path;
+
+/** The files this session edited, newest first; without edits, the newest snapshot's. */
+function activeFilesOf(facts: TranscriptFacts, root: string | null, newest: SnapshotRecord | null): string[] {
+  const files = [...facts.edited_files].reverse().slice(0, 10);
+  if (files.length) return files.map((f) => storedPath(f, root));
+  return newest?.active_files.map((f) => f.path) ?? [];
+}
+
+/** The newest's topic while its goal stands; a goal still unknown is named so (unknown_goal_<date>). */
+function topicOf(goal: string, newest: SnapshotRecord | null): string | undefined {
+  if (goal === UNKNOWN_GOAL) return UNKNOWN_TOPIC;
+  if (!newest || !knownGoal(newest.goal)) return undefined;
+  return newest.topic.replace(/^(ovf_)+/i, "") || undefined;
+}
+
+/** Layer 3's file changes: the transcript's patches and the working tree's `git diff --stat`. */
+function fileChanges(facts: TranscriptFacts, root: string | null): string[] {
+  const changes = facts.patches.map((p) => ` ${storedPath(p.path, root)} | +${p.added} -${p.removed}`);
+  const stat = gitDiffStat(root);
+  if (!changes.length && !stat) return [];
+  return ["", "### File Changes", ...changes, ...(stat ? ["", "git diff --stat:", stat] : [])];
+}
+
+/** Layer 3: completed steps, file changes, the last tool calls, the last prompt and the final reply. */
+function layer3Of(
+  facts: TranscriptFacts,
+  plan: PlanProgress,
+  root: string | null,
+  lastReply: string,
+): string {
+  const l3: string[] = [];
+  if (plan.done.length) l3.push("### Completed Steps", ...plan.done.map((t, i) => `${i + 1}. ${t.content}`));
+  l3.push(...fileChanges(facts, root));
   const recent = facts.tool_uses.slice(-5);
   if (recent.length)
     l3.push(
@@ -220,7 +228,54 @@ export function autoSnapshotInput(facts: TranscriptFacts, c: AutoContext): Snaps
   if (facts.last_prompt && facts.last_prompt !== facts.first_prompt)
     l3.push("", "### Last Prompt", oneLine(facts.last_prompt, 500));
   if (lastReply) l3.push("", "### Last Reply", lastReply.slice(0, 1000));
-  input.layer3 = l3.join("\n").trim();
+  return l3.join("\n").trim();
+}
+
+/**
+ * Layer 2. Constraints and decisions are the project's knowledge: from the newest full snapshot (an
+ * overflow one has none), plus what this session taught (corrections, repeated failures).
+ */
+function layer2Of(c: AutoContext): Pick<SnapshotInput, "constraints" | "decisions" | "failure_graph"> {
+  return {
+    constraints: [...(c.full ? writtenConstraints(c.full) : []), ...(c.note?.constraints ?? [])],
+    decisions: [...(c.full?.decisions ?? [])],
+    failure_graph: failureCandidates(c.note ?? null),
+  };
+}
+
+/**
+ * A snapshot from the transcript: goal from the newest snapshot of the task this session carries on
+ * or else its first prompt; state, next action (the in-progress step) and completed steps from the
+ * latest TodoWrite list; active files from Edit/Write/MultiEdit; Layer 2 from the newest full
+ * snapshot plus the session's corrections and repeated failures; Layer 3 from the last tool calls,
+ * file changes and the final reply.
+ */
+export function autoSnapshotInput(facts: TranscriptFacts, c: AutoContext): SnapshotInput {
+  const input = emptyInput();
+  const sessionId = c.sessionId ?? facts.session_id;
+  const intent = facts.first_prompt && !isContinuation(facts.first_prompt) ? facts.first_prompt : null;
+  const newest = carriesOnNewest(facts, c.newest, intent, sessionId) ? c.newest : null;
+  const plan = planProgress(facts);
+  // Stop's payload gives the final reply; PreCompact and SessionEnd find it in the transcript.
+  const lastReply = (c.lastReply?.trim() || facts.last_reply?.trim()) ?? "";
+  // Layer 1 never knows less than the newest snapshot of the task it carries on: each field this
+  // session has nothing of its own for (goal, next action, files, a real state) keeps the newest's.
+  input.goal = knownGoal(newest?.goal) || oneLine(intent ?? "") || UNKNOWN_GOAL;
+  input.state = stateOf(facts, plan, newest, lastReply, sessionId);
+  input.next_action = nextActionOf(plan, newest);
+  input.active_files = activeFilesOf(facts, c.root, newest);
+  input.blocker = newest?.status === "blocked" ? newest.blocker : "none";
+  Object.assign(input, layer2Of(c));
+  // The plan verbatim, statuses included (the restore block shows its progress line).
+  if (plan.todos.length) input.plan = planOrNull(plan.todos);
+  input.topic = topicOf(input.goal, newest);
+  input.auto_trigger = {
+    reason: c.reason,
+    tool_calls_since_last: c.toolCalls,
+    ...(sessionId ? { session_id: sessionId } : {}),
+  };
+  if (c.agent) input.agent = c.agent;
+  input.layer3 = layer3Of(facts, plan, c.root, lastReply);
   return fitLayer1(input);
 }
 
@@ -296,21 +351,8 @@ export async function sessionNote(session: Session, sessionId: string | null): P
   return ctx ? noteOf(await getSignalRow(session.store, ctx.project.id), sessionId) : null;
 }
 
-/**
- * Writes an auto-snapshot from the transcript, unless there is nothing to say: no work, the user
- * said not to save, or the same Layer 1 as the newest snapshot with no new Layer 2 candidates.
- * `overflow`: Layer 1 only, pointing at the full snapshot it extends.
- */
-/** `nothingNew`: no tool call of the transcript was new to the tool log (a session's end after its turns). */
-export async function writeAuto(
-  session: Session,
-  facts: TranscriptFacts,
-  hook: HookFacts,
-  reason: string,
-  opts: { overflow?: boolean; force?: boolean; nothingNew?: boolean },
-): Promise<SaveResult | null> {
-  // A snapshot that knows less than the newest one must never become "latest": skip it.
-  if (!hasWork(facts)) return null;
+/** What an auto-snapshot is written from: the project's newest and newest full snapshots, its root, the signal row and the session's note. */
+async function autoSources(session: Session, facts: TranscriptFacts, hook: HookFacts) {
   const ctx = await resolveProject(session, { create: false });
   const newest = ctx ? await session.store.consistentRead((q) => newestSnapshot(q, ctx.project.id)) : null;
   const full = !ctx
@@ -321,7 +363,60 @@ export async function writeAuto(
   const root = ctx?.root ?? currentWorkspace(session, false)?.root ?? null;
   const signal = await getSignalRow(session.store, ctx?.project.id);
   const sessionId = hook.sessionId ?? facts.session_id;
-  const note = noteOf(signal, sessionId);
+  return { newest, full, root, signal, sessionId, note: noteOf(signal, sessionId) };
+}
+
+/** Saves the auto-snapshot; over budget even as one, Layer 1 only rather than lose the checkpoint. */
+async function saveOrOverflow(
+  session: Session,
+  input: SnapshotInput,
+  full: SnapshotRecord | null,
+  overflow: boolean,
+): Promise<SaveResult> {
+  const overflowInput = () => ({
+    ...input,
+    auto_trigger: { ...input.auto_trigger, ...(full ? { extends: full.id } : {}) },
+  });
+  try {
+    return await saveSnapshot(session, { input: overflow ? overflowInput() : input, overflow, auto: true });
+  } catch (e) {
+    if (!(e instanceof UserError) || overflow) throw e;
+    return await saveSnapshot(session, { input: overflowInput(), overflow: true, auto: true });
+  }
+}
+
+/** A full snapshot took the session's corrections and failures: they are not candidates any more. */
+async function takeCandidates(
+  session: Session,
+  saved: SaveResult,
+  note: SessionNote | null,
+  sessionId: string | null,
+  failures: SnapshotInput["failure_graph"],
+): Promise<void> {
+  if (saved.snapshot.kind !== "full" || !note || !sessionId || !hasCandidates(note)) return;
+  const taken = { constraints: note.constraints ?? [], failures };
+  const projectId = saved.snapshot.project_id;
+  await session.write((w) =>
+    changeSignalRow(w, projectId, (s) => withNote(s, sessionId, session.now(), (n) => consumed(n, taken))),
+  );
+}
+
+/**
+ * Writes an auto-snapshot from the transcript, unless there is nothing to say: no work, the user
+ * said not to save, or the same Layer 1 as the newest snapshot with no new Layer 2 candidates.
+ * `overflow`: Layer 1 only, pointing at the full snapshot it extends. `nothingNew`: no tool call of
+ * the transcript was new to the tool log (a session's end after its turns).
+ */
+export async function writeAuto(
+  session: Session,
+  facts: TranscriptFacts,
+  hook: HookFacts,
+  reason: string,
+  opts: { overflow?: boolean; force?: boolean; nothingNew?: boolean },
+): Promise<SaveResult | null> {
+  // A snapshot that knows less than the newest one must never become "latest": skip it.
+  if (!hasWork(facts)) return null;
+  const { newest, full, root, signal, sessionId, note } = await autoSources(session, facts, hook);
   if (note?.no_save) return null;
   // The session's end after its own snapshot, with no tool call the log did not have yet: it has
   // nothing new to say (and no reply: the end of a session carries none), so the snapshot with the reply stays.
@@ -336,30 +431,9 @@ export async function writeAuto(
     toolCalls: signal.tool_calls_since_save,
     note,
   });
-  const overflowInput = () => ({
-    ...input,
-    auto_trigger: { ...input.auto_trigger, ...(full ? { extends: full.id } : {}) },
-  });
-  if (!opts.force && !(hasCandidates(note) && !opts.overflow) && sameLayer1(input, newest, root)) return null;
-  let saved: SaveResult;
-  try {
-    saved = await saveSnapshot(session, {
-      input: opts.overflow ? overflowInput() : input,
-      overflow: opts.overflow,
-      auto: true,
-    });
-  } catch (e) {
-    // Over budget even as an auto-snapshot: keep Layer 1 only rather than lose the checkpoint.
-    if (!(e instanceof UserError) || opts.overflow) throw e;
-    saved = await saveSnapshot(session, { input: overflowInput(), overflow: true, auto: true });
-  }
-  // A full snapshot took the session's corrections and failures: they are not candidates any more.
-  if (saved.snapshot.kind === "full" && note && sessionId && hasCandidates(note)) {
-    const taken = { constraints: note.constraints ?? [], failures: input.failure_graph };
-    const projectId = saved.snapshot.project_id;
-    await session.write((w) =>
-      changeSignalRow(w, projectId, (s) => withNote(s, sessionId, session.now(), (n) => consumed(n, taken))),
-    );
-  }
+  const candidates = hasCandidates(note) && !opts.overflow;
+  if (!opts.force && !candidates && sameLayer1(input, newest, root)) return null;
+  const saved = await saveOrOverflow(session, input, full, !!opts.overflow);
+  await takeCandidates(session, saved, note, sessionId, input.failure_graph);
   return saved;
 }
