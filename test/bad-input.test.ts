@@ -134,7 +134,7 @@ describe("bad input", () => {
     copyFileSync(t.db, join(ro, "mindsave.db"));
     const before = await dumpStore(join(ro, "mindsave.db"));
     const isRoot = process.getuid?.() === 0;
-    let cleanup = () => {};
+    let cleanup: () => void;
     if (isRoot) {
       // Root ignores permission bits; a read-only bind mount is what a locked drive looks like.
       const m = spawnSync("sh", ["-c", `mount --bind '${ro}' '${ro}' && mount -o remount,bind,ro '${ro}'`]);

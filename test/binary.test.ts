@@ -278,7 +278,7 @@ describe("compiled binaries", () => {
     const base = tempDir("mindsave-kill-");
     const db = join(base, "mindsave.db");
     const script = join(base, "writer.ts");
-    require("node:fs").writeFileSync(
+    writeFileSync(
       script,
       `
       import { Store } from ${JSON.stringify(join(REPO, "src", "store", "store.ts"))};

@@ -1,7 +1,15 @@
 // Projects identified the same on every host: git root commit, project.json outside git,
 // per-host roots, second checkouts on one host, link and split.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { git, gitRepo, laptop, laptopWithApp as setup, ok, okJson, run, sql, tempDir } from "./helpers.ts";
@@ -105,7 +113,7 @@ describe("projects across hosts", () => {
     expect(JSON.parse(readFileSync(file, "utf8")).id).toBe(id);
     // Moved folder: same project, root updated.
     const moved = join(base, "moved-notes");
-    require("node:fs").renameSync(dir, moved);
+    renameSync(dir, moved);
     const list = await okJson(["snapshots", "list", "--home", home], { cwd: moved, env: pc.env });
     expect(list.snapshots).toHaveLength(2);
     await ok(["save", "--goal", "after move", "--home", home], { cwd: moved, env: pc.env });

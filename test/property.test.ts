@@ -127,9 +127,7 @@ const extraKey = fc.oneof(
     "-",
     "#tag",
   ),
-  fc
-    .string({ unit: "grapheme", minLength: 1, maxLength: 8 })
-    .filter((k) => !/[\u0000-\u001f\u007f-\u009f]/.test(k)),
+  fc.string({ unit: "grapheme", minLength: 1, maxLength: 8 }).filter((k) => !/\p{Cc}/u.test(k)),
 );
 const KNOWN_FIELDS = new Set([
   "snapshot_id",
@@ -243,7 +241,8 @@ function onlyUserErrors(fn: () => unknown): void {
   try {
     fn();
   } catch (e) {
-    if (!(e instanceof UserError)) throw new Error(`not a UserError: ${(e as Error)?.stack ?? e}`);
+    if (!(e instanceof UserError))
+      throw new Error(`not a UserError: ${(e as Error)?.stack ?? e}`, { cause: e });
   }
 }
 

@@ -156,7 +156,9 @@ describe("a home copied to another machine", () => {
       try {
         const v = readFileSync(f, "utf8").trim();
         if (/^[0-9a-f]{32}$/.test(v)) return v;
-      } catch {}
+      } catch {
+        // not on this system: try the next place
+      }
     }
     return null;
   })();

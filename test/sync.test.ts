@@ -2,7 +2,7 @@
 // real libSQL server (sqld) on loopback.
 import { describe, expect, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, renameSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CLI, childEnv, run, sql, twoLaptops, type LaptopWithClone } from "./helpers.ts";
 import { replicatedRows } from "./stores.ts";
@@ -267,7 +267,7 @@ describe("sync", () => {
     mkdirSync(gone);
     await w.b.json(["sync", join(gone, "mindsave.db")]);
     await w.a.json(["sync", join(gone, "mindsave.db")]);
-    require("node:fs").writeFileSync(join(gone, "mindsave.db"), "broken now");
+    writeFileSync(join(gone, "mindsave.db"), "broken now");
     await save(w.b, "after the breakage");
     const partial = await w.a.cli(["sync"]);
     expect(partial.code).toBe(1);

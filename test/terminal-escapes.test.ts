@@ -19,7 +19,7 @@ const TITLE = "\u001b]0;pwned\u001b\\";
 const C1_CLEAR = "\u009b2J";
 
 /** Any control character but newline and tab: ESC, BEL, CR, C1. */
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
+const CONTROL = /(?![\t\n])\p{Cc}/u;
 
 const goal = `payroll ${CLIPBOARD}run${CLEAR_SCREEN}`;
 const state = `state shown\rFAKE STATE`;

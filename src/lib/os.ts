@@ -6,7 +6,8 @@ import { readFileSync } from "node:fs";
 
 type Os = typeof import("node:os");
 let os: Os | undefined;
-const lazy = (): Os => (os ??= require("node:os") as Os);
+// getBuiltinModule loads it synchronously, at the first call (an import() would make every caller async).
+const lazy = (): Os => (os ??= process.getBuiltinModule("node:os"));
 
 export const homedir = (): string => lazy().homedir();
 export const tmpdir = (): string => lazy().tmpdir();

@@ -15,7 +15,7 @@ function isatty(fd: number): boolean {
   } catch {
     // (No such descriptor, or a platform whose fstat cannot tell: ask node:tty.)
   }
-  return (require("node:tty") as typeof import("node:tty")).isatty(fd);
+  return process.getBuiltinModule("node:tty").isatty(fd);
 }
 
 const wait = new Int32Array(new SharedArrayBuffer(4));

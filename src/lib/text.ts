@@ -8,10 +8,6 @@ let graphemeSegmenter: Intl.Segmenter | null = null;
 const segmenter = () => (graphemeSegmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" }));
 
 /**
- * Printable ASCII: one column and one cluster per character, so no segmenting is needed (a list of
- * 2,000 snapshots measures ~10,000 strings, almost all of them ASCII).
- */
-/**
  * Orders people's text (failure items, project names) the same way on every host: English
  * collation, never the machine's default locale, so a restore block or an export is identical
  * wherever it is made.
@@ -88,6 +84,10 @@ export function compareCodePoints(a: string, b: string): number {
 /** Orders ids and ISO timestamps by their characters: no locale, no collation. */
 export const compareCodes = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/**
+ * Printable ASCII: one column and one cluster per character, so no segmenting is needed (a list of
+ * 2,000 snapshots measures ~10,000 strings, almost all of them ASCII).
+ */
 const ASCII = /^[\x20-\x7e]*$/;
 
 /**
@@ -96,6 +96,7 @@ const ASCII = /^[\x20-\x7e]*$/;
  * show "�", or show the rest of the line reversed (a peer's "‮" making one text look like another).
  */
 const UNPRINTABLE =
+  // eslint-disable-next-line no-control-regex -- control characters are what it takes out
   /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
@@ -105,6 +106,7 @@ const UNPRINTABLE =
  * (`ESC c` resets the terminal). An unended string is left to UNPRINTABLE, which takes its ESC.
  */
 const ESCAPE_SEQUENCE =
+  // eslint-disable-next-line no-control-regex -- ESC, BEL and the other controls are what it matches
   /\x1b\[[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[\x20-\x2f]*[\x30-\x7e]/g;
 
 /**
@@ -136,7 +138,6 @@ function clusterWidth(g: string): number {
   return Math.min(2, Bun.stringWidth(g));
 }
 
-/** Display width in terminal columns: the sum of the grapheme clusters' widths. */
 /**
  * The nearest grapheme boundary to string index `i`, at or before it ("down") or at or after it
  * ("up"), so a cut never splits an emoji, a flag or a letter from its accent.
@@ -163,6 +164,7 @@ function joinsNothing(c: number): boolean {
   return c !== 0x0d && (c < 0x300 || (c >= 0x4e00 && c <= 0x9fff));
 }
 
+/** Display width in terminal columns: the sum of the grapheme clusters' widths. */
 export function width(text: string): number {
   if (ASCII.test(text)) return text.length;
   let w = 0;

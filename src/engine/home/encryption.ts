@@ -165,7 +165,6 @@ export interface EncryptionState {
   stale: boolean;
 }
 
-/** Whether the store at `dbPath` is encrypted, from its key file and its first bytes. */
 /**
  * Where the key file of the store at `dbPath` is: beside the file itself, which for a symlinked
  * store is the link's target (a drive's folder must hold it, seen alone on another laptop), or
@@ -179,6 +178,7 @@ export function storeKeyFile(dbPath: string): string {
     : beside;
 }
 
+/** Whether the store at `dbPath` is encrypted, from its key file and its first bytes. */
 export function encryptionState(dbPath: string): EncryptionState {
   const keyFile = storeKeyFile(dbPath);
   const kind = storeFileKind(dbPath);
