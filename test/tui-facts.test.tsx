@@ -81,7 +81,7 @@ describe("facts screen columns", () => {
       // The states are whole; the long texts gave way.
       expect(f).toContain("EXPIRED 60 min ago");
       expect(f).toContain("does not expire");
-      expect(f).toMatch(/ the deploy lock is h[^…\n]*…  /);
+      expect(f).toMatch(/ the deploy lock is h[^…\n]*… {2}/);
     });
   }
 });

@@ -250,7 +250,7 @@ describe("diff from the picker", () => {
     expect(f).toContain("+ constraint: 约束 number 1");
     expect(f).toMatch(/↓ \d+ more lines/);
     h.press("G");
-    f = await h.until((x) => x.includes("end") && x.includes("约束 number 30"), "the end of the diff");
+    await h.until((x) => x.includes("end") && x.includes("约束 number 30"), "the end of the diff");
     h.press("q", " ", "G", " ");
     await h.until((x) => x.includes("2 marked"), "two marked");
     h.press(KEY.down); // the selection moves; the marks decide
@@ -283,7 +283,7 @@ describe("tag filter in the picker", () => {
     let f = await h.until((x) => x.includes("webapp · 3 snapshots"), "the picker");
     expect(f).toContain("t tag");
     h.press("t");
-    f = await h.until((x) => x.includes("type a tag") && x.includes("tags here: #"), "the tag field");
+    await h.until((x) => x.includes("type a tag") && x.includes("tags here: #"), "the tag field");
     h.press("夜");
     await h.until(
       (x) => x.includes("tags here: #夜间") && !x.includes("#release  "),

@@ -422,10 +422,7 @@ describe("snapshot view scrolling and Layer 3", () => {
     expect(f).not.toContain("archived step 1");
     const below = Number(/↓ (\d+) more lines/.exec(f)![1]);
     h.press("j");
-    f = await h.until(
-      (x) => x.includes(`↓ ${below - 1} more lines`) && x.includes("↑ 1 above"),
-      "one line down",
-    );
+    await h.until((x) => x.includes(`↓ ${below - 1} more lines`) && x.includes("↑ 1 above"), "one line down");
     h.press(KEY.down);
     await h.until((x) => x.includes(`↓ ${below - 2} more lines`), "another line down");
     h.press("k", KEY.up);
@@ -633,12 +630,12 @@ describe("failure graph: sorting keeps the item, editing shows alternatives, sco
     const h = mount(session, { initial: [{ name: "failures", projectId }] });
     await h.until((x) => x.includes("Tailwind"), "the failures");
     h.press("a", "GraphQL", KEY.tab, "team knows REST", KEY.tab);
-    let f = await h.until(
+    await h.until(
       (x) => x.includes("(•) project  ( ) global") && x.includes("Space/←/→ project or global"),
       "the scope toggle",
     );
     h.press("team");
-    f = await h.until((x) => x.includes("team knows REST"), "letters ignored");
+    const f = await h.until((x) => x.includes("team knows REST"), "letters ignored");
     expect(f).toContain("(•) project  ( ) global");
     h.press(" ");
     await h.until((x) => x.includes("( ) project  (•) global"), "global");

@@ -31,7 +31,7 @@ function Watcher({ session, onChange }: { session: Session; onChange: () => void
  */
 function counted(session: Session) {
   const seen = { asked: 0, answered: 0, hold: false };
-  let gate: (() => void)[] = [];
+  const gate: (() => void)[] = [];
   const watched = Object.create(session) as Session;
   Object.defineProperty(watched, "storeVersion", {
     value: async () => {

@@ -28,7 +28,7 @@ export function useAsync<T>(fn: () => Promise<T>, deps: unknown[]): AsyncState<T
     return () => {
       live = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `deps` are the caller's list for `fn`, as useEffect takes one
   }, [...deps, tick]);
   const reload = useCallback(
     () =>
