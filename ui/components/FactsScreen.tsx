@@ -16,6 +16,13 @@ import { fit, pad, padEnd, width } from "../../src/lib/text.ts";
 import { Frame, nameRoom, question, statusHeight } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 import { inline } from "../../src/engine/snapshots/layers.ts";
+import type { Session } from "../../src/engine/session.ts";
+import type { AsyncState } from "../hooks/useAsync.ts";
+import type { Action } from "../hooks/useAction.ts";
+import type { Confirm } from "../hooks/useConfirm.ts";
+import type { ListNav } from "../hooks/useListNavigation.ts";
+
+type Fact = Awaited<ReturnType<typeof factsHere>>[number];
 
 export const FACTS_KEYS: HelpKeys = [
   ["↑/↓ j/k", "move"],
@@ -25,14 +32,16 @@ export const FACTS_KEYS: HelpKeys = [
   ["q Esc", "back"],
 ];
 
-export function FactsScreen(props: {
+interface FactsProps {
   projectId: string | null;
   projectName?: string;
   width: number;
   height: number;
   active: boolean;
   onBack: () => void;
-}) {
+}
+
+export function FactsScreen(props: FactsProps) {
   const { theme, now } = useUi();
   const here = useProjectSession(props.projectId);
   const [status, setStatus] = useState<string | undefined>();
@@ -42,57 +51,7 @@ export function FactsScreen(props: {
   const action = useAction(setStatus);
   const visible = Math.max(1, props.height - 5 - statusHeight(confirm.question ?? status, props.width));
   const nav = useListNavigation(facts.length, visible);
-  // "expires in 15s" is worked out at each render: one every 30 s, and one on any key.
-  const tick = useTick(30_000, props.active);
-
-  action.release(
-    useKeys(
-      (input, key) => {
-        tick();
-        if (confirm.answer(input, () => setStatus("Kept it as it was."))) return;
-        if (nav.handle(input, key)) return;
-        const f = facts[nav.selected];
-        // The engine numbers facts in the order it lists them, as this screen does.
-        const n = String(nav.selected + 1);
-        if (input === "r" && f) {
-          confirm.ask(
-            question(
-              'Renew "',
-              f.text,
-              '" as true now? y to renew, any other key keeps it.',
-              props.width,
-              theme.g.ellipsis,
-            ),
-            () =>
-              void action.run(async () => {
-                const renewed = await renewFact(here, n);
-                await data.reload();
-                // Renewed, it is the newest: the selection follows it to the top of the list.
-                nav.setSelected((await factsHere(here)).findIndex((x) => x.id === renewed.id));
-                return `Renewed: ${renewed.text} (${factState(renewed, now())}).`;
-              }),
-          );
-        } else if ((input === "x" || key.delete) && f) {
-          confirm.ask(
-            question(
-              'Drop "',
-              f.text,
-              '"? y to drop, any other key to keep it.',
-              props.width,
-              theme.g.ellipsis,
-            ),
-            () =>
-              void action.run(async () => {
-                const gone = await dropFact(here, n);
-                await data.reload();
-                return `Dropped: ${gone.text}`;
-              }),
-          );
-        } else if (input === "q" || key.escape) props.onBack();
-      },
-      { isActive: props.active, ready: !!data.data || !!data.error, wait: action.busy },
-    ),
-  );
+  useFactKeys(props, { here, data, nav, confirm, action, setStatus });
 
   const w = props.width;
   const g = theme.g;
@@ -148,6 +107,60 @@ export function FactsScreen(props: {
         );
       })}
     </Frame>
+  );
+}
+
+/** What the facts' keys act on: the list, its question and the action that writes. */
+interface FactKeyParts {
+  here: Session;
+  data: AsyncState<Fact[]>;
+  nav: ListNav;
+  confirm: Confirm;
+  action: Action;
+  setStatus: (text: string | undefined) => void;
+}
+
+/** The facts' keys: r renews and x drops the selected fact, each after a `y`. */
+function useFactKeys(props: FactsProps, { here, data, nav, confirm, action, setStatus }: FactKeyParts) {
+  const { theme, now } = useUi();
+  const facts = data.data ?? [];
+  // "expires in 15s" is worked out at each render: one every 30 s, and one on any key.
+  const tick = useTick(30_000, props.active);
+  // The engine numbers facts in the order it lists them, as this screen does.
+  const ask = (start: string, f: Fact, end: string, work: (n: string) => Promise<string>) => {
+    const n = String(nav.selected + 1);
+    confirm.ask(
+      question(start, f.text, end, props.width, theme.g.ellipsis),
+      () => void action.run(() => work(n)),
+    );
+  };
+  const renew = (f: Fact) =>
+    ask('Renew "', f, '" as true now? y to renew, any other key keeps it.', async (n) => {
+      const renewed = await renewFact(here, n);
+      await data.reload();
+      // Renewed, it is the newest: the selection follows it to the top of the list.
+      nav.setSelected((await factsHere(here)).findIndex((x) => x.id === renewed.id));
+      return `Renewed: ${renewed.text} (${factState(renewed, now())}).`;
+    });
+  const drop = (f: Fact) =>
+    ask('Drop "', f, '"? y to drop, any other key to keep it.', async (n) => {
+      const gone = await dropFact(here, n);
+      await data.reload();
+      return `Dropped: ${gone.text}`;
+    });
+  action.release(
+    useKeys(
+      (input, key) => {
+        tick();
+        if (confirm.answer(input, () => setStatus("Kept it as it was."))) return;
+        if (nav.handle(input, key)) return;
+        const f = facts[nav.selected];
+        if (input === "r" && f) renew(f);
+        else if ((input === "x" || key.delete) && f) drop(f);
+        else if (input === "q" || key.escape) props.onBack();
+      },
+      { isActive: props.active, ready: !!data.data || !!data.error, wait: action.busy },
+    ),
   );
 }
 
