@@ -5,6 +5,28 @@ import type { Command } from "commander";
 import { collect, groupDefault, lazy } from "./cli-parts.ts";
 
 export function addMemoryCommands(program: Command): void {
+  addRuleCommands(program);
+  addFactCommands(program);
+  addPlanCommands(program);
+
+  program
+    .command("diff")
+    .description(
+      "What changed from snapshot A to snapshot B, per layer (default: from the second newest to the newest)",
+    )
+    .argument(
+      "[a]",
+      "the snapshot to compare from (name, id prefix or number in `snapshots list`, 1 = newest)",
+    )
+    .argument(
+      "[b]",
+      "the one to compare to (default: the newest); `diff 2 1` shows what 1 changed, `diff 1 2` the way back",
+    )
+    .action(lazy(() => import("./commands/diff.ts")));
+}
+
+/** Standing rules, and retiring a constraint or decision that is no longer true. */
+function addRuleCommands(program: Command): void {
   const rules = program
     .command("rules")
     .allowExcessArguments(true)
@@ -44,7 +66,10 @@ export function addMemoryCommands(program: Command): void {
     .option("--reason <text>", "why it is no longer true")
     .option("--undo", "bring a retired item back (its number in the retired list, or its text)")
     .action(lazy(() => import("./commands/retire.ts")));
+}
 
+/** Facts about the world that expire: `fact` records one, `facts` lists, renews and drops. */
+function addFactCommands(program: Command): void {
   program
     .command("fact")
     .description("Record a fact about the world that expires (fresh facts are restored, expired ones never)")
@@ -73,7 +98,10 @@ export function addMemoryCommands(program: Command): void {
     .description("Remove fact N")
     .argument("<fact>", "the fact's number in `facts`, or a piece of its text")
     .action(lazy(() => import("./commands/facts.ts").then((m) => ({ run: m.drop }))));
+}
 
+/** The agent's plan kept with the newest snapshot, and its steps' statuses. */
+function addPlanCommands(program: Command): void {
   const plan = program
     .command("plan")
     .allowExcessArguments(true)
@@ -105,19 +133,4 @@ export function addMemoryCommands(program: Command): void {
         ),
       );
   }
-
-  program
-    .command("diff")
-    .description(
-      "What changed from snapshot A to snapshot B, per layer (default: from the second newest to the newest)",
-    )
-    .argument(
-      "[a]",
-      "the snapshot to compare from (name, id prefix or number in `snapshots list`, 1 = newest)",
-    )
-    .argument(
-      "[b]",
-      "the one to compare to (default: the newest); `diff 2 1` shows what 1 changed, `diff 1 2` the way back",
-    )
-    .action(lazy(() => import("./commands/diff.ts")));
 }

@@ -24,33 +24,57 @@ const AGENT_NAMES = "claude, codex, gemini, copilot, cursor, cline, opencode";
 
 /** With `json`, commander's own error text is held back: runCli prints the error as JSON. */
 export function buildProgram(opts: { json?: boolean; only?: string } = {}): Command {
-  const program = new Command("mindsave")
-    .description("A portable save game for AI coding agents: save and restore an agent's working state.")
-    .version(VERSION, "-V, --version", "print the version and exit")
-    .option(
-      "--home <dir>",
-      "the MindSave home (directory holding mindsave.db); default: MINDSAVE_HOME, the drive beside the binary, or ~/.mindsave",
-    )
-    .option(
-      "--workspace <dir>",
-      "the workspace root to use instead of resolving it from the current directory",
-    )
-    // Not --project: `hooks install --project` (the issue's flag) means the project's settings file.
-    .option(
-      "--in <project>",
-      "act on this project (id, name, or its folder's name on this host) instead of the current directory's",
-    )
-    .option("--json", "print JSON for machines instead of text")
-    .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
-    // Set before the subcommands are added: they inherit these settings when created. A usage
-    // error is one line, a sentence as MindSave's own: "mindsave: Unknown command 'lod' (Did you mean load?); run with --help for usage."
-    .configureOutput({
-      writeErr: (s) => void (opts.json || writeErr(s)),
-      outputError: (s, write) => write(`mindsave: ${sentence(s)}; run with --help for usage.\n`),
-    })
-    .exitOverride();
+  const program = rootProgram(opts.json);
   if (opts.only) declareOnly(program, opts.only);
+  // In the order `--help` lists them.
+  addSaveGameCommands(program);
+  addSnapshotsCommands(program);
+  addProjectsCommands(program);
+  addFailureCommands(program);
+  addMemoryCommands(program);
+  addSignalCommand(program);
+  addDriveCommands(program);
+  addHookCommands(program);
+  addAgentCommands(program);
+  addExchangeCommands(program);
+  addMcpCommands(program);
+  addStoreCommands(program);
+  return program;
+}
 
+/** The program with its global options, help and one-line usage errors, before any command. */
+function rootProgram(json: boolean | undefined): Command {
+  return (
+    new Command("mindsave")
+      .description("A portable save game for AI coding agents: save and restore an agent's working state.")
+      .version(VERSION, "-V, --version", "print the version and exit")
+      .option(
+        "--home <dir>",
+        "the MindSave home (directory holding mindsave.db); default: MINDSAVE_HOME, the drive beside the binary, or ~/.mindsave",
+      )
+      .option(
+        "--workspace <dir>",
+        "the workspace root to use instead of resolving it from the current directory",
+      )
+      // Not --project: `hooks install --project` (the issue's flag) means the project's settings file.
+      .option(
+        "--in <project>",
+        "act on this project (id, name, or its folder's name on this host) instead of the current directory's",
+      )
+      .option("--json", "print JSON for machines instead of text")
+      .configureHelp({ sortSubcommands: false, showGlobalOptions: true })
+      // Set before the subcommands are added: they inherit these settings when created. A usage
+      // error is one line, a sentence as MindSave's own: "mindsave: Unknown command 'lod' (Did you mean load?); run with --help for usage."
+      .configureOutput({
+        writeErr: (s) => void (json || writeErr(s)),
+        outputError: (s, write) => write(`mindsave: ${sentence(s)}; run with --help for usage.\n`),
+      })
+      .exitOverride()
+  );
+}
+
+/** The save game itself: the TUI, save, load and recall. */
+function addSaveGameCommands(program: Command): void {
   program
     .command("ui")
     .description(
@@ -104,7 +128,10 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
     .option("--tag <tag>", "only snapshots with this tag")
     .option("--limit <n>", "at most this many hits", (v) => parseCount("--limit", v), 20)
     .action(lazy(() => import("./commands/recall.ts")));
+}
 
+/** `snapshots` and its commands: list, inspect, archive and prune. */
+function addSnapshotsCommands(program: Command): void {
   const snapshots = program
     .command("snapshots")
     .allowExcessArguments(true)
@@ -157,7 +184,10 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
     .description("Delete a snapshot")
     .argument("<snapshot>", "snapshot id, name prefix, or list number")
     .action(lazy(() => import("./commands/snapshots.ts").then((m) => ({ run: m.remove }))));
+}
 
+/** `projects` and its commands: the store's projects and their roots on this host. */
+function addProjectsCommands(program: Command): void {
   const projects = program
     .command("projects")
     .allowExcessArguments(true)
@@ -185,7 +215,10 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
     )
     .argument("<project>", "the project's id or name")
     .action(lazy(() => import("./commands/projects.ts").then((m) => ({ run: m.attach }))));
+}
 
+/** The failure graph: `fail` records a rejected approach, `failures` lists and forgets. */
+function addFailureCommands(program: Command): void {
   program
     .command("fail")
     .description("Record a rejected approach in the failure graph (again: repeat_count + 1)")
@@ -228,9 +261,10 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
       ]),
     )
     .action(lazy(() => import("./commands/failures.ts").then((m) => ({ run: m.forget }))));
+}
 
-  addMemoryCommands(program);
-
+/** The project's context pressure. */
+function addSignalCommand(program: Command): void {
   program
     .command("signal")
     .description("The project's context pressure (GREEN/YELLOW/RED) and auto-save bookkeeping")
@@ -244,7 +278,10 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
       parseRatio(v, [0.7, 0.9], "--base-critical"),
     )
     .action(lazy(() => import("./commands/signal.ts")));
+}
 
+/** A drive that carries MindSave, and this host's own copy of the binary. */
+function addDriveCommands(program: Command): void {
   const drive = program
     .command("drive")
     .allowExcessArguments(true)
@@ -266,7 +303,10 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
     .description("Copy this host's binary to ~/.mindsave/bin so agent hooks work without the drive")
     .option("--from <dir>", "where the built binaries are (default: this binary itself)")
     .action(lazy(() => import("./commands/install.ts")));
+}
 
+/** Agent hooks: installing them, running one event, and a transcript's tool calls. */
+function addHookCommands(program: Command): void {
   const hooks = program
     .command("hooks")
     .allowExcessArguments(true)
@@ -324,7 +364,10 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
     )
     .argument("<transcript>", "a transcript .jsonl file")
     .action(lazy(() => import("./commands/ingest.ts")));
+}
 
+/** What an agent is taught (the skill) and what MindSave has installed in each agent. */
+function addAgentCommands(program: Command): void {
   program
     .command("skill")
     .description(
@@ -352,7 +395,10 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
       "The coding agents on this host and what MindSave has installed in each (MCP server, instructions, hooks), current or not",
     )
     .action(lazy(() => import("./commands/agents.ts")));
+}
 
+/** The store's records in and out: the spec's `.mindsave/` layout, and other stores. */
+function addExchangeCommands(program: Command): void {
   program
     .command("import")
     .description(
@@ -389,7 +435,10 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
     .option("--remove-peer <path|id>", "forget a peer (its store is untouched)")
     .option("--list-peers", "the peers this store knows")
     .action(lazy(() => import("./commands/sync.ts")));
+}
 
+/** The MCP server and its entry in an agent's settings. */
+function addMcpCommands(program: Command): void {
   const mcp = program
     .command("mcp")
     .allowExcessArguments(true)
@@ -415,7 +464,10 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
       .option("--user", "the agent's per-user MCP settings (the default)")
       .action(lazy(() => import("./commands/mcp.ts").then((m) => ({ run: m[name] }))));
   }
+}
 
+/** The store itself: its encryption, the secrets it holds, its health, its drive pulled out. */
+function addStoreCommands(program: Command): void {
   for (const [name, what] of [
     [
       "encrypt",
@@ -468,8 +520,6 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
       "Fold the store's journal into mindsave.db and check nothing is left waiting, so the drive can be pulled out",
     )
     .action(lazy(() => import("./commands/eject.ts")));
-
-  return program;
 }
 
 /** Runs the CLI and returns the exit code: 0 ok, 1 user error, 2 internal error. */
@@ -484,29 +534,32 @@ export async function runCli(argv: string[]): Promise<number> {
     await program.parseAsync(argv, { from: "user" });
     return Number(process.exitCode ?? 0);
   } catch (e) {
-    if (e instanceof CommanderError) {
-      // --help and --version end here with code 0; parse errors were already printed (not with --json).
-      if (e.exitCode !== 0 && json)
-        writeErr(JSON.stringify({ error: sentence(e.message), exit_code: 1 }) + "\n");
-      return e.exitCode === 0 ? 0 : 1;
-    }
-    if (e instanceof UserError) {
-      // A refusal may quote a peer's text (a goal, a host's name): shown without escape sequences.
-      writeErr(
-        json
-          ? JSON.stringify({ error: e.message, exit_code: 1 }) + "\n"
-          : `mindsave: ${printable(e.message)}\n`,
-      );
-      if (e.hint && !json) writeErr(`${printable(e.hint)}\n`);
-      return 1;
-    }
-    const err = e as Error;
-    if (json)
-      writeErr(
-        JSON.stringify({ error: `internal error: ${err?.message ?? String(e)}`, exit_code: 2 }) + "\n",
-      );
-    else writeErr(`mindsave: internal error: ${err?.message ?? String(e)}\n`);
-    if (process.env.MINDSAVE_DEBUG) writeErr(`${err?.stack ?? ""}\n`);
-    return 2;
+    return reportError(e, json);
   }
+}
+
+/** Prints why a run failed (as JSON with `json`) and returns its exit code: 1 for the user's mistake, 2 for ours. */
+function reportError(e: unknown, json: boolean): number {
+  if (e instanceof CommanderError) {
+    // --help and --version end here with code 0; parse errors were already printed (not with --json).
+    if (e.exitCode !== 0 && json)
+      writeErr(JSON.stringify({ error: sentence(e.message), exit_code: 1 }) + "\n");
+    return e.exitCode === 0 ? 0 : 1;
+  }
+  if (e instanceof UserError) {
+    // A refusal may quote a peer's text (a goal, a host's name): shown without escape sequences.
+    writeErr(
+      json
+        ? JSON.stringify({ error: e.message, exit_code: 1 }) + "\n"
+        : `mindsave: ${printable(e.message)}\n`,
+    );
+    if (e.hint && !json) writeErr(`${printable(e.hint)}\n`);
+    return 1;
+  }
+  const err = e as Error;
+  if (json)
+    writeErr(JSON.stringify({ error: `internal error: ${err?.message ?? String(e)}`, exit_code: 2 }) + "\n");
+  else writeErr(`mindsave: internal error: ${err?.message ?? String(e)}\n`);
+  if (process.env.MINDSAVE_DEBUG) writeErr(`${err?.stack ?? ""}\n`);
+  return 2;
 }
