@@ -1,6 +1,6 @@
 // Home: which home is in use, this host, and every project with its root here, snapshot count,
 // newest snapshot's age and goal. The current directory's project is preselected.
-import { useEffect, useRef } from "react";
+import { useEffect, useEffectEvent, useRef } from "react";
 import { Box, Text } from "ink";
 import { useKeys } from "../hooks/useKeys.ts";
 import { listProjects, type ProjectView } from "../../src/engine/projects/projects.ts";
@@ -14,6 +14,9 @@ import { AGES_EVERY_MS, useTick } from "../hooks/useTick.ts";
 import { age, fit, pad, width } from "../../src/lib/text.ts";
 import { Frame, statusHeight } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
+import type { AsyncState } from "../hooks/useAsync.ts";
+import type { ListNav } from "../hooks/useListNavigation.ts";
+import type { Theme } from "../theme.ts";
 
 export const HOME_KEYS: HelpKeys = [
   ["↑/↓ j/k", "move"],
@@ -31,7 +34,7 @@ interface Row extends ProjectView {
   goal: string;
 }
 
-export function HomeScreen(props: {
+interface HomeProps {
   width: number;
   height: number;
   active: boolean;
@@ -44,8 +47,10 @@ export function HomeScreen(props: {
   status?: string;
   /** Counts changes of the store made elsewhere: each reads the list again. */
   edits?: number;
-}) {
-  const { session, theme, now } = useUi();
+}
+
+export function HomeScreen(props: HomeProps) {
+  const { session, theme } = useUi();
   const data = useAsync(async () => {
     const projects = await listProjects(session);
     const rows: Row[] = [];
@@ -70,22 +75,49 @@ export function HomeScreen(props: {
   useHeldSelection(rows, nav, "projects", (r) => r.id);
   // The newest snapshot's age follows the clock while the list is on top.
   useTick(AGES_EVERY_MS, props.active);
+  useHomeKeys(props, data, nav);
 
-  // Back on top (from a project's snapshots, a sync): the list is read again, so a save made
-  // meanwhile in a terminal shows in its count; keys wait for the new rows.
+  const w = props.width;
+  const body = data.error ? (
+    <Text color={theme.c("bad")}>{data.error.message}</Text>
+  ) : data.loading && !data.data ? (
+    <Text color={theme.c("muted")}>Loading…</Text>
+  ) : rows.length === 0 ? (
+    <Text>
+      No projects yet. Save a snapshot from a project folder:{" "}
+      <Text color={theme.c("accent")}>mindsave save --goal "…"</Text>
+    </Text>
+  ) : (
+    <ProjectList rows={rows} nav={nav} visible={visible} width={w} />
+  );
+  const marker = moreMarker(rows.length - nav.offset - visible, nav.offset, theme);
+  return (
+    <Frame
+      title={`Projects (${rows.length})`}
+      height={props.height}
+      hints={["Enter open", "f failures", "R rules", "F facts", "s sync", "? keys", "q quit"]}
+      more={["r reload"]}
+      width={w}
+      status={props.status}
+    >
+      {body}
+      {marker && !data.error ? (
+        <Text color={theme.c("muted")}>{fit(marker, w, theme.g.ellipsis)}</Text>
+      ) : null}
+    </Frame>
+  );
+}
+
+/**
+ * Home's keys. Back on top (from a project's snapshots, a sync), the list is read again, so a save
+ * made meanwhile in a terminal shows in its count; keys wait for the new rows.
+ */
+function useHomeKeys(props: HomeProps, data: AsyncState<Row[]>, nav: ListNav) {
+  const rows = data.data ?? [];
   const wasActive = useRef(props.active);
   const stale = useRef(false);
   if (props.active && !wasActive.current) stale.current = true;
   wasActive.current = props.active;
-  useEffect(() => {
-    if (!stale.current) return;
-    void data.reload().then(() => {
-      stale.current = false;
-      handOn();
-    });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [props.active]);
-
   const handOn = useKeys(
     (input, key) => {
       if (nav.handle(input, key)) return;
@@ -100,69 +132,57 @@ export function HomeScreen(props: {
     },
     { isActive: props.active, ready: !!data.data || !!data.error, wait: () => stale.current },
   );
+  const readAgain = useEffectEvent(() => {
+    if (!stale.current) return;
+    void data.reload().then(() => {
+      stale.current = false;
+      handOn();
+    });
+  });
+  useEffect(() => readAgain(), [props.active]);
+}
 
-  // Counts and ages are never cut: the name gives way down to 8 columns, the goal takes the rest.
+/** The projects shown, two lines each: the row (name, count, newest age, goal), then where its root is. */
+function ProjectList(props: { rows: Row[]; nav: ListNav; visible: number; width: number }) {
+  const { theme, now } = useUi();
+  const { rows, nav, visible } = props;
   const w = props.width;
+  // Counts and ages are never cut: the name gives way down to 8 columns, the goal takes the rest.
   const count = (r: Row) => `${r.snapshots} snap${r.snapshots === 1 ? "" : "s"}`;
   const countW = Math.max(7, ...rows.map((r) => width(count(r))));
   const ageW = Math.max(3, ...rows.map((r) => width(r.newest ? age(r.newest, now()) : "-")));
   const fixed = 2 + countW + 1 + ageW + 1 + 1 + 1;
   const nameW = Math.max(8, Math.min(24, Math.max(0, ...rows.map((r) => width(r.name))), w - fixed - 12));
   const goalW = Math.max(0, w - fixed - nameW);
-  const body = data.error ? (
-    <Text color={theme.c("bad")}>{data.error.message}</Text>
-  ) : data.loading && !data.data ? (
-    <Text color={theme.c("muted")}>Loading…</Text>
-  ) : rows.length === 0 ? (
-    <Text>
-      No projects yet. Save a snapshot from a project folder:{" "}
-      <Text color={theme.c("accent")}>mindsave save --goal "…"</Text>
-    </Text>
-  ) : (
-    rows.slice(nav.offset, nav.offset + visible).map((r, i) => {
-      const index = nav.offset + i;
-      const sel = index === nav.selected;
-      const where = `${r.root ? (r.root_exists ? r.root : `${r.root} (missing)`) : "not on this host"}${r.current ? `  ${theme.g.current} this folder's project` : ""}`;
-      return (
-        <Box key={r.id} flexDirection="column">
-          <Text inverse={sel} wrap="truncate">
-            {sel ? theme.g.pointer : " "}
-            {r.current ? theme.g.current : " "}
-            {pad(r.name, nameW, theme.g.ellipsis)} {pad(count(r), countW)}{" "}
-            {pad(r.newest ? age(r.newest, now()) : "-", ageW)} {fit(inline(r.goal), goalW, theme.g.ellipsis)}
-          </Text>
-          <Text color={r.root ? theme.c("muted") : theme.c("warn")}>
-            {"   "}
-            {fit(where, w - 3, theme.g.ellipsis)}
-          </Text>
-        </Box>
-      );
-    })
-  );
-  // More projects than fit: the line left free below the list says so (as the snapshot view does).
+  return rows.slice(nav.offset, nav.offset + visible).map((r, i) => {
+    const index = nav.offset + i;
+    const sel = index === nav.selected;
+    const where = `${r.root ? (r.root_exists ? r.root : `${r.root} (missing)`) : "not on this host"}${r.current ? `  ${theme.g.current} this folder's project` : ""}`;
+    return (
+      <Box key={r.id} flexDirection="column">
+        <Text inverse={sel} wrap="truncate">
+          {sel ? theme.g.pointer : " "}
+          {r.current ? theme.g.current : " "}
+          {pad(r.name, nameW, theme.g.ellipsis)} {pad(count(r), countW)}{" "}
+          {pad(r.newest ? age(r.newest, now()) : "-", ageW)} {fit(inline(r.goal), goalW, theme.g.ellipsis)}
+        </Text>
+        <Text color={r.root ? theme.c("muted") : theme.c("warn")}>
+          {"   "}
+          {fit(where, w - 3, theme.g.ellipsis)}
+        </Text>
+      </Box>
+    );
+  });
+}
+
+/** More projects than fit: the line left free below the list says so (as the snapshot view does). */
+function moreMarker(below: number, above: number, theme: Theme): string {
   const g = theme.g;
-  const below = Math.max(0, rows.length - nav.offset - visible);
-  const marker = [
-    below
-      ? theme.ascii
-        ? `${below} more below (Down/PgDn)`
-        : `${g.down} ${below} more (${g.down}/PgDn)`
-      : "",
-    nav.offset ? (theme.ascii ? `${nav.offset} above` : `${g.up} ${nav.offset} above`) : "",
+  const more = Math.max(0, below);
+  return [
+    more ? (theme.ascii ? `${more} more below (Down/PgDn)` : `${g.down} ${more} more (${g.down}/PgDn)`) : "",
+    above ? (theme.ascii ? `${above} above` : `${g.up} ${above} above`) : "",
   ]
     .filter(Boolean)
     .join(` ${g.sep} `);
-  return (
-    <Frame
-      title={`Projects (${rows.length})`}
-      height={props.height}
-      hints={["Enter open", "f failures", "R rules", "F facts", "s sync", "? keys", "q quit"]}
-      more={["r reload"]}
-      width={w}
-      status={props.status}
-    >
-      {body}
-      {marker && !data.error ? <Text color={theme.c("muted")}>{fit(marker, w, g.ellipsis)}</Text> : null}
-    </Frame>
-  );
 }
