@@ -25,7 +25,7 @@ import { retire, retireCandidates, retireListText, unretire } from "../../engine
 import { markStep, planOf, setPlan } from "../../engine/memory/plan.ts";
 import { parsePlan, planLine, planText } from "../../engine/snapshots/plan.ts";
 import { diffInProject, diffText } from "../../engine/snapshots/diff.ts";
-import { ADDS, READ_ONLY, SAVES, result, toolRegistrar, type WithSession } from "./tools.ts";
+import { ADDS, READ_ONLY, SAVES, result, toolRegistrar, type Tool, type WithSession } from "./tools.ts";
 
 const workspace = z
   .string()
@@ -50,13 +50,23 @@ const planItem = z.union([
 ]);
 const listOf = z.array(z.record(z.string(), z.unknown()));
 
+/** The tools of memory over weeks; `client` names the client that retires an item. */
 export function registerMemoryTools(
   server: McpServer,
   withSession: WithSession,
   client: () => string | undefined,
 ): void {
   const tool = toolRegistrar(server);
+  registerRules(tool, withSession);
+  registerFact(tool, withSession);
+  registerFacts(tool, withSession);
+  registerRetire(tool, withSession, client);
+  registerPlan(tool, withSession);
+  registerDiff(tool, withSession);
+}
 
+/** rules: the standing rules listed, added, edited or removed. */
+function registerRules(tool: Tool, withSession: WithSession): void {
   tool(
     "rules",
     {
@@ -99,7 +109,10 @@ export function registerMemoryTools(
         a.workspace,
       ),
   );
+}
 
+/** fact: a belief about the world recorded (or renewed) with a time to live. */
+function registerFact(tool: Tool, withSession: WithSession): void {
   tool(
     "fact",
     {
@@ -144,7 +157,10 @@ export function registerMemoryTools(
         a.workspace,
       ),
   );
+}
 
+/** facts: the facts here listed, renewed or dropped. */
+function registerFacts(tool: Tool, withSession: WithSession): void {
   tool(
     "facts",
     {
@@ -193,7 +209,10 @@ export function registerMemoryTools(
         a.workspace,
       ),
   );
+}
 
+/** retire: a constraint or decision marked no longer true (or brought back), by this client. */
+function registerRetire(tool: Tool, withSession: WithSession, client: () => string | undefined): void {
   tool(
     "retire",
     {
@@ -245,7 +264,10 @@ export function registerMemoryTools(
         a.workspace,
       ),
   );
+}
 
+/** plan: the task list of the newest snapshot read, set, or moved a step. */
+function registerPlan(tool: Tool, withSession: WithSession): void {
   tool(
     "plan",
     {
@@ -303,7 +325,10 @@ export function registerMemoryTools(
         a.workspace,
       ),
   );
+}
 
+/** diff: what changed between two snapshots, per layer. */
+function registerDiff(tool: Tool, withSession: WithSession): void {
   tool(
     "diff",
     {

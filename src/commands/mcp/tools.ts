@@ -97,9 +97,19 @@ export function toolRegistrar(server: McpServer): Tool {
   };
 }
 
+/** The save, load, recall, list and fail tools and the restore-block resource. */
 export function registerTools(server: McpServer, withSession: WithSession): void {
   const tool = toolRegistrar(server);
+  registerSave(tool, withSession);
+  registerLoad(tool, withSession);
+  registerRecall(tool, withSession);
+  registerList(tool, withSession);
+  registerFail(tool, withSession);
+  registerRestoreBlock(server, withSession);
+}
 
+/** save: a checkpoint of the working state, answered with the same report as `mindsave save`. */
+function registerSave(tool: Tool, withSession: WithSession): void {
   tool(
     "save",
     {
@@ -147,7 +157,10 @@ export function registerTools(server: McpServer, withSession: WithSession): void
       });
     },
   );
+}
 
+/** load: the restore block of the newest snapshot or the one given. */
+function registerLoad(tool: Tool, withSession: WithSession): void {
   tool(
     "load",
     {
@@ -187,7 +200,10 @@ export function registerTools(server: McpServer, withSession: WithSession): void
         a.workspace,
       ),
   );
+}
 
+/** recall: a keyword search over the snapshots, or the cold archive (Layer 3) of one. */
+function registerRecall(tool: Tool, withSession: WithSession): void {
   tool(
     "recall",
     {
@@ -228,10 +244,13 @@ export function registerTools(server: McpServer, withSession: WithSession): void
         a.workspace,
       ),
   );
+}
 
-  /** How many snapshots list with all: true shows when no limit is given. */
-  const ALL_PAGE = 50;
+/** How many snapshots list with all: true shows when no limit is given. */
+const ALL_PAGE = 50;
 
+/** list: the snapshots of this project, a page at a time when archived ones are included. */
+function registerList(tool: Tool, withSession: WithSession): void {
   tool(
     "list",
     {
@@ -284,7 +303,10 @@ export function registerTools(server: McpServer, withSession: WithSession): void
         a.workspace,
       ),
   );
+}
 
+/** fail: a rejected approach recorded in the failure graph. */
+function registerFail(tool: Tool, withSession: WithSession): void {
   tool(
     "fail",
     {
@@ -324,7 +346,10 @@ export function registerTools(server: McpServer, withSession: WithSession): void
         a.workspace,
       ),
   );
+}
 
+/** The restore block as a resource, for clients that read resources rather than call tools. */
+function registerRestoreBlock(server: McpServer, withSession: WithSession): void {
   server.registerResource(
     "restore-block",
     RESTORE_BLOCK_URI,
