@@ -128,6 +128,22 @@ interface BlockContext {
   facts?: FactRecord[];
 }
 
+/** A file-list level of FILE_LEVELS. */
+type Level = (typeof FILE_LEVELS)[number];
+
+/** A block being trimmed: what it is built from, and its Layer 2 pieces, the most valuable first. */
+interface Draft {
+  s: SnapshotRecord;
+  ctx: BlockContext;
+  /** The host that saved the snapshot, as shown; null when it is this one. */
+  savedOn: string | null;
+  rules: string;
+  plan: string | null;
+  byPriority: Piece[];
+  readCount: number;
+  budget: number;
+}
+
 /**
  * The block with failures of which only the first few may be read: wherever it would need an
  * unread one's line, it throws NeedMoreFailures instead (withRankedFailures reads more and calls it
@@ -140,54 +156,40 @@ async function blockWith(
 ): Promise<RestoreBlock> {
   await loadTokenizer();
   const budget = ctx.full ? Infinity : (ctx.budget ?? RESTORE_BUDGET);
-  const now = ctx.now;
-  const stored = s.active_files.map((f) => f.path);
-  const rules = rulesWithinBudget(ctx.rules ?? []).text;
-  const plan = planLine(s.plan);
-  // A file outside the project is kept by its absolute path, which names a place on the host that saved it.
-  const savedOn = ctx.savedOn === null ? null : inline(ctx.savedOn);
-  const outside = (f: string) =>
-    `${toHostPath(f, ctx.root)}${savedOn ? ` (outside the project: a path on ${savedOn})` : ""}`;
-  const layer1 = (level: (typeof FILE_LEVELS)[number]) => {
-    const relative = level.fold && ctx.root !== null && stored.some((f) => !isAbsoluteAny(f));
-    const files = shortFileList(
-      stored.map((f) => (isAbsoluteAny(f) ? outside(f) : relative ? f : toHostPath(f, ctx.root))),
-      level.max,
-    );
-    return [
-      `# MindSave restore: ${inline(s.name)}`,
-      `saved ${utcMinute(s.created_at)} (${age(s.created_at, now, "long")}) ${s.saved_agent ? `by ${agentName(s.saved_agent)} ` : ""}on ${savedOn ?? "this host"} · status ${s.status}${s.kind === "overflow" ? (ctx.layer2From ? ` · overflow (Layer 1; Layer 2 from ${inline(ctx.layer2From)})` : " · overflow (Layer 1 only)") : ""}`,
-      ...(rules ? ["", rules] : []),
-      "",
-      "## Layer 1 · Execution Register",
-      ...(relative ? [`project root on this host: ${ctx.root} (active files are relative to it)`] : []),
-      layer1Text({
-        goal: s.goal,
-        state: s.state || NOT_RECORDED,
-        next_action: s.next_action || NOT_RECORDED,
-        active_files: files.length ? files : NOT_RECORDED,
-        blocker: s.blocker,
-      }),
-      ...(plan ? [plan] : []),
-    ];
+  const { pieces, failureLines } = layer2Pieces(s, ctx, ranked);
+  const d: Draft = {
+    s,
+    ctx,
+    savedOn: ctx.savedOn === null ? null : inline(ctx.savedOn),
+    rules: rulesWithinBudget(ctx.rules ?? []).text,
+    plan: planLine(s.plan),
+    byPriority: [...pieces].sort((a, b) => b.priority - a.priority),
+    readCount: ranked.read.length,
+    budget,
   };
-  const tail = (short: boolean) => [
-    ctx.resume === false
-      ? short
-        ? "MindSave: this is the project's last saved state; continue it only if the user's request does."
-        : `MindSave: this is the project's last saved state (goal: ${inline(s.goal)}). If the user's request continues it, pick up from the next action above; otherwise leave it.`
-      : s.next_action
-        ? short
-          ? "MindSave restored. Entering Continuation Mode — executing the next action above."
-          : `MindSave restored. Goal: ${inline(s.goal)}. Next: ${inline(s.next_action)}. Entering Continuation Mode — executing next step.`
-        : short
-          ? "MindSave restored. No next action was recorded: decide it from the state above."
-          : `MindSave restored. Goal: ${inline(s.goal)}. No next action was recorded: decide it from the state above, then continue.`,
-  ];
+  // With failures unread, the whole block is known to be over the budget (else they are read first).
+  const best = fitted(d, allFailuresOver(ranked, failureLines, budget));
+  const kept = d.byPriority.slice(0, best.kept).map((p) => lineOf(p, d.readCount));
+  checkUnreadLines(ranked, kept, ctx.now);
+  const keptLines = new Set(kept);
+  return {
+    text: best.text,
+    tokens: best.tokens > budget ? countTokens(best.text) : best.tokens,
+    budget: ctx.budget ?? RESTORE_BUDGET,
+    omitted: omittedBy(d, best.kept),
+    failures: ranked.read.filter((_, i) => keptLines.has(failureLines[i] as string)),
+  };
+}
 
+/** Layer 2's pieces with their priorities, and the failures' lines (null: not read yet). */
+function layer2Pieces(
+  s: SnapshotRecord,
+  ctx: BlockContext,
+  ranked: RankedFailures,
+): { pieces: Piece[]; failureLines: (string | null)[] } {
+  const now = ctx.now;
   const pieces: Piece[] = [];
-  const n = (xs: unknown[]) => xs.length;
-  const constraintPriority = (i: number) => 400 - i / (n(s.constraints) + 1);
+  const constraintPriority = (i: number) => 400 - i / (s.constraints.length + 1);
   s.constraints.forEach((c, i) =>
     pieces.push({ section: "constraints", line: `- ${textValue(c)}`, priority: constraintPriority(i) }),
   );
@@ -204,112 +206,176 @@ async function blockWith(
   Object.entries(symbolic).forEach(([k, v], i) =>
     pieces.push({ section: "symbolic", line: `- ${inline(k)}: ${inline(v)}`, priority: 390 - i / 100 }),
   );
-  const failures = ranked.read;
-  const readCount = failures.length;
-  const failureLines = ranked.ranked.map((_, i) => (i < readCount ? failureLine(failures[i], now) : null));
+  const readCount = ranked.read.length;
+  const failureLines = ranked.ranked.map((_, i) => (i < readCount ? failureLine(ranked.read[i], now) : null));
   failureLines.forEach((line, i) =>
     pieces.push({ section: "failures", line, priority: valueAt("failures", i) }),
   );
-  const facts = freshFacts(ctx.facts ?? [], now);
-  facts.forEach((f, i) =>
+  freshFacts(ctx.facts ?? [], now).forEach((f, i) =>
     pieces.push({ section: "facts", line: factLine(f, now), priority: valueAt("facts", i) }),
   );
   s.decisions.forEach((d, i) =>
     pieces.push({ section: "decisions", line: `- ${textValue(d)}`, priority: valueAt("decisions", i) }),
   );
+  return { pieces, failureLines };
+}
 
-  const TITLES: Record<Piece["section"], string> = {
-    constraints: "constraints:",
-    symbolic: "compressed constraints:",
-    failures: "failure graph (rejected approaches; do not retry):",
-    facts: "facts (believed true until they expire):",
-    decisions: "decisions:",
-  };
-  const render = (level: (typeof FILE_LEVELS)[number], kept: Piece[], omittedText: string | null): string => {
-    const body: string[] = [];
-    if (kept.length) {
-      body.push("", "## Layer 2 · Cognitive Cache");
-      // One pass over the kept lines (a block is rendered a dozen times while it is trimmed).
-      const bySection: Record<Piece["section"], string[]> = {
-        constraints: [],
-        symbolic: [],
-        failures: [],
-        facts: [],
-        decisions: [],
-      };
-      for (const p of kept) bySection[p.section].push(lineOf(p, readCount));
-      for (const section of ["constraints", "symbolic", "failures", "facts", "decisions"] as const) {
-        const lines = bySection[section];
-        if (lines.length) body.push(TITLES[section], ...lines);
-      }
-    }
-    if (omittedText) body.push("", omittedText);
-    return [...layer1(level), ...body, "", ...tail(level.shortTail)].join("\n");
-  };
-
-  const byPriority = [...pieces].sort((a, b) => b.priority - a.priority);
-  const omittedBy = (kept: number) => {
-    const o = { constraints: 0, symbolic: 0, decisions: 0, failures: 0, facts: 0 };
-    for (const p of byPriority.slice(kept)) o[p.section]++;
-    return o;
-  };
-  /** The block with the `kept` highest-priority pieces, counted on its exact text. */
-  const attempt = (level: (typeof FILE_LEVELS)[number], kept: number) => {
-    const text = render(
-      level,
-      byPriority.slice(0, kept),
-      kept < byPriority.length ? omittedLine(omittedBy(kept), s.name) : null,
-    );
-    // Exact up to the budget; past it only "too big" matters, so counting stops there.
-    return { text, tokens: countTokensWithin(text, budget), kept };
-  };
-  /**
-   * The most pieces that fit at `level`: each line is counted once for an estimate that bounds the
-   * search, then a binary search over exact counts of the rendered block (a few renders, not one
-   * per dropped line: 800 failures cost what 10 do).
-   */
-  const fitAt = (level: (typeof FILE_LEVELS)[number]) => {
-    let estimate = countTokens(render(level, [], omittedLine(omittedBy(0), s.name)));
-    let hi = 0;
-    while (
-      hi < byPriority.length &&
-      (estimate += countTokens(lineOf(byPriority[hi], readCount)) + 1) <= budget + 64
-    )
-      hi++;
-    let best = attempt(level, 0);
-    let lo = 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const a = attempt(level, mid);
-      if (a.tokens <= budget) {
-        best = a;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
-    return best;
-  };
-  // Folding the root loses nothing, so it comes first (always for more than 3 files: a root said
-  // once costs less than a root on every line); cutting the file list comes last.
-  // With failures unread, the whole block is known to be over the budget (else they are read first).
-  const over = allFailuresOver(ranked, failureLines, budget);
-  const all = (level: (typeof FILE_LEVELS)[number]) =>
-    over ? { text: "", tokens: Infinity, kept: byPriority.length } : attempt(level, byPriority.length);
-  let best = all(FILE_LEVELS[stored.length > 3 ? 1 : 0]);
-  if (best.tokens > budget) best = all(FILE_LEVELS[1]);
-  if (best.tokens > budget) best = all(FILE_LEVELS[2]);
+/**
+ * The block that fits: folding the root loses nothing, so it comes first (always for more than 3
+ * files: a root said once costs less than a root on every line); cutting the file list comes last.
+ * `over`: the whole block is known to be over the budget.
+ */
+function fitted(d: Draft, over: boolean): Attempt {
+  const all = (level: Level) =>
+    over ? { text: "", tokens: Infinity, kept: d.byPriority.length } : attempt(d, level, d.byPriority.length);
+  let best = all(FILE_LEVELS[d.s.active_files.length > 3 ? 1 : 0]);
+  if (best.tokens > d.budget) best = all(FILE_LEVELS[1]);
+  if (best.tokens > d.budget) best = all(FILE_LEVELS[2]);
   // A shorter file list frees room: as many pieces as then fit, not only those that fitted before.
-  for (const level of FILE_LEVELS.slice(2)) if (best.tokens > budget) best = fitAt(level);
-  const omitted = omittedBy(best.kept);
-  const kept = byPriority.slice(0, best.kept).map((p) => lineOf(p, readCount));
-  checkUnreadLines(ranked, kept, now);
-  const keptLines = new Set(kept);
-  return {
-    text: best.text,
-    tokens: best.tokens > budget ? countTokens(best.text) : best.tokens,
-    budget: ctx.budget ?? RESTORE_BUDGET,
-    omitted,
-    failures: failures.filter((_, i) => keptLines.has(failureLines[i] as string)),
+  for (const level of FILE_LEVELS.slice(2)) if (best.tokens > d.budget) best = fitAt(d, level);
+  return best;
+}
+
+/** A rendered block: its text, its tokens (exact up to the budget), and how many pieces it keeps. */
+interface Attempt {
+  text: string;
+  tokens: number;
+  kept: number;
+}
+
+/** The block with the `kept` highest-priority pieces, counted on its exact text. */
+function attempt(d: Draft, level: Level, kept: number): Attempt {
+  const text = render(
+    d,
+    level,
+    d.byPriority.slice(0, kept),
+    kept < d.byPriority.length ? omittedLine(omittedBy(d, kept), d.s.name) : null,
+  );
+  // Exact up to the budget; past it only "too big" matters, so counting stops there.
+  return { text, tokens: countTokensWithin(text, d.budget), kept };
+}
+
+/**
+ * The most pieces that fit at `level`: each line is counted once for an estimate that bounds the
+ * search, then a binary search over exact counts of the rendered block (a few renders, not one
+ * per dropped line: 800 failures cost what 10 do).
+ */
+function fitAt(d: Draft, level: Level): Attempt {
+  let estimate = countTokens(render(d, level, [], omittedLine(omittedBy(d, 0), d.s.name)));
+  let hi = 0;
+  while (
+    hi < d.byPriority.length &&
+    (estimate += countTokens(lineOf(d.byPriority[hi], d.readCount)) + 1) <= d.budget + 64
+  )
+    hi++;
+  let best = attempt(d, level, 0);
+  let lo = 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const a = attempt(d, level, mid);
+    if (a.tokens <= d.budget) {
+      best = a;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return best;
+}
+
+/** What the block leaves out when it keeps the `kept` highest-priority pieces, by section. */
+function omittedBy(d: Draft, kept: number): RestoreBlock["omitted"] {
+  const o = { constraints: 0, symbolic: 0, decisions: 0, failures: 0, facts: 0 };
+  for (const p of d.byPriority.slice(kept)) o[p.section]++;
+  return o;
+}
+
+function render(d: Draft, level: Level, kept: Piece[], omittedText: string | null): string {
+  const body = kept.length ? ["", "## Layer 2 · Cognitive Cache", ...layer2Lines(kept, d.readCount)] : [];
+  if (omittedText) body.push("", omittedText);
+  return [...layer1Lines(d, level), ...body, "", closingLine(d.s, d.ctx, level.shortTail)].join("\n");
+}
+
+const TITLES: Record<Piece["section"], string> = {
+  constraints: "constraints:",
+  symbolic: "compressed constraints:",
+  failures: "failure graph (rejected approaches; do not retry):",
+  facts: "facts (believed true until they expire):",
+  decisions: "decisions:",
+};
+
+/** The kept pieces under their sections' titles, in the block's order of sections. */
+function layer2Lines(kept: Piece[], readCount: number): string[] {
+  // One pass over the kept lines (a block is rendered a dozen times while it is trimmed).
+  const bySection: Record<Piece["section"], string[]> = {
+    constraints: [],
+    symbolic: [],
+    failures: [],
+    facts: [],
+    decisions: [],
   };
+  for (const p of kept) bySection[p.section].push(lineOf(p, readCount));
+  const out: string[] = [];
+  for (const section of ["constraints", "symbolic", "failures", "facts", "decisions"] as const) {
+    const lines = bySection[section];
+    if (lines.length) out.push(TITLES[section], ...lines);
+  }
+  return out;
+}
+
+/** The block's head: its title, when and where it was saved, the standing rules, then Layer 1 and the plan. */
+function layer1Lines(d: Draft, level: Level): string[] {
+  const { s, ctx, savedOn } = d;
+  const stored = s.active_files.map((f) => f.path);
+  const relative = level.fold && ctx.root !== null && stored.some((f) => !isAbsoluteAny(f));
+  // A file outside the project is kept by its absolute path, which names a place on the host that saved it.
+  const outside = (f: string) =>
+    `${toHostPath(f, ctx.root)}${savedOn ? ` (outside the project: a path on ${savedOn})` : ""}`;
+  const files = shortFileList(
+    stored.map((f) => (isAbsoluteAny(f) ? outside(f) : relative ? f : toHostPath(f, ctx.root))),
+    level.max,
+  );
+  return [
+    `# MindSave restore: ${inline(s.name)}`,
+    savedLine(d),
+    ...(d.rules ? ["", d.rules] : []),
+    "",
+    "## Layer 1 · Execution Register",
+    ...(relative ? [`project root on this host: ${ctx.root} (active files are relative to it)`] : []),
+    layer1Text({
+      goal: s.goal,
+      state: s.state || NOT_RECORDED,
+      next_action: s.next_action || NOT_RECORDED,
+      active_files: files.length ? files : NOT_RECORDED,
+      blocker: s.blocker,
+    }),
+    ...(d.plan ? [d.plan] : []),
+  ];
+}
+
+/** When, by which agent and on which host the snapshot was saved; its status, and whose Layer 2 an overflow one shows. */
+function savedLine({ s, ctx, savedOn }: Draft): string {
+  const by = s.saved_agent ? `by ${agentName(s.saved_agent)} ` : "";
+  const overflow =
+    s.kind !== "overflow"
+      ? ""
+      : ctx.layer2From
+        ? ` · overflow (Layer 1; Layer 2 from ${inline(ctx.layer2From)})`
+        : " · overflow (Layer 1 only)";
+  return `saved ${utcMinute(s.created_at)} (${age(s.created_at, ctx.now, "long")}) ${by}on ${savedOn ?? "this host"} · status ${s.status}${overflow}`;
+}
+
+/** The block's last line: what the agent does next; `short` leaves out the goal and next action it repeats. */
+function closingLine(s: SnapshotRecord, ctx: BlockContext, short: boolean): string {
+  if (ctx.resume === false)
+    return short
+      ? "MindSave: this is the project's last saved state; continue it only if the user's request does."
+      : `MindSave: this is the project's last saved state (goal: ${inline(s.goal)}). If the user's request continues it, pick up from the next action above; otherwise leave it.`;
+  if (s.next_action)
+    return short
+      ? "MindSave restored. Entering Continuation Mode — executing the next action above."
+      : `MindSave restored. Goal: ${inline(s.goal)}. Next: ${inline(s.next_action)}. Entering Continuation Mode — executing next step.`;
+  return short
+    ? "MindSave restored. No next action was recorded: decide it from the state above."
+    : `MindSave restored. Goal: ${inline(s.goal)}. No next action was recorded: decide it from the state above, then continue.`;
 }
 
 function omittedLine(o: RestoreBlock["omitted"], name: string): string {

@@ -9,11 +9,17 @@ import {
   movedSections,
   movedWarnings,
   nothingMoved,
+  type Moved,
 } from "./budgets.ts";
-import { conflictPairs, constraintHygiene, contradictionWarning } from "./constraint-hygiene.ts";
+import {
+  conflictPairs,
+  constraintHygiene,
+  contradictionWarning,
+  type HygieneResult,
+} from "./constraint-hygiene.ts";
 import { observeFailure, observationFromEntry } from "../failures/graph.ts";
 import { contentDigest, newId, sha256 } from "../ids.ts";
-import { DEFAULT_KEEP, LAYER2_BUDGET, inline, type Layer2 } from "./layers.ts";
+import { DEFAULT_KEEP, LAYER2_BUDGET, inline, type Layer1, type Layer2 } from "./layers.ts";
 import { isAbsoluteAny, toHostPath, toStoredPath } from "../projects/paths.ts";
 import { recordSave } from "../agents/signal.ts";
 import { changeSignalRow } from "../agents/signal-row.ts";
@@ -35,7 +41,13 @@ import { planTimes } from "./plan.ts";
 import { sortRetired } from "../memory/retire.ts";
 import type { Session } from "../session.ts";
 import { currentWorkspace, resolveProject, type ProjectContext } from "../projects/resolve.ts";
-import type { SnapshotRecord, SnapshotStatus, StoredFile, StoreWriter } from "../../store/store.ts";
+import type {
+  RetirementRecord,
+  SnapshotRecord,
+  SnapshotStatus,
+  StoredFile,
+  StoreWriter,
+} from "../../store/store.ts";
 import { MAX_AHEAD_MS } from "../../store/store.ts";
 
 // The budget checks moved to budgets.ts; a hook's auto-snapshot imports checkLayer1 from here too.
@@ -167,6 +179,58 @@ function statusFor(input: SnapshotInput): SnapshotStatus {
 }
 
 export async function saveSnapshot(session: Session, opts: SaveOptions): Promise<SaveResult> {
+  const { input, warnings, keep } = checkedInput(opts);
+  const tags = normalizeTags(input.tags);
+  const { known, restated } = await retirementsMet(session, opts, input, warnings);
+  await loadTokenizer();
+  const root = saveRoot(session, opts, known);
+  // A save is never refused for its size: what does not fit moves to Layer 3 (an import keeps its file as it was).
+  const moved = nothingMoved();
+  const l1 = layer1Of(input, opts, root, session.cwd, moved);
+  const layers = await memoryLayers(session, opts, input, root, moved, warnings);
+  const exported = exportedRecord(opts, l1.active_files);
+  const files = exported ? exported.files : localFingerprints(l1.active_files, root);
+  warnings.push(...absentWarning(files, root));
+  const prepared: Prepared = {
+    opts,
+    input,
+    warnings,
+    keep,
+    tags,
+    restated,
+    root,
+    l1,
+    l1Tokens: layer1Tokens(l1),
+    layers,
+    exported,
+    now: opts.createdAt ?? session.now(),
+    topic: (opts.overflow ? "OVF_" : "") + topicSlug(input.topic || input.goal),
+    status: statusFor(input),
+  };
+  const saved = await session.write((w) => writeSnapshot(session, w, prepared, files));
+  return withRestoreSize(session, opts, saved);
+}
+
+/** Everything a save has worked out before its transaction. */
+interface Prepared {
+  opts: SaveOptions;
+  input: SnapshotInput;
+  warnings: string[];
+  keep: number;
+  tags: string[];
+  restated: RetirementRecord[];
+  root: string | null;
+  l1: Layer1;
+  l1Tokens: number;
+  layers: MemoryLayers;
+  exported: ExportedRecord | undefined;
+  now: Date;
+  topic: string;
+  status: SnapshotStatus;
+}
+
+/** A save's input as it may be stored, and the retention rule it asks for; refused without a goal. */
+function checkedInput(opts: SaveOptions): { input: SnapshotInput; warnings: string[]; keep: number } {
   // Every path in (flags, YAML, import, MCP, hooks) meets the same limits: no control characters,
   // no field too long to count, and secrets never reach the store.
   const tally = { dropped: 0 };
@@ -178,8 +242,16 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   const keep = opts.keep ?? DEFAULT_KEEP;
   if (!Number.isInteger(keep) || keep < 1)
     throw new UserError("--keep must be a whole number of at least 1.");
+  return { input, warnings, keep };
+}
 
-  const tags = normalizeTags(input.tags);
+/** The project's retirements this save meets: items it restates, and items a manual save leaves behind, said. */
+async function retirementsMet(
+  session: Session,
+  opts: SaveOptions,
+  input: SnapshotInput,
+  warnings: string[],
+): Promise<{ known: ProjectContext | null; restated: RetirementRecord[] }> {
   // An import (named) keeps the file as it was: it was saved before any retirement here.
   const known = opts.name === undefined ? await resolveProject(session, { create: false }) : null;
   const { retired, restated } = await sortRetired(session, known?.project.id ?? null, input, {
@@ -196,13 +268,26 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
         retired,
       )),
     );
+  return { known, restated };
+}
 
-  await loadTokenizer();
-  const stored = opts.storedRoot !== undefined;
-  const ws = stored || session.projectKey ? null : currentWorkspace(session, true);
+/** The root active files are stored relative to: the project's on this host, or none (paths as typed). */
+function saveRoot(session: Session, opts: SaveOptions, known: ProjectContext | null): string | null {
+  if (opts.storedRoot !== undefined) return opts.storedRoot;
   // With --in, the named project's root on this host (none here: paths as typed).
-  const root = stored ? opts.storedRoot! : session.projectKey ? (known?.root ?? null) : (ws?.root ?? null);
-  const cwd = session.cwd;
+  if (session.projectKey) return known?.root ?? null;
+  return currentWorkspace(session, true)?.root ?? null;
+}
+
+/** Layer 1 as stored: active files relative to the root, within its budget (what does not fit goes to `moved`). */
+function layer1Of(
+  input: SnapshotInput,
+  opts: SaveOptions,
+  root: string | null,
+  cwd: string,
+  moved: Moved,
+): Layer1 {
+  const stored = opts.storedRoot !== undefined;
   const active = distinctPaths(
     input.active_files.map((f) => (root && !stored ? toStoredPath(f, root, cwd) : f.replace(/\\/g, "/"))),
   );
@@ -213,12 +298,47 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
     active_files: active,
     blocker: input.blocker || "none",
   };
-  // A save is never refused for its size: what does not fit moves to Layer 3 (an import keeps its file as it was).
-  const moved = nothingMoved();
-  if (stored) checkImportedLayer1(written);
-  const l1 = stored ? written : fitLayer1(written, moved);
-  const l1Tokens = layer1Tokens(l1);
+  if (!stored) return fitLayer1(written, moved);
+  checkImportedLayer1(written);
+  return written;
+}
 
+/** Layers 2 and 3 as stored, and the failures the project's graph observes. */
+interface MemoryLayers {
+  layer2: Layer2;
+  l2Tokens: number;
+  compressed: Record<string, unknown> | null;
+  wasCompressed: boolean;
+  layer3: string;
+  /** Failures moved out of Layer 2 are still recorded in the project's failure graph. */
+  observed: Layer2["failure_graph"];
+}
+
+async function memoryLayers(
+  session: Session,
+  opts: SaveOptions,
+  input: SnapshotInput,
+  root: string | null,
+  moved: Moved,
+  warnings: string[],
+): Promise<MemoryLayers> {
+  const { layer2, hygiene } = writtenLayer2(input, warnings);
+  // A manual save (not an import, not a hook's own snapshot, not one given whole) gets the spec's automatic parts.
+  const layer3 =
+    opts.overflow || opts.name !== undefined || opts.auto || opts.whole
+      ? input.layer3
+      : await withAutoParts(session, input.layer3, root);
+  const layers = opts.overflow
+    ? overflowLayers(layer2, layer3, warnings)
+    : fittedLayers(layer2, hygiene, input, layer3, moved, warnings);
+  // What did not fit its layer is kept in Layer 3 (an overflow snapshot's too), and the reply says what moved.
+  layers.layer3 = [layers.layer3, movedSections(moved, layer2.failure_graph)].filter(Boolean).join("\n\n");
+  warnings.push(...movedWarnings(moved));
+  return layers;
+}
+
+/** Layer 2 as written: legacy failures converted, constraints through hygiene, decisions without repeats. */
+function writtenLayer2(input: SnapshotInput, warnings: string[]): { layer2: Layer2; hygiene: HygieneResult } {
   // Legacy flat excluded_paths become failure-graph entries.
   const graph = withLegacyFailures(input.failure_graph, dedupe(input.excluded_paths), (m) =>
     warnings.push(m),
@@ -227,176 +347,239 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   const hygiene = constraintHygiene(input.constraints);
   for (const f of hygiene.folded)
     warnings.push(`Constraint "${inline(f.dropped)}" was left out: it repeats "${inline(f.kept)}".`);
-  let layer2: Layer2 = {
+  const layer2: Layer2 = {
     constraints: hygiene.constraints,
     decisions: dedupe(input.decisions, (x, first) =>
       warnings.push(`Decision "${inline(x)}" was left out: it repeats "${inline(first)}".`),
     ),
     failure_graph: graph,
   };
-  let l2Tokens = 0;
-  let compressed: Record<string, unknown> | null = null;
-  let wasCompressed = false;
-  // A manual save (not an import, not a hook's own snapshot, not one given whole) gets the spec's automatic parts.
-  let layer3 =
-    opts.overflow || opts.name !== undefined || opts.auto || opts.whole
-      ? input.layer3
-      : await withAutoParts(session, input.layer3, root);
-  if (opts.overflow) {
-    const dropped = [
-      layer2.constraints.length && "constraints",
-      layer2.decisions.length && "decisions",
-      Object.keys(graph).length && "failures",
-      layer3 && "Layer 3",
-    ].filter(Boolean);
-    if (dropped.length)
-      warnings.push(`An overflow snapshot keeps Layer 1 only; not saved here: ${dropped.join(", ")}.`);
-    layer2 = { constraints: [], decisions: [], failure_graph: {} };
-    layer3 = "";
-  } else {
-    for (const pair of conflictPairs(hygiene.conflicts)) warnings.push(contradictionWarning(pair));
-    const fitted = fitLayer2(layer2, dedupe(input.constraints), moved);
-    layer2 = fitted.layer2;
-    l2Tokens = fitted.tokens;
-    wasCompressed = fitted.compressed !== null;
-    if (wasCompressed) {
-      warnings.push(
-        `Layer 2 was over ${LAYER2_BUDGET} tokens and was compressed to ${l2Tokens} by folding related constraints; the constraints as written are kept in Layer 3 (\`mindsave recall\`).`,
-      );
-    }
-    // Contradictions are stored with the snapshot, so the restore block can mark them.
-    const conflicts = hygiene.conflicts.length ? { conflicts: hygiene.conflicts } : null;
-    compressed = fitted.compressed || conflicts ? { ...fitted.compressed, ...conflicts } : null;
-  }
-  // What did not fit its layer is kept in Layer 3 (an overflow snapshot's too), and the reply says what moved.
-  layer3 = [layer3, movedSections(moved, graph)].filter(Boolean).join("\n\n");
-  warnings.push(...movedWarnings(moved));
-  // Failures moved out of Layer 2 are still recorded in the project's failure graph.
-  const observed = opts.overflow ? {} : graph;
-  // A record of MindSave's own export keeps the fingerprints taken where it was saved.
-  const kept = l1.active_files;
-  const exported =
-    opts.record &&
-    opts.record.files.length === kept.length &&
-    opts.record.files.every((f, i) => f.path === kept[i])
-      ? opts.record
-      : undefined;
-  const localFiles = () => kept.map((p) => fileFingerprint(p, root));
-  let files = exported ? exported.files : localFiles();
-  const absent = files.filter((f) => f.size === undefined).map((f) => f.path);
-  if (absent.length)
-    warnings.push(
-      `${ABSENT_FILES} (saved by path only${root ? `, from the project root ${root}` : ""}): ${absent.map(inline).join(", ")}.`,
-    );
-  const now = opts.createdAt ?? session.now();
-  const topic = (opts.overflow ? "OVF_" : "") + topicSlug(input.topic || input.goal);
-  const status = statusFor(input);
+  return { layer2, hygiene };
+}
 
-  const saved = await session.write(async (w) => {
-    const context = await resolveProject(session, { create: true, w });
-    const projectId = context.project.id;
-    const wanted = opts.name === undefined ? undefined : redact(opts.name);
-    const build = async (
-      from: ExportedRecord | undefined,
-    ): Promise<Omit<SnapshotRecord, "hlc" | "host" | "deleted">> => {
-      const recordId = from?.id ?? newId();
-      const given = wanted === undefined ? undefined : safeName(wanted, recordId);
-      if (given !== undefined && given !== wanted && !from)
-        warnings.push(
-          `The snapshot name ${JSON.stringify(wanted)} is not safe as a file name on every system; stored as ${given}.`,
-        );
-      // The exported record keeps its name as it is: two hosts' snapshots may share one, as after a sync.
-      const name = given
-        ? from
-          ? given
-          : nextFreeName(given, await w.namesWithPrefix(projectId, given))
-        : await chooseName(w, projectId, topic, now, !!opts.overflow, input.snapshot_id, warnings);
-      return {
-        id: recordId,
-        project_id: projectId,
-        name,
-        topic,
-        kind: opts.overflow ? "overflow" : "full",
-        status,
-        created_at: (from || opts.createdAt ? now : await afterNewest(w, projectId, now)).toISOString(),
-        version: SNAPSHOT_VERSION,
-        goal: l1.goal,
-        state: l1.state,
-        next_action: l1.next_action,
-        blocker: l1.blocker,
-        active_files: files,
-        constraints: layer2.constraints,
-        decisions: layer2.decisions,
-        failure_graph: layer2.failure_graph,
-        compressed,
-        layer3,
-        auto_trigger: opts.overflow
-          ? await overflowTrigger(w, projectId, input.auto_trigger)
-          : (input.auto_trigger ?? null),
-        extra: Object.keys(input.extra).length ? input.extra : null,
-        l1_tokens: l1Tokens,
-        l2_tokens: l2Tokens,
-        saved_host: from?.savedHost ?? session.host.id,
-        saved_root: from && from.savedHost !== session.host.id ? null : context.root,
-        // An import (named) keeps what the file had; a save without a plan may carry the newest one's.
-        // A plan given keeps the times of the steps it did not change since the newest snapshot's.
-        // An import keeps the times its file had.
-        ...(input.plan !== undefined
-          ? {
-              plan: input.plan,
-              plan_times: !input.plan
-                ? null
-                : opts.name !== undefined
-                  ? (input.plan_times ?? null)
-                  : await timesAfterNewest(w, projectId, input.plan, opts.createdAt ?? (await w.clockNow())),
-            }
-          : opts.name !== undefined
-            ? { plan: null, plan_times: null }
-            : await carriedPlan(w, projectId, l1.goal)),
-        tags,
-        saved_agent: input.agent && /^[\w.-]{1,32}$/.test(input.agent) ? input.agent : null,
-      };
-    };
-    let record = await build(exported);
-    // Only the very record keeps its id and clock: a file edited since the export (or stored
-    // differently here) becomes a new record, never a second version under the same clock.
-    if (opts.record && (!exported || snapshotDigest(record) !== exported.digest)) {
-      warnings.push(
-        "It differs from the record it was exported as (edited since, or made by another version); imported as a new snapshot.",
-      );
-      if (exported) {
-        files = localFiles();
-        record = await build(undefined);
-      }
-    }
-    const clock = record.id === opts.record?.id ? opts.record.clock : undefined;
-    await stallIfAsked("save-before-insert");
-    await w.insertSnapshot(record, clock);
-    await stallIfAsked("save-after-insert");
-    for (const r of restated) await w.tombstone("retirements", r.id);
-    for (const [item, entry] of Object.entries(observed)) {
-      await observeFailure(w, projectId, observationFromEntry(item, entry), now);
-      await stallIfAsked(`save-failure-${Object.keys(observed).indexOf(item) + 1}`);
-    }
-    const reason = String(input.auto_trigger?.reason ?? (opts.overflow ? "overflow" : "manual"));
-    await changeSignalRow(w, projectId, (signal) =>
-      recordSave(signal, now, {
-        auto: !!opts.auto,
-        reason,
-        activeFiles: files.length,
-        decisions: layer2.decisions.length,
-        constraints: layer2.constraints.length,
-      }),
+/** An overflow snapshot keeps Layer 1 only; what it leaves out is said. */
+function overflowLayers(layer2: Layer2, layer3: string, warnings: string[]): MemoryLayers {
+  const dropped = [
+    layer2.constraints.length && "constraints",
+    layer2.decisions.length && "decisions",
+    Object.keys(layer2.failure_graph).length && "failures",
+    layer3 && "Layer 3",
+  ].filter(Boolean);
+  if (dropped.length)
+    warnings.push(`An overflow snapshot keeps Layer 1 only; not saved here: ${dropped.join(", ")}.`);
+  return {
+    layer2: { constraints: [], decisions: [], failure_graph: {} },
+    l2Tokens: 0,
+    compressed: null,
+    wasCompressed: false,
+    layer3: "",
+    observed: {},
+  };
+}
+
+/** Layer 2 within its budget, compressed when over; its contradictions kept for the restore block to mark. */
+function fittedLayers(
+  layer2: Layer2,
+  hygiene: HygieneResult,
+  input: SnapshotInput,
+  layer3: string,
+  moved: Moved,
+  warnings: string[],
+): MemoryLayers {
+  for (const pair of conflictPairs(hygiene.conflicts)) warnings.push(contradictionWarning(pair));
+  const fitted = fitLayer2(layer2, dedupe(input.constraints), moved);
+  const wasCompressed = fitted.compressed !== null;
+  if (wasCompressed) {
+    warnings.push(
+      `Layer 2 was over ${LAYER2_BUDGET} tokens and was compressed to ${fitted.tokens} by folding related constraints; the constraints as written are kept in Layer 3 (\`mindsave recall\`).`,
     );
-    await stallIfAsked("save-after-signal");
-    const archived = opts.noRetention
-      ? []
-      : await applyRetention(w, projectId, { keep, now: session.now(), spare: record.id });
-    await stallIfAsked("save-after-retention");
-    if (context.note) warnings.push(context.note);
-    const snapshot = (await w.getSnapshot(record.id))!;
-    return { snapshot, context, warnings, archived, compressed: wasCompressed };
-  });
+  }
+  // Contradictions are stored with the snapshot, so the restore block can mark them.
+  const conflicts = hygiene.conflicts.length ? { conflicts: hygiene.conflicts } : null;
+  return {
+    layer2: fitted.layer2,
+    l2Tokens: fitted.tokens,
+    compressed: fitted.compressed || conflicts ? { ...fitted.compressed, ...conflicts } : null,
+    wasCompressed,
+    layer3,
+    observed: layer2.failure_graph,
+  };
+}
+
+/** A record of MindSave's own export keeps the fingerprints taken where it was saved, if its files are these. */
+function exportedRecord(opts: SaveOptions, kept: string[]): ExportedRecord | undefined {
+  const r = opts.record;
+  return r && r.files.length === kept.length && r.files.every((f, i) => f.path === kept[i]) ? r : undefined;
+}
+
+function localFingerprints(kept: string[], root: string | null): StoredFile[] {
+  return kept.map((p) => fileFingerprint(p, root));
+}
+
+/** Active files missing on this host, said: they are saved by path only. */
+function absentWarning(files: StoredFile[], root: string | null): string[] {
+  const absent = files.filter((f) => f.size === undefined).map((f) => f.path);
+  if (!absent.length) return [];
+  return [
+    `${ABSENT_FILES} (saved by path only${root ? `, from the project root ${root}` : ""}): ${absent.map(inline).join(", ")}.`,
+  ];
+}
+
+/** The save's one transaction: the record, then the project's books (retirements, failures, signal, retention). */
+async function writeSnapshot(
+  session: Session,
+  w: StoreWriter,
+  p: Prepared,
+  files: StoredFile[],
+): Promise<Omit<SaveResult, "restore">> {
+  const context = await resolveProject(session, { create: true, w });
+  let record = await buildRecord(session, w, p, context, p.exported, files);
+  // Only the very record keeps its id and clock: a file edited since the export (or stored
+  // differently here) becomes a new record, never a second version under the same clock.
+  if (p.opts.record && (!p.exported || snapshotDigest(record) !== p.exported.digest)) {
+    p.warnings.push(
+      "It differs from the record it was exported as (edited since, or made by another version); imported as a new snapshot.",
+    );
+    if (p.exported) {
+      files = localFingerprints(p.l1.active_files, p.root);
+      record = await buildRecord(session, w, p, context, undefined, files);
+    }
+  }
+  const clock = record.id === p.opts.record?.id ? p.opts.record.clock : undefined;
+  await stallIfAsked("save-before-insert");
+  await w.insertSnapshot(record, clock);
+  await stallIfAsked("save-after-insert");
+  const archived = await keepBooks(session, w, p, context.project.id, record.id, files.length);
+  if (context.note) p.warnings.push(context.note);
+  const snapshot = (await w.getSnapshot(record.id))!;
+  return { snapshot, context, warnings: p.warnings, archived, compressed: p.layers.wasCompressed };
+}
+
+/** The snapshot record; `from`, the exported record it is, keeps its id, host and name. */
+async function buildRecord(
+  session: Session,
+  w: StoreWriter,
+  p: Prepared,
+  context: ProjectContext,
+  from: ExportedRecord | undefined,
+  files: StoredFile[],
+): Promise<Omit<SnapshotRecord, "hlc" | "host" | "deleted">> {
+  const { opts, input, l1, layers, now } = p;
+  const projectId = context.project.id;
+  const recordId = from?.id ?? newId();
+  return {
+    id: recordId,
+    project_id: projectId,
+    name: await recordName(w, p, projectId, recordId, from),
+    topic: p.topic,
+    kind: opts.overflow ? "overflow" : "full",
+    status: p.status,
+    created_at: (from || opts.createdAt ? now : await afterNewest(w, projectId, now)).toISOString(),
+    version: SNAPSHOT_VERSION,
+    goal: l1.goal,
+    state: l1.state,
+    next_action: l1.next_action,
+    blocker: l1.blocker,
+    active_files: files,
+    constraints: layers.layer2.constraints,
+    decisions: layers.layer2.decisions,
+    failure_graph: layers.layer2.failure_graph,
+    compressed: layers.compressed,
+    layer3: layers.layer3,
+    auto_trigger: opts.overflow
+      ? await overflowTrigger(w, projectId, input.auto_trigger)
+      : (input.auto_trigger ?? null),
+    extra: Object.keys(input.extra).length ? input.extra : null,
+    l1_tokens: p.l1Tokens,
+    l2_tokens: layers.l2Tokens,
+    saved_host: from?.savedHost ?? session.host.id,
+    saved_root: from && from.savedHost !== session.host.id ? null : context.root,
+    ...(await recordPlan(w, p, projectId)),
+    tags: p.tags,
+    saved_agent: input.agent && /^[\w.-]{1,32}$/.test(input.agent) ? input.agent : null,
+  };
+}
+
+/** The name asked for (made safe; numbered when taken, unless it is the exported record's), or one from topic and date. */
+async function recordName(
+  w: StoreWriter,
+  p: Prepared,
+  projectId: string,
+  recordId: string,
+  from: ExportedRecord | undefined,
+): Promise<string> {
+  const wanted = p.opts.name === undefined ? undefined : redact(p.opts.name);
+  const given = wanted === undefined ? undefined : safeName(wanted, recordId);
+  if (given !== undefined && given !== wanted && !from)
+    p.warnings.push(
+      `The snapshot name ${JSON.stringify(wanted)} is not safe as a file name on every system; stored as ${given}.`,
+    );
+  if (!given)
+    return chooseName(w, projectId, p.topic, p.now, !!p.opts.overflow, p.input.snapshot_id, p.warnings);
+  // The exported record keeps its name as it is: two hosts' snapshots may share one, as after a sync.
+  if (from) return given;
+  return nextFreeName(given, await w.namesWithPrefix(projectId, given));
+}
+
+/** The record's plan and its steps' times. */
+async function recordPlan(
+  w: StoreWriter,
+  p: Prepared,
+  projectId: string,
+): Promise<Pick<SnapshotRecord, "plan" | "plan_times">> {
+  const { input, opts } = p;
+  const imported = opts.name !== undefined;
+  // An import (named) keeps what the file had; a save without a plan may carry the newest one's.
+  if (input.plan === undefined)
+    return imported ? { plan: null, plan_times: null } : carriedPlan(w, projectId, p.l1.goal);
+  if (!input.plan) return { plan: input.plan, plan_times: null };
+  // An import keeps the times its file had.
+  if (imported) return { plan: input.plan, plan_times: input.plan_times ?? null };
+  // A plan given keeps the times of the steps it did not change since the newest snapshot's.
+  const now = opts.createdAt ?? (await w.clockNow());
+  return { plan: input.plan, plan_times: await timesAfterNewest(w, projectId, input.plan, now) };
+}
+
+/** After the record: retirements it restates ended, its failures observed, the signal told, retention applied. */
+async function keepBooks(
+  session: Session,
+  w: StoreWriter,
+  p: Prepared,
+  projectId: string,
+  recordId: string,
+  activeFiles: number,
+): Promise<string[]> {
+  const { opts, input, layers, now } = p;
+  for (const r of p.restated) await w.tombstone("retirements", r.id);
+  const observed = Object.entries(layers.observed);
+  for (const [i, [item, entry]] of observed.entries()) {
+    await observeFailure(w, projectId, observationFromEntry(item, entry), now);
+    await stallIfAsked(`save-failure-${i + 1}`);
+  }
+  const reason = String(input.auto_trigger?.reason ?? (opts.overflow ? "overflow" : "manual"));
+  await changeSignalRow(w, projectId, (signal) =>
+    recordSave(signal, now, {
+      auto: !!opts.auto,
+      reason,
+      activeFiles,
+      decisions: layers.layer2.decisions.length,
+      constraints: layers.layer2.constraints.length,
+    }),
+  );
+  await stallIfAsked("save-after-signal");
+  const archived = opts.noRetention
+    ? []
+    : await applyRetention(w, projectId, { keep: p.keep, now: session.now(), spare: recordId });
+  await stallIfAsked("save-after-retention");
+  return archived;
+}
+
+/** The restore block's size on this host, counted as `load` will render it. */
+async function withRestoreSize(
+  session: Session,
+  opts: SaveOptions,
+  saved: Omit<SaveResult, "restore">,
+): Promise<SaveResult> {
   // Only a person's save shows the block's size: an import (named) or a hook's save never does, so
   // neither pays for rendering it.
   if (opts.name !== undefined || opts.auto)
@@ -405,7 +588,7 @@ export async function saveSnapshot(session: Session, opts: SaveOptions): Promise
   const { block } = await loadSnapshot(session, saved.snapshot, saved.context);
   const omitted = Object.values(block.omitted).reduce((a, b) => a + b, 0);
   if (omitted)
-    warnings.push(
+    saved.warnings.push(
       `The restore block on this host leaves out ${omitted} item(s) to stay within ${block.budget} tokens (\`mindsave load --full\` shows them).`,
     );
   return { ...saved, restore: { tokens: block.tokens, budget: block.budget, omitted } };
