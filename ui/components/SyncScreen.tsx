@@ -13,6 +13,8 @@ import { useRefState } from "../hooks/useRefState.ts";
 import { fitStart, pad, width, wrap } from "../../src/lib/text.ts";
 import { Frame } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
+import type { AsyncState } from "../hooks/useAsync.ts";
+import type { ListNav } from "../hooks/useListNavigation.ts";
 
 export const SYNC_KEYS: HelpKeys = [
   ["↑/↓ j/k", "move"],
@@ -33,8 +35,57 @@ interface PeerRow {
 }
 
 export function SyncScreen(props: { width: number; height: number; active: boolean; onBack: () => void }) {
-  const { session, theme } = useUi();
-  const peers = useAsync(async () => {
+  const { theme } = useUi();
+  const peers = usePeers();
+  const rows = peers.data ?? [];
+  const shown = Math.max(1, props.height - 10);
+  const nav = useListNavigation(rows.length, shown);
+  const sync = useSync(peers);
+
+  useKeys(
+    (input, key) => {
+      if (nav.handle(input, key)) return;
+      const row = rows[nav.selected];
+      if (input === "d" && row) void sync.start(row, true);
+      else if ((key.return || input === "s") && row) void sync.start(row, false);
+      else if (input === "r") peers.reload();
+      else if (input === "q" || key.escape) props.onBack();
+    },
+    { isActive: props.active, ready: !!peers.data || !!peers.error, wait: sync.busy },
+  ); // keys wait for a running sync
+
+  const w = props.width;
+  return (
+    <Frame
+      title={`Sync ${theme.g.sep} ${rows.length} peer${rows.length === 1 ? "" : "s"}`}
+      width={w}
+      height={props.height}
+      status={sync.status}
+      hints={
+        rows.length
+          ? ["Enter sync", "d dry run", "r reload", "? keys", "q back"]
+          : ["r look again", "? keys", "q back"]
+      }
+    >
+      {rows.length === 0 ? (
+        peers.loading && !peers.data ? (
+          <Text color={theme.c("muted")}>Looking for peers…</Text>
+        ) : (
+          <NoPeers error={peers.error} />
+        )
+      ) : (
+        <PeerList rows={rows.slice(nav.offset, nav.offset + shown)} all={rows} nav={nav} width={w} />
+      )}
+      {sync.progress ? <SyncProgress {...sync.progress} width={w} /> : null}
+      {sync.result ? <SyncChanges result={sync.result} width={w} /> : null}
+    </Frame>
+  );
+}
+
+/** The peers: those this store knows, then a mounted MindSave drive or this laptop's home not among them. */
+function usePeers(): AsyncState<PeerRow[]> {
+  const { session } = useUi();
+  return useAsync(async () => {
     const known = await listPeers(session);
     const rows: PeerRow[] = known
       .filter((p) => p.location)
@@ -51,16 +102,23 @@ export function SyncScreen(props: { width: number; height: number; active: boole
     }
     return rows;
   }, []);
-  const rows = peers.data ?? [];
-  const nav = useListNavigation(rows.length, Math.max(1, props.height - 10));
+}
+
+interface Progress {
+  phase: string;
+  done: number;
+  total: number;
+}
+
+/** A sync (or a dry run) with one peer: its progress while it runs, then what it changed and a status line. */
+function useSync(peers: AsyncState<PeerRow[]>) {
+  const { session } = useUi();
   const [getBusy, setBusy] = useRefState(false);
-  const [progress, setProgress] = useState<{ phase: string; done: number; total: number } | null>(null);
+  const [progress, setProgress] = useState<Progress | null>(null);
   const [result, setResult] = useState<SyncResult | null>(null);
   const [status, setStatus] = useState<string | undefined>();
-
-  const start = async (dryRun: boolean) => {
-    const row = rows[nav.selected];
-    if (!row || getBusy()) return;
+  const start = async (row: PeerRow, dryRun: boolean) => {
+    if (getBusy()) return;
     setBusy(true);
     setResult(null);
     setStatus(undefined);
@@ -80,39 +138,43 @@ export function SyncScreen(props: { width: number; height: number; active: boole
       setProgress(null);
     }
   };
+  return { start, busy: () => getBusy(), progress, result, status };
+}
 
-  useKeys(
-    (input, key) => {
-      if (nav.handle(input, key)) return;
-      if (input === "d" && rows.length) void start(true);
-      else if ((key.return || input === "s") && rows.length) void start(false);
-      else if (input === "r") peers.reload();
-      else if (input === "q" || key.escape) props.onBack();
-    },
-    { isActive: props.active, ready: !!peers.data || !!peers.error, wait: () => getBusy() },
-  ); // keys wait for a running sync
-
-  const w = props.width;
-  const barWidth = Math.max(10, Math.min(50, w - 30));
-  const bar = (done: number, total: number) => {
-    const filled = total ? Math.round((done / total) * barWidth) : 0;
-    return (theme.ascii ? "#" : "█").repeat(filled) + (theme.ascii ? "-" : "░").repeat(barWidth - filled);
-  };
+/** The peers shown: a mark (reachable, not, or a server not checked yet), the location, its last sync. */
+function PeerList(props: { rows: PeerRow[]; all: PeerRow[]; nav: ListNav; width: number }) {
+  const { theme } = useUi();
+  const { nav } = props;
   const info = (p: PeerRow) =>
     p.kind === "drive"
       ? "MindSave drive, plugged in"
       : p.kind === "local"
         ? "this laptop's home"
         : `${p.reachable === false ? "not here now · " : ""}last sync ${p.last_sync ? p.last_sync.slice(0, 16).replace("T", " ") : "never"}`;
-  const infoW = Math.max(0, ...rows.map((p) => width(info(p))));
-  const locW = Math.max(10, w - 4 - 2 - infoW - 1);
+  const infoW = Math.max(0, ...props.all.map((p) => width(info(p))));
+  const locW = Math.max(10, props.width - 4 - 2 - infoW - 1);
   const mark = (p: PeerRow) => (p.reachable === null ? "~" : p.reachable ? theme.g.ok : theme.g.bad);
+  return props.rows.map((p, i) => {
+    const sel = nav.offset + i === nav.selected;
+    return (
+      <Text key={p.location} inverse={sel} wrap="truncate">
+        {sel ? theme.g.pointer : " "} {mark(p)} {pad(fitStart(p.location, locW, theme.g.ellipsis), locW)}
+        {"  "}
+        {info(p)}
+      </Text>
+    );
+  });
+}
+
+/** No peer yet: what a peer is, and the two ways to add one. */
+function NoPeers(props: { error?: Error }) {
+  const { theme } = useUi();
   const cmd = (text: string) => <Text color={theme.c("accent")}>{text}</Text>;
-  const noPeers = (
+  return (
     <Box flexDirection="column">
       <Text>
-        {peers.error
-          ? peers.error.message
+        {props.error
+          ? props.error.message
           : "No peers yet: a peer is another MindSave store (a drive, a home, a server)."}
       </Text>
       <Text> </Text>
@@ -135,61 +197,39 @@ export function SyncScreen(props: { width: number; height: number; active: boole
       </Text>
     </Box>
   );
+}
+
+/** A running sync: receiving or sending, a bar and the count. */
+function SyncProgress(props: Progress & { width: number }) {
+  const { theme } = useUi();
+  const barWidth = Math.max(10, Math.min(50, props.width - 30));
+  const filled = props.total ? Math.round((props.done / props.total) * barWidth) : 0;
+  const bar = (theme.ascii ? "#" : "█").repeat(filled) + (theme.ascii ? "-" : "░").repeat(barWidth - filled);
   return (
-    <Frame
-      title={`Sync ${theme.g.sep} ${rows.length} peer${rows.length === 1 ? "" : "s"}`}
-      width={w}
-      height={props.height}
-      status={status}
-      hints={
-        rows.length
-          ? ["Enter sync", "d dry run", "r reload", "? keys", "q back"]
-          : ["r look again", "? keys", "q back"]
-      }
-    >
-      {rows.length === 0 ? (
-        peers.loading && !peers.data ? (
-          <Text color={theme.c("muted")}>Looking for peers…</Text>
-        ) : (
-          noPeers
-        )
-      ) : (
-        rows.slice(nav.offset, nav.offset + Math.max(1, props.height - 10)).map((p, i) => {
-          const sel = nav.offset + i === nav.selected;
-          return (
-            <Text key={p.location} inverse={sel} wrap="truncate">
-              {sel ? theme.g.pointer : " "} {mark(p)}{" "}
-              {pad(fitStart(p.location, locW, theme.g.ellipsis), locW)}
-              {"  "}
-              {info(p)}
-            </Text>
-          );
-        })
-      )}
-      {progress ? (
-        <Box marginTop={1}>
-          <Text>{progress.phase === "pull" ? "receiving " : "sending   "}</Text>
-          <Text color={theme.c("accent")}>{bar(progress.done, progress.total)}</Text>
-          <Text>
-            {" "}
-            {progress.done}/{progress.total}
+    <Box marginTop={1}>
+      <Text>{props.phase === "pull" ? "receiving " : "sending   "}</Text>
+      <Text color={theme.c("accent")}>{bar}</Text>
+      <Text>
+        {" "}
+        {props.done}/{props.total}
+      </Text>
+    </Box>
+  );
+}
+
+/** What a sync changed (or a dry run would): every count shows, a long line wraps under its label. */
+function SyncChanges(props: { result: SyncResult; width: number }) {
+  return (
+    <Box flexDirection="column" marginTop={1}>
+      <Text bold>{props.result.dry_run ? "A sync would change:" : "Changed:"}</Text>
+      {syncDetails(props.result).flatMap((l, i) =>
+        wrap(l.trim(), Math.max(20, props.width - 6)).map((part, j) => (
+          <Text key={`${i}:${j}`}>
+            {j === 0 ? "  " : "    "}
+            {part}
           </Text>
-        </Box>
-      ) : null}
-      {result ? (
-        <Box flexDirection="column" marginTop={1}>
-          <Text bold>{result.dry_run ? "A sync would change:" : "Changed:"}</Text>
-          {/* Every count shows: a long line wraps under its label instead of being cut. */}
-          {syncDetails(result).flatMap((l, i) =>
-            wrap(l.trim(), Math.max(20, w - 6)).map((part, j) => (
-              <Text key={`${i}:${j}`}>
-                {j === 0 ? "  " : "    "}
-                {part}
-              </Text>
-            )),
-          )}
-        </Box>
-      ) : null}
-    </Frame>
+        )),
+      )}
+    </Box>
   );
 }
