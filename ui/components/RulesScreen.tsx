@@ -26,6 +26,11 @@ import { fit, pad } from "../../src/lib/text.ts";
 import { Frame, nameRoom, question, statusHeight } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 import { inline } from "../../src/engine/snapshots/layers.ts";
+import { isToggle, ScopeChoice } from "./ScopeChoice.tsx";
+import type { Session } from "../../src/engine/session.ts";
+import type { AsyncState } from "../hooks/useAsync.ts";
+import type { Confirm } from "../hooks/useConfirm.ts";
+import type { ListNav } from "../hooks/useListNavigation.ts";
 
 export const RULES_KEYS: HelpKeys = [
   ["↑/↓ j/k", "move"],
@@ -48,9 +53,7 @@ interface Form {
   focus: "text" | "scope";
 }
 
-const isToggle = (input: string, key: Key) => input === " " || key.leftArrow || key.rightArrow;
-
-export function RulesScreen(props: {
+interface RulesProps {
   projectId: string | null;
   projectName?: string;
   width: number;
@@ -58,7 +61,9 @@ export function RulesScreen(props: {
   active: boolean;
   onBack: () => void;
   onTyping: (typing: boolean) => void;
-}) {
+}
+
+export function RulesScreen(props: RulesProps) {
   const { theme } = useUi();
   const here = useProjectSession(props.projectId);
   const [getForm, setFormState] = useRefState<Form | null>(null);
@@ -69,90 +74,15 @@ export function RulesScreen(props: {
   const [status, setStatus] = useState<string | undefined>();
   const data = useAsync(() => rulesHere(here), [here]);
   const rules = data.data?.rules ?? [];
-  const tokens = data.data?.tokens ?? 0;
   const form = getForm();
   const confirm = useConfirm();
-  const action = useAction(setStatus);
   // Title, budget line, column heads; the form takes its border, title and two fields.
   const visible = Math.max(
     1,
     props.height - 5 - statusHeight(confirm.question ?? status, props.width) - (form ? 5 : 0),
   );
   const nav = useListNavigation(rules.length, visible);
-
-  const submit = (f: Form) =>
-    action.run(async () => {
-      if (!f.text.text.trim()) return "Type the rule first (e.g. Never push to main).";
-      if (f.mode === "add") {
-        const r = await addRule(here, f.text.text, f.scope);
-        await data.reload();
-        setForm(null);
-        return `Added ${r.rule.scope} rule: ${r.rule.text} (rules now ${r.tokens}/${RULES_BUDGET} tokens).`;
-      }
-      const { rule: edited } = await editRule(here, String(f.n), f.text.text);
-      await data.reload();
-      setForm(null);
-      return `Edited rule ${f.n}: ${edited.text}`;
-    });
-
-  action.release(
-    useKeys(
-      (input, key) => {
-        if (confirm.answer(input, () => setStatus("Kept it."))) return;
-        const f = getForm();
-        if (f) {
-          if (key.escape) {
-            setForm(null);
-            setStatus("Cancelled.");
-          } else if (key.return) void submit(f);
-          else if (f.mode === "add" && (key.tab || key.upArrow || key.downArrow))
-            setForm({ ...f, focus: f.focus === "text" ? "scope" : "text" });
-          else if (f.focus === "scope") {
-            if (!isToggle(input, key)) return;
-            if (!props.projectId) setStatus("No project is chosen, so a rule here can only be global.");
-            else setForm({ ...f, scope: f.scope === "project" ? "global" : "project" });
-          } else {
-            const next = editField(f.text, input, key);
-            if (next !== null) setForm({ ...f, text: next });
-          }
-          return;
-        }
-        if (nav.handle(input, key)) return;
-        const row = rules[nav.selected];
-        const n = nav.selected + 1;
-        if (input === "a") {
-          setStatus(undefined);
-          setForm({
-            mode: "add",
-            n: 0,
-            text: field(),
-            scope: props.projectId ? "project" : "global",
-            focus: "text",
-          });
-        } else if ((input === "e" || key.return) && row) {
-          setStatus(undefined);
-          setForm({ mode: "edit", n, text: field(row.text), scope: row.scope, focus: "text" });
-        } else if ((input === "x" || key.delete) && row) {
-          confirm.ask(
-            question(
-              `Remove rule ${n}: `,
-              row.text,
-              "? y to remove, any other key to keep it.",
-              props.width,
-              theme.g.ellipsis,
-            ),
-            () =>
-              void action.run(async () => {
-                const gone = await removeRule(here, String(n));
-                await data.reload();
-                return `Removed rule ${n}: ${gone.text}`;
-              }),
-          );
-        } else if (input === "q" || key.escape) props.onBack();
-      },
-      { isActive: props.active, ready: !!data.data || !!data.error, wait: action.busy },
-    ),
-  );
+  useRuleKeys(props, { here, data, nav, confirm, getForm, setForm, setStatus });
 
   const w = props.width;
   const g = theme.g;
@@ -162,9 +92,6 @@ export function RulesScreen(props: {
     : props.projectId
       ? "project + global"
       : "global";
-  const over = tokens > RULES_BUDGET;
-  const numW = String(Math.max(1, rules.length)).length + 2;
-  const textW = Math.max(10, w - 2 - numW - 9);
   const hints = !form
     ? ["a add", "e edit", "x remove", "? keys", "q back"]
     : form.focus === "scope"
@@ -178,14 +105,8 @@ export function RulesScreen(props: {
       status={confirm.question ?? status}
       hints={hints}
     >
-      <Text color={over ? theme.c("warn") : theme.c("muted")} wrap="truncate">
-        {`${tokens}/${RULES_BUDGET} tokens `}
-        <Text color={over ? theme.c("bad") : theme.c("accent")}>
-          {bar(theme, Math.min(tokens, RULES_BUDGET), RULES_BUDGET, 20)}
-        </Text>
-        {over ? " over budget: the last ones are left out" : " restored first in every block, never trimmed"}
-      </Text>
-      <Text color={theme.c("muted")}>{`  ${pad("#", numW)}${pad("scope", 9)}rule`}</Text>
+      <BudgetLine tokens={data.data?.tokens ?? 0} />
+      <RuleList rules={rules} nav={nav} visible={visible} width={w} />
       {rules.length === 0 ? (
         <Text color={theme.c("muted")}>
           {data.error
@@ -195,7 +116,141 @@ export function RulesScreen(props: {
               : "No standing rules here. Press a to add one (e.g. Never push to main)."}
         </Text>
       ) : null}
-      {rules.slice(nav.offset, nav.offset + visible).map((r, i) => {
+      {form ? <RuleForm form={form} width={w} hasProject={!!props.projectId} /> : null}
+    </Frame>
+  );
+}
+
+/** What the rules' keys act on: the list, the open question, the form. */
+interface RuleKeyParts {
+  here: Session;
+  data: AsyncState<Awaited<ReturnType<typeof rulesHere>>>;
+  nav: ListNav;
+  confirm: Confirm;
+  getForm: () => Form | null;
+  setForm: (f: Form | null) => void;
+  setStatus: (text: string | undefined) => void;
+}
+
+/** The rules' keys: with the form open they edit it, else a adds, e edits, x removes (after a `y`). */
+function useRuleKeys(props: RulesProps, parts: RuleKeyParts) {
+  const { theme } = useUi();
+  const { here, data, nav, confirm, getForm, setForm, setStatus } = parts;
+  const action = useAction(setStatus);
+  const submit = (f: Form) =>
+    action.run(async () => {
+      if (!f.text.text.trim()) return "Type the rule first (e.g. Never push to main).";
+      const said = await saveRule(here, f);
+      await data.reload();
+      setForm(null);
+      return said;
+    });
+  const formKey = (f: Form, input: string, key: Key) => {
+    if (key.escape) {
+      setForm(null);
+      setStatus("Cancelled.");
+    } else if (key.return) void submit(f);
+    else if (f.mode === "add" && (key.tab || key.upArrow || key.downArrow))
+      setForm({ ...f, focus: f.focus === "text" ? "scope" : "text" });
+    else if (f.focus === "scope") {
+      if (!isToggle(input, key)) return;
+      if (!props.projectId) setStatus("No project is chosen, so a rule here can only be global.");
+      else setForm({ ...f, scope: f.scope === "project" ? "global" : "project" });
+    } else {
+      const next = editField(f.text, input, key);
+      if (next !== null) setForm({ ...f, text: next });
+    }
+  };
+  const remove = (n: number, text: string) =>
+    confirm.ask(
+      question(
+        `Remove rule ${n}: `,
+        text,
+        "? y to remove, any other key to keep it.",
+        props.width,
+        theme.g.ellipsis,
+      ),
+      () =>
+        void action.run(async () => {
+          const gone = await removeRule(here, String(n));
+          await data.reload();
+          return `Removed rule ${n}: ${gone.text}`;
+        }),
+    );
+  const listKey = (input: string, key: Key) => {
+    if (nav.handle(input, key)) return;
+    const row = data.data?.rules[nav.selected];
+    const n = nav.selected + 1;
+    if (input === "a") {
+      setStatus(undefined);
+      setForm({
+        mode: "add",
+        n: 0,
+        text: field(),
+        scope: props.projectId ? "project" : "global",
+        focus: "text",
+      });
+    } else if ((input === "e" || key.return) && row) {
+      setStatus(undefined);
+      setForm({ mode: "edit", n, text: field(row.text), scope: row.scope, focus: "text" });
+    } else if ((input === "x" || key.delete) && row) remove(n, row.text);
+    else if (input === "q" || key.escape) props.onBack();
+  };
+  action.release(
+    useKeys(
+      (input, key) => {
+        if (confirm.answer(input, () => setStatus("Kept it."))) return;
+        const f = getForm();
+        if (f) formKey(f, input, key);
+        else listKey(input, key);
+      },
+      { isActive: props.active, ready: !!data.data || !!data.error, wait: action.busy },
+    ),
+  );
+}
+
+/** The form's rule added or edited; what the status line says. */
+async function saveRule(here: Session, f: Form): Promise<string> {
+  if (f.mode === "add") {
+    const r = await addRule(here, f.text.text, f.scope);
+    return `Added ${r.rule.scope} rule: ${r.rule.text} (rules now ${r.tokens}/${RULES_BUDGET} tokens).`;
+  }
+  const { rule: edited } = await editRule(here, String(f.n), f.text.text);
+  return `Edited rule ${f.n}: ${edited.text}`;
+}
+
+/** The rules' tokens out of the budget, with a bar; over it, the last ones are left out. */
+function BudgetLine(props: { tokens: number }) {
+  const { theme } = useUi();
+  const { tokens } = props;
+  const over = tokens > RULES_BUDGET;
+  return (
+    <Text color={over ? theme.c("warn") : theme.c("muted")} wrap="truncate">
+      {`${tokens}/${RULES_BUDGET} tokens `}
+      <Text color={over ? theme.c("bad") : theme.c("accent")}>
+        {bar(theme, Math.min(tokens, RULES_BUDGET), RULES_BUDGET, 20)}
+      </Text>
+      {over ? " over budget: the last ones are left out" : " restored first in every block, never trimmed"}
+    </Text>
+  );
+}
+
+/** The column heads, then the rules shown: number, scope, text. */
+function RuleList(props: {
+  rules: { id: string; text: string; scope: RuleScope }[];
+  nav: ListNav;
+  visible: number;
+  width: number;
+}) {
+  const { theme } = useUi();
+  const { rules, nav } = props;
+  const g = theme.g;
+  const numW = String(Math.max(1, rules.length)).length + 2;
+  const textW = Math.max(10, props.width - 2 - numW - 9);
+  return (
+    <>
+      <Text color={theme.c("muted")}>{`  ${pad("#", numW)}${pad("scope", 9)}rule`}</Text>
+      {rules.slice(nav.offset, nav.offset + props.visible).map((r, i) => {
         const sel = nav.offset + i === nav.selected;
         return (
           <Text key={r.id} inverse={sel} wrap="truncate">
@@ -205,41 +260,43 @@ export function RulesScreen(props: {
           </Text>
         );
       })}
-      {form ? (
-        <Box flexDirection="column" borderStyle={theme.border} paddingX={1} flexShrink={0}>
-          <Text bold>{form.mode === "add" ? "Add a rule" : `Edit rule ${form.n}`}</Text>
-          <Box>
-            <Text color={form.focus === "text" ? theme.c("accent") : undefined}>{"rule:  "}</Text>
-            <TextField
-              value={form.text}
-              focus={form.focus === "text"}
-              width={Math.max(10, w - 11)}
-              placeholder="one line that always applies, e.g. Never push to main"
-            />
-          </Box>
-          {form.mode === "add" ? (
-            <Box>
-              <Text color={form.focus === "scope" ? theme.c("accent") : undefined}>{"scope: "}</Text>
-              {(["project", "global"] as const).map((s) => (
-                <Text
-                  key={s}
-                  inverse={form.focus === "scope" && form.scope === s}
-                  color={form.scope === s ? theme.c("accent") : theme.c("muted")}
-                >
-                  {`(${form.scope === s ? g.bullet : " "}) ${s}${s === "project" && !props.projectId ? " (no project chosen)" : ""}`}
-                  {"  "}
-                </Text>
-              ))}
-            </Box>
-          ) : (
-            <Text>
-              {"scope: "}
-              {form.scope}
-              <Text color={theme.c("muted")}> (a rule's scope is fixed)</Text>
-            </Text>
-          )}
+    </>
+  );
+}
+
+/** The form that adds a rule (its text and scope) or edits one (its text; the scope is fixed). */
+function RuleForm(props: { form: Form; width: number; hasProject: boolean }) {
+  const { theme } = useUi();
+  const { form } = props;
+  return (
+    <Box flexDirection="column" borderStyle={theme.border} paddingX={1} flexShrink={0}>
+      <Text bold>{form.mode === "add" ? "Add a rule" : `Edit rule ${form.n}`}</Text>
+      <Box>
+        <Text color={form.focus === "text" ? theme.c("accent") : undefined}>{"rule:  "}</Text>
+        <TextField
+          value={form.text}
+          focus={form.focus === "text"}
+          width={Math.max(10, props.width - 11)}
+          placeholder="one line that always applies, e.g. Never push to main"
+        />
+      </Box>
+      {form.mode === "add" ? (
+        <Box>
+          <Text color={form.focus === "scope" ? theme.c("accent") : undefined}>{"scope: "}</Text>
+          <ScopeChoice
+            scope={form.scope}
+            focus={form.focus === "scope"}
+            hasProject={props.hasProject}
+            noProject=" (no project chosen)"
+          />
         </Box>
-      ) : null}
-    </Frame>
+      ) : (
+        <Text>
+          {"scope: "}
+          {form.scope}
+          <Text color={theme.c("muted")}> (a rule's scope is fixed)</Text>
+        </Text>
+      )}
+    </Box>
   );
 }
