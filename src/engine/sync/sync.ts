@@ -22,7 +22,7 @@ import { DEFAULT_KEEP } from "../snapshots/layers.ts";
 import type { SyncRow } from "../../store/sync.ts";
 import { admit, keysToAsk, type Admission, type Refused } from "./peer-rows.ts";
 import { syncIds, type Reidentified } from "./copies.ts";
-import type { PlanItem } from "../../store/store.ts";
+import type { PlanItem, StoreWriter } from "../../store/store.ts";
 import type { Session } from "../session.ts";
 
 export const CATEGORIES = [
@@ -173,6 +173,64 @@ async function storeId(s: SyncSide): Promise<string> {
 
 const BATCH = 2000;
 
+/** Tables in dependency order: projects before their roots and snapshots, failures before counts. */
+const PULL_ORDER = [
+  "hosts",
+  "projects",
+  "roots",
+  "snapshots",
+  "failures",
+  "failure_counts",
+  "failure_links",
+  "signals",
+  "tool_calls",
+  "rules",
+  "facts",
+  "retirements",
+];
+
+interface PullOptions {
+  dryRun: boolean;
+  progress?: Progress;
+  phase: "pull" | "push";
+  location: string;
+  now: number;
+  hostId: string;
+  fromId: string;
+  toId: string;
+}
+
+/** What one pull takes in, gathered table by table. */
+interface Intake {
+  counts: Counts;
+  /** A failure is one thing however many of its rows (counters, links) changed: count it once. */
+  touchedFailures: Set<string>;
+  failureParts: { added: number; updated: number; deleted: number };
+  /** Plans edited on both sides since they last synced, merged. */
+  plans: { id: string; name: string; plan: PlanItem[] }[];
+  /** Snapshots completed on one side only since they last synced: completed on both. */
+  completed: { id: string; name: string }[];
+  /** Incoming snapshots with a plan that changed this store: their progress flows on to a newer snapshot's copy. */
+  planned: SyncRow[];
+  /** Snapshots an incoming row changed here (counted by the merge). */
+  changedHere: Set<string>;
+  /** The newest clock taken in. */
+  newest: string;
+  /** Rows read so far, for progress. */
+  done: number;
+}
+
+/** A pull under way: where its rows come from, what it admits, and what it has taken in. */
+interface PullRun {
+  src: SyncSide;
+  opts: PullOptions;
+  admission: Admission;
+  /** When the two stores last synced (null: never): edits after it on both sides are concurrent. */
+  lastSync: number | null;
+  total: number;
+  intake: Intake;
+}
+
 /**
  * Copies `from`'s changes since `to` last pulled them into `to`, in one transaction on `to`.
  * Rows that `to` itself sent are skipped (they are tagged with its id in `from`'s log).
@@ -180,16 +238,7 @@ const BATCH = 2000;
 async function pull(
   from: Store,
   to: Store,
-  opts: {
-    dryRun: boolean;
-    progress?: Progress;
-    phase: "pull" | "push";
-    location: string;
-    now: number;
-    hostId: string;
-    fromId: string;
-    toId: string;
-  },
+  opts: PullOptions,
 ): Promise<{ counts: Counts; read: number; plansMerged: string[]; completed: string[]; refused: Refused[] }> {
   const src = from.syncReader();
   const dst = to.syncReader();
@@ -197,109 +246,33 @@ async function pull(
   const known = await dst.peer(fromId);
   const anchors = await src.logAnchors(); // what this pull saw of `from`'s log, kept with the pull mark (copies.ts)
   const since = known?.pulled_seq ?? 0;
-  // Edits both stores made after they last synced are concurrent: a plan edited on both is merged.
-  const lastSync = known?.last_sync ? Date.parse(known.last_sync) : null;
-  const plans: { id: string; name: string; plan: PlanItem[] }[] = [];
-  const completed: { id: string; name: string }[] = [];
-  /** Incoming snapshots with a plan that changed this store: their progress flows on to a newer snapshot's copy. */
-  const planned: SyncRow[] = [];
-  /** Snapshots an incoming row changed here (counted by the merge). */
-  const changedHere = new Set<string>();
-  const changes: { seq: number; tbl: string; key: string }[] = [];
-  for (let after = since; ;) {
-    const page = await src.changesSince(after, toId, BATCH);
-    changes.push(...page);
-    if (page.length < BATCH) break;
-    after = page[page.length - 1].seq;
-  }
+  const changes = await changesSince(src, since, toId);
   const upTo = changes.length ? changes[changes.length - 1].seq : since;
-  const counts = emptyCounts();
-  // A failure is one thing however many of its rows (counters, links) changed: count it once.
-  const touchedFailures = new Set<string>();
-  const failureParts = { added: 0, updated: 0, deleted: 0 };
   const { byTable, held, total } = await keysToAsk(dst, fromId, changes);
-  const admission: Admission = { now: opts.now, fromId, location: opts.location, held, refused: [] };
+  const run: PullRun = {
+    src,
+    opts,
+    admission: { now: opts.now, fromId, location: opts.location, held, refused: [] },
+    // Edits both stores made after they last synced are concurrent: a plan edited on both is merged.
+    lastSync: known?.last_sync ? Date.parse(known.last_sync) : null,
+    total,
+    intake: emptyIntake(),
+  };
+  const { intake } = run;
   await to.syncWrite(
     async (w, as) => {
       // Rows merged here are tagged with their origin, so they are not sent straight back.
       await w.setMeta("sync_origin", fromId);
       await stallIfAsked(`${opts.phase}-begin`);
-      let done = 0;
-      let newest = "";
-      // Tables in dependency order: projects before their roots and snapshots, failures before counts.
-      for (const tbl of [
-        "hosts",
-        "projects",
-        "roots",
-        "snapshots",
-        "failures",
-        "failure_counts",
-        "failure_links",
-        "signals",
-        "tool_calls",
-        "rules",
-        "facts",
-        "retirements",
-      ]) {
-        const keys = byTable.get(tbl) ?? [];
-        for (let i = 0; i < keys.length; i += BATCH) {
-          const offered = [...(await src.rowsByKeys(tbl, keys.slice(i, i + BATCH))).values()];
-          const rows = await admit(w, tbl, offered, admission);
-          // Clocks more than 24 h ahead of ours are merged but never move our clock (see docs/sync.md).
-          const part = tbl === "failure_counts" || tbl === "failure_links";
-          // A failure counts as changed when one of its rows changed this store (not when it merely came along).
-          const touched =
-            part || tbl === "failures"
-              ? (r: SyncRow) => touchedFailures.add(String(part ? r.failure_id : r.id))
-              : undefined;
-          const mine =
-            tbl === "snapshots" && lastSync !== null
-              ? await w.snapshotPlans(rows.map((r) => String(r.id)))
-              : null;
-          const withPlan =
-            tbl === "snapshots"
-              ? (r: SyncRow) => {
-                  changedHere.add(String(r.id));
-                  if (r.plan && !Number(r.deleted)) planned.push(r);
-                }
-              : touched;
-          const hlc = await w.merge(
-            tbl,
-            rows,
-            part ? failureParts : counts[CATEGORY_OF[tbl]],
-            opts.now,
-            withPlan,
-          );
-          if (mine) {
-            plans.push(...concurrentPlans(rows, mine, lastSync!));
-            completed.push(...completedOnOneSide(rows, mine, lastSync!));
-          }
-          if (compareHlc(hlc, newest) > 0) newest = hlc;
-          done += offered.length;
-          opts.progress?.(opts.phase, done, total);
-          await stallIfAsked(`${opts.phase}-${tbl}-${i / BATCH + 1}`);
-        }
-      }
+      for (const tbl of PULL_ORDER) await mergeTable(w, tbl, byTable.get(tbl) ?? [], run);
       await stallIfAsked(`in-${opts.phase}`);
-      if (lastSync !== null) await planProgressFlowsOn(w, planned, plans, lastSync);
+      if (run.lastSync !== null) await planProgressFlowsOn(w, intake.planned, intake.plans, run.lastSync);
       await w.setMeta("sync_origin", null);
-      await w.observeClock(newest, opts.now);
-      // Rows of a linked project (saved where the link was not known yet) move to the project it was
-      // linked into, and merged plans are written: stamped after everything taken in, so both travel on.
+      await w.observeClock(intake.newest, opts.now);
       await as(
         opts.hostId,
         () => opts.now,
-        async (hw) => {
-          await foldLinkedProjects(hw);
-          for (const p of plans) await hw.setSnapshotPlan(p.id, p.plan);
-          for (const c of completed) await hw.setSnapshotStatus(c.id, "completed");
-          // A merge written here changed this store too: a snapshot no incoming row changed counts as updated.
-          for (const id of new Set([...plans, ...completed].map((x) => x.id)))
-            if (!changedHere.has(id)) counts.snapshots.updated++;
-          // Snapshots taken in meet this store's retention: its views stay short, nothing is deleted
-          // (the archived mark is this store's own and never travels).
-          if (changedHere.size) await applyRetentionEverywhere(hw, DEFAULT_KEEP, new Date(opts.now));
-        },
+        (hw) => writeHere(hw, intake, opts.now),
       );
       await w.setPeer(fromId, {
         pulled_seq: upTo,
@@ -310,15 +283,104 @@ async function pull(
     },
     { rollback: opts.dryRun },
   );
-  const f = counts.failures;
-  f.updated = Math.max(f.updated, touchedFailures.size - f.added - f.deleted);
+  const f = intake.counts.failures;
+  f.updated = Math.max(f.updated, intake.touchedFailures.size - f.added - f.deleted);
   return {
-    counts,
+    counts: intake.counts,
     read: changes.length,
-    plansMerged: plans.map((p) => p.name),
-    completed: completed.map((c) => c.name),
-    refused: admission.refused,
+    plansMerged: intake.plans.map((p) => p.name),
+    completed: intake.completed.map((c) => c.name),
+    refused: run.admission.refused,
   };
+}
+
+function emptyIntake(): Intake {
+  return {
+    counts: emptyCounts(),
+    touchedFailures: new Set(),
+    failureParts: { added: 0, updated: 0, deleted: 0 },
+    plans: [],
+    completed: [],
+    planned: [],
+    changedHere: new Set(),
+    newest: "",
+    done: 0,
+  };
+}
+
+/** `src`'s change log after `since`, without the rows `toId` sent, read a page at a time. */
+async function changesSince(
+  src: SyncSide,
+  since: number,
+  toId: string,
+): Promise<{ seq: number; tbl: string; key: string }[]> {
+  const changes: { seq: number; tbl: string; key: string }[] = [];
+  for (let after = since; ;) {
+    const page = await src.changesSince(after, toId, BATCH);
+    changes.push(...page);
+    if (page.length < BATCH) return changes;
+    after = page[page.length - 1].seq;
+  }
+}
+
+/** One table's changed rows merged here a batch at a time: admitted, merged, counted, plans compared. */
+async function mergeTable(w: SyncSide, tbl: string, keys: string[], run: PullRun): Promise<void> {
+  const { intake, opts, lastSync } = run;
+  const part = tbl === "failure_counts" || tbl === "failure_links";
+  for (let i = 0; i < keys.length; i += BATCH) {
+    const offered = [...(await run.src.rowsByKeys(tbl, keys.slice(i, i + BATCH))).values()];
+    const rows = await admit(w, tbl, offered, run.admission);
+    // Clocks more than 24 h ahead of ours are merged but never move our clock (see docs/sync.md).
+    const mine =
+      tbl === "snapshots" && lastSync !== null ? await w.snapshotPlans(rows.map((r) => String(r.id))) : null;
+    const hlc = await w.merge(
+      tbl,
+      rows,
+      part ? intake.failureParts : intake.counts[CATEGORY_OF[tbl]],
+      opts.now,
+      changeNoted(tbl, intake),
+    );
+    if (mine) {
+      intake.plans.push(...concurrentPlans(rows, mine, lastSync!));
+      intake.completed.push(...completedOnOneSide(rows, mine, lastSync!));
+    }
+    if (compareHlc(hlc, intake.newest) > 0) intake.newest = hlc;
+    intake.done += offered.length;
+    opts.progress?.(opts.phase, intake.done, run.total);
+    await stallIfAsked(`${opts.phase}-${tbl}-${i / BATCH + 1}`);
+  }
+}
+
+/** What the merge notes of a row that changed this store: its snapshot (and plan), or its failure. */
+function changeNoted(tbl: string, intake: Intake): ((r: SyncRow) => void) | undefined {
+  if (tbl === "snapshots")
+    return (r) => {
+      intake.changedHere.add(String(r.id));
+      if (r.plan && !Number(r.deleted)) intake.planned.push(r);
+    };
+  // A failure counts as changed when one of its rows changed this store (not when it merely came along).
+  if (tbl === "failures") return (r) => intake.touchedFailures.add(String(r.id));
+  if (tbl === "failure_counts" || tbl === "failure_links")
+    return (r) => intake.touchedFailures.add(String(r.failure_id));
+  return undefined;
+}
+
+/**
+ * What the pull writes as this host, stamped after everything taken in so it travels on: rows of a
+ * linked project (saved where the link was not known yet) moved to the project it was linked
+ * into, merged plans and completions, and this store's retention.
+ */
+async function writeHere(hw: StoreWriter, intake: Intake, now: number): Promise<void> {
+  const { plans, completed, changedHere, counts } = intake;
+  await foldLinkedProjects(hw);
+  for (const p of plans) await hw.setSnapshotPlan(p.id, p.plan);
+  for (const c of completed) await hw.setSnapshotStatus(c.id, "completed");
+  // A merge written here changed this store too: a snapshot no incoming row changed counts as updated.
+  for (const id of new Set([...plans, ...completed].map((x) => x.id)))
+    if (!changedHere.has(id)) counts.snapshots.updated++;
+  // Snapshots taken in meet this store's retention: its views stay short, nothing is deleted
+  // (the archived mark is this store's own and never travels).
+  if (changedHere.size) await applyRetentionEverywhere(hw, DEFAULT_KEEP, new Date(now));
 }
 
 /** A snapshot row's plan, or null. */
@@ -485,8 +547,10 @@ export async function syncWith(
   };
 }
 
-/** Known peers (recorded by earlier syncs or --add-peer), with whether they can be reached now. */
-/** `reachable`: the file is there now; for a server it is not checked (null) until a sync tries it. */
+/**
+ * Known peers (recorded by earlier syncs or --add-peer), with whether they can be reached now.
+ * `reachable`: the file is there now; for a server it is not checked (null) until a sync tries it.
+ */
 export async function listPeers(
   session: Session,
 ): Promise<
@@ -546,7 +610,7 @@ export function mountedDrives(env: NodeJS.ProcessEnv = process.env): string[] {
       : ["/Volumes", `/media/${user}`, "/media", `/run/media/${user}`, "/mnt"];
   const found: string[] = [];
   for (const root of roots) {
-    let entries: string[] = [];
+    let entries: string[];
     try {
       entries = process.platform === "win32" ? [""] : readdirSync(root);
     } catch {
