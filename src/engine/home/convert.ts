@@ -128,38 +128,15 @@ async function convert(
   const real = realStorePath(db);
   const tmp = `${real}.converting-${process.pid}.tmp`;
   for (const beside of new Set([db, real])) removeLeftovers(beside);
-  let rows: Record<string, number> = {};
   let open = true;
   let backup: string | null = null;
   let swapped = false;
-  const busy = (why: string) =>
-    new UserError(
-      `Another program is using the store ${db} (${why}); close it and try again (nothing was changed).`,
-    );
   try {
-    // Another process may write meanwhile: then the copy is stale, and it is made again.
-    for (let attempt = 1; ; attempt++) {
-      const version = await source.dataVersion();
-      rows = await source.tableCounts();
-      removeStore(tmp);
-      await source.copyTo(tmp, key);
-      await verifyCopy(tmp, key, rows, home);
-      if ((await source.dataVersion()) === version && same(await source.tableCounts(), rows)) {
-        // The old file must be whole on its own: it becomes the backup. A write that landed while
-        // its log was folded back is not in the copy: then the copy is made again. (One that lands
-        // after this is refused by its writer, which finds the file swapped: Store.transaction.)
-        if (!(await source.checkpoint())) throw busy("its write-ahead log is in use");
-        if ((await source.dataVersion()) === version) break;
-      }
-      if (attempt === 3)
-        throw new UserError(
-          `The store ${db} kept changing while it was being converted; stop the agents using it and try again (nothing was changed).`,
-        );
-    }
+    const rows = await copyUntouched(home, source, tmp, key);
     await source.closeAsync();
     open = false;
-    if (sizeOf(real + "-wal") > 0) throw busy("its write-ahead log is not empty");
-    if (sizeOf(real + "-journal") > 0) throw busy("it has a journal");
+    if (sizeOf(real + "-wal") > 0) throw storeBusy(db, "its write-ahead log is not empty");
+    if (sizeOf(real + "-journal") > 0) throw storeBusy(db, "it has a journal");
     backup = backupName(db, now(opts));
     hooks.beforeSwap?.();
     try {
@@ -183,6 +160,42 @@ async function convert(
       removeStore(tmp);
     }
     throw e;
+  }
+}
+
+/** The refusal when another program holds the store open. */
+const storeBusy = (db: string, why: string) =>
+  new UserError(
+    `Another program is using the store ${db} (${why}); close it and try again (nothing was changed).`,
+  );
+
+/**
+ * Copies `source` to `tmp` (encrypted with `key`, plain when null) and checks the copy; another
+ * process may write meanwhile, and then the copy is stale and made again. The rows copied.
+ */
+async function copyUntouched(
+  home: Home,
+  source: Store,
+  tmp: string,
+  key: string | null,
+): Promise<Record<string, number>> {
+  for (let attempt = 1; ; attempt++) {
+    const version = await source.dataVersion();
+    const rows = await source.tableCounts();
+    removeStore(tmp);
+    await source.copyTo(tmp, key);
+    await verifyCopy(tmp, key, rows, home);
+    if ((await source.dataVersion()) === version && same(await source.tableCounts(), rows)) {
+      // The old file must be whole on its own: it becomes the backup. A write that landed while
+      // its log was folded back is not in the copy: then the copy is made again. (One that lands
+      // after this is refused by its writer, which finds the file swapped: Store.transaction.)
+      if (!(await source.checkpoint())) throw storeBusy(home.dbPath, "its write-ahead log is in use");
+      if ((await source.dataVersion()) === version) return rows;
+    }
+    if (attempt === 3)
+      throw new UserError(
+        `The store ${home.dbPath} kept changing while it was being converted; stop the agents using it and try again (nothing was changed).`,
+      );
   }
 }
 

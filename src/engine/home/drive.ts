@@ -6,7 +6,7 @@ import { dirname, join, resolve } from "node:path";
 import { UserError } from "../../errors.ts";
 import { DRIVE_MARKER, ensureLocalHome, isCompiled, STORE_FILE } from "./home.ts";
 import { Store } from "../../store/store.ts";
-import { encryptionState, newKey, writeKeyFile } from "./encryption.ts";
+import { encryptionState, newKey, writeKeyFile, type EncryptionState } from "./encryption.ts";
 import { askNewPassphrase } from "./passphrase.ts";
 import { VERSION } from "../../version.ts";
 import { copyFileAtomic, missingParents, removeEmptyDirs, writeFileAtomic } from "../../lib/fs.ts";
@@ -245,63 +245,97 @@ export async function initDrive(
   path: string,
   opts: { from?: string; encrypt?: boolean; env?: NodeJS.ProcessEnv } = {},
 ): Promise<DriveInitResult> {
-  const mount = resolve(path);
-  if (!existsSync(mount))
-    throw new UserError(`${mount} does not exist; give the drive's mount point, e.g. /media/usb.`);
-  if (!statSync(mount).isDirectory())
-    throw new UserError(`${mount} is not a directory; give the drive's mount point, e.g. /media/usb.`);
+  const mount = mountPoint(path);
   const source = findBinaries(opts.from, driveInitCommand(mount, opts.encrypt));
   const dir = join(mount, "mindsave");
-  const store = join(dir, STORE_FILE);
-  const state = encryptionState(store);
-  const created = !existsSync(store);
-  if (opts.encrypt && !created && !state.encrypted) {
-    throw new UserError(
-      `The drive already holds an unencrypted store (${store}); encrypt it with \`mindsave encrypt --home ${shellWord(dir)}\`.`,
-    );
-  }
-  // Asked before anything is written, so a missing passphrase leaves the drive as it was.
-  const key =
-    opts.encrypt && created
-      ? await newKey(
-          await askNewPassphrase({ env: opts.env ?? process.env, store }),
-          new Date(),
-          opts.env ?? process.env,
-        )
-      : null;
-  const made = new DriveWrites();
-  let laid: { binaries: string[]; missing: string[] };
-  try {
-    laid = layOutDrive(dir, source, made);
-    if (key) {
-      made.note(state.keyFile);
-      writeKeyFile(state.keyFile, key.file); // before the store: an encrypted store never exists without it
-    }
-    // An existing encrypted store is left as it is (opening it would need its passphrase).
-    if (key || !state.encrypted) {
-      // A new store's journal goes with it; an existing store's is never touched (it may roll a write back).
-      if (created) for (const suffix of ["", "-journal", "-wal", "-shm"]) made.note(store + suffix);
-      const s = await Store.open(store, { journalMode: "DELETE", encryptionKey: key?.key });
-      s.close();
-      if (created) await readBack(store, key?.key);
-    }
-  } catch (e) {
-    // A failed init takes away what it made; what was on the drive before stays.
-    made.undo();
-    if (e instanceof UserError) throw e;
-    throw new UserError(`Cannot write to the drive at ${dir}: ${(e as Error).message}`);
-  }
+  const storePath = join(dir, STORE_FILE);
+  const store: DriveStore = {
+    path: storePath,
+    state: encryptionState(storePath),
+    created: !existsSync(storePath),
+  };
+  const key = await driveKey(store, opts);
+  const laid = await writeDrive(dir, source, store, key);
   const launchers = ["mindsave", "mindsave.cmd"].filter((f) => existsSync(join(dir, f)));
   return {
     dir,
     source,
     binaries: laid.binaries,
     missing: laid.missing,
-    store,
-    created_store: created,
-    encrypted: !!key || state.encrypted,
+    store: store.path,
+    created_store: store.created,
+    encrypted: !!key || store.state.encrypted,
     launchers,
   };
+}
+
+/** The drive's mount point, resolved: an existing directory. */
+function mountPoint(path: string): string {
+  const mount = resolve(path);
+  if (!existsSync(mount))
+    throw new UserError(`${mount} does not exist; give the drive's mount point, e.g. /media/usb.`);
+  if (!statSync(mount).isDirectory())
+    throw new UserError(`${mount} is not a directory; give the drive's mount point, e.g. /media/usb.`);
+  return mount;
+}
+
+/** The drive's store: where it is, whether it is encrypted, and whether this init creates it. */
+interface DriveStore {
+  path: string;
+  state: EncryptionState;
+  created: boolean;
+}
+
+type DriveKey = Awaited<ReturnType<typeof newKey>>;
+
+/**
+ * The key of a new encrypted store (null when none is to be made). Asked before anything is
+ * written, so a missing passphrase leaves the drive as it was.
+ */
+async function driveKey(
+  store: DriveStore,
+  opts: { encrypt?: boolean; env?: NodeJS.ProcessEnv },
+): Promise<DriveKey | null> {
+  if (opts.encrypt && !store.created && !store.state.encrypted) {
+    throw new UserError(
+      `The drive already holds an unencrypted store (${store.path}); encrypt it with \`mindsave encrypt --home ${shellWord(dirname(store.path))}\`.`,
+    );
+  }
+  if (!opts.encrypt || !store.created) return null;
+  const env = opts.env ?? process.env;
+  return newKey(await askNewPassphrase({ env, store: store.path }), new Date(), env);
+}
+
+/** Lays out the drive and makes (or opens) its store; a failure takes away what it made. */
+async function writeDrive(
+  dir: string,
+  source: string,
+  store: DriveStore,
+  key: DriveKey | null,
+): Promise<{ binaries: string[]; missing: string[] }> {
+  const made = new DriveWrites();
+  try {
+    const laid = layOutDrive(dir, source, made);
+    if (key) {
+      made.note(store.state.keyFile);
+      writeKeyFile(store.state.keyFile, key.file); // before the store: an encrypted store never exists without it
+    }
+    // An existing encrypted store is left as it is (opening it would need its passphrase).
+    if (key || !store.state.encrypted) {
+      // A new store's journal goes with it; an existing store's is never touched (it may roll a write back).
+      if (store.created)
+        for (const suffix of ["", "-journal", "-wal", "-shm"]) made.note(store.path + suffix);
+      const s = await Store.open(store.path, { journalMode: "DELETE", encryptionKey: key?.key });
+      s.close();
+      if (store.created) await readBack(store.path, key?.key);
+    }
+    return laid;
+  } catch (e) {
+    // A failed init takes away what it made; what was on the drive before stays.
+    made.undo();
+    if (e instanceof UserError) throw e;
+    throw new UserError(`Cannot write to the drive at ${dir}: ${(e as Error).message}`);
+  }
 }
 
 export interface InstallResult {

@@ -20,39 +20,52 @@ export function currentHost(env: NodeJS.ProcessEnv = process.env): HostIdentity 
   const name = env.MINDSAVE_HOST_NAME || hostname() || "unknown-host";
   const plat = `${process.platform}-${process.arch}`;
   if (env.MINDSAVE_HOST) {
-    const id = env.MINDSAVE_HOST.trim();
-    if (!HOST_ID.test(id))
-      throw new UserError(
-        `MINDSAVE_HOST must be letters, digits, '.', '_', ':' or '-' (at most 64), not ${JSON.stringify(id)}.`,
-      );
+    const id = hostIdOverride(env.MINDSAVE_HOST);
     return { id, name: env.MINDSAVE_HOST_NAME || id, platform: plat };
   }
-  const dir = localHomeDir(env);
-  const file = join(dir, "host.json");
+  const file = join(localHomeDir(env), "host.json");
   const machine = machineId();
+  return { id: savedHostId(file, machine) ?? firstHostId(env, file, name, machine), name, platform: plat };
+}
+
+/** MINDSAVE_HOST, checked: the id a test (or a person) gives this host. */
+function hostIdOverride(value: string): string {
+  const id = value.trim();
+  if (!HOST_ID.test(id))
+    throw new UserError(
+      `MINDSAVE_HOST must be letters, digits, '.', '_', ':' or '-' (at most 64), not ${JSON.stringify(id)}.`,
+    );
+  return id;
+}
+
+/** This host's id from host.json, the one kept for this machine if the file is another machine's; null if none is kept. */
+function savedHostId(file: string, machine: string | null): string | null {
   try {
-    if (existsSync(file)) {
-      const saved = JSON.parse(readFileSync(file, "utf8")) as {
-        id?: string;
-        machine?: string;
-        machines?: Record<string, string>;
-      };
-      if (saved.id && HOST_ID.test(saved.id)) {
-        if (!machine || !saved.machine || saved.machine === machine) {
-          if (machine && !saved.machine) remember(file, { ...saved, machine });
-          return { id: saved.id, name, platform: plat };
-        }
-        // Another machine's host.json: a home copied to a new laptop, or one home shared by two
-        // machines (a network home directory). Each machine gets an id of its own, kept here by
-        // its machine id, so two laptops never share roots, counters and cleanup under one id.
-        const known = saved.machines?.[machine];
-        if (known && HOST_ID.test(known)) return { id: known, name, platform: plat };
-        return { id: addMachine(file, saved, machine), name, platform: plat };
-      }
+    if (!existsSync(file)) return null;
+    const saved = JSON.parse(readFileSync(file, "utf8")) as {
+      id?: string;
+      machine?: string;
+      machines?: Record<string, string>;
+    };
+    if (!saved.id || !HOST_ID.test(saved.id)) return null;
+    if (!machine || !saved.machine || saved.machine === machine) {
+      if (machine && !saved.machine) remember(file, { ...saved, machine });
+      return saved.id;
     }
+    // Another machine's host.json: a home copied to a new laptop, or one home shared by two
+    // machines (a network home directory). Each machine gets an id of its own, kept here by
+    // its machine id, so two laptops never share roots, counters and cleanup under one id.
+    const known = saved.machines?.[machine];
+    if (known && HOST_ID.test(known)) return known;
+    return addMachine(file, saved, machine);
   } catch {
-    // unreadable host.json: fall through and write a fresh one
+    // unreadable host.json: a fresh one is written
+    return null;
   }
+}
+
+/** A new id for this host, written to host.json (the first run on this machine, or an unreadable file). */
+function firstHostId(env: NodeJS.ProcessEnv, file: string, name: string, machine: string | null): string {
   const id = `h-${newId()}`;
   try {
     ensureLocalHome(env);
@@ -66,10 +79,10 @@ export function currentHost(env: NodeJS.ProcessEnv = process.env): HostIdentity 
     );
     // Two processes racing on first run: whoever renamed last wins; read back so both agree.
     const saved = JSON.parse(readFileSync(file, "utf8")) as { id: string };
-    return { id: saved.id, name, platform: plat };
+    return saved.id;
   } catch {
     // A read-only home directory: an id for this run only, derived from the host name so it is stable-ish.
-    return { id: `h-${name}`.replace(/[^A-Za-z0-9._:-]/g, "_").slice(0, 64), name, platform: plat };
+    return `h-${name}`.replace(/[^A-Za-z0-9._:-]/g, "_").slice(0, 64);
   }
 }
 
