@@ -28,6 +28,7 @@ import { readTextNoFollowCapped, TooLarge } from "../../lib/bounded-read.ts";
 import { DOCUMENT_MAX, documentTooLarge } from "../snapshots/input-limits.ts";
 import { stallIfAsked } from "../stall.ts";
 import { compareHlc } from "../../store/hlc.ts";
+import type { FailureRecord, StoreWriter } from "../../store/store.ts";
 import {
   exportedFrom,
   instant,
@@ -44,6 +45,7 @@ import {
   quickCreatedAt,
   readIndex,
   readSnapshotHead,
+  type IndexInfo,
   type ParsedSnapshot,
 } from "./seed-read-snapshots.ts";
 import { failureKey, nodeSatisfied, readNodes, type ParsedNode } from "./seed-read-failures.ts";
@@ -71,12 +73,6 @@ const NOT_KEPT: Record<string, string> = {
   workspace_snap: "MindSave keeps no workspace copies",
 };
 
-/**
- * Imports a `.mindsave/` folder into the project of its workspace (the session must have been
- * opened with that workspace). Idempotent: a snapshot already in the project (same id, or the same
- * id with a -N suffix, and the same created_at) is skipped; failures and tool calls merge.
- * One snapshot that cannot be read or saved is reported and the rest still land.
- */
 /**
  * A snapshot file's text; a link, a non-file or a file too large to be a snapshot (known from its
  * size, before it is read) is refused as the file's failure, never followed.
@@ -107,13 +103,26 @@ function sameSnapshot(index: NameIndex, p: ParsedSnapshot): Named | undefined {
   );
 }
 
-export async function importSeed(
-  session: Session,
-  loc: SeedLocation,
-  opts: { into?: string; restoreDeleted?: boolean } = {},
-): Promise<ImportReport> {
-  const warnings: string[] = [];
-  const report: ImportReport = {
+/** A snapshot file to import, and the time it says it was saved (the order of the saves). */
+interface SnapshotFile {
+  name: string;
+  path: string;
+  at: number;
+}
+
+/** What import read from the folder before it opens its transaction. */
+interface SeedContents {
+  index: IndexInfo;
+  files: SnapshotFile[];
+  nodes: ParsedNode[];
+  logs: ReturnType<typeof readToolLogs>;
+  signalData: unknown;
+  memory: ReturnType<typeof readMemory>;
+  hasMemory: boolean;
+}
+
+function emptyReport(loc: SeedLocation): ImportReport {
+  return {
     source: loc.dir,
     root: loc.root,
     project: null,
@@ -122,43 +131,52 @@ export async function importSeed(
     tool_calls: { imported: 0, skipped: 0 },
     signal: "absent",
     memory: { rules: 0, facts: 0, retired: 0 },
-    warnings,
+    warnings: [],
   };
+}
 
-  // What is there.
-  for (const name of listDir(loc.dir)) {
-    if (isSymlink(join(loc.dir, name))) {
+/** What is there: a warning for each entry of the folder import does not take in. */
+function warnUnknownEntries(dir: string, warnings: string[]): void {
+  for (const name of listDir(dir)) {
+    if (isSymlink(join(dir, name))) {
       warnings.push(`${name} is a symbolic link; not followed, not imported.`);
       continue;
     }
     if (KNOWN_ENTRIES.has(name)) continue;
     if (name in NOT_KEPT) {
-      const n = listDir(join(loc.dir, name)).length;
+      const n = listDir(join(dir, name)).length;
       if (n)
         warnings.push(`${name}/ (${n} entr${n === 1 ? "y" : "ies"}) was not imported: ${NOT_KEPT[name]}.`);
       continue;
     }
     warnings.push(`${name} is not part of the original MindSave layout; not imported.`);
   }
-  const fgDir = join(loc.dir, "failure_graph");
-  for (const name of listDir(fgDir)) {
+  for (const name of listDir(join(dir, "failure_graph"))) {
     if (name !== "project" && name !== "global")
       warnings.push(`failure_graph/${name} is neither project/ nor global/; not imported.`);
   }
+}
 
-  const index = readIndex(loc.dir, warnings);
-  const snapDir = join(loc.dir, "snapshots");
-  // Every file's time now (it orders the saves), and only that: each file is read whole again when
-  // it is saved, so an import holds one snapshot at a time, however many there are.
-  const files: { name: string; path: string; at: number }[] = [];
-  const seenFiles = new Set<string>();
+/**
+ * Every snapshot file's time now (it orders the saves), and only that: each file is read whole again
+ * when it is saved, so an import holds one snapshot at a time, however many there are. A file that
+ * cannot be read is a failure in the report; `seen` holds the names of all the snapshot files.
+ */
+function listSnapshotFiles(
+  dir: string,
+  index: IndexInfo,
+  report: ImportReport,
+): { files: SnapshotFile[]; seen: Set<string> } {
+  const snapDir = join(dir, "snapshots");
+  const files: SnapshotFile[] = [];
+  const seen = new Set<string>();
   for (const name of listDirNoFollow(snapDir)) {
     const path = join(snapDir, name);
     if (!name.toLowerCase().endsWith(".md") || isDir(path)) {
-      warnings.push(`snapshots/${name}: not a snapshot (.md file); not imported.`);
+      report.warnings.push(`snapshots/${name}: not a snapshot (.md file); not imported.`);
       continue;
     }
-    seenFiles.add(name);
+    seen.add(name);
     try {
       const text = readSnapshotText(path, `snapshots/${name}`);
       files.push({
@@ -171,23 +189,33 @@ export async function importSeed(
       report.snapshots.failed.push({ file: `snapshots/${name}`, reason: e.message });
     }
   }
-  // Index lines name their snapshot by id or snapshot_id, and their file by path or file.
-  const entryId = (e: Record<string, unknown>) =>
-    [e.id, e.snapshot_id].find((v) => typeof v === "string" && v) as string | undefined;
-  const entryFile = (e: Record<string, unknown>) =>
-    [e.path, e.file].find((v) => typeof v === "string" && v) as string | undefined;
+  return { files, seen };
+}
+
+// Index lines name their snapshot by id or snapshot_id, and their file by path or file.
+const entryId = (e: Record<string, unknown>) =>
+  [e.id, e.snapshot_id].find((v) => typeof v === "string" && v) as string | undefined;
+const entryFile = (e: Record<string, unknown>) =>
+  [e.path, e.file].find((v) => typeof v === "string" && v) as string | undefined;
+
+/** A warning naming the snapshots index.json lists whose file is not in snapshots/. */
+function warnMissingFiles(index: IndexInfo, seen: Set<string>, warnings: string[]): void {
   const missing = index.entries.filter((e) => {
     const id = entryId(e);
     const path = entryFile(e);
     const file = path ? path.replace(/\\/g, "/").split("/").pop()! : id ? `${id}.md` : "";
-    return !seenFiles.has(file) && !(id && seenFiles.has(`${id}.md`));
+    return !seen.has(file) && !(id && seen.has(`${id}.md`));
   });
   if (missing.length) {
     warnings.push(
       `index.json lists ${missing.length} snapshot(s) whose file is missing, so only their index line exists; not imported: ${missing.map((e) => entryId(e) ?? entryFile(e) ?? "(an entry without id)").join(", ")}.`,
     );
   }
+}
 
+/** The folder's failure nodes, project and global, and this home's global ones (`~/.mindsave/global`). */
+function readFailureNodes(session: Session, dir: string, warnings: string[]): ParsedNode[] {
+  const fgDir = join(dir, "failure_graph");
   const nodes = [
     ...readNodes(join(fgDir, "project"), "project", "failure_graph/project", warnings),
     ...readNodes(join(fgDir, "global"), "global", "failure_graph/global", warnings),
@@ -195,12 +223,27 @@ export async function importSeed(
   const homeGlobal = join(localHomeDir(session.env), "global");
   if (resolve(homeGlobal) !== resolve(fgDir, "global"))
     nodes.push(...readNodes(homeGlobal, "global", "~/.mindsave/global", warnings));
-  const logs = readToolLogs(join(loc.dir, "tool_logs"), warnings);
-  const signalPath = join(loc.dir, "signal.json");
+  return nodes;
+}
+
+/** signal.json as parsed (undefined: none, or unreadable); anything but an object is named in a warning. */
+function readSignalFile(dir: string, warnings: string[]): unknown {
+  const signalPath = join(dir, "signal.json");
   const signalData = existsSync(signalPath) ? readJson(signalPath, "signal.json", warnings) : undefined;
   if (signalData !== undefined && !isObj(signalData))
     warnings.push("signal.json is not a JSON object; not imported.");
+  return signalData;
+}
 
+/** Reads all the folder holds; refuses a folder with nothing to import. */
+function readSeed(session: Session, loc: SeedLocation, report: ImportReport): SeedContents {
+  const warnings = report.warnings;
+  const index = readIndex(loc.dir, warnings);
+  const { files, seen } = listSnapshotFiles(loc.dir, index, report);
+  warnMissingFiles(index, seen, warnings);
+  const nodes = readFailureNodes(session, loc.dir, warnings);
+  const logs = readToolLogs(join(loc.dir, "tool_logs"), warnings);
+  const signalData = readSignalFile(loc.dir, warnings);
   const memory = readMemory(loc.dir, warnings, existsSync);
   const hasMemory = MEMORY_FILES.some((n) => memory[n].length);
   if (
@@ -213,349 +256,509 @@ export async function importSeed(
   ) {
     throw new UserError(`${loc.dir} holds no snapshots, failure nodes, tool logs or signal.json to import.`);
   }
+  return { index, files, nodes, logs, signalData, memory, hasMemory };
+}
 
-  // Where it goes: the project named with --into; else the project this folder was exported from,
-  // when this store has it; else the project of the folder's workspace. A folder written by
-  // `export --out` is no workspace: its snapshots go to the project of the current directory
-  // (the session's workspace), never to a project made of the export folder.
-  const exported = exportedFrom(loc.dir);
-  const pinned = opts.into
-    ? await pinProject(session, opts.into).then(() => true)
+/**
+ * Where it goes: the project named with --into; else the project this folder was exported from,
+ * when this store has it; else the project of the folder's workspace. A folder written by
+ * `export --out` is no workspace: its snapshots go to the project of the current directory
+ * (the session's workspace), never to a project made of the export folder.
+ */
+async function pinDestination(
+  session: Session,
+  loc: SeedLocation,
+  exported: ReturnType<typeof exportedFrom>,
+  into: string | undefined,
+): Promise<void> {
+  const pinned = into
+    ? await pinProject(session, into).then(() => true)
     : exported
       ? await pinProject(session, exported.id).then(
           () => true,
           () => false,
         )
       : false;
-  if (!pinned && isStandaloneExport(loc)) {
-    // (Found, not created: a plain folder or the export folder itself must not become a project.)
-    const ws = session.opts.workspace
-      ? { root: resolve(session.opts.workspace), marker: "flag" }
-      : findRoot(session.cwd, session.env);
-    if (ws.marker === "directory" || samePath(realpathSync(ws.root), realpathSync(loc.root))) {
-      throw new UserError(
-        `${loc.dir} was exported from project ${exported!.name}, which this store does not have yet; run the import from that project's folder on this host, or give --into PROJECT.`,
-      );
-    }
+  if (pinned || !isStandaloneExport(loc)) return;
+  // (Found, not created: a plain folder or the export folder itself must not become a project.)
+  const ws = session.opts.workspace
+    ? { root: resolve(session.opts.workspace), marker: "flag" }
+    : findRoot(session.cwd, session.env);
+  if (ws.marker === "directory" || samePath(realpathSync(ws.root), realpathSync(loc.root))) {
+    throw new UserError(
+      `${loc.dir} was exported from project ${exported!.name}, which this store does not have yet; run the import from that project's folder on this host, or give --into PROJECT.`,
+    );
   }
+}
+
+/**
+ * Imports a `.mindsave/` folder into the project of its workspace (the session must have been
+ * opened with that workspace). Idempotent: a snapshot already in the project (same id, or the same
+ * id with a -N suffix, and the same created_at) is skipped; failures and tool calls merge.
+ * One snapshot that cannot be read or saved is reported and the rest still land.
+ */
+export async function importSeed(
+  session: Session,
+  loc: SeedLocation,
+  opts: { into?: string; restoreDeleted?: boolean } = {},
+): Promise<ImportReport> {
+  const report = emptyReport(loc);
+  warnUnknownEntries(loc.dir, report.warnings);
+  const seed = readSeed(session, loc, report);
+  const exported = exportedFrom(loc.dir);
+  await pinDestination(session, loc, exported, opts.into);
   const signalBefore = (await readSignal(session)).signal;
-  // The source workspace's project.json, when this import is what writes it (see below).
+  // The source workspace's project.json: when this import is what writes it, a refused import takes it back.
   const projectFile = join(loc.root, ".mindsave", "project.json");
   const hadProjectFile = existsSync(projectFile);
   // One transaction for all of it: a kill or an error leaves the store as it was, never half an import.
   return session.write(async (w) => {
-    const ctx = await resolveProject(session, { create: true, w });
-    const projectId = ctx.project.id;
-    report.project = { id: projectId, name: ctx.project.name };
-    report.root = ctx.root;
-    const now = session.now();
-
-    // The project it was exported from is this one, or was linked into it since (an alias): its
-    // snapshots kept their ids, and its failures are this project's now.
-    const links = new Map((await w.mergedProjects()).map((p) => [p.id, p.merged_into!]));
-    const isHere = (id: string) => id === projectId || linkTarget(id, links) === projectId;
-    const fromHere = !!exported && isHere(exported.id);
-    const ownClock = (n: ParsedNode) => !!n.clock && (n.scope === "global" || fromHere);
-
-    // A failure forgotten here since it was exported stays forgotten (a later edit, never undone).
-    for (let i = nodes.length - 1; i >= 0; i--) {
-      const n = nodes[i];
-      if (!ownClock(n)) continue;
-      const here = await w.recordClock(
-        "failures",
-        failureId(n.scope, n.scope === "global" ? null : projectId, n.item),
-      );
-      if (!here?.deleted || compareHlc(here.hlc, n.clock) < 0) continue;
-      warnings.push(
-        `${n.file}: failure ${JSON.stringify(n.item)} was forgotten in this store after it was exported; not brought back.`,
-      );
-      nodes.splice(i, 1);
-    }
-
-    // Failures, first pass: nodes new to the store are created at their first_seen, so the
-    // snapshots' mentions (later) do not move it.
-    const before = new Map((await w.listFailures(projectId)).map((f) => [failureKey(f.scope, f.item), f]));
-    const satisfied = new Set<ParsedNode>(
-      nodes.filter((n) => nodeSatisfied(before.get(failureKey(n.scope, n.item)), n)),
-    );
-    const observation = (n: ParsedNode, extra: Partial<FailureObservation> = {}): FailureObservation => ({
-      item: n.item,
-      scope: n.scope,
-      reason: n.reason || NO_REASON,
-      rejected_by: n.rejected_by,
-      // A confidence the original derived from repeats and age stays derived here too.
-      confidence:
-        n.confidence && n.confidence !== derivedConfidence(n.repeat_count, n.last_seen.toISOString(), now)
-          ? n.confidence
-          : undefined,
-      related: n.related,
-      alternatives: n.alternatives,
-      ...extra,
-    });
-    const fresh = nodes.filter((n) => !before.has(failureKey(n.scope, n.item)));
-    // Failures this store never had (not even removed): they keep the exporting store's clock.
-    const unknownHere = new Map<ParsedNode, string>();
-    for (const n of fresh) {
-      const id = failureId(n.scope, n.scope === "global" ? null : projectId, n.item);
-      if (ownClock(n) && !(await w.recordClock("failures", id))) unknownHere.set(n, id);
-    }
-    const done = new Set<string>();
-    for (const n of [...fresh].sort((a, b) => a.first_seen.getTime() - b.first_seen.getTime())) {
-      if (done.has(failureKey(n.scope, n.item))) continue;
-      done.add(failureKey(n.scope, n.item));
-      await observeFailure(
-        w,
-        projectId,
-        observation(n, n.counts ? { counts: n.counts } : { atLeast: 1 }),
-        n.first_seen,
-      );
-    }
-    // MindSave's own export says which host saw each repeat: those counters are taken in (each the
-    // larger of the two) before any snapshot mentions the failure, so the host that exported and
-    // this one, once they sync, count each repeat once.
-    for (const n of nodes) {
-      const was = before.get(failureKey(n.scope, n.item));
-      if (n.counts && was && !was.deleted) await w.mergeFailureCounts(was.id, n.counts);
-    }
-
-    // Snapshots, oldest first.
-    // Snapshots already here by name, and by the name before a "-N" suffix (an import of the same
-    // file saved as name-2): one lookup each, not a scan per imported file.
-    const byName: NameIndex = new Map();
-    const remember = (x: Named) => rememberName(byName, x);
-    for (const x of await w.listSnapshots(projectId)) remember(x);
-    // Deleted here (by name and time, as the original's files carry no record id): not brought back.
-    const deletedByName: NameIndex = new Map();
-    for (const x of await w.deletedSnapshots(projectId)) rememberName(deletedByName, x);
-    const known = new Set((await w.listFailures(projectId)).map((f) => normaliseItem(f.item)));
-    const importOne = async ({ name, path, at }: { name: string; path: string; at: number }) => {
-      let p: ParsedSnapshot;
-      try {
-        p = parseSnapshotFile(readSnapshotText(path, `snapshots/${name}`), name, index, mtime(path));
-        // Saved in the order of the first reading: a file whose time reads differently now changed in between.
-        if (p.createdAt.getTime() !== at)
-          throw new UserError(`snapshots/${name} changed while it was being imported; run the import again.`);
-      } catch (e) {
-        if (!(e instanceof UserError)) throw e;
-        report.snapshots.failed.push({ file: `snapshots/${name}`, reason: e.message });
-        return;
-      }
-      // A record of MindSave's own export keeps its id and clock when it goes back into the project
-      // it came from: the store that exported it and this one then hold one record, not two.
-      let record = p.record && fromHere ? p.record : undefined;
-      if (record) {
-        const trace = await w.snapshotTrace(record.id);
-        if (
-          trace &&
-          !trace.deleted &&
-          isHere(trace.project_id) &&
-          sameInstant(trace.created_at, p.createdAt)
-        ) {
-          report.snapshots.skipped.push(trace.name);
-          return;
-        }
-        // Deleted here since it was exported: a later edit, which an import undoes only when asked
-        // (as a new record: the tombstone keeps its id, so the delete still travels). Brought back
-        // so once, it is that live snapshot now, skipped by name below.
-        if (trace?.deleted && isHere(trace.project_id) && !opts.restoreDeleted && !sameSnapshot(byName, p)) {
-          warnings.push(
-            `${p.file}: this snapshot (${trace.name}) was deleted in this store; not brought back.`,
-          );
-          report.snapshots.deleted.push(trace.name);
-          return;
-        }
-        if (trace && !trace.deleted)
-          warnings.push(
-            `${p.file}: its record id is another snapshot's in this store (${trace.name}); imported as a new record.`,
-          );
-        if (trace) record = undefined;
-      }
-      const same = sameSnapshot(byName, p);
-      if (same) {
-        report.snapshots.skipped.push(same.name);
-        return;
-      }
-      const deleted = !record && !opts.restoreDeleted && sameSnapshot(deletedByName, p);
-      if (deleted) {
-        report.snapshots.deleted.push(deleted.name);
-        return;
-      }
-      for (const [item, entry] of Object.entries(p.input.failure_graph)) {
-        if (
-          !known.has(normaliseItem(item)) &&
-          !(typeof entry.reason === "string" ? entry.reason.trim() : entry.reason)
-        ) {
-          entry.reason = NO_REASON;
-          p.warnings.push(
-            `${p.file}: failure ${JSON.stringify(item)} has no reason; recorded as "${NO_REASON}".`,
-          );
-        }
-      }
-      try {
-        const wanted = record?.name ?? p.id;
-        const result = await saveSnapshot(session, {
-          input: p.input,
-          name: wanted,
-          createdAt: p.createdAt,
-          noRetention: true,
-          overflow: p.overflow,
-          storedRoot: ctx.root,
-          record,
-        });
-        // A host this store never met gets its name from the export, so the block says who saved it.
-        if (record?.hostName && !(await w.getHost(record.savedHost))) {
-          const at = p.createdAt.toISOString();
-          await w.upsertHost({
-            id: record.savedHost,
-            name: record.hostName,
-            platform: "unknown",
-            first_seen: at,
-            last_seen: at,
-          });
-        }
-        const name = result.snapshot.name;
-        warnings.push(...p.warnings, ...result.warnings.map((w) => `${p.file}: ${w}`));
-        if (name !== wanted)
-          warnings.push(
-            `${p.file}: snapshot_id ${p.id} is already used in this project by another snapshot; imported as ${name}.`,
-          );
-        report.snapshots.imported.push(name);
-        await stallIfAsked(`import-${report.snapshots.imported.length}`);
-        // The name and time only: the record holds the whole Layer 3.
-        remember({ name, created_at: result.snapshot.created_at });
-        for (const item of Object.keys(result.snapshot.failure_graph)) known.add(normaliseItem(item));
-      } catch (e) {
-        if (!(e instanceof UserError)) throw e;
-        warnings.push(...p.warnings);
-        report.snapshots.failed.push({ file: p.file, reason: e.message });
-      }
-    };
-    // The full-text index is filled once, for all of them, when they are saved (see the store).
-    await w.withSearchDeferred(async () => {
-      let n = 0;
-      for (const file of files.sort((a, b) => a.at - b.at)) {
-        await importOne(file);
-        // A full collection now and then: left to itself the runtime ran none for thousands of
-        // snapshots (10,000: peak 166 → 133 MB, same CPU; docs/benchmarks.md).
-        if (++n % GC_EVERY === 0) Bun.gc(true);
-      }
-    });
-    await stallIfAsked("import-indexed");
-    // Retention once, at the end: the views show the newest; the rest is archived, none deleted.
-    if (report.snapshots.imported.length)
-      report.snapshots.archived = await applyRetention(w, projectId, {
-        keep: DEFAULT_KEEP,
-        now: session.now(),
-      });
-
-    // Failures, second pass: each node's full state at its last_seen. A snapshot's mention never
-    // moves a failure's last_seen back either.
-    const after = await w.listFailures(projectId);
-    {
-      for (const f of after) {
-        const was = before.get(failureKey(f.scope, f.item));
-        if (was && Date.parse(was.last_seen) > Date.parse(f.last_seen)) {
-          await observeFailure(w, projectId, { item: f.item, scope: f.scope }, new Date(was.last_seen));
-        }
-      }
-      const current = new Map(after.map((f) => [failureKey(f.scope, f.item), f]));
-      const floor = new Map<string, number>();
-      for (const n of nodes) {
-        if (satisfied.has(n)) {
-          report.failures.skipped++;
-          continue;
-        }
-        const key = failureKey(n.scope, n.item);
-        const was = before.get(key);
-        // Changed here since it was exported (an edit, or forgotten and seen again): the store's stands.
-        if (ownClock(n) && was && compareHlc(was.hlc, n.clock!) >= 0) {
-          report.failures.skipped++;
-          continue;
-        }
-        // The node file says when it was last seen; the store's own, newer knowledge is kept.
-        const at = Math.max(n.last_seen.getTime(), was ? Date.parse(was.last_seen) : 0, floor.get(key) ?? 0);
-        floor.set(key, at);
-        const count = n.counts ? { counts: n.counts } : { atLeast: n.repeat_count };
-        await observeFailure(
-          w,
-          projectId,
-          observation(n, { ...count, reason: n.reason || current.get(key)?.reason || NO_REASON }),
-          new Date(at),
-        );
-        report.failures.imported++;
-      }
-    }
-
-    for (const [n, id] of unknownHere) await w.restampFailure(id, n.clock!);
-
+    const run = await openRun(session, w, report, exported, !!opts.restoreDeleted);
+    await dropForgottenFailures(run, seed.nodes);
+    const first = await failuresFirstPass(run, seed.nodes);
+    await importSnapshots(run, seed.files, seed.index);
+    await failuresSecondPass(run, seed.nodes, first);
+    for (const [n, id] of first.unknownHere) await w.restampFailure(id, n.clock!);
     // Tool calls: the store keys each call, so a second import adds nothing.
-    if (logs.calls.length) {
-      const added = await appendToolCalls(w, projectId, logs.calls);
-      report.tool_calls = { imported: added, skipped: logs.calls.length - added };
+    if (seed.logs.calls.length) {
+      const added = await appendToolCalls(w, run.projectId, seed.logs.calls);
+      report.tool_calls = { imported: added, skipped: seed.logs.calls.length - added };
     }
-
     // Rules, facts and retirements after the snapshots: a retirement never strips an imported
     // snapshot (it was saved before the retirement), it only keeps later ones from carrying the item.
-    if (hasMemory)
-      report.memory = await importMemory(w, projectId, memory, now, {
-        sameProject: exported?.id === projectId,
-        warnings,
+    if (seed.hasMemory)
+      report.memory = await importMemory(w, run.projectId, seed.memory, run.now, {
+        sameProject: exported?.id === run.projectId,
+        warnings: report.warnings,
       });
-
-    // The signal: the newest of the store's own, the imported snapshots' and signal.json's saves wins.
-    const fileSignal = isObj(signalData) ? signalFromFile(signalData, warnings) : null;
-    const afterSaves = recompute(await getSignalRow(w, projectId), session.now());
-    const beforeWins = instant(signalBefore.last_save) > instant(afterSaves.last_save);
-    const base = beforeWins ? signalBefore : afterSaves;
-    let next: SignalState = base;
-    if (fileSignal) {
-      const fileTime = instant(fileSignal.last_save);
-      if (
-        !base.last_save ||
-        (Number.isFinite(fileTime) && fileTime >= instant(base.last_save)) ||
-        (!fileSignal.last_save && !report.snapshots.imported.length)
-      ) {
-        next = { ...base, ...fileSignal };
-        next.turn = Math.max(next.turn, next.last_auto_save_turn ?? 0);
-        const changed = Object.keys(fileSignal).some(
-          (k) =>
-            JSON.stringify(fileSignal[k as keyof SignalState]) !==
-            JSON.stringify(base[k as keyof SignalState]),
-        );
-        report.signal = changed ? "imported" : "unchanged";
-      } else {
-        report.signal = "older";
-      }
-    }
-    if (beforeWins || report.signal === "imported") {
-      await updateSignal(session, () => next);
-    }
-    // Every file refused and nothing else taken in: an error, and the transaction (the project it
-    // made included) rolls back, rather than "imported" with an empty project left behind.
-    const s = report.snapshots;
-    const m = report.memory;
-    if (
-      s.failed.length &&
-      !s.imported.length &&
-      !s.skipped.length &&
-      !s.deleted.length &&
-      !report.failures.imported &&
-      !report.failures.skipped &&
-      !report.tool_calls.imported &&
-      !report.tool_calls.skipped &&
-      !m.rules &&
-      !m.facts &&
-      !m.retired &&
-      report.signal !== "imported"
-    ) {
-      const first = s.failed[0];
+    await importSignal(run, seed.signalData, signalBefore);
+    if (nothingTakenIn(report)) {
       // Nor a project.json left in the source for a project the rollback takes back.
       if (!hadProjectFile) rmSync(projectFile, { force: true });
-      const reason = first.reason.includes(first.file) ? first.reason : `${first.file}: ${first.reason}`;
-      throw new UserError(
-        `Nothing was imported from ${loc.dir}: ${s.failed.length === 1 ? "its one snapshot could not be read" : `none of its ${s.failed.length} snapshots could be read`} (${reason.replace(/\.$/, "")}); fix and run import again.`,
-      );
+      refuseNothingImported(loc, report);
     }
     return report;
   });
+}
+
+/** One import inside its transaction: the project it goes to, and its report so far. */
+interface ImportRun {
+  session: Session;
+  w: StoreWriter;
+  projectId: string;
+  root: string | null;
+  now: Date;
+  report: ImportReport;
+  /** Whether a project id is this project's, or a project's linked into it since (an alias). */
+  isHere: (id: string) => boolean;
+  /** Exported from this project: its snapshots kept their ids, and its failures are this project's now. */
+  fromHere: boolean;
+  restoreDeleted: boolean;
+}
+
+/** The project the import goes to (made when it is new), and whether the folder came from it. */
+async function openRun(
+  session: Session,
+  w: StoreWriter,
+  report: ImportReport,
+  exported: ReturnType<typeof exportedFrom>,
+  restoreDeleted: boolean,
+): Promise<ImportRun> {
+  const ctx = await resolveProject(session, { create: true, w });
+  const projectId = ctx.project.id;
+  report.project = { id: projectId, name: ctx.project.name };
+  report.root = ctx.root;
+  const now = session.now();
+  // The project it was exported from is this one, or was linked into it since (an alias).
+  const links = new Map((await w.mergedProjects()).map((p) => [p.id, p.merged_into!]));
+  const isHere = (id: string) => id === projectId || linkTarget(id, links) === projectId;
+  return {
+    session,
+    w,
+    projectId,
+    root: ctx.root,
+    now,
+    report,
+    isHere,
+    fromHere: !!exported && isHere(exported.id),
+    restoreDeleted,
+  };
+}
+
+/** Whether the node's clock is the exporting store's record of this failure (so it can be compared). */
+const ownClock = (run: ImportRun, n: ParsedNode) => !!n.clock && (n.scope === "global" || run.fromHere);
+
+const nodeFailureId = (run: ImportRun, n: ParsedNode) =>
+  failureId(n.scope, n.scope === "global" ? null : run.projectId, n.item);
+
+/** A failure forgotten here since it was exported stays forgotten (a later edit, never undone). */
+async function dropForgottenFailures(run: ImportRun, nodes: ParsedNode[]): Promise<void> {
+  for (let i = nodes.length - 1; i >= 0; i--) {
+    const n = nodes[i];
+    if (!ownClock(run, n)) continue;
+    const here = await run.w.recordClock("failures", nodeFailureId(run, n));
+    if (!here?.deleted || compareHlc(here.hlc, n.clock) < 0) continue;
+    run.report.warnings.push(
+      `${n.file}: failure ${JSON.stringify(n.item)} was forgotten in this store after it was exported; not brought back.`,
+    );
+    nodes.splice(i, 1);
+  }
+}
+
+/** What a node says of its failure, as the engine records an observation. */
+function observation(n: ParsedNode, now: Date, extra: Partial<FailureObservation> = {}): FailureObservation {
+  return {
+    item: n.item,
+    scope: n.scope,
+    reason: n.reason || NO_REASON,
+    rejected_by: n.rejected_by,
+    // A confidence the original derived from repeats and age stays derived here too.
+    confidence:
+      n.confidence && n.confidence !== derivedConfidence(n.repeat_count, n.last_seen.toISOString(), now)
+        ? n.confidence
+        : undefined,
+    related: n.related,
+    alternatives: n.alternatives,
+    ...extra,
+  };
+}
+
+/** The store's failures before the import, and what the first pass learnt of the nodes. */
+interface FirstPass {
+  before: Map<string, FailureRecord>;
+  /** Nodes that say nothing the store does not already hold. */
+  satisfied: Set<ParsedNode>;
+  /** Failures this store never had (not even removed): they keep the exporting store's clock. */
+  unknownHere: Map<ParsedNode, string>;
+}
+
+/**
+ * Failures, first pass: nodes new to the store are created at their first_seen, so the snapshots'
+ * mentions (later) do not move it.
+ */
+async function failuresFirstPass(run: ImportRun, nodes: ParsedNode[]): Promise<FirstPass> {
+  const { w, projectId } = run;
+  const before = new Map((await w.listFailures(projectId)).map((f) => [failureKey(f.scope, f.item), f]));
+  const satisfied = new Set<ParsedNode>(
+    nodes.filter((n) => nodeSatisfied(before.get(failureKey(n.scope, n.item)), n)),
+  );
+  const fresh = nodes.filter((n) => !before.has(failureKey(n.scope, n.item)));
+  const unknownHere = new Map<ParsedNode, string>();
+  for (const n of fresh) {
+    const id = nodeFailureId(run, n);
+    if (ownClock(run, n) && !(await w.recordClock("failures", id))) unknownHere.set(n, id);
+  }
+  const done = new Set<string>();
+  for (const n of [...fresh].sort((a, b) => a.first_seen.getTime() - b.first_seen.getTime())) {
+    if (done.has(failureKey(n.scope, n.item))) continue;
+    done.add(failureKey(n.scope, n.item));
+    const count = n.counts ? { counts: n.counts } : { atLeast: 1 };
+    await observeFailure(w, projectId, observation(n, run.now, count), n.first_seen);
+  }
+  // MindSave's own export says which host saw each repeat: those counters are taken in (each the
+  // larger of the two) before any snapshot mentions the failure, so the host that exported and
+  // this one, once they sync, count each repeat once.
+  for (const n of nodes) {
+    const was = before.get(failureKey(n.scope, n.item));
+    if (n.counts && was && !was.deleted) await w.mergeFailureCounts(was.id, n.counts);
+  }
+  return { before, satisfied, unknownHere };
+}
+
+/** The project's snapshots and failures as the snapshot saves find them, kept up to date as they land. */
+interface SnapshotsHere {
+  /** Snapshots here by name, and by the name before a "-N" suffix: one lookup each, not a scan per file. */
+  byName: NameIndex;
+  /** Deleted here (by name and time, as the original's files carry no record id): not brought back. */
+  deleted: NameIndex;
+  /** Failure items the project knows (normalised). */
+  known: Set<string>;
+}
+
+/** Snapshots, oldest first, then retention once. */
+async function importSnapshots(run: ImportRun, files: SnapshotFile[], index: IndexInfo): Promise<void> {
+  const { w, projectId } = run;
+  const here: SnapshotsHere = {
+    byName: new Map(),
+    deleted: new Map(),
+    known: new Set((await w.listFailures(projectId)).map((f) => normaliseItem(f.item))),
+  };
+  for (const x of await w.listSnapshots(projectId)) rememberName(here.byName, x);
+  for (const x of await w.deletedSnapshots(projectId)) rememberName(here.deleted, x);
+  // The full-text index is filled once, for all of them, when they are saved (see the store).
+  await w.withSearchDeferred(async () => {
+    let n = 0;
+    for (const file of files.sort((a, b) => a.at - b.at)) {
+      await importSnapshotFile(run, here, index, file);
+      // A full collection now and then: left to itself the runtime ran none for thousands of
+      // snapshots (10,000: peak 166 → 133 MB, same CPU; docs/benchmarks.md).
+      if (++n % GC_EVERY === 0) Bun.gc(true);
+    }
+  });
+  await stallIfAsked("import-indexed");
+  // Retention once, at the end: the views show the newest; the rest is archived, none deleted.
+  if (run.report.snapshots.imported.length)
+    run.report.snapshots.archived = await applyRetention(w, projectId, {
+      keep: DEFAULT_KEEP,
+      now: run.session.now(),
+    });
+}
+
+/** One snapshot file: read again, checked against what the project has, saved. */
+async function importSnapshotFile(
+  run: ImportRun,
+  here: SnapshotsHere,
+  index: IndexInfo,
+  file: SnapshotFile,
+): Promise<void> {
+  const p = readForSave(run.report, index, file);
+  if (!p) return;
+  const record = await recordToKeep(run, here, p);
+  if (record === null) return;
+  const same = sameSnapshot(here.byName, p);
+  if (same) {
+    run.report.snapshots.skipped.push(same.name);
+    return;
+  }
+  const deleted = !record && !run.restoreDeleted && sameSnapshot(here.deleted, p);
+  if (deleted) {
+    run.report.snapshots.deleted.push(deleted.name);
+    return;
+  }
+  fillMissingReasons(p, here.known);
+  await saveImported(run, here, p, record);
+}
+
+/** The file read whole; undefined (a failure in the report) when it cannot be, or changed since it was listed. */
+function readForSave(report: ImportReport, index: IndexInfo, file: SnapshotFile): ParsedSnapshot | undefined {
+  const { name, path, at } = file;
+  try {
+    const p = parseSnapshotFile(readSnapshotText(path, `snapshots/${name}`), name, index, mtime(path));
+    // Saved in the order of the first reading: a file whose time reads differently now changed in between.
+    if (p.createdAt.getTime() !== at)
+      throw new UserError(`snapshots/${name} changed while it was being imported; run the import again.`);
+    return p;
+  } catch (e) {
+    if (!(e instanceof UserError)) throw e;
+    report.snapshots.failed.push({ file: `snapshots/${name}`, reason: e.message });
+    return undefined;
+  }
+}
+
+/**
+ * A record of MindSave's own export keeps its id and clock when it goes back into the project it
+ * came from: the store that exported it and this one then hold one record, not two. The record to
+ * save the file as (undefined: a new one), or null when the store already has it or deleted it.
+ */
+async function recordToKeep(
+  run: ImportRun,
+  here: SnapshotsHere,
+  p: ParsedSnapshot,
+): Promise<ParsedSnapshot["record"] | null> {
+  const record = p.record && run.fromHere ? p.record : undefined;
+  if (!record) return undefined;
+  const { report, isHere } = run;
+  const trace = await run.w.snapshotTrace(record.id);
+  if (!trace) return record;
+  if (!trace.deleted && isHere(trace.project_id) && sameInstant(trace.created_at, p.createdAt)) {
+    report.snapshots.skipped.push(trace.name);
+    return null;
+  }
+  // Deleted here since it was exported: a later edit, which an import undoes only when asked
+  // (as a new record: the tombstone keeps its id, so the delete still travels). Brought back
+  // so once, it is that live snapshot now, skipped by name below.
+  if (trace.deleted && isHere(trace.project_id) && !run.restoreDeleted && !sameSnapshot(here.byName, p)) {
+    report.warnings.push(
+      `${p.file}: this snapshot (${trace.name}) was deleted in this store; not brought back.`,
+    );
+    report.snapshots.deleted.push(trace.name);
+    return null;
+  }
+  if (!trace.deleted)
+    report.warnings.push(
+      `${p.file}: its record id is another snapshot's in this store (${trace.name}); imported as a new record.`,
+    );
+  return undefined;
+}
+
+/** A failure new to the project needs a reason: one the file leaves out is recorded as NO_REASON. */
+function fillMissingReasons(p: ParsedSnapshot, known: Set<string>): void {
+  for (const [item, entry] of Object.entries(p.input.failure_graph)) {
+    if (
+      !known.has(normaliseItem(item)) &&
+      !(typeof entry.reason === "string" ? entry.reason.trim() : entry.reason)
+    ) {
+      entry.reason = NO_REASON;
+      p.warnings.push(
+        `${p.file}: failure ${JSON.stringify(item)} has no reason; recorded as "${NO_REASON}".`,
+      );
+    }
+  }
+}
+
+/** Saves the snapshot; one the engine refuses is a failure in the report, and the rest still land. */
+async function saveImported(
+  run: ImportRun,
+  here: SnapshotsHere,
+  p: ParsedSnapshot,
+  record: ParsedSnapshot["record"],
+): Promise<void> {
+  const report = run.report;
+  const warnings = report.warnings;
+  try {
+    const wanted = record?.name ?? p.id;
+    const result = await saveSnapshot(run.session, {
+      input: p.input,
+      name: wanted,
+      createdAt: p.createdAt,
+      noRetention: true,
+      overflow: p.overflow,
+      storedRoot: run.root,
+      record,
+    });
+    await rememberHost(run.w, record, p.createdAt);
+    const name = result.snapshot.name;
+    warnings.push(...p.warnings, ...result.warnings.map((w) => `${p.file}: ${w}`));
+    if (name !== wanted)
+      warnings.push(
+        `${p.file}: snapshot_id ${p.id} is already used in this project by another snapshot; imported as ${name}.`,
+      );
+    report.snapshots.imported.push(name);
+    await stallIfAsked(`import-${report.snapshots.imported.length}`);
+    // The name and time only: the record holds the whole Layer 3.
+    rememberName(here.byName, { name, created_at: result.snapshot.created_at });
+    for (const item of Object.keys(result.snapshot.failure_graph)) here.known.add(normaliseItem(item));
+  } catch (e) {
+    if (!(e instanceof UserError)) throw e;
+    warnings.push(...p.warnings);
+    report.snapshots.failed.push({ file: p.file, reason: e.message });
+  }
+}
+
+/** A host this store never met gets its name from the export, so the block says who saved it. */
+async function rememberHost(
+  w: StoreWriter,
+  record: ParsedSnapshot["record"],
+  createdAt: Date,
+): Promise<void> {
+  if (!record?.hostName || (await w.getHost(record.savedHost))) return;
+  const at = createdAt.toISOString();
+  await w.upsertHost({
+    id: record.savedHost,
+    name: record.hostName,
+    platform: "unknown",
+    first_seen: at,
+    last_seen: at,
+  });
+}
+
+/**
+ * Failures, second pass: each node's full state at its last_seen. A snapshot's mention never
+ * moves a failure's last_seen back either.
+ */
+async function failuresSecondPass(run: ImportRun, nodes: ParsedNode[], first: FirstPass): Promise<void> {
+  const { w, projectId, report } = run;
+  const { before, satisfied } = first;
+  const after = await w.listFailures(projectId);
+  for (const f of after) {
+    const was = before.get(failureKey(f.scope, f.item));
+    if (was && Date.parse(was.last_seen) > Date.parse(f.last_seen)) {
+      await observeFailure(w, projectId, { item: f.item, scope: f.scope }, new Date(was.last_seen));
+    }
+  }
+  const current = new Map(after.map((f) => [failureKey(f.scope, f.item), f]));
+  const floor = new Map<string, number>();
+  for (const n of nodes) {
+    if (satisfied.has(n)) {
+      report.failures.skipped++;
+      continue;
+    }
+    const key = failureKey(n.scope, n.item);
+    const was = before.get(key);
+    // Changed here since it was exported (an edit, or forgotten and seen again): the store's stands.
+    if (ownClock(run, n) && was && compareHlc(was.hlc, n.clock!) >= 0) {
+      report.failures.skipped++;
+      continue;
+    }
+    // The node file says when it was last seen; the store's own, newer knowledge is kept.
+    const at = Math.max(n.last_seen.getTime(), was ? Date.parse(was.last_seen) : 0, floor.get(key) ?? 0);
+    floor.set(key, at);
+    const count = n.counts ? { counts: n.counts } : { atLeast: n.repeat_count };
+    const reason = n.reason || current.get(key)?.reason || NO_REASON;
+    await observeFailure(w, projectId, observation(n, run.now, { ...count, reason }), new Date(at));
+    report.failures.imported++;
+  }
+}
+
+/** The signal: the newest of the store's own, the imported snapshots' and signal.json's saves wins. */
+async function importSignal(run: ImportRun, signalData: unknown, signalBefore: SignalState): Promise<void> {
+  const { report } = run;
+  const fileSignal = isObj(signalData) ? signalFromFile(signalData, report.warnings) : null;
+  const afterSaves = recompute(await getSignalRow(run.w, run.projectId), run.session.now());
+  const beforeWins = instant(signalBefore.last_save) > instant(afterSaves.last_save);
+  const base = beforeWins ? signalBefore : afterSaves;
+  let next: SignalState = base;
+  if (fileSignal) {
+    if (fileSignalWins(fileSignal, base, report.snapshots.imported.length > 0)) {
+      next = { ...base, ...fileSignal };
+      next.turn = Math.max(next.turn, next.last_auto_save_turn ?? 0);
+      const changed = Object.keys(fileSignal).some(
+        (k) =>
+          JSON.stringify(fileSignal[k as keyof SignalState]) !== JSON.stringify(base[k as keyof SignalState]),
+      );
+      report.signal = changed ? "imported" : "unchanged";
+    } else {
+      report.signal = "older";
+    }
+  }
+  if (beforeWins || report.signal === "imported") {
+    await updateSignal(run.session, () => next);
+  }
+}
+
+/** Whether signal.json's save is at least as new as the project's (or the project has none to compare). */
+function fileSignalWins(
+  fileSignal: Partial<SignalState>,
+  base: SignalState,
+  savedSnapshots: boolean,
+): boolean {
+  const fileTime = instant(fileSignal.last_save);
+  return (
+    !base.last_save ||
+    (Number.isFinite(fileTime) && fileTime >= instant(base.last_save)) ||
+    (!fileSignal.last_save && !savedSnapshots)
+  );
+}
+
+/** Every snapshot file refused, and nothing else taken in? */
+function nothingTakenIn(report: ImportReport): boolean {
+  const s = report.snapshots;
+  const m = report.memory;
+  return (
+    s.failed.length > 0 &&
+    !s.imported.length &&
+    !s.skipped.length &&
+    !s.deleted.length &&
+    !report.failures.imported &&
+    !report.failures.skipped &&
+    !report.tool_calls.imported &&
+    !report.tool_calls.skipped &&
+    !m.rules &&
+    !m.facts &&
+    !m.retired &&
+    report.signal !== "imported"
+  );
+}
+
+/**
+ * An error rather than "imported" with an empty project left behind: the transaction (the project
+ * it made included) rolls back. Names the first file refused and why.
+ */
+function refuseNothingImported(loc: SeedLocation, report: ImportReport): never {
+  const failed = report.snapshots.failed;
+  const first = failed[0];
+  const reason = first.reason.includes(first.file) ? first.reason : `${first.file}: ${first.reason}`;
+  throw new UserError(
+    `Nothing was imported from ${loc.dir}: ${failed.length === 1 ? "its one snapshot could not be read" : `none of its ${failed.length} snapshots could be read`} (${reason.replace(/\.$/, "")}); fix and run import again.`,
+  );
 }
