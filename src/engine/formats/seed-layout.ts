@@ -6,11 +6,12 @@ import { basename, dirname, join, resolve } from "node:path";
 import { UserError } from "../../errors.ts";
 import { isSafeName } from "../snapshots/slug.ts";
 import { MARKERS, exportedFrom } from "../projects/workspace.ts";
-
-export { exportedFrom };
 import { isDir, isSymlink } from "../../lib/fs.ts";
 import { readTextNoFollowCapped } from "../../lib/bounded-read.ts";
 import { JSON_FILE_MAX } from "../snapshots/input-limits.ts";
+
+/** The project an `export` folder came from, as its index.json names it (MindSave's own field). */
+export { exportedFrom };
 
 export const SEED_DIR = ".mindsave";
 /** The original keeps at most this many snapshots in index.json. */
@@ -165,7 +166,6 @@ export function locateSeed(input: string): SeedLocation {
   return { root: dirname(dir), dir };
 }
 
-/** The project an `export` folder came from, as its index.json names it (MindSave's own field). */
 /**
  * Whether `loc` is a folder `mindsave export --out` wrote, not a workspace: its index.json names
  * the project it came from, and nothing makes the folder a project of its own (no git, no project
