@@ -14,7 +14,7 @@ import { snapshotDigest } from "../snapshots/save.ts";
 import { recentToolCalls } from "../agents/toollog.ts";
 import type { Session } from "../session.ts";
 import { requireProject } from "../projects/resolve.ts";
-import type { SnapshotRecord } from "../../store/store.ts";
+import type { FailureRecord, SnapshotRecord } from "../../store/store.ts";
 import { safeName } from "../snapshots/slug.ts";
 import { isDir, isSymlink, listDir, readTextNoFollow, staysInside, writeFileAtomic } from "../../lib/fs.ts";
 import {
@@ -112,15 +112,18 @@ function uniqueFileNames(records: SnapshotRecord[], warnings: string[]): Snapsho
   return records.map((r) => (renamed.has(r.id) ? { ...r, name: renamed.get(r.id)! } : r));
 }
 
-/**
- * Writes the current project in the original's layout under `{out}/.mindsave/` (default: the
- * project's root on this host). Files for the same snapshots and failures are replaced; anything
- * else already there is left as it is, and tool logs only gain the calls not yet on disk.
- */
-export async function exportSeed(session: Session, opts: { out?: string } = {}): Promise<ExportReport> {
-  const ctx = await requireProject(session);
-  const target = opts.out ? resolve(opts.out) : ctx.root;
-  if (!target) throw new UserError(`Project ${ctx.project.name} has no root on this host; give --out DIR.`);
+/** Where an export goes: the folder given with --out (or the project's root), and the `.mindsave/` folder written there. */
+interface ExportPlace {
+  /** --out, or the project's root on this host. */
+  target: string;
+  /** The `.mindsave/` folder written. */
+  dir: string;
+}
+
+/** The folder an export writes, refused (before anything is written) when it cannot or must not be. */
+function exportPlace(root: string | null, projectName: string, out: string | undefined): ExportPlace {
+  const target = out ? resolve(out) : root;
+  if (!target) throw new UserError(`Project ${projectName} has no root on this host; give --out DIR.`);
   const dir = basename(target) === SEED_DIR ? target : join(target, SEED_DIR);
   if (existsSync(join(dir, "mindsave.db")))
     throw new UserError(`${dir} is a MindSave home (it holds mindsave.db); export to a workspace instead.`);
@@ -128,40 +131,104 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
   // At most the last folder of --out is made: a misspelled parent is a mistake, not a place to fill.
   if (!existsSync(target) && !existsSync(dirname(target)))
     throw new UserError(
-      `The folder ${dirname(target)} does not exist; check --out ${opts.out}, or create the folder first.`,
+      `The folder ${dirname(target)} does not exist; check --out ${out}, or create the folder first.`,
     );
   if (!existsSync(target) && !isDir(dirname(target)))
     throw new UserError(`${dirname(target)} is not a directory.`);
-  // Every file goes below .mindsave/, never through a link: a name or a folder planted by someone
-  // else must not turn an export into a write somewhere else (a name is a slug, but check anyway).
-  const write = (path: string, text: string) => {
-    if (!staysInside(target, path) || !staysInside(dir, path))
-      throw new UserError(
-        `Refusing to write ${path}: it is outside ${dir} or reached through a symbolic link. Nothing after it was written.`,
-      );
-    try {
-      writeFileAtomic(path, text);
-    } catch (e) {
-      const code = (e as { code?: string }).code;
-      if (
-        !code ||
-        !["ENOENT", "EACCES", "EPERM", "EROFS", "ENOSPC", "ENOTDIR", "EEXIST", "EISDIR"].includes(code)
-      )
-        throw e;
-      throw new UserError(
-        `Cannot write the export to ${dir} (${code}: ${(e as Error).message.replace(/^\w+: /, "")}); give --out a folder you can write.`,
-      );
-    }
-  };
   if (isSymlink(dir))
     throw new UserError(
       `${dir} is a symbolic link; export does not write through links (remove it or export elsewhere with --out).`,
     );
-  const projectId = ctx.project.id;
-  const now = session.now();
-  const warnings: string[] = [];
+  return { target, dir };
+}
 
-  const summaries = await projectSnapshots(session, projectId);
+/** Write errors that say the folder cannot take the export (a sentence, not a crash). */
+const UNWRITABLE = ["ENOENT", "EACCES", "EPERM", "EROFS", "ENOSPC", "ENOTDIR", "EEXIST", "EISDIR"];
+
+/**
+ * Writes one file of the export. Every file goes below .mindsave/, never through a link: a name or
+ * a folder planted by someone else must not turn an export into a write somewhere else (a name is a
+ * slug, but check anyway).
+ */
+function writeSeedFile({ target, dir }: ExportPlace, path: string, text: string): void {
+  if (!staysInside(target, path) || !staysInside(dir, path))
+    throw new UserError(
+      `Refusing to write ${path}: it is outside ${dir} or reached through a symbolic link. Nothing after it was written.`,
+    );
+  try {
+    writeFileAtomic(path, text);
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (!code || !UNWRITABLE.includes(code)) throw e;
+    throw new UserError(
+      `Cannot write the export to ${dir} (${code}: ${(e as Error).message.replace(/^\w+: /, "")}); give --out a folder you can write.`,
+    );
+  }
+}
+
+/** One export under way: the project written, where, and its warnings so far. */
+interface ExportRun {
+  session: Session;
+  projectId: string;
+  place: ExportPlace;
+  write: (path: string, text: string) => void;
+  now: Date;
+  warnings: string[];
+}
+
+/**
+ * Writes the current project in the original's layout under `{out}/.mindsave/` (default: the
+ * project's root on this host). Files for the same snapshots and failures are replaced; anything
+ * else already there is left as it is, and tool logs only gain the calls not yet on disk.
+ */
+export async function exportSeed(session: Session, opts: { out?: string } = {}): Promise<ExportReport> {
+  const ctx = await requireProject(session);
+  const place = exportPlace(ctx.root, ctx.project.name, opts.out);
+  const { dir } = place;
+  const projectId = ctx.project.id;
+  const run: ExportRun = {
+    session,
+    projectId,
+    place,
+    write: (path, text) => writeSeedFile(place, path, text),
+    now: session.now(),
+    warnings: [],
+  };
+  const records = await exportSnapshots(run);
+  // The project it came from, so `mindsave import` of this folder goes back there (the original ignores it).
+  const index = writeIndex(run, records, { id: ctx.project.id, name: ctx.project.name });
+  const counts = await exportFailures(run);
+  const logs = await exportToolLogs(run);
+  const { signal } = await readSignal(session);
+  run.write(join(dir, "signal.json"), JSON.stringify(toSignalJson(signal), null, 2) + "\n");
+  // Rules, facts and retirements: files the original ignores; written only when there are some.
+  const memory = await memoryFiles(session.reader, projectId);
+  for (const name of MEMORY_FILES)
+    if (memory[name].length || existsSync(join(dir, name)))
+      run.write(join(dir, name), JSON.stringify(memory[name], null, 2) + "\n");
+
+  return {
+    dir,
+    project: { id: projectId, name: ctx.project.name },
+    snapshots: records.map((s) => s.name),
+    index,
+    failures: counts,
+    tool_calls: logs.calls,
+    tool_log_files: logs.files,
+    signal: true,
+    memory: {
+      rules: memory["rules.json"].length,
+      facts: memory["facts.json"].length,
+      retired: memory["retired.json"].length,
+    },
+    warnings: run.warnings,
+  };
+}
+
+/** The project's snapshots, one file each; returns the records as exported (under their file names). */
+async function exportSnapshots(run: ExportRun): Promise<SnapshotRecord[]> {
+  const { session, warnings } = run;
+  const summaries = await projectSnapshots(session, run.projectId);
   const stored: SnapshotRecord[] = [];
   for (const s of summaries) stored.push(await snapshotById(session, s.id));
   // Names stored before names were checked may still be unsafe: they are exported under a safe one.
@@ -169,10 +236,32 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
     stored.map((r) => ({ ...r, name: safeName(r.name, r.id) })),
     warnings,
   );
+  const snapDir = join(run.place.dir, "snapshots");
+  refuseOverwrites(run.place, snapDir, records);
 
-  // Never overwrite a different snapshot that only exists on disk.
-  const snapDir = join(dir, "snapshots");
+  const storedNames = new Map(stored.map((r) => [r.id, r.name]));
+  const hostNames = new Map<string, string | undefined>();
+  for (const s of records)
+    if (!hostNames.has(s.saved_host))
+      hostNames.set(s.saved_host, (await session.reader.getHost(s.saved_host))?.name);
+  for (const s of records)
+    run.write(
+      join(snapDir, `${s.name}.md`),
+      exportedSnapshotFile(s, storedNames.get(s.id), hostNames.get(s.saved_host)),
+    );
   const names = new Set(records.map((s) => s.name));
+  const strays = listDir(snapDir).filter(
+    (f) => f.toLowerCase().endsWith(".md") && !names.has(f.replace(/\.md$/i, "")),
+  );
+  if (strays.length)
+    warnings.push(
+      `snapshots/ also holds ${strays.length} file(s) that are not in the store, left as they are and not in index.json: ${strays.join(", ")}.`,
+    );
+  return records;
+}
+
+/** Never overwrite a different snapshot that only exists on disk. */
+function refuseOverwrites({ target, dir }: ExportPlace, snapDir: string, records: SnapshotRecord[]): void {
   const conflicts: string[] = [];
   for (const s of records) {
     const path = join(snapDir, `${s.name}.md`);
@@ -190,25 +279,10 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
       `${dir} already holds ${conflicts.join(", ")} with a different snapshot that is not in the store; import it first (\`mindsave import ${target}\`) or export elsewhere with --out.`,
     );
   }
+}
 
-  const storedNames = new Map(stored.map((r) => [r.id, r.name]));
-  const hostNames = new Map<string, string | undefined>();
-  for (const s of records)
-    if (!hostNames.has(s.saved_host))
-      hostNames.set(s.saved_host, (await session.reader.getHost(s.saved_host))?.name);
-  for (const s of records)
-    write(
-      join(snapDir, `${s.name}.md`),
-      exportedSnapshotFile(s, storedNames.get(s.id), hostNames.get(s.saved_host)),
-    );
-  const strays = listDir(snapDir).filter(
-    (f) => f.toLowerCase().endsWith(".md") && !names.has(f.replace(/\.md$/i, "")),
-  );
-  if (strays.length)
-    warnings.push(
-      `snapshots/ also holds ${strays.length} file(s) that are not in the store, left as they are and not in index.json: ${strays.join(", ")}.`,
-    );
-
+/** index.json: the newest INDEX_MAX snapshots, as the original lists them, and the project they came from. */
+function writeIndex(run: ExportRun, records: SnapshotRecord[], from: { id: string; name: string }): number {
   const index = records.slice(0, INDEX_MAX).map((s) => ({
     id: s.name,
     path: `${SEED_DIR}/snapshots/${s.name}.md`,
@@ -220,95 +294,127 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
     auto_trigger:
       s.auto_trigger && s.auto_trigger.reason !== undefined ? String(s.auto_trigger.reason) : null,
   }));
-  // The project it came from, so `mindsave import` of this folder goes back there (the original ignores it).
-  const from = { id: ctx.project.id, name: ctx.project.name };
-  write(
-    join(dir, "index.json"),
+  run.write(
+    join(run.place.dir, "index.json"),
     JSON.stringify({ snapshots: index, mindsave_project: from }, null, 2) + "\n",
   );
+  return index.length;
+}
 
-  // Failure nodes: one file each, named as the original would, with the real name inside.
-  const failures = await failuresFor(session, projectId);
+/** Failure nodes: one file each, named as the original would, with the real name inside. */
+async function exportFailures(run: ExportRun): Promise<{ project: number; global: number }> {
+  const failures = await failuresFor(run.session, run.projectId);
   const counts = { project: 0, global: 0 };
-  for (const scope of ["project", "global"] as const) {
-    const scopeDir = join(dir, "failure_graph", scope);
-    const byItem = new Map<string, string>();
-    const used = new Set<string>();
-    const written = new Set<string>();
-    for (const name of listDir(scopeDir)) {
-      if (!name.toLowerCase().endsWith(".json")) continue;
-      const stem = name.replace(/\.json$/i, "");
-      used.add(stem.toLowerCase());
-      let item = unslug(stem);
-      try {
-        const data = JSON.parse(readTextNoFollow(join(scopeDir, name))) as unknown;
-        const named = isObj(data)
-          ? [data.item, data.name].find((v) => typeof v === "string" && v.trim())
-          : undefined;
-        if (typeof named === "string") item = named.trim();
-      } catch {
-        // unreadable: keep the name from the file name
-      }
-      if (!byItem.has(normaliseItem(item))) byItem.set(normaliseItem(item), stem);
-    }
-    for (const f of failures.filter((x) => x.scope === scope).sort((a, b) => compareText(a.item, b.item))) {
-      let stem = byItem.get(normaliseItem(f.item));
-      if (!stem) {
-        const base = failureFileStem(f.item);
-        stem = base;
-        for (let n = 2; used.has(stem.toLowerCase()); n++) stem = `${base}-${n}`;
-        used.add(stem.toLowerCase());
-        byItem.set(normaliseItem(f.item), stem);
-      }
-      // Which host saw each repeat: an import elsewhere then counts none of them twice after a sync.
-      const node = {
-        item: f.item,
-        ...toGraphEntry(f, now),
-        _mindsave: { counts: await session.reader.failureCounts(f.id), clock: f.hlc },
-      };
-      write(join(scopeDir, `${stem}.json`), JSON.stringify(node, null, 2) + "\n");
-      written.add(stem.toLowerCase());
-      counts[scope]++;
-    }
-    // Nodes of failures the store no longer has (forgotten here since an earlier export): an
-    // import of this folder elsewhere would record them again, so they are named, as stray snapshots are.
-    const stale = listDir(scopeDir).filter(
-      (n) => n.toLowerCase().endsWith(".json") && !written.has(n.replace(/\.json$/i, "").toLowerCase()),
+  for (const scope of ["project", "global"] as const)
+    counts[scope] = await exportFailureScope(
+      run,
+      scope,
+      failures.filter((x) => x.scope === scope),
     );
-    if (stale.length)
-      warnings.push(
-        `failure_graph/${scope}/ also holds ${stale.length} node(s) of failures that are not in the store (forgotten since an earlier export?), left as they are; an import of this folder would record them again: ${stale.join(", ")}.`,
-      );
-  }
+  return counts;
+}
 
-  // Tool logs by day; a call already in any log on disk is not written again.
-  const logDir = join(dir, "tool_logs");
-  const onDisk = new Set<string>();
-  const existingLines = new Map<string, string[]>();
+/** The node files already in a scope's folder: each one's stem by the item it holds, and all stems in use. */
+function nodeFilesOnDisk(scopeDir: string): { byItem: Map<string, string>; used: Set<string> } {
+  const byItem = new Map<string, string>();
+  const used = new Set<string>();
+  for (const name of listDir(scopeDir)) {
+    if (!name.toLowerCase().endsWith(".json")) continue;
+    const stem = name.replace(/\.json$/i, "");
+    used.add(stem.toLowerCase());
+    let item = unslug(stem);
+    try {
+      const data = JSON.parse(readTextNoFollow(join(scopeDir, name))) as unknown;
+      const named = isObj(data)
+        ? [data.item, data.name].find((v) => typeof v === "string" && v.trim())
+        : undefined;
+      if (typeof named === "string") item = named.trim();
+    } catch {
+      // unreadable: keep the name from the file name
+    }
+    if (!byItem.has(normaliseItem(item))) byItem.set(normaliseItem(item), stem);
+  }
+  return { byItem, used };
+}
+
+/** One scope's failure nodes, each into the file that already holds it or a new one; returns how many. */
+async function exportFailureScope(
+  run: ExportRun,
+  scope: "project" | "global",
+  failures: FailureRecord[],
+): Promise<number> {
+  const scopeDir = join(run.place.dir, "failure_graph", scope);
+  const { byItem, used } = nodeFilesOnDisk(scopeDir);
+  const written = new Set<string>();
+  let count = 0;
+  for (const f of [...failures].sort((a, b) => compareText(a.item, b.item))) {
+    let stem = byItem.get(normaliseItem(f.item));
+    if (!stem) {
+      const base = failureFileStem(f.item);
+      stem = base;
+      for (let n = 2; used.has(stem.toLowerCase()); n++) stem = `${base}-${n}`;
+      used.add(stem.toLowerCase());
+      byItem.set(normaliseItem(f.item), stem);
+    }
+    // Which host saw each repeat: an import elsewhere then counts none of them twice after a sync.
+    const node = {
+      item: f.item,
+      ...toGraphEntry(f, run.now),
+      _mindsave: { counts: await run.session.reader.failureCounts(f.id), clock: f.hlc },
+    };
+    run.write(join(scopeDir, `${stem}.json`), JSON.stringify(node, null, 2) + "\n");
+    written.add(stem.toLowerCase());
+    count++;
+  }
+  // Nodes of failures the store no longer has (forgotten here since an earlier export): an
+  // import of this folder elsewhere would record them again, so they are named, as stray snapshots are.
+  const stale = listDir(scopeDir).filter(
+    (n) => n.toLowerCase().endsWith(".json") && !written.has(n.replace(/\.json$/i, "").toLowerCase()),
+  );
+  if (stale.length)
+    run.warnings.push(
+      `failure_graph/${scope}/ also holds ${stale.length} node(s) of failures that are not in the store (forgotten since an earlier export?), left as they are; an import of this folder would record them again: ${stale.join(", ")}.`,
+    );
+  return count;
+}
+
+/** The tool logs already on disk: each file's lines, and the key of every call they hold. */
+function toolLogsOnDisk(logDir: string): { lines: Map<string, string[]>; calls: Set<string> } {
+  const calls = new Set<string>();
+  const existing = new Map<string, string[]>();
   for (const name of listDir(logDir)) {
     if (!name.toLowerCase().endsWith(".jsonl")) continue;
-    let text = "";
+    let text: string;
     try {
       text = readTextNoFollow(join(logDir, name));
     } catch {
       continue;
     }
     const lines = text.split(/\r?\n/).filter((l) => l.trim());
-    existingLines.set(name, lines);
+    existing.set(name, lines);
     for (const line of lines) {
       try {
         const o = JSON.parse(line) as unknown;
         const parsed = isObj(o) ? toolCallFromLine(o, null) : null;
-        if (parsed) onDisk.add(toolKey(parsed.call));
+        if (parsed) calls.add(toolKey(parsed.call));
       } catch {
         // not a call
       }
     }
   }
-  const calls = await recentToolCalls(session, projectId, Number.MAX_SAFE_INTEGER);
-  const byDay = new Map<string, { ts: string; line: string }[]>();
+  return { lines: existing, calls };
+}
+
+type LogLine = { ts: string; line: string };
+
+/** Tool logs by day; a call already in any log on disk is not written again. */
+async function exportToolLogs(run: ExportRun): Promise<{ calls: number; files: string[] }> {
+  const logDir = join(run.place.dir, "tool_logs");
+  const onDisk = toolLogsOnDisk(logDir);
+  const calls = await recentToolCalls(run.session, run.projectId, Number.MAX_SAFE_INTEGER);
+  const byDay = new Map<string, LogLine[]>();
   for (const c of calls) {
-    if (onDisk.has(toolKey(c))) continue;
+    if (onDisk.calls.has(toolKey(c))) continue;
     const day = /^\d{4}-\d{2}-\d{2}/.test(c.timestamp) ? c.timestamp.slice(0, 10) : "undated";
     const line: Obj = { timestamp: c.timestamp, action: c.action, target: c.target, summary: c.summary };
     if (c.tool && c.tool !== c.action) line.tool = c.tool;
@@ -316,10 +422,10 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
     if (!byDay.has(day)) byDay.set(day, []);
     byDay.get(day)!.push({ ts: c.timestamp, line: JSON.stringify(line) });
   }
-  const logFiles: string[] = [];
+  const files: string[] = [];
   for (const [day, lines] of byDay) {
     const name = `${day}.jsonl`;
-    const old = (existingLines.get(name) ?? []).map((line) => {
+    const old = (onDisk.lines.get(name) ?? []).map((line): LogLine => {
       try {
         const o = JSON.parse(line) as Obj;
         return { ts: String(o.timestamp ?? ""), line };
@@ -328,33 +434,8 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
       }
     });
     const all = [...old, ...lines].sort((a, b) => (instant(a.ts) || 0) - (instant(b.ts) || 0));
-    write(join(logDir, name), all.map((l) => l.line).join("\n") + "\n");
-    logFiles.push(`tool_logs/${name}`);
+    run.write(join(logDir, name), all.map((l) => l.line).join("\n") + "\n");
+    files.push(`tool_logs/${name}`);
   }
-
-  const { signal } = await readSignal(session);
-  write(join(dir, "signal.json"), JSON.stringify(toSignalJson(signal), null, 2) + "\n");
-
-  // Rules, facts and retirements: files the original ignores; written only when there are some.
-  const memory = await memoryFiles(session.reader, projectId);
-  for (const name of MEMORY_FILES)
-    if (memory[name].length || existsSync(join(dir, name)))
-      write(join(dir, name), JSON.stringify(memory[name], null, 2) + "\n");
-
-  return {
-    dir,
-    project: { id: projectId, name: ctx.project.name },
-    snapshots: records.map((s) => s.name),
-    index: index.length,
-    failures: counts,
-    tool_calls: [...byDay.values()].reduce((n, l) => n + l.length, 0),
-    tool_log_files: logFiles.sort(),
-    signal: true,
-    memory: {
-      rules: memory["rules.json"].length,
-      facts: memory["facts.json"].length,
-      retired: memory["retired.json"].length,
-    },
-    warnings,
-  };
+  return { calls: [...byDay.values()].reduce((n, l) => n + l.length, 0), files: files.sort() };
 }
