@@ -101,73 +101,77 @@ export function readMemory(
   return out;
 }
 
+/** One import of the three files: where they go, and the sentences for what is not taken in. */
+interface MemoryImport {
+  w: StoreWriter;
+  projectId: string;
+  now: Date;
+  /** The folder was exported from this project: its project records are this project's. */
+  sameProject: boolean;
+  warnings: string[];
+}
+
+type MemoryTable = "rules" | "facts" | "retirements";
+const LABEL = { rules: "rule", facts: "fact", retirements: "retirement" } as const;
+
 /**
- * Writes what was read into the project. An entry of MindSave's own export carries its record's
- * id and clock: it goes in as a sync would take it (only when newer than what this store has, a
- * removal here included), so an import never brings back what was edited or removed since, and
- * two stores that then sync hold one record. An entry without them (an older export, a hand-written
- * file) gets the id made from its text; one removed in this store is not brought back.
+ * Whether to write the entry, as which row and with which clock (null: not at all). `row(id)` is
+ * what would be stored; the exported record's id and clock are kept only when that row is the
+ * record itself.
  */
-export async function importMemory(
-  w: StoreWriter,
-  projectId: string,
-  data: ReturnType<typeof readMemory>,
-  now: Date,
-  opts: { sameProject: boolean; warnings: string[] },
-): Promise<MemoryReport> {
-  const report: MemoryReport = { rules: 0, facts: 0, retired: 0 };
-  const label = { rules: "rule", facts: "fact", retirements: "retirement" } as const;
-  /**
-   * Whether to write the entry, as which row and with which clock. `row(id)` is what would be
-   * stored; the exported record's id and clock are kept only when that row is the record itself.
-   */
-  const decide = async <T extends { id: string; text: string }>(
-    table: "rules" | "facts" | "retirements",
-    e: Record<string, unknown>,
-    row: (id: string) => T,
-    derived: string,
-    global: boolean,
-  ) => {
-    const eligible =
-      (global || opts.sameProject) &&
-      typeof e.id === "string" &&
-      RECORD_ID.test(e.id) &&
-      typeof e.clock === "string" &&
-      RECORD_CLOCK.test(e.clock);
-    const same = eligible && contentDigest(row(e.id as string), []) === e.digest;
-    const t = row(derived).text;
-    if (eligible && !same)
-      opts.warnings.push(
-        `${label[table]} ${JSON.stringify(t)} differs from the record it was exported as; imported as a new one.`,
-      );
-    const id = same ? (e.id as string) : derived;
-    const here = await w.recordClock(table, id);
-    if (same) {
-      if (here && compareHlc(here.hlc, e.clock as string) >= 0) {
-        if (here.deleted)
-          opts.warnings.push(
-            `${label[table]} ${JSON.stringify(t)} was removed in this store after it was exported; not brought back.`,
-          );
-        return null;
-      }
-      return { row: row(id), clock: e.clock as string, live: here !== null };
-    }
-    if (here?.deleted) {
-      opts.warnings.push(
-        `${label[table]} ${JSON.stringify(t)} was removed in this store; not brought back (add it again if it still holds).`,
-      );
+async function rowToWrite<T extends { id: string; text: string }>(
+  m: MemoryImport,
+  table: MemoryTable,
+  e: Record<string, unknown>,
+  row: (id: string) => T,
+  derived: string,
+  global: boolean,
+): Promise<{ row: T; clock: string | undefined; live: boolean } | null> {
+  const eligible =
+    (global || m.sameProject) &&
+    typeof e.id === "string" &&
+    RECORD_ID.test(e.id) &&
+    typeof e.clock === "string" &&
+    RECORD_CLOCK.test(e.clock);
+  const same = eligible && contentDigest(row(e.id as string), []) === e.digest;
+  const t = row(derived).text;
+  if (eligible && !same)
+    m.warnings.push(
+      `${LABEL[table]} ${JSON.stringify(t)} differs from the record it was exported as; imported as a new one.`,
+    );
+  const id = same ? (e.id as string) : derived;
+  const here = await m.w.recordClock(table, id);
+  if (same) {
+    if (here && compareHlc(here.hlc, e.clock as string) >= 0) {
+      if (here.deleted)
+        m.warnings.push(
+          `${LABEL[table]} ${JSON.stringify(t)} was removed in this store after it was exported; not brought back.`,
+        );
       return null;
     }
-    return { row: row(id), clock: undefined, live: here !== null };
-  };
+    return { row: row(id), clock: e.clock as string, live: here !== null };
+  }
+  if (here?.deleted) {
+    m.warnings.push(
+      `${LABEL[table]} ${JSON.stringify(t)} was removed in this store; not brought back (add it again if it still holds).`,
+    );
+    return null;
+  }
+  return { row: row(id), clock: undefined, live: here !== null };
+}
 
+/** rules.json's entries; returns how many were written. */
+async function importRules(m: MemoryImport, entries: Record<string, unknown>[]): Promise<number> {
+  const { w, projectId, now } = m;
+  let written = 0;
   const rules = await w.listRules(projectId);
-  for (const e of data["rules.json"]) {
+  for (const e of entries) {
     const t = text(e.text)!;
     const scope = scopeOf(e.scope);
     const pid = scope === "global" ? null : projectId;
     const created_at = iso(e.created_at) ?? now.toISOString();
-    const to = await decide(
+    const to = await rowToWrite(
+      m,
       "rules",
       e,
       (id) => ({ id, project_id: pid, scope, text: t, created_at }),
@@ -177,10 +181,17 @@ export async function importMemory(
     // Without a record: a rule already here (by id, or the same words after an edit) is kept as it is.
     if (!to || (!to.clock && (to.live || rules.some((r) => r.scope === scope && r.text === t)))) continue;
     await w.putRule(to.row, to.clock);
-    report.rules++;
+    written++;
   }
+  return written;
+}
+
+/** facts.json's entries; returns how many were written. */
+async function importFacts(m: MemoryImport, entries: Record<string, unknown>[]): Promise<number> {
+  const { w, projectId, now } = m;
+  let written = 0;
   const facts = new Map((await w.listFacts(projectId)).map((f) => [f.id, f]));
-  for (const e of data["facts.json"]) {
+  for (const e of entries) {
     const t = text(e.text)!;
     const scope = scopeOf(e.scope);
     const pid = scope === "global" ? null : projectId;
@@ -196,14 +207,21 @@ export async function importMemory(
       confirmed_at: iso(e.confirmed_at) ?? created_at,
       expires_at: e.expires_at === null ? null : iso(e.expires_at),
     });
-    const to = await decide("facts", e, fact, factId(scope, pid, t), scope === "global");
+    const to = await rowToWrite(m, "facts", e, fact, factId(scope, pid, t), scope === "global");
     if (!to) continue;
     const had = facts.get(to.row.id);
     if (!to.clock && had && had.confirmed_at >= to.row.confirmed_at) continue;
     await w.putFact(to.row, to.clock);
-    report.facts++;
+    written++;
   }
-  for (const e of data["retired.json"]) {
+  return written;
+}
+
+/** retired.json's entries; returns how many were written. */
+async function importRetirements(m: MemoryImport, entries: Record<string, unknown>[]): Promise<number> {
+  const { w, projectId, now } = m;
+  let written = 0;
+  for (const e of entries) {
     const t = text(e.text)!;
     const kind: "decision" | "constraint" = e.kind === "decision" ? "decision" : "constraint";
     const reason = typeof e.reason === "string" ? redact(stripControl(e.reason)).trim() : "";
@@ -218,10 +236,31 @@ export async function importMemory(
       retired_at,
       retired_by,
     });
-    const to = await decide("retirements", e, row, retirementId(projectId, kind, t), false);
+    const to = await rowToWrite(m, "retirements", e, row, retirementId(projectId, kind, t), false);
     if (!to || (!to.clock && to.live)) continue;
     await w.putRetirement(to.row, to.clock);
-    report.retired++;
+    written++;
   }
-  return report;
+  return written;
+}
+
+/**
+ * Writes what was read into the project. An entry of MindSave's own export carries its record's
+ * id and clock: it goes in as a sync would take it (only when newer than what this store has, a
+ * removal here included), so an import never brings back what was edited or removed since, and
+ * two stores that then sync hold one record. An entry without them (an older export, a hand-written
+ * file) gets the id made from its text; one removed in this store is not brought back.
+ */
+export async function importMemory(
+  w: StoreWriter,
+  projectId: string,
+  data: ReturnType<typeof readMemory>,
+  now: Date,
+  opts: { sameProject: boolean; warnings: string[] },
+): Promise<MemoryReport> {
+  const m: MemoryImport = { w, projectId, now, ...opts };
+  const rules = await importRules(m, data["rules.json"]);
+  const facts = await importFacts(m, data["facts.json"]);
+  const retired = await importRetirements(m, data["retired.json"]);
+  return { rules, facts, retired };
 }
