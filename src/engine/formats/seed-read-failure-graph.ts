@@ -110,32 +110,7 @@ export function normaliseGraph(
       value = doc.toJS();
     }
   }
-  const out: Record<string, FailureGraphEntry> = {};
-  if (Array.isArray(value)) {
-    const rest: unknown[] = [];
-    for (const x of value) {
-      const name = isObj(x) ? (x.item ?? x.name) : undefined;
-      if (typeof name === "string" && name.trim()) {
-        const { item: _i, name: _n, ...entry } = x as Obj;
-        out[name.trim()] = normaliseEntry(name.trim(), entry, warnings, where);
-      } else {
-        rest.push(x);
-      }
-    }
-    if (rest.length) {
-      // Plain lines are the legacy flat list.
-      const lines = rest.filter((x): x is string => typeof x === "string");
-      if (lines.length) data.excluded_paths = [...asStrings(data.excluded_paths), ...lines];
-      const odd = rest.filter((x) => typeof x !== "string");
-      if (odd.length) {
-        kept.failure_graph_unrecognised = odd;
-        warnings.push(
-          `${where}: ${odd.length} failure_graph entr${odd.length === 1 ? "y has" : "ies have"} no item name; kept in failure_graph_unrecognised.`,
-        );
-      }
-    }
-    return out;
-  }
+  if (Array.isArray(value)) return graphFromList(value, data, kept, warnings, where);
   if (!isObj(value)) {
     kept.failure_graph_text = v;
     warnings.push(
@@ -143,7 +118,42 @@ export function normaliseGraph(
     );
     return undefined;
   }
+  const out: Record<string, FailureGraphEntry> = {};
   for (const [item, entry] of Object.entries(value))
     if (item.trim()) out[item.trim()] = normaliseEntry(item.trim(), entry, warnings, where);
+  return out;
+}
+
+/**
+ * failure_graph written as a list: entries naming their item (item or name) are the graph; plain
+ * lines are the legacy flat list (excluded paths); anything else is kept aside.
+ */
+function graphFromList(
+  list: unknown[],
+  data: Obj,
+  kept: Obj,
+  warnings: string[],
+  where: string,
+): Record<string, FailureGraphEntry> {
+  const out: Record<string, FailureGraphEntry> = {};
+  const rest: unknown[] = [];
+  for (const x of list) {
+    const name = isObj(x) ? (x.item ?? x.name) : undefined;
+    if (typeof name === "string" && name.trim()) {
+      const { item: _i, name: _n, ...entry } = x as Obj;
+      out[name.trim()] = normaliseEntry(name.trim(), entry, warnings, where);
+    } else {
+      rest.push(x);
+    }
+  }
+  const lines = rest.filter((x): x is string => typeof x === "string");
+  if (lines.length) data.excluded_paths = [...asStrings(data.excluded_paths), ...lines];
+  const odd = rest.filter((x) => typeof x !== "string");
+  if (odd.length) {
+    kept.failure_graph_unrecognised = odd;
+    warnings.push(
+      `${where}: ${odd.length} failure_graph entr${odd.length === 1 ? "y has" : "ies have"} no item name; kept in failure_graph_unrecognised.`,
+    );
+  }
   return out;
 }

@@ -160,10 +160,8 @@ export function quickCreatedAt(text: string): number | undefined {
   return Number.isFinite(at) ? at : undefined;
 }
 
-/** The head of one snapshot file (all of it but the body); throws a UserError naming what is wrong. */
-export function readSnapshotHead(text: string, file: string, index: IndexInfo, fileTime: Date): SnapshotHead {
-  const where = `snapshots/${file}`;
-  const warnings: string[] = [];
+/** The front matter's mapping, redacted as read; throws a UserError naming what is wrong. */
+function frontMatterData(text: string, where: string): Obj {
   const { yaml: front } = splitFrontMatter(text);
   checkFrontMatter(front, where);
   const doc = parseDocument(front, { uniqueKeys: false });
@@ -176,26 +174,25 @@ export function readSnapshotHead(text: string, file: string, index: IndexInfo, f
     throw new UserError(
       `${where} has no snapshot fields (expected YAML front matter with goal, state, next_action, …).`,
     );
-  const data: Obj = redactDeep({ ...parsed });
-  /** Values import moved aside (each named in its own warning), added to the snapshot's extra. */
-  const kept: Obj = {};
+  return redactDeep({ ...parsed });
+}
 
-  // Written by `mindsave export`: canonical names, plus what the spec's fields cannot carry.
-  const marker = isObj(data._mindsave) ? data._mindsave : null;
-  delete data._mindsave;
-
+/** A field under an older version's name is moved to the spec's name. */
+function mapOlderNames(data: Obj, where: string, warnings: string[]): void {
   const mapped: string[] = [];
-  if (!marker) {
-    for (const [field, aliases] of Object.entries(FIELD_ALIASES)) {
-      if (data[field] !== undefined) continue;
-      const alias = aliases.find((a) => data[a] !== undefined && data[a] !== null);
-      if (!alias) continue;
-      data[field] = data[alias];
-      delete data[alias];
-      mapped.push(`${alias} → ${field}`);
-    }
-    if (mapped.length) warnings.push(`${where}: read older field names as the spec's: ${mapped.join(", ")}.`);
+  for (const [field, aliases] of Object.entries(FIELD_ALIASES)) {
+    if (data[field] !== undefined) continue;
+    const alias = aliases.find((a) => data[a] !== undefined && data[a] !== null);
+    if (!alias) continue;
+    data[field] = data[alias];
+    delete data[alias];
+    mapped.push(`${alias} → ${field}`);
   }
+  if (mapped.length) warnings.push(`${where}: read older field names as the spec's: ${mapped.join(", ")}.`);
+}
+
+/** goal, state, next_action and blocker are one text each: a list is joined, a mapping kept as JSON. */
+function flattenTextFields(data: Obj, where: string, warnings: string[]): void {
   for (const field of TEXT_FIELDS) {
     const v = data[field];
     if (Array.isArray(v)) {
@@ -206,26 +203,36 @@ export function readSnapshotHead(text: string, file: string, index: IndexInfo, f
       warnings.push(`${where}: ${field} was a mapping; kept as its JSON text.`);
     }
   }
-  if (data.status !== undefined && data.status !== null) {
-    try {
-      data.status = parseStatus(data.status);
-    } catch {
-      kept.original_status = data.status;
-      warnings.push(
-        `${where}: status ${JSON.stringify(data.status)} is not in_progress, completed or blocked; kept as original_status and derived from the blocker.`,
-      );
-      delete data.status;
-    }
+}
+
+/** A status the engine does not know is kept aside (original_status); the engine derives one. */
+function readStatus(data: Obj, kept: Obj, where: string, warnings: string[]): void {
+  if (data.status === undefined || data.status === null) return;
+  try {
+    data.status = parseStatus(data.status);
+  } catch {
+    kept.original_status = data.status;
+    warnings.push(
+      `${where}: status ${JSON.stringify(data.status)} is not in_progress, completed or blocked; kept as original_status and derived from the blocker.`,
+    );
+    delete data.status;
   }
-  if (data.auto_trigger !== undefined && data.auto_trigger !== null && !isObj(data.auto_trigger)) {
-    if (typeof data.auto_trigger === "string" && data.auto_trigger.trim())
-      data.auto_trigger = { reason: data.auto_trigger.trim() };
-    else {
-      kept.original_auto_trigger = data.auto_trigger;
-      delete data.auto_trigger;
-      warnings.push(`${where}: auto_trigger is not a mapping; kept as original_auto_trigger.`);
-    }
+}
+
+/** auto_trigger as a mapping: a plain text is its reason; anything else is kept aside. */
+function readAutoTrigger(data: Obj, kept: Obj, where: string, warnings: string[]): void {
+  if (data.auto_trigger === undefined || data.auto_trigger === null || isObj(data.auto_trigger)) return;
+  if (typeof data.auto_trigger === "string" && data.auto_trigger.trim())
+    data.auto_trigger = { reason: data.auto_trigger.trim() };
+  else {
+    kept.original_auto_trigger = data.auto_trigger;
+    delete data.auto_trigger;
+    warnings.push(`${where}: auto_trigger is not a mapping; kept as original_auto_trigger.`);
   }
+}
+
+/** failure_graph as a mapping (see normaliseGraph), and `_compressed` parsed when it is JSON text. */
+function readLayerTwo(data: Obj, kept: Obj, where: string, warnings: string[]): void {
   if (data.failure_graph !== undefined) {
     const graph = normaliseGraph(data.failure_graph, data, kept, warnings, where);
     if (graph) data.failure_graph = graph;
@@ -239,42 +246,55 @@ export function readSnapshotHead(text: string, file: string, index: IndexInfo, f
       // kept as text
     }
   }
+}
 
-  // The id: the file's, else the index's entry for this file, else the file name.
-  const entry =
-    index.byFile.get(file) ??
-    (typeof data.snapshot_id === "string" ? index.byId.get(data.snapshot_id) : undefined);
+/** The id: the file's, else the index's entry for this file, else the file name; made safe as a file name. */
+function snapshotId(
+  data: Obj,
+  entry: Obj | undefined,
+  file: string,
+  where: string,
+  warnings: string[],
+): string {
   // The index's id and the file name are redacted too: a re-import finds the snapshot by this id.
-  let id = redact(
+  const id = redact(
     data.snapshot_id !== undefined && data.snapshot_id !== null && String(data.snapshot_id).trim()
       ? String(data.snapshot_id).trim()
       : typeof entry?.id === "string" && entry.id.trim()
         ? entry.id.trim()
         : file.replace(/\.md$/i, ""),
   );
-  if (!SAFE_ID.test(id)) {
-    const safe =
-      id
-        .normalize("NFC")
-        .replace(/[^\p{L}\p{N}\p{M}_.-]+/gu, "_")
-        .replace(/^[._-]+/, "")
-        .slice(0, 120) || "snapshot";
-    warnings.push(`${where}: snapshot_id ${JSON.stringify(id)} cannot be a file name; imported as ${safe}.`);
-    id = safe;
-  }
-  delete data.snapshot_id;
+  if (SAFE_ID.test(id)) return id;
+  const safe =
+    id
+      .normalize("NFC")
+      .replace(/[^\p{L}\p{N}\p{M}_.-]+/gu, "_")
+      .replace(/^[._-]+/, "")
+      .slice(0, 120) || "snapshot";
+  warnings.push(`${where}: snapshot_id ${JSON.stringify(id)} cannot be a file name; imported as ${safe}.`);
+  return safe;
+}
 
-  let createdAt: Date;
-  if (Number.isFinite(instant(data.created_at))) createdAt = new Date(instant(data.created_at));
-  else if (Number.isFinite(instant(entry?.created_at))) createdAt = new Date(instant(entry!.created_at));
-  else {
-    createdAt = fileTime;
-    warnings.push(
-      `${where}: no readable created_at${data.created_at !== undefined ? ` (${JSON.stringify(data.created_at)})` : ""}; used the file's modification time ${createdAt.toISOString()}.`,
-    );
-    if (data.created_at !== undefined && data.created_at !== null) kept.original_created_at = data.created_at;
-  }
-  delete data.created_at;
+/** When it was saved: the file's created_at, else the index's, else the file's modification time. */
+function snapshotTime(
+  data: Obj,
+  entry: Obj | undefined,
+  fileTime: Date,
+  kept: Obj,
+  where: string,
+  warnings: string[],
+): Date {
+  if (Number.isFinite(instant(data.created_at))) return new Date(instant(data.created_at));
+  if (Number.isFinite(instant(entry?.created_at))) return new Date(instant(entry!.created_at));
+  warnings.push(
+    `${where}: no readable created_at${data.created_at !== undefined ? ` (${JSON.stringify(data.created_at)})` : ""}; used the file's modification time ${fileTime.toISOString()}.`,
+  );
+  if (data.created_at !== undefined && data.created_at !== null) kept.original_created_at = data.created_at;
+  return fileTime;
+}
+
+/** A version other than the engine's, in a file not of MindSave's own export, is kept as original_version. */
+function keepOtherVersion(data: Obj, marker: Obj | null, kept: Obj): void {
   if (
     !marker &&
     data.version !== undefined &&
@@ -283,23 +303,57 @@ export function readSnapshotHead(text: string, file: string, index: IndexInfo, f
   )
     kept.original_version = String(data.version);
   delete data.version;
+}
+
+/**
+ * Our export keeps the constraints as written when the engine had compressed them: the engine
+ * compresses them again on save, to the same result. In our own export `_compressed` (folded
+ * groups, contradictions) is derived: the save recomputes it.
+ */
+function readExportedConstraints(data: Obj, marker: Obj | null): void {
+  if (!marker) return;
+  if (Array.isArray(marker.original_constraints)) data.constraints = marker.original_constraints;
+  if (marker.derived_compressed === true || Array.isArray(marker.original_constraints))
+    delete data._compressed;
+}
+
+/** The topic: our export's, else none when the file names one (the engine reads it), else the id's. */
+function headTopic(marker: Obj | null, data: Obj, id: string): string | undefined {
+  if (typeof marker?.topic === "string") return marker.topic.replace(/^OVF_/, "");
+  return typeof data.topic === "string" ? undefined : topicFromId(id);
+}
+
+/** The head of one snapshot file (all of it but the body); throws a UserError naming what is wrong. */
+export function readSnapshotHead(text: string, file: string, index: IndexInfo, fileTime: Date): SnapshotHead {
+  const where = `snapshots/${file}`;
+  const warnings: string[] = [];
+  const data = frontMatterData(text, where);
+  // Values import moved aside (each named in its own warning), added to the snapshot's extra.
+  const kept: Obj = {};
+
+  // Written by `mindsave export`: canonical names, plus what the spec's fields cannot carry.
+  const marker = isObj(data._mindsave) ? data._mindsave : null;
+  delete data._mindsave;
+  if (!marker) mapOlderNames(data, where, warnings);
+  flattenTextFields(data, where, warnings);
+  readStatus(data, kept, where, warnings);
+  readAutoTrigger(data, kept, where, warnings);
+  readLayerTwo(data, kept, where, warnings);
+
+  const entry =
+    index.byFile.get(file) ??
+    (typeof data.snapshot_id === "string" ? index.byId.get(data.snapshot_id) : undefined);
+  const id = snapshotId(data, entry, file, where, warnings);
+  delete data.snapshot_id;
+  const createdAt = snapshotTime(data, entry, fileTime, kept, where, warnings);
+  delete data.created_at;
+  keepOtherVersion(data, marker, kept);
   if (!data.goal && typeof entry?.goal === "string" && entry.goal.trim()) {
     data.goal = entry.goal.trim();
     warnings.push(`${where}: no goal in the file; took the one in index.json.`);
   }
-
-  // Our export keeps the constraints as written when the engine had compressed them: the engine
-  // compresses them again on save, to the same result.
-  if (marker && Array.isArray(marker.original_constraints)) data.constraints = marker.original_constraints;
-  // In our own export `_compressed` (folded groups, contradictions) is derived: the save recomputes it.
-  if (marker?.derived_compressed === true || (marker && Array.isArray(marker.original_constraints)))
-    delete data._compressed;
-  const topic =
-    typeof marker?.topic === "string"
-      ? marker.topic.replace(/^OVF_/, "")
-      : typeof data.topic === "string"
-        ? undefined
-        : topicFromId(id);
+  readExportedConstraints(data, marker);
+  const topic = headTopic(marker, data, id);
   return { file: where, id, createdAt, warnings, data, kept, marker, topic };
 }
 
@@ -321,22 +375,45 @@ function withBody(head: SnapshotHead, text: string, index: IndexInfo): ParsedSna
     input.agent = marker.agent.trim().slice(0, 64);
   // A file without a plan had none: an import never borrows the previous snapshot's.
   if (input.plan === undefined) input.plan = null;
-  // Our export's times of the plan's steps (one per step; anything else is no time).
+  readPlanTimes(input, marker);
+  input.active_files = input.active_files.map((f) => storedActiveFile(f, index.origRoots));
+  const overflow = (marker ? marker.kind === "overflow" : id.startsWith("OVF_")) && layerOneOnly(input);
+  return { file: where, id, createdAt, input, overflow, warnings, record: exportedRecord(marker) };
+}
+
+/** Our export's times of the plan's steps (one per step; anything else is no time). */
+function readPlanTimes(input: SnapshotInput, marker: Obj | null): void {
   const times = marker?.plan_times;
   if (input.plan && Array.isArray(times) && times.length === input.plan.length) {
     input.plan_times = times.map((t) =>
       typeof t === "string" && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,3})?Z$/.test(t) ? t : null,
     );
   }
-  input.active_files = input.active_files.map((f) => storedActiveFile(f, index.origRoots));
-  const l1Only =
+}
+
+/** Whether the snapshot holds Layer 1 only (what an overflow snapshot may hold). */
+function layerOneOnly(input: SnapshotInput): boolean {
+  return (
     !input.constraints.length &&
     !input.decisions.length &&
     !Object.keys(input.failure_graph).length &&
     !input.excluded_paths.length &&
-    !input.layer3;
-  const overflow = (marker ? marker.kind === "overflow" : id.startsWith("OVF_")) && l1Only;
-  return { file: where, id, createdAt, input, overflow, warnings, record: exportedRecord(marker) };
+    !input.layer3
+  );
+}
+
+/** The active files' fingerprints as our export writes them; undefined when one is not a file entry. */
+function exportedFingerprints(files: unknown[]): StoredFile[] | undefined {
+  const fingerprints: StoredFile[] = [];
+  for (const f of files) {
+    if (!isObj(f) || typeof f.path !== "string") return undefined;
+    const fp: StoredFile = { path: f.path };
+    if (Number.isSafeInteger(f.size) && (f.size as number) >= 0) fp.size = f.size as number;
+    if (Number.isSafeInteger(f.mtime)) fp.mtime = f.mtime as number;
+    if (typeof f.sha256 === "string" && /^[0-9a-f]{64}$/.test(f.sha256)) fp.sha256 = f.sha256;
+    fingerprints.push(fp);
+  }
+  return fingerprints;
 }
 
 /** The record id and clock `mindsave export` writes, when both are well formed. */
@@ -358,15 +435,8 @@ function exportedRecord(marker: Obj | null): ParsedSnapshot["record"] {
     !Array.isArray(files)
   )
     return undefined;
-  const fingerprints: StoredFile[] = [];
-  for (const f of files) {
-    if (!isObj(f) || typeof f.path !== "string") return undefined;
-    const fp: StoredFile = { path: f.path };
-    if (Number.isSafeInteger(f.size) && (f.size as number) >= 0) fp.size = f.size as number;
-    if (Number.isSafeInteger(f.mtime)) fp.mtime = f.mtime as number;
-    if (typeof f.sha256 === "string" && /^[0-9a-f]{64}$/.test(f.sha256)) fp.sha256 = f.sha256;
-    fingerprints.push(fp);
-  }
+  const fingerprints = exportedFingerprints(files);
+  if (!fingerprints) return undefined;
   const name = typeof marker.name === "string" && marker.name.trim() ? marker.name.trim() : undefined;
   const hostName =
     typeof marker.saved_host_name === "string"
