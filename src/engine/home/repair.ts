@@ -90,86 +90,15 @@ export async function repairHome(opts: RepairOptions = {}): Promise<RepairResult
   const db = home.dbPath;
   if (!existsSync(db))
     throw new UserError(`There is no store at ${db} to repair; the first save creates one.`);
-  // The newest backup MindSave made, by its record: a file merely named later is not offered.
-  // (Backups from before the record are pointed at, not chosen.)
-  const restore = () => {
-    const b = newestBackup(db);
-    if (b) return `restore the newest backup (${basename(b)}) by renaming it to ${basename(db)}`;
-    return listBackups(db).length
-      ? `restore one of its backups (${basename(db)}.bak-*) by renaming it to ${basename(db)}`
-      : "move it away to start a new store";
-  };
-  let key: string | undefined;
-  try {
-    const state = encryptionState(db);
-    if (state.encrypted) key = await storeKey(db, state.file!, { env });
-  } catch (e) {
-    if (!(e instanceof StoreProblem)) throw e;
-    // A store encrypted here whose key file went missing looks the same: a backup may be the plain
-    // store from before the encryption, so putting the key back comes first.
-    const keyName = basename(storeKeyFile(db));
-    throw new UserError(
-      `${db} is neither a SQLite database nor an encrypted store with its key file, so nothing can be recovered from it; if it was encrypted, put its key file ${keyName} back beside it (a backup lacks everything saved after it was made), else ${restore()}.`,
-    );
-  }
-  const before = await inspectStore(db, { encryptionKey: key });
-  if (before.error) {
-    throw new UserError(
-      `Nothing can be read from the store ${db} (${before.error}), so nothing can be recovered from it; ${restore()}.`,
-    );
-  }
-  if (before.ours === false)
-    throw new UserError(`${db} is a SQLite database but not a MindSave store; refusing to touch it.`);
-  if ((before.schema_version ?? 0) > SCHEMA_VERSION) {
-    throw new UserError(
-      `${db} was written by a newer MindSave (store schema ${before.schema_version}); update MindSave instead of repairing it.`,
-    );
-  }
-  const healthy =
-    before.integrity.join() === "ok" &&
-    Object.values(before.tables).every((n) => n !== null) &&
-    before.ours === true;
-  if (healthy)
-    return {
-      store: db,
-      repaired: false,
-      backup: null,
-      pruned: [],
-      tables: {},
-      saved: 0,
-      lost: 0,
-      end_lost: [],
-      indexed_snapshots: 0,
-      change_log: 0,
-      listed: null,
-      recreated: [],
-      before,
-    };
+  const key = await repairKey(db, env);
+  const before = await inspectDamaged(db, key);
+  if (isHealthy(before)) return { store: db, ...NOTHING_REPAIRED, before };
 
   // A symlinked store is repaired where its target is: the link stays (see convert.ts).
   const real = realStorePath(db);
   for (const beside of new Set([db, real])) removeLeftovers(beside);
   const fresh = `${real}.repaired-${backupName(db, at).slice(`${db}.bak-`.length)}`;
-  let tables: Record<string, SalvagedTable>;
-  let counts: Record<string, number>;
-  let listed: RepairListed;
-  let recreated: RecreatedProject[];
-  try {
-    const copy = await Store.open(fresh, { journalMode: "DELETE", encryptionKey: key });
-    try {
-      const salvaged = await copy.salvageFrom(db, key);
-      tables = salvaged.tables;
-      const hostId = currentHost(env).id;
-      recreated = await recreate(copy, hostId, env, at);
-      listed = await settleListed(copy, salvaged.listed, hostId, at);
-      counts = await verify(copy, tables, db, recreated.length);
-    } finally {
-      await copy.closeAsync();
-    }
-  } catch (e) {
-    removeStore(fresh);
-    throw e;
-  }
+  const { tables, counts, listed, recreated } = await salvageInto(fresh, db, key, env, at);
   let backup: string;
   let pruned: string[];
   try {
@@ -198,6 +127,108 @@ export async function repairHome(opts: RepairOptions = {}): Promise<RepairResult
     recreated,
     before,
   };
+}
+
+/**
+ * What to do with a store that cannot be recovered: the newest backup MindSave made, by its
+ * record (a file merely named later is not offered; backups from before the record are pointed at,
+ * not chosen), else moving it away.
+ */
+function restoreAdvice(db: string): string {
+  const b = newestBackup(db);
+  if (b) return `restore the newest backup (${basename(b)}) by renaming it to ${basename(db)}`;
+  return listBackups(db).length
+    ? `restore one of its backups (${basename(db)}.bak-*) by renaming it to ${basename(db)}`
+    : "move it away to start a new store";
+}
+
+/** The key of an encrypted store (asked for as any command does), undefined for a plain one. */
+async function repairKey(db: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  try {
+    const state = encryptionState(db);
+    return state.encrypted ? await storeKey(db, state.file!, { env }) : undefined;
+  } catch (e) {
+    if (!(e instanceof StoreProblem)) throw e;
+    // A store encrypted here whose key file went missing looks the same: a backup may be the plain
+    // store from before the encryption, so putting the key back comes first.
+    const keyName = basename(storeKeyFile(db));
+    throw new UserError(
+      `${db} is neither a SQLite database nor an encrypted store with its key file, so nothing can be recovered from it; if it was encrypted, put its key file ${keyName} back beside it (a backup lacks everything saved after it was made), else ${restoreAdvice(db)}.`,
+    );
+  }
+}
+
+/** The damaged store as doctor sees it; refused when nothing can be read, it is not ours, or it is newer. */
+async function inspectDamaged(db: string, key: string | undefined): Promise<StoreInspection> {
+  const before = await inspectStore(db, { encryptionKey: key });
+  if (before.error) {
+    throw new UserError(
+      `Nothing can be read from the store ${db} (${before.error}), so nothing can be recovered from it; ${restoreAdvice(db)}.`,
+    );
+  }
+  if (before.ours === false)
+    throw new UserError(`${db} is a SQLite database but not a MindSave store; refusing to touch it.`);
+  if ((before.schema_version ?? 0) > SCHEMA_VERSION) {
+    throw new UserError(
+      `${db} was written by a newer MindSave (store schema ${before.schema_version}); update MindSave instead of repairing it.`,
+    );
+  }
+  return before;
+}
+
+/** Whole, every table readable, and a MindSave store: nothing to repair. */
+const isHealthy = (before: StoreInspection) =>
+  before.integrity.join() === "ok" &&
+  Object.values(before.tables).every((n) => n !== null) &&
+  before.ours === true;
+
+/** The result for a healthy store, left alone. */
+const NOTHING_REPAIRED: Omit<RepairResult, "store" | "before"> = {
+  repaired: false,
+  backup: null,
+  pruned: [],
+  tables: {},
+  saved: 0,
+  lost: 0,
+  end_lost: [],
+  indexed_snapshots: 0,
+  change_log: 0,
+  listed: null,
+  recreated: [],
+};
+
+/**
+ * Copies what can be read of `db` into the new store `fresh`, makes lost projects again, settles
+ * which snapshots are listed, and checks the copy; on any failure `fresh` is removed.
+ */
+async function salvageInto(
+  fresh: string,
+  db: string,
+  key: string | undefined,
+  env: NodeJS.ProcessEnv,
+  at: Date,
+): Promise<{
+  tables: Record<string, SalvagedTable>;
+  counts: Record<string, number>;
+  listed: RepairListed;
+  recreated: RecreatedProject[];
+}> {
+  try {
+    const copy = await Store.open(fresh, { journalMode: "DELETE", encryptionKey: key });
+    try {
+      const { tables, listed: read } = await copy.salvageFrom(db, key);
+      const hostId = currentHost(env).id;
+      const recreated = await recreate(copy, hostId, env, at);
+      const listed = await settleListed(copy, read, hostId, at);
+      const counts = await verify(copy, tables, db, recreated.length);
+      return { tables, counts, listed, recreated };
+    } finally {
+      await copy.closeAsync();
+    }
+  } catch (e) {
+    removeStore(fresh);
+    throw e;
+  }
 }
 
 /**

@@ -3,7 +3,7 @@
 // plain folder) the top-most folder below the home directory, or the directory itself outside it.
 // Identity: `.mindsave/project.json`'s id when present, else the git root commit (the same on
 // every clone, every host), else a new id written once into project.json.
-import { existsSync, readFileSync, realpathSync, rmdirSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 import { localHomeDir } from "../home/home.ts";
 import { newId } from "../ids.ts";
@@ -256,6 +256,29 @@ export function gitDiffStat(root: string | null): string {
   return root ? (git(root, ["diff", "--stat", "HEAD"], 1500) ?? "") : "";
 }
 
+/** The most changed files `gitChangedSince` looks at: a hook stays quick in a tree full of build output. */
+const CHANGED_FILES_MAX = 2000;
+
+/**
+ * Whether a file of a checkout that git sees as modified or new (not ignored) was written after
+ * `since` (ms): work done through any tool, a shell command included. MindSave's own
+ * `.mindsave/` does not count. False outside git or when git is slow.
+ */
+export function gitChangedSince(root: string | null, since: number): boolean {
+  const out = root
+    ? git(root, ["ls-files", "-z", "--modified", "--others", "--exclude-standard"], 1500)
+    : null;
+  if (!root || !out) return false;
+  const files = out.split("\0").filter((f) => f && !f.startsWith(".mindsave/"));
+  return files.slice(0, CHANGED_FILES_MAX).some((f) => {
+    try {
+      return statSync(join(root, f)).mtimeMs > since;
+    } catch {
+      return false; // deleted since: its deletion is in the tool log, not on disk
+    }
+  });
+}
+
 /**
  * The root commits HEAD reaches that `earlier` does not (none after ordinary commits), or null
  * when `earlier` is not an ancestor of HEAD (a reset, another branch) or git cannot say.
@@ -343,14 +366,7 @@ export function resolveWorkspace(
   },
 ): Workspace | null {
   const env = opts.env ?? process.env;
-  let found: { root: string; marker: RootMarker; gitDir: string | null };
-  if (opts.override) {
-    const root = realDir(opts.override);
-    if (!isDir(root)) throw new UserError(`The workspace ${root} is not a directory.`);
-    found = { root, marker: "flag", gitDir: existsSync(join(root, ".git")) ? root : null };
-  } else {
-    found = findRoot(start, env);
-  }
+  const found = opts.override ? givenRoot(opts.override) : findRoot(start, env);
   const { root } = found;
   const name = basename(root) || root;
   const commonDir = found.gitDir ? gitCommonDir(found.gitDir) : null;
@@ -395,6 +411,29 @@ export function resolveWorkspace(
       commits.slice(1).map((c) => `git:${c}`),
     );
   if (!opts.create) return null;
+  const dot = join(root, ".mindsave");
+  refuseAsNewProject(root, found.marker, env);
+  const madeDir = !existsSync(dot);
+  const made = writeProjectFile(root, name, gitDir !== null);
+  const ws = at(`file:${made.id}`);
+  ws.madeFile = {
+    path: join(dot, "project.json"),
+    id: made.id,
+    madeDir,
+    gitignore: gitDir !== null ? ignoreInGit(dot, madeDir) : null,
+  };
+  return ws;
+}
+
+/** The folder given with `--workspace` (or the MCP tools' workspace): the root as it is, no walk up. */
+function givenRoot(override: string): ReturnType<typeof findRoot> {
+  const root = realDir(override);
+  if (!isDir(root)) throw new UserError(`The workspace ${root} is not a directory.`);
+  return { root, marker: "flag", gitDir: existsSync(join(root, ".git")) ? root : null };
+}
+
+/** Refuses a root that must not get a project.json: one not there, a MindSave home, or a folder that holds everything. */
+function refuseAsNewProject(root: string, marker: RootMarker, env: NodeJS.ProcessEnv): void {
   // A folder that is not there (an agent's removed worktree in a hook's cwd) is never made.
   if (!isDir(root)) throw new UserError(`The folder ${root} does not exist, so it cannot be a project.`);
   if (existsSync(join(root, "mindsave.db"))) {
@@ -412,21 +451,11 @@ export function resolveWorkspace(
   }
   // Nor a folder that holds everything (/, /tmp, the system's temp folder): its project.json would
   // make every plain folder below it part of one project.
-  if ((found.marker === "directory" || found.marker === "flag") && tooBroad(root)) {
+  if ((marker === "directory" || marker === "flag") && tooBroad(root)) {
     throw new UserError(
       `${root} holds too many unrelated folders to be a project; run MindSave inside a project folder, or give its folder (--workspace, or the MCP tools' workspace).`,
     );
   }
-  const madeDir = !existsSync(dot);
-  const made = writeProjectFile(root, name, gitDir !== null);
-  const ws = at(`file:${made.id}`);
-  ws.madeFile = {
-    path: join(dot, "project.json"),
-    id: made.id,
-    madeDir,
-    gitignore: gitDir !== null ? ignoreInGit(dot, madeDir) : null,
-  };
-  return ws;
 }
 
 /**
