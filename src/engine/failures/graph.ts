@@ -198,6 +198,34 @@ export async function observeFailure(
 ): Promise<FailureRecord> {
   const o = redactDeep(raw);
   validateObservation(o);
+  const scope = await scopeOf(w, projectId, o);
+  const item = o.item.trim();
+  const id = failureId(scope, scope === "global" ? null : projectId, item);
+  const existing = await w.getFailure(id);
+  const live = existing && !existing.deleted ? existing : null;
+  if (before && live) before.reason = live.reason; // what the caller may say was replaced
+  if (!live && o.edit)
+    throw new UserError(
+      `No failure ${JSON.stringify(item)} in the ${scope} graph to edit (forgotten meanwhile?); record it again.`,
+    );
+  if (!live && !o.reason?.trim()) {
+    throw new MissingReason(item);
+  }
+  const row = failureRow(o, live, { id, scope, projectId, item }, now.toISOString());
+  // A repeat that changes nothing of the record is not written again (an import observes each
+  // failure once per snapshot that mentions it); its count and links still are, below.
+  if (!live || !RECORD_FIELDS.every((k) => live[k] === row[k])) await w.upsertFailure(row);
+  await countRepeat(w, id, o, live);
+  await addLinks(w, id, o, live);
+  return (await w.getFailure(id))!;
+}
+
+/** The graph an observation goes to: its scope, or without one, the graph that already has the item. */
+async function scopeOf(
+  w: StoreWriter,
+  projectId: string | null,
+  o: FailureObservation,
+): Promise<FailureScope> {
   let scope = oneOf("scope", o.scope, ["project", "global"] as const);
   if (!scope) {
     // Without a scope, an item already in the global graph (and not in the project's) is that one.
@@ -207,45 +235,65 @@ export async function observeFailure(
   }
   if (scope === "project" && !projectId)
     throw new UserError("A project-scoped failure needs a project; use --scope global outside a project.");
-  const item = o.item.trim();
-  const id = failureId(scope, scope === "global" ? null : projectId, item);
-  const existing = await w.getFailure(id);
-  const live = existing && !existing.deleted ? existing : null;
-  if (before && live) before.reason = live.reason; // what the caller may say was replaced
-  const iso = now.toISOString();
-  if (!live && o.edit)
-    throw new UserError(
-      `No failure ${JSON.stringify(item)} in the ${scope} graph to edit (forgotten meanwhile?); record it again.`,
-    );
-  if (!live && !o.reason?.trim()) {
-    throw new MissingReason(item);
-  }
+  return scope;
+}
+
+/** The fields of a failure's record an observation may change. */
+const RECORD_FIELDS = [
+  "item",
+  "rejected_by",
+  "reason",
+  "confidence",
+  "schema_version",
+  "first_seen",
+  "last_seen",
+] as const;
+
+/** The failure's record after the observation: what it says over what was recorded. */
+function failureRow(
+  o: FailureObservation,
+  live: FailureRecord | null,
+  at: { id: string; scope: FailureScope; projectId: string | null; item: string },
+  iso: string,
+) {
   // A mention no newer than the record's last sighting says what was true then, not now (the
   // record may hold a failure node's word for that same moment).
   const stale = !!(o.mention && live && iso <= live.last_seen);
   const said: Pick<FailureObservation, "rejected_by" | "reason" | "confidence"> = stale ? {} : o;
-  const row = {
-    id,
-    project_id: scope === "global" ? null : projectId,
-    scope,
-    item: live?.item ?? item,
+  return {
+    id: at.id,
+    project_id: at.scope === "global" ? null : at.projectId,
+    scope: at.scope,
+    item: live?.item ?? at.item,
     rejected_by:
       oneOf("rejected_by", said.rejected_by, ["user", "system"] as const) ?? live?.rejected_by ?? "user",
     reason: said.reason?.trim() || live?.reason || "",
     confidence:
       oneOf("confidence", said.confidence, ["high", "medium", "low"] as const) ?? live?.confidence ?? null,
     schema_version: "1.0",
-    first_seen: live && live.first_seen < iso ? live.first_seen : iso,
-    last_seen: live && (o.edit || live.last_seen > iso) ? live.last_seen : iso,
+    ...seenTimes(live, iso, !!o.edit),
   };
-  // A repeat that changes nothing of the record is not written again (an import observes each
-  // failure once per snapshot that mentions it); its count and links still are, below.
-  const unchanged =
-    live &&
-    (
-      ["item", "rejected_by", "reason", "confidence", "schema_version", "first_seen", "last_seen"] as const
-    ).every((k) => live[k] === row[k]);
-  if (!unchanged) await w.upsertFailure(row);
+}
+
+/** First and last seen: an edit is no sighting, and a sighting older than the record's moves neither. */
+function seenTimes(
+  live: FailureRecord | null,
+  iso: string,
+  edit: boolean,
+): { first_seen: string; last_seen: string } {
+  return {
+    first_seen: live && live.first_seen < iso ? live.first_seen : iso,
+    last_seen: live && (edit || live.last_seen > iso) ? live.last_seen : iso,
+  };
+}
+
+/** This host's counter after the observation: one more, at least a floor, or another store's counters taken in. */
+async function countRepeat(
+  w: StoreWriter,
+  id: string,
+  o: FailureObservation,
+  live: FailureRecord | null,
+): Promise<void> {
   const total = live?.repeat_count ?? 0;
   const mine = o.counts ? 0 : await w.ownFailureCount(id);
   if (o.counts) {
@@ -258,13 +306,16 @@ export async function observeFailure(
   } else if (o.atLeast && o.atLeast > total) {
     await w.setFailureCount(id, mine + (o.atLeast - total));
   }
+}
+
+/** Related items and alternatives the record does not have yet, linked. */
+async function addLinks(w: StoreWriter, id: string, o: FailureObservation, live: FailureRecord | null) {
   const related = new Set(live?.related ?? []);
   for (const r of uniq(o.related ?? []))
     if (!related.has(r)) await w.putFailureLink(derivedId("l", id, "related", r), id, "related", r);
   const alts = new Set(live?.alternatives ?? []);
   for (const a of uniq(o.alternatives ?? []))
     if (!alts.has(a)) await w.putFailureLink(derivedId("l", id, "alternative", a), id, "alternative", a);
-  return (await w.getFailure(id))!;
 }
 
 /**

@@ -189,6 +189,19 @@ interface Clause {
   conjunction: boolean;
 }
 
+/** Where the reading of one clause stands: the polarity its markers set and the mentions they reach. */
+interface ClauseReading {
+  state: Polarity | null;
+  mentionSinceMarker: boolean;
+  hasMarker: boolean;
+  /** Mentions before any marker: a later switch ("X to Y") rejects them. */
+  unmarked: Mention[];
+  /** Mentions a trailing negation rejects when nothing follows it ("X is banned"). */
+  pendingBack: Mention[] | null;
+  /** Verbs seen ("from", "replace", "prefer"): the words that complete them count from here on. */
+  enabled: Set<MarkerKind>;
+}
+
 function readPolarities(
   text: string,
   tokens: Token[],
@@ -204,72 +217,7 @@ function readPolarities(
       i > 0 ? tokens[i - 1].end : 0,
       j < tokens.length ? tokens[j].start : text.length,
     );
-
-    const inClause: Mention[] = [];
-    let state: Polarity | null = null;
-    let mentionSinceMarker = false;
-    let hasMarker = false;
-    let unmarked: Mention[] = [];
-    let pendingBack: Mention[] | null = null;
-    const enabled = new Set<MarkerKind>();
-    for (const t of tokens.slice(i, j)) {
-      if (t.type === "mention") {
-        // No marker yet: a constraint states what holds, so a plain mention is a preference.
-        const m: Mention = { rule: t.rule, keyword: t.keyword, polarity: state ?? "preferred" };
-        if (state === null) unmarked.push(m);
-        inClause.push(m);
-        consumed.push([t.start, t.end]);
-        mentionSinceMarker = true;
-        pendingBack = null;
-        continue;
-      }
-      if (t.type !== "marker") continue;
-      let kind = t.kind;
-      if (kind === "ctx_to") {
-        if (!enabled.has("from")) continue;
-        kind = "switch";
-      }
-      if (kind === "ctx_with") {
-        if (!enabled.has("replace")) continue;
-        kind = "switch";
-      }
-      if (kind === "ctx_over") {
-        if (!enabled.has("prefer")) continue;
-        kind = "contrast";
-      }
-      consumed.push([t.start, t.end]);
-      hasMarker = true;
-      // A verb right after a negation belongs to it: "don't use X", "禁止使用X", "不要换成X".
-      const governed = state === "rejected" && !mentionSinceMarker;
-      if (kind === "from" || kind === "replace" || kind === "prefer") enabled.add(kind);
-      if (kind === "neg" || kind === "from" || kind === "replace") {
-        state = "rejected";
-        // "X is banned", "Tailwind 禁用": a trailing negation applies backwards, if nothing follows.
-        pendingBack = governed ? pendingBack : unmarked.length ? unmarked.slice() : null;
-      } else if (kind === "pos" || kind === "prefer") {
-        if (!governed) {
-          state = "preferred";
-          pendingBack = null;
-        }
-      } else if (kind === "contrast") {
-        state = "rejected";
-        pendingBack = null;
-      } else if (kind === "switch" && !governed) {
-        for (const m of unmarked) m.polarity = "rejected";
-        unmarked = [];
-        state = "preferred";
-        pendingBack = null;
-      }
-      if (!governed) mentionSinceMarker = false;
-    }
-    if (pendingBack) for (const m of pendingBack) m.polarity = "rejected";
-    clauses.push({
-      mentions: inClause,
-      // Chinese writes lists with "、", so a clause containing CJK is never a bare list item.
-      bare: !hasMarker && inClause.length > 0 && !CJK_RE.test(clauseText),
-      softBefore,
-      conjunction: /(?<![a-z0-9])(?:or|nor|and)(?![a-z0-9])|&/.test(clauseText),
-    });
+    clauses.push(readClause(clauseText, tokens.slice(i, j), softBefore, consumed));
     if (j < tokens.length) {
       const sep = tokens[j] as Extract<Token, { type: "sep" }>;
       softBefore = sep.soft;
@@ -277,9 +225,94 @@ function readPolarities(
     }
     i = j + 1;
   }
+  const uncertain = listsAfterNegation(clauses);
+  return { mentions: clauses.flatMap((cl) => cl.mentions), consumed, uncertain };
+}
 
-  // Bare items after "," following a negation: "no tailwind, bootstrap, or mui" is a list and
-  // inherits the negation; "no tailwind, css variables" could mean either, so it is not guessed.
+/** One clause's mentions with their polarity; the spans of its mentions and markers go to `consumed`. */
+function readClause(
+  clauseText: string,
+  tokens: Token[],
+  softBefore: boolean,
+  consumed: [number, number][],
+): Clause {
+  const inClause: Mention[] = [];
+  const r: ClauseReading = {
+    state: null,
+    mentionSinceMarker: false,
+    hasMarker: false,
+    unmarked: [],
+    pendingBack: null,
+    enabled: new Set(),
+  };
+  for (const t of tokens) {
+    if (t.type === "mention") {
+      // No marker yet: a constraint states what holds, so a plain mention is a preference.
+      const m: Mention = { rule: t.rule, keyword: t.keyword, polarity: r.state ?? "preferred" };
+      if (r.state === null) r.unmarked.push(m);
+      inClause.push(m);
+      consumed.push([t.start, t.end]);
+      r.mentionSinceMarker = true;
+      r.pendingBack = null;
+      continue;
+    }
+    if (t.type !== "marker") continue;
+    const kind = markerKindHere(t.kind, r.enabled);
+    if (!kind) continue;
+    consumed.push([t.start, t.end]);
+    applyMarker(r, kind);
+  }
+  if (r.pendingBack) for (const m of r.pendingBack) m.polarity = "rejected";
+  return {
+    mentions: inClause,
+    // Chinese writes lists with "、", so a clause containing CJK is never a bare list item.
+    bare: !r.hasMarker && inClause.length > 0 && !CJK_RE.test(clauseText),
+    softBefore,
+    conjunction: /(?<![a-z0-9])(?:or|nor|and)(?![a-z0-9])|&/.test(clauseText),
+  };
+}
+
+/** A context word ("to", "with", "over") is a marker only after the verb it completes; else null. */
+function markerKindHere(kind: MarkerKind, enabled: Set<MarkerKind>): MarkerKind | null {
+  if (kind === "ctx_to") return enabled.has("from") ? "switch" : null;
+  if (kind === "ctx_with") return enabled.has("replace") ? "switch" : null;
+  if (kind === "ctx_over") return enabled.has("prefer") ? "contrast" : null;
+  return kind;
+}
+
+/** A marker read: the polarity it sets for what follows, and what it does to mentions before it. */
+function applyMarker(r: ClauseReading, kind: MarkerKind): void {
+  r.hasMarker = true;
+  // A verb right after a negation belongs to it: "don't use X", "禁止使用X", "不要换成X".
+  const governed = r.state === "rejected" && !r.mentionSinceMarker;
+  if (kind === "from" || kind === "replace" || kind === "prefer") r.enabled.add(kind);
+  if (kind === "neg" || kind === "from" || kind === "replace") {
+    r.state = "rejected";
+    // "X is banned", "Tailwind 禁用": a trailing negation applies backwards, if nothing follows.
+    r.pendingBack = governed ? r.pendingBack : r.unmarked.length ? r.unmarked.slice() : null;
+  } else if (kind === "pos" || kind === "prefer") {
+    if (!governed) {
+      r.state = "preferred";
+      r.pendingBack = null;
+    }
+  } else if (kind === "contrast") {
+    r.state = "rejected";
+    r.pendingBack = null;
+  } else if (kind === "switch" && !governed) {
+    for (const m of r.unmarked) m.polarity = "rejected";
+    r.unmarked = [];
+    r.state = "preferred";
+    r.pendingBack = null;
+  }
+  if (!governed) r.mentionSinceMarker = false;
+}
+
+/**
+ * Bare items after "," following a negation: "no tailwind, bootstrap, or mui" is a list and
+ * inherits the negation; "no tailwind, css variables" could mean either, so it is not guessed:
+ * true when some list was left uncertain.
+ */
+function listsAfterNegation(clauses: Clause[]): boolean {
   let uncertain = false;
   const item = (c: number) => c < clauses.length && clauses[c].bare && clauses[c].softBefore;
   for (let c = 1; c < clauses.length; c++) {
@@ -297,7 +330,7 @@ function readPolarities(
     }
     c = k;
   }
-  return { mentions: clauses.flatMap((cl) => cl.mentions), consumed, uncertain };
+  return uncertain;
 }
 
 function hasResidue(text: string, consumed: [number, number][], rules: Set<number>): boolean {

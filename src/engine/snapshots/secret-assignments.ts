@@ -173,12 +173,42 @@ function assignment(
   reversed = false,
 ): string | Replaced | undefined {
   const g = m.groups as Groups;
-  const full = g.value!;
-  const quoted = /^["'`]/.test(full);
+  const quoted = /^["'`]/.test(g.value!);
   const before = text.slice(Math.max(0, m.index - 30), m.index);
   // Most matches in prose end here (`password field`, `token (see below)`): the cheap checks first.
   if (!formFits(text, m, quoted, flag, before)) return undefined;
   if (NOT_SECRET_KEY_PREFIX.test(before) || describes(g.suffix)) return undefined;
+  const a = readAssignment(g, quoted, flag, before);
+  if (!a) return undefined;
+  const at = reversed ? 0 : m[0].length - g.value!.length;
+  const line = quoted || reversed || flag ? undefined : wholeLine(text, m, at, found);
+  if (line) return line;
+  return replacedValue(text, m, a, { at, flag, found });
+}
+
+/** An assignment as read: its value, its secret's name, and how surely its writing makes it one. */
+interface AssignmentRead {
+  quoted: boolean;
+  /** The value as written, its quotes included. */
+  value: string;
+  /** The value without its quotes. */
+  inner: string;
+  /** The secret's name, canonical. */
+  name: string;
+  /** A flag, quotes, a quoted key, a separator other than `:`, or a header: an assignment, not prose. */
+  strong: boolean;
+  /** The name alone, no prefix. */
+  bare: boolean;
+}
+
+/** The assignment's value and name, or undefined when the value is computed or the name needs a surer writing. */
+function readAssignment(
+  g: Groups,
+  quoted: boolean,
+  flag: boolean,
+  before: string,
+): AssignmentRead | undefined {
+  const full = g.value!;
   const value = quoted ? full : valueOf(full);
   const name = canonical(g.name!);
   const inner = quoted ? value.slice(1, -1) : value;
@@ -186,9 +216,18 @@ function assignment(
   const strong = flag || quoted || !!g.kq || g.sep !== ":" || HEADER.test(before);
   const bare = !/[\w.-]$/.test(before); // the name alone, no prefix
   if (!strong && bare && NAMES_NEEDING_ASSIGNMENT.has(name)) return undefined;
-  const at = reversed ? 0 : m[0].length - full.length;
-  const line = quoted || reversed || flag ? undefined : wholeLine(text, m, at, found);
-  if (line) return line;
+  return { quoted, value, inner, name, strong, bare };
+}
+
+/** The match with its value replaced by the secret's tag (a tag left over from before kept), or undefined for no secret. */
+function replacedValue(
+  text: string,
+  m: RegExpExecArray,
+  a: AssignmentRead,
+  { at, flag, found }: { at: number; flag: boolean; found: Found },
+): string | undefined {
+  const full = m.groups!.value!;
+  const { quoted, value, inner } = a;
   const head = m[0].slice(0, at) + (quoted ? value[0] : "");
   const end = (quoted ? value[0] : full.slice(value.length)) + m[0].slice(at + full.length);
   const left = quoted ? null : LEFT_OVER.exec(value);
@@ -196,21 +235,24 @@ function assignment(
     found?.(left[1]!.slice(10, -1), left[2]!);
     return head + left[1] + end;
   }
-  const password = KIND_OF.get(name) === "password";
+  if (!holdsSecret(text, m, a, flag)) return undefined;
+  const kind = KIND_OF.get(a.name) ?? "generic-api-key";
+  found?.(kind, inner);
+  return head + tag(kind) + end;
+}
+
+/** Whether the assigned value is a secret: a plain word where the writing makes it a value, else one that looks like a secret. */
+function holdsSecret(text: string, m: RegExpExecArray, a: AssignmentRead, flag: boolean): boolean {
+  const sep = m.groups!.sep!;
+  const password = KIND_OF.get(a.name) === "password";
   // A plain word is a secret where the writing makes it a value; otherwise it must look like one
   // (6 characters on after a password's name or an assignment; others 8, as tokens are long).
   // A name compared or passed with a value (`token == "eof"`, `("api_token", "…")`) is code: only a secret-looking value counts.
   const words =
-    !g.sep!.startsWith(",") && !COMPARISON.test(g.sep!) && (bare ? !WORDS_NEED_PREFIX.has(name) : true);
-  const plain = words && wordSecret(inner, password, written(text, m, value, quoted, flag));
-  if (
-    !plain &&
-    (inner.length < (quoted ? 4 : password || strong ? 6 : 8) || !looksSecret(inner, strong || password))
-  )
-    return undefined;
-  const kind = KIND_OF.get(name) ?? "generic-api-key";
-  found?.(kind, inner);
-  return head + tag(kind) + end;
+    !sep.startsWith(",") && !COMPARISON.test(sep) && (a.bare ? !WORDS_NEED_PREFIX.has(a.name) : true);
+  if (words && wordSecret(a.inner, password, written(text, m, a.value, a.quoted, flag))) return true;
+  const shortest = a.quoted ? 4 : password || a.strong ? 6 : 8;
+  return a.inner.length >= shortest && looksSecret(a.inner, a.strong || password);
 }
 
 /** A config line's value to its end (or a `#` comment): `aws_secret_access_key: value with quotes and spaces`. */

@@ -160,22 +160,29 @@ function message(value: string): boolean {
  * `api_key`) in an environment variable, a JSON key, quotes, or a YAML line whose key has a prefix.
  */
 export function wordSecret(value: string, password: boolean, w: Written): boolean {
-  // Unquoted in code (`password = other`) a plain word is a variable's name: only ini-style keys with a prefix count there.
-  const valueLike =
-    w.quoted || w.keyQuoted || w.env || w.yamlLine || (password && (w.flag || (w.code && w.prefixed)));
-  if (!valueLike || !value || !/[\p{L}\p{N}]/u.test(value)) return false;
-  if (
-    NOT_A_VALUE.test(value) ||
-    STAND_IN.test(value) ||
-    ASKS_FOR_ONE.test(value) ||
-    ENV_NAME.test(value) ||
-    NOT_A_PASSWORD.has(value.toLowerCase())
-  )
-    return false;
-  if (/^\d{1,3}$/.test(value)) return false;
+  if (!writtenAsValue(password, w) || !value || !/[\p{L}\p{N}]/u.test(value)) return false;
+  if (noSecretWord(value)) return false;
   if (w.quoted) return !message(value);
   if (/\s/.test(value)) return false;
   // Unquoted in code, a plain name is a variable (`password = user_password`); in env files and YAML it is the value.
   if (w.code && !w.env && REFERENCE.test(value)) return false;
   return value.length >= (w.yamlLine && !w.prefixed && !w.env ? 4 : 3);
+}
+
+/** Whether the writing makes what follows a secret's name its value, however plain. */
+function writtenAsValue(password: boolean, w: Written): boolean {
+  // Unquoted in code (`password = other`) a plain word is a variable's name: only ini-style keys with a prefix count there.
+  return w.quoted || w.keyQuoted || w.env || w.yamlLine || (password && (w.flag || (w.code && w.prefixed)));
+}
+
+/** Words that stand in for a value or say there is none (`none`, `<your token>`, `$DB_PASSWORD`, `42`). */
+function noSecretWord(value: string): boolean {
+  return (
+    NOT_A_VALUE.test(value) ||
+    STAND_IN.test(value) ||
+    ASKS_FOR_ONE.test(value) ||
+    ENV_NAME.test(value) ||
+    NOT_A_PASSWORD.has(value.toLowerCase()) ||
+    /^\d{1,3}$/.test(value)
+  );
 }
