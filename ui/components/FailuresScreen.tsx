@@ -353,23 +353,14 @@ function FailureForm(props: { form: Form; width: number; hasProject: boolean }) 
           placeholder="why it failed or was rejected"
         />
       </Box>
-      {form.mode === "add" ? (
-        <Box>
-          {label("scope", form.focus === "scope")}
-          <ScopeChoice
-            scope={form.scope}
-            focus={form.focus === "scope"}
-            hasProject={props.hasProject}
-            noProject=" (no project here)"
-          />
-        </Box>
-      ) : (
-        <Text>
-          {pad("scope:", 17)}
-          {form.scope}
-          <Text color={theme.c("muted")}> (an entry's scope and item are fixed)</Text>
-        </Text>
-      )}
+      <ScopeChoice
+        label={pad("scope:", 17)}
+        scope={form.scope}
+        focus={form.focus === "scope"}
+        hasProject={props.hasProject}
+        noProject=" (no project here)"
+        fixed={form.mode === "edit" ? "an entry's scope and item are fixed" : undefined}
+      />
       {form.mode === "edit" ? (
         <Text>
           {pad("alternatives:", 17)}

@@ -280,23 +280,14 @@ function RuleForm(props: { form: Form; width: number; hasProject: boolean }) {
           placeholder="one line that always applies, e.g. Never push to main"
         />
       </Box>
-      {form.mode === "add" ? (
-        <Box>
-          <Text color={form.focus === "scope" ? theme.c("accent") : undefined}>{"scope: "}</Text>
-          <ScopeChoice
-            scope={form.scope}
-            focus={form.focus === "scope"}
-            hasProject={props.hasProject}
-            noProject=" (no project chosen)"
-          />
-        </Box>
-      ) : (
-        <Text>
-          {"scope: "}
-          {form.scope}
-          <Text color={theme.c("muted")}> (a rule's scope is fixed)</Text>
-        </Text>
-      )}
+      <ScopeChoice
+        label="scope: "
+        scope={form.scope}
+        focus={form.focus === "scope"}
+        hasProject={props.hasProject}
+        noProject=" (no project chosen)"
+        fixed={form.mode === "edit" ? "a rule's scope is fixed" : undefined}
+      />
     </Box>
   );
 }
