@@ -97,7 +97,15 @@ export interface TranscriptFacts {
   skipped_bytes: number;
 }
 
-type Line = Record<string, any>;
+/** A parsed JSONL line: whatever the agent wrote, read through narrowing. */
+export type Line = Record<string, unknown>;
+
+/** A JSON object, or undefined: how a reader looks inside a line's fields. */
+export function objectOf(v: unknown): Line | undefined {
+  return v && typeof v === "object" && !Array.isArray(v) ? (v as Line) : undefined;
+}
+
+const num = (x: unknown) => (typeof x === "number" && Number.isFinite(x) ? x : 0);
 
 /** Facts that know nothing yet. */
 export function emptyFacts(): TranscriptFacts {
@@ -126,19 +134,19 @@ export function parseLine(text: string): Line | null {
 }
 
 function usageOf(line: Line): Usage | null {
-  const u = line?.message?.usage;
-  if (line?.type !== "assistant" || !u || typeof u !== "object") return null;
-  const n = (x: unknown) => (typeof x === "number" && Number.isFinite(x) ? x : 0);
-  const input = n(u.input_tokens),
-    read = n(u.cache_read_input_tokens),
-    created = n(u.cache_creation_input_tokens);
+  const message = objectOf(line.message);
+  const u = objectOf(message?.usage);
+  if (line.type !== "assistant" || !message || !u) return null;
+  const input = num(u.input_tokens),
+    read = num(u.cache_read_input_tokens),
+    created = num(u.cache_creation_input_tokens);
   // A `<synthetic>` line (an interruption, an API error) carries zero usage: not a measurement.
-  if (line.message.model === "<synthetic>" || input + read + created === 0) return null;
+  if (message.model === "<synthetic>" || input + read + created === 0) return null;
   return {
     input_tokens: input,
     cache_read_input_tokens: read,
     cache_creation_input_tokens: created,
-    model: typeof line.message.model === "string" ? line.message.model : null,
+    model: typeof message.model === "string" ? message.model : null,
     context: input + read + created,
   };
 }
@@ -226,13 +234,14 @@ export function lastUsage(path: string, tailBytes = TAIL_BYTES): Usage | null {
 
 function promptText(line: Line): string | null {
   if (line.type !== "user" || line.isMeta || line.isSidechain || line.isCompactSummary) return null;
-  const c = line.message?.content;
+  const c = objectOf(line.message)?.content;
   let text = "";
   if (typeof c === "string") text = c;
   else if (Array.isArray(c)) {
-    if (c.some((b) => b?.type === "tool_result")) return null;
-    text = c
-      .filter((b) => b?.type === "text")
+    const blocks = c.map((b) => objectOf(b) ?? {});
+    if (blocks.some((b) => b.type === "tool_result")) return null;
+    text = blocks
+      .filter((b) => b.type === "text")
       .map((b) => String(b.text ?? ""))
       .join("\n");
   }
@@ -266,13 +275,17 @@ export function slimInput(input: Record<string, unknown>): Record<string, unknow
   for (const k of INPUT_KEYS)
     if (typeof input[k] === "string") out[k] = clean(input[k] as string, INPUT_TEXT_MAX);
   if (Array.isArray(input.todos)) {
-    out.todos = input.todos
-      .filter((t: any) => t && typeof t.content === "string")
-      .map((t: any) => ({
-        content: clean(t.content),
-        status: stripControl(String(t.status ?? "pending")),
-        activeForm: typeof t.activeForm === "string" ? clean(t.activeForm) : undefined,
-      }));
+    out.todos = input.todos.flatMap((v: unknown) => {
+      const t = objectOf(v);
+      if (typeof t?.content !== "string") return [];
+      return [
+        {
+          content: clean(t.content),
+          status: stripControl(String(t.status ?? "pending")),
+          activeForm: typeof t.activeForm === "string" ? clean(t.activeForm) : undefined,
+        },
+      ];
+    });
   }
   return out;
 }
@@ -282,13 +295,30 @@ export const REPLY_MAX = 4000;
 
 /** An assistant message's blocks: its text is the last reply, until a tool call follows it. */
 function replyOf(facts: TranscriptFacts, content: unknown[]): void {
-  if (content.some((b) => (b as Line)?.type === "tool_use")) facts.last_reply = null;
-  const text = content
-    .filter((b) => (b as Line)?.type === "text" && typeof (b as Line).text === "string")
-    .map((b) => (b as Line).text as string)
+  const blocks = content.map((b) => objectOf(b) ?? {});
+  if (blocks.some((b) => b.type === "tool_use")) facts.last_reply = null;
+  const text = blocks
+    .flatMap((b) => (b.type === "text" && typeof b.text === "string" ? [b.text] : []))
     .join("\n")
     .trim();
   if (text) facts.last_reply = text.slice(0, REPLY_MAX);
+}
+
+/** An edit's `toolUseResult`: its file with the lines its structured patch added and removed. */
+function structuredPatch(v: unknown): FilePatch | null {
+  const result = objectOf(v);
+  if (typeof result?.filePath !== "string" || !Array.isArray(result.structuredPatch)) return null;
+  let added = 0;
+  let removed = 0;
+  for (const hunk of result.structuredPatch) {
+    const lines = objectOf(hunk)?.lines;
+    for (const l of Array.isArray(lines) ? lines : []) {
+      if (typeof l !== "string") continue;
+      if (l.startsWith("+")) added++;
+      else if (l.startsWith("-")) removed++;
+    }
+  }
+  return { path: clean(result.filePath), added, removed };
 }
 
 /** Collects facts line by line; `identity` lines (the head of a long file) give only who and when. */
@@ -303,62 +333,49 @@ class Collector {
     if (!raw.trim()) return;
     const line = parseLine(raw);
     if (!line) return;
+    this.identity(line);
+    if (identity) return;
+    if (line.type === "system" && line.subtype === "compact_boundary") this.facts.compactions++;
+    const usage = usageOf(line);
+    if (usage) this.facts.usage = usage;
+    const message = objectOf(line.message);
+    const content = Array.isArray(message?.content) ? message.content : [];
+    // (A `<synthetic>` line is Claude Code's stand-in after an interruption, not the agent's words.)
+    if (line.type === "assistant" && !line.isSidechain && message?.model !== "<synthetic>" && content.length)
+      replyOf(this.facts, content);
+    content.forEach((b, i) => this.block(objectOf(b) ?? {}, line, `@${offset}.${i}`));
+    const patch = structuredPatch(line.toolUseResult);
+    if (patch) this.patch(patch);
+  }
+
+  /** Who and when (the head of a long file gives only these): the first value of each wins. */
+  private identity(line: Line): void {
     const facts = this.facts;
     facts.started_at ??= typeof line.timestamp === "string" && line.timestamp ? line.timestamp : null;
     facts.session_id ??= str(line.sessionId);
     facts.cwd ??= typeof line.cwd === "string" ? line.cwd : null;
     if (facts.first_prompt === null) facts.first_prompt = promptText(line);
-    if (identity) return;
-    if (line.type === "system" && line.subtype === "compact_boundary") facts.compactions++;
-    const usage = usageOf(line);
-    if (usage) facts.usage = usage;
-    const content = line.message?.content;
-    // (A `<synthetic>` line is Claude Code's stand-in after an interruption, not the agent's words.)
-    if (
-      line.type === "assistant" &&
-      !line.isSidechain &&
-      line.message?.model !== "<synthetic>" &&
-      Array.isArray(content)
-    )
-      replyOf(facts, content);
-    if (Array.isArray(content)) {
-      for (let b = 0; b < content.length; b++) {
-        const block = content[b];
-        if (block?.type === "tool_use" && typeof block.name === "string")
-          this.toolUse(block, line, `@${offset}.${b}`);
-        else if (block?.type === "tool_result" && block.is_error && block.tool_use_id)
-          this.errors.add(String(block.tool_use_id));
-      }
-    }
-    const result = line.toolUseResult;
-    if (
-      result &&
-      typeof result === "object" &&
-      typeof result.filePath === "string" &&
-      Array.isArray(result.structuredPatch)
-    ) {
-      let added = 0;
-      let removed = 0;
-      for (const hunk of result.structuredPatch) {
-        for (const l of Array.isArray(hunk?.lines) ? hunk.lines : []) {
-          if (typeof l !== "string") continue;
-          if (l.startsWith("+")) added++;
-          else if (l.startsWith("-")) removed++;
-        }
-      }
-      const path = clean(result.filePath);
-      const prev = this.patches.get(path);
-      if (prev) {
-        prev.added += added;
-        prev.removed += removed;
-      } else this.patches.set(path, { path, added, removed });
-    }
+  }
+
+  /** A message block: a tool call, or a tool result that failed. */
+  private block(block: Line, line: Line, place: string): void {
+    if (block.type === "tool_use" && typeof block.name === "string") this.toolUse(block, line, place);
+    else if (block.type === "tool_result" && block.is_error && block.tool_use_id)
+      this.errors.add(String(block.tool_use_id));
+  }
+
+  private patch(p: FilePatch): void {
+    const prev = this.patches.get(p.path);
+    if (prev) {
+      prev.added += p.added;
+      prev.removed += p.removed;
+    } else this.patches.set(p.path, p);
   }
 
   /** `place`: the line's byte offset and the block's index, the id of a call that has none. */
   private toolUse(block: Line, line: Line, place: string): void {
-    const input = slimInput(block.input && typeof block.input === "object" ? block.input : {});
-    const name = clean(block.name, 200);
+    const input = slimInput(objectOf(block.input) ?? {});
+    const name = clean(String(block.name), 200);
     // Without an id, the call's place in the file identifies it, so re-reading adds nothing.
     const uses = this.facts.tool_uses;
     uses.push({

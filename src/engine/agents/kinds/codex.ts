@@ -9,7 +9,15 @@
 // Transcript: the rollout JSONL (codex-rs/protocol RolloutItem: `{timestamp, type, payload}` with
 // session_meta, turn_context, response_item, event_msg, compacted; persisted events per
 // codex-rs/rollout/src/policy.rs), read within transcript.ts's budget.
-import { TAIL_BYTES, scanLines, parseLine, type TranscriptFacts, type Usage } from "../transcript.ts";
+import {
+  TAIL_BYTES,
+  objectOf,
+  scanLines,
+  parseLine,
+  type Line,
+  type TranscriptFacts,
+  type Usage,
+} from "../transcript.ts";
 import { FactsBuilder, contentText, patchFiles, todoStatus } from "./facts.ts";
 import {
   hookSpecificJson,
@@ -52,9 +60,10 @@ function commandOf(args: Record<string, unknown>): string | undefined {
  * A token_count event's fill: the last request's total tokens (input, cached included, plus
  * output: what the next request starts from) over the window the event names.
  */
-function tokenCount(p: Record<string, any>, model: string | null): Usage | null {
-  if (p.type !== "token_count" || !p.info || typeof p.info !== "object") return null;
-  const last = p.info.last_token_usage ?? {};
+function tokenCount(p: Line, model: string | null): Usage | null {
+  const info = objectOf(p.info);
+  if (p.type !== "token_count" || !info) return null;
+  const last = objectOf(info.last_token_usage) ?? {};
   const n = (x: unknown) => (typeof x === "number" && Number.isFinite(x) ? x : 0);
   const context = n(last.total_tokens) || n(last.input_tokens) + n(last.output_tokens);
   if (context <= 0) return null;
@@ -64,7 +73,7 @@ function tokenCount(p: Record<string, any>, model: string | null): Usage | null 
     cache_creation_input_tokens: 0,
     model,
     context,
-    ...(n(p.info.model_context_window) > 0 ? { window: n(p.info.model_context_window) } : {}),
+    ...(n(info.model_context_window) > 0 ? { window: n(info.model_context_window) } : {}),
   };
 }
 
@@ -82,10 +91,10 @@ export function lastRolloutUsage(path: string): Usage | null {
     const skipped = scanLines(path, { head: 0, tail }, (raw, _at, identity) => {
       if (identity || !/"(token_count|compacted|turn_context)"/.test(raw)) return;
       const line = parseLine(raw);
-      if (line?.type === "turn_context" && typeof line.payload?.model === "string")
-        model = line.payload.model;
+      const payload = objectOf(line?.payload);
+      if (line?.type === "turn_context" && typeof payload?.model === "string") model = payload.model;
       if (line?.type === "compacted") [found, compacted] = [null, true];
-      const u = line?.type === "event_msg" && line.payload ? tokenCount(line.payload, model) : null;
+      const u = line?.type === "event_msg" && payload ? tokenCount(payload, model) : null;
       if (u) [found, compacted] = [u, false];
     });
     if (found || compacted || !skipped) return found;
@@ -93,96 +102,140 @@ export function lastRolloutUsage(path: string): Usage | null {
   return null;
 }
 
-/** One rollout line into the facts. `identity`: the head of a long file, who and when only. */
-function addLine(
-  b: FactsBuilder,
-  raw: string,
-  offset: number,
-  identity: boolean,
-  state: { model: string | null; sawUserEvent: boolean },
-): void {
+/** What reading a rollout remembers from line to line. */
+interface RolloutState {
+  model: string | null;
+  sawUserEvent: boolean;
+}
+
+/** One rollout line being read: its payload, time and byte offset; `identity`: the head of a long file. */
+interface RolloutItem {
+  b: FactsBuilder;
+  p: Line;
+  at: string;
+  offset: number;
+  identity: boolean;
+  state: RolloutState;
+}
+
+/** One rollout line into the facts, by its type. `identity`: the head of a long file, who and when only. */
+function addLine(b: FactsBuilder, raw: string, offset: number, identity: boolean, state: RolloutState): void {
   if (!raw.trim()) return;
   const line = parseLine(raw);
-  const p = line?.payload;
-  if (!line || !p || typeof p !== "object") return;
+  const p = objectOf(line?.payload);
+  if (!line || !p || typeof line.type !== "string") return;
   const at = typeof line.timestamp === "string" ? line.timestamp : "";
-  if (line.type === "session_meta")
-    b.identity({ session_id: p.id ?? p.meta?.id, started_at: p.timestamp ?? at, cwd: p.cwd });
-  if (line.type === "turn_context") {
-    b.identity({ cwd: p.cwd });
-    if (typeof p.model === "string") state.model = p.model;
-  }
-  const cwd = b.facts.cwd;
-  if (line.type === "event_msg" && p.type === "user_message" && typeof p.message === "string") {
+  ROLLOUT_LINES.get(line.type)?.({ b, p, at, offset, identity, state });
+}
+
+const ROLLOUT_LINES = new Map<string, (r: RolloutItem) => void>([
+  ["session_meta", sessionMeta],
+  ["turn_context", turnContext],
+  ["event_msg", eventMsg],
+  ["response_item", responseItem],
+  ["compacted", (r) => !r.identity && r.b.compaction()],
+]);
+
+function sessionMeta({ b, p, at }: RolloutItem): void {
+  b.identity({ session_id: p.id ?? objectOf(p.meta)?.id, started_at: p.timestamp ?? at, cwd: p.cwd });
+}
+
+function turnContext({ b, p, state }: RolloutItem): void {
+  b.identity({ cwd: p.cwd });
+  if (typeof p.model === "string") state.model = p.model;
+}
+
+/** An event: the person's message, a token count, a patch applied. */
+function eventMsg({ b, p, identity, state }: RolloutItem): void {
+  if (p.type === "user_message" && typeof p.message === "string") {
     state.sawUserEvent = true;
     b.prompt(p.message, identity);
   }
-  // Builds without user_message events: the user's own message items (not the injected context).
-  if (line.type === "response_item" && p.type === "message" && p.role === "user" && !state.sawUserEvent) {
+  if (identity) return;
+  const usage = tokenCount(p, state.model);
+  if (usage) b.usage(usage);
+  const changes = objectOf(p.changes);
+  if (p.type === "patch_apply_end" && p.success !== false && changes)
+    for (const path of Object.keys(changes)) b.edit(path, b.facts.cwd);
+}
+
+/** A response item: a message, a tool call (by its kind) or a call's output. */
+function responseItem(r: RolloutItem): void {
+  if (r.p.type === "message") message(r);
+  else if (!r.identity) RESPONSE_ITEMS.get(String(r.p.type))?.(r);
+}
+
+/** The agent's reply; the person's own message items in builds without user_message events (not the injected context). */
+function message({ b, p, identity, state }: RolloutItem): void {
+  if (p.role === "user" && !state.sawUserEvent) {
     const t = contentText(p.content).trim();
     if (t && !t.startsWith("<")) b.prompt(t, identity);
   }
-  if (identity) return;
-  if (line.type === "compacted") b.compaction();
-  const usage = line.type === "event_msg" ? tokenCount(p, state.model) : null;
-  if (usage) b.usage(usage);
-  if (
-    line.type === "event_msg" &&
-    p.type === "patch_apply_end" &&
-    p.success !== false &&
-    p.changes &&
-    typeof p.changes === "object"
-  ) {
-    for (const path of Object.keys(p.changes)) b.edit(path, cwd);
-  }
-  if (line.type !== "response_item") return;
-  if (p.type === "message" && p.role === "assistant") b.reply(contentText(p.content));
-  const id = typeof p.call_id === "string" && p.call_id ? p.call_id : `@${offset}`;
-  if (p.type === "function_call" && typeof p.name === "string") {
-    const args = record(p.arguments) ?? {};
-    if (p.name === "update_plan" && Array.isArray(args.plan)) {
-      b.todos(
-        args.plan
-          .filter((s: any) => typeof s?.step === "string")
-          .map((s: any) => ({ content: s.step, status: todoStatus(s.status) })),
-      );
-    }
-    const patch = p.name === "apply_patch" ? (patchIn(args) ?? patchIn(p.arguments)) : null;
-    const command = commandOf(args);
-    const file = patch ? patchFiles(patch)[0]?.path : undefined;
-    b.tool(
-      id,
-      p.name,
-      {
-        ...(command ? { command } : {}),
-        ...(file ? { file_path: file } : {}),
-        ...(text(args.explanation) ? { description: args.explanation } : {}),
-      },
-      at,
-    );
-    if (patch) addPatch(b, patch, cwd);
-    // `bash -lc "apply_patch <<'EOF' …"`: older builds edited through the shell.
-    else if (command && /\bapply_patch\b/.test(command)) addPatch(b, patchIn(command) ?? "", cwd);
-  } else if (p.type === "custom_tool_call" && typeof p.name === "string") {
-    const patch = p.name === "apply_patch" ? patchIn(p.input) : null;
-    b.tool(
-      id,
-      p.name,
-      patch
-        ? { file_path: patchFiles(patch)[0]?.path ?? "" }
-        : { description: text(p.input)?.slice(0, 200) ?? "" },
-      at,
-    );
-    if (patch) addPatch(b, patch, cwd);
-  } else if (p.type === "local_shell_call" && p.action) {
-    b.tool(id, "shell", { command: commandOf(p.action) ?? "" }, at);
-  } else if (
-    (p.type === "function_call_output" || p.type === "custom_tool_call_output") &&
-    typeof p.call_id === "string"
-  ) {
-    // A failed call's output is `{content, success: false}` (a success is a plain string).
-    if (p.output && typeof p.output === "object" && p.output.success === false) b.failed(p.call_id);
-  }
+  if (p.role === "assistant" && !identity) b.reply(contentText(p.content));
+}
+
+const callId = ({ p, offset }: RolloutItem) =>
+  typeof p.call_id === "string" && p.call_id ? p.call_id : `@${offset}`;
+
+const RESPONSE_ITEMS = new Map<string, (r: RolloutItem) => void>([
+  ["function_call", functionCall],
+  ["custom_tool_call", customToolCall],
+  ["local_shell_call", localShellCall],
+  ["function_call_output", callOutput],
+  ["custom_tool_call_output", callOutput],
+]);
+
+/** A function call: a shell command, an apply_patch, update_plan's steps. */
+function functionCall(r: RolloutItem): void {
+  const { b, p } = r;
+  if (typeof p.name !== "string") return;
+  const args = record(p.arguments) ?? {};
+  if (p.name === "update_plan") planUpdate(b, args);
+  const patch = p.name === "apply_patch" ? (patchIn(args) ?? patchIn(p.arguments)) : null;
+  const command = commandOf(args);
+  const file = patch ? patchFiles(patch)[0]?.path : undefined;
+  const input = {
+    ...(command ? { command } : {}),
+    ...(file ? { file_path: file } : {}),
+    ...(text(args.explanation) ? { description: args.explanation } : {}),
+  };
+  b.tool(callId(r), p.name, input, r.at);
+  if (patch) addPatch(b, patch, b.facts.cwd);
+  // `bash -lc "apply_patch <<'EOF' …"`: older builds edited through the shell.
+  else if (command && /\bapply_patch\b/.test(command)) addPatch(b, patchIn(command) ?? "", b.facts.cwd);
+}
+
+/** update_plan's steps as the session's task list. */
+function planUpdate(b: FactsBuilder, args: Record<string, unknown>): void {
+  if (!Array.isArray(args.plan)) return;
+  b.todos(
+    args.plan.flatMap((v: unknown) => {
+      const s = objectOf(v);
+      return typeof s?.step === "string" ? [{ content: s.step, status: todoStatus(s.status) }] : [];
+    }),
+  );
+}
+
+/** A freeform tool call (apply_patch's raw patch in newer builds). */
+function customToolCall(r: RolloutItem): void {
+  const { b, p } = r;
+  if (typeof p.name !== "string") return;
+  const patch = p.name === "apply_patch" ? patchIn(p.input) : null;
+  const input = patch
+    ? { file_path: patchFiles(patch)[0]?.path ?? "" }
+    : { description: text(p.input)?.slice(0, 200) ?? "" };
+  b.tool(callId(r), p.name, input, r.at);
+  if (patch) addPatch(b, patch, b.facts.cwd);
+}
+
+function localShellCall(r: RolloutItem): void {
+  const action = objectOf(r.p.action);
+  if (action) r.b.tool(callId(r), "shell", { command: commandOf(action) ?? "" }, r.at);
+}
+
+/** A failed call's output is `{content, success: false}` (a success is a plain string). */
+function callOutput({ b, p }: RolloutItem): void {
+  if (typeof p.call_id === "string" && objectOf(p.output)?.success === false) b.failed(p.call_id);
 }
 
 function addPatch(b: FactsBuilder, patch: string, cwd: string | null): void {

@@ -13,7 +13,7 @@
 // tool.execution_complete {toolCallId, success}, session.compaction_start {currentTokens,
 // tokenLimit}). That transcriptPath names this log is not documented: when it gives nothing the
 // hooks' own trail stands in.
-import { parseLine, scanLines, type TranscriptFacts } from "../transcript.ts";
+import { objectOf, parseLine, scanLines, type Line, type TranscriptFacts } from "../transcript.ts";
 import { FactsBuilder } from "./facts.ts";
 import {
   pathOf,
@@ -29,34 +29,65 @@ import type { HookPayload } from "../hook-payload.ts";
 
 const EDITS = new Set(["edit", "create", "write", "str_replace", "apply_patch"]);
 
+/** One event of the log being read: its data and time; `identity`: the head of a long file. */
+interface CopilotEvent {
+  b: FactsBuilder;
+  d: Line;
+  at: string;
+  identity: boolean;
+}
+
+/** One line of the event log into the facts, by its event type. */
 function addEvent(b: FactsBuilder, raw: string, identity: boolean): void {
   const e = raw.trim() ? parseLine(raw) : null;
-  const d = e?.data;
-  if (!e || typeof e.type !== "string" || !d || typeof d !== "object") return;
+  const d = objectOf(e?.data);
+  if (!e || typeof e.type !== "string" || !d) return;
   const at = typeof e.timestamp === "string" ? e.timestamp : "";
-  if (e.type === "session.start" || e.type === "session.resume")
-    b.identity({ session_id: d.sessionId, started_at: d.startTime ?? at, cwd: d.context?.cwd });
-  if (e.type === "user.message" && typeof d.content === "string") b.prompt(d.content, identity);
-  if (identity) return;
-  if (e.type === "tool.execution_start" && typeof d.toolName === "string") {
-    const args = record(d.arguments) ?? {};
-    const file = pathOf(args);
-    b.tool(String(d.toolCallId ?? at), d.toolName, { ...args, ...(file ? { file_path: file } : {}) }, at);
-    if (file && EDITS.has(d.toolName)) b.edit(file, b.facts.cwd);
-  }
-  if (e.type === "tool.execution_complete" && d.success === false && d.toolCallId)
-    b.failed(String(d.toolCallId));
-  if (e.type === "session.compaction_complete") b.compaction();
-  if (e.type === "session.compaction_start" && typeof d.currentTokens === "number" && d.currentTokens > 0) {
-    b.usage({
-      input_tokens: d.currentTokens,
-      cache_read_input_tokens: 0,
-      cache_creation_input_tokens: 0,
-      model: text(d.model) ?? null,
-      context: d.currentTokens,
-      ...(typeof d.tokenLimit === "number" && d.tokenLimit > 0 ? { window: d.tokenLimit } : {}),
-    });
-  }
+  const read = EVENTS.get(e.type);
+  // The head of a long file gives the session's identity and first prompt only.
+  if (read && (!identity || IDENTITY_EVENTS.has(e.type))) read({ b, d, at, identity });
+}
+
+const IDENTITY_EVENTS = new Set(["session.start", "session.resume", "user.message"]);
+
+const EVENTS = new Map<string, (e: CopilotEvent) => void>([
+  ["session.start", sessionStart],
+  ["session.resume", sessionStart],
+  ["user.message", ({ b, d, identity }) => typeof d.content === "string" && b.prompt(d.content, identity)],
+  ["tool.execution_start", toolStart],
+  ["tool.execution_complete", toolComplete],
+  ["session.compaction_complete", ({ b }) => b.compaction()],
+  ["session.compaction_start", compactionStart],
+]);
+
+function sessionStart({ b, d, at }: CopilotEvent): void {
+  b.identity({ session_id: d.sessionId, started_at: d.startTime ?? at, cwd: objectOf(d.context)?.cwd });
+}
+
+function toolStart({ b, d, at }: CopilotEvent): void {
+  if (typeof d.toolName !== "string") return;
+  const args = record(d.arguments) ?? {};
+  const file = pathOf(args);
+  b.tool(String(d.toolCallId ?? at), d.toolName, { ...args, ...(file ? { file_path: file } : {}) }, at);
+  if (file && EDITS.has(d.toolName)) b.edit(file, b.facts.cwd);
+}
+
+function toolComplete({ b, d }: CopilotEvent): void {
+  if (d.success === false && d.toolCallId) b.failed(String(d.toolCallId));
+}
+
+/** A compaction's start measures the context it compacts: the fill, over the limit it names. */
+function compactionStart({ b, d }: CopilotEvent): void {
+  const tokens = typeof d.currentTokens === "number" ? d.currentTokens : 0;
+  if (tokens <= 0) return;
+  b.usage({
+    input_tokens: tokens,
+    cache_read_input_tokens: 0,
+    cache_creation_input_tokens: 0,
+    model: text(d.model) ?? null,
+    context: tokens,
+    ...(typeof d.tokenLimit === "number" && d.tokenLimit > 0 ? { window: d.tokenLimit } : {}),
+  });
 }
 
 /** The facts of a Copilot CLI session event log. */

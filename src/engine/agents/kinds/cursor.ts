@@ -12,7 +12,7 @@
 // (`path`), Shell (`command`), Read, Grep, Glob; no ids, timestamps or token counts.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { parseLine, scanLines, type TranscriptFacts } from "../transcript.ts";
+import { objectOf, parseLine, scanLines, type TranscriptFacts } from "../transcript.ts";
 import { FactsBuilder, contentText } from "./facts.ts";
 import { todosIn } from "./trail.ts";
 import { firstRoot, pathOf, pick, record, stamped, type AgentKind, type TranscriptSource } from "./kind.ts";
@@ -36,15 +36,16 @@ export function readCursorTranscript(
   const b = new FactsBuilder();
   const skipped = scanLines(path, budget, (raw, offset, identity) => {
     const line = raw.trim() ? parseLine(raw) : null;
-    const content = line?.message?.content;
+    const content = objectOf(line?.message)?.content;
     if (!line || content === undefined) return;
     if (
       line.role === "user" &&
-      !(Array.isArray(content) && content.some((c: any) => c?.type === "tool_result"))
+      !(Array.isArray(content) && content.some((c) => objectOf(c)?.type === "tool_result"))
     )
       b.prompt(userText(content), identity);
     if (identity || line.role !== "assistant" || !Array.isArray(content)) return;
-    content.forEach((block: any, i: number) => {
+    content.forEach((v: unknown, i: number) => {
+      const block = objectOf(v);
       if (block?.type !== "tool_use" || typeof block.name !== "string") return;
       const input = record(block.input) ?? {};
       const file = pathOf(input);

@@ -8,6 +8,7 @@ import {
   REPLY_MAX,
   clean,
   emptyFacts,
+  objectOf,
   slimInput,
   type FilePatch,
   type Todo,
@@ -151,13 +152,11 @@ export function contentText(content: unknown): string {
   if (typeof content === "string") return content;
   const parts = Array.isArray(content) ? content : content && typeof content === "object" ? [content] : [];
   return parts
-    .map((p: any) =>
-      typeof p === "string"
-        ? p
-        : typeof p?.text === "string" && (!p.type || /text/.test(p.type))
-          ? p.text
-          : "",
-    )
+    .map((v: unknown) => {
+      if (typeof v === "string") return v;
+      const p = objectOf(v);
+      return typeof p?.text === "string" && (!p.type || /text/.test(String(p.type))) ? p.text : "";
+    })
     .filter(Boolean)
     .join("\n");
 }

@@ -14,8 +14,10 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import {
   HEAD_BYTES,
   TAIL_BYTES,
+  objectOf,
   parseLine,
   scanLines,
+  type Line,
   type TranscriptFacts,
   type Usage,
 } from "../transcript.ts";
@@ -43,21 +45,27 @@ interface Slim {
 /** Gemini models' context window (1,048,576 tokens for the 2.x/3.x models Gemini CLI runs). */
 const GEMINI_WINDOW = 1_048_576;
 
-function slim(r: Record<string, any>): Slim {
+function slim(r: Line): Slim {
   const s: Slim = { type: String(r.type), at: typeof r.timestamp === "string" ? r.timestamp : "" };
   if (r.type === "user") s.prompt = contentText(r.content).slice(0, 10_000);
   if (Array.isArray(r.toolCalls)) {
-    s.tools = r.toolCalls
-      .filter((t: any) => t && typeof t.name === "string")
-      .map((t: any) => ({
-        id: String(t.id ?? ""),
-        name: t.name,
-        args: record(t.args) ?? {},
-        failed: t.status === "error",
-        at: typeof t.timestamp === "string" ? t.timestamp : s.at,
-      }));
+    s.tools = r.toolCalls.flatMap((v: unknown) => {
+      const t = objectOf(v);
+      if (typeof t?.name !== "string") return [];
+      const at = typeof t.timestamp === "string" ? t.timestamp : s.at;
+      return [
+        {
+          id: String(t.id ?? ""),
+          name: t.name,
+          args: record(t.args) ?? {},
+          failed: t.status === "error",
+          at,
+        },
+      ];
+    });
   }
-  const input = r.tokens && typeof r.tokens.input === "number" ? r.tokens.input : 0;
+  const tokens = objectOf(r.tokens);
+  const input = typeof tokens?.input === "number" ? tokens.input : 0;
   if (input > 0) {
     const model = typeof r.model === "string" ? r.model : null;
     s.usage = {
@@ -76,7 +84,7 @@ function slim(r: Record<string, any>): Slim {
 class Records {
   readonly byId = new Map<string, Slim>();
   meta: Record<string, unknown> = {};
-  add(r: Record<string, any>): void {
+  add(r: Line): void {
     if (typeof r.$rewindTo === "string") {
       let found = false;
       for (const id of [...this.byId.keys()]) if ((found ||= id === r.$rewindTo)) this.byId.delete(id);
@@ -110,9 +118,12 @@ function facts(rec: Records, skipped: number): TranscriptFacts {
         b.edit(t.args.file_path as string);
       if (t.name === "write_todos" && Array.isArray(t.args.todos)) {
         b.todos(
-          t.args.todos
-            .filter((x: any) => typeof x?.description === "string")
-            .map((x: any) => ({ content: x.description, status: todoStatus(x.status) })),
+          t.args.todos.flatMap((v: unknown) => {
+            const x = objectOf(v);
+            return typeof x?.description === "string"
+              ? [{ content: x.description, status: todoStatus(x.status) }]
+              : [];
+          }),
         );
       }
     }

@@ -6,7 +6,7 @@ import { hasWork, sessionNote } from "../auto-snapshot.ts";
 import type { HookPayload } from "../hook-payload.ts";
 import { callTarget, withNote, type SessionNote, type Trail } from "../session-notes.ts";
 import { changeSignalRow } from "../signal-row.ts";
-import { clean, emptyFacts, type TranscriptFacts } from "../transcript.ts";
+import { clean, emptyFacts, objectOf, type TranscriptFacts } from "../transcript.ts";
 import { todoStatus } from "./facts.ts";
 import { record, text, type HookEvent, type TranscriptSource } from "./kind.ts";
 import { redactDeep } from "../../snapshots/redact.ts";
@@ -33,10 +33,10 @@ const TARGET_KEYS = [
 export function todosIn(input: Record<string, unknown>): { content: string; status: string }[] | null {
   if (Array.isArray(input.todos)) {
     const list = input.todos
-      .map((t: any) => ({
-        content: text(t?.content) ?? text(t?.description) ?? "",
-        status: todoStatus(t?.status),
-      }))
+      .map((v: unknown) => {
+        const t = objectOf(v);
+        return { content: text(t?.content) ?? text(t?.description) ?? "", status: todoStatus(t?.status) };
+      })
       .filter((t) => t.content);
     return list.length ? list : null;
   }
@@ -69,33 +69,39 @@ export function noteTrail(
     t.last_prompt = prompt;
   }
   const tool = typeof p.tool_name === "string" ? clean(p.tool_name, 200) : "";
-  if (tool && (event === "post-tool-use" || event === "post-tool-use-failure")) {
-    const input = record(p.tool_input) ?? {};
-    const failed = event === "post-tool-use-failure";
-    const field = TARGET_KEYS.find((k) => typeof input[k] === "string" && input[k]);
-    const target = callTarget(tool, input).slice(0, 300);
-    t.tools = [
-      ...(t.tools ?? []),
-      {
-        name: tool,
-        ...(field && target ? { field } : {}),
-        target,
-        at: now.toISOString(),
-        ...(failed ? { failed } : {}),
-      },
-    ].slice(-KEEP_TOOLS);
-    if (!failed) {
-      const files = src.editedFiles(tool, input).map((f) => clean(f));
-      if (files.length)
-        t.files = [...(t.files ?? []).filter((f) => !files.includes(f)), ...files].slice(-KEEP_FILES);
-      const todos = todosIn(input);
-      if (todos)
-        t.todos = todos
-          .slice(0, KEEP_TODOS)
-          .map((x) => ({ content: clean(x.content, 300), status: x.status }));
-    }
-  }
+  if (tool && (event === "post-tool-use" || event === "post-tool-use-failure"))
+    trailTool(t, tool, record(p.tool_input) ?? {}, event === "post-tool-use-failure", src, now);
   return { ...n, trail: t };
+}
+
+/** A tool call into the trail: the call with its target; a call that succeeded, its edited files and task list too. */
+function trailTool(
+  t: Trail,
+  tool: string,
+  input: Record<string, unknown>,
+  failed: boolean,
+  src: TranscriptSource,
+  now: Date,
+): void {
+  const field = TARGET_KEYS.find((k) => typeof input[k] === "string" && input[k]);
+  const target = callTarget(tool, input).slice(0, 300);
+  t.tools = [
+    ...(t.tools ?? []),
+    {
+      name: tool,
+      ...(field && target ? { field } : {}),
+      target,
+      at: now.toISOString(),
+      ...(failed ? { failed } : {}),
+    },
+  ].slice(-KEEP_TOOLS);
+  if (failed) return;
+  const files = src.editedFiles(tool, input).map((f) => clean(f));
+  if (files.length)
+    t.files = [...(t.files ?? []).filter((f) => !files.includes(f)), ...files].slice(-KEEP_FILES);
+  const todos = todosIn(input);
+  if (todos)
+    t.todos = todos.slice(0, KEEP_TODOS).map((x) => ({ content: clean(x.content, 300), status: x.status }));
 }
 
 /** The events whose payloads carry something for the trail (a prompt, a tool call). */
