@@ -21,21 +21,8 @@ import type { HooksState } from "./hooks-json.ts";
 
 const MARK = "written by `mindsave hooks install --agent opencode`";
 
-/** The plugin's text; `binary` (`--command`) replaces the lookup of ~/.mindsave/bin, then PATH. */
-export function opencodePlugin(binary: string | null): string {
-  const ms = (arg: string) => agentHooks("opencode").events.find((e) => e.arg === arg)!.timeout;
-  return `// MindSave's opencode plugin: ${MARK}; \`mindsave hooks uninstall --agent opencode\` removes it.
-// opencode has no command hooks: this plugin runs \`mindsave hook EVENT --agent opencode\` with a small JSON
-// payload on stdin (OpencodePayload in MindSave's src/engine/agents/agent-hooks.ts) and uses what it prints.
-import { spawn } from "node:child_process"
-import { existsSync } from "node:fs"
-import { homedir } from "node:os"
-import { join } from "node:path"
-
-const BINARY = ${JSON.stringify(binary)}
-const LOCAL = join(homedir(), ".mindsave", "bin", process.platform === "win32" ? "mindsave.exe" : "mindsave")
-
-// The hook's output, "" on any trouble (MindSave not installed, a timeout): opencode always carries on.
+/** The plugin's `run`: one hook call with its payload on stdin, its output or "" on any trouble. */
+const PLUGIN_RUN = `// The hook's output, "" on any trouble (MindSave not installed, a timeout): opencode always carries on.
 function run(event, payload, ms) {
   const bin = BINARY ?? (existsSync(LOCAL) ? LOCAL : "mindsave")
   return new Promise((resolve) => {
@@ -70,7 +57,12 @@ function run(event, payload, ms) {
   })
 }
 
-export const MindSave = async ({ directory, worktree }) => {
+`;
+
+/** The plugin's hooks: which opencode hook runs which MindSave hook, each with its timeout. */
+function pluginHooks(): string {
+  const ms = (arg: string) => agentHooks("opencode").events.find((e) => e.arg === arg)!.timeout;
+  return `export const MindSave = async ({ directory, worktree }) => {
   const restore = new Map() // session → its restore block (a promise), asked once per session
   const compacted = new Set()
   const base = (id) => ({ session_id: id ?? "", cwd: directory, worktree })
@@ -112,6 +104,26 @@ export const MindSave = async ({ directory, worktree }) => {
   }
 }
 `;
+}
+
+/** The plugin's text; `binary` (`--command`) replaces the lookup of ~/.mindsave/bin, then PATH. */
+export function opencodePlugin(binary: string | null): string {
+  return (
+    `// MindSave's opencode plugin: ${MARK}; \`mindsave hooks uninstall --agent opencode\` removes it.
+// opencode has no command hooks: this plugin runs \`mindsave hook EVENT --agent opencode\` with a small JSON
+// payload on stdin (OpencodePayload in MindSave's src/engine/agents/agent-hooks.ts) and uses what it prints.
+import { spawn } from "node:child_process"
+import { existsSync } from "node:fs"
+import { homedir } from "node:os"
+import { join } from "node:path"
+
+const BINARY = ${JSON.stringify(binary)}
+const LOCAL = join(homedir(), ".mindsave", "bin", process.platform === "win32" ? "mindsave.exe" : "mindsave")
+
+` +
+    PLUGIN_RUN +
+    pluginHooks()
+  );
 }
 
 const read = (path: string) => (existsSync(path) ? readFileSync(path, "utf8") : null);

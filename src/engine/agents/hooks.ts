@@ -149,6 +149,108 @@ function backup(path: string, env: NodeJS.ProcessEnv, now: Date): string | null 
 const isGroup = (g: unknown): g is MatcherGroup =>
   !!g && typeof g === "object" && Array.isArray((g as MatcherGroup).hooks);
 
+type HookSpec = (typeof HOOK_EVENTS)[number];
+
+/** What install changes in a settings file: our hooks added, an earlier install's brought up to date. */
+interface HookChanges {
+  added: { event: string; group: MatcherGroup }[];
+  updated: { event: string; at: number; group: MatcherGroup }[];
+  /** Events whose list held nothing but that earlier install's group: it made them, uninstall may remove them. */
+  earlierKeys: string[];
+}
+
+/** Our matcher group for an event. */
+function hookGroup(h: HookSpec, binary: string | null): MatcherGroup {
+  return {
+    ...(h.matcher !== undefined ? { matcher: h.matcher } : {}),
+    hooks: [
+      {
+        type: "command",
+        command: hookCommand(binary, h.arg),
+        timeout: h.timeout,
+        ...(h.async ? { async: true } : {}),
+      },
+    ],
+  };
+}
+
+/**
+ * Where an event's list holds our group: the one with our command, else one holding only a hook an
+ * earlier install wrote for this event (ours to bring up to date); -1 for none.
+ */
+function ourGroupAt(list: unknown[], h: HookSpec, command: string, known: Set<string>): number {
+  const mine = (c: HookCommand) => c?.command === command;
+  const earlier = (c: HookCommand) =>
+    mine(c) ||
+    legacyArg(c?.command) === h.arg ||
+    (known.has(c?.command) && c.command.endsWith(` hook ${h.arg}`));
+  const at = list.findIndex((g) => isGroup(g) && g.hooks.some(mine));
+  return at === -1 ? list.findIndex((g) => isGroup(g) && g.hooks.length === 1 && earlier(g.hooks[0])) : at;
+}
+
+function hookChanges(
+  path: string,
+  binary: string | null,
+  hooks: Record<string, unknown>,
+  known: Set<string>,
+): HookChanges {
+  const changes: HookChanges = { added: [], updated: [], earlierKeys: [] };
+  for (const h of HOOK_EVENTS) {
+    const group = hookGroup(h, binary);
+    const groups = hooks[h.event];
+    if (groups !== undefined && !Array.isArray(groups))
+      throw new UserError(`hooks.${h.event} in ${path} is not a list; fix it first.`);
+    const list = (groups ?? []) as unknown[];
+    const old = ourGroupAt(list, h, group.hooks[0].command, known);
+    if (old === -1) changes.added.push({ event: h.event, group });
+    else if (
+      (list[old] as MatcherGroup).hooks.length === 1 &&
+      JSON.stringify(list[old]) !== JSON.stringify(group)
+    ) {
+      changes.updated.push({ event: h.event, at: old, group });
+      if (list.length === 1) changes.earlierKeys.push(h.event);
+    }
+  }
+  return changes;
+}
+
+/**
+ * The settings text with the changes made: an earlier install's groups brought up to date where
+ * they stand; what is added is recorded as insertions (`steps`), which uninstall cuts out again.
+ * `created` gains the keys install made.
+ */
+function applyHookChanges(
+  text: string,
+  settings: Record<string, unknown>,
+  changes: HookChanges,
+  created: { file?: boolean; keys: string[] },
+  path: string,
+): { text: string; steps: Insertion[][] } {
+  for (const u of changes.updated) text = replaceValue(text, ["hooks", u.event, u.at], u.group);
+  const steps: Insertion[][] = [];
+  const step = (r: { text: string; insertions: Insertion[] }) => {
+    steps.push(r.insertions);
+    text = r.text;
+  };
+  const hooks = settings.hooks as Record<string, unknown> | undefined;
+  if (hooks === undefined) {
+    const all = Object.fromEntries(changes.added.map((a) => [a.event, [a.group]]));
+    step(insertProperty(text, ["hooks"], all, path));
+    created.keys.push("hooks");
+    return { text, steps };
+  }
+  for (const a of changes.added) {
+    const fresh = hooks[a.event] === undefined;
+    step(
+      fresh
+        ? insertProperty(text, ["hooks", a.event], [a.group], path)
+        : appendElement(text, ["hooks", a.event], a.group, path),
+    );
+    if (fresh) created.keys.push(a.event);
+  }
+  return { text, steps };
+}
+
 export function installHooks(
   path: string,
   binary: string | null,
@@ -156,43 +258,12 @@ export function installHooks(
   now: Date,
 ): HooksResult {
   const existed = existsSync(path);
-  let text = existed ? readFileSync(path, "utf8") : "";
-  const settings = parseSettings(path, text);
+  const before = existed ? readFileSync(path, "utf8") : "";
+  const settings = parseSettings(path, before);
   const hooks = (settings.hooks ?? {}) as Record<string, unknown>;
   const m = readManifest(env);
-  const known = new Set(m.installed[path] ?? []);
-  const added: { event: string; group: MatcherGroup }[] = [];
-  const updated: { event: string; at: number; group: MatcherGroup }[] = [];
-  const earlierKeys: string[] = [];
-  for (const h of HOOK_EVENTS) {
-    const command = hookCommand(binary, h.arg);
-    const group: MatcherGroup = {
-      ...(h.matcher !== undefined ? { matcher: h.matcher } : {}),
-      hooks: [{ type: "command", command, timeout: h.timeout, ...(h.async ? { async: true } : {}) }],
-    };
-    const groups = hooks[h.event];
-    if (groups !== undefined && !Array.isArray(groups))
-      throw new UserError(`hooks.${h.event} in ${path} is not a list; fix it first.`);
-    const list = (groups ?? []) as unknown[];
-    const mine = (c: HookCommand) => c?.command === command;
-    // A group holding only a hook an earlier install wrote for this event is ours to bring up to date.
-    const earlier = (c: HookCommand) =>
-      mine(c) ||
-      legacyArg(c?.command) === h.arg ||
-      (known.has(c?.command) && c.command.endsWith(` hook ${h.arg}`));
-    const at = list.findIndex((g) => isGroup(g) && g.hooks.some(mine));
-    const old =
-      at === -1 ? list.findIndex((g) => isGroup(g) && g.hooks.length === 1 && earlier(g.hooks[0])) : at;
-    if (old === -1) added.push({ event: h.event, group });
-    else if (
-      (list[old] as MatcherGroup).hooks.length === 1 &&
-      JSON.stringify(list[old]) !== JSON.stringify(group)
-    ) {
-      updated.push({ event: h.event, at: old, group });
-      // A list holding nothing but that earlier install's group was made by it: uninstall may remove it.
-      if (list.length === 1) earlierKeys.push(h.event);
-    }
-  }
+  const changes = hookChanges(path, binary, hooks, new Set(m.installed[path] ?? []));
+  const { added, updated, earlierKeys } = changes;
   const result: HooksResult = {
     settings: path,
     added: added.map((a) => a.group.hooks[0].command),
@@ -205,29 +276,8 @@ export function installHooks(
   const created = m.created?.[path] ?? { keys: [] };
   created.keys.push(...earlierKeys);
   if (earlierKeys.length && earlierKeys.length === Object.keys(hooks).length) created.keys.push("hooks");
-  // An earlier install's groups are brought up to date where they stand; what is added is recorded
-  // as insertions, which uninstall cuts out again.
-  for (const u of updated) text = replaceValue(text, ["hooks", u.event, u.at], u.group);
-  const steps: Insertion[][] = [];
-  const step = (r: { text: string; insertions: Insertion[] }) => {
-    steps.push(r.insertions);
-    text = r.text;
-  };
-  if (settings.hooks === undefined) {
-    if (!text.trim()) created.file ||= !existed;
-    step(insertProperty(text, ["hooks"], Object.fromEntries(added.map((a) => [a.event, [a.group]])), path));
-    created.keys.push("hooks");
-  } else {
-    for (const a of added) {
-      const fresh = hooks[a.event] === undefined;
-      step(
-        fresh
-          ? insertProperty(text, ["hooks", a.event], [a.group], path)
-          : appendElement(text, ["hooks", a.event], a.group, path),
-      );
-      if (fresh) created.keys.push(a.event);
-    }
-  }
+  if (settings.hooks === undefined && !before.trim()) created.file ||= !existed;
+  const { text, steps } = applyHookChanges(before, settings, changes, created, path);
   result.backup = backup(path, env, now);
   const dirs = missingParents(path);
   writeFileAtomic(path, text);
@@ -248,6 +298,35 @@ function oursIn(hooks: Record<string, unknown>, ours: (c: unknown) => boolean): 
   );
 }
 
+/**
+ * The settings text without our hooks. The exact way back: install's insertions cut out, last
+ * first, while they are all still there. Otherwise (an earlier install's groups updated in place, a
+ * file changed since) ours go by key; without a record (another person's install, an older
+ * version), a list MindSave emptied goes.
+ */
+function withoutOurHooks(
+  text: string,
+  path: string,
+  record: { keys: string[]; steps?: Insertion[][] } | undefined,
+  ours: (c: unknown) => boolean,
+): string {
+  let undone: string | null = text;
+  for (const s of [...(record?.steps ?? [])].reverse())
+    undone = undone === null ? null : undoInsertions(undone, s);
+  if (
+    undone !== null &&
+    !oursIn((parseSettings(path, undone).hooks ?? {}) as Record<string, unknown>, ours).length
+  )
+    return undone;
+  const made = (k: string) => !record || record.keys.includes(k) || record.keys.includes("hooks");
+  return takeOutHooks(undone ?? text, path, {
+    ours: (g) => commandsOf(g, "grouped").some(ours),
+    grouped: true,
+    made,
+    madeHooks: !record || record.keys.includes("hooks"),
+  });
+}
+
 export function uninstallHooks(path: string, env: NodeJS.ProcessEnv, now: Date): HooksResult {
   const m = readManifest(env);
   const known = new Set(m.installed[path] ?? []);
@@ -260,24 +339,7 @@ export function uninstallHooks(path: string, env: NodeJS.ProcessEnv, now: Date):
   result.removed = oursIn((parseSettings(path, text).hooks ?? {}) as Record<string, unknown>, ours);
   if (!result.removed.length) return result;
   const record = m.created?.[path];
-  // The exact way back: install's insertions cut out, last first, while they are all still there.
-  let undone: string | null = text;
-  for (const s of [...(record?.steps ?? [])].reverse())
-    undone = undone === null ? null : undoInsertions(undone, s);
-  const left =
-    undone === null ||
-    oursIn((parseSettings(path, undone).hooks ?? {}) as Record<string, unknown>, ours).length > 0;
-  // Otherwise (an earlier install's groups updated in place, a file changed since) ours go by key.
-  // Without a record (another person's install, an older version), a list MindSave emptied goes.
-  const made = (k: string) => !record || record.keys.includes(k) || record.keys.includes("hooks");
-  const out = !left
-    ? undone!
-    : takeOutHooks(undone ?? text, path, {
-        ours: (g) => commandsOf(g, "grouped").some(ours),
-        grouped: true,
-        made,
-        madeHooks: !record || record.keys.includes("hooks"),
-      });
+  const out = withoutOurHooks(text, path, record, ours);
   result.backup = backup(path, env, now);
   if (record?.file && ["", "{}"].includes(out.replace(/\s/g, ""))) {
     // The file install created holds nothing else: it goes, and its folder when install made that too.

@@ -3,11 +3,13 @@
 // follows the file's own indentation and line endings. The insertions are returned, so that the
 // caller can record them and take exactly them out again while the file is unchanged. When it has
 // changed since, `cutOut` removes an entry by its key (with its parent, `removeProperty`).
+import { createRequire } from "node:module";
 import type { Node, ParseError } from "jsonc-parser";
 import { UserError } from "../../errors.ts";
 
 // jsonc-parser on first use (`require`): the restore block imports this module (the agents
 // registry) but never edits a file, and loading the library costs a command ~1 ms.
+const require = createRequire(import.meta.url);
 const JSONC = () => require("jsonc-parser/lib/esm/main.js") as typeof import("jsonc-parser");
 
 /** One insertion, at an offset of the text after all insertions (so undoing is cutting slices). */

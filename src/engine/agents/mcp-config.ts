@@ -152,7 +152,7 @@ function installToml(agent: AgentId, path: string, text: string | null, place: P
   }
   const next = putBlock(text, markers, block(markers, tomlEntry(SERVER_COMMAND)));
   // The result must still be TOML with our server in it (an inline `mcp_servers = {…}` cannot be extended).
-  let ok = false;
+  let ok: boolean;
   try {
     ok = Bun.deepEquals(
       tomlServer(Bun.TOML.parse(next) as Record<string, unknown>),
