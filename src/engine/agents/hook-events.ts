@@ -22,6 +22,7 @@ import { stripControl } from "../snapshots/input-limits.ts";
 import type { Usage } from "./transcript.ts";
 import type { SaveResult } from "../snapshots/save.ts";
 import type { Session } from "../session.ts";
+import type { SnapshotRecord } from "../../store/store.ts";
 import { currentWorkspace, resolveProject, type ProjectContext } from "../projects/resolve.ts";
 import { unlessBusy } from "../unless-busy.ts";
 import { CLAUDE_SOURCE } from "./kinds/claude.ts";
@@ -38,7 +39,7 @@ const CONTINUING = new Set(["resume", "compact", "fork"]);
 export async function onSessionStart(session: Session, p: HookPayload): Promise<HookOutcome> {
   const now = session.now();
   const { sessionId } = hookFacts(p);
-  let ctx: ProjectContext | null = null;
+  let ctx: ProjectContext | null;
   // A project is created here only for a workspace that has its own identity (a git history),
   // never by writing into the folder; elsewhere the first tool call creates it. (The workspace is
   // asked first: with one, the write finds the project itself.)
@@ -172,6 +173,21 @@ export async function onPostToolUse(
   };
 }
 
+/** What RED's warning says of the task's snapshot: the one just saved, the newest that holds it, or why there is none. */
+function redSnapshotLine(
+  saved: SaveResult | null,
+  newest: SnapshotRecord | null,
+  extended: SnapshotRecord | null,
+  note: SessionNote | null,
+): string {
+  if (saved)
+    return `MindSave auto-saved ${saved.snapshot.name} (Layer 1${extended ? `; constraints and decisions from ${extended.name}` : ""}).`;
+  if (newest) return `MindSave's snapshot ${newest.name} already holds the current task state.`;
+  return note?.no_save
+    ? "MindSave is not saving this session (you said not to)."
+    : "MindSave has no snapshot of this task yet.";
+}
+
 /** RED, at most once per cooldown: an emergency Layer 1 snapshot when Layer 1 changed, and always the warning. */
 async function onRed(
   session: Session,
@@ -217,13 +233,7 @@ async function onRed(
     : null;
   const load = loadCommand(session.env);
   const ratio = pct(signal.estimated_tokens_ratio);
-  const what = saved
-    ? `MindSave auto-saved ${saved.snapshot.name} (Layer 1${extended ? `; constraints and decisions from ${extended.name}` : ""}).`
-    : newest
-      ? `MindSave's snapshot ${newest.name} already holds the current task state.`
-      : note?.no_save
-        ? "MindSave is not saving this session (you said not to)."
-        : "MindSave has no snapshot of this task yet.";
+  const what = redSnapshotLine(saved, newest, extended, note);
   return {
     ...(saved ? { saved: saved.snapshot.name } : {}),
     ...warning(
