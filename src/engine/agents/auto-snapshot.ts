@@ -20,7 +20,7 @@ import {
 } from "./session-notes.ts";
 import { changeSignalRow, getSignalRow } from "./signal-row.ts";
 import { isAbsoluteAny, toStoredPath } from "../projects/paths.ts";
-import { gitDiffStat } from "../projects/workspace.ts";
+import { gitChangedSince, gitDiffStat } from "../projects/workspace.ts";
 import type { HookFacts } from "./hook-payload.ts";
 import type { Session } from "../session.ts";
 import { currentWorkspace, resolveProject } from "../projects/resolve.ts";
@@ -402,25 +402,46 @@ async function takeCandidates(
 }
 
 /**
+ * The final save of an agent session, judged by what happened in the project since its newest
+ * snapshot, whichever hook saw it, not by what the closing hook logged itself: "skip" when nothing
+ * did after this session's own snapshot (the one with the turn's reply stays); "save" when a file
+ * of the working tree changed since (work through a shell command leaves Layer 1 as it was, and is
+ * saved all the same, cooldown or not). `calls`: tool calls since the last save, as every hook
+ * counted them, plus those the closing hook found new.
+ */
+function finalSave(
+  newest: SnapshotRecord | null,
+  root: string | null,
+  calls: number,
+  sessionId: string | null,
+): "skip" | "save" | "as-usual" {
+  if (!newest) return "as-usual";
+  if (gitChangedSince(root, Date.parse(newest.created_at))) return "save";
+  const own = !!sessionId && newest.auto_trigger?.session_id === sessionId;
+  return own && calls === 0 ? "skip" : "as-usual";
+}
+
+/**
  * Writes an auto-snapshot from the transcript, unless there is nothing to say: no work, the user
  * said not to save, or the same Layer 1 as the newest snapshot with no new Layer 2 candidates.
- * `overflow`: Layer 1 only, pointing at the full snapshot it extends. `nothingNew`: no tool call of
- * the transcript was new to the tool log (a session's end after its turns).
+ * `overflow`: Layer 1 only, pointing at the full snapshot it extends. `final`: the session's end
+ * (see finalSave), with the tool calls the closing hook logged.
  */
 export async function writeAuto(
   session: Session,
   facts: TranscriptFacts,
   hook: HookFacts,
   reason: string,
-  opts: { overflow?: boolean; force?: boolean; nothingNew?: boolean },
+  opts: { overflow?: boolean; force?: boolean; final?: { logged: number } },
 ): Promise<SaveResult | null> {
   // A snapshot that knows less than the newest one must never become "latest": skip it.
   if (!hasWork(facts)) return null;
   const { newest, full, root, signal, sessionId, note } = await autoSources(session, facts, hook);
   if (note?.no_save) return null;
-  // The session's end after its own snapshot, with no tool call the log did not have yet: it has
-  // nothing new to say (and no reply: the end of a session carries none), so the snapshot with the reply stays.
-  if (opts.nothingNew && sessionId && newest?.auto_trigger?.session_id === sessionId) return null;
+  const end = opts.final
+    ? finalSave(newest, root, signal.tool_calls_since_save + opts.final.logged, sessionId)
+    : "as-usual";
+  if (end === "skip") return null;
   const input = autoSnapshotInput(facts, {
     ...hook,
     sessionId,
@@ -432,7 +453,7 @@ export async function writeAuto(
     note,
   });
   const candidates = hasCandidates(note) && !opts.overflow;
-  if (!opts.force && !candidates && sameLayer1(input, newest, root)) return null;
+  if (!opts.force && end !== "save" && !candidates && sameLayer1(input, newest, root)) return null;
   const saved = await saveOrOverflow(session, input, full, !!opts.overflow);
   await takeCandidates(session, saved, note, sessionId, input.failure_graph);
   return saved;

@@ -284,7 +284,7 @@ export async function onCheckpoint(
         ? "turn-end"
         : "session-end";
   const saved = await writeAuto(session, facts, hook, reason, {
-    nothingNew: event === "session-end" && logged === 0,
+    ...(event === "session-end" ? { final: { logged } } : {}),
   });
   return saved ? { saved: saved.snapshot.name } : {};
 }
