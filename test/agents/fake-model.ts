@@ -31,6 +31,8 @@ export interface ModelRequest {
   tools: string[];
   /** What the model answered: `tool:<name>`, or `text`. */
   reply: string;
+  /** The kind of tool it called: a write falls back to the shell where the agent has no write tool. */
+  called?: "shell" | "write" | "tool";
 }
 
 /** A tool the agent offered, with its input schema. */
@@ -46,6 +48,7 @@ interface OfferedTool {
 interface Chosen {
   tool: OfferedTool;
   args: Record<string, unknown>;
+  kind: "shell" | "write" | "tool";
 }
 
 /** The agents' shell tools, by the names they give them. */
@@ -100,11 +103,11 @@ function writeArgs(tool: OfferedTool, path: string, content: string): Record<str
 function choose(step: ScriptedCall, tools: OfferedTool[]): Chosen | undefined {
   if ("tool" in step) {
     const tool = tools.find((t) => step.tool.test(t.name));
-    return tool && { tool, args: step.args };
+    return tool && { tool, args: step.args, kind: "tool" };
   }
   if ("write" in step) {
     const tool = WRITE_TOOLS.map((n) => tools.find((t) => t.name === n)).find(Boolean);
-    if (tool) return { tool, args: writeArgs(tool, step.write.path, step.write.content) };
+    if (tool) return { tool, args: writeArgs(tool, step.write.path, step.write.content), kind: "write" };
     // No write tool (Codex patches files): the shell writes it.
     return choose(
       { shell: `printf '%s' ${shellQuote(step.write.content)} > ${shellQuote(step.write.path)}` },
@@ -112,7 +115,7 @@ function choose(step: ScriptedCall, tools: OfferedTool[]): Chosen | undefined {
     );
   }
   const tool = SHELL_TOOLS.map((n) => tools.find((t) => t.name === n)).find(Boolean);
-  return tool && { tool, args: shellArgs(tool, step.shell) };
+  return tool && { tool, args: shellArgs(tool, step.shell), kind: "shell" };
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -375,6 +378,7 @@ export function startFakeModel(initial: ModelScript = { calls: [] }): FakeModel 
       body,
       tools: turn.tools.map((t) => t.name),
       reply: call ? `tool:${call.tool.name}` : "text",
+      ...(call ? { called: call.kind } : {}),
     });
   const server = Bun.serve({
     hostname: "127.0.0.1",

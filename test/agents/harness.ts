@@ -23,8 +23,14 @@ export interface World {
 }
 
 let binary: Promise<string> | undefined;
-/** The compiled host binary (built by the runner; built here when a file is run alone). */
-export const mindsaveBinary = () => (binary ??= hostBinary());
+/**
+ * The compiled host binary (built by the runner; built here when a file is run alone), or the one
+ * MINDSAVE_AGENT_BIN names (a release to check, or a build of another checkout).
+ */
+export const mindsaveBinary = () =>
+  (binary ??= process.env.MINDSAVE_AGENT_BIN
+    ? Promise.resolve(process.env.MINDSAVE_AGENT_BIN)
+    : hostBinary());
 
 /** A fresh world for one agent run; `files` seed the project's first commit. */
 export async function makeWorld(agent: AgentName, files?: Record<string, string>): Promise<World> {

@@ -91,9 +91,8 @@ export function agentTitle(ctx: AgentContext): string {
   return `${title} ${version}${ctx.skip ? ` (skipped: ${ctx.skip})` : ""}`;
 }
 
-/** Issue 34's scenarios 1–5 for one agent. */
-export function agentScenarios(driver: AgentDriver): void {
-  const ctx = agentContext(driver);
+/** Issue 34's scenarios 1–5 for one agent; the context is returned for the file's own tests. */
+export function agentScenarios(driver: AgentDriver, ctx = agentContext(driver)): AgentContext {
   const file = (world: World, rel: string) => join(world.project, rel);
 
   describe(agentTitle(ctx), () => {
@@ -148,24 +147,25 @@ export function agentScenarios(driver: AgentDriver): void {
         expect(afterFirst[0].id).not.toBe(manual.id);
         const first = await loadSnapshot(world, afterFirst[0].id);
         expect(first.layer1.goal).toBe(task.goal);
-        // load gives active files as paths on this host.
-        expect(first.layer1.active_files).toContain(file(world, "src/cursor.ts"));
+        expect((await mindsaveOk(world, ["recall", "--snapshot", first.id])).stdout).toContain(
+          "src/cursor.ts",
+        );
+        // An agent with a file-writing tool used it: the file is active (load gives paths on this host).
+        if (ctx.model.conversation()[0].called === "write")
+          expect(first.layer1.active_files).toContain(file(world, "src/cursor.ts"));
 
-        // Session 2 starts inside the auto-save cooldown that session 1's save began.
+        // Session 2 starts inside the auto-save cooldown that session 1's save began, and edits
+        // through the shell: a call the tool-use hook logs before the session's end.
         const signal = JSON.parse((await mindsaveOk(world, ["--json", "signal"])).stdout);
         expect(signal.last_auto_save_time).not.toBeNull();
         expect(Date.now() - Date.parse(signal.last_auto_save_time)).toBeLessThan(COOLDOWN_MS);
-        ctx.model.script({
-          calls: [
-            { write: { path: file(world, "src/cursor.test.ts"), content: "test('cursor', () => {});\n" } },
-          ],
-        });
+        ctx.model.script({ calls: [{ shell: "echo 'export const pageSize = 500;' >> src/cursor.ts" }] });
         expectRan(await ctx.run(world, CONTINUE));
         const afterSecond = await snapshots(world);
         expect(afterSecond[0].id).not.toBe(afterFirst[0].id);
-        const second = await loadSnapshot(world, afterSecond[0].id);
-        expect(second.layer1.goal).toBe(task.goal);
-        expect(second.layer1.active_files).toContain(file(world, "src/cursor.test.ts"));
+        expect(afterSecond[0].goal).toBe(task.goal);
+        const layer3 = await mindsaveOk(world, ["recall", "--snapshot", afterSecond[0].id]);
+        expect(layer3.stdout).toContain("pageSize = 500");
       },
     );
 
@@ -215,4 +215,5 @@ export function agentScenarios(driver: AgentDriver): void {
       },
     );
   });
+  return ctx;
 }
