@@ -32,6 +32,22 @@ const snapshots = async (t: Laptop) =>
     auto: r.auto_trigger ? JSON.parse(String(r.auto_trigger)) : null,
   }));
 
+/** A laptop whose project holds the task saved from the terminal, as a person would before starting the agent. */
+async function savedTask(): Promise<Laptop> {
+  const t = claudeLaptop(exe);
+  const r = await t.cli([
+    "save",
+    "--goal",
+    GOAL,
+    "--state",
+    "reads every invoice first",
+    "--next",
+    "add a cursor",
+  ]);
+  expect(r.code).toBe(0);
+  return t;
+}
+
 /** One Claude Code session: its transcript and the hooks Claude Code runs for it, each exiting 0 quietly. */
 function session(t: Laptop, sessionId: string) {
   const tr = new Transcript(t.base, t.repo, sessionId, { startedAt: Date.now() });
@@ -57,20 +73,7 @@ function session(t: Laptop, sessionId: string) {
 
 describe("the final save of a Claude Code session", () => {
   test("a continued task edited through Bash inside the cooldown, its call logged by PostToolUse first: SessionEnd saves it under the task's goal", async () => {
-    const t = claudeLaptop(exe);
-    expect(
-      (
-        await t.cli([
-          "save",
-          "--goal",
-          GOAL,
-          "--state",
-          "reads every invoice first",
-          "--next",
-          "add a cursor",
-        ])
-      ).code,
-    ).toBe(0);
+    const t = await savedTask();
     const file = join(t.repo, "src", "cursor.ts");
 
     // Session 1 writes the cursor module; its end saves (and starts the auto-save cooldown).
@@ -104,20 +107,7 @@ describe("the final save of a Claude Code session", () => {
   });
 
   test("a session that only looked around (no file changed) leaves the newest snapshot latest", async () => {
-    const t = claudeLaptop(exe);
-    expect(
-      (
-        await t.cli([
-          "save",
-          "--goal",
-          GOAL,
-          "--state",
-          "reads every invoice first",
-          "--next",
-          "add a cursor",
-        ])
-      ).code,
-    ).toBe(0);
+    const t = await savedTask();
     const s = session(t, "s1");
     s.tr.prompt(CONTINUE);
     await s.call("Bash", { command: "ls src", description: "List the sources" });
