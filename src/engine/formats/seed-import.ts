@@ -566,7 +566,7 @@ async function recordToKeep(
   }
   // Deleted here since it was exported: a later edit, which an import undoes only when asked
   // (as a new record: the tombstone keeps its id, so the delete still travels). Brought back
-  // so once, it is that live snapshot now, skipped by name below.
+  // so once, it is that live snapshot now, skipped by name (importSnapshotFile).
   if (trace.deleted && isHere(trace.project_id) && !run.restoreDeleted && !sameSnapshot(here.byName, p)) {
     report.warnings.push(
       `${p.file}: this snapshot (${trace.name}) was deleted in this store; not brought back.`,
