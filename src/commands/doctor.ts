@@ -41,33 +41,15 @@ function fullCheckLine(g: GlobalOptions): string {
 }
 
 function reportText(r: HealthReport): string {
-  const e = r.encryption;
-  const d = r.damage;
   return [
     `MindSave ${r.version} (${r.target}${r.compiled ? `, compiled: ${r.binary}` : ", from source"})`,
     `home:      ${r.home} (${r.home_reason})`,
     `store:     ${r.store}${r.read_only ? " (read-only here)" : ""}`,
-    ...(e
-      ? [
-          `encrypted: ${e.encrypted ? `yes (${e.cipher}, key from a passphrase by ${e.kdf}; key file ${e.key_file})` : "no"}${e.stale_key_file ? ` (ignoring ${e.stale_key_file}, left by an interrupted conversion)` : ""}`,
-        ]
-      : []),
+    ...encryptionLines(r.encryption),
     `schema:    ${r.schema_version ?? "unknown"} (this build supports up to ${r.schema_supported})${r.journal_mode ? `, journal ${r.journal_mode}` : ""}`,
     `integrity: ${integrityText(r.integrity)}${r.integrity !== "ok" ? "" : r.check === "quick" ? " (quick check; `doctor --full` checks every page)" : " (every page checked)"}`,
     ...(r.problem ? [`problem:   ${r.problem}`] : []),
-    ...(d
-      ? [
-          `file:      ${byteSize(d.size)}${d.expected_size !== null && d.expected_size > d.size ? `, but its header says ${byteSize(d.expected_size)}: it was cut short` : ""}${d.wal_bytes ? `, ${byteSize(d.wal_bytes)} in its write-ahead log` : ""}${d.journal_bytes ? `, a journal of ${byteSize(d.journal_bytes)}` : ""}`,
-          ...(Object.keys(d.tables).length
-            ? [
-                `tables:    ${Object.entries(d.tables)
-                  .filter(([t]) => !t.startsWith("snapshot_search_"))
-                  .map(([t, n]) => `${t} ${n === null ? "unreadable" : n}`)
-                  .join(", ")}`,
-              ]
-            : []),
-        ]
-      : []),
+    ...damageLines(r.damage),
     ...(r.backups.length
       ? [
           `backups:   ${r.backups.join(", ")} (files named like the store's backups, MindSave's or not: after a \`scan --fix\` they may still hold what it redacted)`,
@@ -76,10 +58,39 @@ function reportText(r: HealthReport): string {
     ...plainBackupsLine(r.plain_backups),
     `host:      ${r.host.name} (${r.host.id}, ${r.host.platform})`,
     `free:      ${r.free_bytes === null ? "unknown" : byteSize(r.free_bytes)} on the ${r.on_drive ? "drive" : "home's disk"}`,
-    `tokenizer: ${r.tokenizer.how === "mapped" ? `vocabulary mapped from ${r.tokenizer.path}` : `vocabulary read from ${/^(\/\$bunfs\/|[A-Z]:\\~BUN\\)/i.test(r.tokenizer.path) ? "the binary" : r.tokenizer.path}${r.tokenizer.cache ? `; ${r.tokenizer.cache}` : ""}`}`,
+    tokenizerLine(r.tokenizer),
     ...r.clocks_ahead.map((c) => `clock:     ${c.message}`),
     ...refusedLines(r.refused_rows),
   ].join("\n");
+}
+
+/** Whether the store is encrypted and how, and a key file left by an interrupted conversion. */
+function encryptionLines(e: HealthReport["encryption"]): string[] {
+  if (!e) return [];
+  return [
+    `encrypted: ${e.encrypted ? `yes (${e.cipher}, key from a passphrase by ${e.kdf}; key file ${e.key_file})` : "no"}${e.stale_key_file ? ` (ignoring ${e.stale_key_file}, left by an interrupted conversion)` : ""}`,
+  ];
+}
+
+/** A damaged store's file (cut short, its log, its journal) and what each table still reads. */
+function damageLines(d: HealthReport["damage"]): string[] {
+  if (!d) return [];
+  return [
+    `file:      ${byteSize(d.size)}${d.expected_size !== null && d.expected_size > d.size ? `, but its header says ${byteSize(d.expected_size)}: it was cut short` : ""}${d.wal_bytes ? `, ${byteSize(d.wal_bytes)} in its write-ahead log` : ""}${d.journal_bytes ? `, a journal of ${byteSize(d.journal_bytes)}` : ""}`,
+    ...(Object.keys(d.tables).length
+      ? [
+          `tables:    ${Object.entries(d.tables)
+            .filter(([t]) => !t.startsWith("snapshot_search_"))
+            .map(([t, n]) => `${t} ${n === null ? "unreadable" : n}`)
+            .join(", ")}`,
+        ]
+      : []),
+  ];
+}
+
+/** Where the tokenizer's vocabulary came from: mapped from a file, or read from the binary or a file. */
+function tokenizerLine(t: HealthReport["tokenizer"]): string {
+  return `tokenizer: ${t.how === "mapped" ? `vocabulary mapped from ${t.path}` : `vocabulary read from ${/^(\/\$bunfs\/|[A-Z]:\\~BUN\\)/i.test(t.path) ? "the binary" : t.path}${t.cache ? `; ${t.cache}` : ""}`}`;
 }
 
 /** One line per peer whose rows sync refused, naming a few (--json has them all). */
