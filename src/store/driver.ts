@@ -157,10 +157,6 @@ export function headerBytes(path: string, n = 100): Buffer {
 }
 
 /**
- * The store file itself, `path` with every symlink resolved (a missing file: in its folder's real
- * path): SQLite keeps the journal, log and shared memory beside it, so they are looked for there.
- */
-/**
  * Which file `path` names now (device and inode, through a symlink): another one once the store
  * was swapped for a new file (encrypt, decrypt, repair). Null where it cannot be told.
  */
@@ -173,6 +169,10 @@ export function fileIdentity(path: string): string | null {
   }
 }
 
+/**
+ * The store file itself, `path` with every symlink resolved (a missing file: in its folder's real
+ * path): SQLite keeps the journal, log and shared memory beside it, so they are looked for there.
+ */
 export function realStorePath(path: string): string {
   // (SQLite on Windows does not follow links: its journal and log stay beside the path opened.)
   if (process.platform === "win32") return path;

@@ -26,8 +26,6 @@ export async function searchSnapshots(
   const { tag, listed = false, manyMatches = MANY_MATCHES } = opts;
   const long = terms.filter((t) => [...t].length >= 3);
   const short = terms.filter((t) => [...t].length < 3).map((t) => t.toLowerCase());
-  const args: unknown[] = [];
-  const where: string[] = ["s.deleted = 0"];
   const match = long.map((t) => `"${t.replaceAll('"', '""')}"`).join(" ");
   // A project's search first reads the rowids of up to `manyMatches` + 1 matches. When there are
   // more (a common word), the matches become a set of rowids and the project's index is walked
@@ -43,61 +41,13 @@ export async function searchSnapshots(
   // looked up by their rowids, which is less), and each is matched alone rather than every match
   // read into a set (a word in all of 100,000 snapshots, 20 listed: ~55 ms, not ~110-400 ms).
   const fromListed = listed && projectId !== null && !(found && found.length <= manyMatches);
-  const walked = fromListed
-    ? "listed_snapshots l CROSS JOIN snapshots s ON s.id = l.snapshot_id"
-    : "snapshots s";
-  let from = fromListed
-    ? `${walked} JOIN snapshot_search f ON f.rowid = s.rowid`
-    : "snapshot_search f JOIN snapshots s ON s.rowid = f.rowid";
-  if (found && found.length <= manyMatches) {
-    // (CROSS JOIN keeps SQLite from walking the project's index instead of looking the rowids up.)
-    from = "json_each(?) AS m CROSS JOIN snapshots s ON s.rowid = m.value";
-    args.push(JSON.stringify(found));
-  } else if (found) {
-    from = walked;
-    where.push(
-      fromListed
-        ? "EXISTS (SELECT 1 FROM snapshot_search WHERE rowid = s.rowid AND snapshot_search MATCH ?)"
-        : "s.rowid IN (SELECT rowid FROM snapshot_search WHERE snapshot_search MATCH ?)",
-    );
-    args.push(match);
-  } else if (long.length) {
-    where.push("snapshot_search MATCH ?");
-    args.push(match);
-  }
-  const inProject = found !== null;
-  const text = "instr(lower(f.layer1 || char(10) || f.layer2 || char(10) || f.layer3), ?) > 0";
-  for (const t of short) {
-    where.push(
-      inProject ? `EXISTS (SELECT 1 FROM snapshot_search f WHERE f.rowid = s.rowid AND ${text})` : text,
-    );
-    args.push(t);
-  }
-  if (projectId) {
-    where.push(fromListed ? "l.project_id = ?" : "s.project_id = ?");
-    args.push(projectId);
-  }
-  if (listed && !fromListed) where.push(LISTED);
-  if (tag !== undefined) {
-    where.push(TAGGED.replaceAll("tags", "s.tags"));
-    args.push(tag);
-  }
-  args.push(limit);
+  const q: SearchQuery = { from: "", where: ["s.deleted = 0"], args: [] };
+  q.from = matchedBy(q, { found, few: !!found && found.length <= manyMatches, fromListed, match, long });
+  narrowed(q, { short, inProject: found !== null, projectId, fromListed, listed, tag });
+  q.args.push(limit);
   // SQLite's lower() folds ASCII only: fold the anchor the same way, so instr() finds it.
   const anchor = (long[0] ?? short[0] ?? "").replace(/[A-Z]+/g, (c) => c.toLowerCase());
-  const window = (col: string) =>
-    `substr(f.${col}, max(1, instr(lower(f.${col}), ?) - ${CONTEXT_BEFORE}), ${CONTEXT_WINDOW}) AS ${col}`;
-  // The windows are cut for the hits only: the inner query sorts and limits first.
-  const rows = await query(
-    db,
-    `SELECT h.*, ${window("layer1")}, ${window("layer2")}, ${window("layer3")}
-     FROM (SELECT s.rowid AS rid, s.id, s.project_id, s.name, s.created_at, s.status, s.goal, NOT ${LISTED} AS archived
-           FROM ${from}
-           WHERE ${where.join(" AND ")} ORDER BY s.created_at DESC, s.id DESC LIMIT ?) AS h
-     JOIN snapshot_search f ON f.rowid = h.rid
-     ORDER BY h.created_at DESC, h.id DESC`,
-    [anchor, anchor, anchor, ...args],
-  );
+  const rows = await hitRows(db, q, anchor);
   return rows.map((r) => ({
     id: str(r.id),
     project_id: str(r.project_id),
@@ -108,6 +58,91 @@ export async function searchSnapshots(
     archived: Number(r.archived) === 1,
     context: matchContext([str(r.layer1), str(r.layer2), str(r.layer3)], terms),
   }));
+}
+
+/** A search's query as it is put together: the rows it reads, its conditions and their arguments. */
+interface SearchQuery {
+  from: string;
+  where: string[];
+  args: unknown[];
+}
+
+/** How the long terms' matches are found (one of the three ways above): the FROM clause, conditions added to `q`. */
+function matchedBy(
+  q: SearchQuery,
+  way: { found: number[] | null; few: boolean; fromListed: boolean; match: string; long: string[] },
+): string {
+  const walked = way.fromListed
+    ? "listed_snapshots l CROSS JOIN snapshots s ON s.id = l.snapshot_id"
+    : "snapshots s";
+  if (way.few) {
+    // (CROSS JOIN keeps SQLite from walking the project's index instead of looking the rowids up.)
+    q.args.push(JSON.stringify(way.found));
+    return "json_each(?) AS m CROSS JOIN snapshots s ON s.rowid = m.value";
+  }
+  if (way.found) {
+    q.where.push(
+      way.fromListed
+        ? "EXISTS (SELECT 1 FROM snapshot_search WHERE rowid = s.rowid AND snapshot_search MATCH ?)"
+        : "s.rowid IN (SELECT rowid FROM snapshot_search WHERE snapshot_search MATCH ?)",
+    );
+    q.args.push(way.match);
+    return walked;
+  }
+  if (way.long.length) {
+    q.where.push("snapshot_search MATCH ?");
+    q.args.push(way.match);
+  }
+  return way.fromListed
+    ? `${walked} JOIN snapshot_search f ON f.rowid = s.rowid`
+    : "snapshot_search f JOIN snapshots s ON s.rowid = f.rowid";
+}
+
+/** The search narrowed: short terms by instr(), then the project, the listed snapshots, a tag. */
+function narrowed(
+  q: SearchQuery,
+  by: {
+    short: string[];
+    inProject: boolean;
+    projectId: string | null;
+    fromListed: boolean;
+    listed: boolean;
+    tag?: string;
+  },
+): void {
+  const text = "instr(lower(f.layer1 || char(10) || f.layer2 || char(10) || f.layer3), ?) > 0";
+  for (const t of by.short) {
+    q.where.push(
+      by.inProject ? `EXISTS (SELECT 1 FROM snapshot_search f WHERE f.rowid = s.rowid AND ${text})` : text,
+    );
+    q.args.push(t);
+  }
+  if (by.projectId) {
+    q.where.push(by.fromListed ? "l.project_id = ?" : "s.project_id = ?");
+    q.args.push(by.projectId);
+  }
+  if (by.listed && !by.fromListed) q.where.push(LISTED);
+  if (by.tag !== undefined) {
+    q.where.push(TAGGED.replaceAll("tags", "s.tags"));
+    q.args.push(by.tag);
+  }
+}
+
+/** The hits, newest first, each with a window of its layers around `anchor`. */
+async function hitRows(db: Exec, q: SearchQuery, anchor: string): Promise<Row[]> {
+  const window = (col: string) =>
+    `substr(f.${col}, max(1, instr(lower(f.${col}), ?) - ${CONTEXT_BEFORE}), ${CONTEXT_WINDOW}) AS ${col}`;
+  // The windows are cut for the hits only: the inner query sorts and limits first.
+  return query(
+    db,
+    `SELECT h.*, ${window("layer1")}, ${window("layer2")}, ${window("layer3")}
+     FROM (SELECT s.rowid AS rid, s.id, s.project_id, s.name, s.created_at, s.status, s.goal, NOT ${LISTED} AS archived
+           FROM ${q.from}
+           WHERE ${q.where.join(" AND ")} ORDER BY s.created_at DESC, s.id DESC LIMIT ?) AS h
+     JOIN snapshot_search f ON f.rowid = h.rid
+     ORDER BY h.created_at DESC, h.id DESC`,
+    [anchor, anchor, anchor, ...q.args],
+  );
 }
 
 /** A snapshot (`s`) retention left in the default views: not archived. */

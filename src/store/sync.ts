@@ -78,6 +78,18 @@ function sameRecord(a: SyncRow, b: SyncRow): boolean {
   return true;
 }
 
+/** The host that wrote a row; a failure counter has no host column, so its clock names the host. */
+function writerOf(r: SyncRow, hlc: string): string {
+  return String(r.host ?? (hlcHost(hlc) || r.host_id) ?? "");
+}
+
+/** Where merged rows go: their table, its counts, and who hears of each row that changed this store. */
+interface MergeInto {
+  tbl: string;
+  stats: TableStats;
+  applied?: (row: SyncRow) => void;
+}
+
 /** Meta key prefix: a peer's row this store refused (see `quarantine`), one key per peer and row. */
 const QUARANTINE = "quarantine:";
 
@@ -282,9 +294,9 @@ export class SyncSide {
    * Merges incoming rows of one table: a row goes in when it is new here or its clock is newer;
    * a per-host counter goes in when its count is higher. Returns the newest clock this store may
    * take in: clocks more than MAX_AHEAD_MS ahead of `now` are merged (LWW uses them as they are) but
-   * not returned, and their host is remembered (see `clockAhead`).
+   * not returned, and their host is remembered (see `clockAhead`). `applied` hears of each incoming
+   * row that changed this store (counted in `stats`).
    */
-  /** `applied` hears of each incoming row that changed this store (counted in `stats`). */
   async merge(
     tbl: string,
     incoming: SyncRow[],
@@ -299,40 +311,53 @@ export class SyncSide {
     );
     let maxHlc = "";
     const ahead = new Map<string, string>();
+    const into: MergeInto = { tbl, stats, applied };
     for (const r of incoming) {
       const mine = local.get(keyOf(tbl, r));
       const hlc = String(r.hlc ?? "");
       const wall = parseHlc(hlc).wall;
       if (wall > now + MAX_AHEAD_MS) {
-        // (A failure counter has no host column; its clock names the host that wrote it.)
-        const host = String(r.host ?? (hlcHost(hlc) || r.host_id) ?? "");
+        const host = writerOf(r, hlc);
         if (compareHlc(hlc, ahead.get(host)) > 0) ahead.set(host, hlc);
       }
-      if (spec.counter) {
-        if (!mine) stats.added++;
-        else if (Number(r.count) > Number(mine.count)) stats.updated++;
-        else continue;
-        await this.upsert(tbl, { ...r, hlc: mine && compareHlc(String(mine.hlc), hlc) > 0 ? mine.hlc : hlc });
-        applied?.(r);
-      } else {
-        // A row whose clock alone is newer (an import of this store's export stamps its links
-        // anew) is taken, so both stores end the same, but changed nothing a person sees: it is
-        // neither counted nor reported as applied.
-        let clockOnly = false;
-        if (!mine) {
-          if (!Number(r.deleted)) stats.added++;
-        } else if (replaces(tbl, r, mine)) {
-          if (Number(r.deleted) && !Number(mine.deleted)) stats.deleted++;
-          else if (sameRecord(r, mine)) clockOnly = true;
-          else stats.updated++;
-        } else continue;
-        await this.upsert(tbl, r);
-        if (!clockOnly) applied?.(r);
-      }
-      if (wall <= now + MAX_AHEAD_MS && compareHlc(hlc, maxHlc) > 0) maxHlc = hlc;
+      const taken = spec.counter
+        ? await this.mergeCounter(r, mine, into)
+        : await this.mergeRecord(r, mine, into);
+      if (taken && wall <= now + MAX_AHEAD_MS && compareHlc(hlc, maxHlc) > 0) maxHlc = hlc;
     }
     for (const [host, hlc] of ahead) await this.noteClockAhead(host, hlc, now);
     return maxHlc;
+  }
+
+  /** A per-host counter taken when it is new here or higher, keeping the newer clock; false when left. */
+  private async mergeCounter(r: SyncRow, mine: SyncRow | undefined, into: MergeInto): Promise<boolean> {
+    const { tbl, stats, applied } = into;
+    const hlc = String(r.hlc ?? "");
+    if (!mine) stats.added++;
+    else if (Number(r.count) > Number(mine.count)) stats.updated++;
+    else return false;
+    await this.upsert(tbl, { ...r, hlc: mine && compareHlc(String(mine.hlc), hlc) > 0 ? mine.hlc : hlc });
+    applied?.(r);
+    return true;
+  }
+
+  /** A row taken when it is new here or replaces this store's (last writer wins); false when left. */
+  private async mergeRecord(r: SyncRow, mine: SyncRow | undefined, into: MergeInto): Promise<boolean> {
+    const { tbl, stats, applied } = into;
+    // A row whose clock alone is newer (an import of this store's export stamps its links
+    // anew) is taken, so both stores end the same, but changed nothing a person sees: it is
+    // neither counted nor reported as applied.
+    let clockOnly = false;
+    if (!mine) {
+      if (!Number(r.deleted)) stats.added++;
+    } else if (replaces(tbl, r, mine)) {
+      if (Number(r.deleted) && !Number(mine.deleted)) stats.deleted++;
+      else if (sameRecord(r, mine)) clockOnly = true;
+      else stats.updated++;
+    } else return false;
+    await this.upsert(tbl, r);
+    if (!clockOnly) applied?.(r);
+    return true;
   }
 
   /** Remembers that `host` stamped rows with a clock far ahead of this store's (the newest such clock). */
@@ -359,9 +384,7 @@ export class SyncSide {
     }
   }
 
-  async peer(
-    storeId: string,
-  ): Promise<{
+  async peer(storeId: string): Promise<{
     store_id: string;
     location: string | null;
     pulled_seq: number;

@@ -42,6 +42,8 @@ export function documentTooLarge(origin: string, size: number, whole: boolean, a
   return new UserError(alone ? `${what} Nothing was saved.` : what);
 }
 
+// The C0 and C1 control characters but tab, newline and carriage return: what input may not carry in.
+// eslint-disable-next-line no-control-regex -- these control characters are what the pattern is for
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
 
 /** How many control characters were taken out (see stripControlDeep's `tally`). */

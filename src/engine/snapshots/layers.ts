@@ -5,8 +5,11 @@ import { clipped, printable } from "../../lib/text.ts";
 import { FIELD_MAX } from "./input-limits.ts";
 
 // yaml is loaded on first use (`require`, synchronous): load and recall import this module but
-// rarely write YAML, and loading the library costs every command ~2 ms.
-const YAML = () => require("yaml") as typeof import("yaml");
+// rarely write YAML, and loading the library costs every command ~2 ms. A plain `require`, as
+// `bun build` bundles only that form: createRequire's and import.meta.require's are looked up on
+// disk at run time, where the compiled binary has no node_modules. plan.ts loads it from here.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy and bundled, as said above
+export const YAML = () => require("yaml") as typeof import("yaml");
 
 export const LAYER1_BUDGET = 300;
 export const LAYER2_BUDGET = 500;
@@ -91,6 +94,7 @@ export function yamlFile(value: unknown): string {
 }
 
 /** What a reader may take for the end of a line: LF, CR alone, VT, FF, the separators \x1c–\x1e, NEL, LS, PS. */
+// eslint-disable-next-line no-control-regex -- the separators \x1c–\x1e are line breaks to some readers
 const LINE_BREAK = /[\n\v\f\r\x1c-\x1e\x85\u2028\u2029]/;
 
 /**

@@ -4,10 +4,9 @@
 import { UserError } from "../../errors.ts";
 import { graphemeBoundary, printable } from "../../lib/text.ts";
 import { stripControlDeep } from "./input-limits.ts";
+// yaml on first use (layers.ts): the restore block shows a plan without parsing any YAML.
+import { YAML } from "./layers.ts";
 import { MAX_AHEAD_MS, PLAN_STATUS_AT, type PlanItem, type PlanStatus } from "../../store/store.ts";
-
-// yaml on first use (`require`): the restore block shows a plan without parsing any YAML.
-const YAML = () => require("yaml") as typeof import("yaml");
 
 /** The most steps a plan keeps (TodoWrite lists are short; this bounds a hostile one). */
 export const PLAN_MAX_ITEMS = 200;

@@ -114,7 +114,7 @@ export function redact(text: string): string {
 
 function redactWith(text: string, found: Found): string {
   // A password's name in another script makes a 7-character secret: `密码:abcd`.
-  if (text.length < 8 && !/[^\x00-\x7f]/.test(text)) return text;
+  if (text.length < 8 && !/\P{ASCII}/u.test(text)) return text;
   const lower = text.toLowerCase();
   const present = keywordsIn(lower);
   if (!present.size && !ALWAYS) return text;

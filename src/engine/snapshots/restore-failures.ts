@@ -112,7 +112,7 @@ export async function withRankedFailures<T>(
     } catch (e) {
       if (!(e instanceof NeedMoreFailures)) throw e;
       if (read.length === ranked.length)
-        throw new Error("The restore block asked for a failure past the last one.");
+        throw new Error("The restore block asked for a failure past the last one.", { cause: e });
       // At least one more each time (read.length > 0 here), so this ends once all are read.
       want = Math.min(ranked.length, Math.max(e.count, read.length * 2));
     }

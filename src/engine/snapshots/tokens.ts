@@ -121,9 +121,10 @@ export function countTokensWithin(text: string, limit: number): number {
   if (!text) return 0;
   let total = 0;
   // Part by part, so that counting can stop early without cutting the rest of a long text.
-  for (let from = 0, to = 0; from < text.length && total <= limit; from = to) {
-    to = partEnd(text, from);
+  for (let from = 0; from < text.length && total <= limit;) {
+    const to = partEnd(text, from);
     total += countKnown(from === 0 && to === text.length ? text : text.slice(from, to));
+    from = to;
   }
   return total;
 }
@@ -134,9 +135,10 @@ export function countTokensWithin(text: string, limit: number): number {
  */
 export function tokenLowerBound(text: string): number {
   let total = 0;
-  for (let from = 0, to = 0; from < text.length; from = to) {
-    to = partEnd(text, from);
+  for (let from = 0; from < text.length;) {
+    const to = partEnd(text, from);
     for (const segment of segments(text.slice(from, to))) total += countPieces(segment);
+    from = to;
   }
   return total;
 }
