@@ -19,15 +19,27 @@ export function useScroll(lines: number, visible: number): Scroll {
   return {
     top,
     handle: (input, key) => {
-      const at = Math.min(getTop(), maxTop);
-      if (key.upArrow || input === "k") to(at - 1);
-      else if (key.downArrow || input === "j") to(at + 1);
-      else if (key.pageUp || input === "b") to(at - page);
-      else if (key.pageDown || input === " ") to(at + page);
-      else if (key.home || input === "g") to(0);
-      else if (key.end || input === "G") to(maxTop);
-      else return false;
+      const n = scrollTarget(input, key, Math.min(getTop(), maxTop), page, maxTop);
+      if (n === null) return false;
+      to(n);
       return true;
     },
   };
+}
+
+/** Where a scroll key takes the top line from `at` (not clamped); null for any other key. */
+export function scrollTarget(
+  input: string,
+  key: Key,
+  at: number,
+  page: number,
+  maxTop: number,
+): number | null {
+  if (key.upArrow || input === "k") return at - 1;
+  if (key.downArrow || input === "j") return at + 1;
+  if (key.pageUp || input === "b") return at - page;
+  if (key.pageDown || input === " ") return at + page;
+  if (key.home || input === "g") return 0;
+  if (key.end || input === "G") return maxTop;
+  return null;
 }
