@@ -4,6 +4,7 @@
 import { resolve } from "node:path";
 import { UserError } from "../errors.ts";
 import { importSeed } from "../engine/formats/seed-import.ts";
+import type { ImportReport } from "../engine/formats/seed-layout.ts";
 import { ABSENT_FILES } from "../engine/snapshots/save.ts";
 import { isStandaloneExport, locateSeed } from "../engine/formats/seed-layout.ts";
 import { print, printJson, warn, withSession } from "./shared.ts";
@@ -34,10 +35,13 @@ export async function run(
     true,
     (s) => importSeed(s, loc, { into, restoreDeleted: opts.restoreDeleted }),
   );
-  if (g.json) {
-    printJson(r);
-    return 0;
-  }
+  if (g.json) printJson(r);
+  else printReport(r);
+  return 0;
+}
+
+/** The import for a person: warnings folded, then what came in, kind by kind, and how to go on. */
+function printReport(r: ImportReport): void {
   for (const w of foldRepeats(foldAbsentFiles(r.warnings))) warn(w);
   for (const f of r.snapshots.failed) warn(`${f.file} was not imported: ${f.reason}`);
   const s = r.snapshots;
@@ -69,7 +73,6 @@ export async function run(
     print(
       `Restore the newest with \`mindsave load --latest\`; \`mindsave snapshots\` lists ${s.archived.length ? "the newest" : "them all"}.`,
     );
-  return 0;
 }
 
 /**
