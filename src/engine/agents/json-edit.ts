@@ -3,14 +3,9 @@
 // follows the file's own indentation and line endings. The insertions are returned, so that the
 // caller can record them and take exactly them out again while the file is unchanged. When it has
 // changed since, `cutOut` removes an entry by its key (with its parent, `removeProperty`).
-import { createRequire } from "node:module";
+import * as jsonc from "jsonc-parser";
 import type { Node, ParseError } from "jsonc-parser";
 import { UserError } from "../../errors.ts";
-
-// jsonc-parser on first use (`require`): the restore block imports this module (the agents
-// registry) but never edits a file, and loading the library costs a command ~1 ms.
-const require = createRequire(import.meta.url);
-const JSONC = () => require("jsonc-parser/lib/esm/main.js") as typeof import("jsonc-parser");
 
 /** One insertion, at an offset of the text after all insertions (so undoing is cutting slices). */
 export interface Insertion {
@@ -34,7 +29,7 @@ function styleOf(text: string): Style {
 export function readJsonc(text: string, path: string): unknown {
   if (!text.trim()) return {};
   const errors: ParseError[] = [];
-  const value = JSONC().parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const value = jsonc.parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length || !value || typeof value !== "object" || Array.isArray(value)) {
     throw new UserError(
       `${path} is not a JSON object MindSave can read; fix it first (MindSave will not rewrite a file it cannot read).`,
@@ -45,10 +40,10 @@ export function readJsonc(text: string, path: string): unknown {
 
 /** The value at `keys`, or undefined. */
 export function valueAt(text: string, keys: (string | number)[]): unknown {
-  const root = JSONC().parseTree(text, [], { allowTrailingComma: true });
-  const node = root && JSONC().findNodeAtLocation(root, keys);
+  const root = jsonc.parseTree(text, [], { allowTrailingComma: true });
+  const node = root && jsonc.findNodeAtLocation(root, keys);
   return node
-    ? JSONC().parse(text.slice(node.offset, node.offset + node.length), [], { allowTrailingComma: true })
+    ? jsonc.parse(text.slice(node.offset, node.offset + node.length), [], { allowTrailingComma: true })
     : undefined;
 }
 
@@ -96,11 +91,11 @@ export function insertProperty(
     for (const k of [...keys].reverse()) v = { [k]: v };
     return apply(text, [{ offset: 0, text: render(v, "", s) + s.eol }]);
   }
-  const root = JSONC().parseTree(text, [], { allowTrailingComma: true })!;
+  const root = jsonc.parseTree(text, [], { allowTrailingComma: true })!;
   let container: Node = root;
   let depth = 0;
   while (depth < keys.length - 1) {
-    const next = JSONC().findNodeAtLocation(container, [keys[depth]]);
+    const next = jsonc.findNodeAtLocation(container, [keys[depth]]);
     if (!next) break;
     if (next.type !== "object")
       throw new UserError(
@@ -197,7 +192,7 @@ export function undoInsertions(text: string, insertions: Insertion[]): string | 
  * is: on one line inside a container written on one line, else indented like the value it replaces.
  */
 export function replaceValue(text: string, keys: (string | number)[], value: unknown): string {
-  const node = JSONC().findNodeAtLocation(JSONC().parseTree(text, [], { allowTrailingComma: true })!, keys)!;
+  const node = jsonc.findNodeAtLocation(jsonc.parseTree(text, [], { allowTrailingComma: true })!, keys)!;
   const container = node.parent?.type === "property" ? node.parent.parent! : node.parent!;
   const oneLine = !/[\r\n]/.test(text.slice(container.offset, container.offset + container.length));
   const laid = oneLine ? JSON.stringify(value) : render(value, indentAt(text, node.offset), styleOf(text));
@@ -210,7 +205,7 @@ export function replaceValue(text: string, keys: (string | number)[], value: unk
  * what it touches again, and in a file written on one line it can leave brackets unmatched.)
  */
 export function cutOut(text: string, keys: (string | number)[]): string {
-  const node = JSONC().findNodeAtLocation(JSONC().parseTree(text, [], { allowTrailingComma: true })!, keys)!;
+  const node = jsonc.findNodeAtLocation(jsonc.parseTree(text, [], { allowTrailingComma: true })!, keys)!;
   const item = node.parent?.type === "property" ? node.parent : node;
   const container = item.parent!;
   const siblings = container.children!;
@@ -245,8 +240,8 @@ export function appendElement(
   path: string,
 ): { text: string; insertions: Insertion[] } {
   const s = styleOf(text);
-  const root = JSONC().parseTree(text, [], { allowTrailingComma: true });
-  const array = root && JSONC().findNodeAtLocation(root, keys);
+  const root = jsonc.parseTree(text, [], { allowTrailingComma: true });
+  const array = root && jsonc.findNodeAtLocation(root, keys);
   if (!array || array.type !== "array")
     throw new UserError(`${path}: "${keys.join(".")}" is not a list; MindSave will not change it.`);
   const items = array.children ?? [];
