@@ -8,6 +8,7 @@ import { appendFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { hostBinary, sql } from "./helpers.ts";
 import { claudeLaptop, events, payload, Transcript } from "./claude-fixtures.ts";
+import { agentProject } from "./agent-fixtures.ts";
 
 let exe = "";
 beforeAll(async () => {
@@ -16,6 +17,8 @@ beforeAll(async () => {
 
 const GOAL = "Stream the 账单 ledger export as CSV, one row per invoice";
 const CONTINUE = "continue where we left off";
+/** The task as a person saves it from the terminal before starting the agent. */
+const SAVE_TASK = ["save", "--goal", GOAL, "--state", "reads every invoice first", "--next", "add a cursor"];
 
 type Laptop = ReturnType<typeof claudeLaptop>;
 
@@ -35,16 +38,7 @@ const snapshots = async (t: Laptop) =>
 /** A laptop whose project holds the task saved from the terminal, as a person would before starting the agent. */
 async function savedTask(): Promise<Laptop> {
   const t = claudeLaptop(exe);
-  const r = await t.cli([
-    "save",
-    "--goal",
-    GOAL,
-    "--state",
-    "reads every invoice first",
-    "--next",
-    "add a cursor",
-  ]);
-  expect(r.code).toBe(0);
+  expect((await t.cli(SAVE_TASK)).code).toBe(0);
   return t;
 }
 
@@ -116,5 +110,53 @@ describe("the final save of a Claude Code session", () => {
     const all = await snapshots(t);
     expect(all).toHaveLength(1);
     expect(all[0].auto).toBeNull();
+  });
+});
+
+describe("the final save of an opencode session (session.idle, the last event of `opencode run`)", () => {
+  test("a continued task edited through bash inside the cooldown: session.idle saves it under the task's goal", async () => {
+    const t = agentProject();
+    expect((await t.cli(SAVE_TASK)).code).toBe(0);
+    const file = join(t.repo, "src", "cursor.ts");
+    /** The plugin's payloads for one session, each hook exiting 0 quietly. */
+    const run =
+      (sessionId: string) => async (arg: string, event: string, fields: Record<string, unknown>) => {
+        const r = await t.hook("opencode", arg, {
+          hook_event_name: event,
+          session_id: sessionId,
+          cwd: t.repo,
+          worktree: t.repo,
+          ...fields,
+        });
+        expect({ arg, code: r.code, stderr: r.stderr }).toEqual({ arg, code: 0, stderr: "" });
+      };
+    const goal = async () => (await t.json(["snapshots"])).snapshots.map((x: { goal: string }) => x.goal);
+
+    const a = run("ses_a");
+    await a("user-prompt-submit", "chat.message", { prompt: CONTINUE });
+    writeFileSync(file, "export const cursor = 1;\n");
+    await a("post-tool-use", "tool.execute.after", {
+      tool_name: "write",
+      tool_input: { filePath: file, content: "export const cursor = 1;\n" },
+    });
+    await a("stop", "session.idle", {});
+    expect(await goal()).toEqual([GOAL, GOAL]);
+    expect((await t.json(["signal"])).last_auto_save_time).not.toBeNull();
+
+    const b = run("ses_b");
+    await b("user-prompt-submit", "chat.message", { prompt: CONTINUE });
+    appendFileSync(file, "export const pageSize = 500;\n");
+    const command = "echo 'export const pageSize = 500;' >> src/cursor.ts";
+    await b("post-tool-use", "tool.execute.after", {
+      tool_name: "bash",
+      tool_input: { command, description: "Add the page size" },
+    });
+    await b("stop", "session.idle", {});
+    expect(await goal()).toEqual([GOAL, GOAL, GOAL]);
+    const newest = (
+      await sql(t.db, "SELECT layer3, auto_trigger FROM snapshots ORDER BY created_at DESC LIMIT 1")
+    )[0];
+    expect(String(newest.layer3)).toContain("pageSize = 500");
+    expect(JSON.parse(String(newest.auto_trigger))).toMatchObject({ session_id: "ses_b" });
   });
 });

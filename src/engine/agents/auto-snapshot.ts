@@ -425,14 +425,14 @@ function finalSave(
  * Writes an auto-snapshot from the transcript, unless there is nothing to say: no work, the user
  * said not to save, or the same Layer 1 as the newest snapshot with no new Layer 2 candidates.
  * `overflow`: Layer 1 only, pointing at the full snapshot it extends. `final`: the session's end
- * (see finalSave), with the tool calls the closing hook logged.
+ * (see finalSave), with the tool calls the closing hook logged; `workOnly`: only work is saved.
  */
 export async function writeAuto(
   session: Session,
   facts: TranscriptFacts,
   hook: HookFacts,
   reason: string,
-  opts: { overflow?: boolean; force?: boolean; final?: { logged: number } },
+  opts: { overflow?: boolean; force?: boolean; final?: { logged: number; workOnly?: boolean } },
 ): Promise<SaveResult | null> {
   // A snapshot that knows less than the newest one must never become "latest": skip it.
   if (!hasWork(facts)) return null;
@@ -441,7 +441,7 @@ export async function writeAuto(
   const end = opts.final
     ? finalSave(newest, root, signal.tool_calls_since_save + opts.final.logged, sessionId)
     : "as-usual";
-  if (end === "skip") return null;
+  if (end === "skip" || (opts.final?.workOnly && end !== "save")) return null;
   const input = autoSnapshotInput(facts, {
     ...hook,
     sessionId,

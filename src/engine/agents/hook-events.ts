@@ -254,10 +254,13 @@ export async function onCheckpoint(
   p: HookPayload,
   event: "pre-compact" | "stop" | "session-end",
   src: TranscriptSource = CLAUDE_SOURCE,
+  stopEndsSession = false,
 ): Promise<HookOutcome> {
   const now = session.now();
   const hook = hookFacts(p);
   let note: SessionNote | null;
+  // A stop that ends the session, inside the cooldown: only work since the newest snapshot is saved.
+  let workOnly = false;
   if (event === "stop") {
     const { signal, n } = await session.write(async (w) => {
       const ctx = await resolveProject(session, { create: true, w });
@@ -266,7 +269,10 @@ export async function onCheckpoint(
       return { signal: s, n: noteOf(s, hook.sessionId) };
     });
     note = n;
-    if (decideAutoSave({ ...signal, pressure_state: "YELLOW" }, now).action !== "checkpoint") return {};
+    if (decideAutoSave({ ...signal, pressure_state: "YELLOW" }, now).action !== "checkpoint") {
+      if (!stopEndsSession) return {};
+      workOnly = true;
+    }
   } else note = await sessionNote(session, hook.sessionId);
   if (note?.no_save || !canRead(src, p)) return {};
   const facts = await factsFor(session, src, p);
@@ -284,7 +290,9 @@ export async function onCheckpoint(
         ? "turn-end"
         : "session-end";
   const saved = await writeAuto(session, facts, hook, reason, {
-    ...(event === "session-end" ? { final: { logged } } : {}),
+    ...(event === "session-end" || (event === "stop" && stopEndsSession)
+      ? { final: { logged, workOnly } }
+      : {}),
   });
   return saved ? { saved: saved.snapshot.name } : {};
 }

@@ -59,6 +59,7 @@ export const cline: AgentKind = {
     return { event, payload: stamped(p, "cline") };
   },
   source: CLINE_SOURCE,
+  stopEndsSession: true,
   render: (event, reply) =>
     reply.context && (event === "session-start" || event === "post-tool-use")
       ? JSON.stringify({ contextModification: reply.context }) + "\n"

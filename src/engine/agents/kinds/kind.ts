@@ -42,6 +42,11 @@ export interface AgentKind {
   render(event: HookEvent, reply: Reply): string;
   /** Its compaction hook can carry context into the summary (opencode): pre-compact replies with the restore block. */
   compactionContext?: boolean;
+  /**
+   * Its stop is the end of the session too (Cline's TaskComplete; opencode's session.idle, the last
+   * event of `opencode run`): there it is the final save, inside the auto-save cooldown too.
+   */
+  stopEndsSession?: boolean;
 }
 
 /** A string field, or undefined. */

@@ -35,4 +35,5 @@ export const opencode: AgentKind = {
       ? reply.context.replace(/\n*$/, "\n")
       : "",
   compactionContext: true,
+  stopEndsSession: true,
 };

@@ -59,7 +59,7 @@ export async function runHook(session: Session, call: HookCall): Promise<string>
           ? await onPostToolUse(session, p, src)
           : event === "post-tool-use-failure"
             ? await onPostToolUseFailure(session, p)
-            : await onCheckpoint(session, p, event, src);
+            : await onCheckpoint(session, p, event, src, !!caller.stopEndsSession);
   let reply: Reply = { context: outcome.context, message: outcome.message };
   // Where compaction can carry context (opencode), the summary keeps the task state just saved.
   if (event === "pre-compact" && route.compactionContext)
