@@ -61,8 +61,8 @@ const SHELL_TOOLS = [
   "run_commands",
   "execute_command",
 ];
-/** The agents' file-writing tools. */
-const WRITE_TOOLS = ["Write", "write_file", "write", "create", "edit"];
+/** The agents' file-writing tools (Cline's CLI: `editor`, which creates a file from `path` and `new_text`). */
+const WRITE_TOOLS = ["Write", "write_file", "write", "create", "edit", "editor"];
 
 let counter = 0;
 const uid = (prefix: string) => `${prefix}_${(++counter).toString(36)}${Date.now().toString(36)}`;
@@ -95,7 +95,7 @@ function placeholder(prop: any): unknown {
 function writeArgs(tool: OfferedTool, path: string, content: string): Record<string, unknown> {
   const props = tool.schema?.properties ?? {};
   const pathKey = ["file_path", "filePath", "path", "absolute_path"].find((k) => k in props) ?? "file_path";
-  const contentKey = ["content", "file_text", "text"].find((k) => k in props) ?? "content";
+  const contentKey = ["content", "file_text", "text", "new_text"].find((k) => k in props) ?? "content";
   return { [pathKey]: path, [contentKey]: content };
 }
 
