@@ -1,0 +1,168 @@
+// The picker's rows as text, without React: the rows a filter answers (full-text words, a tag),
+// tags completed as typed, which two snapshots `d` compares, and the title's counts.
+import { projectSnapshots } from "../../src/engine/snapshots/catalog.ts";
+import { search } from "../../src/engine/snapshots/recall.ts";
+import type { Session } from "../../src/engine/session.ts";
+import { fit } from "../../src/lib/text.ts";
+import { nameRoom } from "./Frame.tsx";
+
+/** At most this many search hits are listed (the title then says "500+ of N match"). */
+export const SEARCH_LIMIT = 500;
+
+export interface Row {
+  id: string;
+  name: string;
+  created_at: string;
+  status: string;
+  goal: string;
+  tags?: string[];
+  context?: string;
+  archived?: boolean;
+}
+
+/** The rows for a query and a tag, saying which they answer (keys that act on rows wait for the right ones); null: no filter. */
+export interface Filtered {
+  query: string;
+  tag: string;
+  rows: Row[];
+  more: boolean;
+  error?: string;
+}
+
+export async function filteredRows(
+  session: Session,
+  projectId: string,
+  query: string,
+  tag: string,
+  archived: boolean,
+): Promise<Filtered | null> {
+  if (!query.trim() && !tag) return null;
+  try {
+    if (!query.trim())
+      return {
+        query,
+        tag,
+        rows: (await projectSnapshots(session, projectId, { tag, listed: !archived })) as Row[],
+        more: false,
+      };
+    const r = await search(session, projectId, [query], SEARCH_LIMIT, {
+      tag: tag || undefined,
+      listed: !archived,
+    });
+    return { query, tag, rows: r.hits as Row[], more: r.more };
+  } catch (e) {
+    return { query, tag, rows: [] as Row[], more: false, error: (e as Error).message };
+  }
+}
+
+/** A search hit's context without the goal it starts with (the row shows the goal already). */
+export function contextAfterGoal(context: string, goal: string): string {
+  const plain = context.replace(/[«»]/g, "").replace(/^…/, "");
+  return plain.startsWith(goal) ? plain.slice(goal.length).replace(/^\s*·\s*/, "") || plain : plain;
+}
+
+/** The tag as the store compares it: trimmed, without a leading "#". */
+export const tagKey = (tag: string) => tag.trim().replace(/^#+/, "");
+
+/** The project's tags that start with what was typed (case folded), in the order the snapshots show them. */
+export function tagsStarting(typed: string, snapshots: { tags: string[] }[]): string[] {
+  const key = tagKey(typed).toLowerCase();
+  return [...new Set(snapshots.flatMap((s) => s.tags))].filter((t) => t.toLowerCase().startsWith(key));
+}
+
+/** Enter in the tag field: the only tag that starts with what was typed, when it says more than that. */
+export function onlyCompletion(typed: string, snapshots: { tags: string[] }[]): string | undefined {
+  if (!tagKey(typed)) return undefined;
+  const [only, ...more] = tagsStarting(typed, snapshots);
+  return only && !more.length && only.toLowerCase() !== tagKey(typed).toLowerCase() ? only : undefined;
+}
+
+/** What the tag field says after the tag typed: the tags here that start so, and what Enter or Tab takes. */
+export function tagHint(typed: string, snapshots: { tags: string[] }[]): string {
+  const known = tagsStarting(typed, snapshots);
+  const only = onlyCompletion(typed, snapshots);
+  if (!known.length) return "  (no snapshot here has such a tag)";
+  const next = only
+    ? `  (Enter keeps #${only})`
+    : tagKey(typed) && known.length > 1
+      ? `  (Tab: #${known[0]})`
+      : "";
+  return `  tags here: #${known.join(" #")}${next}`;
+}
+
+/**
+ * What `d` compares: the two marked, the marked and the selected, or the selected (or the one
+ * marked) and the one saved before it in the project, whatever the filter shows. A refusal when that
+ * one is the oldest; null when there is nothing to compare.
+ */
+export function diffPair(
+  marked: string[],
+  row: Row | undefined,
+  list: { id: string; name: string }[],
+): { from: string; to: string } | { refusal: string } | null {
+  if (marked.length === 2) return { from: marked[0], to: marked[1] };
+  if (marked.length === 1 && row && row.id !== marked[0]) return { from: marked[0], to: row.id };
+  const one = marked[0] ?? row?.id;
+  const at = list.findIndex((s) => s.id === one);
+  if (at < 0) return null;
+  if (at === list.length - 1)
+    return {
+      refusal: `${list[at].name} is the oldest snapshot: nothing before it to compare with. Mark another with Space.`,
+    };
+  return { from: list[at + 1].id, to: list[at].id };
+}
+
+/** The title's count: all the snapshots, or how many of them a query or a tag keeps ("500+" when the search stopped). */
+export function pickerCount(
+  o: { query: string; tag: string; shown: string; total: number; archived: boolean },
+  extras: string[],
+  sep: string,
+): string {
+  const count = o.query.trim()
+    ? `${o.shown} of ${o.total} match`
+    : o.tag
+      ? `${o.shown} of ${o.total} snapshots`
+      : `${o.total} snapshot${o.total === 1 ? "" : "s"}`;
+  return `${count}${o.archived ? " (archived too)" : ""}${extras.map((x) => ` ${sep} ${x}`).join("")}`;
+}
+
+/**
+ * The picker's title: the project, the count, the tag and marks, then how many are archived when
+ * they are hidden (with the key that shows them while the name keeps 8 columns). The name gives way.
+ */
+export function pickerTitle(
+  projectName: string,
+  counts: string,
+  archived: number,
+  w: number,
+  g: { sep: string; ellipsis: string },
+): string {
+  const n = archived.toLocaleString("en-US");
+  const notes = archived ? [` ${g.sep} ${n} archived (a shows them)`, ` ${g.sep} ${n} archived`] : [""];
+  const rest =
+    notes.map((note) => `${counts}${note}`).find((r) => nameRoom(w, g.sep, ` ${g.sep} ${r}`) >= 8) ??
+    `${counts}${notes.at(-1)}`;
+  return `${fit(projectName, Math.max(8, nameRoom(w, g.sep, ` ${g.sep} ${rest}`)), g.ellipsis)} ${g.sep} ${rest}`;
+}
+
+/** What the list says when it has no row: an error, loading, searching, or that nothing matches. */
+export function emptyText(o: {
+  error?: Error;
+  loading: boolean;
+  narrowed: boolean;
+  answered: boolean;
+  result?: Filtered;
+  query: string;
+  tag: string;
+}): string {
+  if (o.error) return o.error.message;
+  if (o.loading) return "Loading…";
+  if (!o.narrowed) return "No snapshots in this project.";
+  if (!o.answered) return "Searching…";
+  return (
+    o.result?.error ??
+    (o.query.trim()
+      ? `Nothing matches "${o.query}"${o.tag ? ` among #${o.tag}` : ""}.`
+      : `No snapshot is tagged #${o.tag}.`)
+  );
+}
