@@ -11,11 +11,14 @@ import { AGENT_NAMES, AGENTS } from "./versions.ts";
 const REPO = resolve(import.meta.dir, "../..");
 const started = performance.now();
 
-const build = spawnSync("bun", ["build.ts", "--target", "host", "--outdir", ".cache/test-bin", "--quiet"], {
-  cwd: REPO,
-  stdio: "inherit",
-});
-if (build.status !== 0) process.exit(build.status ?? 1);
+// MINDSAVE_AGENT_BIN: a binary given to test (harness.ts), so none is built.
+if (!process.env.MINDSAVE_AGENT_BIN) {
+  const build = spawnSync("bun", ["build.ts", "--target", "host", "--outdir", ".cache/test-bin", "--quiet"], {
+    cwd: REPO,
+    stdio: "inherit",
+  });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
 
 const status = ensureAgents((line) => console.log(line));
 const skipped = AGENT_NAMES.filter((a) => status[a].skip);
@@ -24,7 +27,10 @@ for (const agent of AGENT_NAMES) {
   console.log(status[agent].skip ? `SKIP ${title}: ${status[agent].skip}` : `${title} ${version}: ready`);
 }
 
-const asked = process.argv.slice(2);
+// Paths choose scenario files; anything else (-t <pattern>, --bail) goes to bun test as is.
+const args = process.argv.slice(2);
+const flags = args.filter((a, i) => a.startsWith("-") || args[i - 1] === "-t");
+const asked = args.filter((a) => !flags.includes(a));
 const files = asked.length
   ? asked.map((f) => `./${relative(REPO, resolve(f))}`)
   : readdirSync(import.meta.dir)
@@ -32,7 +38,7 @@ const files = asked.length
       .sort()
       .map((f) => `./${relative(REPO, join(import.meta.dir, f))}`);
 
-const tests = spawnSync("bun", ["test", "--timeout", "600000", ...files], {
+const tests = spawnSync("bun", ["test", "--timeout", "600000", ...flags, ...files], {
   cwd: REPO,
   stdio: "inherit",
   env: { ...process.env, MINDSAVE_AGENT_CACHE: agentCacheRoot(), [STATUS_ENV]: JSON.stringify(status) },

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { COOLDOWN_MS } from "../../src/engine/agents/signal.ts";
-import { requestText, startFakeModel, type FakeModel } from "./fake-model.ts";
+import { requestText, startFakeModel, type FakeModel, type ModelRequest } from "./fake-model.ts";
 import {
   fileBytes,
   installMindSave,
@@ -45,6 +45,23 @@ export async function loadSnapshot(world: World, id: string): Promise<any> {
 export function expectRan(run: AgentRun): void {
   const said = `exit ${run.code}${run.timedOut ? " (killed: timeout)" : ""}\n${run.stderr.slice(-2000)}\n${run.stdout.slice(-2000)}`;
   expect({ ok: run.code === 0 && !run.timedOut, said }).toEqual({ ok: true, said });
+}
+
+/**
+ * Expects the model to have been sent `text` in `request`. On failure it shows what MindSave did
+ * send (the restore block's goal line, if any), not the agent's whole 100 kB request.
+ */
+export function expectSent(request: ModelRequest | undefined, text: string): void {
+  const sent = request ? requestText(request) : "";
+  if (sent.includes(text)) return;
+  const at = sent.indexOf("MindSave restore");
+  const goal = at < 0 ? -1 : sent.indexOf("goal:", at);
+  const excerpt = !request
+    ? "no request reached the model"
+    : at < 0
+      ? "no MindSave restore block in the request"
+      : sent.slice(goal < 0 ? at : goal, (goal < 0 ? at : goal) + 300);
+  expect(excerpt).toContain(text);
 }
 
 /** The agent, the fake model and the skip reason a scenario file shares. */
@@ -124,9 +141,7 @@ export function agentScenarios(driver: AgentDriver, ctx = agentContext(driver)):
         const task = await saveTask(world, `${driver.agent} restore`);
         ctx.model.script({ calls: [], final: "Resuming the export." });
         expectRan(await ctx.run(world, CONTINUE));
-        const first = ctx.model.conversation()[0];
-        expect(first).toBeDefined();
-        expect(requestText(first)).toContain(task.goal);
+        expectSent(ctx.model.conversation()[0], task.goal);
       },
     );
 
@@ -182,7 +197,7 @@ export function agentScenarios(driver: AgentDriver, ctx = agentContext(driver)):
         expect(offered.some((t) => driver.mcpTool("load").test(t))).toBe(true);
         const afterTool = ctx.model.conversation().at(-1)!;
         expect(afterTool.reply).toBe("text");
-        expect(requestText(afterTool)).toContain(task.next);
+        expectSent(afterTool, task.next);
 
         const goal = `Cache the 汇率 exchange rates for an hour (${driver.agent} via MCP)`;
         ctx.model.script({
