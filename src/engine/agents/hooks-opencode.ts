@@ -8,7 +8,9 @@
 //   - chat.message: user-prompt-submit with the message's text (the session's goal, as a prompt
 //     is for other agents; anomalyco/opencode packages/plugin/src/index.ts `Hooks["chat.message"]`);
 //   - experimental.session.compacting: pre-compact, its output added to the compaction's context;
-//   - tool.execute.after: post-tool-use, its output appended to the tool's output;
+//   - tool.execute.after: post-tool-use, its output appended to the tool's output; the tool's
+//     arguments are kept from tool.execute.before by call id (current plugin APIs give `after` only
+//     tool, sessionID and callID);
 //   - event session.idle: stop, not awaited.
 // The plugin waits a bounded time and treats any trouble (MindSave not installed, a timeout) as no
 // output, so opencode carries on. A file of that name that MindSave did not write is left alone.
@@ -66,6 +68,7 @@ function pluginHooks(): string {
   const restore = new Map() // session → its restore block (a promise), asked once per session
   const compacted = new Set()
   const base = (id) => ({ session_id: id ?? "", cwd: directory, worktree })
+  const args = new Map() // call → its arguments, from tool.execute.before (tool.execute.after may have none)
   return {
     "experimental.chat.system.transform": async (input, output) => {
       const id = input?.sessionID ?? ""
@@ -86,9 +89,17 @@ function pluginHooks(): string {
       const text = await run("pre-compact", { hook_event_name: "session.compacting", ...base(input?.sessionID) }, ${ms("pre-compact")})
       if (text) output.context.push(text)
     },
+    "tool.execute.before": async (input, output) => {
+      if (input?.callID === undefined || !output?.args) return
+      args.set(input.callID, output.args)
+      // A call whose after never came (aborted) is forgotten once a hundred newer ones are kept.
+      if (args.size > 100) args.delete(args.keys().next().value)
+    },
     "tool.execute.after": async (input, output) => {
       const result = typeof output?.output === "string" ? output.output.slice(0, 4000) : undefined
-      const payload = { hook_event_name: "tool.execute.after", ...base(input?.sessionID), tool_name: input?.tool, tool_input: input?.args, tool_response: { title: output?.title, output: result } }
+      const toolInput = input?.args ?? args.get(input?.callID)
+      args.delete(input?.callID)
+      const payload = { hook_event_name: "tool.execute.after", ...base(input?.sessionID), tool_name: input?.tool, tool_input: toolInput, tool_response: { title: output?.title, output: result } }
       const text = await run("post-tool-use", payload, ${ms("post-tool-use")})
       if (text && typeof output?.output === "string") output.output += "\\n\\n" + text
     },

@@ -12,6 +12,19 @@ const EDITS = new Set(["edit", "write", "patch", "multiedit"]);
 
 export const OPENCODE_SOURCE: TranscriptSource = trailSource(EDITS);
 
+/**
+ * `opencode run` joins its words into the message, each word that holds a space wrapped in double
+ * quotes with its own quotes escaped (packages/opencode/src/cli/cmd/run.ts, 1.18.33): `opencode run
+ * "continue where we left off"` sends `"continue where we left off"`. Such a prompt is the person's
+ * words unwrapped; quotes of their own (a quoted word alone, quotes mid-prompt) stay.
+ */
+function runPrompt(prompt: string | undefined): string | undefined {
+  if (!prompt || prompt.length < 3 || !prompt.startsWith('"') || !prompt.endsWith('"')) return prompt;
+  const inner = prompt.slice(1, -1);
+  if (!inner.includes(" ") || /(?:^|[^\\])"/.test(inner)) return prompt;
+  return inner.replace(/\\"/g, '"');
+}
+
 export const opencode: AgentKind = {
   id: "opencode",
   parse(event, raw) {
@@ -20,7 +33,7 @@ export const opencode: AgentKind = {
     set("session_id", pick(raw, "session_id", "sessionID"));
     set("cwd", pick(raw, "cwd", "directory", "worktree"));
     set("source", pick(raw, "source"));
-    set("prompt", pick(raw, "prompt"));
+    set("prompt", runPrompt(pick(raw, "prompt")));
     set("model", pick(raw, "model"));
     set("tool_name", pick(raw, "tool_name", "tool"));
     const input = record(raw.tool_input ?? raw.args);
