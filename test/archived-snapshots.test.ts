@@ -2,19 +2,19 @@
 // counts them and shows them with `all: true`; `load NAME` (CLI text and --json, MCP) says a
 // snapshot is archived, and says nothing for a listed one. The real CLI and `mindsave mcp`.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { projectOnLaptop, saveGoal } from "./helpers.ts";
+import { projectOnLaptop } from "./helpers.ts";
+import { saveGoal } from "./engine-setup.ts";
 import { callTool, withMcp } from "./mcp-client.ts";
 import { writeTree } from "../bench/gen.ts";
 
 const t = projectOnLaptop("mindsave-archived-faces-");
 // Four saves keeping two: the two oldest are archived (retention never deletes).
 const GOALS = ["oldest 最早 work", "second work", "third work", "newest work"];
-let names: string[] = [];
+const names: string[] = [];
 
 beforeAll(async () => {
-  for (const goal of GOALS) await saveGoal(t, goal, "--keep", "2");
-  const all = await t.json(["snapshots", "list", "--all"]);
-  names = all.snapshots.map((s: { name: string }) => s.name).reverse(); // oldest first, as GOALS
+  // Saved in this process (the engine's save, as the CLI's): the faces below are what is tested.
+  for (const goal of GOALS) names.push((await saveGoal(t, goal, { keep: 2 })).snapshot.name);
 });
 
 describe("MCP list and archived snapshots", () => {

@@ -2,20 +2,18 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  destroyTable,
-  laptopAndHome as newcomer,
-  ok,
-  projectOnLaptop as fixture,
-  run,
-  saveGoal as save,
-  sql,
-} from "./helpers.ts";
+import { destroyTable, laptopAndHome as newcomer, projectOnLaptop as fixture, run, sql } from "./helpers.ts";
+import { save as saveAt, saveGoal as save, storeFixture } from "./engine-setup.ts";
+
+// Three snapshots saved in this process (the engine's save, as the CLI's), copied for each test
+// that damages or checks them: doctor, through the CLI, is what is tested.
+const threeGoals = storeFixture("mindsave-doctor-three-", async (t) => {
+  for (let i = 0; i < 3; i++) await save(t, `goal number ${i} 记忆`);
+});
 
 describe("doctor on a damaged store", () => {
   test("says what to run without sending the reader back to doctor", async () => {
-    const t = fixture("mindsave-walk2-doctor-");
-    for (let i = 0; i < 3; i++) await save(t, `goal number ${i}`);
+    const t = await threeGoals();
     truncateSync(t.db, Math.floor(statSync(t.db).size / 2));
     const r = await t.cli(["doctor"]);
     expect(r.code).toBe(1);
@@ -34,7 +32,7 @@ test('doctor gives a small store\'s size in KB, not "0.0 MiB"', async () => {
   const t = newcomer("mindsave-newcomer-doctor-");
   const { home, pc } = t;
   const repo = t.repo();
-  await ok(["save", "--home", home, "--goal", "a first save"], { cwd: repo, env: pc.env });
+  await saveAt({ home, cwd: repo, env: pc.env }, { goal: "a first save" });
   const db = join(home, "mindsave.db");
   const whole = statSync(db).size;
   expect(whole).toBeLessThan(1024 ** 2);
@@ -52,8 +50,7 @@ test('doctor gives a small store\'s size in KB, not "0.0 MiB"', async () => {
 
 describe("doctor's quick check and --full", () => {
   test("a damaged page only the full check reads: doctor says quick check ok, --full finds it", async () => {
-    const t = fixture("mindsave-doctor-full-");
-    for (let i = 0; i < 3; i++) await save(t, `goal number ${i} 记忆`);
+    const t = await threeGoals();
     await destroyTable(t.db, "snapshots"); // the snapshots' own page; the quick check reads only indexes and counts
 
     const quick = await t.cli(["doctor"]);
@@ -77,8 +74,7 @@ describe("doctor's quick check and --full", () => {
   });
 
   test("a healthy store: --full checks every page and says so", async () => {
-    const t = fixture("mindsave-doctor-full-ok-");
-    await save(t, "a first goal");
+    const t = await threeGoals();
     const full = await t.cli(["doctor", "--full"]);
     expect(full.code).toBe(0);
     expect(full.stdout).toContain("integrity: ok (every page checked)");

@@ -2,11 +2,15 @@
 // one laptop (one host id) add up, as two laptops do, and no sync counts anything twice.
 import { describe, expect, test } from "bun:test";
 import { ok, okJson, twoLaptops, type LaptopWithClone } from "./helpers.ts";
+import { fail } from "./engine-setup.ts";
 
-/** Records the failure `times` times in the store at `home`, from laptop `l` (its host id). */
+/**
+ * Records the failure `times` times in the store at `home`, from laptop `l` (its host id): in this
+ * process, through the engine's record (as `mindsave fail`'s); sync is what is tested.
+ */
 async function failTimes(l: LaptopWithClone, home: string, times: number): Promise<void> {
   for (let i = 0; i < times; i++)
-    await ok(["fail", "websocket reconnect", "--reason", "the proxy drops it", "--home", home], l.opts());
+    await fail({ home, cwd: l.repo, env: l.env }, "websocket reconnect", "the proxy drops it");
 }
 
 async function repeats(l: LaptopWithClone, home: string): Promise<number> {

@@ -286,11 +286,18 @@ export function twoLaptops(prefix = "mindsave-laptops-") {
 
 /** A laptop with a git project `shop` and a home; the CLI runs in the project (or `cwd`) on that home. */
 export function projectOnLaptop(prefix: string) {
-  const base = tempDir(prefix);
-  const pc = laptop("walker", base);
-  const home = join(base, "home");
-  mkdirSync(home);
-  const repo = gitRepo(join(base, "shop"));
+  return projectAt(tempDir(prefix));
+}
+
+/**
+ * `projectOnLaptop` in the folder `base`, or, given `parts`, that laptop, project and home (another
+ * home for a laptop and project made before: a copy of a fixture store, test/engine-setup.ts).
+ */
+export function projectAt(base: string, parts?: { pc: Laptop; repo: string; home: string }) {
+  const pc = parts?.pc ?? laptop("walker", base);
+  const home = parts?.home ?? join(base, "home");
+  mkdirSync(home, { recursive: true });
+  const repo = parts?.repo ?? gitRepo(join(base, "shop"));
   const at = (o: { cwd?: string; stdin?: string }) => ({ cwd: o.cwd ?? repo, env: pc.env, stdin: o.stdin });
   const cli = (args: string[], o: { cwd?: string; stdin?: string } = {}) =>
     run([...args, "--home", home], at(o));

@@ -5,15 +5,9 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  dumpStore,
-  projectOnLaptop as fixture,
-  saveGoal as save,
-  sql,
-  twoLaptops,
-  type LaptopWithClone,
-} from "./helpers.ts";
+import { dumpStore, projectOnLaptop as fixture, sql, twoLaptops, type LaptopWithClone } from "./helpers.ts";
 import { SCHEMA_VERSION } from "../src/store/migrations.ts";
+import { save as saveAt, saveGoal as save, inRepo } from "./engine-setup.ts";
 import { TMUX, terminal } from "./terminal.ts";
 
 if (!TMUX)
@@ -329,14 +323,16 @@ describe.skipIf(!TMUX)("snapshots prune on a terminal with more than a screenful
   }, 60_000);
 });
 
+// The snapshots `snapshots clean` archives are saved in this process (the engine's save, as the
+// CLI's): clean, through the CLI, is what is tested.
 describe("snapshots clean --dry-run", () => {
   test("says what it would archive, that archiving deletes nothing, and changes nothing", async () => {
     const t = fixture("mindsave-walk2-clean-");
     await save(t, "one under way");
     await save(t, "two under way");
-    await save(t, "done but waiting", "--status", "completed", "--blocker", "waiting on review");
-    await save(t, "done three", "--status", "completed");
-    await save(t, "done four", "--status", "completed");
+    await save(t, "done but waiting", { status: "completed", blocker: "waiting on review" });
+    await save(t, "done three", { status: "completed" });
+    await save(t, "done four", { status: "completed" });
     const out = (await t.okCli(["snapshots", "clean", "--keep", "2", "--dry-run"])).stdout;
     // Keep 2 counts every snapshot: the three oldest would be archived, in progress or not.
     expect(out).toMatch(
@@ -350,23 +346,14 @@ describe("snapshots clean --dry-run", () => {
     const t = fixture("mindsave-walk2-newest-");
     await save(t, "under way one");
     await save(t, "under way two");
-    await save(t, "done full", "--status", "completed", "--constraint", "no new deps");
-    expect(
-      (
-        await t.cli([
-          "save",
-          "--overflow",
-          "--goal",
-          "done overflow",
-          "--state",
-          "s",
-          "--next",
-          "n",
-          "--status",
-          "completed",
-        ])
-      ).code,
-    ).toBe(0);
+    await save(t, "done full", { status: "completed", constraint: ["no new deps"] });
+    await saveAt(inRepo(t), {
+      overflow: true,
+      goal: "done overflow",
+      state: "s",
+      next: "n",
+      status: "completed",
+    });
     // The block without its ages, which move with the clock.
     const block = async () => (await t.okCli(["load", "--latest"])).stdout.replace(/\([^)]*ago\)/g, "");
     const before = await block();

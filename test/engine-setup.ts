@@ -1,0 +1,101 @@
+// A test's state built in its own process through the engine's use cases, the ones the CLI's `save`,
+// `fail` and `rules add` call, instead of a CLI subprocess per record. The CLI stays a subprocess
+// wherever the CLI is what a test checks.
+//
+// A plain store opens through Bun's SQLite here, as in the CLI and in helpers.ts's `sql`; every
+// helper closes its session (the WAL folded into mindsave.db) before it returns, so the test may
+// then open the file any way, or copy it. Never an encrypted store: that opens through libSQL's
+// driver, and src/store/driver.ts refuses one file through two SQLite libraries in one process.
+import { copyFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { Session } from "../src/engine/session.ts";
+import { saveSnapshot, type SaveResult } from "../src/engine/snapshots/save.ts";
+import { applyFlags, emptyInput, parseSnapshotText, type FlagFields } from "../src/engine/snapshots/input.ts";
+import { parsePlan } from "../src/engine/snapshots/plan.ts";
+import { setPlan } from "../src/engine/memory/plan.ts";
+import { recordFailure } from "../src/engine/failures/record.ts";
+import { addRule, parseScope } from "../src/engine/memory/rules.ts";
+import { sizeOf } from "../src/store/driver.ts";
+import { childEnv, projectAt, tempDir, type ProjectOnLaptop } from "./helpers.ts";
+
+/** Where a CLI run would act: its home (`--home`), its working folder, and its laptop's environment. */
+export interface Place {
+  home: string;
+  cwd: string;
+  env?: Record<string, string>;
+}
+
+/** A project on a laptop (helpers.ts) as a place: its home, in its repository. */
+export const inRepo = (t: ProjectOnLaptop, cwd = t.repo): Place => ({ home: t.home, cwd, env: t.pc.env });
+
+/** Runs `fn` on a writing session at `place`, with the environment a CLI child gets there; closed after. */
+export async function atPlace<T>(place: Place, fn: (s: Session) => Promise<T>): Promise<T> {
+  const session = await Session.open(
+    { home: place.home, cwd: place.cwd, env: childEnv(place.env) },
+    { write: true },
+  );
+  return session.run(fn);
+}
+
+export interface SaveFlags extends FlagFields {
+  keep?: number;
+  overflow?: boolean;
+}
+
+/** `mindsave save` with these flags at `place`: the same input and the same engine call. */
+export function save(place: Place, flags: SaveFlags): Promise<SaveResult> {
+  const { keep, overflow, ...fields } = flags;
+  const input = applyFlags(emptyInput(), fields);
+  return atPlace(place, (s) => saveSnapshot(s, { input, keep, overflow, whole: false }));
+}
+
+/** `mindsave save` of the YAML `text` on stdin at `place`. */
+export function saveText(place: Place, text: string): Promise<SaveResult> {
+  const input = applyFlags(parseSnapshotText(text, "The snapshot on stdin"), {});
+  return atPlace(place, (s) => saveSnapshot(s, { input, whole: false }));
+}
+
+/** helpers.ts's `saveGoal` in this process: a snapshot of `goal` with state and next action placeholders. */
+export const saveGoal = (t: ProjectOnLaptop, goal: string, more: SaveFlags = {}) =>
+  save(inRepo(t), { goal, state: "s", next: "n", ...more });
+
+/** `mindsave fail ITEM [--reason R]` at `place`: one observation of a rejected approach. */
+export async function fail(place: Place, item: string, reason?: string): Promise<void> {
+  await atPlace(place, (s) => recordFailure(s, { item, reason, increment: true }));
+}
+
+/** `mindsave plan set --item …` at `place`: the plan of the newest snapshot. */
+export async function setPlanAt(place: Place, items: string[]): Promise<void> {
+  await atPlace(place, (s) => setPlan(s, parsePlan(items, "--item")));
+}
+
+/** `mindsave rules add TEXT [--scope S]` at `place`. */
+export async function addRuleAt(place: Place, text: string, scope?: string): Promise<void> {
+  await atPlace(place, (s) => addRule(s, text, parseScope(scope)));
+}
+
+/**
+ * A store built once by `build` (on first use) for a project on a laptop, and a copy of it for
+ * each test that asks: another home with the same mindsave.db, on the same laptop (one host id) and
+ * in the same repository, so the project and its roots are the ones the store knows; its own
+ * `base` folder for anything else. The repository is shared: a test that changes its files builds
+ * its own state.
+ */
+export function storeFixture(prefix: string, build: (t: ProjectOnLaptop) => Promise<void>) {
+  let built: Promise<ProjectOnLaptop> | null = null;
+  const template = async () => {
+    const t = projectAt(tempDir(prefix));
+    await build(t);
+    // Every helper here closes its session, folding the WAL: the file alone is the whole store.
+    if (sizeOf(t.db + "-wal") > 0) throw new Error(`the fixture ${t.db} still has changes in its WAL`);
+    return t;
+  };
+  return async (): Promise<ProjectOnLaptop> => {
+    const from = await (built ??= template());
+    const base = tempDir(`${prefix}copy-`);
+    const home = join(base, "home");
+    mkdirSync(home);
+    copyFileSync(from.db, join(home, "mindsave.db"));
+    return projectAt(base, { pc: from.pc, repo: from.repo, home });
+  };
+}
