@@ -52,8 +52,15 @@ function npmInstall(dir: string, agents: AgentName[]): string | null {
   });
   if (npm.error) return `npm could not run: ${npm.error.message}`;
   if (npm.status === 0) return null;
-  const lines = `${npm.stderr}`.split("\n").filter((l) => /\S/.test(l) && !/A complete log/.test(l));
-  return `npm install failed: ${lines.slice(-3).join(" ").replace(/\s+/g, " ").trim() || `exit ${npm.status}`}`;
+  return `npm install failed${npmReason(`${npm.stderr}`) || ` (exit ${npm.status})`}`;
+}
+
+/** npm's error code and first message line, e.g. " (ECONNREFUSED): FetchError: request to … failed". */
+function npmReason(stderr: string): string {
+  const lines = stderr.split("\n").map((l) => l.replace(/^npm (error|ERR!) ?/, ""));
+  const code = lines.find((l) => l.startsWith("code "))?.slice(5);
+  const message = lines.find((l) => /^[A-Za-z]/.test(l) && !/^(code|syscall|errno|A complete log) /.test(l));
+  return `${code ? ` (${code})` : ""}${message ? `: ${message.trim()}` : ""}`;
 }
 
 /** Whether an installed agent runs here at all (`--version`, offline): a platform it lacks fails now. */
@@ -115,7 +122,10 @@ export function ensureAgents(log: (line: string) => void = () => {}): InstallSta
   const tmp = mkdtempSync(join(root, `${key}.tmp-${process.pid}-`));
   log(`Installing the pinned agent CLIs into ${done} (once; about 80 s and 1.8 GB)…`);
   const status = installInto(tmp);
-  if (Object.values(status).some((s) => s.skip)) return status;
+  const skipped = Object.values(status).filter((s) => s.skip).length;
+  // Nothing installed: nothing of this run to keep. Some installed: this run uses them, the next retries.
+  if (skipped === AGENT_NAMES.length) rmSync(tmp, { recursive: true, force: true });
+  if (skipped) return status;
   const rehomed = rehome(status, tmp, done);
   writeFileSync(join(tmp, "status.json"), JSON.stringify(rehomed, null, 2));
   try {
