@@ -9,6 +9,7 @@ import { SECRET_RULES, type SecretRule } from "./secret-rules.ts";
 import { redactAssignments } from "./secret-assignments.ts";
 import { PASSWORD_NAME_KEYWORDS, redactPasswordNames } from "./password-names.ts";
 import { entropy, looksSecret, plausible, tag, type Found, type Groups } from "./secret-values.ts";
+import { withoutPrivate } from "./private-spans.ts";
 
 /** Runs one regex over the text; `decide` returns the replacement or undefined to leave the match. */
 function replaceAll(
@@ -100,8 +101,12 @@ const REMEMBER_FROM = 512;
 const digest = (s: string): string =>
   new Bun.CryptoHasher("sha256").update(Buffer.from(s, "utf16le")).digest("base64");
 
-/** Replaces every secret the rules know in a text; everything else stays byte for byte. */
-export function redact(text: string): string {
+/**
+ * Replaces every secret the rules know in a text, after leaving out its private spans
+ * (`private-spans.ts`); everything else stays byte for byte.
+ */
+export function redact(raw: string): string {
+  const text = withoutPrivate(raw);
   const key = text.length >= REMEMBER_FROM ? digest(text) : "";
   if (key && redacted.has(key)) return text;
   const out = redactWith(text, undefined);
@@ -134,12 +139,15 @@ function redactWith(text: string, found: Found): string {
 const CUT_MARGIN = 1000;
 
 /**
- * At most `max` characters from the start of a text, redacted. The secrets are looked for before
- * the cut, in `max` + CUT_MARGIN characters (a secret cut in half is no longer recognised), less
- * the word that extra cut went through (it may be a secret's first half); a tag is never cut in
- * half. `prepare` cleans the text after that first cut (e.g. strips control characters).
+ * At most `max` characters from the start of a text, redacted; its private spans are left out
+ * first. The secrets are looked for before the cut, in `max` + CUT_MARGIN characters (a secret cut
+ * in half is no longer recognised), less the word that extra cut went through (it may be a secret's
+ * first half); a tag is never cut in half. `prepare` cleans the text after that first cut (e.g.
+ * strips control characters).
  */
-export function redactHead(text: string, max: number, prepare: (s: string) => string = (s) => s): string {
+export function redactHead(raw: string, max: number, prepare: (s: string) => string = (s) => s): string {
+  // Private spans go first: a cut through one would leave its start unrecognised.
+  const text = withoutPrivate(raw);
   const cut = text.length > max + CUT_MARGIN;
   let head = prepare(cut ? text.slice(0, max + CUT_MARGIN) : text);
   if (cut) head = head.replace(/\S{1,500}$/, "");
