@@ -1,7 +1,9 @@
 // `?`: the keys of the current screen. Laid out here, line by line, so a short terminal shows
 // whole lines and a marker (↑/↓ scroll) instead of rows that ink drops or draws over each other.
-import { Box, Text } from "ink";
+import { Box, Text, type Key } from "ink";
 import { useUi } from "../context.ts";
+import { useRefState } from "../hooks/useRefState.ts";
+import type { KeyOverlay } from "../hooks/useKeyRouter.ts";
 import { asciiKeys } from "./Frame.tsx";
 import { fit, pad, width, wrap } from "../../src/lib/text.ts";
 
@@ -23,6 +25,45 @@ export function helpLayout(keys: HelpKeys, cols: number, rows: number, ascii: bo
   const all = rows - 3 - footer.length;
   const room = lines.length <= all ? lines.length : Math.max(1, all - 1);
   return { boxW, inner, keyW, lines, footer, room, maxTop: Math.max(0, lines.length - room) };
+}
+
+/** How far a key scrolls the overlay's lines: ↑/↓ j/k a line, PgUp/PgDn Space a page; 0 for any other key. */
+export function helpScroll(input: string, key: Key, room: number): number {
+  if (key.downArrow || input === "j") return 1;
+  if (key.upArrow || input === "k") return -1;
+  if (key.pageDown || input === " ") return room;
+  if (key.pageUp) return -room;
+  return 0;
+}
+
+/**
+ * The overlay's state, read by the key router between renders: open or not, and its first line of
+ * keys (a short terminal scrolls them). `keysOnTop`: the keys of the screen on top, if any; the
+ * overlay is drawn at `columns` × `rows` - 1.
+ */
+export function useHelpOverlay(
+  keysOnTop: () => HelpKeys | undefined,
+  size: { columns: number; rows: number },
+  ascii: boolean,
+): KeyOverlay & { top: () => number } {
+  const [isOpen, setOpen] = useRefState(false);
+  const [getTop, setTop] = useRefState(0);
+  return {
+    isOpen,
+    top: getTop,
+    open: () => {
+      setTop(0);
+      setOpen(true);
+    },
+    key: (input, key) => {
+      if (input === "?" || key.escape || input === "q") return setOpen(false);
+      const keys = keysOnTop();
+      if (!keys) return;
+      const { room, maxTop } = helpLayout(keys, size.columns, size.rows - 1, ascii);
+      const by = helpScroll(input, key, room);
+      if (by) setTop(Math.max(0, Math.min(maxTop, getTop() + by)));
+    },
+  };
 }
 
 export function HelpOverlay(props: {

@@ -1,7 +1,7 @@
 // Keys, one at a time, to the screen on top. ink hands over a burst of typed keys (tmux send-keys,
 // a fast typist, a paste) as one string such as "q\r"; screens want each key on its own, in order,
 // and a key that follows a screen change in the same burst belongs to the new screen: the app
-// routes every key (see app.tsx) and holds keys until the screen they are for can use them.
+// routes every key (see useKeyRouter.ts) and holds keys until the screen they are for can use them.
 // Esc and the key after it, typed fast, come in one read as "\x1bq", which ink reads as Alt+q:
 // no screen has an Alt key, so that is Esc, then q (`escapeThenKey`).
 import { createContext, useContext, useLayoutEffect, useRef } from "react";
