@@ -26,11 +26,18 @@ import type { SnapshotRecord } from "../../store/store.ts";
 import { currentWorkspace, resolveProject, type ProjectContext } from "../projects/resolve.ts";
 import { unlessBusy } from "../unless-busy.ts";
 import { CLAUDE_SOURCE } from "./kinds/claude.ts";
-import { canRead, factsFor } from "./kinds/trail.ts";
+import { canRead, factsFor, pendingModel, rememberPendingModel } from "./kinds/trail.ts";
 import type { TranscriptSource } from "./kinds/kind.ts";
 
 /** Sources after which the agent carries on with the same task. */
 const CONTINUING = new Set(["resume", "compact", "fork"]);
+
+/** The model SessionStart names (Claude Code's "[1m]" marks a 1M-token window). */
+function payloadModel(p: HookPayload): string | undefined {
+  return typeof p.model === "string" && p.model.trim()
+    ? stripControl(p.model.trim()).slice(0, 100)
+    : undefined;
+}
 
 /**
  * session-start: remembers the session's model (its context window) and starts its turn, tool-call
@@ -56,15 +63,18 @@ export async function onSessionStart(session: Session, p: HookPayload): Promise<
         }
         // A new, cleared, resumed or compacted context: the next reply measures it again.
         s.estimated_tokens_ratio = 0;
-        const model =
-          typeof p.model === "string" && p.model.trim()
-            ? stripControl(p.model.trim()).slice(0, 100)
-            : undefined;
+        const model = payloadModel(p);
         const inherited = latestModel(s);
         s = withNote(s, sessionId, now, (n) => ({ ...n, model: model ?? n.model ?? inherited }));
         await putSignalRow(w, c.project.id, recompute(s, now));
         return c;
       }),
+    );
+  } else if (sessionId && payloadModel(p)) {
+    // No project before the first commit: the model (its window) waits for the first tool call.
+    const model = payloadModel(p)!;
+    await unlessBusy(true, undefined, () =>
+      session.write((w) => rememberPendingModel(w, sessionId, model, now)),
     );
   }
   // (The project the write found or made: not looked up a third time.)
@@ -131,9 +141,12 @@ export async function onPostToolUse(
     const ctx = await resolveProject(session, { create: true, w });
     let s = recordToolCall(await getSignalRow(w, ctx.project.id), now);
     const before = noteOf(s, hook.sessionId);
+    // A session that started before its folder was a project: the model it started with.
+    const model = before?.model ?? (await pendingModel(w, hook.sessionId));
+    if (model && !before?.model) s = withNote(s, hook.sessionId, now, (n) => ({ ...n, model }));
     if (usage)
       s.estimated_tokens_ratio =
-        Math.round((usage.context / windowOf(usage, before?.model, session.env)) * 1000) / 1000;
+        Math.round((usage.context / windowOf(usage, model, session.env)) * 1000) / 1000;
     const back =
       before && tool ? recovered(before, tool, callTarget(tool, input)) : { failed: 0, note: before };
     if (back.failed) s = withNote(s, hook.sessionId, now, () => back.note!);

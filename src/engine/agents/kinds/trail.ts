@@ -11,6 +11,7 @@ import { todoStatus } from "./facts.ts";
 import { record, text, type HookEvent, type TranscriptSource } from "./kind.ts";
 import { redactDeep } from "../../snapshots/redact.ts";
 import type { Session } from "../../session.ts";
+import type { StoreWriter } from "../../../store/store.ts";
 import { currentWorkspace, resolveProject } from "../../projects/resolve.ts";
 
 const KEEP_TOOLS = 20;
@@ -113,13 +114,23 @@ const TRAILED = new Set<HookEvent>([
 ]);
 
 /**
- * Trails of sessions in a folder that is no project yet (a plain folder before its first save):
- * kept in this store's meta (never synced), redacted, by session id, until a save makes the
- * project; the session's first task is then not lost. At most KEEP_PENDING, the oldest go first.
+ * Trails of sessions in a folder that is no project yet (a plain folder before its first save, a
+ * repository before its first commit): kept in this store's meta (never synced), redacted, by
+ * session id, until a save makes the project; the session's first task is then not lost. With the
+ * model SessionStart named (its context window: Claude Code's "[1m]"). At most KEEP_PENDING, the
+ * oldest go first.
  */
 const PENDING = "pending_trails";
 const KEEP_PENDING = 16;
-type PendingTrails = Record<string, { trail: Trail; seen: string }>;
+type PendingTrails = Record<string, { trail?: Trail; model?: string; seen: string }>;
+
+/** The newest KEEP_PENDING sessions' entries. */
+const newestPending = (all: PendingTrails): PendingTrails =>
+  Object.fromEntries(
+    Object.entries(all)
+      .sort((a, b) => (a[1].seen < b[1].seen ? 1 : -1))
+      .slice(0, KEEP_PENDING),
+  );
 
 async function pendingTrails(q: { getMeta(key: string): Promise<string | null> }): Promise<PendingTrails> {
   try {
@@ -133,6 +144,32 @@ async function pendingTrails(q: { getMeta(key: string): Promise<string | null> }
 /** The trail a session kept before its folder was a project, if any. */
 export async function pendingTrail(session: Session, sessionId: string | null): Promise<Trail | undefined> {
   return sessionId ? (await pendingTrails(session.reader))[sessionId]?.trail : undefined;
+}
+
+/** The note with what waited for the project: the trail and the model, where it has none of its own. */
+function withPending(n: SessionNote, waiting: PendingTrails[string] | undefined): SessionNote {
+  if (!waiting) return n;
+  return { ...n, trail: n.trail ?? waiting.trail, model: n.model ?? waiting.model };
+}
+
+/** Remembers the model a session started with while its folder is no project yet. */
+export async function rememberPendingModel(
+  w: StoreWriter,
+  sessionId: string,
+  model: string,
+  now: Date,
+): Promise<void> {
+  const all = await pendingTrails(w);
+  all[sessionId] = { ...all[sessionId], model, seen: now.toISOString() };
+  await w.setMeta(PENDING, JSON.stringify(newestPending(all)));
+}
+
+/** The model a session started with before its folder was a project, if any. */
+export async function pendingModel(
+  q: { getMeta(key: string): Promise<string | null> },
+  sessionId: string | null,
+): Promise<string | undefined> {
+  return sessionId ? (await pendingTrails(q))[sessionId]?.model : undefined;
 }
 
 /** Adds this event to the session's trail (one transaction); nothing without a session id. */
@@ -157,22 +194,17 @@ export async function recordTrail(
         src,
         now,
       ).trail!;
-      all[sessionId] = { trail: redactDeep(trail) as Trail, seen: now.toISOString() };
-      const kept = Object.entries(all)
-        .sort((a, b) => (a[1].seen < b[1].seen ? 1 : -1))
-        .slice(0, KEEP_PENDING);
-      await w.setMeta(PENDING, JSON.stringify(Object.fromEntries(kept)));
+      all[sessionId] = { ...all[sessionId], trail: redactDeep(trail) as Trail, seen: now.toISOString() };
+      await w.setMeta(PENDING, JSON.stringify(newestPending(all)));
     });
     return;
   }
   await session.write(async (w) => {
     const ctx = await resolveProject(session, { create: true, w });
     const all = await pendingTrails(w);
-    const waiting = all[sessionId]?.trail;
+    const waiting = all[sessionId];
     await changeSignalRow(w, ctx.project.id, (s) =>
-      withNote(s, sessionId, now, (n) =>
-        noteTrail(waiting && !n.trail ? { ...n, trail: waiting } : n, event, p, src, now),
-      ),
+      withNote(s, sessionId, now, (n) => noteTrail(withPending(n, waiting), event, p, src, now)),
     );
     if (waiting) {
       delete all[sessionId];
