@@ -321,6 +321,65 @@ function structuredPatch(v: unknown): FilePatch | null {
   return { path: clean(result.filePath), added, removed };
 }
 
+/** The text of a tool result's content: a string, or its text blocks. */
+const resultText = (content: unknown): string =>
+  typeof content === "string"
+    ? content
+    : Array.isArray(content)
+      ? content.map((b) => String(objectOf(b)?.text ?? "")).join("\n")
+      : "";
+
+/**
+ * Claude Code's task list from TaskCreate and TaskUpdate (the plan of 2.1.x, which writes no
+ * TodoWrite): a task's id is in its TaskCreate's result (`toolUseResult.task.id`, or the result's
+ * text "Task #7 created successfully: …"); TaskUpdate names it by `taskId`.
+ */
+class TaskList {
+  private readonly byId = new Map<string, Todo>();
+  /** TaskCreate calls by their tool_use id, until their result gives the task's id. */
+  private readonly awaiting = new Map<string, Todo>();
+
+  create(callId: string, input: Line): void {
+    if (typeof input.subject !== "string" || !input.subject.trim()) return;
+    const activeForm = typeof input.activeForm === "string" ? clean(input.activeForm) : undefined;
+    this.awaiting.set(callId, {
+      content: clean(input.subject),
+      status: "pending",
+      ...(activeForm ? { activeForm } : {}),
+    });
+  }
+
+  /** A tool result: true when it was a TaskCreate's and added its task. */
+  created(block: Line, line: Line): boolean {
+    const callId = String(block.tool_use_id ?? "");
+    const task = this.awaiting.get(callId);
+    if (!task || block.is_error) return false;
+    this.awaiting.delete(callId);
+    const given = objectOf(objectOf(line.toolUseResult)?.task)?.id;
+    const id =
+      given !== undefined ? String(given) : /Task #(\S+) created/.exec(resultText(block.content))?.[1];
+    if (!id) return false;
+    this.byId.set(id, task);
+    return true;
+  }
+
+  /** A TaskUpdate: true when it named a known task (a "deleted" one leaves the list). */
+  update(input: Line): boolean {
+    const id = String(input.taskId ?? "");
+    const task = this.byId.get(id);
+    if (!task) return false;
+    if (input.status === "deleted") return this.byId.delete(id);
+    if (typeof input.status === "string") task.status = stripControl(input.status);
+    if (typeof input.subject === "string" && input.subject.trim()) task.content = clean(input.subject);
+    if (typeof input.activeForm === "string") task.activeForm = clean(input.activeForm);
+    return true;
+  }
+
+  get todos(): Todo[] {
+    return [...this.byId.values()].map((t) => ({ ...t }));
+  }
+}
+
 /** Collects facts line by line; `identity` lines (the head of a long file) give only who and when. */
 class Collector {
   readonly facts: TranscriptFacts = emptyFacts();
@@ -328,6 +387,7 @@ class Collector {
   // Insertion order is recency: an edited file is deleted and added again.
   private edited = new Set<string>();
   private patches = new Map<string, FilePatch>();
+  private tasks = new TaskList();
 
   add(raw: string, offset: number, identity: boolean): void {
     if (!raw.trim()) return;
@@ -357,11 +417,12 @@ class Collector {
     if (facts.first_prompt === null) facts.first_prompt = promptText(line);
   }
 
-  /** A message block: a tool call, or a tool result that failed. */
+  /** A message block: a tool call, or a tool result (one that failed; one that created a task). */
   private block(block: Line, line: Line, place: string): void {
     if (block.type === "tool_use" && typeof block.name === "string") this.toolUse(block, line, place);
-    else if (block.type === "tool_result" && block.is_error && block.tool_use_id)
-      this.errors.add(String(block.tool_use_id));
+    if (block.type !== "tool_result") return;
+    if (block.is_error && block.tool_use_id) this.errors.add(String(block.tool_use_id));
+    if (this.tasks.created(block, line)) this.facts.todos = this.tasks.todos;
   }
 
   private patch(p: FilePatch): void {
@@ -386,6 +447,9 @@ class Collector {
     });
     if (uses.length >= 2 * MAX_TOOL_USES) uses.splice(0, uses.length - MAX_TOOL_USES);
     if (name === "TodoWrite" && Array.isArray(input.todos)) this.facts.todos = input.todos as Todo[];
+    const raw = objectOf(block.input) ?? {};
+    if (name === "TaskCreate") this.tasks.create(String(block.id ?? place), raw);
+    if (name === "TaskUpdate" && this.tasks.update(raw)) this.facts.todos = this.tasks.todos;
     if (EDIT_TOOLS.has(name)) {
       const file = input.file_path ?? input.notebook_path;
       if (typeof file === "string" && file) {

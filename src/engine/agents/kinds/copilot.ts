@@ -14,7 +14,7 @@
 // tokenLimit}). That transcriptPath names this log is not documented: when it gives nothing the
 // hooks' own trail stands in.
 import { objectOf, parseLine, scanLines, type Line, type TranscriptFacts } from "../transcript.ts";
-import { FactsBuilder } from "./facts.ts";
+import { FactsBuilder, todoStatus } from "./facts.ts";
 import {
   pathOf,
   pick,
@@ -35,17 +35,87 @@ interface CopilotEvent {
   d: Line;
   at: string;
   identity: boolean;
+  todos: SessionTodos;
+}
+
+/** A SQL literal: a quoted string ('' for a quote), a number, or NULL. */
+const LITERAL = /'((?:[^']|'')*)'|(-?\d+(?:\.\d+)?)|\bNULL\b/gi;
+const literals = (sql: string): (string | null)[] =>
+  [...sql.matchAll(LITERAL)].map((m) => (m[1] !== undefined ? m[1].replace(/''/g, "'") : (m[2] ?? null)));
+
+/** Each statement of a query: split at semicolons outside quoted strings. */
+const statements = (sql: string): string[] =>
+  (sql.match(/(?:'(?:[^']|'')*'|[^';])+/g) ?? []).map((s) => s.trim()).filter(Boolean);
+
+/** Copilot's statuses as a plan's: "done" is completed; "blocked" waits, as pending does. */
+const copilotStatus = (s: unknown) => (s === "blocked" ? "pending" : todoStatus(s));
+
+/**
+ * The session's task list as Copilot CLI keeps it: rows of its session database's `todos` table
+ * (id, title, description, status: pending, in_progress, done, blocked), written through its `sql`
+ * tool with INSERT, UPDATE … SET status = … WHERE id = … / id IN (…), and DELETE.
+ */
+class SessionTodos {
+  private readonly byId = new Map<string, { content: string; status: string }>();
+
+  /** A `sql` call's query; true when it changed the list. */
+  apply(query: string): boolean {
+    return statements(query)
+      .map((s) => this.insert(s) || this.update(s) || this.remove(s))
+      .some(Boolean);
+  }
+
+  get list(): { content: string; status: string }[] {
+    return [...this.byId.values()].map((t) => ({ ...t }));
+  }
+
+  private insert(sql: string): boolean {
+    const m = /^INSERT\s+(?:OR\s+\w+\s+)?INTO\s+todos\s*\(([^)]*)\)\s*VALUES\s*([\s\S]*)$/i.exec(sql);
+    if (!m) return false;
+    const columns = m[1].split(",").map((c) => c.trim().toLowerCase());
+    for (const tuple of m[2].match(/\((?:'(?:[^']|'')*'|[^'()])*\)/g) ?? []) {
+      const row = Object.fromEntries(literals(tuple).map((v, i) => [columns[i], v]));
+      if (row.id && row.title)
+        this.byId.set(row.id, { content: row.title, status: copilotStatus(row.status) });
+    }
+    return true;
+  }
+
+  private update(sql: string): boolean {
+    const m = /^UPDATE\s+todos\s+SET\s+([\s\S]*?)\s+WHERE\s+id\s*(?:=|IN\b)\s*([\s\S]*)$/i.exec(sql);
+    if (!m) return false;
+    const set = Object.fromEntries(
+      [...m[1].matchAll(/(\w+)\s*=\s*'((?:[^']|'')*)'/g)].map((a) => [
+        a[1].toLowerCase(),
+        a[2].replace(/''/g, "'"),
+      ]),
+    );
+    for (const id of literals(m[2])) {
+      const todo = id === null ? undefined : this.byId.get(id);
+      if (!todo) continue;
+      if (set.status) todo.status = copilotStatus(set.status);
+      if (set.title) todo.content = set.title;
+    }
+    return true;
+  }
+
+  private remove(sql: string): boolean {
+    const m = /^DELETE\s+FROM\s+todos\s+WHERE\s+id\s*(?:=|IN\b)\s*([\s\S]*)$/i.exec(sql);
+    if (!m) return false;
+    for (const id of literals(m[1])) if (id !== null) this.byId.delete(id);
+    return true;
+  }
 }
 
 /** One line of the event log into the facts, by its event type. */
-function addEvent(b: FactsBuilder, raw: string, identity: boolean): void {
+function addEvent(b: FactsBuilder, raw: string, identity: boolean, todos: SessionTodos): void {
   const e = raw.trim() ? parseLine(raw) : null;
   const d = objectOf(e?.data);
   if (!e || typeof e.type !== "string" || !d) return;
   const at = typeof e.timestamp === "string" ? e.timestamp : "";
   const read = EVENTS.get(e.type);
   // The head of a long file gives the session's identity and first prompt only.
-  if (read && (!identity || IDENTITY_EVENTS.has(e.type))) read({ b, d, at, identity });
+  if (read && (!identity || IDENTITY_EVENTS.has(e.type))) read({ b, d, at, identity, todos });
 }
 
 const IDENTITY_EVENTS = new Set(["session.start", "session.resume", "user.message"]);
@@ -64,9 +134,10 @@ function sessionStart({ b, d, at }: CopilotEvent): void {
   b.identity({ session_id: d.sessionId, started_at: d.startTime ?? at, cwd: objectOf(d.context)?.cwd });
 }
 
-function toolStart({ b, d, at }: CopilotEvent): void {
+function toolStart({ b, d, at, todos }: CopilotEvent): void {
   if (typeof d.toolName !== "string") return;
   const args = record(d.arguments) ?? {};
+  if (d.toolName === "sql" && typeof args.query === "string" && todos.apply(args.query)) b.todos(todos.list);
   const file = pathOf(args);
   b.tool(String(d.toolCallId ?? at), d.toolName, { ...args, ...(file ? { file_path: file } : {}) }, at);
   if (file && EDITS.has(d.toolName)) b.edit(file, b.facts.cwd);
@@ -96,7 +167,8 @@ export function readCopilotEvents(
   budget: { head?: number; tail?: number } = {},
 ): TranscriptFacts {
   const b = new FactsBuilder();
-  const skipped = scanLines(path, budget, (raw, _at, identity) => addEvent(b, raw, identity));
+  const todos = new SessionTodos();
+  const skipped = scanLines(path, budget, (raw, _at, identity) => addEvent(b, raw, identity, todos));
   return b.done(skipped ?? 0);
 }
 
