@@ -30,6 +30,8 @@ export interface SessionNote {
   /** When RED was last handled in this session (its emergency snapshot and warning), and at which turn. */
   red_at?: string;
   red_turn?: number;
+  /** When the restore block went to the model with a later event (an agent that drops its session start's reply). */
+  restored?: string;
   /** What this session's hooks saw, for agents whose transcript says nothing we can read (kinds/trail.ts). */
   trail?: Trail;
   /** Per event, the hook configuration (`--agent`) that last handled it: an agent that also runs Claude Code's hooks fires twice. */

@@ -19,14 +19,58 @@ import {
   type TranscriptSource,
 } from "./kind.ts";
 import type { HookPayload } from "../hook-payload.ts";
+import { join } from "node:path";
+import { readTextNoFollowCapped } from "../../../lib/bounded-read.ts";
+import { homedir } from "../../../lib/os.ts";
 
-const EDITS = new Set(["write_to_file", "replace_in_file", "apply_patch", "new_rule"]);
+// The CLI's file tool is `editor` (it creates a file, or replaces or inserts text in one).
+const EDITS = new Set(["write_to_file", "replace_in_file", "apply_patch", "new_rule", "editor"]);
+
+/**
+ * Cline's CLI (3.x, the Cline SDK) names its events agent_start, tool_result, agent_end, … and
+ * runs agent_start without waiting for it: what TaskStart prints never reaches the model, and its
+ * payload carries no task text. It says which session the task runs in (sessionContext
+ * .rootSessionId), whose file holds the prompt.
+ */
+const CLI_TOOL_RESULT = "tool_result";
+
+/** The CLI's sessions folder, found as the CLI finds it: CLINE_SESSION_DATA_DIR, CLINE_DATA_DIR, CLINE_DIR, ~/.cline. */
+function sessionsDir(env: NodeJS.ProcessEnv): string {
+  const data =
+    env.CLINE_DATA_DIR?.trim() ||
+    join(env.CLINE_DIR?.trim() || join(env.HOME || homedir(), ".cline"), "data");
+  return env.CLINE_SESSION_DATA_DIR?.trim() || join(data, "sessions");
+}
+
+/** The task's prompt from its session's file (`<id>/<id>.json`, `prompt`), or undefined. */
+function sessionPrompt(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): string | undefined {
+  const id = text(record(raw.sessionContext)?.rootSessionId);
+  if (!id || !/^[\w.-]+$/.test(id)) return undefined;
+  try {
+    const file = readTextNoFollowCapped(join(sessionsDir(env), id, `${id}.json`), 1024 * 1024);
+    return text(record(JSON.parse(file))?.prompt);
+  } catch {
+    // No such file (the VS Code extension keeps none there), or not one we can read: no prompt.
+    return undefined;
+  }
+}
+
+/**
+ * A tool's arguments: the CLI's own (tool_result.input) over postToolUse's string copies; the
+ * commands of run_commands also as one `command`, the target the hooks read.
+ */
+function toolInput(raw: Record<string, unknown>, parameters: unknown): Record<string, unknown> | undefined {
+  const input = record(record(raw.tool_result)?.input) ?? record(parameters);
+  const commands = input?.commands;
+  if (!Array.isArray(commands)) return input;
+  return { ...input, command: commands.filter((c) => typeof c === "string").join("\n") };
+}
 
 export const CLINE_SOURCE: TranscriptSource = trailSource(EDITS);
 
 export const cline: AgentKind = {
   id: "cline",
-  parse(event, raw) {
+  parse(event, raw, env) {
     const hook = text(raw.hookName) ?? "";
     const data = (key: string) => record(raw[key]) ?? {};
     const meta = {
@@ -41,14 +85,18 @@ export const cline: AgentKind = {
     set("session_id", pick(raw, "taskId") ?? text(task.taskId));
     set("cwd", firstRoot(raw.workspaceRoots) ?? pick(raw, "workspacePath", "cwd"));
     set("model", text(record(raw.model)?.slug));
-    set("source", hook === "TaskResume" ? "resume" : event === "session-start" ? "startup" : undefined);
+    const resumed = hook === "TaskResume" || hook === "agent_resume";
+    set("source", resumed ? "resume" : event === "session-start" ? "startup" : undefined);
     set(
       "prompt",
-      text(data("userPromptSubmit").prompt) ?? text(task.initialTask) ?? text(data("taskStart").task),
+      text(data("userPromptSubmit").prompt) ??
+        text(task.initialTask) ??
+        text(data("taskStart").task) ??
+        (event === "session-start" ? sessionPrompt(raw, env) : undefined),
     );
     const tool = data("postToolUse");
     set("tool_name", text(tool.toolName));
-    set("tool_input", record(tool.parameters));
+    set("tool_input", toolInput(raw, tool.parameters));
     if (event === "pre-compact") set("trigger", "auto");
     if (event === "post-tool-use" && tool.success === false) {
       return {
@@ -56,7 +104,8 @@ export const cline: AgentKind = {
         payload: stamped({ ...p, error: text(tool.result) ?? "failed" }, "cline"),
       };
     }
-    return { event, payload: stamped(p, "cline") };
+    // The CLI dropped what TaskStart printed: the first tool result brings the restore block.
+    return { event, payload: stamped(p, "cline"), restoreOnce: hook === CLI_TOOL_RESULT };
   },
   source: CLINE_SOURCE,
   stopEndsSession: true,

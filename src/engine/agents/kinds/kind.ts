@@ -31,6 +31,11 @@ export interface ParsedHook {
   /** The event the flows run: a post-tool-use whose payload says it failed becomes post-tool-use-failure. */
   event: HookEvent;
   payload: HookPayload;
+  /**
+   * The agent dropped what its session start printed (Cline's CLI runs TaskStart without waiting
+   * for it): this event's reply brings the restore block, once per session.
+   */
+  restoreOnce?: boolean;
 }
 
 export interface AgentKind {

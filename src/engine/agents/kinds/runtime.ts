@@ -9,6 +9,9 @@ import { recordTrail } from "./trail.ts";
 import type { AgentKind, HookEvent, Reply } from "./kind.ts";
 import type { HookPayload } from "../hook-payload.ts";
 import type { Session } from "../../session.ts";
+import { resolveProject } from "../../projects/resolve.ts";
+import { noteOf, withNote } from "../session-notes.ts";
+import { getSignalRow, putSignalRow } from "../signal-row.ts";
 import { unlessBusy } from "../../unless-busy.ts";
 import { printable } from "../../../lib/text.ts";
 
@@ -19,6 +22,8 @@ export interface HookCall {
   caller: AgentKind;
   event: HookEvent;
   payload: HookPayload;
+  /** This event's reply brings the restore block, once per session (kind.ts ParsedHook). */
+  restoreOnce?: boolean;
 }
 
 /** A hook call from `--agent` and the payload, or null for an agent we do not know. */
@@ -32,7 +37,31 @@ export function readHook(
   if (!route) return null;
   const caller = callerOf(route, raw);
   const parsed = caller.parse(event, raw, env);
-  return { route, caller, event: parsed.event, payload: parsed.payload };
+  return { route, caller, event: parsed.event, payload: parsed.payload, restoreOnce: parsed.restoreOnce };
+}
+
+/**
+ * The restore block, the first time a session asks for it (noted in its session note); undefined
+ * after that, without a session id, or when the store cannot be written now.
+ */
+async function firstRestore(session: Session, p: HookPayload): Promise<string | undefined> {
+  const sessionId = typeof p.session_id === "string" && p.session_id ? p.session_id : null;
+  if (!sessionId) return undefined;
+  const now = session.now();
+  const first = await unlessBusy(true, false, () =>
+    session.write(async (w) => {
+      const ctx = await resolveProject(session, { create: true, w });
+      const row = await getSignalRow(w, ctx.project.id);
+      if (noteOf(row, sessionId)?.restored) return false;
+      await putSignalRow(
+        w,
+        ctx.project.id,
+        withNote(row, sessionId, now, (n) => ({ ...n, restored: now.toISOString() })),
+      );
+      return true;
+    }),
+  );
+  return first ? restoreContext(session) : undefined;
 }
 
 /** Runs the hook; gives what to print on stdout ("" for nothing). */
@@ -64,6 +93,10 @@ export async function runHook(session: Session, call: HookCall): Promise<string>
   // Where compaction can carry context (opencode), the summary keeps the task state just saved.
   if (event === "pre-compact" && route.compactionContext)
     reply = { context: await restoreContext(session, "compact") };
+  if (call.restoreOnce) {
+    const block = await firstRestore(session, p);
+    if (block) reply = { ...reply, context: [block, reply.context].filter(Boolean).join("\n\n") };
+  }
   // What goes into the model's context holds no escape sequence, whatever the store holds (a JSON
   // reply would carry one escaped, and the agent would decode it).
   return route.render(event, {
