@@ -14,6 +14,7 @@ import { applyFlags, emptyInput, parseSnapshotText, type FlagFields } from "../s
 import { parsePlan } from "../src/engine/snapshots/plan.ts";
 import { setPlan } from "../src/engine/memory/plan.ts";
 import { recordFailure } from "../src/engine/failures/record.ts";
+import type { FailureObservation } from "../src/engine/failures/graph.ts";
 import { addRule, parseScope } from "../src/engine/memory/rules.ts";
 import { sizeOf } from "../src/store/driver.ts";
 import { childEnv, projectAt, tempDir, type ProjectOnLaptop } from "./helpers.ts";
@@ -49,9 +50,9 @@ export function save(place: Place, flags: SaveFlags): Promise<SaveResult> {
   return atPlace(place, (s) => saveSnapshot(s, { input, keep, overflow, whole: false }));
 }
 
-/** `mindsave save` of the YAML `text` on stdin at `place`. */
-export function saveText(place: Place, text: string): Promise<SaveResult> {
-  const input = applyFlags(parseSnapshotText(text, "The snapshot on stdin"), {});
+/** `mindsave save` of the YAML `text` on stdin at `place`, with `flags` over it. */
+export function saveText(place: Place, text: string, flags: FlagFields = {}): Promise<SaveResult> {
+  const input = applyFlags(parseSnapshotText(text, "The snapshot on stdin"), flags);
   return atPlace(place, (s) => saveSnapshot(s, { input, whole: false }));
 }
 
@@ -59,9 +60,15 @@ export function saveText(place: Place, text: string): Promise<SaveResult> {
 export const saveGoal = (t: ProjectOnLaptop, goal: string, more: SaveFlags = {}) =>
   save(inRepo(t), { goal, state: "s", next: "n", ...more });
 
-/** `mindsave fail ITEM [--reason R]` at `place`: one observation of a rejected approach. */
-export async function fail(place: Place, item: string, reason?: string): Promise<void> {
-  await atPlace(place, (s) => recordFailure(s, { item, reason, increment: true }));
+/** What `mindsave fail`'s flags give besides the item and its reason (`--scope`, `--alt`, …). */
+export type FailFlags = Pick<
+  FailureObservation,
+  "rejected_by" | "scope" | "confidence" | "related" | "alternatives"
+>;
+
+/** `mindsave fail ITEM [--reason R] …` at `place`: one observation of a rejected approach. */
+export async function fail(place: Place, item: string, reason?: string, more: FailFlags = {}): Promise<void> {
+  await atPlace(place, (s) => recordFailure(s, { item, reason, ...more, increment: true }));
 }
 
 /** `mindsave plan set --item …` at `place`: the plan of the newest snapshot. */

@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { countTokens } from "gpt-tokenizer/encoding/cl100k_base";
 import { gitRepo, laptop, ok, okJson, tempDir } from "./helpers.ts";
+import { fail, save } from "./engine-setup.ts";
 
 function setup(rootName = "repo") {
   const base = tempDir();
@@ -13,7 +14,9 @@ function setup(rootName = "repo") {
   const repo = gitRepo(join(base, rootName));
   const pc = laptop("alpha", base);
   const opts = (cwd = repo, env: Record<string, string> = {}) => ({ cwd, env: { ...pc.env, ...env } });
-  return { base, home, repo, opts };
+  // Where set-up records what a test then loads, in this process (the engine's use cases, as the CLI's).
+  const here = { home, cwd: repo, env: pc.env };
+  return { base, home, repo, opts, here };
 }
 
 describe("the restore block", () => {
@@ -71,49 +74,17 @@ describe("the restore block", () => {
 
   test("when the block is trimmed, decisions go before failures (the spec's density ranking)", async () => {
     const t = setup();
-    for (let i = 0; i < 6; i++) {
-      await ok(
-        [
-          "fail",
-          `approach ${i}`,
-          "--reason",
-          `it broke the build in a way that took an afternoon to find (${i})`,
-          "--home",
-          t.home,
-        ],
-        t.opts(),
+    for (let i = 0; i < 12; i++)
+      await fail(
+        t.here,
+        `approach ${i}`,
+        `it broke the build in a way that took an afternoon to find (${i})`,
       );
-    }
-    for (let i = 6; i < 12; i++) {
-      await ok(
-        [
-          "fail",
-          `approach ${i}`,
-          "--reason",
-          `it broke the build in a way that took an afternoon to find (${i})`,
-          "--home",
-          t.home,
-        ],
-        t.opts(),
-      );
-    }
-    const decisions = Array.from({ length: 18 }, (_, i) => [
-      "--decision",
-      `decision ${i}: we settled this after a long discussion about trade-offs and wrote it down`,
-    ]).flat();
-    await ok(
-      [
-        "save",
-        "--home",
-        t.home,
-        "--goal",
-        "ship the release",
-        "--constraint",
-        "never force-push main",
-        ...decisions,
-      ],
-      t.opts(),
+    const decision = Array.from(
+      { length: 18 },
+      (_, i) => `decision ${i}: we settled this after a long discussion about trade-offs and wrote it down`,
     );
+    await save(t.here, { goal: "ship the release", constraint: ["never force-push main"], decision });
     const j = await okJson(["load", "--latest", "--home", t.home], t.opts());
     expect(countTokens(j.restore_block)).toBeLessThanOrEqual(800);
     expect(j.omitted.decisions).toBeGreaterThan(0);
@@ -146,20 +117,11 @@ describe("one calendar", () => {
 describe("a save never makes the restore worse", () => {
   test("a missing, empty or Q&A-only transcript writes no hook snapshot over a good one", async () => {
     const t = setup();
-    await ok(
-      [
-        "save",
-        "--home",
-        t.home,
-        "--goal",
-        "Add JWT refresh",
-        "--next",
-        "fix the expiry test",
-        "--constraint",
-        "no new dependencies",
-      ],
-      t.opts(),
-    );
+    await save(t.here, {
+      goal: "Add JWT refresh",
+      next: "fix the expiry test",
+      constraint: ["no new dependencies"],
+    });
     const qa = join(t.base, "qa.jsonl");
     writeFileSync(
       qa,
@@ -212,20 +174,11 @@ describe("a save never makes the restore worse", () => {
 describe("an overflow snapshot keeps the Layer 2 it stands on", () => {
   test("a manual save --overflow points at the newest full snapshot, whose Layer 2 load still shows", async () => {
     const t = setup();
-    await ok(
-      [
-        "save",
-        "--home",
-        t.home,
-        "--goal",
-        "ship it",
-        "--constraint",
-        "never force-push main",
-        "--decision",
-        "release on Fridays",
-      ],
-      t.opts(),
-    );
+    await save(t.here, {
+      goal: "ship it",
+      constraint: ["never force-push main"],
+      decision: ["release on Fridays"],
+    });
     const ovf = await okJson(
       [
         "save",

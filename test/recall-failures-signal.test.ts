@@ -2,9 +2,9 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { childEnv, gitRepo, laptop, ok, okJson, run, sql, tempDir } from "./helpers.ts";
-import { Session } from "../src/engine/session.ts";
+import { gitRepo, laptop, ok, okJson, run, sql, tempDir } from "./helpers.ts";
 import { recordFailure } from "../src/engine/failures/record.ts";
+import { atPlace, fail, save, saveText } from "./engine-setup.ts";
 
 function setup() {
   const base = tempDir();
@@ -21,32 +21,23 @@ function setup() {
     env: pc.env,
     db: join(home, "mindsave.db"),
     at: (cwd: string) => ({ cwd, env: pc.env }),
+    /** Where set-up records state in this process (the engine's use cases, as the CLI's): in `cwd`. */
+    here: (cwd: string) => ({ home, cwd, env: pc.env }),
   };
 }
 
 describe("recall", () => {
   test("searches every layer with a context line per hit; any keyword searches, none crashes", async () => {
     const t = setup();
-    await ok(["save", "--home", t.home], {
-      ...t.at(t.repo),
-      stdin: `---\ngoal: Add JWT refresh\nstate: endpoint done\n---\n### Recent Tool Calls\n1. curl -X POST /auth/refresh returned 401 "expired"\n`,
+    await saveText(
+      t.here(t.repo),
+      `---\ngoal: Add JWT refresh\nstate: endpoint done\n---\n### Recent Tool Calls\n1. curl -X POST /auth/refresh returned 401 "expired"\n`,
+    );
+    await save(t.here(t.repo), { goal: "修复令牌刷新的并发问题", decision: ["使用互斥锁保护刷新流程"] });
+    await save(t.here(t.repo), {
+      goal: "Tune the C++ build (-O2 vs -O3)",
+      constraint: ["keep NOT NULL columns"],
     });
-    await ok(
-      ["save", "--goal", "修复令牌刷新的并发问题", "--decision", "使用互斥锁保护刷新流程", "--home", t.home],
-      t.at(t.repo),
-    );
-    await ok(
-      [
-        "save",
-        "--goal",
-        "Tune the C++ build (-O2 vs -O3)",
-        "--constraint",
-        "keep NOT NULL columns",
-        "--home",
-        t.home,
-      ],
-      t.at(t.repo),
-    );
 
     const jwt = await ok(["recall", "jwt", "--home", t.home], t.at(t.repo));
     expect(jwt.stdout).toContain("1 snapshot(s) match");
@@ -94,8 +85,8 @@ describe("recall", () => {
 
   test("stays within the project unless --all-projects", async () => {
     const t = setup();
-    await ok(["save", "--goal", "database migration in repo", "--home", t.home], t.at(t.repo));
-    await ok(["save", "--goal", "database tuning in other", "--home", t.home], t.at(t.other));
+    await save(t.here(t.repo), { goal: "database migration in repo" });
+    await save(t.here(t.other), { goal: "database tuning in other" });
     expect((await okJson(["recall", "database", "--home", t.home], t.at(t.repo))).hits).toHaveLength(1);
     expect(
       (await okJson(["recall", "database", "--all-projects", "--home", t.home], t.at(t.repo))).hits,
@@ -104,14 +95,10 @@ describe("recall", () => {
 
   test("without a keyword shows the newest or a chosen snapshot's Layer 3", async () => {
     const t = setup();
-    await ok(["save", "--home", t.home, "--topic", "older"], {
-      ...t.at(t.repo),
-      stdin: "---\ngoal: older\n---\n### Completed Steps\n1. old step\n",
+    await saveText(t.here(t.repo), "---\ngoal: older\n---\n### Completed Steps\n1. old step\n", {
+      topic: "older",
     });
-    await ok(["save", "--home", t.home], {
-      ...t.at(t.repo),
-      stdin: "---\ngoal: newer\n---\n### Completed Steps\n1. new step\n",
-    });
+    await saveText(t.here(t.repo), "---\ngoal: newer\n---\n### Completed Steps\n1. new step\n");
     expect((await ok(["recall", "--home", t.home], t.at(t.repo))).stdout).toContain("new step");
     expect((await ok(["recall", "--snapshot", "older", "--home", t.home], t.at(t.repo))).stdout).toContain(
       "old step",
@@ -172,24 +159,13 @@ describe("failure graph", () => {
 
   test("global failures show in every project's restore block; project ones only in theirs", async () => {
     const t = setup();
-    await ok(
-      [
-        "fail",
-        "localStorage for tokens",
-        "--reason",
-        "XSS exposure",
-        "--scope",
-        "global",
-        "--alt",
-        "httpOnly cookies",
-        "--home",
-        t.home,
-      ],
-      t.at(t.repo),
-    );
-    await ok(["fail", "websocket reconnect", "--reason", "proxy drops it", "--home", t.home], t.at(t.repo));
-    await ok(["save", "--goal", "repo task", "--home", t.home], t.at(t.repo));
-    await ok(["save", "--goal", "other task", "--home", t.home], t.at(t.other));
+    await fail(t.here(t.repo), "localStorage for tokens", "XSS exposure", {
+      scope: "global",
+      alternatives: ["httpOnly cookies"],
+    });
+    await fail(t.here(t.repo), "websocket reconnect", "proxy drops it");
+    await save(t.here(t.repo), { goal: "repo task" });
+    await save(t.here(t.other), { goal: "other task" });
     const repoBlock = (await ok(["load", "--home", t.home], t.at(t.repo))).stdout;
     const otherBlock = (await ok(["load", "--home", t.home], t.at(t.other))).stdout;
     expect(repoBlock).toContain("localStorage for tokens: XSS exposure");
@@ -203,11 +179,8 @@ describe("failure graph", () => {
   test("legacy excluded_paths in a snapshot become failure-graph entries", async () => {
     const t = setup();
     const yaml = `goal: legacy import\nexcluded_paths:\n  - "Don't use Tailwind — causes style conflict"\n  - "websocket reconnect failed 3 times, switched to polling"\n  - "不要用Redux：太重了"\n`;
-    await ok(["save", "--home", t.home], { ...t.at(t.repo), stdin: yaml });
-    await ok(
-      ["save", "--goal", "flag form", "--failed", "MongoDB: no transactions", "--home", t.home],
-      t.at(t.repo),
-    );
+    await saveText(t.here(t.repo), yaml);
+    await save(t.here(t.repo), { goal: "flag form", failed: ["MongoDB: no transactions"] });
     const graph = (await okJson(["failures", "--home", t.home], t.at(t.repo))).failure_graph.project;
     expect(graph.Tailwind.reason).toBe("causes style conflict");
     expect(graph.Redux.reason).toBe("太重了");
@@ -225,8 +198,8 @@ describe("failure graph", () => {
   test("a snapshot's failure_graph repeat_count is a floor, not added again on each save", async () => {
     const t = setup();
     const yaml = "goal: g\nfailure_graph:\n  Redis cache:\n    reason: stale reads\n    repeat_count: 2\n";
-    await ok(["save", "--home", t.home], { ...t.at(t.repo), stdin: yaml });
-    await ok(["save", "--home", t.home], { ...t.at(t.repo), stdin: yaml });
+    await saveText(t.here(t.repo), yaml);
+    await saveText(t.here(t.repo), yaml);
     expect(
       (await okJson(["failures", "--home", t.home], t.at(t.repo))).failure_graph.project["Redis cache"]
         .repeat_count,
@@ -237,8 +210,7 @@ describe("failure graph", () => {
     const t = setup();
     // Forty failures recorded by the engine in one process (what `mindsave fail` runs; the CLI is
     // what the load below tests, not this loop).
-    const session = await Session.open({ home: t.home, cwd: t.repo, env: childEnv(t.env) }, { write: true });
-    try {
+    await atPlace(t.here(t.repo), async (session) => {
       for (let i = 0; i < 40; i++) {
         await recordFailure(session, {
           item: `approach number ${i} with a fairly long descriptive name`,
@@ -246,13 +218,8 @@ describe("failure graph", () => {
           increment: true,
         });
       }
-    } finally {
-      await session.close();
-    }
-    await ok(
-      ["save", "--goal", "many failures", "--constraint", "always keep this constraint", "--home", t.home],
-      t.at(t.repo),
-    );
+    });
+    await save(t.here(t.repo), { goal: "many failures", constraint: ["always keep this constraint"] });
     const j = await okJson(["load", "--home", t.home], t.at(t.repo));
     expect(j.tokens).toBeLessThanOrEqual(800);
     expect(j.omitted.failures).toBeGreaterThan(0);
@@ -288,7 +255,7 @@ describe("a failure given another reason", () => {
 describe("signal", () => {
   test("tool calls, ratio and turns drive GREEN/YELLOW/RED with adaptive thresholds; --json is the spec's signal.json", async () => {
     const t = setup();
-    await ok(["save", "--goal", "g", "--home", t.home], t.at(t.repo));
+    await save(t.here(t.repo), { goal: "g" });
     const green = await okJson(["signal", "--ratio", "0.5", "--home", t.home], t.at(t.repo));
     expect(Object.keys(green).sort()).toEqual([
       "auto_save_count",
@@ -317,7 +284,7 @@ describe("signal", () => {
     });
     const red = await ok(["signal", "--ratio", "0.7", "--home", t.home], t.at(t.repo));
     expect(red.stdout).toContain("Pressure RED");
-    await ok(["save", "--goal", "g2", "--home", t.home], t.at(t.repo));
+    await save(t.here(t.repo), { goal: "g2" });
     expect((await okJson(["signal", "--home", t.home], t.at(t.repo))).tool_calls_since_save).toBe(0);
   });
 });

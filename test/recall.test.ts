@@ -2,23 +2,22 @@
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  laptopWithApp as setup,
-  ok,
-  okJson,
-  projectOnLaptop as fixture,
-  saveGoal as save,
-} from "./helpers.ts";
+import { laptopWithApp as setup, ok, okJson, projectOnLaptop as fixture } from "./helpers.ts";
+import { inRepo, save as saveAt, saveGoal as save, saveText } from "./engine-setup.ts";
+
+// The snapshots recalled are saved in this process (the engine's save, as the CLI's, from flags or
+// YAML on stdin): recall, through the CLI, is what is tested.
 
 describe("recall", () => {
   test("with no keyword, when the newest snapshot has no Layer 3, says so before the older archive it shows", async () => {
     const t = fixture("mindsave-walk2-recall-");
-    await t.okCli(["save"], {
-      stdin:
+    const older = (
+      await saveText(
+        inRepo(t),
         "---\ngoal: archived work\nstate: s\nnext_action: n\n---\n### Completed Steps\n1. tuned the zebrafish limiter\n",
-    });
-    const older = (await t.json(["snapshots", "list"])).snapshots[0].name;
-    const newest = (await t.json(["save", "--goal", "no archive here", "--state", "s", "--next", "n"])).saved;
+      )
+    ).snapshot.name;
+    const newest = (await save(t, "no archive here")).snapshot.name;
     const out = (await t.okCli(["recall"])).stdout;
     const lines = out.split("\n");
     expect(lines[0]).toBe(`The newest snapshot, ${newest}, has no Layer 3; this is the newest one that has.`);
@@ -26,9 +25,7 @@ describe("recall", () => {
     expect(out).toContain("zebrafish limiter");
     expect((await t.json(["recall"])).newest_without_layer3).toBe(newest);
     // The newest with an archive of its own: no such line.
-    await t.okCli(["save"], {
-      stdin: "---\ngoal: archived again\nstate: s\nnext_action: n\n---\n### Notes\nkept\n",
-    });
+    await saveText(inRepo(t), "---\ngoal: archived again\nstate: s\nnext_action: n\n---\n### Notes\nkept\n");
     expect((await t.okCli(["recall"])).stdout).toStartWith("## Layer 3: Cold Archive of");
   });
 
@@ -51,22 +48,11 @@ describe("recall", () => {
 describe("recall with keywords: order, limit and context", () => {
   test("recall: newest first, says when --limit hides more, context shows whole words and separates fields", async () => {
     const t = setup();
-    for (let i = 1; i <= 5; i++) {
-      await ok(
-        [
-          "save",
-          "--goal",
-          `step ${i} of the refresh endpoint work`,
-          "--state",
-          `state ${i}`,
-          "--constraint",
-          `rule ${i}`,
-          "--home",
-          t.home,
-        ],
-        t.at(t.repo),
+    for (let i = 1; i <= 5; i++)
+      await saveAt(
+        { home: t.home, ...t.at() },
+        { goal: `step ${i} of the refresh endpoint work`, state: `state ${i}`, constraint: [`rule ${i}`] },
       );
-    }
     const r = await okJson(["recall", "refresh", "endpoint", "--limit", "3", "--home", t.home], t.at(t.repo));
     expect(r.hits.map((h: any) => h.goal)).toEqual([
       "step 5 of the refresh endpoint work",
@@ -92,15 +78,15 @@ describe("recall without a keyword", () => {
   test("recall without a keyword shows the newest Layer 3 there is; a manual save gets the spec's automatic parts", async () => {
     const t = setup();
     writeFileSync(join(t.repo, "src", "auth.ts"), "export const auth = 2;\n");
-    await ok(["save", "--home", t.home], {
-      ...t.at(),
-      stdin: "---\ngoal: with an archive\n---\n### Completed Steps\n1. wrote the parser\n",
-    });
+    await saveText(
+      { home: t.home, ...t.at() },
+      "---\ngoal: with an archive\n---\n### Completed Steps\n1. wrote the parser\n",
+    );
     const first = await okJson(["recall", "--home", t.home], t.at());
     expect(first.layer3).toContain("### File Changes");
     expect(first.layer3).toContain("src/auth.ts");
     // A checkpoint without any Layer 3 (no changes, nothing logged) does not hide the archive.
-    await ok(["save", "--overflow", "--goal", "checkpoint", "--home", t.home], t.at());
+    await saveAt({ home: t.home, ...t.at() }, { overflow: true, goal: "checkpoint" });
     const recalled = await ok(["recall", "--home", t.home], t.at());
     expect(recalled.stdout).toContain("wrote the parser");
   });
@@ -110,7 +96,7 @@ describe("recall context", () => {
   test("never cuts an emoji or a combining accent in half", async () => {
     const t = setup();
     const body = `${"😀".repeat(40)} needle ${"👨‍👩‍👧".repeat(30)} e\u0301`.repeat(2);
-    await ok(["save", "--home", t.home], { ...t.at(), stdin: `---\ngoal: emoji archive\n---\n${body}\n` });
+    await saveText({ home: t.home, ...t.at() }, `---\ngoal: emoji archive\n---\n${body}\n`);
     const j = await okJson(["recall", "needle", "--home", t.home], t.at());
     const context: string = j.hits[0].context;
     expect(context).toContain("«needle»");
