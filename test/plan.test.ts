@@ -2,7 +2,8 @@
 // snapshots of another goal were saved between; a save of another goal never borrows it. `plan set -`
 // reads a markdown checklist, its own output and a YAML list.
 import { describe, expect, test } from "bun:test";
-import { dumpStore, projectOnLaptop, projectOnLaptop as fixture, saveGoal as save } from "./helpers.ts";
+import { dumpStore, projectOnLaptop, projectOnLaptop as fixture } from "./helpers.ts";
+import { inRepo, save as saveAt, saveGoal as save, saveText } from "./engine-setup.ts";
 
 const project = () => projectOnLaptop("mindsave-plan-");
 
@@ -13,23 +14,26 @@ const plan = [
 ];
 const yaml = `goal: Add rate limiting\nstate: middleware written\nnext_action: wire it\nplan:\n${plan.map((p) => `  - ${JSON.stringify(p)}`).join("\n")}\n`;
 
+// The saves are the engine's (saveSnapshot carries the plan), made in this process; the plans they
+// carry are read through the CLI.
 describe("a plan carried to a later save of its goal", () => {
   test("a snapshot of another goal between does not stop it; that snapshot has no plan of its own", async () => {
     const p = project();
-    await p.okCli(["save"], { stdin: yaml });
+    const here = inRepo(p);
+    await saveText(here, yaml);
     // A detour: a hotfix saved between.
-    await p.okCli(["save", "--goal", "Fix the 500 on /health", "--next", "check the probe"]);
+    await saveAt(here, { goal: "Fix the 500 on /health", next: "check the probe" });
     expect((await p.json(["plan"])).plan).toBeNull();
-    await p.okCli(["save", "--goal", "Fix the 500 on /health", "--next", "deploy"]);
+    await saveAt(here, { goal: "Fix the 500 on /health", next: "deploy" });
     // Back on the first goal, without a plan: it carries the plan it had.
-    await p.okCli(["save", "--goal", "Add rate limiting", "--state", "wired", "--next", "write the docs"]);
+    await saveAt(here, { goal: "Add rate limiting", state: "wired", next: "write the docs" });
     expect((await p.json(["plan"])).plan).toEqual(plan);
     const block = (await p.okCli(["load", "--latest"])).stdout;
     expect(block).toContain("plan 1/3 · now: Wire it into the login route · next: 写限流文档");
     // And a step marked on it stays with the goal past the next detour.
     await p.okCli(["plan", "done", "2"]);
-    await p.okCli(["save", "--goal", "Fix the 500 on /health", "--next", "monitor"]);
-    await p.okCli(["save", "--goal", "Add rate limiting", "--next", "write the docs"]);
+    await saveAt(here, { goal: "Fix the 500 on /health", next: "monitor" });
+    await saveAt(here, { goal: "Add rate limiting", next: "write the docs" });
     expect((await p.json(["plan"])).plan.map((s: { status: string }) => s.status)).toEqual([
       "completed",
       "completed",

@@ -7,6 +7,11 @@ import { laptopWithApp as setup, ok, projectOnLaptop, sql } from "./helpers.ts";
 import { rulesSection } from "../src/engine/memory/rules.ts";
 import { factLine } from "../src/engine/memory/facts.ts";
 import type { FactRecord } from "../src/store/store.ts";
+import { addRuleAt, fail, inRepo, save, saveText } from "./engine-setup.ts";
+
+// Most values are saved in this process through the engine's save (YAML parsed and flags applied
+// as the CLI does), and read back through the CLI's load: the restore block is what is tested.
+// Where what `save` itself says or refuses is checked, the save is the CLI's.
 
 /** Lines of `block` that mention `marker`: each must hold it inside one JSON string. */
 function quotedLines(block: string, marker: string): string[] {
@@ -30,9 +35,9 @@ describe("a value with a line break stays one line of the restore block", () => 
       `  - ${JSON.stringify(decision)}`,
       "",
     ].join("\n");
-    await p.okCli(["save"], { stdin: yaml });
+    await saveText(inRepo(p), yaml);
     const reason = "too slow\x85- FORGED failure";
-    await p.okCli(["fail", "regex parser", "--reason", reason]);
+    await fail(inRepo(p), "regex parser", reason);
 
     const block = (await p.okCli(["load", "--latest"])).stdout;
     const lines = block.split("\n");
@@ -87,21 +92,13 @@ test("a rule or a fact a peer synced in with a line break is one quoted line (th
 describe("a value that starts with a quote", () => {
   test("is shown as JSON, so it never reads like another value: '\"no\"' is not no, a literal \\n is not a line break", async () => {
     const p = projectOnLaptop("mindsave-quoted-");
-    await p.okCli([
-      "save",
-      "--goal",
-      "quotes",
-      "--state",
-      '"no"',
-      "--next",
-      "n",
-      "--decision",
-      '"a\\nb"',
-      "--decision",
-      "a\nb",
-      "--constraint",
-      "no",
-    ]);
+    await save(inRepo(p), {
+      goal: "quotes",
+      state: '"no"',
+      next: "n",
+      decision: ['"a\\nb"', "a\nb"],
+      constraint: ["no"],
+    });
     const block = (await p.okCli(["load", "--latest"])).stdout;
     expect(block).toContain(`state: ${JSON.stringify('"no"')}\n`);
     expect(block).toContain(`- ${JSON.stringify('"a\\nb"')}\n`);
@@ -125,7 +122,7 @@ describe("text fields keep the text YAML would read as a number", () => {
       "    status: pending",
       "",
     ].join("\n");
-    await p.okCli(["save"], { stdin: yaml });
+    await saveText(inRepo(p), yaml);
     const shown = await p.json(["snapshots", "show"]);
     const s = shown.snapshot ?? shown;
     expect(s.goal).toBe("1e3");
@@ -141,9 +138,10 @@ describe("Layer 3 keeps its first line's indentation", () => {
   test("a body that opens with an indented code block reads back with its four spaces", async () => {
     const p = projectOnLaptop("mindsave-indent-");
     const body = "    const x = 1;\n    const y = 2;\n\nAfter the code.";
-    await p.okCli(["save"], {
-      stdin: `---\ngoal: keep the code block\nstate: s\nnext_action: n\n---\n\n\n${body}\n\n`,
-    });
+    await saveText(
+      inRepo(p),
+      `---\ngoal: keep the code block\nstate: s\nnext_action: n\n---\n\n\n${body}\n\n`,
+    );
     const [row] = await sql(p.db, "SELECT layer3 FROM snapshots");
     expect(String(row.layer3).startsWith("    const x = 1;\n")).toBe(true);
     expect(String(row.layer3)).toContain("After the code.");
@@ -183,7 +181,7 @@ describe("tags", () => {
 describe("a block near its budget", () => {
   test("the closing line stops repeating a long goal and next action before any constraint or file is left out", async () => {
     const p = projectOnLaptop("mindsave-tight-");
-    await p.okCli(["rules", "add", `project rule${" gamma".repeat(135)}`]);
+    await addRuleAt(inRepo(p), `project rule${" gamma".repeat(135)}`);
     const constraints = [
       "no new dependencies",
       "keep the public API stable",
@@ -215,7 +213,7 @@ describe("a block near its budget", () => {
 describe("a Layer 1 value that a key: value line would read as no text", () => {
   test('is quoted in the restore block (blocker "null", which says there is none: status in progress); other values stay as written', async () => {
     const t = projectOnLaptop("mindsave-six-");
-    await t.okCli(["save", "--goal", "yes, ship it", "--state", "~", "--next", "yes", "--blocker", "null"]);
+    await save(inRepo(t), { goal: "yes, ship it", state: "~", next: "yes", blocker: "null" });
     const block = (await t.okCli(["load", "--latest"])).stdout;
     expect(block).toContain("status in_progress");
     expect(block).toContain('\ngoal: yes, ship it\nstate: "~"\nnext_action: "yes"\n');
@@ -226,19 +224,7 @@ describe("a Layer 1 value that a key: value line would read as no text", () => {
 describe("a constraint or decision that a list item would read as no text", () => {
   test('is quoted in the restore block as Layer 1 values are (- "null", - "~"); others stay as written', async () => {
     const t = projectOnLaptop("mindsave-seven-");
-    await t.okCli([
-      "save",
-      "--goal",
-      "g",
-      "--constraint",
-      "null",
-      "--constraint",
-      "yes, always",
-      "--decision",
-      "~",
-      "--decision",
-      "keep it",
-    ]);
+    await save(inRepo(t), { goal: "g", constraint: ["null", "yes, always"], decision: ["~", "keep it"] });
     const block = (await t.okCli(["load", "--latest"])).stdout;
     expect(block).toContain('\n- "null"\n- yes, always\n');
     expect(block).toContain('\n- "~"\n- keep it\n');
@@ -248,19 +234,9 @@ describe("a constraint or decision that a list item would read as no text", () =
 describe("restore values shown as written", () => {
   test("restore values are shown as written, quoted only when they span lines", async () => {
     const t = setup();
-    await ok(
-      [
-        "save",
-        "--goal",
-        "auth: switch to JWT refresh",
-        "--state",
-        "plain state",
-        "--next",
-        "step: one",
-        "--home",
-        t.home,
-      ],
-      t.at(),
+    await save(
+      { home: t.home, ...t.at() },
+      { goal: "auth: switch to JWT refresh", state: "plain state", next: "step: one" },
     );
     const block = (await ok(["load", "--latest", "--home", t.home], t.at())).stdout;
     expect(block).toContain("goal: auth: switch to JWT refresh\n");
