@@ -2,22 +2,11 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  childEnv,
-  dumpStore,
-  gitRepo,
-  laptop,
-  ok,
-  okJson,
-  projectOnLaptop,
-  run,
-  sql,
-  tempDir,
-} from "./helpers.ts";
+import { dumpStore, gitRepo, laptop, ok, okJson, projectOnLaptop, run, sql, tempDir } from "./helpers.ts";
 import { normaliseEntry } from "../src/engine/formats/seed-read-failure-graph.ts";
-import { Session } from "../src/engine/session.ts";
 import { saveSnapshot } from "../src/engine/snapshots/save.ts";
 import { fromFields } from "../src/engine/snapshots/input.ts";
+import { atPlace, save } from "./engine-setup.ts";
 
 function setup() {
   const base = tempDir();
@@ -26,7 +15,9 @@ function setup() {
   const repo = gitRepo(join(base, "repo"));
   const pc = laptop("alpha", base);
   const opts = (cwd = repo) => ({ cwd, env: pc.env });
-  return { base, home, repo, env: pc.env, opts, db: join(home, "mindsave.db") };
+  // Where set-up saves in this process (the engine's save, as the CLI's) what a test then reads.
+  const here = { home, cwd: repo, env: pc.env };
+  return { base, home, repo, env: pc.env, opts, here, db: join(home, "mindsave.db") };
 }
 
 const TEMPLATE = `---
@@ -147,8 +138,8 @@ describe("save and load", () => {
 
   test("load picks by number, name and prefix; several without a choice prints a numbered list", async () => {
     const t = setup();
-    await ok(["save", "--goal", "first task", "--topic", "first", "--home", t.home], t.opts());
-    await ok(["save", "--goal", "second task", "--topic", "second", "--home", t.home], t.opts());
+    await save(t.here, { goal: "first task", topic: "first" });
+    await save(t.here, { goal: "second task", topic: "second" });
     const list = await ok(["load", "--home", t.home], t.opts());
     expect(list.stdout).toMatch(/^ ?1\. second_\S+ .*second task$/m);
     expect(list.stdout).toMatch(/^ ?2\. first_\S+ .*first task$/m);
@@ -310,16 +301,13 @@ describe("save and load", () => {
 
   test("retention lists 20 (in-progress and blocked counted too), archives completed older than 30 days, deletes nothing", async () => {
     const t = setup();
-    for (let i = 0; i < 3; i++) await ok(["save", "--goal", `wip ${i}`, "--home", t.home], t.opts());
-    await ok(["save", "--goal", "blocked one", "--blocker", "waiting for keys", "--home", t.home], t.opts());
-    // Twenty more saved by the engine in one process (what `mindsave save` runs, retention included).
-    const session = await Session.open({ home: t.home, cwd: t.repo, env: childEnv(t.env) }, { write: true });
-    try {
+    for (let i = 0; i < 3; i++) await save(t.here, { goal: `wip ${i}` });
+    await save(t.here, { goal: "blocked one", blocker: "waiting for keys" });
+    // Twenty more saved by the engine in one session (what `mindsave save` runs, retention included).
+    await atPlace(t.here, async (session) => {
       for (let i = 0; i < 20; i++)
         await saveSnapshot(session, { input: fromFields({ goal: `done ${i}`, status: "completed" }) });
-    } finally {
-      await session.close();
-    }
+    });
     const list = await okJson(["snapshots", "list", "--home", t.home], t.opts());
     expect(list.snapshots).toHaveLength(20);
     const goals = list.snapshots.map((s: any) => s.goal);
@@ -347,7 +335,7 @@ describe("save and load", () => {
 
   test("snapshots show prints the spec's file format and complete/delete change the store", async () => {
     const t = setup();
-    await ok(["save", "--goal", "shown", "--constraint", "tabs not spaces", "--home", t.home], t.opts());
+    await save(t.here, { goal: "shown", constraint: ["tabs not spaces"] });
     const show = await ok(["snapshots", "show", "--home", t.home], t.opts());
     expect(show.stdout).toStartWith("---\nsnapshot_id: shown_");
     expect(show.stdout).toContain("constraints:\n  - tabs not spaces");
