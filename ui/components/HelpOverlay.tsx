@@ -98,7 +98,10 @@ export function HelpOverlay(props: {
       <Text bold>{fit(`Keys ${g.sep} ${props.title}`, inner, g.ellipsis)}</Text>
       {lines.slice(top, top + room).map((l, i) => (
         <Text key={i}>
-          <Text color={theme.c("accent")}>{pad(l.key, keyW - 2, g.ellipsis)} </Text>
+          <Text color={theme.c("accent")}>
+            {pad(l.key, keyW - 2, g.ellipsis)}
+            {"  "}
+          </Text>
           {l.text}
         </Text>
       ))}
