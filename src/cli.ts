@@ -130,7 +130,7 @@ function addSaveGameCommands(program: Command): void {
     .action(lazy(() => import("./commands/recall.ts")));
 }
 
-/** `snapshots` and its commands: list, inspect, archive and prune. */
+/** `snapshots` and its commands: list, inspect, archive and prune; `tags`, the tags they carry. */
 function addSnapshotsCommands(program: Command): void {
   const snapshots = program
     .command("snapshots")
@@ -184,6 +184,14 @@ function addSnapshotsCommands(program: Command): void {
     .description("Delete a snapshot")
     .argument("<snapshot>", "snapshot id, name prefix, or list number")
     .action(lazy(() => import("./commands/snapshots.ts").then((m) => ({ run: m.remove }))));
+  program
+    .command("tags")
+    .description(
+      "The tags of the project's snapshots, each with how many carry it, most used first (ties by name); archived snapshots count only with --all",
+    )
+    .option("--all-projects", "every project's tags, project by project")
+    .option("--all", "count archived snapshots too (as `snapshots list --all` shows them)")
+    .action(lazy(() => import("./commands/tags.ts")));
 }
 
 /** `projects` and its commands: the store's projects and their roots on this host. */

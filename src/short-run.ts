@@ -31,6 +31,7 @@ const QUICK = new Set([
   "agents",
   "hooks",
   "recall",
+  "tags",
 ]);
 
 /** How many times more reluctant to compile a quick command's JIT is (10,000: measured as low as any higher value). */

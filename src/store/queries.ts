@@ -43,6 +43,13 @@ import { CLOCK_AHEAD_KEY, type ClockAhead, compareHlc, readClockAhead } from "./
 import { type ScanRow, scanRows, vacuum } from "./scan.ts";
 import { type SearchFilter, searchSnapshots } from "./search.ts";
 
+/** A tag and how many snapshots of a project carry it (`tagCounts`). */
+export interface TagCount {
+  project_id: string;
+  tag: string;
+  count: number;
+}
+
 /** A text column's size in bytes (UTF-8): `length` of text counts characters. */
 const bytes = (column: string) => `length(CAST(${column} AS BLOB))`;
 
@@ -217,6 +224,26 @@ export class Queries {
       [projectId],
     );
     return Number(rows[0].n);
+  }
+
+  /**
+   * Each tag of a project's snapshots (of every project's: null) and how many carry it, most used
+   * first, ties by name. Tags that differ only in case are one (as `--tag` filters them), spelled as
+   * the newest of them writes it. `listed`: archived snapshots not counted.
+   */
+  async tagCounts(projectId: string | null, opts: { listed?: boolean } = {}): Promise<TagCount[]> {
+    const where = ["snapshots.deleted = 0"];
+    if (projectId !== null) where.push("snapshots.project_id = ?");
+    if (opts.listed) where.push(`NOT ${ARCHIVED}`);
+    // A bare column beside max(): SQLite takes it from the row that holds the max (the newest).
+    const rows = await this.rows(
+      `SELECT snapshots.project_id AS project_id, tag.value AS tag_name, count(*) AS n, max(snapshots.created_at) AS newest
+       FROM snapshots, json_each(snapshots.tags) AS tag WHERE ${where.join(" AND ")}
+       GROUP BY snapshots.project_id, lower(tag.value)
+       ORDER BY project_id, n DESC, lower(tag.value), tag.value`,
+      projectId === null ? [] : [projectId],
+    );
+    return rows.map((r) => ({ project_id: str(r.project_id), tag: str(r.tag_name), count: Number(r.n) }));
   }
 
   /** Whether retention left this snapshot in the default views (false: archived, or no such snapshot). */

@@ -1,7 +1,9 @@
-// Tags on a snapshot (`save --tag release`): short labels to list, recall and filter by.
+// Tags on a snapshot (`save --tag release`): short labels to list, recall and filter by; which are in use.
 import { UserError } from "../../errors.ts";
 import { stripControl } from "./input-limits.ts";
 import { redact } from "./redact.ts";
+import { requireProject } from "../projects/resolve.ts";
+import type { Session } from "../session.ts";
 
 export const TAG_MAX = 64;
 export const TAGS_MAX = 20;
@@ -38,4 +40,34 @@ export function normalizeTags(tags: string[] | undefined): string[] {
   if (out.length > TAGS_MAX)
     throw new UserError(`A snapshot has at most ${TAGS_MAX} tags; ${out.length} were given.`);
   return out;
+}
+
+/** One project's tags and how many of its snapshots carry each, most used first. */
+export interface ProjectTags {
+  project: string;
+  project_id: string;
+  tags: { tag: string; count: number }[];
+}
+
+/**
+ * `mindsave tags`: the tags of this project's snapshots (of every project's with `allProjects`,
+ * projects by name, those without a tag left out), each with how many snapshots carry it.
+ * Archived snapshots count only with `archived`, as `snapshots list` shows them only with `--all`.
+ */
+export async function tagsInUse(
+  session: Session,
+  opts: { allProjects?: boolean; archived?: boolean; nextSteps?: () => Promise<string> } = {},
+): Promise<ProjectTags[]> {
+  const ctx = opts.allProjects ? null : await requireProject(session, opts.nextSteps);
+  const counts = await session.store.tagCounts(ctx?.project.id ?? null, { listed: !opts.archived });
+  const projects = ctx ? [ctx.project] : await session.store.listProjects();
+  const out = projects.map((p) => ({ project: p.name, project_id: p.id, tags: [] as ProjectTags["tags"] }));
+  const byId = new Map(out.map((p) => [p.project_id, p]));
+  for (const c of counts) {
+    // A snapshot of a project no longer listed (deleted, or linked away before its rows moved) under its id.
+    let p = byId.get(c.project_id);
+    if (!p) byId.set(c.project_id, (p = { project: c.project_id, project_id: c.project_id, tags: [] }));
+    p.tags.push({ tag: c.tag, count: c.count });
+  }
+  return ctx ? out : [...byId.values()].filter((p) => p.tags.length);
 }
