@@ -48,7 +48,7 @@ export function actionFor(tool: string): string {
   const t = tool.toLowerCase();
   if (["read", "glob", "grep", "ls", "notebookread", "webfetch", "websearch"].includes(t)) return "read";
   if (["write", "notebookedit"].includes(t)) return "write";
-  if (["edit", "multiedit"].includes(t)) return "edit";
+  if (["edit", "multiedit", "apply_patch"].includes(t)) return "edit";
   if (["bash", "shell", "run_terminal_cmd", "bashoutput"].includes(t)) return "bash";
   return ["read", "write", "edit", "bash"].includes(t) ? t : "other";
 }

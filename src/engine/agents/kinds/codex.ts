@@ -18,7 +18,7 @@ import {
   type TranscriptFacts,
   type Usage,
 } from "../transcript.ts";
-import { FactsBuilder, contentText, patchFiles, todoStatus } from "./facts.ts";
+import { FactsBuilder, contentText, patchFiles, patchIn, todoStatus } from "./facts.ts";
 import {
   hookSpecificJson,
   record,
@@ -29,19 +29,6 @@ import {
   type TranscriptSource,
 } from "./kind.ts";
 import type { HookPayload } from "../hook-payload.ts";
-
-/** A patch text anywhere in a tool input (`{input}`, `{command}`, or the input itself). */
-function patchIn(v: unknown): string | null {
-  if (typeof v === "string") return v.includes("*** Begin Patch") ? v : null;
-  const o = record(v);
-  if (!o) return null;
-  for (const x of Object.values(o)) {
-    const p =
-      typeof x === "string" ? patchIn(x) : Array.isArray(x) ? (x.map(patchIn).find(Boolean) ?? null) : null;
-    if (p) return p;
-  }
-  return null;
-}
 
 /** A shell call's command as one line: `shell` gives argv, `shell_command` a string, `exec_command` `cmd`. */
 function commandOf(args: Record<string, unknown>): string | undefined {

@@ -14,7 +14,7 @@
 // tokenLimit}). That transcriptPath names this log is not documented: when it gives nothing the
 // hooks' own trail stands in.
 import { objectOf, parseLine, scanLines, type Line, type TranscriptFacts } from "../transcript.ts";
-import { FactsBuilder, todoStatus } from "./facts.ts";
+import { FactsBuilder, patchFiles, patchIn, todoStatus } from "./facts.ts";
 import {
   pathOf,
   pick,
@@ -136,11 +136,19 @@ function sessionStart({ b, d, at }: CopilotEvent): void {
 
 function toolStart({ b, d, at, todos }: CopilotEvent): void {
   if (typeof d.toolName !== "string") return;
+  if (d.toolName === "apply_patch") return applyPatch(b, String(d.toolCallId ?? at), d.arguments, at);
   const args = record(d.arguments) ?? {};
   if (d.toolName === "sql" && typeof args.query === "string" && todos.apply(args.query)) b.todos(todos.list);
   const file = pathOf(args);
   b.tool(String(d.toolCallId ?? at), d.toolName, { ...args, ...(file ? { file_path: file } : {}) }, at);
   if (file && EDITS.has(d.toolName)) b.edit(file, b.facts.cwd);
+}
+
+/** An apply_patch call: its arguments are the raw patch text; each file it touches is an edit, with its lines. */
+function applyPatch(b: FactsBuilder, id: string, args: unknown, at: string): void {
+  const files = patchFiles(patchIn(args) ?? "");
+  b.tool(id, "apply_patch", files.length ? { file_path: files[0].path } : {}, at);
+  for (const f of files) b.patch(b.edit(f.path, b.facts.cwd), f.added, f.removed);
 }
 
 function toolComplete({ b, d }: CopilotEvent): void {
@@ -177,11 +185,21 @@ export const COPILOT_SOURCE: TranscriptSource = {
   // Copilot records no per-request usage in the log (assistant.usage is ephemeral): none measured.
   usage: () => null,
   editedFiles: (tool, input) => {
+    const patch = tool === "apply_patch" ? patchIn(input) : null;
+    if (patch) return patchFiles(patch).map((f) => f.path);
     const file = pathOf(input);
     return file && EDITS.has(tool) ? [file] : [];
   },
   trail: true,
 };
+
+/** A call's arguments as the hooks read them: apply_patch's raw patch text is kept with its first file. */
+function toolInput(args: unknown): Record<string, unknown> | undefined {
+  const patch = patchIn(args);
+  if (patch === null || typeof args !== "string") return record(args);
+  const first = patchFiles(patch)[0]?.path;
+  return { ...(first ? { file_path: first } : {}), input: patch };
+}
 
 /** The hooks' shape from either of Copilot's payload spellings. */
 function copilotPayload(raw: Record<string, unknown>): HookPayload {
@@ -193,7 +211,7 @@ function copilotPayload(raw: Record<string, unknown>): HookPayload {
   set("source", pick(raw, "source"));
   set("prompt", pick(raw, "prompt", "initialPrompt", "initial_prompt"));
   set("tool_name", pick(raw, "toolName", "tool_name"));
-  set("tool_input", record(raw.toolArgs ?? raw.tool_input));
+  set("tool_input", toolInput(raw.toolArgs ?? raw.tool_input));
   set("trigger", pick(raw, "trigger"));
   set("reason", pick(raw, "reason", "stopReason", "stop_reason"));
   set("model", pick(raw, "model"));

@@ -117,6 +117,22 @@ export function todoStatus(s: unknown): string {
       : v || "pending";
 }
 
+/**
+ * A patch text anywhere in a tool input (`{input}`, `{command}`, or the input itself: Copilot's
+ * apply_patch arguments are the raw patch string).
+ */
+export function patchIn(v: unknown): string | null {
+  if (typeof v === "string") return v.includes("*** Begin Patch") ? v : null;
+  const o = objectOf(v);
+  if (!o) return null;
+  for (const x of Object.values(o)) {
+    const p =
+      typeof x === "string" ? patchIn(x) : Array.isArray(x) ? (x.map(patchIn).find(Boolean) ?? null) : null;
+    if (p) return p;
+  }
+  return null;
+}
+
 /** The files an apply_patch text touches (`*** Add/Update/Delete File:`, `*** Move to:`), with its added and removed lines. */
 export function patchFiles(patch: string): { path: string; added: number; removed: number }[] {
   const out: { path: string; added: number; removed: number }[] = [];
