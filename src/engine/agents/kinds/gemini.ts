@@ -80,19 +80,42 @@ function slim(r: Line): Slim {
   return s;
 }
 
-/** The messages in order, a repeated id replacing its earlier record and a rewind dropping from its id on. */
+const isMessage = (r: Line) => typeof r.id === "string" && typeof r.type === "string";
+
+/**
+ * The messages in order, a repeated id replacing its earlier record, a rewind dropping from its id
+ * on, and a checkpoint (`{"$set": {messages}}`, written on /rewind and on a resume) replacing them all.
+ */
 class Records {
   readonly byId = new Map<string, Slim>();
   meta: Record<string, unknown> = {};
   add(r: Line): void {
-    if (typeof r.$rewindTo === "string") {
-      let found = false;
-      for (const id of [...this.byId.keys()]) if ((found ||= id === r.$rewindTo)) this.byId.delete(id);
-      if (!found) this.byId.clear();
-    } else if (typeof r.id === "string" && typeof r.type === "string") {
-      this.byId.delete(r.id);
-      this.byId.set(r.id, slim(r));
-    } else if (typeof r.sessionId === "string") this.meta = { ...r, ...this.meta };
+    const set = objectOf(r.$set);
+    if (typeof r.$rewindTo === "string") this.rewind(r.$rewindTo);
+    else if (isMessage(r)) this.message(r);
+    else if (set) this.checkpoint(set);
+    else if (typeof r.sessionId === "string") this.meta = { ...r, ...this.meta };
+  }
+
+  private rewind(to: string): void {
+    let found = false;
+    for (const id of [...this.byId.keys()]) if ((found ||= id === to)) this.byId.delete(id);
+    if (!found) this.byId.clear();
+  }
+
+  private message(r: Line): void {
+    this.byId.delete(String(r.id));
+    this.byId.set(String(r.id), slim(r));
+  }
+
+  /** A `$set`: metadata merged in; its `messages`, when it has them, are the whole conversation from here on. */
+  private checkpoint(set: Line): void {
+    const { messages, ...meta } = set;
+    if (Array.isArray(messages)) {
+      this.byId.clear();
+      for (const m of messages.map(objectOf)) if (m && isMessage(m)) this.message(m);
+    }
+    this.meta = { ...this.meta, ...meta };
   }
 }
 
@@ -104,8 +127,9 @@ function facts(rec: Records, skipped: number): TranscriptFacts {
     if (m.usage) b.usage(m.usage);
     for (const [i, t] of (m.tools ?? []).entries()) {
       const id = t.id || `${m.at}#${i}`;
-      const file = text(t.args.file_path) ?? text(t.args.dir_path);
       const command = text(t.args.command);
+      // A shell call's dir_path is where it ran, not what it was about: its command is.
+      const file = text(t.args.file_path) ?? (command ? undefined : text(t.args.dir_path));
       b.tool(
         id,
         t.name,

@@ -1,0 +1,84 @@
+// Gemini CLI's chat recording as the hooks read it (issue 34): a shell call is logged by its
+// command, not the folder it ran in (run_shell_command's dir_path), and a checkpoint
+// (`{"$set": {"messages": […]}}`, written on /rewind) replaces the conversation: the calls it
+// dropped are no work of the session.
+import { expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { sql } from "./helpers.ts";
+import { agentProject } from "./agent-fixtures.ts";
+
+test("a shell call by its command; a $set checkpoint drops the messages it rewound", async () => {
+  const t = agentProject();
+  const path = join(t.base, "session-2026-11-28T09-00-abcd1234.jsonl");
+  const user = (id: string, text: string, at: string) => ({
+    id,
+    timestamp: at,
+    type: "user",
+    content: [{ text }],
+  });
+  const call = (id: string, name: string, args: Record<string, unknown>, at: string) => ({
+    id: `m-${id}`,
+    timestamp: at,
+    type: "gemini",
+    content: "",
+    toolCalls: [{ id, name, args, status: "success", timestamp: at }],
+    model: "gemini-3.1-pro-preview",
+  });
+  const u1 = user("u1", "Add rate limiting to the login endpoint", "2026-11-28T09:00:01.000Z");
+  const shell = call(
+    "c1",
+    "run_shell_command",
+    { command: "npm test -- login", description: "Run the login tests", dir_path: join(t.repo, "api") },
+    "2026-11-28T09:00:02.000Z",
+  );
+  const lines = [
+    {
+      sessionId: "g-1",
+      projectHash: "p",
+      startTime: "2026-11-28T09:00:00.000Z",
+      lastUpdated: "2026-11-28T09:00:00.000Z",
+      kind: "main",
+    },
+    u1,
+    shell,
+    user("u2", "use Redis for the counters", "2026-11-28T09:00:03.000Z"),
+    call(
+      "c2",
+      "write_file",
+      { file_path: join(t.repo, "src", "redis.ts"), content: "x" },
+      "2026-11-28T09:00:04.000Z",
+    ),
+    // /rewind to before u2: the conversation is u1 and the shell call again.
+    { $set: { messages: [u1, shell], lastUpdated: "2026-11-28T09:00:05.000Z" } },
+    call(
+      "c3",
+      "write_file",
+      { file_path: join(t.repo, "src", "限流.ts"), content: "y" },
+      "2026-11-28T09:00:06.000Z",
+    ),
+  ];
+  writeFileSync(path, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+  const r = await t.hook("gemini", "stop", {
+    session_id: "g-1",
+    transcript_path: path,
+    cwd: t.repo,
+    hook_event_name: "AfterAgent",
+    timestamp: "2026-11-28T09:00:07.000Z",
+    prompt: "Add rate limiting to the login endpoint",
+    prompt_response: "Wrote the limiter.",
+  });
+  expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+  const calls = await sql(t.db, "SELECT tool, target FROM tool_calls ORDER BY timestamp");
+  expect(calls.map((c) => [c.tool, c.target])).toEqual([
+    ["run_shell_command", "npm test -- login"],
+    ["write_file", join(t.repo, "src", "限流.ts")],
+  ]);
+  const [snap] = await sql(
+    t.db,
+    "SELECT active_files FROM snapshots WHERE deleted = 0 ORDER BY created_at DESC",
+  );
+  expect((JSON.parse(String(snap.active_files)) as { path: string }[]).map((f) => f.path)).toEqual([
+    "src/限流.ts",
+  ]);
+});
