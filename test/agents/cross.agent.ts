@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { startFakeModel, type FakeModel } from "./fake-model.ts";
 import { installMindSave, makeWorld, snapshots, type AgentDriver } from "./harness.ts";
 import { installedAgent } from "./install.ts";
-import { CONTINUE, expectRan, expectSent } from "./scenarios.ts";
+import { CONTINUE, expectRan, expectSent, restoreTurn } from "./scenarios.ts";
 import { AGENTS, type AgentName } from "./versions.ts";
 
 const CHAIN: [AgentName, AgentName][] = [
@@ -63,9 +63,10 @@ describe("across agents: saved by one, restored into the next", () => {
       expectRan(await saver.run(world, a.bin!, model, "save where we are to MindSave"));
       expect((await snapshots(world)).map((s) => s.goal)).toContain(goal);
 
-      model.script({ calls: [], final: "Resuming." });
+      const turn = restoreTurn(restorer);
+      model.script({ calls: turn.calls, final: "Resuming." });
       expectRan(await restorer.run(world, b.bin!, model, CONTINUE));
-      expectSent(model.conversation()[0], goal);
+      expectSent(turn.request(model.conversation()), goal);
     });
   }
 });

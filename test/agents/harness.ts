@@ -89,7 +89,8 @@ export async function runAgent(
   const started = performance.now();
   const proc = Bun.spawn(argv, {
     cwd: world.project,
-    env: { ...world.env, ...extraEnv },
+    // PWD too: opencode takes its folder from PWD, and the test runner's own is the checkout.
+    env: { ...world.env, PWD: world.project, ...extraEnv },
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
@@ -135,6 +136,11 @@ export interface AgentDriver {
   mcpTool(tool: string): RegExp;
   /** MindSave's install commands, when the agent needs more than `--agent <agent> --user` (Codex: --trust). */
   installCommands?: string[][];
+  /**
+   * Why the restore block reaches this agent's model with its first tool result, not in its first
+   * request (Cline's CLI runs TaskStart without waiting for it); unset where the first request has it.
+   */
+  restoreWithFirstToolResult?: string;
 }
 
 /** MindSave's own installers for an agent: hooks, MCP server, instructions, per user. */

@@ -4,7 +4,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { COOLDOWN_MS } from "../../src/engine/agents/signal.ts";
-import { requestText, startFakeModel, type FakeModel, type ModelRequest } from "./fake-model.ts";
+import {
+  requestText,
+  startFakeModel,
+  type FakeModel,
+  type ModelRequest,
+  type ScriptedCall,
+} from "./fake-model.ts";
 import {
   fileBytes,
   installMindSave,
@@ -39,6 +45,24 @@ export async function saveTask(world: World, tag: string) {
 /** The newest snapshot's restore data (`mindsave --json load <id>`). */
 export async function loadSnapshot(world: World, id: string): Promise<any> {
   return JSON.parse((await mindsaveOk(world, ["--json", "load", id])).stdout);
+}
+
+/**
+ * How a session shows it got the restore: the script that starts it (a look around first, for an
+ * agent whose restore comes with its first tool result) and the request that must hold the block.
+ */
+export function restoreTurn(driver: AgentDriver): {
+  calls: ScriptedCall[];
+  title: string;
+  request: (conversation: ModelRequest[]) => ModelRequest | undefined;
+} {
+  if (!driver.restoreWithFirstToolResult)
+    return { calls: [], title: "the model's first request", request: (c) => c[0] };
+  return {
+    calls: [{ shell: "git status --short" }],
+    title: "the model with the first tool result",
+    request: (c) => c[1],
+  };
 }
 
 /** Fails with what the agent printed when it did not end cleanly. */
@@ -133,17 +157,15 @@ export function agentScenarios(driver: AgentDriver, ctx = agentContext(driver)):
       },
     );
 
-    test.skipIf(!!ctx.skip)(
-      "a snapshot saved from the terminal reaches the model's first request",
-      async () => {
-        const world = await ctx.world();
-        await installMindSave(world, driver);
-        const task = await saveTask(world, `${driver.agent} restore`);
-        ctx.model.script({ calls: [], final: "Resuming the export." });
-        expectRan(await ctx.run(world, CONTINUE));
-        expectSent(ctx.model.conversation()[0], task.goal);
-      },
-    );
+    const turn = restoreTurn(driver);
+    test.skipIf(!!ctx.skip)(`a snapshot saved from the terminal reaches ${turn.title}`, async () => {
+      const world = await ctx.world();
+      await installMindSave(world, driver);
+      const task = await saveTask(world, `${driver.agent} restore`);
+      ctx.model.script({ calls: turn.calls, final: "Resuming the export." });
+      expectRan(await ctx.run(world, CONTINUE));
+      expectSent(turn.request(ctx.model.conversation()), task.goal);
+    });
 
     test.skipIf(!!ctx.skip)(
       "a session that edits files leaves a snapshot of its work under the restored task's goal, inside the cooldown too",
