@@ -16,8 +16,8 @@ import { setPlan } from "../src/engine/memory/plan.ts";
 import { recordFailure } from "../src/engine/failures/record.ts";
 import type { FailureObservation } from "../src/engine/failures/graph.ts";
 import { addRule, parseScope } from "../src/engine/memory/rules.ts";
-import { sizeOf } from "../src/store/driver.ts";
-import { childEnv, projectAt, tempDir, type ProjectOnLaptop } from "./helpers.ts";
+import { sizeOf, storeFileKind } from "../src/store/driver.ts";
+import { childEnv, projectAt, tempDir, type LaptopWithClone, type ProjectOnLaptop } from "./helpers.ts";
 
 /** Where a CLI run would act: its home (`--home`), its working folder, and its laptop's environment. */
 export interface Place {
@@ -29,8 +29,13 @@ export interface Place {
 /** A project on a laptop (helpers.ts) as a place: its home, in its repository. */
 export const inRepo = (t: ProjectOnLaptop, cwd = t.repo): Place => ({ home: t.home, cwd, env: t.pc.env });
 
+/** A laptop of `twoLaptops` (helpers.ts) as a place: its home, in its clone, as its host. */
+export const inClone = (l: LaptopWithClone): Place => ({ home: l.home, cwd: l.repo, env: l.env });
+
 /** Runs `fn` on a writing session at `place`, with the environment a CLI child gets there; closed after. */
 export async function atPlace<T>(place: Place, fn: (s: Session) => Promise<T>): Promise<T> {
+  if (place.env?.MINDSAVE_PASSPHRASE || storeFileKind(join(place.home, "mindsave.db")) === "other")
+    throw new Error(`${place.home}: an encrypted store is set up through the CLI, not in the test's process`);
   const session = await Session.open(
     { home: place.home, cwd: place.cwd, env: childEnv(place.env) },
     { write: true },

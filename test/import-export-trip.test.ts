@@ -18,6 +18,7 @@ import {
   twoLaptops,
 } from "./helpers.ts";
 import { replicatedRows } from "./stores.ts";
+import { addRuleAt, fail, inClone, save } from "./engine-setup.ts";
 
 /** Every file under `dir`, relative, sorted. */
 const filesUnder = (dir: string): string[] => (readdirSync(dir, { recursive: true }) as string[]).sort();
@@ -139,20 +140,16 @@ describe("an export is the store's own records: an import elsewhere and a sync h
   test("export on A, import on B, then sync: one snapshot, repeats counted once, A's later edits kept, nothing removed comes back", async () => {
     const { a, b, base } = twoLaptops("mindsave-trip-sync-");
     const out = join(base, "usb export");
-    const saved = await a.json([
-      "save",
-      "--goal",
-      "fix auth",
-      "--state",
-      "s",
-      "--next",
-      "n",
-      "--active-file",
-      "src/auth.ts",
-    ]);
-    for (let i = 0; i < 2; i++) await a.json(["fail", "websocket reconnect", "--reason", "proxy drops it"]);
-    await a.json(["rules", "add", "Never push to main"]);
-    await a.json(["rules", "add", "Answer in English"]);
+    // What A exports is recorded in this process (the engine's use cases, as the CLI's); export,
+    // import and sync are the CLI's.
+    const saved = {
+      saved: (
+        await save(inClone(a), { goal: "fix auth", state: "s", next: "n", activeFile: ["src/auth.ts"] })
+      ).snapshot.name,
+    };
+    for (let i = 0; i < 2; i++) await fail(inClone(a), "websocket reconnect", "proxy drops it");
+    await addRuleAt(inClone(a), "Never push to main");
+    await addRuleAt(inClone(a), "Answer in English");
     await a.json(["fact", "staging is read-only", "--ttl", "never"]);
     await a.json(["export", "--out", out]);
 
@@ -201,8 +198,8 @@ describe("an export is the store's own records: an import elsewhere and a sync h
       (await b.cli(["save", "--file", "-"], { stdin: input("on host b").replace("10:00:00Z", "11:00:00Z") }))
         .code,
     ).toBe(0);
-    await a.json(["rules", "add", "Keep commits small"]);
-    await a.json(["fail", "moment.js", "--reason", "too big"]);
+    await addRuleAt(inClone(a), "Keep commits small");
+    await fail(inClone(a), "moment.js", "too big");
     await a.json(["sync", b.home]);
     const before = (await a.json(["snapshots", "list"])).snapshots.map((s: any) => s.id).sort();
     expect(before.length).toBe(2);
@@ -228,9 +225,11 @@ describe("an export is the store's own records: an import elsewhere and a sync h
   test("counts that do not add up, a record id another snapshot has, or a rule edited in the export are not trusted: read as the original's, with a warning", async () => {
     const { a, base } = twoLaptops("mindsave-trip-bad-");
     const out = join(base, "export");
-    const first = await a.json(["save", "--goal", "first goal", "--state", "s", "--next", "n"]);
-    await a.json(["fail", "moment.js", "--reason", "too big"]);
-    await a.json(["rules", "add", "Keep commits small"]);
+    const first = {
+      saved: (await save(inClone(a), { goal: "first goal", state: "s", next: "n" })).snapshot.name,
+    };
+    await fail(inClone(a), "moment.js", "too big");
+    await addRuleAt(inClone(a), "Keep commits small");
     await a.json(["export", "--out", out]);
     const ms = join(out, ".mindsave");
     // A rule edited by hand in the export: its id and clock no longer describe it.
