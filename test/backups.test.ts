@@ -18,6 +18,7 @@ import {
 } from "node:fs";
 import { basename, join } from "node:path";
 import { gitRepo, laptop, ok, okJson, run, sql, tempDir } from "./helpers.ts";
+import { save, saveText } from "./engine-setup.ts";
 import { fakeSecrets } from "./secrets.ts";
 import { backupName } from "../src/engine/home/backups.ts";
 import { agentProject } from "./agent-fixtures.ts";
@@ -85,6 +86,8 @@ function storeHome() {
   mkdirSync(outside);
   const repo = gitRepo(join(base, "shop"));
   const opts = { cwd: repo, env: pc.env };
+  // Where set-up saves in this process (the engine's save, as the CLI's): the backups are what is tested.
+  const here = { home, ...opts };
   const db = join(home, "mindsave.db");
   const cli = (args: string[], env: Record<string, string> = {}) =>
     okJson([...args, "--home", home], { ...opts, env: { ...pc.env, ...env } });
@@ -98,7 +101,7 @@ function storeHome() {
   // A secret written past redaction (as an older version stored it), so scan --fix has work to do.
   const fixNeeded = (i: number) =>
     sql(db, "UPDATE snapshots SET goal = ?", [`Run ${i}: found ${githubToken().secret} in the CI log`]);
-  return { base, home, db, outside, opts, cli, own, fixNeeded };
+  return { base, home, db, outside, opts, here, cli, own, fixNeeded };
 }
 
 // Later names than any backup made now, and earlier ones: rotation by name would keep the first
@@ -111,7 +114,7 @@ const EARLIER_LINK = "19700102T000000Z";
 describe("store backups are rotated by the order MindSave made them", () => {
   test("scan --fix four times beside files and links named like backups: the backup just made stays, only MindSave's own oldest goes", async () => {
     const s = storeHome();
-    await ok(["save", "--goal", "Ship the billing page", "--home", s.home], s.opts);
+    await save(s.here, { goal: "Ship the billing page" });
     const p = plant(s.home, s.outside, "mindsave.db.bak-", {
       files: [...LATER, ...EARLIER],
       links: [LATER_LINK, EARLIER_LINK],
@@ -130,12 +133,11 @@ describe("store backups are rotated by the order MindSave made them", () => {
 
   test("doctor --repair, encrypt and decrypt share one record: a damaged store's backup is rotated in turn, a decrypt's backup leaves with its key file", async () => {
     const s = storeHome();
-    for (let i = 1; i <= 4; i++) {
-      await ok(["save", "--home", s.home], {
-        ...s.opts,
-        stdin: `---\ngoal: goal number ${i}\nstate: working\n---\n${`archived note ${i} `.repeat(2500)}\n`,
-      });
-    }
+    for (let i = 1; i <= 4; i++)
+      await saveText(
+        s.here,
+        `---\ngoal: goal number ${i}\nstate: working\n---\n${`archived note ${i} `.repeat(2500)}\n`,
+      );
     await ok(["eject", "--home", s.home], s.opts); // everything in mindsave.db alone
     const bytes = readFileSync(s.db);
     bytes.fill(0xab, Math.floor(bytes.length * 0.45), Math.floor(bytes.length * 0.6));
@@ -166,7 +168,7 @@ describe("store backups are rotated by the order MindSave made them", () => {
 
   test("a recorded backup replaced by a link is left alone (its target too); one deleted by hand is just dropped", async () => {
     const s = storeHome();
-    await ok(["save", "--goal", "Ship the billing page", "--home", s.home], s.opts);
+    await save(s.here, { goal: "Ship the billing page" });
     const made: string[] = [];
     const fix = async (i: number) => {
       await s.fixNeeded(i);
@@ -195,7 +197,7 @@ describe("store backups are rotated by the order MindSave made them", () => {
 
   test("a record edited to name files elsewhere cannot make rotation remove them", async () => {
     const s = storeHome();
-    await ok(["save", "--goal", "Ship the billing page", "--home", s.home], s.opts);
+    await save(s.here, { goal: "Ship the billing page" });
     const victims = [join(s.outside, "victim.txt"), join(s.base, "mindsave.db.bak-20200101T000000Z")];
     for (const v of victims) writeFileSync(v, "someone's file");
     writeFileSync(
