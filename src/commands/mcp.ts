@@ -20,6 +20,7 @@ function say(r: McpResult, g: GlobalOptions): void {
     absent: `No MindSave MCP server in ${r.path}; nothing changed.`,
   }[r.action];
   print(what);
+  if (r.warning) process.stderr.write(`mindsave: ${r.warning}\n`);
 }
 
 export async function install(opts: AgentFlags, _a: string[], g: GlobalOptions): Promise<number> {

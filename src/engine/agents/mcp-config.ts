@@ -19,6 +19,7 @@ import {
   type Insertion,
 } from "./json-edit.ts";
 import { agentSpec, type AgentId, type Place, type Scope } from "./registry.ts";
+import { localBinary } from "./hooks.ts";
 
 /** The server's name in every agent's settings. */
 export const SERVER_NAME = "mindsave";
@@ -116,9 +117,24 @@ export interface McpResult {
   wholeFile: boolean;
   /** Uninstall gave the file back exactly as it was before the install. */
   exact?: boolean;
+  /** Install: why the agent may not be able to start the server (`mindsave` is not on the PATH). */
+  warning?: string;
+}
+
+/** The agent starts the server as `mindsave`: a warning when that is not on the PATH MindSave was run with. */
+function pathWarning(place: Place): string | undefined {
+  if (Bun.which(SERVER_COMMAND, { PATH: place.env.PATH ?? "" })) return undefined;
+  return `\`${SERVER_COMMAND}\` is not on the PATH, so the agent cannot start this server: put MindSave's folder on the PATH the agent starts with (\`mindsave install\` copies the binary to ${localBinary(place.env)}).`;
 }
 
 export function installMcp(agent: AgentId, scope: Scope, place: Place): McpResult {
+  const r = writeMcpEntry(agent, scope, place);
+  const warning = pathWarning(place);
+  return warning ? { ...r, warning } : r;
+}
+
+/** Writes the server entry into the agent's MCP settings (as it is already: unchanged). */
+function writeMcpEntry(agent: AgentId, scope: Scope, place: Place): McpResult {
   const spec = agentSpec(agent).mcp;
   const path = mcpFile(agent, scope, place);
   const text = read(path);
