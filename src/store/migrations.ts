@@ -5,6 +5,7 @@
 // the host that last wrote it, a hybrid logical clock (`hlc`) and a tombstone flag (`deleted`).
 // Counters that several hosts bump (a failure's repeat_count) are one row per host.
 import type { Db } from "./db.ts";
+import { FAILURE_RANKS_MIGRATION } from "./failure-ranks.ts";
 
 /**
  * What the full-text index holds for a snapshot: the readable text of each layer (list items one
@@ -319,6 +320,10 @@ export const MIGRATIONS: readonly string[][] = [
     END`,
     `INSERT INTO listed_snapshots(snapshot_id, project_id, created_at) SELECT id, project_id, created_at FROM snapshots WHERE deleted = 0`,
   ],
+  // 6: the restore block's failures ranked by an index, its top few read (see failure-ranks.ts).
+  // The keys are this store's own (never synced), derived from each merged row; the upgrade only
+  // lists the failures, and the next write transaction writes their keys.
+  FAILURE_RANKS_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

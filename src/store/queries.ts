@@ -1,5 +1,6 @@
 // Read queries of the store (class Queries), usable on the client or inside a write transaction.
 import { nextText } from "../lib/text.ts";
+import { failureCandidates, failuresWithItems, rankedFailureCount } from "./failure-ranks.ts";
 import type { Row } from "./db.ts";
 import type {
   FactRecord,
@@ -380,6 +381,24 @@ export class Queries {
    */
   async failureRanks(projectId: string | null): Promise<FailureRank[]> {
     return (await this.rows(...failureRanksQuery(projectId))).map(toFailureRank);
+  }
+
+  /**
+   * The failures a restore block's first `n` are among, in no order (see failure-ranks.ts): the
+   * caller orders them with sortFailures at `nowMs` and keeps the first `n`.
+   */
+  failureCandidates(projectId: string | null, n: number, nowMs: number): Promise<FailureRank[]> {
+    return failureCandidates(this.db, projectId, n, nowMs);
+  }
+
+  /** How many failures a project's restore block ranks: its own and the global ones. */
+  rankedFailureCount(projectId: string | null): Promise<number> {
+    return rankedFailureCount(this.db, projectId);
+  }
+
+  /** The failures a project's restore block ranks whose item is one of `items`. */
+  failuresWithItems(projectId: string | null, items: string[]): Promise<FailureRank[]> {
+    return failuresWithItems(this.db, projectId, items);
   }
 
   /** The live and deleted failures with these ids, in no particular order (unknown ids are left out). */

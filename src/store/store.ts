@@ -11,6 +11,7 @@ import { MAX_AHEAD_MS, formatHlc, parseHlc } from "./hlc.ts";
 import { SyncSide } from "./sync.ts";
 import { PLAN_STATUS_AT, str } from "./rows.ts";
 import { Queries } from "./queries.ts";
+import { rankStaleFailures } from "./failure-ranks.ts";
 import { StoreWriter } from "./writer.ts";
 import {
   fileIdentity,
@@ -157,6 +158,8 @@ export class Store extends Queries {
       const result = await fn(tx);
       if (opts.rollback) await tx.rollback();
       else {
+        // Whatever changed a failure (a save, an import, a sync's merge): its ranking key, now.
+        await rankStaleFailures(tx);
         this.refuseReplaced();
         await tx.commit();
         this.wrote = true;

@@ -7,6 +7,7 @@ import { redactDeep } from "../snapshots/redact.ts";
 import { UserError } from "../../errors.ts";
 import type { FailureGraphEntry, FailureRank, FailureRecord, StoreWriter } from "../../store/store.ts";
 import { compareCodePoints, compareCodes, compareText } from "../../lib/text.ts";
+import { CONFIDENCE_LEVELS, FAILURE_HALF_LIFE_DAYS, baseWeight } from "../../store/failure-ranks.ts";
 
 export type Confidence = "high" | "medium" | "low";
 export type RejectedBy = "user" | "system";
@@ -67,9 +68,9 @@ function derivedAt(repeatCount: number, seen: number, nowMs: number): Confidence
  * seen (project 30 days, global 90: a project moves on faster than a habit), and its weight in the
  * restore block halves as well, so fresh failures outlive stale ones when the block is trimmed.
  */
-export const FAILURE_HALF_LIFE_DAYS: Record<FailureScope, number> = { project: 30, global: 90 };
+export { FAILURE_HALF_LIFE_DAYS };
 
-const LEVELS: Confidence[] = ["low", "medium", "high"];
+const LEVELS: readonly Confidence[] = CONFIDENCE_LEVELS;
 
 function halfLives(f: Pick<FailureRecord, "scope" | "last_seen">, now: Date): number {
   return halfLivesAt(f.scope, timeOf(f.last_seen), now.getTime());
@@ -111,11 +112,9 @@ export function failureWeight(f: FailureRank, now: Date): number {
 function weightAt(f: FailureRank, nowMs: number): number {
   const seen = timeOf(f.last_seen);
   const base = (f.confidence as Confidence | null) ?? derivedAt(f.repeat_count, seen, nowMs);
-  const repeats = 1 + Math.log2(Math.max(1, f.repeat_count));
+  // The same base the store's ranking keys hold (src/store/failure-ranks.ts).
   return (
-    (LEVELS.indexOf(base) + 1 + (f.rejected_by === "user" ? 1 : 0)) *
-    repeats *
-    0.5 ** halfLivesAt(f.scope, seen, nowMs)
+    baseWeight(LEVELS.indexOf(base), f.rejected_by, f.repeat_count) * 0.5 ** halfLivesAt(f.scope, seen, nowMs)
   );
 }
 

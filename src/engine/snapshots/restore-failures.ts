@@ -1,18 +1,21 @@
 // The failures a restore block shows, read page by page. A block of 800 tokens holds a few dozen
-// failure lines, while a project sees hundreds (its own and the global ones): every failure is
-// ranked on its light columns (failureRanks, in JavaScript as before: the same aged weights), and
-// text and links are read only for the first ones, a page at a time. The block is built as with
-// every failure read: wherever it would need a line not read yet it throws NeedMoreFailures, and
-// is built again with more, so the text is the same byte for byte.
+// failure lines, while a project sees hundreds or thousands (its own and the global ones): the
+// store finds the few that can be first (failureCandidates: an index's top few and a bounded set
+// it cannot order, see src/store/failure-ranks.ts), they are ranked here (sortFailures, the same
+// aged weights as ever), and text and links are read only for those, a page at a time. The block is
+// built as with every failure read: wherever it would need a line not read yet it throws
+// NeedMoreFailures, and is built again with more, so the text is the same byte for byte.
 import { countTokens, tokenLowerBound } from "./tokens.ts";
 import { inline } from "./layers.ts";
 import { effectiveConfidence, sortFailures } from "../failures/graph.ts";
 import type { FailureRank, FailureRecord, Queries } from "../../store/store.ts";
 
-/** Failures in the block's order: all of them ranked, the first `read.length` of them read in full. */
+/** Failures in the block's order: how many there are, and the first `read.length` of them read in full. */
 export interface RankedFailures {
-  ranked: FailureRank[];
+  total: number;
   read: FailureRecord[];
+  /** The unread failures whose item is one of these (null: every failure is read). */
+  unreadWithItems: ((items: string[]) => Promise<FailureRank[]>) | null;
 }
 
 /** The block asked for a failure not read yet: read at least `count` of them and build it again. */
@@ -46,7 +49,7 @@ export function failureLine(f: FailureRecord, now: Date): string {
  * each read line, with its newline, is counted within the whole block exactly as on its own.
  */
 export function allFailuresOver(f: RankedFailures, lines: (string | null)[], budget: number): boolean {
-  if (f.read.length === f.ranked.length) return false;
+  if (f.read.length === f.total) return false;
   // The split's pieces first: when they alone are over, no line needs its exact count (the
   // lines past what the block keeps were counted only for this).
   let least = 0;
@@ -62,8 +65,8 @@ export function allFailuresOver(f: RankedFailures, lines: (string | null)[], bud
  * The block lists (in RestoreBlock.failures) every failure whose line is one it kept, so an unread
  * failure whose line may equal a kept one (same item, then ": ", same tags) must be read first.
  */
-export function checkUnreadLines(f: RankedFailures, kept: string[], now: Date): void {
-  if (f.read.length === f.ranked.length) return;
+export async function checkUnreadLines(f: RankedFailures, kept: string[], now: Date): Promise<void> {
+  if (f.read.length === f.total || !f.unreadWithItems) return;
   // The items a line could start with: "- ITEM: …", cut at each ": " (an item may hold one too).
   const heads = new Set<string>();
   for (const line of kept) {
@@ -71,19 +74,23 @@ export function checkUnreadLines(f: RankedFailures, kept: string[], now: Date): 
       for (let at = line.indexOf(": ", 2); at >= 0; at = line.indexOf(": ", at + 1))
         heads.add(line.slice(2, at));
   }
-  for (let i = f.read.length; i < f.ranked.length; i++) {
-    const u = f.ranked[i];
-    if (!heads.has(u.item)) continue;
+  if (!heads.size) return;
+  const read = new Set(f.read.map((r) => r.id));
+  for (const u of await f.unreadWithItems([...heads])) {
+    if (read.has(u.id)) continue;
     const head = `- ${u.item}: `;
     const tail = ` [${tags(u, now)}]`;
-    if (kept.some((line) => line.startsWith(head) && line.includes(tail))) throw new NeedMoreFailures(i + 1);
+    // Its place is not known: twice as many are read until it is among them.
+    if (kept.some((line) => line.startsWith(head) && line.includes(tail)))
+      throw new NeedMoreFailures(f.read.length * 2);
   }
 }
 
 /**
  * Builds with the project's failures (and the global ones) ranked, reading them in full page by
  * page while `build` asks for more. `everything`: all are read at once (a block without a budget).
- * `reader` must see one moment (Store.consistentRead): the ranks and the pages are separate reads.
+ * `reader` must see one moment (Store.consistentRead): the count, the ranks and the pages are
+ * separate reads.
  */
 export async function withRankedFailures<T>(
   reader: Queries,
@@ -94,27 +101,45 @@ export async function withRankedFailures<T>(
 ): Promise<T> {
   if (everything) {
     const all = sortFailures(await reader.listFailures(projectId), now);
-    return build({ ranked: all, read: all });
+    return build({ total: all.length, read: all, unreadWithItems: null });
   }
-  const ranked = sortFailures(await reader.failureRanks(projectId), now);
+  const total = await reader.rankedFailureCount(projectId);
+  const unreadWithItems = (items: string[]) => reader.failuresWithItems(projectId, items);
   const read: FailureRecord[] = [];
-  let want = Math.min(FIRST_PAGE, ranked.length);
+  let want = Math.min(FIRST_PAGE, total);
   for (;;) {
-    const page = ranked.slice(read.length, want);
-    const byId = new Map((await reader.failuresByIds(page.map((r) => r.id))).map((x) => [x.id, x]));
-    for (const r of page) {
-      const full = byId.get(r.id);
-      if (!full) throw new Error(`Failure ${r.id} was ranked but cannot be read in the same transaction.`);
-      read.push(full);
-    }
+    await readFirst(reader, projectId, now, want, read);
     try {
-      return await build({ ranked, read });
+      return await build({ total, read, unreadWithItems });
     } catch (e) {
       if (!(e instanceof NeedMoreFailures)) throw e;
-      if (read.length === ranked.length)
+      if (read.length === total)
         throw new Error("The restore block asked for a failure past the last one.", { cause: e });
       // At least one more each time (read.length > 0 here), so this ends once all are read.
-      want = Math.min(ranked.length, Math.max(e.count, read.length * 2));
+      want = Math.min(total, Math.max(e.count, read.length * 2));
     }
+  }
+}
+
+/**
+ * Reads in full the failures ranked from `read.length` up to `want`: the first `want` of the
+ * store's candidates in the block's order (the same order for any `want`, so those read stay first).
+ */
+async function readFirst(
+  reader: Queries,
+  projectId: string,
+  now: Date,
+  want: number,
+  read: FailureRecord[],
+): Promise<void> {
+  const ranked = sortFailures(await reader.failureCandidates(projectId, want, now.getTime()), now);
+  if (ranked.length < want)
+    throw new Error(`Only ${ranked.length} of the first ${want} failures were found.`);
+  const page = ranked.slice(read.length, want);
+  const byId = new Map((await reader.failuresByIds(page.map((r) => r.id))).map((x) => [x.id, x]));
+  for (const r of page) {
+    const full = byId.get(r.id);
+    if (!full) throw new Error(`Failure ${r.id} was ranked but cannot be read in the same transaction.`);
+    read.push(full);
   }
 }

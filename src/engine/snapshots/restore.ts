@@ -110,7 +110,7 @@ export async function buildRestoreBlock(
   ctx: BlockContext & { failures: FailureRecord[] },
 ): Promise<RestoreBlock> {
   const ranked = sortFailures(ctx.failures, ctx.now);
-  return blockWith(s, ctx, { ranked, read: ranked });
+  return blockWith(s, ctx, { total: ranked.length, read: ranked, unreadWithItems: null });
 }
 
 interface BlockContext {
@@ -170,7 +170,7 @@ async function blockWith(
   // With failures unread, the whole block is known to be over the budget (else they are read first).
   const best = fitted(d, allFailuresOver(ranked, failureLines, budget));
   const kept = d.byPriority.slice(0, best.kept).map((p) => lineOf(p, d.readCount));
-  checkUnreadLines(ranked, kept, ctx.now);
+  await checkUnreadLines(ranked, kept, ctx.now);
   const keptLines = new Set(kept);
   return {
     text: best.text,
@@ -207,7 +207,9 @@ function layer2Pieces(
     pieces.push({ section: "symbolic", line: `- ${inline(k)}: ${inline(v)}`, priority: 390 - i / 100 }),
   );
   const readCount = ranked.read.length;
-  const failureLines = ranked.ranked.map((_, i) => (i < readCount ? failureLine(ranked.read[i], now) : null));
+  const failureLines = Array.from({ length: ranked.total }, (_, i) =>
+    i < readCount ? failureLine(ranked.read[i], now) : null,
+  );
   failureLines.forEach((line, i) =>
     pieces.push({ section: "failures", line, priority: valueAt("failures", i) }),
   );
