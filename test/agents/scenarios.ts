@@ -78,7 +78,8 @@ export function expectRan(run: AgentRun): void {
 export function expectSent(request: ModelRequest | undefined, text: string): void {
   const sent = request ? requestText(request) : "";
   if (sent.includes(text)) return;
-  const at = sent.indexOf("MindSave restore");
+  // The block's heading (its instructions, sent too, only mention it).
+  const at = sent.indexOf("# MindSave restore:");
   const goal = at < 0 ? -1 : sent.indexOf("goal:", at);
   const excerpt = !request
     ? "no request reached the model"
