@@ -136,6 +136,27 @@ describe("no private span reaches the store, by any path", () => {
       expect(dump).toContain(kept);
   });
 
+  test("save: a private span does not count towards a field's size, and a refusal never quotes one", async () => {
+    // 9,000 characters, over a field's 8 KiB; what is stored is a few words.
+    const long = `Use the config <private>${hush("long").en} ${"x".repeat(9000)}</private> as is`;
+    expect(await cli(["save", "--goal", "Ship the config", "--constraint", long])).toMatchObject({ code: 0 });
+    expect(await stored()).toContain("Use the config [private] as is");
+    const before = await stored();
+    const refused = await cli(
+      ["save", "--file", "-"],
+      stringify({
+        goal: "Refused",
+        failure_graph: { [`${spanOf("refused-key")} Stripe`]: { reason: "y".repeat(9000) } },
+      }),
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("[private] Stripe");
+    for (const word of [...Object.values(hush("refused-key")), hush("long").en])
+      expect(refused.stderr).not.toContain(word);
+    expect(await stored()).toBe(before);
+    expect(leaks("long", "refused-key")).toEqual([]);
+  });
+
   test("fail, rules and facts", async () => {
     const ran = [
       await cli([

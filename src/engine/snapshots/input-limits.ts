@@ -6,9 +6,12 @@
 // refused: a NUL cuts a field short in terminals and C libraries, escape codes would reach whoever
 // loads the snapshot, and none of them carries meaning a later session needs. A Layer 1 field or a
 // Layer 2 item over FIELD_MAX characters, or a Layer 3 over LAYER3_MAX, is refused with a
-// UserError naming it, before anything counts its tokens (the budgets refuse far less anyway).
+// UserError naming it, before anything counts its tokens (the budgets refuse far less anyway). A
+// size is that of the text as stored: a private span (`private-spans.ts`) does not count, and a
+// refusal never quotes one.
 import { UserError } from "../../errors.ts";
 import { byteSize } from "../../lib/text.ts";
+import { withoutPrivate } from "./private-spans.ts";
 
 /** The most characters of a Layer 1 field (goal, state, …, one active file) or a Layer 2 item. */
 export const FIELD_MAX = 8 * 1024;
@@ -113,27 +116,30 @@ function tooLong(field: string, length: number, max: number, rule: string): void
   );
 }
 
+/** A text's length as stored: without its private spans. */
+const size = (text: string) => withoutPrivate(text).length;
+
 /** Refuses a field too long to be a snapshot's, naming it; cheap (no token is counted). */
 export function checkSizes<T extends SizedInput>(input: T): T {
   const l1 = "Layer 1 fields are",
     l2 = "Layer 2 items are";
   for (const f of ["goal", "state", "next_action", "blocker", "topic"] as const)
-    tooLong(f, (input[f] ?? "").length, FIELD_MAX, l1);
-  input.active_files.forEach((f, i) => tooLong(`active_files[${i}]`, f.length, FIELD_MAX, l1));
+    tooLong(f, size(input[f] ?? ""), FIELD_MAX, l1);
+  input.active_files.forEach((f, i) => tooLong(`active_files[${i}]`, size(f), FIELD_MAX, l1));
   for (const f of ["constraints", "decisions", "excluded_paths"] as const)
-    input[f].forEach((item, i) => tooLong(`${f}[${i}]`, item.length, FIELD_MAX, l2));
+    input[f].forEach((item, i) => tooLong(`${f}[${i}]`, size(item), FIELD_MAX, l2));
   for (const [item, entry] of Object.entries(input.failure_graph)) {
-    tooLong("a failure_graph item", item.length, FIELD_MAX, l2);
+    tooLong("a failure_graph item", size(item), FIELD_MAX, l2);
+    const shown = JSON.stringify(withoutPrivate(item).slice(0, 40));
     for (const [k, v] of Object.entries(entry ?? {})) {
-      if (typeof v === "string")
-        tooLong(`failure_graph[${JSON.stringify(item.slice(0, 40))}].${k}`, v.length, FIELD_MAX, l2);
+      if (typeof v === "string") tooLong(`failure_graph[${shown}].${k}`, size(v), FIELD_MAX, l2);
     }
   }
   // Fields the spec does not define are kept with Layer 3, so they count towards its size.
-  const extra = Object.keys(input.extra).length ? JSON.stringify(input.extra).length : 0;
+  const extra = Object.keys(input.extra).length ? size(JSON.stringify(input.extra)) : 0;
   tooLong(
     "Layer 3 (the markdown body, layer3 and fields kept aside)",
-    input.layer3.length + extra,
+    size(input.layer3) + extra,
     LAYER3_MAX,
     "Layer 3 is",
   );
