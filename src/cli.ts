@@ -347,8 +347,13 @@ function addHookCommands(program: Command): void {
       .option(
         "--command <path>",
         "an absolute binary path for the hooks (default: ~/.mindsave/bin/mindsave, else mindsave on PATH, else nothing)",
-      )
-      .action(lazy(() => import("./commands/hooks.ts").then((m) => ({ run: m[name] }))));
+      );
+    if (name === "install")
+      sub.option(
+        "--trust",
+        "Codex only: trust MindSave's hooks now through Codex's own mechanism (its app-server's hooks/list; the hashes go to config.toml)",
+      );
+    sub.action(lazy(() => import("./commands/hooks.ts").then((m) => ({ run: m[name] }))));
   }
 
   program

@@ -11,6 +11,7 @@ import {
   type AgentHooksResult,
 } from "../engine/agents/agent-hooks-install.ts";
 import { listAgents } from "../engine/agents/inventory.ts";
+import { codexConfig, trustMindSaveCodexHooks, untrustCodexHooks } from "../engine/agents/codex-trust.ts";
 import { AGENT_IDS, agentSpec, type AgentId, type Place, type Scope } from "../engine/agents/registry.ts";
 import { print, printJson, projectPlace, warn } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
@@ -20,6 +21,7 @@ interface HooksFlags {
   project?: boolean;
   user?: boolean;
   command?: string;
+  trust?: boolean;
 }
 
 /** The agents and scope asked for; a bad name is refused before anything is written. */
@@ -99,6 +101,8 @@ function sayAgent(r: AgentHooksResult, opts: HooksFlags): void {
 export async function install(opts: HooksFlags, _a: string[], g: GlobalOptions): Promise<number> {
   const place = projectPlace(g);
   const { agents, scope } = targets(opts, place);
+  if (opts.trust && agents.join() !== "codex")
+    throw new UserError("--trust is for Codex's hooks only: use it with --agent codex.");
   // The hooks run the copy in ~/.mindsave/bin (else `mindsave` on PATH), so an unplugged drive
   // never breaks a session; a hook that finds neither does nothing.
   if (!opts.command && !existsSync(localBinary(process.env)) && !Bun.which("mindsave")) {
@@ -116,8 +120,18 @@ export async function install(opts: HooksFlags, _a: string[], g: GlobalOptions):
     if ("settings" in r) sayClaude(r, opts, scope, place);
     else sayAgent(r, opts);
   }
+  if (opts.trust) await trust(place, g, results);
   if (g.json) printJson(opts.agent === "all" ? { agents: results } : results[0]);
   return 0;
+}
+
+/** `--trust`: MindSave's Codex hooks trusted as they are now, through Codex's own mechanism. */
+async function trust(place: Place, g: GlobalOptions, results: unknown[]): Promise<void> {
+  const { config, trusted } = await trustMindSaveCodexHooks(place);
+  if (g.json) results[0] = { ...(results[0] as object), trusted };
+  else if (trusted.length)
+    print(`Trusted ${trusted.length} MindSave hook(s) in ${config}; Codex runs them from its next session.`);
+  else print(`MindSave's Codex hooks were trusted already; ${config} is unchanged.`);
 }
 
 export async function uninstall(opts: HooksFlags, _a: string[], g: GlobalOptions): Promise<number> {
@@ -126,6 +140,9 @@ export async function uninstall(opts: HooksFlags, _a: string[], g: GlobalOptions
   const results: unknown[] = [];
   for (const agent of agents) {
     const r = uninstallAgentHooks(agent, scope, place);
+    // What --trust wrote goes with the hooks it trusted.
+    if (agent === "codex" && untrustCodexHooks(place.env) && !g.json)
+      print(`Removed MindSave's hook trust from ${codexConfig(place.env)}.`);
     results.push(r);
     if (g.json) continue;
     if ("settings" in r) {

@@ -103,7 +103,7 @@ export const AGENT_HOOKS: readonly AgentHooksSpec[] = [
       "new hooks are skipped until the user trusts them (/hooks); project hooks need a trusted project",
     ],
     afterInstall:
-      'Codex skips new hooks until you trust them: start codex and approve MindSave\'s hooks in /hooks (or the "Hooks need review" screen); after an upgrade that changes them, approve them again.',
+      "Codex skips new hooks until you trust them: start codex and approve MindSave's hooks in /hooks (or the \"Hooks need review\" screen), or run `mindsave hooks install --agent codex --trust` to trust them through Codex's app-server now; after an upgrade that changes them, do it again.",
   },
   {
     agent: "gemini",
