@@ -149,7 +149,7 @@ describe("failures ranked by the index", () => {
     }
   });
 
-  test("a few candidates, not every failure: the 7 days' (a fifth here) and each order's top", async () => {
+  test("a few candidates, not every failure: those a key may misorder now, and each order's top", async () => {
     const { store, projects } = await buildStore(4, 600, false);
     try {
       const all = await store.listFailures(projects[0]);

@@ -4,9 +4,9 @@
 // term is the same for every failure, so ordering by the stored key log2(base) + seen / half-life
 // is ordering by weight at any "now": a project's failures and the global ones are two such
 // orders, each read from an index, only its top few. Two parts of the weight the key cannot hold
-// are a bounded correction read apart, with all their columns: failures seen within the last 7 days
-// (an unstated confidence is medium then, low after) or after "now" (no decay yet), and failures
-// without a key (an odd time or scope, or changed since the key was written). The keys live in
+// are a bounded correction read apart, with all their columns: failures whose key may misorder
+// them now (an unstated confidence of a failure seen once is medium within 7 days of the sighting,
+// low after; a sighting after "now" has not aged yet), and failures without a key (an odd time or scope, or changed since the key was written). The keys live in
 // failure_ranks, this store's own table (never synced): triggers mark a failure's key stale
 // whenever anything it is made of changes here (a write, an import, a sync), and each write
 // transaction writes the stale keys before it commits (rankStaleFailures).
@@ -42,14 +42,15 @@ export const halfLifeMs = (scope: string) =>
 const ZONED = /^\d{4}-\d{2}-\d{2}(T.*(Z|[+-]\d{2}:?\d{2}))?$/i;
 
 /**
- * The stored key of a failure (see the top of this file) and the time it was last seen, or null
+ * The stored key of a failure (see the top of this file) and until when it may misorder the
+ * failure (rough_until: its 7 days of medium, else its last sighting), or null
  * when no key can order it: an odd time or scope, a global failure kept under a project, a weight
  * of 0. The level is the stated one, else the one the repeats alone give (the 7 days' medium is the
  * correction read apart).
  */
 export function rankKey(
   f: FailureRank & { project_id: string | null },
-): { key: number; seen: number } | null {
+): { key: number; roughUntil: number } | null {
   const seen = Date.parse(f.last_seen);
   const inPlace =
     (f.scope === "project" && f.project_id !== null) || (f.scope === "global" && f.project_id === null);
@@ -57,7 +58,11 @@ export function rankKey(
   const stated = f.confidence ?? (f.repeat_count >= 3 ? "high" : f.repeat_count === 2 ? "medium" : "low");
   const base = baseWeight(CONFIDENCE_LEVELS.indexOf(stated as "low"), f.rejected_by, f.repeat_count);
   if (!(base > 0)) return null;
-  return { key: Math.log2(base) + seen / halfLifeMs(f.scope), seen };
+  const sevenDays = f.confidence === null && f.repeat_count <= 1;
+  return {
+    key: Math.log2(base) + seen / halfLifeMs(f.scope),
+    roughUntil: sevenDays ? seen + RECENT_DAYS * DAY : seen,
+  };
 }
 
 /** failure_ranks: a row per live failure, its key and last sighting (null until written, or when it has none). */
@@ -67,13 +72,13 @@ export const FAILURE_RANKS_MIGRATION = [
     project_id TEXT,
     scope TEXT NOT NULL,
     rank_key REAL,
-    seen_ms REAL,
+    rough_until REAL,
     stale INTEGER NOT NULL DEFAULT 1
   )`,
-  `CREATE INDEX failure_ranks_project ON failure_ranks(project_id, rank_key, seen_ms)`,
-  `CREATE INDEX failure_ranks_project_recent ON failure_ranks(project_id, seen_ms)`,
-  `CREATE INDEX failure_ranks_global ON failure_ranks(rank_key, seen_ms, project_id) WHERE scope = 'global'`,
-  `CREATE INDEX failure_ranks_global_recent ON failure_ranks(seen_ms, project_id) WHERE scope = 'global'`,
+  `CREATE INDEX failure_ranks_project ON failure_ranks(project_id, rank_key, rough_until, failure_id)`,
+  `CREATE INDEX failure_ranks_project_rough ON failure_ranks(project_id, rough_until, failure_id)`,
+  `CREATE INDEX failure_ranks_global ON failure_ranks(rank_key, rough_until, project_id, failure_id) WHERE scope = 'global'`,
+  `CREATE INDEX failure_ranks_global_rough ON failure_ranks(rough_until, project_id, failure_id) WHERE scope = 'global'`,
   `CREATE INDEX failure_ranks_stale ON failure_ranks(failure_id) WHERE stale = 1`,
   `CREATE INDEX failures_item ON failures(item)`,
   // Delete-then-insert (see changeLogTriggers): any change of the failure makes its key stale.
@@ -117,22 +122,22 @@ export async function rankStaleFailures(tx: Exec): Promise<void> {
       ...toFailureRank(r),
       project_id: r.project_id === null ? null : String(r.project_id),
     });
-    return { id: String(r.id), key: k?.key ?? null, seen: k?.seen ?? null };
+    return { id: String(r.id), key: k?.key ?? null, rough: k?.roughUntil ?? null };
   });
   await tx.execute({
-    sql: `UPDATE failure_ranks SET rank_key = j.value ->> '$.key', seen_ms = j.value ->> '$.seen', stale = 0
+    sql: `UPDATE failure_ranks SET rank_key = j.value ->> '$.key', rough_until = j.value ->> '$.rough', stale = 0
           FROM json_each(?) j WHERE failure_ranks.failure_id = j.value ->> '$.id'`,
     args: [JSON.stringify(keyed)],
   });
 }
 
-/** Apart from the keyed order: within the 7 days, or past it ("now" before the last sighting). */
+/** A margin for rounding between the stored keys and the weights sortFailures computes. */
 const EPSILON = 1e-9;
 
 /**
  * The failures a block's first `n` are among (its own project's and the global ones; only the
- * global ones without a project), in no order: every one without a key or seen since `nowMs` less
- * 7 days, and from each keyed order those at or above its `n`th key among the rest (less a margin
+ * global ones without a project), in no order: every one without a key or whose key may misorder it
+ * at `nowMs` (rough_until), and from each keyed order those at or above its `n`th key among the rest (less a margin
  * for rounding, so ties are all in). The caller orders them (sortFailures) and keeps the first `n`.
  */
 export async function failureCandidates(
@@ -141,7 +146,6 @@ export async function failureCandidates(
   n: number,
   nowMs: number,
 ): Promise<FailureRank[]> {
-  const recent = nowMs - RECENT_DAYS * DAY;
   // A project's failures, then the global ones kept under no other project (as failureRanksQuery).
   const places: [string, InValue[]][] = projectId
     ? [
@@ -153,16 +157,16 @@ export async function failureCandidates(
   for (const [where, args] of places) {
     const nth = (
       await db.execute({
-        sql: `SELECT rank_key FROM failure_ranks WHERE ${where} AND rank_key IS NOT NULL AND seen_ms < ? ORDER BY rank_key DESC LIMIT 1 OFFSET ?`,
-        args: [...args, recent, Math.max(0, n - 1)],
+        sql: `SELECT rank_key FROM failure_ranks WHERE ${where} AND rank_key IS NOT NULL AND rough_until < ? ORDER BY rank_key DESC LIMIT 1 OFFSET ?`,
+        args: [...args, nowMs, Math.max(0, n - 1)],
       })
     ).rows[0]?.rank_key;
     const floor = nth === undefined || nth === null ? -Infinity : Number(nth) - EPSILON;
     const found = await db.execute({
       sql: `SELECT failure_id FROM failure_ranks WHERE ${where} AND rank_key IS NULL
-            UNION SELECT failure_id FROM failure_ranks WHERE ${where} AND seen_ms >= ?
+            UNION SELECT failure_id FROM failure_ranks WHERE ${where} AND rough_until >= ?
             UNION SELECT failure_id FROM failure_ranks WHERE ${where} AND rank_key >= ?`,
-      args: [...args, ...args, recent, ...args, floor === -Infinity ? -1e308 : floor],
+      args: [...args, ...args, nowMs, ...args, floor === -Infinity ? -1e308 : floor],
     });
     for (const r of found.rows) ids.push(String(r.failure_id));
   }
@@ -198,8 +202,9 @@ export async function failuresWithItems(
   if (!items.length) return [];
   return (
     await db.execute({
-      sql: `${FAILURE_RANK_SELECT} WHERE f.item IN (SELECT value FROM json_each(?)) AND f.deleted = 0
-            AND (f.project_id = ? OR (f.scope = 'global' AND (? IS NULL OR f.project_id IS NOT ?)))`,
+      // Found by item (failures_item): the unary + keeps SQLite from scanning by project instead.
+      sql: `${FAILURE_RANK_SELECT} WHERE f.item IN (SELECT value FROM json_each(?)) AND +f.deleted = 0
+            AND (+f.project_id = ? OR (+f.scope = 'global' AND (? IS NULL OR +f.project_id IS NOT ?)))`,
       args: [JSON.stringify(items), projectId, projectId, projectId],
     })
   ).rows.map(toFailureRank);
