@@ -82,3 +82,69 @@ test("a shell call by its command; a $set checkpoint drops the messages it rewou
     "src/限流.ts",
   ]);
 });
+
+test("the context Gemini CLI injects as user records (its session context, a hook's context) is no prompt: a continued task keeps its goal", async () => {
+  const t = agentProject();
+  const goal = "Stream the 账单 ledger export as CSV";
+  expect(
+    (await t.cli(["save", "--goal", goal, "--state", "reads every invoice first", "--next", "add a cursor"]))
+      .code,
+  ).toBe(0);
+  const path = join(t.base, "session-2026-11-28T10-15-0ed06704.jsonl");
+  const user = (id: string, text: string) => ({
+    id,
+    timestamp: "2026-11-28T10:15:13.692Z",
+    type: "user",
+    content: [{ text }],
+  });
+  const lines = [
+    {
+      sessionId: "g-2",
+      projectHash: "p",
+      startTime: "2026-11-28T10:15:13.686Z",
+      lastUpdated: "2026-11-28T10:15:13.686Z",
+      kind: "main",
+    },
+    // As Gemini CLI 0.61 writes its first record: the session context, in a $set of messages.
+    {
+      $set: {
+        messages: [
+          user(
+            "s0",
+            "<session_context>\nThis is the Gemini CLI. We are setting up the context for our chat.\n</session_context>",
+          ),
+        ],
+        lastUpdated: "2026-11-28T10:15:13.692Z",
+      },
+    },
+    user("h1", `<hook_context>\nMindSave restore block\ngoal: ${goal}\n</hook_context>`),
+    user("u1", "continue where we left off"),
+    {
+      id: "m1",
+      timestamp: "2026-11-28T10:15:20.000Z",
+      type: "gemini",
+      content: "",
+      toolCalls: [
+        {
+          id: "c1",
+          name: "write_file",
+          args: { file_path: join(t.repo, "src", "cursor.ts"), content: "x" },
+          status: "success",
+        },
+      ],
+    },
+  ];
+  writeFileSync(path, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+  const r = await t.hook("gemini", "stop", {
+    session_id: "g-2",
+    transcript_path: path,
+    cwd: t.repo,
+    hook_event_name: "AfterAgent",
+    prompt_response: "Added the cursor.",
+  });
+  expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+  const goals = (await sql(t.db, "SELECT goal FROM snapshots WHERE deleted = 0 ORDER BY created_at")).map(
+    (s) => s.goal,
+  );
+  expect(goals).toEqual([goal, goal]);
+});

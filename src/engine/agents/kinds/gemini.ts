@@ -45,9 +45,17 @@ interface Slim {
 /** Gemini models' context window (1,048,576 tokens for the 2.x/3.x models Gemini CLI runs). */
 const GEMINI_WINDOW = 1_048_576;
 
+/**
+ * A user record that is not the person's words, as Gemini CLI itself tells them apart
+ * (isIgnoredUserContent): a slash command, a "?" help request, the session context it injects,
+ * a hook's context (MindSave's restore block among them).
+ */
+const NOT_A_PROMPT = /^(?:\/|\?|<session_context>|<hook_context>)/;
+
 function slim(r: Line): Slim {
   const s: Slim = { type: String(r.type), at: typeof r.timestamp === "string" ? r.timestamp : "" };
-  if (r.type === "user") s.prompt = contentText(r.content).slice(0, 10_000);
+  const text = r.type === "user" ? contentText(r.content).trim() : "";
+  if (text && !NOT_A_PROMPT.test(text)) s.prompt = text.slice(0, 10_000);
   if (Array.isArray(r.toolCalls)) {
     s.tools = r.toolCalls.flatMap((v: unknown) => {
       const t = objectOf(v);
