@@ -8,6 +8,26 @@ import { join } from "node:path";
 import { sql } from "./helpers.ts";
 import { agentProject } from "./agent-fixtures.ts";
 
+/** The chat recording written, then Gemini's AfterAgent hook (MindSave's stop) on it, exiting 0 quietly. */
+async function afterAgent(
+  t: ReturnType<typeof agentProject>,
+  sessionId: string,
+  path: string,
+  lines: unknown[],
+  reply: string,
+) {
+  writeFileSync(path, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+  const payload = {
+    session_id: sessionId,
+    transcript_path: path,
+    cwd: t.repo,
+    hook_event_name: "AfterAgent",
+    prompt_response: reply,
+  };
+  const r = await t.hook("gemini", "stop", payload);
+  expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+}
+
 test("a shell call by its command; a $set checkpoint drops the messages it rewound", async () => {
   const t = agentProject();
   const path = join(t.base, "session-2026-11-28T09-00-abcd1234.jsonl");
@@ -58,17 +78,7 @@ test("a shell call by its command; a $set checkpoint drops the messages it rewou
       "2026-11-28T09:00:06.000Z",
     ),
   ];
-  writeFileSync(path, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
-  const r = await t.hook("gemini", "stop", {
-    session_id: "g-1",
-    transcript_path: path,
-    cwd: t.repo,
-    hook_event_name: "AfterAgent",
-    timestamp: "2026-11-28T09:00:07.000Z",
-    prompt: "Add rate limiting to the login endpoint",
-    prompt_response: "Wrote the limiter.",
-  });
-  expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+  await afterAgent(t, "g-1", path, lines, "Wrote the limiter.");
   const calls = await sql(t.db, "SELECT tool, target FROM tool_calls ORDER BY timestamp");
   expect(calls.map((c) => [c.tool, c.target])).toEqual([
     ["run_shell_command", "npm test -- login"],
@@ -134,15 +144,7 @@ test("the context Gemini CLI injects as user records (its session context, a hoo
       ],
     },
   ];
-  writeFileSync(path, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
-  const r = await t.hook("gemini", "stop", {
-    session_id: "g-2",
-    transcript_path: path,
-    cwd: t.repo,
-    hook_event_name: "AfterAgent",
-    prompt_response: "Added the cursor.",
-  });
-  expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+  await afterAgent(t, "g-2", path, lines, "Added the cursor.");
   const goals = (await sql(t.db, "SELECT goal FROM snapshots WHERE deleted = 0 ORDER BY created_at")).map(
     (s) => s.goal,
   );
