@@ -136,14 +136,20 @@ function addSnapshotsCommands(program: Command): void {
     .command("snapshots")
     .allowExcessArguments(true)
     .description("List, inspect, archive and prune snapshots (alone: list)")
-    .option("--limit <n>", "show at most this many", (v) => parseCount("--limit", v))
+    .option("--limit <n>", "show at most this many (a page; 50 unless given)", (v) =>
+      parseCount("--limit", v),
+    )
+    .option("--page <n>", "the page to show (1, the newest, unless given)", (v) => parseCount("--page", v))
     .option("--tag <tag>", "only snapshots with this tag")
     .option("--all", "archived snapshots too (retention leaves them out of the list)")
     .action(groupDefault(() => import("./commands/snapshots.ts").then((m) => ({ run: m.list }))));
   snapshots
     .command("list")
     .description("Snapshots of the project, newest first")
-    .option("--limit <n>", "show at most this many", (v) => parseCount("--limit", v))
+    .option("--limit <n>", "show at most this many (a page; 50 unless given)", (v) =>
+      parseCount("--limit", v),
+    )
+    .option("--page <n>", "the page to show (1, the newest, unless given)", (v) => parseCount("--page", v))
     .option("--tag <tag>", "only snapshots with this tag")
     .option("--all", "archived snapshots too (retention leaves them out of the list)")
     .action(lazy(() => import("./commands/snapshots.ts").then((m) => ({ run: m.list }))));

@@ -8,6 +8,7 @@ import { askUntil, print, printJson, withSession } from "./shared.ts";
 import { archivedLoadText, numberedList, verifyText } from "../engine/snapshots/summaries.ts";
 import type { GlobalOptions } from "../types.ts";
 import { requireProject } from "../engine/projects/resolve.ts";
+import { listedCount } from "../engine/snapshots/catalog.ts";
 
 export async function run(
   opts: { latest?: boolean; verify?: boolean; full?: boolean },
@@ -31,9 +32,12 @@ export async function run(
         await sameNameLabels(session, ctx.project.id, sel.choices),
         !!process.stdout.isTTY,
       );
+      // The list is its first page; any number of the whole list loads.
+      const count = await listedCount(session, ctx.project.id);
       if (g.json || !process.stdin.isTTY || !process.stdout.isTTY) {
         if (g.json)
           printJson({
+            total: count,
             choose: sel.choices.map((c, i) => ({
               n: i + 1,
               id: c.name,
@@ -42,14 +46,10 @@ export async function run(
               goal: c.goal,
             })),
           });
-        else
-          print(
-            `${list}\n\n${sel.choices.length} snapshots. Load one with \`mindsave load N\` (or \`mindsave load --latest\`).`,
-          );
+        else print(`${list}\n\n${choicesText(sel.choices.length, count)}`);
         return 0;
       }
-      print(list);
-      const count = sel.choices.length;
+      print(count > sel.choices.length ? `${list}\n${choicesText(sel.choices.length, count)}` : list);
       const n = await askUntil(
         `Load which? [1-${count}, Enter = 1, q = quit] `,
         (a) => {
@@ -72,6 +72,15 @@ export async function run(
     }
     return 0;
   });
+}
+
+/** Under load's list: how many snapshots there are, and where the rest are when the list is a page. */
+function choicesText(shown: number, count: number): string {
+  const more =
+    count > shown
+      ? ` (the newest ${shown} above; \`mindsave snapshots list --page 2\` shows the next ones)`
+      : "";
+  return `${count} snapshots${more}. Load one with \`mindsave load N\` (or \`mindsave load --latest\`).`;
 }
 
 function toJson(r: LoadResult) {

@@ -1,6 +1,6 @@
 // `mindsave snapshots list|stats|clean|prune|show|complete|delete`.
 import { UserError } from "../errors.ts";
-import { sameNameLabels, selectSnapshot } from "../engine/snapshots/select.ts";
+import { LIST_PAGE, sameNameLabels, selectSnapshot } from "../engine/snapshots/select.ts";
 import { snapshotList, snapshotStats } from "../engine/snapshots/catalog.ts";
 import {
   cleanSnapshots,
@@ -23,18 +23,33 @@ import { requireProject } from "../engine/projects/resolve.ts";
 const kb = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`);
 
 export async function list(
-  opts: { limit?: number; tag?: string; all?: boolean },
+  opts: { limit?: number; page?: number; tag?: string; all?: boolean },
   _args: string[],
   g: GlobalOptions,
 ): Promise<number> {
   return withSession(g, false, async (session) => {
+    const limit = opts.limit ?? LIST_PAGE;
+    const page = opts.page ?? 1;
     const {
       context: ctx,
       snapshots: rows,
       archived,
-    } = await snapshotList(session, { limit: opts.limit, tag: opts.tag, all: opts.all });
+      total,
+      before,
+    } = await snapshotList(session, { limit, page, tag: opts.tag, all: opts.all });
+    if (!rows.length && total)
+      throw new UserError(
+        `There is no page ${page}: the list holds ${total} snapshot(s), ${Math.ceil(total / limit)} page(s) of ${limit}.`,
+      );
     if (g.json) {
-      printJson({ project: { id: ctx.project.id, name: ctx.project.name }, snapshots: rows, archived });
+      printJson({
+        project: { id: ctx.project.id, name: ctx.project.name },
+        snapshots: rows,
+        archived,
+        total,
+        page,
+        limit,
+      });
       return 0;
     }
     const more = !opts.all && archived ? archivedCountText(archived, "cli") : "";
@@ -48,17 +63,30 @@ export async function list(
       return 0;
     }
     print(
-      listLines(
-        rows,
-        ctx.project.name,
-        await sameNameLabels(session, ctx.project.id, rows),
-        session.now(),
-        opts,
-      ).join("\n"),
+      listLines(rows, ctx.project.name, await sameNameLabels(session, ctx.project.id, rows), session.now(), {
+        ...opts,
+        before,
+      }).join("\n"),
     );
+    const offset = (page - 1) * limit;
+    if (offset + rows.length < total) print(nextPageText(opts, { offset, shown: rows.length, total, limit }));
     if (more) print(more);
     return 0;
   });
+}
+
+/** The line under a page that has more after it: which it showed, and the command for the next. */
+function nextPageText(
+  opts: { limit?: number; page?: number; tag?: string; all?: boolean },
+  at: { offset: number; shown: number; total: number; limit: number },
+): string {
+  const flags = [
+    opts.all ? " --all" : "",
+    opts.tag !== undefined ? ` --tag ${JSON.stringify(opts.tag)}` : "",
+    opts.limit !== undefined ? ` --limit ${opts.limit}` : "",
+  ].join("");
+  const next = Math.min(at.limit, at.total - at.offset - at.shown);
+  return `${at.offset + 1}–${at.offset + at.shown} of ${at.total} shown; \`mindsave snapshots list${flags} --page ${(opts.page ?? 1) + 1}\` shows the next ${next}.`;
 }
 
 /** The list's lines: numbered as `load N` takes them; an archived snapshot has no number and says it is archived. */
@@ -67,7 +95,7 @@ function listLines(
   project: string,
   labels: Map<string, string>,
   now: Date,
-  opts: { tag?: string; all?: boolean },
+  opts: { tag?: string; all?: boolean; before: number },
 ): string[] {
   // Two snapshots of one name (two hosts, then a sync): each says its host and id prefix.
   const names = rows.map((r) => (labels.has(r.id) ? `${r.name} (${labels.get(r.id)})` : r.name));
@@ -84,7 +112,7 @@ function listLines(
   const lines = [
     `Snapshots of ${project}${opts.tag !== undefined ? ` tagged ${JSON.stringify(opts.tag)}` : ""}, newest first${opts.all ? ", archived ones included" : ""} (the layers each holds, its size):`,
   ];
-  const numbers = listNumbers(rows);
+  const numbers = listNumbers(rows, opts.before);
   rows.forEach((r, i) => {
     const layers = ["L1", r.has_layer2 ? "L2" : "", r.has_layer3 ? "L3" : ""].filter(Boolean).join("+");
     const number = numbers[i] === undefined ? "    " : `${String(numbers[i]).padStart(3)}.`;

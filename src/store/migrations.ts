@@ -355,6 +355,12 @@ export const INDEXES: readonly { name: string; sql: string }[] = [
     name: "failures_rank_global",
     sql: "CREATE INDEX IF NOT EXISTS failures_rank_global ON failures(deleted, project_id, id, item, rejected_by, confidence, last_seen) WHERE scope = 'global'",
   },
+  // The list of every snapshot of a project, archived too (`snapshots list --all`), a page at a time:
+  // its order whole, the id breaking ties of equal times, so a keyset page starts where it is.
+  {
+    name: "snapshots_page",
+    sql: "CREATE INDEX IF NOT EXISTS snapshots_page ON snapshots(project_id, deleted, created_at, id)",
+  },
 ];
 
 /** Makes the INDEXES a store lacks; true when it made some. When it cannot now (another writer, a full disk), a later open will. */

@@ -65,6 +65,41 @@ const LISTED_FROM =
   "listed_snapshots l JOIN snapshots ON snapshots.id = l.snapshot_id WHERE l.project_id = ? AND snapshots.deleted = 0";
 const LISTED_ORDER = "ORDER BY l.created_at DESC, l.snapshot_id DESC";
 
+/** What a list shows of a project's snapshots; `after`: only those the list puts after that row. */
+export interface SnapshotFilter {
+  listed?: boolean;
+  tag?: string;
+  status?: SnapshotSummary["status"];
+  after?: Pick<SnapshotSummary, "created_at" | "id">;
+}
+
+/** A page of a list: `limit` rows from `offset` (or after `after`). */
+export interface SnapshotPageQuery extends SnapshotFilter {
+  limit?: number;
+  offset?: number;
+}
+
+/**
+ * The FROM and WHERE of a project's list with its filters, and their parameters. The listed ones
+ * walk listed_snapshots' index; every one (archived too) walks snapshots_page (migrations.ts).
+ */
+function snapshotFilter(projectId: string, f: SnapshotFilter): [string, string, unknown[]] {
+  const at = f.listed ? "(l.created_at, l.snapshot_id)" : "(snapshots.created_at, snapshots.id)";
+  const where = [
+    ...(f.tag !== undefined ? [TAGGED] : []),
+    ...(f.status !== undefined ? ["snapshots.status = ?"] : []),
+    ...(f.after ? [`${at} < (?, ?)`] : []),
+  ];
+  const params = [
+    projectId,
+    ...(f.tag !== undefined ? [f.tag] : []),
+    ...(f.status !== undefined ? [f.status] : []),
+    ...(f.after ? [f.after.created_at, f.after.id] : []),
+  ];
+  const from = f.listed ? LISTED_FROM : "snapshots WHERE snapshots.project_id = ? AND snapshots.deleted = 0";
+  return [from, where.map((w) => ` AND ${w}`).join(""), params];
+}
+
 /** The live failures of a project and the global ones (or only the project's, or only the global ones without a project). */
 function failuresOf(select: string, projectId: string | null, includeGlobal = true): [string, unknown[]] {
   const where = projectId
@@ -201,30 +236,26 @@ export class Queries {
     return new Map(rows.map((r) => [str(r.project_id), { count: Number(r.n), newest: strOrNull(r.newest) }]));
   }
 
-  /** Newest first; `listed`: only those retention left in the default views (not archived). */
-  async listSnapshots(
-    projectId: string,
-    opts: { limit?: number; offset?: number; tag?: string; listed?: boolean } = {},
-  ): Promise<SnapshotSummary[]> {
-    const tagged = opts.tag !== undefined ? ` AND ${TAGGED}` : "";
-    const rows = await this.rows(
-      opts.listed
-        ? `SELECT ${SUMMARY_COLUMNS} FROM ${LISTED_FROM}${tagged} ${LISTED_ORDER} LIMIT ? OFFSET ?`
-        : `SELECT ${SUMMARY_COLUMNS} FROM snapshots WHERE project_id = ? AND deleted = 0${tagged} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
-      [projectId, ...(opts.tag !== undefined ? [opts.tag] : []), opts.limit ?? -1, opts.offset ?? 0],
-    );
+  /**
+   * A page of the list, newest first: `listed`, only those retention left in the default views (not
+   * archived); `tag` and `status` filter in SQL; `after`, the page after that row (keyset: the id
+   * breaks ties of equal times, so pages join with no gap or repeat); `offset`, a page by number.
+   */
+  async listSnapshots(projectId: string, opts: SnapshotPageQuery = {}): Promise<SnapshotSummary[]> {
+    const [from, where, params] = snapshotFilter(projectId, opts);
+    const order = opts.listed ? LISTED_ORDER : "ORDER BY snapshots.created_at DESC, snapshots.id DESC";
+    const rows = await this.rows(`SELECT ${SUMMARY_COLUMNS} FROM ${from}${where} ${order} LIMIT ? OFFSET ?`, [
+      ...params,
+      opts.limit ?? -1,
+      opts.offset ?? 0,
+    ]);
     return rows.map(toSummary);
   }
 
-  /** `listed`: only those not archived. */
-  async countSnapshots(projectId: string, opts: { listed?: boolean } = {}): Promise<number> {
-    const rows = await this.rows(
-      opts.listed
-        ? `SELECT count(*) AS n FROM ${LISTED_FROM}`
-        : "SELECT count(*) AS n FROM snapshots WHERE project_id = ? AND deleted = 0",
-      [projectId],
-    );
-    return Number(rows[0].n);
+  /** How many snapshots the list holds with these filters (`after`: how many come after that row). */
+  async countSnapshots(projectId: string, opts: SnapshotFilter = {}): Promise<number> {
+    const [from, where, params] = snapshotFilter(projectId, opts);
+    return Number((await this.rows(`SELECT count(*) AS n FROM ${from}${where}`, params))[0].n);
   }
 
   /**

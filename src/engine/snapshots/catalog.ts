@@ -7,25 +7,52 @@ import { nextSteps } from "../projects/next-steps.ts";
 import type { Session } from "../session.ts";
 import { projectById, requireProject, resolveProject, type ProjectContext } from "../projects/resolve.ts";
 import type { SnapshotRecord, SnapshotSummary, SnapshotStatus } from "../../store/store.ts";
+import type { SnapshotPageQuery } from "../../store/queries.ts";
 
 export type { SnapshotRecord, SnapshotSummary, SnapshotStatus, FileCheck, LoadResult, ProjectContext };
 
 /**
- * The list use case: the current project's snapshots, newest first; the archived ones only with
- * `all` (how many there are is told either way).
+ * The list use case: a page of the current project's snapshots, newest first; the archived ones
+ * only with `all` (how many there are is told either way). `page` (1 the first) of `limit` rows;
+ * `total`: how many the list holds with its filters; `before`: the listed ones newer than the page
+ * (where its list numbers go on from).
  */
 export async function snapshotList(
   session: Session,
-  opts: { limit?: number; tag?: string; all?: boolean } = {},
-): Promise<{ context: ProjectContext; snapshots: SnapshotSummary[]; archived: number }> {
+  opts: { limit?: number; tag?: string; all?: boolean; page?: number } = {},
+): Promise<{
+  context: ProjectContext;
+  snapshots: SnapshotSummary[];
+  archived: number;
+  total: number;
+  before: number;
+}> {
   // Outside a project it says where to go, as load and recall do.
   const context = await requireProject(session, () => nextSteps(session, null));
   const id = context.project.id;
+  const filter = { tag: opts.tag, listed: !opts.all };
+  const offset = opts.limit !== undefined ? ((opts.page ?? 1) - 1) * opts.limit : 0;
+  const snapshots = await projectSnapshots(session, id, { ...filter, limit: opts.limit, offset });
   return {
     context,
-    snapshots: await projectSnapshots(session, id, { ...opts, listed: !opts.all }),
+    snapshots,
     archived: await archivedCount(session, id),
+    total: await session.store.countSnapshots(id, filter),
+    before: opts.all ? await listedBefore(session, id, snapshots[0]) : offset,
   };
+}
+
+/** How many listed snapshots are newer than `first` (none without it): the list number before it. */
+async function listedBefore(session: Session, projectId: string, first: SnapshotSummary | undefined) {
+  if (!first) return 0;
+  const listed = await session.store.countSnapshots(projectId, { listed: true });
+  const older = await session.store.countSnapshots(projectId, { listed: true, after: first });
+  return listed - older - (first.archived ? 0 : 1);
+}
+
+/** How many snapshots a project's list holds (archived ones left out): the numbers `load N` takes. */
+export function listedCount(session: Session, projectId: string): Promise<number> {
+  return session.store.countSnapshots(projectId, { listed: true });
 }
 
 /** How many of a project's snapshots retention archived (left out of the default views). */
@@ -40,7 +67,7 @@ export async function archivedCount(session: Session, projectId: string): Promis
 export function projectSnapshots(
   session: Session,
   projectId: string,
-  opts: { limit?: number; offset?: number; tag?: string; listed?: boolean } = {},
+  opts: SnapshotPageQuery = {},
 ): Promise<SnapshotSummary[]> {
   return session.store.listSnapshots(projectId, opts);
 }

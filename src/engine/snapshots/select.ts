@@ -5,6 +5,9 @@ import { utcMinute } from "../../lib/text.ts";
 import type { Session } from "../session.ts";
 import type { Queries, SnapshotRecord, SnapshotSummary } from "../../store/store.ts";
 
+/** The rows a list shows at a time unless asked for another count: a page (`snapshots list`, load's list). */
+export const LIST_PAGE = 50;
+
 export type Selection =
   | { kind: "snapshot"; snapshot: SnapshotRecord }
   | { kind: "choose"; choices: SnapshotSummary[] }
@@ -75,8 +78,9 @@ async function select(
   }
   // The choice is among the listed ones; with one, or `latest`, it is the newest.
   const listed = opts.latest ? [] : await q.listSnapshots(projectId, { limit: 2, listed: true });
+  // Its first page: a number past it still loads (`load N`), as the page's last line says.
   if (listed.length > 1)
-    return { kind: "choose", choices: await q.listSnapshots(projectId, { listed: true }) };
+    return { kind: "choose", choices: await q.listSnapshots(projectId, { listed: true, limit: LIST_PAGE }) };
   const newest = await newestSnapshot(q, projectId);
   return newest ? { kind: "snapshot", snapshot: newest } : { kind: "none" };
 }

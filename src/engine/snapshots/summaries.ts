@@ -121,9 +121,9 @@ export function nameColumn(
   };
 }
 
-/** Each snapshot's list number (1 = newest listed), as `load N` takes it; none for an archived one. */
-export function listNumbers(choices: SnapshotSummary[]): (number | undefined)[] {
-  let n = 0;
+/** Each snapshot's list number (1 = newest listed), as `load N` takes it; none for an archived one. `before`: listed ones ahead of this page. */
+export function listNumbers(choices: SnapshotSummary[], before = 0): (number | undefined)[] {
+  let n = before;
   return choices.map((c) => (c.archived ? undefined : ++n));
 }
 
