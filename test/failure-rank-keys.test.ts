@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { Store } from "../src/store/store.ts";
 import { sortFailures } from "../src/engine/failures/graph.ts";
 import { sql, tempDir } from "./helpers.ts";
-import { backToSchema5 } from "./old-schemas.ts";
+import { backToSchema } from "./old-schemas.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = Date.parse("2026-11-20T12:00:00.000Z");
@@ -211,7 +211,7 @@ describe("failures ranked by the index", () => {
     const { store, projects } = await buildStore(5, 200, false);
     const path = store.path;
     store.close();
-    await backToSchema5(path);
+    await backToSchema(path, 5);
     const upgraded = await Store.open(path);
     try {
       const live = await sql(path, "SELECT count(*) AS n FROM failures WHERE deleted = 0");

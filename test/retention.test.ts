@@ -7,7 +7,7 @@ import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dumpStore, projectOnLaptop as fixture, sql, twoLaptops, type LaptopWithClone } from "./helpers.ts";
 import { SCHEMA_VERSION } from "../src/store/migrations.ts";
-import { backToSchema5 } from "./old-schemas.ts";
+import { backToSchema } from "./old-schemas.ts";
 import { save as saveAt, saveGoal as save, inRepo } from "./engine-setup.ts";
 import { TMUX, terminal } from "./terminal.ts";
 
@@ -178,7 +178,7 @@ describe("the upgrade to retention's archive", () => {
     for (const t of ["snapshots_listed_ai", "snapshots_listed_au", "snapshots_listed_ad"])
       await sql(w.a.db, `DROP TRIGGER ${t}`);
     await sql(w.a.db, "DROP TABLE listed_snapshots");
-    await backToSchema5(w.a.db);
+    await backToSchema(w.a.db, 5);
     await sql(w.a.db, "UPDATE meta SET value = '4' WHERE key = 'schema_version'");
     const rows = () => sql(w.a.db, "SELECT * FROM snapshots ORDER BY id");
     const before = await rows();

@@ -60,7 +60,7 @@ export interface RestoreBlock {
 
 interface Piece {
   section: "constraints" | "symbolic" | "decisions" | "failures" | "facts";
-  /** Null for a failure not read yet (see restore-failures.ts). */
+  /** Null for the first failure not read yet, which stands for all of them (see layer2Pieces). */
   line: string | null;
   /** Lower is dropped first. */
   priority: number;
@@ -141,6 +141,8 @@ interface Draft {
   plan: string | null;
   byPriority: Piece[];
   readCount: number;
+  /** Every piece of each section, those not read included. */
+  totals: RestoreBlock["omitted"];
   budget: number;
 }
 
@@ -157,6 +159,8 @@ async function blockWith(
   await loadTokenizer();
   const budget = ctx.full ? Infinity : (ctx.budget ?? RESTORE_BUDGET);
   const { pieces, failureLines } = layer2Pieces(s, ctx, ranked);
+  const totals = { constraints: 0, symbolic: 0, decisions: 0, failures: ranked.total, facts: 0 };
+  for (const p of pieces) if (p.section !== "failures") totals[p.section]++;
   const d: Draft = {
     s,
     ctx,
@@ -165,6 +169,7 @@ async function blockWith(
     plan: planLine(s.plan),
     byPriority: [...pieces].sort((a, b) => b.priority - a.priority),
     readCount: ranked.read.length,
+    totals,
     budget,
   };
   // With failures unread, the whole block is known to be over the budget (else they are read first).
@@ -177,16 +182,20 @@ async function blockWith(
     tokens: best.tokens > budget ? countTokens(best.text) : best.tokens,
     budget: ctx.budget ?? RESTORE_BUDGET,
     omitted: omittedBy(d, best.kept),
-    failures: ranked.read.filter((_, i) => keptLines.has(failureLines[i] as string)),
+    failures: ranked.read.filter((_, i) => keptLines.has(failureLines[i])),
   };
 }
 
-/** Layer 2's pieces with their priorities, and the failures' lines (null: not read yet). */
+/**
+ * Layer 2's pieces with their priorities, and the lines of the failures read. Of the failures not
+ * read, only the first is a piece (its line null): every other one comes after it, so no block can
+ * keep one without it, and the block counts them as left out (Draft.totals), not one by one.
+ */
 function layer2Pieces(
   s: SnapshotRecord,
   ctx: BlockContext,
   ranked: RankedFailures,
-): { pieces: Piece[]; failureLines: (string | null)[] } {
+): { pieces: Piece[]; failureLines: string[] } {
   const now = ctx.now;
   const pieces: Piece[] = [];
   const constraintPriority = (i: number) => 400 - i / (s.constraints.length + 1);
@@ -207,12 +216,12 @@ function layer2Pieces(
     pieces.push({ section: "symbolic", line: `- ${inline(k)}: ${inline(v)}`, priority: 390 - i / 100 }),
   );
   const readCount = ranked.read.length;
-  const failureLines = Array.from({ length: ranked.total }, (_, i) =>
-    i < readCount ? failureLine(ranked.read[i], now) : null,
-  );
+  const failureLines = ranked.read.map((f) => failureLine(f, now));
   failureLines.forEach((line, i) =>
     pieces.push({ section: "failures", line, priority: valueAt("failures", i) }),
   );
+  if (ranked.total > readCount)
+    pieces.push({ section: "failures", line: null, priority: valueAt("failures", readCount) });
   freshFacts(ctx.facts ?? [], now).forEach((f, i) =>
     pieces.push({ section: "facts", line: factLine(f, now), priority: valueAt("facts", i) }),
   );
@@ -285,8 +294,8 @@ function fitAt(d: Draft, level: Level): Attempt {
 
 /** What the block leaves out when it keeps the `kept` highest-priority pieces, by section. */
 function omittedBy(d: Draft, kept: number): RestoreBlock["omitted"] {
-  const o = { constraints: 0, symbolic: 0, decisions: 0, failures: 0, facts: 0 };
-  for (const p of d.byPriority.slice(kept)) o[p.section]++;
+  const o = { ...d.totals };
+  for (let i = 0; i < kept; i++) o[d.byPriority[i].section]--;
   return o;
 }
 
