@@ -79,6 +79,23 @@ export interface AgentRun extends RunResult {
 /** How long one agent run may take before it is killed: runs take 1–14 s; the machine is shared. */
 export const AGENT_TIMEOUT_MS = 120_000;
 
+/** How long what an agent started may run on after it exits (its last hooks) before it is killed. */
+const LINGER_MS = 30_000;
+
+/** Waits until no process of the group is left, or `limitMs` has passed. */
+async function groupGone(pgid: number, limitMs: number): Promise<void> {
+  const until = performance.now() + limitMs;
+  for (;;) {
+    try {
+      process.kill(-pgid, 0);
+    } catch {
+      return;
+    }
+    if (performance.now() > until) return;
+    await Bun.sleep(50);
+  }
+}
+
 /** Runs an agent CLI in the world's project with extra environment; kills it after the timeout. */
 export async function runAgent(
   world: World,
@@ -94,18 +111,30 @@ export async function runAgent(
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
+    // Its own process group: the agents' npm wrappers start the real binary as a child, which
+    // starts MCP servers and daemons; the whole group goes when the run ends or times out.
+    detached: true,
   });
+  const killGroup = () => {
+    try {
+      process.kill(-proc.pid, "SIGKILL");
+    } catch {
+      // The group is already gone.
+    }
+  };
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    proc.kill("SIGKILL");
+    killGroup();
   }, timeoutMs);
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
+  const output = Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  const code = await proc.exited;
   clearTimeout(timer);
+  // A hook the agent did not wait for is still the session's work: the test reads the store after
+  // it ends. Whatever is still running after that (a daemon) would outlive the test.
+  await groupGone(proc.pid, LINGER_MS);
+  killGroup();
+  const [stdout, stderr] = await output;
   return { code, stdout, stderr, ms: Math.round(performance.now() - started), timedOut };
 }
 
