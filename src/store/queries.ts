@@ -83,7 +83,11 @@ export interface SnapshotPageQuery extends SnapshotFilter {
  * The FROM and WHERE of a project's list with its filters, and their parameters. The listed ones
  * walk listed_snapshots' index; every one (archived too) walks snapshots_page (migrations.ts).
  */
-function snapshotFilter(projectId: string, f: SnapshotFilter): [string, string, unknown[]] {
+function snapshotFilter(
+  projectId: string,
+  f: SnapshotFilter,
+  o: { counted?: boolean } = {},
+): [string, string, unknown[]] {
   const at = f.listed ? "(l.created_at, l.snapshot_id)" : "(snapshots.created_at, snapshots.id)";
   const where = [
     ...(f.tag !== undefined ? [TAGGED] : []),
@@ -96,7 +100,14 @@ function snapshotFilter(projectId: string, f: SnapshotFilter): [string, string, 
     ...(f.status !== undefined ? [f.status] : []),
     ...(f.after ? [f.after.created_at, f.after.id] : []),
   ];
-  const from = f.listed ? LISTED_FROM : "snapshots WHERE snapshots.project_id = ? AND snapshots.deleted = 0";
+  // Counted without a filter on the snapshot's own columns, the listed ones are read on
+  // listed_snapshots' index alone (its triggers keep only live snapshots there): no snapshot row.
+  const own = f.tag !== undefined || f.status !== undefined;
+  const from = !f.listed
+    ? "snapshots WHERE snapshots.project_id = ? AND snapshots.deleted = 0"
+    : o.counted && !own
+      ? "listed_snapshots l WHERE l.project_id = ?"
+      : LISTED_FROM;
   return [from, where.map((w) => ` AND ${w}`).join(""), params];
 }
 
@@ -254,7 +265,7 @@ export class Queries {
 
   /** How many snapshots the list holds with these filters (`after`: how many come after that row). */
   async countSnapshots(projectId: string, opts: SnapshotFilter = {}): Promise<number> {
-    const [from, where, params] = snapshotFilter(projectId, opts);
+    const [from, where, params] = snapshotFilter(projectId, opts, { counted: true });
     return Number((await this.rows(`SELECT count(*) AS n FROM ${from}${where}`, params))[0].n);
   }
 
