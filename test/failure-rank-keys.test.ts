@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { Store } from "../src/store/store.ts";
 import { sortFailures } from "../src/engine/failures/graph.ts";
-import { sql, tempDir } from "./helpers.ts";
+import { gitRepo, laptop, ok, sql, tempDir } from "./helpers.ts";
 import { backToSchema } from "./old-schemas.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -225,5 +225,30 @@ describe("failures ranked by the index", () => {
     } finally {
       upgraded.close();
     }
+  });
+
+  test("failures a sync brings in are keyed in the sync's own transaction (the keys are never synced)", async () => {
+    const a = laptop("rank-sync-a");
+    const b = laptop("rank-sync-b");
+    const repo = gitRepo(join(tempDir(), "repo"));
+    for (const item of ["use redis", "use 缓存 redis", "vendor the SDK"])
+      await ok(["fail", item, "--reason", "too slow"], { cwd: repo, env: a.env });
+    await ok(["fail", "global habit", "--reason", "r", "--scope", "global"], { cwd: repo, env: a.env });
+    await ok(["fail", "use redis"], { cwd: repo, env: a.env });
+    const aDb = join(a.home, ".mindsave", "mindsave.db");
+    const bDb = join(b.home, ".mindsave", "mindsave.db");
+    await ok(["sync", aDb], { cwd: repo, env: b.env });
+    const keys = async (db: string) =>
+      (
+        await sql(
+          db,
+          "SELECT failure_id, rank_key, rough_until, stale FROM failure_ranks ORDER BY failure_id",
+        )
+      ).map((r) => [r.failure_id, r.rank_key, r.rough_until, Number(r.stale)]);
+    const onB = await keys(bDb);
+    expect(onB.length).toBe(4);
+    expect(onB.every((k) => k[1] !== null && k[3] === 0)).toBe(true);
+    // The same rows give the same keys on both stores.
+    expect(onB).toEqual(await keys(aDb));
   });
 });
