@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeModel, type FakeModel } from "./fake-model.ts";
-import { installMindSave, makeWorld, snapshots, type AgentDriver } from "./harness.ts";
+import { installMindSave, makeWorld, putOnPath, snapshots, type AgentDriver } from "./harness.ts";
 import { installedAgent } from "./install.ts";
 import { CONTINUE, expectRan, expectSent, restoreTurn } from "./scenarios.ts";
 import { AGENTS, type AgentName } from "./versions.ts";
@@ -49,7 +49,11 @@ describe("across agents: saved by one, restored into the next", () => {
     test.skipIf(!!skip)(title, async () => {
       const [saver, restorer] = [a.driver!, b.driver!];
       const world = await makeWorld(from);
-      for (const driver of [saver, restorer]) {
+      for (const [driver, agent] of [
+        [saver, a],
+        [restorer, b],
+      ] as const) {
+        putOnPath(world, driver.agent, agent.bin!);
         driver.configure(world, model);
         await installMindSave(world, driver);
       }

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { childEnv, gitRepo, hostBinary, run, tempDir, type RunResult } from "../helpers.ts";
 import type { FakeModel } from "./fake-model.ts";
-import type { AgentName } from "./versions.ts";
+import { AGENTS, type AgentName } from "./versions.ts";
 
 export interface World {
   /** The temp folder holding everything below. */
@@ -56,6 +56,12 @@ export async function makeWorld(agent: AgentName, files?: Record<string, string>
     XDG_STATE_HOME: undefined,
   });
   return { root, home, project, bin, mindsaveHome, env };
+}
+
+/** Puts an agent's executable on the world's PATH, as installing it would (MindSave looks for it: codex --trust). */
+export function putOnPath(world: World, agent: AgentName, bin: string): void {
+  const link = join(world.bin, AGENTS[agent].bin);
+  if (!existsSync(link)) symlinkSync(bin, link);
 }
 
 /** Runs MindSave (the compiled binary) in the world, in the project unless told otherwise. */

@@ -16,6 +16,7 @@ import {
   installMindSave,
   makeWorld,
   mindsaveOk,
+  putOnPath,
   snapshots,
   uninstallCommands,
   type AgentDriver,
@@ -115,6 +116,7 @@ export function agentContext(driver: AgentDriver): AgentContext {
     skip: installed.skip,
     async world() {
       const world = await makeWorld(driver.agent);
+      putOnPath(world, driver.agent, ctx.bin);
       driver.configure(world, ctx.model);
       return world;
     },
