@@ -7,6 +7,7 @@ import {
   deepenedFrom,
   gitCommonDir,
   isShallow,
+  markedAsProject,
   sameOrigin,
   takeBackProjectFile,
   tooBroad,
@@ -353,6 +354,15 @@ export function currentWorkspace(session: Session, create: boolean): Workspace |
       );
   }
   return ws;
+}
+
+/**
+ * Whether a hook may act here: the folder is a project already, or may become one (a marker, not
+ * the home folder). Elsewhere a hook writes nothing, in the store or in the folder.
+ */
+export async function hookMayAct(session: Session): Promise<boolean> {
+  if (session.projectKey || session.opts.workspace || markedAsProject(session.cwd, session.env)) return true;
+  return (await resolveProject(session, { create: false })) !== null;
 }
 
 /** The current project or a clear sentence saying there is none yet (and, with `nextSteps`, where to go instead). */

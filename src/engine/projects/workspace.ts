@@ -135,6 +135,17 @@ export function findRoot(
   return { root: plainFolderRoot(start, env), marker: "directory", gitDir: null };
 }
 
+/**
+ * Whether a hook may make the folder of `start` a project: it has a project marker (git, a package
+ * manifest, a `.mindsave/`…) and its root is not the home folder itself. A plain folder becomes a
+ * project only when a person saves there or runs `mindsave on` there (both write its project.json).
+ */
+export function markedAsProject(start: string, env: NodeJS.ProcessEnv): boolean {
+  const { root, marker } = findRoot(start, env);
+  const home = env.HOME || env.USERPROFILE;
+  return marker !== "directory" && !(home && samePath(root, realDir(home)));
+}
+
 /** Folders that hold many workspaces, never one: a plain folder's root is below them. */
 const CONTAINERS = new Set([
   "documents",

@@ -9,7 +9,7 @@ import { recordTrail } from "./trail.ts";
 import type { AgentKind, HookEvent, Reply } from "./kind.ts";
 import type { HookPayload } from "../hook-payload.ts";
 import type { Session } from "../../session.ts";
-import { resolveProject } from "../../projects/resolve.ts";
+import { hookMayAct, resolveProject } from "../../projects/resolve.ts";
 import { noteOf, withNote } from "../session-notes.ts";
 import { getSignalRow, putSignalRow } from "../signal-row.ts";
 import { unlessBusy } from "../../unless-busy.ts";
@@ -67,6 +67,8 @@ async function firstRestore(session: Session, p: HookPayload): Promise<string | 
 /** Runs the hook; gives what to print on stdout ("" for nothing). */
 export async function runHook(session: Session, call: HookCall): Promise<string> {
   const { route, caller, event, payload: p } = call;
+  // A folder that is no project (no marker, or the home folder) gets none from a hook: quiet.
+  if (!(await hookMayAct(session))) return "";
   const src = caller.source;
   // At session start the restore block matters more than this bookkeeping: when another
   // MindSave holds the write lock (a long sync), it is left out, not the block.
