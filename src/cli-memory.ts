@@ -8,6 +8,7 @@ export function addMemoryCommands(program: Command): void {
   addRuleCommands(program);
   addFactCommands(program);
   addPlanCommands(program);
+  addOffOnCommands(program);
 
   program
     .command("diff")
@@ -23,6 +24,29 @@ export function addMemoryCommands(program: Command): void {
       "the one to compare to (default: the newest); `diff 2 1` shows what 1 changed, `diff 1 2` the way back",
     )
     .action(lazy(() => import("./commands/diff.ts")));
+}
+
+/**
+ * Keeping memory out: `off` and `on`. A project's switch is in the store and syncs to every host;
+ * `--global` is this host's own (its other projects, not other hosts').
+ */
+function addOffOnCommands(program: Command): void {
+  for (const [name, run, what] of [
+    [
+      "off",
+      "offCommand",
+      "Switch MindSave off in this project: agents' hooks save and restore nothing, MCP tools say it is off, your own commands still work; synced to every host",
+    ],
+    ["on", "onCommand", "Switch MindSave back on in this project (in a plain folder: make it a project)"],
+  ] as const)
+    program
+      .command(name)
+      .description(what)
+      .option(
+        "--global",
+        `every project on this host (kept in the store under this host: other hosts are not ${name === "off" ? "switched off" : "affected"})`,
+      )
+      .action(lazy(() => import("./commands/off.ts").then((m) => ({ run: m[run] }))));
 }
 
 /** Standing rules, and retiring a constraint or decision that is no longer true. */

@@ -531,6 +531,7 @@ describe("mindsave scan", () => {
       rules: ["scope", "created_at"],
       facts: ["scope", "confidence", "created_at", "confirmed_at", "expires_at"],
       retirements: ["kind", "retired_at"],
+      off_switches: ["scope", "host_id", "off_at"],
     };
     const missed: string[] = [];
     for (const t of [...SYNCED_TABLES.map((x) => x.name), "sync_peers"]) {

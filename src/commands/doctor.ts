@@ -59,6 +59,7 @@ function reportText(r: HealthReport): string {
     `host:      ${r.host.name} (${r.host.id}, ${r.host.platform})`,
     `free:      ${r.free_bytes === null ? "unknown" : byteSize(r.free_bytes)} on the ${r.on_drive ? "drive" : "home's disk"}`,
     tokenizerLine(r.tokenizer),
+    ...(r.off ? [`switch:    ${r.off.sentence ?? "on here (`mindsave off` switches it off)"}`] : []),
     ...r.clocks_ahead.map((c) => `clock:     ${c.message}`),
     ...refusedLines(r.refused_rows),
   ].join("\n");

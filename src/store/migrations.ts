@@ -65,8 +65,15 @@ const SYNCED_TABLES_4: readonly SyncedTable[] = [
   { name: "retirements", key: ["id"] },
 ];
 
+/** MindSave switched off (migration 7): for a project, or for every project on one host. */
+const SYNCED_TABLES_7: readonly SyncedTable[] = [{ name: "off_switches", key: ["id"] }];
+
 /** The tables sync merges, with their keys; failure_counts merge as per-host counters (max). */
-export const SYNCED_TABLES: readonly SyncedTable[] = [...SYNCED_TABLES_3, ...SYNCED_TABLES_4];
+export const SYNCED_TABLES: readonly SyncedTable[] = [
+  ...SYNCED_TABLES_3,
+  ...SYNCED_TABLES_4,
+  ...SYNCED_TABLES_7,
+];
 
 /** The change-log triggers of a synced table (see migration 3). */
 function changeLogTriggers(tables: readonly SyncedTable[]): string[] {
@@ -324,6 +331,20 @@ export const MIGRATIONS: readonly string[][] = [
   // The keys are this store's own (never synced), derived from each merged row; the upgrade only
   // lists the failures, and the next write transaction writes their keys.
   FAILURE_RANKS_MIGRATION,
+  // 7: `mindsave off`: a live row is off, `on` is its tombstone. A project's row (id from the
+  // project) syncs to every host; a host's (`off --global`, id from the host) is that host's alone,
+  // carried by sync so every store it uses (a drive too) agrees, and read by no other host.
+  [
+    `CREATE TABLE off_switches (
+      id TEXT PRIMARY KEY,
+      scope TEXT NOT NULL,
+      project_id TEXT,
+      host_id TEXT,
+      off_at TEXT NOT NULL,
+      hlc TEXT NOT NULL, host TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0
+    )`,
+    ...changeLogTriggers(SYNCED_TABLES_7),
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -10,6 +10,7 @@ import type {
   ProjectRecord,
   RetirementRecord,
   RootRecord,
+  OffSwitchRecord,
   RuleRecord,
   SearchHit,
   SignalRecord,
@@ -36,6 +37,7 @@ import {
   toRetentionRow,
   toRetirement,
   toRoot,
+  toOffSwitch,
   toRule,
   toSnapshot,
   toSummary,
@@ -461,6 +463,16 @@ export class Queries {
         [projectId],
       )
     ).map(toRule);
+  }
+
+  /** The live off switches that concern a project on a host: the project's own, and the host's. */
+  async offSwitches(projectId: string | null, hostId: string): Promise<OffSwitchRecord[]> {
+    return (
+      await this.rows(
+        "SELECT * FROM off_switches WHERE deleted = 0 AND ((scope = 'project' AND project_id = ?) OR (scope = 'host' AND host_id = ?)) ORDER BY scope, id",
+        [projectId, hostId],
+      )
+    ).map(toOffSwitch);
   }
 
   /** The facts of a project and the global ones, newest first (expired ones included: callers decide). */

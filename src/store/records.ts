@@ -138,6 +138,15 @@ export interface RetirementRecord extends Replicated {
   retired_by: string;
 }
 
+/** MindSave switched off: for a project (it syncs to every host), or for every project on one host. Tombstoned = on. */
+export interface OffSwitchRecord extends Replicated {
+  id: string;
+  scope: "project" | "host";
+  project_id: string | null;
+  host_id: string | null;
+  off_at: string;
+}
+
 /** The columns a list or picker needs, without the large ones. */
 export type SnapshotSummary = Pick<
   SnapshotRecord,

@@ -11,6 +11,7 @@ import type {
   RetentionRow,
   RetirementRecord,
   RootRecord,
+  OffSwitchRecord,
   RuleRecord,
   SnapshotRecord,
   SnapshotSummary,
@@ -142,6 +143,17 @@ export function toRule(r: Row): RuleRecord {
     scope: str(r.scope) === "global" ? "global" : "project",
     text: str(r.text),
     created_at: str(r.created_at),
+    ...replicated(r),
+  };
+}
+
+export function toOffSwitch(r: Row): OffSwitchRecord {
+  return {
+    id: str(r.id),
+    scope: str(r.scope) === "host" ? "host" : "project",
+    project_id: strOrNull(r.project_id),
+    host_id: strOrNull(r.host_id),
+    off_at: str(r.off_at),
     ...replicated(r),
   };
 }

@@ -24,6 +24,7 @@ import type {
   ProjectRecord,
   RetirementRecord,
   RootRecord,
+  OffSwitchRecord,
   RuleRecord,
   SnapshotRecord,
   ToolCallRecord,
@@ -297,8 +298,18 @@ export class StoreWriter extends Queries {
     );
   }
 
-  /** A removed rule, a dropped fact or an undone retirement: a tombstone that travels by sync. */
-  async tombstone(table: "rules" | "facts" | "retirements", id: string): Promise<void> {
+  /** MindSave off for a project or a host (`mindsave off`); off again after an `on`. */
+  async putOffSwitch(o: Omit<OffSwitchRecord, "hlc" | "host" | "deleted">): Promise<void> {
+    const [hlc, host] = await this.stamp(undefined, ["off_switches", "id", o.id]);
+    await this.run(
+      `INSERT INTO off_switches(id, scope, project_id, host_id, off_at, hlc, host, deleted) VALUES (?, ?, ?, ?, ?, ?, ?, 0)
+       ON CONFLICT(id) DO UPDATE SET off_at = excluded.off_at, hlc = excluded.hlc, host = excluded.host, deleted = 0`,
+      [o.id, o.scope, o.project_id, o.host_id, o.off_at, hlc, host],
+    );
+  }
+
+  /** A removed rule, a dropped fact, an undone retirement or an off switch turned on: a tombstone that travels by sync. */
+  async tombstone(table: "rules" | "facts" | "retirements" | "off_switches", id: string): Promise<void> {
     await this.run(`UPDATE ${table} SET deleted = 1, hlc = ?, host = ? WHERE id = ?`, [
       await this.stampPast(table, "id", id),
       this.hostId,

@@ -56,7 +56,7 @@ export function registerMemoryTools(
   withSession: WithSession,
   client: () => string | undefined,
 ): void {
-  const tool = toolRegistrar(server);
+  const tool = toolRegistrar(server, withSession);
   registerRules(tool, withSession);
   registerFact(tool, withSession);
   registerFacts(tool, withSession);

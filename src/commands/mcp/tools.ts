@@ -21,6 +21,7 @@ import {
   verifyText,
 } from "../../engine/snapshots/summaries.ts";
 import { failureSummary, recordFailure } from "../../engine/failures/record.ts";
+import { offHere, offSentence } from "../../engine/projects/off.ts";
 import { LAYER1_BUDGET, LAYER2_BUDGET } from "../../engine/snapshots/layers.ts";
 import type { Session } from "../../engine/session.ts";
 import { parsePlan } from "../../engine/snapshots/plan.ts";
@@ -80,12 +81,30 @@ export type Tool = <I extends ZodRawShape, O extends ZodRawShape>(
   fn: (args: z.infer<z.ZodObject<I>>) => Promise<CallToolResult>,
 ) => void;
 
-/** Registers tools on `server`: strict arguments, and every failure answered as an error result the model can read, never a protocol error. */
-export function toolRegistrar(server: McpServer): Tool {
+/** The sentence a tool's answer ends with while MindSave is off where it acts (`mindsave off`); null when on or unknown. */
+async function offLine(withSession: WithSession, workspace: unknown): Promise<string | null> {
+  try {
+    const where = typeof workspace === "string" ? workspace : undefined;
+    return await withSession(false, async (s) => offSentence(await offHere(s)), where);
+  } catch {
+    return null; // the tool's own answer says what is wrong there
+  }
+}
+
+/**
+ * Registers tools on `server`: strict arguments, and every failure answered as an error result
+ * the model can read, never a protocol error. While MindSave is off there, a tool still answers,
+ * with a line saying so.
+ */
+export function toolRegistrar(server: McpServer, withSession: WithSession): Tool {
   return (name, meta, fn) => {
     const handler = async (args: Parameters<typeof fn>[0]): Promise<CallToolResult> => {
       try {
-        return await fn(args);
+        const r = await fn(args);
+        const off = r.isError
+          ? null
+          : await offLine(withSession, (args as { workspace?: unknown }).workspace);
+        return off ? { ...r, content: [...r.content, { type: "text", text: off }] } : r;
       } catch (e) {
         return { content: [{ type: "text", text: errorMessage(e) }], isError: true };
       }
@@ -99,7 +118,7 @@ export function toolRegistrar(server: McpServer): Tool {
 
 /** The save, load, recall, list and fail tools and the restore-block resource. */
 export function registerTools(server: McpServer, withSession: WithSession): void {
-  const tool = toolRegistrar(server);
+  const tool = toolRegistrar(server, withSession);
   registerSave(tool, withSession);
   registerLoad(tool, withSession);
   registerRecall(tool, withSession);

@@ -22,6 +22,7 @@ import {
 import { VERSION } from "../../version.ts";
 import { Session, type SessionOptions } from "../session.ts";
 import { loadVocabulary } from "../snapshots/bpe.ts";
+import { offHere, offSentence } from "../projects/off.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -132,6 +133,8 @@ export type HealthReport = ReturnType<typeof basics> & {
   clocks_ahead: ClockAheadReport[];
   /** Rows peers offered that sync refused (malformed, or a snapshot dated ahead): not in this store. */
   refused_rows: RefusedRow[];
+  /** `mindsave off` where doctor runs: for this project (synced) and for every project on this host; null when unknown. */
+  off: { project: boolean; host: boolean; sentence: string | null } | null;
   /** What is wrong with the store, in one sentence that says what to do; null when it is healthy. */
   problem: string | null;
   problem_kind: StoreProblemKind | null;
@@ -140,6 +143,16 @@ export type HealthReport = ReturnType<typeof basics> & {
 };
 
 export type DoctorCheck = "quick" | "full";
+
+/** Whether MindSave is off here (`mindsave off`); null when the folder cannot be read as a project (doctor still reports the rest). */
+async function offReport(session: Session): Promise<HealthReport["off"]> {
+  try {
+    const s = await offHere(session);
+    return { project: s.project !== null, host: s.host !== null, sentence: offSentence(s) };
+  } catch {
+    return null;
+  }
+}
 
 /** Quick: what can be checked in a moment whatever the store's size. Full: every page, and the search index's own check. */
 async function integrityOf(session: Session, check: DoctorCheck): Promise<string> {
@@ -189,6 +202,7 @@ export async function healthReport(
         read_only: session.store.readOnly,
         clocks_ahead: await clocksAhead(session),
         refused_rows: await refusedRows(session),
+        off: await offReport(session),
         problem: null,
         problem_kind: null,
         damage: null,
@@ -242,6 +256,7 @@ async function describeProblem(
     read_only: false,
     clocks_ahead: [],
     refused_rows: [],
+    off: null,
     problem: problem.inDoctor,
     problem_kind: problem.kind,
     damage,

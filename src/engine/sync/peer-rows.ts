@@ -184,6 +184,14 @@ const SHAPES: Record<string, Record<string, Check>> = {
     retired_by: FIELD,
     ...REPLICATED,
   },
+  off_switches: {
+    id,
+    scope: oneOf("project", "host"),
+    project_id: orNull(id),
+    host_id: orNull(id),
+    off_at: date,
+    ...REPLICATED,
+  },
 };
 
 /**

@@ -52,6 +52,7 @@ const CATEGORY_OF: Record<string, Category> = {
   rules: "rules",
   facts: "facts",
   retirements: "retirements",
+  off_switches: "bookkeeping",
 };
 
 function emptyCounts(): Counts {
@@ -187,6 +188,7 @@ const PULL_ORDER = [
   "rules",
   "facts",
   "retirements",
+  "off_switches",
 ];
 
 interface PullOptions {

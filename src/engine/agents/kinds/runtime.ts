@@ -10,6 +10,7 @@ import type { AgentKind, HookEvent, Reply } from "./kind.ts";
 import type { HookPayload } from "../hook-payload.ts";
 import type { Session } from "../../session.ts";
 import { hookMayAct, resolveProject } from "../../projects/resolve.ts";
+import { isOff, offHere } from "../../projects/off.ts";
 import { noteOf, withNote } from "../session-notes.ts";
 import { getSignalRow, putSignalRow } from "../signal-row.ts";
 import { unlessBusy } from "../../unless-busy.ts";
@@ -69,6 +70,8 @@ export async function runHook(session: Session, call: HookCall): Promise<string>
   const { route, caller, event, payload: p } = call;
   // A folder that is no project (no marker, or the home folder) gets none from a hook: quiet.
   if (!(await hookMayAct(session))) return "";
+  // Switched off (`mindsave off`, for this project or this host): nothing saved, nothing restored.
+  if (isOff(await offHere(session))) return "";
   const src = caller.source;
   // At session start the restore block matters more than this bookkeeping: when another
   // MindSave holds the write lock (a long sync), it is left out, not the block.
