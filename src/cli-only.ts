@@ -1,7 +1,7 @@
-// Declaring every command and its options is most of the command line's start-up (~10 ms of the
-// compiled binary's ~25 for `load --help`): a hook runs on every tool call of an agent session, so
-// a run declares only the command it runs. Help, `help X` and a word that is no command still get
-// the whole program (its listing and its "did you mean").
+// Declaring every command and its options is a large part of the command line's start-up, and a
+// hook runs on every tool call of an agent session: a run declares only the command it runs
+// (the gain: docs/benchmarks.md, "Speed tricks"). Help, `help X` and a word that is no command
+// still get the whole program (its listing and its "did you mean").
 import type { Command } from "commander";
 
 /** The global options that take a value (they may come before the command). */
@@ -29,9 +29,10 @@ export function commandWords(argv: string[]): [string, string | undefined] | und
   return undefined;
 }
 
-/** Anything a declaration chain calls on a command that is not declared: nothing happens. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const SKIP: any = new Proxy(() => {}, { get: (_t, key) => (key === "then" ? undefined : () => SKIP) });
+/** Stands in for a command that is not declared: every method a declaration chain calls on it does nothing and returns it. */
+const SKIP: Command = new Proxy(() => {}, {
+  get: (_t, key) => (key === "then" ? undefined : () => SKIP),
+}) as unknown as Command;
 
 /** From now on `program.command(…)` declares only `name`; the other declarations do nothing. */
 export function declareOnly(program: Command, name: string): void {

@@ -5,7 +5,7 @@ export {};
 
 const argv = process.argv.slice(2);
 
-// Before anything touches process.stdout (making Node's stream costs a few ms): console.log is Bun's own.
+// Before anything touches process.stdout (making Node's stream is a cost of its own): console.log is Bun's own.
 if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   const { versionLine } = await import("./commands/version.ts");
   console.log(versionLine());
@@ -17,7 +17,7 @@ const { tuneJitFor } = await import("./short-run.ts");
 tuneJitFor(argv);
 
 // A reader that stops early (`mindsave projects | head -1`) is not an error. Commands print
-// through lib/out.ts, which handles that without making Node's streams (~8 ms); the TUI and the
+// through lib/out.ts, which handles that without making Node's streams; the TUI and the
 // MCP server write through the streams, which get the same handling.
 const { guardStreams, isTerminal } = await import("./lib/out.ts");
 const { commandWords } = await import("./cli-only.ts");

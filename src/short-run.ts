@@ -1,15 +1,11 @@
-// A command that runs for tens of milliseconds (every hook, load, save, recall) spent a third of
-// its CPU compiling JavaScript that runs a few hundred times at most: JavaScriptCore's baseline
-// JIT and its optimising tiers. Such a command now holds the JIT back in place: the runtime's
-// JIT policy (`Bun.unsafe.setJITPolicy`) multiplies every tier-up threshold by QUICK_POLICY, so
-// its code stays in the interpreter, yet a loop that runs millions of times (a megabyte of Layer 3)
-// still gets compiled. Regular expressions keep their JIT. This replaced a restart in place
-// without those tiers (an `execve` with `BUN_JSC_useBaselineJIT=0`), which paid for a second
-// start of the runtime: `load` ~4.5 ms and `recall` ~5 ms less CPU (docs/benchmarks.md).
-// `import` still restarts, with only the top tier (FTL) off, an engine option Bun reads from the
-// environment at start only: FTL's compiles cost the import more CPU than they save, and ~10 MB
-// of memory. The TUI, the MCP server and other bulk work (export, sync, scan…) keep the JIT as it
-// is, which pays off there.
+// A quick command (every hook, load, save, recall) runs for tens of milliseconds: compiling its
+// JavaScript costs more than the compiled code saves. It holds the JIT back in place: the runtime's
+// JIT policy (`Bun.unsafe.setJITPolicy`) multiplies every tier-up threshold by QUICK_POLICY, so its
+// code stays in the interpreter, yet a loop that runs millions of times (a megabyte of Layer 3)
+// still gets compiled; regular expressions keep their JIT. `import` restarts once with only the top
+// tier (FTL) off, an engine option Bun reads from the environment at start only: FTL's compiles
+// cost a bulk import more CPU and memory than they save. The TUI, the MCP server and other bulk
+// work (export, sync, scan…) keep the whole JIT. Both gains: docs/benchmarks.md, "Speed tricks".
 import { commandWord } from "./cli-only.ts";
 
 const QUICK = new Set([
@@ -34,7 +30,7 @@ const QUICK = new Set([
   "tags",
 ]);
 
-/** How many times more reluctant to compile a quick command's JIT is (10,000: measured as low as any higher value). */
+/** How many times more reluctant to compile a quick command's JIT is (no higher value does better). */
 const QUICK_POLICY = 10_000;
 
 /** Set in the restarted import, so it neither restarts again nor passes the setting on. */

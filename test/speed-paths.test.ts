@@ -10,6 +10,8 @@ import { createClient } from "@libsql/client";
 import { openDb } from "../src/store/driver.ts";
 import { DbError, type Exec } from "../src/store/db.ts";
 import { failureWeight, sortFailures } from "../src/engine/failures/graph.ts";
+import type { Command } from "commander";
+import { buildProgram } from "../src/cli.ts";
 import { commandWord, commandWords } from "../src/cli-only.ts";
 import { compareCodePoints, compareCodes, compareText, graphemeBoundary, nextText } from "../src/lib/text.ts";
 import type { FailureRecord } from "../src/store/store.ts";
@@ -431,6 +433,17 @@ describe("a command line that declares only the command it runs", () => {
     // The word after it, for `mcp install` (which prints like any command) against `mcp` (the server).
     expect(commandWords(["--home", "h", "mcp", "install", "--agent", "codex"])).toEqual(["mcp", "install"]);
     expect(commandWords(["mcp", "--json"])).toEqual(["mcp", undefined]);
+  });
+
+  test("a run's program holds only its command (a group with its own commands); without one, all", () => {
+    const names = (c: Command) => c.commands.map((x) => x.name());
+    expect(names(buildProgram({ only: "load" }))).toEqual(["load"]);
+    const snapshots = buildProgram({ only: "snapshots" });
+    expect(names(snapshots)).toEqual(["snapshots"]);
+    expect(names(snapshots.commands[0])).toEqual(expect.arrayContaining(["list", "show", "prune"]));
+    const all = names(buildProgram());
+    for (const name of ["save", "load", "recall", "snapshots", "hook", "import", "sync", "eject"])
+      expect(all).toContain(name);
   });
 
   test("a mistyped command still gets commander's suggestion, and help still lists every command", async () => {
