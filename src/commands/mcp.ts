@@ -45,7 +45,7 @@ export async function run(_opts: unknown, _args: string[], g: GlobalOptions): Pr
     void process.stderr.write(args.map((a) => (typeof a === "string" ? a : Bun.inspect(a))).join(" ") + "\n");
   console.log = console.info = console.debug = toStderr;
 
-  // Loaded here, not at the top: the SDK and the tools' schemas are ~40 ms that `mcp install` never needs.
+  // Loaded here, not at the top: the SDK and the tools' schemas are a load `mcp install` never needs.
   const { createServer, LineTransport, serverSessionOptions } = await import("./mcp/server.ts");
   const options = serverSessionOptions(g);
   const { server, drained, settled } = createServer(options);

@@ -1,6 +1,6 @@
 // Ids: globally unique (UUIDv7, time-ordered) for records created once; content-derived for
 // records that two hosts may create independently and must converge on (failures, roots).
-// Bun's own hasher: node:crypto costs every command ~2 ms to load.
+// Bun's own hasher: loading node:crypto would cost every command.
 
 export function newId(): string {
   return Bun.randomUUIDv7();

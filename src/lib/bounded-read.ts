@@ -1,7 +1,7 @@
 // Reading input of a size someone else chose (a file given to `save`, stdin, an import folder) with
 // a cap checked before the input is read whole: an oversized file is refused from its size alone,
 // and a pipe or a file that grows is read only up to the cap, so memory stays bounded whatever
-// comes in (a 300 MB field used to be read, parsed and copied before it was refused).
+// comes in: nothing oversized is parsed or copied before it is refused.
 import { closeSync, fstatSync, openSync, readSync, constants } from "node:fs";
 import { regularFileStat } from "./fs.ts";
 import { byteSize } from "./text.ts";

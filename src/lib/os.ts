@@ -1,4 +1,4 @@
-// node:os and node:child_process cost a command ~0.8 and ~1.8 ms of CPU to load in a process
+// node:os and node:child_process cost a command CPU to load in a process
 // without the JIT (every short command), and most commands need none of them: node:os is loaded
 // here on first use only (process.platform and process.arch need no module), and children are
 // started with Bun.spawnSync.

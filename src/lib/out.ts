@@ -1,5 +1,5 @@
 // Writing to stdout and stderr without Node's stream objects. Making `process.stdout` costs a
-// command ~8 ms of CPU (more than a compiled hello world takes in all), so what commands print
+// command more CPU than a compiled hello world takes in all, so what commands print
 // goes straight to the file descriptor, whole, synchronously. A reader that went away
 // (`mindsave snapshots | head -1`) ends the process quietly, as main.ts does for the streams the
 // TUI and the MCP server still use (guardStreams).
@@ -7,7 +7,7 @@ import { fstatSync, writeSync } from "node:fs";
 
 /**
  * node:tty's isatty, loaded only for a character device: importing node:tty loads Node's whole
- * stream stack (~4 ms), and a pipe or a file (an agent's hook, a script) is never a terminal.
+ * stream stack, and a pipe or a file (an agent's hook, a script) is never a terminal.
  */
 function isatty(fd: number): boolean {
   try {

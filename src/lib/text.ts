@@ -3,7 +3,7 @@
 // works on grapheme clusters (Intl.Segmenter), so a flag, a ZWJ family, a letter with combining
 // marks or a CJK character is either shown whole or not at all.
 
-/** Made on first use: creating a segmenter costs ~1.5 ms, and most commands print only ASCII. */
+/** Made on first use: creating a segmenter is slow, and most commands print only ASCII. */
 let graphemeSegmenter: Intl.Segmenter | null = null;
 const segmenter = () => (graphemeSegmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" }));
 
@@ -17,7 +17,7 @@ export const compareText = (a: string, b: string): number =>
   printableAsciiOrder(a, b) ?? (englishCollator ??= new Intl.Collator("en")).compare(a, b);
 
 /**
- * English collation of two printable-ASCII texts without ICU's collator (making one costs ~0.5 ms,
+ * English collation of two printable-ASCII texts without ICU's collator (making one is slow,
  * and a restore block compares failure items on every load): characters by the collator's order
  * (punctuation, digits, then letters, case aside), then lowercase before uppercase. Null for any
  * other text. test/property.test.ts checks it against Intl.Collator("en").
@@ -145,7 +145,7 @@ function clusterWidth(g: string): number {
 export function graphemeBoundary(text: string, i: number, dir: "down" | "up"): number {
   if (i <= 0 || i >= text.length) return Math.max(0, Math.min(i, text.length));
   // Between two characters that never join a neighbour the cut is a boundary already (the
-  // segmenter costs ~2 ms to make): Latin up to the combining marks and CJK ideographs, not CR (CR LF is one).
+  // segmenter is slow to make): Latin up to the combining marks and CJK ideographs, not CR (CR LF is one).
   if (joinsNothing(text.charCodeAt(i - 1)) && joinsNothing(text.charCodeAt(i))) return i;
   // Clusters are short: a window around i is enough, and keeps this cheap on long text.
   const from = Math.max(0, i - 64);

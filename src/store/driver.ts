@@ -62,7 +62,7 @@ export interface OpenDbOptions {
  * has open through the other SQLite library is refused (see claimFile).
  */
 export async function openDb(path: string, o: OpenDbOptions): Promise<Db> {
-  // (Bun's own pathToFileURL: node:url would load another ~1 ms of modules on every command.)
+  // (Bun's own pathToFileURL: node:url would load more modules on every command.)
   const url = Bun.pathToFileURL(path).href;
   const engine: LocalEngine = o.encryptionKey || o.libsql ? "libsql" : "bun";
   const [driver, { localDb }] = await Promise.all([

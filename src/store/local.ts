@@ -377,7 +377,7 @@ function libsqlNative(
     // Its statements, no longer referenced, are collected now: then the file is let go of, and the
     // last connection's WAL and shared-memory files are removed as SQLite does on close. Once more
     // from the event loop: the collector scans the stack conservatively, and a statement a caller's
-    // frame still points at survives the first collection (seen once in a busy test run).
+    // frame still points at survives the first collection.
     close: () => {
       db.close();
       Bun.gc(true);

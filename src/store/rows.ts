@@ -209,8 +209,8 @@ const SIZED = [
   "layer3",
 ];
 
-// A list reads no more of a snapshot than it shows: a stored 10 MB goal made a session start read
-// it (and every column joined, to measure them) into 168 MB at peak; 86 MB now.
+// A list reads no more of a snapshot than it shows: a long stored goal is cut in SQL, and a
+// snapshot's size is summed column by column, never joined into one text.
 export const SUMMARY_COLUMNS = `id, snapshots.project_id, name, kind, status, snapshots.created_at, substr(goal, 1, ${SUMMARY_GOAL_MAX}) AS goal, blocker, l1_tokens, l2_tokens, saved_host, tags,
   ${SIZED.map((c) => `length(CAST(${c} AS BLOB))`).join(" + ")} AS size,
   (constraints <> '[]' OR decisions <> '[]' OR failure_graph <> '{}') AS has_layer2,

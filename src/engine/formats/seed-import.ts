@@ -491,7 +491,7 @@ async function importSnapshots(run: ImportRun, files: SnapshotFile[], index: Ind
     for (const file of files.sort((a, b) => a.at - b.at)) {
       await importSnapshotFile(run, here, index, file);
       // A full collection now and then: left to itself the runtime ran none for thousands of
-      // snapshots (10,000: peak 166 → 133 MB, same CPU; docs/benchmarks.md).
+      // snapshots (the peak it saves: docs/benchmarks.md, "Speed tricks").
       if (++n % GC_EVERY === 0) Bun.gc(true);
     }
   });

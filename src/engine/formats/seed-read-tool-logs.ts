@@ -8,7 +8,7 @@ import { instant, isObj, type Obj } from "./seed-layout.ts";
 
 /**
  * The most bytes of one tool log (a day's, or a session's): 80,000 calls or so. Its calls are
- * held until the import writes them, ~12 times their size in memory (13.5 MB: 170 MB at peak).
+ * held until the import writes them, at many times their size in memory.
  */
 const TOOL_LOG_MAX = 8 * 1024 * 1024;
 

@@ -49,7 +49,7 @@ export function keyFilePath(dbPath: string): string {
   return dbPath + KEY_FILE_SUFFIX;
 }
 
-/** node:crypto, loaded only for an encrypted store (it costs every command ~2 ms to load). */
+/** node:crypto, loaded only for an encrypted store (loading it would cost every command). */
 const crypto = () => import("node:crypto");
 
 async function scryptAsync(pass: string, salt: Buffer, params: KeyFile["params"]): Promise<Buffer> {

@@ -1,5 +1,5 @@
 // A git checkout's identity is the root commit of its HEAD (`git rev-list --max-parents=0 HEAD`),
-// and running git costs every command ~4 ms (a hook runs on every tool call). A commit's history
+// and running git is a cost every command would pay (a hook runs on every tool call). A commit's history
 // never changes (its id is a hash of it), so "commit C has root R" stays true forever: the answer
 // is kept per HEAD commit in `~/.mindsave/git-roots.json`, and HEAD is read from the git files
 // (`HEAD`, a loose ref, `packed-refs`). Git is asked whenever anything is unusual: a ref store of

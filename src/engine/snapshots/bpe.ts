@@ -1,6 +1,6 @@
 // cl100k_base token counts, exactly as gpt-tokenizer 4.0.0 makes them, without its start-up cost:
 // gpt-tokenizer parses a 1.2 MB module of 100,256 strings and builds a Map of them in every
-// process (~35 ms and ~40 MB in the compiled binary). Here the vocabulary is one file of bytes
+// process, a cost in time and memory on every command. Here the vocabulary is one file of bytes
 // with a ready-made hash table (cl100k.ranks, written by scripts/cl100k-ranks.ts from
 // gpt-tokenizer's own ranks): loading it is one read, and a lookup hashes the bytes in place.
 // The split of text into pieces and the merge rule are gpt-tokenizer's (src/encodingParams/

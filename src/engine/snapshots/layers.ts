@@ -5,7 +5,7 @@ import { clipped, printable } from "../../lib/text.ts";
 import { FIELD_MAX } from "./input-limits.ts";
 
 // yaml is loaded on first use (`require`, synchronous): load and recall import this module but
-// rarely write YAML, and loading the library costs every command ~2 ms. A plain `require`, as
+// rarely write YAML, and every command would pay for loading the library. A plain `require`, as
 // `bun build` bundles only that form: createRequire's and import.meta.require's are looked up on
 // disk at run time, where the compiled binary has no node_modules. plan.ts loads it from here.
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy and bundled, as said above

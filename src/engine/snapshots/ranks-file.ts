@@ -1,10 +1,9 @@
 // Where the tokenizer's vocabulary (cl100k.ranks, 2 MB) is read from. Every load and hook counts
-// tokens, and reading the file copies 2 MB into fresh memory: ~800 page faults, ~4 ms of CPU on
-// this project's VM, as much as starting the runtime. Mapped from a file instead, a count touches
-// only the pages it looks up, straight from the page cache (~0.4 ms). A compiled binary cannot
-// map its own embedded copy (Bun.mmap opens files for writing: the running binary is ETXTBSY),
-// so it keeps one copy in the host's cache folder, written once and named by Bun's content hash
-// of the file. The copy is a cache only: when it is missing, partial or cannot be written
+// tokens, and reading the file copies 2 MB into fresh memory, one page fault a page. Mapped from
+// a file instead, a count touches only the pages it looks up, straight from the page cache. A
+// compiled binary cannot map its own embedded copy (Bun.mmap opens files for writing: the running
+// binary is ETXTBSY), so it keeps one copy in the host's cache folder, written once and named by
+// Bun's content hash of the file. The copy is a cache only: when it is missing, partial or cannot be written
 // (read-only home, no cache folder, Windows), the vocabulary is read from the binary as before.
 // It is trusted only in a folder no other user can write, as a regular file of this user's
 // holding exactly the vocabulary's bytes (its CRC, checked once and remembered beside it with the

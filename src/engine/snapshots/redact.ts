@@ -91,8 +91,8 @@ export function keywordsIn(lower: string): Set<string> {
  * has nothing more to replace), so such a text comes back as it is without another scan: an import
  * redacts each Layer 3 when it reads the file and again when it saves the snapshot. Digests, not
  * the texts: a long-lived set holding a text made it outlive the young-generation collections, so
- * every Layer 3 an import read stayed in memory until a full one (~10 KB a snapshot; 344 → ~240 MB
- * at 10,000, docs/benchmarks.md). A digest costs ~5 µs for 7 KB, a scan ~1 ms.
+ * every Layer 3 an import read stayed in memory until a full one. A digest costs a small part of
+ * what a scan does.
  */
 const redacted = new Set<string>();
 const REMEMBER_FROM = 512;

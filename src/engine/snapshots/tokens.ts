@@ -4,7 +4,7 @@
 // per character).
 //
 // Bounded work: a byte-pair merge takes time quadratic in the length of its piece (a run of
-// letters, of punctuation or of spaces), so one unbroken 100 KB word took a minute. Text is
+// letters, of punctuation or of spaces), so a long unbroken word costs its length squared. Text is
 // therefore counted in segments cut inside any run of one kind of character longer than MAX_RUN
 // (ASCII letters, digits, ASCII spaces, other ASCII, anything else): linear in the text, and exact
 // for text without such runs (only a long URL, hash or blob is counted a token or so differently).
@@ -67,7 +67,7 @@ function partEnd(text: string, from: number): number {
  * Counts of parts already seen (bounded: short parts only, at most KNOWN_CHARS characters of them,
  * emptied when full). Each key is a copy of its part: a slice shares the buffer of the text it was
  * cut from, so a cached line kept that whole text alive (a Layer 1 or Layer 2 of every snapshot an
- * import saved: +25 MB at 7,500 snapshots), and the cap on entries bounded nothing.
+ * import saved), and a cap on entries bounds nothing.
  */
 const known = new Map<string, number>();
 const KNOWN_CHARS = 1_000_000;
@@ -106,7 +106,7 @@ function countKnown(part: string): number {
 
 const counter: Counter = (text) => countTokensWithin(text, Infinity);
 
-/** Kept for callers that prepare before counting: the vocabulary now loads on first use (~2 ms). */
+/** Kept for callers that prepare before counting: the vocabulary loads on first use. */
 export async function loadTokenizer(): Promise<Counter> {
   return counter;
 }
