@@ -4,7 +4,7 @@
 // Sync-ready by design: every replicated row has a globally unique text id (never an autoincrement),
 // the host that last wrote it, a hybrid logical clock (`hlc`) and a tombstone flag (`deleted`).
 // Counters that several hosts bump (a failure's repeat_count) are one row per host.
-import type { Db } from "./db.ts";
+import type { Db, Tx } from "./db.ts";
 import { FAILURE_RANKS_MIGRATION } from "./failure-ranks.ts";
 
 /**
@@ -394,19 +394,30 @@ export async function ensureIndexes(db: Pick<Db, "execute" | "transaction">): Pr
   );
   const missing = INDEXES.filter((i) => !have.has(i.name));
   if (!missing.length) return false;
-  // Another writer holding the lock (an import is one long transaction): no wait for it, the open
-  // goes on without them and a later one makes them.
+  return writeIfFree(db, async (tx) => {
+    for (const i of missing) await tx.execute(i.sql);
+  });
+}
+
+/**
+ * Runs `write` in a transaction of its own when no other writer holds the lock (an import is one
+ * long transaction): no wait for it. False when busy, or when `write` failed: what it makes is
+ * derived (an index), so only speed is lost, and a later open makes it.
+ */
+export async function writeIfFree(
+  db: Pick<Db, "execute" | "transaction">,
+  write: (tx: Tx) => Promise<void>,
+): Promise<boolean> {
   const timeout = Number((await db.execute("PRAGMA busy_timeout")).rows[0]?.[0]) || 0;
   await db.execute("PRAGMA busy_timeout = 0");
   try {
     const tx = await db.transaction("write").catch(() => null);
     if (!tx) return false;
     try {
-      for (const i of missing) await tx.execute(i.sql);
+      await write(tx);
       await tx.commit();
       return true;
     } catch {
-      // Only speed is lost: the queries read the same rows without them.
       return false;
     } finally {
       tx.close();

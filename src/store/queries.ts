@@ -45,6 +45,7 @@ import {
 import { CLOCK_AHEAD_KEY, type ClockAhead, compareHlc, readClockAhead } from "./hlc.ts";
 import { type ScanRow, scanRows, vacuum } from "./scan.ts";
 import { type SearchFilter, searchSnapshots } from "./search.ts";
+import { failuresMatching } from "./failure-search.ts";
 
 /** A tag and how many snapshots of a project carry it (`tagCounts`). */
 export interface TagCount {
@@ -443,6 +444,11 @@ export class Queries {
   /** The failures a project's restore block ranks whose item is one of `items`. */
   failuresWithItems(projectId: string | null, items: string[]): Promise<FailureRank[]> {
     return failuresWithItems(this.db, projectId, items);
+  }
+
+  /** The ids of a project's and the global live failures whose item or related terms hold one of `terms` (failure-search.ts). */
+  failuresMatching(projectId: string | null, terms: string[]): Promise<string[]> {
+    return failuresMatching(this.db, projectId, terms);
   }
 
   /** The live and deleted failures with these ids, in no particular order (unknown ids are left out). */

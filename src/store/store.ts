@@ -5,6 +5,7 @@ import { tmpdir } from "../lib/os.ts";
 import type { Db, Tx } from "./db.ts";
 import { UserError } from "../errors.ts";
 import { SCHEMA_VERSION, ensureIndexes } from "./migrations.ts";
+import { ensureFailureSearch } from "./failure-search.ts";
 import { migrateSchema, readOwnership, refuseForeign, type Ownership } from "./schema.ts";
 import { integrityCheck, quickCheck, searchIndexCheck } from "./checks.ts";
 import { MAX_AHEAD_MS, formatHlc, parseHlc } from "./hlc.ts";
@@ -382,6 +383,7 @@ export class Store extends Queries {
     // (The journal mode is all that changed since the check: its answer still holds.)
     await this.migrate(own);
     if (await ensureIndexes(this.conn)) this.wrote = true;
+    if (await ensureFailureSearch(this.conn)) this.wrote = true;
   }
 
   private async migrate(checked?: Ownership): Promise<void> {

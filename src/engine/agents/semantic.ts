@@ -4,7 +4,8 @@
 // 保存", "别保存", "不用保存") turns auto-saving off for the session. post-tool-use-failure counts
 // failed calls: the same command or target failing three times becomes a failure-graph candidate
 // (rejected by the system), recorded with the next full snapshot unless it succeeds first.
-// Both are quiet: they print nothing (stdout of UserPromptSubmit would reach the model).
+// Both are quiet: they print nothing, but for a repeat warning (repeat-warning.ts), which is meant
+// for the model.
 import { recompute, recordToolCall } from "./signal.ts";
 import { hookFacts, type HookOutcome, type HookPayload } from "./hook-payload.ts";
 import { sessionNote, writeAuto } from "./auto-snapshot.ts";
@@ -23,6 +24,7 @@ import { stripControl } from "../snapshots/input-limits.ts";
 import type { Session } from "../session.ts";
 import { resolveProject } from "../projects/resolve.ts";
 import { CLAUDE_SOURCE } from "./kinds/claude.ts";
+import { repeatWarningFor } from "./repeat-warning.ts";
 import { canRead, factsFor } from "./kinds/trail.ts";
 import type { TranscriptSource } from "./kinds/kind.ts";
 
@@ -68,13 +70,29 @@ export function readPrompt(prompt: string): PromptSignals {
   return { ending, correction, noSave };
 }
 
-/** user-prompt-submit: notes a correction or "don't save" for the session; an ending saves now. Prints nothing. */
+/**
+ * user-prompt-submit: a prompt proposing a rejected approach gets a repeat warning for the model;
+ * a correction or "don't save" is noted for the session; an ending saves now.
+ */
 export async function onUserPromptSubmit(
   session: Session,
   p: HookPayload,
   src: TranscriptSource = CLAUDE_SOURCE,
 ): Promise<HookOutcome> {
-  const said = readPrompt(typeof p.prompt === "string" ? stripControl(p.prompt).slice(0, 10_000) : "");
+  const prompt = typeof p.prompt === "string" ? stripControl(p.prompt).slice(0, 10_000) : "";
+  const warning = await repeatWarningFor(session, p, prompt);
+  const outcome = await promptSignals(session, p, src, prompt);
+  return warning ? { ...outcome, context: warning } : outcome;
+}
+
+/** What the user said about the session: a correction, "don't save", an ending. Quiet. */
+async function promptSignals(
+  session: Session,
+  p: HookPayload,
+  src: TranscriptSource,
+  prompt: string,
+): Promise<HookOutcome> {
+  const said = readPrompt(prompt);
   if (!said.ending && !said.correction && !said.noSave) return {};
   const hook = hookFacts(p);
   const now = session.now();

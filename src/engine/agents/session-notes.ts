@@ -34,6 +34,8 @@ export interface SessionNote {
   restored?: string;
   /** What this session's hooks saw, for agents whose transcript says nothing we can read (kinds/trail.ts). */
   trail?: Trail;
+  /** The failures a repeat warning named in this session (repeat-warning.ts): each is named once. */
+  warned?: string[];
   /** Per event, the hook configuration (`--agent`) that last handled it: an agent that also runs Claude Code's hooks fires twice. */
   fired?: Record<string, { at: string; via: string }>;
   /** When a hook last saw this session (the oldest are forgotten first). */

@@ -19,6 +19,7 @@ export const CLAUDE_SOURCE: TranscriptSource = {
 /** Claude Code's own names of the events whose output takes context. */
 const CONTEXT_EVENTS: Partial<Record<HookEvent, string>> = {
   "session-start": "SessionStart",
+  "user-prompt-submit": "UserPromptSubmit",
   "post-tool-use": "PostToolUse",
 };
 

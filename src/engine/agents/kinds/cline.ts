@@ -110,7 +110,8 @@ export const cline: AgentKind = {
   source: CLINE_SOURCE,
   stopEndsSession: true,
   render: (event, reply) =>
-    reply.context && (event === "session-start" || event === "post-tool-use")
+    reply.context &&
+    (event === "session-start" || event === "user-prompt-submit" || event === "post-tool-use")
       ? JSON.stringify({ contextModification: reply.context }) + "\n"
       : "",
 };

@@ -278,5 +278,7 @@ export const codex: AgentKind = {
       ? plainStart(reply)
       : event === "post-tool-use"
         ? hookSpecificJson("PostToolUse", reply)
-        : "",
+        : event === "user-prompt-submit"
+          ? hookSpecificJson("UserPromptSubmit", reply)
+          : "",
 };

@@ -220,6 +220,7 @@ export const GEMINI_SOURCE: TranscriptSource = {
 /** Gemini's own names of the events whose output takes context. */
 const CONTEXT_EVENTS: Partial<Record<HookEvent, string>> = {
   "session-start": "SessionStart",
+  "user-prompt-submit": "BeforeAgent",
   "post-tool-use": "AfterTool",
 };
 
