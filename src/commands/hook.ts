@@ -16,7 +16,7 @@ const BUDGET_MS = 4000;
 /**
  * How long a hook waits for another MindSave's write lock (a sync or an import can hold it for a
  * minute). SQLite waits inside a synchronous call, where the watchdog's timer cannot fire: a hook
- * waited the default 15 s on every tool call. Past this, its write is left out (session-start
+ * would wait the default 15 s on every tool call. Past this, its write is left out (session-start
  * still restores).
  */
 export const HOOK_BUSY_MS = 1000;

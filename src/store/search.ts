@@ -30,16 +30,15 @@ export async function searchSnapshots(
   // A project's search first reads the rowids of up to `manyMatches` + 1 matches. When there are
   // more (a common word), the matches become a set of rowids and the project's index is walked
   // newest first, stopping at the limit: a common word's thousands of matches are never read as
-  // rows (10.4 → 4.1 ms for one in 5,010 snapshots). Fewer are looked up by those rowids, so the
-  // full-text query runs once, not again in a join (a rare word: ~1.4 ms less). A search of every
-  // project joins the matches and sorts them (no index orders them all by time). All three ways
-  // give the same rows.
+  // rows. Fewer are looked up by those rowids, so the full-text query runs once, not again in a
+  // join. A search of every project joins the matches and sorts them (no index orders them all by
+  // time). All three ways give the same rows.
   const found =
     projectId !== null && long.length > 0 ? await matchingRowids(db, match, manyMatches + 1) : null;
   // Only the listed snapshots of a project (the picker with archived hidden): its few rows in
   // listed_snapshots' index are walked, never its archived thousands (unless the few matches are
   // looked up by their rowids, which is less), and each is matched alone rather than every match
-  // read into a set (a word in all of 100,000 snapshots, 20 listed: ~55 ms, not ~110-400 ms).
+  // read into a set.
   const fromListed = listed && projectId !== null && !(found && found.length <= manyMatches);
   const q: SearchQuery = { from: "", where: ["s.deleted = 0"], args: [] };
   q.from = matchedBy(q, { found, few: !!found && found.length <= manyMatches, fromListed, match, long });

@@ -71,7 +71,7 @@ export interface MindSaveServer {
 /** The MCP server with MindSave's tools and resource; every call opens (and closes) its own session. */
 export function createServer(options: SessionOptions): MindSaveServer {
   // How long a tool call waits for another MindSave's write lock (a sync, an import): SQLite's wait
-  // blocks the whole server, and with the default 15 s every call queued behind it waited too.
+  // blocks the whole server, and with the default 15 s every call queued behind it would wait too.
   // Past it the agent is told the store is busy and to try again.
   const MCP_BUSY_MS = 3000;
   const server = new McpServer({ name: "mindsave", version: VERSION }, { instructions: INSTRUCTIONS });

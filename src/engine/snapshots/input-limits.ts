@@ -28,7 +28,7 @@ export const DOCUMENT_MAX = 3 * LAYER3_MAX + 4 * 1024 * 1024;
 /**
  * The most bytes of one JSON file of the original's layout (index.json of at most 20 entries, a
  * failure node, signal.json, rules/facts/retired.json). Parsed and imported, JSON of tiny objects
- * costs ~40 to 75 times its size in memory (index entries: 16 MB, 726 MB; 2 MB, 150 MB), so a
+ * costs tens of times its size in memory, so a
  * larger one is left out, named in a warning.
  */
 export const JSON_FILE_MAX = 1024 * 1024;

@@ -416,8 +416,8 @@ const FRONT_MATTER_MAX = 2 * LAYER3_MAX;
 
 /**
  * The most pieces (keys, values, list items, indicators: the YAML lexer's tokens) a snapshot's YAML
- * may have. Parsed, each costs ~300 bytes of memory (400,000 constraints, 4.7 MB of YAML: 8.7 s
- * and 670 MB); a snapshot's fields are a few thousand at most (Layer 2 fits in 500 tokens).
+ * may have. Parsed, each costs hundreds of bytes of memory; a snapshot's fields are a few thousand
+ * at most (Layer 2 fits in 500 tokens).
  */
 const FRONT_MATTER_PIECES = 200_000;
 
