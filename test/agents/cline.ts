@@ -47,10 +47,14 @@ export const cline: AgentDriver = {
     );
   },
   run(world: World, bin: string, _model: FakeModel, prompt: string) {
-    return runAgent(world, [bin, "--json", prompt], {
-      CLINE_SESSION_BACKEND_MODE: "local",
-      CLINE_NO_AUTO_UPDATE: "1",
-    });
+    // 4-6 s a run on an idle machine; on a loaded one a run passed 120 s once. Two runs of a
+    // scenario still fit the suite's 600 s test timeout.
+    return runAgent(
+      world,
+      [bin, "--json", prompt],
+      { CLINE_SESSION_BACKEND_MODE: "local", CLINE_NO_AUTO_UPDATE: "1" },
+      240_000,
+    );
   },
   configFiles: (world: World) => [
     ...HOOKS.map((event) => join(world.home, "Documents", "Cline", "Hooks", event)),
