@@ -335,7 +335,7 @@ function addHookCommands(program: Command): void {
     ],
     ["uninstall", "Remove exactly the hooks install added"],
   ] as const) {
-    hooks
+    const sub = hooks
       .command(name)
       .description(what)
       .option(
