@@ -53,6 +53,27 @@ describe("Codex rollout", () => {
     expect(f.last_reply).toBe("Login now signs a JWT; the expiry check is next.");
   });
 
+  // Codex 0.169 sends the AGENTS.md files as a user message item before the person's first prompt.
+  test("the AGENTS.md instructions Codex sends ahead of the prompt are no prompt", () => {
+    const path = join(tempDir(), "rollout.jsonl");
+    const item = (type: string, payload: Record<string, unknown>) =>
+      JSON.stringify({ timestamp: "2026-09-20T10:00:00.000Z", type, payload });
+    const userItem = (text: string) =>
+      item("response_item", { type: "message", role: "user", content: [{ type: "input_text", text }] });
+    writeFileSync(
+      path,
+      [
+        item("session_meta", { id: "s-1", timestamp: "2026-09-20T10:00:00.000Z", cwd: CWD }),
+        userItem(
+          `# AGENTS.md instructions for ${CWD}\n\n<INSTRUCTIONS>\n<!-- BEGIN mindsave -->\n</INSTRUCTIONS>`,
+        ),
+        userItem("<environment_context>\n  <cwd>/home/dev/shop</cwd>\n</environment_context>"),
+        userItem("continue where we left off"),
+      ].join("\n") + "\n",
+    );
+    expect(readRollout(path).first_prompt).toBe("continue where we left off");
+  });
+
   test("the fill is the newest token_count, and none after a compaction until the next one", () => {
     const path = transcriptFixture("codex-rollout.jsonl", tempDir(), CWD);
     expect(lastRolloutUsage(path)).toMatchObject({ context: 150_500, window: 272_000 });

@@ -152,11 +152,17 @@ function responseItem(r: RolloutItem): void {
   else if (!r.identity) RESPONSE_ITEMS.get(String(r.p.type))?.(r);
 }
 
+/**
+ * What Codex itself puts in a user message item: its <environment_context> and other tagged context,
+ * and the AGENTS.md files it sends ahead of the first prompt ("# AGENTS.md instructions for …").
+ */
+const NOT_A_PROMPT = /^(?:<|# AGENTS\.md instructions\b)/;
+
 /** The agent's reply; the person's own message items in builds without user_message events (not the injected context). */
 function message({ b, p, identity, state }: RolloutItem): void {
   if (p.role === "user" && !state.sawUserEvent) {
     const t = contentText(p.content).trim();
-    if (t && !t.startsWith("<")) b.prompt(t, identity);
+    if (t && !NOT_A_PROMPT.test(t)) b.prompt(t, identity);
   }
   if (p.role === "assistant" && !identity) b.reply(contentText(p.content));
 }
