@@ -11,6 +11,15 @@ export function addMemoryCommands(program: Command): void {
   addOffOnCommands(program);
 
   program
+    .command("config")
+    .description(
+      "A setting's value, or set it: prompt-recall (on, off: the prompt hook's pointer to what MindSave knows)",
+    )
+    .argument("<key>", "the setting: prompt-recall")
+    .argument("[value]", "its new value: on or off")
+    .action(lazy(() => import("./commands/config.ts")));
+
+  program
     .command("diff")
     .description(
       "What changed from snapshot A to snapshot B, per layer (default: from the second newest to the newest)",

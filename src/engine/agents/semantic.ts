@@ -4,8 +4,8 @@
 // 保存", "别保存", "不用保存") turns auto-saving off for the session. post-tool-use-failure counts
 // failed calls: the same command or target failing three times becomes a failure-graph candidate
 // (rejected by the system), recorded with the next full snapshot unless it succeeds first.
-// Both are quiet: they print nothing, but for a repeat warning (repeat-warning.ts), which is meant
-// for the model.
+// Both are quiet: they print nothing, but for a repeat warning (repeat-warning.ts) and a recall
+// pointer (prompt-recall.ts), which are meant for the model.
 import { recompute, recordToolCall } from "./signal.ts";
 import { hookFacts, type HookOutcome, type HookPayload } from "./hook-payload.ts";
 import { sessionNote, writeAuto } from "./auto-snapshot.ts";
@@ -25,6 +25,7 @@ import type { Session } from "../session.ts";
 import { resolveProject } from "../projects/resolve.ts";
 import { CLAUDE_SOURCE } from "./kinds/claude.ts";
 import { repeatWarningFor } from "./repeat-warning.ts";
+import { recallPointer } from "./prompt-recall.ts";
 import { canRead, factsFor } from "./kinds/trail.ts";
 import type { TranscriptSource } from "./kinds/kind.ts";
 
@@ -71,7 +72,8 @@ export function readPrompt(prompt: string): PromptSignals {
 }
 
 /**
- * user-prompt-submit: a prompt proposing a rejected approach gets a repeat warning for the model;
+ * user-prompt-submit: a prompt proposing a rejected approach gets a repeat warning for the model,
+ * one naming what the store knows a pointer to it (prompt-recall.ts);
  * a correction or "don't save" is noted for the session; an ending saves now.
  */
 export async function onUserPromptSubmit(
@@ -81,8 +83,10 @@ export async function onUserPromptSubmit(
 ): Promise<HookOutcome> {
   const prompt = typeof p.prompt === "string" ? stripControl(p.prompt).slice(0, 10_000) : "";
   const warning = await repeatWarningFor(session, p, prompt);
+  const pointer = await recallPointer(session, prompt, !!warning);
   const outcome = await promptSignals(session, p, src, prompt);
-  return warning ? { ...outcome, context: warning } : outcome;
+  const context = [warning, pointer].filter(Boolean).join("\n\n");
+  return context ? { ...outcome, context } : outcome;
 }
 
 /** What the user said about the session: a correction, "don't save", an ending. Quiet. */

@@ -74,24 +74,26 @@ export function searchTerms(text: string): string[] {
   return [...new Set(terms)].slice(0, 64);
 }
 
-/** How many of `need` the text's words hold; a related term's long words also as the start of one. */
-function held(need: Set<string>, said: Set<string>, prefixes: boolean): number {
+/**
+ * How many of `need` the text's words hold, and their share of `need`; with `prefixes`, a long
+ * word of `need` is also held as the start of one (a related term's "tailwind" in "tailwindcss").
+ */
+export function heldShare(need: Set<string>, said: Set<string>, prefixes = false): [number, number] {
   let n = 0;
   for (const w of need)
     if (said.has(w) || (prefixes && [...w].length >= PREFIX_CHARS && [...said].some((s) => s.startsWith(w))))
       n++;
-  return n;
+  return [n, need.size ? n / need.size : 0];
 }
 
 /** Whether a failure is about what the text proposes: one of its related terms, or its item, nearly whole. */
 export function failureMatches(f: Pick<FailureRecord, "item" | "related">, said: Set<string>): boolean {
   for (const term of f.related) {
-    const need = words(term);
-    if (need.size && held(need, said, true) / need.size >= SHARE) return true;
+    if (heldShare(words(term), said, true)[1] >= SHARE) return true;
   }
   const item = words(f.item);
-  const n = held(item, said, false);
-  return item.size === 1 ? n === 1 : n >= 2 && n / item.size >= SHARE;
+  const [n, share] = heldShare(item, said);
+  return item.size === 1 ? n === 1 : n >= 2 && share >= SHARE;
 }
 
 /**

@@ -1,0 +1,32 @@
+// Settings a person switches with `mindsave config KEY [VALUE]`, kept in the store's meta table
+// beside its other state (this store's own: a setting is not synced). Each key has its values and
+// a default; an unknown key or value is refused in one sentence.
+import { UserError } from "../../errors.ts";
+import type { Session } from "../session.ts";
+
+export const SETTINGS = {
+  /** The prompt hook's pointer to what the store knows about a prompt (agents/prompt-recall.ts). */
+  "prompt-recall": { values: ["on", "off"], default: "on" },
+} as const;
+
+export type SettingKey = keyof typeof SETTINGS;
+
+const metaKey = (key: SettingKey) => `setting:${key}`;
+
+/** The key, or a sentence naming the keys there are. */
+export function settingKey(key: string): SettingKey {
+  if (Object.hasOwn(SETTINGS, key)) return key as SettingKey;
+  throw new UserError(`There is no setting "${key}"; the settings are: ${Object.keys(SETTINGS).join(", ")}.`);
+}
+
+/** A setting's value: the one set, else its default. */
+export async function getSetting(session: Session, key: SettingKey): Promise<string> {
+  return (await session.reader.getMeta(metaKey(key))) ?? SETTINGS[key].default;
+}
+
+/** Sets `key` to `value` (one of its values, else refused before anything is written). */
+export async function setSetting(session: Session, key: SettingKey, value: string): Promise<void> {
+  const values: readonly string[] = SETTINGS[key].values;
+  if (!values.includes(value)) throw new UserError(`${key} is one of ${values.join(", ")}, not "${value}".`);
+  await session.write((w) => w.setMeta(metaKey(key), value));
+}
