@@ -130,9 +130,16 @@ export async function rewriteCells(
   });
 }
 
-/** Merges the full-text index's segments, so entries of rewritten rows are gone from it, not only marked. */
+/** Merges the full-text indexes' segments, so entries of rewritten rows are gone from them, not only marked. */
 export async function optimizeSearch(db: Exec): Promise<void> {
   await db.execute("INSERT INTO snapshot_search(snapshot_search) VALUES ('optimize')");
+  // The failures' index (failure-search.ts), where this store has it: a rewritten item's words too.
+  const failures = await db.execute({
+    sql: "SELECT 1 FROM sqlite_master WHERE name = 'failure_search'",
+    args: [],
+  });
+  if (failures.rows.length)
+    await db.execute("INSERT INTO failure_search(failure_search) VALUES ('optimize')");
 }
 
 /** Rebuilds the file without its free pages (which still hold the bytes of rewritten rows). Never inside a transaction. */
