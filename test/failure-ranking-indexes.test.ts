@@ -4,6 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { Queries, Store } from "../src/store/store.ts";
 import { INDEXES } from "../src/store/migrations.ts";
+import { sortFailures } from "../src/engine/failures/graph.ts";
 import { gitRepo, laptop, ok, sql, storeClient, tempDir } from "./helpers.ts";
 
 describe("the failure ranking's indexes: another writer, and ties", () => {
@@ -49,10 +50,13 @@ describe("the failure ranking's indexes: another writer, and ties", () => {
       "INSERT INTO failures(id, project_id, scope, item, rejected_by, reason, confidence, schema_version, first_seen, last_seen, hlc, host, deleted) VALUES (?, ?, ?, 'same', 'user', 'r', 'high', '1.0', '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z', '0000000000000-0000-h', 'h', 0)";
     await sql(db, row, ["f_b_global", null, "global"]);
     await sql(db, row, ["f_a_project", projectId, "project"]);
+    // The restore block's order, ranked at the moment both were seen (neither aged: a tie).
+    const NOW = "2026-11-01T00:00:00.000Z";
     const ranks = async () => {
       const c = await storeClient(db);
       try {
-        return (await new Queries(c).failureRanks(projectId))
+        const candidates = await new Queries(c).failureCandidates(projectId, 10, Date.parse(NOW));
+        return sortFailures(candidates, new Date(NOW))
           .filter((f) => f.item === "same")
           .map((f) => f.id);
       } finally {

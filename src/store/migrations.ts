@@ -345,6 +345,10 @@ export const MIGRATIONS: readonly string[][] = [
     )`,
     ...changeLogTriggers(SYNCED_TABLES_7),
   ],
+  // 8: the indexes of the whole failure ranking (failures_rank, failures_rank_global), made on
+  // writable opens until the restore block read its top few from failure_ranks (6): unread since,
+  // they cost every write of a failure.
+  ["DROP INDEX IF EXISTS failures_rank", "DROP INDEX IF EXISTS failures_rank_global"],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -354,8 +358,8 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
  * row, so a store with or without them is the same schema to every build (an older MindSave keeps
  * opening it, and no upgrade backup is made for them). For the restore block's failure ranking
  * (every load and session start sums each failure's per-host counters less a forgotten baseline):
- * the counters read from an index alone, the few forgotten baselines found without reading every
- * link, and the global failures without a scan of every project's.
+ * the counters read from an index alone and the few forgotten baselines found without reading
+ * every link; for the lists, every snapshot of a project in order.
  */
 export const INDEXES: readonly { name: string; sql: string }[] = [
   {
@@ -365,16 +369,6 @@ export const INDEXES: readonly { name: string; sql: string }[] = [
   {
     name: "failure_links_forgotten",
     sql: "CREATE INDEX IF NOT EXISTS failure_links_forgotten ON failure_links(failure_id) WHERE kind = 'forgotten' AND deleted = 0",
-  },
-  // What failureRanksQuery reads, whole: a project's failures, then the global ones. (The second
-  // replaces failures_global, which older builds made: a store may keep it, unused.)
-  {
-    name: "failures_rank",
-    sql: "CREATE INDEX IF NOT EXISTS failures_rank ON failures(project_id, deleted, id, scope, item, rejected_by, confidence, last_seen)",
-  },
-  {
-    name: "failures_rank_global",
-    sql: "CREATE INDEX IF NOT EXISTS failures_rank_global ON failures(deleted, project_id, id, item, rejected_by, confidence, last_seen) WHERE scope = 'global'",
   },
   // The list of every snapshot of a project, archived too (`snapshots list --all`), a page at a time:
   // its order whole, the id breaking ties of equal times, so a keyset page starts where it is.

@@ -21,7 +21,6 @@ import type {
 } from "./records.ts";
 import {
   type Exec,
-  failureRanksQuery,
   FAILURE_SELECT,
   HOST_REPEATS,
   SUMMARY_COLUMNS,
@@ -31,7 +30,6 @@ import {
   strOrNull,
   toFact,
   toFailure,
-  toFailureRank,
   toHost,
   toProject,
   toRetentionRow,
@@ -420,15 +418,6 @@ export class Queries {
   }
 
   /**
-   * The ranking columns of the failures listFailures returns, in no order (sortFailures orders them
-   * whole, ties included), without the text and links the block reads only for the failures it can
-   * show (failuresByIds).
-   */
-  async failureRanks(projectId: string | null): Promise<FailureRank[]> {
-    return (await this.rows(...failureRanksQuery(projectId))).map(toFailureRank);
-  }
-
-  /**
    * The failures a restore block's first `n` are among, in no order (see failure-ranks.ts): the
    * caller orders them with sortFailures at `nowMs` and keeps the first `n`.
    */
@@ -540,11 +529,20 @@ export class Queries {
     return rows.length ? { hlc: String(rows[0].hlc), deleted: Number(rows[0].deleted) !== 0 } : null;
   }
 
-  /** The project's deleted snapshots (their tombstones keep name and time): what an import will not bring back. */
-  async deletedSnapshots(projectId: string): Promise<{ name: string; created_at: string }[]> {
+  /**
+   * The project's snapshots named `name` or `name-…` (deleted: their tombstones, which keep name and
+   * time), newest first: what an import compares one file with, looked up through the name index
+   * rather than the whole project held in memory. ("." follows "-": the range is every `name-…`.)
+   */
+  async snapshotsNamed(
+    projectId: string,
+    name: string,
+    deleted: boolean,
+  ): Promise<{ name: string; created_at: string }[]> {
     const rows = await this.rows(
-      "SELECT name, created_at FROM snapshots WHERE project_id = ? AND deleted = 1",
-      [projectId],
+      `SELECT name, created_at FROM snapshots WHERE project_id = ? AND (name = ? OR (name > ? AND name < ?))
+       AND deleted = ? ORDER BY created_at DESC, id DESC`,
+      [projectId, name, `${name}-`, `${name}.`, deleted ? 1 : 0],
     );
     return rows.map((r) => ({ name: String(r.name), created_at: String(r.created_at) }));
   }

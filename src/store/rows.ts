@@ -269,23 +269,8 @@ export const FAILURE_SELECT = `SELECT f.*, ${FAILURE_REPEATS} AS repeat_count,
   (SELECT json_group_array(value) FROM (SELECT value FROM failure_links l WHERE l.failure_id = f.id AND l.kind = 'alternative' AND l.deleted = 0 ORDER BY hlc, value)) AS alternatives
   FROM failures f`;
 
-/** What ranks a failure in the restore block (see failureRanks). */
+/** What ranks a failure in the restore block (see failure-ranks.ts). */
 export const FAILURE_RANK_SELECT = `SELECT f.id, f.scope, f.item, f.rejected_by, f.confidence, f.last_seen, ${FAILURE_REPEATS} AS repeat_count FROM failures f`;
-
-/**
- * The failures a project's restore block ranks (its own and the global ones; the global ones only
- * when there is no project), in no order: sortFailures orders them whole. Two branches, not one OR:
- * each reads a covering index alone (failures_rank, failures_rank_global), never the table's
- * pages, and SQLite sorts nothing.
- */
-export function failureRanksQuery(projectId: string | null): [string, unknown[]] {
-  const global = `SELECT f.id, 'global' AS scope, f.item, f.rejected_by, f.confidence, f.last_seen, ${FAILURE_REPEATS} AS repeat_count FROM failures f WHERE f.deleted = 0 AND f.scope = 'global'`;
-  if (!projectId) return [global, []];
-  return [
-    `${FAILURE_RANK_SELECT} WHERE f.deleted = 0 AND f.project_id = ? UNION ALL ${global} AND f.project_id IS NOT ?`,
-    [projectId, projectId],
-  ];
-}
 
 export function toFailureRank(r: Row): FailureRank {
   return {
