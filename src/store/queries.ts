@@ -393,6 +393,16 @@ export class Queries {
     return rows.map((r) => str(r.name));
   }
 
+  /** How many of a project's snapshots have an id that starts with `prefix`: a range of the primary key. */
+  async countIdPrefix(projectId: string, prefix: string): Promise<number> {
+    const above = nextText(prefix);
+    const rows = await this.rows(
+      `SELECT count(*) AS n FROM snapshots WHERE id >= ?${above === null ? "" : " AND id < ?"} AND substr(id, 1, length(?)) = ? AND project_id = ? AND deleted = 0`,
+      [prefix, ...(above === null ? [] : [above]), prefix, prefix, projectId],
+    );
+    return Number(rows[0].n);
+  }
+
   /**
    * Full-text search, newest first. Terms of three or more characters go through the FTS5 trigram
    * index (each quoted, so FTS syntax in user input is searched for, never interpreted); shorter

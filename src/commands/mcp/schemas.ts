@@ -155,9 +155,7 @@ export const listInput = {
     .int()
     .min(1)
     .optional()
-    .describe(
-      "Show at most this many snapshots, newest first (default: all that are listed; with all: true, the newest 50).",
-    ),
+    .describe("Show at most this many snapshots, newest first (default: the newest 50)."),
   tag: z.string().optional().describe("Only snapshots with this tag (as given to save's tags)."),
   all: z
     .boolean()

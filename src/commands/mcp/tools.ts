@@ -10,6 +10,7 @@ import { applyFlags, emptyInput } from "../../engine/snapshots/input.ts";
 import { restoreSnapshot } from "../../engine/snapshots/restore.ts";
 import { recallArchive, recallSearch } from "../../engine/snapshots/recall.ts";
 import { snapshotList } from "../../engine/snapshots/catalog.ts";
+import { LIST_PAGE } from "../../engine/snapshots/select.ts";
 import {
   archiveText,
   archivedCountText,
@@ -265,10 +266,7 @@ function registerRecall(tool: Tool, withSession: WithSession): void {
   );
 }
 
-/** How many snapshots list with all: true shows when no limit is given. */
-const ALL_PAGE = 50;
-
-/** list: the snapshots of this project, a page at a time when archived ones are included. */
+/** list: the snapshots of this project, a page at a time (the newest LIST_PAGE unless a limit is given). */
 function registerList(tool: Tool, withSession: WithSession): void {
   tool(
     "list",
@@ -285,8 +283,8 @@ function registerList(tool: Tool, withSession: WithSession): void {
         false,
         async (session) => {
           // All of a long history would flood the model's context: a page unless a limit is asked for.
-          const limit = a.limit ?? (a.all ? ALL_PAGE : undefined);
-          const { context, snapshots, archived } = await snapshotList(session, {
+          const limit = a.limit ?? LIST_PAGE;
+          const { context, snapshots, archived, total } = await snapshotList(session, {
             limit,
             tag: a.tag,
             all: a.all,
@@ -309,8 +307,10 @@ function registerList(tool: Tool, withSession: WithSession): void {
           };
           // Without all, the archived ones are only counted: the last line says how to see them.
           const more = !a.all && archived ? [archivedCountText(archived, "mcp")] : [];
-          if (a.all && a.limit === undefined && snapshots.length === ALL_PAGE)
-            more.push(`The newest ${ALL_PAGE} are shown (${archived} archived in all); pass limit for more.`);
+          if (a.limit === undefined && total > snapshots.length)
+            more.push(
+              `The newest ${LIST_PAGE} ${a.all ? `are shown (${archived} archived in all)` : `of ${total} are shown`}; pass limit for more.`,
+            );
           const lines = snapshots.length
             ? [
                 `Snapshots of ${context.project.name}, newest first${a.all ? ", archived ones included" : ""}:`,

@@ -146,12 +146,18 @@ export async function sameNameLabels(
   const twins = rows.filter((r) => seen.get(r.name)! > 1);
   const out = new Map<string, string>();
   if (!twins.length) return out;
-  const all = await session.store.listSnapshots(projectId);
   for (const r of twins) {
     const host = (await savedOnOtherHost(session, r)) ?? "this host";
-    out.set(r.id, `${host}, id ${idPrefix(all, r.id)}`);
+    out.set(r.id, `${host}, id ${await uniqueIdPrefix(session.store, projectId, r.id)}`);
   }
   return out;
+}
+
+/** idPrefix among the project's snapshots, counted in the store a prefix at a time (no list read whole). */
+async function uniqueIdPrefix(q: Queries, projectId: string, id: string): Promise<string> {
+  for (let n = 8; n < id.length; n++)
+    if ((await q.countIdPrefix(projectId, id.slice(0, n))) === 1) return id.slice(0, n);
+  return id;
 }
 
 /** The name of the host that saved `s`, or null when this host did (a path it kept is one of that host's). */
