@@ -3,6 +3,7 @@
 // semantic.ts. Layer 2 always comes from the newest FULL snapshot: an overflow (OVF_) snapshot
 // holds Layer 1 only and points at the full snapshot it extends.
 import { UserError } from "../../errors.ts";
+import { getSetting } from "../home/settings.ts";
 import { emptyInput, type SnapshotInput } from "../snapshots/input.ts";
 import { checkLayer1, saveSnapshot, type SaveResult } from "../snapshots/save.ts";
 import { countTokens } from "../snapshots/tokens.ts";
@@ -436,6 +437,8 @@ export async function writeAuto(
 ): Promise<SaveResult | null> {
   // A snapshot that knows less than the newest one must never become "latest": skip it.
   if (!hasWork(facts)) return null;
+  // `mindsave config checkpoints off`: the hooks write no checkpoint of their own either.
+  if ((await getSetting(session, "checkpoints")) === "off") return null;
   const { newest, full, root, signal, sessionId, note } = await autoSources(session, facts, hook);
   if (note?.no_save) return null;
   const end = opts.final

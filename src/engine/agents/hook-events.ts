@@ -173,12 +173,14 @@ export async function onPostToolUse(
   if (decision.action === "emergency") return onRed(session, p, signal, projectId, note, src);
   if (note?.no_save) return {};
   const saved = await writeAuto(session, await factsFor(session, src, p), hook, decision.reason, {});
-  if (!saved) return {};
   // Only pressure is worth a word; the tool-count and recovery checkpoints are silent (the spec).
-  if (decision.reason !== "context-pressure") return { saved: saved.snapshot.name };
+  if (decision.reason !== "context-pressure") return saved ? { saved: saved.snapshot.name } : {};
+  // Pressure is a moment to ask the agent for its checkpoint, saved mechanically or not.
+  if (!saved) return { moment: "yellow" };
   const ratio = pct(signal.estimated_tokens_ratio);
   return {
     saved: saved.snapshot.name,
+    moment: "yellow",
     ...warning(
       `Context pressure rising (${ratio}%). MindSave auto-checkpoint saved: ${saved.snapshot.name}.`,
       `MindSave: the context window is ${ratio}% full (warning threshold ${pct(signal.thresholds.warning)}%). The task state was checkpointed automatically as snapshot ${saved.snapshot.name}.`,
@@ -249,6 +251,7 @@ async function onRed(
   const what = redSnapshotLine(saved, newest, extended, note);
   return {
     ...(saved ? { saved: saved.snapshot.name } : {}),
+    moment: "red",
     ...warning(
       `⚠️ Context overflow imminent (${ratio}%). ${what} Start a new conversation with ${load} to continue (or run /compact).`,
       `MindSave: the context window is ${ratio}% full, past the critical threshold (${pct(signal.thresholds.critical)}%). ${what} A new conversation restores the task with ${load}; /compact continues it here.`,

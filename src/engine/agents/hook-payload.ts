@@ -58,6 +58,10 @@ export interface HookOutcome {
   /** For the person (Claude Code: systemMessage). */
   message?: string;
   saved?: string;
+  /** A moment the agent is asked to save a checkpoint at (checkpoint-request.ts). */
+  moment?: "yellow" | "red" | "ending";
+  /** The moment's hook saw no work of the session: only a stop that sees some may ask. */
+  workUnseen?: boolean;
 }
 
 export function hookFacts(p: HookPayload): HookFacts {

@@ -114,18 +114,22 @@ async function promptSignals(
       return noteOf(s, hook.sessionId);
     });
   }
-  if (!said.ending || said.noSave || !canRead(src, p)) return {};
+  if (!said.ending || said.noSave) return {};
+  // No work seen at the prompt (Copilot's transcript is not named there): it may be seen at the stop.
+  const unseen: HookOutcome = { moment: "ending", workUnseen: true };
+  if (!canRead(src, p)) return unseen;
   note ??= await sessionNote(session, hook.sessionId);
   if (note?.no_save) return {};
   // The spec's "user-ending": capture everything now (writeAuto skips a session the user said not to save).
   const facts = await factsFor(session, src, p);
-  if (!facts.tool_uses.length) return {};
+  if (!facts.tool_uses.length) return unseen;
   await session.write(async (w) => {
     const ctx = await resolveProject(session, { create: true, w });
     await logToolCalls(w, ctx.project.id, facts, hook.sessionId, now);
   });
   const saved = await writeAuto(session, facts, hook, "user-ending", {});
-  return saved ? { saved: saved.snapshot.name } : {};
+  // A session with work to save: the ending is a moment to ask the agent for its checkpoint.
+  return { ...(saved ? { saved: saved.snapshot.name } : {}), moment: "ending" };
 }
 
 /** The error's first two lines ("Exit code 1", then what went wrong), secrets redacted. */

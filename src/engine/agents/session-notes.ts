@@ -36,6 +36,9 @@ export interface SessionNote {
   trail?: Trail;
   /** The failures a repeat warning named in this session (repeat-warning.ts): each is named once. */
   warned?: string[];
+  /** The checkpoint moments this session's agent was asked to save at, or will be at its next stop (checkpoint-request.ts). */
+  asked?: string[];
+  pending_ask?: string[];
   /** Per event, the hook configuration (`--agent`) that last handled it: an agent that also runs Claude Code's hooks fires twice. */
   fired?: Record<string, { at: string; via: string }>;
   /** When a hook last saw this session (the oldest are forgotten first). */

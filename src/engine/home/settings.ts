@@ -7,6 +7,8 @@ import type { Session } from "../session.ts";
 export const SETTINGS = {
   /** The prompt hook's pointer to what the store knows about a prompt (agents/prompt-recall.ts). */
   "prompt-recall": { values: ["on", "off"], default: "on" },
+  /** At the spec's moments the agent is asked to save a checkpoint (ask), or the hooks save one alone (auto), or neither (off). */
+  checkpoints: { values: ["ask", "auto", "off"], default: "ask" },
 } as const;
 
 export type SettingKey = keyof typeof SETTINGS;

@@ -1,7 +1,14 @@
 // Claude Code: the payloads are already the hooks' shape, the transcript is transcript.ts's JSONL,
 // and the output is `hookSpecificOutput` JSON. Source: code.claude.com/docs/en/hooks.
 import { lastUsage, readTranscript, emptyFacts } from "../transcript.ts";
-import { hookSpecificJson, stamped, type AgentKind, type HookEvent, type TranscriptSource } from "./kind.ts";
+import {
+  hookSpecificJson,
+  stamped,
+  stopBlockJson,
+  type AgentKind,
+  type HookEvent,
+  type TranscriptSource,
+} from "./kind.ts";
 import type { HookPayload } from "../hook-payload.ts";
 
 const EDIT_TOOLS = ["Edit", "Write", "MultiEdit", "NotebookEdit"];
@@ -27,5 +34,6 @@ export const claude: AgentKind = {
   id: "claude",
   parse: (event, raw) => ({ event, payload: stamped(raw as HookPayload, "claude") }),
   source: CLAUDE_SOURCE,
-  render: (event, reply) => hookSpecificJson(CONTEXT_EVENTS[event], reply),
+  render: (event, reply) =>
+    event === "stop" ? stopBlockJson(reply) : hookSpecificJson(CONTEXT_EVENTS[event], reply),
 };

@@ -4,8 +4,9 @@
 // restore block as plain text, which Codex gives the model as context (codex-rs/hooks/src/events/
 // session_start.rs): codex-cli 0.154.0 failed every output holding `additionalContext`
 // (openai/codex#45999). PostToolUse takes `hookSpecificOutput.additionalContext` (+ `systemMessage`;
-// plain text is dropped there); UserPromptSubmit, PreCompact, Stop and SessionEnd (since July 2026,
-// openai/codex#33895; its stdout is ignored) print nothing: Stop fails on any output but its own JSON.
+// plain text is dropped there); PreCompact and SessionEnd (since July 2026, openai/codex#33895; its
+// stdout is ignored) print nothing. Stop fails on any output but its own JSON: `{decision: "block",
+// reason}` (stop.command.output.schema.json) only for a checkpoint request.
 // Transcript: the rollout JSONL (codex-rs/protocol RolloutItem: `{timestamp, type, payload}` with
 // session_meta, turn_context, response_item, event_msg, compacted; persisted events per
 // codex-rs/rollout/src/policy.rs), read within transcript.ts's budget.
@@ -22,6 +23,7 @@ import { FactsBuilder, contentText, patchFiles, patchIn, todoStatus } from "./fa
 import {
   hookSpecificJson,
   record,
+  stopBlockJson,
   stamped,
   text,
   type AgentKind,
@@ -286,5 +288,7 @@ export const codex: AgentKind = {
         ? hookSpecificJson("PostToolUse", reply)
         : event === "user-prompt-submit"
           ? hookSpecificJson("UserPromptSubmit", reply)
-          : "",
+          : event === "stop"
+            ? stopBlockJson(reply)
+            : "",
 };

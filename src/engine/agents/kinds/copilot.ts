@@ -20,6 +20,7 @@ import {
   pick,
   record,
   stamped,
+  stopBlockJson,
   text,
   type AgentKind,
   type HookEvent,
@@ -215,6 +216,8 @@ function copilotPayload(raw: Record<string, unknown>): HookPayload {
   set("trigger", pick(raw, "trigger"));
   set("reason", pick(raw, "reason", "stopReason", "stop_reason"));
   set("model", pick(raw, "model"));
+  // agentStop's: the stop a hook's block continued (a checkpoint request is not made twice).
+  if (typeof raw.stop_hook_active === "boolean") p.stop_hook_active = raw.stop_hook_active;
   return p;
 }
 
@@ -237,8 +240,11 @@ export const copilot: AgentKind = {
     return { event, payload: stamped(p, "copilot") };
   },
   source: COPILOT_SOURCE,
+  // agentStop's block forces another turn with the reason.
   render: (event: HookEvent, reply) =>
-    reply.context && (event === "session-start" || event === "post-tool-use")
-      ? JSON.stringify({ additionalContext: reply.context }) + "\n"
-      : "",
+    event === "stop"
+      ? stopBlockJson(reply)
+      : reply.context && (event === "session-start" || event === "post-tool-use")
+        ? JSON.stringify({ additionalContext: reply.context }) + "\n"
+        : "",
 };

@@ -26,6 +26,7 @@ import {
   hookSpecificJson,
   record,
   stamped,
+  stopBlockJson,
   text,
   type AgentKind,
   type HookEvent,
@@ -243,5 +244,7 @@ export const gemini: AgentKind = {
     return { event, payload: stamped(p, "gemini") };
   },
   source: GEMINI_SOURCE,
-  render: (event, reply) => hookSpecificJson(CONTEXT_EVENTS[event], reply),
+  // AfterAgent's block: Gemini CLI rejects the reply and runs a turn with the reason as its prompt.
+  render: (event, reply) =>
+    event === "stop" ? stopBlockJson(reply) : hookSpecificJson(CONTEXT_EVENTS[event], reply),
 };

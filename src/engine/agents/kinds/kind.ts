@@ -13,6 +13,8 @@ export type { HookEvent, AgentId };
 export interface Reply {
   context?: string;
   message?: string;
+  /** Why the turn's end is blocked (a checkpoint request): the agent carries on with it. */
+  block?: string;
 }
 
 /** Where the facts of a session come from: the agent's transcript, or what its hooks noted. */
@@ -90,6 +92,11 @@ export function hookSpecificJson(eventName: string | undefined, reply: Reply): s
     hookSpecificOutput: { hookEventName: eventName, additionalContext: reply.context },
   };
   return JSON.stringify(out) + "\n";
+}
+
+/** A stop's reply that blocks the turn's end with a reason (Claude Code, Codex, Gemini CLI, Copilot share the shape); "" without one. */
+export function stopBlockJson(reply: Reply): string {
+  return reply.block ? JSON.stringify({ decision: "block", reason: reply.block }) + "\n" : "";
 }
 
 /** A tool input's path under any of the names agents give it. */

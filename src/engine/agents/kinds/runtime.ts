@@ -5,7 +5,8 @@ import { onCheckpoint, onPostToolUse, onSessionStart, restoreContext } from "../
 import { onPostToolUseFailure, onUserPromptSubmit } from "../semantic.ts";
 import { claimEvent } from "./dedupe.ts";
 import { RUNS_CLAUDE_HOOKS, agentKind, callerOf } from "./index.ts";
-import { recordTrail } from "./trail.ts";
+import { canRead, factsFor, recordTrail } from "./trail.ts";
+import { hasWork } from "../auto-snapshot.ts";
 import type { AgentKind, HookEvent, Reply } from "./kind.ts";
 import type { HookPayload } from "../hook-payload.ts";
 import type { Session } from "../../session.ts";
@@ -15,6 +16,8 @@ import { noteOf, withNote } from "../session-notes.ts";
 import { getSignalRow, putSignalRow } from "../signal-row.ts";
 import { unlessBusy } from "../../unless-busy.ts";
 import { printable } from "../../../lib/text.ts";
+import { askAtMoment, askAtStop, type Ask } from "../checkpoint-request.ts";
+import type { HookOutcome } from "../hook-payload.ts";
 
 export interface HookCall {
   /** The configuration the hook was installed by (`--agent`): the output's shape. */
@@ -65,6 +68,22 @@ async function firstRestore(session: Session, p: HookPayload): Promise<string | 
   return first ? restoreContext(session) : undefined;
 }
 
+/**
+ * The checkpoint request this hook carries, in the route's own channel: the context of an event
+ * whose reply takes it, or the block of a stop (each found by what the route renders).
+ */
+async function checkpointAsk(session: Session, call: HookCall, outcome: HookOutcome): Promise<Ask> {
+  const { route, event, payload: p } = call;
+  const stopBlock = route.render("stop", { block: "-" }) !== "";
+  if (outcome.moment) {
+    const context = route.render(event, { context: "-" }) !== "";
+    return askAtMoment(session, p, outcome.moment, { context, stopBlock }, outcome.workUnseen);
+  }
+  const didWork = async () =>
+    canRead(call.caller.source, p) && hasWork(await factsFor(session, call.caller.source, p));
+  return stopBlock ? askAtStop(session, p, event, didWork) : {};
+}
+
 /** Runs the hook; gives what to print on stdout ("" for nothing). */
 export async function runHook(session: Session, call: HookCall): Promise<string> {
   const { route, caller, event, payload: p } = call;
@@ -94,7 +113,12 @@ export async function runHook(session: Session, call: HookCall): Promise<string>
           : event === "post-tool-use-failure"
             ? await onPostToolUseFailure(session, p)
             : await onCheckpoint(session, p, event, src, !!caller.stopEndsSession);
-  let reply: Reply = { context: outcome.context, message: outcome.message };
+  const ask = await checkpointAsk(session, call, outcome);
+  let reply: Reply = {
+    context: [outcome.context, ask.context].filter(Boolean).join("\n\n") || undefined,
+    message: outcome.message,
+    block: ask.block,
+  };
   // Where compaction can carry context (opencode), the summary keeps the task state just saved.
   if (event === "pre-compact" && route.compactionContext)
     reply = { context: await restoreContext(session, "compact") };
@@ -107,5 +131,6 @@ export async function runHook(session: Session, call: HookCall): Promise<string>
   return route.render(event, {
     context: reply.context && printable(reply.context),
     message: reply.message && printable(reply.message),
+    block: reply.block,
   });
 }
