@@ -74,6 +74,23 @@ describe("Codex rollout", () => {
     expect(readRollout(path).first_prompt).toBe("continue where we left off");
   });
 
+  // Codex 0.169 records an MCP tool's call with its server as a namespace.
+  test("an MCP tool's call is named with its server's namespace, as Claude Code names it", () => {
+    const path = join(tempDir(), "rollout.jsonl");
+    const call = {
+      type: "function_call",
+      namespace: "mcp__mindsave",
+      name: "save",
+      arguments: JSON.stringify({ goal: "Move the shipping quotes" }),
+      call_id: "call_1",
+    };
+    writeFileSync(
+      path,
+      JSON.stringify({ timestamp: "2026-09-20T10:00:00.000Z", type: "response_item", payload: call }) + "\n",
+    );
+    expect(readRollout(path).tool_uses.map((t) => t.name)).toEqual(["mcp__mindsave__save"]);
+  });
+
   test("the fill is the newest token_count, and none after a compaction until the next one", () => {
     const path = transcriptFixture("codex-rollout.jsonl", tempDir(), CWD);
     expect(lastRolloutUsage(path)).toMatchObject({ context: 150_500, window: 272_000 });

@@ -194,7 +194,10 @@ function functionCall(r: RolloutItem): void {
     ...(file ? { file_path: file } : {}),
     ...(text(args.explanation) ? { description: args.explanation } : {}),
   };
-  b.tool(callId(r), p.name, input, r.at);
+  // An MCP tool's call names its server as a namespace ("mcp__mindsave", "save"): named whole, as
+  // Claude Code names it, so MindSave's own `save` is known for what it is.
+  const name = typeof p.namespace === "string" && p.namespace ? `${p.namespace}__${p.name}` : p.name;
+  b.tool(callId(r), name, input, r.at);
   if (patch) addPatch(b, patch, b.facts.cwd);
   // `bash -lc "apply_patch <<'EOF' …"`: older builds edited through the shell.
   else if (command && /\bapply_patch\b/.test(command)) addPatch(b, patchIn(command) ?? "", b.facts.cwd);
@@ -219,7 +222,10 @@ function customToolCall(r: RolloutItem): void {
   const input = patch
     ? { file_path: patchFiles(patch)[0]?.path ?? "" }
     : { description: text(p.input)?.slice(0, 200) ?? "" };
-  b.tool(callId(r), p.name, input, r.at);
+  // An MCP tool's call names its server as a namespace ("mcp__mindsave", "save"): named whole, as
+  // Claude Code names it, so MindSave's own `save` is known for what it is.
+  const name = typeof p.namespace === "string" && p.namespace ? `${p.namespace}__${p.name}` : p.name;
+  b.tool(callId(r), name, input, r.at);
   if (patch) addPatch(b, patch, b.facts.cwd);
 }
 
