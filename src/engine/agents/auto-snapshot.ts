@@ -20,6 +20,8 @@ import {
   type SessionNote,
 } from "./session-notes.ts";
 import { changeSignalRow, getSignalRow } from "./signal-row.ts";
+import { isBareReply, promptRules, statedNextStep, taskOf } from "./task-words.ts";
+import { foldDuplicates } from "../snapshots/constraint-hygiene.ts";
 import { isAbsoluteAny, toStoredPath } from "../projects/paths.ts";
 import { gitChangedSince, gitDiffStat } from "../projects/workspace.ts";
 import type { HookFacts } from "./hook-payload.ts";
@@ -158,14 +160,20 @@ function stateOf(
   lastReply: string,
   sessionId: string | null | undefined,
 ): string {
-  const { todos, doing, pending, done } = plan;
+  const { todos, doing, done } = plan;
   const steps = `${done.length}/${todos.length} steps done`;
   if (doing) return oneLine(`In progress: ${doing.activeForm || doing.content} (${steps})`);
-  if (todos.length) return oneLine(`${steps}${pending ? "" : ": all of them"}`);
+  // What was done: the completed steps by name.
+  if (todos.length)
+    return oneLine(`${steps}${done.length ? `: ${done.map((t) => t.content).join("; ")}` : ""}`);
   const savedHere = newest?.auto_trigger?.session_id === sessionId;
   if (newest?.state && !facts.edited_files.length && (!ONLY_LAST.test(newest.state) || !savedHere))
     return newest.state;
   const n = facts.tool_uses.length;
+  const changed = facts.edited_files.map((f) => f.split(/[\\/]/).pop() ?? f);
+  // "done" says nothing of the task: the files it changed do.
+  if (changed.length && isBareReply(lastReply))
+    return oneLine(`Changed ${[...new Set(changed)].reverse().join(", ")} (after ${calls(n)})`);
   if (lastReply) return oneLine(`Last reply: ${oneLine(lastReply, 180)} (after ${calls(n)})`);
   const last = facts.tool_uses.at(-1);
   return oneLine(
@@ -175,10 +183,15 @@ function stateOf(
   );
 }
 
-/** The step in progress is the next action; a pending one only when nothing is in progress. */
-function nextActionOf(plan: PlanProgress, newest: SnapshotRecord | null): string {
+/**
+ * The step in progress is the next action; a pending one only when nothing is in progress; without
+ * a plan, the next step the agent's last message states, then the newest's.
+ */
+function nextActionOf(plan: PlanProgress, newest: SnapshotRecord | null, lastReply: string): string {
   const step = plan.doing ?? plan.pending;
   if (step) return oneLine(step.content);
+  const stated = statedNextStep(lastReply);
+  if (stated) return oneLine(stated);
   return newest?.next_action || "Review the latest changes and continue";
 }
 
@@ -186,9 +199,22 @@ function nextActionOf(plan: PlanProgress, newest: SnapshotRecord | null): string
 const storedPath = (path: string, root: string | null) =>
   root && isAbsoluteAny(path) ? toStoredPath(path, root, root) : path;
 
-/** The files this session edited, newest first; without edits, the newest snapshot's. */
+/** Tools that read a file: Claude Code's Read, Gemini's read_file, Copilot's view, Cursor's Read. */
+const READ_TOOL = /^(?:Read|read_file|read_many_files|view|NotebookRead)$/;
+
+/** The files this session read, newest first (a read's target is its file_path or path). */
+function readFiles(facts: TranscriptFacts): string[] {
+  return facts.tool_uses
+    .filter((t) => READ_TOOL.test(t.name) && !t.is_error)
+    .map((t) => t.input.file_path ?? t.input.absolute_path ?? t.input.path)
+    .filter((f): f is string => typeof f === "string" && !!f)
+    .reverse();
+}
+
+/** The files this session edited, newest first, then those it read; without either, the newest snapshot's. */
 function activeFilesOf(facts: TranscriptFacts, root: string | null, newest: SnapshotRecord | null): string[] {
-  const files = [...facts.edited_files].reverse().slice(0, 10);
+  const edited = [...facts.edited_files].reverse();
+  const files = [...new Set([...edited, ...(edited.length ? readFiles(facts) : [])])].slice(0, 10);
   if (files.length) return files.map((f) => storedPath(f, root));
   return newest?.active_files.map((f) => f.path) ?? [];
 }
@@ -236,9 +262,15 @@ function layer3Of(
  * Layer 2. Constraints and decisions are the project's knowledge: from the newest full snapshot (an
  * overflow one has none), plus what this session taught (corrections, repeated failures).
  */
-function layer2Of(c: AutoContext): Pick<SnapshotInput, "constraints" | "decisions" | "failure_graph"> {
+function layer2Of(
+  facts: TranscriptFacts,
+  c: AutoContext,
+): Pick<SnapshotInput, "constraints" | "decisions" | "failure_graph"> {
+  const known = [...(c.full ? writtenConstraints(c.full) : []), ...(c.note?.constraints ?? [])];
+  const prompts = facts.prompts ?? [facts.first_prompt, facts.last_prompt].filter((p): p is string => !!p);
   return {
-    constraints: [...(c.full ? writtenConstraints(c.full) : []), ...(c.note?.constraints ?? [])],
+    // The rules the user stated in this session's prompts, each once (the save compresses them by the spec's rules).
+    constraints: foldDuplicates([...known, ...promptRules(prompts, known)]).kept,
     decisions: [...(c.full?.decisions ?? [])],
     failure_graph: failureCandidates(c.note ?? null),
   };
@@ -261,12 +293,12 @@ export function autoSnapshotInput(facts: TranscriptFacts, c: AutoContext): Snaps
   const lastReply = (c.lastReply?.trim() || facts.last_reply?.trim()) ?? "";
   // Layer 1 never knows less than the newest snapshot of the task it carries on: each field this
   // session has nothing of its own for (goal, next action, files, a real state) keeps the newest's.
-  input.goal = knownGoal(newest?.goal) || oneLine(intent ?? "") || UNKNOWN_GOAL;
+  input.goal = knownGoal(newest?.goal) || oneLine(taskOf(intent ?? "")) || UNKNOWN_GOAL;
   input.state = stateOf(facts, plan, newest, lastReply, sessionId);
-  input.next_action = nextActionOf(plan, newest);
+  input.next_action = nextActionOf(plan, newest, lastReply);
   input.active_files = activeFilesOf(facts, c.root, newest);
   input.blocker = newest?.status === "blocked" ? newest.blocker : "none";
-  Object.assign(input, layer2Of(c));
+  Object.assign(input, layer2Of(facts, c));
   // The plan verbatim, statuses included (the restore block shows its progress line).
   if (plan.todos.length) input.plan = planOrNull(plan.todos);
   input.topic = topicOf(input.goal, newest);

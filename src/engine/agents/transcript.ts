@@ -82,6 +82,8 @@ export interface TranscriptFacts {
   first_prompt: string | null;
   /** The newest prompt, where a reader tracks it (not Claude Code's: its snapshots never used one). */
   last_prompt?: string | null;
+  /** The user's prompts read (the newest MAX_PROMPTS), where a reader keeps them: their rules go to Layer 2. */
+  prompts?: string[];
   /**
    * The agent's newest reply that no tool call followed (the turn's last words, as Stop's payload
    * gives them): PreCompact and SessionEnd payloads carry none. Where a reader tracks it.
@@ -290,6 +292,16 @@ export function slimInput(input: Record<string, unknown>): Record<string, unknow
   return out;
 }
 
+/** The most prompts facts keep: the newest ones. */
+const MAX_PROMPTS = 20;
+
+/** A user's prompt into the facts' list, the oldest dropped beyond MAX_PROMPTS. */
+export function keepPrompt(facts: TranscriptFacts, prompt: string): void {
+  const list = (facts.prompts ??= []);
+  list.push(prompt);
+  if (list.length > MAX_PROMPTS) list.shift();
+}
+
 /** The longest reply kept: the snapshot uses its first 1,000 characters. */
 export const REPLY_MAX = 4000;
 
@@ -395,6 +407,8 @@ class Collector {
     if (!line) return;
     this.identity(line);
     if (identity) return;
+    const prompt = promptText(line);
+    if (prompt) keepPrompt(this.facts, clean(prompt));
     if (line.type === "system" && line.subtype === "compact_boundary") this.facts.compactions++;
     const usage = usageOf(line);
     if (usage) this.facts.usage = usage;

@@ -8,6 +8,7 @@ import {
   REPLY_MAX,
   clean,
   emptyFacts,
+  keepPrompt,
   objectOf,
   slimInput,
   type FilePatch,
@@ -37,7 +38,9 @@ export class FactsBuilder {
     const t = clean(raw).trim();
     if (!t) return;
     this.facts.first_prompt ??= t;
-    if (!identity) this.facts.last_prompt = t;
+    if (identity) return;
+    this.facts.last_prompt = t;
+    keepPrompt(this.facts, t);
   }
 
   /** The agent's reply: the last one stands until a tool call follows it (see TranscriptFacts.last_reply). */
