@@ -409,9 +409,13 @@ describe("import the original's .mindsave/", () => {
 
     const old = await show("dark_mode_20260301");
     expect(old.goal).toBe("Implement dark mode toggle for the settings page");
-    expect(old.next_action).toBe(
-      "Add toggle component to Settings page; Persist theme preference to localStorage",
-    );
+    // next_steps is the plan, its first step the next action; Key Context is Layer 2 (restored).
+    expect(old.next_action).toBe("Add toggle component to Settings page");
+    expect(old.plan.map((p: any) => [p.content, p.status])).toEqual([
+      ["Add toggle component to Settings page", "pending"],
+      ["Persist theme preference to localStorage", "pending"],
+    ]);
+    expect(old.constraints).toEqual(["Using CSS variables for theme switching (not class-based)"]);
     expect(old.blocker).toBe("waiting for the design review");
     expect(old.status).toBe("in_progress");
     expect(old.active_files.map((f: any) => f.path)).toEqual(["src/components/Settings.tsx"]);

@@ -177,6 +177,62 @@ function frontMatterData(text: string, where: string): Obj {
   return redactDeep({ ...parsed });
 }
 
+/**
+ * An older version's `next_steps` list is a plan: its steps pending, the first one the next action
+ * (joined into one text it said no step's order, and no restore showed its progress).
+ */
+function readNextSteps(data: Obj, where: string, warnings: string[]): void {
+  const key = ["next_steps", "nextSteps"].find((k) => Array.isArray(data[k]));
+  if (!key || data.plan !== undefined || data.next_action !== undefined) return;
+  const steps = asStrings(data[key] as unknown[]).filter((x) => x.trim());
+  delete data[key];
+  if (!steps.length) return;
+  data.plan = steps;
+  data.next_action = steps[0];
+  warnings.push(
+    `${where}: read ${key} (${steps.length} steps) as the plan; its first step is the next action.`,
+  );
+}
+
+// The original's body sections that hold Layer 2 (the preferences the spec says to always save).
+const CONSTRAINT_SECTION = /^(?:key context|important|constraints?)$/i;
+const DECISION_SECTION = /^(?:decisions?|key decisions)$/i;
+
+/** The list items of a body's `## Key Context`, `## Important`, `## Constraints` and `## Decisions` sections. */
+function bodyLayerTwo(body: string): { constraints: string[]; decisions: string[] } {
+  const out = { constraints: [] as string[], decisions: [] as string[] };
+  let into: string[] | null = null;
+  for (const line of body.split("\n")) {
+    const heading = /^#{2,4}\s+(.+?)\s*$/.exec(line);
+    if (heading) {
+      const name = heading[1];
+      into = CONSTRAINT_SECTION.test(name)
+        ? out.constraints
+        : DECISION_SECTION.test(name)
+          ? out.decisions
+          : null;
+      continue;
+    }
+    const item = /^\s*(?:[-*+]|\d+[.)])\s+(.+?)\s*$/.exec(line);
+    if (into && item) into.push(item[1]);
+  }
+  return out;
+}
+
+/** The body's Layer 2 sections added to the front matter's constraints and decisions (each once). */
+function liftBodyLayerTwo(input: SnapshotInput, body: string, where: string, warnings: string[]): void {
+  const { constraints, decisions } = bodyLayerTwo(body);
+  const fresh = (have: string[], more: string[]) => more.filter((x) => !have.includes(x));
+  const c = fresh(input.constraints, constraints);
+  const d = fresh(input.decisions, decisions);
+  if (!c.length && !d.length) return;
+  input.constraints = [...input.constraints, ...c];
+  input.decisions = [...input.decisions, ...d];
+  warnings.push(
+    `${where}: read the body's context sections into Layer 2 (${c.length} constraint(s), ${d.length} decision(s)).`,
+  );
+}
+
 /** A field under an older version's name is moved to the spec's name. */
 function mapOlderNames(data: Obj, where: string, warnings: string[]): void {
   const mapped: string[] = [];
@@ -334,6 +390,7 @@ export function readSnapshotHead(text: string, file: string, index: IndexInfo, f
   // Written by `mindsave export`: canonical names, plus what the spec's fields cannot carry.
   const marker = isObj(data._mindsave) ? data._mindsave : null;
   delete data._mindsave;
+  if (!marker) readNextSteps(data, where, warnings);
   if (!marker) mapOlderNames(data, where, warnings);
   flattenTextFields(data, where, warnings);
   readStatus(data, kept, where, warnings);
@@ -369,6 +426,7 @@ function withBody(head: SnapshotHead, text: string, index: IndexInfo): ParsedSna
   for (const w of input.warnings)
     if (!(marker && w.startsWith("Kept fields"))) warnings.push(`${where}: ${w}`);
   input.warnings = [];
+  if (!marker) liftBodyLayerTwo(input, body, where, warnings);
   for (const [k, v] of Object.entries(kept)) if (!(k in input.extra)) input.extra[k] = v;
   if (topic) input.topic = topic;
   if (typeof marker?.agent === "string" && marker.agent.trim())
