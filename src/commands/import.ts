@@ -7,7 +7,7 @@ import { importSeed } from "../engine/formats/seed-import.ts";
 import type { ImportReport } from "../engine/formats/seed-layout.ts";
 import { ABSENT_FILES } from "../engine/snapshots/save.ts";
 import { isStandaloneExport, locateSeed } from "../engine/formats/seed-layout.ts";
-import { print, printJson, warn, withSession } from "./shared.ts";
+import { print, printJson, terminalProgress, warn, withSession } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
 
 export async function run(
@@ -33,7 +33,14 @@ export async function run(
   const r = await withSession(
     { ...g, project: undefined, workspace: standalone ? g.workspace : loc.root },
     true,
-    (s) => importSeed(s, loc, { into, restoreDeleted: opts.restoreDeleted }),
+    (s) => {
+      const progress = terminalProgress(g);
+      return importSeed(s, loc, {
+        into,
+        restoreDeleted: opts.restoreDeleted,
+        progress: progress && ((done, total) => progress("importing snapshots", done, total)),
+      });
+    },
   );
   if (g.json) printJson(r);
   else printReport(r);

@@ -49,6 +49,31 @@ export function note(message: string): void {
   writeErr(`mindsave: ${printable(message)}\n`);
 }
 
+/** Reports long work: what it is doing, how many of how many it has done. */
+export type Progress = (doing: string, done: number, total: number) => void;
+
+/**
+ * Long work's progress for a person at a terminal: "DOING done/total, about N s left" on stderr,
+ * rewritten in place (once per hundredth), ending with a newline when done. Work of fewer than
+ * `min` items ends before anyone waits; with --json or stderr not a terminal, nothing (undefined).
+ */
+export function terminalProgress(g: GlobalOptions, min = 500): Progress | undefined {
+  if (g.json || !process.stderr.isTTY) return undefined;
+  // Each kind of work (`doing`) has its own start, so the estimate of a second phase is its own.
+  const started = new Map<string, number>();
+  let shown = "";
+  return (doing, done, total) => {
+    if (total < min) return;
+    if (!started.has(doing)) started.set(doing, Date.now());
+    const step = Math.floor((done * 100) / total);
+    if (`${doing} ${step}` === shown && done < total) return;
+    shown = `${doing} ${step}`;
+    const perItem = (Date.now() - started.get(doing)!) / Math.max(done, 1);
+    const left = done < total ? `, about ${Math.ceil((perItem * (total - done)) / 1000)} s left` : "";
+    writeErr(`\r\x1b[K${doing} ${done}/${total}${left}${done === total ? "\n" : ""}`);
+  };
+}
+
 /** Where an agent-settings command acts: this environment, and the current project's root (or the cwd). */
 export function projectPlace(g: GlobalOptions): Place {
   const root =

@@ -5,7 +5,7 @@ import { addPeer, checkBeforeSync, listPeers, removePeer } from "../engine/sync/
 import { syncPeers } from "../engine/sync/sync-peers.ts";
 import { resolveHome } from "../engine/home/home.ts";
 import { syncSummary } from "../engine/sync/summary.ts";
-import { print, printJson, warn, withSession } from "./shared.ts";
+import { print, printJson, terminalProgress, warn, withSession } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
 import type { Session } from "../engine/session.ts";
 
@@ -83,17 +83,11 @@ async function syncNow(
   opts: SyncFlags,
   g: GlobalOptions,
 ): Promise<number> {
-  const tty = !g.json && process.stderr.isTTY;
+  const progress = terminalProgress(g);
   const { results, failed } = await syncPeers(session, peer, {
     dryRun: opts.dryRun,
-    progress: tty
-      ? (phase, done, total) => {
-          if (total >= 500)
-            process.stderr.write(
-              `\r${phase === "pull" ? "receiving" : "sending"} ${done}/${total}${done === total ? "\n" : ""}`,
-            );
-        }
-      : undefined,
+    progress:
+      progress && ((phase, done, total) => progress(phase === "pull" ? "receiving" : "sending", done, total)),
     // --json prints everything at the end, as one document.
     onSynced: g.json ? undefined : (r) => print(syncSummary(r)),
     onSkipped: g.json ? undefined : (skipped, error) => warn(`skipped ${skipped}: ${error}`),

@@ -86,18 +86,18 @@ function readSnapshotText(path: string, file: string): string {
   }
 }
 
-type Named = { name: string; created_at: string };
-type NameIndex = Map<string, Named[]>;
-
-/** Indexes a snapshot by its name and by the name before a "-N" suffix (an import of the same file saved as name-2). */
-function rememberName(index: NameIndex, x: Named): void {
-  for (const key of new Set([x.name, x.name.replace(/-\d+$/, "")]))
-    index.set(key, [...(index.get(key) ?? []), x]);
-}
-
-/** The indexed snapshot this file is: its name (or that name with a -N suffix) at the same time. */
-function sameSnapshot(index: NameIndex, p: ParsedSnapshot): Named | undefined {
-  return (index.get(p.id) ?? []).find(
+/**
+ * The project's snapshot this file is: its name (or that name with a -N suffix: an import of the
+ * same file saved as name-2) at the same time. `deleted`: among the tombstones (deleted here, by name
+ * and time, as the original's files carry no record id). Asked of the store for each file, so the
+ * import holds none of the project's snapshots, however many it has.
+ */
+async function sameSnapshot(
+  run: ImportRun,
+  p: ParsedSnapshot,
+  deleted = false,
+): Promise<{ name: string } | undefined> {
+  return (await run.w.snapshotsNamed(run.projectId, p.id, deleted)).find(
     (s) =>
       (s.name === p.id || /^-\d+$/.test(s.name.slice(p.id.length))) && sameInstant(s.created_at, p.createdAt),
   );
@@ -300,7 +300,7 @@ async function pinDestination(
 export async function importSeed(
   session: Session,
   loc: SeedLocation,
-  opts: { into?: string; restoreDeleted?: boolean } = {},
+  opts: { into?: string; restoreDeleted?: boolean; progress?: ImportProgress } = {},
 ): Promise<ImportReport> {
   const report = emptyReport(loc);
   warnUnknownEntries(loc.dir, report.warnings);
@@ -316,7 +316,7 @@ export async function importSeed(
     const run = await openRun(session, w, report, exported, !!opts.restoreDeleted);
     await dropForgottenFailures(run, seed.nodes);
     const first = await failuresFirstPass(run, seed.nodes);
-    await importSnapshots(run, seed.files, seed.index);
+    await importSnapshots(run, seed.files, seed.index, opts.progress);
     await failuresSecondPass(run, seed.nodes, first);
     for (const [n, id] of first.unknownHere) await w.restampFailure(id, n.clock!);
     // Tool calls: the store keys each call, so a second import adds nothing.
@@ -465,34 +465,35 @@ async function failuresFirstPass(run: ImportRun, nodes: ParsedNode[]): Promise<F
   return { before, satisfied, unknownHere };
 }
 
-/** The project's snapshots and failures as the snapshot saves find them, kept up to date as they land. */
+/** How many of the snapshot files an import has taken (saved, skipped or refused), of how many. */
+export type ImportProgress = (done: number, total: number) => void;
+
+/** The failures the project knows as the snapshot saves find them, kept up to date as they land. */
 interface SnapshotsHere {
-  /** Snapshots here by name, and by the name before a "-N" suffix: one lookup each, not a scan per file. */
-  byName: NameIndex;
-  /** Deleted here (by name and time, as the original's files carry no record id): not brought back. */
-  deleted: NameIndex;
   /** Failure items the project knows (normalised). */
   known: Set<string>;
 }
 
 /** Snapshots, oldest first, then retention once. */
-async function importSnapshots(run: ImportRun, files: SnapshotFile[], index: IndexInfo): Promise<void> {
+async function importSnapshots(
+  run: ImportRun,
+  files: SnapshotFile[],
+  index: IndexInfo,
+  progress?: ImportProgress,
+): Promise<void> {
   const { w, projectId } = run;
   const here: SnapshotsHere = {
-    byName: new Map(),
-    deleted: new Map(),
     known: new Set((await w.listFailures(projectId)).map((f) => normaliseItem(f.item))),
   };
-  for (const x of await w.listSnapshots(projectId)) rememberName(here.byName, x);
-  for (const x of await w.deletedSnapshots(projectId)) rememberName(here.deleted, x);
   // The full-text index is filled once, for all of them, when they are saved (see the store).
   await w.withSearchDeferred(async () => {
     let n = 0;
     for (const file of files.sort((a, b) => a.at - b.at)) {
       await importSnapshotFile(run, here, index, file);
+      progress?.(++n, files.length);
       // A full collection now and then: left to itself the runtime ran none for thousands of
       // snapshots (the peak it saves: docs/benchmarks.md, "Speed tricks").
-      if (++n % GC_EVERY === 0) Bun.gc(true);
+      if (n % GC_EVERY === 0) Bun.gc(true);
     }
   });
   await stallIfAsked("import-indexed");
@@ -513,14 +514,14 @@ async function importSnapshotFile(
 ): Promise<void> {
   const p = readForSave(run.report, index, file);
   if (!p) return;
-  const record = await recordToKeep(run, here, p);
+  const record = await recordToKeep(run, p);
   if (record === null) return;
-  const same = sameSnapshot(here.byName, p);
+  const same = await sameSnapshot(run, p);
   if (same) {
     run.report.snapshots.skipped.push(same.name);
     return;
   }
-  const deleted = !record && !run.restoreDeleted && sameSnapshot(here.deleted, p);
+  const deleted = !record && !run.restoreDeleted && (await sameSnapshot(run, p, true));
   if (deleted) {
     run.report.snapshots.deleted.push(deleted.name);
     return;
@@ -550,11 +551,7 @@ function readForSave(report: ImportReport, index: IndexInfo, file: SnapshotFile)
  * came from: the store that exported it and this one then hold one record, not two. The record to
  * save the file as (undefined: a new one), or null when the store already has it or deleted it.
  */
-async function recordToKeep(
-  run: ImportRun,
-  here: SnapshotsHere,
-  p: ParsedSnapshot,
-): Promise<ParsedSnapshot["record"] | null> {
+async function recordToKeep(run: ImportRun, p: ParsedSnapshot): Promise<ParsedSnapshot["record"] | null> {
   const record = p.record && run.fromHere ? p.record : undefined;
   if (!record) return undefined;
   const { report, isHere } = run;
@@ -567,7 +564,7 @@ async function recordToKeep(
   // Deleted here since it was exported: a later edit, which an import undoes only when asked
   // (as a new record: the tombstone keeps its id, so the delete still travels). Brought back
   // so once, it is that live snapshot now, skipped by name (importSnapshotFile).
-  if (trace.deleted && isHere(trace.project_id) && !run.restoreDeleted && !sameSnapshot(here.byName, p)) {
+  if (trace.deleted && isHere(trace.project_id) && !run.restoreDeleted && !(await sameSnapshot(run, p))) {
     report.warnings.push(
       `${p.file}: this snapshot (${trace.name}) was deleted in this store; not brought back.`,
     );
@@ -625,8 +622,6 @@ async function saveImported(
       );
     report.snapshots.imported.push(name);
     await stallIfAsked(`import-${report.snapshots.imported.length}`);
-    // The name and time only: the record holds the whole Layer 3.
-    rememberName(here.byName, { name, created_at: result.snapshot.created_at });
     for (const item of Object.keys(result.snapshot.failure_graph)) here.known.add(normaliseItem(item));
   } catch (e) {
     if (!(e instanceof UserError)) throw e;

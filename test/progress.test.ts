@@ -1,0 +1,74 @@
+// Long work shows its progress on a terminal: done/total and an estimate on stderr, rewritten in
+// place, and never where a program reads (--json) or where no one watches (stderr not a terminal).
+// The terminal is a real pseudo-terminal: the CLI runs under script(1), its stdout to a file.
+import { describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CLI, childEnv, gitRepo, laptop, run, tempDir } from "./helpers.ts";
+
+/** script(1)'s path, or "" where it is not installed (the tests that need it are skipped). */
+const SCRIPT = spawnSync("sh", ["-c", "command -v script"]).stdout?.toString().trim() ?? "";
+/** Past sync's threshold (500 items), under which no progress is shown. */
+const COUNT = 520;
+const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+
+/** A workspace whose .mindsave/ holds COUNT snapshots in the original's layout, and a home to import into. */
+function seedWorkspace() {
+  const base = tempDir("mindsave-progress-");
+  const repo = gitRepo(join(base, "webapp"));
+  const snaps = join(repo, ".mindsave", "snapshots");
+  mkdirSync(snaps, { recursive: true });
+  for (let i = 0; i < COUNT; i++) {
+    const at = new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString();
+    writeFileSync(
+      join(snaps, `step_${i}.md`),
+      `---\nsnapshot_id: step_${i}\ncreated_at: "${at}"\ngoal: 日志 step ${i}\n---\nLayer 3 of ${i}\n`,
+    );
+  }
+  const home = join(base, "home");
+  mkdirSync(home);
+  return { base, repo, home, env: laptop("progress-laptop", base).env };
+}
+
+/** The CLI on a terminal: what it wrote to stderr (the terminal's screen) and to stdout (a file). */
+function onTerminal(args: string[], w: ReturnType<typeof seedWorkspace>) {
+  const out = join(w.base, "stdout.txt");
+  const command = `${[...CLI, ...args].map(quote).join(" ")} > ${quote(out)}; echo "exit $?"`;
+  const r = spawnSync(SCRIPT, ["-qec", command, "/dev/null"], {
+    cwd: w.repo,
+    env: childEnv(w.env),
+    encoding: "utf8",
+  });
+  return { screen: r.stdout, stdout: readFileSync(out, "utf8") };
+}
+
+describe("import's progress", () => {
+  test.skipIf(!SCRIPT)("on a terminal: importing done/total with an estimate, ending at total/total", () => {
+    const w = seedWorkspace();
+    const { screen, stdout } = onTerminal(["import", w.repo, "--home", w.home], w);
+    expect(screen).toContain("exit 0");
+    expect(screen).toMatch(/importing snapshots \d+\/520, about \d+ s left/);
+    expect(screen).toContain(`importing snapshots ${COUNT}/${COUNT}\r\n`);
+    // The report itself stays on stdout, the progress out of it.
+    expect(stdout).toContain(`${COUNT} imported`);
+    expect(stdout).not.toContain("importing snapshots");
+  });
+
+  test.skipIf(!SCRIPT)("never with --json, and never when stderr is not a terminal", async () => {
+    const w = seedWorkspace();
+    const json = onTerminal(["--json", "import", w.repo, "--home", w.home], w);
+    expect(json.screen).toContain("exit 0");
+    expect(json.screen).not.toContain("importing snapshots");
+    expect(JSON.parse(json.stdout).snapshots.imported).toHaveLength(COUNT);
+    // The same import again (every file skipped, each still counted) on a terminal shows it…
+    expect(onTerminal(["import", w.repo, "--home", w.home], w).screen).toContain(
+      `importing snapshots ${COUNT}/${COUNT}`,
+    );
+    // …and with stderr a pipe, not.
+    const piped = await run(["import", w.repo, "--home", w.home], { cwd: w.repo, env: w.env });
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toContain(`${COUNT} skipped`);
+    expect(piped.stderr).not.toContain("importing snapshots");
+  });
+});
