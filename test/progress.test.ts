@@ -43,7 +43,7 @@ function onTerminal(args: string[], w: ReturnType<typeof seedWorkspace>) {
   return { screen: r.stdout, stdout: readFileSync(out, "utf8") };
 }
 
-describe("import's progress", () => {
+describe("progress of long work", () => {
   test.skipIf(!SCRIPT)("on a terminal: importing done/total with an estimate, ending at total/total", () => {
     const w = seedWorkspace();
     const { screen, stdout } = onTerminal(["import", w.repo, "--home", w.home], w);
@@ -53,6 +53,16 @@ describe("import's progress", () => {
     // The report itself stays on stdout, the progress out of it.
     expect(stdout).toContain(`${COUNT} imported`);
     expect(stdout).not.toContain("importing snapshots");
+  });
+
+  test.skipIf(!SCRIPT)("prune on a terminal: deleting done/total, ending at total/total", () => {
+    const w = seedWorkspace();
+    // Retention keeps the newest 20 listed: the other 500 are archived, what prune deletes.
+    expect(onTerminal(["--json", "import", w.repo, "--home", w.home], w).screen).toContain("exit 0");
+    const { screen, stdout } = onTerminal(["snapshots", "prune", "--yes", "--home", w.home], w);
+    expect(screen).toContain("exit 0");
+    expect(screen).toContain(`deleting snapshots ${COUNT - 20}/${COUNT - 20}\r\n`);
+    expect(stdout).toContain(`Deleted ${COUNT - 20} snapshot(s).`);
   });
 
   test.skipIf(!SCRIPT)("never with --json, and never when stderr is not a terminal", async () => {

@@ -13,7 +13,7 @@ import { toHostPath } from "../engine/projects/paths.ts";
 import { pruneCandidates, pruneSnapshots, parseAge } from "../engine/snapshots/retention.ts";
 import { archivedCountText, listNumbers, nameColumn, someNames } from "../engine/snapshots/summaries.ts";
 import { SNAPSHOT_STATUSES } from "../engine/snapshots/input.ts";
-import { confirm, print, printJson, warn, withSession } from "./shared.ts";
+import { confirm, print, printJson, terminalProgress, warn, withSession } from "./shared.ts";
 import { age, padEnd, truncate } from "../lib/text.ts";
 import { terminalColumns } from "../lib/out.ts";
 import type { GlobalOptions } from "../types.ts";
@@ -216,7 +216,14 @@ export async function prune(
         return 0;
       }
     }
-    const deleted = await pruneSnapshots(session, ctx.project.id, { ...filter, now: session.now() }, found);
+    const progress = terminalProgress(g);
+    const deleted = await pruneSnapshots(
+      session,
+      ctx.project.id,
+      { ...filter, now: session.now() },
+      found,
+      progress && ((done, total) => progress("deleting snapshots", done, total)),
+    );
     if (g.json) printJson({ dry_run: false, deleted, would_delete: [] });
     else print(`Deleted ${deleted.length} snapshot(s).`);
     return 0;

@@ -97,12 +97,16 @@ export async function pruneSnapshots(
   projectId: string,
   opts: PruneOptions,
   expected: RetentionRow[],
+  progress?: (done: number, total: number) => void,
 ): Promise<string[]> {
   return session.write(async (w) => {
     // Read again under the write lock: only what was shown (and is still archived) is deleted.
     const still = new Set((await w.archivedSnapshots(projectId, pruneFilter(opts))).map((s) => s.id));
     const doomed = expected.filter((s) => still.has(s.id));
-    for (const s of doomed) await w.tombstoneSnapshot(s.id);
+    for (const [i, s] of doomed.entries()) {
+      await w.tombstoneSnapshot(s.id);
+      progress?.(i + 1, doomed.length);
+    }
     return doomed.map((s) => s.name);
   });
 }
