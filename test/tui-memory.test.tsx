@@ -388,10 +388,14 @@ describe("80 columns: prompts, status lines and picker rows keep what matters", 
     h.press(KEY.esc);
     await h.until((x) => x.includes("webapp · 3 snapshots"), "the tag cleared");
     h.press("t", "re");
-    await h.until((x) => x.includes("tags here: #release #regression  (Tab: #release)"), "two suggestions");
+    // The project's tags most used first, then by name (both once here).
+    await h.until(
+      (x) => x.includes("tags here: #regression #release  (Tab: #regression)"),
+      "two suggestions",
+    );
     h.press(KEY.tab);
     await h.until(
-      (x) => x.includes("1 of 3 snapshots · #release") && x.includes("cut a release"),
+      (x) => x.includes("1 of 3 snapshots · #regression") && x.includes("cut a release"),
       "completed to #release while typing",
     );
   });

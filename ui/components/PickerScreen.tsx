@@ -8,7 +8,15 @@ import { useKeys } from "../hooks/useKeys.ts";
 import { TextField } from "./TextField.tsx";
 import { useRefState } from "../hooks/useRefState.ts";
 import { editField, field, type Field } from "../hooks/textEdit.ts";
-import { archivedCount, projectSnapshots } from "../../src/engine/snapshots/catalog.ts";
+import {
+  archivedCount,
+  liveSnapshotIds,
+  projectSnapshots,
+  snapshotBefore,
+  snapshotCount,
+} from "../../src/engine/snapshots/catalog.ts";
+import { projectTagNames } from "../../src/engine/snapshots/tags.ts";
+import { useSnapshotPages } from "../hooks/useSnapshotPages.ts";
 import { inline } from "../../src/engine/snapshots/layers.ts";
 import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
@@ -114,27 +122,29 @@ export function PickerScreen(props: PickerProps) {
   const [archived, setArchived] = useState(false);
   const query = filter.query();
   const tag = tagKey(filter.tag());
-  const data = usePickerRows(props, query, tag, archived);
+  const data = usePickerRows(props, { query, tag, archived, typingTag: filter.editing() === "tag" });
   const { rows, result } = data;
   const visible = Math.max(1, props.height - 5 - statusHeight(status ?? props.status, props.width));
   const nav = useListNavigation(rows.length, visible, 0, { resetKey: data.rowsKey });
-  useHeldSelection(rows, nav, data.rowsKey, (r) => r.id);
-  const marks = useMarks(data.all.data, setStatus);
+  useHeldSelection(rows, nav, data.rowsKey, (r) => r?.id ?? "");
+  // The pages on screen, and the next one before the cursor reaches it.
+  useEffect(() => data.pages.show(nav.offset, nav.offset + visible + visible));
+  const marks = useMarks(props.edits, setStatus);
   usePickerKeys(props, { filter, data, nav, marks, archived, setArchived, setStatus });
 
   const w = props.width;
   const g = theme.g;
   const editing = filter.editing();
   const marked = marks.get();
-  const total = data.all.data?.length ?? 0;
+  const total = data.count.data ?? 0;
   // The search stops at SEARCH_LIMIT hits: then more match than are listed, and the title says so.
   const shown = `${rows.length}${result?.more ? "+" : ""}`;
   const extras = [...(tag ? [`#${tag}`] : []), ...(marked.length ? [`${marked.length} marked`] : [])];
   const counts = pickerCount({ query, tag, shown, total, archived }, extras, g.sep);
   const title = pickerTitle(props.projectName, counts, archived ? 0 : (data.hidden.data ?? 0), w, g);
   const empty = emptyText({
-    error: data.all.error,
-    loading: data.all.loading && !data.all.data,
+    error: data.count.error ?? data.pages.error,
+    loading: data.count.data === undefined || (!data.narrowed && data.pages.total === undefined),
     narrowed: data.narrowed,
     answered: data.answered(query, filter.tag()),
     result,
@@ -149,7 +159,7 @@ export function PickerScreen(props: PickerProps) {
       status={status ?? props.status}
       {...pickerHints(editing, archived)}
     >
-      <FilterLine filter={filter} tags={data.all.data ?? []} active={props.active} width={w} />
+      <FilterLine filter={filter} tags={data.tags.data ?? []} active={props.active} width={w} />
       {rows.length === 0 ? (
         <Text color={result?.error ? theme.c("bad") : theme.c("muted")}>{fit(empty, w, g.ellipsis)}</Text>
       ) : (
@@ -202,17 +212,36 @@ function usePickerFilter(onTyping: (typing: boolean) => void) {
 type Filter = ReturnType<typeof usePickerFilter>;
 
 /**
- * The project's snapshots (archived ones when `archived`), how many are archived, and the rows of
- * the query and tag; read again when `edits` counts a change.
+ * The picker's rows: the project's snapshots (archived ones when `archived`, a tag's alone when one
+ * is kept) a page at a time, or a search's hits; how many there are and how many are archived, and
+ * the project's tags; read again when `edits` counts a change.
  */
-function usePickerRows(props: PickerProps, query: string, tag: string, archived: boolean) {
+function usePickerRows(
+  props: PickerProps,
+  o: { query: string; tag: string; archived: boolean; typingTag: boolean },
+) {
   const { session } = useUi();
-  const all = useAsync(
-    () => projectSnapshots(session, props.projectId, { listed: !archived }),
+  const { query, tag, archived } = o;
+  const listed = !archived;
+  const searching = !!query.trim();
+  const pages = useSnapshotPages<Row>(
+    `${props.projectId}\0${tag}\0${archived}`,
+    () => snapshotCount(session, props.projectId, { tag: tag || undefined, listed }),
+    (read) => projectSnapshots(session, props.projectId, { tag: tag || undefined, listed, ...read }),
+    !searching,
+  );
+  // The title's count of them all, whatever the filter keeps.
+  const count = useAsync(
+    () => snapshotCount(session, props.projectId, { listed }),
     [props.projectId, archived],
   );
   // How many `a` would show: the title tells, so a user finds them.
   const hidden = useAsync(() => archivedCount(session, props.projectId), [props.projectId]);
+  // Counted over every snapshot's tags: only while a tag is typed (the hint and completion need them).
+  const tags = useAsync(
+    async () => (o.typingTag ? projectTagNames(session, props.projectId, { archived }) : null),
+    [props.projectId, archived, o.typingTag],
+  );
   const filtered = useAsync(
     () => filteredRows(session, props.projectId, query, tag, archived),
     [query, tag, props.projectId, archived],
@@ -220,41 +249,54 @@ function usePickerRows(props: PickerProps, query: string, tag: string, archived:
   const firstEdits = useRef(props.edits);
   const readAgain = useEffectEvent(() => {
     if (props.edits === firstEdits.current) return;
-    void all.reload();
+    void pages.reload();
+    void count.reload();
     void filtered.reload();
     void hidden.reload();
+    void tags.reload();
   });
   useEffect(() => readAgain(), [props.edits]);
-  const narrowed = !!query.trim() || !!tag;
-  const result = narrowed ? (filtered.data ?? undefined) : undefined;
+  const narrowed = searching || !!tag;
+  const result = searching ? (filtered.data ?? undefined) : undefined;
+  const pagesKey = `${props.projectId}\0${tag}\0${archived}`;
+  const paged = pages.key === pagesKey;
   return {
-    all,
+    pages,
+    count,
     hidden,
+    tags,
     narrowed,
     result,
-    rows: narrowed ? (result?.rows ?? []) : ((all.data ?? []) as Row[]),
+    rows: (searching ? (result?.rows ?? []) : paged ? pages.rows : []) as (Row | undefined)[],
     // The selection goes back to the top for other rows (another filter), not for the same rows read again.
-    rowsKey: narrowed
+    rowsKey: searching
       ? result
         ? `${result.query}\0${result.tag}`
         : undefined
-      : archived
-        ? "archived"
-        : "all",
+      : paged
+        ? pagesKey
+        : undefined,
     /** Whether the rows on hand answer the query and tag `q`, `t`. */
     answered: (q: string, t: string) =>
-      (!q.trim() && !tagKey(t)) || (filtered.data?.query === q && filtered.data?.tag === tagKey(t)),
+      q.trim()
+        ? filtered.data?.query === q && filtered.data?.tag === tagKey(t)
+        : pages.key === `${props.projectId}\0${tagKey(t)}\0${archived}`,
   };
 }
 
 type PickerRows = ReturnType<typeof usePickerRows>;
 
-/** The snapshots marked with Space (two at most); marks of snapshots deleted elsewhere go with them. */
-function useMarks(all: { id: string }[] | undefined, setStatus: (text: string | undefined) => void) {
+/** The snapshots marked with Space (two at most); marks of snapshots deleted elsewhere go with them (asked at each change). */
+function useMarks(edits: number | undefined, setStatus: (text: string | undefined) => void) {
+  const { session } = useUi();
   const [getMarked, setMarked] = useRefState<string[]>([]);
-  // In this render: a key next must not use them.
-  const gone = all && getMarked().length ? getMarked().filter((id) => !all.some((r) => r.id === id)) : [];
-  if (gone.length) setMarked(getMarked().filter((id) => !gone.includes(id)));
+  useEffect(() => {
+    const marked = getMarked();
+    if (!marked.length) return;
+    void liveSnapshotIds(session, marked).then((live) => {
+      if (live.length < marked.length) setMarked(getMarked().filter((id) => live.includes(id)));
+    });
+  }, [edits, session, getMarked, setMarked]);
   return {
     get: getMarked,
     toggle: (id: string) => {
@@ -287,8 +329,9 @@ const actsOnRows = (key: Key) =>
 
 /** The picker's keys: typed into the filter while one is being typed, else they move, open, mark and compare. */
 function usePickerKeys(props: PickerProps, parts: PickerKeyParts) {
+  const { session } = useUi();
   const { filter, data, nav, marks, archived, setArchived, setStatus } = parts;
-  const allRows = data.all.data ?? [];
+  const tags = data.tags.data ?? [];
   // Ages ("54s", "3m") are worked out at each render: one every few seconds while on top, and one on any key.
   const tick = useTick(AGES_EVERY_MS, props.active);
   // The query and tag of the rows on screen: a key after Esc cleared the filter (in one read, "\x1bj")
@@ -302,11 +345,11 @@ function usePickerKeys(props: PickerProps, parts: PickerKeyParts) {
       filter.setEditing(null);
     } else if (key.return) {
       // "pe" with only #perf starting so: Enter keeps #perf, not a tag no snapshot has.
-      const only = typing === "tag" ? onlyCompletion(filter.tag(), allRows) : undefined;
+      const only = typing === "tag" ? onlyCompletion(filter.tag(), tags) : undefined;
       if (only) filter.setTag(field(only));
       filter.setEditing(null);
     } else if (key.tab) {
-      const [first] = typing === "tag" ? tagsStarting(filter.tag(), allRows) : [];
+      const [first] = typing === "tag" ? tagsStarting(filter.tag(), tags) : [];
       if (first) filter.setTag(field(first));
     } else {
       // While typing, letters are text and ←/→ Home/End move the cursor: only ↑/↓ and page keys move the list.
@@ -315,8 +358,9 @@ function usePickerKeys(props: PickerProps, parts: PickerKeyParts) {
       else nav.handle("", { ...key, home: false, end: false });
     }
   };
-  const diff = () => {
-    const pair = diffPair(marks.get(), data.rows[nav.selected], allRows);
+  const diff = async () => {
+    const before = (id: string) => snapshotBefore(session, props.projectId, id, { listed: !archived });
+    const pair = await diffPair(marks.get(), data.rows[nav.selected], before);
     if (!pair) return;
     if ("refusal" in pair) return setStatus(pair.refusal);
     setStatus(undefined);
@@ -336,7 +380,7 @@ function usePickerKeys(props: PickerProps, parts: PickerKeyParts) {
       case "t":
         return filter.setEditing("tag");
       case "d":
-        return diff();
+        return void diff();
       case "a":
         return setArchived(!archived);
       case "R":
@@ -356,19 +400,23 @@ function usePickerKeys(props: PickerProps, parts: PickerKeyParts) {
     },
     {
       isActive: props.active,
-      ready: !!data.all.data || !!data.all.error,
+      ready: data.count.data !== undefined || !!data.count.error,
       // Moving or opening waits for the rows of what was typed (letters typed into the filter do not).
       wait: (_input, key) =>
-        (!data.answered(filter.query(), filter.tag()) ||
+        ((!data.answered(filter.query(), filter.tag()) ||
+          // A row not read yet (a page on its way) is acted on once it is here.
+          (nav.selected < data.rows.length && data.rows[nav.selected] === undefined) ||
           shownFor.current.query !== filter.query() ||
           shownFor.current.tag !== filter.tag()) &&
-        !(filter.editing() && !actsOnRows(key)),
+          !(filter.editing() && !actsOnRows(key))) ||
+        // Enter and Tab complete a tag from the project's tags: they wait for them.
+        (filter.editing() === "tag" && (key.return || key.tab) && !data.tags.data),
     },
   );
 }
 
 /** The line above the list: the search words or the tag being typed (with the tags that fit), or how to filter. */
-function FilterLine(props: { filter: Filter; tags: { tags: string[] }[]; active: boolean; width: number }) {
+function FilterLine(props: { filter: Filter; tags: string[]; active: boolean; width: number }) {
   const { theme } = useUi();
   const { filter } = props;
   const w = props.width;
@@ -415,7 +463,7 @@ function FilterLine(props: { filter: Filter; tags: { tags: string[] }[]; active:
 
 /** The rows shown: pointer, mark number, name, age, status, then the goal (with the search context and tags). */
 function SnapshotRows(props: {
-  rows: Row[];
+  rows: (Row | undefined)[];
   nav: ListNav;
   visible: number;
   marked: string[];
@@ -432,11 +480,15 @@ function SnapshotRows(props: {
   // 45% of the room, down to 12 columns; a longer name is cut in its middle, and never below the
   // 18 columns that keep its date and -N suffix whole.
   const nameRoom = Math.min(w - fixed - 12, Math.max(18, w - fixed - Math.floor((w - fixed) * 0.45)));
-  const twins = twinIds(rows);
+  const shown = Array.from(rows.slice(nav.offset, nav.offset + props.visible));
+  // Among the rows read (a page on its way is not there yet).
+  const twins = twinIds(rows.filter((r) => r !== undefined));
   // Two laptops' snapshots of one name end in their ids' last characters, which a cut name keeps.
   const shownName = (r: Row) => (twins.has(r.id) ? `${r.name}~${r.id.slice(-4)}` : r.name);
-  const shown = rows.slice(nav.offset, nav.offset + props.visible);
-  const nameW = Math.max(8, Math.min(Math.max(12, ...shown.map((r) => width(shownName(r)))), nameRoom));
+  const nameW = Math.max(
+    8,
+    Math.min(Math.max(12, ...shown.map((r) => (r ? width(shownName(r)) : 0))), nameRoom),
+  );
   const goalW = Math.max(0, w - fixed - nameW);
   const statusColor = (s: string) =>
     s === "completed" ? theme.c("good") : s === "blocked" ? theme.c("bad") : theme.c("accent");
@@ -447,6 +499,12 @@ function SnapshotRows(props: {
   };
   return shown.map((r, i) => {
     const sel = nav.offset + i === nav.selected;
+    if (!r)
+      return (
+        <Text key={`row-${nav.offset + i}`} inverse={sel} color={theme.c("muted")}>
+          {sel ? g.pointer : " "} {g.ellipsis}
+        </Text>
+      );
     const mark = marked.indexOf(r.id);
     return (
       <Text key={r.id} inverse={sel} wrap="truncate">

@@ -1,6 +1,6 @@
-// The picker's rows as text, without React: the rows a filter answers (full-text words, a tag),
-// tags completed as typed, which two snapshots `d` compares, and the title's counts.
-import { projectSnapshots } from "../../src/engine/snapshots/catalog.ts";
+// The picker's rows as text, without React: the rows a search answers (full-text words, within a
+// tag), tags completed as typed, which two snapshots `d` compares, and the title's counts.
+import type { SnapshotSummary } from "../../src/engine/snapshots/catalog.ts";
 import { search } from "../../src/engine/snapshots/recall.ts";
 import type { Session } from "../../src/engine/session.ts";
 import { fit } from "../../src/lib/text.ts";
@@ -20,7 +20,7 @@ export interface Row {
   archived?: boolean;
 }
 
-/** The rows for a query and a tag, saying which they answer (keys that act on rows wait for the right ones); null: no filter. */
+/** The rows for a query and a tag, saying which they answer (keys that act on rows wait for the right ones); null: no query (the list's pages answer a tag alone). */
 export interface Filtered {
   query: string;
   tag: string;
@@ -36,15 +36,8 @@ export async function filteredRows(
   tag: string,
   archived: boolean,
 ): Promise<Filtered | null> {
-  if (!query.trim() && !tag) return null;
+  if (!query.trim()) return null;
   try {
-    if (!query.trim())
-      return {
-        query,
-        tag,
-        rows: (await projectSnapshots(session, projectId, { tag, listed: !archived })) as Row[],
-        more: false,
-      };
     const r = await search(session, projectId, [query], SEARCH_LIMIT, {
       tag: tag || undefined,
       listed: !archived,
@@ -64,23 +57,23 @@ export function contextAfterGoal(context: string, goal: string): string {
 /** The tag as the store compares it: trimmed, without a leading "#". */
 export const tagKey = (tag: string) => tag.trim().replace(/^#+/, "");
 
-/** The project's tags that start with what was typed (case folded), in the order the snapshots show them. */
-export function tagsStarting(typed: string, snapshots: { tags: string[] }[]): string[] {
+/** The project's tags (most used first) that start with what was typed, case folded. */
+export function tagsStarting(typed: string, tags: string[]): string[] {
   const key = tagKey(typed).toLowerCase();
-  return [...new Set(snapshots.flatMap((s) => s.tags))].filter((t) => t.toLowerCase().startsWith(key));
+  return tags.filter((t) => t.toLowerCase().startsWith(key));
 }
 
 /** Enter in the tag field: the only tag that starts with what was typed, when it says more than that. */
-export function onlyCompletion(typed: string, snapshots: { tags: string[] }[]): string | undefined {
+export function onlyCompletion(typed: string, tags: string[]): string | undefined {
   if (!tagKey(typed)) return undefined;
-  const [only, ...more] = tagsStarting(typed, snapshots);
+  const [only, ...more] = tagsStarting(typed, tags);
   return only && !more.length && only.toLowerCase() !== tagKey(typed).toLowerCase() ? only : undefined;
 }
 
 /** What the tag field says after the tag typed: the tags here that start so, and what Enter or Tab takes. */
-export function tagHint(typed: string, snapshots: { tags: string[] }[]): string {
-  const known = tagsStarting(typed, snapshots);
-  const only = onlyCompletion(typed, snapshots);
+export function tagHint(typed: string, tags: string[]): string {
+  const known = tagsStarting(typed, tags);
+  const only = onlyCompletion(typed, tags);
   if (!known.length) return "  (no snapshot here has such a tag)";
   const next = only
     ? `  (Enter keeps #${only})`
@@ -90,26 +83,33 @@ export function tagHint(typed: string, snapshots: { tags: string[] }[]): string 
   return `  tags here: #${known.join(" #")}${next}`;
 }
 
+/** The snapshot saved before one in the project's list (null: it is the oldest; undefined: no such snapshot). */
+export type SnapshotBefore = (
+  id: string,
+) => Promise<
+  { snapshot: { id: string; name: string }; before: Pick<SnapshotSummary, "id"> | null } | undefined
+>;
+
 /**
  * What `d` compares: the two marked, the marked and the selected, or the selected (or the one
  * marked) and the one saved before it in the project, whatever the filter shows. A refusal when that
  * one is the oldest; null when there is nothing to compare.
  */
-export function diffPair(
+export async function diffPair(
   marked: string[],
   row: Row | undefined,
-  list: { id: string; name: string }[],
-): { from: string; to: string } | { refusal: string } | null {
+  snapshotBefore: SnapshotBefore,
+): Promise<{ from: string; to: string } | { refusal: string } | null> {
   if (marked.length === 2) return { from: marked[0], to: marked[1] };
   if (marked.length === 1 && row && row.id !== marked[0]) return { from: marked[0], to: row.id };
   const one = marked[0] ?? row?.id;
-  const at = list.findIndex((s) => s.id === one);
-  if (at < 0) return null;
-  if (at === list.length - 1)
+  const found = one === undefined ? undefined : await snapshotBefore(one);
+  if (!found) return null;
+  if (!found.before)
     return {
-      refusal: `${list[at].name} is the oldest snapshot: nothing before it to compare with. Mark another with Space.`,
+      refusal: `${found.snapshot.name} is the oldest snapshot: nothing before it to compare with. Mark another with Space.`,
     };
-  return { from: list[at + 1].id, to: list[at].id };
+  return { from: found.before.id, to: found.snapshot.id };
 }
 
 /** The title's count: all the snapshots, or how many of them a query or a tag keeps ("500+" when the search stopped). */

@@ -7,7 +7,7 @@ import { nextSteps } from "../projects/next-steps.ts";
 import type { Session } from "../session.ts";
 import { projectById, requireProject, resolveProject, type ProjectContext } from "../projects/resolve.ts";
 import type { SnapshotRecord, SnapshotSummary, SnapshotStatus } from "../../store/store.ts";
-import type { SnapshotPageQuery } from "../../store/queries.ts";
+import type { SnapshotFilter, SnapshotPageQuery } from "../../store/queries.ts";
 
 export type { SnapshotRecord, SnapshotSummary, SnapshotStatus, FileCheck, LoadResult, ProjectContext };
 
@@ -61,6 +61,34 @@ export async function archivedCount(session: Session, projectId: string): Promis
     (await session.store.countSnapshots(projectId)) -
     (await session.store.countSnapshots(projectId, { listed: true }))
   );
+}
+
+/** How many of a project's snapshots a list holds with these filters (a tag, `listed`), without reading them. */
+export function snapshotCount(session: Session, projectId: string, filter: SnapshotFilter): Promise<number> {
+  return session.store.countSnapshots(projectId, filter);
+}
+
+/**
+ * The snapshot saved before `id` in the project's list (`listed`: archived ones left out), or null
+ * when it is the oldest; undefined when `id` is no live snapshot. A keyset step, not the whole list.
+ */
+export async function snapshotBefore(
+  session: Session,
+  projectId: string,
+  id: string,
+  opts: { listed: boolean },
+): Promise<{ snapshot: SnapshotRecord; before: SnapshotSummary | null } | undefined> {
+  const snapshot = await session.store.getSnapshot(id);
+  if (!snapshot || snapshot.project_id !== projectId) return undefined;
+  const [before] = await session.store.listSnapshots(projectId, { ...opts, after: snapshot, limit: 1 });
+  return { snapshot, before: before ?? null };
+}
+
+/** Which of `ids` are still live snapshots: a mark on one another process deleted goes with it. */
+export async function liveSnapshotIds(session: Session, ids: string[]): Promise<string[]> {
+  const live: string[] = [];
+  for (const id of ids) if (await session.store.getSnapshot(id)) live.push(id);
+  return live;
 }
 
 /** A project's snapshots, newest first: every one (export, sync), or with `listed` those retention left in the views. */

@@ -71,3 +71,15 @@ export async function tagsInUse(
   }
   return ctx ? out : [...byId.values()].filter((p) => p.tags.length);
 }
+
+/**
+ * The names of a project's tags, most used first (the picker's hint and completion): counted in
+ * the store, not read off every snapshot. `archived`: the archived snapshots' tags too.
+ */
+export async function projectTagNames(
+  session: Session,
+  projectId: string,
+  opts: { archived?: boolean } = {},
+): Promise<string[]> {
+  return (await session.store.tagCounts(projectId, { listed: !opts.archived })).map((c) => c.tag);
+}
