@@ -542,7 +542,8 @@ export class Queries {
   /**
    * The project's snapshots named `name` or `name-…` (deleted: their tombstones, which keep name and
    * time), newest first: what an import compares one file with, looked up through the name index
-   * rather than the whole project held in memory. ("." follows "-": the range is every `name-…`.)
+   * rather than the whole project held in memory. ("." follows "-": the range is every `name-…`;
+   * `+deleted` keeps the planner on the name index rather than a scan of the project's snapshots.)
    */
   async snapshotsNamed(
     projectId: string,
@@ -550,9 +551,9 @@ export class Queries {
     deleted: boolean,
   ): Promise<{ name: string; created_at: string }[]> {
     const rows = await this.rows(
-      `SELECT name, created_at FROM snapshots WHERE project_id = ? AND (name = ? OR (name > ? AND name < ?))
-       AND deleted = ? ORDER BY created_at DESC, id DESC`,
-      [projectId, name, `${name}-`, `${name}.`, deleted ? 1 : 0],
+      `SELECT name, created_at FROM snapshots WHERE project_id = ? AND name >= ? AND name < ?
+       AND (name = ? OR name > ?) AND +deleted = ? ORDER BY created_at DESC, id DESC`,
+      [projectId, name, `${name}.`, name, `${name}-`, deleted ? 1 : 0],
     );
     return rows.map((r) => ({ name: String(r.name), created_at: String(r.created_at) }));
   }

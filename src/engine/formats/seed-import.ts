@@ -490,7 +490,8 @@ async function importSnapshots(
     let n = 0;
     for (const file of files.sort((a, b) => a.at - b.at)) {
       await importSnapshotFile(run, here, index, file);
-      progress?.(++n, files.length);
+      n++;
+      progress?.(n, files.length);
       // A full collection now and then: left to itself the runtime ran none for thousands of
       // snapshots (the peak it saves: docs/benchmarks.md, "Speed tricks").
       if (n % GC_EVERY === 0) Bun.gc(true);
