@@ -136,7 +136,7 @@ export function PickerScreen(props: PickerProps) {
   const g = theme.g;
   const editing = filter.editing();
   const marked = marks.get();
-  const total = data.count.data ?? 0;
+  const total = data.total ?? 0;
   // The search stops at SEARCH_LIMIT hits: then more match than are listed, and the title says so.
   const shown = `${rows.length}${result?.more ? "+" : ""}`;
   const extras = [...(tag ? [`#${tag}`] : []), ...(marked.length ? [`${marked.length} marked`] : [])];
@@ -144,7 +144,7 @@ export function PickerScreen(props: PickerProps) {
   const title = pickerTitle(props.projectName, counts, archived ? 0 : (data.hidden.data ?? 0), w, g);
   const empty = emptyText({
     error: data.count.error ?? data.pages.error,
-    loading: data.count.data === undefined || (!data.narrowed && data.pages.total === undefined),
+    loading: data.total === undefined || (!data.narrowed && data.pages.total === undefined),
     narrowed: data.narrowed,
     answered: data.answered(query, filter.tag()),
     result,
@@ -230,10 +230,10 @@ function usePickerRows(
     (read) => projectSnapshots(session, props.projectId, { tag: tag || undefined, listed, ...read }),
     !searching,
   );
-  // The title's count of them all, whatever the filter keeps.
+  // The title's count of them all, whatever the tag keeps (without a tag, the pages' own count).
   const count = useAsync(
-    () => snapshotCount(session, props.projectId, { listed }),
-    [props.projectId, archived],
+    async () => (tag ? snapshotCount(session, props.projectId, { listed }) : null),
+    [props.projectId, archived, !!tag],
   );
   // How many `a` would show: the title tells, so a user finds them.
   const hidden = useAsync(() => archivedCount(session, props.projectId), [props.projectId]);
@@ -263,6 +263,8 @@ function usePickerRows(
   return {
     pages,
     count,
+    /** How many snapshots the list holds without a tag (the title's count); undefined until counted. */
+    total: tag ? (count.data ?? undefined) : paged ? pages.total : undefined,
     hidden,
     tags,
     narrowed,
@@ -400,7 +402,7 @@ function usePickerKeys(props: PickerProps, parts: PickerKeyParts) {
     },
     {
       isActive: props.active,
-      ready: data.count.data !== undefined || !!data.count.error,
+      ready: data.total !== undefined || !!data.count.error || !!data.pages.error,
       // Moving or opening waits for the rows of what was typed (letters typed into the filter do not).
       wait: (_input, key) =>
         ((!data.answered(filter.query(), filter.tag()) ||

@@ -41,7 +41,10 @@ const pagesOf = (from: number, to: number, total: number) => {
   return out;
 };
 
-/** `key` names the list (a project, a tag, archived or not): another key starts over from its count. */
+/**
+ * `key` names the list (a project, a tag, archived or not): another key starts over from its count.
+ * Not `enabled` (a search shows other rows), the list is counted and no page is read.
+ */
 export function useSnapshotPages<T>(
   key: string,
   count: () => Promise<number>,
@@ -65,12 +68,12 @@ export function useSnapshotPages<T>(
 
   // The count and the pages on screen, for this key (or again after a change): swapped in whole.
   useEffect(() => {
-    if (!enabled) return;
     let live = true;
     (async () => {
       const next: Read<T> = { key, total: await count(), pages: new Map() };
-      for (const p of pagesOf(wanted.current.from, wanted.current.to, next.total))
-        next.pages.set(p, await readPage(next, p));
+      if (enabled)
+        for (const p of pagesOf(wanted.current.from, wanted.current.to, next.total))
+          next.pages.set(p, await readPage(next, p));
       if (!live) return;
       setError(undefined);
       setRead(next);
@@ -85,7 +88,7 @@ export function useSnapshotPages<T>(
   const show = (from: number, to: number) => {
     wanted.current = { from, to };
     const r = current.current;
-    if (!r) return;
+    if (!r || !enabled) return;
     for (const p of pagesOf(from, to, r.total)) {
       const id = `${r.key}\0${p}`;
       if (r.pages.has(p) || inFlight.current.has(id)) continue;
