@@ -84,7 +84,13 @@ describe("Cline CLI: the task's prompt, from its session file", () => {
     expect((await t.hook("cline", "session-start", taskStart(t))).code).toBe(0);
     expect((await t.hook("cline", "post-tool-use", runCommands(t))).code).toBe(0);
     expect((await t.hook("cline", "stop", taskComplete(t))).code).toBe(0);
-    expect(await newestGoal(t)).toBe(prompt);
+    // The task is the goal; its rule is a constraint of Layer 2 (issue 35's mechanical snapshot).
+    expect(await newestGoal(t)).toBe("Add rate limiting to the login endpoint");
+    const [row] = await sql(
+      t.db,
+      "SELECT constraints FROM snapshots WHERE deleted = 0 ORDER BY created_at DESC LIMIT 1",
+    );
+    expect(String(row?.constraints)).toContain("Never use Redis");
   });
 
   test("CLINE_DATA_DIR moves the sessions: the prompt is read there", async () => {
