@@ -59,17 +59,21 @@ export type Progress = (doing: string, done: number, total: number) => void;
  */
 export function terminalProgress(g: GlobalOptions, min = 500): Progress | undefined {
   if (g.json || !process.stderr.isTTY) return undefined;
-  // Each kind of work (`doing`) has its own start, so the estimate of a second phase is its own.
-  const started = new Map<string, number>();
+  // Each kind of work (`doing`) has its own start (when, and how many were done by its first
+  // report), so the estimate of a second phase is its own.
+  const started = new Map<string, { at: number; from: number }>();
   let shown = "";
   return (doing, done, total) => {
     if (total < min) return;
-    if (!started.has(doing)) started.set(doing, Date.now());
+    if (!started.has(doing)) started.set(doing, { at: Date.now(), from: done });
     const step = Math.floor((done * 100) / total);
     if (`${doing} ${step}` === shown && done < total) return;
     shown = `${doing} ${step}`;
-    const perItem = (Date.now() - started.get(doing)!) / Math.max(done, 1);
-    const left = done < total ? `, about ${Math.ceil((perItem * (total - done)) / 1000)} s left` : "";
+    const { at, from } = started.get(doing)!;
+    const perItem = (Date.now() - at) / Math.max(done - from, 1);
+    // No estimate before a hundredth is done: the first items say nothing of the rate.
+    const left =
+      done < total && step > 0 ? `, about ${Math.ceil((perItem * (total - done)) / 1000)} s left` : "";
     writeErr(`\r\x1b[K${doing} ${done}/${total}${left}${done === total ? "\n" : ""}`);
   };
 }
