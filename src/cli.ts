@@ -379,9 +379,9 @@ function addHookCommands(program: Command): void {
   program
     .command("ingest")
     .description(
-      "Append a Claude Code transcript's tool calls to the project's tool log (Layer 3, secrets redacted)",
+      "Append an agent transcript's tool calls to the project's tool log (Layer 3, secrets redacted): Claude Code, Codex CLI, Gemini CLI, Copilot CLI or Cursor, told by its first record",
     )
-    .argument("<transcript>", "a transcript .jsonl file")
+    .argument("<transcript>", "a transcript file (.jsonl, or Gemini CLI's older .json)")
     .action(lazy(() => import("./commands/ingest.ts")));
 }
 

@@ -1,8 +1,7 @@
-// `mindsave ingest TRANSCRIPT.jsonl`: a Claude Code transcript's tool calls into the project's tool log.
+// `mindsave ingest TRANSCRIPT`: an agent transcript's tool calls into the project's tool log.
 import { existsSync } from "node:fs";
 import { UserError } from "../errors.ts";
-import { ingestTranscript } from "../engine/agents/ingest.ts";
-import { readTranscript } from "../engine/agents/transcript.ts";
+import { ingestTranscript, readAgentTranscript } from "../engine/agents/ingest.ts";
 import { print, printJson } from "./shared.ts";
 import { Session } from "../engine/session.ts";
 import type { GlobalOptions } from "../types.ts";
@@ -11,7 +10,7 @@ export async function run(_o: unknown, args: string[], g: GlobalOptions): Promis
   const path = args[0];
   if (!existsSync(path)) throw new UserError(`No transcript at ${path}.`);
   // The transcript knows where the agent worked: that is the project, unless --workspace says otherwise.
-  const cwd = g.workspace ? undefined : (readTranscript(path).cwd ?? undefined);
+  const cwd = g.workspace ? undefined : (readAgentTranscript(path).cwd ?? undefined);
   const session = await Session.open(
     {
       home: g.home,

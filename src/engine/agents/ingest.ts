@@ -1,6 +1,11 @@
 // `mindsave ingest` and the hooks' tool log: a transcript's tool calls into the project's tool log
 // (Layer 3, never restored on its own).
+import { closeSync, openSync, readSync } from "node:fs";
 import { UserError } from "../../errors.ts";
+import { readRollout } from "./kinds/codex.ts";
+import { readCopilotEvents } from "./kinds/copilot.ts";
+import { readCursorTranscript } from "./kinds/cursor.ts";
+import { readChatRecording } from "./kinds/gemini.ts";
 import { actionFor, appendToolCalls } from "./toollog.ts";
 import { readTranscript, toolTarget, type TranscriptFacts } from "./transcript.ts";
 import type { Session } from "../session.ts";
@@ -30,14 +35,58 @@ export function logToolCalls(
   );
 }
 
-/** `mindsave ingest TRANSCRIPT`: the transcript's tool calls into the project's tool log. */
+type TranscriptReader = (path: string) => TranscriptFacts;
+
+/** The first record of a file (a JSONL line, or the start of one JSON document), or null. */
+function firstRecord(path: string): Record<string, unknown> | null {
+  const fd = openSync(path, "r");
+  try {
+    const head = Buffer.alloc(64 * 1024);
+    const text = head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString("utf8");
+    const line = text.split("\n", 1)[0]!.trim();
+    const parsed: unknown = JSON.parse(line);
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : null;
+  } catch {
+    // Not JSONL (one document over several lines, or not JSON): the readers below decide.
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const CODEX_RECORDS = new Set(["session_meta", "turn_context", "response_item", "event_msg", "compacted"]);
+
+/**
+ * The reader for the agent that wrote a transcript, told by its first record: Codex's rollout
+ * (`session_meta`…), Copilot CLI's event log (`session.start`…), Gemini CLI's chat recording
+ * (`sessionId` with `projectHash`), Cursor's (`role` and `message`, no `type`), else Claude Code's.
+ */
+function readerFor(path: string): TranscriptReader {
+  const first = firstRecord(path);
+  const type = typeof first?.type === "string" ? first.type : "";
+  if (CODEX_RECORDS.has(type)) return readRollout;
+  if (/^[a-z]+\.[a-z_.]+$/.test(type)) return readCopilotEvents;
+  if (first && "projectHash" in first) return readChatRecording;
+  if (!first && /\.json$/i.test(path)) return readChatRecording;
+  if (first && !type && "role" in first && "message" in first) return readCursorTranscript;
+  return readTranscript;
+}
+
+/** A transcript's facts, read by the reader of the agent that wrote it. */
+export const readAgentTranscript = (path: string): TranscriptFacts => readerFor(path)(path);
+
+/** `mindsave ingest TRANSCRIPT`: the transcript's tool calls into the project's tool log, whichever agent wrote it. */
 export async function ingestTranscript(
   session: Session,
   path: string,
 ): Promise<{ added: number; seen: number; project: string }> {
-  const facts = readTranscript(path);
+  const facts = readAgentTranscript(path);
   if (!facts.tool_uses.length && !facts.session_id)
-    throw new UserError(`${path} holds no Claude Code transcript lines.`);
+    throw new UserError(
+      `${path} holds no transcript lines MindSave reads (Claude Code, Codex CLI, Gemini CLI, Copilot CLI, Cursor).`,
+    );
   const now = session.now();
   return session.write(async (w) => {
     const ctx = await resolveProject(session, { create: true, w });
