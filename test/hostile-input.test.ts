@@ -184,7 +184,7 @@ describe("transcripts of any size, and paths that are not transcripts", () => {
       }
       expect(await counts(t.db)).toEqual(before);
       // ingest refuses what holds no transcript lines, without reading forever.
-      refused(await run(["ingest", "/dev/zero"], t.at), "holds no Claude Code transcript lines");
+      refused(await run(["ingest", "/dev/zero"], t.at), "holds no transcript lines MindSave reads");
       expect(await counts(t.db)).toEqual(before);
     },
     T30,

@@ -1,6 +1,7 @@
 // `mindsave ingest` reads every agent transcript format MindSave has a reader for, told by the
 // file's first record: each fixture's tool calls land in the project's tool log.
 import { describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentProject, transcriptFixture } from "./agent-fixtures.ts";
@@ -40,5 +41,14 @@ describe("ingest reads each agent's transcript", () => {
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
     expect(r.stderr).toContain("Codex CLI");
+  });
+
+  test("a FIFO is refused at once, never waited on for its first record", async () => {
+    const t = agentProject();
+    const fifo = join(t.base, "pipe.jsonl");
+    expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+    const r = await t.cli(["ingest", fifo]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("holds no transcript lines MindSave reads");
   });
 });

@@ -1,13 +1,13 @@
 // `mindsave ingest` and the hooks' tool log: a transcript's tool calls into the project's tool log
 // (Layer 3, never restored on its own).
-import { closeSync, openSync, readSync } from "node:fs";
+import { readSync } from "node:fs";
 import { UserError } from "../../errors.ts";
 import { readRollout } from "./kinds/codex.ts";
 import { readCopilotEvents } from "./kinds/copilot.ts";
 import { readCursorTranscript } from "./kinds/cursor.ts";
 import { readChatRecording } from "./kinds/gemini.ts";
 import { actionFor, appendToolCalls } from "./toollog.ts";
-import { readTranscript, toolTarget, type TranscriptFacts } from "./transcript.ts";
+import { readTranscript, toolTarget, withTranscript, type TranscriptFacts } from "./transcript.ts";
 import type { Session } from "../session.ts";
 import { resolveProject } from "../projects/resolve.ts";
 import type { StoreWriter } from "../../store/store.ts";
@@ -37,23 +37,24 @@ export function logToolCalls(
 
 type TranscriptReader = (path: string) => TranscriptFacts;
 
-/** The first record of a file (a JSONL line, or the start of one JSON document), or null. */
+/**
+ * The first record of a transcript (a JSONL line), or null: for one JSON document over several
+ * lines, and for what is not a regular file (a FIFO is opened non-blocking, never waited on).
+ */
 function firstRecord(path: string): Record<string, unknown> | null {
-  const fd = openSync(path, "r");
-  try {
-    const head = Buffer.alloc(64 * 1024);
+  return withTranscript(path, null, (fd, size) => {
+    const head = Buffer.alloc(Math.min(size, 64 * 1024));
     const text = head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString("utf8");
-    const line = text.split("\n", 1)[0]!.trim();
-    const parsed: unknown = JSON.parse(line);
-    return parsed && typeof parsed === "object" && !Array.isArray(parsed)
-      ? (parsed as Record<string, unknown>)
-      : null;
-  } catch {
-    // Not JSONL (one document over several lines, or not JSON): the readers below decide.
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+    try {
+      const parsed: unknown = JSON.parse(text.split("\n", 1)[0]!.trim());
+      return parsed && typeof parsed === "object" && !Array.isArray(parsed)
+        ? (parsed as Record<string, unknown>)
+        : null;
+    } catch {
+      // Not a JSON line: the readers below decide.
+      return null;
+    }
+  });
 }
 
 const CODEX_RECORDS = new Set(["session_meta", "turn_context", "response_item", "event_msg", "compacted"]);

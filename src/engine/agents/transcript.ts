@@ -157,7 +157,7 @@ function usageOf(line: Line): Usage | null {
  * Runs `fn` on a transcript opened for reading with its size, or gives `fallback`: for a missing
  * file and for anything that is not a regular file (opened non-blocking, so a FIFO cannot hang us).
  */
-function withTranscript<T>(path: string, fallback: T, fn: (fd: number, size: number) => T): T {
+export function withTranscript<T>(path: string, fallback: T, fn: (fd: number, size: number) => T): T {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
