@@ -24,8 +24,11 @@ export const HEAD_BYTES = 1024 * 1024;
 /** The end of a transcript read for its facts. */
 export const TAIL_BYTES = 8 * 1024 * 1024;
 const CHUNK = 1024 * 1024;
-/** Tool inputs are kept only as far as a snapshot or the tool log shows them. */
-const INPUT_KEYS = [
+/**
+ * The input keys that name a tool call's target, in the order toolTarget picks them. Tool inputs are
+ * kept only as far as a snapshot or the tool log shows them: these keys.
+ */
+export const TARGET_KEYS = [
   "file_path",
   "notebook_path",
   "path",
@@ -274,7 +277,7 @@ export const clean = (v: string, max = TEXT_MAX): string => redactHead(v, max, s
 /** The parts of a tool's input that facts and `toolTarget` use, without control characters or secrets. */
 export function slimInput(input: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k of INPUT_KEYS)
+  for (const k of TARGET_KEYS)
     if (typeof input[k] === "string") out[k] = clean(input[k] as string, INPUT_TEXT_MAX);
   if (Array.isArray(input.todos)) {
     out.todos = input.todos.flatMap((v: unknown) => {
@@ -526,19 +529,5 @@ export function toolTarget(t: { name: string; input: Record<string, unknown> }):
   const pick = (...keys: string[]) =>
     keys.map((k) => i[k]).find((v) => typeof v === "string" && v) as string | undefined;
   if (t.name === "TodoWrite" && Array.isArray(i.todos)) return `${i.todos.length} todo(s)`;
-  return (
-    pick(
-      "file_path",
-      "notebook_path",
-      "path",
-      "command",
-      "pattern",
-      "url",
-      "query",
-      "description",
-      "prompt",
-    ) ?? ""
-  )
-    .replace(/\s+/g, " ")
-    .slice(0, 300);
+  return (pick(...TARGET_KEYS) ?? "").replace(/\s+/g, " ").slice(0, 300);
 }

@@ -6,7 +6,7 @@ import { hasWork, sessionNote } from "../auto-snapshot.ts";
 import type { HookPayload } from "../hook-payload.ts";
 import { callTarget, withNote, type SessionNote, type Trail } from "../session-notes.ts";
 import { changeSignalRow } from "../signal-row.ts";
-import { clean, emptyFacts, objectOf, type TranscriptFacts } from "../transcript.ts";
+import { clean, emptyFacts, objectOf, TARGET_KEYS, type TranscriptFacts } from "../transcript.ts";
 import { todoStatus } from "./facts.ts";
 import { record, text, type HookEvent, type TranscriptSource } from "./kind.ts";
 import { redactDeep } from "../../snapshots/redact.ts";
@@ -17,18 +17,6 @@ import { currentWorkspace, resolveProject } from "../../projects/resolve.ts";
 const KEEP_TOOLS = 20;
 const KEEP_FILES = 20;
 const KEEP_TODOS = 30;
-/** The input keys toolTarget reads, in its order: the trail keeps which one a target came from. */
-const TARGET_KEYS = [
-  "file_path",
-  "notebook_path",
-  "path",
-  "command",
-  "pattern",
-  "url",
-  "query",
-  "description",
-  "prompt",
-];
 
 /** A task list in a tool's input: `todos` [{content|description, status}] or Cline's `task_progress` checklist. */
 export function todosIn(input: Record<string, unknown>): { content: string; status: string }[] | null {
