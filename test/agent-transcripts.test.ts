@@ -174,6 +174,39 @@ describe("Gemini CLI chat recording", () => {
     expect(f.usage).toMatchObject({ context: 61_000, window: 1_048_576, model: "gemini-2.5-pro" });
   });
 
+  test("the model's text is the last reply when no tool call follows it (what SessionEnd and PreCompress see)", () => {
+    const path = join(tempDir(), "session.jsonl");
+    const meta = {
+      sessionId: "g-reply",
+      projectHash: "9e1f",
+      startTime: "2026-10-05T09:00:00.000Z",
+      kind: "main",
+    };
+    const gemini = (id: string, text: string, tools: unknown[] = []) => ({
+      id,
+      timestamp: "2026-10-05T09:00:05.000Z",
+      type: "gemini",
+      content: [{ text }],
+      toolCalls: tools,
+    });
+    const call = {
+      id: "run_shell_command-1",
+      name: "run_shell_command",
+      args: { command: "npm test" },
+      status: "success",
+    };
+    const lines = [
+      meta,
+      { id: "u1", type: "user", content: [{ text: "Bump Node to 22" }] },
+      gemini("g1", "Running the tests.", [call]),
+    ];
+    writeFileSync(path, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    expect(readChatRecording(path).last_reply ?? null).toBeNull();
+    lines.push(gemini("g2", "CI is on Node 22. Next, I'll update the engines field."));
+    writeFileSync(path, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    expect(readChatRecording(path).last_reply).toBe("CI is on Node 22. Next, I'll update the engines field.");
+  });
+
   test("a pre-JSONL session file (one JSON document) is read too", () => {
     const dir = tempDir();
     const path = join(dir, "session-2026-05-01T09-00-0a1b2c3d.json");

@@ -4,38 +4,101 @@
 import { foldDuplicates } from "../snapshots/constraint-hygiene.ts";
 
 // The words that make a sentence a rule for the work (spec: constraints and decisions the user states).
-const RULE_EN =
-  /\b(?:never|don'?t|do not|doesn'?t|must(?:n'?t)?|always|only|avoid|instead of|no longer|not allowed)\b/i;
+const RULE_EN = /\b(?:never|don'?t|do not|doesn'?t|must(?:n'?t)?|always|only|avoid|no longer|not allowed)\b/i;
 const RULE_ZH =
   /不要|不用|别|必须|只用|只能|只要|不对|我说的是|我的意思是|禁止|不能|不许|一定要|务必|避免|改用/u;
+// A choice of means: "Use zod for the schemas", "Use X instead of Y" (not "make it wait instead of sleeping").
+const CHOICE_EN = /^(?:please\s+|also\s+|and\s+)?(?:use|prefer|stick (?:to|with)|go with)\b/i;
+const INSTEAD_EN = /\b(?:use|prefer|pick|choose|call|keep)\b.*\binstead of\b/i;
 
-/** The sentences of a text, each with its closing mark (". ", "。", "!", "？", a line break). */
+// The same words where they state no rule: a guess ("you must be tired", "it must be failing"), a
+// fact ("it only takes a second", "the only thing left", "the update will never happen"), a habit
+// told ("I always forget"), reassurance ("don't worry", "别担心") and "不对劲" (something is off).
+const NOT_RULE_EN = new RegExp(
+  [
+    String.raw`\bmust(?: have)? be (?:\w+ing|tired|sick|busy|bored|kidding|joking|exhausted|frustrated)\b`,
+    String.raw`\b(?:the|an?|not|if)\s+only\b`,
+    String.raw`\b(?:it|this|that|which|who|he|she)\s+only\s+\w+s\b`,
+    String.raw`\b(?:I|we|they)\s+always\s+(?:\w+ed|had|was|were|did|got|forget|forgot)\b`,
+    String.raw`\b(?:will|would|could|has|have|had)\s+never\b`,
+    String.raw`\b(?:don'?t|do not) worry\b`,
+  ].join("|"),
+  "gi",
+);
+const NOT_RULE_ZH = /不对劲|别担心|不要担心|不用担心|别着急|不用急|别急/gu;
+
+/** The sentences of a text, each with its closing mark (". ", "。", "!", "？", a line break); a dot inside a word ("deploy.ts", "v2.3.0") closes none. */
 export function sentencesOf(text: string): string[] {
-  return (text.match(/[^.!?。！？\n]+(?:[.!?](?=\s|$)|[。！？]|\n|$)+/gu) ?? [])
+  return (text.match(/(?:[^.!?。！？\n]|[.!?](?!\s|$))+(?:[.!?](?=\s|$)|[。！？]|\n|$)+/gu) ?? [])
     .map((s) => s.replace(/\s+/g, " ").trim())
     .filter(Boolean);
+}
+
+// Pasted text, neither task nor rule: a fenced block, and a log or stack line ("Error: …",
+// "TypeError: …", "error TS2322: …", "Warning: …", "    at f (file.ts:4:2)").
+const FENCE = /^\s*(?:```|~~~)[^\n]*\n[\s\S]*?(?:^\s*(?:```|~~~)\s*$|(?![\s\S]))/gm;
+const LOG_LINE =
+  /^\s*(?:at \S.*:\d+(?::\d+)?\)?\s*$|[\w.]*(?:Error|Exception|Warning)(?: \w+)?:|(?:error|warning|warn|fatal|panic)(?: [A-Z]+\d+)?:|\[(?:error|warn|warning|fatal)\]|Traceback \(most recent call last\))/i;
+
+/** A prompt without what the user pasted into it (logs, stack traces, fenced blocks). */
+export function ownWords(prompt: string): string {
+  return prompt
+    .replace(FENCE, "\n")
+    .split("\n")
+    .filter((l) => !LOG_LINE.test(l))
+    .join("\n");
 }
 
 // Not a rule for the work: a question, "don't save" (about MindSave), a pasted log or text.
 const NO_SAVE = /\b(?:don'?t|do not|never)\s+(?:save|snapshot)\b|不要保存|别保存|不用保存/iu;
 const RULE_MAX = 240;
 
-/** A sentence that states a rule for the work: "Never use Redis for it", "只用 Postgres". */
+/** A sentence that states a rule for the work: "Never use Redis for it", "只用 Postgres", "Use zod for the schemas". */
 export function isRule(sentence: string): boolean {
   const s = sentence.replace(/[\u2018\u2019]/g, "'");
   if (s.length > RULE_MAX || /[?？]$/u.test(s) || NO_SAVE.test(s)) return false;
-  return RULE_EN.test(s) || RULE_ZH.test(s);
+  const said = s.replace(NOT_RULE_EN, " ").replace(NOT_RULE_ZH, " ");
+  return RULE_EN.test(said) || RULE_ZH.test(said) || CHOICE_EN.test(said) || INSTEAD_EN.test(said);
 }
 
+// A sentence that asks for work: an imperative ("Fix the deadlock"), a polite request ("Can you add
+// retries …?", "Please …", "I want you to …"). English only: a Chinese task is told by its rules alone.
+const POLITE =
+  /^(?:(?:hey|ok(?:ay)?|so|now|also|then),?\s+)?(?:(?:can|could|would|will) you (?:please )?|please |i(?:'d| would) like you to |i (?:want|need) you to |let'?s )/i;
+const TASK_VERB =
+  /^(?:add|make|fix|find|write|create|build|implement|refactor|rename|remove|delete|update|upgrade|bump|migrate|port|move|replace|convert|set up|speed up|clean up|generate|cache|look into|investigate|debug|change|switch|support|enable|disable|handle|extract|split|merge|improve|optimi[sz]e|document|wire|integrate|deploy|translate|format|help|get|try|stop|show|allow|limit|reduce|increase|rewrite|restore|introduce|drop|expose)\b/i;
+
+/** The work a sentence asks for, without its polite wrapping ("Add retries …" from "Can you add retries …?"), or null. */
+function requestOf(sentence: string): string | null {
+  const polite = POLITE.exec(sentence);
+  const rest = polite ? sentence.slice(polite[0].length) : sentence;
+  if (!polite && (/[?？]$/u.test(rest) || !TASK_VERB.test(rest))) return null;
+  return rest.charAt(0).toUpperCase() + rest.slice(1).replace(/[?？]$/u, "");
+}
+
+// A request that points back at what was said before it ("fix it", "look into this").
+const POINTS_BACK = /\b(?:it|this|that|these|those)\b/i;
+
 /**
- * The task a prompt names, without the rules it adds: "Add rate limiting to the login endpoint" from
- * "Add rate limiting to the login endpoint. Never use Redis for it: …". A prompt that is all rules,
- * or one sentence, is the task as written.
+ * The task a prompt names, without the rules it adds or what it pasted: "Add rate limiting to the
+ * login endpoint" from "Add rate limiting to the login endpoint. Never use Redis for it: …". Where
+ * the prompt asks in so many words ("Find the race and fix it"), the asking sentences, after the
+ * first sentence that is not a rule when they point back at it. A prompt that is all rules, or
+ * one sentence, is the task as written.
  */
 export function taskOf(prompt: string): string {
-  const sentences = sentencesOf(prompt);
-  const task = sentences.filter((s) => !isRule(s));
-  if (!task.length || task.length === sentences.length) return prompt;
+  const sentences = sentencesOf(ownWords(prompt));
+  const task = sentences.filter((s) => !isRule(s) || requestOf(s));
+  if (!task.length) return prompt;
+  const asked = task.flatMap((s) => requestOf(s) ?? []);
+  if (asked.length && asked.length < task.length) {
+    const before = POINTS_BACK.test(asked.join(" ")) ? task.find((s) => !requestOf(s)) : undefined;
+    return [before, ...asked]
+      .filter(Boolean)
+      .join(" ")
+      .replace(/[.。]$/u, "");
+  }
+  if (task.length === sentences.length && sentences.length === sentencesOf(prompt).length) return prompt;
   return task.join(" ").replace(/[.。]$/u, "");
 }
 
@@ -46,6 +109,7 @@ export function taskOf(prompt: string): string {
 export function promptRules(prompts: readonly string[], known: readonly string[]): string[] {
   const held = known.map((k) => k.replace(/^User correction: /, "").trim()).filter((k) => k.length >= 4);
   const rules = prompts
+    .map(ownWords)
     .flatMap(sentencesOf)
     .filter(isRule)
     .filter((s) => !held.some((k) => s.includes(k) || k.includes(s)));

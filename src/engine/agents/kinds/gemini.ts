@@ -16,6 +16,7 @@ import {
   TAIL_BYTES,
   objectOf,
   parseLine,
+  REPLY_MAX,
   scanLines,
   type Line,
   type TranscriptFacts,
@@ -39,6 +40,8 @@ interface Slim {
   type: string;
   at: string;
   prompt?: string;
+  /** The model's text in a `gemini` record: the last reply, unless a tool call follows it. */
+  reply?: string;
   tools?: { id: string; name: string; args: Record<string, unknown>; failed: boolean; at: string }[];
   usage?: Usage;
 }
@@ -57,6 +60,8 @@ function slim(r: Line): Slim {
   const s: Slim = { type: String(r.type), at: typeof r.timestamp === "string" ? r.timestamp : "" };
   const text = r.type === "user" ? contentText(r.content).trim() : "";
   if (text && !NOT_A_PROMPT.test(text)) s.prompt = text.slice(0, 10_000);
+  const reply = r.type === "gemini" ? contentText(r.content).trim() : "";
+  if (reply) s.reply = reply.slice(0, REPLY_MAX);
   if (Array.isArray(r.toolCalls)) {
     s.tools = r.toolCalls.flatMap((v: unknown) => {
       const t = objectOf(v);
@@ -134,6 +139,8 @@ function facts(rec: Records, skipped: number): TranscriptFacts {
   for (const m of rec.byId.values()) {
     if (m.prompt !== undefined) b.prompt(m.prompt);
     if (m.usage) b.usage(m.usage);
+    // The record's text came before its tool calls: a call after it ends it as the last reply.
+    if (m.reply) b.reply(m.reply);
     for (const [i, t] of (m.tools ?? []).entries()) {
       const id = t.id || `${m.at}#${i}`;
       const command = text(t.args.command);

@@ -1,0 +1,68 @@
+// What the mechanical snapshot reads in the user's words (task-words.ts), in-process: the sentences,
+// what is and is not a rule, what was pasted, the task apart from its rules (issue 35).
+import { expect, test } from "bun:test";
+import { isRule, ownWords, promptRules, sentencesOf, taskOf } from "../src/engine/agents/task-words.ts";
+
+test("a dot inside a word closes no sentence: file names, versions, members", () => {
+  expect(sentencesOf("Only touch src/commands/deploy.ts and its test. Tag v2.3.0 after.")).toEqual([
+    "Only touch src/commands/deploy.ts and its test.",
+    "Tag v2.3.0 after.",
+  ]);
+  expect(sentencesOf("禁止直接调用 window.confirm，只能用 Modal。")).toEqual([
+    "禁止直接调用 window.confirm，只能用 Modal。",
+  ]);
+});
+
+test("rule words that state no rule: a guess, a fact, a habit told, reassurance, 不对劲", () => {
+  for (const s of [
+    "You must be sick of the flaky e2e tests by now.",
+    "The nightly job must be failing since Tuesday.",
+    "It only takes a second to reproduce.",
+    "The only thing left for the release is the changelog.",
+    "I always forget how our release script works.",
+    "The update will never happen.",
+    "Don't worry about it.",
+    "别担心时间，慢慢来。",
+    "测试结果不对劲，数字字面量 1e3 解析错了。",
+    "Make the login test wait for the network to be idle instead of sleeping 3 seconds.",
+  ])
+    expect([s, isRule(s)]).toEqual([s, false]);
+  for (const s of [
+    "Never use Redis for it: we only have Postgres in production.",
+    "Only touch src/commands/deploy.ts and its test",
+    "Always print the plan as a table",
+    "Use zod for the schemas, we already depend on it.",
+    "Use the existing CacheStore class instead of a new Map.",
+    "It must run in CI and fail the build on unformatted files.",
+    "别用 will-change，上次加了之后内存涨得厉害。",
+  ])
+    expect([s, isRule(s)]).toEqual([s, true]);
+});
+
+test("a pasted log or fenced block is neither the task nor a rule", () => {
+  const prompt =
+    "The loader crashes on empty files:\n```\nError: config must be an object\n```\nWarning: it will only fail once\n    at load (src/load.ts:42:17)\nMake an empty file load as the defaults.";
+  expect(ownWords(prompt).split("\n").filter(Boolean)).toEqual([
+    "The loader crashes on empty files:",
+    "Make an empty file load as the defaults.",
+  ]);
+  expect(promptRules([prompt], [])).toEqual([]);
+  expect(taskOf(prompt)).toBe("Make an empty file load as the defaults");
+});
+
+test("the task is what the prompt asks for: a polite question unwrapped, the sentence a request points back at", () => {
+  expect(
+    taskOf(
+      "Can you add retries to the S3 upload helper? It only fails on large files. Use exponential backoff.",
+    ),
+  ).toBe("Add retries to the S3 upload helper");
+  expect(
+    taskOf("The checkout test fails one run in five. It only takes a second. Find the race and fix it."),
+  ).toBe("The checkout test fails one run in five. Find the race and fix it");
+  expect(taskOf("Add rate limiting to the login endpoint. Never use Redis for it.")).toBe(
+    "Add rate limiting to the login endpoint",
+  );
+  expect(taskOf("给用户列表页加分页，每页 20 条。不要改后端接口，只改前端。")).toBe(
+    "给用户列表页加分页，每页 20 条",
+  );
+});
