@@ -65,4 +65,8 @@ test("the task is what the prompt asks for: a polite question unwrapped, the sen
   expect(taskOf("给用户列表页加分页，每页 20 条。不要改后端接口，只改前端。")).toBe(
     "给用户列表页加分页，每页 20 条",
   );
+  expect(taskOf("构建挂了，日志如下：\n```\nerror: only one default export\n```\n帮我修好构建。")).toBe(
+    "修好构建",
+  );
+  expect(taskOf("请求超时的问题还在。帮我查一下网关的超时设置。")).toBe("查一下网关的超时设置");
 });

@@ -62,9 +62,10 @@ export function isRule(sentence: string): boolean {
 }
 
 // A sentence that asks for work: an imperative ("Fix the deadlock"), a polite request ("Can you add
-// retries …?", "Please …", "I want you to …"). English only: a Chinese task is told by its rules alone.
+// retries …?", "Please …", "I want you to …", "帮我…", "请…"). A Chinese imperative without such
+// words is not told apart from context: there the task is what is not a rule.
 const POLITE =
-  /^(?:(?:hey|ok(?:ay)?|so|now|also|then),?\s+)?(?:(?:can|could|would|will) you (?:please )?|please |i(?:'d| would) like you to |i (?:want|need) you to |let'?s )/i;
+  /^(?:(?:hey|ok(?:ay)?|so|now|also|then),?\s+)?(?:(?:can|could|would|will) you (?:please )?|please |i(?:'d| would) like you to |i (?:want|need) you to |let'?s |(?:你能不能|能不能|麻烦你?|请你?(?!求))?帮我|请你?(?!求))/iu;
 const TASK_VERB =
   /^(?:add|make|fix|find|write|create|build|implement|refactor|rename|remove|delete|update|upgrade|bump|migrate|port|move|replace|convert|set up|speed up|clean up|generate|cache|look into|investigate|debug|change|switch|support|enable|disable|handle|extract|split|merge|improve|optimi[sz]e|document|wire|integrate|deploy|translate|format|help|get|try|stop|show|allow|limit|reduce|increase|rewrite|restore|introduce|drop|expose)\b/i;
 
