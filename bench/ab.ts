@@ -28,7 +28,7 @@ if (!kase || !(rounds >= 1) || !exes.length) {
 const cacheRoot = resolve(values.cache ?? join(ROOT, ".bench"));
 const ds: DataSet = values.data
   ? JSON.parse(readFileSync(join(values.data, "ready.json"), "utf8"))
-  : data(cacheRoot, "full", FULL, resolve(exes[0]));
+  : data(cacheRoot, "10k", FULL, resolve(exes[0]));
 const work = workCopy(ds, join(cacheRoot, `ab-${process.pid}`));
 useRusageHelper(compileRusageHelper(join(cacheRoot, "bin")), work.dir);
 const p0 = ds.projects[0].workspace;
@@ -67,9 +67,9 @@ function caseSpec(): { args: string[]; cwd: string; stdinFile?: string; freshHom
         }),
       };
     case "import":
-      return { args: ["import", ds.mid.workspace], cwd: ds.mid.workspace, freshHome: true };
+      return { args: ["import", ds.mid!.workspace], cwd: ds.mid!.workspace, freshHome: true };
     case "import-big":
-      return { args: ["import", ds.big.workspace], cwd: ds.big.workspace, freshHome: true };
+      return { args: ["import", ds.big!.workspace], cwd: ds.big!.workspace, freshHome: true };
   }
   throw new Error(`No case ${kase}.`);
 }

@@ -31,6 +31,16 @@ export const FULL: GenConfig = {
   transcriptBytes: 5 * 1024 * 1024,
   seed: 20261123,
 };
+/**
+ * The store sizes `bun run bench --sizes` measures: the same 50 projects and the same failure
+ * share (one failure per five snapshots, a fifth of them global). Only 10k carries the import,
+ * export and sync trees (the size-independent measurements); 0 means none.
+ */
+export const SIZES: Record<string, GenConfig> = {
+  "1k": { ...FULL, snapshots: 1_000, failures: 200, bigSnapshots: 0, midSnapshots: 0 },
+  "10k": FULL,
+  "100k": { ...FULL, snapshots: 100_000, failures: 20_000, bigSnapshots: 0, midSnapshots: 0 },
+};
 export const TINY: GenConfig = {
   projects: 3,
   snapshots: 20,
@@ -611,6 +621,31 @@ export function writeTree(t: TreeSpec): void {
   }
 }
 
+/** A one-project tree for `import` (and export, sync): its own failures only, no forced rare word. */
+export function writeImportTree(t: {
+  dir: string;
+  name: string;
+  snapshots: number;
+  failures: number;
+  /** The config's seed: the project's id is `bench-{seed}-{name}`; its files are seeded seed + offset. */
+  seed: number;
+  offset: number;
+  now: Date;
+}): void {
+  writeTree({
+    dir: t.dir,
+    projectId: `bench-${t.seed}-${t.name}`,
+    name: t.name,
+    snapshots: t.snapshots,
+    projectFailures: t.failures,
+    globalFailures: 0,
+    globalBase: 0,
+    seed: t.seed + t.offset,
+    now: t.now,
+    forceRare: 0,
+  });
+}
+
 /** Snapshots per project: Zipf-like (a few big projects, a long tail), adding up to `total`. */
 export function projectSizes(projects: number, total: number): number[] {
   const w = Array.from({ length: projects }, (_, i) => 1 / (i + 1));
@@ -718,10 +753,11 @@ export interface DataSet {
   home: string;
   db: string;
   projects: { id: string; name: string; workspace: string; exported: string; snapshots: number }[];
-  big: { workspace: string; snapshots: number };
-  mid: { workspace: string; snapshots: number };
+  /** The import/export/sync trees, absent when the config has none (bigSnapshots 0). */
+  big: { workspace: string; snapshots: number } | null;
+  mid: { workspace: string; snapshots: number } | null;
   /** The big tree imported by another host (bench-b): the other side of the sync benchmark, and what export is measured on. */
-  homeB: string;
+  homeB: string | null;
   transcript: string;
   /** A snapshot file for `save` from stdin (same generator, ~10 KB of Layer 3). */
   saveInput: string;
@@ -748,7 +784,7 @@ export function prepareData(
   const manifest = join(dir, "ready.json");
   if (existsSync(manifest)) {
     const ds = JSON.parse(readFileSync(manifest, "utf8")) as DataSet;
-    if (ds.dir === dir && existsSync(ds.db) && existsSync(ds.homeB)) return ds;
+    if (ds.dir === dir && existsSync(ds.db) && (!ds.homeB || existsSync(ds.homeB))) return ds;
   }
   const started = performance.now();
   const tmp = `${dir}.tmp-${process.pid}`;
@@ -815,39 +851,39 @@ export function prepareData(
       env: { ...env, HOME: at("userhome") },
     });
   }
-  const bigWs = at("big");
-  writeTree({
-    dir: bigWs,
-    projectId: `bench-${config.seed}-big`,
-    name: "big",
-    snapshots: config.bigSnapshots,
-    projectFailures: Math.min(200, config.failures),
-    globalFailures: 0,
-    globalBase: 0,
-    seed: config.seed + 1000,
-    now,
-    forceRare: 0,
-  });
-  const midWs = at("mid");
-  writeTree({
-    dir: midWs,
-    projectId: `bench-${config.seed}-mid`,
-    name: "mid",
-    snapshots: config.midSnapshots,
-    projectFailures: Math.min(40, config.failures),
-    globalFailures: 0,
-    globalBase: 0,
-    seed: config.seed + 2000,
-    now,
-    forceRare: 0,
-  });
-  log(`importing the ${config.bigSnapshots}-snapshot tree as a second host (the sync peer)…`);
-  const homeB = at("home-b");
-  mkdirSync(homeB, { recursive: true });
-  run(["import", bigWs, "--home", homeB, "--workspace", bigWs], {
-    cwd: bigWs,
-    env: { ...env, HOME: at("userhome"), MINDSAVE_HOST: "bench-b" },
-  });
+  let big: DataSet["big"] = null;
+  let mid: DataSet["mid"] = null;
+  let homeB: string | null = null;
+  if (config.bigSnapshots > 0) {
+    const bigWs = at("big");
+    const tree = { seed: config.seed, now };
+    writeImportTree({
+      ...tree,
+      dir: bigWs,
+      name: "big",
+      snapshots: config.bigSnapshots,
+      failures: Math.min(200, config.failures),
+      offset: 1000,
+    });
+    const midWs = at("mid");
+    writeImportTree({
+      ...tree,
+      dir: midWs,
+      name: "mid",
+      snapshots: config.midSnapshots,
+      failures: Math.min(40, config.failures),
+      offset: 2000,
+    });
+    log(`importing the ${config.bigSnapshots}-snapshot tree as a second host (the sync peer)…`);
+    homeB = at("home-b");
+    mkdirSync(homeB, { recursive: true });
+    run(["import", bigWs, "--home", homeB, "--workspace", bigWs], {
+      cwd: bigWs,
+      env: { ...env, HOME: at("userhome"), MINDSAVE_HOST: "bench-b" },
+    });
+    big = { workspace: bigWs, snapshots: config.bigSnapshots };
+    mid = { workspace: midWs, snapshots: config.midSnapshots };
+  }
   const transcript = at("transcript.jsonl");
   writeTranscript(transcript, config.transcriptBytes, projects[0].workspace, config.seed);
   const saveInput = at("save-input.md");
@@ -871,8 +907,8 @@ export function prepareData(
     home: at("home"),
     db: at("home/mindsave.db"),
     projects,
-    big: { workspace: bigWs, snapshots: config.bigSnapshots },
-    mid: { workspace: midWs, snapshots: config.midSnapshots },
+    big,
+    mid,
     homeB,
     transcript,
     saveInput,

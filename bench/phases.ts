@@ -4,7 +4,7 @@
 // rate seen says that fits (otherwise a note says what 10,000 would take).
 import { cpSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import type { DataSet } from "./gen.ts";
+import { writeImportTree, type DataSet } from "./gen.ts";
 import { mcpLoad, runProc, Tmux, tmuxFirstPaint, tuiFirstPaint, type Sample } from "./measure.ts";
 import type { Measurement } from "./report.ts";
 import { log, type Work } from "./setup.ts";
@@ -19,7 +19,15 @@ export interface PhaseContext {
   tiny: boolean;
   notes: string[];
   /** Seconds each phase may use (after its first run). */
-  budget: { tui: number; mcp: number; import: number; export: number; sync: number; syncAgain: number };
+  budget: {
+    tui: number;
+    mcp: number;
+    import: number;
+    export: number;
+    sync: number;
+    syncAgain: number;
+    doctorFull: number;
+  };
 }
 
 /** Runs `one` at least `min` times (1), then up to `runs` times while `seconds` last. */
@@ -148,7 +156,8 @@ export async function importPhase(
       if (home !== smallHome) rmSync(home, { recursive: true, force: true });
     }
   };
-  const { mid, big } = c.ds;
+  const mid = c.ds.mid!;
+  const big = c.ds.big!;
   const midM: Measurement = {
     id: "import.small",
     label: `mindsave import (${fmtN(mid.snapshots)} snapshots, fresh store)`,
@@ -189,7 +198,8 @@ export async function importPhase(
  * store (host bench-b's, from the data set) when that export's rate says it fits.
  */
 export async function exportPhase(c: PhaseContext, midHome: string): Promise<Measurement[]> {
-  const { mid, big } = c.ds;
+  const mid = c.ds.mid!;
+  const big = c.ds.big!;
   const t0 = performance.now();
   const one = (home: string, ws: string, i: number) => async () => {
     const dir = join(c.work.dir, `export-${i}`);
@@ -219,7 +229,7 @@ export async function exportPhase(c: PhaseContext, midHome: string): Promise<Mea
   const out = [midM];
   if (projected <= left) {
     const home = join(c.work.dir, "export-big-home");
-    cpSync(c.ds.homeB, home, { recursive: true });
+    cpSync(c.ds.homeB!, home, { recursive: true });
     const bigM: Measurement = {
       id: "export",
       label: `mindsave export (${fmtN(big.snapshots)} snapshots)`,
@@ -245,7 +255,7 @@ export async function exportPhase(c: PhaseContext, midHome: string): Promise<Mea
 /** Sync of this data set's store (A, 10,000 snapshots) with host B's (10,000): the first sync both ways, then after one new snapshot. */
 export async function syncPhase(c: PhaseContext): Promise<Measurement[]> {
   const a = c.ds.config.snapshots;
-  const b = c.ds.big.snapshots;
+  const b = c.ds.big!.snapshots;
   const p0 = c.ds.projects[0];
   const first: Measurement = {
     id: "sync.first",
@@ -269,7 +279,7 @@ export async function syncPhase(c: PhaseContext): Promise<Measurement[]> {
     if (pair) rmSync(pair, { recursive: true, force: true });
     pair = join(c.work.dir, `sync-${i}`);
     cpSync(c.work.home, join(pair, "a"), { recursive: true });
-    cpSync(c.ds.homeB, join(pair, "b"), { recursive: true });
+    cpSync(c.ds.homeB!, join(pair, "b"), { recursive: true });
     return runProc({
       cmd: [c.exe, "sync", join(pair, "b", "mindsave.db")],
       cwd: p0.workspace,
@@ -303,4 +313,54 @@ export async function syncPhase(c: PhaseContext): Promise<Measurement[]> {
   );
   rmSync(pair, { recursive: true, force: true });
   return [first, again];
+}
+
+/** `doctor --full` (every page of the store): few runs, within its budget (a 100k store takes tens of seconds). */
+export async function doctorFullPhase(c: PhaseContext): Promise<Measurement[]> {
+  const runs = c.tiny ? 1 : c.ds.config.snapshots >= 100_000 ? 1 : 3;
+  log(`doctor --full: up to ${runs} run(s)…`);
+  const m: Measurement = {
+    id: "doctor.full",
+    label: "mindsave doctor --full (every page)",
+    kind: "mindsave",
+    floor: "hello",
+    samples: [],
+  };
+  const spec = { cmd: [c.exe, "doctor", "--full"], cwd: c.ds.projects[0].workspace, env: c.work.env };
+  await budgeted(m, runs, c.budget.doctorFull, c.notes, () => runProc(spec));
+  return [m];
+}
+
+/**
+ * Import of a 1,000-snapshot tree (a new project) into this size's store, once: the import rate
+ * and peak memory as the store grows. Run last of a size (it adds to the working copy).
+ */
+export async function importIntoPhase(c: PhaseContext): Promise<Measurement[]> {
+  const snapshots = c.tiny ? 5 : 1000;
+  const dir = join(c.work.dir, "import-into");
+  const failures = Math.min(40, c.ds.config.failures);
+  writeImportTree({
+    dir,
+    name: "into",
+    snapshots,
+    failures,
+    seed: c.ds.config.seed,
+    offset: 3000,
+    now: new Date(),
+  });
+  log(`import of ${fmtN(snapshots)} snapshots into the ${fmtN(c.ds.config.snapshots)}-snapshot store…`);
+  const m: Measurement = {
+    id: "import.into",
+    label: `mindsave import (${fmtN(snapshots)} snapshots, into this store)`,
+    kind: "mindsave",
+    floor: "hello",
+    samples: [],
+    throughput: snapshots,
+  };
+  try {
+    m.samples.push(await runProc({ cmd: [c.exe, "import", dir], cwd: dir, env: c.work.env }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return [m];
 }

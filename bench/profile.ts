@@ -1,6 +1,6 @@
-// `bun run bench:profile` (= `bun bench/profile.ts [--cases load,recall.common,…]`): CPU profiles
-// of the commands whose goals `bun run bench` measures, run from the source with Bun's
-// `--cpu-prof` on the same cached data set (a working copy), and a summary of where the time
+// `bun run bench:profile` (= `bun bench/profile.ts [--size 1k|10k|100k] [--cases load,…]`): CPU
+// profiles of the commands whose goals `bun run bench` measures, run from the source with Bun's
+// `--cpu-prof` on the same cached data set of that size (a working copy; 10k unless told), and a summary of where the time
 // goes: the heaviest functions (inclusive and self time) and modules. Profiles are kept in
 // .bench/profiles/ (open them in Chrome DevTools or VS Code). From source, module loading and
 // transpiling weigh more than in the compiled binary (which has bytecode): read the engine's own
@@ -8,7 +8,8 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { COMMON_WORD, FULL, RARE_WORD, rng, snapshotText, TINY } from "./gen.ts";
+import { COMMON_WORD, RARE_WORD, rng, SIZES, snapshotText, TINY } from "./gen.ts";
+import { hookPayloads } from "./cases.ts";
 import { data, hostExe, log, ROOT, workCopy } from "./setup.ts";
 
 const { values } = parseArgs({
@@ -16,6 +17,7 @@ const { values } = parseArgs({
   options: {
     cases: { type: "string", default: "load,recall.rare,recall.common,hook.session-start,save,import" },
     tiny: { type: "boolean", default: false },
+    size: { type: "string", default: "10k" },
     top: { type: "string", default: "10" },
     cache: { type: "string" },
     exe: { type: "string" },
@@ -27,7 +29,14 @@ const outDir = resolve(values.out ?? join(cacheRoot, "profiles"));
 const top = Number(values.top);
 const binDir = join(cacheRoot, "bin");
 const exe = await hostExe(values.exe, binDir);
-const ds = data(cacheRoot, values.tiny ? "tiny" : "full", values.tiny ? TINY : FULL, exe);
+if (!values.tiny && !SIZES[values.size!])
+  throw new Error(`Unknown size ${values.size}; choose from ${Object.keys(SIZES).join(", ")}.`);
+const ds = data(
+  cacheRoot,
+  values.tiny ? "tiny" : values.size!,
+  values.tiny ? TINY : SIZES[values.size!],
+  exe,
+);
 const work = workCopy(ds, join(cacheRoot, `profile-${process.pid}`));
 const p0 = ds.projects[0];
 const main = join(ROOT, "src", "main.ts");
@@ -43,19 +52,7 @@ interface ProfCase {
   env?: Record<string, string>;
 }
 
-function payload(event: string): string {
-  const path = join(work.dir, `payload-${event}.json`);
-  writeFileSync(
-    path,
-    JSON.stringify({
-      session_id: "bench-session",
-      transcript_path: ds.transcript,
-      cwd: p0.workspace,
-      hook_event_name: event,
-    }),
-  );
-  return path;
-}
+const payloads = hookPayloads(ds, work);
 
 async function importTree(): Promise<string> {
   const { writeTree } = await import("./gen.ts");
@@ -99,14 +96,14 @@ const CASES: Record<string, () => Promise<ProfCase>> = {
   "hook.session-start": async () => ({
     args: ["hook", "session-start"],
     cwd: p0.workspace,
-    stdin: payload("SessionStart"),
+    stdin: payloads["session-start"],
   }),
   "hook.post-tool-use": async () => ({
     args: ["hook", "post-tool-use"],
     cwd: p0.workspace,
-    stdin: payload("PostToolUse"),
+    stdin: payloads["post-tool-use"],
   }),
-  "hook.stop": async () => ({ args: ["hook", "stop"], cwd: p0.workspace, stdin: payload("Stop") }),
+  "hook.stop": async () => ({ args: ["hook", "stop"], cwd: p0.workspace, stdin: payloads.stop }),
   import: async () => {
     const dir = await importTree();
     const home = join(work.dir, "import-home");
@@ -136,11 +133,20 @@ function where(url: string): string {
   return path.replace(/^.*\//, "");
 }
 
+const TOKEN_MODULES = ["src/engine/snapshots/tokens.ts", "src/engine/snapshots/bpe.ts"];
+
 /** Inclusive and self time per function, self time per module, from a .cpuprofile. */
 export function summarise(
   p: Profile,
   n: number,
-): { total: number; inclusive: [string, number][]; self: [string, number][]; modules: [string, number][] } {
+): {
+  total: number;
+  inclusive: [string, number][];
+  self: [string, number][];
+  modules: [string, number][];
+  /** Counting tokens (tokens.ts and bpe.ts, loading the vocabulary too): what stored counts could save. */
+  tokens: number;
+} {
   const byId = new Map(p.nodes.map((x) => [x.id, x]));
   const parent = new Map<number, number>();
   for (const x of p.nodes) for (const c of x.children ?? []) parent.set(c, x.id);
@@ -175,7 +181,8 @@ export function summarise(
     .filter(([k]) => !/^\(module\)|^\(anonymous\) \(native\)|^(run|main) /.test(k))
     .sort((a, b) => b[1] - a[1])
     .slice(0, n);
-  return { total, inclusive: inc, self: sorted(self), modules: sorted(modules) };
+  const tokens = TOKEN_MODULES.reduce((sum, k) => sum + (modules.get(k) ?? 0), 0);
+  return { total, inclusive: inc, self: sorted(self), modules: sorted(modules), tokens };
 }
 
 const lines: string[] = [
@@ -227,6 +234,7 @@ try {
       fmt(s.self),
       "- self by module (native time charged to its caller):",
       fmt(s.modules),
+      `- token counting (${TOKEN_MODULES.join(", ")}): ${s.tokens.toFixed(1)} ms, ${((100 * s.tokens) / s.total).toFixed(1)}% of the sampled time`,
       "",
     );
   }

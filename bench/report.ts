@@ -43,6 +43,37 @@ export interface Goal {
   on: string[];
 }
 
+/** One store size's measurements, each ratio taken against the floor measured at that size. */
+export interface SizeResult {
+  size: string;
+  config: GenConfig;
+  data_set: string;
+  /** Snapshots of the project the quick commands run in (the largest). */
+  project_snapshots: number;
+  measurements: Record<string, MeasurementResult>;
+  economy: {
+    projects: { project: string; snapshots: number; block_tokens: number; file_tokens: number }[];
+    block_tokens: Stats;
+    block_p95: number;
+    file_tokens: Stats;
+    file_p95: number;
+  };
+  goals: Goal[];
+}
+
+/** An operation's cost at the largest size over its cost at the smallest, and its goal if it has one. */
+export interface Growth {
+  id: string;
+  label: string;
+  /** What is compared: CPU over the floor's (each at its size), wall (the TUI), or the import rate. */
+  metric: "× floor" | "wall" | "rate";
+  from: { size: string; value: number };
+  to: { size: string; value: number };
+  growth: number;
+  limit: number | null;
+  met: boolean | null;
+}
+
 export interface Results {
   date: string;
   commit: string;
@@ -55,20 +86,10 @@ export interface Results {
     os: string;
     load_average: { start: number; end: number };
   };
-  size: "tiny" | "full";
-  config: GenConfig;
-  data_set: string;
   words: { rare: string; common: string };
   runs: { quick: number; heavy: number };
-  measurements: Record<string, MeasurementResult>;
-  economy: {
-    projects: { project: string; snapshots: number; block_tokens: number; file_tokens: number }[];
-    block_tokens: Stats;
-    block_p95: number;
-    file_tokens: Stats;
-    file_p95: number;
-  };
-  goals: Goal[];
+  sizes: SizeResult[];
+  growth: Growth[];
   notes: string[];
   seconds: number;
 }
@@ -76,7 +97,7 @@ export interface Results {
 const RSS_LIMIT_MB = 100;
 
 /** CPU median of `id` over the CPU median of its floor. */
-export function ratio(r: Results, id: string): number {
+export function ratio(r: SizeResult, id: string): number {
   const m = r.measurements[id];
   const f = m?.floor ? r.measurements[m.floor] : undefined;
   return m && f ? m.cpu_ms.median / f.cpu_ms.median : NaN;
@@ -84,9 +105,10 @@ export function ratio(r: Results, id: string): number {
 
 const x = (v: number) => (Number.isFinite(v) ? `${v.toFixed(v < 10 ? 2 : 1)}×` : "n/a");
 
-export function evaluateGoals(r: Results): Goal[] {
+export function evaluateGoals(r: SizeResult): Goal[] {
   const goals: Goal[] = [];
   const m = r.measurements;
+  const n = r.config.snapshots;
   // Also each command's CPU over the store floor (opening the store, one SELECT): what is left to
   // MindSave's own code.
   const overFloor = (o: string) =>
@@ -94,39 +116,40 @@ export function evaluateGoals(r: Results): Goal[] {
       ? ` (${x(m[o].cpu_ms.median / m.sqlite.cpu_ms.median)} the store floor)`
       : "";
   const cpuGoal = (id: string, limit: number, on = [id]) => {
-    const worst = Math.max(...on.map((o) => ratio(r, o)));
+    const present = on.filter((o) => m[o]);
+    if (!present.length) return;
+    const worst = Math.max(...present.map((o) => ratio(r, o)));
     goals.push({
       id: `cpu:${id}`,
-      goal: `${on.map((o) => m[o]?.label ?? o).join(", ")}: CPU ≤ ${limit}× the floor`,
-      value: on.map((o) => x(ratio(r, o)) + overFloor(o)).join(", "),
+      goal: `${present.map((o) => m[o]?.label ?? o).join(", ")}: CPU ≤ ${limit}× the floor`,
+      value: present.map((o) => x(ratio(r, o)) + overFloor(o)).join(", "),
       met: worst <= limit,
-      on,
+      on: present,
     });
   };
   cpuGoal("version", 1.5);
-  cpuGoal("load", 4);
-  cpuGoal("recall", 4, ["recall.rare", "recall.common"]);
-  cpuGoal("hook.session-start", 4);
-  const imp = m.import ? "import" : m["import.small"] ? "import.small" : null;
-  if (imp) {
-    const rate = (m[imp].throughput ?? 0) / (m[imp].wall_ms.median / 1000);
+  cpuGoal("load", 3);
+  cpuGoal("recall", 3, ["recall.rare", "recall.common"]);
+  cpuGoal("hook.session-start", 3);
+  cpuGoal("hook.post-tool-use", 3);
+  const wallGoal = (id: string, what: string, limitMs: number) => {
+    if (!m[id]) return;
     goals.push({
-      id: "import-rate",
-      goal: `import ≥ 2,000 snapshots/s (of ${m[imp].throughput?.toLocaleString("en-US")})`,
-      value: `${Math.round(rate).toLocaleString("en-US")}/s`,
-      met: rate >= 2000,
-      on: [imp],
+      id: `wall:${id}`,
+      goal: `${what} ≤ ${limitMs.toLocaleString("en-US")} ms (wall) at ${r.size}`,
+      value: `${ms(m[id].wall_ms.median)} ms`,
+      met: m[id].wall_ms.median <= limitMs,
+      on: [id],
     });
+  };
+  if (n >= 100_000) {
+    wallGoal("tui", "TUI first paint (the picker's first row)", 200);
+    wallGoal("doctor", "doctor (quick)", 1000);
   }
-  const memIds = [
-    "version",
-    "load",
-    "recall.rare",
-    "recall.common",
-    "hook.session-start",
-    "import",
-    "import.small",
-  ].filter((id) => m[id]);
+  importGoals(r, goals);
+  const memIds = ["version", "load", "recall.rare", "recall.common", "hook.session-start"].filter(
+    (id) => m[id],
+  );
   const peak = memIds.map((id) => [id, m[id].rss_mb.max] as const).sort((a, b) => b[1] - a[1]);
   const over = peak.filter(([, v]) => v >= RSS_LIMIT_MB);
   goals.push({
@@ -138,18 +161,20 @@ export function evaluateGoals(r: Results): Goal[] {
     met: over.length === 0,
     on: over.map(([id]) => id),
   });
-  for (const w of ["rare", "common"]) {
-    const a = m[`recall.${w}`];
-    const b = m[`recall.${w}.grep`];
-    if (a && b)
-      goals.push({
-        id: `recall-vs-grep:${w}`,
-        goal: `recall (${w} word) faster than grep -r over the exported tree (wall)`,
-        value: `${a.wall_ms.median.toFixed(1)} vs ${b.wall_ms.median.toFixed(1)} ms`,
-        met: a.wall_ms.median < b.wall_ms.median,
-        on: [`recall.${w}`],
-      });
-  }
+  // Judged from 10,000 snapshots up (the issue's goal); a tiny store is the smoke test's, judged too.
+  if (n >= 10_000 || n < 1_000)
+    for (const w of ["rare", "common"]) {
+      const a = m[`recall.${w}`];
+      const b = m[`recall.${w}.grep`];
+      if (a && b)
+        goals.push({
+          id: `recall-vs-grep:${w}`,
+          goal: `recall (${w} word) faster than grep -r over the exported tree (wall)`,
+          value: `${a.wall_ms.median.toFixed(1)} vs ${b.wall_ms.median.toFixed(1)} ms`,
+          met: a.wall_ms.median < b.wall_ms.median,
+          on: [`recall.${w}`],
+        });
+    }
   goals.push({
     id: "restore-budget",
     goal: "restore block ≤ 800 tokens (max over projects)",
@@ -158,6 +183,87 @@ export function evaluateGoals(r: Results): Goal[] {
     on: [],
   });
   return goals;
+}
+
+/** Import ≥ 500 snapshots/s into a fresh store, ≤ 150 MB at any store size; first sync of two 10k stores ≤ 10 s and 150 MB. */
+function importGoals(r: SizeResult, goals: Goal[]): void {
+  const m = r.measurements;
+  const fresh = m["import.small"];
+  if (fresh) {
+    const rate = (fresh.throughput ?? 0) / (fresh.wall_ms.median / 1000);
+    goals.push({
+      id: "import-rate",
+      goal: `import ≥ 500 snapshots/s (${fresh.throughput?.toLocaleString("en-US")} into a fresh store)`,
+      value: `${Math.round(rate).toLocaleString("en-US")}/s`,
+      met: rate >= 500,
+      on: ["import.small"],
+    });
+  }
+  const imports = ["import.small", "import", "import.into"].filter((id) => m[id]);
+  if (imports.length) {
+    const worst = Math.max(...imports.map((id) => m[id].rss_mb.max));
+    goals.push({
+      id: "import-memory",
+      goal: "import peak memory ≤ 150 MB whatever the store's size",
+      value: imports.map((id) => `${id} ${m[id].rss_mb.max.toFixed(0)} MB`).join(", "),
+      met: worst <= 150,
+      on: imports,
+    });
+  }
+  const sync = m["sync.first"];
+  if (sync)
+    goals.push({
+      id: "sync-first",
+      goal: "first sync of two 10k stores ≤ 10 s and ≤ 150 MB",
+      value: `${ms(sync.wall_ms.median)} ms, ${sync.rss_mb.max.toFixed(0)} MB`,
+      met: sync.wall_ms.median <= 10_000 && sync.rss_mb.max <= 150,
+      on: ["sync.first"],
+    });
+}
+
+/** What growth compares, per operation, and its limit (null: shown, no goal). */
+const GROWTH: [id: string, metric: Growth["metric"], limit: number | null][] = [
+  ["load", "× floor", 1.3],
+  ["recall.rare", "× floor", 1.3],
+  ["recall.common", "× floor", 1.3],
+  ["hook.session-start", "× floor", 1.3],
+  ["hook.post-tool-use", "× floor", 1.3],
+  ["list", "× floor", 1.3],
+  ["tui", "wall", 1.3],
+  ["tui.home", "wall", 1.3],
+  ["doctor", "× floor", null],
+  ["doctor.full", "× floor", null],
+  ["import.into", "rate", null],
+];
+
+/** Each operation's growth from the first size to the last (the order given, smallest first). */
+export function growthGoals(sizes: SizeResult[]): Growth[] {
+  if (sizes.length < 2) return [];
+  const a = sizes[0];
+  const b = sizes[sizes.length - 1];
+  const value = (s: SizeResult, id: string, metric: Growth["metric"]) => {
+    const m = s.measurements[id];
+    if (!m) return NaN;
+    if (metric === "wall") return m.wall_ms.median;
+    if (metric === "rate") return (m.throughput ?? 0) / (m.wall_ms.median / 1000);
+    return ratio(s, id);
+  };
+  return GROWTH.filter(([id]) => a.measurements[id] && b.measurements[id]).map(([id, metric, limit]) => {
+    const from = value(a, id, metric);
+    const to = value(b, id, metric);
+    // A rate that falls is growth of the cost: the smaller rate over the larger.
+    const growth = metric === "rate" ? from / to : to / from;
+    return {
+      id,
+      label: b.measurements[id].label,
+      metric,
+      from: { size: a.size, value: from },
+      to: { size: b.size, value: to },
+      growth,
+      limit,
+      met: limit === null ? null : growth <= limit,
+    };
+  });
 }
 
 function ms(v: number): string {
@@ -169,16 +275,13 @@ function ms(v: number): string {
 
 const spread = (s: Stats) => `${ms(s.median)} (${ms(s.p10)}–${ms(s.p90)})`;
 
-/** The results as one markdown table (plus goals and restore economy), as printed and put in the docs. */
-export function renderTable(r: Results): string {
+/** One size's measurements and goals as markdown tables (plus its restore economy). */
+function sizeTable(r: SizeResult): string {
   const out: string[] = [];
   const mark = new Map<string, boolean>();
   for (const g of r.goals) for (const id of g.on) mark.set(id, (mark.get(id) ?? true) && g.met);
   out.push(
-    `MindSave ${r.commit}${r.dirty ? " (with uncommitted changes)" : ""}, bun ${r.bun}, ${r.machine.cores} cores ${r.machine.cpu}, ${r.machine.memory_gb} GB; ` +
-      `load average ${r.machine.load_average.start}; ` +
-      `${r.config.projects} projects, ${r.config.snapshots.toLocaleString("en-US")} snapshots, ${r.config.failures.toLocaleString("en-US")} failures; quick commands in project 1 (${r.economy.projects[0]?.snapshots.toLocaleString("en-US")} snapshots), up to ${r.runs.quick} runs each. ` +
-      `Times in ms: median (p10–p90); CPU = user + sys of the process; × = CPU over the floor's; max RSS = the process's peak memory (median of the runs).`,
+    `### ${r.size}: ${r.config.projects} projects, ${r.config.snapshots.toLocaleString("en-US")} snapshots, ${r.config.failures.toLocaleString("en-US")} failures; quick commands in the largest project (${r.project_snapshots.toLocaleString("en-US")} snapshots)`,
   );
   out.push("");
   out.push("| measurement | wall | CPU | × floor | max RSS MB | note |");
@@ -210,6 +313,37 @@ export function renderTable(r: Results): string {
       `the snapshot file the spec's /load reads: ${e.file_tokens.median} median, ${e.file_p95} p95, ${e.file_tokens.max} max ` +
       `(the block is ${((100 * e.block_tokens.median) / e.file_tokens.median).toFixed(0)}% of the file at the median).`,
   );
+  return out.join("\n");
+}
+
+/** Each operation's growth from the smallest size to the largest, as a table. */
+function growthTable(g: Growth[]): string {
+  if (!g.length) return "";
+  const v = (metric: Growth["metric"], n: number) =>
+    metric === "× floor" ? x(n) : metric === "wall" ? `${ms(n)} ms` : `${Math.round(n)}/s`;
+  const out = [
+    `### Growth from ${g[0].from.size} to ${g[0].to.size}`,
+    "",
+    "| operation | compared | " + `${g[0].from.size} | ${g[0].to.size} | growth | goal |`,
+    "|---|---|---:|---:|---:|---|",
+  ];
+  for (const r of g)
+    out.push(
+      `| ${r.label} | ${r.metric === "rate" ? "snapshots/s" : r.metric} | ${v(r.metric, r.from.value)} | ${v(r.metric, r.to.value)} | ${x(r.growth)} | ${r.limit === null ? "" : `≤ ${r.limit}×: ${r.met ? "met" : "**missed**"}`} |`,
+    );
+  return out.join("\n");
+}
+
+/** The results as markdown: a header, a table per size, the growth table, the notes. */
+export function renderTables(r: Results): string {
+  const out: string[] = [
+    `MindSave ${r.commit}${r.dirty ? " (with uncommitted changes)" : ""}, bun ${r.bun}, ${r.machine.cores} cores ${r.machine.cpu}, ${r.machine.memory_gb} GB; ` +
+      `load average ${r.machine.load_average.start} at the start, ${r.machine.load_average.end} at the end; up to ${r.runs.quick} runs of each quick command per size. ` +
+      `Times in ms: median (p10–p90); CPU = user + sys of the process; × = CPU over the floor's, measured at the same size in the same run; max RSS = the process's peak memory (median of the runs).`,
+  ];
+  for (const s of r.sizes) out.push("", sizeTable(s));
+  const growth = growthTable(r.growth);
+  if (growth) out.push("", growth);
   for (const n of r.notes) out.push(`\nNote: ${n}`);
   return out.join("\n");
 }
