@@ -8,8 +8,8 @@
 //
 //   bun bench/quality.ts [--results DIR] [--quiet]
 //
-// Prints each session's misses and the figures for the tuning half (01–20), the held-out half
-// (21–40) and all; writes bench/results/quality-<date>-<commit>.json and quality-latest.json;
+// Prints each session's misses and the figures for the tuning sessions (01–20), the held-out ones
+// (21–40), the fresh ones written after the tuning (41–50) and all; writes bench/results/quality-<date>-<commit>.json and quality-latest.json;
 // exits 1 when any figure of the whole corpus is below its goal.
 import { execFileSync } from "node:child_process";
 import {
@@ -35,8 +35,12 @@ import { figuresOf, scoreSession, type Answer, type Figures, type SessionScore }
 
 const ROOT = resolve(import.meta.dir, "..");
 export const SESSIONS = join(ROOT, "bench", "quality", "sessions");
-/** The sessions the extractor was tuned on; the rest are held out. */
-const TUNING_LAST = 20;
+/** The corpus's parts by session number: tuned on, held out, written after the tuning (bench/quality/README.md). */
+const PARTS = [
+  { name: "tuning", label: "tuning (01-20)", last: 20 },
+  { name: "held_out", label: "held out (21-40)", last: 40 },
+  { name: "fresh", label: "fresh (41-50)", last: Infinity },
+];
 const GOALS = { recall: 0.8, precision: 0.9, goal: 0.8, next_action: 0.8 };
 const TRANSCRIPTS = ["transcript.jsonl", "rollout.jsonl", "chat.jsonl"];
 
@@ -118,7 +122,8 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const line = (name: string, f: Figures) =>
   `${name.padEnd(16)} ${String(f.sessions).padStart(3)}  recall ${f.recall.toFixed(3)}  precision ${f.precision.toFixed(3)}  goal ${pct(f.goal)}  next action ${pct(f.next_action)}`;
 
-const tuning = (s: SessionScore) => Number.parseInt(s.id, 10) <= TUNING_LAST;
+/** The part a session belongs to, by its number. */
+const partOf = (s: SessionScore) => PARTS.find((p) => Number.parseInt(s.id, 10) <= p.last)!.name;
 
 function commit(): string {
   try {
@@ -135,14 +140,11 @@ async function main(): Promise<void> {
   });
   const scores = await scoreCorpus();
   if (!values.quiet) for (const s of scores) for (const l of misses(s)) console.log(l);
-  const figures = {
-    tuning: figuresOf(scores.filter(tuning)),
-    held_out: figuresOf(scores.filter((s) => !tuning(s))),
-    all: figuresOf(scores),
-  };
+  const figures: Record<string, Figures> = {};
+  for (const p of PARTS) figures[p.name] = figuresOf(scores.filter((s) => partOf(s) === p.name));
+  figures.all = figuresOf(scores);
   console.log("");
-  console.log(line("tuning (01-20)", figures.tuning));
-  console.log(line("held out (21-40)", figures.held_out));
+  for (const p of PARTS) console.log(line(p.label, figures[p.name]));
   console.log(line("all", figures.all));
   const below = (Object.keys(GOALS) as (keyof typeof GOALS)[]).filter((k) => figures.all[k] < GOALS[k]);
   const dir = resolve(values.results ?? join(ROOT, "bench", "results"));
