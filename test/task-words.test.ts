@@ -39,6 +39,27 @@ test("rule words that state no rule: a guess, a fact, a habit told, reassurance,
     expect([s, isRule(s)]).toEqual([s, true]);
 });
 
+test("a limit told as an order is a rule; the same words in a fact or an aside are not", () => {
+  for (const s of [
+    "No new dependencies, and keep the response shape backwards compatible.",
+    "Leave the class components as they are; just fix what breaks.",
+    "Actually skip mypy for now, it's too slow on CI.",
+    "配置文件格式只支持 TOML。",
+    "时间一律按 UTC 存储，展示时再转换。",
+    "接口的返回格式保持不变。",
+  ])
+    expect([s, isRule(s)]).toEqual([s, true]);
+  for (const s of [
+    "No problem, take your time.",
+    "Keep going.",
+    "I only have an hour before the demo.",
+    "You always write such long commit messages, haha.",
+    "这张表有两千万行数据。",
+    "效果好得不得了。",
+  ])
+    expect([s, isRule(s)]).toEqual([s, false]);
+});
+
 test("a pasted log or fenced block is neither the task nor a rule", () => {
   const prompt =
     "The loader crashes on empty files:\n```\nError: config must be an object\n```\nWarning: it will only fail once\n    at load (src/load.ts:42:17)\nMake an empty file load as the defaults.";

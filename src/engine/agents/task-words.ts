@@ -6,20 +6,34 @@ import { foldDuplicates } from "../snapshots/constraint-hygiene.ts";
 // The words that make a sentence a rule for the work (spec: constraints and decisions the user states).
 const RULE_EN = /\b(?:never|don'?t|do not|doesn'?t|must(?:n'?t)?|always|only|avoid|no longer|not allowed)\b/i;
 const RULE_ZH =
-  /不要|不用|别|必须|只用|只能|只要|不对|我说的是|我的意思是|禁止|不能|不许|一定要|务必|避免|改用/u;
+  /不要|不用|别|必须|只用|只能|只要|只支持|不对|我说的是|我的意思是|禁止|不能|不许|不准|不得(?![了不])|切勿|一律|统一用|保持.{0,16}不变|一定要|务必|避免|改用/u;
 // A choice of means: "Use zod for the schemas", "Use X instead of Y" (not "make it wait instead of sleeping").
 const CHOICE_EN = /^(?:please\s+|also\s+|and\s+)?(?:use|prefer|stick (?:to|with)|go with)\b/i;
 const INSTEAD_EN = /\b(?:use|prefer|pick|choose|call|keep)\b.*\binstead of\b/i;
+// A limit told as an order, at the start of a clause: "No new dependencies", "keep the response
+// shape backwards compatible", "Skip mypy for now", "Leave the class components as they are".
+const LIMIT_EN = new RegExp(
+  [
+    String.raw`(?:^|[,;:]\s*|\band\s+)no\s+(?!problem|worries|idea|rush|hurry|need|way|one|doubt)(?:new|more|extra|other)?\s*[a-z]{3,}`,
+    String.raw`(?:^|[,;:]\s*|\band\s+)keep\s+(?:the|every|all|each|its|our|this|these|them|it)\b`,
+    String.raw`^(?:actually,?\s+|just\s+|please\s+)?skip\b`,
+    String.raw`\bleave\b.*\b(?:as (?:it is|they are)|alone|untouched|unchanged)\b`,
+  ].join("|"),
+  "i",
+);
 
 // The same words where they state no rule: a guess ("you must be tired", "it must be failing"), a
-// fact ("it only takes a second", "the only thing left", "the update will never happen"), a habit
-// told ("I always forget"), reassurance ("don't worry", "别担心") and "不对劲" (something is off).
+// fact ("it only takes a second", "the only thing left", "I only have an hour", "the update will
+// never happen"), a habit told ("I always forget", "you always write…"), reassurance ("don't
+// worry", "别担心") and "不对劲" (something is off).
 const NOT_RULE_EN = new RegExp(
   [
     String.raw`\bmust(?: have)? be (?:\w+ing|tired|sick|busy|bored|kidding|joking|exhausted|frustrated)\b`,
     String.raw`\b(?:the|an?|not|if)\s+only\b`,
     String.raw`\b(?:it|this|that|which|who|he|she)\s+only\s+\w+s\b`,
+    String.raw`\b(?:I|we)\s+only\s+have\s+(?:an?|one|two|a few|\d+)\s+(?:minutes?|hours?|days?|weeks?)\b`,
     String.raw`\b(?:I|we|they)\s+always\s+(?:\w+ed|had|was|were|did|got|forget|forgot)\b`,
+    String.raw`\byou\s+always\b`,
     String.raw`\b(?:will|would|could|has|have|had)\s+never\b`,
     String.raw`\b(?:don'?t|do not) worry\b`,
   ].join("|"),
@@ -58,7 +72,7 @@ export function isRule(sentence: string): boolean {
   const s = sentence.replace(/[\u2018\u2019]/g, "'");
   if (s.length > RULE_MAX || /[?？]$/u.test(s) || NO_SAVE.test(s)) return false;
   const said = s.replace(NOT_RULE_EN, " ").replace(NOT_RULE_ZH, " ");
-  return RULE_EN.test(said) || RULE_ZH.test(said) || CHOICE_EN.test(said) || INSTEAD_EN.test(said);
+  return [RULE_EN, RULE_ZH, CHOICE_EN, INSTEAD_EN, LIMIT_EN].some((rule) => rule.test(said));
 }
 
 // A sentence that asks for work: an imperative ("Fix the deadlock"), a polite request ("Can you add
