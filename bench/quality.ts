@@ -9,7 +9,8 @@
 //   bun bench/quality.ts [--results DIR] [--quiet]
 //
 // Prints each session's misses and the figures for the tuning sessions (01–20), the held-out ones
-// (21–40), the fresh ones written after the tuning (41–50) and all; writes bench/results/quality-<date>-<commit>.json and quality-latest.json;
+// (21–40), the fresh ones written after the first tuning (41–50), the unseen ones never tuned on
+// (51–60) and all; writes bench/results/quality-<date>-<commit>.json and quality-latest.json;
 // exits 1 when any figure of the whole corpus is below its goal.
 import { execFileSync } from "node:child_process";
 import {
@@ -39,7 +40,8 @@ export const SESSIONS = join(ROOT, "bench", "quality", "sessions");
 const PARTS = [
   { name: "tuning", label: "tuning (01-20)", last: 20 },
   { name: "held_out", label: "held out (21-40)", last: 40 },
-  { name: "fresh", label: "fresh (41-50)", last: Infinity },
+  { name: "fresh", label: "fresh (41-50)", last: 50 },
+  { name: "unseen", label: "unseen (51-60)", last: Infinity },
 ];
 const GOALS = { recall: 0.8, precision: 0.9, goal: 0.8, next_action: 0.8 };
 const TRANSCRIPTS = ["transcript.jsonl", "rollout.jsonl", "chat.jsonl"];
