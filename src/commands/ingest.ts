@@ -22,9 +22,14 @@ export async function run(_o: unknown, args: string[], g: GlobalOptions): Promis
   );
   const r = await session.run((s) => ingestTranscript(s, path));
   if (g.json) printJson(r);
-  else
+  else {
     print(
       `Ingested ${r.added} new tool call(s) of ${r.seen} into project ${r.project}'s tool log (Layer 3; never auto-restored).`,
     );
+    if (r.abandoned.length)
+      print(
+        `Failure graph: ${r.abandoned.join(", ")} (tried in different ways, each failed, then abandoned).`,
+      );
+  }
   return 0;
 }

@@ -20,6 +20,8 @@ import {
   type SessionNote,
 } from "./session-notes.ts";
 import { changeSignalRow, getSignalRow } from "./signal-row.ts";
+import { abandonedApproaches, besides, freshAbandoned, recordAbandoned } from "./abandoned.ts";
+import { writesFiles } from "./shell-words.ts";
 import { isBareReply, promptRules, statedNextStep, taskOf } from "./task-words.ts";
 import { foldDuplicates } from "../snapshots/constraint-hygiene.ts";
 import { isAbsoluteAny, toStoredPath } from "../projects/paths.ts";
@@ -48,6 +50,8 @@ export interface AutoContext extends HookFacts {
   reason: string;
   toolCalls: number;
   note?: SessionNote | null;
+  /** Approaches this session abandoned that the project's graph does not hold yet (abandoned.ts). */
+  abandoned?: SnapshotInput["failure_graph"];
 }
 
 /** The states an auto-snapshot makes when it knows only the last call or reply, not the task's state. */
@@ -73,6 +77,10 @@ function isContinuation(prompt: string): boolean {
     .trim();
   return text.length <= 80 && CONTINUATION.test(text);
 }
+
+/** The task this session's first prompt names, or null when it names none (no prompt, or only "continue"). */
+const intentOf = (facts: TranscriptFacts): string | null =>
+  facts.first_prompt && !isContinuation(facts.first_prompt) ? facts.first_prompt : null;
 
 /** A MindSave save run as a command: `mindsave save`, `mindsave --home H save`, `mindsave.exe save`. */
 const SAVE_COMMAND = /\bmindsave(?:\.exe|\.cmd)?["']?(?:\s+(?!save\b)\S+){0,6}\s+save\b/i;
@@ -202,6 +210,21 @@ const storedPath = (path: string, root: string | null) =>
 /** Tools that read a file: Claude Code's Read, Gemini's read_file, Copilot's view, Cursor's Read. */
 const READ_TOOL = /^(?:Read|read_file|read_many_files|view|NotebookRead)$/;
 
+/**
+ * Tools that only read or search (Claude Code's, Gemini CLI's, Cline's, Copilot's): calls of these
+ * change nothing.
+ */
+const READER_TOOL =
+  /^(?:Read|read_file|read_many_files|view|NotebookRead|Grep|Glob|LS|WebFetch|WebSearch|grep|glob|search_file_content|list_directory|google_web_search|web_fetch|list_files|search_files|list_code_definition_names)$/;
+
+/** Whether every call of this session that worked only read: a reader tool, or a command that writes no file. */
+function onlyRead(facts: TranscriptFacts): boolean {
+  return facts.tool_uses.every((t) => {
+    if (t.is_error || READER_TOOL.test(t.name)) return true;
+    return typeof t.input.command === "string" && !writesFiles(t.input.command);
+  });
+}
+
 /** The files this session read, newest first (a read's target is its file_path or path). */
 function readFiles(facts: TranscriptFacts): string[] {
   return facts.tool_uses
@@ -268,11 +291,12 @@ function layer2Of(
 ): Pick<SnapshotInput, "constraints" | "decisions" | "failure_graph"> {
   const known = [...(c.full ? writtenConstraints(c.full) : []), ...(c.note?.constraints ?? [])];
   const prompts = facts.prompts ?? [facts.first_prompt, facts.last_prompt].filter((p): p is string => !!p);
+  const repeated = failureCandidates(c.note ?? null);
   return {
     // The rules the user stated in this session's prompts, each once (the save compresses them by the spec's rules).
     constraints: foldDuplicates([...known, ...promptRules(prompts, known)]).kept,
     decisions: [...(c.full?.decisions ?? [])],
-    failure_graph: failureCandidates(c.note ?? null),
+    failure_graph: { ...repeated, ...besides(repeated, c.abandoned ?? {}) },
   };
 }
 
@@ -286,7 +310,7 @@ function layer2Of(
 export function autoSnapshotInput(facts: TranscriptFacts, c: AutoContext): SnapshotInput {
   const input = emptyInput();
   const sessionId = c.sessionId ?? facts.session_id;
-  const intent = facts.first_prompt && !isContinuation(facts.first_prompt) ? facts.first_prompt : null;
+  const intent = intentOf(facts);
   const newest = carriesOnNewest(facts, c.newest, intent, sessionId) ? c.newest : null;
   const plan = planProgress(facts);
   // Stop's payload gives the final reply; PreCompact and SessionEnd find it in the transcript.
@@ -396,7 +420,8 @@ async function autoSources(session: Session, facts: TranscriptFacts, hook: HookF
   const root = ctx?.root ?? currentWorkspace(session, false)?.root ?? null;
   const signal = await getSignalRow(session.store, ctx?.project.id);
   const sessionId = hook.sessionId ?? facts.session_id;
-  return { newest, full, root, signal, sessionId, note: noteOf(signal, sessionId) };
+  const projectId = ctx?.project.id ?? null;
+  return { projectId, newest, full, root, signal, sessionId, note: noteOf(signal, sessionId) };
 }
 
 /** Saves the auto-snapshot; over budget even as one, Layer 1 only rather than lose the checkpoint. */
@@ -455,8 +480,37 @@ function finalSave(
 }
 
 /**
+ * A session that only read and answered (no edit, no plan, no call that may write, nothing changed
+ * in the working tree since the newest snapshot) about a question of its own, not the newest's
+ * task: a snapshot of it would replace the project's task with the question, so it writes none.
+ */
+function answeredOnly(
+  facts: TranscriptFacts,
+  newest: SnapshotRecord | null,
+  root: string | null,
+  sessionId: string | null,
+): boolean {
+  if (!newest || facts.edited_files.length || facts.patches.length || facts.todos?.length) return false;
+  if (!onlyRead(facts)) return false;
+  if (carriesOnNewest(facts, newest, intentOf(facts), sessionId)) return false;
+  return !gitChangedSince(root, Date.parse(newest.created_at));
+}
+
+/** Without a snapshot to carry them, the session's abandoned approaches go straight into the project's graph. */
+async function recordWithoutSnapshot(
+  session: Session,
+  projectId: string | null,
+  abandoned: SnapshotInput["failure_graph"],
+): Promise<null> {
+  if (projectId && Object.keys(abandoned).length)
+    await session.write((w) => recordAbandoned(w, projectId, abandoned, session.now()));
+  return null;
+}
+
+/**
  * Writes an auto-snapshot from the transcript, unless there is nothing to say: no work, the user
- * said not to save, or the same Layer 1 as the newest snapshot with no new Layer 2 candidates.
+ * said not to save, the session only answered a question (answeredOnly), or the same Layer 1 as
+ * the newest snapshot with no new Layer 2 candidates (corrections, failures, abandoned approaches).
  * `overflow`: Layer 1 only, pointing at the full snapshot it extends. `final`: the session's end
  * (see finalSave), with the tool calls the closing hook logged; `workOnly`: only work is saved.
  */
@@ -471,12 +525,17 @@ export async function writeAuto(
   if (!hasWork(facts)) return null;
   // `mindsave config checkpoints off`: the hooks write no checkpoint of their own either.
   if ((await getSetting(session, "checkpoints")) === "off") return null;
-  const { newest, full, root, signal, sessionId, note } = await autoSources(session, facts, hook);
+  const { projectId, newest, full, root, signal, sessionId, note } = await autoSources(session, facts, hook);
   if (note?.no_save) return null;
+  // A session's end is a moment it moved on from what it had not got working.
+  const abandoned = await freshAbandoned(session, projectId, abandonedApproaches(facts, !!opts.final));
+  if (answeredOnly(facts, newest, root, sessionId))
+    return recordWithoutSnapshot(session, projectId, abandoned);
+  const learned = Object.keys(abandoned).length > 0 && !opts.overflow;
   const end = opts.final
     ? finalSave(newest, root, signal.tool_calls_since_save + opts.final.logged, sessionId)
     : "as-usual";
-  if (end === "skip" || (opts.final?.workOnly && end !== "save")) return null;
+  if (!learned && (end === "skip" || (opts.final?.workOnly && end !== "save"))) return null;
   const input = autoSnapshotInput(facts, {
     ...hook,
     sessionId,
@@ -486,8 +545,9 @@ export async function writeAuto(
     reason,
     toolCalls: signal.tool_calls_since_save,
     note,
+    abandoned,
   });
-  const candidates = hasCandidates(note) && !opts.overflow;
+  const candidates = (hasCandidates(note) || learned) && !opts.overflow;
   if (!opts.force && end !== "save" && !candidates && sameLayer1(input, newest, root)) return null;
   const saved = await saveOrOverflow(session, input, full, !!opts.overflow);
   await takeCandidates(session, saved, note, sessionId, input.failure_graph);

@@ -7,6 +7,7 @@ import { readCopilotEvents } from "./kinds/copilot.ts";
 import { readCursorTranscript } from "./kinds/cursor.ts";
 import { readChatRecording } from "./kinds/gemini.ts";
 import { actionFor, appendToolCalls } from "./toollog.ts";
+import { abandonedApproaches, recordAbandoned } from "./abandoned.ts";
 import { readTranscript, toolTarget, withTranscript, type TranscriptFacts } from "./transcript.ts";
 import type { Session } from "../session.ts";
 import { resolveProject } from "../projects/resolve.ts";
@@ -78,11 +79,15 @@ function readerFor(path: string): TranscriptReader {
 /** A transcript's facts, read by the reader of the agent that wrote it. */
 export const readAgentTranscript = (path: string): TranscriptFacts => readerFor(path)(path);
 
-/** `mindsave ingest TRANSCRIPT`: the transcript's tool calls into the project's tool log, whichever agent wrote it. */
+/**
+ * `mindsave ingest TRANSCRIPT`: the transcript's tool calls into the project's tool log, whichever
+ * agent wrote it, and the approaches its session abandoned into the project's failure graph (a
+ * transcript ingested is a session over: one recorded already is only seen again).
+ */
 export async function ingestTranscript(
   session: Session,
   path: string,
-): Promise<{ added: number; seen: number; project: string }> {
+): Promise<{ added: number; seen: number; abandoned: string[]; project: string }> {
   const facts = readAgentTranscript(path);
   if (!facts.tool_uses.length && !facts.session_id)
     throw new UserError(
@@ -92,6 +97,13 @@ export async function ingestTranscript(
   return session.write(async (w) => {
     const ctx = await resolveProject(session, { create: true, w });
     const added = await logToolCalls(w, ctx.project.id, facts, null, now);
-    return { added, seen: facts.tool_uses.length, project: ctx.project.name };
+    const abandoned = abandonedApproaches(facts, true);
+    await recordAbandoned(w, ctx.project.id, abandoned, now);
+    return {
+      added,
+      seen: facts.tool_uses.length,
+      abandoned: Object.keys(abandoned),
+      project: ctx.project.name,
+    };
   });
 }

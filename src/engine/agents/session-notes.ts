@@ -50,7 +50,7 @@ export interface Trail {
   first_prompt?: string;
   last_prompt?: string;
   started?: string;
-  tools?: { name: string; field?: string; target: string; at: string; failed?: boolean }[];
+  tools?: { name: string; field?: string; target: string; at: string; failed?: boolean; error?: string }[];
   files?: string[];
   todos?: { content: string; status: string }[];
 }

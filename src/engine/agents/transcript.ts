@@ -44,6 +44,8 @@ const INPUT_TEXT_MAX = 1000;
 const TEXT_MAX = 2000;
 /** The newest tool calls kept: what one hook writes to the tool log is bounded too. */
 export const MAX_TOOL_USES = 2000;
+/** The most of a failed call's error kept: the failure graph's reason takes its first line or two. */
+export const ERROR_MAX = 200;
 
 export interface Todo {
   content: string;
@@ -58,6 +60,8 @@ export interface ToolUse {
   input: Record<string, unknown>;
   timestamp: string;
   is_error?: boolean;
+  /** A failed call's error, as its result gave it (cleaned, at most ERROR_MAX characters), where a reader keeps it. */
+  error?: string;
 }
 
 export interface FilePatch {
@@ -398,7 +402,8 @@ class TaskList {
 /** Collects facts line by line; `identity` lines (the head of a long file) give only who and when. */
 class Collector {
   readonly facts: TranscriptFacts = emptyFacts();
-  private errors = new Set<string>();
+  /** Failed calls by their tool_use id, with their error text. */
+  private errors = new Map<string, string>();
   // Insertion order is recency: an edited file is deleted and added again.
   private edited = new Set<string>();
   private patches = new Map<string, FilePatch>();
@@ -438,7 +443,8 @@ class Collector {
   private block(block: Line, line: Line, place: string): void {
     if (block.type === "tool_use" && typeof block.name === "string") this.toolUse(block, line, place);
     if (block.type !== "tool_result") return;
-    if (block.is_error && block.tool_use_id) this.errors.add(String(block.tool_use_id));
+    if (block.is_error && block.tool_use_id)
+      this.errors.set(String(block.tool_use_id), clean(resultText(block.content), ERROR_MAX));
     if (this.tasks.created(block, line)) this.facts.todos = this.tasks.todos;
   }
 
@@ -478,11 +484,19 @@ class Collector {
 
   done(): TranscriptFacts {
     this.facts.tool_uses = this.facts.tool_uses.slice(-MAX_TOOL_USES);
-    for (const t of this.facts.tool_uses) if (this.errors.has(t.id)) t.is_error = true;
+    for (const t of this.facts.tool_uses) failedWith(t, this.errors);
     this.facts.edited_files = [...this.edited];
     this.facts.patches = [...this.patches.values()];
     return this.facts;
   }
+}
+
+/** Marks a call failed, with its error text, when `errors` holds it. */
+export function failedWith(t: ToolUse, errors: Map<string, string>): void {
+  if (!errors.has(t.id)) return;
+  t.is_error = true;
+  const error = errors.get(t.id);
+  if (error) t.error = error;
 }
 
 /**

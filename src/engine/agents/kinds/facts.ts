@@ -4,10 +4,12 @@
 // order of recency).
 import { isAbsolute, resolve } from "node:path";
 import {
+  ERROR_MAX,
   MAX_TOOL_USES,
   REPLY_MAX,
   clean,
   emptyFacts,
+  failedWith,
   keepPrompt,
   objectOf,
   slimInput,
@@ -20,7 +22,7 @@ import { stripControl } from "../../snapshots/input-limits.ts";
 
 export class FactsBuilder {
   readonly facts: TranscriptFacts = emptyFacts();
-  private readonly errors = new Set<string>();
+  private readonly errors = new Map<string, string>();
   private readonly edited = new Set<string>();
   private readonly patches = new Map<string, FilePatch>();
 
@@ -57,8 +59,9 @@ export class FactsBuilder {
     if (uses.length >= 2 * MAX_TOOL_USES) uses.splice(0, uses.length - MAX_TOOL_USES);
   }
 
-  failed(id: string): void {
-    this.errors.add(id);
+  /** A failed call, with its error text when the transcript gives one. */
+  failed(id: string, error = ""): void {
+    this.errors.set(id, clean(error, ERROR_MAX));
   }
 
   /** An edited file; a relative path is taken from `cwd` when that is known. */
@@ -96,7 +99,7 @@ export class FactsBuilder {
   done(skipped = 0): TranscriptFacts {
     const f = this.facts;
     f.tool_uses = f.tool_uses.slice(-MAX_TOOL_USES);
-    for (const t of f.tool_uses) if (this.errors.has(t.id)) t.is_error = true;
+    for (const t of f.tool_uses) failedWith(t, this.errors);
     f.edited_files = [...this.edited];
     f.patches = [...this.patches.values()];
     f.skipped_bytes = skipped;

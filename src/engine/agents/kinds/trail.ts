@@ -6,7 +6,7 @@ import { hasWork, sessionNote } from "../auto-snapshot.ts";
 import type { HookPayload } from "../hook-payload.ts";
 import { callTarget, withNote, type SessionNote, type Trail } from "../session-notes.ts";
 import { changeSignalRow } from "../signal-row.ts";
-import { clean, emptyFacts, objectOf, TARGET_KEYS, type TranscriptFacts } from "../transcript.ts";
+import { clean, emptyFacts, ERROR_MAX, objectOf, TARGET_KEYS, type TranscriptFacts } from "../transcript.ts";
 import { todoStatus } from "./facts.ts";
 import { record, text, type HookEvent, type TranscriptSource } from "./kind.ts";
 import { redactDeep } from "../../snapshots/redact.ts";
@@ -58,8 +58,11 @@ export function noteTrail(
     t.last_prompt = prompt;
   }
   const tool = typeof p.tool_name === "string" ? clean(p.tool_name, 200) : "";
+  // A failure's error, its first lines: the reason an approach abandoned is recorded with (abandoned.ts).
+  const failed =
+    event === "post-tool-use-failure" ? { error: clean(String(p.error ?? ""), ERROR_MAX).trim() } : null;
   if (tool && (event === "post-tool-use" || event === "post-tool-use-failure"))
-    trailTool(t, tool, record(p.tool_input) ?? {}, event === "post-tool-use-failure", src, now);
+    trailTool(t, tool, record(p.tool_input) ?? {}, failed, src, now);
   return { ...n, trail: t };
 }
 
@@ -68,7 +71,7 @@ function trailTool(
   t: Trail,
   tool: string,
   input: Record<string, unknown>,
-  failed: boolean,
+  failed: { error: string } | null,
   src: TranscriptSource,
   now: Date,
 ): void {
@@ -81,7 +84,7 @@ function trailTool(
       ...(field && target ? { field } : {}),
       target,
       at: now.toISOString(),
-      ...(failed ? { failed } : {}),
+      ...(failed ? { failed: true, ...(failed.error ? { error: failed.error } : {}) } : {}),
     },
   ].slice(-KEEP_TOOLS);
   if (failed) return;
@@ -214,7 +217,7 @@ export function trailFacts(trail: Trail | undefined, sessionId: string | null): 
     name: u.name,
     timestamp: u.at,
     input: u.field ? { [u.field]: u.target } : {},
-    ...(u.failed ? { is_error: true } : {}),
+    ...(u.failed ? { is_error: true, ...(u.error ? { error: u.error } : {}) } : {}),
   }));
   f.edited_files = [...(trail.files ?? [])];
   f.todos = trail.todos?.length ? trail.todos.map((t) => ({ ...t })) : null;
