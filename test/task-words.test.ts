@@ -80,6 +80,10 @@ test("the task is what the prompt asks for: a polite question unwrapped, the sen
   expect(
     taskOf("The checkout test fails one run in five. It only takes a second. Find the race and fix it."),
   ).toBe("The checkout test fails one run in five. Find the race and fix it");
+  // A rule asked for politely is still a rule, not the task.
+  expect(
+    taskOf("Add a changelog generator. Please make sure running it twice must not duplicate entries."),
+  ).toBe("Add a changelog generator");
   expect(taskOf("Add rate limiting to the login endpoint. Never use Redis for it.")).toBe(
     "Add rate limiting to the login endpoint",
   );

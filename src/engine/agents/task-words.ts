@@ -103,7 +103,7 @@ const POINTS_BACK = /\b(?:it|this|that|these|those)\b/i;
  */
 export function taskOf(prompt: string): string {
   const sentences = sentencesOf(ownWords(prompt));
-  const task = sentences.filter((s) => !isRule(s) || requestOf(s));
+  const task = sentences.filter((s) => !isRule(s));
   if (!task.length) return prompt;
   const asked = task.flatMap((s) => requestOf(s) ?? []);
   if (asked.length && asked.length < task.length) {
