@@ -367,7 +367,7 @@ function addHookCommands(program: Command): void {
     .description("Run one hook event with its JSON on stdin (what the installed hooks call; always exits 0)")
     .argument(
       "<event>",
-      "session-start, user-prompt-submit, post-tool-use, post-tool-use-failure, pre-compact, stop or session-end",
+      "session-start, user-prompt-submit, pre-tool-use, post-tool-use, post-tool-use-failure, pre-compact, stop or session-end",
     )
     // Not .choices(): an unknown agent must still exit 0 (a hook never breaks the agent).
     .option(

@@ -125,7 +125,7 @@ describe("hooks install --agent: into a config the user already has", () => {
     expect(readFileSync(path, "utf8")).toBe(
       json({
         hooks: {
-          PreToolUse: theirs.hooks.PreToolUse,
+          PreToolUse: [...theirs.hooks.PreToolUse, codexGroup("pre-tool-use", 5)],
           Stop: [...theirs.hooks.Stop, codexGroup("stop", 10)],
           SessionStart: [codexGroup("session-start", 10)],
           UserPromptSubmit: [codexGroup("user-prompt-submit", 10)],
@@ -210,6 +210,7 @@ describe("hooks install --agent: into a config the user already has", () => {
         hooks: {
           sessionStart: [copilotEntry("session-start", 10)],
           userPromptSubmitted: [copilotEntry("user-prompt-submit", 10)],
+          preToolUse: [copilotEntry("pre-tool-use", 5)],
           postToolUse: [copilotEntry("post-tool-use", 5)],
           postToolUseFailure: [copilotEntry("post-tool-use-failure", 5)],
           preCompact: [copilotEntry("pre-compact", 10)],
@@ -484,7 +485,7 @@ describe("hooks install --agent: choosing agents", () => {
     expect(of("cursor").hooks.every((h: any) => h.state === "absent")).toBe(true);
     const text = (await ok(["agents"], t.opts)).stdout;
     expect(text).toContain("current in ~/.codex/hooks.json (user)");
-    expect(text).toContain("none for post-tool-use-failure, session-end");
+    expect(text).toContain("none for pre-tool-use, post-tool-use-failure, session-end");
     await ok(["hooks", "uninstall", "--agent", "all"], t.opts);
     expect(readdirSync(join(t.home, ".codex"))).toEqual([]);
     expect(existsSync(join(t.home, ".config"))).toBe(false);

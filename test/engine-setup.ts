@@ -17,6 +17,8 @@ import { recordFailure } from "../src/engine/failures/record.ts";
 import type { FailureObservation } from "../src/engine/failures/graph.ts";
 import { addRule, parseScope } from "../src/engine/memory/rules.ts";
 import { sizeOf, storeFileKind } from "../src/store/driver.ts";
+import { readHook, runHook } from "../src/engine/agents/kinds/runtime.ts";
+import type { HookEvent } from "../src/engine/agents/kinds/kind.ts";
 import { childEnv, projectAt, tempDir, type LaptopWithClone, type ProjectOnLaptop } from "./helpers.ts";
 
 /** Where a CLI run would act: its home (`--home`), its working folder, and its laptop's environment. */
@@ -41,6 +43,25 @@ export async function atPlace<T>(place: Place, fn: (s: Session) => Promise<T>): 
     { write: true },
   );
   return session.run(fn);
+}
+
+/**
+ * One hook event as `mindsave hook EVENT [--agent NAME]` runs it in `t`'s repository, in this
+ * process: the agent's payload read, the flows run on the real store, its stdout.
+ */
+export async function hookAt(
+  t: ProjectOnLaptop,
+  agent: string | undefined,
+  event: HookEvent,
+  raw: Record<string, unknown>,
+): Promise<string> {
+  const env = childEnv(t.pc.env);
+  const call = readHook(agent, event, raw, env)!;
+  const session = await Session.open(
+    { home: t.home, cwd: t.repo, env, busyTimeoutMs: 1000 },
+    { write: event !== "session-start" },
+  );
+  return session.run((s) => runHook(s, call));
 }
 
 export interface SaveFlags extends FlagFields {

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { hostTarget } from "../build.ts";
 import { hookCommand } from "../src/engine/agents/hooks.ts";
+import { PRE_TOOL_MATCHER } from "../src/engine/agents/agent-hooks.ts";
 import { gitRepo, hostBinary, laptop, plainFolder, run, sql, tempDir, type RunResult } from "./helpers.ts";
 
 let exe = "";
@@ -139,13 +140,20 @@ describe("hooks install / uninstall", () => {
     const originalText = JSON.stringify(original, null, 4) + "\n"; // a person's own indentation
     writeFileSync(settingsFile, originalText);
     const first = await t.json(["hooks", "install"]);
-    expect(first.added).toHaveLength(7);
+    expect(first.added).toHaveLength(8);
     expect(existsSync(first.backup)).toBe(true);
     expect(JSON.parse(readFileSync(first.backup, "utf8"))).toEqual(original);
     const after = JSON.parse(readFileSync(settingsFile, "utf8"));
     expect(after.model).toBe("opus");
     expect(after.permissions).toEqual(original.permissions);
-    expect(after.hooks.PreToolUse).toEqual(original.hooks.PreToolUse);
+    // Theirs first; ours gives context only (never a permissionDecision) for the tools that propose something.
+    expect(after.hooks.PreToolUse).toEqual([
+      ...original.hooks.PreToolUse,
+      {
+        matcher: PRE_TOOL_MATCHER,
+        hooks: [{ type: "command", command: hookCommand(null, "pre-tool-use"), timeout: 5 }],
+      },
+    ]);
     expect(after.hooks.SessionStart[0]).toEqual(original.hooks.SessionStart[0]);
     // One portable command for every machine: the local copy, else `mindsave` on PATH, else nothing.
     const cmd = (arg: string) => hookCommand(null, arg);
@@ -180,7 +188,7 @@ describe("hooks install / uninstall", () => {
     expect(JSON.parse(readFileSync(settingsFile, "utf8"))).toEqual(after);
     // Uninstall restores exactly what was there.
     const removed = await t.json(["hooks", "uninstall"]);
-    expect(removed.removed).toHaveLength(7);
+    expect(removed.removed).toHaveLength(8);
     expect(readFileSync(settingsFile, "utf8")).toBe(originalText);
     expect((await t.json(["hooks", "uninstall"])).removed).toEqual([]);
   });
@@ -208,7 +216,7 @@ describe("hooks install / uninstall", () => {
     );
     const r = await t.json(["hooks", "install"]);
     expect(r.updated).toEqual([hookCommand(null, "session-start")]);
-    expect(r.added).toHaveLength(6);
+    expect(r.added).toHaveLength(7);
     const now = JSON.parse(readFileSync(settingsFile, "utf8"));
     expect(now.hooks.SessionStart).toEqual([
       {
@@ -217,7 +225,7 @@ describe("hooks install / uninstall", () => {
       },
     ]);
     expect(await t.json(["hooks", "install"])).toMatchObject({ added: [], updated: [] });
-    expect((await t.json(["hooks", "uninstall"])).removed).toHaveLength(7);
+    expect((await t.json(["hooks", "uninstall"])).removed).toHaveLength(8);
     expect(JSON.parse(readFileSync(settingsFile, "utf8"))).toEqual({});
   });
 
@@ -229,6 +237,7 @@ describe("hooks install / uninstall", () => {
     expect(Object.keys(JSON.parse(readFileSync(r.settings, "utf8")).hooks)).toEqual([
       "SessionStart",
       "UserPromptSubmit",
+      "PreToolUse",
       "PostToolUse",
       "PostToolUseFailure",
       "PreCompact",

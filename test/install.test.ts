@@ -18,6 +18,7 @@ import { hostTarget } from "../build.ts";
 import {
   hookCommand,
   HOOK_ARGS,
+  HOOK_EVENTS,
   installHooks,
   KEEP_SETTINGS_BACKUPS,
   SETTINGS_LEDGER,
@@ -112,7 +113,7 @@ describe("settings.json round trip: install then uninstall gives back the origin
       mkdirSync(join(home, ".claude"));
       writeFileSync(path, original);
       const r = installHooks(path, null, env, NOW);
-      expect(r.added).toHaveLength(7);
+      expect(r.added).toHaveLength(8);
       const after = readFileSync(path, "utf8");
       const value = parse(after);
       const before = parse(original);
@@ -132,7 +133,7 @@ describe("settings.json round trip: install then uninstall gives back the origin
       if (original.includes("\r\n")) expect(after.replace(/\r\n/g, "")).not.toContain("\n");
       if (commented) expect(after).toContain('"model": "opus", // the big one\n  /* no network tools */');
       expect(installHooks(path, null, env, NOW).added).toEqual([]);
-      expect(uninstallHooks(path, env, NOW).removed).toHaveLength(7);
+      expect(uninstallHooks(path, env, NOW).removed).toHaveLength(8);
       expect(readFileSync(path, "utf8")).toBe(original);
       // Backups never land beside the settings.
       expect(readdirSync(join(home, ".claude"))).toEqual(["settings.json"]);
@@ -224,27 +225,21 @@ describe("hooks install through the CLI", () => {
     const settings = join(t.repo, ".claude", "settings.json");
     mkdirSync(join(t.repo, ".claude"));
     const ada = "/home/ada/.mindsave/bin/mindsave";
+    // That version had every event but PreToolUse (the repeat warning before a tool runs is newer).
+    const earlier = HOOK_EVENTS.filter((h) => h.arg !== "pre-tool-use");
     const old = {
       permissions: { allow: ["Read"] },
       hooks: Object.fromEntries(
-        HOOK_ARGS.map((arg, i) => [
-          [
-            "SessionStart",
-            "UserPromptSubmit",
-            "PostToolUse",
-            "PostToolUseFailure",
-            "PreCompact",
-            "Stop",
-            "SessionEnd",
-          ][i],
-          [{ hooks: [{ type: "command", command: `'${ada}' hook ${arg}`, timeout: 10 }] }],
+        earlier.map((h) => [
+          h.event,
+          [{ hooks: [{ type: "command", command: `'${ada}' hook ${h.arg}`, timeout: 10 }] }],
         ]),
       ),
     };
     writeFileSync(settings, JSON.stringify(old, null, 2) + "\n");
     const r = await t.json(["hooks", "install", "--project"]);
-    expect(r.added).toEqual([]);
-    expect(r.updated).toEqual(HOOK_ARGS.map((a) => hookCommand(null, a)));
+    expect(r.added).toEqual([hookCommand(null, "pre-tool-use")]);
+    expect(r.updated).toEqual(earlier.map((h) => hookCommand(null, h.arg)));
     expect(readFileSync(settings, "utf8")).not.toContain("/home/ada");
     expect((await t.json(["hooks", "install", "--project"])).updated).toEqual([]);
     // Another person (no record of this install in their home) removes them all.
@@ -253,7 +248,7 @@ describe("hooks install through the CLI", () => {
       (await run(["--json", "hooks", "uninstall", "--project"], { cwd: t.repo, env: bob.env, bin: [exe] }))
         .stdout,
     );
-    expect(out.removed).toHaveLength(7);
+    expect(out.removed).toHaveLength(8);
     expect(JSON.parse(readFileSync(settings, "utf8"))).toEqual({ permissions: { allow: ["Read"] } });
   });
 

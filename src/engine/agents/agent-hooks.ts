@@ -15,6 +15,7 @@ import { home, type AgentId, type Place, type Scope } from "./registry.ts";
 export type HookEvent =
   | "session-start"
   | "user-prompt-submit"
+  | "pre-tool-use"
   | "post-tool-use"
   | "post-tool-use-failure"
   | "pre-compact"
@@ -49,6 +50,12 @@ export interface AgentHooksSpec {
   afterInstall?: string;
 }
 
+/**
+ * The tools Claude Code's PreToolUse runs for: those whose input proposes an approach (a command,
+ * a file written, an MCP call). Reads and searches would each start a process for nothing.
+ */
+export const PRE_TOOL_MATCHER = "Bash|Write|Edit|MultiEdit|NotebookEdit|mcp__.*";
+
 const inProject = (p: Place, ...parts: string[]) => (p.root ? join(p.root, ...parts) : null);
 const codexHome = (env: NodeJS.ProcessEnv) => env.CODEX_HOME || join(home(env), ".codex");
 const copilotHome = (env: NodeJS.ProcessEnv) => env.COPILOT_HOME || join(home(env), ".copilot");
@@ -72,6 +79,7 @@ export const AGENT_HOOKS: readonly AgentHooksSpec[] = [
         timeout: 10,
       },
       { event: "UserPromptSubmit", arg: "user-prompt-submit", timeout: 10 },
+      { event: "PreToolUse", arg: "pre-tool-use", matcher: PRE_TOOL_MATCHER, timeout: 5 },
       { event: "PostToolUse", arg: "post-tool-use", matcher: "", timeout: 5 },
       { event: "PostToolUseFailure", arg: "post-tool-use-failure", matcher: "", timeout: 5 },
       { event: "PreCompact", arg: "pre-compact", matcher: "manual|auto", timeout: 10 },
@@ -90,6 +98,8 @@ export const AGENT_HOOKS: readonly AgentHooksSpec[] = [
     events: [
       { event: "SessionStart", arg: "session-start", timeout: 10 },
       { event: "UserPromptSubmit", arg: "user-prompt-submit", timeout: 10 },
+      // Its additionalContext reaches the model (codex-rs/hooks/src/events/pre_tool_use.rs).
+      { event: "PreToolUse", arg: "pre-tool-use", timeout: 5 },
       { event: "PostToolUse", arg: "post-tool-use", timeout: 5 },
       { event: "PreCompact", arg: "pre-compact", timeout: 10 },
       { event: "Stop", arg: "stop", timeout: 10 },
@@ -123,6 +133,7 @@ export const AGENT_HOOKS: readonly AgentHooksSpec[] = [
     ],
     lacks: [
       "no tool-failure event",
+      "BeforeTool cannot add context (it only blocks or rewrites the call): no repeat warning before a tool runs",
       "no event after compression (PreCompress is advisory)",
       "plain hook output reaches the user, not the model",
       "project hooks run only in trusted folders and warn when they change",
@@ -140,6 +151,8 @@ export const AGENT_HOOKS: readonly AgentHooksSpec[] = [
     events: [
       { event: "sessionStart", arg: "session-start", timeout: 10 },
       { event: "userPromptSubmitted", arg: "user-prompt-submit", timeout: 10 },
+      // An error or a timeout here denies the tool (changelog 1.0.57): the hook always exits 0, within 4 s.
+      { event: "preToolUse", arg: "pre-tool-use", timeout: 5 },
       { event: "postToolUse", arg: "post-tool-use", timeout: 5 },
       // postToolUse fires only for a call that succeeded; a failed one comes here.
       { event: "postToolUseFailure", arg: "post-tool-use-failure", timeout: 5 },
@@ -150,6 +163,7 @@ export const AGENT_HOOKS: readonly AgentHooksSpec[] = [
     lacks: [
       "preCompact only notifies (no context added)",
       "sessionStart context needs v1.0.11+ and only the last hook's is kept",
+      "userPromptSubmitted context needs v1.0.65+, preToolUse context v1.0.24+",
     ],
     runsClaudeHooks: ["project"],
   },
@@ -173,7 +187,8 @@ export const AGENT_HOOKS: readonly AgentHooksSpec[] = [
     lacks: [
       "the IDE drops sessionStart context (the CLI keeps it)",
       "preCompact output is ignored",
-      "beforeSubmitPrompt cannot add context",
+      "beforeSubmitPrompt cannot add context: no repeat warning at the prompt",
+      "preToolUse and beforeShellExecution only allow or deny (nothing reaches the model on an allow): no repeat warning before a tool runs",
     ],
     // With "third-party skills" on, Cursor runs ~/.claude/settings.json and the project's too.
     runsClaudeHooks: ["user", "project"],
@@ -191,6 +206,8 @@ export const AGENT_HOOKS: readonly AgentHooksSpec[] = [
       { event: "TaskStart", arg: "session-start" },
       { event: "TaskResume", arg: "session-start" },
       { event: "UserPromptSubmit", arg: "user-prompt-submit" },
+      // Its contextModification joins the conversation after the tool's result (the model's next request).
+      { event: "PreToolUse", arg: "pre-tool-use" },
       { event: "PostToolUse", arg: "post-tool-use" },
       { event: "PreCompact", arg: "pre-compact" },
       { event: "TaskComplete", arg: "stop" },
@@ -223,6 +240,7 @@ export const AGENT_HOOKS: readonly AgentHooksSpec[] = [
       "no command hooks (a JS plugin runs the CLI)",
       "no session-start hook: the restore block is asked for at a session's first request and joins its system prompt",
       "no session-end event; the plugin forwards no tool failures",
+      "tool.execute.before can only change the call's arguments: no repeat warning before a tool runs",
     ],
   },
 ];
@@ -242,8 +260,9 @@ export function coveredEvents(agent: AgentId): HookEvent[] {
  * The JSON the opencode plugin sends on stdin to `mindsave hook EVENT --agent opencode` (opencode
  * has no command hooks, so this shape is ours; the runtime reads exactly these keys). What the
  * hook prints (plain text) goes: session-start → the system prompt of that session's requests;
- * pre-compact → the compaction's context; post-tool-use → appended to the tool's output the model
- * sees; stop → nowhere.
+ * user-prompt-submit → the system prompt of the requests answering that message; pre-compact →
+ * the compaction's context; post-tool-use → appended to the tool's output the model sees; stop →
+ * nowhere.
  */
 export interface OpencodePayload {
   /** opencode's hook: "session.start" (first system transform of a session, again after a compaction), "chat.message", "session.compacting", "tool.execute.after", "session.idle". */

@@ -7,6 +7,8 @@
 //     compaction), its output added to the system prompt of every request of that session;
 //   - chat.message: user-prompt-submit with the message's text (the session's goal, as a prompt
 //     is for other agents; anomalyco/opencode packages/plugin/src/index.ts `Hooks["chat.message"]`);
+//     its output (a repeat warning, a recall pointer) joins the system prompt of the requests that
+//     answer that message, until the session is idle;
 //   - experimental.session.compacting: pre-compact, its output added to the compaction's context;
 //   - tool.execute.after: post-tool-use, its output appended to the tool's output; the tool's
 //     arguments are kept from tool.execute.before by call id (current plugin APIs give `after` only
@@ -66,6 +68,7 @@ function pluginHooks(): string {
   const ms = (arg: string) => agentHooks("opencode").events.find((e) => e.arg === arg)!.timeout;
   return `export const MindSave = async ({ directory, worktree }) => {
   const restore = new Map() // session → its restore block (a promise), asked once per session
+  const prompted = new Map() // session → what the hook said of its newest message, until the turn ends
   const compacted = new Set()
   const base = (id) => ({ session_id: id ?? "", cwd: directory, worktree })
   const args = new Map() // call → its arguments, from tool.execute.before (tool.execute.after may have none)
@@ -78,12 +81,17 @@ function pluginHooks(): string {
       }
       const text = await restore.get(id)
       if (text) output.system.push(text)
+      if (prompted.has(id)) output.system.push(prompted.get(id))
     },
     "chat.message": async (input, output) => {
       // The person's words (text parts; files and tool parts are not a prompt), for the session's goal.
       const parts = Array.isArray(output?.parts) ? output.parts : []
       const prompt = parts.filter((p) => p?.type === "text" && typeof p.text === "string" && !p.synthetic).map((p) => p.text).join("\\n").slice(0, 4000)
-      if (prompt.trim()) await run("user-prompt-submit", { hook_event_name: "chat.message", ...base(input?.sessionID), prompt }, ${ms("user-prompt-submit")})
+      const id = input?.sessionID ?? ""
+      prompted.delete(id)
+      if (!prompt.trim()) return
+      const text = await run("user-prompt-submit", { hook_event_name: "chat.message", ...base(id), prompt }, ${ms("user-prompt-submit")})
+      if (text) prompted.set(id, text)
     },
     "experimental.session.compacting": async (input, output) => {
       const text = await run("pre-compact", { hook_event_name: "session.compacting", ...base(input?.sessionID) }, ${ms("pre-compact")})
@@ -110,7 +118,10 @@ function pluginHooks(): string {
         restore.delete(id)
         compacted.add(id)
       }
-      if (event.type === "session.idle") void run("stop", { hook_event_name: "session.idle", ...base(id) }, ${ms("stop")})
+      if (event.type === "session.idle") {
+        prompted.delete(id)
+        void run("stop", { hook_event_name: "session.idle", ...base(id) }, ${ms("stop")})
+      }
     },
   }
 }

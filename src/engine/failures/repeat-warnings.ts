@@ -2,8 +2,8 @@
 // failure graph before the agent acts on it. The store's trigram index finds the failures that
 // share a word with the text (failure-search.ts); each is then matched here on its normalised
 // words: English words without their endings, Chinese as overlapping pairs of characters (it has
-// no spaces). A failure matches when one of its related terms is in the text whole, or when most
-// of its item's words are.
+// no spaces). A failure matches when most of its item's words are in the text, or one of its
+// related terms whole and none of its alternatives.
 import type { Queries } from "../../store/queries.ts";
 import type { FailureRecord } from "../../store/records.ts";
 
@@ -86,14 +86,30 @@ export function heldShare(need: Set<string>, said: Set<string>, prefixes = false
   return [n, need.size ? n / need.size : 0];
 }
 
-/** Whether a failure is about what the text proposes: one of its related terms, or its item, nearly whole. */
-export function failureMatches(f: Pick<FailureRecord, "item" | "related">, said: Set<string>): boolean {
-  for (const term of f.related) {
-    if (heldShare(words(term), said, true)[1] >= SHARE) return true;
-  }
+/** One of the related terms nearly whole in what was said (its words may be the start of longer ones). */
+const namesRelated = (terms: string[], said: Set<string>) =>
+  terms.some((t) => heldShare(words(t), said, true)[1] >= SHARE);
+
+/** One of the alternatives nearly whole, two of its words at least (one word, "bun", says too little). */
+const namesAlternative = (alternatives: string[], said: Set<string>) =>
+  alternatives.some((a) => {
+    const [n, share] = heldShare(words(a), said);
+    return n >= 2 && share >= SHARE;
+  });
+
+/**
+ * Whether a failure is about what the text proposes: its item nearly whole; or one of its related
+ * terms, unless the text also names one of its alternatives (then it is about the alternative:
+ * "sessions in a Postgres table, not Redis").
+ */
+export function failureMatches(
+  f: Pick<FailureRecord, "item" | "related" | "alternatives">,
+  said: Set<string>,
+): boolean {
   const item = words(f.item);
   const [n, share] = heldShare(item, said);
-  return item.size === 1 ? n === 1 : n >= 2 && share >= SHARE;
+  if (item.size === 1 ? n === 1 : n >= 2 && share >= SHARE) return true;
+  return namesRelated(f.related, said) && !namesAlternative(f.alternatives, said);
 }
 
 /**

@@ -27,6 +27,8 @@ export const CLAUDE_SOURCE: TranscriptSource = {
 const CONTEXT_EVENTS: Partial<Record<HookEvent, string>> = {
   "session-start": "SessionStart",
   "user-prompt-submit": "UserPromptSubmit",
+  // Context only, never a permissionDecision: a repeat warning does not stop the tool.
+  "pre-tool-use": "PreToolUse",
   "post-tool-use": "PostToolUse",
 };
 

@@ -6,7 +6,9 @@
 // {contextSize, compactionStrategy, tokensIn, tokensOut, …}, taskComplete and taskCancel
 // {taskMetadata}. Output: the last JSON object `{cancel?, contextModification?, errorMessage?}`
 // (validateHookOutput); we send only `contextModification`, for the task's next request, on
-// TaskStart/TaskResume and PostToolUse. The hooks get no transcript path: snapshots are built from
+// TaskStart/TaskResume, UserPromptSubmit, PreToolUse and PostToolUse (the CLI's PreToolUse,
+// `tool_call` {name, input}, has it join the conversation after the tool's result: @cline/shared
+// AgentBeforeToolResult.appendContext). The hooks get no transcript path: snapshots are built from
 // the hooks' own trail of the task.
 import {
   firstRoot,
@@ -60,7 +62,8 @@ function sessionPrompt(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): st
  * commands of run_commands also as one `command`, the target the hooks read.
  */
 function toolInput(raw: Record<string, unknown>, parameters: unknown): Record<string, unknown> | undefined {
-  const input = record(record(raw.tool_result)?.input) ?? record(parameters);
+  const call = record(raw.tool_result) ?? record(raw.tool_call);
+  const input = record(call?.input) ?? record(parameters);
   const commands = input?.commands;
   if (!Array.isArray(commands)) return input;
   return { ...input, command: commands.filter((c) => typeof c === "string").join("\n") };
@@ -94,8 +97,9 @@ export const cline: AgentKind = {
         text(data("taskStart").task) ??
         (event === "session-start" ? sessionPrompt(raw, env) : undefined),
     );
-    const tool = data("postToolUse");
-    set("tool_name", text(tool.toolName));
+    // The extension's postToolUse or preToolUse; the CLI's tool_result or tool_call (its name and input).
+    const tool = { ...data("preToolUse"), ...data("postToolUse") };
+    set("tool_name", text(tool.toolName) ?? text(record(raw.tool_call)?.name));
     set("tool_input", toolInput(raw, tool.parameters));
     if (event === "pre-compact") set("trigger", "auto");
     if (event === "post-tool-use" && tool.success === false) {
@@ -111,7 +115,10 @@ export const cline: AgentKind = {
   stopEndsSession: true,
   render: (event, reply) =>
     reply.context &&
-    (event === "session-start" || event === "user-prompt-submit" || event === "post-tool-use")
+    (event === "session-start" ||
+      event === "user-prompt-submit" ||
+      event === "pre-tool-use" ||
+      event === "post-tool-use")
       ? JSON.stringify({ contextModification: reply.context }) + "\n"
       : "",
 };

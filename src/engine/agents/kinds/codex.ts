@@ -3,10 +3,12 @@
 // tool_input, tool_response, trigger, last_assistant_message). Outputs: SessionStart prints the
 // restore block as plain text, which Codex gives the model as context (codex-rs/hooks/src/events/
 // session_start.rs): codex-cli 0.154.0 failed every output holding `additionalContext`
-// (openai/codex#45999). PostToolUse takes `hookSpecificOutput.additionalContext` (+ `systemMessage`;
-// plain text is dropped there); PreCompact and SessionEnd (since July 2026, openai/codex#33895; its
-// stdout is ignored) print nothing. Stop fails on any output but its own JSON: `{decision: "block",
-// reason}` (stop.command.output.schema.json) only for a checkpoint request.
+// (openai/codex#45999). PreToolUse takes `hookSpecificOutput.additionalContext` without a
+// permissionDecision, for the model (events/pre_tool_use.rs). PostToolUse takes
+// `hookSpecificOutput.additionalContext` (+ `systemMessage`; plain text is dropped there);
+// PreCompact and SessionEnd (since July 2026, openai/codex#33895; its stdout is ignored) print
+// nothing. Stop fails on any output but its own JSON: `{decision: "block", reason}`
+// (stop.command.output.schema.json) only for a checkpoint request.
 // Transcript: the rollout JSONL (codex-rs/protocol RolloutItem: `{timestamp, type, payload}` with
 // session_meta, turn_context, response_item, event_msg, compacted; persisted events per
 // codex-rs/rollout/src/policy.rs), read within transcript.ts's budget.
@@ -292,8 +294,8 @@ export const codex: AgentKind = {
       ? plainStart(reply)
       : event === "post-tool-use"
         ? hookSpecificJson("PostToolUse", reply)
-        : event === "user-prompt-submit"
-          ? hookSpecificJson("UserPromptSubmit", reply)
+        : event === "user-prompt-submit" || event === "pre-tool-use"
+          ? hookSpecificJson(event === "pre-tool-use" ? "PreToolUse" : "UserPromptSubmit", reply)
           : event === "stop"
             ? stopBlockJson(reply)
             : "",

@@ -5,8 +5,8 @@
 // with a string `error`; agentStop and preCompact transcriptPath, trigger), snake_case when it runs
 // Claude Code's PascalCase hooks (session_id, tool_input, tool_result{result_type},
 // transcript_path). Output: one JSON object; sessionStart ("can inject additionalContext", from
-// v1.0.11; only the last hook's is kept) and postToolUse take a top-level `additionalContext`; the
-// other events print nothing.
+// v1.0.11; only the last hook's is kept), userPromptSubmitted, preToolUse and postToolUse take a
+// top-level `additionalContext` (CONTEXT_EVENTS); the other events print nothing.
 // Transcript: the session's event log (github/copilot-sdk nodejs/src/generated/session-events.ts:
 // lines {type, data, id, timestamp, parentId}; session.start {sessionId, startTime, context.cwd,
 // selectedModel}, user.message {content}, tool.execution_start {toolCallId, toolName, arguments},
@@ -221,6 +221,17 @@ function copilotPayload(raw: Record<string, unknown>): HookPayload {
   return p;
 }
 
+/**
+ * The events whose top-level `additionalContext` reaches the model (changelog.json of 1.0.102):
+ * sessionStart (1.0.11), postToolUse, preToolUse (1.0.24), userPromptSubmitted (1.0.65).
+ */
+const CONTEXT_EVENTS: ReadonlySet<HookEvent> = new Set([
+  "session-start",
+  "user-prompt-submit",
+  "pre-tool-use",
+  "post-tool-use",
+]);
+
 export const copilot: AgentKind = {
   id: "copilot",
   parse(event, raw) {
@@ -244,7 +255,7 @@ export const copilot: AgentKind = {
   render: (event: HookEvent, reply) =>
     event === "stop"
       ? stopBlockJson(reply)
-      : reply.context && (event === "session-start" || event === "post-tool-use")
+      : reply.context && CONTEXT_EVENTS.has(event)
         ? JSON.stringify({ additionalContext: reply.context }) + "\n"
         : "",
 };

@@ -1,6 +1,7 @@
 // opencode has no command hooks: MindSave's plugin (written by `hooks install --agent opencode`)
 // runs `mindsave hook EVENT --agent opencode` with the JSON of OpencodePayload (agent-hooks.ts) on
 // stdin and uses what it prints as plain text: session-start → the session's system prompt,
+// user-prompt-submit → the system prompt of the requests answering that message,
 // pre-compact → the compaction's context (so the summary keeps the task state), post-tool-use →
 // appended to the tool's output; stop prints nothing. Tool arguments are opencode's own
 // (anomalyco/opencode packages/opencode/src/tool: edit and write take `filePath`, bash `command`,
@@ -44,7 +45,11 @@ export const opencode: AgentKind = {
   },
   source: OPENCODE_SOURCE,
   render: (event, reply) =>
-    reply.context && (event === "session-start" || event === "pre-compact" || event === "post-tool-use")
+    reply.context &&
+    (event === "session-start" ||
+      event === "user-prompt-submit" ||
+      event === "pre-compact" ||
+      event === "post-tool-use")
       ? reply.context.replace(/\n*$/, "\n")
       : "",
   compactionContext: true,

@@ -3,6 +3,7 @@
 // reply rendered the way that agent's hook configuration accepts it.
 import { onCheckpoint, onPostToolUse, onSessionStart, restoreContext } from "../hook-events.ts";
 import { onPostToolUseFailure, onUserPromptSubmit } from "../semantic.ts";
+import { onPreToolUse } from "../repeat-warning.ts";
 import { claimEvent } from "./dedupe.ts";
 import { RUNS_CLAUDE_HOOKS, agentKind, callerOf } from "./index.ts";
 import { canRead, factsFor, recordTrail } from "./trail.ts";
@@ -108,11 +109,13 @@ export async function runHook(session: Session, call: HookCall): Promise<string>
       ? await onSessionStart(session, p)
       : event === "user-prompt-submit"
         ? await onUserPromptSubmit(session, p, src)
-        : event === "post-tool-use"
-          ? await onPostToolUse(session, p, src)
-          : event === "post-tool-use-failure"
-            ? await onPostToolUseFailure(session, p)
-            : await onCheckpoint(session, p, event, src, !!caller.stopEndsSession);
+        : event === "pre-tool-use"
+          ? await onPreToolUse(session, p)
+          : event === "post-tool-use"
+            ? await onPostToolUse(session, p, src)
+            : event === "post-tool-use-failure"
+              ? await onPostToolUseFailure(session, p)
+              : await onCheckpoint(session, p, event, src, !!caller.stopEndsSession);
   const ask = await checkpointAsk(session, call, outcome);
   let reply: Reply = {
     context: [outcome.context, ask.context].filter(Boolean).join("\n\n") || undefined,
