@@ -95,3 +95,16 @@ test("the task is what the prompt asks for: a polite question unwrapped, the sen
   );
   expect(taskOf("请求超时的问题还在。帮我查一下网关的超时设置。")).toBe("查一下网关的超时设置");
 });
+
+test("a Chinese task and its rules in one opening sentence are told apart; a rule that opens its sentence keeps its reason", () => {
+  const prompt = "把 README 翻译成英文，术语表里的词保持原样，不用翻译代码注释。";
+  expect(taskOf(prompt)).toBe("把 README 翻译成英文");
+  expect(promptRules([prompt], [])).toEqual(["术语表里的词保持原样，不用翻译代码注释。"]);
+  expect(promptRules(["不要用 Redis，我们生产环境只有 Postgres。"], [])).toEqual([
+    "不要用 Redis，我们生产环境只有 Postgres。",
+  ]);
+  // Only the opening sentence names the task: a later one keeps its first clause with its rule.
+  expect(promptRules(["Add i18n. 中文翻译用简体，不要用机器翻译的结果直接提交。"], [])).toEqual([
+    "中文翻译用简体，不要用机器翻译的结果直接提交。",
+  ]);
+});

@@ -6,7 +6,7 @@ import { foldDuplicates } from "../snapshots/constraint-hygiene.ts";
 // The words that make a sentence a rule for the work (spec: constraints and decisions the user states).
 const RULE_EN = /\b(?:never|don'?t|do not|doesn'?t|must(?:n'?t)?|always|only|avoid|no longer|not allowed)\b/i;
 const RULE_ZH =
-  /不要|不用|别|必须|只用|只能|只要|只支持|不对|我说的是|我的意思是|禁止|不能|不许|不准|不得(?![了不])|切勿|一律|统一用|保持.{0,16}不变|一定要|务必|避免|改用/u;
+  /不要|不用|别|必须|只用|只能|只要|只支持|不对|我说的是|我的意思是|禁止|不能|不许|不准|不得(?![了不])|切勿|一律|统一用|保持原样|保持.{0,16}不变|一定要|务必|避免|改用/u;
 // A choice of means: "Use zod for the schemas", "Use X instead of Y" (not "make it wait instead of sleeping").
 const CHOICE_EN = /^(?:please\s+|also\s+|and\s+)?(?:use|prefer|stick (?:to|with)|go with)\b/i;
 const INSTEAD_EN = /\b(?:use|prefer|pick|choose|call|keep)\b.*\binstead of\b/i;
@@ -75,6 +75,31 @@ export function isRule(sentence: string): boolean {
   return [RULE_EN, RULE_ZH, CHOICE_EN, INSTEAD_EN, LIMIT_EN].some((rule) => rule.test(said));
 }
 
+/**
+ * A Chinese prompt's opening sentence split where its rules begin: "把 README 翻译成英文，术语表里的词
+ * 保持原样，不用翻译代码注释。" is the task "把 README 翻译成英文" and the rules after it. A sentence that
+ * opens with its rule ("不要用 Redis，我们只有 Postgres。") stays whole: the clauses after it are its reason.
+ */
+function taskThenRules(sentence: string): string[] {
+  if (!/\p{Script=Han}/u.test(sentence)) return [sentence];
+  const clauses = sentence.split(/(?<=[，；])/u);
+  const first = clauses.findIndex((c) => isRule(c.replace(/[，；]$/u, "")));
+  if (first <= 0) return [sentence];
+  return [
+    clauses
+      .slice(0, first)
+      .join("")
+      .replace(/[，；]$/u, ""),
+    clauses.slice(first).join(""),
+  ];
+}
+
+/** A prompt's own sentences (what it pasted left out), its opening one split from the rules it holds. */
+function piecesOf(prompt: string): string[] {
+  const [opening, ...rest] = sentencesOf(ownWords(prompt));
+  return opening === undefined ? [] : [...taskThenRules(opening), ...rest];
+}
+
 // A sentence that asks for work: an imperative ("Fix the deadlock"), a polite request ("Can you add
 // retries …?", "Please …", "I want you to …", "帮我…", "请…"). A Chinese imperative without such
 // words is not told apart from context: there the task is what is not a rule.
@@ -102,7 +127,7 @@ const POINTS_BACK = /\b(?:it|this|that|these|those)\b/i;
  * one sentence, is the task as written.
  */
 export function taskOf(prompt: string): string {
-  const sentences = sentencesOf(ownWords(prompt));
+  const sentences = piecesOf(prompt);
   const task = sentences.filter((s) => !isRule(s));
   if (!task.length) return prompt;
   const asked = task.flatMap((s) => requestOf(s) ?? []);
@@ -124,8 +149,7 @@ export function taskOf(prompt: string): string {
 export function promptRules(prompts: readonly string[], known: readonly string[]): string[] {
   const held = known.map((k) => k.replace(/^User correction: /, "").trim()).filter((k) => k.length >= 4);
   const rules = prompts
-    .map(ownWords)
-    .flatMap(sentencesOf)
+    .flatMap(piecesOf)
     .filter(isRule)
     .filter((s) => !held.some((k) => s.includes(k) || k.includes(s)));
   return foldDuplicates(rules).kept;
