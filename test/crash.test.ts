@@ -16,6 +16,8 @@ import { fromFields } from "../src/engine/snapshots/input.ts";
 import { saveSnapshot } from "../src/engine/snapshots/save.ts";
 import { deleteById, setStatusById } from "../src/engine/snapshots/catalog.ts";
 import { recordFailure } from "../src/engine/failures/record.ts";
+import { importSeed } from "../src/engine/formats/seed-import.ts";
+import { locateSeed } from "../src/engine/formats/seed-layout.ts";
 
 const SEED = 7_301;
 /** Kills run in two lanes at once (each on its own stores): two cores, half the wall time. */
@@ -276,6 +278,58 @@ describe("SIGKILL at every stop point", () => {
     expect(Number((await sql(db[0]!, "SELECT count(*) AS n FROM snapshots WHERE deleted = 0"))[0]!.n)).toBe(
       COUNT + 1,
     );
+  });
+
+  test("import: killed right after a batch commits keeps the batches before it whole; a re-run imports the rest, another adds nothing", async () => {
+    // Batches of 5 files a transaction (500 in normal use: seed-import.ts), so 12 files are three.
+    const COUNT = 12;
+    const env = { ...world.a.env, MINDSAVE_IMPORT_BATCH: "5" };
+    const ws = join(world.base, "seed-batches");
+    mkdirSync(join(ws, ".mindsave", "snapshots"), { recursive: true });
+    const source = Array.from({ length: COUNT }, (_, i) => ({
+      // Names run against time, so only the saves' order by time puts them in this order.
+      name: `step_${COUNT - i}`,
+      created_at: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+      goal: `日志 step ${i} 🚀`,
+      layer3: `Layer 3 of ${i}: 重构认证模块`,
+    }));
+    for (const s of source)
+      writeFileSync(
+        join(ws, ".mindsave", "snapshots", `${s.name}.md`),
+        `---\nsnapshot_id: ${s.name}\ncreated_at: "${s.created_at}"\ngoal: ${JSON.stringify(s.goal)}\n---\n${s.layer3}\n`,
+      );
+    const dir = home("import-batches");
+    const db = join(dir, "mindsave.db");
+    const live = async () =>
+      (
+        await sql(db, "SELECT name, created_at, goal, layer3 FROM snapshots WHERE deleted = 0 ORDER BY rowid")
+      ).map((r) => ({ ...r, layer3: String(r.layer3).trim() }));
+    const indexed = async () => Number((await sql(db, "SELECT count(*) AS n FROM snapshot_search"))[0]!.n);
+    const trigger = () => sql(db, "SELECT name FROM sqlite_master WHERE name = 'snapshots_ai'");
+
+    // Killed once the second batch committed, before the third began.
+    await killAt("import-batch-2", ["import", ws, "--home", dir], { cwd: world.a.repo, env });
+    expect(await integrity(db)).toBe("ok");
+    // The oldest 10, whole and searchable: each batch's index rows and the insert trigger committed with it.
+    expect(await live()).toEqual(source.slice(0, 10));
+    expect(await indexed()).toBe(10);
+    expect(await trigger()).toHaveLength(1);
+
+    const again = await ok(["--json", "import", ws, "--home", dir], { cwd: world.a.repo, env });
+    const report = JSON.parse(again.stdout);
+    expect([report.snapshots.imported.length, report.snapshots.skipped.length]).toEqual([COUNT - 10, 10]);
+    expect(await live()).toEqual(source);
+    expect(await indexed()).toBe(COUNT);
+
+    const before = await dumpStore(db);
+    const session = await Session.open(
+      { home: dir, cwd: world.a.repo, env: childEnv(env), workspace: ws },
+      { write: true },
+    );
+    const third = await session.run((s) => importSeed(s, locateSeed(ws)));
+    expect([third.snapshots.imported.length, third.snapshots.skipped.length]).toEqual([0, COUNT]);
+    expect(await live()).toEqual(source);
+    expect(await dumpStore(db)).toBe(before);
   });
 
   test("sync: killed at 30+ points (each batch of each direction, between them) leaves both stores valid; a re-run converges to the same stores", async () => {

@@ -146,25 +146,36 @@ export class Store extends Queries {
     );
   }
 
-  /** One write transaction: committed when `fn` returns (rolled back for a dry run), rolled back when it throws. */
-  private async transaction<T>(fn: (tx: Tx) => Promise<T>, opts: { rollback?: boolean } = {}): Promise<T> {
+  /**
+   * One write transaction: committed when `fn` returns (rolled back for a dry run), rolled back when
+   * it throws. `commitSoFar` lets a long write (an import) commit what it wrote and go on in a new
+   * transaction: `fn`'s `tx` is always the open one.
+   */
+  private async transaction<T>(
+    fn: (tx: Tx, commitSoFar: () => Promise<void>) => Promise<T>,
+    opts: { rollback?: boolean } = {},
+  ): Promise<T> {
     if (this.readOnly) throw readOnlyProblem(this.path);
-    let tx: Tx;
+    let tx = await this.begin();
+    const current: Tx = {
+      get closed() {
+        return tx.closed;
+      },
+      execute: (statement) => tx.execute(statement),
+      commit: () => tx.commit(),
+      rollback: () => tx.rollback(),
+      close: () => tx.close(),
+    };
+    const commitSoFar = async () => {
+      await this.commit(tx);
+      tx.close();
+      await this.foldLogPassively();
+      tx = await this.begin();
+    };
     try {
-      tx = await this.conn.transaction("write");
-    } catch (e) {
-      throw this.problem(e);
-    }
-    try {
-      const result = await fn(tx);
+      const result = await fn(current, commitSoFar);
       if (opts.rollback) await tx.rollback();
-      else {
-        // Whatever changed a failure (a save, an import, a sync's merge): its ranking key, now.
-        await rankStaleFailures(tx);
-        this.refuseReplaced();
-        await tx.commit();
-        this.wrote = true;
-      }
+      else await this.commit(tx);
       return result;
     } catch (e) {
       if (!tx.closed) await tx.rollback().catch(() => {});
@@ -172,6 +183,30 @@ export class Store extends Queries {
     } finally {
       tx.close();
     }
+  }
+
+  private async begin(): Promise<Tx> {
+    try {
+      return await this.conn.transaction("write");
+    } catch (e) {
+      throw this.problem(e);
+    }
+  }
+
+  private async commit(tx: Tx): Promise<void> {
+    // Whatever changed a failure (a save, an import, a sync's merge): its ranking key, now.
+    await rankStaleFailures(tx);
+    this.refuseReplaced();
+    await tx.commit();
+    this.wrote = true;
+  }
+
+  /**
+   * Folds what the WAL holds into the file as far as no reader needs it, waiting for none: between
+   * the batches of a long write, so the log stays one batch long instead of growing with the write.
+   */
+  private async foldLogPassively(): Promise<void> {
+    if (this.wal) await this.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").catch(() => {});
   }
 
   /**
@@ -406,13 +441,13 @@ export class Store extends Queries {
     }
   }
 
-  /** Runs `fn` in one write transaction: all of it lands, or none of it. */
+  /** Runs `fn` in one write transaction: all of it lands, or none of it (unless it commits part by part: `commitSoFar`). */
   async write<T>(
     hostId: string,
     fn: (w: StoreWriter) => Promise<T>,
     now: () => number = Date.now,
   ): Promise<T> {
-    return this.transaction((tx) => new StoreWriter(tx, hostId, now).within(fn));
+    return this.transaction((tx, commitSoFar) => new StoreWriter(tx, hostId, now, commitSoFar).within(fn));
   }
 
   private refuseReplaced(): void {

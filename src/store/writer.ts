@@ -44,8 +44,20 @@ export class StoreWriter extends Queries {
     db: Pick<Tx, "execute">,
     readonly hostId: string,
     private readonly now: () => number,
+    private readonly commitPoint?: () => Promise<void>,
   ) {
     super(db);
+  }
+
+  /**
+   * Commits what this write did so far and goes on in a new transaction (an import, batch by
+   * batch). The clock is kept first and read again after: another process may write in between.
+   */
+  async commitSoFar(): Promise<void> {
+    if (!this.commitPoint) throw new Error("This write cannot be committed part by part.");
+    await this.flushClock();
+    await this.commitPoint();
+    this.clock = null;
   }
 
   protected async run(sql: string, args: unknown[]): Promise<void> {

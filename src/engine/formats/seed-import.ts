@@ -56,6 +56,16 @@ import { importMemory, MEMORY_FILES, readMemory } from "./seed-memory.ts";
 const NO_REASON = "(no reason recorded)";
 /** Snapshots saved between two full garbage collections of an import. */
 const GC_EVERY = 1_000;
+/**
+ * Snapshot files an import takes per transaction: each batch commits whole, so a kill keeps the
+ * batches before it (a rerun skips them), and the WAL is folded after each instead of growing with
+ * the import. MINDSAVE_IMPORT_BATCH sets another size, for crash tests only (a kill at a batch's
+ * end without hundreds of files); never set in normal use.
+ */
+function importBatch(env: NodeJS.ProcessEnv): number {
+  const asked = Number(env.MINDSAVE_IMPORT_BATCH);
+  return Number.isSafeInteger(asked) && asked > 0 ? asked : 500;
+}
 /** Entries of a `.mindsave/` folder that import understands or knowingly leaves alone. */
 const KNOWN_ENTRIES = new Set([
   "snapshots",
@@ -311,7 +321,8 @@ export async function importSeed(
   // The source workspace's project.json: when this import is what writes it, a refused import takes it back.
   const projectFile = join(loc.root, ".mindsave", "project.json");
   const hadProjectFile = existsSync(projectFile);
-  // One transaction for all of it: a kill or an error leaves the store as it was, never half an import.
+  // One write: the snapshots commit batch by batch (importSnapshots), the rest with the last batch.
+  // An import refused (nothing taken in) commits nothing: the store is as it was.
   return session.write(async (w) => {
     const run = await openRun(session, w, report, exported, !!opts.restoreDeleted);
     await dropForgottenFailures(run, seed.nodes);
@@ -485,18 +496,22 @@ async function importSnapshots(
   const here: SnapshotsHere = {
     known: new Set((await w.listFailures(projectId)).map((f) => normaliseItem(f.item))),
   };
-  // The full-text index is filled once, for all of them, when they are saved (see the store).
-  await w.withSearchDeferred(async () => {
-    let n = 0;
-    for (const file of files.sort((a, b) => a.at - b.at)) {
-      await importSnapshotFile(run, here, index, file);
-      n++;
-      progress?.(n, files.length);
-      // A full collection now and then: left to itself the runtime ran none for thousands of
-      // snapshots (the peak it saves: docs/benchmarks.md, "Speed tricks").
-      if (n % GC_EVERY === 0) Bun.gc(true);
-    }
-  });
+  const oldestFirst = files.sort((a, b) => a.at - b.at);
+  const batch = importBatch(run.session.env);
+  for (let from = 0; from < oldestFirst.length; from += batch) {
+    if (from) await commitBatches(run, from / batch);
+    // The full-text index is filled once per batch, for all of it, before it commits (see the store).
+    await w.withSearchDeferred(async () => {
+      for (const [i, file] of oldestFirst.slice(from, from + batch).entries()) {
+        await importSnapshotFile(run, here, index, file);
+        const n = from + i + 1;
+        progress?.(n, files.length);
+        // A full collection now and then: left to itself the runtime ran none for thousands of
+        // snapshots (the peak it saves: docs/benchmarks.md, "Speed tricks").
+        if (n % GC_EVERY === 0) Bun.gc(true);
+      }
+    });
+  }
   await stallIfAsked("import-indexed");
   // Retention once, at the end: the views show the newest; the rest is archived, none deleted.
   if (run.report.snapshots.imported.length)
@@ -504,6 +519,17 @@ async function importSnapshots(
       keep: DEFAULT_KEEP,
       now: run.session.now(),
     });
+}
+
+/**
+ * Commits the batches saved so far (`done` of them), once the import took a snapshot in: until then
+ * it may still be refused, and a refusal leaves the store as it was.
+ */
+async function commitBatches(run: ImportRun, done: number): Promise<void> {
+  const s = run.report.snapshots;
+  if (!s.imported.length && !s.skipped.length && !s.deleted.length) return;
+  await run.w.commitSoFar();
+  await stallIfAsked(`import-batch-${done}`);
 }
 
 /** One snapshot file: read again, checked against what the project has, saved. */
