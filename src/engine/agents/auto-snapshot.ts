@@ -10,7 +10,7 @@ import { countTokens } from "../snapshots/tokens.ts";
 import { newestSnapshot } from "../snapshots/select.ts";
 import { parsePlan } from "../snapshots/plan.ts";
 import { writtenConstraints } from "../snapshots/layers.ts";
-import { toolTarget, type Todo, type TranscriptFacts } from "./transcript.ts";
+import { toolTarget, type Todo, type ToolUse, type TranscriptFacts } from "./transcript.ts";
 import {
   consumed,
   failureCandidates,
@@ -85,8 +85,8 @@ const intentOf = (facts: TranscriptFacts): string | null =>
 /** A MindSave save run as a command: `mindsave save`, `mindsave --home H save`, `mindsave.exe save`. */
 const SAVE_COMMAND = /\bmindsave(?:\.exe|\.cmd)?["']?(?:\s+(?!save\b)\S+){0,6}\s+save\b/i;
 
-/** Whether this session's agent saved a snapshot itself, as far as its transcript tells (a command, or MindSave's MCP `save`). */
-function savedByThisSession(facts: TranscriptFacts): boolean {
+/** Whether a tool call saves a MindSave snapshot: a command, or MindSave's MCP `save`. */
+function isSaveCall(t: ToolUse): boolean {
   const texts = (v: unknown): string[] =>
     typeof v === "string"
       ? [v]
@@ -95,11 +95,26 @@ function savedByThisSession(facts: TranscriptFacts): boolean {
         : v && typeof v === "object"
           ? Object.values(v).flatMap(texts)
           : [];
-  return facts.tool_uses.some(
-    (t) =>
-      (/mindsave/i.test(t.name) && /(?:^|[^a-z])save$/i.test(t.name)) ||
-      texts(t.input).some((x) => SAVE_COMMAND.test(x)),
+  return (
+    (/mindsave/i.test(t.name) && /(?:^|[^a-z])save$/i.test(t.name)) ||
+    texts(t.input).some((x) => SAVE_COMMAND.test(x))
   );
+}
+
+/** Whether this session's agent saved a snapshot itself, as far as its transcript tells. */
+const savedByThisSession = (facts: TranscriptFacts): boolean => facts.tool_uses.some(isSaveCall);
+
+/**
+ * The newest snapshot is the checkpoint this session's agent saved itself (through MindSave, not a
+ * hook) and nothing was done since: its last tool call was that save and no file changed after it.
+ * The agent's Layer 1 and 2 say more than a transcript does; a mechanical snapshot would replace
+ * them with less (its state a count of tool calls).
+ */
+function agentCheckpointStands(facts: TranscriptFacts, newest: SnapshotRecord | null, root: string | null) {
+  if (!newest || newest.auto_trigger) return false;
+  if (facts.started_at && newest.created_at < facts.started_at) return false;
+  const last = facts.tool_uses.at(-1);
+  return !!last && isSaveCall(last) && !gitChangedSince(root, Date.parse(newest.created_at));
 }
 
 /** Whether a saved goal and a prompt name one task: the same words, or one holding the other. */
@@ -531,6 +546,8 @@ export async function writeAuto(
   const abandoned = await freshAbandoned(session, projectId, abandonedApproaches(facts, !!opts.final));
   if (answeredOnly(facts, newest, root, sessionId))
     return recordWithoutSnapshot(session, projectId, abandoned);
+  // The agent's own checkpoint, saved as its last act, stays the newest snapshot.
+  if (agentCheckpointStands(facts, newest, root)) return recordWithoutSnapshot(session, projectId, abandoned);
   const learned = Object.keys(abandoned).length > 0 && !opts.overflow;
   const end = opts.final
     ? finalSave(newest, root, signal.tool_calls_since_save + opts.final.logged, sessionId)
