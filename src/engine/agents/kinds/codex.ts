@@ -47,15 +47,13 @@ function commandOf(args: Record<string, unknown>): string | undefined {
   return text(c);
 }
 
+const n = (x: unknown) => (typeof x === "number" && Number.isFinite(x) ? x : 0);
+
 /**
- * A token_count event's fill: the last request's total tokens (input, cached included, plus
- * output: what the next request starts from) over the window the event names.
+ * A request's fill: its total tokens (input, cached included, plus output: what the next request
+ * starts from) over the window, when one is known (0: not known).
  */
-function tokenCount(p: Line, model: string | null): Usage | null {
-  const info = objectOf(p.info);
-  if (p.type !== "token_count" || !info) return null;
-  const last = objectOf(info.last_token_usage) ?? {};
-  const n = (x: unknown) => (typeof x === "number" && Number.isFinite(x) ? x : 0);
+function requestFill(last: Line, model: string | null, window: number): Usage | null {
   const context = n(last.total_tokens) || n(last.input_tokens) + n(last.output_tokens);
   if (context <= 0) return null;
   return {
@@ -64,14 +62,32 @@ function tokenCount(p: Line, model: string | null): Usage | null {
     cache_creation_input_tokens: 0,
     model,
     context,
-    ...(n(info.model_context_window) > 0 ? { window: n(info.model_context_window) } : {}),
+    ...(window > 0 ? { window } : {}),
   };
+}
+
+/** A token_count event's fill: the last request's, over the window the event names. */
+function tokenCount(p: Line, model: string | null): Usage | null {
+  const info = objectOf(p.info);
+  if (p.type !== "token_count" || !info) return null;
+  return requestFill(objectOf(info.last_token_usage) ?? {}, model, n(info.model_context_window));
+}
+
+/** The fill a rollout line records: a token_count event's, or a token_usage_record's over the window known so far. */
+function lineFill(line: Line | null, model: string | null, window: number): Usage | null {
+  const payload = objectOf(line?.payload);
+  if (line?.type === "event_msg" && payload) return tokenCount(payload, model);
+  if (line?.type === "token_usage_record" && payload)
+    return requestFill(objectOf(payload.usage) ?? {}, model, window);
+  return null;
 }
 
 /**
  * The newest measured fill, from the end of the rollout only (post-tool-use runs after every call):
  * a small tail first, widened only when it holds no token_count. A fill from before the newest
- * compaction measures a context that no longer exists.
+ * compaction measures a context that no longer exists. Codex 0.169 writes a token_usage_record
+ * line as a response completes and its token_count event only later (after the turn's tool calls
+ * and their hooks): post-tool-use finds the record, over the window task_started named.
  */
 export function lastRolloutUsage(path: string): Usage | null {
   if (path.endsWith(".zst")) return null;
@@ -79,13 +95,16 @@ export function lastRolloutUsage(path: string): Usage | null {
     let found: Usage | null = null;
     let compacted = false;
     let model: string | null = null;
+    let window = 0;
     const skipped = scanLines(path, { head: 0, tail }, (raw, _at, identity) => {
-      if (identity || !/"(token_count|compacted|turn_context)"/.test(raw)) return;
+      if (identity || !/"(token_count|token_usage_record|task_started|compacted|turn_context)"/.test(raw))
+        return;
       const line = parseLine(raw);
       const payload = objectOf(line?.payload);
       if (line?.type === "turn_context" && typeof payload?.model === "string") model = payload.model;
       if (line?.type === "compacted") [found, compacted] = [null, true];
-      const u = line?.type === "event_msg" && payload ? tokenCount(payload, model) : null;
+      if (n(payload?.model_context_window) > 0) window = n(payload?.model_context_window);
+      const u = lineFill(line, model, window);
       if (u) [found, compacted] = [u, false];
     });
     if (found || compacted || !skipped) return found;
