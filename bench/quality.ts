@@ -9,8 +9,8 @@
 //   bun bench/quality.ts [--results DIR] [--quiet]
 //
 // Prints each session's misses and the figures for the tuning sessions (01–20), the held-out ones
-// (21–40), the fresh ones written after the first tuning (41–50), the unseen ones never tuned on
-// (51–60) and all; writes bench/results/quality-<date>-<commit>.json and quality-latest.json;
+// (21–40), the fresh ones written after the first tuning (41–50), the unseen ones of the second
+// round (51–60), the final ones never tuned on (61–70) and all; writes bench/results/quality-<date>-<commit>.json and quality-latest.json;
 // exits 1 when any figure of the whole corpus is below its goal.
 import { execFileSync } from "node:child_process";
 import {
@@ -41,7 +41,8 @@ const PARTS = [
   { name: "tuning", label: "tuning (01-20)", last: 20 },
   { name: "held_out", label: "held out (21-40)", last: 40 },
   { name: "fresh", label: "fresh (41-50)", last: 50 },
-  { name: "unseen", label: "unseen (51-60)", last: Infinity },
+  { name: "unseen", label: "unseen (51-60)", last: 60 },
+  { name: "final", label: "final (61-70)", last: Infinity },
 ];
 const GOALS = { recall: 0.8, precision: 0.9, goal: 0.8, next_action: 0.8 };
 const TRANSCRIPTS = ["transcript.jsonl", "rollout.jsonl", "chat.jsonl"];
