@@ -33,6 +33,8 @@ export const PEER_ANCHORS = "peer_anchors:";
 /** How many of a log's newest entries anchor it (see logAnchors). */
 const ANCHORS = 4;
 const CHUNK = 400;
+/** Rows a merge writes with one statement (a snapshot has ~30 columns: well under SQLite's 32,766 arguments). */
+const ROWS_PER_STATEMENT = 50;
 
 function plain(r: Row, columns: string[]): SyncRow {
   const o: SyncRow = {};
@@ -176,6 +178,35 @@ export class SyncSide {
   }
 
   /**
+   * How many records a pull of changes after `since` (not from `notFrom`) asks for: the log's
+   * entries (one per record) and the records of `also` (by table, keys) not among them.
+   */
+  async changeCount(since: number, notFrom: string, also: Map<string, Set<string>>): Promise<number> {
+    const logged = "seq > ? AND (origin IS NULL OR origin <> ?)";
+    let n = Number(
+      (
+        await this.db.execute({
+          sql: `SELECT count(*) AS n FROM changes WHERE ${logged}`,
+          args: [since, notFrom],
+        })
+      ).rows[0].n,
+    );
+    for (const [tbl, keys] of also) {
+      const all = [...keys];
+      n += all.length;
+      for (let i = 0; i < all.length; i += CHUNK) {
+        const part = all.slice(i, i + CHUNK);
+        const inLog = await this.db.execute({
+          sql: `SELECT count(*) AS n FROM changes WHERE ${logged} AND tbl = ? AND key IN (${part.map(() => "?").join(", ")})`,
+          args: [since, notFrom, tbl, ...part],
+        });
+        n -= Number(inLog.rows[0].n);
+      }
+    }
+    return n;
+  }
+
+  /**
    * Entries of this store's change log that any later state of this store still accounts for: the
    * newest few, and the newest snapshot's (a snapshot id is a UUID, which no copy of the store
    * writes itself). See `continuesLog`.
@@ -279,15 +310,30 @@ export class SyncSide {
     return out;
   }
 
-  private async upsert(tbl: string, row: SyncRow): Promise<void> {
+  /**
+   * Writes rows in, in order, up to ROWS_PER_STATEMENT to a statement: on a server each statement is
+   * a round trip. Rows with the same columns (those of one peer's table) share a statement.
+   */
+  private async upsert(tbl: string, rows: SyncRow[]): Promise<void> {
     const spec = tableSpec(tbl);
-    const cols = (await this.columnsOf(tbl)).filter((c) => c in row);
-    const updates = cols.filter((c) => !spec.key.includes(c)).map((c) => `${c} = excluded.${c}`);
-    await this.db.execute({
-      sql: `INSERT INTO ${tbl}(${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})
+    const known = await this.columnsOf(tbl);
+    const columnsOf = (row: SyncRow) => known.filter((c) => c in row);
+    for (let i = 0; i < rows.length;) {
+      const cols = columnsOf(rows[i]);
+      const shape = cols.join(", ");
+      let end = i + 1;
+      while (end < rows.length && end - i < ROWS_PER_STATEMENT && columnsOf(rows[end]).join(", ") === shape)
+        end++;
+      const part = rows.slice(i, end);
+      const updates = cols.filter((c) => !spec.key.includes(c)).map((c) => `${c} = excluded.${c}`);
+      const values = `(${cols.map(() => "?").join(", ")})`;
+      await this.db.execute({
+        sql: `INSERT INTO ${tbl}(${shape}) VALUES ${part.map(() => values).join(", ")}
             ON CONFLICT(${spec.key.join(", ")}) DO UPDATE SET ${updates.join(", ")}`,
-      args: cols.map((c) => row[c]),
-    });
+        args: part.flatMap((row) => cols.map((c) => row[c])),
+      });
+      i = end;
+    }
   }
 
   /**
@@ -312,6 +358,8 @@ export class SyncSide {
     let maxHlc = "";
     const ahead = new Map<string, string>();
     const into: MergeInto = { tbl, stats, applied };
+    // The rows taken, written together after the loop (every decision reads `local`, as it was).
+    const taken: SyncRow[] = [];
     for (const r of incoming) {
       const mine = local.get(keyOf(tbl, r));
       const hlc = String(r.hlc ?? "");
@@ -320,29 +368,29 @@ export class SyncSide {
         const host = writerOf(r, hlc);
         if (compareHlc(hlc, ahead.get(host)) > 0) ahead.set(host, hlc);
       }
-      const taken = spec.counter
-        ? await this.mergeCounter(r, mine, into)
-        : await this.mergeRecord(r, mine, into);
-      if (taken && wall <= now + MAX_AHEAD_MS && compareHlc(hlc, maxHlc) > 0) maxHlc = hlc;
+      const row = spec.counter ? this.mergeCounter(r, mine, into) : this.mergeRecord(r, mine, into);
+      if (!row) continue;
+      taken.push(row);
+      if (wall <= now + MAX_AHEAD_MS && compareHlc(hlc, maxHlc) > 0) maxHlc = hlc;
     }
+    await this.upsert(tbl, taken);
     for (const [host, hlc] of ahead) await this.noteClockAhead(host, hlc, now);
     return maxHlc;
   }
 
-  /** A per-host counter taken when it is new here or higher, keeping the newer clock; false when left. */
-  private async mergeCounter(r: SyncRow, mine: SyncRow | undefined, into: MergeInto): Promise<boolean> {
-    const { tbl, stats, applied } = into;
+  /** A per-host counter taken when it is new here or higher, keeping the newer clock: the row to write, or null when left. */
+  private mergeCounter(r: SyncRow, mine: SyncRow | undefined, into: MergeInto): SyncRow | null {
+    const { stats, applied } = into;
     const hlc = String(r.hlc ?? "");
     if (!mine) stats.added++;
     else if (Number(r.count) > Number(mine.count)) stats.updated++;
-    else return false;
-    await this.upsert(tbl, { ...r, hlc: mine && compareHlc(String(mine.hlc), hlc) > 0 ? mine.hlc : hlc });
+    else return null;
     applied?.(r);
-    return true;
+    return { ...r, hlc: mine && compareHlc(String(mine.hlc), hlc) > 0 ? mine.hlc : hlc };
   }
 
-  /** A row taken when it is new here or replaces this store's (last writer wins); false when left. */
-  private async mergeRecord(r: SyncRow, mine: SyncRow | undefined, into: MergeInto): Promise<boolean> {
+  /** A row taken when it is new here or replaces this store's (last writer wins): the row to write, or null when left. */
+  private mergeRecord(r: SyncRow, mine: SyncRow | undefined, into: MergeInto): SyncRow | null {
     const { tbl, stats, applied } = into;
     // A row whose clock alone is newer (an import of this store's export stamps its links
     // anew) is taken, so both stores end the same, but changed nothing a person sees: it is
@@ -354,10 +402,9 @@ export class SyncSide {
       if (Number(r.deleted) && !Number(mine.deleted)) stats.deleted++;
       else if (sameRecord(r, mine)) clockOnly = true;
       else stats.updated++;
-    } else return false;
-    await this.upsert(tbl, r);
+    } else return null;
     if (!clockOnly) applied?.(r);
-    return true;
+    return r;
   }
 
   /** Remembers that `host` stamped rows with a clock far ahead of this store's (the newest such clock). */

@@ -285,24 +285,26 @@ export async function admit(w: SyncSide, tbl: string, offered: SyncRow[], a: Adm
   return out;
 }
 
+/** The rows refused from `fromId` before, by table: asked for again at each pull (fixed there since, or now in time). */
+export async function heldKeys(dst: SyncSide, fromId: string): Promise<Map<string, Set<string>>> {
+  const held = new Map<string, Set<string>>();
+  for (const q of await dst.quarantined(fromId)) held.set(q.tbl, (held.get(q.tbl) ?? new Set()).add(q.key));
+  return held;
+}
+
 /**
- * The keys a pull asks the peer for, by table: its changes since the last pull, and the rows
- * refused from it before (fixed there since, or a snapshot dated ahead that is within a day of this
- * host's clock now: they go in). `held`: those refused before; `total`: how many keys in all.
+ * The keys one page of a pull asks the peer for, by table: the page's changes, and on the first
+ * page the rows refused from it before (`held`: fixed there since, or a snapshot dated ahead that
+ * is within a day of this host's clock now: they go in), asked once, on that page only.
  */
-export async function keysToAsk(
-  dst: SyncSide,
-  fromId: string,
+export function keysToAsk(
   changes: { tbl: string; key: string }[],
-): Promise<{ byTable: Map<string, string[]>; held: Map<string, Set<string>>; total: number }> {
+  held: Map<string, Set<string>>,
+  firstPage: boolean,
+): Map<string, string[]> {
   const asked = new Map<string, Set<string>>();
   const ask = (tbl: string, key: string) => asked.set(tbl, (asked.get(tbl) ?? new Set()).add(key));
-  for (const c of changes) ask(c.tbl, c.key);
-  const held = new Map<string, Set<string>>();
-  for (const q of await dst.quarantined(fromId)) {
-    held.set(q.tbl, (held.get(q.tbl) ?? new Set()).add(q.key));
-    ask(q.tbl, q.key);
-  }
-  const byTable = new Map([...asked].map(([tbl, keys]) => [tbl, [...keys]]));
-  return { byTable, held, total: [...byTable.values()].reduce((sum, keys) => sum + keys.length, 0) };
+  for (const c of changes) if (firstPage || !held.get(c.tbl)?.has(c.key)) ask(c.tbl, c.key);
+  if (firstPage) for (const [tbl, keys] of held) for (const key of keys) ask(tbl, key);
+  return new Map([...asked].map(([tbl, keys]) => [tbl, [...keys]]));
 }

@@ -4,8 +4,9 @@
 //   a second sync counts nothing twice.
 // - Only what changed since the last sync with that peer is read: each store keeps a local change
 //   log (a sequence) and, per peer, how far it has pulled the peer's log.
-// - Each direction is one transaction on the store it writes: killed at any moment, both stores
-//   stay valid and a re-run completes the sync.
+// - Each direction reads the log a page at a time, one transaction per page on the store it writes
+//   with the pull mark moved past the page: killed at any moment, both stores stay valid and a
+//   re-run goes on from the last page committed.
 import { existsSync, mkdirSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { UserError } from "../../errors.ts";
@@ -19,8 +20,8 @@ import { backupStore } from "../home/backups.ts";
 import { foldLinkedProjects } from "../projects/fold.ts";
 import { applyRetentionEverywhere } from "../snapshots/retention.ts";
 import { DEFAULT_KEEP } from "../snapshots/layers.ts";
-import type { SyncRow } from "../../store/sync.ts";
-import { admit, keysToAsk, type Admission, type Refused } from "./peer-rows.ts";
+import type { Change, SyncRow } from "../../store/sync.ts";
+import { admit, heldKeys, keysToAsk, type Admission, type Refused } from "./peer-rows.ts";
 import { syncIds, type Reidentified } from "./copies.ts";
 import type { PlanItem, StoreWriter } from "../../store/store.ts";
 import type { Session } from "../session.ts";
@@ -173,6 +174,15 @@ async function storeId(s: SyncSide): Promise<string> {
 }
 
 const BATCH = 2000;
+/**
+ * Change-log entries a pull reads, merges and commits at a time: what it holds in memory (a page of
+ * snapshots is a few MB), and where a killed pull goes on from. MINDSAVE_SYNC_PAGE sets another
+ * size, for tests only (many pages without hundreds of rows); never set in normal use.
+ */
+function pageSize(env: NodeJS.ProcessEnv): number {
+  const asked = Number(env.MINDSAVE_SYNC_PAGE);
+  return Number.isSafeInteger(asked) && asked > 0 ? asked : 500;
+}
 
 /** Tables in dependency order: projects before their roots and snapshots, failures before counts. */
 const PULL_ORDER = [
@@ -200,6 +210,8 @@ interface PullOptions {
   hostId: string;
   fromId: string;
   toId: string;
+  /** Change-log entries a transaction takes (see pageSize). */
+  page: number;
 }
 
 /** What one pull takes in, gathered table by table. */
@@ -231,11 +243,30 @@ interface PullRun {
   lastSync: number | null;
   total: number;
   intake: Intake;
+  /** What this pull saw of `from`'s log, kept with the pull mark on its last page (copies.ts). */
+  anchors: Change[];
+  /** Change-log entries read so far. */
+  read: number;
+  /** Batches merged so far, by table (their numbers name the crash tests' stop points). */
+  batches: Map<string, number>;
+}
+
+/** Runs a host's own writes inside a sync's transaction (`Store.syncWrite`'s second argument). */
+type WriteAs = <R>(hostId: string, now: () => number, write: (w: StoreWriter) => Promise<R>) => Promise<R>;
+
+/** One page of the peer's change log: its entries, the last one's number, and whether it ends the log. */
+interface LogPage {
+  changes: Change[];
+  upTo: number;
+  number: number;
+  last: boolean;
 }
 
 /**
- * Copies `from`'s changes since `to` last pulled them into `to`, in one transaction on `to`.
- * Rows that `to` itself sent are skipped (they are tagged with its id in `from`'s log).
+ * Copies `from`'s changes since `to` last pulled them into `to`. Rows that `to` itself sent are
+ * skipped (they are tagged with its id in `from`'s log). The log is read a page at a time, each
+ * page merged and committed with the pull's mark moved past it, so memory holds one page and a
+ * pull killed between pages goes on from there; a dry run is one transaction, rolled back.
  */
 async function pull(
   from: Store,
@@ -246,54 +277,83 @@ async function pull(
   const dst = to.syncReader();
   const { fromId, toId } = opts;
   const known = await dst.peer(fromId);
-  const anchors = await src.logAnchors(); // what this pull saw of `from`'s log, kept with the pull mark (copies.ts)
+  const anchors = await src.logAnchors();
   const since = known?.pulled_seq ?? 0;
-  const changes = await changesSince(src, since, toId);
-  const upTo = changes.length ? changes[changes.length - 1].seq : since;
-  const { byTable, held, total } = await keysToAsk(dst, fromId, changes);
+  const held = await heldKeys(dst, fromId);
   const run: PullRun = {
     src,
     opts,
     admission: { now: opts.now, fromId, location: opts.location, held, refused: [] },
     // Edits both stores made after they last synced are concurrent: a plan edited on both is merged.
     lastSync: known?.last_sync ? Date.parse(known.last_sync) : null,
-    total,
+    total: await src.changeCount(since, toId, held),
     intake: emptyIntake(),
+    anchors,
+    read: 0,
+    batches: new Map(),
   };
+  const pages = logPages(src, since, toId, opts.page);
+  if (opts.dryRun)
+    await to.syncWrite(
+      async (w, as) => {
+        for await (const page of pages) await takePage(w, as, page, run);
+      },
+      { rollback: true },
+    );
+  else for await (const page of pages) await to.syncWrite((w, as) => takePage(w, as, page, run));
   const { intake } = run;
-  await to.syncWrite(
-    async (w, as) => {
-      // Rows merged here are tagged with their origin, so they are not sent straight back.
-      await w.setMeta("sync_origin", fromId);
-      await stallIfAsked(`${opts.phase}-begin`);
-      for (const tbl of PULL_ORDER) await mergeTable(w, tbl, byTable.get(tbl) ?? [], run);
-      await stallIfAsked(`in-${opts.phase}`);
-      if (run.lastSync !== null) await planProgressFlowsOn(w, intake.planned, intake.plans, run.lastSync);
-      await w.setMeta("sync_origin", null);
-      await w.observeClock(intake.newest, opts.now);
-      await as(
-        opts.hostId,
-        () => opts.now,
-        (hw) => writeHere(hw, intake, opts.now),
-      );
-      await w.setPeer(fromId, {
-        pulled_seq: upTo,
-        last_sync: new Date(opts.now).toISOString(),
-        location: opts.location,
-      });
-      await w.setPeerAnchors(fromId, anchors);
-    },
-    { rollback: opts.dryRun },
-  );
   const f = intake.counts.failures;
   f.updated = Math.max(f.updated, intake.touchedFailures.size - f.added - f.deleted);
   return {
     counts: intake.counts,
-    read: changes.length,
+    read: run.read,
     plansMerged: intake.plans.map((p) => p.name),
     completed: intake.completed.map((c) => c.name),
     refused: run.admission.refused,
   };
+}
+
+/** `src`'s change log after `since`, without the rows `toId` sent, a page at a time (the last one may be empty). */
+async function* logPages(src: SyncSide, since: number, toId: string, size: number): AsyncGenerator<LogPage> {
+  for (let after = since, number = 1; ; number++) {
+    const changes = await src.changesSince(after, toId, size);
+    if (changes.length) after = changes[changes.length - 1].seq;
+    const last = changes.length < size;
+    yield { changes, upTo: after, number, last };
+    if (last) return;
+  }
+}
+
+/**
+ * One page merged into `w`'s store, in dependency order, its rows tagged with their origin so they
+ * are not sent straight back; the pull's mark moved past it. The last page also merges plans
+ * across pages, writes what this host does after a pull (`writeHere`) and records the sync.
+ */
+async function takePage(w: SyncSide, as: WriteAs, page: LogPage, run: PullRun): Promise<void> {
+  const { opts, intake } = run;
+  await w.setMeta("sync_origin", opts.fromId);
+  await stallIfAsked(page.number === 1 ? `${opts.phase}-begin` : `${opts.phase}-page-${page.number}`);
+  const byTable = keysToAsk(page.changes, run.admission.held, page.number === 1);
+  for (const tbl of PULL_ORDER) await mergeTable(w, tbl, byTable.get(tbl) ?? [], run);
+  run.read += page.changes.length;
+  if (page.last) {
+    await stallIfAsked(`in-${opts.phase}`);
+    if (run.lastSync !== null) await planProgressFlowsOn(w, intake.planned, intake.plans, run.lastSync);
+  }
+  await w.setMeta("sync_origin", null);
+  await w.observeClock(intake.newest, opts.now);
+  if (!page.last) return w.setPeer(opts.fromId, { pulled_seq: page.upTo, location: opts.location });
+  await as(
+    opts.hostId,
+    () => opts.now,
+    (hw) => writeHere(hw, intake, opts.now),
+  );
+  await w.setPeer(opts.fromId, {
+    pulled_seq: page.upTo,
+    last_sync: new Date(opts.now).toISOString(),
+    location: opts.location,
+  });
+  await w.setPeerAnchors(opts.fromId, run.anchors);
 }
 
 function emptyIntake(): Intake {
@@ -308,21 +368,6 @@ function emptyIntake(): Intake {
     newest: "",
     done: 0,
   };
-}
-
-/** `src`'s change log after `since`, without the rows `toId` sent, read a page at a time. */
-async function changesSince(
-  src: SyncSide,
-  since: number,
-  toId: string,
-): Promise<{ seq: number; tbl: string; key: string }[]> {
-  const changes: { seq: number; tbl: string; key: string }[] = [];
-  for (let after = since; ;) {
-    const page = await src.changesSince(after, toId, BATCH);
-    changes.push(...page);
-    if (page.length < BATCH) return changes;
-    after = page[page.length - 1].seq;
-  }
 }
 
 /** One table's changed rows merged here a batch at a time: admitted, merged, counted, plans compared. */
@@ -349,16 +394,22 @@ async function mergeTable(w: SyncSide, tbl: string, keys: string[], run: PullRun
     if (compareHlc(hlc, intake.newest) > 0) intake.newest = hlc;
     intake.done += offered.length;
     opts.progress?.(opts.phase, intake.done, run.total);
-    await stallIfAsked(`${opts.phase}-${tbl}-${i / BATCH + 1}`);
+    const batch = (run.batches.get(tbl) ?? 0) + 1;
+    run.batches.set(tbl, batch);
+    await stallIfAsked(`${opts.phase}-${tbl}-${batch}`);
   }
 }
+
+const PLANNED_FIELDS = ["id", "name", "project_id", "created_at", "hlc", "plan"];
 
 /** What the merge notes of a row that changed this store: its snapshot (and plan), or its failure. */
 function changeNoted(tbl: string, intake: Intake): ((r: SyncRow) => void) | undefined {
   if (tbl === "snapshots")
     return (r) => {
       intake.changedHere.add(String(r.id));
-      if (r.plan && !Number(r.deleted)) intake.planned.push(r);
+      // Only what planProgressFlowsOn reads: a pull holds these till its last page, not whole rows.
+      if (r.plan && !Number(r.deleted))
+        intake.planned.push(Object.fromEntries(PLANNED_FIELDS.map((k) => [k, r[k] ?? null])));
     };
   // A failure counts as changed when one of its rows changed this store (not when it merely came along).
   if (tbl === "failures") return (r) => intake.touchedFailures.add(String(r.id));
@@ -515,6 +566,7 @@ export async function syncWith(
     hostId,
     fromId: ids.peer,
     toId: ids.local,
+    page: pageSize(session.env),
   };
   const pulled = await pull(peer.store, local, fromPeer);
   await stallIfAsked("between");
@@ -527,6 +579,7 @@ export async function syncWith(
     hostId,
     fromId: ids.local,
     toId: ids.peer,
+    page: fromPeer.page,
   });
   // Merges the push made in the peer (a plan's steps, a completion) are edits made there: brought
   // back, so one sync leaves both the same. (Not counted again: the snapshots are counted, and named.)
