@@ -24,6 +24,8 @@ test("rule words that state no rule: a guess, a fact, a habit told, reassurance,
     "Don't worry about it.",
     "别担心时间，慢慢来。",
     "测试结果不对劲，数字字面量 1e3 解析错了。",
+    "登录页的验证码经常识别失败，换成滑块验证吧。",
+    "这两个接口的区别特别大。",
     "Make the login test wait for the network to be idle instead of sleeping 3 seconds.",
   ])
     expect([s, isRule(s)]).toEqual([s, false]);

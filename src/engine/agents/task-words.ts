@@ -39,7 +39,9 @@ const NOT_RULE_EN = new RegExp(
   ].join("|"),
   "gi",
 );
-const NOT_RULE_ZH = /不对劲|别担心|不要担心|不用担心|别着急|不用急|别急/gu;
+// 别 inside a word (识别, 特别, 区别, 级别…) is no "don't".
+const NOT_RULE_ZH =
+  /不对劲|别担心|不要担心|不用担心|别着急|不用急|别急|[识区特分类告级性派辨鉴个差离临惜道]别/gu;
 
 /** The sentences of a text, each with its closing mark (". ", "。", "!", "？", a line break); a dot inside a word ("deploy.ts", "v2.3.0") closes none. */
 export function sentencesOf(text: string): string[] {
