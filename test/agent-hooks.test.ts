@@ -347,6 +347,18 @@ describe("hooks install --agent: into a config the user already has", () => {
         ],
       },
     );
+    // What the prompt hook said of it (a repeat warning) joins the system prompt of the turn's requests.
+    const turn = { system: [] as string[] };
+    await hooks["experimental.chat.system.transform"]({ sessionID: "ses_1", model: {} }, turn);
+    expect(turn.system).toEqual(["restore block", "restore block"]);
+    // A message with no text says nothing: the next requests carry the restore block alone.
+    await hooks["chat.message"](
+      { sessionID: "ses_1" },
+      { message: { role: "user" }, parts: [{ type: "file", url: "file:///y" }] },
+    );
+    const next = { system: [] as string[] };
+    await hooks["experimental.chat.system.transform"]({ sessionID: "ses_1", model: {} }, next);
+    expect(next.system).toEqual(["restore block"]);
     const compaction = { context: [] as string[] };
     await hooks["experimental.session.compacting"]({ sessionID: "ses_1" }, compaction);
     expect(compaction.context).toEqual(["restore block"]);
