@@ -145,13 +145,15 @@ describe("a hook snapshot that knows less never becomes latest", () => {
       "Please continue where you left off.",
       "resume",
       "好的，继续",
+      "ok let's keep going",
+      "接着做吧",
     ].entries()) {
       const tr = new Transcript(t.base, t.repo, `w${i}`, { startedAt: Date.now() });
       tr.prompt(word);
       tr.tool("Grep", { pattern: "backfill", path: t.repo }, 30_000);
       await fire(t, tr, "session-end");
     }
-    expect(await toolCalls(t)).toBe(6);
+    expect(await toolCalls(t)).toBe(8);
     const all = await snapshots(t);
     expect(all.map((s) => s.goal)).toEqual([GOAL]);
     expectMigration(await restored(t), t.repo);

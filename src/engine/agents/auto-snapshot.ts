@@ -58,7 +58,7 @@ export interface AutoContext extends HookFacts {
 const ONLY_LAST = /^(?:Last action: |Last reply: |No tool calls yet this session$)/;
 
 // Prompts that name no task, only "carry on" (whole prompt, politeness and punctuation allowed).
-const GO_ON = String.raw`(?:continue|go on|keep going|carry on|resume|proceed|go ahead|next|ok(?:ay)?|yes|yep|yeah|sure|please|thanks|let'?s (?:continue|go on|resume|proceed)|(?:continue|pick up|carry on) (?:from )?where (?:you|we) left off|continue (?:with )?(?:the|your|our) (?:previous |last |current )?(?:task|work)|keep working|继续|继续吧|继续做|继续工作|继续任务|继续上次的?任务|接着|接着做|接着来|好|好的|嗯|行|可以|开始吧|请)`;
+const GO_ON = String.raw`(?:continue|go on|keep going|carry on|resume|proceed|go ahead|next|ok(?:ay)?|yes|yep|yeah|sure|please|thanks|let'?s (?:continue|go on|keep going|carry on|resume|proceed)|(?:continue|pick up|carry on) (?:from )?where (?:you|we) left off|continue (?:with )?(?:the|your|our) (?:previous |last |current )?(?:task|work)|keep working|继续|继续吧|继续做|继续工作|继续任务|继续上次的?任务|接着|接着做|接着来|好|好的|嗯|行|可以|开始吧|请|吧)`;
 const CONTINUATION = new RegExp(String.raw`^(?:${GO_ON}[\s,，.!！。~…]*)+$`, "iu");
 
 /**
