@@ -1,39 +1,145 @@
-// Agent-written checkpoints (issue 35, item 1) with the real agents against the fake model: the
-// user's "done" after a session that wrote a file blocks the agent's stop once, and the request to
-// save a checkpoint through MindSave reaches the model, once (the continued stop is not blocked
-// again, so the run ends). The fake model picks its call by the number of tool results, which a
-// block does not change: that it then calls `save` is not scripted here.
+// Agent-written checkpoints (issue 35) with the real agents against the fake model. Claude Code,
+// Codex and Gemini CLI: MindSave asks the model to save a checkpoint at the user's "done" (by
+// blocking the stop once) and at context pressure YELLOW, once each; the model answering with
+// MindSave's MCP `save` leaves the checkpoint the next session's first request restores, line for
+// line. Every agent: with `checkpoints auto` nobody is asked, and the mechanical snapshot the
+// session leaves holds the rule the prompt stated in Layer 2.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { agentContext, agentTitle, expectRan } from "./scenarios.ts";
-import { installMindSave, type AgentDriver } from "./harness.ts";
-import { requestText } from "./fake-model.ts";
+import { agentContext, agentTitle, CONTINUE, expectRan, loadSnapshot } from "./scenarios.ts";
+import { installMindSave, mindsaveOk, snapshots, type AgentDriver, type World } from "./harness.ts";
+import { requestText, type ModelRequest } from "./fake-model.ts";
 import { claude } from "./claude.ts";
+import { cline } from "./cline.ts";
 import { codex } from "./codex.ts";
+import { copilot } from "./copilot.ts";
 import { gemini } from "./gemini.ts";
+import { opencode } from "./opencode.ts";
 
+/** The words of MindSave's checkpoint request (checkpoint-request.ts), and YELLOW's reason in it. */
 const REQUEST = "Save a checkpoint now with MindSave";
+const YELLOW = "The context window is filling up";
 
-for (const driver of [claude, codex, gemini] as AgentDriver[]) {
+/** The restore block's first line (the text before it in a request is the agent's own). */
+const HEADING = "# MindSave restore:";
+
+/** The prompt of issue 35's example: a task, then a rule the user states for it. */
+const RULE = "Never use Redis for it: we only have Postgres in production.";
+const TASK_WITH_RULE = `Add rate limiting to the login endpoint. ${RULE}`;
+
+/** The agents whose stop a hook can block with the request (Cline and opencode's hooks cannot). */
+const ASKED = new Set<AgentDriver>([claude, codex, gemini]);
+
+/** A checkpoint only the model knows, every field distinctive (and one in another script). */
+const checkpointOf = (agent: string) => ({
+  goal: `Rate-limit POST /login per client IP (登录限流, ${agent})`,
+  state: "The attempts table and its migration are written; the handler does not use them yet",
+  next_action: "Call the limiter from the login handler before the password check",
+  active_files: ["src/limit.ts"],
+  constraints: ["Keep the limiter in Postgres: production has no Redis"],
+  decisions: ["Count attempts per IP in a table with a 15-minute window, since it survives deploys"],
+  failed: ["An in-memory counter — every restart forgot the attempts"],
+});
+
+/** The model's requests whose newest part (what came after its own last turn) holds `text`. */
+const newlyHolding = (conversation: ModelRequest[], text: string) =>
+  conversation.filter((r) => r.newest.includes(text));
+
+/** The restore block a request carries, as the model reads it (from its heading on); "" without one. */
+function restoreBlock(request: ModelRequest | undefined): string {
+  const strings: string[] = [];
+  const walk = (v: unknown): void => {
+    if (typeof v === "string") strings.push(v);
+    else if (v && typeof v === "object") Object.values(v).forEach(walk);
+  };
+  walk(request?.body);
+  const text = strings.find((s) => s.includes(HEADING)) ?? "";
+  return text.slice(text.indexOf(HEADING));
+}
+
+/** The write a session's work is: a new file in the project. */
+const writeLimit = (world: World) => ({
+  write: { path: join(world.project, "src/limit.ts"), content: "export const attemptsPerMinute = 5;\n" },
+});
+
+for (const driver of [claude, codex, gemini, copilot, opencode, cline]) {
   const ctx = agentContext(driver);
   describe(agentTitle(ctx), () => {
-    test.skipIf(!!ctx.skip)(
-      "the user's 'done' blocks the stop once with the checkpoint request",
+    test.skipIf(!!ctx.skip || !ASKED.has(driver))(
+      "the user's 'done' asks the model once; its save through MCP is what the next session's first request restores",
       async () => {
         const world = await ctx.world();
         await installMindSave(world, driver);
+        const saved = checkpointOf(driver.agent);
         ctx.model.script({
-          calls: [
-            { write: { path: join(world.project, "src/limit.ts"), content: "export const limit = 5;\n" } },
-          ],
+          calls: [writeLimit(world)],
+          reactions: [{ when: REQUEST, call: { tool: driver.mcpTool("save"), args: saved } }],
           final: "Done.",
         });
         expectRan(await ctx.run(world, "done"));
-        const sent = ctx.model.conversation().map(requestText);
-        // Asked once: only the one request after the block holds it (Claude Code puts a block's
-        // reason in it twice, as the feedback and as the hook's note); a second block would add one.
-        expect(sent.filter((t) => t.includes(REQUEST)).length).toBe(1);
-        expect(sent.at(-1)).toContain(REQUEST);
+        // Asked once: one request brought it (a second block would bring it again), and the
+        // model's answer to it was the save.
+        const asked = newlyHolding(ctx.model.conversation(), REQUEST);
+        expect(asked.map((r) => driver.mcpTool("save").test(r.reply.replace(/^tool:/, "")))).toEqual([true]);
+
+        ctx.model.script({ calls: [], final: "Resuming." });
+        expectRan(await ctx.run(world, CONTINUE));
+        const block = restoreBlock(ctx.model.conversation()[0]);
+        // Whole lines of the block: a later mechanical snapshot of the session (its own state and
+        // next action) replacing the agent's checkpoint fails here.
+        for (const line of [
+          `goal: ${saved.goal}`,
+          `state: ${saved.state}`,
+          `next_action: ${saved.next_action}`,
+          `  - ${join(world.project, "src/limit.ts")}`,
+          `- ${saved.constraints[0]}`,
+          `- ${saved.decisions[0]}`,
+        ])
+          expect(block).toContain(`\n${line}\n`);
+        expect(block).toContain("\n- An in-memory counter: every restart forgot the attempts [");
+      },
+    );
+
+    test.skipIf(!!ctx.skip || !ASKED.has(driver))(
+      "context pressure YELLOW asks the model once for its checkpoint",
+      async () => {
+        const world = await ctx.world();
+        await installMindSave(world, driver);
+        // Every answer reports 75,000 prompt tokens of a 100,000-token window: 75%, past the
+        // warning threshold of a slow, simple session (72%) and short of the critical one (96%).
+        world.env.MINDSAVE_CONTEXT_WINDOW = "100000";
+        ctx.model.script({
+          calls: [writeLimit(world)],
+          final: "The limiter is written.",
+          promptTokens: 75_000,
+        });
+        expectRan(await ctx.run(world, "Add rate limiting to the login endpoint"));
+        const asked = newlyHolding(ctx.model.conversation(), REQUEST);
+        expect(asked.length).toBe(1);
+        expect(asked[0].newest).toContain(YELLOW);
+      },
+    );
+
+    test.skipIf(!!ctx.skip)(
+      "with checkpoints auto nobody is asked, and the prompt's rule is in Layer 2 of the snapshot the session leaves",
+      async () => {
+        const world = await ctx.world();
+        await installMindSave(world, driver);
+        await mindsaveOk(world, ["config", "checkpoints", "auto"]);
+        // Where a hook could ask (and measures the fill), the session passes YELLOW too: a moment
+        // `checkpoints ask` asks at.
+        if (ASKED.has(driver)) world.env.MINDSAVE_CONTEXT_WINDOW = "100000";
+        ctx.model.script({
+          calls: [writeLimit(world)],
+          final: "Done.",
+          ...(ASKED.has(driver) ? { promptTokens: 75_000 } : {}),
+        });
+        expectRan(await ctx.run(world, TASK_WITH_RULE));
+        expect(ctx.model.conversation().filter((r) => requestText(r).includes(REQUEST))).toEqual([]);
+        const [newest] = await snapshots(world);
+        expect(newest).toBeDefined();
+        const snapshot = await loadSnapshot(world, newest.id);
+        expect(snapshot.layer2.constraints).toContain(RULE);
       },
     );
   });

@@ -4,8 +4,9 @@
 // request, so a test asserts on what the model was sent (the restore block, a tool's result).
 //
 // The script of a test: the tool calls the model makes, one per turn (a shell command, a named
-// tool such as an MCP tool, a file write), then its final text. Requests that offer no tools
-// (titles, classifiers, routers) get the final text, or a JSON object shaped to the schema asked.
+// tool such as an MCP tool, a file write), then its final text; and reactions, calls made when
+// what the request newly holds asks for them (a hook's request to save). Requests that offer no
+// tools (titles, classifiers, routers) get the final text, or a JSON object shaped to the schema asked.
 
 /** One tool call of the script. */
 export type ScriptedCall =
@@ -13,11 +14,29 @@ export type ScriptedCall =
   | { tool: RegExp; args: Record<string, unknown> }
   | { write: { path: string; content: string } };
 
+/**
+ * A call the model makes when the request's newest part (everything after the model's own last
+ * turn: the user's text, tool results, what a hook added) contains `when`. A hook that blocks an
+ * agent's stop adds text but no tool result, so the scripted calls (picked by the count of tool
+ * results) cannot answer it.
+ */
+export interface Reaction {
+  when: string;
+  call: ScriptedCall;
+}
+
 export interface ModelScript {
   /** Made in order, one per model turn that offers tools; a turn after the last one answers `final`. */
   calls: ScriptedCall[];
   /** The model's last words (default "done"). */
   final?: string;
+  /** Tried first, in order, on every turn that offers tools. */
+  reactions?: Reaction[];
+  /**
+   * The prompt tokens every answer reports as used (default 10): the agent records them in its
+   * transcript, where MindSave measures how full the context window is.
+   */
+  promptTokens?: number;
 }
 
 export type Protocol = "anthropic" | "responses" | "chat" | "gemini";
@@ -29,6 +48,8 @@ export interface ModelRequest {
   body: any;
   /** The names of the tools it offered (an MCP namespace's tools as `<namespace>__<tool>`). */
   tools: string[];
+  /** What it held after the model's own last turn, as JSON text: what this request brought new. */
+  newest: string;
   /** What the model answered: `tool:<name>`, or `text`. */
   reply: string;
   /** The kind of tool it called: a write falls back to the shell where the agent has no write tool. */
@@ -142,6 +163,14 @@ const sse = (events: string[]) =>
 interface Turn {
   tools: OfferedTool[];
   results: number;
+  /** What came after the model's own last turn, as JSON text (what a reaction looks in). */
+  newest: string;
+}
+
+/** The items after the last one `byModel` says the model wrote, as JSON text. */
+function newestText(items: unknown[], byModel: (item: any) => boolean): string {
+  const last = items.findLastIndex((item) => byModel(item ?? {}));
+  return JSON.stringify(items.slice(last + 1));
 }
 
 /** Anthropic Messages (Claude Code): `tool_use` blocks out, `tool_result` blocks back. */
@@ -150,12 +179,12 @@ function anthropicTurn(body: any): Turn {
     .flatMap((m: any) => (Array.isArray(m.content) ? m.content : []))
     .filter((c: any) => c.type === "tool_result").length;
   const tools = (body.tools ?? []).map((t: any) => ({ name: t.name, schema: t.input_schema }));
-  return { tools, results };
+  return { tools, results, newest: newestText(body.messages ?? [], (m) => m.role === "assistant") };
 }
 
-function anthropicReply(body: any, call: Chosen | undefined, final: string): Response {
+function anthropicReply(body: any, call: Chosen | undefined, final: string, tokens: number): Response {
   const usage = {
-    input_tokens: 10,
+    input_tokens: tokens,
     output_tokens: 5,
     cache_creation_input_tokens: 0,
     cache_read_input_tokens: 0,
@@ -204,10 +233,13 @@ function responsesTurn(body: any): Turn {
         ? [{ name: t.name, schema: t.parameters }]
         : [],
   );
-  return { tools, results };
+  // The model's turns: its messages and calls (reasoning too); a hook's message has role "user".
+  const byModel = (i: any) =>
+    i.role === "assistant" || /^(function_call|custom_tool_call|reasoning)$/.test(i.type);
+  return { tools, results, newest: newestText(input, byModel) };
 }
 
-function responsesReply(body: any, call: Chosen | undefined, final: string): Response {
+function responsesReply(body: any, call: Chosen | undefined, final: string, tokens: number): Response {
   const item = call
     ? {
         type: "function_call",
@@ -226,11 +258,11 @@ function responsesReply(body: any, call: Chosen | undefined, final: string): Res
         content: [{ type: "output_text", text: final, annotations: [] }],
       };
   const usage = {
-    input_tokens: 10,
+    input_tokens: tokens,
     input_tokens_details: { cached_tokens: 0 },
     output_tokens: 5,
     output_tokens_details: { reasoning_tokens: 0 },
-    total_tokens: 15,
+    total_tokens: tokens + 5,
   };
   const response = (status: string, output: unknown[]) => ({
     id: uid("resp"),
@@ -275,10 +307,10 @@ function chatTurn(body: any): Turn {
     name: t.function?.name ?? t.name,
     schema: t.function?.parameters ?? t.parameters,
   }));
-  return { tools, results };
+  return { tools, results, newest: newestText(body.messages ?? [], (m) => m.role === "assistant") };
 }
 
-function chatReply(body: any, call: Chosen | undefined, final: string): Response {
+function chatReply(body: any, call: Chosen | undefined, final: string, tokens: number): Response {
   const id = uid("chatcmpl");
   const model = body.model ?? "fake";
   const created = 1767225600;
@@ -288,7 +320,7 @@ function chatReply(body: any, call: Chosen | undefined, final: string): Response
     function: { name: call.tool.name, arguments: JSON.stringify(call.args) },
   };
   const finish = call ? "tool_calls" : "stop";
-  const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+  const usage = { prompt_tokens: tokens, completion_tokens: 5, total_tokens: tokens + 5 };
   if (!body.stream) {
     const message = {
       role: "assistant",
@@ -331,10 +363,16 @@ function geminiTurn(body: any): Turn {
       schema: f.parameters ?? f.parametersJsonSchema,
     })),
   );
-  return { tools, results };
+  return { tools, results, newest: newestText(body.contents ?? [], (c) => c.role === "model") };
 }
 
-function geminiReply(body: any, call: Chosen | undefined, final: string, streaming: boolean): Response {
+function geminiReply(
+  body: any,
+  call: Chosen | undefined,
+  final: string,
+  tokens: number,
+  streaming: boolean,
+): Response {
   const config = body.generationConfig ?? {};
   let part: unknown;
   if (call) part = { functionCall: { name: call.tool.name, args: call.args } };
@@ -343,7 +381,7 @@ function geminiReply(body: any, call: Chosen | undefined, final: string, streami
   else part = { text: final };
   const response = {
     candidates: [{ content: { role: "model", parts: [part] }, finishReason: "STOP", index: 0 }],
-    usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
+    usageMetadata: { promptTokenCount: tokens, candidatesTokenCount: 5, totalTokenCount: tokens + 5 },
     modelVersion: "fake",
   };
   return streaming ? sse([event(null, response)]) : Response.json(response);
@@ -361,10 +399,11 @@ export interface FakeModel {
   stop(): void;
 }
 
-/** Answers one turn by the script: the next scripted call, or the final text. */
+/** Answers one turn by the script: a reaction to what it newly holds, the next scripted call, or the final text. */
 function answer(turn: Turn, script: ModelScript): Chosen | undefined {
   if (turn.tools.length === 0) return undefined;
-  const step = script.calls[turn.results];
+  const reaction = (script.reactions ?? []).find((r) => turn.newest.includes(r.when));
+  const step = reaction?.call ?? script.calls[turn.results];
   return step && choose(step, turn.tools);
 }
 
@@ -377,6 +416,7 @@ export function startFakeModel(initial: ModelScript = { calls: [] }): FakeModel 
       path,
       body,
       tools: turn.tools.map((t) => t.name),
+      newest: turn.newest,
       reply: call ? `tool:${call.tool.name}` : "text",
       ...(call ? { called: call.kind } : {}),
     });
@@ -389,6 +429,7 @@ export function startFakeModel(initial: ModelScript = { calls: [] }): FakeModel 
       const path = url.pathname;
       const body = req.method === "POST" ? await req.json().catch(() => ({})) : {};
       const final = script.final ?? "done";
+      const tokens = script.promptTokens ?? 10;
       if (req.method !== "POST") {
         // Model lists (opencode, Cline probe them): one model.
         const list = {
@@ -402,19 +443,19 @@ export function startFakeModel(initial: ModelScript = { calls: [] }): FakeModel 
         const turn = anthropicTurn(body);
         const call = answer(turn, script);
         record("anthropic", path, body, turn, call);
-        return anthropicReply(body, call, final);
+        return anthropicReply(body, call, final, tokens);
       }
       if (path.endsWith("/responses")) {
         const turn = responsesTurn(body);
         const call = answer(turn, script);
         record("responses", path, body, turn, call);
-        return responsesReply(body, call, final);
+        return responsesReply(body, call, final, tokens);
       }
       if (path.endsWith("/chat/completions")) {
         const turn = chatTurn(body);
         const call = answer(turn, script);
         record("chat", path, body, turn, call);
-        return chatReply(body, call, final);
+        return chatReply(body, call, final, tokens);
       }
       const gemini = path.match(/\/models\/[^/:]+:(\w+)$/);
       if (gemini?.[1] === "countTokens") return Response.json({ totalTokens: 10 });
@@ -422,7 +463,7 @@ export function startFakeModel(initial: ModelScript = { calls: [] }): FakeModel 
         const turn = geminiTurn(body);
         const call = answer(turn, script);
         record("gemini", path + url.search, body, turn, call);
-        return geminiReply(body, call, final, gemini[1] === "streamGenerateContent");
+        return geminiReply(body, call, final, tokens, gemini[1] === "streamGenerateContent");
       }
       return Response.json({ error: { message: `fake model: no route for ${path}` } }, { status: 404 });
     },
