@@ -10,7 +10,7 @@ import { atPlace, inRepo } from "./engine-setup.ts";
 import { projectOnLaptop, type ProjectOnLaptop } from "./helpers.ts";
 import { Transcript } from "./claude-fixtures.ts";
 import { writeAuto } from "../src/engine/agents/auto-snapshot.ts";
-import { ingestTranscript } from "../src/engine/agents/ingest.ts";
+import { ingestTranscript, readAgentTranscript } from "../src/engine/agents/ingest.ts";
 import { readTranscript } from "../src/engine/agents/transcript.ts";
 import { restoreContext } from "../src/engine/agents/hook-events.ts";
 import { readHook, runHook } from "../src/engine/agents/kinds/runtime.ts";
@@ -133,6 +133,45 @@ describe("an approach tried two ways and abandoned", () => {
     expect(first.abandoned).toEqual(["nodemailer-cli"]);
     await atPlace(inRepo(t), (s) => ingestTranscript(s, tr.path));
     expect((await failures(t)).map((f) => [f.item, f.repeat_count])).toEqual([["nodemailer-cli", 2]]);
+  });
+
+  test("a Codex rollout ingested: its failed calls' output is the reason; Copilot CLI's event log keeps a failed call's error too", async () => {
+    const t = projectOnLaptop("mindsave-abandoned-codex-");
+    const path = join(t.base, "rollout.jsonl");
+    const at = (s: number) => `2026-11-28T10:00:${String(s).padStart(2, "0")}.000Z`;
+    const item = (s: number, payload: Record<string, unknown>) =>
+      JSON.stringify({ timestamp: at(s), type: "response_item", payload });
+    const shell = (s: number, id: string, command: string, failed?: string) => [
+      item(s, {
+        type: "function_call",
+        name: "shell",
+        arguments: JSON.stringify({ command: ["bash", "-lc", command], workdir: t.repo }),
+        call_id: id,
+      }),
+      item(s + 1, {
+        type: "function_call_output",
+        call_id: id,
+        output: failed ? { content: failed, success: false } : '{"output":"ok","metadata":{"exit_code":0}}',
+      }),
+    ];
+    const lines = [
+      JSON.stringify({ timestamp: at(0), type: "session_meta", payload: { id: "codex-1", cwd: t.repo } }),
+      JSON.stringify({
+        timestamp: at(1),
+        type: "event_msg",
+        payload: { type: "user_message", message: "把导出改成流式 CSV" },
+      }),
+      ...shell(2, "c1", "npm i fast-csv", "npm ERR! 代理拒绝了连接"),
+      ...shell(4, "c2", "pnpm add fast-csv@5", "ERR_PNPM_FETCH_403 禁止访问"),
+      ...shell(6, "c3", "npm i csv-stringify"),
+    ];
+    writeFileSync(path, lines.join("\n") + "\n");
+    expect((await atPlace(inRepo(t), (s) => ingestTranscript(s, path))).abandoned).toEqual(["fast-csv"]);
+    expect((await failures(t)).map((f) => f.reason)).toEqual([
+      "tried 2 ways, each failed (`npm i fast-csv`, `pnpm add fast-csv@5`), then abandoned: ERR_PNPM_FETCH_403 禁止访问",
+    ]);
+    const copilot = readAgentTranscript(join(import.meta.dir, "fixtures/agents/copilot-events.jsonl"));
+    expect(copilot.tool_uses.filter((u) => u.is_error).map((u) => u.error)).toEqual(["1 failing"]);
   });
 
   test("an agent without a transcript (Cline): its hooks' trail keeps each failure's error; the task's end records the approach", async () => {

@@ -257,7 +257,9 @@ function localShellCall(r: RolloutItem): void {
 
 /** A failed call's output is `{content, success: false}` (a success is a plain string). */
 function callOutput({ b, p }: RolloutItem): void {
-  if (typeof p.call_id === "string" && objectOf(p.output)?.success === false) b.failed(p.call_id);
+  const output = objectOf(p.output);
+  if (typeof p.call_id === "string" && output?.success === false)
+    b.failed(p.call_id, typeof output.content === "string" ? output.content : "");
 }
 
 function addPatch(b: FactsBuilder, patch: string, cwd: string | null): void {

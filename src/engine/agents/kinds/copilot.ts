@@ -153,7 +153,8 @@ function applyPatch(b: FactsBuilder, id: string, args: unknown, at: string): voi
 }
 
 function toolComplete({ b, d }: CopilotEvent): void {
-  if (d.success === false && d.toolCallId) b.failed(String(d.toolCallId));
+  if (d.success === false && d.toolCallId)
+    b.failed(String(d.toolCallId), text(d.error) ?? text(record(d.error)?.message) ?? "");
 }
 
 /** A compaction's start measures the context it compacts: the fill, over the limit it names. */
