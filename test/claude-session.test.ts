@@ -581,8 +581,12 @@ describe("a whole Claude Code session through the installed hooks", () => {
     expect(red.hookSpecificOutput.additionalContext).toContain("past the critical threshold");
     expect((await t.cli(["load", "--latest"])).stdout).toContain("- keep the public API unchanged");
 
-    // Compaction: PreCompact saves everything; then the context is rebuilt from the restore block.
-    expect(fire("PreCompact", events.preCompact("auto"))).toBeNull();
+    // Compaction: PreCompact saves everything and tells the summariser, in plain text, what the
+    // summary keeps; then the context is rebuilt from the restore block.
+    const guide = t.fire("PreCompact", payload("PreCompact", at, events.preCompact("auto")));
+    expect(guide).toHaveLength(1);
+    expect(guide[0]).toMatchObject({ code: 0, stderr: "" });
+    expect(guide[0].stdout).toContain("Constraint: keep the public API unchanged");
     tr.compact("auto");
     const start = fire("SessionStart", events.sessionStart("compact"));
     const block: string = start.hookSpecificOutput.additionalContext;
@@ -601,7 +605,11 @@ describe("a whole Claude Code session through the installed hooks", () => {
     // After the compaction the session goes on at a low fill; its end saves nothing new.
     tr.reply("Resuming: wiring the limiter into the login route.", 30_000);
     expect(call("Read", { file_path: join(t.repo, "src/login.tsx") }, 31_000)).toBeNull();
-    expect(fire("Stop", events.stop("Resuming: wiring the limiter into the login route."))).toBeNull();
+    // Its first stop since a step of the plan was done asks the agent once for its checkpoint.
+    expect(fire("Stop", events.stop("Resuming: wiring the limiter into the login route."))).toMatchObject({
+      decision: "block",
+      reason: expect.stringContaining('A step of the plan is done ("Add the limiter middleware")'),
+    });
     expect(fire("SessionEnd", events.sessionEnd())).toBeNull();
     const kinds = (await snapshots(t)).map((s) => `${s.kind}:${s.auto_trigger?.reason ?? "manual"}`);
     expect(kinds).toEqual([

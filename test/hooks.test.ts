@@ -467,7 +467,9 @@ describe("hook events", () => {
       T.result("e4", undefined, true),
     ]);
     const r = await t.hook("pre-compact", { transcript_path: path, trigger: "auto" });
-    expect(r).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    // Its output is the summariser's guide (checkpoint-moments.test.ts).
+    expect(r).toMatchObject({ code: 0, stderr: "" });
+    expect(r.stdout).toStartWith("MindSave holds this task's state.");
     const snap = await t.json(["load", "--latest"]);
     expect(snap.layer1).toMatchObject({
       goal: "Add a login form with validation. Keep it accessible.",
@@ -508,7 +510,9 @@ describe("hook events", () => {
       T.tool("z2", "Edit", { file_path: join(t.repo, "src/auth.ts"), old_string: "1", new_string: "2" }),
     ]);
     const r = await t.hook("pre-compact", { transcript_path: path, trigger: "auto" });
-    expect(r).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    // Its output is the summariser's guide (checkpoint-moments.test.ts).
+    expect(r).toMatchObject({ code: 0, stderr: "" });
+    expect(r.stdout).toStartWith("MindSave holds this task's state.");
     const snap = await t.json(["load", "--latest"]);
     expect(snap.layer1.goal.startsWith(task.slice(0, 40))).toBe(true);
     expect(snap.layer1.state.startsWith(`In progress: 正在实现${task.slice(0, 20)}`)).toBe(true);
@@ -524,7 +528,9 @@ describe("hook events", () => {
       T.tool("m2", "Write", { file_path: monster, content: "x" }),
     ]);
     const r = await t.hook("pre-compact", { transcript_path: path, trigger: "auto" });
-    expect(r).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    // Its output is the summariser's guide (checkpoint-moments.test.ts).
+    expect(r).toMatchObject({ code: 0, stderr: "" });
+    expect(r.stdout).toStartWith("MindSave holds this task's state.");
     const snap = await t.json(["load", "--latest"]);
     expect(snap.layer1.goal).toBe("Tidy the generated clients");
     const files: string[] = snap.layer1.active_files;

@@ -1,12 +1,13 @@
 // Agent-written checkpoints: at the spec's moments (pressure YELLOW and RED, the user ending the
-// session) the running agent is asked, in its own channel, to save a checkpoint through MindSave
-// with what only it knows (Layer 1 and 2). Where the moment's own event takes context (a tool
-// call's YELLOW), the request joins that context; where blocking the turn's end is the agent's way
-// (Claude Code, Codex, Gemini CLI, Copilot: "decision: block"), the user's ending is asked at the
-// next stop, once. Each moment is asked once per session (never again with stop_hook_active),
-// never in a session the user said not to save, and only with `mindsave config checkpoints ask`.
-// The mechanical snapshot of the moment is still written (the agent may not answer); the agent's
-// own save is newer and supersedes it.
+// session, a plan step done: plan-steps.ts) the running agent is asked, in its own channel, to
+// save a checkpoint through MindSave with what only it knows (Layer 1 and 2). Where the moment's
+// own event takes context (a tool call's YELLOW), the request joins that context; where blocking
+// the turn's end is the agent's way (Claude Code, Codex, Gemini CLI, Copilot: "decision: block"),
+// the user's ending is asked at the next stop, once, and so is a step done, once per step. Each
+// moment is asked once per session (never again with stop_hook_active), never in a session the
+// user said not to save, and only with `mindsave config checkpoints ask`. The mechanical snapshot
+// of the moment is still written (the agent may not answer); the agent's own save is newer and
+// supersedes it.
 import { getSetting } from "../home/settings.ts";
 import { sessionNote } from "./auto-snapshot.ts";
 import { resolveProject } from "../projects/resolve.ts";
@@ -16,20 +17,32 @@ import { unlessBusy } from "../unless-busy.ts";
 import type { HookPayload } from "./hook-payload.ts";
 import type { HookEvent } from "./kinds/kind.ts";
 import type { Session } from "../session.ts";
+import type { TranscriptFacts } from "./transcript.ts";
+import { completedSteps, mayCompleteStep } from "./plan-steps.ts";
 
 /** The spec's moments a checkpoint is asked at. */
-export type CheckpointMoment = "yellow" | "red" | "ending";
+export type CheckpointMoment = "yellow" | "red" | "ending" | "subtask";
 
 const WHY: Record<CheckpointMoment, string> = {
   yellow: "The context window is filling up",
   red: "The context window is nearly full",
   ending: "The user is ending the session",
+  subtask: "A step of the plan is done",
 };
 
-/** The request, one paragraph for the model (its cost in cl100k tokens is in the README). */
-export function checkpointRequest(moment: CheckpointMoment): string {
+/** The steps a request names: the first three, quoted, and how many more. */
+function namedSteps(steps: string[]): string {
+  const more = steps.length > 3 ? ` and ${steps.length - 3} more` : "";
+  return ` (${steps
+    .slice(0, 3)
+    .map((s) => JSON.stringify(s))
+    .join(", ")}${more})`;
+}
+
+/** The request, one paragraph for the model (its cost in cl100k tokens is in the README); a step done names its steps. */
+export function checkpointRequest(moment: CheckpointMoment, steps: string[] = []): string {
   return (
-    `MindSave: ${WHY[moment]}. Save a checkpoint now with MindSave's MCP \`save\` tool (or \`mindsave save\`), ` +
+    `MindSave: ${WHY[moment]}${steps.length ? namedSteps(steps) : ""}. Save a checkpoint now with MindSave's MCP \`save\` tool (or \`mindsave save\`), ` +
     "filling what you know: goal (the task, one sentence), state (what is done), next_action (the next concrete step), " +
     "active_files, constraints (the user's rules and preferences), decisions (with why) and failed (approaches " +
     "abandoned, with why). Then carry on as before, without mentioning this request."
@@ -106,32 +119,81 @@ export async function askAtMoment(
   return asked && !atStop ? { context: checkpointRequest(moment) } : {};
 }
 
+/** What a stop reads of the session, only when a moment waits for it (each read at most once). */
+export interface StopReads {
+  /** The session's facts: its transcript's, or its trail's. */
+  facts: () => Promise<TranscriptFacts>;
+  /** The session did work (a Q&A has no checkpoint to write). */
+  didWork: () => Promise<boolean>;
+}
+
+/** The most step names a session's note keeps (the oldest forgotten first). */
+const KEEP_STEPS = 50;
+
 /**
- * At a stop the agent lets a hook block: the moment kept for it, asked once (never when the stop
- * is a hook's own continuation, nor in a session without work: a Q&A has no checkpoint to write).
+ * A tool call that may have completed a plan step: the next stop reads which (askAtStop). Noted only
+ * when asking is on, in a session that may be asked.
+ */
+export async function noteStepCall(session: Session, p: HookPayload): Promise<void> {
+  const sessionId = typeof p.session_id === "string" && p.session_id ? p.session_id : null;
+  if (!mayCompleteStep(p) || !(await askable(session, sessionId))) return;
+  await withAskNote(session, sessionId!, (n) =>
+    n?.no_save || !mayCompleteStep(p, n?.done_steps) || n?.steps_unread
+      ? { result: undefined }
+      : { result: undefined, note: (x) => ({ ...x, steps_unread: true }) },
+  );
+}
+
+/** What a stop asks: the moment kept for it, else the steps done since the last ask; and the note after. */
+function stopDecision(
+  n: SessionNote | null,
+  work: boolean,
+  steps: string[],
+): {
+  note?: (n: SessionNote) => SessionNote;
+  result: { moment: CheckpointMoment; steps: string[] } | undefined;
+} {
+  const fresh = steps.filter((s) => !has(n?.done_steps, s));
+  const pending = n?.pending_ask?.[0] as CheckpointMoment | undefined;
+  // Steps read are known from now on: a checkpoint asked now holds them; none is asked twice.
+  const read = (x: SessionNote): SessionNote =>
+    n?.steps_unread || fresh.length
+      ? { ...x, steps_unread: false, done_steps: [...(x.done_steps ?? []), ...fresh].slice(-KEEP_STEPS) }
+      : x;
+  if (pending && work) {
+    const take = (x: SessionNote): SessionNote => ({
+      ...read(x),
+      pending_ask: (x.pending_ask ?? []).slice(1),
+      asked: [...(x.asked ?? []), pending],
+    });
+    // The user said not to save since: the moment is dropped, unasked.
+    return { result: n?.no_save ? undefined : { moment: pending, steps: [] }, note: take };
+  }
+  const dropped = (x: SessionNote): SessionNote => (pending ? { ...read(x), pending_ask: [] } : read(x));
+  const subtask = fresh.length && !n?.no_save ? { moment: "subtask" as const, steps: fresh } : undefined;
+  // (The steps asked are kept in done_steps: `asked` holds the once-per-session moments.)
+  return { result: subtask, note: dropped };
+}
+
+/**
+ * At a stop the agent lets a hook block: the moment kept for it, else the plan steps completed
+ * since the last stop that read them, asked once (never when the stop is a hook's own
+ * continuation; a moment kept never in a session without work: a Q&A has no checkpoint to write).
  */
 export async function askAtStop(
   session: Session,
   p: HookPayload,
   event: HookEvent,
-  didWork: () => Promise<boolean>,
+  reads: StopReads,
 ): Promise<Ask> {
   const sessionId = typeof p.session_id === "string" && p.session_id ? p.session_id : null;
   if (event !== "stop" || p.stop_hook_active === true || !(await askable(session, sessionId))) return {};
   const note = await sessionNote(session, sessionId);
-  // The transcript is read only when a moment waits for this stop.
-  const work = !!note?.pending_ask?.length && (await didWork());
-  const moment = await withAskNote(session, sessionId!, (n) => {
-    const pending = n?.pending_ask?.[0] as CheckpointMoment | undefined;
-    if (!pending) return { result: undefined };
-    if (!work) return { result: undefined, note: (x) => ({ ...x, pending_ask: [] }) };
-    const take = (x: SessionNote): SessionNote => ({
-      ...x,
-      pending_ask: (x.pending_ask ?? []).slice(1),
-      asked: [...(x.asked ?? []), pending],
-    });
-    // The user said not to save since: the moment is dropped, unasked.
-    return { result: n?.no_save ? undefined : pending, note: take };
-  });
-  return moment ? { block: checkpointRequest(moment) } : {};
+  // The transcript is read only when a moment or a step waits for this stop.
+  const pending = !!note?.pending_ask?.length;
+  if (!pending && !note?.steps_unread) return {};
+  const work = pending && (await reads.didWork());
+  const steps = note?.steps_unread || work ? await completedSteps(session, await reads.facts()) : [];
+  const asked = await withAskNote(session, sessionId!, (n) => stopDecision(n, work, steps));
+  return asked ? { block: checkpointRequest(asked.moment, asked.steps) } : {};
 }

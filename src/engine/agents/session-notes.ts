@@ -39,6 +39,9 @@ export interface SessionNote {
   /** The checkpoint moments this session's agent was asked to save at, or will be at its next stop (checkpoint-request.ts). */
   asked?: string[];
   pending_ask?: string[];
+  /** A tool call may have completed a plan step since the last stop read them; the steps this session was asked about (plan-steps.ts). */
+  steps_unread?: boolean;
+  done_steps?: string[];
   /** Per event, the hook configuration (`--agent`) that last handled it: an agent that also runs Claude Code's hooks fires twice. */
   fired?: Record<string, { at: string; via: string }>;
   /** When a hook last saw this session (the oldest are forgotten first). */

@@ -36,6 +36,13 @@ export const claude: AgentKind = {
   id: "claude",
   parse: (event, raw) => ({ event, payload: stamped(raw as HookPayload, "claude") }),
   source: CLAUDE_SOURCE,
+  // PreCompact's stdout is the compaction prompt's "Additional Instructions" (plain text, 10,000
+  // characters at most: checked in the 2.1.328 binary).
   render: (event, reply) =>
-    event === "stop" ? stopBlockJson(reply) : hookSpecificJson(CONTEXT_EVENTS[event], reply),
+    event === "stop"
+      ? stopBlockJson(reply)
+      : event === "pre-compact"
+        ? (reply.context?.replace(/\n*$/, "\n") ?? "")
+        : hookSpecificJson(CONTEXT_EVENTS[event], reply),
+  compactionGuide: true,
 };

@@ -50,6 +50,11 @@ export interface AgentKind {
   /** Its compaction hook can carry context into the summary (opencode): pre-compact replies with the restore block. */
   compactionContext?: boolean;
   /**
+   * Its compaction hook's output becomes the summariser's instructions (Claude Code's PreCompact
+   * stdout): pre-compact replies with the guide (compaction-guide.ts), as plain text.
+   */
+  compactionGuide?: boolean;
+  /**
    * Its stop is the end of the session too (Cline's TaskComplete; opencode's session.idle, the last
    * event of `opencode run`): there it is the final save, inside the auto-save cooldown too.
    */

@@ -17,7 +17,9 @@ import { noteOf, withNote } from "../session-notes.ts";
 import { getSignalRow, putSignalRow } from "../signal-row.ts";
 import { unlessBusy } from "../../unless-busy.ts";
 import { printable } from "../../../lib/text.ts";
-import { askAtMoment, askAtStop, type Ask } from "../checkpoint-request.ts";
+import { askAtMoment, askAtStop, noteStepCall, type Ask } from "../checkpoint-request.ts";
+import type { TranscriptFacts } from "../transcript.ts";
+import { compactionGuide } from "../compaction-guide.ts";
 import type { HookOutcome } from "../hook-payload.ts";
 
 export interface HookCall {
@@ -76,13 +78,16 @@ async function firstRestore(session: Session, p: HookPayload): Promise<string | 
 async function checkpointAsk(session: Session, call: HookCall, outcome: HookOutcome): Promise<Ask> {
   const { route, event, payload: p } = call;
   const stopBlock = route.render("stop", { block: "-" }) !== "";
+  // A plan step done is asked at the next stop: only where a stop can be blocked.
+  if (event === "post-tool-use" && stopBlock) await noteStepCall(session, p);
   if (outcome.moment) {
     const context = route.render(event, { context: "-" }) !== "";
     return askAtMoment(session, p, outcome.moment, { context, stopBlock }, outcome.workUnseen);
   }
-  const didWork = async () =>
-    canRead(call.caller.source, p) && hasWork(await factsFor(session, call.caller.source, p));
-  return stopBlock ? askAtStop(session, p, event, didWork) : {};
+  let read: Promise<TranscriptFacts> | undefined;
+  const facts = () => (read ??= factsFor(session, call.caller.source, p));
+  const didWork = async () => canRead(call.caller.source, p) && hasWork(await facts());
+  return stopBlock ? askAtStop(session, p, event, { facts, didWork }) : {};
 }
 
 /** Runs the hook; gives what to print on stdout ("" for nothing). */
@@ -125,6 +130,8 @@ export async function runHook(session: Session, call: HookCall): Promise<string>
   // Where compaction can carry context (opencode), the summary keeps the task state just saved.
   if (event === "pre-compact" && route.compactionContext)
     reply = { context: await restoreContext(session, "compact") };
+  // Where the hook's output instructs the summariser (Claude Code), it names what the summary keeps.
+  if (event === "pre-compact" && route.compactionGuide) reply = { context: await compactionGuide(session) };
   if (call.restoreOnce) {
     const block = await firstRestore(session, p);
     if (block) reply = { ...reply, context: [block, reply.context].filter(Boolean).join("\n\n") };

@@ -1,0 +1,306 @@
+// The spec's last two checkpoint moments (issue 35, items 1 and 4). A plan step done: the tool hook
+// notes a call that may have completed one (TodoWrite, write_todos, `mindsave plan done`), the next
+// stop asks once, naming the step; never twice for one step, never in its own continuation, never
+// with `checkpoints auto` or `off`. Before a compaction: Claude Code's PreCompact output becomes the
+// summariser's "Additional Instructions" (its 2.1.328 binary: PreCompact stdout is
+// newCustomInstructions), so the hook prints the goal, constraints and failures MindSave holds;
+// Codex's PreCompact output never reaches a model, its SessionStart "compact" restores them. The
+// engine's decisions run in this process on a real store and real transcripts; the CLI runs once
+// per output format.
+import { describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { readHook, runHook } from "../src/engine/agents/kinds/runtime.ts";
+import { setSetting } from "../src/engine/home/settings.ts";
+import { markStep } from "../src/engine/memory/plan.ts";
+import { countTokens } from "../src/engine/snapshots/tokens.ts";
+import { GUIDE_BUDGET } from "../src/engine/agents/compaction-guide.ts";
+import { Transcript, events, payload, type Todo } from "./claude-fixtures.ts";
+import { atPlace, fail, inRepo, save, setPlanAt } from "./engine-setup.ts";
+import { REPO, childEnv, projectOnLaptop, type ProjectOnLaptop } from "./helpers.ts";
+import type { HookEvent } from "../src/engine/agents/kinds/kind.ts";
+import { checkpointRequest } from "../src/engine/agents/checkpoint-request.ts";
+
+const README = readFileSync(join(REPO, "README.md"), "utf8");
+
+/** One hook event as `mindsave hook EVENT [--agent NAME]` runs it, in this process: its stdout. */
+function hookHere(
+  t: ProjectOnLaptop,
+  agent: string | undefined,
+  event: HookEvent,
+  raw: Record<string, unknown>,
+): Promise<string> {
+  const call = readHook(agent, event, raw, childEnv(t.pc.env))!;
+  return atPlace(inRepo(t), (s) => runHook(s, call));
+}
+
+/** The reason of a stop's block, or null when the stop is not blocked. */
+function blockOf(stdout: string): string | null {
+  if (!stdout.trim()) return null;
+  const out = JSON.parse(stdout);
+  expect(out.decision).toBe("block");
+  return out.reason;
+}
+
+const todo = (content: string, status: Todo["status"]): Todo => ({ content, status, activeForm: content });
+
+/** A Claude Code session that edited a file; its TodoWrite calls go through the tool hook. */
+function claudeSession(t: ProjectOnLaptop, id: string) {
+  const tr = new Transcript(t.base, t.repo, id);
+  tr.prompt("Add rate limiting to the login endpoint");
+  tr.tool("Edit", { file_path: join(t.repo, "src/auth.ts"), old_string: "1", new_string: "2" }, 20_000);
+  const at = { sessionId: id, path: tr.path, cwd: t.repo };
+  return {
+    tr,
+    todos: async (list: Todo[]) => {
+      const useId = tr.todos(list, 21_000);
+      return hookHere(
+        t,
+        undefined,
+        "post-tool-use",
+        payload("PostToolUse", at, events.postToolUse("TodoWrite", { todos: list }, useId)),
+      );
+    },
+    bash: async (command: string) => {
+      const useId = tr.tool("Bash", { command }, 21_000);
+      return hookHere(
+        t,
+        undefined,
+        "post-tool-use",
+        payload("PostToolUse", at, events.postToolUse("Bash", { command }, useId)),
+      );
+    },
+    stop: async (active = false) =>
+      blockOf(
+        await hookHere(
+          t,
+          undefined,
+          "stop",
+          payload("Stop", at, { ...events.stop("Done."), stop_hook_active: active }),
+        ),
+      ),
+  };
+}
+
+describe("a plan step done asks the agent for its checkpoint at the next stop", () => {
+  test("Claude Code's TodoWrite: each step completed is asked once, named, never in the continuation", async () => {
+    const t = projectOnLaptop("mindsave-subtask-");
+    const s = claudeSession(t, "cc-step-1");
+    await s.todos([todo("Write the limiter", "in_progress"), todo("Add tests", "pending")]);
+    // No step done yet: the stop is not blocked.
+    expect(await s.stop()).toBeNull();
+    await s.todos([todo("Write the limiter", "completed"), todo("Add tests", "in_progress")]);
+    const first = await s.stop();
+    expect(first).toContain('A step of the plan is done ("Write the limiter")');
+    expect(first).toContain("Save a checkpoint now with MindSave's MCP `save` tool");
+    // The agent's answer ends with its own stop: not asked again, nor at the next plain stop.
+    expect(await s.stop(true)).toBeNull();
+    expect(await s.stop()).toBeNull();
+    // The list written again with the same step done is no new step.
+    await s.todos([todo("Write the limiter", "completed"), todo("Add tests", "in_progress")]);
+    expect(await s.stop()).toBeNull();
+    await s.todos([todo("Write the limiter", "completed"), todo("Add tests", "completed")]);
+    const second = await s.stop();
+    expect(second).toContain('("Add tests")');
+    expect(second).not.toContain("Write the limiter");
+    expect(await s.stop()).toBeNull();
+  });
+
+  test("MindSave's own plan: `mindsave plan done` in the session is a step done, named from the plan", async () => {
+    const t = projectOnLaptop("mindsave-subtask-plan-");
+    await save(inRepo(t), { goal: "Rate-limit the login", state: "s", next: "n" });
+    await setPlanAt(inRepo(t), ["Write the limiter", "Wire it into POST /login"]);
+    const s = claudeSession(t, "cc-step-2");
+    expect(await s.bash("mindsave plan done 1")).toBe("");
+    await atPlace(inRepo(t), (x) => markStep(x, "1", "completed"));
+    const reason = await s.stop();
+    expect(reason).toContain('("Write the limiter")');
+    expect(reason).not.toContain("Wire it into POST /login");
+  });
+
+  test("`checkpoints auto` and `off` never ask at a step done; a session that said not to save is not asked", async () => {
+    const t = projectOnLaptop("mindsave-subtask-off-");
+    for (const [value, id] of [
+      ["auto", "cc-auto"],
+      ["off", "cc-off"],
+    ] as const) {
+      await atPlace(inRepo(t), (x) => setSetting(x, "checkpoints", value));
+      const s = claudeSession(t, id);
+      await s.todos([todo("Write the limiter", "completed")]);
+      expect(await s.stop()).toBeNull();
+    }
+    await atPlace(inRepo(t), (x) => setSetting(x, "checkpoints", "ask"));
+    const s = claudeSession(t, "cc-nosave");
+    await hookHere(
+      t,
+      undefined,
+      "user-prompt-submit",
+      payload(
+        "UserPromptSubmit",
+        { sessionId: "cc-nosave", path: s.tr.path, cwd: t.repo },
+        events.prompt("don't save this session"),
+      ),
+    );
+    await s.todos([todo("Write the limiter", "completed")]);
+    expect(await s.stop()).toBeNull();
+  });
+
+  test("the request's cost with a step named is the one the README states", () => {
+    const bare = countTokens(checkpointRequest("subtask"));
+    const named = countTokens(checkpointRequest("subtask", ["Write the limiter"]));
+    expect(README).toContain(`a step done costs ${bare} plus its names (${named} for "Write the limiter"`);
+  });
+
+  test("Gemini CLI's write_todos through AfterTool: AfterAgent blocks once with the step (the CLI's output)", async () => {
+    const t = projectOnLaptop("mindsave-subtask-gemini-");
+    const path = join(t.base, "chat.jsonl");
+    const started = new Date(Date.now() - 60_000).toISOString();
+    const list = [
+      { description: "Write the limiter", status: "completed" },
+      { description: "Add tests", status: "pending" },
+    ];
+    const lines = [
+      { sessionId: "gm-1", projectHash: "h", startTime: started },
+      { id: "u1", timestamp: started, type: "user", content: "Add rate limiting to the login endpoint" },
+      {
+        id: "g1",
+        timestamp: started,
+        type: "gemini",
+        content: "",
+        toolCalls: [
+          {
+            id: "c1",
+            name: "write_file",
+            args: { file_path: join(t.repo, "src/auth.ts") },
+            status: "success",
+          },
+          { id: "c2", name: "write_todos", args: { todos: list }, status: "success" },
+        ],
+      },
+    ];
+    writeFileSync(path, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    const common = { session_id: "gm-1", transcript_path: path, cwd: t.repo };
+    await hookHere(t, "gemini", "post-tool-use", {
+      ...common,
+      hook_event_name: "AfterTool",
+      tool_name: "write_todos",
+      tool_input: { todos: list },
+      tool_response: { llmContent: "ok" },
+    });
+    const stop = { ...common, hook_event_name: "AfterAgent", prompt_response: "Limiter written." };
+    const r = await t.cli(["hook", "stop", "--agent", "gemini"], { stdin: JSON.stringify(stop) });
+    expect(r.code).toBe(0);
+    expect(blockOf(r.stdout)).toContain('A step of the plan is done ("Write the limiter")');
+    expect((await t.cli(["hook", "stop", "--agent", "gemini"], { stdin: JSON.stringify(stop) })).stdout).toBe(
+      "",
+    );
+  });
+});
+
+/** What taskWithRules's project holds: its goal, its constraints and its failure's approach. */
+const HELD = [
+  "Rate-limit POST /login",
+  "Never use Redis: only Postgres in production",
+  "接口返回中文错误信息",
+  "express-rate-limit with a Redis store",
+];
+
+/** A project whose newest snapshot holds a goal, two constraints (one Chinese) and a failure. */
+async function taskWithRules(prefix: string): Promise<ProjectOnLaptop> {
+  const t = projectOnLaptop(prefix);
+  await save(inRepo(t), {
+    goal: "Rate-limit POST /login",
+    state: "Limiter written",
+    next: "Add tests",
+    constraint: ["Never use Redis: only Postgres in production", "接口返回中文错误信息"],
+  });
+  await fail(inRepo(t), "express-rate-limit with a Redis store", "no Redis in production");
+  return t;
+}
+
+describe("before a compaction, the summary is told what MindSave holds", () => {
+  test("Claude Code's PreCompact prints the goal, constraints and failures as plain text for the summariser, after its snapshot", async () => {
+    const t = await taskWithRules("mindsave-guide-");
+    const tr = new Transcript(t.base, t.repo, "cc-compact-1");
+    tr.prompt("Rate-limit POST /login");
+    tr.tool("Edit", { file_path: join(t.repo, "src/auth.ts"), old_string: "1", new_string: "2" }, 150_000);
+    const at = { sessionId: "cc-compact-1", path: tr.path, cwd: t.repo };
+    const r = await t.cli(["hook", "pre-compact"], {
+      stdin: JSON.stringify(payload("PreCompact", at, events.preCompact("auto"))),
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("");
+    // Plain text (Claude Code passes it to the summariser as it is), not JSON.
+    expect(r.stdout.startsWith("MindSave holds this task's state.")).toBe(true);
+    expect(r.stdout).toContain("Constraint: Never use Redis: only Postgres in production");
+    expect(r.stdout).toContain("Constraint: 接口返回中文错误信息");
+    expect(r.stdout).toContain(
+      "Failed, do not retry: express-rate-limit with a Redis store (no Redis in production)",
+    );
+    expect(countTokens(r.stdout)).toBeLessThanOrEqual(GUIDE_BUDGET);
+    // The size the README states for this example.
+    expect(README).toContain(`(${countTokens(r.stdout)} for a goal, two constraints and one failure)`);
+    // The mechanical snapshot was saved first: the guide's goal is the newest snapshot's.
+    const list = (await t.json(["snapshots"])).snapshots;
+    expect(list).toHaveLength(2);
+    expect(r.stdout).toContain(`Goal: ${list[0].goal}`);
+  });
+
+  test("the guide stays within its budget however much the store holds, with constraints and failures both", async () => {
+    const t = projectOnLaptop("mindsave-guide-budget-");
+    await save(inRepo(t), {
+      goal: "Port the billing job to the new queue",
+      state: "s",
+      next: "n",
+      constraint: Array.from(
+        { length: 30 },
+        (_, i) => `Keep invoice field number ${i} exactly as the ledger writes it`,
+      ),
+    });
+    for (let i = 0; i < 20; i++)
+      await fail(inRepo(t), `approach ${i} with a long description of what was tried`, "broke");
+    const out = await hookHere(t, undefined, "pre-compact", {
+      session_id: "cc-budget",
+      cwd: t.repo,
+      hook_event_name: "PreCompact",
+      trigger: "manual",
+    });
+    expect(countTokens(out)).toBeLessThanOrEqual(GUIDE_BUDGET);
+    expect(out).toContain("Goal: Port the billing job to the new queue");
+    expect(out).toContain("Constraint: Keep invoice field number 0 exactly");
+    expect(out).toMatch(/Failed, do not retry: approach \d+/);
+  });
+
+  test("Codex: PreCompact prints nothing (its output never reaches a model); SessionStart 'compact' restores goal, constraints and failures", async () => {
+    const t = await taskWithRules("mindsave-codex-compact-");
+    const common = { session_id: "cx-1", cwd: t.repo, transcript_path: null, model: "gpt-5.5" };
+    const pre = await hookHere(t, "codex", "pre-compact", {
+      ...common,
+      hook_event_name: "PreCompact",
+      trigger: "auto",
+    });
+    expect(pre).toBe("");
+    const r = await t.cli(["hook", "session-start", "--agent", "codex"], {
+      stdin: JSON.stringify({ ...common, hook_event_name: "SessionStart", source: "compact" }),
+    });
+    expect(r.code).toBe(0);
+    for (const text of HELD) expect(r.stdout).toContain(text);
+    expect(r.stdout).toContain("Entering Continuation Mode");
+  });
+
+  test("Claude Code's SessionStart 'compact' restores them too", async () => {
+    const t = await taskWithRules("mindsave-claude-compact-");
+    const out = await hookHere(
+      t,
+      undefined,
+      "session-start",
+      payload(
+        "SessionStart",
+        { sessionId: "cc-after", path: null, cwd: t.repo },
+        events.sessionStart("compact"),
+      ),
+    );
+    const context = JSON.parse(out).hookSpecificOutput.additionalContext;
+    for (const text of HELD) expect(context).toContain(text);
+  });
+});
