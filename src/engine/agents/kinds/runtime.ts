@@ -90,6 +90,26 @@ async function checkpointAsk(session: Session, call: HookCall, outcome: HookOutc
   return stopBlock ? askAtStop(session, p, event, { facts, didWork }) : {};
 }
 
+/** The event's own flow (restore, prompt, repeat warning, pressure, snapshots): what it has to say. */
+function eventFlow(session: Session, call: HookCall): Promise<HookOutcome> {
+  const { caller, event, payload: p } = call;
+  const src = caller.source;
+  switch (event) {
+    case "session-start":
+      return onSessionStart(session, p);
+    case "user-prompt-submit":
+      return onUserPromptSubmit(session, p, src);
+    case "pre-tool-use":
+      return onPreToolUse(session, p);
+    case "post-tool-use":
+      return onPostToolUse(session, p, src);
+    case "post-tool-use-failure":
+      return onPostToolUseFailure(session, p);
+    default:
+      return onCheckpoint(session, p, event, src, !!caller.stopEndsSession);
+  }
+}
+
 /** Runs the hook; gives what to print on stdout ("" for nothing). */
 export async function runHook(session: Session, call: HookCall): Promise<string> {
   const { route, caller, event, payload: p } = call;
@@ -109,18 +129,7 @@ export async function runHook(session: Session, call: HookCall): Promise<string>
   )
     return "";
   if (src.trail) await unlessBusy(restoring, undefined, () => recordTrail(session, event, p, src));
-  const outcome =
-    event === "session-start"
-      ? await onSessionStart(session, p)
-      : event === "user-prompt-submit"
-        ? await onUserPromptSubmit(session, p, src)
-        : event === "pre-tool-use"
-          ? await onPreToolUse(session, p)
-          : event === "post-tool-use"
-            ? await onPostToolUse(session, p, src)
-            : event === "post-tool-use-failure"
-              ? await onPostToolUseFailure(session, p)
-              : await onCheckpoint(session, p, event, src, !!caller.stopEndsSession);
+  const outcome = await eventFlow(session, call);
   const ask = await checkpointAsk(session, call, outcome);
   let reply: Reply = {
     context: [outcome.context, ask.context].filter(Boolean).join("\n\n") || undefined,
