@@ -4,7 +4,8 @@
 // with `checkpoints auto` or `off`. Before a compaction: Claude Code's PreCompact output becomes the
 // summariser's "Additional Instructions" (its 2.1.328 binary: PreCompact stdout is
 // newCustomInstructions), so the hook prints the goal, constraints and failures MindSave holds;
-// Codex's PreCompact output never reaches a model, its SessionStart "compact" restores them. The
+// Codex's PreCompact output never reaches a model, its SessionStart "compact" restores them; Gemini
+// CLI has no event after a compression, so its next BeforeAgent or AfterTool does. The
 // engine's decisions run in this process on a real store and real transcripts; the CLI runs once
 // per output format.
 import { describe, expect, test } from "bun:test";
@@ -82,6 +83,19 @@ function claudeSession(t: ProjectOnLaptop, id: string) {
   };
 }
 
+/** A Gemini CLI chat recording of session `id`: its metadata, a prompt, and one reply record with `reply`'s fields. */
+function geminiChat(t: ProjectOnLaptop, id: string, reply: Record<string, unknown>): string {
+  const path = join(t.base, `${id}-${crypto.randomUUID()}.jsonl`);
+  const at = new Date(Date.now() - 60_000).toISOString();
+  const lines = [
+    { sessionId: id, projectHash: "h", startTime: at },
+    { id: "u1", timestamp: at, type: "user", content: "Add rate limiting to the login endpoint" },
+    { id: "g1", timestamp: at, type: "gemini", ...reply },
+  ];
+  writeFileSync(path, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+  return path;
+}
+
 describe("a plan step done asks the agent for its checkpoint at the next stop", () => {
   test("Claude Code's TodoWrite: each step completed is asked once, named, never in the continuation", async () => {
     const t = projectOnLaptop("mindsave-subtask-");
@@ -153,32 +167,17 @@ describe("a plan step done asks the agent for its checkpoint at the next stop", 
 
   test("Gemini CLI's write_todos through AfterTool: AfterAgent blocks once with the step (the CLI's output)", async () => {
     const t = projectOnLaptop("mindsave-subtask-gemini-");
-    const path = join(t.base, "chat.jsonl");
-    const started = new Date(Date.now() - 60_000).toISOString();
     const list = [
       { description: "Write the limiter", status: "completed" },
       { description: "Add tests", status: "pending" },
     ];
-    const lines = [
-      { sessionId: "gm-1", projectHash: "h", startTime: started },
-      { id: "u1", timestamp: started, type: "user", content: "Add rate limiting to the login endpoint" },
-      {
-        id: "g1",
-        timestamp: started,
-        type: "gemini",
-        content: "",
-        toolCalls: [
-          {
-            id: "c1",
-            name: "write_file",
-            args: { file_path: join(t.repo, "src/auth.ts") },
-            status: "success",
-          },
-          { id: "c2", name: "write_todos", args: { todos: list }, status: "success" },
-        ],
-      },
-    ];
-    writeFileSync(path, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    const path = geminiChat(t, "gm-1", {
+      content: "",
+      toolCalls: [
+        { id: "c1", name: "write_file", args: { file_path: join(t.repo, "src/auth.ts") }, status: "success" },
+        { id: "c2", name: "write_todos", args: { todos: list }, status: "success" },
+      ],
+    });
     const common = { session_id: "gm-1", transcript_path: path, cwd: t.repo };
     await hookHere(t, "gemini", "post-tool-use", {
       ...common,
@@ -302,5 +301,44 @@ describe("before a compaction, the summary is told what MindSave holds", () => {
     );
     const context = JSON.parse(out).hookSpecificOutput.additionalContext;
     for (const text of HELD) expect(context).toContain(text);
+  });
+});
+
+describe("Gemini CLI: no event follows a compression, so the next reply to the model restores", () => {
+  /** A Gemini CLI chat recording whose newest reply measured `input` tokens of gemini-2.5-pro's window. */
+  const chat = (t: ProjectOnLaptop, input: number) =>
+    geminiChat(t, "gm-c", { content: "On it.", tokens: { input }, model: "gemini-2.5-pro" });
+
+  test("PreCompress 'manual', or 'auto' past half the window: the next BeforeAgent or AfterTool carries goal, constraints and failures, once", async () => {
+    const t = await taskWithRules("mindsave-gemini-compress-");
+    const common = (path: string) => ({ session_id: "gm-c", cwd: t.repo, transcript_path: path });
+    const prompt = async (path: string) => {
+      const out = await hookHere(t, "gemini", "user-prompt-submit", {
+        ...common(path),
+        hook_event_name: "BeforeAgent",
+        prompt: "carry on",
+      });
+      return out ? JSON.parse(out).hookSpecificOutput.additionalContext : "";
+    };
+    const compress = (path: string, trigger: string) =>
+      hookHere(t, "gemini", "pre-compact", { ...common(path), hook_event_name: "PreCompress", trigger });
+    // Fired before a check that compresses nothing (a fill under half the window): nothing follows.
+    const low = chat(t, 100_000);
+    expect(await compress(low, "auto")).toBe("");
+    expect(await prompt(low)).not.toContain("Rate-limit POST /login");
+    const high = chat(t, 600_000);
+    await compress(high, "auto");
+    const after = await prompt(high);
+    for (const text of HELD) expect(after).toContain(text);
+    expect(await prompt(high)).not.toContain("Rate-limit POST /login");
+    await compress(low, "manual");
+    const tool = await hookHere(t, "gemini", "post-tool-use", {
+      ...common(low),
+      hook_event_name: "AfterTool",
+      tool_name: "read_file",
+      tool_input: { file_path: join(t.repo, "src/auth.ts") },
+      tool_response: { llmContent: "export const auth = 1;" },
+    });
+    for (const text of HELD) expect(JSON.parse(tool).hookSpecificOutput.additionalContext).toContain(text);
   });
 });

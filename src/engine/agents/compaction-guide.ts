@@ -2,12 +2,23 @@
 // summary (Claude Code: PreCompact's stdout becomes the compaction prompt's "Additional
 // Instructions"), the summary is told what to keep: the goal, the constraints and the failures
 // MindSave holds, their text, within GUIDE_BUDGET tokens (the rest stays in the store and comes
-// back with the restore after the compaction).
+// back with the restore after the compaction). Where no event follows a compaction (Gemini CLI),
+// the restore block comes with the next event that reaches the model instead.
 import { restore } from "../snapshots/restore.ts";
 import { resolveProject } from "../projects/resolve.ts";
 import { countTokens } from "../snapshots/tokens.ts";
 import { inline } from "../snapshots/layers.ts";
 import type { Session } from "../session.ts";
+import { unlessBusy } from "../unless-busy.ts";
+import { contextWindow, type HookPayload } from "./hook-payload.ts";
+import { getSignalRow, putSignalRow } from "./signal-row.ts";
+import { noteOf, withNote } from "./session-notes.ts";
+import { sessionNote } from "./auto-snapshot.ts";
+import { restoreContext } from "./hook-events.ts";
+import type { TranscriptSource } from "./kinds/kind.ts";
+
+/** Gemini CLI compresses at this share of the window (DEFAULT_COMPRESSION_TOKEN_THRESHOLD). */
+const COMPRESSION_THRESHOLD = 0.5;
 
 /** The guide's most cl100k tokens. */
 export const GUIDE_BUDGET = 150;
@@ -49,4 +60,52 @@ export async function compactionGuide(session: Session): Promise<string | undefi
     [constraints[i], failures[i]].filter((l): l is string => l !== undefined),
   ).flat();
   return within(`${HEAD}\nGoal: ${goal}`, lines);
+}
+
+/**
+ * An agent with no event after its compaction (Gemini CLI: no SessionStart follows a compression,
+ * and PreCompress fires before every compression check, also when nothing is compressed): a
+ * compression that happens now is noted, for the restore block to come with the next event whose
+ * reply reaches the model. "manual" (/compress) always compresses; "auto" only at a fill of at least
+ * half the window (Gemini CLI's DEFAULT_COMPRESSION_TOKEN_THRESHOLD, 0.61.0).
+ */
+export async function noteCompaction(session: Session, p: HookPayload, src: TranscriptSource): Promise<void> {
+  const sessionId = typeof p.session_id === "string" && p.session_id ? p.session_id : null;
+  if (!sessionId) return;
+  const usage = p.trigger === "manual" ? null : src.usage(p);
+  const window = usage?.window ?? contextWindow(usage?.model, session.env, usage?.context ?? 0);
+  if (p.trigger !== "manual" && !(usage && usage.context >= window * COMPRESSION_THRESHOLD)) return;
+  const now = session.now();
+  await unlessBusy(true, undefined, () =>
+    session.write(async (w) => {
+      const ctx = await resolveProject(session, { create: true, w });
+      const row = await getSignalRow(w, ctx.project.id);
+      await putSignalRow(
+        w,
+        ctx.project.id,
+        withNote(row, sessionId, now, (n) => ({ ...n, restore_due: true })),
+      );
+    }),
+  );
+}
+
+/** The restore block after a compaction noted by noteCompaction, once; undefined when none is due. */
+export async function restoreAfterCompaction(session: Session, p: HookPayload): Promise<string | undefined> {
+  const sessionId = typeof p.session_id === "string" && p.session_id ? p.session_id : null;
+  if (!sessionId || !(await sessionNote(session, sessionId))?.restore_due) return undefined;
+  const now = session.now();
+  const taken = await unlessBusy(true, false, () =>
+    session.write(async (w) => {
+      const ctx = await resolveProject(session, { create: true, w });
+      const row = await getSignalRow(w, ctx.project.id);
+      if (!noteOf(row, sessionId)?.restore_due) return false;
+      await putSignalRow(
+        w,
+        ctx.project.id,
+        withNote(row, sessionId, now, (n) => ({ ...n, restore_due: false })),
+      );
+      return true;
+    }),
+  );
+  return taken ? restoreContext(session, "compact") : undefined;
 }

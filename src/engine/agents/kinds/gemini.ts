@@ -254,4 +254,6 @@ export const gemini: AgentKind = {
   // AfterAgent's block: Gemini CLI rejects the reply and runs a turn with the reason as its prompt.
   render: (event, reply) =>
     event === "stop" ? stopBlockJson(reply) : hookSpecificJson(CONTEXT_EVENTS[event], reply),
+  // PreCompress's output reaches no model and no SessionStart follows a compression (0.61.0).
+  restoreAfterCompaction: true,
 };

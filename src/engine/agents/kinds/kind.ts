@@ -55,6 +55,11 @@ export interface AgentKind {
    */
   compactionGuide?: boolean;
   /**
+   * No event follows its compaction (Gemini CLI): a compaction its pre-compaction event announces
+   * brings the restore block with the next event whose reply reaches the model.
+   */
+  restoreAfterCompaction?: boolean;
+  /**
    * Its stop is the end of the session too (Cline's TaskComplete; opencode's session.idle, the last
    * event of `opencode run`): there it is the final save, inside the auto-save cooldown too.
    */

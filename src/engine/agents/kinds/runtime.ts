@@ -19,7 +19,7 @@ import { unlessBusy } from "../../unless-busy.ts";
 import { printable } from "../../../lib/text.ts";
 import { askAtMoment, askAtStop, noteStepCall, type Ask } from "../checkpoint-request.ts";
 import type { TranscriptFacts } from "../transcript.ts";
-import { compactionGuide } from "../compaction-guide.ts";
+import { compactionGuide, noteCompaction, restoreAfterCompaction } from "../compaction-guide.ts";
 import type { HookOutcome } from "../hook-payload.ts";
 
 export interface HookCall {
@@ -90,6 +90,22 @@ async function checkpointAsk(session: Session, call: HookCall, outcome: HookOutc
   return stopBlock ? askAtStop(session, p, event, { facts, didWork }) : {};
 }
 
+/**
+ * An agent with no event after its compaction: its pre-compaction event notes one, and the next
+ * event whose reply reaches the model brings the restore block first.
+ */
+async function withRestoreAfterCompaction(session: Session, call: HookCall, reply: Reply): Promise<Reply> {
+  const { route, caller, event, payload: p } = call;
+  if (event === "pre-compact") {
+    await noteCompaction(session, p, caller.source);
+    return reply;
+  }
+  // (A session start restores anyway.)
+  if (event === "session-start" || route.render(event, { context: "-" }) === "") return reply;
+  const block = await restoreAfterCompaction(session, p);
+  return block ? { ...reply, context: [block, reply.context].filter(Boolean).join("\n\n") } : reply;
+}
+
 /** The event's own flow (restore, prompt, repeat warning, pressure, snapshots): what it has to say. */
 function eventFlow(session: Session, call: HookCall): Promise<HookOutcome> {
   const { caller, event, payload: p } = call;
@@ -141,6 +157,7 @@ export async function runHook(session: Session, call: HookCall): Promise<string>
     reply = { context: await restoreContext(session, "compact") };
   // Where the hook's output instructs the summariser (Claude Code), it names what the summary keeps.
   if (event === "pre-compact" && route.compactionGuide) reply = { context: await compactionGuide(session) };
+  if (route.restoreAfterCompaction) reply = await withRestoreAfterCompaction(session, call, reply);
   if (call.restoreOnce) {
     const block = await firstRestore(session, p);
     if (block) reply = { ...reply, context: [block, reply.context].filter(Boolean).join("\n\n") };
