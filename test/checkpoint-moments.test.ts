@@ -165,6 +165,45 @@ describe("a plan step done asks the agent for its checkpoint at the next stop", 
     expect(README).toContain(`a step done costs ${bare} plus its names (${named} for "Write the limiter"`);
   });
 
+  test("Copilot CLI's todo table: a `sql` UPDATE that sets a row done is the step, named at the next agentStop", async () => {
+    const t = projectOnLaptop("mindsave-subtask-copilot-");
+    const path = join(t.base, "events.jsonl");
+    const at = new Date(Date.now() - 60_000).toISOString();
+    const done = "UPDATE todos SET status = 'done' WHERE id = 'limiter'";
+    const event = (type: string, data: Record<string, unknown>) => ({ type, data, id: type, timestamp: at });
+    const sqlCall = (id: string, query: string) =>
+      event("tool.execution_start", { toolCallId: id, toolName: "sql", arguments: { query } });
+    const lines = [
+      event("session.start", { sessionId: "cp-1", startTime: at, context: { cwd: t.repo } }),
+      event("user.message", { content: "Add rate limiting to the login endpoint" }),
+      sqlCall(
+        "q1",
+        "INSERT INTO todos (id, title, status) VALUES ('limiter', 'Write the limiter', 'in_progress'), ('tests', 'Add tests', 'pending')",
+      ),
+      event("tool.execution_start", {
+        toolCallId: "e1",
+        toolName: "edit",
+        arguments: { path: join(t.repo, "src/auth.ts"), old_str: "1", new_str: "2" },
+      }),
+      sqlCall("q2", done),
+    ];
+    writeFileSync(path, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    const common = { sessionId: "cp-1", cwd: t.repo, timestamp: Date.now() };
+    await hookHere(t, "copilot", "post-tool-use", {
+      ...common,
+      toolName: "sql",
+      toolArgs: JSON.stringify({ query: done }),
+      toolResult: { resultType: "success", textResultForLlm: "1 row updated" },
+    });
+    const stop = await hookHere(t, "copilot", "stop", {
+      ...common,
+      transcriptPath: path,
+      stopReason: "end_turn",
+    });
+    expect(blockOf(stop)).toContain('A step of the plan is done ("Write the limiter")');
+    expect(blockOf(stop)).not.toContain("Add tests");
+  });
+
   test("Gemini CLI's write_todos through AfterTool: AfterAgent blocks once with the step (the CLI's output)", async () => {
     const t = projectOnLaptop("mindsave-subtask-gemini-");
     const list = [
