@@ -300,7 +300,12 @@ async function pull(
       },
       { rollback: true },
     );
-  else for await (const page of pages) await to.syncWrite((w, as) => takePage(w, as, page, run));
+  else
+    for await (const page of pages) {
+      await to.syncWrite((w, as) => takePage(w, as, page, run));
+      // What the page held is garbage now: collected here, peak memory stays one page's at any size.
+      Bun.gc(true);
+    }
   const { intake } = run;
   const f = intake.counts.failures;
   f.updated = Math.max(f.updated, intake.touchedFailures.size - f.added - f.deleted);
