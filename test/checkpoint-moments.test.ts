@@ -9,7 +9,7 @@
 // engine's decisions run in this process on a real store and real transcripts; the CLI runs once
 // per output format.
 import { describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readHook, runHook } from "../src/engine/agents/kinds/runtime.ts";
 import { setSetting } from "../src/engine/home/settings.ts";
@@ -18,6 +18,7 @@ import { countTokens } from "../src/engine/snapshots/tokens.ts";
 import { GUIDE_BUDGET } from "../src/engine/agents/compaction-guide.ts";
 import { Transcript, events, payload, type Todo } from "./claude-fixtures.ts";
 import { atPlace, fail, inRepo, save, setPlanAt } from "./engine-setup.ts";
+import { payloads, transcriptFixture } from "./agent-fixtures.ts";
 import { REPO, childEnv, projectOnLaptop, type ProjectOnLaptop } from "./helpers.ts";
 import type { HookEvent } from "../src/engine/agents/kinds/kind.ts";
 import { checkpointRequest } from "../src/engine/agents/checkpoint-request.ts";
@@ -163,6 +164,32 @@ describe("a plan step done asks the agent for its checkpoint at the next stop", 
     const bare = countTokens(checkpointRequest("subtask"));
     const named = countTokens(checkpointRequest("subtask", ["Write the limiter"]));
     expect(README).toContain(`a step done costs ${bare} plus its names (${named} for "Write the limiter"`);
+  });
+
+  test("Codex's update_plan (no PostToolUse): the stop finds it in the rollout's new lines and names the step, once", async () => {
+    const t = projectOnLaptop("mindsave-subtask-codex-");
+    const rollout = transcriptFixture("codex-rollout.jsonl", t.base, t.repo);
+    const stop = payloads("codex", t.repo, rollout).Stop.payload;
+    const first = blockOf(await hookHere(t, "codex", "stop", stop));
+    expect(first).toContain('A step of the plan is done ("Read the auth module")');
+    expect(await hookHere(t, "codex", "stop", stop)).toBe("");
+    const plan = [
+      { step: "Read the auth module", status: "completed" },
+      { step: "Switch login to JWT", status: "completed" },
+    ];
+    const call = {
+      type: "function_call",
+      name: "update_plan",
+      arguments: JSON.stringify({ plan }),
+      call_id: "p2",
+    };
+    appendFileSync(
+      rollout,
+      JSON.stringify({ timestamp: new Date().toISOString(), type: "response_item", payload: call }) + "\n",
+    );
+    const second = blockOf(await hookHere(t, "codex", "stop", stop));
+    expect(second).toContain('("Switch login to JWT")');
+    expect(second).not.toContain("Read the auth module");
   });
 
   test("Copilot CLI's todo table: a `sql` UPDATE that sets a row done is the step, named at the next agentStop", async () => {

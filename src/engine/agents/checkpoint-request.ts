@@ -18,7 +18,7 @@ import type { HookPayload } from "./hook-payload.ts";
 import type { HookEvent } from "./kinds/kind.ts";
 import type { Session } from "../session.ts";
 import type { TranscriptFacts } from "./transcript.ts";
-import { completedSteps, mayCompleteStep } from "./plan-steps.ts";
+import { completedSteps, mayCompleteStep, planCallSince } from "./plan-steps.ts";
 
 /** The spec's moments a checkpoint is asked at. */
 export type CheckpointMoment = "yellow" | "red" | "ending" | "subtask";
@@ -142,6 +142,22 @@ export async function noteStepCall(session: Session, p: HookPayload): Promise<vo
       ? { result: undefined }
       : { result: undefined, note: (x) => ({ ...x, steps_unread: true }) },
   );
+}
+
+/**
+ * At a stop of an agent whose plan tool fires no tool hook: a call of `tool` in the transcript since
+ * the last stop is noted as noteStepCall notes one (and where the transcript was read up to).
+ */
+export async function noteStepsInTranscript(session: Session, p: HookPayload, tool: string): Promise<void> {
+  const sessionId = typeof p.session_id === "string" && p.session_id ? p.session_id : null;
+  if (!p.transcript_path || p.stop_hook_active === true || !(await askable(session, sessionId))) return;
+  const from = (await sessionNote(session, sessionId))?.plan_read_to ?? 0;
+  const { size, seen } = planCallSince(p.transcript_path, from, tool);
+  if (size === from && !seen) return;
+  await withAskNote(session, sessionId!, (n) => ({
+    result: undefined,
+    note: (x) => ({ ...x, plan_read_to: size, ...(seen && !n?.no_save ? { steps_unread: true } : {}) }),
+  }));
 }
 
 /** What a stop asks: the moment kept for it, else the steps done since the last ask; and the note after. */

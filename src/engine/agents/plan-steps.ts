@@ -3,8 +3,11 @@
 // step done; MindSave's own `plan done`) is noted by the tool hook, which sees only the call; the
 // next stop names the steps from the transcript's task list and MindSave's plan, and asks once per
 // step (checkpoint-request.ts). The transcript is read at a stop only after such a call: reading
-// a long one costs a few hundred milliseconds.
+// a long one costs a few hundred milliseconds. Where the plan tool fires no tool hook (Codex's
+// update_plan), the stop looks for it in the bytes the transcript gained since the last stop.
+import { readSync } from "node:fs";
 import { resolveProject } from "../projects/resolve.ts";
+import { TAIL_BYTES, withTranscript } from "./transcript.ts";
 import { todoStatus } from "./kinds/facts.ts";
 import type { HookPayload } from "./hook-payload.ts";
 import type { TranscriptFacts } from "./transcript.ts";
@@ -69,4 +72,19 @@ export async function completedSteps(session: Session, facts: TranscriptFacts): 
       if (p.status === "completed" && at >= since) done.push(p.content);
     });
   return [...new Set(done.map(step).filter(Boolean))];
+}
+
+/**
+ * Whether the transcript's bytes written since `from` name `tool` (an agent whose plan tool fires
+ * no tool hook: Codex's update_plan), and its size now. Only the newest TAIL_BYTES of them are read.
+ */
+export function planCallSince(path: string, from: number, tool: string): { size: number; seen: boolean } {
+  return withTranscript(path, { size: from, seen: false }, (fd, size) => {
+    // A file shorter than what was read before is another one (or rewritten): read it again.
+    const start = Math.max(from <= size ? from : 0, size - TAIL_BYTES);
+    if (start >= size) return { size, seen: false };
+    const buf = Buffer.allocUnsafe(size - start);
+    const n = readSync(fd, buf, 0, buf.length, start);
+    return { size, seen: buf.subarray(0, n).includes(`"${tool}"`) };
+  });
 }

@@ -42,6 +42,8 @@ export interface SessionNote {
   /** A tool call may have completed a plan step since the last stop read them; the steps this session was asked about (plan-steps.ts). */
   steps_unread?: boolean;
   done_steps?: string[];
+  /** How far a stop read the transcript for a plan tool that fires no tool hook (Codex's update_plan). */
+  plan_read_to?: number;
   /** A compaction happened with no event after it: the restore block goes with the next reply that reaches the model (compaction-guide.ts). */
   restore_due?: boolean;
   /** Per event, the hook configuration (`--agent`) that last handled it: an agent that also runs Claude Code's hooks fires twice. */

@@ -310,6 +310,8 @@ export const codex: AgentKind = {
     return { event, payload: stamped(p, "codex") };
   },
   source: CODEX_SOURCE,
+  // update_plan fires no PostToolUse: its handler (codex-rs/core/src/tools/handlers/plan.rs) gives no hook payload.
+  planToolUnhooked: "update_plan",
   render: (event, reply) =>
     event === "session-start"
       ? plainStart(reply)

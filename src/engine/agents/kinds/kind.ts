@@ -59,6 +59,8 @@ export interface AgentKind {
    * brings the restore block with the next event whose reply reaches the model.
    */
   restoreAfterCompaction?: boolean;
+  /** Its plan tool, when that fires no tool hook (Codex's update_plan): a stop looks for its calls in the transcript. */
+  planToolUnhooked?: string;
   /**
    * Its stop is the end of the session too (Cline's TaskComplete; opencode's session.idle, the last
    * event of `opencode run`): there it is the final save, inside the auto-save cooldown too.

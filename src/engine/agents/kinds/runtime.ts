@@ -17,7 +17,13 @@ import { noteOf, withNote } from "../session-notes.ts";
 import { getSignalRow, putSignalRow } from "../signal-row.ts";
 import { unlessBusy } from "../../unless-busy.ts";
 import { printable } from "../../../lib/text.ts";
-import { askAtMoment, askAtStop, noteStepCall, type Ask } from "../checkpoint-request.ts";
+import {
+  askAtMoment,
+  askAtStop,
+  noteStepCall,
+  noteStepsInTranscript,
+  type Ask,
+} from "../checkpoint-request.ts";
 import type { TranscriptFacts } from "../transcript.ts";
 import { compactionGuide, noteCompaction, restoreAfterCompaction } from "../compaction-guide.ts";
 import type { HookOutcome } from "../hook-payload.ts";
@@ -80,6 +86,8 @@ async function checkpointAsk(session: Session, call: HookCall, outcome: HookOutc
   const stopBlock = route.render("stop", { block: "-" }) !== "";
   // A plan step done is asked at the next stop: only where a stop can be blocked.
   if (event === "post-tool-use" && stopBlock) await noteStepCall(session, p);
+  if (event === "stop" && stopBlock && call.caller.planToolUnhooked)
+    await noteStepsInTranscript(session, p, call.caller.planToolUnhooked);
   if (outcome.moment) {
     const context = route.render(event, { context: "-" }) !== "";
     return askAtMoment(session, p, outcome.moment, { context, stopBlock }, outcome.workUnseen);
