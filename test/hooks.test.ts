@@ -471,8 +471,10 @@ describe("hook events", () => {
     expect(r).toMatchObject({ code: 0, stderr: "" });
     expect(r.stdout).toStartWith("MindSave holds this task's state.");
     const snap = await t.json(["load", "--latest"]);
+    // The task without its rule; the rule is a constraint.
+    expect(snap.layer2.constraints).toEqual(["Keep it accessible."]);
     expect(snap.layer1).toMatchObject({
-      goal: "Add a login form with validation. Keep it accessible.",
+      goal: "Add a login form with validation",
       state: "In progress: Adding validation (1/3 steps done)",
       next_action: "Add validation",
       active_files: [join(t.repo, "src/validate.ts"), join(t.repo, "src/login.tsx")],

@@ -87,12 +87,15 @@ function taskThenRules(sentence: string): string[] {
   const clauses = sentence.split(/(?<=[，；])/u);
   const first = clauses.findIndex((c) => isRule(c.replace(/[，；]$/u, "")));
   if (first <= 0) return [sentence];
+  const rules = clauses.slice(first).join("");
+  // Rules too long to keep as one (a run-on prompt) leave the sentence whole, its words unchanged.
+  if (!isRule(rules)) return [sentence];
   return [
     clauses
       .slice(0, first)
       .join("")
       .replace(/[，；]$/u, ""),
-    clauses.slice(first).join(""),
+    rules,
   ];
 }
 
