@@ -9,7 +9,7 @@
 // engine's decisions run in this process on a real store and real transcripts; the CLI runs once
 // per output format.
 import { describe, expect, test } from "bun:test";
-import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readHook, runHook } from "../src/engine/agents/kinds/runtime.ts";
 import { setSetting } from "../src/engine/home/settings.ts";
@@ -19,7 +19,7 @@ import { GUIDE_BUDGET } from "../src/engine/agents/compaction-guide.ts";
 import { Transcript, events, payload, type Todo } from "./claude-fixtures.ts";
 import { atPlace, fail, inRepo, save, setPlanAt } from "./engine-setup.ts";
 import { payloads, transcriptFixture } from "./agent-fixtures.ts";
-import { REPO, childEnv, projectOnLaptop, type ProjectOnLaptop } from "./helpers.ts";
+import { REPO, childEnv, projectOnLaptop, sql, type ProjectOnLaptop } from "./helpers.ts";
 import type { HookEvent } from "../src/engine/agents/kinds/kind.ts";
 import { checkpointRequest } from "../src/engine/agents/checkpoint-request.ts";
 
@@ -367,6 +367,39 @@ describe("before a compaction, the summary is told what MindSave holds", () => {
     );
     const context = JSON.parse(out).hookSpecificOutput.additionalContext;
     for (const text of HELD) expect(context).toContain(text);
+  });
+});
+
+describe("Gemini CLI's PreCompress fires before every compression check", () => {
+  test("one that compresses nothing ('auto' under half the window) saves no snapshot; a '/compress' does", async () => {
+    const t = projectOnLaptop("mindsave-gemini-check-");
+    const file = join(t.repo, "limit.ts");
+    writeFileSync(file, "export const limit = 5;\n");
+    const wrote = {
+      id: "w1",
+      name: "write_file",
+      args: { file_path: file, content: "export const limit = 5;\n" },
+    };
+    const path = geminiChat(t, "gm-w", {
+      content: "Wrote the limiter.",
+      toolCalls: [{ ...wrote, status: "success", timestamp: new Date().toISOString() }],
+      tokens: { input: 100_000 },
+      model: "gemini-2.5-pro",
+    });
+    const compress = (trigger: string) =>
+      hookHere(t, "gemini", "pre-compact", {
+        session_id: "gm-w",
+        cwd: t.repo,
+        transcript_path: path,
+        hook_event_name: "PreCompress",
+        trigger,
+      });
+    const snapshotCount = async () =>
+      existsSync(t.db) ? Number((await sql(t.db, "SELECT count(*) AS n FROM snapshots"))[0].n) : 0;
+    expect(await compress("auto")).toBe("");
+    expect(await snapshotCount()).toBe(0);
+    await compress("manual");
+    expect(await snapshotCount()).toBe(1);
   });
 });
 

@@ -71,10 +71,7 @@ export async function compactionGuide(session: Session): Promise<string | undefi
  */
 export async function noteCompaction(session: Session, p: HookPayload, src: TranscriptSource): Promise<void> {
   const sessionId = typeof p.session_id === "string" && p.session_id ? p.session_id : null;
-  if (!sessionId) return;
-  const usage = p.trigger === "manual" ? null : src.usage(p);
-  const window = usage?.window ?? contextWindow(usage?.model, session.env, usage?.context ?? 0);
-  if (p.trigger !== "manual" && !(usage && usage.context >= window * COMPRESSION_THRESHOLD)) return;
+  if (!sessionId || !compressesNow(session, p, src)) return;
   const now = session.now();
   await unlessBusy(true, undefined, () =>
     session.write(async (w) => {
@@ -87,6 +84,14 @@ export async function noteCompaction(session: Session, p: HookPayload, src: Tran
       );
     }),
   );
+}
+
+/** Whether this pre-compaction event compresses: "manual" always, "auto" at half the window or more. */
+export function compressesNow(session: Session, p: HookPayload, src: TranscriptSource): boolean {
+  if (p.trigger === "manual") return true;
+  const usage = src.usage(p);
+  const window = usage?.window ?? contextWindow(usage?.model, session.env, usage?.context ?? 0);
+  return !!usage && usage.context >= window * COMPRESSION_THRESHOLD;
 }
 
 /** The restore block after a compaction noted by noteCompaction, once; undefined when none is due. */

@@ -25,7 +25,12 @@ import {
   type Ask,
 } from "../checkpoint-request.ts";
 import type { TranscriptFacts } from "../transcript.ts";
-import { compactionGuide, noteCompaction, restoreAfterCompaction } from "../compaction-guide.ts";
+import {
+  compactionGuide,
+  compressesNow,
+  noteCompaction,
+  restoreAfterCompaction,
+} from "../compaction-guide.ts";
 import type { HookOutcome } from "../hook-payload.ts";
 
 export interface HookCall {
@@ -142,6 +147,9 @@ export async function runHook(session: Session, call: HookCall): Promise<string>
   // Switched off (`mindsave off`, for this project or this host): nothing saved, nothing restored.
   if (isOff(await offHere(session))) return "";
   const src = caller.source;
+  // Gemini CLI's PreCompress fires before every compression check: one that compresses nothing is
+  // no compaction, so no snapshot of it either (it would cost a transcript read every turn).
+  if (event === "pre-compact" && route.restoreAfterCompaction && !compressesNow(session, p, src)) return "";
   // At session start the restore block matters more than this bookkeeping: when another
   // MindSave holds the write lock (a long sync), it is left out, not the block.
   const restoring = event === "session-start";
