@@ -300,7 +300,7 @@ const results: Results = {
   runs: { quick: quickRuns, heavy: heavyRuns },
   sizes,
   growth: [],
-  notes,
+  notes: [...new Set(notes)], // a note said at each size once
   seconds: 0,
 };
 results.growth = growthGoals(sizes);
