@@ -13,10 +13,10 @@ export function addMemoryCommands(program: Command): void {
   program
     .command("config")
     .description(
-      "A setting's value, or set it: prompt-recall (on, off: the prompt hook's pointer to what MindSave knows)",
+      "A setting's value, or set it: prompt-recall (on, off: the prompt hook's pointer to what MindSave knows); checkpoints (ask, auto, off: at a checkpoint moment the agent is asked to save, or only the hooks save, or neither)",
     )
-    .argument("<key>", "the setting: prompt-recall")
-    .argument("[value]", "its new value: on or off")
+    .argument("<key>", "the setting: prompt-recall or checkpoints")
+    .argument("[value]", "its new value: on or off (prompt-recall); ask, auto or off (checkpoints)")
     .action(lazy(() => import("./commands/config.ts")));
 
   program

@@ -39,9 +39,10 @@ function blockOf(stdout: string): string | null {
   return out.reason;
 }
 
-async function ok(t: Project, args: string[]): Promise<void> {
+async function ok(t: Project, args: string[]): Promise<{ stdout: string }> {
   const r = await t.cli(args);
   if (r.code !== 0) throw new Error(`${args.join(" ")}: ${r.stderr}`);
+  return r;
 }
 
 describe("the agent is asked for its checkpoint at the user's ending", () => {
@@ -94,7 +95,11 @@ describe("the agent is asked for its checkpoint at the user's ending", () => {
     await quiet.prompt("done");
     expect((await quiet.stop()).stdout).toBe("");
 
-    await ok(t, ["config", "checkpoints", "auto"]);
+    // Setting it says what it does, and `help config` names it.
+    expect((await ok(t, ["config", "checkpoints", "auto"])).stdout).toContain(
+      "checkpoints is now auto: at a checkpoint moment only the hooks save one; the agent is not asked.",
+    );
+    expect((await ok(t, ["help", "config"])).stdout).toMatch(/checkpoints \(ask, auto, off/);
     const auto = claudeSession(t, "cc-auto");
     await auto.prompt("done");
     expect((await auto.stop()).stdout).toBe("");

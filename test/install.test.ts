@@ -15,6 +15,7 @@ import { spawnSync } from "node:child_process";
 import { join, relative } from "node:path";
 import { parse } from "jsonc-parser";
 import { hostTarget } from "../build.ts";
+import { buildAdvice } from "../src/engine/home/drive.ts";
 import {
   hookCommand,
   HOOK_ARGS,
@@ -377,5 +378,14 @@ describe("the local home made by a first save", () => {
     await ok(["save", "--goal", "private work"], { cwd: n.repo(), env: n.pc.env });
     expect(statSync(join(n.pc.home, ".mindsave")).mode & 0o777).toBe(0o700);
     expect(existsSync(join(n.pc.home, ".mindsave", "mindsave.db"))).toBe(true);
+  });
+});
+
+describe("the advice when no binary is built", () => {
+  test("an install from source names this host's build; a drive init, every OS's", () => {
+    expect(buildAdvice("mindsave install")).toContain("`bun run build --target host` (this host's binary)");
+    const drive = buildAdvice("mindsave drive init /media/usb");
+    expect(drive).toContain("`bun run build` (it builds every OS)");
+    expect(drive).toContain("`mindsave drive init /media/usb` again");
   });
 });

@@ -122,7 +122,9 @@ describe("the prompt hook points at what the store knows", () => {
         (await t.hook(null, "user-prompt-submit", prompt(t.repo, "connect to the staging database"))).stdout,
       );
     expect(await ask()).toContain("staging database");
-    expect((await t.cli(["config", "prompt-recall", "off"])).stdout).toContain("prompt-recall is now off");
+    expect((await t.cli(["config", "prompt-recall", "off"])).stdout).toContain(
+      "prompt-recall is now off: prompts get no pointer to what MindSave knows (repeat warnings stay).",
+    );
     expect(await ask()).toBe("");
     const bad = await t.cli(["config", "prompt-recall", "maybe"]);
     expect(bad.code).toBe(1);

@@ -1,5 +1,5 @@
 // `mindsave config KEY [VALUE]`: a setting's value, or set it (`mindsave config prompt-recall off`).
-import { getSetting, setSetting, settingKey } from "../engine/home/settings.ts";
+import { getSetting, setSetting, settingKey, settingMeaning } from "../engine/home/settings.ts";
 import { print, printJson, withSession } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
 
@@ -10,7 +10,7 @@ export async function run(_o: unknown, args: string[], g: GlobalOptions): Promis
     if (value !== undefined) await setSetting(session, key, value);
     const now = await getSetting(session, key);
     if (g.json) printJson({ key, value: now });
-    else print(value !== undefined ? `${key} is now ${now}.` : `${key} is ${now}.`);
+    else print(`${key} is ${value !== undefined ? "now " : ""}${now}: ${settingMeaning(key, now)}.`);
     return 0;
   });
 }

@@ -32,13 +32,19 @@ const exeName = (target: string) => (target.startsWith("windows") ? "mindsave.ex
 /** This checkout, when running from source (a compiled binary has none). */
 const CHECKOUT = resolve(import.meta.dir, "..", "..", "..");
 
+const INSTALL = "mindsave install";
+
 /**
  * How to get the binaries from where the user stands, then run `rerun` again: from source, build
  * in this checkout; an installed or a drive's binary has no checkout, so it needs one (or another drive) and --from.
  */
 export function buildAdvice(rerun: string): string {
-  if (!isCompiled())
-    return `run \`bun run build\` in ${shellWord(CHECKOUT)} (it builds every OS), then \`${rerun}\` again`;
+  // An install needs this host's binary alone; a drive carries every OS's.
+  const build =
+    rerun === INSTALL
+      ? "`bun run build --target host` (this host's binary)"
+      : "`bun run build` (it builds every OS)";
+  if (!isCompiled()) return `run ${build} in ${shellWord(CHECKOUT)}, then \`${rerun}\` again`;
   return `build them in a MindSave checkout with \`bun run build\`, then run \`${rerun} --from CHECKOUT/dist\` (or --from another MindSave drive's mindsave/bin)`;
 }
 
@@ -47,7 +53,7 @@ export function buildAdvice(rerun: string): string {
  * running binary (dist/<target>/ or a drive's bin/<target>/), else this checkout's dist/. `rerun`:
  * the command (without --from) the advice in the error names.
  */
-export function findBinaries(from?: string, rerun = "mindsave install"): string {
+export function findBinaries(from?: string, rerun = INSTALL): string {
   const candidates = from ? [resolve(from)] : [];
   if (!from && isCompiled()) candidates.push(dirname(dirname(process.execPath)));
   if (!from) candidates.push(join(CHECKOUT, "dist"));

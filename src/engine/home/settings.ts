@@ -6,10 +6,30 @@ import type { Session } from "../session.ts";
 
 export const SETTINGS = {
   /** The prompt hook's pointer to what the store knows about a prompt (agents/prompt-recall.ts). */
-  "prompt-recall": { values: ["on", "off"], default: "on" },
+  "prompt-recall": {
+    values: ["on", "off"],
+    default: "on",
+    says: {
+      on: "a prompt that names what MindSave knows gets a pointer to it",
+      off: "prompts get no pointer to what MindSave knows (repeat warnings stay)",
+    },
+  },
   /** At the spec's moments the agent is asked to save a checkpoint (ask), or the hooks save one alone (auto), or neither (off). */
-  checkpoints: { values: ["ask", "auto", "off"], default: "ask" },
+  checkpoints: {
+    values: ["ask", "auto", "off"],
+    default: "ask",
+    says: {
+      ask: "at a checkpoint moment the agent is asked to save one through MindSave, and the hooks save one too",
+      auto: "at a checkpoint moment only the hooks save one; the agent is not asked",
+      off: "at a checkpoint moment nothing is asked and nothing saved",
+    },
+  },
 } as const;
+
+/** What a setting's value does, in a few words: `config` says it when it shows or sets one. */
+export function settingMeaning(key: SettingKey, value: string): string {
+  return (SETTINGS[key].says as Record<string, string>)[value] ?? "";
+}
 
 export type SettingKey = keyof typeof SETTINGS;
 
