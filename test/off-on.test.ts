@@ -53,7 +53,9 @@ describe("mindsave off / on in a project", () => {
     expect(doctor.off).toMatchObject({ project: true, host: false });
     expect((await a.cli(["doctor"])).stdout).toContain("switch:    MindSave is off in this project");
     expect((await a.cli(["save", "--goal", "a person's own save"])).code).toBe(0);
-    expect((await a.cli(["load", "--latest"])).stdout).toContain("a person's own save");
+    const loaded = await a.cli(["load", "--latest"]);
+    expect(loaded.stdout).toContain("a person's own save");
+    expect(loaded.stderr).toContain("MindSave is off in this project since");
     expect((await a.cli(["on"])).stdout).toContain("MindSave is on in project shop again");
     expect((await sessionStart(a)).stdout).toContain("a person's own save");
     expect((await a.json(["doctor"])).off).toMatchObject({ project: false, host: false, sentence: null });

@@ -4,7 +4,8 @@ import { restore, type LoadResult } from "../engine/snapshots/restore.ts";
 import { sameNameLabels } from "../engine/snapshots/select.ts";
 import { isAbsoluteAny, toHostPath } from "../engine/projects/paths.ts";
 import { nextSteps } from "../engine/projects/next-steps.ts";
-import { askUntil, print, printJson, withSession } from "./shared.ts";
+import { askUntil, note, print, printJson, withSession } from "./shared.ts";
+import { offHere, offSentence } from "../engine/projects/off.ts";
 import { archivedLoadText, numberedList, verifyText } from "../engine/snapshots/summaries.ts";
 import type { GlobalOptions } from "../types.ts";
 import { requireProject } from "../engine/projects/resolve.ts";
@@ -69,6 +70,9 @@ export async function run(
       if (result.archived) print(archivedLoadText("cli"));
       if (result.verify) print(verifyText(result.verify));
       print(result.block.text);
+      // A person loads as ever; they are told the agents' hooks get nothing here.
+      const off = offSentence(await offHere(session));
+      if (off) note(off);
     }
     return 0;
   });
