@@ -321,6 +321,8 @@ export async function importSeed(
   // The source workspace's project.json: when this import is what writes it, a refused import takes it back.
   const projectFile = join(loc.root, ".mindsave", "project.json");
   const hadProjectFile = existsSync(projectFile);
+  // Memory that grows with the store, not the batch: kept on disk (see the store).
+  await session.store.tempOnDisk();
   // One write: the snapshots commit batch by batch (importSnapshots), the rest with the last batch.
   // An import refused (nothing taken in) commits nothing: the store is as it was.
   return session.write(async (w) => {
