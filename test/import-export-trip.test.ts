@@ -18,7 +18,21 @@ import {
   twoLaptops,
 } from "./helpers.ts";
 import { replicatedRows } from "./stores.ts";
-import { addRuleAt, fail, inClone, save } from "./engine-setup.ts";
+import { addRuleAt, atPlace, fail, inClone, inRepo, save, type Place } from "./engine-setup.ts";
+import { exportSeed } from "../src/engine/formats/seed-export.ts";
+import { addFact } from "../src/engine/memory/facts.ts";
+import { editRule, removeRule } from "../src/engine/memory/rules.ts";
+import { deleteSnapshot, setSnapshotStatus } from "../src/engine/snapshots/manage.ts";
+import { removeFailure } from "../src/engine/failures/record.ts";
+import { linkProjects } from "../src/engine/projects/projects.ts";
+import { saveSnapshot } from "../src/engine/snapshots/save.ts";
+import { parseSnapshotText } from "../src/engine/snapshots/input.ts";
+
+// The state an import reads is recorded in this process, through the engine's use cases (the ones
+// `save`, `fail`, `export` … call); the import, load, sync and what the tests read are the CLI's.
+
+/** `mindsave export --out DIR` at `place`. */
+const exportTo = (place: Place, out: string) => atPlace(place, (s) => exportSeed(s, { out }));
 
 /** Every file under `dir`, relative, sorted. */
 const filesUnder = (dir: string): string[] => (readdirSync(dir, { recursive: true }) as string[]).sort();
@@ -40,30 +54,16 @@ describe("import of an `export --out` folder", () => {
   test("into a store that has its project, from outside the project: back into that project, active files relative to its root; a snapshot deleted since is not brought back", async () => {
     const { base, pc, repo, home, out } = setup();
     const at = { cwd: repo, env: pc.env };
-    const saved = await okJson(
-      [
-        "save",
-        "--home",
-        home,
-        "--goal",
-        "fix auth",
-        "--state",
-        "s",
-        "--next",
-        "n",
-        "--active-file",
-        "src/auth.ts",
-      ],
-      at,
-    );
-    const name = saved.saved;
-    await ok(["export", "--home", home, "--out", out], at);
+    const here = { home, ...at };
+    const saved = await save(here, { goal: "fix auth", state: "s", next: "n", activeFile: ["src/auth.ts"] });
+    const name = saved.snapshot.name;
+    await exportTo(here, out);
     const exported = filesUnder(out);
 
     // A second store on this laptop that knows the project but not the snapshot.
     const home2 = join(base, "home-2");
     mkdirSync(home2);
-    await ok(["save", "--home", home2, "--goal", "another goal", "--state", "s", "--next", "n"], at);
+    await save({ home: home2, ...at }, { goal: "another goal", state: "s", next: "n" });
     const r = await okJson(["import", out, "--home", home2], { cwd: base, env: pc.env });
     expect(r.snapshots.imported).toEqual([name]);
     expect(r.root).toBe(repo);
@@ -77,7 +77,7 @@ describe("import of an `export --out` folder", () => {
     expect(filesUnder(out)).toEqual(exported);
 
     // Deleted in the store it came from: the older export does not undo the deletion.
-    await ok(["snapshots", "delete", name, "--home", home], at);
+    await atPlace(here, (s) => deleteSnapshot(s, name));
     const again = await ok(["import", out, "--home", home], { cwd: base, env: pc.env });
     expect(again.stdout).toContain(
       "0 imported, 0 skipped (already in the store), 1 deleted here earlier (not brought back; --restore-deleted brings them back)",
@@ -88,23 +88,9 @@ describe("import of an `export --out` folder", () => {
 
   test("on a second laptop with a fresh store: into the project of the clone it is run from; refused from a plain folder", async () => {
     const { base, pc, repo, home, out } = setup();
-    await okJson(
-      [
-        "save",
-        "--home",
-        home,
-        "--goal",
-        "fix auth",
-        "--state",
-        "s",
-        "--next",
-        "n",
-        "--active-file",
-        "src/auth.ts",
-      ],
-      { cwd: repo, env: pc.env },
-    );
-    await ok(["export", "--home", home, "--out", out], { cwd: repo, env: pc.env });
+    const here = { home, cwd: repo, env: pc.env };
+    await save(here, { goal: "fix auth", state: "s", next: "n", activeFile: ["src/auth.ts"] });
+    await exportTo(here, out);
     const exported = filesUnder(out);
 
     const pc2 = laptop("beta", base);
@@ -140,8 +126,7 @@ describe("an export is the store's own records: an import elsewhere and a sync h
   test("export on A, import on B, then sync: one snapshot, repeats counted once, A's later edits kept, nothing removed comes back", async () => {
     const { a, b, base } = twoLaptops("mindsave-trip-sync-");
     const out = join(base, "usb export");
-    // What A exports is recorded in this process (the engine's use cases, as the CLI's); export,
-    // import and sync are the CLI's.
+    // Import and sync are the CLI's.
     const saved = {
       saved: (
         await save(inClone(a), { goal: "fix auth", state: "s", next: "n", activeFile: ["src/auth.ts"] })
@@ -150,14 +135,16 @@ describe("an export is the store's own records: an import elsewhere and a sync h
     for (let i = 0; i < 2; i++) await fail(inClone(a), "websocket reconnect", "proxy drops it");
     await addRuleAt(inClone(a), "Never push to main");
     await addRuleAt(inClone(a), "Answer in English");
-    await a.json(["fact", "staging is read-only", "--ttl", "never"]);
-    await a.json(["export", "--out", out]);
+    await atPlace(inClone(a), (s) => addFact(s, "staging is read-only", { ttl: "never" }));
+    await exportTo(inClone(a), out);
 
     // After the export, on A: one more repeat, an edited rule, a removed rule, the snapshot completed.
-    await a.json(["fail", "websocket reconnect", "--reason", "still drops it"]);
-    await a.json(["rules", "edit", "Never push", "Never push to main; open a pull request"]);
-    await a.json(["rules", "remove", "Answer in English"]);
-    await a.json(["snapshots", "complete", saved.saved]);
+    await fail(inClone(a), "websocket reconnect", "still drops it");
+    await atPlace(inClone(a), async (s) => {
+      await editRule(s, "Never push", "Never push to main; open a pull request");
+      await removeRule(s, "Answer in English");
+      await setSnapshotStatus(s, saved.saved, "completed");
+    });
 
     // B imports the older export (later, by the wall clock), then both sync.
     const imported = await b.json(["import", out]);
@@ -193,20 +180,22 @@ describe("an export is the store's own records: an import elsewhere and a sync h
     const out = join(base, "export");
     const input = (goal: string) =>
       `---\nsnapshot_id: same_name_2026-05-10\ncreated_at: 2026-05-10T10:00:00Z\ngoal: ${goal}\nstate: s\nnext_action: n\n---\n`;
-    expect((await a.cli(["save", "--file", "-"], { stdin: input("on host a") })).code).toBe(0);
-    expect(
-      (await b.cli(["save", "--file", "-"], { stdin: input("on host b").replace("10:00:00Z", "11:00:00Z") }))
-        .code,
-    ).toBe(0);
+    // `save --file -`: the snapshot given whole.
+    const saveWhole = (place: Place, text: string) =>
+      atPlace(place, (s) => saveSnapshot(s, { input: parseSnapshotText(text), whole: true }));
+    await saveWhole(inClone(a), input("on host a"));
+    await saveWhole(inClone(b), input("on host b").replace("10:00:00Z", "11:00:00Z"));
     await addRuleAt(inClone(a), "Keep commits small");
     await fail(inClone(a), "moment.js", "too big");
     await a.json(["sync", b.home]);
     const before = (await a.json(["snapshots", "list"])).snapshots.map((s: any) => s.id).sort();
     expect(before.length).toBe(2);
-    await a.json(["export", "--out", out]);
+    await exportTo(inClone(a), out);
     expect(readdirSync(join(out, ".mindsave", "snapshots")).length).toBe(2);
-    await a.json(["rules", "remove", "Keep commits small"]);
-    await a.json(["failures", "forget", "moment.js"]);
+    await atPlace(inClone(a), async (s) => {
+      await removeRule(s, "Keep commits small");
+      await removeFailure(s, "moment.js");
+    });
 
     const again = await okJson(["import", out, "--home", a.home], a.opts());
     expect(again.snapshots.imported).toEqual([]);
@@ -230,7 +219,7 @@ describe("an export is the store's own records: an import elsewhere and a sync h
     };
     await fail(inClone(a), "moment.js", "too big");
     await addRuleAt(inClone(a), "Keep commits small");
-    await a.json(["export", "--out", out]);
+    await exportTo(inClone(a), out);
     const ms = join(out, ".mindsave");
     // A rule edited by hand in the export: its id and clock no longer describe it.
     const rulesFile = join(ms, "rules.json");
@@ -283,12 +272,10 @@ describe("two laptops' snapshots of one name, exported, imported elsewhere and s
   test("each is there once on every store: the one exported under a told-apart file name is still its record", async () => {
     const w = twoLaptops();
     for (const pc of [w.a, w.b])
-      expect(
-        (await pc.cli(["save", "--goal", "Fix login bug", "--state", pc.name, "--next", "n"])).code,
-      ).toBe(0);
+      await save(inClone(pc), { goal: "Fix login bug", state: pc.name, next: "n" });
     expect((await w.a.cli(["sync", w.b.home])).code).toBe(0);
     const out = join(w.base, "export");
-    expect((await w.a.cli(["export", "--out", out])).code).toBe(0);
+    await exportTo(inClone(w.a), out);
     expect(readdirSync(join(out, ".mindsave", "snapshots"))).toHaveLength(2);
     const c = join(w.base, "c-home");
     mkdirSync(c);
@@ -310,18 +297,13 @@ describe("an imported record is the record that was exported, or a new one", () 
     const { a, b, base } = twoLaptops("mindsave-trip-same-");
     const out = join(base, "export");
     writeFileSync(join(a.repo, "src", "auth.ts"), "export const auth = 2;\n");
-    const saved = await a.json([
-      "save",
-      "--goal",
-      "rotate tokens",
-      "--state",
-      "s",
-      "--next",
-      "n",
-      "--active-file",
-      "src/auth.ts",
-    ]);
-    await a.json(["export", "--out", out]);
+    const saved = await save(inClone(a), {
+      goal: "rotate tokens",
+      state: "s",
+      next: "n",
+      activeFile: ["src/auth.ts"],
+    });
+    await exportTo(inClone(a), out);
 
     // B's clone still has the file as committed (auth = 1): it changed since the save on A.
     const block =
@@ -332,7 +314,7 @@ describe("an imported record is the record that was exported, or a new one", () 
     expect(block).toMatch(/changed since the save[^\n]*src\/auth\.ts|src\/auth\.ts[^\n]*changed/);
 
     // The same file edited by hand before a second import elsewhere: not the record any more.
-    const file = join(out, ".mindsave", "snapshots", `${saved.saved}.md`);
+    const file = join(out, ".mindsave", "snapshots", `${saved.snapshot.name}.md`);
     writeFileSync(
       file,
       readFileSync(file, "utf8").replace("goal: rotate tokens", "goal: rotate tokens (edited)"),
@@ -352,16 +334,17 @@ describe("an imported record is the record that was exported, or a new one", () 
 describe("an older export never undoes what changed here since", () => {
   test("failure edits made after the export stand; forgotten and seen again, it keeps its new state", async () => {
     const { pc, repo, home, out } = setup();
-    const cli = (args: string[]) => okJson([...args, "--home", home], { cwd: repo, env: pc.env });
+    const here = { home, cwd: repo, env: pc.env };
+    const cli = (args: string[]) => okJson([...args, "--home", home], here);
     const redis = async () => (await cli(["failures"])).failure_graph.project.redis;
-    await cli(["save", "--goal", "cache", "--state", "s", "--next", "n"]);
-    await cli(["fail", "redis", "--reason", "old reason", "--alt", "memcached"]);
-    await cli(["export", "--out", out]);
-    await cli(["fail", "redis", "--reason", "new reason", "--by", "system"]);
+    await save(here, { goal: "cache", state: "s", next: "n" });
+    await fail(here, "redis", "old reason", { alternatives: ["memcached"] });
+    await exportTo(here, out);
+    await fail(here, "redis", "new reason", { rejected_by: "system" });
     await cli(["import", out]);
     expect(await redis()).toMatchObject({ reason: "new reason", rejected_by: "system", repeat_count: 2 });
-    await cli(["failures", "forget", "redis"]);
-    await cli(["fail", "redis", "--reason", "seen again"]);
+    await atPlace(here, (s) => removeFailure(s, "redis"));
+    await fail(here, "redis", "seen again");
     await cli(["import", out]);
     expect(await redis()).toMatchObject({ reason: "seen again", repeat_count: 1, alternatives: [] });
   });
@@ -371,14 +354,17 @@ describe("an older export never undoes what changed here since", () => {
     const lib = gitRepo(join(base, "lib"), { "lib.ts": "export const lib = 1;\n" });
     const at = (cwd: string) => (args: string[]) => okJson([...args, "--home", home], { cwd, env: pc.env });
     const [inApp, inLib] = [at(app), at(lib)];
-    const one = (await inLib(["save", "--goal", "one", "--state", "s", "--next", "n"])).saved;
-    await inLib(["save", "--goal", "two", "--state", "s", "--next", "n"]);
-    await inLib(["fail", "Y", "--reason", "y", "--alt", "yalt"]);
-    await inLib(["export", "--out", out]);
-    await inApp(["save", "--goal", "app", "--state", "s", "--next", "n"]);
-    await inApp(["projects", "link", "lib"]);
-    await inApp(["failures", "forget", "Y"]);
-    await inApp(["snapshots", "delete", one]);
+    const [appHere, libHere] = [app, lib].map((cwd) => ({ home, cwd, env: pc.env }));
+    const one = (await save(libHere, { goal: "one", state: "s", next: "n" })).snapshot.name;
+    await save(libHere, { goal: "two", state: "s", next: "n" });
+    await fail(libHere, "Y", "y", { alternatives: ["yalt"] });
+    await exportTo(libHere, out);
+    await save(appHere, { goal: "app", state: "s", next: "n" });
+    await atPlace(appHere, async (s) => {
+      await linkProjects(s, "lib");
+      await removeFailure(s, "Y");
+      await deleteSnapshot(s, one);
+    });
     const r = await inLib(["import", out]);
     expect(r.snapshots.imported).toEqual([]);
     expect(r.snapshots.deleted).toEqual([one]);
@@ -396,7 +382,7 @@ describe("an older export never undoes what changed here since", () => {
 describe("an import that takes in nothing", () => {
   test("every snapshot unreadable: exit 1 naming the first, and the store as it was (no empty project left)", async () => {
     const t = projectOnLaptop("mindsave-six-");
-    await t.okCli(["save", "--goal", "already here"]);
+    await save(inRepo(t), { goal: "already here" });
     const before = await dumpStore(t.db);
     const src = gitRepo(join(t.base, "other"));
     mkdirSync(join(src, ".mindsave", "snapshots"), { recursive: true });
@@ -421,19 +407,13 @@ describe("import of many snapshots naming files not on this host", () => {
   test("says it once: how many snapshots, the first files and how many more; --json keeps each", async () => {
     const t = projectOnLaptop("mindsave-seven-");
     for (let i = 0; i < 5; i++)
-      await t.okCli([
-        "save",
-        "--goal",
-        `step ${i}`,
-        "--topic",
-        `step-${i}`,
-        "--active-file",
-        `src/gone-${i}.ts`,
-        "--active-file",
-        "src/shared.ts",
-      ]);
+      await save(inRepo(t), {
+        goal: `step ${i}`,
+        topic: `step-${i}`,
+        activeFile: [`src/gone-${i}.ts`, "src/shared.ts"],
+      });
     const out = join(t.base, "out");
-    await t.okCli(["export", "--out", out]);
+    await exportTo(inRepo(t), out);
     const other = projectOnLaptop("mindsave-seven-");
     const r = await other.okCli(["import", out]);
     const lines = r.stderr.split("\n").filter((l) => l.includes("not found on this host"));
@@ -451,9 +431,9 @@ describe("import of many snapshots naming files not on this host", () => {
 describe("an export imported into a home that never met the laptop that saved it", () => {
   test("the restore block names that laptop, not its id", async () => {
     const t = projectOnLaptop("mindsave-seven-");
-    await t.okCli(["save", "--goal", "g", "--state", "s", "--next", "n"]);
+    await save(inRepo(t), { goal: "g", state: "s", next: "n" });
     const out = join(t.base, "out");
-    await t.okCli(["export", "--out", out]);
+    await exportTo(inRepo(t), out);
     const other = projectOnLaptop("mindsave-seven-");
     await other.okCli(["import", out]);
     const block = (await other.okCli(["load", "--latest"])).stdout;
