@@ -19,6 +19,12 @@ import {
 import { Session } from "../src/engine/session.ts";
 import { recordFailure } from "../src/engine/failures/record.ts";
 import { events, payload, Transcript } from "./claude-fixtures.ts";
+import { addFact } from "../src/engine/memory/facts.ts";
+import { removeRule } from "../src/engine/memory/rules.ts";
+import { retire } from "../src/engine/memory/retire.ts";
+import { markStep } from "../src/engine/memory/plan.ts";
+import { syncPeers } from "../src/engine/sync/sync-peers.ts";
+import { addRuleAt, atPlace, fail, inClone, save, saveText, setPlanAt, type Place } from "./engine-setup.ts";
 
 /** A fresh laptop with one git project; `cli` runs there. */
 function project(files?: Record<string, string>) {
@@ -42,8 +48,12 @@ function project(files?: Record<string, string>) {
       await session.close();
     }
   };
-  return { base, repo, home, db: join(home, "mindsave.db"), cli, ok: okc, json, fail };
+  const place: Place = { home, cwd: repo, env: pc.env };
+  return { base, repo, home, db: join(home, "mindsave.db"), place, cli, ok: okc, json, fail };
 }
+
+/** `mindsave sync PEER` at `place` in this process: setup, where the sync's own output is not checked. */
+const syncAt = (place: Place, peer: string) => atPlace(place, (s) => syncPeers(s, peer));
 
 const load = async (p: ReturnType<typeof project>) => (await p.ok(["load", "--latest"])).stdout;
 
@@ -56,16 +66,12 @@ describe("standing rules", () => {
       (_, i) =>
         `decision ${i + 1}: ${"keep the payment adapters behind one interface and test each with recorded fixtures ".repeat(1)}`,
     );
-    await p.ok([
-      "save",
-      "--goal",
-      "Ship the checkout",
-      "--state",
-      "cart done",
-      "--next",
-      "payment form",
-      ...decisions.flatMap((d) => ["--decision", d]),
-    ]);
+    await save(p.place, {
+      goal: "Ship the checkout",
+      state: "cart done",
+      next: "payment form",
+      decision: decisions,
+    });
     await p.fail(
       Array.from({ length: 40 }, (_, i) => ({
         item: `approach number ${i} for the payment retry logic`,
@@ -73,8 +79,8 @@ describe("standing rules", () => {
         rejected_by: "system",
       })),
     );
-    await p.ok(["rules", "add", "Never push to main; open a pull request"]);
-    await p.ok(["rules", "add", "--scope", "global", "Answer in English even when asked in Chinese"]);
+    await addRuleAt(p.place, "Never push to main; open a pull request");
+    await addRuleAt(p.place, "Answer in English even when asked in Chinese", "global");
     const block = await p.json(["load", "--latest"]);
     const text: string = block.restore_block;
     expect(block.tokens).toBeLessThanOrEqual(800);
@@ -108,14 +114,14 @@ describe("standing rules", () => {
 
   test("a piece of a rule's text names it after the numbers moved (a global rule arrived); one that fits two is refused, nothing written", async () => {
     const p = project();
-    await p.ok(["rules", "add", "Never push to main; open a pull request"]);
-    await p.ok(["rules", "add", "Run the linter before a commit"]);
+    await addRuleAt(p.place, "Never push to main; open a pull request");
+    await addRuleAt(p.place, "Run the linter before a commit");
     expect((await p.json(["rules", "list"])).rules.map((r: any) => [r.number, r.text])).toEqual([
       [1, "Never push to main; open a pull request"],
       [2, "Run the linter before a commit"],
     ]);
     // Another host's global rule (as a sync brings it) goes first: "1" now names that one.
-    await p.ok(["rules", "add", "--scope", "global", "Answer in English"]);
+    await addRuleAt(p.place, "Answer in English", "global");
     const edited = await p.json(["rules", "edit", "LINTER", "Run the linter and the tests before a commit"]);
     expect(edited.edited).toMatchObject({
       number: 3,
@@ -148,7 +154,7 @@ describe("standing rules", () => {
 describe("standing rules without a snapshot", () => {
   test("session start in a project with no snapshot yet still injects the rules that apply", async () => {
     const p = project();
-    await p.ok(["rules", "add", "--scope", "global", "Answer in English"]);
+    await addRuleAt(p.place, "Answer in English", "global");
     const r = await p.cli(
       ["hook", "session-start"],
       JSON.stringify({ session_id: "s1", cwd: p.repo, hook_event_name: "SessionStart", source: "startup" }),
@@ -165,19 +171,12 @@ describe("standing rules without a snapshot", () => {
 describe("retire", () => {
   test("a retired constraint is not carried by the next automatic snapshot nor restored — on another host after sync too — and stays searchable", async () => {
     const w = twoLaptops();
-    await w.a.cli([
-      "save",
-      "--goal",
-      "Add rate limiting to login",
-      "--next",
-      "wire the limiter",
-      "--constraint",
-      "no new dependencies",
-      "--constraint",
-      "keep the API backwards compatible",
-      "--decision",
-      "token bucket per IP",
-    ]);
+    await save(inClone(w.a), {
+      goal: "Add rate limiting to login",
+      next: "wire the limiter",
+      constraint: ["no new dependencies", "keep the API backwards compatible"],
+      decision: ["token bucket per IP"],
+    });
     const list = await w.a.json(["retire"]);
     expect(list.candidates.map((c: any) => `${c.number} ${c.kind} ${c.text}`)).toEqual([
       "1 constraint no new dependencies",
@@ -212,8 +211,8 @@ describe("retire", () => {
     expect((await w.a.cli(["load", "--latest"])).stdout).not.toContain("no new dependencies");
 
     // Laptop B had the first snapshot before the retirement arrived: after sync it restores without it.
-    await w.a.cli(["sync", w.drive]);
-    await w.b.cli(["sync", w.drive]);
+    await syncAt(inClone(w.a), w.drive);
+    await syncAt(inClone(w.b), w.drive);
     const onB = (await w.b.cli(["load", "1"])).stdout;
     expect(onB).toContain("keep the API backwards compatible");
     expect(onB).not.toContain("no new dependencies");
@@ -232,21 +231,16 @@ describe("retire", () => {
     ]);
     // Undone on B, it may be carried again.
     await w.b.cli(["retire", "--undo", "1"]);
-    await w.b.cli(["save", "--goal", "Add rate limiting to login", "--constraint", "no new dependencies"]);
+    await save(inClone(w.b), { goal: "Add rate limiting to login", constraint: ["no new dependencies"] });
     expect((await w.b.cli(["load", "--latest"])).stdout).toContain("- no new dependencies");
   });
 
   test("an ambiguous or unknown item is refused with the candidates, nothing written", async () => {
     const p = project();
-    await p.ok([
-      "save",
-      "--goal",
-      "Build the API",
-      "--constraint",
-      "use postgres for orders",
-      "--constraint",
-      "use postgres for users",
-    ]);
+    await save(p.place, {
+      goal: "Build the API",
+      constraint: ["use postgres for orders", "use postgres for users"],
+    });
     const before = await dumpStore(p.db);
     const amb = await p.cli(["retire", "postgres"]);
     expect(amb.code).toBe(1);
@@ -262,10 +256,12 @@ describe("retire", () => {
 describe("facts", () => {
   test("a fresh fact is restored between failures and decisions; an expired one never is, and facts --stale offers renew or drop", async () => {
     const p = project();
-    await p.ok(["save", "--goal", "Migrate the orders table", "--decision", "copy in batches of 10k"]);
-    await p.ok(["fail", "ALTER TABLE in place", "--reason", "locks orders for minutes"]);
-    await p.ok(["fact", "staging DB is read-only until Friday", "--ttl", "3d", "--confidence", "high"]);
-    await p.ok(["fact", "the replica lags 2 minutes", "--ttl", "2h"]);
+    await save(p.place, { goal: "Migrate the orders table", decision: ["copy in batches of 10k"] });
+    await fail(p.place, "ALTER TABLE in place", "locks orders for minutes");
+    await atPlace(p.place, (s) =>
+      addFact(s, "staging DB is read-only until Friday", { ttl: "3d", confidence: "high" }),
+    );
+    await atPlace(p.place, (s) => addFact(s, "the replica lags 2 minutes", { ttl: "2h" }));
     const block = await load(p);
     const at = (s: string) => block.indexOf(s);
     expect(at("staging DB is read-only until Friday [high")).toBeGreaterThan(at("ALTER TABLE in place"));
@@ -314,7 +310,7 @@ describe("facts", () => {
 describe("failures age", () => {
   test("a failure not seen for months loses confidence, and fresh failures outlive stale ones when the block is trimmed", async () => {
     const p = project();
-    await p.ok(["save", "--goal", "Tune the checkout", "--next", "profile the cart"]);
+    await save(p.place, { goal: "Tune the checkout", next: "profile the cart" });
     const reason = "it broke the sandbox payments when the network was flaky and retried twice";
     await p.fail([
       ...Array.from({ length: 18 }, (_, i) => ({
@@ -375,7 +371,7 @@ describe("the plan", () => {
 
   test("round-trips verbatim (save → plan, load, export → import on a fresh store), with a progress line in the block", async () => {
     const p = project();
-    await p.ok(["save"], yaml);
+    await saveText(p.place, yaml);
     expect((await p.json(["plan"])).plan).toEqual(plan);
     const block = await load(p);
     expect(block).toContain("\nplan 1/4 · now: Wire it into the login route · next: Write the load test\n");
@@ -384,7 +380,7 @@ describe("the plan", () => {
     );
 
     // A later save about the same goal without a plan keeps it; another goal does not borrow it.
-    await p.ok(["save", "--goal", "Add rate limiting", "--state", "wired"]);
+    await save(p.place, { goal: "Add rate limiting", state: "wired" });
     expect((await p.json(["plan"])).plan).toEqual(plan);
     await p.ok(["plan", "done", "2"]);
     expect((await p.json(["plan"])).progress).toBe("plan 2/4 · next: Write the load test");
@@ -406,7 +402,7 @@ describe("the plan", () => {
 
   test("plan set from YAML, --item flags; a bad plan is refused with the step named, nothing changed", async () => {
     const p = project();
-    await p.ok(["save", "--goal", "Ship"]);
+    await save(p.place, { goal: "Ship" });
     await p.ok(["plan", "set", "--item", "[x] design", "--item", "[>] build", "--item", "ship"]);
     expect((await p.json(["plan"])).plan).toEqual([
       { content: "design", status: "completed" },
@@ -426,14 +422,14 @@ describe("the plan", () => {
 describe("diff and tags", () => {
   test("diff of two known snapshots gives the expected lines", async () => {
     const p = project();
-    await p.ok(
-      ["save"],
+    await saveText(
+      p.place,
       `goal: Add rate limiting\nstate: middleware written\nnext_action: wire it\nactive_files: [src/auth.ts]\nconstraints: [no new dependencies, keep the API stable]\ndecisions: [token bucket per IP]\nplan:\n  - {content: limiter, status: completed}\n  - {content: wire it, status: in_progress}\n  - {content: load test, status: pending}\ntags: [sprint-3]\n`,
     );
-    await p.ok(["retire", "no new dependencies"]);
-    await p.ok(["fail", "Redis counters", "--reason", "no Redis in staging"]);
-    await p.ok(
-      ["save"],
+    await atPlace(p.place, (s) => retire(s, "no new dependencies"));
+    await fail(p.place, "Redis counters", "no Redis in staging");
+    await saveText(
+      p.place,
       `goal: Add rate limiting\nstate: wired into login\nnext_action: write the load test\nactive_files: [src/auth.ts, src/login.ts]\nconstraints: [keep the API stable]\ndecisions: [token bucket per IP, 429 with Retry-After]\nplan:\n  - {content: limiter, status: completed}\n  - {content: wire it, status: completed}\n  - {content: load test, status: in_progress}\n  - {content: docs, status: pending}\ntags: [sprint-3, review]\n`,
     );
     const lines = (await p.ok(["diff"])).stdout.split("\n").slice(1).join("\n");
@@ -466,8 +462,8 @@ describe("diff and tags", () => {
       ].join("\n"),
     );
     // A step done before and open again is said to be reopened.
-    await p.ok(["plan", "reopen", "1"]);
-    await p.ok(["plan", "start", "1"]);
+    await atPlace(p.place, (s) => markStep(s, "1", "pending"));
+    await atPlace(p.place, (s) => markStep(s, "1", "in_progress"));
     expect((await p.ok(["diff", "2", "1"])).stdout).toContain(
       "\nPlan 1/3 → 1/4\n  completed: wire it\n  started: load test\n  reopened: limiter\n  + step: docs\n",
     );
@@ -481,7 +477,7 @@ describe("diff and tags", () => {
   test("save --tag; snapshots list --tag and recall --tag filter (case folded, a leading # dropped)", async () => {
     const p = project();
     await p.ok(["save", "--goal", "Spike: websocket sync", "--tag", "#Spike"]);
-    await p.ok(["save", "--goal", "Release 1.2 websocket fixes", "--tag", "release", "--tag", "RELEASE"]);
+    await save(p.place, { goal: "Release 1.2 websocket fixes", tag: ["release", "RELEASE"] });
     const tagged = await p.json(["snapshots", "list", "--tag", "spike"]);
     expect(tagged.snapshots.map((s: any) => [s.goal, s.tags])).toEqual([
       ["Spike: websocket sync", ["Spike"]],
@@ -492,11 +488,11 @@ describe("diff and tags", () => {
     expect(rel.hits.map((h: any) => h.goal)).toEqual(["Release 1.2 websocket fixes"]);
     expect((await p.json(["recall", "websocket"])).hits.length).toBe(2);
     // Plan steps and tags are searched too.
-    await p.ok(["plan", "set", "--item", "[>] document the websocket reconnect"]);
+    await setPlanAt(p.place, ["[>] document the websocket reconnect"]);
     expect((await p.json(["recall", "document"])).hits.map((h: any) => h.goal)).toEqual([
       "Release 1.2 websocket fixes",
     ]);
-    await p.ok(["save", "--goal", "Quiet work", "--tag", "hushhush"]);
+    await save(p.place, { goal: "Quiet work", tag: ["hushhush"] });
     expect((await p.json(["recall", "hushhush"])).hits.map((h: any) => h.goal)).toEqual(["Quiet work"]);
     const bad = await p.cli(["save", "--goal", "x", "--tag", "a,b"]);
     expect([bad.code, bad.stderr.trim()]).toEqual([
@@ -510,19 +506,12 @@ describe("secrets", () => {
   test("a secret in a rule, a fact, a retirement's reason, a plan step or a tag is never stored", async () => {
     const p = project();
     const token = `ghp_${"aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A"}`;
-    await p.ok([
-      "save",
-      "--goal",
-      "Rotate the CI token",
-      "--constraint",
-      "use the vault",
-      "--tag",
-      `t${token}`,
-    ]);
-    await p.ok(["rules", "add", `Never print ${token}`]);
-    await p.ok(["fact", `the CI token is ${token}`, "--ttl", "1d"]);
-    await p.ok(["retire", "vault", "--reason", `moved to ${token}`]);
-    await p.ok(["plan", "set", "--item", `revoke ${token}`]);
+    // Through the engine each command calls: the redaction is the engine's, whatever face writes.
+    await save(p.place, { goal: "Rotate the CI token", constraint: ["use the vault"], tag: [`t${token}`] });
+    await addRuleAt(p.place, `Never print ${token}`);
+    await atPlace(p.place, (s) => addFact(s, `the CI token is ${token}`, { ttl: "1d" }));
+    await atPlace(p.place, (s) => retire(s, "vault", { reason: `moved to ${token}` }));
+    await setPlanAt(p.place, [`revoke ${token}`]);
     const dump = await dumpStore(p.db);
     expect(dump).not.toContain(token);
     expect(dump).toContain("[REDACTED:");
@@ -532,36 +521,30 @@ describe("secrets", () => {
 describe("sync, export and import of rules, facts and retirements", () => {
   test("rules and facts travel between laptops; a removal travels as a tombstone; export/import keeps them with their times", async () => {
     const w = twoLaptops();
-    await w.a.cli([
-      "save",
-      "--goal",
-      "Ship the shop",
-      "--constraint",
-      "prices in cents",
-      "--tag",
-      "sprint-3",
-    ]);
-    await w.a.cli(["plan", "set", "--item", "[x] cart", "--item", "[>] checkout"]);
-    await w.a.cli(["rules", "add", "Run bun test before every commit"]);
-    await w.a.cli(["fact", "payments sandbox is down", "--ttl", "1d"]);
-    await w.a.cli(["retire", "prices in cents"]);
+    const a = inClone(w.a);
+    const b = inClone(w.b);
+    await save(a, { goal: "Ship the shop", constraint: ["prices in cents"], tag: ["sprint-3"] });
+    await setPlanAt(a, ["[x] cart", "[>] checkout"]);
+    await addRuleAt(a, "Run bun test before every commit");
+    await atPlace(a, (s) => addFact(s, "payments sandbox is down", { ttl: "1d" }));
+    await atPlace(a, (s) => retire(s, "prices in cents"));
     const synced = await w.a.json(["sync", w.drive]);
     expect(synced.pushed.rules.added).toBe(1);
     expect(synced.pushed.facts.added).toBe(1);
     expect(synced.pushed.retirements.added).toBe(1);
-    await w.b.cli(["sync", w.drive]);
+    await syncAt(b, w.drive);
     const onB = (await w.b.cli(["load", "--latest"])).stdout;
     expect(onB).toContain("- Run bun test before every commit");
     expect(onB).toContain("payments sandbox is down");
     expect(onB).not.toContain("prices in cents");
     expect(onB).toContain("plan 1/2 · now: checkout");
     expect((await w.b.json(["snapshots", "list", "--tag", "sprint-3"])).snapshots.length).toBe(1);
-    await w.b.cli(["rules", "remove", "1"]);
-    await w.b.cli(["sync", w.drive]);
-    await w.a.cli(["sync", w.drive]);
+    await atPlace(b, (s) => removeRule(s, "1"));
+    await syncAt(b, w.drive);
+    await syncAt(a, w.drive);
     expect((await w.a.cli(["load", "--latest"])).stdout).not.toContain("Run bun test before every commit");
 
-    await w.a.cli(["rules", "add", "--scope", "global", "Prefer small commits"]);
+    await addRuleAt(a, "Prefer small commits", "global");
     const out = join(w.base, "export");
     await w.a.cli(["export", "--out", out]);
     const files = ["rules.json", "facts.json", "retired.json"].map((f) =>
