@@ -27,6 +27,7 @@ import {
   tempDir,
   type RunOptions,
 } from "./helpers.ts";
+import { fail, save, saveText, type Place } from "./engine-setup.ts";
 
 const PASS = "correct horse battery staple";
 const MAGIC = "SQLite format 3\0";
@@ -60,7 +61,10 @@ function setup() {
     ...more,
   });
   const withPass = (pass = PASS) => opts({ MINDSAVE_PASSPHRASE: pass });
-  return { base, pc, repo, home, db: join(home, "mindsave.db"), opts, withPass };
+  // A plain store's state is saved in this process (test/engine-setup.ts); an encrypted one's
+  // through the CLI, which alone opens it.
+  const plain = (at = home): Place => ({ home: at, cwd: repo, env: pc.env });
+  return { base, pc, repo, home, db: join(home, "mindsave.db"), opts, withPass, plain };
 }
 
 /** Runs the CLI until it says it stalled at `point` (MINDSAVE_SYNC_STALL), calls `look`, then kills it. */
@@ -102,7 +106,7 @@ function fakeBinaries(base: string): string {
 describe("a command that has the store open while encrypt swaps its file", () => {
   test("writes nothing into the old file (the backup): its write is refused with one sentence", async () => {
     const t = setup();
-    await ok(["--home", t.home, "save", "--goal", "before encrypt", "--state", "s", "--next", "n"], t.opts());
+    await save(t.plain(), { goal: "before encrypt", state: "s", next: "n" });
     const { Store } = await import("../src/store/store.ts");
     const open = await Store.open(join(t.home, "mindsave.db"));
     try {
@@ -140,7 +144,7 @@ describe("encryption at rest", () => {
     // stops after its first transaction committed, so the change sits in the encrypted home's WAL.
     const peer = join(t.base, "peer");
     mkdirSync(peer);
-    await ok(["--home", peer, "save", "--goal", `${canary} from the plain peer`], t.opts());
+    await save(t.plain(peer), { goal: `${canary} from the plain peer` });
     expect(filesWith(peer, canary).length).toBeGreaterThan(0);
     await whileStalled(
       ["sync", join(peer, "mindsave.db"), "--home", t.home],
@@ -175,9 +179,9 @@ describe("encryption at rest", () => {
     );
     expect(init).toMatchObject({ created_store: true, encrypted: true });
     const drive = join(usb, "mindsave");
-    await ok(["--home", t.home, "save", "--goal", `${canary} one`], t.opts());
+    await save(t.plain(), { goal: `${canary} one` });
     await ok(["--home", t.home, "sync", usb], t.withPass());
-    await ok(["--home", t.home, "save", "--goal", `${canary} two`], t.opts());
+    await save(t.plain(), { goal: `${canary} two` });
     // Stopped inside the write transaction on the drive: its hot journal holds pages with `one`.
     await whileStalled(
       ["sync", usb, "--home", t.home],
@@ -198,7 +202,7 @@ describe("encryption at rest", () => {
 
   test("a wrong passphrase exits 1 with one sentence and leaves every byte of the store as it was", async () => {
     const t = setup();
-    await ok(["--home", t.home, "save", "--goal", "before encryption"], t.opts());
+    await save(t.plain(), { goal: "before encryption" });
     await ok(["--home", t.home, "encrypt"], t.withPass());
     await ok(["--home", t.home, "save", "--goal", "after encryption"], t.withPass());
     const before = allFiles(t.home);
@@ -241,7 +245,7 @@ describe("encryption at rest", () => {
     // Encrypting needs one too, and a short one is refused.
     const plain = join(t.base, "plain");
     mkdirSync(plain);
-    await ok(["--home", plain, "save", "--goal", "plain"], t.opts());
+    await save(t.plain(plain), { goal: "plain" });
     expect((await run(["--home", plain, "encrypt"], t.opts())).stderr).toContain(
       "set MINDSAVE_PASSPHRASE or run on a terminal",
     );
@@ -254,13 +258,10 @@ describe("encryption at rest", () => {
 
   test("encrypt then decrypt round-trips every snapshot and row; backups: the last 3", async () => {
     const t = setup();
-    await ok(["--home", t.home, "save", "--goal", "first", "--decision", "keep it small"], t.opts());
-    await ok(["--home", t.home, "save"], {
-      ...t.opts(),
-      stdin: "---\ngoal: second\nstate: halfway\n---\n# Layer 3\nlong notes\n",
-    });
-    await ok(["--home", t.home, "save", "--goal", "third", "--blocker", "waiting for review"], t.opts());
-    await ok(["--home", t.home, "fail", "Tailwind", "--reason", "style conflict"], t.opts());
+    await save(t.plain(), { goal: "first", decision: ["keep it small"] });
+    await saveText(t.plain(), "---\ngoal: second\nstate: halfway\n---\n# Layer 3\nlong notes\n");
+    await save(t.plain(), { goal: "third", blocker: "waiting for review" });
+    await fail(t.plain(), "Tailwind", "style conflict");
     const shows = async (o: RunOptions) => {
       const list = (await okJson(["--home", t.home, "snapshots", "list"], o)).snapshots;
       return Promise.all(
@@ -308,7 +309,7 @@ describe("encryption at rest", () => {
 
   test("a damaged encrypted store is told apart from a wrong passphrase", async () => {
     const t = setup();
-    await ok(["--home", t.home, "save", "--goal", "soon damaged"], t.opts());
+    await save(t.plain(), { goal: "soon damaged" });
     await ok(["--home", t.home, "encrypt"], t.withPass());
     const bytes = readFileSync(t.db);
     bytes.fill(0x41, 0, 512);
@@ -325,7 +326,7 @@ describe("encryption at rest", () => {
     mkdirSync(usb);
     await ok(["drive", "init", usb, "--encrypt", "--from", fakeBinaries(t.base)], t.withPass());
     const drive = join(usb, "mindsave");
-    await ok(["--home", t.home, "save", "--goal", "saved on the laptop"], t.opts());
+    await save(t.plain(), { goal: "saved on the laptop" });
     await ok(["--home", drive, "save", "--goal", "saved on the drive"], t.withPass());
 
     // Without the drive's passphrase the sync says which store needs one, and which setting gives it.
@@ -338,7 +339,7 @@ describe("encryption at rest", () => {
     const first = await okJson(["--home", t.home, "sync", usb], t.opts({ MINDSAVE_PEER_PASSPHRASE: PASS }));
     expect(first.pulled.snapshots.added).toBe(1);
     expect(first.pushed.snapshots.added).toBe(1);
-    await ok(["--home", t.home, "save", "--goal", "laptop again"], t.opts());
+    await save(t.plain(), { goal: "laptop again" });
     const back = await okJson(["--home", drive, "sync", t.home], t.withPass());
     expect(back.pulled.snapshots.added).toBe(1);
 
@@ -374,10 +375,11 @@ test("a new key costs scrypt N=2^17 unless the suite's MINDSAVE_KDF_LOG_N asks f
 describe("doctor --repair on an encrypted store whose key file is missing", () => {
   test("says to put the key file back first (a backup is the plain store from before the encryption), and changes nothing", async () => {
     const t = plainFolder();
+    const pc = laptop("walker", t.base);
     const pass = { MINDSAVE_PASSPHRASE: "pass-one-1" };
     const withPass = (args: string[]) =>
-      run([...args, "--home", t.home], { cwd: t.other, env: { ...laptop("walker", t.base).env, ...pass } });
-    expect((await withPass(["save", "--goal", "before"])).code).toBe(0);
+      run([...args, "--home", t.home], { cwd: t.other, env: { ...pc.env, ...pass } });
+    await save({ home: t.home, cwd: t.other, env: pc.env }, { goal: "before" });
     expect((await withPass(["encrypt"])).code).toBe(0);
     expect((await withPass(["save", "--goal", "after the encryption"])).code).toBe(0);
     const key = `${t.db}.key.json`;
@@ -397,9 +399,10 @@ describe("doctor --repair on an encrypted store whose key file is missing", () =
 describe("doctor after encrypt", () => {
   test("names the backup that is the store from before the encryption, not encrypted, and says to delete it once not needed", async () => {
     const t = plainFolder();
-    const env = { ...laptop("walker", t.base).env, MINDSAVE_PASSPHRASE: "pass-one-1" };
+    const pc = laptop("walker", t.base);
+    const env = { ...pc.env, MINDSAVE_PASSPHRASE: "pass-one-1" };
     const cli = (args: string[]) => run([...args, "--home", t.home], { cwd: t.other, env });
-    expect((await cli(["save", "--goal", "before"])).code).toBe(0);
+    await save({ home: t.home, cwd: t.other, env: pc.env }, { goal: "before" });
     expect((await cli(["encrypt"])).code).toBe(0);
     const r = await cli(["doctor"]);
     expect(r.stdout).toMatch(
