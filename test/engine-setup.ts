@@ -16,6 +16,7 @@ import { setPlan } from "../src/engine/memory/plan.ts";
 import { recordFailure } from "../src/engine/failures/record.ts";
 import type { FailureObservation } from "../src/engine/failures/graph.ts";
 import { addRule, parseScope } from "../src/engine/memory/rules.ts";
+import { syncPeers, type SyncRun } from "../src/engine/sync/sync-peers.ts";
 import { sizeOf, storeFileKind } from "../src/store/driver.ts";
 import { readHook, runHook } from "../src/engine/agents/kinds/runtime.ts";
 import type { HookEvent } from "../src/engine/agents/kinds/kind.ts";
@@ -105,6 +106,11 @@ export async function setPlanAt(place: Place, items: string[]): Promise<void> {
 /** `mindsave rules add TEXT [--scope S]` at `place`. */
 export async function addRuleAt(place: Place, text: string, scope?: string): Promise<void> {
   await atPlace(place, (s) => addRule(s, text, parseScope(scope)));
+}
+
+/** `mindsave sync PEER` at `place`: a plain drive, home or store file (a server's client is libSQL's). */
+export function syncAt(place: Place, peer: string): Promise<SyncRun> {
+  return atPlace(place, (s) => syncPeers(s, peer));
 }
 
 /**

@@ -23,8 +23,17 @@ import { addFact } from "../src/engine/memory/facts.ts";
 import { removeRule } from "../src/engine/memory/rules.ts";
 import { retire } from "../src/engine/memory/retire.ts";
 import { markStep } from "../src/engine/memory/plan.ts";
-import { syncPeers } from "../src/engine/sync/sync-peers.ts";
-import { addRuleAt, atPlace, fail, inClone, save, saveText, setPlanAt, type Place } from "./engine-setup.ts";
+import {
+  addRuleAt,
+  atPlace,
+  fail,
+  inClone,
+  save,
+  saveText,
+  setPlanAt,
+  syncAt,
+  type Place,
+} from "./engine-setup.ts";
 
 /** A fresh laptop with one git project; `cli` runs there. */
 function project(files?: Record<string, string>) {
@@ -51,9 +60,6 @@ function project(files?: Record<string, string>) {
   const place: Place = { home, cwd: repo, env: pc.env };
   return { base, repo, home, db: join(home, "mindsave.db"), place, cli, ok: okc, json, fail };
 }
-
-/** `mindsave sync PEER` at `place` in this process: setup, where the sync's own output is not checked. */
-const syncAt = (place: Place, peer: string) => atPlace(place, (s) => syncPeers(s, peer));
 
 const load = async (p: ReturnType<typeof project>) => (await p.ok(["load", "--latest"])).stdout;
 

@@ -5,10 +5,29 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { dumpStore, projectOnLaptop as fixture, sql, twoLaptops, type LaptopWithClone } from "./helpers.ts";
+import {
+  dumpStore,
+  projectOnLaptop as fixture,
+  sql,
+  twoLaptops,
+  type LaptopWithClone,
+  type ProjectOnLaptop,
+} from "./helpers.ts";
 import { SCHEMA_VERSION } from "../src/store/migrations.ts";
 import { backToSchema } from "./old-schemas.ts";
-import { save as saveAt, saveGoal as save, inRepo } from "./engine-setup.ts";
+import {
+  atPlace,
+  inClone,
+  inRepo,
+  save as saveAt,
+  saveGoal as save,
+  storeFixture,
+  syncAt,
+  type Place,
+} from "./engine-setup.ts";
+import { importSeed } from "../src/engine/formats/seed-import.ts";
+import { locateSeed } from "../src/engine/formats/seed-layout.ts";
+import { cleanSnapshots } from "../src/engine/snapshots/manage.ts";
 import { TMUX, terminal } from "./terminal.ts";
 
 if (!TMUX)
@@ -41,6 +60,13 @@ const live = async (db: string) =>
 const tombstones = async (db: string) =>
   Number((await sql(db, "SELECT count(*) AS n FROM snapshots WHERE deleted = 1"))[0].n);
 const goals = (list: { snapshots: { goal: string }[] }) => list.snapshots.map((s) => s.goal);
+
+// Set-up in this process through the engine calls of `mindsave import` and `snapshots clean`
+// (and engine-setup's syncAt), where the CLI's own output is not what a test checks.
+const importAt = (place: Place, repo: string) => atPlace(place, (s) => importSeed(s, locateSeed(repo)));
+const cleanAt = (place: Place, keep: number) => atPlace(place, (s) => cleanSnapshots(s, { keep }));
+/** A tmux terminal's laptop, home and project (test/terminal.ts) as a place. */
+const onTerminal = (t: ReturnType<typeof terminal>): Place => ({ home: t.home, cwd: t.repo, env: t.pc.env });
 
 describe("retention archives, never deletes", () => {
   test("30 imported then a save: 20 listed (in progress counted too), every one still there for list --all, load ID and recall", async () => {
@@ -109,7 +135,7 @@ describe("retention archives, never deletes", () => {
   test("keep counts every snapshot but never archives the newest nor the newest full one (what load restores)", async () => {
     const w = twoLaptops("mindsave-retention-keep-");
     seedFiles(w.a, 4, { status: "blocked" });
-    await w.a.json(["import", w.a.repo]);
+    await importAt(inClone(w.a), w.a.repo);
     for (const goal of ["overflow one", "overflow two"]) {
       const r = await w.a.json([
         "save",
@@ -150,14 +176,15 @@ describe("retention archives, never deletes", () => {
 
   test("a sync after retention deletes nothing on the peer: the archive is each store's own", async () => {
     const w = twoLaptops("mindsave-retention-sync-");
+    const a = inClone(w.a);
     seedFiles(w.a, 25);
-    await w.a.json(["import", w.a.repo]);
-    await w.a.json(["sync", w.drive]);
-    await w.a.json(["save", "--goal", "after the sync", "--state", "s", "--next", "n"]);
-    await w.a.json(["snapshots", "clean", "--keep", "3"]);
+    await importAt(a, w.a.repo);
+    await syncAt(a, w.drive);
+    await saveAt(a, { goal: "after the sync", state: "s", next: "n" });
+    await cleanAt(a, 3);
     const pushed = await w.a.json(["sync", w.drive]);
     expect(pushed.pushed.snapshots.deleted).toBe(0);
-    await w.b.json(["sync", w.drive]);
+    await syncAt(inClone(w.b), w.drive);
     for (const db of [w.a.db, w.driveDb, w.b.db]) {
       expect(await live(db)).toBe(26);
       expect(await tombstones(db)).toBe(0);
@@ -173,7 +200,7 @@ describe("the upgrade to retention's archive", () => {
   test("a store of the previous schema loses nothing: every snapshot listed until a save, then archived, never deleted", async () => {
     const w = twoLaptops("mindsave-retention-upgrade-");
     seedFiles(w.a, 30);
-    await w.a.json(["import", w.a.repo]);
+    await importAt(inClone(w.a), w.a.repo);
     // Back to schema 4, as the previous MindSave left it: no table of listed snapshots, no triggers.
     for (const t of ["snapshots_listed_ai", "snapshots_listed_au", "snapshots_listed_ad"])
       await sql(w.a.db, `DROP TRIGGER ${t}`);
@@ -186,7 +213,7 @@ describe("the upgrade to retention's archive", () => {
     expect(list.stderr).toContain(`from schema 4 to ${SCHEMA_VERSION}`);
     expect(JSON.parse(list.stdout).snapshots).toHaveLength(30);
     expect(await rows()).toEqual(before);
-    await w.a.json(["save", "--goal", "first save after the upgrade", "--state", "s", "--next", "n"]);
+    await saveAt(inClone(w.a), { goal: "first save after the upgrade", state: "s", next: "n" });
     expect((await w.a.json(["snapshots", "list"])).snapshots).toHaveLength(20);
     expect((await w.a.json(["snapshots", "list", "--all"])).snapshots).toHaveLength(31);
     expect(await tombstones(w.a.db)).toBe(0);
@@ -194,37 +221,36 @@ describe("the upgrade to retention's archive", () => {
 });
 
 describe("snapshots prune: only a person deletes", () => {
-  async function world() {
-    const w = twoLaptops("mindsave-prune-");
-    seedFiles(w.a, 3, { status: "completed", start: Date.UTC(2024, 0, 1), prefix: "old" });
-    seedFiles(w.a, 4, { start: Date.UTC(2026, 0, 1), prefix: "wip" });
-    await w.a.json(["import", w.a.repo]);
-    await w.a.json(["snapshots", "clean", "--keep", "2"]);
-    return w;
-  }
+  // Built once, copied per test: 3 old completed and 4 in progress imported, all but 2 archived.
+  const world = storeFixture("mindsave-prune-", async (t: ProjectOnLaptop) => {
+    seedFiles(t, 3, { status: "completed", start: Date.UTC(2024, 0, 1), prefix: "old" });
+    seedFiles(t, 4, { start: Date.UTC(2026, 0, 1), prefix: "wip" });
+    await importAt(inRepo(t), t.repo);
+    await cleanAt(inRepo(t), 2);
+  });
 
   test("--dry-run lists what it would delete and deletes nothing; without a terminal it needs --yes", async () => {
-    const w = await world();
-    const before = await dumpStore(w.a.db);
-    const dry = await w.a.cli(["snapshots", "prune", "--dry-run"]);
+    const t = await world();
+    const before = await dumpStore(t.db);
+    const dry = await t.cli(["snapshots", "prune", "--dry-run"]);
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain("Would delete 5 archived snapshot(s)");
     expect(dry.stdout).toContain("old_00_20240101 (completed, saved 2024-01-01)");
-    const refused = await w.a.cli(["snapshots", "prune"]);
+    const refused = await t.cli(["snapshots", "prune"]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(
       "mindsave: Pruning deletes 5 snapshot(s) for good (old_00_20240101, old_01_20240102, old_02_20240103, wip_00_20260101, wip_01_20260102) and there is no terminal to ask on; add --yes to confirm (or --dry-run to list them all). Nothing was deleted.\n",
     );
     expect(refused.stdout).toBe("");
-    expect(await dumpStore(w.a.db)).toBe(before);
+    expect(await dumpStore(t.db)).toBe(before);
   });
 
   test("without a terminal, many: the refusal alone and short (the first 10 names, how many more); --dry-run lists every one", async () => {
     const w = twoLaptops("mindsave-prune-many-");
     const names = seedFiles(w.a, 15, { status: "completed", start: Date.UTC(2024, 0, 1), prefix: "old" });
-    await w.a.json(["import", w.a.repo]);
+    await importAt(inClone(w.a), w.a.repo);
     // All completed and old: every one but the newest (which load restores) is archived.
-    await w.a.json(["snapshots", "clean", "--keep", "2"]);
+    await cleanAt(inClone(w.a), 2);
     const refused = await w.a.cli(["snapshots", "prune"]);
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe("");
@@ -237,35 +263,35 @@ describe("snapshots prune: only a person deletes", () => {
   });
 
   test("--yes deletes only archived snapshots the filters match; the listed ones stay", async () => {
-    const w = await world();
-    const r = await w.a.json(["snapshots", "prune", "--older-than", "90d", "--status", "completed", "--yes"]);
+    const t = await world();
+    const r = await t.json(["snapshots", "prune", "--older-than", "90d", "--status", "completed", "--yes"]);
     expect(r.deleted).toEqual(["old_00_20240101", "old_01_20240102", "old_02_20240103"]);
-    expect(await tombstones(w.a.db)).toBe(3);
-    const all = await w.a.json(["snapshots", "list", "--all"]);
+    expect(await tombstones(t.db)).toBe(3);
+    const all = await t.json(["snapshots", "list", "--all"]);
     expect(all.snapshots).toHaveLength(4);
-    expect(goals(await w.a.json(["snapshots", "list"]))).toEqual(["goal 3 任务", "goal 2 任务"]);
+    expect(goals(await t.json(["snapshots", "list"]))).toEqual(["goal 3 任务", "goal 2 任务"]);
     // Everything archived goes with no filter; the listed two never do.
-    const rest = await w.a.json(["snapshots", "prune", "--yes"]);
+    const rest = await t.json(["snapshots", "prune", "--yes"]);
     expect(rest.deleted).toHaveLength(2);
-    expect(await live(w.a.db)).toBe(2);
-    expect((await w.a.cli(["snapshots", "prune", "--yes"])).stdout).toContain(
+    expect(await live(t.db)).toBe(2);
+    expect((await t.cli(["snapshots", "prune", "--yes"])).stdout).toContain(
       "No archived snapshot matches; nothing to delete.",
     );
   });
 
   test("bad filters: one sentence, exit 1, the store as it was", async () => {
-    const w = await world();
-    const before = await dumpStore(w.a.db);
+    const t = await world();
+    const before = await dumpStore(t.db);
     for (const [args, says] of [
       [["--status", "done"], "--status takes one of"],
       [["--older-than", "soon"], "--older-than takes a number of days"],
     ] as const) {
-      const r = await w.a.cli(["snapshots", "prune", ...args, "--yes"]);
+      const r = await t.cli(["snapshots", "prune", ...args, "--yes"]);
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(says);
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
     }
-    expect(await dumpStore(w.a.db)).toBe(before);
+    expect(await dumpStore(t.db)).toBe(before);
   });
 });
 
@@ -278,7 +304,7 @@ describe.skipIf(!TMUX)("snapshots prune on a terminal asks y/N", () => {
       const t = terminal("mindsave-prune-ask-");
       // Two snapshots past --keep 1 are archived: what a prune would delete.
       for (const goal of ["one 一", "two", "three"])
-        await t.cli(["save", "--goal", goal, "--next", "n", "--keep", "1"]);
+        await saveAt(onTerminal(t), { goal, next: "n", keep: 1 });
       const db = join(t.home, "mindsave.db");
       const before = await dumpStore(db);
       try {
@@ -301,9 +327,9 @@ describe.skipIf(!TMUX)("snapshots prune on a terminal with more than a screenful
   test("lists what fits above the question, then how many more and that --dry-run lists them all", async () => {
     const t = terminal("mindsave-prune-screen-");
     const names = seedFiles(t, 42, { status: "completed", start: Date.UTC(2024, 0, 1), prefix: "old" });
-    await t.cli(["import", t.repo]);
+    await importAt(onTerminal(t), t.repo);
     // All completed and old: every one but the newest (which load restores) is archived.
-    await t.cli(["snapshots", "clean", "--keep", "2"]);
+    await cleanAt(onTerminal(t), 2);
     const db = join(t.home, "mindsave.db");
     const before = await dumpStore(db);
     try {

@@ -75,5 +75,5 @@ export function terminal(prefix = "mindsave-prompt-") {
     ok(["--home", home, ...args], { cwd: repo, env: { ...pc.env, ...env } });
   /** The screen with each line the command wrote on one line (tmux joins the rows it wrapped). */
   const lines = () => tmux("capture-pane", "-p", "-J", "-t", "main").split("\n");
-  return { base, home, repo, start, answer, ended, lines, cli, stop: () => tmux("kill-server") };
+  return { base, home, repo, pc, start, answer, ended, lines, cli, stop: () => tmux("kill-server") };
 }
