@@ -33,6 +33,8 @@ import {
 } from "./helpers.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "../src/store/migrations.ts";
 import { backToSchema } from "./old-schemas.ts";
+import { atPlace, fail, save, saveText, type Place } from "./engine-setup.ts";
+import { ingestTranscript } from "../src/engine/agents/ingest.ts";
 
 /** Every file of a folder, by name, for "not one byte changed" checks. */
 function files(dir: string): Map<string, Buffer> {
@@ -116,7 +118,7 @@ function transcript(n: number): string {
 
 const SNAPSHOTS = 6;
 /** A store of several pages' worth: snapshots with a long Layer 3, a failure, hundreds of tool calls. */
-let golden: { db: string; base: string; repo: string; opts: RunOptions };
+let golden: { db: string; base: string; repo: string; opts: RunOptions; at: (home: string) => Place };
 
 beforeAll(async () => {
   const base = tempDir("mindsave-safety-");
@@ -125,17 +127,19 @@ beforeAll(async () => {
   const home = join(base, "golden");
   mkdirSync(home);
   const opts = { cwd: repo, env: pc.env };
-  for (let i = 1; i <= SNAPSHOTS; i++) {
-    await ok(["save", "--home", home], {
-      ...opts,
-      stdin: `---\ngoal: goal number ${i}\nstate: working\nnext_action: go on\n---\n${`archived note ${i} `.repeat(2500)}\n`,
-    });
-  }
-  await ok(["fail", "Tailwind", "--reason", "conflicts with the design system", "--home", home], opts);
+  // Built in this process through the engine's use cases (`save`, `fail`, `ingest`); each session
+  // closed folds its log, so everything is in mindsave.db alone.
+  const at = (h: string): Place => ({ home: h, ...opts });
+  const place = at(home);
+  for (let i = 1; i <= SNAPSHOTS; i++)
+    await saveText(
+      place,
+      `---\ngoal: goal number ${i}\nstate: working\nnext_action: go on\n---\n${`archived note ${i} `.repeat(2500)}\n`,
+    );
+  await fail(place, "Tailwind", "conflicts with the design system");
   writeFileSync(join(base, "t.jsonl"), transcript(500));
-  await ok(["ingest", join(base, "t.jsonl"), "--home", home], opts);
-  await ok(["eject", "--home", home], opts); // everything in mindsave.db alone
-  golden = { db: join(home, "mindsave.db"), base, repo, opts };
+  await atPlace(place, (s) => ingestTranscript(s, join(base, "t.jsonl")));
+  golden = { db: join(home, "mindsave.db"), base, repo, opts, at };
 }, 120_000);
 
 /** A fresh home holding a copy of the golden store (or of `bytes`). */
@@ -214,7 +218,7 @@ describe("refusing a store never writes to it", () => {
   test("a store of a newer schema: refused, every byte and the header's journal mode as they were", async () => {
     const { home, db } = emptyHome();
     writeFileSync(join(home, "drive.json"), "{}"); // a drive's store: rollback journal
-    await ok(["save", "--goal", "from the future", "--home", home], golden.opts);
+    await save(golden.at(home), { goal: "from the future" });
     rmSync(join(home, "drive.json")); // now a laptop home, which would use WAL
     await sql(db, "UPDATE meta SET value = '99' WHERE key = 'schema_version'");
     const before = files(home);
@@ -259,7 +263,7 @@ describe("errors in the right class", () => {
       const home = tempDir("mindsave-full-");
       mount(`mount -t tmpfs -o size=1m tmpfs '${home}'`, home);
       try {
-        await ok(["save", "--goal", "fits on the disk", "--home", home], golden.opts);
+        await save(golden.at(home), { goal: "fits on the disk" });
         const db = join(home, "mindsave.db");
         const before = await dumpStore(db);
         const r = await run(["save", "--home", home], {
