@@ -13,6 +13,11 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { git, gitRepo, laptop, laptopWithApp as setup, ok, okJson, run, sql, tempDir } from "./helpers.ts";
+import { save, syncAt } from "./engine-setup.ts";
+
+// A save whose own output no test here reads runs through the engine in this process, at the same
+// home, folder and environment: which project a folder is stays the engine's answer, checked after
+// through the CLI.
 
 /** One laptop, one home, and a git checkout `app`: where second checkouts are made beside it. */
 function appOnOneHost() {
@@ -37,17 +42,17 @@ describe("projects across hosts", () => {
     // B changes its remote; identity is the root commit, so nothing changes.
     git(cloneB, "remote", "set-url", "origin", "git@example.com:someone/else.git");
 
-    await ok(["save", "--goal", "started on A", "--active-file", "src/auth.ts", "--home", shared], {
-      cwd: cloneA,
-      env: a.env,
-    });
+    await save(
+      { home: shared, cwd: cloneA, env: a.env },
+      { goal: "started on A", activeFile: ["src/auth.ts"] },
+    );
     const onB = await okJson(["load", "--home", shared], { cwd: join(cloneB, "src"), env: b.env });
     expect(onB.layer1.goal).toBe("started on A");
     // The path is printed for the host that loads it.
     expect(onB.layer1.active_files).toEqual([join(cloneB, "src", "auth.ts")]);
     expect(onB.project.root).toBe(cloneB);
 
-    await ok(["save", "--goal", "continued on B", "--home", shared], { cwd: cloneB, env: b.env });
+    await save({ home: shared, cwd: cloneB, env: b.env }, { goal: "continued on B" });
     const fromA = await okJson(["projects", "--home", shared], { cwd: cloneA, env: a.env });
     expect(fromA.projects).toHaveLength(1);
     expect(fromA.projects[0].root).toBe(cloneA);
@@ -73,14 +78,8 @@ describe("projects across hosts", () => {
     mkdirSync(home);
     const repo = gitRepo(join(base, "repo"));
     const pc = laptop("x", base);
-    await ok(["save", "--goal", "g", "--home", home], {
-      cwd: repo,
-      env: { ...pc.env, MINDSAVE_HOST: "host-one" },
-    });
-    await ok(["save", "--goal", "g2", "--home", home], {
-      cwd: repo,
-      env: { ...pc.env, MINDSAVE_HOST: "host-two" },
-    });
+    await save({ home, cwd: repo, env: { ...pc.env, MINDSAVE_HOST: "host-one" } }, { goal: "g" });
+    await save({ home, cwd: repo, env: { ...pc.env, MINDSAVE_HOST: "host-two" } }, { goal: "g2" });
     const hosts = await sql(join(home, "mindsave.db"), "SELECT id FROM hosts ORDER BY id");
     expect(hosts.map((h) => h.id)).toEqual(["host-one", "host-two"]);
     const snaps = await sql(
@@ -105,18 +104,18 @@ describe("projects across hosts", () => {
     const dir = join(base, "notes");
     mkdirSync(join(dir, "sub"), { recursive: true });
     writeFileSync(join(dir, "package.json"), "{}");
-    await ok(["save", "--goal", "plain folder", "--home", home], { cwd: join(dir, "sub"), env: pc.env });
+    await save({ home, cwd: join(dir, "sub"), env: pc.env }, { goal: "plain folder" });
     const file = join(dir, ".mindsave", "project.json");
     expect(existsSync(file)).toBe(true);
     const id = JSON.parse(readFileSync(file, "utf8")).id;
-    await ok(["save", "--goal", "again", "--home", home], { cwd: dir, env: pc.env });
+    await save({ home, cwd: dir, env: pc.env }, { goal: "again" });
     expect(JSON.parse(readFileSync(file, "utf8")).id).toBe(id);
     // Moved folder: same project, root updated.
     const moved = join(base, "moved-notes");
     renameSync(dir, moved);
     const list = await okJson(["snapshots", "list", "--home", home], { cwd: moved, env: pc.env });
     expect(list.snapshots).toHaveLength(2);
-    await ok(["save", "--goal", "after move", "--home", home], { cwd: moved, env: pc.env });
+    await save({ home, cwd: moved, env: pc.env }, { goal: "after move" });
     const projects = await okJson(["projects", "--home", home], { cwd: moved, env: pc.env });
     expect(projects.projects).toHaveLength(1);
     expect(projects.projects[0].root).toBe(moved);
@@ -126,7 +125,7 @@ describe("projects across hosts", () => {
     const { base, home, pc, original } = appOnOneHost();
     const fork = join(base, "app-fork");
     git(base, "clone", "-q", original, fork);
-    await ok(["save", "--goal", "work in the original", "--home", home], { cwd: original, env: pc.env });
+    await save({ home, cwd: original, env: pc.env }, { goal: "work in the original" });
     const forked = await run(["save", "--goal", "work in the fork", "--home", home], {
       cwd: fork,
       env: pc.env,
@@ -180,7 +179,7 @@ describe("projects across hosts", () => {
 
   test("`projects link` run from a second checkout, as MindSave's hint says, keeps the project's name and id", async () => {
     const { base, home, pc, original } = appOnOneHost();
-    await ok(["save", "--goal", "work in the original", "--home", home], { cwd: original, env: pc.env });
+    await save({ home, cwd: original, env: pc.env }, { goal: "work in the original" });
     const app = (await okJson(["projects", "--home", home], { cwd: original, env: pc.env })).projects[0];
     expect(app.name).toBe("app");
     const names = async (cwd: string) =>
@@ -228,7 +227,7 @@ describe("projects across hosts", () => {
     const repo = gitRepo(join(base, "repo"));
     const wt = join(base, "repo-feature");
     git(repo, "worktree", "add", "-q", "-b", "feature", wt);
-    await ok(["save", "--goal", "main checkout", "--home", home], { cwd: repo, env: pc.env });
+    await save({ home, cwd: repo, env: pc.env }, { goal: "main checkout" });
     const r = await run(["save", "--goal", "in the worktree", "--home", home], { cwd: wt, env: pc.env });
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain("separate project");
@@ -305,6 +304,7 @@ describe("--in finds a project by its folder's name on this host", () => {
       return {
         home,
         repos,
+        env,
         cli: (args: string[], cwd = base) => run([...args, "--home", home], { cwd, env }),
         json: (args: string[], cwd = base) => okJson([...args, "--home", home], { cwd, env }),
       };
@@ -313,8 +313,11 @@ describe("--in finds a project by its folder's name on this host", () => {
     const b = side("b", ["scratch-copy", "one/svc", "two/svc"]);
     for (const s of [a, b])
       for (const repo of s.repos)
-        await s.json(["save", "--goal", `saved in ${repo}`, "--state", "s", "--next", "n"], repo);
-    await b.json(["sync", a.home]);
+        await save(
+          { home: s.home, cwd: repo, env: s.env },
+          { goal: `saved in ${repo}`, state: "s", next: "n" },
+        );
+    await syncAt({ home: b.home, cwd: base, env: b.env }, a.home);
     const names = (await b.json(["projects"])).projects.map((p: any) => p.name).sort();
     expect(names).toEqual(["billing", "search", "shop-api"]);
 
@@ -338,7 +341,7 @@ describe("--in finds a project by its folder's name on this host", () => {
 describe("projects split", () => {
   test("split refuses a checkout that is its project's only root; a second clone gets a free name", async () => {
     const t = setup();
-    await ok(["save", "--goal", "g", "--home", t.home], t.at(t.repo));
+    await save({ home: t.home, cwd: t.repo, env: t.pc.env }, { goal: "g" });
     const r = await run(["projects", "split", "--home", t.home], t.at(t.repo));
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("only root");
@@ -347,7 +350,7 @@ describe("projects split", () => {
     const hint = await run(["load", "--home", t.home], t.at(copy));
     expect(hint.code).toBe(1);
     expect(hint.stderr).toContain("shares its history with project app");
-    await ok(["save", "--goal", "in the copy", "--home", t.home], t.at(copy));
+    await save({ home: t.home, cwd: copy, env: t.pc.env }, { goal: "in the copy" });
     const names = (await okJson(["projects", "--home", t.home], t.at(copy))).projects
       .map((p: any) => p.name)
       .sort();
