@@ -13,6 +13,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { CLI, git, gitRepo, laptop, ok, okJson, run, sql, tempDir, twoLaptops } from "./helpers.ts";
 import { ANYWHERE, fakeSecrets } from "./secrets.ts";
+import { atPlace, fail, inClone, inRepo, save, storeFixture } from "./engine-setup.ts";
+import { ingestTranscript } from "../src/engine/agents/ingest.ts";
 
 const { fakes } = fakeSecrets(0x0dd5eed);
 /** One secret of each kind, in the first sentence its kind is written in. */
@@ -476,27 +478,11 @@ async function plant(db: string): Promise<void> {
 }
 
 describe("mindsave scan", () => {
-  async function filled() {
-    const s = fixture("mindsave-scan-");
-    await ok(
-      ["save", "--goal", "Ship the billing page", "--failed", "Stripe Elements: too heavy", "--home", s.home],
-      s.opts,
-    );
-    await ok(
-      [
-        "fail",
-        "Moment.js",
-        "--reason",
-        "too big",
-        "--alt",
-        "date-fns",
-        "--related",
-        "bundle size",
-        "--home",
-        s.home,
-      ],
-      s.opts,
-    );
+  // A store with a snapshot, a failure and a tool call, built once in this process through the
+  // engine's use cases (`save`, `fail`, `ingest`) and copied for each test; scan is the CLI's.
+  const filled = storeFixture("mindsave-scan-", async (s) => {
+    await save(inRepo(s), { goal: "Ship the billing page", failed: ["Stripe Elements: too heavy"] });
+    await fail(inRepo(s), "Moment.js", "too big", { alternatives: ["date-fns"], related: ["bundle size"] });
     const t = join(s.repo, "..", "t.jsonl");
     writeFileSync(
       t,
@@ -508,9 +494,8 @@ describe("mindsave scan", () => {
         message: { content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "bun test" } }] },
       }) + "\n",
     );
-    await ok(["ingest", t, "--home", s.home], s.opts);
-    return s;
-  }
+    await atPlace(inRepo(s), (x) => ingestTranscript(x, t));
+  });
 
   test("scan reads every column of the schema that can hold free text", async () => {
     const s = await filled();
@@ -608,16 +593,14 @@ describe("mindsave scan", () => {
     expect(leaks(s.home)).toEqual([]); // mindsave.db, -wal, -shm, -journal: none
     expect(await s.cli(["scan"])).toMatchObject({ code: 0 });
     // The search index was rewritten too, and still finds the rest.
-    const hits = await okJson(["recall", "billing", "--home", s.home], s.opts);
+    const hits = await s.json(["recall", "billing"]);
     expect(hits.hits).toHaveLength(1);
     expect(JSON.stringify(hits)).toContain("[REDACTED:");
-    expect(
-      (await okJson(["recall", secretOf("github-pat").slice(4, 20), "--home", s.home], s.opts)).hits,
-    ).toEqual([]);
-    expect((await okJson(["load", "--latest", "--home", s.home], s.opts)).layer1.goal).toStartWith(
+    expect((await s.json(["recall", secretOf("github-pat").slice(4, 20)])).hits).toEqual([]);
+    expect((await s.json(["load", "--latest"])).layer1.goal).toStartWith(
       "Ship the billing page Found [REDACTED:",
     );
-    const failures = await okJson(["failures", "--home", s.home], s.opts);
+    const failures = await s.json(["failures"]);
     expect(JSON.stringify(failures)).toContain("[REDACTED:");
     expect((await sql(s.db, "SELECT count(*) AS n FROM failures WHERE deleted = 1"))[0]!.n).toBe(1);
     // A clean store: --fix changes nothing and makes no backup.
@@ -642,8 +625,8 @@ describe("mindsave scan", () => {
   test("--fix on an encrypted store: the backup is encrypted too, its key file beside it", async () => {
     const s = await filled();
     await plant(s.db);
-    const env = { ...s.opts.env, MINDSAVE_PASSPHRASE: "correct horse battery staple" };
-    const c = (args: string[]) => run([...args, "--home", s.home], { ...s.opts, env });
+    const env = { ...s.pc.env, MINDSAVE_PASSPHRASE: "correct horse battery staple" };
+    const c = (args: string[]) => run([...args, "--home", s.home], { cwd: s.repo, env });
     expect((await c(["encrypt"])).code).toBe(0);
     for (const f of readdirSync(s.home).filter((f) => f.startsWith("mindsave.db.bak-")))
       rmSync(join(s.home, f)); // encrypt's own backup: plain
@@ -659,7 +642,7 @@ describe("mindsave scan", () => {
 
   test("a synced store: the fix travels to the peers", async () => {
     const w = twoLaptops("mindsave-scan-sync-");
-    await w.a.json(["save", "--goal", "Ship the billing page"]);
+    await save(inClone(w.a), { goal: "Ship the billing page" });
     await plant(w.a.db);
     await w.a.json(["sync", w.drive]);
     await w.b.json(["sync", w.drive]);
