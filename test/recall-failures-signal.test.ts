@@ -109,36 +109,15 @@ describe("recall", () => {
 describe("failure graph", () => {
   test("the same item again increments repeat_count and merges related and alternatives", async () => {
     const t = setup();
-    await ok(
-      [
-        "fail",
-        "Tailwind",
-        "--reason",
-        "style conflict",
-        "--related",
-        "Bootstrap",
-        "--alt",
-        "CSS Modules",
-        "--home",
-        t.home,
-      ],
-      t.at(t.repo),
-    );
-    await ok(
-      [
-        "fail",
-        "tailwind",
-        "--related",
-        "utility-first CSS",
-        "--alt",
-        "CSS Modules",
-        "--alt",
-        "vanilla CSS",
-        "--home",
-        t.home,
-      ],
-      t.at(t.repo),
-    );
+    // The first two in this process; the third is the CLI's, whose answer is checked.
+    await fail(t.here(t.repo), "Tailwind", "style conflict", {
+      related: ["Bootstrap"],
+      alternatives: ["CSS Modules"],
+    });
+    await fail(t.here(t.repo), "tailwind", undefined, {
+      related: ["utility-first CSS"],
+      alternatives: ["CSS Modules", "vanilla CSS"],
+    });
     const third = await okJson(["fail", "Tailwind", "--by", "system", "--home", t.home], t.at(t.repo));
     expect(third.repeat_count).toBe(3);
     expect(third.confidence).toBe("high");
@@ -233,7 +212,7 @@ describe("failure graph", () => {
 describe("a failure given another reason", () => {
   test("says which reason it replaced, in the text and in --json", async () => {
     const t = setup();
-    await ok(["fail", "redis cache", "--reason", "memory leak", "--home", t.home], t.at(t.repo));
+    await fail(t.here(t.repo), "redis cache", "memory leak");
     const text = await ok(
       ["fail", "redis cache", "--reason", "too slow under load", "--home", t.home],
       t.at(t.repo),
