@@ -2,7 +2,8 @@
 // journal mode in its header), a read-only medium can be read, a full disk or a damaged file is one
 // sentence (exit 1), doctor describes a damaged store and --repair recovers what it can into a new
 // file, a schema upgrade and a repair leave a backup (the newest 3 it made kept), and eject leaves the store
-// whole in one file. All through the real CLI, on real files (tmpfs and read-only mounts when root).
+// whole in one file. Every command checked through the real CLI (the stores set up in this process),
+// on real files (tmpfs and read-only mounts when root).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
 import {
