@@ -8,8 +8,20 @@ import { join } from "node:path";
 import { headCommit, rootCommitsOf } from "../src/engine/projects/git-roots.ts";
 import { gitCommonDir, gitRootCommits } from "../src/engine/projects/workspace.ts";
 import { git, gitProbePath, gitRepo, laptop, ok, okJson, run, tempDir, type Laptop } from "./helpers.ts";
+import { save, type Place } from "./engine-setup.ts";
 
 const head = (root: string) => headCommit(root, gitCommonDir(root)!);
+
+// Saves whose output no case reads run through the engine in this process (with the real git),
+// where the CLI's own asking of git is not what is checked.
+const saved = (place: Place, goal: string) => save(place, { goal, state: "s", next: "n" });
+
+/** In `cwd` on the default home (~/.mindsave: a CLI run without --home), made as the CLI makes it. */
+function atDefaultHome(pc: Laptop, cwd: string): Place {
+  const home = join(pc.home, ".mindsave");
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  return { home, cwd, env: pc.env };
+}
 
 describe("HEAD read from git's files", () => {
   test("is git's HEAD: loose ref, packed ref, a loose ref newer than its packed one, detached, a worktree", () => {
@@ -142,10 +154,7 @@ describe("the root commit remembered by HEAD commit", () => {
   test("a git too slow to name the root commit never gives the checkout a project.json (a second project split from its history)", async () => {
     const pc = laptop("slow-git");
     const repo = gitRepo(join(tempDir(), "repo"));
-    await ok(["save", "--goal", "known by its history", "--state", "s", "--next", "n"], {
-      cwd: repo,
-      env: pc.env,
-    });
+    await saved(atDefaultHome(pc, repo), "known by its history");
     git(repo, "commit", "-q", "--allow-empty", "-m", "new HEAD: git is asked again");
     // rev-list outlives MindSave's wait for git.
     const slow = {
@@ -168,7 +177,7 @@ describe("a checkout with several root commits", () => {
     const pc = laptop("merged-roots");
     const repo = gitRepo(join(tempDir(), "repo"));
     const opts = { cwd: repo, env: pc.env };
-    await ok(["save", "--goal", "before the merge", "--state", "s", "--next", "n"], opts);
+    await saved(atDefaultHome(pc, repo), "before the merge");
     const original = git(repo, "rev-list", "--max-parents=0", "HEAD");
     // Another history whose root commit sorts before this one's (found by trying commit messages:
     // the dates are pinned, so the same one every run).
@@ -186,7 +195,7 @@ describe("a checkout with several root commits", () => {
       [other, original].sort(),
     );
     expect((await ok(["load"], opts)).stdout).toContain("goal: before the merge");
-    await ok(["save", "--goal", "after the merge", "--state", "s", "--next", "n"], opts);
+    await saved(atDefaultHome(pc, repo), "after the merge");
     const list = await okJson(["snapshots", "list", "--json"], opts);
     expect(list.snapshots.map((x: { goal: string }) => x.goal).sort()).toEqual([
       "after the merge",
@@ -216,10 +225,10 @@ describe("a shallow clone deepened", () => {
     const cli = (cwd: string, ...args: string[]) => okJson([...args, "--home", home], { cwd, env: pc.env });
     const full = join(base, "full");
     git(base, "clone", "-q", "--template=", origin, full);
-    await cli(full, "save", "--goal", "older work in the full clone", "--state", "s", "--next", "n");
+    await saved({ home, cwd: full, env: pc.env }, "older work in the full clone");
     const shallow = join(base, "shallow");
     git(base, "clone", "-q", "--template=", "--depth", "1", `file://${origin}`, shallow);
-    await cli(shallow, "save", "--goal", "saved in the shallow clone", "--state", "s", "--next", "n");
+    await saved({ home, cwd: shallow, env: pc.env }, "saved in the shallow clone");
     git(shallow, "fetch", "-q", "--unshallow");
     expect((await cli(shallow, "load", "--latest")).layer1.goal).toBe("saved in the shallow clone");
     expect((await cli(full, "load", "--latest")).layer1.goal).toBe("older work in the full clone");
@@ -234,25 +243,25 @@ function twoLaptopsOneDrive() {
   mkdirSync(home);
   const cli = (pc: Laptop, cwd: string, ...args: string[]) =>
     run([...args, "--home", home], { cwd, env: pc.env });
+  /** A save on laptop `pc` in `cwd`, through the engine in this process. */
+  const saveOn = (pc: Laptop, cwd: string, goal: string) => saved({ home, cwd, env: pc.env }, goal);
   /** b's checkout `there` restores what a saved in `here` last (`goal`), and a restores what b saves next: one project. */
   const sameProject = async (here: string, there: string, goal: string) => {
     const loaded = await cli(b, there, "--json", "load", "--latest");
     expect(loaded.code).toBe(0);
     expect(JSON.parse(loaded.stdout).layer1.goal).toBe(goal);
-    expect(
-      (await cli(b, there, "save", "--goal", "saved on laptop b", "--state", "s", "--next", "n")).code,
-    ).toBe(0);
+    await saveOn(b, there, "saved on laptop b");
     expect(JSON.parse((await cli(a, here, "--json", "load", "--latest")).stdout).layer1.goal).toBe(
       "saved on laptop b",
     );
     expect(JSON.parse((await cli(a, here, "--json", "projects", "list")).stdout).projects).toHaveLength(1);
   };
-  return { base, home, a, b, cli, sameProject };
+  return { base, home, a, b, cli, saveOn, sameProject };
 }
 
 describe("a shallow clone on another laptop", () => {
   test("is never guessed to be the project of its origin (an orphan branch shares the URL): it says so, and once deepened before its first save it is found by its history", async () => {
-    const { base, a, b, cli, sameProject } = twoLaptopsOneDrive();
+    const { base, a, b, cli, saveOn, sameProject } = twoLaptopsOneDrive();
     const origin = originOfThreeCommits(base);
     git(origin, "checkout", "-q", "--orphan", "gh-pages");
     writeFileSync(join(origin, "index.html"), "<p>pages</p>\n");
@@ -261,9 +270,7 @@ describe("a shallow clone on another laptop", () => {
     git(origin, "checkout", "-q", "main");
     const full = join(base, "a-full");
     git(base, "clone", "-q", "--template=", `file://${origin}`, full);
-    expect(
-      (await cli(a, full, "save", "--goal", "saved on the full clone", "--state", "s", "--next", "n")).code,
-    ).toBe(0);
+    await saveOn(a, full, "saved on the full clone");
     const project = JSON.parse((await cli(a, full, "--json", "projects", "list")).stdout).projects[0];
     for (const branch of ["main", "gh-pages"]) {
       const shallow = join(base, `b-${branch}`);
@@ -287,10 +294,7 @@ describe("a shallow clone on another laptop", () => {
     git(join(base, "b-main"), "fetch", "-q", "--unshallow");
     await sameProject(full, join(base, "b-main"), "saved on the full clone");
     // The orphan branch's first save is a project of its own: the full clone still restores its own line of work.
-    expect(
-      (await cli(b, join(base, "b-gh-pages"), "save", "--goal", "pages work", "--state", "s", "--next", "n"))
-        .code,
-    ).toBe(0);
+    await saveOn(b, join(base, "b-gh-pages"), "pages work");
     expect(JSON.parse((await cli(a, full, "--json", "load", "--latest")).stdout).layer1.goal).toBe(
       "saved on laptop b",
     );
@@ -299,13 +303,11 @@ describe("a shallow clone on another laptop", () => {
 
 describe("a project made before the repository's first commit", () => {
   test("once it has commits, a clone without its git-ignored .mindsave/ (another laptop, one store) is the same project", async () => {
-    const { base, a, cli, sameProject, home } = twoLaptopsOneDrive();
+    const { base, a, saveOn, sameProject, home } = twoLaptopsOneDrive();
     const repo = join(base, "new-repo");
     mkdirSync(repo);
     git(repo, "init", "-q", "--template=", "-b", "main");
-    expect(
-      (await cli(a, repo, "save", "--goal", "before the first commit", "--state", "s", "--next", "n")).code,
-    ).toBe(0);
+    await saveOn(a, repo, "before the first commit");
     expect(
       JSON.parse(readFileSync(join(repo, ".mindsave", "project.json"), "utf8")).before_first_commit,
     ).toBe(true);
@@ -333,9 +335,7 @@ describe("a project made before the repository's first commit", () => {
     git(repo, "add", "-A");
     git(repo, "commit", "-q", "-m", "first");
     expect(git(repo, "ls-files")).toBe("README.md");
-    expect(
-      (await cli(a, repo, "save", "--goal", "after the first commit", "--state", "s", "--next", "n")).code,
-    ).toBe(0);
+    await saveOn(a, repo, "after the first commit");
     const clone = join(base, "clone");
     git(base, "clone", "-q", "--template=", repo, clone);
     expect(existsSync(join(clone, ".mindsave"))).toBe(false);
@@ -356,7 +356,7 @@ describe("a project made before the repository's first commit", () => {
     const status = (repo: string) => git(repo, "status", "--porcelain", "--untracked-files=all");
 
     const repo = fresh("new-repo");
-    await ok(["save", "--goal", "before the first commit", "--home", home], { cwd: repo, env: pc.env });
+    await save({ home, cwd: repo, env: pc.env }, { goal: "before the first commit" });
     expect(existsSync(join(repo, ".mindsave", "project.json"))).toBe(true);
     expect(status(repo)).toBe("");
 
@@ -364,7 +364,7 @@ describe("a project made before the repository's first commit", () => {
     const kept = fresh("kept-repo");
     mkdirSync(join(kept, ".mindsave"));
     writeFileSync(join(kept, ".mindsave", "notes.md"), "# 笔记\n");
-    await ok(["save", "--goal", "before the first commit", "--home", home], { cwd: kept, env: pc.env });
+    await save({ home, cwd: kept, env: pc.env }, { goal: "before the first commit" });
     expect(existsSync(join(kept, ".mindsave", "project.json"))).toBe(true);
     expect(status(kept).split("\n").sort()).toEqual(["?? .mindsave/.gitignore", "?? .mindsave/notes.md"]);
 
