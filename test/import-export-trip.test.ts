@@ -18,7 +18,7 @@ import {
   twoLaptops,
 } from "./helpers.ts";
 import { replicatedRows } from "./stores.ts";
-import { addRuleAt, atPlace, fail, inClone, inRepo, save, type Place } from "./engine-setup.ts";
+import { addRuleAt, atPlace, fail, inClone, inRepo, save, syncAt, type Place } from "./engine-setup.ts";
 import { exportSeed } from "../src/engine/formats/seed-export.ts";
 import { addFact } from "../src/engine/memory/facts.ts";
 import { editRule, removeRule } from "../src/engine/memory/rules.ts";
@@ -187,7 +187,7 @@ describe("an export is the store's own records: an import elsewhere and a sync h
     await saveWhole(inClone(b), input("on host b").replace("10:00:00Z", "11:00:00Z"));
     await addRuleAt(inClone(a), "Keep commits small");
     await fail(inClone(a), "moment.js", "too big");
-    await a.json(["sync", b.home]);
+    await syncAt(inClone(a), b.home);
     const before = (await a.json(["snapshots", "list"])).snapshots.map((s: any) => s.id).sort();
     expect(before.length).toBe(2);
     await exportTo(inClone(a), out);
@@ -273,7 +273,7 @@ describe("two laptops' snapshots of one name, exported, imported elsewhere and s
     const w = twoLaptops();
     for (const pc of [w.a, w.b])
       await save(inClone(pc), { goal: "Fix login bug", state: pc.name, next: "n" });
-    expect((await w.a.cli(["sync", w.b.home])).code).toBe(0);
+    await syncAt(inClone(w.a), w.b.home);
     const out = join(w.base, "export");
     await exportTo(inClone(w.a), out);
     expect(readdirSync(join(out, ".mindsave", "snapshots"))).toHaveLength(2);

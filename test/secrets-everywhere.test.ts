@@ -13,7 +13,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { CLI, git, gitRepo, laptop, ok, okJson, run, sql, tempDir, twoLaptops } from "./helpers.ts";
 import { ANYWHERE, fakeSecrets } from "./secrets.ts";
-import { atPlace, fail, inClone, inRepo, save, storeFixture } from "./engine-setup.ts";
+import { atPlace, fail, inClone, inRepo, save, storeFixture, syncAt } from "./engine-setup.ts";
 import { ingestTranscript } from "../src/engine/agents/ingest.ts";
 
 const { fakes } = fakeSecrets(0x0dd5eed);
@@ -644,8 +644,9 @@ describe("mindsave scan", () => {
     const w = twoLaptops("mindsave-scan-sync-");
     await save(inClone(w.a), { goal: "Ship the billing page" });
     await plant(w.a.db);
-    await w.a.json(["sync", w.drive]);
-    await w.b.json(["sync", w.drive]);
+    // What was planted reaches B in this process; the syncs after the fix are the CLI's.
+    await syncAt(inClone(w.a), w.drive);
+    await syncAt(inClone(w.b), w.drive);
     expect((await w.b.cli(["scan"])).code).toBe(1);
     expect((await w.a.cli(["scan", "--fix"])).code).toBe(0);
     await w.a.json(["sync", w.drive]);
