@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { git, gitRepo, laptop, ok, okJson, run, tempDir } from "./helpers.ts";
 import { pathKey, samePath } from "../src/engine/projects/paths.ts";
+import { save } from "./engine-setup.ts";
 
 /** One home used by two hosts (as after a sync), and clones of one repository. */
 function world() {
@@ -20,7 +21,9 @@ function world() {
     return dir;
   };
   const as = (host: string, cwd: string) => ({ cwd, env: { ...pc.env, MINDSAVE_HOST: host } });
-  return { base, home, clone, as, pc };
+  /** A save whose output no case reads, through the engine in this process as `host` in `cwd`. */
+  const saveAs = (host: string, cwd: string, goal: string) => save({ home, ...as(host, cwd) }, { goal });
+  return { base, home, clone, as, saveAs, pc };
 }
 
 describe("project identity", () => {
@@ -28,9 +31,8 @@ describe("project identity", () => {
     const w = world();
     const upstream = w.clone("upstream");
     const fork = w.clone("fork");
-    await ok(["save", "--goal", "upstream work", "--home", w.home], w.as("host-a", upstream));
-    const second = await run(["save", "--goal", "fork work", "--home", w.home], w.as("host-a", fork));
-    expect(second.code).toBe(0);
+    await w.saveAs("host-a", upstream, "upstream work");
+    await w.saveAs("host-a", fork, "fork work");
     const projects = (await okJson(["projects", "--home", w.home], w.as("host-a", fork))).projects;
     expect(projects).toHaveLength(2);
     const forkProject = projects.find((p: any) => p.current);
@@ -62,7 +64,7 @@ describe("project identity", () => {
 
     // A project of another history cannot be attached: that is what link is for.
     const other = gitRepo(join(w.base, "other"), { "a.txt": "other\n" });
-    await ok(["save", "--goal", "other work", "--home", w.home], w.as("host-b", other));
+    await w.saveAs("host-b", other, "other work");
     const refused = await run(
       ["projects", "attach", forkProject.name, "--home", w.home],
       w.as("host-b", other),
@@ -74,7 +76,7 @@ describe("project identity", () => {
   test("an export folder imports back into the project it came from; --into chooses another; no project.json is written", async () => {
     const w = world();
     const repo = w.clone("work");
-    await ok(["save", "--goal", "exported work", "--home", w.home], w.as("host-a", repo));
+    await w.saveAs("host-a", repo, "exported work");
     const out = join(w.base, "backup-folder");
     await ok(["export", "--out", out, "--home", w.home], w.as("host-a", repo));
     const back = await okJson(["import", out, "--home", w.home], w.as("host-a", w.base));
@@ -86,7 +88,7 @@ describe("project identity", () => {
 
     const notes = join(w.pc.home, "notes");
     mkdirSync(notes, { recursive: true });
-    await ok(["save", "--goal", "notes", "--home", w.home], w.as("host-a", notes));
+    await w.saveAs("host-a", notes, "notes");
     const into = await okJson(["import", out, "--into", "notes", "--home", w.home], w.as("host-a", w.base));
     expect(into.project.name).toBe("notes");
     expect(into.snapshots.imported).toHaveLength(1);
@@ -99,7 +101,7 @@ describe("project identity", () => {
     const w = world();
     const deeper = join(w.pc.home, "Documents", "book", "part1", "chapter3");
     mkdirSync(deeper, { recursive: true });
-    await ok(["save", "--goal", "draft chapter 3", "--home", w.home], w.as("host-a", deeper));
+    await w.saveAs("host-a", deeper, "draft chapter 3");
     const projects = (await okJson(["projects", "--home", w.home], w.as("host-a", deeper))).projects;
     expect(projects.map((p: any) => [p.name, p.root])).toEqual([
       ["book", join(w.pc.home, "Documents", "book")],
@@ -107,7 +109,7 @@ describe("project identity", () => {
     // A later save from a sibling folder lands in the same project.
     const sibling = join(w.pc.home, "Documents", "book", "part2");
     mkdirSync(sibling, { recursive: true });
-    await ok(["save", "--goal", "draft part 2", "--home", w.home], w.as("host-a", sibling));
+    await w.saveAs("host-a", sibling, "draft part 2");
     expect((await okJson(["projects", "--home", w.home], w.as("host-a", sibling))).projects).toHaveLength(1);
   });
 
@@ -115,11 +117,11 @@ describe("project identity", () => {
     const w = world();
     const chapter = join(w.pc.home, "notes", "book", "ch3");
     mkdirSync(chapter, { recursive: true });
-    await ok(["save", "--goal", "draft chapter 3", "--home", w.home], w.as("host-a", chapter));
+    await w.saveAs("host-a", chapter, "draft chapter 3");
     const webapp = join(w.pc.home, "notes", "webapp");
     mkdirSync(webapp, { recursive: true });
     writeFileSync(join(webapp, "package.json"), "{}\n");
-    await ok(["save", "--goal", "web work", "--home", w.home], w.as("host-a", webapp));
+    await w.saveAs("host-a", webapp, "web work");
     const projects = (await okJson(["projects", "--home", w.home], w.as("host-a", webapp))).projects;
     expect(projects.map((p: any) => [p.name, p.root]).sort()).toEqual([
       ["notes", join(w.pc.home, "notes")],
