@@ -244,6 +244,12 @@ describe("a session that only read and answered", () => {
     expect(turn?.snapshot.goal).toContain("登录接口的密码是怎么加密的");
   });
 
+  test("one that ran a script or a deploy is no Q&A (it may have changed anything): it is saved", async () => {
+    const t = await afterTask("mindsave-qa-deploy-");
+    const [turn] = await question(t, "s-deploy", "./deploy.sh --env staging");
+    expect(turn?.snapshot.goal).toContain("登录接口的密码是怎么加密的");
+  });
+
   test("one that changed a file of the working tree is no Q&A: it is saved", async () => {
     const t = await afterTask("mindsave-qa-changed-");
     const file = join(t.repo, "src/auth.ts");

@@ -51,12 +51,18 @@ describe("Codex hook trust", () => {
         },
       );
       expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
-      expect(r.stdout).toContain("Trusted 6 MindSave hook(s)");
+      expect(r.stdout).toContain("Trusted 7 MindSave hook(s)");
       const after = await listHooks(codex!, repo, { ...process.env, ...env });
       expect(after.map((h) => [h.command.replace(/^'\/usr\/bin\/true' /, ""), h.trustStatus]).sort()).toEqual(
-        ["post-tool-use", "pre-compact", "session-end", "session-start", "stop", "user-prompt-submit"].map(
-          (e) => [`hook ${e} --agent codex`, "trusted"],
-        ),
+        [
+          "post-tool-use",
+          "pre-compact",
+          "pre-tool-use",
+          "session-end",
+          "session-start",
+          "stop",
+          "user-prompt-submit",
+        ].map((e) => [`hook ${e} --agent codex`, "trusted"]),
       );
       expect(readFileSync(config, "utf8")).toContain("trusted_hash = ");
       const un = await run(["hooks", "uninstall", "--agent", "codex", "--user"], { cwd: repo, env });

@@ -110,3 +110,14 @@ test("a Chinese task and its rules in one opening sentence are told apart; a rul
     "中文翻译用简体，不要用机器翻译的结果直接提交。",
   ]);
 });
+
+test("a second instruction opened by 'then' is part of the task, also after a private span's mark", () => {
+  expect(taskOf("Fix the deploy script. Then run it.")).toBe("Fix the deploy script. Then run it.");
+  expect(taskOf("Fix the deploy script. [private] Then run it.")).toBe(
+    "Fix the deploy script. [private] Then run it.",
+  );
+  // Context before the request is still left out.
+  expect(taskOf("The build is red since Monday. Fix the flaky test, then push.")).toBe(
+    "Fix the flaky test, then push",
+  );
+});

@@ -21,7 +21,7 @@ import {
 } from "./session-notes.ts";
 import { changeSignalRow, getSignalRow } from "./signal-row.ts";
 import { abandonedApproaches, besides, freshAbandoned, recordAbandoned } from "./abandoned.ts";
-import { writesFiles } from "./shell-words.ts";
+import { readsOnly } from "./shell-words.ts";
 import { isBareReply, promptRules, statedNextStep, taskOf } from "./task-words.ts";
 import { foldDuplicates } from "../snapshots/constraint-hygiene.ts";
 import { isAbsoluteAny, toStoredPath } from "../projects/paths.ts";
@@ -232,11 +232,14 @@ const READ_TOOL = /^(?:Read|read_file|read_many_files|view|NotebookRead)$/;
 const READER_TOOL =
   /^(?:Read|read_file|read_many_files|view|NotebookRead|Grep|Glob|LS|WebFetch|WebSearch|grep|glob|search_file_content|list_directory|google_web_search|web_fetch|list_files|search_files|list_code_definition_names)$/;
 
-/** Whether every call of this session that worked only read: a reader tool, or a command that writes no file. */
+/**
+ * Whether every call of this session that worked only read: a reader tool, or a command known to
+ * change nothing (a script or a deploy may have changed anything: that is work).
+ */
 function onlyRead(facts: TranscriptFacts): boolean {
   return facts.tool_uses.every((t) => {
     if (t.is_error || READER_TOOL.test(t.name)) return true;
-    return typeof t.input.command === "string" && !writesFiles(t.input.command);
+    return typeof t.input.command === "string" && readsOnly(t.input.command);
   });
 }
 

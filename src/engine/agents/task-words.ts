@@ -2,6 +2,7 @@
 // the mechanical snapshot: the task apart from its constraints, the constraints and corrections
 // stated on the way, and the next step the agent announced. English and Chinese.
 import { foldDuplicates } from "../snapshots/constraint-hygiene.ts";
+import { PRIVATE_MARK } from "../snapshots/private-spans.ts";
 
 // The words that make a sentence a rule for the work (spec: constraints and decisions the user states).
 const RULE_EN = /\b(?:never|don'?t|do not|doesn'?t|must(?:n'?t)?|always|only|avoid|no longer|not allowed)\b/i;
@@ -111,12 +112,17 @@ function piecesOf(prompt: string): string[] {
 const POLITE =
   /^(?:(?:hey|ok(?:ay)?|so|now|also|then),?\s+)?(?:(?:can|could|would|will) you (?:please )?|please |i(?:'d| would) like you to |i (?:want|need) you to |let'?s |(?:你能不能|能不能|麻烦你?|请你?(?!求))?帮我|请你?(?!求))/iu;
 const TASK_VERB =
-  /^(?:add|make|fix|find|write|create|build|implement|refactor|rename|remove|delete|update|upgrade|bump|migrate|port|move|replace|convert|set up|speed up|clean up|generate|cache|look into|investigate|debug|change|switch|support|enable|disable|handle|extract|split|merge|improve|optimi[sz]e|document|wire|integrate|deploy|translate|format|help|get|try|stop|show|allow|limit|reduce|increase|rewrite|restore|introduce|drop|expose)\b/i;
+  /^(?:add|make|fix|find|write|create|build|implement|refactor|rename|remove|delete|update|upgrade|bump|migrate|port|move|replace|convert|set up|speed up|clean up|generate|cache|look into|investigate|debug|change|switch|support|enable|disable|handle|extract|split|merge|improve|optimi[sz]e|document|wire|integrate|deploy|translate|format|help|get|try|stop|show|allow|limit|reduce|increase|rewrite|restore|introduce|drop|expose|run|rerun|test|commit|push|ship|publish|release|verify|check|review|install|configure)\b/i;
+// A request's sequencing opener ("Then run it", "And then push", "After that, deploy"): not the work.
+const THEN = /^(?:and\s+)?(?:then|after that|afterwards|finally|next),?\s+/i;
+const PRIVATE_OPENER = new RegExp(`^(?:${PRIVATE_MARK.replace(/[[\]]/g, "\\$&")}\\s*)+`);
 
 /** The work a sentence asks for, without its polite wrapping ("Add retries …" from "Can you add retries …?"), or null. */
 function requestOf(sentence: string): string | null {
-  const polite = POLITE.exec(sentence);
-  const rest = polite ? sentence.slice(polite[0].length) : sentence;
+  // What a private span left at its start ("[private] Then run it.") is not the sentence's opener.
+  const unsequenced = sentence.replace(PRIVATE_OPENER, "").replace(THEN, "");
+  const polite = POLITE.exec(unsequenced);
+  const rest = polite ? unsequenced.slice(polite[0].length) : unsequenced;
   if (!polite && (/[?？]$/u.test(rest) || !TASK_VERB.test(rest))) return null;
   return rest.charAt(0).toUpperCase() + rest.slice(1).replace(/[?？]$/u, "");
 }
