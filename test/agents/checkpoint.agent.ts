@@ -64,9 +64,13 @@ const writeLimit = (world: World) => ({
 
 for (const driver of [claude, codex, gemini, copilot, opencode, cline]) {
   const ctx = agentContext(driver);
+  // Issue 35 asks these two of Claude Code, Codex and Gemini CLI; the others' are not written yet.
+  const notWritten = ASKED.has(driver)
+    ? ""
+    : " (skipped: written for Claude Code, Codex and Gemini CLI only)";
   describe(agentTitle(ctx), () => {
     test.skipIf(!!ctx.skip || !ASKED.has(driver))(
-      "the user's 'done' asks the model once; its save through MCP is what the next session's first request restores",
+      `the user's 'done' asks the model once; its save through MCP is what the next session's first request restores${notWritten}`,
       async () => {
         const world = await ctx.world();
         await installMindSave(world, driver);
@@ -101,7 +105,7 @@ for (const driver of [claude, codex, gemini, copilot, opencode, cline]) {
     );
 
     test.skipIf(!!ctx.skip || !ASKED.has(driver))(
-      "context pressure YELLOW asks the model once for its checkpoint",
+      `context pressure YELLOW asks the model once for its checkpoint${notWritten}`,
       async () => {
         const world = await ctx.world();
         await installMindSave(world, driver);
