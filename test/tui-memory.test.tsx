@@ -379,6 +379,8 @@ describe("80 columns: prompts, status lines and picker rows keep what matters", 
     h.press("t", "pe");
     let f = await h.until((x) => x.includes("tags here: #perf  (Enter keeps #perf)"), "the only suggestion");
     expect(f).toContain("Tab complete");
+    // The list, empty for #pe itself, says what Enter keeps rather than only that nothing matches.
+    expect(f).toContain("No snapshot is tagged #pe itself; Enter keeps #perf.");
     h.press(KEY.enter);
     f = await h.until(
       (x) => x.includes("1 of 3 snapshots · #perf") && !x.includes("type a tag"),

@@ -150,6 +150,7 @@ export function PickerScreen(props: PickerProps) {
     result,
     query,
     tag,
+    completion: editing === "tag" ? onlyCompletion(tag, data.tags.data ?? []) : undefined,
   });
   return (
     <Frame

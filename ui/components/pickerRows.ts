@@ -154,6 +154,8 @@ export function emptyText(o: {
   result?: Filtered;
   query: string;
   tag: string;
+  /** While the tag is typed: the only tag that starts so (what Enter keeps), if any. */
+  completion?: string;
 }): string {
   if (o.error) return o.error.message;
   if (o.loading) return "Loading…";
@@ -163,6 +165,8 @@ export function emptyText(o: {
     o.result?.error ??
     (o.query.trim()
       ? `Nothing matches "${o.query}"${o.tag ? ` among #${o.tag}` : ""}.`
-      : `No snapshot is tagged #${o.tag}.`)
+      : o.completion
+        ? `No snapshot is tagged #${o.tag} itself; Enter keeps #${o.completion}.`
+        : `No snapshot is tagged #${o.tag}.`)
   );
 }
