@@ -11,6 +11,7 @@ import { SECRET_RULES } from "../src/engine/snapshots/secret-rules.ts";
 import { laptop, okJson, projectOnLaptop as fixture, run, sql, tempDir } from "./helpers.ts";
 import { ANYWHERE, fakeSecrets } from "./secrets.ts";
 import { events, payload, Transcript } from "./claude-fixtures.ts";
+import { hookAt, inRepo, save } from "./engine-setup.ts";
 
 const { fakes, pick } = fakeSecrets(0x5ec12e7);
 
@@ -243,6 +244,10 @@ function bytesUnder(dir: string): Buffer[] {
   });
 }
 
+/** The state of every live snapshot as stored, the redacted text a save wrote. */
+const storedStates = async (db: string): Promise<string[]> =>
+  (await sql(db, "SELECT state FROM snapshots WHERE deleted = 0")).map((r) => String(r.state));
+
 /** Fragments of key=value secrets whose values hold symbols; none may reach a store file. */
 const FRAGMENTS = ["Ab1!cd", "(ef)gh", "Tr0ub4dor", "&3x", "abc123,def456", "def456"];
 const leaked = (home: string): string[] =>
@@ -263,9 +268,8 @@ describe("secrets: a key=value secret is redacted whole, up to the next space", 
       "--passwd Tr0ub4dor&3x",
       "配置 passwd=Ab1!cd(ef)gh，完成",
     ].join(" ");
-    await t.okCli(["save", "--goal", "g", "--state", state, "--next", "n"]);
-    const loaded = await t.json(["load", "--latest"]);
-    expect(loaded.layer1.state).toBe(
+    await save(inRepo(t), { goal: "g", state, next: "n" });
+    expect(await storedStates(t.db)).toEqual([
       [
         "password=[REDACTED:password];",
         "then password=[REDACTED:password]",
@@ -278,7 +282,7 @@ describe("secrets: a key=value secret is redacted whole, up to the next space", 
         "--passwd [REDACTED:password]",
         "配置 passwd=[REDACTED:password]，完成",
       ].join(" "),
-    );
+    ]);
     expect(leaked(t.home)).toEqual([]);
   });
 
@@ -293,8 +297,8 @@ describe("secrets: a key=value secret is redacted whole, up to the next space", 
       "secret: a,b",
       "password=${DB_PASSWORD}&user=app",
     ].join(" ");
-    await t.okCli(["save", "--goal", "g", "--state", state, "--next", "n"]);
-    expect((await t.json(["load", "--latest"])).layer1.state).toBe(state);
+    await save(inRepo(t), { goal: "g", state, next: "n" });
+    expect(await storedStates(t.db)).toEqual([state]);
   });
 
   test("a Stop hook's last_assistant_message: redacted whole before it is stored", async () => {
@@ -304,14 +308,12 @@ describe("secrets: a key=value secret is redacted whole, up to the next space", 
     tr.tool("Edit", { file_path: join(t.repo, "src/auth.ts"), old_string: "1", new_string: "2" }, 30_000);
     const reply =
       "Done: password=Ab1!cd(ef)gh, then password=Tr0ub4dor&3x and secret=abc123,def456 are in the vault.";
-    const r = await run(["hook", "stop", "--home", t.home], {
-      cwd: t.repo,
-      env: t.pc.env,
-      stdin: JSON.stringify(
-        payload("Stop", { sessionId: "walk-1", path: tr.path, cwd: t.repo }, events.stop(reply)),
-      ),
-    });
-    expect(r.code).toBe(0);
+    await hookAt(
+      t,
+      undefined,
+      "stop",
+      payload("Stop", { sessionId: "walk-1", path: tr.path, cwd: t.repo }, events.stop(reply)),
+    );
     const rows = await sql(t.db, "SELECT state, layer3 FROM snapshots WHERE deleted = 0");
     expect(rows).toHaveLength(1);
     expect(String(rows[0]!.state)).toContain(
@@ -322,7 +324,7 @@ describe("secrets: a key=value secret is redacted whole, up to the next space", 
 
   test("scan finds what an older version stored (whole, or a tail past its tag); --fix redacts it; then clean", async () => {
     const t = fixture("mindsave-walk-scan-");
-    const saved = await t.json(["save", "--goal", "g", "--state", "s", "--next", "n"]);
+    const saved = (await save(inRepo(t), { goal: "g", state: "s", next: "n" })).snapshot;
     // As an older version stored them: the first two whole, the third with its tail after the tag.
     const old = "password=Ab1!cd(ef)gh secret=abc123,def456 password=[REDACTED:password]&3x";
     await sql(t.db, "UPDATE snapshots SET state = ? WHERE id = ?", [old, saved.id]);
