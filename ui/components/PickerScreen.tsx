@@ -115,6 +115,25 @@ interface PickerProps {
   edits?: number;
 }
 
+/** What the list says when it has no row, from the rows' state and the filter as typed. */
+function listEmptyText(
+  data: ReturnType<typeof usePickerRows>,
+  filter: Filter,
+  query: string,
+  tag: string,
+): string {
+  return emptyText({
+    error: data.count.error ?? data.pages.error,
+    loading: data.total === undefined || (!data.narrowed && data.pages.total === undefined),
+    narrowed: data.narrowed,
+    answered: data.answered(query, filter.tag()),
+    result: data.result,
+    query,
+    tag,
+    completion: filter.editing() === "tag" ? onlyCompletion(tag, data.tags.data ?? []) : undefined,
+  });
+}
+
 export function PickerScreen(props: PickerProps) {
   const { theme } = useUi();
   const filter = usePickerFilter(props.onTyping);
@@ -142,16 +161,7 @@ export function PickerScreen(props: PickerProps) {
   const extras = [...(tag ? [`#${tag}`] : []), ...(marked.length ? [`${marked.length} marked`] : [])];
   const counts = pickerCount({ query, tag, shown, total, archived }, extras, g.sep);
   const title = pickerTitle(props.projectName, counts, archived ? 0 : (data.hidden.data ?? 0), w, g);
-  const empty = emptyText({
-    error: data.count.error ?? data.pages.error,
-    loading: data.total === undefined || (!data.narrowed && data.pages.total === undefined),
-    narrowed: data.narrowed,
-    answered: data.answered(query, filter.tag()),
-    result,
-    query,
-    tag,
-    completion: editing === "tag" ? onlyCompletion(tag, data.tags.data ?? []) : undefined,
-  });
+  const empty = listEmptyText(data, filter, query, tag);
   return (
     <Frame
       title={title}
