@@ -14,13 +14,12 @@ import {
   gitRepo,
   holdWriteLock,
   laptop,
-  ok,
   okJson,
   projectOnLaptop as fixture,
-  saveGoal as save,
   tempDir,
   type ProjectOnLaptop as Fixture,
 } from "./helpers.ts";
+import { save as saveAt, saveGoal as save } from "./engine-setup.ts";
 import type { GlobalOptions } from "../src/types.ts";
 
 const base = tempDir("mindsave-mcp-");
@@ -330,13 +329,14 @@ describe("mindsave mcp", () => {
   });
 
   test("a save from another process between calls is seen by the next call", async () => {
-    await ok(["--home", home, "save", "--goal", "Saved by the CLI meanwhile"], cli);
+    // The test's own process is the other process: the engine's save, as the CLI runs it.
+    await saveAt({ home, ...cli }, { goal: "Saved by another process meanwhile" });
     const list = await call(server, "list");
     expect(list.structuredContent.snapshots.map((s: any) => s.goal)).toEqual([
-      "Saved by the CLI meanwhile",
+      "Saved by another process meanwhile",
       "Add JWT refresh-token rotation",
     ]);
-    expect(text(await call(server, "load"))).toContain("Saved by the CLI meanwhile");
+    expect(text(await call(server, "load"))).toContain("Saved by another process meanwhile");
     // Overflow: Layer 1 only, an OVF_ id.
     const ovf = await call(server, "save", {
       goal: "Context nearly full",
@@ -638,7 +638,7 @@ describe("a tool call never waits out another MindSave's long write (a first syn
   // (The 10 s limit is a liveness bound on a call that waits 3 s: the old 15 s wait misses it.)
   test("while another process holds the write lock: save says the store is busy, load still restores, and the server goes on", async () => {
     const db = join(home, "mindsave.db");
-    await ok(["save", "--home", home, "--goal", "Hold the lock", "--next", "try a save"], cli);
+    await saveAt({ home, ...cli }, { goal: "Hold the lock", next: "try a save" });
     const s = await startServer({ home }, { CLAUDE_PROJECT_DIR: repo });
     const lock = await holdWriteLock(db);
     try {
