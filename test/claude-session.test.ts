@@ -1,9 +1,13 @@
 // Whole Claude Code sessions through the compiled binary: realistic transcripts and the payload of
 // every hook event, one test per defect the hooks had, and one session from start to restore.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { hostBinary, sql } from "./helpers.ts";
+import { childEnv, hostBinary, sql } from "./helpers.ts";
 import { claudeLaptop, events, payload, Transcript } from "./claude-fixtures.ts";
+import { atPlace, save, type Place } from "./engine-setup.ts";
+import { observeSignal } from "../src/engine/agents/signal.ts";
+import { installSkill } from "../src/engine/agents/skill.ts";
 import { join } from "node:path";
+import { mkdirSync } from "node:fs";
 
 let exe = "";
 beforeAll(async () => {
@@ -31,6 +35,18 @@ const snapshots = async (t: ReturnType<typeof claudeLaptop>) =>
     layer3: string;
   }[];
 
+/** The laptop's default home, in its project: where its CLI and hooks act; made as the CLI makes it. */
+function inShop(t: ReturnType<typeof claudeLaptop>): Place {
+  mkdirSync(t.home, { recursive: true, mode: 0o700 });
+  return { home: t.home, cwd: t.repo, env: t.pc.env };
+}
+
+/** `mindsave signal --turn`, `n` times: turns the agent ended (the cooldown counts them). */
+const turns = (t: ReturnType<typeof claudeLaptop>, n: number) =>
+  atPlace(inShop(t), async (s) => {
+    for (let i = 0; i < n; i++) await observeSignal(s, { turn: true });
+  });
+
 const todos = [
   { content: "Add the limiter middleware", status: "completed", activeForm: "Adding the limiter middleware" },
   {
@@ -44,17 +60,12 @@ const todos = [
 describe("defects, each through real payloads", () => {
   test("1. after an emergency (OVF_) snapshot Layer 2 survives: it extends the newest full one; the restore block and the next auto snapshot keep it", async () => {
     const t = claudeLaptop(exe);
-    await t.cli([
-      "save",
-      "--goal",
-      "Add rate limiting to the login endpoint",
-      "--next",
-      "wire the limiter",
-      "--constraint",
-      "no new dependencies",
-      "--decision",
-      "token bucket per IP",
-    ]);
+    await save(inShop(t), {
+      goal: "Add rate limiting to the login endpoint",
+      next: "wire the limiter",
+      constraint: ["no new dependencies"],
+      decision: ["token bucket per IP"],
+    });
     const manual = (await snapshots(t))[0];
     const tr = new Transcript(t.base, t.repo);
     tr.prompt("Add rate limiting to the login endpoint");
@@ -263,14 +274,14 @@ describe("defects, each through real payloads", () => {
     expect(first.systemMessage).toMatch(/auto-saved OVF_port_the_billing_job_/);
     expect(first.hookSpecificOutput.additionalContext).toContain("`mindsave load`"); // no /load skill installed
     expect((await fire()).stdout).toBe(""); // inside the cooldown
-    for (let i = 0; i < 10; i++) await t.cli(["signal", "--turn"]); // ten turns end the cooldown
+    await turns(t, 10); // ten turns end the cooldown
     const again = JSON.parse((await fire()).stdout);
     expect(again.systemMessage).toContain("already holds the current task state");
     expect(again.hookSpecificOutput.additionalContext).toContain("past the critical threshold");
     expect(await snapshots(t)).toHaveLength(1);
     // Once the commands are installed, the warning names /load, which the user can type.
-    await t.cli(["skill", "--install"]);
-    for (let i = 0; i < 10; i++) await t.cli(["signal", "--turn"]);
+    installSkill(childEnv(t.pc.env));
+    await turns(t, 10);
     expect(JSON.parse((await fire()).stdout).systemMessage).toContain("Start a new conversation with /load");
   });
 
@@ -517,19 +528,13 @@ describe("a whole Claude Code session through the installed hooks", () => {
     tr.prompt(`${goal}. Keep the public API unchanged.`);
     expect(fire("UserPromptSubmit", events.prompt(`${goal}. Keep the public API unchanged.`))).toBeNull();
     // The agent saves what it learned, as the /save skill tells it to.
-    await t.cli([
-      "save",
-      "--goal",
+    await save(inShop(t), {
       goal,
-      "--state",
-      "planning",
-      "--next",
-      "add the limiter middleware",
-      "--constraint",
-      "keep the public API unchanged",
-      "--decision",
-      "token bucket in Redis",
-    ]);
+      state: "planning",
+      next: "add the limiter middleware",
+      constraint: ["keep the public API unchanged"],
+      decision: ["token bucket in Redis"],
+    });
 
     // Tool calls; the tests fail three times the same way.
     expect(call("TodoWrite", { todos }, 40_000)).toBeNull();
