@@ -1,6 +1,6 @@
 // doctor through the real CLI: what it finds and what it tells the reader to run.
 import { describe, expect, test } from "bun:test";
-import { readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, statSync, truncateSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { destroyTable, laptopAndHome as newcomer, projectOnLaptop as fixture, run, sql } from "./helpers.ts";
 import { save as saveAt, saveGoal as save, storeFixture } from "./engine-setup.ts";
@@ -83,6 +83,23 @@ describe("doctor's quick check and --full", () => {
       integrity: "ok",
       check: "full",
     });
+  });
+
+  test("--full finds a search index whose data is damaged (the pages themselves are sound)", async () => {
+    const t = fixture("mindsave-doctor-full-index-");
+    for (let i = 0; i < 30; i++) await save(t, `goal number ${i} about rate limiting and caching`);
+    // The last 16 bytes of the index's last data page: the end of a blob, no b-tree structure.
+    const [page] = await sql(
+      t.db,
+      "SELECT max(pageno) AS n, (SELECT page_size FROM pragma_page_size) AS size FROM dbstat WHERE name = 'snapshot_search_data' AND pagetype = 'leaf'",
+    );
+    const fd = openSync(t.db, "r+");
+    writeSync(fd, Buffer.alloc(16, 0x41), 0, 16, Number(page.n) * Number(page.size) - 16);
+    closeSync(fd);
+    const r = await t.cli(["--json", "doctor", "--full"]);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ check: "full", problem_kind: "damaged" });
+    expect(JSON.parse(r.stdout).integrity).toContain("fts5: corruption found reading blob");
   });
 
   test("the quick check finds a search index that lost a snapshot's row", async () => {

@@ -82,3 +82,21 @@ export async function searchIndexCheck(conn: Exec): Promise<string> {
     return (e as Error).message.split("\n")[0];
   }
 }
+
+/** Whether this SQLite's integrity_check runs the search index's own check too (from 3.44: virtual tables' xIntegrity). */
+async function checksSearchIndex(conn: Exec): Promise<boolean> {
+  const version = str((await conn.execute("SELECT sqlite_version() AS v")).rows[0]?.v ?? "0");
+  const [major, minor] = version.split(".").map(Number);
+  return major > 3 || (major === 3 && minor >= 44);
+}
+
+/**
+ * "ok", or what the check of every page finds (`doctor --full`), the search index's included: by
+ * integrity_check itself from SQLite 3.44, else by the index's own check after it (not twice).
+ */
+export async function fullCheck(conn: Exec): Promise<string> {
+  const pages = await integrityCheck(conn);
+  if (pages !== "ok" || (await checksSearchIndex(conn))) return pages;
+  const index = await searchIndexCheck(conn);
+  return index === "ok" ? "ok" : `search index: ${index}`;
+}

@@ -7,7 +7,7 @@ import { UserError } from "../errors.ts";
 import { SCHEMA_VERSION, ensureIndexes } from "./migrations.ts";
 import { ensureFailureSearch } from "./failure-search.ts";
 import { migrateSchema, readOwnership, refuseForeign, type Ownership } from "./schema.ts";
-import { integrityCheck, quickCheck, searchIndexCheck } from "./checks.ts";
+import { fullCheck, integrityCheck, quickCheck, searchIndexCheck } from "./checks.ts";
 import { MAX_AHEAD_MS, formatHlc, parseHlc } from "./hlc.ts";
 import { SyncSide } from "./sync.ts";
 import { PLAN_STATUS_AT, str } from "./rows.ts";
@@ -472,6 +472,11 @@ export class Store extends Queries {
   /** "ok", or up to 20 lines of what SQLite's check of every page finds (`doctor --full`). */
   async integrityCheck(): Promise<string> {
     return integrityCheck(this.conn);
+  }
+
+  /** Every page and the search index (`doctor --full`): see checks.ts. */
+  async fullCheck(): Promise<string> {
+    return fullCheck(this.conn);
   }
 
   /** What can be checked in a moment at any size (`doctor`): see checks.ts. */
