@@ -9,6 +9,8 @@ import { payloads } from "./agent-fixtures.ts";
 import { claudeSessionHooks } from "./claude-hooks.ts";
 import { callTool, withMcp } from "./mcp-client.ts";
 import { dumpStore, gitRepo, run, sql, twoLaptops, type LaptopWithClone, type RunResult } from "./helpers.ts";
+import { atPlace, inClone, save, syncAt } from "./engine-setup.ts";
+import { switchMindSave } from "../src/engine/projects/off.ts";
 
 const GOAL = "把登录改成 JWT: move login to JWT";
 
@@ -28,6 +30,10 @@ async function agentHooks(pc: LaptopWithClone, cwd = pc.repo): Promise<RunResult
   return out;
 }
 
+/** `mindsave off` (or `on`) in `pc`'s clone, where the switch only sets up what the test checks. */
+const switchAt = (pc: LaptopWithClone, off: boolean) =>
+  atPlace(inClone(pc), (s) => switchMindSave(s, { off }));
+
 const sessionStart = (pc: LaptopWithClone, cwd = pc.repo) =>
   run(["hook", "session-start", "--home", pc.home], {
     cwd,
@@ -38,7 +44,7 @@ const sessionStart = (pc: LaptopWithClone, cwd = pc.repo) =>
 describe("mindsave off / on in a project", () => {
   test("off: Claude Code's and Codex's hooks are quiet and the store stays exactly as it was; a person's save and load still work; on: restored again", async () => {
     const { a } = twoLaptops("mindsave-off-");
-    expect((await a.cli(["save", "--goal", GOAL])).code).toBe(0);
+    await save(inClone(a), { goal: GOAL });
     expect((await sessionStart(a)).stdout).toContain(GOAL);
     const off = await a.cli(["off"]);
     expect(off).toMatchObject({ code: 0, stderr: "" });
@@ -63,8 +69,8 @@ describe("mindsave off / on in a project", () => {
 
   test("MCP tools still answer while it is off, with a line saying so; none once it is on", async () => {
     const { a } = twoLaptops("mindsave-off-mcp-");
-    expect((await a.cli(["save", "--goal", GOAL])).code).toBe(0);
-    expect((await a.cli(["off"])).code).toBe(0);
+    await save(inClone(a), { goal: GOAL });
+    await switchAt(a, true);
     const offLine = "MindSave is off in this project";
     await withMcp(a.home, a.repo, a.env, async (c) => {
       const load = await callTool(c, "load", {});
@@ -76,7 +82,7 @@ describe("mindsave off / on in a project", () => {
       expect(failed.isError).toBeFalsy();
       expect(failed.content.map((x) => x.text).join("\n")).toContain(offLine);
     });
-    expect((await a.cli(["on"])).code).toBe(0);
+    await switchAt(a, false);
     await withMcp(a.home, a.repo, a.env, async (c) => {
       const load = await callTool(c, "load", {});
       expect(load.content.map((x) => x.text).join("\n")).not.toContain("MindSave is off");
@@ -87,33 +93,26 @@ describe("mindsave off / on in a project", () => {
 describe("what syncs", () => {
   test("a project's off syncs to the other laptop (its hooks there are quiet); on syncs back", async () => {
     const w = twoLaptops("mindsave-off-sync-");
-    expect((await w.a.cli(["save", "--goal", GOAL])).code).toBe(0);
-    expect((await w.a.cli(["off"])).code).toBe(0);
-    for (const pc of [w.a, w.b]) expect((await pc.cli(["sync", w.drive])).code).toBe(0);
+    await save(inClone(w.a), { goal: GOAL });
+    await switchAt(w.a, true);
+    for (const pc of [w.a, w.b]) await syncAt(inClone(pc), w.drive);
     expect((await w.b.json(["doctor"])).off).toMatchObject({ project: true, host: false });
     const before = await dumpStore(w.b.db);
     for (const r of await agentHooks(w.b)) expect(r).toEqual({ code: 0, stdout: "", stderr: "" });
     expect(await dumpStore(w.b.db)).toBe(before);
-    expect((await w.b.cli(["on"])).code).toBe(0);
-    for (const pc of [w.b, w.a]) expect((await pc.cli(["sync", w.drive])).code).toBe(0);
+    await switchAt(w.b, false);
+    for (const pc of [w.b, w.a]) await syncAt(inClone(pc), w.drive);
     expect((await sessionStart(w.a)).stdout).toContain(GOAL);
   });
 
   test("off --global: every project on this host is quiet, another host is not; on --global ends it", async () => {
     const w = twoLaptops("mindsave-off-global-");
     const other = gitRepo(join(w.base, "laptop-a-work", "blog"));
-    expect((await w.a.cli(["save", "--goal", GOAL])).code).toBe(0);
-    expect(
-      (
-        await run(["save", "--goal", "写博客 write the blog", "--home", w.a.home], {
-          cwd: other,
-          env: w.a.env,
-        })
-      ).code,
-    ).toBe(0);
+    await save(inClone(w.a), { goal: GOAL });
+    await save({ ...inClone(w.a), cwd: other }, { goal: "写博客 write the blog" });
     const off = await w.a.cli(["off", "--global"]);
     expect(off.stdout).toContain("MindSave is off for every project on this host (laptop-a)");
-    for (const pc of [w.a, w.b]) expect((await pc.cli(["sync", w.drive])).code).toBe(0);
+    for (const pc of [w.a, w.b]) await syncAt(inClone(pc), w.drive);
     const before = await dumpStore(w.a.db);
     for (const cwd of [w.a.repo, other])
       for (const r of await agentHooks(w.a, cwd)) expect(r).toEqual({ code: 0, stdout: "", stderr: "" });
@@ -135,7 +134,7 @@ describe("on in a plain folder", () => {
     const notes = join(w.a.pc.home, "notes");
     mkdirSync(notes);
     const hooksThere = () => agentHooks(w.a, notes);
-    expect((await w.a.cli(["save", "--goal", GOAL])).code).toBe(0);
+    await save(inClone(w.a), { goal: GOAL });
     const before = await dumpStore(w.a.db);
     for (const r of await hooksThere()) expect(r.stdout).toBe("");
     expect(await dumpStore(w.a.db)).toBe(before);
