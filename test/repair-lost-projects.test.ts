@@ -16,7 +16,9 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { destroyTable, gitRepo, laptop, ok, okJson, run, tempDir, type RunOptions } from "./helpers.ts";
+import { destroyTable, gitRepo, laptop, ok, okJson, run, sql, tempDir, type RunOptions } from "./helpers.ts";
+import { fail, save, syncAt } from "./engine-setup.ts";
+import { sizeOf } from "../src/store/driver.ts";
 
 let golden: {
   db: string;
@@ -35,22 +37,20 @@ beforeAll(async () => {
   const api = gitRepo(join(base, "api"), { "main.go": "package main\n" });
   const home = join(base, "golden");
   mkdirSync(home);
-  for (let i = 1; i <= 3; i++)
-    await ok(["save", "--goal", `shop goal ${i}`, "--home", home], { cwd: shop, env: pc.env });
-  await ok(["fail", "Tailwind", "--reason", "conflicts with the design system", "--home", home], {
-    cwd: shop,
-    env: pc.env,
-  });
-  for (let i = 1; i <= 2; i++)
-    await ok(["save", "--goal", `api goal ${i}`, "--home", home], { cwd: api, env: pc.env });
-  await ok(["eject", "--home", home], { cwd: shop, env: pc.env }); // everything in mindsave.db alone
-  const projects = (await okJson(["projects", "--home", home], { cwd: base, env: pc.env })).projects as {
+  const inShop = { home, cwd: shop, env: pc.env };
+  for (let i = 1; i <= 3; i++) await save(inShop, { goal: `shop goal ${i}` });
+  await fail(inShop, "Tailwind", "conflicts with the design system");
+  for (let i = 1; i <= 2; i++) await save({ home, cwd: api, env: pc.env }, { goal: `api goal ${i}` });
+  const db = join(home, "mindsave.db");
+  // Each save closed its session, folding the WAL: everything is in mindsave.db alone, to be copied.
+  expect(sizeOf(`${db}-wal`)).toBe(0);
+  const projects = (await sql(db, "SELECT id, name, identity FROM projects")) as {
     id: string;
     name: string;
     identity: string;
   }[];
   golden = {
-    db: join(home, "mindsave.db"),
+    db,
     base,
     shop,
     api,
@@ -120,7 +120,7 @@ describe("a repair that lost the projects' rows", () => {
       expect((await okJson(["doctor", "--repair", "--home", home], opts(golden.shop))).repaired).toBe(false); // healthy since
 
       // The shop folder is that project again: a new save goes to it, not to a new "shop~2".
-      await ok(["save", "--goal", "after the repair", "--home", home], opts(golden.shop));
+      await save({ home, cwd: golden.shop, env: golden.env }, { goal: "after the repair" });
       const after = (await okJson(["projects", "--home", home], opts(golden.shop))).projects as {
         id: string;
         name: string;
@@ -164,7 +164,7 @@ describe("a repair that lost the projects' rows", () => {
       identity: string;
     }[];
     expect(before.find((p) => p.id === golden.ids.api)!.identity).not.toBe(golden.identities.api); // no folder told it here
-    await ok(["sync", peer.home, "--home", home], opts(golden.base));
+    await syncAt({ home, cwd: golden.base, env: golden.env }, peer.home);
     for (const h of [home, peer.home]) {
       const projects = (await okJson(["projects", "--home", h], opts(golden.base))).projects as {
         id: string;
