@@ -17,10 +17,25 @@ import {
   tempDir,
   type RunOptions,
 } from "./helpers.ts";
+import { atPlace, fail, inRepo, save, saveGoal, saveText, type Place } from "./engine-setup.ts";
+import { importSeed } from "../src/engine/formats/seed-import.ts";
+import { locateSeed } from "../src/engine/formats/seed-layout.ts";
+import { exportSeed } from "../src/engine/formats/seed-export.ts";
+import { deleteSnapshot } from "../src/engine/snapshots/manage.ts";
+import { observeSignal } from "../src/engine/agents/signal.ts";
 
 const cli = (args: string[], opts: RunOptions = {}) => run(args, opts);
 const cliOk = (args: string[], opts: RunOptions = {}) => ok(args, opts);
 const cliJson = <T = any>(args: string[], opts: RunOptions = {}) => okJson<T>(args, opts);
+
+/** `mindsave import DIR` as set-up, in this process: the workspace is DIR's, as the CLI takes it. */
+function importAt(place: Place, dir: string) {
+  const loc = locateSeed(dir);
+  return atPlace({ ...place, cwd: loc.root }, (s) => importSeed(s, loc, {}));
+}
+
+/** `mindsave snapshots delete NAME` as set-up, in this process. */
+const deleteAt = (place: Place, name: string) => atPlace(place, (s) => deleteSnapshot(s, name));
 
 const ORIGINAL_ROOT = "/Users/lin/code/shop-api";
 
@@ -348,7 +363,8 @@ function setup() {
   mkdirSync(home);
   originalTree(repo, pc.home);
   const opts = (cwd = repo): RunOptions => ({ cwd, env: pc.env });
-  return { base, home, repo, pc, opts, db: join(home, "mindsave.db") };
+  const place: Place = { home, cwd: repo, env: pc.env };
+  return { base, home, repo, pc, opts, place, db: join(home, "mindsave.db") };
 }
 
 /** The rows import writes, without the per-run bookkeeping (hosts, roots, the change log). */
@@ -542,12 +558,9 @@ describe("import the original's .mindsave/", () => {
 
 describe("import fills the full-text index once, at its end", () => {
   test("a recall right after an import finds words of every layer; the index holds each live snapshot once; later saves are indexed again", async () => {
-    const { home, repo, opts, db } = setup();
+    const { home, repo, opts, db, place } = setup();
     // A snapshot already in the store: indexed by the trigger, before the import.
-    await cliOk(
-      ["save", "--goal", "Survey the zeppelin hangar", "--next", "count the mooring lines", "--home", home],
-      opts(),
-    );
+    await save(place, { goal: "Survey the zeppelin hangar", next: "count the mooring lines" });
     const triggers = "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name";
     const before = await sql(db, triggers);
     const r = await cliJson(["import", repo, "--home", home], opts());
@@ -566,15 +579,15 @@ describe("import fills the full-text index once, at its end", () => {
     expect(Number((await sql(db, "SELECT count(*) AS n FROM snapshot_search"))[0]!.n)).toBe(live);
     await sql(db, "INSERT INTO snapshot_search(snapshot_search) VALUES ('integrity-check')");
     expect(await sql(db, triggers)).toEqual(before);
-    await cliOk(["save", "--goal", "Inspect the dirigible gondola", "--home", home], opts());
+    await save(place, { goal: "Inspect the dirigible gondola" });
     expect(await found("dirigible gondola")).toHaveLength(1);
   });
 });
 
 describe("export to the original's layout", () => {
   test("export writes the spec's files with relative paths; a fresh store importing them keeps every field", async () => {
-    const { home, repo, opts, pc } = setup();
-    await cliOk(["import", repo, "--home", home], opts());
+    const { home, repo, opts, pc, place } = setup();
+    await importAt(place, repo);
     // Native MindSave state too: a topic of its own, a Layer 2 big enough to be compressed, a failure, signal counters.
     const techs = [
       "Tailwind",
@@ -602,28 +615,16 @@ describe("export to the original's layout", () => {
       ]),
       "keep every page under 200 kB of JavaScript",
     ];
-    await ok(["save", "--file", "-", "--home", home], {
-      ...opts(),
-      stdin: `---\ngoal: "Tidy the settings styles"\nstate: "half done"\nnext_action: "finish the form"\ntopic: "styles"\nconstraints:\n${constraints.map((c) => `  - "${c}"`).join("\n")}\nreviewer: "Mo"\n---\n### Completed Steps\n1. the header\n`,
-    });
-    await ok(
-      [
-        "fail",
-        "jQuery",
-        "--reason",
-        "legacy only",
-        "--scope",
-        "global",
-        "--confidence",
-        "low",
-        "--alt",
-        "vanilla DOM",
-        "--home",
-        home,
-      ],
-      opts(),
+    await saveText(
+      place,
+      `---\ngoal: "Tidy the settings styles"\nstate: "half done"\nnext_action: "finish the form"\ntopic: "styles"\nconstraints:\n${constraints.map((c) => `  - "${c}"`).join("\n")}\nreviewer: "Mo"\n---\n### Completed Steps\n1. the header\n`,
     );
-    await ok(["signal", "--tool-call", "3", "--ratio", "0.3", "--home", home], opts());
+    await fail(place, "jQuery", "legacy only", {
+      scope: "global",
+      confidence: "low",
+      alternatives: ["vanilla DOM"],
+    });
+    await atPlace(place, (s) => observeSignal(s, { toolCalls: 3, ratio: 0.3 }));
     // Archived snapshots are exported too (the completed legacy_css one: completed and older than 30 days).
     const list = (await okJson(["snapshots", "list", "--all", "--home", home], opts())).snapshots.map(
       (s: any) => s.name,
@@ -821,9 +822,8 @@ describe("export to the original's layout", () => {
   });
 
   test("export refuses to overwrite a different snapshot that exists only on disk", async () => {
-    const { home, repo, opts } = setup();
-    await ok(["save", "--goal", "Write the changelog", "--topic", "changelog", "--home", home], opts());
-    const name = (await okJson(["snapshots", "list", "--home", home], opts())).snapshots[0].name;
+    const { home, repo, opts, place } = setup();
+    const name = (await save(place, { goal: "Write the changelog", topic: "changelog" })).snapshot.name;
     write(
       join(repo, ".mindsave", "snapshots", `${name}.md`),
       `---\nsnapshot_id: "${name}"\ncreated_at: "2020-01-01T00:00:00Z"\ngoal: "Something else entirely"\n---\n`,
@@ -910,16 +910,7 @@ describe("the spec's files read the same in YAML 1.1", () => {
 
   test("snapshots show quotes a merge key, a value key, dates and signed hex or octal numbers", async () => {
     const t = projectOnLaptop("mindsave-six-");
-    await t.okCli([
-      "save",
-      "--goal",
-      "g",
-      "--state",
-      "s",
-      "--next",
-      "n",
-      ...values.flatMap((v) => ["--decision", v]),
-    ]);
+    await save(inRepo(t), { goal: "g", state: "s", next: "n", decision: values });
     const shown = (await t.okCli(["snapshots", "show"])).stdout;
     for (const v of values.slice(0, -1)) expect(shown).toContain(`  - "${v}"\n`);
     expect(shown).toContain("  - plain words\n");
@@ -929,20 +920,8 @@ describe("the spec's files read the same in YAML 1.1", () => {
     "PyYAML reads every value back as the text it was (needs python3 with PyYAML)",
     async () => {
       const t = projectOnLaptop("mindsave-six-");
-      await t.okCli([
-        "save",
-        "--goal",
-        "g",
-        "--state",
-        "s",
-        "--next",
-        "n",
-        ...values.flatMap((v) => ["--decision", v]),
-        "--failed",
-        "<<",
-        "--failed",
-        "2024-01-01",
-      ]);
+      const failed = ["<<", "2024-01-01"];
+      await save(inRepo(t), { goal: "g", state: "s", next: "n", decision: values, failed });
       const shown = (await t.okCli(["snapshots", "show"])).stdout;
       const read = spawnSync(
         "python3",
@@ -1002,7 +981,7 @@ failure_graph:
 
   test("an older snapshot mentioning a known failure does not rewrite it: the node file's word stands, the failure is skipped", async () => {
     const t = folder();
-    await t.okCli(["import", ".mindsave"]);
+    await importAt(inRepo(t), join(t.repo, ".mindsave"));
     const first = await failureRow(t.db);
     expect(first.rejected_by).toBe(NODE.rejected_by);
     expect(first.reason).toBe(NODE.reason);
@@ -1024,8 +1003,8 @@ failure_graph:
       join(t.repo, ".mindsave", "snapshots", "dates_20260302.md"),
       snapshot("dates_20260302", "2026-03-02T10:00:00.000Z"),
     );
-    await t.okCli(["import", ".mindsave"]);
-    await t.okCli(["snapshots", "delete", "dates_20260302"]);
+    await importAt(inRepo(t), join(t.repo, ".mindsave"));
+    await deleteAt(inRepo(t), "dates_20260302");
     const again = await t.okCli(["import", ".mindsave"]);
     expect(again.stdout).toContain(
       "0 imported, 1 skipped (already in the store), 1 deleted here earlier (not brought back; --restore-deleted brings them back)",
@@ -1042,15 +1021,15 @@ failure_graph:
 
   test("MindSave's own export: a snapshot deleted since stays deleted; brought back with --restore-deleted, a later import skips it", async () => {
     const t = projectOnLaptop("mindsave-seed-again-");
-    await t.okCli(["save", "--goal", "Port the billing page", "--state", "s", "--next", "n"]);
-    await t.okCli(["save", "--goal", "Port the invoice page", "--state", "s", "--next", "n"]);
+    await saveGoal(t, "Port the billing page");
+    await saveGoal(t, "Port the invoice page");
     const out = join(t.base, "out");
-    await t.okCli(["export", "--out", out]);
+    await atPlace(inRepo(t), (s) => exportSeed(s, { out }));
     const names = async () =>
       (await t.json(["snapshots", "list", "--all"])).snapshots.map((s: any) => s.name).sort();
     const all = await names();
     const gone = all.find((n: string) => n.startsWith("port_the_billing"))!;
-    await t.okCli(["snapshots", "delete", gone]);
+    await deleteAt(inRepo(t), gone);
     expect((await t.json(["import", out])).snapshots.deleted).toEqual([gone]);
     const restored = await t.json(["import", out, "--restore-deleted"]);
     expect(restored.snapshots.imported).toEqual([gone]);
