@@ -19,6 +19,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { gitRepo, laptop, ok, okJson, run, sql, tempDir, type RunOptions } from "./helpers.ts";
+import { save, type Place } from "./engine-setup.ts";
 
 const READS = [["load"], ["recall", "goal"], ["snapshots", "list"], ["doctor"]];
 const WRITES = [
@@ -27,9 +28,14 @@ const WRITES = [
 ];
 
 let opts: RunOptions;
+/** The home `home` where every CLI run of this file acts: in its project, on its laptop. */
+let at: (home: string) => Place;
 beforeAll(() => {
   const base = tempDir("mindsave-open-");
-  opts = { cwd: gitRepo(join(base, "shop")), env: laptop("open", base).env };
+  const cwd = gitRepo(join(base, "shop"));
+  const env = laptop("open", base).env;
+  opts = { cwd, env };
+  at = (home) => ({ home, cwd, env });
 });
 
 /** Every file of a folder with its bytes and mtime, for "not one byte, nothing beside it" checks. */
@@ -55,7 +61,7 @@ function killedWriter(db: string, body: string) {
 
 /** A MindSave store in `home`, then marked as written by a newer MindSave (schema 99). */
 async function newerStore(home: string): Promise<string> {
-  await ok(["save", "--goal", "from the future", "--home", home], opts);
+  await save(at(home), { goal: "from the future" });
   const db = join(home, "mindsave.db");
   await sql(db, "UPDATE meta SET value = '99' WHERE key = 'schema_version'");
   return db;
@@ -151,7 +157,7 @@ describe("a read-only store reached through a symlink is read as its target", ()
   /** A store whose last change (a snapshot's goal) is committed in its log, not yet in the file. */
   async function changeInLog(): Promise<{ real: string; target: string; home: string }> {
     const real = tempDir("mindsave-home-");
-    await ok(["save", "--goal", "the goal in the file", "--home", real], opts);
+    await save(at(real), { goal: "the goal in the file" });
     const target = join(real, "mindsave.db");
     killedWriter(target, `d.exec("UPDATE snapshots SET goal = 'the goal in the log'")`);
     expect(statSync(`${target}-wal`).size).toBeGreaterThan(0);
@@ -218,7 +224,7 @@ describe("a symlinked store converted or repaired stays a symlink: the new store
   // the target (another folder, a synced drive) kept the old store, unencrypted or damaged.
   async function linkedStore(): Promise<{ target: string; home: string; link: string }> {
     const real = tempDir("mindsave-target-");
-    await ok(["save", "--goal", "走链接的存储 stays linked", "--home", real], opts);
+    await save(at(real), { goal: "走链接的存储 stays linked" });
     const home = tempDir("mindsave-link-");
     const link = join(home, "mindsave.db");
     symlinkSync(join(real, "mindsave.db"), link);
@@ -285,7 +291,7 @@ describe("a symlinked store converted or repaired stays a symlink: the new store
 
 test("a laptop home whose store is a symlink into a drive's folder writes it with the drive's rollback journal, not WAL", async () => {
   const drive = tempDir("mindsave-drive-");
-  await ok(["save", "--goal", "on the drive", "--home", drive], opts);
+  await save(at(drive), { goal: "on the drive" });
   // What `drive init` leaves beside a drive's store (home.ts DRIVE_MARKER).
   writeFileSync(join(drive, "drive.json"), "{}\n");
   const home = tempDir("mindsave-link-");
@@ -297,7 +303,7 @@ test("a laptop home whose store is a symlink into a drive's folder writes it wit
   );
   // The same store reached through a plain laptop home's link keeps WAL when its target is no drive's.
   const plain = tempDir("mindsave-target-");
-  await ok(["save", "--goal", "on the laptop", "--home", plain], opts);
+  await save(at(plain), { goal: "on the laptop" });
   const home2 = tempDir("mindsave-link-");
   symlinkSync(join(plain, "mindsave.db"), join(home2, "mindsave.db"));
   expect((await okJson(["doctor", "--home", home2], opts)).journal_mode).toBe("wal");
