@@ -5,7 +5,15 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { git, gitRepo, laptop, ok, okJson, run, sql, tempDir, type RunResult } from "./helpers.ts";
+import { git, gitRepo, laptop, okJson, run, sql, tempDir, type RunResult } from "./helpers.ts";
+import { addRuleAt, atPlace, fail, save, syncAt, type Place } from "./engine-setup.ts";
+import { linkProjects, splitProject } from "../src/engine/projects/projects.ts";
+import { retire } from "../src/engine/memory/retire.ts";
+import { addFact } from "../src/engine/memory/facts.ts";
+import { exportSeed } from "../src/engine/formats/seed-export.ts";
+
+/** `mindsave projects link PROJECT` at `place`, in this process, as set-up. */
+const linkAt = (place: Place, project: string) => atPlace(place, (s) => linkProjects(s, project));
 
 /** Laptops A and B, each with its own home and clones of two unrelated repositories, web and api. */
 function twoLaptopsTwoRepos() {
@@ -28,7 +36,9 @@ function twoLaptopsTwoRepos() {
       if (r.code !== 0) throw new Error(`${args.join(" ")} in ${repo}: ${r.stderr}`);
       return JSON.parse(r.stdout);
     };
-    return { home, repos, db: join(home, "mindsave.db"), cli, json };
+    // Where a CLI run in that clone acts, for the set-up run in this process.
+    const at = (repo: "web" | "api"): Place => ({ home, cwd: repos[repo], env });
+    return { home, repos, db: join(home, "mindsave.db"), cli, json, at };
   };
   return { a: mk("laptop-a", "host-a"), b: mk("laptop-b", "host-b") };
 }
@@ -42,14 +52,14 @@ const projectIds = async (l: Laptop) => (await l.json("web", ["projects"])).proj
 describe("a project linked into another is an alias of it on every host", () => {
   test("a snapshot saved on B in the project A linked meanwhile is listed in the merged project on both hosts", async () => {
     const { a, b } = twoLaptopsTwoRepos();
-    const web = (await a.json("web", ["save", "--goal", "web 1", "--state", "s", "--next", "n"])).project.id;
-    await a.json("api", ["save", "--goal", "api 1", "--state", "s", "--next", "n"]);
-    await b.json("web", ["sync", a.db]);
-    await a.json("web", ["projects", "link", "api"]);
+    const web = (await save(a.at("web"), { goal: "web 1", state: "s", next: "n" })).context.project.id;
+    await save(a.at("api"), { goal: "api 1", state: "s", next: "n" });
+    await syncAt(b.at("web"), a.db);
+    await linkAt(a.at("web"), "api");
     // B has not heard of the link: its save goes to project api.
-    await b.json("api", ["save", "--goal", "api 2 from B", "--state", "s", "--next", "n"]);
-    await b.json("api", ["sync", a.db]);
-    await a.json("web", ["sync", b.db]);
+    await save(b.at("api"), { goal: "api 2 from B", state: "s", next: "n" });
+    await syncAt(b.at("api"), a.db);
+    await syncAt(a.at("web"), b.db);
 
     const all = ["api 1", "api 2 from B", "web 1"];
     expect(await goals(a, "web")).toEqual(all);
@@ -76,9 +86,9 @@ describe("a project linked into another is an alias of it on every host", () => 
 
   test("on the host that linked, the linked checkout is the merged project: a save there makes no new project; split, it is its own again", async () => {
     const { a } = twoLaptopsTwoRepos();
-    const web = (await a.json("web", ["save", "--goal", "web 1"])).project.id;
-    const api = (await a.json("api", ["save", "--goal", "api 1"])).project.id;
-    await a.json("web", ["projects", "link", api]);
+    const web = (await save(a.at("web"), { goal: "web 1" })).context.project.id;
+    const api = (await save(a.at("api"), { goal: "api 1" })).context.project.id;
+    await linkAt(a.at("web"), api);
     const list = await a.json("api", ["snapshots", "list"]);
     expect(list.project.id).toBe(web);
     expect(list.snapshots.map((s: any) => s.goal).sort()).toEqual(["api 1", "web 1"]);
@@ -88,7 +98,7 @@ describe("a project linked into another is an alias of it on every host", () => 
     expect((await a.json("web", ["--in", "api", "load", "1"])).layer1.goal).toBe("api 2");
 
     // Split off again, the checkout is a project of its own history, with what was saved there.
-    await a.json("api", ["projects", "split"]);
+    await atPlace(a.at("api"), (s) => splitProject(s));
     const apart = await a.json("api", ["snapshots", "list"]);
     expect(apart.project.id).not.toBe(web);
     expect(apart.snapshots.map((s: any) => s.goal).sort()).toEqual(["api 1", "api 2"]);
@@ -97,19 +107,19 @@ describe("a project linked into another is an alias of it on every host", () => 
 
   test("failures, rules, facts and retirements B recorded in the linked project join the merged one; a failure seen before the link counts once", async () => {
     const { a, b } = twoLaptopsTwoRepos();
-    await a.json("web", ["save", "--goal", "web 1"]);
-    await a.json("api", ["save", "--goal", "api 1"]);
-    await a.json("api", ["fail", "Redis sessions", "--reason", "no Redis in staging"]);
-    await b.json("web", ["sync", a.db]);
-    await a.json("web", ["projects", "link", "api"]);
+    await save(a.at("web"), { goal: "web 1" });
+    await save(a.at("api"), { goal: "api 1" });
+    await fail(a.at("api"), "Redis sessions", "no Redis in staging");
+    await syncAt(b.at("web"), a.db);
+    await linkAt(a.at("web"), "api");
     // Meanwhile on B, still in project api: the same failure again, a rule, a fact, a retirement.
-    await b.json("api", ["save", "--goal", "api 2 from B", "--constraint", "no new deps"]);
-    await b.json("api", ["retire", "no new deps"]);
-    await b.json("api", ["fail", "Redis sessions", "--reason", "no Redis in staging"]);
-    await b.json("api", ["rules", "add", "Never push to main"]);
-    await b.json("api", ["fact", "staging DB is read-only", "--ttl", "3d"]);
-    await b.json("api", ["sync", a.db]);
-    await a.json("web", ["sync", b.db]);
+    await save(b.at("api"), { goal: "api 2 from B", constraint: ["no new deps"] });
+    await atPlace(b.at("api"), (s) => retire(s, "no new deps"));
+    await fail(b.at("api"), "Redis sessions", "no Redis in staging");
+    await addRuleAt(b.at("api"), "Never push to main");
+    await atPlace(b.at("api"), (s) => addFact(s, "staging DB is read-only", { ttl: "3d", scope: "project" }));
+    await syncAt(b.at("api"), a.db);
+    await syncAt(a.at("web"), b.db);
 
     for (const l of [a, b]) {
       for (const repo of ["web", "api"] as const) {
@@ -124,20 +134,20 @@ describe("a project linked into another is an alias of it on every host", () => 
       }
     }
     // Recording it again after the sync adds to the same failure.
-    await b.json("api", ["fail", "Redis sessions"]);
+    await fail(b.at("api"), "Redis sessions");
     expect((await b.json("web", ["failures"])).failure_graph.project["Redis sessions"].repeat_count).toBe(3);
   });
 
   test("two hosts that linked the two projects each into the other end with one project holding everything", async () => {
     const { a, b } = twoLaptopsTwoRepos();
-    await a.json("web", ["save", "--goal", "web 1"]);
-    await a.json("api", ["save", "--goal", "api 1"]);
-    await b.json("web", ["sync", a.db]);
-    await a.json("web", ["projects", "link", "api"]);
-    await b.json("api", ["projects", "link", "web"]);
-    await b.json("api", ["save", "--goal", "api 2 from B"]);
-    await b.json("api", ["sync", a.db]);
-    await a.json("web", ["sync", b.db]);
+    await save(a.at("web"), { goal: "web 1" });
+    await save(a.at("api"), { goal: "api 1" });
+    await syncAt(b.at("web"), a.db);
+    await linkAt(a.at("web"), "api");
+    await linkAt(b.at("api"), "web");
+    await save(b.at("api"), { goal: "api 2 from B" });
+    await syncAt(b.at("api"), a.db);
+    await syncAt(a.at("web"), b.db);
 
     const ids = await projectIds(a);
     expect(ids).toHaveLength(1);
@@ -164,12 +174,13 @@ async function linkedPair(prefix: string) {
   const opts = (cwd: string, env: Record<string, string> = {}) => ({ cwd, env: { ...pc.env, ...env } });
   const cli = (cwd: string, args: string[]) => run([...args, "--home", home], opts(cwd));
   const json = (cwd: string, args: string[]) => okJson([...args, "--home", home], opts(cwd));
-  const save = (cwd: string, goal: string) =>
-    json(cwd, ["save", "--goal", goal, "--state", "s", "--next", "n"]);
-  await save(app, "app work");
-  await save(lib, "lib work");
-  await json(app, ["projects", "link", "lib"]);
-  return { base, pc, home, db: join(home, "mindsave.db"), app, lib, elsewhere, opts, cli, json, save };
+  // The set-up's saves and link run in this process, where a CLI run in that folder would act.
+  const at = (cwd: string): Place => ({ home, cwd, env: pc.env });
+  const saveIn = (cwd: string, goal: string) => save(at(cwd), { goal, state: "s", next: "n" });
+  await saveIn(app, "app work");
+  await saveIn(lib, "lib work");
+  await linkAt(at(app), "lib");
+  return { base, pc, home, db: join(home, "mindsave.db"), app, lib, elsewhere, opts, cli, json, saveIn };
 }
 
 const rootShown = async (t: Awaited<ReturnType<typeof linkedPair>>, cwd: string) => {
@@ -193,10 +204,10 @@ describe("a linked project's root on this host is the folder in use", () => {
 
   test("elsewhere, the root shown is the folder used last: app after a save there, lib after one in lib", async () => {
     const t = await linkedPair("mindsave-walk4-used-");
-    await t.save(t.app, "app again");
+    await t.saveIn(t.app, "app again");
     expect((await rootShown(t, t.elsewhere)).root).toBe(t.app);
     expect((await t.json(t.elsewhere, ["--in", "app", "load", "--latest"])).project.root).toBe(t.app);
-    await t.save(t.lib, "lib again");
+    await t.saveIn(t.lib, "lib again");
     expect((await rootShown(t, t.elsewhere)).root).toBe(t.lib);
   });
 
@@ -205,24 +216,10 @@ describe("a linked project's root on this host is the folder in use", () => {
     // An export of a snapshot of app, made on another home, whose active file exists only in app.
     const other = join(t.base, "other-home");
     mkdirSync(other);
-    await ok(
-      [
-        "save",
-        "--goal",
-        "from the other home",
-        "--state",
-        "s",
-        "--next",
-        "n",
-        "--active-file",
-        "src/app.ts",
-        "--home",
-        other,
-      ],
-      t.opts(t.app),
-    );
+    const there: Place = { home: other, cwd: t.app, env: t.pc.env };
+    await save(there, { goal: "from the other home", state: "s", next: "n", activeFile: ["src/app.ts"] });
     const out = join(t.base, "export");
-    await ok(["export", "--out", out, "--home", other], t.opts(t.app));
+    await atPlace(there, (s) => exportSeed(s, { out }));
 
     const r = await t.cli(t.app, ["import", out, "--into", "app"]);
     expect(r.code).toBe(0);
