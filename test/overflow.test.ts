@@ -2,53 +2,18 @@
 // shares its name with another laptop's.
 import { describe, expect, test } from "bun:test";
 import { projectOnLaptop as fixture, twoLaptops } from "./helpers.ts";
+import { inClone, inRepo, save, syncAt, type SaveFlags } from "./engine-setup.ts";
 
 describe("overflow snapshots: deleting the full snapshot one builds on", () => {
   test("its Layer 2 comes from the newest older full snapshot still there; delete says so; none left: Layer 1 only", async () => {
     const t = fixture("mindsave-walk-ovf-");
-    const older = (
-      await t.json([
-        "save",
-        "--goal",
-        "older plan",
-        "--state",
-        "s",
-        "--next",
-        "n",
-        "--constraint",
-        "no Redis",
-      ])
-    ).saved;
-    const base = (
-      await t.json([
-        "save",
-        "--goal",
-        "newer plan",
-        "--state",
-        "s",
-        "--next",
-        "n",
-        "--constraint",
-        "no Kafka",
-      ])
-    ).saved;
-    const ovf = (
-      await t.json(["save", "--overflow", "--goal", "context nearly full", "--state", "s", "--next", "n"])
-    ).saved;
+    const saved = async (flags: SaveFlags) =>
+      (await save(inRepo(t), { state: "s", next: "n", ...flags })).snapshot.name;
+    const older = await saved({ goal: "older plan", constraint: ["no Redis"] });
+    const base = await saved({ goal: "newer plan", constraint: ["no Kafka"] });
+    const ovf = await saved({ goal: "context nearly full", overflow: true });
     // A full snapshot saved after the overflow one is no part of it.
-    const later = (
-      await t.json([
-        "save",
-        "--goal",
-        "later plan",
-        "--state",
-        "s",
-        "--next",
-        "n",
-        "--constraint",
-        "no Mongo",
-      ])
-    ).saved;
+    const later = await saved({ goal: "later plan", constraint: ["no Mongo"] });
     const layer2 = async () => (await t.json(["load", ovf])).layer2.constraints;
     const header = async () => (await t.okCli(["load", ovf])).stdout.split("\n")[1];
     expect(await header()).toContain(`overflow (Layer 1; Layer 2 from ${base})`);
@@ -78,18 +43,10 @@ describe("overflow snapshots: deleting the full snapshot one builds on", () => {
 describe("an overflow snapshot whose full one shares its name with another laptop's", () => {
   test("the block's header says which one its Layer 2 is from: the host and an id prefix", async () => {
     const w = twoLaptops("mindsave-seven-");
-    expect(
-      (await w.a.cli(["save", "--goal", "work", "--topic", "work", "--constraint", "from A"])).code,
-    ).toBe(0);
-    expect(
-      (await w.b.cli(["save", "--goal", "work", "--topic", "work", "--constraint", "from B"])).code,
-    ).toBe(0);
-    await w.a.json(["sync", w.drive]);
-    await w.b.json(["sync", w.drive]);
-    await w.a.json(["sync", w.drive]);
-    expect(
-      (await w.a.cli(["save", "--overflow", "--goal", "more work", "--state", "s", "--next", "n"])).code,
-    ).toBe(0);
+    await save(inClone(w.a), { goal: "work", topic: "work", constraint: ["from A"] });
+    await save(inClone(w.b), { goal: "work", topic: "work", constraint: ["from B"] });
+    for (const pc of [w.a, w.b, w.a]) await syncAt(inClone(pc), w.drive);
+    await save(inClone(w.a), { overflow: true, goal: "more work", state: "s", next: "n" });
     const block = (await w.a.cli(["load", "--latest"])).stdout;
     expect(block).toMatch(
       /overflow \(Layer 1; Layer 2 from work_\d{4}-\d\d-\d\d \((this host|laptop-b), id [0-9a-z-]+\)\)/,
