@@ -6,7 +6,8 @@ import { dumpStore, gitRepo, laptop, ok, okJson, projectOnLaptop, run, sql, temp
 import { normaliseEntry } from "../src/engine/formats/seed-read-failure-graph.ts";
 import { saveSnapshot } from "../src/engine/snapshots/save.ts";
 import { fromFields } from "../src/engine/snapshots/input.ts";
-import { atPlace, save } from "./engine-setup.ts";
+import { addRuleAt, atPlace, inRepo, save, saveGoal, saveText } from "./engine-setup.ts";
+import { addFact } from "../src/engine/memory/facts.ts";
 
 function setup() {
   const base = tempDir();
@@ -156,22 +157,7 @@ describe("save and load", () => {
   test("--verify reports missing and modified active files", async () => {
     const t = setup();
     writeFileSync(join(t.repo, "src", "keep.ts"), "same\n");
-    await ok(
-      [
-        "save",
-        "--goal",
-        "verify me",
-        "--active-file",
-        "src/auth.ts",
-        "--active-file",
-        "src/keep.ts",
-        "--active-file",
-        "src/gone.ts",
-        "--home",
-        t.home,
-      ],
-      t.opts(),
-    );
+    await save(t.here, { goal: "verify me", activeFile: ["src/auth.ts", "src/keep.ts", "src/gone.ts"] });
     writeFileSync(join(t.repo, "src", "auth.ts"), "changed!\n");
     const r = await ok(["load", "--verify", "--home", t.home], t.opts());
     expect(r.stdout).toContain("⚠ Workspace differs from snapshot:");
@@ -213,7 +199,7 @@ describe("save and load", () => {
 
   test("Layer 1 over 300 tokens is saved: the state is shortened, its words as written move to Layer 3, and the save says so", async () => {
     const t = setup();
-    await ok(["save", "--goal", "small", "--home", t.home], t.opts());
+    await save(t.here, { goal: "small" });
     const long = Array.from({ length: 120 }, (_, i) => `step${i} done`).join(", ");
     const r = await run(["save", "--goal", "too big", "--state", long, "--home", t.home], t.opts());
     expect(r.code).toBe(0);
@@ -350,21 +336,8 @@ describe("save and load", () => {
 
   test("sizes are UTF-8 bytes of everything stored, and the list's add up to the stats' total", async () => {
     const t = setup();
-    await ok(
-      [
-        "save",
-        "--goal",
-        "重构认证模块",
-        "--constraint",
-        "不要改接口",
-        "--decision",
-        "use 令牌",
-        "--home",
-        t.home,
-      ],
-      t.opts(),
-    );
-    await ok(["save", "--goal", "second one", "--state", "état: à moitié", "--home", t.home], t.opts());
+    await save(t.here, { goal: "重构认证模块", constraint: ["不要改接口"], decision: ["use 令牌"] });
+    await save(t.here, { goal: "second one", state: "état: à moitié" });
     const list = (await okJson(["snapshots", "list", "--home", t.home], t.opts())).snapshots as {
       size: number;
     }[];
@@ -411,24 +384,13 @@ describe("save and load", () => {
 describe("a save that leaves the newest snapshot's constraints and decisions behind", () => {
   test("says how many `load` stops restoring; a save that gives them again, or an overflow one, says nothing", async () => {
     const t = setup();
-    await ok(
-      [
-        "save",
-        "--goal",
-        "g",
-        "--state",
-        "s",
-        "--next",
-        "n",
-        "--constraint",
-        "no new dependencies",
-        "--decision",
-        "use polling",
-        "--home",
-        t.home,
-      ],
-      t.opts(),
-    );
+    await save(t.here, {
+      goal: "g",
+      state: "s",
+      next: "n",
+      constraint: ["no new dependencies"],
+      decision: ["use polling"],
+    });
     const again = await ok(
       [
         "save",
@@ -465,7 +427,7 @@ describe("a save that leaves the newest snapshot's constraints and decisions beh
 describe("snapshot YAML that cannot mean one thing is refused, and nothing is written", () => {
   test("a field given twice names the field and its line; a repeat_count that is no number names the entry", async () => {
     const p = projectOnLaptop("mindsave-walk5-yaml-");
-    await p.okCli(["save", "--goal", "first", "--state", "s", "--next", "n"]);
+    await saveGoal(p, "first");
     const before = await dumpStore(p.db);
     const twice = await p.cli(["save"], { stdin: "---\ngoal: x\nstate: s\ngoal: y\n---\n" });
     expect(twice.code).toBe(1);
@@ -541,12 +503,14 @@ describe("save keeps what is distinct", () => {
 describe("load --json carries what the block restores", () => {
   test("standing rules, unexpired facts, the plan and the tags, beside the layers", async () => {
     const t = projectOnLaptop("mindsave-six-");
-    await t.okCli(["save"], {
-      stdin:
-        "goal: ship\nstate: s\nnext_action: n\nplan:\n  - {content: write it, status: completed}\n  - {content: test it, status: in_progress}\ntags: [sprint-3]\n",
-    });
-    await t.okCli(["rules", "add", "Never push to main"]);
-    await t.okCli(["fact", "the staging DB is read-only", "--ttl", "7d"]);
+    await saveText(
+      inRepo(t),
+      "goal: ship\nstate: s\nnext_action: n\nplan:\n  - {content: write it, status: completed}\n  - {content: test it, status: in_progress}\ntags: [sprint-3]\n",
+    );
+    await addRuleAt(inRepo(t), "Never push to main");
+    await atPlace(inRepo(t), (s) =>
+      addFact(s, "the staging DB is read-only", { ttl: "7d", scope: "project" }),
+    );
     const load = await t.json(["load", "--latest"]);
     expect(load.rules).toEqual([{ text: "Never push to main", scope: "project" }]);
     expect(load.facts.map((f: any) => [f.text, f.scope])).toEqual([
