@@ -3,7 +3,9 @@
 // snapshot is archived, and says nothing for a listed one. The real CLI and `mindsave mcp`.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { projectOnLaptop } from "./helpers.ts";
-import { saveGoal } from "./engine-setup.ts";
+import { atPlace, inRepo, saveGoal } from "./engine-setup.ts";
+import { importSeed } from "../src/engine/formats/seed-import.ts";
+import { locateSeed } from "../src/engine/formats/seed-layout.ts";
 import { callTool, withMcp } from "./mcp-client.ts";
 import { writeTree } from "../bench/gen.ts";
 
@@ -65,15 +67,16 @@ describe("MCP list of a long history", () => {
       seed: 11,
       now: new Date("2026-11-28T12:00:00Z"),
     });
-    await long.okCli(["import", ".mindsave"]);
-    const r = await withMcp(long.home, long.repo, long.pc.env, (c) => callTool(c, "list", { all: true }));
+    // The history imported in this process (the engine's import, as the CLI's); one server for both calls.
+    await atPlace(inRepo(long), (s) => importSeed(s, locateSeed(long.repo), {}));
+    const [r, wide] = await withMcp(long.home, long.repo, long.pc.env, async (c) => [
+      await callTool(c, "list", { all: true }),
+      await callTool(c, "list", { all: true, limit: 100 }),
+    ]);
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent.snapshots).toHaveLength(50);
     expect(r.structuredContent.archived_count).toBe(50);
     expect(r.content[0].text).toContain("The newest 50 are shown (50 archived in all); pass limit for more.");
-    const wide = await withMcp(long.home, long.repo, long.pc.env, (c) =>
-      callTool(c, "list", { all: true, limit: 100 }),
-    );
     expect(wide.structuredContent.snapshots).toHaveLength(70);
     expect(wide.content[0].text).not.toContain("pass limit for more");
   }, 60_000);
