@@ -6,7 +6,7 @@
 // repeated failure session-notes.ts counts.
 import { failureId, normaliseItem, observeFailure, observationFromEntry } from "../failures/graph.ts";
 import { redactHead } from "../snapshots/redact.ts";
-import { commandsOf, LOOK_AROUND, looksOnly } from "./shell-words.ts";
+import { commandsOf, LOOK_AROUND, readsOnly } from "./shell-words.ts";
 import type { Session } from "../session.ts";
 import type { ToolUse, TranscriptFacts } from "./transcript.ts";
 import type { FailureGraphEntry, StoreWriter } from "../../store/store.ts";
@@ -123,7 +123,7 @@ export function abandonedApproaches(
     const [first, last] = [failures[0], failures.at(-1)!];
     const names = (a: Attempt) => a.words.some((w) => words.includes(w));
     if (worked.some((a) => a.index > first.index && names(a))) continue;
-    const movedOn = worked.some((a) => a.index > last.index && !looksOnly(a.command));
+    const movedOn = worked.some((a) => a.index > last.index && !readsOnly(a.command));
     if (!movedOn && !ended) continue;
     const tried = [...new Set(failures.map((a) => `\`${a.command.slice(0, 80)}\``))].join(", ");
     const error = errorLine(last.use);

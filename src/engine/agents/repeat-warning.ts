@@ -6,6 +6,7 @@
 import { hookFacts, type HookOutcome, type HookPayload } from "./hook-payload.ts";
 import { noteOf, withNote } from "./session-notes.ts";
 import { getSignalRow, putSignalRow } from "./signal-row.ts";
+import { readsOnly } from "./shell-words.ts";
 import { repeatedFailures, repeatWarning } from "../failures/repeat-warnings.ts";
 import { resolveProject } from "../projects/resolve.ts";
 import { unlessBusy } from "../unless-busy.ts";
@@ -95,19 +96,6 @@ export function toolInputText(input: Record<string, unknown>): string {
   return parts.join("\n").slice(0, TOOL_TEXT_MAX);
 }
 
-// Programs that only read: a command made of them looks, it tries nothing.
-const READS =
-  /^(?:ls|cat|head|tail|less|more|grep|egrep|rg|ag|find|fd|wc|tree|stat|file|which|pwd|git (?:log|status|diff|show|blame|grep))\b/;
-
-/** A shell command each step of which only reads (`ls node_modules | grep tailwind`). */
-export function onlyReads(command: string): boolean {
-  const steps = command
-    .split(/&&|\|\||[|;\n]/)
-    .map((s) => s.trim())
-    .filter(Boolean);
-  return steps.length > 0 && steps.every((s) => READS.test(s));
-}
-
 /**
  * What a tool call proposes, as matched: its input's text; nothing for a command that only reads,
  * nor for MindSave's own calls (recording a failure names it).
@@ -115,7 +103,7 @@ export function onlyReads(command: string): boolean {
 export function toolProposal(tool: string, input: Record<string, unknown>): string {
   if (/mindsave/i.test(tool)) return "";
   const command = typeof input.command === "string" ? input.command : input.cmd;
-  if (typeof command === "string" && (onlyReads(command) || /^\s*mindsave\b/.test(command))) return "";
+  if (typeof command === "string" && (readsOnly(command) || /^\s*mindsave\b/.test(command))) return "";
   return toolInputText(input);
 }
 

@@ -4,21 +4,19 @@
 
 /** The commands that only look around. */
 export const LOOK_AROUND = [
-  ...["ls", "cat", "head", "tail", "less", "more", "grep", "rg", "find", "pwd", "echo", "printf", "which"],
+  ...["ls", "cat", "head", "tail", "less", "more", "grep", "egrep", "rg", "ag", "find", "fd", "pwd", "echo"],
+  ...["printf", "which"],
   ...["whereis", "type", "stat", "file", "tree", "wc", "du", "df", "sort", "uniq", "cut", "tr", "sed", "awk"],
 ];
 const LOOKING = new Set(LOOK_AROUND);
 
-/** The commands a shell line chains (`&&`, `||`, `|`, `;`), each as its words without quotes. */
+/** The commands a shell line chains (`&&`, `||`, `|`, `;`, a new line), each as its words without quotes. */
 export const commandsOf = (line: string): string[][] =>
   line
-    .split(/&&|\|\||[|;()]/)
+    .split(/&&|\|\||[|;()\n]/)
     .map((c) => c.split(/\s+/).map((w) => w.replace(/^["'`]+|["'`,]+$/g, "")))
     .map((ws) => ws.filter(Boolean))
     .filter((ws) => ws.length > 0);
-
-/** A command line that only looks (ls, cat, grep …): every command it chains does. */
-export const looksOnly = (line: string): boolean => commandsOf(line).every((ws) => LOOKING.has(ws[0]));
 
 /** A redirection into a file (`> out.txt`, `>> log`), not `2>&1` nor `> /dev/null`. */
 const INTO_FILE = /(?:^|[^<>&\d])\d?>>?\s*(?!&|\/dev\/null\b)[^\s&|;]/;
