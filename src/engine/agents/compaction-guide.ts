@@ -63,15 +63,13 @@ export async function compactionGuide(session: Session): Promise<string | undefi
 }
 
 /**
- * An agent with no event after its compaction (Gemini CLI: no SessionStart follows a compression,
- * and PreCompress fires before every compression check, also when nothing is compressed): a
- * compression that happens now is noted, for the restore block to come with the next event whose
- * reply reaches the model. "manual" (/compress) always compresses; "auto" only at a fill of at least
- * half the window (Gemini CLI's DEFAULT_COMPRESSION_TOKEN_THRESHOLD, 0.61.0).
+ * An agent with no event after its compaction (Gemini CLI: no SessionStart follows a compression):
+ * the compression is noted, for the restore block to come with the next event whose reply reaches
+ * the model. Called only for one that compresses (runHook asks compressesNow first).
  */
-export async function noteCompaction(session: Session, p: HookPayload, src: TranscriptSource): Promise<void> {
+export async function noteCompaction(session: Session, p: HookPayload): Promise<void> {
   const sessionId = typeof p.session_id === "string" && p.session_id ? p.session_id : null;
-  if (!sessionId || !compressesNow(session, p, src)) return;
+  if (!sessionId) return;
   const now = session.now();
   await unlessBusy(true, undefined, () =>
     session.write(async (w) => {
@@ -86,7 +84,11 @@ export async function noteCompaction(session: Session, p: HookPayload, src: Tran
   );
 }
 
-/** Whether this pre-compaction event compresses: "manual" always, "auto" at half the window or more. */
+/**
+ * Whether this pre-compaction event compresses (Gemini CLI's PreCompress fires before every
+ * compression check, also when nothing is compressed): "manual" (/compress) always; "auto" only at
+ * a fill of at least half the window (Gemini CLI's DEFAULT_COMPRESSION_TOKEN_THRESHOLD, 0.61.0).
+ */
 export function compressesNow(session: Session, p: HookPayload, src: TranscriptSource): boolean {
   if (p.trigger === "manual") return true;
   const usage = src.usage(p);

@@ -108,9 +108,9 @@ async function checkpointAsk(session: Session, call: HookCall, outcome: HookOutc
  * event whose reply reaches the model brings the restore block first.
  */
 async function withRestoreAfterCompaction(session: Session, call: HookCall, reply: Reply): Promise<Reply> {
-  const { route, caller, event, payload: p } = call;
+  const { route, event, payload: p } = call;
   if (event === "pre-compact") {
-    await noteCompaction(session, p, caller.source);
+    await noteCompaction(session, p);
     return reply;
   }
   // (A session start restores anyway.)
