@@ -74,7 +74,7 @@ async function countCheck(conn: Exec): Promise<string[]> {
 }
 
 /** "ok", or what the full-text index's own check says is wrong with it. */
-export async function searchIndexCheck(conn: Exec): Promise<string> {
+async function searchIndexCheck(conn: Exec): Promise<string> {
   try {
     await conn.execute("INSERT INTO snapshot_search(snapshot_search) VALUES ('integrity-check')");
     return "ok";

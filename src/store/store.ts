@@ -7,7 +7,7 @@ import { UserError } from "../errors.ts";
 import { SCHEMA_VERSION, ensureIndexes } from "./migrations.ts";
 import { ensureFailureSearch } from "./failure-search.ts";
 import { migrateSchema, readOwnership, refuseForeign, type Ownership } from "./schema.ts";
-import { fullCheck, integrityCheck, quickCheck, searchIndexCheck } from "./checks.ts";
+import { fullCheck, integrityCheck, quickCheck } from "./checks.ts";
 import { MAX_AHEAD_MS, formatHlc, parseHlc } from "./hlc.ts";
 import { SyncSide } from "./sync.ts";
 import { PLAN_STATUS_AT, str } from "./rows.ts";
@@ -482,11 +482,6 @@ export class Store extends Queries {
   /** What can be checked in a moment at any size (`doctor`): see checks.ts. */
   async quickCheck(): Promise<string> {
     return quickCheck(this.conn, this.path);
-  }
-
-  /** "ok", or what the full-text index's own check says is wrong with it. */
-  async searchIndexCheck(): Promise<string> {
-    return searchIndexCheck(this.conn);
   }
 
   /**

@@ -337,10 +337,8 @@ async function verify(
 ): Promise<Record<string, number>> {
   const fail = (why: string) =>
     new UserError(`The repaired copy of ${db} fails its own check (${why}); the store was left as it was.`);
-  const integrity = await copy.integrityCheck();
+  const integrity = await copy.fullCheck();
   if (integrity !== "ok") throw fail(`integrity: ${integrity}`);
-  const index = await copy.searchIndexCheck();
-  if (index !== "ok") throw fail(`search index: ${index}`);
   const counts = await copy.tableCounts();
   for (const [t, r] of Object.entries(tables)) {
     const expected = r.saved + (t === "projects" ? recreated : 0);
