@@ -35,7 +35,7 @@ function spawnCli(
 ): Spawned {
   const proc = Bun.spawn([...CLI, ...args], {
     cwd: opts.cwd,
-    env: childEnv(opts.env),
+    env: childEnv(opts.env, args),
     stdin: opts.stdin === undefined ? "ignore" : new TextEncoder().encode(opts.stdin),
     stdout: "ignore",
     stderr: "pipe",

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { sourcesHash } from "../build.ts";
 import { spawnSync } from "node:child_process";
+import { commandWord } from "../src/cli-only.ts";
 
 export const REPO = resolve(import.meta.dir, "..");
 export const MAIN = join(REPO, "src", "main.ts");
@@ -81,8 +82,14 @@ export function laptop(name: string, base = tempDir("mindsave-laptop-")): Laptop
   return { home, env: { HOME: home, USERPROFILE: home, MINDSAVE_HOST_NAME: name } };
 }
 
-/** The environment of a CLI child: this one without any MINDSAVE_ setting, plus `extra`. */
-export function childEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+/**
+ * The environment of a CLI child running `args`: this one without any MINDSAVE_ setting, plus
+ * `extra`.
+ */
+export function childEnv(
+  extra: Record<string, string | undefined> = {},
+  args: string[] = [],
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env))
     if (v !== undefined && !k.startsWith("MINDSAVE_")) env[k] = v;
@@ -91,7 +98,8 @@ export function childEnv(extra: Record<string, string | undefined> = {}): Record
   env.MINDSAVE_KDF_LOG_N = "14";
   // The JIT off: a CLI run in a test is short, and compiling costs it more than it gains (~20% of
   // the suite's time). Behaviour is the same; test/short-run.test.ts checks the JIT as shipped.
-  env.BUN_JSC_useJIT = "0";
+  // An import keeps the JIT as shipped: its loop over hundreds of files costs twice the CPU without.
+  if (commandWord(args) !== "import") env.BUN_JSC_useJIT = "0";
   // A project marker in a parent of the temp folder (an AGENTS.md in /tmp) is no test's project.
   env.MINDSAVE_ROOT_CEILING = TEST_ROOT;
   for (const [k, v] of Object.entries(extra)) {
@@ -105,7 +113,7 @@ export function childEnv(extra: Record<string, string | undefined> = {}): Record
 export async function run(args: string[], opts: RunOptions = {}): Promise<RunResult> {
   const proc = Bun.spawn([...(opts.bin ?? CLI), ...args], {
     cwd: opts.cwd ?? REPO,
-    env: childEnv(opts.env),
+    env: childEnv(opts.env, args),
     stdin: opts.stdin === undefined ? "ignore" : new TextEncoder().encode(opts.stdin),
     stdout: "pipe",
     stderr: "pipe",

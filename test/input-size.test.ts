@@ -28,7 +28,7 @@ function hugeSnapshot(path: string, size = HUGE): string {
 async function runWithStdinFile(args: string[], stdinFile: string, cwd: string, env: Record<string, string>) {
   const proc = Bun.spawn([...CLI, ...args], {
     cwd,
-    env: childEnv(env),
+    env: childEnv(env, args),
     stdin: Bun.file(stdinFile),
     stdout: "pipe",
     stderr: "pipe",

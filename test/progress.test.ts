@@ -40,7 +40,7 @@ function onTerminal(args: string[], w: ReturnType<typeof seedWorkspace>) {
   const command = `${[...CLI, ...args].map(quote).join(" ")} > ${quote(out)}; echo "exit $?"`;
   const r = spawnSync(SCRIPT, ["-qec", command, "/dev/null"], {
     cwd: w.repo,
-    env: childEnv(w.env),
+    env: childEnv(w.env, args),
     encoding: "utf8",
   });
   return { screen: r.stdout, stdout: readFileSync(out, "utf8") };
