@@ -12,7 +12,7 @@ import {
 import { toHostPath } from "../engine/projects/paths.ts";
 import { pruneCandidates, pruneSnapshots, parseAge } from "../engine/snapshots/retention.ts";
 import { archivedCountText, listNumbers, nameColumn, someNames } from "../engine/snapshots/summaries.ts";
-import { SNAPSHOT_STATUSES } from "../engine/snapshots/input.ts";
+import { SNAPSHOT_STATUSES } from "../engine/snapshots/input-fields.ts";
 import { confirm, print, printJson, terminalProgress, warn, withSession } from "./shared.ts";
 import { age, padEnd, truncate } from "../lib/text.ts";
 import { terminalColumns } from "../lib/out.ts";

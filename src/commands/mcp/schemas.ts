@@ -1,7 +1,7 @@
 // The MCP tools' argument and result schemas. The descriptions are what an agent reads to fill
 // the arguments in, so they say what each field means in MindSave's words.
 import { z } from "zod";
-import { SNAPSHOT_STATUSES } from "../../engine/snapshots/input.ts";
+import { SNAPSHOT_STATUSES } from "../../engine/snapshots/input-fields.ts";
 
 export const INSTRUCTIONS = `MindSave is a save game for your working state in this project. Call \`load\` at the start of a session to resume from the newest snapshot (continue from its next action; never retry what its failure graph rejects). Call \`save\` at milestones, before the context fills up (\`overflow: true\` when it is nearly full), and before ending. Record a rejected approach with \`fail\` the moment it is rejected. \`recall\` searches every snapshot or reads the cold archive (Layer 3). Standing rules (\`rules\`) always apply; \`retire\` marks a constraint or decision that is no longer true; \`fact\` records a belief that expires; \`plan\` keeps your task list; \`diff\` shows what changed between snapshots.`;
 

@@ -6,7 +6,7 @@ import { z as zod, type z, type ZodRawShape } from "zod";
 import { isUserError } from "../../errors.ts";
 import { printable } from "../../lib/text.ts";
 import { saveReport, saveSnapshot } from "../../engine/snapshots/save.ts";
-import { applyFlags, emptyInput } from "../../engine/snapshots/input.ts";
+import { applyFlags, emptyInput } from "../../engine/snapshots/input-fields.ts";
 import { restoreSnapshot } from "../../engine/snapshots/restore.ts";
 import { recallArchive, recallSearch } from "../../engine/snapshots/recall.ts";
 import { snapshotList } from "../../engine/snapshots/catalog.ts";

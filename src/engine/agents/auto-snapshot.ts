@@ -4,7 +4,7 @@
 // holds Layer 1 only and points at the full snapshot it extends.
 import { UserError } from "../../errors.ts";
 import { getSetting } from "../home/settings.ts";
-import { emptyInput, type SnapshotInput } from "../snapshots/input.ts";
+import { emptyInput, type SnapshotInput } from "../snapshots/input-fields.ts";
 import { checkLayer1, saveSnapshot, type SaveResult } from "../snapshots/save.ts";
 import { countTokens } from "../snapshots/tokens.ts";
 import { newestSnapshot } from "../snapshots/select.ts";

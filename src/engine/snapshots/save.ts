@@ -24,7 +24,7 @@ import { isAbsoluteAny, toHostPath, toStoredPath } from "../projects/paths.ts";
 import { recordSave } from "../agents/signal.ts";
 import { changeSignalRow } from "../agents/signal-row.ts";
 import { isSafeName, nextFreeName, safeName, topicSlug, utcDate, utcDateTime } from "./slug.ts";
-import { noBlocker, type SnapshotInput } from "./input.ts";
+import { noBlocker, type SnapshotInput } from "./input-fields.ts";
 import { withLegacyFailures } from "./legacy-failures.ts";
 import { leftBehind } from "./left-behind.ts";
 import { redact, redactDeep, redactionWarning } from "./redact.ts";
