@@ -5,7 +5,7 @@ import { sameNameLabels } from "../engine/snapshots/select.ts";
 import { isAbsoluteAny, toHostPath } from "../engine/projects/paths.ts";
 import { nextSteps } from "../engine/projects/next-steps.ts";
 import { askUntil, note, print, printJson, withSession } from "./shared.ts";
-import { offHere, offSentence } from "../engine/projects/off.ts";
+import { offSentence, offState } from "../engine/projects/off.ts";
 import { archivedLoadText, numberedList, verifyText } from "../engine/snapshots/summaries.ts";
 import type { GlobalOptions } from "../types.ts";
 import { requireProject } from "../engine/projects/resolve.ts";
@@ -70,8 +70,9 @@ export async function run(
       if (result.archived) print(archivedLoadText("cli"));
       if (result.verify) print(verifyText(result.verify));
       print(result.block.text);
-      // A person loads as ever; they are told the agents' hooks get nothing here.
-      const off = offSentence(await offHere(session));
+      // A person loads as ever; they are told the agents' hooks get nothing here (the project is
+      // the one found above: not looked up again).
+      const off = offSentence(await offState(session, ctx.project.id));
       if (off) note(off);
     }
     return 0;
