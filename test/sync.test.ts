@@ -4,16 +4,20 @@ import { describe, expect, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CLI, childEnv, run, sql, twoLaptops, type LaptopWithClone } from "./helpers.ts";
-import { replicatedRows } from "./stores.ts";
+import { CLI, run, sql, twoLaptops, type LaptopWithClone } from "./helpers.ts";
+import { integrity, replicatedRows } from "./stores.ts";
 import { SQLD, startSqld } from "./sqld.ts";
-import { Session } from "../src/engine/session.ts";
-import { resolveProject } from "../src/engine/projects/resolve.ts";
+import { atPlace, inClone, setPlanAt, syncAt } from "./engine-setup.ts";
+import type { Session } from "../src/engine/session.ts";
 import { newId } from "../src/engine/ids.ts";
-import { projectSnapshots } from "../src/engine/snapshots/catalog.ts";
 import { fromFields } from "../src/engine/snapshots/input.ts";
 import { saveSnapshot } from "../src/engine/snapshots/save.ts";
-import { recordFailure, type FailureObservation } from "../src/engine/failures/record.ts";
+import { deleteSnapshot, setSnapshotStatus } from "../src/engine/snapshots/manage.ts";
+import { markStep } from "../src/engine/memory/plan.ts";
+import { recordFailure, removeFailure, type FailureObservation } from "../src/engine/failures/record.ts";
+import { exportSeed } from "../src/engine/formats/seed-export.ts";
+import { importSeed } from "../src/engine/formats/seed-import.ts";
+import { locateSeed } from "../src/engine/formats/seed-layout.ts";
 
 const SYNCED = [
   "hosts",
@@ -45,21 +49,24 @@ async function content(db: string): Promise<string> {
 const world = () => twoLaptops("mindsave-sync-");
 
 /**
- * A laptop's writes that only set the scene, made in this process with what `save` and `fail` run
- * (no process to start); what is tested here is sync, through the CLI.
+ * A laptop's writes that only set the scene, made in this process with what `save`, `fail`, `plan`,
+ * `snapshots` and a sync that is not the one checked run (no process to start); what is tested
+ * here is sync, through the CLI.
  */
-async function on(l: LaptopWithClone, fn: (s: Session) => Promise<unknown>): Promise<void> {
-  const session = await Session.open({ home: l.home, cwd: l.repo, env: childEnv(l.env) }, { write: true });
-  try {
-    await fn(session);
-  } finally {
-    await session.close();
-  }
-}
+const on = <T>(l: LaptopWithClone, fn: (s: Session) => Promise<T>): Promise<T> => atPlace(inClone(l), fn);
 const save = (l: LaptopWithClone, goal: string, more: Record<string, unknown> = {}) =>
   on(l, (s) => saveSnapshot(s, { input: fromFields({ goal, ...more }) }));
 const fail = (l: LaptopWithClone, item: string, o: Omit<FailureObservation, "item"> = {}) =>
   on(l, (s) => recordFailure(s, { item, ...o, increment: true }));
+/** `mindsave plan done|start|reopen N` (`status`: completed, in_progress, pending) on the newest snapshot. */
+const markOn = (l: LaptopWithClone, n: string, status: string) => on(l, (s) => markStep(s, n, status));
+/** `mindsave snapshots complete KEY`. */
+const completeOn = (l: LaptopWithClone, key: string) => on(l, (s) => setSnapshotStatus(s, key, "completed"));
+/** `mindsave sync PEER` whose report no case reads; a peer it could not reach fails the test. */
+async function syncOn(l: LaptopWithClone, peer: string): Promise<void> {
+  const r = await syncAt(inClone(l), peer);
+  if (r.failed.length) throw new Error(`${l.name}: sync ${peer}: ${r.failed[0]!.error}`);
+}
 
 const zero = { added: 0, updated: 0, deleted: 0 };
 const nothing = {
@@ -80,7 +87,7 @@ describe("sync", () => {
     await save(w.a, "Ship the shop");
     await fail(w.a, "Redis sessions", { reason: "no Redis in staging", alternatives: ["cookies"] });
     await fail(w.b, "Redis sessions", { reason: "no Redis in staging" });
-    for (const l of [w.a, w.b, w.a]) await l.json(["sync", w.drive]);
+    for (const l of [w.a, w.b, w.a]) await syncOn(l, w.drive);
     const direct = await w.a.json(["sync", w.b.db, "--dry-run"]);
     expect([direct.pulled, direct.pushed]).toEqual([nothing, nothing]);
   });
@@ -115,7 +122,7 @@ describe("sync", () => {
     const w = world();
     await save(w.a, "one");
     await save(w.b, "two");
-    await w.a.json(["sync", w.b.db]);
+    await syncOn(w.a, w.b.db);
     const before = [await content(w.a.db), await content(w.b.db)];
     const again = await w.a.json(["sync", w.b.db]);
     expect(again.pulled).toEqual(nothing);
@@ -147,26 +154,20 @@ describe("sync", () => {
 
   test("divergent edits: the later write wins on both sides; an edit after a delete keeps the record, a delete after an edit removes it", async () => {
     const w = world();
-    await save(w.a, "shared task", { topic: "shared" });
-    await save(w.a, "second task", { topic: "second" });
-    await w.a.json(["sync", w.b.db]);
+    const shared = (await save(w.a, "shared task", { topic: "shared" })).snapshot.name;
+    const second = (await save(w.a, "second task", { topic: "second" })).snapshot.name;
+    await syncOn(w.a, w.b.db);
     // Reasons edited on both sides: B's edit is later.
     await fail(w.a, "GraphQL", { reason: "A's reason" });
-    await w.a.json(["sync", w.b.db]);
+    await syncOn(w.a, w.b.db);
     await fail(w.a, "GraphQL", { reason: "A changed its mind" });
     await fail(w.b, "GraphQL", { reason: "B's later reason" });
     // A deletes `shared`, then B completes it (later): the edit wins.
-    const shared = (await w.a.json(["snapshots", "list"])).snapshots.find(
-      (s: any) => s.goal === "shared task",
-    ).name;
-    await w.a.json(["snapshots", "delete", shared]);
-    await w.b.json(["snapshots", "complete", shared]);
+    await on(w.a, (s) => deleteSnapshot(s, shared));
+    await completeOn(w.b, shared);
     // B completes `second`, then A deletes it (later): the delete wins.
-    const second = (await w.a.json(["snapshots", "list"])).snapshots.find(
-      (s: any) => s.goal === "second task",
-    ).name;
-    await w.b.json(["snapshots", "complete", second]);
-    await w.a.json(["snapshots", "delete", second]);
+    await completeOn(w.b, second);
+    await on(w.a, (s) => deleteSnapshot(s, second));
 
     const r = await w.a.json(["sync", w.b.db]);
     expect(r.pulled.snapshots.updated).toBe(1);
@@ -196,45 +197,34 @@ describe("sync", () => {
         );
         child.kill("SIGKILL");
         await new Promise((r) => child.on("exit", r));
-        for (const doctor of await Promise.all([w.a, w.b].map((side) => side.json(["doctor"]))))
-          expect(doctor.integrity).toBe("ok");
+        for (const side of [w.a, w.b]) expect(await integrity(side.db)).toBe("ok");
         if (point === "in-pull") expect(await content(w.a.db)).toBe(beforeA); // the killed transaction left nothing
         const rerun = await w.a.json(["sync", w.b.db]);
         expect(rerun.dry_run).toBe(false);
         expect(await content(w.a.db)).toBe(await content(w.b.db));
-        expect((await w.b.json(["snapshots", "list"])).snapshots).toHaveLength(2);
+        expect((await sql(w.b.db, "SELECT count(*) AS n FROM snapshots WHERE deleted = 0"))[0].n).toBe(2);
       }),
     );
   });
 
   test("a 10,000-snapshot store: after the first sync, one new snapshot syncs without rereading the rest", async () => {
     const w = world();
-    await w.a.json(["save", "--goal", "seed"]);
-    const session = await Session.open(
-      { home: w.a.home, cwd: w.a.repo, env: { ...process.env, ...w.a.env } },
-      { write: true },
+    const seed = (await save(w.a, "seed")).snapshot;
+    // The seed's row copied 10,000 times in one statement (its clock too: a bulk copy, not 10,000
+    // edits); the change-log triggers log each insert as they log the store's own.
+    const columns = (await sql(w.a.db, "PRAGMA table_info(snapshots)")).map((c) => String(c.name));
+    const copied = columns.filter((c) => !["id", "name", "created_at", "goal"].includes(c));
+    await sql(
+      w.a.db,
+      `INSERT INTO snapshots(id, name, created_at, goal, ${copied.join(", ")})
+       SELECT bulk.value, 'bulk_' || bulk.key, strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', '+' || bulk.key || ' seconds'),
+         'bulk ' || bulk.key, ${copied.map((c) => `seed.${c}`).join(", ")}
+       FROM json_each(?) AS bulk, snapshots AS seed WHERE seed.id = ?`,
+      [JSON.stringify(Array.from({ length: 10_000 }, () => newId())), seed.id],
     );
-    try {
-      const ctx = (await resolveProject(session, { create: false }))!;
-      const seed = (await projectSnapshots(session, ctx.project.id))[0];
-      const full = await session.store.getSnapshot(seed.id);
-      await session.write(async (tx) => {
-        for (let i = 0; i < 10_000; i++) {
-          await tx.insertSnapshot({
-            ...full!,
-            id: newId(),
-            name: `bulk_${i}`,
-            created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
-            goal: `bulk ${i}`,
-          });
-        }
-      });
-    } finally {
-      session.close();
-    }
     const first = await w.a.json(["sync", w.b.db]);
     expect(first.pushed.snapshots.added).toBe(10_001);
-    await w.a.json(["save", "--goal", "the one new snapshot"]);
+    await save(w.a, "the one new snapshot");
     const second = await w.a.json(["sync", w.b.db]);
     expect(second.pushed.snapshots).toEqual({ added: 1, updated: 0, deleted: 0 });
     expect(second.read.from_here).toBeLessThanOrEqual(4); // the snapshot, its signal, the host: not 10,000 rows
@@ -265,8 +255,8 @@ describe("sync", () => {
     await w.a.json(["sync", "--add-peer", w.driveDb]);
     const gone = join(w.base, "gone-home");
     mkdirSync(gone);
-    await w.b.json(["sync", join(gone, "mindsave.db")]);
-    await w.a.json(["sync", join(gone, "mindsave.db")]);
+    await syncOn(w.b, join(gone, "mindsave.db"));
+    await syncOn(w.a, join(gone, "mindsave.db"));
     writeFileSync(join(gone, "mindsave.db"), "broken now");
     await save(w.b, "after the breakage");
     const partial = await w.a.cli(["sync"]);
@@ -361,9 +351,9 @@ describe.skipIf(!SQLD)("sync through a libSQL server (sqld on loopback)", () => 
 /** Two laptops sharing one snapshot of "ship v2" with the plan `items` (`--item` texts), synced. */
 async function sharedPlan(prefix: string, items: string[]) {
   const w = twoLaptops(prefix);
-  await w.a.json(["save", "--goal", "ship v2", "--state", "s", "--next", "n"]);
-  await w.a.json(["plan", "set", ...items.flatMap((i) => ["--item", i])]);
-  expect((await w.b.cli(["sync", w.a.home])).code).toBe(0);
+  await save(w.a, "ship v2", { state: "s", next_action: "n" });
+  await setPlanAt(inClone(w.a), items);
+  await syncOn(w.b, w.a.home);
   return w;
 }
 
@@ -375,9 +365,9 @@ describe("a plan edited on two laptops between two syncs", () => {
   test("each step keeps the furthest progress either laptop made; the snapshot's status is the later edit's; both stores agree", async () => {
     const w = await sharedPlan("mindsave-plan-merge-", ["[>] migrate", "write docs", "release"]);
     // Between two syncs: A finishes step 1; B finishes step 2 and completes the snapshot (B's edit is later).
-    await w.a.json(["plan", "done", "1"]);
-    await w.b.json(["plan", "done", "2"]);
-    await w.b.json(["snapshots", "complete", "1"]);
+    await markOn(w.a, "1", "completed");
+    await markOn(w.b, "2", "completed");
+    await completeOn(w.b, "1");
     const merged = await w.b.cli(["sync", w.a.home]);
     expect(merged.code).toBe(0);
     // Said, not silent: which snapshot's plan was merged from both sides.
@@ -402,7 +392,7 @@ describe("a plan edited on two laptops between two syncs", () => {
     expect(await snapshotRows(w.b.db)).toEqual(await snapshotRows(w.a.db));
 
     // After that sync, a step reopened on one laptop is the later edit, not a concurrent one: it stands.
-    await w.a.json(["plan", "reopen", "2"]);
+    await markOn(w.a, "2", "pending");
     expect((await w.a.cli(["sync", w.b.home])).code).toBe(0);
     expect((await w.b.json(["plan"])).plan.map((p: any) => p.status)).toEqual([
       "completed",
@@ -416,8 +406,8 @@ describe("a step reopened on one laptop while the other edits the same plan", ()
   test("the reopen stands after the sync, beside the other laptop's progress: each step takes its later change", async () => {
     const w = await sharedPlan("mindsave-plan-reopen-", ["[x] migrate", "[x] write docs", "release"]);
     // Between two syncs: A reopens step 2 (its docs were wrong); B finishes step 3.
-    await w.a.json(["plan", "reopen", "2"]);
-    await w.b.json(["plan", "done", "3"]);
+    await markOn(w.a, "2", "pending");
+    await markOn(w.b, "3", "completed");
     const merged = await w.b.cli(["sync", w.a.home]);
     expect(merged.code).toBe(0);
     expect(merged.stdout).toContain("merged step by step");
@@ -437,9 +427,9 @@ describe("a step reopened on one laptop while the other edits the same plan", ()
 describe("progress made on the syncing laptop's older snapshot while the peer saved a newer one", () => {
   test("one sync leaves both stores the same: the merge made in the peer comes back", async () => {
     const w = await sharedPlan("mindsave-plan-back-", ["a", "b"]);
-    await w.a.json(["plan", "done", "1"]);
+    await markOn(w.a, "1", "completed");
     // Meanwhile B saves a newer snapshot of the same goal: it carries the plan as B knows it (0/2).
-    await w.b.json(["save", "--goal", "ship v2", "--state", "more", "--next", "n2"]);
+    await save(w.b, "ship v2", { state: "more", next_action: "n2" });
     expect((await w.a.cli(["sync", w.b.home])).code).toBe(0);
     for (const side of [w.a, w.b])
       expect((await side.json(["plan"])).plan.map((p: any) => p.status)).toEqual(["completed", "pending"]);
@@ -450,8 +440,8 @@ describe("progress made on the syncing laptop's older snapshot while the peer sa
 describe("a snapshot completed on one laptop while the other edits it", () => {
   test("stays completed after the sync, though the other edit is later, and the sync says so", async () => {
     const w = await sharedPlan("mindsave-complete-kept-", ["migrate", "release"]);
-    await w.b.json(["snapshots", "complete", "1"]);
-    await w.a.json(["plan", "done", "1"]); // the later edit of the row, made without the completion
+    await completeOn(w.b, "1");
+    await markOn(w.a, "1", "completed"); // the later edit of the row, made without the completion
     const r = await w.a.cli(["sync", w.b.home]);
     expect(r.code).toBe(0);
     const name = (await w.a.json(["snapshots", "list"])).snapshots[0].name;
@@ -472,8 +462,8 @@ describe("a failure forgotten on one laptop", () => {
   test("and recorded again on the other before they sync counts only what came after the forgetting, on both", async () => {
     const w = twoLaptops("mindsave-forget-sync-");
     for (let i = 0; i < 3; i++) await fail(w.a, "moment.js", { reason: "too big" });
-    expect((await w.b.cli(["sync", w.a.home])).code).toBe(0);
-    await w.a.json(["failures", "forget", "moment.js"]);
+    await syncOn(w.b, w.a.home);
+    await on(w.a, (s) => removeFailure(s, "moment.js"));
     await fail(w.b, "moment.js", { reason: "deprecated" });
     expect((await w.b.cli(["sync", w.a.home])).code).toBe(0);
     for (const side of [w.a, w.b]) {
@@ -488,10 +478,10 @@ describe("a failure forgotten on one laptop", () => {
 describe("a plan's progress made on a laptop that had not seen the newer snapshot", () => {
   test("flows on to the newest snapshot's copy of the same steps after the sync, and the sync says so", async () => {
     const w = await sharedPlan("mindsave-plan-forward-", ["a", "b"]);
-    await w.b.json(["plan", "done", "1"]);
-    await w.b.json(["plan", "done", "2"]);
+    await markOn(w.b, "1", "completed");
+    await markOn(w.b, "2", "completed");
     // Meanwhile A saves a newer snapshot of the same goal: it carries the plan as A knows it (0/2).
-    await w.a.json(["save", "--goal", "ship v2", "--state", "more", "--next", "n2"]);
+    await save(w.a, "ship v2", { state: "more", next_action: "n2" });
     const r = await w.a.cli(["sync", w.b.home]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("plans edited on both sides since the last sync");
@@ -505,11 +495,11 @@ describe("a plan's progress made on a laptop that had not seen the newer snapsho
 describe("a sync reports what changed, not what was stamped anew", () => {
   test("export on A, import on B, sync: the failures' links only got newer clocks, so no failure is reported updated; both stores end the same", async () => {
     const { a, b, base } = twoLaptops("mindsave-walk5-sync-");
-    await a.json(["save", "--goal", "g", "--state", "s", "--next", "n"]);
-    await a.json(["fail", "redis", "--reason", "slow", "--alt", "memcached"]);
-    await a.json(["fail", "redis"]);
-    await a.json(["export", "--out", join(base, "exp")]);
-    await b.json(["import", join(base, "exp")]);
+    await save(a, "g", { state: "s", next_action: "n" });
+    await fail(a, "redis", { reason: "slow", alternatives: ["memcached"] });
+    await fail(a, "redis");
+    await on(a, (s) => exportSeed(s, { out: join(base, "exp") }));
+    await on(b, (s) => importSeed(s, locateSeed(join(base, "exp"))));
     // The import wrote the link again (same values, B's clock): what the report must not call a change.
     const links = async (db: string): Promise<Record<string, unknown>[]> =>
       (await sql(db, "SELECT id, failure_id, kind, value, deleted, hlc FROM failure_links")).map((r) => ({
@@ -524,7 +514,7 @@ describe("a sync reports what changed, not what was stamped anew", () => {
     expect(r.pushed.failures).toEqual({ added: 0, updated: 0, deleted: 0 });
     expect(await links(a.db)).toEqual(await links(b.db));
     // A real change still is one: a new alternative on B reaches A as an updated failure.
-    await b.json(["fail", "redis", "--alt", "keydb"]);
+    await fail(b, "redis", { alternatives: ["keydb"] });
     const again = await b.json(["sync", a.home]);
     expect(again.pushed.failures.updated).toBe(1);
   }, 60_000);
@@ -533,20 +523,14 @@ describe("a sync reports what changed, not what was stamped anew", () => {
 describe("sync summaries", () => {
   test("sync summaries count things, not rows; a missing drive is named", async () => {
     const w = twoLaptops();
-    for (const item of ["Tailwind", "Redux", "GraphQL", "websocket reconnect"]) {
-      await w.a.json([
-        "fail",
-        item,
-        "--reason",
-        `${item} did not fit`,
-        "--alt",
-        "something else",
-        "--related",
-        "another thing",
-      ]);
-    }
+    for (const item of ["Tailwind", "Redux", "GraphQL", "websocket reconnect"])
+      await fail(w.a, item, {
+        reason: `${item} did not fit`,
+        alternatives: ["something else"],
+        related: ["another thing"],
+      });
     // (A dry run starts no store: the drive gets its store from laptop B's first sync.)
-    await w.b.json(["sync", w.drive]);
+    await syncOn(w.b, w.drive);
     const dry = await w.a.cli(["sync", w.drive, "--dry-run"]);
     expect(dry.stdout).toContain("failures +4 added");
     expect(dry.stdout).not.toContain("read ");
@@ -555,7 +539,7 @@ describe("sync summaries", () => {
     expect(real.stdout).toContain("failures +4 added");
     expect(real.stdout).not.toMatch(/hosts|signals/);
     // One more repeat of one failure is one failure updated.
-    await w.a.json(["fail", "Redux"]);
+    await fail(w.a, "Redux");
     expect((await w.a.cli(["sync", w.drive])).stdout).toContain("into the peer:   failures ~1 updated");
     // The drive is unplugged: plain `sync` names it.
     await w.a.cli(["sync", "--add-peer", w.drive]);
