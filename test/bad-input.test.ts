@@ -5,10 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, copyFi
 import { join } from "node:path";
 import {
   dumpStore,
-  gitRepo,
-  laptop,
   laptopWithApp as setup,
-  ok,
   okJson,
   plainFolder,
   projectOnLaptop,
@@ -16,17 +13,17 @@ import {
   sql,
   tempDir,
 } from "./helpers.ts";
+import { fail, inRepo, save, storeFixture } from "./engine-setup.ts";
+
+/** A store with a snapshot and a failure, built once in this process; each test gets its own copy. */
+const seededStore = storeFixture("mindsave-bad-input-", async (t) => {
+  await save(inRepo(t), { goal: "existing work", constraint: ["keep it"] });
+  await fail(inRepo(t), "Tailwind", "conflicts");
+});
 
 async function seeded() {
-  const base = tempDir();
-  const home = join(base, "home");
-  mkdirSync(home);
-  const repo = gitRepo(join(base, "repo"));
-  const pc = laptop("p", base);
+  const { base, home, repo, pc, db } = await seededStore();
   const opts = { cwd: repo, env: pc.env };
-  await ok(["save", "--goal", "existing work", "--constraint", "keep it", "--home", home], opts);
-  await ok(["fail", "Tailwind", "--reason", "conflicts", "--home", home], opts);
-  const db = join(home, "mindsave.db");
   return { base, home, repo, opts, db, before: await dumpStore(db) };
 }
 
