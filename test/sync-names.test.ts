@@ -3,21 +3,34 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { git, gitRepo, laptop, okJson, run, tempDir, twoLaptops } from "./helpers.ts";
+import { git, gitRepo, laptop, okJson, run, tempDir, twoLaptops, type LaptopWithClone } from "./helpers.ts";
+import { inClone, save, saveText, syncAt } from "./engine-setup.ts";
 
 const NAME = "fix_login_bug_2026-11-22";
 
 /** The same snapshot id on both laptops, as two saves of one goal on one day give. */
 const snapshot = (goal: string) => `---\nsnapshot_id: "${NAME}"\ngoal: "${goal}"\nstate: "started"\n---\n`;
 
+/**
+ * The laptops' saves (`mindsave save` of `snapshot(goal)` on stdin) and syncs through the drive,
+ * in this process: they only bring both snapshots to both laptops; the names are what is tested.
+ */
+async function bothSaved(w: ReturnType<typeof twoLaptops>) {
+  await saveText(inClone(w.a), snapshot("Fix login bug (A: the cookie path)"));
+  await saveText(inClone(w.b), snapshot("Fix login bug (B: the redirect loop)"));
+  for (const pc of [w.a, w.b, w.a]) await syncDrive(pc, w.drive);
+}
+
+/** `mindsave sync DRIVE` on `pc`, in this process; a drive it could not reach fails the test. */
+async function syncDrive(pc: LaptopWithClone, drive: string): Promise<void> {
+  const r = await syncAt(inClone(pc), drive);
+  if (r.failed.length) throw new Error(`${pc.name}: sync ${drive}: ${r.failed[0]!.error}`);
+}
+
 describe("names across hosts", () => {
   test("after a sync, load/show/delete/complete/recall by an ambiguous name refuse with the candidates; number and id prefix choose", async () => {
     const w = twoLaptops();
-    expect((await w.a.cli(["save"], { stdin: snapshot("Fix login bug (A: the cookie path)") })).code).toBe(0);
-    expect((await w.b.cli(["save"], { stdin: snapshot("Fix login bug (B: the redirect loop)") })).code).toBe(
-      0,
-    );
-    for (const pc of [w.a, w.b, w.a]) expect((await pc.cli(["sync", w.drive])).code).toBe(0);
+    await bothSaved(w);
 
     for (const pc of [w.a, w.b]) {
       const list = (await pc.json(["snapshots", "list"])).snapshots;
@@ -59,7 +72,7 @@ describe("names across hosts", () => {
     const prefix = offered.find((p) => aSnap.id.startsWith(p))!;
     expect(prefix.length).toBeLessThan(aSnap.id.length);
     expect((await w.b.cli(["snapshots", "delete", prefix])).code).toBe(0);
-    for (const pc of [w.b, w.a]) expect((await pc.cli(["sync", w.drive])).code).toBe(0);
+    for (const pc of [w.b, w.a]) await syncDrive(pc, w.drive);
     for (const pc of [w.a, w.b]) {
       const left = (await pc.json(["snapshots", "list"])).snapshots;
       expect(left.map((s: any) => s.goal)).toEqual(["Fix login bug (B: the redirect loop)"]);
@@ -70,9 +83,7 @@ describe("names across hosts", () => {
 
   test("load by list number picks the one shown there; export writes both snapshots to two files", async () => {
     const w = twoLaptops();
-    await w.a.cli(["save"], { stdin: snapshot("Fix login bug (A: the cookie path)") });
-    await w.b.cli(["save"], { stdin: snapshot("Fix login bug (B: the redirect loop)") });
-    for (const pc of [w.a, w.b, w.a]) await pc.cli(["sync", w.drive]);
+    await bothSaved(w);
     const list = (await w.a.json(["snapshots", "list"])).snapshots;
     for (const [i, s] of list.entries()) expect((await w.a.json(["load", String(i + 1)])).id).toBe(s.id);
 
@@ -104,14 +115,15 @@ describe("project names across hosts", () => {
       const env = { ...pc.env, MINDSAVE_HOST: `host-${name}` };
       return {
         home,
+        place: { home, cwd: repo, env },
         cli: (args: string[], cwd = repo) => run([...args, "--home", home], { cwd, env }),
         json: (args: string[], cwd = repo) => okJson([...args, "--home", home], { cwd, env }),
       };
     };
     const a = side("a", "shop-api");
     const b = side("b", "scratch-copy");
-    await a.json(["save", "--goal", "on a", "--state", "s", "--next", "n"]);
-    await b.json(["save", "--goal", "on b", "--state", "s", "--next", "n"]);
+    await save(a.place, { goal: "on a", state: "s", next: "n" });
+    await save(b.place, { goal: "on b", state: "s", next: "n" });
     await b.json(["sync", a.home]);
     for (const s of [a, b]) {
       expect((await s.json(["projects"])).projects.map((p: any) => p.name)).toEqual(["shop-api"]);
