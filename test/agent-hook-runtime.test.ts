@@ -7,7 +7,8 @@ import { describe, expect, test } from "bun:test";
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentProject, payloads, transcriptFixture } from "./agent-fixtures.ts";
-import { dumpStore, holdWriteLock, plainFolder, sql } from "./helpers.ts";
+import { dumpStore, holdWriteLock, laptop, plainFolder, sql } from "./helpers.ts";
+import { hookAt, inRepo, save, type Place } from "./engine-setup.ts";
 
 const GOAL = "Ship the JWT login";
 
@@ -26,17 +27,33 @@ const TRANSCRIPT: Record<string, string | undefined> = {
   cursor: "cursor-transcript.jsonl",
 };
 
-/** Claude Code's restore block for the same project and source: every agent must get exactly this text. */
+/**
+ * Claude Code's restore block for the same project and source, its hook run in this process (the
+ * other agents' hooks are what the CLI runs): every agent must get exactly this text.
+ */
 async function claudeBlock(t: ReturnType<typeof agentProject>, source: string): Promise<string> {
-  const r = await t.hook(null, "session-start", {
+  const out = await hookAt(t, undefined, "session-start", {
     session_id: "probe",
     cwd: t.repo,
     hook_event_name: "SessionStart",
     permission_mode: "default",
     source,
   });
-  return JSON.parse(r.stdout).hookSpecificOutput.additionalContext;
+  return JSON.parse(out).hookSpecificOutput.additionalContext;
 }
+
+/**
+ * The project in its laptop's default home (~/.mindsave), made as a first CLI save makes it (owner
+ * only), for a save in this process, which takes its home as given.
+ */
+function inDefaultHome(t: ReturnType<typeof agentProject>): Place {
+  mkdirSync(t.home, { recursive: true, mode: 0o700 });
+  return inRepo(t);
+}
+
+/** The project's first snapshot, saved in this process as `mindsave save --goal GOAL --next NEXT` would. */
+const saveTask = (t: ReturnType<typeof agentProject>, goal = GOAL, next = "add the expiry check") =>
+  save(inDefaultHome(t), { goal, next });
 
 /** A block without its "(3s ago)": two renders a second apart are the same block. */
 const ageless = (text: string) => text.replace(/\([^()]* ago\)/g, "(…)");
@@ -51,7 +68,7 @@ describe("each agent's events → the exact output it accepts", () => {
   for (const agent of ["codex", "gemini", "copilot", "cursor", "cline", "opencode"]) {
     test(`${agent}: session start gives the restore block in its own shape; every other event prints nothing`, async () => {
       const t = agentProject();
-      expect((await t.cli(["save", "--goal", GOAL, "--next", "add the expiry check"])).code).toBe(0);
+      await saveTask(t);
       const transcript = TRANSCRIPT[agent]
         ? transcriptFixture(TRANSCRIPT[agent]!, t.base, t.repo)
         : undefined;
@@ -96,7 +113,7 @@ describe("each agent's events → the exact output it accepts", () => {
   test("post-tool-use at YELLOW warns in each agent's shape: Codex PostToolUse, Gemini AfterTool; Copilot measures no fill", async () => {
     // Codex: 200,000 of a 272,000-token window (74%); Gemini: 760,000 of 1,048,576 (72.5%); the warning threshold is 72%.
     const codex = agentProject();
-    await codex.cli(["save", "--goal", GOAL, "--next", "add the expiry check"]);
+    await saveTask(codex);
     const rollout = transcriptFixture("codex-rollout.jsonl", codex.base, codex.repo);
     appendFileSync(
       rollout,
@@ -129,7 +146,7 @@ describe("each agent's events → the exact output it accepts", () => {
     expect(c.systemMessage).toMatch(/^Context pressure rising \(74%\)/);
 
     const gemini = agentProject();
-    await gemini.cli(["save", "--goal", GOAL, "--next", "add the expiry check"]);
+    await saveTask(gemini);
     const chat = transcriptFixture("gemini-session.jsonl", gemini.base, gemini.repo);
     appendFileSync(
       chat,
@@ -154,7 +171,7 @@ describe("each agent's events → the exact output it accepts", () => {
 
     // Copilot's postToolUse names no transcript and its log keeps no per-request usage: nothing to say.
     const copilot = agentProject();
-    await copilot.cli(["save", "--goal", GOAL, "--next", "add the expiry check"]);
+    await saveTask(copilot);
     expect(
       await copilot.hook("copilot", "post-tool-use", payloads("copilot", copilot.repo).postToolUse.payload),
     ).toMatchObject({ code: 0, stdout: "", stderr: "" });
@@ -165,7 +182,7 @@ describe("tool failures from agents whose postToolUse fires only for a success",
   test("Copilot's postToolUseFailure (a string error) and Cursor's (error_message): three alike become one system failure at the next checkpoint", async () => {
     for (const agent of ["copilot", "cursor"]) {
       const t = agentProject();
-      await t.cli(["save", "--goal", GOAL]);
+      await save(inDefaultHome(t), { goal: GOAL });
       const all = payloads(agent, t.repo);
       const p = all.postToolUseFailure;
       for (let i = 0; i < 3; i++)
@@ -268,7 +285,7 @@ describe("snapshots from every agent, with the agent that saved them", () => {
 describe("agents that also run Claude Code's hooks fire each event twice: it counts once", () => {
   test("Copilot CLI: SessionStart through .claude/settings.json injects; its own sessionStart then prints nothing; one snapshot per stop", async () => {
     const t = agentProject();
-    await t.cli(["save", "--goal", GOAL, "--next", "add the expiry check"]);
+    await saveTask(t);
     const log = transcriptFixture("copilot-events.jsonl", t.base, t.repo);
     const p = payloads("copilot", t.repo, log);
     const viaClaude = await t.hook("claude", "session-start", p["claude-SessionStart"].payload);
@@ -302,7 +319,7 @@ describe("agents that also run Claude Code's hooks fire each event twice: it cou
 
   test("Cursor: its sessionStart and the Claude Code SessionStart it also runs inject once; Claude Code itself is never deduplicated", async () => {
     const t = agentProject();
-    await t.cli(["save", "--goal", GOAL, "--next", "add the expiry check"]);
+    await saveTask(t);
     const p = payloads("cursor", t.repo);
     const own = JSON.parse((await t.hook("cursor", "session-start", p.sessionStart.payload)).stdout);
     expect(own.additional_context).toContain(`goal: ${GOAL}`);
@@ -365,7 +382,7 @@ describe("a hook never waits out another MindSave's long write (a first sync, an
   // (The 20 s limit below is a liveness bound on a hook that waits 1 s: 15 s waits would miss it.)
   test("while another process holds the write lock: session-start still restores, post-tool-use and stop leave their write out; all exit 0", async () => {
     const t = agentProject("mindsave-hook-busy-");
-    await t.cli(["save", "--goal", GOAL, "--next", "wire the refresh endpoint"]);
+    await saveTask(t, GOAL, "wire the refresh endpoint");
     const before = await dumpStore(t.db);
     const lock = await holdWriteLock(t.db);
     try {
@@ -401,7 +418,7 @@ describe("a hook never waits out another MindSave's long write (a first sync, an
   // (The 10 s limit is a liveness bound: folding the log back waited out the reader, 15 s.)
   test("a laptop's store while another program reads it: a save and a hook finish without waiting the reader out", async () => {
     const t = agentProject("mindsave-save-reader-");
-    await t.cli(["save", "--goal", GOAL, "--next", "wire the refresh endpoint"]);
+    await saveTask(t, GOAL, "wire the refresh endpoint");
     const lock = await holdWriteLock(t.db, "read");
     try {
       expect((await t.cli(["save", "--goal", "saved while read", "--state", "s", "--next", "n"])).code).toBe(
@@ -429,7 +446,7 @@ describe("a hook never waits out another MindSave's long write (a first sync, an
     // A drive's home keeps its store in rollback-journal mode: a commit waits for every reader.
     mkdirSync(t.home, { recursive: true });
     writeFileSync(join(t.home, "drive.json"), "{}");
-    await t.cli(["save", "--goal", GOAL, "--next", "wire the refresh endpoint"]);
+    await saveTask(t, GOAL, "wire the refresh endpoint");
     const lock = await holdWriteLock(t.db, "read");
     try {
       const start = await t.hook(null, "session-start", {
@@ -450,16 +467,8 @@ describe("a hook never waits out another MindSave's long write (a first sync, an
 describe("Codex: session start in plain text", () => {
   test("session-start --agent codex prints the restore block as plain text (no additionalContext JSON, which codex-cli 0.154.0 fails)", async () => {
     const t = agentProject();
-    expect(
-      (await t.cli(["save", "--goal", "Ship the JWT login", "--next", "add the expiry check"])).code,
-    ).toBe(0);
-    const claude = await t.hook(null, "session-start", {
-      session_id: "probe",
-      cwd: t.repo,
-      hook_event_name: "SessionStart",
-      source: "startup",
-    });
-    const block: string = JSON.parse(claude.stdout).hookSpecificOutput.additionalContext;
+    await saveTask(t);
+    const block = await claudeBlock(t, "startup");
     const r = await t.hook("codex", "session-start", payloads("codex", t.repo).SessionStart.payload);
     expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
     expect(r.stdout).not.toContain("additionalContext");
@@ -486,9 +495,7 @@ describe("opencode: snapshots without the user's prompt", () => {
 
     // A project with a snapshot: a prompt-less opencode session carries its goal on, as Claude Code's "continue" does.
     const u = agentProject();
-    expect((await u.cli(["save", "--goal", "Cache the product list", "--next", "raise the TTL"])).code).toBe(
-      0,
-    );
+    await saveTask(u, "Cache the product list", "raise the TTL");
     const q = payloads("opencode", u.repo);
     for (const name of ["session.start", "tool.execute.after", "session.compacting"])
       expect((await u.hook("opencode", q[name].arg, q[name].payload)).code).toBe(0);
@@ -527,7 +534,7 @@ describe("opencode: the person's message is the session's goal", () => {
 describe("a session in a folder that is no project yet (Cline, no transcript)", () => {
   test('its first task is kept until a save makes the project: the snapshots restore that task, not an unknown goal nor the last "thanks, done"', async () => {
     const t = plainFolder();
-    expect((await t.cli(["save", "--goal", "elsewhere"], { cwd: t.other })).code).toBe(0);
+    await save({ home: t.home, cwd: t.other, env: laptop("walker", t.base).env }, { goal: "elsewhere" });
     const base = { taskId: "ct", workspaceRoots: [t.dir], model: { slug: "m" } };
     const hook = (arg: string, payload: Record<string, unknown>) =>
       t.cli(["hook", arg, "--agent", "cline"], { stdin: JSON.stringify({ ...base, ...payload }) });

@@ -29,8 +29,11 @@ export interface Place {
   env?: Record<string, string>;
 }
 
+/** A project on a laptop as far as a place needs it: helpers.ts's, or agent-fixtures.ts's `agentProject`. */
+export type ProjectPlace = Pick<ProjectOnLaptop, "home" | "repo" | "pc">;
+
 /** A project on a laptop (helpers.ts) as a place: its home, in its repository. */
-export const inRepo = (t: ProjectOnLaptop, cwd = t.repo): Place => ({ home: t.home, cwd, env: t.pc.env });
+export const inRepo = (t: ProjectPlace, cwd = t.repo): Place => ({ home: t.home, cwd, env: t.pc.env });
 
 /** A laptop of `twoLaptops` (helpers.ts) as a place: its home, in its clone, as its host. */
 export const inClone = (l: LaptopWithClone): Place => ({ home: l.home, cwd: l.repo, env: l.env });
@@ -51,7 +54,7 @@ export async function atPlace<T>(place: Place, fn: (s: Session) => Promise<T>): 
  * process: the agent's payload read, the flows run on the real store, its stdout.
  */
 export async function hookAt(
-  t: ProjectOnLaptop,
+  t: ProjectPlace,
   agent: string | undefined,
   event: HookEvent,
   raw: Record<string, unknown>,
