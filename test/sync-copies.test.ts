@@ -5,6 +5,13 @@ import { describe, expect, test } from "bun:test";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { git, gitRepo, laptop, run, tempDir } from "./helpers.ts";
+import { inClone, save, syncAt, type Place } from "./engine-setup.ts";
+
+/** `mindsave sync PEER` at `place`, in this process: a sync that only sets the scene (no case reads it). */
+async function syncScene(place: Place, peer: string): Promise<void> {
+  const r = await syncAt(place, peer);
+  if (r.failed.length) throw new Error(`sync ${peer}: ${r.failed[0]!.error}`);
+}
 
 /** Laptops on clones of one repository, each with its own home (or a given one). */
 function office() {
@@ -20,12 +27,14 @@ function office() {
       if (r.code !== 0) throw new Error(`${name}: ${args.join(" ")}: ${r.stderr}`);
       return r.stdout;
     };
-    const save = (goal: string) => cli("save", "--goal", goal, "--state", "s", "--next", "n");
+    const place: Place = { home, cwd: repo, env };
+    // The saves only set the scene, in this process; the syncs between copies are what is tested.
+    const saveGoal = (goal: string) => save(place, { goal, state: "s", next: "n" });
     const goals = async () =>
       JSON.parse(await cli("--json", "snapshots", "list"))
         .snapshots.map((s: { goal: string }) => s.goal)
         .sort();
-    return { home, cli, save, goals };
+    return { home, place, cli, save: saveGoal, goals };
   };
   const drive = (name: string) => {
     const d = join(base, name, "mindsave");
@@ -42,7 +51,7 @@ async function copiedStick() {
   const [a, x, y] = [o.mk("a"), o.mk("x"), o.mk("y")];
   const d1 = o.drive("stick-1");
   await a.save("A first");
-  await a.cli("sync", d1);
+  await syncScene(a.place, d1);
   const d2 = join(o.base, "stick-2", "mindsave");
   cpSync(d1, d2, { recursive: true });
   return { a, x, y, d1, d2 };
@@ -73,7 +82,7 @@ describe("copies of one store", () => {
     const p = o.mk("p");
     const d = o.drive("stick");
     await p.save("P before the copy");
-    await p.cli("sync", d);
+    await syncScene(p.place, d);
     const qHome = join(o.base, "q-home");
     cpSync(p.home, qHome, { recursive: true });
     const q = o.mk("q", qHome);
@@ -116,24 +125,8 @@ describe("load --verify on another laptop", () => {
     const w = twoLaptops("mindsave-verify-elsewhere-");
     const outside = join(w.base, "notes.txt");
     writeFileSync(outside, "on both machines' disks, but a place on laptop A\n");
-    expect(
-      (
-        await w.a.cli([
-          "save",
-          "--goal",
-          "g",
-          "--state",
-          "s",
-          "--next",
-          "n",
-          "--active-file",
-          "src/auth.ts",
-          "--active-file",
-          outside,
-        ])
-      ).code,
-    ).toBe(0);
-    for (const pc of [w.a, w.b]) expect((await pc.cli(["sync", w.drive])).code).toBe(0);
+    await save(inClone(w.a), { goal: "g", state: "s", next: "n", activeFile: ["src/auth.ts", outside] });
+    for (const pc of [w.a, w.b]) await syncScene(inClone(pc), w.drive);
     const checks = (await w.b.json(["load", "--latest", "--verify"])).verify;
     expect(checks.map((c: { path: string; status: string }) => [c.path, c.status])).toEqual([
       ["src/auth.ts", "ok"],
