@@ -269,14 +269,15 @@ function attempt(d: Draft, level: Level, kept: number): Attempt {
 /**
  * The most pieces that fit at `level`: each line is counted once for an estimate that bounds the
  * search, then a binary search over exact counts of the rendered block (a few renders, not one
- * per dropped line: 800 failures cost what 10 do).
+ * per dropped line: 800 failures cost what 10 do). A line is counted with its newline, the part
+ * the block's text is counted in (tokens.ts), so the renders find its count known.
  */
 function fitAt(d: Draft, level: Level): Attempt {
   let estimate = countTokens(render(d, level, [], omittedLine(omittedBy(d, 0), d.s.name)));
   let hi = 0;
   while (
     hi < d.byPriority.length &&
-    (estimate += countTokens(lineOf(d.byPriority[hi], d.readCount)) + 1) <= d.budget + 64
+    (estimate += countTokens(`${lineOf(d.byPriority[hi], d.readCount)}\n`)) <= d.budget + 64
   )
     hi++;
   let best = attempt(d, level, 0);
