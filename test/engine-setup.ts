@@ -116,6 +116,12 @@ export function syncAt(place: Place, peer: string): Promise<SyncRun> {
   return atPlace(place, (s) => syncPeers(s, peer));
 }
 
+/** `syncAt` for a sync that only sets the scene (no case reads its report): a peer out of reach fails. */
+export async function syncScene(place: Place, peer: string): Promise<void> {
+  const run = await syncAt(place, peer);
+  if (run.failed.length) throw new Error(`${place.home}: sync ${peer}: ${run.failed[0]!.error}`);
+}
+
 /**
  * A store built once by `build` (on first use) for a project on a laptop, and a copy of it for
  * each test that asks: another home with the same mindsave.db, on the same laptop (one host id) and

@@ -5,13 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { git, gitRepo, laptop, run, tempDir } from "./helpers.ts";
-import { inClone, save, syncAt, type Place } from "./engine-setup.ts";
-
-/** `mindsave sync PEER` at `place`, in this process: a sync that only sets the scene (no case reads it). */
-async function syncScene(place: Place, peer: string): Promise<void> {
-  const r = await syncAt(place, peer);
-  if (r.failed.length) throw new Error(`sync ${peer}: ${r.failed[0]!.error}`);
-}
+import { inClone, save, syncScene, type Place } from "./engine-setup.ts";
 
 /** Laptops on clones of one repository, each with its own home (or a given one). */
 function office() {

@@ -3,8 +3,8 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { git, gitRepo, laptop, okJson, run, tempDir, twoLaptops, type LaptopWithClone } from "./helpers.ts";
-import { inClone, save, saveText, syncAt } from "./engine-setup.ts";
+import { git, gitRepo, laptop, okJson, run, tempDir, twoLaptops } from "./helpers.ts";
+import { inClone, save, saveText, syncScene } from "./engine-setup.ts";
 
 const NAME = "fix_login_bug_2026-11-22";
 
@@ -18,13 +18,7 @@ const snapshot = (goal: string) => `---\nsnapshot_id: "${NAME}"\ngoal: "${goal}"
 async function bothSaved(w: ReturnType<typeof twoLaptops>) {
   await saveText(inClone(w.a), snapshot("Fix login bug (A: the cookie path)"));
   await saveText(inClone(w.b), snapshot("Fix login bug (B: the redirect loop)"));
-  for (const pc of [w.a, w.b, w.a]) await syncDrive(pc, w.drive);
-}
-
-/** `mindsave sync DRIVE` on `pc`, in this process; a drive it could not reach fails the test. */
-async function syncDrive(pc: LaptopWithClone, drive: string): Promise<void> {
-  const r = await syncAt(inClone(pc), drive);
-  if (r.failed.length) throw new Error(`${pc.name}: sync ${drive}: ${r.failed[0]!.error}`);
+  for (const pc of [w.a, w.b, w.a]) await syncScene(inClone(pc), w.drive);
 }
 
 describe("names across hosts", () => {
@@ -72,7 +66,7 @@ describe("names across hosts", () => {
     const prefix = offered.find((p) => aSnap.id.startsWith(p))!;
     expect(prefix.length).toBeLessThan(aSnap.id.length);
     expect((await w.b.cli(["snapshots", "delete", prefix])).code).toBe(0);
-    for (const pc of [w.b, w.a]) await syncDrive(pc, w.drive);
+    for (const pc of [w.b, w.a]) await syncScene(inClone(pc), w.drive);
     for (const pc of [w.a, w.b]) {
       const left = (await pc.json(["snapshots", "list"])).snapshots;
       expect(left.map((s: any) => s.goal)).toEqual(["Fix login bug (B: the redirect loop)"]);
