@@ -1,7 +1,8 @@
 // What the TUI's component tests share: a real store in a temp dir with a git project "webapp",
 // the app rendered by ink-testing-library around it, keys, and a clock a test moves by hand.
 import { expect } from "bun:test";
-import { render } from "ink-testing-library";
+import { render } from "ink";
+import { EventEmitter } from "node:events";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { App, type Screen } from "../ui/app.tsx";
@@ -79,6 +80,48 @@ export function testClock(start = Date.now()) {
   };
 }
 
+/**
+ * The screen of a test's terminal, as ink-testing-library's, with its rows too: ink asks the size at
+ * every frame, and a stdout without rows sent it to `tput`, two processes a frame.
+ */
+class TestScreen extends EventEmitter {
+  lastFrame = "";
+  constructor(
+    readonly columns: number,
+    readonly rows: number,
+    private readonly drawn: () => void,
+  ) {
+    super();
+  }
+  write = (frame: string) => {
+    this.lastFrame = frame;
+    this.drawn();
+    return true;
+  };
+}
+
+/** The keyboard of a test's terminal, as ink-testing-library's: each write is one read of raw input. */
+class TestKeyboard extends EventEmitter {
+  isTTY = true;
+  private data: string | null = null;
+  write(data: string) {
+    this.data = data;
+    this.emit("readable");
+    this.emit("data", data);
+  }
+  read() {
+    const { data } = this;
+    this.data = null;
+    return data;
+  }
+  setEncoding() {}
+  setRawMode() {}
+  resume() {}
+  pause() {}
+  ref() {}
+  unref() {}
+}
+
 export interface Harness {
   frame: () => string;
   press: (...keys: string[]) => void;
@@ -104,42 +147,73 @@ export function mount(session: Session, opts: MountOptions = {}): Harness {
   const terminal: string[] = [];
   const columns = opts.columns ?? 100;
   const rows = opts.rows ?? 30;
+  // What `until` waits for: each frame drawn, and the app's exit, call these.
+  const watchers = new Set<() => void>();
+  const changed = () => [...watchers].forEach((w) => w());
   const value: UiContextValue = {
     session,
     theme: makeTheme(opts.env ?? { LANG: "en_US.UTF-8" }),
     now: opts.now ?? (() => new Date()),
     every: opts.every,
-    exit: (output) => Object.assign(exited, { called: true, output }),
+    exit: (output) => {
+      Object.assign(exited, { called: true, output });
+      changed();
+    },
     writeTerminal: (d) => terminal.push(d),
   };
+  const screen = new TestScreen(columns, rows, changed);
+  const keyboard = new TestKeyboard();
   const r = render(
     <UiContext.Provider value={value}>
       <App initial={opts.initial} size={{ columns, rows }} />
     </UiContext.Provider>,
+    {
+      stdout: screen as unknown as NodeJS.WriteStream,
+      stdin: keyboard as unknown as NodeJS.ReadStream,
+      debug: true,
+      exitOnCtrlC: false,
+      patchConsole: false,
+    },
   );
   open.push({ unmount: r.unmount, session });
-  const frame = () => r.lastFrame() ?? "";
+  const frame = () => screen.lastFrame;
+  const fitsTerminal = (f: string) => {
+    if (!opts.fits) return;
+    expect(f.split("\n").length).toBeLessThanOrEqual(rows);
+    for (const line of f.split("\n")) expect(width(line)).toBeLessThanOrEqual(columns);
+  };
   return {
     frame,
     exited,
     terminal,
     session,
-    press: (...keys) => keys.forEach((k) => r.stdin.write(k)),
-    // Waits for what the screen must show next: a condition, checked as renders happen, bounded.
-    until: async (pred, what, ms = 3000) => {
-      for (let i = 0; i < ms / 5; i++) {
-        const f = frame();
-        if (pred(f)) {
-          if (opts.fits) {
-            expect(f.split("\n").length).toBeLessThanOrEqual(rows);
-            for (const line of f.split("\n")) expect(width(line)).toBeLessThanOrEqual(columns);
+    press: (...keys) => keys.forEach((k) => keyboard.write(k)),
+    // Waits for what the screen must show next: a condition, checked at each frame drawn, bounded.
+    until: (pred, what, ms = 3000) =>
+      new Promise<string>((resolve, reject) => {
+        const done = (settle: () => void) => {
+          watchers.delete(check);
+          clearTimeout(timer);
+          settle();
+        };
+        const check = () => {
+          let f: string;
+          try {
+            f = frame();
+            if (!pred(f)) return;
+            fitsTerminal(f);
+          } catch (e) {
+            return done(() => reject(e));
           }
-          return f;
-        }
-        await new Promise((res) => setTimeout(res, 5));
-      }
-      throw new Error(`the screen never showed ${what}; last frame:\n${frame()}`);
-    },
+          done(() => resolve(f));
+        };
+        const timer = setTimeout(
+          () => done(() => reject(new Error(`the screen never showed ${what}; last frame:\n${frame()}`))),
+          ms,
+        );
+        watchers.add(check);
+        check();
+      }),
   };
 }
 
