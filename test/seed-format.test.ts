@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import {
+  childEnv,
   gitRepo,
   laptop,
   ok,
@@ -23,6 +24,9 @@ import { locateSeed } from "../src/engine/formats/seed-layout.ts";
 import { exportSeed } from "../src/engine/formats/seed-export.ts";
 import { deleteSnapshot } from "../src/engine/snapshots/manage.ts";
 import { observeSignal } from "../src/engine/agents/signal.ts";
+import { Session } from "../src/engine/session.ts";
+import { requireProject } from "../src/engine/projects/resolve.ts";
+import { selectSnapshot } from "../src/engine/snapshots/select.ts";
 
 const cli = (args: string[], opts: RunOptions = {}) => run(args, opts);
 const cliOk = (args: string[], opts: RunOptions = {}) => ok(args, opts);
@@ -367,6 +371,21 @@ function setup() {
   return { base, home, repo, pc, opts, place, db: join(home, "mindsave.db") };
 }
 
+/** What `snapshots show NAME --json` prints for each of `names` at `place`: its engine call, one read session. */
+async function shownAt(place: Place, names: string[]): Promise<unknown[]> {
+  const session = await Session.open({ home: place.home, cwd: place.cwd, env: childEnv(place.env) });
+  return session.run(async (s) => {
+    const { project } = await requireProject(s);
+    const shown: unknown[] = [];
+    for (const name of names) {
+      const sel = await selectSnapshot(s, project.id, name, { latest: true });
+      if (sel.kind !== "snapshot") throw new Error(`${place.home}: no snapshot ${name}`);
+      shown.push(JSON.parse(JSON.stringify(sel.snapshot)));
+    }
+    return shown;
+  });
+}
+
 /** The rows import writes, without the per-run bookkeeping (hosts, roots, the change log). */
 async function contentRows(db: string) {
   const out: Record<string, unknown[]> = {};
@@ -378,7 +397,7 @@ async function contentRows(db: string) {
 
 describe("import the original's .mindsave/", () => {
   test("snapshots, failures, tool logs and signal land in the workspace's project; a second import adds nothing", async () => {
-    const { home, repo, opts, db } = setup();
+    const { home, repo, opts, db, place } = setup();
     const r = await cliJson(["import", repo, "--home", home], opts());
     expect([...r.snapshots.imported].sort()).toEqual([...SNAPSHOT_IDS].sort());
     expect(r.snapshots.failed).toEqual([]);
@@ -405,7 +424,7 @@ describe("import the original's .mindsave/", () => {
     expect(listed.snapshots.map((s: any) => s.name)).toEqual(
       SNAPSHOT_IDS.filter((n) => n !== "legacy_css_20260420"),
     );
-    const show = (id: string) => okJson(["snapshots", "show", id, "--home", home], opts());
+    const show = async (id: string): Promise<any> => (await shownAt(place, [id]))[0];
 
     const jwt = await show("add_jwt_refresh_20260510");
     expect(jwt.created_at).toBe("2026-05-10T06:30:00.000Z");
@@ -742,11 +761,8 @@ describe("export to the original's layout", () => {
       const { id: _id, hlc: _hlc, ...rest } = s;
       return rest;
     };
-    for (const name of list) {
-      const a = await okJson(["snapshots", "show", name, "--home", home], opts());
-      const b = await okJson(["snapshots", "show", name, "--home", home2], opts());
-      expect(strip(b)).toEqual(strip(a));
-    }
+    const [shownA, shownB] = [await shownAt(place, list), await shownAt({ ...place, home: home2 }, list)];
+    expect(shownB.map(strip)).toEqual(shownA.map(strip));
     const fa = await okJson(["failures", "--home", home], opts());
     const fb = await okJson(["failures", "--home", home2], opts());
     expect(fb).toEqual(fa);
