@@ -4,11 +4,13 @@
 // re-run goes on from the page it stopped at, taking nothing twice.
 import { describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
+import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { CLI, sql, twoLaptops, type LaptopWithClone } from "./helpers.ts";
+import { CLI, run, sql, tempDir, twoLaptops, type LaptopWithClone } from "./helpers.ts";
 import { integrity, replicatedRows } from "./stores.ts";
 import { SQLD, startSqld } from "./sqld.ts";
 import { fail, inClone, save } from "./engine-setup.ts";
+import { sizeOf } from "../src/store/driver.ts";
 
 /** Snapshots each laptop saves before the first sync; failures, each with its counter and a link. */
 const SNAPSHOTS = 9;
@@ -16,7 +18,7 @@ const FAILURES = 3;
 const PAGE = { MINDSAVE_SYNC_PAGE: "4" };
 
 /** Two laptops that never synced, each with its own snapshots (Chinese text too) and failures. */
-async function twoHistories() {
+async function buildHistories() {
   const w = twoLaptops("mindsave-sync-pages-");
   for (const l of [w.a, w.b]) {
     for (let i = 0; i < SNAPSHOTS; i++)
@@ -26,6 +28,30 @@ async function twoHistories() {
   }
   return w;
 }
+let histories: ReturnType<typeof buildHistories> | null = null;
+
+/** A laptop of the histories with a home of its own: its store copied, the same host and clone. */
+type LaptopCopy = Pick<LaptopWithClone, "name" | "home" | "db" | "repo" | "env" | "cli">;
+
+/**
+ * The two histories, built once, for one test: each laptop on a copy of its store (the engine's
+ * sessions folded their WAL on close, so the file is the whole store). Copies of one store never
+ * meet here: each test syncs its own two.
+ */
+async function twoHistories(): Promise<{ base: string; a: LaptopCopy; b: LaptopCopy }> {
+  const w = await (histories ??= buildHistories());
+  const base = tempDir("mindsave-sync-pages-copy-");
+  const copy = (l: LaptopWithClone): LaptopCopy => {
+    const home = join(base, `${l.name}-home`);
+    mkdirSync(home);
+    if (sizeOf(`${l.db}-wal`) > 0) throw new Error(`${l.db} still has changes in its WAL`);
+    copyFileSync(l.db, join(home, "mindsave.db"));
+    const cli: LaptopCopy["cli"] = (args, extra = {}) =>
+      run([...args, "--home", home], { cwd: l.repo, stdin: extra.stdin, env: { ...l.env, ...extra.env } });
+    return { name: l.name, home, db: join(home, "mindsave.db"), repo: l.repo, env: l.env, cli };
+  };
+  return { base, a: copy(w.a), b: copy(w.b) };
+}
 
 /** Change-log entries a store would send a peer that never pulled from it (none came from that peer). */
 const logLength = async (db: string) => Number((await sql(db, "SELECT count(*) AS n FROM changes"))[0].n);
@@ -33,7 +59,7 @@ const logLength = async (db: string) => Number((await sql(db, "SELECT count(*) A
 const snapshotRows = async (db: string) =>
   [...(await replicatedRows(db))].filter(([k]) => k.startsWith("snapshots:"));
 
-const json = async (l: LaptopWithClone, args: string[], env: Record<string, string> = {}) => {
+const json = async (l: LaptopCopy, args: string[], env: Record<string, string> = {}) => {
   const r = await l.cli(["--json", ...args], { env: { ...PAGE, ...env } });
   if (r.code !== 0) throw new Error(`${args.join(" ")}: ${r.stderr}`);
   return JSON.parse(r.stdout);
