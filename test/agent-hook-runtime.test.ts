@@ -8,7 +8,7 @@ import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentProject, payloads, transcriptFixture } from "./agent-fixtures.ts";
 import { dumpStore, holdWriteLock, laptop, plainFolder, sql } from "./helpers.ts";
-import { hookAt, inRepo, save, type Place } from "./engine-setup.ts";
+import { hookAt, inDefaultHome, save } from "./engine-setup.ts";
 
 const GOAL = "Ship the JWT login";
 
@@ -40,15 +40,6 @@ async function claudeBlock(t: ReturnType<typeof agentProject>, source: string): 
     source,
   });
   return JSON.parse(out).hookSpecificOutput.additionalContext;
-}
-
-/**
- * The project in its laptop's default home (~/.mindsave), made as a first CLI save makes it (owner
- * only), for a save in this process, which takes its home as given.
- */
-function inDefaultHome(t: ReturnType<typeof agentProject>): Place {
-  mkdirSync(t.home, { recursive: true, mode: 0o700 });
-  return inRepo(t);
 }
 
 /** The project's first snapshot, saved in this process as `mindsave save --goal GOAL --next NEXT` would. */

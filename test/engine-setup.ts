@@ -35,6 +35,15 @@ export type ProjectPlace = Pick<ProjectOnLaptop, "home" | "repo" | "pc">;
 /** A project on a laptop (helpers.ts) as a place: its home, in its repository. */
 export const inRepo = (t: ProjectPlace, cwd = t.repo): Place => ({ home: t.home, cwd, env: t.pc.env });
 
+/**
+ * A project on a laptop whose home is the laptop's default one (~/.mindsave), made as a first CLI
+ * save there makes it (owner only): a save in this process takes its home as given, never makes it.
+ */
+export function inDefaultHome(t: ProjectPlace): Place {
+  mkdirSync(t.home, { recursive: true, mode: 0o700 });
+  return inRepo(t);
+}
+
 /** A laptop of `twoLaptops` (helpers.ts) as a place: its home, in its clone, as its host. */
 export const inClone = (l: LaptopWithClone): Place => ({ home: l.home, cwd: l.repo, env: l.env });
 

@@ -10,6 +10,7 @@ import { fromFields, applyFlags, emptyInput, parseSnapshotText } from "../src/en
 import { FIELD_MAX } from "../src/engine/snapshots/input-limits.ts";
 import { countTokens, loadTokenizer, runCuts, MAX_RUN } from "../src/engine/snapshots/tokens.ts";
 import { MAX_TOOL_USES, readTranscript } from "../src/engine/agents/transcript.ts";
+import { inDefaultHome, save, saveText } from "./engine-setup.ts";
 
 const T30 = 30_000;
 const MB = 1024 * 1024;
@@ -165,7 +166,7 @@ describe("transcripts of any size, and paths that are not transcripts", () => {
     "stop and pre-compact on /dev/zero, a directory or a FIFO end at once, save nothing and stay small",
     async () => {
       const t = setup();
-      await okJson(["save", "--goal", "Keep the store as it is"], t.at);
+      await save(inDefaultHome(t), { goal: "Keep the store as it is" });
       const before = await counts(t.db);
       const fifo = join(t.base, "transcript.fifo");
       const hasFifo = spawnSync("mkfifo", [fifo]).status === 0; // nobody ever writes to it
@@ -286,14 +287,9 @@ describe("recall and token counting on long text", () => {
         (_, i) => words[(i * 7 + (i >> 3)) % words.length] + (i % 13 === 12 ? ".\n" : " "),
       ).join("");
       expect(prose.length).toBeGreaterThan(MB);
-      await okJson(["save"], {
-        ...t.at,
-        stdin: `---\ngoal: Archive of words\n---\n${prose}\nzebrafish at the end\n`,
-      });
-      await okJson(["save"], {
-        ...t.at,
-        stdin: `---\ngoal: Archive of one word\n---\n${"needle ".repeat(150_000)}\n`,
-      });
+      // Saved in this process (a CLI save of 1 MB costs ~1 s with the JIT off): recall is the subject.
+      await saveText(inDefaultHome(t), `---\ngoal: Archive of words\n---\n${prose}\nzebrafish at the end\n`);
+      await saveText(inDefaultHome(t), `---\ngoal: Archive of one word\n---\n${"needle ".repeat(150_000)}\n`);
       const one = await okJson(["recall", "golf", "bravo"], t.at);
       expect(one.hits.map((h: any) => h.goal)).toEqual(["Archive of words"]);
       expect(one.hits[0].context).toMatch(/«golf»|«bravo»/);
@@ -316,7 +312,7 @@ describe("recall and token counting on long text", () => {
     "a 100 KB goal is refused with exit 1 before any counting, and the store is unchanged; a long Layer 2 item too",
     async () => {
       const t = setup();
-      await okJson(["save", "--goal", "The first task"], t.at);
+      await save(inDefaultHome(t), { goal: "The first task" });
       const before = await dumpStore(t.db);
       refused(
         await run(["save", "--goal", "x".repeat(100_000)], t.at),
