@@ -7,8 +7,8 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { importSeed } from "../src/engine/formats/seed-import.ts";
 import { locateSeed } from "../src/engine/formats/seed-layout.ts";
-import { atPlace } from "./engine-setup.ts";
-import { CLI, childEnv, gitRepo, laptop, run, tempDir } from "./helpers.ts";
+import { atPlace, save } from "./engine-setup.ts";
+import { CLI, childEnv, gitRepo, laptop, run, sql, tempDir } from "./helpers.ts";
 
 /** script(1)'s path, or "" where it is not installed (the tests that need it are skipped). */
 const SCRIPT = spawnSync("sh", ["-c", "command -v script"]).stdout?.toString().trim() ?? "";
@@ -16,13 +16,13 @@ const SCRIPT = spawnSync("sh", ["-c", "command -v script"]).stdout?.toString().t
 const COUNT = 520;
 const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 
-/** A workspace whose .mindsave/ holds COUNT snapshots in the original's layout, and a home to import into. */
-function seedWorkspace() {
+/** A workspace whose .mindsave/ holds `count` snapshots in the original's layout, and a home to import into. */
+function seedWorkspace(count = COUNT) {
   const base = tempDir("mindsave-progress-");
   const repo = gitRepo(join(base, "webapp"));
   const snaps = join(repo, ".mindsave", "snapshots");
   mkdirSync(snaps, { recursive: true });
-  for (let i = 0; i < COUNT; i++) {
+  for (let i = 0; i < count; i++) {
     const at = new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString();
     writeFileSync(
       join(snaps, `step_${i}.md`),
@@ -88,4 +88,28 @@ describe("progress of long work", () => {
     expect(piped.stdout).toContain(`${COUNT} skipped`);
     expect(piped.stderr).not.toContain("importing snapshots");
   });
+
+  test.skipIf(!SCRIPT)(
+    "doctor --full on a terminal: pages checked done/total with an estimate; none with --json",
+    async () => {
+      // A store of two snapshots: the check's parts (its tables) are the steps, whatever the size.
+      const w = seedWorkspace(0);
+      const place = { home: w.home, cwd: w.repo, env: w.env };
+      for (const goal of ["限流 first", "second"]) await save(place, { goal });
+      const [{ used }] = await sql(
+        join(w.home, "mindsave.db"),
+        "SELECT sum(pageno) AS used FROM dbstat WHERE aggregate = TRUE",
+      );
+      const { screen, stdout } = onTerminal(["doctor", "--full", "--home", w.home], w);
+      expect(screen).toContain("exit 0");
+      expect(screen).toContain(`checking pages 0/${used}`);
+      expect(screen).toMatch(new RegExp(`checking pages \\d+/${used}, about \\d+ s left`));
+      expect(screen).toContain(`checking pages ${used}/${used}\r\n`);
+      expect(stdout).toContain("integrity: ok (every page checked)");
+      expect(stdout).not.toContain("checking pages");
+      const json = onTerminal(["--json", "doctor", "--full", "--home", w.home], w);
+      expect(json.screen).not.toContain("checking pages");
+      expect(JSON.parse(json.stdout)).toMatchObject({ check: "full", integrity: "ok" });
+    },
+  );
 });

@@ -9,7 +9,7 @@ import {
 import { refusedText } from "../engine/sync/summary.ts";
 import { repairHome, type RepairResult } from "../engine/home/repair.ts";
 import { DEFAULT_KEEP } from "../engine/snapshots/layers.ts";
-import { print, printJson } from "./shared.ts";
+import { print, printJson, terminalProgress } from "./shared.ts";
 import { byteSize } from "../lib/text.ts";
 import type { GlobalOptions } from "../types.ts";
 
@@ -25,16 +25,19 @@ export async function run(
     return 0;
   }
   if (o.full && !g.json && process.stderr.isTTY) process.stderr.write(fullCheckLine(g));
+  // Pages checked of all, whatever the store's size: --full is the long check.
+  const progress = o.full ? terminalProgress(g, 1) : undefined;
   const r = await healthReport(
     { home: g.home, workspace: g.workspace, project: g.project },
     o.full ? "full" : "quick",
+    progress && ((done, total) => progress("checking pages", done, total)),
   );
   if (g.json) printJson(r);
   else print(reportText(r));
   return r.problem === null && r.integrity === "ok" ? 0 : 1;
 }
 
-/** Said on a terminal before `--full` starts: the check has no progress of its own to report. */
+/** Said on a terminal before `--full` starts: its first part, the search index, is most of it, before any estimate. */
 function fullCheckLine(g: GlobalOptions): string {
   const e = fullCheckEstimate({ home: g.home });
   return `Checking every page of the store (${byteSize(e.bytes)})${e.seconds > 1 ? `: roughly ${e.seconds} s` : ""}…\n`;

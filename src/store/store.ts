@@ -7,7 +7,7 @@ import { UserError } from "../errors.ts";
 import { SCHEMA_VERSION, ensureIndexes } from "./migrations.ts";
 import { ensureFailureSearch } from "./failure-search.ts";
 import { migrateSchema, readOwnership, refuseForeign, type Ownership } from "./schema.ts";
-import { fullCheck, integrityCheck, quickCheck } from "./checks.ts";
+import { type CheckProgress, fullCheck, integrityCheck, quickCheck } from "./checks.ts";
 import { MAX_AHEAD_MS, formatHlc, parseHlc } from "./hlc.ts";
 import { SyncSide } from "./sync.ts";
 import { PLAN_STATUS_AT, str } from "./rows.ts";
@@ -63,6 +63,7 @@ export {
   MAX_AHEAD_MS,
 };
 export type { StoreFileKind } from "./driver.ts";
+export type { CheckProgress } from "./checks.ts";
 export type { StoreProblemKind } from "./problems.ts";
 export type { StoreInspection, SalvagedTable, LostProject, ListedCarried } from "./salvage.ts";
 export type * from "./records.ts";
@@ -474,9 +475,9 @@ export class Store extends Queries {
     return integrityCheck(this.conn);
   }
 
-  /** Every page and the search index (`doctor --full`): see checks.ts. */
-  async fullCheck(): Promise<string> {
-    return fullCheck(this.conn);
+  /** Every page and the search index (`doctor --full`), its progress in pages: see checks.ts. */
+  async fullCheck(progress?: CheckProgress): Promise<string> {
+    return fullCheck(this.conn, this.path, progress);
   }
 
   /** What can be checked in a moment at any size (`doctor`): see checks.ts. */
