@@ -18,7 +18,7 @@ import {
   valueAt,
   type Insertion,
 } from "./json-edit.ts";
-import { agentSpec, type AgentId, type Place, type Scope } from "./registry.ts";
+import { agentSpec, type AgentId, type McpSpec, type Place, type Scope } from "./registry.ts";
 import { localBinary } from "./hooks.ts";
 
 /** The server's name in every agent's settings. */
@@ -91,6 +91,11 @@ const tomlServer = (value: Record<string, unknown>) =>
 
 export type EntryState = "absent" | "current" | "outdated" | "unreadable";
 
+/** The keys of the servers object in a JSON or JSONC config file's `text` (see McpSpec.keys). */
+function serverKeys(spec: McpSpec, text: string): string[] {
+  return spec.keys((path) => valueAt(text, path));
+}
+
 /** Whether the file holds our server entry, and whether it is the one install writes now. */
 export function mcpState(agent: AgentId, path: string): EntryState {
   const spec = agentSpec(agent).mcp;
@@ -100,9 +105,9 @@ export function mcpState(agent: AgentId, path: string): EntryState {
     const found =
       spec.format === "toml"
         ? tomlServer(parseToml(text, path))
-        : (readJsonc(text, path), valueAt(text, [...spec.keys(text), SERVER_NAME]));
+        : (readJsonc(text, path), valueAt(text, [...serverKeys(spec, text), SERVER_NAME]));
     if (found === undefined) return "absent";
-    const keys = spec.keys(text);
+    const keys = serverKeys(spec, text);
     return Bun.deepEquals(found, spec.entry(SERVER_COMMAND, keys)) ? "current" : "outdated";
   } catch {
     return "unreadable";
@@ -142,7 +147,7 @@ function writeMcpEntry(agent: AgentId, scope: Scope, place: Place): McpResult {
   if (state === "current") return { agent, path, action: "unchanged", wholeFile: false };
   if (state === "unreadable") (spec.format === "toml" ? parseToml : readJsonc)(text!, path);
   if (spec.format === "toml") return installToml(agent, path, text, place);
-  const keys = [...spec.keys(text ?? ""), SERVER_NAME];
+  const keys = [...serverKeys(spec, text ?? ""), SERVER_NAME];
   const entry = spec.entry(SERVER_COMMAND, keys.slice(0, -1));
   if (state === "outdated") {
     writeFileAtomic(path, replaceValue(text!, keys, entry));
@@ -210,7 +215,7 @@ export function uninstallMcp(agent: AgentId, scope: Scope, place: Place): McpRes
     } else writeFileAtomic(path, rest);
     return { agent, path, action: "removed", wholeFile: rest === null, exact: true };
   }
-  const keys = [...spec.keys(text), SERVER_NAME];
+  const keys = [...serverKeys(spec, text), SERVER_NAME];
   if (valueAt(text, keys) === undefined) return none;
   const m = readManifest(place.env);
   const rec = m.mcp[path];

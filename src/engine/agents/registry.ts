@@ -5,7 +5,6 @@
 import { existsSync } from "node:fs";
 import { homedir } from "../../lib/os.ts";
 import { join } from "node:path";
-import { valueAt } from "./json-edit.ts";
 
 export const AGENT_IDS = ["claude", "codex", "gemini", "copilot", "cursor", "cline", "opencode"] as const;
 export type AgentId = (typeof AGENT_IDS)[number];
@@ -21,8 +20,11 @@ export interface McpSpec {
   format: "json" | "toml";
   /** The config file of a scope; null when the agent has no such scope. */
   file: (scope: Scope, p: Place) => string | null;
-  /** The keys of the servers object in that file (opencode 2 nests them one deeper). */
-  keys: (text: string) => string[];
+  /**
+   * The keys of the servers object in that file (opencode 2 nests them one deeper), given what the
+   * file holds at a path: the caller reads the file (no JSONC parser loads with this table).
+   */
+  keys: (at: (path: string[]) => unknown) => string[];
   /** The server entry, in the agent's documented shape, for a `command` that takes `mcp`. */
   entry: (command: string, keys: string[]) => Record<string, unknown>;
 }
@@ -207,7 +209,7 @@ export const AGENTS: readonly AgentSpec[] = [
       file: (scope, p) =>
         pick(scope, opencodeFile(join(xdgConfig(p.env), "opencode")), p.root ? opencodeFile(p.root) : null),
       // opencode 2 keeps servers under mcp.servers (and reads 1's mcp.NAME); a file already in the new shape gets the new shape.
-      keys: (text) => (isV2Servers(valueAt(text, ["mcp", "servers"])) ? ["mcp", "servers"] : ["mcp"]),
+      keys: (at) => (isV2Servers(at(["mcp", "servers"])) ? ["mcp", "servers"] : ["mcp"]),
       entry: (command, keys) => ({
         type: "local",
         command: [command, "mcp"],
