@@ -4,16 +4,17 @@ import { describe, expect, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CLI, run, sql, twoLaptops, type LaptopWithClone } from "./helpers.ts";
+import { CLI, childEnv, run, sql, twoLaptops, type LaptopWithClone } from "./helpers.ts";
 import { integrity, replicatedRows } from "./stores.ts";
 import { SQLD, startSqld } from "./sqld.ts";
 import { atPlace, inClone, setPlanAt, syncScene } from "./engine-setup.ts";
-import type { Session } from "../src/engine/session.ts";
+import { Session } from "../src/engine/session.ts";
 import { newId } from "../src/engine/ids.ts";
 import { fromFields } from "../src/engine/snapshots/input.ts";
 import { saveSnapshot } from "../src/engine/snapshots/save.ts";
 import { deleteSnapshot, setSnapshotStatus } from "../src/engine/snapshots/manage.ts";
-import { markStep } from "../src/engine/memory/plan.ts";
+import { markStep, planOf } from "../src/engine/memory/plan.ts";
+import { snapshotList } from "../src/engine/snapshots/catalog.ts";
 import { recordFailure, removeFailure, type FailureObservation } from "../src/engine/failures/record.ts";
 import { exportSeed } from "../src/engine/formats/seed-export.ts";
 import { importSeed } from "../src/engine/formats/seed-import.ts";
@@ -346,6 +347,17 @@ describe.skipIf(!SQLD)("sync through a libSQL server (sqld on loopback)", () => 
   }, 60_000);
 });
 
+/** What a laptop reads (`mindsave plan`, `snapshots list`), in this process, as a CLI read does: no write. */
+async function readOn<T>(l: LaptopWithClone, fn: (s: Session) => Promise<T>): Promise<T> {
+  const session = await Session.open({ home: l.home, cwd: l.repo, env: childEnv(l.env) }, { write: false });
+  return session.run(fn);
+}
+/** The newest snapshot's plan, as `mindsave --json plan` gives it. */
+const planOn = async (l: LaptopWithClone) => (await readOn(l, (s) => planOf(s))).plan ?? [];
+/** The listed snapshots, newest first, as `mindsave --json snapshots list` gives them. */
+const listOn = async (l: LaptopWithClone) =>
+  (await readOn(l, (s) => snapshotList(s, { limit: 20 }))).snapshots;
+
 /** Two laptops sharing one snapshot of "ship v2" with the plan `items` (`--item` texts), synced. */
 async function sharedPlan(prefix: string, items: string[]) {
   const w = twoLaptops(prefix);
@@ -369,7 +381,7 @@ describe("a plan edited on two laptops between two syncs", () => {
     const merged = await w.b.cli(["sync", w.a.home]);
     expect(merged.code).toBe(0);
     // Said, not silent: which snapshot's plan was merged from both sides.
-    const name = (await w.b.json(["snapshots", "list"])).snapshots[0].name;
+    const name = (await listOn(w.b))[0].name;
     expect(merged.stdout).toContain(
       `plans edited on both sides since the last sync, merged step by step (each step at its later change`,
     );
@@ -377,26 +389,20 @@ describe("a plan edited on two laptops between two syncs", () => {
     // B's completion is the later edit: it stands, nothing to keep.
     expect(merged.stdout).not.toContain("kept completed");
     for (const side of [w.a, w.b]) {
-      const { plan } = await side.json(["plan"]);
-      expect(plan.map((p: any) => [p.content, p.status])).toEqual([
+      const plan = await planOn(side);
+      expect(plan.map((p) => [p.content, p.status])).toEqual([
         ["migrate", "completed"],
         ["write docs", "completed"],
         ["release", "pending"],
       ]);
-      expect((await side.json(["snapshots", "list"])).snapshots.map((s: any) => s.status)).toEqual([
-        "completed",
-      ]);
+      expect((await listOn(side)).map((s) => s.status)).toEqual(["completed"]);
     }
     expect(await snapshotRows(w.b.db)).toEqual(await snapshotRows(w.a.db));
 
     // After that sync, a step reopened on one laptop is the later edit, not a concurrent one: it stands.
     await markOn(w.a, "2", "pending");
     expect((await w.a.cli(["sync", w.b.home])).code).toBe(0);
-    expect((await w.b.json(["plan"])).plan.map((p: any) => p.status)).toEqual([
-      "completed",
-      "pending",
-      "pending",
-    ]);
+    expect((await planOn(w.b)).map((p) => p.status)).toEqual(["completed", "pending", "pending"]);
   });
 });
 
@@ -412,8 +418,8 @@ describe("a step reopened on one laptop while the other edits the same plan", ()
     // B's own row was the later edit, so no incoming row changed B: the merge written into it did, and is counted.
     expect(merged.stdout).toContain("into this store: snapshots ~1 updated");
     for (const side of [w.a, w.b]) {
-      const { plan } = await side.json(["plan"]);
-      expect(plan.map((p: any) => [p.content, p.status])).toEqual([
+      const plan = await planOn(side);
+      expect(plan.map((p) => [p.content, p.status])).toEqual([
         ["migrate", "completed"],
         ["write docs", "pending"],
         ["release", "completed"],
@@ -430,7 +436,7 @@ describe("progress made on the syncing laptop's older snapshot while the peer sa
     await save(w.b, "ship v2", { state: "more", next_action: "n2" });
     expect((await w.a.cli(["sync", w.b.home])).code).toBe(0);
     for (const side of [w.a, w.b])
-      expect((await side.json(["plan"])).plan.map((p: any) => p.status)).toEqual(["completed", "pending"]);
+      expect((await planOn(side)).map((p) => p.status)).toEqual(["completed", "pending"]);
     expect(await snapshotRows(w.a.db)).toEqual(await snapshotRows(w.b.db));
   });
 });
@@ -442,15 +448,13 @@ describe("a snapshot completed on one laptop while the other edits it", () => {
     await markOn(w.a, "1", "completed"); // the later edit of the row, made without the completion
     const r = await w.a.cli(["sync", w.b.home]);
     expect(r.code).toBe(0);
-    const name = (await w.a.json(["snapshots", "list"])).snapshots[0].name;
+    const name = (await listOn(w.a))[0].name;
     expect(r.stdout).toContain(
       `snapshots completed on one side while the other edited them since the last sync, kept completed: ${name}`,
     );
     for (const side of [w.a, w.b]) {
-      expect((await side.json(["snapshots", "list"])).snapshots.map((s: any) => s.status)).toEqual([
-        "completed",
-      ]);
-      expect((await side.json(["plan"])).plan.map((p: any) => p.status)).toEqual(["completed", "pending"]);
+      expect((await listOn(side)).map((s) => s.status)).toEqual(["completed"]);
+      expect((await planOn(side)).map((p) => p.status)).toEqual(["completed", "pending"]);
     }
     expect(await snapshotRows(w.a.db)).toEqual(await snapshotRows(w.b.db));
   });
@@ -484,7 +488,7 @@ describe("a plan's progress made on a laptop that had not seen the newer snapsho
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("plans edited on both sides since the last sync");
     for (const side of [w.a, w.b]) {
-      expect((await side.json(["plan"])).plan.map((p: any) => p.status)).toEqual(["completed", "completed"]);
+      expect((await planOn(side)).map((p) => p.status)).toEqual(["completed", "completed"]);
       expect((await side.cli(["load", "--latest"])).stdout).toContain("plan 2/2");
     }
   });
