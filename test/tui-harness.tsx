@@ -3,7 +3,7 @@
 import { expect } from "bun:test";
 import { render } from "ink";
 import { EventEmitter } from "node:events";
-import { mkdirSync } from "node:fs";
+import { cpSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { App, type Screen } from "../ui/app.tsx";
 import { UiContext, type UiContextValue } from "../ui/context.ts";
@@ -36,10 +36,23 @@ export function closeAll() {
   }
 }
 
+/** Each set of files' repository, made once (its commit's dates pinned: the same project) and copied. */
+const repositories = new Map<string, string>();
+function webappRepo(dir: string, files: Record<string, string>): string {
+  const key = JSON.stringify(files);
+  let made = repositories.get(key);
+  if (!made) {
+    made = gitRepo(join(tempDir("mindsave-tui-repo-"), "webapp"), files);
+    repositories.set(key, made);
+  }
+  cpSync(made, dir, { recursive: true });
+  return dir;
+}
+
 /** A temp dir with a git project "webapp" (`files` in it) and a session on a fresh store there. */
 export async function openStore(prefix: string, files: Record<string, string> = {}) {
   const base = tempDir(prefix);
-  const repo = gitRepo(join(base, "webapp"), { "src/auth.ts": "export const a = 1;\n", ...files });
+  const repo = webappRepo(join(base, "webapp"), { "src/auth.ts": "export const a = 1;\n", ...files });
   const env = {
     ...process.env,
     HOME: join(base, "home"),
