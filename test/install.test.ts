@@ -18,13 +18,12 @@ import { hostTarget } from "../build.ts";
 import { buildAdvice } from "../src/engine/home/drive.ts";
 import {
   hookCommand,
-  HOOK_ARGS,
-  HOOK_EVENTS,
   installHooks,
   KEEP_SETTINGS_BACKUPS,
   SETTINGS_LEDGER,
   uninstallHooks,
 } from "../src/engine/agents/hooks.ts";
+import { HOOK_ARGS, HOOK_EVENTS } from "../src/engine/agents/agent-hooks.ts";
 import { gitRepo, hostBinary, laptop, laptopAndHome as newcomer, ok, REPO, run, tempDir } from "./helpers.ts";
 
 let exe = "";

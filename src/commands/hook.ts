@@ -3,7 +3,7 @@
 // trouble is one line on stderr and exit 0.
 import { Session } from "../engine/session.ts";
 import { neverPrompt } from "../engine/home/passphrase.ts";
-import { HOOK_ARGS } from "../engine/agents/hooks.ts";
+import { HOOK_ARGS } from "../engine/agents/agent-hooks.ts";
 import { agentKindNames } from "../engine/agents/kinds/index.ts";
 import { readHook, runHook } from "../engine/agents/kinds/runtime.ts";
 import type { HookEvent } from "../engine/agents/kinds/kind.ts";

@@ -11,7 +11,7 @@
 import { join } from "node:path";
 import { home, type AgentId, type Place, type Scope } from "./registry.ts";
 
-/** One of MindSave's hook events (HOOK_ARGS in hooks.ts). */
+/** One of MindSave's hook events (HOOK_ARGS below). */
 export type HookEvent =
   | "session-start"
   | "user-prompt-submit"
@@ -55,6 +55,33 @@ export interface AgentHooksSpec {
  * a file written, an MCP call). Reads and searches would each start a process for nothing.
  */
 export const PRE_TOOL_MATCHER = "Bash|Write|Edit|MultiEdit|NotebookEdit|mcp__.*";
+
+// Claude Code's events, as `hooks install` writes them into its settings (hooks.ts); their args are
+// what `mindsave hook EVENT` accepts, for every agent (kept here, apart from the installer, so the
+// hook runtime loads none of it). PreToolUse is synchronous too (its context must come before the
+// tool runs); it never denies.
+// PostToolUse stays synchronous: its warnings must reach the user (an async hook's systemMessage
+// is not shown) and its emergency snapshot must be written before the context is lost.
+// PostToolUseFailure only counts failures in the signal, so it runs in the background.
+export const HOOK_EVENTS: readonly {
+  event: string;
+  matcher?: string;
+  arg: string;
+  timeout: number;
+  async?: true;
+}[] = [
+  { event: "SessionStart", matcher: "startup|resume|clear|compact|fork", arg: "session-start", timeout: 10 },
+  { event: "UserPromptSubmit", arg: "user-prompt-submit", timeout: 10 },
+  { event: "PreToolUse", matcher: PRE_TOOL_MATCHER, arg: "pre-tool-use", timeout: 5 },
+  { event: "PostToolUse", matcher: "", arg: "post-tool-use", timeout: 5 },
+  { event: "PostToolUseFailure", matcher: "", arg: "post-tool-use-failure", timeout: 5, async: true },
+  { event: "PreCompact", matcher: "manual|auto", arg: "pre-compact", timeout: 10 },
+  { event: "Stop", arg: "stop", timeout: 10 },
+  { event: "SessionEnd", arg: "session-end", timeout: 10 },
+];
+
+/** What `mindsave hook EVENT` accepts. */
+export const HOOK_ARGS = HOOK_EVENTS.map((h) => h.arg);
 
 const inProject = (p: Place, ...parts: string[]) => (p.root ? join(p.root, ...parts) : null);
 const codexHome = (env: NodeJS.ProcessEnv) => env.CODEX_HOME || join(home(env), ".codex");

@@ -10,7 +10,7 @@ import { UserError } from "../../errors.ts";
 import { block, findBlock, putBlock, takeBlock, type Markers } from "../../lib/blocks.ts";
 import { writeFileAtomic } from "../../lib/fs.ts";
 import { home, type Place } from "./registry.ts";
-import { HOOK_ARGS } from "./hooks.ts";
+import { HOOK_ARGS } from "./agent-hooks.ts";
 
 const TRUST_MARKERS: Markers = {
   begin:

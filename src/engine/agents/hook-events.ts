@@ -15,7 +15,6 @@ import { newestSnapshot } from "../snapshots/select.ts";
 import { logToolCalls } from "./ingest.ts";
 import { callTarget, latestModel, noteOf, recovered, withNote, type SessionNote } from "./session-notes.ts";
 import { getSignalRow, putSignalRow, type SignalRow } from "./signal-row.ts";
-import { loadCommand } from "./skill.ts";
 import { restore } from "../snapshots/restore.ts";
 import { rulesOnlyBlock } from "../memory/rules.ts";
 import { stripControl } from "../snapshots/input-limits.ts";
@@ -246,6 +245,8 @@ async function onRed(
   const extended = newest?.auto_trigger?.extends
     ? await session.store.getSnapshot(String(newest.auto_trigger.extends))
     : null;
+  // (The skill's module is the installer's side: loaded on this rare path only, not by every hook.)
+  const { loadCommand } = await import("./skill.ts");
   const load = loadCommand(session.env);
   const ratio = pct(signal.estimated_tokens_ratio);
   const what = redSnapshotLine(saved, newest, extended, note);

@@ -20,31 +20,7 @@ import {
   type Insertion,
 } from "./json-edit.ts";
 import { commandsOf, takeOutHooks } from "./hooks-json.ts";
-import { PRE_TOOL_MATCHER } from "./agent-hooks.ts";
-
-// PreToolUse is synchronous too (its context must come before the tool runs); it never denies.
-// PostToolUse stays synchronous: its warnings must reach the user (an async hook's systemMessage
-// is not shown) and its emergency snapshot must be written before the context is lost.
-// PostToolUseFailure only counts failures in the signal, so it runs in the background.
-export const HOOK_EVENTS: readonly {
-  event: string;
-  matcher?: string;
-  arg: string;
-  timeout: number;
-  async?: true;
-}[] = [
-  { event: "SessionStart", matcher: "startup|resume|clear|compact|fork", arg: "session-start", timeout: 10 },
-  { event: "UserPromptSubmit", arg: "user-prompt-submit", timeout: 10 },
-  { event: "PreToolUse", matcher: PRE_TOOL_MATCHER, arg: "pre-tool-use", timeout: 5 },
-  { event: "PostToolUse", matcher: "", arg: "post-tool-use", timeout: 5 },
-  { event: "PostToolUseFailure", matcher: "", arg: "post-tool-use-failure", timeout: 5, async: true },
-  { event: "PreCompact", matcher: "manual|auto", arg: "pre-compact", timeout: 10 },
-  { event: "Stop", arg: "stop", timeout: 10 },
-  { event: "SessionEnd", arg: "session-end", timeout: 10 },
-];
-
-/** What `mindsave hook EVENT` accepts. */
-export const HOOK_ARGS = HOOK_EVENTS.map((h) => h.arg);
+import { HOOK_ARGS, HOOK_EVENTS } from "./agent-hooks.ts";
 
 export type HookArg = string;
 

@@ -5,9 +5,9 @@
 // integration does more than it can.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { agentHooks, coveredEvents, type HookEvent } from "./agent-hooks.ts";
+import { agentHooks, coveredEvents, HOOK_ARGS, type HookEvent } from "./agent-hooks.ts";
 import { agentHooksState, claudeHooksAlsoRun } from "./agent-hooks-install.ts";
-import { claudeHooksState, HOOK_ARGS, localBinary } from "./hooks.ts";
+import { claudeHooksState, localBinary } from "./hooks.ts";
 import { readManifest } from "./hooks-manifest.ts";
 import { instructionsState, type FileState } from "./instructions.ts";
 import { mcpState, type EntryState } from "./mcp-config.ts";
