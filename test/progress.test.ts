@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { importSeed } from "../src/engine/formats/seed-import.ts";
 import { locateSeed } from "../src/engine/formats/seed-layout.ts";
 import { atPlace, save } from "./engine-setup.ts";
-import { CLI, childEnv, gitRepo, laptop, run, sql, tempDir } from "./helpers.ts";
+import { CLI, childEnv, destroyTable, gitRepo, laptop, run, sql, tempDir } from "./helpers.ts";
 
 /** script(1)'s path, or "" where it is not installed (the tests that need it are skipped). */
 const SCRIPT = spawnSync("sh", ["-c", "command -v script"]).stdout?.toString().trim() ?? "";
@@ -32,6 +32,14 @@ function seedWorkspace(count = COUNT) {
   const home = join(base, "home");
   mkdirSync(home);
   return { base, repo, home, env: laptop("progress-laptop", base).env };
+}
+
+/** A workspace whose home holds a store of two snapshots, saved in this process (the CLI is doctor's). */
+async function twoSnapshots() {
+  const w = seedWorkspace(0);
+  for (const goal of ["限流 first", "second"])
+    await save({ home: w.home, cwd: w.repo, env: w.env }, { goal });
+  return { ...w, db: join(w.home, "mindsave.db") };
 }
 
 /** The CLI on a terminal: what it wrote to stderr (the terminal's screen) and to stdout (a file). */
@@ -92,14 +100,9 @@ describe("progress of long work", () => {
   test.skipIf(!SCRIPT)(
     "doctor --full on a terminal: pages checked done/total with an estimate; none with --json",
     async () => {
-      // A store of two snapshots: the check's parts (its tables) are the steps, whatever the size.
-      const w = seedWorkspace(0);
-      const place = { home: w.home, cwd: w.repo, env: w.env };
-      for (const goal of ["限流 first", "second"]) await save(place, { goal });
-      const [{ used }] = await sql(
-        join(w.home, "mindsave.db"),
-        "SELECT sum(pageno) AS used FROM dbstat WHERE aggregate = TRUE",
-      );
+      // A small store: the check's parts (its tables) are the steps, whatever the size.
+      const w = await twoSnapshots();
+      const [{ used }] = await sql(w.db, "SELECT sum(pageno) AS used FROM dbstat WHERE aggregate = TRUE");
       const { screen, stdout } = onTerminal(["doctor", "--full", "--home", w.home], w);
       expect(screen).toContain("exit 0");
       expect(screen).toContain(`checking pages 0/${used}`);
@@ -110,6 +113,21 @@ describe("progress of long work", () => {
       const json = onTerminal(["--json", "doctor", "--full", "--home", w.home], w);
       expect(json.screen).not.toContain("checking pages");
       expect(JSON.parse(json.stdout)).toMatchObject({ check: "full", integrity: "ok" });
+    },
+  );
+
+  test.skipIf(!SCRIPT)(
+    "doctor --repair on a terminal: the store's pages checked, then the repaired copy's",
+    async () => {
+      const w = await twoSnapshots();
+      await destroyTable(w.db, "snapshots");
+      const { screen, stdout } = onTerminal(["doctor", "--repair", "--home", w.home], w);
+      expect(screen).toContain("exit 0");
+      expect(stdout).toContain(`Repaired the store ${w.db}`);
+      expect(stdout).not.toContain("checking");
+      expect(screen).toMatch(
+        /checking pages 0\/(\d+)\r.*checking pages \1\/\1\r\n.*checking the repaired copy's pages 0\/(\d+)\r.*checking the repaired copy's pages \2\/\2\r\n/s,
+      );
     },
   );
 });

@@ -19,7 +19,15 @@ export async function run(
   g: GlobalOptions,
 ): Promise<number> {
   if (o.repair) {
-    const r = await repairHome({ home: g.home });
+    // The store's check of every page, then its repaired copy's: each a long check.
+    const progress = terminalProgress(g, 1);
+    const r = await repairHome({
+      home: g.home,
+      progress:
+        progress &&
+        ((of, done, total) =>
+          progress(of === "store" ? "checking pages" : "checking the repaired copy's pages", done, total)),
+    });
     if (g.json) printJson(r);
     else print(repairText(r));
     return 0;

@@ -20,10 +20,15 @@ function cutShort(path: string): string | null {
 }
 
 export async function integrityCheck(conn: Exec): Promise<string> {
+  return (await wholeCheck(conn)).join("; ");
+}
+
+/** SQLite's check of the whole file in one piece: ["ok"], or up to 20 lines of what it finds. */
+async function wholeCheck(conn: Exec): Promise<string[]> {
   try {
-    return integrityLines((await conn.execute("PRAGMA integrity_check(20)")).rows).join("; ");
+    return integrityLines((await conn.execute("PRAGMA integrity_check(20)")).rows);
   } catch (e) {
-    return (e as Error).message.split("\n")[0]; // so damaged that the check itself stops
+    return [(e as Error).message.split("\n")[0]]; // so damaged that the check itself stops
   }
 }
 
@@ -105,10 +110,18 @@ async function checksSearchIndex(conn: Exec): Promise<boolean> {
  * integrity_check itself from SQLite 3.44, else by the index's own check after it (not twice).
  */
 export async function fullCheck(conn: Exec, path: string, progress?: CheckProgress): Promise<string> {
-  const pages = await mapped(conn, () => pagesCheck(conn, path, progress));
+  const pages = (await everyPageCheck(conn, path, progress)).join("; ");
   if (pages !== "ok" || (await checksSearchIndex(conn))) return pages;
   const index = await searchIndexCheck(conn);
   return index === "ok" ? "ok" : `search index: ${index}`;
+}
+
+/**
+ * SQLite's check of every page of the store at `path` (a table at a time, with its progress; see
+ * pagesCheck): ["ok"], or up to 20 lines of what it finds.
+ */
+export async function everyPageCheck(conn: Exec, path: string, progress?: CheckProgress): Promise<string[]> {
+  return mapped(conn, () => pagesCheck(conn, path, progress));
 }
 
 /**
@@ -160,13 +173,13 @@ interface PageAccount {
  * pages reported done; then the file's pages accounted for, which a part's check cannot see (a
  * page no table uses, or one two use). In one piece, as before, where it cannot be split.
  */
-async function pagesCheck(conn: Exec, path: string, progress?: CheckProgress): Promise<string> {
+async function pagesCheck(conn: Exec, path: string, progress?: CheckProgress): Promise<string[]> {
   const plan = await checkPlan(conn, path);
-  if (!plan) return integrityCheck(conn);
+  if (!plan) return wholeCheck(conn);
   const found = await checkParts(conn, plan.parts, progress);
   // Only the whole check names the pages: it runs again, for its own words, when they are amiss.
-  if (!accountsFor(plan.account)) return integrityCheck(conn);
-  return found.length ? found.slice(0, 20).join("; ") : "ok";
+  if (!accountsFor(plan.account)) return wholeCheck(conn);
+  return found.length ? found.slice(0, 20) : ["ok"];
 }
 
 /**

@@ -10,6 +10,7 @@ import { compareHlc, formatHlc, parseHlc } from "./hlc.ts";
 import { type Exec, str } from "./rows.ts";
 import { headerBytes, openDb, readOnlyMode, realStorePath, sizeOf } from "./driver.ts";
 import { UserError } from "../errors.ts";
+import { type CheckProgress, everyPageCheck } from "./checks.ts";
 
 export interface StoreInspection {
   size: number;
@@ -90,7 +91,7 @@ async function openDamaged(path: string, encryptionKey?: string): Promise<Db> {
 /** A read-only look at the store file at `path`; never writes to it, never throws for damage. */
 export async function inspectStore(
   path: string,
-  opts: { encryptionKey?: string } = {},
+  opts: { encryptionKey?: string; progress?: CheckProgress } = {},
 ): Promise<StoreInspection> {
   const out: StoreInspection = {
     size: sizeOf(path),
@@ -145,7 +146,7 @@ export async function inspectStore(
       }
     }
     try {
-      out.integrity = integrityLines((await db.execute("PRAGMA integrity_check(20)")).rows);
+      out.integrity = await everyPageCheck(db, path, opts.progress);
     } catch (e) {
       out.integrity = [firstLine(e)];
     }

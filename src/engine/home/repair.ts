@@ -30,10 +30,17 @@ import { DEFAULT_KEEP } from "../snapshots/layers.ts";
 import { resolveWorkspace } from "../projects/workspace.ts";
 import { encryptionState, storeKey, storeKeyFile } from "./encryption.ts";
 import { backupFileAsIs, backupName, listBackups, newestBackup } from "./backups.ts";
-// The same options as encrypt and decrypt: which home, the environment, the time for names.
-import type { ConvertOptions as RepairOptions } from "./convert.ts";
+import type { ConvertOptions } from "./convert.ts";
 
 const SIDE_FILES = ["-wal", "-shm", "-journal"];
+
+/** The check of every page in progress: of the store as it is, then of its repaired copy. */
+export type RepairProgress = (of: "store" | "copy", done: number, total: number) => void;
+
+/** The same options as encrypt and decrypt (which home, the environment, the time for names), and progress. */
+export interface RepairOptions extends ConvertOptions {
+  progress?: RepairProgress;
+}
 
 export interface RepairResult {
   store: string;
@@ -91,14 +98,14 @@ export async function repairHome(opts: RepairOptions = {}): Promise<RepairResult
   if (!existsSync(db))
     throw new UserError(`There is no store at ${db} to repair; the first save creates one.`);
   const key = await repairKey(db, env);
-  const before = await inspectDamaged(db, key);
+  const before = await inspectDamaged(db, key, opts.progress);
   if (isHealthy(before)) return { store: db, ...NOTHING_REPAIRED, before };
 
   // A symlinked store is repaired where its target is: the link stays (see convert.ts).
   const real = realStorePath(db);
   for (const beside of new Set([db, real])) removeLeftovers(beside);
   const fresh = `${real}.repaired-${backupName(db, at).slice(`${db}.bak-`.length)}`;
-  const { tables, counts, listed, recreated } = await salvageInto(fresh, db, key, env, at);
+  const { tables, counts, listed, recreated } = await salvageInto(fresh, db, key, env, at, opts.progress);
   let backup: string;
   let pruned: string[];
   try {
@@ -159,8 +166,15 @@ async function repairKey(db: string, env: NodeJS.ProcessEnv): Promise<string | u
 }
 
 /** The damaged store as doctor sees it; refused when nothing can be read, it is not ours, or it is newer. */
-async function inspectDamaged(db: string, key: string | undefined): Promise<StoreInspection> {
-  const before = await inspectStore(db, { encryptionKey: key });
+async function inspectDamaged(
+  db: string,
+  key: string | undefined,
+  progress?: RepairProgress,
+): Promise<StoreInspection> {
+  const before = await inspectStore(db, {
+    encryptionKey: key,
+    progress: progress && ((done, total) => progress("store", done, total)),
+  });
   if (before.error) {
     throw new UserError(
       `Nothing can be read from the store ${db} (${before.error}), so nothing can be recovered from it; ${restoreAdvice(db)}.`,
@@ -207,6 +221,7 @@ async function salvageInto(
   key: string | undefined,
   env: NodeJS.ProcessEnv,
   at: Date,
+  progress?: RepairProgress,
 ): Promise<{
   tables: Record<string, SalvagedTable>;
   counts: Record<string, number>;
@@ -220,7 +235,7 @@ async function salvageInto(
       const hostId = currentHost(env).id;
       const recreated = await recreate(copy, hostId, env, at);
       const listed = await settleListed(copy, read, hostId, at);
-      const counts = await verify(copy, tables, db, recreated.length);
+      const counts = await verify(copy, tables, db, recreated.length, progress);
       return { tables, counts, listed, recreated };
     } finally {
       await copy.closeAsync();
@@ -334,10 +349,11 @@ async function verify(
   tables: Record<string, SalvagedTable>,
   db: string,
   recreated: number,
+  progress?: RepairProgress,
 ): Promise<Record<string, number>> {
   const fail = (why: string) =>
     new UserError(`The repaired copy of ${db} fails its own check (${why}); the store was left as it was.`);
-  const integrity = await copy.fullCheck();
+  const integrity = await copy.fullCheck(progress && ((done, total) => progress("copy", done, total)));
   if (integrity !== "ok") throw fail(`integrity: ${integrity}`);
   const counts = await copy.tableCounts();
   for (const [t, r] of Object.entries(tables)) {
