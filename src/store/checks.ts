@@ -130,12 +130,17 @@ export async function everyPageCheck(conn: Exec, path: string, progress?: CheckP
  * time in the kernel. Pages past the file's end, in a file cut short, are still read, not mapped.
  */
 async function mapped<T>(conn: Exec, work: () => Promise<T>): Promise<T> {
-  const before = Number((await conn.execute("PRAGMA mmap_size")).rows[0]?.[0] ?? 0);
-  await conn.execute("PRAGMA mmap_size = 1099511627776");
+  let before: number | null;
+  try {
+    before = Number((await conn.execute("PRAGMA mmap_size")).rows[0]?.[0] ?? 0);
+    await conn.execute(`PRAGMA mmap_size = ${2 ** 40}`); // past any store: SQLite caps it at its own limit
+  } catch {
+    before = null; // not mapped: the check reads its pages as before
+  }
   try {
     return await work();
   } finally {
-    await conn.execute(`PRAGMA mmap_size = ${before}`);
+    if (before !== null) await conn.execute(`PRAGMA mmap_size = ${before}`).catch(() => {});
   }
 }
 
