@@ -15,7 +15,13 @@ import { saveSnapshot } from "../src/engine/snapshots/save.ts";
 import { deleteSnapshot, setSnapshotStatus } from "../src/engine/snapshots/manage.ts";
 import { markStep, planOf } from "../src/engine/memory/plan.ts";
 import { snapshotList } from "../src/engine/snapshots/catalog.ts";
-import { recordFailure, removeFailure, type FailureObservation } from "../src/engine/failures/record.ts";
+import {
+  failuresFor,
+  recordFailure,
+  removeFailure,
+  type FailureObservation,
+} from "../src/engine/failures/record.ts";
+import { resolveProject } from "../src/engine/projects/resolve.ts";
 import { exportSeed } from "../src/engine/formats/seed-export.ts";
 import { importSeed } from "../src/engine/formats/seed-import.ts";
 import { locateSeed } from "../src/engine/formats/seed-layout.ts";
@@ -66,6 +72,24 @@ const completeOn = (l: LaptopWithClone, key: string) => on(l, (s) => setSnapshot
 /** `mindsave sync PEER` whose report no case reads. */
 const syncOn = (l: LaptopWithClone, peer: string) => syncScene(inClone(l), peer);
 
+/** What a laptop reads (`plan`, `snapshots list`, `failures`), in this process, as the CLI does: no write. */
+async function readOn<T>(l: LaptopWithClone, fn: (s: Session) => Promise<T>): Promise<T> {
+  const session = await Session.open({ home: l.home, cwd: l.repo, env: childEnv(l.env) }, { write: false });
+  return session.run(fn);
+}
+/** The newest snapshot's plan, as `mindsave --json plan` gives it. */
+const planOn = async (l: LaptopWithClone) => (await readOn(l, (s) => planOf(s))).plan ?? [];
+/** The listed snapshots, newest first, as `mindsave --json snapshots list` gives them. */
+const listOn = async (l: LaptopWithClone) =>
+  (await readOn(l, (s) => snapshotList(s, { limit: 20 }))).snapshots;
+/** The failure graph of `scope` (the project's, or the global one), as `mindsave --json failures` keys it. */
+const failuresOn = (l: LaptopWithClone, scope: "project" | "global" = "project") =>
+  readOn(l, async (s) => {
+    const ctx = await resolveProject(s, { create: false });
+    const all = await failuresFor(s, ctx?.project.id ?? null);
+    return Object.fromEntries(all.filter((f) => f.scope === scope).map((f) => [f.item, f]));
+  });
+
 const zero = { added: 0, updated: 0, deleted: 0 };
 const nothing = {
   snapshots: zero,
@@ -113,7 +137,7 @@ describe("sync", () => {
     const project = (await w.b.json(["projects"])).projects[0];
     expect(project.root).toBe(w.b.repo);
     expect(project.other_hosts.map((h: any) => h.path)).toEqual([w.a.repo]);
-    expect(Object.keys((await w.a.json(["failures"])).failure_graph.global)).toEqual(["Redux"]);
+    expect(Object.keys(await failuresOn(w.a, "global"))).toEqual(["Redux"]);
   });
 
   test("syncing twice changes nothing the second time and reads nothing", async () => {
@@ -140,14 +164,14 @@ describe("sync", () => {
     await w.a.json(["sync", w.drive]);
     await w.a.json(["sync", w.drive]);
     for (const side of [w.a, w.b]) {
-      const f = (await side.json(["failures"])).failure_graph.project["websocket reconnect"];
+      const f = (await failuresOn(side))["websocket reconnect"]!;
       expect(f.repeat_count).toBe(5);
       expect(f.alternatives).toEqual(["long polling"]);
     }
     // A new repeat on A after the merge counts once more everywhere.
     await fail(w.a, "websocket reconnect");
     await w.a.json(["sync", w.b.db]);
-    expect((await w.b.json(["failures"])).failure_graph.project["websocket reconnect"].repeat_count).toBe(6);
+    expect((await failuresOn(w.b))["websocket reconnect"]!.repeat_count).toBe(6);
   });
 
   test("divergent edits: the later write wins on both sides; an edit after a delete keeps the record, a delete after an edit removes it", async () => {
@@ -173,7 +197,7 @@ describe("sync", () => {
     for (const side of [w.a, w.b]) {
       const list = (await side.json(["snapshots", "list"])).snapshots;
       expect(list.map((s: any) => [s.goal, s.status])).toEqual([["shared task", "completed"]]);
-      expect((await side.json(["failures"])).failure_graph.project.GraphQL.reason).toBe("B's later reason");
+      expect((await failuresOn(side)).GraphQL!.reason).toBe("B's later reason");
     }
     expect(await content(w.a.db)).toBe(await content(w.b.db));
   });
@@ -336,7 +360,7 @@ describe.skipIf(!SQLD)("sync through a libSQL server (sqld on loopback)", () => 
       const again = JSON.parse((await w.b.cli(["--json", "sync", url], { env: token })).stdout);
       expect(again.pulled).toEqual(nothing);
       expect(await content(w.a.db)).toBe(await content(w.b.db));
-      expect((await w.b.json(["failures"])).failure_graph.project.Tailwind.repeat_count).toBe(3);
+      expect((await failuresOn(w.b)).Tailwind!.repeat_count).toBe(3);
       expect((await w.b.json(["snapshots", "list"])).snapshots.map((s: any) => s.goal).sort()).toEqual([
         "A through the server",
         "B through the server",
@@ -346,17 +370,6 @@ describe.skipIf(!SQLD)("sync through a libSQL server (sqld on loopback)", () => 
     }
   }, 60_000);
 });
-
-/** What a laptop reads (`mindsave plan`, `snapshots list`), in this process, as a CLI read does: no write. */
-async function readOn<T>(l: LaptopWithClone, fn: (s: Session) => Promise<T>): Promise<T> {
-  const session = await Session.open({ home: l.home, cwd: l.repo, env: childEnv(l.env) }, { write: false });
-  return session.run(fn);
-}
-/** The newest snapshot's plan, as `mindsave --json plan` gives it. */
-const planOn = async (l: LaptopWithClone) => (await readOn(l, (s) => planOf(s))).plan ?? [];
-/** The listed snapshots, newest first, as `mindsave --json snapshots list` gives them. */
-const listOn = async (l: LaptopWithClone) =>
-  (await readOn(l, (s) => snapshotList(s, { limit: 20 }))).snapshots;
 
 /** Two laptops sharing one snapshot of "ship v2" with the plan `items` (`--item` texts), synced. */
 async function sharedPlan(prefix: string, items: string[]) {
@@ -469,10 +482,10 @@ describe("a failure forgotten on one laptop", () => {
     await fail(w.b, "moment.js", { reason: "deprecated" });
     expect((await w.b.cli(["sync", w.a.home])).code).toBe(0);
     for (const side of [w.a, w.b]) {
-      const graph = (await side.json(["failures"])).failure_graph.project;
-      expect(
-        Object.entries(graph).map(([item, f]: [string, any]) => [item, f.repeat_count, f.reason]),
-      ).toEqual([["moment.js", 1, "deprecated"]]);
+      const graph = await failuresOn(side);
+      expect(Object.entries(graph).map(([item, f]) => [item, f.repeat_count, f.reason])).toEqual([
+        ["moment.js", 1, "deprecated"],
+      ]);
     }
   });
 });
