@@ -2,9 +2,9 @@
 // capture-pane. Skipped with a printed reason where tmux is not installed (.ci/run installs it).
 import { beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { gitRepo, hostBinary, laptop, run, tempDir } from "./helpers.ts";
+import { gitRepo, hostBinary, laptop, run, tempDir, type Laptop } from "./helpers.ts";
 
 const TMUX = spawnSync("sh", ["-c", "command -v tmux"]).stdout?.toString().trim();
 if (!TMUX) console.log("skipped TUI end-to-end tests: tmux is not installed (apt-get install tmux)");
@@ -37,8 +37,14 @@ async function waitForFile(path: string, what: string): Promise<void> {
   if (!existsSync(path)) throw new Error(`never got ${what}`);
 }
 
-async function scene() {
-  const base = tempDir("mindsave-tmux-");
+/**
+ * The project every scene opens: a laptop, its repository and a home where the binary saved three
+ * snapshots. Made once; each scene gets a copy of its store in a home of its own (the same laptop,
+ * so the same host; the same repository, which no test changes).
+ */
+let saved: Promise<{ pc: Laptop; repo: string; db: string }> | null = null;
+async function threeSnapshots() {
+  const base = tempDir("mindsave-tmux-saved-");
   const home = join(base, "home");
   mkdirSync(home);
   const repo = gitRepo(join(base, "webapp"));
@@ -54,6 +60,18 @@ async function scene() {
       ).code,
     ).toBe(0);
   }
+  // The binary closes its store with the WAL folded in: the file alone is the whole store.
+  const db = join(home, "mindsave.db");
+  expect(existsSync(`${db}-wal`) && statSync(`${db}-wal`).size > 0).toBe(false);
+  return { pc, repo, db };
+}
+
+async function scene() {
+  const { pc, repo, db } = await (saved ??= threeSnapshots());
+  const base = tempDir("mindsave-tmux-");
+  const home = join(base, "home");
+  mkdirSync(home);
+  copyFileSync(db, join(home, "mindsave.db"));
   const socket = join(base, "tmux.sock");
   const env = Object.entries({ ...pc.env, LANG: "C.UTF-8", TERM: "xterm-256color", CI: "true" })
     .map(([k, v]) => `${k}='${v}'`)
