@@ -2,8 +2,6 @@
 // extends. Everything that shows or compares a snapshot must agree with what `load` restores: the
 // TUI's delete question, the TUI's snapshot view, and `mindsave diff` (CLI, and `d` in the TUI).
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import { saveSnapshot } from "../src/engine/snapshots/save.ts";
 import { fromFields } from "../src/engine/snapshots/input.ts";
 import { projectSnapshots, restoreById } from "../src/engine/snapshots/catalog.ts";
@@ -11,7 +9,7 @@ import { deleteSnapshot } from "../src/engine/snapshots/manage.ts";
 import { retireCandidates } from "../src/engine/memory/retire.ts";
 import type { Session } from "../src/engine/session.ts";
 import { closeAll, KEY, mount, openStore } from "./tui-harness.tsx";
-import { gitRepo, laptop, ok, okJson, tempDir } from "./helpers.ts";
+import { ok, okJson } from "./helpers.ts";
 
 afterEach(closeAll);
 
@@ -140,39 +138,22 @@ describe("TUI view of an overflow snapshot", () => {
 });
 
 describe("diff compares the Layer 2 each snapshot restores", () => {
-  /** A git project and a home; `cli`/`json` run the real CLI there. */
-  function fixture() {
-    const base = tempDir("mindsave-ovf-diff-");
-    const pc = laptop("walker", base);
-    const home = join(base, "home");
-    mkdirSync(home);
-    const repo = gitRepo(join(base, "shop"));
+  /** A project "webapp" with a store of its own; `cli`/`json` run the real CLI there. */
+  async function fixture() {
+    const { session, repo, env } = await openStore("mindsave-ovf-diff-");
+    const at = (args: string[]) => [...args, "--home", session.home.dir];
     return {
-      cli: async (args: string[]) => (await ok([...args, "--home", home], { cwd: repo, env: pc.env })).stdout,
-      json: (args: string[]) => okJson([...args, "--home", home], { cwd: repo, env: pc.env }),
+      session,
+      cli: async (args: string[]) => (await ok(at(args), { cwd: repo, env })).stdout,
+      json: (args: string[]) => okJson(at(args), { cwd: repo, env }),
     };
   }
 
   test("full → overflow: nothing removed from Layer 2, and the overflow side says whose Layer 2 it restores; real changes still show", async () => {
-    const t = fixture();
-    const base = (
-      await t.json([
-        "save",
-        "--goal",
-        "Ship v2",
-        "--state",
-        "s",
-        "--next",
-        "n",
-        "--constraint",
-        "no new deps",
-        "--decision",
-        "use zod",
-      ])
-    ).saved;
-    const ovf = (
-      await t.json(["save", "--overflow", "--goal", "Ship v2", "--state", "almost", "--next", "tests"])
-    ).saved;
+    const t = await fixture();
+    // Saved in this process: `mindsave diff` is what this tries.
+    const base = (await full(t.session, "Ship v2", ["no new deps"], ["use zod"])).name;
+    const ovf = (await overflow(t.session, "Ship v2")).name;
 
     const text = await t.cli(["diff"]);
     expect(text.split("\n")[0]).toMatch(
@@ -192,26 +173,13 @@ describe("diff compares the Layer 2 each snapshot restores", () => {
     ]);
 
     // A later full snapshot that really changes Layer 2: the change shows, from the borrowed one.
-    const next = (
-      await t.json([
-        "save",
-        "--goal",
-        "Ship v3",
-        "--state",
-        "s",
-        "--next",
-        "n",
-        "--constraint",
-        "no deps at all",
-        "--decision",
-        "use zod",
-      ])
-    ).saved;
+    const next = (await full(t.session, "Ship v3", ["no deps at all"], ["use zod"])).name;
     const later = await t.cli(["diff", ovf, next]);
     expect(later).toContain(`Layer 2 (${ovf}: from ${base})`);
     expect(later).toContain("+ constraint: no deps at all");
     expect(later).toContain("- constraint: no new deps");
     expect(later).not.toContain("decision: use zod");
+    t.session.close();
   });
 
   test("d in the TUI's picker on an overflow snapshot: no Layer 2 removed", async () => {
