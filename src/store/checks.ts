@@ -2,9 +2,33 @@
 // every page with the search index's own (`doctor --full`), a table at a time so that its progress
 // can be shown.
 import { closeSync, existsSync, openSync, readSync } from "node:fs";
-import { realStorePath, sizeOf } from "./driver.ts";
+import type { Row } from "./db.ts";
+import { headerBytes, realStorePath, sizeOf } from "./driver.ts";
 import { type Exec, str } from "./rows.ts";
-import { headerFacts, integrityLines, q } from "./salvage.ts";
+
+/** A quoted SQL name. */
+export const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** Size facts from a plain SQLite header (an encrypted one cannot be read). */
+export function headerFacts(path: string): { page_size: number | null; expected_size: number | null } {
+  const h = headerBytes(path, 100);
+  if (h.length < 100 || h.subarray(0, 16).toString("latin1") !== "SQLite format 3\0")
+    return { page_size: null, expected_size: null };
+  const raw = h.readUInt16BE(16);
+  const pageSize = raw === 1 ? 65536 : raw;
+  // The page count at 28 is valid only when the change counter (24) matches "version valid for" (92).
+  const pages = h.readUInt32BE(24) === h.readUInt32BE(92) ? h.readUInt32BE(28) : 0;
+  return { page_size: pageSize, expected_size: pages ? pages * pageSize : null };
+}
+
+/** The integrity check's findings, one a line, without its "in database main" headings. */
+export function integrityLines(rows: Row[]): string[] {
+  return rows
+    .flatMap((r) => str(r[0]).split("\n"))
+    .map((l) => l.trim())
+    .filter((l) => l && !/^\*\*\* in database/.test(l))
+    .slice(0, 20);
+}
 
 /** Reports the full check's progress: pages checked so far, of the pages the store's tables use. */
 export type CheckProgress = (done: number, total: number) => void;

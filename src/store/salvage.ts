@@ -8,9 +8,9 @@ import type { Db, Row, Tx } from "./db.ts";
 import { SYNCED_TABLES } from "./migrations.ts";
 import { compareHlc, formatHlc, parseHlc } from "./hlc.ts";
 import { type Exec, str } from "./rows.ts";
-import { headerBytes, openDb, readOnlyMode, realStorePath, sizeOf } from "./driver.ts";
+import { openDb, readOnlyMode, realStorePath, sizeOf } from "./driver.ts";
 import { UserError } from "../errors.ts";
-import { type CheckProgress, everyPageCheck } from "./checks.ts";
+import { type CheckProgress, everyPageCheck, headerFacts, q } from "./checks.ts";
 
 export interface StoreInspection {
   size: number;
@@ -31,8 +31,6 @@ export interface StoreInspection {
   error: string | null;
 }
 
-export const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
-
 /**
  * A column read so that text comes as bytes: libSQL aborts the whole process on text that is not
  * valid UTF-8, which a damaged page can hold. `textOf` turns the bytes back into text (invalid
@@ -48,18 +46,6 @@ export function textOf(v: unknown): unknown {
 }
 const firstLine = (e: unknown) =>
   (e instanceof Error ? e.message : String(e)).split("\n")[0].replace(/^SQLITE_[A-Z_]+:\s*/, "");
-
-/** Size facts from a plain SQLite header (an encrypted one cannot be read). */
-export function headerFacts(path: string): { page_size: number | null; expected_size: number | null } {
-  const h = headerBytes(path, 100);
-  if (h.length < 100 || h.subarray(0, 16).toString("latin1") !== "SQLite format 3\0")
-    return { page_size: null, expected_size: null };
-  const raw = h.readUInt16BE(16);
-  const pageSize = raw === 1 ? 65536 : raw;
-  // The page count at 28 is valid only when the change counter (24) matches "version valid for" (92).
-  const pages = h.readUInt32BE(24) === h.readUInt32BE(92) ? h.readUInt32BE(28) : 0;
-  return { page_size: pageSize, expected_size: pages ? pages * pageSize : null };
-}
 
 /**
  * A read-only connection to a damaged store. `writable_schema` (nothing can be written through a
@@ -154,15 +140,6 @@ export async function inspectStore(
     db.close();
   }
   return out;
-}
-
-/** The integrity check's findings, one a line, without its "in database main" headings. */
-export function integrityLines(rows: Row[]): string[] {
-  return rows
-    .flatMap((r) => str(r[0]).split("\n"))
-    .map((l) => l.trim())
-    .filter((l) => l && !/^\*\*\* in database/.test(l))
-    .slice(0, 20);
 }
 
 export interface SalvagedTable {
