@@ -122,18 +122,31 @@ describe("recall in a project", () => {
               got: want,
             });
             expect(hits.map((h) => h.archived)).toEqual(hits.map((h) => !listedIds.has(h.id)));
-            // Both ways of searching a project: walking its index (any match counts as many), and
-            // joining the matches (no number of them does); the store picks one by the number of matches.
-            for (const manyMatches of [0, Number.MAX_SAFE_INTEGER]) {
+            // Every way of searching a project: walking its index (any match counts as many), and
+            // joining the matches (no number of them does); the store picks one by the number of
+            // matches. The listed ones: each matched alone, or against the set of matches (any
+            // number of listed snapshots counts as many), picked by how many the project lists.
+            const max = Number.MAX_SAFE_INTEGER;
+            for (const [manyMatches, manyListed] of [
+              [0, max],
+              [0, 0],
+              [max, max],
+            ]) {
               const way = (
-                await session.store.searchSnapshots(projectId, terms, limit, { tag, listed, manyMatches })
+                await session.store.searchSnapshots(projectId, terms, limit, {
+                  tag,
+                  listed,
+                  manyMatches,
+                  manyListed,
+                })
               ).map((h) => h.id);
-              expect({ projectId, terms, tag, listed, manyMatches, way }).toEqual({
+              expect({ projectId, terms, tag, listed, manyMatches, manyListed, way }).toEqual({
                 projectId,
                 terms,
                 tag,
                 listed,
                 manyMatches,
+                manyListed,
                 way: want,
               });
             }

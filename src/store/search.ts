@@ -23,7 +23,7 @@ export async function searchSnapshots(
   limit = 50,
   opts: SearchFilter = {},
 ): Promise<SearchHit[]> {
-  const { tag, listed = false, manyMatches = MANY_MATCHES } = opts;
+  const { tag, listed = false, manyMatches = MANY_MATCHES, manyListed = MANY_LISTED } = opts;
   const long = terms.filter((t) => [...t].length >= 3);
   const short = terms.filter((t) => [...t].length < 3).map((t) => t.toLowerCase());
   const match = long.map((t) => `"${t.replaceAll('"', '""')}"`).join(" ");
@@ -38,8 +38,13 @@ export async function searchSnapshots(
   // Only the listed snapshots of a project (the picker with archived hidden): its few rows in
   // listed_snapshots' index are walked, never its archived thousands (unless the few matches are
   // looked up by their rowids, which is less), and each is matched alone rather than every match
-  // read into a set.
-  const fromListed = listed && projectId !== null && !(found && found.length <= manyMatches);
+  // read into a set. Matched alone, each costs a full-text lookup: a project that keeps thousands
+  // listed (a large --keep) walks its index against the set of matches instead.
+  const fromListed =
+    listed &&
+    projectId !== null &&
+    !(found && found.length <= manyMatches) &&
+    !(await listsMany(db, projectId, manyListed));
   const q: SearchQuery = { from: "", where: ["s.deleted = 0"], args: [] };
   q.from = matchedBy(q, { found, few: !!found && found.length <= manyMatches, fromListed, match, long });
   narrowed(q, { short, inProject: found !== null, projectId, fromListed, listed, tag });
@@ -147,11 +152,22 @@ async function hitRows(db: Exec, q: SearchQuery, anchor: string): Promise<Row[]>
 /** A snapshot (`s`) retention left in the default views: not archived. */
 const LISTED = "EXISTS (SELECT 1 FROM listed_snapshots ls WHERE ls.snapshot_id = s.id)";
 
-/** What narrows a search: a tag, the listed snapshots only; `manyMatches` (tests) picks the way a project is searched. */
+/** What narrows a search: a tag, the listed snapshots only; `manyMatches` and `manyListed` (tests) pick the way a project is searched. */
 export interface SearchFilter {
   tag?: string;
   listed?: boolean;
   manyMatches?: number;
+  manyListed?: number;
+}
+
+/** Whether the project has more than `n` listed snapshots (counting no further). */
+async function listsMany(db: Exec, projectId: string, n: number): Promise<boolean> {
+  const rows = await query(
+    db,
+    "SELECT count(*) AS c FROM (SELECT 1 FROM listed_snapshots WHERE project_id = ? LIMIT ?)",
+    [projectId, n + 1],
+  );
+  return Number(rows[0]?.c ?? 0) > n;
 }
 
 /** The rowids of at most `n` snapshots the full-text query matches. */
@@ -168,6 +184,8 @@ async function matchingRowids(db: Exec, match: string, n: number): Promise<numbe
 const CONTEXT_WINDOW = 64 * 1024;
 /** Past this many matches, a search in a project walks the project's newest snapshots first. */
 const MANY_MATCHES = 256;
+/** Past this many listed snapshots, a search of them matches against the set of matches, not each alone. */
+const MANY_LISTED = 256;
 const CONTEXT_BEFORE = 1024;
 
 /**
