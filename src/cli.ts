@@ -39,7 +39,17 @@ export function buildProgram(opts: { json?: boolean; only?: string } = {}): Comm
   addExchangeCommands(program);
   addMcpCommands(program);
   addStoreCommands(program);
+  strictSubcommands(program);
   return program;
+}
+
+/**
+ * A group (`snapshots`, `rules`…) takes any words, so that its default action can name an unknown
+ * command; its commands inherit that from commander, and must not: `snapshots clean 3` would run
+ * with the 3 dropped.
+ */
+function strictSubcommands(program: Command): void {
+  for (const group of program.commands) for (const cmd of group.commands) cmd.allowExcessArguments(false);
 }
 
 /** The program with its global options, help and one-line usage errors, before any command. */

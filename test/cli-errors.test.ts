@@ -1,6 +1,9 @@
 // How the CLI fails: a suggestion for a typo, JSON errors with --json, no stack trace when the
 // reader goes away.
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { save } from "./engine-setup.ts";
 import { CLI, laptopWithApp as setup, ok, run } from "./helpers.ts";
 
 describe("output to a reader that goes away", () => {
@@ -32,6 +35,26 @@ describe("errors: a suggestion for a typo, JSON with --json", () => {
     expect(r.stderr.trim()).toBe(
       "mindsave: Unknown command `mindsave snapshots lst`; choose list, stats, clean, prune, show, complete, delete. Did you mean list?",
     );
+  });
+
+  test("a stray word after a group's command is refused, not dropped; the store stays as it was", async () => {
+    const t = setup();
+    const place = { home: t.home, cwd: t.repo, env: t.env };
+    for (const goal of ["first", "second", "third"]) await save(place, { goal });
+    const before = readFileSync(join(t.home, "mindsave.db"));
+    // `snapshots clean 3` once ran as a plain `clean` (keep 20), the 3 silently dropped.
+    for (const [args, word] of [
+      [["snapshots", "clean", "3"], "clean"],
+      [["snapshots", "prune", "30d", "--yes"], "prune"],
+      [["snapshots", "list", "foo"], "list"],
+      [["rules", "list", "foo"], "list"],
+      [["projects", "list", "foo"], "list"],
+    ] as const) {
+      const r = await run([...args, "--home", t.home], t.at(t.repo));
+      expect({ args, code: r.code, stdout: r.stdout }).toEqual({ args, code: 1, stdout: "" });
+      expect(r.stderr).toStartWith(`mindsave: Too many arguments for '${word}'.`);
+    }
+    expect(readFileSync(join(t.home, "mindsave.db")).equals(before)).toBe(true);
   });
 
   test("with --json, errors are JSON on stderr", async () => {
