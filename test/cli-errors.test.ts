@@ -80,3 +80,17 @@ describe("errors with --json: a mistyped command or option", () => {
     }
   });
 });
+
+describe("a flag that cannot apply is said, not dropped", () => {
+  test("load --verify with several snapshots and no terminal lists them and says --verify needs one", async () => {
+    const t = setup();
+    const place = { home: t.home, cwd: t.repo, env: t.env };
+    for (const goal of ["first", "second"]) await save(place, { goal });
+    const r = await run(["load", "--verify", "--home", t.home], t.at(t.repo));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("2 snapshots. Load one with `mindsave load N`");
+    expect(r.stderr).toBe(
+      "mindsave: --verify applies to the snapshot loaded: `mindsave load N --verify` or `mindsave load --latest --verify`.\n",
+    );
+  });
+});

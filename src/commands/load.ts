@@ -48,6 +48,12 @@ export async function run(
             })),
           });
         else print(`${list}\n\n${choicesText(sel.choices.length, count)}`);
+        // Nothing was loaded, so nothing was verified or shown in full: said, not silently dropped.
+        const flags = [how.verify && "--verify", how.full && "--full"].filter(Boolean).join(" ");
+        if (flags)
+          note(
+            `${flags} applies to the snapshot loaded: \`mindsave load N ${flags}\` or \`mindsave load --latest ${flags}\`.`,
+          );
         return 0;
       }
       print(count > sel.choices.length ? `${list}\n${choicesText(sel.choices.length, count)}` : list);
