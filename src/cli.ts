@@ -180,7 +180,7 @@ function addSnapshotsCommands(program: Command): void {
     .description(
       "Delete archived snapshots for good (lists them, then asks; never the newest or what load restores)",
     )
-    .option("--older-than <age>", "only those saved more than this long ago, in days (90d)")
+    .option("--older-than <age>", "only those saved more than this long ago, in days or weeks (90d, 12w)")
     .option("--status <status>", "only those of this status (in_progress, completed, blocked)")
     .option("--dry-run", "list what would be deleted, delete nothing")
     .option("--yes", "delete without asking (needed without a terminal)")

@@ -28,6 +28,8 @@ import {
 import { importSeed } from "../src/engine/formats/seed-import.ts";
 import { locateSeed } from "../src/engine/formats/seed-layout.ts";
 import { cleanSnapshots } from "../src/engine/snapshots/manage.ts";
+import { parseAge } from "../src/engine/snapshots/retention.ts";
+import { UserError } from "../src/errors.ts";
 import { TMUX, terminal } from "./terminal.ts";
 
 if (!TMUX)
@@ -279,12 +281,17 @@ describe("snapshots prune: only a person deletes", () => {
     );
   });
 
+  test("--older-than counts days or weeks, as fact --ttl does; a bare number is days", () => {
+    expect([parseAge("90d"), parseAge("90"), parseAge("12w"), parseAge(" 2W ")]).toEqual([90, 90, 84, 14]);
+    for (const bad of ["2 weeks", "1.5w", "3m", "w"]) expect(() => parseAge(bad)).toThrow(UserError);
+  });
+
   test("bad filters: one sentence, exit 1, the store as it was", async () => {
     const t = await world();
     const before = await dumpStore(t.db);
     for (const [args, says] of [
       [["--status", "done"], "--status takes one of"],
-      [["--older-than", "soon"], "--older-than takes a number of days"],
+      [["--older-than", "soon"], "--older-than takes a number of days or weeks"],
     ] as const) {
       const r = await t.cli(["snapshots", "prune", ...args, "--yes"]);
       expect(r.code).toBe(1);

@@ -121,10 +121,12 @@ function pruneFilter(opts: PruneOptions): { before?: string; status?: string } {
   };
 }
 
-/** `--older-than 90d` (days; a bare number is days too) as a number of days. */
+/** `--older-than 90d` or `12w` (a bare number is days, as `fact --ttl` counts days and weeks) as a number of days. */
 export function parseAge(text: string): number {
-  const m = /^\s*(\d+)\s*d?\s*$/i.exec(text);
+  const m = /^\s*(\d+)\s*([dw]?)\s*$/i.exec(text);
   if (!m)
-    throw new UserError(`--older-than takes a number of days, like 90d; ${JSON.stringify(text)} is not one.`);
-  return Number(m[1]);
+    throw new UserError(
+      `--older-than takes a number of days or weeks, like 90d or 12w; ${JSON.stringify(text)} is not one.`,
+    );
+  return Number(m[1]) * (m[2].toLowerCase() === "w" ? 7 : 1);
 }
