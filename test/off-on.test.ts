@@ -61,7 +61,8 @@ describe("mindsave off / on in a project", () => {
     expect((await a.cli(["save", "--goal", "a person's own save"])).code).toBe(0);
     const loaded = await a.cli(["load", "--latest"]);
     expect(loaded.stdout).toContain("a person's own save");
-    expect(loaded.stderr).toContain("MindSave is off in this project since");
+    // The time as every other line gives one: to the minute, UTC.
+    expect(loaded.stderr).toMatch(/MindSave is off in this project since \d{4}-\d\d-\d\d \d\d:\d\d UTC: /);
     expect((await a.cli(["on"])).stdout).toContain("MindSave is on in project shop again");
     expect((await sessionStart(a)).stdout).toContain("a person's own save");
     expect((await a.json(["doctor"])).off).toMatchObject({ project: false, host: false, sentence: null });

@@ -4,6 +4,7 @@
 // host; a host's (`--global`) is keyed by that host and read only there (carried by sync, so a
 // drive this host uses agrees).
 import { derivedId } from "../ids.ts";
+import { utcMinute } from "../../lib/text.ts";
 import { resolveProject, type ProjectContext } from "./resolve.ts";
 import { markedAsProject } from "./workspace.ts";
 import type { Session } from "../session.ts";
@@ -37,9 +38,9 @@ export const isOff = (s: OffState): boolean => s.project !== null || s.host !== 
 /** One sentence saying that MindSave is off here and how to turn it on; null when it is on. */
 export function offSentence(s: OffState): string | null {
   if (s.host)
-    return `MindSave is off for every project on this host since ${s.host.off_at}: hooks save and restore nothing (\`mindsave on --global\` turns it back on).`;
+    return `MindSave is off for every project on this host since ${utcMinute(s.host.off_at)}: hooks save and restore nothing (\`mindsave on --global\` turns it back on).`;
   if (s.project)
-    return `MindSave is off in this project since ${s.project.off_at}: hooks save and restore nothing (\`mindsave on\` turns it back on).`;
+    return `MindSave is off in this project since ${utcMinute(s.project.off_at)}: hooks save and restore nothing (\`mindsave on\` turns it back on).`;
   return null;
 }
 
