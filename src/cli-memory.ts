@@ -13,9 +13,9 @@ export function addMemoryCommands(program: Command): void {
   program
     .command("config")
     .description(
-      "A setting's value, or set it: prompt-recall (on, off: the prompt hook's pointer to what MindSave knows); checkpoints (ask, auto, off: at a checkpoint moment the agent is asked to save, or only the hooks save, or neither)",
+      "Every setting's value (alone), one setting's, or set it: prompt-recall (on, off: the prompt hook's pointer to what MindSave knows); checkpoints (ask, auto, off: at a checkpoint moment the agent is asked to save, or only the hooks save, or neither)",
     )
-    .argument("<key>", "the setting: prompt-recall or checkpoints")
+    .argument("[key]", "the setting: prompt-recall or checkpoints (none: every setting)")
     .argument("[value]", "its new value: on or off (prompt-recall); ask, auto or off (checkpoints)")
     .action(lazy(() => import("./commands/config.ts")));
 

@@ -130,6 +130,12 @@ describe("the prompt hook points at what the store knows", () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr.trim().split("\n")).toHaveLength(1);
     expect((await t.cli(["config", "prompt-recall"])).stdout).toContain("prompt-recall is off");
+    // Alone, config lists every setting with its value.
+    const all = (await t.cli(["config"])).stdout.trim().split("\n");
+    expect(all.map((l) => l.slice(0, l.indexOf(":")))).toEqual([
+      "prompt-recall is off",
+      "checkpoints is ask",
+    ]);
     await ok(t, ["config", "prompt-recall", "on"]);
     expect(await ask()).toContain("staging database");
   }, 60_000);
