@@ -126,11 +126,15 @@ describe("recall in a project", () => {
             // joining the matches (no number of them does); the store picks one by the number of
             // matches. The listed ones: each matched alone, or against the set of matches (any
             // number of listed snapshots counts as many), picked by how many the project lists.
+            // With many matches, the project's `recent` newest are searched first: none (0), its 8
+            // newest (enough hits for some cases, too few for others, which then search again), all.
             const max = Number.MAX_SAFE_INTEGER;
-            for (const [manyMatches, manyListed] of [
-              [0, max],
-              [0, 0],
-              [max, max],
+            for (const [manyMatches, manyListed, recent] of [
+              [0, max, 0],
+              [0, max, 8],
+              [0, max, max],
+              [0, 0, 0],
+              [max, max, 0],
             ]) {
               const way = (
                 await session.store.searchSnapshots(projectId, terms, limit, {
@@ -138,15 +142,17 @@ describe("recall in a project", () => {
                   listed,
                   manyMatches,
                   manyListed,
+                  recent,
                 })
               ).map((h) => h.id);
-              expect({ projectId, terms, tag, listed, manyMatches, manyListed, way }).toEqual({
+              expect({ projectId, terms, tag, listed, manyMatches, manyListed, recent, way }).toEqual({
                 projectId,
                 terms,
                 tag,
                 listed,
                 manyMatches,
                 manyListed,
+                recent,
                 way: want,
               });
             }

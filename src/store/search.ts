@@ -23,35 +23,24 @@ export async function searchSnapshots(
   limit = 50,
   opts: SearchFilter = {},
 ): Promise<SearchHit[]> {
-  const { tag, listed = false, manyMatches = MANY_MATCHES, manyListed = MANY_LISTED } = opts;
+  const { tag, listed = false } = opts;
   const long = terms.filter((t) => [...t].length >= 3);
   const short = terms.filter((t) => [...t].length < 3).map((t) => t.toLowerCase());
   const match = long.map((t) => `"${t.replaceAll('"', '""')}"`).join(" ");
-  // A project's search first reads the rowids of up to `manyMatches` + 1 matches. When there are
-  // more (a common word), the matches become a set of rowids and the project's index is walked
-  // newest first, stopping at the limit: a common word's thousands of matches are never read as
-  // rows. Fewer are looked up by those rowids, so the full-text query runs once, not again in a
-  // join. A search of every project joins the matches and sorts them (no index orders them all by
-  // time). All three ways give the same rows.
-  const found =
-    projectId !== null && long.length > 0 ? await matchingRowids(db, match, manyMatches + 1) : null;
-  // Only the listed snapshots of a project (the picker with archived hidden): its few rows in
-  // listed_snapshots' index are walked, never its archived thousands (unless the few matches are
-  // looked up by their rowids, which is less), and each is matched alone rather than every match
-  // read into a set. Matched alone, each costs a full-text lookup: a project that keeps thousands
-  // listed (a large --keep) walks its index against the set of matches instead.
-  const fromListed =
-    listed &&
-    projectId !== null &&
-    !(found && found.length <= manyMatches) &&
-    !(await listsMany(db, projectId, manyListed));
-  const q: SearchQuery = { from: "", where: ["s.deleted = 0"], args: [] };
-  q.from = matchedBy(q, { found, few: !!found && found.length <= manyMatches, fromListed, match, long });
-  narrowed(q, { short, inProject: found !== null, projectId, fromListed, listed, tag });
-  q.args.push(limit);
+  const way = await searchWay(db, projectId, match, long.length > 0, limit, opts);
   // SQLite's lower() folds ASCII only: fold the anchor the same way, so instr() finds it.
   const anchor = (long[0] ?? short[0] ?? "").replace(/[A-Z]+/g, (c) => c.toLowerCase());
-  const rows = await hitRows(db, q, anchor);
+  const hits = (w: SearchWay) => {
+    const q: SearchQuery = { from: "", where: ["s.deleted = 0"], args: [] };
+    q.from = matchedBy(q, { ...w, match, long });
+    narrowed(q, { short, inProject: w.found !== null, projectId, fromListed: w.fromListed, listed, tag });
+    q.args.push(limit);
+    return hitRows(db, q, anchor);
+  };
+  let rows = await hits(way);
+  // The project's newest snapshots hold the first `limit` hits when they have that many, or when
+  // they are the whole project; else the project's index is walked against the set of matches.
+  if (way.newest && rows.length < limit && !way.wholeProject) rows = await hits({ ...way, newest: null });
   return rows.map((r) => ({
     id: str(r.id),
     project_id: str(r.project_id),
@@ -71,17 +60,68 @@ interface SearchQuery {
   args: unknown[];
 }
 
-/** How the long terms' matches are found (one of the three ways above): the FROM clause, conditions added to `q`. */
-function matchedBy(
-  q: SearchQuery,
-  way: { found: number[] | null; few: boolean; fromListed: boolean; match: string; long: string[] },
-): string {
+/** How a search finds its long terms' matches (the ways below), chosen by how many there are. */
+interface SearchWay {
+  /** A project's first matches (up to the many threshold and one more); null for every project. */
+  found: number[] | null;
+  /** Few matches: looked up by their rowids. */
+  few: boolean;
+  /** Only the project's listed snapshots, each matched alone. */
+  fromListed: boolean;
+  /** The rowids of the project's newest snapshots, searched first; null when not. */
+  newest: number[] | null;
+  /** `newest` is every snapshot of the project. */
+  wholeProject: boolean;
+}
+
+async function searchWay(
+  db: Exec,
+  projectId: string | null,
+  match: string,
+  hasLong: boolean,
+  limit: number,
+  opts: SearchFilter,
+): Promise<SearchWay> {
+  const { listed = false, manyMatches = MANY_MATCHES, manyListed = MANY_LISTED } = opts;
+  const recent = opts.recent ?? Math.max(RECENT_WINDOW, limit * 4);
+  // A project's search first reads the rowids of up to `manyMatches` + 1 matches. When there are
+  // more (a common word), the matches become a set of rowids and the project's index is walked
+  // newest first, stopping at the limit: a common word's thousands of matches are never read as
+  // rows. Fewer are looked up by those rowids, so the full-text query runs once, not again in a
+  // join. A search of every project joins the matches and sorts them (no index orders them all by
+  // time). All the ways give the same rows.
+  const found = projectId !== null && hasLong ? await matchingRowids(db, match, manyMatches + 1) : null;
+  const few = !!found && found.length <= manyMatches;
+  // Only the listed snapshots of a project (the picker with archived hidden): its few rows in
+  // listed_snapshots' index are walked, never its archived thousands (unless the few matches are
+  // looked up by their rowids, which is less), and each is matched alone rather than every match
+  // read into a set. Matched alone, each costs a full-text lookup: a project that keeps thousands
+  // listed (a large --keep) walks its index against the set of matches instead.
+  const fromListed = listed && projectId !== null && !few && !(await listsMany(db, projectId, manyListed));
+  // Many matches (a common word, in every project of a large store): the set of every match grows
+  // with the store, so the project's newest snapshots are searched first, at the same cost at any size.
+  const newest =
+    found && !few && !fromListed && recent > 0 ? await newestRowids(db, projectId!, recent) : null;
+  return { found, few, fromListed, newest, wholeProject: !!newest && newest.length < recent };
+}
+
+/** How the long terms' matches are found (one of the ways of searchWay): the FROM clause, conditions added to `q`. */
+function matchedBy(q: SearchQuery, way: SearchWay & { match: string; long: string[] }): string {
   const walked = way.fromListed
     ? "listed_snapshots l CROSS JOIN snapshots s ON s.id = l.snapshot_id"
     : "snapshots s";
   if (way.few) {
     // (CROSS JOIN keeps SQLite from walking the project's index instead of looking the rowids up.)
     q.args.push(JSON.stringify(way.found));
+    return "json_each(?) AS m CROSS JOIN snapshots s ON s.rowid = m.value";
+  }
+  if (way.newest) {
+    // Only the matches within the newest rowids' range are read: the full-text index seeks to it.
+    const [low, high] = rowidRange(way.newest);
+    q.where.push(
+      "s.rowid IN (SELECT rowid FROM snapshot_search WHERE snapshot_search MATCH ? AND rowid BETWEEN ? AND ?)",
+    );
+    q.args.push(JSON.stringify(way.newest), way.match, low, high);
     return "json_each(?) AS m CROSS JOIN snapshots s ON s.rowid = m.value";
   }
   if (way.found) {
@@ -152,12 +192,14 @@ async function hitRows(db: Exec, q: SearchQuery, anchor: string): Promise<Row[]>
 /** A snapshot (`s`) retention left in the default views: not archived. */
 const LISTED = "EXISTS (SELECT 1 FROM listed_snapshots ls WHERE ls.snapshot_id = s.id)";
 
-/** What narrows a search: a tag, the listed snapshots only; `manyMatches` and `manyListed` (tests) pick the way a project is searched. */
+/** What narrows a search: a tag, the listed snapshots only; `manyMatches`, `manyListed` and `recent` (tests) pick the way a project is searched. */
 export interface SearchFilter {
   tag?: string;
   listed?: boolean;
   manyMatches?: number;
   manyListed?: number;
+  /** How many of the project's newest snapshots a search with many matches reads first (0: none). */
+  recent?: number;
 }
 
 /** Whether the project has more than `n` listed snapshots (counting no further). */
@@ -168,6 +210,25 @@ async function listsMany(db: Exec, projectId: string, n: number): Promise<boolea
     [projectId, n + 1],
   );
   return Number(rows[0]?.c ?? 0) > n;
+}
+
+/** The rowids of the project's `n` newest snapshots (those a search walks first). */
+async function newestRowids(db: Exec, projectId: string, n: number): Promise<number[]> {
+  const rows = await query(
+    db,
+    "SELECT rowid AS r FROM snapshots WHERE project_id = ? AND deleted = 0 ORDER BY created_at DESC, id DESC LIMIT ?",
+    [projectId, n],
+  );
+  return rows.map((r) => Number(r.r));
+}
+
+/** The lowest and highest of some rowids (an empty range for none). */
+function rowidRange(rowids: number[]): [number, number] {
+  if (!rowids.length) return [1, 0];
+  return rowids.reduce<[number, number]>(
+    ([lo, hi], r) => [Math.min(lo, r), Math.max(hi, r)],
+    [rowids[0], rowids[0]],
+  );
 }
 
 /** The rowids of at most `n` snapshots the full-text query matches. */
@@ -184,6 +245,8 @@ async function matchingRowids(db: Exec, match: string, n: number): Promise<numbe
 const CONTEXT_WINDOW = 64 * 1024;
 /** Past this many matches, a search in a project walks the project's newest snapshots first. */
 const MANY_MATCHES = 256;
+/** How many of a project's newest snapshots a search with many matches reads first, at the least. */
+const RECENT_WINDOW = 256;
 /** Past this many listed snapshots, a search of them matches against the set of matches, not each alone. */
 const MANY_LISTED = 256;
 const CONTEXT_BEFORE = 1024;
