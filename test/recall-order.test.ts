@@ -107,6 +107,9 @@ describe("recall in a project", () => {
         [["common"], 5, "beta"],
         [["xq"], 50, "alpha"],
         [["nothing-like-it"], 5],
+        // In every snapshot: each end of the newest snapshots' rowids is a hit.
+        [["entry"], 5],
+        [["entry"], 50],
       ];
       let nonEmpty = 0;
       for (const projectId of [...projects, null]) {
