@@ -51,7 +51,12 @@ interface HomeProps {
 
 export function HomeScreen(props: HomeProps) {
   const { session, theme } = useUi();
+  // Opened on a project's snapshots, home waits below the picker: it reads its list (every project's
+  // count, a scan of the store) once first on top, as it reads it again each time it comes back.
+  const shown = useRef(false);
+  if (props.active) shown.current = true;
   const data = useAsync(async () => {
+    if (!shown.current) return null;
     const projects = await listProjects(session);
     const rows: Row[] = [];
     for (const p of projects)
@@ -80,7 +85,7 @@ export function HomeScreen(props: HomeProps) {
   const w = props.width;
   const body = data.error ? (
     <Text color={theme.c("bad")}>{data.error.message}</Text>
-  ) : data.loading && !data.data ? (
+  ) : !data.data ? (
     <Text color={theme.c("muted")}>Loading…</Text>
   ) : rows.length === 0 ? (
     <Text>
@@ -112,7 +117,7 @@ export function HomeScreen(props: HomeProps) {
  * Home's keys. Back on top (from a project's snapshots, a sync), the list is read again, so a save
  * made meanwhile in a terminal shows in its count; keys wait for the new rows.
  */
-function useHomeKeys(props: HomeProps, data: AsyncState<Row[]>, nav: ListNav) {
+function useHomeKeys(props: HomeProps, data: AsyncState<Row[] | null>, nav: ListNav) {
   const rows = data.data ?? [];
   const wasActive = useRef(props.active);
   const stale = useRef(false);

@@ -154,6 +154,7 @@ export async function currentProject(
 ): Promise<{ id: string; name: string; snapshots: number } | null> {
   const ctx = await resolveProject(session, { create: false }).catch(() => null);
   if (!ctx) return null;
-  const counts = await session.store.snapshotCounts();
-  return { id: ctx.project.id, name: ctx.project.name, snapshots: counts.get(ctx.project.id)?.count ?? 0 };
+  // This project's count on its index, not every project's (a scan of the whole store).
+  const snapshots = await session.store.countSnapshots(ctx.project.id);
+  return { id: ctx.project.id, name: ctx.project.name, snapshots };
 }
