@@ -164,7 +164,11 @@ export async function buildTarget(target: Target, outdir: string): Promise<strin
     format: "esm",
     minify: true,
     sourcemap: "none",
-    define: { "process.env.MINDSAVE_BUILD_TARGET": JSON.stringify(target.name) },
+    define: {
+      "process.env.MINDSAVE_BUILD_TARGET": JSON.stringify(target.name),
+      // React and ink ship their production builds (the development ones check and trace every render).
+      "process.env.NODE_ENV": JSON.stringify("production"),
+    },
     plugins: [libsqlAddon(target), devtoolsStub, commanderLight],
   });
   if (!result.success) {

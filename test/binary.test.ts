@@ -110,6 +110,18 @@ describe("compiled binaries", () => {
     }
   });
 
+  test("the TUI's React is its production build (build.ts defines NODE_ENV): no development-only checks", () => {
+    // A warning only React's development build carries: it checks and traces every render.
+    const devOnly = Buffer.from("Each child in a list should have a unique");
+    const bytes = readFileSync(built.get(hostTarget().name)!);
+    expect(bytes.includes(devOnly)).toBe(false);
+    // The development build the tests run from source does carry it (so the check can fail).
+    const dev = readFileSync(
+      join(REPO, "node_modules", "react-reconciler", "cjs", "react-reconciler.development.js"),
+    );
+    expect(dev.includes(devOnly)).toBe(true);
+  });
+
   test("the host binary, alone in an empty directory, runs save → list → load", async () => {
     const exe = emptyDirWith(hostTarget());
     const dir = dirname(exe);
