@@ -117,9 +117,11 @@ function matchedBy(q: SearchQuery, way: SearchWay & { match: string; long: strin
   }
   if (way.newest) {
     // Only the matches within the newest rowids' range are read: the full-text index seeks to it.
+    // Tested on m.value, so before a snapshot's row is read: only the hits' rows are (a row is large,
+    // its `deleted` lies past the layers, in overflow pages).
     const [low, high] = rowidRange(way.newest);
     q.where.push(
-      "s.rowid IN (SELECT rowid FROM snapshot_search WHERE snapshot_search MATCH ? AND rowid BETWEEN ? AND ?)",
+      "m.value IN (SELECT rowid FROM snapshot_search WHERE snapshot_search MATCH ? AND rowid BETWEEN ? AND ?)",
     );
     q.args.push(JSON.stringify(way.newest), way.match, low, high);
     return "json_each(?) AS m CROSS JOIN snapshots s ON s.rowid = m.value";
