@@ -46,6 +46,8 @@ export async function runUi(session: Session, opts: { initial?: Screen[] } = {})
         interactive: true,
         alternateScreen: true,
         patchConsole: true,
+        // Frames at most 17 ms apart (ink: 33): the first rows are not held back a frame or two.
+        maxFps: 60,
       },
     );
     restore = () => {
