@@ -1,9 +1,11 @@
 // Test helpers: temp dirs, git repos, and the real CLI run as a subprocess against real libSQL files.
 import {
   chmodSync,
+  cpSync,
   existsSync,
   mkdtempSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   writeFileSync,
   realpathSync,
@@ -158,11 +160,29 @@ export function git(cwd: string, ...args: string[]): string {
   return r.stdout.trim();
 }
 
-/** A git repository with one commit and a couple of files. */
+/** Each set of files' repository, made once in this process: the next ones are copies of it. */
+const repoTemplates = new Map<string, string>();
+
+/**
+ * A git repository with one commit and a couple of files. A copy of the one made first with the
+ * same files (pinned dates: the same commit, so the same project identity), not four git runs.
+ */
 export function gitRepo(
   dir: string,
   files: Record<string, string> = { "src/auth.ts": "export const auth = 1;\n", "README.md": "# demo\n" },
 ): string {
+  // Files already in the folder go into the commit too: such a repository is made in place.
+  if (existsSync(dir) && readdirSync(dir).length > 0) return commitFiles(dir, files);
+  const key = JSON.stringify(files);
+  let template = repoTemplates.get(key);
+  if (!template)
+    repoTemplates.set(key, (template = commitFiles(join(tempDir("mindsave-repo-"), "repo"), files)));
+  cpSync(template, dir, { recursive: true });
+  return dir;
+}
+
+/** `git init` in `dir` and one commit of `files` (and of whatever the folder already holds). */
+function commitFiles(dir: string, files: Record<string, string>): string {
   mkdirSync(dir, { recursive: true });
   // No template: git's sample hooks are ~20 files to write per repository, and MindSave reads none of them.
   git(dir, "init", "-q", "--template=", "-b", "main");
