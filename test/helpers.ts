@@ -269,6 +269,27 @@ export interface LaptopWithClone {
   json: (args: string[]) => Promise<any>;
 }
 
+/** The first clone of a repository gitRepo made with its default files, and that repository's path. */
+let firstClone: { dir: string; origin: string } | undefined;
+
+/**
+ * `git clone ORIGIN DIR` for an ORIGIN gitRepo made with its default files and not changed since:
+ * a copy of the first such clone, the origin's path swapped in (its config and its reflogs).
+ */
+function cloneOfRepo(origin: string, dir: string): void {
+  if (!firstClone) {
+    const from = gitRepo(join(tempDir("mindsave-origin-"), "origin"));
+    const to = join(tempDir("mindsave-clone-"), "shop");
+    git(dirname(to), "clone", "-q", "--template=", from, to);
+    firstClone = { dir: to, origin: from };
+  }
+  cpSync(firstClone.dir, dir, { recursive: true });
+  for (const file of ["config", "logs/HEAD", "logs/refs/heads/main", "logs/refs/remotes/origin/HEAD"]) {
+    const path = join(dir, ".git", file);
+    writeFileSync(path, readFileSync(path, "utf8").replaceAll(firstClone.origin, origin));
+  }
+}
+
 /** Laptops A and B (distinct hosts, homes and clones of one origin) and a drive folder. */
 export function twoLaptops(prefix = "mindsave-laptops-") {
   const base = tempDir(prefix);
@@ -278,7 +299,7 @@ export function twoLaptops(prefix = "mindsave-laptops-") {
     const home = join(base, `${name}-home`);
     mkdirSync(home);
     const repo = join(base, `${name}-work`, "shop");
-    git(base, "clone", "-q", "--template=", origin, repo);
+    cloneOfRepo(origin, repo);
     const env: Record<string, string> = { ...pc.env, MINDSAVE_HOST: hostId };
     const cli = (args: string[], extra: { env?: Record<string, string>; stdin?: string } = {}) =>
       run([...args, "--home", home], { cwd: repo, stdin: extra.stdin, env: { ...env, ...extra.env } });
