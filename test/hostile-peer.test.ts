@@ -5,13 +5,14 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFil
 import { join } from "node:path";
 import { CLI, ok, okJson, run, sql, twoLaptops } from "./helpers.ts";
 import { isSafeName, safeName } from "../src/engine/snapshots/slug.ts";
+import { inClone, save } from "./engine-setup.ts";
 
 describe("names from outside", () => {
   test("a hostile peer's snapshot names are renamed on merge, the same on every store, and export writes only below its folder", async () => {
     const w = twoLaptops();
-    await ok(["save", "--goal", "evil one", "--home", w.a.home], w.a.opts());
-    await ok(["save", "--goal", "device one", "--home", w.a.home], w.a.opts());
-    await ok(["save", "--goal", "fine one", "--home", w.a.home], w.a.opts());
+    await save(inClone(w.a), { goal: "evil one" });
+    await save(inClone(w.a), { goal: "device one" });
+    await save(inClone(w.a), { goal: "fine one" });
     const target = join(w.b.pc.home, ".claude", "skills", "evil", "SKILL");
     const hostile = `../../../../../../../../..${target}`;
     // The peer's own store says so (as a hostile drive would): written under the CLI's feet.
@@ -108,7 +109,7 @@ describe("folders from outside", () => {
 
   test("export never writes through a .mindsave link", async () => {
     const w = twoLaptops();
-    await ok(["save", "--goal", "something", "--home", w.a.home], w.a.opts());
+    await save(inClone(w.a), { goal: "something" });
     const elsewhere = join(w.base, "elsewhere");
     mkdirSync(elsewhere);
     const out = join(w.base, "out");
@@ -137,7 +138,7 @@ describe("import is all or nothing", () => {
     }
     const count = async () =>
       Number((await sql(w.a.db, "SELECT count(*) AS n FROM snapshots WHERE deleted = 0"))[0]?.n ?? 0);
-    await ok(["save", "--goal", "already here", "--home", w.a.home], w.a.opts());
+    await save(inClone(w.a), { goal: "already here" });
     for (const point of ["import-1", "import-17", "import-40"]) {
       const child = spawn(CLI[0], [...CLI.slice(1), "import", ws, "--home", w.a.home], {
         cwd: w.a.repo,
