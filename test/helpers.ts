@@ -175,7 +175,8 @@ export function gitRepo(
   if (existsSync(dir) && readdirSync(dir).length > 0) return commitFiles(dir, files);
   const key = JSON.stringify(files);
   let template = repoTemplates.get(key);
-  if (!template)
+  // (Gone when the run's temp root was removed after a test file, with this module kept.)
+  if (!template || !existsSync(template))
     repoTemplates.set(key, (template = commitFiles(join(tempDir("mindsave-repo-"), "repo"), files)));
   cpSync(template, dir, { recursive: true });
   return dir;
@@ -277,7 +278,7 @@ let firstClone: { dir: string; origin: string } | undefined;
  * a copy of the first such clone, the origin's path swapped in (its config and its reflogs).
  */
 function cloneOfRepo(origin: string, dir: string): void {
-  if (!firstClone) {
+  if (!firstClone || !existsSync(firstClone.dir)) {
     const from = gitRepo(join(tempDir("mindsave-origin-"), "origin"));
     const to = join(tempDir("mindsave-clone-"), "shop");
     git(dirname(to), "clone", "-q", "--template=", from, to);
