@@ -6,6 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dumpStore, gitRepo, laptop, ok, okJson, plainFolder, run, tempDir, twoLaptops } from "./helpers.ts";
+import { inClone, inRepo, save, saveText, setPlanAt, syncScene } from "./engine-setup.ts";
 
 /** A laptop with a home and one git project `shop`; `cli` runs in `cwd` (default the project). */
 function setup() {
@@ -80,8 +81,8 @@ describe("numbers a command announces", () => {
 describe("diff A B", () => {
   test("shows the change from A to B as numbered in snapshots list; no arguments: from the second newest to the newest; --help says so", async () => {
     const t = setup();
-    await t.ok(["save", "--goal", "first goal", "--next", "step one"]);
-    await t.ok(["save", "--goal", "second goal", "--next", "step two"]);
+    await save(inRepo(t), { goal: "first goal", next: "step one" });
+    await save(inRepo(t), { goal: "second goal", next: "step two" });
     const list = (await t.json(["snapshots", "list"])).snapshots.map((s: any) => s.goal);
     expect(list).toEqual(["second goal", "first goal"]);
     const forward = '  goal: "first goal" → "second goal"';
@@ -105,9 +106,9 @@ describe("diff A B", () => {
 describe("diff and retirements", () => {
   test("an item a diff adds that is retired now says so; one it removes because it was retired says by whom", async () => {
     const t = setup();
-    await t.ok(["save", "--goal", "g", "--state", "s", "--next", "n", "--constraint", "no tailwind"]);
+    await save(inRepo(t), { goal: "g", state: "s", next: "n", constraint: ["no tailwind"] });
     await t.ok(["retire", "no tailwind", "--reason", "we use tailwind now"]);
-    await t.ok(["save", "--goal", "g", "--state", "s2", "--next", "n"]);
+    await save(inRepo(t), { goal: "g", state: "s2", next: "n" });
     expect((await t.ok(["diff", "1", "2"])).stdout).toContain(
       "+ constraint: no tailwind (retired since: no longer restored)",
     );
@@ -121,9 +122,9 @@ describe("snapshots list with twin names", () => {
     const w = twoLaptops("mindsave-twins-");
     const name = "fix_login_bug_2026-11-22";
     const snap = (goal: string) => `---\nsnapshot_id: "${name}"\ngoal: "${goal}"\nstate: "started"\n---\n`;
-    expect((await w.a.cli(["save"], { stdin: snap("Fix login bug (A: the cookie path)") })).code).toBe(0);
-    expect((await w.b.cli(["save"], { stdin: snap("Fix login bug (B: the redirect loop)") })).code).toBe(0);
-    for (const pc of [w.a, w.b, w.a]) expect((await pc.cli(["sync", w.drive])).code).toBe(0);
+    await saveText(inClone(w.a), snap("Fix login bug (A: the cookie path)"));
+    await saveText(inClone(w.b), snap("Fix login bug (B: the redirect loop)"));
+    for (const pc of [w.a, w.b, w.a]) await syncScene(inClone(pc), w.drive);
 
     const r = await w.a.cli(["snapshots", "list"]);
     expect(r.code).toBe(0);
@@ -144,7 +145,7 @@ describe("snapshots list with twin names", () => {
 
   test("a name of its own is shown as it is", async () => {
     const t = setup();
-    await t.ok(["save", "--goal", "only one"]);
+    await save(inRepo(t), { goal: "only one" });
     const out = (await t.ok(["snapshots", "list"])).stdout;
     expect(out).toMatch(/ {2}1\. only_one_\d{4}-\d{2}-\d{2} {2}/);
     // The header says what the layers column and the size are.
@@ -156,7 +157,7 @@ describe("snapshots list with twin names", () => {
 describe("Claude Code SessionStart source", () => {
   test("no source, or one MindSave does not know, is a fresh start; resume carries on", async () => {
     const t = setup();
-    await t.ok(["save", "--goal", "Old task", "--next", "old next step"]);
+    await save(inRepo(t), { goal: "Old task", next: "old next step" });
     const start = async (payload: Record<string, unknown>) => {
       const r = await t.cli(["hook", "session-start"], {
         stdin: JSON.stringify({ session_id: "s1", cwd: t.repo, hook_event_name: "SessionStart", ...payload }),
@@ -177,7 +178,7 @@ describe("Claude Code SessionStart source", () => {
 describe("nothing to load here: where to go next", () => {
   test("outside any project, load names the store's projects and --in; recall offers --all-projects; with a peer, sync; store untouched", async () => {
     const t = setup();
-    await t.ok(["save", "--goal", "work in shop"]);
+    await save(inRepo(t), { goal: "work in shop" });
     const plain = join(t.base, "plain");
     mkdirSync(plain);
     const before = await dumpStore(t.db);
@@ -249,8 +250,8 @@ describe("one choice", () => {
       "give a number from 1 to 2 or a piece of its text",
     );
 
-    await t.ok(["save", "--goal", "plan it"]);
-    await t.ok(["plan", "set", "--item", "write the limiter"]);
+    await save(inRepo(t), { goal: "plan it" });
+    await setPlanAt(inRepo(t), ["write the limiter"]);
     const step = await t.cli(["plan", "done", "4"]);
     expect(step.code).toBe(1);
     expect(step.stderr).toContain("give 1, the plan's only step");
