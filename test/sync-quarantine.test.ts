@@ -11,6 +11,7 @@ import { Session } from "../src/engine/session.ts";
 import { saveSnapshot } from "../src/engine/snapshots/save.ts";
 import { emptyInput } from "../src/engine/snapshots/input.ts";
 import { openPeer, syncWith } from "../src/engine/sync/sync.ts";
+import { addRuleAt, fail, inClone, save } from "./engine-setup.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -24,10 +25,9 @@ async function goals(db: string): Promise<string[]> {
 describe("a peer's malformed rows", () => {
   test("are refused one by one: the rest merge, the sync names them and exits 0, doctor lists them, and no word says this store is damaged", async () => {
     const w = twoLaptops("mindsave-quarantine-");
-    for (const goal of ["修复登录 good one", "bad json", "bad status"])
-      await ok(["save", "--goal", goal, "--home", w.a.home], w.a.opts());
-    await ok(["fail", "GraphQL", "--reason", "too heavy", "--home", w.a.home], w.a.opts());
-    await ok(["rules", "add", "Never push to main", "--home", w.a.home], w.a.opts());
+    for (const goal of ["修复登录 good one", "bad json", "bad status"]) await save(inClone(w.a), { goal });
+    await fail(inClone(w.a), "GraphQL", "too heavy");
+    await addRuleAt(inClone(w.a), "Never push to main");
     // The peer's own file, written under the CLI's feet (its search-index trigger would refuse the JSON).
     await sql(w.a.db, "DROP TRIGGER snapshots_au");
     await sql(w.a.db, "UPDATE snapshots SET constraints = '{not json' WHERE goal = 'bad json'");
@@ -76,9 +76,9 @@ describe("a peer's malformed rows", () => {
 
   test("a clock that is no clock and a count that is no count are refused too (--json lists them)", async () => {
     const w = twoLaptops("mindsave-quarantine-");
-    await ok(["fail", "websocket", "--reason", "drops", "--home", w.a.home], w.a.opts());
+    await fail(inClone(w.a), "websocket", "drops");
     await ok(["fact", "staging is read-only", "--ttl", "never", "--home", w.a.home], w.a.opts());
-    await ok(["rules", "add", "Answer in English", "--home", w.a.home], w.a.opts());
+    await addRuleAt(inClone(w.a), "Answer in English");
     await sql(w.a.db, "UPDATE facts SET hlc = 'yesterday'");
     await sql(w.a.db, "UPDATE failure_counts SET count = 'lots'");
     await sql(w.a.db, "UPDATE rules SET id = ?", ["r".repeat(100_000)]);
@@ -98,8 +98,7 @@ describe("a peer's malformed rows", () => {
 describe("this store's own malformed rows", () => {
   test("are refused by the peer the same way: the summary says so, and the peer's doctor names them", async () => {
     const w = twoLaptops("mindsave-quarantine-");
-    for (const goal of ["fine", "broken tags"])
-      await ok(["save", "--goal", goal, "--home", w.b.home], w.b.opts());
+    for (const goal of ["fine", "broken tags"]) await save(inClone(w.b), { goal });
     await sql(w.b.db, "DROP TRIGGER snapshots_au");
     await sql(w.b.db, "UPDATE snapshots SET tags = '[1, 2]' WHERE goal = 'broken tags'");
     const r = await run(["sync", w.a.db, "--home", w.b.home], w.b.opts());
@@ -119,10 +118,10 @@ describe("this store's own malformed rows", () => {
 describe("a peer's snapshot dated ahead of this host's clock", () => {
   test("years ahead: refused, so load --latest restores what was saved here", async () => {
     const w = twoLaptops("mindsave-quarantine-");
-    await ok(["save", "--goal", "from the future", "--home", w.a.home], w.a.opts());
+    await save(inClone(w.a), { goal: "from the future" });
     const ahead = new Date(Date.now() + 3 * 365 * DAY).toISOString();
     await sql(w.a.db, "UPDATE snapshots SET created_at = ?", [ahead]);
-    await ok(["save", "--goal", "B's own work", "--home", w.b.home], w.b.opts());
+    await save(inClone(w.b), { goal: "B's own work" });
     const r = await run(["sync", w.a.db, "--home", w.b.home], w.b.opts());
     expect(r.code).toBe(0);
     expect((await ok(["load", "--latest", "--home", w.b.home], w.b.opts())).stdout).toContain("B's own work");
