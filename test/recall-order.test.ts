@@ -129,8 +129,8 @@ describe("recall in a project", () => {
             // joining the matches (no number of them does); the store picks one by the number of
             // matches. The listed ones: each matched alone, or against the set of matches (any
             // number of listed snapshots counts as many), picked by how many the project lists.
-            // With many matches, the project's `recent` newest are searched first: none (0), its 8
-            // newest (enough hits for some cases, too few for others, which then search again), all.
+            // The project's `recent` newest are searched first: none (0), its 8 newest (enough hits
+            // for some cases, too few for others, which then search by the matches), all.
             const max = Number.MAX_SAFE_INTEGER;
             for (const [manyMatches, manyListed, recent] of [
               [0, max, 0],
@@ -138,6 +138,7 @@ describe("recall in a project", () => {
               [0, max, max],
               [0, 0, 0],
               [max, max, 0],
+              [max, max, 8],
             ]) {
               const way = (
                 await session.store.searchSnapshots(projectId, terms, limit, {

@@ -27,20 +27,23 @@ export async function searchSnapshots(
   const long = terms.filter((t) => [...t].length >= 3);
   const short = terms.filter((t) => [...t].length < 3).map((t) => t.toLowerCase());
   const match = long.map((t) => `"${t.replaceAll('"', '""')}"`).join(" ");
-  const way = await searchWay(db, projectId, match, long.length > 0, limit, opts);
   // SQLite's lower() folds ASCII only: fold the anchor the same way, so instr() finds it.
   const anchor = (long[0] ?? short[0] ?? "").replace(/[A-Z]+/g, (c) => c.toLowerCase());
   const hits = (w: SearchWay) => {
     const q: SearchQuery = { from: "", where: ["s.deleted = 0"], args: [] };
     q.from = matchedBy(q, { ...w, match, long });
-    narrowed(q, { short, inProject: w.found !== null, projectId, fromListed: w.fromListed, listed, tag });
+    const inProject = w.found !== null || w.newest !== null;
+    narrowed(q, { short, inProject, projectId, fromListed: w.fromListed, listed, tag });
     q.args.push(limit);
     return hitRows(db, q, anchor);
   };
-  let rows = await hits(way);
+  const listsFew = listed && projectId !== null && !(await listsMany(db, projectId, opts.manyListed));
   // The project's newest snapshots hold the first `limit` hits when they have that many, or when
-  // they are the whole project; else the project's index is walked against the set of matches.
-  if (way.newest && rows.length < limit && !way.wholeProject) rows = await hits({ ...way, newest: null });
+  // they are the whole project; else the project is searched by its matches (searchWay).
+  const newest = long.length > 0 && !listsFew ? await newestWay(db, projectId, limit, opts) : null;
+  let rows = newest ? await hits(newest) : [];
+  if (!newest || (rows.length < limit && !newest.wholeProject))
+    rows = await hits(await searchWay(db, projectId, match, long.length > 0, listsFew, opts));
   return rows.map((r) => ({
     id: str(r.id),
     project_id: str(r.project_id),
@@ -68,10 +71,27 @@ interface SearchWay {
   few: boolean;
   /** Only the project's listed snapshots, each matched alone. */
   fromListed: boolean;
-  /** The rowids of the project's newest snapshots, searched first; null when not. */
-  newest: number[] | null;
+  /** The project's newest snapshots, the only ones searched; null when not. */
+  newest: NewestSnapshots | null;
   /** `newest` is every snapshot of the project. */
   wholeProject: boolean;
+}
+
+/**
+ * The way that searches only a project's newest snapshots, tried first: a common word's hits are
+ * among them, at the same cost at any size, and a word's matches over the whole store (which grow
+ * with it) are never read. Null for every project, and for a search of few listed snapshots.
+ */
+async function newestWay(
+  db: Exec,
+  projectId: string | null,
+  limit: number,
+  opts: SearchFilter,
+): Promise<SearchWay | null> {
+  const recent = opts.recent ?? Math.max(RECENT_WINDOW, limit * 4);
+  if (projectId === null || recent <= 0) return null;
+  const newest = await newestRowids(db, projectId, recent);
+  return { found: null, few: false, fromListed: false, newest, wholeProject: newest.count < recent };
 }
 
 async function searchWay(
@@ -79,17 +99,16 @@ async function searchWay(
   projectId: string | null,
   match: string,
   hasLong: boolean,
-  limit: number,
+  listsFew: boolean,
   opts: SearchFilter,
 ): Promise<SearchWay> {
-  const { listed = false, manyMatches = MANY_MATCHES, manyListed = MANY_LISTED } = opts;
-  const recent = opts.recent ?? Math.max(RECENT_WINDOW, limit * 4);
-  // A project's search first reads the rowids of up to `manyMatches` + 1 matches. When there are
-  // more (a common word), the matches become a set of rowids and the project's index is walked
-  // newest first, stopping at the limit: a common word's thousands of matches are never read as
-  // rows. Fewer are looked up by those rowids, so the full-text query runs once, not again in a
-  // join. A search of every project joins the matches and sorts them (no index orders them all by
-  // time). All the ways give the same rows.
+  const { manyMatches = MANY_MATCHES } = opts;
+  // A project's search reads the rowids of up to `manyMatches` + 1 matches. Fewer are looked up by
+  // those rowids (the full-text query runs once, not again in a join), which costs each match a
+  // row, not each snapshot of the project a step. More (a word in thousands of snapshots) become
+  // a set of rowids and the project's index is walked newest first against it, stopping at the
+  // limit: those thousands are never read as rows. A search of every project joins the matches
+  // and sorts them (no index orders them all by time). All the ways give the same rows.
   const found = projectId !== null && hasLong ? await matchingRowids(db, match, manyMatches + 1) : null;
   const few = !!found && found.length <= manyMatches;
   // Only the listed snapshots of a project (the picker with archived hidden): its few rows in
@@ -97,12 +116,8 @@ async function searchWay(
   // looked up by their rowids, which is less), and each is matched alone rather than every match
   // read into a set. Matched alone, each costs a full-text lookup: a project that keeps thousands
   // listed (a large --keep) walks its index against the set of matches instead.
-  const fromListed = listed && projectId !== null && !few && !(await listsMany(db, projectId, manyListed));
-  // Many matches (a common word, in every project of a large store): the set of every match grows
-  // with the store, so the project's newest snapshots are searched first, at the same cost at any size.
-  const newest =
-    found && !few && !fromListed && recent > 0 ? await newestRowids(db, projectId!, recent) : null;
-  return { found, few, fromListed, newest, wholeProject: !!newest && newest.length < recent };
+  const fromListed = listsFew && !few;
+  return { found, few, fromListed, newest: null, wholeProject: false };
 }
 
 /** How the long terms' matches are found (one of the ways of searchWay): the FROM clause, conditions added to `q`. */
@@ -119,11 +134,10 @@ function matchedBy(q: SearchQuery, way: SearchWay & { match: string; long: strin
     // Only the matches within the newest rowids' range are read: the full-text index seeks to it.
     // Tested on m.value, so before a snapshot's row is read: only the hits' rows are (a row is large,
     // its `deleted` lies past the layers, in overflow pages).
-    const [low, high] = rowidRange(way.newest);
     q.where.push(
       "m.value IN (SELECT rowid FROM snapshot_search WHERE snapshot_search MATCH ? AND rowid BETWEEN ? AND ?)",
     );
-    q.args.push(JSON.stringify(way.newest), way.match, low, high);
+    q.args.push(way.newest.rowids, way.match, way.newest.low, way.newest.high);
     return "json_each(?) AS m CROSS JOIN snapshots s ON s.rowid = m.value";
   }
   if (way.found) {
@@ -200,12 +214,12 @@ export interface SearchFilter {
   listed?: boolean;
   manyMatches?: number;
   manyListed?: number;
-  /** How many of the project's newest snapshots a search with many matches reads first (0: none). */
+  /** How many of the project's newest snapshots a search reads first (0: none). */
   recent?: number;
 }
 
 /** Whether the project has more than `n` listed snapshots (counting no further). */
-async function listsMany(db: Exec, projectId: string, n: number): Promise<boolean> {
+async function listsMany(db: Exec, projectId: string, n = MANY_LISTED): Promise<boolean> {
   const rows = await query(
     db,
     "SELECT count(*) AS c FROM (SELECT 1 FROM listed_snapshots WHERE project_id = ? LIMIT ?)",
@@ -214,23 +228,27 @@ async function listsMany(db: Exec, projectId: string, n: number): Promise<boolea
   return Number(rows[0]?.c ?? 0) > n;
 }
 
-/** The rowids of the project's `n` newest snapshots (those a search walks first). */
-async function newestRowids(db: Exec, projectId: string, n: number): Promise<number[]> {
-  const rows = await query(
-    db,
-    "SELECT rowid AS r FROM snapshots WHERE project_id = ? AND deleted = 0 ORDER BY created_at DESC, id DESC LIMIT ?",
-    [projectId, n],
-  );
-  return rows.map((r) => Number(r.r));
+/** A project's newest snapshots: their rowids (a JSON array), how many, the lowest and highest. */
+interface NewestSnapshots {
+  rowids: string;
+  count: number;
+  low: number;
+  high: number;
 }
 
-/** The lowest and highest of some rowids (an empty range for none). */
-function rowidRange(rowids: number[]): [number, number] {
-  if (!rowids.length) return [1, 0];
-  return rowids.reduce<[number, number]>(
-    ([lo, hi], r) => [Math.min(lo, r), Math.max(hi, r)],
-    [rowids[0], rowids[0]],
+/** The project's `n` newest snapshots (those a search reads first), gathered in SQL, not row by row. */
+async function newestRowids(db: Exec, projectId: string, n: number): Promise<NewestSnapshots> {
+  const rows = await query(
+    db,
+    `SELECT json_group_array(r) AS rowids, count(*) AS count, min(r) AS low, max(r) AS high
+     FROM (SELECT rowid AS r FROM snapshots WHERE project_id = ? AND deleted = 0 ORDER BY created_at DESC, id DESC LIMIT ?)`,
+    [projectId, n],
   );
+  const r = rows[0];
+  // No snapshot: an empty range.
+  return Number(r.count) === 0
+    ? { rowids: "[]", count: 0, low: 1, high: 0 }
+    : { rowids: str(r.rowids), count: Number(r.count), low: Number(r.low), high: Number(r.high) };
 }
 
 /** The rowids of at most `n` snapshots the full-text query matches. */
@@ -245,9 +263,13 @@ async function matchingRowids(db: Exec, match: string, n: number): Promise<numbe
 
 /** How much of a layer a search hit reads for its context line, and from how far before the first term. */
 const CONTEXT_WINDOW = 64 * 1024;
-/** Past this many matches, a search in a project walks the project's newest snapshots first. */
-const MANY_MATCHES = 256;
-/** How many of a project's newest snapshots a search with many matches reads first, at the least. */
+/**
+ * Past this many matches (when its newest snapshots hold too few hits), a search in a project walks
+ * its index against the set of matches rather than looking each match up: a lookup reads a row
+ * (~5x a step of the walk, measured), and a word rare in the store is looked up whatever its size.
+ */
+const MANY_MATCHES = 1024;
+/** How many of a project's newest snapshots a search reads first, at the least. */
 const RECENT_WINDOW = 256;
 /** Past this many listed snapshots, a search of them matches against the set of matches, not each alone. */
 const MANY_LISTED = 256;
