@@ -2,7 +2,15 @@
 // node_modules above them, laid out on a drive, installed locally, and the arm64 one under qemu.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, chmodSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  chmodSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { buildTarget, commanderLight, hostTarget, sourcesHash, TARGETS, type Target } from "../build.ts";
 import { REPO, TEST_BIN_DIR, gitRepo, laptop, run, sql, tempDir } from "./helpers.ts";
@@ -87,6 +95,21 @@ function emptyDirWith(target: Target, name = "bin"): string {
   copyFileSync(built.get(target.name)!, exe);
   chmodSync(exe, 0o755);
   return exe;
+}
+
+/**
+ * What `drive init --from` lays out in a test: the host's binary, which runs from the drive, and
+ * stand-ins for the other targets: their bytes are the first test's subject, here only their
+ * places on the drive.
+ */
+function driveSource(base: string): string {
+  const from = join(base, "dist");
+  for (const t of TARGETS) {
+    mkdirSync(join(from, t.name), { recursive: true });
+    if (t.name === hostTarget().name) symlinkSync(built.get(t.name)!, join(from, t.name, t.exe));
+    else writeFileSync(join(from, t.name, t.exe), `a stand-in for the ${t.name} binary\n`);
+  }
+  return from;
 }
 
 describe("compiled binaries", () => {
@@ -192,7 +215,8 @@ describe("compiled binaries", () => {
     const usb = join(base, "usb");
     mkdirSync(usb);
     const a = laptop("laptop-a", base);
-    const init = await run(["drive", "init", usb, "--from", dist], { cwd: base, env: a.env });
+    const from = driveSource(base);
+    const init = await run(["drive", "init", usb, "--from", from], { cwd: base, env: a.env });
     expect(init.code).toBe(0);
     const root = join(usb, "mindsave");
     for (const t of TARGETS) expect(existsSync(join(root, "bin", t.name, t.exe))).toBe(true);
@@ -267,7 +291,7 @@ describe("compiled binaries", () => {
     );
     expect(fromCopy.snapshots.map((s: any) => s.goal)).toEqual(["saved by the installed copy"]);
     // Re-running init keeps the store.
-    expect((await run(["drive", "init", usb, "--from", dist], { cwd: base, env: a.env })).stdout).toContain(
+    expect((await run(["drive", "init", usb, "--from", from], { cwd: base, env: a.env })).stdout).toContain(
       "kept as it was",
     );
     expect((await sql(join(root, "mindsave.db"), "SELECT count(*) AS n FROM snapshots"))[0].n).toBe(1);
