@@ -214,7 +214,8 @@ describe("the upgrade to retention's archive", () => {
     const list = await w.a.cli(["--json", "snapshots", "list"]);
     expect(list.stderr).toContain(`from schema 4 to ${SCHEMA_VERSION}`);
     expect(JSON.parse(list.stdout).snapshots).toHaveLength(30);
-    expect(await rows()).toEqual(before);
+    // Every row as it was; schema 9's stored token counts start empty (counted at restore).
+    expect(await rows()).toEqual(before.map((r) => ({ ...r, line_tokens: null })));
     await saveAt(inClone(w.a), { goal: "first save after the upgrade", state: "s", next: "n" });
     expect((await w.a.json(["snapshots", "list"])).snapshots).toHaveLength(20);
     expect((await w.a.json(["snapshots", "list", "--all"])).snapshots).toHaveLength(31);

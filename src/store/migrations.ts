@@ -349,6 +349,14 @@ export const MIGRATIONS: readonly string[][] = [
   // writable opens until the restore block read its top few from failure_ranks (6): unread since,
   // they cost every write of a failure.
   ["DROP INDEX IF EXISTS failures_rank", "DROP INDEX IF EXISTS failures_rank_global"],
+  // 9: token counts stored with the text they count, so the restore block counts it once: a
+  // snapshot's constraint and decision lines (JSON), a failure line's head (item and reason). Each
+  // is a cache of its text's count: NULL (every row before this step) is counted at restore. Every
+  // statement that writes the text writes its count (writer.ts; a sync counts a peer's rows).
+  [
+    "ALTER TABLE snapshots ADD COLUMN line_tokens TEXT",
+    "ALTER TABLE failures ADD COLUMN head_tokens INTEGER",
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

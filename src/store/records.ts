@@ -89,6 +89,14 @@ export interface SnapshotRecord extends Replicated {
   tags: string[];
   /** Which agent saved it (claude, codex, …); null for a person's save or an older snapshot. */
   saved_agent: string | null;
+  /** The token counts of its constraint and decision lines, stored when it was written; null: count them (stored-tokens.ts). */
+  line_tokens?: LineTokens | null;
+}
+
+/** A snapshot's Layer 2 lines' token counts, one per constraint and per decision, in their order. */
+export interface LineTokens {
+  constraints: number[];
+  decisions: number[];
 }
 
 export type PlanStatus = "pending" | "in_progress" | "completed";
@@ -200,6 +208,8 @@ export interface FailureRecord extends Replicated {
   repeat_count: number;
   related: string[];
   alternatives: string[];
+  /** The token count of its line's head (item and reason), stored when they were written; null: count it (stored-tokens.ts). */
+  head_tokens?: number | null;
 }
 
 /** The columns of a failure that rank it in the restore block: read for every failure, the rest only for those shown. */

@@ -132,6 +132,7 @@ export function toSnapshot(r: Row): SnapshotRecord {
     ...readPlan(r.plan),
     tags: json(r.tags, []),
     saved_agent: strOrNull(r.saved_agent),
+    line_tokens: json(r.line_tokens, null),
     ...replicated(r),
   };
 }
@@ -299,6 +300,7 @@ export function toFailure(r: Row): FailureRecord {
     repeat_count: Number(r.repeat_count ?? 0),
     related: json(r.related, []),
     alternatives: json(r.alternatives, []),
+    head_tokens: r.head_tokens === null || r.head_tokens === undefined ? null : Number(r.head_tokens),
     ...replicated(r),
   };
 }

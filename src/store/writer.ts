@@ -214,8 +214,8 @@ export class StoreWriter extends Queries {
     await this.run(
       `INSERT INTO snapshots(id, project_id, name, topic, kind, status, created_at, version, goal, state, next_action, blocker,
          active_files, constraints, decisions, failure_graph, compressed, layer3, auto_trigger, extra, l1_tokens, l2_tokens,
-         saved_host, saved_root, plan, tags, saved_agent, hlc, host, deleted)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
+         saved_host, saved_root, plan, tags, saved_agent, line_tokens, hlc, host, deleted)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
       [
         s.id,
         s.project_id,
@@ -244,6 +244,7 @@ export class StoreWriter extends Queries {
         storedPlan(s.plan, s.plan_times),
         JSON.stringify(s.tags ?? []),
         s.saved_agent ?? null,
+        s.line_tokens ? JSON.stringify(s.line_tokens) : null,
         hlc,
         host,
       ],
@@ -360,7 +361,7 @@ export class StoreWriter extends Queries {
     await this.run(
       `UPDATE snapshots SET deleted = 1, goal = '', state = '', next_action = '', blocker = '', active_files = '[]',
          constraints = '[]', decisions = '[]', failure_graph = '{}', compressed = NULL, layer3 = '', auto_trigger = NULL,
-         extra = NULL, plan = NULL, tags = '[]', hlc = ?, host = ? WHERE id = ?`,
+         extra = NULL, plan = NULL, tags = '[]', line_tokens = NULL, hlc = ?, host = ? WHERE id = ?`,
       [await this.stampPast("snapshots", "id", id), this.hostId, id],
     );
   }
@@ -396,11 +397,11 @@ export class StoreWriter extends Queries {
     f: Omit<FailureRecord, "hlc" | "host" | "deleted" | "repeat_count" | "related" | "alternatives">,
   ): Promise<void> {
     await this.run(
-      `INSERT INTO failures(id, project_id, scope, item, rejected_by, reason, confidence, schema_version, first_seen, last_seen, hlc, host, deleted)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+      `INSERT INTO failures(id, project_id, scope, item, rejected_by, reason, confidence, schema_version, first_seen, last_seen, head_tokens, hlc, host, deleted)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
        ON CONFLICT(id) DO UPDATE SET item = excluded.item, rejected_by = excluded.rejected_by, reason = excluded.reason,
          confidence = excluded.confidence, schema_version = excluded.schema_version, first_seen = excluded.first_seen,
-         last_seen = excluded.last_seen, hlc = excluded.hlc, host = excluded.host, deleted = 0`,
+         last_seen = excluded.last_seen, head_tokens = excluded.head_tokens, hlc = excluded.hlc, host = excluded.host, deleted = 0`,
       [
         f.id,
         f.project_id,
@@ -412,6 +413,7 @@ export class StoreWriter extends Queries {
         f.schema_version,
         f.first_seen,
         f.last_seen,
+        f.head_tokens ?? null,
         await this.stampPast("failures", "id", f.id),
         this.hostId,
       ],

@@ -4,6 +4,7 @@
 // per-host counters.
 import { derivedId } from "../ids.ts";
 import { redactDeep } from "../snapshots/redact.ts";
+import { headTokens } from "../snapshots/stored-tokens.ts";
 import { UserError } from "../../errors.ts";
 import type { FailureGraphEntry, FailureRank, FailureRecord, StoreWriter } from "../../store/store.ts";
 import { compareCodePoints, compareCodes, compareText } from "../../lib/text.ts";
@@ -213,7 +214,8 @@ export async function observeFailure(
   const row = failureRow(o, live, { id, scope, projectId, item }, now.toISOString());
   // A repeat that changes nothing of the record is not written again (an import observes each
   // failure once per snapshot that mentions it); its count and links still are, below.
-  if (!live || !RECORD_FIELDS.every((k) => live[k] === row[k])) await w.upsertFailure(row);
+  if (!live || !RECORD_FIELDS.every((k) => live[k] === row[k]))
+    await w.upsertFailure({ ...row, head_tokens: headTokens(row) });
   await countRepeat(w, id, o, live);
   await addLinks(w, id, o, live);
   return (await w.getFailure(id))!;

@@ -9,6 +9,7 @@ import { retirementId } from "../memory/retire.ts";
 import { linkTarget } from "./aliases.ts";
 import { moveSignalRow } from "../agents/signal-row.ts";
 import type { StoreWriter } from "../../store/store.ts";
+import { headTokens } from "../snapshots/stored-tokens.ts";
 
 export interface Moved {
   snapshots: number;
@@ -83,13 +84,16 @@ async function moveFailures(w: StoreWriter, from: string, to: string): Promise<n
   for (const f of failures) {
     const id = failureId("project", to, f.item);
     const target = await w.getFailure(id);
+    const item = target?.item ?? f.item;
+    const reason = f.reason || target?.reason || "";
     await w.upsertFailure({
       id,
       project_id: to,
       scope: "project",
-      item: target?.item ?? f.item,
+      item,
       rejected_by: f.rejected_by,
-      reason: f.reason || target?.reason || "",
+      reason,
+      head_tokens: headTokens({ item, reason }),
       confidence: f.confidence ?? target?.confidence ?? null,
       schema_version: f.schema_version,
       first_seen: target && target.first_seen < f.first_seen ? target.first_seen : f.first_seen,

@@ -5,7 +5,8 @@
 // aged weights as ever), and text and links are read only for those, a page at a time. The block is
 // built as with every failure read: wherever it would need a line not read yet it throws
 // NeedMoreFailures, and is built again with more, so the text is the same byte for byte.
-import { countTokens, tokenLowerBound } from "./tokens.ts";
+import { countTokens, knowCountWhenAsked, tokenLowerBound } from "./tokens.ts";
+import { failureHead } from "./stored-tokens.ts";
 import { inline } from "./layers.ts";
 import { effectiveConfidence, sortFailures } from "../failures/graph.ts";
 import type { FailureRank, FailureRecord, Queries } from "../../store/store.ts";
@@ -35,9 +36,42 @@ function tags(f: FailureRank, now: Date): string {
 }
 
 export function failureLine(f: FailureRecord, now: Date): string {
-  let line = `- ${inline(f.item)}: ${inline(f.reason || "rejected")} [${inline(tags(f, now))}]`;
-  if (f.alternatives.length) line += ` → instead: ${f.alternatives.map(inline).join("; ")}`;
-  if (f.related.length) line += ` (related: ${f.related.map(inline).join(", ")})`;
+  return failureHead(f) + failureTags(f, now) + failureTail(f);
+}
+
+/** The part of a failure line that changes with time (its confidence ages) and with each repeat. */
+function failureTags(f: FailureRank, now: Date): string {
+  return ` [${inline(tags(f, now))}`;
+}
+
+/** A failure line's end: what to do instead and the related items (kept apart from the failure's row). */
+function failureTail(f: Pick<FailureRecord, "alternatives" | "related">): string {
+  let tail = "]";
+  if (f.alternatives.length) tail += ` → instead: ${f.alternatives.map(inline).join("; ")}`;
+  if (f.related.length) tail += ` (related: ${f.related.map(inline).join(", ")})`;
+  return tail;
+}
+
+/** What may end a failure line's head and its tags for their counts to add up (see countedFailureLine). */
+const ENDS_HEAD = /\S$/u;
+const ENDS_TAGS = /[\p{L}\p{N}]$/u;
+
+/**
+ * A failure's line, its count (with its newline, the part the block counts), when asked, taken as
+ * its head's count stored with the failure (stored-tokens.ts) plus its tags' and tail's, counted
+ * apart (few distinct tags, each counted once a process). Exact: cl100k's split never makes a piece across
+ * the space before " [" when the head ends with a non-space, nor across the "]" when the tags end
+ * with a letter or digit, and no run of one kind of character that tokens.ts cuts crosses either.
+ */
+export function countedFailureLine(f: FailureRecord, now: Date): string {
+  const head = failureHead(f);
+  const tags = failureTags(f, now);
+  const tail = failureTail(f);
+  const line = head + tags + tail;
+  const stored = f.head_tokens;
+  if (stored === null || stored === undefined || line.includes("\n")) return line;
+  if (ENDS_HEAD.test(head) && ENDS_TAGS.test(tags))
+    knowCountWhenAsked(`${line}\n`, () => stored + countTokens(tags) + countTokens(`${tail}\n`));
   return line;
 }
 

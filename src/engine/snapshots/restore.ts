@@ -8,7 +8,7 @@ import {
   NeedMoreFailures,
   allFailuresOver,
   checkUnreadLines,
-  failureLine,
+  countedFailureLine,
   withRankedFailures,
   type RankedFailures,
 } from "./restore-failures.ts";
@@ -19,7 +19,6 @@ import {
   layer1Text,
   shortFileList,
   symbolicLines,
-  textValue,
   writtenConstraints,
   type SymbolicEntryLike,
 } from "./layers.ts";
@@ -31,6 +30,7 @@ import { rulesWithinBudget } from "../memory/rules.ts";
 import { factLine, freshFacts } from "../memory/facts.ts";
 import { retiredKeys, withoutRetired } from "../memory/retire.ts";
 import { countTokens, countTokensWithin, loadTokenizer } from "./tokens.ts";
+import { itemLine, knowLineTokens } from "./stored-tokens.ts";
 import { conflictPairs, contradictionMark, storedConflicts } from "./constraint-hygiene.ts";
 import { isArchived } from "./retention.ts";
 import type { Session } from "../session.ts";
@@ -110,6 +110,7 @@ export async function buildRestoreBlock(
   ctx: BlockContext & { failures: FailureRecord[] },
 ): Promise<RestoreBlock> {
   const ranked = sortFailures(ctx.failures, ctx.now);
+  knowLineTokens(s);
   return blockWith(s, ctx, { total: ranked.length, read: ranked, unreadWithItems: null });
 }
 
@@ -200,7 +201,7 @@ function layer2Pieces(
   const pieces: Piece[] = [];
   const constraintPriority = (i: number) => 400 - i / (s.constraints.length + 1);
   s.constraints.forEach((c, i) =>
-    pieces.push({ section: "constraints", line: `- ${textValue(c)}`, priority: constraintPriority(i) }),
+    pieces.push({ section: "constraints", line: itemLine(c), priority: constraintPriority(i) }),
   );
   // A contradiction is marked right after the later of its two constraints, and goes just before it.
   conflictPairs(storedConflicts(s.compressed)).forEach((pair, k) => {
@@ -216,7 +217,7 @@ function layer2Pieces(
     pieces.push({ section: "symbolic", line: `- ${inline(k)}: ${inline(v)}`, priority: 390 - i / 100 }),
   );
   const readCount = ranked.read.length;
-  const failureLines = ranked.read.map((f) => failureLine(f, now));
+  const failureLines = ranked.read.map((f) => countedFailureLine(f, now));
   failureLines.forEach((line, i) =>
     pieces.push({ section: "failures", line, priority: valueAt("failures", i) }),
   );
@@ -226,7 +227,7 @@ function layer2Pieces(
     pieces.push({ section: "facts", line: factLine(f, now), priority: valueAt("facts", i) }),
   );
   s.decisions.forEach((d, i) =>
-    pieces.push({ section: "decisions", line: `- ${textValue(d)}`, priority: valueAt("decisions", i) }),
+    pieces.push({ section: "decisions", line: itemLine(d), priority: valueAt("decisions", i) }),
   );
   return { pieces, failureLines };
 }
@@ -443,6 +444,8 @@ export async function loadSnapshot(
     retired,
   );
   const now = session.now();
+  // The Layer 2 shown is this row's (its counts stored with it), less what was retired.
+  knowLineTokens(base ?? snapshot);
   // A name two hosts' snapshots share (after a sync) says which one: "work_… (laptop-a, id 01a2)".
   const twin = base
     ? (

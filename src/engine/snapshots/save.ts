@@ -49,6 +49,7 @@ import type {
   StoreWriter,
 } from "../../store/store.ts";
 import { MAX_AHEAD_MS } from "../../store/store.ts";
+import { lineTokens } from "./stored-tokens.ts";
 
 // The budget checks moved to budgets.ts; a hook's auto-snapshot imports checkLayer1 from here too.
 
@@ -497,6 +498,7 @@ async function buildRecord(
     ...(await recordPlan(w, p, projectId)),
     tags: p.tags,
     saved_agent: input.agent && /^[\w.-]{1,32}$/.test(input.agent) ? input.agent : null,
+    line_tokens: lineTokens(layers.layer2),
   };
 }
 

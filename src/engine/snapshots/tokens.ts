@@ -92,16 +92,44 @@ function countKnown(part: string): number {
   if (part.length > KNOWN_PART_MAX) return countPart(part);
   let n = known.get(part);
   if (n === undefined) {
-    n = countPart(part);
-    if (knownChars + part.length > KNOWN_CHARS) {
-      known.clear();
-      knownChars = 0;
-    }
-    // (A join makes a string of its own in JavaScriptCore; `${part}` or part + "" would not.)
-    known.set([part, ""].join(""), n);
-    knownChars += part.length;
+    const later = deferred.get(part);
+    if (later) deferred.delete(part);
+    remember(part, (n = later ? later() : countPart(part)));
   }
   return n;
+}
+
+function remember(part: string, n: number): void {
+  if (knownChars + part.length > KNOWN_CHARS) {
+    known.clear();
+    knownChars = 0;
+  }
+  // (A join makes a string of its own in JavaScriptCore; `${part}` or part + "" would not.)
+  known.set([part, ""].join(""), n);
+  knownChars += part.length;
+}
+
+/**
+ * Takes `n` as the count of `text`, a count stored with it (stored-tokens.ts): a later count of a
+ * part equal to `text` needs no vocabulary. `n` must be countTokens(text).
+ */
+export function knowCount(text: string, n: number): void {
+  if (text.length <= KNOWN_PART_MAX && !known.has(text)) remember(text, n);
+}
+
+/**
+ * Counts made only if a part equal to their text is counted: from counts stored with its pieces
+ * (a failure line's head), the rest counted then (a restore reads more lines than it counts).
+ * Bounded like `known`: emptied when full.
+ */
+const deferred = new Map<string, () => number>();
+const DEFERRED_MAX = 4_096;
+
+/** Takes `count()` as the count of `text` when a part equal to it is counted; it must equal countTokens(text). */
+export function knowCountWhenAsked(text: string, count: () => number): void {
+  if (text.length > KNOWN_PART_MAX || known.has(text)) return;
+  if (deferred.size >= DEFERRED_MAX) deferred.clear();
+  deferred.set(text, count);
 }
 
 const counter: Counter = (text) => countTokensWithin(text, Infinity);

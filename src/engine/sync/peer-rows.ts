@@ -6,6 +6,7 @@
 import { FIELD_MAX, LAYER3_MAX } from "../snapshots/input-limits.ts";
 import { PLAN_ITEM_MAX, PLAN_MAX_ITEMS } from "../snapshots/plan.ts";
 import { safeName } from "../snapshots/slug.ts";
+import { headTokens, lineTokens } from "../snapshots/stored-tokens.ts";
 import { MAX_AHEAD_MS } from "../../store/hlc.ts";
 import { keyOf, type SyncRow, type SyncSide } from "../../store/sync.ts";
 import { SNAPSHOT_STATUSES } from "../../store/records.ts";
@@ -240,6 +241,28 @@ function fromOutside(tbl: string, row: SyncRow): SyncRow {
 }
 
 /**
+ * A peer's row with the token counts this store keeps with its text (stored-tokens.ts), counted
+ * here: a peer's own (absent before schema 9, or wrong) are never taken; null counts at restore.
+ */
+function withTokenCounts(tbl: string, row: SyncRow): SyncRow {
+  // A deleted snapshot's text is gone: no counts, as tombstoneSnapshot leaves it.
+  if (tbl === "snapshots" && row.deleted) return { ...row, line_tokens: null };
+  if (tbl === "failures") {
+    const { item, reason } = row;
+    const known = typeof item === "string" && typeof reason === "string";
+    return { ...row, head_tokens: known ? headTokens({ item, reason }) : null };
+  }
+  if (tbl !== "snapshots") return row;
+  const { constraints, decisions } = row;
+  const known = typeof constraints === "string" && typeof decisions === "string";
+  // (The shape checks above passed: both are lists of text.)
+  const counts = known
+    ? lineTokens({ constraints: JSON.parse(constraints), decisions: JSON.parse(decisions) })
+    : null;
+  return { ...row, line_tokens: counts && JSON.stringify(counts) };
+}
+
+/**
  * The most characters of a refused row's key kept and shown: a key that long is itself what is
  * wrong (ids are at most ID_MAX), and a hostile one may be megabytes.
  */
@@ -280,7 +303,7 @@ export async function admit(w: SyncSide, tbl: string, offered: SyncRow[], a: Adm
       continue;
     }
     if (a.held.get(tbl)?.has(key)) await w.release(a.fromId, tbl, key);
-    out.push(fromOutside(tbl, row));
+    out.push(withTokenCounts(tbl, fromOutside(tbl, row)));
   }
   return out;
 }
