@@ -9,6 +9,7 @@ import { resolveProject } from "../src/engine/projects/resolve.ts";
 import { newId } from "../src/engine/ids.ts";
 import { Session } from "../src/engine/session.ts";
 import { closeAll, KEY, mount, openStore } from "./tui-harness.tsx";
+import { startScreens } from "../ui/app.tsx";
 
 afterEach(closeAll);
 
@@ -45,10 +46,13 @@ function countRows(session: Session) {
     session.store as unknown as { db: { execute: (stmt: unknown) => Promise<{ rows: unknown[] }> } }
   ).db;
   const execute = db.execute.bind(db);
-  const counter = { rows: 0 };
+  const counter = { rows: 0, projectCounts: 0 };
   db.execute = async (stmt) => {
     const r = await execute(stmt);
     counter.rows += r.rows.length;
+    // A count of every snapshot of the project (archived too) reads its whole index.
+    const sql = typeof stmt === "string" ? stmt : (stmt as { sql: string }).sql;
+    if (/^SELECT count\(\*\) AS n FROM snapshots WHERE/.test(sql)) counter.projectCounts++;
     return r;
   };
   return counter;
@@ -94,6 +98,18 @@ describe("the picker, a page at a time", () => {
     h.press("d");
     f = await h.until((x) => x.includes("is the oldest snapshot"), "the oldest has nothing before it");
     expect(f).toContain(`${name(0)} is the oldest snapshot`);
+  });
+
+  test("opened in the project, the TUI counts its snapshots once before the first row (for the archived ones)", async () => {
+    const s = await session();
+    const read = countRows(s);
+    const h = mount(s, { initial: await startScreens(s), columns: 100, rows: 30 });
+    await h.until(
+      (x) => x.includes(`webapp · ${ALL} snapshots`) && x.includes(name(BULK - 1)),
+      "the first screen",
+    );
+    // Where to open asks for one row, not a count.
+    expect(read.projectCounts).toBe(1);
   });
 
   test("a tag keeps its snapshots through SQL, case folded and in Chinese; the count of them all stays in the title", async () => {

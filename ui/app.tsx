@@ -24,7 +24,7 @@ interface Entry {
 /** Where the TUI opens: inside a project with snapshots, on its picker (the list below it); else the list. */
 export async function startScreens(session: Session): Promise<Screen[]> {
   const here = await currentProject(session).catch(() => null);
-  if (here && here.snapshots > 0)
+  if (here?.hasSnapshots)
     return [{ name: "home" }, { name: "picker", projectId: here.id, projectName: here.name }];
   return [{ name: "home" }];
 }

@@ -62,7 +62,11 @@ describe("useProjectSession", () => {
     const t = await twoProjects();
     probe(t.tree(t.api));
     expect(t.here.current).not.toBe(t.session);
-    expect(await currentProject(t.here.current!)).toEqual({ id: t.api, name: "接口服务", snapshots: 1 });
+    expect(await currentProject(t.here.current!)).toEqual({
+      id: t.api,
+      name: "接口服务",
+      hasSnapshots: true,
+    });
   });
 
   test("the same object on every render for one project; a new one when the project changes", async () => {
