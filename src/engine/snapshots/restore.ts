@@ -31,7 +31,7 @@ import { factLine, freshFacts } from "../memory/facts.ts";
 import { retiredKeys, withoutRetired } from "../memory/retire.ts";
 import { countTokens, countTokensWithin, loadTokenizer } from "./tokens.ts";
 import { itemLine, knowLineTokens } from "./stored-tokens.ts";
-import { conflictPairs, contradictionMark, storedConflicts } from "./constraint-hygiene.ts";
+import { conflictPairs, contradictionMark, storedConflicts } from "./contradiction-texts.ts";
 import { isArchived } from "./retention.ts";
 import type { Session } from "../session.ts";
 import { requireProject, type ProjectContext } from "../projects/resolve.ts";

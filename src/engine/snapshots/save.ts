@@ -11,12 +11,8 @@ import {
   nothingMoved,
   type Moved,
 } from "./budgets.ts";
-import {
-  conflictPairs,
-  constraintHygiene,
-  contradictionWarning,
-  type HygieneResult,
-} from "./constraint-hygiene.ts";
+import { constraintHygiene, type HygieneResult } from "./constraint-hygiene.ts";
+import { conflictPairs, contradictionWarning } from "./contradiction-texts.ts";
 import { observeFailure, observationFromEntry } from "../failures/graph.ts";
 import { contentDigest, newId, sha256 } from "../ids.ts";
 import { DEFAULT_KEEP, LAYER2_BUDGET, inline, type Layer1, type Layer2 } from "./layers.ts";
