@@ -508,7 +508,8 @@ describe("mindsave scan", () => {
       failure_counts: ["*"],
       signals: [],
       projects: ["identity", "created_at", "merged_into"],
-      snapshots: ["kind", "status", "created_at", "version", "saved_host", "saved_agent"],
+      // line_tokens: counts this store made of the lines (JSON numbers; a peer's are never taken).
+      snapshots: ["kind", "status", "created_at", "version", "saved_host", "saved_agent", "line_tokens"],
       failures: ["scope", "rejected_by", "confidence", "schema_version", "first_seen", "last_seen"],
       failure_links: ["failure_id", "kind"],
       tool_calls: [],
