@@ -8,6 +8,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { countTokens as gptCount } from "gpt-tokenizer/encoding/cl100k_base";
 import { ok, sql, twoLaptops } from "./helpers.ts";
+import { fakeSecrets } from "./secrets.ts";
 import { atPlace, fail, inClone, save, storeFixture, syncScene, inRepo } from "./engine-setup.ts";
 import { exportSeed } from "../src/engine/formats/seed-export.ts";
 import { countedFailureLine } from "../src/engine/snapshots/restore-failures.ts";
@@ -17,6 +18,7 @@ import { requireProject } from "../src/engine/projects/resolve.ts";
 import type { FailureRecord } from "../src/store/store.ts";
 
 const count = (text: string) => gptCount(text, { allowedSpecial: "all" });
+const githubToken = fakeSecrets(0x70c5).fakes.find((g) => g().kind === "github-pat")!;
 
 const CONSTRAINTS = ["keep the public API stable", "只用 PostgreSQL 13 以上", "no ORM — raw SQL only."];
 const DECISIONS = ["use zod at the edge", "日志写到 stderr"];
@@ -72,6 +74,35 @@ describe("token counts stored with the text", () => {
     await ok(["import", out, "--home", home3], { cwd: a.repo, env: a.env });
     const imported = await storedAndFresh(join(home3, "mindsave.db"));
     expect(imported.stored).toEqual(imported.fresh);
+  });
+
+  test("scan --fix rewrites a constraint and a failure's reason: their stored counts no longer stand for them", async () => {
+    const t = await withFailures();
+    // Secrets written past redaction (as an older version stored them), each with its text's count.
+    const secret = githubToken().secret;
+    const constraints = [...CONSTRAINTS.slice(0, 2), `deploy with ${secret}`];
+    await sql(t.db, "UPDATE snapshots SET constraints = ?, line_tokens = ?", [
+      JSON.stringify(constraints),
+      JSON.stringify({
+        constraints: constraints.map((c) => count(`- ${c}\n`)),
+        decisions: DECISIONS.map((d) => count(`- ${d}\n`)),
+      }),
+    ]);
+    await sql(t.db, "UPDATE failures SET reason = ?, head_tokens = ? WHERE item = 'approach 0 方案'", [
+      `token ${secret} leaked`,
+      count(`- approach 0 方案: token ${secret} leaked`),
+    ]);
+    await ok(["scan", "--fix", "--home", t.home], { cwd: t.repo, env: t.pc.env });
+    const [snap] = await sql(t.db, "SELECT constraints, line_tokens FROM snapshots WHERE deleted = 0");
+    expect(String(snap.constraints)).not.toContain(secret);
+    const [failure] = await sql(
+      t.db,
+      "SELECT reason, head_tokens FROM failures WHERE item = 'approach 0 方案'",
+    );
+    expect(String(failure.reason)).not.toContain(secret);
+    // Null: counted at restore, as a row written before schema 9.
+    expect(snap.line_tokens).toBeNull();
+    expect(failure.head_tokens).toBeNull();
   });
 
   test("a failure line's count from its stored head is its exact count, odd heads and tags included", () => {

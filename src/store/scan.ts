@@ -101,6 +101,12 @@ export async function scanRows(
   }));
 }
 
+/** The token counts stored with text columns (schema 9, stored-tokens.ts), by table: count → its texts. */
+const COUNTS_OF: Record<string, Record<string, string[]>> = {
+  snapshots: { line_tokens: ["constraints", "decisions"] },
+  failures: { head_tokens: ["item", "reason"] },
+};
+
 /**
  * Rewrites text cells of one row (named by its key). A synced table's row gets the writer's clock
  * and host, so the change log records it and sync carries the new text over every peer's copy.
@@ -120,6 +126,9 @@ export async function rewriteCells(
   if (!cols.length) return;
   const sets = cols.map((c) => `${c} = ?`);
   const args: unknown[] = cols.map((c) => cells[c]);
+  // A stored token count of a rewritten text is no longer its count: null is counted at restore.
+  for (const [count, texts] of Object.entries(COUNTS_OF[name] ?? {}))
+    if (texts.some((c) => cols.includes(c))) sets.push(`${count} = NULL`);
   if (t.replicated && stamp) {
     sets.push("hlc = ?", "host = ?");
     args.push(stamp.hlc, stamp.host);
