@@ -125,7 +125,15 @@ describe("a first sync of many pages", () => {
     expect(Number(taken[0].n)).toBe(2 * Number(PAGE.MINDSAVE_SYNC_PAGE));
     const kept = (await snapshotRows(w.a.db)).length - SNAPSHOTS;
 
+    // Said, not left silent: doctor names the sync that stopped, until one finishes it.
+    const stopped = (await json(w.a, ["doctor"])).unfinished_syncs;
+    expect(stopped.map((u: any) => [u.location, u.pages_taken])).toEqual([[w.b.db, 2]]);
+    const text = await w.a.cli(["doctor"]);
+    expect(text.stdout).toContain(`sync:      a sync with ${w.b.db}`);
+    expect(text.stdout).toContain("stopped after 2 page(s)");
+
     const rerun = await json(w.a, ["sync", w.b.db]);
+    expect((await json(w.a, ["doctor"])).unfinished_syncs).toEqual([]);
     expect(rerun.read.from_peer).toBe(logB - Number(taken[0].n));
     expect(kept + rerun.pulled.snapshots.added).toBe(SNAPSHOTS);
     expect(rerun.pushed.snapshots.added).toBe(SNAPSHOTS);

@@ -73,6 +73,7 @@ function reportText(r: HealthReport): string {
     ...(r.off ? [`switch:    ${r.off.sentence ?? "on here (`mindsave off` switches it off)"}`] : []),
     ...r.clocks_ahead.map((c) => `clock:     ${c.message}`),
     ...refusedLines(r.refused_rows),
+    ...r.unfinished_syncs.map((u) => `sync:      ${u.message}`),
   ].join("\n");
 }
 

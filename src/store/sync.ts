@@ -109,6 +109,21 @@ export interface Quarantined {
   at: string;
 }
 
+/**
+ * A pull that committed some of its pages and not its last (killed, or failed midway): part of the
+ * peer's changes are here, the rest come with the next sync. Kept in this store's own meta.
+ */
+export interface UnfinishedPull {
+  /** The store id of the peer pulled from, and where that peer was. */
+  peer: string;
+  location: string;
+  /** When the pull began, and the pages it committed. */
+  since: string;
+  pages: number;
+}
+
+const UNFINISHED = "sync_unfinished:";
+
 export class SyncSide {
   private columns = new Map<string, string[]>();
 
@@ -144,22 +159,42 @@ export class SyncSide {
   /** The peers' rows this store refused (of one peer, or of all), in the order they were refused. */
   async quarantined(peer?: string): Promise<Quarantined[]> {
     const prefix = peer === undefined ? QUARANTINE : `${QUARANTINE}${peer}${SEP}`;
+    const out = ((await this.metaValues(prefix)) as Quarantined[]).filter(
+      (q) => typeof q?.peer === "string" && typeof q.tbl === "string" && typeof q.key === "string",
+    );
+    return out.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  }
+
+  /** The values of this store's meta keys that start with `prefix`, parsed (one that is not JSON left out). */
+  private async metaValues(prefix: string): Promise<unknown[]> {
     const rows = (
       await this.db.execute({
         sql: "SELECT value FROM meta WHERE substr(key, 1, ?) = ?",
         args: [prefix.length, prefix],
       })
     ).rows;
-    const out: Quarantined[] = [];
+    const out: unknown[] = [];
     for (const r of rows) {
       try {
-        const q = JSON.parse(String(r.value)) as Quarantined;
-        if (typeof q.peer === "string" && typeof q.tbl === "string" && typeof q.key === "string") out.push(q);
+        out.push(JSON.parse(String(r.value)));
       } catch {
         // (Not written by this version: nothing to name.)
       }
     }
-    return out.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+    return out;
+  }
+
+  /** Records a pull from `peer` as unfinished (its pages so far), or as finished (null). */
+  async setPullUnfinished(peer: string, pull: UnfinishedPull | null): Promise<void> {
+    await this.setMeta(`${UNFINISHED}${peer}`, pull && JSON.stringify(pull));
+  }
+
+  /** Pulls into this store that stopped before their last page, oldest first. */
+  async unfinishedPulls(): Promise<UnfinishedPull[]> {
+    const out = ((await this.metaValues(UNFINISHED)) as UnfinishedPull[]).filter(
+      (u) => typeof u?.peer === "string" && typeof u.location === "string" && typeof u.since === "string",
+    );
+    return out.sort((a, b) => (a.since < b.since ? -1 : a.since > b.since ? 1 : 0));
   }
 
   async maxSeq(): Promise<number> {

@@ -83,6 +83,25 @@ async function refusedRows(session: Session): Promise<RefusedRow[]> {
   }));
 }
 
+/** A sync that stopped between two pages (killed, or failed midway): the rest of that peer's changes are not here. */
+export interface UnfinishedSync {
+  peer_store_id: string;
+  location: string;
+  started_at: string;
+  pages_taken: number;
+  message: string;
+}
+
+async function unfinishedSyncs(session: Session): Promise<UnfinishedSync[]> {
+  return (await session.store.syncReader().unfinishedPulls()).map((u) => ({
+    peer_store_id: u.peer,
+    location: u.location,
+    started_at: u.since,
+    pages_taken: u.pages,
+    message: `a sync with ${u.location} (started ${u.since.slice(0, 16).replace("T", " ")} UTC) stopped after ${u.pages} page(s): part of that peer's changes are not here yet; \`mindsave sync\` with it again finishes it.`,
+  }));
+}
+
 function freeBytes(dir: string): number | null {
   try {
     const fs = statfsSync(dir);
@@ -134,6 +153,8 @@ export type HealthReport = ReturnType<typeof basics> & {
   clocks_ahead: ClockAheadReport[];
   /** Rows peers offered that sync refused (malformed, or a snapshot dated ahead): not in this store. */
   refused_rows: RefusedRow[];
+  /** Syncs that stopped between two pages: part of a peer's changes are here, the rest not yet. */
+  unfinished_syncs: UnfinishedSync[];
   /** `mindsave off` where doctor runs: for this project (synced) and for every project on this host; null when unknown. */
   off: { project: boolean; host: boolean; sentence: string | null } | null;
   /** What is wrong with the store, in one sentence that says what to do; null when it is healthy. */
@@ -203,6 +224,7 @@ export async function healthReport(
         read_only: session.store.readOnly,
         clocks_ahead: await clocksAhead(session),
         refused_rows: await refusedRows(session),
+        unfinished_syncs: await unfinishedSyncs(session),
         off: await offReport(session),
         problem: null,
         problem_kind: null,
@@ -257,6 +279,7 @@ async function describeProblem(
     read_only: false,
     clocks_ahead: [],
     refused_rows: [],
+    unfinished_syncs: [],
     off: null,
     problem: problem.inDoctor,
     problem_kind: problem.kind,

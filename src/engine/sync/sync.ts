@@ -349,7 +349,18 @@ async function takePage(w: SyncSide, as: WriteAs, page: LogPage, run: PullRun): 
   }
   await w.setMeta("sync_origin", null);
   await w.observeClock(intake.newest, opts.now);
-  if (!page.last) return w.setPeer(opts.fromId, { pulled_seq: page.upTo, location: opts.location });
+  if (!page.last) {
+    // Said by doctor until a sync finishes: a kill between pages leaves part of the peer's rows here.
+    const since = new Date(opts.now).toISOString();
+    await w.setPullUnfinished(opts.fromId, {
+      peer: opts.fromId,
+      location: opts.location,
+      since,
+      pages: page.number,
+    });
+    return w.setPeer(opts.fromId, { pulled_seq: page.upTo, location: opts.location });
+  }
+  await w.setPullUnfinished(opts.fromId, null);
   await as(
     opts.hostId,
     () => opts.now,
