@@ -131,9 +131,13 @@ describe("a first sync of many pages", () => {
     const text = await w.a.cli(["doctor"]);
     expect(text.stdout).toContain(`sync:      a sync with ${w.b.db}`);
     expect(text.stdout).toContain("stopped after 2 page(s)");
+    // And the restore says this snapshot may not be the newest: newer ones may be on that peer.
+    const warning = `warning: a sync with ${w.b.db} stopped partway`;
+    expect((await w.a.cli(["load", "--latest"])).stdout).toContain(warning);
 
     const rerun = await json(w.a, ["sync", w.b.db]);
     expect((await json(w.a, ["doctor"])).unfinished_syncs).toEqual([]);
+    expect((await w.a.cli(["load", "--latest"])).stdout).not.toContain("stopped partway");
     expect(rerun.read.from_peer).toBe(logB - Number(taken[0].n));
     expect(kept + rerun.pulled.snapshots.added).toBe(SNAPSHOTS);
     expect(rerun.pushed.snapshots.added).toBe(SNAPSHOTS);

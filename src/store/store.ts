@@ -63,6 +63,7 @@ export {
   MAX_AHEAD_MS,
 };
 export type { StoreFileKind } from "./driver.ts";
+export type { UnfinishedPull } from "./sync.ts";
 export type { CheckProgress } from "./checks.ts";
 export type { StoreProblemKind } from "./problems.ts";
 export type { StoreInspection, SalvagedTable, LostProject, ListedCarried } from "./salvage.ts";

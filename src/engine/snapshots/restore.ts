@@ -42,6 +42,7 @@ import type {
   RuleRecord,
   SnapshotRecord,
   SnapshotSummary,
+  UnfinishedPull,
 } from "../../store/store.ts";
 import { AGENTS } from "../agents/registry.ts";
 
@@ -127,6 +128,8 @@ interface BlockContext {
   rules?: RuleRecord[];
   /** Facts: only fresh ones are shown, between failures and decisions. */
   facts?: FactRecord[];
+  /** A sync into this store that stopped between two pages (unfinishedPullLine), said under the saved line. */
+  unfinishedPull?: string | null;
 }
 
 /** A file-list level of FILE_LEVELS. */
@@ -349,6 +352,7 @@ function layer1Lines(d: Draft, level: Level): string[] {
   return [
     `# MindSave restore: ${inline(s.name)}`,
     savedLine(d),
+    ...(ctx.unfinishedPull ? [ctx.unfinishedPull] : []),
     ...(d.rules ? ["", d.rules] : []),
     "",
     "## Layer 1 · Execution Register",
@@ -425,6 +429,16 @@ export interface LoadResult {
   archived: boolean;
 }
 
+/**
+ * What the block says of a sync into this store that stopped between two pages: a newer snapshot
+ * saved on that peer may not be here yet, so this one may not be the latest (null when none did).
+ */
+function unfinishedPullLine(pulls: UnfinishedPull[]): string | null {
+  const u = pulls.at(-1);
+  if (!u) return null;
+  return `warning: a sync with ${inline(u.location)} stopped partway (${utcMinute(u.since)}): what was saved there may be missing here, newer snapshots too; \`mindsave sync\` finishes it.`;
+}
+
 export async function loadSnapshot(
   session: Session,
   snapshot: SnapshotRecord,
@@ -435,6 +449,7 @@ export async function loadSnapshot(
   const facts = await session.store.listFacts(snapshot.project_id);
   const retired = await session.store.listRetirements(snapshot.project_id);
   const savedOn = await savedOnOtherHost(session, snapshot);
+  const unfinishedPull = unfinishedPullLine(await session.store.syncReader().unfinishedPulls());
   // An overflow snapshot is Layer 1 over the full snapshot it extends: the block shows that one's Layer 2.
   const base = await extendedSnapshot(session, snapshot);
   const shown = withoutRetiredItems(
@@ -461,6 +476,7 @@ export async function loadSnapshot(
     savedOn,
     rules,
     facts,
+    unfinishedPull,
     now,
     resume: opts.resume ?? true,
     full: opts.full,
