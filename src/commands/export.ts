@@ -27,6 +27,7 @@ export async function run(opts: { out?: string }, _args: string[], g: GlobalOpti
     print(
       `  memory      ${m.rules} rule(s) in rules.json, ${m.facts} fact(s) in facts.json, ${m.retired} retirement(s) in retired.json`,
     );
+  if (r.off) print(`  off.json    MindSave is off in this project: an import elsewhere keeps it off`);
   print("The original MindSave skill and SDK read this layout; `mindsave import` reads it back.");
   return 0;
 }

@@ -72,6 +72,10 @@ function printReport(r: ImportReport): void {
   const m = r.memory;
   if (m.rules || m.facts || m.retired)
     print(`  memory      ${m.rules} rule(s), ${m.facts} fact(s), ${m.retired} retirement(s) added`);
+  if (r.off)
+    print(
+      `  off.json    MindSave was off in the exported project, so it is off in ${r.project?.name ?? "this project"} now: agents' hooks save and restore nothing here (\`mindsave on\` turns it back on)`,
+    );
   if (s.archived.length)
     print(
       `  archived    ${s.archived.length} older snapshot(s), out of the default list (nothing deleted; \`mindsave snapshots list --all\` shows them)`,

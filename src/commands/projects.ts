@@ -32,11 +32,23 @@ export async function list(_o: unknown, _a: string[], g: GlobalOptions): Promise
 export async function link(_o: unknown, args: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, true, async (session) => {
     const r = await linkProjects(session, args[0]);
-    if (g.json) printJson({ into: r.into.id, from: r.from.id, snapshots: r.snapshots, failures: r.failures });
-    else
+    if (g.json)
+      printJson({
+        into: r.into.id,
+        from: r.from.id,
+        snapshots: r.snapshots,
+        failures: r.failures,
+        off: r.off.length > 0,
+      });
+    else {
       print(
         `Linked ${r.from.name} into ${r.into.name}: moved ${r.snapshots} snapshot(s) and ${r.failures} failure(s).`,
       );
+      if (r.off.length)
+        print(
+          `MindSave is off in ${r.into.name}: ${r.off.map((p) => p.name).join(" and ")} ${r.off.length > 1 ? "were" : "was"} switched off, so the linked project is too, and agents' hooks save and restore nothing in either folder. \`mindsave on\` turns it back on.`,
+        );
+    }
     return 0;
   });
 }
@@ -45,11 +57,22 @@ export async function split(_o: unknown, _a: string[], g: GlobalOptions): Promis
   return withSession(g, true, async (session) => {
     const r = await splitProject(session);
     if (g.json)
-      printJson({ project: r.project.id, name: r.project.name, from: r.from.id, snapshots: r.snapshots });
-    else
+      printJson({
+        project: r.project.id,
+        name: r.project.name,
+        from: r.from.id,
+        snapshots: r.snapshots,
+        off: r.off,
+      });
+    else {
       print(
         `This checkout is now project ${r.project.name} (${r.project.id}), split from ${r.from.name}; ${r.snapshots} snapshot(s) saved here moved with it.`,
       );
+      if (r.off)
+        print(
+          `MindSave is off in ${r.project.name}, as it was in ${r.from.name}: agents' hooks save and restore nothing here. \`mindsave on\` turns it back on.`,
+        );
+    }
     return 0;
   });
 }

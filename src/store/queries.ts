@@ -209,6 +209,7 @@ export class Queries {
       "rules",
       "facts",
       "retirements",
+      "off_switches",
     ];
     const any = tables
       .map((t) => `EXISTS (SELECT 1 FROM ${t} WHERE project_id = ? AND deleted = 0)`)

@@ -14,6 +14,7 @@ import { snapshotDigest } from "../snapshots/save.ts";
 import { recentToolCalls } from "../agents/toollog.ts";
 import type { Session } from "../session.ts";
 import { requireProject } from "../projects/resolve.ts";
+import { projectSwitch } from "../projects/off.ts";
 import type { FailureRecord, SnapshotRecord } from "../../store/store.ts";
 import { safeName } from "../snapshots/slug.ts";
 import { isDir, isSymlink, listDir, readTextNoFollow, staysInside, writeFileAtomic } from "../../lib/fs.ts";
@@ -31,6 +32,7 @@ import {
 import { FIELD_ALIASES } from "./seed-read-snapshots.ts";
 import { toolCallFromLine, toolKey } from "./seed-read-tool-logs.ts";
 import { memoryFiles, MEMORY_FILES } from "./seed-memory.ts";
+import { OFF_FILE, offFileText } from "./seed-off.ts";
 import { compareCodes, compareText } from "../../lib/text.ts";
 
 /** The front matter of an exported snapshot: the spec's template, plus what only MindSave keeps. */
@@ -206,6 +208,10 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
   for (const name of MEMORY_FILES)
     if (memory[name].length || existsSync(join(dir, name)))
       run.write(join(dir, name), JSON.stringify(memory[name], null, 2) + "\n");
+  // The project's off switch goes with its memory: imported elsewhere, it stays off (see seed-off.ts).
+  const off = await projectSwitch(session.reader, projectId);
+  const offText = offFileText(off, dir);
+  if (offText) run.write(join(dir, OFF_FILE), offText);
 
   return {
     dir,
@@ -221,6 +227,7 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
       facts: memory["facts.json"].length,
       retired: memory["retired.json"].length,
     },
+    off: off !== null,
     warnings: run.warnings,
   };
 }

@@ -52,6 +52,8 @@ import { failureKey, nodeSatisfied, readNodes, type ParsedNode } from "./seed-re
 import { readToolLogs } from "./seed-read-tool-logs.ts";
 import { signalFromFile } from "./seed-read-signal.ts";
 import { importMemory, MEMORY_FILES, readMemory } from "./seed-memory.ts";
+import { OFF_FILE, readOffFile } from "./seed-off.ts";
+import { keepOff } from "../projects/off.ts";
 
 const NO_REASON = "(no reason recorded)";
 /** Snapshots saved between two full garbage collections of an import. */
@@ -76,6 +78,7 @@ const KNOWN_ENTRIES = new Set([
   "project.json",
   "l3_index.json",
   ...MEMORY_FILES,
+  OFF_FILE,
 ]);
 /** Parts of the original's layout MindSave has no place for: named in a warning, not imported. */
 const NOT_KEPT: Record<string, string> = {
@@ -141,6 +144,7 @@ function emptyReport(loc: SeedLocation): ImportReport {
     tool_calls: { imported: 0, skipped: 0 },
     signal: "absent",
     memory: { rules: 0, facts: 0, retired: 0 },
+    off: false,
     warnings: [],
   };
 }
@@ -318,6 +322,7 @@ export async function importSeed(
   const exported = exportedFrom(loc.dir);
   await pinDestination(session, loc, exported, opts.into);
   const signalBefore = (await readSignal(session)).signal;
+  const offAt = readOffFile(loc.dir, report.warnings, session.now());
   // The source workspace's project.json: when this import is what writes it, a refused import takes it back.
   const projectFile = join(loc.root, ".mindsave", "project.json");
   const hadProjectFile = existsSync(projectFile);
@@ -345,6 +350,8 @@ export async function importSeed(
         warnings: report.warnings,
       });
     await importSignal(run, seed.signalData, signalBefore);
+    // The export's off switch: the project stays off here too. An import never turns a project on.
+    if (offAt) report.off = await keepOff(w, run.projectId, offAt);
     if (nothingTakenIn(report)) {
       // Nor a project.json left in the source for a project the rollback takes back.
       if (!hadProjectFile) rmSync(projectFile, { force: true });

@@ -46,6 +46,8 @@ export interface ImportReport {
   signal: "imported" | "unchanged" | "older" | "absent";
   /** Rules, facts and retirements added (rules.json, facts.json, retired.json). */
   memory: { rules: number; facts: number; retired: number };
+  /** The project was switched off by this import (the export's `off.json`); never switched on. */
+  off: boolean;
   warnings: string[];
 }
 
@@ -59,6 +61,8 @@ export interface ExportReport {
   tool_log_files: string[];
   signal: boolean;
   memory: { rules: number; facts: number; retired: number };
+  /** The project is off: `off.json` carries its switch. */
+  off: boolean;
   warnings: string[];
 }
 

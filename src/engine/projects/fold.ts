@@ -8,6 +8,7 @@ import { factId } from "../memory/facts.ts";
 import { retirementId } from "../memory/retire.ts";
 import { linkTarget } from "./aliases.ts";
 import { moveSignalRow } from "../agents/signal-row.ts";
+import { carryOffSwitch } from "./off.ts";
 import type { StoreWriter } from "../../store/store.ts";
 import { headTokens } from "../snapshots/stored-tokens.ts";
 
@@ -76,6 +77,7 @@ export async function moveProjectRows(w: StoreWriter, from: string, to: string):
     other++;
   }
   await moveSignalRow(w, from, to);
+  await carryOffSwitch(w, from, to);
   return { snapshots, failures, other };
 }
 

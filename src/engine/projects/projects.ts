@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { UserError } from "../../errors.ts";
 import { newId } from "../ids.ts";
 import { moveProjectRows } from "./fold.ts";
+import { keepOff, projectSwitch } from "./off.ts";
 import { freeProjectName } from "./names.ts";
 import { samePath } from "./paths.ts";
 import type { Session } from "../session.ts";
@@ -75,16 +76,25 @@ export async function listProjects(session: Session): Promise<ProjectView[]> {
 export async function linkProjects(
   session: Session,
   otherKey: string,
-): Promise<{ into: ProjectRecord; from: ProjectRecord; snapshots: number; failures: number }> {
+): Promise<{
+  into: ProjectRecord;
+  from: ProjectRecord;
+  snapshots: number;
+  failures: number;
+  /** The projects that were off before the link: the linked project is off if either was. */
+  off: ProjectRecord[];
+}> {
   return session.write(async (w) => {
     const here = (await resolveProject(session, { create: true, w })).project;
     // Merging is not undone by split on every host: the project is named whole, never by a prefix.
     const other = (await namedProject(session, w, otherKey, { prefix: false })).project;
     if (other.id === here.id) throw new UserError("That is this project already; nothing to link.");
     const [into, from] = compareCodes(other.created_at, here.created_at) < 0 ? [other, here] : [here, other];
+    const off: ProjectRecord[] = [];
+    for (const p of [from, into]) if (await projectSwitch(w, p.id)) off.push(p);
     const { snapshots, failures } = await moveProjectRows(w, from.id, into.id);
     await w.updateProject(from.id, { merged_into: into.id });
-    return { into, from, snapshots, failures };
+    return { into, from, snapshots, failures, off };
   });
 }
 
@@ -94,7 +104,7 @@ export async function linkProjects(
  */
 export async function splitProject(
   session: Session,
-): Promise<{ project: ProjectRecord; from: ProjectRecord; snapshots: number }> {
+): Promise<{ project: ProjectRecord; from: ProjectRecord; snapshots: number; off: boolean }> {
   return session.write(async (w) => {
     const here = await resolveProject(session, { create: true, w });
     if (!here.root) throw new UserError("This project has no root on this host to split off.");
@@ -132,7 +142,11 @@ export async function splitProject(
       if (s && s.saved_host === session.host.id && s.saved_root === here.root) moving.push(sid);
     }
     await w.moveSnapshots(here.project.id, id, moving);
-    return { project: (await w.getProject(id))!, from: here.project, snapshots: moving.length };
+    // A checkout of a project that is off splits off still off: a split never turns MindSave on.
+    const off = await projectSwitch(w, here.project.id);
+    if (off) await keepOff(w, id, off.off_at);
+    const project = (await w.getProject(id))!;
+    return { project, from: here.project, snapshots: moving.length, off: off !== null };
   });
 }
 

@@ -1,0 +1,116 @@
+// A project's "off" (`mindsave off`) is never lost by another route: `projects link` (either way,
+// and a switch that reaches a store by sync after the link), `projects split`, and `export` then
+// `import` on another laptop. The linked, split or imported project stays off; an import never
+// turns one on.
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { claudeSessionHooks } from "./claude-hooks.ts";
+import { dumpStore, gitRepo, run, twoLaptops, type LaptopWithClone } from "./helpers.ts";
+import { atPlace, inClone, save, syncScene, type Place } from "./engine-setup.ts";
+import { offHere, switchMindSave } from "../src/engine/projects/off.ts";
+import { attachProject, linkProjects } from "../src/engine/projects/projects.ts";
+import { exportSeed } from "../src/engine/formats/seed-export.ts";
+import { importSeed } from "../src/engine/formats/seed-import.ts";
+import { locateSeed } from "../src/engine/formats/seed-layout.ts";
+
+const GOAL = "把登录改成 JWT: move login to JWT";
+const BLOG = "写博客 write the blog";
+
+const switchAt = (place: Place, off: boolean) => atPlace(place, (s) => switchMindSave(s, { off }));
+const isOffAt = async (place: Place) => (await atPlace(place, offHere)).project !== null;
+
+/** Claude Code's session-start hook on laptop `pc` in `cwd`: the restore block, or nothing when off. */
+const sessionStart = (pc: LaptopWithClone, cwd = pc.repo) =>
+  run(["hook", "session-start", "--home", pc.home], {
+    cwd,
+    env: pc.env,
+    stdin: JSON.stringify(claudeSessionHooks(cwd, { prompt: "go on", file: "src/auth.ts" })[0][1]),
+  });
+
+/** Laptop A's shop (made first) and a blog of another history beside it, each with a snapshot. */
+async function shopAndBlog(prefix: string) {
+  const w = twoLaptops(prefix);
+  const blog = gitRepo(join(w.base, "laptop-a-work", "blog"), { "post.md": "# 博客 blog\n" });
+  await save(inClone(w.a), { goal: GOAL });
+  const atBlog: Place = { ...inClone(w.a), cwd: blog };
+  await save(atBlog, { goal: BLOG });
+  return { ...w, blog, atBlog };
+}
+
+describe("projects link", () => {
+  test("a project that is off, linked into one that is on: the linked project is off (said by link), hooks in both folders are quiet, `on` turns it on", async () => {
+    const { a, blog, atBlog } = await shopAndBlog("mindsave-off-link-");
+    await switchAt(atBlog, true);
+    const linked = await a.cli(["projects", "link", "blog"]);
+    expect(linked).toMatchObject({ code: 0, stderr: "" });
+    expect(linked.stdout).toContain("Linked blog into shop");
+    expect(linked.stdout).toContain("MindSave is off in shop: blog was switched off");
+    const before = await dumpStore(a.db);
+    for (const cwd of [a.repo, blog])
+      expect(await sessionStart(a, cwd)).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(await dumpStore(a.db)).toBe(before);
+    // One switch for the linked project: `on` in either folder turns it on for both.
+    await switchAt(atBlog, false);
+    const restored = (await sessionStart(a, a.repo)).stdout;
+    expect(restored).toContain(BLOG);
+    expect(await isOffAt(inClone(a))).toBe(false);
+  });
+
+  test("a switch that reaches a store by sync after the link there is carried to the linked project, on both laptops", async () => {
+    const w = await shopAndBlog("mindsave-off-link-sync-");
+    for (const pc of [w.a, w.b]) await syncScene(inClone(pc), w.drive);
+    // Laptop B links blog into shop; laptop A, not told yet, switches blog off.
+    await atPlace(inClone(w.b), (s) => linkProjects(s, "blog"));
+    await switchAt(w.atBlog, true);
+    for (const pc of [w.a, w.b, w.a]) await syncScene(inClone(pc), w.drive);
+    expect(await isOffAt(inClone(w.a))).toBe(true);
+    expect(await isOffAt(inClone(w.b))).toBe(true);
+    const before = await dumpStore(w.b.db);
+    expect(await sessionStart(w.b)).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(await dumpStore(w.b.db)).toBe(before);
+  });
+});
+
+describe("projects split", () => {
+  test("a checkout split off a project that is off is a project that is off, and split says so", async () => {
+    const w = twoLaptops("mindsave-off-split-");
+    const copy = join(w.base, "laptop-a-work", "shop-copy");
+    gitRepo(copy);
+    await save(inClone(w.a), { goal: GOAL });
+    const atCopy: Place = { ...inClone(w.a), cwd: copy };
+    await atPlace(atCopy, (s) => attachProject(s, "shop"));
+    await switchAt(inClone(w.a), true);
+    const split = await run(["projects", "split", "--home", w.a.home], { cwd: copy, env: w.a.env });
+    expect(split).toMatchObject({ code: 0, stderr: "" });
+    expect(split.stdout).toContain("MindSave is off in shop-copy, as it was in shop");
+    expect(await isOffAt(atCopy)).toBe(true);
+    expect(await isOffAt(inClone(w.a))).toBe(true);
+  });
+});
+
+describe("export and import", () => {
+  test("an export of a project that is off carries it (off.json): imported on another laptop, that project is off; an import never turns one on", async () => {
+    const w = twoLaptops("mindsave-off-export-");
+    await save(inClone(w.a), { goal: GOAL });
+    await switchAt(inClone(w.a), true);
+    const out = join(w.base, "export");
+    const exported = await atPlace(inClone(w.a), (s) => exportSeed(s, { out }));
+    expect(exported.off).toBe(true);
+    expect(JSON.parse(readFileSync(join(out, ".mindsave", "off.json"), "utf8")).off).toBe(true);
+    const imported = await w.b.cli(["import", out]);
+    expect(imported).toMatchObject({ code: 0, stderr: "" });
+    expect(imported.stdout).toContain("MindSave was off in the exported project, so it is off in shop now");
+    const before = await dumpStore(w.b.db);
+    expect(await sessionStart(w.b)).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(await dumpStore(w.b.db)).toBe(before);
+    // On again on laptop A, exported again over the same folder: off.json says on, and an import of it
+    // into laptop B's project (still off) leaves it off.
+    await switchAt(inClone(w.a), false);
+    await atPlace(inClone(w.a), (s) => exportSeed(s, { out }));
+    expect(JSON.parse(readFileSync(join(out, ".mindsave", "off.json"), "utf8"))).toEqual({ off: false });
+    const again = await atPlace(inClone(w.b), (s) => importSeed(s, locateSeed(out)));
+    expect(again.off).toBe(false);
+    expect(await isOffAt(inClone(w.b))).toBe(true);
+  });
+});
