@@ -26,6 +26,31 @@ describe("a read command never makes a store", () => {
     expect(existsSync(join(folder, "mindsave.db"))).toBe(true);
   }, 30_000);
 
+  test("--home naming the folder above a home (--home ~, meant as ~/.mindsave): refused by every command, a save and a sync too, with the folder meant", async () => {
+    const p = projectOnLaptop("mindsave-home-above-");
+    // The laptop's own home with its default store, made by a save there (no --home).
+    await run(["save", "--goal", "g", "--state", "s", "--next", "n"], { cwd: p.repo, env: p.pc.env });
+    const meant = join(p.pc.home, ".mindsave");
+    expect(existsSync(join(meant, "mindsave.db"))).toBe(true);
+    const before = readdirSync(p.pc.home).sort();
+    const peer = join(tempDir(), "peer");
+    mkdirSync(peer);
+    for (const args of [
+      ["save", "--goal", "g2", "--state", "s", "--next", "n"],
+      ["sync", join(peer, "mindsave.db")],
+      ["load"],
+      ["snapshots", "list"],
+    ]) {
+      const r = await run([...args, "--home", p.pc.home], { cwd: p.repo, env: p.pc.env });
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim()).toBe(
+        `mindsave: There is no MindSave store in ${p.pc.home} (set by --home ${p.pc.home}: the folder that holds mindsave.db), but ${meant} holds one: name that folder (--home ${meant}); nothing was created.`,
+      );
+      expect(readdirSync(p.pc.home).sort()).toEqual(before);
+      expect(readdirSync(peer)).toEqual([]);
+    }
+  }, 30_000);
+
   test("load in a folder too broad to be a project says so, not 'save a snapshot first'", async () => {
     const p = projectOnLaptop("mindsave-walk5-broad-");
     await p.okCli(["save", "--goal", "g", "--state", "s", "--next", "n"]);

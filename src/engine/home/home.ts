@@ -81,6 +81,7 @@ function explicitHome(dir: string, reason: HomeReason, source: string): Home {
  * is: `drive init` prepared it, and the read says to sync.
  */
 export function refuseStorelessFolder(home: Home, write: boolean): void {
+  refuseFolderAboveStore(home);
   if (write) return;
   // Nor an empty file (a copy cut short?) into a store: only a save starts one there. (A stat, not
   // the header read storeFileKind makes: every hook's read passes here, and the store's open reads it.)
@@ -96,6 +97,21 @@ export function refuseStorelessFolder(home: Home, write: boolean): void {
   if (!existsSync(home.dir) || existsSync(home.dbPath) || existsSync(join(home.dir, DRIVE_MARKER))) return;
   throw new UserError(
     `There is no MindSave store in ${home.dir} (${home.why}: the folder that holds ${STORE_FILE}); nothing was created. \`mindsave save\` there starts one.`,
+  );
+}
+
+/**
+ * A folder named with --home or MINDSAVE_HOME that holds no store but a `.mindsave` home with one
+ * (`--home ~`, meant as "my home") is not made a second, empty store, by a save or a sync either:
+ * the command is refused with the folder it most likely meant.
+ */
+function refuseFolderAboveStore(home: Home): void {
+  if (home.reason !== "flag" && home.reason !== "env") return;
+  if (existsSync(home.dbPath) || existsSync(join(home.dir, DRIVE_MARKER))) return;
+  const inside = join(home.dir, ".mindsave");
+  if (!existsSync(join(inside, STORE_FILE))) return;
+  throw new UserError(
+    `There is no MindSave store in ${home.dir} (${home.why}: the folder that holds ${STORE_FILE}), but ${inside} holds one: name that folder (--home ${inside}); nothing was created.`,
   );
 }
 
