@@ -556,6 +556,12 @@ describe("import the original's .mindsave/", () => {
     const bad = await cli(["import", empty, "--home", home], opts(base));
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("has no .mindsave folder");
+    const missing = join(base, "no-such-folder");
+    const none = await cli(["import", missing, "--home", home], opts(base));
+    expect([none.code, none.stderr.trim()]).toEqual([
+      1,
+      `mindsave: ${missing} does not exist; give the workspace root or its .mindsave folder.`,
+    ]);
   });
 
   test("a snapshot that cannot be read is reported and the rest still land", async () => {

@@ -152,6 +152,8 @@ export function unslug(stem: string): string {
 /** DIR may be the workspace root or its `.mindsave/` folder. */
 export function locateSeed(input: string): SeedLocation {
   const abs = resolve(input);
+  if (!existsSync(abs))
+    throw new UserError(`${abs} does not exist; give the workspace root or its .mindsave folder.`);
   if (!isDir(abs))
     throw new UserError(`${abs} is not a directory; give the workspace root or its .mindsave folder.`);
   const dir = basename(abs) === SEED_DIR ? abs : join(abs, SEED_DIR);
