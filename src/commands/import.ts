@@ -64,7 +64,7 @@ function printReport(r: ImportReport): void {
   );
   const signal = {
     imported: "imported",
-    unchanged: "already in the store",
+    unchanged: "nothing to add (the store's signal says the same, the snapshots imported included)",
     older: "older than the project's, kept the project's",
     absent: "none",
   }[r.signal];
