@@ -2,7 +2,7 @@
 // and a switch that reaches a store by sync after the link), `projects split`, and `export` then
 // `import` on another laptop. The linked, split or imported project stays off; an import never
 // turns one on.
-import { describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { claudeSessionHooks } from "./claude-hooks.ts";
@@ -13,6 +13,10 @@ import { attachProject, linkProjects } from "../src/engine/projects/projects.ts"
 import { exportSeed } from "../src/engine/formats/seed-export.ts";
 import { importSeed } from "../src/engine/formats/seed-import.ts";
 import { locateSeed } from "../src/engine/formats/seed-layout.ts";
+import { Session } from "../src/engine/session.ts";
+import { closeAll, mount } from "./tui-harness.tsx";
+
+afterEach(closeAll);
 
 const GOAL = "把登录改成 JWT: move login to JWT";
 const BLOG = "写博客 write the blog";
@@ -112,5 +116,26 @@ describe("export and import", () => {
     const again = await atPlace(inClone(w.b), (s) => importSeed(s, locateSeed(out)));
     expect(again.off).toBe(false);
     expect(await isOffAt(inClone(w.b))).toBe(true);
+  });
+});
+
+describe("the projects list", () => {
+  test("`projects` and the TUI's home say which project is off", async () => {
+    const { a, atBlog } = await shopAndBlog("mindsave-off-list-");
+    await switchAt(atBlog, true);
+    const lines = (await a.cli(["projects"])).stdout.split("\n");
+    expect(lines.find((l) => /^\s*blog /.test(l))).toContain("(MindSave off)");
+    expect(lines.find((l) => /^\*\s*shop /.test(l))).not.toContain("MindSave off");
+    const session = await Session.open(
+      { home: a.home, cwd: a.repo, env: { ...process.env, ...a.env } },
+      { write: true },
+    );
+    const h = mount(session, { initial: [{ name: "home" }] });
+    const frame = (await h.until((x) => x.includes("blog") && x.includes("shop"), "both projects")).split(
+      "\n",
+    );
+    const blogRow = frame.findIndex((l) => / blog /.test(l));
+    expect(frame[blogRow + 1]).toContain("MindSave off · ");
+    expect(frame.filter((l) => l.includes("MindSave off"))).toHaveLength(1);
   });
 });

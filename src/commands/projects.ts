@@ -19,7 +19,7 @@ export async function list(_o: unknown, _a: string[], g: GlobalOptions): Promise
     const w = Math.min(28, Math.max(...projects.map((p) => Bun.stringWidth(p.name))));
     print(`Projects in ${session.home.dbPath} (host ${session.host.name}):`);
     for (const p of projects) {
-      const where = p.root ? (p.root_exists ? p.root : `${p.root} (missing)`) : "not on this host";
+      const where = `${p.root ? (p.root_exists ? p.root : `${p.root} (missing)`) : "not on this host"}${p.off ? "  (MindSave off)" : ""}`;
       const newest = p.newest ? `, newest ${age(p.newest, now, "long")}` : "";
       print(
         `${p.current ? "*" : " "} ${padEnd(truncate(p.name, 28), w)}  ${padEnd(`${p.snapshots} snapshot(s)${newest}`, 36)}  ${where}`,

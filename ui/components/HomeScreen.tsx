@@ -162,7 +162,8 @@ function ProjectList(props: { rows: Row[]; nav: ListNav; visible: number; width:
   return rows.slice(nav.offset, nav.offset + visible).map((r, i) => {
     const index = nav.offset + i;
     const sel = index === nav.selected;
-    const where = `${r.root ? (r.root_exists ? r.root : `${r.root} (missing)`) : "not on this host"}${r.current ? `  ${theme.g.current} this folder's project` : ""}`;
+    // Off first: a long root is cut at its end, and hooks keeping nothing there must stay in view.
+    const where = `${r.off ? "MindSave off · " : ""}${r.root ? (r.root_exists ? r.root : `${r.root} (missing)`) : "not on this host"}${r.current ? `  ${theme.g.current} this folder's project` : ""}`;
     return (
       <Box key={r.id} flexDirection="column">
         <Text inverse={sel} wrap="truncate">

@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { UserError } from "../../errors.ts";
 import { newId } from "../ids.ts";
 import { moveProjectRows } from "./fold.ts";
-import { keepOff, projectSwitch } from "./off.ts";
+import { keepOff, offState, projectSwitch } from "./off.ts";
 import { freeProjectName } from "./names.ts";
 import { samePath } from "./paths.ts";
 import type { Session } from "../session.ts";
@@ -30,6 +30,8 @@ export interface ProjectView {
   snapshots: number;
   newest: string | null;
   current: boolean;
+  /** MindSave is off in it on this host (its own switch, or this host's `off --global`): hooks keep nothing. */
+  off: boolean;
 }
 
 export async function listProjects(session: Session): Promise<ProjectView[]> {
@@ -37,6 +39,7 @@ export async function listProjects(session: Session): Promise<ProjectView[]> {
   const [projects, counts, hosts] = await Promise.all([q.listProjects(), q.snapshotCounts(), q.listHosts()]);
   const hostName = new Map(hosts.map((h) => [h.id, h.name]));
   const current = await resolveProject(session, { create: false }).catch(() => null);
+  const hostOff = (await offState(session, null)).host !== null;
   const out: ProjectView[] = [];
   for (const p of projects) {
     const roots = await q.rootsOfProject(p.id);
@@ -57,6 +60,7 @@ export async function listProjects(session: Session): Promise<ProjectView[]> {
       snapshots: counts.get(p.id)?.count ?? 0,
       newest: counts.get(p.id)?.newest ?? null,
       current: current?.project.id === p.id,
+      off: hostOff || (await projectSwitch(q, p.id)) !== null,
     });
   }
   return out.sort(
