@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { claudeSessionHooks } from "./claude-hooks.ts";
-import { dumpStore, gitRepo, run, twoLaptops, type LaptopWithClone } from "./helpers.ts";
+import { destroyTable, dumpStore, gitRepo, run, twoLaptops, type LaptopWithClone } from "./helpers.ts";
 import { atPlace, inClone, save, syncScene, type Place } from "./engine-setup.ts";
 import { offHere, switchMindSave } from "../src/engine/projects/off.ts";
 import { attachProject, linkProjects } from "../src/engine/projects/projects.ts";
@@ -93,6 +93,24 @@ describe("projects split", () => {
   });
 });
 
+describe("projects attach", () => {
+  test("a checkout whose project is off, attached to a project that is on, is told that hooks keep memory there now", async () => {
+    const w = twoLaptops("mindsave-off-attach-");
+    const copy = join(w.base, "laptop-a-work", "shop-copy");
+    gitRepo(copy);
+    const atCopy: Place = { ...inClone(w.a), cwd: copy };
+    await save(inClone(w.a), { goal: GOAL });
+    await save(atCopy, { goal: BLOG });
+    await switchAt(atCopy, true);
+    const attached = await run(["projects", "attach", "shop", "--home", w.a.home], {
+      cwd: copy,
+      env: w.a.env,
+    });
+    expect(attached).toMatchObject({ code: 0, stderr: "" });
+    expect(attached.stdout).toContain("MindSave was off in shop-copy and is on in shop");
+  });
+});
+
 describe("export and import", () => {
   test("an export of a project that is off carries it (off.json): imported on another laptop, that project is off; an import never turns one on", async () => {
     const w = twoLaptops("mindsave-off-export-");
@@ -137,5 +155,17 @@ describe("the projects list", () => {
     const blogRow = frame.findIndex((l) => / blog /.test(l));
     expect(frame[blogRow + 1]).toContain("MindSave off · ");
     expect(frame.filter((l) => l.includes("MindSave off"))).toHaveLength(1);
+  });
+});
+
+describe("doctor --repair", () => {
+  test("a store salvaged after its projects' page was lost keeps the project off (the project made again under its id)", async () => {
+    const w = twoLaptops("mindsave-off-repair-");
+    await save(inClone(w.a), { goal: GOAL });
+    await switchAt(inClone(w.a), true);
+    await destroyTable(w.a.db, "projects");
+    const repair = await w.a.cli(["doctor", "--repair"]);
+    expect(repair.code).toBe(0);
+    expect(await isOffAt(inClone(w.a))).toBe(true);
   });
 });

@@ -81,11 +81,22 @@ export async function attach(_o: unknown, args: string[], g: GlobalOptions): Pro
   return withSession(g, true, async (session) => {
     const r = await attachProject(session, args[0]);
     if (g.json)
-      printJson({ project: r.project.id, name: r.project.name, root: r.root, from: r.from?.id ?? null });
-    else
+      printJson({
+        project: r.project.id,
+        name: r.project.name,
+        root: r.root,
+        from: r.from?.id ?? null,
+        off_left: r.offLeft,
+      });
+    else {
       print(
         `This checkout (${r.root}) is now project ${r.project.name} on this host${r.from ? ` (it was ${r.from.name}, which is unchanged)` : ""}.`,
       );
+      if (r.offLeft)
+        print(
+          `MindSave was off in ${r.from?.name} and is on in ${r.project.name}: agents' hooks keep memory in this checkout from now on. \`mindsave off\` here switches ${r.project.name} off (for every checkout of it).`,
+        );
+    }
     return 0;
   });
 }

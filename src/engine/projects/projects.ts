@@ -161,7 +161,13 @@ export async function splitProject(
 export async function attachProject(
   session: Session,
   key: string,
-): Promise<{ project: ProjectRecord; root: string; from: ProjectRecord | null }> {
+): Promise<{
+  project: ProjectRecord;
+  root: string;
+  from: ProjectRecord | null;
+  /** The project this checkout was is off and the one it is now is on: hooks keep memory here again. */
+  offLeft: boolean;
+}> {
   const ws = currentWorkspace(session, false);
   if (!ws)
     throw new UserError(
@@ -178,6 +184,11 @@ export async function attachProject(
     const before = onHost.find((r) => r.project_id !== target.id);
     for (const r of onHost) if (r.project_id !== target.id) await w.deleteRoot(r.id);
     await recordRoot(session, w, target.id, ws.root);
-    return { project: target, root: ws.root, from: before ? await w.getProject(before.project_id) : null };
+    const from = before ? await w.getProject(before.project_id) : null;
+    // Attach moves only this checkout, so it does not switch the target off for all of its
+    // checkouts; a checkout leaving a project that is off for one that is on is said instead.
+    const offLeft =
+      from !== null && (await projectSwitch(w, from.id)) !== null && !(await projectSwitch(w, target.id));
+    return { project: target, root: ws.root, from, offLeft };
   });
 }
