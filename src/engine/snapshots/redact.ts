@@ -5,7 +5,7 @@
 // (`DB_PASSWORD=correcthorsebattery`: `word-secrets.ts`). Ordinary prose stays as written:
 // `token: rotate on use` and `author: Jane`.
 
-import { SECRET_RULES, type SecretRule } from "./secret-rules.ts";
+import { secretRules, type SecretRule } from "./secret-rules.ts";
 import { redactAssignments } from "./secret-assignments.ts";
 import { PASSWORD_NAME_KEYWORDS, redactPasswordNames } from "./password-names.ts";
 import { entropy, looksSecret, plausible, tag, type Found, type Groups } from "./secret-values.ts";
@@ -39,18 +39,18 @@ function applyRule(text: string, rule: SecretRule, found: Found): string {
 
 const KEY_WORDS = ["pass", "pwd", "secret", "key", "token", "cred", "auth"];
 
-/** A rule without keywords runs on every text. */
-const ALWAYS = SECRET_RULES.some((r) => !r.keywords);
-
 /** Every keyword the rules (and the assignments) look for, longest first. */
 export function allKeywords(): string[] {
   return [
-    ...new Set([...SECRET_RULES.flatMap((r) => r.keywords ?? []), ...KEY_WORDS, ...PASSWORD_NAME_KEYWORDS]),
+    ...new Set([...secretRules().flatMap((r) => r.keywords ?? []), ...KEY_WORDS, ...PASSWORD_NAME_KEYWORDS]),
   ].sort((a, b) => b.length - a.length);
 }
 
-/** The keyword scan, made on first use (every command loads this module; few redact). */
-let scan: { any: RegExp; prefixes: Map<string, string[]> } | null = null;
+/**
+ * The keyword scan, made on first use (every command loads this module; few redact), and whether
+ * a rule without keywords (one that runs on every text) is among the rules.
+ */
+let scan: { any: RegExp; prefixes: Map<string, string[]>; always: boolean } | null = null;
 function keywordScan(): NonNullable<typeof scan> {
   if (scan) return scan;
   const keywords = allKeywords();
@@ -66,6 +66,7 @@ function keywordScan(): NonNullable<typeof scan> {
   return (scan = {
     any: new RegExp(keywords.map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "g"),
     prefixes,
+    always: secretRules().some((r) => !r.keywords),
   });
 }
 
@@ -122,9 +123,9 @@ function redactWith(text: string, found: Found): string {
   if (text.length < 8 && !/\P{ASCII}/u.test(text)) return text;
   const lower = text.toLowerCase();
   const present = keywordsIn(lower);
-  if (!present.size && !ALWAYS) return text;
+  if (!present.size && !keywordScan().always) return text;
   let out = text;
-  for (const rule of SECRET_RULES) {
+  for (const rule of secretRules()) {
     if (rule.keywords && !rule.keywords.some((k) => present.has(k))) continue;
     out = applyRule(out, rule, found);
   }
