@@ -3,7 +3,7 @@
 // `import` on another laptop. The linked, split or imported project stays off; an import never
 // turns one on.
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { claudeSessionHooks } from "./claude-hooks.ts";
 import { destroyTable, dumpStore, gitRepo, run, twoLaptops, type LaptopWithClone } from "./helpers.ts";
@@ -14,6 +14,7 @@ import { exportSeed } from "../src/engine/formats/seed-export.ts";
 import { importSeed } from "../src/engine/formats/seed-import.ts";
 import { locateSeed } from "../src/engine/formats/seed-layout.ts";
 import { Session } from "../src/engine/session.ts";
+import { resolveProject } from "../src/engine/projects/resolve.ts";
 import { closeAll, mount } from "./tui-harness.tsx";
 
 afterEach(closeAll);
@@ -90,6 +91,24 @@ describe("projects split", () => {
     expect(split.stdout).toContain("MindSave is off in shop-copy, as it was in shop");
     expect(await isOffAt(atCopy)).toBe(true);
     expect(await isOffAt(inClone(w.a))).toBe(true);
+  });
+});
+
+describe("a project found again under a new identity", () => {
+  test("a folder whose project is off, its git history replaced: hooks stay quiet and make no project; a save there makes one that is off", async () => {
+    const { a, blog, atBlog } = await shopAndBlog("mindsave-off-new-history-");
+    await switchAt(atBlog, true);
+    const was = (await atPlace(atBlog, (s) => resolveProject(s, { create: false })))!.project.id;
+    rmSync(join(blog, ".git"), { recursive: true });
+    gitRepo(blog, { "post.md": "# 另一个历史 another history\n" });
+    const before = await dumpStore(a.db);
+    expect(await sessionStart(a, blog)).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(await dumpStore(a.db)).toBe(before);
+    const saved = await save(atBlog, { goal: "a person's own save" });
+    expect(saved.context.project.id).not.toBe(was);
+    expect(await isOffAt(atBlog)).toBe(true);
+    await switchAt(atBlog, false);
+    expect(await isOffAt(atBlog)).toBe(false);
   });
 });
 

@@ -14,7 +14,7 @@ import { snapshotDigest } from "../snapshots/save.ts";
 import { recentToolCalls } from "../agents/toollog.ts";
 import type { Session } from "../session.ts";
 import { requireProject } from "../projects/resolve.ts";
-import { projectSwitch } from "../projects/off.ts";
+import { projectSwitch } from "../projects/off-switch.ts";
 import type { FailureRecord, SnapshotRecord } from "../../store/store.ts";
 import { safeName } from "../snapshots/slug.ts";
 import { isDir, isSymlink, listDir, readTextNoFollow, staysInside, writeFileAtomic } from "../../lib/fs.ts";

@@ -53,7 +53,7 @@ import { readToolLogs } from "./seed-read-tool-logs.ts";
 import { signalFromFile } from "./seed-read-signal.ts";
 import { importMemory, MEMORY_FILES, readMemory } from "./seed-memory.ts";
 import { OFF_FILE, readOffFile } from "./seed-off.ts";
-import { keepOff } from "../projects/off.ts";
+import { keepOff } from "../projects/off-switch.ts";
 
 const NO_REASON = "(no reason recorded)";
 /** Snapshots saved between two full garbage collections of an import. */

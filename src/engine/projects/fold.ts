@@ -8,7 +8,7 @@ import { factId } from "../memory/facts.ts";
 import { retirementId } from "../memory/retire.ts";
 import { linkTarget } from "./aliases.ts";
 import { moveSignalRow } from "../agents/signal-row.ts";
-import { carryOffSwitch } from "./off.ts";
+import { carryOffSwitch } from "./off-switch.ts";
 import type { StoreWriter } from "../../store/store.ts";
 import { headTokens } from "../snapshots/stored-tokens.ts";
 

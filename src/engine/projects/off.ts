@@ -3,20 +3,18 @@
 // what a person runs still works. A project's switch is a row of the store that syncs to every
 // host; a host's (`--global`) is keyed by that host and read only there (carried by sync, so a
 // drive this host uses agrees).
-import { derivedId } from "../ids.ts";
 import { utcMinute } from "../../lib/text.ts";
-import { resolveProject, type ProjectContext } from "./resolve.ts";
+import { currentWorkspace, resolveProject, type ProjectContext } from "./resolve.ts";
 import { markedAsProject } from "./workspace.ts";
+import { offAtFolder, switchId } from "./off-switch.ts";
 import type { Session } from "../session.ts";
-import type { OffSwitchRecord, Queries, StoreWriter } from "../../store/store.ts";
+import type { OffSwitchRecord, StoreWriter } from "../../store/store.ts";
 
 /** What is off where a command runs: the project's switch, this host's (null: on). */
 export interface OffState {
   project: OffSwitchRecord | null;
   host: OffSwitchRecord | null;
 }
-
-const switchId = (scope: "project" | "host", key: string) => derivedId("off", scope, key);
 
 /** The switches that concern project `projectId` (null: none here yet) on this host. */
 export async function offState(session: Session, projectId: string | null): Promise<OffState> {
@@ -30,7 +28,12 @@ export async function offState(session: Session, projectId: string | null): Prom
 /** The off state of the current folder's project (or --in's), without making one. */
 export async function offHere(session: Session): Promise<OffState> {
   const ctx = await resolveProject(session, { create: false });
-  return offState(session, ctx?.project.id ?? null);
+  if (ctx) return offState(session, ctx.project.id);
+  // No project here yet, but a project that is off had this folder (its history replaced since, its
+  // project.json gone): still off, so that a hook makes no new project of it.
+  const state = await offState(session, null);
+  const ws = currentWorkspace(session, false);
+  return { ...state, project: ws ? await offAtFolder(session.reader, session.host.id, ws.root) : null };
 }
 
 export const isOff = (s: OffState): boolean => s.project !== null || s.host !== null;
@@ -111,39 +114,4 @@ async function flip(
   if (off) await w.putOffSwitch({ ...row, off_at: session.now().toISOString() });
   else await w.tombstone("off_switches", row.id);
   return true;
-}
-
-/** Project `projectId`'s own switch when it is off (null: on). */
-export async function projectSwitch(q: Queries, projectId: string): Promise<OffSwitchRecord | null> {
-  // No host is named "": only the project's own row is asked for.
-  const rows = await q.offSwitches(projectId, "");
-  return rows.find((r) => r.scope === "project" && r.project_id === projectId) ?? null;
-}
-
-/**
- * Switches project `projectId` off (an import's or a link's doing) unless it is off already: these
- * routes only ever keep a person's "off", never turn a project on. Whether it wrote.
- */
-export async function keepOff(w: StoreWriter, projectId: string, offAt: string): Promise<boolean> {
-  if (await projectSwitch(w, projectId)) return false;
-  await w.putOffSwitch({
-    id: switchId("project", projectId),
-    scope: "project",
-    project_id: projectId,
-    host_id: null,
-    off_at: offAt,
-  });
-  return true;
-}
-
-/**
- * A project linked into another carries its switch there: off in either, the linked project is off
- * (a person who said "off" never finds MindSave on again by a link). Its own row becomes a tombstone,
- * so that `mindsave on` in the linked project is the one switch to turn.
- */
-export async function carryOffSwitch(w: StoreWriter, from: string, to: string): Promise<void> {
-  const moved = await projectSwitch(w, from);
-  if (!moved) return;
-  await keepOff(w, to, moved.off_at);
-  await w.tombstone("off_switches", moved.id);
 }

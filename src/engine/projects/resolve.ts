@@ -17,6 +17,7 @@ import { pathKey, samePath } from "./paths.ts";
 import { linkTarget } from "./aliases.ts";
 import { linkFirstHistory } from "./first-history.ts";
 import { freeProjectName } from "./names.ts";
+import { keepOff, offAtFolder } from "./off-switch.ts";
 import { derivedId, newId } from "../ids.ts";
 import type { Session } from "../session.ts";
 import type { ProjectRecord, RootRecord, StoreWriter, Queries } from "../../store/store.ts";
@@ -292,6 +293,9 @@ async function createProject(session: Session, w: StoreWriter, ws: Workspace): P
     created_at: session.now().toISOString(),
     merged_into: null,
   });
+  // Where a project that is off had this folder (its history since replaced), the new one is off too.
+  const wasOff = await offAtFolder(w, session.host.id, ws.root);
+  if (wasOff) await keepOff(w, id, wasOff.off_at);
   await recordRoot(session, w, id, ws.root);
   const project = (await w.getProject(id))!;
   const note = existing.length
