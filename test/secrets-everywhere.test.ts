@@ -13,7 +13,11 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { CLI, git, gitRepo, laptop, ok, okJson, run, sql, tempDir, twoLaptops } from "./helpers.ts";
 import { ANYWHERE, fakeSecrets } from "./secrets.ts";
-import { atPlace, fail, inClone, inRepo, save, storeFixture, syncAt } from "./engine-setup.ts";
+import { atPlace, fail, hookAt, inClone, inRepo, save, storeFixture, syncAt } from "./engine-setup.ts";
+import type { HookEvent } from "../src/engine/agents/kinds/kind.ts";
+import type { SessionNote } from "../src/engine/agents/session-notes.ts";
+import { defaultSignal, scrubSignal } from "../src/engine/agents/signal-row.ts";
+import { redact, redactDeep } from "../src/engine/snapshots/redact.ts";
 import { ingestTranscript } from "../src/engine/agents/ingest.ts";
 
 const { fakes } = fakeSecrets(0x0dd5eed);
@@ -67,7 +71,6 @@ function leaks(dir: string, opts: { backups?: boolean; only?: (file: string) => 
 
 test("the secrets: 15+ kinds, each recognised in its sentence", async () => {
   expect(SECRETS.length).toBeGreaterThanOrEqual(15);
-  const { redact } = await import("../src/engine/snapshots/redact.ts");
   for (const s of SECRETS) expect(redact(s.line)).not.toContain(s.secret);
 });
 
@@ -657,5 +660,86 @@ describe("mindsave scan", () => {
     expect(JSON.parse(onB.stdout).findings).toEqual([]);
     expect((await w.b.cli(["scan", "--fix"])).code).toBe(0);
     expect(leaks(w.b.home)).toEqual([]);
+  });
+});
+
+describe("the signal row", () => {
+  // A project with one save, built in this process; the hooks then run in it as the CLI runs them.
+  const project = storeFixture("mindsave-signal-", async (t) => {
+    await save(inRepo(t), { goal: "Ship the billing page" });
+  });
+
+  test("a secret in every outside field of the hooks' payloads never reaches it", async () => {
+    const t = await project();
+    const sessionId = one(5);
+    const payloads: [HookEvent, Record<string, unknown>][] = [
+      ["session-start", { source: one(6), model: one(7) }],
+      [
+        "post-tool-use",
+        {
+          tool_name: one(8),
+          tool_input: { file_path: `${t.repo}/${one(9)}`, command: at(10) },
+          tool_response: { success: true },
+        },
+      ],
+      ["user-prompt-submit", { prompt: `No, I meant ${at(11)}` }],
+      [
+        "post-tool-use-failure",
+        { tool_name: "Bash", tool_input: { command: at(12) }, error: `Exit code 1\n${at(13)}` },
+      ],
+    ];
+    for (const [event, p] of payloads)
+      await hookAt(t, undefined, event, { session_id: sessionId, cwd: t.repo, hook_event_name: event, ...p });
+    const data = String((await sql(t.db, "SELECT data FROM signals WHERE deleted = 0"))[0]!.data);
+    expect(SECRETS.filter((s) => needles(s.secret).some((n) => data.includes(n))).map((s) => s.kind)).toEqual(
+      [],
+    );
+    // What came from outside is there, redacted: the session, its model, its failed command.
+    const signal = JSON.parse(data);
+    expect(signal.session_id).toBe(redact(sessionId));
+    expect(signal.session_id).not.toBe(sessionId);
+    const notes = Object.values(signal.sessions) as SessionNote[];
+    expect(notes.map((n) => n.model).filter(Boolean)).toEqual([redact(one(7))]);
+    expect(notes.flatMap((n) => Object.values(n.failures ?? {})).map((f) => f.target)).toEqual([
+      redact(at(12)),
+    ]);
+  });
+
+  test("its own field names and times are kept as redaction would keep them; the rest is redacted", () => {
+    const time = "2026-11-21T10:00:00.000Z";
+    const note: Required<SessionNote> = {
+      model: one(1),
+      no_save: true,
+      constraints: [at(2)],
+      failures: { [one(3)]: { tool: "Bash", target: one(4), count: 2, reason: at(5), recorded: 1 } },
+      red_at: time,
+      red_turn: 3,
+      restored: time,
+      trail: { first_prompt: at(6), tools: [{ name: "Bash", target: one(7), at: time }] },
+      warned: [one(8)],
+      asked: ["yellow"],
+      pending_ask: ["red"],
+      steps_unread: true,
+      done_steps: [one(9)],
+      plan_read_to: 10,
+      restore_due: false,
+      fired: { SessionStart: { at: time, via: "claude" } },
+      seen: time,
+    };
+    const row = {
+      ...defaultSignal(),
+      last_save: time,
+      updated_at: time,
+      trigger_reason: at(10),
+      recent_tool_calls: [time, one(11)],
+      session_id: one(12),
+      session_files: [one(13)],
+      last_emergency_time: time,
+      last_emergency_turn: 4,
+      sessions: { [one(12)]: note, estimated_tokens_ratio: note },
+    };
+    const scrubbed = scrubSignal(row);
+    expect(scrubbed).toEqual(redactDeep(row));
+    expect(JSON.stringify(scrubbed)).not.toContain(secretOf("github-pat"));
   });
 });

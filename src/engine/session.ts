@@ -6,7 +6,7 @@ import { resolveHome, prepareHome, refuseStorelessFolder, journalModeFor, type H
 import { currentHost, type HostIdentity } from "./home/host.ts";
 import { openStore } from "./home/encryption.ts";
 import { backupStore } from "./home/backups.ts";
-import { redactDeep } from "./snapshots/redact.ts";
+import { scrubSignal } from "./agents/signal-row.ts";
 import { SCHEMA_VERSION, type Store, type StoreWriter, type Queries } from "../store/store.ts";
 
 export interface SessionOptions {
@@ -119,7 +119,7 @@ export class Session {
       async (w) => {
         // The signal's free-form data is redacted as a whole where it is stored (every other table
         // has one engine function its rows come in through, which redacts them).
-        w.scrubSignal = redactDeep;
+        w.scrubSignal = scrubSignal;
         this.writer = w;
         try {
           return await this.hostThen(w, fn);

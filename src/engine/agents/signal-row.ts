@@ -4,6 +4,7 @@
 // through this module: every change goes through one put (which the store redacts as a whole).
 import type { SessionNote } from "./session-notes.ts";
 import type { Queries, StoreWriter } from "../../store/store.ts";
+import { redactDeep } from "../snapshots/redact.ts";
 
 export type Pressure = "GREEN" | "YELLOW" | "RED";
 export type Growth = "slow" | "normal" | "fast";
@@ -80,6 +81,55 @@ export async function getSignalRow(
   projectId: string | null | undefined,
 ): Promise<SignalRow> {
   return fromStored(projectId ? (await r.getSignal(projectId))?.data : null);
+}
+
+/**
+ * The words of the row MindSave writes itself: its field names, its thresholds' and a session
+ * note's (the note's trail, tallies and tool calls are rarer; they are scanned). One scanned name
+ * (`critical`) builds the rules and the keyword scan; `estimated_tokens_ratio` sets off the
+ * assignment rules too.
+ */
+const OWN_NAMES = new Set<string>([
+  ...Object.keys(defaultSignal()),
+  ...(["warning", "critical"] satisfies (keyof SignalState["thresholds"])[]),
+  ...([
+    "session_id",
+    "session_files",
+    "last_emergency_time",
+    "last_emergency_turn",
+    "sessions",
+  ] satisfies (keyof SignalRow)[]),
+  ...([
+    "model",
+    "no_save",
+    "constraints",
+    "failures",
+    "red_at",
+    "red_turn",
+    "restored",
+    "trail",
+    "warned",
+    "asked",
+    "pending_ask",
+    "steps_unread",
+    "done_steps",
+    "plan_read_to",
+    "restore_due",
+    "fired",
+    "seen",
+  ] satisfies (keyof SessionNote)[]),
+]);
+
+/** A time as MindSave writes it (`toISOString`): digits in fixed places, never a secret. */
+const OWN_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+/**
+ * The row as it may be stored: every string from outside (the agent's session ids, models, files,
+ * prompts, tool names and errors, an imported trigger) redacted; the row's own field names and
+ * times, which redaction would leave as they are, kept without building its scans.
+ */
+export function scrubSignal<T extends object>(row: T): T {
+  return redactDeep(row, (s) => OWN_NAMES.has(s) || OWN_TIME.test(s));
 }
 
 /** The one write of the row. */

@@ -162,13 +162,16 @@ export function redactHead(raw: string, max: number, prepare: (s: string) => str
 /**
  * Redacts every string inside a JSON-like value, object keys included (a YAML key can carry a
  * secret). Two keys that redact to the same text are both kept: the later one gets ` (2)`, ` (3)`…
+ * Strings `known` says the caller wrote itself (its field names, its times: nothing redaction
+ * would change) are kept without a scan.
  */
-export function redactDeep<T>(value: T): T {
-  if (typeof value === "string") return redact(value) as T;
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v)) as T;
+export function redactDeep<T>(value: T, known: (s: string) => boolean = () => false): T {
+  const scrub = (s: string): string => (known(s) ? s : redact(s));
+  if (typeof value === "string") return scrub(value) as T;
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, known)) as T;
   if (value && typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>);
-    const keys = entries.map(([k]) => redact(k));
+    const keys = entries.map(([k]) => scrub(k));
     const taken = new Set(keys.filter((k, i) => k === entries[i]![0]));
     return Object.fromEntries(
       entries.map(([k, v], i) => {
@@ -177,7 +180,7 @@ export function redactDeep<T>(value: T): T {
           for (let n = 2; taken.has(key); n++) key = `${keys[i]} (${n})`;
           taken.add(key);
         }
-        return [key, redactDeep(v)];
+        return [key, redactDeep(v, known)];
       }),
     ) as T;
   }
