@@ -165,12 +165,16 @@ export class SyncSide {
     return out.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
   }
 
-  /** The values of this store's meta keys that start with `prefix`, parsed (one that is not JSON left out). */
+  /**
+   * The values of this store's meta keys that start with `prefix` (ASCII), parsed (one that is not
+   * JSON left out): a range of the key's index, as every restore asks for unfinished pulls.
+   */
   private async metaValues(prefix: string): Promise<unknown[]> {
+    const past = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
     const rows = (
       await this.db.execute({
-        sql: "SELECT value FROM meta WHERE substr(key, 1, ?) = ?",
-        args: [prefix.length, prefix],
+        sql: "SELECT value FROM meta WHERE key >= ? AND key < ?",
+        args: [prefix, past],
       })
     ).rows;
     const out: unknown[] = [];
