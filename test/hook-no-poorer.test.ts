@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { writeFileSync } from "node:fs";
 import { hostBinary, sql } from "./helpers.ts";
 import { claudeLaptop, events, payload, Transcript } from "./claude-fixtures.ts";
+import { inDefaultHome, save } from "./engine-setup.ts";
 
 let exe = "";
 beforeAll(async () => {
@@ -20,12 +21,15 @@ const PLACEHOLDER = "Review the latest changes and continue";
 
 type Laptop = ReturnType<typeof claudeLaptop>;
 
+/** The person's own save, in this process as `mindsave save` runs it: the hooks are what is tested. */
+const handSave = (t: Laptop, goal: string, state: string, next: string, activeFile: string[] = []) =>
+  save(inDefaultHome(t), { goal, state, next, activeFile });
+
 /** A project with the person's own snapshot of the migration. */
 async function migration(): Promise<Laptop> {
   const t = claudeLaptop(exe);
   writeFileSync(join(t.repo, "a.ts"), "export const backfill = 1200000;\n");
-  const r = await t.cli(["save", "--goal", GOAL, "--state", STATE, "--next", NEXT, "--active-file", "a.ts"]);
-  expect(r.code).toBe(0);
+  await handSave(t, GOAL, STATE, NEXT, ["a.ts"]);
   return t;
 }
 
@@ -123,9 +127,7 @@ describe("a hook snapshot that knows less never becomes latest", () => {
     const tr = new Transcript(t.base, t.repo, "s1");
     tr.prompt(GOAL);
     tr.reply("Starting with the backfill.");
-    expect(
-      (await t.cli(["save", "--goal", GOAL, "--state", STATE, "--next", NEXT, "--active-file", "a.ts"])).code,
-    ).toBe(0);
+    await handSave(t, GOAL, STATE, NEXT, ["a.ts"]);
     tr.tool("Read", { file_path: join(t.repo, "a.ts") }, 40_000);
     for (const event of ["stop", "pre-compact", "session-end"] as const)
       await fire(t, tr, event, "The backfill constant is 1200000.");
@@ -254,19 +256,7 @@ describe("two sessions on one project", () => {
     a.prompt("Fix the login redirect bug");
     a.tool("Edit", { file_path: join(t.repo, "login.ts"), old_string: "1", new_string: "2" }, 40_000);
     // Session B, in another terminal on the same checkout, saves its own task by hand.
-    expect(
-      (
-        await t.cli([
-          "save",
-          "--goal",
-          "Write the billing API docs",
-          "--state",
-          "outline done",
-          "--next",
-          "document webhooks",
-        ])
-      ).code,
-    ).toBe(0);
+    await handSave(t, "Write the billing API docs", "outline done", "document webhooks");
     await fire(t, a, "stop", "Fixed the redirect.");
     const all = await snapshots(t);
     expect(all.map((s) => s.goal)).toEqual(["Write the billing API docs", "Fix the login redirect bug"]);
@@ -288,10 +278,7 @@ describe("two sessions on one project", () => {
       },
       40_000,
     );
-    expect(
-      (await t.cli(["save", "--goal", goal, "--state", "cause found", "--next", "pin the clock in setup"]))
-        .code,
-    ).toBe(0);
+    await handSave(t, goal, "cause found", "pin the clock in setup");
     a.tool("Edit", { file_path: join(t.repo, "login.ts"), old_string: "1", new_string: "2" }, 41_000);
     await fire(t, a, "stop", "Pinned the clock.");
     const all = await snapshots(t);
