@@ -7,6 +7,7 @@ import { hostTarget } from "../build.ts";
 import { hookCommand } from "../src/engine/agents/hooks.ts";
 import { PRE_TOOL_MATCHER } from "../src/engine/agents/agent-hooks.ts";
 import { gitRepo, hostBinary, laptop, plainFolder, run, sql, tempDir, type RunResult } from "./helpers.ts";
+import { inDefaultHome, save } from "./engine-setup.ts";
 
 let exe = "";
 beforeAll(async () => {
@@ -274,15 +275,11 @@ describe("hook events", () => {
     expect(none.code).toBe(0);
     expect(none.stdout).toBe("");
     expect(none.stderr).toBe("");
-    await t.cli([
-      "save",
-      "--goal",
-      "Ship the login page",
-      "--next",
-      "write the e2e test",
-      "--constraint",
-      "no new dependencies",
-    ]);
+    await save(inDefaultHome(t), {
+      goal: "Ship the login page",
+      next: "write the e2e test",
+      constraint: ["no new dependencies"],
+    });
     for (const source of ["startup", "resume", "clear", "compact", "fork"]) {
       const r = await t.hook("session-start", { source });
       expect(r.code).toBe(0);
@@ -295,7 +292,7 @@ describe("hook events", () => {
 
   test("post-tool-use: real context fill from the transcript; YELLOW writes an L1 checkpoint with cooldown; RED an OVF_ snapshot", async () => {
     const t = setup();
-    await t.cli(["save", "--goal", "Refactor auth", "--next", "split the module"]);
+    await save(inDefaultHome(t), { goal: "Refactor auth", next: "split the module" });
     // 65% of 200k, slow growth: below the 72% warning.
     const green = t.transcript([
       T.prompt("refactor auth"),
@@ -411,7 +408,7 @@ describe("hook events", () => {
 
   test("a new session's auto-snapshot takes its goal from that session, not from an older snapshot; startup offers the block as context", async () => {
     const t = setup();
-    await t.cli(["save", "--goal", "Old task from last week", "--next", "old next step"]);
+    await save(inDefaultHome(t), { goal: "Old task from last week", next: "old next step" });
     const start = await t.hook("session-start", { source: "startup" });
     const ctx = JSON.parse(start.stdout).hookSpecificOutput.additionalContext;
     expect(ctx).toContain("If the user's request continues it");
@@ -545,7 +542,7 @@ describe("hook events", () => {
 
   test("stop: counts a turn, logs tool calls, checkpoints only when the cooldown allows; session-end always saves", async () => {
     const t = setup();
-    await t.cli(["save", "--goal", "Fix flaky test", "--next", "rerun CI"]);
+    await save(inDefaultHome(t), { goal: "Fix flaky test", next: "rerun CI" });
     const path = t.transcript([
       T.prompt("fix it"),
       T.tool("f1", "Edit", { file_path: join(t.repo, "src/auth.ts"), old_string: "1", new_string: "3" }),
@@ -670,7 +667,7 @@ describe("ingest and skill", () => {
 describe("a hook whose cwd cannot be a project", () => {
   test("a folder that does not exist is not made, and the MindSave home itself is no project: exit 0, nothing written there", async () => {
     const t = plainFolder();
-    expect((await t.cli(["save", "--goal", "elsewhere"], { cwd: t.other })).code).toBe(0);
+    await save({ home: t.home, cwd: t.other, env: laptop("walker", t.base).env }, { goal: "elsewhere" });
     const gone = join(t.base, "removed-worktree", "y");
     for (const arg of ["post-tool-use", "stop", "pre-compact", "session-end"]) {
       const r = await t.cli(["hook", arg], {
