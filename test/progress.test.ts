@@ -3,7 +3,7 @@
 // The terminal is a real pseudo-terminal: the CLI runs under script(1), its stdout to a file.
 import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { importSeed } from "../src/engine/formats/seed-import.ts";
 import { locateSeed } from "../src/engine/formats/seed-layout.ts";
@@ -32,6 +32,27 @@ function seedWorkspace(count = COUNT) {
   const home = join(base, "home");
   mkdirSync(home);
   return { base, repo, home, env: laptop("progress-laptop", base).env };
+}
+
+let imported: Promise<ReturnType<typeof seedWorkspace>> | undefined;
+
+/**
+ * A workspace whose COUNT snapshots are imported into its home, in this process (the CLI's import
+ * is what other tests run); made once, and each test gets its own home, a copy of that one's store.
+ */
+async function importedWorkspace() {
+  const w = await (imported ??= (async () => {
+    const w = seedWorkspace();
+    const r = await atPlace({ home: w.home, cwd: w.repo, env: w.env }, (s) =>
+      importSeed(s, locateSeed(w.repo)),
+    );
+    expect(r.snapshots.imported).toHaveLength(COUNT);
+    return w;
+  })());
+  const home = join(tempDir("mindsave-progress-home-"), "home");
+  mkdirSync(home);
+  copyFileSync(join(w.home, "mindsave.db"), join(home, "mindsave.db"));
+  return { ...w, home };
 }
 
 /** A workspace whose home holds a store of two snapshots, saved in this process (the CLI is doctor's). */
@@ -67,13 +88,8 @@ describe("progress of long work", () => {
   });
 
   test.skipIf(!SCRIPT)("prune on a terminal: deleting done/total, ending at total/total", async () => {
-    const w = seedWorkspace();
-    // Retention keeps the newest 20 listed: the other 500 are archived, what prune deletes. The
-    // import is set up in this process (the CLI's import is the other tests' subject).
-    const r = await atPlace({ home: w.home, cwd: w.repo, env: w.env }, (s) =>
-      importSeed(s, locateSeed(w.repo)),
-    );
-    expect(r.snapshots.imported).toHaveLength(COUNT);
+    // Retention keeps the newest 20 listed: the other 500 are archived, what prune deletes.
+    const w = await importedWorkspace();
     const { screen, stdout } = onTerminal(["snapshots", "prune", "--yes", "--home", w.home], w);
     expect(screen).toContain("exit 0");
     expect(screen).toContain(`deleting snapshots ${COUNT - 20}/${COUNT - 20}\r\n`);
@@ -81,12 +97,13 @@ describe("progress of long work", () => {
   });
 
   test.skipIf(!SCRIPT)("never with --json, and never when stderr is not a terminal", async () => {
-    const w = seedWorkspace();
+    // Every file already imported: each is skipped, and still counted (the terminal run below shows it).
+    const w = await importedWorkspace();
     const json = onTerminal(["--json", "import", w.repo, "--home", w.home], w);
     expect(json.screen).toContain("exit 0");
     expect(json.screen).not.toContain("importing snapshots");
-    expect(JSON.parse(json.stdout).snapshots.imported).toHaveLength(COUNT);
-    // The same import again (every file skipped, each still counted) on a terminal shows it…
+    expect(JSON.parse(json.stdout).snapshots.skipped).toHaveLength(COUNT);
+    // The same import on a terminal without --json shows it…
     expect(onTerminal(["import", w.repo, "--home", w.home], w).screen).toContain(
       `importing snapshots ${COUNT}/${COUNT}`,
     );
