@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dumpStore, gitRepo, laptop, ok, okJson, plainFolder, run, tempDir, twoLaptops } from "./helpers.ts";
-import { inClone, inRepo, save, saveText, setPlanAt, syncScene } from "./engine-setup.ts";
+import { addRuleAt, inClone, inRepo, save, saveText, setPlanAt, syncScene } from "./engine-setup.ts";
 
 /** A laptop with a home and one git project `shop`; `cli` runs in `cwd` (default the project). */
 function setup() {
@@ -27,8 +27,8 @@ function setup() {
 describe("numbers a command announces", () => {
   test("rules add announces the number rules list shows (global rules first), and rules remove N with it removes that rule", async () => {
     const t = setup();
-    await t.ok(["rules", "add", "Never push to main"]);
-    await t.ok(["rules", "add", "Run the linter before a commit"]);
+    await addRuleAt(inRepo(t), "Never push to main");
+    await addRuleAt(inRepo(t), "Run the linter before a commit");
     const added = await t.ok(["rules", "add", "--scope", "global", "Answer in English"]);
     const announced = Number(/^Added global rule (\d+):/.exec(added.stdout)?.[1]);
     const list = (await t.json(["rules", "list"])).rules;
@@ -50,7 +50,7 @@ describe("numbers a command announces", () => {
 
   test("rules add of a rule's old words after an edit adds a rule beside it, never over it; an edit to another rule's words is refused", async () => {
     const t = setup();
-    await t.ok(["rules", "add", "Use pnpm"]);
+    await addRuleAt(inRepo(t), "Use pnpm");
     await t.ok(["rules", "edit", "Use pnpm", "Use pnpm 9, never npm"]);
     await t.ok(["rules", "add", "Use pnpm"]);
     const texts = async () => (await t.json(["rules", "list"])).rules.map((r: any) => r.text);
@@ -199,14 +199,14 @@ describe("nothing to load here: where to go next", () => {
     // Once a peer is known, sync is the next step too.
     const other = join(t.base, "other-home");
     mkdirSync(other);
-    await t.ok(["sync", join(other, "mindsave.db")]);
+    await syncScene(inRepo(t), join(other, "mindsave.db"));
     expect((await t.cli(["load"], { cwd: plain })).stderr).toContain(
       "or run `mindsave sync` to bring in what your other homes and drives hold",
     );
 
     // A project with no snapshots yet (a rule made it) says the same.
     const api = gitRepo(join(t.base, "api"));
-    await t.ok(["rules", "add", "Keep the API stable"], api);
+    await addRuleAt(inRepo(t, api), "Keep the API stable");
     const empty = await t.cli(["load"], { cwd: api });
     expect(empty.code).toBe(1);
     expect(empty.stderr).toContain(
@@ -239,13 +239,13 @@ describe("nothing to load here: where to go next", () => {
 describe("one choice", () => {
   test('a wrong number with one item says 1, never "from 1 to 1"; with several, the range', async () => {
     const t = setup();
-    await t.ok(["rules", "add", "Never push to main"]);
+    await addRuleAt(inRepo(t), "Never push to main");
     const one = await t.cli(["rules", "remove", "3"]);
     expect(one.code).toBe(1);
     expect(one.stderr).toContain(
       "There is no rule number 3; give 1 (there is only one rule) or a piece of its text",
     );
-    await t.ok(["rules", "add", "Run the linter"]);
+    await addRuleAt(inRepo(t), "Run the linter");
     expect((await t.cli(["rules", "remove", "3"])).stderr).toContain(
       "give a number from 1 to 2 or a piece of its text",
     );
