@@ -86,6 +86,15 @@ function bigTranscript(path: string, mb: number, cwd: string): void {
       }),
     );
     const output = "cargo test output line\n".repeat(300); // ~7 KB of tool result per turn
+    // The result line is the same but for its call's id: serialised once, the id put between its
+    // halves (the same bytes, without 25,000 stringifies of 7 KB).
+    const [resultHead, resultTail] = line({
+      type: "user",
+      sessionId: "sess-big",
+      cwd,
+      timestamp: "2026-11-21T10:01:01.000Z",
+      message: { role: "user", content: [{ type: "tool_result", tool_use_id: "\0", content: output }] },
+    }).split(JSON.stringify("\0").slice(1, -1));
     const turn = (n: number) =>
       line({
         type: "assistant",
@@ -105,17 +114,7 @@ function bigTranscript(path: string, mb: number, cwd: string): void {
           ],
           usage: { input_tokens: 10, cache_read_input_tokens: 90_000, cache_creation_input_tokens: 10 },
         },
-      }) +
-      line({
-        type: "user",
-        sessionId: "sess-big",
-        cwd,
-        timestamp: "2026-11-21T10:01:01.000Z",
-        message: {
-          role: "user",
-          content: [{ type: "tool_result", tool_use_id: `tu_${n}`, content: output }],
-        },
-      });
+      }) + `${resultHead}tu_${n}${resultTail}`;
     let n = 0;
     for (let written = 0; written < mb * MB;) {
       let block = "";
