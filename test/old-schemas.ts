@@ -10,7 +10,8 @@ const OBJECTS = "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlit
 /** The tables, triggers and indexes the first `version` migrations make, by name, and each table's columns. */
 async function madeUpTo(version: number): Promise<{ names: Set<string>; columns: Map<string, Set<string>> }> {
   const fresh = join(tempDir(), `schema-${version}.db`);
-  for (const step of MIGRATIONS.slice(0, version)) for (const statement of step) await sql(fresh, statement);
+  for (const step of MIGRATIONS.slice(0, version))
+    for (const statement of step()) await sql(fresh, statement);
   const objects = await sql(fresh, OBJECTS);
   const columns = new Map<string, Set<string>>();
   for (const o of objects.filter((x) => x.type === "table"))

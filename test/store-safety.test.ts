@@ -267,9 +267,10 @@ describe("errors in the right class", () => {
         await save(golden.at(home), { goal: "fits on the disk" });
         const db = join(home, "mindsave.db");
         const before = await dumpStore(db);
+        // A Layer 3 half as large again as the whole disk (every megabyte more costs the save ~0.4 s of CPU).
         const r = await run(["save", "--home", home], {
           ...golden.opts,
-          stdin: `---\ngoal: does not fit\n---\n${"y".repeat(3 * 1024 * 1024)}\n`,
+          stdin: `---\ngoal: does not fit\n---\n${"y".repeat(1.5 * 1024 * 1024)}\n`,
         });
         expect(r.code).toBe(1);
         oneSentence(r.stderr, db, "is full");
@@ -500,7 +501,7 @@ describe("backups and eject", () => {
     for (const t of ["rules", "facts", "retirements"]) await sql(db, `DROP TABLE ${t}`);
     // The search triggers of schema 1 again (migration 4 replaced them with ones that read the plan and tags).
     for (const t of ["snapshots_ai", "snapshots_au"]) await sql(db, `DROP TRIGGER ${t}`);
-    for (const stmt of MIGRATIONS[0].filter((x) => /^CREATE TRIGGER snapshots_a[iu] /.test(x)))
+    for (const stmt of MIGRATIONS[0]().filter((x) => /^CREATE TRIGGER snapshots_a[iu] /.test(x)))
       await sql(db, stmt);
     for (const c of ["plan", "tags", "saved_agent"]) await sql(db, `ALTER TABLE snapshots DROP COLUMN ${c}`);
     await sql(db, "UPDATE meta SET value = '2' WHERE key = 'schema_version'");

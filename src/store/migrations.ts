@@ -28,7 +28,7 @@ function searchParts(row: string): [string, string, string, string] {
 }
 
 /** The search text of schemas 1–3 (migration 1's triggers). */
-const SEARCH_TEXT = searchParts("new").join(",\n  ");
+const searchText1to3 = () => searchParts("new").join(",\n  ");
 
 /**
  * The search text since schema 4: Layer 1 also holds the plan's steps and the tags, so recall and
@@ -91,11 +91,10 @@ function changeLogTriggers(tables: readonly SyncedTable[]): string[] {
   );
 }
 
-export const MIGRATIONS: readonly string[][] = [
-  // 1: the core store
-  [
-    `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
-    `CREATE TABLE hosts (
+/** Schema 1's record of where projects live: the meta table, hosts, projects and their roots. */
+const coreProjects = (): string[] => [
+  `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+  `CREATE TABLE hosts (
       id TEXT PRIMARY KEY,
       name TEXT NOT NULL,
       platform TEXT NOT NULL,
@@ -103,7 +102,7 @@ export const MIGRATIONS: readonly string[][] = [
       last_seen TEXT NOT NULL,
       hlc TEXT NOT NULL, host TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0
     )`,
-    `CREATE TABLE projects (
+  `CREATE TABLE projects (
       id TEXT PRIMARY KEY,
       identity TEXT NOT NULL,
       name TEXT NOT NULL,
@@ -112,8 +111,8 @@ export const MIGRATIONS: readonly string[][] = [
       merged_into TEXT,
       hlc TEXT NOT NULL, host TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0
     )`,
-    `CREATE INDEX projects_identity ON projects(identity)`,
-    `CREATE TABLE roots (
+  `CREATE INDEX projects_identity ON projects(identity)`,
+  `CREATE TABLE roots (
       id TEXT PRIMARY KEY,
       project_id TEXT NOT NULL,
       host_id TEXT NOT NULL,
@@ -121,9 +120,13 @@ export const MIGRATIONS: readonly string[][] = [
       last_used TEXT NOT NULL,
       hlc TEXT NOT NULL, host TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0
     )`,
-    `CREATE INDEX roots_host ON roots(host_id, path)`,
-    `CREATE INDEX roots_project ON roots(project_id)`,
-    `CREATE TABLE snapshots (
+  `CREATE INDEX roots_host ON roots(host_id, path)`,
+  `CREATE INDEX roots_project ON roots(project_id)`,
+];
+
+/** Schema 1's snapshots and their full-text search index. */
+const coreSnapshots = (): string[] => [
+  `CREATE TABLE snapshots (
       id TEXT PRIMARY KEY,
       project_id TEXT NOT NULL,
       name TEXT NOT NULL,
@@ -150,22 +153,26 @@ export const MIGRATIONS: readonly string[][] = [
       saved_root TEXT,
       hlc TEXT NOT NULL, host TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0
     )`,
-    `CREATE INDEX snapshots_project ON snapshots(project_id, deleted, created_at)`,
-    `CREATE INDEX snapshots_name ON snapshots(project_id, name)`,
-    // Trigram tokenizer: substring search in any script (Chinese has no spaces between words);
-    // terms shorter than three characters are matched with instr() by the store instead.
-    `CREATE VIRTUAL TABLE snapshot_search USING fts5(layer1, layer2, layer3, tokenize='trigram')`,
-    `CREATE TRIGGER snapshots_ai AFTER INSERT ON snapshots WHEN new.deleted = 0 BEGIN
-      INSERT INTO snapshot_search(rowid, layer1, layer2, layer3) SELECT ${SEARCH_TEXT};
+  `CREATE INDEX snapshots_project ON snapshots(project_id, deleted, created_at)`,
+  `CREATE INDEX snapshots_name ON snapshots(project_id, name)`,
+  // Trigram tokenizer: substring search in any script (Chinese has no spaces between words);
+  // terms shorter than three characters are matched with instr() by the store instead.
+  `CREATE VIRTUAL TABLE snapshot_search USING fts5(layer1, layer2, layer3, tokenize='trigram')`,
+  `CREATE TRIGGER snapshots_ai AFTER INSERT ON snapshots WHEN new.deleted = 0 BEGIN
+      INSERT INTO snapshot_search(rowid, layer1, layer2, layer3) SELECT ${searchText1to3()};
     END`,
-    `CREATE TRIGGER snapshots_ad AFTER DELETE ON snapshots BEGIN
+  `CREATE TRIGGER snapshots_ad AFTER DELETE ON snapshots BEGIN
       DELETE FROM snapshot_search WHERE rowid = old.rowid;
     END`,
-    `CREATE TRIGGER snapshots_au AFTER UPDATE ON snapshots BEGIN
+  `CREATE TRIGGER snapshots_au AFTER UPDATE ON snapshots BEGIN
       DELETE FROM snapshot_search WHERE rowid = old.rowid;
-      INSERT INTO snapshot_search(rowid, layer1, layer2, layer3) SELECT ${SEARCH_TEXT} WHERE new.deleted = 0;
+      INSERT INTO snapshot_search(rowid, layer1, layer2, layer3) SELECT ${searchText1to3()} WHERE new.deleted = 0;
     END`,
-    `CREATE TABLE failures (
+];
+
+/** Schema 1's failure graph and each project's signal. */
+const coreFailures = (): string[] => [
+  `CREATE TABLE failures (
       id TEXT PRIMARY KEY,
       project_id TEXT,
       scope TEXT NOT NULL,
@@ -178,30 +185,38 @@ export const MIGRATIONS: readonly string[][] = [
       last_seen TEXT NOT NULL,
       hlc TEXT NOT NULL, host TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0
     )`,
-    `CREATE INDEX failures_project ON failures(project_id, deleted)`,
-    `CREATE TABLE failure_counts (
+  `CREATE INDEX failures_project ON failures(project_id, deleted)`,
+  `CREATE TABLE failure_counts (
       failure_id TEXT NOT NULL,
       host_id TEXT NOT NULL,
       count INTEGER NOT NULL,
       hlc TEXT NOT NULL,
       PRIMARY KEY (failure_id, host_id)
     )`,
-    `CREATE TABLE failure_links (
+  `CREATE TABLE failure_links (
       id TEXT PRIMARY KEY,
       failure_id TEXT NOT NULL,
       kind TEXT NOT NULL,
       value TEXT NOT NULL,
       hlc TEXT NOT NULL, host TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0
     )`,
-    `CREATE INDEX failure_links_failure ON failure_links(failure_id)`,
-    `CREATE TABLE signals (
+  `CREATE INDEX failure_links_failure ON failure_links(failure_id)`,
+  `CREATE TABLE signals (
       project_id TEXT PRIMARY KEY,
       data TEXT NOT NULL,
       hlc TEXT NOT NULL, host TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0
     )`,
-  ],
+];
+
+/**
+ * The schema's steps, each one's statements built when it runs (a store is migrated rarely; every
+ * command loads this module, and building the triggers' SQL cost each of them).
+ */
+export const MIGRATIONS: readonly (() => readonly string[])[] = [
+  // 1: the core store
+  () => [...coreProjects(), ...coreSnapshots(), ...coreFailures()],
   // 2: the project's tool log (Layer 3 only: never restored, searchable by recall's archive view)
-  [
+  () => [
     `CREATE TABLE tool_calls (
       id TEXT PRIMARY KEY,
       project_id TEXT NOT NULL,
@@ -220,7 +235,7 @@ export const MIGRATIONS: readonly string[][] = [
   // the last sync with that peer" is then `seq > watermark`, which also carries rows that reached
   // this store from a third one with an old clock. Rows merged in from a peer are tagged with that
   // peer, so they are not sent straight back.
-  [
+  () => [
     `CREATE TABLE changes (
       seq INTEGER PRIMARY KEY AUTOINCREMENT,
       tbl TEXT NOT NULL,
@@ -246,7 +261,7 @@ export const MIGRATIONS: readonly string[][] = [
   // longer true: never carried forward nor restored, still searchable; the id is derived from the
   // project, kind and text, so two hosts retiring the same item write the same record). A snapshot
   // keeps the agent's plan verbatim, its tags, and which agent saved it.
-  [
+  () => [
     `CREATE TABLE rules (
       id TEXT PRIMARY KEY,
       project_id TEXT,
@@ -303,7 +318,7 @@ export const MIGRATIONS: readonly string[][] = [
   // own views. Triggers list every live snapshot as it comes in (a save, an import, a sync, a
   // repair), so no path can hide one by forgetting to list it; every snapshot there is when the
   // store is upgraded is listed: nothing existing is hidden or changed.
-  [
+  () => [
     `CREATE TABLE listed_snapshots (
       snapshot_id TEXT PRIMARY KEY,
       project_id TEXT NOT NULL,
@@ -330,11 +345,11 @@ export const MIGRATIONS: readonly string[][] = [
   // 6: the restore block's failures ranked by an index, its top few read (see failure-ranks.ts).
   // The keys are this store's own (never synced), derived from each merged row; the upgrade only
   // lists the failures, and the next write transaction writes their keys.
-  FAILURE_RANKS_MIGRATION,
+  () => FAILURE_RANKS_MIGRATION,
   // 7: `mindsave off`: a live row is off, `on` is its tombstone. A project's row (id from the
   // project) syncs to every host; a host's (`off --global`, id from the host) is that host's alone,
   // carried by sync so every store it uses (a drive too) agrees, and read by no other host.
-  [
+  () => [
     `CREATE TABLE off_switches (
       id TEXT PRIMARY KEY,
       scope TEXT NOT NULL,
@@ -348,12 +363,12 @@ export const MIGRATIONS: readonly string[][] = [
   // 8: the indexes of the whole failure ranking (failures_rank, failures_rank_global), made on
   // writable opens until the restore block read its top few from failure_ranks (6): unread since,
   // they cost every write of a failure.
-  ["DROP INDEX IF EXISTS failures_rank", "DROP INDEX IF EXISTS failures_rank_global"],
+  () => ["DROP INDEX IF EXISTS failures_rank", "DROP INDEX IF EXISTS failures_rank_global"],
   // 9: token counts stored with the text they count, so the restore block counts it once: a
   // snapshot's constraint and decision lines (JSON), a failure line's head (item and reason). Each
   // is a cache of its text's count: NULL (every row before this step) is counted at restore. Every
   // statement that writes the text writes its count (writer.ts; a sync counts a peer's rows).
-  [
+  () => [
     "ALTER TABLE snapshots ADD COLUMN line_tokens TEXT",
     "ALTER TABLE failures ADD COLUMN head_tokens INTEGER",
   ],

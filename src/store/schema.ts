@@ -59,7 +59,7 @@ export async function migrateSchema(conn: Db, path: string): Promise<boolean> {
     refuseForeign(path, now);
     if (now.version >= SCHEMA_VERSION) return false;
     for (let v = now.version; v < SCHEMA_VERSION; v++) {
-      for (const sql of MIGRATIONS[v]) await tx.execute(sql);
+      for (const sql of MIGRATIONS[v]()) await tx.execute(sql);
     }
     const set =
       "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value";
