@@ -4,6 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import {
+  cpSync,
   existsSync,
   mkdirSync,
   readdirSync,
@@ -65,6 +66,23 @@ function setup() {
   // through the CLI, which alone opens it.
   const plain = (at = home): Place => ({ home: at, cwd: repo, env: pc.env });
   return { base, pc, repo, home, db: join(home, "mindsave.db"), opts, withPass, plain };
+}
+
+let encryptedHome: Promise<string> | undefined;
+
+/**
+ * An encrypted home: a snapshot saved before `encrypt` and one after (through the CLI, with PASS),
+ * the key file, and the plain backup `encrypt` left. Made once; `into` gets a copy of its files.
+ */
+async function encryptedStoreIn(into: string): Promise<void> {
+  const from = await (encryptedHome ??= (async () => {
+    const t = setup();
+    await save(t.plain(), { goal: "before encryption" });
+    await ok(["--home", t.home, "encrypt"], t.withPass());
+    await ok(["--home", t.home, "save", "--goal", "after encryption"], t.withPass());
+    return t.home;
+  })());
+  cpSync(from, into, { recursive: true });
 }
 
 /** Runs the CLI until it says it stalled at `point` (MINDSAVE_SYNC_STALL), calls `look`, then kills it. */
@@ -202,9 +220,7 @@ describe("encryption at rest", () => {
 
   test("a wrong passphrase exits 1 with one sentence and leaves every byte of the store as it was", async () => {
     const t = setup();
-    await save(t.plain(), { goal: "before encryption" });
-    await ok(["--home", t.home, "encrypt"], t.withPass());
-    await ok(["--home", t.home, "save", "--goal", "after encryption"], t.withPass());
+    await encryptedStoreIn(t.home);
     const before = allFiles(t.home);
     for (const args of [
       ["load"],
@@ -226,7 +242,7 @@ describe("encryption at rest", () => {
 
   test("without a passphrase and without a terminal: exit 1 and the sentence", async () => {
     const t = setup();
-    await ok(["--home", t.home, "encrypt"], t.withPass());
+    await encryptedStoreIn(t.home);
     const before = allFiles(t.home);
     for (const args of [["load"], ["save", "--goal", "x"]]) {
       const r = await run(["--home", t.home, ...args], t.opts());
@@ -309,8 +325,7 @@ describe("encryption at rest", () => {
 
   test("a damaged encrypted store is told apart from a wrong passphrase", async () => {
     const t = setup();
-    await save(t.plain(), { goal: "soon damaged" });
-    await ok(["--home", t.home, "encrypt"], t.withPass());
+    await encryptedStoreIn(t.home);
     const bytes = readFileSync(t.db);
     bytes.fill(0x41, 0, 512);
     writeFileSync(t.db, bytes);
@@ -376,12 +391,9 @@ describe("doctor --repair on an encrypted store whose key file is missing", () =
   test("says to put the key file back first (a backup is the plain store from before the encryption), and changes nothing", async () => {
     const t = plainFolder();
     const pc = laptop("walker", t.base);
-    const pass = { MINDSAVE_PASSPHRASE: "pass-one-1" };
     const withPass = (args: string[]) =>
-      run([...args, "--home", t.home], { cwd: t.other, env: { ...pc.env, ...pass } });
-    await save({ home: t.home, cwd: t.other, env: pc.env }, { goal: "before" });
-    expect((await withPass(["encrypt"])).code).toBe(0);
-    expect((await withPass(["save", "--goal", "after the encryption"])).code).toBe(0);
+      run([...args, "--home", t.home], { cwd: t.other, env: { ...pc.env, MINDSAVE_PASSPHRASE: PASS } });
+    await encryptedStoreIn(t.home);
     const key = `${t.db}.key.json`;
     renameSync(key, `${key}.away`);
     const bytes = readFileSync(t.db);
