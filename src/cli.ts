@@ -22,23 +22,31 @@ function sentence(s: string): string {
 /** For help texts only (the engine's registry checks the name): the agents `--agent` takes. */
 const AGENT_NAMES = "claude, codex, gemini, copilot, cursor, cline, opencode";
 
+/** The groups of commands, in the order `--help` lists them. */
+const COMMAND_GROUPS: ((program: Command) => void)[] = [
+  addSaveGameCommands,
+  addSnapshotsCommands,
+  addProjectsCommands,
+  addFailureCommands,
+  addMemoryCommands,
+  addSignalCommand,
+  addDriveCommands,
+  addHookCommands,
+  addAgentCommands,
+  addExchangeCommands,
+  addMcpCommands,
+  addStoreCommands,
+];
+
 /** With `json`, commander's own error text is held back: runCli prints the error as JSON. */
 export function buildProgram(opts: { json?: boolean; only?: string } = {}): Command {
   const program = rootProgram(opts.json);
   if (opts.only) declareOnly(program, opts.only);
-  // In the order `--help` lists them.
-  addSaveGameCommands(program);
-  addSnapshotsCommands(program);
-  addProjectsCommands(program);
-  addFailureCommands(program);
-  addMemoryCommands(program);
-  addSignalCommand(program);
-  addDriveCommands(program);
-  addHookCommands(program);
-  addAgentCommands(program);
-  addExchangeCommands(program);
-  addMcpCommands(program);
-  addStoreCommands(program);
+  for (const addGroup of COMMAND_GROUPS) {
+    addGroup(program);
+    // Declaring only one command: the groups after its own would declare nothing.
+    if (opts.only && declares(program, opts.only)) break;
+  }
   strictSubcommands(program);
   return program;
 }

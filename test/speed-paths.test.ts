@@ -459,6 +459,21 @@ describe("a command line that declares only the command it runs", () => {
       expect(all).toContain(name);
   });
 
+  test("a program built for one command declares it exactly as the whole program does", () => {
+    // Each command's options and subcommands, as commander holds them.
+    const shape = (c: Command): unknown => ({
+      name: c.name(),
+      options: c.options.map((o) => o.flags),
+      commands: c.commands.map(shape),
+    });
+    const all = buildProgram();
+    expect(all.commands.length).toBeGreaterThan(20);
+    for (const cmd of all.commands) {
+      const alone = buildProgram({ only: cmd.name() });
+      expect(alone.commands.map(shape)).toEqual([shape(cmd)]);
+    }
+  });
+
   test("a mistyped command still gets commander's suggestion, and help still lists every command", async () => {
     const cwd = tempDir();
     const typo = await run(["lod", "--latest"], { cwd });
