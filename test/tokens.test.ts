@@ -242,4 +242,28 @@ describe("counts add up over lines", () => {
       (after.heapSize + after.extraMemorySize - before.heapSize - before.extraMemorySize) / 1e6,
     ).toBeLessThan(30);
   });
+
+  test("the cache of counted pieces keeps no text they were cut from alive, and counts as before once emptied", () => {
+    const letters = (i: number) =>
+      [...i.toString(26)].map((c) => String.fromCharCode(97 + parseInt(c, 26))).join("");
+    // Each text's first word is one piece (cached; long enough to be a slice sharing its text's
+    // memory, not a copy); the rest of the megabyte is never counted.
+    Bun.gc(true);
+    const before = heapStats();
+    for (let i = 0; i < 100; i++) {
+      const word = `${"piece".repeat(4)}${letters(i)}`;
+      const big = `${word} ${String(i % 10).repeat(1_000_000)}`;
+      // (indexOf makes the text one string: a slice of the parts a template joins could be a copy.)
+      expect(countCl100k(big.slice(0, big.indexOf(" ")))).toBe(reference(word));
+    }
+    Bun.gc(true);
+    const after = heapStats();
+    expect(
+      (after.heapSize + after.extraMemorySize - before.heapSize - before.extraMemorySize) / 1e6,
+    ).toBeLessThan(30);
+    // Past its bound (16,384 pieces) the cache is emptied: the counts stay gpt-tokenizer's.
+    const many = Array.from({ length: 20_000 }, (_, i) => ` q${letters(i)}`).join("");
+    expect(countCl100k(many)).toBe(reference(many));
+    expect(countCl100k(many)).toBe(reference(many));
+  });
 });

@@ -148,6 +148,27 @@ export function countPieces(text: string): number {
   return text.match(SPLIT)?.length ?? 0;
 }
 
+/**
+ * Counts of pieces already seen: the texts a process counts share most of their pieces (a restore
+ * block's "left out" line counted once per trim with other numbers in it, the tags of its failure
+ * lines, the same words), and a piece's count depends on nothing else. Bounded: short pieces only,
+ * emptied when full; each key a copy (a piece is a slice that keeps its whole text alive).
+ */
+const pieceCounts = new Map<string, number>();
+const PIECE_COUNTS_MAX = 16_384;
+const COUNTED_PIECE_MAX = 64;
+
+function pieceTokens(r: Ranks, piece: string): number {
+  let n = pieceCounts.get(piece);
+  if (n !== undefined) return n;
+  n = countPiece(r, piece);
+  if (piece.length <= COUNTED_PIECE_MAX) {
+    if (pieceCounts.size >= PIECE_COUNTS_MAX) pieceCounts.clear();
+    pieceCounts.set([piece, ""].join(""), n);
+  }
+  return n;
+}
+
 /** cl100k_base tokens in `text`, special-token text counted as the plain text it is. */
 export function countCl100k(text: string): number {
   const r = (ranks ??= loadRanks());
@@ -155,6 +176,6 @@ export function countCl100k(text: string): number {
   // (match() collects the pieces in one native call: matchAll's iterator made an object per piece,
   // which cost more than the merges of most of them.)
   const pieces = text.match(SPLIT);
-  if (pieces) for (let i = 0; i < pieces.length; i++) total += countPiece(r, pieces[i]);
+  if (pieces) for (let i = 0; i < pieces.length; i++) total += pieceTokens(r, pieces[i]);
   return total;
 }
