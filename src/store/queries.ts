@@ -22,6 +22,7 @@ import type {
 import {
   type Exec,
   FAILURE_SELECT,
+  FAILURE_TEXT_SELECT,
   HOST_REPEATS,
   SUMMARY_COLUMNS,
   TAGGED,
@@ -459,6 +460,19 @@ export class Queries {
         JSON.stringify(ids),
       ])
     ).map(toFailure);
+  }
+
+  /**
+   * The failures ranked in `ranks` read in full, their repeats the ranks' (read in the same
+   * transaction, not summed again), in no particular order (a failure no longer there is left out).
+   */
+  async rankedFailuresInFull(ranks: FailureRank[]): Promise<FailureRecord[]> {
+    if (!ranks.length) return [];
+    const repeats = new Map(ranks.map((r) => [r.id, r.repeat_count]));
+    const rows = await this.rows(`${FAILURE_TEXT_SELECT} WHERE f.id IN (SELECT value FROM json_each(?))`, [
+      JSON.stringify(ranks.map((r) => r.id)),
+    ]);
+    return rows.map((r) => ({ ...toFailure(r), repeat_count: repeats.get(String(r.id)) ?? 0 }));
   }
 
   /** The rules that apply in a project: global ones first, then the project's, oldest first. */

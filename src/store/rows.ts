@@ -264,11 +264,17 @@ export const HOST_REPEATS = `max(0, c.count - ${FORGOTTEN_AT})`;
 /** A failure's repeat_count: the sum of its per-host repeats since it was last forgotten. */
 export const FAILURE_REPEATS = `(SELECT coalesce(sum(${HOST_REPEATS}), 0) FROM failure_counts c WHERE c.failure_id = f.id)`;
 
+/** A failure's live related/alternative sets. */
+const FAILURE_LINKS = `(SELECT json_group_array(value) FROM (SELECT value FROM failure_links l WHERE l.failure_id = f.id AND l.kind = 'related' AND l.deleted = 0 ORDER BY hlc, value)) AS related,
+  (SELECT json_group_array(value) FROM (SELECT value FROM failure_links l WHERE l.failure_id = f.id AND l.kind = 'alternative' AND l.deleted = 0 ORDER BY hlc, value)) AS alternatives`;
+
 /** A failure with its summed per-host counters and its live related/alternative sets. */
 export const FAILURE_SELECT = `SELECT f.*, ${FAILURE_REPEATS} AS repeat_count,
-  (SELECT json_group_array(value) FROM (SELECT value FROM failure_links l WHERE l.failure_id = f.id AND l.kind = 'related' AND l.deleted = 0 ORDER BY hlc, value)) AS related,
-  (SELECT json_group_array(value) FROM (SELECT value FROM failure_links l WHERE l.failure_id = f.id AND l.kind = 'alternative' AND l.deleted = 0 ORDER BY hlc, value)) AS alternatives
+  ${FAILURE_LINKS}
   FROM failures f`;
+
+/** A failure and its sets without its repeats: for one whose repeats were just read (a rank's). */
+export const FAILURE_TEXT_SELECT = `SELECT f.*, ${FAILURE_LINKS} FROM failures f`;
 
 /** What ranks a failure in the restore block (see failure-ranks.ts). */
 export const FAILURE_RANK_SELECT = `SELECT f.id, f.scope, f.item, f.rejected_by, f.confidence, f.last_seen, ${FAILURE_REPEATS} AS repeat_count FROM failures f`;

@@ -170,7 +170,7 @@ async function readFirst(
   if (ranked.length < want)
     throw new Error(`Only ${ranked.length} of the first ${want} failures were found.`);
   const page = ranked.slice(read.length, want);
-  const byId = new Map((await reader.failuresByIds(page.map((r) => r.id))).map((x) => [x.id, x]));
+  const byId = new Map((await reader.rankedFailuresInFull(page)).map((x) => [x.id, x]));
   for (const r of page) {
     const full = byId.get(r.id);
     if (!full) throw new Error(`Failure ${r.id} was ranked but cannot be read in the same transaction.`);
