@@ -101,7 +101,9 @@ export function childEnv(
   // The JIT off: a CLI run in a test is short, and compiling costs it more than it gains (~20% of
   // the suite's time). Behaviour is the same; test/short-run.test.ts checks the JIT as shipped.
   // An import keeps the JIT as shipped: its loop over hundreds of files costs twice the CPU without.
+  // Its top tier off, as the import's own restart would set it (short-run.ts), without that second start.
   if (commandWord(args) !== "import") env.BUN_JSC_useJIT = "0";
+  else env.BUN_JSC_useFTLJIT = "0";
   // A project marker in a parent of the temp folder (an AGENTS.md in /tmp) is no test's project.
   env.MINDSAVE_ROOT_CEILING = TEST_ROOT;
   for (const [k, v] of Object.entries(extra)) {

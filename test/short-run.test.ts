@@ -50,7 +50,13 @@ describe.skipIf(!linux || !realGit)(
           (
             await ok(args, {
               cwd: repo,
-              env: { ...pc.env, PATH: probingPath(probes), BUN_JSC_useJIT: undefined, ...extraEnv },
+              env: {
+                ...pc.env,
+                PATH: probingPath(probes),
+                BUN_JSC_useJIT: undefined,
+                BUN_JSC_useFTLJIT: undefined,
+                ...extraEnv,
+              },
             })
           ).stderr,
         );
