@@ -5,7 +5,16 @@
 import { describe, expect, test } from "bun:test";
 import { closeSync, mkdirSync, openSync, rmSync, writeSync, ftruncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CLI, childEnv, dumpStore, projectOnLaptop, run, sessionStartReplies, sql } from "./helpers.ts";
+import {
+  CLI,
+  SHIPPED_JIT,
+  childEnv,
+  dumpStore,
+  projectOnLaptop,
+  run,
+  sessionStartReplies,
+  sql,
+} from "./helpers.ts";
 import { inRepo, save, saveGoal } from "./engine-setup.ts";
 
 /** 300 MB: the issue's oversized field. */
@@ -180,11 +189,9 @@ describe("YAML of more pieces than a snapshot's fields can be", () => {
       file,
       `---\ngoal: g\nconstraints:\n${Array.from({ length: 60_000 }, (_, i) => `  - c${i}\n`).join("")}---\n`,
     );
-    // With the JIT as shipped (the tests' CLI runs have it off): the count's loop over 0.5 MB is the
-    // long run the shipped policy compiles, and costs twice the CPU interpreted.
     const r = await run(["save", "--file", file, "--home", t.home], {
       cwd: t.repo,
-      env: { ...t.pc.env, BUN_JSC_useJIT: undefined },
+      env: { ...t.pc.env, ...SHIPPED_JIT },
     });
     expect(r.code).toBe(1);
     expect(oneSentence(r.stderr)).toContain(

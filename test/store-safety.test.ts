@@ -22,6 +22,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import {
   REPO,
+  SHIPPED_JIT,
   dumpStore,
   gitRepo,
   laptop,
@@ -251,7 +252,11 @@ describe("errors in the right class", () => {
         .join("\n") + "\ngoal: *i\n";
     const long = `a: &a ${"x".repeat(1024 * 1024)}\nb: [${Array(9).fill("*a").join(", ")}]\ngoal: short\n`;
     for (const stdin of [laughs, `---\n${laughs}---\nbody\n`, long]) {
-      const r = await run(["save", "--home", home], { ...golden.opts, stdin });
+      const r = await run(["save", "--home", home], {
+        ...golden.opts,
+        env: { ...golden.opts.env, ...SHIPPED_JIT },
+        stdin,
+      });
       expect(r.code).toBe(1);
       oneSentence(r.stderr, "YAML");
     }
@@ -267,9 +272,10 @@ describe("errors in the right class", () => {
         await save(golden.at(home), { goal: "fits on the disk" });
         const db = join(home, "mindsave.db");
         const before = await dumpStore(db);
-        // A Layer 3 half as large again as the whole disk (every megabyte more costs the save ~0.4 s of CPU).
+        // A Layer 3 half as large again as the whole disk.
         const r = await run(["save", "--home", home], {
           ...golden.opts,
+          env: { ...golden.opts.env, ...SHIPPED_JIT },
           stdin: `---\ngoal: does not fit\n---\n${"y".repeat(1.5 * 1024 * 1024)}\n`,
         });
         expect(r.code).toBe(1);
