@@ -10,10 +10,35 @@ import { readCopilotEvents } from "../src/engine/agents/kinds/copilot.ts";
 import { cursorTranscriptPath, readCursorTranscript } from "../src/engine/agents/kinds/cursor.ts";
 import { patchFiles } from "../src/engine/agents/kinds/facts.ts";
 import { todosIn, trailFacts } from "../src/engine/agents/kinds/trail.ts";
+import { lastUsage } from "../src/engine/agents/transcript.ts";
+import { Transcript } from "./claude-fixtures.ts";
 import { FIXTURES, transcriptFixture } from "./agent-fixtures.ts";
 import { tempDir } from "./helpers.ts";
 
 const CWD = "/home/dev/shop";
+
+describe("Claude Code transcript: the newest usage", () => {
+  /** A Read whose result (one line of `bytes` characters) follows the reply that measured `context`. */
+  const longRead = (t: Transcript, context: number, bytes: number) =>
+    t.tool("Read", { file_path: "src/big.ts" }, context, { toolUseResult: { content: "x".repeat(bytes) } });
+
+  test("is found behind a tool result longer than the first windows, and the newest one is taken", () => {
+    const t = new Transcript(tempDir(), "/work/shop").reply("Planning.", 30_000);
+    longRead(t, 61_000, 40 * 1024);
+    expect(lastUsage(t.path)?.context).toBe(61_000);
+    // Past the second window too (16 KB, 64 KB, then 256 KB).
+    longRead(t, 72_500, 200 * 1024);
+    expect(lastUsage(t.path)?.context).toBe(72_500);
+  });
+
+  test("a compaction behind a long result still hides the usage before it; a usage after it counts", () => {
+    const t = new Transcript(tempDir(), "/work/shop").reply("Planning.", 150_000).compact();
+    t.prompt("y".repeat(100 * 1024));
+    expect(lastUsage(t.path)).toBeNull();
+    longRead(t, 24_000, 100 * 1024);
+    expect(lastUsage(t.path)?.context).toBe(24_000);
+  });
+});
 
 describe("Codex rollout", () => {
   test("prompts, update_plan with statuses, apply_patch edits with their lines, tool calls, the failed one, the newest token_count", () => {

@@ -219,11 +219,17 @@ function eachLine(
   if (atEof && !skipping && parts.length) fn(Buffer.concat(parts).toString("utf8"), lineStart);
 }
 
+/**
+ * The end of a transcript lastUsage reads first. The newest usage is nearly always in the last few
+ * KB (a reply, then its tool's result); a long result after it costs a wider window, read again.
+ */
+const USAGE_WINDOW = 16 * 1024;
+
 /** The newest assistant usage, read from the end of the file only (at most `tailBytes`): fast on a long session. */
 export function lastUsage(path: string, tailBytes = TAIL_BYTES): Usage | null {
   return withTranscript(path, null, (fd, size) => {
-    // The newest usage is usually in the last few KB: widen the window only when it is not there.
-    for (let window = Math.min(256 * 1024, tailBytes); ; window = Math.min(window * 4, tailBytes)) {
+    // Widened fourfold while the window holds neither a usage nor a compaction.
+    for (let window = Math.min(USAGE_WINDOW, tailBytes); ; window = Math.min(window * 4, tailBytes)) {
       const start = Math.max(0, size - window);
       let found: Usage | null = null;
       let compacted = false;
