@@ -17,12 +17,15 @@ export interface Ownership {
 }
 
 export async function readOwnership(db: Exec): Promise<Ownership> {
+  // Counted, not listed: no name is read, and none of the store's tables is made a string for it.
+  const schema = (
+    await db.execute(
+      "SELECT count(*) AS tables, coalesce(max(name = 'meta'), 0) AS meta FROM sqlite_master WHERE type = 'table'",
+    )
+  ).rows[0];
+  if (Number(schema?.tables ?? 0) === 0) return { ours: true, empty: true, version: 0 };
+  if (Number(schema?.meta) !== 1) return { ours: false, empty: false, version: 0 };
   // Text read as bytes: a damaged page's invalid UTF-8 would abort the driver (see salvage.ts).
-  const tables = (
-    await db.execute(`SELECT ${asBytes("name")} FROM sqlite_master WHERE type = 'table'`)
-  ).rows.map((r) => str(textOf(r.name)));
-  if (tables.length === 0) return { ours: true, empty: true, version: 0 };
-  if (!tables.includes("meta")) return { ours: false, empty: false, version: 0 };
   const rows = (
     await db.execute(
       `SELECT ${asBytes("key")}, ${asBytes("value")} FROM meta WHERE key IN ('app', 'schema_version')`,
