@@ -139,6 +139,7 @@ const EPSILON = 1e-9;
  * global ones without a project), in no order: every one without a key or whose key may misorder it
  * at `nowMs` (rough_until), and from each keyed order those at or above its `n`th key among the rest (less a margin
  * for rounding, so ties are all in). The caller orders them (sortFailures) and keeps the first `n`.
+ * One statement: each place's `n`th key is a subquery read once, not a round trip of its own.
  */
 export async function failureCandidates(
   db: Exec,
@@ -153,29 +154,19 @@ export async function failureCandidates(
         [`scope = 'global' AND project_id IS NOT ?`, [projectId]],
       ]
     : [[`scope = 'global'`, []]];
-  const ids: string[] = [];
-  for (const [where, args] of places) {
-    const nth = (
-      await db.execute({
-        sql: `SELECT rank_key FROM failure_ranks WHERE ${where} AND rank_key IS NOT NULL AND rough_until < ? ORDER BY rank_key DESC LIMIT 1 OFFSET ?`,
-        args: [...args, nowMs, Math.max(0, n - 1)],
-      })
-    ).rows[0]?.rank_key;
-    const floor = nth === undefined || nth === null ? -Infinity : Number(nth) - EPSILON;
-    const found = await db.execute({
-      sql: `SELECT failure_id FROM failure_ranks WHERE ${where} AND rank_key IS NULL
-            UNION SELECT failure_id FROM failure_ranks WHERE ${where} AND rough_until >= ?
-            UNION SELECT failure_id FROM failure_ranks WHERE ${where} AND rank_key >= ?`,
-      args: [...args, ...args, nowMs, ...args, floor === -Infinity ? -1e308 : floor],
-    });
-    for (const r of found.rows) ids.push(String(r.failure_id));
+  const sql: string[] = [];
+  const args: InValue[] = [];
+  for (const [where, whereArgs] of places) {
+    const nth = `SELECT rank_key - ${EPSILON} FROM failure_ranks WHERE ${where} AND rank_key IS NOT NULL AND rough_until < ? ORDER BY rank_key DESC LIMIT 1 OFFSET ?`;
+    sql.push(
+      `SELECT failure_id FROM failure_ranks WHERE ${where} AND rank_key IS NULL
+       UNION SELECT failure_id FROM failure_ranks WHERE ${where} AND rough_until >= ?
+       UNION SELECT failure_id FROM failure_ranks WHERE ${where} AND rank_key >= coalesce((${nth}), -1e308)`,
+    );
+    args.push(...whereArgs, ...whereArgs, nowMs, ...whereArgs, ...whereArgs, nowMs, Math.max(0, n - 1));
   }
-  if (!ids.length) return [];
   return (
-    await db.execute({
-      sql: `${FAILURE_RANK_SELECT} WHERE f.id IN (SELECT value FROM json_each(?))`,
-      args: [JSON.stringify(ids)],
-    })
+    await db.execute({ sql: `${FAILURE_RANK_SELECT} WHERE f.id IN (${sql.join(" UNION ")})`, args })
   ).rows.map(toFailureRank);
 }
 
