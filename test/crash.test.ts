@@ -24,11 +24,10 @@ const SEED = 7_301;
 const LANES = 2;
 /**
  * An import killed here runs with the JIT off, as every other CLI run of the tests does (helpers.ts
- * childEnv): its 16 files are too few for compiling to pay, and the stop points are the same. Its
- * top tier named too: an import given no tier setting starts itself again to set one (short-run.ts),
- * a second start for nothing with the JIT off.
+ * childEnv): its 16 files are too few for compiling to pay, and the stop points are the same.
+ * (childEnv names the top tier of an import's JIT too, so it never starts itself again.)
  */
-const NO_JIT = { BUN_JSC_useJIT: "0", BUN_JSC_useFTLJIT: "0" };
+const NO_JIT = { BUN_JSC_useJIT: "0" };
 
 interface Spawned {
   proc: Bun.Subprocess<"ignore" | Uint8Array, "ignore", "pipe">;
