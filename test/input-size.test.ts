@@ -51,6 +51,15 @@ async function runWithStdinFile(args: string[], stdinFile: string, cwd: string, 
   return { code, stdout, stderr };
 }
 
+/**
+ * The CLI on `t`'s home, in its project, with the JIT as shipped: for a run through megabytes
+ * (helpers.ts SHIPPED_JIT).
+ */
+const shippedCli =
+  (t: ReturnType<typeof projectOnLaptop>) =>
+  (args: string[], o: { stdin?: string } = {}) =>
+    run([...args, "--home", t.home], { cwd: t.repo, env: { ...t.pc.env, ...SHIPPED_JIT }, stdin: o.stdin });
+
 /** One sentence on stderr: a single line, from MindSave. */
 function oneSentence(stderr: string): string {
   const lines = stderr.trim().split("\n");
@@ -171,7 +180,7 @@ describe("a 300 MB field is refused before it is read", () => {
     // 9 MB of goal: under the 16 MiB a document may be, over the 8 Mi characters of YAML a snapshot may have.
     const fields = `goal: ${"a".repeat(9_000_000)}\n`;
     writeFileSync(file, `---\n${fields}---\n`);
-    const r = await t.cli(["save", "--file", file]);
+    const r = await shippedCli(t)(["save", "--file", file]);
     expect(r.code).toBe(1);
     expect(oneSentence(r.stderr)).toContain(
       `has ${fields.length.toLocaleString("en-US")} characters of YAML fields; a snapshot's are at most 8,388,608`,
@@ -189,10 +198,7 @@ describe("YAML of more pieces than a snapshot's fields can be", () => {
       file,
       `---\ngoal: g\nconstraints:\n${Array.from({ length: 60_000 }, (_, i) => `  - c${i}\n`).join("")}---\n`,
     );
-    const r = await run(["save", "--file", file, "--home", t.home], {
-      cwd: t.repo,
-      env: { ...t.pc.env, ...SHIPPED_JIT },
-    });
+    const r = await shippedCli(t)(["save", "--file", file]);
     expect(r.code).toBe(1);
     expect(oneSentence(r.stderr)).toContain(
       "many.md has more than 200,000 pieces of YAML (keys, values, list items)",
@@ -208,7 +214,7 @@ describe("a field stored longer than MindSave accepts", () => {
     const goal = "long goal ".repeat(1024 * 1024);
     // Written into the store's file as a peer's row arrives (the save path would refuse it).
     await sql(t.db, "UPDATE snapshots SET goal = ?", [goal]);
-    const replies = await sessionStartReplies(t.cli, t.repo);
+    const replies = await sessionStartReplies(shippedCli(t), t.repo);
     for (const out of [replies.claudeContext, replies.codex]) {
       expect(out).toContain("# MindSave restore: ");
       expect(out).toContain(`… (cut for display: ${goal.length.toLocaleString("en-US")} characters stored)`);
