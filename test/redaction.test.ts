@@ -7,7 +7,8 @@ import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { allKeywords, keywordsIn, redact, redactDeep } from "../src/engine/snapshots/redact.ts";
-import { secretRules } from "../src/engine/snapshots/secret-rules.ts";
+import { SECRET_KEY_NAMES, secretRules } from "../src/engine/snapshots/secret-rules.ts";
+import { redactAssignments } from "../src/engine/snapshots/secret-assignments.ts";
 import { laptop, okJson, projectOnLaptop as fixture, run, sql, tempDir } from "./helpers.ts";
 import { ANYWHERE, fakeSecrets } from "./secrets.ts";
 import { events, payload, Transcript } from "./claude-fixtures.ts";
@@ -208,6 +209,8 @@ describe("through the CLI", () => {
 describe("the keyword scan that picks the rules to run", () => {
   test("finds exactly the keywords an includes() per keyword finds, overlapping and nested ones too", () => {
     const KEYWORDS = allKeywords();
+    // A short text is searched keyword by keyword, a long one by the scan: both, padded past the limit.
+    const long = " ".repeat(256);
     // Keywords, their pieces and neighbours: "ey" inside "key", "sk" before "sk_live", "pass" in "passwd".
     const piece = fc.constantFrom(
       ...KEYWORDS,
@@ -224,7 +227,9 @@ describe("the keyword scan that picks the rules to run", () => {
       fc.property(
         fc.array(piece, { maxLength: 12 }).map((xs) => xs.join("")),
         (lower) => {
-          expect([...keywordsIn(lower)].sort()).toEqual(KEYWORDS.filter((k) => lower.includes(k)).sort());
+          const expected = KEYWORDS.filter((k) => lower.includes(k)).sort();
+          expect([...keywordsIn(lower)].sort()).toEqual(expected);
+          expect([...keywordsIn(lower + long)].sort()).toEqual(expected);
         },
       ),
       { seed: Number(process.env.PROPERTY_SEED) || 20261123, numRuns: 3000 },
@@ -233,6 +238,42 @@ describe("the keyword scan that picks the rules to run", () => {
       KEYWORDS.filter((k) => "the monkey asked for a sk_live key".includes(k)).sort(),
     );
     expect(keywordsIn("the monkey asked").size).toBeGreaterThan(1);
+  });
+
+  test("knows every keyword of the rule table (redact.ts has them written in when it is bundled)", () => {
+    const known = new Set(allKeywords());
+    for (const rule of secretRules()) {
+      expect(rule.keywords?.length).toBeGreaterThan(0);
+      for (const k of rule.keywords!) expect(known.has(k)).toBe(true);
+    }
+  });
+
+  test("a text with no =, :, quote nor space holds no assignment, whatever names it has (redact skips those)", () => {
+    const names = SECRET_KEY_NAMES.flatMap((n) => n.names);
+    const piece = fc.constantFrom(
+      ...names,
+      ...names.map((n) => n.toUpperCase()),
+      ...allKeywords().filter((k) => !/[=:"'`\s]/.test(k)),
+      "/",
+      ".",
+      "_",
+      "-",
+      "(",
+      ",",
+      "[1]",
+      "Tr0ub4dor&3x",
+      "q8WzN2vLp4XrT6yB",
+      "密码",
+    );
+    fc.assert(
+      fc.property(
+        fc.array(piece, { minLength: 1, maxLength: 10 }).map((xs) => xs.join("")),
+        (text) => {
+          expect(redactAssignments(text, true, undefined)).toBe(text);
+        },
+      ),
+      { seed: Number(process.env.PROPERTY_SEED) || 20261123, numRuns: 2000 },
+    );
   });
 });
 

@@ -6,6 +6,7 @@
 // `token: rotate on use` and `author: Jane`.
 
 import { secretRules, type SecretRule } from "./secret-rules.ts";
+import { ruleKeywords } from "./secret-rules.ts" with { type: "macro" };
 import { redactAssignments } from "./secret-assignments.ts";
 import { PASSWORD_NAME_KEYWORDS, redactPasswordNames } from "./password-names.ts";
 import { entropy, looksSecret, plausible, tag, type Found, type Groups } from "./secret-values.ts";
@@ -39,18 +40,25 @@ function applyRule(text: string, rule: SecretRule, found: Found): string {
 
 const KEY_WORDS = ["pass", "pwd", "secret", "key", "token", "cred", "auth"];
 
-/** Every keyword the rules (and the assignments) look for, longest first. */
-export function allKeywords(): string[] {
-  return [
-    ...new Set([...secretRules().flatMap((r) => r.keywords ?? []), ...KEY_WORDS, ...PASSWORD_NAME_KEYWORDS]),
-  ].sort((a, b) => b.length - a.length);
-}
+/** The rules' keywords, written in when this module is bundled or transpiled (`ruleKeywords`). */
+const RULE_KEYWORDS = ruleKeywords();
 
 /**
- * The keyword scan, made on first use (every command loads this module; few redact), and whether
- * a rule without keywords (one that runs on every text) is among the rules.
+ * What every assignment `secret-assignments.ts` reads has between a name and its value, or around
+ * a compared value: `=`, `:`, a quote, or a space (`--password value`). A text without one (a file
+ * path, a model's name) holds no assignment.
  */
-let scan: { any: RegExp; prefixes: Map<string, string[]>; always: boolean } | null = null;
+const ASSIGNMENT_MARK = /[=:"'`\s]/;
+
+/** Every keyword the rules (and the assignments) look for, longest first. */
+export function allKeywords(): string[] {
+  return [...new Set([...RULE_KEYWORDS.keywords, ...KEY_WORDS, ...PASSWORD_NAME_KEYWORDS])].sort(
+    (a, b) => b.length - a.length,
+  );
+}
+
+/** The keyword scan, made on first use (every command loads this module; few redact). */
+let scan: { any: RegExp; prefixes: Map<string, string[]> } | null = null;
 function keywordScan(): NonNullable<typeof scan> {
   if (scan) return scan;
   const keywords = allKeywords();
@@ -66,16 +74,21 @@ function keywordScan(): NonNullable<typeof scan> {
   return (scan = {
     any: new RegExp(keywords.map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "g"),
     prefixes,
-    always: secretRules().some((r) => !r.keywords),
   });
 }
 
+let keywordList: string[] | null = null;
+/** A text shorter than this is searched for each keyword in turn: building the scan costs more. */
+const SCAN_FROM = 256;
+
 /**
- * The keywords in a (lower-cased) text, in one regex scan instead of an `includes` per keyword
- * and rule: at each place a keyword starts, the longest one found there and those that are its
- * prefixes (two keywords starting at one place are always one the other's prefix).
+ * The keywords in a (lower-cased) text. A longer text takes one regex scan instead of an
+ * `includes` per keyword: at each place a keyword starts, the longest one found there and those
+ * that are its prefixes (two keywords starting at one place are always one the other's prefix).
  */
 export function keywordsIn(lower: string): Set<string> {
+  if (lower.length < SCAN_FROM)
+    return new Set((keywordList ??= allKeywords()).filter((k) => lower.includes(k)));
   const { any, prefixes } = keywordScan();
   const found = new Set<string>();
   any.lastIndex = 0;
@@ -123,13 +136,16 @@ function redactWith(text: string, found: Found): string {
   if (text.length < 8 && !/\P{ASCII}/u.test(text)) return text;
   const lower = text.toLowerCase();
   const present = keywordsIn(lower);
-  if (!present.size && !keywordScan().always) return text;
+  if (!present.size && !RULE_KEYWORDS.everyText) return text;
   let out = text;
-  for (const rule of secretRules()) {
-    if (rule.keywords && !rule.keywords.some((k) => present.has(k))) continue;
-    out = applyRule(out, rule, found);
+  // The rule table is built only for a text one of its rules could match.
+  if (RULE_KEYWORDS.everyText || RULE_KEYWORDS.keywords.some((k) => present.has(k))) {
+    for (const rule of secretRules()) {
+      if (rule.keywords && !rule.keywords.some((k) => present.has(k))) continue;
+      out = applyRule(out, rule, found);
+    }
   }
-  if (KEY_WORDS.some((k) => present.has(k))) {
+  if (KEY_WORDS.some((k) => present.has(k)) && ASSIGNMENT_MARK.test(out)) {
     out = redactAssignments(out, lower.includes("--"), found);
   }
   if (PASSWORD_NAME_KEYWORDS.some((k) => present.has(k))) out = redactPasswordNames(out, found);

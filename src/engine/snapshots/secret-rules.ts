@@ -455,6 +455,18 @@ export function secretRules(): SecretRule[] {
 }
 
 /**
+ * The rules' keywords, and whether a rule has none (it runs on every text). `redact.ts` imports
+ * this as a macro: the bundler (and Bun's transpiler, for the sources) runs it and writes its
+ * answer in, so a process learns that no rule can match a text without building the table.
+ */
+export function ruleKeywords(): { keywords: string[]; everyText: boolean } {
+  return {
+    keywords: [...new Set(secretRules().flatMap((r) => r.keywords ?? []))],
+    everyText: secretRules().some((r) => !r.keywords),
+  };
+}
+
+/**
  * Names that make `NAME=value`, `NAME: value`, `"name": "value"` and `--name value` the assignment
  * of a secret. A key matches when its last words are one of these (`DB_PASSWORD`, `clientSecret`,
  * `OPENAI_API_KEY`, `x-access-token`); words are joined by `_`, `-`, `.`, nothing, or camelCase.
