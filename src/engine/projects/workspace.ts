@@ -123,12 +123,10 @@ export function findRoot(
       (name) => existsSync(join(d, name)) && !(name === ".claude" && d === realDir(env.HOME || "/")),
     );
   // Outside git, a project's own marker (package.json…) nearer than a plain folder's .mindsave/
-  // above it is a project of its own, not a part of that folder's.
-  const marked = gitAt === null ? dirs.find((d) => markerOf(d) !== undefined) : undefined;
-  const msWins =
-    ms &&
-    (gitAt === null || dirs.indexOf(ms) <= dirs.indexOf(gitAt)) &&
-    (marked === undefined || dirs.indexOf(ms) <= dirs.indexOf(marked));
+  // above it is a project of its own, not a part of that folder's: only folders nearer are looked in.
+  const nearer = ms ? dirs.slice(0, dirs.indexOf(ms)) : dirs;
+  const marked = gitAt === null ? nearer.find((d) => markerOf(d) !== undefined) : undefined;
+  const msWins = ms && (gitAt === null || dirs.indexOf(ms) <= dirs.indexOf(gitAt)) && marked === undefined;
   if (ms && msWins) return { root: ms, marker: ".mindsave", gitDir: ms === gitAt ? gitAt : null };
   if (gitAt) return { root: gitAt, marker: "git", gitDir: gitAt };
   if (marked) return { root: marked, marker: markerOf(marked)!, gitDir: null };
