@@ -343,6 +343,14 @@ export class Queries {
     return rows.length ? toSnapshot(rows[0]) : null;
   }
 
+  /** The project's newest listed snapshot (the first of its list), or null: one statement, the list's order. */
+  async newestListedSnapshot(projectId: string): Promise<SnapshotRecord | null> {
+    const rows = await this.rows(`SELECT snapshots.* FROM ${LISTED_FROM} ${LISTED_ORDER} LIMIT 1`, [
+      projectId,
+    ]);
+    return rows.length ? toSnapshot(rows[0]) : null;
+  }
+
   /** The project's newest full snapshot (with Layer 2; not an overflow one), or null. */
   async newestFullSnapshot(projectId: string): Promise<SnapshotRecord | null> {
     const rows = await this.rows(

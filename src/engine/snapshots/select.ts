@@ -90,9 +90,8 @@ async function select(
  * hook's auto-snapshot compares with, what a save's plan times start from. It is never archived
  * (see retention.ts), so it is the first listed one. `q`: the store, or a transaction's reader.
  */
-export async function newestSnapshot(q: Queries, projectId: string): Promise<SnapshotRecord | null> {
-  const [newest] = await q.listSnapshots(projectId, { limit: 1, listed: true });
-  return newest ? q.getSnapshot(newest.id) : null;
+export function newestSnapshot(q: Queries, projectId: string): Promise<SnapshotRecord | null> {
+  return q.newestListedSnapshot(projectId);
 }
 
 /**
