@@ -161,6 +161,25 @@ describe("failures ranked by the index", () => {
     }
   });
 
+  test("the failures with an item a kept line may start with, but those the block read (their repeats not summed again)", async () => {
+    const { store, projects } = await buildStore(4, 300);
+    try {
+      for (const projectId of [...projects, null]) {
+        const all = await store.listFailures(projectId);
+        const items = ["same item", "item 3", "item 40"];
+        const read = all.filter((f, i) => items.includes(f.item) && i % 2 === 0).map((f) => f.id);
+        const expected = all
+          .filter((f) => items.includes(f.item) && !read.includes(f.id))
+          .map((f) => [f.id, f.repeat_count]);
+        const found = await store.failuresWithItems(projectId, items, read);
+        expect(found.map((f) => [f.id, f.repeat_count]).sort()).toEqual(expected.sort());
+        expect(read.length).toBeGreaterThan(2);
+      }
+    } finally {
+      store.close();
+    }
+  });
+
   test("a change to a failure's repeats or its record in any write re-keys it", async () => {
     const path = join(tempDir(), "rekey.db");
     const store = await Store.open(path);

@@ -184,19 +184,24 @@ export async function rankedFailureCount(db: Exec, projectId: string | null): Pr
   return Number(r.rows[0]?.n ?? 0);
 }
 
-/** The live failures a block ranks whose item is one of `items` (the lines a kept line may equal). */
+/**
+ * The live failures a block ranks whose item is one of `items` (the lines a kept line may equal),
+ * but those with an id in `except` (the block's read ones: their repeats are not summed again).
+ */
 export async function failuresWithItems(
   db: Exec,
   projectId: string | null,
   items: string[],
+  except: string[] = [],
 ): Promise<FailureRank[]> {
   if (!items.length) return [];
   return (
     await db.execute({
       // Found by item (failures_item): the unary + keeps SQLite from scanning by project instead.
       sql: `${FAILURE_RANK_SELECT} WHERE f.item IN (SELECT value FROM json_each(?)) AND +f.deleted = 0
-            AND (+f.project_id = ? OR (+f.scope = 'global' AND (? IS NULL OR +f.project_id IS NOT ?)))`,
-      args: [JSON.stringify(items), projectId, projectId, projectId],
+            AND (+f.project_id = ? OR (+f.scope = 'global' AND (? IS NULL OR +f.project_id IS NOT ?)))
+            AND +f.id NOT IN (SELECT value FROM json_each(?))`,
+      args: [JSON.stringify(items), projectId, projectId, projectId, JSON.stringify(except)],
     })
   ).rows.map(toFailureRank);
 }

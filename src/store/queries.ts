@@ -451,8 +451,12 @@ export class Queries {
   }
 
   /** The failures a project's restore block ranks whose item is one of `items`. */
-  failuresWithItems(projectId: string | null, items: string[]): Promise<FailureRank[]> {
-    return failuresWithItems(this.db, projectId, items);
+  failuresWithItems(
+    projectId: string | null,
+    items: string[],
+    except: string[] = [],
+  ): Promise<FailureRank[]> {
+    return failuresWithItems(this.db, projectId, items, except);
   }
 
   /** The ids of a project's and the global live failures whose item or related terms hold one of `terms` (failure-search.ts). */

@@ -109,9 +109,7 @@ export async function checkUnreadLines(f: RankedFailures, kept: string[], now: D
         heads.add(line.slice(2, at));
   }
   if (!heads.size) return;
-  const read = new Set(f.read.map((r) => r.id));
   for (const u of await f.unreadWithItems([...heads])) {
-    if (read.has(u.id)) continue;
     const head = `- ${u.item}: `;
     const tail = ` [${tags(u, now)}]`;
     // Its place is not known: twice as many are read until it is among them.
@@ -138,8 +136,13 @@ export async function withRankedFailures<T>(
     return build({ total: all.length, read: all, unreadWithItems: null });
   }
   const total = await reader.rankedFailureCount(projectId);
-  const unreadWithItems = (items: string[]) => reader.failuresWithItems(projectId, items);
   const read: FailureRecord[] = [];
+  const unreadWithItems = (items: string[]) =>
+    reader.failuresWithItems(
+      projectId,
+      items,
+      read.map((r) => r.id),
+    );
   let want = Math.min(FIRST_PAGE, total);
   for (;;) {
     await readFirst(reader, projectId, now, want, read);
