@@ -52,10 +52,13 @@ export async function resolveProject(
   if (session.projectKey) return namedProject(session, q, session.projectKey);
   const ws = currentWorkspace(session, opts.create);
   if (!ws) return null;
-  const found = await findProject(session, q, ws);
+  // This host's roots: finding the project reads them, and recording its root (in the same
+  // transaction `w`, nothing written between) reads the same rows.
+  const onHost = await q.rootsOnHost(session.host.id);
+  const found = await findProject(session, q, ws, onHost);
   if (found) {
     if (opts.w) {
-      await recordRoot(session, opts.w, found.project.id, ws.root);
+      await recordRoot(session, opts.w, found.project.id, ws.root, onHost);
       await linkFirstHistory(opts.w, found.project, ws, session.now());
     }
     return { ...found, root: ws.root, workspace: ws };
@@ -198,8 +201,8 @@ async function findProject(
   session: Session,
   q: Queries,
   ws: Workspace,
+  onHost: RootRecord[],
 ): Promise<{ project: ProjectRecord; note?: string } | null> {
-  const onHost = await q.rootsOnHost(session.host.id);
   for (const root of onHost.filter((r) => samePath(r.path, ws.root))) {
     const p = await follow(q, await q.getProject(root.project_id));
     // Its own history first (linked projects' only when that is not it: every hook passes here), then a shallow clone's since deepened.
@@ -304,16 +307,20 @@ async function createProject(session: Session, w: StoreWriter, ws: Workspace): P
   return { project, root: ws.root, workspace: ws, note };
 }
 
-/** Records `path` as a root of project `projectId` on this host (inside the caller's transaction `w`). */
+/**
+ * Records `path` as a root of project `projectId` on this host (inside the caller's transaction
+ * `w`; `onHost`: this host's roots, when `w` just read them).
+ */
 export async function recordRoot(
   session: Session,
   w: StoreWriter,
   projectId: string,
   path: string,
+  onHost?: RootRecord[],
 ): Promise<void> {
   const today = session.now().toISOString();
   // The same folder spelled differently (case on Windows/macOS, a trailing slash) is one root.
-  const mine = (await w.rootsOnHost(session.host.id)).filter((r) => r.project_id === projectId);
+  const mine = (onHost ?? (await w.rootsOnHost(session.host.id))).filter((r) => r.project_id === projectId);
   const known = mine.find((r) => samePath(r.path, path));
   const id = known?.id ?? derivedId("r", projectId, session.host.id, path);
   path = known?.path ?? path;
