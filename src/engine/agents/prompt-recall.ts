@@ -9,6 +9,7 @@ import { resolveProject } from "../projects/resolve.ts";
 import { countTokens } from "../snapshots/tokens.ts";
 import { fit } from "../../lib/text.ts";
 import type { Session } from "../session.ts";
+import type { RepeatCheck } from "./repeat-warning.ts";
 
 /** The pointer's limit, counted with cl100k as budgets are. */
 export const POINTER_TOKENS = 100;
@@ -28,14 +29,15 @@ const named = (text: string, said: Set<string>) => {
   return held >= 2 && share >= 0.5;
 };
 
-/** What the store knows that `prompt` names, a few of each kind. */
-async function knownIn(session: Session, prompt: string, skipFailures: boolean): Promise<Known[]> {
+/** What the store knows that `prompt` names, a few of each kind; `check`, the prompt's repeat check. */
+async function knownIn(session: Session, prompt: string, check: RepeatCheck): Promise<Known[]> {
   const ctx = await resolveProject(session, { create: false });
   const projectId = ctx?.project.id ?? null;
   const said = words(prompt);
   const found: Known[] = [];
-  if (!skipFailures)
-    for (const f of await repeatedFailures(session.reader, projectId, prompt))
+  // A repeat warning names its failures already.
+  if (!check.warning)
+    for (const f of check.named ?? (await repeatedFailures(session.reader, projectId, prompt)))
       found.push({ kind: "failure", text: f.item, look: "`mindsave failures`" });
   for (const f of await session.reader.listFacts(projectId))
     if (named(f.text, said)) found.push({ kind: "fact", text: f.text, look: "`mindsave facts`" });
@@ -73,17 +75,14 @@ function pointerText(found: Known[], width: number): string {
   return `MindSave has memory this prompt names: ${names}.\nLook there before acting: ${looks}, or the MCP \`recall\` tool.`;
 }
 
-/**
- * The pointer for `prompt`, or undefined (nothing named, or prompt-recall off). `warned`: a repeat
- * warning of this prompt already names its failures.
- */
+/** The pointer for `prompt`, or undefined (nothing named, or prompt-recall off); `check`, its repeat check. */
 export async function recallPointer(
   session: Session,
   prompt: string,
-  warned: boolean,
+  check: RepeatCheck,
 ): Promise<string | undefined> {
   if (!prompt.trim() || (await getSetting(session, "prompt-recall")) === "off") return undefined;
-  const found = (await knownIn(session, prompt, warned)).slice(0, 3);
+  const found = (await knownIn(session, prompt, check)).slice(0, 3);
   // Within the budget whatever the names hold: fewer names, shorter ones, never the where-to-look line.
   for (let n = found.length; n > 0; n--)
     for (const width of [60, 30]) {

@@ -11,24 +11,32 @@ import { repeatedFailures, repeatWarning } from "../failures/repeat-warnings.ts"
 import { resolveProject } from "../projects/resolve.ts";
 import { unlessBusy } from "../unless-busy.ts";
 import type { Session } from "../session.ts";
+import type { FailureRecord } from "../../store/store.ts";
 
 /** How many warned ids a session's note keeps (the oldest are forgotten first). */
 const KEEP_WARNED = 50;
 
-/** The warning for `text` in this session, or undefined when it proposes no rejected approach (or only ones warned of). */
-export async function repeatWarningFor(
-  session: Session,
-  p: HookPayload,
-  text: string,
-): Promise<string | undefined> {
-  if (!text.trim()) return undefined;
+/**
+ * A text's repeat check: the warning (none when it proposes no rejected approach, or only ones
+ * warned of), and the failures it names when this session had been warned of none (the search
+ * left nothing out, so the prompt's pointer reads them instead of searching again).
+ */
+export interface RepeatCheck {
+  warning?: string;
+  named?: FailureRecord[];
+}
+
+/** The repeat check of `text` in this session. */
+export async function repeatWarningFor(session: Session, p: HookPayload, text: string): Promise<RepeatCheck> {
+  if (!text.trim()) return {};
   const { sessionId } = hookFacts(p);
   const ctx = await resolveProject(session, { create: false });
   const projectId = ctx?.project.id ?? null;
   const row = ctx ? await getSignalRow(session.reader, ctx.project.id) : null;
   const warned = new Set(row ? (noteOf(row, sessionId)?.warned ?? []) : []);
   const found = await repeatedFailures(session.reader, projectId, text, warned);
-  if (!found.length) return undefined;
+  const named = warned.size ? undefined : found;
+  if (!found.length) return { named };
   if (ctx && sessionId) {
     const now = session.now();
     await unlessBusy(true, undefined, () =>
@@ -42,7 +50,7 @@ export async function repeatWarningFor(
       }),
     );
   }
-  return repeatWarning(found);
+  return { warning: repeatWarning(found), named };
 }
 
 /** The most of a tool's input matched: a command or an MCP call whole, within this. */
@@ -114,6 +122,6 @@ export function toolProposal(tool: string, input: Record<string, unknown>): stri
 export async function onPreToolUse(session: Session, p: HookPayload): Promise<HookOutcome> {
   const tool = typeof p.tool_name === "string" ? p.tool_name : "";
   const input = p.tool_input && typeof p.tool_input === "object" ? p.tool_input : {};
-  const warning = await repeatWarningFor(session, p, toolProposal(tool, input));
+  const { warning } = await repeatWarningFor(session, p, toolProposal(tool, input));
   return warning ? { context: warning } : {};
 }

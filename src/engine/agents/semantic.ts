@@ -82,8 +82,9 @@ export async function onUserPromptSubmit(
   src: TranscriptSource = CLAUDE_SOURCE,
 ): Promise<HookOutcome> {
   const prompt = typeof p.prompt === "string" ? stripControl(p.prompt).slice(0, 10_000) : "";
-  const warning = await repeatWarningFor(session, p, prompt);
-  const pointer = await recallPointer(session, prompt, !!warning);
+  const check = await repeatWarningFor(session, p, prompt);
+  const { warning } = check;
+  const pointer = await recallPointer(session, prompt, check);
   const outcome = await promptSignals(session, p, src, prompt);
   const context = [warning, pointer].filter(Boolean).join("\n\n");
   return context ? { ...outcome, context } : outcome;
