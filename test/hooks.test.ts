@@ -7,7 +7,7 @@ import { hostTarget } from "../build.ts";
 import { hookCommand } from "../src/engine/agents/hooks.ts";
 import { PRE_TOOL_MATCHER } from "../src/engine/agents/agent-hooks.ts";
 import { gitRepo, hostBinary, laptop, plainFolder, run, sql, tempDir, type RunResult } from "./helpers.ts";
-import { inDefaultHome, save } from "./engine-setup.ts";
+import { hookAt, inDefaultHome, save } from "./engine-setup.ts";
 
 let exe = "";
 beforeAll(async () => {
@@ -567,6 +567,51 @@ describe("hook events", () => {
     const snaps = (await t.json(["snapshots", "list"])).snapshots;
     expect(snaps.length).toBe(afterFirst + 1);
     expect(await sql(t.db, "SELECT count(*) AS n FROM tool_calls")).toEqual([{ n: 2 }] as any);
+  });
+
+  test("a checkpoint due with nothing new to save starts the cooldown again: the next tool calls do not read the transcript, and the change lands one cooldown later", async () => {
+    const t = setup();
+    await save(inDefaultHome(t), { goal: "Refactor auth", next: "split the module" });
+    const todos = (split: string, imports: string) => [
+      T.prompt("refactor auth"),
+      T.tool("b1", "TodoWrite", {
+        todos: [
+          { content: "Split the module", status: split, activeForm: "Splitting the module" },
+          { content: "Update imports", status: imports, activeForm: "Updating imports" },
+        ],
+      }),
+      T.tool("b2", "Edit", { file_path: join(t.repo, "src/auth.ts") }, usage(150_000)),
+    ];
+    const yellow = t.transcript(todos("in_progress", "pending"));
+    const edit = { tool_name: "Edit", tool_input: { file_path: join(t.repo, "src/auth.ts") } };
+    const stops = async (path: string, n: number) => {
+      for (let i = 0; i < n; i++)
+        await hookAt(t, undefined, "stop", {
+          session_id: "sess-1",
+          cwd: t.repo,
+          hook_event_name: "Stop",
+          transcript_path: path,
+          stop_hook_active: false,
+        });
+    };
+    const count = async () => (await t.json(["snapshots", "list"])).snapshots.length;
+    // YELLOW: an auto-checkpoint, and its cooldown.
+    await t.hook("post-tool-use", { transcript_path: yellow, ...edit });
+    expect(await count()).toBe(2);
+    // Ten turns end the cooldown: the tenth stop reads the transcript and finds the checkpoint's Layer 1.
+    await stops(yellow, 10);
+    expect(await count()).toBe(2);
+    // The task moved on, right after that look: still inside the cooldown it started, nothing is saved.
+    const moved = t.transcript(todos("completed", "in_progress"));
+    expect(await t.hook("post-tool-use", { transcript_path: moved, ...edit })).toMatchObject({
+      code: 0,
+      stdout: "",
+    });
+    expect(await count()).toBe(2);
+    // One cooldown later the change is saved.
+    await stops(moved, 10);
+    expect(await count()).toBe(3);
+    expect((await t.json(["load", "1"])).layer1.next_action).toBe("Update imports");
   });
 
   test("hooks never block the agent: bad stdin, an unknown event, a broken store — exit 0, one line on stderr, nothing on stdout", async () => {

@@ -5,6 +5,7 @@ import {
   cooldownOver,
   decideAutoSave,
   recompute,
+  recordCheck,
   recordToolCall,
   recordTurn,
   type AutoSaveDecision,
@@ -14,7 +15,7 @@ import { sessionNote, writeAuto } from "./auto-snapshot.ts";
 import { newestSnapshot } from "../snapshots/select.ts";
 import { logToolCalls } from "./ingest.ts";
 import { callTarget, latestModel, noteOf, recovered, withNote, type SessionNote } from "./session-notes.ts";
-import { getSignalRow, putSignalRow, type SignalRow } from "./signal-row.ts";
+import { changeSignalRow, getSignalRow, putSignalRow, type SignalRow } from "./signal-row.ts";
 import { restore } from "../snapshots/restore.ts";
 import { rulesOnlyBlock } from "../memory/rules.ts";
 import { stripControl } from "../snapshots/input-limits.ts";
@@ -172,6 +173,7 @@ export async function onPostToolUse(
   if (decision.action === "emergency") return onRed(session, p, signal, projectId, note, src);
   if (note?.no_save) return {};
   const saved = await writeAuto(session, await factsFor(session, src, p), hook, decision.reason, {});
+  if (!saved) await markChecked(session, projectId);
   // Only pressure is worth a word; the tool-count and recovery checkpoints are silent (the spec).
   if (decision.reason !== "context-pressure") return saved ? { saved: saved.snapshot.name } : {};
   // Pressure is a moment to ask the agent for its checkpoint, saved mechanically or not.
@@ -202,6 +204,15 @@ function redSnapshotLine(
     : "MindSave has no snapshot of this task yet.";
 }
 
+/**
+ * A checkpoint was due and the transcript held nothing new to save: the next look waits a cooldown,
+ * as after a save (a long session's transcript is megabytes, and tool calls come every few seconds).
+ */
+async function markChecked(session: Session, projectId: string): Promise<void> {
+  const now = session.now();
+  await session.write((w) => changeSignalRow(w, projectId, (s) => recordCheck(s, now)));
+}
+
 /** RED, at most once per cooldown: an emergency Layer 1 snapshot when Layer 1 changed, and always the warning. */
 async function onRed(
   session: Session,
@@ -220,7 +231,12 @@ async function onRed(
   if (
     last.time &&
     !cooldownOver(
-      { ...signal, last_auto_save_time: last.time, last_auto_save_turn: last.turn ?? signal.turn },
+      {
+        ...signal,
+        last_auto_save_time: last.time,
+        last_auto_save_turn: last.turn ?? signal.turn,
+        last_auto_check_time: undefined,
+      },
       now,
     )
   )
@@ -278,14 +294,17 @@ export async function onCheckpoint(
   let note: SessionNote | null;
   // A stop that ends the session, inside the cooldown: only work since the newest snapshot is saved.
   let workOnly = false;
+  // The project of a stop's turn, whose cooldown a look that saves nothing starts again.
+  let stopProject: string | null = null;
   if (event === "stop") {
-    const { signal, n } = await session.write(async (w) => {
+    const { signal, n, projectId } = await session.write(async (w) => {
       const ctx = await resolveProject(session, { create: true, w });
       const s = recordTurn(await getSignalRow(w, ctx.project.id), now);
       await putSignalRow(w, ctx.project.id, s);
-      return { signal: s, n: noteOf(s, hook.sessionId) };
+      return { signal: s, n: noteOf(s, hook.sessionId), projectId: ctx.project.id };
     });
     note = n;
+    stopProject = projectId;
     if (decideAutoSave({ ...signal, pressure_state: "YELLOW" }, now).action !== "checkpoint") {
       if (!stopEndsSession) return {};
       workOnly = true;
@@ -311,5 +330,6 @@ export async function onCheckpoint(
       ? { final: { logged, workOnly } }
       : {}),
   });
+  if (!saved && stopProject && !stopEndsSession) await markChecked(session, stopProject);
   return saved ? { saved: saved.snapshot.name } : {};
 }

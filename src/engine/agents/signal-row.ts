@@ -67,6 +67,12 @@ export interface SignalRow extends SignalState {
   /** The last time RED was handled (emergency snapshot and warning), once per cooldown. */
   last_emergency_time?: string;
   last_emergency_turn?: number;
+  /**
+   * The last time a checkpoint was due and the hooks, having read the transcript, found nothing new
+   * to save: the cooldown runs from it as from an auto-save (else every tool call reads it again).
+   */
+  last_auto_check_time?: string;
+  last_auto_check_turn?: number;
   sessions?: Record<string, SessionNote>;
 }
 
@@ -97,6 +103,8 @@ const OWN_NAMES = new Set<string>([
     "session_files",
     "last_emergency_time",
     "last_emergency_turn",
+    "last_auto_check_time",
+    "last_auto_check_turn",
     "sessions",
   ] satisfies (keyof SignalRow)[]),
   ...([

@@ -139,12 +139,28 @@ export interface AutoSaveDecision {
   cooling: boolean;
 }
 
-/** The cooldown ends after 5 minutes or 10 turns since the last auto-save, whichever comes first. */
-export function cooldownOver(s: SignalState, now: Date): boolean {
-  if (!s.last_auto_save_time) return true;
-  const elapsed = now.getTime() - Date.parse(s.last_auto_save_time);
-  const turns = s.turn - (s.last_auto_save_turn ?? 0);
-  return elapsed >= COOLDOWN_MS || turns >= COOLDOWN_TURNS;
+/** What the cooldown runs from: the spec's signal, and the hooks' last look that saved nothing. */
+type CooldownMarks = SignalState & Pick<SignalRow, "last_auto_check_time" | "last_auto_check_turn">;
+
+/**
+ * The cooldown ends after 5 minutes or 10 turns, whichever comes first, since the last auto-save or
+ * the last check that found nothing new to save, whichever is later.
+ */
+export function cooldownOver(s: CooldownMarks, now: Date): boolean {
+  const checkedLater =
+    !!s.last_auto_check_time &&
+    (!s.last_auto_save_time || Date.parse(s.last_auto_check_time) > Date.parse(s.last_auto_save_time));
+  const since = checkedLater
+    ? { time: s.last_auto_check_time!, turn: s.last_auto_check_turn ?? s.turn }
+    : { time: s.last_auto_save_time, turn: s.last_auto_save_turn ?? 0 };
+  if (!since.time) return true;
+  const elapsed = now.getTime() - Date.parse(since.time);
+  return elapsed >= COOLDOWN_MS || s.turn - since.turn >= COOLDOWN_TURNS;
+}
+
+/** A checkpoint was due and nothing new was found to save: the cooldown starts again from `now`. */
+export function recordCheck<S extends SignalRow>(s: S, now: Date): S {
+  return { ...s, last_auto_check_time: now.toISOString(), last_auto_check_turn: s.turn };
 }
 
 /**
@@ -152,7 +168,7 @@ export function cooldownOver(s: SignalState, now: Date): boolean {
  * (losing the session costs more than one extra snapshot); YELLOW and the tool-call trigger are
  * checkpoints that respect it.
  */
-export function decideAutoSave(s: SignalState, now: Date): AutoSaveDecision {
+export function decideAutoSave(s: CooldownMarks, now: Date): AutoSaveDecision {
   if (s.pressure_state === "RED") return { action: "emergency", reason: "context-critical", cooling: false };
   let reason = "";
   if (s.pressure_state === "YELLOW") reason = "context-pressure";
