@@ -10,23 +10,28 @@ export const collect = (value: string, previous: string[] = []) => [...previous,
 // against its declaration: a runner takes its own shape (`never` here accepts every runner).
 export type Runner = (opts: never, args: string[], globals: GlobalOptions) => Promise<number | void>;
 
+/** What a command's `run` is given, read from the command commander parsed. */
+export function actionInputs(cmd: Command): {
+  opts: Record<string, unknown>;
+  args: string[];
+  globals: GlobalOptions;
+} {
+  // `snapshots list --limit 1`: commander gives an option both a group and its command declare to
+  // the group, so the group's values count for the command too (the command's own win).
+  const group = cmd.parent && cmd.parent.parent ? cmd.parent.opts() : {};
+  const own = Object.fromEntries(Object.entries(cmd.opts()).filter(([, v]) => v !== undefined));
+  const all = cmd.optsWithGlobals() as GlobalOptions & { in?: string };
+  return {
+    opts: { ...group, ...own },
+    args: cmd.args,
+    globals: { home: all.home, workspace: all.workspace, project: all.in, json: all.json },
+  };
+}
+
 /** Wraps a lazily imported command module's `run`. */
 export function lazy(load: () => Promise<{ run: Runner }>) {
   return async (...params: unknown[]) => {
-    const cmd = params[params.length - 1] as Command;
-    const args = cmd.args;
-    // `snapshots list --limit 1`: commander gives an option both a group and its command declare to
-    // the group, so the group's values count for the command too (the command's own win).
-    const group = cmd.parent && cmd.parent.parent ? cmd.parent.opts() : {};
-    const own = Object.fromEntries(Object.entries(cmd.opts()).filter(([, v]) => v !== undefined));
-    const opts = { ...group, ...own };
-    const all = cmd.optsWithGlobals() as GlobalOptions & { in?: string };
-    const globals: GlobalOptions = {
-      home: all.home,
-      workspace: all.workspace,
-      project: all.in,
-      json: all.json,
-    };
+    const { opts, args, globals } = actionInputs(params[params.length - 1] as Command);
     const { run } = await load();
     const code = await run(opts as never, args, globals);
     if (typeof code === "number" && code !== 0) process.exitCode = code;

@@ -44,5 +44,15 @@ function onlyGlobalOptions(args: string[]): boolean {
 // `mindsave` alone (or with only global options) opens the TUI for a person at a terminal,
 // and prints help otherwise.
 const interactive = () => isTerminal(0) && (isTerminal(1) || isTerminal(2));
-const { runCli } = await import("./cli.ts");
-process.exitCode = await runCli(onlyGlobalOptions(argv) ? [...argv, interactive() ? "ui" : "--help"] : argv);
+// An installed hook's command line skips commander: it runs on every tool call (see cli-hook.ts).
+const { hookCall } = await import("./cli-hook.ts");
+const hook = hookCall(argv);
+if (hook) {
+  const { run } = await import("./commands/hook.ts");
+  process.exitCode = await run(hook.opts, hook.args, hook.globals);
+} else {
+  const { runCli } = await import("./cli.ts");
+  process.exitCode = await runCli(
+    onlyGlobalOptions(argv) ? [...argv, interactive() ? "ui" : "--help"] : argv,
+  );
+}

@@ -1,6 +1,7 @@
 // The faster paths of issue 14 behave exactly like what they replace: the local store drivers
 // (src/store/local.ts) like the libSQL client (what a remote store is read through), the failure sort like the comparator,
-// and a command line that declares only the command it runs like one that declares them all.
+// a command line that declares only the command it runs like one that declares them all, and an
+// installed hook's command line read without commander as commander reads it.
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { writeFileSync } from "node:fs";
@@ -13,6 +14,10 @@ import { failureWeight, sortFailures } from "../src/engine/failures/graph.ts";
 import type { Command } from "commander";
 import { buildProgram } from "../src/cli.ts";
 import { commandWord, commandWords } from "../src/cli-only.ts";
+import { hookCall } from "../src/cli-hook.ts";
+import { actionInputs } from "../src/cli-parts.ts";
+import { HOOK_ARGS } from "../src/engine/agents/agent-hooks.ts";
+import { agentKindNames } from "../src/engine/agents/kinds/index.ts";
 import { compareCodePoints, compareCodes, compareText, graphemeBoundary, nextText } from "../src/lib/text.ts";
 import type { FailureRecord } from "../src/store/store.ts";
 import { dumpStore, gitRepo, laptop, ok, run, sql, storeClient, tempDir } from "./helpers.ts";
@@ -486,5 +491,59 @@ describe("a command line that declares only the command it runs", () => {
     const unknownOption = await run(["load", "--no-such-option"], { cwd });
     expect(unknownOption.code).toBe(1);
     expect(unknownOption.stderr).toMatch(/Unknown option '--no-such-option'/);
+  });
+});
+
+describe("an installed hook's command line, read without commander", () => {
+  /** What commander gives `mindsave hook`'s run for `argv` (the program's own reading, cli-parts.ts). */
+  async function commanderReads(argv: string[]) {
+    const program = buildProgram({ only: "hook" });
+    let got: unknown = "not run";
+    program.commands
+      .find((c) => c.name() === "hook")!
+      .action((...params: unknown[]) => void (got = actionInputs(params[params.length - 1] as Command)));
+    await program.parseAsync(argv, { from: "user" });
+    return got;
+  }
+
+  test("every form `hooks install` writes, and --home or --workspace anywhere, is read as commander reads it", async () => {
+    const forms: string[][] = [];
+    for (const event of HOOK_ARGS) {
+      forms.push(["hook", event]);
+      for (const agent of agentKindNames()) forms.push(["hook", event, "--agent", agent]);
+    }
+    forms.push(
+      ["--home", "/media/usb/mindsave", "hook", "session-start"],
+      ["hook", "post-tool-use", "--home", "/媒体/盘 1", "--agent", "codex"],
+      ["hook", "--agent=gemini", "pre-compact", "--home=/h"],
+      ["--workspace", "/w", "hook", "stop", "--agent", "cline"],
+      ["hook", "no-such-event", "--agent", "no-such-agent"],
+    );
+    for (const argv of forms) {
+      const fast = hookCall(argv);
+      expect(fast).not.toBeNull();
+      expect({ argv, read: fast }).toEqual({ argv, read: (await commanderReads(argv)) as never });
+    }
+  });
+
+  test("any other command line is left to commander (help, a missing or extra word, an unknown or repeated option)", () => {
+    for (const argv of [
+      ["hook"],
+      ["hook", "stop", "extra"],
+      ["hook", "stop", "--help"],
+      ["hook", "stop", "-h"],
+      ["hook", "stop", "--json"],
+      ["hook", "stop", "--agent"],
+      ["hook", "stop", "--agent", ""],
+      ["hook", "stop", "--agent", "--home"],
+      ["hook", "stop", "--agent", "codex", "--agent", "gemini"],
+      ["--agent", "codex", "hook", "stop"],
+      ["hook", "stop", "--in", "shop"],
+      ["hook", "stop", "--"],
+      ["load", "--latest"],
+      ["stop", "hook"],
+      [],
+    ])
+      expect({ argv, read: hookCall(argv) }).toEqual({ argv, read: null });
   });
 });
