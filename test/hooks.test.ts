@@ -382,6 +382,31 @@ describe("hook events", () => {
     sig = await t.json(["signal"]);
     expect(sig.pressure_state).toBe("RED");
     expect(sig.auto_save_count).toBe(2);
+    expect((await t.cli(["signal"])).stdout).toContain(
+      `RED: the hooks saved an emergency Layer 1 snapshot, ${names[0]}, at `,
+    );
+  });
+
+  test("RED with nothing new to save: the warning still comes, and `signal` says no emergency snapshot was saved, never that one was", async () => {
+    const t = setup();
+    const edit = { file_path: join(t.repo, "src/auth.ts"), old_string: "1", new_string: "2" };
+    const prompt = T.prompt("Port the billing job to Rust");
+    // The turn's checkpoint holds the task.
+    const green = t.transcript([prompt, T.tool("r1", "Edit", edit, usage(100_000))]);
+    await t.hook("stop", { transcript_path: green, stop_hook_active: false });
+    const saved = (await t.json(["snapshots", "list"])).snapshots.map((s: any) => s.name);
+    expect(saved).toHaveLength(1);
+    // The same work at 98%: RED, and nothing newer than that checkpoint to save.
+    const red = t.transcript([prompt, T.tool("r1", "Edit", edit, usage(196_000))]);
+    const r = await t.hook("post-tool-use", { transcript_path: red, tool_name: "Edit", tool_input: edit });
+    expect(JSON.parse(r.stdout).systemMessage).toContain("Context overflow imminent");
+    expect((await t.json(["snapshots", "list"])).snapshots.map((s: any) => s.name)).toEqual(saved);
+    const said = (await t.cli(["signal"])).stdout;
+    expect(said).toMatch(
+      /RED since \d{4}-\d\d-\d\d \d\d:\d\d UTC: the hooks saved no emergency snapshot then/,
+    );
+    expect(said).not.toContain("saved an emergency");
+    expect(said).not.toMatch(/T\d\d:\d\d:\d\d/);
   });
 
   test("at RED one emergency snapshot per cooldown, named from the task (never OVF_ovf_…); the tool log has each call once", async () => {
@@ -621,6 +646,12 @@ describe("hook events", () => {
     expect(bad.stderr.trim().split("\n")).toHaveLength(1);
     const unknown = await t.hook("frobnicate", {});
     expect(unknown).toMatchObject({ code: 0, stdout: "" });
+    // No event at all (the help says a hook always exits 0): one line, exit 0.
+    const none = await run(["hook"], { cwd: t.repo, env: t.pc.env, bin: [exe], stdin: "{}" });
+    expect(none).toMatchObject({ code: 0, stdout: "" });
+    expect(none.stderr.trim().split("\n")).toEqual([
+      expect.stringContaining("mindsave hook: no event given;"),
+    ]);
     mkdirSync(t.home, { recursive: true });
     writeFileSync(join(t.home, "mindsave.db"), "garbage, not a database".repeat(20));
     const broken = await t.hook("session-start", { source: "startup" });

@@ -248,7 +248,12 @@ async function onRed(
     });
   await session.write(async (w) => {
     const s = await getSignalRow(w, projectId);
-    const marked = { ...s, last_emergency_time: now.toISOString(), last_emergency_turn: s.turn };
+    const marked = {
+      ...s,
+      last_emergency_time: now.toISOString(),
+      last_emergency_turn: s.turn,
+      last_emergency_snapshot: saved?.snapshot.name ?? null,
+    };
     await putSignalRow(
       w,
       projectId,

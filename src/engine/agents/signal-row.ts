@@ -67,6 +67,8 @@ export interface SignalRow extends SignalState {
   /** The last time RED was handled (emergency snapshot and warning), once per cooldown. */
   last_emergency_time?: string;
   last_emergency_turn?: number;
+  /** The emergency snapshot RED then saved; null: none (nothing newer than the newest one, or nothing to save). */
+  last_emergency_snapshot?: string | null;
   /**
    * The last time a checkpoint was due and the hooks, having read the transcript, found nothing new
    * to save: the cooldown runs from it as from an auto-save (else every tool call reads it again).
@@ -103,6 +105,7 @@ const OWN_NAMES = new Set<string>([
     "session_files",
     "last_emergency_time",
     "last_emergency_turn",
+    "last_emergency_snapshot",
     "last_auto_check_time",
     "last_auto_check_turn",
     "sessions",
