@@ -383,8 +383,9 @@ function addHookCommands(program: Command): void {
   program
     .command("hook")
     .description("Run one hook event with its JSON on stdin (what the installed hooks call; always exits 0)")
+    // Optional, so that a missing event is one line on stderr and exit 0 like a wrong one.
     .argument(
-      "<event>",
+      "[event]",
       "session-start, user-prompt-submit, pre-tool-use, post-tool-use, post-tool-use-failure, pre-compact, stop or session-end",
     )
     // Not .choices(): an unknown agent must still exit 0 (a hook never breaks the agent).

@@ -33,10 +33,19 @@ async function readPayload(max: number): Promise<string | null> {
   }
 }
 
+/** What is wrong with the command line's event or agent, or null. */
+function wrongCall(event: string | undefined, agent: string | undefined): string | null {
+  if (!event || !EVENTS.includes(event))
+    return `${event ? "unknown event" : "no event given"}; use one of ${EVENTS.join(", ")}`;
+  if (agent !== undefined && !agentKindNames().includes(agent))
+    return `unknown agent; use one of ${agentKindNames().join(", ")}`;
+  return null;
+}
+
 export async function run(o: { agent?: string }, args: string[], g: GlobalOptions): Promise<number> {
   const event = args[0];
   const note = (msg: string) =>
-    writeErr(`mindsave hook ${event ?? ""}${o.agent ? ` --agent ${o.agent}` : ""}: ${msg}\n`);
+    writeErr(`mindsave hook${event ? ` ${event}` : ""}${o.agent ? ` --agent ${o.agent}` : ""}: ${msg}\n`);
   // A hook that hangs is worse than none: give up quietly well inside the agent's own timeout.
   const watchdog = setTimeout(() => {
     note(`gave up after ${BUDGET_MS / 1000} s`);
@@ -46,12 +55,9 @@ export async function run(o: { agent?: string }, args: string[], g: GlobalOption
   // Its stdin was the payload: a passphrase prompt would read nothing (and a hook never asks).
   neverPrompt();
   try {
-    if (!EVENTS.includes(event)) {
-      note(`unknown event; use one of ${EVENTS.join(", ")}`);
-      return 0;
-    }
-    if (o.agent !== undefined && !agentKindNames().includes(o.agent)) {
-      note(`unknown agent; use one of ${agentKindNames().join(", ")}`);
+    const wrong = wrongCall(event, o.agent);
+    if (wrong) {
+      note(wrong);
       return 0;
     }
     const raw = await readPayload(MAX_PAYLOAD_BYTES);
