@@ -345,6 +345,15 @@ export function ageAgo(iso: string, now: Date = new Date()): string {
   return a.startsWith("+") ? `${a.slice(1)} ahead` : `${a} ago`;
 }
 
+/**
+ * `s` as a string of its own, for a cache's key: a slice shares the buffer of the text it was cut
+ * from, and would keep all of it alive. (A join makes a new string in JavaScriptCore; `${s}` or
+ * `s + ""` would not.)
+ */
+export function ownCopy(s: string): string {
+  return [s, ""].join("");
+}
+
 /** An instant as people read it in a line, to the minute, UTC: "2026-11-23 05:49 UTC". */
 export function utcMinute(iso: string): string {
   return `${iso.slice(0, 16).replace("T", " ")} UTC`;

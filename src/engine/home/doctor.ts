@@ -5,6 +5,7 @@
 import { existsSync, statSync, statfsSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "../../lib/os.ts";
+import { utcMinute } from "../../lib/text.ts";
 import { DRIVE_MARKER, isCompiled, resolveHome, type Home } from "./home.ts";
 import { currentTarget } from "./drive.ts";
 import { currentHost } from "./host.ts";
@@ -98,7 +99,7 @@ async function unfinishedSyncs(session: Session): Promise<UnfinishedSync[]> {
     location: u.location,
     started_at: u.since,
     pages_taken: u.pages,
-    message: `a sync with ${u.location} (started ${u.since.slice(0, 16).replace("T", " ")} UTC) stopped after ${u.pages} page(s): part of that peer's changes are not here yet; \`mindsave sync\` with it again finishes it.`,
+    message: `a sync with ${u.location} (started ${utcMinute(u.since)}) stopped after ${u.pages} page(s): part of that peer's changes are not here yet; \`mindsave sync\` with it again finishes it.`,
   }));
 }
 

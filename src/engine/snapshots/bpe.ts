@@ -7,6 +7,7 @@
 // constants.ts and BytePairEncodingCore.ts, v4.0.0); test/tokens.test.ts checks the counts
 // against gpt-tokenizer itself. The file is mapped rather than read where it can be (ranks-file.ts).
 import { type RanksBytes, ranksBytes } from "./ranks-file.ts";
+import { ownCopy } from "../../lib/text.ts";
 
 /** gpt-tokenizer's CL100K_TOKEN_SPLIT_PATTERN (v4.0.0), with no special tokens allowed. */
 const SPLIT =
@@ -164,7 +165,7 @@ function pieceTokens(r: Ranks, piece: string): number {
   n = countPiece(r, piece);
   if (piece.length <= COUNTED_PIECE_MAX) {
     if (pieceCounts.size >= PIECE_COUNTS_MAX) pieceCounts.clear();
-    pieceCounts.set([piece, ""].join(""), n);
+    pieceCounts.set(ownCopy(piece), n);
   }
   return n;
 }

@@ -16,6 +16,7 @@
 // for the process, so the restore block, rendered again and again while it is trimmed, counts
 // each of its lines once; and a count can stop as soon as it is over a budget.
 import { countCl100k, countPieces } from "./bpe.ts";
+import { ownCopy } from "../../lib/text.ts";
 
 type Counter = (text: string) => number;
 
@@ -104,8 +105,7 @@ function remember(part: string, n: number): void {
     known.clear();
     knownChars = 0;
   }
-  // (A join makes a string of its own in JavaScriptCore; `${part}` or part + "" would not.)
-  known.set([part, ""].join(""), n);
+  known.set(ownCopy(part), n);
   knownChars += part.length;
 }
 
