@@ -7,7 +7,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { allKeywords, keywordsIn, redact, redactDeep } from "../src/engine/snapshots/redact.ts";
-import { SECRET_KEY_NAMES, secretRules } from "../src/engine/snapshots/secret-rules.ts";
+import { RULE_KEYWORDS, SECRET_KEY_NAMES, secretRules } from "../src/engine/snapshots/secret-rules.ts";
 import { redactAssignments } from "../src/engine/snapshots/secret-assignments.ts";
 import { laptop, okJson, projectOnLaptop as fixture, run, sql, tempDir } from "./helpers.ts";
 import { ANYWHERE, fakeSecrets } from "./secrets.ts";
@@ -240,12 +240,14 @@ describe("the keyword scan that picks the rules to run", () => {
     expect(keywordsIn("the monkey asked").size).toBeGreaterThan(1);
   });
 
-  test("knows every keyword of the rule table (redact.ts has them written in when it is bundled)", () => {
+  test("knows every keyword of the rule table: RULE_KEYWORDS is exactly the table's, and every rule has some", () => {
     const known = new Set(allKeywords());
     for (const rule of secretRules()) {
       expect(rule.keywords?.length).toBeGreaterThan(0);
       for (const k of rule.keywords!) expect(known.has(k)).toBe(true);
     }
+    const table = new Set(secretRules().flatMap((r) => r.keywords!));
+    expect([...RULE_KEYWORDS].sort()).toEqual([...table].sort());
   });
 
   test("a text with no =, :, quote nor space holds no assignment, whatever names it has (redact skips those)", () => {

@@ -5,8 +5,7 @@
 // (`DB_PASSWORD=correcthorsebattery`: `word-secrets.ts`). Ordinary prose stays as written:
 // `token: rotate on use` and `author: Jane`.
 
-import { secretRules, type SecretRule } from "./secret-rules.ts";
-import { ruleKeywords } from "./secret-rules.ts" with { type: "macro" };
+import { RULE_KEYWORDS, secretRules, type SecretRule } from "./secret-rules.ts";
 import { redactAssignments } from "./secret-assignments.ts";
 import { PASSWORD_NAME_KEYWORDS, redactPasswordNames } from "./password-names.ts";
 import { entropy, looksSecret, plausible, tag, type Found, type Groups } from "./secret-values.ts";
@@ -40,9 +39,6 @@ function applyRule(text: string, rule: SecretRule, found: Found): string {
 
 const KEY_WORDS = ["pass", "pwd", "secret", "key", "token", "cred", "auth"];
 
-/** The rules' keywords, written in when this module is bundled or transpiled (`ruleKeywords`). */
-const RULE_KEYWORDS = ruleKeywords();
-
 /**
  * What every assignment `secret-assignments.ts` reads has between a name and its value, or around
  * a compared value: `=`, `:`, a quote, or a space (`--password value`). A text without one (a file
@@ -52,7 +48,7 @@ const ASSIGNMENT_MARK = /[=:"'`\s]/;
 
 /** Every keyword the rules (and the assignments) look for, longest first. */
 export function allKeywords(): string[] {
-  return [...new Set([...RULE_KEYWORDS.keywords, ...KEY_WORDS, ...PASSWORD_NAME_KEYWORDS])].sort(
+  return [...new Set([...RULE_KEYWORDS, ...KEY_WORDS, ...PASSWORD_NAME_KEYWORDS])].sort(
     (a, b) => b.length - a.length,
   );
 }
@@ -136,10 +132,10 @@ function redactWith(text: string, found: Found): string {
   if (text.length < 8 && !/\P{ASCII}/u.test(text)) return text;
   const lower = text.toLowerCase();
   const present = keywordsIn(lower);
-  if (!present.size && !RULE_KEYWORDS.everyText) return text;
+  if (!present.size) return text;
   let out = text;
-  // The rule table is built only for a text one of its rules could match.
-  if (RULE_KEYWORDS.everyText || RULE_KEYWORDS.keywords.some((k) => present.has(k))) {
+  // The rule table is built only for a text one of its rules could match (every rule has keywords).
+  if (RULE_KEYWORDS.some((k) => present.has(k))) {
     for (const rule of secretRules()) {
       if (rule.keywords && !rule.keywords.some((k) => present.has(k))) continue;
       out = applyRule(out, rule, found);
