@@ -20,7 +20,7 @@ import { HOOK_ARGS } from "../src/engine/agents/agent-hooks.ts";
 import { agentKindNames } from "../src/engine/agents/kinds/index.ts";
 import { compareCodePoints, compareCodes, compareText, graphemeBoundary, nextText } from "../src/lib/text.ts";
 import type { FailureRecord } from "../src/store/store.ts";
-import { dumpStore, gitRepo, laptop, ok, run, sql, storeClient, tempDir } from "./helpers.ts";
+import { childEnv, dumpStore, gitRepo, laptop, MAIN, ok, run, sql, storeClient, tempDir } from "./helpers.ts";
 import { INDEXES } from "../src/store/migrations.ts";
 import { Queries } from "../src/store/store.ts";
 import type { Statement } from "../src/store/db.ts";
@@ -524,6 +524,36 @@ describe("an installed hook's command line, read without commander", () => {
       expect(fast).not.toBeNull();
       expect({ argv, read: fast }).toEqual({ argv, read: (await commanderReads(argv)) as never });
     }
+  });
+
+  test("the CLI runs an installed hook without loading commander, and any other command through it", async () => {
+    // From the source, with commander's files made to throw when loaded (a runtime plugin).
+    const dir = tempDir();
+    const plugin = join(dir, "no-commander.ts");
+    writeFileSync(
+      plugin,
+      `Bun.plugin({ name: "no-commander", setup(b) { b.onLoad({ filter: /[\\\\/]node_modules[\\\\/]commander[\\\\/]/ }, () => ({ contents: 'throw new Error("commander was loaded")', loader: "js" })); } });\n`,
+    );
+    const pc = laptop("no-commander", dir);
+    const repo = gitRepo(join(dir, "repo"));
+    const mindsave = (args: string[]) =>
+      Bun.spawn([process.execPath, "--preload", plugin, MAIN, ...args], {
+        cwd: repo,
+        // Its own transpiler cache: nothing this run transpiles is kept for other runs.
+        env: childEnv({ ...pc.env, BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0" }, args),
+        stdin: new TextEncoder().encode(JSON.stringify({ session_id: "s1", hook_event_name: "Stop" })),
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+    const read = async (p: ReturnType<typeof mindsave>) => ({
+      code: await p.exited,
+      stderr: await new Response(p.stderr).text(),
+    });
+    expect(await read(mindsave(["hook", "stop"]))).toEqual({ code: 0, stderr: "" });
+    const other = await read(mindsave(["signal"]));
+    expect(other.code).not.toBe(0);
+    // Commander, replaced by the plugin, fails the run (its module has none of the names the CLI imports).
+    expect(other.stderr).toMatch(/node_modules[\\/]commander[\\/]/);
   });
 
   test("any other command line is left to commander (help, a missing or extra word, an unknown or repeated option)", () => {
