@@ -268,7 +268,7 @@ describe("sync", () => {
     expect(await content(w.a.db)).toBe(before[0]);
     expect(await content(w.b.db)).toBe(b0);
     const text = await w.a.cli(["sync", w.b.home]);
-    expect(text.stdout).toContain("into this store: snapshots +1 added");
+    expect(text.stdout).toContain("into this store: snapshots 1 added");
     const peers = (await w.a.json(["sync", "--list-peers"])).peers;
     expect(peers.map((p: any) => p.location)).toEqual([w.b.db]);
     // Plain `sync` now finds it.
@@ -285,7 +285,7 @@ describe("sync", () => {
     const partial = await w.a.cli(["sync"]);
     expect(partial.code).toBe(1);
     expect(partial.stderr).toContain("skipped");
-    expect(partial.stdout).toContain("into this store: snapshots +1 added");
+    expect(partial.stdout).toContain("into this store: snapshots 1 added");
     // --remove-peer forgets it.
     await w.a.json(["sync", "--remove-peer", join(gone, "mindsave.db")]);
     expect((await w.a.json(["sync", "--list-peers"])).peers.map((p: any) => p.location)).not.toContain(
@@ -429,7 +429,7 @@ describe("a step reopened on one laptop while the other edits the same plan", ()
     expect(merged.code).toBe(0);
     expect(merged.stdout).toContain("merged step by step");
     // B's own row was the later edit, so no incoming row changed B: the merge written into it did, and is counted.
-    expect(merged.stdout).toContain("into this store: snapshots ~1 updated");
+    expect(merged.stdout).toContain("into this store: snapshots 1 updated");
     for (const side of [w.a, w.b]) {
       const plan = await planOn(side);
       expect(plan.map((p) => [p.content, p.status])).toEqual([
@@ -547,15 +547,15 @@ describe("sync summaries", () => {
     // (A dry run starts no store: the drive gets its store from laptop B's first sync.)
     await syncOn(w.b, w.drive);
     const dry = await w.a.cli(["sync", w.drive, "--dry-run"]);
-    expect(dry.stdout).toContain("failures +4 added");
+    expect(dry.stdout).toContain("failures 4 added");
     expect(dry.stdout).not.toContain("read ");
     const real = await w.a.cli(["sync", w.drive]);
-    expect(real.stdout).toContain("into the peer:   failures +4 added; projects +1 added");
-    expect(real.stdout).toContain("failures +4 added");
+    expect(real.stdout).toContain("into the peer:   failures 4 added; projects 1 added");
+    expect(real.stdout).toContain("failures 4 added");
     expect(real.stdout).not.toMatch(/hosts|signals/);
     // One more repeat of one failure is one failure updated.
     await fail(w.a, "Redux");
-    expect((await w.a.cli(["sync", w.drive])).stdout).toContain("into the peer:   failures ~1 updated");
+    expect((await w.a.cli(["sync", w.drive])).stdout).toContain("into the peer:   failures 1 updated");
     // The drive is unplugged: plain `sync` names it.
     await w.a.cli(["sync", "--add-peer", w.drive]);
     renameSync(w.drive, `${w.drive}-away`);

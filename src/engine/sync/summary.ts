@@ -15,13 +15,16 @@ const LABEL: Record<Exclude<(typeof CATEGORIES)[number], "bookkeeping">, string>
   tool_calls: "tool calls",
 };
 
-/** "snapshots +1 added, ~2 updated; failures -1 deleted", or "nothing". */
+/**
+ * "snapshots 1 added, 2 updated; failures 1 deleted", or "nothing". Updated: a row both stores had,
+ * changed by the other side's later edit or a merge. The words say it, so no +/~/- marks beside the numbers.
+ */
 export function countsText(c: Counts): string {
   const parts = (Object.keys(LABEL) as (keyof typeof LABEL)[])
     .map((k) => {
       const { added, updated, deleted } = c[k];
       if (!added && !updated && !deleted) return null;
-      return `${LABEL[k]} ${[added && `+${added} added`, updated && `~${updated} updated`, deleted && `-${deleted} deleted`].filter(Boolean).join(", ")}`;
+      return `${LABEL[k]} ${[added && `${added} added`, updated && `${updated} updated`, deleted && `${deleted} deleted`].filter(Boolean).join(", ")}`;
     })
     .filter(Boolean);
   return parts.length ? parts.join("; ") : "nothing";
