@@ -13,6 +13,13 @@ import { print, printJson, terminalProgress } from "./shared.ts";
 import { byteSize } from "../lib/text.ts";
 import type { GlobalOptions } from "../types.ts";
 
+/**
+ * Pages checked of all, whatever the store's size: --full is the long check. No estimate from the
+ * rate: a search index's own check takes most of the time for its pages (the line before says
+ * roughly how long in all, fullCheckLine).
+ */
+const CHECK_PROGRESS = { min: 1, estimate: false };
+
 export async function run(
   o: { repair?: boolean; full?: boolean },
   _a: string[],
@@ -20,25 +27,29 @@ export async function run(
 ): Promise<number> {
   if (o.repair) {
     // The store's check of every page, then its repaired copy's: each a long check.
-    const progress = terminalProgress(g, 1);
+    const progress = terminalProgress(g, CHECK_PROGRESS);
     const r = await repairHome({
       home: g.home,
       progress:
         progress &&
-        ((of, done, total) =>
-          progress(of === "store" ? "checking pages" : "checking the repaired copy's pages", done, total)),
+        ((of, done, total, part) =>
+          progress(
+            of === "store" ? "checking pages" : "checking the repaired copy's pages",
+            done,
+            total,
+            part,
+          )),
     });
     if (g.json) printJson(r);
     else print(repairText(r));
     return 0;
   }
   if (o.full && !g.json && process.stderr.isTTY) process.stderr.write(fullCheckLine(g));
-  // Pages checked of all, whatever the store's size: --full is the long check.
-  const progress = o.full ? terminalProgress(g, 1) : undefined;
+  const progress = o.full ? terminalProgress(g, CHECK_PROGRESS) : undefined;
   const r = await healthReport(
     { home: g.home, workspace: g.workspace, project: g.project },
     o.full ? "full" : "quick",
-    progress && ((done, total) => progress("checking pages", done, total)),
+    progress && ((done, total, part) => progress("checking pages", done, total, part)),
   );
   if (g.json) printJson(r);
   else print(reportText(r));

@@ -2,8 +2,8 @@
 import { Session } from "../engine/session.ts";
 import { resolveWorkspace } from "../engine/projects/workspace.ts";
 import { CANCELLED, UserError } from "../errors.ts";
-import { writeErr, writeOut } from "../lib/out.ts";
-import { printable } from "../lib/text.ts";
+import { writeErr, writeOut, writeProgress } from "../lib/out.ts";
+import { fit, printable } from "../lib/text.ts";
 import { AGENT_IDS, type AgentId, type Place, type Scope } from "../engine/agents/registry.ts";
 import type { GlobalOptions } from "../types.ts";
 
@@ -49,32 +49,57 @@ export function note(message: string): void {
   writeErr(`mindsave: ${printable(message)}\n`);
 }
 
-/** Reports long work: what it is doing, how many of how many it has done. */
-export type Progress = (doing: string, done: number, total: number) => void;
+/** Reports long work: what it is doing, how many of how many it has done, and the part it is on now. */
+export type Progress = (doing: string, done: number, total: number, part?: string) => void;
+
+/** When a progress line is worth showing, and whether its rate says how long is left. */
+export interface ProgressOptions {
+  /** Work of fewer items ends before anyone waits. */
+  min?: number;
+  /** False where items take unequal times (a check's parts), so a rate would mislead. */
+  estimate?: boolean;
+}
 
 /**
- * Long work's progress for a person at a terminal: "DOING done/total, about N s left" on stderr,
- * rewritten in place (once per hundredth), ending with a newline when done. Work of fewer than
- * `min` items ends before anyone waits; with --json or stderr not a terminal, nothing (undefined).
+ * Long work's progress for a person at a terminal: "DOING done/total, about N s left: PART" on
+ * stderr, rewritten in place (once per hundredth or part) and erased when done; with --json or
+ * stderr not a terminal, nothing (undefined).
  */
-export function terminalProgress(g: GlobalOptions, min = 500): Progress | undefined {
+export function terminalProgress(g: GlobalOptions, o: ProgressOptions = {}): Progress | undefined {
   if (g.json || !process.stderr.isTTY) return undefined;
+  // Within one row (fit): a line that wrapped would leave its first rows behind when rewritten or
+  // erased. fit keeps it printable too: a part is named from the store, a damaged one's too.
+  const oneRow = (line: string) => writeProgress(fit(line, (process.stderr.columns || 80) - 1));
+  return progressLine(oneRow, Date.now, o);
+}
+
+/** Time into a kind of work before its rate means something: the first items say little of it. */
+const ESTIMATE_AFTER_MS = 1000;
+
+/** "about N s left" once it means something: a second into the work, and a second or more left. */
+function timeLeft(elapsed: number, done: number, total: number): string {
+  if (elapsed < ESTIMATE_AFTER_MS || done <= 0) return "";
+  const left = (elapsed / done) * (total - done);
+  return left >= 1000 ? `, about ${Math.round(left / 1000)} s left` : "";
+}
+
+/** The progress line drawn with `write` (the line in place of the last; "" erases it), timed by `now`. */
+export function progressLine(write: (line: string) => void, now: () => number, o: ProgressOptions): Progress {
+  const { min = 500, estimate = true } = o;
   // Each kind of work (`doing`) has its own start (when, and how many were done by its first
   // report), so the estimate of a second phase is its own.
   const started = new Map<string, { at: number; from: number }>();
   let shown = "";
-  return (doing, done, total) => {
+  return (doing, done, total, part) => {
     if (total < min) return;
-    if (!started.has(doing)) started.set(doing, { at: Date.now(), from: done });
+    if (!started.has(doing)) started.set(doing, { at: now(), from: done });
     const step = Math.floor((done * 100) / total);
-    if (`${doing} ${step}` === shown && done < total) return;
-    shown = `${doing} ${step}`;
+    if (`${doing} ${step} ${part}` === shown && done < total) return;
+    shown = `${doing} ${step} ${part}`;
+    if (done >= total) return write("");
     const { at, from } = started.get(doing)!;
-    const perItem = (Date.now() - at) / Math.max(done - from, 1);
-    // No estimate before a hundredth is done: the first items say nothing of the rate.
-    const left =
-      done < total && step > 0 ? `, about ${Math.ceil((perItem * (total - done)) / 1000)} s left` : "";
-    writeErr(`\r\x1b[K${doing} ${done}/${total}${left}${done === total ? "\n" : ""}`);
+    const left = estimate ? timeLeft(now() - at, done - from, total - from) : "";
+    write(`${doing} ${done}/${total}${left}${part ? `: ${part}` : ""}`);
   };
 }
 

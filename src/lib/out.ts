@@ -36,8 +36,25 @@ export function writeFd(fd: 1 | 2, text: string): void {
   }
 }
 
-export const writeOut = (text: string): void => writeFd(1, text);
-export const writeErr = (text: string): void => writeFd(2, text);
+// A progress line on stderr is rewritten in place and erased before any other output, so that a
+// report, a warning or an error never runs on after it, and nothing of it stays when the work ends.
+let progressShown = false;
+
+/** Shows `text` as the progress line on stderr (a terminal), in place of the last one; "" erases it. */
+export function writeProgress(text: string): void {
+  if (!text && !progressShown) return;
+  writeFd(2, `\r\x1b[K${text}`);
+  progressShown = text !== "";
+}
+
+export const writeOut = (text: string): void => {
+  writeProgress("");
+  writeFd(1, text);
+};
+export const writeErr = (text: string): void => {
+  writeProgress("");
+  writeFd(2, text);
+};
 
 /** The terminal's width when stdout is one (reading it from the stream only then), else undefined. */
 export function terminalColumns(): number | undefined {

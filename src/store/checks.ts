@@ -30,8 +30,12 @@ export function integrityLines(rows: Row[]): string[] {
     .slice(0, 20);
 }
 
-/** Reports the full check's progress: pages checked so far, of the pages the store's tables use. */
-export type CheckProgress = (done: number, total: number) => void;
+/**
+ * Reports the full check's progress: pages checked so far, of the pages the store's tables use, and
+ * the part being checked now (a search index's own check is one statement, most of the time, with
+ * no progress of its own: naming it shows the check is alive).
+ */
+export type CheckProgress = (done: number, total: number, part?: string) => void;
 
 /** The file shorter than its header says (a copy or a write cut short), in words; null when not, or not a local file. */
 function cutShort(path: string): string | null {
@@ -175,6 +179,8 @@ async function mapped<T>(conn: Exec, work: () => Promise<T>): Promise<T> {
 interface CheckPart {
   names: string[];
   pages: number;
+  /** What the progress line calls it: "table snapshots", "the search index snapshot_search". */
+  label: string;
 }
 
 /**
@@ -259,9 +265,12 @@ async function partsOf(conn: Exec, pages: Map<string, number>): Promise<CheckPar
     .map((x) => x.name);
   const partOf = (table: string) => virtual.find((v) => table.startsWith(`${v}_`)) ?? table;
   // The schema's own page and the free list: `integrity_check(sqlite_schema)` checks both.
-  const parts = new Map<string, CheckPart>([["sqlite_schema", { names: ["sqlite_schema"], pages: 0 }]]);
+  const parts = new Map<string, CheckPart>([
+    ["sqlite_schema", { names: ["sqlite_schema"], pages: 0, label: "the schema and the free pages" }],
+  ]);
+  const label = (name: string) => (virtual.includes(name) ? `the search index ${name}` : `table ${name}`);
   for (const x of schema) {
-    const part = parts.get(partOf(x.table)) ?? { names: [], pages: 0 };
+    const part = parts.get(partOf(x.table)) ?? { names: [], pages: 0, label: label(partOf(x.table)) };
     parts.set(partOf(x.table), part);
     if (x.type === "table" && !virtual.includes(x.name)) part.names.push(x.name);
   }
@@ -274,17 +283,17 @@ async function partsOf(conn: Exec, pages: Map<string, number>): Promise<CheckPar
   return [...parts.values()];
 }
 
-/** Each part checked in turn, its pages then reported done; what the checks found, in their words. */
+/** Each part checked in turn, named as it starts, its pages counted done after; what the checks found, in their words. */
 async function checkParts(conn: Exec, parts: CheckPart[], progress?: CheckProgress): Promise<string[]> {
   const total = parts.reduce((a, p) => a + p.pages, 0);
   let done = 0;
   const found: string[] = [];
-  progress?.(0, total);
   for (const part of parts) {
+    progress?.(done, total, part.label);
     for (const name of part.names) found.push(...(await tableCheck(conn, name)));
     done += part.pages;
-    progress?.(done, total);
   }
+  progress?.(done, total);
   return found;
 }
 

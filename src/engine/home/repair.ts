@@ -34,8 +34,8 @@ import type { ConvertOptions } from "./convert.ts";
 
 const SIDE_FILES = ["-wal", "-shm", "-journal"];
 
-/** The check of every page in progress: of the store as it is, then of its repaired copy. */
-export type RepairProgress = (of: "store" | "copy", done: number, total: number) => void;
+/** The check of every page in progress: of the store as it is, then of its repaired copy (the part on now: see CheckProgress). */
+export type RepairProgress = (of: "store" | "copy", done: number, total: number, part?: string) => void;
 
 /** The same options as encrypt and decrypt (which home, the environment, the time for names), and progress. */
 export interface RepairOptions extends ConvertOptions {
@@ -173,7 +173,7 @@ async function inspectDamaged(
 ): Promise<StoreInspection> {
   const before = await inspectStore(db, {
     encryptionKey: key,
-    progress: progress && ((done, total) => progress("store", done, total)),
+    progress: progress && ((done, total, part) => progress("store", done, total, part)),
   });
   if (before.error) {
     throw new UserError(
@@ -353,7 +353,9 @@ async function verify(
 ): Promise<Record<string, number>> {
   const fail = (why: string) =>
     new UserError(`The repaired copy of ${db} fails its own check (${why}); the store was left as it was.`);
-  const integrity = await copy.fullCheck(progress && ((done, total) => progress("copy", done, total)));
+  const integrity = await copy.fullCheck(
+    progress && ((done, total, part) => progress("copy", done, total, part)),
+  );
   if (integrity !== "ok") throw fail(`integrity: ${integrity}`);
   const counts = await copy.tableCounts();
   for (const [t, r] of Object.entries(tables)) {
