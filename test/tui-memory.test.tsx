@@ -14,6 +14,8 @@ import { addRule, rulesHere } from "../src/engine/memory/rules.ts";
 import { addFact, factsHere, isFresh } from "../src/engine/memory/facts.ts";
 import { retire, retireCandidates } from "../src/engine/memory/retire.ts";
 import { closeAll, KEY, mount as mountApp, openStore } from "./tui-harness.tsx";
+import { tagList } from "../ui/components/pickerRows.ts";
+import { width } from "../src/lib/text.ts";
 
 afterEach(closeAll);
 
@@ -403,6 +405,43 @@ describe("80 columns: prompts, status lines and picker rows keep what matters", 
       (x) => x.includes("1 of 3 snapshots · #regression") && x.includes("cut a release"),
       "completed to #release while typing",
     );
+  });
+
+  test("the tag row shows each tag whole when it fits, else its start: at 80 and 60 columns, a Chinese tag too", async () => {
+    const { session, projectId } = await store(["untagged"]);
+    // Most used first: #release-candidate (3), #性能优化测试 (2), #x (1).
+    for (const tags of [
+      ["release-candidate", "性能优化测试", "x"],
+      ["release-candidate", "性能优化测试"],
+      ["release-candidate"],
+    ])
+      await saveSnapshot(session, { input: fromFields({ goal: tags.join(" "), tags }) });
+    const tagRow = (f: string) => f.split("\n").find((l) => l.startsWith("# "));
+    const wide = mount(session, picker(projectId));
+    await wide.until((x) => x.includes("webapp · 4 snapshots"), "the picker at 80 columns");
+    wide.press("t");
+    const all = await wide.until((x) => x.includes("tags here:"), "every tag at 80 columns");
+    expect(tagRow(all)).toBe("# █a tag, e.g. release  tags here: #release-candidate #性能优化测试 #x");
+    const narrow = mountApp(session, { initial: picker(projectId), columns: 60, rows: 24, fits: true });
+    await narrow.until((x) => x.includes("webapp · 4 snapshots"), "the picker at 60 columns");
+    narrow.press("t");
+    // The placeholder keeps its line; the tags get the rest: the first whole, the second its start.
+    const some = await narrow.until((x) => x.includes("tags here:"), "the tags at 60 columns");
+    expect(tagRow(some)).toBe("# █a tag, e.g. release  tags here: #release-candidate #性能…");
+    expect(some).not.toContain("\n release");
+    narrow.press("性");
+    const chinese = await narrow.until((x) => x.includes("Enter keeps"), "the Chinese tag suggested");
+    expect(tagRow(chinese)).toBe("# 性█  tags here: #性能优化测试  (Enter keeps #性能优化测试)");
+    narrow.press("\x7f", "re");
+    // Enter's tag whole, the list's shortened to what is left.
+    const only = await narrow.until((x) => x.includes("Enter keeps #release"), "the only completion");
+    expect(tagRow(only)).toBe("# re█  tags here: #releas…  (Enter keeps #release-candidate)");
+    // However little room is left, a tag shows a character of its own or gives way to "…", never "#…".
+    for (let cols = 0; cols <= 14; cols++) {
+      const list = tagList(["性能优化测试", "x"], cols, "…");
+      expect(width(list)).toBeLessThanOrEqual(cols);
+      expect(list).not.toContain("#…");
+    }
   });
 
   test("a third Space says that at most two snapshots can be marked", async () => {

@@ -5,7 +5,7 @@
 import { useEffect, useEffectEvent, useRef, useState } from "react";
 import { Box, Text, type Key } from "ink";
 import { useKeys } from "../hooks/useKeys.ts";
-import { TextField } from "./TextField.tsx";
+import { fieldColumns, TextField } from "./TextField.tsx";
 import { useRefState } from "../hooks/useRefState.ts";
 import { editField, field, type Field } from "../hooks/textEdit.ts";
 import {
@@ -436,21 +436,24 @@ function FilterLine(props: { filter: Filter; tags: string[]; active: boolean; wi
   const g = theme.g;
   const editing = filter.editing();
   const query = filter.query();
-  if (editing === "tag")
+  if (editing === "tag") {
+    const field = {
+      value: filter.tagField(),
+      focus: props.active,
+      width: Math.max(10, Math.floor(w / 3)),
+      placeholder: "a tag, e.g. release",
+    };
+    // The hint is made to fit what the field leaves, so nothing on the line is squeezed or cut by the layout.
     return (
       <Box>
         <Text color={theme.c("accent")}># </Text>
-        <TextField
-          value={filter.tagField()}
-          focus={props.active}
-          width={Math.max(10, Math.floor(w / 3))}
-          placeholder="a tag, e.g. release"
-        />
+        <TextField {...field} />
         <Text color={theme.c("muted")} wrap="truncate">
-          {tagHint(filter.tag(), props.tags)}
+          {tagHint(filter.tag(), props.tags, w - 2 - fieldColumns(field, g.ellipsis), g.ellipsis)}
         </Text>
       </Box>
     );
+  }
   return (
     <Box>
       <Text color={theme.c("accent")}>/ </Text>

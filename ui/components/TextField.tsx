@@ -4,7 +4,7 @@
 // longer than the field shows the part around the cursor.
 import { Text } from "ink";
 import { useUi } from "../context.ts";
-import { fitStart, graphemes, width as textWidth } from "../../src/lib/text.ts";
+import { fit, fitStart, graphemes, width as textWidth } from "../../src/lib/text.ts";
 import type { Field } from "../hooks/textEdit.ts";
 
 /** The clusters before the cursor, the one under it (none at the end) and after it, cut to `room` columns around the cursor. */
@@ -44,14 +44,37 @@ export function fieldWindow(
   return { before: ellipsis + left.join(""), under, after: after.length ? ellipsis : "" };
 }
 
-export function TextField(props: { value: Field; focus: boolean; placeholder?: string; width?: number }) {
+export interface FieldProps {
+  value: Field;
+  focus: boolean;
+  placeholder?: string;
+  width?: number;
+}
+
+/** The placeholder within the field's width (beside the cursor's block when focused): it never wraps. */
+function placeholderShown(props: FieldProps, ellipsis: string): string {
+  const p = props.placeholder ?? "";
+  return props.width ? fit(p, props.width - (props.focus ? 1 : 0), ellipsis) : p;
+}
+
+/** How many columns the field takes of its line as drawn now: what is left is for what follows it. */
+export function fieldColumns(props: FieldProps, ellipsis: string): number {
+  if (!props.value.text && props.placeholder)
+    return (props.focus ? 1 : 0) + textWidth(placeholderShown(props, ellipsis));
+  if (!props.focus)
+    return textWidth(props.width ? fitStart(props.value.text, props.width, ellipsis) : props.value.text);
+  const { before, under, after } = fieldWindow(props.value, props.width ?? Infinity, ellipsis);
+  return textWidth(before) + (under ? textWidth(under) : 1) + textWidth(after);
+}
+
+export function TextField(props: FieldProps) {
   const { theme } = useUi();
   const block = theme.ascii ? "_" : "█";
   if (!props.value.text && props.placeholder) {
     return (
       <Text>
         {props.focus ? block : ""}
-        <Text color={theme.c("muted")}>{props.placeholder}</Text>
+        <Text color={theme.c("muted")}>{placeholderShown(props, theme.g.ellipsis)}</Text>
       </Text>
     );
   }

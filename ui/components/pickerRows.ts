@@ -3,7 +3,7 @@
 import type { SnapshotSummary } from "../../src/engine/snapshots/catalog.ts";
 import { search } from "../../src/engine/snapshots/recall.ts";
 import type { Session } from "../../src/engine/session.ts";
-import { fit } from "../../src/lib/text.ts";
+import { fit, width } from "../../src/lib/text.ts";
 import { nameRoom } from "./Frame.tsx";
 
 /** At most this many search hits are listed (the title then says "500+ of N match"). */
@@ -70,17 +70,44 @@ export function onlyCompletion(typed: string, tags: string[]): string | undefine
   return only && !more.length && only.toLowerCase() !== tagKey(typed).toLowerCase() ? only : undefined;
 }
 
-/** What the tag field says after the tag typed: the tags here that start so, and what Enter or Tab takes. */
-export function tagHint(typed: string, tags: string[]): string {
+/**
+ * What the tag field says after the tag typed, within `cols`: the tags here that start so, and what
+ * Enter or Tab takes (left out first when the tags would not show).
+ */
+export function tagHint(typed: string, tags: string[], cols: number, ellipsis: string): string {
   const known = tagsStarting(typed, tags);
   const only = onlyCompletion(typed, tags);
-  if (!known.length) return "  (no snapshot here has such a tag)";
+  if (!known.length) return `  ${fit("(no snapshot here has such a tag)", cols - 2, ellipsis)}`;
+  const lead = "  tags here: ";
   const next = only
     ? `  (Enter keeps #${only})`
     : tagKey(typed) && known.length > 1
       ? `  (Tab: #${known[0]})`
       : "";
-  return `  tags here: #${known.join(" #")}${next}`;
+  const list = tagList(known, cols - width(lead) - width(next), ellipsis);
+  if (!next || (list && list !== ellipsis)) return `${lead}${list}${next}`;
+  return `${lead}${tagList(known, cols - width(lead), ellipsis)}`;
+}
+
+/**
+ * Tags as "#a #b", within `cols`: each whole while it fits; the first that does not, shortened to
+ * its start ("#release-cand…", "#性能…") when a character of it shows, else "…"; none after it.
+ */
+export function tagList(tags: string[], cols: number, ellipsis: string): string {
+  let out = "";
+  for (const tag of tags) {
+    const gap = out ? " " : "";
+    if (width(`${out}${gap}#${tag}`) <= cols) {
+      out += `${gap}#${tag}`;
+      continue;
+    }
+    const room = cols - width(`${out}${gap}#`);
+    const start = room > width(ellipsis) ? fit(tag, room, ellipsis) : "";
+    if (start && start !== ellipsis) out += `${gap}#${start}`;
+    else if (width(`${out}${gap}${ellipsis}`) <= cols) out += `${gap}${ellipsis}`;
+    break;
+  }
+  return out;
 }
 
 /** The snapshot saved before one in the project's list (null: it is the oldest; undefined: no such snapshot). */
