@@ -149,15 +149,8 @@ describe("defects, each through real payloads", () => {
         { file_path: join(t.repo, "src/login.tsx"), old_string: "a", new_string: "b" },
         100_000,
       );
-      if (i === 0)
-        await t.hook(
-          "post-tool-use",
-          payload(
-            "PostToolUse",
-            at,
-            events.postToolUse("Edit", { file_path: join(t.repo, "src/login.tsx") }, id),
-          ),
-        );
+      const edit = events.postToolUse("Edit", { file_path: join(t.repo, "src/login.tsx") }, id);
+      if (i === 0) await t.hook("post-tool-use", payload("PostToolUse", at, edit));
       const red = tr.tool("Bash", { command: "bun test" }, 195_000);
       // RED still warns, and says it is not saving.
       expect(
