@@ -696,13 +696,42 @@ describe("the signal row", () => {
     );
     // What came from outside is there, redacted: the session, its model, its failed command.
     const signal = JSON.parse(data);
-    expect(signal.session_id).toBe(redact(sessionId));
-    expect(signal.session_id).not.toBe(sessionId);
+    // The session is kept by a hash of its id, one key for all four hooks (its redaction would be a tag).
+    expect(signal.session_id).toMatch(/^session_[0-9a-f]{24}$/);
+    expect(Object.keys(signal.sessions)).toEqual([signal.session_id]);
     const notes = Object.values(signal.sessions) as SessionNote[];
     expect(notes.map((n) => n.model).filter(Boolean)).toEqual([redact(one(7))]);
     expect(notes.flatMap((n) => Object.values(n.failures ?? {})).map((f) => f.target)).toEqual([
       redact(at(12)),
     ]);
+  });
+
+  test("a session id the scan would redact is one session to every hook, never stored as it is", async () => {
+    const t = await project();
+    // A JWT-shaped id: the scan replaces it with a tag, so a note keyed by it was never found again.
+    const part = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
+    const signature = "q3Vx8Lr2Tz9NwKc5YhE1uPj7DmA4sGf6bXo0WiZtRnQ";
+    const sessionId = `${part({ alg: "HS256", typ: "JWT" })}.${part({ sid: "agent-7f3a91c2", iat: 1795000000 })}.${signature}`;
+    expect(redact(sessionId)).not.toBe(sessionId);
+    const failure = {
+      session_id: sessionId,
+      cwd: t.repo,
+      hook_event_name: "PostToolUseFailure",
+      tool_name: "Bash",
+      tool_input: { command: "bun test test/billing.test.ts" },
+      error: "Exit code 1",
+    };
+    // The hooks as the agent runs them: one process per call, the store read afresh each time.
+    for (let i = 0; i < 3; i++)
+      await t.okCli(["hook", "post-tool-use-failure"], { stdin: JSON.stringify(failure) });
+    const data = String((await sql(t.db, "SELECT data FROM signals WHERE deleted = 0"))[0]!.data);
+    const notes = Object.values(JSON.parse(data).sessions) as SessionNote[];
+    // One note with the call counted three times: what makes it a failure-graph candidate.
+    expect(notes.map((n) => Object.values(n.failures ?? {}).map((f) => f.count))).toEqual([[3]]);
+    const files = readdirSync(t.home).filter((f) => f.startsWith("mindsave.db"));
+    expect(files.filter((f) => readFileSync(join(t.home, f)).toString("latin1").includes(signature))).toEqual(
+      [],
+    );
   });
 
   test("its own field names and times are kept as redaction would keep them; the rest is redacted", () => {

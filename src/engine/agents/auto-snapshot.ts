@@ -26,7 +26,7 @@ import { isBareReply, promptRules, statedNextStep, taskOf } from "./task-words.t
 import { foldDuplicates } from "../snapshots/constraint-hygiene.ts";
 import { isAbsoluteAny, toStoredPath } from "../projects/paths.ts";
 import { gitChangedSince, gitDiffStat } from "../projects/workspace.ts";
-import type { HookFacts } from "./hook-payload.ts";
+import { sessionKey, type HookFacts } from "./hook-payload.ts";
 import type { Session } from "../session.ts";
 import { currentWorkspace, resolveProject } from "../projects/resolve.ts";
 import type { PlanItem, SnapshotRecord } from "../../store/store.ts";
@@ -327,7 +327,7 @@ function layer2Of(
  */
 export function autoSnapshotInput(facts: TranscriptFacts, c: AutoContext): SnapshotInput {
   const input = emptyInput();
-  const sessionId = c.sessionId ?? facts.session_id;
+  const sessionId = c.sessionId ?? sessionKey(facts.session_id);
   const intent = intentOf(facts);
   const newest = carriesOnNewest(facts, c.newest, intent, sessionId) ? c.newest : null;
   const plan = planProgress(facts);
@@ -437,7 +437,7 @@ async function autoSources(session: Session, facts: TranscriptFacts, hook: HookF
       : await session.store.newestFullSnapshot(ctx.project.id);
   const root = ctx?.root ?? currentWorkspace(session, false)?.root ?? null;
   const signal = await getSignalRow(session.store, ctx?.project.id);
-  const sessionId = hook.sessionId ?? facts.session_id;
+  const sessionId = hook.sessionId ?? sessionKey(facts.session_id);
   const projectId = ctx?.project.id ?? null;
   return { projectId, newest, full, root, signal, sessionId, note: noteOf(signal, sessionId) };
 }

@@ -14,7 +14,7 @@ import { resolveProject } from "../projects/resolve.ts";
 import { noteOf, withNote, type SessionNote } from "./session-notes.ts";
 import { getSignalRow, putSignalRow } from "./signal-row.ts";
 import { unlessBusy } from "../unless-busy.ts";
-import type { HookPayload } from "./hook-payload.ts";
+import { sessionKey, type HookPayload } from "./hook-payload.ts";
 import type { HookEvent } from "./kinds/kind.ts";
 import type { Session } from "../session.ts";
 import type { TranscriptFacts } from "./transcript.ts";
@@ -101,7 +101,7 @@ export async function askAtMoment(
   channel: Channel,
   workUnseen = false,
 ): Promise<Ask> {
-  const sessionId = typeof p.session_id === "string" && p.session_id ? p.session_id : null;
+  const sessionId = sessionKey(p.session_id);
   if (!(await askable(session, sessionId))) return {};
   const atStop = channel.stopBlock && (moment === "ending" || !channel.context);
   // Asked now only for a session known to have worked (a Q&A has no checkpoint to write).
@@ -135,7 +135,7 @@ const KEEP_STEPS = 50;
  * when asking is on, in a session that may be asked.
  */
 export async function noteStepCall(session: Session, p: HookPayload): Promise<void> {
-  const sessionId = typeof p.session_id === "string" && p.session_id ? p.session_id : null;
+  const sessionId = sessionKey(p.session_id);
   if (!mayCompleteStep(p) || !(await askable(session, sessionId))) return;
   await withAskNote(session, sessionId!, (n) =>
     n?.no_save || !mayCompleteStep(p, n?.done_steps) || n?.steps_unread
@@ -149,7 +149,7 @@ export async function noteStepCall(session: Session, p: HookPayload): Promise<vo
  * the last stop is noted as noteStepCall notes one (and where the transcript was read up to).
  */
 export async function noteStepsInTranscript(session: Session, p: HookPayload, tool: string): Promise<void> {
-  const sessionId = typeof p.session_id === "string" && p.session_id ? p.session_id : null;
+  const sessionId = sessionKey(p.session_id);
   if (!p.transcript_path || p.stop_hook_active === true || !(await askable(session, sessionId))) return;
   const from = (await sessionNote(session, sessionId))?.plan_read_to ?? 0;
   const { size, seen } = planCallSince(p.transcript_path, from, tool);
@@ -202,7 +202,7 @@ export async function askAtStop(
   event: HookEvent,
   reads: StopReads,
 ): Promise<Ask> {
-  const sessionId = typeof p.session_id === "string" && p.session_id ? p.session_id : null;
+  const sessionId = sessionKey(p.session_id);
   if (event !== "stop" || p.stop_hook_active === true || !(await askable(session, sessionId))) return {};
   const note = await sessionNote(session, sessionId);
   // The transcript is read only when a moment or a step waits for this stop.

@@ -10,7 +10,7 @@ import { countTokens } from "../snapshots/tokens.ts";
 import { inline } from "../snapshots/layers.ts";
 import type { Session } from "../session.ts";
 import { unlessBusy } from "../unless-busy.ts";
-import { contextWindow, type HookPayload } from "./hook-payload.ts";
+import { contextWindow, sessionKey, type HookPayload } from "./hook-payload.ts";
 import { getSignalRow, putSignalRow } from "./signal-row.ts";
 import { noteOf, withNote } from "./session-notes.ts";
 import { sessionNote } from "./auto-snapshot.ts";
@@ -68,7 +68,7 @@ export async function compactionGuide(session: Session): Promise<string | undefi
  * the model. Called only for one that compresses (runHook asks compressesNow first).
  */
 export async function noteCompaction(session: Session, p: HookPayload): Promise<void> {
-  const sessionId = typeof p.session_id === "string" && p.session_id ? p.session_id : null;
+  const sessionId = sessionKey(p.session_id);
   if (!sessionId) return;
   const now = session.now();
   await unlessBusy(true, undefined, () =>
@@ -98,7 +98,7 @@ export function compressesNow(session: Session, p: HookPayload, src: TranscriptS
 
 /** The restore block after a compaction noted by noteCompaction, once; undefined when none is due. */
 export async function restoreAfterCompaction(session: Session, p: HookPayload): Promise<string | undefined> {
-  const sessionId = typeof p.session_id === "string" && p.session_id ? p.session_id : null;
+  const sessionId = sessionKey(p.session_id);
   if (!sessionId || !(await sessionNote(session, sessionId))?.restore_due) return undefined;
   const now = session.now();
   const taken = await unlessBusy(true, false, () =>

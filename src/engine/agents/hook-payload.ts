@@ -1,6 +1,8 @@
 // What a hook is given: the agent's payload (Claude Code's shape; other agents' are mapped onto it
 // in kinds/), the facts a hook knows beyond the transcript, what a hook flow answers, and the
 // model's context window the payload names.
+import { derivedId } from "../ids.ts";
+import { redact } from "../snapshots/redact.ts";
 
 export const DEFAULT_CONTEXT_WINDOW = 200_000;
 export const LARGE_CONTEXT_WINDOW = 1_000_000;
@@ -23,7 +25,7 @@ export function contextWindow(
 
 /** What a hook knows beyond the transcript. */
 export interface HookFacts {
-  /** The payload's session_id: the session every hook snapshot is stamped with. */
+  /** The payload's session_id as a key (`sessionKey`): the session every hook snapshot is stamped with. */
   sessionId: string | null;
   /** Stop's `last_assistant_message`: the final reply even when the transcript lags behind it. */
   lastReply?: string;
@@ -64,9 +66,23 @@ export interface HookOutcome {
   workUnseen?: boolean;
 }
 
+/** The last id keyed: a hook asks for its one session's key at every step, the scan runs once. */
+let lastKey: { id: string; key: string } | null = null;
+
+/**
+ * An agent's session id as the hooks key their notes and snapshots by. An id the secret scan would
+ * redact (a JWT, a token's shape) is stored as a hash of itself: redacted, every hook's id would
+ * become the same tag and find no note of its session, and kept, a real secret would be stored.
+ */
+export function sessionKey(id: unknown): string | null {
+  if (typeof id !== "string" || !id) return null;
+  if (lastKey?.id !== id) lastKey = { id, key: redact(id) === id ? id : derivedId("session", id) };
+  return lastKey.key;
+}
+
 export function hookFacts(p: HookPayload): HookFacts {
   return {
-    sessionId: typeof p.session_id === "string" && p.session_id ? p.session_id : null,
+    sessionId: sessionKey(p.session_id),
     lastReply:
       typeof p.last_assistant_message === "string" && p.last_assistant_message.trim()
         ? p.last_assistant_message

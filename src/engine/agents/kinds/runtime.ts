@@ -9,7 +9,7 @@ import { RUNS_CLAUDE_HOOKS, agentKind, callerOf } from "./index.ts";
 import { canRead, factsFor, recordTrail } from "./trail.ts";
 import { hasWork } from "../auto-snapshot.ts";
 import type { AgentKind, HookEvent, Reply } from "./kind.ts";
-import type { HookPayload } from "../hook-payload.ts";
+import { sessionKey, type HookPayload } from "../hook-payload.ts";
 import type { Session } from "../../session.ts";
 import { hookMayAct, resolveProject } from "../../projects/resolve.ts";
 import { isOff, offHere } from "../../projects/off.ts";
@@ -63,7 +63,7 @@ export function readHook(
  * after that, without a session id, or when the store cannot be written now.
  */
 async function firstRestore(session: Session, p: HookPayload): Promise<string | undefined> {
-  const sessionId = typeof p.session_id === "string" && p.session_id ? p.session_id : null;
+  const sessionId = sessionKey(p.session_id);
   if (!sessionId) return undefined;
   const now = session.now();
   const first = await unlessBusy(true, false, () =>
@@ -155,9 +155,7 @@ export async function runHook(session: Session, call: HookCall): Promise<string>
   const restoring = event === "session-start";
   if (
     RUNS_CLAUDE_HOOKS.has(caller.id) &&
-    !(await unlessBusy(restoring, true, () =>
-      claimEvent(session, typeof p.session_id === "string" ? p.session_id : null, event, route.id),
-    ))
+    !(await unlessBusy(restoring, true, () => claimEvent(session, sessionKey(p.session_id), event, route.id)))
   )
     return "";
   if (src.trail) await unlessBusy(restoring, undefined, () => recordTrail(session, event, p, src));

@@ -3,7 +3,7 @@
 // prompts, the last tool calls with their targets, the edited files and the task list. A snapshot
 // is then built from that trail instead of a transcript. Bounded: a few dozen items per session.
 import { hasWork, sessionNote } from "../auto-snapshot.ts";
-import type { HookPayload } from "../hook-payload.ts";
+import { sessionKey, type HookPayload } from "../hook-payload.ts";
 import { callTarget, withNote, type SessionNote, type Trail } from "../session-notes.ts";
 import { changeSignalRow } from "../signal-row.ts";
 import { clean, emptyFacts, ERROR_MAX, objectOf, TARGET_KEYS, type TranscriptFacts } from "../transcript.ts";
@@ -170,7 +170,7 @@ export async function recordTrail(
   p: HookPayload,
   src: TranscriptSource,
 ): Promise<void> {
-  const sessionId = typeof p.session_id === "string" && p.session_id ? p.session_id : null;
+  const sessionId = sessionKey(p.session_id);
   if (!sessionId || !src.trail || !TRAILED.has(event)) return;
   const now = session.now();
   // As session-start does: a project is made here only for a workspace with its own identity. A
@@ -237,7 +237,7 @@ export async function factsFor(
 ): Promise<TranscriptFacts> {
   const facts = src.facts(p);
   if (!src.trail || hasWork(facts)) return facts;
-  const sessionId = typeof p.session_id === "string" && p.session_id ? p.session_id : null;
+  const sessionId = sessionKey(p.session_id);
   return trailFacts(
     (await sessionNote(session, sessionId))?.trail ?? (await pendingTrail(session, sessionId)),
     sessionId,
