@@ -1,13 +1,13 @@
 // A project's "off" (`mindsave off`) is never lost by another route: `projects link` (either way,
 // and a switch that reaches a store by sync after the link), `projects split`, and `export` then
-// `import` on another laptop. The linked, split or imported project stays off; an import never
-// turns one on.
+// `import` on another laptop, and `doctor --repair`. The linked, split, imported or repaired project
+// stays off; an import never turns one on.
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { claudeSessionHooks } from "./claude-hooks.ts";
 import { destroyTable, dumpStore, gitRepo, run, twoLaptops, type LaptopWithClone } from "./helpers.ts";
-import { atPlace, inClone, save, syncScene, type Place } from "./engine-setup.ts";
+import { atPlace, fail, inClone, save, syncScene, type Place } from "./engine-setup.ts";
 import { offHere, switchMindSave } from "../src/engine/projects/off.ts";
 import { attachProject, linkProjects } from "../src/engine/projects/projects.ts";
 import { exportSeed } from "../src/engine/formats/seed-export.ts";
@@ -186,5 +186,62 @@ describe("doctor --repair", () => {
     const repair = await w.a.cli(["doctor", "--repair"]);
     expect(repair.code).toBe(0);
     expect(await isOffAt(inClone(w.a))).toBe(true);
+  });
+
+  test("projects whose rows and roots were lost, made again away from their folders: the folders stay off, and the repair names them", async () => {
+    const { a, base } = twoLaptops("mindsave-off-lost-");
+    const work = join(base, "work");
+    const files = { "notes.md": "# 笔记 notes\n" };
+    // notes-2 is a second checkout of notes' history (a project of its own id); diary has its own.
+    const [notes, notes2, diary] = ["notes", "notes-2", "diary"].map((name) =>
+      gitRepo(join(work, name), name === "diary" ? { "diary.md": "# 日记\n" } : files),
+    );
+    const at = (cwd: string): Place => ({ ...inClone(a), cwd });
+    await save(at(notes), { goal: GOAL });
+    await save(at(notes2), { goal: "a second copy of the notes" });
+    // diary saved no snapshot: only its failure names it after the repair.
+    await fail(at(diary), "a nightly cron job", "runs twice after a reboot");
+    for (const off of [notes2, diary]) await switchAt(at(off), true);
+    const idOf = (cwd: string) =>
+      atPlace(at(cwd), async (s) => (await resolveProject(s, { create: false }))!.project.id);
+    const ids = [await idOf(notes2), await idOf(diary)];
+    await destroyTable(a.db, "projects");
+    await destroyTable(a.db, "roots");
+    // The folders are away while the repair runs (a drive not plugged in): it cannot tell whose they are.
+    renameSync(work, `${work}-away`);
+    let repair;
+    try {
+      repair = await a.cli(["doctor", "--repair"]);
+    } finally {
+      renameSync(`${work}-away`, work);
+    }
+    expect(repair.code).toBe(0);
+    // It names the projects that are off, and how a folder nothing ties to them stays off.
+    const named = repair.stdout.split("\n").filter((l) => l.includes("It is switched off"));
+    expect(named.map((l) => l.match(/\((p_[^)]+)\)/)?.[1]).sort()).toEqual(ids.sort());
+    expect(named[0]).toEndWith(
+      "It is switched off: linking it keeps that folder off (or run `mindsave off` there).",
+    );
+    // notes-2 is tied to its project by the snapshot saved there on this host, diary by its history.
+    const repaired = await dumpStore(a.db);
+    for (const cwd of [notes2, diary]) {
+      const payload = { session_id: "s-1", cwd, hook_event_name: "SessionStart", source: "startup" };
+      const start = await run(["hook", "session-start", "--home", a.home], {
+        cwd,
+        env: a.env,
+        stdin: JSON.stringify(payload),
+      });
+      expect(start).toEqual({ code: 0, stdout: "", stderr: "" });
+    }
+    expect(await dumpStore(a.db)).toBe(repaired); // no project made, nothing noted
+    // A person's save there makes a new project (the repaired ones lost their folders' identity): off.
+    for (const cwd of [notes2, diary]) {
+      await save(at(cwd), { goal: BLOG });
+      expect(await isOffAt(at(cwd))).toBe(true);
+    }
+    // The project that was on stays on, and `mindsave on` turns a new one on, as anywhere.
+    expect(await isOffAt(at(notes))).toBe(false);
+    await switchAt(at(diary), false);
+    expect(await isOffAt(at(diary))).toBe(false);
   });
 });

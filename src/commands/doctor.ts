@@ -178,7 +178,7 @@ function recreatedText(r: RepairResult): string[] {
       out.push(
         p.root
           ? `  ${p.name} (${p.id}): its folder ${p.root} finds it again.`
-          : `  ${p.name} (${p.id}): see it with \`mindsave snapshots list --in ${p.id}\`; to make it a folder's project, run \`mindsave projects link ${p.id}\` in that folder${p.last_seen_at ? ` (it was last at ${p.last_seen_at})` : ""}.`,
+          : `  ${p.name} (${p.id}): see it with \`mindsave snapshots list --in ${p.id}\`; to make it a folder's project, run \`mindsave projects link ${p.id}\` in that folder${p.last_seen_at ? ` (it was last at ${p.last_seen_at})` : ""}.${p.off ? " It is switched off: linking it keeps that folder off (or run `mindsave off` there)." : ""}`,
       );
     }
   }

@@ -243,6 +243,16 @@ export class Queries {
     ).map(toRoot);
   }
 
+  /** The folders projects now switched off saved snapshots in on host `hostId` (a few projects: a join per switch). */
+  async offProjectsSavedOnHost(hostId: string): Promise<{ project_id: string; path: string }[]> {
+    const rows = await this.rows(
+      `SELECT DISTINCT s.project_id, s.saved_root FROM off_switches o JOIN snapshots s ON s.project_id = o.project_id
+       WHERE o.deleted = 0 AND o.scope = 'project' AND s.deleted = 0 AND s.saved_host = ? AND s.saved_root IS NOT NULL`,
+      [hostId],
+    );
+    return rows.map((r) => ({ project_id: str(r.project_id), path: str(r.saved_root) }));
+  }
+
   async snapshotCounts(): Promise<Map<string, { count: number; newest: string | null }>> {
     const rows = await this.rows(
       "SELECT project_id, count(*) AS n, max(created_at) AS newest FROM snapshots WHERE deleted = 0 GROUP BY project_id",

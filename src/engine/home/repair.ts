@@ -28,6 +28,7 @@ import { derivedId } from "../ids.ts";
 import { applyRetentionEverywhere } from "../snapshots/retention.ts";
 import { DEFAULT_KEEP } from "../snapshots/layers.ts";
 import { resolveWorkspace } from "../projects/workspace.ts";
+import { projectSwitch } from "../projects/off-switch.ts";
 import { encryptionState, storeKey, storeKeyFile } from "./encryption.ts";
 import { backupFileAsIs, backupName, listBackups, newestBackup } from "./backups.ts";
 import type { ConvertOptions } from "./convert.ts";
@@ -86,6 +87,11 @@ export interface RecreatedProject {
   root: string | null;
   /** Its last known folder (on any host), when the project could not be matched to a folder here. */
   last_seen_at: string | null;
+  /**
+   * Switched off (`mindsave off`): its folder stays off where it is tied to it (a snapshot saved
+   * there on this host, or its history: off-switch.ts); elsewhere, only a person can say which it is.
+   */
+  off: boolean;
 }
 
 /** Repairs the home's store (see the top of this file); a healthy store is left alone. */
@@ -282,7 +288,8 @@ async function recreate(
       remote: found?.remote ?? null,
       created_at: at.toISOString(),
     });
-    out.push({ id: p.id, name, root: found?.root ?? null, last_seen_at: found ? null : last });
+    const off = (await projectSwitch(copy, p.id)) !== null;
+    out.push({ id: p.id, name, root: found?.root ?? null, last_seen_at: found ? null : last, off });
   }
   await copy.recreateProjects(hostId, rows);
   return out;

@@ -43,12 +43,31 @@ export async function carryOffSwitch(w: StoreWriter, from: string, to: string): 
 }
 
 /**
+ * The switch of the first project of history `identity` (its id is derived from it), when no project
+ * holds that identity any more: a repair that lost the project's row makes it again under a
+ * placeholder identity (or not at all, when only its switch was saved), so a checkout of that
+ * history finds no project and would make a new one that is on.
+ */
+export async function offByHistory(q: Queries, identity: string): Promise<OffSwitchRecord | null> {
+  const id = derivedId("p", identity);
+  if ((await q.getProject(id))?.identity === identity) return null; // found by its identity, as ever
+  return projectSwitch(q, id);
+}
+
+/**
  * The switch of a project that is off and had folder `path` on this host (null: none), e.g. before
- * its history was replaced: a project found there again under a new identity starts off.
+ * its history was replaced: a project found there again under a new identity starts off. The folder
+ * is the project's root here, or where it saved a snapshot here: a repair that lost the project's
+ * row and its roots makes it again with no folder, and its folder would otherwise make a new
+ * project that is on.
  */
 export async function offAtFolder(q: Queries, hostId: string, path: string): Promise<OffSwitchRecord | null> {
   for (const root of (await q.rootsOnHost(hostId)).filter((r) => samePath(r.path, path))) {
     const off = await projectSwitch(q, root.project_id);
+    if (off) return off;
+  }
+  for (const saved of (await q.offProjectsSavedOnHost(hostId)).filter((s) => samePath(s.path, path))) {
+    const off = await projectSwitch(q, saved.project_id);
     if (off) return off;
   }
   return null;

@@ -6,7 +6,7 @@
 import { utcMinute } from "../../lib/text.ts";
 import { currentWorkspace, resolveProject, type ProjectContext } from "./resolve.ts";
 import { markedAsProject } from "./workspace.ts";
-import { offAtFolder, switchId } from "./off-switch.ts";
+import { offAtFolder, offByHistory, switchId } from "./off-switch.ts";
 import type { Session } from "../session.ts";
 import type { OffSwitchRecord, StoreWriter } from "../../store/store.ts";
 
@@ -30,10 +30,15 @@ export async function offHere(session: Session): Promise<OffState> {
   const ctx = await resolveProject(session, { create: false });
   if (ctx) return offState(session, ctx.project.id);
   // No project here yet, but a project that is off had this folder (its history replaced since, its
-  // project.json gone): still off, so that a hook makes no new project of it.
+  // project.json gone) or this history (a repair lost its row): still off, so that a hook makes no
+  // new project of it.
   const state = await offState(session, null);
   const ws = currentWorkspace(session, false);
-  return { ...state, project: ws ? await offAtFolder(session.reader, session.host.id, ws.root) : null };
+  if (!ws) return state;
+  const off =
+    (await offAtFolder(session.reader, session.host.id, ws.root)) ??
+    (await offByHistory(session.reader, ws.identity));
+  return { ...state, project: off };
 }
 
 export const isOff = (s: OffState): boolean => s.project !== null || s.host !== null;

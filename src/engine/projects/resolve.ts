@@ -17,7 +17,7 @@ import { pathKey, samePath } from "./paths.ts";
 import { linkTarget } from "./aliases.ts";
 import { linkFirstHistory } from "./first-history.ts";
 import { freeProjectName } from "./names.ts";
-import { keepOff, offAtFolder } from "./off-switch.ts";
+import { keepOff, offAtFolder, offByHistory } from "./off-switch.ts";
 import { derivedId, newId } from "../ids.ts";
 import type { Session } from "../session.ts";
 import type { ProjectRecord, RootRecord, StoreWriter, Queries } from "../../store/store.ts";
@@ -296,8 +296,9 @@ async function createProject(session: Session, w: StoreWriter, ws: Workspace): P
     created_at: session.now().toISOString(),
     merged_into: null,
   });
-  // Where a project that is off had this folder (its history since replaced), the new one is off too.
-  const wasOff = await offAtFolder(w, session.host.id, ws.root);
+  // Where a project that is off had this folder (its history since replaced) or was this history's
+  // first (a repair lost its row), the new one is off too.
+  const wasOff = (await offAtFolder(w, session.host.id, ws.root)) ?? (await offByHistory(w, ws.identity));
   if (wasOff) await keepOff(w, id, wasOff.off_at);
   await recordRoot(session, w, id, ws.root);
   const project = (await w.getProject(id))!;
