@@ -381,7 +381,7 @@ describe("save and load", () => {
   });
 });
 
-describe("a save that leaves the newest snapshot's constraints and decisions behind", () => {
+describe("a save that leaves its task's last snapshot's constraints and decisions behind", () => {
   test("says how many `load` stops restoring; a save that gives them again, or an overflow one, says nothing", async () => {
     const t = setup();
     await save(t.here, {
@@ -421,6 +421,55 @@ describe("a save that leaves the newest snapshot's constraints and decisions beh
       t.opts(),
     );
     expect(overflow.stderr).not.toContain("are not in this snapshot");
+  });
+
+  test("a save of another task is not told the last task's are left; back on that task after it, the save is", async () => {
+    const t = setup();
+    const oauth = "Add OAuth login to the API";
+    const first = await save(t.here, {
+      goal: oauth,
+      state: "s",
+      next: "n",
+      constraint: ["no new dependencies"],
+      decision: ["use polling"],
+    });
+    const other = await ok(
+      ["save", "--goal", "Fix the flaky CI job", "--state", "s", "--next", "n", "--home", t.home],
+      t.opts(),
+    );
+    expect(other.stderr).not.toContain("are not in this snapshot");
+    // The task again, said a little differently, past the other task's snapshot.
+    const back = await ok(
+      [
+        "save",
+        "--goal",
+        `${oauth.toLowerCase()}: refresh tokens`,
+        "--state",
+        "s2",
+        "--next",
+        "n",
+        "--home",
+        t.home,
+      ],
+      t.opts(),
+    );
+    expect(back.stderr).toContain(
+      `1 constraint(s) and 1 decision(s) of ${first.snapshot.name} are not in this snapshot`,
+    );
+  });
+
+  test("in Chinese: another task says nothing, the same task ended with 。 is told", async () => {
+    const t = setup();
+    await save(t.here, {
+      goal: "修复登录页的验证码",
+      state: "s",
+      next: "n",
+      constraint: ["不要引入新的依赖"],
+    });
+    const other = await save(t.here, { goal: "整理部署脚本", state: "s", next: "n" });
+    expect(other.warnings.join("\n")).not.toContain("are not in this snapshot");
+    const same = await save(t.here, { goal: "修复登录页的验证码。", state: "s2", next: "n" });
+    expect(same.warnings.join("\n")).toContain("1 constraint(s) of ");
   });
 });
 

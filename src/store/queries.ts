@@ -388,6 +388,15 @@ export class Queries {
     return rows.length ? this.getSnapshot(str(rows[0].id)) : null;
   }
 
+  /** The ids and goals of the project's newest `within` full snapshots, newest first (bounded, as above). */
+  async newestFullGoals(projectId: string, within: number): Promise<{ id: string; goal: string }[]> {
+    const rows = await this.rows(
+      "SELECT id, goal FROM snapshots WHERE project_id = ? AND deleted = 0 AND kind = 'full' ORDER BY created_at DESC, id DESC LIMIT ?",
+      [projectId, within],
+    );
+    return rows.map((r) => ({ id: str(r.id), goal: str(r.goal) }));
+  }
+
   /** Snapshots of a project by their readable name (the spec's snapshot_id); newest first. */
   async findSnapshotsByName(projectId: string, name: string): Promise<SnapshotRecord[]> {
     const rows = await this.rows(

@@ -10,6 +10,7 @@ import { countTokens } from "../snapshots/tokens.ts";
 import { newestSnapshot } from "../snapshots/select.ts";
 import { parsePlan } from "../snapshots/plan.ts";
 import { writtenConstraints } from "../snapshots/layers.ts";
+import { sameTask } from "../snapshots/same-task.ts";
 import { toolTarget, type Todo, type ToolUse, type TranscriptFacts } from "./transcript.ts";
 import {
   consumed,
@@ -115,19 +116,6 @@ function agentCheckpointStands(facts: TranscriptFacts, newest: SnapshotRecord | 
   if (facts.started_at && newest.created_at < facts.started_at) return false;
   const last = facts.tool_uses.at(-1);
   return !!last && isSaveCall(last) && !gitChangedSince(root, Date.parse(newest.created_at));
-}
-
-/** Whether a saved goal and a prompt name one task: the same words, or one holding the other. */
-function sameTask(goal: string, prompt: string): boolean {
-  const norm = (x: string) =>
-    x
-      .normalize("NFC")
-      .toLowerCase()
-      .replace(/\s+/g, " ")
-      .replace(/[\s.!?。！？]+$/u, "")
-      .trim();
-  const [a, b] = [norm(goal), norm(prompt)];
-  return a === b || (a.length >= 12 && b.includes(a)) || (b.length >= 12 && a.includes(b));
 }
 
 /**

@@ -1,25 +1,41 @@
 // A snapshot saved by hand holds the constraints and decisions it is given (the spec's rule): those
-// of the project's newest full snapshot that it leaves out are no longer restored. Said, never silent.
+// of its task's last full snapshot that it leaves out are no longer restored. Said, never silent.
+// A save of another task leaves nothing behind: the last task's snapshot keeps its own.
 import { constraintKey } from "./constraint-hygiene.ts";
 import { writtenConstraints } from "./layers.ts";
+import { sameTask } from "./same-task.ts";
 import { withoutRetired } from "../memory/retire.ts";
 import type { Session } from "../session.ts";
+import type { SnapshotRecord } from "../../store/store.ts";
 
-/** The warning for a save of `constraints` and `decisions` (retired ones out) that leaves some of the newest full snapshot's behind; none when it keeps them all. */
+/** How far back a save looks for its task's last full snapshot: a detour of up to this many. */
+const TASK_LOOKBACK = 100;
+
+/** The newest full snapshot of the task `goal` names, past snapshots of other tasks saved since; null for a new task. */
+async function lastOfTask(session: Session, projectId: string, goal: string): Promise<SnapshotRecord | null> {
+  // Most saves carry on the newest snapshot's task: then one read, as when only the newest was asked.
+  const newest = await session.reader.newestFullSnapshot(projectId);
+  if (!newest || sameTask(newest.goal, goal)) return newest;
+  const heads = await session.reader.newestFullGoals(projectId, TASK_LOOKBACK);
+  const head = heads.find((h) => sameTask(h.goal, goal));
+  return head ? session.reader.getSnapshot(head.id) : null;
+}
+
+/** The warning for a save of `goal` with `constraints` and `decisions` (retired ones out) that leaves some of its task's last full snapshot's behind; none when it keeps them all. */
 export async function leftBehind(
   session: Session,
   projectId: string,
-  kept: { constraints: string[]; decisions: string[] },
+  given: { goal: string; constraints: string[]; decisions: string[] },
   retired: Set<string>,
 ): Promise<string[]> {
-  const full = await session.reader.newestFullSnapshot(projectId);
+  const full = await lastOfTask(session, projectId, given.goal);
   if (!full) return [];
   const missing = (before: string[], now: string[]) => {
     const have = new Set(now.map(constraintKey));
     return before.filter((x) => !have.has(constraintKey(x))).length;
   };
-  const c = missing(withoutRetired(writtenConstraints(full), "constraint", retired), kept.constraints);
-  const d = missing(withoutRetired(full.decisions, "decision", retired), kept.decisions);
+  const c = missing(withoutRetired(writtenConstraints(full), "constraint", retired), given.constraints);
+  const d = missing(withoutRetired(full.decisions, "decision", retired), given.decisions);
   if (!c && !d) return [];
   const what = [c && `${c} constraint(s)`, d && `${d} decision(s)`].filter(Boolean).join(" and ");
   return [

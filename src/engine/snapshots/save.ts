@@ -261,7 +261,7 @@ async function retirementsMet(
       ...(await leftBehind(
         session,
         known.project.id,
-        { constraints: input.constraints, decisions: input.decisions },
+        { goal: input.goal, constraints: input.constraints, decisions: input.decisions },
         retired,
       )),
     );
