@@ -100,10 +100,11 @@ export function childEnv(
   env.MINDSAVE_KDF_LOG_N = "14";
   // The JIT off: a CLI run in a test is short, and compiling costs it more than it gains (~20% of
   // the suite's time). Behaviour is the same; test/short-run.test.ts checks the JIT as shipped.
-  // An import keeps the JIT as shipped: its loop over hundreds of files costs twice the CPU without.
-  // Its top tier off, as the import's own restart would set it (short-run.ts), without that second start.
-  if (commandWord(args) !== "import") env.BUN_JSC_useJIT = "0";
-  else env.BUN_JSC_useFTLJIT = "0";
+  // An import too: a test's imports are of a few dozen files, 20-35% cheaper interpreted; one of
+  // hundreds asks for SHIPPED_JIT (twice the CPU without). Its top tier off as well, as the import's
+  // own restart would set it (short-run.ts): SHIPPED_JIT then gives that JIT without a second start.
+  env.BUN_JSC_useJIT = "0";
+  if (commandWord(args) === "import") env.BUN_JSC_useFTLJIT = "0";
   // A project marker in a parent of the temp folder (an AGENTS.md in /tmp) is no test's project.
   env.MINDSAVE_ROOT_CEILING = TEST_ROOT;
   for (const [k, v] of Object.entries(extra)) {
@@ -115,8 +116,8 @@ export function childEnv(
 
 /**
  * Set in a CLI run's `env` to give it the JIT as shipped (childEnv turns it off): for a run that
- * works through megabytes (a huge snapshot, 60,000 list items), whose long loops the shipped policy
- * compiles; interpreted, such a run costs up to four times the CPU.
+ * works through megabytes (a huge snapshot, 60,000 list items) or an import of hundreds of files,
+ * whose long loops the shipped policy compiles; interpreted, such a run costs up to four times the CPU.
  */
 export const SHIPPED_JIT = { BUN_JSC_useJIT: undefined };
 

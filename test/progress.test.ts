@@ -10,7 +10,7 @@ import { importSeed } from "../src/engine/formats/seed-import.ts";
 import { locateSeed } from "../src/engine/formats/seed-layout.ts";
 import { atPlace, save } from "./engine-setup.ts";
 import { progressLine } from "../src/commands/shared.ts";
-import { CLI, childEnv, destroyTable, gitRepo, laptop, run, sql, tempDir } from "./helpers.ts";
+import { CLI, childEnv, destroyTable, gitRepo, laptop, run, SHIPPED_JIT, sql, tempDir } from "./helpers.ts";
 
 /** script(1)'s path, or "" where it is not installed (the tests that need it are skipped). */
 const SCRIPT = spawnSync("sh", ["-c", "command -v script"]).stdout?.toString().trim() ?? "";
@@ -19,6 +19,9 @@ const COUNT = 520;
 const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 /** The progress line `doing` last drawn, then erased before the next output on the terminal ("exit 0"). */
 const erasedBeforeExit = (doing: string) => new RegExp(`${doing} \\d+/\\d+[^\\r]*\\r\\x1b\\[Kexit 0`);
+
+/** An import of COUNT files runs with the JIT as shipped (helpers.ts SHIPPED_JIT): interpreted, it costs twice the CPU. */
+const jitFor = (args: string[]) => (args.includes("import") ? SHIPPED_JIT : {});
 
 /** A workspace whose .mindsave/ holds `count` snapshots in the original's layout, and a home to import into. */
 function seedWorkspace(count = COUNT) {
@@ -73,7 +76,7 @@ function onTerminal(args: string[], w: ReturnType<typeof seedWorkspace>) {
   const command = `${[...CLI, ...args].map(quote).join(" ")} > ${quote(out)}; echo "exit $?"`;
   const r = spawnSync(SCRIPT, ["-qec", command, "/dev/null"], {
     cwd: w.repo,
-    env: childEnv(w.env, args),
+    env: childEnv({ ...w.env, ...jitFor(args) }, args),
     encoding: "utf8",
   });
   return { screen: r.stdout, stdout: readFileSync(out, "utf8") };
@@ -113,7 +116,10 @@ describe("progress of long work", () => {
       /importing snapshots \d+\/520/,
     );
     // …and with stderr a pipe, not.
-    const piped = await run(["import", w.repo, "--home", w.home], { cwd: w.repo, env: w.env });
+    const piped = await run(["import", w.repo, "--home", w.home], {
+      cwd: w.repo,
+      env: { ...w.env, ...SHIPPED_JIT },
+    });
     expect(piped.code).toBe(0);
     expect(piped.stdout).toContain(`${COUNT} skipped`);
     expect(piped.stderr).not.toContain("importing snapshots");
