@@ -82,7 +82,7 @@ async function derive(
  * test suite, which creates dozens of encrypted stores (a lower N is weaker against guessing; the
  * cost is stored in the key file, so opening always uses the store's own).
  */
-function kdfParams(env: NodeJS.ProcessEnv): KeyFile["params"] {
+export function kdfParams(env: NodeJS.ProcessEnv): KeyFile["params"] {
   const logN = Number(env.MINDSAVE_KDF_LOG_N);
   return Number.isInteger(logN) && logN >= 14 && logN <= 20
     ? { ...KDF_PARAMS, N: 2 ** logN }
