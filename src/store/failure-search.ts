@@ -58,12 +58,15 @@ export async function ensureFailureSearch(db: Pick<Db, "execute" | "transaction"
   if (have === OBJECTS.length) return false;
   // Another writer holding the lock: a later open makes it (the warnings find nothing till then);
   // a SQLite without FTS5's trigram tokenizer: no warnings, nothing else lost.
-  return writeIfFree(db, async (tx) => {
-    for (const o of OBJECTS)
-      await tx.execute(`DROP ${o.name === "failure_search" ? "TABLE" : "TRIGGER"} IF EXISTS ${o.name}`);
-    for (const o of OBJECTS) await tx.execute(o.sql);
-    await tx.execute(`INSERT INTO failure_search(rowid, body) ${BODY("1")}`);
-  });
+  return writeIfFree(db, makeFailureSearch);
+}
+
+/** Makes the index and its triggers (again), filled, in the caller's write transaction. */
+export async function makeFailureSearch(tx: Exec): Promise<void> {
+  for (const o of OBJECTS)
+    await tx.execute(`DROP ${o.name === "failure_search" ? "TABLE" : "TRIGGER"} IF EXISTS ${o.name}`);
+  for (const o of OBJECTS) await tx.execute(o.sql);
+  await tx.execute(`INSERT INTO failure_search(rowid, body) ${BODY("1")}`);
 }
 
 /** How many failures one match may read at most: a common word is no reason to read a thousand. */

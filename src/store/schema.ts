@@ -1,7 +1,8 @@
 // Whose a store file is and which schema it has, and bringing it up to this build's schema in one
 // write transaction (the steps are in migrations.ts).
-import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.ts";
-import type { Db } from "./db.ts";
+import { INDEXES, MIGRATIONS, SCHEMA_VERSION } from "./migrations.ts";
+import { makeFailureSearch } from "./failure-search.ts";
+import type { Db, Tx } from "./db.ts";
 import { StoreProblem } from "./problems.ts";
 import { type Exec, str } from "./rows.ts";
 import { asBytes, textOf } from "./salvage.ts";
@@ -53,8 +54,15 @@ export function refuseForeign(path: string, o: Ownership): void {
   }
 }
 
-/** Runs the migrations a store lacks in one write transaction; true when it wrote any. */
-export async function migrateSchema(conn: Db, path: string): Promise<boolean> {
+/**
+ * Runs the migrations a store lacks in one write transaction; true when it wrote any. `made`: what
+ * a store made now gets in that same transaction too.
+ */
+export async function migrateSchema(
+  conn: Db,
+  path: string,
+  made?: (tx: Tx) => Promise<void>,
+): Promise<boolean> {
   const tx = await conn.transaction("write");
   try {
     // Checked again under the write lock: another process may have migrated meanwhile.
@@ -71,10 +79,28 @@ export async function migrateSchema(conn: Db, path: string): Promise<boolean> {
     if (now.empty) {
       await tx.execute({ sql: set, args: ["store_id", crypto.randomUUID()] });
       await tx.execute({ sql: set, args: ["created_at", new Date().toISOString()] });
+      await made?.(tx);
     }
     await tx.commit();
     return true;
   } finally {
     tx.close();
   }
+}
+
+/**
+ * A local store made now gets its derived indexes and failure search with its schema: one commit,
+ * not three (the first hook in a new home makes the store, and each commit syncs the disk). Where
+ * this SQLite cannot make the failure search (no trigram tokenizer), the store is made without it,
+ * as ensureFailureSearch would leave it.
+ */
+export async function makeDerived(tx: Tx): Promise<void> {
+  for (const i of INDEXES) await tx.execute(i.sql);
+  await tx.execute("SAVEPOINT failure_search");
+  try {
+    await makeFailureSearch(tx);
+  } catch {
+    await tx.execute("ROLLBACK TO failure_search");
+  }
+  await tx.execute("RELEASE failure_search");
 }

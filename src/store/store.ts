@@ -6,7 +6,7 @@ import type { Db, Tx } from "./db.ts";
 import { UserError } from "../errors.ts";
 import { SCHEMA_VERSION, ensureIndexes } from "./migrations.ts";
 import { ensureFailureSearch } from "./failure-search.ts";
-import { migrateSchema, readOwnership, refuseForeign, type Ownership } from "./schema.ts";
+import { makeDerived, migrateSchema, readOwnership, refuseForeign, type Ownership } from "./schema.ts";
 import { type CheckProgress, fullCheck, integrityCheck, quickCheck } from "./checks.ts";
 import { MAX_AHEAD_MS, formatHlc, parseHlc } from "./hlc.ts";
 import { SyncSide } from "./sync.ts";
@@ -429,19 +429,20 @@ export class Store extends Queries {
     this.wal = current === "WAL";
     await this.conn.execute("PRAGMA synchronous = FULL");
     // (The journal mode is all that changed since the check: its answer still holds.)
-    await this.migrate(own);
+    await this.migrate(own, makeDerived);
     if (await ensureIndexes(this.conn)) this.wrote = true;
     if (await ensureFailureSearch(this.conn)) this.wrote = true;
   }
 
-  private async migrate(checked?: Ownership): Promise<void> {
+  /** `made`: what a store made now gets with its schema (a local one: its derived indexes). */
+  private async migrate(checked?: Ownership, made?: (tx: Tx) => Promise<void>): Promise<void> {
     const before = checked ?? (await readOwnership(this.conn));
     refuseForeign(this.path, before);
     if (before.version === SCHEMA_VERSION) return;
     if (!before.empty && this.beforeMigrate) await this.beforeMigrate(this, before.version);
     // A created or upgraded schema is a write: close folds it into mindsave.db, so the file
     // alone is the whole store (a copy of it is a backup) even after a read-only command.
-    if (await migrateSchema(this.conn, this.path)) this.wrote = true;
+    if (await migrateSchema(this.conn, this.path, made)) this.wrote = true;
   }
 
   /** Runs `fn`'s reads in one read transaction: every one of them sees the store at the same moment. */
