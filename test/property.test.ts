@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { compareText, printableAsciiOrder } from "../src/lib/text.ts";
-import { mkdirSync } from "node:fs";
+import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../src/errors.ts";
 import { fromFields, parseSnapshotText } from "../src/engine/snapshots/input.ts";
@@ -648,18 +648,36 @@ describe("the merge", () => {
     const base = tempDir("mindsave-merge-");
     const repo = gitRepo(join(base, "repo"));
     let n = 0;
+    const envOf = (s: Side, pc: ReturnType<typeof laptop>) => ({
+      ...process.env,
+      ...pc.env,
+      MINDSAVE_HOST: `host-${s}`,
+    });
+    // Each side's new store, made once and copied into each run: its schema is made in ~40 ms, twice
+    // a run. The two sides' stores are two (two store ids), as two laptops' are; no run meets another's.
+    const fresh = new Map<Side, string>();
+    const freshStore = async (s: Side) => {
+      if (!fresh.has(s)) {
+        const pc = laptop(`laptop-${s}`, join(base, "fresh"));
+        const home = join(pc.home, ".mindsave");
+        mkdirSync(home);
+        await (await Session.open({ home, cwd: repo, env: envOf(s, pc) }, { write: true })).close();
+        fresh.set(s, join(home, "mindsave.db"));
+      }
+      return fresh.get(s)!;
+    };
     await run(
       fc.asyncProperty(fc.array(op, { minLength: 4, maxLength: 12 }), async (ops) => {
         const dir = join(base, `run-${n++}`);
         const open = async (s: Side) => {
           const pc = laptop(`laptop-${s}`, dir);
           mkdirSync(join(pc.home, ".mindsave"));
-          const env = { ...process.env, ...pc.env, MINDSAVE_HOST: `host-${s}` };
+          const db = join(pc.home, ".mindsave", "mindsave.db");
+          copyFileSync(await freshStore(s), db);
           const session = await Session.open(
-            { home: join(pc.home, ".mindsave"), cwd: repo, env },
+            { home: join(pc.home, ".mindsave"), cwd: repo, env: envOf(s, pc) },
             { write: true },
           );
-          const db = join(pc.home, ".mindsave", "mindsave.db");
           // The test's own connection to the file, held for the run: every read after a step goes through it.
           return { session, db, reader: await storeClient(db) };
         };
