@@ -8,8 +8,11 @@ import { join } from "node:path";
 import { git, gitRepo, laptop, okJson, run, sql, tempDir, type RunResult } from "./helpers.ts";
 import { addRuleAt, atPlace, fail, save, syncAt, type Place } from "./engine-setup.ts";
 import { linkProjects, splitProject } from "../src/engine/projects/projects.ts";
-import { retire } from "../src/engine/memory/retire.ts";
-import { addFact } from "../src/engine/memory/facts.ts";
+import { retire, retireCandidates } from "../src/engine/memory/retire.ts";
+import { addFact, factsHere } from "../src/engine/memory/facts.ts";
+import { rulesHere } from "../src/engine/memory/rules.ts";
+import { failuresFor } from "../src/engine/failures/record.ts";
+import { resolveProject } from "../src/engine/projects/resolve.ts";
 import { exportSeed } from "../src/engine/formats/seed-export.ts";
 
 /** `mindsave projects link PROJECT` at `place`, in this process, as set-up. */
@@ -121,16 +124,23 @@ describe("a project linked into another is an alias of it on every host", () => 
     await syncAt(b.at("api"), a.db);
     await syncAt(a.at("web"), b.db);
 
+    // Read in this process by what `failures`, `rules`, `facts` and `retire` list, in each checkout.
     for (const l of [a, b]) {
       for (const repo of ["web", "api"] as const) {
-        const failures = (await l.json(repo, ["failures"])).failure_graph.project;
+        const here = await atPlace(l.at(repo), async (s) => {
+          const ctx = await resolveProject(s, { create: false });
+          return {
+            failures: (await failuresFor(s, ctx!.project.id)).filter((f) => f.scope === "project"),
+            rules: (await rulesHere(s)).rules,
+            facts: await factsHere(s),
+            retired: (await retireCandidates(s)).retired,
+          };
+        });
         // Seen once on A, once on B: two, however many times the moves met.
-        expect(failures["Redis sessions"].repeat_count).toBe(2);
-        expect((await l.json(repo, ["rules"])).rules.map((r: any) => r.text)).toEqual(["Never push to main"]);
-        expect((await l.json(repo, ["facts"])).facts.map((f: any) => f.text)).toEqual([
-          "staging DB is read-only",
-        ]);
-        expect((await l.json(repo, ["retire"])).retired.map((r: any) => r.text)).toEqual(["no new deps"]);
+        expect(here.failures.map((f) => [f.item, f.repeat_count])).toEqual([["Redis sessions", 2]]);
+        expect(here.rules.map((r) => r.text)).toEqual(["Never push to main"]);
+        expect(here.facts.map((f) => f.text)).toEqual(["staging DB is read-only"]);
+        expect(here.retired.map((r) => r.text)).toEqual(["no new deps"]);
       }
     }
     // Recording it again after the sync adds to the same failure.
