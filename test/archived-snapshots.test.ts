@@ -1,12 +1,13 @@
 // Archived snapshots are reachable and named as archived on every face (issue 32): MCP `list`
 // counts them and shows them with `all: true`; `load NAME` (CLI text and --json, MCP) says a
 // snapshot is archived, and says nothing for a listed one. The real CLI and `mindsave mcp`.
-import { beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { projectOnLaptop } from "./helpers.ts";
 import { atPlace, inRepo, saveGoal } from "./engine-setup.ts";
 import { importSeed } from "../src/engine/formats/seed-import.ts";
 import { locateSeed } from "../src/engine/formats/seed-layout.ts";
-import { callTool, withMcp } from "./mcp-client.ts";
+import { callTool, openMcp, withMcp } from "./mcp-client.ts";
 import { writeTree } from "../bench/gen.ts";
 
 const t = projectOnLaptop("mindsave-archived-faces-");
@@ -14,14 +15,19 @@ const t = projectOnLaptop("mindsave-archived-faces-");
 const GOALS = ["oldest 最早 work", "second work", "third work", "newest work"];
 const names: string[] = [];
 
+/** One `mindsave mcp` on that history for the file's MCP tests, which only read. */
+let mcp: Client;
+
 beforeAll(async () => {
   // Saved in this process (the engine's save, as the CLI's): the faces below are what is tested.
   for (const goal of GOALS) names.push((await saveGoal(t, goal, { keep: 2 })).snapshot.name);
+  mcp = await openMcp(t.home, t.repo, t.pc.env);
 });
+afterAll(() => mcp.close());
 
 describe("MCP list and archived snapshots", () => {
   test("without all: the listed ones, archived_count and a line saying how to see the rest", async () => {
-    const r = await withMcp(t.home, t.repo, t.pc.env, (c) => callTool(c, "list", { limit: 1000 }));
+    const r = await callTool(mcp, "list", { limit: 1000 });
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent.archived_count).toBe(2);
     expect(r.structuredContent.snapshots.map((s: { snapshot_id: string }) => s.snapshot_id)).toEqual([
@@ -35,7 +41,7 @@ describe("MCP list and archived snapshots", () => {
   });
 
   test("with all: true, the archived ones too, marked and without a list number", async () => {
-    const r = await withMcp(t.home, t.repo, t.pc.env, (c) => callTool(c, "list", { all: true }));
+    const r = await callTool(mcp, "list", { all: true });
     expect(r.isError).toBeFalsy();
     const rows = r.structuredContent.snapshots;
     expect(rows.map((s: { snapshot_id: string }) => s.snapshot_id)).toEqual([...names].reverse());
@@ -96,10 +102,8 @@ describe("load of an archived snapshot says so", () => {
   });
 
   test("MCP load by name: archived in the text and the structured content; nothing for a listed one", async () => {
-    const [old, recent] = await withMcp(t.home, t.repo, t.pc.env, async (c) => [
-      await callTool(c, "load", { snapshot: names[1] }),
-      await callTool(c, "load", { snapshot: names[2] }),
-    ]);
+    const old = await callTool(mcp, "load", { snapshot: names[1] });
+    const recent = await callTool(mcp, "load", { snapshot: names[2] });
     expect(old.structuredContent.archived).toBe(true);
     expect(old.content[0].text).toStartWith(
       "Archived: retention left this snapshot out of the default lists (the list tool with all: true shows it)",

@@ -10,6 +10,22 @@ export type ToolResult = {
   isError?: boolean;
 };
 
+/** A client connected to a server started now; `client.close()` stops it. */
+export async function openMcp(home: string, cwd: string, env: Record<string, string>): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: CLI[0],
+    args: [...CLI.slice(1), "mcp", "--home", home],
+    cwd,
+    // The JIT off, as for every CLI run of a test (helpers.ts childEnv): a test's server answers a
+    // few calls, ~25% cheaper interpreted.
+    env: { ...env, NO_COLOR: "1", BUN_JSC_useJIT: "0" },
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "mindsave-test", version: "0.0.0" });
+  await client.connect(transport);
+  return client;
+}
+
 /** Runs `fn` with a connected client, then stops the server. */
 export async function withMcp<T>(
   home: string,
@@ -17,15 +33,7 @@ export async function withMcp<T>(
   env: Record<string, string>,
   fn: (client: Client) => Promise<T>,
 ): Promise<T> {
-  const transport = new StdioClientTransport({
-    command: CLI[0],
-    args: [...CLI.slice(1), "mcp", "--home", home],
-    cwd,
-    env: { ...env, NO_COLOR: "1" },
-    stderr: "pipe",
-  });
-  const client = new Client({ name: "mindsave-test", version: "0.0.0" });
-  await client.connect(transport);
+  const client = await openMcp(home, cwd, env);
   try {
     return await fn(client);
   } finally {
