@@ -22,7 +22,8 @@ function office() {
       return r.stdout;
     };
     const place: Place = { home, cwd: repo, env };
-    // The saves only set the scene, in this process; the syncs between copies are what is tested.
+    // The saves and the syncs before the one a test checks only set the scene, in this process
+    // (engine-setup's syncScene): the syncs between copies are what is tested.
     const saveGoal = (goal: string) => save(place, { goal, state: "s", next: "n" });
     const goals = async () =>
       JSON.parse(await cli("--json", "snapshots", "list"))
@@ -55,10 +56,10 @@ describe("copies of one store", () => {
   test("a drive copied to a second stick: each copy's changes reach the laptops, and the other's reach it", async () => {
     const { a, x, y, d1, d2 } = await copiedStick();
     await x.save("X on stick 1");
-    await x.cli("sync", d1);
-    await a.cli("sync", d1);
+    await syncScene(x.place, d1);
+    await syncScene(a.place, d1);
     await y.save("Y on stick 2");
-    await y.cli("sync", d2);
+    await syncScene(y.place, d2);
     const out = await a.cli("sync", d2);
     expect(out).toContain("the peer is a copy of a store this one synced with before");
     expect(await a.goals()).toEqual(["A first", "X on stick 1", "Y on stick 2"]);
@@ -81,7 +82,7 @@ describe("copies of one store", () => {
     cpSync(p.home, qHome, { recursive: true });
     const q = o.mk("q", qHome);
     await p.save("P after the copy");
-    await p.cli("sync", d);
+    await syncScene(p.place, d);
     await q.save("Q after the copy");
     expect(await q.cli("sync", d)).toContain("this store is a copy of one the peer synced with before");
     await p.cli("sync", d);
@@ -94,13 +95,13 @@ describe("copies of one store", () => {
     const { a, x, y, d1, d2 } = await copiedStick();
     // A's own saves after the copy, and a copy that only fell behind: no copy to tell apart.
     await a.save("A second");
-    await a.cli("sync", d1);
+    await syncScene(a.place, d1);
     await y.save("Y on stick 2");
     expect(JSON.parse(await y.cli("--json", "sync", d2)).reidentified).toEqual([]);
     // X's work on the first stick, which A then takes in: now the second stick went on apart.
     await x.save("X on stick 1");
-    await x.cli("sync", d1);
-    await a.cli("sync", d1);
+    await syncScene(x.place, d1);
+    await syncScene(a.place, d1);
     const dry = JSON.parse(await a.cli("--json", "sync", d2, "--dry-run"));
     expect(dry.reidentified).toEqual([expect.objectContaining({ side: "peer" })]);
     expect(dry.pulled.snapshots.added).toBe(1);
