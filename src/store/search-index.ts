@@ -47,3 +47,26 @@ export async function resumeSearch(db: Exec, d: DeferredSearch): Promise<void> {
   });
   await db.execute(d.trigger);
 }
+
+/**
+ * Pages of merge work one step writes: bounded, so the log a step leaves stays small (about 10 MB
+ * here) whatever the index's size, and a step commits on its own.
+ */
+const MERGE_PAGES = 2000;
+
+/**
+ * One step of merging the snapshots' index into one segment (FTS5's 'merge' with a negative count:
+ * every segment on one level, merged like 'optimize' but at most MERGE_PAGES pages a call). True when
+ * it did work (FTS5 says so by the rows it changed); false once the index is one segment.
+ */
+export async function mergeSearchStep(db: Exec): Promise<boolean> {
+  const changes = async () => Number((await db.execute("SELECT total_changes() AS n")).rows[0]?.n ?? 0);
+  const before = await changes();
+  await db.execute(`INSERT INTO snapshot_search(snapshot_search, rank) VALUES ('merge', -${MERGE_PAGES})`);
+  return (await changes()) - before >= 2;
+}
+
+/** How many snapshots the full-text index holds. */
+export async function indexedSnapshots(db: Exec): Promise<number> {
+  return Number((await db.execute("SELECT count(*) AS n FROM snapshot_search_docsize")).rows[0]?.n ?? 0);
+}

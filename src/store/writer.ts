@@ -15,7 +15,7 @@ import {
 import { Queries } from "./queries.ts";
 import { storedPlan, str } from "./rows.ts";
 import { optimizeSearch, rewriteCells } from "./scan.ts";
-import { deferSearch, resumeSearch } from "./search-index.ts";
+import { deferSearch, indexedSnapshots, mergeSearchStep, resumeSearch } from "./search-index.ts";
 import type {
   FactRecord,
   FailureRecord,
@@ -562,6 +562,16 @@ export class StoreWriter extends Queries {
     }
     await resumeSearch(this.db, deferred);
     return result;
+  }
+
+  /**
+   * After an import of `added` snapshots that at least doubled the full-text index: its segments
+   * merged into one, a bounded step per commit (search-index.ts). Each segment costs every search a
+   * lookup; a smaller import leaves the merging to FTS5, whose cost here would be the whole index's.
+   */
+  async mergeSearchAfterImport(added: number): Promise<void> {
+    if (!added || added * 2 < (await indexedSnapshots(this.db))) return;
+    while (await mergeSearchStep(this.db)) await this.commitSoFar();
   }
 
   /** Merges the full-text index, so what rewritten snapshots said is gone from it. */

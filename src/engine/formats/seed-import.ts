@@ -357,6 +357,8 @@ export async function importSeed(
       if (!hadProjectFile) rmSync(projectFile, { force: true });
       refuseNothingImported(loc, report);
     }
+    // Last, once the rest is in: it commits step by step.
+    await w.mergeSearchAfterImport(report.snapshots.imported.length);
     return report;
   });
 }
