@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parse as parseJsonc } from "jsonc-parser";
-import { gitRepo, laptop, ok, okJson, run, tempDir } from "./helpers.ts";
+import { childEnv, CLI, gitRepo, laptop, ok, okJson, run, tempDir } from "./helpers.ts";
 
 interface Case {
   agent: string;
@@ -484,9 +484,10 @@ describe("agents", () => {
     const r = await run(["mcp", "instal"], t.opts);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("Did you mean install?");
-    const proc = Bun.spawn([process.execPath, join(import.meta.dir, "..", "src", "main.ts"), "mcp"], {
+    // The CLI as every run here (the prebuilt binary when fresh), with a CLI child's environment.
+    const proc = Bun.spawn([...CLI, "mcp"], {
       cwd: t.repo,
-      env: { ...process.env, ...t.env, PATH: process.env.PATH ?? "" },
+      env: childEnv(t.env),
       stdin: "pipe",
       stdout: "pipe",
       stderr: "pipe",
@@ -502,5 +503,6 @@ describe("agents", () => {
     proc.stdin.end();
     const out = await new Response(proc.stdout).text();
     expect(JSON.parse(out.split("\n")[0]).result.serverInfo.name).toBeTruthy();
+    expect(await proc.exited).toBe(0); // its input ended
   });
 });
