@@ -172,6 +172,7 @@ export class Store extends Queries {
       await this.commit(tx);
       tx.close();
       await this.foldLogPassively();
+      await this.releaseDriverResults();
       tx = await this.begin();
     };
     try {
@@ -209,6 +210,18 @@ export class Store extends Queries {
    */
   private async foldLogPassively(): Promise<void> {
     if (this.wal) await this.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").catch(() => {});
+  }
+
+  /**
+   * Lets libSQL's driver free what the reads of a long write returned, between its batches. The
+   * driver frees each read's native result only in a finalizer, which runs from the event loop after
+   * a collection; an import that never yields held every one (about 1 KB a read: +210 MB importing
+   * 10,000 snapshots into an encrypted store).
+   */
+  private async releaseDriverResults(): Promise<void> {
+    if (this.conn.engine !== "libsql") return;
+    Bun.gc(true);
+    await new Promise((r) => setImmediate(r));
   }
 
   /**
