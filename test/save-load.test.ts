@@ -471,6 +471,34 @@ describe("a save that leaves its task's last snapshot's constraints and decision
     const same = await save(t.here, { goal: "修复登录页的验证码。", state: "s2", next: "n" });
     expect(same.warnings.join("\n")).toContain("1 constraint(s) of ");
   });
+
+  test("the task said with a word left out is told too; another task that shares a few words is not", async () => {
+    const t = setup();
+    const told = (r: { warnings: string[] }) => r.warnings.join("\n").includes("are not in this snapshot");
+    await save(t.here, {
+      goal: "Add JWT refresh to the auth service",
+      state: "s",
+      next: "n",
+      constraint: ["tokens stay in httpOnly cookies"],
+      decision: ["rotate on every refresh"],
+    });
+    expect(told(await save(t.here, { goal: "Write the quarterly report", state: "s", next: "n" }))).toBe(
+      false,
+    );
+    const back = await save(t.here, { goal: "Add JWT refresh to auth service", state: "s2", next: "n" });
+    expect(back.warnings.join("\n")).toContain("1 constraint(s) and 1 decision(s) of ");
+    // The same in Chinese, a word left out and one changed.
+    await save(t.here, {
+      goal: "修复登录页的验证码问题",
+      state: "s",
+      next: "n",
+      constraint: ["不要引入新的依赖"],
+    });
+    expect(told(await save(t.here, { goal: "修复登录页验证码", state: "s2", next: "n" }))).toBe(true);
+    // Three words of four in common, the one that names the task not: another task.
+    await save(t.here, { goal: "Fix the bug in login", state: "s", next: "n", constraint: ["keep the API"] });
+    expect(told(await save(t.here, { goal: "Fix the bug in signup", state: "s", next: "n" }))).toBe(false);
+  });
 });
 
 describe("snapshot YAML that cannot mean one thing is refused, and nothing is written", () => {

@@ -3,7 +3,7 @@
 // A save of another task leaves nothing behind: the last task's snapshot keeps its own.
 import { constraintKey } from "./constraint-hygiene.ts";
 import { writtenConstraints } from "./layers.ts";
-import { sameTask } from "./same-task.ts";
+import { mayBeSameTask } from "./same-task.ts";
 import { withoutRetired } from "../memory/retire.ts";
 import type { Session } from "../session.ts";
 import type { SnapshotRecord } from "../../store/store.ts";
@@ -15,9 +15,9 @@ const TASK_LOOKBACK = 100;
 async function lastOfTask(session: Session, projectId: string, goal: string): Promise<SnapshotRecord | null> {
   // Most saves carry on the newest snapshot's task: then one read, as when only the newest was asked.
   const newest = await session.reader.newestFullSnapshot(projectId);
-  if (!newest || sameTask(newest.goal, goal)) return newest;
+  if (!newest || mayBeSameTask(newest.goal, goal)) return newest;
   const heads = await session.reader.newestFullGoals(projectId, TASK_LOOKBACK);
-  const head = heads.find((h) => sameTask(h.goal, goal));
+  const head = heads.find((h) => mayBeSameTask(h.goal, goal));
   return head ? session.reader.getSnapshot(head.id) : null;
 }
 
