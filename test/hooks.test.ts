@@ -409,6 +409,53 @@ describe("hook events", () => {
     expect(said).not.toMatch(/T\d\d:\d\d:\d\d/);
   });
 
+  test("the warnings name the thresholds `signal` shows straight after: those the checkpoint left (its active files set the complexity)", async () => {
+    // Three files edited, the hook's call names one: the checkpoint counts three active files, a
+    // medium task (×0.95), where the call alone looked low (×1.0). One call in five minutes: slow
+    // (×1.2). Warning 60% × 1.2 × 0.95 = 68%, critical 80% × 1.2 × 0.95 = 91% (low: 72% and 96%).
+    for (const [fill, says] of [
+      [150_000, "75% full (warning threshold 68%)"],
+      [194_000, "97% full, past the critical threshold (91%)"],
+    ] as const) {
+      const t = setup();
+      const files = ["src/auth.ts", "src/login.tsx", "src/session.ts"].map((f) => join(t.repo, f));
+      const path = t.transcript([
+        T.prompt("Split the auth module"),
+        ...files.map((file, i) =>
+          T.tool(
+            `s${i}`,
+            "Edit",
+            { file_path: file, old_string: "1", new_string: "2" },
+            usage(i < 2 ? 40_000 : fill),
+          ),
+        ),
+      ]);
+      const r = await t.hook("post-tool-use", {
+        transcript_path: path,
+        tool_name: "Edit",
+        tool_input: { file_path: files[2] },
+      });
+      expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext).toContain(says);
+      expect((await t.cli(["signal"])).stdout).toContain("warning at 68%, critical at 91%.");
+    }
+  });
+
+  test("RED that the checkpoint finds a simpler task: the warning says the fill is close to the critical threshold, never past it", async () => {
+    const t = setup();
+    // The last save listed six active files: a complex task (×0.85), critical 80% × 1.2 × 0.85 = 82%.
+    const six = ["a", "b", "c", "d", "e", "f"].map((f) => join(t.repo, `src/${f}.ts`));
+    await save(inDefaultHome(t), { goal: "Old task", next: "n", activeFile: six });
+    // 90%: RED by those. The emergency checkpoint of the new task has one file: low, critical 96%.
+    const edit = { file_path: join(t.repo, "src/auth.ts"), old_string: "1", new_string: "2" };
+    const path = t.transcript([T.prompt("Port the billing job"), T.tool("p1", "Edit", edit, usage(180_000))]);
+    const r = await t.hook("post-tool-use", { transcript_path: path, tool_name: "Edit", tool_input: edit });
+    const said = JSON.parse(r.stdout).hookSpecificOutput.additionalContext;
+    expect(said).toContain("90% full, close to the critical threshold (96%)");
+    expect((await t.cli(["signal"])).stdout).toContain(
+      "Pressure YELLOW for shop: context 90% full; warning at 72%, critical at 96%.",
+    );
+  });
+
   test("at RED one emergency snapshot per cooldown, named from the task (never OVF_ovf_…); the tool log has each call once", async () => {
     const t = setup();
     const red = t.transcript([

@@ -179,14 +179,23 @@ export async function onPostToolUse(
   // Pressure is a moment to ask the agent for its checkpoint, saved mechanically or not.
   if (!saved) return { moment: "yellow" };
   const ratio = pct(signal.estimated_tokens_ratio);
+  const after = await signalAfterSave(session, projectId);
   return {
     saved: saved.snapshot.name,
     moment: "yellow",
     ...warning(
       `Context pressure rising (${ratio}%). MindSave auto-checkpoint saved: ${saved.snapshot.name}.`,
-      `MindSave: the context window is ${ratio}% full (warning threshold ${pct(signal.thresholds.warning)}%). The task state was checkpointed automatically as snapshot ${saved.snapshot.name}.`,
+      `MindSave: the context window is ${ratio}% full (warning threshold ${pct(after.thresholds.warning)}%). The task state was checkpointed automatically as snapshot ${saved.snapshot.name}.`,
     ),
   };
+}
+
+/**
+ * The signal as a save left it, as `mindsave signal` shows it next: the save tells it the task's
+ * active files, decisions and constraints, which set the complexity and so the thresholds.
+ */
+async function signalAfterSave(session: Session, projectId: string): Promise<SignalRow> {
+  return recompute(await getSignalRow(session.store, projectId), session.now());
 }
 
 /** What RED's warning says of the task's snapshot: the one just saved, the newest that holds it, or why there is none. */
@@ -246,7 +255,8 @@ async function onRed(
     saved = await writeAuto(session, await factsFor(session, src, p), hookFacts(p), "context-critical", {
       overflow: true,
     });
-  await session.write(async (w) => {
+  // The thresholds as the save left them (`mindsave signal` shows the same).
+  const after = await session.write(async (w) => {
     const s = await getSignalRow(w, projectId);
     const marked = {
       ...s,
@@ -259,6 +269,7 @@ async function onRed(
       projectId,
       withNote(marked, sessionId, now, (n) => ({ ...n, red_at: now.toISOString(), red_turn: s.turn })),
     );
+    return recompute(s, now);
   });
   const newest =
     saved?.snapshot ??
@@ -271,12 +282,14 @@ async function onRed(
   const load = loadCommand(session.env);
   const ratio = pct(signal.estimated_tokens_ratio);
   const what = redSnapshotLine(saved, newest, extended, note);
+  // A save that found the task simpler than guessed raises the threshold, possibly above the fill.
+  const past = after.pressure_state === "RED" ? "past" : "close to";
   return {
     ...(saved ? { saved: saved.snapshot.name } : {}),
     moment: "red",
     ...warning(
       `⚠️ Context overflow imminent (${ratio}%). ${what} Start a new conversation with ${load} to continue (or run /compact).`,
-      `MindSave: the context window is ${ratio}% full, past the critical threshold (${pct(signal.thresholds.critical)}%). ${what} A new conversation restores the task with ${load}; /compact continues it here.`,
+      `MindSave: the context window is ${ratio}% full, ${past} the critical threshold (${pct(after.thresholds.critical)}%). ${what} A new conversation restores the task with ${load}; /compact continues it here.`,
     ),
   };
 }
