@@ -1,7 +1,16 @@
 // The USB drive: `drive init` lays out binaries for every OS, launchers, an empty store and a note
 // for whoever finds the drive; `install` copies this host's binary to ~/.mindsave/bin so agent
 // hooks keep working when the drive is unplugged.
-import { existsSync, rmSync, statSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { UserError } from "../../errors.ts";
 import { DRIVE_MARKER, ensureLocalHome, isCompiled, STORE_FILE } from "./home.ts";
@@ -220,6 +229,43 @@ function layOutDrive(
   return { binaries, missing };
 }
 
+/** The refusal of a drive whose file system did not keep `what` whole (`problem`: how it came back). */
+const lossyDrive = (what: string, problem: string) =>
+  new UserError(
+    `The drive did not keep ${what} whole when it was read back (${problem}): its file system loses what is written to it, so MindSave keeps nothing on it; check the drive or format it again.`,
+  );
+
+/**
+ * Writes a test file as a store's pages are written (blocks rewritten in the middle while the file
+ * grows past a few dozen clusters: what a broken FAT driver loses, while a new store's first
+ * write, one commit, may come through), reads it back and takes it away. Throws on a difference.
+ */
+function probeWrites(dir: string, made: DriveWrites): void {
+  const probe = join(dir, ".mindsave-probe.tmp");
+  made.note(probe);
+  const block = (n: number) => Buffer.alloc(4096, n + 1);
+  const order = [...Array(22).keys(), 1, 22, 1, 23];
+  const fd = openSync(probe, "w+");
+  try {
+    for (const n of order) writeSync(fd, block(n), 0, 4096, n * 4096);
+    fsyncSync(fd);
+  } catch (e) {
+    // A write refused midway (not for want of room) is the file system failing the same way.
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOSPC") throw e;
+    throw lossyDrive("a test file", `a write of it failed: ${code ?? (e as Error).message}`);
+  } finally {
+    closeSync(fd);
+  }
+  const back = readFileSync(probe);
+  const blocks = Math.max(...order) + 1;
+  const whole =
+    back.length === blocks * 4096 &&
+    [...Array(blocks).keys()].every((n) => back.subarray(n * 4096, (n + 1) * 4096).equals(block(n)));
+  rmSync(probe, { force: true });
+  if (!whole) throw lossyDrive("a test file", `${back.length} of ${blocks * 4096} bytes, not all as written`);
+}
+
 /**
  * Opens the new store again and checks it: a file system that loses what is written to it (a
  * broken driver, a stick smaller than it claims) is found now, not at the first save.
@@ -236,11 +282,7 @@ async function readBack(store: string, encryptionKey?: string): Promise<void> {
   } catch (e) {
     problem = (e as Error).message.split("\n")[0];
   }
-  if (problem !== "ok") {
-    throw new UserError(
-      `The drive did not keep the new store whole when it was read back (${problem.split("; ")[0]}): its file system loses what is written to it, so MindSave keeps nothing on it; check the drive or format it again.`,
-    );
-  }
+  if (problem !== "ok") throw lossyDrive("the new store", problem.split("; ")[0]);
 }
 
 /** `drive init` for this mount point, as a person pastes it. */
@@ -329,8 +371,10 @@ async function writeDrive(
     // An existing encrypted store is left as it is (opening it would need its passphrase).
     if (key || !store.state.encrypted) {
       // A new store's journal goes with it; an existing store's is never touched (it may roll a write back).
-      if (store.created)
+      if (store.created) {
+        probeWrites(dir, made);
         for (const suffix of ["", "-journal", "-wal", "-shm"]) made.note(store.path + suffix);
+      }
       const s = await Store.open(store.path, { journalMode: "DELETE", encryptionKey: key?.key });
       s.close();
       if (store.created) await readBack(store.path, key?.key);
