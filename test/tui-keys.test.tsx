@@ -79,6 +79,26 @@ describe("Esc then a key in one read: Esc, then the key", () => {
     });
   });
 
+  test("in a text field, Ctrl-W deletes the word before the cursor, Ctrl-K what is after it, Ctrl-U what is before it", async () => {
+    const { session, projectId } = await store(["alpha"]);
+    const h = mount(session, { initial: picker(projectId) });
+    await h.until((x) => x.includes("webapp · 1 snapshot"), "the picker");
+    h.press("/", "fix the login");
+    await h.until((x) => x.includes("fix the login"), "the typed words");
+    h.press("\x17", "logout");
+    await h.until((x) => x.includes("fix the logout"), "the last word deleted, another typed");
+    h.press("\x1bb", "\x0b", "signup");
+    await h.until((x) => x.includes("fix the signup"), "the word after the cursor deleted, another typed");
+    h.press("\x15", "omega");
+    await h.until(
+      (x) => x.includes("omega") && !x.includes("fix the") && x.includes("type to filter"),
+      "all before the cursor deleted, still typing",
+    );
+    expect(editField({ text: "a b c", cursor: 3 }, "u", { ctrl: true })).toEqual({ text: " c", cursor: 0 });
+    expect(editField({ text: "a b c", cursor: 3 }, "k", { ctrl: true })).toEqual({ text: "a b", cursor: 3 });
+    expect(editField({ text: "a b c", cursor: 3 }, "w", { ctrl: true })).toEqual({ text: "a  c", cursor: 2 });
+  });
+
   test("escapeThenKey: any Alt key is Esc then the key, but the word keys while typing", () => {
     const key = (k: Partial<Key>) => ({ meta: true, ...k }) as Key;
     expect(escapeThenKey("q", key({}), false)!.map(([i, k]) => [i, !!k.escape, k.meta])).toEqual([
