@@ -22,12 +22,6 @@ import { locateSeed } from "../src/engine/formats/seed-layout.ts";
 const SEED = 7_301;
 /** Kills run in two lanes at once (each on its own stores): two cores, half the wall time. */
 const LANES = 2;
-/**
- * An import killed here runs with the JIT off, as every other CLI run of the tests does (helpers.ts
- * childEnv): its 16 files are too few for compiling to pay, and the stop points are the same.
- * (childEnv names the top tier of an import's JIT too, so it never starts itself again.)
- */
-const NO_JIT = { BUN_JSC_useJIT: "0" };
 
 interface Spawned {
   proc: Bun.Subprocess<"ignore" | Uint8Array, "ignore", "pipe">;
@@ -275,7 +269,7 @@ describe("SIGKILL at every stop point", () => {
         const l = lanes[lane]!;
         await killAt(point, ["import", l.ws, "--home", l.dir], {
           cwd: l.host.repo,
-          env: { ...l.host.env, ...NO_JIT },
+          env: { ...l.host.env },
         });
         expect(await integrity(db[lane]!)).toBe("ok");
         expect(await dumpStore(db[lane]!)).toBe(before[lane]!);
@@ -285,7 +279,7 @@ describe("SIGKILL at every stop point", () => {
     );
     await ok(["import", lanes[0]!.ws, "--home", lanes[0]!.dir], {
       cwd: world.a.repo,
-      env: { ...world.a.env, ...NO_JIT },
+      env: { ...world.a.env },
     });
     expect(Number((await sql(db[0]!, "SELECT count(*) AS n FROM snapshots WHERE deleted = 0"))[0]!.n)).toBe(
       COUNT + 1,
@@ -295,7 +289,7 @@ describe("SIGKILL at every stop point", () => {
   test("import: killed right after a batch commits keeps the batches before it whole; a re-run imports the rest, another adds nothing", async () => {
     // Batches of 5 files a transaction (500 in normal use: seed-import.ts), so 12 files are three.
     const COUNT = 12;
-    const env = { ...world.a.env, ...NO_JIT, MINDSAVE_IMPORT_BATCH: "5" };
+    const env = { ...world.a.env, MINDSAVE_IMPORT_BATCH: "5" };
     const ws = join(world.base, "seed-batches");
     mkdirSync(join(ws, ".mindsave", "snapshots"), { recursive: true });
     const source = Array.from({ length: COUNT }, (_, i) => ({
@@ -436,7 +430,7 @@ describe("SIGKILL after a random delay (smoke)", () => {
       const idb = copyStore(pristine.a, join(dir, "import"));
       await killAfter(delays[3 * k + 1]!, ["import", ws, "--home", join(dir, "import")], {
         cwd: a.repo,
-        env: { ...a.env, ...NO_JIT },
+        env: { ...a.env },
       });
       expect(await integrity(idb)).toBe("ok");
       expect([0, 6]).toContain(
