@@ -1,7 +1,14 @@
 // What the mechanical snapshot reads in the user's words (task-words.ts), in-process: the sentences,
 // what is and is not a rule, what was pasted, the task apart from its rules (issue 35).
 import { expect, test } from "bun:test";
-import { isRule, ownWords, promptRules, sentencesOf, taskOf } from "../src/engine/agents/task-words.ts";
+import {
+  isRule,
+  ownWords,
+  promptRules,
+  sentencesOf,
+  statedNextStep,
+  taskOf,
+} from "../src/engine/agents/task-words.ts";
 
 test("a dot inside a word closes no sentence: file names, versions, members", () => {
   expect(sentencesOf("Only touch src/commands/deploy.ts and its test. Tag v2.3.0 after.")).toEqual([
@@ -120,4 +127,26 @@ test("a second instruction opened by 'then' is part of the task, also after a pr
   expect(taskOf("The build is red since Monday. Fix the flaky test, then push.")).toBe(
     "Fix the flaky test, then push",
   );
+});
+
+test("the next step said as what is left of the task, in English and Chinese; a count of what remains is none", () => {
+  const said: [string, string][] = [
+    [
+      "The secret is read once. What remains is a test for a replayed delivery ID.",
+      "A test for a replayed delivery ID",
+    ],
+    ["All green. Remaining: drop jest from the devDependencies.", "Drop jest from the devDependencies"],
+    ["The column is in. Still to do: run the backfill on staging.", "Run the backfill on staging"],
+    ["Done locally. What\u2019s left is watching two nightly runs.", "Watching two nightly runs"],
+    ["Merged rows are listed. The remaining piece is the progress bar.", "The progress bar"],
+    ["通知已经接上了。还差：给导出任务加失败重试。", "给导出任务加失败重试"],
+    ["接口改好了。剩下的就是补文档。", "补文档"],
+  ];
+  for (const [reply, step] of said) expect([reply, statedNextStep(reply)]).toEqual([reply, step]);
+  for (const reply of [
+    "Remaining tests pass on CI.",
+    "What remains unclear is the cause.",
+    "还剩两个测试没过。",
+  ])
+    expect([reply, statedNextStep(reply)]).toEqual([reply, null]);
 });

@@ -170,11 +170,17 @@ export function promptRules(prompts: readonly string[], known: readonly string[]
 const NEXT_EN =
   /^(?:(?:next(?: step| up)?[:,]?\s+(?:(?:I'll|I will|we'll|we will|I'm going to|is to|is)\s+)?)|(?:(?:then|after that,?)\s+(?:I'll|I will|we'll|we will|I'm going to)\s+))(.{6,})/i;
 const NEXT_ZH = /^(?:下一步|接下来|然后)(?:是|就是)?[：:，,]?\s*(?:我(?:会|将|要|再))?\s*(.{2,})/u;
+// The step said as what is left of the task: "What remains is …", "Still to do: …", "The remaining
+// piece is …", "还差：…", "剩下的就是…".
+const LEFT_EN =
+  /^(?:(?:what(?:['\u2019]s| is) (?:still )?left(?: to do)?(?: now)?|what remains(?: to (?:do|be done))?|(?:the )?(?:only )?remaining (?:piece|step|part|work|task|bit|item|thing)s?) (?:is|are):?|(?:remaining|(?:still|left) to do|still left)\s*:)\s+(.{6,})/i;
+const LEFT_ZH =
+  /^(?:(?:还差|还剩下?)[：:，,]|剩下的?(?:就|只)?是[：:，,]?|还没做的(?:就)?是[：:，,]?)\s*(.{2,})/u;
 
-/** The next step the agent's last message states, if any (its last such sentence). */
+/** The next step the agent's last message states, or what it says is left, if any (its last such sentence). */
 export function statedNextStep(reply: string): string | null {
   for (const s of sentencesOf(reply).reverse()) {
-    const m = NEXT_EN.exec(s) ?? NEXT_ZH.exec(s);
+    const m = NEXT_EN.exec(s) ?? NEXT_ZH.exec(s) ?? LEFT_EN.exec(s) ?? LEFT_ZH.exec(s);
     if (m) {
       const step = m[1].trim().replace(/[.。!！]$/u, "");
       return step.charAt(0).toUpperCase() + step.slice(1);
