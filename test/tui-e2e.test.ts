@@ -161,7 +161,7 @@ describe.skipIf(!TMUX)("TUI in tmux (compiled binary)", () => {
     try {
       s.start("");
       const picker = await waitFor(s.socket, (x) => x.includes("webapp · 3 snapshots"), "the picker at once");
-      expect(picker).toMatch(/› gamma_refactor/);
+      expect(picker).toMatch(/› {2}gamma_refactor/);
       expect(picker).not.toContain("Projects (1)");
       s.keys("q");
       await waitFor(s.socket, (x) => x.includes("Projects (1)") && /›●webapp/.test(x), "the projects list");
@@ -229,7 +229,7 @@ describe.skipIf(!TMUX)("TUI in tmux (compiled binary)", () => {
         ).code,
       ).toBe(0);
       s.start("");
-      await waitFor(s.socket, (x) => x.includes("4 snapshots") && /› long_snapshot/.test(x), "the picker");
+      await waitFor(s.socket, (x) => x.includes("4 snapshots") && /› {2}long_snapshot/.test(x), "the picker");
       s.keys("Enter");
       let view = await waitFor(
         s.socket,

@@ -29,10 +29,10 @@ describe("Esc then a key in one read: Esc, then the key", () => {
     const h = mount(session, { initial: picker(projectId) });
     await h.until((x) => x.includes("webapp · 3 snapshots"), "the picker");
     h.press("/", "beta", KEY.enter);
-    await h.until((x) => x.includes("1 of 3 match") && /› beta_/.test(x), "the filter kept");
+    await h.until((x) => x.includes("1 of 3 match") && /› {2}beta_/.test(x), "the filter kept");
     h.press("\x1bj");
     await h.until(
-      (x) => x.includes("webapp · 3 snapshots") && /› beta_/.test(x) && x.includes("press / to filter"),
+      (x) => x.includes("webapp · 3 snapshots") && /› {2}beta_/.test(x) && x.includes("press / to filter"),
       "the filter cleared and the second row selected",
     );
     h.press("/", "gam");

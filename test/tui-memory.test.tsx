@@ -238,7 +238,7 @@ describe("diff from the picker", () => {
       }),
     });
     const h = mount(session, picker(projectId));
-    await h.until((x) => x.includes("webapp · 3 snapshots") && /› third_step/.test(x), "the picker");
+    await h.until((x) => x.includes("webapp · 3 snapshots") && /› {2}third_step/.test(x), "the picker");
     h.press("j", "d");
     // (The title shows while the diff is still computed: "Comparing…". Wait for the diff itself.)
     let f = await h.until(
@@ -441,6 +441,23 @@ describe("80 columns: prompts, status lines and picker rows keep what matters", 
       const list = tagList(["性能优化测试", "x"], cols, "…");
       expect(width(list)).toBeLessThanOrEqual(cols);
       expect(list).not.toContain("#…");
+    }
+  });
+
+  test("a marked row shows its number, then a space, then the name: at 80 and 60 columns, a Chinese name too", async () => {
+    const { session, projectId } = await store(["add login form", "修复登录页面的错误并补上测试"]);
+    for (const columns of [80, 60]) {
+      const h = mountApp(session, { initial: picker(projectId), columns, rows: 24, fits: true });
+      await h.until((x) => x.includes("webapp · 2 snapshots"), `the picker at ${columns} columns`);
+      h.press(" ", "j", " ");
+      const f = await h.until((x) => x.includes("2 marked"), `both marked at ${columns} columns`);
+      const rows = f.split("\n").filter((l) => /\d{4}-\d\d-\d\d/.test(l));
+      // Newest first: the Chinese one marked 1, the other marked 2 and selected.
+      expect(rows[0]).toMatch(/^ 1 修复登录/);
+      expect(rows[1]).toMatch(/^›2 add_login_/);
+      h.press(" ");
+      const one = await h.until((x) => x.includes("1 marked"), `one unmarked at ${columns} columns`);
+      expect(one.split("\n").find((l) => l.includes("add_login_"))).toMatch(/^› {2}add_login_/);
     }
   });
 

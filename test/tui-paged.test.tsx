@@ -88,10 +88,10 @@ describe("the picker, a page at a time", () => {
     // Down past the first page (100 rows): row 150 is bulk_0450 (the seed is row 1).
     for (let i = 0; i < 149; i++) h.press("j");
     let f = await h.until((x) => x.includes(`150/${ALL}`), "row 150 selected");
-    expect(f).toMatch(new RegExp(`› ${name(BULK - 149)} `));
+    expect(f).toMatch(new RegExp(`›  ${name(BULK - 149)} `));
     h.press("G");
     f = await h.until((x) => x.includes(`${ALL}/${ALL}`) && x.includes(name(0)), "the last row");
-    expect(f).toMatch(new RegExp(`› ${name(0)} `));
+    expect(f).toMatch(new RegExp(`›  ${name(0)} `));
     expect(f).toContain("fix the login 0");
     // The last page is read by its place: the pages between it and the cursor's were never read.
     expect(read.rows).toBeLessThan(ALL);
@@ -121,14 +121,14 @@ describe("the picker, a page at a time", () => {
       (x) => x.includes(`${chinese.length} of ${ALL} snapshots · #测试`),
       "the Chinese tag",
     );
-    expect(f).toMatch(new RegExp(`› ${name(chinese.at(-1)!)} `));
+    expect(f).toMatch(new RegExp(`›  ${name(chinese.at(-1)!)} `));
     h.press("G");
     // Its row read too: the counter moves before the last page's rows are read.
     f = await h.until(
       (x) => x.includes(`${chinese.length}/${chinese.length}`) && x.includes(name(chinese[0])),
       "the tag's last row",
     );
-    expect(f).toMatch(new RegExp(`› ${name(chinese[0])} `));
+    expect(f).toMatch(new RegExp(`›  ${name(chinese[0])} `));
     h.press(KEY.esc);
     await h.until(
       (x) => x.includes(`webapp · ${ALL} snapshots`) && !x.includes("snapshots · #测试"),
@@ -140,7 +140,7 @@ describe("the picker, a page at a time", () => {
       (x) => x.includes(`${alpha.length} of ${ALL} snapshots · #ALPHA`),
       "Alpha, case folded",
     );
-    expect(f).toMatch(new RegExp(`› ${name(alpha.at(-1)!)} `));
+    expect(f).toMatch(new RegExp(`›  ${name(alpha.at(-1)!)} `));
   });
 
   test("d compares the selected snapshot with the one saved before it, across a page's end", async () => {

@@ -94,7 +94,7 @@ describe("where the TUI opens", () => {
     const { session } = await store(["first goal", "second goal"]);
     const h = mount(session);
     await h.until(
-      (x) => x.includes("webapp · 2 snapshots") && /› second_goal/.test(x),
+      (x) => x.includes("webapp · 2 snapshots") && /› {2}second_goal/.test(x),
       "the project's picker, without pressing Enter",
     );
     expect(h.frame()).toContain("q projects");
@@ -210,15 +210,15 @@ describe("snapshot picker", () => {
       f.indexOf(g),
     );
     expect(order).toEqual([...order].sort((a, b) => a - b));
-    expect(f).toMatch(/› delta_docs/);
+    expect(f).toMatch(/› {2}delta_docs/);
     h.press(KEY.down, "j");
-    await h.until((x) => /› beta_migration/.test(x), "the third row selected");
+    await h.until((x) => /› {2}beta_migration/.test(x), "the third row selected");
     h.press(KEY.up);
-    await h.until((x) => /› gamma_refactor/.test(x), "the second row selected");
+    await h.until((x) => /› {2}gamma_refactor/.test(x), "the second row selected");
     h.press("G");
-    await h.until((x) => /› alpha_refactor/.test(x), "the last row");
+    await h.until((x) => /› {2}alpha_refactor/.test(x), "the last row");
     h.press("g");
-    await h.until((x) => /› delta_docs/.test(x), "the first row");
+    await h.until((x) => /› {2}delta_docs/.test(x), "the first row");
     h.press("/");
     await h.until((x) => x.includes("Enter keep"), "the filter prompt");
     h.press("refactor");
@@ -291,9 +291,9 @@ describe("snapshot picker", () => {
     expect(f.split("\n").filter((l) => l.includes("bulk_")).length).toBeLessThanOrEqual(20);
     expect(f.split("\n").length).toBeLessThanOrEqual(24);
     h.press("G");
-    await h.until((x) => /› bulk_00000/.test(x) && x.includes("5001/5001"), "the oldest row");
+    await h.until((x) => /› {2}bulk_00000/.test(x) && x.includes("5001/5001"), "the oldest row");
     h.press("g");
-    await h.until((x) => /› seed_/.test(x) && x.includes("1/5001"), "the newest row");
+    await h.until((x) => /› {2}seed_/.test(x) && x.includes("1/5001"), "the newest row");
     h.press(KEY.pgdn);
     const page = await h.until((x) => !x.includes("1/5001") && /\d+\/5001/.test(x), "one page down");
     const at = Number(/(\d+)\/5001/.exec(page)![1]);

@@ -491,7 +491,9 @@ function SnapshotRows(props: {
   const g = theme.g;
   const ageW = 5;
   const statusW = 12;
-  const fixed = 2 + 1 + ageW + statusW + 1;
+  // The gutter: the pointer, the mark's number, and a space before the name; a space after the name.
+  const gutter = 3;
+  const fixed = gutter + 1 + ageW + statusW;
   // The goal says what a snapshot is about (a name is mostly the goal's start and a date): it keeps
   // 45% of the room, down to 12 columns; a longer name is cut in its middle, and never below the
   // 18 columns that keep its date and -N suffix whole.
@@ -525,7 +527,7 @@ function SnapshotRows(props: {
     return (
       <Text key={r.id} inverse={sel} wrap="truncate">
         {sel ? g.pointer : " "}
-        {mark >= 0 ? <Text color={sel ? undefined : theme.c("title")}>{String(mark + 1)}</Text> : " "}
+        {mark >= 0 ? <Text color={sel ? undefined : theme.c("title")}>{String(mark + 1)}</Text> : " "}{" "}
         {nameCell(shownName(r), nameW, g.ellipsis)} {pad(age(r.created_at, now()), ageW)}
         <Text color={sel ? undefined : r.archived ? theme.c("muted") : statusColor(r.status)}>
           {pad(r.archived ? "archived" : r.status.replace("_", " "), statusW)}
