@@ -6,7 +6,15 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { claudeSessionHooks } from "./claude-hooks.ts";
-import { destroyTable, dumpStore, gitRepo, run, twoLaptops, type LaptopWithClone } from "./helpers.ts";
+import {
+  childEnv,
+  destroyTable,
+  dumpStore,
+  gitRepo,
+  run,
+  twoLaptops,
+  type LaptopWithClone,
+} from "./helpers.ts";
 import { atPlace, fail, inClone, save, syncScene, type Place } from "./engine-setup.ts";
 import { offHere, switchMindSave } from "../src/engine/projects/off.ts";
 import { attachProject, linkProjects } from "../src/engine/projects/projects.ts";
@@ -15,6 +23,7 @@ import { importSeed } from "../src/engine/formats/seed-import.ts";
 import { locateSeed } from "../src/engine/formats/seed-layout.ts";
 import { Session } from "../src/engine/session.ts";
 import { resolveProject } from "../src/engine/projects/resolve.ts";
+import { repairHome } from "../src/engine/home/repair.ts";
 import { closeAll, mount } from "./tui-harness.tsx";
 
 afterEach(closeAll);
@@ -243,5 +252,41 @@ describe("doctor --repair", () => {
     expect(await isOffAt(at(notes))).toBe(false);
     await switchAt(at(diary), false);
     expect(await isOffAt(at(diary))).toBe(false);
+  });
+
+  test("two checkouts of one history, the second switched off, their roots lost: the second stays off, the first stays on", async () => {
+    const { a, base } = twoLaptops("mindsave-off-kin-");
+    const at = (cwd: string): Place => ({ ...inClone(a), cwd });
+    // Each pair: the same files and dates, one root commit. notes-2 is named apart from notes; the
+    // second diary has the first one's folder name (its project is "diary~2").
+    const notesFiles = { "notes.md": "# 笔记 notes\n" };
+    const [notes, notes2] = ["notes", "notes-2"].map((name) => gitRepo(join(base, "work", name), notesFiles));
+    const diaryFiles = { "diary.md": "# 日记 diary\n" };
+    const [diary, diary2] = ["work", "old"].map((dir) => gitRepo(join(base, dir, "diary"), diaryFiles));
+    // notes saved no snapshot (only a failure), the first diary did.
+    await fail(at(notes), "a nightly cron job", "runs twice after a reboot");
+    await save(at(diary), { goal: BLOG });
+    // `off` in the second makes it a project of its own (the first folder is the first's checkout), switched off.
+    for (const second of [notes2, diary2]) await switchAt(at(second), true);
+    const idOf = async (cwd: string) =>
+      (await atPlace(at(cwd), (s) => resolveProject(s, { create: false })))?.project.id;
+    const ids = await Promise.all([notes, notes2, diary, diary2].map(idOf));
+    expect(new Set(ids).size).toBe(4);
+    expect(await isOffAt(at(notes))).toBe(false);
+    await destroyTable(a.db, "roots");
+    const repair = await repairHome({ home: a.home, env: childEnv(a.env) });
+    expect(repair.repaired).toBe(true);
+    // The second checkouts' hooks come first: no root, no snapshot ties them to either project.
+    const repaired = await dumpStore(a.db);
+    for (const second of [notes2, diary2])
+      expect(await sessionStart(a, second)).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(await dumpStore(a.db)).toBe(repaired);
+    // The first diary is told by the snapshot it saved in its folder, notes by its folder's name.
+    const restored = await sessionStart(a, diary);
+    expect(restored.code).toBe(0);
+    expect(restored.stdout).toContain(BLOG);
+    expect(await Promise.all([notes, notes2, diary, diary2].map(idOf))).toEqual(ids);
+    for (const second of [notes2, diary2]) expect(await isOffAt(at(second))).toBe(true);
+    for (const first of [notes, diary]) expect(await isOffAt(at(first))).toBe(false);
   });
 });

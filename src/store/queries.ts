@@ -253,6 +253,16 @@ export class Queries {
     return rows.map((r) => ({ project_id: str(r.project_id), path: str(r.saved_root) }));
   }
 
+  /** The folders project `projectId` saved snapshots in on host `hostId`. */
+  async savedRootsOnHost(projectId: string, hostId: string): Promise<string[]> {
+    const rows = await this.rows(
+      `SELECT DISTINCT saved_root FROM snapshots
+       WHERE project_id = ? AND saved_host = ? AND deleted = 0 AND saved_root IS NOT NULL`,
+      [projectId, hostId],
+    );
+    return rows.map((r) => str(r.saved_root));
+  }
+
   async snapshotCounts(): Promise<Map<string, { count: number; newest: string | null }>> {
     const rows = await this.rows(
       "SELECT project_id, count(*) AS n, max(created_at) AS newest FROM snapshots WHERE deleted = 0 GROUP BY project_id",

@@ -8,3 +8,6 @@ export async function freeProjectName(w: StoreWriter, name: string): Promise<str
   if (!taken.has(name)) return name;
   for (let n = 2; ; n++) if (!taken.has(`${name}~${n}`)) return `${name}~${n}`;
 }
+
+/** The folder name a project's name was made from: `name~2` was `name`, its folder's name taken. */
+export const folderNameOf = (projectName: string): string => projectName.replace(/~\d+$/, "");

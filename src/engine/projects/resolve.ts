@@ -16,8 +16,8 @@ import {
 import { pathKey, samePath } from "./paths.ts";
 import { linkTarget } from "./aliases.ts";
 import { linkFirstHistory } from "./first-history.ts";
-import { freeProjectName } from "./names.ts";
-import { keepOff, offAtFolder, offByHistory } from "./off-switch.ts";
+import { folderNameOf, freeProjectName } from "./names.ts";
+import { keepOff, offAtFolder, offByHistory, projectSwitch } from "./off-switch.ts";
 import { derivedId, newId } from "../ids.ts";
 import type { Session } from "../session.ts";
 import type { ProjectRecord, RootRecord, StoreWriter, Queries } from "../../store/store.ts";
@@ -245,40 +245,74 @@ async function findByIdentity(
   identity: string,
   onHost: RootRecord[],
 ): Promise<{ project: ProjectRecord } | null> {
-  const candidates = await kinOf(q, identity);
   const free: { project: ProjectRecord; score: number }[] = [];
-  for (const project of candidates) {
-    const here = onHost.filter((r) => r.project_id === project.id && !samePath(r.path, ws.root));
-    let score = 0;
-    let taken = false;
-    for (const r of here) {
-      if (!existsSync(r.path)) continue; // moved away: the old root is stale
-      const sameRepo = ws.gitCommonDir !== null && gitCommonDir(r.path) === ws.gitCommonDir;
-      if (sameRepo)
-        score += 4; // a worktree of a checkout we know: same project
-      else if (
-        resolveWorkspace(r.path, {
-          override: r.path,
-          create: false,
-          env: session.env,
-          home: gitAnswersHome(session),
-          later: session.later,
-        })?.identities.includes(identity)
-      )
-        taken = true;
-    }
-    if (taken && score === 0) continue;
-    if (ws.remote && project.remote === ws.remote) score += 2;
-    free.push({ project, score });
+  for (const project of await kinOf(q, identity)) {
+    const score = await checkoutScore(session, q, ws, identity, project, onHost);
+    if (score !== null) free.push({ project, score });
   }
   if (!free.length) return null;
   free.sort((a, b) => b.score - a.score);
+  await offFirstAmongTied(q, free);
   if (free.length > 1) {
     session.notice(
       `This checkout (${ws.root}) could be any of ${free.length} projects that share its history: ${free.map((f) => `${f.project.name} (${f.project.id})`).join(", ")}; using ${free[0].project.name}. Say which it is with \`mindsave projects attach PROJECT\`.`,
     );
   }
   return { project: free[0].project };
+}
+
+/**
+ * How surely checkout `ws` is `project` of history `identity`; null when it is not, another folder
+ * here being that project's checkout. A worktree of its checkout here is it, and so, nearly, is the
+ * folder it saved a snapshot in on this host (its roots lost in a repair); its remote, then its name
+ * made from the folder's, are hints.
+ */
+async function checkoutScore(
+  session: Session,
+  q: Queries,
+  ws: Workspace,
+  identity: string,
+  project: ProjectRecord,
+  onHost: RootRecord[],
+): Promise<number | null> {
+  const here = onHost.filter((r) => r.project_id === project.id && !samePath(r.path, ws.root));
+  let score = 0;
+  let taken = false;
+  for (const r of here) {
+    if (!existsSync(r.path)) continue; // moved away: the old root is stale
+    const sameRepo = ws.gitCommonDir !== null && gitCommonDir(r.path) === ws.gitCommonDir;
+    if (sameRepo)
+      score += 4; // a worktree of a checkout we know: same project
+    else if (
+      resolveWorkspace(r.path, {
+        override: r.path,
+        create: false,
+        env: session.env,
+        home: gitAnswersHome(session),
+        later: session.later,
+      })?.identities.includes(identity)
+    )
+      taken = true;
+  }
+  if (taken && score === 0) return null;
+  if ((await q.savedRootsOnHost(project.id, session.host.id)).some((p) => samePath(p, ws.root))) score += 4;
+  if (ws.remote && project.remote === ws.remote) score += 2;
+  if (folderNameOf(project.name) === ws.name) score += 1;
+  return score;
+}
+
+/**
+ * Projects the checkout could be, told apart by nothing (the best score shared): one switched off
+ * goes first, so that a folder a person switched off never finds MindSave on by a guess.
+ */
+async function offFirstAmongTied(q: Queries, ranked: { project: ProjectRecord; score: number }[]) {
+  const tied = ranked.filter((r) => r.score === ranked[0].score);
+  if (tied.length < 2) return;
+  for (const [i, t] of tied.entries()) {
+    if (!(await projectSwitch(q, t.project.id))) continue;
+    ranked.unshift(...ranked.splice(i, 1));
+    return;
+  }
 }
 
 async function createProject(session: Session, w: StoreWriter, ws: Workspace): Promise<ProjectContext> {
