@@ -150,3 +150,40 @@ test("the next step said as what is left of the task, in English and Chinese; a 
   ])
     expect([reply, statedNextStep(reply)]).toEqual([reply, null]);
 });
+
+/** Each sentence judged a rule (or not), named in the failure. */
+function judged(rule: boolean, sentences: string[]): void {
+  for (const s of sentences) expect([s, isRule(s)]).toEqual([s, rule]);
+}
+
+test("a requirement put on the work or a limit told by its number is a rule; one on a person, a deadline, a guess is not", () => {
+  judged(true, [
+    "It has to return 429 with a Retry-After header, clients depend on that.",
+    "heads up: the date pickers have to keep accepting the old DD/MM/YYYY strings.",
+    "The users table is hot, so the migration can't lock it for more than a couple of seconds.",
+    "It should be at /healthz, outside the auth middleware.",
+    "Retry at most 3 times.",
+    "最多重试 3 次，每次之间至少等 200ms。",
+    "单个文件上限 50MB，超了就拆成多个。",
+  ]);
+  judged(false, [
+    "I have to leave at five today.",
+    "We can't reproduce it locally.",
+    "The build can't find the module after the upgrade.",
+    "That should fix it.",
+    "It has to ship by Friday.",
+    "老板说这个功能明天必须上线，压力好大。",
+    "This might sound dumb, but I never understood our build cache.",
+    // A number's limit inside the request is the task's.
+    "Add input validation to the signup form: a password of at least 12 characters.",
+  ]);
+});
+
+test("a line opened by a log level in capitals is pasted, not a rule", () => {
+  const prompt = "It fails one run in five:\nWARN retries must be disabled for deterministic runs\nFix it.";
+  expect(ownWords(prompt).split("\n")).toEqual(["It fails one run in five:", "Fix it."]);
+  expect(promptRules([prompt], [])).toEqual([]);
+  expect(promptRules(["Warn the user before the delete. Never delete without asking."], [])).toEqual([
+    "Never delete without asking.",
+  ]);
+});

@@ -8,6 +8,14 @@ import { PRIVATE_MARK } from "../snapshots/private-spans.ts";
 const RULE_EN = /\b(?:never|don'?t|do not|doesn'?t|must(?:n'?t)?|always|only|avoid|no longer|not allowed)\b/i;
 const RULE_ZH =
   /不要|不用|别|必须|只用|只能|只要|只支持|不对|我说的是|我的意思是|禁止|不能|不许|不准|不得(?![了不])|切勿|一律|统一用|保持原样|保持.{0,16}不变|一定要|务必|避免|改用/u;
+// A requirement put on the work, not on a person ("It has to return 429", "the migration can't lock
+// it", "It should be at /healthz"; not "I have to leave", "we can't reproduce it"), and a limit told
+// by its number ("at most 3 retries", "最多重试 3 次", "单个文件上限 50MB").
+const REQUIRED_EN =
+  /(?<!\b(?:I|we|you)(?:'d| would| really| still| just| also)?\s+)\b(?:has to|have to|can'?t|cannot|can not|should(?:n'?t| not)?)\b/i;
+const LIMIT_NUMBER_EN =
+  /\b(?:at most|at least|no more than|no fewer than|no less than|not more than|a maximum of|a minimum of)\s+(?:\d|one|two|three|four|five|ten)/i;
+const LIMIT_ZH = /最多|至多|最少|至少|不超过|不多于|不少于|上限|下限/u;
 // A choice of means: "Use zod for the schemas", "Use X instead of Y" (not "make it wait instead of sleeping").
 const CHOICE_EN = /^(?:please\s+|also\s+|and\s+)?(?:use|prefer|stick (?:to|with)|go with)\b/i;
 const INSTEAD_EN = /\b(?:use|prefer|pick|choose|call|keep)\b.*\binstead of\b/i;
@@ -33,7 +41,12 @@ const NOT_RULE_EN = new RegExp(
     String.raw`\b(?:the|an?|not|if)\s+only\b`,
     String.raw`\b(?:it|this|that|which|who|he|she)\s+only\s+\w+s\b`,
     String.raw`\b(?:I|we)\s+only\s+have\s+(?:an?|one|two|a few|\d+)\s+(?:minutes?|hours?|days?|weeks?)\b`,
-    String.raw`\b(?:I|we|they)\s+always\s+(?:\w+ed|had|was|were|did|got|forget|forgot)\b`,
+    String.raw`\b(?:I|we|they)\s+(?:always|never)\s+(?:\w+ed|had|was|were|did|got|forget|forgot|understood|knew|thought)\b`,
+    // A guess or a failure told ("that should fix it", "it can't find the module"), and a deadline
+    // ("it has to ship by Friday", "must be live before the demo").
+    String.raw`\bshould(?:n'?t| not)?\s+(?:be\s+)?(?:fine|ok(?:ay)?|quick|easy|simple|enough|faster|better|done|ready|work|help|fix|do)\b`,
+    String.raw`\b(?:can'?t|cannot|can not)\s+(?:find|resolve|connect|open|load|read|reach|start|see|reproduce|tell|remember|figure|believe|wait)\b`,
+    String.raw`\b(?:must|has to|have to|needs? to|should)\s+(?:be\s+)?(?:ship(?:ped)?|done|live|out|released|merged|finished|ready|in)\s+(?:by|before)\b`,
     String.raw`\byou\s+always\b`,
     String.raw`\b(?:will|would|could|has|have|had)\s+never\b`,
     String.raw`\b(?:don'?t|do not) worry\b`,
@@ -42,7 +55,7 @@ const NOT_RULE_EN = new RegExp(
 );
 // 别 inside a word (识别, 特别, 区别, 级别…) is no "don't".
 const NOT_RULE_ZH =
-  /不对劲|别担心|不要担心|不用担心|别着急|不用急|别急|[识区特分类告级性派辨鉴个差离临惜道]别/gu;
+  /不对劲|别担心|不要担心|不用担心|别着急|不用急|别急|[识区特分类告级性派辨鉴个差离临惜道]别|(?:今天|明天|后天|这周|本周|下周|周[一二三四五六日末]|月底|年底|上线前)(?:之前|以前|前)?(?:必须|一定要|务必|得|要)(?:上线|发布|交付|完成|搞定|做完|提测)/gu;
 
 /** The sentences of a text, each with its closing mark (". ", "。", "!", "？", a line break); a dot inside a word ("deploy.ts", "v2.3.0") closes none. */
 export function sentencesOf(text: string): string[] {
@@ -52,17 +65,20 @@ export function sentencesOf(text: string): string[] {
 }
 
 // Pasted text, neither task nor rule: a fenced block, and a log or stack line ("Error: …",
-// "TypeError: …", "error TS2322: …", "Warning: …", "    at f (file.ts:4:2)").
+// "TypeError: …", "error TS2322: …", "Warning: …", "WARN retries …", "    at f (file.ts:4:2)").
 const FENCE = /^\s*(?:```|~~~)[^\n]*\n[\s\S]*?(?:^\s*(?:```|~~~)\s*$|(?![\s\S]))/gm;
 const LOG_LINE =
   /^\s*(?:at \S.*:\d+(?::\d+)?\)?\s*$|[\w.]*(?:Error|Exception|Warning)(?: \w+)?:|(?:error|warning|warn|fatal|panic)(?: [A-Z]+\d+)?:|\[(?:error|warn|warning|fatal)\]|Traceback \(most recent call last\))/i;
+
+// A log level in capitals opening a line ("WARN retries …", "INFO sync fetched …"): a line of a log.
+const LOG_LEVEL = /^\s*(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL)\b/;
 
 /** A prompt without what the user pasted into it (logs, stack traces, fenced blocks). */
 export function ownWords(prompt: string): string {
   return prompt
     .replace(FENCE, "\n")
     .split("\n")
-    .filter((l) => !LOG_LINE.test(l))
+    .filter((l) => !LOG_LINE.test(l) && !LOG_LEVEL.test(l))
     .join("\n");
 }
 
@@ -75,7 +91,10 @@ export function isRule(sentence: string): boolean {
   const s = sentence.replace(/[\u2018\u2019]/g, "'");
   if (s.length > RULE_MAX || /[?？]$/u.test(s) || NO_SAVE.test(s)) return false;
   const said = s.replace(NOT_RULE_EN, " ").replace(NOT_RULE_ZH, " ");
-  return [RULE_EN, RULE_ZH, CHOICE_EN, INSTEAD_EN, LIMIT_EN].some((rule) => rule.test(said));
+  if ([RULE_EN, RULE_ZH, CHOICE_EN, INSTEAD_EN, LIMIT_EN, REQUIRED_EN].some((rule) => rule.test(said)))
+    return true;
+  // A number's limit inside a request is the task's ("Add validation: a password of at least 12 characters").
+  return [LIMIT_NUMBER_EN, LIMIT_ZH].some((rule) => rule.test(said)) && !requestOf(s);
 }
 
 /**
