@@ -187,3 +187,17 @@ test("a line opened by a log level in capitals is pasted, not a rule", () => {
     "Never delete without asking.",
   ]);
 });
+
+test("Chinese words for keeping what is there are rules: 保留, 先留, 沿用", () => {
+  judged(true, [
+    "后端那边旧的 reCAPTCHA 校验先留一个版本，老版本 App 还在用。",
+    "输出格式沿用 ops 那边约定的：时间 级别 模块 消息。",
+    "旧的导出接口保留到下个版本。",
+  ]);
+});
+
+test("only the first prompt names the task: a later prompt's sentence keeps its opening clause with its rule", () => {
+  const later = "用 Element Plus 自带的 el-table-v2，别再装别的虚拟列表库。";
+  expect(promptRules(["日志查看页太卡了，给表格做虚拟滚动。", later], [])).toEqual([later]);
+  expect(promptRules([later], [])).toEqual(["别再装别的虚拟列表库。"]);
+});

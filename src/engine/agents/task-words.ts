@@ -7,7 +7,7 @@ import { PRIVATE_MARK } from "../snapshots/private-spans.ts";
 // The words that make a sentence a rule for the work (spec: constraints and decisions the user states).
 const RULE_EN = /\b(?:never|don'?t|do not|doesn'?t|must(?:n'?t)?|always|only|avoid|no longer|not allowed)\b/i;
 const RULE_ZH =
-  /不要|不用|别|必须|只用|只能|只要|只支持|不对|我说的是|我的意思是|禁止|不能|不许|不准|不得(?![了不])|切勿|一律|统一用|保持原样|保持.{0,16}不变|一定要|务必|避免|改用/u;
+  /不要|不用|别|必须|只用|只能|只要|只支持|不对|我说的是|我的意思是|禁止|不能|不许|不准|不得(?![了不])|切勿|一律|统一用|保持原样|保持.{0,16}不变|保留|留着|先留|沿用|照旧|一定要|务必|避免|改用/u;
 // A requirement put on the work, not on a person ("It has to return 429", "the migration can't lock
 // it", "It should be at /healthz"; not "I have to leave", "we can't reproduce it"), and a limit told
 // by its number ("at most 3 retries", "最多重试 3 次", "单个文件上限 50MB").
@@ -178,8 +178,10 @@ export function taskOf(prompt: string): string {
  */
 export function promptRules(prompts: readonly string[], known: readonly string[]): string[] {
   const held = known.map((k) => k.replace(/^User correction: /, "").trim()).filter((k) => k.length >= 4);
+  // Only the first prompt names the task: a later one's sentence keeps its opening clause with its
+  // rule ("用 Element Plus 自带的 el-table-v2，别再装别的虚拟列表库。" is one rule).
   const rules = prompts
-    .flatMap(piecesOf)
+    .flatMap((p, i) => (i === 0 ? piecesOf(p) : sentencesOf(ownWords(p))))
     .filter(isRule)
     .filter((s) => !held.some((k) => s.includes(k) || k.includes(s)));
   return foldDuplicates(rules).kept;
