@@ -23,6 +23,7 @@ import {
 } from "../src/engine/failures/record.ts";
 import { resolveProject } from "../src/engine/projects/resolve.ts";
 import { exportSeed } from "../src/engine/formats/seed-export.ts";
+import { countsText } from "../src/engine/sync/summary.ts";
 import { importSeed } from "../src/engine/formats/seed-import.ts";
 import { locateSeed } from "../src/engine/formats/seed-layout.ts";
 
@@ -268,7 +269,7 @@ describe("sync", () => {
     expect(await content(w.a.db)).toBe(before[0]);
     expect(await content(w.b.db)).toBe(b0);
     const text = await w.a.cli(["sync", w.b.home]);
-    expect(text.stdout).toContain("into this store: snapshots 1 added");
+    expect(text.stdout).toContain("into this store: 1 snapshot added");
     const peers = (await w.a.json(["sync", "--list-peers"])).peers;
     expect(peers.map((p: any) => p.location)).toEqual([w.b.db]);
     // Plain `sync` now finds it.
@@ -285,7 +286,7 @@ describe("sync", () => {
     const partial = await w.a.cli(["sync"]);
     expect(partial.code).toBe(1);
     expect(partial.stderr).toContain("skipped");
-    expect(partial.stdout).toContain("into this store: snapshots 1 added");
+    expect(partial.stdout).toContain("into this store: 1 snapshot added");
     // --remove-peer forgets it.
     await w.a.json(["sync", "--remove-peer", join(gone, "mindsave.db")]);
     expect((await w.a.json(["sync", "--list-peers"])).peers.map((p: any) => p.location)).not.toContain(
@@ -429,7 +430,7 @@ describe("a step reopened on one laptop while the other edits the same plan", ()
     expect(merged.code).toBe(0);
     expect(merged.stdout).toContain("merged step by step");
     // B's own row was the later edit, so no incoming row changed B: the merge written into it did, and is counted.
-    expect(merged.stdout).toContain("into this store: snapshots 1 updated");
+    expect(merged.stdout).toContain("into this store: 1 snapshot updated");
     for (const side of [w.a, w.b]) {
       const plan = await planOn(side);
       expect(plan.map((p) => [p.content, p.status])).toEqual([
@@ -536,6 +537,38 @@ describe("a sync reports what changed, not what was stamped anew", () => {
 });
 
 describe("sync summaries", () => {
+  test("counts read as English: the noun after the first number, as one or as more", async () => {
+    const w = twoLaptops();
+    await save(w.a, "first thing");
+    await save(w.a, "second thing");
+    await syncOn(w.a, w.drive);
+    await syncOn(w.b, w.drive);
+    for (const s of await listOn(w.b)) await completeOn(w.b, s.id);
+    await save(w.b, "third thing");
+    const r = await w.a.cli(["sync", w.b.home]);
+    expect(r.stdout).toContain("into this store: 1 snapshot added, 2 updated; 1 project folder added\n");
+    // Every kind said, in both numbers; bookkeeping left out; thousands grouped.
+    const counts = (added: number, updated: number, deleted: number) => ({ added, updated, deleted });
+    const c = {
+      snapshots: counts(2, 1, 0),
+      failures: counts(0, 0, 1),
+      rules: counts(1, 0, 2),
+      facts: counts(0, 2, 0),
+      retirements: counts(1, 0, 0),
+      projects: counts(2, 0, 0),
+      roots: counts(0, 1, 0),
+      tool_calls: counts(1000, 0, 1),
+      bookkeeping: counts(5, 5, 5),
+    };
+    expect(countsText(c)).toBe(
+      "2 snapshots added, 1 updated; 1 failure deleted; 1 rule added, 2 deleted; 2 facts updated; " +
+        "1 retirement added; 2 projects added; 1 project folder updated; 1,000 tool calls added, 1 deleted",
+    );
+    const one = { ...c, snapshots: counts(1, 0, 0), failures: counts(0, 2, 0), tool_calls: counts(0, 0, 1) };
+    expect(countsText(one)).toMatch(/^1 snapshot added; 2 failures updated; .* 1 tool call deleted$/);
+    expect(countsText(nothing)).toBe("nothing");
+  });
+
   test("sync summaries count things, not rows; a missing drive is named", async () => {
     const w = twoLaptops();
     for (const item of ["Tailwind", "Redux", "GraphQL", "websocket reconnect"])
@@ -547,15 +580,15 @@ describe("sync summaries", () => {
     // (A dry run starts no store: the drive gets its store from laptop B's first sync.)
     await syncOn(w.b, w.drive);
     const dry = await w.a.cli(["sync", w.drive, "--dry-run"]);
-    expect(dry.stdout).toContain("failures 4 added");
+    expect(dry.stdout).toContain("4 failures added");
     expect(dry.stdout).not.toContain("read ");
     const real = await w.a.cli(["sync", w.drive]);
-    expect(real.stdout).toContain("into the peer:   failures 4 added; projects 1 added");
-    expect(real.stdout).toContain("failures 4 added");
+    expect(real.stdout).toContain("into the peer:   4 failures added; 1 project added");
+    expect(real.stdout).toContain("4 failures added");
     expect(real.stdout).not.toMatch(/hosts|signals/);
     // One more repeat of one failure is one failure updated.
     await fail(w.a, "Redux");
-    expect((await w.a.cli(["sync", w.drive])).stdout).toContain("into the peer:   failures 1 updated");
+    expect((await w.a.cli(["sync", w.drive])).stdout).toContain("into the peer:   1 failure updated");
     // The drive is unplugged: plain `sync` names it.
     await w.a.cli(["sync", "--add-peer", w.drive]);
     renameSync(w.drive, `${w.drive}-away`);

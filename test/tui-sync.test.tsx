@@ -8,6 +8,8 @@ import { fromFields } from "../src/engine/snapshots/input.ts";
 import { addPeer } from "../src/engine/sync/sync.ts";
 import { sql, storeClient } from "./helpers.ts";
 import { closeAll, KEY, mount, openStore } from "./tui-harness.tsx";
+import { detailLines } from "../ui/components/SyncScreen.tsx";
+import { width } from "../src/lib/text.ts";
 
 afterEach(closeAll);
 
@@ -61,5 +63,22 @@ describe("TUI sync: the CLI's use case", () => {
     expect(f).toContain(`There is no store at ${peerDb} yet`);
     expect(f).not.toContain("A sync would change:");
     expect(existsSync(peerDb)).toBe(false);
+  });
+});
+
+describe("TUI sync: the changes", () => {
+  test("a long line of changes wraps after a kind, so no count is parted from its noun", () => {
+    const line =
+      "  into the peer:   5 snapshots added; 2 failures added; 2 projects added; 2 project folders added";
+    expect(detailLines(line, 74)).toEqual([
+      "into the peer: 5 snapshots added; 2 failures added; 2 projects added;",
+      "2 project folders added",
+    ]);
+    // A part wider than the screen alone wraps by words (Chinese anywhere), within it.
+    const long = `refused: ${"修复登录页面".repeat(8)}; 1 more`;
+    const lines = detailLines(long, 30);
+    for (const l of lines) expect(width(l)).toBeLessThanOrEqual(30);
+    expect(lines.length).toBeGreaterThan(2);
+    expect(lines.join("").replaceAll(" ", "")).toBe(long.replaceAll(" ", ""));
   });
 });

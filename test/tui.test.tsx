@@ -714,11 +714,11 @@ describe("sync screen", () => {
     expect(f).toContain("last sync never");
     h.press("d");
     f = await h.until((x) => x.includes("A sync would change:"), "the dry run");
-    expect(f).toMatch(/into this store:\s+snapshots 1 added/);
+    expect(f).toMatch(/into this store:\s+1 snapshot added/);
     expect(f).toContain("Dry run: nothing was changed.");
     h.press(KEY.enter);
     f = await h.until((x) => x.includes("Changed:"), "the sync");
-    expect(f).toMatch(/into the peer:\s+snapshots 1 added/);
+    expect(f).toMatch(/into the peer:\s+1 snapshot added/);
     const other = await Session.open({ home: b.session.home.dir, cwd: b.repo, env: b.env }, { write: false });
     const goals: string[] = [];
     for (const p of await listProjects(other))

@@ -217,13 +217,30 @@ function SyncProgress(props: Progress & { width: number }) {
   );
 }
 
+/**
+ * A detail line within `cols`, wrapped after a "; " where it can ("…; 2 projects added;" then
+ * "2 project folders added"), so a count stays beside its noun; a part too long alone wraps by words.
+ */
+export function detailLines(line: string, cols: number): string[] {
+  const out: string[] = [];
+  for (const part of line
+    .trim()
+    .replace(/\s+/g, " ")
+    .split(/(?<=;) /)) {
+    const last = out.at(-1);
+    if (last !== undefined && width(`${last} ${part}`) <= cols) out[out.length - 1] = `${last} ${part}`;
+    else out.push(...wrap(part, cols));
+  }
+  return out;
+}
+
 /** What a sync changed (or a dry run would): every count shows, a long line wraps under its label. */
 function SyncChanges(props: { result: SyncResult; width: number }) {
   return (
     <Box flexDirection="column" marginTop={1}>
       <Text bold>{props.result.dry_run ? "A sync would change:" : "Changed:"}</Text>
       {syncDetails(props.result).flatMap((l, i) =>
-        wrap(l.trim(), Math.max(20, props.width - 6)).map((part, j) => (
+        detailLines(l, Math.max(20, props.width - 6)).map((part, j) => (
           <Text key={`${i}:${j}`}>
             {j === 0 ? "  " : "    "}
             {part}

@@ -3,29 +3,38 @@ import type { CATEGORIES, Counts, SyncResult } from "./sync.ts";
 import type { Refused } from "./peer-rows.ts";
 import { stripControl } from "../snapshots/input-limits.ts";
 
-// Bookkeeping (which hosts exist, pressure signals) syncs too but is not what a person asks about.
-const LABEL: Record<Exclude<(typeof CATEGORIES)[number], "bookkeeping">, string> = {
-  snapshots: "snapshots",
-  failures: "failures",
-  rules: "rules",
-  facts: "facts",
-  retirements: "retirements",
-  projects: "projects",
-  roots: "project folders",
-  tool_calls: "tool calls",
+// Each kind's noun for one and for more. Bookkeeping (which hosts exist, pressure signals) syncs too
+// but is not what a person asks about.
+const NOUN: Record<Exclude<(typeof CATEGORIES)[number], "bookkeeping">, [string, string]> = {
+  snapshots: ["snapshot", "snapshots"],
+  failures: ["failure", "failures"],
+  rules: ["rule", "rules"],
+  facts: ["fact", "facts"],
+  retirements: ["retirement", "retirements"],
+  projects: ["project", "projects"],
+  roots: ["project folder", "project folders"],
+  tool_calls: ["tool call", "tool calls"],
 };
 
+const CHANGES = ["added", "updated", "deleted"] as const;
+
+/** One kind's changes, the noun after the first number: "1 snapshot added, 2 updated"; null when none. */
+function kindText([one, many]: [string, string], counts: Counts[keyof Counts]): string | null {
+  const said = CHANGES.filter((change) => counts[change] > 0);
+  if (!said.length) return null;
+  const n = (change: (typeof CHANGES)[number]) => counts[change].toLocaleString("en-US");
+  const [first, ...rest] = said;
+  const noun = counts[first] === 1 ? one : many;
+  return [`${n(first)} ${noun} ${first}`, ...rest.map((change) => `${n(change)} ${change}`)].join(", ");
+}
+
 /**
- * "snapshots 1 added, 2 updated; failures 1 deleted", or "nothing". Updated: a row both stores had,
+ * "1 snapshot added, 2 updated; 3 failures deleted", or "nothing". Updated: a row both stores had,
  * changed by the other side's later edit or a merge. The words say it, so no +/~/- marks beside the numbers.
  */
 export function countsText(c: Counts): string {
-  const parts = (Object.keys(LABEL) as (keyof typeof LABEL)[])
-    .map((k) => {
-      const { added, updated, deleted } = c[k];
-      if (!added && !updated && !deleted) return null;
-      return `${LABEL[k]} ${[added && `${added} added`, updated && `${updated} updated`, deleted && `${deleted} deleted`].filter(Boolean).join(", ")}`;
-    })
+  const parts = (Object.keys(NOUN) as (keyof typeof NOUN)[])
+    .map((k) => kindText(NOUN[k], c[k]))
     .filter(Boolean);
   return parts.length ? parts.join("; ") : "nothing";
 }
