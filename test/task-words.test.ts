@@ -9,6 +9,7 @@ import {
   statedNextStep,
   taskOf,
 } from "../src/engine/agents/task-words.ts";
+import { isContinuation } from "../src/engine/agents/auto-snapshot.ts";
 
 test("a dot inside a word closes no sentence: file names, versions, members", () => {
   expect(sentencesOf("Only touch src/commands/deploy.ts and its test. Tag v2.3.0 after.")).toEqual([
@@ -200,4 +201,15 @@ test("only the first prompt names the task: a later prompt's sentence keeps its 
   const later = "用 Element Plus 自带的 el-table-v2，别再装别的虚拟列表库。";
   expect(promptRules(["日志查看页太卡了，给表格做虚拟滚动。", later], [])).toEqual([later]);
   expect(promptRules([later], [])).toEqual(["别再装别的虚拟列表库。"]);
+});
+
+test("carrying on with a thing named in a few words names no task of its own; a new request after it does", () => {
+  for (const p of ["continue with the import", "Let's get back to the migration.", "接着做导出那块", "继续"])
+    expect([p, isContinuation(p)]).toEqual([p, true]);
+  for (const p of [
+    "continue with the import, but merge duplicate emails",
+    "continue with the refactor of the billing module so invoices round correctly",
+    "Add CSV import for contacts",
+  ])
+    expect([p, isContinuation(p)]).toEqual([p, false]);
 });

@@ -58,8 +58,11 @@ export interface AutoContext extends HookFacts {
 /** The states an auto-snapshot makes when it knows only the last call or reply, not the task's state. */
 const ONLY_LAST = /^(?:Last action: |Last reply: |No tool calls yet this session$)/;
 
+// Carrying on with a thing named in a few words, the task it is part of left unsaid ("continue with
+// the import", "let's get back to the migration", "接着做导出那块").
+const ON_WITH = String.raw`(?:let'?s )?(?:continue|carry on|keep going|go on|get back to|resume|pick up)(?: with| on)? (?:the|your|our|that|this) [\p{L}\p{N}_-]+(?: [\p{L}\p{N}_-]+){0,2}|(?:继续|接着)(?:做|搞|写|弄)(?:那个|这个|上次的?)?\p{Script=Han}{1,6}`;
 // Prompts that name no task, only "carry on" (whole prompt, politeness and punctuation allowed).
-const GO_ON = String.raw`(?:continue|go on|keep going|carry on|resume|proceed|go ahead|next|ok(?:ay)?|yes|yep|yeah|sure|please|thanks|let'?s (?:continue|go on|keep going|carry on|resume|proceed)|(?:continue|pick up|carry on) (?:from )?where (?:you|we) left off|continue (?:with )?(?:the|your|our) (?:previous |last |current )?(?:task|work)|keep working|继续|继续吧|继续做|继续工作|继续任务|继续上次的?任务|接着|接着做|接着来|好|好的|嗯|行|可以|开始吧|请|吧)`;
+const GO_ON = String.raw`(?:continue|go on|keep going|carry on|resume|proceed|go ahead|next|ok(?:ay)?|yes|yep|yeah|sure|please|thanks|let'?s (?:continue|go on|keep going|carry on|resume|proceed)|(?:continue|pick up|carry on) (?:from )?where (?:you|we) left off|continue (?:with )?(?:the|your|our) (?:previous |last |current )?(?:task|work)|keep working|${ON_WITH}|继续|继续吧|继续做|继续工作|继续任务|继续上次的?任务|接着|接着做|接着来|好|好的|嗯|行|可以|开始吧|请|吧)`;
 const CONTINUATION = new RegExp(String.raw`^(?:${GO_ON}[\s,，.!！。~…]*)+$`, "iu");
 
 /**
@@ -71,7 +74,7 @@ const UNKNOWN_TOPIC = "unknown_goal";
 const knownGoal = (goal: string | undefined) => (goal && goal !== UNKNOWN_GOAL ? goal : "");
 
 /** A prompt that only says to go on ("continue", "go on", "继续", "ok", …): it names no task of its own. */
-function isContinuation(prompt: string): boolean {
+export function isContinuation(prompt: string): boolean {
   const text = prompt
     .replace(/[\u2018\u2019]/g, "'")
     .replace(/\s+/g, " ")
