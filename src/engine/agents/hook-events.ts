@@ -63,6 +63,8 @@ export async function onSessionStart(session: Session, p: HookPayload): Promise<
         }
         // A new, cleared, resumed or compacted context: the next reply measures it again.
         s.estimated_tokens_ratio = 0;
+        // A fresh context may be another task: its complexity is its own (its edits, its save), never the last save's.
+        if (!CONTINUING.has(p.source ?? "")) s = { ...s, active_files: 0, decisions: 0, constraints: 0 };
         const model = payloadModel(p);
         const inherited = latestModel(s);
         s = withNote(s, sessionId, now, (n) => ({ ...n, model: model ?? n.model ?? inherited }));
