@@ -213,3 +213,21 @@ test("carrying on with a thing named in a few words names no task of its own; a 
   ])
     expect([p, isContinuation(p)]).toEqual([p, false]);
 });
+
+test("a request's 'without …' limit is a rule of its own; the request stays the task", () => {
+  const prompt =
+    "The login page flashes unstyled content on first load. Fix it without adding a CSS-in-JS library.";
+  expect(promptRules([prompt], [])).toEqual(["Without adding a CSS-in-JS library."]);
+  expect(taskOf(prompt)).toBe("The login page flashes unstyled content on first load. Fix it");
+  // Not a request: a fact told with "without" stays as it is.
+  expect(promptRules(["It worked without adding anything."], [])).toEqual([]);
+});
+
+test("a correction and what to do instead, the second pointing back at the first, are one rule", () => {
+  const said = ["No wait, don't skip duplicates silently.", "Merge them into the existing contact."];
+  expect(promptRules(["continue with the import", said.join(" ")], [])).toEqual([said.join(" ")]);
+  // A new request that does not point back is no part of the rule.
+  expect(promptRules(["Don't touch the Dockerfile. Add a CI cache step."], [])).toEqual([
+    "Don't touch the Dockerfile.",
+  ]);
+});

@@ -20,13 +20,15 @@ const LIMIT_ZH = /最多|至多|最少|至少|不超过|不多于|不少于|上�
 const CHOICE_EN = /^(?:please\s+|also\s+|and\s+)?(?:use|prefer|stick (?:to|with)|go with)\b/i;
 const INSTEAD_EN = /\b(?:use|prefer|pick|choose|call|keep)\b.*\binstead of\b/i;
 // A limit told as an order, at the start of a clause: "No new dependencies", "keep the response
-// shape backwards compatible", "Skip mypy for now", "Leave the class components as they are".
+// shape backwards compatible", "Skip mypy for now", "Leave the class components as they are",
+// "Without adding a CSS-in-JS library".
 const LIMIT_EN = new RegExp(
   [
     String.raw`(?:^|[,;:]\s*|\band\s+)no\s+(?!problem|worries|idea|rush|hurry|need|way|one|doubt)(?:new|more|extra|other)?\s*[a-z]{3,}`,
     String.raw`(?:^|[,;:]\s*|\band\s+)keep\s+(?:the|every|all|each|its|our|this|these|them|it)\b`,
     String.raw`^(?:actually,?\s+|just\s+|please\s+)?skip\b`,
     String.raw`\bleave\b.*\b(?:as (?:it is|they are)|alone|untouched|unchanged)\b`,
+    String.raw`^without\s+\w+ing\b`,
   ].join("|"),
   "i",
 );
@@ -119,10 +121,24 @@ function taskThenRules(sentence: string): string[] {
   ];
 }
 
-/** A prompt's own sentences (what it pasted left out), its opening one split from the rules it holds. */
-function piecesOf(prompt: string): string[] {
+// "Fix it without adding a CSS-in-JS library": a request, then the limit it ends with.
+const WITHOUT = /^(.+?),?\s+(without\s+\w+ing\b.*)$/i;
+
+/** A request split from the "without …" limit it ends with, a rule of its own; any other sentence as it is. */
+function requestThenLimit(sentence: string): string[] {
+  const m = WITHOUT.exec(sentence);
+  if (!m || !requestOf(m[1])) return [sentence];
+  return [m[1], m[2].charAt(0).toUpperCase() + m[2].slice(1)];
+}
+
+/**
+ * A prompt's own sentences (what it pasted left out), each request split from its "without …" limit;
+ * in the prompt that names the task, its opening sentence split from the rules it holds.
+ */
+function piecesOf(prompt: string, namesTask = true): string[] {
   const [opening, ...rest] = sentencesOf(ownWords(prompt));
-  return opening === undefined ? [] : [...taskThenRules(opening), ...rest];
+  if (opening === undefined) return [];
+  return [...(namesTask ? taskThenRules(opening) : [opening]), ...rest].flatMap(requestThenLimit);
 }
 
 // A sentence that asks for work: an imperative ("Fix the deadlock"), a polite request ("Can you add
@@ -147,7 +163,7 @@ function requestOf(sentence: string): string | null {
 }
 
 // A request that points back at what was said before it ("fix it", "look into this").
-const POINTS_BACK = /\b(?:it|this|that|these|those)\b/i;
+const POINTS_BACK = /\b(?:it|them|this|that|these|those)\b/i;
 
 /**
  * The task a prompt names, without the rules it adds or what it pasted: "Add rate limiting to the
@@ -172,6 +188,25 @@ export function taskOf(prompt: string): string {
   return task.join(" ").replace(/[.。]$/u, "");
 }
 
+// A rule that says what not to do.
+const NEGATED = /\b(?:don'?t|do not|never|stop)\b|不要|别|不许|不能/iu;
+
+/**
+ * A correction and what to do instead, told in two sentences, the second pointing back at the first
+ * ("Don't skip duplicates silently. Merge them into the existing contact."): one rule.
+ */
+function withWhatInstead(pieces: string[]): string[] {
+  const out: string[] = [];
+  for (const p of pieces) {
+    const last = out.at(-1);
+    const instead = !!last && NEGATED.test(last) && isRule(last) && !isRule(p) && !!requestOf(p);
+    if (instead && POINTS_BACK.test(p) && last.length + p.length < RULE_MAX)
+      out[out.length - 1] = `${last} ${p}`;
+    else out.push(p);
+  }
+  return out;
+}
+
 /**
  * The rules the user stated across the session's prompts, each once, in order; a rule an earlier
  * snapshot or a noted correction already holds (its words inside this sentence) is not said twice.
@@ -181,7 +216,7 @@ export function promptRules(prompts: readonly string[], known: readonly string[]
   // Only the first prompt names the task: a later one's sentence keeps its opening clause with its
   // rule ("用 Element Plus 自带的 el-table-v2，别再装别的虚拟列表库。" is one rule).
   const rules = prompts
-    .flatMap((p, i) => (i === 0 ? piecesOf(p) : sentencesOf(ownWords(p))))
+    .flatMap((p, i) => withWhatInstead(piecesOf(p, i === 0)))
     .filter(isRule)
     .filter((s) => !held.some((k) => s.includes(k) || k.includes(s)));
   return foldDuplicates(rules).kept;
