@@ -23,8 +23,9 @@ function readFdCapped(fd: number, max: number): Buffer {
   if (st.isFile() && st.size > max) throw new TooLarge(st.size, max, true);
   const chunks: Buffer[] = [];
   let size = 0;
-  // One byte past the cap tells "exactly the cap" from "more".
-  const chunk = Buffer.allocUnsafe(Math.min(max + 1, 1 << 20));
+  // One byte past the cap tells "exactly the cap" from "more"; one past a file's size, that it
+  // grew. A file's size picks the buffer: an import reads thousands of small files.
+  const chunk = Buffer.allocUnsafe(Math.min(max + 1, st.isFile() ? st.size + 1 : Infinity, 1 << 20));
   for (;;) {
     const n = readSync(fd, chunk, 0, Math.min(chunk.length, max + 1 - size), null);
     if (n === 0) break;
@@ -32,7 +33,7 @@ function readFdCapped(fd: number, max: number): Buffer {
     size += n;
     if (size > max) throw new TooLarge(size, max, false);
   }
-  return Buffer.concat(chunks, size);
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
 }
 
 /** A file's text, refused (TooLarge) when it holds more than `max` bytes; a link is followed. */
