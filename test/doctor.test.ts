@@ -48,6 +48,40 @@ test('doctor gives a small store\'s size in KB, not "0.0 MiB"', async () => {
   expect(r.stdout).not.toContain("MiB");
 });
 
+describe("doctor in the product's words", () => {
+  test("a damaged search index: the quick check, --full's --json and the rows left say what is damaged, never a table's name", async () => {
+    const t = await threeGoals();
+    await destroyTable(t.db, "snapshot_search_docsize");
+    const quick = await t.cli(["doctor"]);
+    expect(quick.code).toBe(1);
+    expect(quick.stdout).toMatch(/^integrity: the search index: \S/m);
+    // What the store still holds, each kind named as a person knows it, their work first.
+    expect(quick.stdout).toMatch(
+      /^rows: +snapshots 3, snapshots listed \(not archived\) 3, the search index 3, /m,
+    );
+    expect(quick.stdout).toContain("project folders 1");
+    expect(quick.stdout).not.toMatch(/snapshot_search|failure_|roots|tables:/);
+    const full = JSON.parse((await t.cli(["--json", "doctor", "--full"])).stdout);
+    expect(full.integrity).toMatch(/^the search index: \S/);
+    expect(full.integrity).not.toContain("snapshot_search_");
+    // The machine keys stay the tables'.
+    expect(full.damage.tables).toMatchObject({ snapshots: 3, roots: 1 });
+  });
+
+  test("a repair counts the rows saved and lost by kind: 1 row lost (project folders 1)", async () => {
+    const t = await threeGoals();
+    await destroyTable(t.db, "roots");
+    expect((await t.cli(["doctor"])).stdout).toMatch(/^integrity: project folders: \S/m);
+    const repair = await t.cli(["doctor", "--repair"]);
+    expect(repair.stdout).toMatch(
+      / rows saved \(snapshots 3, projects 1, hosts 1, pressure signals 1, settings \d+\), 1 row lost \(project folders 1\);/,
+    );
+    const counts = repair.stdout.split("\n")[0].split(".db: ")[1];
+    expect(counts).not.toMatch(/roots|\(signals|meta/);
+    expect(repair.stdout).toContain("Some projects' folders were lost");
+  });
+});
+
 describe("doctor's quick check and --full", () => {
   test("a damaged page only the full check reads: doctor says quick check ok, --full finds it", async () => {
     const t = await threeGoals();

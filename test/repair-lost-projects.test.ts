@@ -186,7 +186,7 @@ describe("a repair that lost the roots' rows", () => {
     const { home, db } = homeWithCopy();
     await destroyTable(db, "roots");
     const repair = await ok(["doctor", "--repair", "--home", home], opts(golden.shop));
-    expect(repair.stdout).toContain("Some projects' folders (roots) were lost");
+    expect(repair.stdout).toContain("Some projects' folders were lost");
     expect(repair.stdout).toContain("`mindsave projects attach PROJECT`");
     expect(repair.stdout).not.toContain("had lost their own record"); // the projects were saved
     const inShop = (await okJson(["snapshots", "list", "--home", home], opts(golden.shop))).snapshots as {

@@ -3,6 +3,9 @@
 import {
   fullCheckEstimate,
   healthReport,
+  byTableWords,
+  isIndexPart,
+  tableWords,
   type HealthReport,
   type RefusedRow,
 } from "../engine/home/doctor.ts";
@@ -96,16 +99,17 @@ function encryptionLines(e: HealthReport["encryption"]): string[] {
   ];
 }
 
-/** A damaged store's file (cut short, its log, its journal) and what each table still reads. */
+/** A damaged store's file (cut short, its log, its journal) and the rows of each kind it still reads. */
 function damageLines(d: HealthReport["damage"]): string[] {
   if (!d) return [];
   return [
     `file:      ${byteSize(d.size)}${d.expected_size !== null && d.expected_size > d.size ? `, but its header says ${byteSize(d.expected_size)}: it was cut short` : ""}${d.wal_bytes ? `, ${byteSize(d.wal_bytes)} in its write-ahead log` : ""}${d.journal_bytes ? `, a journal of ${byteSize(d.journal_bytes)}` : ""}`,
     ...(Object.keys(d.tables).length
       ? [
-          `tables:    ${Object.entries(d.tables)
-            .filter(([t]) => !t.startsWith("snapshot_search_"))
-            .map(([t, n]) => `${t} ${n === null ? "unreadable" : n}`)
+          `rows:      ${Object.entries(d.tables)
+            .filter(([t]) => !isIndexPart(t))
+            .sort(([a], [b]) => byTableWords(a, b))
+            .map(([t, n]) => `${tableWords(t)} ${n === null ? "unreadable" : n}`)
             .join(", ")}`,
         ]
       : []),
@@ -138,10 +142,12 @@ function repairText(r: RepairResult): string {
   const list = (k: "saved" | "lost") =>
     Object.entries(r.tables)
       .filter(([, t]) => t[k] > 0)
-      .map(([name, t]) => `${name} ${t[k]}`)
+      .sort(([a], [b]) => byTableWords(a, b))
+      .map(([name, t]) => `${tableWords(name)} ${t[k]}`)
       .join(", ");
+  const rows = (n: number) => `${n} row${n === 1 ? "" : "s"}`;
   return [
-    `Repaired the store ${r.store}: ${r.saved} rows saved (${list("saved") || "none"}), ${r.lost} rows lost${r.lost ? ` (${list("lost")})` : ""}${r.end_lost.length ? `, and the end of ${r.end_lost.join(", ")} could not be read (rows after the last one saved are lost too)` : ""}; the search index was rebuilt (${r.indexed_snapshots} snapshots), and the change log (${r.change_log} entries: the next sync with each peer sends and takes everything again).`,
+    `Repaired the store ${r.store}: ${rows(r.saved)} saved (${list("saved") || "none"}), ${rows(r.lost)} lost${r.lost ? ` (${list("lost")})` : ""}${r.end_lost.length ? `, and the end of ${r.end_lost.map(tableWords).join(", ")} could not be read (rows after the last one saved are lost too)` : ""}; the search index was rebuilt (${r.indexed_snapshots} snapshots), and the change log (${r.change_log} entries: the next sync with each peer sends and takes everything again).`,
     ...listedText(r),
     `The damaged file is kept as ${r.backup}${r.pruned.length ? ` (older backups removed: ${r.pruned.join(", ")})` : ""}.`,
     ...(r.lost || r.end_lost.length
@@ -184,7 +190,7 @@ function recreatedText(r: RepairResult): string[] {
   }
   if ((r.tables.roots?.lost ?? 0) > 0 || r.end_lost.includes("roots")) {
     out.push(
-      "Some projects' folders (roots) were lost: a folder finds its project again by its history the next time MindSave runs there; where several projects share that history, `mindsave projects attach PROJECT` in the folder says which it is.",
+      "Some projects' folders were lost: a folder finds its project again by its history the next time MindSave runs there; where several projects share that history, `mindsave projects attach PROJECT` in the folder says which it is.",
     );
   }
   return out;

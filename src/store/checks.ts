@@ -5,6 +5,7 @@ import { closeSync, existsSync, openSync, readSync } from "node:fs";
 import type { Row } from "./db.ts";
 import { headerBytes, realStorePath, sizeOf } from "./driver.ts";
 import { type Exec, str } from "./rows.ts";
+import { tableWords } from "./table-words.ts";
 
 /** A quoted SQL name. */
 export const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -82,7 +83,7 @@ async function freeListCheck(conn: Exec): Promise<string | null> {
   return free > pages ? `the free list counts ${free} pages of the file's ${pages}` : null;
 }
 
-/** Each table that cannot be counted, and a search index whose row count is not the live snapshots'. */
+/** Each table that cannot be counted (in the product's words), and a search index whose row count is not the live snapshots'. */
 async function countCheck(conn: Exec): Promise<string[]> {
   // The search index's text and segments are most of a large store: their pages wait for --full.
   const names = (
@@ -96,18 +97,23 @@ async function countCheck(conn: Exec): Promise<string[]> {
       // Each table's own pages (NOT INDEXED), small at any size but for the snapshots': theirs from an index.
       await conn.execute(`SELECT count(*) FROM ${q(name)}${name === "snapshots" ? "" : " NOT INDEXED"}`);
     } catch (e) {
-      out.push(`${name}: ${(e as Error).message.split("\n")[0]}`);
+      out.push(`${tableWords(name)}: ${(e as Error).message.split("\n")[0]}`);
     }
   }
-  const [row] = (
-    await conn.execute(
-      "SELECT (SELECT count(*) FROM snapshots WHERE deleted = 0) AS live, (SELECT count(*) FROM snapshot_search_docsize) AS indexed",
-    )
-  ).rows;
-  const live = Number(row?.live ?? 0),
-    indexed = Number(row?.indexed ?? 0);
-  if (live !== indexed) out.push(`the search index holds ${indexed} snapshots, the store ${live}`);
-  return out;
+  try {
+    const [row] = (
+      await conn.execute(
+        "SELECT (SELECT count(*) FROM snapshots WHERE deleted = 0) AS live, (SELECT count(*) FROM snapshot_search_docsize) AS indexed",
+      )
+    ).rows;
+    const live = Number(row?.live ?? 0),
+      indexed = Number(row?.indexed ?? 0);
+    if (live !== indexed) out.push(`the search index holds ${indexed} snapshots, the store ${live}`);
+  } catch (e) {
+    out.push(`the search index: ${(e as Error).message.split("\n")[0]}`);
+  }
+  // The search index's tables are one part to a person: said once.
+  return [...new Set(out)];
 }
 
 /** "ok", or what the full-text index's own check says is wrong with it. */
@@ -141,7 +147,7 @@ export async function fullCheck(conn: Exec, path: string, progress?: CheckProgre
   const pages = (await everyPageCheck(conn, path, progress)).join("; ");
   if (pages !== "ok" || (await checksSearchIndex(conn))) return pages;
   const index = await searchIndexCheck(conn);
-  return index === "ok" ? "ok" : `search index: ${index}`;
+  return index === "ok" ? "ok" : `${tableWords("snapshot_search")}: ${index}`;
 }
 
 /**
@@ -179,7 +185,7 @@ async function mapped<T>(conn: Exec, work: () => Promise<T>): Promise<T> {
 interface CheckPart {
   names: string[];
   pages: number;
-  /** What the progress line calls it: "table snapshots", "the search index snapshot_search". */
+  /** What the progress line calls it, in the product's words: "snapshots", "the search index". */
   label: string;
 }
 
@@ -266,11 +272,10 @@ async function partsOf(conn: Exec, pages: Map<string, number>): Promise<CheckPar
   const partOf = (table: string) => virtual.find((v) => table.startsWith(`${v}_`)) ?? table;
   // The schema's own page and the free list: `integrity_check(sqlite_schema)` checks both.
   const parts = new Map<string, CheckPart>([
-    ["sqlite_schema", { names: ["sqlite_schema"], pages: 0, label: "the schema and the free pages" }],
+    ["sqlite_schema", { names: ["sqlite_schema"], pages: 0, label: "the store's layout and its free pages" }],
   ]);
-  const label = (name: string) => (virtual.includes(name) ? `the search index ${name}` : `table ${name}`);
   for (const x of schema) {
-    const part = parts.get(partOf(x.table)) ?? { names: [], pages: 0, label: label(partOf(x.table)) };
+    const part = parts.get(partOf(x.table)) ?? { names: [], pages: 0, label: tableWords(partOf(x.table)) };
     parts.set(partOf(x.table), part);
     if (x.type === "table" && !virtual.includes(x.name)) part.names.push(x.name);
   }
@@ -297,13 +302,17 @@ async function checkParts(conn: Exec, parts: CheckPart[], progress?: CheckProgre
   return found;
 }
 
-/** What `integrity_check` finds in one table and its indexes (or a virtual table's own check); [] when ok. */
+/**
+ * What `integrity_check` finds in one table and its indexes (or a virtual table's own check), each
+ * finding after the table's product words ("snapshots: row 3 missing from index …"); [] when ok.
+ */
 async function tableCheck(conn: Exec, name: string): Promise<string[]> {
+  const said = (finding: string) => `${tableWords(name)}: ${finding}`;
   try {
     const lines = integrityLines((await conn.execute(`PRAGMA integrity_check(${q(name)})`)).rows);
-    return lines.filter((l) => l !== "ok");
+    return lines.filter((l) => l !== "ok").map(said);
   } catch (e) {
-    return [`${name}: ${(e as Error).message.split("\n")[0]}`]; // so damaged that its check stops
+    return [said((e as Error).message.split("\n")[0])]; // so damaged that its check stops
   }
 }
 

@@ -26,6 +26,9 @@ import { Session, type SessionOptions } from "../session.ts";
 import { loadVocabulary } from "../snapshots/bpe.ts";
 import { offHere, offSentence } from "../projects/off.ts";
 
+// The faces name the store's tables as the checks do: in the product's words.
+export { byTableWords, isIndexPart, tableWords } from "../../store/table-words.ts";
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface ClockAheadReport {

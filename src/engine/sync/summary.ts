@@ -2,6 +2,7 @@
 import type { CATEGORIES, Counts, SyncResult } from "./sync.ts";
 import type { Refused } from "./peer-rows.ts";
 import { stripControl } from "../snapshots/input-limits.ts";
+import { tableWords } from "../../store/table-words.ts";
 
 // Each kind's noun for one and for more. Bookkeeping (which hosts exist, pressure signals) syncs too
 // but is not what a person asks about.
@@ -74,10 +75,10 @@ export function syncDetails(r: SyncResult): string[] {
 /** How many refused rows a summary names (--json and `mindsave doctor` have them all). */
 const NAMED = 3;
 
-/** A row's table and key as a sentence may show them: a key from outside is cut short and cleaned. */
+/** A row's kind (in the product's words) and key as a sentence may show them: a key from outside is cut short and cleaned. */
 function rowName(table: string, key: string): string {
   const clean = [...stripControl(key.replaceAll("\u001f", "/"))];
-  return `${table} ${clean.length > 60 ? `${clean.slice(0, 60).join("")}…` : clean.join("")}`;
+  return `${tableWords(table)} ${clean.length > 60 ? `${clean.slice(0, 60).join("")}…` : clean.join("")}`;
 }
 
 /** "2 rows from PEER refused, not merged (…): snapshots ID: constraints is not …; …". */
