@@ -1,9 +1,10 @@
-// Agent-written checkpoints (issue 35) with the real agents against the fake model. Claude Code,
-// Codex and Gemini CLI: MindSave asks the model to save a checkpoint at the user's "done" (by
-// blocking the stop once) and at context pressure YELLOW, once each; the model answering with
-// MindSave's MCP `save` leaves the checkpoint the next session's first request restores, line for
-// line. Every agent: with `checkpoints auto` nobody is asked, and the mechanical snapshot the
-// session leaves holds the rule the prompt stated in Layer 2.
+// Agent-written checkpoints (issue 35) with the real agents against the fake model. MindSave asks
+// the model to save a checkpoint at the user's "done" (by blocking the stop once: Claude Code,
+// Codex, Gemini CLI, Copilot CLI) and at context pressure YELLOW (where a hook reads the context
+// fill: Claude Code, Codex, Gemini CLI), once each; the model answering with MindSave's MCP `save`
+// leaves the checkpoint the next session's first request restores, line for line. Every agent:
+// with `checkpoints auto` nobody is asked, and the mechanical snapshot the session leaves holds the
+// rule the prompt stated in Layer 2.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { agentContext, agentTitle, CONTINUE, expectRan, loadSnapshot } from "./scenarios.ts";
@@ -27,8 +28,13 @@ const HEADING = "# MindSave restore:";
 const RULE = "Never use Redis for it: we only have Postgres in production.";
 const TASK_WITH_RULE = `Add rate limiting to the login endpoint. ${RULE}`;
 
-/** The agents whose stop a hook can block with the request (Cline and opencode's hooks cannot). */
-const ASKED = new Set<AgentDriver>([claude, codex, gemini]);
+/**
+ * The agents whose stop a hook can block with the request, and those whose hooks read the context
+ * fill. The others' scenarios are not declared, since they could never run (README, "Tested with
+ * the real agents", says why for each).
+ */
+const ASKED = new Set<AgentDriver>([claude, codex, gemini, copilot]);
+const MEASURED = new Set<AgentDriver>([claude, codex, gemini]);
 
 /** A checkpoint only the model knows, every field distinctive (and one in another script). */
 const checkpointOf = (agent: string) => ({
@@ -64,13 +70,11 @@ const writeLimit = (world: World) => ({
 
 for (const driver of [claude, codex, gemini, copilot, opencode, cline]) {
   const ctx = agentContext(driver);
-  // Issue 35 asks these two of Claude Code, Codex and Gemini CLI; the others' are not written yet.
-  const notWritten = ASKED.has(driver)
-    ? ""
-    : " (skipped: written for Claude Code, Codex and Gemini CLI only)";
+  // Declared only where they can run: skipped only for an agent not installed.
+  const where = (agents: Set<AgentDriver>) => (agents.has(driver) ? test.skipIf(!!ctx.skip) : undefined);
   describe(agentTitle(ctx), () => {
-    test.skipIf(!!ctx.skip || !ASKED.has(driver))(
-      `the user's 'done' asks the model once; its save through MCP is what the next session's first request restores${notWritten}`,
+    where(ASKED)?.(
+      "the user's 'done' asks the model once; its save through MCP is what the next session's first request restores",
       async () => {
         const world = await ctx.world();
         await installMindSave(world, driver);
@@ -104,25 +108,22 @@ for (const driver of [claude, codex, gemini, copilot, opencode, cline]) {
       },
     );
 
-    test.skipIf(!!ctx.skip || !ASKED.has(driver))(
-      `context pressure YELLOW asks the model once for its checkpoint${notWritten}`,
-      async () => {
-        const world = await ctx.world();
-        await installMindSave(world, driver);
-        // Every answer reports 75,000 prompt tokens of a 100,000-token window: 75%, past the
-        // warning threshold of a slow, simple session (72%) and short of the critical one (96%).
-        world.env.MINDSAVE_CONTEXT_WINDOW = "100000";
-        ctx.model.script({
-          calls: [writeLimit(world)],
-          final: "The limiter is written.",
-          promptTokens: 75_000,
-        });
-        expectRan(await ctx.run(world, "Add rate limiting to the login endpoint"));
-        const asked = newlyHolding(ctx.model.conversation(), REQUEST);
-        expect(asked.length).toBe(1);
-        expect(asked[0].newest).toContain(YELLOW);
-      },
-    );
+    where(MEASURED)?.("context pressure YELLOW asks the model once for its checkpoint", async () => {
+      const world = await ctx.world();
+      await installMindSave(world, driver);
+      // Every answer reports 75,000 prompt tokens of a 100,000-token window: 75%, past the
+      // warning threshold of a slow, simple session (72%) and short of the critical one (96%).
+      world.env.MINDSAVE_CONTEXT_WINDOW = "100000";
+      ctx.model.script({
+        calls: [writeLimit(world)],
+        final: "The limiter is written.",
+        promptTokens: 75_000,
+      });
+      expectRan(await ctx.run(world, "Add rate limiting to the login endpoint"));
+      const asked = newlyHolding(ctx.model.conversation(), REQUEST);
+      expect(asked.length).toBe(1);
+      expect(asked[0].newest).toContain(YELLOW);
+    });
 
     test.skipIf(!!ctx.skip)(
       "with checkpoints auto nobody is asked, and the prompt's rule is in Layer 2 of the snapshot the session leaves",
@@ -130,13 +131,13 @@ for (const driver of [claude, codex, gemini, copilot, opencode, cline]) {
         const world = await ctx.world();
         await installMindSave(world, driver);
         await mindsaveOk(world, ["config", "checkpoints", "auto"]);
-        // Where a hook could ask (and measures the fill), the session passes YELLOW too: a moment
+        // Where a hook measures the fill, the session passes YELLOW too: a moment
         // `checkpoints ask` asks at.
-        if (ASKED.has(driver)) world.env.MINDSAVE_CONTEXT_WINDOW = "100000";
+        if (MEASURED.has(driver)) world.env.MINDSAVE_CONTEXT_WINDOW = "100000";
         ctx.model.script({
           calls: [writeLimit(world)],
           final: "Done.",
-          ...(ASKED.has(driver) ? { promptTokens: 75_000 } : {}),
+          ...(MEASURED.has(driver) ? { promptTokens: 75_000 } : {}),
         });
         expectRan(await ctx.run(world, TASK_WITH_RULE));
         expect(ctx.model.conversation().filter((r) => requestText(r).includes(REQUEST))).toEqual([]);

@@ -184,7 +184,8 @@ export function readCopilotEvents(
 
 export const COPILOT_SOURCE: TranscriptSource = {
   facts: (p) => readCopilotEvents(p.transcript_path ?? ""),
-  // Copilot records no per-request usage in the log (assistant.usage is ephemeral): none measured.
+  // 1.0.102's log keeps a session.usage_record per request, but it is not on disk yet when the
+  // request's postToolUse runs (assistant.usage is ephemeral): no fill is measured.
   usage: () => null,
   editedFiles: (tool, input) => {
     const patch = tool === "apply_patch" ? patchIn(input) : null;
