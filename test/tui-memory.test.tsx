@@ -407,7 +407,7 @@ describe("80 columns: prompts, status lines and picker rows keep what matters", 
     );
   });
 
-  test("the tag row shows each tag whole when it fits, else its start: at 80 and 60 columns, a Chinese tag too", async () => {
+  test("the tag row shows the tags whole when they fit, else the long ones cut so the others show: at 80 and 60 columns, a Chinese tag too", async () => {
     const { session, projectId } = await store(["untagged"]);
     // Most used first: #release-candidate (3), #性能优化测试 (2), #x (1).
     for (const tags of [
@@ -425,9 +425,9 @@ describe("80 columns: prompts, status lines and picker rows keep what matters", 
     const narrow = mountApp(session, { initial: picker(projectId), columns: 60, rows: 24, fits: true });
     await narrow.until((x) => x.includes("webapp · 4 snapshots"), "the picker at 60 columns");
     narrow.press("t");
-    // The placeholder keeps its line; the tags get the rest: the first whole, the second its start.
+    // The placeholder keeps its line; the tags get the rest: the long ones cut to one width, so all three show.
     const some = await narrow.until((x) => x.includes("tags here:"), "the tags at 60 columns");
-    expect(tagRow(some)).toBe("# █a tag, e.g. release  tags here: #release-candidate #性能…");
+    expect(tagRow(some)).toBe("# █a tag, e.g. release  tags here: #release-c… #性能优化… #x");
     expect(some).not.toContain("\n release");
     narrow.press("性");
     const chinese = await narrow.until((x) => x.includes("Enter keeps"), "the Chinese tag suggested");
@@ -441,6 +441,45 @@ describe("80 columns: prompts, status lines and picker rows keep what matters", 
       const list = tagList(["性能优化测试", "x"], cols, "…");
       expect(width(list)).toBeLessThanOrEqual(cols);
       expect(list).not.toContain("#…");
+    }
+  });
+
+  test("one long tag does not hide the others: it is cut with an ellipsis, past what fits '+N more'; the first always shows", async () => {
+    const long = "a-very-long-tag-name-that-goes-on-and-on-forever";
+    const { session, projectId } = await store(["untagged"]);
+    // Most used first: the long one (3), #perf (2), then #ui and #性能优化 (1 each).
+    for (const tags of [
+      [long, "perf", "性能优化"],
+      [long, "perf"],
+      [long, "ui"],
+    ])
+      await saveSnapshot(session, { input: fromFields({ goal: tags.join(" "), tags }) });
+    const tagRow = (f: string) => f.split("\n").find((l) => l.startsWith("# "));
+    for (const [columns, row] of [
+      [80, "# █a tag, e.g. release  tags here: #a-very-long-tag-name-th… #perf #ui #性能优化"],
+      [60, "# █a tag, e.g. release  tags here: #a-very-lo… #perf +2 more"],
+    ] as const) {
+      const h = mountApp(session, { initial: picker(projectId), columns, rows: 24, fits: true });
+      await h.until((x) => x.includes("webapp · 4 snapshots"), `the picker at ${columns} columns`);
+      h.press("t");
+      expect(tagRow(await h.until((x) => x.includes("tags here:"), `the tags at ${columns} columns`))).toBe(
+        row,
+      );
+    }
+    // Many tags: the long one cut, the others whole as far as they go, then how many more.
+    const many = [long, ...Array.from({ length: 12 }, (_, i) => `tag-number-${i}`)];
+    expect(tagList(many, 80, "…")).toBe(
+      "#a-very-long-tag-name-that-go… #tag-number-0 #tag-number-1 #tag-number-2 +9 more",
+    );
+    for (let cols = 0; cols <= 90; cols++) {
+      const list = tagList(many, cols, "…");
+      expect(width(list)).toBeLessThanOrEqual(cols);
+      if (cols >= 3) expect(list).toStartWith("#a"); // the first, what Tab takes
+      const shown = list.split(" ").filter((t) => t.startsWith("#")).length;
+      // Tags left out are counted, once there is room for the count.
+      const left = / \+(\d+) more$/.exec(list)?.[1];
+      if (left !== undefined) expect(Number(left)).toBe(many.length - shown);
+      if (cols >= 20) expect(left).toBeDefined();
     }
   });
 

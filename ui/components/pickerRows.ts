@@ -90,24 +90,62 @@ export function tagHint(typed: string, tags: string[], cols: number, ellipsis: s
 }
 
 /**
- * Tags as "#a #b", within `cols`: each whole while it fits; the first that does not, shortened to
- * its start ("#release-cand…", "#性能…") when a character of it shows, else "…"; none after it.
+ * The widths a long tag is cut to, widest first: the widest at which three tags show (or as many as
+ * show at all), so one long tag leaves room for the others and short ones stay whole.
+ */
+const TAG_CUTS = [16, 10, 7];
+
+/**
+ * Tags as "#a #b", within `cols`, most used first: all whole when they fit; else the long ones cut
+ * to one width ("#release-… #性能优化… #x"), the first ones that fit so, then "+N more". The first (what
+ * Tab takes) always shows: shortened to its start, else "…".
  */
 export function tagList(tags: string[], cols: number, ellipsis: string): string {
-  let out = "";
-  for (const tag of tags) {
-    const gap = out ? " " : "";
-    if (width(`${out}${gap}#${tag}`) <= cols) {
-      out += `${gap}#${tag}`;
-      continue;
-    }
-    const room = cols - width(`${out}${gap}#`);
-    const start = room > width(ellipsis) ? fit(tag, room, ellipsis) : "";
-    if (start && start !== ellipsis) out += `${gap}#${start}`;
-    else if (width(`${out}${gap}${ellipsis}`) <= cols) out += `${gap}${ellipsis}`;
-    break;
+  const more = (shown: number) => (shown < tags.length ? ` +${tags.length - shown} more` : "");
+  const line = (shown: number, cut: number) =>
+    tags
+      .slice(0, shown)
+      .map((t) => `#${fit(t, cut, ellipsis)}`)
+      .join(" ") + more(shown);
+  const counts = TAG_CUTS.map((cut) => tagsShown(tags, cols, cut, (n) => width(more(n)), ellipsis));
+  const enough = Math.min(3, counts.at(-1)!);
+  const at = counts.findIndex((n) => n > 0 && n >= enough);
+  if (at < 0) return firstTagStart(tags[0], cols, ellipsis);
+  const shown = counts[at];
+  // The widest cut that fits: the room left goes to the long tags.
+  let [lo, hi] = [TAG_CUTS[at], Math.max(TAG_CUTS[at], ...tags.slice(0, shown).map(width))];
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (width(line(shown, mid)) <= cols) lo = mid;
+    else hi = mid - 1;
   }
-  return out;
+  return line(shown, lo);
+}
+
+/** How many tags show, each cut to `cut` columns, with "+N more" (`moreWidth`) after them; 0 when not even the first. */
+function tagsShown(
+  tags: string[],
+  cols: number,
+  cut: number,
+  moreWidth: (shown: number) => number,
+  ellipsis: string,
+): number {
+  let used = -1; // no space before the first
+  let shown = 0;
+  for (let n = 1; n <= tags.length && used < cols; n++) {
+    used += 2 + width(fit(tags[n - 1], cut, ellipsis)); // " #" and the tag
+    if (used + moreWidth(n) <= cols) shown = n;
+  }
+  return shown;
+}
+
+/** The first tag in a room too small for the narrowest cut: its start when a character of it shows, else "…", never "#…". */
+function firstTagStart(tag: string | undefined, cols: number, ellipsis: string): string {
+  if (tag === undefined) return "";
+  const room = cols - 1;
+  const start = room > width(ellipsis) ? fit(tag, room, ellipsis) : "";
+  if (start && start !== ellipsis) return `#${start}`;
+  return width(ellipsis) <= cols ? ellipsis : "";
 }
 
 /** The snapshot saved before one in the project's list (null: it is the oldest; undefined: no such snapshot). */
