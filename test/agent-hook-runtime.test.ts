@@ -102,7 +102,8 @@ describe("each agent's events → the exact output it accepts", () => {
   }
 
   test("post-tool-use at YELLOW warns in each agent's shape: Codex PostToolUse, Gemini AfterTool; Copilot measures no fill", async () => {
-    // Codex: 200,000 of a 272,000-token window (74%); Gemini: 760,000 of 1,048,576 (72.5%); the warning threshold is 72%.
+    // Codex: 200,000 of a 272,000-token window (74%); Gemini: 760,000 of 1,048,576 (72.5%); the warning threshold is
+    // 60% (a session's first call: normal growth).
     const codex = agentProject();
     await saveTask(codex);
     const rollout = transcriptFixture("codex-rollout.jsonl", codex.base, codex.repo);
@@ -157,7 +158,7 @@ describe("each agent's events → the exact output it accepts", () => {
     expect(Object.keys(g)).toEqual(["systemMessage", "hookSpecificOutput"]);
     expect(g.hookSpecificOutput).toEqual({
       hookEventName: "AfterTool",
-      additionalContext: expect.stringContaining("73% full (warning threshold 72%)"),
+      additionalContext: expect.stringContaining("73% full (warning threshold 60%)"),
     });
 
     // Copilot's postToolUse names no transcript and its log keeps no per-request usage: nothing to say.

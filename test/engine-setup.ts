@@ -60,18 +60,20 @@ export async function atPlace<T>(place: Place, fn: (s: Session) => Promise<T>): 
 
 /**
  * One hook event as `mindsave hook EVENT [--agent NAME]` runs it in `t`'s repository, in this
- * process: the agent's payload read, the flows run on the real store, its stdout.
+ * process: the agent's payload read, the flows run on the real store, its stdout. `at`: the
+ * session's clock pinned there (e.g. a session that started minutes ago).
  */
 export async function hookAt(
   t: ProjectPlace,
   agent: string | undefined,
   event: HookEvent,
   raw: Record<string, unknown>,
+  at?: Date,
 ): Promise<string> {
   const env = childEnv(t.pc.env);
   const call = readHook(agent, event, raw, env)!;
   const session = await Session.open(
-    { home: t.home, cwd: t.repo, env, busyTimeoutMs: 1000 },
+    { home: t.home, cwd: t.repo, env, busyTimeoutMs: 1000, ...(at ? { now: () => at } : {}) },
     { write: event !== "session-start" },
   );
   return session.run((s) => runHook(s, call));

@@ -293,10 +293,10 @@ describe("hook events", () => {
   test("post-tool-use: real context fill from the transcript; YELLOW writes an L1 checkpoint with cooldown; RED an OVF_ snapshot", async () => {
     const t = setup();
     await save(inDefaultHome(t), { goal: "Refactor auth", next: "split the module" });
-    // 65% of 200k, slow growth: below the 72% warning.
+    // 55% of 200k: below the 60% warning (a session's first call: normal growth, low complexity).
     const green = t.transcript([
       T.prompt("refactor auth"),
-      T.tool("a1", "Read", { file_path: join(t.repo, "src/auth.ts") }, usage(130_000)),
+      T.tool("a1", "Read", { file_path: join(t.repo, "src/auth.ts") }, usage(110_000)),
     ]);
     expect(
       (
@@ -308,7 +308,7 @@ describe("hook events", () => {
       ).stdout,
     ).toBe("");
     let sig = await t.json(["signal"]);
-    expect(sig.estimated_tokens_ratio).toBe(0.65);
+    expect(sig.estimated_tokens_ratio).toBe(0.55);
     expect(sig.pressure_state).toBe("GREEN");
     expect(sig.tool_calls_since_save).toBe(1);
 
@@ -411,11 +411,11 @@ describe("hook events", () => {
 
   test("the warnings name the thresholds `signal` shows straight after: those the checkpoint left (its active files set the complexity)", async () => {
     // Three files edited, the hook's call names one: the checkpoint counts three active files, a
-    // medium task (×0.95), where the call alone looked low (×1.0). One call in five minutes: slow
-    // (×1.2). Warning 60% × 1.2 × 0.95 = 68%, critical 80% × 1.2 × 0.95 = 91% (low: 72% and 96%).
+    // medium task (×0.95), where the call alone looked low (×1.0). A session's first call: normal
+    // growth (×1.0). Warning 60% × 0.95 = 57%, critical 80% × 0.95 = 76% (low: 60% and 80%).
     for (const [fill, says] of [
-      [150_000, "75% full (warning threshold 68%)"],
-      [194_000, "97% full, past the critical threshold (91%)"],
+      [150_000, "75% full (warning threshold 57%)"],
+      [194_000, "97% full, past the critical threshold (76%)"],
     ] as const) {
       const t = setup();
       const files = ["src/auth.ts", "src/login.tsx", "src/session.ts"].map((f) => join(t.repo, f));
@@ -436,15 +436,18 @@ describe("hook events", () => {
         tool_input: { file_path: files[2] },
       });
       expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext).toContain(says);
-      expect((await t.cli(["signal"])).stdout).toContain("warning at 68%, critical at 91%.");
+      expect((await t.cli(["signal"])).stdout).toContain("warning at 57%, critical at 76%.");
     }
   });
 
   test("RED that the checkpoint finds a simpler task: the warning says the fill is close to the critical threshold, never past it", async () => {
     const t = setup();
-    // The last save listed six active files: a complex task (×0.85), critical 80% × 1.2 × 0.85 = 82%.
+    // The last save listed six active files: a complex task (×0.85). The session, resumed six minutes
+    // ago with no tool call since, grows slowly (×1.2): critical 80% × 1.2 × 0.85 = 82%.
     const six = ["a", "b", "c", "d", "e", "f"].map((f) => join(t.repo, `src/${f}.ts`));
     await save(inDefaultHome(t), { goal: "Old task", next: "n", activeFile: six });
+    const resumed = { session_id: "sess-1", cwd: t.repo, hook_event_name: "SessionStart", source: "resume" };
+    await hookAt(t, undefined, "session-start", resumed, new Date(Date.now() - 6 * 60_000));
     // 90%: RED by those. The emergency checkpoint of the new task has one file: low, critical 96%.
     const edit = { file_path: join(t.repo, "src/auth.ts"), old_string: "1", new_string: "2" };
     const path = t.transcript([T.prompt("Port the billing job"), T.tool("p1", "Edit", edit, usage(180_000))]);

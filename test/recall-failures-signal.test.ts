@@ -251,10 +251,11 @@ describe("signal", () => {
       "tool_calls_since_save",
       "trigger_reason",
     ]);
+    // No tool call watched yet: the spec's typical growth, not a slow one.
     expect(green).toMatchObject({
       pressure_state: "GREEN",
-      growth_rate: "slow",
-      thresholds: { warning: 0.72, critical: 0.96 },
+      growth_rate: "normal",
+      thresholds: { warning: 0.6, critical: 0.8 },
     });
     const fast = await okJson(["signal", "--tool-call", "8", "--home", t.home], t.at(t.repo));
     expect(fast).toMatchObject({

@@ -122,7 +122,12 @@ describe("pressure formula", () => {
   const now = new Date("2026-05-10T14:30:00Z");
   const ago = (s: number) => new Date(now.getTime() - s * 1000).toISOString();
   test("growth from tool calls per 5 minutes", () => {
-    expect(sig.growthRate([ago(10), ago(20)], now)).toBe("slow");
+    // Slow only over five whole minutes watched: since the session's start, else the oldest call kept.
+    expect(sig.growthRate([ago(10), ago(20)], now, ago(301))).toBe("slow");
+    expect(sig.growthRate([ago(10), ago(20)], now, ago(299))).toBe("normal");
+    expect(sig.growthRate([ago(10), ago(20)], now)).toBe("normal");
+    expect(sig.growthRate([], now)).toBe("normal");
+    expect(sig.growthRate([ago(20), ago(400)], now)).toBe("slow");
     expect(sig.growthRate([ago(10), ago(20), ago(30)], now)).toBe("normal");
     expect(
       sig.growthRate(

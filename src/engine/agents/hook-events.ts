@@ -57,7 +57,15 @@ export async function onSessionStart(session: Session, p: HookPayload): Promise<
         const c = await resolveProject(session, { create: true, w });
         let s = await getSignalRow(w, c.project.id);
         if (sessionId && s.session_id !== sessionId) {
-          s = { ...s, session_id: sessionId, turn: 0, recent_tool_calls: [], session_files: [] };
+          // Its tool calls are counted from now: a growth rate needs five minutes watched (signal.ts).
+          s = {
+            ...s,
+            session_id: sessionId,
+            turn: 0,
+            recent_tool_calls: [],
+            calls_counted_since: now.toISOString(),
+            session_files: [],
+          };
           if (s.last_auto_save_turn !== null) s.last_auto_save_turn = 0;
           if (s.last_emergency_turn !== undefined) s.last_emergency_turn = 0;
         }

@@ -30,6 +30,8 @@ export interface SignalState {
   base_critical: number;
   turn: number;
   recent_tool_calls: string[];
+  /** When the calls began to be counted (the session's start); the oldest call kept when unknown. */
+  calls_counted_since: string | null;
   active_files: number;
   decisions: number;
   constraints: number;
@@ -53,6 +55,7 @@ export function defaultSignal(): SignalState {
     base_critical: BASE_CRITICAL,
     turn: 0,
     recent_tool_calls: [],
+    calls_counted_since: null,
     active_files: 0,
     decisions: 0,
     constraints: 0,

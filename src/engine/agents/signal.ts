@@ -35,16 +35,31 @@ export const TOOL_CALL_TRIGGER = 10;
 const WINDOW_MS = 5 * 60 * 1000;
 const KEEP_CALLS = 64;
 
-/** Tool calls in the last five minutes: ≤2 slow, 3–6 normal, ≥7 fast. */
-export function growthRate(toolCallTimes: readonly string[], now: Date): Growth {
+/**
+ * Tool calls in the last five minutes: ≤2 slow, 3–6 normal, ≥7 fast. Slow raises the thresholds, so
+ * it takes five whole minutes watched (`countedSince`, the session's start, else the oldest call
+ * kept): a session's first minutes, with one call or none, are no evidence of a slow session and
+ * read as the spec's typical rate, normal.
+ */
+export function growthRate(
+  toolCallTimes: readonly string[],
+  now: Date,
+  countedSince: string | null = null,
+): Growth {
   const since = now.getTime() - WINDOW_MS;
   const n = toolCallTimes.filter((t) => {
     const ms = Date.parse(t);
     return ms > since && ms <= now.getTime();
   }).length;
-  if (n <= 2) return "slow";
-  if (n <= 6) return "normal";
-  return "fast";
+  if (n >= 7) return "fast";
+  if (n >= 3) return "normal";
+  return watchedSince(toolCallTimes, countedSince) <= since ? "slow" : "normal";
+}
+
+/** Since when tool calls were counted: `countedSince`, or the oldest call kept (never: +Infinity). */
+function watchedSince(toolCallTimes: readonly string[], countedSince: string | null): number {
+  const times = [countedSince, ...toolCallTimes].map((t) => (t ? Date.parse(t) : NaN));
+  return Math.min(Infinity, ...times.filter((ms) => Number.isFinite(ms)));
 }
 
 /** 1–2 active files low; 3–5 or some decisions medium; more than 5 or many constraints/decisions high. */
@@ -79,7 +94,7 @@ export function pressure(ratio: number, t: { warning: number; critical: number }
 
 /** Recomputes the derived fields (growth, complexity, thresholds, pressure) from the raw ones. */
 export function recompute<S extends SignalState>(s: S, now: Date): S {
-  const growth_rate = growthRate(s.recent_tool_calls, now);
+  const growth_rate = growthRate(s.recent_tool_calls, now, s.calls_counted_since);
   const complexity = complexityOf(s.active_files, s.decisions, s.constraints);
   const t = thresholds(s.base_warning, s.base_critical, growth_rate, complexity);
   return {
