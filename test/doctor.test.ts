@@ -4,6 +4,7 @@ import { closeSync, openSync, readFileSync, statSync, truncateSync, writeFileSyn
 import { join } from "node:path";
 import { destroyTable, laptopAndHome as newcomer, projectOnLaptop as fixture, run, sql } from "./helpers.ts";
 import { save as saveAt, saveGoal as save, storeFixture } from "./engine-setup.ts";
+import { tableWords } from "../src/store/table-words.ts";
 
 // Three snapshots saved in this process (the engine's save, as the CLI's), copied for each test
 // that damages or checks them: doctor, through the CLI, is what is tested.
@@ -66,6 +67,22 @@ describe("doctor in the product's words", () => {
     expect(full.integrity).not.toContain("snapshot_search_");
     // The machine keys stay the tables'.
     expect(full.damage.tables).toMatchObject({ snapshots: 3, roots: 1 });
+  });
+
+  test("every table of a real store, SQLite's own included (counters, statistics), has words, never its name", async () => {
+    const t = await threeGoals();
+    await sql(t.db, "ANALYZE"); // sqlite_stat1 (and sqlite_stat4 where SQLite is built with it)
+    const names = (await sql(t.db, "SELECT name FROM sqlite_schema WHERE type = 'table'")).map((r) =>
+      String(r.name),
+    );
+    // The change log's AUTOINCREMENT counter and ANALYZE's statistics are there to be named.
+    expect(names).toEqual(
+      expect.arrayContaining(["sqlite_sequence", "sqlite_stat1", "snapshot_search_docsize"]),
+    );
+    for (const name of [...names, "sqlite_schema", "sqlite_stat4"]) {
+      expect(`${name}: ${tableWords(name)}`).not.toMatch(/: .*(_|sqlite)/i);
+    }
+    expect(tableWords("sqlite_sequence")).toBe("the store's counters");
   });
 
   test("a repair counts the rows saved and lost by kind: 1 row lost (project folders 1)", async () => {
