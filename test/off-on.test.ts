@@ -79,6 +79,28 @@ describe("mindsave off / on in a project", () => {
     expect((await a.json(["doctor"])).off).toMatchObject({ project: false, host: false, sentence: null });
   });
 
+  test("signal while it is off says first that hooks measure nothing, signal's and load's --json off: true; once on, the spec's signal.json again", async () => {
+    const { a } = twoLaptops("mindsave-off-signal-");
+    await save(inClone(a), { goal: GOAL });
+    await switchAt(a, true);
+    const text = await a.cli(["signal"]);
+    expect(text.code).toBe(0);
+    const [first, second] = text.stdout.split("\n");
+    expect(first).toMatch(
+      /^MindSave is off in this project since \d{4}-\d\d-\d\d \d\d:\d\d UTC: hooks measure, save and restore nothing \(`mindsave on` turns it back on\)\.$/,
+    );
+    expect(second).toMatch(/^Pressure GREEN /);
+    const json = await a.json(["signal"]);
+    expect(json).toMatchObject({ off: true, pressure_state: "GREEN" });
+    expect(json.off_note).toBe(first);
+    // load --json says it as load's text does (on stderr there).
+    expect(await a.json(["load", "--latest"])).toMatchObject({ off: true, layer1: { goal: GOAL } });
+    await switchAt(a, false);
+    const on = await a.json(["signal"]);
+    expect(on).not.toHaveProperty("off");
+    expect(on).not.toHaveProperty("off_note");
+  });
+
   test("MCP tools still answer while it is off, with a line saying so; none once it is on", async () => {
     const { a } = twoLaptops("mindsave-off-mcp-");
     await save(inClone(a), { goal: GOAL });

@@ -71,14 +71,14 @@ export async function run(
     }
     if (sel.kind !== "restored") return 1;
     const result = sel.result;
-    if (g.json) printJson(toJson(result));
+    // A person loads as ever; they are told the agents' hooks get nothing here (the project is
+    // the one found above: not looked up again).
+    const off = offSentence(await offState(session, ctx.project.id));
+    if (g.json) printJson({ ...(off ? { off: true, off_note: off } : {}), ...toJson(result) });
     else {
       if (result.archived) print(archivedLoadText("cli"));
       if (result.verify) print(verifyText(result.verify));
       print(result.block.text);
-      // A person loads as ever; they are told the agents' hooks get nothing here (the project is
-      // the one found above: not looked up again).
-      const off = offSentence(await offState(session, ctx.project.id));
       if (off) note(off);
     }
     return 0;

@@ -4,6 +4,7 @@ import { print, printJson, withSession } from "./shared.ts";
 import type { GlobalOptions } from "../types.ts";
 import type { SignalRow } from "../engine/agents/signal-row.ts";
 import { utcMinute } from "../lib/text.ts";
+import { offHere, offSentence } from "../engine/projects/off.ts";
 
 interface SignalFlags {
   ratio?: number;
@@ -28,13 +29,17 @@ export async function run(opts: SignalFlags, _a: string[], g: GlobalOptions): Pr
       baseWarning: opts.baseWarning,
       baseCritical: opts.baseCritical,
     });
+    // Off, no hook feeds these figures: said first, so they are not read as an agent's context.
+    const off = offSentence(await offHere(session), "measure, save and restore nothing");
     if (g.json) {
-      printJson(toSignalJson(signal));
+      // On, exactly the spec's signal.json; off, that said first.
+      printJson({ ...(off ? { off: true, off_note: off } : {}), ...toSignalJson(signal) });
       return 0;
     }
     const pct = (x: number) => `${Math.round(x * 100)}%`;
     print(
       [
+        ...(off ? [off] : []),
         `Pressure ${signal.pressure_state} for ${project ?? "this workspace (no project yet)"}: context ${pct(signal.estimated_tokens_ratio)} full; warning at ${pct(signal.thresholds.warning)}, critical at ${pct(signal.thresholds.critical)}.`,
         `Growth ${signal.growth_rate}, complexity ${signal.complexity}; ${signal.tool_calls_since_save} tool call(s) since the last save (${signal.last_save ? utcMinute(signal.last_save) : "never"}).`,
         decision.action === "none"

@@ -43,12 +43,15 @@ export async function offHere(session: Session): Promise<OffState> {
 
 export const isOff = (s: OffState): boolean => s.project !== null || s.host !== null;
 
-/** One sentence saying that MindSave is off here and how to turn it on; null when it is on. */
-export function offSentence(s: OffState): string | null {
+/**
+ * One sentence saying that MindSave is off here and how to turn it on; null when it is on. `hooks`:
+ * what the hooks do not do, as the command showing it needs it said (signal: they measure nothing).
+ */
+export function offSentence(s: OffState, hooks = "save and restore nothing"): string | null {
   if (s.host)
-    return `MindSave is off for every project on this host since ${utcMinute(s.host.off_at)}: hooks save and restore nothing (\`mindsave on --global\` turns it back on).`;
+    return `MindSave is off for every project on this host since ${utcMinute(s.host.off_at)}: hooks ${hooks} (\`mindsave on --global\` turns it back on).`;
   if (s.project)
-    return `MindSave is off in this project since ${utcMinute(s.project.off_at)}: hooks save and restore nothing (\`mindsave on\` turns it back on).`;
+    return `MindSave is off in this project since ${utcMinute(s.project.off_at)}: hooks ${hooks} (\`mindsave on\` turns it back on).`;
   return null;
 }
 
