@@ -15,6 +15,8 @@ import {
 import { dirname, join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { agentHooks } from "../src/engine/agents/agent-hooks.ts";
+import { opencodePlugin } from "../src/engine/agents/hooks-opencode.ts";
+import { opencode } from "../src/engine/agents/kinds/opencode.ts";
 import { gitRepo, laptop, ok, okJson, run, tempDir } from "./helpers.ts";
 
 const sh = (agent: string, arg: string) =>
@@ -411,6 +413,71 @@ describe("hooks install --agent: into a config the user already has", () => {
     expect(readFileSync(path, "utf8")).toBe(text);
     await ok(["hooks", "uninstall", "--agent", "opencode", "--project"], t.opts);
     expect(tree(t.repo)).toEqual(before);
+  });
+});
+
+describe("opencode's plugin: the context fill", () => {
+  test("post-tool-use is given the prompt tokens of the session's newest finished step; a compaction forgets them", async () => {
+    const dir = tempDir("mindsave-opencode-fill-");
+    const log = join(dir, "calls.log");
+    const fake = join(dir, "fake-mindsave");
+    writeFileSync(fake, `#!/bin/sh\ncat >> ${log}\nprintf '\\n' >> ${log}\n`);
+    chmodSync(fake, 0o755);
+    const path = join(dir, "mindsave.js");
+    writeFileSync(path, opencodePlugin(fake));
+    const hooks = await (await import(path)).MindSave({ directory: dir, worktree: dir });
+    const step = (sessionID: string, input: number, extra: Record<string, unknown> = {}) =>
+      hooks.event({
+        event: {
+          type: "message.updated",
+          properties: {
+            info: {
+              role: "assistant",
+              sessionID,
+              modelID: "qwen3-coder",
+              tokens: { input, output: 5, reasoning: 0, cache: { read: 15_000, write: 2_000 } },
+              ...extra,
+            },
+          },
+        },
+      });
+    const after = () =>
+      hooks["tool.execute.after"](
+        { tool: "bash", sessionID: "ses_1", callID: "c1", args: { command: "ls" } },
+        { title: "ls", output: "ok", metadata: {} },
+      );
+    const usages = () =>
+      readFileSync(log, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l).usage ?? null);
+    await after();
+    // A step that has not finished (zero tokens), another session's, and a compaction's summary measure nothing here.
+    await step("ses_1", 0);
+    await step("ses_2", 90_000);
+    await step("ses_1", 120_000, { summary: true });
+    await after();
+    await step("ses_1", 58_000);
+    await after();
+    await hooks.event({ event: { type: "session.compacted", properties: { sessionID: "ses_1" } } });
+    await after();
+    const fill = {
+      input_tokens: 58_000,
+      cache_read_input_tokens: 15_000,
+      cache_creation_input_tokens: 2_000,
+      model: "qwen3-coder",
+    };
+    expect(usages()).toEqual([null, null, fill, null]);
+    // What MindSave reads of it: the fill over all three counts.
+    const payload = opencode.parse(
+      "post-tool-use",
+      { session_id: "ses_1", cwd: dir, usage: fill },
+      {},
+    ).payload;
+    expect(opencode.source.usage(payload)).toMatchObject({ context: 75_000, model: "qwen3-coder" });
+    expect(
+      opencode.source.usage(opencode.parse("post-tool-use", { session_id: "ses_1" }, {}).payload),
+    ).toBeNull();
   });
 });
 

@@ -1,10 +1,10 @@
 // Agent-written checkpoints (issue 35) with the real agents against the fake model. MindSave asks
 // the model to save a checkpoint at the user's "done" (by blocking the stop once: Claude Code,
 // Codex, Gemini CLI, Copilot CLI) and at context pressure YELLOW (where a hook reads the context
-// fill: Claude Code, Codex, Gemini CLI), once each; the model answering with MindSave's MCP `save`
-// leaves the checkpoint the next session's first request restores, line for line. Every agent:
-// with `checkpoints auto` nobody is asked, and the mechanical snapshot the session leaves holds the
-// rule the prompt stated in Layer 2.
+// fill: Claude Code, Codex, Gemini CLI, opencode), once each; the model answering with MindSave's
+// MCP `save` leaves the checkpoint the next session's first request restores, line for line. Every
+// agent: with `checkpoints auto` nobody is asked, and the mechanical snapshot the session leaves
+// holds the rule the prompt stated in Layer 2.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { agentContext, agentTitle, CONTINUE, expectRan, loadSnapshot } from "./scenarios.ts";
@@ -34,7 +34,7 @@ const TASK_WITH_RULE = `Add rate limiting to the login endpoint. ${RULE}`;
  * the real agents", says why for each).
  */
 const ASKED = new Set<AgentDriver>([claude, codex, gemini, copilot]);
-const MEASURED = new Set<AgentDriver>([claude, codex, gemini]);
+const MEASURED = new Set<AgentDriver>([claude, codex, gemini, opencode]);
 
 /** A checkpoint only the model knows, every field distinctive (and one in another script). */
 const checkpointOf = (agent: string) => ({
@@ -67,6 +67,16 @@ function restoreBlock(request: ModelRequest | undefined): string {
 const writeLimit = (world: World) => ({
   write: { path: join(world.project, "src/limit.ts"), content: "export const attemptsPerMinute = 5;\n" },
 });
+
+/**
+ * A session that passes YELLOW: the limiter, then its test. opencode's plugin learns a step's fill
+ * only once the step is over (after its tools ran): the second call is the first that measures it.
+ * For the others it is a second chance to ask, which "once" must not take.
+ */
+const writeLimitAndTest = (world: World) => [
+  writeLimit(world),
+  { write: { path: join(world.project, "src/limit.test.ts"), content: "// attempts per minute\n" } },
+];
 
 for (const driver of [claude, codex, gemini, copilot, opencode, cline]) {
   const ctx = agentContext(driver);
@@ -115,7 +125,7 @@ for (const driver of [claude, codex, gemini, copilot, opencode, cline]) {
       // warning threshold of a slow, simple session (72%) and short of the critical one (96%).
       world.env.MINDSAVE_CONTEXT_WINDOW = "100000";
       ctx.model.script({
-        calls: [writeLimit(world)],
+        calls: writeLimitAndTest(world),
         final: "The limiter is written.",
         promptTokens: 75_000,
       });
@@ -135,7 +145,7 @@ for (const driver of [claude, codex, gemini, copilot, opencode, cline]) {
         // `checkpoints ask` asks at.
         if (MEASURED.has(driver)) world.env.MINDSAVE_CONTEXT_WINDOW = "100000";
         ctx.model.script({
-          calls: [writeLimit(world)],
+          calls: MEASURED.has(driver) ? writeLimitAndTest(world) : [writeLimit(world)],
           final: "Done.",
           ...(MEASURED.has(driver) ? { promptTokens: 75_000 } : {}),
         });

@@ -307,6 +307,16 @@ export interface OpencodePayload {
   tool_name?: string;
   tool_input?: unknown;
   tool_response?: { title?: string; output?: string };
+  /**
+   * tool.execute.after: the prompt of the session's newest finished step (an assistant message's
+   * `tokens`: input, cache read and write), the fill post-tool-use measures; absent before one.
+   */
+  usage?: {
+    input_tokens: number;
+    cache_read_input_tokens: number;
+    cache_creation_input_tokens: number;
+    model?: string;
+  };
 }
 
 const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

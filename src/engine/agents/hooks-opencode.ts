@@ -12,7 +12,10 @@
 //   - experimental.session.compacting: pre-compact, its output added to the compaction's context;
 //   - tool.execute.after: post-tool-use, its output appended to the tool's output; the tool's
 //     arguments are kept from tool.execute.before by call id (current plugin APIs give `after` only
-//     tool, sessionID and callID);
+//     tool, sessionID and callID), and with them the session's newest measured fill;
+//   - event message.updated: an assistant message's `tokens` (its step's prompt, as the provider
+//     counted it), the session's newest fill. A step's tokens come once it finished, after its
+//     tools ran (seen with 1.18.33): a tool's fill is the step before's;
 //   - event session.idle: stop, not awaited.
 // The plugin waits a bounded time and treats any trouble (MindSave not installed, a timeout) as no
 // output, so opencode carries on. A file of that name that MindSave did not write is left alone.
@@ -72,6 +75,7 @@ function pluginHooks(): string {
   const compacted = new Set()
   const base = (id) => ({ session_id: id ?? "", cwd: directory, worktree })
   const args = new Map() // call → its arguments, from tool.execute.before (tool.execute.after may have none)
+  const fills = new Map() // session → the prompt tokens of its newest finished step
   return {
     "experimental.chat.system.transform": async (input, output) => {
       const id = input?.sessionID ?? ""
@@ -107,15 +111,24 @@ function pluginHooks(): string {
       const result = typeof output?.output === "string" ? output.output.slice(0, 4000) : undefined
       const toolInput = input?.args ?? args.get(input?.callID)
       args.delete(input?.callID)
-      const payload = { hook_event_name: "tool.execute.after", ...base(input?.sessionID), tool_name: input?.tool, tool_input: toolInput, tool_response: { title: output?.title, output: result } }
+      const payload = { hook_event_name: "tool.execute.after", ...base(input?.sessionID), tool_name: input?.tool, tool_input: toolInput, tool_response: { title: output?.title, output: result }, usage: fills.get(input?.sessionID) }
       const text = await run("post-tool-use", payload, ${ms("post-tool-use")})
       if (text && typeof output?.output === "string") output.output += "\\n\\n" + text
     },
     event: async ({ event }) => {
+      const info = event?.type === "message.updated" ? event.properties?.info : undefined
+      // (A compaction's summary measures the context it replaces.)
+      const tokens = info?.role === "assistant" && !info.summary ? info.tokens : undefined
+      // A step not finished yet has zero tokens: not a measurement.
+      if (typeof tokens?.input === "number" && tokens.input > 0) {
+        const cache = tokens.cache ?? {}
+        fills.set(info.sessionID, { input_tokens: tokens.input, cache_read_input_tokens: cache.read ?? 0, cache_creation_input_tokens: cache.write ?? 0, model: info.modelID })
+      }
       const id = event?.properties?.sessionID ?? event?.data?.sessionID
       if (id === undefined) return
       if (event.type === "session.compacted") {
         restore.delete(id)
+        fills.delete(id) // it measured a context that no longer exists
         compacted.add(id)
       }
       if (event.type === "session.idle") {

@@ -218,7 +218,8 @@ export const AGENTS: readonly AgentSpec[] = [
     },
     instructions: (scope, p) =>
       pick(scope, join(xdgConfig(p.env), "opencode", "AGENTS.md"), inProject(p, "AGENTS.md")),
-    transcript: "none: built from what the plugin sends; no context fill",
+    transcript:
+      "none: built from what the plugin sends; the context fill is its newest finished step's tokens (the step before a tool's)",
     gaps: [],
   },
 ];
