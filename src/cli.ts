@@ -393,6 +393,10 @@ function addHookCommands(program: Command): void {
       "--agent <agent>",
       `whose hook payload this is and whose output shape to print: ${AGENT_NAMES} (default claude)`,
     )
+    .addHelpText(
+      "after",
+      '\nThe payload is the agent\'s own hook JSON on stdin, as its hooks send it (`mindsave hooks install` writes them). README.md says what each agent sends: "Use it with Claude Code" (Try a hook by hand; what each hook does) and "Other agents" (each agent\'s events, with links to its hooks reference).',
+    )
     .action(lazy(() => import("./commands/hook.ts")));
 
   program

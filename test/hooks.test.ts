@@ -6,7 +6,18 @@ import { join } from "node:path";
 import { hostTarget } from "../build.ts";
 import { hookCommand } from "../src/engine/agents/hooks.ts";
 import { PRE_TOOL_MATCHER } from "../src/engine/agents/agent-hooks.ts";
-import { gitRepo, hostBinary, laptop, plainFolder, run, sql, tempDir, type RunResult } from "./helpers.ts";
+import { spawnSync } from "node:child_process";
+import {
+  childEnv,
+  gitRepo,
+  hostBinary,
+  laptop,
+  plainFolder,
+  run,
+  sql,
+  tempDir,
+  type RunResult,
+} from "./helpers.ts";
 import { hookAt, inDefaultHome, save } from "./engine-setup.ts";
 
 let exe = "";
@@ -700,8 +711,12 @@ describe("hook events", () => {
     const none = await run(["hook"], { cwd: t.repo, env: t.pc.env, bin: [exe], stdin: "{}" });
     expect(none).toMatchObject({ code: 0, stdout: "" });
     expect(none.stderr.trim().split("\n")).toEqual([
-      expect.stringContaining("mindsave hook: no event given;"),
+      expect.stringMatching(
+        /^mindsave hook: no event given;.*; nothing done \(exit 0: a hook never fails the agent\)$/,
+      ),
     ]);
+    expect(unknown.stderr).toContain("unknown event; use one of session-start,");
+    expect(unknown.stderr).toContain("nothing done (exit 0: a hook never fails the agent)");
     mkdirSync(t.home, { recursive: true });
     writeFileSync(join(t.home, "mindsave.db"), "garbage, not a database".repeat(20));
     const broken = await t.hook("session-start", { source: "startup" });
@@ -712,6 +727,33 @@ describe("hook events", () => {
     const empty = await t.hook("stop", "");
     expect(empty).toMatchObject({ code: 0, stdout: "" });
   });
+});
+
+const SCRIPT = spawnSync("sh", ["-c", "command -v script"]).stdout?.toString().trim() ?? "";
+
+describe("a hook typed by a person", () => {
+  test.skipIf(!SCRIPT)(
+    "on a terminal it waits for nothing and says it reads the agent's payload (exit 0); --help names where the payloads are described",
+    async () => {
+      const t = setup();
+      // script(1): stdin, stdout and stderr a real pseudo-terminal, as when a person types it.
+      const command = `${[exe, "hook", "post-tool-use", "--home", t.home].join(" ")}; echo "exit $?"`;
+      const r = spawnSync(SCRIPT, ["-qec", command, "/dev/null"], { cwd: t.repo, env: childEnv(t.pc.env) });
+      const screen = r.stdout.toString();
+      expect(screen).toContain(
+        "mindsave hook post-tool-use: reads the agent's JSON payload on stdin and is meant to be run by the agent's hooks",
+      );
+      expect(screen).toContain("exit 0");
+      expect(screen).not.toContain("gave up");
+      const help = await run(["hook", "--help"], { cwd: t.repo, env: t.pc.env, bin: [exe] });
+      const readme = readFileSync(join(import.meta.dir, "..", "README.md"), "utf8");
+      for (const section of ["Use it with Claude Code", "Other agents"]) {
+        expect(help.stdout).toContain(`"${section}"`);
+        expect(readme).toContain(`\n## ${section}\n`);
+      }
+      expect(readme).toContain("**Try a hook by hand.**");
+    },
+  );
 });
 
 describe("ingest and skill", () => {

@@ -33,12 +33,15 @@ async function readPayload(max: number): Promise<string | null> {
   }
 }
 
+/** Why nothing ran, after what was wrong: a hook's exit is 0 whatever happens. */
+const EXITS_0 = "nothing done (exit 0: a hook never fails the agent)";
+
 /** What is wrong with the command line's event or agent, or null. */
 function wrongCall(event: string | undefined, agent: string | undefined): string | null {
   if (!event || !EVENTS.includes(event))
-    return `${event ? "unknown event" : "no event given"}; use one of ${EVENTS.join(", ")}`;
+    return `${event ? "unknown event" : "no event given"}; use one of ${EVENTS.join(", ")}; ${EXITS_0}`;
   if (agent !== undefined && !agentKindNames().includes(agent))
-    return `unknown agent; use one of ${agentKindNames().join(", ")}`;
+    return `unknown agent; use one of ${agentKindNames().join(", ")}; ${EXITS_0}`;
   return null;
 }
 
@@ -58,6 +61,13 @@ export async function run(o: { agent?: string }, args: string[], g: GlobalOption
     const wrong = wrongCall(event, o.agent);
     if (wrong) {
       note(wrong);
+      return 0;
+    }
+    // A person typed it: there is no payload to wait for, and a terminal would wait for ever.
+    if (process.stdin.isTTY) {
+      note(
+        `reads the agent's JSON payload on stdin and is meant to be run by the agent's hooks (\`mindsave hook --help\` says where the payloads are described); ${EXITS_0}`,
+      );
       return 0;
     }
     const raw = await readPayload(MAX_PAYLOAD_BYTES);
