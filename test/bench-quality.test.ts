@@ -2,6 +2,7 @@
 // every field, a snapshot that says nothing of the answer scores 0, and the corpus runs in-process
 // through the mechanical snapshot. The goals themselves are the benchmark's (docs/benchmarks.md), not a test's.
 import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { figuresOf, scoreSession, tokensOf } from "../bench/quality-score.ts";
 import { mechanicalSnapshot, scoreCorpus, SESSIONS } from "../bench/quality.ts";
@@ -58,4 +59,15 @@ test("the corpus's first session runs through the mechanical snapshot in-process
   expect(s.id).toBe("01-rate-limit");
   expect(s.goal.got).toBe(snap.goal);
   expect(s.constraints.missed).toEqual([]);
+});
+
+test("through the mechanical snapshot: a task resumed in the user's own words keeps the restored goal; the agent's hand-over is the next action", async () => {
+  const okta = join(SESSIONS, "84-continue-okta");
+  const restored = JSON.parse(readFileSync(join(okta, "restored.json"), "utf8")) as { goal: string };
+  // The session opens with "hey, back on this. where were we?": no task of its own.
+  expect((await mechanicalSnapshot(okta)).goal).toBe(restored.goal);
+  // It ends "It's ready for you to run terraform apply."
+  expect((await mechanicalSnapshot(join(SESSIONS, "89-terraform-backups"))).next_action).toBe(
+    "Run terraform apply",
+  );
 });

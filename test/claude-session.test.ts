@@ -392,7 +392,10 @@ describe("defects, each through real payloads", () => {
         )
       ).stdout,
     );
-    expect(fork.hookSpecificOutput.additionalContext).toContain("Entering Continuation Mode");
+    // Restored to carry on, as a resume is (nothing says what comes next, so no next action).
+    expect(fork.hookSpecificOutput.additionalContext).toContain(
+      "MindSave restored. Goal: Cache the session lookups in Redis.",
+    );
     expect((await t.json(["signal"])).estimated_tokens_ratio).toBe(0);
     // After a compaction, a usage from before it measures nothing: the ratio stays reset.
     tr.compact("auto");

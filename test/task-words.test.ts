@@ -3,6 +3,7 @@
 import { expect, test } from "bun:test";
 import {
   isRule,
+  namesNoTask,
   ownWords,
   promptRules,
   sentencesOf,
@@ -212,6 +213,26 @@ test("carrying on with a thing named in a few words names no task of its own; a 
     "Add CSV import for contacts",
   ])
     expect([p, isContinuation(p)]).toEqual([p, false]);
+});
+
+test("a prompt of words that name no work carries on the task before it, in the user's own words; one naming a thing does not", () => {
+  for (const p of [
+    "hey, back on this. where were we?",
+    "morning! picking this back up, what\u2019s left?",
+    "where did we leave off?",
+    "继续昨天那个",
+    "我们上次做到哪了？",
+    "昨天弄到哪了？接着来",
+  ])
+    expect([p, namesNoTask(p)]).toEqual([p, true]);
+  for (const p of [
+    "where were we with the invoice export?",
+    "what does this do?",
+    "继续修那个登录的 bug",
+    "上次的导出做到哪了？",
+    "…",
+  ])
+    expect([p, namesNoTask(p)]).toEqual([p, false]);
 });
 
 test("a request's 'without …' limit is a rule of its own; the request stays the task", () => {

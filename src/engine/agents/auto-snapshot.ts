@@ -23,7 +23,8 @@ import {
 import { changeSignalRow, getSignalRow } from "./signal-row.ts";
 import { abandonedApproaches, besides, freshAbandoned, recordAbandoned } from "./abandoned.ts";
 import { readsOnly } from "./shell-words.ts";
-import { isBareReply, promptRules, statedNextStep, taskOf } from "./task-words.ts";
+import { isBareReply, namesNoTask, promptRules, taskOf } from "./task-words.ts";
+import { nextStepOf } from "./next-step.ts";
 import { foldDuplicates } from "../snapshots/constraint-hygiene.ts";
 import { isAbsoluteAny, toStoredPath } from "../projects/paths.ts";
 import { gitChangedSince, gitDiffStat } from "../projects/workspace.ts";
@@ -82,9 +83,14 @@ export function isContinuation(prompt: string): boolean {
   return text.length <= 80 && CONTINUATION.test(text);
 }
 
-/** The task this session's first prompt names, or null when it names none (no prompt, or only "continue"). */
+/**
+ * The task this session's first prompt names, or null when it names none: no prompt, only
+ * "continue", or only words that name no work ("where were we?", "我们上次做到哪了？").
+ */
 const intentOf = (facts: TranscriptFacts): string | null =>
-  facts.first_prompt && !isContinuation(facts.first_prompt) ? facts.first_prompt : null;
+  facts.first_prompt && !isContinuation(facts.first_prompt) && !namesNoTask(facts.first_prompt)
+    ? facts.first_prompt
+    : null;
 
 /** A MindSave save run as a command: `mindsave save`, `mindsave --home H save`, `mindsave.exe save`. */
 const SAVE_COMMAND = /\bmindsave(?:\.exe|\.cmd)?["']?(?:\s+(?!save\b)\S+){0,6}\s+save\b/i;
@@ -198,15 +204,29 @@ function stateOf(
 }
 
 /**
- * The step in progress is the next action; a pending one only when nothing is in progress; without
- * a plan, the next step the agent's last message states, then the newest's.
+ * The next action by the order of evidence of next-step.ts: the plan's step in progress (a pending
+ * one when none is), the agent's own next step, a request the user's last prompt put off for later
+ * or left unfinished, a command that failed last, the newest's next action; none ("") rather than a guess.
  */
-function nextActionOf(plan: PlanProgress, newest: SnapshotRecord | null, lastReply: string): string {
+function nextActionOf(
+  facts: TranscriptFacts,
+  plan: PlanProgress,
+  newest: SnapshotRecord | null,
+  lastReply: string,
+): string {
+  // The newest prompt, when it is not the one that named the task (Codex records each prompt twice).
+  const later = facts.prompts?.at(-1);
   const step = plan.doing ?? plan.pending;
-  if (step) return oneLine(step.content);
-  const stated = statedNextStep(lastReply);
-  if (stated) return oneLine(stated);
-  return newest?.next_action || "Review the latest changes and continue";
+  const last = facts.tool_uses.at(-1);
+  const command = last?.is_error && typeof last.input.command === "string" ? last.input.command : null;
+  const next = nextStepOf({
+    planStep: step?.content ?? null,
+    lastReply,
+    laterPrompt: later && later !== facts.first_prompt ? later : null,
+    failed: command ? { command: oneLine(command, 120), error: last?.error } : null,
+    carried: newest?.next_action ?? null,
+  });
+  return next && oneLine(next);
 }
 
 /** A path as a snapshot stores it: relative to the project's root when it lies there. */
@@ -311,10 +331,10 @@ function layer2Of(
 
 /**
  * A snapshot from the transcript: goal from the newest snapshot of the task this session carries on
- * or else its first prompt; state, next action (the in-progress step) and completed steps from the
- * latest TodoWrite list; active files from Edit/Write/MultiEdit; Layer 2 from the newest full
- * snapshot plus the session's corrections and repeated failures; Layer 3 from the last tool calls,
- * file changes and the final reply.
+ * or else its first prompt; state and completed steps from the latest TodoWrite list; the next
+ * action by its order of evidence (nextActionOf); active files from Edit/Write/MultiEdit; Layer 2
+ * from the newest full snapshot plus the session's corrections and repeated failures; Layer 3 from
+ * the last tool calls, file changes and the final reply.
  */
 export function autoSnapshotInput(facts: TranscriptFacts, c: AutoContext): SnapshotInput {
   const input = emptyInput();
@@ -328,7 +348,7 @@ export function autoSnapshotInput(facts: TranscriptFacts, c: AutoContext): Snaps
   // session has nothing of its own for (goal, next action, files, a real state) keeps the newest's.
   input.goal = knownGoal(newest?.goal) || oneLine(taskOf(intent ?? "")) || UNKNOWN_GOAL;
   input.state = stateOf(facts, plan, newest, lastReply, sessionId);
-  input.next_action = nextActionOf(plan, newest, lastReply);
+  input.next_action = nextActionOf(facts, plan, newest, lastReply);
   input.active_files = activeFilesOf(facts, c.root, newest);
   input.blocker = newest?.status === "blocked" ? newest.blocker : "none";
   Object.assign(input, layer2Of(facts, c));

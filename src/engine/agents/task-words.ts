@@ -153,7 +153,7 @@ const THEN = /^(?:and\s+)?(?:then|after that|afterwards|finally|next),?\s+/i;
 const PRIVATE_OPENER = new RegExp(`^(?:${PRIVATE_MARK.replace(/[[\]]/g, "\\$&")}\\s*)+`);
 
 /** The work a sentence asks for, without its polite wrapping ("Add retries …" from "Can you add retries …?"), or null. */
-function requestOf(sentence: string): string | null {
+export function requestOf(sentence: string): string | null {
   // What a private span left at its start ("[private] Then run it.") is not the sentence's opener.
   const unsequenced = sentence.replace(PRIVATE_OPENER, "").replace(THEN, "");
   const polite = POLITE.exec(unsequenced);
@@ -243,6 +243,29 @@ export function statedNextStep(reply: string): string | null {
     }
   }
   return null;
+}
+
+// Words that name no work: greetings, pointers back, question words, time, "continue", "pick up".
+// A prompt of only these ("hey, back on this. where were we?", "我们上次做到哪了？", "继续昨天那个")
+// carries on the task before it, in the user's own words.
+const NO_TASK_EN = new Set(
+  (
+    "hey hi hello morning good afternoon evening ok okay so well alright right thanks yes yeah sure now " +
+    "back on to at in this that it where wheres were was we us our you i im is are what whats left did do " +
+    "done doing leave off stop stopped pick picking up continue continuing resume resuming carry carrying " +
+    "go going get getting again last time yesterday earlier before today status lets let the a and then"
+  ).split(" "),
+);
+const NO_TASK_ZH =
+  /我们|咱们|你|我|上次|上回|昨天|前天|刚才|之前|那个|这个|那里|这里|[做弄搞写改]到|哪儿|哪里|哪|进度|继续|接着|回来|早上好|早|好的?|嗯|看看|一下|了|的|吗|呢|吧|啊|呀|来|做/gu;
+
+/** A short prompt of words that name no work: it carries on the task before it (see NO_TASK_EN). */
+export function namesNoTask(prompt: string): boolean {
+  const text = prompt.toLowerCase().replace(/[\u2018\u2019']/g, "");
+  if (text.length > 80) return false;
+  const han = text.replace(/[^\p{Script=Han}]/gu, "").replace(NO_TASK_ZH, "");
+  const words = text.replace(/\p{Script=Han}/gu, " ").match(/[\p{L}\p{N}]+/gu) ?? [];
+  return !han && words.every((w) => NO_TASK_EN.has(w)) && /[\p{L}\p{N}]/u.test(text);
 }
 
 /** A reply that says only that the turn ended ("done", "OK", "完成"): no news about the task. */

@@ -385,7 +385,7 @@ function closingLine(s: SnapshotRecord, ctx: BlockContext, short: boolean): stri
   if (ctx.resume === false)
     return short
       ? "MindSave: this is the project's last saved state; continue it only if the user's request does."
-      : `MindSave: this is the project's last saved state (goal: ${inline(s.goal)}). If the user's request continues it, pick up from the next action above; otherwise leave it.`;
+      : `MindSave: this is the project's last saved state (goal: ${inline(s.goal)}). If the user's request continues it, pick up from ${s.next_action ? "the next action above" : "the state above (no next action was recorded)"}; otherwise leave it.`;
   if (s.next_action)
     return short
       ? "MindSave restored. Entering Continuation Mode — executing the next action above."
