@@ -143,12 +143,17 @@ test("the next step said as what is left of the task, in English and Chinese; a 
     ["Merged rows are listed. The remaining piece is the progress bar.", "The progress bar"],
     ["通知已经接上了。还差：给导出任务加失败重试。", "给导出任务加失败重试"],
     ["接口改好了。剩下的就是补文档。", "补文档"],
+    ["都迁完了。还剩最后一件：把旧的 crontab 条目删掉。", "把旧的 crontab 条目删掉"],
+    ["Thumbnails work. Next steps: backfill the old photos.", "Backfill the old photos"],
   ];
   for (const [reply, step] of said) expect([reply, statedNextStep(reply)]).toEqual([reply, step]);
   for (const reply of [
     "Remaining tests pass on CI.",
     "What remains unclear is the cause.",
     "还剩两个测试没过。",
+    "还剩一个，明天再说。",
+    // A heading whose list follows on the next lines (next-step.ts reads it) is no step itself.
+    "Next steps:",
   ])
     expect([reply, statedNextStep(reply)]).toEqual([reply, null]);
 });

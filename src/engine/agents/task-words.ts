@@ -224,14 +224,14 @@ export function promptRules(prompts: readonly string[], known: readonly string[]
 
 // The agent announcing its next step: "Next, I'll …", "Next step: …", "接下来…", "下一步…".
 const NEXT_EN =
-  /^(?:(?:next(?: step| up)?[:,]?\s+(?:(?:I'll|I will|we'll|we will|I'm going to|is to|is)\s+)?)|(?:(?:then|after that,?)\s+(?:I'll|I will|we'll|we will|I'm going to)\s+))(.{6,})/i;
+  /^(?:(?:next(?: steps?| up)?[:,]?\s+(?!steps?\b)(?:(?:I'll|I will|we'll|we will|I'm going to|is to|is)\s+)?)|(?:(?:then|after that,?)\s+(?:I'll|I will|we'll|we will|I'm going to)\s+))(.{6,})/i;
 const NEXT_ZH = /^(?:下一步|接下来|然后)(?:是|就是)?[：:，,]?\s*(?:我(?:会|将|要|再))?\s*(.{2,})/u;
 // The step said as what is left of the task: "What remains is …", "Still to do: …", "The remaining
-// piece is …", "还差：…", "剩下的就是…".
+// piece is …", "还差：…", "还剩最后一件：…", "剩下的就是…".
 const LEFT_EN =
   /^(?:(?:what(?:['\u2019]s| is) (?:still )?left(?: to do)?(?: now)?|what remains(?: to (?:do|be done))?|(?:the )?(?:only )?remaining (?:piece|step|part|work|task|bit|item|thing)s?) (?:is|are):?|(?:remaining|(?:still|left) to do|still left)\s*:)\s+(.{6,})/i;
 const LEFT_ZH =
-  /^(?:(?:还差|还剩下?)[：:，,]|剩下的?(?:就|只)?是[：:，,]?|还没做的(?:就)?是[：:，,]?)\s*(.{2,})/u;
+  /^(?:(?:还差|还剩下?)[：:，,]|(?:还差|还剩下?)(?:最后)?(?:一件事?|一步|一项|一个|一处)[：:]|剩下的?(?:就|只)?是[：:，,]?|还没做的(?:就)?是[：:，,]?)\s*(.{2,})/u;
 
 /** The next step the agent's last message states, or what it says is left, if any (its last such sentence). */
 export function statedNextStep(reply: string): string | null {
