@@ -192,8 +192,10 @@ describe("projects across hosts", () => {
     const copy = join(base, "app-copy");
     git(base, "clone", "-q", original, copy);
     const hint = await run(["load", "--home", home], { cwd: copy, env: pc.env });
-    expect(hint.stderr).toContain(`merge them by running \`mindsave projects link ${app.id}\` here`);
-    const linked = await okJson(["projects", "link", app.id, "--home", home], { cwd: copy, env: pc.env });
+    // The project by its name, unique here (clearer than an id), as the command to paste.
+    expect(hint.stderr).toContain("load that one with `mindsave load --in app`");
+    expect(hint.stderr).toContain("merge them by running `mindsave projects link app` here");
+    const linked = await okJson(["projects", "link", "app", "--home", home], { cwd: copy, env: pc.env });
     expect(linked.into).toBe(app.id);
     expect(await names(copy)).toEqual([[app.id, "app"]]);
     expect(await names(original)).toEqual([[app.id, "app"]]);
@@ -209,8 +211,8 @@ describe("projects across hosts", () => {
       cwd: fork,
       env: pc.env,
     });
-    expect(forked.stderr).toContain(`run \`mindsave projects link ${app.id}\` here to merge them`);
-    const text = (await ok(["projects", "link", app.id, "--home", home], { cwd: fork, env: pc.env })).stdout;
+    expect(forked.stderr).toContain("run `mindsave projects link app` here to merge them");
+    const text = (await ok(["projects", "link", "app", "--home", home], { cwd: fork, env: pc.env })).stdout;
     expect(text).toBe("Linked app-fork into app: moved 1 snapshot(s) and 0 failure(s).\n");
     for (const cwd of [original, copy, fork]) expect(await names(cwd)).toEqual([[app.id, "app"]]);
     const goals = (await okJson(["snapshots", "list", "--home", home], { cwd: fork, env: pc.env })).snapshots

@@ -16,7 +16,7 @@ import {
 import { pathKey, samePath } from "./paths.ts";
 import { linkTarget } from "./aliases.ts";
 import { linkFirstHistory } from "./first-history.ts";
-import { folderNameOf, freeProjectName } from "./names.ts";
+import { folderNameOf, freeProjectName, projectWord } from "./names.ts";
 import { keepOff, offAtFolder, offByHistory, projectSwitch } from "./off-switch.ts";
 import { derivedId, newId } from "../ids.ts";
 import type { Session } from "../session.ts";
@@ -337,7 +337,7 @@ async function createProject(session: Session, w: StoreWriter, ws: Workspace): P
   await recordRoot(session, w, id, ws.root);
   const project = (await w.getProject(id))!;
   const note = existing.length
-    ? `This checkout shares its history with project ${existing.map((p) => p.name).join(", ")} at another path on this host, so it is tracked as a separate project "${name}"; run \`mindsave projects link ${existing[0].id}\` here to merge them.`
+    ? `This checkout shares its history with project ${existing.map((p) => p.name).join(", ")} at another path on this host, so it is tracked as a separate project "${name}"; run \`mindsave projects link ${await projectWord(w, existing[0])}\` here to merge them.`
     : undefined;
   return { project, root: ws.root, workspace: ws, note };
 }
@@ -423,8 +423,9 @@ export async function requireProject(
   if (kin.length) {
     const p = kin[0];
     const root = await rootOnThisHost(session, session.store, p.id);
+    const word = await projectWord(session.store, p);
     throw new UserError(
-      `This checkout shares its history with project ${p.name}${root ? ` at ${root}` : ""} but is not part of it: load that one with \`mindsave load --in ${p.id}\`, or merge them by running \`mindsave projects link ${p.id}\` here.`,
+      `This checkout shares its history with project ${p.name}${root ? ` at ${root}` : ""} but is not part of it: load that one with \`mindsave load --in ${word}\`, or merge them by running \`mindsave projects link ${word}\` here.`,
     );
   }
   const where = ws?.root ?? session.opts.workspace ?? session.cwd; // (too broad: a save is refused there too)
