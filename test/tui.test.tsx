@@ -725,7 +725,9 @@ describe("sync screen", () => {
       goals.push(...(await projectSnapshots(other, p.id)).map((s) => s.goal));
     expect(goals.sort()).toEqual(["on laptop A", "on laptop B"]);
     await other.close();
-    await h.until((x) => !x.includes("last sync never"), "the peer's last sync");
+    f = await h.until((x) => !x.includes("last sync never"), "the peer's last sync");
+    // Its zone, as every time shown.
+    expect(f).toMatch(/last sync \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
     h.press("?");
     await h.until((x) => x.includes("Keys · sync") && x.includes("dry run"), "the sync keys");
     h.press(KEY.esc); // alone: Esc followed at once by a key reads as Alt+key in any terminal

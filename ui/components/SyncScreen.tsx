@@ -10,7 +10,7 @@ import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
 import { useListNavigation } from "../hooks/useListNavigation.ts";
 import { useRefState } from "../hooks/useRefState.ts";
-import { fitStart, pad, width, wrap } from "../../src/lib/text.ts";
+import { fitStart, pad, utcMinute, width, wrap } from "../../src/lib/text.ts";
 import { Frame } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 import type { AsyncState } from "../hooks/useAsync.ts";
@@ -150,7 +150,7 @@ function PeerList(props: { rows: PeerRow[]; all: PeerRow[]; nav: ListNav; width:
       ? "MindSave drive, plugged in"
       : p.kind === "local"
         ? "this laptop's home"
-        : `${p.reachable === false ? "not here now · " : ""}last sync ${p.last_sync ? p.last_sync.slice(0, 16).replace("T", " ") : "never"}`;
+        : `${p.reachable === false ? "not here now · " : ""}last sync ${p.last_sync ? utcMinute(p.last_sync) : "never"}`;
   const infoW = Math.max(0, ...props.all.map((p) => width(info(p))));
   const locW = Math.max(10, props.width - 4 - 2 - infoW - 1);
   const mark = (p: PeerRow) => (p.reachable === null ? "~" : p.reachable ? theme.g.ok : theme.g.bad);
