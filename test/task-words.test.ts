@@ -10,7 +10,14 @@ import {
   statedNextStep,
   taskOf,
 } from "../src/engine/agents/task-words.ts";
-import { isContinuation } from "../src/engine/agents/auto-snapshot.ts";
+import {
+  autoSnapshotInput,
+  isContinuation,
+  UNKNOWN_GOAL,
+  UNNAMED_GOAL,
+} from "../src/engine/agents/auto-snapshot.ts";
+import { emptyFacts } from "../src/engine/agents/transcript.ts";
+import type { SnapshotRecord } from "../src/store/records.ts";
 
 test("a dot inside a word closes no sentence: file names, versions, members", () => {
   expect(sentencesOf("Only touch src/commands/deploy.ts and its test. Tag v2.3.0 after.")).toEqual([
@@ -256,4 +263,26 @@ test("a correction and what to do instead, the second pointing back at the first
   expect(promptRules(["Don't touch the Dockerfile. Add a CI cache step."], [])).toEqual([
     "Don't touch the Dockerfile.",
   ]);
+});
+
+test("a session whose prompts name no task says so; one no prompt reached says that; neither is taken for a goal later", () => {
+  const context = { sessionId: "s1", newest: null, full: null, root: null, reason: "stop", toolCalls: 1 };
+  const greeted = autoSnapshotInput({ ...emptyFacts(), first_prompt: "hi", prompts: ["hi"] }, context);
+  expect(greeted.goal).toBe(UNNAMED_GOAL);
+  expect(greeted.goal).not.toContain("reached");
+  const silent = autoSnapshotInput(emptyFacts(), context);
+  expect(silent.goal).toBe(UNKNOWN_GOAL);
+  // A snapshot holding either is no goal to carry on: the next session's named task wins.
+  for (const goal of [UNNAMED_GOAL, UNKNOWN_GOAL]) {
+    const newest = { goal, topic: "unknown_goal", status: "in_progress" } as unknown as SnapshotRecord;
+    const next = autoSnapshotInput(
+      {
+        ...emptyFacts(),
+        first_prompt: "Add a health check endpoint",
+        prompts: ["Add a health check endpoint"],
+      },
+      { ...context, newest },
+    );
+    expect(next.goal).toBe("Add a health check endpoint");
+  }
 });

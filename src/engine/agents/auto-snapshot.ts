@@ -71,8 +71,11 @@ const CONTINUATION = new RegExp(String.raw`^(?:${GO_ON}[\s,，.!！。~…]*)+$`
  * whose hooks pass no prompt, such as opencode's plugin): marked unknown, never an instruction.
  */
 export const UNKNOWN_GOAL = "(unknown: no prompt of this session reached MindSave)";
+/** The same when prompts did reach MindSave but none named a task ("hi", "where were we?"). */
+export const UNNAMED_GOAL = "(unknown: no prompt of this session named a task)";
+const UNKNOWN_GOALS = new Set([UNKNOWN_GOAL, UNNAMED_GOAL]);
 const UNKNOWN_TOPIC = "unknown_goal";
-const knownGoal = (goal: string | undefined) => (goal && goal !== UNKNOWN_GOAL ? goal : "");
+const knownGoal = (goal: string | undefined) => (goal && !UNKNOWN_GOALS.has(goal) ? goal : "");
 
 /** A prompt that only says to go on ("continue", "go on", "继续", "ok", …): it names no task of its own. */
 export function isContinuation(prompt: string): boolean {
@@ -273,7 +276,7 @@ function activeFilesOf(facts: TranscriptFacts, root: string | null, newest: Snap
 
 /** The newest's topic while its goal stands; a goal still unknown is named so (unknown_goal_<date>). */
 function topicOf(goal: string, newest: SnapshotRecord | null): string | undefined {
-  if (goal === UNKNOWN_GOAL) return UNKNOWN_TOPIC;
+  if (UNKNOWN_GOALS.has(goal)) return UNKNOWN_TOPIC;
   if (!newest || !knownGoal(newest.goal)) return undefined;
   return newest.topic.replace(/^(ovf_)+/i, "") || undefined;
 }
@@ -346,7 +349,10 @@ export function autoSnapshotInput(facts: TranscriptFacts, c: AutoContext): Snaps
   const lastReply = (c.lastReply?.trim() || facts.last_reply?.trim()) ?? "";
   // Layer 1 never knows less than the newest snapshot of the task it carries on: each field this
   // session has nothing of its own for (goal, next action, files, a real state) keeps the newest's.
-  input.goal = knownGoal(newest?.goal) || oneLine(taskOf(intent ?? "")) || UNKNOWN_GOAL;
+  input.goal =
+    knownGoal(newest?.goal) ||
+    oneLine(taskOf(intent ?? "")) ||
+    (facts.first_prompt?.trim() ? UNNAMED_GOAL : UNKNOWN_GOAL);
   input.state = stateOf(facts, plan, newest, lastReply, sessionId);
   input.next_action = nextActionOf(facts, plan, newest, lastReply);
   input.active_files = activeFilesOf(facts, c.root, newest);
