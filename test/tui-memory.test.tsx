@@ -15,7 +15,10 @@ import { addFact, factsHere, isFresh } from "../src/engine/memory/facts.ts";
 import { retire, retireCandidates } from "../src/engine/memory/retire.ts";
 import { closeAll, KEY, mount as mountApp, openStore } from "./tui-harness.tsx";
 import { tagList } from "../ui/components/pickerRows.ts";
-import { width } from "../src/lib/text.ts";
+import { UTC_MINUTE, width } from "../src/lib/text.ts";
+import { diffInProject, diffText } from "../src/engine/snapshots/diff.ts";
+import { diffLines } from "../ui/components/DiffScreen.tsx";
+import { makeTheme } from "../ui/theme.ts";
 
 afterEach(closeAll);
 
@@ -228,6 +231,21 @@ describe("facts screen", () => {
 });
 
 describe("diff from the picker", () => {
+  test("the header never breaks inside a date-time, at any width (new-user tryout: '(2026-11-29 01:19' / 'UTC)')", async () => {
+    const { session } = await store(["add the login flow tests", "first step of the checkout page"]);
+    const text = diffText(await diffInProject(session, undefined, undefined, { olderFirst: true }));
+    const times = text[0].match(UTC_MINUTE) ?? [];
+    expect(times).toHaveLength(2);
+    expect(text[1]).toBe(""); // the header, then a blank line
+    // From 30 columns, where "(2026-11-29 01:19 UTC)" fits in a line.
+    for (let cols = 30; cols <= 140; cols++) {
+      const lines = diffLines(text, cols, makeTheme({ LANG: "en_US.UTF-8" })).map((l) => l.text);
+      const header = lines.slice(0, lines.indexOf(""));
+      // Each time whole on one line.
+      expect(header.flatMap((l) => l.match(UTC_MINUTE) ?? [])).toEqual(times);
+    }
+  });
+
   test("d without marks: the selected against the one before; Space marks two and d compares them; long diffs scroll", async () => {
     const { session, projectId } = await store(["first step", "second step"]);
     await saveSnapshot(session, {

@@ -253,61 +253,80 @@ export function padEnd(text: string, cols: number): string {
   return text + " ".repeat(Math.max(0, cols - width(text)));
 }
 
+/** A time as utcMinute writes it, "2026-11-29 01:19 UTC": one phrase a wrap never breaks (wrap's `together`). */
+export const UTC_MINUTE = /\d{4}-\d\d-\d\d \d\d:\d\d UTC/g;
+
+/** Joins the words of a phrase kept together: a private-use character, which printable() has removed from the text. */
+const JOINED = "\uE000";
+
 /**
  * Word-wraps text to a display width; long words and CJK text break anywhere between grapheme
  * clusters. Spaces between words fold to one, unless `keepSpaces` (code, aligned columns): then a
  * run is kept as written, tabs to the next multiple of 4 columns, and dropped only where it wraps.
+ * What `together` matches (a global pattern, e.g. UTC_MINUTE) wraps as one word.
  */
-export function wrap(text: string, cols: number, opts: { keepSpaces?: boolean } = {}): string[] {
+export function wrap(
+  text: string,
+  cols: number,
+  opts: { keepSpaces?: boolean; together?: RegExp } = {},
+): string[] {
+  const joined = (para: string) =>
+    opts.together ? para.replace(opts.together, (m) => m.replace(/ /g, JOINED)) : para;
+  const out = printable(text)
+    .split("\n")
+    .flatMap((para) => paragraphLines(joined(para), cols, !!opts.keepSpaces));
+  return opts.together ? out.map((l) => l.replaceAll(JOINED, " ")) : out;
+}
+
+/** One paragraph's lines (wrap's, for printable text without a line break). */
+function paragraphLines(para: string, cols: number, keepSpaces: boolean): string[] {
   const out: string[] = [];
-  for (const para of printable(text).split("\n")) {
-    let line = "";
-    let w = 0;
-    for (const token of para.split(/(\s+)/)) {
-      if (!token) continue;
-      const tw = width(token);
-      if (/^\s+$/.test(token)) {
-        if (opts.keepSpaces) {
-          let run = "";
-          for (const c of token) run += c === "\t" ? " ".repeat(4 - ((w + run.length) % 4)) : " ";
-          if (w + run.length <= cols) {
-            line += run;
-            w += run.length;
-          } else if (w > 0) {
-            out.push(line.trimEnd());
-            line = "";
-            w = 0;
-          }
-        } else if (w > 0 && w + 1 <= cols) {
-          line += " ";
-          w += 1;
-        }
-        continue;
-      }
-      if (w + tw <= cols) {
-        line += token;
-        w += tw;
-        continue;
-      }
-      if (tw <= cols && w > 0) {
-        out.push(line.trimEnd());
-        line = token;
-        w = tw;
-        continue;
-      }
-      for (const { segment } of segmenter().segment(token)) {
-        const cw = clusterWidth(segment);
-        if (w + cw > cols && w > 0) {
+  let line = "";
+  let w = 0;
+  for (const token of para.split(/(\s+)/)) {
+    if (!token) continue;
+    const tw = width(token);
+    if (/^\s+$/.test(token)) {
+      if (keepSpaces) {
+        let run = "";
+        for (const c of token) run += c === "\t" ? " ".repeat(4 - ((w + run.length) % 4)) : " ";
+        if (w + run.length <= cols) {
+          line += run;
+          w += run.length;
+        } else if (w > 0) {
           out.push(line.trimEnd());
           line = "";
           w = 0;
         }
-        line += segment;
-        w += cw;
+      } else if (w > 0 && w + 1 <= cols) {
+        line += " ";
+        w += 1;
       }
+      continue;
     }
-    out.push(line.trimEnd());
+    if (w + tw <= cols) {
+      line += token;
+      w += tw;
+      continue;
+    }
+    if (tw <= cols && w > 0) {
+      out.push(line.trimEnd());
+      line = token;
+      w = tw;
+      continue;
+    }
+    for (const { segment } of segmenter().segment(token)) {
+      const cw = clusterWidth(segment);
+      if (w + cw > cols && w > 0) {
+        out.push(line.trimEnd());
+        line = "";
+        w = 0;
+      }
+      line += segment;
+      w += cw;
+    }
   }
+  out.push(line.trimEnd());
   return out;
 }
 

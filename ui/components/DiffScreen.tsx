@@ -8,7 +8,7 @@ import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
 import { useProjectSession } from "../hooks/useProjectSession.ts";
 import { useScroll } from "../hooks/useScroll.ts";
-import { fit, width, wrap } from "../../src/lib/text.ts";
+import { fit, UTC_MINUTE, width, wrap } from "../../src/lib/text.ts";
 import { Frame } from "./Frame.tsx";
 import type { HelpKeys } from "./HelpOverlay.tsx";
 
@@ -43,7 +43,7 @@ export function DiffScreen(props: {
     [here, props.from, props.to],
   );
   const cols = props.width;
-  const lines = useMemo(() => (data.data ? layout(data.data, cols, theme) : []), [data.data, cols, theme]);
+  const lines = useMemo(() => (data.data ? diffLines(data.data, cols, theme) : []), [data.data, cols, theme]);
   const visible = Math.max(1, props.height - 3);
   const scroll = useScroll(lines.length, visible);
 
@@ -90,8 +90,11 @@ export function DiffScreen(props: {
   );
 }
 
-/** diffText's lines, coloured, each wrapped under its own indentation (a long path or goal stays readable). */
-function layout(text: string[], cols: number, theme: ReturnType<typeof useUi>["theme"]): Line[] {
+/**
+ * diffText's lines, coloured, each wrapped under its own indentation (a long path or goal stays
+ * readable), a date-time never broken (the header's "(2026-11-29 01:19 UTC)").
+ */
+export function diffLines(text: string[], cols: number, theme: ReturnType<typeof useUi>["theme"]): Line[] {
   const out: Line[] = [];
   text.forEach((raw, i) => {
     // The engine's arrows and ellipses, spelled out for a terminal without Unicode.
@@ -112,7 +115,7 @@ function layout(text: string[], cols: number, theme: ReturnType<typeof useUi>["t
                 ? theme.c("warn")
                 : undefined;
     if (!item) return out.push({ text: "" });
-    wrap(item, Math.max(10, cols - width(lead) - 2)).forEach((part, j) =>
+    wrap(item, Math.max(10, cols - width(lead) - 2), { together: UTC_MINUTE }).forEach((part, j) =>
       out.push({ text: `${lead}${j ? "  " : ""}${part}`, color, bold: head }),
     );
   });
