@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { lastRolloutUsage, readRollout } from "../src/engine/agents/kinds/codex.ts";
 import { readChatRecording } from "../src/engine/agents/kinds/gemini.ts";
 import { readCopilotEvents } from "../src/engine/agents/kinds/copilot.ts";
+import { cline } from "../src/engine/agents/kinds/cline.ts";
 import { cursorTranscriptPath, readCursorTranscript } from "../src/engine/agents/kinds/cursor.ts";
 import { patchFiles } from "../src/engine/agents/kinds/facts.ts";
 import { todosIn, trailFacts } from "../src/engine/agents/kinds/trail.ts";
@@ -321,5 +322,47 @@ describe("payload-only agents (Cline, opencode): the hooks' trail", () => {
     expect(a).toMatchObject({ session_id: "task-1", first_prompt: "Migrate", edited_files: ["m.sql"] });
     expect(a.tool_uses[0]).toMatchObject({ name: "write_to_file", input: { path: "m.sql" } });
     expect(trailFacts(trail, "task-1").tool_uses[0].id).toBe(a.tool_uses[0].id);
+  });
+});
+
+describe("Cline CLI: the context fill", () => {
+  test("post-tool-use reads the newest reply's metrics.inputTokens from the session's messages file", () => {
+    const home = tempDir();
+    const id = "1795915524437_hi47g";
+    const dir = join(home, ".cline", "data", "sessions", id);
+    mkdirSync(dir, { recursive: true });
+    const reply = (inputTokens: number) => ({
+      role: "assistant",
+      content: [{ type: "text", text: "…" }],
+      modelInfo: { id: "qwen3-coder", provider: "openai-compatible" },
+      metrics: { inputTokens, outputTokens: 5, cacheReadTokens: 40_000, cacheWriteTokens: 0 },
+    });
+    const messages = [
+      { role: "user", content: [{ type: "text", text: "Add rate limiting" }] },
+      reply(30_000),
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "c1", content: [] }] },
+      reply(61_000),
+      // A reply still streaming has no metrics yet.
+      { role: "assistant", content: [{ type: "text", text: "…" }] },
+    ];
+    writeFileSync(
+      join(dir, `${id}.messages.json`),
+      JSON.stringify({ version: 1, messages, system_prompt: "…" }),
+    );
+    const toolResult = (rootSessionId: string) => ({
+      hookName: "tool_result",
+      taskId: id,
+      sessionContext: { rootSessionId },
+      workspaceRoots: [CWD],
+      tool_result: { name: "editor", input: { path: "src/a.ts" } },
+    });
+    const fill = (raw: Record<string, unknown>, event: "post-tool-use" | "session-start" = "post-tool-use") =>
+      cline.source.usage(cline.parse(event, raw, { HOME: home }).payload);
+    // The whole prompt: cache reads are part of inputTokens, not added to it.
+    expect(fill(toolResult(id))).toMatchObject({ context: 61_000, model: "qwen3-coder" });
+    expect(fill(toolResult("no-such-session"))).toBeNull();
+    expect(fill(toolResult("../" + id))).toBeNull();
+    // Only post-tool-use reads the file.
+    expect(fill(toolResult(id), "session-start")).toBeNull();
   });
 });

@@ -1,10 +1,10 @@
 // Agent-written checkpoints (issue 35) with the real agents against the fake model. MindSave asks
 // the model to save a checkpoint at the user's "done" (by blocking the stop once: Claude Code,
 // Codex, Gemini CLI, Copilot CLI) and at context pressure YELLOW (where a hook reads the context
-// fill: Claude Code, Codex, Gemini CLI, opencode), once each; the model answering with MindSave's
-// MCP `save` leaves the checkpoint the next session's first request restores, line for line. Every
-// agent: with `checkpoints auto` nobody is asked, and the mechanical snapshot the session leaves
-// holds the rule the prompt stated in Layer 2.
+// fill: Claude Code, Codex, Gemini CLI, opencode, Cline), once each; the model answering with
+// MindSave's MCP `save` leaves the checkpoint the next session's first request restores, line for
+// line. Every agent: with `checkpoints auto` nobody is asked, and the mechanical snapshot the
+// session leaves holds the rule the prompt stated in Layer 2.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { agentContext, agentTitle, CONTINUE, expectRan, loadSnapshot } from "./scenarios.ts";
@@ -34,7 +34,7 @@ const TASK_WITH_RULE = `Add rate limiting to the login endpoint. ${RULE}`;
  * the real agents", says why for each).
  */
 const ASKED = new Set<AgentDriver>([claude, codex, gemini, copilot]);
-const MEASURED = new Set<AgentDriver>([claude, codex, gemini, opencode]);
+const MEASURED = new Set<AgentDriver>([claude, codex, gemini, opencode, cline]);
 
 /** A checkpoint only the model knows, every field distinctive (and one in another script). */
 const checkpointOf = (agent: string) => ({

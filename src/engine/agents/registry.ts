@@ -196,7 +196,8 @@ export const AGENTS: readonly AgentSpec[] = [
         inProject(p, ".clinerules", "mindsave.md"),
       ),
     ownInstructionsFile: true,
-    transcript: "none: built from the hook payloads of the task; no context fill",
+    transcript:
+      "none: built from the hook payloads of the task; the context fill from its session's messages file (metrics.inputTokens)",
     gaps: [],
   },
   {

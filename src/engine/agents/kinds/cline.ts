@@ -9,9 +9,13 @@
 // TaskStart/TaskResume, UserPromptSubmit, PreToolUse and PostToolUse (the CLI's PreToolUse,
 // `tool_call` {name, input}, has it join the conversation after the tool's result: @cline/shared
 // AgentBeforeToolResult.appendContext). The hooks get no transcript path: snapshots are built from
-// the hooks' own trail of the task.
+// the hooks' own trail of the task. The fill is read from the CLI's session file of messages: each
+// reply's `metrics.inputTokens` (the whole prompt, cache reads and writes included: @cline/llms
+// prices `inputTokens - cacheReadTokens - cacheWriteTokens` as uncached), on disk before the
+// reply's tool_result hooks run (seen with 3.0.65).
 import {
   firstRoot,
+  passedUsage,
   pick,
   record,
   stamped,
@@ -44,17 +48,41 @@ function sessionsDir(env: NodeJS.ProcessEnv): string {
   return env.CLINE_SESSION_DATA_DIR?.trim() || join(data, "sessions");
 }
 
-/** The task's prompt from its session's file (`<id>/<id>.json`, `prompt`), or undefined. */
-function sessionPrompt(raw: Record<string, unknown>, env: NodeJS.ProcessEnv): string | undefined {
+/** One of the CLI's files of the task's session (`<id>/<id><suffix>`) as JSON, or undefined. */
+function sessionFile(
+  raw: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+  suffix: string,
+  max: number,
+): Record<string, unknown> | undefined {
   const id = text(record(raw.sessionContext)?.rootSessionId);
   if (!id || !/^[\w.-]+$/.test(id)) return undefined;
   try {
-    const file = readTextNoFollowCapped(join(sessionsDir(env), id, `${id}.json`), 1024 * 1024);
-    return text(record(JSON.parse(file))?.prompt);
+    return record(JSON.parse(readTextNoFollowCapped(join(sessionsDir(env), id, `${id}${suffix}`), max)));
   } catch {
-    // No such file (the VS Code extension keeps none there), or not one we can read: no prompt.
+    // No such file (the VS Code extension keeps none there), or not one we can read.
     return undefined;
   }
+}
+
+/** The task's prompt from its session's file (`<id>.json`, `prompt`), or undefined. */
+const sessionPrompt = (raw: Record<string, unknown>, env: NodeJS.ProcessEnv): string | undefined =>
+  text(sessionFile(raw, env, ".json", 1024 * 1024)?.prompt);
+
+/** The newest reply's prompt tokens, from the session's messages (`<id>.messages.json`), as a `usage`. */
+function sessionFill(
+  raw: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+): Record<string, unknown> | undefined {
+  const messages = sessionFile(raw, env, ".messages.json", 8 * 1024 * 1024)?.messages;
+  if (!Array.isArray(messages)) return undefined;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = record(messages[i]);
+    const tokens = record(m?.metrics)?.inputTokens;
+    if (m?.role !== "assistant" || typeof tokens !== "number" || tokens <= 0) continue;
+    return { input_tokens: tokens, model: text(record(m.modelInfo)?.id) };
+  }
+  return undefined;
 }
 
 /**
@@ -69,7 +97,7 @@ function toolInput(raw: Record<string, unknown>, parameters: unknown): Record<st
   return { ...input, command: commands.filter((c) => typeof c === "string").join("\n") };
 }
 
-export const CLINE_SOURCE: TranscriptSource = trailSource(EDITS);
+export const CLINE_SOURCE: TranscriptSource = { ...trailSource(EDITS), usage: (p) => passedUsage(p.usage) };
 
 export const cline: AgentKind = {
   id: "cline",
@@ -102,6 +130,8 @@ export const cline: AgentKind = {
     set("tool_name", text(tool.toolName) ?? text(record(raw.tool_call)?.name));
     set("tool_input", toolInput(raw, tool.parameters));
     if (event === "pre-compact") set("trigger", "auto");
+    // Only post-tool-use measures the fill: the file is read there alone.
+    if (event === "post-tool-use") set("usage", sessionFill(raw, env));
     if (event === "post-tool-use" && tool.success === false) {
       return {
         event: "post-tool-use-failure",

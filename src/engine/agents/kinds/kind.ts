@@ -111,6 +111,29 @@ export function stopBlockJson(reply: Reply): string {
   return reply.block ? JSON.stringify({ decision: "block", reason: reply.block }) + "\n" : "";
 }
 
+const count = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? v : 0);
+
+/**
+ * A fill the payload carries as `usage` (Usage's token fields: what opencode's plugin sends, what
+ * Cline's parse reads from its session), or null without one.
+ */
+export function passedUsage(v: unknown): Usage | null {
+  const u = record(v);
+  const [input, read, created] = [
+    count(u?.input_tokens),
+    count(u?.cache_read_input_tokens),
+    count(u?.cache_creation_input_tokens),
+  ];
+  if (input + read + created === 0) return null;
+  return {
+    input_tokens: input,
+    cache_read_input_tokens: read,
+    cache_creation_input_tokens: created,
+    model: text(u?.model) ?? null,
+    context: input + read + created,
+  };
+}
+
 /** A tool input's path under any of the names agents give it. */
 export const pathOf = (input: Record<string, unknown>): string | undefined =>
   text(input.file_path) ?? text(input.path) ?? text(input.filePath) ?? text(input.notebook_path);

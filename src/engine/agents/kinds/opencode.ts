@@ -7,32 +7,13 @@
 // (anomalyco/opencode packages/opencode/src/tool: edit and write take `filePath`, bash `command`,
 // todowrite `todos` [{content, status}]). No transcript reaches the hook: the trail stands in, and
 // the fill is the one the plugin passes with post-tool-use (its newest finished step's tokens).
-import { pathOf, pick, record, stamped, trailSource, type AgentKind, type TranscriptSource } from "./kind.ts";
+import { passedUsage, pathOf, pick, record, stamped, trailSource, type AgentKind } from "./kind.ts";
+import type { TranscriptSource } from "./kind.ts";
 import type { HookPayload } from "../hook-payload.ts";
-import type { Usage } from "../transcript.ts";
 
 const EDITS = new Set(["edit", "write", "patch", "multiedit"]);
 
-const count = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? v : 0);
-
-/** The fill the plugin passed (OpencodePayload.usage), or null without one. */
-function passedUsage(v: unknown): Usage | null {
-  const u = record(v);
-  const [input, read, created] = [
-    count(u?.input_tokens),
-    count(u?.cache_read_input_tokens),
-    count(u?.cache_creation_input_tokens),
-  ];
-  if (input + read + created === 0) return null;
-  return {
-    input_tokens: input,
-    cache_read_input_tokens: read,
-    cache_creation_input_tokens: created,
-    model: typeof u?.model === "string" && u.model ? u.model : null,
-    context: input + read + created,
-  };
-}
-
+// The fill is the one the plugin passed (OpencodePayload.usage).
 export const OPENCODE_SOURCE: TranscriptSource = {
   ...trailSource(EDITS),
   usage: (p) => passedUsage(p.usage),
