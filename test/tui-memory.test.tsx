@@ -297,12 +297,17 @@ describe("diff from the picker", () => {
   });
 });
 
+/** The picker on three snapshots, newest first: 夜间构建 (#夜间 #release), release candidate (#release), untagged work. */
+async function releasePicker() {
+  const { session, projectId } = await store(["untagged work"]);
+  await saveSnapshot(session, { input: fromFields({ goal: "release candidate", tags: ["release"] }) });
+  await saveSnapshot(session, { input: fromFields({ goal: "夜间构建", tags: ["夜间", "release"] }) });
+  return mount(session, picker(projectId));
+}
+
 describe("tag filter in the picker", () => {
   test("t filters by a tag as typed, shown in the title; Enter keeps it; Esc clears it", async () => {
-    const { session, projectId } = await store(["untagged work"]);
-    await saveSnapshot(session, { input: fromFields({ goal: "release candidate", tags: ["release"] }) });
-    await saveSnapshot(session, { input: fromFields({ goal: "夜间构建", tags: ["夜间", "release"] }) });
-    const h = mount(session, picker(projectId));
+    const h = await releasePicker();
     let f = await h.until((x) => x.includes("webapp · 3 snapshots"), "the picker");
     expect(f).toContain("t tag");
     h.press("t");
@@ -337,6 +342,24 @@ describe("tag filter in the picker", () => {
       (x) => x.includes("webapp · 3 snapshots") && x.includes("untagged work"),
       "the tag cleared",
     );
+  });
+});
+
+describe("marks and the filter", () => {
+  test("the title says how many marked snapshots the tag or search hides: '2 marked, 1 hidden', whole at 80 columns", async () => {
+    const h = await releasePicker();
+    await h.until((x) => x.includes("webapp · 3 snapshots"), "the picker");
+    // Newest first: the tagged 夜间构建 on top, the untagged one last.
+    h.press(" ", "G", " ");
+    await h.until((x) => x.includes("3 snapshots · 2 marked") && !x.includes("hidden"), "two marked");
+    h.press("t", "release", KEY.enter);
+    await h.until((x) => x.includes("2 of 3 snapshots · #release"), "the tag kept");
+    const f = await h.until((x) => x.includes("#release · 2 marked, 1 hidden"), "the untagged mark hidden");
+    expect(f).not.toContain("untagged work");
+    h.press(KEY.esc);
+    await h.until((x) => x.includes("3 snapshots · 2 marked") && !x.includes("hidden"), "all shown again");
+    h.press("/", "candidate", KEY.enter);
+    await h.until((x) => x.includes("· 2 marked, 2 hidden "), "a search that shows neither");
   });
 });
 

@@ -73,6 +73,8 @@ export interface SnapshotFilter {
   tag?: string;
   status?: SnapshotSummary["status"];
   after?: Pick<SnapshotSummary, "created_at" | "id">;
+  /** Only these snapshots (a picker's marked ones: which of them the list shows). */
+  ids?: string[];
 }
 
 /** A page of a list: `limit` rows from `offset` (or after `after`). */
@@ -95,16 +97,18 @@ function snapshotFilter(
     ...(f.tag !== undefined ? [TAGGED] : []),
     ...(f.status !== undefined ? ["snapshots.status = ?"] : []),
     ...(f.after ? [`${at} < (?, ?)`] : []),
+    ...(f.ids ? [`snapshots.id IN (${f.ids.map(() => "?").join(", ")})`] : []),
   ];
   const params = [
     projectId,
     ...(f.tag !== undefined ? [f.tag] : []),
     ...(f.status !== undefined ? [f.status] : []),
     ...(f.after ? [f.after.created_at, f.after.id] : []),
+    ...(f.ids ?? []),
   ];
   // Counted without a filter on the snapshot's own columns, the listed ones are read on
   // listed_snapshots' index alone (its triggers keep only live snapshots there): no snapshot row.
-  const own = f.tag !== undefined || f.status !== undefined;
+  const own = f.tag !== undefined || f.status !== undefined || f.ids !== undefined;
   const from = !f.listed
     ? "snapshots WHERE snapshots.project_id = ? AND snapshots.deleted = 0"
     : o.counted && !own

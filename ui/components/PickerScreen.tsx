@@ -12,6 +12,7 @@ import {
   archivedCount,
   liveSnapshotIds,
   projectSnapshots,
+  shownAmong,
   snapshotBefore,
   snapshotCount,
 } from "../../src/engine/snapshots/catalog.ts";
@@ -38,6 +39,7 @@ import {
   tagHint,
   tagKey,
   tagsStarting,
+  type Filtered,
   type Row,
 } from "./pickerRows.ts";
 import type { HelpKeys } from "./HelpOverlay.tsx";
@@ -155,10 +157,14 @@ export function PickerScreen(props: PickerProps) {
   const g = theme.g;
   const editing = filter.editing();
   const marked = marks.get();
+  const hiddenMarks = useHiddenMarks(props.projectId, marked, { tag, archived, result, edits: props.edits });
   const total = data.total ?? 0;
   // The search stops at SEARCH_LIMIT hits: then more match than are listed, and the title says so.
   const shown = `${rows.length}${result?.more ? "+" : ""}`;
-  const extras = [...(tag ? [`#${tag}`] : []), ...(marked.length ? [`${marked.length} marked`] : [])];
+  const extras = [
+    ...(tag ? [`#${tag}`] : []),
+    ...(marked.length ? [markedText(marked.length, hiddenMarks, data.narrowed)] : []),
+  ];
   const counts = pickerCount({ query, tag, shown, total, archived }, extras, g.sep);
   const title = pickerTitle(props.projectName, counts, archived ? 0 : (data.hidden.data ?? 0), w, g);
   const empty = listEmptyText(data, filter, query, tag);
@@ -323,6 +329,36 @@ function useMarks(edits: number | undefined, setStatus: (text: string | undefine
       }
     },
   };
+}
+
+/**
+ * How many marked snapshots the list does not show (its tag or search, or archived ones while they
+ * are hidden): the title says so, as `d` still compares them. 0 until read for these marks.
+ */
+function useHiddenMarks(
+  projectId: string,
+  marked: string[],
+  f: { tag: string; archived: boolean; result?: Filtered; edits?: number },
+): number {
+  const { session } = useUi();
+  const key = marked.join("\0");
+  const shown = useAsync(async () => {
+    const filter = { tag: f.tag || undefined, listed: !f.archived };
+    return { key, ids: await shownAmong(session, projectId, marked, filter) };
+  }, [session, projectId, key, f.tag, f.archived, f.edits]);
+  const listed = shown.data?.key === key ? shown.data.ids : marked;
+  // A search's rows are all it shows, unless it stopped at its limit (then only the tag's test).
+  const found = f.result && !f.result.more ? new Set(f.result.rows.map((r) => r.id)) : null;
+  return marked.filter((id) => !listed.includes(id) || (found && !found.has(id))).length;
+}
+
+/**
+ * The title's marks: "2 marked", and how many of them the list does not show, short enough for 80
+ * columns: "2 marked, 1 hidden" by the filter on the line below, "1 archived" while those are hidden.
+ */
+function markedText(count: number, hidden: number, narrowed: boolean): string {
+  if (!hidden) return `${count} marked`;
+  return `${count} marked, ${count === 1 ? "" : `${hidden} `}${narrowed ? "hidden" : "archived"}`;
 }
 
 /** What the picker's keys act on. */

@@ -68,6 +68,17 @@ export function snapshotCount(session: Session, projectId: string, filter: Snaps
   return session.store.countSnapshots(projectId, filter);
 }
 
+/** Which of snapshots `ids` a list with these filters (a tag, `listed`) shows: the picker's marks not hidden by its filter. */
+export async function shownAmong(
+  session: Session,
+  projectId: string,
+  ids: string[],
+  filter: Pick<SnapshotFilter, "tag" | "listed">,
+): Promise<string[]> {
+  if (!ids.length) return [];
+  return (await session.store.listSnapshots(projectId, { ...filter, ids })).map((s) => s.id);
+}
+
 /**
  * The snapshot saved before `id` in the project's list (`listed`: archived ones left out), or null
  * when it is the oldest; undefined when `id` is no live snapshot. A keyset step, not the whole list.
