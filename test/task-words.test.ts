@@ -286,3 +286,59 @@ test("a session whose prompts name no task says so; one no prompt reached says t
     expect(next.goal).toBe("Add a health check endpoint");
   }
 });
+
+test("a requirement said with 'need to', or with 要 after the thing it binds, is a rule; said of the speaker or inside a word it is not", () => {
+  judged(true, [
+    "Existing clients send ?page=N, and those requests need to keep working for now.",
+    "数据卷里的数据要保住，我本地有很多测试数据。",
+    "筛选条件要同步到 URL 的 query 里。",
+  ]);
+  judged(false, [
+    "I need to leave early today.",
+    "我下午三点要开会。",
+    "要是还失败就把日志发我。",
+    "这个很重要。",
+  ]);
+});
+
+test("a preference told as a comparison is a rule: 'rather than', an order closed by what it is not; a fact told so is not", () => {
+  judged(true, [
+    "Fix the code rather than disabling linters.",
+    "Fall back to en-GB when the locale is invalid, not en-US.",
+  ]);
+  judged(false, [
+    "It's a bug in the parser, not the lexer.",
+    "The timeout is on the client side, not the server.",
+  ]);
+});
+
+test("a limit said with 'under', a value set, a means chosen in Chinese are rules; inside a request they are the task's", () => {
+  judged(true, ["Thumbnails under 50 KB each.", "备份任务的超时设成 2 小时。", "查重用 Redis 的 SETNX。"]);
+  judged(false, [
+    "Reduce the build time to under 5 minutes.",
+    "帮我用 Go 写个脚本。",
+    "把登录改成用 JWT。",
+    "把超时改成 30 秒。",
+    "我们用 MySQL 8。",
+  ]);
+});
+
+test("to keep doing something and to leave a thing where it is are rules; leaving a new thing is not", () => {
+  judged(true, [
+    "keep reading the old names as a fallback for one release",
+    "Then leave that field in the mobile config response, hardcoded to true.",
+  ]);
+  judged(false, ["Leave a comment on the PR when you're done."]);
+});
+
+test("in a prompt that adds to the task, what a rule asks instead and its short reason, after a full stop, are part of it", () => {
+  const remedy =
+    "The bucket must not be public in any way. Add a public access block with all four settings true.";
+  expect(promptRules(["Add a bucket for the backups.", remedy], [])).toEqual([remedy]);
+  const reason = "Then leave that field in the config response. Old app versions read it.";
+  expect(promptRules(["Remove the checkout flag.", reason], [])).toEqual([reason]);
+  // In the prompt that names the task, a request after a rule is the task.
+  expect(promptRules(["The bucket must not be public. Add a public access block."], [])).toEqual([
+    "The bucket must not be public.",
+  ]);
+});

@@ -5,29 +5,45 @@ import { foldDuplicates } from "../snapshots/constraint-hygiene.ts";
 import { PRIVATE_MARK } from "../snapshots/private-spans.ts";
 
 // The words that make a sentence a rule for the work (spec: constraints and decisions the user states).
-const RULE_EN = /\b(?:never|don'?t|do not|doesn'?t|must(?:n'?t)?|always|only|avoid|no longer|not allowed)\b/i;
+const RULE_EN =
+  /\b(?:never|don'?t|do not|doesn'?t|must(?:n'?t)?|always|only|avoid|no longer|not allowed|rather than)\b/i;
 const RULE_ZH =
   /不要|不用|别|必须|只用|只能|只要|只支持|不对|我说的是|我的意思是|禁止|不能|不许|不准|不得(?![了不])|切勿|一律|统一用|保持原样|保持.{0,16}不变|保留|留着|先留|沿用|照旧|一定要|务必|避免|改用/u;
 // A requirement put on the work, not on a person ("It has to return 429", "the migration can't lock
-// it", "It should be at /healthz"; not "I have to leave", "we can't reproduce it"), and a limit told
-// by its number ("at most 3 retries", "最多重试 3 次", "单个文件上限 50MB").
+// it", "It should be at /healthz", "those requests need to keep working", "数据卷里的数据要保住"; not
+// "I have to leave", "we can't reproduce it", "我下午要开会"), and a limit told by its number ("at
+// most 3 retries", "under 20 minutes", "最多重试 3 次", "单个文件上限 50MB", "超时设成 2 小时").
 const REQUIRED_EN =
-  /(?<!\b(?:I|we|you)(?:'d| would| really| still| just| also)?\s+)\b(?:has to|have to|can'?t|cannot|can not|should(?:n'?t| not)?)\b/i;
+  /(?<!\b(?:I|we|you)(?:'d| would| really| still| just| also)?\s+)\b(?:has to|have to|needs? to|can'?t|cannot|can not|should(?:n'?t| not)?)\b/i;
+// 要 as "must" after the thing it binds; not inside a word (需要, 重要, 只要, 要是, 要不要…).
+const REQUIRED_ZH =
+  /(?<![我你他她们需只主重想将快还就也都不是摘概纲必首紧索要])要(?![不是求么点紧素命闻])\p{Script=Han}/u;
 const LIMIT_NUMBER_EN =
-  /\b(?:at most|at least|no more than|no fewer than|no less than|not more than|a maximum of|a minimum of)\s+(?:\d|one|two|three|four|five|ten)/i;
-const LIMIT_ZH = /最多|至多|最少|至少|不超过|不多于|不少于|上限|下限/u;
+  /\b(?:at most|at least|no more than|no fewer than|no less than|not more than|a maximum of|a minimum of|under|below|within|less than|fewer than)\s+(?:\d|one|two|three|four|five|ten)/i;
+const LIMIT_ZH = /最多|至多|最少|至少|不超过|不多于|不少于|上限|下限|[设改定调](?:成|为|到)\s*\d/u;
+// A choice of means told of a part of the work: "查重用 Redis 的 SETNX" (inside a request it is the task's).
+const CHOICE_ZH = /(?<=\p{Script=Han})(?<![我你他她们成为])用\s*[A-Za-z]/u;
+// A Chinese sentence that fronts its object with 把 asks for a change ("把登录改成用 JWT"): a request.
+const DISPOSAL_ZH = /把/u;
+// A choice told by what it is not, closing an order: "Fall back to en-GB when the locale is invalid,
+// not en-US"; not a fact ("It's the parser, not the lexer", "Dates show as 11/02, not 02.11").
+const CONTRAST_END = /,\s+not\s+(?:an?\s+|the\s+)?[\w.-]+(?:\s+[\w.-]+)?[.!]?$/i;
+const STATEMENT_OPENING = /^(?:it|its|it's|this|that|these|those|the|a|an|there|he|she|they|we|i|you)\b/i;
+const MAIN_CLAUSE = /^.*?(?=\b(?:when|if|unless|because|since|while|which)\b|,|$)/i;
 // A choice of means: "Use zod for the schemas", "Use X instead of Y" (not "make it wait instead of sleeping").
 const CHOICE_EN = /^(?:please\s+|also\s+|and\s+)?(?:use|prefer|stick (?:to|with)|go with)\b/i;
 const INSTEAD_EN = /\b(?:use|prefer|pick|choose|call|keep)\b.*\binstead of\b/i;
 // A limit told as an order, at the start of a clause: "No new dependencies", "keep the response
-// shape backwards compatible", "Skip mypy for now", "Leave the class components as they are",
+// shape backwards compatible", "keep reading the old names as a fallback", "Skip mypy for now", "Leave the class components as they are",
 // "Without adding a CSS-in-JS library".
 const LIMIT_EN = new RegExp(
   [
     String.raw`(?:^|[,;:]\s*|\band\s+)no\s+(?!problem|worries|idea|rush|hurry|need|way|one|doubt)(?:new|more|extra|other)?\s*[a-z]{3,}`,
-    String.raw`(?:^|[,;:]\s*|\band\s+)keep\s+(?:the|every|all|each|its|our|this|these|them|it)\b`,
+    String.raw`(?:^|[,;:]\s*|\band\s+)keep\s+(?:\w+ing\s+)?(?:the|every|all|each|its|our|this|these|them|it)\b`,
     String.raw`^(?:actually,?\s+|just\s+|please\s+)?skip\b`,
     String.raw`\bleave\b.*\b(?:as (?:it is|they are)|alone|untouched|unchanged)\b`,
+    // Something kept where it is: "leave that field in the mobile config response".
+    String.raw`\bleave\s+(?:the|that|this|these|those|it|them|its|our)\b[^,.;]*\s(?:in|at|on)\s`,
     String.raw`^without\s+\w+ing\b`,
   ].join("|"),
   "i",
@@ -57,7 +73,7 @@ const NOT_RULE_EN = new RegExp(
 );
 // 别 inside a word (识别, 特别, 区别, 级别…) is no "don't".
 const NOT_RULE_ZH =
-  /不对劲|别担心|不要担心|不用担心|别着急|不用急|别急|[识区特分类告级性派辨鉴个差离临惜道]别|(?:今天|明天|后天|这周|本周|下周|周[一二三四五六日末]|月底|年底|上线前)(?:之前|以前|前)?(?:必须|一定要|务必|得|要)(?:上线|发布|交付|完成|搞定|做完|提测)/gu;
+  /不对劲|别担心|不要担心|不用担心|别着急|不用急|别急|[识区特分类告级性派辨鉴个差离临惜道]别|(?:今天|明天|后天|这周|本周|下周|周[一二三四五六日末]|月底|年底|上线前)(?:之前|以前|前)?(?:必须|一定要|务必|得|要)(?:上线|发布|交付|完成|搞定|做完|提测)|^(?:我|我们|咱们)(?!的)[^，。要]{0,12}?(?<![一务])要/gu;
 
 /** The sentences of a text, each with its closing mark (". ", "。", "!", "？", a line break); a dot inside a word ("deploy.ts", "v2.3.0") closes none. */
 export function sentencesOf(text: string): string[] {
@@ -88,15 +104,23 @@ export function ownWords(prompt: string): string {
 const NO_SAVE = /\b(?:don'?t|do not|never)\s+(?:save|snapshot)\b|不要保存|别保存|不用保存/iu;
 const RULE_MAX = 240;
 
+/** An order closed by what it is not ("Fall back to en-GB …, not en-US"): its main clause states no fact. */
+function isContrastOrder(sentence: string): boolean {
+  if (!CONTRAST_END.test(sentence) || STATEMENT_OPENING.test(sentence)) return false;
+  return !/\b(?:is|are|was|were|see|sees|shows?)\b/i.test(MAIN_CLAUSE.exec(sentence)?.[0] ?? "");
+}
+
 /** A sentence that states a rule for the work: "Never use Redis for it", "只用 Postgres", "Use zod for the schemas". */
 export function isRule(sentence: string): boolean {
   const s = sentence.replace(/[\u2018\u2019]/g, "'");
   if (s.length > RULE_MAX || /[?？]$/u.test(s) || NO_SAVE.test(s)) return false;
   const said = s.replace(NOT_RULE_EN, " ").replace(NOT_RULE_ZH, " ");
-  if ([RULE_EN, RULE_ZH, CHOICE_EN, INSTEAD_EN, LIMIT_EN, REQUIRED_EN].some((rule) => rule.test(said)))
-    return true;
-  // A number's limit inside a request is the task's ("Add validation: a password of at least 12 characters").
-  return [LIMIT_NUMBER_EN, LIMIT_ZH].some((rule) => rule.test(said)) && !requestOf(s);
+  const rules = [RULE_EN, RULE_ZH, CHOICE_EN, INSTEAD_EN, LIMIT_EN, REQUIRED_EN, REQUIRED_ZH];
+  if (rules.some((rule) => rule.test(said)) || isContrastOrder(said)) return true;
+  // A number's limit or a means chosen inside a request is the task's ("Add validation: a password of
+  // at least 12 characters", "帮我用 Go 写个脚本").
+  const limits = [LIMIT_NUMBER_EN, LIMIT_ZH, CHOICE_ZH];
+  return limits.some((rule) => rule.test(said)) && !requestOf(s) && !DISPOSAL_ZH.test(s);
 }
 
 /**
@@ -189,18 +213,28 @@ export function taskOf(prompt: string): string {
 }
 
 // A rule that says what not to do.
-const NEGATED = /\b(?:don'?t|do not|never|stop)\b|不要|别|不许|不能/iu;
+const NEGATED =
+  /\b(?:don'?t|do not|never|stop|must not|mustn'?t|should not|shouldn'?t|cannot|can'?t)\b|不要|别|不许|不能/iu;
 
 /**
- * A correction and what to do instead, told in two sentences, the second pointing back at the first
- * ("Don't skip duplicates silently. Merge them into the existing contact."): one rule.
+ * What the sentence after a rule adds to it, as part of that rule: what to do instead of what the
+ * rule forbids ("Don't skip duplicates silently. Merge them into the existing contact."), pointing
+ * back at it or, in a prompt that adds to the task, whatever it asks ("The bucket must not be public
+ * in any way. Add a public access block …"); there, also a short reason pointing back ("Then leave
+ * that field in the mobile config response. Old app versions read it.").
  */
-function withWhatInstead(pieces: string[]): string[] {
+function addsToRule(rule: string, next: string, later: boolean): boolean {
+  if (isRule(next) || /[?？]$/u.test(next) || rule.length + next.length >= RULE_MAX) return false;
+  if (requestOf(next)) return NEGATED.test(rule) && (later || POINTS_BACK.test(next));
+  return later && POINTS_BACK.test(next) && next.split(/\s+/).length <= 8;
+}
+
+/** A prompt's pieces with what a sentence adds to the rule before it joined to that rule (see addsToRule). */
+function withWhatInstead(pieces: string[], later: boolean): string[] {
   const out: string[] = [];
   for (const p of pieces) {
     const last = out.at(-1);
-    const instead = !!last && NEGATED.test(last) && isRule(last) && !isRule(p) && !!requestOf(p);
-    if (instead && POINTS_BACK.test(p) && last.length + p.length < RULE_MAX)
+    if (last !== undefined && isRule(last) && addsToRule(last, p, later))
       out[out.length - 1] = `${last} ${p}`;
     else out.push(p);
   }
@@ -216,7 +250,7 @@ export function promptRules(prompts: readonly string[], known: readonly string[]
   // Only the first prompt names the task: a later one's sentence keeps its opening clause with its
   // rule ("用 Element Plus 自带的 el-table-v2，别再装别的虚拟列表库。" is one rule).
   const rules = prompts
-    .flatMap((p, i) => withWhatInstead(piecesOf(p, i === 0)))
+    .flatMap((p, i) => withWhatInstead(piecesOf(p, i === 0), i > 0))
     .filter(isRule)
     .filter((s) => !held.some((k) => s.includes(k) || k.includes(s)));
   return foldDuplicates(rules).kept;
