@@ -320,6 +320,7 @@ test("a limit said with 'under', a value set, a means chosen in Chinese are rule
     "把登录改成用 JWT。",
     "把超时改成 30 秒。",
     "我们用 MySQL 8。",
+    "现在线上是用 configmap 挂的配置。",
   ]);
 });
 

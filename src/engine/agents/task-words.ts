@@ -21,8 +21,9 @@ const REQUIRED_ZH =
 const LIMIT_NUMBER_EN =
   /\b(?:at most|at least|no more than|no fewer than|no less than|not more than|a maximum of|a minimum of|under|below|within|less than|fewer than)\s+(?:\d|one|two|three|four|five|ten)/i;
 const LIMIT_ZH = /最多|至多|最少|至少|不超过|不多于|不少于|上限|下限|[设改定调](?:成|为|到)\s*\d/u;
-// A choice of means told of a part of the work: "查重用 Redis 的 SETNX" (inside a request it is the task's).
-const CHOICE_ZH = /(?<=\p{Script=Han})(?<![我你他她们成为])用\s*[A-Za-z]/u;
+// A choice of means told of a part of the work: "查重用 Redis 的 SETNX" (inside a request it is the
+// task's); not how a thing is, told with 是…的 ("线上是用 configmap 挂的").
+const CHOICE_ZH = /(?<=\p{Script=Han})(?<![我你他她们成为是])用\s*[A-Za-z]/u;
 // A Chinese sentence that fronts its object with 把 asks for a change ("把登录改成用 JWT"): a request.
 const DISPOSAL_ZH = /把/u;
 // A choice told by what it is not, closing an order: "Fall back to en-GB when the locale is invalid,
