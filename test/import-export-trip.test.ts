@@ -14,6 +14,7 @@ import {
   okJson,
   projectOnLaptop,
   run,
+  sql,
   tempDir,
   twoLaptops,
 } from "./helpers.ts";
@@ -173,6 +174,29 @@ describe("an export is the store's own records: an import elsewhere and a sync h
           .map(([k, row]) => [k, table === "failure_counts" ? { ...row, hlc: undefined } : row]);
       expect(pick(rowsB)).toEqual(pick(rowsA));
     }
+  });
+
+  test("export from home A, import into home B on the same laptop, then sync: the project keeps when it was made, and the sync reports nothing (bookkeeping is no change)", async () => {
+    const { base, pc, repo, home, out } = setup();
+    const homeB = join(base, "home-b");
+    mkdirSync(homeB);
+    await save({ home, cwd: repo, env: pc.env }, { goal: "fix auth", activeFile: ["src/auth.ts"] });
+    await exportTo({ home, cwd: repo, env: pc.env }, out);
+    const at = { cwd: repo, env: pc.env };
+    await okJson(["import", out, "--home", homeB], at);
+    const project = async (h: string) => (await sql(join(h, "mindsave.db"), "SELECT * FROM projects"))[0];
+    // The import made the project the export came from: the same record, made when A made it.
+    expect(await project(homeB)).toEqual(await project(home));
+    // B's folder row is its own use of the folder (a later time): bookkeeping, not a change.
+    const synced = await ok(["sync", homeB, "--home", home], at);
+    expect(synced.stdout).toMatch(/into this store: nothing\n\s+into the peer: +nothing\n/);
+    const [rowsA, rowsB] = [
+      await replicatedRows(join(home, "mindsave.db")),
+      await replicatedRows(join(homeB, "mindsave.db")),
+    ];
+    const pick = (m: Map<string, Record<string, unknown>>) =>
+      [...m].filter(([k]) => /^(projects|roots):/.test(k));
+    expect(pick(rowsB)).toEqual(pick(rowsA));
   });
 
   test("a re-import into the store it came from adds nothing, same-name snapshots of two hosts included; a removed rule and a forgotten failure stay removed", async () => {

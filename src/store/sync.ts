@@ -74,9 +74,18 @@ function replaces(tbl: string, incoming: SyncRow, mine: SyncRow): boolean {
   return compareHlc(a, b) > 0;
 }
 
-/** Whether two rows of one record hold the same values but for who wrote them and when. */
-function sameRecord(a: SyncRow, b: SyncRow): boolean {
-  for (const k of Object.keys(a)) if (k !== "hlc" && k !== "host" && a[k] !== b[k]) return false;
+/**
+ * Columns no one is shown, MindSave's own bookkeeping: when a project's record was first made
+ * (which of two first records wins) and when this host last used a project's folder (which folder
+ * comes first). A row that differs only there is taken but changed nothing a person sees.
+ */
+const BOOKKEEPING: Record<string, string[]> = { projects: ["created_at"], roots: ["last_used"] };
+
+/** Whether two rows of one record hold the same values but for who wrote them, when, and bookkeeping. */
+function sameRecord(tbl: string, a: SyncRow, b: SyncRow): boolean {
+  const own = BOOKKEEPING[tbl] ?? [];
+  for (const k of Object.keys(a))
+    if (k !== "hlc" && k !== "host" && !own.includes(k) && a[k] !== b[k]) return false;
   return true;
 }
 
@@ -432,14 +441,14 @@ export class SyncSide {
   private mergeRecord(r: SyncRow, mine: SyncRow | undefined, into: MergeInto): SyncRow | null {
     const { tbl, stats, applied } = into;
     // A row whose clock alone is newer (an import of this store's export stamps its links
-    // anew) is taken, so both stores end the same, but changed nothing a person sees: it is
-    // neither counted nor reported as applied.
+    // anew), or only its bookkeeping, is taken, so both stores end the same, but changed nothing
+    // a person sees: it is neither counted nor reported as applied.
     let clockOnly = false;
     if (!mine) {
       if (!Number(r.deleted)) stats.added++;
     } else if (replaces(tbl, r, mine)) {
       if (Number(r.deleted) && !Number(mine.deleted)) stats.deleted++;
-      else if (sameRecord(r, mine)) clockOnly = true;
+      else if (sameRecord(tbl, r, mine)) clockOnly = true;
       else stats.updated++;
     } else return null;
     if (!clockOnly) applied?.(r);

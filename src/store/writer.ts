@@ -166,6 +166,11 @@ export class StoreWriter extends Queries {
     );
   }
 
+  /** When a project's first record was made, as the store it was exported from says (its zero clock kept). */
+  async setProjectMadeAt(id: string, createdAt: string): Promise<void> {
+    await this.run(`UPDATE projects SET created_at = ? WHERE id = ?`, [createdAt, id]);
+  }
+
   async updateProject(
     id: string,
     fields: Partial<Pick<ProjectRecord, "name" | "remote" | "merged_into">>,

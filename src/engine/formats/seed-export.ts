@@ -198,7 +198,8 @@ export async function exportSeed(session: Session, opts: { out?: string } = {}):
   };
   const records = await exportSnapshots(run);
   // The project it came from, so `mindsave import` of this folder goes back there (the original ignores it).
-  const index = writeIndex(run, records, { id: ctx.project.id, name: ctx.project.name });
+  const { id, name, created_at } = ctx.project;
+  const index = writeIndex(run, records, { id, name, created_at });
   const counts = await exportFailures(run);
   const logs = await exportToolLogs(run);
   const { signal } = await readSignal(session);
@@ -288,8 +289,15 @@ function refuseOverwrites({ target, dir }: ExportPlace, snapDir: string, records
   }
 }
 
-/** index.json: the newest INDEX_MAX snapshots, as the original lists them, and the project they came from. */
-function writeIndex(run: ExportRun, records: SnapshotRecord[], from: { id: string; name: string }): number {
+/**
+ * index.json: the newest INDEX_MAX snapshots, as the original lists them, and the project they came
+ * from (with when it was made, which an import that makes the same project keeps).
+ */
+function writeIndex(
+  run: ExportRun,
+  records: SnapshotRecord[],
+  from: { id: string; name: string; created_at: string },
+): number {
   const index = records.slice(0, INDEX_MAX).map((s) => ({
     id: s.name,
     path: `${SEED_DIR}/snapshots/${s.name}.md`,

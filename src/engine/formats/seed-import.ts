@@ -386,8 +386,14 @@ async function openRun(
   exported: ReturnType<typeof exportedFrom>,
   restoreDeleted: boolean,
 ): Promise<ImportRun> {
+  const existed = exported ? await w.getProject(exported.id) : null;
   const ctx = await resolveProject(session, { create: true, w });
   const projectId = ctx.project.id;
+  // The project made here for the folder it was exported from is that project: it keeps when it was
+  // made there, so the two stores hold one record of it, not two that a sync tells apart.
+  const made = exported?.created_at;
+  if (made && !existed && exported.id === projectId && made < ctx.project.created_at)
+    await w.setProjectMadeAt(projectId, made);
   report.project = { id: projectId, name: ctx.project.name };
   report.root = ctx.root;
   const now = session.now();

@@ -67,16 +67,26 @@ function isWorkspaceMarker(dir: string, env: NodeJS.ProcessEnv): boolean {
   return !exportedFrom(m) && (existsSync(join(m, "index.json")) || isDir(join(m, "snapshots")));
 }
 
-/** The project a `mindsave export` folder (its index.json) says it came from, or null. */
-export function exportedFrom(dir: string): { id: string; name: string } | null {
+/** An instant as the store writes one (toISOString): what an export's `created_at` must be to be taken. */
+const ISO_INSTANT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+/**
+ * The project a `mindsave export` folder (its index.json) says it came from, or null; `created_at`
+ * when it carries when the project was made (an export before it did not).
+ */
+export function exportedFrom(dir: string): { id: string; name: string; created_at?: string } | null {
   try {
     const data = JSON.parse(readTextNoFollowCapped(join(dir, "index.json"), JSON_FILE_MAX)) as {
-      mindsave_project?: { id?: unknown; name?: unknown };
+      mindsave_project?: { id?: unknown; name?: unknown; created_at?: unknown };
     };
     const from = data?.mindsave_project;
-    return typeof from?.id === "string"
-      ? { id: from.id, name: typeof from.name === "string" ? from.name : from.id }
-      : null;
+    if (typeof from?.id !== "string") return null;
+    const made = typeof from.created_at === "string" && ISO_INSTANT.test(from.created_at);
+    return {
+      id: from.id,
+      name: typeof from.name === "string" ? from.name : from.id,
+      ...(made ? { created_at: from.created_at as string } : {}),
+    };
   } catch {
     return null;
   }
