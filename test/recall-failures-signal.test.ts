@@ -43,6 +43,11 @@ describe("recall", () => {
     const jwt = await ok(["recall", "jwt", "--home", t.home], t.at(t.repo));
     expect(jwt.stdout).toContain("1 snapshot(s) match");
     expect(jwt.stdout).toContain("«JWT»");
+    // Its time says its zone, as every time MindSave prints does.
+    const [hit] = (await okJson(["recall", "jwt", "--home", t.home], t.at(t.repo))).hits;
+    expect(jwt.stdout).toContain(
+      `${String(hit.created_at).slice(0, 16).replace("T", " ")} UTC  Add JWT refresh`,
+    );
     const l3 = await okJson(["recall", "returned 401", "--home", t.home], t.at(t.repo));
     expect(l3.hits).toHaveLength(1);
     expect(l3.hits[0].context).toContain("«returned 401»".slice(0, 5));

@@ -169,7 +169,7 @@ export function recallHitsText(r: RecallHits, moreHint: string): string {
   const w = Math.max(...r.hits.map((h) => Bun.stringWidth(label(h))));
   const lines = r.hits.map(
     (h) =>
-      `${padEnd(label(h), w)}  ${h.created_at.slice(0, 16).replace("T", " ")}  ${truncate(h.goal, 60)}\n    ${printable(h.context)}`,
+      `${padEnd(label(h), w)}  ${utcMinute(h.created_at)}  ${truncate(h.goal, 60)}\n    ${printable(h.context)}`,
   );
   const head = r.more
     ? `More than ${r.hits.length} snapshots match; the newest ${r.hits.length} (${moreHint}):`
