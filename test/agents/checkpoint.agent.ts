@@ -1,13 +1,21 @@
 // Agent-written checkpoints (issue 35) with the real agents against the fake model. MindSave asks
 // the model to save a checkpoint at the user's "done" (by blocking the stop once: Claude Code,
-// Codex, Gemini CLI, Copilot CLI) and at context pressure YELLOW (where a hook reads the context
-// fill: Claude Code, Codex, Gemini CLI, opencode, Cline), once each; the model answering with
-// MindSave's MCP `save` leaves the checkpoint the next session's first request restores, line for
-// line. Every agent: with `checkpoints auto` nobody is asked, and the mechanical snapshot the
-// session leaves holds the rule the prompt stated in Layer 2.
+// Codex, Gemini CLI, Copilot CLI; opencode: in the system prompt of the turn answering it) and at
+// context pressure YELLOW (where a hook reads the context fill: Claude Code, Codex, Gemini CLI,
+// opencode, Cline), once each; the model answering with MindSave's MCP `save` leaves the
+// checkpoint the next session's first request restores, line for line. Every agent: with
+// `checkpoints auto` nobody is asked, and the mechanical snapshot the session leaves holds the rule
+// the prompt stated in Layer 2.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { agentContext, agentTitle, CONTINUE, expectRan, loadSnapshot } from "./scenarios.ts";
+import {
+  agentContext,
+  agentTitle,
+  CONTINUE,
+  expectRan,
+  loadSnapshot,
+  type AgentContext,
+} from "./scenarios.ts";
 import { installMindSave, mindsaveOk, snapshots, type AgentDriver, type World } from "./harness.ts";
 import { requestText, type ModelRequest } from "./fake-model.ts";
 import { claude } from "./claude.ts";
@@ -78,6 +86,26 @@ const writeLimitAndTest = (world: World) => [
   { write: { path: join(world.project, "src/limit.test.ts"), content: "// attempts per minute\n" } },
 ];
 
+/**
+ * The next session's first request restores the agent's checkpoint: whole lines of the block, so a
+ * later mechanical snapshot of the session (its own state and next action) replacing it fails here.
+ */
+async function expectRestoredNext(ctx: AgentContext, world: World, saved: ReturnType<typeof checkpointOf>) {
+  ctx.model.script({ calls: [], final: "Resuming." });
+  expectRan(await ctx.run(world, CONTINUE));
+  const block = restoreBlock(ctx.model.conversation()[0]);
+  for (const line of [
+    `goal: ${saved.goal}`,
+    `state: ${saved.state}`,
+    `next_action: ${saved.next_action}`,
+    `  - ${join(world.project, "src/limit.ts")}`,
+    `- ${saved.constraints[0]}`,
+    `- ${saved.decisions[0]}`,
+  ])
+    expect(block).toContain(`\n${line}\n`);
+  expect(block).toContain("\n- An in-memory counter: every restart forgot the attempts [");
+}
+
 for (const driver of [claude, codex, gemini, copilot, opencode, cline]) {
   const ctx = agentContext(driver);
   // Declared only where they can run: skipped only for an agent not installed.
@@ -100,23 +128,39 @@ for (const driver of [claude, codex, gemini, copilot, opencode, cline]) {
         const asked = newlyHolding(ctx.model.conversation(), REQUEST);
         expect(asked.map((r) => driver.mcpTool("save").test(r.reply.replace(/^tool:/, "")))).toEqual([true]);
 
-        ctx.model.script({ calls: [], final: "Resuming." });
-        expectRan(await ctx.run(world, CONTINUE));
-        const block = restoreBlock(ctx.model.conversation()[0]);
-        // Whole lines of the block: a later mechanical snapshot of the session (its own state and
-        // next action) replacing the agent's checkpoint fails here.
-        for (const line of [
-          `goal: ${saved.goal}`,
-          `state: ${saved.state}`,
-          `next_action: ${saved.next_action}`,
-          `  - ${join(world.project, "src/limit.ts")}`,
-          `- ${saved.constraints[0]}`,
-          `- ${saved.decisions[0]}`,
-        ])
-          expect(block).toContain(`\n${line}\n`);
-        expect(block).toContain("\n- An in-memory counter: every restart forgot the attempts [");
+        await expectRestoredNext(ctx, world, saved);
       },
     );
+
+    // opencode: no hook can block its stop, but its plugin puts what the prompt hook says of the
+    // user's message into the system prompt of that turn's requests.
+    if (driver === opencode)
+      test.skipIf(!!ctx.skip)(
+        "the user's 'done' in a session that worked asks the model in that turn's system prompt; its save through MCP is what the next session's first request restores",
+        async () => {
+          const world = await ctx.world();
+          await installMindSave(world, driver);
+          const saved = checkpointOf(driver.agent);
+          ctx.model.script({ calls: [writeLimit(world)], final: "The limiter is written." });
+          expectRan(await ctx.run(world, "Add rate limiting to the login endpoint"));
+          const save = { tool: driver.mcpTool("save"), args: saved };
+          ctx.model.script({
+            calls: [],
+            reactions: [{ when: REQUEST, anywhere: true, call: save }],
+            final: "Done.",
+          });
+          expectRan(await driver.continueRun!(world, ctx.bin, ctx.model, "done"));
+          // The request came with the user's "done" (the first request answering it), and the
+          // model saved once.
+          const turn = ctx.model.conversation();
+          expect(requestText(turn[0]).includes(REQUEST)).toBe(true);
+          expect(turn.map((r) => driver.mcpTool("save").test(r.reply.replace(/^tool:/, "")))).toEqual([
+            true,
+            false,
+          ]);
+          await expectRestoredNext(ctx, world, saved);
+        },
+      );
 
     where(MEASURED)?.("context pressure YELLOW asks the model once for its checkpoint", async () => {
       const world = await ctx.world();

@@ -23,6 +23,11 @@ export type ScriptedCall =
 export interface Reaction {
   when: string;
   call: ScriptedCall;
+  /**
+   * Look in the whole request (its system prompt too), for an agent whose hook puts the text there
+   * for every request of a turn (opencode's plugin): then the call is made once per script.
+   */
+  anywhere?: boolean;
 }
 
 export interface ModelScript {
@@ -399,16 +404,23 @@ export interface FakeModel {
   stop(): void;
 }
 
-/** Answers one turn by the script: a reaction to what it newly holds, the next scripted call, or the final text. */
-function answer(turn: Turn, script: ModelScript): Chosen | undefined {
+/**
+ * Answers one turn by the script: a reaction to what it newly holds (or, `anywhere`, to what the
+ * whole request holds, once), the next scripted call, or the final text.
+ */
+function answer(turn: Turn, script: ModelScript, body: unknown, reacted: Set<Reaction>): Chosen | undefined {
   if (turn.tools.length === 0) return undefined;
-  const reaction = (script.reactions ?? []).find((r) => turn.newest.includes(r.when));
+  const holds = (r: Reaction) =>
+    r.anywhere ? !reacted.has(r) && JSON.stringify(body).includes(r.when) : turn.newest.includes(r.when);
+  const reaction = (script.reactions ?? []).find(holds);
+  if (reaction?.anywhere) reacted.add(reaction);
   const step = reaction?.call ?? script.calls[turn.results];
   return step && choose(step, turn.tools);
 }
 
 export function startFakeModel(initial: ModelScript = { calls: [] }): FakeModel {
   let script = initial;
+  const reacted = new Set<Reaction>();
   const requests: ModelRequest[] = [];
   const record = (protocol: Protocol, path: string, body: any, turn: Turn, call: Chosen | undefined) =>
     requests.push({
@@ -441,19 +453,19 @@ export function startFakeModel(initial: ModelScript = { calls: [] }): FakeModel 
       if (path.endsWith("/messages/count_tokens")) return Response.json({ input_tokens: 10 });
       if (path.endsWith("/messages")) {
         const turn = anthropicTurn(body);
-        const call = answer(turn, script);
+        const call = answer(turn, script, body, reacted);
         record("anthropic", path, body, turn, call);
         return anthropicReply(body, call, final, tokens);
       }
       if (path.endsWith("/responses")) {
         const turn = responsesTurn(body);
-        const call = answer(turn, script);
+        const call = answer(turn, script, body, reacted);
         record("responses", path, body, turn, call);
         return responsesReply(body, call, final, tokens);
       }
       if (path.endsWith("/chat/completions")) {
         const turn = chatTurn(body);
-        const call = answer(turn, script);
+        const call = answer(turn, script, body, reacted);
         record("chat", path, body, turn, call);
         return chatReply(body, call, final, tokens);
       }
@@ -461,7 +473,7 @@ export function startFakeModel(initial: ModelScript = { calls: [] }): FakeModel 
       if (gemini?.[1] === "countTokens") return Response.json({ totalTokens: 10 });
       if (gemini) {
         const turn = geminiTurn(body);
-        const call = answer(turn, script);
+        const call = answer(turn, script, body, reacted);
         record("gemini", path + url.search, body, turn, call);
         return geminiReply(body, call, final, tokens, gemini[1] === "streamGenerateContent");
       }
@@ -473,6 +485,7 @@ export function startFakeModel(initial: ModelScript = { calls: [] }): FakeModel 
     requests,
     script(next) {
       script = next;
+      reacted.clear();
       requests.length = 0;
     },
     conversation: () => requests.filter((r) => r.tools.length > 0),

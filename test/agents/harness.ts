@@ -165,6 +165,8 @@ export interface AgentDriver {
   configure(world: World, model: FakeModel): void;
   /** Runs one prompt to its end, non-interactively, in the world's project. */
   run(world: World, bin: string, model: FakeModel, prompt: string): Promise<AgentRun>;
+  /** Runs one more prompt in the agent's newest session (opencode: `run --continue`), where a scenario needs a second turn. */
+  continueRun?(world: World, bin: string, model: FakeModel, prompt: string): Promise<AgentRun>;
   /** Every file MindSave's installers write for this agent (hooks, MCP server, instructions). */
   configFiles(world: World): string[];
   /** MindSave's MCP tool `tool` as the agent names it to the model. */

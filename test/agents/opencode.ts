@@ -49,6 +49,25 @@ function configSeed(): string | null {
  */
 const OPENCODE_TIMEOUT_MS = 270_000;
 
+/** `opencode run` with `args` (the prompt last) in the world's project, offline. */
+function opencodeRun(world: World, bin: string, args: string[]) {
+  return runAgent(
+    world,
+    [bin, "run", ...args],
+    {
+      OPENCODE_DISABLE_MODELS_FETCH: "1",
+      OPENCODE_DISABLE_AUTOUPDATE: "1",
+      OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+      OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
+      OPENCODE_DISABLE_SHARE: "1",
+      // opencode re-resolves its plugin package with npm at every start (a minute here, with the
+      // registry reachable); the seeded folder holds it already, so npm stays offline.
+      npm_config_offline: "true",
+    },
+    OPENCODE_TIMEOUT_MS,
+  );
+}
+
 export const opencode: AgentDriver = {
   agent: "opencode",
   configure(world: World, model: FakeModel) {
@@ -72,23 +91,9 @@ export const opencode: AgentDriver = {
     };
     writeFileSync(join(configDir(world), "opencode.json"), JSON.stringify(config, null, 2) + "\n");
   },
-  run(world: World, bin: string, _model: FakeModel, prompt: string) {
-    return runAgent(
-      world,
-      [bin, "run", prompt],
-      {
-        OPENCODE_DISABLE_MODELS_FETCH: "1",
-        OPENCODE_DISABLE_AUTOUPDATE: "1",
-        OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
-        OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
-        OPENCODE_DISABLE_SHARE: "1",
-        // opencode re-resolves its plugin package with npm at every start (a minute here, with the
-        // registry reachable); the seeded folder holds it already, so npm stays offline.
-        npm_config_offline: "true",
-      },
-      OPENCODE_TIMEOUT_MS,
-    );
-  },
+  run: (world: World, bin: string, _model: FakeModel, prompt: string) => opencodeRun(world, bin, [prompt]),
+  continueRun: (world: World, bin: string, _model: FakeModel, prompt: string) =>
+    opencodeRun(world, bin, ["--continue", prompt]),
   configFiles: (world: World) => [
     join(configDir(world), "plugins", "mindsave.js"),
     join(configDir(world), "opencode.json"),
