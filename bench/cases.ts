@@ -174,6 +174,15 @@ export function quickCases(b: Binaries, ds: DataSet, work: Work): Measurement[] 
       ),
     });
   }
+  // The drive's first use on another laptop: no folder of this host is the project's yet, so the
+  // project is found by its history (resolve.ts). Read-only, so every run is a first one.
+  add({
+    id: "recall.newhost",
+    label: `mindsave recall ${RARE_WORD} on another laptop (its first use there)`,
+    kind: "mindsave",
+    floor: "hello",
+    spec: at([b.exe, "recall", RARE_WORD], { env: { ...work.env, MINDSAVE_HOST: "bench-new-laptop" } }),
+  });
   add({
     id: "list",
     label: "mindsave snapshots list",

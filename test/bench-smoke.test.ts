@@ -46,6 +46,7 @@ test("bun bench/run.ts --tiny writes results with every measurement", async () =
     "recall.rare.grep",
     "recall.common",
     "recall.common.grep",
+    "recall.newhost",
     "list",
     "stats",
     "doctor",

@@ -246,8 +246,11 @@ async function findByIdentity(
   onHost: RootRecord[],
 ): Promise<{ project: ProjectRecord } | null> {
   const free: { project: ProjectRecord; score: number }[] = [];
-  for (const project of await kinOf(q, identity)) {
-    const score = await checkoutScore(session, q, ws, identity, project, onHost);
+  const kin = await kinOf(q, identity);
+  // A score only orders the projects a checkout could be: one alone is not scored.
+  const rank = kin.length > 1;
+  for (const project of kin) {
+    const score = await checkoutScore(session, q, { ws, identity, project, onHost, rank });
     if (score !== null) free.push({ project, score });
   }
   if (!free.length) return null;
@@ -265,16 +268,14 @@ async function findByIdentity(
  * How surely checkout `ws` is `project` of history `identity`; null when it is not, another folder
  * here being that project's checkout. A worktree of its checkout here is it, and so, nearly, is the
  * folder it saved a snapshot in on this host (its roots lost in a repair); its remote, then its name
- * made from the folder's, are hints.
+ * made from the folder's, are hints. Only `rank`ed when there is more than one to order.
  */
 async function checkoutScore(
   session: Session,
   q: Queries,
-  ws: Workspace,
-  identity: string,
-  project: ProjectRecord,
-  onHost: RootRecord[],
+  c: { ws: Workspace; identity: string; project: ProjectRecord; onHost: RootRecord[]; rank: boolean },
 ): Promise<number | null> {
+  const { ws, identity, project, onHost } = c;
   const here = onHost.filter((r) => r.project_id === project.id && !samePath(r.path, ws.root));
   let score = 0;
   let taken = false;
@@ -295,6 +296,7 @@ async function checkoutScore(
       taken = true;
   }
   if (taken && score === 0) return null;
+  if (!c.rank) return score;
   if ((await q.savedRootsOnHost(project.id, session.host.id)).some((p) => samePath(p, ws.root))) score += 4;
   if (ws.remote && project.remote === ws.remote) score += 2;
   if (folderNameOf(project.name) === ws.name) score += 1;
