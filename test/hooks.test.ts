@@ -733,12 +733,18 @@ const SCRIPT = spawnSync("sh", ["-c", "command -v script"]).stdout?.toString().t
 
 describe("a hook typed by a person", () => {
   test.skipIf(!SCRIPT)(
-    "on a terminal it waits for nothing and says it reads the agent's payload (exit 0); --help names where the payloads are described",
+    "on a terminal it says it reads the agent's payload, then reads what is typed up to Ctrl-D (exit 0); --help names where the payloads are described",
     async () => {
       const t = setup();
       // script(1): stdin, stdout and stderr a real pseudo-terminal, as when a person types it.
       const command = `${[exe, "hook", "post-tool-use", "--home", t.home].join(" ")}; echo "exit $?"`;
-      const r = spawnSync(SCRIPT, ["-qec", command, "/dev/null"], { cwd: t.repo, env: childEnv(t.pc.env) });
+      // Ctrl-D typed at once: an empty payload, which a hook leaves alone.
+      const r = spawnSync(SCRIPT, ["-qec", command, "/dev/null"], {
+        cwd: t.repo,
+        env: childEnv(t.pc.env),
+        input: "\x04",
+        timeout: 30_000,
+      });
       const screen = r.stdout.toString();
       expect(screen).toContain(
         "mindsave hook post-tool-use: reads the agent's JSON payload on stdin and is meant to be run by the agent's hooks",

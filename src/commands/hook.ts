@@ -63,13 +63,11 @@ export async function run(o: { agent?: string }, args: string[], g: GlobalOption
       note(wrong);
       return 0;
     }
-    // A person typed it: there is no payload to wait for, and a terminal would wait for ever.
-    if (process.stdin.isTTY) {
+    // A person typed it: say what it waits for (a payload typed or pasted by hand is read as an agent's).
+    if (process.stdin.isTTY)
       note(
-        `reads the agent's JSON payload on stdin and is meant to be run by the agent's hooks (\`mindsave hook --help\` says where the payloads are described); ${EXITS_0}`,
+        "reads the agent's JSON payload on stdin and is meant to be run by the agent's hooks (`mindsave hook --help` says where the payloads are described); type or paste one and end it with Ctrl-D, or leave with Ctrl-C",
       );
-      return 0;
-    }
     const raw = await readPayload(MAX_PAYLOAD_BYTES);
     if (raw === null) {
       note(`stdin is over ${MAX_PAYLOAD_BYTES / 1024 / 1024} MB; nothing done`);
