@@ -130,15 +130,18 @@ describe("recall in a project", () => {
             // matches. The listed ones: each matched alone, or against the set of matches (any
             // number of listed snapshots counts as many), picked by how many the project lists.
             // The project's `recent` newest are searched first: none (0), its 8 newest (enough hits
-            // for some cases, too few for others, which then search by the matches), all.
+            // for some cases, too few for others, which then search by the matches), all; their
+            // rowids in one range, or (rangeGap 0) in as many as the ranges allow, each a query.
             const max = Number.MAX_SAFE_INTEGER;
-            for (const [manyMatches, manyListed, recent] of [
-              [0, max, 0],
-              [0, max, 8],
-              [0, max, max],
-              [0, 0, 0],
-              [max, max, 0],
-              [max, max, 8],
+            for (const [manyMatches, manyListed, recent, rangeGap] of [
+              [0, max, 0, undefined],
+              [0, max, 8, undefined],
+              [0, max, max, undefined],
+              [0, max, 8, 0],
+              [0, max, max, 0],
+              [0, 0, 0, undefined],
+              [max, max, 0, undefined],
+              [max, max, 8, undefined],
             ]) {
               const way = (
                 await session.store.searchSnapshots(projectId, terms, limit, {
@@ -147,9 +150,10 @@ describe("recall in a project", () => {
                   manyMatches,
                   manyListed,
                   recent,
+                  rangeGap,
                 })
               ).map((h) => h.id);
-              expect({ projectId, terms, tag, listed, manyMatches, manyListed, recent, way }).toEqual({
+              expect({
                 projectId,
                 terms,
                 tag,
@@ -157,6 +161,17 @@ describe("recall in a project", () => {
                 manyMatches,
                 manyListed,
                 recent,
+                rangeGap,
+                way,
+              }).toEqual({
+                projectId,
+                terms,
+                tag,
+                listed,
+                manyMatches,
+                manyListed,
+                recent,
+                rangeGap,
                 way: want,
               });
             }
@@ -167,5 +182,35 @@ describe("recall in a project", () => {
     } finally {
       await session.close();
     }
+  });
+});
+
+describe("the rowid ranges of a project's newest snapshots", () => {
+  test("one range per run of near rowids; past the most ranges, the narrowest gaps close first", async () => {
+    const { rowidRanges } = await import("../src/store/search.ts");
+    // Near rowids (gaps up to 512) share a range; another project's thousands between split one.
+    expect(rowidRanges([100_003, 5, 1, 3, 517, 100_001, 2, 1_030])).toEqual([
+      [1, 517],
+      [1_030, 1_030],
+      [100_001, 100_003],
+    ]);
+    expect(rowidRanges([10, 1, 30], 0)).toEqual([
+      [1, 1],
+      [10, 10],
+      [30, 30],
+    ]);
+    // Twelve far apart: eight ranges hold them all, the narrowest gaps (10,000, not 19,000) closed first.
+    const far = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].map(
+      (i) => 10_000 * i + (i >= 8 ? 9_000 * (i - 7) : 0),
+    );
+    const ranges = rowidRanges(far);
+    expect(ranges).toHaveLength(8);
+    expect(far.every((id) => ranges.some(([low, high]) => low <= id && id <= high))).toBe(true);
+    expect(ranges.slice(0, 4)).toEqual([
+      [0, 40_000],
+      [50_000, 50_000],
+      [60_000, 60_000],
+      [70_000, 70_000],
+    ]);
   });
 });

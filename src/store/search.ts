@@ -90,7 +90,7 @@ async function newestWay(
 ): Promise<SearchWay | null> {
   const recent = opts.recent ?? Math.max(RECENT_WINDOW, limit * 4);
   if (projectId === null || recent <= 0) return null;
-  const newest = await newestRowids(db, projectId, recent);
+  const newest = await newestRowids(db, projectId, recent, opts.rangeGap);
   return { found: null, few: false, fromListed: false, newest, wholeProject: newest.count < recent };
 }
 
@@ -131,13 +131,13 @@ function matchedBy(q: SearchQuery, way: SearchWay & { match: string; long: strin
     return "json_each(?) AS m CROSS JOIN snapshots s ON s.rowid = m.value";
   }
   if (way.newest) {
-    // Only the matches within the newest rowids' range are read: the full-text index seeks to it.
+    // Only the matches within the newest rowids' ranges are read: the full-text index seeks to each.
     // Tested on m.value, so before a snapshot's row is read: only the hits' rows are (a row is large,
     // its `deleted` lies past the layers, in overflow pages).
-    q.where.push(
-      "m.value IN (SELECT rowid FROM snapshot_search WHERE snapshot_search MATCH ? AND rowid BETWEEN ? AND ?)",
-    );
-    q.args.push(way.newest.rowids, way.match, way.newest.low, way.newest.high);
+    const inRange =
+      "SELECT rowid FROM snapshot_search WHERE snapshot_search MATCH ? AND rowid BETWEEN ? AND ?";
+    q.where.push(`m.value IN (${way.newest.ranges.map(() => inRange).join(" UNION ALL ")})`);
+    q.args.push(way.newest.rowids, ...way.newest.ranges.flatMap(([low, high]) => [way.match, low, high]));
     return "json_each(?) AS m CROSS JOIN snapshots s ON s.rowid = m.value";
   }
   if (way.found) {
@@ -216,6 +216,8 @@ export interface SearchFilter {
   manyListed?: number;
   /** How many of the project's newest snapshots a search reads first (0: none). */
   recent?: number;
+  /** The widest gap of rowids inside one range of the newest snapshots (rowidRanges). */
+  rangeGap?: number;
 }
 
 /** Whether the project has more than `n` listed snapshots (counting no further). */
@@ -228,28 +230,63 @@ async function listsMany(db: Exec, projectId: string, n = MANY_LISTED): Promise<
   return Number(rows[0]?.c ?? 0) > n;
 }
 
-/** A project's newest snapshots: their rowids (a JSON array), how many, the lowest and highest. */
+/** A project's newest snapshots: their rowids (a JSON array), how many, the rowid ranges that hold them. */
 interface NewestSnapshots {
   rowids: string;
   count: number;
-  low: number;
-  high: number;
+  ranges: [low: number, high: number][];
 }
 
 /** The project's `n` newest snapshots (those a search reads first), gathered in SQL, not row by row. */
-async function newestRowids(db: Exec, projectId: string, n: number): Promise<NewestSnapshots> {
+async function newestRowids(
+  db: Exec,
+  projectId: string,
+  n: number,
+  gap = RANGE_GAP,
+): Promise<NewestSnapshots> {
   const rows = await query(
     db,
-    `SELECT json_group_array(r) AS rowids, count(*) AS count, min(r) AS low, max(r) AS high
+    `SELECT json_group_array(r) AS rowids, count(*) AS count
      FROM (SELECT rowid AS r FROM snapshots WHERE project_id = ? AND deleted = 0 ORDER BY created_at DESC, id DESC LIMIT ?)`,
     [projectId, n],
   );
   const r = rows[0];
+  const rowids = str(r.rowids);
   // No snapshot: an empty range.
-  return Number(r.count) === 0
-    ? { rowids: "[]", count: 0, low: 1, high: 0 }
-    : { rowids: str(r.rowids), count: Number(r.count), low: Number(r.low), high: Number(r.high) };
+  if (Number(r.count) === 0) return { rowids: "[]", count: 0, ranges: [[1, 0]] };
+  return { rowids, count: Number(r.count), ranges: rowidRanges(JSON.parse(rowids) as number[], gap) };
 }
+
+/**
+ * Rowid ranges that hold `rowids`, at most MAX_RANGES: a full-text query reads every match between
+ * a range's ends, so a gap of other projects' snapshots (thousands, in a store of many) splits one.
+ * A range costs a lookup of each term, so the narrowest gaps are closed first.
+ */
+export function rowidRanges(rowids: number[], gap = RANGE_GAP): [number, number][] {
+  const sorted = [...rowids].sort((a, b) => a - b);
+  const ranges: [number, number][] = [];
+  for (const id of sorted) {
+    const last = ranges[ranges.length - 1];
+    if (last && id - last[1] <= gap) last[1] = id;
+    else ranges.push([id, id]);
+  }
+  while (ranges.length > MAX_RANGES) {
+    let narrowest = 0;
+    for (let i = 1; i < ranges.length - 1; i++)
+      if (ranges[i + 1][0] - ranges[i][1] < ranges[narrowest + 1][0] - ranges[narrowest][1]) narrowest = i;
+    ranges.splice(narrowest, 2, [ranges[narrowest][0], ranges[narrowest + 1][1]]);
+  }
+  return ranges;
+}
+
+/**
+ * Rowids between two of a project's newest snapshots read as one range up to this gap: a range's
+ * own lookups cost about what a few hundred other snapshots' matches do (100k store, 8 trigrams).
+ */
+const RANGE_GAP = 512;
+
+/** The most ranges a search of the newest snapshots makes (each is a full-text query of its own). */
+const MAX_RANGES = 8;
 
 /** The rowids of at most `n` snapshots the full-text query matches. */
 async function matchingRowids(db: Exec, match: string, n: number): Promise<number[]> {
