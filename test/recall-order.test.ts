@@ -153,27 +153,9 @@ describe("recall in a project", () => {
                   rangeGap,
                 })
               ).map((h) => h.id);
-              expect({
-                projectId,
-                terms,
-                tag,
-                listed,
-                manyMatches,
-                manyListed,
-                recent,
-                rangeGap,
-                way,
-              }).toEqual({
-                projectId,
-                terms,
-                tag,
-                listed,
-                manyMatches,
-                manyListed,
-                recent,
-                rangeGap,
-                way: want,
-              });
+              // The case beside its rows, so a failure names the way that differs.
+              const c = { projectId, terms, tag, listed, manyMatches, manyListed, recent, rangeGap };
+              expect({ ...c, way }).toEqual({ ...c, way: want });
             }
             if (want.length) nonEmpty++;
           }
