@@ -15,7 +15,6 @@
 // reply's tool_result hooks run (seen with 3.0.65).
 import {
   firstRoot,
-  passedUsage,
   pick,
   record,
   stamped,
@@ -97,7 +96,7 @@ function toolInput(raw: Record<string, unknown>, parameters: unknown): Record<st
   return { ...input, command: commands.filter((c) => typeof c === "string").join("\n") };
 }
 
-export const CLINE_SOURCE: TranscriptSource = { ...trailSource(EDITS), usage: (p) => passedUsage(p.usage) };
+export const CLINE_SOURCE: TranscriptSource = trailSource(EDITS);
 
 export const cline: AgentKind = {
   id: "cline",

@@ -150,7 +150,8 @@ export function stamped(p: HookPayload, agent: AgentId): HookPayload {
 export function trailSource(edits: ReadonlySet<string>): TranscriptSource {
   return {
     facts: () => emptyFacts(),
-    usage: () => null,
+    // No transcript to read it from: the fill is what the agent's parse passed in the payload, if any.
+    usage: (p) => passedUsage(p.usage),
     editedFiles: (tool, input) => {
       const file = pathOf(input);
       return file && edits.has(tool) ? [file] : [];

@@ -7,17 +7,13 @@
 // (anomalyco/opencode packages/opencode/src/tool: edit and write take `filePath`, bash `command`,
 // todowrite `todos` [{content, status}]). No transcript reaches the hook: the trail stands in, and
 // the fill is the one the plugin passes with post-tool-use (its newest finished step's tokens).
-import { passedUsage, pathOf, pick, record, stamped, trailSource, type AgentKind } from "./kind.ts";
-import type { TranscriptSource } from "./kind.ts";
+import { pathOf, pick, record, stamped, trailSource, type AgentKind, type TranscriptSource } from "./kind.ts";
 import type { HookPayload } from "../hook-payload.ts";
 
 const EDITS = new Set(["edit", "write", "patch", "multiedit"]);
 
-// The fill is the one the plugin passed (OpencodePayload.usage).
-export const OPENCODE_SOURCE: TranscriptSource = {
-  ...trailSource(EDITS),
-  usage: (p) => passedUsage(p.usage),
-};
+// The fill is the one the plugin passed (OpencodePayload.usage), as trailSource reads it.
+export const OPENCODE_SOURCE: TranscriptSource = trailSource(EDITS);
 
 /**
  * `opencode run` joins its words into the message, each word that holds a space wrapped in double
