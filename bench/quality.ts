@@ -46,7 +46,8 @@ const PARTS = [
   { name: "round6", label: "round 6 (71-80)", last: 80 },
   { name: "last", label: "last (81-90)", last: 90 },
   { name: "structure", label: "structure (91-100)", last: 100 },
-  { name: "rules", label: "rules (101-110)", last: Infinity },
+  { name: "rules", label: "rules (101-110)", last: 110 },
+  { name: "round9", label: "round 9 (111-120)", last: Infinity },
 ];
 const GOALS = { recall: 0.8, precision: 0.9, goal: 0.8, next_action: 0.8 };
 const TRANSCRIPTS = ["transcript.jsonl", "rollout.jsonl", "chat.jsonl"];
