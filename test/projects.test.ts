@@ -13,7 +13,11 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { git, gitRepo, laptop, laptopWithApp as setup, ok, okJson, run, sql, tempDir } from "./helpers.ts";
-import { save, syncAt } from "./engine-setup.ts";
+import { atPlace, save, syncAt } from "./engine-setup.ts";
+import { linkProjects } from "../src/engine/projects/projects.ts";
+import { cleanSnapshots } from "../src/engine/snapshots/manage.ts";
+import { newestSnapshot } from "../src/engine/snapshots/select.ts";
+import { requireProject } from "../src/engine/projects/resolve.ts";
 
 // A save whose own output no test here reads runs through the engine in this process, at the same
 // home, folder and environment: which project a folder is stays the engine's answer, checked after
@@ -357,5 +361,27 @@ describe("projects split", () => {
       .map((p: any) => p.name)
       .sort();
     expect(names).toEqual(["app", "app-copy"]);
+  });
+
+  test("a checkout split off with only archived snapshots restores its newest: it is listed again", async () => {
+    const { base, home, pc, original } = appOnOneHost();
+    const fork = join(base, "app-fork");
+    git(base, "clone", "-q", original, fork);
+    const [inOriginal, inFork] = [original, fork].map((cwd) => ({ home, cwd, env: pc.env }));
+    await save(inOriginal, { goal: "work in the original" });
+    await save(inFork, { goal: "work in the fork 分支" });
+    await atPlace(inOriginal, (s) => linkProjects(s, "app-fork"));
+    await save(inOriginal, { goal: "later in the original" });
+    // Every snapshot but the newest archived: the fork's among them.
+    await atPlace(inOriginal, (s) => cleanSnapshots(s, { keep: 1 }));
+    const split = await okJson(["projects", "split", "--home", home], { cwd: fork, env: pc.env });
+    expect(split.snapshots).toBe(1);
+    const newest = (place: typeof inFork) =>
+      atPlace(
+        place,
+        async (s) => (await newestSnapshot(s.store, (await requireProject(s)).project.id))?.goal,
+      );
+    expect(await newest(inFork)).toBe("work in the fork 分支");
+    expect(await newest(inOriginal)).toBe("later in the original");
   });
 });

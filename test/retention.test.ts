@@ -28,7 +28,9 @@ import {
 import { importSeed } from "../src/engine/formats/seed-import.ts";
 import { locateSeed } from "../src/engine/formats/seed-layout.ts";
 import { cleanSnapshots } from "../src/engine/snapshots/manage.ts";
-import { parseAge } from "../src/engine/snapshots/retention.ts";
+import { parseAge, pruneCandidates } from "../src/engine/snapshots/retention.ts";
+import { newestSnapshot } from "../src/engine/snapshots/select.ts";
+import { requireProject } from "../src/engine/projects/resolve.ts";
 import { UserError } from "../src/errors.ts";
 import { TMUX, terminal } from "./terminal.ts";
 
@@ -399,5 +401,27 @@ describe("snapshots clean --dry-run", () => {
     expect(goals).toEqual(["done overflow", "done full"]);
     expect((await t.json(["snapshots", "list", "--all"])).snapshots).toHaveLength(4);
     expect(await block()).toBe(before);
+  });
+});
+
+describe("what load restores is never archived", () => {
+  test("a delete of the newest lists the one load restores next: load finds it, and prune never offers it", async () => {
+    const t = fixture("mindsave-delete-newest-");
+    const place = inRepo(t);
+    const first = (await save(t, "first 任务")).snapshot.name;
+    const second = (await save(t, "second")).snapshot.name;
+    const third = (await save(t, "third")).snapshot.name;
+    expect((await cleanAt(place, 1)).archived).toEqual([first, second]);
+    expect((await t.cli(["snapshots", "delete", third])).code).toBe(0);
+    const after = await atPlace(place, async (s) => {
+      const { project } = await requireProject(s);
+      return {
+        newest: (await newestSnapshot(s.store, project.id))?.name,
+        pruned: (await pruneCandidates(s, project.id, { now: s.now() })).map((r) => r.name),
+      };
+    });
+    // What load, the picker and a session start restore now: the newest left, listed again.
+    expect(after.newest).toBe(second);
+    expect(after.pruned).toEqual([first]);
   });
 });

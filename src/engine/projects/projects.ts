@@ -8,6 +8,7 @@ import { offState } from "./off.ts";
 import { keepOff, projectSwitch } from "./off-switch.ts";
 import { freeProjectName } from "./names.ts";
 import { samePath } from "./paths.ts";
+import { listWhatLoadRestores } from "../snapshots/retention.ts";
 import type { Session } from "../session.ts";
 import {
   currentWorkspace,
@@ -147,6 +148,8 @@ export async function splitProject(
       if (s && s.saved_host === session.host.id && s.saved_root === here.root) moving.push(sid);
     }
     await w.moveSnapshots(here.project.id, id, moving);
+    // The newest of each may have been archived while the other held newer ones.
+    for (const p of [here.project.id, id]) await listWhatLoadRestores(w, p);
     // A checkout of a project that is off splits off still off: a split never turns MindSave on.
     const off = await projectSwitch(w, here.project.id);
     if (off) await keepOff(w, id, off.off_at);

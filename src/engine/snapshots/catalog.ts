@@ -3,6 +3,7 @@
 import { UserError } from "../../errors.ts";
 import { restore, type LoadResult } from "./restore.ts";
 import { verifyFiles, type FileCheck } from "./verify.ts";
+import { listWhatLoadRestores } from "./retention.ts";
 import { nextSteps } from "../projects/next-steps.ts";
 import type { Session } from "../session.ts";
 import { projectById, requireProject, resolveProject, type ProjectContext } from "../projects/resolve.ts";
@@ -135,7 +136,10 @@ export async function setStatusById(
 
 export async function deleteById(session: Session, id: string): Promise<SnapshotRecord> {
   const s = await snapshotById(session, id);
-  await session.write((w) => w.tombstoneSnapshot(s.id));
+  await session.write(async (w) => {
+    await w.tombstoneSnapshot(s.id);
+    await listWhatLoadRestores(w, s.project_id);
+  });
   return s;
 }
 

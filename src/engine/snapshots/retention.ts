@@ -60,6 +60,15 @@ function toArchive(
   return listed.filter((s) => chosen.has(s.id)).reverse();
 }
 
+/**
+ * Lists again what `load` restores in a project that snapshots left (a delete, a split): the
+ * newest and the newest full one are never archived, and those that take their place may have been
+ * (a picker, `load` and a session start read only listed snapshots; a prune deletes archived ones).
+ */
+export async function listWhatLoadRestores(w: StoreWriter, projectId: string): Promise<void> {
+  await w.unarchiveSnapshots(await w.restoredIds(projectId));
+}
+
 /** Whether retention archived this snapshot: out of the default lists, still whole (load by id, recall). */
 export async function isArchived(session: Session, snapshotId: string): Promise<boolean> {
   return !(await session.store.isListed(snapshotId));
