@@ -121,16 +121,25 @@ function snapshotFilter(
 }
 
 /** The live failures of a project and the global ones (or only the project's, or only the global ones without a project). */
-function failuresOf(select: string, projectId: string | null, includeGlobal = true): [string, unknown[]] {
+function failuresOf(
+  select: string,
+  projectId: string | null,
+  includeGlobal = true,
+  seen?: { after: string; upTo: string },
+): [string, unknown[]] {
   const where = projectId
     ? includeGlobal === false
       ? "f.project_id = ?"
       : "(f.project_id = ? OR f.scope = 'global')"
     : "f.scope = 'global'";
+  const params: unknown[] = projectId ? [projectId] : [];
+  // A failure seen in the window: first seen or last seen in it (first_seen <= last_seen always).
+  const window = seen ? " AND f.last_seen > ? AND f.first_seen <= ?" : "";
+  if (seen) params.push(seen.after, seen.upTo);
   return [
-    `${select} WHERE f.deleted = 0 AND ${where}
+    `${select} WHERE f.deleted = 0 AND ${where}${window}
        ORDER BY repeat_count DESC, f.last_seen DESC, f.item, f.id`,
-    projectId ? [projectId] : [],
+    params,
   ];
 }
 
@@ -477,6 +486,14 @@ export class Queries {
     opts: { includeGlobal?: boolean } = {},
   ): Promise<FailureRecord[]> {
     return (await this.rows(...failuresOf(FAILURE_SELECT, projectId, opts.includeGlobal))).map(toFailure);
+  }
+
+  /**
+   * The project's and the global failures first or last seen after `after`, up to `upTo` (what a
+   * diff between two snapshots can show): read by their times, not every failure of the project.
+   */
+  async failuresSeenBetween(projectId: string, after: string, upTo: string): Promise<FailureRecord[]> {
+    return (await this.rows(...failuresOf(FAILURE_SELECT, projectId, true, { after, upTo }))).map(toFailure);
   }
 
   /**

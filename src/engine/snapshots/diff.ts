@@ -162,10 +162,11 @@ export async function diffInProject(
     throw new UserError(`Both sides are the same snapshot (${a.name}); give two different ones.`);
   if (opts.olderFirst && a.created_at > b.created_at) [a, b] = [b, a];
   const [ra, rb] = [await asRestored(session, a), await asRestored(session, b)];
+  const [older, newer] = a.created_at <= b.created_at ? [a, b] : [b, a];
   const d = diffSnapshots(
     ra.snapshot,
     rb.snapshot,
-    await session.store.listFailures(ctx.project.id),
+    await session.store.failuresSeenBetween(ctx.project.id, older.created_at, newer.created_at),
     await session.store.listRetirements(ctx.project.id),
   );
   return { ...d, from: { ...d.from, ...ra.side }, to: { ...d.to, ...rb.side } };
