@@ -53,8 +53,11 @@ export interface TagCount {
   count: number;
 }
 
-/** A text column's size in bytes (UTF-8): `length` of text counts characters. */
-const bytes = (column: string) => `length(CAST(${column} AS BLOB))`;
+/**
+ * A text column's size in bytes (UTF-8; `length` of text counts characters). `octet_length` takes
+ * it from the row's header without reading the text, which a CAST reads (Layer 3's overflow pages).
+ */
+const bytes = (column: string) => `octet_length(${column})`;
 
 /** How many of a project's newest snapshots `savedRootsOnHost` reads. */
 const SAVED_ROOTS_READ = 500;
