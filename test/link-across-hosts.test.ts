@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { git, gitRepo, laptop, okJson, run, sql, tempDir, type RunResult } from "./helpers.ts";
+import { git, gitRepo, laptop, laptopAndHome, okJson, run, sql, tempDir, type RunResult } from "./helpers.ts";
 import { addRuleAt, atPlace, fail, save, syncAt, type Place } from "./engine-setup.ts";
 import { linkProjects, splitProject } from "../src/engine/projects/projects.ts";
 import { retire, retireCandidates } from "../src/engine/memory/retire.ts";
@@ -168,6 +168,38 @@ describe("a project linked into another is an alias of it on every host", () => 
         expect(await goals(l, repo)).toEqual(["api 1", "api 2 from B", "web 1"]);
       }
     }
+  });
+});
+
+describe("a failure both linked projects recorded", () => {
+  test("keeps what the later record says of it, whichever project it was in", async () => {
+    const { base, home, pc } = laptopAndHome("mindsave-link-words-");
+    const [app, lib] = ["app", "lib"].map((name) => ({
+      home,
+      cwd: gitRepo(join(base, name), { [`${name}.ts`]: `export const ${name} = 1;\n` }),
+      env: pc.env,
+    }));
+    // app was made first: lib's rows move into it.
+    await save(app, { goal: "app work" });
+    await save(lib, { goal: "lib work" });
+    await fail(lib, "Redis sessions", "no Redis in staging");
+    await fail(app, "Redis sessions", "Redis is in staging now, but sessions must survive its restarts");
+    await fail(app, "moment.js", "too large for the bundle");
+    await fail(lib, "moment.js", "unmaintained: use date-fns", { rejected_by: "system" });
+    await linkAt(app, "lib");
+    const graph = await atPlace(app, async (s) => {
+      const ctx = await resolveProject(s, { create: false });
+      return (await failuresFor(s, ctx!.project.id)).map((f) => [
+        f.item,
+        f.reason,
+        f.rejected_by,
+        f.repeat_count,
+      ]);
+    });
+    expect(graph.sort()).toEqual([
+      ["Redis sessions", "Redis is in staging now, but sessions must survive its restarts", "user", 2],
+      ["moment.js", "unmaintained: use date-fns", "system", 2],
+    ]);
   });
 });
 

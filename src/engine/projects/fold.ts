@@ -9,8 +9,9 @@ import { retirementId } from "../memory/retire.ts";
 import { linkTarget } from "./aliases.ts";
 import { moveSignalRow } from "../agents/signal-row.ts";
 import { carryOffSwitch } from "./off-switch.ts";
-import type { StoreWriter } from "../../store/store.ts";
+import type { FailureRecord, StoreWriter } from "../../store/store.ts";
 import { headTokens } from "../snapshots/stored-tokens.ts";
+import { compareHlc } from "../../store/hlc.ts";
 
 export interface Moved {
   snapshots: number;
@@ -85,22 +86,7 @@ async function moveFailures(w: StoreWriter, from: string, to: string): Promise<n
   const failures = await w.listFailures(from, { includeGlobal: false });
   for (const f of failures) {
     const id = failureId("project", to, f.item);
-    const target = await w.getFailure(id);
-    const item = target?.item ?? f.item;
-    const reason = f.reason || target?.reason || "";
-    await w.upsertFailure({
-      id,
-      project_id: to,
-      scope: "project",
-      item,
-      rejected_by: f.rejected_by,
-      reason,
-      head_tokens: headTokens({ item, reason }),
-      confidence: f.confidence ?? target?.confidence ?? null,
-      schema_version: f.schema_version,
-      first_seen: target && target.first_seen < f.first_seen ? target.first_seen : f.first_seen,
-      last_seen: target && target.last_seen > f.last_seen ? target.last_seen : f.last_seen,
-    });
+    await w.upsertFailure(joinedFailure(id, to, f, await w.getFailure(id)));
     // Each host's count of the old failure becomes a counter of its own on the new one (keyed by
     // host and old id): moved again (on another store, or revived by a host that had not heard of
     // the link), it is taken as the larger count, never counted twice.
@@ -115,6 +101,36 @@ async function moveFailures(w: StoreWriter, from: string, to: string): Promise<n
     await w.tombstoneFailure(f.id);
   }
   return failures.length;
+}
+
+/**
+ * The failure `f` as it stands in project `to` under `id`, where `target` may already record it:
+ * the record written later says what is true of it now, as a sync's merge of one record decides
+ * (the other's word only fills what it leaves blank); seen from the first sighting of either to the
+ * last of either.
+ */
+function joinedFailure(
+  id: string,
+  to: string,
+  f: FailureRecord,
+  target: FailureRecord | null,
+): Parameters<StoreWriter["upsertFailure"]>[0] {
+  const later = target && !target.deleted && compareHlc(target.hlc, f.hlc) > 0 ? target : f;
+  const item = target?.item ?? f.item;
+  const reason = later.reason || f.reason || target?.reason || "";
+  return {
+    id,
+    project_id: to,
+    scope: "project",
+    item,
+    rejected_by: later.rejected_by,
+    reason,
+    head_tokens: headTokens({ item, reason }),
+    confidence: later.confidence ?? f.confidence ?? target?.confidence ?? null,
+    schema_version: f.schema_version,
+    first_seen: target && target.first_seen < f.first_seen ? target.first_seen : f.first_seen,
+    last_seen: target && target.last_seen > f.last_seen ? target.last_seen : f.last_seen,
+  };
 }
 
 /**
