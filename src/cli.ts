@@ -143,7 +143,10 @@ function addSaveGameCommands(program: Command): void {
     .option("--snapshot <id>", "the snapshot whose Layer 3 to show (default: the newest)")
     .option("--all-projects", "search every project in the store")
     .option("--tools", "the project's tool log instead (the newest --limit calls)")
-    .option("--tag <tag>", "only snapshots with this tag")
+    .option(
+      "--tag <tag>",
+      "only snapshots with this tag (without a keyword: the newest tagged one's Layer 3)",
+    )
     .option("--limit <n>", "at most this many hits", (v) => parseCount("--limit", v), 20)
     .action(lazy(() => import("./commands/recall.ts")));
 }
@@ -158,7 +161,10 @@ function addSnapshotsCommands(program: Command): void {
       parseCount("--limit", v),
     )
     .option("--page <n>", "the page to show (1, the newest, unless given)", (v) => parseCount("--page", v))
-    .option("--tag <tag>", "only snapshots with this tag")
+    .option(
+      "--tag <tag>",
+      "only snapshots with this tag (without a keyword: the newest tagged one's Layer 3)",
+    )
     .option("--all", "archived snapshots too (retention leaves them out of the list)")
     .action(groupDefault(() => import("./commands/snapshots.ts").then((m) => ({ run: m.list }))));
   snapshots
@@ -168,7 +174,10 @@ function addSnapshotsCommands(program: Command): void {
       parseCount("--limit", v),
     )
     .option("--page <n>", "the page to show (1, the newest, unless given)", (v) => parseCount("--page", v))
-    .option("--tag <tag>", "only snapshots with this tag")
+    .option(
+      "--tag <tag>",
+      "only snapshots with this tag (without a keyword: the newest tagged one's Layer 3)",
+    )
     .option("--all", "archived snapshots too (retention leaves them out of the list)")
     .action(lazy(() => import("./commands/snapshots.ts").then((m) => ({ run: m.list }))));
   snapshots
@@ -205,8 +214,9 @@ function addSnapshotsCommands(program: Command): void {
     .action(lazy(() => import("./commands/snapshots.ts").then((m) => ({ run: m.complete }))));
   snapshots
     .command("delete")
-    .description("Delete a snapshot")
+    .description("Delete a snapshot (on a terminal, says which and asks first)")
     .argument("<snapshot>", "snapshot id, name prefix, or list number")
+    .option("--yes", "delete without asking (without a terminal it never asks)")
     .action(lazy(() => import("./commands/snapshots.ts").then((m) => ({ run: m.remove }))));
   program
     .command("tags")

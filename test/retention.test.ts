@@ -32,6 +32,7 @@ import { parseAge, pruneCandidates } from "../src/engine/snapshots/retention.ts"
 import { newestSnapshot } from "../src/engine/snapshots/select.ts";
 import { requireProject } from "../src/engine/projects/resolve.ts";
 import { UserError } from "../src/errors.ts";
+import { utcMinute } from "../src/lib/text.ts";
 import { TMUX, terminal } from "./terminal.ts";
 
 if (!TMUX)
@@ -329,6 +330,36 @@ describe.skipIf(!TMUX)("snapshots prune on a terminal asks y/N", () => {
       if (!deleted) expect(await dumpStore(db)).toBe(before);
       expect(await tombstones(db)).toBe(deleted ? 2 : 0);
       expect(await live(db)).toBe(deleted ? 1 : 3);
+    }, 30_000);
+  }
+});
+
+// Like prune, delete asks a person on a terminal, naming the snapshot: list numbers shift after a
+// delete, so `snapshots delete 1` run twice would otherwise take two. Piped, it deletes at once.
+describe.skipIf(!TMUX)("snapshots delete on a terminal says which snapshot and asks y/N", () => {
+  for (const answer of ["n", "y"] as const) {
+    test(`answered ${answer}: ${answer === "y" ? "that one deleted" : "nothing deleted"}`, async () => {
+      const t = terminal("mindsave-delete-ask-");
+      await saveAt(onTerminal(t), { goal: "older one", next: "n" });
+      const newest = (await saveAt(onTerminal(t), { goal: "缓存 pnpm store, round 297", next: "n" }))
+        .snapshot;
+      const db = join(t.home, "mindsave.db");
+      const before = await dumpStore(db);
+      try {
+        t.start(["snapshots", "delete", "1"]);
+        const r = await t.answer(`Delete ${newest.name}? [y/N]`, answer, "Enter");
+        expect(r.code).toBe(0);
+        expect(r.screen).toContain("Deleting this snapshot for good:");
+        expect(r.screen).toContain(`  ${newest.name} (in_progress, saved ${utcMinute(newest.created_at)})`);
+        expect(r.screen).toContain("  goal: 缓存 pnpm store, round 297");
+        expect(r.screen).toContain(answer === "y" ? `Deleted ${newest.name}.` : "Nothing was deleted.");
+      } finally {
+        t.stop();
+      }
+      if (answer === "n") expect(await dumpStore(db)).toBe(before);
+      expect(await tombstones(db)).toBe(answer === "y" ? 1 : 0);
+      const [gone] = await sql(db, "SELECT name FROM snapshots WHERE deleted = 1");
+      if (answer === "y") expect(gone.name).toBe(newest.name);
     }, 30_000);
   }
 });

@@ -7,6 +7,7 @@ import {
   deleteSnapshot,
   layer2MovedText,
   setSnapshotStatus,
+  type Layer2Moved,
   snapshotFile,
 } from "../engine/snapshots/manage.ts";
 import { toHostPath } from "../engine/projects/paths.ts";
@@ -14,10 +15,11 @@ import { pruneCandidates, pruneSnapshots, parseAge } from "../engine/snapshots/r
 import { archivedCountText, listNumbers, nameColumn, someNames } from "../engine/snapshots/summaries.ts";
 import { SNAPSHOT_STATUSES } from "../engine/snapshots/input-fields.ts";
 import { confirm, print, printJson, terminalProgress, warn, withSession } from "./shared.ts";
-import { age, padEnd, truncate } from "../lib/text.ts";
+import { age, padEnd, truncate, utcMinute } from "../lib/text.ts";
 import { terminalColumns } from "../lib/out.ts";
 import type { GlobalOptions } from "../types.ts";
 import type { SnapshotStatus, SnapshotSummary } from "../engine/snapshots/catalog.ts";
+import type { SnapshotRecord } from "../store/store.ts";
 import { requireProject } from "../engine/projects/resolve.ts";
 
 const kb = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`);
@@ -286,9 +288,20 @@ export async function complete(_o: unknown, args: string[], g: GlobalOptions): P
   });
 }
 
-export async function remove(_o: unknown, args: string[], g: GlobalOptions): Promise<number> {
+export async function remove(opts: { yes?: boolean }, args: string[], g: GlobalOptions): Promise<number> {
   return withSession(g, true, async (session) => {
-    const { deleted: s, moved } = await deleteSnapshot(session, args[0]);
+    // As prune: a person on a terminal is asked first (list numbers shift after a delete, so a
+    // command run twice would take two); scripts and agents, with no terminal, are not.
+    const ask =
+      !opts.yes && process.stdin.isTTY
+        ? (s: SnapshotRecord, moved: Layer2Moved[]) => askDelete(s, moved, g)
+        : undefined;
+    const done = await deleteSnapshot(session, args[0], ask);
+    if (!done) {
+      print("Nothing was deleted.");
+      return 0;
+    }
+    const { deleted: s, moved } = done;
     // An overflow snapshot restores the Layer 2 of the full one it builds on: say where it comes from now.
     const warnings = layer2MovedText(s.name, moved, true);
     if (g.json) printJson({ deleted: s.name, id: s.id, layer2_moved: moved, warnings });
@@ -298,4 +311,20 @@ export async function remove(_o: unknown, args: string[], g: GlobalOptions): Pro
     }
     return 0;
   });
+}
+
+/** The question before a delete on a terminal: which snapshot (name, status, time, goal), what moves, y/N. */
+async function askDelete(s: SnapshotRecord, moved: Layer2Moved[], g: GlobalOptions): Promise<boolean> {
+  if (!g.json) {
+    const goal = truncate(s.goal, Math.max(20, (terminalColumns() || 120) - 9));
+    print(
+      [
+        "Deleting this snapshot for good:",
+        `  ${s.name} (${s.status}, saved ${utcMinute(s.created_at)})`,
+        `  goal: ${goal}`,
+        ...layer2MovedText("this one", moved, false),
+      ].join("\n"),
+    );
+  }
+  return confirm(`Delete ${s.name}?`);
 }

@@ -31,12 +31,18 @@ export interface Layer2Moved {
   layer2_from: string | null;
 }
 
+/**
+ * `snapshots delete`: the snapshot a key names, deleted once `ask` (a person on a terminal) said
+ * yes to that very snapshot; undefined when it said no. Without `ask`, deleted at once (scripts).
+ */
 export async function deleteSnapshot(
   session: Session,
   key: string,
-): Promise<{ deleted: SnapshotRecord; moved: Layer2Moved[] }> {
+  ask?: (s: SnapshotRecord, moved: Layer2Moved[]) => Promise<boolean>,
+): Promise<{ deleted: SnapshotRecord; moved: Layer2Moved[] } | undefined> {
   const s = await pick(session, key);
   const moved = await layer2AfterDelete(session, s);
+  if (ask && !(await ask(s, moved))) return undefined;
   return { deleted: await deleteById(session, s.id), moved };
 }
 
