@@ -442,6 +442,26 @@ describe("a step reopened on one laptop while the other edits the same plan", ()
   });
 });
 
+describe("a step added to the plan on one laptop while the other finishes a step", () => {
+  test("the finished step stays finished in the plan with the new step: the steps are the later edit's, each step's progress the later change", async () => {
+    const w = await sharedPlan("mindsave-plan-added-", ["write parser", "write tests", "发布"]);
+    // Between two syncs: B finishes step 1; A, later, puts a step first (its plan as A knew it).
+    await markOn(w.b, "1", "completed");
+    await setPlanAt(inClone(w.a), ["add logging", "write parser", "write tests", "发布"]);
+    const merged = await w.b.cli(["sync", w.a.home]);
+    expect(merged.code).toBe(0);
+    expect(merged.stdout).toContain("merged step by step");
+    for (const side of [w.a, w.b])
+      expect((await planOn(side)).map((p) => [p.content, p.status])).toEqual([
+        ["add logging", "pending"],
+        ["write parser", "completed"],
+        ["write tests", "pending"],
+        ["发布", "pending"],
+      ]);
+    expect(await snapshotRows(w.b.db)).toEqual(await snapshotRows(w.a.db));
+  });
+});
+
 describe("progress made on the syncing laptop's older snapshot while the peer saved a newer one", () => {
   test("one sync leaves both stores the same: the merge made in the peer comes back", async () => {
     const w = await sharedPlan("mindsave-plan-back-", ["a", "b"]);

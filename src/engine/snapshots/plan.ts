@@ -212,10 +212,26 @@ const oneLine = (s: string) => {
 const STEP_RANK: Record<PlanStatus, number> = { pending: 0, in_progress: 1, completed: 2 };
 
 /**
+ * Each step of `plan` paired with the same step of `other` (its index there, or null): the same
+ * text, the first of that text with the first, the second with the second. A step added, removed
+ * or moved on one side leaves the others paired.
+ */
+function pairedSteps(plan: readonly PlanItem[], other: readonly PlanItem[]): (number | null)[] {
+  const places = new Map<string, number[]>();
+  other.forEach((step, i) => places.set(step.content, [...(places.get(step.content) ?? []), i]));
+  const seen = new Map<string, number>();
+  return plan.map((step) => {
+    const nth = seen.get(step.content) ?? 0;
+    seen.set(step.content, nth + 1);
+    return places.get(step.content)?.[nth] ?? null;
+  });
+}
+
+/**
  * When MindSave saw each step of `next` change its status: now, or, for a step that stands as it
- * stood in `before` (same place, text and status), the time it had there (null: not known). Kept
- * with the plan (SnapshotRecord.plan_times), so a sync that meets two edits of one plan can tell
- * which side changed a step last.
+ * stood in `before` (the same step, with the same status, wherever it is now), the time it had there
+ * (null: not known). Kept with the plan (SnapshotRecord.plan_times), so a sync that meets two edits
+ * of one plan can tell which side changed a step last.
  */
 export function planTimes(
   next: PlanItem[],
@@ -224,11 +240,10 @@ export function planTimes(
   now: Date,
 ): (string | null)[] {
   const at = now.toISOString();
+  const pairs = before ? pairedSteps(next, before) : [];
   return next.map((step, i) => {
-    const was = before?.[i];
-    return was && was.content === step.content && was.status === step.status
-      ? (beforeTimes?.[i] ?? null)
-      : at;
+    const j = pairs[i] ?? null;
+    return j !== null && before![j].status === step.status ? (beforeTimes?.[j] ?? null) : at;
   });
 }
 
@@ -240,11 +255,12 @@ function statusTime(step: PlanItem, nowMs: number): number {
 }
 
 /**
- * One plan edited on two laptops between two syncs (the same steps, in the same order; the steps as
- * stored, each with its time): each step takes the later of its two changes, a reopen included; a
+ * One plan edited on two laptops between two syncs (the steps as stored, each with its time): each
+ * step both edits hold (pairedSteps) takes the later of its two changes, a reopen included; a
  * change with a time wins over one without; where neither has one (or both the same), the furthest
- * status either gave it, so no progress is lost. Null when the steps differ (one side replaced the
- * plan): the later edit stands, as for any record.
+ * status either gave it, so no progress is lost. Which steps there are, and their order, are the
+ * kept edit's (the later one: a step it added or removed stays so). Null when no step is in both,
+ * or a step is none.
  */
 export function mergeConcurrentPlans(
   kept: PlanItem[],
@@ -254,15 +270,12 @@ export function mergeConcurrentPlans(
   // (A peer's plan is read as stored: a step that is not one is no plan to merge.)
   const steps = (p: PlanItem[]) =>
     p.every((s) => !!s && typeof s === "object" && typeof s.content === "string");
-  if (
-    !steps(kept) ||
-    !steps(other) ||
-    kept.length !== other.length ||
-    kept.some((step, i) => step.content !== other[i].content)
-  )
-    return null;
+  if (!steps(kept) || !steps(other)) return null;
+  const pairs = pairedSteps(kept, other);
+  if (pairs.every((j) => j === null)) return null;
   return kept.map((step, i) => {
-    const theirs = other[i];
+    const j = pairs[i];
+    const theirs = j === null ? step : other[j];
     if (theirs.status === step.status) return step;
     const [mine, their] = [statusTime(step, nowMs), statusTime(theirs, nowMs)];
     const [knowMine, knowTheirs] = [Number.isFinite(mine), Number.isFinite(their)];
