@@ -97,7 +97,7 @@ export function testClock(start = Date.now()) {
  * The screen of a test's terminal, as ink-testing-library's, with its rows too: ink asks the size at
  * every frame, and a stdout without rows sent it to `tput`, two processes a frame.
  */
-class TestScreen extends EventEmitter {
+export class TestScreen extends EventEmitter {
   lastFrame = "";
   constructor(
     readonly columns: number,
@@ -114,7 +114,7 @@ class TestScreen extends EventEmitter {
 }
 
 /** The keyboard of a test's terminal, as ink-testing-library's: each write is one read of raw input. */
-class TestKeyboard extends EventEmitter {
+export class TestKeyboard extends EventEmitter {
   isTTY = true;
   private data: string | null = null;
   write(data: string) {

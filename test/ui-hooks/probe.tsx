@@ -1,7 +1,8 @@
-// What the hook tests share: a tiny component rendered by ink-testing-library, keys sent to it, and
-// a wait for what its frame must show next (a condition checked as renders happen, bounded).
-import { render } from "ink-testing-library";
+// What the hook tests share: a tiny component rendered by ink on the TUI harness's test terminal, keys
+// sent to it, and a wait for what its frame must show next (a condition checked as renders happen, bounded).
+import { render } from "ink";
 import type { ReactElement } from "react";
+import { TestKeyboard, TestScreen } from "../tui-harness.tsx";
 
 export { KEY, testClock } from "../tui-harness.tsx";
 
@@ -19,13 +20,25 @@ export function unmountAll() {
   while (mounted.length) mounted.pop()!.unmount();
 }
 
-/** Renders `node`; the probe is unmounted by `unmountAll`. */
+/**
+ * Renders `node` as ink-testing-library would, but on a terminal with rows (100x24): ink asks the
+ * size at every frame, and ink-testing-library's stdout, without rows, sends it to `tput` twice a
+ * frame. The probe is unmounted by `unmountAll`.
+ */
 export function probe(node: ReactElement): Probe {
-  const r = render(node);
-  const frame = () => r.lastFrame() ?? "";
+  const screen = new TestScreen(100, 24, () => {});
+  const keyboard = new TestKeyboard();
+  const r = render(node, {
+    stdout: screen as unknown as NodeJS.WriteStream,
+    stdin: keyboard as unknown as NodeJS.ReadStream,
+    debug: true,
+    exitOnCtrlC: false,
+    patchConsole: false,
+  });
+  const frame = () => screen.lastFrame;
   const p: Probe = {
     frame,
-    press: (...keys) => keys.forEach((k) => r.stdin.write(k)),
+    press: (...keys) => keys.forEach((k) => keyboard.write(k)),
     until: async (pred, what) => {
       for (let i = 0; i < 600; i++) {
         if (pred(frame())) return frame();
