@@ -161,10 +161,7 @@ function addSnapshotsCommands(program: Command): void {
       parseCount("--limit", v),
     )
     .option("--page <n>", "the page to show (1, the newest, unless given)", (v) => parseCount("--page", v))
-    .option(
-      "--tag <tag>",
-      "only snapshots with this tag (without a keyword: the newest tagged one's Layer 3)",
-    )
+    .option("--tag <tag>", "only snapshots with this tag")
     .option("--all", "archived snapshots too (retention leaves them out of the list)")
     .action(groupDefault(() => import("./commands/snapshots.ts").then((m) => ({ run: m.list }))));
   snapshots
@@ -174,10 +171,7 @@ function addSnapshotsCommands(program: Command): void {
       parseCount("--limit", v),
     )
     .option("--page <n>", "the page to show (1, the newest, unless given)", (v) => parseCount("--page", v))
-    .option(
-      "--tag <tag>",
-      "only snapshots with this tag (without a keyword: the newest tagged one's Layer 3)",
-    )
+    .option("--tag <tag>", "only snapshots with this tag")
     .option("--all", "archived snapshots too (retention leaves them out of the list)")
     .action(lazy(() => import("./commands/snapshots.ts").then((m) => ({ run: m.list }))));
   snapshots

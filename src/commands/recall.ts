@@ -41,6 +41,7 @@ export async function run(
           query: r.query,
           hits: r.hits,
           more: r.more,
+          ...(r.tag ? { tag: r.tag.name, tag_carried: r.tag.carried } : {}),
           retired: r.retired.map((x) => ({
             kind: x.kind,
             text: x.text,
@@ -56,7 +57,11 @@ export async function run(
       snapshot: s,
       text,
       newest,
-    } = await recallArchive(session, opts.snapshot, () => nextSteps(session, null));
+    } = await recallArchive(session, {
+      key: opts.snapshot,
+      tag: opts.tag,
+      nextSteps: () => nextSteps(session, null),
+    });
     if (g.json)
       printJson({
         snapshot_id: s.name,
@@ -66,7 +71,7 @@ export async function run(
         compressed: s.compressed ?? null,
         ...(newest ? { newest_without_layer3: newest } : {}),
       });
-    else print(archiveText(s, text, newest));
+    else print(archiveText(s, text, newest, opts.tag));
     return 0;
   });
 }

@@ -23,6 +23,7 @@ import {
   type Exec,
   FAILURE_SELECT,
   FAILURE_TEXT_SELECT,
+  HAS_LAYER3,
   HOST_REPEATS,
   SUMMARY_COLUMNS,
   TAGGED,
@@ -81,6 +82,8 @@ export interface SnapshotFilter {
   after?: Pick<SnapshotSummary, "created_at" | "id">;
   /** Only these snapshots (a picker's marked ones: which of them the list shows). */
   ids?: string[];
+  /** Only snapshots with a cold archive (Layer 3). */
+  withLayer3?: boolean;
 }
 
 /** A page of a list: `limit` rows from `offset` (or after `after`). */
@@ -104,6 +107,7 @@ function snapshotFilter(
     ...(f.status !== undefined ? ["snapshots.status = ?"] : []),
     ...(f.after ? [`${at} < (?, ?)`] : []),
     ...(f.ids ? [`snapshots.id IN (${f.ids.map(() => "?").join(", ")})`] : []),
+    ...(f.withLayer3 ? [HAS_LAYER3] : []),
   ];
   const params = [
     projectId,
@@ -114,7 +118,7 @@ function snapshotFilter(
   ];
   // Counted without a filter on the snapshot's own columns, the listed ones are read on
   // listed_snapshots' index alone (its triggers keep only live snapshots there): no snapshot row.
-  const own = f.tag !== undefined || f.status !== undefined || f.ids !== undefined;
+  const own = f.tag !== undefined || f.status !== undefined || f.ids !== undefined || f.withLayer3;
   const from = !f.listed
     ? "snapshots WHERE snapshots.project_id = ? AND snapshots.deleted = 0"
     : o.counted && !own

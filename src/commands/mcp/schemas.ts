@@ -145,7 +145,12 @@ export const recallInput = {
     .min(1)
     .optional()
     .describe("With keyword: at most this many hits, newest first (default 20)."),
-  tag: z.string().optional().describe("With keyword: only snapshots with this tag."),
+  tag: z
+    .string()
+    .optional()
+    .describe(
+      "Only snapshots with this tag: the hits, or without keyword the newest tagged snapshot's archive.",
+    ),
   workspace,
 };
 

@@ -258,8 +258,11 @@ function registerRecall(tool: Tool, withSession: WithSession): void {
               })),
             });
           }
-          const { snapshot, text, newest } = await recallArchive(session, a.snapshot);
-          return result(archiveText(snapshot, text, newest), { snapshot_id: snapshot.name, layer3: text });
+          const { snapshot, text, newest } = await recallArchive(session, { key: a.snapshot, tag: a.tag });
+          return result(archiveText(snapshot, text, newest, a.tag), {
+            snapshot_id: snapshot.name,
+            layer3: text,
+          });
         },
         a.workspace,
       ),

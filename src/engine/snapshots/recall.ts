@@ -70,6 +70,8 @@ export interface RecallHits extends SearchResult {
   hits: (SearchHit & { project_name?: string })[];
   /** Retired constraints and decisions matching the query (this project only). */
   retired: RetirementRecord[];
+  /** The tag the hits were filtered by; `carried`: false when no snapshot of the project has it. */
+  tag?: { name: string; carried: boolean };
 }
 
 /** The recall use case with keywords: this project's snapshots, or every project's. */
@@ -85,7 +87,9 @@ export async function recallSearch(
   const query = words.join(" ");
   // Retired items stay searchable: the retirement says who retired it and when.
   const retired = ctx ? await retiredMatching(session, ctx.project.id, words) : [];
-  if (ctx) return { query, project: ctx.project.name, hits, more, retired };
+  const tag =
+    opts.tag === undefined ? {} : { tag: await tagCarried(session, ctx, opts.tag, hits.length > 0) };
+  if (ctx) return { query, project: ctx.project.name, hits, more, retired, ...tag };
   const names = new Map((await listProjects(session)).map((p) => [p.id, p.name]));
   return {
     query,
@@ -93,7 +97,19 @@ export async function recallSearch(
     hits: hits.map((h) => ({ ...h, project_name: names.get(h.project_id) ?? h.project_id })),
     more,
     retired,
+    ...tag,
   };
+}
+
+/** Whether any snapshot carries the tag: counted only when nothing matched, to say which of the two. */
+async function tagCarried(
+  session: Session,
+  ctx: { project: { id: string } } | null,
+  name: string,
+  hit: boolean,
+): Promise<{ name: string; carried: boolean }> {
+  if (hit || !ctx) return { name, carried: true };
+  return { name, carried: (await session.store.countSnapshots(ctx.project.id, { tag: name })) > 0 };
 }
 
 /** Retirements whose text has every search term (case folded). */
@@ -111,19 +127,44 @@ async function retiredMatching(
 
 /**
  * The recall use case without keywords: one snapshot's cold archive (default: the newest that has
- * one; `newest` then names the newest snapshot when it has none, so the reader is told).
+ * one; `newest` then names the newest snapshot when it has none, so the reader is told). `tag`: the
+ * newest of the snapshots carrying it; with none, or with `key` too, a refusal (never another's archive).
  */
 export async function recallArchive(
   session: Session,
-  key?: string,
-  nextSteps?: () => Promise<string>,
+  opts: { key?: string; tag?: string; nextSteps?: () => Promise<string> } = {},
 ): Promise<{ snapshot: SnapshotRecord; text: string; newest?: string }> {
-  const ctx = await requireProject(session, nextSteps);
-  // Automatic checkpoints often have no Layer 3: by default show the newest archive there is.
-  const all = key ? [] : await session.store.listSnapshots(ctx.project.id);
-  const withArchive = all.find((s) => s.has_layer3)?.id;
-  const sel = await selectSnapshot(session, ctx.project.id, key ?? withArchive, { latest: true });
+  const ctx = await requireProject(session, opts.nextSteps);
+  if (opts.key !== undefined && opts.tag !== undefined)
+    throw new UserError("--tag chooses among the snapshots and --snapshot names one: give only one of them.");
+  const choice = opts.key === undefined ? await newestArchive(session, ctx.project, opts.tag) : {};
+  const sel = await selectSnapshot(session, ctx.project.id, opts.key ?? choice.id, { latest: true });
   if (sel.kind !== "snapshot") throw new UserError(`No snapshots in project ${ctx.project.name} yet.`);
-  const newest = withArchive && all[0] && all[0].id !== withArchive ? all[0].name : undefined;
+  const newest = choice.passedOver;
   return { snapshot: sel.snapshot, text: layer3Text(sel.snapshot), ...(newest ? { newest } : {}) };
+}
+
+/**
+ * Whose archive a bare recall shows: the newest (tagged) snapshot that has one, and the name of the
+ * newest one passed over for lacking it. Automatic checkpoints often have no Layer 3. Two reads of
+ * the newest rows, never a list of the project's every snapshot.
+ */
+async function newestArchive(
+  session: Session,
+  project: { id: string; name: string },
+  tag: string | undefined,
+): Promise<{ id?: string; passedOver?: string }> {
+  const filter = tag === undefined ? {} : { tag };
+  const [top] = await session.store.listSnapshots(project.id, { ...filter, limit: 1 });
+  if (!top && tag !== undefined)
+    throw new UserError(`No snapshot of ${project.name} is tagged ${JSON.stringify(tag)}.`);
+  if (!top || top.has_layer3) return { id: top?.id };
+  const [withArchive] = await session.store.listSnapshots(project.id, {
+    ...filter,
+    withLayer3: true,
+    limit: 1,
+  });
+  // None with an archive: untagged, the latest (selectSnapshot's own choice); tagged, the newest tagged.
+  if (!withArchive) return { id: tag === undefined ? undefined : top.id };
+  return { id: withArchive.id, passedOver: top.name };
 }

@@ -66,8 +66,8 @@ export function someNames(names: string[], most = 5): string {
 }
 
 /**
- * "1. name  age  status  goal", one line a snapshot, newest first, each at most `columns` wide (the
- * goal gives way; on a `screen` a long name too). Numbered as `load N` takes them: an archived
+ * "1. name  age  status  goal", one line a snapshot, newest first, each at most `columns` wide (on
+ * a `screen` a long name gives way first, then the goal; off one only the goal). Numbered as `load N` takes them: an archived
  * snapshot has no number and says so. Names stay whole off a screen: a model or script reads them.
  */
 export function numberedList(
@@ -81,11 +81,11 @@ export function numberedList(
   const width = String(choices.length).length;
   // Two snapshots of one name (two hosts, then a sync) say their host and id prefix (sameNameLabels).
   const names = choices.map((c) => (labels.has(c.id) ? `${c.name} (${labels.get(c.id)})` : c.name));
-  // The number, the gaps, age (12) and status (11), and at least 10 columns of goal: the rest is the names'.
+  // The number, the gaps, age (12) and status (11), and the goals: the rest is the names'.
   const { cells, width: nameW } = nameColumn(
     names,
     choices.map((c) => c.archived),
-    screen ? columns - (width + 1) - 28 - 10 : Infinity,
+    screen ? columns - (width + 1) - 28 - goalRoom(choices.map((c) => c.goal)) : Infinity,
   );
   return choices
     .map((c, i) => {
@@ -95,6 +95,15 @@ export function numberedList(
       return head + truncate(c.goal, Math.max(10, columns - Bun.stringWidth(head)));
     })
     .join("\n");
+}
+
+/**
+ * The columns a list keeps for its goals before its names: the widest goal, at least 10. The goal
+ * tells snapshots apart ("…, round 297"); a name is mostly the goal's start and a date, so names are
+ * cut first (to NAME_MIN), then goals.
+ */
+export function goalRoom(goals: string[]): number {
+  return Math.max(10, ...goals.map((g) => textWidth(g.trim())));
 }
 
 /** Below this many columns a cut name no longer tells snapshots apart; a narrower screen wraps instead. */
@@ -161,8 +170,11 @@ export function recallHitsText(r: RecallHits, moreHint: string): string {
       `retired ${x.kind}: ${inline(x.text)} (by ${inline(x.retired_by)}, ${utcMinute(x.retired_at)}${x.reason ? `: ${inline(x.reason)}` : ""})`,
   );
   const tail = retired.length ? `\n\n${retired.join("\n")}` : "";
+  if (!r.tag?.carried && r.tag && r.project)
+    return `No snapshot of ${r.project} is tagged ${JSON.stringify(r.tag.name)}.${tail}`;
+  const tagged = r.tag ? ` tagged ${JSON.stringify(r.tag.name)}` : "";
   if (!r.hits.length)
-    return `No snapshot mentions ${JSON.stringify(r.query)}${r.project ? ` in project ${r.project}` : ""}.${tail}`;
+    return `No snapshot${tagged} mentions ${JSON.stringify(r.query)}${r.project ? ` in project ${r.project}` : ""}.${tail}`;
   // An archived hit is marked: `snapshots list` leaves it out, `load NAME` still takes it.
   const label = (h: RecallHits["hits"][number]) =>
     `${h.project_name ? `${h.project_name} / ` : ""}${h.name}${h.archived ? " (archived)" : ""}`;
@@ -177,9 +189,10 @@ export function recallHitsText(r: RecallHits, moreHint: string): string {
   return `${head}\n${lines.join("\n")}${tail}`;
 }
 
-export function archiveText(s: SnapshotRecord, text: string, newest?: string): string {
+export function archiveText(s: SnapshotRecord, text: string, newest?: string, tag?: string): string {
+  const tagged = tag === undefined ? "" : ` tagged ${JSON.stringify(tag)}`;
   const note = newest
-    ? `The newest snapshot, ${newest}, has no Layer 3; this is the newest one that has.\n\n`
+    ? `The newest snapshot${tagged}, ${newest}, has no Layer 3; this is the newest${tag === undefined ? "" : " tagged"} one that has.\n\n`
     : "";
   return `${note}## Layer 3: Cold Archive of ${s.name}\n\n${text || "(empty: this snapshot has no cold archive)"}`;
 }
