@@ -284,6 +284,7 @@ describe("two sessions on one project", () => {
     await fire(t, a, "stop", "Pinned the clock.");
     const all = await snapshots(t);
     expect(all.map((s) => s.goal)).toEqual([goal, goal]);
-    expect(all[1]).toMatchObject({ next_action: "pin the clock in setup", files: ["login.ts"] });
+    // The session edited and said "Pinned the clock.": the saved step is done, not carried again.
+    expect(all[1]).toMatchObject({ next_action: "", files: ["login.ts"] });
   });
 });

@@ -11,7 +11,14 @@ import {
   type NextEvidence,
 } from "../src/engine/agents/next-step.ts";
 
-const NONE: NextEvidence = { planStep: null, lastReply: "", laterPrompt: null, failed: null, carried: null };
+const NONE: NextEvidence = {
+  planStep: null,
+  lastReply: "",
+  laterPrompt: null,
+  failed: null,
+  carried: null,
+  changedFiles: false,
+};
 
 test("the agent's last message: a list under a forward heading gives its first item; a list of what was done gives none", () => {
   expect(
@@ -82,6 +89,7 @@ test("the order of evidence: plan, the agent's words, the user's later words, a 
     laterPrompt: later,
     failed,
     carried: "Old step",
+    changedFiles: false,
   };
   expect(nextStepOf(all)).toBe("Show an import preview");
   expect(nextStepOf({ ...all, planStep: null })).toBe("Updating the spec");
@@ -95,4 +103,19 @@ test("the order of evidence: plan, the agent's words, the user's later words, a 
   // A failed command the agent spoke about after is its words' to judge, not a guess of ours.
   expect(nextStepOf({ ...midTurn, lastReply: "The test fails on NaN." })).toBe("Old step");
   expect(nextStepOf({ ...NONE, lastReply: "Added the index migration." })).toBe("");
+});
+
+test("the carried task's next action holds until the session changes files and closes its turn saying nothing of what comes next", () => {
+  const carried = { ...NONE, carried: "Write the endpoint that verifies the code" };
+  const closed = "Verification is done: codes expire after 5 minutes.";
+  // Only looked around: the step still stands.
+  expect(nextStepOf({ ...carried, lastReply: closed })).toBe("Write the endpoint that verifies the code");
+  // Changed files, the turn still open: the agent was at it.
+  expect(nextStepOf({ ...carried, changedFiles: true })).toBe("Write the endpoint that verifies the code");
+  // Changed files and reported: likely done, so none rather than a step to redo.
+  expect(nextStepOf({ ...carried, changedFiles: true, lastReply: closed })).toBe("");
+  // What the agent says comes next still wins.
+  expect(
+    nextStepOf({ ...carried, changedFiles: true, lastReply: `${closed} Next, I'll add the resend button.` }),
+  ).toBe("Add the resend button");
 });

@@ -343,3 +343,34 @@ test("in a prompt that adds to the task, what a rule asks instead and its short 
     "The bucket must not be public.",
   ]);
 });
+
+test("a few words that ask for no work carry on the newest task when the session goes first to that task's files; to another file, or a request, they do not", () => {
+  const newest = {
+    goal: "Send a weekly email digest of unread notifications",
+    topic: "email_digest",
+    status: "in_progress",
+    next_action: "Render the digest template",
+    active_files: [{ path: "src/digest/query.ts" }],
+    created_at: "2026-11-29T08:00:00.000Z",
+  } as unknown as SnapshotRecord;
+  const context = { sessionId: "s2", newest, full: null, root: null, reason: "stop", toolCalls: 1 };
+  const session = (prompt: string, file: string) =>
+    autoSnapshotInput(
+      {
+        ...emptyFacts(),
+        started_at: "2026-11-30T09:00:00.000Z",
+        first_prompt: prompt,
+        prompts: [prompt],
+        tool_uses: [
+          { id: "t1", name: "Read", input: { file_path: file }, timestamp: "2026-11-30T09:00:09.000Z" },
+        ],
+      },
+      { ...context },
+    ).goal;
+  expect(session("k lets continue", "/home/dev/notify/src/digest/query.ts")).toBe(newest.goal);
+  expect(session("picking up yesterday's thing", "/home/dev/notify/src/digest/query.ts")).toBe(newest.goal);
+  expect(session("k lets continue", "/home/dev/notify/src/billing/invoice.ts")).not.toBe(newest.goal);
+  expect(session("fix the flaky digest test", "/home/dev/notify/src/digest/query.ts")).toBe(
+    "fix the flaky digest test",
+  );
+});

@@ -23,7 +23,7 @@ import {
 import { changeSignalRow, getSignalRow } from "./signal-row.ts";
 import { abandonedApproaches, besides, freshAbandoned, recordAbandoned } from "./abandoned.ts";
 import { readsOnly } from "./shell-words.ts";
-import { isBareReply, namesNoTask, promptRules, taskOf } from "./task-words.ts";
+import { asksNoWork, isBareReply, namesNoTask, promptRules, taskOf } from "./task-words.ts";
 import { nextStepOf } from "./next-step.ts";
 import { foldDuplicates } from "../snapshots/constraint-hygiene.ts";
 import { isAbsoluteAny, toStoredPath } from "../projects/paths.ts";
@@ -131,6 +131,17 @@ function agentCheckpointStands(facts: TranscriptFacts, newest: SnapshotRecord | 
 }
 
 /**
+ * A first prompt that asks for no work of its own ("k lets continue") in a session whose first tool
+ * call goes to a file the newest snapshot was working on: the session picks that task up.
+ */
+function resumesNewest(facts: TranscriptFacts, newest: SnapshotRecord, intent: string): boolean {
+  const first = facts.tool_uses[0];
+  if (!first || !asksNoWork(intent)) return false;
+  const target = toolTarget(first);
+  return newest.active_files.some((f) => f.path.length > 0 && target.includes(f.path));
+}
+
+/**
  * Whether this session carries on the newest snapshot's task, so that snapshot speaks for it: it
  * was saved during this session, or this session named no task of its own (no prompt, or only
  * "continue"). A snapshot from an earlier session is another task when this session's first prompt
@@ -144,7 +155,7 @@ function carriesOnNewest(
   sessionId: string | null | undefined,
 ): boolean {
   if (!newest) return false;
-  if (!intent) return true;
+  if (!intent || resumesNewest(facts, newest, intent)) return true;
   const savedIn = newest.auto_trigger?.session_id;
   if (savedIn) return savedIn === sessionId;
   const sinceStart = !facts.started_at || newest.created_at >= facts.started_at;
@@ -228,6 +239,7 @@ function nextActionOf(
     laterPrompt: later && later !== facts.first_prompt ? later : null,
     failed: command ? { command: oneLine(command, 120), error: last?.error } : null,
     carried: newest?.next_action ?? null,
+    changedFiles: facts.edited_files.length > 0 || facts.patches.length > 0,
   });
   return next && oneLine(next);
 }
@@ -348,7 +360,8 @@ export function autoSnapshotInput(facts: TranscriptFacts, c: AutoContext): Snaps
   // Stop's payload gives the final reply; PreCompact and SessionEnd find it in the transcript.
   const lastReply = (c.lastReply?.trim() || facts.last_reply?.trim()) ?? "";
   // Layer 1 never knows less than the newest snapshot of the task it carries on: each field this
-  // session has nothing of its own for (goal, next action, files, a real state) keeps the newest's.
+  // session has nothing of its own for (goal, next action, files, a real state) keeps the newest's;
+  // the next action only while this session has not likely done it (next-step.ts, carriedStep).
   input.goal =
     knownGoal(newest?.goal) ||
     oneLine(taskOf(intent ?? "")) ||

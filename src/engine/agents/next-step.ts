@@ -3,7 +3,8 @@
 // what the agent's last message says comes next (announced, listed, offered, suggested, handed to
 // the user, what is left), a request the user's last prompt put off for later, the user's last
 // request the agent was still working on when the session stopped, the command that failed last
-// with nothing said after it, and the next action of the task carried on. Without any of them,
+// with nothing said after it, and the next action of the task carried on (while the session has not
+// done it: it changed no file, or stopped mid-turn). Without any of them,
 // none: an untrue next action sends the agent that restores it the wrong way, an empty one tells
 // it to decide from the state (the restore block says so).
 import { isRule, ownWords, requestOf, sentencesOf, statedNextStep } from "./task-words.ts";
@@ -138,6 +139,8 @@ export interface NextEvidence {
   failed: FailedCommand | null;
   /** The next action of the snapshot this session carries on. */
   carried: string | null;
+  /** Whether this session changed files (an edit, a patch). */
+  changedFiles: boolean;
 }
 
 /** The next action by the order of evidence above; "" when nothing says what comes next. */
@@ -149,6 +152,17 @@ export function nextStepOf(e: NextEvidence): string {
     (e.laterPrompt ? deferredRequest(e.laterPrompt) : null) ??
     (midTurn && e.laterPrompt ? unfinishedRequest(e.laterPrompt) : null) ??
     (midTurn && e.failed ? fixOf(e.failed) : null) ??
-    (e.carried || "")
+    carriedStep(e) ??
+    ""
   );
+}
+
+/**
+ * The carried task's next action while it can still hold: nothing changed this session, or the
+ * session stopped mid-turn. A session that changed files and closed its turn saying nothing of
+ * what comes next has likely done that step: restored, it would send the agent to redo it.
+ */
+function carriedStep(e: NextEvidence): string | null {
+  if (!e.carried || (e.changedFiles && e.lastReply)) return null;
+  return e.carried;
 }

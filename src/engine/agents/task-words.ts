@@ -303,6 +303,20 @@ export function namesNoTask(prompt: string): boolean {
   return !han && words.every((w) => NO_TASK_EN.has(w)) && /[\p{L}\p{N}]/u.test(text);
 }
 
+/**
+ * A prompt of a few words that asks for no work in so many words ("k lets continue", "picking up
+ * yesterday's thing"): no request, no question. Whether it carries on a task is for the session to
+ * show (auto-snapshot: the files it goes to first).
+ */
+export function asksNoWork(prompt: string): boolean {
+  const text = ownWords(prompt).trim();
+  const latin = text.replace(/\p{Script=Han}/gu, " ").match(/[\p{L}\p{N}]+/gu) ?? [];
+  const han = text.match(/\p{Script=Han}/gu) ?? [];
+  if (!latin.length && !han.length) return false;
+  if (latin.length > 5 || han.length > 8) return false;
+  return sentencesOf(text).every((s) => !requestOf(s) && !/[?？]$/u.test(s));
+}
+
 /** A reply that says only that the turn ended ("done", "OK", "完成"): no news about the task. */
 export function isBareReply(reply: string): boolean {
   return /^(?:done|all done|finished|complete[d]?|ok(?:ay)?|fixed|好了|完成了?|搞定了?|已完成|做完了)[\s.!。！~]*$/iu.test(
