@@ -374,3 +374,21 @@ test("a few words that ask for no work carry on the newest task when the session
     "fix the flaky digest test",
   );
 });
+
+test("a request that names no object, or asks for the change after the problem, takes its work from the problem; a deadline by the clock is no rule", () => {
+  // "fix pls" names nothing: the problem before it is the task.
+  const pdf = "invoice pdfs render the customer name as boxes when its not latin. fix pls";
+  expect(taskOf(pdf)).toBe("invoice pdfs render the customer name as boxes when its not latin. Fix pls");
+  // The change asked for after the problem is the task's, not a rule, though it holds 只能 / only.
+  const coupons = "优惠券现在能叠加用，有人叠了三张0元下单了。改成每单只能用一张券。";
+  expect(taskOf(coupons)).toBe(coupons);
+  expect(promptRules([coupons], [])).toEqual([]);
+  const checkout = "Checkout takes any number of coupons. Make it accept only one per order.";
+  expect(taskOf(checkout)).toBe(checkout.replace(/\.$/, ""));
+  expect(promptRules([checkout], [])).toEqual([]);
+  // With a request of its own, a sentence holding a rule word stays a rule.
+  expect(promptRules(["优惠券能叠加。帮我看看下单流程。改成每单只能用一张券。"], [])).toEqual([
+    "改成每单只能用一张券。",
+  ]);
+  judged(false, ["今晚十点前要发版。", "周五下午之前必须提测。"]);
+});

@@ -74,7 +74,7 @@ const NOT_RULE_EN = new RegExp(
 );
 // 别 inside a word (识别, 特别, 区别, 级别…) is no "don't".
 const NOT_RULE_ZH =
-  /不对劲|别担心|不要担心|不用担心|别着急|不用急|别急|[识区特分类告级性派辨鉴个差离临惜道]别|(?:今天|明天|后天|这周|本周|下周|周[一二三四五六日末]|月底|年底|上线前)(?:之前|以前|前)?(?:必须|一定要|务必|得|要)(?:上线|发布|交付|完成|搞定|做完|提测)|^(?:我|我们|咱们)(?!的)[^，。要]{0,12}?(?<![一务])要/gu;
+  /不对劲|别担心|不要担心|不用担心|别着急|不用急|别急|[识区特分类告级性派辨鉴个差离临惜道]别|(?:今天|今晚|明天|明早|后天|这周|本周|下周|周[一二三四五六日末]|月底|年底|上线前)(?:[^，。]{0,6}?(?:之前|以前|前))?(?:必须|一定要|务必|得|要)(?:上线|发布|发版|交付|完成|搞定|做完|提测)|^(?:我|我们|咱们)(?!的)[^，。要]{0,12}?(?<![一务])要/gu;
 
 /** The sentences of a text, each with its closing mark (". ", "。", "!", "？", a line break); a dot inside a word ("deploy.ts", "v2.3.0") closes none. */
 export function sentencesOf(text: string): string[] {
@@ -189,6 +189,29 @@ export function requestOf(sentence: string): string | null {
 
 // A request that points back at what was said before it ("fix it", "look into this").
 const POINTS_BACK = /\b(?:it|them|this|that|these|those)\b/i;
+// A request that names no object ("fix pls", "Fix!"): its work is what was said before it.
+const OBJECTLESS = /^\p{L}+(?:\s+(?:pls|plz|please|asap|now|thanks|thx))*[.!]*$/iu;
+// A Chinese request opened by the change it asks for, its object left to the sentence before it
+// ("改成每单只能用一张券"; English says "Change it to …").
+const CHANGE_ZH = /^(?:那就|就)?(?:改成|改为|换成)/u;
+
+/**
+ * In the prompt naming the task, the sentence that asks for the change although it holds a rule
+ * word, after a statement of the problem and with no other request: "优惠券现在能叠加用…。改成每单只能
+ * 用一张券。", "Checkout takes any number of coupons. Make it accept only one." It is the task's.
+ */
+function changeAsked(pieces: string[]): string | undefined {
+  const asks = (s: string) => CHANGE_ZH.test(s) || !!requestOf(s);
+  const problem = pieces.findIndex((s) => !isRule(s) && !asks(s));
+  if (problem < 0 || pieces.some((s) => !isRule(s) && asks(s))) return undefined;
+  return pieces.slice(problem + 1).find((s) => {
+    const asked = requestOf(s);
+    return (
+      CHANGE_ZH.test(s) ||
+      (!!asked && TASK_VERB.test(asked) && !NEGATED.test(s) && !/^make sure\b/i.test(asked))
+    );
+  });
+}
 
 /**
  * The task a prompt names, without the rules it adds or what it pasted: "Add rate limiting to the
@@ -199,11 +222,13 @@ const POINTS_BACK = /\b(?:it|them|this|that|these|those)\b/i;
  */
 export function taskOf(prompt: string): string {
   const sentences = piecesOf(prompt);
-  const task = sentences.filter((s) => !isRule(s));
+  const change = changeAsked(sentences);
+  const task = sentences.filter((s) => !isRule(s) || s === change);
   if (!task.length) return prompt;
   const asked = task.flatMap((s) => requestOf(s) ?? []);
   if (asked.length && asked.length < task.length) {
-    const before = POINTS_BACK.test(asked.join(" ")) ? task.find((s) => !requestOf(s)) : undefined;
+    const pointsBack = asked.some((a) => POINTS_BACK.test(a) || OBJECTLESS.test(a));
+    const before = pointsBack ? task.find((s) => !requestOf(s)) : undefined;
     return [before, ...asked]
       .filter(Boolean)
       .join(" ")
@@ -251,7 +276,14 @@ export function promptRules(prompts: readonly string[], known: readonly string[]
   // Only the first prompt names the task: a later one's sentence keeps its opening clause with its
   // rule ("用 Element Plus 自带的 el-table-v2，别再装别的虚拟列表库。" is one rule).
   const rules = prompts
-    .flatMap((p, i) => withWhatInstead(piecesOf(p, i === 0), i > 0))
+    .flatMap((p, i) => {
+      const pieces = piecesOf(p, i === 0);
+      const change = i === 0 ? changeAsked(pieces) : undefined;
+      return withWhatInstead(
+        pieces.filter((s) => s !== change),
+        i > 0,
+      );
+    })
     .filter(isRule)
     .filter((s) => !held.some((k) => s.includes(k) || k.includes(s)));
   return foldDuplicates(rules).kept;
