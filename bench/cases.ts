@@ -183,6 +183,22 @@ export function quickCases(b: Binaries, ds: DataSet, work: Work): Measurement[] 
     floor: "hello",
     spec: at([b.exe, "recall", RARE_WORD], { env: { ...work.env, MINDSAVE_HOST: "bench-new-laptop" } }),
   });
+  // Bare recall: the newest cold archive there is (automatic checkpoints have none), and a diff of
+  // the two newest snapshots with the failures seen between them: both read the newest rows only.
+  add({
+    id: "recall.archive",
+    label: "mindsave recall (the newest cold archive)",
+    kind: "mindsave",
+    floor: "hello",
+    spec: at([b.exe, "recall"]),
+  });
+  add({
+    id: "diff",
+    label: "mindsave diff (the two newest snapshots)",
+    kind: "mindsave",
+    floor: "hello",
+    spec: at([b.exe, "diff"]),
+  });
   add({
     id: "list",
     label: "mindsave snapshots list",

@@ -47,6 +47,8 @@ test("bun bench/run.ts --tiny writes results with every measurement", async () =
     "recall.common",
     "recall.common.grep",
     "recall.newhost",
+    "recall.archive",
+    "diff",
     "list",
     "stats",
     "doctor",
