@@ -234,8 +234,9 @@ export async function tuiFirstPaint(
   o: Omit<TmuxRun, "args"> & { home: string; project: string },
 ): Promise<TuiTiming> {
   const { t, poll, finish } = startInTmux({ ...o, args: ["--home", o.home, "ui"] });
-  // A picker row: the pointer, the mark's column, then a snapshot name ({topic}_{date}).
-  const pickerRow = (s: string) => !s.includes("Projects (") && /[›>][ \d] \S+_\d{4}-\d{2}-\d{2}/.test(s);
+  // A picker row: the pointer, the mark's column, then a snapshot name ({topic}_{date}, or cut in
+  // its middle to make room for the goal: "{start}…{date}").
+  const pickerRow = (s: string) => !s.includes("Projects (") && /[›>][ \d] \S+[_…]\d{4}-\d{2}-\d{2}/.test(s);
   const homeRow = (s: string) =>
     s.includes("Projects (") && s.split("\n").some((l) => /[›>]/.test(l) && l.includes(o.project));
   try {

@@ -959,7 +959,7 @@ describe("picker names on a narrow terminal", () => {
     for (const l of f.split("\n")) expect(width(l)).toBeLessThanOrEqual(40);
   });
 
-  test("at 80 columns a long name gives way to the goal, which keeps 45% of the row; the name keeps its date", async () => {
+  test("at 80 columns a long name gives way to the goal first, down to 18 columns that keep its date", async () => {
     const goal = "重构认证模块并修复令牌刷新问题以及会话过期处理的边界情况";
     const { session } = await store([goal]);
     const name = (
@@ -968,10 +968,28 @@ describe("picker names on a narrow terminal", () => {
     const h = mount(session, { columns: 80, rows: 24 });
     const f = await h.until((x) => x.includes("1 snapshot"), "the picker at 80 columns");
     const row = f.split("\n").find((l) => l.includes("in progress"))!;
-    // 80 columns: 21 for the pointer, age and status; 45% of the other 59, 26, for the goal (12 wide characters and "…").
-    expect(row).toContain(`${goal.slice(0, 12)}…`);
+    // 80 columns: 21 for the pointer, age and status, 18 for the name; the other 41 for the goal (20 wide characters and "…").
+    expect(row).toContain(`${goal.slice(0, 20)}…`);
     expect(row).toContain(`…${name.slice(name.lastIndexOf("_") + 1)} `);
     expect(width(row)).toBeLessThanOrEqual(80);
+  });
+
+  test("at 100 columns the names give way to whole goals: the round that tells two apart shows", async () => {
+    const goals = [
+      "修复登录页面的会话超时问题并补充测试，第 296 轮",
+      "修复登录页面的会话超时问题并补充测试，第 297 轮",
+    ];
+    const { session } = await store(goals);
+    const h = mount(session, { columns: 100, rows: 24 });
+    const f = await h.until((x) => x.includes("2 snapshots"), "the picker at 100 columns");
+    const rows = f.split("\n").filter((l) => l.includes("in progress"));
+    for (const goal of goals) expect(rows.some((row) => row.trimEnd().endsWith(goal))).toBe(true);
+    // The names (51 and 53 columns) are cut in their middle; each keeps its date and suffix.
+    expect(rows.map((row) => /…(\S+) /.exec(row)?.[1])).toEqual([
+      expect.stringMatching(/^\d{4}-\d\d-\d\d-2$/),
+      expect.stringMatching(/^\d{4}-\d\d-\d\d$/),
+    ]);
+    for (const row of rows) expect(width(row)).toBeLessThanOrEqual(100);
   });
 
   test("the snapshot view's title cuts a long name in its middle too: its date stays", async () => {

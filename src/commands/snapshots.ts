@@ -12,7 +12,13 @@ import {
 } from "../engine/snapshots/manage.ts";
 import { toHostPath } from "../engine/projects/paths.ts";
 import { pruneCandidates, pruneSnapshots, parseAge } from "../engine/snapshots/retention.ts";
-import { archivedCountText, listNumbers, nameColumn, someNames } from "../engine/snapshots/summaries.ts";
+import {
+  archivedCountText,
+  goalRoom,
+  listNumbers,
+  nameColumn,
+  someNames,
+} from "../engine/snapshots/summaries.ts";
 import { SNAPSHOT_STATUSES } from "../engine/snapshots/input-fields.ts";
 import { confirm, print, printJson, terminalProgress, warn, withSession } from "./shared.ts";
 import { age, padEnd, truncate, utcMinute } from "../lib/text.ts";
@@ -102,13 +108,14 @@ function listLines(
   // Two snapshots of one name (two hosts, then a sync): each says its host and id prefix.
   const names = rows.map((r) => (labels.has(r.id) ? `${r.name} (${labels.get(r.id)})` : r.name));
   // Piped, names stay whole (a script may take them) and the goal gives way. On a terminal each
-  // row fits its width: past the number, gaps, age, status, layers and size (50 columns) and 10 of
-  // goal, a long name is cut in its middle; its number or its start still selects it.
+  // row fits its width: past the number, gaps, age, status, layers and size (50 columns) and the
+  // goals, a long name is cut in its middle; its number or its start still selects it.
   const cols = terminalColumns();
+  const goals = rows.map((r) => r.goal + (r.tags.length ? `  #${r.tags.join(" #")}` : ""));
   const { cells, width: nameW } = nameColumn(
     names,
     rows.map((r) => !!r.archived),
-    cols ? cols - 50 - 10 : Infinity,
+    cols ? cols - 50 - goalRoom(goals) : Infinity,
   );
   const goalW = Math.max(cols ? 10 : 20, (cols || 120) - nameW - 50);
   const lines = [
@@ -119,7 +126,7 @@ function listLines(
     const layers = ["L1", r.has_layer2 ? "L2" : "", r.has_layer3 ? "L3" : ""].filter(Boolean).join("+");
     const number = numbers[i] === undefined ? "    " : `${String(numbers[i]).padStart(3)}.`;
     lines.push(
-      `${number} ${padEnd(cells[i], nameW)}  ${padEnd(age(r.created_at, now, "long"), 12)} ${padEnd(r.status, 11)} ${padEnd(layers, 8)} ${padEnd(kb(r.size), 8)} ${truncate(r.goal + (r.tags.length ? `  #${r.tags.join(" #")}` : ""), goalW)}`,
+      `${number} ${padEnd(cells[i], nameW)}  ${padEnd(age(r.created_at, now, "long"), 12)} ${padEnd(r.status, 11)} ${padEnd(layers, 8)} ${padEnd(kb(r.size), 8)} ${truncate(goals[i], goalW)}`,
     );
   });
   return lines;

@@ -82,7 +82,7 @@ export function twinIds(rows: { id: string; name: string }[]): Map<string, strin
 }
 
 /**
- * The name column: as wide as the longest name shown, up to what leaves the goal 45% of the row; a
+ * The name column: as wide as the longest name shown, up to what leaves room for the widest goal; a
  * name wider still is cut in its middle, so its date and `-2`/`-3` suffix (what tells two apart) stay.
  */
 export function nameCell(name: string, cols: number, ellipsis: string): string {
@@ -530,15 +530,25 @@ function SnapshotRows(props: {
   // The gutter: the pointer, the mark's number, and a space before the name; a space after the name.
   const gutter = 3;
   const fixed = gutter + 1 + ageW + statusW;
-  // The goal says what a snapshot is about (a name is mostly the goal's start and a date): it keeps
-  // 45% of the room, down to 12 columns; a longer name is cut in its middle, and never below the
-  // 18 columns that keep its date and -N suffix whole.
-  const nameRoom = Math.min(w - fixed - 12, Math.max(18, w - fixed - Math.floor((w - fixed) * 0.45)));
   const shown = Array.from(rows.slice(nav.offset, nav.offset + props.visible));
   // Among the rows read (a page on its way is not there yet).
   const twins = twinIds(rows.filter((r) => r !== undefined));
   // Two laptops' snapshots of one name end in their ids' last characters, which a cut name keeps.
   const shownName = (r: Row) => (twins.has(r.id) ? `${r.name}~${r.id.slice(-4)}` : r.name);
+  const line = (r: Row) => {
+    const twin = twins.get(r.id);
+    const goal = `${twin ? `id ${twin} ${g.sep} ` : ""}${r.context ? `${inline(r.goal)} ${g.sep} ${contextAfterGoal(r.context, r.goal)}` : inline(r.goal)}`;
+    return r.tags?.length ? `${goal}  #${r.tags.join(" #")}` : goal;
+  };
+  // The goal says what a snapshot is about (a name is mostly the goal's start and a date): the
+  // names give way to the widest goal shown (12 columns of goal at least), cut in their middle
+  // down to the 18 columns that keep their date and -N suffix whole; only then is a goal cut. A
+  // search's context after the goal takes only the room left.
+  const goalWanted = Math.max(
+    12,
+    ...shown.map((r) => (r ? width(fit(line({ ...r, context: undefined }), w, g.ellipsis)) : 0)),
+  );
+  const nameRoom = Math.min(w - fixed - 12, Math.max(18, w - fixed - goalWanted));
   const nameW = Math.max(
     8,
     Math.min(Math.max(12, ...shown.map((r) => (r ? width(shownName(r)) : 0))), nameRoom),
@@ -546,11 +556,6 @@ function SnapshotRows(props: {
   const goalW = Math.max(0, w - fixed - nameW);
   const statusColor = (s: string) =>
     s === "completed" ? theme.c("good") : s === "blocked" ? theme.c("bad") : theme.c("accent");
-  const line = (r: Row) => {
-    const twin = twins.get(r.id);
-    const goal = `${twin ? `id ${twin} ${g.sep} ` : ""}${r.context ? `${inline(r.goal)} ${g.sep} ${contextAfterGoal(r.context, r.goal)}` : inline(r.goal)}`;
-    return r.tags?.length ? `${goal}  #${r.tags.join(" #")}` : goal;
-  };
   return shown.map((r, i) => {
     const sel = nav.offset + i === nav.selected;
     if (!r)
