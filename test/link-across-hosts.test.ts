@@ -3,16 +3,18 @@
 // when the sync brings it; the linked checkout, `--in` and a root all resolve to the merged project.
 // On one host, the root shown for a linked project is the folder in use.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { git, gitRepo, laptop, laptopAndHome, okJson, run, sql, tempDir, type RunResult } from "./helpers.ts";
-import { addRuleAt, atPlace, fail, save, syncAt, type Place } from "./engine-setup.ts";
+import { addRuleAt, atPlace, fail, hookAt, save, syncAt, type Place } from "./engine-setup.ts";
+import { getSignalRow } from "../src/engine/agents/signal-row.ts";
+import { noteOf } from "../src/engine/agents/session-notes.ts";
 import { linkProjects, splitProject } from "../src/engine/projects/projects.ts";
 import { retire, retireCandidates } from "../src/engine/memory/retire.ts";
 import { addFact, factsHere } from "../src/engine/memory/facts.ts";
 import { rulesHere } from "../src/engine/memory/rules.ts";
 import { failuresFor } from "../src/engine/failures/record.ts";
-import { resolveProject } from "../src/engine/projects/resolve.ts";
+import { requireProject, resolveProject } from "../src/engine/projects/resolve.ts";
 import { exportSeed } from "../src/engine/formats/seed-export.ts";
 
 /** `mindsave projects link PROJECT` at `place`, in this process, as set-up. */
@@ -171,17 +173,22 @@ describe("a project linked into another is an alias of it on every host", () => 
   });
 });
 
+/** Projects app and lib (two unrelated repos) on one laptop, each saved in, app first: a link moves lib's rows into app. */
+async function appAndLib(prefix: string) {
+  const { base, home, pc } = laptopAndHome(prefix);
+  const [app, lib] = ["app", "lib"].map((name) => ({
+    home,
+    cwd: gitRepo(join(base, name), { [`${name}.ts`]: `export const ${name} = 1;\n` }),
+    env: pc.env,
+  }));
+  await save(app, { goal: "app work" });
+  await save(lib, { goal: "lib work" });
+  return { home, pc, app, lib };
+}
+
 describe("a failure both linked projects recorded", () => {
   test("keeps what the later record says of it, whichever project it was in", async () => {
-    const { base, home, pc } = laptopAndHome("mindsave-link-words-");
-    const [app, lib] = ["app", "lib"].map((name) => ({
-      home,
-      cwd: gitRepo(join(base, name), { [`${name}.ts`]: `export const ${name} = 1;\n` }),
-      env: pc.env,
-    }));
-    // app was made first: lib's rows move into it.
-    await save(app, { goal: "app work" });
-    await save(lib, { goal: "lib work" });
+    const { app, lib } = await appAndLib("mindsave-link-words-");
     await fail(lib, "Redis sessions", "no Redis in staging");
     await fail(app, "Redis sessions", "Redis is in staging now, but sessions must survive its restarts");
     await fail(app, "moment.js", "too large for the bundle");
@@ -200,6 +207,24 @@ describe("a failure both linked projects recorded", () => {
       ["Redis sessions", "Redis is in staging now, but sessions must survive its restarts", "user", 2],
       ["moment.js", "unmaintained: use date-fns", "system", 2],
     ]);
+  });
+});
+
+describe("a session's notes in a project linked into another that has its own", () => {
+  test("join the notes there: a 'don't save' said in the linked project still holds", async () => {
+    const { home, pc, app, lib } = await appAndLib("mindsave-link-notes-");
+    const prompt = (place: Place, id: string, text: string) => {
+      const transcript = join(home, `${id}.jsonl`);
+      writeFileSync(transcript, "");
+      const raw = { session_id: id, transcript_path: transcript, cwd: place.cwd, prompt: text };
+      const t = { home, repo: place.cwd, pc };
+      return hookAt(t, undefined, "user-prompt-submit", { ...raw, hook_event_name: "UserPromptSubmit" });
+    };
+    await prompt(lib, "in-lib", "don't save this session");
+    await prompt(app, "in-app", "不需要保存");
+    await linkAt(app, "lib");
+    const row = await atPlace(lib, async (s) => getSignalRow(s.store, (await requireProject(s)).project.id));
+    expect([noteOf(row, "in-lib")?.no_save, noteOf(row, "in-app")?.no_save]).toEqual([true, true]);
   });
 });
 

@@ -7,7 +7,9 @@ import { join } from "node:path";
 import { CLI, childEnv, run, sql, twoLaptops, type LaptopWithClone } from "./helpers.ts";
 import { integrity, replicatedRows } from "./stores.ts";
 import { SQLD, startSqld } from "./sqld.ts";
-import { atPlace, inClone, setPlanAt, syncScene } from "./engine-setup.ts";
+import { atPlace, hookAt, inClone, setPlanAt, syncScene } from "./engine-setup.ts";
+import { getSignalRow } from "../src/engine/agents/signal-row.ts";
+import { noteOf } from "../src/engine/agents/session-notes.ts";
 import { Session } from "../src/engine/session.ts";
 import { newId } from "../src/engine/ids.ts";
 import { fromFields } from "../src/engine/snapshots/input.ts";
@@ -21,7 +23,7 @@ import {
   removeFailure,
   type FailureObservation,
 } from "../src/engine/failures/record.ts";
-import { resolveProject } from "../src/engine/projects/resolve.ts";
+import { requireProject, resolveProject } from "../src/engine/projects/resolve.ts";
 import { exportSeed } from "../src/engine/formats/seed-export.ts";
 import { countsText } from "../src/engine/sync/summary.ts";
 import { importSeed } from "../src/engine/formats/seed-import.ts";
@@ -72,6 +74,14 @@ const markOn = (l: LaptopWithClone, n: string, status: string) => on(l, (s) => m
 const completeOn = (l: LaptopWithClone, key: string) => on(l, (s) => setSnapshotStatus(s, key, "completed"));
 /** `mindsave sync PEER` whose report no case reads. */
 const syncOn = (l: LaptopWithClone, peer: string) => syncScene(inClone(l), peer);
+
+/** Claude Code's user-prompt-submit hook in session `id` on laptop `l`, saying `prompt`. */
+const promptOn = (l: LaptopWithClone, id: string, prompt: string) => {
+  const transcript = join(l.home, `${id}.jsonl`);
+  writeFileSync(transcript, "");
+  const raw = { session_id: id, transcript_path: transcript, cwd: l.repo, prompt };
+  return hookAt(l, undefined, "user-prompt-submit", { ...raw, hook_event_name: "UserPromptSubmit" });
+};
 
 /** What a laptop reads (`plan`, `snapshots list`, `failures`), in this process, as the CLI does: no write. */
 async function readOn<T>(l: LaptopWithClone, fn: (s: Session) => Promise<T>): Promise<T> {
@@ -459,6 +469,30 @@ describe("a step added to the plan on one laptop while the other finishes a step
         ["发布", "pending"],
       ]);
     expect(await snapshotRows(w.b.db)).toEqual(await snapshotRows(w.a.db));
+  });
+});
+
+describe("a session's notes on one laptop and a later signal row from the other", () => {
+  test("both laptops' sessions keep their notes after the sync: a 'don't save' on B still holds", async () => {
+    const w = world();
+    await save(w.a, "ship v2", { state: "s", next_action: "n" });
+    await syncOn(w.b, w.a.home);
+    // B's session says not to save; A's, later, notes something of its own: A's row is the later one.
+    await promptOn(w.b, "session-b", "don't save this session");
+    await promptOn(w.a, "session-a", "不需要保存");
+    expect((await w.b.cli(["sync", w.a.home])).code).toBe(0);
+    // Now the syncing laptop's row is the later one: the peer's session keeps its note there, and here.
+    await promptOn(w.a, "session-a2", "别保存");
+    await promptOn(w.b, "session-b2", "no need to save this session");
+    expect((await w.b.cli(["sync", w.a.home])).code).toBe(0);
+    for (const side of [w.a, w.b]) {
+      const row = await readOn(side, async (s) =>
+        getSignalRow(s.store, (await requireProject(s)).project.id),
+      );
+      const sessions = ["session-a", "session-b", "session-a2", "session-b2"];
+      expect(sessions.map((id) => noteOf(row, id)?.no_save)).toEqual([true, true, true, true]);
+    }
+    expect(await content(w.b.db)).toBe(await content(w.a.db));
   });
 });
 

@@ -90,10 +90,27 @@ export function withNote<S extends WithNotes>(
     ...change({ ...(sessions[sessionId] ?? { seen: now.toISOString() }) }),
     seen: now.toISOString(),
   };
-  const newest = Object.entries(sessions)
-    .sort((a, b) => compareCodes(b[1].seen, a[1].seen))
-    .slice(0, KEEP_SESSIONS);
-  return { ...s, sessions: Object.fromEntries(newest) };
+  return { ...s, sessions: newestNotes(sessions) };
+}
+
+/** The notes of the sessions seen most recently, KEEP_SESSIONS of them: the oldest are forgotten. */
+function newestNotes(sessions: Record<string, SessionNote>): Record<string, SessionNote> {
+  return Object.fromEntries(
+    Object.entries(sessions)
+      .sort((a, b) => compareCodes(b[1].seen, a[1].seen))
+      .slice(0, KEEP_SESSIONS),
+  );
+}
+
+/**
+ * `s` with the notes of `other`'s sessions it lacks or saw less recently: two rows of one project
+ * (a sync's, a link's) each hold what their own host's sessions noted, a "don't save" among them.
+ */
+export function joinNotes<S extends WithNotes>(s: S, other: WithNotes): S {
+  const sessions = { ...(s.sessions ?? {}) };
+  for (const [id, note] of Object.entries(other.sessions ?? {}))
+    if (!sessions[id] || compareCodes(note.seen, sessions[id].seen) > 0) sessions[id] = note;
+  return { ...s, sessions: newestNotes(sessions) };
 }
 
 /** The model of the session seen most recently (a /clear or a recovered session may not name one). */

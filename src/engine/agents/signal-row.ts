@@ -2,7 +2,7 @@
 // the pressure model's bookkeeping (signal.ts), and what the hooks remember beside them (session
 // notes, the last emergency). Its shape is declared here once, and the row is read and written only
 // through this module: every change goes through one put (which the store redacts as a whole).
-import type { SessionNote } from "./session-notes.ts";
+import { joinNotes, type SessionNote } from "./session-notes.ts";
 import type { Queries, StoreWriter } from "../../store/store.ts";
 import { redactDeep } from "../snapshots/redact.ts";
 
@@ -162,10 +162,25 @@ export async function changeSignalRow<R extends SignalRow>(
   return next;
 }
 
-/** A folded project's row goes to the project it joins, unless that one has its own. */
+/**
+ * A folded project's row goes to the project it joins; where that one has its own, its sessions'
+ * notes join that row's.
+ */
 export async function moveSignalRow(w: StoreWriter, from: string, to: string): Promise<void> {
   const row = await w.getSignal(from);
   if (!row) return;
-  if (!(await w.getSignal(to))) await putSignalRow(w, to, fromStored(row.data));
+  const there = await w.getSignal(to);
+  const moved = there ? notesJoined(fromStored(there.data), fromStored(row.data)) : fromStored(row.data);
+  if (moved) await putSignalRow(w, to, moved);
   await w.tombstoneSignal(from);
+}
+
+/**
+ * `row` with the session notes of `other` it lacks (see joinNotes), or null when it lacks none: a
+ * project's row taken in place of another (a sync's later row, a link) keeps what the other's
+ * sessions noted.
+ */
+export function notesJoined(row: SignalRow, other: SignalRow): SignalRow | null {
+  const joined = joinNotes(row, other);
+  return JSON.stringify(joined.sessions ?? {}) === JSON.stringify(row.sessions ?? {}) ? null : joined;
 }

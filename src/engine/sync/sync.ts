@@ -20,7 +20,8 @@ import { backupStore } from "../home/backups.ts";
 import { foldLinkedProjects } from "../projects/fold.ts";
 import { applyRetentionEverywhere } from "../snapshots/retention.ts";
 import { DEFAULT_KEEP } from "../snapshots/layers.ts";
-import type { Change, SyncRow } from "../../store/sync.ts";
+import { keyOf, type Change, type SyncRow } from "../../store/sync.ts";
+import { fromStored, notesJoined, putSignalRow, type SignalRow } from "../agents/signal-row.ts";
 import { admit, heldKeys, keysToAsk, type Admission, type Refused } from "./peer-rows.ts";
 import { syncIds, type Reidentified } from "./copies.ts";
 import type { PlanItem, StoreWriter } from "../../store/store.ts";
@@ -228,6 +229,8 @@ interface Intake {
   planned: SyncRow[];
   /** Snapshots an incoming row changed here (counted by the merge). */
   changedHere: Set<string>;
+  /** Signal rows taken in place of this store's, with the notes of this store's sessions they lacked: to write. */
+  notes: { projectId: string; row: SignalRow }[];
   /** The newest clock taken in. */
   newest: string;
   /** Rows read so far, for progress. */
@@ -272,7 +275,15 @@ async function pull(
   from: Store,
   to: Store,
   opts: PullOptions,
-): Promise<{ counts: Counts; read: number; plansMerged: string[]; completed: string[]; refused: Refused[] }> {
+): Promise<{
+  counts: Counts;
+  read: number;
+  plansMerged: string[];
+  completed: string[];
+  /** Signal rows written with notes of this store's sessions an incoming row lacked. */
+  notesKept: number;
+  refused: Refused[];
+}> {
   const src = from.syncReader();
   const dst = to.syncReader();
   const { fromId, toId } = opts;
@@ -316,6 +327,7 @@ async function pull(
     read: run.read,
     plansMerged: intake.plans.map((p) => p.name),
     completed: intake.completed.map((c) => c.name),
+    notesKept: intake.notes.length,
     refused: run.admission.refused,
   };
 }
@@ -383,6 +395,7 @@ function emptyIntake(): Intake {
     completed: [],
     planned: [],
     changedHere: new Set(),
+    notes: [],
     newest: "",
     done: 0,
   };
@@ -398,6 +411,13 @@ async function mergeTable(w: SyncSide, tbl: string, keys: string[], run: PullRun
     // Clocks more than 24 h ahead of ours are merged but never move our clock (see docs/sync.md).
     const mine =
       tbl === "snapshots" && lastSync !== null ? await w.snapshotPlans(rows.map((r) => String(r.id))) : null;
+    const signalsHere =
+      tbl === "signals"
+        ? await w.rowsByKeys(
+            tbl,
+            rows.map((r) => keyOf(tbl, r)),
+          )
+        : null;
     const hlc = await w.merge(
       tbl,
       rows,
@@ -409,6 +429,7 @@ async function mergeTable(w: SyncSide, tbl: string, keys: string[], run: PullRun
       intake.plans.push(...concurrentPlans(rows, mine, lastSync!));
       intake.completed.push(...completedOnOneSide(rows, mine, lastSync!));
     }
+    if (signalsHere) intake.notes.push(...notesLeftOut(rows, signalsHere));
     if (compareHlc(hlc, intake.newest) > 0) intake.newest = hlc;
     intake.done += offered.length;
     opts.progress?.(opts.phase, intake.done, run.total);
@@ -444,6 +465,7 @@ function changeNoted(tbl: string, intake: Intake): ((r: SyncRow) => void) | unde
 async function writeHere(hw: StoreWriter, intake: Intake, now: number): Promise<void> {
   const { plans, completed, changedHere, counts } = intake;
   await foldLinkedProjects(hw);
+  for (const n of intake.notes) await putSignalRow(hw, n.projectId, n.row);
   for (const p of plans) await hw.setSnapshotPlan(p.id, p.plan);
   for (const c of completed) await hw.setSnapshotStatus(c.id, "completed");
   // A merge written here changed this store too: a snapshot no incoming row changed counts as updated.
@@ -452,6 +474,38 @@ async function writeHere(hw: StoreWriter, intake: Intake, now: number): Promise<
   // Snapshots taken in meet this store's retention: its views stay short, nothing is deleted
   // (the archived mark is this store's own and never travels).
   if (changedHere.size) await applyRetentionEverywhere(hw, DEFAULT_KEEP, new Date(now));
+}
+
+/**
+ * The incoming signal rows that replace this store's (`here`, by project) and lack notes of this
+ * store's sessions, with those notes joined: a session runs on one host, and a row written later
+ * elsewhere knows nothing of what it noted ("don't save", corrections waiting for a snapshot).
+ */
+function notesLeftOut(
+  incoming: SyncRow[],
+  here: Map<string, SyncRow>,
+): { projectId: string; row: SignalRow }[] {
+  const out: { projectId: string; row: SignalRow }[] = [];
+  for (const r of incoming) {
+    const m = here.get(String(r.project_id));
+    if (!m || Number(r.deleted) || Number(m.deleted) || compareHlc(String(r.hlc), String(m.hlc)) <= 0)
+      continue;
+    const row = notesJoined(signalData(r), signalData(m));
+    if (row) out.push({ projectId: String(r.project_id), row });
+  }
+  return out;
+}
+
+/** A signal row's data, or the defaults when it is not JSON of an object. */
+function signalData(r: SyncRow): SignalRow {
+  try {
+    const data = JSON.parse(String(r.data)) as unknown;
+    return fromStored(
+      data && typeof data === "object" && !Array.isArray(data) ? (data as Record<string, unknown>) : null,
+    );
+  } catch {
+    return fromStored(null);
+  }
 }
 
 /** A snapshot row's plan, or null. */
@@ -599,9 +653,10 @@ export async function syncWith(
     toId: ids.peer,
     page: fromPeer.page,
   });
-  // Merges the push made in the peer (a plan's steps, a completion) are edits made there: brought
-  // back, so one sync leaves both the same. (Not counted again: the snapshots are counted, and named.)
-  if (!dryRun && (pushed.plansMerged.length || pushed.completed.length)) {
+  // Merges the push made in the peer (a plan's steps, a completion, its sessions' notes) are edits
+  // made there: brought back, so one sync leaves both the same. (Not counted again: the snapshots
+  // are counted, and named.)
+  if (!dryRun && (pushed.plansMerged.length || pushed.completed.length || pushed.notesKept)) {
     const back = await pull(peer.store, local, fromPeer);
     pulled.read += back.read;
     for (const k of ["plansMerged", "completed"] as const) pulled[k].push(...back[k]);
