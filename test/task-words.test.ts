@@ -392,3 +392,41 @@ test("a request that names no object, or asks for the change after the problem, 
   ]);
   judged(false, ["今晚十点前要发版。", "周五下午之前必须提测。"]);
 });
+
+test("a restriction told by its form is a rule: 只有…才, a preference against a thing, a scope with 只, a means after a comma; a remark taken back, 别扭, a scope inside a request are not", () => {
+  judged(true, [
+    "只有会员券才能和满减一起用，其他券都不行。",
+    "I'd prefer we not pull in lodash just for this.",
+    "I'd rather we didn't send it to users who unsubscribed from marketing.",
+    "数据库里还是存 UTC，只改展示层。",
+    "压缩放到前端做，用 canvas 转成 webp。",
+  ]);
+  judged(false, [
+    "I'd rather it crash at startup than quietly accept the wrong key.",
+    "对了下周一开始夏令时……哦不对中国没有夏令时，忽略。",
+    "Oh and don't bother with the staging config, never mind.",
+    "报表导出的时间全是 UTC，运营看着别扭。",
+    "把图片上传改成直传 OSS，服务器只负责签名。",
+    "我只改了一行。",
+  ]);
+});
+
+test("in a later prompt a correction is kept whole: a refusal with its reason and what is fine instead, a prohibition with its exception or its remedy, a case with what alone it allows", () => {
+  const later = (prompt: string) => promptRules(["Shrink the API image", prompt], []);
+  expect(later("not alpine. we hit musl DNS weirdness with it last year. debian slim is fine")).toEqual([
+    "not alpine. we hit musl DNS weirdness with it last year. debian slim is fine",
+  ]);
+  // A refusal the user goes on to question is not one rule with what follows.
+  expect(later("not alpine. why is the image so big anyway?")).toEqual(["not alpine."]);
+  expect(later("4xx 的不要重试，那是对方配置错了。只有 5xx 和超时才重试。")).toEqual([
+    "4xx 的不要重试，那是对方配置错了。只有 5xx 和超时才重试。",
+  ]);
+  expect(
+    later("why did you add retries? No retries in the test, that hides the bug. fix the race instead"),
+  ).toEqual(["No retries in the test, that hides the bug. fix the race instead"]);
+  expect(later("and a declined charge is final. only timeouts and 5xx get another try")).toEqual([
+    "and a declined charge is final. only timeouts and 5xx get another try",
+  ]);
+  // In the prompt that names the task, a rule is not joined to the problem before it.
+  expect(promptRules(["The job dies on timeouts. Only retry on 5xx."], [])).toEqual(["Only retry on 5xx."]);
+});

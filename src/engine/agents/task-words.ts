@@ -6,9 +6,9 @@ import { PRIVATE_MARK } from "../snapshots/private-spans.ts";
 
 // The words that make a sentence a rule for the work (spec: constraints and decisions the user states).
 const RULE_EN =
-  /\b(?:never|don'?t|do not|doesn'?t|must(?:n'?t)?|always|only|avoid|no longer|not allowed|rather than)\b/i;
+  /\b(?:never|don'?t|do not|doesn'?t|must(?:n'?t)?|always|only|avoid|no longer|not allowed|rather than)\b|\bI(?:'d| would) (?:rather|prefer)(?: (?:we|you|they))? (?:not|didn'?t|don'?t|never)\b/i;
 const RULE_ZH =
-  /不要|不用|别|必须|只用|只能|只要|只支持|不对|我说的是|我的意思是|禁止|不能|不许|不准|不得(?![了不])|切勿|一律|统一用|保持原样|保持.{0,16}不变|保留|留着|先留|沿用|照旧|一定要|务必|避免|改用/u;
+  /不要|不用|别|必须|只用|只能|只要|只支持|不对|我说的是|我的意思是|禁止|不能|不许|不准|不得(?![了不])|切勿|一律|统一用|保持原样|保持.{0,16}不变|保留|留着|先留|沿用|照旧|一定要|务必|避免|改用|只有[^，。]{1,24}才/u;
 // A requirement put on the work, not on a person ("It has to return 429", "the migration can't lock
 // it", "It should be at /healthz", "those requests need to keep working", "数据卷里的数据要保住"; not
 // "I have to leave", "we can't reproduce it", "我下午要开会"), and a limit told by its number ("at
@@ -21,14 +21,20 @@ const REQUIRED_ZH =
 const LIMIT_NUMBER_EN =
   /\b(?:at most|at least|no more than|no fewer than|no less than|not more than|a maximum of|a minimum of|under|below|within|less than|fewer than)\s+(?:\d|one|two|three|four|five|ten)/i;
 const LIMIT_ZH = /最多|至多|最少|至少|不超过|不多于|不少于|上限|下限|[设改定调](?:成|为|到)\s*\d/u;
+// A scope told with 只 before what may be done ("只改展示层"); not 只是/只有/只要, a measure (一只), or
+// what was done (只改了一行).
+const SCOPE_ZH = /(?<![一两三几每那这])只(?![是有要好不过])(?!\p{Script=Han}{1,3}了)(?=\p{Script=Han})/u;
 // A choice of means told of a part of the work: "查重用 Redis 的 SETNX" (inside a request it is the
 // task's); not how a thing is, told with 是…的 ("线上是用 configmap 挂的").
-const CHOICE_ZH = /(?<=\p{Script=Han})(?<![我你他她们成为是])用\s*[A-Za-z]/u;
+const CHOICE_ZH = /(?:(?<=\p{Script=Han})(?<![我你他她们成为是])|(?<=[，；]\s*))用\s*[A-Za-z]/u;
 // A Chinese sentence that fronts its object with 把 asks for a change ("把登录改成用 JWT"): a request.
 const DISPOSAL_ZH = /把/u;
 // A choice told by what it is not, closing an order: "Fall back to en-GB when the locale is invalid,
 // not en-US"; not a fact ("It's the parser, not the lexer", "Dates show as 11/02, not 02.11").
 const CONTRAST_END = /,\s+not\s+(?:an?\s+|the\s+)?[\w.-]+(?:\s+[\w.-]+)?[.!]?$/i;
+// A choice refused in a bare fragment, the way a correction opens: "not alpine.", "No, not the ORM."
+const REFUSED =
+  /^(?:no,?\s+)?not\s+(?!(?:sure|yet|really|bad|now|quite|exactly|much|that|me|so|again|always|\w+ing)\b)(?:the\s+|an?\s+)?[\w.-]+(?:\s+[\w.-]+)?[.!]?$/i;
 const STATEMENT_OPENING = /^(?:it|its|it's|this|that|these|those|the|a|an|there|he|she|they|we|i|you)\b/i;
 const MAIN_CLAUSE = /^.*?(?=\b(?:when|if|unless|because|since|while|which)\b|,|$)/i;
 // A choice of means: "Use zod for the schemas", "Use X instead of Y" (not "make it wait instead of sleeping").
@@ -74,7 +80,7 @@ const NOT_RULE_EN = new RegExp(
 );
 // 别 inside a word (识别, 特别, 区别, 级别…) is no "don't".
 const NOT_RULE_ZH =
-  /不对劲|别担心|不要担心|不用担心|别着急|不用急|别急|[识区特分类告级性派辨鉴个差离临惜道]别|(?:今天|今晚|明天|明早|后天|这周|本周|下周|周[一二三四五六日末]|月底|年底|上线前)(?:[^，。]{0,6}?(?:之前|以前|前))?(?:必须|一定要|务必|得|要)(?:上线|发布|发版|交付|完成|搞定|做完|提测)|^(?:我|我们|咱们)(?!的)[^，。要]{0,12}?(?<![一务])要/gu;
+  /不对劲|别担心|不要担心|不用担心|别着急|不用急|别急|[识区特分类告级性派辨鉴个差离临惜道]别|别(?:扭|人|处)|(?:今天|今晚|明天|明早|后天|这周|本周|下周|周[一二三四五六日末]|月底|年底|上线前)(?:[^，。]{0,6}?(?:之前|以前|前))?(?:必须|一定要|务必|得|要)(?:上线|发布|发版|交付|完成|搞定|做完|提测)|^(?:我|我们|咱们)(?!的)[^，。要]{0,12}?(?<![一务])要/gu;
 
 /** The sentences of a text, each with its closing mark (". ", "。", "!", "？", a line break); a dot inside a word ("deploy.ts", "v2.3.0") closes none. */
 export function sentencesOf(text: string): string[] {
@@ -102,6 +108,8 @@ export function ownWords(prompt: string): string {
 }
 
 // Not a rule for the work: a question, "don't save" (about MindSave), a pasted log or text.
+// A remark the user takes back at its end ("…哦不对中国没有夏令时，忽略。", "…, never mind"): no rule.
+const TAKEN_BACK = /(?:忽略|算了|当我没说|never ?mind|scratch that|ignore (?:that|me))[\s。.!！]*$/iu;
 const NO_SAVE = /\b(?:don'?t|do not|never)\s+(?:save|snapshot)\b|不要保存|别保存|不用保存/iu;
 const RULE_MAX = 240;
 
@@ -114,13 +122,18 @@ function isContrastOrder(sentence: string): boolean {
 /** A sentence that states a rule for the work: "Never use Redis for it", "只用 Postgres", "Use zod for the schemas". */
 export function isRule(sentence: string): boolean {
   const s = sentence.replace(/[\u2018\u2019]/g, "'");
-  if (s.length > RULE_MAX || /[?？]$/u.test(s) || NO_SAVE.test(s)) return false;
+  if (s.length > RULE_MAX || /[?？]$/u.test(s) || NO_SAVE.test(s) || TAKEN_BACK.test(s)) return false;
   const said = s.replace(NOT_RULE_EN, " ").replace(NOT_RULE_ZH, " ");
   const rules = [RULE_EN, RULE_ZH, CHOICE_EN, INSTEAD_EN, LIMIT_EN, REQUIRED_EN, REQUIRED_ZH];
-  if (rules.some((rule) => rule.test(said)) || isContrastOrder(said)) return true;
-  // A number's limit or a means chosen inside a request is the task's ("Add validation: a password of
+  if (
+    rules.some((rule) => rule.test(said)) ||
+    isContrastOrder(said) ||
+    REFUSED.test(sentencesOf(said)[0] ?? "")
+  )
+    return true;
+  // A number's limit, a means chosen or a scope inside a request is the task's ("Add validation: a password of
   // at least 12 characters", "帮我用 Go 写个脚本").
-  const limits = [LIMIT_NUMBER_EN, LIMIT_ZH, CHOICE_ZH];
+  const limits = [LIMIT_NUMBER_EN, LIMIT_ZH, CHOICE_ZH, SCOPE_ZH];
   return limits.some((rule) => rule.test(said)) && !requestOf(s) && !DISPOSAL_ZH.test(s);
 }
 
@@ -238,9 +251,11 @@ export function taskOf(prompt: string): string {
   return task.join(" ").replace(/[.。]$/u, "");
 }
 
-// A rule that says what not to do.
+// A sentence that opens with what is allowed alone: "Only 5xx gets another try", "只有 5xx 才重试".
+const EXCEPTION = /^(?:only|只有|只)/iu;
+// A rule that says what not to do, also as a thing refused ("No retries in the test").
 const NEGATED =
-  /\b(?:don'?t|do not|never|stop|must not|mustn'?t|should not|shouldn'?t|cannot|can'?t)\b|不要|别|不许|不能/iu;
+  /\b(?:don'?t|do not|never|stop|must not|mustn'?t|should not|shouldn'?t|cannot|can'?t)\b|^no\s+\w|不要|别|不许|不能/iu;
 
 /**
  * What the sentence after a rule adds to it, as part of that rule: what to do instead of what the
@@ -250,18 +265,54 @@ const NEGATED =
  * that field in the mobile config response. Old app versions read it.").
  */
 function addsToRule(rule: string, next: string, later: boolean): boolean {
+  // What a prohibition still allows, said next: "4xx 的不要重试…。只有 5xx 和超时才重试。"
+  const allowed = later && NEGATED.test(rule) && EXCEPTION.test(next);
+  if (allowed && rule.length + next.length < RULE_MAX) return true;
   if (isRule(next) || /[?？]$/u.test(next) || rule.length + next.length >= RULE_MAX) return false;
   if (requestOf(next)) return NEGATED.test(rule) && (later || POINTS_BACK.test(next));
   return later && POINTS_BACK.test(next) && next.split(/\s+/).length <= 8;
 }
 
-/** A prompt's pieces with what a sentence adds to the rule before it joined to that rule (see addsToRule). */
+/**
+ * A rule that says what alone is allowed, after the short statement of the case it is an exception
+ * to ("and a declined charge is final. only timeouts and 5xx get another try"): one rule.
+ */
+function exceptsCase(statement: string, rule: string): boolean {
+  if (!EXCEPTION.test(rule) || !isRule(rule) || isRule(statement) || requestOf(statement)) return false;
+  return !/[?？]$/u.test(statement) && statement.split(/\s+/).length <= 10 && statement.length <= 60;
+}
+
+// A prompt opened by refusing what the agent did: "no, …", "nope", "not alpine."
+const REFUSAL_OPENING = /^(?:no|nope|not)\b/i;
+
+/**
+ * A correction that opens its prompt by refusing what the agent did, with the reason and what is
+ * fine instead after it ("not alpine. we hit musl DNS weirdness with it last year. debian slim is
+ * fine"): one rule, when the prompt is that short and asks no question and states no other rule.
+ */
+function refusalWithReason(pieces: string[]): string | null {
+  const [opening, ...rest] = pieces;
+  if (!opening || !rest.length || rest.length > 2 || !REFUSAL_OPENING.test(opening) || !isRule(opening))
+    return null;
+  const whole = pieces.join(" ");
+  if (whole.length >= RULE_MAX || rest.some((p) => isRule(p) || /[?？]$/u.test(p))) return null;
+  return whole;
+}
+
+/**
+ * A prompt's pieces with what a sentence adds to the rule before it joined to that rule (see
+ * addsToRule); a later prompt that is one correction (refusalWithReason) as one piece.
+ */
 function withWhatInstead(pieces: string[], later: boolean): string[] {
+  const refusal = later ? refusalWithReason(pieces) : null;
+  if (refusal) return [refusal];
   const out: string[] = [];
   for (const p of pieces) {
     const last = out.at(-1);
-    if (last !== undefined && isRule(last) && addsToRule(last, p, later))
-      out[out.length - 1] = `${last} ${p}`;
+    // Chinese sentences run on without a space.
+    const joined = `${last}${/[。！？]$/u.test(last ?? "") ? "" : " "}${p}`;
+    if (last !== undefined && isRule(last) && addsToRule(last, p, later)) out[out.length - 1] = joined;
+    else if (last !== undefined && later && exceptsCase(last, p)) out[out.length - 1] = joined;
     else out.push(p);
   }
   return out;
