@@ -33,6 +33,17 @@ describe("mindsave tags", () => {
     });
   });
 
+  test("snapshots list --tag shows the tag filtered by first among a row's tags (case folded)", async () => {
+    const rows = (await t.okCli(["snapshots", "list", "--tag", "ALPHA"])).stdout
+      .split("\n")
+      .filter((l) => /^ +\d+\. /.test(l));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toEndWith(" third #alpha #Release");
+    const chinese = (await t.okCli(["snapshots", "list", "--tag", "发布"])).stdout;
+    expect(chinese).toContain(" second #发布 #beta\n");
+    expect(chinese).toContain(" first #发布 #release\n");
+  });
+
   test("a project without a tag: one clear line, exit 0", async () => {
     await t.okCli(["save", "--goal", "untagged post"], { cwd: blog });
     const r = await t.cli(["tags"], { cwd: blog });

@@ -1009,6 +1009,23 @@ describe("picker names on a narrow terminal", () => {
   });
 });
 
+describe("the picker's tag filter", () => {
+  test("the tag filtered by shows first among a row's tags, so a row cut short still shows it", async () => {
+    const { session } = await store([]);
+    const goal = "Speed up CI by caching the pnpm store, round 295";
+    await saveSnapshot(session, { input: fromFields({ goal, tags: ["speedup", "release-2026", "支付"] }) });
+    await saveSnapshot(session, { input: fromFields({ goal: "other work", tags: ["perf"] }) });
+    const h = mount(session, { columns: 100, rows: 24 });
+    await h.until((x) => x.includes("2 snapshots"), "the picker");
+    h.press("t", "#支付", KEY.enter);
+    const f = await h.until((x) => x.includes("1 of 2 snapshots · #支付"), "the #支付 filter");
+    // 100 columns: the goal (48) whole; of its three tags only the first and a start of the next fit.
+    const row = f.split("\n").find((l) => l.includes("in progress"))!;
+    expect(row).toContain(`${goal} #支付 #spee…`);
+    expect(width(row)).toBeLessThanOrEqual(100);
+  });
+});
+
 describe("failure graph: an edit is not a new sighting", () => {
   /** Tailwind seen two days ago, Redux one day ago, once each: by repeat count (ties: last seen) Redux, then Tailwind. */
   async function graph() {

@@ -27,6 +27,7 @@ import type { GlobalOptions } from "../types.ts";
 import type { SnapshotStatus, SnapshotSummary } from "../engine/snapshots/catalog.ts";
 import type { SnapshotRecord } from "../store/store.ts";
 import { requireProject } from "../engine/projects/resolve.ts";
+import { filteredTagFirst } from "../engine/snapshots/tags.ts";
 
 const kb = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`);
 
@@ -111,7 +112,9 @@ function listLines(
   // row fits its width: past the number, gaps, age, status, layers and size (50 columns) and the
   // goals, a long name is cut in its middle; its number or its start still selects it.
   const cols = terminalColumns();
-  const goals = rows.map((r) => r.goal + (r.tags.length ? `  #${r.tags.join(" #")}` : ""));
+  const goals = rows.map(
+    (r) => r.goal + (r.tags.length ? `  #${filteredTagFirst(r.tags, opts.tag).join(" #")}` : ""),
+  );
   const { cells, width: nameW } = nameColumn(
     names,
     rows.map((r) => !!r.archived),

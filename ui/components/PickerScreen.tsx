@@ -16,7 +16,7 @@ import {
   snapshotBefore,
   snapshotCount,
 } from "../../src/engine/snapshots/catalog.ts";
-import { projectTagNames } from "../../src/engine/snapshots/tags.ts";
+import { filteredTagFirst, projectTagNames } from "../../src/engine/snapshots/tags.ts";
 import { useSnapshotPages } from "../hooks/useSnapshotPages.ts";
 import { inline } from "../../src/engine/snapshots/layers.ts";
 import { useUi } from "../context.ts";
@@ -180,7 +180,7 @@ export function PickerScreen(props: PickerProps) {
       {rows.length === 0 ? (
         <Text color={result?.error ? theme.c("bad") : theme.c("muted")}>{fit(empty, w, g.ellipsis)}</Text>
       ) : (
-        <SnapshotRows rows={rows} nav={nav} visible={visible} marked={marked} width={w} />
+        <SnapshotRows rows={rows} nav={nav} visible={visible} marked={marked} width={w} tag={tag} />
       )}
       {rows.length > visible ? (
         <Text
@@ -520,6 +520,8 @@ function SnapshotRows(props: {
   visible: number;
   marked: string[];
   width: number;
+  /** The tag filter on: shown first among a row's tags. */
+  tag: string;
 }) {
   const { theme, now } = useUi();
   const { rows, nav, marked } = props;
@@ -538,7 +540,7 @@ function SnapshotRows(props: {
   const line = (r: Row) => {
     const twin = twins.get(r.id);
     const goal = `${twin ? `id ${twin} ${g.sep} ` : ""}${r.context ? `${inline(r.goal)} ${g.sep} ${contextAfterGoal(r.context, r.goal)}` : inline(r.goal)}`;
-    return r.tags?.length ? `${goal}  #${r.tags.join(" #")}` : goal;
+    return r.tags?.length ? `${goal}  #${filteredTagFirst(r.tags, props.tag).join(" #")}` : goal;
   };
   // The goal says what a snapshot is about (a name is mostly the goal's start and a date): the
   // names give way to the widest goal shown (12 columns of goal at least), cut in their middle

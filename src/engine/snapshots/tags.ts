@@ -43,6 +43,16 @@ export function normalizeTags(tags: string[] | undefined): string[] {
 }
 
 /** One project's tags and how many of its snapshots carry each, most used first. */
+/**
+ * A snapshot's tags with the one a list is filtered by first (compared as the store does, case
+ * folded), so a row cut short still shows why it is listed.
+ */
+export function filteredTagFirst(tags: string[], filter: string | undefined): string[] {
+  const key = filter?.trim().replace(/^#+/, "").toLowerCase();
+  if (!key) return tags;
+  return [...tags.filter((t) => t.toLowerCase() === key), ...tags.filter((t) => t.toLowerCase() !== key)];
+}
+
 export interface ProjectTags {
   project: string;
   project_id: string;
