@@ -183,6 +183,14 @@ export function quickCases(b: Binaries, ds: DataSet, work: Work): Measurement[] 
     floor: "hello",
     spec: at([b.exe, "recall", RARE_WORD], { env: { ...work.env, MINDSAVE_HOST: "bench-new-laptop" } }),
   });
+  // Every project's snapshots searched: the store's newest first (the snapshots_newest index).
+  add({
+    id: "recall.all",
+    label: `mindsave recall ${COMMON_WORD} --all-projects`,
+    kind: "mindsave",
+    floor: "hello",
+    spec: at([b.exe, "recall", COMMON_WORD, "--all-projects"]),
+  });
   // Bare recall: the newest cold archive there is (automatic checkpoints have none), and a diff of
   // the two newest snapshots with the failures seen between them: both read the newest rows only.
   add({

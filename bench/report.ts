@@ -227,6 +227,7 @@ const GROWTH: [id: string, metric: Growth["metric"], limit: number | null][] = [
   ["recall.rare", "× floor", 1.3],
   ["recall.common", "× floor", 1.3],
   ["recall.newhost", "× floor", 1.3],
+  ["recall.all", "× floor", 1.3],
   ["recall.archive", "× floor", 1.3],
   ["diff", "× floor", 1.3],
   ["hook.session-start", "× floor", 1.3],

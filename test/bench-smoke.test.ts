@@ -47,6 +47,7 @@ test("bun bench/run.ts --tiny writes results with every measurement", async () =
     "recall.common",
     "recall.common.grep",
     "recall.newhost",
+    "recall.all",
     "recall.archive",
     "diff",
     "list",

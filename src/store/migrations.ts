@@ -399,6 +399,12 @@ export const INDEXES: readonly { name: string; sql: string }[] = [
     name: "snapshots_page",
     sql: "CREATE INDEX IF NOT EXISTS snapshots_page ON snapshots(project_id, deleted, created_at, id)",
   },
+  // Every project's snapshots in time order: a search of every project reads the store's newest
+  // first (search.ts). Without `deleted`, which lies past Layer 3: made from each row's first page.
+  {
+    name: "snapshots_newest",
+    sql: "CREATE INDEX IF NOT EXISTS snapshots_newest ON snapshots(created_at, id)",
+  },
 ];
 
 /** Makes the INDEXES a store lacks; true when it made some. When it cannot now (another writer, a full disk), a later open will. */

@@ -89,8 +89,12 @@ async function newestWay(
   opts: SearchFilter,
 ): Promise<SearchWay | null> {
   const recent = opts.recent ?? Math.max(RECENT_WINDOW, limit * 4);
-  if (projectId === null || recent <= 0) return null;
-  const newest = await newestRowids(db, projectId, recent, opts.rangeGap);
+  if (recent <= 0) return null;
+  if (projectId === null && !(await hasIndex(db, NEWEST_INDEX))) return null;
+  const newest =
+    projectId === null
+      ? await storeNewestRowids(db, recent)
+      : await newestRowids(db, projectId, recent, opts.rangeGap);
   return { found: null, few: false, fromListed: false, newest, wholeProject: newest.count < recent };
 }
 
@@ -130,14 +134,22 @@ function matchedBy(q: SearchQuery, way: SearchWay & { match: string; long: strin
     q.args.push(JSON.stringify(way.found));
     return "json_each(?) AS m CROSS JOIN snapshots s ON s.rowid = m.value";
   }
-  if (way.newest) {
+  if (way.newest && !way.newest.ranges) {
+    // The store's newest: scattered over the projects' rowids, so each is matched alone (a
+    // full-text lookup of that rowid), never the matches of the rowids between them.
+    q.where.push("EXISTS (SELECT 1 FROM snapshot_search WHERE rowid = m.value AND snapshot_search MATCH ?)");
+    q.args.push(way.newest.rowids, way.match);
+    return "json_each(?) AS m CROSS JOIN snapshots s ON s.rowid = m.value";
+  }
+  const ranges = way.newest?.ranges;
+  if (way.newest && ranges) {
     // Only the matches within the newest rowids' ranges are read: the full-text index seeks to each.
     // Tested on m.value, so before a snapshot's row is read: only the hits' rows are (a row is large,
     // its `deleted` lies past the layers, in overflow pages).
     const inRange =
       "SELECT rowid FROM snapshot_search WHERE snapshot_search MATCH ? AND rowid BETWEEN ? AND ?";
-    q.where.push(`m.value IN (${way.newest.ranges.map(() => inRange).join(" UNION ALL ")})`);
-    q.args.push(way.newest.rowids, ...way.newest.ranges.flatMap(([low, high]) => [way.match, low, high]));
+    q.where.push(`m.value IN (${ranges.map(() => inRange).join(" UNION ALL ")})`);
+    q.args.push(way.newest.rowids, ...ranges.flatMap(([low, high]) => [way.match, low, high]));
     return "json_each(?) AS m CROSS JOIN snapshots s ON s.rowid = m.value";
   }
   if (way.found) {
@@ -230,11 +242,38 @@ async function listsMany(db: Exec, projectId: string, n = MANY_LISTED): Promise<
   return Number(rows[0]?.c ?? 0) > n;
 }
 
-/** A project's newest snapshots: their rowids (a JSON array), how many, the rowid ranges that hold them. */
+/**
+ * A project's newest snapshots: their rowids (a JSON array), how many, the rowid ranges that hold
+ * them (null for the store's newest, which are matched one by one).
+ */
 interface NewestSnapshots {
   rowids: string;
   count: number;
-  ranges: [low: number, high: number][];
+  ranges: [low: number, high: number][] | null;
+}
+
+/** The index that orders every snapshot of the store by time (migrations.ts INDEXES). */
+const NEWEST_INDEX = "snapshots_newest";
+
+/**
+ * Whether the store has the index yet: it is made on a writable open, and without it the store's
+ * newest would be found by reading every snapshot's row.
+ */
+async function hasIndex(db: Exec, name: string): Promise<boolean> {
+  return (
+    (await query(db, "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?", [name])).length > 0
+  );
+}
+
+/** The store's `n` newest snapshots, of every project: read off NEWEST_INDEX. */
+async function storeNewestRowids(db: Exec, n: number): Promise<NewestSnapshots> {
+  const rows = await query(
+    db,
+    `SELECT json_group_array(r) AS rowids, count(*) AS count
+     FROM (SELECT rowid AS r FROM snapshots INDEXED BY ${NEWEST_INDEX} WHERE deleted = 0 ORDER BY created_at DESC, id DESC LIMIT ?)`,
+    [n],
+  );
+  return { rowids: str(rows[0].rowids), count: Number(rows[0].count), ranges: null };
 }
 
 /** The project's `n` newest snapshots (those a search reads first), gathered in SQL, not row by row. */
