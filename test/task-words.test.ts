@@ -430,3 +430,15 @@ test("in a later prompt a correction is kept whole: a refusal with its reason an
   // In the prompt that names the task, a rule is not joined to the problem before it.
   expect(promptRules(["The job dies on timeouts. Only retry on 5xx."], [])).toEqual(["Only retry on 5xx."]);
 });
+
+test("a later prompt that questions what the agent did and then refuses it states a rule, whatever its words; a question alone, or one answered without refusing, does not", () => {
+  const later = (prompt: string) => promptRules(["给用户列表加导出 CSV 的按钮", prompt], []);
+  expect(later("为什么装了 papaparse？拼个 CSV 不需要库，自己写就行，记得处理逗号和引号。")).toEqual([
+    "拼个 CSV 不需要库，自己写就行，记得处理逗号和引号。",
+  ]);
+  expect(
+    later("why did you add retries? No retries in the test, that hides the bug. fix the race instead"),
+  ).toEqual(["No retries in the test, that hides the bug. fix the race instead"]);
+  expect(later("为什么装了 papaparse？")).toEqual([]);
+  expect(later("why did you add retries? I saw it in the diff.")).toEqual([]);
+});

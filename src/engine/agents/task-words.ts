@@ -324,20 +324,45 @@ function withWhatInstead(pieces: string[], later: boolean): string[] {
  */
 export function promptRules(prompts: readonly string[], known: readonly string[]): string[] {
   const held = known.map((k) => k.replace(/^User correction: /, "").trim()).filter((k) => k.length >= 4);
-  // Only the first prompt names the task: a later one's sentence keeps its opening clause with its
-  // rule ("用 Element Plus 自带的 el-table-v2，别再装别的虚拟列表库。" is one rule).
   const rules = prompts
-    .flatMap((p, i) => {
-      const pieces = piecesOf(p, i === 0);
-      const change = i === 0 ? changeAsked(pieces) : undefined;
-      return withWhatInstead(
-        pieces.filter((s) => s !== change),
-        i > 0,
-      );
-    })
-    .filter(isRule)
+    .flatMap((p, i) => rulesOfPrompt(p, i > 0))
     .filter((s) => !held.some((k) => s.includes(k) || k.includes(s)));
   return foldDuplicates(rules).kept;
+}
+
+/**
+ * The rules one prompt states. Only the first prompt names the task: a later one's sentence keeps
+ * its opening clause with its rule ("用 Element Plus 自带的 el-table-v2，别再装别的虚拟列表库。" is one
+ * rule), and a later one that challenges what the agent did is the correction it then states.
+ */
+function rulesOfPrompt(prompt: string, later: boolean): string[] {
+  const pieces = piecesOf(prompt, !later);
+  const answer = later ? challengeAnswered(pieces) : null;
+  if (answer) return [answer];
+  const change = later ? undefined : changeAsked(pieces);
+  return withWhatInstead(
+    pieces.filter((s) => s !== change),
+    later,
+  ).filter(isRule);
+}
+
+// The user questioning what the agent did: "why did you add retries?", "为什么装了 papaparse？".
+const CHALLENGE =
+  /^(?:but\s+|wait,?\s+)?(?:why(?: did|'d| would| are)? you\b|为什么(?:你)?(?:要)?(?:装|加|改|用|删|换|引|写|把))/iu;
+// What refuses the thing questioned: a prohibition, "不需要", "没必要".
+const REFUSES = new RegExp(`${NEGATED.source}|不需要|没必要|用不着`, "iu");
+
+/**
+ * A prompt that opens by questioning what the agent did and then refuses it, in one or two
+ * sentences and no further question ("为什么装了 papaparse？拼个 CSV 不需要库，自己写就行…"): those
+ * sentences are the correction, a rule whatever its words.
+ */
+function challengeAnswered(pieces: string[]): string | null {
+  const [question, ...rest] = pieces;
+  if (!question || !CHALLENGE.test(question) || !/[?？]$/u.test(question)) return null;
+  if (!rest.length || rest.length > 2 || rest.some((p) => /[?？]$/u.test(p))) return null;
+  const answer = rest.join(/[。！]$/u.test(rest[0]) ? "" : " ");
+  return REFUSES.test(answer) && answer.length < RULE_MAX ? answer : null;
 }
 
 // The agent announcing its next step: "Next, I'll …", "Next step: …", "接下来…", "下一步…".
