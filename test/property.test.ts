@@ -304,6 +304,9 @@ describe("the snapshot parser", () => {
   });
 
   test("a snapshot rendered in the spec's file format and parsed back keeps every field", async () => {
+    // 100 cases: at this seed the renderer's and the parser's lines are all reached by 60 (bun test
+    // --coverage: 60 and 300 cases cover the same lines, 30 miss secret-values.ts's); each case
+    // renders and parses a whole snapshot: 300 of them cost over a third of this file's CPU.
     await run(
       fc.property(record, (r) => {
         const s = asRecord(r);
@@ -345,7 +348,7 @@ describe("the snapshot parser", () => {
         };
         if (JSON.stringify(got) !== JSON.stringify(want)) expect({ text, got }).toEqual({ text, got: want });
       }),
-      300,
+      100,
     );
   });
 });
