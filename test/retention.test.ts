@@ -334,6 +334,20 @@ describe.skipIf(!TMUX)("snapshots prune on a terminal asks y/N", () => {
   }
 });
 
+describe("snapshots stats and archived snapshots", () => {
+  test("says how many of the snapshots it counts are archived; --json adds listed and archived", async () => {
+    const t = fixture("mindsave-stats-archived-");
+    // Two snapshots past --keep 1 are archived; the stats count all three.
+    for (const goal of ["one 一", "two", "three"]) await save(t, goal, { keep: 1 });
+    const text = (await t.okCli(["snapshots", "stats"])).stdout;
+    expect(text.split("\n")[0]).toMatch(
+      /^Project shop: 3 snapshot\(s\), 2 of them archived \(counted here; `snapshots list` shows them with --all\), [\d.]+ (B|KB) of text\.$/,
+    );
+    expect(text).toContain("By status: in_progress 3.");
+    expect(await t.json(["snapshots", "stats"])).toMatchObject({ count: 3, listed: 1, archived: 2 });
+  });
+});
+
 // Like prune, delete asks a person on a terminal, naming the snapshot: list numbers shift after a
 // delete, so `snapshots delete 1` run twice would otherwise take two. Piped, it deletes at once.
 describe.skipIf(!TMUX)("snapshots delete on a terminal says which snapshot and asks y/N", () => {

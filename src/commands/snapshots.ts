@@ -146,7 +146,8 @@ export async function stats(_o: unknown, _args: string[], g: GlobalOptions): Pro
     const pct = (n: number) => (st.bytes ? `${Math.round((n / st.bytes) * 100)}%` : "0%");
     print(
       [
-        `Project ${ctx.project.name}: ${st.count} snapshot(s), ${kb(st.bytes)} of text.`,
+        // Archived snapshots are counted in every line below: say so, as the list says it leaves them out.
+        `Project ${ctx.project.name}: ${st.count} snapshot(s)${st.archived ? `, ${st.archived} of them archived (counted here; \`snapshots list\` shows them with --all)` : ""}, ${kb(st.bytes)} of text.`,
         `By status: ${
           Object.entries(st.by_status)
             .map(([k, v]) => `${k} ${v}`)

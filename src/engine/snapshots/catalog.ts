@@ -118,8 +118,11 @@ export async function snapshotById(session: Session, id: string): Promise<Snapsh
   return s;
 }
 
-export function snapshotStats(session: Session, projectId: string) {
-  return session.store.snapshotStats(projectId);
+/** `snapshots stats`: every snapshot of the project, archived ones too; `archived` says how many are, `listed` the others. */
+export async function snapshotStats(session: Session, projectId: string) {
+  const st = await session.store.snapshotStats(projectId);
+  const listed = await listedCount(session, projectId);
+  return { ...st, listed, archived: Math.max(0, st.count - listed) };
 }
 
 export async function setStatusById(
