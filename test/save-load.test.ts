@@ -423,6 +423,49 @@ describe("a save that leaves its task's last snapshot's constraints and decision
     expect(overflow.stderr).not.toContain("are not in this snapshot");
   });
 
+  test("a save that gives decisions of its own replaces the last ones quietly; a constraint left out is still told", async () => {
+    const t = setup();
+    const left = (r: { warnings: string[] }) =>
+      r.warnings.find((w) => w.includes("are not in this snapshot")) ?? "";
+    await save(t.here, {
+      goal: "Speed up CI",
+      state: "s",
+      next: "n",
+      constraint: ["no new dependencies"],
+      decision: ["cache node_modules"],
+    });
+    // A decision replaced, round after round: nothing said.
+    for (const decision of ["cache the pnpm store", "缓存 pnpm store 和 Docker 层"])
+      expect(
+        left(
+          await save(t.here, {
+            goal: "Speed up CI",
+            state: "s",
+            next: "n",
+            constraint: ["no new dependencies"],
+            decision: [decision],
+          }),
+        ),
+      ).toBe("");
+    // Its constraint left out: told, and only the constraint.
+    const dropped = await save(t.here, {
+      goal: "Speed up CI",
+      state: "s",
+      next: "n",
+      decision: ["cache the pnpm store"],
+    });
+    expect(left(dropped)).toStartWith("1 constraint(s) of ");
+    expect(left(dropped)).not.toContain("decision(s)");
+    // No decision given at all: the last ones are lost, and that is told.
+    const none = await save(t.here, {
+      goal: "Speed up CI",
+      state: "s",
+      next: "n",
+      constraint: ["no new dependencies"],
+    });
+    expect(left(none)).toStartWith(`1 decision(s) of ${dropped.snapshot.name} are not in this snapshot`);
+  });
+
   test("a save of another task is not told the last task's are left; back on that task after it, the save is", async () => {
     const t = setup();
     const oauth = "Add OAuth login to the API";

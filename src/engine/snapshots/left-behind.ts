@@ -1,6 +1,7 @@
 // A snapshot saved by hand holds the constraints and decisions it is given (the spec's rule): those
 // of its task's last full snapshot that it leaves out are no longer restored. Said, never silent.
-// A save of another task leaves nothing behind: the last task's snapshot keeps its own.
+// A save of another task leaves nothing behind: the last task's snapshot keeps its own. A save that
+// gives decisions of its own has stated them: a decision it leaves out was replaced, not lost.
 import { constraintKey } from "./constraint-hygiene.ts";
 import { writtenConstraints } from "./layers.ts";
 import { mayBeSameTask } from "./same-task.ts";
@@ -35,7 +36,11 @@ export async function leftBehind(
     return before.filter((x) => !have.has(constraintKey(x))).length;
   };
   const c = missing(withoutRetired(writtenConstraints(full), "constraint", retired), given.constraints);
-  const d = missing(withoutRetired(full.decisions, "decision", retired), given.decisions);
+  // Decisions are replaced as a task goes ("use polling", then "use websockets"): told each time, the
+  // warning was noise. Constraints stand for the whole task, so one left out is always told.
+  const d = given.decisions.length
+    ? 0
+    : missing(withoutRetired(full.decisions, "decision", retired), given.decisions);
   if (!c && !d) return [];
   const what = [c && `${c} constraint(s)`, d && `${d} decision(s)`].filter(Boolean).join(" and ");
   return [
