@@ -84,6 +84,8 @@ export interface SnapshotFilter {
   ids?: string[];
   /** Only snapshots with a cold archive (Layer 3). */
   withLayer3?: boolean;
+  /** Only full snapshots, or only overflow ones. */
+  kind?: SnapshotSummary["kind"];
 }
 
 /** A page of a list: `limit` rows from `offset` (or after `after`). */
@@ -102,29 +104,32 @@ function snapshotFilter(
   o: { counted?: boolean } = {},
 ): [string, string, unknown[]] {
   const at = f.listed ? "(l.created_at, l.snapshot_id)" : "(snapshots.created_at, snapshots.id)";
-  const where = [
-    ...(f.tag !== undefined ? [TAGGED] : []),
-    ...(f.status !== undefined ? ["snapshots.status = ?"] : []),
-    ...(f.after ? [`${at} < (?, ?)`] : []),
-    ...(f.ids ? [`snapshots.id IN (${f.ids.map(() => "?").join(", ")})`] : []),
-    ...(f.withLayer3 ? [HAS_LAYER3] : []),
+  const own = ownColumnFilters(f);
+  const conditions: [string, unknown[]][] = [
+    ...own,
+    ...(f.after ? [[`${at} < (?, ?)`, [f.after.created_at, f.after.id]] as [string, unknown[]]] : []),
   ];
-  const params = [
-    projectId,
-    ...(f.tag !== undefined ? [f.tag] : []),
-    ...(f.status !== undefined ? [f.status] : []),
-    ...(f.after ? [f.after.created_at, f.after.id] : []),
-    ...(f.ids ?? []),
-  ];
+  const where = conditions.map(([sql]) => sql);
+  const params = [projectId, ...conditions.flatMap(([, args]) => args)];
   // Counted without a filter on the snapshot's own columns, the listed ones are read on
   // listed_snapshots' index alone (its triggers keep only live snapshots there): no snapshot row.
-  const own = f.tag !== undefined || f.status !== undefined || f.ids !== undefined || f.withLayer3;
   const from = !f.listed
     ? "snapshots WHERE snapshots.project_id = ? AND snapshots.deleted = 0"
-    : o.counted && !own
+    : o.counted && !own.length
       ? "listed_snapshots l WHERE l.project_id = ?"
       : LISTED_FROM;
   return [from, where.map((w) => ` AND ${w}`).join(""), params];
+}
+
+/** The list's filters on the snapshot's own columns (a row read): each condition with its parameters. */
+function ownColumnFilters(f: SnapshotFilter): [string, unknown[]][] {
+  const c: [string, unknown[]][] = [];
+  if (f.tag !== undefined) c.push([TAGGED, [f.tag]]);
+  if (f.status !== undefined) c.push(["snapshots.status = ?", [f.status]]);
+  if (f.ids) c.push([`snapshots.id IN (${f.ids.map(() => "?").join(", ")})`, f.ids]);
+  if (f.withLayer3) c.push([HAS_LAYER3, []]);
+  if (f.kind !== undefined) c.push(["snapshots.kind = ?", [f.kind]]);
+  return c;
 }
 
 /** The live failures of a project and the global ones (or only the project's, or only the global ones without a project). */

@@ -54,8 +54,8 @@ export async function deleteSnapshot(
 export async function layer2AfterDelete(session: Session, s: SnapshotRecord): Promise<Layer2Moved[]> {
   if (s.kind !== "full") return [];
   const out: Layer2Moved[] = [];
-  for (const x of await session.store.listSnapshots(s.project_id)) {
-    if (x.kind !== "overflow") continue;
+  // The project's overflow snapshots only (few): not a summary of its every snapshot.
+  for (const x of await session.store.listSnapshots(s.project_id, { kind: "overflow" })) {
     const o = await session.store.getSnapshot(x.id);
     if (!o || (await extendedSnapshot(session, o))?.id !== s.id) continue;
     out.push({

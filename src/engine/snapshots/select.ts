@@ -184,12 +184,10 @@ export async function extendedSnapshot(
   const base =
     typeof id === "string" && id && id !== opts.without ? await session.store.getSnapshot(id) : null;
   if (base && base.project_id === s.project_id && base.kind === "full") return base;
-  // Newest first, as the list orders them: the first full one before `s`.
-  const older = (await session.store.listSnapshots(s.project_id)).find(
-    (x) =>
-      x.kind === "full" &&
-      x.id !== opts.without &&
-      (x.created_at < s.created_at || (x.created_at === s.created_at && x.id < s.id)),
+  // Newest first, as the list orders them: the first full one before `s` (read from `s` on, two at
+  // most, since one may be `without`), not the project's every snapshot.
+  const older = (await session.store.listSnapshots(s.project_id, { kind: "full", after: s, limit: 2 })).find(
+    (x) => x.id !== opts.without,
   );
   return older ? session.store.getSnapshot(older.id) : null;
 }
