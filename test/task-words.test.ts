@@ -370,6 +370,7 @@ test("a few words that ask for no work carry on the newest task when the session
   expect(session("k lets continue", "/home/dev/notify/src/digest/query.ts")).toBe(newest.goal);
   expect(session("picking up yesterday's thing", "/home/dev/notify/src/digest/query.ts")).toBe(newest.goal);
   expect(session("k lets continue", "/home/dev/notify/src/billing/invoice.ts")).not.toBe(newest.goal);
+  expect(session("k lets continue", "/home/dev/notify/lib/src/digest/query.ts.orig")).not.toBe(newest.goal);
   expect(session("fix the flaky digest test", "/home/dev/notify/src/digest/query.ts")).toBe(
     "fix the flaky digest test",
   );
@@ -418,6 +419,9 @@ test("in a later prompt a correction is kept whole: a refusal with its reason an
   ]);
   // A refusal the user goes on to question is not one rule with what follows.
   expect(later("not alpine. why is the image so big anyway?")).toEqual(["not alpine."]);
+  // "Not X" as a remark, or in the prompt that names the task, refuses nothing the agent did.
+  expect(later("Not urgent. Whenever you get to it.")).toEqual([]);
+  expect(promptRules(["Fix the login redirect. Not alpine."], [])).toEqual([]);
   expect(later("4xx 的不要重试，那是对方配置错了。只有 5xx 和超时才重试。")).toEqual([
     "4xx 的不要重试，那是对方配置错了。只有 5xx 和超时才重试。",
   ]);

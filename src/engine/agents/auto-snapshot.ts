@@ -137,8 +137,12 @@ function agentCheckpointStands(facts: TranscriptFacts, newest: SnapshotRecord | 
 function resumesNewest(facts: TranscriptFacts, newest: SnapshotRecord, intent: string): boolean {
   const first = facts.tool_uses[0];
   if (!first || !asksNoWork(intent)) return false;
-  const target = toolTarget(first);
-  return newest.active_files.some((f) => f.path.length > 0 && target.includes(f.path));
+  // Whole paths, not the tail of another file's name ("a.ts" in "data.ts").
+  const named = toolTarget(first).split(/[\s"'`=]+/);
+  return newest.active_files.some(
+    (f) =>
+      !!f.path && named.some((n) => n === f.path || n.endsWith(`/${f.path}`) || n.endsWith(`\\${f.path}`)),
+  );
 }
 
 /**

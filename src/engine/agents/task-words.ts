@@ -34,7 +34,7 @@ const DISPOSAL_ZH = /把/u;
 const CONTRAST_END = /,\s+not\s+(?:an?\s+|the\s+)?[\w.-]+(?:\s+[\w.-]+)?[.!]?$/i;
 // A choice refused in a bare fragment, the way a correction opens: "not alpine.", "No, not the ORM."
 const REFUSED =
-  /^(?:no,?\s+)?not\s+(?!(?:sure|yet|really|bad|now|quite|exactly|much|that|me|so|again|always|\w+ing)\b)(?:the\s+|an?\s+)?[\w.-]+(?:\s+[\w.-]+)?[.!]?$/i;
+  /^(?:no,?\s+)?not\s+(?!(?:sure|yet|really|bad|now|quite|exactly|much|that|me|so|again|always|urgent|important|needed|necessary|critical|required|today|here|\w+ing)\b)(?:the\s+|an?\s+)?[\w.-]+(?:\s+[\w.-]+)?[.!]?$/i;
 const STATEMENT_OPENING = /^(?:it|its|it's|this|that|these|those|the|a|an|there|he|she|they|we|i|you)\b/i;
 const MAIN_CLAUSE = /^.*?(?=\b(?:when|if|unless|because|since|while|which)\b|,|$)/i;
 // A choice of means: "Use zod for the schemas", "Use X instead of Y" (not "make it wait instead of sleeping").
@@ -125,12 +125,7 @@ export function isRule(sentence: string): boolean {
   if (s.length > RULE_MAX || /[?？]$/u.test(s) || NO_SAVE.test(s) || TAKEN_BACK.test(s)) return false;
   const said = s.replace(NOT_RULE_EN, " ").replace(NOT_RULE_ZH, " ");
   const rules = [RULE_EN, RULE_ZH, CHOICE_EN, INSTEAD_EN, LIMIT_EN, REQUIRED_EN, REQUIRED_ZH];
-  if (
-    rules.some((rule) => rule.test(said)) ||
-    isContrastOrder(said) ||
-    REFUSED.test(sentencesOf(said)[0] ?? "")
-  )
-    return true;
+  if (rules.some((rule) => rule.test(said)) || isContrastOrder(said)) return true;
   // A number's limit, a means chosen or a scope inside a request is the task's ("Add validation: a password of
   // at least 12 characters", "帮我用 Go 写个脚本").
   const limits = [LIMIT_NUMBER_EN, LIMIT_ZH, CHOICE_ZH, SCOPE_ZH];
@@ -286,26 +281,22 @@ function exceptsCase(statement: string, rule: string): boolean {
 const REFUSAL_OPENING = /^(?:no|nope|not)\b/i;
 
 /**
- * A correction that opens its prompt by refusing what the agent did, with the reason and what is
- * fine instead after it ("not alpine. we hit musl DNS weirdness with it last year. debian slim is
- * fine"): one rule, when the prompt is that short and asks no question and states no other rule.
+ * A later prompt that opens by refusing what the agent did, with the reason and what is fine instead
+ * after it ("not alpine. we hit musl DNS weirdness with it last year. debian slim is fine"): one
+ * rule, when the prompt is that short and asks no question and states no other rule. A bare "not X."
+ * is a rule alone.
  */
 function refusalWithReason(pieces: string[]): string | null {
   const [opening, ...rest] = pieces;
-  if (!opening || !rest.length || rest.length > 2 || !REFUSAL_OPENING.test(opening) || !isRule(opening))
-    return null;
+  if (!opening || rest.length > 2 || !REFUSAL_OPENING.test(opening)) return null;
+  if (!REFUSED.test(opening) && !(rest.length && isRule(opening))) return null;
   const whole = pieces.join(" ");
   if (whole.length >= RULE_MAX || rest.some((p) => isRule(p) || /[?？]$/u.test(p))) return null;
   return whole;
 }
 
-/**
- * A prompt's pieces with what a sentence adds to the rule before it joined to that rule (see
- * addsToRule); a later prompt that is one correction (refusalWithReason) as one piece.
- */
+/** A prompt's pieces with what a sentence adds to the rule before it joined to that rule (see addsToRule). */
 function withWhatInstead(pieces: string[], later: boolean): string[] {
-  const refusal = later ? refusalWithReason(pieces) : null;
-  if (refusal) return [refusal];
   const out: string[] = [];
   for (const p of pieces) {
     const last = out.at(-1);
@@ -333,17 +324,18 @@ export function promptRules(prompts: readonly string[], known: readonly string[]
 /**
  * The rules one prompt states. Only the first prompt names the task: a later one's sentence keeps
  * its opening clause with its rule ("用 Element Plus 自带的 el-table-v2，别再装别的虚拟列表库。" is one
- * rule), and a later one that challenges what the agent did is the correction it then states.
+ * rule), and a later one that refuses what the agent did, or questions it and then refuses it, is
+ * that one correction.
  */
 function rulesOfPrompt(prompt: string, later: boolean): string[] {
   const pieces = piecesOf(prompt, !later);
-  const answer = later ? challengeAnswered(pieces) : null;
-  if (answer) return [answer];
+  const correction = later ? (challengeAnswered(pieces) ?? refusalWithReason(pieces)) : null;
+  if (correction) return [correction];
+  // A bare refusal opening a later prompt ("not alpine.") is a rule whatever follows it.
+  const refused = later && REFUSED.test(pieces[0] ?? "") ? pieces.slice(0, 1) : [];
   const change = later ? undefined : changeAsked(pieces);
-  return withWhatInstead(
-    pieces.filter((s) => s !== change),
-    later,
-  ).filter(isRule);
+  const rest = pieces.slice(refused.length).filter((s) => s !== change);
+  return [...refused, ...withWhatInstead(rest, later).filter(isRule)];
 }
 
 // The user questioning what the agent did: "why did you add retries?", "为什么装了 papaparse？".
