@@ -466,6 +466,33 @@ export class Queries {
     return rows.map((r) => str(r.name));
   }
 
+  /**
+   * A project's live snapshots whose name or id starts with `prefix` (what a key that is neither
+   * names), newest first: the first `limit`, how many in all and how many names among them. Ranges
+   * of the name index and the primary key, never the project's every snapshot.
+   */
+  async snapshotsWithPrefix(
+    projectId: string,
+    prefix: string,
+    limit: number,
+  ): Promise<{ first: SnapshotSummary[]; count: number; names: number }> {
+    const above = nextText(prefix);
+    const below = (col: string) => (above === null ? "" : ` AND ${col} < ?`);
+    const bound = above === null ? [] : [above];
+    const matches = `SELECT rowid FROM snapshots WHERE project_id = ? AND name >= ?${below("name")} AND deleted = 0 AND substr(name, 1, length(?)) = ?
+       UNION SELECT rowid FROM snapshots WHERE id >= ?${below("id")} AND substr(id, 1, length(?)) = ? AND project_id = ? AND deleted = 0`;
+    const args = [projectId, prefix, ...bound, prefix, prefix, prefix, ...bound, prefix, prefix, projectId];
+    const first = await this.rows(
+      `SELECT ${SUMMARY_COLUMNS} FROM snapshots WHERE rowid IN (${matches}) ORDER BY created_at DESC, id DESC LIMIT ?`,
+      [...args, limit],
+    );
+    const counted = await this.rows(
+      `SELECT count(*) AS n, count(DISTINCT name) AS names FROM snapshots WHERE rowid IN (${matches})`,
+      args,
+    );
+    return { first: first.map(toSummary), count: Number(counted[0].n), names: Number(counted[0].names) };
+  }
+
   /** How many of a project's snapshots have an id that starts with `prefix`: a range of the primary key. */
   async countIdPrefix(projectId: string, prefix: string): Promise<number> {
     const above = nextText(prefix);

@@ -52,24 +52,22 @@ async function select(
     if (byName.length) return { kind: "snapshot", snapshot: byName[0] };
     const byId = await q.getSnapshot(key);
     if (byId && byId.project_id === projectId) return { kind: "snapshot", snapshot: byId };
-    const all = await q.listSnapshots(projectId);
-    const prefixed = all.filter((s) => s.name.startsWith(key) || s.id.startsWith(key));
-    if (prefixed.length === 1) return { kind: "snapshot", snapshot: (await q.getSnapshot(prefixed[0].id))! };
-    if (prefixed.length > 1 && prefixed.every((p) => p.name === prefixed[0].name)) {
+    const prefixed = await q.snapshotsWithPrefix(projectId, key, 5);
+    const [first] = prefixed.first;
+    if (prefixed.count === 1) return { kind: "snapshot", snapshot: (await q.getSnapshot(first.id))! };
+    if (prefixed.count > 1 && prefixed.names === 1)
       throw await ambiguousName(
         session,
         q,
         projectId,
-        prefixed[0].name,
-        await q.findSnapshotsByName(projectId, prefixed[0].name),
+        first.name,
+        await q.findSnapshotsByName(projectId, first.name),
       );
-    }
-    if (prefixed.length > 1) {
+    if (prefixed.count > 1) {
       throw new UserError(
-        `${JSON.stringify(key)} matches ${prefixed.length} snapshots (${prefixed
-          .slice(0, 5)
+        `${JSON.stringify(key)} matches ${prefixed.count} snapshots (${prefixed.first
           .map((s) => s.name)
-          .join(", ")}${prefixed.length > 5 ? ", …" : ""}); give the full name.`,
+          .join(", ")}${prefixed.count > 5 ? ", …" : ""}); give the full name.`,
       );
     }
     throw new UserError(

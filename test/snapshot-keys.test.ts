@@ -1,0 +1,40 @@
+// A snapshot named by a key that is neither its full name nor its id: a prefix of either. One
+// match loads; several of one name are refused as ambiguous (test/sync-names.test.ts); several
+// names are refused with how many and the newest five. Saved in this process; `load` runs as the CLI.
+import { describe, expect, test } from "bun:test";
+import { projectOnLaptop, dumpStore } from "./helpers.ts";
+import { saveGoal } from "./engine-setup.ts";
+
+describe("a snapshot by a prefix of its name or id", () => {
+  const t = projectOnLaptop("mindsave-snapshot-keys-");
+  const saved = (async () => {
+    const out = [];
+    for (let i = 1; i <= 6; i++) out.push(await saveGoal(t, `port cache layer ${i}`));
+    out.push(await saveGoal(t, "port queue worker 任务"));
+    return out;
+  })();
+
+  test("a prefix one snapshot has loads it, by name or by id", async () => {
+    const all = await saved;
+    const queue = all[6].snapshot;
+    expect((await t.okCli(["load", "port_q"])).stdout).toContain("port queue worker 任务");
+    const byId = await t.okCli(["load", queue.id.slice(0, 12)]);
+    expect(byId.stdout).toContain("port queue worker 任务");
+  });
+
+  test("a prefix of several names: how many, the newest five, exit 1, nothing changed", async () => {
+    const all = await saved;
+    const before = await dumpStore(t.db);
+    const r = await t.cli(["load", "port_cache"]);
+    expect(r.code).toBe(1);
+    const newestFive = all
+      .slice(0, 6)
+      .reverse()
+      .slice(0, 5)
+      .map((s) => s.snapshot.name);
+    expect(r.stderr).toBe(
+      `mindsave: "port_cache" matches 6 snapshots (${newestFive.join(", ")}, …); give the full name.\n`,
+    );
+    expect(await dumpStore(t.db)).toBe(before);
+  });
+});
