@@ -107,10 +107,20 @@ function newestNotes(sessions: Record<string, SessionNote>): Record<string, Sess
  * (a sync's, a link's) each hold what their own host's sessions noted, a "don't save" among them.
  */
 export function joinNotes<S extends WithNotes>(s: S, other: WithNotes): S {
-  const sessions = { ...(s.sessions ?? {}) };
-  for (const [id, note] of Object.entries(other.sessions ?? {}))
+  const sessions = Object.fromEntries(notesOf(s));
+  for (const [id, note] of notesOf(other))
     if (!sessions[id] || compareCodes(note.seen, sessions[id].seen) > 0) sessions[id] = note;
   return { ...s, sessions: newestNotes(sessions) };
+}
+
+/** A row's session notes that are notes (a peer's row may hold anything under `sessions`). */
+function notesOf(s: WithNotes): [string, SessionNote][] {
+  const sessions: unknown = s.sessions;
+  if (!sessions || typeof sessions !== "object" || Array.isArray(sessions)) return [];
+  return Object.entries(sessions as Record<string, unknown>).filter(
+    (e): e is [string, SessionNote] =>
+      !!e[1] && typeof e[1] === "object" && typeof (e[1] as SessionNote).seen === "string",
+  );
 }
 
 /** The model of the session seen most recently (a /clear or a recovered session may not name one). */
