@@ -67,7 +67,9 @@ async function startServer(
     command: script ? process.execPath : CLI[0],
     args: script ? [script, JSON.stringify(globals)] : [...CLI.slice(1), ...cli],
     cwd: opts.cwd ?? elsewhere,
-    env: { ...pc.env, NO_COLOR: "1", ...env },
+    // The JIT off, as for every CLI run of a test (helpers.ts childEnv, mcp-client.ts): a server
+    // here answers a few calls, cheaper interpreted.
+    env: { ...pc.env, NO_COLOR: "1", BUN_JSC_useJIT: "0", ...env },
     stderr: "pipe",
   });
   let err = "";
@@ -665,7 +667,13 @@ describe("mcp: the plan tool given set with step and status, and tools/call give
       command: CLI[0],
       args: [...CLI.slice(1), "mcp", "--home", t.home],
       cwd: t.repo,
-      env: { ...t.pc.env, PATH: process.env.PATH ?? "", NO_COLOR: "1", CLAUDE_PROJECT_DIR: t.repo },
+      env: {
+        ...t.pc.env,
+        PATH: process.env.PATH ?? "",
+        NO_COLOR: "1",
+        BUN_JSC_useJIT: "0",
+        CLAUDE_PROJECT_DIR: t.repo,
+      },
       stderr: "pipe",
     });
     client = new Client({ name: "mindsave-test", version: "0.0.0" });
