@@ -50,6 +50,11 @@ describe("Codex rollout", () => {
     // The injected <environment_context> is not a prompt; the user_message events are.
     expect(f.first_prompt).toBe("把登录改成用 JWT，并加上过期检查");
     expect(f.last_prompt).toBe("also keep the old session cookie for a week");
+    // Each prompt is in the rollout twice (its user message item, then its user_message event): read once.
+    expect(f.prompts).toEqual([
+      "把登录改成用 JWT，并加上过期检查",
+      "also keep the old session cookie for a week",
+    ]);
     expect(f.todos).toEqual([
       { content: "Read the auth module", status: "completed" },
       { content: "Switch login to JWT", status: "in_progress" },
@@ -77,6 +82,43 @@ describe("Codex rollout", () => {
     expect(f.skipped_bytes).toBe(0);
     // The assistant's message after the last call: what PreCompact and SessionEnd restore as the last reply.
     expect(f.last_reply).toBe("Login now signs a JWT; the expiry check is next.");
+  });
+
+  // codex-rs core (record_input_and_rollout_usermsg) writes a prompt's user message item, then the
+  // user_message event derived from it; Codex 0.169 writes the item only.
+  test("a prompt's item and the event after it are one prompt; the same words typed again are another", () => {
+    const path = join(tempDir(), "rollout.jsonl");
+    const item = (type: string, payload: Record<string, unknown>) =>
+      JSON.stringify({ timestamp: "2026-09-20T10:00:00.000Z", type, payload });
+    const typed = (text: string) => [
+      item("response_item", { type: "message", role: "user", content: [{ type: "input_text", text }] }),
+      item("event_msg", { type: "user_message", message: text, images: [] }),
+    ];
+    const reply = (text: string) =>
+      item("response_item", { type: "message", role: "assistant", content: [{ type: "output_text", text }] });
+    writeFileSync(
+      path,
+      [
+        item("session_meta", { id: "s-2", timestamp: "2026-09-20T10:00:00.000Z", cwd: CWD }),
+        item("response_item", {
+          type: "message",
+          role: "user",
+          content: [{ type: "input_text", text: "<environment_context>\n</environment_context>" }],
+        }),
+        ...typed("给导出加上按日期筛选"),
+        reply("Added the filter."),
+        ...typed("run the tests"),
+        reply("2 failing."),
+        ...typed("run the tests"),
+      ].join("\n") + "\n",
+    );
+    expect(readRollout(path).prompts).toEqual(["给导出加上按日期筛选", "run the tests", "run the tests"]);
+    // A build that writes the items only: each is a prompt.
+    writeFileSync(
+      path,
+      [typed("add the CSV export")[0], reply("Done."), typed("add the CSV export")[0]].join("\n") + "\n",
+    );
+    expect(readRollout(path).prompts).toEqual(["add the CSV export", "add the CSV export"]);
   });
 
   // Codex 0.169 sends the AGENTS.md files as a user message item before the person's first prompt.

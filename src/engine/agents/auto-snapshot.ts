@@ -232,7 +232,7 @@ function nextActionOf(
   newest: SnapshotRecord | null,
   lastReply: string,
 ): string {
-  // The newest prompt, when it is not the one that named the task (Codex records each prompt twice).
+  // The newest prompt, when it is not the one that named the task.
   const later = facts.prompts?.at(-1);
   const step = plan.doing ?? plan.pending;
   const last = facts.tool_uses.at(-1);

@@ -116,6 +116,11 @@ export function lastRolloutUsage(path: string): Usage | null {
 interface RolloutState {
   model: string | null;
   sawUserEvent: boolean;
+  /**
+   * The prompt a user message item just gave: builds that write user_message events write one
+   * right after the item, for the same prompt (codex-rs core, record_input_and_rollout_usermsg).
+   */
+  itemPrompt: string | null;
 }
 
 /** One rollout line being read: its payload, time and byte offset; `identity`: the head of a long file. */
@@ -159,7 +164,8 @@ function turnContext({ b, p, state }: RolloutItem): void {
 function eventMsg({ b, p, identity, state }: RolloutItem): void {
   if (p.type === "user_message" && typeof p.message === "string") {
     state.sawUserEvent = true;
-    b.prompt(p.message, identity);
+    if (!samePrompt(state.itemPrompt, p.message)) b.prompt(p.message, identity);
+    state.itemPrompt = null;
   }
   if (identity) return;
   const usage = tokenCount(p, state.model);
@@ -181,11 +187,22 @@ function responseItem(r: RolloutItem): void {
  */
 const NOT_A_PROMPT = /^(?:<|# AGENTS\.md instructions\b)/;
 
-/** The agent's reply; the person's own message items in builds without user_message events (not the injected context). */
+/** The event's words are the item's (its parts may be joined otherwise): one prompt, not two. */
+const samePrompt = (item: string | null, event: string) =>
+  item !== null && item.replace(/\s+/g, "") === event.replace(/\s+/g, "");
+
+/**
+ * The agent's reply; the person's own message items (not the injected context) until the rollout
+ * shows it has user_message events, which then give the prompts.
+ */
 function message({ b, p, identity, state }: RolloutItem): void {
   if (p.role === "user" && !state.sawUserEvent) {
     const t = contentText(p.content).trim();
-    if (t && !NOT_A_PROMPT.test(t)) b.prompt(t, identity);
+    if (t && !NOT_A_PROMPT.test(t)) {
+      b.prompt(t, identity);
+      // The head of a long file keeps only the first prompt: its event in the tail is still one to keep.
+      state.itemPrompt = identity ? null : t;
+    }
   }
   if (p.role === "assistant" && !identity) b.reply(contentText(p.content));
 }
@@ -272,7 +289,7 @@ function addPatch(b: FactsBuilder, patch: string, cwd: string | null): void {
 /** The facts of a Codex rollout file (a compressed `.jsonl.zst` one gives none). */
 export function readRollout(path: string, budget: { head?: number; tail?: number } = {}): TranscriptFacts {
   const b = new FactsBuilder();
-  const state = { model: null as string | null, sawUserEvent: false };
+  const state: RolloutState = { model: null, sawUserEvent: false, itemPrompt: null };
   const skipped = path.endsWith(".zst")
     ? null
     : scanLines(path, budget, (raw, at, identity) => addLine(b, raw, at, identity, state));
