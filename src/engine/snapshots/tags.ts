@@ -42,7 +42,6 @@ export function normalizeTags(tags: string[] | undefined): string[] {
   return out;
 }
 
-/** One project's tags and how many of its snapshots carry each, most used first. */
 /**
  * A snapshot's tags with the one a list is filtered by first (compared as the store does, case
  * folded), so a row cut short still shows why it is listed.
@@ -53,6 +52,7 @@ export function filteredTagFirst(tags: string[], filter: string | undefined): st
   return [...tags.filter((t) => t.toLowerCase() === key), ...tags.filter((t) => t.toLowerCase() !== key)];
 }
 
+/** One project's tags and how many of its snapshots carry each, most used first. */
 export interface ProjectTags {
   project: string;
   project_id: string;
