@@ -305,6 +305,26 @@ describe("Copilot CLI event log", () => {
     expect(f.edited_files).toEqual([`${CWD}/src/export.ts`]);
     expect(f.usage).toMatchObject({ context: 96_000, window: 128_000 });
   });
+
+  test("assistant.message's text is the last reply until a call follows it; a sub-agent's text is not", () => {
+    const path = transcriptFixture("copilot-events.jsonl", tempDir(), CWD);
+    // The fixture's only text ("I'll read the export module first.") came before its calls.
+    expect(readCopilotEvents(path).last_reply ?? null).toBeNull();
+    const said = (content: string, more: Record<string, unknown> = {}) =>
+      JSON.stringify({
+        type: "assistant.message",
+        data: { messageId: crypto.randomUUID(), content, toolRequests: [], turnId: "1" },
+        id: crypto.randomUUID(),
+        timestamp: "2026-09-22T07:01:00.000Z",
+        parentId: null,
+        ...more,
+      }) + "\n";
+    appendFileSync(path, said("行已经改成流式写出。Next I'll add a test for a 10k-row export."));
+    appendFileSync(path, said("Explored 3 files.", { agentId: "explore-1" }));
+    expect(readCopilotEvents(path).last_reply).toBe(
+      "行已经改成流式写出。Next I'll add a test for a 10k-row export.",
+    );
+  });
 });
 
 describe("Cursor agent transcript", () => {
@@ -316,6 +336,19 @@ describe("Cursor agent transcript", () => {
     expect(new Set(f.tool_uses.map((t) => t.id)).size).toBe(4);
     expect(f.edited_files).toEqual([`${CWD}/src/settings.tsx`, `${CWD}/src/dark-toggle.tsx`]);
     expect(f.usage).toBeNull();
+  });
+
+  test("an assistant line's text after its last call is the last reply; a text a call follows is not", () => {
+    const path = transcriptFixture("cursor-transcript.jsonl", tempDir(), CWD);
+    expect(readCursorTranscript(path).last_reply).toBe("Added the toggle.");
+    const assistant = (...content: unknown[]) =>
+      JSON.stringify({ role: "assistant", message: { content } }) + "\n";
+    const text = (t: string) => ({ type: "text", text: t });
+    const shell = { type: "tool_use", name: "Shell", input: { command: "npm test" } };
+    appendFileSync(path, assistant(text("Saving the choice now."), shell));
+    expect(readCursorTranscript(path).last_reply ?? null).toBeNull();
+    appendFileSync(path, assistant(shell, text("Tests pass."), text("下一步：给切换加一个测试。")));
+    expect(readCursorTranscript(path).last_reply).toBe("Tests pass.\n下一步：给切换加一个测试。");
   });
 
   test("the CLI gives no transcript_path: it is found under ~/.cursor/projects by the workspace root", () => {

@@ -1,11 +1,12 @@
 // The mechanical snapshot (issue 35, item 2): what a Stop hook saves from a real Claude Code
 // transcript when the agent writes no checkpoint itself, field by field, in English and Chinese.
 import { beforeAll, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentProject, payloads, transcriptFixture } from "./agent-fixtures.ts";
 import { hostBinary, sql } from "./helpers.ts";
 import { claudeLaptop, events, payload, Transcript } from "./claude-fixtures.ts";
+import { hookAt, inDefaultHome } from "./engine-setup.ts";
 
 let exe = "";
 beforeAll(async () => {
@@ -117,4 +118,43 @@ test("Codex: the rule in the prompt of its rollout is in Layer 2, and the goal i
   const [s] = await sql(t.db, "SELECT goal, constraints FROM snapshots WHERE deleted = 0");
   expect(String(s.goal)).toBe(prompt);
   expect(JSON.parse(String(s.constraints))).toEqual(["不要用 localStorage 存令牌。"]);
+}, 60_000);
+
+// Copilot CLI's and Cursor's stops carry no last message: the step the agent announced is read
+// from its text in their transcripts (run in this process; the hook's own output is tested elsewhere).
+test("Copilot CLI: the next action is the step the agent's last assistant.message announces", async () => {
+  const t = agentProject();
+  inDefaultHome(t);
+  const log = transcriptFixture("copilot-events.jsonl", t.base, t.repo);
+  // The fixture ends on a failed `npm test -- export`; the agent then says what it does next.
+  const reply = "The header row still breaks the test. Next I'll escape the header cells.";
+  appendFileSync(
+    log,
+    JSON.stringify({
+      type: "assistant.message",
+      data: { messageId: "m9", content: reply, toolRequests: [], turnId: "1" },
+      id: "e12",
+      timestamp: "2026-09-22T07:00:45.000Z",
+      parentId: "e11",
+    }) + "\n",
+  );
+  await hookAt(t, "copilot", "stop", payloads("copilot", t.repo, log).agentStop.payload);
+  expect((await newest(t)).next_action).toBe("Escape the header cells");
+}, 60_000);
+
+test("Cursor: the next action is the step the agent's last text announces", async () => {
+  const t = agentProject();
+  inDefaultHome(t);
+  const path = transcriptFixture("cursor-transcript.jsonl", t.base, t.repo);
+  // After the fixture's last prompt ("remember the choice in localStorage"): the work, then the agent's words.
+  const assistant = (...content: unknown[]) =>
+    JSON.stringify({ role: "assistant", message: { content } }) + "\n";
+  const write = { path: join(t.repo, "src/theme.ts"), contents: "localStorage.setItem('theme', t)" };
+  appendFileSync(path, assistant({ type: "tool_use", name: "Write", input: write }));
+  appendFileSync(
+    path,
+    assistant({ type: "text", text: "The choice is saved now. 下一步：把切换按钮加到手机菜单里。" }),
+  );
+  await hookAt(t, "cursor", "stop", payloads("cursor", t.repo, path).stop.payload);
+  expect((await newest(t)).next_action).toBe("把切换按钮加到手机菜单里");
 }, 60_000);

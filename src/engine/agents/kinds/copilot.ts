@@ -9,7 +9,8 @@
 // top-level `additionalContext` (CONTEXT_EVENTS); the other events print nothing.
 // Transcript: the session's event log (github/copilot-sdk nodejs/src/generated/session-events.ts:
 // lines {type, data, id, timestamp, parentId}; session.start {sessionId, startTime, context.cwd,
-// selectedModel}, user.message {content}, tool.execution_start {toolCallId, toolName, arguments},
+// selectedModel}, user.message {content}, assistant.message {content, toolRequests; a sub-agent's
+// with the event's agentId}, tool.execution_start {toolCallId, toolName, arguments},
 // tool.execution_complete {toolCallId, success}, session.compaction_start {currentTokens,
 // tokenLimit}). That transcriptPath names this log is not documented: when it gives nothing the
 // hooks' own trail stands in.
@@ -37,6 +38,8 @@ interface CopilotEvent {
   at: string;
   identity: boolean;
   todos: SessionTodos;
+  /** A sub-agent's event (its agentId; parentToolCallId in older logs), not the session's own agent's. */
+  subagent: boolean;
 }
 
 /** A SQL literal: a quoted string ('' for a quote), a number, or NULL. */
@@ -116,7 +119,8 @@ function addEvent(b: FactsBuilder, raw: string, identity: boolean, todos: Sessio
   const at = typeof e.timestamp === "string" ? e.timestamp : "";
   const read = EVENTS.get(e.type);
   // The head of a long file gives the session's identity and first prompt only.
-  if (read && (!identity || IDENTITY_EVENTS.has(e.type))) read({ b, d, at, identity, todos });
+  const subagent = !!text(e.agentId) || !!text(d.parentToolCallId);
+  if (read && (!identity || IDENTITY_EVENTS.has(e.type))) read({ b, d, at, identity, todos, subagent });
 }
 
 const IDENTITY_EVENTS = new Set(["session.start", "session.resume", "user.message"]);
@@ -125,6 +129,7 @@ const EVENTS = new Map<string, (e: CopilotEvent) => void>([
   ["session.start", sessionStart],
   ["session.resume", sessionStart],
   ["user.message", ({ b, d, identity }) => typeof d.content === "string" && b.prompt(d.content, identity)],
+  ["assistant.message", assistantMessage],
   ["tool.execution_start", toolStart],
   ["tool.execution_complete", toolComplete],
   ["session.compaction_complete", ({ b }) => b.compaction()],
@@ -133,6 +138,11 @@ const EVENTS = new Map<string, (e: CopilotEvent) => void>([
 
 function sessionStart({ b, d, at }: CopilotEvent): void {
   b.identity({ session_id: d.sessionId, started_at: d.startTime ?? at, cwd: objectOf(d.context)?.cwd });
+}
+
+/** The agent's text: the last reply until a call follows it (its toolRequests start as tool.execution_start). */
+function assistantMessage({ b, d, subagent }: CopilotEvent): void {
+  if (!subagent && typeof d.content === "string") b.reply(d.content);
 }
 
 function toolStart({ b, d, at, todos }: CopilotEvent): void {

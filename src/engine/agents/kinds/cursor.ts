@@ -8,8 +8,9 @@
 // ignored, beforeSubmitPrompt cannot add context and a stop's `followup_message` would start a
 // turn: those print nothing. Transcript: ~/.cursor/projects/<root, non-alphanumerics as '-'>/
 // agent-transcripts/<conversation_id>.jsonl (the IDE nests it in a folder of that id), lines
-// {role, message: {content: [text | tool_use {name, input}]}} with tools Write and StrReplace
-// (`path`), Shell (`command`), Read, Grep, Glob; no ids, timestamps or token counts.
+// {role, message: {content: [text | tool_use {name, input}]}} (an assistant's text is its reply)
+// with tools Write and StrReplace (`path`), Shell (`command`), Read, Grep, Glob; no ids,
+// timestamps or token counts.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { objectOf, parseLine, scanLines, type TranscriptFacts } from "../transcript.ts";
@@ -43,20 +44,38 @@ export function readCursorTranscript(
       !(Array.isArray(content) && content.some((c) => objectOf(c)?.type === "tool_result"))
     )
       b.prompt(userText(content), identity);
-    if (identity || line.role !== "assistant" || !Array.isArray(content)) return;
-    content.forEach((v: unknown, i: number) => {
-      const block = objectOf(v);
-      if (block?.type !== "tool_use" || typeof block.name !== "string") return;
-      const input = record(block.input) ?? {};
-      const file = pathOf(input);
-      const id = typeof block.id === "string" && block.id ? block.id : `@${offset}.${i}`;
-      b.tool(id, block.name, { ...input, ...(file ? { file_path: file } : {}) }, "");
-      if (file && EDITS.has(block.name)) b.edit(file);
-      const todos = todosIn(input);
-      if (todos) b.todos(todos);
-    });
+    if (!identity && line.role === "assistant" && Array.isArray(content)) assistantLine(b, content, offset);
   });
   return b.done(skipped ?? 0);
+}
+
+/**
+ * An assistant line's blocks in their order: its tool calls, and its text as the agent's reply, the
+ * text after the line's last call only (a call after a text shows the agent went on working).
+ */
+function assistantLine(b: FactsBuilder, content: unknown[], offset: number): void {
+  let said: string[] = [];
+  content.forEach((v: unknown, i: number) => {
+    const block = objectOf(v);
+    if (block?.type === "text" && typeof block.text === "string") said.push(block.text);
+    else if (block?.type === "tool_use" && typeof block.name === "string") {
+      said = [];
+      toolUse(b, block, `@${offset}.${i}`);
+    }
+  });
+  b.reply(said.join("\n"));
+}
+
+/** A tool call; `place` (the line's offset and the block's index) is the id of one without its own. */
+function toolUse(b: FactsBuilder, block: Record<string, unknown>, place: string): void {
+  const name = String(block.name);
+  const input = record(block.input) ?? {};
+  const file = pathOf(input);
+  const id = typeof block.id === "string" && block.id ? block.id : place;
+  b.tool(id, name, { ...input, ...(file ? { file_path: file } : {}) }, "");
+  if (file && EDITS.has(name)) b.edit(file);
+  const todos = todosIn(input);
+  if (todos) b.todos(todos);
 }
 
 /** Where Cursor keeps a conversation's transcript when the payload does not say (the CLI never does). */
