@@ -4,6 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { projectOnLaptop, dumpStore } from "./helpers.ts";
 import { saveGoal } from "./engine-setup.ts";
+import { callTool, withMcp } from "./mcp-client.ts";
 
 describe("a snapshot by a prefix of its name or id", () => {
   const t = projectOnLaptop("mindsave-snapshot-keys-");
@@ -36,5 +37,34 @@ describe("a snapshot by a prefix of its name or id", () => {
       `mindsave: "port_cache" matches 6 snapshots (${newestFive.join(", ")}, …); give the full name.\n`,
     );
     expect(await dumpStore(t.db)).toBe(before);
+  });
+});
+
+describe("a list filtered by a tag numbers its rows as the whole list does", () => {
+  const t = projectOnLaptop("mindsave-tag-numbers-");
+  // Newest first, the whole list: 5 untagged-or-other, 4 auth, … (numbers 1-6 below).
+  const goals = ["oldest auth", "cache", "second auth 认证", "ci", "docs", "newest auth"];
+  const saved = (async () => {
+    for (const g of goals) await saveGoal(t, g, { tag: g.includes("auth") ? ["auth"] : ["other"] });
+  })();
+  // Each auth goal's number in the whole list (1 = the newest), from the save order.
+  const wanted = goals
+    .map((g, i) => ({ g, n: goals.length - i }))
+    .filter((x) => x.g.includes("auth"))
+    .reverse();
+
+  test("snapshots list --tag: each row's number is the one load and delete take", async () => {
+    await saved;
+    const out = (await t.okCli(["snapshots", "list", "--tag", "auth"])).stdout;
+    const rows = [...out.matchAll(/^ *(\d+)\. /gm)].map((m) => Number(m[1]));
+    expect(rows).toEqual(wanted.map((x) => x.n));
+    for (const x of wanted) expect((await t.okCli(["load", String(x.n)])).stdout).toContain(x.g);
+  });
+
+  test("MCP list with a tag: the same numbers", async () => {
+    await saved;
+    const r = await withMcp(t.home, t.repo, t.pc.env, (c) => callTool(c, "list", { tag: "auth" }));
+    expect(r.structuredContent.snapshots.map((s: { n: number }) => s.n)).toEqual(wanted.map((x) => x.n));
+    for (const x of wanted) expect(r.content[0].text).toMatch(new RegExp(`^${x.n}\\. `, "m"));
   });
 });

@@ -12,13 +12,7 @@ import {
 } from "../engine/snapshots/manage.ts";
 import { toHostPath } from "../engine/projects/paths.ts";
 import { pruneCandidates, pruneSnapshots, parseAge } from "../engine/snapshots/retention.ts";
-import {
-  archivedCountText,
-  goalRoom,
-  listNumbers,
-  nameColumn,
-  someNames,
-} from "../engine/snapshots/summaries.ts";
+import { archivedCountText, goalRoom, nameColumn, someNames } from "../engine/snapshots/summaries.ts";
 import { SNAPSHOT_STATUSES } from "../engine/snapshots/input-fields.ts";
 import { confirm, print, printJson, terminalProgress, warn, withSession } from "./shared.ts";
 import { age, padEnd, truncate, utcMinute } from "../lib/text.ts";
@@ -44,7 +38,7 @@ export async function list(
       snapshots: rows,
       archived,
       total,
-      before,
+      numbers,
     } = await snapshotList(session, { limit, page, tag: opts.tag, all: opts.all });
     if (!rows.length && total)
       throw new UserError(
@@ -74,7 +68,7 @@ export async function list(
     print(
       listLines(rows, ctx.project.name, await sameNameLabels(session, ctx.project.id, rows), session.now(), {
         ...opts,
-        before,
+        numbers,
       }).join("\n"),
     );
     const offset = (page - 1) * limit;
@@ -104,7 +98,7 @@ function listLines(
   project: string,
   labels: Map<string, string>,
   now: Date,
-  opts: { tag?: string; all?: boolean; before: number },
+  opts: { tag?: string; all?: boolean; numbers: (number | undefined)[] },
 ): string[] {
   // Two snapshots of one name (two hosts, then a sync): each says its host and id prefix.
   const names = rows.map((r) => (labels.has(r.id) ? `${r.name} (${labels.get(r.id)})` : r.name));
@@ -124,7 +118,7 @@ function listLines(
   const lines = [
     `Snapshots of ${project}${opts.tag !== undefined ? ` tagged ${JSON.stringify(opts.tag)}` : ""}, newest first${opts.all ? ", archived ones included" : ""} (the layers each holds, its size):`,
   ];
-  const numbers = listNumbers(rows, opts.before);
+  const numbers = opts.numbers;
   rows.forEach((r, i) => {
     const layers = ["L1", r.has_layer2 ? "L2" : "", r.has_layer3 ? "L3" : ""].filter(Boolean).join("+");
     const number = numbers[i] === undefined ? "    " : `${String(numbers[i]).padStart(3)}.`;

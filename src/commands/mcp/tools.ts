@@ -15,7 +15,6 @@ import {
   archiveText,
   archivedCountText,
   archivedLoadText,
-  listNumbers,
   numberedList,
   recallHitsText,
   saveSummary,
@@ -287,12 +286,11 @@ function registerList(tool: Tool, withSession: WithSession): void {
         async (session) => {
           // All of a long history would flood the model's context: a page unless a limit is asked for.
           const limit = a.limit ?? LIST_PAGE;
-          const { context, snapshots, archived, total } = await snapshotList(session, {
+          const { context, snapshots, archived, total, numbers } = await snapshotList(session, {
             limit,
             tag: a.tag,
             all: a.all,
           });
-          const numbers = listNumbers(snapshots);
           const structured = {
             project: context.project.name,
             archived_count: archived,
@@ -317,7 +315,7 @@ function registerList(tool: Tool, withSession: WithSession): void {
           const lines = snapshots.length
             ? [
                 `Snapshots of ${context.project.name}, newest first${a.all ? ", archived ones included" : ""}:`,
-                numberedList(snapshots, session.now()),
+                numberedList(snapshots, session.now(), 120, new Map(), false, numbers),
               ]
             : [`No snapshots in project ${context.project.name} yet.`];
           return result([...lines, ...more].join("\n"), structured);

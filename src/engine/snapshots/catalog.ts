@@ -3,6 +3,7 @@
 import { UserError } from "../../errors.ts";
 import { restore, type LoadResult } from "./restore.ts";
 import { verifyFiles, type FileCheck } from "./verify.ts";
+import { listNumbers } from "./summaries.ts";
 import { listWhatLoadRestores } from "./retention.ts";
 import { nextSteps } from "../projects/next-steps.ts";
 import type { Session } from "../session.ts";
@@ -26,7 +27,8 @@ export async function snapshotList(
   snapshots: SnapshotSummary[];
   archived: number;
   total: number;
-  before: number;
+  /** Each row's list number, as `load N`, `diff` and `delete` take it (none for an archived one). */
+  numbers: (number | undefined)[];
 }> {
   // Outside a project it says where to go, as load and recall do.
   const context = await requireProject(session, () => nextSteps(session, null));
@@ -39,8 +41,29 @@ export async function snapshotList(
     snapshots,
     archived: await archivedCount(session, id),
     total: await session.store.countSnapshots(id, filter),
-    before: opts.all ? await listedBefore(session, id, snapshots[0]) : offset,
+    numbers: await listNumbersOf(session, id, snapshots, opts.all ? undefined : offset, opts.tag),
   };
+}
+
+/**
+ * The list numbers of a page of the list (1 = the newest listed), whatever it is filtered by: a
+ * row of a list filtered by a tag keeps its number in the whole list, since the commands that take
+ * a number (`load N`, `delete N`) take that one. `offset`: listed rows ahead of an unfiltered page
+ * of listed rows (undefined: counted).
+ */
+async function listNumbersOf(
+  session: Session,
+  projectId: string,
+  rows: SnapshotSummary[],
+  offset: number | undefined,
+  tag: string | undefined,
+): Promise<(number | undefined)[]> {
+  if (tag === undefined)
+    return listNumbers(rows, offset ?? (await listedBefore(session, projectId, rows[0])));
+  const numbers: (number | undefined)[] = [];
+  for (const r of rows)
+    numbers.push(r.archived ? undefined : (await listedBefore(session, projectId, r)) + 1);
+  return numbers;
 }
 
 /** How many listed snapshots are newer than `first` (none without it): the list number before it. */

@@ -69,6 +69,7 @@ export function someNames(names: string[], most = 5): string {
  * "1. name  age  status  goal", one line a snapshot, newest first, each at most `columns` wide (on
  * a `screen` a long name gives way first, then the goal; off one only the goal). Numbered as `load N` takes them: an archived
  * snapshot has no number and says so. Names stay whole off a screen: a model or script reads them.
+ * `numbers`: a filtered list's own (catalog.ts snapshotList), each row's number in the whole list.
  */
 export function numberedList(
   choices: SnapshotSummary[],
@@ -76,9 +77,9 @@ export function numberedList(
   columns = 120,
   labels: Map<string, string> = new Map(),
   screen = false,
+  numbers = listNumbers(choices),
 ): string {
-  const numbers = listNumbers(choices);
-  const width = String(choices.length).length;
+  const width = String(Math.max(choices.length, ...numbers.map((n) => n ?? 0))).length;
   // Two snapshots of one name (two hosts, then a sync) say their host and id prefix (sameNameLabels).
   const names = choices.map((c) => (labels.has(c.id) ? `${c.name} (${labels.get(c.id)})` : c.name));
   // The number, the gaps, age (12) and status (11), and the goals: the rest is the names'.
