@@ -415,7 +415,9 @@ describe("a save that leaves its task's last snapshot's constraints and decision
       t.opts(),
     );
     expect(progress.stderr).toContain("1 constraint(s) and 1 decision(s) of ");
-    expect(progress.stderr).toContain("are not in this snapshot, so `load` no longer restores them");
+    expect(progress.stderr).toContain(
+      'are not in this snapshot ("No new dependencies.", "use polling"), so `load` no longer restores them',
+    );
     const overflow = await ok(
       ["save", "--goal", "g", "--state", "s4", "--next", "n", "--overflow", "--home", t.home],
       t.opts(),
@@ -455,6 +457,8 @@ describe("a save that leaves its task's last snapshot's constraints and decision
       decision: ["cache the pnpm store"],
     });
     expect(left(dropped)).toStartWith("1 constraint(s) of ");
+    // It names what it leaves behind.
+    expect(left(dropped)).toContain('are not in this snapshot ("no new dependencies")');
     expect(left(dropped)).not.toContain("decision(s)");
     // No decision given at all: the last ones are lost, and that is told.
     const none = await save(t.here, {

@@ -3,7 +3,8 @@
 // A save of another task leaves nothing behind: the last task's snapshot keeps its own. A save that
 // gives decisions of its own has stated them: a decision it leaves out was replaced, not lost.
 import { constraintKey } from "./constraint-hygiene.ts";
-import { writtenConstraints } from "./layers.ts";
+import { inline, writtenConstraints } from "./layers.ts";
+import { truncate } from "../../lib/text.ts";
 import { mayBeSameTask } from "./same-task.ts";
 import { withoutRetired } from "../memory/retire.ts";
 import type { Session } from "../session.ts";
@@ -33,17 +34,25 @@ export async function leftBehind(
   if (!full) return [];
   const missing = (before: string[], now: string[]) => {
     const have = new Set(now.map(constraintKey));
-    return before.filter((x) => !have.has(constraintKey(x))).length;
+    return before.filter((x) => !have.has(constraintKey(x)));
   };
   const c = missing(withoutRetired(writtenConstraints(full), "constraint", retired), given.constraints);
   // Decisions are replaced as a task goes ("use polling", then "use websockets"): told each time, the
   // warning was noise. Constraints stand for the whole task, so one left out is always told.
   const d = given.decisions.length
-    ? 0
+    ? []
     : missing(withoutRetired(full.decisions, "decision", retired), given.decisions);
-  if (!c && !d) return [];
-  const what = [c && `${c} constraint(s)`, d && `${d} decision(s)`].filter(Boolean).join(" and ");
+  if (!c.length && !d.length) return [];
+  const what = [c.length && `${c.length} constraint(s)`, d.length && `${d.length} decision(s)`]
+    .filter(Boolean)
+    .join(" and ");
   return [
-    `${what} of ${full.name} are not in this snapshot, so \`load\` no longer restores them: give them again (--constraint, --decision), or keep a lasting one as a rule (\`mindsave rules add\`).`,
+    `${what} of ${full.name} are not in this snapshot (${named([...c, ...d])}), so \`load\` no longer restores them: give them again (--constraint, --decision), or keep a lasting one as a rule (\`mindsave rules add\`).`,
   ];
+}
+
+/** The items left behind as the warning names them: the first three, each on one line, cut at 60. */
+function named(items: string[]): string {
+  const shown = items.slice(0, 3).map((x) => JSON.stringify(truncate(inline(x), 60)));
+  return shown.join(", ") + (items.length > 3 ? `, and ${items.length - 3} more` : "");
 }
