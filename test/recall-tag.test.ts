@@ -31,7 +31,7 @@ describe("recall --tag", () => {
     expect(j.layer3).toContain("紧急 archive of the old one");
   });
 
-  test("an unknown tag, or a tag with --snapshot: one sentence, exit 1, the store as before", async () => {
+  test("an unknown tag, a tag with --snapshot, --all-projects without a keyword: one sentence, exit 1, the store as before", async () => {
     await ready;
     const before = await dumpStore(t.db);
     const unknown = await t.cli(["recall", "--tag", "nosuch"]);
@@ -40,6 +40,10 @@ describe("recall --tag", () => {
     const both = await t.cli(["recall", "--tag", "urgent", "--snapshot", "1"]);
     expect(both.code).toBe(1);
     expect(both.stderr).toContain("give only one of them");
+    // Every project's archive is no one archive: refused, not this project's shown.
+    const every = await t.cli(["recall", "--all-projects", "--tag", "urgent"]);
+    expect(every).toMatchObject({ code: 1, stdout: "" });
+    expect(every.stderr).toContain("--all-projects searches every project for a keyword");
     expect(await dumpStore(t.db)).toBe(before);
   });
 

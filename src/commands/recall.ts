@@ -60,6 +60,7 @@ export async function run(
     } = await recallArchive(session, {
       key: opts.snapshot,
       tag: opts.tag,
+      allProjects: opts.allProjects,
       nextSteps: () => nextSteps(session, null),
     });
     if (g.json)

@@ -257,7 +257,11 @@ function registerRecall(tool: Tool, withSession: WithSession): void {
               })),
             });
           }
-          const { snapshot, text, newest } = await recallArchive(session, { key: a.snapshot, tag: a.tag });
+          const { snapshot, text, newest } = await recallArchive(session, {
+            key: a.snapshot,
+            tag: a.tag,
+            allProjects: a.all_projects,
+          });
           return result(archiveText(snapshot, text, newest, a.tag), {
             snapshot_id: snapshot.name,
             layer3: text,

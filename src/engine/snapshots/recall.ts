@@ -132,8 +132,13 @@ async function retiredMatching(
  */
 export async function recallArchive(
   session: Session,
-  opts: { key?: string; tag?: string; nextSteps?: () => Promise<string> } = {},
+  opts: { key?: string; tag?: string; allProjects?: boolean; nextSteps?: () => Promise<string> } = {},
 ): Promise<{ snapshot: SnapshotRecord; text: string; newest?: string }> {
+  // A cold archive is one project's: never this project's when every project's was asked for.
+  if (opts.allProjects)
+    throw new UserError(
+      "--all-projects searches every project for a keyword; without one, recall shows this project's cold archive: give a keyword, or leave --all-projects out.",
+    );
   const ctx = await requireProject(session, opts.nextSteps);
   if (opts.key !== undefined && opts.tag !== undefined)
     throw new UserError("--tag chooses among the snapshots and --snapshot names one: give only one of them.");
