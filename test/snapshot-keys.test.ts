@@ -67,4 +67,14 @@ describe("a list filtered by a tag numbers its rows as the whole list does", () 
     expect(r.structuredContent.snapshots.map((s: { n: number }) => s.n)).toEqual(wanted.map((x) => x.n));
     for (const x of wanted) expect(r.content[0].text).toMatch(new RegExp(`^${x.n}\\. `, "m"));
   });
+
+  test("its archived line counts the archived snapshots with that tag, and says how to see them", async () => {
+    await saved;
+    // The two newest stay listed (newest auth, docs); the other four are archived, two of them auth.
+    await t.okCli(["snapshots", "clean", "--keep", "2"]);
+    const out = (await t.okCli(["snapshots", "list", "--tag", "auth"])).stdout;
+    expect(out).toContain(
+      '2 older snapshot(s) tagged "auth" are archived: `mindsave snapshots list --all --tag "auth"` shows them.',
+    );
+  });
 });

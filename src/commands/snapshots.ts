@@ -55,7 +55,7 @@ export async function list(
       });
       return 0;
     }
-    const more = !opts.all && archived ? archivedCountText(archived, "cli") : "";
+    const more = !opts.all && archived ? archivedCountText(archived, "cli", opts.tag) : "";
     if (!rows.length) {
       print(
         opts.tag !== undefined

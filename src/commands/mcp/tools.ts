@@ -311,7 +311,7 @@ function registerList(tool: Tool, withSession: WithSession): void {
             })),
           };
           // Without all, the archived ones are only counted: the last line says how to see them.
-          const more = !a.all && archived ? [archivedCountText(archived, "mcp")] : [];
+          const more = !a.all && archived ? [archivedCountText(archived, "mcp", a.tag)] : [];
           if (a.limit === undefined && total > snapshots.length)
             more.push(
               `The newest ${LIST_PAGE} ${a.all ? `are shown (${archived} archived in all)` : `of ${total} are shown`}; pass limit for more.`,

@@ -39,7 +39,7 @@ export async function snapshotList(
   return {
     context,
     snapshots,
-    archived: await archivedCount(session, id),
+    archived: await archivedCount(session, id, opts.tag),
     total: await session.store.countSnapshots(id, filter),
     numbers: await listNumbersOf(session, id, snapshots, opts.all ? undefined : offset, opts.tag),
   };
@@ -79,11 +79,11 @@ export function listedCount(session: Session, projectId: string): Promise<number
   return session.store.countSnapshots(projectId, { listed: true });
 }
 
-/** How many of a project's snapshots retention archived (left out of the default views). */
-export async function archivedCount(session: Session, projectId: string): Promise<number> {
+/** How many of a project's snapshots (with `tag`) retention archived (left out of the default views). */
+export async function archivedCount(session: Session, projectId: string, tag?: string): Promise<number> {
   return (
-    (await session.store.countSnapshots(projectId)) -
-    (await session.store.countSnapshots(projectId, { listed: true }))
+    (await session.store.countSnapshots(projectId, { tag })) -
+    (await session.store.countSnapshots(projectId, { tag, listed: true }))
   );
 }
 

@@ -43,14 +43,17 @@ export function saveSummary(r: SaveResult, audience: Audience, keep = DEFAULT_KE
   return lines;
 }
 
-/** How to see the archived snapshots, said where a list or a load leaves them out. */
-function seeArchived(audience: Audience): string {
-  return audience === "cli" ? "`mindsave snapshots list --all`" : "the list tool with all: true";
+/** How to see the archived snapshots (those with `tag`), said where a list or a load leaves them out. */
+function seeArchived(audience: Audience, tag?: string): string {
+  const tagged = tag === undefined ? "" : JSON.stringify(tag);
+  if (audience === "cli") return `\`mindsave snapshots list --all${tagged && ` --tag ${tagged}`}\``;
+  return `the list tool with all: true${tagged && ` and tag: ${tagged}`}`;
 }
 
-/** The line a list ends with when retention archived some of the project's snapshots. */
-export function archivedCountText(count: number, audience: Audience): string {
-  return `${count} older snapshot(s) are archived: ${seeArchived(audience)} shows them.`;
+/** The line a list (filtered by `tag`: its count is of those) ends with when retention archived some. */
+export function archivedCountText(count: number, audience: Audience, tag?: string): string {
+  const tagged = tag === undefined ? "" : ` tagged ${JSON.stringify(tag)}`;
+  return `${count} older snapshot(s)${tagged} are archived: ${seeArchived(audience, tag)} shows them.`;
 }
 
 /** The line a load of an archived snapshot opens with (a listed one has none). */
