@@ -11,12 +11,16 @@ describe("diff keeps the failures of its window", () => {
     const t = fixture("mindsave-walk2-diff-");
     const here = inRepo(t);
     await fail(here, "polling the queue", "too slow");
-    await save(t, "A");
+    const a = (await save(t, "A")).snapshot.name;
     await fail(here, "redis counters", "x");
     await fail(here, "polling the queue");
     await save(t, "B");
     const added = "+ redis counters: x [user, project]";
     expect((await t.okCli(["diff", "2", "1"])).stdout).toContain(added);
+    // Read back in time (B first), it was still recorded after A: not added on the way back.
+    const back = (await t.okCli(["diff", "1", "2"])).stdout;
+    expect(back).toContain(`recorded after ${a}: redis counters: x [user, project]`);
+    expect(back).not.toContain("+ redis counters");
     // Seen again after B, then edited after B: still what was added between A and B.
     await fail(here, "redis counters");
     let out = (await t.okCli(["diff", "2", "1"])).stdout;

@@ -237,9 +237,14 @@ export function diffText(d: SnapshotDiff): string[] {
     ...list(d.constraints, "constraint"),
     ...list(d.decisions, "decision"),
   ]);
+  // Read back in time (the newer side first), a failure recorded between the two was not added on
+  // the way: it is said to be recorded after the older side, as it was.
+  const back = d.from.created_at > d.to.created_at;
+  const recorded = back ? `recorded after ${d.to.name}:` : "+";
   section("Failures", [
     ...d.failures.added.map(
-      (f) => `+ ${inline(f.item)}: ${inline(f.reason || "rejected")} [${f.rejected_by}, ${f.scope}]`,
+      (f) =>
+        `${recorded} ${inline(f.item)}: ${inline(f.reason || "rejected")} [${f.rejected_by}, ${f.scope}]`,
     ),
     ...d.failures.repeated.map((f) => `repeated: ${inline(f.item)} (×${f.repeat_count} in all)`),
   ]);
