@@ -2,7 +2,7 @@
 // the plan, and what changed between two snapshots. Declared here (cli.ts stays short); each
 // command's work is in src/commands/, loaded only when it runs.
 import type { Command } from "commander";
-import { collect, groupDefault, lazy } from "./cli-parts.ts";
+import { collect, groupDefault, lazy, snapshotKey } from "./cli-parts.ts";
 
 export function addMemoryCommands(program: Command): void {
   addRuleCommands(program);
@@ -27,10 +27,12 @@ export function addMemoryCommands(program: Command): void {
     .argument(
       "[a]",
       "the snapshot to compare from (name, id prefix or number in `snapshots list`, 1 = newest)",
+      snapshotKey,
     )
     .argument(
       "[b]",
       "the one to compare to (default: the newest); `diff 2 1` shows what 1 changed, `diff 1 2` the way back",
+      snapshotKey,
     )
     .action(lazy(() => import("./commands/diff.ts")));
 }
@@ -139,7 +141,11 @@ function addPlanCommands(program: Command): void {
     .command("plan")
     .allowExcessArguments(true)
     .description("The agent's plan kept with the newest snapshot, whole, with statuses (alone: print it)")
-    .option("--snapshot <key>", "another snapshot's plan, to show or change (name, id prefix or list number)")
+    .option(
+      "--snapshot <key>",
+      "another snapshot's plan, to show or change (name, id prefix or list number)",
+      snapshotKey,
+    )
     .action(groupDefault(() => import("./commands/plan.ts").then((m) => ({ run: m.show }))));
   plan
     .command("set")

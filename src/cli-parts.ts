@@ -103,3 +103,38 @@ export function parseRatio(v: string, [lo, hi]: [number, number] = [0, 1], flag 
   }
   return n;
 }
+
+/**
+ * A snapshot key as given (`load KEY`, `--snapshot KEY`): an empty or blank one names no snapshot,
+ * and must not pass for no key at all (`load ""` showed the list).
+ */
+export function snapshotKey(v: string): string {
+  if (!v.trim())
+    throw new UserError(
+      `An empty snapshot key names no snapshot: give its name, id prefix or list number (see \`mindsave snapshots list\`).`,
+    );
+  return v;
+}
+
+/** A `--tag` as given: an empty or blank one is no tag, refused before anything is read or saved. */
+export function tagName(v: string): string {
+  if (!v.trim())
+    throw new UserError(`--tag needs a tag, not an empty one (\`mindsave tags\` lists those in use).`);
+  return v;
+}
+
+/**
+ * A command whose snapshot argument is required (`snapshots delete`): missing, it is asked for in
+ * MindSave's words, not commander's "missing required argument 'snapshot'".
+ */
+export function needsSnapshot(cmd: Command): Command {
+  const error = cmd.error.bind(cmd);
+  cmd.error = (message, options) =>
+    error(
+      options?.code === "commander.missingArgument"
+        ? `error: \`mindsave ${cmd.parent?.name()} ${cmd.name()}\` needs a snapshot: its name, id prefix or list number (see \`mindsave snapshots list\`)`
+        : message,
+      options,
+    );
+  return cmd;
+}

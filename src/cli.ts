@@ -1,7 +1,17 @@
 // The command line: options and help for every command, declared here so `--help` costs nothing;
 // each command's work lives in its own module under commands/, loaded only when it runs.
 import { Command, CommanderError, Option } from "commander";
-import { collect, dashWordHint, groupDefault, lazy, parseCount, parseRatio } from "./cli-parts.ts";
+import {
+  collect,
+  dashWordHint,
+  groupDefault,
+  lazy,
+  needsSnapshot,
+  parseCount,
+  parseRatio,
+  snapshotKey,
+  tagName,
+} from "./cli-parts.ts";
 import { addMemoryCommands } from "./cli-memory.ts";
 import { commandWord, declareOnly, declares } from "./cli-only.ts";
 import { writeErr } from "./lib/out.ts";
@@ -121,7 +131,9 @@ function addSaveGameCommands(program: Command): void {
       "--status <status>",
       "in_progress, completed or blocked (default: blocked when there is a blocker, else in_progress)",
     )
-    .option("--tag <tag>", "a tag to list, recall and filter by (repeatable)", collect)
+    .option("--tag <tag>", "a tag to list, recall and filter by (repeatable)", (v, all: string[]) =>
+      collect(tagName(v), all),
+    )
     .option("--overflow", "write an L1-only OVF_ snapshot (context overflow)")
     .option("--keep <n>", "snapshots left listed per project (older ones are archived, never deleted)", (v) =>
       parseCount("--keep", v),
@@ -131,7 +143,7 @@ function addSaveGameCommands(program: Command): void {
   program
     .command("load")
     .description("Print the restore block of a snapshot (Layer 1 + Layer 2 + failures, ≤800 tokens)")
-    .argument("[snapshot]", "snapshot id, name prefix, or list number (1 = newest)")
+    .argument("[snapshot]", "snapshot id, name prefix, or list number (1 = newest)", snapshotKey)
     .option("--latest", "load the newest snapshot without asking")
     .option("--verify", "report active files that are missing or changed since the snapshot")
     .option("--full", "every active file and all of Layer 2, even over the 800-token budget")
@@ -140,12 +152,13 @@ function addSaveGameCommands(program: Command): void {
   dashWordHint(program.command("recall"))
     .description("Without a keyword: a snapshot's Layer 3 (cold archive). With one: search every snapshot")
     .argument("[keyword...]", "words to search for (all must match)")
-    .option("--snapshot <id>", "the snapshot whose Layer 3 to show (default: the newest)")
+    .option("--snapshot <id>", "the snapshot whose Layer 3 to show (default: the newest)", snapshotKey)
     .option("--all-projects", "search every project in the store")
     .option("--tools", "the project's tool log instead (the newest --limit calls)")
     .option(
       "--tag <tag>",
       "only snapshots with this tag (without a keyword: the newest tagged one's Layer 3)",
+      tagName,
     )
     .option("--limit <n>", "at most this many hits", (v) => parseCount("--limit", v), 20)
     .action(lazy(() => import("./commands/recall.ts")));
@@ -161,7 +174,7 @@ function addSnapshotsCommands(program: Command): void {
       parseCount("--limit", v),
     )
     .option("--page <n>", "the page to show (1, the newest, unless given)", (v) => parseCount("--page", v))
-    .option("--tag <tag>", "only snapshots with this tag")
+    .option("--tag <tag>", "only snapshots with this tag", tagName)
     .option("--all", "archived snapshots too (retention leaves them out of the list)")
     .action(groupDefault(() => import("./commands/snapshots.ts").then((m) => ({ run: m.list }))));
   snapshots
@@ -171,7 +184,7 @@ function addSnapshotsCommands(program: Command): void {
       parseCount("--limit", v),
     )
     .option("--page <n>", "the page to show (1, the newest, unless given)", (v) => parseCount("--page", v))
-    .option("--tag <tag>", "only snapshots with this tag")
+    .option("--tag <tag>", "only snapshots with this tag", tagName)
     .option("--all", "archived snapshots too (retention leaves them out of the list)")
     .action(lazy(() => import("./commands/snapshots.ts").then((m) => ({ run: m.list }))));
   snapshots
@@ -199,17 +212,15 @@ function addSnapshotsCommands(program: Command): void {
   snapshots
     .command("show")
     .description("A whole snapshot in the spec's file format (front matter + Layer 3)")
-    .argument("[snapshot]", "snapshot id, name prefix, or list number (default: newest)")
+    .argument("[snapshot]", "snapshot id, name prefix, or list number (default: newest)", snapshotKey)
     .action(lazy(() => import("./commands/snapshots.ts").then((m) => ({ run: m.show }))));
-  snapshots
-    .command("complete")
+  needsSnapshot(snapshots.command("complete"))
     .description("Mark a snapshot completed")
-    .argument("<snapshot>", "snapshot id, name prefix, or list number")
+    .argument("<snapshot>", "snapshot id, name prefix, or list number", snapshotKey)
     .action(lazy(() => import("./commands/snapshots.ts").then((m) => ({ run: m.complete }))));
-  snapshots
-    .command("delete")
+  needsSnapshot(snapshots.command("delete"))
     .description("Delete a snapshot (on a terminal, says which and asks first)")
-    .argument("<snapshot>", "snapshot id, name prefix, or list number")
+    .argument("<snapshot>", "snapshot id, name prefix, or list number", snapshotKey)
     .option("--yes", "delete without asking (without a terminal it never asks)")
     .action(lazy(() => import("./commands/snapshots.ts").then((m) => ({ run: m.remove }))));
   program

@@ -57,6 +57,38 @@ describe("errors: a suggestion for a typo, JSON with --json", () => {
     expect(readFileSync(join(t.home, "mindsave.db")).equals(before)).toBe(true);
   });
 
+  test("an empty or blank snapshot key or tag, or no key where one is needed, is refused in one sentence; the store stays as it was", async () => {
+    const t = setup();
+    const place = { home: t.home, cwd: t.repo, env: t.env };
+    for (const goal of ["first", "second"]) await save(place, { goal, tag: ["auth"] });
+    const before = readFileSync(join(t.home, "mindsave.db"));
+    const key =
+      "mindsave: An empty snapshot key names no snapshot: give its name, id prefix or list number (see `mindsave snapshots list`).";
+    const tag = "mindsave: --tag needs a tag, not an empty one (`mindsave tags` lists those in use).";
+    // `load ""` showed the list (exit 0), `recall --tag ""` said no snapshot is tagged "", and a
+    // missing key was commander's "missing required argument 'snapshot'".
+    for (const [args, said] of [
+      [["load", ""], key],
+      [["snapshots", "delete", " "], key],
+      [["diff", "", "1"], key],
+      [
+        ["snapshots", "delete"],
+        "mindsave: `mindsave snapshots delete` needs a snapshot: its name, id prefix or list number (see `mindsave snapshots list`); run with --help for usage.",
+      ],
+      [["recall", "--tag", ""], tag],
+      [["save", "--goal", "third", "--tag", " "], tag],
+    ] as const) {
+      const r = await run([...args, "--home", t.home], t.at(t.repo));
+      expect({ args, code: r.code, stdout: r.stdout, stderr: r.stderr.trim() }).toEqual({
+        args,
+        code: 1,
+        stdout: "",
+        stderr: said,
+      });
+    }
+    expect(readFileSync(join(t.home, "mindsave.db")).equals(before)).toBe(true);
+  });
+
   test("with --json, errors are JSON on stderr", async () => {
     const t = setup();
     const r = await run(["load", "--json", "--home", t.home], t.at(t.repo));
