@@ -16,9 +16,8 @@ import { setPlan } from "../src/engine/memory/plan.ts";
 import { recordFailure } from "../src/engine/failures/record.ts";
 import type { FailureObservation } from "../src/engine/failures/graph.ts";
 import { addRule, parseScope } from "../src/engine/memory/rules.ts";
-import { syncPeers, type SyncRun } from "../src/engine/sync/sync-peers.ts";
+import type { SyncRun } from "../src/engine/sync/sync-peers.ts";
 import { sizeOf, storeFileKind } from "../src/store/driver.ts";
-import { readHook, runHook } from "../src/engine/agents/kinds/runtime.ts";
 import type { HookEvent } from "../src/engine/agents/kinds/kind.ts";
 import { childEnv, projectAt, tempDir, type LaptopWithClone, type ProjectOnLaptop } from "./helpers.ts";
 
@@ -70,6 +69,9 @@ export async function hookAt(
   raw: Record<string, unknown>,
   at?: Date,
 ): Promise<string> {
+  // The hooks' and sync's modules load when first used: most files that import this never run
+  // either, and loading them cost each ~25 ms of CPU.
+  const { readHook, runHook } = await import("../src/engine/agents/kinds/runtime.ts");
   const env = childEnv(t.pc.env);
   const call = readHook(agent, event, raw, env)!;
   const session = await Session.open(
@@ -123,7 +125,8 @@ export async function addRuleAt(place: Place, text: string, scope?: string): Pro
 }
 
 /** `mindsave sync PEER` at `place`: a plain drive, home or store file (a server's client is libSQL's). */
-export function syncAt(place: Place, peer: string): Promise<SyncRun> {
+export async function syncAt(place: Place, peer: string): Promise<SyncRun> {
+  const { syncPeers } = await import("../src/engine/sync/sync-peers.ts");
   return atPlace(place, (s) => syncPeers(s, peer));
 }
 
