@@ -4,8 +4,10 @@
 // code stays in the interpreter, yet a loop that runs millions of times (a megabyte of Layer 3)
 // still gets compiled; regular expressions keep their JIT. `import` restarts once with only the top
 // tier (FTL) off, an engine option Bun reads from the environment at start only: FTL's compiles
-// cost a bulk import more CPU and memory than they save. The TUI, the MCP server and other bulk
-// work (export, sync, scan…) keep the whole JIT. Both gains: docs/benchmarks.md, "Speed tricks".
+// cost a bulk import more CPU and memory than they save. The TUI starts as a quick command (its
+// first screen is such a run) and gets the whole JIT at the person's first key (releaseJit). The
+// MCP server and other bulk work (export, sync, scan…) keep the whole JIT. The gains:
+// docs/benchmarks.md, "Speed tricks".
 import { commandWord } from "./cli-only.ts";
 
 const QUICK = new Set([
@@ -53,6 +55,11 @@ export function tuneJitFor(argv: string[]): void {
   // Someone chose the runtime's settings themselves.
   if (env[TIER] !== undefined || env[TOP_TIER] !== undefined || env.MINDSAVE_JIT === "on") return;
   const word = commandWord(argv);
+  // The TUI (`mindsave` alone opens it on a terminal; else it prints a help, quick too).
+  if (word === "ui" || word === undefined) {
+    Bun.unsafe.setJITPolicy?.(QUICK_POLICY);
+    return;
+  }
   if (word !== undefined && QUICK.has(word)) {
     // (Bun 1.4.5 has it; a runtime without it runs with the whole JIT.)
     Bun.unsafe.setJITPolicy?.(QUICK_POLICY);
@@ -69,4 +76,9 @@ export function tuneJitFor(argv: string[]): void {
   } catch {
     // Not restarted: run here.
   }
+}
+
+/** The whole JIT again: the TUI's, from the person's first key on (interactive work, not a quick run). */
+export function releaseJit(): void {
+  Bun.unsafe.setJITPolicy?.(1);
 }

@@ -7,7 +7,8 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { gitProbePath, gitRepo, laptop, ok, tempDir } from "./helpers.ts";
+import { gitProbePath, gitRepo, laptop, ok, SHIPPED_JIT, tempDir } from "./helpers.ts";
+import { terminal, TMUX } from "./terminal.ts";
 
 const realGit = Bun.which("git");
 const linux = process.platform === "linux" && existsSync("/proc/self/environ");
@@ -98,3 +99,26 @@ describe.skipIf(!linux || !realGit)(
     });
   },
 );
+
+describe.skipIf(!TMUX)("the TUI starts as a quick command, then works with the whole JIT (tmux)", () => {
+  test("nothing is compiled before its first screen; from the person's first key on, the JIT as shipped", async () => {
+    const term = terminal("mindsave-tui-jit-");
+    try {
+      await term.cli(["save", "--goal", "jit probe", "--state", "s", "--next", "n"]);
+      const report = join(term.base, "compiles.txt");
+      term.start(["ui"], 120, { env: { ...SHIPPED_JIT, ...REPORT }, stderr: report });
+      await term.waitFor((s) => /[›>] +jit_probe/.test(s), "the picker's first row");
+      expect(compiled(readFileSync(report, "utf8"))).toBe(0);
+      // Moving about the picker (and its help) runs the same code again and again: compiled now.
+      for (let i = 0; i < 20; i++) term.send(i % 2 ? "k" : "j", "?", "Escape");
+      await term.waitFor(
+        () => compiled(readFileSync(report, "utf8")) > 0,
+        "a compilation after the first key",
+      );
+      term.send("q", "q");
+      expect((await term.ended()).code).toBe(0);
+    } finally {
+      term.stop();
+    }
+  });
+});

@@ -36,12 +36,20 @@ export function terminal(prefix = "mindsave-prompt-") {
     }
     throw new Error(`tmux never showed ${what}; the pane was:\n${screen()}`);
   };
-  /** Starts `mindsave --home HOME args` on a terminal `columns` wide; its exit code lands in a file. */
-  const start = (args: string[], columns = 200) => {
-    const env = Object.entries(childEnv({ ...pc.env, LANG: "C.UTF-8", TERM: "xterm-256color" }))
+  /**
+   * Starts `mindsave --home HOME args` on a terminal `columns` wide; its exit code lands in a file.
+   * `env`: over the CLI's environment (undefined removes one); `stderr`: a file its stderr goes to.
+   */
+  const start = (
+    args: string[],
+    columns = 200,
+    o: { env?: Record<string, string | undefined>; stderr?: string } = {},
+  ) => {
+    const env = Object.entries(childEnv({ ...pc.env, LANG: "C.UTF-8", TERM: "xterm-256color", ...o.env }))
       .map(([k, v]) => `${k}=${quote(v)}`)
       .join(" ");
-    const cmd = [...CLI, "--home", home, ...args].map(quote).join(" ");
+    const cmd =
+      [...CLI, "--home", home, ...args].map(quote).join(" ") + (o.stderr ? ` 2>${quote(o.stderr)}` : "");
     tmux(
       "new-session",
       "-d",
@@ -75,5 +83,20 @@ export function terminal(prefix = "mindsave-prompt-") {
     ok(["--home", home, ...args], { cwd: repo, env: { ...pc.env, ...env } });
   /** The screen with each line the command wrote on one line (tmux joins the rows it wrapped). */
   const lines = () => tmux("capture-pane", "-p", "-J", "-t", "main").split("\n");
-  return { base, home, repo, pc, start, answer, ended, lines, cli, stop: () => tmux("kill-server") };
+  /** Sends `keys` (tmux key names) to the terminal now. */
+  const send = (...keys: string[]) => tmux("send-keys", "-t", "main", ...keys);
+  return {
+    base,
+    home,
+    repo,
+    pc,
+    start,
+    answer,
+    ended,
+    lines,
+    cli,
+    waitFor,
+    send,
+    stop: () => tmux("kill-server"),
+  };
 }

@@ -12,7 +12,13 @@ export interface UiResult {
   output?: string;
 }
 
-export async function runUi(session: Session, opts: { initial?: Screen[] } = {}): Promise<UiResult> {
+/** `onFirstInput`: called once, at the terminal's first input (the person's first key). */
+export async function runUi(
+  session: Session,
+  opts: { initial?: Screen[]; onFirstInput?: () => void } = {},
+): Promise<UiResult> {
+  // Only told, never read here: ink reads the terminal.
+  if (opts.onFirstInput) process.stdin.once("readable", opts.onFirstInput);
   const screen: NodeJS.WriteStream = process.stdout.isTTY
     ? process.stdout
     : process.stderr.isTTY

@@ -2,6 +2,7 @@
 // and it does so lazily so every other command starts without React or ink.
 import { UserError } from "../errors.ts";
 import { withSession } from "./shared.ts";
+import { releaseJit } from "../short-run.ts";
 import type { GlobalOptions } from "../types.ts";
 
 export async function run(_o: unknown, _a: string[], g: GlobalOptions): Promise<number> {
@@ -10,7 +11,7 @@ export async function run(_o: unknown, _a: string[], g: GlobalOptions): Promise<
   }
   const result = await withSession(g, false, async (session) => {
     const { runUi } = await import("../../ui/run.tsx");
-    return runUi(session);
+    return runUi(session, { onFirstInput: releaseJit });
   });
   if (result.output)
     process.stdout.write(result.output.endsWith("\n") ? result.output : result.output + "\n");
