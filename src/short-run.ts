@@ -5,9 +5,9 @@
 // still gets compiled; regular expressions keep their JIT. `import` restarts once with only the top
 // tier (FTL) off, an engine option Bun reads from the environment at start only: FTL's compiles
 // cost a bulk import more CPU and memory than they save. The TUI starts as a quick command (its
-// first screen is such a run) and gets the whole JIT at the person's first key (releaseJit). The
-// MCP server and other bulk work (export, sync, scan…) keep the whole JIT. The gains:
-// docs/benchmarks.md, "Speed tricks".
+// first screen is such a run) and gets the whole JIT at the person's first key (releaseJit); the
+// MCP server's calls are quick runs too. Other bulk work (export, sync, scan…) keeps the whole JIT.
+// The gains: docs/benchmarks.md, "Speed tricks".
 import { commandWord } from "./cli-only.ts";
 
 const QUICK = new Set([
@@ -30,6 +30,8 @@ const QUICK = new Set([
   "hooks",
   "recall",
   "tags",
+  // The MCP server: each tool call is such a run, seconds or minutes apart.
+  "mcp",
 ]);
 
 /** How many times more reluctant to compile a quick command's JIT is (no higher value does better). */

@@ -9,6 +9,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { gitProbePath, gitRepo, laptop, ok, SHIPPED_JIT, tempDir } from "./helpers.ts";
 import { terminal, TMUX } from "./terminal.ts";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { CLI } from "./helpers.ts";
 
 const realGit = Bun.which("git");
 const linux = process.platform === "linux" && existsSync("/proc/self/environ");
@@ -121,4 +124,40 @@ describe.skipIf(!TMUX)("the TUI starts as a quick command, then works with the w
       term.stop();
     }
   });
+});
+
+/** How many functions `mindsave mcp` compiled to answer one load, the JIT as shipped (mcp-client.ts's servers run without it). */
+async function mcpLoadCompiles(extraEnv: Record<string, string> = {}): Promise<number> {
+  const pc = laptop("short-run-mcp");
+  const repo = gitRepo(join(tempDir(), "repo"));
+  const home = tempDir();
+  await ok(["--home", home, "save", "--goal", "mcp probe", "--state", "s", "--next", "n"], {
+    cwd: repo,
+    env: pc.env,
+  });
+  const transport = new StdioClientTransport({
+    command: CLI[0],
+    args: [...CLI.slice(1), "mcp", "--home", home],
+    cwd: repo,
+    env: { ...pc.env, PATH: process.env.PATH ?? "", NO_COLOR: "1", ...REPORT, ...extraEnv },
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<void>((resolve) => (transport.onclose = () => resolve()));
+  const client = new Client({ name: "short-run-test", version: "0.0.0" });
+  await client.connect(transport);
+  try {
+    const r = (await client.callTool({ name: "load", arguments: {} })) as { content: { text?: string }[] };
+    expect(r.content[0].text).toContain("mcp probe");
+  } finally {
+    await client.close();
+  }
+  await exited;
+  return compiled(stderr);
+}
+
+test("the MCP server answers as a quick command: a load through it compiles nothing (with MINDSAVE_JIT=on it does)", async () => {
+  expect(await mcpLoadCompiles()).toBe(0);
+  expect(await mcpLoadCompiles({ MINDSAVE_JIT: "on" })).toBeGreaterThan(0);
 });
