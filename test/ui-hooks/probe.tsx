@@ -1,10 +1,10 @@
-// What the hook tests share: a tiny component rendered by ink on the TUI harness's test terminal, keys
+// What the hook tests share: a tiny component rendered by ink on the TUI tests' terminal, keys
 // sent to it, and a wait for what its frame must show next (a condition checked as renders happen, bounded).
 import { render } from "ink";
 import type { ReactElement } from "react";
-import { TestKeyboard, TestScreen } from "../tui-harness.tsx";
+import { TestKeyboard, TestScreen } from "../tui-terminal.ts";
 
-export { KEY, testClock } from "../tui-harness.tsx";
+export { KEY, testClock } from "../tui-terminal.ts";
 
 export interface Probe {
   frame: () => string;
