@@ -138,7 +138,7 @@ describe("compiled binaries", () => {
     const devOnly = Buffer.from("Each child in a list should have a unique");
     const bytes = readFileSync(built.get(hostTarget().name)!);
     expect(bytes.includes(devOnly)).toBe(false);
-    // The development build the tests run from source does carry it (so the check can fail).
+    // React's development build (in node_modules) does carry it (so the check can fail).
     const dev = readFileSync(
       join(REPO, "node_modules", "react-reconciler", "cjs", "react-reconciler.development.js"),
     );
