@@ -12,10 +12,10 @@ import {
 } from "../engine/snapshots/manage.ts";
 import { toHostPath } from "../engine/projects/paths.ts";
 import { pruneCandidates, pruneSnapshots, parseAge } from "../engine/snapshots/retention.ts";
-import { archivedCountText, goalRoom, nameColumn, someNames } from "../engine/snapshots/summaries.ts";
+import { ageColumn, archivedCountText, listRows, someNames } from "../engine/snapshots/summaries.ts";
 import { SNAPSHOT_STATUSES } from "../engine/snapshots/input-fields.ts";
 import { confirm, print, printJson, terminalProgress, warn, withSession } from "./shared.ts";
-import { age, padEnd, truncate, utcMinute } from "../lib/text.ts";
+import { truncate, utcMinute } from "../lib/text.ts";
 import { terminalColumns } from "../lib/out.ts";
 import type { GlobalOptions } from "../types.ts";
 import type { SnapshotStatus, SnapshotSummary } from "../engine/snapshots/catalog.ts";
@@ -100,33 +100,37 @@ function listLines(
   now: Date,
   opts: { tag?: string; all?: boolean; numbers: (number | undefined)[] },
 ): string[] {
-  // Two snapshots of one name (two hosts, then a sync): each says its host and id prefix.
-  const names = rows.map((r) => (labels.has(r.id) ? `${r.name} (${labels.get(r.id)})` : r.name));
   // Piped, names stay whole (a script may take them) and the goal gives way. On a terminal each
-  // row fits its width: past the number, gaps, age, status, layers and size (50 columns) and the
-  // goals, a long name is cut in its middle; its number or its start still selects it.
+  // row fits its width (listRows): the layers and size give way first, then the age; a long name
+  // is cut in its middle, its number or its start still selects it.
   const cols = terminalColumns();
-  const goals = rows.map(
-    (r) => r.goal + (r.tags.length ? `  #${filteredTagFirst(r.tags, opts.tag).join(" #")}` : ""),
+  const layers = rows.map((r) =>
+    ["L1", r.has_layer2 ? "L2" : "", r.has_layer3 ? "L3" : ""].filter(Boolean).join("+"),
   );
-  const { cells, width: nameW } = nameColumn(
-    names,
-    rows.map((r) => !!r.archived),
-    cols ? cols - 50 - goalRoom(goals) : Infinity,
-  );
-  const goalW = Math.max(cols ? 10 : 20, (cols || 120) - nameW - 50);
-  const lines = [
-    `Snapshots of ${project}${opts.tag !== undefined ? ` tagged ${JSON.stringify(opts.tag)}` : ""}, newest first${opts.all ? ", archived ones included" : ""} (the layers each holds, its size):`,
+  const layersColumn = { cells: layers, width: 8, givesWay: 0 };
+  const parts = {
+    lead: opts.numbers.map((n) => (n === undefined ? "    " : `${String(n).padStart(3)}.`)),
+    // Two snapshots of one name (two hosts, then a sync): each says its host and id prefix.
+    names: rows.map((r) => (labels.has(r.id) ? `${r.name} (${labels.get(r.id)})` : r.name)),
+    archived: rows.map((r) => !!r.archived),
+    between: [
+      ageColumn(rows, now, !!cols),
+      { cells: rows.map((r) => r.status), width: 11, givesWay: 3 },
+      layersColumn,
+      { cells: rows.map((r) => kb(r.size)), width: 8, givesWay: 0 },
+    ],
+    goals: rows.map(
+      (r) => r.goal + (r.tags.length ? `  #${filteredTagFirst(r.tags, opts.tag).join(" #")}` : ""),
+    ),
+    goalLeast: 20,
+  };
+  const { lines, kept } = listRows(parts, cols || null);
+  // What the columns are, said only where the layers and size are shown.
+  const shown = kept.includes(layersColumn) ? " (the layers each holds, its size)" : "";
+  return [
+    `Snapshots of ${project}${opts.tag !== undefined ? ` tagged ${JSON.stringify(opts.tag)}` : ""}, newest first${opts.all ? ", archived ones included" : ""}${shown}:`,
+    ...lines,
   ];
-  const numbers = opts.numbers;
-  rows.forEach((r, i) => {
-    const layers = ["L1", r.has_layer2 ? "L2" : "", r.has_layer3 ? "L3" : ""].filter(Boolean).join("+");
-    const number = numbers[i] === undefined ? "    " : `${String(numbers[i]).padStart(3)}.`;
-    lines.push(
-      `${number} ${padEnd(cells[i], nameW)}  ${padEnd(age(r.created_at, now, "long"), 12)} ${padEnd(r.status, 11)} ${padEnd(layers, 8)} ${padEnd(kb(r.size), 8)} ${truncate(goals[i], goalW)}`,
-    );
-  });
-  return lines;
 }
 
 export async function stats(_o: unknown, _args: string[], g: GlobalOptions): Promise<number> {

@@ -5,6 +5,7 @@ import { COMPLETED_MAX_AGE_DAYS } from "./retention.ts";
 import type { SaveResult } from "./save.ts";
 import {
   age,
+  ageAgo,
   fitMiddle,
   padEnd,
   printable,
@@ -70,9 +71,10 @@ export function someNames(names: string[], most = 5): string {
 
 /**
  * "1. name  age  status  goal", one line a snapshot, newest first, each at most `columns` wide (on
- * a `screen` a long name gives way first, then the goal; off one only the goal). Numbered as `load N` takes them: an archived
- * snapshot has no number and says so. Names stay whole off a screen: a model or script reads them.
- * `numbers`: a filtered list's own (catalog.ts snapshotList), each row's number in the whole list.
+ * a `screen`: see listRows; off one, names whole and only the goal cut). Numbered as `load N` takes
+ * them: an archived snapshot has no number and says so. Names stay whole off a screen: a model or
+ * script reads them. `numbers`: a filtered list's own (catalog.ts snapshotList), each row's number
+ * in the whole list.
  */
 export function numberedList(
   choices: SnapshotSummary[],
@@ -83,22 +85,90 @@ export function numberedList(
   numbers = listNumbers(choices),
 ): string {
   const width = String(Math.max(choices.length, ...numbers.map((n) => n ?? 0))).length;
-  // Two snapshots of one name (two hosts, then a sync) say their host and id prefix (sameNameLabels).
-  const names = choices.map((c) => (labels.has(c.id) ? `${c.name} (${labels.get(c.id)})` : c.name));
-  // The number, the gaps, age (12) and status (11), and the goals: the rest is the names'.
+  return listRows(
+    {
+      lead: numbers.map((n) => (n === undefined ? " ".repeat(width + 1) : `${String(n).padStart(width)}.`)),
+      // Two snapshots of one name (two hosts, then a sync) say their host and id prefix (sameNameLabels).
+      names: choices.map((c) => (labels.has(c.id) ? `${c.name} (${labels.get(c.id)})` : c.name)),
+      archived: choices.map((c) => c.archived),
+      between: [
+        ageColumn(choices, now, screen),
+        { cells: choices.map((c) => c.status), width: 11, givesWay: 2 },
+      ],
+      goals: choices.map((c) => c.goal),
+      goalLeast: 10,
+    },
+    screen ? columns : null,
+    columns,
+  ).lines.join("\n");
+}
+
+/**
+ * A list's age column: on a screen short ("54s ago", as wide as its widest) and the first to give
+ * way on a narrow one, since the name's date stands for it; off one as it always read ("12 min ago").
+ */
+export function ageColumn(rows: { created_at: string }[], now: Date, screen: boolean): BetweenColumn {
+  if (!screen) return { cells: rows.map((r) => age(r.created_at, now, "long")), width: 12 };
+  const cells = rows.map((r) => ageAgo(r.created_at, now));
+  return { cells, width: Math.max(...cells.map(textWidth)), givesWay: 1 };
+}
+
+/** A column between a list's name and its goal; on a narrow screen those of the lowest `givesWay` go first. */
+export interface BetweenColumn {
+  cells: string[];
+  width: number;
+  /** None: kept on any screen. */
+  givesWay?: number;
+}
+
+/** A list's rows before they are laid out: each row's lead (its number), name, columns and goal. */
+export interface ListRowParts {
+  lead: string[];
+  names: string[];
+  archived: boolean[];
+  between: BetweenColumn[];
+  goals: string[];
+  /** Off a screen, the goal's columns at the least (a long whole name pushes the row past `width`). */
+  goalLeast: number;
+}
+
+/** Under this many columns for its goal, a row on a screen gives up the columns that give way. */
+const GOAL_MIN = 20;
+
+/**
+ * "lead name  column column … goal" rows. On a screen `columns` wide (not null) each row fits it:
+ * the columns that give way go first (while the goal would get under GOAL_MIN past a name of
+ * NAME_MIN), then names are cut in their middle for the goals most rows need (goalRoom), then the
+ * goals. Off a screen names stay whole and the goal gets the rest of `width`.
+ */
+export function listRows(
+  parts: ListRowParts,
+  columns: number | null,
+  width = 120,
+): { lines: string[]; kept: BetweenColumn[] } {
+  const leadW = Math.max(0, ...parts.lead.map(textWidth));
+  // The lead and a space, two spaces after the name, each column and a space.
+  const fixed = (kept: BetweenColumn[]) => leadW + 3 + kept.reduce((n, c) => n + c.width + 1, 0);
+  let kept = parts.between;
+  while (columns !== null && fixed(kept) + NAME_MIN + GOAL_MIN > columns) {
+    const first = Math.min(...kept.map((c) => c.givesWay ?? Infinity));
+    if (first === Infinity) break;
+    kept = kept.filter((c) => c.givesWay !== first);
+  }
   const { cells, width: nameW } = nameColumn(
-    names,
-    choices.map((c) => c.archived),
-    screen ? columns - (width + 1) - 28 - goalRoom(choices.map((c) => c.goal)) : Infinity,
+    parts.names,
+    parts.archived,
+    columns === null ? Infinity : columns - fixed(kept) - goalRoom(parts.goals),
   );
-  return choices
-    .map((c, i) => {
-      const number =
-        numbers[i] === undefined ? " ".repeat(width + 1) : `${String(numbers[i]).padStart(width)}.`;
-      const head = `${number} ${padEnd(cells[i], nameW)}  ${padEnd(age(c.created_at, now, "long"), 12)} ${padEnd(c.status, 11)} `;
-      return head + truncate(c.goal, Math.max(10, columns - Bun.stringWidth(head)));
-    })
-    .join("\n");
+  const goalW =
+    columns === null
+      ? Math.max(parts.goalLeast, width - fixed(kept) - nameW)
+      : Math.max(1, columns - fixed(kept) - nameW);
+  const lines = parts.lead.map((lead, i) => {
+    const between = kept.map((c) => `${padEnd(c.cells[i], c.width)} `).join("");
+    return `${padEnd(lead, leadW)} ${padEnd(cells[i], nameW)}  ${between}${truncate(parts.goals[i], goalW)}`;
+  });
+  return { lines, kept };
 }
 
 /**
@@ -120,11 +190,7 @@ const NAME_END = 13;
  * so each row fits the screen: a wider name keeps its start (a prefix selects it) and its date.
  * An archived snapshot's name says so after the cut.
  */
-export function nameColumn(
-  names: string[],
-  archived: boolean[],
-  room: number,
-): { cells: string[]; width: number } {
+function nameColumn(names: string[], archived: boolean[], room: number): { cells: string[]; width: number } {
   const cells = names.map((n, i) => (archived[i] ? { name: n, tail: " (archived)" } : { name: n, tail: "" }));
   const widest = Math.max(...cells.map((c) => textWidth(c.name) + textWidth(c.tail)));
   const w = Math.min(widest, Math.max(NAME_MIN, room));
