@@ -992,6 +992,26 @@ describe("picker names on a narrow terminal", () => {
     for (const row of rows) expect(width(row)).toBeLessThanOrEqual(100);
   });
 
+  test("at 120 columns one long goal does not cut every name: the names stay whole, that goal is cut", async () => {
+    const long =
+      "Speed up CI by caching the pnpm store, the node_modules folder, the Playwright browsers and the Docker layers of every job, round 0";
+    const goals = [long, ...[1, 2, 3, 4, 5].map((i) => `Speed up CI by caching the pnpm store, round ${i}`)];
+    const { session } = await store(goals);
+    const names = (
+      await projectSnapshots(session, (await resolveProject(session, { create: false }))!.project.id)
+    ).map((r) => r.name);
+    const h = mount(session, { columns: 120, rows: 24 });
+    const f = await h.until((x) => x.includes("6 snapshots"), "the picker at 120 columns");
+    const rows = f.split("\n").filter((l) => l.includes("in progress"));
+    // The names (27 columns) were cut to 18 ("speed…2026-11-29-4") for the one goal of 131.
+    for (const name of names) expect(rows.some((row) => row.includes(` ${name} `))).toBe(true);
+    for (const goal of goals.slice(1)) expect(rows.some((row) => row.trimEnd().endsWith(goal))).toBe(true);
+    expect(rows.some((row) => row.includes(`${long.slice(0, 40)}`) && row.trimEnd().endsWith("…"))).toBe(
+      true,
+    );
+    for (const row of rows) expect(width(row)).toBeLessThanOrEqual(120);
+  });
+
   test("the snapshot view's title cuts a long name in its middle too: its date stays", async () => {
     const goal = "重构认证模块并修复令牌刷新问题以及会话过期处理的边界情况";
     const { session } = await store([goal]);

@@ -19,6 +19,7 @@ import {
 import { filteredTagFirst, projectTagNames } from "../../src/engine/snapshots/tags.ts";
 import { useSnapshotPages } from "../hooks/useSnapshotPages.ts";
 import { inline } from "../../src/engine/snapshots/layers.ts";
+import { goalRoom } from "../../src/engine/snapshots/summaries.ts";
 import { useUi } from "../context.ts";
 import { useAsync } from "../hooks/useAsync.ts";
 import { useListNavigation } from "../hooks/useListNavigation.ts";
@@ -543,12 +544,13 @@ function SnapshotRows(props: {
     return r.tags?.length ? `${goal}  #${filteredTagFirst(r.tags, props.tag).join(" #")}` : goal;
   };
   // The goal says what a snapshot is about (a name is mostly the goal's start and a date): the
-  // names give way to the widest goal shown (12 columns of goal at least), cut in their middle
-  // down to the 18 columns that keep their date and -N suffix whole; only then is a goal cut. A
-  // search's context after the goal takes only the room left.
-  const goalWanted = Math.max(
+  // names give way to the goals most rows shown need (goalRoom: one long goal does not cut every
+  // name; 12 columns of goal at least), cut in their middle down to the 18 columns that keep their
+  // date and -N suffix whole; only then is a goal cut. A search's context after the goal takes
+  // only the room left.
+  const goalWanted = goalRoom(
+    shown.flatMap((r) => (r ? [fit(line({ ...r, context: undefined }), w, g.ellipsis)] : [])),
     12,
-    ...shown.map((r) => (r ? width(fit(line({ ...r, context: undefined }), w, g.ellipsis)) : 0)),
   );
   const nameRoom = Math.min(w - fixed - 12, Math.max(18, w - fixed - goalWanted));
   const nameW = Math.max(

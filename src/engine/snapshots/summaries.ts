@@ -171,13 +171,18 @@ export function listRows(
   return { lines, kept };
 }
 
+/** The share of a list's goals kept whole before its names are cut: one long goal must not cut every name. */
+const GOALS_WHOLE = 0.8;
+
 /**
- * The columns a list keeps for its goals before its names: the widest goal, at least 10. The goal
- * tells snapshots apart ("…, round 297"); a name is mostly the goal's start and a date, so names are
- * cut first (to NAME_MIN), then goals.
+ * The columns a list keeps for its goals before its names: the width most goals need (that of the
+ * goal at GOALS_WHOLE of them, by width), `least` at least. The goal tells snapshots apart ("…,
+ * round 297"); a name is mostly the goal's start and a date, so names are cut first (to NAME_MIN),
+ * then goals; a goal wider than most is cut rather than every name.
  */
-export function goalRoom(goals: string[]): number {
-  return Math.max(10, ...goals.map((g) => textWidth(g.trim())));
+export function goalRoom(goals: string[], least = 10): number {
+  const widths = goals.map((g) => textWidth(g.trim())).sort((a, b) => a - b);
+  return Math.max(least, widths[Math.ceil(widths.length * GOALS_WHOLE) - 1] ?? 0);
 }
 
 /** Below this many columns a cut name no longer tells snapshots apart; a narrower screen wraps instead. */
