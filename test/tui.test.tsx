@@ -1214,14 +1214,20 @@ describe("TUI: the picker after d, the delete question's name, the failure graph
     return { ...s, projectId };
   }
 
-  test("d in the snapshot view, then back: the picker shows the new status, its selection kept", async () => {
-    const { session, projectId } = await store(["alpha task", "beta task"]);
+  /** A project with these goals, its picker, and the second newest opened from it (j, Enter). */
+  async function secondOpened(goals: string[]) {
+    const { session, projectId } = await store(goals);
     const h = mount(session, {
       initial: [{ name: "home" }, { name: "picker", projectId, projectName: "webapp" }],
     });
-    await h.until((x) => x.includes("webapp · 2 snapshots"), "the picker");
+    await h.until((x) => x.includes(`webapp · ${goals.length} snapshots`), "the picker");
     h.press("j", KEY.enter);
-    await h.until((x) => x.includes("goal         alpha task"), "the older snapshot");
+    await h.until((x) => x.includes(`goal         ${goals.at(-2)}`), "the second newest snapshot");
+    return { session, projectId, h };
+  }
+
+  test("d in the snapshot view, then back: the picker shows the new status, its selection kept", async () => {
+    const { session, projectId, h } = await secondOpened(["alpha task", "beta task"]);
     h.press("d");
     await h.until((x) => x.includes("Marked") && x.includes("completed"), "marked completed");
     expect((await projectSnapshots(session, projectId)).find((s) => s.goal === "alpha task")!.status).toBe(
@@ -1235,6 +1241,26 @@ describe("TUI: the picker after d, the delete question's name, the failure graph
     const row = f.split("\n").find((l) => l.includes("alpha task"))!;
     expect(row).toMatch(/^› .* completed /);
     expect(f.split("\n").find((l) => l.includes("beta task"))).toMatch(/in progress/);
+  });
+
+  test("x then y in the snapshot view, then back on the picker: it says which was deleted, its pointer on the next row", async () => {
+    const { session, projectId, h } = await secondOpened([
+      "alpha task",
+      "beta task",
+      "gamma task",
+      "delta task",
+    ]);
+    const doomed = (await projectSnapshots(session, projectId)).find((s) => s.goal === "gamma task")!;
+    h.press("x");
+    await h.until((x) => x.includes("y to delete"), "the question");
+    h.press("y");
+    const f = await h.until((x) => x.includes("webapp · 3 snapshots"), "the picker without it");
+    expect(f).toContain(`Deleted ${doomed.name}.`);
+    // The pointer stays second: on beta, the row after the deleted one (it went to the top before).
+    const rows = f.split("\n").filter((l) => l.includes(" task"));
+    expect(rows.map((l) => l.startsWith("›"))).toEqual([false, true, false]);
+    expect(rows[1]).toContain("beta task");
+    expect((await projectSnapshots(session, projectId)).map((s) => s.id)).not.toContain(doomed.id);
   });
 
   test("the delete question cuts a long snapshot name in its middle: its date and -2 stay", async () => {

@@ -46,8 +46,9 @@ function useScreenStack(initial?: Screen[]) {
 type ScreenStack = ReturnType<typeof useScreenStack>;
 
 /**
- * What the screens may ask of the app, and the status line it keeps for home. A change below the
- * top re-mounts the screens under it (`version`); `edits` counts changes lists read again for.
+ * What the screens may ask of the app, and the status line it keeps for home and the picker. A
+ * change below the top (a sync) re-mounts the screens under it (`version`); `edits` counts changes
+ * lists read again for (a snapshot deleted or marked completed).
  */
 function useNavigation(stack: ScreenStack, keys: KeyQueue): Navigation & { version: number } {
   const { session, exit } = useUi();
@@ -73,9 +74,17 @@ function useNavigation(stack: ScreenStack, keys: KeyQueue): Navigation & { versi
     });
   return {
     push,
-    pop: stack.pop,
+    // The status line is said on the screen it was set for: going back leaves it behind.
+    pop: () => {
+      setStatus(undefined);
+      stack.pop();
+    },
     changedBelow: () => setVersion((v) => v + 1),
     edited: () => setEdits((n) => n + 1),
+    deleted: (name: string) => {
+      setStatus(`Deleted ${name}.`);
+      setEdits((n) => n + 1);
+    },
     openProject,
     quit: () => exit(),
     setTyping: keys.setTyping,
@@ -120,8 +129,8 @@ export function App(props: { initial?: Screen[]; size?: { columns: number; rows:
       </Box>
     );
   // Screens below the top stay mounted (hidden), so going back finds the picker's filter and
-  // selection as they were; a change below (a delete) re-mounts them through `version`, and a
-  // snapshot marked completed has the picker read its rows again (`edits`).
+  // selection as they were; a change below (a sync) re-mounts them through `version`, and a
+  // snapshot deleted or marked completed has the picker read its rows again (`edits`).
   const screens = entries.map(({ uid, screen }, i) => {
     const isTop = i === entries.length - 1;
     const at = { width: columns, height: rows - 1, active: isTop && !helpOpen };

@@ -38,10 +38,15 @@ export const HELP: Record<Screen["name"], [string, HelpKeys]> = {
 export interface Navigation {
   push: (s: Screen) => void;
   pop: () => void;
-  /** A change below the top (a delete, a sync): the screens under it are mounted again. */
+  /** A change below the top (a sync): the screens under it are mounted again. */
   changedBelow: () => void;
   /** A snapshot marked completed: the lists read their rows again, keeping filter and selection. */
   edited: () => void;
+  /**
+   * A snapshot deleted above: the lists read their rows again (a list's selection moves to the next
+   * row) and the screen below says so in its status line.
+   */
+  deleted: (name: string) => void;
   /** Home's Enter: the project's snapshots, its only snapshot, or why there is none. */
   openProject: (p: ProjectView) => Promise<void>;
   quit: () => void;
@@ -89,6 +94,7 @@ const DRAW: { [N in Screen["name"]]: Draw<N> } = {
       {...at}
       projectId={s.projectId}
       projectName={s.projectName}
+      status={nav.status}
       edits={nav.edits}
       onOpen={(snapshotId) => nav.push({ name: "snapshot", snapshotId })}
       onBack={nav.pop}
@@ -105,8 +111,8 @@ const DRAW: { [N in Screen["name"]]: Draw<N> } = {
       snapshotId={s.snapshotId}
       onBack={(change) => {
         nav.pop();
-        if (change === "deleted") nav.changedBelow();
-        else if (change === "edited") nav.edited();
+        if (change === "edited") nav.edited();
+        else if (change) nav.deleted(change.deleted);
       }}
       onFailures={(projectId, projectName) => nav.push({ name: "failures", projectId, projectName })}
     />

@@ -62,7 +62,8 @@ interface SnapshotProps {
   width: number;
   height: number;
   active: boolean;
-  onBack: (change?: "edited" | "deleted") => void;
+  /** `deleted`: the name of the snapshot deleted here, for the line the screen below shows. */
+  onBack: (change?: "edited" | { deleted: string }) => void;
   onFailures: (projectId: string, projectName?: string) => void;
 }
 
@@ -370,7 +371,7 @@ function useSnapshotActions(
       if (input === "y" || input === "Y")
         act(async () => {
           await deleteById(session, s.id);
-          props.onBack("deleted");
+          props.onBack({ deleted: s.name });
         });
       else setStatus("Delete cancelled.");
       return true;
