@@ -7,6 +7,7 @@ import { cpus, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { buildTarget, hostTarget, libsqlAddon } from "../build.ts";
 import { GEN_VERSION, prepareData, type DataSet, type GenConfig } from "./gen.ts";
+import { SCHEMA_VERSION } from "../src/store/migrations.ts";
 
 export const ROOT = resolve(import.meta.dir, "..");
 
@@ -80,35 +81,19 @@ export async function hostExe(exe: string | undefined, binDir: string): Promise<
 }
 
 /**
- * The cache key: the generator's version, its config, and the schema version the binary writes
- * (from `mindsave doctor --json`; the hash of migrations.ts if it cannot say), so a store is
- * regenerated when the schema changes but not for every change of the engine.
+ * The cache key: the generator's version, its config, and this checkout's schema version, so a
+ * store is made again when the schema changes, not for every change of the engine nor of
+ * migrations.ts's text (its indexes outside the schema version are made on a writable open). (The
+ * binary was asked before, by `doctor --json`, which answers only where a store exists: it never
+ * did, and the key followed migrations.ts's every edit.)
  */
-export function dataKey(name: string, config: GenConfig, exe: string, scratch: string): string {
-  let schema = "";
-  try {
-    rmSync(scratch, { recursive: true, force: true });
-    mkdirSync(join(scratch, "home"), { recursive: true });
-    const r = Bun.spawnSync([exe, "doctor", "--json"], {
-      env: { PATH: process.env.PATH, HOME: scratch, MINDSAVE_HOME: join(scratch, "home") },
-      stdout: "pipe",
-      stderr: "ignore",
-    });
-    const v = (JSON.parse(r.stdout.toString()) as { schema_supported?: unknown }).schema_supported;
-    if (typeof v === "number") schema = `schema${v}`;
-  } catch {
-    // fall back to the migrations' text
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
-  const migrations = join(ROOT, "src", "store", "migrations.ts");
-  if (!schema) schema = existsSync(migrations) ? sha(readFileSync(migrations)) : "";
-  return `${name}-v${GEN_VERSION}-${sha(JSON.stringify(config) + schema).slice(0, 10)}`;
+export function dataKey(name: string, config: GenConfig): string {
+  return `${name}-v${GEN_VERSION}-${sha(JSON.stringify(config) + `schema${SCHEMA_VERSION}`).slice(0, 10)}`;
 }
 
 /** The data set (generated and imported through `exe` when not cached). */
 export function data(cacheRoot: string, name: string, config: GenConfig, exe: string): DataSet {
-  const key = dataKey(name, config, exe, join(cacheRoot, `doctor-${process.pid}`));
+  const key = dataKey(name, config);
   return prepareData(
     cacheRoot,
     config,
