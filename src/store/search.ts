@@ -80,7 +80,8 @@ interface SearchWay {
 /**
  * The way that searches only a project's newest snapshots, tried first: a common word's hits are
  * among them, at the same cost at any size, and a word's matches over the whole store (which grow
- * with it) are never read. Null for every project, and for a search of few listed snapshots.
+ * with it) are never read. Every project's: the store's newest (its index made). Null for a search
+ * of few listed snapshots.
  */
 async function newestWay(
   db: Exec,
@@ -93,7 +94,7 @@ async function newestWay(
   if (projectId === null && !(await hasIndex(db, NEWEST_INDEX))) return null;
   const newest =
     projectId === null
-      ? await storeNewestRowids(db, recent)
+      ? await storeNewestRowids(db, recent, opts.rangeGap)
       : await newestRowids(db, projectId, recent, opts.rangeGap);
   return { found: null, few: false, fromListed: false, newest, wholeProject: newest.count < recent };
 }
@@ -132,13 +133,6 @@ function matchedBy(q: SearchQuery, way: SearchWay & { match: string; long: strin
   if (way.few) {
     // (CROSS JOIN keeps SQLite from walking the project's index instead of looking the rowids up.)
     q.args.push(JSON.stringify(way.found));
-    return "json_each(?) AS m CROSS JOIN snapshots s ON s.rowid = m.value";
-  }
-  if (way.newest && !way.newest.ranges) {
-    // The store's newest: scattered over the projects' rowids, so each is matched alone (a
-    // full-text lookup of that rowid), never the matches of the rowids between them.
-    q.where.push("EXISTS (SELECT 1 FROM snapshot_search WHERE rowid = m.value AND snapshot_search MATCH ?)");
-    q.args.push(way.newest.rowids, way.match);
     return "json_each(?) AS m CROSS JOIN snapshots s ON s.rowid = m.value";
   }
   const ranges = way.newest?.ranges;
@@ -242,14 +236,11 @@ async function listsMany(db: Exec, projectId: string, n = MANY_LISTED): Promise<
   return Number(rows[0]?.c ?? 0) > n;
 }
 
-/**
- * A project's newest snapshots: their rowids (a JSON array), how many, the rowid ranges that hold
- * them (null for the store's newest, which are matched one by one).
- */
+/** A project's (or the store's) newest snapshots: their rowids (a JSON array), how many, the rowid ranges that hold them. */
 interface NewestSnapshots {
   rowids: string;
   count: number;
-  ranges: [low: number, high: number][] | null;
+  ranges: [low: number, high: number][];
 }
 
 /** The index that orders every snapshot of the store by time (migrations.ts INDEXES). */
@@ -265,15 +256,19 @@ async function hasIndex(db: Exec, name: string): Promise<boolean> {
   );
 }
 
-/** The store's `n` newest snapshots, of every project: read off NEWEST_INDEX. */
-async function storeNewestRowids(db: Exec, n: number): Promise<NewestSnapshots> {
+/**
+ * The store's `n` newest snapshots, of every project: read off NEWEST_INDEX. Searched in their
+ * rowid ranges as a project's are (written last, they are mostly the last rowids; one matched
+ * alone costs a full-text lookup of each term, ~1 ms for a word of 8 trigrams at 100k).
+ */
+async function storeNewestRowids(db: Exec, n: number, gap = RANGE_GAP): Promise<NewestSnapshots> {
   const rows = await query(
     db,
     `SELECT json_group_array(r) AS rowids, count(*) AS count
      FROM (SELECT rowid AS r FROM snapshots INDEXED BY ${NEWEST_INDEX} WHERE deleted = 0 ORDER BY created_at DESC, id DESC LIMIT ?)`,
     [n],
   );
-  return { rowids: str(rows[0].rowids), count: Number(rows[0].count), ranges: null };
+  return newestOf(str(rows[0].rowids), Number(rows[0].count), gap);
 }
 
 /** The project's `n` newest snapshots (those a search reads first), gathered in SQL, not row by row. */
@@ -289,11 +284,14 @@ async function newestRowids(
      FROM (SELECT rowid AS r FROM snapshots WHERE project_id = ? AND deleted = 0 ORDER BY created_at DESC, id DESC LIMIT ?)`,
     [projectId, n],
   );
-  const r = rows[0];
-  const rowids = str(r.rowids);
+  return newestOf(str(rows[0].rowids), Number(rows[0].count), gap);
+}
+
+/** Newest snapshots from their rowids (a JSON array): with the ranges that hold them. */
+function newestOf(rowids: string, count: number, gap: number): NewestSnapshots {
   // No snapshot: an empty range.
-  if (Number(r.count) === 0) return { rowids: "[]", count: 0, ranges: [[1, 0]] };
-  return { rowids, count: Number(r.count), ranges: rowidRanges(JSON.parse(rowids) as number[], gap) };
+  if (count === 0) return { rowids: "[]", count: 0, ranges: [[1, 0]] };
+  return { rowids, count, ranges: rowidRanges(JSON.parse(rowids) as number[], gap) };
 }
 
 /**
