@@ -214,9 +214,10 @@ const SIZED = [
 export const HAS_LAYER3 = "octet_length(snapshots.layer3) > 0";
 
 // A list reads no more of a snapshot than it shows: a long stored goal is cut in SQL, and a
-// snapshot's size is summed column by column, never joined into one text.
+// snapshot's size is summed column by column from each text's length in the row's header
+// (octet_length), never read nor joined into one text.
 export const SUMMARY_COLUMNS = `id, snapshots.project_id, name, kind, status, snapshots.created_at, substr(goal, 1, ${SUMMARY_GOAL_MAX}) AS goal, blocker, l1_tokens, l2_tokens, saved_host, tags,
-  ${SIZED.map((c) => `length(CAST(${c} AS BLOB))`).join(" + ")} AS size,
+  ${SIZED.map((c) => `octet_length(${c})`).join(" + ")} AS size,
   (constraints <> '[]' OR decisions <> '[]' OR failure_graph <> '{}') AS has_layer2,
   ${HAS_LAYER3} AS has_layer3,
   NOT EXISTS (SELECT 1 FROM listed_snapshots ls WHERE ls.snapshot_id = snapshots.id) AS archived`;
