@@ -291,8 +291,8 @@ describe("the indexes made outside the schema version", () => {
     await ok(["failures"], opts);
     expect(await names(db)).toEqual(expect.arrayContaining(INDEXES.map((i) => i.name)));
     expect((await sql(db, "SELECT value FROM meta WHERE key = 'schema_version'"))[0].value).toBe(version);
-    // The statements the restore block's ranking, the whole list (`snapshots list --all`) and a
-    // search of every project run, as they run them.
+    // The statements the restore block's ranking, the whole list (`snapshots list --all`), a
+    // search of every project and a diff's failures run, as they run them.
     const projectId = String((await sql(db, "SELECT id FROM projects"))[0].id);
     const client = await storeClient(db);
     const statements: Statement[] = [];
@@ -305,6 +305,12 @@ describe("the indexes made outside the schema version", () => {
       ).toEqual(["use redis"]);
       await queries.listSnapshots(projectId, { limit: 50 });
       expect(await queries.searchSnapshots(null, ["redis"], 20)).toEqual([]);
+      // A diff's failures: those seen after the older snapshot.
+      expect(
+        (
+          await queries.failuresSeenBetween(projectId, "2000-01-01T00:00:00.000Z", "2999-01-01T00:00:00.000Z")
+        ).map((f) => f.item),
+      ).toEqual(["use redis"]);
     } finally {
       client.close();
     }

@@ -401,6 +401,11 @@ export const INDEXES: readonly { name: string; sql: string }[] = [
   },
   // Every project's snapshots in time order: a search of every project reads the store's newest
   // first (search.ts). Without `deleted`, which lies past Layer 3: made from each row's first page.
+  // The failures seen after a time (what a diff of two snapshots shows): read from that time on.
+  {
+    name: "failures_seen",
+    sql: "CREATE INDEX IF NOT EXISTS failures_seen ON failures(last_seen)",
+  },
   {
     name: "snapshots_newest",
     sql: "CREATE INDEX IF NOT EXISTS snapshots_newest ON snapshots(created_at, id)",

@@ -147,16 +147,16 @@ export async function diffInProject(
   let a: SnapshotRecord;
   let b: SnapshotRecord;
   if (keyA !== undefined && keyB !== undefined) [a, b] = [await pick(keyA), await pick(keyB)];
-  else {
-    const total = await session.store.countSnapshots(ctx.project.id);
-    if (keyA !== undefined) {
-      // One snapshot given: what changed from it to the newest.
-      [a, b] = [await pick(keyA), await pick("1")];
-    } else {
-      if (total < 2)
-        throw new UserError(`A diff needs two snapshots; project ${ctx.project.name} has ${total}.`);
-      [a, b] = [await pick("2"), await pick("1")];
-    }
+  else if (keyA !== undefined) {
+    // One snapshot given: what changed from it to the newest.
+    [a, b] = [await pick(keyA), await pick("1")];
+  } else {
+    // Counted only when fewer than two are listed: a count reads the project's whole index.
+    const listed = await session.store.listSnapshots(ctx.project.id, { listed: true, limit: 2 });
+    const total = listed.length < 2 ? await session.store.countSnapshots(ctx.project.id) : 2;
+    if (total < 2)
+      throw new UserError(`A diff needs two snapshots; project ${ctx.project.name} has ${total}.`);
+    [a, b] = [await pick("2"), await pick("1")];
   }
   if (a.id === b.id)
     throw new UserError(`Both sides are the same snapshot (${a.name}); give two different ones.`);
