@@ -228,7 +228,9 @@ const GROWTH: [id: string, metric: Growth["metric"], limit: number | null][] = [
   ["recall.common", "× floor", 1.3],
   ["recall.newhost", "× floor", 1.3],
   ["recall.all", "× floor", 1.3],
-  ["recall.archive", "× floor", 1.3],
+  // Shown, no goal: it prints the newest snapshot's cold archive, whose size is the data set's
+  // (100 KB at 1k, 190 KB at 100k), not the store's.
+  ["recall.archive", "× floor", null],
   ["diff", "× floor", 1.3],
   ["hook.session-start", "× floor", 1.3],
   ["hook.post-tool-use", "× floor", 1.3],
