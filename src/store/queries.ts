@@ -121,6 +121,19 @@ function snapshotFilter(
   return [from, where.map((w) => ` AND ${w}`).join(""), params];
 }
 
+/**
+ * `column` starts with `prefix`, as a range of the column's index (the column at least the prefix,
+ * below the next text after it) and a substr() test that keeps the answer exact whatever the range
+ * lets through: the condition and its parameters.
+ */
+function startsWith(column: string, prefix: string): [string, unknown[]] {
+  const above = nextText(prefix);
+  return [
+    `${column} >= ?${above === null ? "" : ` AND ${column} < ?`} AND substr(${column}, 1, length(?)) = ?`,
+    [prefix, ...(above === null ? [] : [above]), prefix, prefix],
+  ];
+}
+
 /** The list's filters on the snapshot's own columns (a row read): each condition with its parameters. */
 function ownColumnFilters(f: SnapshotFilter): [string, unknown[]][] {
   const c: [string, unknown[]][] = [];
@@ -457,11 +470,11 @@ export class Queries {
    */
   async namesWithPrefix(projectId: string, prefix: string): Promise<string[]> {
     // A range of the name index (an import saving 1,000 snapshots read every name of the project
-    // for each); the substr() test keeps the answer exact whatever the range lets through.
-    const above = nextText(prefix);
+    // for each).
+    const [named, args] = startsWith("name", prefix);
     const rows = await this.rows(
-      `SELECT name FROM snapshots WHERE project_id = ? AND name >= ?${above === null ? "" : " AND name < ?"} AND deleted = 0 AND substr(name, 1, length(?)) = ?`,
-      [projectId, prefix, ...(above === null ? [] : [above]), prefix, prefix],
+      `SELECT name FROM snapshots WHERE project_id = ? AND ${named} AND deleted = 0`,
+      [projectId, ...args],
     );
     return rows.map((r) => str(r.name));
   }
@@ -476,12 +489,11 @@ export class Queries {
     prefix: string,
     limit: number,
   ): Promise<{ first: SnapshotSummary[]; count: number; names: number }> {
-    const above = nextText(prefix);
-    const below = (col: string) => (above === null ? "" : ` AND ${col} < ?`);
-    const bound = above === null ? [] : [above];
-    const matches = `SELECT rowid FROM snapshots WHERE project_id = ? AND name >= ?${below("name")} AND deleted = 0 AND substr(name, 1, length(?)) = ?
-       UNION SELECT rowid FROM snapshots WHERE id >= ?${below("id")} AND substr(id, 1, length(?)) = ? AND project_id = ? AND deleted = 0`;
-    const args = [projectId, prefix, ...bound, prefix, prefix, prefix, ...bound, prefix, prefix, projectId];
+    const [named, nameArgs] = startsWith("name", prefix);
+    const [ided, idArgs] = startsWith("id", prefix);
+    const matches = `SELECT rowid FROM snapshots WHERE project_id = ? AND ${named} AND deleted = 0
+       UNION SELECT rowid FROM snapshots WHERE ${ided} AND project_id = ? AND deleted = 0`;
+    const args = [projectId, ...nameArgs, ...idArgs, projectId];
     const first = await this.rows(
       `SELECT ${SUMMARY_COLUMNS} FROM snapshots WHERE rowid IN (${matches}) ORDER BY created_at DESC, id DESC LIMIT ?`,
       [...args, limit],
@@ -495,10 +507,10 @@ export class Queries {
 
   /** How many of a project's snapshots have an id that starts with `prefix`: a range of the primary key. */
   async countIdPrefix(projectId: string, prefix: string): Promise<number> {
-    const above = nextText(prefix);
+    const [ided, args] = startsWith("id", prefix);
     const rows = await this.rows(
-      `SELECT count(*) AS n FROM snapshots WHERE id >= ?${above === null ? "" : " AND id < ?"} AND substr(id, 1, length(?)) = ? AND project_id = ? AND deleted = 0`,
-      [prefix, ...(above === null ? [] : [above]), prefix, prefix, projectId],
+      `SELECT count(*) AS n FROM snapshots WHERE ${ided} AND project_id = ? AND deleted = 0`,
+      [...args, projectId],
     );
     return Number(rows[0].n);
   }
