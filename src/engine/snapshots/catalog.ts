@@ -60,9 +60,15 @@ async function listNumbersOf(
 ): Promise<(number | undefined)[]> {
   if (tag === undefined)
     return listNumbers(rows, offset ?? (await listedBefore(session, projectId, rows[0])));
+  // A listed row's number: how many listed ones there are, less those older than it.
+  const listed = await listedCount(session, projectId);
   const numbers: (number | undefined)[] = [];
   for (const r of rows)
-    numbers.push(r.archived ? undefined : (await listedBefore(session, projectId, r)) + 1);
+    numbers.push(
+      r.archived
+        ? undefined
+        : listed - (await session.store.countSnapshots(projectId, { listed: true, after: r })),
+    );
   return numbers;
 }
 
