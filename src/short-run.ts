@@ -57,12 +57,8 @@ export function tuneJitFor(argv: string[]): void {
   // Someone chose the runtime's settings themselves.
   if (env[TIER] !== undefined || env[TOP_TIER] !== undefined || env.MINDSAVE_JIT === "on") return;
   const word = commandWord(argv);
-  // The TUI (`mindsave` alone opens it on a terminal; else it prints a help, quick too).
-  if (word === "ui" || word === undefined) {
-    Bun.unsafe.setJITPolicy?.(QUICK_POLICY);
-    return;
-  }
-  if (word !== undefined && QUICK.has(word)) {
+  // The TUI starts as one too (`mindsave` alone opens it on a terminal; else it prints a help).
+  if (word === undefined || word === "ui" || QUICK.has(word)) {
     // (Bun 1.4.5 has it; a runtime without it runs with the whole JIT.)
     Bun.unsafe.setJITPolicy?.(QUICK_POLICY);
     return;
